@@ -1,0 +1,148 @@
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// A limit is one number of the embedded schema that an environment variable
+// may change.
+type limit struct {
+	env     string
+	pointer string // JSON pointer to the keyword in schema.json
+	min     int    // smallest value that still leaves a valid input possible
+	what    string
+}
+
+var limits = []limit{
+	{"ASK_MAX_QUESTIONS", "/properties/questions/maxItems", 1, "questions"},
+	{"ASK_MAX_OPTIONS", "/$defs/question/properties/options/maxItems", 2, "options per question"},
+	{"ASK_HEADER_MAX_LENGTH", "/$defs/question/properties/header/maxLength", 1, "characters in a header"},
+	{"ASK_QUESTION_MAX_LENGTH", "/$defs/question/properties/question/maxLength", 1, "characters in a question"},
+}
+
+// Overrides maps a limit's JSON pointer in the schema to its new value.
+type Overrides map[string]int
+
+// LimitError is a limit variable whose value is not acceptable.
+type LimitError struct {
+	Env, Value string
+	Min        int
+}
+
+func (e *LimitError) Error() string {
+	if e.Min > 1 {
+		return fmt.Sprintf("%s must be an integer of at least %d (got %q)", e.Env, e.Min, e.Value)
+	}
+	return fmt.Sprintf("%s must be a positive integer (got %q)", e.Env, e.Value)
+}
+
+// OverridesFromEnv reads the limit variables through getenv. An unset or empty
+// variable keeps the schema's own value.
+func OverridesFromEnv(getenv func(string) string) (Overrides, error) {
+	o := Overrides{}
+	for _, l := range limits {
+		v := strings.TrimSpace(getenv(l.env))
+		if v == "" {
+			continue
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n < l.min {
+			return nil, &LimitError{Env: l.env, Value: getenv(l.env), Min: l.min}
+		}
+		o[l.pointer] = n
+	}
+	return o, nil
+}
+
+// patch returns raw with the numbers at the overridden pointers replaced. It
+// splices the new numbers into the original text so that the schema printed by
+// "askuser schema" keeps its layout and key order.
+func patch(raw []byte, o Overrides) ([]byte, error) {
+	if len(o) == 0 {
+		return raw, nil
+	}
+	type splice struct {
+		start, end int64
+		value      int
+	}
+	var splices []splice
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	// path holds, per open container, the pointer token of the current value;
+	// inObject tells whether the next string token is a key.
+	var path []string
+	var isObject []bool
+	var expectKey []bool
+	for {
+		start := dec.InputOffset()
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("patch schema: %w", err)
+		}
+		depth := len(isObject)
+		if d, ok := tok.(json.Delim); ok {
+			switch d {
+			case '{', '[':
+				isObject = append(isObject, d == '{')
+				expectKey = append(expectKey, d == '{')
+				path = append(path, "")
+			case '}', ']':
+				isObject = isObject[:depth-1]
+				expectKey = expectKey[:depth-1]
+				path = path[:depth-1]
+				if depth-1 > 0 && isObject[depth-2] {
+					expectKey[depth-2] = true
+				}
+			}
+			continue
+		}
+		if depth > 0 && isObject[depth-1] && expectKey[depth-1] {
+			path[depth-1] = escapePointer(tok.(string))
+			expectKey[depth-1] = false
+			continue
+		}
+		if depth > 0 && isObject[depth-1] {
+			expectKey[depth-1] = true
+		}
+		if _, ok := tok.(json.Number); !ok {
+			continue
+		}
+		p := "/" + strings.Join(path, "/")
+		if v, ok := o[p]; ok {
+			// InputOffset before Token may sit before the separator and
+			// whitespace; the number itself ends at the new offset.
+			end := dec.InputOffset()
+			s := start
+			for s < end && !isNumberStart(raw[s]) {
+				s++
+			}
+			splices = append(splices, splice{s, end, v})
+		}
+	}
+	if len(splices) != len(o) {
+		return nil, fmt.Errorf("patch schema: %d of %d limits found", len(splices), len(o))
+	}
+	var out bytes.Buffer
+	var at int64
+	for _, s := range splices {
+		out.Write(raw[at:s.start])
+		out.WriteString(strconv.Itoa(s.value))
+		at = s.end
+	}
+	out.Write(raw[at:])
+	return out.Bytes(), nil
+}
+
+func isNumberStart(b byte) bool { return b == '-' || (b >= '0' && b <= '9') }
+
+func escapePointer(s string) string {
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+}

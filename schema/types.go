@@ -1,0 +1,73 @@
+// Package schema owns the input format of askuser: the question types, the
+// embedded JSON Schema (compiled with any limit overrides), validation of an
+// input document against it and the extra rules, and the plain-language
+// formatting of what is wrong.
+package schema
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Input is a validated input document.
+type Input struct {
+	Questions []Question `json:"questions"`
+	// Metadata is accepted for the caller's own use and ignored.
+	Metadata map[string]any `json:"metadata,omitempty"`
+	// Answers holds answers already known, keyed as the output is keyed.
+	Answers map[string]string `json:"answers,omitempty"`
+}
+
+// Question is one multiple-choice question.
+type Question struct {
+	Question    string   `json:"question"`
+	Header      string   `json:"header"`
+	Options     []Option `json:"options"`
+	MultiSelect bool     `json:"multiSelect"`
+}
+
+// Option is one choice of a question.
+type Option struct {
+	Label       string `json:"label"`
+	Description string `json:"description"`
+	Preview     string `json:"preview,omitempty"`
+}
+
+// Recommended reports whether the option is marked as the recommended one.
+func (o Option) Recommended() bool {
+	return strings.HasSuffix(strings.TrimSpace(o.Label), "(Recommended)")
+}
+
+// KeyBy says which field of a question keys its answer.
+type KeyBy string
+
+// The two ways answers are keyed.
+const (
+	KeyHeader   KeyBy = "header"
+	KeyQuestion KeyBy = "question"
+)
+
+// ParseKeyBy checks the value of the --key flag.
+func ParseKeyBy(s string) (KeyBy, error) {
+	switch KeyBy(s) {
+	case KeyHeader, KeyQuestion:
+		return KeyBy(s), nil
+	}
+	return "", fmt.Errorf("invalid --key %q: must be header or question", s)
+}
+
+// Key returns the answer key of q.
+func (k KeyBy) Key(q Question) string {
+	if k == KeyQuestion {
+		return q.Question
+	}
+	return q.Header
+}
+
+// field is the input field that k names.
+func (k KeyBy) field() string {
+	if k == KeyQuestion {
+		return "question"
+	}
+	return "header"
+}
