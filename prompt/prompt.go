@@ -41,3 +41,13 @@ var ErrCancelled = errors.New("cancelled")
 // ErrNoAnswer means the answer input ended before every question was
 // answered.
 var ErrNoAnswer = errors.New("the answer input ended before every question was answered")
+
+// ShortError is ErrNoAnswer, saying how many questions were answered before
+// the input ended.
+type ShortError struct {
+	Answered int
+}
+
+func (e *ShortError) Error() string { return ErrNoAnswer.Error() }
+
+func (e *ShortError) Unwrap() error { return ErrNoAnswer }

@@ -146,3 +146,27 @@ func isNumberStart(b byte) bool { return b == '-' || (b >= '0' && b <= '9') }
 func escapePointer(s string) string {
 	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
 }
+
+// Limits are the numbers that the limit variables may change, as in effect.
+type Limits struct {
+	MaxQuestions, MaxOptions, HeaderMaxLength, QuestionMaxLength int
+}
+
+// Limits reads the limits from the compiled schema.
+func (s *Schema) Limits() Limits {
+	get := func(env string) int {
+		for _, l := range limits {
+			if l.env == env {
+				v, _ := s.lookup(l.pointer)
+				return intOf(v)
+			}
+		}
+		return 0
+	}
+	return Limits{
+		MaxQuestions:      get("ASK_MAX_QUESTIONS"),
+		MaxOptions:        get("ASK_MAX_OPTIONS"),
+		HeaderMaxLength:   get("ASK_HEADER_MAX_LENGTH"),
+		QuestionMaxLength: get("ASK_QUESTION_MAX_LENGTH"),
+	}
+}

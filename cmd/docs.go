@@ -1,0 +1,52 @@
+package cmd
+
+import (
+	_ "embed"
+	"io"
+	"strings"
+	"text/template"
+
+	"github.com/spf13/cobra"
+
+	"github.com/askuser/askuser/schema"
+)
+
+// docsText is the guide for agents, with the limits left as fields so that
+// it always states the limits in effect.
+//
+//go:embed docs.tmpl
+var docsText string
+
+var docsTemplate = template.Must(template.New("docs").Parse(docsText))
+
+// writeDocs writes the agent guide for the limits l.
+func writeDocs(w io.Writer, l schema.Limits) error {
+	return docsTemplate.Execute(w, l)
+}
+
+// agentGuide returns the agent guide for the limits l.
+func agentGuide(l schema.Limits) string {
+	var b strings.Builder
+	writeDocs(&b, l) // a strings.Builder does not fail
+	return b.String()
+}
+
+func newDocsCmd(env *Env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "docs",
+		Short: "Print the usage guide for agents, for a system prompt",
+		Long: `Print the guide that tells an agent how and when to use askuser: usage, the
+input format with its limits (as set by any limit variables), the output,
+every exit code, and examples. Paste it into a system prompt or a tool
+description.`,
+		Example: "  askuser docs\n  askuser docs >> AGENTS.md",
+		Args:    noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			sch, err := loadSchema(env)
+			if err != nil {
+				return err
+			}
+			return writeDocs(cmd.OutOrStdout(), sch.Limits())
+		},
+	}
+}

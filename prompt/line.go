@@ -1,0 +1,289 @@
+package prompt
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/askuser/askuser/schema"
+)
+
+// MaxLineLength is the longest answer line read; the rest of a longer line is
+// read and dropped, and the question asked again.
+const MaxLineLength = 64 << 10
+
+// Line asks with numbered prompts: a question, its options numbered from 1,
+// and a line to type the answer on. It suits pipes, scripts, screen readers
+// and dumb terminals.
+type Line struct {
+	in  *bufio.Reader
+	out io.Writer
+	// echo repeats each line read after its prompt, for input that is not
+	// a terminal and so is not echoed: the transcript then reads as typed.
+	echo bool
+	// lines delivers what a reader goroutine read, so that Ask can stop
+	// waiting when its context ends. One goroutine reads at a time.
+	lines chan lineResult
+}
+
+type lineResult struct {
+	text    string
+	tooLong bool
+	err     error
+}
+
+// NewLine returns a line asker that reads answers from in and writes prompts
+// to out. All of its questions share one buffered reader on in. With echo,
+// each answer read is written after its prompt.
+func NewLine(in io.Reader, out io.Writer, echo bool) *Line {
+	br, ok := in.(*bufio.Reader)
+	if !ok {
+		br = bufio.NewReader(in)
+	}
+	return &Line{in: br, out: out, echo: echo}
+}
+
+// Ask asks each question in turn.
+func (l *Line) Ask(ctx context.Context, qs []schema.Question) ([]Answer, error) {
+	answers := make([]Answer, 0, len(qs))
+	for i, q := range qs {
+		a, err := l.ask(ctx, q, i, len(qs))
+		if err != nil {
+			if errors.Is(err, ErrNoAnswer) {
+				return nil, &ShortError{Answered: i}
+			}
+			return nil, err
+		}
+		answers = append(answers, a)
+	}
+	return answers, nil
+}
+
+func (l *Line) ask(ctx context.Context, q schema.Question, i, n int) (Answer, error) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "[%d/%d] %s\n%s\n", i+1, n, q.Header, q.Question)
+	for j, o := range q.Options {
+		fmt.Fprintf(&b, "  %d. %s\n", j+1, o.Label)
+		writeIndented(&b, o.Description, "     ")
+		if o.Preview != "" && !q.MultiSelect {
+			writeIndented(&b, o.Preview, "     │ ")
+		}
+	}
+	b.WriteString("  0. Other (type your own answer)\n")
+	if _, err := io.WriteString(l.out, b.String()); err != nil {
+		return Answer{}, fmt.Errorf("write prompt: %w", err)
+	}
+	ask := "Enter a number (Enter for 1, 0 for your own answer): "
+	if q.MultiSelect {
+		ask = "Enter numbers separated by commas or spaces (Enter for 1, 0 for your own answer): "
+	}
+	for {
+		line, err := l.readLine(ctx, ask)
+		if err != nil {
+			return Answer{}, err
+		}
+		labels, other, problem := ParseChoice(q, line)
+		if problem != "" {
+			fmt.Fprintln(l.out, problem)
+			continue
+		}
+		a := Answer{Labels: labels}
+		if other {
+			if a.Other, err = l.readOther(ctx); err != nil {
+				return Answer{}, err
+			}
+		}
+		return a, nil
+	}
+}
+
+// readOther asks for the person's own answer until it is not empty.
+func (l *Line) readOther(ctx context.Context) (string, error) {
+	for {
+		line, err := l.readLine(ctx, "Your answer: ")
+		if err != nil {
+			return "", err
+		}
+		if s := strings.TrimSpace(line); s != "" {
+			return s, nil
+		}
+		fmt.Fprintln(l.out, "Your answer cannot be empty; type it, or press Ctrl+C to cancel.")
+	}
+}
+
+// readLine shows ask and reads one line, without its line ending. A line
+// over MaxLineLength is refused and asked again.
+func (l *Line) readLine(ctx context.Context, ask string) (string, error) {
+	for {
+		if _, err := io.WriteString(l.out, ask); err != nil {
+			return "", fmt.Errorf("write prompt: %w", err)
+		}
+		if l.lines == nil {
+			l.lines = make(chan lineResult, 1)
+			go func() { l.lines <- l.read() }()
+		}
+		var r lineResult
+		select {
+		case <-ctx.Done():
+			fmt.Fprintln(l.out)
+			return "", context.Cause(ctx)
+		case r = <-l.lines:
+			l.lines = nil
+		}
+		if r.err != nil {
+			fmt.Fprintln(l.out)
+			return "", r.err
+		}
+		if l.echo {
+			if r.tooLong {
+				fmt.Fprintln(l.out, "…")
+			} else {
+				fmt.Fprintln(l.out, r.text)
+			}
+		}
+		if r.tooLong {
+			fmt.Fprintf(l.out, "That line is longer than %d KiB; enter a shorter answer.\n", MaxLineLength>>10)
+			continue
+		}
+		return r.text, nil
+	}
+}
+
+// read reads one line from the shared reader. The last line may lack a
+// line ending; end of input before any text is ErrNoAnswer.
+func (l *Line) read() lineResult {
+	var buf []byte
+	tooLong := false
+	for {
+		chunk, err := l.in.ReadSlice('\n')
+		if len(buf)+len(chunk) > MaxLineLength+2 { // room for "\r\n"
+			tooLong = true
+		} else {
+			buf = append(buf, chunk...)
+		}
+		switch {
+		case err == nil:
+			return lineResult{text: trimEOL(buf), tooLong: tooLong}
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case errors.Is(err, io.EOF):
+			if len(buf) == 0 && !tooLong {
+				return lineResult{err: ErrNoAnswer}
+			}
+			return lineResult{text: trimEOL(buf), tooLong: tooLong}
+		default:
+			return lineResult{err: fmt.Errorf("read answer: %w", err)}
+		}
+	}
+}
+
+func trimEOL(b []byte) string {
+	b = bytes.TrimSuffix(b, []byte("\n"))
+	b = bytes.TrimSuffix(b, []byte("\r"))
+	return string(b)
+}
+
+func writeIndented(b *strings.Builder, text, indent string) {
+	for _, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+		b.WriteString(indent)
+		b.WriteString(strings.TrimRight(line, " \t\r"))
+		b.WriteByte('\n')
+	}
+}
+
+// ParseChoice reads a typed choice for q: a number (1-N, or 0 for the
+// person's own answer), an option's label (ignoring case) or "other"; in a
+// multi-select question, several of these separated by commas or spaces.
+// An empty line chooses the first option. It returns the chosen labels in
+// option order and whether the person's own answer should be asked for, or
+// a problem to show before asking again.
+func ParseChoice(q schema.Question, line string) (labels []string, other bool, problem string) {
+	line = strings.TrimSpace(line)
+	n := len(q.Options)
+	if line == "" {
+		return []string{q.Options[0].Label}, false, ""
+	}
+	// A whole line that names one option, even one with spaces or commas in
+	// its label, is that option.
+	if j, ok := pick(q, line); ok {
+		if j < 0 {
+			return nil, true, ""
+		}
+		return []string{q.Options[j].Label}, false, ""
+	}
+	var picks []int
+	for _, part := range strings.Split(line, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		if j, ok := pick(q, part); ok {
+			picks = append(picks, j)
+			continue
+		}
+		for _, word := range strings.Fields(part) {
+			j, ok := pick(q, word)
+			if !ok {
+				if _, err := strconv.Atoi(word); err != nil {
+					word = part // a label, misspelt: quote all of it
+				}
+				return nil, false, unknown(word, n)
+			}
+			picks = append(picks, j)
+		}
+	}
+	if len(picks) == 0 {
+		return []string{q.Options[0].Label}, false, ""
+	}
+	if !q.MultiSelect && len(picks) > 1 {
+		return nil, false, "Choose one option: enter a single number."
+	}
+	chosen := make([]bool, n)
+	for _, j := range picks {
+		if j < 0 {
+			other = true
+		} else {
+			chosen[j] = true
+		}
+	}
+	for j, o := range q.Options {
+		if chosen[j] {
+			labels = append(labels, o.Label)
+		}
+	}
+	return labels, other, ""
+}
+
+// pick reads one token as an option index, or -1 for Other.
+func pick(q schema.Question, s string) (int, bool) {
+	if k, err := strconv.Atoi(s); err == nil {
+		if k == 0 {
+			return -1, true
+		}
+		if k >= 1 && k <= len(q.Options) {
+			return k - 1, true
+		}
+		return 0, false
+	}
+	if strings.EqualFold(s, "other") {
+		return -1, true
+	}
+	for j, o := range q.Options {
+		if strings.EqualFold(strings.TrimSpace(o.Label), s) {
+			return j, true
+		}
+	}
+	return 0, false
+}
+
+func unknown(s string, n int) string {
+	if _, err := strconv.Atoi(s); err == nil {
+		return fmt.Sprintf("%s is not a choice: enter a number from 0 to %d.", s, n)
+	}
+	return fmt.Sprintf("No option is called %q: enter a number from 0 to %d, or an option's label.", s, n)
+}

@@ -1,0 +1,239 @@
+package schema
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// TooLargeError is an input document over MaxInputSize.
+type TooLargeError struct {
+	Size int64 // bytes seen; may stop counting just past the limit
+}
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("input is larger than 1 MiB (%d bytes): shorten the questions", MaxInputSize)
+}
+
+// SyntaxError is an input that is not one JSON document.
+type SyntaxError struct {
+	Msg          string // what is wrong, in plain words
+	Line, Column int    // 1-based; Column counts characters
+}
+
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("%s at line %d, column %d", e.Msg, e.Line, e.Column)
+}
+
+// trailingError is content after the first JSON value.
+type trailingError struct{ offset int64 }
+
+func (e *trailingError) Error() string { return "unexpected content after the JSON document" }
+
+// syntaxError turns an error of the JSON decoder into a *SyntaxError that
+// says where in data the problem is.
+func syntaxError(data []byte, err error) *SyntaxError {
+	var (
+		se  *json.SyntaxError
+		te  *trailingError
+		msg string
+		off int64
+	)
+	switch {
+	case errors.As(err, &te):
+		msg, off = te.Error(), te.offset
+	case errors.As(err, &se):
+		msg, off = se.Error(), se.Offset-1
+		if strings.HasSuffix(msg, "unexpected end of JSON input") {
+			msg, off = "unexpected end of input", int64(len(data))
+		}
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		msg, off = "unexpected end of input", int64(len(data))
+	default:
+		msg = err.Error()
+	}
+	if off < 0 {
+		off = 0
+	}
+	if off > int64(len(data)) {
+		off = int64(len(data))
+	}
+	line, col := position(data[:off])
+	return &SyntaxError{Msg: msg, Line: line, Column: col}
+}
+
+// position returns the 1-based line and character column just after before.
+func position(before []byte) (line, col int) {
+	line = 1 + strings.Count(string(before), "\n")
+	if i := strings.LastIndexByte(string(before), '\n'); i >= 0 {
+		before = before[i+1:]
+	}
+	return line, utf8.RuneCount(before) + 1
+}
+
+// Problem is one thing wrong with an input document.
+type Problem struct {
+	// Path is where, written like questions[0].options[1].label, or
+	// "input" for the document itself.
+	Path    string
+	Message string
+	tokens  []any // path tokens: string keys and int indexes, for ordering
+}
+
+func (p Problem) String() string { return p.Path + ": " + p.Message }
+
+// ValidationError lists every problem of an input document, ordered by
+// path.
+type ValidationError struct {
+	Problems []Problem
+}
+
+func newValidationError(ps []Problem) *ValidationError {
+	sort.SliceStable(ps, func(i, j int) bool { return lessPath(ps[i].tokens, ps[j].tokens) })
+	// The schema and the rules may both notice one thing; say it once.
+	out := ps[:0]
+	seen := map[string]bool{}
+	for _, p := range ps {
+		if s := p.String(); !seen[s] {
+			seen[s] = true
+			out = append(out, p)
+		}
+	}
+	return &ValidationError{Problems: out}
+}
+
+func (e *ValidationError) Error() string {
+	lines := make([]string, len(e.Problems))
+	for i, p := range e.Problems {
+		lines[i] = p.String()
+	}
+	return "validation failed: " + strings.Join(lines, "; ")
+}
+
+// problem builds a Problem at the path given by tokens.
+func problem(tokens []any, format string, args ...any) Problem {
+	return Problem{Path: formatPath(tokens), Message: fmt.Sprintf(format, args...), tokens: tokens}
+}
+
+// formatPath writes path tokens as questions[0].options[1].label.
+func formatPath(tokens []any) string {
+	if len(tokens) == 0 {
+		return "input"
+	}
+	var b strings.Builder
+	for _, t := range tokens {
+		switch t := t.(type) {
+		case int:
+			fmt.Fprintf(&b, "[%d]", t)
+		case string:
+			if isIdent(t) {
+				if b.Len() > 0 {
+					b.WriteByte('.')
+				}
+				b.WriteString(t)
+			} else {
+				fmt.Fprintf(&b, "[%s]", strconv.Quote(t))
+			}
+		}
+	}
+	return b.String()
+}
+
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// fieldRank orders the fields of one object as the schema declares them, so
+// that problems read top to bottom like the input.
+var fieldRank = map[string]int{
+	"questions": 1, "metadata": 2, "answers": 3,
+	"question": 1, "header": 2, "type": 3, "options": 4, "multiSelect": 5, "placeholder": 6,
+	"label": 1, "description": 2, "preview": 3,
+}
+
+func lessPath(a, b []any) bool {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if c := compareToken(a[i], b[i]); c != 0 {
+			return c < 0
+		}
+	}
+	return len(a) < len(b)
+}
+
+func compareToken(a, b any) int {
+	ai, aInt := a.(int)
+	bi, bInt := b.(int)
+	switch {
+	case aInt && bInt:
+		return ai - bi
+	case aInt:
+		return -1
+	case bInt:
+		return 1
+	}
+	as, bs := a.(string), b.(string)
+	ra, rb := rank(as), rank(bs)
+	if ra != rb {
+		return ra - rb
+	}
+	return strings.Compare(as, bs)
+}
+
+func rank(field string) int {
+	if r, ok := fieldRank[field]; ok {
+		return r
+	}
+	return len(fieldRank) + 1 // unknown fields after the known ones
+}
+
+// suggest returns the allowed name closest to name, or "" when none is
+// close enough to be what was meant.
+func suggest(name string, allowed []string) string {
+	best, bestDist := "", -1
+	for _, a := range allowed {
+		d := distance(strings.ToLower(name), strings.ToLower(a))
+		if bestDist < 0 || d < bestDist {
+			best, bestDist = a, d
+		}
+	}
+	n := utf8.RuneCountInString(name)
+	if bestDist < 0 || bestDist > 2 && bestDist*3 > n {
+		return ""
+	}
+	return best
+}
+
+// distance is the Levenshtein distance between a and b, in characters.
+func distance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}

@@ -1,0 +1,121 @@
+package schema
+
+import (
+	"fmt"
+	"strings"
+)
+
+// rules checks what JSON Schema cannot say: unique keys, unique labels, no
+// explicit Other, and answers that fit their questions. It works on the
+// decoded document, as far as its shape allows, so that its problems join
+// the schema's in one list.
+func rules(doc any, key KeyBy) []Problem {
+	root, ok := doc.(map[string]any)
+	if !ok {
+		return nil
+	}
+	var ps []Problem
+	qs, _ := root["questions"].([]any)
+	keyed := map[string]int{} // answer key → index of the first question with it
+	var keys []string
+	for i, q := range qs {
+		q, ok := q.(map[string]any)
+		if !ok {
+			continue
+		}
+		if k, ok := q[key.field()].(string); ok && strings.TrimSpace(k) != "" {
+			if first, dup := keyed[k]; dup {
+				ps = append(ps, problem([]any{"questions", i, key.field()},
+					"same as questions[%d].%s (%q); answers are keyed by %s, so each must be different",
+					first, key.field(), k, key.field()))
+			} else {
+				keyed[k] = i
+				keys = append(keys, k)
+			}
+		}
+		opts, _ := q["options"].([]any)
+		labels := map[string]int{}
+		for j, o := range opts {
+			o, ok := o.(map[string]any)
+			if !ok {
+				continue
+			}
+			l, ok := o["label"].(string)
+			if !ok || strings.TrimSpace(l) == "" {
+				continue
+			}
+			at := []any{"questions", i, "options", j, "label"}
+			norm := strings.ToLower(strings.TrimSpace(l))
+			if norm == "other" {
+				ps = append(ps, problem(at, "must not be %q: an Other choice is added to every question automatically", l))
+				continue
+			}
+			if first, dup := labels[norm]; dup {
+				ps = append(ps, problem(at, "same as options[%d].label (%q); labels must differ, ignoring case", first, l))
+				continue
+			}
+			labels[norm] = j
+		}
+	}
+	answers, _ := root["answers"].(map[string]any)
+	for k, v := range answers {
+		at := []any{"answers", k}
+		if _, ok := keyed[k]; !ok && len(keys) > 0 {
+			msg := fmt.Sprintf("no question has this %s", key.field())
+			if s := suggest(k, keys); s != "" {
+				msg += fmt.Sprintf("; did you mean %q?", s)
+			}
+			ps = append(ps, problem(at, "%s", msg))
+			continue
+		}
+		if s, ok := v.(string); ok && strings.TrimSpace(s) == "" {
+			ps = append(ps, problem(at, "must not be empty"))
+		}
+	}
+	return ps
+}
+
+// Resolve reads an answer given as text — a preset, or a line typed at a
+// prompt that is not a number — the way a person would mean it. Text that
+// names an option (ignoring case and surrounding space) chooses it; in a
+// multi-select question the text may name several, separated by commas.
+// Whatever names no option is the person's own answer. The labels come back
+// in option order.
+func (q Question) Resolve(text string) (labels []string, other string) {
+	text = strings.TrimSpace(text)
+	if l, ok := q.label(text); ok {
+		return []string{l}, ""
+	}
+	if !q.MultiSelect {
+		return nil, text
+	}
+	chosen := map[string]bool{}
+	var rest []string
+	for _, part := range strings.Split(text, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		if l, ok := q.label(part); ok {
+			chosen[l] = true
+		} else {
+			rest = append(rest, part)
+		}
+	}
+	for _, o := range q.Options {
+		if chosen[o.Label] {
+			labels = append(labels, o.Label)
+		}
+	}
+	return labels, strings.Join(rest, ", ")
+}
+
+// label finds the option labelled s, ignoring case and surrounding space.
+func (q Question) label(s string) (string, bool) {
+	for _, o := range q.Options {
+		if strings.EqualFold(strings.TrimSpace(o.Label), s) {
+			return o.Label, true
+		}
+	}
+	return "", false
+}

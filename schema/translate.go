@@ -1,0 +1,247 @@
+package schema
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
+)
+
+// translate turns the validator's error tree into plain-language problems.
+// Only the leaves say what is wrong; the inner nodes say which schema
+// applied. The validator's own messages are not used: they carry schema
+// locations and library wording.
+func (s *Schema) translate(ve *jsonschema.ValidationError, doc any) []Problem {
+	var out []Problem
+	var walk func(*jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) > 0 {
+			for _, c := range e.Causes {
+				walk(c)
+			}
+			return
+		}
+		out = append(out, s.leaf(e, doc)...)
+	}
+	walk(ve)
+	return out
+}
+
+// leaf explains one failed keyword.
+func (s *Schema) leaf(e *jsonschema.ValidationError, doc any) []Problem {
+	tokens, value := instanceAt(doc, e.InstanceLocation)
+	_, fragment, _ := strings.Cut(e.AbsoluteKeywordLocation, "#")
+	keyword := fragment[strings.LastIndexByte(fragment, '/')+1:]
+	parent := fragment[:strings.LastIndexByte(fragment, '/')]
+	kv, _ := s.lookup(fragment)
+	n := intOf(kv)
+
+	switch keyword {
+	case "required":
+		obj, _ := value.(map[string]any)
+		var ps []Problem
+		for _, name := range stringsOf(kv) {
+			if _, ok := obj[name]; !ok {
+				ps = append(ps, problem(with(tokens, name), "required"))
+			}
+		}
+		return ps
+	case "additionalProperties":
+		obj, _ := value.(map[string]any)
+		props, _ := s.lookup(parent + "/properties")
+		allowed := keysInOrder(props)
+		var ps []Problem
+		for name := range obj {
+			if _, ok := props.(map[string]any)[name]; ok {
+				continue
+			}
+			msg := "unknown field"
+			if sug := suggest(name, allowed); sug != "" {
+				msg += fmt.Sprintf("; did you mean %q?", sug)
+			} else {
+				msg += fmt.Sprintf(" (allowed: %s)", strings.Join(allowed, ", "))
+			}
+			ps = append(ps, problem(with(tokens, name), "%s", msg))
+		}
+		return ps
+	case "type":
+		return one(tokens, "must be %s (got %s)", article(kv), jsonType(value))
+	case "minLength":
+		if n <= 1 {
+			return one(tokens, "must not be empty")
+		}
+		return one(tokens, "must be at least %d characters (got %d)", n, utf8.RuneCountInString(str(value)))
+	case "maxLength":
+		return one(tokens, "must be at most %d characters (got %d)", n, utf8.RuneCountInString(str(value)))
+	case "pattern":
+		if p, _ := kv.(string); p == `\S` {
+			return one(tokens, "must not be blank")
+		}
+		return one(tokens, "must match the pattern %s", kv)
+	case "minItems":
+		return one(tokens, "must have at least %d %s (got %d)", n, items(n), lenOf(value))
+	case "maxItems":
+		return one(tokens, "must have at most %d %s (got %d)", n, items(n), lenOf(value))
+	case "const":
+		return one(tokens, "must be %s", quoteJSON(kv))
+	case "enum":
+		var vs []string
+		for _, v := range kv.([]any) {
+			vs = append(vs, quoteJSON(v))
+		}
+		return one(tokens, "must be one of %s (got %s)", strings.Join(vs, ", "), quoteJSON(value))
+	case "not", "false":
+		return one(tokens, "not allowed")
+	}
+	if fragment == "" || kv == false {
+		// A false schema: the value may not be here at all.
+		return one(tokens, "not allowed")
+	}
+	// A keyword the schema does not use today: keep the validator's message
+	// rather than hide the problem.
+	return one(tokens, "%s", e.Message)
+}
+
+func one(tokens []any, format string, args ...any) []Problem {
+	return []Problem{problem(tokens, format, args...)}
+}
+
+// instanceAt resolves a JSON pointer in doc to path tokens (indexes as int)
+// and the value there.
+func instanceAt(doc any, pointer string) ([]any, any) {
+	tokens := []any{}
+	v := doc
+	if pointer == "" {
+		return tokens, v
+	}
+	for _, raw := range strings.Split(strings.TrimPrefix(pointer, "/"), "/") {
+		tok := strings.NewReplacer("~1", "/", "~0", "~").Replace(raw)
+		switch c := v.(type) {
+		case []any:
+			i, _ := strconv.Atoi(tok)
+			tokens = append(tokens, i)
+			if i >= 0 && i < len(c) {
+				v = c[i]
+			} else {
+				v = nil
+			}
+		case map[string]any:
+			tokens = append(tokens, tok)
+			v = c[tok]
+		default:
+			tokens = append(tokens, tok)
+			v = nil
+		}
+	}
+	return tokens, v
+}
+
+// with returns tokens extended by more, without sharing tokens' array.
+func with(tokens []any, more ...any) []any {
+	out := make([]any, 0, len(tokens)+len(more))
+	return append(append(out, tokens...), more...)
+}
+
+func intOf(v any) int {
+	if n, ok := v.(json.Number); ok {
+		i, _ := n.Int64()
+		return int(i)
+	}
+	return 0
+}
+
+func stringsOf(v any) []string {
+	var out []string
+	if vs, ok := v.([]any); ok {
+		for _, s := range vs {
+			if s, ok := s.(string); ok {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+func str(v any) string { s, _ := v.(string); return s }
+
+func lenOf(v any) int {
+	switch v := v.(type) {
+	case []any:
+		return len(v)
+	case map[string]any:
+		return len(v)
+	}
+	return 0
+}
+
+func items(n int) string {
+	if n == 1 {
+		return "item"
+	}
+	return "items"
+}
+
+// keysInOrder returns the keys of a schema object in the order the schema
+// text gives them, as far as fieldRank knows it.
+func keysInOrder(v any) []string {
+	m, _ := v.(map[string]any)
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return compareToken(keys[i], keys[j]) < 0 })
+	return keys
+}
+
+// article names the JSON type(s) of a "type" keyword value, with an
+// article: "a string", "an object".
+func article(v any) string {
+	var names []string
+	switch t := v.(type) {
+	case string:
+		names = []string{t}
+	case []any:
+		names = stringsOf(t)
+	}
+	for i, n := range names {
+		switch n {
+		case "object", "array", "integer":
+			names[i] = "an " + n
+		case "boolean":
+			names[i] = "true or false"
+		default:
+			names[i] = "a " + n
+		}
+	}
+	return strings.Join(names, " or ")
+}
+
+func jsonType(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case json.Number:
+		return "number"
+	case string:
+		return "string"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+func quoteJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
