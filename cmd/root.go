@@ -116,7 +116,12 @@ func loadSchema(env *Env) (*schema.Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	return schema.Compile(env.Schema, o)
+	sch, err := schema.Compile(env.Schema, o)
+	if err != nil {
+		return nil, err
+	}
+	sch.CheckAnswer = prompt.CheckOther
+	return sch, nil
 }
 
 // parseInput reads and validates the questions.
@@ -159,6 +164,12 @@ func runAsk(ctx context.Context, env *Env, opts *askOptions, args []string) erro
 	for i, q := range in.Questions {
 		if v, ok := in.Answers[key.Key(q)]; ok {
 			labels, other := q.Resolve(v)
+			if other != "" {
+				// Parse has checked it; this cleans it.
+				if other, err = prompt.CheckOther(other); err != nil {
+					return fmt.Errorf("preset answer for %q: %w", key.Key(q), err)
+				}
+			}
 			answers[i] = prompt.Answer{Labels: labels, Other: other}
 			continue
 		}

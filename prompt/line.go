@@ -66,12 +66,14 @@ func (l *Line) Ask(ctx context.Context, qs []schema.Question) ([]Answer, error) 
 
 func (l *Line) ask(ctx context.Context, q schema.Question, i, n int) (Answer, error) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "[%d/%d] %s\n%s\n", i+1, n, q.Header, q.Question)
+	// Everything from the input is drawn through Display or
+	// DisplayMultiline: see sanitize.go.
+	fmt.Fprintf(&b, "[%d/%d] %s\n%s\n", i+1, n, Display(q.Header), DisplayMultiline(q.Question))
 	for j, o := range q.Options {
-		fmt.Fprintf(&b, "  %d. %s\n", j+1, o.Label)
-		writeIndented(&b, o.Description, "     ")
+		fmt.Fprintf(&b, "  %d. %s\n", j+1, Display(o.Label))
+		writeIndented(&b, DisplayMultiline(o.Description), "     ")
 		if o.Preview != "" && !q.MultiSelect {
-			writeIndented(&b, o.Preview, "     │ ")
+			writeIndented(&b, DisplayMultiline(o.Preview), "     │ ")
 		}
 	}
 	b.WriteString("  0. Other (type your own answer)\n")
@@ -102,17 +104,22 @@ func (l *Line) ask(ctx context.Context, q schema.Question, i, n int) (Answer, er
 	}
 }
 
-// readOther asks for the person's own answer until it is not empty.
+// readOther asks for the person's own answer until CheckOther accepts it.
 func (l *Line) readOther(ctx context.Context) (string, error) {
 	for {
 		line, err := l.readLine(ctx, "Your answer: ")
 		if err != nil {
 			return "", err
 		}
-		if s := strings.TrimSpace(line); s != "" {
+		s, err := CheckOther(line)
+		switch {
+		case err == nil:
 			return s, nil
+		case errors.Is(err, ErrOtherEmpty):
+			fmt.Fprintln(l.out, "Your answer cannot be empty; type it, or press Ctrl+C to cancel.")
+		default:
+			fmt.Fprintf(l.out, "Your answer %s; type it again, or press Ctrl+C to cancel.\n", err)
 		}
-		fmt.Fprintln(l.out, "Your answer cannot be empty; type it, or press Ctrl+C to cancel.")
 	}
 }
 
@@ -143,7 +150,7 @@ func (l *Line) readLine(ctx context.Context, ask string) (string, error) {
 			if r.tooLong {
 				fmt.Fprintln(l.out, "…")
 			} else {
-				fmt.Fprintln(l.out, r.text)
+				fmt.Fprintln(l.out, Display(r.text))
 			}
 		}
 		if r.tooLong {
@@ -168,18 +175,28 @@ func (l *Line) read() lineResult {
 		}
 		switch {
 		case err == nil:
-			return lineResult{text: trimEOL(buf), tooLong: tooLong}
+			return lineOf(buf, tooLong)
 		case errors.Is(err, bufio.ErrBufferFull):
 			continue
 		case errors.Is(err, io.EOF):
 			if len(buf) == 0 && !tooLong {
 				return lineResult{err: ErrNoAnswer}
 			}
-			return lineResult{text: trimEOL(buf), tooLong: tooLong}
+			return lineOf(buf, tooLong)
 		default:
 			return lineResult{err: fmt.Errorf("read answer: %w", err)}
 		}
 	}
+}
+
+// lineOf is the result for a line read into buf, which holds at most
+// MaxLineLength bytes and a line ending.
+func lineOf(buf []byte, tooLong bool) lineResult {
+	text := trimEOL(buf)
+	if tooLong || len(text) > MaxLineLength {
+		return lineResult{tooLong: true}
+	}
+	return lineResult{text: text}
 }
 
 func trimEOL(b []byte) string {

@@ -8,8 +8,9 @@ import (
 // rules checks what JSON Schema cannot say: unique keys, unique labels, no
 // explicit Other, and answers that fit their questions. It works on the
 // decoded document, as far as its shape allows, so that its problems join
-// the schema's in one list.
-func rules(doc any, key KeyBy) []Problem {
+// the schema's in one list. check, when not nil, checks the typed part of
+// each preset answer.
+func rules(doc any, key KeyBy, check func(string) (string, error)) []Problem {
 	root, ok := doc.(map[string]any)
 	if !ok {
 		return nil
@@ -18,10 +19,16 @@ func rules(doc any, key KeyBy) []Problem {
 	qs, _ := root["questions"].([]any)
 	keyed := map[string]int{} // answer key → index of the first question with it
 	var keys []string
+	asked := map[string]Question{} // answer key → its question, as far as known
 	for i, q := range qs {
 		q, ok := q.(map[string]any)
 		if !ok {
 			continue
+		}
+		if k, ok := q[key.field()].(string); ok {
+			if _, dup := asked[k]; !dup {
+				asked[k] = questionOf(q)
+			}
 		}
 		if k, ok := q[key.field()].(string); ok && strings.TrimSpace(k) != "" {
 			if first, dup := keyed[k]; dup {
@@ -68,11 +75,39 @@ func rules(doc any, key KeyBy) []Problem {
 			ps = append(ps, problem(at, "%s", msg))
 			continue
 		}
-		if s, ok := v.(string); ok && strings.TrimSpace(s) == "" {
+		s, ok := v.(string)
+		if !ok {
+			continue
+		}
+		if strings.TrimSpace(s) == "" {
 			ps = append(ps, problem(at, "must not be empty"))
+			continue
+		}
+		if q, ok := asked[k]; ok && check != nil {
+			if _, other := q.Resolve(s); other != "" {
+				if _, err := check(other); err != nil {
+					ps = append(ps, problem(at, "%s", err))
+				}
+			}
 		}
 	}
 	return ps
+}
+
+// questionOf reads what Resolve needs from a decoded question that may not
+// be valid: the labels and whether it is a multi-select.
+func questionOf(q map[string]any) Question {
+	var out Question
+	out.MultiSelect, _ = q["multiSelect"].(bool)
+	opts, _ := q["options"].([]any)
+	for _, o := range opts {
+		if o, ok := o.(map[string]any); ok {
+			if l, ok := o["label"].(string); ok {
+				out.Options = append(out.Options, Option{Label: l})
+			}
+		}
+	}
+	return out
 }
 
 // Resolve reads an answer given as text — a preset, or a line typed at a

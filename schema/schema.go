@@ -18,6 +18,12 @@ const schemaURL = "askuser:schema.json"
 
 // Schema is the compiled input schema, with any limit overrides applied.
 type Schema struct {
+	// CheckAnswer, when set, checks the part of each preset answer (the
+	// input's "answers") that names no option, as a typed answer is
+	// checked; its error becomes a problem at answers.KEY. The prompt
+	// package's CheckOther is meant here: schema does not depend on it.
+	CheckAnswer func(text string) (string, error)
+
 	raw      []byte // the schema text, patched
 	doc      any    // raw, decoded, for looking up keyword values
 	compiled *jsonschema.Schema
@@ -67,7 +73,7 @@ func (s *Schema) Parse(data []byte, key KeyBy) (*Input, error) {
 		}
 		problems = s.translate(ve, doc)
 	}
-	problems = append(problems, rules(doc, key)...)
+	problems = append(problems, rules(doc, key, s.CheckAnswer)...)
 	if len(problems) > 0 {
 		return nil, newValidationError(problems)
 	}

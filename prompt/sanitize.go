@@ -1,0 +1,179 @@
+package prompt
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// The text of the questions is written by a program (often a model) and is
+// drawn on a person's terminal. A terminal obeys what it is sent: ESC [ ...
+// moves the cursor or recolours, ESC ] 0 ; ... retitles the window, OSC 8
+// makes hyperlinks that show one address and open another, OSC 52 writes
+// the clipboard, and a carriage return or backspace overwrites what was
+// already shown. Bidirectional overrides make text read differently from
+// how it is stored. None of that may reach the terminal from the input.
+//
+// Every asker therefore draws input text only through Display (one-line
+// fields: header, label, an answer echoed or shown in a summary) or
+// DisplayMultiline (question, description, preview). The answers printed
+// as JSON keep the original strings.
+
+// Display returns s made safe to draw on a terminal as one line. Control
+// characters (C0, DEL, C1), including the ESC that starts every terminal
+// escape sequence, and bidirectional control characters are shown
+// visibly in Go's escape notation (ESC as `\x1b`, U+202E as `\u202e`), so
+// that the person sees that something was there and nothing is obeyed.
+// Tabs and line breaks become single spaces. Bytes that are not UTF-8 are
+// shown as `\xff`.
+func Display(s string) string {
+	return display(s, false)
+}
+
+// DisplayMultiline is Display for multi-line fields (descriptions,
+// previews): line breaks (LF, CRLF) are kept as "\n" and tabs expand to the
+// next multiple of 4 columns. A carriage return that does not end a line is
+// shown as `\r`, since it would move the cursor back over the line.
+func DisplayMultiline(s string) string {
+	return display(s, true)
+}
+
+func display(s string, multiline bool) string {
+	if isPlain(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	col := 0 // characters since the last line break, for tab stops
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+			col += 4
+		case r == '\n' || r == '\r' && strings.HasPrefix(s[i+1:], "\n"):
+			if multiline {
+				b.WriteByte('\n')
+				col = 0
+			} else {
+				b.WriteByte(' ')
+				col++
+			}
+			if r == '\r' {
+				size++ // the "\n" of "\r\n"
+			}
+		case r == '\t':
+			n := 1
+			if multiline {
+				n = 4 - col%4
+			}
+			b.WriteString("    "[:n])
+			col += n
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, r)
+			col += 4
+		case isHidden(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+			col += 6
+		default:
+			b.WriteRune(r)
+			col++
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// isPlain reports whether s can be drawn as it is: the common case, checked
+// without allocating.
+func isPlain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == 0x7f {
+			return false
+		} else if c >= 0x80 {
+			for _, r := range s[i:] {
+				if r < 0x20 || r == 0x7f || r == utf8.RuneError || isHidden(r) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return true
+}
+
+// isHidden reports whether r is a character that changes how a terminal
+// shows the text around it rather than showing itself: C1 controls (U+0080
+// to U+009F; U+009B is a one-character CSI on some terminals), the Unicode
+// bidirectional controls, and the line and paragraph separators.
+func isHidden(r rune) bool {
+	switch {
+	case r >= 0x80 && r <= 0x9f:
+		return true
+	case r == 0x061c, // ARABIC LETTER MARK
+		r == 0x200e, r == 0x200f, // LRM, RLM
+		r >= 0x202a && r <= 0x202e, // LRE, RLE, PDF, LRO, RLO
+		r >= 0x2066 && r <= 0x2069, // LRI, RLI, FSI, PDI
+		r == 0x2028, r == 0x2029:   // LINE and PARAGRAPH SEPARATOR
+		return true
+	}
+	return false
+}
+
+// MaxOtherLength is the longest answer a person may type for Other, in
+// characters.
+const MaxOtherLength = 2000
+
+// The errors of CheckOther. Their text completes "Your answer ..." and
+// "answers.KEY: ...", so that each asker can say it in its own way.
+var (
+	// ErrOtherEmpty is a typed answer with nothing in it but spaces and
+	// control characters.
+	ErrOtherEmpty = errors.New("must not be empty")
+	// ErrOtherEncoding is a typed answer that is not UTF-8 text, as from a
+	// terminal set to another encoding.
+	ErrOtherEncoding = errors.New("must be UTF-8 text; check the terminal's encoding")
+)
+
+// OtherLengthError is a typed answer over MaxOtherLength characters.
+type OtherLengthError struct {
+	Length int // characters, after cleaning
+}
+
+func (e *OtherLengthError) Error() string {
+	return fmt.Sprintf("must be at most %d characters (got %d)", MaxOtherLength, e.Length)
+}
+
+// CheckOther checks and cleans a person's own answer (what was typed after
+// choosing Other, or the part of a preset answer that names no option)
+// before it goes into the output. Tabs become spaces; other control
+// characters (C0, DEL, C1) and bidirectional control characters are
+// dropped; surrounding space is trimmed. It fails with ErrOtherEncoding
+// when s is not valid UTF-8, ErrOtherEmpty when nothing is left, and an
+// *OtherLengthError when more than MaxOtherLength characters are left.
+// Every asker calls it on every typed answer and asks again on error.
+func CheckOther(s string) (string, error) {
+	if !utf8.ValidString(s) {
+		return "", ErrOtherEncoding
+	}
+	if !isPlain(s) {
+		s = strings.Map(func(r rune) rune {
+			switch {
+			case r == '\t', r == 0x2028, r == 0x2029:
+				return ' '
+			case r < 0x20 || r == 0x7f || isHidden(r):
+				return -1
+			}
+			return r
+		}, s)
+	}
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return "", ErrOtherEmpty
+	}
+	if n := utf8.RuneCountInString(s); n > MaxOtherLength {
+		return "", &OtherLengthError{Length: n}
+	}
+	return s, nil
+}

@@ -1,0 +1,148 @@
+package prompt
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestDisplay(t *testing.T) {
+	for _, tc := range []struct {
+		name, in, want, wantMulti string
+	}{
+		{"plain", "PostgreSQL (Recommended)", "PostgreSQL (Recommended)", ""},
+		{"unicode", "数据库 — ça va ✔", "数据库 — ça va ✔", ""},
+		{"csi colour", "\x1b[31mred\x1b[0m", `\x1b[31mred\x1b[0m`, ""},
+		{"osc title", "\x1b]0;pwned\x07x", `\x1b]0;pwned\x07x`, ""},
+		{"osc 8 hyperlink", "\x1b]8;;https://evil.example\x1b\\click\x1b]8;;\x1b\\", `\x1b]8;;https://evil.example\x1b\click\x1b]8;;\x1b\`, ""},
+		{"osc 52 clipboard", "\x1b]52;c;cm0gLXJmIH4=\x07", `\x1b]52;c;cm0gLXJmIH4=\x07`, ""},
+		{"c1 csi", "a\u009b31mb", `a\u009b31mb`, ""},
+		{"c1 osc", "\u009d0;t\u009c", `\u009d0;t\u009c`, ""},
+		{"bidi override", "abc\u202edcba\u202c", `abc\u202edcba\u202c`, ""},
+		{"bidi isolate", "\u2066x\u2069", `\u2066x\u2069`, ""},
+		{"marks", "\u200e\u200f\u061c", `\u200e\u200f\u061c`, ""},
+		{"separators", "a\u2028b\u2029c", `a\u2028b\u2029c`, ""},
+		{"carriage return", "safe\rEVIL", `safe\x0dEVIL`, ""},
+		{"backspace", "yes\b\b\bno", `yes\x08\x08\x08no`, ""},
+		{"del and nul", "a\x7fb\x00c", `a\x7fb\x00c`, ""},
+		{"bell", "\a", `\x07`, ""},
+		{"invalid utf-8", "a\xffb\xc3", `a\xffb\xc3`, ""},
+		{"newline", "one\ntwo", "one two", "one\ntwo"},
+		{"crlf", "one\r\ntwo\r\n", "one two ", "one\ntwo\n"},
+		{"tab", "a\tb", "a b", "a   b"},
+		{"tab stops", "ab\tc\n\tx", "ab c  x", "ab  c\n    x"},
+		{"replacement char kept", "\ufffd", "\ufffd", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.wantMulti == "" {
+				tc.wantMulti = tc.want
+			}
+			if got := Display(tc.in); got != tc.want {
+				t.Errorf("Display(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+			if got := DisplayMultiline(tc.in); got != tc.wantMulti {
+				t.Errorf("DisplayMultiline(%q) = %q, want %q", tc.in, got, tc.wantMulti)
+			}
+		})
+	}
+}
+
+// checkDrawable fails when s holds anything a terminal would obey rather
+// than show. Line breaks are allowed only when multiline.
+func checkDrawable(t testing.TB, s string, multiline bool) {
+	t.Helper()
+	if !utf8.ValidString(s) {
+		t.Fatalf("not UTF-8: %q", s)
+	}
+	for _, r := range s {
+		if r == '\n' && multiline {
+			continue
+		}
+		if r < 0x20 || r == 0x7f || isHidden(r) {
+			t.Fatalf("undrawable %U in %q", r, s)
+		}
+	}
+}
+
+func FuzzDisplay(f *testing.F) {
+	for _, s := range []string{"", "plain", "\x1b[2J\x1b[H", "\x1b]52;c;aGk=\x07", "a\u202eb", "\r\n\t\xff", "数据\u009b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		one := Display(s)
+		checkDrawable(t, one, false)
+		checkDrawable(t, DisplayMultiline(s), true)
+		// Drawing twice changes nothing more: the output is already safe.
+		if again := Display(one); again != one {
+			t.Fatalf("Display is not idempotent: %q -> %q -> %q", s, one, again)
+		}
+		if utf8.ValidString(s) && isPlain(s) && one != s {
+			t.Fatalf("plain %q changed to %q", s, one)
+		}
+	})
+}
+
+func TestCheckOther(t *testing.T) {
+	long := strings.Repeat("é", MaxOtherLength)
+	for _, tc := range []struct {
+		name, in, want string
+		err            error
+	}{
+		{"plain", "  Use MariaDB  ", "Use MariaDB", nil},
+		{"escape dropped", "\x1b[31mred\x1b[0m", "[31mred[0m", nil},
+		{"osc dropped", "\x1b]0;title\x07ok", "]0;titleok", nil},
+		{"bidi dropped", "a\u202eb\u2066c", "abc", nil},
+		{"c1 dropped", "a\u009bb", "ab", nil},
+		{"tab to space", "a\tb", "a b", nil},
+		{"cr dropped", "a\rb", "ab", nil},
+		{"separator to space", "a\u2028b", "a b", nil},
+		{"unicode kept", "数据库 ✔", "数据库 ✔", nil},
+		{"empty", "", "", ErrOtherEmpty},
+		{"blank", " \t ", "", ErrOtherEmpty},
+		{"only controls", "\x1b\x07\u202e", "", ErrOtherEmpty},
+		{"invalid utf-8", "caf\xe9", "", ErrOtherEncoding},
+		{"at the limit", long, long, nil},
+		{"limit after cleaning", long + "\x1b\x1b", long, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := CheckOther(tc.in)
+			if !errors.Is(err, tc.err) || got != tc.want {
+				t.Errorf("CheckOther(%q) = %q, %v; want %q, %v", tc.in, got, err, tc.want, tc.err)
+			}
+		})
+	}
+	_, err := CheckOther(long + "x")
+	var le *OtherLengthError
+	if !errors.As(err, &le) || le.Length != MaxOtherLength+1 {
+		t.Fatalf("CheckOther(2001 characters) = %v, want an *OtherLengthError of 2001", err)
+	}
+	if want := "must be at most 2000 characters (got 2001)"; err.Error() != want {
+		t.Errorf("error text %q, want %q", err, want)
+	}
+}
+
+func FuzzCheckOther(f *testing.F) {
+	for _, s := range []string{"", " x ", "\x1b[31m", "\xff", "a\u202eb", strings.Repeat("x", MaxOtherLength+1)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, err := CheckOther(s)
+		if err != nil {
+			if got != "" {
+				t.Fatalf("CheckOther(%q) = %q with error %v", s, got, err)
+			}
+			return
+		}
+		checkDrawable(t, got, false)
+		if got != strings.TrimSpace(got) || got == "" {
+			t.Fatalf("CheckOther(%q) = %q: not trimmed or empty", s, got)
+		}
+		if n := utf8.RuneCountInString(got); n > MaxOtherLength {
+			t.Fatalf("CheckOther(%q) kept %d characters", s, n)
+		}
+		if again, err := CheckOther(got); err != nil || again != got {
+			t.Fatalf("CheckOther is not idempotent: %q -> %q -> %q, %v", s, got, again, err)
+		}
+	})
+}
