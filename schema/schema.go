@@ -5,16 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-
-	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
 // MaxInputSize is the largest input document accepted, in bytes.
 const MaxInputSize = 1 << 20
-
-// schemaURL names the embedded schema inside the compiler; it never leaves
-// the process.
-const schemaURL = "askuser:schema.json"
 
 // Schema is the compiled input schema, with any limit overrides applied.
 type Schema struct {
@@ -24,9 +18,9 @@ type Schema struct {
 	// package's CheckOther is meant here: schema does not depend on it.
 	CheckAnswer func(text string) (string, error)
 
-	raw      []byte // the schema text, patched
-	doc      any    // raw, decoded, for looking up keyword values
-	compiled *jsonschema.Schema
+	raw  []byte // the schema text, patched
+	doc  any    // raw, decoded, for looking up keyword values
+	root *node  // doc, compiled
 }
 
 // Compile patches the schema text raw with the overrides and compiles it.
@@ -39,16 +33,11 @@ func Compile(raw []byte, o Overrides) (*Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read schema: %w", err)
 	}
-	c := jsonschema.NewCompiler()
-	c.Draft = jsonschema.Draft2020
-	if err := c.AddResource(schemaURL, bytes.NewReader(patched)); err != nil {
-		return nil, fmt.Errorf("load schema: %w", err)
-	}
-	compiled, err := c.Compile(schemaURL)
+	root, err := compileTree(doc)
 	if err != nil {
 		return nil, fmt.Errorf("compile schema: %w", err)
 	}
-	return &Schema{raw: patched, doc: doc, compiled: compiled}, nil
+	return &Schema{raw: patched, doc: doc, root: root}, nil
 }
 
 // Bytes returns the schema text with the overrides applied.
@@ -65,14 +54,7 @@ func (s *Schema) Parse(data []byte, key KeyBy) (*Input, error) {
 	if err != nil {
 		return nil, syntaxError(data, err)
 	}
-	var problems []Problem
-	if err := s.compiled.Validate(doc); err != nil {
-		ve, ok := err.(*jsonschema.ValidationError)
-		if !ok {
-			return nil, fmt.Errorf("validate: %w", err)
-		}
-		problems = s.translate(ve, doc)
-	}
+	problems := s.translate(s.root.validate(doc, "", nil), doc)
 	problems = append(problems, rules(doc, key, s.CheckAnswer)...)
 	if len(problems) > 0 {
 		return nil, newValidationError(problems)

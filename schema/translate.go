@@ -7,34 +7,22 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
-// translate turns the validator's error tree into plain-language problems.
-// Only the leaves say what is wrong; the inner nodes say which schema
-// applied. The validator's own messages are not used: they carry schema
-// locations and library wording.
-func (s *Schema) translate(ve *jsonschema.ValidationError, doc any) []Problem {
+// translate turns the failed keywords into plain-language problems. The
+// validator's own messages are not used: they carry schema wording.
+func (s *Schema) translate(faults []fault, doc any) []Problem {
 	var out []Problem
-	var walk func(*jsonschema.ValidationError)
-	walk = func(e *jsonschema.ValidationError) {
-		if len(e.Causes) > 0 {
-			for _, c := range e.Causes {
-				walk(c)
-			}
-			return
-		}
-		out = append(out, s.leaf(e, doc)...)
+	for _, f := range faults {
+		out = append(out, s.leaf(f, doc)...)
 	}
-	walk(ve)
 	return out
 }
 
 // leaf explains one failed keyword.
-func (s *Schema) leaf(e *jsonschema.ValidationError, doc any) []Problem {
-	tokens, value := instanceAt(doc, e.InstanceLocation)
-	_, fragment, _ := strings.Cut(e.AbsoluteKeywordLocation, "#")
+func (s *Schema) leaf(e fault, doc any) []Problem {
+	tokens, value := instanceAt(doc, e.instance)
+	fragment := e.keyword
 	keyword := fragment[strings.LastIndexByte(fragment, '/')+1:]
 	parent := fragment[:strings.LastIndexByte(fragment, '/')]
 	kv, _ := s.lookup(fragment)
@@ -103,7 +91,7 @@ func (s *Schema) leaf(e *jsonschema.ValidationError, doc any) []Problem {
 	}
 	// A keyword the schema does not use today: keep the validator's message
 	// rather than hide the problem.
-	return one(tokens, "%s", e.Message)
+	return one(tokens, "%s", e.message)
 }
 
 func one(tokens []any, format string, args ...any) []Problem {

@@ -1,0 +1,218 @@
+package schema
+
+import (
+	"bytes"
+	"os"
+	"reflect"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
+)
+
+// santhosh-tekuri/jsonschema is the reference for what schema.json means.
+// askuser applies the schema with its own validator (see validate.go); these
+// tests hold the two to the same answers.
+
+func embedded(t testing.TB) []byte {
+	t.Helper()
+	raw, err := os.ReadFile("../schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw
+}
+
+var libraryCache sync.Map // patched schema text → *jsonschema.Schema
+
+// librarySchema compiles raw with the library, which first checks it
+// against the draft 2020-12 meta-schema.
+func librarySchema(raw []byte) (*jsonschema.Schema, error) {
+	if s, ok := libraryCache.Load(string(raw)); ok {
+		return s.(*jsonschema.Schema), nil
+	}
+	c := jsonschema.NewCompiler()
+	c.Draft = jsonschema.Draft2020
+	const url = "askuser:schema.json"
+	if err := c.AddResource(url, bytes.NewReader(raw)); err != nil {
+		return nil, err
+	}
+	s, err := c.Compile(url)
+	if err != nil {
+		return nil, err
+	}
+	libraryCache.Store(string(raw), s)
+	return s, nil
+}
+
+// libraryFaults validates doc with the library and returns the leaves of its
+// error tree as faults.
+func libraryFaults(t testing.TB, raw []byte, doc any) []fault {
+	t.Helper()
+	s, err := librarySchema(raw)
+	if err != nil {
+		t.Fatalf("library: compile schema: %v", err)
+	}
+	err = s.Validate(doc)
+	if err == nil {
+		return nil
+	}
+	ve, ok := err.(*jsonschema.ValidationError)
+	if !ok {
+		t.Fatalf("library: %v", err)
+	}
+	var out []fault
+	var walk func(*jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) > 0 {
+			for _, c := range e.Causes {
+				walk(c)
+			}
+			return
+		}
+		_, fragment, _ := strings.Cut(e.AbsoluteKeywordLocation, "#")
+		out = append(out, fault{keyword: fragment, instance: e.InstanceLocation, message: e.Message})
+	}
+	walk(ve)
+	return out
+}
+
+func faultKeys(fs []fault) []string {
+	keys := make([]string, len(fs))
+	for i, f := range fs {
+		keys[i] = f.instance + " @ " + f.keyword
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func problemLines(ps []Problem) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.String()
+	}
+	return out
+}
+
+// checkMatchesLibrary fails unless askuser's validator and the library find
+// the same failed keywords in data, and so the same problems.
+func checkMatchesLibrary(t testing.TB, s *Schema, data []byte) {
+	t.Helper()
+	doc, err := decode(data)
+	if err != nil {
+		return // not JSON: neither validator sees it
+	}
+	ours := s.root.validate(doc, "", nil)
+	theirs := libraryFaults(t, s.raw, doc)
+	if got, want := faultKeys(ours), faultKeys(theirs); !reflect.DeepEqual(got, want) {
+		t.Fatalf("input %s\nfailed keywords differ:\nours:    %q\nlibrary: %q", data, got, want)
+	}
+	got := problemLines(newValidationError(s.translate(ours, doc)).Problems)
+	want := problemLines(newValidationError(s.translate(theirs, doc)).Problems)
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("input %s\nproblems differ:\nours:    %q\nlibrary: %q", data, got, want)
+	}
+}
+
+// overrideSets are limit overrides the tests try: none, the smallest, and
+// large ones.
+var overrideSets = []map[string]string{
+	{},
+	{"ASK_MAX_QUESTIONS": "1", "ASK_MAX_OPTIONS": "2", "ASK_HEADER_MAX_LENGTH": "1", "ASK_QUESTION_MAX_LENGTH": "1"},
+	{"ASK_MAX_QUESTIONS": "40", "ASK_MAX_OPTIONS": "26", "ASK_HEADER_MAX_LENGTH": "100", "ASK_QUESTION_MAX_LENGTH": "100000"},
+}
+
+func compileWith(t testing.TB, env map[string]string) *Schema {
+	t.Helper()
+	o, err := OverridesFromEnv(func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Compile(embedded(t), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// The schema, patched by any limit override, is a valid draft 2020-12
+// schema: the library checks it against the meta-schema as it compiles it.
+func TestSchemaIsValidForTheLibrary(t *testing.T) {
+	for _, env := range overrideSets {
+		s := compileWith(t, env)
+		if _, err := librarySchema(s.raw); err != nil {
+			t.Errorf("overrides %v: %v", env, err)
+		}
+	}
+}
+
+// validationCases are inputs that fail (or pass) the schema in every way
+// the tests could think of; they also seed the fuzzers.
+var validationCases = []string{
+	`{"questions":[{"question":"Which?","header":"H","options":[{"label":"A","description":"a"},{"label":"B","description":"b"}],"multiSelect":false}]}`,
+	`{"questions":[{"question":"Which?","header":"H","options":[{"label":"A","description":"a","preview":"p"},{"label":"B","description":"b"}],"multiSelect":true}],"metadata":{"x":[1,{}]},"answers":{"H":"A"}}`,
+	`{}`, `[]`, `null`, `1`, `"s"`, `true`,
+	`{"questions":[]}`, `{"questions":{}}`, `{"questions":[1,"x",null,[],{}]}`,
+	`{"questions":[{}],"extra":1,"Questions":2}`,
+	`{"questions":[{"question":"","header":"   ","options":[],"multiSelect":"no"}]}`,
+	`{"questions":[{"question":1,"header":true,"options":[1,{"label":""},{"label":"x","description":"y","preview":5,"z":0}],"multiselect":false}]}`,
+	`{"questions":[{"question":"Which?","header":"A header that is too long","options":[{"label":"A","description":"a"}],"multiSelect":false}]}`,
+	`{"questions":[{"question":"q","header":"h","options":[{"label":"a","description":"d"},{"label":"b","description":"d"},{"label":"c","description":"d"},{"label":"d","description":"d"},{"label":"e","description":"d"}],"multiSelect":false}]}`,
+	`{"questions":[{"question":"q","header":"h","options":[{"label":"a","description":"d"},{"label":"b","description":"d"}],"multiSelect":false},{"question":"q","header":"h","options":[{"label":"a","description":"d"},{"label":"A","description":"d"}],"multiSelect":false},{"question":"q","header":"i","options":[{"label":"Other","description":"d"},{"label":"b","description":"d"}],"multiSelect":false},{"question":"q","header":"j","options":[{"label":"a","description":"d"},{"label":"b","description":"d"}],"multiSelect":false},{"question":"q","header":"k","options":[{"label":"a","description":"d"},{"label":"b","description":"d"}],"multiSelect":false}]}`,
+	`{"questions":[{"question":"q","header":"h","options":[{"label":"a","description":"d"},{"label":"b","description":"d"}],"multiSelect":false}],"answers":{"h":1,"x":"","a/b~c":null},"metadata":[]}`,
+	`{"questions":[{"question":"` + strings.Repeat("x", 501) + `","header":"数据库数据库数据库数据库","options":[{"label":"` + strings.Repeat("é", 51) + `","description":"` + strings.Repeat("d", 201) + `","preview":"` + strings.Repeat("p", 4001) + `"},{"label":"\t","description":"\n"}],"multiSelect":false}]}`,
+	`{"questions":[{"question":"q","header":"h","options":[{"label":"a","description":"d"},{"label":"b","description":"d"}],"multiSelect":false,"options":5}]}`,
+	`{"questions":[{"question":"q","header":"h","options":[{"label":"a","description":"d"},{"label":"b","description":"d"}],"multiSelect":null,"type":"x","placeholder":1}]}`,
+	`{"questions":[{"question":"q","header":"h","options":[{"label":"a","description":"d"},{"label":"b","description":"d"}],"multiSelect":false}],"answers":{"h":"\u001b[31m"}}`,
+}
+
+func TestValidatorMatchesLibrary(t *testing.T) {
+	for _, env := range overrideSets {
+		s := compileWith(t, env)
+		for _, c := range validationCases {
+			checkMatchesLibrary(t, s, []byte(c))
+		}
+	}
+}
+
+// FuzzValidateMatchesLibrary holds askuser's validator to the library's
+// answers on any input, under the default limits and the smallest ones.
+func FuzzValidateMatchesLibrary(f *testing.F) {
+	for _, c := range validationCases {
+		f.Add([]byte(c), false)
+	}
+	schemas := []*Schema{compileWith(f, overrideSets[0]), compileWith(f, overrideSets[1])}
+	f.Fuzz(func(t *testing.T, data []byte, small bool) {
+		s := schemas[0]
+		if small {
+			s = schemas[1]
+		}
+		checkMatchesLibrary(t, s, data)
+	})
+}
+
+// The validator refuses keywords it does not implement rather than ignore
+// them.
+func TestCompileRefusesUnknownKeywords(t *testing.T) {
+	for _, raw := range []string{
+		`{"type":"object","minProperties":1}`,
+		`{"type":"integer"}`,
+		`{"$ref":"https://example.com/x"}`,
+		`{"$ref":"#/$defs/missing"}`,
+		`{"items":[{}]}`,
+		`{"maxLength":-1}`,
+		`{"pattern":"("}`,
+		`{"properties":{"a":1}}`,
+	} {
+		if _, err := Compile([]byte(raw), nil); err == nil {
+			t.Errorf("Compile(%s) = nil error", raw)
+		}
+	}
+	for _, raw := range []string{`{}`, `true`, `{"$defs":{"a~/b":{}},"$ref":"#/$defs/a~0~1b"}`} {
+		if _, err := Compile([]byte(raw), nil); err != nil {
+			t.Errorf("Compile(%s): %v", raw, err)
+		}
+	}
+}
