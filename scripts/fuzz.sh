@@ -5,7 +5,9 @@
 #
 # DURATION is a Go duration per target (default 1m; e.g. 10m). TARGET is
 # Name or ./pkg:Name (default: all). FUZZ_PARALLEL sets the workers per
-# target (default 1, so that two runs of this script share 2 cores).
+# target (default 1, so that two runs of this script share 2 cores);
+# FUZZ_MINIMIZE bounds the time spent shrinking each new input (default
+# 10s; go test's own default of 60s stalls the run on large inputs).
 # New crashers are written by go test to PKG/testdata/fuzz/NAME/ and then
 # run as ordinary tests by "go test ./...": keep them as regression seeds.
 set -euo pipefail
@@ -14,6 +16,7 @@ cd "$(dirname "$0")/.."
 duration=${1:-1m}
 shift || true
 parallel=${FUZZ_PARALLEL:-1}
+minimize=${FUZZ_MINIMIZE:-10s}
 
 all=(
 	./schema:FuzzParse
@@ -45,7 +48,7 @@ status=0
 for t in "${targets[@]}"; do
 	pkg=${t%%:*} name=${t#*:}
 	echo "== $pkg $name for $duration"
-	if ! go test "$pkg" -run '^$' -fuzz "^${name}\$" -fuzztime "$duration" -parallel "$parallel"; then
+	if ! go test "$pkg" -run '^$' -fuzz "^${name}\$" -fuzztime "$duration" -fuzzminimizetime "$minimize" -parallel "$parallel"; then
 		echo "== $pkg $name FAILED: see $pkg/testdata/fuzz/$name/" >&2
 		status=1
 	fi
