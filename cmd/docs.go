@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"io"
 	"strings"
+	"sync"
 	"text/template"
 
 	"github.com/spf13/cobra"
@@ -17,11 +18,16 @@ import (
 //go:embed docs.tmpl
 var docsText string
 
-var docsTemplate = template.Must(template.New("docs").Parse(docsText))
+// docsTemplate is parsed when first used, not at start-up: parsing it costs
+// more than the rest of package initialisation, and only "askuser docs"
+// needs it.
+var docsTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("docs").Parse(docsText))
+})
 
 // writeDocs writes the agent guide for the limits l.
 func writeDocs(w io.Writer, l schema.Limits) error {
-	return docsTemplate.Execute(w, l)
+	return docsTemplate().Execute(w, l)
 }
 
 // agentGuide returns the agent guide for the limits l.

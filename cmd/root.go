@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -90,9 +89,20 @@ func fixedCompletions(values ...string) func(*cobra.Command, []string, string) (
 	}
 }
 
-// word is an argument that looks like a mistyped subcommand rather than
-// JSON.
-var word = regexp.MustCompile(`^[a-z][a-z-]*$`)
+// isWord reports whether an argument looks like a mistyped subcommand
+// rather than JSON: ^[a-z][a-z-]*$. (A regexp compiled at start-up would
+// cost every run.)
+func isWord(s string) bool {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if c := s[i]; (c < 'a' || c > 'z') && c != '-' {
+			return false
+		}
+	}
+	return true
+}
 
 // rootArgs accepts at most one argument, the questions, and catches a
 // mistyped subcommand before it is read as JSON.
@@ -100,7 +110,7 @@ func rootArgs(cmd *cobra.Command, args []string) error {
 	if len(args) > 1 {
 		return usageErrorf("too many arguments: give the questions as one argument (got %d); quote the JSON", len(args))
 	}
-	if len(args) == 1 && word.MatchString(args[0]) {
+	if len(args) == 1 && isWord(args[0]) {
 		msg := fmt.Sprintf("unknown command %q for askuser", args[0])
 		if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
 			msg += fmt.Sprintf("; did you mean %q?", s[0])

@@ -106,14 +106,60 @@ func checkMatchesLibrary(t testing.TB, s *Schema, data []byte) {
 	}
 	ours := s.root.validate(doc, "", nil)
 	theirs := libraryFaults(t, s.raw, doc)
-	if got, want := faultKeys(ours), faultKeys(theirs); !reflect.DeepEqual(got, want) {
+	// The library (v5.3.1) leaves an empty key out of the instance
+	// location: the value at {"answers":{"":1}} is reported at /answers,
+	// the object, rather than at /answers/, so its problem would read
+	// "answers: must be a string (got object)". askuser names the key
+	// (answers[""]: must be a string (got number)). Only there do the two
+	// differ, on purpose: compare the rest, and the locations as the
+	// library writes them.
+	oursAsLibrary := make([]fault, len(ours))
+	for i, f := range ours {
+		f.instance = dropEmptyTokens(f.instance)
+		oursAsLibrary[i] = f
+	}
+	if got, want := faultKeys(oursAsLibrary), faultKeys(theirs); !reflect.DeepEqual(got, want) {
 		t.Fatalf("input %s\nfailed keywords differ:\nours:    %q\nlibrary: %q", data, got, want)
+	}
+	if hasEmptyKey(doc) {
+		return
 	}
 	got := problemLines(newValidationError(s.translate(ours, doc)).Problems)
 	want := problemLines(newValidationError(s.translate(theirs, doc)).Problems)
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("input %s\nproblems differ:\nours:    %q\nlibrary: %q", data, got, want)
 	}
+}
+
+// dropEmptyTokens writes a JSON pointer as the library does, without its
+// empty tokens.
+func dropEmptyTokens(pointer string) string {
+	var b strings.Builder
+	for _, tok := range strings.Split(pointer, "/")[1:] {
+		if tok != "" {
+			b.WriteString("/" + tok)
+		}
+	}
+	return b.String()
+}
+
+// hasEmptyKey reports whether an object in v has the key "".
+func hasEmptyKey(v any) bool {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			if k == "" || hasEmptyKey(e) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range v {
+			if hasEmptyKey(e) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // overrideSets are limit overrides the tests try: none, the smallest, and
@@ -166,6 +212,7 @@ var validationCases = []string{
 	`{"questions":[{"question":"q","header":"h","options":[{"label":"a","description":"d"},{"label":"b","description":"d"}],"multiSelect":false,"options":5}]}`,
 	`{"questions":[{"question":"q","header":"h","options":[{"label":"a","description":"d"},{"label":"b","description":"d"}],"multiSelect":null,"type":"x","placeholder":1}]}`,
 	`{"questions":[{"question":"q","header":"h","options":[{"label":"a","description":"d"},{"label":"b","description":"d"}],"multiSelect":false}],"answers":{"h":"\u001b[31m"}}`,
+	`{"answers":{"":null,"x":{"":1}},"questions":[{"":1}]}`,
 }
 
 func TestValidatorMatchesLibrary(t *testing.T) {
@@ -214,5 +261,17 @@ func TestCompileRefusesUnknownKeywords(t *testing.T) {
 		if _, err := Compile([]byte(raw), nil); err != nil {
 			t.Errorf("Compile(%s): %v", raw, err)
 		}
+	}
+}
+
+// Where the library would point at the parent of an empty key (see
+// checkMatchesLibrary), askuser names the key. Found by
+// FuzzValidateMatchesLibrary.
+func TestEmptyKeyIsNamed(t *testing.T) {
+	s := compileWith(t, nil)
+	_, err := s.Parse([]byte(`{"questions":[{"question":"q","header":"h","options":[{"label":"a","description":"d"},{"label":"b","description":"d"}],"multiSelect":false}],"answers":{"":null}}`), KeyHeader)
+	want := `answers[""]: must be a string (got null)`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("err = %v, want it to hold %q", err, want)
 	}
 }

@@ -143,8 +143,22 @@ func patch(raw []byte, o Overrides) ([]byte, error) {
 
 func isNumberStart(b byte) bool { return b == '-' || (b >= '0' && b <= '9') }
 
+// escapePointer writes s as one token of a JSON pointer. It runs for every
+// key of the schema and the input, so it does not allocate when there is
+// nothing to escape.
 func escapePointer(s string) string {
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+	if !strings.ContainsAny(s, "~/") {
+		return s
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}
+
+// unescapePointer reads one token of a JSON pointer.
+func unescapePointer(s string) string {
+	if !strings.Contains(s, "~") {
+		return s
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
 }
 
 // Limits are the numbers that the limit variables may change, as in effect.

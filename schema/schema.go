@@ -91,7 +91,7 @@ func (s *Schema) lookup(pointer string) (any, bool) {
 		return v, true
 	}
 	for _, tok := range strings.Split(strings.TrimPrefix(pointer, "/"), "/") {
-		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+		tok = unescapePointer(tok)
 		m, ok := v.(map[string]any)
 		if !ok {
 			return nil, false

@@ -107,7 +107,7 @@ func instanceAt(doc any, pointer string) ([]any, any) {
 		return tokens, v
 	}
 	for _, raw := range strings.Split(strings.TrimPrefix(pointer, "/"), "/") {
-		tok := strings.NewReplacer("~1", "/", "~0", "~").Replace(raw)
+		tok := unescapePointer(raw)
 		switch c := v.(type) {
 		case []any:
 			i, _ := strconv.Atoi(tok)
