@@ -1,7 +1,9 @@
 package schema
 
 import (
+	"encoding/json"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -18,6 +20,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("{\"questions\":[{\"question\":\"q\",\"header\":\"h\",\n\"options\":[{\"label\":\"a\",\"description\":\"d\"},{\"label\":\"b\",\"description\":\"d\"}],\"multiSelect\":false}]} x"), false)
 	f.Add([]byte(`{"questions":[{"question":"\u001b]0;t\u0007","header":"\u202e","options":[{"label":"a\u009b","description":"d"},{"label":"b","description":"d"}],"multiSelect":false}]}`), true)
 	f.Add([]byte("{\"questions\":\n  [\xff"), false)
+	f.Add([]byte(`{"questions":[{"question":"q","header":"h","options":[{"label":"a","description":"d"},{"label":"b","description":"d"}],"multiSelect":false,"header":"h2"}],"metadata":{"n":1e400,"a":[1,2.5,{"b":-0}]},"metadata":{"m":1}}`), false)
 	f.Add([]byte(`{"questions":[{"question":"q","header":"h","options":[{"label":"a","description":"d"},{"label":"b","description":"d"}],"multiSelect":true}],"answers":{"h":"a, B, typed, \u001b"}}`), true)
 	raw := embedded(f)
 	f.Fuzz(func(t *testing.T, data []byte, byQuestion bool) {
@@ -41,7 +44,25 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		checkInput(t, in, key)
+		checkAsUnmarshal(t, data, in)
 	})
+}
+
+// checkAsUnmarshal fails unless in is what json.Unmarshal makes of data.
+func checkAsUnmarshal(t *testing.T, data []byte, in *Input) {
+	var want Input
+	if err := json.Unmarshal(data, &want); err != nil {
+		// Only a number in metadata too large for float64 gets here.
+		var ute *json.UnmarshalTypeError
+		if !errors.As(err, &ute) || !strings.HasPrefix(ute.Field, "metadata") {
+			t.Fatalf("json.Unmarshal of valid input: %v", err)
+		}
+		want.Metadata = in.Metadata
+	}
+	if !reflect.DeepEqual(in.Questions, want.Questions) || !reflect.DeepEqual(in.Answers, want.Answers) ||
+		!reflect.DeepEqual(in.Metadata, want.Metadata) {
+		t.Fatalf("input %s\nParse:     %#v\nUnmarshal: %#v", data, in, &want)
+	}
 }
 
 func checkCleanError(t *testing.T, data []byte, err error) {
