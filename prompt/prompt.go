@@ -13,6 +13,13 @@ import (
 
 // Asker puts questions to the person and returns one Answer per question, in
 // order. When ctx is done, Ask returns context.Cause(ctx) promptly.
+//
+// Every Asker must:
+//   - draw text from the input only through Display (header, label, an
+//     answer shown back) or DisplayMultiline (question, description,
+//     preview), so that escape sequences in it are shown, not obeyed;
+//   - pass every typed answer through CheckOther, use the text it returns,
+//     and ask again when it returns an error.
 type Asker interface {
 	Ask(ctx context.Context, qs []schema.Question) ([]Answer, error)
 }
