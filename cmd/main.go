@@ -57,6 +57,12 @@ type Env struct {
 	Getenv func(string) string
 	Schema []byte
 	Build  Build
+	// WatchSignals, when set, returns a ctx that ends with a *signalError
+	// on SIGINT, SIGTERM or SIGHUP, until stop is called. Main sets it, and
+	// it is used only while questions are asked: a run that asks nothing
+	// (validate, schema, preset answers) does not start the thread that
+	// watching signals takes, and dies of a signal as any command does.
+	WatchSignals func(ctx context.Context) (_ context.Context, stop func())
 }
 
 // Main runs askuser with the process's arguments, streams and signals, and
@@ -65,11 +71,16 @@ func Main(schemaJSON []byte, build Build) int {
 	// A reader that goes away is an error to report, not a reason to die
 	// silently by SIGPIPE.
 	signal.Ignore(syscall.SIGPIPE)
-	ctx, cancel := context.WithCancelCause(context.Background())
-	defer cancel(nil)
+	env := &Env{IO: System(), Getenv: os.Getenv, Schema: schemaJSON, Build: build, WatchSignals: watchSignals}
+	return Run(context.Background(), env, os.Args[1:])
+}
+
+// watchSignals ends ctx with a *signalError when the process receives
+// SIGINT, SIGTERM or SIGHUP, until stop is called.
+func watchSignals(parent context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(parent)
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	defer signal.Stop(sigs)
 	go func() {
 		select {
 		case s := <-sigs:
@@ -77,8 +88,10 @@ func Main(schemaJSON []byte, build Build) int {
 		case <-ctx.Done():
 		}
 	}()
-	env := &Env{IO: System(), Getenv: os.Getenv, Schema: schemaJSON, Build: build}
-	return Run(ctx, env, os.Args[1:])
+	return ctx, func() {
+		signal.Stop(sigs)
+		cancel(nil)
+	}
 }
 
 // Run runs askuser with args and returns the exit code. Errors are reported

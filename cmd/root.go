@@ -188,6 +188,11 @@ func runAsk(ctx context.Context, env *Env, opts *askOptions, args []string) erro
 	}
 
 	if len(pending) > 0 {
+		if env.WatchSignals != nil {
+			var stop func()
+			ctx, stop = env.WatchSignals(ctx)
+			defer stop()
+		}
 		if opts.timeout > 0 {
 			var cancel context.CancelFunc
 			ctx, cancel = context.WithTimeoutCause(ctx, opts.timeout, &timeoutError{after: opts.timeout})

@@ -3,8 +3,13 @@
 // question, reads the answer from a pipe and prints the JSON. Runs of the
 // programs are interleaved so that a change in machine load affects all of
 // them alike. It reports wall time (median and mean), CPU time, the ratio
-// to hello-world, peak RSS (getrusage) and file size. scripts/bench.sh
-// builds the binaries and runs it.
+// to hello-world, peak RSS and file size. scripts/bench.sh builds the
+// binaries and runs it.
+//
+// Peak RSS is read by GNU time (/usr/bin/time -f %M), which forks before it
+// runs the program. The rusage that Go's os/exec gets back is not used for
+// it: Go starts children with vfork semantics (CLONE_VM), so the child's
+// high-water mark includes this harness's own memory from before exec.
 //
 //	go run ./scripts/benchrun [-n 300] HELLO ASKUSER [ASKUSER...]
 package main
@@ -18,7 +23,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"syscall"
+	"strings"
 	"text/tabwriter"
 	"time"
 )
@@ -29,7 +34,6 @@ const want = `{"answers":{"Database":"SQLite"}}` + "\n"
 
 type sample struct {
 	wall, cpu time.Duration
-	maxRSS    int64 // KiB
 }
 
 type program struct {
@@ -87,15 +91,19 @@ func main() {
 		if err != nil {
 			fail(err)
 		}
-		var rss int64
-		for _, s := range p.runs {
-			rss = max(rss, s.maxRSS)
+		rss, err := p.maxRSS(dir)
+		if err != nil {
+			fail(err)
+		}
+		rssText := "n/a"
+		if rss >= 0 {
+			rssText = fmt.Sprintf("%.1f MiB", float64(rss)/1024)
 		}
 		wm := median(p.runs, wallOf)
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.2f\t%.2f\t%.1f MiB\t%.2f MB\t\n", p.name,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.2f\t%.2f\t%s\t%.2f MB\t\n", p.name,
 			ms(wm), ms(mean(p.runs, wallOf)), ms(median(p.runs, cpuOf)),
 			float64(wm)/float64(base), float64(mean(p.runs, wallOf))/float64(baseMean),
-			float64(rss)/1024, float64(info.Size())/1e6)
+			rssText, float64(info.Size())/1e6)
 	}
 	tw.Flush()
 	fmt.Printf("%d timed runs each, interleaved, after %d warm-up runs\n", *n, *warmup)
@@ -126,12 +134,36 @@ func (p *program) run() (sample, error) {
 	if p.check && stdout.String() != want {
 		return sample{}, fmt.Errorf("%s printed %q, want %q", p.name, stdout.String(), want)
 	}
-	ru, _ := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	s := sample{wall: wall, cpu: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()}
-	if ru != nil {
-		s.maxRSS = ru.Maxrss // KiB on Linux
+	return sample{wall: wall, cpu: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()}, nil
+}
+
+// maxRSS runs p a few times under GNU time and returns its largest peak
+// RSS in KiB, or -1 when /usr/bin/time is not there.
+func (p *program) maxRSS(dir string) (int64, error) {
+	const gnuTime = "/usr/bin/time"
+	if _, err := os.Stat(gnuTime); err != nil {
+		return -1, nil
 	}
-	return s, nil
+	out := filepath.Join(dir, "rss")
+	var peak int64
+	for i := 0; i < 5; i++ {
+		cmd := exec.Command(gnuTime, append([]string{"-f", "%M", "-o", out, p.path}, p.args...)...)
+		cmd.Stdin = strings.NewReader("2\n")
+		cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
+		if err := cmd.Run(); err != nil {
+			return 0, fmt.Errorf("%s under %s: %v", p.name, gnuTime, err)
+		}
+		data, err := os.ReadFile(out)
+		if err != nil {
+			return 0, err
+		}
+		var kib int64
+		if _, err := fmt.Sscan(string(data), &kib); err != nil {
+			return 0, fmt.Errorf("%s: %q", gnuTime, data)
+		}
+		peak = max(peak, kib)
+	}
+	return peak, nil
 }
 
 func wallOf(s sample) time.Duration { return s.wall }
