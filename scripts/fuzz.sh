@@ -10,6 +10,8 @@
 # 10s; go test's own default of 60s stalls the run on large inputs).
 # New crashers are written by go test to PKG/testdata/fuzz/NAME/ and then
 # run as ordinary tests by "go test ./...": keep them as regression seeds.
+# (-timeout 0: go test's default 10m timeout would otherwise end a 10m run
+# with "context deadline exceeded".)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -48,7 +50,7 @@ status=0
 for t in "${targets[@]}"; do
 	pkg=${t%%:*} name=${t#*:}
 	echo "== $pkg $name for $duration"
-	if ! go test "$pkg" -run '^$' -fuzz "^${name}\$" -fuzztime "$duration" -fuzzminimizetime "$minimize" -parallel "$parallel"; then
+	if ! go test "$pkg" -run '^$' -fuzz "^${name}\$" -fuzztime "$duration" -fuzzminimizetime "$minimize" -parallel "$parallel" -timeout 0; then
 		echo "== $pkg $name FAILED: see $pkg/testdata/fuzz/$name/" >&2
 		status=1
 	fi
