@@ -235,6 +235,9 @@ var validationCases = []string{
 	`{"questions":[{"question":"q","header":"h","options":[{"label":"a","description":"d"},{"label":"b","description":"d"}],"multiSelect":false}],"answers":{"h":"\u001b[31m"}}`,
 	`{"answers":{"":null,"x":{"":1}},"questions":[{"":1}]}`,
 	`{"answers":{" 0":null,"a/b~c%d":1,"é":[]},"questions":[{"?#":1}]}`,
+	// Blank as \S reads it: ASCII spaces only; a vertical tab or a
+	// no-break space is not blank.
+	`{"questions":[{"question":"\t\n\f\r ","header":"\u000b","options":[{"label":"\u00a0","description":"\u2003"},{"label":"\u0085","description":"\ufeff"}],"multiSelect":false}]}`,
 }
 
 func TestValidatorMatchesLibrary(t *testing.T) {
@@ -273,6 +276,7 @@ func TestCompileRefusesUnknownKeywords(t *testing.T) {
 		`{"items":[{}]}`,
 		`{"maxLength":-1}`,
 		`{"pattern":"("}`,
+		`{"pattern":"^a"}`,
 		`{"properties":{"a":1}}`,
 	} {
 		if _, err := Compile([]byte(raw), nil); err == nil {

@@ -3,7 +3,6 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -44,9 +43,9 @@ type node struct {
 	noAdditional         bool  // additionalProperties: false
 	additional           *node // additionalProperties: {schema}
 	items                *node
-	minItems, maxItems   int // -1 when absent
-	minLength, maxLength int // -1 when absent
-	pattern              *regexp.Regexp
+	minItems, maxItems   int  // -1 when absent
+	minLength, maxLength int  // -1 when absent
+	nonBlank             bool // pattern: \S
 	ref                  *node
 	refTo                string // the pointer of ref, until it is resolved
 }
@@ -156,13 +155,12 @@ func (c *treeCompiler) keyword(n *node, k string, v any, at string) error {
 	case "maxLength":
 		n.maxLength, err = count(v, at)
 	case "pattern":
-		s, ok := v.(string)
-		if !ok {
-			return fmt.Errorf("%s: must be a string", at)
+		// Only \S ("not blank") is used, and a regexp costs more to
+		// compile in a fresh process than the rest of validation.
+		if v != `\S` {
+			return fmt.Errorf("%s: pattern %q is not supported by askuser's validator (only \\S)", at, v)
 		}
-		if n.pattern, err = regexp.Compile(s); err != nil {
-			return fmt.Errorf("%s: %w", at, err)
-		}
+		n.nonBlank = true
 	case "$ref":
 		s, ok := v.(string)
 		if !ok || !strings.HasPrefix(s, "#") {
@@ -298,14 +296,24 @@ func (n *node) validate(v any, at string, out []fault) []fault {
 				out = append(out, fault{n.loc + "/maxLength", at, fmt.Sprintf("length must be <= %d, but got %d", n.maxLength, length)})
 			}
 		}
-		if n.pattern != nil && !n.pattern.MatchString(v) {
-			out = append(out, fault{n.loc + "/pattern", at, "does not match pattern " + strconv.Quote(n.pattern.String())})
+		if n.nonBlank && strings.IndexFunc(v, isNotSpace) < 0 {
+			out = append(out, fault{n.loc + "/pattern", at, `does not match pattern "\\S"`})
 		}
 	}
 	if n.ref != nil {
 		out = n.ref.validate(v, at, out)
 	}
 	return out
+}
+
+// isNotSpace is \S as Go's regexp (and so the library) reads it: anything
+// but ASCII tab, newline, form feed, carriage return and space.
+func isNotSpace(r rune) bool {
+	switch r {
+	case '\t', '\n', '\f', '\r', ' ':
+		return false
+	}
+	return true
 }
 
 func hasType(types []string, v any) bool {
