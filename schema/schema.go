@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // MaxInputSize is the largest input document accepted, in bytes.
@@ -20,12 +21,19 @@ type Schema struct {
 	CheckAnswer func(text string) (string, error)
 
 	raw  []byte // the schema text, patched
-	doc  any    // raw, decoded, for looking up keyword values
-	root *node  // doc, compiled
+	root *node  // raw, compiled
+
+	docOnce sync.Once
+	doc     any // raw, decoded, for looking up keyword values; see document
 }
 
 // Compile patches the schema text raw with the overrides and compiles it.
+// The embedded schema without overrides, the common case, is compiled
+// already (see embedded_tree.go): nothing is parsed.
 func Compile(raw []byte, o Overrides) (*Schema, error) {
+	if len(o) == 0 && string(raw) == embeddedText {
+		return &Schema{raw: raw, root: &embeddedRoot}, nil
+	}
 	patched, err := patch(raw, o)
 	if err != nil {
 		return nil, err
@@ -38,7 +46,20 @@ func Compile(raw []byte, o Overrides) (*Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("compile schema: %w", err)
 	}
-	return &Schema{raw: patched, doc: doc, root: root}, nil
+	s := &Schema{raw: patched, root: root, doc: doc}
+	s.docOnce.Do(func() {})
+	return s, nil
+}
+
+// document returns the schema text decoded, decoding it on first use: only
+// messages about invalid input and the limits need it.
+func (s *Schema) document() any {
+	s.docOnce.Do(func() {
+		// Compile has read this text already or checked it is the
+		// embedded schema: it decodes.
+		s.doc, _ = decode(s.raw)
+	})
+	return s.doc
 }
 
 // Bytes returns the schema text with the overrides applied.
@@ -159,7 +180,7 @@ func decode(data []byte) (any, error) {
 // lookup returns the value at a JSON pointer (without the leading '#') in
 // the schema document.
 func (s *Schema) lookup(pointer string) (any, bool) {
-	v := s.doc
+	v := s.document()
 	if pointer == "" || pointer == "/" {
 		return v, true
 	}

@@ -39,15 +39,32 @@ type node struct {
 	never                bool   // the schema false
 	types                []string
 	required             []string
-	properties           map[string]*node
-	noAdditional         bool  // additionalProperties: false
-	additional           *node // additionalProperties: {schema}
+	properties           []property // in name order
+	noAdditional         bool       // additionalProperties: false
+	additional           *node      // additionalProperties: {schema}
 	items                *node
 	minItems, maxItems   int  // -1 when absent
 	minLength, maxLength int  // -1 when absent
 	nonBlank             bool // pattern: \S
 	ref                  *node
 	refTo                string // the pointer of ref, until it is resolved
+}
+
+// property is one entry of a "properties" keyword. A slice of them rather
+// than a map, so that the embedded schema's tree is static data.
+type property struct {
+	name   string
+	schema *node
+}
+
+// property returns the schema of the property name, if n declares one.
+func (n *node) property(name string) (*node, bool) {
+	for _, p := range n.properties {
+		if p.name == name {
+			return p.schema, true
+		}
+	}
+	return nil, false
 }
 
 // annotations are keywords that say something about a schema to people
@@ -126,16 +143,18 @@ func (c *treeCompiler) keyword(n *node, k string, v any, at string) error {
 		if !ok {
 			return fmt.Errorf("%s: must be an object", at)
 		}
-		if k == "properties" {
-			n.properties = map[string]*node{}
+		names := make([]string, 0, len(m))
+		for name := range m {
+			names = append(names, name)
 		}
-		for name, sub := range m {
-			child, err := c.compile(sub, at+"/"+escapePointer(name))
+		sort.Strings(names)
+		for _, name := range names {
+			child, err := c.compile(m[name], at+"/"+escapePointer(name))
 			if err != nil {
 				return err
 			}
 			if k == "properties" {
-				n.properties[name] = child
+				n.properties = append(n.properties, property{name, child})
 			}
 		}
 	case "additionalProperties":
@@ -262,7 +281,7 @@ func (n *node) validate(v any, at string, out []fault) []fault {
 		}
 		extra := false
 		for name, pv := range v {
-			if p, ok := n.properties[name]; ok {
+			if p, ok := n.property(name); ok {
 				out = p.validate(pv, at+"/"+escapePointer(name), out)
 				continue
 			}
