@@ -8,7 +8,9 @@
 # built (CGO_ENABLED=0, -trimpath, -ldflags "-s -w"), then times a full
 # scripted run of each askuser (validate, one question answered from a
 # pipe, print) against hello-world with scripts/benchrun, and reports the
-# ratio, peak RSS and the stripped size. RUNS sets the timed runs (300).
+# ratio, peak RSS and the stripped size. scripts/floor, a cobra command that
+# watches signals and answers without validating or prompting, is measured
+# too: it is the floor that askuser's design card sets. RUNS sets the timed runs (300).
 # Targets: ratio <= 1.3, stripped binary <= 8 MB, peak RSS <= 15 MB.
 #
 # On a shared machine, BENCH_RT=1 runs the timing at real-time priority
@@ -34,7 +36,9 @@ GO
 printf 'module hello\n\ngo 1.22\n' >"$tmp/hello/go.mod"
 build "$tmp/hello" "$tmp/hello-world"
 
-bins=()
+mkdir "$tmp/floor"
+build scripts/floor "$tmp/floor/floor"
+bins=("$tmp/floor/floor")
 for rev in "$@"; do
 	mkdir "$tmp/src-$rev"
 	git archive "$rev" | tar -x -C "$tmp/src-$rev"
