@@ -28,8 +28,16 @@ func parseUI(s string) (uiMode, error) {
 
 // asker is a prompt.Asker with the streams it opened.
 type asker struct {
-	prompt.Asker
+	fullAsker
+	out     io.Writer // where the prompts are drawn
 	closers []io.Closer
+}
+
+// fullAsker asks questions, yes/no questions and for text.
+type fullAsker interface {
+	prompt.Asker
+	prompt.Confirmer
+	prompt.Inputter
 }
 
 func (a *asker) close() {
@@ -56,7 +64,8 @@ func newAsker(env *Env, mode uiMode, useTTY bool, src *source) (*asker, error) {
 	} else if src.rest != nil {
 		in = src.rest
 	}
-	a.Asker = prompt.NewLine(in, out, echo)
+	a.fullAsker = prompt.NewLine(in, out, echo)
+	a.out = out
 	return a, nil
 }
 
