@@ -82,14 +82,14 @@ func toolDefinition(format, name string, sch *schema.Schema) ([]byte, error) {
 	switch format {
 	case "anthropic":
 		def = struct {
-			Name        string         `json:"name"`
-			Description string         `json:"description"`
+			Name        string          `json:"name"`
+			Description string          `json:"description"`
 			InputSchema json.RawMessage `json:"input_schema"`
 		}{name, desc, input}
 	case "openai":
 		type function struct {
-			Name        string         `json:"name"`
-			Description string         `json:"description"`
+			Name        string          `json:"name"`
+			Description string          `json:"description"`
 			Parameters  json.RawMessage `json:"parameters"`
 		}
 		def = struct {
@@ -98,9 +98,9 @@ func toolDefinition(format, name string, sch *schema.Schema) ([]byte, error) {
 		}{"function", function{name, desc, input}}
 	case "mcp":
 		def = struct {
-			Name        string         `json:"name"`
-			Title       string         `json:"title"`
-			Description string         `json:"description"`
+			Name        string          `json:"name"`
+			Title       string          `json:"title"`
+			Description string          `json:"description"`
 			InputSchema json.RawMessage `json:"inputSchema"`
 		}{name, "Ask the user", desc, input}
 	case "":
