@@ -193,13 +193,21 @@ type frame struct {
 	cursor int
 }
 
-// crop keeps at most h lines of f, around its focus line.
+// crop keeps at most h lines of f: its first line, which says which
+// question this is, and as many lines around its focus as fit.
 func (f frame) crop(h int) frame {
 	if len(f.lines) <= h {
 		return f
 	}
-	start := min(max(0, f.focus-h/2), len(f.lines)-h)
-	f.lines = f.lines[start : start+h]
+	if h < 2 || f.focus == 0 {
+		f.lines = f.lines[f.focus : f.focus+1]
+		f.focus = 0
+		return f
+	}
+	rest := f.lines[1:]
+	n := h - 1
+	start := min(max(0, f.focus-1-n/2), len(rest)-n)
+	f.lines = append([]string{f.lines[0]}, rest[start:start+n]...)
 	f.focus -= start
 	return f
 }

@@ -298,7 +298,7 @@ func (p *listPrompt) preview(l layout, w int) []string {
 		case i < len(text):
 			out = append(out, bar+truncate(text[i], w-2))
 		default:
-			out = append(out, strings.TrimRight(bar, " "))
+			out = append(out, st.paint("│", sgrDim))
 		}
 	}
 	return out
