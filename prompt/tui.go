@@ -161,6 +161,10 @@ func (t *TUI) Restore() error {
 func (t *TUI) enter() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.saved != nil {
+		// The saved mode would be overwritten with raw mode, and lost.
+		return errors.New("terminal ui is already asking")
+	}
 	saved, err := term.MakeRaw(t.inFd)
 	if err != nil {
 		return fmt.Errorf("set terminal mode: %w", err)
