@@ -105,10 +105,13 @@ func (t *TUI) Ask(ctx context.Context, qs []schema.Question) (_ []Answer, err er
 				// the reason to stop is the context's.
 				return nil, context.Cause(ctx)
 			}
-			if errors.Is(err, io.EOF) {
+			switch {
+			case errors.Is(err, io.EOF):
 				return nil, ErrNoAnswer
+			case errors.Is(err, ErrCancelled):
+				return nil, err
 			}
-			return nil, err
+			return nil, fmt.Errorf("terminal ui: %w", err)
 		}
 		answers = append(answers, a)
 	}
