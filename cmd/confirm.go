@@ -42,6 +42,7 @@ any case.`,
 				return err
 			}
 			ok, err := s.Confirm(s.ctx, args[0], yes)
+			err = s.settle(err)
 			s.end(env.IO.ErrOut)
 			if err != nil {
 				return noAnswerIn(err, args[0])
@@ -90,6 +91,7 @@ newline. The answer may not be empty; with --default, Enter takes the default.`,
 				return err
 			}
 			text, err := s.Input(s.ctx, args[0], placeholder, def)
+			err = s.settle(err)
 			s.end(env.IO.ErrOut)
 			if err != nil {
 				return noAnswerIn(err, args[0])

@@ -177,6 +177,7 @@ func runAsk(cmd *cobra.Command, env *Env, opts *askOptions, args []string) error
 			return err
 		}
 		got, err := s.Ask(s.ctx, pending)
+		err = s.settle(err)
 		s.end(env.IO.ErrOut)
 		if err != nil {
 			var short *prompt.ShortError
@@ -189,6 +190,7 @@ func runAsk(cmd *cobra.Command, env *Env, opts *askOptions, args []string) error
 		for j, i := range pendingAt {
 			answers[i] = got[j]
 		}
+		s.summarize(in.Questions, answers)
 	}
 	return writeAnswers(env.IO.Out, in.Questions, answers, key)
 }

@@ -3,6 +3,7 @@ package cmd
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -81,6 +83,30 @@ func (s *session) end(errOut io.Writer) {
 			fmt.Fprintf(errOut, "Warning: ASKUSER_NOTIFY_COMMAND failed: %v\n", err)
 		}
 	}
+}
+
+// hangupGrace is how long a terminal that read as ended is given to turn
+// out to have hung up: the kernel's SIGHUP may arrive just after the end of
+// input it causes.
+const hangupGrace = 250 * time.Millisecond
+
+// settle prefers the reason the session's context ended over the error the
+// asker saw: a timeout or a signal, rather than the end of input that a
+// hang-up also causes.
+func (s *session) settle(err error) error {
+	if err == nil {
+		return nil
+	}
+	if s.tui && errors.Is(err, prompt.ErrNoAnswer) {
+		select {
+		case <-s.ctx.Done():
+		case <-time.After(hangupGrace):
+		}
+	}
+	if s.ctx.Err() != nil {
+		return context.Cause(s.ctx)
+	}
+	return err
 }
 
 // effectiveTimeout is --timeout, else $ASKUSER_TIMEOUT, else none.
