@@ -56,7 +56,7 @@ func (f *askFlags) start(ctx context.Context, cmd *cobra.Command, env *Env, src 
 	if err != nil {
 		return nil, err
 	}
-	a, err := newAsker(env, mode, f.tty, src)
+	a, err := newAsker(env, mode, f.tty, !f.noReview, src)
 	if err != nil {
 		return nil, err
 	}
