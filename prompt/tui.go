@@ -181,11 +181,11 @@ func (t *TUI) run(ctx context.Context, total int, f func(*session) error) (err e
 	return t.clear()
 }
 
-// Restore puts the terminal back the way Ask found it: the saved mode
+// Restore puts the terminal back the way it was found: the saved mode
 // (echo and line editing on), the cursor visible and on a line of its own.
 // It is safe to call from any goroutine and any number of times. Once it
-// has run, the Ask in progress draws nothing more; cancel its context to
-// make it return.
+// has run, the Ask, Confirm or Input in progress draws nothing more;
+// cancel its context to make it return.
 func (t *TUI) Restore() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -355,7 +355,7 @@ func (t *TUI) erase(b *bytes.Buffer, termWidth int) {
 	b.WriteString("\x1b[J")
 }
 
-// session is one run of Ask.
+// session is one run of Ask, Confirm or Input.
 type session struct {
 	tui   *TUI
 	keys  *keyReader

@@ -153,7 +153,7 @@ func (p *listPrompt) validate(v any) error {
 }
 
 // Cleanup leaves the list on screen: whatever is drawn next replaces it,
-// and Ask erases the last one.
+// and the last one is erased when the TUI is done.
 func (p *listPrompt) Cleanup(*survey.PromptConfig, any) error { return nil }
 
 // Error keeps the reason to show it when the list is drawn again.
@@ -492,7 +492,7 @@ func validateText(v any) error {
 }
 
 // Cleanup leaves the prompt on screen: whatever is drawn next replaces it,
-// and Ask erases the last one.
+// and the last one is erased when the TUI is done.
 func (p *textPrompt) Cleanup(*survey.PromptConfig, any) error { return nil }
 
 // Error keeps the reason to show it when the prompt is drawn again.
