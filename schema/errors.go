@@ -95,17 +95,33 @@ type ValidationError struct {
 
 func newValidationError(ps []Problem) *ValidationError {
 	sort.SliceStable(ps, func(i, j int) bool { return lessPath(ps[i].tokens, ps[j].tokens) })
-	// The schema and the rules may both notice one thing; say it once.
+	// The schema and the rules may both notice one thing; say it once. An
+	// empty text also fails the "not blank" pattern: "must not be empty"
+	// says all there is to say.
+	empty := map[string]bool{}
+	for _, p := range ps {
+		if p.Message == msgEmpty {
+			empty[p.Path] = true
+		}
+	}
 	out := ps[:0]
 	seen := map[string]bool{}
 	for _, p := range ps {
-		if s := p.String(); !seen[s] {
-			seen[s] = true
-			out = append(out, p)
+		s := p.String()
+		if seen[s] || p.Message == msgBlank && empty[p.Path] {
+			continue
 		}
+		seen[s] = true
+		out = append(out, p)
 	}
 	return &ValidationError{Problems: out}
 }
+
+// Messages that newValidationError knows about.
+const (
+	msgEmpty = "must not be empty"
+	msgBlank = "must not be blank"
+)
 
 func (e *ValidationError) Error() string {
 	lines := make([]string, len(e.Problems))

@@ -69,7 +69,7 @@ func rules(doc any, key KeyBy) []Problem {
 			continue
 		}
 		if s, ok := v.(string); ok && strings.TrimSpace(s) == "" {
-			ps = append(ps, problem(at, "must not be empty"))
+			ps = append(ps, problem(at, msgEmpty))
 		}
 	}
 	return ps
