@@ -27,7 +27,7 @@ func rules(doc any, key KeyBy) []Problem {
 			if first, dup := keyed[k]; dup {
 				ps = append(ps, problem([]any{"questions", i, key.field()},
 					"same as questions[%d].%s (%q); answers are keyed by %s, so each must be different",
-					first, key.field(), k, key.field()))
+					first, key.field(), k, key.noun()))
 			} else {
 				keyed[k] = i
 				keys = append(keys, k)
@@ -61,15 +61,18 @@ func rules(doc any, key KeyBy) []Problem {
 	for k, v := range answers {
 		at := []any{"answers", k}
 		if _, ok := keyed[k]; !ok && len(keys) > 0 {
-			msg := fmt.Sprintf("no question has this %s", key.field())
+			msg := fmt.Sprintf("no question has this %s", key.noun())
 			if s := suggest(k, keys); s != "" {
 				msg += fmt.Sprintf("; did you mean %q?", s)
 			}
 			ps = append(ps, problem(at, "%s", msg))
 			continue
 		}
-		if s, ok := v.(string); ok && strings.TrimSpace(s) == "" {
+		switch s, ok := v.(string); {
+		case ok && s == "":
 			ps = append(ps, problem(at, msgEmpty))
+		case ok && strings.TrimSpace(s) == "":
+			ps = append(ps, problem(at, msgBlank))
 		}
 	}
 	return ps
