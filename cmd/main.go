@@ -123,7 +123,7 @@ func report(w io.Writer, err error) {
 			fmt.Fprintf(&b, "- %s\n", p)
 		}
 	case errors.As(err, &large):
-		fmt.Fprintf(&b, "Error: Input too large: %s\n", large)
+		fmt.Fprintf(&b, "Error: Input too large: the questions are larger than 1 MiB (%d bytes); shorten them\n", schema.MaxInputSize)
 	case errors.As(err, &timeout):
 		fmt.Fprintf(&b, "Error: %s\n", capitalize(timeout.Error()))
 	case errors.Is(err, prompt.ErrCancelled):

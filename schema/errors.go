@@ -17,7 +17,7 @@ type TooLargeError struct {
 }
 
 func (e *TooLargeError) Error() string {
-	return fmt.Sprintf("input is larger than 1 MiB (%d bytes): shorten the questions", MaxInputSize)
+	return fmt.Sprintf("input is larger than 1 MiB (%d bytes)", MaxInputSize)
 }
 
 // SyntaxError is an input that is not one JSON document.
