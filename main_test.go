@@ -40,6 +40,9 @@ func TestScripts(t *testing.T) {
 			// The scripts run without a terminal and without colour, whatever
 			// the environment of the test run.
 			env.Setenv("NO_COLOR", "1")
+			// A race-enabled askuser sleeps a second before exiting by
+			// default; the scripts run it hundreds of times.
+			env.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
 			// The schema as written, for comparing with "askuser schema".
 			env.Setenv("SCHEMA_FILE", schemaFile)
 			return nil
@@ -187,7 +190,7 @@ func (r *running) finish(ts *testscript.TestScript, want int, after string) {
 func scriptEnv(ts *testscript.TestScript) []string {
 	var env []string
 	for _, k := range []string{
-		"PATH", "HOME", "TMPDIR", "WORK", "NO_COLOR", "TERM", "ACCESSIBLE",
+		"PATH", "HOME", "TMPDIR", "WORK", "NO_COLOR", "TERM", "ACCESSIBLE", "GORACE",
 		"ASK_MAX_QUESTIONS", "ASK_MAX_OPTIONS", "ASK_HEADER_MAX_LENGTH", "ASK_QUESTION_MAX_LENGTH",
 	} {
 		if v := ts.Getenv(k); v != "" {
