@@ -225,8 +225,11 @@ func suggest(name string, allowed []string) string {
 			best, bestDist = a, d
 		}
 	}
+	// Up to two edits, or a third of the name, is a typo; but in a name of
+	// one or two characters, that many edits make another word.
 	n := utf8.RuneCountInString(name)
-	if bestDist < 0 || bestDist > 2 && bestDist*3 > n {
+	switch {
+	case bestDist < 0, bestDist > 0 && bestDist >= n, bestDist > 2 && bestDist*3 > n:
 		return ""
 	}
 	return best
