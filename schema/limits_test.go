@@ -43,9 +43,9 @@ func TestOverridesFromEnv(t *testing.T) {
 			"ASK_MAX_QUESTIONS": "1", "ASK_MAX_OPTIONS": "9",
 			"ASK_HEADER_MAX_LENGTH": "40", "ASK_QUESTION_MAX_LENGTH": "1000",
 		}, Overrides{
-			"/properties/questions/maxItems":                 1,
-			"/$defs/question/properties/options/maxItems":    9,
-			"/$defs/question/properties/header/maxLength":    40,
+			"/properties/questions/maxItems":                1,
+			"/$defs/question/properties/options/maxItems":   9,
+			"/$defs/question/properties/header/maxLength":   40,
 			"/$defs/question/properties/question/maxLength": 1000,
 		}},
 	}
