@@ -1,0 +1,201 @@
+package cmd
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/askuser/askuser/schema"
+)
+
+const doc = `{"questions":[{"question":"Which?","header":"Which","options":[{"label":"A","description":"a"},{"label":"B","description":"b"}],"multiSelect":false}]}`
+
+func testEnv(stdin io.Reader, inTTY bool) *Env {
+	return &Env{
+		IO:     &IOStreams{In: stdin, Out: io.Discard, ErrOut: io.Discard, InTTY: inTTY},
+		Getenv: func(string) string { return "" },
+	}
+}
+
+func isMissing(err error) bool {
+	var u *usageError
+	return errors.As(err, &u) && u.msg == "Missing JSON parameter" && u.showUsage
+}
+
+func TestReadSourceArgument(t *testing.T) {
+	env := testEnv(strings.NewReader("1\n"), false)
+	src, err := readSource(env, []string{doc}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(src.data) != doc || src.rest != nil {
+		t.Errorf("got %q, rest %v", src.data, src.rest)
+	}
+	for _, blank := range []string{"", "  ", "\n\t"} {
+		if _, err := readSource(env, []string{blank}, ""); !isMissing(err) {
+			t.Errorf("argument %q: err = %v, want a missing parameter", blank, err)
+		}
+	}
+	_, err = readSource(env, []string{strings.Repeat(" ", schema.MaxInputSize) + "{}"}, "")
+	var tl *schema.TooLargeError
+	if !errors.As(err, &tl) {
+		t.Errorf("large argument: err = %v, want a *schema.TooLargeError", err)
+	}
+	_, err = readSource(env, []string{doc}, "q.json")
+	var u *usageError
+	if !errors.As(err, &u) || u.showUsage {
+		t.Errorf("argument and file: err = %v, want a usage error", err)
+	}
+}
+
+func TestReadSourceFile(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o666); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	env := testEnv(strings.NewReader("never read"), false)
+
+	src, err := readSource(env, nil, write("q.json", doc+"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(src.data) != doc+"\n" || src.rest != nil {
+		t.Errorf("got %q, rest %v", src.data, src.rest)
+	}
+	if _, err := readSource(env, nil, write("blank.json", " \n")); !isMissing(err) {
+		t.Errorf("blank file: err = %v", err)
+	}
+	_, err = readSource(env, nil, write("big.json", strings.Repeat(" ", schema.MaxInputSize+1)))
+	var tl *schema.TooLargeError
+	if !errors.As(err, &tl) {
+		t.Errorf("large file: err = %v", err)
+	}
+	if _, err := readSource(env, nil, write("limit.json", doc+strings.Repeat(" ", schema.MaxInputSize-len(doc)))); err != nil {
+		t.Errorf("file of exactly the limit: %v", err)
+	}
+	_, err = readSource(env, nil, filepath.Join(dir, "missing.json"))
+	if !errors.Is(err, os.ErrNotExist) || exitCode(err) != ExitError {
+		t.Errorf("missing file: err = %v (exit %d)", err, exitCode(err))
+	}
+}
+
+func TestReadSourceTerminal(t *testing.T) {
+	// A terminal on stdin is not waited on for questions...
+	env := testEnv(failingReader{}, true)
+	if _, err := readSource(env, nil, ""); !isMissing(err) {
+		t.Errorf("terminal stdin: err = %v, want a missing parameter", err)
+	}
+	// ...unless asked for with -f -.
+	env = testEnv(strings.NewReader(doc), true)
+	if _, err := readSource(env, nil, "-"); err != nil {
+		t.Errorf("-f - from a terminal: %v", err)
+	}
+}
+
+type failingReader struct{}
+
+func (failingReader) Read([]byte) (int, error) { return 0, errors.New("read from a terminal") }
+
+func TestReadStream(t *testing.T) {
+	tests := []struct {
+		name, input, data, rest string
+	}{
+		{"answers on the next line", doc + "\n2\n", doc, "2\n"},
+		{"CRLF", doc + "\r\n2\r\n", doc, "2\r\n"},
+		{"spaces before the line ends", doc + "  \t\n\n2\n", doc, "\n2\n"},
+		{"answer on the same line", doc + " 2\n", doc, "2\n"},
+		{"no answers", doc, doc, ""},
+		{"pretty", "{\n  \"questions\": []\n}\n1\n", "{\n  \"questions\": []\n}", "1\n"},
+		{"leading space", "\n\n  " + doc + "\n1\n", "\n\n  " + doc, "1\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src, err := readStream(strings.NewReader(tt.input))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(src.data) != tt.data {
+				t.Errorf("data = %q, want %q", src.data, tt.data)
+			}
+			rest, err := io.ReadAll(src.rest)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(rest) != tt.rest {
+				t.Errorf("rest = %q, want %q", rest, tt.rest)
+			}
+		})
+	}
+}
+
+func TestReadStreamErrors(t *testing.T) {
+	for _, blank := range []string{"", " \n\n"} {
+		if _, err := readStream(strings.NewReader(blank)); !isMissing(err) {
+			t.Errorf("%q: err = %v, want a missing parameter", blank, err)
+		}
+	}
+	// Not JSON: what was read is kept, for Parse to say where the problem
+	// is.
+	src, err := readStream(strings.NewReader(`{"questions": x}` + "\n1\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(src.data), `{"questions": x`) {
+		t.Errorf("data = %q", src.data)
+	}
+	// A document over the limit is refused without reading it all.
+	big := io.MultiReader(strings.NewReader(`{"metadata":"`), infinite('x'))
+	_, err = readStream(big)
+	var tl *schema.TooLargeError
+	if !errors.As(err, &tl) {
+		t.Errorf("endless document: err = %v, want a *schema.TooLargeError", err)
+	}
+	// Answers may follow a document of nearly the limit.
+	pad := strings.Repeat(" ", schema.MaxInputSize-len(doc)-1)
+	src, err = readStream(strings.NewReader(pad + doc + "\n" + strings.Repeat("1\n", 1000)))
+	if err != nil {
+		t.Fatalf("document under the limit followed by answers: %v", err)
+	}
+	if len(src.data) != schema.MaxInputSize-1 {
+		t.Errorf("data is %d bytes", len(src.data))
+	}
+}
+
+// infinite is a reader of one byte, endlessly.
+type infinite byte
+
+func (b infinite) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = byte(b)
+	}
+	return len(p), nil
+}
+
+// TestReadStreamDoesNotWait checks that the questions are read as soon as
+// the document ends: the answers may not have been typed yet.
+func TestReadStreamDoesNotWait(t *testing.T) {
+	r, w := io.Pipe()
+	defer w.Close()
+	go w.Write([]byte(doc + "\n"))
+	done := make(chan error, 1)
+	go func() {
+		_, err := readStream(r)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("readStream waited for the end of its input")
+	}
+}
