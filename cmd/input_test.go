@@ -81,6 +81,15 @@ func TestReadSourceFile(t *testing.T) {
 	if _, err := readSource(env, nil, write("limit.json", doc+strings.Repeat(" ", schema.MaxInputSize-len(doc)))); err != nil {
 		t.Errorf("file of exactly the limit: %v", err)
 	}
+	// A file's name given as the argument points to -f.
+	_, err = readSource(env, []string{filepath.Join(dir, "q.json")}, "")
+	var u *usageError
+	if !errors.As(err, &u) || !strings.Contains(u.msg, "read it with -f") {
+		t.Errorf("file name as the argument: err = %v, want a usage error", err)
+	}
+	if _, err := readSource(env, []string{dir}, ""); errors.As(err, &u) {
+		t.Errorf("a directory is not a file to read: %v", err)
+	}
 	_, err = readSource(env, nil, filepath.Join(dir, "missing.json"))
 	if !errors.Is(err, os.ErrNotExist) || exitCode(err) != ExitError {
 		t.Errorf("missing file: err = %v (exit %d)", err, exitCode(err))
