@@ -86,9 +86,13 @@ func Main(schemaJSON []byte, build Build) int {
 func Run(ctx context.Context, env *Env, args []string) int {
 	root := newRootCmd(env)
 	root.SetArgs(args)
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
 	if err != nil {
-		report(env.IO.ErrOut, err)
+		path := root.CommandPath()
+		if cmd != nil {
+			path = cmd.CommandPath()
+		}
+		report(env.IO.ErrOut, err, path)
 	}
 	return exitCode(err)
 }
@@ -96,8 +100,9 @@ func Run(ctx context.Context, env *Env, args []string) int {
 // usageLine is shown after the errors that mean "this is not how to call me".
 const usageLine = `Usage: askuser '{"questions":[...]}'`
 
-// report writes err for a person (or a model) to read.
-func report(w io.Writer, err error) {
+// report writes err for a person (or a model) to read. A usage error points
+// to the help of the command that was run, cmdPath.
+func report(w io.Writer, err error, cmdPath string) {
 	var (
 		usage   *usageError
 		syntax  *schema.SyntaxError
@@ -113,7 +118,7 @@ func report(w io.Writer, err error) {
 		if usage.showUsage {
 			b.WriteString(usageLine + "\n")
 		} else {
-			b.WriteString("Run 'askuser --help' for usage.\n")
+			fmt.Fprintf(&b, "Run '%s --help' for usage.\n", cmdPath)
 		}
 	case errors.As(err, &syntax):
 		fmt.Fprintf(&b, "Error: Invalid JSON format: %s\n%s\n", syntax, usageLine)

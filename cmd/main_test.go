@@ -119,7 +119,7 @@ func TestReport(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var b strings.Builder
-		report(&b, tt.err)
+		report(&b, tt.err, "askuser")
 		if b.String() != tt.want {
 			t.Errorf("report(%v):\n got %q\nwant %q", tt.err, b.String(), tt.want)
 		}
