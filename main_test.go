@@ -110,11 +110,11 @@ func cmdSignal(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	r := startOpen(ts, args[2], args[3:])
 	defer r.stdin.Close()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(patience)
 	for !strings.HasSuffix(r.stderr.String(), ": ") {
 		if time.Now().After(deadline) {
 			r.cmd.Process.Kill()
-			ts.Fatalf("signal: no prompt within 10s; stderr:\n%s", r.stderr.String())
+			ts.Fatalf("signal: no prompt within %s; stderr:\n%s", patience, r.stderr.String())
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -141,6 +141,11 @@ func cmdWaitexit(ts *testscript.TestScript, neg bool, args []string) {
 	r.finish(ts, want, "")
 }
 
+// patience is how long a started program may take to prompt or to exit. It
+// only bounds a failure: a race-enabled binary on a busy machine can take
+// seconds to start.
+const patience = time.Minute
+
 // running is a program started with a stdin that stays open.
 type running struct {
 	cmd    *exec.Cmd
@@ -166,16 +171,16 @@ func startOpen(ts *testscript.TestScript, name string, args []string) *running {
 	return r
 }
 
-// finish waits for the program to exit, at most 10s, hands its output to
+// finish waits for the program to exit, at most patience, hands its output to
 // the script and checks its exit code.
 func (r *running) finish(ts *testscript.TestScript, want int, after string) {
 	var err error
 	select {
 	case err = <-r.done:
-	case <-time.After(10 * time.Second):
+	case <-time.After(patience):
 		r.cmd.Process.Kill()
 		<-r.done
-		ts.Fatalf("%s did not exit within 10s; stderr:\n%s", filepath.Base(r.cmd.Path), r.stderr.String())
+		ts.Fatalf("%s did not exit within %s; stderr:\n%s", filepath.Base(r.cmd.Path), patience, r.stderr.String())
 	}
 	got := exitCodeOf(ts, err)
 	fmt.Fprint(ts.Stdout(), r.stdout.String())
