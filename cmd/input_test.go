@@ -12,9 +12,10 @@ import (
 	"github.com/askuser/askuser/schema"
 )
 
-const doc = `{"questions":[{"question":"Which?","header":"Which","options":[{"label":"A","description":"a"},{"label":"B","description":"b"}],"multiSelect":false}]}`
+// oneQuestion is a valid document of one question.
+const oneQuestion = `{"questions":[{"question":"Which?","header":"Which","options":[{"label":"A","description":"a"},{"label":"B","description":"b"}],"multiSelect":false}]}`
 
-func testEnv(stdin io.Reader, inTTY bool) *Env {
+func streamEnv(stdin io.Reader, inTTY bool) *Env {
 	return &Env{
 		IO:     &IOStreams{In: stdin, Out: io.Discard, ErrOut: io.Discard, InTTY: inTTY},
 		Getenv: func(string) string { return "" },
@@ -27,12 +28,12 @@ func isMissing(err error) bool {
 }
 
 func TestReadSourceArgument(t *testing.T) {
-	env := testEnv(strings.NewReader("1\n"), false)
-	src, err := readSource(env, []string{doc}, "")
+	env := streamEnv(strings.NewReader("1\n"), false)
+	src, err := readSource(env, []string{oneQuestion}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(src.data) != doc || src.rest != nil {
+	if string(src.data) != oneQuestion || src.rest != nil {
 		t.Errorf("got %q, rest %v", src.data, src.rest)
 	}
 	for _, blank := range []string{"", "  ", "\n\t"} {
@@ -45,7 +46,7 @@ func TestReadSourceArgument(t *testing.T) {
 	if !errors.As(err, &tl) {
 		t.Errorf("large argument: err = %v, want a *schema.TooLargeError", err)
 	}
-	_, err = readSource(env, []string{doc}, "q.json")
+	_, err = readSource(env, []string{oneQuestion}, "q.json")
 	var u *usageError
 	if !errors.As(err, &u) || u.showUsage {
 		t.Errorf("argument and file: err = %v, want a usage error", err)
@@ -61,13 +62,13 @@ func TestReadSourceFile(t *testing.T) {
 		}
 		return p
 	}
-	env := testEnv(strings.NewReader("never read"), false)
+	env := streamEnv(strings.NewReader("never read"), false)
 
-	src, err := readSource(env, nil, write("q.json", doc+"\n"))
+	src, err := readSource(env, nil, write("q.json", oneQuestion+"\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(src.data) != doc+"\n" || src.rest != nil {
+	if string(src.data) != oneQuestion+"\n" || src.rest != nil {
 		t.Errorf("got %q, rest %v", src.data, src.rest)
 	}
 	if _, err := readSource(env, nil, write("blank.json", " \n")); !isMissing(err) {
@@ -78,7 +79,7 @@ func TestReadSourceFile(t *testing.T) {
 	if !errors.As(err, &tl) {
 		t.Errorf("large file: err = %v", err)
 	}
-	if _, err := readSource(env, nil, write("limit.json", doc+strings.Repeat(" ", schema.MaxInputSize-len(doc)))); err != nil {
+	if _, err := readSource(env, nil, write("limit.json", oneQuestion+strings.Repeat(" ", schema.MaxInputSize-len(oneQuestion)))); err != nil {
 		t.Errorf("file of exactly the limit: %v", err)
 	}
 	// A file's name given as the argument points to -f.
@@ -98,12 +99,12 @@ func TestReadSourceFile(t *testing.T) {
 
 func TestReadSourceTerminal(t *testing.T) {
 	// A terminal on stdin is not waited on for questions...
-	env := testEnv(failingReader{}, true)
+	env := streamEnv(failingReader{}, true)
 	if _, err := readSource(env, nil, ""); !isMissing(err) {
 		t.Errorf("terminal stdin: err = %v, want a missing parameter", err)
 	}
 	// ...unless asked for with -f -.
-	env = testEnv(strings.NewReader(doc), true)
+	env = streamEnv(strings.NewReader(oneQuestion), true)
 	if _, err := readSource(env, nil, "-"); err != nil {
 		t.Errorf("-f - from a terminal: %v", err)
 	}
@@ -117,13 +118,13 @@ func TestReadStream(t *testing.T) {
 	tests := []struct {
 		name, input, data, rest string
 	}{
-		{"answers on the next line", doc + "\n2\n", doc, "2\n"},
-		{"CRLF", doc + "\r\n2\r\n", doc, "2\r\n"},
-		{"spaces before the line ends", doc + "  \t\n\n2\n", doc, "\n2\n"},
-		{"answer on the same line", doc + " 2\n", doc, "2\n"},
-		{"no answers", doc, doc, ""},
+		{"answers on the next line", oneQuestion + "\n2\n", oneQuestion, "2\n"},
+		{"CRLF", oneQuestion + "\r\n2\r\n", oneQuestion, "2\r\n"},
+		{"spaces before the line ends", oneQuestion + "  \t\n\n2\n", oneQuestion, "\n2\n"},
+		{"answer on the same line", oneQuestion + " 2\n", oneQuestion, "2\n"},
+		{"no answers", oneQuestion, oneQuestion, ""},
 		{"pretty", "{\n  \"questions\": []\n}\n1\n", "{\n  \"questions\": []\n}", "1\n"},
-		{"leading space", "\n\n  " + doc + "\n1\n", "\n\n  " + doc, "1\n"},
+		{"leading space", "\n\n  " + oneQuestion + "\n1\n", "\n\n  " + oneQuestion, "1\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -168,8 +169,8 @@ func TestReadStreamErrors(t *testing.T) {
 		t.Errorf("endless document: err = %v, want a *schema.TooLargeError", err)
 	}
 	// Answers may follow a document of nearly the limit.
-	pad := strings.Repeat(" ", schema.MaxInputSize-len(doc)-1)
-	src, err = readStream(strings.NewReader(pad + doc + "\n" + strings.Repeat("1\n", 1000)))
+	pad := strings.Repeat(" ", schema.MaxInputSize-len(oneQuestion)-1)
+	src, err = readStream(strings.NewReader(pad + oneQuestion + "\n" + strings.Repeat("1\n", 1000)))
 	if err != nil {
 		t.Fatalf("document under the limit followed by answers: %v", err)
 	}
@@ -193,7 +194,7 @@ func (b infinite) Read(p []byte) (int, error) {
 func TestReadStreamDoesNotWait(t *testing.T) {
 	r, w := io.Pipe()
 	defer w.Close()
-	go w.Write([]byte(doc + "\n"))
+	go w.Write([]byte(oneQuestion + "\n"))
 	done := make(chan error, 1)
 	go func() {
 		_, err := readStream(r)

@@ -35,12 +35,12 @@ func run(t *testing.T, ctx context.Context, stdin io.Reader, vars map[string]str
 }
 
 func TestRunAnswers(t *testing.T) {
-	code, stdout, stderr := run(t, context.Background(), strings.NewReader("2\n"), nil, doc)
+	code, stdout, stderr := run(t, context.Background(), strings.NewReader("2\n"), nil, oneQuestion)
 	if code != 0 || stdout != `{"answers":{"Which":"B"}}`+"\n" {
 		t.Errorf("exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
 	}
 	// Questions and answers on stdin.
-	code, stdout, _ = run(t, context.Background(), strings.NewReader(doc+"\n2\n"), nil)
+	code, stdout, _ = run(t, context.Background(), strings.NewReader(oneQuestion+"\n2\n"), nil)
 	if code != 0 || stdout != `{"answers":{"Which":"B"}}`+"\n" {
 		t.Errorf("stdin: exit %d, stdout %q", code, stdout)
 	}
@@ -72,7 +72,7 @@ func TestRunCancelled(t *testing.T) {
 			defer w.Close()
 			ctx, cancel := context.WithCancelCause(context.Background())
 			time.AfterFunc(20*time.Millisecond, func() { cancel(tt.cause) })
-			code, stdout, stderr := run(t, ctx, r, nil, "--ui", "line", doc)
+			code, stdout, stderr := run(t, ctx, r, nil, "--ui", "line", oneQuestion)
 			if code != tt.code || stdout != "" || !strings.HasSuffix(stderr, ": \n"+tt.msg) {
 				t.Errorf("exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
 			}
@@ -83,7 +83,7 @@ func TestRunCancelled(t *testing.T) {
 func TestRunTimeout(t *testing.T) {
 	r, w := io.Pipe()
 	defer w.Close()
-	code, stdout, stderr := run(t, context.Background(), r, nil, "--timeout", "20ms", doc)
+	code, stdout, stderr := run(t, context.Background(), r, nil, "--timeout", "20ms", oneQuestion)
 	if code != ExitTimeout || stdout != "" || !strings.HasSuffix(stderr, "Error: Timed out after 20ms waiting for an answer\n") {
 		t.Errorf("exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
 	}
@@ -92,7 +92,7 @@ func TestRunTimeout(t *testing.T) {
 // TestRunPresetsOnly checks that presets for every question need no input
 // at all, so neither the input nor the timeout matters.
 func TestRunPresetsOnly(t *testing.T) {
-	input := strings.TrimSuffix(doc, "}") + `,"answers":{"Which":"b"}}`
+	input := strings.TrimSuffix(oneQuestion, "}") + `,"answers":{"Which":"b"}}`
 	code, stdout, stderr := run(t, context.Background(), failingReader{}, nil, "--timeout", "1ns", input)
 	if code != 0 || stdout != `{"answers":{"Which":"B"}}`+"\n" || stderr != "" {
 		t.Errorf("exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
