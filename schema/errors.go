@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -97,11 +98,16 @@ func newValidationError(ps []Problem) *ValidationError {
 	sort.SliceStable(ps, func(i, j int) bool { return lessPath(ps[i].tokens, ps[j].tokens) })
 	// The schema and the rules may both notice one thing; say it once. An
 	// empty text also fails the "not blank" pattern: "must not be empty"
-	// says all there is to say.
+	// says all there is to say. And a field that is not allowed at all
+	// needs no more said about what it holds.
 	empty := map[string]bool{}
+	var unwanted [][]any
 	for _, p := range ps {
 		if p.Message == msgEmpty {
 			empty[p.Path] = true
+		}
+		if strings.HasPrefix(p.Message, msgNotAllowed) {
+			unwanted = append(unwanted, p.tokens)
 		}
 	}
 	out := ps[:0]
@@ -111,16 +117,33 @@ func newValidationError(ps []Problem) *ValidationError {
 		if seen[s] || p.Message == msgBlank && empty[p.Path] {
 			continue
 		}
+		if !strings.HasPrefix(p.Message, msgNotAllowed) && slices.ContainsFunc(unwanted, func(u []any) bool { return hasPrefix(p.tokens, u) }) {
+			continue
+		}
 		seen[s] = true
 		out = append(out, p)
 	}
 	return &ValidationError{Problems: out}
 }
 
+// hasPrefix reports whether path is prefix or lies under it.
+func hasPrefix(path, prefix []any) bool {
+	if len(path) < len(prefix) {
+		return false
+	}
+	for i := range prefix {
+		if compareToken(path[i], prefix[i]) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // Messages that newValidationError knows about.
 const (
-	msgEmpty = "must not be empty"
-	msgBlank = "must not be blank"
+	msgEmpty      = "must not be empty"
+	msgBlank      = "must not be blank"
+	msgNotAllowed = "not allowed"
 )
 
 func (e *ValidationError) Error() string {

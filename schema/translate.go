@@ -98,7 +98,7 @@ func (s *Schema) leaf(e *jsonschema.ValidationError, doc any) []Problem {
 	}
 	if kv == false {
 		// A false schema: the value may not be here at all.
-		return one(tokens, "not allowed%s", when)
+		return one(tokens, msgNotAllowed+"%s", when)
 	}
 	// A keyword the schema does not use today: keep the validator's message
 	// rather than hide the problem.

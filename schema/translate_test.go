@@ -168,6 +168,12 @@ func TestValidationProblems(t *testing.T) {
 			"answers.H: must not be blank",
 			"extra: unknown field (allowed: questions, metadata, answers)",
 		}},
+		{"preview in a multi-select question", `{"questions":[{"question":"Q?","header":"H","options":[{"label":"A","description":"a","preview":"p"},` + opt("B") + `],"multiSelect":true}]}`, KeyHeader, []string{
+			`questions[0].options[0].preview: not allowed when multiSelect is true`,
+		}},
+		{"options where none are allowed, said once", `{"questions":[{"question":"Q?","header":"H","type":"text","options":[{"label":"Other","description":""}]}]}`, KeyHeader, []string{
+			`questions[0].options: not allowed when type is "text"`,
+		}},
 		{"index order is numeric", doc(q("0?", "H0"), q("1?", "H1"), q("2?", "H2"), q(strings.Repeat("x", 501), "H3")) + ` `, KeyHeader, []string{
 			"questions[3].question: must be at most 500 characters (got 501)",
 		}},
@@ -204,7 +210,7 @@ func TestValidationErrorHasNoLibraryText(t *testing.T) {
 func TestParseValid(t *testing.T) {
 	s := compileDefault(t)
 	in, err := s.Parse([]byte(`{
-		"questions":[{"question":"Which?","header":"Which","multiSelect":true,
+		"questions":[{"question":"Which?","header":"Which","multiSelect":false,
 			"options":[{"label":"A","description":"a","preview":"p"},{"label":"B","description":"b"}]}],
 		"metadata":{"x":1},
 		"answers":{"Which":"A"}}`), KeyHeader)
@@ -212,7 +218,7 @@ func TestParseValid(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Question{
-		Question: "Which?", Header: "Which", MultiSelect: true,
+		Question: "Which?", Header: "Which",
 		Options: []Option{{Label: "A", Description: "a", Preview: "p"}, {Label: "B", Description: "b"}},
 	}
 	if len(in.Questions) != 1 || !reflect.DeepEqual(in.Questions[0], want) {
