@@ -68,11 +68,10 @@ func rules(doc any, key KeyBy) []Problem {
 			ps = append(ps, problem(at, "%s", msg))
 			continue
 		}
-		switch s, ok := v.(string); {
-		case ok && s == "":
-			ps = append(ps, problem(at, msgEmpty))
-		case ok && strings.TrimSpace(s) == "":
-			ps = append(ps, problem(at, msgBlank))
+		if s, ok := v.(string); ok {
+			if msg := noText(s); msg != "" {
+				ps = append(ps, problem(at, "%s", msg))
+			}
 		}
 	}
 	return ps
@@ -142,8 +141,8 @@ func (in *Input) AddPresets(from string, presets map[string]string, key KeyBy) e
 		if _, own := in.Answers[k]; own {
 			continue
 		}
-		if strings.TrimSpace(v) == "" {
-			ps = append(ps, problem([]any{from, k}, "must not be empty"))
+		if msg := noText(v); msg != "" {
+			ps = append(ps, problem([]any{from, k}, "%s", msg))
 			continue
 		}
 		if in.Answers == nil {
@@ -155,4 +154,16 @@ func (in *Input) AddPresets(from string, presets map[string]string, key KeyBy) e
 		return newValidationError(ps)
 	}
 	return nil
+}
+
+// noText says what is wrong with an answer that has no text: it is empty,
+// or blank. It returns "" for an answer with text.
+func noText(s string) string {
+	switch {
+	case s == "":
+		return msgEmpty
+	case strings.TrimSpace(s) == "":
+		return msgBlank
+	}
+	return ""
 }
