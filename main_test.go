@@ -195,8 +195,10 @@ func (r *running) finish(ts *testscript.TestScript, want int, after string) {
 func scriptEnv(ts *testscript.TestScript) []string {
 	var env []string
 	for _, k := range []string{
-		"PATH", "HOME", "TMPDIR", "WORK", "NO_COLOR", "TERM", "ACCESSIBLE", "GORACE",
+		"PATH", "HOME", "TMPDIR", "WORK", "GORACE",
+		"NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "TERM", "ACCESSIBLE",
 		"ASK_MAX_QUESTIONS", "ASK_MAX_OPTIONS", "ASK_HEADER_MAX_LENGTH", "ASK_QUESTION_MAX_LENGTH",
+		"ASKUSER_TIMEOUT", "ASKUSER_ANSWERS", "ASKUSER_NOTIFY_COMMAND",
 	} {
 		if v := ts.Getenv(k); v != "" {
 			env = append(env, k+"="+v)
