@@ -1,127 +1,197 @@
 package cmd
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
-	"testing/iotest"
 	"time"
 
 	"github.com/askuser/askuser/schema"
 )
 
-const oneQuestion = `{"questions":[{"question":"Which?","header":"H","options":[{"label":"A","description":"a"},{"label":"B","description":"b"}],"multiSelect":false}]}`
+// oneQuestion is a valid document of one question.
+const oneQuestion = `{"questions":[{"question":"Which?","header":"Which","options":[{"label":"A","description":"a"},{"label":"B","description":"b"}],"multiSelect":false}]}`
 
-// readAll reads a stream as readStream leaves it: the document, and all of
-// the answers.
-func readAll(t testing.TB, r io.Reader) (data, rest []byte, err error) {
-	t.Helper()
-	src, err := readStream(r)
-	if err != nil {
-		return nil, nil, err
+func streamEnv(stdin io.Reader, inTTY bool) *Env {
+	return &Env{
+		IO:     &IOStreams{In: stdin, Out: io.Discard, ErrOut: io.Discard, InTTY: inTTY},
+		Getenv: func(string) string { return "" },
 	}
-	if src.rest != nil {
-		if rest, err = io.ReadAll(src.rest); err != nil {
-			t.Fatalf("read rest: %v", err)
-		}
-	}
-	return src.data, rest, nil
 }
 
-// FuzzReadStream: any stdin is split into one document and the answers that
-// follow it, or refused cleanly, and how the bytes arrive (all at once or
-// one at a time) changes nothing.
-func FuzzReadStream(f *testing.F) {
-	for _, s := range []string{
-		"", " \n\t", oneQuestion, oneQuestion + "\n2\n", oneQuestion + "  \r\n1\n", oneQuestion + "2\n",
-		oneQuestion + " \t 2\n", "{\"a\":1}{\"b\":2}", "[1,2", "{\"questions\":\xff}", "12 34\n", "\"\\u001b\"\n\x1b[2J\n",
-		"nul\x00l", "{" + strings.Repeat(" ", 100) + "}\n\n\n",
-	} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, input []byte) {
-		data, rest, err := readAll(t, bytes.NewReader(input))
-		data1, rest1, err1 := readAll(t, iotest.OneByteReader(bytes.NewReader(input)))
-		switch {
-		case (err == nil) != (err1 == nil), (rest == nil) != (rest1 == nil):
-			t.Fatalf("one byte at a time: %q %q %v; all at once: %q %q %v", data1, rest1, err1, data, rest, err)
-		case err == nil && rest == nil:
-			// A broken document: how much of it was read may differ, but
-			// not what is said about it.
-			if e, e1 := parseError(t, data), parseError(t, data1); e != e1 {
-				t.Fatalf("one byte at a time: %q: %s; all at once: %q: %s", data1, e1, data, e)
-			}
-		case !bytes.Equal(data, data1) || !bytes.Equal(rest, rest1):
-			t.Fatalf("one byte at a time: %q %q; all at once: %q %q", data1, rest1, data, rest)
-		}
-		if err != nil {
-			var usage *usageError
-			var large *schema.TooLargeError
-			switch {
-			case errors.As(err, &large):
-			case errors.As(err, &usage) && usage.msg == "Missing JSON parameter":
-				if len(bytes.TrimSpace(input)) != 0 {
-					t.Fatalf("input %q called missing", input)
-				}
-			default:
-				t.Fatalf("unexpected error %v", err)
-			}
-			return
-		}
-		if !bytes.HasPrefix(input, data) {
-			t.Fatalf("document %q is not the start of %q", data, input)
-		}
-		if rest == nil {
-			// Not one JSON document: Parse says why and where.
-			if json.Valid(data) {
-				t.Fatalf("valid JSON %q treated as broken", data)
-			}
-			var syntax *schema.SyntaxError
-			if _, err := testSchema(t).Parse(data, schema.KeyHeader); !errors.As(err, &syntax) {
-				t.Fatalf("broken document %q: Parse says %v", data, err)
-			}
-			return
-		}
-		if !json.Valid(data) {
-			t.Fatalf("document %q is not JSON", data)
-		}
-		// Between the document and the answers there is at most the rest
-		// of the document's line, if it is blank.
-		gap := input[len(data) : len(input)-len(rest)]
-		if !bytes.HasSuffix(input, rest) || len(bytes.Trim(gap, " \t\r\n")) != 0 || bytes.Count(gap, []byte("\n")) > 1 ||
-			bytes.Contains(gap, []byte("\n")) && !bytes.HasSuffix(gap, []byte("\n")) {
-			t.Fatalf("input %q split into %q, gap %q, answers %q", input, data, gap, rest)
-		}
-	})
+func isMissing(err error) bool {
+	var u *usageError
+	return errors.As(err, &u) && u.msg == "Missing JSON parameter" && u.showUsage
 }
 
-func testSchema(t testing.TB) *schema.Schema {
-	t.Helper()
-	raw, err := os.ReadFile("../schema.json")
+func TestReadSourceArgument(t *testing.T) {
+	env := streamEnv(strings.NewReader("1\n"), false)
+	src, err := readSource(env, []string{oneQuestion}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := schema.Compile(raw, nil)
+	if string(src.data) != oneQuestion || src.rest != nil {
+		t.Errorf("got %q, rest %v", src.data, src.rest)
+	}
+	for _, blank := range []string{"", "  ", "\n\t"} {
+		if _, err := readSource(env, []string{blank}, ""); !isMissing(err) {
+			t.Errorf("argument %q: err = %v, want a missing parameter", blank, err)
+		}
+	}
+	_, err = readSource(env, []string{strings.Repeat(" ", schema.MaxInputSize) + "{}"}, "")
+	var tl *schema.TooLargeError
+	if !errors.As(err, &tl) {
+		t.Errorf("large argument: err = %v, want a *schema.TooLargeError", err)
+	}
+	_, err = readSource(env, []string{oneQuestion}, "q.json")
+	var u *usageError
+	if !errors.As(err, &u) || u.showUsage {
+		t.Errorf("argument and file: err = %v, want a usage error", err)
+	}
+}
+
+func TestReadSourceFile(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o666); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	env := streamEnv(strings.NewReader("never read"), false)
+
+	src, err := readSource(env, nil, write("q.json", oneQuestion+"\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s
+	if string(src.data) != oneQuestion+"\n" || src.rest != nil {
+		t.Errorf("got %q, rest %v", src.data, src.rest)
+	}
+	if _, err := readSource(env, nil, write("blank.json", " \n")); !isMissing(err) {
+		t.Errorf("blank file: err = %v", err)
+	}
+	_, err = readSource(env, nil, write("big.json", strings.Repeat(" ", schema.MaxInputSize+1)))
+	var tl *schema.TooLargeError
+	if !errors.As(err, &tl) {
+		t.Errorf("large file: err = %v", err)
+	}
+	if _, err := readSource(env, nil, write("limit.json", oneQuestion+strings.Repeat(" ", schema.MaxInputSize-len(oneQuestion)))); err != nil {
+		t.Errorf("file of exactly the limit: %v", err)
+	}
+	// A file's name given as the argument points to -f.
+	_, err = readSource(env, []string{filepath.Join(dir, "q.json")}, "")
+	var u *usageError
+	if !errors.As(err, &u) || !strings.Contains(u.msg, "read it with -f") {
+		t.Errorf("file name as the argument: err = %v, want a usage error", err)
+	}
+	if _, err := readSource(env, []string{dir}, ""); errors.As(err, &u) {
+		t.Errorf("a directory is not a file to read: %v", err)
+	}
+	_, err = readSource(env, nil, filepath.Join(dir, "missing.json"))
+	if !errors.Is(err, os.ErrNotExist) || exitCode(err) != ExitError {
+		t.Errorf("missing file: err = %v (exit %d)", err, exitCode(err))
+	}
 }
 
-// parseError is what Parse says of data.
-func parseError(t testing.TB, data []byte) string {
-	_, err := testSchema(t).Parse(data, schema.KeyHeader)
-	return fmt.Sprint(err)
+func TestReadSourceTerminal(t *testing.T) {
+	// A terminal on stdin is not waited on for questions...
+	env := streamEnv(failingReader{}, true)
+	if _, err := readSource(env, nil, ""); !isMissing(err) {
+		t.Errorf("terminal stdin: err = %v, want a missing parameter", err)
+	}
+	// ...unless asked for with -f -.
+	env = streamEnv(strings.NewReader(oneQuestion), true)
+	if _, err := readSource(env, nil, "-"); err != nil {
+		t.Errorf("-f - from a terminal: %v", err)
+	}
 }
 
-// readStream returns as soon as the document is complete: it does not wait
-// for the answers, which may not have been typed yet.
-func TestReadStreamDoesNotWaitForAnswers(t *testing.T) {
+type failingReader struct{}
+
+func (failingReader) Read([]byte) (int, error) { return 0, errors.New("read from a terminal") }
+
+func TestReadStream(t *testing.T) {
+	tests := []struct {
+		name, input, data, rest string
+	}{
+		{"answers on the next line", oneQuestion + "\n2\n", oneQuestion, "2\n"},
+		{"CRLF", oneQuestion + "\r\n2\r\n", oneQuestion, "2\r\n"},
+		{"spaces before the line ends", oneQuestion + "  \t\n\n2\n", oneQuestion, "\n2\n"},
+		{"answer on the same line", oneQuestion + " 2\n", oneQuestion, "2\n"},
+		{"no answers", oneQuestion, oneQuestion, ""},
+		{"pretty", "{\n  \"questions\": []\n}\n1\n", "{\n  \"questions\": []\n}", "1\n"},
+		{"leading space", "\n\n  " + oneQuestion + "\n1\n", "\n\n  " + oneQuestion, "1\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src, err := readStream(strings.NewReader(tt.input))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(src.data) != tt.data {
+				t.Errorf("data = %q, want %q", src.data, tt.data)
+			}
+			rest, err := io.ReadAll(src.rest)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(rest) != tt.rest {
+				t.Errorf("rest = %q, want %q", rest, tt.rest)
+			}
+		})
+	}
+}
+
+func TestReadStreamErrors(t *testing.T) {
+	for _, blank := range []string{"", " \n\n"} {
+		if _, err := readStream(strings.NewReader(blank)); !isMissing(err) {
+			t.Errorf("%q: err = %v, want a missing parameter", blank, err)
+		}
+	}
+	// Not JSON: what was read is kept, for Parse to say where the problem
+	// is.
+	src, err := readStream(strings.NewReader(`{"questions": x}` + "\n1\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(src.data), `{"questions": x`) {
+		t.Errorf("data = %q", src.data)
+	}
+	// A document over the limit is refused without reading it all.
+	big := io.MultiReader(strings.NewReader(`{"metadata":"`), infinite('x'))
+	_, err = readStream(big)
+	var tl *schema.TooLargeError
+	if !errors.As(err, &tl) {
+		t.Errorf("endless document: err = %v, want a *schema.TooLargeError", err)
+	}
+	// Answers may follow a document of nearly the limit.
+	pad := strings.Repeat(" ", schema.MaxInputSize-len(oneQuestion)-1)
+	src, err = readStream(strings.NewReader(pad + oneQuestion + "\n" + strings.Repeat("1\n", 1000)))
+	if err != nil {
+		t.Fatalf("document under the limit followed by answers: %v", err)
+	}
+	if len(src.data) != schema.MaxInputSize-1 {
+		t.Errorf("data is %d bytes", len(src.data))
+	}
+}
+
+// infinite is a reader of one byte, endlessly.
+type infinite byte
+
+func (b infinite) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = byte(b)
+	}
+	return len(p), nil
+}
+
+// TestReadStreamDoesNotWait checks that the questions are read as soon as
+// the document ends: the answers may not have been typed yet.
+func TestReadStreamDoesNotWait(t *testing.T) {
 	r, w := io.Pipe()
 	defer w.Close()
 	go w.Write([]byte(oneQuestion + "\n"))
@@ -135,25 +205,7 @@ func TestReadStreamDoesNotWaitForAnswers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("readStream waited for more input after a complete document")
+	case <-time.After(10 * time.Second):
+		t.Fatal("readStream waited for the end of its input")
 	}
-}
-
-func TestReadStreamTooLarge(t *testing.T) {
-	huge := io.MultiReader(strings.NewReader(`{"questions":"`), neverEnding('x'))
-	_, err := readStream(huge)
-	var large *schema.TooLargeError
-	if !errors.As(err, &large) {
-		t.Fatalf("err = %v, want a TooLargeError", err)
-	}
-}
-
-type neverEnding byte
-
-func (b neverEnding) Read(p []byte) (int, error) {
-	for i := range p {
-		p[i] = byte(b)
-	}
-	return len(p), nil
 }

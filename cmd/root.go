@@ -1,10 +1,10 @@
 package cmd
 
 import (
-	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
-	"time"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -14,11 +14,9 @@ import (
 
 // askOptions are the flags of the root command.
 type askOptions struct {
-	file    string
-	key     string
-	ui      string
-	tty     bool
-	timeout time.Duration
+	askFlags
+	file string
+	key  string
 }
 
 func newRootCmd(env *Env) *cobra.Command {
@@ -52,7 +50,7 @@ Run 'askuser docs' for the full guide, written for agents.`,
 		// Two edits apart, as git does: "shcema" finds "schema".
 		SuggestionsMinimumDistance: 2,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runAsk(cmd.Context(), env, opts, args)
+			return runAsk(cmd, env, opts, args)
 		},
 	}
 	cmd.SetIn(env.IO.In)
@@ -67,15 +65,16 @@ Run 'askuser docs' for the full guide, written for agents.`,
 	f := cmd.Flags()
 	f.StringVarP(&opts.file, "file", "f", "", "read the questions from `FILE` (\"-\" for stdin)")
 	f.StringVar(&opts.key, "key", "header", "key the answers by `header` or question text (question)")
-	f.StringVar(&opts.ui, "ui", "auto", "how to ask: `auto`, tui (terminal UI) or line (numbered prompts)")
-	f.BoolVar(&opts.tty, "tty", false, "ask on the controlling terminal even when stdin is a pipe")
-	f.DurationVar(&opts.timeout, "timeout", 0, "give up after `DURATION` (e.g. 5m) without an answer: exit 124")
+	f.BoolVar(&opts.noReview, "no-review", false, "in the terminal UI, submit after the last question without a review")
+	opts.askFlags.register(cmd)
 	cmd.RegisterFlagCompletionFunc("key", fixedCompletions("header", "question"))
-	cmd.RegisterFlagCompletionFunc("ui", fixedCompletions("auto", "tui", "line"))
 
 	cmd.AddCommand(
 		newSchemaCmd(env),
 		newValidateCmd(env),
+		newConfirmCmd(env),
+		newInputCmd(env),
+		newToolCmd(env),
 		newDocsCmd(env),
 		newVersionCmd(env),
 		newCompletionCmd(),
@@ -151,20 +150,26 @@ func parseInput(env *Env, args []string, file string, key schema.KeyBy) (*schema
 	return in, src, nil
 }
 
-func runAsk(ctx context.Context, env *Env, opts *askOptions, args []string) error {
+func runAsk(cmd *cobra.Command, env *Env, opts *askOptions, args []string) error {
 	key, err := schemaKey(opts.key)
 	if err != nil {
 		return err
 	}
-	mode, err := parseUI(opts.ui)
+	if _, err := parseUI(opts.ui); err != nil {
+		return err
+	}
+	if _, err := opts.effectiveTimeout(cmd, env); err != nil {
+		return err
+	}
+	presets, err := envPresets(env)
 	if err != nil {
 		return err
 	}
-	if opts.timeout < 0 {
-		return usageErrorf("invalid --timeout %s: must not be negative", opts.timeout)
-	}
 	in, src, err := parseInput(env, args, opts.file, key)
 	if err != nil {
+		return err
+	}
+	if err := in.AddPresets("ASKUSER_ANSWERS", presets, key); err != nil {
 		return err
 	}
 
@@ -188,22 +193,20 @@ func runAsk(ctx context.Context, env *Env, opts *askOptions, args []string) erro
 	}
 
 	if len(pending) > 0 {
-		if env.WatchSignals != nil {
-			var stop func()
-			ctx, stop = env.WatchSignals(ctx)
-			defer stop()
-		}
-		if opts.timeout > 0 {
-			var cancel context.CancelFunc
-			ctx, cancel = context.WithTimeoutCause(ctx, opts.timeout, &timeoutError{after: opts.timeout})
-			defer cancel()
-		}
-		a, err := newAsker(env, mode, opts.tty, src)
+		s, err := opts.start(cmd.Context(), cmd, env, src, pending[0])
 		if err != nil {
 			return err
 		}
-		defer a.close()
-		got, err := a.Ask(ctx, pending)
+		got, err := s.Ask(s.ctx, pending)
+		err = s.settle(err)
+		if err == nil {
+			for j, i := range pendingAt {
+				answers[i] = got[j]
+			}
+			// Before end, which closes the terminal opened for --tty.
+			s.summarize(in.Questions, answers)
+		}
+		s.end(env.IO.ErrOut)
 		if err != nil {
 			var short *prompt.ShortError
 			if errors.As(err, &short) {
@@ -212,11 +215,22 @@ func runAsk(ctx context.Context, env *Env, opts *askOptions, args []string) erro
 			}
 			return err
 		}
-		for j, i := range pendingAt {
-			answers[i] = got[j]
-		}
 	}
 	return writeAnswers(env.IO.Out, in.Questions, answers, key)
+}
+
+// envPresets reads ASKUSER_ANSWERS, answers known before asking for runs
+// without a person: a JSON object of strings keyed like the output.
+func envPresets(env *Env) (map[string]string, error) {
+	v := env.Getenv("ASKUSER_ANSWERS")
+	if strings.TrimSpace(v) == "" {
+		return nil, nil
+	}
+	var presets map[string]string
+	if err := json.Unmarshal([]byte(v), &presets); err != nil || presets == nil {
+		return nil, usageErrorf(`invalid ASKUSER_ANSWERS: must be a JSON object of strings, like {"Database":"SQLite"}`)
+	}
+	return presets, nil
 }
 
 // schemaKey reads the --key flag.

@@ -69,6 +69,16 @@ func (l *Line) ask(ctx context.Context, q schema.Question, i, n int) (Answer, er
 	// Everything from the input is drawn through Display or
 	// DisplayMultiline: see sanitize.go.
 	fmt.Fprintf(&b, "[%d/%d] %s\n%s\n", i+1, n, Display(q.Header), DisplayMultiline(q.Question))
+	if q.IsText() {
+		if q.Placeholder != "" {
+			fmt.Fprintf(&b, "  e.g. %s\n", Display(q.Placeholder))
+		}
+		if _, err := io.WriteString(l.out, b.String()); err != nil {
+			return Answer{}, fmt.Errorf("write prompt: %w", err)
+		}
+		text, err := l.readOther(ctx)
+		return Answer{Other: text}, err
+	}
 	for j, o := range q.Options {
 		fmt.Fprintf(&b, "  %d. %s\n", j+1, Display(o.Label))
 		writeIndented(&b, DisplayMultiline(o.Description), "     ")
@@ -106,8 +116,14 @@ func (l *Line) ask(ctx context.Context, q schema.Question, i, n int) (Answer, er
 
 // readOther asks for the person's own answer until CheckOther accepts it.
 func (l *Line) readOther(ctx context.Context) (string, error) {
+	return l.readText(ctx, "Your answer: ", "")
+}
+
+// readText asks for a line of text until CheckOther accepts it; an empty
+// line takes def when there is one.
+func (l *Line) readText(ctx context.Context, ask, def string) (string, error) {
 	for {
-		line, err := l.readLine(ctx, "Your answer: ")
+		line, err := l.readLine(ctx, ask)
 		if err != nil {
 			return "", err
 		}
@@ -115,12 +131,56 @@ func (l *Line) readOther(ctx context.Context) (string, error) {
 		switch {
 		case err == nil:
 			return s, nil
+		case errors.Is(err, ErrOtherEmpty) && def != "":
+			return def, nil
 		case errors.Is(err, ErrOtherEmpty):
 			fmt.Fprintln(l.out, "Your answer cannot be empty; type it, or press Ctrl+C to cancel.")
 		default:
 			fmt.Fprintf(l.out, "Your answer %s; type it again, or press Ctrl+C to cancel.\n", err)
 		}
 	}
+}
+
+// Confirm asks a yes/no question; an empty line takes def. It accepts y,
+// yes, n and no in any case.
+func (l *Line) Confirm(ctx context.Context, message string, def bool) (bool, error) {
+	ask := DisplayMultiline(message) + " [Y/n]: "
+	if !def {
+		ask = DisplayMultiline(message) + " [y/N]: "
+	}
+	for {
+		line, err := l.readLine(ctx, ask)
+		if err != nil {
+			return false, err
+		}
+		switch strings.ToLower(strings.TrimSpace(line)) {
+		case "":
+			return def, nil
+		case "y", "yes":
+			return true, nil
+		case "n", "no":
+			return false, nil
+		}
+		fmt.Fprintln(l.out, "Answer yes or no (y/n).")
+	}
+}
+
+// Input asks for a line of text, not empty; an empty line takes def when
+// there is one. The placeholder is shown as an example.
+func (l *Line) Input(ctx context.Context, message, placeholder, def string) (string, error) {
+	var b strings.Builder
+	b.WriteString(DisplayMultiline(message) + "\n")
+	if placeholder != "" {
+		fmt.Fprintf(&b, "  e.g. %s\n", Display(placeholder))
+	}
+	if _, err := io.WriteString(l.out, b.String()); err != nil {
+		return "", fmt.Errorf("write prompt: %w", err)
+	}
+	ask := "Your answer: "
+	if def != "" {
+		ask = fmt.Sprintf("Your answer (Enter for %q): ", def)
+	}
+	return l.readText(ctx, ask, def)
 }
 
 // readLine shows ask and reads one line, without its line ending. A line
@@ -235,27 +295,18 @@ func ParseChoice(q schema.Question, line string) (labels []string, other bool, p
 	}
 	var picks []int
 	for _, part := range strings.Split(line, ",") {
-		part = strings.TrimSpace(part)
-		if part == "" {
-			continue
+		got, problem := pickWords(q, strings.Fields(part))
+		if problem != "" {
+			return nil, false, problem
 		}
-		if j, ok := pick(q, part); ok {
-			picks = append(picks, j)
-			continue
-		}
-		for _, word := range strings.Fields(part) {
-			j, ok := pick(q, word)
-			if !ok {
-				if _, err := strconv.Atoi(word); err != nil {
-					word = part // a label, misspelt: quote all of it
-				}
-				return nil, false, unknown(word, n)
-			}
-			picks = append(picks, j)
-		}
+		picks = append(picks, got...)
 	}
 	if len(picks) == 0 {
-		return []string{q.Options[0].Label}, false, ""
+		// Only separators: not the empty line that takes the default.
+		if q.MultiSelect {
+			return nil, false, fmt.Sprintf("%q is not a choice: enter numbers from 0 to %d, separated by commas or spaces.", line, n)
+		}
+		return nil, false, fmt.Sprintf("%q is not a choice: enter a number from 0 to %d.", line, n)
 	}
 	if !q.MultiSelect && len(picks) > 1 {
 		return nil, false, "Choose one option: enter a single number."
@@ -274,6 +325,40 @@ func ParseChoice(q schema.Question, line string) (labels []string, other bool, p
 		}
 	}
 	return labels, other, ""
+}
+
+// pickWords reads words separated by spaces as choices. A label may have
+// spaces in it, so the longest run of words that names an option is taken
+// first: "full text search 2" is the option "Full text search" and option 2.
+func pickWords(q schema.Question, words []string) (picks []int, problem string) {
+	for i := 0; i < len(words); {
+		j := len(words)
+		for ; j > i; j-- {
+			if k, ok := pick(q, strings.Join(words[i:j], " ")); ok {
+				picks = append(picks, k)
+				break
+			}
+		}
+		if j > i {
+			i = j
+			continue
+		}
+		if isNumber(words[i]) {
+			return nil, unknown(words[i], len(q.Options))
+		}
+		// A label, misspelt: quote all of its words.
+		j = i + 1
+		for j < len(words) && !isNumber(words[j]) {
+			j++
+		}
+		return nil, unknown(strings.Join(words[i:j], " "), len(q.Options))
+	}
+	return picks, ""
+}
+
+func isNumber(s string) bool {
+	_, err := strconv.Atoi(s)
+	return err == nil
 }
 
 // pick reads one token as an option index, or -1 for Other.
@@ -299,7 +384,7 @@ func pick(q schema.Question, s string) (int, bool) {
 }
 
 func unknown(s string, n int) string {
-	if _, err := strconv.Atoi(s); err == nil {
+	if isNumber(s) {
 		return fmt.Sprintf("%s is not a choice: enter a number from 0 to %d.", s, n)
 	}
 	return fmt.Sprintf("No option is called %q: enter a number from 0 to %d, or an option's label.", s, n)

@@ -3,7 +3,7 @@
 package schema
 
 // embeddedText is schema.json, which embeddedRoot is compiled from.
-const embeddedText = "{\n  \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n  \"title\": \"askuser questions\",\n  \"description\": \"1-4 multiple-choice questions for the person at the keyboard. An \\\"Other\\\" choice for a typed answer is added to every question automatically.\",\n  \"type\": \"object\",\n  \"properties\": {\n    \"questions\": {\n      \"description\": \"The questions to ask, in order.\",\n      \"type\": \"array\",\n      \"minItems\": 1,\n      \"maxItems\": 4,\n      \"items\": { \"$ref\": \"#/$defs/question\" }\n    },\n    \"metadata\": {\n      \"description\": \"Free-form data for the caller (analytics, tracing); ignored.\",\n      \"type\": \"object\"\n    },\n    \"answers\": {\n      \"description\": \"Answers already known, keyed as the output is keyed; those questions are not asked.\",\n      \"type\": \"object\",\n      \"additionalProperties\": { \"type\": \"string\" }\n    }\n  },\n  \"required\": [\"questions\"],\n  \"additionalProperties\": false,\n  \"$defs\": {\n    \"text\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"pattern\": \"\\\\S\"\n    },\n    \"question\": {\n      \"type\": \"object\",\n      \"properties\": {\n        \"question\": {\n          \"description\": \"The complete question, ending with a question mark.\",\n          \"$ref\": \"#/$defs/text\",\n          \"maxLength\": 500\n        },\n        \"header\": {\n          \"description\": \"A very short label shown as a chip, e.g. \\\"Auth method\\\". Also the answer's key.\",\n          \"$ref\": \"#/$defs/text\",\n          \"maxLength\": 12\n        },\n        \"options\": {\n          \"description\": \"The choices. Do not add an \\\"Other\\\" option: it is added automatically.\",\n          \"type\": \"array\",\n          \"minItems\": 2,\n          \"maxItems\": 4,\n          \"items\": { \"$ref\": \"#/$defs/option\" }\n        },\n        \"multiSelect\": {\n          \"description\": \"true to let the person choose several options.\",\n          \"type\": \"boolean\"\n        }\n      },\n      \"required\": [\"question\", \"header\", \"options\", \"multiSelect\"],\n      \"additionalProperties\": false\n    },\n    \"option\": {\n      \"type\": \"object\",\n      \"properties\": {\n        \"label\": {\n          \"description\": \"The choice as shown and as answered (1-5 words). End it with \\\"(Recommended)\\\" to recommend it.\",\n          \"$ref\": \"#/$defs/text\",\n          \"maxLength\": 50\n        },\n        \"description\": {\n          \"description\": \"What this choice means or implies.\",\n          \"$ref\": \"#/$defs/text\",\n          \"maxLength\": 200\n        },\n        \"preview\": {\n          \"description\": \"Longer text (code, a mock-up) shown while this option is focused. Single-select questions only.\",\n          \"type\": \"string\",\n          \"maxLength\": 4000\n        }\n      },\n      \"required\": [\"label\", \"description\"],\n      \"additionalProperties\": false\n    }\n  }\n}\n"
+const embeddedText = "{\n  \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n  \"title\": \"askuser questions\",\n  \"description\": \"1-4 questions for the person at the keyboard: multiple-choice (an \\\"Other\\\" choice for a typed answer is added to each automatically) or, with \\\"type\\\": \\\"text\\\", free text.\",\n  \"type\": \"object\",\n  \"properties\": {\n    \"questions\": {\n      \"description\": \"The questions to ask, in order.\",\n      \"type\": \"array\",\n      \"minItems\": 1,\n      \"maxItems\": 4,\n      \"items\": { \"$ref\": \"#/$defs/question\" }\n    },\n    \"metadata\": {\n      \"description\": \"Free-form data for the caller (analytics, tracing); ignored.\",\n      \"type\": \"object\"\n    },\n    \"answers\": {\n      \"description\": \"Answers already known, keyed as the output is keyed; those questions are not asked.\",\n      \"type\": \"object\",\n      \"additionalProperties\": { \"type\": \"string\" }\n    }\n  },\n  \"required\": [\"questions\"],\n  \"additionalProperties\": false,\n  \"$defs\": {\n    \"text\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"pattern\": \"\\\\S\"\n    },\n    \"question\": {\n      \"type\": \"object\",\n      \"properties\": {\n        \"question\": {\n          \"description\": \"The complete question, ending with a question mark.\",\n          \"$ref\": \"#/$defs/text\",\n          \"maxLength\": 500\n        },\n        \"header\": {\n          \"description\": \"A very short label shown as a chip, e.g. \\\"Auth method\\\". Also the answer's key.\",\n          \"$ref\": \"#/$defs/text\",\n          \"maxLength\": 12\n        },\n        \"type\": {\n          \"description\": \"\\\"choice\\\" (the default) for a multiple-choice question; \\\"text\\\" for a free-text answer, without options.\",\n          \"enum\": [\"choice\", \"text\"]\n        },\n        \"options\": {\n          \"description\": \"The choices. Do not add an \\\"Other\\\" option: it is added automatically.\",\n          \"type\": \"array\",\n          \"minItems\": 2,\n          \"maxItems\": 4,\n          \"items\": { \"$ref\": \"#/$defs/option\" }\n        },\n        \"multiSelect\": {\n          \"description\": \"true to let the person choose several options.\",\n          \"type\": \"boolean\"\n        },\n        \"placeholder\": {\n          \"description\": \"For a text question: a hint shown in the empty answer field.\",\n          \"type\": \"string\",\n          \"maxLength\": 100\n        }\n      },\n      \"required\": [\"question\", \"header\"],\n      \"additionalProperties\": false,\n      \"allOf\": [\n        {\n          \"if\": { \"properties\": { \"type\": { \"const\": \"text\" } }, \"required\": [\"type\"] },\n          \"then\": { \"properties\": { \"options\": false, \"multiSelect\": { \"const\": false } } },\n          \"else\": { \"required\": [\"options\", \"multiSelect\"], \"properties\": { \"placeholder\": false } }\n        },\n        {\n          \"if\": { \"properties\": { \"multiSelect\": { \"const\": true } }, \"required\": [\"multiSelect\"] },\n          \"then\": { \"properties\": { \"options\": { \"items\": { \"properties\": { \"preview\": false } } } } }\n        }\n      ]\n    },\n    \"option\": {\n      \"type\": \"object\",\n      \"properties\": {\n        \"label\": {\n          \"description\": \"The choice as shown and as answered (1-5 words). End it with \\\"(Recommended)\\\" to recommend it.\",\n          \"$ref\": \"#/$defs/text\",\n          \"maxLength\": 50\n        },\n        \"description\": {\n          \"description\": \"What this choice means or implies.\",\n          \"$ref\": \"#/$defs/text\",\n          \"maxLength\": 200\n        },\n        \"preview\": {\n          \"description\": \"Longer text (code, a mock-up) shown while this option is focused. Single-select questions only.\",\n          \"type\": \"string\",\n          \"maxLength\": 4000\n        }\n      },\n      \"required\": [\"label\", \"description\"],\n      \"additionalProperties\": false\n    }\n  }\n}\n"
 
 var embeddedRoot = node{
 	loc:      "",
@@ -53,15 +53,18 @@ var embeddedNode5 = node{
 var embeddedNode6 = node{
 	loc:      "/$defs/question",
 	types:    []string{"object"},
-	required: []string{"question", "header", "options", "multiSelect"},
+	required: []string{"question", "header"},
 	properties: []property{
 		{"header", &embeddedNode7},
 		{"multiSelect", &embeddedNode9},
 		{"options", &embeddedNode10},
-		{"question", &embeddedNode16},
+		{"placeholder", &embeddedNode16},
+		{"question", &embeddedNode17},
+		{"type", &embeddedNode18},
 	},
 	noAdditional: true,
 	minItems:     -1, maxItems: -1, minLength: -1, maxLength: -1,
+	allOf: []*node{&embeddedNode19, &embeddedNode27},
 }
 
 var embeddedNode7 = node{
@@ -128,7 +131,128 @@ var embeddedNode15 = node{
 }
 
 var embeddedNode16 = node{
+	loc:      "/$defs/question/properties/placeholder",
+	types:    []string{"string"},
+	minItems: -1, maxItems: -1, minLength: -1, maxLength: 100,
+}
+
+var embeddedNode17 = node{
 	loc:      "/$defs/question/properties/question",
 	minItems: -1, maxItems: -1, minLength: -1, maxLength: 500,
 	ref: &embeddedNode8, refTo: "/$defs/text",
+}
+
+var embeddedNode18 = node{
+	loc:      "/$defs/question/properties/type",
+	minItems: -1, maxItems: -1, minLength: -1, maxLength: -1,
+	enum: []scalar{scalar{kind: "string", str: "choice", b: false}, scalar{kind: "string", str: "text", b: false}},
+}
+
+var embeddedNode19 = node{
+	loc:      "/$defs/question/allOf/0",
+	minItems: -1, maxItems: -1, minLength: -1, maxLength: -1,
+	ifThen:    &embeddedNode20,
+	then:      &embeddedNode22,
+	otherwise: &embeddedNode25,
+}
+
+var embeddedNode20 = node{
+	loc:      "/$defs/question/allOf/0/if",
+	required: []string{"type"},
+	properties: []property{
+		{"type", &embeddedNode21},
+	},
+	minItems: -1, maxItems: -1, minLength: -1, maxLength: -1,
+}
+
+var embeddedNode21 = node{
+	loc:      "/$defs/question/allOf/0/if/properties/type",
+	minItems: -1, maxItems: -1, minLength: -1, maxLength: -1,
+	constant: &scalar{kind: "string", str: "text", b: false},
+}
+
+var embeddedNode22 = node{
+	loc: "/$defs/question/allOf/0/then",
+	properties: []property{
+		{"multiSelect", &embeddedNode23},
+		{"options", &embeddedNode24},
+	},
+	minItems: -1, maxItems: -1, minLength: -1, maxLength: -1,
+}
+
+var embeddedNode23 = node{
+	loc:      "/$defs/question/allOf/0/then/properties/multiSelect",
+	minItems: -1, maxItems: -1, minLength: -1, maxLength: -1,
+	constant: &scalar{kind: "boolean", str: "", b: false},
+}
+
+var embeddedNode24 = node{
+	loc:      "/$defs/question/allOf/0/then/properties/options",
+	never:    true,
+	minItems: -1, maxItems: -1, minLength: -1, maxLength: -1,
+}
+
+var embeddedNode25 = node{
+	loc:      "/$defs/question/allOf/0/else",
+	required: []string{"options", "multiSelect"},
+	properties: []property{
+		{"placeholder", &embeddedNode26},
+	},
+	minItems: -1, maxItems: -1, minLength: -1, maxLength: -1,
+}
+
+var embeddedNode26 = node{
+	loc:      "/$defs/question/allOf/0/else/properties/placeholder",
+	never:    true,
+	minItems: -1, maxItems: -1, minLength: -1, maxLength: -1,
+}
+
+var embeddedNode27 = node{
+	loc:      "/$defs/question/allOf/1",
+	minItems: -1, maxItems: -1, minLength: -1, maxLength: -1,
+	ifThen: &embeddedNode28,
+	then:   &embeddedNode30,
+}
+
+var embeddedNode28 = node{
+	loc:      "/$defs/question/allOf/1/if",
+	required: []string{"multiSelect"},
+	properties: []property{
+		{"multiSelect", &embeddedNode29},
+	},
+	minItems: -1, maxItems: -1, minLength: -1, maxLength: -1,
+}
+
+var embeddedNode29 = node{
+	loc:      "/$defs/question/allOf/1/if/properties/multiSelect",
+	minItems: -1, maxItems: -1, minLength: -1, maxLength: -1,
+	constant: &scalar{kind: "boolean", str: "", b: true},
+}
+
+var embeddedNode30 = node{
+	loc: "/$defs/question/allOf/1/then",
+	properties: []property{
+		{"options", &embeddedNode31},
+	},
+	minItems: -1, maxItems: -1, minLength: -1, maxLength: -1,
+}
+
+var embeddedNode31 = node{
+	loc:      "/$defs/question/allOf/1/then/properties/options",
+	items:    &embeddedNode32,
+	minItems: -1, maxItems: -1, minLength: -1, maxLength: -1,
+}
+
+var embeddedNode32 = node{
+	loc: "/$defs/question/allOf/1/then/properties/options/items",
+	properties: []property{
+		{"preview", &embeddedNode33},
+	},
+	minItems: -1, maxItems: -1, minLength: -1, maxLength: -1,
+}
+
+var embeddedNode33 = node{
+	loc:      "/$defs/question/allOf/1/then/properties/options/items/properties/preview",
+	never:    true,
+	minItems: -1, maxItems: -1, minLength: -1, maxLength: -1,
 }

@@ -73,6 +73,10 @@ func TestCompileEmbeddedFastPath(t *testing.T) {
 	}
 }
 
+func renderScalar(c scalar) string {
+	return fmt.Sprintf("scalar{kind: %q, str: %q, b: %v}", c.kind, c.str, c.b)
+}
+
 // renderTree writes root as Go source: one package-level variable per
 // schema, pointing at each other, which the compiler lays out as static
 // data.
@@ -96,6 +100,12 @@ func renderTree(raw []byte, root *node) []byte {
 		visit(n.additional)
 		visit(n.items)
 		visit(n.ref)
+		for _, sub := range n.allOf {
+			visit(sub)
+		}
+		visit(n.ifThen)
+		visit(n.then)
+		visit(n.otherwise)
 	}
 	visit(root)
 
@@ -154,6 +164,31 @@ func renderTree(raw []byte, root *node) []byte {
 		}
 		if n.ref != nil {
 			fmt.Fprintf(&b, "ref: %s, refTo: %q,\n", ref(n.ref), n.refTo)
+		}
+		if n.constant != nil {
+			fmt.Fprintf(&b, "constant: &%s,\n", renderScalar(*n.constant))
+		}
+		if n.enum != nil {
+			b.WriteString("enum: []scalar{")
+			for _, e := range n.enum {
+				b.WriteString(renderScalar(e) + ", ")
+			}
+			b.WriteString("},\n")
+		}
+		if n.allOf != nil {
+			b.WriteString("allOf: []*node{")
+			for _, sub := range n.allOf {
+				b.WriteString(ref(sub) + ", ")
+			}
+			b.WriteString("},\n")
+		}
+		for _, f := range []struct {
+			name string
+			n    *node
+		}{{"ifThen", n.ifThen}, {"then", n.then}, {"otherwise", n.otherwise}} {
+			if f.n != nil {
+				fmt.Fprintf(&b, "%s: %s,\n", f.name, ref(f.n))
+			}
 		}
 		b.WriteString("}\n\n")
 	}

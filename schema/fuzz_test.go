@@ -22,6 +22,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("{\"questions\":\n  [\xff"), false)
 	f.Add([]byte(`{"questions":[{"question":"q","header":"h","options":[{"label":"a","description":"d"},{"label":"b","description":"d"}],"multiSelect":false,"header":"h2"}],"metadata":{"n":1e400,"a":[1,2.5,{"b":-0}]},"metadata":{"m":1}}`), false)
 	f.Add([]byte(`{"questions":[{"question":"q","header":"h","options":[{"label":"a","description":"d"},{"label":"b","description":"d"}],"multiSelect":true}],"answers":{"h":"a, B, typed, \u001b"}}`), true)
+	f.Add([]byte(`{"questions":[{"question":"Why?","header":"Why","type":"text","placeholder":"because"},{"question":"q","header":"c","type":"choice","options":[{"label":"a","description":"d"},{"label":"b","description":"d"}],"multiSelect":false}],"answers":{"Why":"  typed\u001b "}}`), false)
 	raw := embedded(f)
 	f.Fuzz(func(t *testing.T, data []byte, byQuestion bool) {
 		s, err := Compile(raw, nil)
@@ -129,12 +130,18 @@ func checkInput(t *testing.T, in *Input, key KeyBy) {
 			t.Fatalf("question %d: key %q twice", i, key.Key(q))
 		}
 		keys[key.Key(q)] = true
-		if n := len(q.Options); n < 2 || n > 4 {
-			t.Fatalf("question %d: %d options", i, n)
+		if q.IsText() {
+			if len(q.Options) != 0 || q.MultiSelect || utf8.RuneCountInString(q.Placeholder) > 100 {
+				t.Fatalf("text question %d: %+v", i, q)
+			}
+			continue
+		}
+		if n := len(q.Options); n < 2 || n > 4 || q.Placeholder != "" {
+			t.Fatalf("question %d: %d options, placeholder %q", i, n, q.Placeholder)
 		}
 		labels := map[string]bool{}
 		for j, o := range q.Options {
-			if !text(o.Label, 50) || !text(o.Description, 200) || utf8.RuneCountInString(o.Preview) > 4000 {
+			if !text(o.Label, 50) || !text(o.Description, 200) || utf8.RuneCountInString(o.Preview) > 4000 || q.MultiSelect && o.Preview != "" {
 				t.Fatalf("question %d option %d: bad %+v", i, j, o)
 			}
 			l := strings.ToLower(strings.TrimSpace(o.Label))

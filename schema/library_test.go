@@ -235,6 +235,9 @@ var validationCases = []string{
 	`{"questions":[{"question":"q","header":"h","options":[{"label":"a","description":"d"},{"label":"b","description":"d"}],"multiSelect":false}],"answers":{"h":"\u001b[31m"}}`,
 	`{"answers":{"":null,"x":{"":1}},"questions":[{"":1}]}`,
 	`{"answers":{" 0":null,"a/b~c%d":1,"é":[]},"questions":[{"?#":1}]}`,
+	// Text questions, and what each type allows.
+	`{"questions":[{"question":"Why?","header":"Why","type":"text","placeholder":"because"},{"question":"q","header":"t2","type":"text","options":[],"multiSelect":true,"placeholder":""},{"question":"q","header":"c","type":"choice","placeholder":"x","options":[{"label":"a","description":"d","preview":"p"},{"label":"b","description":"d"}],"multiSelect":true},{"question":"q","header":"e","type":"essay"}]}`,
+	`{"questions":[{"question":"q","header":"h","type":null,"multiSelect":false},{"question":"q","header":"i","type":"text","multiSelect":false,"placeholder":"` + strings.Repeat("p", 101) + `"},{"question":"q","header":"j","multiSelect":true,"options":[{"label":"a","description":"d","preview":""},{"label":"b","description":"d","preview":5}]}]}`,
 	// Blank as \S reads it: ASCII spaces only; a vertical tab or a
 	// no-break space is not blank.
 	`{"questions":[{"question":"\t\n\f\r ","header":"\u000b","options":[{"label":"\u00a0","description":"\u2003"},{"label":"\u0085","description":"\ufeff"}],"multiSelect":false}]}`,

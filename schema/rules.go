@@ -34,7 +34,7 @@ func rules(doc any, key KeyBy, check func(string) (string, error)) []Problem {
 			if first, dup := keyed[k]; dup {
 				ps = append(ps, problem([]any{"questions", i, key.field()},
 					"same as questions[%d].%s (%q); answers are keyed by %s, so each must be different",
-					first, key.field(), k, key.field()))
+					first, key.field(), k, key.noun()))
 			} else {
 				keyed[k] = i
 				keys = append(keys, k)
@@ -68,7 +68,7 @@ func rules(doc any, key KeyBy, check func(string) (string, error)) []Problem {
 	for k, v := range answers {
 		at := []any{"answers", k}
 		if _, ok := keyed[k]; !ok && len(keys) > 0 {
-			msg := fmt.Sprintf("no question has this %s", key.field())
+			msg := fmt.Sprintf("no question has this %s", key.noun())
 			if s := suggest(k, keys); s != "" {
 				msg += fmt.Sprintf("; did you mean %q?", s)
 			}
@@ -79,8 +79,8 @@ func rules(doc any, key KeyBy, check func(string) (string, error)) []Problem {
 		if !ok {
 			continue
 		}
-		if strings.TrimSpace(s) == "" {
-			ps = append(ps, problem(at, "must not be empty"))
+		if msg := noText(s); msg != "" {
+			ps = append(ps, problem(at, "%s", msg))
 			continue
 		}
 		if q, ok := asked[k]; ok && check != nil {
@@ -95,9 +95,10 @@ func rules(doc any, key KeyBy, check func(string) (string, error)) []Problem {
 }
 
 // questionOf reads what Resolve needs from a decoded question that may not
-// be valid: the labels and whether it is a multi-select.
+// be valid: its type, the labels and whether it is a multi-select.
 func questionOf(q map[string]any) Question {
 	var out Question
+	out.Type, _ = q["type"].(string)
 	out.MultiSelect, _ = q["multiSelect"].(bool)
 	opts, _ := q["options"].([]any)
 	for _, o := range opts {
@@ -118,6 +119,9 @@ func questionOf(q map[string]any) Question {
 // in option order.
 func (q Question) Resolve(text string) (labels []string, other string) {
 	text = strings.TrimSpace(text)
+	if q.IsText() {
+		return nil, text
+	}
 	if l, ok := q.label(text); ok {
 		return []string{l}, ""
 	}
@@ -153,4 +157,47 @@ func (q Question) label(s string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// AddPresets adds answers known from elsewhere (from names where, e.g. an
+// environment variable) for the questions that the input does not answer
+// itself: the input's own answers win. Presets for keys that no question
+// has are ignored, since one set of presets may serve many inputs; an empty
+// preset for a question is a *ValidationError.
+func (in *Input) AddPresets(from string, presets map[string]string, key KeyBy) error {
+	var ps []Problem
+	for _, q := range in.Questions {
+		k := key.Key(q)
+		v, ok := presets[k]
+		if !ok {
+			continue
+		}
+		if _, own := in.Answers[k]; own {
+			continue
+		}
+		if msg := noText(v); msg != "" {
+			ps = append(ps, problem([]any{from, k}, "%s", msg))
+			continue
+		}
+		if in.Answers == nil {
+			in.Answers = map[string]string{}
+		}
+		in.Answers[k] = v
+	}
+	if len(ps) > 0 {
+		return newValidationError(ps)
+	}
+	return nil
+}
+
+// noText says what is wrong with an answer that has no text: it is empty,
+// or blank. It returns "" for an answer with text.
+func noText(s string) string {
+	switch {
+	case s == "":
+		return msgEmpty
+	case strings.TrimSpace(s) == "":
+		return msgBlank
+	}
+	return ""
 }

@@ -110,14 +110,20 @@ func inputOf(doc any) (*Input, bool) {
 		if !ok {
 			return nil, false
 		}
-		opts, ok := q["options"].([]any)
-		if !ok {
-			return nil, false
-		}
 		out := &in.Questions[i]
 		out.Question, _ = q["question"].(string)
 		out.Header, _ = q["header"].(string)
+		out.Type, _ = q["type"].(string)
 		out.MultiSelect, _ = q["multiSelect"].(bool)
+		out.Placeholder, _ = q["placeholder"].(string)
+		v, ok := q["options"]
+		if !ok {
+			continue // a text question
+		}
+		opts, ok := v.([]any)
+		if !ok {
+			return nil, false
+		}
 		out.Options = make([]Option, len(opts))
 		for j, v := range opts {
 			o, ok := v.(map[string]any)
@@ -186,11 +192,19 @@ func (s *Schema) lookup(pointer string) (any, bool) {
 	}
 	for _, tok := range strings.Split(strings.TrimPrefix(pointer, "/"), "/") {
 		tok = unescapePointer(tok)
-		m, ok := v.(map[string]any)
-		if !ok {
-			return nil, false
-		}
-		if v, ok = m[tok]; !ok {
+		switch c := v.(type) {
+		case map[string]any:
+			var ok bool
+			if v, ok = c[tok]; !ok {
+				return nil, false
+			}
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(c) {
+				return nil, false
+			}
+			v = c[i]
+		default:
 			return nil, false
 		}
 	}

@@ -18,13 +18,26 @@ type Input struct {
 	Answers map[string]string `json:"answers,omitempty"`
 }
 
-// Question is one multiple-choice question.
+// Question is one question: multiple-choice, or free text when Type is
+// TypeText.
 type Question struct {
 	Question    string   `json:"question"`
 	Header      string   `json:"header"`
-	Options     []Option `json:"options"`
+	Type        string   `json:"type,omitempty"`
+	Options     []Option `json:"options,omitempty"`
 	MultiSelect bool     `json:"multiSelect"`
+	// Placeholder is a hint shown in the empty answer of a text question.
+	Placeholder string `json:"placeholder,omitempty"`
 }
+
+// The types of question. An absent type is TypeChoice.
+const (
+	TypeChoice = "choice"
+	TypeText   = "text"
+)
+
+// IsText reports whether q asks for free text rather than a choice.
+func (q Question) IsText() bool { return q.Type == TypeText }
 
 // Option is one choice of a question.
 type Option struct {
@@ -68,6 +81,15 @@ func (k KeyBy) Key(q Question) string {
 func (k KeyBy) field() string {
 	if k == KeyQuestion {
 		return "question"
+	}
+	return "header"
+}
+
+// noun names the field that k names in a sentence: "no question has this
+// question" would puzzle its reader.
+func (k KeyBy) noun() string {
+	if k == KeyQuestion {
+		return "question text"
 	}
 	return "header"
 }

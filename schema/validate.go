@@ -47,7 +47,46 @@ type node struct {
 	minLength, maxLength int  // -1 when absent
 	nonBlank             bool // pattern: \S
 	ref                  *node
-	refTo                string // the pointer of ref, until it is resolved
+	refTo                string   // the pointer of ref, until it is resolved
+	constant             *scalar  // const
+	enum                 []scalar // enum
+	allOf                []*node  // allOf
+	ifThen               *node    // if
+	then, otherwise      *node    // then, else
+}
+
+// scalar is a JSON string, boolean or null, as const and enum give them.
+// (schema.json compares with nothing else, and this validator refuses
+// other values there rather than compare numbers or objects its own way.)
+type scalar struct {
+	kind string // "string", "boolean" or "null"
+	str  string
+	b    bool
+}
+
+func scalarOf(v any, at string) (scalar, error) {
+	switch v := v.(type) {
+	case string:
+		return scalar{kind: "string", str: v}, nil
+	case bool:
+		return scalar{kind: "boolean", b: v}, nil
+	case nil:
+		return scalar{kind: "null"}, nil
+	}
+	return scalar{}, fmt.Errorf("%s: only strings, booleans and null are supported by askuser's validator", at)
+}
+
+// is reports whether the decoded JSON value v equals c.
+func (c scalar) is(v any) bool {
+	switch v := v.(type) {
+	case string:
+		return c.kind == "string" && c.str == v
+	case bool:
+		return c.kind == "boolean" && c.b == v
+	case nil:
+		return c.kind == "null"
+	}
+	return false
 }
 
 // property is one entry of a "properties" keyword. A slice of them rather
@@ -165,6 +204,40 @@ func (c *treeCompiler) keyword(n *node, k string, v any, at string) error {
 		n.additional, err = c.compile(v, at)
 	case "items":
 		n.items, err = c.compile(v, at)
+	case "if":
+		n.ifThen, err = c.compile(v, at)
+	case "then":
+		n.then, err = c.compile(v, at)
+	case "else":
+		n.otherwise, err = c.compile(v, at)
+	case "allOf":
+		vs, ok := v.([]any)
+		if !ok || len(vs) == 0 {
+			return fmt.Errorf("%s: must be a non-empty array of schemas", at)
+		}
+		for i, sub := range vs {
+			child, err := c.compile(sub, at+"/"+strconv.Itoa(i))
+			if err != nil {
+				return err
+			}
+			n.allOf = append(n.allOf, child)
+		}
+	case "const":
+		var c scalar
+		c, err = scalarOf(v, at)
+		n.constant = &c
+	case "enum":
+		vs, ok := v.([]any)
+		if !ok || len(vs) == 0 {
+			return fmt.Errorf("%s: must be a non-empty array", at)
+		}
+		for i, e := range vs {
+			c, err := scalarOf(e, at+"/"+strconv.Itoa(i))
+			if err != nil {
+				return err
+			}
+			n.enum = append(n.enum, c)
+		}
 	case "minItems":
 		n.minItems, err = count(v, at)
 	case "maxItems":
@@ -259,14 +332,27 @@ func pointerName(loc string) string {
 
 // validate appends to out every keyword of n (and of the schemas it leads
 // to) that v, found at the pointer at, fails. It follows the library: a
-// wrong type stops the checks of that schema, and $ref is applied after the
-// keywords beside it.
+// wrong type stops the checks of that schema; then const, enum, the
+// object, array and string keywords; then $ref, allOf and if/then/else, in
+// that order.
 func (n *node) validate(v any, at string, out []fault) []fault {
 	if n.never {
 		return append(out, fault{n.loc, at, "not allowed"})
 	}
 	if len(n.types) > 0 && !hasType(n.types, v) {
 		return append(out, fault{n.loc + "/type", at, fmt.Sprintf("expected %s, but got %s", strings.Join(n.types, " or "), jsonType(v))})
+	}
+	if n.constant != nil && !n.constant.is(v) {
+		out = append(out, fault{n.loc + "/const", at, "const failed"})
+	}
+	if len(n.enum) > 0 {
+		found := false
+		for _, e := range n.enum {
+			found = found || e.is(v)
+		}
+		if !found {
+			out = append(out, fault{n.loc + "/enum", at, "enum failed"})
+		}
 	}
 	switch v := v.(type) {
 	case map[string]any:
@@ -321,6 +407,20 @@ func (n *node) validate(v any, at string, out []fault) []fault {
 	}
 	if n.ref != nil {
 		out = n.ref.validate(v, at, out)
+	}
+	for _, sub := range n.allOf {
+		out = sub.validate(v, at, out)
+	}
+	if n.ifThen != nil {
+		// The condition's own failures are not reported: they choose
+		// between then and else.
+		if len(n.ifThen.validate(v, at, nil)) == 0 {
+			if n.then != nil {
+				out = n.then.validate(v, at, out)
+			}
+		} else if n.otherwise != nil {
+			out = n.otherwise.validate(v, at, out)
+		}
 	}
 	return out
 }
