@@ -195,12 +195,26 @@ func isIdent(s string) bool {
 	return true
 }
 
-// fieldRank orders the fields of one object as the schema declares them, so
-// that problems read top to bottom like the input.
-var fieldRank = map[string]int{
-	"questions": 1, "metadata": 2, "answers": 3,
-	"question": 1, "header": 2, "type": 3, "options": 4, "multiSelect": 5, "placeholder": 6,
-	"label": 1, "description": 2, "preview": 3,
+// rank orders the fields of one object as the schema declares them, so
+// that problems read top to bottom like the input; unknown fields come
+// after the known ones. (A switch rather than a map: a map literal is built
+// at start-up on every run.)
+func rank(field string) int {
+	switch field {
+	case "questions", "question", "label":
+		return 1
+	case "metadata", "header", "description":
+		return 2
+	case "answers", "type", "preview":
+		return 3
+	case "options":
+		return 4
+	case "multiSelect":
+		return 5
+	case "placeholder":
+		return 6
+	}
+	return 13
 }
 
 func lessPath(a, b []any) bool {
@@ -229,13 +243,6 @@ func compareToken(a, b any) int {
 		return ra - rb
 	}
 	return strings.Compare(as, bs)
-}
-
-func rank(field string) int {
-	if r, ok := fieldRank[field]; ok {
-		return r
-	}
-	return len(fieldRank) + 1 // unknown fields after the known ones
 }
 
 // suggest returns the allowed name closest to name, or "" when none is

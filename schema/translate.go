@@ -202,7 +202,7 @@ func items(n int) string {
 }
 
 // keysInOrder returns the keys of a schema object in the order the schema
-// text gives them, as far as fieldRank knows it.
+// text gives them, as far as rank knows it.
 func keysInOrder(v any) []string {
 	m, _ := v.(map[string]any)
 	keys := make([]string, 0, len(m))

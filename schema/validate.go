@@ -106,11 +106,14 @@ func (n *node) property(name string) (*node, bool) {
 	return nil, false
 }
 
-// annotations are keywords that say something about a schema to people
-// and tools without affecting validation.
-var annotations = map[string]bool{
-	"$schema": true, "$comment": true, "title": true, "description": true,
-	"default": true, "examples": true, "deprecated": true, "readOnly": true, "writeOnly": true,
+// isAnnotation reports whether k is a keyword that says something about a
+// schema to people and tools without affecting validation.
+func isAnnotation(k string) bool {
+	switch k {
+	case "$schema", "$comment", "title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly":
+		return true
+	}
+	return false
 }
 
 // compileTree compiles the decoded schema document doc.
@@ -261,7 +264,7 @@ func (c *treeCompiler) keyword(n *node, k string, v any, at string) error {
 		n.refTo = unescapeFragment(s[1:])
 		c.refs = append(c.refs, n)
 	default:
-		if !annotations[k] {
+		if !isAnnotation(k) {
 			return fmt.Errorf("%s: keyword %q is not supported by askuser's validator", at, k)
 		}
 	}
