@@ -16,9 +16,9 @@ import (
 )
 
 // TestStress runs the built program 1,000 times on generated questions with
-// scripted answers (question and option counts, single and multi-select,
-// numbers, labels, own answers, presets, Unicode, each way of giving the
-// questions) and checks every output against the answers meant. It is
+// scripted answers (question and option counts, single and multi-select and
+// text questions, numbers, labels, own answers, presets, Unicode, each way
+// of giving the questions) and checks every output against the answers meant. It is
 // skipped under -short.
 func TestStress(t *testing.T) {
 	if testing.Short() {
@@ -100,8 +100,10 @@ func generateCase(rng *rand.Rand) stressCase {
 	type question struct {
 		Question    string   `json:"question"`
 		Header      string   `json:"header"`
-		Options     []option `json:"options"`
+		Type        string   `json:"type,omitempty"`
+		Options     []option `json:"options,omitempty"`
 		MultiSelect bool     `json:"multiSelect"`
+		Placeholder string   `json:"placeholder,omitempty"`
 	}
 	nq := 1 + rng.IntN(4)
 	var qs []question
@@ -117,6 +119,31 @@ func generateCase(rng *rand.Rand) stressCase {
 			Header:      fmt.Sprintf("%.8s %d", word(rng), i),
 			MultiSelect: rng.IntN(2) == 0,
 		}
+		key := q.Header
+		if c.byText {
+			key = q.Question
+		}
+		if rng.IntN(6) == 0 {
+			// A text question: the answer is the text typed, trimmed.
+			q.Type, q.MultiSelect = "text", false
+			if rng.IntN(2) == 0 {
+				q.Placeholder = word(rng)
+			}
+			text := fmt.Sprintf("%s, %s %d", word(rng), word(rng), rng.IntN(100))
+			qs = append(qs, q)
+			if rng.IntN(5) == 0 {
+				presets[key] = text
+			} else {
+				lines = append(lines, "  "+text+" ")
+			}
+			if i > 0 {
+				out.WriteByte(',')
+			}
+			out.Write(jsonString(key))
+			out.WriteByte(':')
+			out.Write(jsonString(text))
+			continue
+		}
 		no := 2 + rng.IntN(3)
 		for j := 0; j < no; j++ {
 			o := option{Label: fmt.Sprintf("%s %s%d", word(rng), word(rng), j), Description: word(rng) + " " + word(rng)}
@@ -126,10 +153,6 @@ func generateCase(rng *rand.Rand) stressCase {
 			q.Options = append(q.Options, o)
 		}
 		qs = append(qs, q)
-		key := q.Header
-		if c.byText {
-			key = q.Question
-		}
 
 		// What the person means, and how it is typed.
 		chosen := make([]bool, no)
