@@ -297,3 +297,27 @@ func FuzzParseChoice(f *testing.F) {
 		checkAnswer(t, q, a)
 	})
 }
+
+// Confirm, Input and text questions draw their text through Display too.
+func TestLineConfirmInputTextHostile(t *testing.T) {
+	var out bytes.Buffer
+	l := NewLine(strings.NewReader("y\n\x1b[2J typed \n\n  mine\t \n"), &out, true)
+	if ok, err := l.Confirm(context.Background(), "Proceed\x1b]0;t\x07?", false); err != nil || !ok {
+		t.Fatalf("Confirm = %v, %v", ok, err)
+	}
+	got, err := l.Input(context.Background(), "Name\u202e?", "\x1b[31mph", "")
+	if err != nil || got != "[2J typed" {
+		t.Fatalf("Input = %q, %v", got, err)
+	}
+	q := schema.Question{Question: "Why\x9b?", Header: "Why", Type: schema.TypeText, Placeholder: "\x1b]8;;x\x1b\\"}
+	a, err := l.Ask(context.Background(), []schema.Question{q})
+	if err != nil || a[0].Other != "mine" {
+		t.Fatalf("Ask = %+v, %v", a, err)
+	}
+	checkDrawable(t, out.String(), true)
+	for _, want := range []string{`Proceed\x1b]0;t\x07? [y/N]: `, `Name\u202e?`, `e.g. \x1b[31mph`, `e.g. \x1b]8;;x\x1b\`, "Your answer cannot be empty"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("transcript lacks %q:\n%s", want, out.String())
+		}
+	}
+}
