@@ -163,7 +163,9 @@ func (q Question) label(s string) (string, bool) {
 // environment variable) for the questions that the input does not answer
 // itself: the input's own answers win. Presets for keys that no question
 // has are ignored, since one set of presets may serve many inputs; an empty
-// preset for a question is a *ValidationError.
+// preset for a question, or one whose own text (what names no option) the
+// CheckAnswer of the Schema that parsed the input refuses, is a
+// *ValidationError.
 func (in *Input) AddPresets(from string, presets map[string]string, key KeyBy) error {
 	var ps []Problem
 	for _, q := range in.Questions {
@@ -178,6 +180,14 @@ func (in *Input) AddPresets(from string, presets map[string]string, key KeyBy) e
 		if msg := noText(v); msg != "" {
 			ps = append(ps, problem([]any{from, k}, "%s", msg))
 			continue
+		}
+		if in.checkAnswer != nil {
+			if _, other := q.Resolve(v); other != "" {
+				if _, err := in.checkAnswer(other); err != nil {
+					ps = append(ps, problem([]any{from, k}, "%s", err))
+					continue
+				}
+			}
 		}
 		if in.Answers == nil {
 			in.Answers = map[string]string{}

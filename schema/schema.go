@@ -86,6 +86,7 @@ func (s *Schema) Parse(data []byte, key KeyBy) (*Input, error) {
 		// The schema admits only what Input can hold; this is a bug.
 		return nil, fmt.Errorf("decode valid input: unexpected shape")
 	}
+	in.checkAnswer = s.CheckAnswer
 	return in, nil
 }
 

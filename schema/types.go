@@ -16,6 +16,10 @@ type Input struct {
 	Metadata map[string]any `json:"metadata,omitempty"`
 	// Answers holds answers already known, keyed as the output is keyed.
 	Answers map[string]string `json:"answers,omitempty"`
+
+	// checkAnswer is the CheckAnswer of the Schema that parsed the input,
+	// for AddPresets.
+	checkAnswer func(string) (string, error)
 }
 
 // Question is one question: multiple-choice, or free text when Type is
