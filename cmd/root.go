@@ -20,6 +20,10 @@ type askOptions struct {
 	ui      string
 	tty     bool
 	timeout time.Duration
+	// listen and open serve --ui web; listenSet says --listen was given.
+	listen    string
+	listenSet bool
+	open      bool
 }
 
 func newRootCmd(env *Env) *cobra.Command {
@@ -32,7 +36,9 @@ the answers as one line of JSON on stdout: {"answers":{"<header>":"<label>",...}
 
 The questions come as the single argument, from --file, or on stdin. They are
 asked in a terminal UI when there is a terminal, and as numbered line prompts
-otherwise. Every question also offers "Other", for the person's own answer.
+otherwise. With --ui web they are asked on a one-time local web page instead,
+for when no terminal prompt can reach the person. Every question also offers
+"Other", for the person's own answer.
 
 Exit codes: 0 answered, 1 unexpected failure, 64 usage error, 65 invalid
 questions, 66 no answers (input ended), 124 timed out, 129 hung up,
@@ -45,7 +51,8 @@ Run 'askuser docs' for the full guide, written for agents.`,
     "multiSelect":false}]}'
 
   askuser -f questions.json --key question
-  printf '%s\n2\n' "$json" | askuser        # questions and then answers on stdin`,
+  printf '%s\n2\n' "$json" | askuser        # questions and then answers on stdin
+  askuser --ui web --open -f questions.json  # answer on a page in the browser`,
 		Version:       env.Build.String(),
 		Args:          rootArgs,
 		SilenceErrors: true,
@@ -53,6 +60,7 @@ Run 'askuser docs' for the full guide, written for agents.`,
 		// Two edits apart, as git does: "shcema" finds "schema".
 		SuggestionsMinimumDistance: 2,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.listenSet = cmd.Flags().Changed("listen")
 			return runAsk(cmd.Context(), env, opts, args)
 		},
 	}
@@ -68,11 +76,14 @@ Run 'askuser docs' for the full guide, written for agents.`,
 	f := cmd.Flags()
 	f.StringVarP(&opts.file, "file", "f", "", "read the questions from `FILE` (\"-\" for stdin)")
 	f.StringVar(&opts.key, "key", "header", "key the answers by `header` or question text (question)")
-	f.StringVar(&opts.ui, "ui", "auto", "how to ask: `auto`, tui (terminal UI) or line (numbered prompts)")
+	f.StringVar(&opts.ui, "ui", "auto", "how to ask: `auto`, tui (terminal UI), line (numbered prompts) or web (a local web page)")
 	f.BoolVar(&opts.tty, "tty", false, "ask on the controlling terminal even when stdin is a pipe")
 	f.DurationVar(&opts.timeout, "timeout", 0, "give up after `DURATION` (e.g. 5m) without an answer: exit 124")
+	f.StringVar(&opts.listen, "listen", "", "with --ui web, serve the page on `ADDR` (HOST:PORT; default 127.0.0.1 on a random port)")
+	f.BoolVar(&opts.open, "open", false, "with --ui web, open the page in the default browser ($BROWSER, else the system's)")
 	cmd.RegisterFlagCompletionFunc("key", fixedCompletions("header", "question"))
-	cmd.RegisterFlagCompletionFunc("ui", fixedCompletions("auto", "tui", "line"))
+	cmd.RegisterFlagCompletionFunc("ui", fixedCompletions("auto", "tui", "line", "web"))
+	cmd.RegisterFlagCompletionFunc("listen", fixedCompletions("127.0.0.1:0", "localhost:8080"))
 
 	cmd.AddCommand(
 		newSchemaCmd(env),
@@ -148,6 +159,9 @@ func runAsk(ctx context.Context, env *Env, opts *askOptions, args []string) erro
 	if opts.timeout < 0 {
 		return usageErrorf("invalid --timeout %s: must not be negative", opts.timeout)
 	}
+	if err := checkWebFlags(mode, opts); err != nil {
+		return err
+	}
 	in, src, err := parseInput(env, args, opts.file, key)
 	if err != nil {
 		return err
@@ -172,7 +186,7 @@ func runAsk(ctx context.Context, env *Env, opts *askOptions, args []string) erro
 			ctx, cancel = context.WithTimeoutCause(ctx, opts.timeout, &timeoutError{after: opts.timeout})
 			defer cancel()
 		}
-		a, err := newAsker(env, mode, opts.tty, src)
+		a, err := newAsker(env, mode, opts, src)
 		if err != nil {
 			return err
 		}

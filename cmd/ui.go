@@ -16,14 +16,17 @@ const (
 	uiAuto uiMode = "auto"
 	uiTUI  uiMode = "tui"
 	uiLine uiMode = "line"
+	// uiWeb is never picked by auto: it opens a port, which only the
+	// caller can decide to do.
+	uiWeb uiMode = "web"
 )
 
 func parseUI(s string) (uiMode, error) {
 	switch m := uiMode(s); m {
-	case uiAuto, uiTUI, uiLine:
+	case uiAuto, uiTUI, uiLine, uiWeb:
 		return m, nil
 	}
-	return "", usageErrorf("invalid --ui %q: must be auto, tui or line", s)
+	return "", usageErrorf("invalid --ui %q: must be auto, tui, line or web", s)
 }
 
 // asker is a prompt.Asker with the streams it opened.
@@ -41,12 +44,16 @@ func (a *asker) close() {
 // newAsker picks how to ask. Answers come from the controlling terminal with
 // --tty, else from what followed the questions on stdin, else from stdin.
 // Prompts go to the terminal with --tty, else to stderr; never to stdout.
-func newAsker(env *Env, mode uiMode, useTTY bool, src *source) (*asker, error) {
+// With --ui web, answers come from the page, and stderr says where it is.
+func newAsker(env *Env, mode uiMode, opts *askOptions, src *source) (*asker, error) {
+	if mode == uiWeb {
+		return newWebAsker(env, opts)
+	}
 	a := &asker{}
 	var in io.Reader = env.IO.In
 	var out io.Writer = env.IO.ErrOut
 	echo := !env.IO.InTTY
-	if useTTY {
+	if opts.tty {
 		tin, tout, err := openTTY()
 		if err != nil {
 			return nil, err
