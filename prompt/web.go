@@ -106,8 +106,10 @@ func (w *Web) Ask(ctx context.Context, qs []schema.Question) ([]Answer, error) {
 		maxBody: webMaxBody(qs),
 		done:    make(chan struct{}),
 	}
+	conns := &webConns{states: map[net.Conn]http.ConnState{}}
 	srv := &http.Server{
 		Handler:           s,
+		ConnState:         conns.track,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		IdleTimeout:       60 * time.Second,
@@ -141,7 +143,7 @@ func (w *Web) Ask(ctx context.Context, qs []schema.Question) ([]Answer, error) {
 	w.mu.Lock()
 	w.quiet = true
 	w.mu.Unlock()
-	w.stop(srv)
+	w.stop(srv, conns)
 
 	state, answers, _ := s.result()
 	switch {
@@ -157,13 +159,45 @@ func (w *Web) Ask(ctx context.Context, qs []schema.Question) ([]Answer, error) {
 
 // stop lets the requests in flight finish (the summary of the answer, the
 // waiting pages learning that it is over) and then closes every connection.
-func (w *Web) stop(srv *http.Server) {
+func (w *Web) stop(srv *http.Server, conns *webConns) {
+	// Browsers open connections ahead of need. Shutdown would wait seconds
+	// for those to send a request, and none is wanted now.
+	w.ln.Close()
+	conns.closeUnused()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	if srv.Shutdown(ctx) != nil {
 		srv.Close()
 	}
 	<-w.served
+}
+
+// webConns tracks the state of the server's connections.
+type webConns struct {
+	mu     sync.Mutex
+	states map[net.Conn]http.ConnState
+}
+
+func (c *webConns) track(conn net.Conn, st http.ConnState) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch st {
+	case http.StateClosed, http.StateHijacked:
+		delete(c.states, conn)
+	default:
+		c.states[conn] = st
+	}
+}
+
+// closeUnused closes the connections that have not begun a request.
+func (c *webConns) closeUnused() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for conn, st := range c.states {
+		if st == http.StateNew {
+			conn.Close()
+		}
+	}
 }
 
 // say writes a line for the person at the terminal, unless Ask is over.
@@ -279,7 +313,9 @@ func (s *webSession) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "no-referrer")
+	// Not no-referrer: with it, a browser sends "Origin: null" with the
+	// form, which cannot be told from a sandboxed attacker's page.
+	h.Set("Referrer-Policy", "same-origin")
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Cross-Origin-Opener-Policy", "same-origin")
 	h.Set("Cross-Origin-Resource-Policy", "same-origin")
