@@ -43,6 +43,7 @@ func checkWebFlags(mode uiMode, opts *askOptions) error {
 
 // listenAddr is a checked --listen value.
 type listenAddr struct {
+	network  string // for net.Listen: tcp4 or tcp6 for an IP address of that kind
 	addr     string // for net.Listen
 	host     string // "" (every interface), "localhost" or an IP address
 	loopback bool
@@ -60,7 +61,7 @@ func parseListen(s string) (listenAddr, error) {
 	if _, err := strconv.ParseUint(port, 10, 16); err != nil {
 		return listenAddr{}, bad("the port must be a number from 0 to 65535")
 	}
-	la := listenAddr{addr: s, host: host}
+	la := listenAddr{network: "tcp", addr: s, host: host}
 	switch ip := net.ParseIP(host); {
 	case host == "":
 	case strings.EqualFold(host, "localhost"):
@@ -70,6 +71,9 @@ func parseListen(s string) (listenAddr, error) {
 		return listenAddr{}, bad("the host must be an IP address or localhost")
 	default:
 		la.loopback = ip.IsLoopback()
+		if la.network = "tcp6"; ip.To4() != nil {
+			la.network = "tcp4"
+		}
 	}
 	return la, nil
 }
@@ -77,14 +81,14 @@ func parseListen(s string) (listenAddr, error) {
 // newWebAsker starts listening for the web page, so that a port that cannot
 // be had is reported before anything is asked.
 func newWebAsker(env *Env, opts *askOptions) (*asker, error) {
-	la := listenAddr{addr: defaultListen, host: "127.0.0.1", loopback: true}
+	la := listenAddr{network: "tcp4", addr: defaultListen, host: "127.0.0.1", loopback: true}
 	if opts.listenSet {
 		var err error
 		if la, err = parseListen(opts.listen); err != nil {
 			return nil, err
 		}
 	}
-	ln, err := net.Listen("tcp", la.addr)
+	ln, err := net.Listen(la.network, la.addr)
 	if err != nil {
 		var op *net.OpError
 		if errors.As(err, &op) {
@@ -94,15 +98,17 @@ func newWebAsker(env *Env, opts *askOptions) (*asker, error) {
 	}
 	// The address shown: localhost as asked for, this machine's address on
 	// every interface, else the address listened on.
-	display := ""
+	tcp := ln.Addr().(*net.TCPAddr)
+	display, where := "", tcp.String()
 	switch {
 	case la.host == "localhost":
 		display = "localhost"
-	case ln.Addr().(*net.TCPAddr).IP.IsUnspecified():
+	case tcp.IP.IsUnspecified():
 		display = outwardIP()
+		where = fmt.Sprintf("every interface, port %d", tcp.Port)
 	}
 	if !la.loopback {
-		fmt.Fprintf(env.IO.ErrOut, "Warning: the page is served beyond this machine, on %s: anyone who can reach it and has the address can answer, and the address travels unencrypted.\n", ln.Addr())
+		fmt.Fprintf(env.IO.ErrOut, "Warning: the page is served beyond this machine, on %s: anyone who can reach it and has the address can answer, and the address travels unencrypted.\n", where)
 	}
 	var open func(string) error
 	if opts.open {
