@@ -165,6 +165,7 @@ func TestBrowser(t *testing.T) {
 		{"MultiChoiceByKeyboard", browserMultiChoiceByKeyboard},
 		{"Other", browserOther},
 		{"TwoQuestions", browserTwoQuestions},
+		{"TextQuestion", browserTextQuestion},
 		{"Cancel", browserCancel},
 		{"InterruptWithdrawsTheQuestion", browserInterruptWithdrawsTheQuestion},
 		{"Killed", browserKilled},
@@ -291,6 +292,24 @@ func browserTwoQuestions(t *testing.T, browser context.Context) {
 	}
 	r.exit(t, 0)
 	checkStdout(t, r, `{"answers":{"Database":"PostgreSQL (Recommended)","Features":"Search, Dark mode"}}`)
+}
+
+func browserTextQuestion(t *testing.T, browser context.Context) {
+	ctx := newTab(t, browser)
+	r := startWeb(t, `{"questions":[
+	  {"question":"What should the component be called?","header":"Name","type":"text","placeholder":"UserCard"},
+	  {"question":"Which language?","header":"Language","options":[{"label":"TypeScript","description":"Typed"},{"label":"JavaScript","description":"Untyped"}],"multiSelect":false}]}`)
+	do(t, ctx, chromedp.Navigate(r.url), chromedp.WaitVisible(chromedp.CSS("#q1")))
+	if got := eval[string](t, ctx, `document.querySelector('#q0-other').placeholder`); got != "UserCard" {
+		t.Errorf("placeholder = %q", got)
+	}
+	// Enter in the text goes on to the next question; Enter there submits.
+	do(t, ctx, chromedp.SendKeys(chromedp.CSS("#q0-other"), "OrderList"), chromedp.KeyEvent("\r"))
+	waitFor(t, ctx, `document.activeElement.id === 'q1-1'`)
+	do(t, ctx, chromedp.KeyEvent("2"), chromedp.KeyEvent("\r"))
+	waitFor(t, ctx, textIs("#title", "Answered"))
+	r.exit(t, 0)
+	checkStdout(t, r, `{"answers":{"Name":"OrderList","Language":"JavaScript"}}`)
 }
 
 func browserCancel(t *testing.T, browser context.Context) {

@@ -56,16 +56,23 @@ const (
 // it to print the page's address.
 func startWeb(t *testing.T, questions string, args ...string) *webRun {
 	t.Helper()
-	path, err := exec.LookPath("askuser")
-	if err != nil {
-		t.Fatal(err)
-	}
 	file := filepath.Join(t.TempDir(), "questions.json")
 	if err := os.WriteFile(file, []byte(questions), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return startAskuser(t, append([]string{"--ui", "web", "-f", file}, args...)...)
+}
+
+// startAskuser runs askuser with args, and waits for it to print the
+// page's address.
+func startAskuser(t *testing.T, args ...string) *webRun {
+	t.Helper()
+	path, err := exec.LookPath("askuser")
+	if err != nil {
+		t.Fatal(err)
+	}
 	r := &webRun{stderr: &syncBuffer{}, done: make(chan struct{})}
-	r.cmd = exec.Command(path, append([]string{"--ui", "web", "-f", file}, args...)...)
+	r.cmd = exec.Command(path, args...)
 	r.cmd.Env = append(os.Environ(), "NO_COLOR=1")
 	r.cmd.Stdout, r.cmd.Stderr = &r.stdout, r.stderr
 	if err := r.cmd.Start(); err != nil {
@@ -345,5 +352,38 @@ func TestWebListenAddress(t *testing.T) {
 	r.exit(t, 0)
 	if want := `{"answers":{"Database":"PostgreSQL (Recommended)"}}` + "\n"; r.stdout.String() != want {
 		t.Errorf("stdout = %q, want %q", r.stdout.String(), want)
+	}
+}
+
+func TestWebConfirmAndInput(t *testing.T) {
+	// A yes/no question has no Other, and starts on its default.
+	r := startAskuser(t, "confirm", "--ui", "web", "--default", "no", "Deploy to production?")
+	page := r.do(t, "GET", r.url, "", nil)
+	if !strings.Contains(page.body, `value="2" checked`) || strings.Contains(page.body, `id="q0-0"`) {
+		t.Errorf("the confirm page does not start on No, or offers Other:\n%s", page.body)
+	}
+	wantCode(t, "Other", r.do(t, "POST", r.at(t, "/answer"), "q0=0&q0-other=maybe", nil), http.StatusBadRequest)
+	wantCode(t, "yes", r.do(t, "POST", r.at(t, "/answer"), "q0=1", nil), http.StatusOK)
+	r.exit(t, 0)
+
+	r = startAskuser(t, "confirm", "--ui", "web", "Deploy to production?")
+	wantCode(t, "no", r.do(t, "POST", r.at(t, "/answer"), "q0=no", nil), http.StatusOK)
+	r.exit(t, 1)
+
+	// Text starts with the default, and may not be sent empty.
+	r = startAskuser(t, "input", "--ui", "web", "--placeholder", "UserCard", "--default", "Card", "Component name?")
+	page = r.do(t, "GET", r.url, "", nil)
+	if !strings.Contains(page.body, `value="Card"`) || !strings.Contains(page.body, `placeholder="UserCard"`) {
+		t.Errorf("the input page lacks its default or placeholder:\n%s", page.body)
+	}
+	got := r.do(t, "POST", r.at(t, "/answer"), "q0-other=+%09", nil)
+	wantCode(t, "empty", got, http.StatusBadRequest)
+	if !strings.Contains(got.body, "Type your answer.") {
+		t.Errorf("the page does not ask for an answer:\n%s", got.body)
+	}
+	wantCode(t, "text", r.do(t, "POST", r.at(t, "/answer"), "q0-other=OrderList", nil), http.StatusOK)
+	r.exit(t, 0)
+	if r.stdout.String() != "OrderList\n" {
+		t.Errorf("stdout = %q, want %q", r.stdout.String(), "OrderList\n")
 	}
 }

@@ -77,6 +77,8 @@ func exitCode(err error) int {
 	switch {
 	case err == nil:
 		return ExitOK
+	case errors.Is(err, errDeclined):
+		return ExitError
 	case errors.As(err, &usage), errors.As(err, &limit):
 		return ExitUsage
 	case errors.As(err, &syntax), errors.As(err, &invalid), errors.As(err, &large):

@@ -108,6 +108,8 @@ func report(w io.Writer, err error) {
 	)
 	var b strings.Builder
 	switch {
+	case errors.Is(err, errDeclined):
+		return // the exit code says it all
 	case errors.As(err, &usage):
 		fmt.Fprintf(&b, "Error: %s\n", capitalize(usage.msg))
 		if usage.showUsage {

@@ -1,11 +1,11 @@
 package cmd
 
 import (
-	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
-	"time"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -15,15 +15,9 @@ import (
 
 // askOptions are the flags of the root command.
 type askOptions struct {
-	file    string
-	key     string
-	ui      string
-	tty     bool
-	timeout time.Duration
-	// listen and open serve --ui web; listenSet says --listen was given.
-	listen    string
-	listenSet bool
-	open      bool
+	askFlags
+	file string
+	key  string
 }
 
 func newRootCmd(env *Env) *cobra.Command {
@@ -36,9 +30,7 @@ the answers as one line of JSON on stdout: {"answers":{"<header>":"<label>",...}
 
 The questions come as the single argument, from --file, or on stdin. They are
 asked in a terminal UI when there is a terminal, and as numbered line prompts
-otherwise. With --ui web they are asked on a one-time local web page instead,
-for when no terminal prompt can reach the person. Every question also offers
-"Other", for the person's own answer.
+otherwise. Every question also offers "Other", for the person's own answer.
 
 Exit codes: 0 answered, 1 unexpected failure, 64 usage error, 65 invalid
 questions, 66 no answers (input ended), 124 timed out, 129 hung up,
@@ -51,8 +43,7 @@ Run 'askuser docs' for the full guide, written for agents.`,
     "multiSelect":false}]}'
 
   askuser -f questions.json --key question
-  printf '%s\n2\n' "$json" | askuser        # questions and then answers on stdin
-  askuser --ui web --open -f questions.json  # answer on a page in the browser`,
+  printf '%s\n2\n' "$json" | askuser        # questions and then answers on stdin`,
 		Version:       env.Build.String(),
 		Args:          rootArgs,
 		SilenceErrors: true,
@@ -60,8 +51,7 @@ Run 'askuser docs' for the full guide, written for agents.`,
 		// Two edits apart, as git does: "shcema" finds "schema".
 		SuggestionsMinimumDistance: 2,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.listenSet = cmd.Flags().Changed("listen")
-			return runAsk(cmd.Context(), env, opts, args)
+			return runAsk(cmd, env, opts, args)
 		},
 	}
 	cmd.SetIn(env.IO.In)
@@ -76,18 +66,16 @@ Run 'askuser docs' for the full guide, written for agents.`,
 	f := cmd.Flags()
 	f.StringVarP(&opts.file, "file", "f", "", "read the questions from `FILE` (\"-\" for stdin)")
 	f.StringVar(&opts.key, "key", "header", "key the answers by `header` or question text (question)")
-	f.StringVar(&opts.ui, "ui", "auto", "how to ask: `auto`, tui (terminal UI), line (numbered prompts) or web (a local web page)")
-	f.BoolVar(&opts.tty, "tty", false, "ask on the controlling terminal even when stdin is a pipe")
-	f.DurationVar(&opts.timeout, "timeout", 0, "give up after `DURATION` (e.g. 5m) without an answer: exit 124")
-	f.StringVar(&opts.listen, "listen", "", "with --ui web, serve the page on `ADDR` (HOST:PORT; default 127.0.0.1 on a random port)")
-	f.BoolVar(&opts.open, "open", false, "with --ui web, open the page in the default browser ($BROWSER, else the system's)")
+	f.BoolVar(&opts.noReview, "no-review", false, "in the terminal UI, submit after the last question without a review")
+	opts.askFlags.register(cmd)
 	cmd.RegisterFlagCompletionFunc("key", fixedCompletions("header", "question"))
-	cmd.RegisterFlagCompletionFunc("ui", fixedCompletions("auto", "tui", "line", "web"))
-	cmd.RegisterFlagCompletionFunc("listen", fixedCompletions("127.0.0.1:0", "localhost:8080"))
 
 	cmd.AddCommand(
 		newSchemaCmd(env),
 		newValidateCmd(env),
+		newConfirmCmd(env),
+		newInputCmd(env),
+		newToolCmd(env),
 		newDocsCmd(env),
 		newVersionCmd(env),
 		newCompletionCmd(),
@@ -147,23 +135,26 @@ func parseInput(env *Env, args []string, file string, key schema.KeyBy) (*schema
 	return in, src, nil
 }
 
-func runAsk(ctx context.Context, env *Env, opts *askOptions, args []string) error {
+func runAsk(cmd *cobra.Command, env *Env, opts *askOptions, args []string) error {
 	key, err := schemaKey(opts.key)
 	if err != nil {
 		return err
 	}
-	mode, err := parseUI(opts.ui)
-	if err != nil {
+	if _, err := opts.checkUI(cmd); err != nil {
 		return err
 	}
-	if opts.timeout < 0 {
-		return usageErrorf("invalid --timeout %s: must not be negative", opts.timeout)
+	if _, err := opts.effectiveTimeout(cmd, env); err != nil {
+		return err
 	}
-	if err := checkWebFlags(mode, opts); err != nil {
+	presets, err := envPresets(env)
+	if err != nil {
 		return err
 	}
 	in, src, err := parseInput(env, args, opts.file, key)
 	if err != nil {
+		return err
+	}
+	if err := in.AddPresets("ASKUSER_ANSWERS", presets, key); err != nil {
 		return err
 	}
 
@@ -181,17 +172,13 @@ func runAsk(ctx context.Context, env *Env, opts *askOptions, args []string) erro
 	}
 
 	if len(pending) > 0 {
-		if opts.timeout > 0 {
-			var cancel context.CancelFunc
-			ctx, cancel = context.WithTimeoutCause(ctx, opts.timeout, &timeoutError{after: opts.timeout})
-			defer cancel()
-		}
-		a, err := newAsker(env, mode, opts, src)
+		s, err := opts.start(cmd.Context(), cmd, env, src, pending[0])
 		if err != nil {
 			return err
 		}
-		defer a.close()
-		got, err := a.Ask(ctx, pending)
+		got, err := s.Ask(s.ctx, pending)
+		err = s.settle(err)
+		s.end(env.IO.ErrOut)
 		if err != nil {
 			var short *prompt.ShortError
 			if errors.As(err, &short) {
@@ -203,8 +190,23 @@ func runAsk(ctx context.Context, env *Env, opts *askOptions, args []string) erro
 		for j, i := range pendingAt {
 			answers[i] = got[j]
 		}
+		s.summarize(in.Questions, answers)
 	}
 	return writeAnswers(env.IO.Out, in.Questions, answers, key)
+}
+
+// envPresets reads ASKUSER_ANSWERS, answers known before asking for runs
+// without a person: a JSON object of strings keyed like the output.
+func envPresets(env *Env) (map[string]string, error) {
+	v := env.Getenv("ASKUSER_ANSWERS")
+	if strings.TrimSpace(v) == "" {
+		return nil, nil
+	}
+	var presets map[string]string
+	if err := json.Unmarshal([]byte(v), &presets); err != nil || presets == nil {
+		return nil, usageErrorf(`invalid ASKUSER_ANSWERS: must be a JSON object of strings, like {"Database":"SQLite"}`)
+	}
+	return presets, nil
 }
 
 // schemaKey reads the --key flag.

@@ -7,6 +7,7 @@ import (
 	"runtime"
 
 	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/schema"
 )
 
 // uiMode is how questions are asked.
@@ -29,10 +30,20 @@ func parseUI(s string) (uiMode, error) {
 	return "", usageErrorf("invalid --ui %q: must be auto, tui, line or web", s)
 }
 
-// asker is a prompt.Asker with the streams it opened.
+// asker is the chosen way of asking, with the streams it opened.
 type asker struct {
-	prompt.Asker
+	fullAsker
+	out     io.Writer // where the prompts are drawn
+	tui     bool      // the terminal UI, rather than line prompts
+	color   bool
 	closers []io.Closer
+}
+
+// fullAsker asks questions, yes/no questions and for text.
+type fullAsker interface {
+	prompt.Asker
+	prompt.Confirmer
+	prompt.Inputter
 }
 
 func (a *asker) close() {
@@ -41,30 +52,94 @@ func (a *asker) close() {
 	}
 }
 
+// summarize shows every answer once the terminal UI is done, the ones
+// given in advance included; line prompts already show what was typed.
+func (a *asker) summarize(qs []schema.Question, answers []prompt.Answer) {
+	if a.tui {
+		prompt.Summary(a.out, qs, answers, a.color)
+	}
+}
+
+// side is one side of the conversation: a stream, and its file when it is
+// one (the terminal UI needs the descriptor).
+type side struct {
+	r   io.Reader
+	w   io.Writer
+	f   *os.File
+	tty bool
+}
+
 // newAsker picks how to ask. Answers come from the controlling terminal with
 // --tty, else from what followed the questions on stdin, else from stdin.
 // Prompts go to the terminal with --tty, else to stderr; never to stdout.
-// With --ui web, answers come from the page, and stderr says where it is.
-func newAsker(env *Env, mode uiMode, opts *askOptions, src *source) (*asker, error) {
-	if mode == uiWeb {
-		return newWebAsker(env, opts)
-	}
+// The terminal UI is used when both are terminals, unless line prompts are
+// asked for (--ui line, ACCESSIBLE, TERM=dumb).
+func newAsker(env *Env, mode uiMode, useTTY bool, src *source) (*asker, error) {
 	a := &asker{}
-	var in io.Reader = env.IO.In
-	var out io.Writer = env.IO.ErrOut
-	echo := !env.IO.InTTY
-	if opts.tty {
+	in := side{r: env.IO.In, f: env.IO.InFile, tty: env.IO.InTTY}
+	out := side{w: env.IO.ErrOut, f: env.IO.ErrFile, tty: env.IO.ErrTTY}
+	switch {
+	case useTTY:
 		tin, tout, err := openTTY()
 		if err != nil {
 			return nil, err
 		}
 		a.closers = append(a.closers, tin, tout)
-		in, out, echo = tin, tout, false
-	} else if src.rest != nil {
-		in = src.rest
+		in = side{r: tin, f: tin, tty: true}
+		out = side{w: tout, f: tout, tty: true}
+	case src.rest != nil:
+		// The questions came on stdin; the answers are what follows them,
+		// already partly read into a buffer.
+		in = side{r: src.rest}
 	}
-	a.Asker = prompt.NewLine(in, out, echo)
+	terminals := in.tty && out.tty && in.f != nil && out.f != nil
+	switch mode {
+	case uiTUI:
+		if !terminals {
+			a.close()
+			return nil, fmt.Errorf("--ui tui needs a terminal, and stdin or stderr is not one: use --tty to ask on the controlling terminal, or --ui line")
+		}
+		a.tui = true
+	case uiAuto:
+		a.tui = terminals && !accessible(env.Getenv)
+	}
+	a.out = out.w
+	if !a.tui {
+		a.fullAsker = prompt.NewLine(in.r, out.w, !in.tty)
+		return a, nil
+	}
+	a.color = prompt.ColorEnabled(env.Getenv, true)
+	tui := prompt.NewTUI(prompt.TUIOptions{In: in.f, Out: out.f, Color: a.color})
+	line := prompt.NewLine(in.r, out.w, false)
+	a.fullAsker = struct {
+		prompt.Asker
+		prompt.Confirmer
+		prompt.Inputter
+	}{tui, confirmer(tui, line), inputter(tui, line)}
 	return a, nil
+}
+
+// confirmer and inputter use the terminal UI's own prompts where it has
+// them, and line prompts on the same terminal where it does not.
+func confirmer(tui prompt.Asker, line prompt.Confirmer) prompt.Confirmer {
+	if c, ok := tui.(prompt.Confirmer); ok {
+		return c
+	}
+	return line
+}
+
+func inputter(tui prompt.Asker, line prompt.Inputter) prompt.Inputter {
+	if i, ok := tui.(prompt.Inputter); ok {
+		return i
+	}
+	return line
+}
+
+// accessible reports whether the person asked for plain line prompts, for
+// a screen reader or a terminal without cursor control.
+func accessible(getenv func(string) string) bool {
+	a := getenv("ACCESSIBLE")
+	return (a != "" && a != "0") || getenv("TERM") == "dumb"
 }
 
 // openTTY opens the controlling terminal for reading and writing.

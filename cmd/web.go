@@ -21,10 +21,10 @@ const defaultListen = "127.0.0.1:0"
 
 // checkWebFlags refuses the web page's flags without --ui web, and --tty
 // with it, before anything is read.
-func checkWebFlags(mode uiMode, opts *askOptions) error {
+func checkWebFlags(mode uiMode, opts *askFlags, listenSet bool) error {
 	if mode != uiWeb {
 		switch {
-		case opts.listenSet:
+		case listenSet:
 			return usageErrorf("--listen serves the web page: add --ui web, or drop --listen")
 		case opts.open:
 			return usageErrorf("--open opens the web page: add --ui web, or drop --open")
@@ -34,7 +34,7 @@ func checkWebFlags(mode uiMode, opts *askOptions) error {
 	if opts.tty {
 		return usageErrorf("--tty does not go with --ui web: the page is answered in a browser, not on the terminal")
 	}
-	if opts.listenSet {
+	if listenSet {
 		_, err := parseListen(opts.listen)
 		return err
 	}
@@ -80,9 +80,9 @@ func parseListen(s string) (listenAddr, error) {
 
 // newWebAsker starts listening for the web page, so that a port that cannot
 // be had is reported before anything is asked.
-func newWebAsker(env *Env, opts *askOptions) (*asker, error) {
+func newWebAsker(env *Env, opts *askFlags, listenSet bool) (*asker, error) {
 	la := listenAddr{network: "tcp4", addr: defaultListen, host: "127.0.0.1", loopback: true}
-	if opts.listenSet {
+	if listenSet {
 		var err error
 		if la, err = parseListen(opts.listen); err != nil {
 			return nil, err
@@ -120,7 +120,7 @@ func newWebAsker(env *Env, opts *askOptions) (*asker, error) {
 		ln.Close()
 		return nil, err
 	}
-	return &asker{Asker: w, closers: []io.Closer{ln}}, nil
+	return &asker{fullAsker: w, out: env.IO.ErrOut, closers: []io.Closer{ln}}, nil
 }
 
 // outwardIP is an address of this machine that another machine may reach

@@ -67,6 +67,16 @@ func (l *Line) Ask(ctx context.Context, qs []schema.Question) ([]Answer, error) 
 func (l *Line) ask(ctx context.Context, q schema.Question, i, n int) (Answer, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "[%d/%d] %s\n%s\n", i+1, n, q.Header, q.Question)
+	if q.IsText() {
+		if q.Placeholder != "" {
+			fmt.Fprintf(&b, "  e.g. %s\n", q.Placeholder)
+		}
+		if _, err := io.WriteString(l.out, b.String()); err != nil {
+			return Answer{}, fmt.Errorf("write prompt: %w", err)
+		}
+		text, err := l.readOther(ctx)
+		return Answer{Other: text}, err
+	}
 	for j, o := range q.Options {
 		fmt.Fprintf(&b, "  %d. %s\n", j+1, o.Label)
 		writeIndented(&b, o.Description, "     ")
@@ -104,16 +114,67 @@ func (l *Line) ask(ctx context.Context, q schema.Question, i, n int) (Answer, er
 
 // readOther asks for the person's own answer until it is not empty.
 func (l *Line) readOther(ctx context.Context) (string, error) {
+	return l.readText(ctx, "Your answer: ", "")
+}
+
+// readText asks for a line of text until it is not empty; an empty line
+// takes def when there is one.
+func (l *Line) readText(ctx context.Context, ask, def string) (string, error) {
 	for {
-		line, err := l.readLine(ctx, "Your answer: ")
+		line, err := l.readLine(ctx, ask)
 		if err != nil {
 			return "", err
 		}
 		if s := strings.TrimSpace(line); s != "" {
 			return s, nil
 		}
+		if def != "" {
+			return def, nil
+		}
 		fmt.Fprintln(l.out, "Your answer cannot be empty; type it, or press Ctrl+C to cancel.")
 	}
+}
+
+// Confirm asks a yes/no question; an empty line takes def. It accepts y,
+// yes, n and no in any case.
+func (l *Line) Confirm(ctx context.Context, message string, def bool) (bool, error) {
+	ask := message + " [Y/n]: "
+	if !def {
+		ask = message + " [y/N]: "
+	}
+	for {
+		line, err := l.readLine(ctx, ask)
+		if err != nil {
+			return false, err
+		}
+		switch strings.ToLower(strings.TrimSpace(line)) {
+		case "":
+			return def, nil
+		case "y", "yes":
+			return true, nil
+		case "n", "no":
+			return false, nil
+		}
+		fmt.Fprintln(l.out, "Answer yes or no (y/n).")
+	}
+}
+
+// Input asks for a line of text, not empty; an empty line takes def when
+// there is one. The placeholder is shown as an example.
+func (l *Line) Input(ctx context.Context, message, placeholder, def string) (string, error) {
+	var b strings.Builder
+	b.WriteString(message + "\n")
+	if placeholder != "" {
+		fmt.Fprintf(&b, "  e.g. %s\n", placeholder)
+	}
+	if _, err := io.WriteString(l.out, b.String()); err != nil {
+		return "", fmt.Errorf("write prompt: %w", err)
+	}
+	ask := "Your answer: "
+	if def != "" {
+		ask = fmt.Sprintf("Your answer (Enter for %q): ", def)
+	}
+	return l.readText(ctx, ask, def)
 }
 
 // readLine shows ask and reads one line, without its line ending. A line

@@ -14,9 +14,9 @@ const MaxOtherLength = 2000
 
 // CleanOther makes the person's own answer fit to pass on: control
 // characters and invalid bytes are dropped, except that tabs and line breaks
-// become spaces, and surrounding space is trimmed. It returns a problem to
-// show instead when nothing is left or the answer is longer than
-// MaxOtherLength.
+// become spaces, and surrounding space is trimmed. It also returns a problem
+// to show instead when nothing is left or the answer is longer than
+// MaxOtherLength; the answer is not to be used then.
 func CleanOther(s string) (clean, problem string) {
 	var b strings.Builder
 	for i, r := range s {
@@ -34,7 +34,7 @@ func CleanOther(s string) (clean, problem string) {
 	case n == 0:
 		return "", "Type your own answer, or choose one of the options."
 	case n > MaxOtherLength:
-		return "", fmt.Sprintf("Your answer is too long: at most %d characters (got %d).", MaxOtherLength, n)
+		return clean, fmt.Sprintf("Your answer is too long: at most %d characters (got %d).", MaxOtherLength, n)
 	}
 	return clean, ""
 }

@@ -17,6 +17,17 @@ type Asker interface {
 	Ask(ctx context.Context, qs []schema.Question) ([]Answer, error)
 }
 
+// Confirmer asks one yes/no question; Inputter asks for one line of text.
+// Every Asker is also both, for "askuser confirm" and "askuser input".
+type Confirmer interface {
+	Confirm(ctx context.Context, message string, def bool) (bool, error)
+}
+
+// Inputter asks for one line of text; see Confirmer.
+type Inputter interface {
+	Input(ctx context.Context, message, placeholder, def string) (string, error)
+}
+
 // Answer is the person's answer to one question.
 type Answer struct {
 	// Labels are the chosen option labels, in option order.

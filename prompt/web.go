@@ -93,17 +93,68 @@ func NewWeb(o WebOptions) (*Web, error) {
 func (w *Web) URL() string { return w.url }
 
 // Ask serves the page until it is answered or cancelled there, or ctx is
-// done. A Web asks once.
+// done. A Web asks once: Ask, Confirm or Input.
 func (w *Web) Ask(ctx context.Context, qs []schema.Question) ([]Answer, error) {
+	items := make([]webItem, len(qs))
+	for i, q := range qs {
+		items[i] = webItem{q: q}
+	}
+	return w.serve(ctx, items)
+}
+
+// Confirm asks a yes/no question on the page, with def chosen at first.
+func (w *Web) Confirm(ctx context.Context, message string, def bool) (bool, error) {
+	item := webItem{
+		q: schema.Question{Header: "Confirm", Question: message, Options: []schema.Option{
+			{Label: "Yes"}, {Label: "No"},
+		}},
+		noOther: true,
+		checked: 2,
+	}
+	if def {
+		item.checked = 1
+	}
+	answers, err := w.serve(ctx, []webItem{item})
+	if err != nil {
+		return false, err
+	}
+	return len(answers[0].Labels) == 1 && answers[0].Labels[0] == "Yes", nil
+}
+
+// Input asks for a line of text on the page, filled in with def at first.
+func (w *Web) Input(ctx context.Context, message, placeholder, def string) (string, error) {
+	item := webItem{
+		q:    schema.Question{Header: "Input", Question: message, Type: schema.TypeText, Placeholder: placeholder},
+		text: def,
+	}
+	answers, err := w.serve(ctx, []webItem{item})
+	if err != nil {
+		return "", err
+	}
+	return answers[0].Other, nil
+}
+
+// webItem is one question as the page asks it.
+type webItem struct {
+	q schema.Question
+	// noOther leaves out the Other choice, as a yes/no question does.
+	noOther bool
+	// checked is the option (from 1) chosen at first, or 0 for none.
+	checked int
+	// text is the answer typed in at first, for a text question.
+	text string
+}
+
+func (w *Web) serve(ctx context.Context, items []webItem) ([]Answer, error) {
 	if w.asked {
 		return nil, errors.New("serve the page: a web asker asks once")
 	}
 	w.asked = true
 	s := &webSession{
-		qs:      qs,
+		items:   items,
 		token:   w.token,
 		host:    w.host,
-		maxBody: webMaxBody(qs),
+		maxBody: webMaxBody(len(items)),
 		done:    make(chan struct{}),
 	}
 	conns := &webConns{states: map[net.Conn]http.ConnState{}}
@@ -217,12 +268,12 @@ func withdrawnReason(cause error) string {
 	return cause.Error()
 }
 
-// webMaxBody is the largest form the page can send for qs, with room to
-// spare: every choice, and an answer of the person's own of the longest
-// length in 4-byte characters, each percent-encoded.
-func webMaxBody(qs []schema.Question) int64 {
+// webMaxBody is the largest form the page can send for n questions, with
+// room to spare: every choice, and an answer of the person's own of the
+// longest length in 4-byte characters, each percent-encoded.
+func webMaxBody(n int) int64 {
 	perQuestion := int64(MaxOtherLength*4*3 + 1024)
-	return 16<<10 + int64(len(qs))*perQuestion
+	return 16<<10 + int64(n)*perQuestion
 }
 
 func randomString(n int) (string, error) {
@@ -274,7 +325,7 @@ const (
 
 // webSession serves the page for one set of questions.
 type webSession struct {
-	qs      []schema.Question
+	items   []webItem
 	token   string
 	host    webHostCheck
 	maxBody int64
@@ -395,7 +446,7 @@ func (s *webSession) servePost(w http.ResponseWriter, r *http.Request) {
 		s.renderCurrent(w, http.StatusOK)
 		return
 	}
-	answers, form := parseWebForm(s.qs, r.PostForm)
+	answers, form := parseWebForm(s.items, r.PostForm)
 	if !form.valid() {
 		if st, _, _ := s.result(); st != webWaiting {
 			s.renderCurrent(w, http.StatusConflict)

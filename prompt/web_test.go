@@ -21,7 +21,7 @@ func TestCleanOther(t *testing.T) {
 		{"", "", "Type your own answer, or choose one of the options."},
 		{" \t\x00\x01 ", "", "Type your own answer, or choose one of the options."},
 		{strings.Repeat("é", MaxOtherLength), strings.Repeat("é", MaxOtherLength), ""},
-		{strings.Repeat("é", MaxOtherLength+1), "", "Your answer is too long: at most 2000 characters (got 2001)."},
+		{strings.Repeat("é", MaxOtherLength+1), strings.Repeat("é", MaxOtherLength+1), "Your answer is too long: at most 2000 characters (got 2001)."},
 	} {
 		got, problem := CleanOther(tc.in)
 		if got != tc.want || problem != tc.problem {
@@ -30,16 +30,16 @@ func TestCleanOther(t *testing.T) {
 	}
 }
 
-var webQuestions = []schema.Question{
-	{Header: "Database", Question: "Which database?", Options: []schema.Option{
+var webQuestions = []webItem{
+	{q: schema.Question{Header: "Database", Question: "Which database?", Options: []schema.Option{
 		{Label: "PostgreSQL (Recommended)", Description: "d"},
 		{Label: "SQLite", Description: "d"},
-	}},
-	{Header: "Features", Question: "Which features?", MultiSelect: true, Options: []schema.Option{
+	}}},
+	{q: schema.Question{Header: "Features", Question: "Which features?", MultiSelect: true, Options: []schema.Option{
 		{Label: "Login", Description: "d"},
 		{Label: "Search", Description: "d"},
 		{Label: "Export, all of it", Description: "d"},
-	}},
+	}}},
 }
 
 func TestParseWebForm(t *testing.T) {
@@ -85,6 +85,42 @@ func TestParseWebForm(t *testing.T) {
 		}
 		if form.valid() || !reflect.DeepEqual(problems, tc.problems) {
 			t.Errorf("%s: problems %q, want %q", tc.form, problems, tc.problems)
+		}
+	}
+}
+
+func TestParseWebFormTextAndYesNo(t *testing.T) {
+	items := []webItem{
+		{q: schema.Question{Header: "Name", Question: "Name?", Type: schema.TypeText}},
+		{q: schema.Question{Header: "Confirm", Question: "Go?", Options: []schema.Option{{Label: "Yes"}, {Label: "No"}}}, noOther: true},
+	}
+	for _, tc := range []struct {
+		form     string
+		want     []Answer
+		problems []string
+	}{
+		{"q0-other=+UserCard%0A&q1=1", []Answer{{Other: "UserCard"}, {Labels: []string{"Yes"}}}, nil},
+		{"q0-other=x&q1=no", []Answer{{Other: "x"}, {Labels: []string{"No"}}}, nil},
+		{"q0-other=+&q1=0&q1-other=maybe", nil, []string{"Type your answer.", "That is not one of this question's options."}},
+		{"q0=1&q0-other=x&q1-other=maybe", nil, []string{"That is not one of this question's options.", "Choose an option."}},
+		{"q0-other=" + strings.Repeat("x", MaxOtherLength+1) + "&q1=1", nil, []string{"Your answer is too long: at most 2000 characters (got 2001).", ""}},
+	} {
+		values, err := url.ParseQuery(tc.form)
+		if err != nil {
+			t.Fatal(err)
+		}
+		answers, form := parseWebForm(items, values)
+		var problems []string
+		for _, q := range form {
+			problems = append(problems, q.err)
+		}
+		switch {
+		case tc.problems == nil && !form.valid():
+			t.Errorf("%.40s: problems %q", tc.form, problems)
+		case tc.problems == nil && !reflect.DeepEqual(answers, tc.want):
+			t.Errorf("%.40s: answers %#v, want %#v", tc.form, answers, tc.want)
+		case tc.problems != nil && !reflect.DeepEqual(problems, tc.problems):
+			t.Errorf("%.40s: problems %q, want %q", tc.form, problems, tc.problems)
 		}
 	}
 }

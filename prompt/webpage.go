@@ -10,8 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/askuser/askuser/schema"
 )
 
 // The page is one HTML document with its style and script inline, so that
@@ -58,17 +56,19 @@ func (f webForm) valid() bool {
 // typed answer is checked. Field qN holds question N's choices, each an
 // option's number (0 for Other) as the page sends it or, as on the line
 // prompt, an option's label or "other"; qN-other holds the person's own
-// answer. Anything else is refused with a problem for its question, so a
-// forged form cannot give an answer the page could not.
-func parseWebForm(qs []schema.Question, values url.Values) ([]Answer, webForm) {
-	answers := make([]Answer, len(qs))
-	form := make(webForm, len(qs))
-	for i, q := range qs {
+// answer, or the answer to a text question. Anything else is refused with a
+// problem for its question, so a forged form cannot give an answer the page
+// could not.
+func parseWebForm(items []webItem, values url.Values) ([]Answer, webForm) {
+	answers := make([]Answer, len(items))
+	form := make(webForm, len(items))
+	for i, item := range items {
+		q := item.q
 		name := "q" + strconv.Itoa(i)
 		fq := webFormQuestion{chosen: make([]bool, len(q.Options)+1), other: values.Get(name + "-other")}
 		for _, v := range values[name] {
 			j, ok := pick(q, strings.TrimSpace(v))
-			if !ok || !utf8.ValidString(v) {
+			if !ok || !utf8.ValidString(v) || q.IsText() || (j < 0 && item.noOther) {
 				fq.err = "That is not one of this question's options."
 				continue
 			}
@@ -77,14 +77,26 @@ func parseWebForm(qs []schema.Question, values url.Values) ([]Answer, webForm) {
 		if !utf8.ValidString(fq.other) {
 			fq.err = "Your answer was not sent as UTF-8 text."
 		}
+		text, problem := CleanOther(fq.other)
+		if q.IsText() {
+			switch {
+			case fq.err != "":
+			case text == "":
+				fq.err = "Type your answer."
+			case problem != "":
+				fq.err = problem
+			}
+			form[i] = fq
+			answers[i].Other = text
+			continue
+		}
 		n := 0
 		for _, c := range fq.chosen {
 			if c {
 				n++
 			}
 		}
-		text, problem := CleanOther(fq.other)
-		if n == 0 && text != "" {
+		if n == 0 && text != "" && !item.noOther {
 			// Typed in the Other field without choosing Other, as the page
 			// without its script allows: the text is the answer.
 			fq.chosen[0], n = true, 1
@@ -125,7 +137,9 @@ type webPage struct {
 	// State is "form", "answered", "cancelled" or "withdrawn".
 	State     string
 	Questions []webQuestion
-	Answered  int
+	// AnyOther says whether some question offers Other.
+	AnyOther bool
+	Answered int
 	// Summary is the answers given, in question order.
 	Summary []webSummaryLine
 	// Reason says why the question was withdrawn, when known.
@@ -135,12 +149,14 @@ type webPage struct {
 type webQuestion struct {
 	ID, Header, Question string
 	Num, Total           int
-	Multi                bool
+	Multi, Text          bool
+	Placeholder          string
 	Options              []webOption
-	Other                webOption
-	OtherText            string
-	HasPreview           bool
-	Error                string
+	// Other is the Other choice, or nil when the question has none.
+	Other      *webOption
+	OtherText  string
+	HasPreview bool
+	Error      string
 }
 
 type webOption struct {
@@ -157,30 +173,38 @@ type webSummaryLine struct {
 }
 
 // formPage is the page of questions, showing what form chose and its
-// problems.
+// problems; a nil form shows what each question starts with.
 func (s *webSession) formPage(form webForm) *webPage {
 	p := &webPage{State: "form"}
-	if len(s.qs) == 1 {
-		p.Title = "Question: " + s.qs[0].Header
+	if len(s.items) == 1 {
+		p.Title = "Question: " + s.items[0].q.Header
 	} else {
-		p.Title = fmt.Sprintf("%d questions", len(s.qs))
+		p.Title = fmt.Sprintf("%d questions", len(s.items))
 	}
-	for i, q := range s.qs {
+	for i, item := range s.items {
+		q := item.q
 		id := "q" + strconv.Itoa(i)
-		var fq webFormQuestion
+		fq := webFormQuestion{other: item.text, chosen: make([]bool, len(q.Options)+1)}
+		if item.checked > 0 && item.checked <= len(q.Options) {
+			fq.chosen[item.checked] = true
+		}
 		if form != nil {
 			fq = form[i]
 		}
 		chosen := func(j int) bool { return j < len(fq.chosen) && fq.chosen[j] }
 		wq := webQuestion{
 			ID: id, Header: q.Header, Question: q.Question,
-			Num: i + 1, Total: len(s.qs), Multi: q.MultiSelect,
-			Other: webOption{
-				ID: id + "-0", Value: "0", Name: "Other",
-				Description: "Type your own answer", Checked: chosen(0),
-			},
+			Num: i + 1, Total: len(s.items), Multi: q.MultiSelect,
+			Text: q.IsText(), Placeholder: q.Placeholder,
 			OtherText: fq.other,
 			Error:     fq.err,
+		}
+		if !item.noOther && !q.IsText() {
+			p.AnyOther = true
+			wq.Other = &webOption{
+				ID: id + "-0", Value: "0", Name: "Other",
+				Description: "Type your own answer", Checked: chosen(0),
+			}
 		}
 		for j, o := range q.Options {
 			name := strings.TrimSpace(o.Label)
@@ -200,7 +224,7 @@ func (s *webSession) formPage(form webForm) *webPage {
 				Description: o.Description, Preview: preview, Checked: chosen(j + 1),
 			})
 		}
-		if form != nil && fq.err == "" {
+		if fq.err == "" && (form != nil || item.checked > 0 || (q.IsText() && strings.TrimSpace(item.text) != "")) {
 			p.Answered++
 		}
 		p.Questions = append(p.Questions, wq)
@@ -218,8 +242,8 @@ func (s *webSession) renderCurrent(w http.ResponseWriter, code int) {
 		p = s.formPage(nil)
 	case webAnswered:
 		p = &webPage{State: "answered", Title: "Answered"}
-		for i, q := range s.qs {
-			p.Summary = append(p.Summary, webSummaryLine{Header: q.Header, Question: q.Question, Answer: answers[i].String()})
+		for i, item := range s.items {
+			p.Summary = append(p.Summary, webSummaryLine{Header: item.q.Header, Question: item.q.Question, Answer: answers[i].String()})
 		}
 	case webCancelled:
 		p = &webPage{State: "cancelled", Title: "Cancelled"}

@@ -83,6 +83,9 @@ func rules(doc any, key KeyBy) []Problem {
 // in option order.
 func (q Question) Resolve(text string) (labels []string, other string) {
 	text = strings.TrimSpace(text)
+	if q.IsText() {
+		return nil, text
+	}
 	if l, ok := q.label(text); ok {
 		return []string{l}, ""
 	}
@@ -118,4 +121,35 @@ func (q Question) label(s string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// AddPresets adds answers known from elsewhere (from names where, e.g. an
+// environment variable) for the questions that the input does not answer
+// itself: the input's own answers win. Presets for keys that no question
+// has are ignored, since one set of presets may serve many inputs; an empty
+// preset for a question is a *ValidationError.
+func (in *Input) AddPresets(from string, presets map[string]string, key KeyBy) error {
+	var ps []Problem
+	for _, q := range in.Questions {
+		k := key.Key(q)
+		v, ok := presets[k]
+		if !ok {
+			continue
+		}
+		if _, own := in.Answers[k]; own {
+			continue
+		}
+		if strings.TrimSpace(v) == "" {
+			ps = append(ps, problem([]any{from, k}, "must not be empty"))
+			continue
+		}
+		if in.Answers == nil {
+			in.Answers = map[string]string{}
+		}
+		in.Answers[k] = v
+	}
+	if len(ps) > 0 {
+		return newValidationError(ps)
+	}
+	return nil
 }

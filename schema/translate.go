@@ -39,6 +39,7 @@ func (s *Schema) leaf(e *jsonschema.ValidationError, doc any) []Problem {
 	parent := fragment[:strings.LastIndexByte(fragment, '/')]
 	kv, _ := s.lookup(fragment)
 	n := intOf(kv)
+	when := s.condition(fragment)
 
 	switch keyword {
 	case "required":
@@ -87,23 +88,50 @@ func (s *Schema) leaf(e *jsonschema.ValidationError, doc any) []Problem {
 	case "maxItems":
 		return one(tokens, "must have at most %d %s (got %d)", n, items(n), lenOf(value))
 	case "const":
-		return one(tokens, "must be %s", quoteJSON(kv))
+		return one(tokens, "must be %s%s", quoteJSON(kv), when)
 	case "enum":
 		var vs []string
 		for _, v := range kv.([]any) {
 			vs = append(vs, quoteJSON(v))
 		}
 		return one(tokens, "must be one of %s (got %s)", strings.Join(vs, ", "), quoteJSON(value))
-	case "not", "false":
-		return one(tokens, "not allowed")
 	}
-	if fragment == "" || kv == false {
+	if kv == false {
 		// A false schema: the value may not be here at all.
-		return one(tokens, "not allowed")
+		return one(tokens, "not allowed%s", when)
 	}
 	// A keyword the schema does not use today: keep the validator's message
 	// rather than hide the problem.
 	return one(tokens, "%s", e.Message)
+}
+
+// condition describes the if-then-else branch that the keyword at fragment
+// sits in, as " when type is "text"" or " unless type is "text"", or ""
+// outside one. It reads the condition from the schema's "if", which names
+// one property and its const value.
+func (s *Schema) condition(fragment string) string {
+	i := max(strings.LastIndex(fragment, "/then/"), strings.LastIndex(fragment, "/else/"))
+	if i < 0 {
+		return ""
+	}
+	cond, _ := s.lookup(fragment[:i] + "/if/properties")
+	props, _ := cond.(map[string]any)
+	if len(props) != 1 {
+		return ""
+	}
+	for name, p := range props {
+		p, _ := p.(map[string]any)
+		v, ok := p["const"]
+		if !ok {
+			return ""
+		}
+		word := "when"
+		if fragment[i+1:i+5] == "else" {
+			word = "unless"
+		}
+		return fmt.Sprintf(" %s %s is %s", word, name, quoteJSON(v))
+	}
+	return ""
 }
 
 func one(tokens []any, format string, args ...any) []Problem {

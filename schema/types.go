@@ -18,13 +18,26 @@ type Input struct {
 	Answers map[string]string `json:"answers,omitempty"`
 }
 
-// Question is one multiple-choice question.
+// Question is one question: multiple-choice, or free text when Type is
+// TypeText.
 type Question struct {
 	Question    string   `json:"question"`
 	Header      string   `json:"header"`
-	Options     []Option `json:"options"`
+	Type        string   `json:"type,omitempty"`
+	Options     []Option `json:"options,omitempty"`
 	MultiSelect bool     `json:"multiSelect"`
+	// Placeholder is a hint shown in the empty answer of a text question.
+	Placeholder string `json:"placeholder,omitempty"`
 }
+
+// The types of question. An absent type is TypeChoice.
+const (
+	TypeChoice = "choice"
+	TypeText   = "text"
+)
+
+// IsText reports whether q asks for free text rather than a choice.
+func (q Question) IsText() bool { return q.Type == TypeText }
 
 // Option is one choice of a question.
 type Option struct {

@@ -22,13 +22,16 @@
   // problem says what a card still needs, or '' when it is answered. The
   // words are the ones askuser uses for the same problems.
   function problem(card) {
+    var kind = card.dataset.kind;
+    var field = otherText(card);
+    var text = field ? field.value.trim() : '';
+    if (kind === 'text') return text === '' ? 'Type your answer.' : '';
     var chosen = choices(card).filter(function (c) { return c.checked; });
-    var multi = card.dataset.multi === 'true';
-    var text = otherText(card).value.trim();
-    if (chosen.length === 0 && text === '') {
-      return multi ? 'Choose at least one option.' : 'Choose an option.';
+    var other = otherChoice(card);
+    if (chosen.length === 0 && (text === '' || !other)) {
+      return kind === 'multi' ? 'Choose at least one option.' : 'Choose an option.';
     }
-    if (otherChoice(card).checked && text === '') {
+    if (other && other.checked && text === '') {
       return 'Type your own answer, or choose one of the options.';
     }
     return '';
@@ -51,9 +54,9 @@
     });
   }
 
-  // focusCard moves to a card's chosen option, or its first.
+  // focusCard moves to a card's chosen option, or its first, or its text.
   function focusCard(card) {
-    var c = choices(card).filter(function (c) { return c.checked; })[0] || choices(card)[0];
+    var c = choices(card).filter(function (c) { return c.checked; })[0] || choices(card)[0] || otherText(card);
     c.focus();
     card.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
   }
@@ -185,7 +188,7 @@
       if (!e.target.classList.contains('other-text')) return;
       var card = e.target.closest('.card');
       var other = otherChoice(card);
-      if (e.target.value.trim() !== '' && !other.checked) {
+      if (other && e.target.value.trim() !== '' && !other.checked) {
         other.checked = true;
         preview(card, other);
       }

@@ -1,0 +1,119 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/askuser/askuser/schema"
+)
+
+// toolFormats are the tool-definition shapes "askuser tool" prints.
+var toolFormats = []string{"anthropic", "openai", "mcp"}
+
+// toolName is what the name of a tool may be in all three formats.
+var toolName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+
+// dialect is the "$schema" member of schema.json.
+var dialect = regexp.MustCompile(`(?m)^\s*"\$schema":\s*"[^"]*",\n`)
+
+func newToolCmd(env *Env) *cobra.Command {
+	var format, name string
+	cmd := &cobra.Command{
+		Use:   "tool --format anthropic|openai|mcp",
+		Short: "Print a tool definition for an agent framework",
+		Long: `Print a ready-to-register tool definition: its name, a description (the
+same guide as "askuser docs", without the command line) and the input schema
+in effect (with any limit variables applied).
+
+  anthropic  the Messages API "tools" entry: name, description, input_schema
+  openai     the Chat Completions "tools" entry: type "function" with name,
+             description, parameters
+  mcp        a Model Context Protocol tool: name, title, description,
+             inputSchema
+
+When the model calls the tool, run askuser with the call's input as the
+argument and return its stdout (or, on failure, its stderr) as the result.`,
+		Example: `  askuser tool --format anthropic > askuser-tool.json
+  askuser tool --format openai --name ask_user
+  ASK_MAX_OPTIONS=6 askuser tool --format mcp`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if !toolName.MatchString(name) {
+				return usageErrorf("invalid --name %q: use 1-64 letters, digits, _ or -", name)
+			}
+			sch, err := loadSchema(env)
+			if err != nil {
+				return err
+			}
+			def, err := toolDefinition(format, name, sch)
+			if err != nil {
+				return err
+			}
+			_, err = cmd.OutOrStdout().Write(def)
+			return err
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "", "the definition's shape: `anthropic`, openai or mcp (required)")
+	cmd.Flags().StringVar(&name, "name", "askuser", "the tool's `name`")
+	cmd.RegisterFlagCompletionFunc("format", fixedCompletions(toolFormats...))
+	return cmd
+}
+
+// toolDefinition renders the definition of the tool in format.
+func toolDefinition(format, name string, sch *schema.Schema) ([]byte, error) {
+	// The dialect is implied by each format: a tool's schema is not a
+	// document of its own. The rest stays in the order schema.json gives.
+	input := json.RawMessage(dialect.ReplaceAll(sch.Bytes(), nil))
+	if !json.Valid(input) {
+		return nil, fmt.Errorf("schema without $schema is not JSON")
+	}
+	var b strings.Builder
+	if err := docsTemplate.ExecuteTemplate(&b, "tool", sch.Limits()); err != nil {
+		return nil, err
+	}
+	desc := strings.TrimSpace(b.String())
+
+	var def any
+	switch format {
+	case "anthropic":
+		def = struct {
+			Name        string          `json:"name"`
+			Description string          `json:"description"`
+			InputSchema json.RawMessage `json:"input_schema"`
+		}{name, desc, input}
+	case "openai":
+		type function struct {
+			Name        string          `json:"name"`
+			Description string          `json:"description"`
+			Parameters  json.RawMessage `json:"parameters"`
+		}
+		def = struct {
+			Type     string   `json:"type"`
+			Function function `json:"function"`
+		}{"function", function{name, desc, input}}
+	case "mcp":
+		def = struct {
+			Name        string          `json:"name"`
+			Title       string          `json:"title"`
+			Description string          `json:"description"`
+			InputSchema json.RawMessage `json:"inputSchema"`
+		}{name, "Ask the user", desc, input}
+	case "":
+		return nil, usageErrorf("tool needs --format: %s", strings.Join(toolFormats, ", "))
+	default:
+		return nil, usageErrorf("invalid --format %q: must be %s", format, strings.Join(toolFormats, ", "))
+	}
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(def); err != nil {
+		return nil, fmt.Errorf("write tool definition: %w", err)
+	}
+	return out.Bytes(), nil
+}

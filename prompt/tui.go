@@ -1,0 +1,327 @@
+package prompt
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/AlecAivazis/survey/v2"
+	"github.com/AlecAivazis/survey/v2/terminal"
+	"golang.org/x/term"
+
+	"github.com/askuser/askuser/schema"
+)
+
+// TUIOptions configures the terminal UI.
+type TUIOptions struct {
+	// In is the terminal the keys are read from: stdin, or /dev/tty.
+	In terminal.FileReader
+	// Out is the terminal the questions are drawn on: stderr, or the same
+	// /dev/tty. Nothing is ever written anywhere else.
+	Out terminal.FileWriter
+	// Color turns on colours and text styles (see ColorEnabled). Without
+	// it no SGR sequence is written at all; only cursor movement is.
+	Color bool
+}
+
+// TUI asks questions in the terminal, one screen per question, with the
+// arrow keys, j/k, digits, Space and Enter. Esc or Ctrl+C cancel from any
+// screen, the Other text prompt included.
+//
+// While Ask runs the terminal is in raw mode with the cursor hidden. Ask
+// puts it back as it found it before returning, whatever the reason it
+// returns. Restore does the same from another goroutine, for a signal path
+// that cannot wait for Ask.
+//
+// Ask does not print the summary of the answers; call Summary when all
+// answers are known.
+type TUI struct {
+	in    terminal.FileReader
+	out   terminal.FileWriter
+	inFd  int
+	outFd int
+	st    style
+
+	// mu guards the terminal: its saved mode and everything written to it.
+	mu      sync.Mutex
+	saved   *term.State // mode to put back; nil when the terminal is ours no more
+	undoOut func()      // undoes output set-up (Windows console modes)
+	hidden  bool        // the cursor is hidden
+	drawn   []int       // widths of the lines of the frame on screen
+	row     int         // line of that frame the cursor is on
+	col     int         // column the cursor is at
+}
+
+// NewTUI returns a terminal UI asker on the given terminal.
+func NewTUI(opts TUIOptions) *TUI {
+	return &TUI{
+		in:    opts.In,
+		out:   opts.Out,
+		inFd:  int(opts.In.Fd()),
+		outFd: int(opts.Out.Fd()),
+		st:    style{color: opts.Color},
+	}
+}
+
+var _ Asker = (*TUI)(nil)
+
+// Ask asks each question in turn and returns the answers. It returns
+// ErrCancelled when the person presses Esc or Ctrl+C, and
+// context.Cause(ctx) as soon as ctx is done. In every case the questions
+// are erased and the terminal is restored before Ask returns.
+func (t *TUI) Ask(ctx context.Context, qs []schema.Question) (_ []Answer, err error) {
+	if len(qs) == 0 {
+		return nil, nil
+	}
+	if ctx.Err() != nil {
+		return nil, context.Cause(ctx)
+	}
+	if err := t.enter(); err != nil {
+		return nil, err
+	}
+	defer func() {
+		if rerr := t.Restore(); rerr != nil && err == nil {
+			err = rerr
+		}
+	}()
+	in, err := newTTYInput(ctx, t.in)
+	if err != nil {
+		return nil, fmt.Errorf("read terminal: %w", err)
+	}
+	defer in.close()
+
+	s := &session{tui: t, keys: &keyReader{in: in}, total: len(qs)}
+	answers := make([]Answer, 0, len(qs))
+	for i, q := range qs {
+		a, err := s.ask(i, q)
+		if err != nil {
+			t.clear()
+			if ctx.Err() != nil {
+				// Whatever the read saw (a hang-up reads as end of input),
+				// the reason to stop is the context's.
+				return nil, context.Cause(ctx)
+			}
+			switch {
+			case errors.Is(err, io.EOF):
+				return nil, ErrNoAnswer
+			case errors.Is(err, ErrCancelled):
+				return nil, err
+			}
+			return nil, fmt.Errorf("terminal ui: %w", err)
+		}
+		answers = append(answers, a)
+	}
+	return answers, t.clear()
+}
+
+// Restore puts the terminal back the way Ask found it: the saved mode
+// (echo and line editing on), the cursor visible and on a line of its own.
+// It is safe to call from any goroutine and any number of times. Once it
+// has run, the Ask in progress draws nothing more; cancel its context to
+// make it return.
+func (t *TUI) Restore() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.saved == nil {
+		return nil
+	}
+	var b bytes.Buffer
+	if len(t.drawn) > 0 {
+		// Interrupted mid-question: keep what was shown, and move below it
+		// so what the caller prints next starts on a fresh line.
+		if n := len(t.drawn) - 1 - t.row; n > 0 {
+			fmt.Fprintf(&b, "\x1b[%dB", n)
+		}
+		b.WriteString("\r\n")
+		t.drawn = nil
+	}
+	if t.hidden {
+		b.WriteString("\x1b[?25h")
+		t.hidden = false
+	}
+	_, werr := t.out.Write(b.Bytes())
+	if t.undoOut != nil {
+		t.undoOut()
+		t.undoOut = nil
+	}
+	rerr := term.Restore(t.inFd, t.saved)
+	t.saved = nil
+	if rerr != nil {
+		return fmt.Errorf("restore terminal: %w", rerr)
+	}
+	if werr != nil {
+		return fmt.Errorf("restore terminal: %w", werr)
+	}
+	return nil
+}
+
+// enter puts the terminal into raw mode, so that every key arrives at once
+// and unechoed, and Ctrl+C arrives as a key rather than a signal.
+func (t *TUI) enter() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.saved != nil {
+		// The saved mode would be overwritten with raw mode, and lost.
+		return errors.New("terminal ui is already asking")
+	}
+	saved, err := term.MakeRaw(t.inFd)
+	if err != nil {
+		return fmt.Errorf("set terminal mode: %w", err)
+	}
+	t.saved = saved
+	t.undoOut = setUpOutput(t.outFd)
+	return nil
+}
+
+// size returns the terminal's width and height, from the output or else
+// the input, or the classic 80×24 when neither says.
+func (t *TUI) size() (w, h int) {
+	for _, fd := range []int{t.outFd, t.inFd} {
+		if w, h, err := term.GetSize(fd); err == nil && w > 0 && h > 0 {
+			return w, h
+		}
+	}
+	return 80, 24
+}
+
+// frame is one screenful of a prompt: lines that each fit in the width
+// they were laid out for, so that the number of terminal rows it takes is
+// the number of lines.
+type frame struct {
+	lines []string
+	// focus is the line that must stay visible when the frame is cropped,
+	// and the line the cursor is put on when cursor >= 0.
+	focus int
+	// cursor is the column of the visible cursor, or -1 to hide it.
+	cursor int
+}
+
+// crop keeps at most h lines of f: its first line, which says which
+// question this is, and as many lines around its focus as fit.
+func (f frame) crop(h int) frame {
+	if len(f.lines) <= h {
+		return f
+	}
+	if h < 2 || f.focus == 0 {
+		f.lines = f.lines[f.focus : f.focus+1]
+		f.focus = 0
+		return f
+	}
+	rest := f.lines[1:]
+	n := h - 1
+	start := min(max(0, f.focus-1-n/2), len(rest)-n)
+	f.lines = append([]string{f.lines[0]}, rest[start:start+n]...)
+	f.focus -= start
+	return f
+}
+
+// draw replaces the frame on screen with f, in a single write.
+func (t *TUI) draw(f frame, termWidth int) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.saved == nil {
+		return nil
+	}
+	var b bytes.Buffer
+	t.erase(&b, termWidth)
+	if f.cursor < 0 && !t.hidden {
+		b.WriteString("\x1b[?25l")
+		t.hidden = true
+	}
+	b.WriteString(strings.Join(f.lines, "\r\n"))
+	t.drawn = t.drawn[:0]
+	for _, l := range f.lines {
+		t.drawn = append(t.drawn, width(l))
+	}
+	t.row = len(f.lines) - 1
+	t.col = t.drawn[t.row]
+	if f.cursor >= 0 {
+		if n := t.row - f.focus; n > 0 {
+			fmt.Fprintf(&b, "\x1b[%dA", n)
+		}
+		b.WriteString("\r")
+		if f.cursor > 0 {
+			fmt.Fprintf(&b, "\x1b[%dC", f.cursor)
+		}
+		t.row, t.col = f.focus, f.cursor
+		if t.hidden {
+			b.WriteString("\x1b[?25h")
+			t.hidden = false
+		}
+	}
+	_, err := t.out.Write(b.Bytes())
+	return err
+}
+
+// clear erases the frame on screen, leaving the cursor where it began.
+func (t *TUI) clear() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.saved == nil || len(t.drawn) == 0 {
+		return nil
+	}
+	var b bytes.Buffer
+	w, _ := t.size()
+	t.erase(&b, w)
+	t.drawn = t.drawn[:0]
+	_, err := t.out.Write(b.Bytes())
+	return err
+}
+
+// erase moves the cursor to the first line of the frame on screen and
+// erases from there down. A line counts as several rows when a terminal
+// that narrowed since it was drawn has rewrapped it.
+func (t *TUI) erase(b *bytes.Buffer, termWidth int) {
+	b.WriteString("\r")
+	if len(t.drawn) == 0 {
+		b.WriteString("\x1b[J")
+		return
+	}
+	rows := func(w int) int { return max(1, (w+termWidth-1)/termWidth) }
+	up := rows(t.col) - 1
+	for _, w := range t.drawn[:t.row] {
+		up += rows(w)
+	}
+	if up > 0 {
+		fmt.Fprintf(b, "\x1b[%dA", up)
+	}
+	b.WriteString("\x1b[J")
+}
+
+// session is one run of Ask.
+type session struct {
+	tui   *TUI
+	keys  *keyReader
+	total int
+}
+
+// ask asks one question: the list of options, then the text prompt when
+// Other was chosen.
+func (s *session) ask(index int, q schema.Question) (Answer, error) {
+	// survey drives each prompt (prompt, validate, say why and prompt
+	// again). The prompts draw through the TUI, but survey is still given
+	// the streams so that nothing can ever fall back to stdout.
+	stdio := survey.WithStdio(s.tui.in, s.tui.out, s.tui.out)
+
+	list := &listPrompt{s: s, q: q, index: index}
+	var choice listResult
+	if err := survey.AskOne(list, &choice, stdio, survey.WithValidator(list.validate)); err != nil {
+		return Answer{}, err
+	}
+	var a Answer
+	for _, i := range choice.picked {
+		a.Labels = append(a.Labels, q.Options[i].Label)
+	}
+	if !choice.other {
+		return a, nil
+	}
+	text := &textPrompt{s: s, q: q, index: index, chosen: a.Labels}
+	if err := survey.AskOne(text, &a.Other, stdio, survey.WithValidator(validateOther)); err != nil {
+		return Answer{}, err
+	}
+	return a, nil
+}

@@ -1,0 +1,138 @@
+//go:build unix
+
+package prompt
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// ttyInput reads from the terminal without ever blocking past the end of
+// its context: it waits in poll(2) on the terminal and on a pipe that is
+// written when the context is done or the window is resized, so Ask can
+// return promptly on a timeout or a signal and leave no reader behind to
+// steal the next keystroke.
+type ttyInput struct {
+	ctx    context.Context
+	fd     int
+	wakeR  *os.File
+	wakeW  *os.File
+	stop   func() bool
+	winch  chan os.Signal
+	resize chan struct{}
+}
+
+func newTTYInput(ctx context.Context, f interface{ Fd() uintptr }) (*ttyInput, error) {
+	fd := f.Fd()
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	in := &ttyInput{ctx: ctx, fd: int(fd), wakeR: r, wakeW: w, resize: make(chan struct{}, 1)}
+	in.stop = context.AfterFunc(ctx, in.wake)
+	in.winch = make(chan os.Signal, 1)
+	signal.Notify(in.winch, syscall.SIGWINCH)
+	go func() {
+		for range in.winch {
+			select {
+			case in.resize <- struct{}{}:
+			default:
+			}
+			in.wake()
+		}
+	}()
+	return in, nil
+}
+
+func (in *ttyInput) wake() {
+	// A failed write means the pipe is already full or closed; either way
+	// the reader has been woken or is gone.
+	_, _ = in.wakeW.Write([]byte{0})
+}
+
+// read reads at least one byte into p. A negative timeout waits for as long
+// as the context allows; otherwise read returns 0, nil when nothing arrived
+// in time. It returns errResized when the window size changed.
+func (in *ttyInput) read(p []byte, timeout time.Duration) (int, error) {
+	ms := -1
+	if timeout >= 0 {
+		ms = int(timeout / time.Millisecond)
+	}
+	deadline := time.Now().Add(timeout)
+	for {
+		if in.ctx.Err() != nil {
+			return 0, context.Cause(in.ctx)
+		}
+		select {
+		case <-in.resize:
+			in.drainWake()
+			return 0, errResized
+		default:
+		}
+		fds := []unix.PollFd{
+			{Fd: int32(in.fd), Events: unix.POLLIN},
+			{Fd: int32(in.wakeR.Fd()), Events: unix.POLLIN},
+		}
+		n, err := unix.Poll(fds, ms)
+		if errors.Is(err, unix.EINTR) {
+			if ms >= 0 {
+				ms = max(0, int(time.Until(deadline)/time.Millisecond))
+			}
+			continue
+		}
+		if err != nil {
+			return 0, err
+		}
+		if n == 0 {
+			return 0, nil
+		}
+		if fds[1].Revents != 0 {
+			in.drainWake()
+			continue // the checks at the top of the loop say why
+		}
+		if fds[0].Revents&unix.POLLNVAL != 0 {
+			return 0, unix.EBADF
+		}
+		n, err = unix.Read(in.fd, p)
+		switch {
+		case errors.Is(err, unix.EAGAIN) || errors.Is(err, unix.EINTR):
+			continue
+		case errors.Is(err, unix.EIO):
+			// A terminal whose other side has gone away (hang-up) reads EIO.
+			return 0, io.EOF
+		case err != nil:
+			return 0, err
+		case n == 0:
+			return 0, io.EOF
+		}
+		return n, nil
+	}
+}
+
+func (in *ttyInput) drainWake() {
+	var b [64]byte
+	fds := []unix.PollFd{{Fd: int32(in.wakeR.Fd()), Events: unix.POLLIN}}
+	for {
+		if n, err := unix.Poll(fds, 0); n <= 0 || err != nil || fds[0].Revents == 0 {
+			return
+		}
+		if n, _ := in.wakeR.Read(b[:]); n < len(b) {
+			return
+		}
+	}
+}
+
+func (in *ttyInput) close() {
+	signal.Stop(in.winch)
+	close(in.winch)
+	in.stop()
+	in.wakeW.Close()
+	in.wakeR.Close()
+}

@@ -1,0 +1,205 @@
+package prompt
+
+import (
+	"errors"
+	"strconv"
+	"time"
+	"unicode/utf8"
+)
+
+// keyKind names what a keystroke means to the prompts.
+type keyKind int
+
+const (
+	keyIgnore keyKind = iota // anything the prompts do not use
+	keyRune                  // a printable character, in key.r
+	keyUp
+	keyDown
+	keyLeft
+	keyRight
+	keyHome
+	keyEnd
+	keyPageUp
+	keyPageDown
+	keyEnter
+	keyBackspace
+	keyDelete
+	keyClearLine // Ctrl+U
+	keyDeleteWord
+	keyEsc
+	keyInterrupt // Ctrl+C
+	keyResize    // not a key: the window size changed
+)
+
+type key struct {
+	kind keyKind
+	r    rune
+}
+
+// escWait is how long a lone Esc waits for the rest of an escape sequence
+// before it counts as the Esc key. Terminals send a sequence in one write,
+// so this only matters over slow links, and it keeps Esc prompt.
+const escWait = 50 * time.Millisecond
+
+// errResized is returned by a read that was interrupted by a window
+// resize.
+var errResized = errors.New("terminal resized")
+
+// keyReader turns the bytes a terminal sends into keys. It keeps whatever
+// was read ahead, so keys typed quickly are never lost between prompts.
+type keyReader struct {
+	in  *ttyInput
+	buf []byte
+}
+
+func (kr *keyReader) readKey() (key, error) {
+	var tmp [256]byte
+	for {
+		if k, n, ok := decodeKey(kr.buf); ok {
+			kr.buf = kr.buf[n:]
+			return k, nil
+		}
+		timeout := time.Duration(-1)
+		if len(kr.buf) > 0 {
+			timeout = escWait
+		}
+		n, err := kr.in.read(tmp[:], timeout)
+		if errors.Is(err, errResized) {
+			return key{kind: keyResize}, nil
+		}
+		if err != nil {
+			return key{}, err
+		}
+		if n == 0 {
+			// The start of a sequence and nothing more in time: a lone Esc
+			// (or an Alt chord, which nothing here uses), or a broken
+			// character.
+			k := key{kind: keyIgnore}
+			if kr.buf[0] == 0x1b {
+				k.kind = keyEsc
+			}
+			kr.buf = kr.buf[:0]
+			return k, nil
+		}
+		kr.buf = append(kr.buf, tmp[:n]...)
+	}
+}
+
+// decodeKey decodes the first key in b. ok is false when b holds only the
+// beginning of one.
+func decodeKey(b []byte) (k key, n int, ok bool) {
+	if len(b) == 0 {
+		return key{}, 0, false
+	}
+	switch c := b[0]; {
+	case c == 0x1b:
+		return decodeEscape(b)
+	case c == '\r':
+		if len(b) > 1 && b[1] == '\n' {
+			return key{kind: keyEnter}, 2, true
+		}
+		return key{kind: keyEnter}, 1, true
+	case c == '\n':
+		return key{kind: keyEnter}, 1, true
+	case c == 0x03:
+		return key{kind: keyInterrupt}, 1, true
+	case c == 0x7f || c == 0x08:
+		return key{kind: keyBackspace}, 1, true
+	case c == 0x15:
+		return key{kind: keyClearLine}, 1, true
+	case c == 0x17:
+		return key{kind: keyDeleteWord}, 1, true
+	case c == 0x10: // Ctrl+P
+		return key{kind: keyUp}, 1, true
+	case c == 0x0e: // Ctrl+N
+		return key{kind: keyDown}, 1, true
+	case c < 0x20:
+		return key{kind: keyIgnore}, 1, true
+	case c < utf8.RuneSelf:
+		return key{kind: keyRune, r: rune(c)}, 1, true
+	}
+	if !utf8.FullRune(b) {
+		return key{}, 0, false
+	}
+	r, size := utf8.DecodeRune(b)
+	if r == utf8.RuneError || (r >= 0x80 && r < 0xa0) {
+		return key{kind: keyIgnore}, size, true
+	}
+	return key{kind: keyRune, r: r}, size, true
+}
+
+// decodeEscape decodes a key that starts with Esc: ESC [ ... final (CSI),
+// ESC O x (SS3), or Esc itself.
+func decodeEscape(b []byte) (key, int, bool) {
+	if len(b) < 2 {
+		return key{}, 0, false
+	}
+	switch b[1] {
+	case 'O':
+		if len(b) < 3 {
+			return key{}, 0, false
+		}
+		if b[2] == 'M' {
+			return key{kind: keyEnter}, 3, true // keypad Enter in application mode
+		}
+		return key{kind: finalKey(b[2], "")}, 3, true
+	case '[':
+		for i := 2; i < len(b); i++ {
+			c := b[i]
+			if c >= 0x40 && c <= 0x7e {
+				return key{kind: finalKey(c, string(b[2:i]))}, i + 1, true
+			}
+			if c < 0x20 || c > 0x3f {
+				// Not a well-formed sequence: drop what was read of it.
+				return key{kind: keyIgnore}, i, true
+			}
+		}
+		if len(b) > 32 {
+			return key{kind: keyIgnore}, len(b), true
+		}
+		return key{}, 0, false
+	}
+	// Esc followed by anything else is Esc pressed before another key (or
+	// an Alt chord): either way it is Esc.
+	return key{kind: keyEsc}, 1, true
+}
+
+// finalKey names a CSI or SS3 sequence by its final byte and parameters.
+// Modifier parameters (Ctrl+↑ is ESC [ 1 ; 5 A) are ignored.
+func finalKey(final byte, params string) keyKind {
+	switch final {
+	case 'A':
+		return keyUp
+	case 'B':
+		return keyDown
+	case 'C':
+		return keyRight
+	case 'D':
+		return keyLeft
+	case 'H':
+		return keyHome
+	case 'F':
+		return keyEnd
+	case '~':
+		first := params
+		for i := range len(params) {
+			if params[i] == ';' {
+				first = params[:i]
+				break
+			}
+		}
+		switch n, _ := strconv.Atoi(first); n {
+		case 1, 7:
+			return keyHome
+		case 4, 8:
+			return keyEnd
+		case 3:
+			return keyDelete
+		case 5:
+			return keyPageUp
+		case 6:
+			return keyPageDown
+		}
+	}
+	return keyIgnore
+}

@@ -1,0 +1,113 @@
+package prompt
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestClean(t *testing.T) {
+	in := "a\tb\x1b[31mred\x1b[0m\r\nnext\u2028x\x07"
+	if got, want := clean(in, true), "a    b[31mred[0m\nnextx"; got != want {
+		t.Errorf("clean(keep newlines) = %q, want %q", got, want)
+	}
+	if got, want := clean(in, false), "a    b[31mred[0m nextx"; got != want {
+		t.Errorf("clean = %q, want %q", got, want)
+	}
+}
+
+func TestTruncate(t *testing.T) {
+	tests := []struct {
+		in   string
+		w    int
+		want string
+	}{
+		{"PostgreSQL", 10, "PostgreSQL"},
+		{"PostgreSQL", 9, "PostgreS…"},
+		{"Postgre SQL", 9, "Postgre…"},
+		{"数据库选择", 6, "数据…"},
+		{"abc", 0, ""},
+	}
+	for _, tt := range tests {
+		got := truncate(tt.in, tt.w)
+		if got != tt.want || width(got) > tt.w {
+			t.Errorf("truncate(%q, %d) = %q (width %d), want %q", tt.in, tt.w, got, width(got), tt.want)
+		}
+	}
+}
+
+func TestTail(t *testing.T) {
+	if got, want := tail("hello world", 6), "…world"; got != want {
+		t.Errorf("tail = %q, want %q", got, want)
+	}
+	if got, want := tail("short", 6), "short"; got != want {
+		t.Errorf("tail = %q, want %q", got, want)
+	}
+}
+
+func TestWrap(t *testing.T) {
+	tests := []struct {
+		in   string
+		w    int
+		want []string
+	}{
+		{"one two three", 7, []string{"one two", "three"}},
+		{"one two three", 80, []string{"one two three"}},
+		{"abcdefghij kl", 4, []string{"abcd", "efgh", "ij", "kl"}},
+		{"first\n\nthird", 10, []string{"first", "", "third"}},
+		{"宽字符很宽", 4, []string{"宽字", "符很", "宽"}},
+		{"", 5, []string{""}},
+	}
+	for _, tt := range tests {
+		got := wrap(tt.in, tt.w)
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("wrap(%q, %d) = %q, want %q", tt.in, tt.w, got, tt.want)
+		}
+		for _, l := range got {
+			if width(l) > tt.w {
+				t.Errorf("wrap(%q, %d): line %q is %d wide", tt.in, tt.w, l, width(l))
+			}
+		}
+	}
+}
+
+func TestClip(t *testing.T) {
+	got := clip([]string{"one", "two", "three"}, 2, 10)
+	if want := []string{"one", "two…"}; !slices.Equal(got, want) {
+		t.Errorf("clip = %q, want %q", got, want)
+	}
+	got = clip([]string{"0123456789", "x"}, 1, 10)
+	if want := []string{"012345678…"}; !slices.Equal(got, want) {
+		t.Errorf("clip = %q, want %q", got, want)
+	}
+}
+
+func TestStyleOff(t *testing.T) {
+	if got := (style{}).paint("x", sgrBold, sgrGreen); got != "x" {
+		t.Errorf("paint without colour = %q", got)
+	}
+	if got := (style{color: true}).paint("x", sgrBold, sgrGreen); got != "\x1b[1;32mx\x1b[0m" {
+		t.Errorf("paint with colour = %q", got)
+	}
+}
+
+func TestFrameCrop(t *testing.T) {
+	tests := []struct {
+		focus, h  int
+		want      string
+		wantFocus int
+	}{
+		{focus: 5, h: 3, want: "a e f", wantFocus: 2},
+		{focus: 6, h: 3, want: "a f g", wantFocus: 2},
+		{focus: 1, h: 4, want: "a b c d", wantFocus: 1},
+		{focus: 3, h: 1, want: "d", wantFocus: 0},
+		{focus: 3, h: 9, want: "a b c d e f g", wantFocus: 3},
+	}
+	for _, tt := range tests {
+		f := frame{lines: strings.Fields("a b c d e f g"), focus: tt.focus}
+		got := f.crop(tt.h)
+		if strings.Join(got.lines, " ") != tt.want || got.focus != tt.wantFocus {
+			t.Errorf("crop(focus %d, %d) = %q focus %d, want %q focus %d", tt.focus, tt.h, got.lines, got.focus, tt.want, tt.wantFocus)
+		}
+	}
+}

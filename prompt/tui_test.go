@@ -1,0 +1,528 @@
+//go:build unix
+
+package prompt_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/askuser/askuser/internal/ptytest"
+	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/schema"
+)
+
+// The terminal UI is tested in a real pseudo-terminal: keys are typed on
+// it and the screen behind it is read, as a person would.
+
+const (
+	down  = "\x1b[B"
+	up    = "\x1b[A"
+	enter = "\r"
+	esc   = "\x1b"
+	ctrlC = "\x03"
+)
+
+var (
+	database = schema.Question{
+		Question: "Which database should we use?",
+		Header:   "Database",
+		Options: []schema.Option{
+			{Label: "PostgreSQL (Recommended)", Description: "Relational, rich features", Preview: "CREATE TABLE users (\n  id bigserial\n);"},
+			{Label: "SQLite", Description: "Embedded, zero configuration", Preview: "sqlite3 app.db"},
+		},
+	}
+	features = schema.Question{
+		Question:    "Which features should we enable?",
+		Header:      "Features",
+		MultiSelect: true,
+		Options: []schema.Option{
+			{Label: "Auth", Description: "Login and sessions"},
+			{Label: "Billing", Description: "Stripe integration"},
+			{Label: "Search", Description: "Full-text search"},
+		},
+	}
+)
+
+// asking is an Ask running in its own goroutine on a test terminal.
+type asking struct {
+	tui     *prompt.TUI
+	cancel  context.CancelCauseFunc
+	done    chan struct{}
+	answers []prompt.Answer
+	err     error
+}
+
+func startAsk(t *testing.T, tm *ptytest.Term, color bool, qs ...schema.Question) *asking {
+	t.Helper()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	a := &asking{
+		tui:    prompt.NewTUI(prompt.TUIOptions{In: tm.Tty(), Out: tm.Tty(), Color: color}),
+		cancel: cancel,
+		done:   make(chan struct{}),
+	}
+	go func() {
+		defer close(a.done)
+		a.answers, a.err = a.tui.Ask(ctx, qs)
+	}()
+	// Cleanups run last-registered first: this one stops Ask before the
+	// terminal it uses is closed.
+	t.Cleanup(func() {
+		cancel(errors.New("test over"))
+		select {
+		case <-a.done:
+		case <-time.After(ptytest.Timeout):
+			t.Error("Ask did not return after its context was cancelled")
+		}
+	})
+	return a
+}
+
+// wait waits for Ask to return.
+func (a *asking) wait(t *testing.T) ([]prompt.Answer, error) {
+	t.Helper()
+	select {
+	case <-a.done:
+	case <-time.After(ptytest.Timeout):
+		t.Fatal("Ask did not return")
+	}
+	return a.answers, a.err
+}
+
+// answer checks that Ask returned want.
+func (a *asking) answer(t *testing.T, want ...prompt.Answer) {
+	t.Helper()
+	got, err := a.wait(t)
+	if err != nil {
+		t.Fatalf("Ask: %v", err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Ask = %#v, want %#v", got, want)
+	}
+}
+
+func labels(l ...string) prompt.Answer { return prompt.Answer{Labels: l} }
+
+// checkRestored checks that the terminal is back in line mode, and after
+// reading the rest of the output, that the cursor shows and the prompt
+// was erased.
+func checkRestored(t *testing.T, tm *ptytest.Term) {
+	t.Helper()
+	if echo, canonical := tm.LineMode(); !echo || !canonical {
+		t.Errorf("terminal left with echo %v, line editing %v", echo, canonical)
+	}
+	tm.Drain()
+	if !tm.CursorVisible() {
+		t.Error("cursor left hidden")
+	}
+	if s := tm.Screen(); s != "" {
+		t.Errorf("screen not erased:\n%s", s)
+	}
+}
+
+func TestTUIEnterChoosesTheFirstOption(t *testing.T) {
+	t.Parallel()
+	tm := ptytest.New(t, 60, 30)
+	a := startAsk(t, tm, true, database)
+	tm.ExpectScreen("❯ 1. PostgreSQL (Recommended)")
+	tm.Send(enter)
+	a.answer(t, labels("PostgreSQL (Recommended)"))
+	checkRestored(t, tm)
+}
+
+func TestTUIArrowDownThenEnter(t *testing.T) {
+	t.Parallel()
+	tm := ptytest.New(t, 60, 30)
+	a := startAsk(t, tm, true, database)
+	tm.ExpectScreen("❯ 1. PostgreSQL")
+	tm.Send(down)
+	tm.ExpectScreen("❯ 2. SQLite")
+	tm.Send(enter)
+	a.answer(t, labels("SQLite"))
+}
+
+func TestTUIArrowUpWrapsToOther(t *testing.T) {
+	t.Parallel()
+	tm := ptytest.New(t, 60, 30)
+	a := startAsk(t, tm, false, database)
+	tm.ExpectScreen("❯ 1. PostgreSQL")
+	tm.Send(up)
+	tm.ExpectScreen("❯ 3. Other")
+	tm.Send(enter)
+	tm.ExpectScreen("Your answer:")
+	tm.Send("MariaDB" + enter)
+	a.answer(t, prompt.Answer{Other: "MariaDB"})
+}
+
+func TestTUIDigitChooses(t *testing.T) {
+	t.Parallel()
+	tm := ptytest.New(t, 60, 30)
+	a := startAsk(t, tm, true, database)
+	tm.ExpectScreen("❯ 1. PostgreSQL")
+	tm.Send("2")
+	a.answer(t, labels("SQLite"))
+}
+
+func TestTUIJAndKMove(t *testing.T) {
+	t.Parallel()
+	tm := ptytest.New(t, 60, 30)
+	a := startAsk(t, tm, true, database)
+	tm.ExpectScreen("❯ 1. PostgreSQL")
+	tm.Send("j")
+	tm.ExpectScreen("❯ 2. SQLite")
+	tm.Send("j")
+	tm.ExpectScreen("❯ 3. Other")
+	tm.Send("k")
+	tm.ExpectScreen("❯ 2. SQLite")
+	tm.Send(enter)
+	a.answer(t, labels("SQLite"))
+}
+
+func TestTUIOtherAsksForText(t *testing.T) {
+	t.Parallel()
+	tm := ptytest.New(t, 60, 30)
+	a := startAsk(t, tm, true, database)
+	tm.ExpectScreen("3. Other\n     Type your own answer")
+	tm.Send("3")
+	tm.ExpectScreen("Your answer:")
+	tm.Send(enter) // empty: asked again
+	tm.ExpectScreen("Type your answer, or press Esc to cancel")
+	tm.Send("   " + enter) // blank: asked again
+	tm.ExpectScreen("Type your answer, or press Esc to cancel")
+	tm.Send("CockroachDB")
+	tm.ExpectScreen("Your answer: CockroachDB")
+	tm.Send("\x7f\x7fXX" + enter)
+	a.answer(t, prompt.Answer{Other: "CockroachXX"})
+	checkRestored(t, tm)
+}
+
+func TestTUIMultiSelectSpaceAndDigits(t *testing.T) {
+	t.Parallel()
+	tm := ptytest.New(t, 60, 30)
+	a := startAsk(t, tm, true, features)
+	tm.ExpectScreen("❯ [ ] 1. Auth")
+	tm.Send("3")
+	tm.ExpectScreen("❯ [x] 3. Search")
+	tm.Send(up + up)
+	tm.ExpectScreen("❯ [ ] 1. Auth")
+	tm.Send(" ")
+	tm.ExpectScreen("❯ [x] 1. Auth")
+	tm.Send("2")
+	tm.ExpectScreen("❯ [x] 2. Billing")
+	tm.Send("2") // digits toggle off again
+	tm.ExpectScreen("❯ [ ] 2. Billing")
+	tm.Send(enter)
+	a.answer(t, labels("Auth", "Search")) // option order, not the order chosen
+	checkRestored(t, tm)
+}
+
+func TestTUIMultiSelectNeedsAChoice(t *testing.T) {
+	t.Parallel()
+	tm := ptytest.New(t, 60, 30)
+	a := startAsk(t, tm, false, features)
+	tm.ExpectScreen("❯ [ ] 1. Auth")
+	tm.Send(enter)
+	tm.ExpectScreen("Choose at least one")
+	tm.Send(down)
+	tm.ExpectScreen("❯ [ ] 2. Billing")
+	tm.Send(" ")
+	tm.ExpectScreen("❯ [x] 2. Billing")
+	if strings.Contains(tm.Screen(), "Choose at least one") {
+		t.Error("the reason stays after an option was chosen")
+	}
+	tm.Send(enter)
+	a.answer(t, labels("Billing"))
+}
+
+func TestTUIMultiSelectWithOther(t *testing.T) {
+	t.Parallel()
+	tm := ptytest.New(t, 60, 30)
+	a := startAsk(t, tm, true, features)
+	tm.ExpectScreen("❯ [ ] 1. Auth")
+	tm.Send("1")
+	tm.ExpectScreen("[x] 1. Auth")
+	tm.Send("4")
+	tm.ExpectScreen("❯ [x] 4. Other")
+	tm.Send(enter)
+	tm.ExpectScreen("Chosen: Auth")
+	tm.Send("Audit log" + enter)
+	a.answer(t, prompt.Answer{Labels: []string{"Auth"}, Other: "Audit log"})
+}
+
+func TestTUIProgressOverTwoQuestions(t *testing.T) {
+	t.Parallel()
+	tm := ptytest.New(t, 60, 30)
+	a := startAsk(t, tm, true, database, features)
+	tm.ExpectScreen("Database   Question 1 of 2\nWhich database should we use?")
+	tm.Send("2")
+	tm.ExpectScreen("Features   Question 2 of 2\nWhich features should we enable?")
+	if s := tm.Screen(); strings.Contains(s, "Database") {
+		t.Errorf("the first question is still on screen:\n%s", s)
+	}
+	tm.Send(" " + enter)
+	a.answer(t, labels("SQLite"), labels("Auth"))
+	checkRestored(t, tm)
+}
+
+func TestTUIOneQuestionHasNoProgress(t *testing.T) {
+	t.Parallel()
+	tm := ptytest.New(t, 60, 30)
+	a := startAsk(t, tm, false, database)
+	tm.ExpectScreen("[Database]\nWhich database should we use?")
+	if strings.Contains(tm.Screen(), "Question 1 of 1") {
+		t.Error("progress shown for a single question")
+	}
+	tm.Send(enter)
+	a.answer(t, labels("PostgreSQL (Recommended)"))
+}
+
+func TestTUICancel(t *testing.T) {
+	t.Parallel()
+	for _, where := range []string{"list", "multi-select list", "Other prompt"} {
+		for _, k := range []struct{ name, key string }{{"Esc", esc}, {"Ctrl+C", ctrlC}} {
+			t.Run(k.name+" in "+where, func(t *testing.T) {
+				t.Parallel()
+				tm := ptytest.New(t, 60, 30)
+				q := database
+				if where == "multi-select list" {
+					q = features
+				}
+				a := startAsk(t, tm, true, q)
+				tm.ExpectScreen("Esc cancel")
+				if where == "Other prompt" {
+					tm.Send("3")
+					tm.ExpectScreen("Your answer:")
+					tm.Send("half")
+					tm.ExpectScreen("Your answer: half")
+				}
+				tm.Send(k.key)
+				if _, err := a.wait(t); !errors.Is(err, prompt.ErrCancelled) {
+					t.Errorf("Ask error = %v, want ErrCancelled", err)
+				}
+				checkRestored(t, tm)
+			})
+		}
+	}
+}
+
+func TestTUIContextCancelled(t *testing.T) {
+	t.Parallel()
+	for _, where := range []string{"list", "Other prompt"} {
+		t.Run(where, func(t *testing.T) {
+			t.Parallel()
+			tm := ptytest.New(t, 60, 30)
+			a := startAsk(t, tm, true, database)
+			tm.ExpectScreen("❯ 1. PostgreSQL")
+			if where == "Other prompt" {
+				tm.Send("3")
+				tm.ExpectScreen("Your answer:")
+			}
+			if echo, canonical := tm.LineMode(); echo || canonical {
+				t.Errorf("while asking: echo %v, line editing %v; want raw mode", echo, canonical)
+			}
+			timedOut := errors.New("timed out")
+			a.cancel(timedOut)
+			if _, err := a.wait(t); err != timedOut {
+				t.Errorf("Ask error = %v, want the context's cause", err)
+			}
+			checkRestored(t, tm)
+		})
+	}
+}
+
+func TestTUIContextAlreadyDone(t *testing.T) {
+	t.Parallel()
+	tm := ptytest.New(t, 60, 30)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	stop := errors.New("stop")
+	cancel(stop)
+	_, err := prompt.NewTUI(prompt.TUIOptions{In: tm.Tty(), Out: tm.Tty()}).Ask(ctx, []schema.Question{database})
+	if err != stop {
+		t.Errorf("Ask error = %v, want %v", err, stop)
+	}
+	checkRestored(t, tm)
+}
+
+func TestTUIRestoreFromAnotherGoroutine(t *testing.T) {
+	t.Parallel()
+	tm := ptytest.New(t, 60, 30)
+	a := startAsk(t, tm, true, database)
+	tm.ExpectScreen("❯ 1. PostgreSQL")
+	if err := a.tui.Restore(); err != nil {
+		t.Fatalf("Restore: %v", err)
+	}
+	if echo, canonical := tm.LineMode(); !echo || !canonical {
+		t.Errorf("after Restore: echo %v, line editing %v", echo, canonical)
+	}
+	if err := a.tui.Restore(); err != nil {
+		t.Errorf("second Restore: %v", err)
+	}
+	a.cancel(context.Canceled)
+	if _, err := a.wait(t); err != context.Canceled {
+		t.Errorf("Ask error = %v, want %v", err, context.Canceled)
+	}
+	if echo, canonical := tm.LineMode(); !echo || !canonical {
+		t.Errorf("after Ask: echo %v, line editing %v", echo, canonical)
+	}
+	tm.Drain()
+	if !tm.CursorVisible() {
+		t.Error("cursor left hidden")
+	}
+	// The question stays on screen, with the cursor below it for the
+	// caller's message.
+	if s := tm.Screen(); !strings.Contains(s, "Which database") {
+		t.Errorf("question erased:\n%s", s)
+	}
+}
+
+func TestTUIColourOff(t *testing.T) {
+	t.Parallel()
+	tm := ptytest.New(t, 60, 30)
+	a := startAsk(t, tm, false, database, features)
+	tm.ExpectScreen("❯ 1. PostgreSQL")
+	tm.Send("3")
+	tm.ExpectScreen("Your answer:")
+	tm.Send(enter)
+	tm.ExpectScreen("Type your answer")
+	tm.Send("x" + enter)
+	tm.ExpectScreen("❯ [ ] 1. Auth")
+	tm.Send(enter)
+	tm.ExpectScreen("Choose at least one")
+	tm.Send("1" + enter)
+	a.answer(t, prompt.Answer{Other: "x"}, labels("Auth"))
+	tm.Drain()
+	if sgr := regexp.MustCompile(`\x1b\[[0-9;]*m`).FindAllString(tm.Raw(), -1); len(sgr) > 0 {
+		t.Errorf("colour off, yet the output has %q", sgr)
+	}
+}
+
+func TestTUIColourOn(t *testing.T) {
+	t.Parallel()
+	tm := ptytest.New(t, 60, 30)
+	a := startAsk(t, tm, true, database)
+	tm.ExpectScreen("❯ 1. PostgreSQL")
+	tm.Send(enter)
+	a.answer(t, labels("PostgreSQL (Recommended)"))
+	tm.Drain()
+	raw := tm.Raw()
+	for _, want := range []string{"\x1b[1;7m Database \x1b[0m", "\x1b[32;1mPostgreSQL (Recommended)\x1b[0m"} {
+		if !strings.Contains(raw, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+}
+
+func TestTUIScreenShowsDescriptionsAndPreview(t *testing.T) {
+	t.Parallel()
+	tm := ptytest.New(t, 60, 30)
+	a := startAsk(t, tm, true, database)
+	tm.ExpectScreen(strings.Join([]string{
+		"❯ 1. PostgreSQL (Recommended)",
+		"     Relational, rich features",
+		"  2. SQLite",
+		"     Embedded, zero configuration",
+		"  3. Other",
+		"     Type your own answer",
+		"",
+		"│ CREATE TABLE users (",
+		"│   id bigserial",
+		"│ );",
+	}, "\n"))
+	tm.Send(down)
+	tm.ExpectScreen("❯ 2. SQLite")
+	tm.ExpectScreen("│ sqlite3 app.db\n│\n│\n")
+	tm.Send(down)
+	tm.ExpectScreen("│ (no preview)")
+	tm.Send(esc)
+	if _, err := a.wait(t); !errors.Is(err, prompt.ErrCancelled) {
+		t.Errorf("Ask error = %v, want ErrCancelled", err)
+	}
+}
+
+// long has text longer than a 60-column line everywhere.
+var long = schema.Question{
+	Question: strings.Repeat("A question that goes on and on. ", 8) + "Which one?",
+	Header:   "Very long",
+	Options: []schema.Option{
+		{Label: "An option label that is exactly fifty characters!", Description: strings.Repeat("A description that wraps. ", 7)},
+		{Label: "Short", Description: "Short", Preview: strings.Repeat("a preview line far wider than the terminal it is shown on, ", 3) + "\n" + strings.Repeat("more\n", 30)},
+		{Label: "宽字符标签宽字符标签宽字符标签宽字符标签宽字符标签宽字符标签", Description: "Wide characters"},
+	},
+}
+
+func TestTUILongTextFitsAndDoesNotClimb(t *testing.T) {
+	t.Parallel()
+	for _, size := range []struct{ cols, rows int }{{60, 30}, {60, 12}, {120, 30}, {30, 8}} {
+		t.Run("", func(t *testing.T) {
+			t.Parallel()
+			tm := ptytest.New(t, size.cols, size.rows)
+			a := startAsk(t, tm, true, long, database)
+			tm.ExpectScreen("Question 1 of 2")
+			steps := []struct{ key, want string }{
+				{down, "❯ 2. Short"},
+				{down, "❯ 3. 宽字"},
+				{down, "❯ 4. Other"},
+				{up, "❯ 3. 宽字"},
+				{"j", "❯ 4. Other"},
+				{"k", "❯ 3. 宽字"},
+				{"k", "❯ 2. Short"},
+			}
+			for _, step := range steps {
+				tm.Send(step.key)
+				tm.ExpectScreen(step.want)
+				if s := tm.Screen(); strings.Count(s, "Question 1 of 2") != 1 || strings.Count(s, "❯") != 1 {
+					t.Fatalf("after %q, not exactly one frame:\n%s", step.key, s)
+				}
+			}
+			for i, l := range strings.Split(tm.Screen(), "\n") {
+				if n := len([]rune(l)); n >= size.cols {
+					t.Errorf("line %d is %d characters wide: %q", i, n, l)
+				}
+			}
+			// Everything drawn must have fitted: the first line of the frame
+			// is at the top of the screen, nothing scrolled.
+			if first := strings.SplitN(tm.Screen(), "\n", 2)[0]; !strings.Contains(first, "Very long") {
+				t.Errorf("the frame scrolled; its first line is %q", first)
+			}
+			tm.Send(enter)
+			tm.ExpectScreen("Question 2 of 2")
+			if s := tm.Screen(); strings.Count(s, "Very long") != 0 || strings.Count(s, "Question") != 1 {
+				t.Errorf("the first question left something behind:\n%s", s)
+			}
+			tm.Send(enter)
+			a.answer(t, labels("Short"), labels("PostgreSQL (Recommended)"))
+			checkRestored(t, tm)
+		})
+	}
+}
+
+func TestTUINoQuestions(t *testing.T) {
+	t.Parallel()
+	tm := ptytest.New(t, 60, 30)
+	got, err := prompt.NewTUI(prompt.TUIOptions{In: tm.Tty(), Out: tm.Tty()}).Ask(context.Background(), nil)
+	if got != nil || err != nil {
+		t.Errorf("Ask(no questions) = %v, %v", got, err)
+	}
+	tm.Drain()
+	if raw := tm.Raw(); raw != "" {
+		t.Errorf("wrote %q", raw)
+	}
+}
+
+func TestTUINotATerminal(t *testing.T) {
+	t.Parallel()
+	f, err := os.CreateTemp(t.TempDir(), "in")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	_, err = prompt.NewTUI(prompt.TUIOptions{In: f, Out: f}).Ask(context.Background(), []schema.Question{database})
+	if err == nil {
+		t.Error("Ask on a file succeeded")
+	}
+}
