@@ -385,7 +385,7 @@ func browserScreenshots(t *testing.T, browser context.Context) {
 			r := startWeb(t, twoQuestions)
 			viewport := []chromedp.EmulateViewportOption{chromedp.EmulateScale(tc.scale)}
 			if tc.mobile {
-				viewport = append(viewport, chromedp.EmulateMobile, chromedp.EmulateTouch)
+				viewport = append(viewport, chromedp.EmulateMobile)
 			}
 			do(t, ctx,
 				chromedp.EmulateViewport(tc.width, tc.height, viewport...),
