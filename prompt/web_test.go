@@ -10,22 +10,22 @@ import (
 	"github.com/askuser/askuser/schema"
 )
 
-func TestCleanOther(t *testing.T) {
+func TestWebCleanText(t *testing.T) {
 	for _, tc := range []struct{ in, want, problem string }{
 		{"  MariaDB  ", "MariaDB", ""},
 		{"a\tb\nc\r\nd", "a b c  d", ""},
 		{"bell\a and \x1b[31mred\x1b[0m", "bell and [31mred[0m", ""},
 		{"del\x7f and c1\u0085 gone", "del and c1 gone", ""},
-		{"bad \xff byte", "bad  byte", ""},
-		{"kept: \ufffd ünïcödé 数据库 👍", "kept: \ufffd ünïcödé 数据库 👍", ""},
+		{"\u202eevil\u202c and \u2066isolate\u2069", "evil and isolate", ""},
+		{"kept: \ufffd ünïcödé 数据库 👍 \u200d", "kept: \ufffd ünïcödé 数据库 👍 \u200d", ""},
 		{"", "", "Type your own answer, or choose one of the options."},
 		{" \t\x00\x01 ", "", "Type your own answer, or choose one of the options."},
-		{strings.Repeat("é", MaxOtherLength), strings.Repeat("é", MaxOtherLength), ""},
-		{strings.Repeat("é", MaxOtherLength+1), strings.Repeat("é", MaxOtherLength+1), "Your answer is too long: at most 2000 characters (got 2001)."},
+		{strings.Repeat("é", webMaxText), strings.Repeat("é", webMaxText), ""},
+		{strings.Repeat("é", webMaxText+1), strings.Repeat("é", webMaxText+1), "Your answer is too long: at most 2000 characters (got 2001)."},
 	} {
-		got, problem := CleanOther(tc.in)
+		got, problem := webCleanText(tc.in)
 		if got != tc.want || problem != tc.problem {
-			t.Errorf("CleanOther(%q) = %q, %q; want %q, %q", tc.in, got, problem, tc.want, tc.problem)
+			t.Errorf("webCleanText(%q) = %q, %q; want %q, %q", tc.in, got, problem, tc.want, tc.problem)
 		}
 	}
 }
@@ -103,7 +103,7 @@ func TestParseWebFormTextAndYesNo(t *testing.T) {
 		{"q0-other=x&q1=no", []Answer{{Other: "x"}, {Labels: []string{"No"}}}, nil},
 		{"q0-other=+&q1=0&q1-other=maybe", nil, []string{"Type your answer.", "That is not one of this question's options."}},
 		{"q0=1&q0-other=x&q1-other=maybe", nil, []string{"That is not one of this question's options.", "Choose an option."}},
-		{"q0-other=" + strings.Repeat("x", MaxOtherLength+1) + "&q1=1", nil, []string{"Your answer is too long: at most 2000 characters (got 2001).", ""}},
+		{"q0-other=" + strings.Repeat("x", webMaxText+1) + "&q1=1", nil, []string{"Your answer is too long: at most 2000 characters (got 2001).", ""}},
 	} {
 		values, err := url.ParseQuery(tc.form)
 		if err != nil {

@@ -77,7 +77,7 @@ func parseWebForm(items []webItem, values url.Values) ([]Answer, webForm) {
 		if !utf8.ValidString(fq.other) {
 			fq.err = "Your answer was not sent as UTF-8 text."
 		}
-		text, problem := CleanOther(fq.other)
+		text, problem := webCleanText(fq.other)
 		if q.IsText() {
 			switch {
 			case fq.err != "":
