@@ -5,13 +5,16 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
+	"text/template"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -24,6 +27,10 @@ func TestMain(m *testing.M) {
 }
 
 func TestScripts(t *testing.T) {
+	schemaFile, err := filepath.Abs("schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/scripts",
 		RequireExplicitExec: true,
@@ -33,11 +40,18 @@ func TestScripts(t *testing.T) {
 			// The scripts run without a terminal and without colour, whatever
 			// the environment of the test run.
 			env.Setenv("NO_COLOR", "1")
+			// A race-enabled askuser sleeps a second before exiting by
+			// default; the scripts run it hundreds of times.
+			env.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
+			// The schema as written, for comparing with "askuser schema".
+			env.Setenv("SCHEMA_FILE", schemaFile)
 			return nil
 		},
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){
-			"exits":  cmdExits,
-			"signal": cmdSignal,
+			"exits":    cmdExits,
+			"gen":      cmdGen,
+			"signal":   cmdSignal,
+			"waitexit": cmdWaitexit,
 		},
 	})
 }
@@ -94,36 +108,118 @@ func cmdSignal(ts *testscript.TestScript, neg bool, args []string) {
 	if err != nil {
 		ts.Fatalf("signal: bad code %q", args[1])
 	}
-	path, err := exec.LookPath(args[2])
-	ts.Check(err)
-	cmd := exec.Command(path, args[3:]...)
-	cmd.Dir = ts.Getenv("WORK")
-	cmd.Env = os.Environ()
-	for _, kv := range []string{"NO_COLOR", "HOME", "PATH"} {
-		cmd.Env = append(cmd.Env, kv+"="+ts.Getenv(kv))
-	}
-	var stdout bytes.Buffer
-	stderr := &syncBuffer{}
-	cmd.Stdout, cmd.Stderr = &stdout, stderr
-	stdin, err := cmd.StdinPipe()
-	ts.Check(err)
-	defer stdin.Close()
-	ts.Check(cmd.Start())
-	deadline := time.Now().Add(10 * time.Second)
-	for !strings.HasSuffix(stderr.String(), ": ") {
+	r := startOpen(ts, args[2], args[3:])
+	defer r.stdin.Close()
+	deadline := time.Now().Add(patience)
+	for !strings.HasSuffix(r.stderr.String(), ": ") {
 		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			ts.Fatalf("signal: no prompt within 10s; stderr:\n%s", stderr.String())
+			r.cmd.Process.Kill()
+			ts.Fatalf("signal: no prompt within %s; stderr:\n%s", patience, r.stderr.String())
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	ts.Check(cmd.Process.Signal(sig))
-	got := exitCodeOf(ts, cmd.Wait())
-	fmt.Fprint(ts.Stdout(), stdout.String())
-	fmt.Fprint(ts.Stderr(), stderr.String())
-	if got != want {
-		ts.Fatalf("askuser exited %d after SIG%s, want %d\nstderr:\n%s", got, args[0], want, stderr.String())
+	ts.Check(r.cmd.Process.Signal(sig))
+	r.finish(ts, want, " after SIG"+args[0])
+}
+
+// cmdWaitexit starts askuser with a stdin that stays open and never sends
+// anything on it, waits for it to exit by itself and checks the exit code:
+//
+//	waitexit 124 askuser --timeout 50ms '{"questions":[...]}'
+//
+// Its stdout and stderr become the script's stdout and stderr.
+func cmdWaitexit(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: waitexit CODE askuser [args...]")
 	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("waitexit: bad code %q", args[0])
+	}
+	r := startOpen(ts, args[1], args[2:])
+	defer r.stdin.Close()
+	r.finish(ts, want, "")
+}
+
+// patience is how long a started program may take to prompt or to exit. It
+// only bounds a failure: a race-enabled binary on a busy machine can take
+// seconds to start.
+const patience = time.Minute
+
+// running is a program started with a stdin that stays open.
+type running struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stdout bytes.Buffer
+	stderr syncBuffer
+	done   chan error
+}
+
+// startOpen starts a program in the script's directory and environment with
+// a stdin pipe that it keeps open.
+func startOpen(ts *testscript.TestScript, name string, args []string) *running {
+	path, err := exec.LookPath(name)
+	ts.Check(err)
+	r := &running{cmd: exec.Command(path, args...), done: make(chan error, 1)}
+	r.cmd.Dir = ts.Getenv("WORK")
+	r.cmd.Env = scriptEnv(ts)
+	r.cmd.Stdout, r.cmd.Stderr = &r.stdout, &r.stderr
+	r.stdin, err = r.cmd.StdinPipe()
+	ts.Check(err)
+	ts.Check(r.cmd.Start())
+	go func() { r.done <- r.cmd.Wait() }()
+	return r
+}
+
+// finish waits for the program to exit, at most patience, hands its output to
+// the script and checks its exit code.
+func (r *running) finish(ts *testscript.TestScript, want int, after string) {
+	var err error
+	select {
+	case err = <-r.done:
+	case <-time.After(patience):
+		r.cmd.Process.Kill()
+		<-r.done
+		ts.Fatalf("%s did not exit within %s; stderr:\n%s", filepath.Base(r.cmd.Path), patience, r.stderr.String())
+	}
+	got := exitCodeOf(ts, err)
+	fmt.Fprint(ts.Stdout(), r.stdout.String())
+	fmt.Fprint(ts.Stderr(), r.stderr.String())
+	if got != want {
+		ts.Fatalf("%s exited %d%s, want %d\nstderr:\n%s", filepath.Base(r.cmd.Path), got, after, want, r.stderr.String())
+	}
+}
+
+// scriptEnv is the part of the script's environment that askuser reads,
+// so that a program started outside exec sees what exec would show it.
+func scriptEnv(ts *testscript.TestScript) []string {
+	var env []string
+	for _, k := range []string{
+		"PATH", "HOME", "TMPDIR", "WORK", "GORACE",
+		"NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "TERM", "ACCESSIBLE",
+		"ASK_MAX_QUESTIONS", "ASK_MAX_OPTIONS", "ASK_HEADER_MAX_LENGTH", "ASK_QUESTION_MAX_LENGTH",
+		"ASKUSER_TIMEOUT", "ASKUSER_ANSWERS", "ASKUSER_NOTIFY_COMMAND",
+	} {
+		if v := ts.Getenv(k); v != "" {
+			env = append(env, k+"="+v)
+		}
+	}
+	return env
+}
+
+// cmdGen writes OUT from the text/template TEMPLATE, for inputs too large
+// to keep in a script: {{repeat "x" 4001}} is 4001 x's.
+//
+//	gen big.tmpl big.json
+func cmdGen(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: gen TEMPLATE OUT")
+	}
+	t, err := template.New(args[0]).Funcs(template.FuncMap{"repeat": strings.Repeat}).Parse(ts.ReadFile(args[0]))
+	ts.Check(err)
+	var b bytes.Buffer
+	ts.Check(t.Execute(&b, nil))
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), b.Bytes(), 0o666))
 }
 
 // syncBuffer is a bytes.Buffer safe for one writer and one reader.

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/askuser/askuser/schema"
 )
@@ -31,6 +32,10 @@ func readSource(env *Env, args []string, file string) (*source, error) {
 	case len(args) > 0:
 		if isBlank([]byte(args[0])) {
 			return nil, missingJSON()
+		}
+		if isFileName(args[0]) {
+			// A common slip: the file given where its contents belong.
+			return nil, usageErrorf("%q is a file, not JSON: read it with -f %s", args[0], args[0])
 		}
 		if len(args[0]) > schema.MaxInputSize {
 			return nil, &schema.TooLargeError{Size: int64(len(args[0]))}
@@ -57,6 +62,16 @@ func missingJSON() error {
 }
 
 func isBlank(b []byte) bool { return len(bytes.TrimSpace(b)) == 0 }
+
+// isFileName reports whether arg, which is not a JSON object, names a
+// regular file.
+func isFileName(arg string) bool {
+	if strings.HasPrefix(strings.TrimSpace(arg), "{") || strings.ContainsAny(arg, "\n\x00") {
+		return false
+	}
+	fi, err := os.Stat(arg)
+	return err == nil && fi.Mode().IsRegular()
+}
 
 // readFile reads a questions file, refusing one over the size limit before
 // reading it all.

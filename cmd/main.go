@@ -86,9 +86,13 @@ func Main(schemaJSON []byte, build Build) int {
 func Run(ctx context.Context, env *Env, args []string) int {
 	root := newRootCmd(env)
 	root.SetArgs(args)
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
 	if err != nil {
-		report(env.IO.ErrOut, err)
+		path := root.CommandPath()
+		if cmd != nil {
+			path = cmd.CommandPath()
+		}
+		report(env.IO.ErrOut, err, path)
 	}
 	return exitCode(err)
 }
@@ -96,8 +100,9 @@ func Run(ctx context.Context, env *Env, args []string) int {
 // usageLine is shown after the errors that mean "this is not how to call me".
 const usageLine = `Usage: askuser '{"questions":[...]}'`
 
-// report writes err for a person (or a model) to read.
-func report(w io.Writer, err error) {
+// report writes err for a person (or a model) to read. A usage error points
+// to the help of the command that was run, cmdPath.
+func report(w io.Writer, err error, cmdPath string) {
 	var (
 		usage   *usageError
 		syntax  *schema.SyntaxError
@@ -115,7 +120,7 @@ func report(w io.Writer, err error) {
 		if usage.showUsage {
 			b.WriteString(usageLine + "\n")
 		} else {
-			b.WriteString("Run 'askuser --help' for usage.\n")
+			fmt.Fprintf(&b, "Run '%s --help' for usage.\n", cmdPath)
 		}
 	case errors.As(err, &syntax):
 		fmt.Fprintf(&b, "Error: Invalid JSON format: %s\n%s\n", syntax, usageLine)
@@ -125,7 +130,7 @@ func report(w io.Writer, err error) {
 			fmt.Fprintf(&b, "- %s\n", p)
 		}
 	case errors.As(err, &large):
-		fmt.Fprintf(&b, "Error: Input too large: %s\n", large)
+		fmt.Fprintf(&b, "Error: Input too large: the questions are larger than 1 MiB (%d bytes); shorten them\n", schema.MaxInputSize)
 	case errors.As(err, &timeout):
 		fmt.Fprintf(&b, "Error: %s\n", capitalize(timeout.Error()))
 	case errors.Is(err, prompt.ErrCancelled):

@@ -279,27 +279,18 @@ func ParseChoice(q schema.Question, line string) (labels []string, other bool, p
 	}
 	var picks []int
 	for _, part := range strings.Split(line, ",") {
-		part = strings.TrimSpace(part)
-		if part == "" {
-			continue
+		got, problem := pickWords(q, strings.Fields(part))
+		if problem != "" {
+			return nil, false, problem
 		}
-		if j, ok := pick(q, part); ok {
-			picks = append(picks, j)
-			continue
-		}
-		for _, word := range strings.Fields(part) {
-			j, ok := pick(q, word)
-			if !ok {
-				if _, err := strconv.Atoi(word); err != nil {
-					word = part // a label, misspelt: quote all of it
-				}
-				return nil, false, unknown(word, n)
-			}
-			picks = append(picks, j)
-		}
+		picks = append(picks, got...)
 	}
 	if len(picks) == 0 {
-		return []string{q.Options[0].Label}, false, ""
+		// Only separators: not the empty line that takes the default.
+		if q.MultiSelect {
+			return nil, false, fmt.Sprintf("%q is not a choice: enter numbers from 0 to %d, separated by commas or spaces.", line, n)
+		}
+		return nil, false, fmt.Sprintf("%q is not a choice: enter a number from 0 to %d.", line, n)
 	}
 	if !q.MultiSelect && len(picks) > 1 {
 		return nil, false, "Choose one option: enter a single number."
@@ -318,6 +309,40 @@ func ParseChoice(q schema.Question, line string) (labels []string, other bool, p
 		}
 	}
 	return labels, other, ""
+}
+
+// pickWords reads words separated by spaces as choices. A label may have
+// spaces in it, so the longest run of words that names an option is taken
+// first: "full text search 2" is the option "Full text search" and option 2.
+func pickWords(q schema.Question, words []string) (picks []int, problem string) {
+	for i := 0; i < len(words); {
+		j := len(words)
+		for ; j > i; j-- {
+			if k, ok := pick(q, strings.Join(words[i:j], " ")); ok {
+				picks = append(picks, k)
+				break
+			}
+		}
+		if j > i {
+			i = j
+			continue
+		}
+		if isNumber(words[i]) {
+			return nil, unknown(words[i], len(q.Options))
+		}
+		// A label, misspelt: quote all of its words.
+		j = i + 1
+		for j < len(words) && !isNumber(words[j]) {
+			j++
+		}
+		return nil, unknown(strings.Join(words[i:j], " "), len(q.Options))
+	}
+	return picks, ""
+}
+
+func isNumber(s string) bool {
+	_, err := strconv.Atoi(s)
+	return err == nil
 }
 
 // pick reads one token as an option index, or -1 for Other.
@@ -343,7 +368,7 @@ func pick(q schema.Question, s string) (int, bool) {
 }
 
 func unknown(s string, n int) string {
-	if _, err := strconv.Atoi(s); err == nil {
+	if isNumber(s) {
 		return fmt.Sprintf("%s is not a choice: enter a number from 0 to %d.", s, n)
 	}
 	return fmt.Sprintf("No option is called %q: enter a number from 0 to %d, or an option's label.", s, n)

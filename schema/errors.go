@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -17,7 +18,7 @@ type TooLargeError struct {
 }
 
 func (e *TooLargeError) Error() string {
-	return fmt.Sprintf("input is larger than 1 MiB (%d bytes): shorten the questions", MaxInputSize)
+	return fmt.Sprintf("input is larger than 1 MiB (%d bytes)", MaxInputSize)
 }
 
 // SyntaxError is an input that is not one JSON document.
@@ -95,17 +96,55 @@ type ValidationError struct {
 
 func newValidationError(ps []Problem) *ValidationError {
 	sort.SliceStable(ps, func(i, j int) bool { return lessPath(ps[i].tokens, ps[j].tokens) })
-	// The schema and the rules may both notice one thing; say it once.
+	// The schema and the rules may both notice one thing; say it once. An
+	// empty text also fails the "not blank" pattern: "must not be empty"
+	// says all there is to say. And a field that is not allowed at all
+	// needs no more said about what it holds.
+	empty := map[string]bool{}
+	var unwanted [][]any
+	for _, p := range ps {
+		if p.Message == msgEmpty {
+			empty[p.Path] = true
+		}
+		if strings.HasPrefix(p.Message, msgNotAllowed) {
+			unwanted = append(unwanted, p.tokens)
+		}
+	}
 	out := ps[:0]
 	seen := map[string]bool{}
 	for _, p := range ps {
-		if s := p.String(); !seen[s] {
-			seen[s] = true
-			out = append(out, p)
+		s := p.String()
+		if seen[s] || p.Message == msgBlank && empty[p.Path] {
+			continue
 		}
+		if !strings.HasPrefix(p.Message, msgNotAllowed) && slices.ContainsFunc(unwanted, func(u []any) bool { return hasPrefix(p.tokens, u) }) {
+			continue
+		}
+		seen[s] = true
+		out = append(out, p)
 	}
 	return &ValidationError{Problems: out}
 }
+
+// hasPrefix reports whether path is prefix or lies under it.
+func hasPrefix(path, prefix []any) bool {
+	if len(path) < len(prefix) {
+		return false
+	}
+	for i := range prefix {
+		if compareToken(path[i], prefix[i]) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// Messages that newValidationError knows about.
+const (
+	msgEmpty      = "must not be empty"
+	msgBlank      = "must not be blank"
+	msgNotAllowed = "not allowed"
+)
 
 func (e *ValidationError) Error() string {
 	lines := make([]string, len(e.Problems))
@@ -209,8 +248,11 @@ func suggest(name string, allowed []string) string {
 			best, bestDist = a, d
 		}
 	}
+	// Up to two edits, or a third of the name, is a typo; but in a name of
+	// one or two characters, that many edits make another word.
 	n := utf8.RuneCountInString(name)
-	if bestDist < 0 || bestDist > 2 && bestDist*3 > n {
+	switch {
+	case bestDist < 0, bestDist > 0 && bestDist >= n, bestDist > 2 && bestDist*3 > n:
 		return ""
 	}
 	return best

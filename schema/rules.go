@@ -27,7 +27,7 @@ func rules(doc any, key KeyBy) []Problem {
 			if first, dup := keyed[k]; dup {
 				ps = append(ps, problem([]any{"questions", i, key.field()},
 					"same as questions[%d].%s (%q); answers are keyed by %s, so each must be different",
-					first, key.field(), k, key.field()))
+					first, key.field(), k, key.noun()))
 			} else {
 				keyed[k] = i
 				keys = append(keys, k)
@@ -61,15 +61,17 @@ func rules(doc any, key KeyBy) []Problem {
 	for k, v := range answers {
 		at := []any{"answers", k}
 		if _, ok := keyed[k]; !ok && len(keys) > 0 {
-			msg := fmt.Sprintf("no question has this %s", key.field())
+			msg := fmt.Sprintf("no question has this %s", key.noun())
 			if s := suggest(k, keys); s != "" {
 				msg += fmt.Sprintf("; did you mean %q?", s)
 			}
 			ps = append(ps, problem(at, "%s", msg))
 			continue
 		}
-		if s, ok := v.(string); ok && strings.TrimSpace(s) == "" {
-			ps = append(ps, problem(at, "must not be empty"))
+		if s, ok := v.(string); ok {
+			if msg := noText(s); msg != "" {
+				ps = append(ps, problem(at, "%s", msg))
+			}
 		}
 	}
 	return ps
@@ -139,8 +141,8 @@ func (in *Input) AddPresets(from string, presets map[string]string, key KeyBy) e
 		if _, own := in.Answers[k]; own {
 			continue
 		}
-		if strings.TrimSpace(v) == "" {
-			ps = append(ps, problem([]any{from, k}, "must not be empty"))
+		if msg := noText(v); msg != "" {
+			ps = append(ps, problem([]any{from, k}, "%s", msg))
 			continue
 		}
 		if in.Answers == nil {
@@ -152,4 +154,16 @@ func (in *Input) AddPresets(from string, presets map[string]string, key KeyBy) e
 		return newValidationError(ps)
 	}
 	return nil
+}
+
+// noText says what is wrong with an answer that has no text: it is empty,
+// or blank. It returns "" for an answer with text.
+func noText(s string) string {
+	switch {
+	case s == "":
+		return msgEmpty
+	case strings.TrimSpace(s) == "":
+		return msgBlank
+	}
+	return ""
 }

@@ -73,14 +73,14 @@ func (s *Schema) leaf(e *jsonschema.ValidationError, doc any) []Problem {
 		return one(tokens, "must be %s (got %s)", article(kv), jsonType(value))
 	case "minLength":
 		if n <= 1 {
-			return one(tokens, "must not be empty")
+			return one(tokens, msgEmpty)
 		}
 		return one(tokens, "must be at least %d characters (got %d)", n, utf8.RuneCountInString(str(value)))
 	case "maxLength":
 		return one(tokens, "must be at most %d characters (got %d)", n, utf8.RuneCountInString(str(value)))
 	case "pattern":
 		if p, _ := kv.(string); p == `\S` {
-			return one(tokens, "must not be blank")
+			return one(tokens, msgBlank)
 		}
 		return one(tokens, "must match the pattern %s", kv)
 	case "minItems":
@@ -98,7 +98,7 @@ func (s *Schema) leaf(e *jsonschema.ValidationError, doc any) []Problem {
 	}
 	if kv == false {
 		// A false schema: the value may not be here at all.
-		return one(tokens, "not allowed%s", when)
+		return one(tokens, msgNotAllowed+"%s", when)
 	}
 	// A keyword the schema does not use today: keep the validator's message
 	// rather than hide the problem.

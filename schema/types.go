@@ -84,3 +84,12 @@ func (k KeyBy) field() string {
 	}
 	return "header"
 }
+
+// noun names the field that k names in a sentence: "no question has this
+// question" would puzzle its reader.
+func (k KeyBy) noun() string {
+	if k == KeyQuestion {
+		return "question text"
+	}
+	return "header"
+}

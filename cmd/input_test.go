@@ -1,0 +1,211 @@
+package cmd
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/askuser/askuser/schema"
+)
+
+// oneQuestion is a valid document of one question.
+const oneQuestion = `{"questions":[{"question":"Which?","header":"Which","options":[{"label":"A","description":"a"},{"label":"B","description":"b"}],"multiSelect":false}]}`
+
+func streamEnv(stdin io.Reader, inTTY bool) *Env {
+	return &Env{
+		IO:     &IOStreams{In: stdin, Out: io.Discard, ErrOut: io.Discard, InTTY: inTTY},
+		Getenv: func(string) string { return "" },
+	}
+}
+
+func isMissing(err error) bool {
+	var u *usageError
+	return errors.As(err, &u) && u.msg == "Missing JSON parameter" && u.showUsage
+}
+
+func TestReadSourceArgument(t *testing.T) {
+	env := streamEnv(strings.NewReader("1\n"), false)
+	src, err := readSource(env, []string{oneQuestion}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(src.data) != oneQuestion || src.rest != nil {
+		t.Errorf("got %q, rest %v", src.data, src.rest)
+	}
+	for _, blank := range []string{"", "  ", "\n\t"} {
+		if _, err := readSource(env, []string{blank}, ""); !isMissing(err) {
+			t.Errorf("argument %q: err = %v, want a missing parameter", blank, err)
+		}
+	}
+	_, err = readSource(env, []string{strings.Repeat(" ", schema.MaxInputSize) + "{}"}, "")
+	var tl *schema.TooLargeError
+	if !errors.As(err, &tl) {
+		t.Errorf("large argument: err = %v, want a *schema.TooLargeError", err)
+	}
+	_, err = readSource(env, []string{oneQuestion}, "q.json")
+	var u *usageError
+	if !errors.As(err, &u) || u.showUsage {
+		t.Errorf("argument and file: err = %v, want a usage error", err)
+	}
+}
+
+func TestReadSourceFile(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o666); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	env := streamEnv(strings.NewReader("never read"), false)
+
+	src, err := readSource(env, nil, write("q.json", oneQuestion+"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(src.data) != oneQuestion+"\n" || src.rest != nil {
+		t.Errorf("got %q, rest %v", src.data, src.rest)
+	}
+	if _, err := readSource(env, nil, write("blank.json", " \n")); !isMissing(err) {
+		t.Errorf("blank file: err = %v", err)
+	}
+	_, err = readSource(env, nil, write("big.json", strings.Repeat(" ", schema.MaxInputSize+1)))
+	var tl *schema.TooLargeError
+	if !errors.As(err, &tl) {
+		t.Errorf("large file: err = %v", err)
+	}
+	if _, err := readSource(env, nil, write("limit.json", oneQuestion+strings.Repeat(" ", schema.MaxInputSize-len(oneQuestion)))); err != nil {
+		t.Errorf("file of exactly the limit: %v", err)
+	}
+	// A file's name given as the argument points to -f.
+	_, err = readSource(env, []string{filepath.Join(dir, "q.json")}, "")
+	var u *usageError
+	if !errors.As(err, &u) || !strings.Contains(u.msg, "read it with -f") {
+		t.Errorf("file name as the argument: err = %v, want a usage error", err)
+	}
+	if _, err := readSource(env, []string{dir}, ""); errors.As(err, &u) {
+		t.Errorf("a directory is not a file to read: %v", err)
+	}
+	_, err = readSource(env, nil, filepath.Join(dir, "missing.json"))
+	if !errors.Is(err, os.ErrNotExist) || exitCode(err) != ExitError {
+		t.Errorf("missing file: err = %v (exit %d)", err, exitCode(err))
+	}
+}
+
+func TestReadSourceTerminal(t *testing.T) {
+	// A terminal on stdin is not waited on for questions...
+	env := streamEnv(failingReader{}, true)
+	if _, err := readSource(env, nil, ""); !isMissing(err) {
+		t.Errorf("terminal stdin: err = %v, want a missing parameter", err)
+	}
+	// ...unless asked for with -f -.
+	env = streamEnv(strings.NewReader(oneQuestion), true)
+	if _, err := readSource(env, nil, "-"); err != nil {
+		t.Errorf("-f - from a terminal: %v", err)
+	}
+}
+
+type failingReader struct{}
+
+func (failingReader) Read([]byte) (int, error) { return 0, errors.New("read from a terminal") }
+
+func TestReadStream(t *testing.T) {
+	tests := []struct {
+		name, input, data, rest string
+	}{
+		{"answers on the next line", oneQuestion + "\n2\n", oneQuestion, "2\n"},
+		{"CRLF", oneQuestion + "\r\n2\r\n", oneQuestion, "2\r\n"},
+		{"spaces before the line ends", oneQuestion + "  \t\n\n2\n", oneQuestion, "\n2\n"},
+		{"answer on the same line", oneQuestion + " 2\n", oneQuestion, "2\n"},
+		{"no answers", oneQuestion, oneQuestion, ""},
+		{"pretty", "{\n  \"questions\": []\n}\n1\n", "{\n  \"questions\": []\n}", "1\n"},
+		{"leading space", "\n\n  " + oneQuestion + "\n1\n", "\n\n  " + oneQuestion, "1\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src, err := readStream(strings.NewReader(tt.input))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(src.data) != tt.data {
+				t.Errorf("data = %q, want %q", src.data, tt.data)
+			}
+			rest, err := io.ReadAll(src.rest)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(rest) != tt.rest {
+				t.Errorf("rest = %q, want %q", rest, tt.rest)
+			}
+		})
+	}
+}
+
+func TestReadStreamErrors(t *testing.T) {
+	for _, blank := range []string{"", " \n\n"} {
+		if _, err := readStream(strings.NewReader(blank)); !isMissing(err) {
+			t.Errorf("%q: err = %v, want a missing parameter", blank, err)
+		}
+	}
+	// Not JSON: what was read is kept, for Parse to say where the problem
+	// is.
+	src, err := readStream(strings.NewReader(`{"questions": x}` + "\n1\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(src.data), `{"questions": x`) {
+		t.Errorf("data = %q", src.data)
+	}
+	// A document over the limit is refused without reading it all.
+	big := io.MultiReader(strings.NewReader(`{"metadata":"`), infinite('x'))
+	_, err = readStream(big)
+	var tl *schema.TooLargeError
+	if !errors.As(err, &tl) {
+		t.Errorf("endless document: err = %v, want a *schema.TooLargeError", err)
+	}
+	// Answers may follow a document of nearly the limit.
+	pad := strings.Repeat(" ", schema.MaxInputSize-len(oneQuestion)-1)
+	src, err = readStream(strings.NewReader(pad + oneQuestion + "\n" + strings.Repeat("1\n", 1000)))
+	if err != nil {
+		t.Fatalf("document under the limit followed by answers: %v", err)
+	}
+	if len(src.data) != schema.MaxInputSize-1 {
+		t.Errorf("data is %d bytes", len(src.data))
+	}
+}
+
+// infinite is a reader of one byte, endlessly.
+type infinite byte
+
+func (b infinite) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = byte(b)
+	}
+	return len(p), nil
+}
+
+// TestReadStreamDoesNotWait checks that the questions are read as soon as
+// the document ends: the answers may not have been typed yet.
+func TestReadStreamDoesNotWait(t *testing.T) {
+	r, w := io.Pipe()
+	defer w.Close()
+	go w.Write([]byte(oneQuestion + "\n"))
+	done := make(chan error, 1)
+	go func() {
+		_, err := readStream(r)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("readStream waited for the end of its input")
+	}
+}

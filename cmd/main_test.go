@@ -1,0 +1,127 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/schema"
+)
+
+// run runs askuser in-process, as Main would, and returns its exit code,
+// stdout and stderr.
+func run(t *testing.T, ctx context.Context, stdin io.Reader, vars map[string]string, args ...string) (int, string, string) {
+	t.Helper()
+	raw, err := os.ReadFile("../schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr strings.Builder
+	env := &Env{
+		IO:     &IOStreams{In: stdin, Out: &stdout, ErrOut: &stderr},
+		Getenv: func(k string) string { return vars[k] },
+		Schema: raw,
+		Build:  Build{Version: "1.2.3", Commit: "abc", Date: "2026-01-02"},
+	}
+	code := Run(ctx, env, args)
+	return code, stdout.String(), stderr.String()
+}
+
+func TestRunAnswers(t *testing.T) {
+	code, stdout, stderr := run(t, context.Background(), strings.NewReader("2\n"), nil, oneQuestion)
+	if code != 0 || stdout != `{"answers":{"Which":"B"}}`+"\n" {
+		t.Errorf("exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
+	}
+	// Questions and answers on stdin.
+	code, stdout, _ = run(t, context.Background(), strings.NewReader(oneQuestion+"\n2\n"), nil)
+	if code != 0 || stdout != `{"answers":{"Which":"B"}}`+"\n" {
+		t.Errorf("stdin: exit %d, stdout %q", code, stdout)
+	}
+}
+
+func TestRunVersion(t *testing.T) {
+	for _, args := range [][]string{{"version"}, {"--version"}} {
+		code, stdout, _ := run(t, context.Background(), strings.NewReader(""), nil, args...)
+		if code != 0 || stdout != "askuser 1.2.3 (commit abc, built 2026-01-02)\n" {
+			t.Errorf("%v: exit %d, %q", args, code, stdout)
+		}
+	}
+}
+
+func TestRunCancelled(t *testing.T) {
+	tests := []struct {
+		cause error
+		code  int
+		msg   string
+	}{
+		{&signalError{sig: syscall.SIGTERM}, ExitTerm, "Error: Stopped by SIGTERM\n"},
+		{&signalError{sig: syscall.SIGHUP}, ExitHangup, "Error: Stopped by SIGHUP\n"},
+		{&signalError{sig: os.Interrupt}, ExitCancel, "Error: Stopped by SIGINT\n"},
+		{prompt.ErrCancelled, ExitCancel, "Error: Cancelled by the user\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.cause.Error(), func(t *testing.T) {
+			r, w := io.Pipe()
+			defer w.Close()
+			ctx, cancel := context.WithCancelCause(context.Background())
+			time.AfterFunc(20*time.Millisecond, func() { cancel(tt.cause) })
+			code, stdout, stderr := run(t, ctx, r, nil, "--ui", "line", oneQuestion)
+			if code != tt.code || stdout != "" || !strings.HasSuffix(stderr, ": \n"+tt.msg) {
+				t.Errorf("exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
+			}
+		})
+	}
+}
+
+func TestRunTimeout(t *testing.T) {
+	r, w := io.Pipe()
+	defer w.Close()
+	code, stdout, stderr := run(t, context.Background(), r, nil, "--timeout", "20ms", oneQuestion)
+	if code != ExitTimeout || stdout != "" || !strings.HasSuffix(stderr, "Error: Timed out after 20ms waiting for an answer\n") {
+		t.Errorf("exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
+	}
+}
+
+// TestRunPresetsOnly checks that presets for every question need no input
+// at all, so neither the input nor the timeout matters.
+func TestRunPresetsOnly(t *testing.T) {
+	input := strings.TrimSuffix(oneQuestion, "}") + `,"answers":{"Which":"b"}}`
+	code, stdout, stderr := run(t, context.Background(), failingReader{}, nil, "--timeout", "1ns", input)
+	if code != 0 || stdout != `{"answers":{"Which":"B"}}`+"\n" || stderr != "" {
+		t.Errorf("exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
+	}
+}
+
+func TestReport(t *testing.T) {
+	tests := []struct {
+		err  error
+		want string
+	}{
+		{missingJSON(), "Error: Missing JSON parameter\nUsage: askuser '{\"questions\":[...]}'\n"},
+		{usageErrorf("unknown flag: --x"), "Error: Unknown flag: --x\nRun 'askuser --help' for usage.\n"},
+		{&schema.SyntaxError{Msg: "unexpected end of input", Line: 2, Column: 3},
+			"Error: Invalid JSON format: unexpected end of input at line 2, column 3\nUsage: askuser '{\"questions\":[...]}'\n"},
+		{&schema.ValidationError{Problems: []schema.Problem{{Path: "questions", Message: "required"}, {Path: "answers.x", Message: "must not be empty"}}},
+			"Error: Validation failed\n- questions: required\n- answers.x: must not be empty\n"},
+		{&schema.TooLargeError{Size: 5 << 20}, "Error: Input too large: the questions are larger than 1 MiB (1048576 bytes); shorten them\n"},
+		{&schema.LimitError{Env: "ASK_MAX_OPTIONS", Value: "1", Min: 2}, "Error: ASK_MAX_OPTIONS must be an integer of at least 2 (got \"1\")\n"},
+		{&timeoutError{after: 5 * time.Minute}, "Error: Timed out after 5m0s waiting for an answer\n"},
+		{&noAnswerError{index: 2, total: 3, key: "Auth method"},
+			"Error: No answer: the answer input ended before question 2 of 3 (\"Auth method\") was answered\n"},
+		{fmt.Errorf("read questions: %w", errors.New("permission denied")), "Error: Read questions: permission denied\n"},
+	}
+	for _, tt := range tests {
+		var b strings.Builder
+		report(&b, tt.err, "askuser")
+		if b.String() != tt.want {
+			t.Errorf("report(%v):\n got %q\nwant %q", tt.err, b.String(), tt.want)
+		}
+	}
+}

@@ -1,0 +1,83 @@
+package cmd
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/schema"
+)
+
+// writes records each Write call.
+type writes struct{ calls []string }
+
+func (w *writes) Write(p []byte) (int, error) {
+	w.calls = append(w.calls, string(p))
+	return len(p), nil
+}
+
+func TestWriteAnswers(t *testing.T) {
+	qs := []schema.Question{
+		{Question: "Which zebra?", Header: "Zebra"},
+		{Question: "Which apple?", Header: "Apple"},
+		{Question: "Which <tag> & co?", Header: "Tags & <more>"},
+		{Question: "Which path?", Header: "数据库"},
+	}
+	answers := []prompt.Answer{
+		{Labels: []string{"Mountain"}},
+		{Labels: []string{"Gala", "Fuji"}, Other: "Crab"},
+		{Other: `<b>"bold"</b> & more`},
+		{Labels: []string{`C:\Users`, "é 🇪🇸"}},
+	}
+	tests := []struct {
+		key  schema.KeyBy
+		want string
+	}{
+		{schema.KeyHeader, `{"answers":{"Zebra":"Mountain","Apple":"Gala, Fuji, Crab","Tags & <more>":"<b>\"bold\"</b> & more","数据库":"C:\\Users, é 🇪🇸"}}` + "\n"},
+		{schema.KeyQuestion, `{"answers":{"Which zebra?":"Mountain","Which apple?":"Gala, Fuji, Crab","Which <tag> & co?":"<b>\"bold\"</b> & more","Which path?":"C:\\Users, é 🇪🇸"}}` + "\n"},
+	}
+	for _, tt := range tests {
+		t.Run(string(tt.key), func(t *testing.T) {
+			var w writes
+			if err := writeAnswers(&w, qs, answers, tt.key); err != nil {
+				t.Fatal(err)
+			}
+			if len(w.calls) != 1 {
+				t.Fatalf("%d writes, want one", len(w.calls))
+			}
+			if w.calls[0] != tt.want {
+				t.Errorf("\n got %s\nwant %s", w.calls[0], tt.want)
+			}
+		})
+	}
+}
+
+func TestWriteAnswersValidUTF8(t *testing.T) {
+	var b strings.Builder
+	qs := []schema.Question{{Header: "H\xff"}}
+	if err := writeAnswers(&b, qs, []prompt.Answer{{Other: "caf\xe9 \x00\u2028"}}, schema.KeyHeader); err != nil {
+		t.Fatal(err)
+	}
+	if !utf8.ValidString(b.String()) {
+		t.Errorf("output is not UTF-8: %q", b.String())
+	}
+	if want := `{"answers":{"H\ufffd":"caf\ufffd \u0000\u2028"}}` + "\n"; b.String() != want {
+		t.Errorf("\n got %s\nwant %s", b.String(), want)
+	}
+}
+
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("broken pipe") }
+
+func TestWriteAnswersError(t *testing.T) {
+	err := writeAnswers(failingWriter{}, []schema.Question{{Header: "H"}}, []prompt.Answer{{Labels: []string{"A"}}}, schema.KeyHeader)
+	if err == nil || !strings.Contains(err.Error(), "write answers: broken pipe") {
+		t.Errorf("err = %v", err)
+	}
+	if exitCode(err) != ExitError {
+		t.Errorf("exit code %d", exitCode(err))
+	}
+}

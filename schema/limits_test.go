@@ -1,0 +1,225 @@
+package schema
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+)
+
+// schemaJSON is the schema as embedded in the program.
+func schemaJSON(t *testing.T) []byte {
+	t.Helper()
+	raw, err := os.ReadFile("../schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw
+}
+
+func env(vars map[string]string) func(string) string {
+	return func(k string) string { return vars[k] }
+}
+
+func TestOverridesFromEnv(t *testing.T) {
+	tests := []struct {
+		name string
+		vars map[string]string
+		want Overrides
+	}{
+		{"unset", nil, Overrides{}},
+		{"empty", map[string]string{"ASK_MAX_QUESTIONS": ""}, Overrides{}},
+		{"blank", map[string]string{"ASK_MAX_QUESTIONS": "  "}, Overrides{}},
+		{"questions", map[string]string{"ASK_MAX_QUESTIONS": "6"},
+			Overrides{"/properties/questions/maxItems": 6}},
+		{"options", map[string]string{"ASK_MAX_OPTIONS": "2"},
+			Overrides{"/$defs/question/properties/options/maxItems": 2}},
+		{"header", map[string]string{"ASK_HEADER_MAX_LENGTH": "1"},
+			Overrides{"/$defs/question/properties/header/maxLength": 1}},
+		{"question, spaces around", map[string]string{"ASK_QUESTION_MAX_LENGTH": " 800\n"},
+			Overrides{"/$defs/question/properties/question/maxLength": 800}},
+		{"all", map[string]string{
+			"ASK_MAX_QUESTIONS": "1", "ASK_MAX_OPTIONS": "9",
+			"ASK_HEADER_MAX_LENGTH": "40", "ASK_QUESTION_MAX_LENGTH": "1000",
+		}, Overrides{
+			"/properties/questions/maxItems":                1,
+			"/$defs/question/properties/options/maxItems":   9,
+			"/$defs/question/properties/header/maxLength":   40,
+			"/$defs/question/properties/question/maxLength": 1000,
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := OverridesFromEnv(env(tt.vars))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(tt.want) {
+				t.Fatalf("got %v, want %v", got, tt.want)
+			}
+			for k, v := range tt.want {
+				if got[k] != v {
+					t.Errorf("%s = %d, want %d", k, got[k], v)
+				}
+			}
+		})
+	}
+}
+
+func TestOverridesFromEnvBad(t *testing.T) {
+	tests := []struct {
+		env, value string
+		min        int
+		msg        string
+	}{
+		{"ASK_MAX_QUESTIONS", "abc", 1, `ASK_MAX_QUESTIONS must be a positive integer (got "abc")`},
+		{"ASK_MAX_QUESTIONS", "0", 1, `ASK_MAX_QUESTIONS must be a positive integer (got "0")`},
+		{"ASK_MAX_QUESTIONS", "-2", 1, `ASK_MAX_QUESTIONS must be a positive integer (got "-2")`},
+		{"ASK_MAX_QUESTIONS", "1.5", 1, `ASK_MAX_QUESTIONS must be a positive integer (got "1.5")`},
+		{"ASK_MAX_QUESTIONS", "4x", 1, `ASK_MAX_QUESTIONS must be a positive integer (got "4x")`},
+		{"ASK_MAX_OPTIONS", "1", 2, `ASK_MAX_OPTIONS must be an integer of at least 2 (got "1")`},
+		{"ASK_MAX_OPTIONS", "abc", 2, `ASK_MAX_OPTIONS must be an integer of at least 2 (got "abc")`},
+		{"ASK_HEADER_MAX_LENGTH", "0", 1, `ASK_HEADER_MAX_LENGTH must be a positive integer (got "0")`},
+		{"ASK_QUESTION_MAX_LENGTH", "abc", 1, `ASK_QUESTION_MAX_LENGTH must be a positive integer (got "abc")`},
+		{"ASK_QUESTION_MAX_LENGTH", " 0 ", 1, `ASK_QUESTION_MAX_LENGTH must be a positive integer (got " 0 ")`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.env+"="+tt.value, func(t *testing.T) {
+			_, err := OverridesFromEnv(env(map[string]string{tt.env: tt.value}))
+			var le *LimitError
+			if !errors.As(err, &le) {
+				t.Fatalf("err = %v, want a *LimitError", err)
+			}
+			if le.Env != tt.env || le.Value != tt.value || le.Min != tt.min {
+				t.Errorf("got %+v", le)
+			}
+			if err.Error() != tt.msg {
+				t.Errorf("message\n got %s\nwant %s", err, tt.msg)
+			}
+		})
+	}
+}
+
+func TestCompileWithoutOverrides(t *testing.T) {
+	raw := schemaJSON(t)
+	s, err := Compile(raw, Overrides{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(s.Bytes(), raw) {
+		t.Error("Bytes() differs from the schema text")
+	}
+	want := Limits{MaxQuestions: 4, MaxOptions: 4, HeaderMaxLength: 12, QuestionMaxLength: 500}
+	if got := s.Limits(); got != want {
+		t.Errorf("Limits() = %+v, want %+v", got, want)
+	}
+}
+
+// TestCompileOverrides checks each variable: the limit in effect, the
+// schema text (the same layout, with only the one number changed), and
+// validation at the new limit.
+func TestCompileOverrides(t *testing.T) {
+	raw := schemaJSON(t)
+	tests := []struct {
+		env, value string
+		// old and new are the schema line before and after.
+		old, new string
+		limits   Limits
+		// valid is at the new limit; invalid is one past it.
+		valid, invalid string
+		problem        string
+	}{
+		{
+			"ASK_MAX_QUESTIONS", "2",
+			`      "maxItems": 4,`, `      "maxItems": 2,`,
+			Limits{2, 4, 12, 500},
+			doc(q("A?", "A"), q("B?", "B")),
+			doc(q("A?", "A"), q("B?", "B"), q("C?", "C")),
+			"questions: must have at most 2 items (got 3)",
+		},
+		{
+			"ASK_MAX_OPTIONS", "5",
+			`          "maxItems": 4,`, `          "maxItems": 5,`,
+			Limits{4, 5, 12, 500},
+			doc(qOpts("A?", "A", 5)),
+			doc(qOpts("A?", "A", 6)),
+			"questions[0].options: must have at most 5 items (got 6)",
+		},
+		{
+			"ASK_HEADER_MAX_LENGTH", "20",
+			`          "maxLength": 12`, `          "maxLength": 20`,
+			Limits{4, 4, 20, 500},
+			doc(q("A?", strings.Repeat("h", 20))),
+			doc(q("A?", strings.Repeat("h", 21))),
+			"questions[0].header: must be at most 20 characters (got 21)",
+		},
+		{
+			"ASK_QUESTION_MAX_LENGTH", "10",
+			`          "maxLength": 500`, `          "maxLength": 10`,
+			Limits{4, 4, 12, 10},
+			doc(q("Which one?", "A")),
+			doc(q("Which ones?", "A")),
+			"questions[0].question: must be at most 10 characters (got 11)",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.env, func(t *testing.T) {
+			o, err := OverridesFromEnv(env(map[string]string{tt.env: tt.value}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := Compile(raw, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := s.Limits(); got != tt.limits {
+				t.Errorf("Limits() = %+v, want %+v", got, tt.limits)
+			}
+			if strings.Count(string(raw), "\n"+tt.old+"\n") != 1 {
+				t.Fatalf("schema.json has no single line %q", tt.old)
+			}
+			want := strings.Replace(string(raw), "\n"+tt.old+"\n", "\n"+tt.new+"\n", 1)
+			if got := string(s.Bytes()); got != want {
+				t.Errorf("Bytes() is not schema.json with %q for %q:\n%s", tt.new, tt.old, got)
+			}
+			if _, err := s.Parse([]byte(tt.valid), KeyHeader); err != nil {
+				t.Errorf("at the limit: %v", err)
+			}
+			got := problems(t, s, tt.invalid, KeyHeader)
+			if len(got) != 1 || got[0] != tt.problem {
+				t.Errorf("past the limit: got %q, want %q", got, tt.problem)
+			}
+		})
+	}
+}
+
+func TestCompileKeepsTheRawText(t *testing.T) {
+	raw := schemaJSON(t)
+	keep := bytes.Clone(raw)
+	if _, err := Compile(raw, Overrides{"/properties/questions/maxItems": 7}); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(raw, keep) {
+		t.Error("Compile changed the text it was given")
+	}
+}
+
+func TestPatchUnknownPointer(t *testing.T) {
+	_, err := Compile(schemaJSON(t), Overrides{"/properties/nothing/maxItems": 3})
+	if err == nil {
+		t.Fatal("no error for an override the schema does not have")
+	}
+}
+
+func TestPatchLayout(t *testing.T) {
+	raw := []byte("{\n  \"a\": {\"max\":  12 , \"b\": [1, {\"max\": 2}]},\n  \"c\":3\n}\n")
+	got, err := patch(raw, Overrides{"/a/max": 150, "/c": 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "{\n  \"a\": {\"max\":  150 , \"b\": [1, {\"max\": 2}]},\n  \"c\":7\n}\n"
+	if string(got) != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}

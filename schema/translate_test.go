@@ -1,0 +1,296 @@
+package schema
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// q is a valid single-select question with two options.
+func q(question, header string) string {
+	return qOpts(question, header, 2)
+}
+
+// qOpts is a valid single-select question with n options.
+func qOpts(question, header string, n int) string {
+	opts := make([]string, n)
+	for i := range opts {
+		opts[i] = fmt.Sprintf(`{"label":"Option %d","description":"Choice %d"}`, i+1, i+1)
+	}
+	return fmt.Sprintf(`{"question":%q,"header":%q,"options":[%s],"multiSelect":false}`,
+		question, header, strings.Join(opts, ","))
+}
+
+// doc is an input document with the questions qs.
+func doc(qs ...string) string {
+	return `{"questions":[` + strings.Join(qs, ",") + `]}`
+}
+
+func compileDefault(t *testing.T) *Schema {
+	t.Helper()
+	s, err := Compile(schemaJSON(t), Overrides{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// problems parses input, which must be invalid, and returns its problems
+// as printed.
+func problems(t *testing.T, s *Schema, input string, key KeyBy) []string {
+	t.Helper()
+	_, err := s.Parse([]byte(input), key)
+	var ve *ValidationError
+	if !errors.As(err, &ve) {
+		t.Fatalf("Parse(%s) = %v, want a *ValidationError", input, err)
+	}
+	out := make([]string, len(ve.Problems))
+	for i, p := range ve.Problems {
+		out[i] = p.String()
+	}
+	return out
+}
+
+func TestValidationProblems(t *testing.T) {
+	s := compileDefault(t)
+	opt := func(label string) string { return fmt.Sprintf(`{"label":%q,"description":"d"}`, label) }
+	tests := []struct {
+		name  string
+		input string
+		key   KeyBy
+		want  []string
+	}{
+		{"not an object", `"questions"`, KeyHeader, []string{
+			"input: must be an object (got string)",
+		}},
+		{"null", `null`, KeyHeader, []string{
+			"input: must be an object (got null)",
+		}},
+		{"no questions", `{}`, KeyHeader, []string{
+			"questions: required",
+		}},
+		{"questions not an array", `{"questions":{"a":1}}`, KeyHeader, []string{
+			"questions: must be an array (got object)",
+		}},
+		{"no question", `{"questions":[]}`, KeyHeader, []string{
+			"questions: must have at least 1 item (got 0)",
+		}},
+		{"too many questions", doc(q("1?", "1"), q("2?", "2"), q("3?", "3"), q("4?", "4"), q("5?", "5")), KeyHeader, []string{
+			"questions: must have at most 4 items (got 5)",
+		}},
+		{"empty question object", `{"questions":[{}]}`, KeyHeader, []string{
+			"questions[0].question: required",
+			"questions[0].header: required",
+			"questions[0].options: required",
+			"questions[0].multiSelect: required",
+		}},
+		{"wrong types", `{"questions":[{"question":true,"header":1.5,"options":"a, b","multiSelect":null}]}`, KeyHeader, []string{
+			"questions[0].question: must be a string (got boolean)",
+			"questions[0].header: must be a string (got number)",
+			"questions[0].options: must be an array (got string)",
+			"questions[0].multiSelect: must be true or false (got null)",
+		}},
+		{"one option", `{"questions":[{"question":"Q?","header":"H","options":[` + opt("A") + `],"multiSelect":true}]}`, KeyHeader, []string{
+			"questions[0].options: must have at least 2 items (got 1)",
+		}},
+		{"five options", doc(qOpts("Q?", "H", 5)), KeyHeader, []string{
+			"questions[0].options: must have at most 4 items (got 5)",
+		}},
+		{"empty and blank", `{"questions":[{"question":"","header":" \t","options":[{"label":"","description":"\n"},` + opt("B") + `],"multiSelect":false}]}`, KeyHeader, []string{
+			"questions[0].question: must not be empty",
+			"questions[0].header: must not be blank",
+			"questions[0].options[0].label: must not be empty",
+			"questions[0].options[0].description: must not be blank",
+		}},
+		{"lengths in characters", doc(q(strings.Repeat("é", 501), strings.Repeat("語", 13))), KeyHeader, []string{
+			"questions[0].question: must be at most 500 characters (got 501)",
+			"questions[0].header: must be at most 12 characters (got 13)",
+		}},
+		{"label and description too long", `{"questions":[{"question":"Q?","header":"H","options":[{"label":"` + strings.Repeat("l", 51) + `","description":"` + strings.Repeat("d", 201) + `","preview":"` + strings.Repeat("p", 4001) + `"},` + opt("B") + `],"multiSelect":false}]}`, KeyHeader, []string{
+			"questions[0].options[0].label: must be at most 50 characters (got 51)",
+			"questions[0].options[0].description: must be at most 200 characters (got 201)",
+			"questions[0].options[0].preview: must be at most 4000 characters (got 4001)",
+		}},
+		{"unknown field, suggested", `{"questions":[{"question":"Q?","header":"H","options":[` + opt("A") + `,` + opt("B") + `],"multiselect":false}]}`, KeyHeader, []string{
+			"questions[0].multiSelect: required",
+			`questions[0].multiselect: unknown field; did you mean "multiSelect"?`,
+		}},
+		{"unknown field, listed", `{"questions":[` + q("Q?", "H") + `],"priority":"high"}`, KeyHeader, []string{
+			"priority: unknown field (allowed: questions, metadata, answers)",
+		}},
+		{"unknown option field, with a space", `{"questions":[{"question":"Q?","header":"H","options":[{"label":"A","description":"d","the note":"x"},` + opt("B") + `],"multiSelect":false}]}`, KeyHeader, []string{
+			`questions[0].options[0]["the note"]: unknown field (allowed: label, description, preview)`,
+		}},
+		{"duplicate header", doc(q("A?", "Same"), q("B?", "Same"), q("C?", "Same")), KeyHeader, []string{
+			`questions[1].header: same as questions[0].header ("Same"); answers are keyed by header, so each must be different`,
+			`questions[2].header: same as questions[0].header ("Same"); answers are keyed by header, so each must be different`,
+		}},
+		{"duplicate header keyed by question", doc(q("A?", "Same"), q("B?", "Same")), KeyQuestion, nil},
+		{"duplicate question keyed by question", doc(q("Same?", "A"), q("Same?", "B")), KeyQuestion, []string{
+			`questions[1].question: same as questions[0].question ("Same?"); answers are keyed by question text, so each must be different`,
+		}},
+		{"headers differing in case", doc(q("A?", "Auth"), q("B?", "auth")), KeyHeader, nil},
+		{"duplicate labels ignoring case", `{"questions":[{"question":"Q?","header":"H","options":[` + opt("Yes") + `,` + opt(" YES ") + `,` + opt("yes") + `],"multiSelect":true}]}`, KeyHeader, []string{
+			`questions[0].options[1].label: same as options[0].label (" YES "); labels must differ, ignoring case`,
+			`questions[0].options[2].label: same as options[0].label ("yes"); labels must differ, ignoring case`,
+		}},
+		{"Other", `{"questions":[{"question":"Q?","header":"H","options":[` + opt("A") + `,` + opt("other") + `],"multiSelect":false}]}`, KeyHeader, []string{
+			`questions[0].options[1].label: must not be "other": an Other choice is added to every question automatically`,
+		}},
+		{"Other-like labels are fine", `{"questions":[{"question":"Q?","header":"H","options":[` + opt("Others") + `,` + opt("Other (specify)") + `],"multiSelect":false}]}`, KeyHeader, nil},
+		{"metadata of any shape", `{"questions":[` + q("Q?", "H") + `],"metadata":{"a":[1,{"b":null}],"multiselect":1}}`, KeyHeader, nil},
+		{"metadata not an object", `{"questions":[` + q("Q?", "H") + `],"metadata":[]}`, KeyHeader, []string{
+			"metadata: must be an object (got array)",
+		}},
+		{"answers", `{"questions":[` + q("Q?", "Database") + `,` + q("R?", "Region") + `],"answers":{"Databse":"Option 1","Region":"","Colour":"red","Other":1}}`, KeyHeader, []string{
+			`answers.Colour: no question has this header`,
+			`answers.Databse: no question has this header; did you mean "Database"?`,
+			`answers.Other: must be a string (got number)`,
+			`answers.Other: no question has this header`,
+			`answers.Region: must not be empty`,
+		}},
+		{"answers by question", `{"questions":[` + q("Which database?", "Database") + `],"answers":{"Database":"Option 1","Which databse?":"x"}}`, KeyQuestion, []string{
+			`answers.Database: no question has this question text`,
+			`answers["Which databse?"]: no question has this question text; did you mean "Which database?"?`,
+		}},
+		{"answers not strings", `{"questions":[` + q("Q?", "H") + `],"answers":[]}`, KeyHeader, []string{
+			"answers: must be an object (got array)",
+		}},
+		{"path order", `{"answers":{"H":" "},"metadata":1,"questions":[{"multiSelect":1,"options":[{"description":"d","label":"Other"}],"header":"H","question":""},"x"],"extra":true}`, KeyHeader, []string{
+			"questions[0].question: must not be empty",
+			"questions[0].options: must have at least 2 items (got 1)",
+			`questions[0].options[0].label: must not be "Other": an Other choice is added to every question automatically`,
+			"questions[0].multiSelect: must be true or false (got number)",
+			"questions[1]: must be an object (got string)",
+			"metadata: must be an object (got number)",
+			"answers.H: must not be blank",
+			"extra: unknown field (allowed: questions, metadata, answers)",
+		}},
+		{"preview in a multi-select question", `{"questions":[{"question":"Q?","header":"H","options":[{"label":"A","description":"a","preview":"p"},` + opt("B") + `],"multiSelect":true}]}`, KeyHeader, []string{
+			`questions[0].options[0].preview: not allowed when multiSelect is true`,
+		}},
+		{"options where none are allowed, said once", `{"questions":[{"question":"Q?","header":"H","type":"text","options":[{"label":"Other","description":""}]}]}`, KeyHeader, []string{
+			`questions[0].options: not allowed when type is "text"`,
+		}},
+		{"index order is numeric", doc(q("0?", "H0"), q("1?", "H1"), q("2?", "H2"), q(strings.Repeat("x", 501), "H3")) + ` `, KeyHeader, []string{
+			"questions[3].question: must be at most 500 characters (got 501)",
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.want == nil {
+				if _, err := s.Parse([]byte(tt.input), tt.key); err != nil {
+					t.Fatalf("Parse: %v", err)
+				}
+				return
+			}
+			got := problems(t, s, tt.input, tt.key)
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("problems\n got %s\nwant %s", strings.Join(got, "\n     "), strings.Join(tt.want, "\n     "))
+			}
+		})
+	}
+}
+
+func TestValidationErrorHasNoLibraryText(t *testing.T) {
+	s := compileDefault(t)
+	_, err := s.Parse([]byte(`{"questions":[{"question":1,"header":"","options":[{}],"multiselect":0}],"x":{}}`), KeyHeader)
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, bad := range []string{"#/", "jsonschema", "askuser:", "$defs", "additionalProperties", "doesn't validate"} {
+		if strings.Contains(err.Error(), bad) {
+			t.Errorf("error mentions %q: %v", bad, err)
+		}
+	}
+}
+
+func TestParseValid(t *testing.T) {
+	s := compileDefault(t)
+	in, err := s.Parse([]byte(`{
+		"questions":[{"question":"Which?","header":"Which","multiSelect":false,
+			"options":[{"label":"A","description":"a","preview":"p"},{"label":"B","description":"b"}]}],
+		"metadata":{"x":1},
+		"answers":{"Which":"A"}}`), KeyHeader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Question{
+		Question: "Which?", Header: "Which",
+		Options: []Option{{Label: "A", Description: "a", Preview: "p"}, {Label: "B", Description: "b"}},
+	}
+	if len(in.Questions) != 1 || !reflect.DeepEqual(in.Questions[0], want) {
+		t.Errorf("Questions = %+v", in.Questions)
+	}
+	if in.Answers["Which"] != "A" {
+		t.Errorf("Answers = %v", in.Answers)
+	}
+}
+
+func TestSyntaxErrors(t *testing.T) {
+	s := compileDefault(t)
+	tests := []struct {
+		input string
+		want  string
+	}{
+		{`{"questions":[}`, "invalid character '}' looking for beginning of value at line 1, column 15"},
+		{"{\n  \"questions\": [\n    {\"question\": x}\n  ]\n}", "invalid character 'x' looking for beginning of value at line 3, column 18"},
+		{`{"é": "ü" "x"}`, "invalid character '\"' after object key:value pair at line 1, column 11"},
+		{`{"questions":[`, "unexpected end of input at line 1, column 15"},
+		{"{\n", "unexpected end of input at line 2, column 1"},
+		{`{} []`, "unexpected content after the JSON document at line 1, column 4"},
+		{"{}\n\n  x", "unexpected content after the JSON document at line 3, column 3"},
+		{`questions`, "invalid character 'q' looking for beginning of value at line 1, column 1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.input, func(t *testing.T) {
+			_, err := s.Parse([]byte(tt.input), KeyHeader)
+			var se *SyntaxError
+			if !errors.As(err, &se) {
+				t.Fatalf("err = %v, want a *SyntaxError", err)
+			}
+			if se.Error() != tt.want {
+				t.Errorf("\n got %s\nwant %s", se, tt.want)
+			}
+		})
+	}
+}
+
+func TestParseTooLarge(t *testing.T) {
+	s := compileDefault(t)
+	pad := strings.Repeat(" ", MaxInputSize-len(doc(q("Q?", "H"))))
+	if _, err := s.Parse([]byte(doc(q("Q?", "H"))+pad), KeyHeader); err != nil {
+		t.Fatalf("at the limit: %v", err)
+	}
+	_, err := s.Parse([]byte(doc(q("Q?", "H"))+pad+" "), KeyHeader)
+	var tl *TooLargeError
+	if !errors.As(err, &tl) {
+		t.Fatalf("err = %v, want a *TooLargeError", err)
+	}
+	if tl.Size != MaxInputSize+1 {
+		t.Errorf("Size = %d", tl.Size)
+	}
+}
+
+func TestFormatPath(t *testing.T) {
+	tests := []struct {
+		tokens []any
+		want   string
+	}{
+		{nil, "input"},
+		{[]any{"questions"}, "questions"},
+		{[]any{"questions", 0, "options", 12, "label"}, "questions[0].options[12].label"},
+		{[]any{"answers", "Auth method"}, `answers["Auth method"]`},
+		{[]any{"answers", "数据库"}, `answers["数据库"]`},
+		{[]any{"answers", `a"b`}, `answers["a\"b"]`},
+		{[]any{"answers", "x1"}, "answers.x1"},
+		{[]any{"answers", "1x"}, `answers["1x"]`},
+	}
+	for _, tt := range tests {
+		if got := formatPath(tt.tokens); got != tt.want {
+			t.Errorf("formatPath(%v) = %s, want %s", tt.tokens, got, tt.want)
+		}
+	}
+}
