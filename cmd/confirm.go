@@ -43,6 +43,9 @@ any case.`,
 			}
 			ok, err := s.Confirm(s.ctx, args[0], yes)
 			err = s.settle(err)
+			if err == nil {
+				s.summarizeOne(args[0], map[bool]string{true: "Yes", false: "No"}[ok])
+			}
 			s.end(env.IO.ErrOut)
 			if err != nil {
 				return noAnswerIn(err, args[0])
@@ -92,6 +95,9 @@ newline. The answer may not be empty; with --default, Enter takes the default.`,
 			}
 			text, err := s.Input(s.ctx, args[0], placeholder, def)
 			err = s.settle(err)
+			if err == nil {
+				s.summarizeOne(args[0], text)
+			}
 			s.end(env.IO.ErrOut)
 			if err != nil {
 				return noAnswerIn(err, args[0])

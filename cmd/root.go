@@ -178,6 +178,13 @@ func runAsk(cmd *cobra.Command, env *Env, opts *askOptions, args []string) error
 		}
 		got, err := s.Ask(s.ctx, pending)
 		err = s.settle(err)
+		if err == nil {
+			for j, i := range pendingAt {
+				answers[i] = got[j]
+			}
+			// Before end, which closes the terminal opened for --tty.
+			s.summarize(in.Questions, answers)
+		}
 		s.end(env.IO.ErrOut)
 		if err != nil {
 			var short *prompt.ShortError
@@ -187,10 +194,6 @@ func runAsk(cmd *cobra.Command, env *Env, opts *askOptions, args []string) error
 			}
 			return err
 		}
-		for j, i := range pendingAt {
-			answers[i] = got[j]
-		}
-		s.summarize(in.Questions, answers)
 	}
 	return writeAnswers(env.IO.Out, in.Questions, answers, key)
 }

@@ -76,7 +76,7 @@ func (f *askFlags) start(ctx context.Context, cmd *cobra.Command, env *Env, src 
 	if mode == uiWeb {
 		a, err = newWebAsker(env, f, cmd.Flags().Changed("listen"))
 	} else {
-		a, err = newAsker(env, mode, f.tty, src)
+		a, err = newAsker(env, mode, f.tty, !f.noReview, src)
 	}
 	if err != nil {
 		return nil, err

@@ -60,6 +60,14 @@ func (a *asker) summarize(qs []schema.Question, answers []prompt.Answer) {
 	}
 }
 
+// summarizeOne shows the answer to a confirm or input prompt once the
+// terminal UI has erased it.
+func (a *asker) summarizeOne(asked, answer string) {
+	if a.tui {
+		prompt.SummaryLine(a.out, asked, answer, a.color)
+	}
+}
+
 // side is one side of the conversation: a stream, and its file when it is
 // one (the terminal UI needs the descriptor).
 type side struct {
@@ -73,8 +81,9 @@ type side struct {
 // --tty, else from what followed the questions on stdin, else from stdin.
 // Prompts go to the terminal with --tty, else to stderr; never to stdout.
 // The terminal UI is used when both are terminals, unless line prompts are
-// asked for (--ui line, ACCESSIBLE, TERM=dumb).
-func newAsker(env *Env, mode uiMode, useTTY bool, src *source) (*asker, error) {
+// asked for (--ui line, ACCESSIBLE, TERM=dumb); with review, it shows every
+// answer after the last of several questions before they are submitted.
+func newAsker(env *Env, mode uiMode, useTTY, review bool, src *source) (*asker, error) {
 	a := &asker{}
 	in := side{r: env.IO.In, f: env.IO.InFile, tty: env.IO.InTTY}
 	out := side{w: env.IO.ErrOut, f: env.IO.ErrFile, tty: env.IO.ErrTTY}
@@ -109,7 +118,7 @@ func newAsker(env *Env, mode uiMode, useTTY bool, src *source) (*asker, error) {
 		return a, nil
 	}
 	a.color = prompt.ColorEnabled(env.Getenv, true)
-	tui := prompt.NewTUI(prompt.TUIOptions{In: in.f, Out: out.f, Color: a.color})
+	tui := prompt.NewTUI(prompt.TUIOptions{In: in.f, Out: out.f, Color: a.color, Review: review})
 	line := prompt.NewLine(in.r, out.w, false)
 	a.fullAsker = struct {
 		prompt.Asker

@@ -12,21 +12,35 @@ import (
 // terminal after the last answer, including any answers that were given in
 // advance and never asked. Colour is as for TUIOptions.Color.
 func Summary(w io.Writer, qs []schema.Question, answers []Answer, color bool) error {
-	st := style{color: color}
 	var b strings.Builder
 	for i, q := range qs {
 		if i >= len(answers) {
 			break
 		}
-		b.WriteString(st.paint("✔", sgrGreen))
-		b.WriteString(" ")
-		b.WriteString(st.paint(clean(q.Header, false)+":", sgrBold))
-		b.WriteString(" ")
-		b.WriteString(st.paint(clean(answers[i].String(), false), sgrCyan))
-		b.WriteString("\n")
+		summaryLine(&b, clean(q.Header, false)+":", answers[i].String(), color)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// SummaryLine writes what was asked and its answer on one line, such as
+// "✔ Delete 15 files? Yes", for confirm and input. Colour is as for
+// TUIOptions.Color.
+func SummaryLine(w io.Writer, asked, answer string, color bool) error {
+	var b strings.Builder
+	summaryLine(&b, clean(asked, false), answer, color)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func summaryLine(b *strings.Builder, asked, answer string, color bool) {
+	st := style{color: color}
+	b.WriteString(st.paint("✔", sgrGreen))
+	b.WriteString(" ")
+	b.WriteString(st.paint(asked, sgrBold))
+	b.WriteString(" ")
+	b.WriteString(st.paint(clean(answer, false), sgrCyan))
+	b.WriteString("\n")
 }
 
 // ColorEnabled says whether to use colour on a stream, from the

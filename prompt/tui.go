@@ -26,25 +26,31 @@ type TUIOptions struct {
 	// Color turns on colours and text styles (see ColorEnabled). Without
 	// it no SGR sequence is written at all; only cursor movement is.
 	Color bool
+	// Review shows every answer after the last of two or more questions,
+	// to submit, change one, or cancel.
+	Review bool
 }
 
 // TUI asks questions in the terminal, one screen per question, with the
-// arrow keys, j/k, digits, Space and Enter. Esc or Ctrl+C cancel from any
-// screen, the Other text prompt included.
+// arrow keys, j/k, digits, Space and Enter; a text question, Confirm and
+// Input each take one screen too. Esc or Ctrl+C cancel from any screen,
+// the Other text prompt and the review included.
 //
-// While Ask runs the terminal is in raw mode with the cursor hidden. Ask
-// puts it back as it found it before returning, whatever the reason it
-// returns. Restore does the same from another goroutine, for a signal path
-// that cannot wait for Ask.
+// While it asks, the terminal is in raw mode with the cursor hidden except
+// where text is typed. Ask, Confirm and Input put it back as they found it
+// before returning, whatever the reason they return, and erase what they
+// drew. Restore does the same from another goroutine, for a signal path
+// that cannot wait for them.
 //
-// Ask does not print the summary of the answers; call Summary when all
-// answers are known.
+// Nothing is left on the screen to say what was answered: call Summary
+// (or SummaryLine) when all answers are known.
 type TUI struct {
-	in    terminal.FileReader
-	out   terminal.FileWriter
-	inFd  int
-	outFd int
-	st    style
+	in     terminal.FileReader
+	out    terminal.FileWriter
+	inFd   int
+	outFd  int
+	st     style
+	review bool
 
 	// mu guards the terminal: its saved mode and everything written to it.
 	mu      sync.Mutex
@@ -59,29 +65,91 @@ type TUI struct {
 // NewTUI returns a terminal UI asker on the given terminal.
 func NewTUI(opts TUIOptions) *TUI {
 	return &TUI{
-		in:    opts.In,
-		out:   opts.Out,
-		inFd:  int(opts.In.Fd()),
-		outFd: int(opts.Out.Fd()),
-		st:    style{color: opts.Color},
+		in:     opts.In,
+		out:    opts.Out,
+		inFd:   int(opts.In.Fd()),
+		outFd:  int(opts.Out.Fd()),
+		st:     style{color: opts.Color},
+		review: opts.Review,
 	}
 }
 
 var _ Asker = (*TUI)(nil)
 
-// Ask asks each question in turn and returns the answers. It returns
-// ErrCancelled when the person presses Esc or Ctrl+C, and
-// context.Cause(ctx) as soon as ctx is done. In every case the questions
-// are erased and the terminal is restored before Ask returns.
-func (t *TUI) Ask(ctx context.Context, qs []schema.Question) (_ []Answer, err error) {
+// Ask asks each question in turn and returns the answers. With the
+// Review option and two or more questions, it then shows every answer and
+// lets the person submit them, change any of them, or cancel. It returns
+// ErrCancelled when the person presses Esc or Ctrl+C (or chooses Cancel),
+// and context.Cause(ctx) as soon as ctx is done. In every case the
+// questions are erased and the terminal is restored before Ask returns.
+func (t *TUI) Ask(ctx context.Context, qs []schema.Question) ([]Answer, error) {
 	if len(qs) == 0 {
 		return nil, nil
 	}
+	answers := make([]Answer, len(qs))
+	err := t.run(ctx, len(qs), func(s *session) error {
+		for i, q := range qs {
+			a, err := s.ask(i, q, Answer{})
+			if err != nil {
+				return err
+			}
+			answers[i] = a
+		}
+		if t.review && len(qs) > 1 {
+			return s.review(qs, answers)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return answers, nil
+}
+
+// Confirm asks a yes/no question: y or n answer at once, ←/→ or Tab move
+// between Yes and No, and Enter takes the one focused, def at first. Esc
+// and Ctrl+C return ErrCancelled.
+func (t *TUI) Confirm(ctx context.Context, message string, def bool) (bool, error) {
+	var yes bool
+	err := t.run(ctx, 1, func(s *session) error {
+		var err error
+		yes, err = askOne[bool](s, &confirmPrompt{s: s, message: message, yes: def})
+		return err
+	})
+	return yes, err
+}
+
+// Input asks for a line of text, which may not be empty; Enter on an
+// empty line takes def when there is one. The placeholder is shown, dimmed,
+// while nothing has been typed. Esc and Ctrl+C return ErrCancelled.
+func (t *TUI) Input(ctx context.Context, message, placeholder, def string) (string, error) {
+	var text string
+	err := t.run(ctx, 1, func(s *session) error {
+		p := newTextPrompt(s, func(l layout, w int) []string { return s.message(message, l, w) }, "")
+		p.placeholder, p.def = placeholder, def
+		var err error
+		text, err = askOne[string](s, p, validateText)
+		return err
+	})
+	return text, err
+}
+
+var (
+	_ Confirmer = (*TUI)(nil)
+	_ Inputter  = (*TUI)(nil)
+)
+
+// run takes the terminal over for one conversation: raw mode, keys read
+// in a way ctx can interrupt, and whatever f draws. Whatever happens, the
+// last frame is erased and the terminal restored before run returns. It
+// returns ErrCancelled, ErrNoAnswer (the terminal's input ended) or
+// context.Cause(ctx) when ctx is done, whatever f saw.
+func (t *TUI) run(ctx context.Context, total int, f func(*session) error) (err error) {
 	if ctx.Err() != nil {
-		return nil, context.Cause(ctx)
+		return context.Cause(ctx)
 	}
 	if err := t.enter(); err != nil {
-		return nil, err
+		return err
 	}
 	defer func() {
 		if rerr := t.Restore(); rerr != nil && err == nil {
@@ -90,39 +158,34 @@ func (t *TUI) Ask(ctx context.Context, qs []schema.Question) (_ []Answer, err er
 	}()
 	in, err := newTTYInput(ctx, t.in)
 	if err != nil {
-		return nil, fmt.Errorf("read terminal: %w", err)
+		return fmt.Errorf("read terminal: %w", err)
 	}
 	defer in.close()
 
-	s := &session{tui: t, keys: &keyReader{in: in}, total: len(qs)}
-	answers := make([]Answer, 0, len(qs))
-	for i, q := range qs {
-		a, err := s.ask(i, q)
-		if err != nil {
-			t.clear()
-			if ctx.Err() != nil {
-				// Whatever the read saw (a hang-up reads as end of input),
-				// the reason to stop is the context's.
-				return nil, context.Cause(ctx)
-			}
-			switch {
-			case errors.Is(err, io.EOF):
-				return nil, ErrNoAnswer
-			case errors.Is(err, ErrCancelled):
-				return nil, err
-			}
-			return nil, fmt.Errorf("terminal ui: %w", err)
+	s := &session{tui: t, keys: &keyReader{in: in}, total: total}
+	if err := f(s); err != nil {
+		t.clear()
+		if ctx.Err() != nil {
+			// Whatever the read saw (a hang-up reads as end of input),
+			// the reason to stop is the context's.
+			return context.Cause(ctx)
 		}
-		answers = append(answers, a)
+		switch {
+		case errors.Is(err, io.EOF):
+			return ErrNoAnswer
+		case errors.Is(err, ErrCancelled):
+			return err
+		}
+		return fmt.Errorf("terminal ui: %w", err)
 	}
-	return answers, t.clear()
+	return t.clear()
 }
 
-// Restore puts the terminal back the way Ask found it: the saved mode
+// Restore puts the terminal back the way it was found: the saved mode
 // (echo and line editing on), the cursor visible and on a line of its own.
 // It is safe to call from any goroutine and any number of times. Once it
-// has run, the Ask in progress draws nothing more; cancel its context to
-// make it return.
+// has run, the Ask, Confirm or Input in progress draws nothing more;
+// cancel its context to make it return.
 func (t *TUI) Restore() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -292,7 +355,7 @@ func (t *TUI) erase(b *bytes.Buffer, termWidth int) {
 	b.WriteString("\x1b[J")
 }
 
-// session is one run of Ask.
+// session is one run of Ask, Confirm or Input.
 type session struct {
 	tui   *TUI
 	keys  *keyReader
@@ -300,16 +363,19 @@ type session struct {
 }
 
 // ask asks one question: the list of options, then the text prompt when
-// Other was chosen.
-func (s *session) ask(index int, q schema.Question) (Answer, error) {
-	// survey drives each prompt (prompt, validate, say why and prompt
-	// again). The prompts draw through the TUI, but survey is still given
-	// the streams so that nothing can ever fall back to stdout.
-	stdio := survey.WithStdio(s.tui.in, s.tui.out, s.tui.out)
-
-	list := &listPrompt{s: s, q: q, index: index}
-	var choice listResult
-	if err := survey.AskOne(list, &choice, stdio, survey.WithValidator(list.validate)); err != nil {
+// Other was chosen; or, for a text question, the text prompt alone. prev
+// is the answer being changed, if any, to start from.
+func (s *session) ask(index int, q schema.Question, prev Answer) (Answer, error) {
+	head := func(l layout, w int) []string { return s.heading(q, index, l, w) }
+	if q.IsText() {
+		text := newTextPrompt(s, head, prev.Other)
+		text.placeholder = q.Placeholder
+		other, err := askOne[string](s, text, validateText)
+		return Answer{Other: other}, err
+	}
+	list := newListPrompt(s, q, index, prev)
+	choice, err := askOne[listResult](s, list, list.validate)
+	if err != nil {
 		return Answer{}, err
 	}
 	var a Answer
@@ -319,9 +385,24 @@ func (s *session) ask(index int, q schema.Question) (Answer, error) {
 	if !choice.other {
 		return a, nil
 	}
-	text := &textPrompt{s: s, q: q, index: index, chosen: a.Labels}
-	if err := survey.AskOne(text, &a.Other, stdio, survey.WithValidator(validateOther)); err != nil {
+	text := newTextPrompt(s, head, prev.Other)
+	text.chosen = a.Labels
+	if a.Other, err = askOne[string](s, text, validateText); err != nil {
 		return Answer{}, err
 	}
 	return a, nil
+}
+
+// askOne runs a prompt through survey, which prompts, validates, says why
+// an answer is not accepted and prompts again. The prompts draw through
+// the TUI, but survey is still given the streams so that nothing can ever
+// fall back to stdout.
+func askOne[T any](s *session, p survey.Prompt, validators ...survey.Validator) (T, error) {
+	var v T
+	opts := []survey.AskOpt{survey.WithStdio(s.tui.in, s.tui.out, s.tui.out)}
+	for _, val := range validators {
+		opts = append(opts, survey.WithValidator(val))
+	}
+	err := survey.AskOne(p, &v, opts...)
+	return v, err
 }

@@ -22,6 +22,7 @@ const (
 	keyPageUp
 	keyPageDown
 	keyEnter
+	keyTab // Tab, or Shift+Tab
 	keyBackspace
 	keyDelete
 	keyClearLine // Ctrl+U
@@ -103,6 +104,12 @@ func decodeKey(b []byte) (k key, n int, ok bool) {
 		return key{kind: keyEnter}, 1, true
 	case c == 0x03:
 		return key{kind: keyInterrupt}, 1, true
+	case c == '\t':
+		return key{kind: keyTab}, 1, true
+	case c == 0x01: // Ctrl+A
+		return key{kind: keyHome}, 1, true
+	case c == 0x05: // Ctrl+E
+		return key{kind: keyEnd}, 1, true
 	case c == 0x7f || c == 0x08:
 		return key{kind: keyBackspace}, 1, true
 	case c == 0x15:
@@ -180,6 +187,8 @@ func finalKey(final byte, params string) keyKind {
 		return keyHome
 	case 'F':
 		return keyEnd
+	case 'Z':
+		return keyTab // Shift+Tab
 	case '~':
 		first := params
 		for i := range len(params) {

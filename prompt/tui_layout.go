@@ -92,6 +92,21 @@ func tail(s string, w int) string {
 	return "…" + string(rs[i:])
 }
 
+// window shows as much of text as fits in w columns with the cursor at
+// pos in view, marking a cut at either end with "…", and says which column
+// the cursor is at. The cursor itself may be at column w, after the text.
+func window(text []rune, pos, w int) (shown string, col int) {
+	s, before, after := string(text), string(text[:pos]), string(text[pos:])
+	if width(s) <= w {
+		return s, width(before)
+	}
+	// Keep a little of what follows the cursor in view: at least the
+	// character under it, and the "…" after that when more is cut.
+	keep := min(width(after), max(2, w/4))
+	left := tail(before, max(1, w-keep))
+	return truncate(left+after, w), width(left)
+}
+
 // wrap breaks s into lines of at most w columns, at spaces where it can
 // and inside words that are longer than a line. Newlines in s start new
 // lines.

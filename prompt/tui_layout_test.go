@@ -45,6 +45,33 @@ func TestTail(t *testing.T) {
 	}
 }
 
+func TestWindow(t *testing.T) {
+	tests := []struct {
+		text string
+		pos  int
+		w    int
+		want string
+		col  int
+	}{
+		{"hello", 5, 10, "hello", 5},
+		{"hello", 2, 10, "hello", 2},
+		{"hello world", 11, 6, "…world", 6},
+		{"hello world", 0, 6, "hello…", 0},
+		{"hello world", 6, 6, "…lo w…", 4},
+		{"hello world", 10, 6, "…world", 5},
+		{"数据库选择", 5, 6, "…选择", 5},
+	}
+	for _, tt := range tests {
+		got, col := window([]rune(tt.text), tt.pos, tt.w)
+		if got != tt.want || col != tt.col {
+			t.Errorf("window(%q, %d, %d) = %q, %d; want %q, %d", tt.text, tt.pos, tt.w, got, col, tt.want, tt.col)
+		}
+		if width(got) > tt.w {
+			t.Errorf("window(%q, %d, %d) = %q, wider than %d", tt.text, tt.pos, tt.w, got, tt.w)
+		}
+	}
+}
+
 func TestWrap(t *testing.T) {
 	tests := []struct {
 		in   string

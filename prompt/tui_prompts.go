@@ -3,6 +3,7 @@ package prompt
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -51,13 +52,39 @@ type listPrompt struct {
 	message string // why the last answer was not accepted
 }
 
+// newListPrompt returns the list for q, starting from the answer prev
+// when an answer is being changed: its options ticked (multi-select) and
+// the cursor on the first of them.
+func newListPrompt(s *session, q schema.Question, index int, prev Answer) *listPrompt {
+	n := len(q.Options)
+	p := &listPrompt{s: s, q: q, index: index, cursor: -1}
+	if q.MultiSelect {
+		p.checked = make([]bool, n+1)
+	}
+	chosen := func(i int) {
+		if p.cursor < 0 {
+			p.cursor = i
+		}
+		if q.MultiSelect {
+			p.checked[i] = true
+		}
+	}
+	for i, o := range q.Options {
+		if slices.Contains(prev.Labels, o.Label) {
+			chosen(i)
+		}
+	}
+	if prev.Other != "" {
+		chosen(n)
+	}
+	p.cursor = max(p.cursor, 0)
+	return p
+}
+
 // Prompt reads keys until the person chooses, confirms or cancels.
 func (p *listPrompt) Prompt(*survey.PromptConfig) (any, error) {
 	n := len(p.q.Options)
 	multi := p.q.MultiSelect
-	if multi && p.checked == nil {
-		p.checked = make([]bool, n+1)
-	}
 	for {
 		if err := p.render(); err != nil {
 			return nil, err
@@ -126,7 +153,7 @@ func (p *listPrompt) validate(v any) error {
 }
 
 // Cleanup leaves the list on screen: whatever is drawn next replaces it,
-// and Ask erases the last one.
+// and the last one is erased when the TUI is done.
 func (p *listPrompt) Cleanup(*survey.PromptConfig, any) error { return nil }
 
 // Error keeps the reason to show it when the list is drawn again.
@@ -320,30 +347,16 @@ func previewLines(s string) []string {
 	return lines
 }
 
-// heading lays out what both prompts show first: the header as a chip,
-// the progress when there is more than one question, and the question.
+// heading lays out what both prompts of a question show first: the header
+// as a chip, the progress when there is more than one question, and the
+// question.
 func (s *session) heading(q schema.Question, index int, l layout, w int) []string {
 	st := s.tui.st
 	progress := ""
 	if s.total > 1 {
 		progress = fmt.Sprintf("Question %d of %d", index+1, s.total)
 	}
-	chipRoom := w - 2
-	if progress != "" {
-		chipRoom -= 2 + width(progress)
-	}
-	if chipRoom < 4 {
-		progress, chipRoom = "", w-2
-	}
-	header := truncate(clean(q.Header, false), chipRoom)
-	chip := "[" + header + "]"
-	if st.color {
-		chip = st.paint(" "+header+" ", sgrBold, sgrReverse)
-	}
-	if progress != "" {
-		chip += "  " + st.paint(progress, sgrDim)
-	}
-	lines := []string{chip}
+	lines := []string{s.chip(q.Header, progress, w)}
 	question := wrap(clean(q.Question, true), w)
 	if l.questionLines >= 0 {
 		question = clip(question, max(1, l.questionLines), w)
@@ -354,21 +367,66 @@ func (s *session) heading(q schema.Question, index int, l layout, w int) []strin
 	return lines
 }
 
-// textPrompt asks for the answer of one's own after Other was chosen.
+// chip lays out a header as a chip, followed by the progress when there is
+// room for it.
+func (s *session) chip(header, progress string, w int) string {
+	st := s.tui.st
+	chipRoom := w - 2
+	if progress != "" {
+		chipRoom -= 2 + width(progress)
+	}
+	if chipRoom < 4 {
+		progress, chipRoom = "", w-2
+	}
+	header = truncate(clean(header, false), chipRoom)
+	chip := "[" + header + "]"
+	if st.color {
+		chip = st.paint(" "+header+" ", sgrBold, sgrReverse)
+	}
+	if progress != "" {
+		chip += "  " + st.paint(progress, sgrDim)
+	}
+	return chip
+}
+
+// message lays out the message of a confirm or input prompt.
+func (s *session) message(m string, l layout, w int) []string {
+	lines := wrap(clean(m, true), w)
+	if l.questionLines >= 0 {
+		lines = clip(lines, max(1, l.questionLines), w)
+	}
+	for i, line := range lines {
+		lines[i] = s.tui.st.paint(line, sgrBold)
+	}
+	return lines
+}
+
+// textPrompt asks for a line of text: the answer of one's own after Other
+// was chosen, the answer to a text question, or the text of Input.
 type textPrompt struct {
-	s       *session
-	q       schema.Question
-	index   int
-	chosen  []string // labels also chosen, in a multi-select
-	text    []rune
-	message string
+	s *session
+	// head lays out what is shown above the text: the question or message.
+	head        func(l layout, w int) []string
+	chosen      []string // labels also chosen, in a multi-select
+	placeholder string   // an example answer, shown while the text is empty
+	def         string   // the answer Enter takes while the text is empty
+	text        []rune
+	pos         int // the cursor, an index into text
+	message     string
+}
+
+// newTextPrompt returns a text prompt under head, starting with text and
+// the cursor at its end.
+func newTextPrompt(s *session, head func(layout, int) []string, text string) *textPrompt {
+	r := []rune(text)
+	return &textPrompt{s: s, head: head, text: r, pos: len(r)}
 }
 
 // textPrefix is put before the text being typed.
 const textPrefix = "Your answer: "
 
 // Prompt reads keys until Enter, Esc or Ctrl+C, and returns the text
-// without surrounding spaces.
+// without surrounding spaces, or the default when that leaves nothing.
 func (p *textPrompt) Prompt(*survey.PromptConfig) (any, error) {
 	for {
 		if err := p.render(); err != nil {
@@ -382,45 +440,65 @@ func (p *textPrompt) Prompt(*survey.PromptConfig) (any, error) {
 		case keyEsc, keyInterrupt:
 			return nil, ErrCancelled
 		case keyEnter:
-			return strings.TrimSpace(string(p.text)), nil
+			text := strings.TrimSpace(string(p.text))
+			if text == "" {
+				text = p.def
+			}
+			return text, nil
 		case keyRune:
-			p.text = append(p.text, k.r)
+			p.text = slices.Insert(p.text, p.pos, k.r)
+			p.pos++
 			p.message = ""
 		case keyBackspace:
-			if len(p.text) > 0 {
-				p.text = p.text[:len(p.text)-1]
+			if p.pos > 0 {
+				p.text = slices.Delete(p.text, p.pos-1, p.pos)
+				p.pos--
 			}
+		case keyDelete:
+			if p.pos < len(p.text) {
+				p.text = slices.Delete(p.text, p.pos, p.pos+1)
+			}
+		case keyLeft:
+			p.pos = max(0, p.pos-1)
+		case keyRight:
+			p.pos = min(len(p.text), p.pos+1)
+		case keyHome:
+			p.pos = 0
+		case keyEnd:
+			p.pos = len(p.text)
 		case keyClearLine:
-			p.text = p.text[:0]
+			p.text = slices.Delete(p.text, 0, p.pos)
+			p.pos = 0
 		case keyDeleteWord:
-			i := len(p.text)
+			i := p.pos
 			for i > 0 && unicode.IsSpace(p.text[i-1]) {
 				i--
 			}
 			for i > 0 && !unicode.IsSpace(p.text[i-1]) {
 				i--
 			}
-			p.text = p.text[:i]
+			p.text = slices.Delete(p.text, i, p.pos)
+			p.pos = i
 		}
 	}
 }
 
-// validateOther accepts an answer of one's own only when it is not empty.
-func validateOther(v any) error {
+// validateText accepts typed text only when it is not empty.
+func validateText(v any) error {
 	if s, _ := v.(string); s == "" {
-		return errors.New("type your answer, or press Esc to cancel")
+		return errors.New("an answer is needed: type it, or press Esc to cancel")
 	}
 	return nil
 }
 
 // Cleanup leaves the prompt on screen: whatever is drawn next replaces it,
-// and Ask erases the last one.
+// and the last one is erased when the TUI is done.
 func (p *textPrompt) Cleanup(*survey.PromptConfig, any) error { return nil }
 
 // Error keeps the reason to show it when the prompt is drawn again.
 func (p *textPrompt) Error(_ *survey.PromptConfig, err error) error {
 	p.message = err.Error()
-	p.text = p.text[:0]
+	p.text, p.pos = p.text[:0], 0
 	return nil
 }
 
@@ -431,7 +509,7 @@ func (p *textPrompt) render() error {
 
 func (p *textPrompt) frame(l layout, w int) frame {
 	st := p.s.tui.st
-	f := frame{lines: p.s.heading(p.q, p.index, l, w)}
+	f := frame{lines: p.head(l, w)}
 	if l.gap {
 		f.lines = append(f.lines, "")
 	}
@@ -440,10 +518,15 @@ func (p *textPrompt) frame(l layout, w int) frame {
 		f.lines = append(f.lines, st.paint(truncate(chosen, w), sgrDim))
 	}
 	prefix := truncate(textPrefix, w/2)
-	shown := tail(string(p.text), max(1, w-width(prefix)-1))
+	room := max(1, w-width(prefix)-1)
+	shown, col := window(p.text, p.pos, room)
+	line := st.paint(prefix, sgrCyan, sgrBold) + shown
+	if len(p.text) == 0 {
+		line += p.hint(room)
+	}
 	f.focus = len(f.lines)
-	f.cursor = width(prefix) + width(shown)
-	f.lines = append(f.lines, st.paint(prefix, sgrCyan, sgrBold)+shown)
+	f.cursor = width(prefix) + col
+	f.lines = append(f.lines, line)
 	if p.message != "" {
 		f.lines = append(f.lines, st.paint(truncate("✖ "+sentence(p.message), w), sgrYellow))
 	}
@@ -451,9 +534,28 @@ func (p *textPrompt) frame(l layout, w int) frame {
 		if l.gap {
 			f.lines = append(f.lines, "")
 		}
-		f.lines = append(f.lines, st.paint(truncate("Enter submit · Esc cancel", w), sgrDim))
+		keys := "Enter submit · Esc cancel"
+		if len(p.text) == 0 && p.def != "" {
+			keys = fmt.Sprintf("Enter for %q · Esc cancel", clean(p.def, false))
+		}
+		f.lines = append(f.lines, st.paint(truncate(keys, w), sgrDim))
 	}
 	return f
+}
+
+// hint is what the empty text shows: the placeholder, or else the default.
+// It is dimmed; without colour, an example says so in words.
+func (p *textPrompt) hint(w int) string {
+	st := p.s.tui.st
+	switch {
+	case p.placeholder != "" && st.color:
+		return st.paint(truncate(clean(p.placeholder, false), w), sgrDim)
+	case p.placeholder != "":
+		return truncate("e.g. "+clean(p.placeholder, false), w)
+	case p.def != "" && st.color:
+		return st.paint(truncate(clean(p.def, false), w), sgrDim)
+	}
+	return ""
 }
 
 // is reports whether k is the printable character r.

@@ -191,9 +191,9 @@ func TestTUIOtherAsksForText(t *testing.T) {
 	tm.Send("3")
 	tm.ExpectScreen("Your answer:")
 	tm.Send(enter) // empty: asked again
-	tm.ExpectScreen("Type your answer, or press Esc to cancel")
+	tm.ExpectScreen("An answer is needed: type it, or press Esc to cancel")
 	tm.Send("   " + enter) // blank: asked again
-	tm.ExpectScreen("Type your answer, or press Esc to cancel")
+	tm.ExpectScreen("An answer is needed: type it, or press Esc to cancel")
 	tm.Send("CockroachDB")
 	tm.ExpectScreen("Your answer: CockroachDB")
 	tm.Send("\x7f\x7fXX" + enter)
@@ -388,7 +388,7 @@ func TestTUIColourOff(t *testing.T) {
 	tm.Send("3")
 	tm.ExpectScreen("Your answer:")
 	tm.Send(enter)
-	tm.ExpectScreen("Type your answer")
+	tm.ExpectScreen("An answer is needed")
 	tm.Send("x" + enter)
 	tm.ExpectScreen("❯ [ ] 1. Auth")
 	tm.Send(enter)
@@ -525,4 +525,99 @@ func TestTUINotATerminal(t *testing.T) {
 	if err == nil {
 		t.Error("Ask on a file succeeded")
 	}
+}
+
+var name = schema.Question{
+	Question:    "What should the new component be called?",
+	Header:      "Name",
+	Type:        schema.TypeText,
+	Placeholder: "UserCard",
+}
+
+func TestTUITextQuestion(t *testing.T) {
+	t.Parallel()
+	tm := ptytest.New(t, 60, 30)
+	a := startAsk(t, tm, false, name)
+	tm.ExpectScreen("[Name]\nWhat should the new component be called?\n\nYour answer: e.g. UserCard")
+	tm.Send("Card" + "\x1b[H" + "User") // Home, then more at the start
+	tm.ExpectScreen("Your answer: UserCard\n")
+	tm.Send("\x1b[3~" + enter) // Delete
+	a.answer(t, prompt.Answer{Other: "Userard"})
+	checkRestored(t, tm)
+}
+
+func TestTUIReviewChangesAnAnswer(t *testing.T) {
+	t.Parallel()
+	tm := ptytest.New(t, 60, 30)
+	ctx := context.Background()
+	tui := prompt.NewTUI(prompt.TUIOptions{In: tm.Tty(), Out: tm.Tty(), Review: true})
+	done := make(chan struct{})
+	var got []prompt.Answer
+	var err error
+	go func() {
+		defer close(done)
+		got, err = tui.Ask(ctx, []schema.Question{database, name})
+	}()
+	tm.ExpectScreen("Question 1 of 2")
+	tm.Send("3")
+	tm.ExpectScreen("Your answer:")
+	tm.Send("MariaDB" + enter)
+	tm.ExpectScreen("Question 2 of 2")
+	tm.Send("Card" + enter)
+	tm.ExpectScreen("  Database  MariaDB\n  Name      Card\n\n❯ 1. Submit")
+	tm.Send("2") // change the database: the list starts on Other, its text kept
+	tm.ExpectScreen("❯ 3. Other")
+	tm.Send(enter)
+	tm.ExpectScreen("Your answer: MariaDB")
+	tm.Send("\x7f\x7f" + enter)
+	tm.ExpectScreen("  Database  Maria\n")
+	tm.Send(enter)
+	select {
+	case <-done:
+	case <-time.After(ptytest.Timeout):
+		t.Fatal("Ask did not return")
+	}
+	if err != nil {
+		t.Fatalf("Ask: %v", err)
+	}
+	if want := []prompt.Answer{{Other: "Maria"}, {Other: "Card"}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("Ask = %#v, want %#v", got, want)
+	}
+	checkRestored(t, tm)
+}
+
+func TestTUIConfirmAndInput(t *testing.T) {
+	t.Parallel()
+	tm := ptytest.New(t, 60, 30)
+	tui := prompt.NewTUI(prompt.TUIOptions{In: tm.Tty(), Out: tm.Tty()})
+	ctx := context.Background()
+	type result struct {
+		yes  bool
+		text string
+		err  error
+	}
+	results := make(chan result)
+	go func() {
+		var r result
+		if r.yes, r.err = tui.Confirm(ctx, "Deploy?", false); r.err == nil {
+			r.text, r.err = tui.Input(ctx, "Branch?", "", "main")
+		}
+		results <- r
+	}()
+	tm.ExpectScreen("Deploy?\n\n  Yes   ❯ No")
+	tm.Send("\x1b[D") // ←
+	tm.ExpectScreen("❯ Yes     No")
+	tm.Send(enter)
+	tm.ExpectScreen("Branch?\n\nYour answer:\n\nEnter for \"main\" · Esc cancel")
+	tm.Send(enter)
+	var r result
+	select {
+	case r = <-results:
+	case <-time.After(ptytest.Timeout):
+		t.Fatal("Confirm and Input did not return")
+	}
+	if !r.yes || r.text != "main" || r.err != nil {
+		t.Errorf("Confirm, Input = %v, %q, %v; want true, \"main\", nil", r.yes, r.text, r.err)
+	}
+	checkRestored(t, tm)
 }

@@ -1,0 +1,75 @@
+package prompt
+
+import (
+	"github.com/AlecAivazis/survey/v2"
+)
+
+// confirmPrompt asks a yes/no question.
+type confirmPrompt struct {
+	s       *session
+	message string
+	yes     bool // Yes is focused, rather than No
+}
+
+// Prompt reads keys until y, n, Enter, Esc or Ctrl+C.
+func (p *confirmPrompt) Prompt(*survey.PromptConfig) (any, error) {
+	for {
+		if err := p.render(); err != nil {
+			return nil, err
+		}
+		k, err := p.s.keys.readKey()
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case k.kind == keyEsc || k.kind == keyInterrupt:
+			return nil, ErrCancelled
+		case k.is('y') || k.is('Y'):
+			return true, nil
+		case k.is('n') || k.is('N'):
+			return false, nil
+		case k.kind == keyEnter:
+			return p.yes, nil
+		case k.kind == keyLeft || k.kind == keyHome || k.is('h'):
+			p.yes = true
+		case k.kind == keyRight || k.kind == keyEnd || k.is('l'):
+			p.yes = false
+		case k.kind == keyTab || k.kind == keyUp || k.kind == keyDown || k.is('j') || k.is('k'):
+			p.yes = !p.yes
+		}
+	}
+}
+
+// Cleanup leaves the prompt on screen; Confirm erases it.
+func (p *confirmPrompt) Cleanup(*survey.PromptConfig, any) error { return nil }
+
+// Error is never called: every answer is valid.
+func (p *confirmPrompt) Error(*survey.PromptConfig, error) error { return nil }
+
+func (p *confirmPrompt) render() error {
+	w, h := p.s.tui.size()
+	return p.s.tui.draw(fit(textLayouts, h, func(l layout) frame { return p.frame(l, w-1) }), w)
+}
+
+func (p *confirmPrompt) frame(l layout, w int) frame {
+	st := p.s.tui.st
+	f := frame{lines: p.s.message(p.message, l, w), cursor: -1}
+	if l.gap {
+		f.lines = append(f.lines, "")
+	}
+	choice := func(label string, focused bool) string {
+		if focused {
+			return st.paint("❯ "+label, sgrCyan, sgrBold)
+		}
+		return "  " + label
+	}
+	f.focus = len(f.lines)
+	f.lines = append(f.lines, choice("Yes", p.yes)+"   "+choice("No", !p.yes))
+	if l.hint {
+		if l.gap {
+			f.lines = append(f.lines, "")
+		}
+		f.lines = append(f.lines, st.paint(truncate("y yes · n no · ←/→ move · Enter choose · Esc cancel", w), sgrDim))
+	}
+	return f
+}

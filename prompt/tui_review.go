@@ -1,0 +1,144 @@
+package prompt
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/AlecAivazis/survey/v2"
+
+	"github.com/askuser/askuser/schema"
+)
+
+// review shows every answer and lets the person submit them, change any
+// one (asking that question again, starting from its answer, and coming
+// back here), or cancel.
+func (s *session) review(qs []schema.Question, answers []Answer) error {
+	for {
+		p := &reviewPrompt{s: s, qs: qs, answers: answers}
+		choice, err := askOne[int](s, p)
+		if err != nil {
+			return err
+		}
+		switch {
+		case choice == p.submit():
+			return nil
+		case choice == p.cancel():
+			return ErrCancelled
+		}
+		i := choice - 1
+		a, err := s.ask(i, qs[i], answers[i])
+		if err != nil {
+			return err
+		}
+		answers[i] = a
+	}
+}
+
+// reviewPrompt is the review screen: the answers, then the entries Submit,
+// Change <header> for each question, and Cancel.
+type reviewPrompt struct {
+	s       *session
+	qs      []schema.Question
+	answers []Answer
+	cursor  int // the focused entry
+}
+
+func (p *reviewPrompt) submit() int  { return 0 }
+func (p *reviewPrompt) cancel() int  { return len(p.qs) + 1 }
+func (p *reviewPrompt) entries() int { return len(p.qs) + 2 }
+
+// Prompt reads keys until an entry is chosen, or Esc or Ctrl+C.
+func (p *reviewPrompt) Prompt(*survey.PromptConfig) (any, error) {
+	n := p.entries()
+	for {
+		if err := p.render(); err != nil {
+			return nil, err
+		}
+		k, err := p.s.keys.readKey()
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case k.kind == keyEsc || k.kind == keyInterrupt:
+			return nil, ErrCancelled
+		case k.kind == keyUp || k.is('k'):
+			p.cursor = (p.cursor + n - 1) % n
+		case k.kind == keyDown || k.is('j'):
+			p.cursor = (p.cursor + 1) % n
+		case k.kind == keyHome || k.kind == keyPageUp:
+			p.cursor = 0
+		case k.kind == keyEnd || k.kind == keyPageDown:
+			p.cursor = n - 1
+		case k.kind == keyEnter:
+			return p.cursor, nil
+		case k.kind == keyRune && k.r >= '1' && k.r <= '9' && int(k.r-'0') <= n:
+			return int(k.r - '1'), nil
+		}
+	}
+}
+
+// Cleanup leaves the review on screen: whatever is drawn next replaces it.
+func (p *reviewPrompt) Cleanup(*survey.PromptConfig, any) error { return nil }
+
+// Error is never called: every entry is a valid choice.
+func (p *reviewPrompt) Error(*survey.PromptConfig, error) error { return nil }
+
+var reviewLayouts = []layout{
+	{gap: true, hint: true},
+	{gap: false, hint: true},
+	{gap: false},
+}
+
+func (p *reviewPrompt) render() error {
+	w, h := p.s.tui.size()
+	return p.s.tui.draw(fit(reviewLayouts, h, func(l layout) frame { return p.frame(l, w-1) }), w)
+}
+
+func (p *reviewPrompt) frame(l layout, w int) frame {
+	st := p.s.tui.st
+	f := frame{cursor: -1}
+	f.lines = append(f.lines, p.s.chip("Review", "", w), st.paint(truncate("Submit these answers?", w), sgrBold))
+	if l.gap {
+		f.lines = append(f.lines, "")
+	}
+	headers := make([]string, len(p.qs))
+	col := 0
+	for i, q := range p.qs {
+		headers[i] = truncate(clean(q.Header, false), max(4, w/3))
+		col = max(col, width(headers[i]))
+	}
+	for i, h := range headers {
+		pad := strings.Repeat(" ", col-width(h))
+		answer := truncate(clean(p.answers[i].String(), false), w-col-4)
+		f.lines = append(f.lines, "  "+st.paint(h, sgrBold)+pad+"  "+st.paint(answer, sgrCyan))
+	}
+	if l.gap {
+		f.lines = append(f.lines, "")
+	}
+	for i := range p.entries() {
+		var label string
+		switch i {
+		case p.submit():
+			label = "Submit"
+		case p.cancel():
+			label = "Cancel"
+		default:
+			label = "Change " + headers[i-1]
+		}
+		num := fmt.Sprintf("%d. ", i+1)
+		if i == p.cursor {
+			f.focus = len(f.lines)
+			f.lines = append(f.lines, st.paint("❯ ", sgrCyan, sgrBold)+num+st.paint(truncate(label, w-5), sgrCyan, sgrBold))
+		} else {
+			f.lines = append(f.lines, "  "+num+truncate(label, w-5))
+		}
+	}
+	if l.hint {
+		if l.gap {
+			f.lines = append(f.lines, "")
+		}
+		hint := fmt.Sprintf("↑/↓ move · Enter or 1-%d choose · Esc cancel", p.entries())
+		f.lines = append(f.lines, st.paint(truncate(hint, w), sgrDim))
+	}
+	return f
+}
