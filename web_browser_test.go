@@ -19,21 +19,35 @@ import (
 
 // These tests drive the page of askuser --ui web in a real headless
 // Chromium, the way a person would: clicks, keys, typing. They need
-// Chromium, and fail without it rather than pass without testing anything;
-// .ci/install-chromium installs it.
+// Chromium: when it is missing they install it with .ci/install-chromium
+// (Debian's package), and fail rather than pass without testing anything
+// when that cannot be done.
 
 var updateScreenshots = flag.Bool("update-screenshots", false, "write the screenshots of the web page to docs/")
 
-// chromiumPath finds Chromium: $CHROMIUM, else the usual names.
+// chromiumPath finds Chromium: $CHROMIUM, else the usual names, else
+// Debian's, installed by the project's own script.
 func chromiumPath(t *testing.T) string {
 	t.Helper()
 	if p := os.Getenv("CHROMIUM"); p != "" {
 		return p
 	}
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
+	find := func() string {
+		for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+			if p, err := exec.LookPath(name); err == nil {
+				return p
+			}
 		}
+		return ""
+	}
+	if p := find(); p != "" {
+		return p
+	}
+	t.Log("Chromium not found: installing it with .ci/install-chromium")
+	if out, err := exec.Command("sh", ".ci/install-chromium").CombinedOutput(); err != nil {
+		t.Logf(".ci/install-chromium: %v\n%s", err, out)
+	} else if p := find(); p != "" {
+		return p
 	}
 	t.Fatal("Chromium is needed to test the web page and was not found.\n" +
 		"Install it with: sudo apt-get install -y chromium   (or run .ci/install-chromium),\n" +
