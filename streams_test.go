@@ -16,33 +16,33 @@ import (
 // cannot set up: a reader that goes away, an input that closes while a
 // question waits.
 
-const twoQuestions = `{"questions":[
+const streamQuestions = `{"questions":[
  {"question":"Which database should we use?","header":"Database",
   "options":[{"label":"PostgreSQL","description":"Relational"},{"label":"SQLite","description":"Embedded"}],"multiSelect":false},
  {"question":"Which cache?","header":"Cache",
   "options":[{"label":"Redis","description":"Server"},{"label":"None","description":"No cache"}],"multiSelect":false}]}`
 
-// started is a running askuser whose stdin the test writes to.
-type started struct {
+// streamRun is a running askuser whose stdin the test writes to.
+type streamRun struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	stderr *syncBuffer
 }
 
-func startAskuser(t *testing.T, stdout io.Writer, args ...string) *started {
+func startStreamRun(t *testing.T, stdout io.Writer, args ...string) *streamRun {
 	t.Helper()
 	path, err := exec.LookPath("askuser")
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "q.json"), []byte(twoQuestions), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "q.json"), []byte(streamQuestions), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(path, append([]string{"-f", "q.json", "--ui", "line"}, args...)...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "NO_COLOR=1")
-	s := &started{cmd: cmd, stderr: &syncBuffer{}}
+	s := &streamRun{cmd: cmd, stderr: &syncBuffer{}}
 	cmd.Stdout, cmd.Stderr = stdout, s.stderr
 	if s.stdin, err = cmd.StdinPipe(); err != nil {
 		t.Fatal(err)
@@ -55,7 +55,7 @@ func startAskuser(t *testing.T, stdout io.Writer, args ...string) *started {
 }
 
 // waitFor waits until stderr holds n prompts.
-func (s *started) waitFor(t *testing.T, n int) {
+func (s *streamRun) waitFor(t *testing.T, n int) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for strings.Count(s.stderr.String(), "Enter a number") < n {
@@ -67,7 +67,7 @@ func (s *started) waitFor(t *testing.T, n int) {
 }
 
 // wait returns the exit code.
-func (s *started) wait(t *testing.T) int {
+func (s *streamRun) wait(t *testing.T) int {
 	t.Helper()
 	done := make(chan error, 1)
 	go func() { done <- s.cmd.Wait() }()
@@ -88,7 +88,7 @@ func TestStdoutClosedEarly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := startAskuser(t, w)
+	s := startStreamRun(t, w)
 	w.Close() // the child holds the only write end
 	s.waitFor(t, 1)
 	r.Close() // the reader goes away
@@ -110,7 +110,7 @@ func TestStdoutClosedEarly(t *testing.T) {
 // on stdout and the question it stopped at named.
 func TestStdinClosedMidRun(t *testing.T) {
 	var stdout bytes.Buffer
-	s := startAskuser(t, &stdout)
+	s := startStreamRun(t, &stdout)
 	s.waitFor(t, 1)
 	io.WriteString(s.stdin, "2\n")
 	s.waitFor(t, 2)
@@ -131,7 +131,7 @@ func TestStdinClosedMidRun(t *testing.T) {
 // on stdout.
 func TestTimeoutWhileWaiting(t *testing.T) {
 	var stdout bytes.Buffer
-	s := startAskuser(t, &stdout, "--timeout", "200ms")
+	s := startStreamRun(t, &stdout, "--timeout", "200ms")
 	if code := s.wait(t); code != 124 {
 		t.Errorf("exit %d, want 124; stderr:\n%s", code, s.stderr)
 	}

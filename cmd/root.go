@@ -155,7 +155,7 @@ func runAsk(cmd *cobra.Command, env *Env, opts *askOptions, args []string) error
 	if err != nil {
 		return err
 	}
-	if _, err := parseUI(opts.ui); err != nil {
+	if _, err := opts.checkUI(cmd); err != nil {
 		return err
 	}
 	if _, err := opts.effectiveTimeout(cmd, env); err != nil {

@@ -26,15 +26,31 @@ type askFlags struct {
 	timeout  time.Duration
 	bell     bool
 	noReview bool
+	// listen and open serve --ui web.
+	listen string
+	open   bool
 }
 
 func (f *askFlags) register(cmd *cobra.Command) {
 	fs := cmd.Flags()
-	fs.StringVar(&f.ui, "ui", "auto", "how to ask: `auto`, tui (terminal UI) or line (numbered prompts)")
+	fs.StringVar(&f.ui, "ui", "auto", "how to ask: `auto`, tui (terminal UI), line (numbered prompts) or web (a local web page)")
 	fs.BoolVar(&f.tty, "tty", false, "ask on the controlling terminal even when stdin is a pipe")
 	fs.DurationVar(&f.timeout, "timeout", 0, "give up after `DURATION` (e.g. 5m) without an answer: exit 124 (default $ASKUSER_TIMEOUT, else none)")
 	fs.BoolVar(&f.bell, "bell", false, "ring the terminal bell when the first question appears")
-	cmd.RegisterFlagCompletionFunc("ui", fixedCompletions("auto", "tui", "line"))
+	fs.StringVar(&f.listen, "listen", "", "with --ui web, serve the page on `ADDR` (HOST:PORT; default 127.0.0.1 on a random port)")
+	fs.BoolVar(&f.open, "open", false, "with --ui web, open the page in the default browser ($BROWSER, else the system's)")
+	cmd.RegisterFlagCompletionFunc("ui", fixedCompletions("auto", "tui", "line", "web"))
+	cmd.RegisterFlagCompletionFunc("listen", fixedCompletions("127.0.0.1:0", "localhost:8080"))
+}
+
+// checkUI reads --ui and checks the flags that go with it, before anything
+// is read.
+func (f *askFlags) checkUI(cmd *cobra.Command) (uiMode, error) {
+	mode, err := parseUI(f.ui)
+	if err != nil {
+		return "", err
+	}
+	return mode, checkWebFlags(mode, f, cmd.Flags().Changed("listen"))
 }
 
 // session is one run of asking: the asker, and the context that ends it.
@@ -48,7 +64,7 @@ type session struct {
 // start checks the flags, opens the asker and arms the timeout. first is
 // the first question that will be asked, for the notification command.
 func (f *askFlags) start(ctx context.Context, cmd *cobra.Command, env *Env, src *source, first schema.Question) (*session, error) {
-	mode, err := parseUI(f.ui)
+	mode, err := f.checkUI(cmd)
 	if err != nil {
 		return nil, err
 	}
@@ -62,7 +78,12 @@ func (f *askFlags) start(ctx context.Context, cmd *cobra.Command, env *Env, src 
 	if env.WatchSignals != nil {
 		ctx, stop = env.WatchSignals(ctx)
 	}
-	a, err := newAsker(env, mode, f.tty, !f.noReview, src)
+	var a *asker
+	if mode == uiWeb {
+		a, err = newWebAsker(env, f, cmd.Flags().Changed("listen"))
+	} else {
+		a, err = newAsker(env, mode, f.tty, !f.noReview, src)
+	}
 	if err != nil {
 		stop()
 		return nil, err

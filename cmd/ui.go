@@ -17,14 +17,17 @@ const (
 	uiAuto uiMode = "auto"
 	uiTUI  uiMode = "tui"
 	uiLine uiMode = "line"
+	// uiWeb is never picked by auto: it opens a port, which only the
+	// caller can decide to do.
+	uiWeb uiMode = "web"
 )
 
 func parseUI(s string) (uiMode, error) {
 	switch m := uiMode(s); m {
-	case uiAuto, uiTUI, uiLine:
+	case uiAuto, uiTUI, uiLine, uiWeb:
 		return m, nil
 	}
-	return "", usageErrorf("invalid --ui %q: must be auto, tui or line", s)
+	return "", usageErrorf("invalid --ui %q: must be auto, tui, line or web", s)
 }
 
 // asker is the chosen way of asking, with the streams it opened.

@@ -1,0 +1,389 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The tests of --ui web run the real askuser and talk to its page over
+// HTTP, as a browser or a forger would. The browser tests are in
+// web_browser_test.go.
+
+var addressLine = regexp.MustCompile(`(?m)^Answer in your browser: (http://\S+)$`)
+
+// webRun is a running askuser --ui web.
+type webRun struct {
+	cmd    *exec.Cmd
+	url    string // the printed address, with the token
+	stdout bytes.Buffer
+	stderr *syncBuffer
+	done   chan struct{}
+	code   int
+}
+
+const (
+	oneQuestion = `{"questions":[{"question":"Which database should we use?","header":"Database",
+  "options":[{"label":"PostgreSQL (Recommended)","description":"Relational, rich features",
+              "preview":"CREATE TABLE notes (\n  id    bigserial PRIMARY KEY,\n  body  text NOT NULL\n);"},
+             {"label":"SQLite","description":"Embedded, zero configuration",
+              "preview":"$ sqlite3 notes.db\nsqlite> .tables"}],
+  "multiSelect":false}]}`
+	twoQuestions = `{"questions":[{"question":"Which database should we use?","header":"Database",
+  "options":[{"label":"PostgreSQL (Recommended)","description":"Relational, rich features",
+              "preview":"CREATE TABLE notes (\n  id    bigserial PRIMARY KEY,\n  body  text NOT NULL\n);"},
+             {"label":"SQLite","description":"Embedded, zero configuration",
+              "preview":"$ sqlite3 notes.db\nsqlite> .tables"},
+             {"label":"MongoDB","description":"Documents, flexible schema"}],
+  "multiSelect":false},
+ {"question":"Which features should the first release have?","header":"Features",
+  "options":[{"label":"Login","description":"Email and password sign-in"},
+             {"label":"Search","description":"Full-text search over every note"},
+             {"label":"Export","description":"Download everything as JSON"}],
+  "multiSelect":true}]}`
+)
+
+// startWeb runs askuser --ui web with the questions and args, and waits for
+// it to print the page's address.
+func startWeb(t *testing.T, questions string, args ...string) *webRun {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "questions.json")
+	if err := os.WriteFile(file, []byte(questions), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return startAskuser(t, append([]string{"--ui", "web", "-f", file}, args...)...)
+}
+
+// startAskuser runs askuser with args, and waits for it to print the
+// page's address.
+func startAskuser(t *testing.T, args ...string) *webRun {
+	t.Helper()
+	path, err := exec.LookPath("askuser")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &webRun{stderr: &syncBuffer{}, done: make(chan struct{})}
+	r.cmd = exec.Command(path, args...)
+	r.cmd.Env = append(os.Environ(), "NO_COLOR=1")
+	r.cmd.Stdout, r.cmd.Stderr = &r.stdout, r.stderr
+	if err := r.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		err := r.cmd.Wait()
+		var ee *exec.ExitError
+		switch {
+		case err == nil:
+		case errors.As(err, &ee):
+			r.code = ee.ExitCode()
+		default:
+			r.code = -1
+		}
+		close(r.done)
+	}()
+	t.Cleanup(func() {
+		select {
+		case <-r.done:
+		default:
+			r.cmd.Process.Kill()
+			<-r.done
+		}
+	})
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if m := addressLine.FindStringSubmatch(r.stderr.String()); m != nil {
+			r.url = m[1]
+			return r
+		}
+		select {
+		case <-r.done:
+			t.Fatalf("askuser exited %d before printing the address; stderr:\n%s", r.code, r.stderr)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("askuser printed no address within 10s; stderr:\n%s", r.stderr)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// exit waits for askuser to end and checks its exit code.
+func (r *webRun) exit(t *testing.T, want int) {
+	t.Helper()
+	select {
+	case <-r.done:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("askuser still running 10s after it should have ended; stderr:\n%s", r.stderr)
+	}
+	if r.code != want {
+		t.Fatalf("askuser exited %d, want %d; stderr:\n%s", r.code, want, r.stderr)
+	}
+}
+
+// running reports whether askuser is still waiting.
+func (r *webRun) running() bool {
+	select {
+	case <-r.done:
+		return false
+	case <-time.After(100 * time.Millisecond):
+		return true
+	}
+}
+
+// at is the page's address for path, with the token.
+func (r *webRun) at(t *testing.T, path string) string {
+	t.Helper()
+	u, err := url.Parse(r.url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Path = path
+	return u.String()
+}
+
+func (r *webRun) token(t *testing.T) string {
+	t.Helper()
+	u, err := url.Parse(r.url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u.Query().Get("token")
+}
+
+func (r *webRun) host(t *testing.T) string {
+	t.Helper()
+	u, err := url.Parse(r.url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u.Host
+}
+
+type webResponse struct {
+	code   int
+	header http.Header
+	body   string
+}
+
+// do sends a request to the page's server; edit may change it first.
+func (r *webRun) do(t *testing.T, method, target, body string, edit func(*http.Request)) webResponse {
+	t.Helper()
+	req, err := http.NewRequest(method, target, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if method == http.MethodPost {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	if edit != nil {
+		edit(req)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, target, err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return webResponse{code: resp.StatusCode, header: resp.Header, body: string(b)}
+}
+
+func wantCode(t *testing.T, what string, got webResponse, want int) {
+	t.Helper()
+	if got.code != want {
+		t.Errorf("%s: status %d, want %d; body:\n%s", what, got.code, want, got.body)
+	}
+}
+
+func TestWebRefusesRequestsWithoutTheToken(t *testing.T) {
+	r := startWeb(t, oneQuestion)
+	noToken, _, _ := strings.Cut(r.url, "?")
+	wantCode(t, "no token", r.do(t, "GET", noToken, "", nil), http.StatusForbidden)
+	wrong := strings.Replace(r.url, "token=", "token=x", 1)
+	wantCode(t, "wrong token", r.do(t, "GET", wrong, "", nil), http.StatusForbidden)
+	short := r.url[:len(r.url)-1]
+	wantCode(t, "token cut short", r.do(t, "GET", short, "", nil), http.StatusForbidden)
+	answer, _, _ := strings.Cut(r.at(t, "/answer"), "?")
+	wantCode(t, "answer without token", r.do(t, "POST", answer, "q0=1", nil), http.StatusForbidden)
+	wantCode(t, "token in the form", r.do(t, "POST", answer, "q0=1&token="+r.token(t), nil), http.StatusForbidden)
+
+	got := r.do(t, "GET", r.url, "", nil)
+	wantCode(t, "the printed address", got, http.StatusOK)
+	csp := got.header.Get("Content-Security-Policy")
+	for _, want := range []string{"default-src 'none'", "script-src 'nonce-", "connect-src 'self'", "form-action 'self'", "frame-ancestors 'none'"} {
+		if !strings.Contains(csp, want) {
+			t.Errorf("Content-Security-Policy %q lacks %q", csp, want)
+		}
+	}
+	for k := range got.header {
+		if strings.HasPrefix(k, "Access-Control-") {
+			t.Errorf("the page sends CORS header %s", k)
+		}
+	}
+	if !r.running() {
+		t.Fatalf("askuser stopped; stderr:\n%s", r.stderr)
+	}
+}
+
+func TestWebRefusesForeignHostsAndOrigins(t *testing.T) {
+	r := startWeb(t, oneQuestion)
+	_, port, _ := strings.Cut(r.host(t), ":")
+	for _, host := range []string{"attacker.example:" + port, "attacker.example", "127.0.0.2:" + port, "localhost.:" + port, "127.0.0.1:1"} {
+		got := r.do(t, "GET", r.url, "", func(req *http.Request) { req.Host = host })
+		wantCode(t, "Host "+host, got, http.StatusForbidden)
+	}
+	got := r.do(t, "GET", r.url, "", func(req *http.Request) { req.Host = "localhost:" + port })
+	wantCode(t, "Host localhost", got, http.StatusOK)
+
+	for _, origin := range []string{"http://attacker.example", "null", "http://127.0.0.1:1", "https://" + r.host(t)} {
+		got := r.do(t, "POST", r.at(t, "/answer"), "q0=1", func(req *http.Request) { req.Header.Set("Origin", origin) })
+		wantCode(t, "Origin "+origin, got, http.StatusForbidden)
+		got = r.do(t, "POST", r.at(t, "/cancel"), "", func(req *http.Request) { req.Header.Set("Origin", origin) })
+		wantCode(t, "cancel from Origin "+origin, got, http.StatusForbidden)
+	}
+	if !r.running() {
+		t.Fatalf("askuser stopped; stderr:\n%s", r.stderr)
+	}
+	// The page's own origin may.
+	got = r.do(t, "POST", r.at(t, "/answer"), "q0=2", func(req *http.Request) { req.Header.Set("Origin", "http://"+r.host(t)) })
+	wantCode(t, "own origin", got, http.StatusOK)
+	r.exit(t, 0)
+	if want := `{"answers":{"Database":"SQLite"}}` + "\n"; r.stdout.String() != want {
+		t.Errorf("stdout = %q, want %q", r.stdout.String(), want)
+	}
+}
+
+func TestWebRefusesOversizedForms(t *testing.T) {
+	r := startWeb(t, oneQuestion)
+	big := "q0=0&q0-other=" + strings.Repeat("a", 1<<20)
+	wantCode(t, "1 MiB form", r.do(t, "POST", r.at(t, "/answer"), big, nil), http.StatusRequestEntityTooLarge)
+	// Without a length up front, the body is cut off as it is read.
+	got := r.do(t, "POST", r.at(t, "/answer"), "", func(req *http.Request) {
+		req.Body = io.NopCloser(strings.NewReader(big))
+		req.ContentLength = -1
+	})
+	wantCode(t, "1 MiB form, chunked", got, http.StatusRequestEntityTooLarge)
+	wantCode(t, "JSON", r.do(t, "POST", r.at(t, "/answer"), `{"q0":"1"}`, func(req *http.Request) {
+		req.Header.Set("Content-Type", "application/json")
+	}), http.StatusUnsupportedMediaType)
+	if !r.running() {
+		t.Fatalf("askuser stopped; stderr:\n%s", r.stderr)
+	}
+}
+
+func TestWebRefusesForgedAnswersAndKeepsWaiting(t *testing.T) {
+	r := startWeb(t, twoQuestions)
+	answer := r.at(t, "/answer")
+	for _, tc := range []struct{ form, problem string }{
+		{"q0=MySQL&q1=1", "That is not one of this question&#39;s options."},
+		{"q0=4&q1=1", "That is not one of this question&#39;s options."},
+		{"q0=1&q0=2&q1=1", "Choose only one option."},
+		{"q0=1", "Choose at least one option."},
+		{"q0=0&q0-other=+%01%0A+&q1=1", "Type your own answer, or choose one of the options."},
+		{"q0=0&q0-other=" + strings.Repeat("x", 2001) + "&q1=1", "Your answer is too long: at most 2000 characters (got 2001)."},
+		{"q0=0&q0-other=%FF&q1=1", "Your answer was not sent as UTF-8 text."},
+	} {
+		got := r.do(t, "POST", answer, tc.form, nil)
+		wantCode(t, tc.form, got, http.StatusBadRequest)
+		if !strings.Contains(got.body, tc.problem) {
+			t.Errorf("%s: the page does not say %q", tc.form, tc.problem)
+		}
+		if !r.running() {
+			t.Fatalf("askuser stopped after %s; stderr:\n%s", tc.form, r.stderr)
+		}
+	}
+	// Labels work as on the line prompt, and the typed answer is cleaned.
+	got := r.do(t, "POST", answer, "q0=sqlite&q1=3&q1=1&q1=other&q1-other="+url.QueryEscape("Tags,\tand\x07 colours "), nil)
+	wantCode(t, "valid form", got, http.StatusOK)
+	if !strings.Contains(got.body, "Answered") {
+		t.Errorf("the answer page does not say Answered:\n%s", got.body)
+	}
+	r.exit(t, 0)
+	want := `{"answers":{"Database":"SQLite","Features":"Login, Export, Tags, and colours"}}` + "\n"
+	if r.stdout.String() != want {
+		t.Errorf("stdout = %q, want %q", r.stdout.String(), want)
+	}
+	if got := r.stderr.String(); strings.Count(got, "\n") != 1 {
+		t.Errorf("stderr has more than the address:\n%s", got)
+	}
+}
+
+func TestWebCancelAndTimeout(t *testing.T) {
+	r := startWeb(t, oneQuestion)
+	got := r.do(t, "POST", r.at(t, "/cancel"), "", nil)
+	wantCode(t, "cancel", got, http.StatusOK)
+	if !strings.Contains(got.body, "Cancelled") {
+		t.Errorf("the cancel page does not say Cancelled:\n%s", got.body)
+	}
+	r.exit(t, 130)
+	if r.stdout.Len() != 0 {
+		t.Errorf("stdout = %q, want nothing", r.stdout.String())
+	}
+	if !strings.Contains(r.stderr.String(), "Error: Cancelled by the user\n") {
+		t.Errorf("stderr does not say it was cancelled:\n%s", r.stderr)
+	}
+
+	// A page still open when time runs out learns it at once.
+	r = startWeb(t, oneQuestion, "--timeout", "1s")
+	got = r.do(t, "GET", r.at(t, "/wait"), "", nil)
+	wantCode(t, "wait", got, http.StatusOK)
+	if !strings.Contains(got.body, "Question withdrawn") || !strings.Contains(got.body, "timed out after 1s") {
+		t.Errorf("the waiting page does not learn that the question was withdrawn:\n%s", got.body)
+	}
+	r.exit(t, 124)
+}
+
+// TestWebListenAddress serves on an address given with --listen.
+func TestWebListenAddress(t *testing.T) {
+	r := startWeb(t, oneQuestion, "--listen", "localhost:0")
+	if !strings.HasPrefix(r.url, "http://localhost:") {
+		t.Errorf("address %s is not on localhost", r.url)
+	}
+	wantCode(t, "page", r.do(t, "GET", r.url, "", nil), http.StatusOK)
+	wantCode(t, "answer", r.do(t, "POST", r.at(t, "/answer"), "q0=1", nil), http.StatusOK)
+	r.exit(t, 0)
+	if want := `{"answers":{"Database":"PostgreSQL (Recommended)"}}` + "\n"; r.stdout.String() != want {
+		t.Errorf("stdout = %q, want %q", r.stdout.String(), want)
+	}
+}
+
+func TestWebConfirmAndInput(t *testing.T) {
+	// A yes/no question has no Other, and starts on its default.
+	r := startAskuser(t, "confirm", "--ui", "web", "--default", "no", "Deploy to production?")
+	page := r.do(t, "GET", r.url, "", nil)
+	if !strings.Contains(page.body, `value="2" checked`) || strings.Contains(page.body, `id="q0-0"`) {
+		t.Errorf("the confirm page does not start on No, or offers Other:\n%s", page.body)
+	}
+	wantCode(t, "Other", r.do(t, "POST", r.at(t, "/answer"), "q0=0&q0-other=maybe", nil), http.StatusBadRequest)
+	wantCode(t, "yes", r.do(t, "POST", r.at(t, "/answer"), "q0=1", nil), http.StatusOK)
+	r.exit(t, 0)
+
+	r = startAskuser(t, "confirm", "--ui", "web", "Deploy to production?")
+	wantCode(t, "no", r.do(t, "POST", r.at(t, "/answer"), "q0=no", nil), http.StatusOK)
+	r.exit(t, 1)
+
+	// Text starts with the default, and may not be sent empty.
+	r = startAskuser(t, "input", "--ui", "web", "--placeholder", "UserCard", "--default", "Card", "Component name?")
+	page = r.do(t, "GET", r.url, "", nil)
+	if !strings.Contains(page.body, `value="Card"`) || !strings.Contains(page.body, `placeholder="UserCard"`) {
+		t.Errorf("the input page lacks its default or placeholder:\n%s", page.body)
+	}
+	got := r.do(t, "POST", r.at(t, "/answer"), "q0-other=+%09", nil)
+	wantCode(t, "empty", got, http.StatusBadRequest)
+	if !strings.Contains(got.body, "Type your answer.") {
+		t.Errorf("the page does not ask for an answer:\n%s", got.body)
+	}
+	wantCode(t, "text", r.do(t, "POST", r.at(t, "/answer"), "q0-other=OrderList", nil), http.StatusOK)
+	r.exit(t, 0)
+	if r.stdout.String() != "OrderList\n" {
+		t.Errorf("stdout = %q, want %q", r.stdout.String(), "OrderList\n")
+	}
+}
