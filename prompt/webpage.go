@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -18,10 +19,15 @@ import (
 //go:embed web
 var webFiles embed.FS
 
+// The page is parsed when it is first served, not at start-up: every run
+// of askuser would pay for parsing it (about 1,300 allocations), and only
+// --ui web serves it.
 var (
-	webTemplate = template.Must(template.ParseFS(webFiles, "web/page.html"))
-	webCSS      = mustRead("web/page.css")
-	webJS       = mustRead("web/page.js")
+	webTemplate = sync.OnceValue(func() *template.Template {
+		return template.Must(template.ParseFS(webFiles, "web/page.html"))
+	})
+	webCSS = sync.OnceValue(func() string { return mustRead("web/page.css") })
+	webJS  = sync.OnceValue(func() string { return mustRead("web/page.js") })
 )
 
 func mustRead(name string) string {
@@ -262,9 +268,9 @@ func (s *webSession) render(w http.ResponseWriter, code int, p *webPage) {
 		return
 	}
 	p.Nonce, p.Token = nonce, s.token
-	p.CSS, p.JS = template.CSS(webCSS), template.JS(webJS)
+	p.CSS, p.JS = template.CSS(webCSS()), template.JS(webJS())
 	var b bytes.Buffer
-	if err := webTemplate.Execute(&b, p); err != nil {
+	if err := webTemplate().Execute(&b, p); err != nil {
 		webError(w, http.StatusInternalServerError, "Could not make the page.")
 		return
 	}
