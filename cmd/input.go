@@ -81,7 +81,14 @@ func readFile(name string) ([]byte, error) {
 		return nil, fmt.Errorf("read questions: %w", err)
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, schema.MaxInputSize+1))
+	// Read into a buffer of the file's size, rather than one that doubles
+	// as it fills: a 1 MiB file would otherwise peak at about twice that.
+	var b bytes.Buffer
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+		b.Grow(int(min(fi.Size(), schema.MaxInputSize)) + bytes.MinRead)
+	}
+	_, err = b.ReadFrom(io.LimitReader(f, schema.MaxInputSize+1))
+	data := b.Bytes()
 	if err != nil {
 		return nil, fmt.Errorf("read questions: %w", err)
 	}
@@ -99,8 +106,7 @@ func readStream(r io.Reader) (*source, error) {
 	var seen bytes.Buffer
 	lr := &io.LimitedReader{R: br, N: schema.MaxInputSize + 1}
 	dec := json.NewDecoder(io.TeeReader(lr, &seen))
-	var doc json.RawMessage
-	err := dec.Decode(&doc)
+	err := dec.Decode(&discard{})
 	switch {
 	case err == nil:
 	case lr.N <= 0:
@@ -115,10 +121,19 @@ func readStream(r io.Reader) (*source, error) {
 	if end > schema.MaxInputSize {
 		return nil, &schema.TooLargeError{Size: end}
 	}
-	rest := bufio.NewReader(io.MultiReader(dec.Buffered(), br))
+	// What the decoder read past the document is copied out, so that its
+	// buffer, as large as the document, is not kept for the whole run.
+	ahead, _ := io.ReadAll(dec.Buffered())
+	rest := bufio.NewReader(io.MultiReader(bytes.NewReader(ahead), br))
 	skipLineEnd(rest)
 	return &source{data: seen.Bytes()[:end], rest: rest}, nil
 }
+
+// discard is a JSON value read only to find where it ends: seen keeps its
+// text, so a copy (as json.RawMessage would make) is not needed.
+type discard struct{}
+
+func (*discard) UnmarshalJSON([]byte) error { return nil }
 
 // skipLineEnd drops the rest of the line the document ended on when it
 // holds nothing but spaces, so that the first answer is the next line.
