@@ -8,9 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log"
 	"net"
-	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -157,21 +156,11 @@ func (w *Web) serve(ctx context.Context, items []webItem) ([]Answer, error) {
 		maxBody: webMaxBody(len(items)),
 		done:    make(chan struct{}),
 	}
-	conns := &webConns{states: map[net.Conn]http.ConnState{}}
-	srv := &http.Server{
-		Handler:           s,
-		ConnState:         conns.track,
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       30 * time.Second,
-		IdleTimeout:       60 * time.Second,
-		MaxHeaderBytes:    16 << 10,
-		// A browser that drops a connection is not news for the terminal.
-		ErrorLog: log.New(io.Discard, "", 0),
-	}
+	srv := newWebServer(w.ln, s.handle)
 	serveErr := make(chan error, 1)
 	go func() {
 		defer close(w.served)
-		serveErr <- srv.Serve(w.ln)
+		serveErr <- srv.serve()
 	}()
 	w.say("Answer in your browser: %s\n", w.url)
 	if w.open != nil {
@@ -194,7 +183,7 @@ func (w *Web) serve(ctx context.Context, items []webItem) ([]Answer, error) {
 	w.mu.Lock()
 	w.quiet = true
 	w.mu.Unlock()
-	w.stop(srv, conns)
+	w.stop(srv)
 
 	state, answers, _ := s.result()
 	switch {
@@ -210,45 +199,9 @@ func (w *Web) serve(ctx context.Context, items []webItem) ([]Answer, error) {
 
 // stop lets the requests in flight finish (the summary of the answer, the
 // waiting pages learning that it is over) and then closes every connection.
-func (w *Web) stop(srv *http.Server, conns *webConns) {
-	// Browsers open connections ahead of need. Shutdown would wait seconds
-	// for those to send a request, and none is wanted now.
-	w.ln.Close()
-	conns.closeUnused()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	if srv.Shutdown(ctx) != nil {
-		srv.Close()
-	}
+func (w *Web) stop(srv *webServer) {
+	srv.shutdown(2 * time.Second)
 	<-w.served
-}
-
-// webConns tracks the state of the server's connections.
-type webConns struct {
-	mu     sync.Mutex
-	states map[net.Conn]http.ConnState
-}
-
-func (c *webConns) track(conn net.Conn, st http.ConnState) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	switch st {
-	case http.StateClosed, http.StateHijacked:
-		delete(c.states, conn)
-	default:
-		c.states[conn] = st
-	}
-}
-
-// closeUnused closes the connections that have not begun a request.
-func (c *webConns) closeUnused() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for conn, st := range c.states {
-		if st == http.StateNew {
-			conn.Close()
-		}
-	}
 }
 
 // say writes a line for the person at the terminal, unless Ask is over.
@@ -360,106 +313,90 @@ func (s *webSession) result() (webState, []Answer, string) {
 // told to ask again.
 const webPollWait = 50 * time.Second
 
-func (s *webSession) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	h := w.Header()
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Content-Type-Options", "nosniff")
-	// Not no-referrer: with it, a browser sends "Origin: null" with the
-	// form, which cannot be told from a sandboxed attacker's page.
-	h.Set("Referrer-Policy", "same-origin")
-	h.Set("X-Frame-Options", "DENY")
-	h.Set("Cross-Origin-Opener-Policy", "same-origin")
-	h.Set("Cross-Origin-Resource-Policy", "same-origin")
-	if !s.host.ok(r.Host) {
-		webError(w, http.StatusForbidden, "Forbidden: this server answers only to its own address.")
-		return
+// handle answers one request: the page with its token on GET /, the long
+// poll on GET /wait, the form on POST /answer and POST /cancel.
+func (s *webSession) handle(r *webRequest) *webReply {
+	if !s.host.ok(r.host) {
+		return webRefuse(403, "Forbidden: this server answers only to its own address.")
 	}
-	if subtle.ConstantTimeCompare([]byte(r.URL.Query().Get("token")), []byte(s.token)) != 1 {
-		webError(w, http.StatusForbidden, "Forbidden: open the address that askuser printed, with its token.")
-		return
+	// A query that does not parse gives what parsed before the fault, as
+	// for any other address without the token.
+	query, _ := url.ParseQuery(r.rawQuery)
+	if subtle.ConstantTimeCompare([]byte(query.Get("token")), []byte(s.token)) != 1 {
+		return webRefuse(403, "Forbidden: open the address that askuser printed, with its token.")
 	}
-	switch r.URL.Path {
+	switch r.path {
 	case "/":
-		if !webMethod(w, r, http.MethodGet, http.MethodHead) {
-			return
+		if p := webMethod(r, "GET", "HEAD"); p != nil {
+			return p
 		}
-		s.renderCurrent(w, http.StatusOK)
+		return s.renderCurrent(200)
 	case "/wait":
-		if !webMethod(w, r, http.MethodGet) {
-			return
+		if p := webMethod(r, "GET"); p != nil {
+			return p
 		}
-		s.serveWait(w, r)
+		return s.serveWait(r)
 	case "/answer", "/cancel":
-		if !webMethod(w, r, http.MethodPost) {
-			return
+		if p := webMethod(r, "POST"); p != nil {
+			return p
 		}
-		s.servePost(w, r)
-	default:
-		webError(w, http.StatusNotFound, "Not found.")
+		return s.servePost(r)
 	}
+	return webRefuse(404, "Not found.")
 }
 
 // serveWait holds a page's request until the session ends, so that the page
 // learns at once that it was answered elsewhere or withdrawn.
-func (s *webSession) serveWait(w http.ResponseWriter, r *http.Request) {
+func (s *webSession) serveWait(r *webRequest) *webReply {
 	t := time.NewTimer(webPollWait)
 	defer t.Stop()
 	select {
 	case <-s.done:
-		s.renderCurrent(w, http.StatusOK)
+		return s.renderCurrent(200)
 	case <-t.C:
-		w.WriteHeader(http.StatusNoContent)
-	case <-r.Context().Done():
+		return &webReply{code: 204}
+	case <-r.gone():
+		return nil
 	}
 }
 
-func (s *webSession) servePost(w http.ResponseWriter, r *http.Request) {
+func (s *webSession) servePost(r *webRequest) *webReply {
 	// Browsers send Origin with every POST; a page of another origin must
 	// not answer for the person.
-	if origin := r.Header.Get("Origin"); origin != "" && !strings.EqualFold(origin, "http://"+r.Host) {
-		webError(w, http.StatusForbidden, "Forbidden: the form was sent from another site.")
-		return
+	if r.origin != "" && !strings.EqualFold(r.origin, "http://"+r.host) {
+		return webRefuse(403, "Forbidden: the form was sent from another site.")
 	}
-	if ct := r.Header.Get("Content-Type"); !isFormType(ct) {
-		webError(w, http.StatusUnsupportedMediaType, "Send the form as application/x-www-form-urlencoded.")
-		return
+	if !isFormType(r.contentType) {
+		return webRefuse(415, "Send the form as application/x-www-form-urlencoded.")
 	}
-	if r.ContentLength > s.maxBody {
-		webError(w, http.StatusRequestEntityTooLarge, "The form is too large.")
-		return
+	if r.contentLength > s.maxBody {
+		return webRefuse(413, "The form is too large.")
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, s.maxBody)
-	if err := r.ParseForm(); err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			webError(w, http.StatusRequestEntityTooLarge, "The form is too large.")
-			return
-		}
-		webError(w, http.StatusBadRequest, "The form could not be read.")
-		return
+	body, err := r.readBody()
+	if err != nil {
+		return webRefuse(400, "The form could not be read.")
 	}
-	if r.URL.Path == "/cancel" {
+	values, err := url.ParseQuery(string(body))
+	if err != nil {
+		return webRefuse(400, "The form could not be read.")
+	}
+	if r.path == "/cancel" {
 		if !s.finish(webCancelled, nil, "") {
-			s.renderCurrent(w, http.StatusConflict)
-			return
+			return s.renderCurrent(409)
 		}
-		s.renderCurrent(w, http.StatusOK)
-		return
+		return s.renderCurrent(200)
 	}
-	answers, form := parseWebForm(s.items, r.PostForm)
+	answers, form := parseWebForm(s.items, values)
 	if !form.valid() {
 		if st, _, _ := s.result(); st != webWaiting {
-			s.renderCurrent(w, http.StatusConflict)
-			return
+			return s.renderCurrent(409)
 		}
-		s.render(w, http.StatusBadRequest, s.formPage(form))
-		return
+		return s.render(400, s.formPage(form))
 	}
 	if !s.finish(webAnswered, answers, "") {
-		s.renderCurrent(w, http.StatusConflict)
-		return
+		return s.renderCurrent(409)
 	}
-	s.renderCurrent(w, http.StatusOK)
+	return s.renderCurrent(200)
 }
 
 func isFormType(ct string) bool {
@@ -467,24 +404,15 @@ func isFormType(ct string) bool {
 	return strings.EqualFold(strings.TrimSpace(mt), "application/x-www-form-urlencoded")
 }
 
-// webMethod checks the request method, answering 405 when it is not one of
+// webMethod refuses the request with 405 unless its method is one of
 // allowed.
-func webMethod(w http.ResponseWriter, r *http.Request, allowed ...string) bool {
+func webMethod(r *webRequest, allowed ...string) *webReply {
 	for _, m := range allowed {
-		if r.Method == m {
-			return true
+		if r.method == m {
+			return nil
 		}
 	}
-	w.Header().Set("Allow", strings.Join(allowed, ", "))
-	webError(w, http.StatusMethodNotAllowed, "Method not allowed.")
-	return false
-}
-
-// webError answers with a short plain-text message.
-func webError(w http.ResponseWriter, code int, msg string) {
-	h := w.Header()
-	h.Set("Content-Type", "text/plain; charset=utf-8")
-	h.Set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'")
-	w.WriteHeader(code)
-	io.WriteString(w, msg+"\n")
+	p := webRefuse(405, "Method not allowed.")
+	p.allow = strings.Join(allowed, ", ")
+	return p
 }

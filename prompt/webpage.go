@@ -5,7 +5,6 @@ import (
 	"embed"
 	"fmt"
 	"html/template"
-	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -240,7 +239,7 @@ func (s *webSession) formPage(form webForm) *webPage {
 
 // renderCurrent shows the page as the session stands: the questions while
 // it waits, and how it ended after that.
-func (s *webSession) renderCurrent(w http.ResponseWriter, code int) {
+func (s *webSession) renderCurrent(code int) *webReply {
 	st, answers, reason := s.result()
 	var p *webPage
 	switch st {
@@ -256,29 +255,28 @@ func (s *webSession) renderCurrent(w http.ResponseWriter, code int) {
 	default:
 		p = &webPage{State: "withdrawn", Title: "Question withdrawn", Reason: reason}
 	}
-	s.render(w, code, p)
+	return s.render(code, p)
 }
 
 // render writes p with a policy that lets the page run only its own inline
 // style and script, send only to this server, and be framed by nothing.
-func (s *webSession) render(w http.ResponseWriter, code int, p *webPage) {
+func (s *webSession) render(code int, p *webPage) *webReply {
 	nonce, err := randomString(18)
 	if err != nil {
-		webError(w, http.StatusInternalServerError, "Could not make the page.")
-		return
+		return webRefuse(500, "Could not make the page.")
 	}
 	p.Nonce, p.Token = nonce, s.token
 	p.CSS, p.JS = template.CSS(webCSS()), template.JS(webJS())
 	var b bytes.Buffer
 	if err := webTemplate().Execute(&b, p); err != nil {
-		webError(w, http.StatusInternalServerError, "Could not make the page.")
-		return
+		return webRefuse(500, "Could not make the page.")
 	}
-	h := w.Header()
-	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Content-Security-Policy", "default-src 'none'; "+
-		"script-src 'nonce-"+nonce+"'; style-src 'nonce-"+nonce+"'; img-src data:; "+
-		"connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
-	w.WriteHeader(code)
-	w.Write(b.Bytes())
+	return &webReply{
+		code:        code,
+		contentType: "text/html; charset=utf-8",
+		csp: "default-src 'none'; " +
+			"script-src 'nonce-" + nonce + "'; style-src 'nonce-" + nonce + "'; img-src data:; " +
+			"connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+		body: b.Bytes(),
+	}
 }
