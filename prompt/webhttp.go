@@ -178,8 +178,8 @@ func (s *webServer) forget(c net.Conn) {
 	s.mu.Unlock()
 }
 
-// shutdown stops accepting, closes the connections that have not begun a
-// request (browsers open them ahead of need), lets the requests being
+// shutdown stops accepting, closes the connections that have not sent a
+// whole request (browsers open some ahead of need), lets the requests being
 // served finish for up to grace, and then closes every connection.
 func (s *webServer) shutdown(grace time.Duration) {
 	s.mu.Lock()
@@ -217,12 +217,14 @@ func (s *webServer) serveConn(c net.Conn) {
 	start := time.Now()
 	c.SetReadDeadline(start.Add(s.headerTimeout))
 	br := bufio.NewReaderSize(c, webMaxHeaderBytes)
-	if _, err := br.Peek(1); err != nil || !s.begin(c) {
-		return
-	}
 	req, reply := readWebRequest(br)
 	if req == nil && reply == nil {
 		return // the client went, or was too slow
+	}
+	// A request is waited for at shutdown only from here: a client still
+	// sending its header would only hold askuser up.
+	if !s.begin(c) {
+		return
 	}
 	head := false
 	if reply == nil {
