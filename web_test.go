@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -386,5 +387,148 @@ func TestWebConfirmAndInput(t *testing.T) {
 	r.exit(t, 0)
 	if r.stdout.String() != "OrderList\n" {
 		t.Errorf("stdout = %q, want %q", r.stdout.String(), "OrderList\n")
+	}
+}
+
+// rawExchange sends raw to the page's server on a connection of its own
+// and returns all that comes back before the server closes it.
+func (r *webRun) rawExchange(t *testing.T, raw string) string {
+	t.Helper()
+	c, err := net.Dial("tcp", r.host(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	if _, err := io.WriteString(c, raw); err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(c)
+	if err != nil {
+		t.Fatalf("%q: %v", raw, err)
+	}
+	return string(b)
+}
+
+// TestWebServesOnlyWhatThePageNeeds speaks HTTP to the page's server as
+// a forger or a broken client would: each wrong request is refused with
+// its own status, none stops askuser, and a request is still answered
+// after them.
+func TestWebServesOnlyWhatThePageNeeds(t *testing.T) {
+	r := startWeb(t, oneQuestion)
+	host, page := r.host(t), "/?token="+r.token(t)
+	answer := "/answer?token=" + r.token(t)
+	for _, tc := range []struct{ name, raw, status string }{
+		{"malformed request line", "GET " + page + "\r\n\r\n", "400 Bad Request"},
+		{"HTTP/2", "GET " + page + " HTTP/2.0\r\nHost: " + host + "\r\n\r\n", "505 HTTP Version Not Supported"},
+		{"unknown method", "BREW " + page + " HTTP/1.1\r\nHost: " + host + "\r\n\r\n", "501 Not Implemented"},
+		{"PUT", "PUT " + page + " HTTP/1.1\r\nHost: " + host + "\r\nContent-Length: 0\r\n\r\n", "405 Method Not Allowed"},
+		{"GET of the form's address", "GET " + answer + " HTTP/1.1\r\nHost: " + host + "\r\n\r\n", "405 Method Not Allowed"},
+		{"no Host", "GET " + page + " HTTP/1.1\r\n\r\n", "400 Bad Request"},
+		{"HTTP/1.0 without Host", "GET " + page + " HTTP/1.0\r\n\r\n", "403 Forbidden"},
+		{"long address", "GET " + page + "&x=" + strings.Repeat("a", 20000) + " HTTP/1.1\r\nHost: " + host + "\r\n\r\n", "414 URI Too Long"},
+		{"oversized header", "GET " + page + " HTTP/1.1\r\nHost: " + host + "\r\nCookie: " + strings.Repeat("a", 20000) + "\r\n\r\n", "431 Request Header Fields Too Large"},
+		{"too many fields", "GET " + page + " HTTP/1.1\r\nHost: " + host + "\r\n" + strings.Repeat("X-A: b\r\n", 100) + "\r\n", "431 Request Header Fields Too Large"},
+		{"chunked form", "POST " + answer + " HTTP/1.1\r\nHost: " + host + "\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nq0=1\r\n0\r\n\r\n", "411 Length Required"},
+		{"form cut short", "POST " + answer + " HTTP/1.1\r\nHost: " + host + "\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\nq0=1", ""},
+		{"escape in the form", "POST " + answer + " HTTP/1.1\r\nHost: " + host + "\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 6\r\n\r\nq0=%zz", "400 Bad Request"},
+		{"HEAD", "HEAD " + page + " HTTP/1.1\r\nHost: " + host + "\r\n\r\n", "200 OK"},
+	} {
+		var got string
+		if tc.status == "" {
+			// Half a form, then the client goes: nothing is answered.
+			c, err := net.Dial("tcp", host)
+			if err != nil {
+				t.Fatal(err)
+			}
+			io.WriteString(c, tc.raw)
+			c.Close()
+			continue
+		}
+		got = r.rawExchange(t, tc.raw)
+		if !strings.HasPrefix(got, "HTTP/1.1 "+tc.status+"\r\n") {
+			t.Errorf("%s: got %.200q, want %s", tc.name, got, tc.status)
+		}
+		if !strings.Contains(got, "\r\nConnection: close\r\n") {
+			t.Errorf("%s: no Connection: close in %.400q", tc.name, got)
+		}
+		if tc.name == "PUT" && !strings.Contains(got, "\r\nAllow: GET, HEAD\r\n") {
+			t.Errorf("%s: no Allow in %.400q", tc.name, got)
+		}
+		if tc.name == "HEAD" && (!strings.HasSuffix(got, "\r\n\r\n") || !strings.Contains(got, "Content-Security-Policy: default-src 'none'; script-src")) {
+			t.Errorf("%s: %.400q", tc.name, got)
+		}
+	}
+	if !r.running() {
+		t.Fatalf("askuser stopped; stderr:\n%s", r.stderr)
+	}
+	// Two requests in a row, each on its connection, as a reload does.
+	wantCode(t, "page", r.do(t, "GET", r.url, "", nil), http.StatusOK)
+	wantCode(t, "page again", r.do(t, "GET", r.url, "", nil), http.StatusOK)
+	wantCode(t, "answer", r.do(t, "POST", r.at(t, "/answer"), "q0=2", nil), http.StatusOK)
+	r.exit(t, 0)
+	if want := `{"answers":{"Database":"SQLite"}}` + "\n"; r.stdout.String() != want {
+		t.Errorf("stdout = %q, want %q", r.stdout.String(), want)
+	}
+	if got := r.stderr.String(); strings.Count(got, "\n") != 1 {
+		t.Errorf("stderr has more than the address:\n%s", got)
+	}
+}
+
+// TestWebSlowClients checks that connections that send nothing, or send
+// their request a byte at a time, neither keep askuser from ending when it
+// is answered nor stay open past the limit on time.
+func TestWebSlowClients(t *testing.T) {
+	t.Parallel()
+	r := startWeb(t, oneQuestion)
+	dial := func() net.Conn {
+		c, err := net.Dial("tcp", r.host(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		return c
+	}
+	closed := func(c net.Conn) <-chan time.Time {
+		ch := make(chan time.Time, 1)
+		go func() {
+			c.SetReadDeadline(time.Now().Add(30 * time.Second))
+			io.Copy(io.Discard, c)
+			ch <- time.Now()
+		}()
+		return ch
+	}
+	start := time.Now()
+	idle := closed(dial())
+	slow := dial()
+	slowClosed := closed(slow)
+	go func() {
+		io.WriteString(slow, "GET /?token="+r.token(t)+" HTTP/1.1\r\n")
+		for {
+			if _, err := io.WriteString(slow, "X: y\r\n"); err != nil {
+				return
+			}
+			time.Sleep(500 * time.Millisecond)
+		}
+	}()
+	for name, ch := range map[string]<-chan time.Time{"idle": idle, "slow": slowClosed} {
+		if took := (<-ch).Sub(start); took < 9*time.Second || took > 13*time.Second {
+			t.Errorf("%s connection closed after %v, want 10s", name, took)
+		}
+	}
+	if !r.running() {
+		t.Fatalf("askuser stopped; stderr:\n%s", r.stderr)
+	}
+
+	// Connections left open, idle or half-sent, do not hold askuser up
+	// once the page is answered.
+	dial()
+	io.WriteString(dial(), "GET / HTTP/1.1\r\nHost: ")
+	time.Sleep(100 * time.Millisecond)
+	start = time.Now()
+	wantCode(t, "answer", r.do(t, "POST", r.at(t, "/answer"), "q0=1", nil), http.StatusOK)
+	r.exit(t, 0)
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("askuser took %v to end after the answer", took)
 	}
 }
