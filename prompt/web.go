@@ -225,7 +225,7 @@ func withdrawnReason(cause error) string {
 // room to spare: every choice, and an answer of the person's own of the
 // longest length in 4-byte characters, each percent-encoded.
 func webMaxBody(n int) int64 {
-	perQuestion := int64(webMaxText*4*3 + 1024)
+	perQuestion := int64(MaxOtherLength*4*3 + 1024)
 	return 16<<10 + int64(n)*perQuestion
 }
 

@@ -10,26 +10,6 @@ import (
 	"github.com/askuser/askuser/schema"
 )
 
-func TestWebCleanText(t *testing.T) {
-	for _, tc := range []struct{ in, want, problem string }{
-		{"  MariaDB  ", "MariaDB", ""},
-		{"a\tb\nc\r\nd", "a b c  d", ""},
-		{"bell\a and \x1b[31mred\x1b[0m", "bell and [31mred[0m", ""},
-		{"del\x7f and c1\u0085 gone", "del and c1 gone", ""},
-		{"\u202eevil\u202c and \u2066isolate\u2069", "evil and isolate", ""},
-		{"kept: \ufffd ünïcödé 数据库 👍 \u200d", "kept: \ufffd ünïcödé 数据库 👍 \u200d", ""},
-		{"", "", "Type your own answer, or choose one of the options."},
-		{" \t\x00\x01 ", "", "Type your own answer, or choose one of the options."},
-		{strings.Repeat("é", webMaxText), strings.Repeat("é", webMaxText), ""},
-		{strings.Repeat("é", webMaxText+1), strings.Repeat("é", webMaxText+1), "Your answer is too long: at most 2000 characters (got 2001)."},
-	} {
-		got, problem := webCleanText(tc.in)
-		if got != tc.want || problem != tc.problem {
-			t.Errorf("webCleanText(%q) = %q, %q; want %q, %q", tc.in, got, problem, tc.want, tc.problem)
-		}
-	}
-}
-
 var webQuestions = []webItem{
 	{q: schema.Question{Header: "Database", Question: "Which database?", Options: []schema.Option{
 		{Label: "PostgreSQL (Recommended)", Description: "d"},
@@ -58,6 +38,8 @@ func TestParseWebForm(t *testing.T) {
 		// without its script allows; with a choice, it is ignored.
 		{"q0-other=Maria&q1=1&q1-other=ignored", []Answer{{Other: "Maria"}, {Labels: []string{"Login"}}}, nil},
 		{"q0=1&q0=1&q1=1&q1=1", []Answer{{Labels: []string{"PostgreSQL (Recommended)"}}, {Labels: []string{"Login"}}}, nil},
+		// A typed answer is cleaned as on every asker (CheckOther).
+		{"q0=0&q0-other=" + url.QueryEscape("Maria\nDB\u202e\x1b[0m") + "&q1=1", []Answer{{Other: "MariaDB[0m"}, {Labels: []string{"Login"}}}, nil},
 
 		{"", nil, []string{"Choose an option.", "Choose at least one option."}},
 		{"q0=3&q1=MySQL", nil, []string{"That is not one of this question's options.", "That is not one of this question's options."}},
@@ -65,6 +47,8 @@ func TestParseWebForm(t *testing.T) {
 		{"q0=PostgreSQL&q1=1", nil, []string{"That is not one of this question's options.", ""}},
 		{"q0=0&q0-other=%01&q1=0", nil, []string{"Type your own answer, or choose one of the options.", "Type your own answer, or choose one of the options."}},
 		{"q0=%FF&q1=0&q1-other=%FF", nil, []string{"That is not one of this question's options.", "Your answer was not sent as UTF-8 text."}},
+		// Typed without choosing Other, and too long: said so, not "Choose".
+		{"q0-other=" + strings.Repeat("x", MaxOtherLength+1) + "&q1=1", nil, []string{"Your answer is too long: at most 2000 characters (got 2001).", ""}},
 	} {
 		values, err := url.ParseQuery(tc.form)
 		if err != nil {
@@ -103,7 +87,7 @@ func TestParseWebFormTextAndYesNo(t *testing.T) {
 		{"q0-other=x&q1=no", []Answer{{Other: "x"}, {Labels: []string{"No"}}}, nil},
 		{"q0-other=+&q1=0&q1-other=maybe", nil, []string{"Type your answer.", "That is not one of this question's options."}},
 		{"q0=1&q0-other=x&q1-other=maybe", nil, []string{"That is not one of this question's options.", "Choose an option."}},
-		{"q0-other=" + strings.Repeat("x", webMaxText+1) + "&q1=1", nil, []string{"Your answer is too long: at most 2000 characters (got 2001).", ""}},
+		{"q0-other=" + strings.Repeat("x", MaxOtherLength+1) + "&q1=1", nil, []string{"Your answer is too long: at most 2000 characters (got 2001).", ""}},
 	} {
 		values, err := url.ParseQuery(tc.form)
 		if err != nil {
@@ -152,4 +136,46 @@ func TestWebHostCheck(t *testing.T) {
 			t.Errorf("%+v.ok(%q) = %v, want %v", tc.check, tc.host, got, tc.want)
 		}
 	}
+}
+
+// TestWebPageShowsTextAsDisplayed checks that the page shows the questions'
+// text as a terminal does (Display, DisplayMultiline), HTML-escaped on top,
+// so that control and bidirectional characters are seen, not obeyed.
+func TestWebPageShowsTextAsDisplayed(t *testing.T) {
+	s := &webSession{
+		token: "t",
+		items: []webItem{{q: schema.Question{
+			Header:   "\x1b[31mDB",
+			Question: "Which\u202e one?\r\nSecond line",
+			Options: []schema.Option{
+				{Label: "<b>Postgres</b>\a (Recommended)", Description: "first\tsecond", Preview: "\x1b]0;title\x07"},
+				{Label: "SQLite", Description: "d"},
+			},
+		}}},
+		done: make(chan struct{}),
+	}
+	check := func(what, page string, want ...string) {
+		t.Helper()
+		if i := strings.IndexFunc(page, func(r rune) bool { return r < 0x20 && r != '\n' || isHidden(r) }); i >= 0 {
+			t.Errorf("%s: control character in the page: %q", what, page[max(i-40, 0):min(i+40, len(page))])
+		}
+		for _, w := range want {
+			if !strings.Contains(page, w) {
+				t.Errorf("%s: the page lacks %q", what, w)
+			}
+		}
+	}
+	check("form", string(s.renderCurrent(200).body),
+		`<title>Question: \x1b[31mDB · askuser</title>`,
+		`<span class="chip">\x1b[31mDB</span>`,
+		"Which\\u202e one?\nSecond line",
+		`&lt;b&gt;Postgres&lt;/b&gt;\x07`,
+		"first   second",
+		`\x1b]0;title\x07`,
+	)
+	s.finish(webAnswered, []Answer{{Other: "typed <i>"}}, "")
+	check("answered", string(s.renderCurrent(200).body),
+		`<span class="chip">\x1b[31mDB</span>`,
+		"<dd>typed &lt;i&gt;</dd>",
+	)
 }

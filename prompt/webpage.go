@@ -3,6 +3,7 @@ package prompt
 import (
 	"bytes"
 	"embed"
+	"errors"
 	"fmt"
 	"html/template"
 	"net/url"
@@ -79,16 +80,18 @@ func parseWebForm(items []webItem, values url.Values) ([]Answer, webForm) {
 			}
 			fq.chosen[j+1] = true // Other, -1, is chosen[0]
 		}
-		if !utf8.ValidString(fq.other) {
-			fq.err = "Your answer was not sent as UTF-8 text."
+		text, err := CheckOther(fq.other)
+		typed := !errors.Is(err, ErrOtherEmpty) // something, fit or not
+		problem := webOtherProblem(err)
+		if errors.Is(err, ErrOtherEncoding) {
+			fq.err = problem
 		}
-		text, problem := webCleanText(fq.other)
 		if q.IsText() {
 			switch {
 			case fq.err != "":
-			case text == "":
+			case !typed:
 				fq.err = "Type your answer."
-			case problem != "":
+			case err != nil:
 				fq.err = problem
 			}
 			form[i] = fq
@@ -101,7 +104,7 @@ func parseWebForm(items []webItem, values url.Values) ([]Answer, webForm) {
 				n++
 			}
 		}
-		if n == 0 && text != "" && !item.noOther {
+		if n == 0 && typed && !item.noOther {
 			// Typed in the Other field without choosing Other, as the page
 			// without its script allows: the text is the answer.
 			fq.chosen[0], n = true, 1
@@ -114,7 +117,7 @@ func parseWebForm(items []webItem, values url.Values) ([]Answer, webForm) {
 			fq.err = "Choose an option."
 		case n > 1 && !q.MultiSelect:
 			fq.err = "Choose only one option."
-		case fq.chosen[0] && problem != "":
+		case fq.chosen[0] && err != nil:
 			fq.err = problem
 		}
 		form[i] = fq
@@ -133,12 +136,29 @@ func parseWebForm(items []webItem, values url.Values) ([]Answer, webForm) {
 	return answers, form
 }
 
+// webOtherProblem says on the page what CheckOther found wrong with a
+// typed answer, or "" when nothing was.
+func webOtherProblem(err error) string {
+	var long *OtherLengthError
+	switch {
+	case err == nil:
+		return ""
+	case errors.As(err, &long):
+		return fmt.Sprintf("Your answer is too long: at most %d characters (got %d).", MaxOtherLength, long.Length)
+	case errors.Is(err, ErrOtherEncoding):
+		return "Your answer was not sent as UTF-8 text."
+	}
+	return "Type your own answer, or choose one of the options."
+}
+
 // webPage is what the page template shows.
 type webPage struct {
 	Nonce, Token string
-	CSS          template.CSS
-	JS           template.JS
-	Title        string
+	// MaxOther is the longest typed answer, in characters.
+	MaxOther int
+	CSS      template.CSS
+	JS       template.JS
+	Title    string
 	// State is "form", "answered", "cancelled" or "withdrawn".
 	State     string
 	Questions []webQuestion
@@ -182,7 +202,7 @@ type webSummaryLine struct {
 func (s *webSession) formPage(form webForm) *webPage {
 	p := &webPage{State: "form"}
 	if len(s.items) == 1 {
-		p.Title = "Question: " + s.items[0].q.Header
+		p.Title = "Question: " + Display(s.items[0].q.Header)
 	} else {
 		p.Title = fmt.Sprintf("%d questions", len(s.items))
 	}
@@ -197,10 +217,13 @@ func (s *webSession) formPage(form webForm) *webPage {
 			fq = form[i]
 		}
 		chosen := func(j int) bool { return j < len(fq.chosen) && fq.chosen[j] }
+		// The questions' text is shown as on a terminal (see sanitize.go),
+		// and html/template escapes it on top. The text fields' values
+		// are not: they are answers, sent back and checked by CheckOther.
 		wq := webQuestion{
-			ID: id, Header: q.Header, Question: q.Question,
+			ID: id, Header: Display(q.Header), Question: DisplayMultiline(q.Question),
 			Num: i + 1, Total: len(s.items), Multi: q.MultiSelect,
-			Text: q.IsText(), Placeholder: q.Placeholder,
+			Text: q.IsText(), Placeholder: Display(q.Placeholder),
 			OtherText: fq.other,
 			Error:     fq.err,
 		}
@@ -225,8 +248,9 @@ func (s *webSession) formPage(form webForm) *webPage {
 			wq.HasPreview = wq.HasPreview || preview != ""
 			wq.Options = append(wq.Options, webOption{
 				ID: id + "-" + strconv.Itoa(j+1), Value: strconv.Itoa(j + 1),
-				Name: name, Recommended: o.Recommended(),
-				Description: o.Description, Preview: preview, Checked: chosen(j + 1),
+				Name: Display(name), Recommended: o.Recommended(),
+				Description: DisplayMultiline(o.Description), Preview: DisplayMultiline(preview),
+				Checked: chosen(j + 1),
 			})
 		}
 		if fq.err == "" && (form != nil || item.checked > 0 || (q.IsText() && strings.TrimSpace(item.text) != "")) {
@@ -248,7 +272,11 @@ func (s *webSession) renderCurrent(code int) *webReply {
 	case webAnswered:
 		p = &webPage{State: "answered", Title: "Answered"}
 		for i, item := range s.items {
-			p.Summary = append(p.Summary, webSummaryLine{Header: item.q.Header, Question: item.q.Question, Answer: answers[i].String()})
+			p.Summary = append(p.Summary, webSummaryLine{
+				Header:   Display(item.q.Header),
+				Question: DisplayMultiline(item.q.Question),
+				Answer:   Display(answers[i].String()),
+			})
 		}
 	case webCancelled:
 		p = &webPage{State: "cancelled", Title: "Cancelled"}
@@ -265,7 +293,7 @@ func (s *webSession) render(code int, p *webPage) *webReply {
 	if err != nil {
 		return webRefuse(500, "Could not make the page.")
 	}
-	p.Nonce, p.Token = nonce, s.token
+	p.Nonce, p.Token, p.MaxOther = nonce, s.token, MaxOtherLength
 	p.CSS, p.JS = template.CSS(webCSS()), template.JS(webJS())
 	var b bytes.Buffer
 	if err := webTemplate().Execute(&b, p); err != nil {
