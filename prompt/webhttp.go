@@ -128,7 +128,6 @@ func (s *webServer) serve() error {
 			c.Close()
 			continue
 		}
-		s.wg.Add(1)
 		go s.serveConn(c)
 	}
 }
@@ -140,6 +139,7 @@ func (s *webServer) track(c net.Conn) bool {
 		return false
 	}
 	s.conns[c] = false
+	s.wg.Add(1) // under mu, so before shutdown's Wait
 	return true
 }
 
