@@ -104,12 +104,12 @@ func (p *reviewPrompt) frame(l layout, w int) frame {
 	headers := make([]string, len(p.qs))
 	col := 0
 	for i, q := range p.qs {
-		headers[i] = truncate(clean(q.Header, false), max(4, w/3))
+		headers[i] = truncate(Display(q.Header), max(4, w/3))
 		col = max(col, width(headers[i]))
 	}
 	for i, h := range headers {
 		pad := strings.Repeat(" ", col-width(h))
-		answer := truncate(clean(p.answers[i].String(), false), w-col-4)
+		answer := truncate(Display(p.answers[i].String()), w-col-4)
 		f.lines = append(f.lines, "  "+st.paint(h, sgrBold)+pad+"  "+st.paint(answer, sgrCyan))
 	}
 	if l.gap {
