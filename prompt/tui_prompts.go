@@ -86,16 +86,11 @@ func (p *listPrompt) Prompt(*survey.PromptConfig) (any, error) {
 	n := len(p.q.Options)
 	multi := p.q.MultiSelect
 	for {
-		if err := p.render(); err != nil {
-			return nil, err
-		}
-		k, err := p.s.keys.readKey()
+		k, err := p.s.nextKey(p.render)
 		if err != nil {
 			return nil, err
 		}
 		switch {
-		case k.kind == keyEsc || k.kind == keyInterrupt:
-			return nil, ErrCancelled
 		case k.kind == keyUp || k.is('k'):
 			p.cursor = (p.cursor + n) % (n + 1)
 		case k.kind == keyDown || k.is('j'):
@@ -429,16 +424,11 @@ const textPrefix = "Your answer: "
 // without surrounding spaces, or the default when that leaves nothing.
 func (p *textPrompt) Prompt(*survey.PromptConfig) (any, error) {
 	for {
-		if err := p.render(); err != nil {
-			return nil, err
-		}
-		k, err := p.s.keys.readKey()
+		k, err := p.s.nextKey(p.render)
 		if err != nil {
 			return nil, err
 		}
 		switch k.kind {
-		case keyEsc, keyInterrupt:
-			return nil, ErrCancelled
 		case keyEnter:
 			text := strings.TrimSpace(string(p.text))
 			if text == "" {

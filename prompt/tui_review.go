@@ -51,16 +51,11 @@ func (p *reviewPrompt) entries() int { return len(p.qs) + 2 }
 func (p *reviewPrompt) Prompt(*survey.PromptConfig) (any, error) {
 	n := p.entries()
 	for {
-		if err := p.render(); err != nil {
-			return nil, err
-		}
-		k, err := p.s.keys.readKey()
+		k, err := p.s.nextKey(p.render)
 		if err != nil {
 			return nil, err
 		}
 		switch {
-		case k.kind == keyEsc || k.kind == keyInterrupt:
-			return nil, ErrCancelled
 		case k.kind == keyUp || k.is('k'):
 			p.cursor = (p.cursor + n - 1) % n
 		case k.kind == keyDown || k.is('j'):
