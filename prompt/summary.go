@@ -17,7 +17,7 @@ func Summary(w io.Writer, qs []schema.Question, answers []Answer, color bool) er
 		if i >= len(answers) {
 			break
 		}
-		summaryLine(&b, clean(q.Header, false)+":", answers[i].String(), color)
+		summaryLine(&b, Display(q.Header)+":", answers[i].String(), color)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -28,7 +28,7 @@ func Summary(w io.Writer, qs []schema.Question, answers []Answer, color bool) er
 // TUIOptions.Color.
 func SummaryLine(w io.Writer, asked, answer string, color bool) error {
 	var b strings.Builder
-	summaryLine(&b, clean(asked, false), answer, color)
+	summaryLine(&b, Display(asked), answer, color)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -39,7 +39,7 @@ func summaryLine(b *strings.Builder, asked, answer string, color bool) {
 	b.WriteString(" ")
 	b.WriteString(st.paint(asked, sgrBold))
 	b.WriteString(" ")
-	b.WriteString(st.paint(clean(answer, false), sgrCyan))
+	b.WriteString(st.paint(Display(answer), sgrCyan))
 	b.WriteString("\n")
 }
 

@@ -17,7 +17,7 @@ func TestSummary(t *testing.T) {
 	if err := Summary(&b, qs, answers, false); err != nil {
 		t.Fatal(err)
 	}
-	want := "✔ Database: PostgreSQL (Recommended)\n✔ Features: Auth, Search, Audit[2J log\n"
+	want := "✔ Database: PostgreSQL (Recommended)\n✔ Features: Auth, Search, Audit\\x1b[2J log\n"
 	if got := b.String(); got != want {
 		t.Errorf("Summary =\n%q\nwant\n%q", got, want)
 	}

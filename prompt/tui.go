@@ -128,7 +128,7 @@ func (t *TUI) Input(ctx context.Context, message, placeholder, def string) (stri
 		p := newTextPrompt(s, func(l layout, w int) []string { return s.message(message, l, w) }, "")
 		p.placeholder, p.def = placeholder, def
 		var err error
-		text, err = askOne[string](s, p, validateText)
+		text, err = askText(s, p)
 		return err
 	})
 	return text, err
@@ -370,7 +370,7 @@ func (s *session) ask(index int, q schema.Question, prev Answer) (Answer, error)
 	if q.IsText() {
 		text := newTextPrompt(s, head, prev.Other)
 		text.placeholder = q.Placeholder
-		other, err := askOne[string](s, text, validateText)
+		other, err := askText(s, text)
 		return Answer{Other: other}, err
 	}
 	list := newListPrompt(s, q, index, prev)
@@ -387,7 +387,7 @@ func (s *session) ask(index int, q schema.Question, prev Answer) (Answer, error)
 	}
 	text := newTextPrompt(s, head, prev.Other)
 	text.chosen = a.Labels
-	if a.Other, err = askOne[string](s, text, validateText); err != nil {
+	if a.Other, err = askText(s, text); err != nil {
 		return Answer{}, err
 	}
 	return a, nil

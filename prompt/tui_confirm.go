@@ -14,16 +14,11 @@ type confirmPrompt struct {
 // Prompt reads keys until y, n, Enter, Esc or Ctrl+C.
 func (p *confirmPrompt) Prompt(*survey.PromptConfig) (any, error) {
 	for {
-		if err := p.render(); err != nil {
-			return nil, err
-		}
-		k, err := p.s.keys.readKey()
+		k, err := p.s.nextKey(p.render)
 		if err != nil {
 			return nil, err
 		}
 		switch {
-		case k.kind == keyEsc || k.kind == keyInterrupt:
-			return nil, ErrCancelled
 		case k.is('y') || k.is('Y'):
 			return true, nil
 		case k.is('n') || k.is('N'):

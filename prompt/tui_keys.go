@@ -53,6 +53,22 @@ type keyReader struct {
 	buf []byte
 }
 
+// nextKey draws a prompt with render and reads the next key. Esc and Ctrl+C
+// come back as ErrCancelled: they cancel from every screen alike.
+func (s *session) nextKey(render func() error) (key, error) {
+	if err := render(); err != nil {
+		return key{}, err
+	}
+	k, err := s.keys.readKey()
+	if err != nil {
+		return key{}, err
+	}
+	if k.kind == keyEsc || k.kind == keyInterrupt {
+		return key{}, ErrCancelled
+	}
+	return k, nil
+}
+
 func (kr *keyReader) readKey() (key, error) {
 	var tmp [256]byte
 	for {

@@ -2,37 +2,10 @@ package prompt
 
 import (
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/AlecAivazis/survey/v2/terminal"
 )
-
-// Text from the questions is drawn on the person's terminal, so it is
-// cleaned first: a stray escape sequence in a label must not be able to
-// move the cursor, and the line count of a frame must be exactly what the
-// layout computed.
-
-// clean replaces tabs with spaces and drops other control characters.
-// Newlines are kept when keepNewlines is set, and otherwise become spaces.
-func clean(s string, keepNewlines bool) string {
-	s = strings.ReplaceAll(s, "\r\n", "\n")
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '\n' && keepNewlines:
-			b.WriteRune(r)
-		case r == '\t':
-			b.WriteString("    ")
-		case r == '\n' || r == '\r':
-			b.WriteByte(' ')
-		case unicode.IsControl(r) || r == '\u2028' || r == '\u2029':
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
 
 // width is the number of terminal columns s takes. It may overestimate
 // (a combining mark counts as one), which only ever truncates early.

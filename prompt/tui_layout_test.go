@@ -6,16 +6,6 @@ import (
 	"testing"
 )
 
-func TestClean(t *testing.T) {
-	in := "a\tb\x1b[31mred\x1b[0m\r\nnext\u2028x\x07"
-	if got, want := clean(in, true), "a    b[31mred[0m\nnextx"; got != want {
-		t.Errorf("clean(keep newlines) = %q, want %q", got, want)
-	}
-	if got, want := clean(in, false), "a    b[31mred[0m nextx"; got != want {
-		t.Errorf("clean = %q, want %q", got, want)
-	}
-}
-
 func TestTruncate(t *testing.T) {
 	tests := []struct {
 		in   string
@@ -135,6 +125,27 @@ func TestFrameCrop(t *testing.T) {
 		got := f.crop(tt.h)
 		if strings.Join(got.lines, " ") != tt.want || got.focus != tt.wantFocus {
 			t.Errorf("crop(focus %d, %d) = %q focus %d, want %q focus %d", tt.focus, tt.h, got.lines, got.focus, tt.want, tt.wantFocus)
+		}
+	}
+}
+
+// The text prompt refuses what CheckOther refuses, saying why.
+func TestValidateText(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"MariaDB", ""},
+		{"", "an answer is needed: type it, or press Esc to cancel"},
+		{" \t ", "an answer is needed: type it, or press Esc to cancel"},
+		{strings.Repeat("é", MaxOtherLength+1), "your answer must be at most 2000 characters (got 2001); type it again, or press Esc to cancel"},
+		{"\xff", "your answer must be UTF-8 text; check the terminal's encoding; type it again, or press Esc to cancel"},
+	}
+	for _, tt := range tests {
+		err := validateText(tt.in)
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != tt.want {
+			t.Errorf("validateText(%.20q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }

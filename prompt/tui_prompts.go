@@ -86,16 +86,11 @@ func (p *listPrompt) Prompt(*survey.PromptConfig) (any, error) {
 	n := len(p.q.Options)
 	multi := p.q.MultiSelect
 	for {
-		if err := p.render(); err != nil {
-			return nil, err
-		}
-		k, err := p.s.keys.readKey()
+		k, err := p.s.nextKey(p.render)
 		if err != nil {
 			return nil, err
 		}
 		switch {
-		case k.kind == keyEsc || k.kind == keyInterrupt:
-			return nil, ErrCancelled
 		case k.kind == keyUp || k.is('k'):
 			p.cursor = (p.cursor + n) % (n + 1)
 		case k.kind == keyDown || k.is('j'):
@@ -223,7 +218,7 @@ func (p *listPrompt) frame(l layout, w int) frame {
 		label, desc, rec := otherLabel, otherDescription, false
 		if i < n {
 			o := p.q.Options[i]
-			label, desc, rec = clean(o.Label, false), clean(o.Description, false), o.Recommended()
+			label, desc, rec = Display(o.Label), Display(o.Description), o.Recommended()
 		}
 		focused := i == p.cursor
 		pointer, box := "  ", ""
@@ -334,7 +329,7 @@ func (p *listPrompt) preview(l layout, w int) []string {
 // previewLines splits a preview into the lines to show, without the blank
 // lines around it.
 func previewLines(s string) []string {
-	lines := strings.Split(clean(s, true), "\n")
+	lines := strings.Split(DisplayMultiline(s), "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, " ")
 	}
@@ -357,7 +352,7 @@ func (s *session) heading(q schema.Question, index int, l layout, w int) []strin
 		progress = fmt.Sprintf("Question %d of %d", index+1, s.total)
 	}
 	lines := []string{s.chip(q.Header, progress, w)}
-	question := wrap(clean(q.Question, true), w)
+	question := wrap(DisplayMultiline(q.Question), w)
 	if l.questionLines >= 0 {
 		question = clip(question, max(1, l.questionLines), w)
 	}
@@ -378,7 +373,7 @@ func (s *session) chip(header, progress string, w int) string {
 	if chipRoom < 4 {
 		progress, chipRoom = "", w-2
 	}
-	header = truncate(clean(header, false), chipRoom)
+	header = truncate(Display(header), chipRoom)
 	chip := "[" + header + "]"
 	if st.color {
 		chip = st.paint(" "+header+" ", sgrBold, sgrReverse)
@@ -391,7 +386,7 @@ func (s *session) chip(header, progress string, w int) string {
 
 // message lays out the message of a confirm or input prompt.
 func (s *session) message(m string, l layout, w int) []string {
-	lines := wrap(clean(m, true), w)
+	lines := wrap(DisplayMultiline(m), w)
 	if l.questionLines >= 0 {
 		lines = clip(lines, max(1, l.questionLines), w)
 	}
@@ -429,16 +424,11 @@ const textPrefix = "Your answer: "
 // without surrounding spaces, or the default when that leaves nothing.
 func (p *textPrompt) Prompt(*survey.PromptConfig) (any, error) {
 	for {
-		if err := p.render(); err != nil {
-			return nil, err
-		}
-		k, err := p.s.keys.readKey()
+		k, err := p.s.nextKey(p.render)
 		if err != nil {
 			return nil, err
 		}
 		switch k.kind {
-		case keyEsc, keyInterrupt:
-			return nil, ErrCancelled
 		case keyEnter:
 			text := strings.TrimSpace(string(p.text))
 			if text == "" {
@@ -483,12 +473,28 @@ func (p *textPrompt) Prompt(*survey.PromptConfig) (any, error) {
 	}
 }
 
-// validateText accepts typed text only when it is not empty.
+// validateText accepts typed text when CheckOther does, and otherwise says
+// why, to be shown before the prompt is asked again.
 func validateText(v any) error {
-	if s, _ := v.(string); s == "" {
+	s, _ := v.(string)
+	switch _, err := CheckOther(s); {
+	case err == nil:
+		return nil
+	case errors.Is(err, ErrOtherEmpty):
 		return errors.New("an answer is needed: type it, or press Esc to cancel")
+	default:
+		return fmt.Errorf("your answer %s; type it again, or press Esc to cancel", err)
 	}
-	return nil
+}
+
+// askText asks a text prompt until its answer passes CheckOther, and
+// returns the answer as CheckOther cleans it.
+func askText(s *session, p *textPrompt) (string, error) {
+	text, err := askOne[string](s, p, validateText)
+	if err != nil {
+		return "", err
+	}
+	return CheckOther(text)
 }
 
 // Cleanup leaves the prompt on screen: whatever is drawn next replaces it,
@@ -514,7 +520,7 @@ func (p *textPrompt) frame(l layout, w int) frame {
 		f.lines = append(f.lines, "")
 	}
 	if len(p.chosen) > 0 {
-		chosen := "Chosen: " + clean(strings.Join(p.chosen, ", "), false)
+		chosen := "Chosen: " + Display(strings.Join(p.chosen, ", "))
 		f.lines = append(f.lines, st.paint(truncate(chosen, w), sgrDim))
 	}
 	prefix := truncate(textPrefix, w/2)
@@ -536,7 +542,7 @@ func (p *textPrompt) frame(l layout, w int) frame {
 		}
 		keys := "Enter submit · Esc cancel"
 		if len(p.text) == 0 && p.def != "" {
-			keys = fmt.Sprintf("Enter for %q · Esc cancel", clean(p.def, false))
+			keys = fmt.Sprintf("Enter for %q · Esc cancel", Display(p.def))
 		}
 		f.lines = append(f.lines, st.paint(truncate(keys, w), sgrDim))
 	}
@@ -549,11 +555,11 @@ func (p *textPrompt) hint(w int) string {
 	st := p.s.tui.st
 	switch {
 	case p.placeholder != "" && st.color:
-		return st.paint(truncate(clean(p.placeholder, false), w), sgrDim)
+		return st.paint(truncate(Display(p.placeholder), w), sgrDim)
 	case p.placeholder != "":
-		return truncate("e.g. "+clean(p.placeholder, false), w)
+		return truncate("e.g. "+Display(p.placeholder), w)
 	case p.def != "" && st.color:
-		return st.paint(truncate(clean(p.def, false), w), sgrDim)
+		return st.paint(truncate(Display(p.def), w), sgrDim)
 	}
 	return ""
 }

@@ -51,16 +51,11 @@ func (p *reviewPrompt) entries() int { return len(p.qs) + 2 }
 func (p *reviewPrompt) Prompt(*survey.PromptConfig) (any, error) {
 	n := p.entries()
 	for {
-		if err := p.render(); err != nil {
-			return nil, err
-		}
-		k, err := p.s.keys.readKey()
+		k, err := p.s.nextKey(p.render)
 		if err != nil {
 			return nil, err
 		}
 		switch {
-		case k.kind == keyEsc || k.kind == keyInterrupt:
-			return nil, ErrCancelled
 		case k.kind == keyUp || k.is('k'):
 			p.cursor = (p.cursor + n - 1) % n
 		case k.kind == keyDown || k.is('j'):
@@ -104,12 +99,12 @@ func (p *reviewPrompt) frame(l layout, w int) frame {
 	headers := make([]string, len(p.qs))
 	col := 0
 	for i, q := range p.qs {
-		headers[i] = truncate(clean(q.Header, false), max(4, w/3))
+		headers[i] = truncate(Display(q.Header), max(4, w/3))
 		col = max(col, width(headers[i]))
 	}
 	for i, h := range headers {
 		pad := strings.Repeat(" ", col-width(h))
-		answer := truncate(clean(p.answers[i].String(), false), w-col-4)
+		answer := truncate(Display(p.answers[i].String()), w-col-4)
 		f.lines = append(f.lines, "  "+st.paint(h, sgrBold)+pad+"  "+st.paint(answer, sgrCyan))
 	}
 	if l.gap {

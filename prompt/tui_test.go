@@ -621,3 +621,35 @@ func TestTUIConfirmAndInput(t *testing.T) {
 	}
 	checkRestored(t, tm)
 }
+
+// Text from the input is drawn through Display: escape sequences and
+// bidirectional overrides are shown, not obeyed; typed answers go through
+// CheckOther.
+func TestTUIHostileTextIsShownNotObeyed(t *testing.T) {
+	t.Parallel()
+	tm := ptytest.New(t, 80, 30)
+	q := schema.Question{
+		Question: "Which \x1b]0;pwned\x07database?",
+		Header:   "DB\u202e",
+		Options: []schema.Option{
+			{Label: "Postgre\x1b[31mSQL", Description: "one\ntwo\x1b]52;c;aGk=\x07"},
+			{Label: "SQLite", Description: "Embedded"},
+		},
+	}
+	a := startAsk(t, tm, false, q)
+	tm.ExpectScreen(`1. Postgre\x1b[31mSQL`)
+	tm.ExpectScreen(`two\x1b]52;c;aGk=\x07`)
+	tm.ExpectScreen(`Which \x1b]0;pwned\x07database?`)
+	tm.ExpectScreen(`DB\u202e`)
+	tm.Send("3")
+	tm.ExpectScreen("Your answer:")
+	tm.Send("Maria\u202eDB" + enter)
+	a.answer(t, prompt.Answer{Other: "MariaDB"})
+	raw := tm.Raw()
+	for _, bad := range []string{"\x1b]0;", "\x1b]52;", "\x1b[31m", "\u202e", "\x07"} {
+		if strings.Contains(raw, bad) {
+			t.Errorf("the terminal was sent %q", bad)
+		}
+	}
+	checkRestored(t, tm)
+}

@@ -130,8 +130,20 @@ func (q Question) Resolve(text string) (labels []string, other string) {
 	}
 	chosen := map[string]bool{}
 	var rest []string
-	for _, part := range strings.Split(text, ",") {
-		part = strings.TrimSpace(part)
+	parts := strings.Split(text, ",")
+	for i := 0; i < len(parts); i++ {
+		// A label may itself hold commas ("Yes, with tests"): try the
+		// longest run of parts that names an option first.
+		matched := false
+		for j := len(parts); j > i+1 && !matched; j-- {
+			if l, ok := q.labelOfParts(parts[i:j]); ok {
+				chosen[l], matched, i = true, true, j-1
+			}
+		}
+		if matched {
+			continue
+		}
+		part := strings.TrimSpace(parts[i])
 		if part == "" {
 			continue
 		}
@@ -147,6 +159,25 @@ func (q Question) Resolve(text string) (labels []string, other string) {
 		}
 	}
 	return labels, strings.Join(rest, ", ")
+}
+
+// labelOfParts finds the option whose label, split at its commas, is
+// parts, ignoring case and the space around each part.
+func (q Question) labelOfParts(parts []string) (string, bool) {
+	norm := func(ps []string) string {
+		out := make([]string, len(ps))
+		for i, p := range ps {
+			out[i] = strings.TrimSpace(p)
+		}
+		return strings.Join(out, ",")
+	}
+	want := norm(parts)
+	for _, o := range q.Options {
+		if strings.EqualFold(norm(strings.Split(o.Label, ",")), want) {
+			return o.Label, true
+		}
+	}
+	return "", false
 }
 
 // label finds the option labelled s, ignoring case and surrounding space.

@@ -94,6 +94,8 @@ func TestResolve(t *testing.T) {
 		{"multi: labels and text", multi, "Redis, SQLite,  , Memcached", []string{"SQLite"}, "Redis, Memcached"},
 		{"multi: repeated label", multi, "SQLite, sqlite", []string{"SQLite"}, ""},
 		{"multi: only text", multi, "Nothing yet", nil, "Nothing yet"},
+		{"multi: label with a comma among others", multi, "SQLite, yes,  please, Redis", []string{"SQLite", "Yes, please"}, "Redis"},
+		{"multi: label with a comma first", multi, "Yes, please, sqlite", []string{"SQLite", "Yes, please"}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
