@@ -28,6 +28,7 @@ all=(
 	./prompt:FuzzLineAsk
 	./prompt:FuzzCheckOther
 	./prompt:FuzzDisplay
+	./prompt:FuzzReadWebRequest
 )
 
 targets=()
