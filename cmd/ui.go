@@ -118,30 +118,8 @@ func newAsker(env *Env, mode uiMode, useTTY, review bool, src *source) (*asker, 
 		return a, nil
 	}
 	a.color = prompt.ColorEnabled(env.Getenv, true)
-	tui := prompt.NewTUI(prompt.TUIOptions{In: in.f, Out: out.f, Color: a.color, Review: review})
-	line := prompt.NewLine(in.r, out.w, false)
-	a.fullAsker = struct {
-		prompt.Asker
-		prompt.Confirmer
-		prompt.Inputter
-	}{tui, confirmer(tui, line), inputter(tui, line)}
+	a.fullAsker = prompt.NewTUI(prompt.TUIOptions{In: in.f, Out: out.f, Color: a.color, Review: review})
 	return a, nil
-}
-
-// confirmer and inputter use the terminal UI's own prompts where it has
-// them, and line prompts on the same terminal where it does not.
-func confirmer(tui prompt.Asker, line prompt.Confirmer) prompt.Confirmer {
-	if c, ok := tui.(prompt.Confirmer); ok {
-		return c
-	}
-	return line
-}
-
-func inputter(tui prompt.Asker, line prompt.Inputter) prompt.Inputter {
-	if i, ok := tui.(prompt.Inputter); ok {
-		return i
-	}
-	return line
 }
 
 // accessible reports whether the person asked for plain line prompts, for
