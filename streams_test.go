@@ -31,19 +31,16 @@ type streamRun struct {
 
 func startStreamRun(t *testing.T, stdout io.Writer, args ...string) *streamRun {
 	t.Helper()
-	path, err := exec.LookPath("askuser")
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "q.json"), []byte(streamQuestions), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(path, append([]string{"-f", "q.json", "--ui", "line"}, args...)...)
+	cmd := exec.Command(askuserPath(t), append([]string{"-f", "q.json", "--ui", "line"}, args...)...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "NO_COLOR=1")
 	s := &streamRun{cmd: cmd, stderr: &syncBuffer{}}
 	cmd.Stdout, cmd.Stderr = stdout, s.stderr
+	var err error
 	if s.stdin, err = cmd.StdinPipe(); err != nil {
 		t.Fatal(err)
 	}

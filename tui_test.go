@@ -52,11 +52,10 @@ var sgr = regexp.MustCompile(`\x1b\[[0-9;]*m`)
 
 // tuiRun is askuser running on a pseudo-terminal.
 type tuiRun struct {
+	*process
 	t      *testing.T
 	tm     *ptytest.Term
-	cmd    *exec.Cmd
 	stdout bytes.Buffer
-	done   chan struct{}
 }
 
 // runOpts says how to start askuser. The zero value is a 60×30 terminal
@@ -73,30 +72,11 @@ func startTUI(t *testing.T, o runOpts, args ...string) *tuiRun {
 	if o.cols == 0 {
 		o.cols, o.rows = 60, 30
 	}
-	path, err := exec.LookPath("askuser")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &tuiRun{t: t, tm: ptytest.New(t, o.cols, o.rows), done: make(chan struct{})}
-	r.cmd = exec.Command(path, args...)
-	r.cmd.Env = append(cleanEnv(t), o.env...)
-	r.cmd.Stdin, r.cmd.Stdout, r.cmd.Stderr = o.stdin, &r.stdout, o.stderr
-	if err := r.tm.Start(r.cmd); err != nil {
-		t.Fatalf("start askuser: %v", err)
-	}
-	go func() {
-		r.cmd.Wait()
-		close(r.done)
-	}()
-	// Registered after the terminal's own cleanup, so it runs first.
-	t.Cleanup(func() {
-		select {
-		case <-r.done:
-		default:
-			r.cmd.Process.Kill()
-			<-r.done
-		}
-	})
+	r := &tuiRun{t: t, tm: ptytest.New(t, o.cols, o.rows)}
+	cmd := exec.Command(askuserPath(t), args...)
+	cmd.Env = append(cleanEnv(t), o.env...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = o.stdin, &r.stdout, o.stderr
+	r.process = startProcess(t, cmd, r.tm.Start)
 	return r
 }
 
@@ -138,7 +118,7 @@ func (r *tuiRun) exit(code int, stdout string) {
 		<-r.done
 		r.t.Fatalf("askuser did not exit\nscreen:\n%s", r.tm.Screen())
 	}
-	if got := r.cmd.ProcessState.ExitCode(); got != code {
+	if got := r.code(); got != code {
 		r.t.Errorf("exit code %d, want %d", got, code)
 	}
 	if got := r.stdout.String(); got != stdout {
@@ -373,11 +353,7 @@ func TestTUIColour(t *testing.T) {
 
 func TestTUIAskWhereThereIsNoTerminal(t *testing.T) {
 	t.Parallel()
-	path, err := exec.LookPath("askuser")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(path, "--ui", "tui", questions(qDatabase))
+	cmd := exec.Command(askuserPath(t), "--ui", "tui", questions(qDatabase))
 	cmd.Env = cleanEnv(t)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = strings.NewReader("1\n"), &stdout, &stderr

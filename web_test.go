@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -24,12 +23,10 @@ var addressLine = regexp.MustCompile(`(?m)^Answer in your browser: (http://\S+)$
 
 // webRun is a running askuser --ui web.
 type webRun struct {
-	cmd    *exec.Cmd
+	*process
 	url    string // the printed address, with the token
 	stdout bytes.Buffer
 	stderr *syncBuffer
-	done   chan struct{}
-	code   int
 }
 
 const (
@@ -68,37 +65,11 @@ func startWeb(t *testing.T, questions string, args ...string) *webRun {
 // page's address.
 func startAskuser(t *testing.T, args ...string) *webRun {
 	t.Helper()
-	path, err := exec.LookPath("askuser")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &webRun{stderr: &syncBuffer{}, done: make(chan struct{})}
-	r.cmd = exec.Command(path, args...)
-	r.cmd.Env = append(os.Environ(), "NO_COLOR=1")
-	r.cmd.Stdout, r.cmd.Stderr = &r.stdout, r.stderr
-	if err := r.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		err := r.cmd.Wait()
-		var ee *exec.ExitError
-		switch {
-		case err == nil:
-		case errors.As(err, &ee):
-			r.code = ee.ExitCode()
-		default:
-			r.code = -1
-		}
-		close(r.done)
-	}()
-	t.Cleanup(func() {
-		select {
-		case <-r.done:
-		default:
-			r.cmd.Process.Kill()
-			<-r.done
-		}
-	})
+	r := &webRun{stderr: &syncBuffer{}}
+	cmd := exec.Command(askuserPath(t), args...)
+	cmd.Env = append(os.Environ(), "NO_COLOR=1")
+	cmd.Stdout, cmd.Stderr = &r.stdout, r.stderr
+	r.process = startProcess(t, cmd, (*exec.Cmd).Start)
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		if m := addressLine.FindStringSubmatch(r.stderr.String()); m != nil {
@@ -107,7 +78,7 @@ func startAskuser(t *testing.T, args ...string) *webRun {
 		}
 		select {
 		case <-r.done:
-			t.Fatalf("askuser exited %d before printing the address; stderr:\n%s", r.code, r.stderr)
+			t.Fatalf("askuser exited %d before printing the address; stderr:\n%s", r.code(), r.stderr)
 		default:
 		}
 		if time.Now().After(deadline) {
@@ -125,8 +96,8 @@ func (r *webRun) exit(t *testing.T, want int) {
 	case <-time.After(10 * time.Second):
 		t.Fatalf("askuser still running 10s after it should have ended; stderr:\n%s", r.stderr)
 	}
-	if r.code != want {
-		t.Fatalf("askuser exited %d, want %d; stderr:\n%s", r.code, want, r.stderr)
+	if r.code() != want {
+		t.Fatalf("askuser exited %d, want %d; stderr:\n%s", r.code(), want, r.stderr)
 	}
 }
 

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"os/exec"
+	"testing"
+)
+
+// The end-to-end tests run the askuser that testscript.Main puts on PATH
+// (see TestMain), and share how a run is started and ended.
+
+// askuserPath is the askuser binary the tests run.
+func askuserPath(t *testing.T) string {
+	t.Helper()
+	path, err := exec.LookPath("askuser")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// process is a started askuser, waited for in the background: done is
+// closed when it has exited, and then cmd.ProcessState holds its exit
+// code. A process still running when the test ends is killed.
+type process struct {
+	cmd  *exec.Cmd
+	done chan struct{}
+}
+
+// startProcess starts cmd with start (cmd.Start, or a pseudo-terminal's
+// Start) and registers its end with the test.
+func startProcess(t *testing.T, cmd *exec.Cmd, start func(*exec.Cmd) error) *process {
+	t.Helper()
+	p := &process{cmd: cmd, done: make(chan struct{})}
+	if err := start(cmd); err != nil {
+		t.Fatalf("start askuser: %v", err)
+	}
+	go func() {
+		cmd.Wait()
+		close(p.done)
+	}()
+	// Registered after anything the start registered (a terminal), so it
+	// runs first.
+	t.Cleanup(func() {
+		select {
+		case <-p.done:
+		default:
+			cmd.Process.Kill()
+			<-p.done
+		}
+	})
+	return p
+}
+
+// code is the exit code once done is closed: -1 for a process ended by a
+// signal.
+func (p *process) code() int { return p.cmd.ProcessState.ExitCode() }
