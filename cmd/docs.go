@@ -3,7 +3,6 @@ package cmd
 import (
 	_ "embed"
 	"io"
-	"strings"
 	"sync"
 	"text/template"
 
@@ -28,13 +27,6 @@ var docsTemplate = sync.OnceValue(func() *template.Template {
 // writeDocs writes the agent guide for the limits l.
 func writeDocs(w io.Writer, l schema.Limits) error {
 	return docsTemplate().Execute(w, l)
-}
-
-// agentGuide returns the agent guide for the limits l.
-func agentGuide(l schema.Limits) string {
-	var b strings.Builder
-	writeDocs(&b, l) // a strings.Builder does not fail
-	return b.String()
 }
 
 func newDocsCmd(env *Env) *cobra.Command {

@@ -71,19 +71,6 @@ func New(t testing.TB, cols, rows int) *Term {
 // draw on.
 func (tm *Term) Tty() *os.File { return tm.console.Tty() }
 
-// Console is the go-expect console, for expectations this package does not
-// wrap.
-func (tm *Term) Console() *expect.Console { return tm.console }
-
-// Resize changes the size of the terminal and of its screen.
-func (tm *Term) Resize(cols, rows int) {
-	tm.t.Helper()
-	tm.screen.Resize(cols, rows)
-	if err := pty.Setsize(tm.Tty(), &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)}); err != nil {
-		tm.t.Fatalf("set terminal size: %v", err)
-	}
-}
-
 // Send types s on the terminal.
 func (tm *Term) Send(s string) {
 	tm.t.Helper()
