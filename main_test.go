@@ -11,13 +11,14 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"text/template"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/askuser/askuser/internal/testutil"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected output in testdata/scripts from the actual output")
@@ -151,7 +152,7 @@ type running struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	stdout bytes.Buffer
-	stderr syncBuffer
+	stderr testutil.Buffer
 	done   chan error
 }
 
@@ -220,22 +221,4 @@ func cmdGen(ts *testscript.TestScript, neg bool, args []string) {
 	var b bytes.Buffer
 	ts.Check(t.Execute(&b, nil))
 	ts.Check(os.WriteFile(ts.MkAbs(args[1]), b.Bytes(), 0o666))
-}
-
-// syncBuffer is a bytes.Buffer safe for one writer and one reader.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

@@ -6,10 +6,10 @@ import (
 	"io"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/askuser/askuser/internal/testutil"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -336,7 +336,7 @@ func (causeError) Error() string { return "the cause" }
 func TestLineCancel(t *testing.T) {
 	r, w := io.Pipe()
 	defer w.Close()
-	var out syncWriter
+	var out testutil.Buffer
 	ctx, cancel := context.WithCancelCause(context.Background())
 	done := make(chan error, 1)
 	go func() {
@@ -400,22 +400,4 @@ func TestLineSharedReader(t *testing.T) {
 			t.Errorf("got %q, want %q", got[0].Labels[0], want)
 		}
 	}
-}
-
-// syncWriter is a strings.Builder safe for one writer and one reader.
-type syncWriter struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (w *syncWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.Write(p)
-}
-
-func (w *syncWriter) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.String()
 }

@@ -12,7 +12,6 @@
 package ptytest
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -26,6 +25,8 @@ import (
 	"github.com/creack/pty"
 	"github.com/hinshun/vt10x"
 	"golang.org/x/sys/unix"
+
+	"github.com/askuser/askuser/internal/testutil"
 )
 
 // Timeout is how long an expectation waits for the output it wants. It is
@@ -38,7 +39,7 @@ type Term struct {
 	t       testing.TB
 	console *expect.Console
 	screen  vt10x.Terminal
-	raw     lockedBuffer
+	raw     testutil.Buffer
 	replies replyWriter
 	drained bool
 }
@@ -217,22 +218,4 @@ func (w *replyWriter) Write(p []byte) (int, error) {
 		return len(p), nil
 	}
 	return c.Write(p)
-}
-
-// lockedBuffer is a bytes.Buffer safe for one writer and other readers.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"bytes"
@@ -9,10 +9,11 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/askuser/askuser/internal/testutil"
 )
 
-// These tests run the askuser program (the test binary acting as askuser,
-// installed on PATH by testscript.Main) with real pipes, for what a script
+// These tests run the askuser program with real pipes, for what a script
 // cannot set up: a reader that goes away, an input that closes while a
 // question waits.
 
@@ -26,7 +27,7 @@ const streamQuestions = `{"questions":[
 type streamRun struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
-	stderr *syncBuffer
+	stderr *testutil.Buffer
 }
 
 func startStreamRun(t *testing.T, stdout io.Writer, args ...string) *streamRun {
@@ -38,7 +39,7 @@ func startStreamRun(t *testing.T, stdout io.Writer, args ...string) *streamRun {
 	cmd := exec.Command(askuserPath(t), append([]string{"-f", "q.json", "--ui", "line"}, args...)...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "NO_COLOR=1")
-	s := &streamRun{cmd: cmd, stderr: &syncBuffer{}}
+	s := &streamRun{cmd: cmd, stderr: &testutil.Buffer{}}
 	cmd.Stdout, cmd.Stderr = stdout, s.stderr
 	var err error
 	if s.stdin, err = cmd.StdinPipe(); err != nil {

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"context"
@@ -44,7 +44,7 @@ func chromiumPath(t *testing.T) string {
 		return p
 	}
 	t.Log("Chromium not found: installing it with .ci/install-chromium")
-	if out, err := exec.Command("sh", ".ci/install-chromium").CombinedOutput(); err != nil {
+	if out, err := exec.Command("sh", "../.ci/install-chromium").CombinedOutput(); err != nil {
 		t.Logf(".ci/install-chromium: %v\n%s", err, out)
 	} else if p := find(); p != "" {
 		return p
@@ -417,14 +417,14 @@ func browserScreenshots(t *testing.T, browser context.Context) {
 				return
 			}
 			time.Sleep(300 * time.Millisecond) // for the progress bar to fill
-			if err := os.MkdirAll("docs", 0o755); err != nil {
+			if err := os.MkdirAll("../docs", 0o755); err != nil {
 				t.Fatal(err)
 			}
 			png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := os.WriteFile(filepath.Join("docs", "web-"+tc.name+".png"), png, 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join("../docs", "web-"+tc.name+".png"), png, 0o644); err != nil {
 				t.Fatal(err)
 			}
 		})

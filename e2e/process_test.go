@@ -1,21 +1,20 @@
-package main
+package e2e
 
 import (
 	"os/exec"
 	"testing"
 )
 
-// The end-to-end tests run the askuser that testscript.Main puts on PATH
-// (see TestMain), and share how a run is started and ended.
+// The end-to-end tests run the askuser that TestMain builds, and share how
+// a run is started and ended.
 
 // askuserPath is the askuser binary the tests run.
 func askuserPath(t *testing.T) string {
 	t.Helper()
-	path, err := exec.LookPath("askuser")
-	if err != nil {
-		t.Fatal(err)
+	if askuserBin == "" {
+		t.Fatal("askuser was not built: run the tests with go test")
 	}
-	return path
+	return askuserBin
 }
 
 // process is a started askuser, waited for in the background: done is

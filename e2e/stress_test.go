@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"bytes"
@@ -24,7 +24,7 @@ func TestStress(t *testing.T) {
 	if testing.Short() {
 		t.Skip("stress test: skipped under -short")
 	}
-	bin := buildAskuser(t)
+	bin := askuserPath(t)
 	const runs = 1000
 	seed := uint64(time.Now().UnixNano())
 	if s := os.Getenv("ASKUSER_STRESS_SEED"); s != "" {
@@ -65,18 +65,6 @@ func TestStress(t *testing.T) {
 		t.Fatalf("%d of %d runs failed", failures, runs)
 	}
 	t.Logf("%d runs in %s", runs, time.Since(start).Round(time.Millisecond))
-}
-
-// buildAskuser builds the program into a temporary directory, with go
-// test's own build settings so that the packages come from the build cache.
-func buildAskuser(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "askuser")
-	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", bin, ".")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
 }
 
 type stressCase struct {

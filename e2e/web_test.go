@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"bytes"
@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/askuser/askuser/internal/testutil"
 )
 
 // The tests of --ui web run the real askuser and talk to its page over
@@ -26,7 +28,7 @@ type webRun struct {
 	*process
 	url    string // the printed address, with the token
 	stdout bytes.Buffer
-	stderr *syncBuffer
+	stderr *testutil.Buffer
 }
 
 const (
@@ -65,7 +67,7 @@ func startWeb(t *testing.T, questions string, args ...string) *webRun {
 // page's address.
 func startAskuser(t *testing.T, args ...string) *webRun {
 	t.Helper()
-	r := &webRun{stderr: &syncBuffer{}}
+	r := &webRun{stderr: &testutil.Buffer{}}
 	cmd := exec.Command(askuserPath(t), args...)
 	cmd.Env = append(os.Environ(), "NO_COLOR=1")
 	cmd.Stdout, cmd.Stderr = &r.stdout, r.stderr
