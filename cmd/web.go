@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/prompt/web"
 )
 
 // defaultListen is where the page is served unless --listen says otherwise:
@@ -115,7 +115,7 @@ func newWebAsker(env *Env, opts *askFlags, listenSet bool) (*asker, error) {
 		browser := env.Getenv("BROWSER")
 		open = func(url string) error { return openBrowser(browser, url) }
 	}
-	w, err := prompt.NewWeb(prompt.WebOptions{Listener: ln, Host: display, Out: env.IO.ErrOut, Open: open})
+	w, err := web.New(web.Options{Listener: ln, Host: display, Out: env.IO.ErrOut, Open: open})
 	if err != nil {
 		ln.Close()
 		return nil, err

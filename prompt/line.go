@@ -287,7 +287,7 @@ func ParseChoice(q schema.Question, line string) (labels []string, other bool, p
 	}
 	// A whole line that names one option, even one with spaces or commas in
 	// its label, is that option.
-	if j, ok := pick(q, line); ok {
+	if j, ok := Pick(q, line); ok {
 		if j < 0 {
 			return nil, true, ""
 		}
@@ -334,7 +334,7 @@ func pickWords(q schema.Question, words []string) (picks []int, problem string) 
 	for i := 0; i < len(words); {
 		j := len(words)
 		for ; j > i; j-- {
-			if k, ok := pick(q, strings.Join(words[i:j], " ")); ok {
+			if k, ok := Pick(q, strings.Join(words[i:j], " ")); ok {
 				picks = append(picks, k)
 				break
 			}
@@ -359,28 +359,6 @@ func pickWords(q schema.Question, words []string) (picks []int, problem string) 
 func isNumber(s string) bool {
 	_, err := strconv.Atoi(s)
 	return err == nil
-}
-
-// pick reads one token as an option index, or -1 for Other.
-func pick(q schema.Question, s string) (int, bool) {
-	if k, err := strconv.Atoi(s); err == nil {
-		if k == 0 {
-			return -1, true
-		}
-		if k >= 1 && k <= len(q.Options) {
-			return k - 1, true
-		}
-		return 0, false
-	}
-	if strings.EqualFold(s, "other") {
-		return -1, true
-	}
-	for j, o := range q.Options {
-		if strings.EqualFold(strings.TrimSpace(o.Label), s) {
-			return j, true
-		}
-	}
-	return 0, false
 }
 
 func unknown(s string, n int) string {

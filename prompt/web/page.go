@@ -1,4 +1,4 @@
-package prompt
+package web
 
 import (
 	"bytes"
@@ -11,12 +11,14 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/askuser/askuser/prompt"
 )
 
 // The page is one HTML document with its style and script inline, so that
 // it works offline and the Content-Security-Policy can allow exactly them.
 //
-//go:embed web
+//go:embed page.html page.css page.js
 var webFiles embed.FS
 
 // The page is parsed when it is first served, not at start-up: every run
@@ -24,10 +26,10 @@ var webFiles embed.FS
 // --ui web serves it.
 var (
 	webTemplate = sync.OnceValue(func() *template.Template {
-		return template.Must(template.ParseFS(webFiles, "web/page.html"))
+		return template.Must(template.ParseFS(webFiles, "page.html"))
 	})
-	webCSS = sync.OnceValue(func() string { return mustRead("web/page.css") })
-	webJS  = sync.OnceValue(func() string { return mustRead("web/page.js") })
+	webCSS = sync.OnceValue(func() string { return mustRead("page.css") })
+	webJS  = sync.OnceValue(func() string { return mustRead("page.js") })
 )
 
 func mustRead(name string) string {
@@ -65,25 +67,25 @@ func (f webForm) valid() bool {
 // answer, or the answer to a text question. Anything else is refused with a
 // problem for its question, so a forged form cannot give an answer the page
 // could not.
-func parseWebForm(items []webItem, values url.Values) ([]Answer, webForm) {
-	answers := make([]Answer, len(items))
+func parseWebForm(items []webItem, values url.Values) ([]prompt.Answer, webForm) {
+	answers := make([]prompt.Answer, len(items))
 	form := make(webForm, len(items))
 	for i, item := range items {
 		q := item.q
 		name := "q" + strconv.Itoa(i)
 		fq := webFormQuestion{chosen: make([]bool, len(q.Options)+1), other: values.Get(name + "-other")}
 		for _, v := range values[name] {
-			j, ok := pick(q, strings.TrimSpace(v))
+			j, ok := prompt.Pick(q, strings.TrimSpace(v))
 			if !ok || !utf8.ValidString(v) || q.IsText() || (j < 0 && item.noOther) {
 				fq.err = "That is not one of this question's options."
 				continue
 			}
 			fq.chosen[j+1] = true // Other, -1, is chosen[0]
 		}
-		text, err := CheckOther(fq.other)
-		typed := !errors.Is(err, ErrOtherEmpty) // something, fit or not
+		text, err := prompt.CheckOther(fq.other)
+		typed := !errors.Is(err, prompt.ErrOtherEmpty) // something, fit or not
 		problem := webOtherProblem(err)
-		if errors.Is(err, ErrOtherEncoding) {
+		if errors.Is(err, prompt.ErrOtherEncoding) {
 			fq.err = problem
 		}
 		if q.IsText() {
@@ -136,16 +138,16 @@ func parseWebForm(items []webItem, values url.Values) ([]Answer, webForm) {
 	return answers, form
 }
 
-// webOtherProblem says on the page what CheckOther found wrong with a
-// typed answer, or "" when nothing was.
+// webOtherProblem says on the page what prompt.CheckOther found wrong with
+// a typed answer, or "" when nothing was.
 func webOtherProblem(err error) string {
-	var long *OtherLengthError
+	var long *prompt.OtherLengthError
 	switch {
 	case err == nil:
 		return ""
 	case errors.As(err, &long):
-		return fmt.Sprintf("Your answer is too long: at most %d characters (got %d).", MaxOtherLength, long.Length)
-	case errors.Is(err, ErrOtherEncoding):
+		return fmt.Sprintf("Your answer is too long: at most %d characters (got %d).", prompt.MaxOtherLength, long.Length)
+	case errors.Is(err, prompt.ErrOtherEncoding):
 		return "Your answer was not sent as UTF-8 text."
 	}
 	return "Type your own answer, or choose one of the options."
@@ -202,7 +204,7 @@ type webSummaryLine struct {
 func (s *webSession) formPage(form webForm) *webPage {
 	p := &webPage{State: "form"}
 	if len(s.items) == 1 {
-		p.Title = "Question: " + Display(s.items[0].q.Header)
+		p.Title = "Question: " + prompt.Display(s.items[0].q.Header)
 	} else {
 		p.Title = fmt.Sprintf("%d questions", len(s.items))
 	}
@@ -217,13 +219,13 @@ func (s *webSession) formPage(form webForm) *webPage {
 			fq = form[i]
 		}
 		chosen := func(j int) bool { return j < len(fq.chosen) && fq.chosen[j] }
-		// The questions' text is shown as on a terminal (see sanitize.go),
-		// and html/template escapes it on top. The text fields' values
-		// are not: they are answers, sent back and checked by CheckOther.
+		// The questions' text is shown as on a terminal (prompt.Display),
+		// and html/template escapes it on top. The text fields' values are
+		// not: they are answers, sent back and checked by prompt.CheckOther.
 		wq := webQuestion{
-			ID: id, Header: Display(q.Header), Question: DisplayMultiline(q.Question),
+			ID: id, Header: prompt.Display(q.Header), Question: prompt.DisplayMultiline(q.Question),
 			Num: i + 1, Total: len(s.items), Multi: q.MultiSelect,
-			Text: q.IsText(), Placeholder: Display(q.Placeholder),
+			Text: q.IsText(), Placeholder: prompt.Display(q.Placeholder),
 			OtherText: fq.other,
 			Error:     fq.err,
 		}
@@ -248,8 +250,8 @@ func (s *webSession) formPage(form webForm) *webPage {
 			wq.HasPreview = wq.HasPreview || preview != ""
 			wq.Options = append(wq.Options, webOption{
 				ID: id + "-" + strconv.Itoa(j+1), Value: strconv.Itoa(j + 1),
-				Name: Display(name), Recommended: o.Recommended(),
-				Description: DisplayMultiline(o.Description), Preview: DisplayMultiline(preview),
+				Name: prompt.Display(name), Recommended: o.Recommended(),
+				Description: prompt.DisplayMultiline(o.Description), Preview: prompt.DisplayMultiline(preview),
 				Checked: chosen(j + 1),
 			})
 		}
@@ -273,9 +275,9 @@ func (s *webSession) renderCurrent(code int) *webReply {
 		p = &webPage{State: "answered", Title: "Answered"}
 		for i, item := range s.items {
 			p.Summary = append(p.Summary, webSummaryLine{
-				Header:   Display(item.q.Header),
-				Question: DisplayMultiline(item.q.Question),
-				Answer:   Display(answers[i].String()),
+				Header:   prompt.Display(item.q.Header),
+				Question: prompt.DisplayMultiline(item.q.Question),
+				Answer:   prompt.Display(answers[i].String()),
 			})
 		}
 	case webCancelled:
@@ -293,7 +295,7 @@ func (s *webSession) render(code int, p *webPage) *webReply {
 	if err != nil {
 		return webRefuse(500, "Could not make the page.")
 	}
-	p.Nonce, p.Token, p.MaxOther = nonce, s.token, MaxOtherLength
+	p.Nonce, p.Token, p.MaxOther = nonce, s.token, prompt.MaxOtherLength
 	p.CSS, p.JS = template.CSS(webCSS()), template.JS(webJS())
 	var b bytes.Buffer
 	if err := webTemplate().Execute(&b, p); err != nil {

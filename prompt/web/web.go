@@ -1,4 +1,7 @@
-package prompt
+// Package web asks on a one-time web page served on a local address, for
+// the person whose terminal the agent cannot reach. The page and its style
+// and script are embedded (page.html, page.css, page.js).
+package web
 
 import (
 	"context"
@@ -15,16 +18,17 @@ import (
 	"sync"
 	"time"
 
+	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
 )
 
-// Web asks on a one-time web page served on a local address: for the
+// Asker asks on a one-time web page served on a local address: for the
 // person whose terminal the agent cannot reach (a full-screen app owns it,
 // or the agent runs in a container, over SSH, in CI). The page is embedded
 // in the binary and needs no network. Every request must carry a random
 // token that only the printed address holds, and the server stops at the
 // first answer, cancel, or end of the context.
-type Web struct {
+type Asker struct {
 	ln    net.Listener
 	token string
 	url   string
@@ -39,8 +43,8 @@ type Web struct {
 	served chan struct{} // closed when the server has stopped
 }
 
-// WebOptions configure a Web asker.
-type WebOptions struct {
+// Options configure a Web asker.
+type Options struct {
 	// Listener is where the page is served. Ask closes it.
 	Listener net.Listener
 	// Host is the host to show in the page's address, such as "localhost"
@@ -57,8 +61,8 @@ type WebOptions struct {
 // tokenBytes is the size of the random token: 256 bits.
 const tokenBytes = 32
 
-// NewWeb returns a web asker that serves on o.Listener.
-func NewWeb(o WebOptions) (*Web, error) {
+// New returns an asker that serves on o.Listener.
+func New(o Options) (*Asker, error) {
 	tcp, ok := o.Listener.Addr().(*net.TCPAddr)
 	if !ok {
 		return nil, fmt.Errorf("serve the page: not a TCP address: %s", o.Listener.Addr())
@@ -72,7 +76,7 @@ func NewWeb(o WebOptions) (*Web, error) {
 		display = tcp.IP.String()
 	}
 	port := strconv.Itoa(tcp.Port)
-	w := &Web{
+	w := &Asker{
 		ln:    o.Listener,
 		token: token,
 		url:   "http://" + net.JoinHostPort(display, port) + "/?token=" + token,
@@ -89,11 +93,11 @@ func NewWeb(o WebOptions) (*Web, error) {
 }
 
 // URL returns the page's address, with its token.
-func (w *Web) URL() string { return w.url }
+func (w *Asker) URL() string { return w.url }
 
 // Ask serves the page until it is answered or cancelled there, or ctx is
 // done. A Web asks once: Ask, Confirm or Input.
-func (w *Web) Ask(ctx context.Context, qs []schema.Question) ([]Answer, error) {
+func (w *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
 	items := make([]webItem, len(qs))
 	for i, q := range qs {
 		items[i] = webItem{q: q}
@@ -102,7 +106,7 @@ func (w *Web) Ask(ctx context.Context, qs []schema.Question) ([]Answer, error) {
 }
 
 // Confirm asks a yes/no question on the page, with def chosen at first.
-func (w *Web) Confirm(ctx context.Context, message string, def bool) (bool, error) {
+func (w *Asker) Confirm(ctx context.Context, message string, def bool) (bool, error) {
 	item := webItem{
 		q: schema.Question{Header: "Confirm", Question: message, Options: []schema.Option{
 			{Label: "Yes"}, {Label: "No"},
@@ -121,7 +125,7 @@ func (w *Web) Confirm(ctx context.Context, message string, def bool) (bool, erro
 }
 
 // Input asks for a line of text on the page, filled in with def at first.
-func (w *Web) Input(ctx context.Context, message, placeholder, def string) (string, error) {
+func (w *Asker) Input(ctx context.Context, message, placeholder, def string) (string, error) {
 	item := webItem{
 		q:    schema.Question{Header: "Input", Question: message, Type: schema.TypeText, Placeholder: placeholder},
 		text: def,
@@ -144,7 +148,7 @@ type webItem struct {
 	text string
 }
 
-func (w *Web) serve(ctx context.Context, items []webItem) ([]Answer, error) {
+func (w *Asker) serve(ctx context.Context, items []webItem) ([]prompt.Answer, error) {
 	if w.asked {
 		return nil, errors.New("serve the page: a web asker asks once")
 	}
@@ -190,7 +194,7 @@ func (w *Web) serve(ctx context.Context, items []webItem) ([]Answer, error) {
 	case state == webAnswered:
 		return answers, nil
 	case state == webCancelled:
-		return nil, ErrCancelled
+		return nil, prompt.ErrCancelled
 	case failed != nil:
 		return nil, failed
 	}
@@ -199,13 +203,13 @@ func (w *Web) serve(ctx context.Context, items []webItem) ([]Answer, error) {
 
 // stop lets the requests in flight finish (the summary of the answer, the
 // waiting pages learning that it is over) and then closes every connection.
-func (w *Web) stop(srv *webServer) {
+func (w *Asker) stop(srv *webServer) {
 	srv.shutdown(2 * time.Second)
 	<-w.served
 }
 
 // say writes a line for the person at the terminal, unless Ask is over.
-func (w *Web) say(format string, args ...any) {
+func (w *Asker) say(format string, args ...any) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if !w.quiet {
@@ -225,7 +229,7 @@ func withdrawnReason(cause error) string {
 // room to spare: every choice, and an answer of the person's own of the
 // longest length in 4-byte characters, each percent-encoded.
 func webMaxBody(n int) int64 {
-	perQuestion := int64(MaxOtherLength*4*3 + 1024)
+	perQuestion := int64(prompt.MaxOtherLength*4*3 + 1024)
 	return 16<<10 + int64(n)*perQuestion
 }
 
@@ -285,14 +289,14 @@ type webSession struct {
 
 	mu      sync.Mutex
 	state   webState
-	answers []Answer
+	answers []prompt.Answer
 	reason  string
 	done    chan struct{} // closed when state leaves webWaiting
 }
 
 // finish ends the session unless it has ended already, and reports whether
 // this call ended it: the first answer, cancel or withdrawal wins.
-func (s *webSession) finish(st webState, answers []Answer, reason string) bool {
+func (s *webSession) finish(st webState, answers []prompt.Answer, reason string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.state != webWaiting {
@@ -303,7 +307,7 @@ func (s *webSession) finish(st webState, answers []Answer, reason string) bool {
 	return true
 }
 
-func (s *webSession) result() (webState, []Answer, string) {
+func (s *webSession) result() (webState, []prompt.Answer, string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.state, s.answers, s.reason

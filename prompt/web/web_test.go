@@ -1,4 +1,4 @@
-package prompt
+package web
 
 import (
 	"net"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -25,21 +26,21 @@ var webQuestions = []webItem{
 func TestParseWebForm(t *testing.T) {
 	for _, tc := range []struct {
 		form     string
-		want     []Answer
+		want     []prompt.Answer
 		problems []string
 	}{
-		{"q0=1&q1=2", []Answer{{Labels: []string{"PostgreSQL (Recommended)"}}, {Labels: []string{"Search"}}}, nil},
+		{"q0=1&q1=2", []prompt.Answer{{Labels: []string{"PostgreSQL (Recommended)"}}, {Labels: []string{"Search"}}}, nil},
 		// Labels as on the line prompt, in any case; option order kept.
 		{"q0=sqlite&q1=" + url.QueryEscape("Export, all of it") + "&q1=login",
-			[]Answer{{Labels: []string{"SQLite"}}, {Labels: []string{"Login", "Export, all of it"}}}, nil},
+			[]prompt.Answer{{Labels: []string{"SQLite"}}, {Labels: []string{"Login", "Export, all of it"}}}, nil},
 		{"q0=0&q0-other=+Maria%09DB+&q1=3&q1=0&q1-other=Tags",
-			[]Answer{{Other: "Maria DB"}, {Labels: []string{"Export, all of it"}, Other: "Tags"}}, nil},
+			[]prompt.Answer{{Other: "Maria DB"}, {Labels: []string{"Export, all of it"}, Other: "Tags"}}, nil},
 		// Text typed without choosing Other is the answer, as the page
 		// without its script allows; with a choice, it is ignored.
-		{"q0-other=Maria&q1=1&q1-other=ignored", []Answer{{Other: "Maria"}, {Labels: []string{"Login"}}}, nil},
-		{"q0=1&q0=1&q1=1&q1=1", []Answer{{Labels: []string{"PostgreSQL (Recommended)"}}, {Labels: []string{"Login"}}}, nil},
-		// A typed answer is cleaned as on every asker (CheckOther).
-		{"q0=0&q0-other=" + url.QueryEscape("Maria\nDB\u202e\x1b[0m") + "&q1=1", []Answer{{Other: "MariaDB[0m"}, {Labels: []string{"Login"}}}, nil},
+		{"q0-other=Maria&q1=1&q1-other=ignored", []prompt.Answer{{Other: "Maria"}, {Labels: []string{"Login"}}}, nil},
+		{"q0=1&q0=1&q1=1&q1=1", []prompt.Answer{{Labels: []string{"PostgreSQL (Recommended)"}}, {Labels: []string{"Login"}}}, nil},
+		// A typed answer is cleaned as on every asker (prompt.CheckOther).
+		{"q0=0&q0-other=" + url.QueryEscape("Maria\nDB\u202e\x1b[0m") + "&q1=1", []prompt.Answer{{Other: "MariaDB[0m"}, {Labels: []string{"Login"}}}, nil},
 
 		{"", nil, []string{"Choose an option.", "Choose at least one option."}},
 		{"q0=3&q1=MySQL", nil, []string{"That is not one of this question's options.", "That is not one of this question's options."}},
@@ -48,7 +49,7 @@ func TestParseWebForm(t *testing.T) {
 		{"q0=0&q0-other=%01&q1=0", nil, []string{"Type your own answer, or choose one of the options.", "Type your own answer, or choose one of the options."}},
 		{"q0=%FF&q1=0&q1-other=%FF", nil, []string{"That is not one of this question's options.", "Your answer was not sent as UTF-8 text."}},
 		// Typed without choosing Other, and too long: said so, not "Choose".
-		{"q0-other=" + strings.Repeat("x", MaxOtherLength+1) + "&q1=1", nil, []string{"Your answer is too long: at most 2000 characters (got 2001).", ""}},
+		{"q0-other=" + strings.Repeat("x", prompt.MaxOtherLength+1) + "&q1=1", nil, []string{"Your answer is too long: at most 2000 characters (got 2001).", ""}},
 	} {
 		values, err := url.ParseQuery(tc.form)
 		if err != nil {
@@ -80,14 +81,14 @@ func TestParseWebFormTextAndYesNo(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		form     string
-		want     []Answer
+		want     []prompt.Answer
 		problems []string
 	}{
-		{"q0-other=+UserCard%0A&q1=1", []Answer{{Other: "UserCard"}, {Labels: []string{"Yes"}}}, nil},
-		{"q0-other=x&q1=no", []Answer{{Other: "x"}, {Labels: []string{"No"}}}, nil},
+		{"q0-other=+UserCard%0A&q1=1", []prompt.Answer{{Other: "UserCard"}, {Labels: []string{"Yes"}}}, nil},
+		{"q0-other=x&q1=no", []prompt.Answer{{Other: "x"}, {Labels: []string{"No"}}}, nil},
 		{"q0-other=+&q1=0&q1-other=maybe", nil, []string{"Type your answer.", "That is not one of this question's options."}},
 		{"q0=1&q0-other=x&q1-other=maybe", nil, []string{"That is not one of this question's options.", "Choose an option."}},
-		{"q0-other=" + strings.Repeat("x", MaxOtherLength+1) + "&q1=1", nil, []string{"Your answer is too long: at most 2000 characters (got 2001).", ""}},
+		{"q0-other=" + strings.Repeat("x", prompt.MaxOtherLength+1) + "&q1=1", nil, []string{"Your answer is too long: at most 2000 characters (got 2001).", ""}},
 	} {
 		values, err := url.ParseQuery(tc.form)
 		if err != nil {
@@ -139,8 +140,9 @@ func TestWebHostCheck(t *testing.T) {
 }
 
 // TestWebPageShowsTextAsDisplayed checks that the page shows the questions'
-// text as a terminal does (Display, DisplayMultiline), HTML-escaped on top,
-// so that control and bidirectional characters are seen, not obeyed.
+// text as a terminal does (prompt.Display and DisplayMultiline),
+// HTML-escaped on top, so that control and bidirectional characters are
+// seen, not obeyed.
 func TestWebPageShowsTextAsDisplayed(t *testing.T) {
 	s := &webSession{
 		token: "t",
@@ -156,7 +158,7 @@ func TestWebPageShowsTextAsDisplayed(t *testing.T) {
 	}
 	check := func(what, page string, want ...string) {
 		t.Helper()
-		if i := strings.IndexFunc(page, func(r rune) bool { return r < 0x20 && r != '\n' || isHidden(r) }); i >= 0 {
+		if i := strings.IndexFunc(page, func(r rune) bool { return r != '\n' && prompt.DisplayMultiline(string(r)) != string(r) }); i >= 0 {
 			t.Errorf("%s: control character in the page: %q", what, page[max(i-40, 0):min(i+40, len(page))])
 		}
 		for _, w := range want {
@@ -173,7 +175,7 @@ func TestWebPageShowsTextAsDisplayed(t *testing.T) {
 		"first   second",
 		`\x1b]0;title\x07`,
 	)
-	s.finish(webAnswered, []Answer{{Other: "typed <i>"}}, "")
+	s.finish(webAnswered, []prompt.Answer{{Other: "typed <i>"}}, "")
 	check("answered", string(s.renderCurrent(200).body),
 		`<span class="chip">\x1b[31mDB</span>`,
 		"<dd>typed &lt;i&gt;</dd>",
