@@ -7,6 +7,7 @@ import (
 	"runtime"
 
 	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/prompt/tui"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -56,7 +57,7 @@ func (a *asker) close() {
 // given in advance included; line prompts already show what was typed.
 func (a *asker) summarize(qs []schema.Question, answers []prompt.Answer) {
 	if a.tui {
-		prompt.Summary(a.out, qs, answers, a.color)
+		tui.Summary(a.out, qs, answers, a.color)
 	}
 }
 
@@ -64,7 +65,7 @@ func (a *asker) summarize(qs []schema.Question, answers []prompt.Answer) {
 // terminal UI has erased it.
 func (a *asker) summarizeOne(asked, answer string) {
 	if a.tui {
-		prompt.SummaryLine(a.out, asked, answer, a.color)
+		tui.SummaryLine(a.out, asked, answer, a.color)
 	}
 }
 
@@ -117,8 +118,8 @@ func newAsker(env *Env, mode uiMode, useTTY, review bool, src *source) (*asker, 
 		a.fullAsker = prompt.NewLine(in.r, out.w, !in.tty)
 		return a, nil
 	}
-	a.color = prompt.ColorEnabled(env.Getenv, true)
-	a.fullAsker = prompt.NewTUI(prompt.TUIOptions{In: in.f, Out: out.f, Color: a.color, Review: review})
+	a.color = tui.ColorEnabled(env.Getenv, true)
+	a.fullAsker = tui.New(tui.Options{In: in.f, Out: out.f, Color: a.color, Review: review})
 	return a, nil
 }
 

@@ -1,4 +1,4 @@
-package prompt
+package tui
 
 import (
 	"github.com/AlecAivazis/survey/v2"

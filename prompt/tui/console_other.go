@@ -1,6 +1,6 @@
 //go:build !windows
 
-package prompt
+package tui
 
 // setUpOutput prepares the output terminal for escape sequences and returns
 // how to undo that. Terminals outside Windows understand them already.

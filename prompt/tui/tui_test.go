@@ -1,6 +1,6 @@
 //go:build unix
 
-package prompt_test
+package tui_test
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 
 	"github.com/askuser/askuser/internal/ptytest"
 	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/prompt/tui"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -51,7 +52,7 @@ var (
 
 // asking is an Ask running in its own goroutine on a test terminal.
 type asking struct {
-	tui     *prompt.TUI
+	tui     *tui.Asker
 	cancel  context.CancelCauseFunc
 	done    chan struct{}
 	answers []prompt.Answer
@@ -62,7 +63,7 @@ func startAsk(t *testing.T, tm *ptytest.Term, color bool, qs ...schema.Question)
 	t.Helper()
 	ctx, cancel := context.WithCancelCause(context.Background())
 	a := &asking{
-		tui:    prompt.NewTUI(prompt.TUIOptions{In: tm.Tty(), Out: tm.Tty(), Color: color}),
+		tui:    tui.New(tui.Options{In: tm.Tty(), Out: tm.Tty(), Color: color}),
 		cancel: cancel,
 		done:   make(chan struct{}),
 	}
@@ -341,7 +342,7 @@ func TestTUIContextAlreadyDone(t *testing.T) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	stop := errors.New("stop")
 	cancel(stop)
-	_, err := prompt.NewTUI(prompt.TUIOptions{In: tm.Tty(), Out: tm.Tty()}).Ask(ctx, []schema.Question{database})
+	_, err := tui.New(tui.Options{In: tm.Tty(), Out: tm.Tty()}).Ask(ctx, []schema.Question{database})
 	if err != stop {
 		t.Errorf("Ask error = %v, want %v", err, stop)
 	}
@@ -504,7 +505,7 @@ func TestTUILongTextFitsAndDoesNotClimb(t *testing.T) {
 func TestTUINoQuestions(t *testing.T) {
 	t.Parallel()
 	tm := ptytest.New(t, 60, 30)
-	got, err := prompt.NewTUI(prompt.TUIOptions{In: tm.Tty(), Out: tm.Tty()}).Ask(context.Background(), nil)
+	got, err := tui.New(tui.Options{In: tm.Tty(), Out: tm.Tty()}).Ask(context.Background(), nil)
 	if got != nil || err != nil {
 		t.Errorf("Ask(no questions) = %v, %v", got, err)
 	}
@@ -521,7 +522,7 @@ func TestTUINotATerminal(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	_, err = prompt.NewTUI(prompt.TUIOptions{In: f, Out: f}).Ask(context.Background(), []schema.Question{database})
+	_, err = tui.New(tui.Options{In: f, Out: f}).Ask(context.Background(), []schema.Question{database})
 	if err == nil {
 		t.Error("Ask on a file succeeded")
 	}
@@ -550,13 +551,13 @@ func TestTUIReviewChangesAnAnswer(t *testing.T) {
 	t.Parallel()
 	tm := ptytest.New(t, 60, 30)
 	ctx := context.Background()
-	tui := prompt.NewTUI(prompt.TUIOptions{In: tm.Tty(), Out: tm.Tty(), Review: true})
+	ui := tui.New(tui.Options{In: tm.Tty(), Out: tm.Tty(), Review: true})
 	done := make(chan struct{})
 	var got []prompt.Answer
 	var err error
 	go func() {
 		defer close(done)
-		got, err = tui.Ask(ctx, []schema.Question{database, name})
+		got, err = ui.Ask(ctx, []schema.Question{database, name})
 	}()
 	tm.ExpectScreen("Question 1 of 2")
 	tm.Send("3")
@@ -589,7 +590,7 @@ func TestTUIReviewChangesAnAnswer(t *testing.T) {
 func TestTUIConfirmAndInput(t *testing.T) {
 	t.Parallel()
 	tm := ptytest.New(t, 60, 30)
-	tui := prompt.NewTUI(prompt.TUIOptions{In: tm.Tty(), Out: tm.Tty()})
+	ui := tui.New(tui.Options{In: tm.Tty(), Out: tm.Tty()})
 	ctx := context.Background()
 	type result struct {
 		yes  bool
@@ -599,8 +600,8 @@ func TestTUIConfirmAndInput(t *testing.T) {
 	results := make(chan result)
 	go func() {
 		var r result
-		if r.yes, r.err = tui.Confirm(ctx, "Deploy?", false); r.err == nil {
-			r.text, r.err = tui.Input(ctx, "Branch?", "", "main")
+		if r.yes, r.err = ui.Confirm(ctx, "Deploy?", false); r.err == nil {
+			r.text, r.err = ui.Input(ctx, "Branch?", "", "main")
 		}
 		results <- r
 	}()

@@ -1,23 +1,24 @@
-package prompt
+package tui
 
 import (
 	"io"
 	"strings"
 
+	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
 )
 
 // Summary writes one line per answered question, in question order, such
 // as "✔ Database: PostgreSQL". The terminal UI's caller writes it on the
 // terminal after the last answer, including any answers that were given in
-// advance and never asked. Colour is as for TUIOptions.Color.
-func Summary(w io.Writer, qs []schema.Question, answers []Answer, color bool) error {
+// advance and never asked. Colour is as for Options.Color.
+func Summary(w io.Writer, qs []schema.Question, answers []prompt.Answer, color bool) error {
 	var b strings.Builder
 	for i, q := range qs {
 		if i >= len(answers) {
 			break
 		}
-		summaryLine(&b, Display(q.Header)+":", answers[i].String(), color)
+		summaryLine(&b, prompt.Display(q.Header)+":", answers[i].String(), color)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -25,10 +26,10 @@ func Summary(w io.Writer, qs []schema.Question, answers []Answer, color bool) er
 
 // SummaryLine writes what was asked and its answer on one line, such as
 // "✔ Delete 15 files? Yes", for confirm and input. Colour is as for
-// TUIOptions.Color.
+// Options.Color.
 func SummaryLine(w io.Writer, asked, answer string, color bool) error {
 	var b strings.Builder
-	summaryLine(&b, Display(asked), answer, color)
+	summaryLine(&b, prompt.Display(asked), answer, color)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -39,7 +40,7 @@ func summaryLine(b *strings.Builder, asked, answer string, color bool) {
 	b.WriteString(" ")
 	b.WriteString(st.paint(asked, sgrBold))
 	b.WriteString(" ")
-	b.WriteString(st.paint(Display(answer), sgrCyan))
+	b.WriteString(st.paint(prompt.Display(answer), sgrCyan))
 	b.WriteString("\n")
 }
 

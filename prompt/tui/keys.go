@@ -1,10 +1,12 @@
-package prompt
+package tui
 
 import (
 	"errors"
 	"strconv"
 	"time"
 	"unicode/utf8"
+
+	"github.com/askuser/askuser/prompt"
 )
 
 // keyKind names what a keystroke means to the prompts.
@@ -64,7 +66,7 @@ func (s *session) nextKey(render func() error) (key, error) {
 		return key{}, err
 	}
 	if k.kind == keyEsc || k.kind == keyInterrupt {
-		return key{}, ErrCancelled
+		return key{}, prompt.ErrCancelled
 	}
 	return k, nil
 }

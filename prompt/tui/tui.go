@@ -1,4 +1,7 @@
-package prompt
+// Package tui asks in the terminal: one screen per question, drawn on the
+// terminal that stderr (or --tty) is and read key by key from it in raw
+// mode, with the terminal put back as it was found on every way out.
+package tui
 
 import (
 	"bytes"
@@ -13,11 +16,12 @@ import (
 	"github.com/AlecAivazis/survey/v2/terminal"
 	"golang.org/x/term"
 
+	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
 )
 
-// TUIOptions configures the terminal UI.
-type TUIOptions struct {
+// Options configures the terminal UI.
+type Options struct {
 	// In is the terminal the keys are read from: stdin, or /dev/tty.
 	In terminal.FileReader
 	// Out is the terminal the questions are drawn on: stderr, or the same
@@ -31,7 +35,7 @@ type TUIOptions struct {
 	Review bool
 }
 
-// TUI asks questions in the terminal, one screen per question, with the
+// Asker asks questions in the terminal, one screen per question, with the
 // arrow keys, j/k, digits, Space and Enter; a text question, Confirm and
 // Input each take one screen too. Esc or Ctrl+C cancel from any screen,
 // the Other text prompt and the review included.
@@ -44,7 +48,7 @@ type TUIOptions struct {
 //
 // Nothing is left on the screen to say what was answered: call Summary
 // (or SummaryLine) when all answers are known.
-type TUI struct {
+type Asker struct {
 	in     terminal.FileReader
 	out    terminal.FileWriter
 	inFd   int
@@ -62,9 +66,9 @@ type TUI struct {
 	col     int         // column the cursor is at
 }
 
-// NewTUI returns a terminal UI asker on the given terminal.
-func NewTUI(opts TUIOptions) *TUI {
-	return &TUI{
+// New returns a terminal UI asker on the given terminal.
+func New(opts Options) *Asker {
+	return &Asker{
 		in:     opts.In,
 		out:    opts.Out,
 		inFd:   int(opts.In.Fd()),
@@ -74,7 +78,7 @@ func NewTUI(opts TUIOptions) *TUI {
 	}
 }
 
-var _ Asker = (*TUI)(nil)
+var _ prompt.Asker = (*Asker)(nil)
 
 // Ask asks each question in turn and returns the answers. With the
 // Review option and two or more questions, it then shows every answer and
@@ -82,14 +86,14 @@ var _ Asker = (*TUI)(nil)
 // ErrCancelled when the person presses Esc or Ctrl+C (or chooses Cancel),
 // and context.Cause(ctx) as soon as ctx is done. In every case the
 // questions are erased and the terminal is restored before Ask returns.
-func (t *TUI) Ask(ctx context.Context, qs []schema.Question) ([]Answer, error) {
+func (t *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
 	if len(qs) == 0 {
 		return nil, nil
 	}
-	answers := make([]Answer, len(qs))
+	answers := make([]prompt.Answer, len(qs))
 	err := t.run(ctx, len(qs), func(s *session) error {
 		for i, q := range qs {
-			a, err := s.ask(i, q, Answer{})
+			a, err := s.ask(i, q, prompt.Answer{})
 			if err != nil {
 				return err
 			}
@@ -109,7 +113,7 @@ func (t *TUI) Ask(ctx context.Context, qs []schema.Question) ([]Answer, error) {
 // Confirm asks a yes/no question: y or n answer at once, ←/→ or Tab move
 // between Yes and No, and Enter takes the one focused, def at first. Esc
 // and Ctrl+C return ErrCancelled.
-func (t *TUI) Confirm(ctx context.Context, message string, def bool) (bool, error) {
+func (t *Asker) Confirm(ctx context.Context, message string, def bool) (bool, error) {
 	var yes bool
 	err := t.run(ctx, 1, func(s *session) error {
 		var err error
@@ -122,7 +126,7 @@ func (t *TUI) Confirm(ctx context.Context, message string, def bool) (bool, erro
 // Input asks for a line of text, which may not be empty; Enter on an
 // empty line takes def when there is one. The placeholder is shown, dimmed,
 // while nothing has been typed. Esc and Ctrl+C return ErrCancelled.
-func (t *TUI) Input(ctx context.Context, message, placeholder, def string) (string, error) {
+func (t *Asker) Input(ctx context.Context, message, placeholder, def string) (string, error) {
 	var text string
 	err := t.run(ctx, 1, func(s *session) error {
 		p := newTextPrompt(s, func(l layout, w int) []string { return s.message(message, l, w) }, "")
@@ -135,8 +139,8 @@ func (t *TUI) Input(ctx context.Context, message, placeholder, def string) (stri
 }
 
 var (
-	_ Confirmer = (*TUI)(nil)
-	_ Inputter  = (*TUI)(nil)
+	_ prompt.Confirmer = (*Asker)(nil)
+	_ prompt.Inputter  = (*Asker)(nil)
 )
 
 // run takes the terminal over for one conversation: raw mode, keys read
@@ -144,7 +148,7 @@ var (
 // last frame is erased and the terminal restored before run returns. It
 // returns ErrCancelled, ErrNoAnswer (the terminal's input ended) or
 // context.Cause(ctx) when ctx is done, whatever f saw.
-func (t *TUI) run(ctx context.Context, total int, f func(*session) error) (err error) {
+func (t *Asker) run(ctx context.Context, total int, f func(*session) error) (err error) {
 	if ctx.Err() != nil {
 		return context.Cause(ctx)
 	}
@@ -172,8 +176,8 @@ func (t *TUI) run(ctx context.Context, total int, f func(*session) error) (err e
 		}
 		switch {
 		case errors.Is(err, io.EOF):
-			return ErrNoAnswer
-		case errors.Is(err, ErrCancelled):
+			return prompt.ErrNoAnswer
+		case errors.Is(err, prompt.ErrCancelled):
 			return err
 		}
 		return fmt.Errorf("terminal ui: %w", err)
@@ -186,7 +190,7 @@ func (t *TUI) run(ctx context.Context, total int, f func(*session) error) (err e
 // It is safe to call from any goroutine and any number of times. Once it
 // has run, the Ask, Confirm or Input in progress draws nothing more;
 // cancel its context to make it return.
-func (t *TUI) Restore() error {
+func (t *Asker) Restore() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.saved == nil {
@@ -224,7 +228,7 @@ func (t *TUI) Restore() error {
 
 // enter puts the terminal into raw mode, so that every key arrives at once
 // and unechoed, and Ctrl+C arrives as a key rather than a signal.
-func (t *TUI) enter() error {
+func (t *Asker) enter() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.saved != nil {
@@ -242,7 +246,7 @@ func (t *TUI) enter() error {
 
 // size returns the terminal's width and height, from the output or else
 // the input, or the classic 80×24 when neither says.
-func (t *TUI) size() (w, h int) {
+func (t *Asker) size() (w, h int) {
 	for _, fd := range []int{t.outFd, t.inFd} {
 		if w, h, err := term.GetSize(fd); err == nil && w > 0 && h > 0 {
 			return w, h
@@ -283,7 +287,7 @@ func (f frame) crop(h int) frame {
 }
 
 // draw replaces the frame on screen with f, in a single write.
-func (t *TUI) draw(f frame, termWidth int) error {
+func (t *Asker) draw(f frame, termWidth int) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.saved == nil {
@@ -321,7 +325,7 @@ func (t *TUI) draw(f frame, termWidth int) error {
 }
 
 // clear erases the frame on screen, leaving the cursor where it began.
-func (t *TUI) clear() error {
+func (t *Asker) clear() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.saved == nil || len(t.drawn) == 0 {
@@ -338,7 +342,7 @@ func (t *TUI) clear() error {
 // erase moves the cursor to the first line of the frame on screen and
 // erases from there down. A line counts as several rows when a terminal
 // that narrowed since it was drawn has rewrapped it.
-func (t *TUI) erase(b *bytes.Buffer, termWidth int) {
+func (t *Asker) erase(b *bytes.Buffer, termWidth int) {
 	b.WriteString("\r")
 	if len(t.drawn) == 0 {
 		b.WriteString("\x1b[J")
@@ -357,7 +361,7 @@ func (t *TUI) erase(b *bytes.Buffer, termWidth int) {
 
 // session is one run of Ask, Confirm or Input.
 type session struct {
-	tui   *TUI
+	tui   *Asker
 	keys  *keyReader
 	total int
 }
@@ -365,20 +369,20 @@ type session struct {
 // ask asks one question: the list of options, then the text prompt when
 // Other was chosen; or, for a text question, the text prompt alone. prev
 // is the answer being changed, if any, to start from.
-func (s *session) ask(index int, q schema.Question, prev Answer) (Answer, error) {
+func (s *session) ask(index int, q schema.Question, prev prompt.Answer) (prompt.Answer, error) {
 	head := func(l layout, w int) []string { return s.heading(q, index, l, w) }
 	if q.IsText() {
 		text := newTextPrompt(s, head, prev.Other)
 		text.placeholder = q.Placeholder
 		other, err := askText(s, text)
-		return Answer{Other: other}, err
+		return prompt.Answer{Other: other}, err
 	}
 	list := newListPrompt(s, q, index, prev)
 	choice, err := askOne[listResult](s, list, list.validate)
 	if err != nil {
-		return Answer{}, err
+		return prompt.Answer{}, err
 	}
-	var a Answer
+	var a prompt.Answer
 	for _, i := range choice.picked {
 		a.Labels = append(a.Labels, q.Options[i].Label)
 	}
@@ -388,7 +392,7 @@ func (s *session) ask(index int, q schema.Question, prev Answer) (Answer, error)
 	text := newTextPrompt(s, head, prev.Other)
 	text.chosen = a.Labels
 	if a.Other, err = askText(s, text); err != nil {
-		return Answer{}, err
+		return prompt.Answer{}, err
 	}
 	return a, nil
 }

@@ -1,6 +1,6 @@
 //go:build windows
 
-package prompt
+package tui
 
 import "golang.org/x/sys/windows"
 

@@ -1,4 +1,4 @@
-package prompt
+package tui
 
 import (
 	"errors"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/AlecAivazis/survey/v2"
 
+	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -55,7 +56,7 @@ type listPrompt struct {
 // newListPrompt returns the list for q, starting from the answer prev
 // when an answer is being changed: its options ticked (multi-select) and
 // the cursor on the first of them.
-func newListPrompt(s *session, q schema.Question, index int, prev Answer) *listPrompt {
+func newListPrompt(s *session, q schema.Question, index int, prev prompt.Answer) *listPrompt {
 	n := len(q.Options)
 	p := &listPrompt{s: s, q: q, index: index, cursor: -1}
 	if q.MultiSelect {
@@ -218,7 +219,7 @@ func (p *listPrompt) frame(l layout, w int) frame {
 		label, desc, rec := otherLabel, otherDescription, false
 		if i < n {
 			o := p.q.Options[i]
-			label, desc, rec = Display(o.Label), Display(o.Description), o.Recommended()
+			label, desc, rec = prompt.Display(o.Label), prompt.Display(o.Description), o.Recommended()
 		}
 		focused := i == p.cursor
 		pointer, box := "  ", ""
@@ -329,7 +330,7 @@ func (p *listPrompt) preview(l layout, w int) []string {
 // previewLines splits a preview into the lines to show, without the blank
 // lines around it.
 func previewLines(s string) []string {
-	lines := strings.Split(DisplayMultiline(s), "\n")
+	lines := strings.Split(prompt.DisplayMultiline(s), "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, " ")
 	}
@@ -352,7 +353,7 @@ func (s *session) heading(q schema.Question, index int, l layout, w int) []strin
 		progress = fmt.Sprintf("Question %d of %d", index+1, s.total)
 	}
 	lines := []string{s.chip(q.Header, progress, w)}
-	question := wrap(DisplayMultiline(q.Question), w)
+	question := wrap(prompt.DisplayMultiline(q.Question), w)
 	if l.questionLines >= 0 {
 		question = clip(question, max(1, l.questionLines), w)
 	}
@@ -373,7 +374,7 @@ func (s *session) chip(header, progress string, w int) string {
 	if chipRoom < 4 {
 		progress, chipRoom = "", w-2
 	}
-	header = truncate(Display(header), chipRoom)
+	header = truncate(prompt.Display(header), chipRoom)
 	chip := "[" + header + "]"
 	if st.color {
 		chip = st.paint(" "+header+" ", sgrBold, sgrReverse)
@@ -386,7 +387,7 @@ func (s *session) chip(header, progress string, w int) string {
 
 // message lays out the message of a confirm or input prompt.
 func (s *session) message(m string, l layout, w int) []string {
-	lines := wrap(DisplayMultiline(m), w)
+	lines := wrap(prompt.DisplayMultiline(m), w)
 	if l.questionLines >= 0 {
 		lines = clip(lines, max(1, l.questionLines), w)
 	}
@@ -477,10 +478,10 @@ func (p *textPrompt) Prompt(*survey.PromptConfig) (any, error) {
 // why, to be shown before the prompt is asked again.
 func validateText(v any) error {
 	s, _ := v.(string)
-	switch _, err := CheckOther(s); {
+	switch _, err := prompt.CheckOther(s); {
 	case err == nil:
 		return nil
-	case errors.Is(err, ErrOtherEmpty):
+	case errors.Is(err, prompt.ErrOtherEmpty):
 		return errors.New("an answer is needed: type it, or press Esc to cancel")
 	default:
 		return fmt.Errorf("your answer %s; type it again, or press Esc to cancel", err)
@@ -494,7 +495,7 @@ func askText(s *session, p *textPrompt) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return CheckOther(text)
+	return prompt.CheckOther(text)
 }
 
 // Cleanup leaves the prompt on screen: whatever is drawn next replaces it,
@@ -520,7 +521,7 @@ func (p *textPrompt) frame(l layout, w int) frame {
 		f.lines = append(f.lines, "")
 	}
 	if len(p.chosen) > 0 {
-		chosen := "Chosen: " + Display(strings.Join(p.chosen, ", "))
+		chosen := "Chosen: " + prompt.Display(strings.Join(p.chosen, ", "))
 		f.lines = append(f.lines, st.paint(truncate(chosen, w), sgrDim))
 	}
 	prefix := truncate(textPrefix, w/2)
@@ -542,7 +543,7 @@ func (p *textPrompt) frame(l layout, w int) frame {
 		}
 		keys := "Enter submit · Esc cancel"
 		if len(p.text) == 0 && p.def != "" {
-			keys = fmt.Sprintf("Enter for %q · Esc cancel", Display(p.def))
+			keys = fmt.Sprintf("Enter for %q · Esc cancel", prompt.Display(p.def))
 		}
 		f.lines = append(f.lines, st.paint(truncate(keys, w), sgrDim))
 	}
@@ -555,11 +556,11 @@ func (p *textPrompt) hint(w int) string {
 	st := p.s.tui.st
 	switch {
 	case p.placeholder != "" && st.color:
-		return st.paint(truncate(Display(p.placeholder), w), sgrDim)
+		return st.paint(truncate(prompt.Display(p.placeholder), w), sgrDim)
 	case p.placeholder != "":
-		return truncate("e.g. "+Display(p.placeholder), w)
+		return truncate("e.g. "+prompt.Display(p.placeholder), w)
 	case p.def != "" && st.color:
-		return st.paint(truncate(Display(p.def), w), sgrDim)
+		return st.paint(truncate(prompt.Display(p.def), w), sgrDim)
 	}
 	return ""
 }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package prompt_test
+package tui_test
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ import (
 	"testing"
 
 	"github.com/askuser/askuser/internal/ptytest"
-	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/prompt/tui"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -49,8 +49,8 @@ func caller() int {
 		cancel(signalled{sig.(syscall.Signal)})
 	}()
 	qs := []schema.Question{database}
-	tui := prompt.NewTUI(prompt.TUIOptions{In: tty, Out: tty, Color: true})
-	answers, err := tui.Ask(ctx, qs)
+	ui := tui.New(tui.Options{In: tty, Out: tty, Color: true})
+	answers, err := ui.Ask(ctx, qs)
 	var s signalled
 	switch {
 	case errors.As(err, &s):
@@ -60,7 +60,7 @@ func caller() int {
 		fmt.Fprintf(tty, "Error: %v\n", err)
 		return 1
 	}
-	if err := prompt.Summary(tty, qs, answers, false); err != nil {
+	if err := tui.Summary(tty, qs, answers, false); err != nil {
 		return 1
 	}
 	fmt.Println(answers[0])

@@ -1,9 +1,11 @@
-package prompt
+package tui
 
 import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/askuser/askuser/prompt"
 )
 
 func TestTruncate(t *testing.T) {
@@ -135,7 +137,7 @@ func TestValidateText(t *testing.T) {
 		{"MariaDB", ""},
 		{"", "an answer is needed: type it, or press Esc to cancel"},
 		{" \t ", "an answer is needed: type it, or press Esc to cancel"},
-		{strings.Repeat("é", MaxOtherLength+1), "your answer must be at most 2000 characters (got 2001); type it again, or press Esc to cancel"},
+		{strings.Repeat("é", prompt.MaxOtherLength+1), "your answer must be at most 2000 characters (got 2001); type it again, or press Esc to cancel"},
 		{"\xff", "your answer must be UTF-8 text; check the terminal's encoding; type it again, or press Esc to cancel"},
 	}
 	for _, tt := range tests {

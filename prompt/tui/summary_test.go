@@ -1,15 +1,16 @@
-package prompt
+package tui
 
 import (
 	"strings"
 	"testing"
 
+	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
 )
 
 func TestSummary(t *testing.T) {
 	qs := []schema.Question{{Header: "Database"}, {Header: "Features"}, {Header: "Not answered"}}
-	answers := []Answer{
+	answers := []prompt.Answer{
 		{Labels: []string{"PostgreSQL (Recommended)"}},
 		{Labels: []string{"Auth", "Search"}, Other: "Audit\x1b[2J log"},
 	}

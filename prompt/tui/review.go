@@ -1,4 +1,4 @@
-package prompt
+package tui
 
 import (
 	"fmt"
@@ -6,13 +6,14 @@ import (
 
 	"github.com/AlecAivazis/survey/v2"
 
+	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
 )
 
 // review shows every answer and lets the person submit them, change any
 // one (asking that question again, starting from its answer, and coming
 // back here), or cancel.
-func (s *session) review(qs []schema.Question, answers []Answer) error {
+func (s *session) review(qs []schema.Question, answers []prompt.Answer) error {
 	for {
 		p := &reviewPrompt{s: s, qs: qs, answers: answers}
 		choice, err := askOne[int](s, p)
@@ -23,7 +24,7 @@ func (s *session) review(qs []schema.Question, answers []Answer) error {
 		case choice == p.submit():
 			return nil
 		case choice == p.cancel():
-			return ErrCancelled
+			return prompt.ErrCancelled
 		}
 		i := choice - 1
 		a, err := s.ask(i, qs[i], answers[i])
@@ -39,7 +40,7 @@ func (s *session) review(qs []schema.Question, answers []Answer) error {
 type reviewPrompt struct {
 	s       *session
 	qs      []schema.Question
-	answers []Answer
+	answers []prompt.Answer
 	cursor  int // the focused entry
 }
 
@@ -99,12 +100,12 @@ func (p *reviewPrompt) frame(l layout, w int) frame {
 	headers := make([]string, len(p.qs))
 	col := 0
 	for i, q := range p.qs {
-		headers[i] = truncate(Display(q.Header), max(4, w/3))
+		headers[i] = truncate(prompt.Display(q.Header), max(4, w/3))
 		col = max(col, width(headers[i]))
 	}
 	for i, h := range headers {
 		pad := strings.Repeat(" ", col-width(h))
-		answer := truncate(Display(p.answers[i].String()), w-col-4)
+		answer := truncate(prompt.Display(p.answers[i].String()), w-col-4)
 		f.lines = append(f.lines, "  "+st.paint(h, sgrBold)+pad+"  "+st.paint(answer, sgrCyan))
 	}
 	if l.gap {

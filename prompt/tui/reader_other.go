@@ -1,6 +1,6 @@
 //go:build !unix
 
-package prompt
+package tui
 
 import (
 	"context"
