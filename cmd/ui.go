@@ -7,6 +7,7 @@ import (
 	"runtime"
 
 	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/prompt/line"
 	"github.com/askuser/askuser/prompt/tui"
 	"github.com/askuser/askuser/schema"
 )
@@ -115,7 +116,7 @@ func newAsker(env *Env, mode uiMode, useTTY, review bool, src *source) (*asker, 
 	}
 	a.out = out.w
 	if !a.tui {
-		a.fullAsker = prompt.NewLine(in.r, out.w, !in.tty)
+		a.fullAsker = line.New(in.r, out.w, !in.tty)
 		return a, nil
 	}
 	a.color = tui.ColorEnabled(env.Getenv, true)

@@ -1,4 +1,4 @@
-package prompt
+package line
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/internal/testutil"
+	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -95,14 +96,14 @@ func TestParseChoice(t *testing.T) {
 
 func TestAnswerString(t *testing.T) {
 	tests := []struct {
-		a    Answer
+		a    prompt.Answer
 		want string
 	}{
-		{Answer{Labels: []string{"A"}}, "A"},
-		{Answer{Labels: []string{"A", "C"}}, "A, C"},
-		{Answer{Other: "mine"}, "mine"},
-		{Answer{Labels: []string{"A", "C"}, Other: "mine"}, "A, C, mine"},
-		{Answer{}, ""},
+		{prompt.Answer{Labels: []string{"A"}}, "A"},
+		{prompt.Answer{Labels: []string{"A", "C"}}, "A, C"},
+		{prompt.Answer{Other: "mine"}, "mine"},
+		{prompt.Answer{Labels: []string{"A", "C"}, Other: "mine"}, "A, C, mine"},
+		{prompt.Answer{}, ""},
 	}
 	for _, tt := range tests {
 		if got := tt.a.String(); got != tt.want {
@@ -112,7 +113,7 @@ func TestAnswerString(t *testing.T) {
 	// String must not write into the caller's slice.
 	labels := make([]string, 1, 4)
 	labels[0] = "A"
-	_ = Answer{Labels: labels, Other: "x"}.String()
+	_ = prompt.Answer{Labels: labels, Other: "x"}.String()
 	if labels[:2][1] != "" {
 		t.Error("String wrote past the labels")
 	}
@@ -120,16 +121,16 @@ func TestAnswerString(t *testing.T) {
 
 // ask runs a line asker over input, with a deadline so that a hang fails
 // the test rather than stalling it.
-func ask(t *testing.T, input string, echo bool, qs ...schema.Question) ([]Answer, string, error) {
+func ask(t *testing.T, input string, echo bool, qs ...schema.Question) ([]prompt.Answer, string, error) {
 	t.Helper()
 	var out strings.Builder
 	type result struct {
-		answers []Answer
+		answers []prompt.Answer
 		err     error
 	}
 	done := make(chan result, 1)
 	go func() {
-		a, err := NewLine(strings.NewReader(input), &out, echo).Ask(context.Background(), qs)
+		a, err := New(strings.NewReader(input), &out, echo).Ask(context.Background(), qs)
 		done <- result{a, err}
 	}()
 	select {
@@ -146,7 +147,7 @@ func TestLineAsk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Answer{{Labels: []string{"SQLite"}}, {Labels: []string{"Auth", "Reports"}}}
+	want := []prompt.Answer{{Labels: []string{"SQLite"}}, {Labels: []string{"Auth", "Reports"}}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("answers = %+v, want %+v", got, want)
 	}
@@ -217,23 +218,23 @@ func TestLineReasks(t *testing.T) {
 		name     string
 		input    string
 		q        schema.Question
-		want     Answer
+		want     prompt.Answer
 		problems []string
 	}{
-		{"out of range, then a number", "7\n2\n", database, Answer{Labels: []string{"SQLite"}},
+		{"out of range, then a number", "7\n2\n", database, prompt.Answer{Labels: []string{"SQLite"}},
 			[]string{"7 is not a choice: enter a number from 0 to 3."}},
-		{"unknown label, then a label", "MySQL\ncloud sql\n", database, Answer{Labels: []string{"Cloud SQL"}},
+		{"unknown label, then a label", "MySQL\ncloud sql\n", database, prompt.Answer{Labels: []string{"Cloud SQL"}},
 			[]string{`No option is called "MySQL": enter a number from 0 to 3, or an option's label.`}},
-		{"several for a single-select", "1 2\n1\n", database, Answer{Labels: []string{"PostgreSQL (Recommended)"}},
+		{"several for a single-select", "1 2\n1\n", database, prompt.Answer{Labels: []string{"PostgreSQL (Recommended)"}},
 			[]string{"Choose one option: enter a single number."}},
-		{"other, empty, then text", "0\n\n   \n  MariaDB \n", database, Answer{Other: "MariaDB"},
+		{"other, empty, then text", "0\n\n   \n  MariaDB \n", database, prompt.Answer{Other: "MariaDB"},
 			[]string{
 				"Your answer cannot be empty; type it, or press Ctrl+C to cancel.",
 				"Your answer cannot be empty; type it, or press Ctrl+C to cancel.",
 			}},
-		{"multi with other", "3 0 1\nAudit log\n", features, Answer{Labels: []string{"Auth", "Yes, billing"}, Other: "Audit log"}, nil},
-		{"CRLF", "0\r\nMariaDB\r\n", database, Answer{Other: "MariaDB"}, nil},
-		{"no final newline", "2", database, Answer{Labels: []string{"SQLite"}}, nil},
+		{"multi with other", "3 0 1\nAudit log\n", features, prompt.Answer{Labels: []string{"Auth", "Yes, billing"}, Other: "Audit log"}, nil},
+		{"CRLF", "0\r\nMariaDB\r\n", database, prompt.Answer{Other: "MariaDB"}, nil},
+		{"no final newline", "2", database, prompt.Answer{Labels: []string{"SQLite"}}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -242,7 +243,7 @@ func TestLineReasks(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !reflect.DeepEqual(got, []Answer{tt.want}) {
+			if !reflect.DeepEqual(got, []prompt.Answer{tt.want}) {
 				t.Errorf("answers = %+v, want %+v", got, tt.want)
 			}
 			var problems []string
@@ -279,15 +280,15 @@ func TestLineEOF(t *testing.T) {
 			if got != nil {
 				t.Errorf("answers = %+v, want none", got)
 			}
-			var short *ShortError
+			var short *prompt.ShortError
 			if !errors.As(err, &short) {
-				t.Fatalf("err = %v, want a *ShortError", err)
+				t.Fatalf("err = %v, want a *prompt.ShortError", err)
 			}
 			if short.Answered != tt.answered {
 				t.Errorf("Answered = %d, want %d", short.Answered, tt.answered)
 			}
-			if !errors.Is(err, ErrNoAnswer) {
-				t.Error("a ShortError is not ErrNoAnswer")
+			if !errors.Is(err, prompt.ErrNoAnswer) {
+				t.Error("a prompt.ShortError is not prompt.ErrNoAnswer")
 			}
 		})
 	}
@@ -300,7 +301,7 @@ func TestLineTooLong(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !reflect.DeepEqual(got, []Answer{{Labels: []string{"SQLite"}}}) {
+		if !reflect.DeepEqual(got, []prompt.Answer{{Labels: []string{"SQLite"}}}) {
 			t.Errorf("%d bytes: answers = %+v", n, got)
 		}
 		if !strings.Contains(transcript, "…\nThat line is longer than 64 KiB; enter a shorter answer.\n") {
@@ -324,8 +325,8 @@ func TestLineTooLong(t *testing.T) {
 	// A long line that ends the input is still refused, then the end of
 	// input is reported.
 	_, _, err = ask(t, strings.Repeat("1", 2*MaxLineLength), false, database)
-	if !errors.Is(err, ErrNoAnswer) {
-		t.Errorf("long last line: err = %v, want ErrNoAnswer", err)
+	if !errors.Is(err, prompt.ErrNoAnswer) {
+		t.Errorf("long last line: err = %v, want prompt.ErrNoAnswer", err)
 	}
 }
 
@@ -340,7 +341,7 @@ func TestLineCancel(t *testing.T) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		_, err := NewLine(r, &out, false).Ask(ctx, []schema.Question{database})
+		_, err := New(r, &out, false).Ask(ctx, []schema.Question{database})
 		done <- err
 	}()
 	deadline := time.Now().Add(10 * time.Second)
@@ -369,7 +370,7 @@ func TestLineDeadline(t *testing.T) {
 	defer w.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
-	_, err := NewLine(r, io.Discard, false).Ask(ctx, []schema.Question{database})
+	_, err := New(r, io.Discard, false).Ask(ctx, []schema.Question{database})
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("err = %v, want context.DeadlineExceeded", err)
 	}
@@ -380,8 +381,8 @@ func TestLineDeadline(t *testing.T) {
 func TestLineReadError(t *testing.T) {
 	r, w := io.Pipe()
 	w.CloseWithError(errors.New("disk on fire"))
-	_, err := NewLine(r, io.Discard, false).Ask(context.Background(), []schema.Question{database})
-	if err == nil || errors.Is(err, ErrNoAnswer) || !strings.Contains(err.Error(), "disk on fire") {
+	_, err := New(r, io.Discard, false).Ask(context.Background(), []schema.Question{database})
+	if err == nil || errors.Is(err, prompt.ErrNoAnswer) || !strings.Contains(err.Error(), "disk on fire") {
 		t.Errorf("err = %v", err)
 	}
 }
@@ -390,7 +391,7 @@ func TestLineReadError(t *testing.T) {
 // questions and calls, without reading ahead of what it needs into a
 // reader of its own.
 func TestLineSharedReader(t *testing.T) {
-	l := NewLine(strings.NewReader("2\n1\n3\n"), io.Discard, false)
+	l := New(strings.NewReader("2\n1\n3\n"), io.Discard, false)
 	for _, want := range []string{"SQLite", "PostgreSQL (Recommended)", "Cloud SQL"} {
 		got, err := l.Ask(context.Background(), []schema.Question{database})
 		if err != nil {

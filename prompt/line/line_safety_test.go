@@ -1,4 +1,4 @@
-package prompt
+package line
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -36,12 +37,28 @@ func multi() schema.Question {
 	}
 }
 
+// checkDrawable fails when s holds anything a terminal would obey rather
+// than show: anything that prompt.Display would change. Line breaks are
+// allowed only when multiline.
+func checkDrawable(t testing.TB, s string, multiline bool) {
+	t.Helper()
+	lines := []string{s}
+	if multiline {
+		lines = strings.Split(s, "\n")
+	}
+	for _, l := range lines {
+		if prompt.Display(l) != l {
+			t.Fatalf("undrawable text %q in %q", l, s)
+		}
+	}
+}
+
 // askLine runs a line asker over input and returns its answers, error and
 // transcript.
-func askLine(t testing.TB, input string, qs ...schema.Question) ([]Answer, error, string) {
+func askLine(t testing.TB, input string, qs ...schema.Question) ([]prompt.Answer, error, string) {
 	t.Helper()
 	var out bytes.Buffer
-	a, err := NewLine(strings.NewReader(input), &out, true).Ask(context.Background(), qs)
+	a, err := New(strings.NewReader(input), &out, true).Ask(context.Background(), qs)
 	return a, err, out.String()
 }
 
@@ -57,7 +74,7 @@ func TestLineHostileTextIsNotObeyed(t *testing.T) {
 	a, err, out := askLine(t, "\x1b[A2\n", q)
 	if err != nil {
 		// "\x1b[A2" is not a choice; then the input ends.
-		var short *ShortError
+		var short *prompt.ShortError
 		if !errors.As(err, &short) {
 			t.Fatal(err)
 		}
@@ -80,7 +97,7 @@ func TestLineHostileTextIsNotObeyed(t *testing.T) {
 }
 
 func TestLineOther(t *testing.T) {
-	long := strings.Repeat("ü", MaxOtherLength+1)
+	long := strings.Repeat("ü", prompt.MaxOtherLength+1)
 	for _, tc := range []struct {
 		name, input, want, say string
 	}{
@@ -113,7 +130,7 @@ func TestLineVeryLongLine(t *testing.T) {
 	for _, size := range []int{MaxLineLength - 10, MaxLineLength + 1, 4 * MaxLineLength, 16 << 20} {
 		input := "0\n" + strings.Repeat("x", size) + "\nshort\n"
 		done := make(chan struct{})
-		var a []Answer
+		var a []prompt.Answer
 		var err error
 		var out string
 		go func() {
@@ -129,7 +146,7 @@ func TestLineVeryLongLine(t *testing.T) {
 			t.Fatalf("%d-byte line: %v", size, err)
 		}
 		want := "short"
-		if size <= MaxOtherLength {
+		if size <= prompt.MaxOtherLength {
 			want = strings.Repeat("x", size)
 		}
 		if a[0].Other != want {
@@ -148,9 +165,9 @@ func TestLineVeryLongLine(t *testing.T) {
 // refused line and then the end of the input.
 func TestLineVeryLongLastLine(t *testing.T) {
 	_, err, _ := askLine(t, "0\n"+strings.Repeat("y", 3*MaxLineLength), single())
-	var short *ShortError
+	var short *prompt.ShortError
 	if !errors.As(err, &short) || short.Answered != 0 {
-		t.Fatalf("err = %v, want a ShortError after 0 answers", err)
+		t.Fatalf("err = %v, want a prompt.ShortError after 0 answers", err)
 	}
 }
 
@@ -170,9 +187,9 @@ func TestLineAnswers(t *testing.T) {
 
 func TestLineEndOfInput(t *testing.T) {
 	_, err, _ := askLine(t, "1\n", single(), single())
-	var short *ShortError
-	if !errors.As(err, &short) || short.Answered != 1 || !errors.Is(err, ErrNoAnswer) {
-		t.Fatalf("err = %v, want a ShortError after 1 answer", err)
+	var short *prompt.ShortError
+	if !errors.As(err, &short) || short.Answered != 1 || !errors.Is(err, prompt.ErrNoAnswer) {
+		t.Fatalf("err = %v, want a prompt.ShortError after 1 answer", err)
 	}
 }
 
@@ -184,7 +201,7 @@ func TestLineContextEnds(t *testing.T) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	cause := errors.New("stop")
 	time.AfterFunc(50*time.Millisecond, func() { cancel(cause) })
-	_, err := NewLine(r, io.Discard, false).Ask(ctx, []schema.Question{single()})
+	_, err := New(r, io.Discard, false).Ask(ctx, []schema.Question{single()})
 	if !errors.Is(err, cause) {
 		t.Fatalf("err = %v, want %v", err, cause)
 	}
@@ -195,7 +212,7 @@ type failingWriter struct{}
 func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("broken pipe") }
 
 func TestLinePromptWriteFails(t *testing.T) {
-	_, err := NewLine(strings.NewReader("1\n"), failingWriter{}, false).Ask(context.Background(), []schema.Question{single()})
+	_, err := New(strings.NewReader("1\n"), failingWriter{}, false).Ask(context.Background(), []schema.Question{single()})
 	if err == nil || !strings.Contains(err.Error(), "write prompt") {
 		t.Fatalf("err = %v, want a write prompt error", err)
 	}
@@ -217,10 +234,10 @@ func FuzzLineAsk(f *testing.F) {
 		var out bytes.Buffer
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		a, err := NewLine(bytes.NewReader(input), &out, true).Ask(ctx, qs)
+		a, err := New(bytes.NewReader(input), &out, true).Ask(ctx, qs)
 		checkDrawable(t, out.String(), true)
 		if err != nil {
-			var short *ShortError
+			var short *prompt.ShortError
 			if !errors.As(err, &short) || short.Answered < 0 || short.Answered >= len(qs) {
 				t.Fatalf("err = %v", err)
 			}
@@ -238,7 +255,7 @@ func FuzzLineAsk(f *testing.F) {
 // checkAnswer fails unless a could be an answer to q: labels of q in option
 // order (one at most for a single-select), a clean typed text, and not
 // nothing.
-func checkAnswer(t testing.TB, q schema.Question, a Answer) {
+func checkAnswer(t testing.TB, q schema.Question, a prompt.Answer) {
 	t.Helper()
 	at := 0
 	for _, l := range a.Labels {
@@ -257,7 +274,7 @@ func checkAnswer(t testing.TB, q schema.Question, a Answer) {
 		t.Fatalf("empty answer %+v", a)
 	}
 	if a.Other != "" {
-		if clean, err := CheckOther(a.Other); err != nil || clean != a.Other {
+		if clean, err := prompt.CheckOther(a.Other); err != nil || clean != a.Other {
 			t.Fatalf("typed answer %q is not clean: %q, %v", a.Other, clean, err)
 		}
 	}
@@ -290,7 +307,7 @@ func FuzzParseChoice(f *testing.F) {
 			checkDrawable(t, problem, false)
 			return
 		}
-		a := Answer{Labels: labels}
+		a := prompt.Answer{Labels: labels}
 		if other {
 			a.Other = "typed"
 		}
@@ -301,7 +318,7 @@ func FuzzParseChoice(f *testing.F) {
 // Confirm, Input and text questions draw their text through Display too.
 func TestLineConfirmInputTextHostile(t *testing.T) {
 	var out bytes.Buffer
-	l := NewLine(strings.NewReader("y\n\x1b[2J typed \n\n  mine\t \n"), &out, true)
+	l := New(strings.NewReader("y\n\x1b[2J typed \n\n  mine\t \n"), &out, true)
 	if ok, err := l.Confirm(context.Background(), "Proceed\x1b]0;t\x07?", false); err != nil || !ok {
 		t.Fatalf("Confirm = %v, %v", ok, err)
 	}

@@ -1,4 +1,6 @@
-package prompt
+// Package line asks with numbered prompts, a line typed per answer: for
+// pipes, scripts, screen readers and dumb terminals.
+package line
 
 import (
 	"bufio"
@@ -10,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -17,10 +20,10 @@ import (
 // read and dropped, and the question asked again.
 const MaxLineLength = 64 << 10
 
-// Line asks with numbered prompts: a question, its options numbered from 1,
+// Asker asks with numbered prompts: a question, its options numbered from 1,
 // and a line to type the answer on. It suits pipes, scripts, screen readers
 // and dumb terminals.
-type Line struct {
+type Asker struct {
 	in  *bufio.Reader
 	out io.Writer
 	// echo repeats each line read after its prompt, for input that is not
@@ -37,25 +40,25 @@ type lineResult struct {
 	err     error
 }
 
-// NewLine returns a line asker that reads answers from in and writes prompts
+// New returns a line asker that reads answers from in and writes prompts
 // to out. All of its questions share one buffered reader on in. With echo,
 // each answer read is written after its prompt.
-func NewLine(in io.Reader, out io.Writer, echo bool) *Line {
+func New(in io.Reader, out io.Writer, echo bool) *Asker {
 	br, ok := in.(*bufio.Reader)
 	if !ok {
 		br = bufio.NewReader(in)
 	}
-	return &Line{in: br, out: out, echo: echo}
+	return &Asker{in: br, out: out, echo: echo}
 }
 
 // Ask asks each question in turn.
-func (l *Line) Ask(ctx context.Context, qs []schema.Question) ([]Answer, error) {
-	answers := make([]Answer, 0, len(qs))
+func (l *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
+	answers := make([]prompt.Answer, 0, len(qs))
 	for i, q := range qs {
 		a, err := l.ask(ctx, q, i, len(qs))
 		if err != nil {
-			if errors.Is(err, ErrNoAnswer) {
-				return nil, &ShortError{Answered: i}
+			if errors.Is(err, prompt.ErrNoAnswer) {
+				return nil, &prompt.ShortError{Answered: i}
 			}
 			return nil, err
 		}
@@ -64,31 +67,31 @@ func (l *Line) Ask(ctx context.Context, qs []schema.Question) ([]Answer, error) 
 	return answers, nil
 }
 
-func (l *Line) ask(ctx context.Context, q schema.Question, i, n int) (Answer, error) {
+func (l *Asker) ask(ctx context.Context, q schema.Question, i, n int) (prompt.Answer, error) {
 	var b strings.Builder
 	// Everything from the input is drawn through Display or
 	// DisplayMultiline: see sanitize.go.
-	fmt.Fprintf(&b, "[%d/%d] %s\n%s\n", i+1, n, Display(q.Header), DisplayMultiline(q.Question))
+	fmt.Fprintf(&b, "[%d/%d] %s\n%s\n", i+1, n, prompt.Display(q.Header), prompt.DisplayMultiline(q.Question))
 	if q.IsText() {
 		if q.Placeholder != "" {
-			fmt.Fprintf(&b, "  e.g. %s\n", Display(q.Placeholder))
+			fmt.Fprintf(&b, "  e.g. %s\n", prompt.Display(q.Placeholder))
 		}
 		if _, err := io.WriteString(l.out, b.String()); err != nil {
-			return Answer{}, fmt.Errorf("write prompt: %w", err)
+			return prompt.Answer{}, fmt.Errorf("write prompt: %w", err)
 		}
 		text, err := l.readOther(ctx)
-		return Answer{Other: text}, err
+		return prompt.Answer{Other: text}, err
 	}
 	for j, o := range q.Options {
-		fmt.Fprintf(&b, "  %d. %s\n", j+1, Display(o.Label))
-		writeIndented(&b, DisplayMultiline(o.Description), "     ")
+		fmt.Fprintf(&b, "  %d. %s\n", j+1, prompt.Display(o.Label))
+		writeIndented(&b, prompt.DisplayMultiline(o.Description), "     ")
 		if o.Preview != "" && !q.MultiSelect {
-			writeIndented(&b, DisplayMultiline(o.Preview), "     │ ")
+			writeIndented(&b, prompt.DisplayMultiline(o.Preview), "     │ ")
 		}
 	}
 	b.WriteString("  0. Other (type your own answer)\n")
 	if _, err := io.WriteString(l.out, b.String()); err != nil {
-		return Answer{}, fmt.Errorf("write prompt: %w", err)
+		return prompt.Answer{}, fmt.Errorf("write prompt: %w", err)
 	}
 	ask := "Enter a number (Enter for 1, 0 for your own answer): "
 	if q.MultiSelect {
@@ -97,17 +100,17 @@ func (l *Line) ask(ctx context.Context, q schema.Question, i, n int) (Answer, er
 	for {
 		line, err := l.readLine(ctx, ask)
 		if err != nil {
-			return Answer{}, err
+			return prompt.Answer{}, err
 		}
 		labels, other, problem := ParseChoice(q, line)
 		if problem != "" {
 			fmt.Fprintln(l.out, problem)
 			continue
 		}
-		a := Answer{Labels: labels}
+		a := prompt.Answer{Labels: labels}
 		if other {
 			if a.Other, err = l.readOther(ctx); err != nil {
-				return Answer{}, err
+				return prompt.Answer{}, err
 			}
 		}
 		return a, nil
@@ -115,25 +118,25 @@ func (l *Line) ask(ctx context.Context, q schema.Question, i, n int) (Answer, er
 }
 
 // readOther asks for the person's own answer until CheckOther accepts it.
-func (l *Line) readOther(ctx context.Context) (string, error) {
+func (l *Asker) readOther(ctx context.Context) (string, error) {
 	return l.readText(ctx, "Your answer: ", "")
 }
 
 // readText asks for a line of text until CheckOther accepts it; an empty
 // line takes def when there is one.
-func (l *Line) readText(ctx context.Context, ask, def string) (string, error) {
+func (l *Asker) readText(ctx context.Context, ask, def string) (string, error) {
 	for {
 		line, err := l.readLine(ctx, ask)
 		if err != nil {
 			return "", err
 		}
-		s, err := CheckOther(line)
+		s, err := prompt.CheckOther(line)
 		switch {
 		case err == nil:
 			return s, nil
-		case errors.Is(err, ErrOtherEmpty) && def != "":
+		case errors.Is(err, prompt.ErrOtherEmpty) && def != "":
 			return def, nil
-		case errors.Is(err, ErrOtherEmpty):
+		case errors.Is(err, prompt.ErrOtherEmpty):
 			fmt.Fprintln(l.out, "Your answer cannot be empty; type it, or press Ctrl+C to cancel.")
 		default:
 			fmt.Fprintf(l.out, "Your answer %s; type it again, or press Ctrl+C to cancel.\n", err)
@@ -143,10 +146,10 @@ func (l *Line) readText(ctx context.Context, ask, def string) (string, error) {
 
 // Confirm asks a yes/no question; an empty line takes def. It accepts y,
 // yes, n and no in any case.
-func (l *Line) Confirm(ctx context.Context, message string, def bool) (bool, error) {
-	ask := DisplayMultiline(message) + " [Y/n]: "
+func (l *Asker) Confirm(ctx context.Context, message string, def bool) (bool, error) {
+	ask := prompt.DisplayMultiline(message) + " [Y/n]: "
 	if !def {
-		ask = DisplayMultiline(message) + " [y/N]: "
+		ask = prompt.DisplayMultiline(message) + " [y/N]: "
 	}
 	for {
 		line, err := l.readLine(ctx, ask)
@@ -167,11 +170,11 @@ func (l *Line) Confirm(ctx context.Context, message string, def bool) (bool, err
 
 // Input asks for a line of text, not empty; an empty line takes def when
 // there is one. The placeholder is shown as an example.
-func (l *Line) Input(ctx context.Context, message, placeholder, def string) (string, error) {
+func (l *Asker) Input(ctx context.Context, message, placeholder, def string) (string, error) {
 	var b strings.Builder
-	b.WriteString(DisplayMultiline(message) + "\n")
+	b.WriteString(prompt.DisplayMultiline(message) + "\n")
 	if placeholder != "" {
-		fmt.Fprintf(&b, "  e.g. %s\n", Display(placeholder))
+		fmt.Fprintf(&b, "  e.g. %s\n", prompt.Display(placeholder))
 	}
 	if _, err := io.WriteString(l.out, b.String()); err != nil {
 		return "", fmt.Errorf("write prompt: %w", err)
@@ -185,7 +188,7 @@ func (l *Line) Input(ctx context.Context, message, placeholder, def string) (str
 
 // readLine shows ask and reads one line, without its line ending. A line
 // over MaxLineLength is refused and asked again.
-func (l *Line) readLine(ctx context.Context, ask string) (string, error) {
+func (l *Asker) readLine(ctx context.Context, ask string) (string, error) {
 	for {
 		if _, err := io.WriteString(l.out, ask); err != nil {
 			return "", fmt.Errorf("write prompt: %w", err)
@@ -210,7 +213,7 @@ func (l *Line) readLine(ctx context.Context, ask string) (string, error) {
 			if r.tooLong {
 				fmt.Fprintln(l.out, "…")
 			} else {
-				fmt.Fprintln(l.out, Display(r.text))
+				fmt.Fprintln(l.out, prompt.Display(r.text))
 			}
 		}
 		if r.tooLong {
@@ -223,7 +226,7 @@ func (l *Line) readLine(ctx context.Context, ask string) (string, error) {
 
 // read reads one line from the shared reader. The last line may lack a
 // line ending; end of input before any text is ErrNoAnswer.
-func (l *Line) read() lineResult {
+func (l *Asker) read() lineResult {
 	var buf []byte
 	tooLong := false
 	for {
@@ -240,7 +243,7 @@ func (l *Line) read() lineResult {
 			continue
 		case errors.Is(err, io.EOF):
 			if len(buf) == 0 && !tooLong {
-				return lineResult{err: ErrNoAnswer}
+				return lineResult{err: prompt.ErrNoAnswer}
 			}
 			return lineOf(buf, tooLong)
 		default:
@@ -287,7 +290,7 @@ func ParseChoice(q schema.Question, line string) (labels []string, other bool, p
 	}
 	// A whole line that names one option, even one with spaces or commas in
 	// its label, is that option.
-	if j, ok := Pick(q, line); ok {
+	if j, ok := prompt.Pick(q, line); ok {
 		if j < 0 {
 			return nil, true, ""
 		}
@@ -334,7 +337,7 @@ func pickWords(q schema.Question, words []string) (picks []int, problem string) 
 	for i := 0; i < len(words); {
 		j := len(words)
 		for ; j > i; j-- {
-			if k, ok := Pick(q, strings.Join(words[i:j], " ")); ok {
+			if k, ok := prompt.Pick(q, strings.Join(words[i:j], " ")); ok {
 				picks = append(picks, k)
 				break
 			}
