@@ -230,3 +230,8 @@ func finalKey(final byte, params string) keyKind {
 	}
 	return keyIgnore
 }
+
+// is reports whether k is the printable character r.
+func (k key) is(r rune) bool {
+	return k.kind == keyRune && k.r == r
+}

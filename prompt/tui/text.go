@@ -2,6 +2,7 @@ package tui
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/AlecAivazis/survey/v2/terminal"
@@ -148,4 +149,10 @@ func (st style) paint(s string, codes ...string) string {
 		return s
 	}
 	return "\x1b[" + strings.Join(codes, ";") + "m" + s + "\x1b[0m"
+}
+
+// sentence capitalises an error message to show it to a person.
+func sentence(s string) string {
+	r, size := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[size:]
 }

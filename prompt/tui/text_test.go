@@ -2,10 +2,7 @@ package tui
 
 import (
 	"slices"
-	"strings"
 	"testing"
-
-	"github.com/askuser/askuser/prompt"
 )
 
 func TestTruncate(t *testing.T) {
@@ -107,47 +104,5 @@ func TestStyleOff(t *testing.T) {
 	}
 	if got := (style{color: true}).paint("x", sgrBold, sgrGreen); got != "\x1b[1;32mx\x1b[0m" {
 		t.Errorf("paint with colour = %q", got)
-	}
-}
-
-func TestFrameCrop(t *testing.T) {
-	tests := []struct {
-		focus, h  int
-		want      string
-		wantFocus int
-	}{
-		{focus: 5, h: 3, want: "a e f", wantFocus: 2},
-		{focus: 6, h: 3, want: "a f g", wantFocus: 2},
-		{focus: 1, h: 4, want: "a b c d", wantFocus: 1},
-		{focus: 3, h: 1, want: "d", wantFocus: 0},
-		{focus: 3, h: 9, want: "a b c d e f g", wantFocus: 3},
-	}
-	for _, tt := range tests {
-		f := frame{lines: strings.Fields("a b c d e f g"), focus: tt.focus}
-		got := f.crop(tt.h)
-		if strings.Join(got.lines, " ") != tt.want || got.focus != tt.wantFocus {
-			t.Errorf("crop(focus %d, %d) = %q focus %d, want %q focus %d", tt.focus, tt.h, got.lines, got.focus, tt.want, tt.wantFocus)
-		}
-	}
-}
-
-// The text prompt refuses what CheckOther refuses, saying why.
-func TestValidateText(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"MariaDB", ""},
-		{"", "an answer is needed: type it, or press Esc to cancel"},
-		{" \t ", "an answer is needed: type it, or press Esc to cancel"},
-		{strings.Repeat("é", prompt.MaxOtherLength+1), "your answer must be at most 2000 characters (got 2001); type it again, or press Esc to cancel"},
-		{"\xff", "your answer must be UTF-8 text; check the terminal's encoding; type it again, or press Esc to cancel"},
-	}
-	for _, tt := range tests {
-		err := validateText(tt.in)
-		got := ""
-		if err != nil {
-			got = err.Error()
-		}
-		if got != tt.want {
-			t.Errorf("validateText(%.20q) = %q, want %q", tt.in, got, tt.want)
-		}
 	}
 }

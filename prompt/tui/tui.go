@@ -255,37 +255,6 @@ func (t *Asker) size() (w, h int) {
 	return 80, 24
 }
 
-// frame is one screenful of a prompt: lines that each fit in the width
-// they were laid out for, so that the number of terminal rows it takes is
-// the number of lines.
-type frame struct {
-	lines []string
-	// focus is the line that must stay visible when the frame is cropped,
-	// and the line the cursor is put on when cursor >= 0.
-	focus int
-	// cursor is the column of the visible cursor, or -1 to hide it.
-	cursor int
-}
-
-// crop keeps at most h lines of f: its first line, which says which
-// question this is, and as many lines around its focus as fit.
-func (f frame) crop(h int) frame {
-	if len(f.lines) <= h {
-		return f
-	}
-	if h < 2 || f.focus == 0 {
-		f.lines = f.lines[f.focus : f.focus+1]
-		f.focus = 0
-		return f
-	}
-	rest := f.lines[1:]
-	n := h - 1
-	start := min(max(0, f.focus-1-n/2), len(rest)-n)
-	f.lines = append([]string{f.lines[0]}, rest[start:start+n]...)
-	f.focus -= start
-	return f
-}
-
 // draw replaces the frame on screen with f, in a single write.
 func (t *Asker) draw(f frame, termWidth int) error {
 	t.mu.Lock()

@@ -1,0 +1,125 @@
+package tui
+
+import (
+	"fmt"
+
+	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/schema"
+)
+
+// layout says how much of a prompt to show. Prompts are laid out with
+// the first layout that fits the terminal's height, so that a frame never
+// scrolls: a frame taller than the screen could not be redrawn in place.
+type layout struct {
+	gap           bool // blank lines between the parts
+	questionLines int  // at most this many lines of question; <0 for all
+	descLines     int  // at most this many lines of each description; <0 for all
+	previewLines  int  // at most this many lines of preview
+	hint          bool // the line that lists the keys
+}
+
+// frame is one screenful of a prompt: lines that each fit in the width
+// they were laid out for, so that the number of terminal rows it takes is
+// the number of lines.
+type frame struct {
+	lines []string
+	// focus is the line that must stay visible when the frame is cropped,
+	// and the line the cursor is put on when cursor >= 0.
+	focus int
+	// cursor is the column of the visible cursor, or -1 to hide it.
+	cursor int
+}
+
+// crop keeps at most h lines of f: its first line, which says which
+// question this is, and as many lines around its focus as fit.
+func (f frame) crop(h int) frame {
+	if len(f.lines) <= h {
+		return f
+	}
+	if h < 2 || f.focus == 0 {
+		f.lines = f.lines[f.focus : f.focus+1]
+		f.focus = 0
+		return f
+	}
+	rest := f.lines[1:]
+	n := h - 1
+	start := min(max(0, f.focus-1-n/2), len(rest)-n)
+	f.lines = append([]string{f.lines[0]}, rest[start:start+n]...)
+	f.focus -= start
+	return f
+}
+
+// fit builds the frame with the first layout that fits in a terminal of
+// height h, keeping a line spare; failing that, it crops the smallest
+// around its focus.
+func fit(layouts []layout, h int, build func(layout) frame) frame {
+	h = max(1, h-1)
+	var f frame
+	for _, l := range layouts {
+		if f = build(l); len(f.lines) <= h {
+			return f
+		}
+	}
+	return f.crop(h)
+}
+
+// textLayouts serve the screens of one line: text, and yes or no.
+var textLayouts = []layout{
+	{gap: true, questionLines: -1, hint: true},
+	{gap: false, questionLines: 3, hint: true},
+	{gap: false, questionLines: 1},
+}
+
+// heading lays out what both prompts of a question show first: the header
+// as a chip, the progress when there is more than one question, and the
+// question.
+func (s *session) heading(q schema.Question, index int, l layout, w int) []string {
+	st := s.tui.st
+	progress := ""
+	if s.total > 1 {
+		progress = fmt.Sprintf("Question %d of %d", index+1, s.total)
+	}
+	lines := []string{s.chip(q.Header, progress, w)}
+	question := wrap(prompt.DisplayMultiline(q.Question), w)
+	if l.questionLines >= 0 {
+		question = clip(question, max(1, l.questionLines), w)
+	}
+	for _, line := range question {
+		lines = append(lines, st.paint(line, sgrBold))
+	}
+	return lines
+}
+
+// chip lays out a header as a chip, followed by the progress when there is
+// room for it.
+func (s *session) chip(header, progress string, w int) string {
+	st := s.tui.st
+	chipRoom := w - 2
+	if progress != "" {
+		chipRoom -= 2 + width(progress)
+	}
+	if chipRoom < 4 {
+		progress, chipRoom = "", w-2
+	}
+	header = truncate(prompt.Display(header), chipRoom)
+	chip := "[" + header + "]"
+	if st.color {
+		chip = st.paint(" "+header+" ", sgrBold, sgrReverse)
+	}
+	if progress != "" {
+		chip += "  " + st.paint(progress, sgrDim)
+	}
+	return chip
+}
+
+// message lays out the message of a confirm or input prompt.
+func (s *session) message(m string, l layout, w int) []string {
+	lines := wrap(prompt.DisplayMultiline(m), w)
+	if l.questionLines >= 0 {
+		lines = clip(lines, max(1, l.questionLines), w)
+	}
+	for i, line := range lines {
+		lines[i] = s.tui.st.paint(line, sgrBold)
+	}
+	return lines
+}

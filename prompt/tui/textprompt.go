@@ -1,0 +1,181 @@
+package tui
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/AlecAivazis/survey/v2"
+
+	"github.com/askuser/askuser/prompt"
+)
+
+// textPrompt asks for a line of text: the answer of one's own after Other
+// was chosen, the answer to a text question, or the text of Input.
+type textPrompt struct {
+	s *session
+	// head lays out what is shown above the text: the question or message.
+	head        func(l layout, w int) []string
+	chosen      []string // labels also chosen, in a multi-select
+	placeholder string   // an example answer, shown while the text is empty
+	def         string   // the answer Enter takes while the text is empty
+	text        []rune
+	pos         int // the cursor, an index into text
+	message     string
+}
+
+// newTextPrompt returns a text prompt under head, starting with text and
+// the cursor at its end.
+func newTextPrompt(s *session, head func(layout, int) []string, text string) *textPrompt {
+	r := []rune(text)
+	return &textPrompt{s: s, head: head, text: r, pos: len(r)}
+}
+
+// textPrefix is put before the text being typed.
+const textPrefix = "Your answer: "
+
+// Prompt reads keys until Enter, Esc or Ctrl+C, and returns the text
+// without surrounding spaces, or the default when that leaves nothing.
+func (p *textPrompt) Prompt(*survey.PromptConfig) (any, error) {
+	for {
+		k, err := p.s.nextKey(p.render)
+		if err != nil {
+			return nil, err
+		}
+		switch k.kind {
+		case keyEnter:
+			text := strings.TrimSpace(string(p.text))
+			if text == "" {
+				text = p.def
+			}
+			return text, nil
+		case keyRune:
+			p.text = slices.Insert(p.text, p.pos, k.r)
+			p.pos++
+			p.message = ""
+		case keyBackspace:
+			if p.pos > 0 {
+				p.text = slices.Delete(p.text, p.pos-1, p.pos)
+				p.pos--
+			}
+		case keyDelete:
+			if p.pos < len(p.text) {
+				p.text = slices.Delete(p.text, p.pos, p.pos+1)
+			}
+		case keyLeft:
+			p.pos = max(0, p.pos-1)
+		case keyRight:
+			p.pos = min(len(p.text), p.pos+1)
+		case keyHome:
+			p.pos = 0
+		case keyEnd:
+			p.pos = len(p.text)
+		case keyClearLine:
+			p.text = slices.Delete(p.text, 0, p.pos)
+			p.pos = 0
+		case keyDeleteWord:
+			i := p.pos
+			for i > 0 && unicode.IsSpace(p.text[i-1]) {
+				i--
+			}
+			for i > 0 && !unicode.IsSpace(p.text[i-1]) {
+				i--
+			}
+			p.text = slices.Delete(p.text, i, p.pos)
+			p.pos = i
+		}
+	}
+}
+
+// validateText accepts typed text when CheckOther does, and otherwise says
+// why, to be shown before the prompt is asked again.
+func validateText(v any) error {
+	s, _ := v.(string)
+	switch _, err := prompt.CheckOther(s); {
+	case err == nil:
+		return nil
+	case errors.Is(err, prompt.ErrOtherEmpty):
+		return errors.New("an answer is needed: type it, or press Esc to cancel")
+	default:
+		return fmt.Errorf("your answer %s; type it again, or press Esc to cancel", err)
+	}
+}
+
+// askText asks a text prompt until its answer passes CheckOther, and
+// returns the answer as CheckOther cleans it.
+func askText(s *session, p *textPrompt) (string, error) {
+	text, err := askOne[string](s, p, validateText)
+	if err != nil {
+		return "", err
+	}
+	return prompt.CheckOther(text)
+}
+
+// Cleanup leaves the prompt on screen: whatever is drawn next replaces it,
+// and the last one is erased when the asker is done.
+func (p *textPrompt) Cleanup(*survey.PromptConfig, any) error { return nil }
+
+// Error keeps the reason to show it when the prompt is drawn again.
+func (p *textPrompt) Error(_ *survey.PromptConfig, err error) error {
+	p.message = err.Error()
+	p.text, p.pos = p.text[:0], 0
+	return nil
+}
+
+func (p *textPrompt) render() error {
+	w, h := p.s.tui.size()
+	return p.s.tui.draw(fit(textLayouts, h, func(l layout) frame { return p.frame(l, w-1) }), w)
+}
+
+func (p *textPrompt) frame(l layout, w int) frame {
+	st := p.s.tui.st
+	f := frame{lines: p.head(l, w)}
+	if l.gap {
+		f.lines = append(f.lines, "")
+	}
+	if len(p.chosen) > 0 {
+		chosen := "Chosen: " + prompt.Display(strings.Join(p.chosen, ", "))
+		f.lines = append(f.lines, st.paint(truncate(chosen, w), sgrDim))
+	}
+	prefix := truncate(textPrefix, w/2)
+	room := max(1, w-width(prefix)-1)
+	shown, col := window(p.text, p.pos, room)
+	line := st.paint(prefix, sgrCyan, sgrBold) + shown
+	if len(p.text) == 0 {
+		line += p.hint(room)
+	}
+	f.focus = len(f.lines)
+	f.cursor = width(prefix) + col
+	f.lines = append(f.lines, line)
+	if p.message != "" {
+		f.lines = append(f.lines, st.paint(truncate("✖ "+sentence(p.message), w), sgrYellow))
+	}
+	if l.hint {
+		if l.gap {
+			f.lines = append(f.lines, "")
+		}
+		keys := "Enter submit · Esc cancel"
+		if len(p.text) == 0 && p.def != "" {
+			keys = fmt.Sprintf("Enter for %q · Esc cancel", prompt.Display(p.def))
+		}
+		f.lines = append(f.lines, st.paint(truncate(keys, w), sgrDim))
+	}
+	return f
+}
+
+// hint is what the empty text shows: the placeholder, or else the default.
+// It is dimmed; without colour, an example says so in words.
+func (p *textPrompt) hint(w int) string {
+	st := p.s.tui.st
+	switch {
+	case p.placeholder != "" && st.color:
+		return st.paint(truncate(prompt.Display(p.placeholder), w), sgrDim)
+	case p.placeholder != "":
+		return truncate("e.g. "+prompt.Display(p.placeholder), w)
+	case p.def != "" && st.color:
+		return st.paint(truncate(prompt.Display(p.def), w), sgrDim)
+	}
+	return ""
+}

@@ -1,0 +1,29 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/askuser/askuser/prompt"
+)
+
+// The text prompt refuses what CheckOther refuses, saying why.
+func TestValidateText(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"MariaDB", ""},
+		{"", "an answer is needed: type it, or press Esc to cancel"},
+		{" \t ", "an answer is needed: type it, or press Esc to cancel"},
+		{strings.Repeat("é", prompt.MaxOtherLength+1), "your answer must be at most 2000 characters (got 2001); type it again, or press Esc to cancel"},
+		{"\xff", "your answer must be UTF-8 text; check the terminal's encoding; type it again, or press Esc to cancel"},
+	}
+	for _, tt := range tests {
+		err := validateText(tt.in)
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != tt.want {
+			t.Errorf("validateText(%.20q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
