@@ -6,7 +6,7 @@ import (
 
 // confirmPrompt asks a yes/no question.
 type confirmPrompt struct {
-	s       *session
+	s       *dialog
 	message string
 	yes     bool // Yes is focused, rather than No
 }

@@ -57,7 +57,7 @@ type keyReader struct {
 
 // nextKey draws a prompt with render and reads the next key. Esc and Ctrl+C
 // come back as ErrCancelled: they cancel from every screen alike.
-func (s *session) nextKey(render func() error) (key, error) {
+func (s *dialog) nextKey(render func() error) (key, error) {
 	if err := render(); err != nil {
 		return key{}, err
 	}

@@ -73,7 +73,7 @@ var textLayouts = []layout{
 // heading lays out what both prompts of a question show first: the header
 // as a chip, the progress when there is more than one question, and the
 // question.
-func (s *session) heading(q schema.Question, index int, l layout, w int) []string {
+func (s *dialog) heading(q schema.Question, index int, l layout, w int) []string {
 	st := s.tui.st
 	progress := ""
 	if s.total > 1 {
@@ -92,7 +92,7 @@ func (s *session) heading(q schema.Question, index int, l layout, w int) []strin
 
 // chip lays out a header as a chip, followed by the progress when there is
 // room for it.
-func (s *session) chip(header, progress string, w int) string {
+func (s *dialog) chip(header, progress string, w int) string {
 	st := s.tui.st
 	chipRoom := w - 2
 	if progress != "" {
@@ -113,7 +113,7 @@ func (s *session) chip(header, progress string, w int) string {
 }
 
 // message lays out the message of a confirm or input prompt.
-func (s *session) message(m string, l layout, w int) []string {
+func (s *dialog) message(m string, l layout, w int) []string {
 	lines := wrap(prompt.DisplayMultiline(m), w)
 	if l.questionLines >= 0 {
 		lines = clip(lines, max(1, l.questionLines), w)

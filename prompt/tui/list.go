@@ -43,7 +43,7 @@ func (r *listResult) WriteAnswer(_ string, v any) error {
 // (single-select) or several (multi-select). The entry after the options
 // is Other.
 type listPrompt struct {
-	s       *session
+	s       *dialog
 	q       schema.Question
 	index   int
 	cursor  int    // focused entry; len(q.Options) is Other
@@ -54,7 +54,7 @@ type listPrompt struct {
 // newListPrompt returns the list for q, starting from the answer prev
 // when an answer is being changed: its options ticked (multi-select) and
 // the cursor on the first of them.
-func newListPrompt(s *session, q schema.Question, index int, prev prompt.Answer) *listPrompt {
+func newListPrompt(s *dialog, q schema.Question, index int, prev prompt.Answer) *listPrompt {
 	n := len(q.Options)
 	p := &listPrompt{s: s, q: q, index: index, cursor: -1}
 	if q.MultiSelect {

@@ -13,7 +13,7 @@ import (
 // review shows every answer and lets the person submit them, change any
 // one (asking that question again, starting from its answer, and coming
 // back here), or cancel.
-func (s *session) review(qs []schema.Question, answers []prompt.Answer) error {
+func (s *dialog) review(qs []schema.Question, answers []prompt.Answer) error {
 	for {
 		p := &reviewPrompt{s: s, qs: qs, answers: answers}
 		choice, err := askOne[int](s, p)
@@ -38,7 +38,7 @@ func (s *session) review(qs []schema.Question, answers []prompt.Answer) error {
 // reviewPrompt is the review screen: the answers, then the entries Submit,
 // Change <header> for each question, and Cancel.
 type reviewPrompt struct {
-	s       *session
+	s       *dialog
 	qs      []schema.Question
 	answers []prompt.Answer
 	cursor  int // the focused entry

@@ -15,7 +15,7 @@ import (
 // textPrompt asks for a line of text: the answer of one's own after Other
 // was chosen, the answer to a text question, or the text of Input.
 type textPrompt struct {
-	s *session
+	s *dialog
 	// head lays out what is shown above the text: the question or message.
 	head        func(l layout, w int) []string
 	chosen      []string // labels also chosen, in a multi-select
@@ -28,7 +28,7 @@ type textPrompt struct {
 
 // newTextPrompt returns a text prompt under head, starting with text and
 // the cursor at its end.
-func newTextPrompt(s *session, head func(layout, int) []string, text string) *textPrompt {
+func newTextPrompt(s *dialog, head func(layout, int) []string, text string) *textPrompt {
 	r := []rune(text)
 	return &textPrompt{s: s, head: head, text: r, pos: len(r)}
 }
@@ -105,7 +105,7 @@ func validateText(v any) error {
 
 // askText asks a text prompt until its answer passes CheckOther, and
 // returns the answer as CheckOther cleans it.
-func askText(s *session, p *textPrompt) (string, error) {
+func askText(s *dialog, p *textPrompt) (string, error) {
 	text, err := askOne[string](s, p, validateText)
 	if err != nil {
 		return "", err

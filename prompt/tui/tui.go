@@ -91,7 +91,7 @@ func (t *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer,
 		return nil, nil
 	}
 	answers := make([]prompt.Answer, len(qs))
-	err := t.run(ctx, len(qs), func(s *session) error {
+	err := t.run(ctx, len(qs), func(s *dialog) error {
 		for i, q := range qs {
 			a, err := s.ask(i, q, prompt.Answer{})
 			if err != nil {
@@ -115,7 +115,7 @@ func (t *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer,
 // and Ctrl+C return ErrCancelled.
 func (t *Asker) Confirm(ctx context.Context, message string, def bool) (bool, error) {
 	var yes bool
-	err := t.run(ctx, 1, func(s *session) error {
+	err := t.run(ctx, 1, func(s *dialog) error {
 		var err error
 		yes, err = askOne[bool](s, &confirmPrompt{s: s, message: message, yes: def})
 		return err
@@ -128,7 +128,7 @@ func (t *Asker) Confirm(ctx context.Context, message string, def bool) (bool, er
 // while nothing has been typed. Esc and Ctrl+C return ErrCancelled.
 func (t *Asker) Input(ctx context.Context, message, placeholder, def string) (string, error) {
 	var text string
-	err := t.run(ctx, 1, func(s *session) error {
+	err := t.run(ctx, 1, func(s *dialog) error {
 		p := newTextPrompt(s, func(l layout, w int) []string { return s.message(message, l, w) }, "")
 		p.placeholder, p.def = placeholder, def
 		var err error
@@ -148,7 +148,7 @@ var (
 // last frame is erased and the terminal restored before run returns. It
 // returns ErrCancelled, ErrNoAnswer (the terminal's input ended) or
 // context.Cause(ctx) when ctx is done, whatever f saw.
-func (t *Asker) run(ctx context.Context, total int, f func(*session) error) (err error) {
+func (t *Asker) run(ctx context.Context, total int, f func(*dialog) error) (err error) {
 	if ctx.Err() != nil {
 		return context.Cause(ctx)
 	}
@@ -166,7 +166,7 @@ func (t *Asker) run(ctx context.Context, total int, f func(*session) error) (err
 	}
 	defer in.close()
 
-	s := &session{tui: t, keys: &keyReader{in: in}, total: total}
+	s := &dialog{tui: t, keys: &keyReader{in: in}, total: total}
 	if err := f(s); err != nil {
 		t.clear()
 		if ctx.Err() != nil {
@@ -328,8 +328,9 @@ func (t *Asker) erase(b *bytes.Buffer, termWidth int) {
 	b.WriteString("\x1b[J")
 }
 
-// session is one run of Ask, Confirm or Input.
-type session struct {
+// dialog is one run of Ask, Confirm or Input: the screens it draws and
+// the keys it reads.
+type dialog struct {
 	tui   *Asker
 	keys  *keyReader
 	total int
@@ -338,7 +339,7 @@ type session struct {
 // ask asks one question: the list of options, then the text prompt when
 // Other was chosen; or, for a text question, the text prompt alone. prev
 // is the answer being changed, if any, to start from.
-func (s *session) ask(index int, q schema.Question, prev prompt.Answer) (prompt.Answer, error) {
+func (s *dialog) ask(index int, q schema.Question, prev prompt.Answer) (prompt.Answer, error) {
 	head := func(l layout, w int) []string { return s.heading(q, index, l, w) }
 	if q.IsText() {
 		text := newTextPrompt(s, head, prev.Other)
@@ -366,11 +367,15 @@ func (s *session) ask(index int, q schema.Question, prev prompt.Answer) (prompt.
 	return a, nil
 }
 
-// askOne runs a prompt through survey, which prompts, validates, says why
-// an answer is not accepted and prompts again. The prompts draw through
-// the TUI, but survey is still given the streams so that nothing can ever
-// fall back to stdout.
-func askOne[T any](s *session, p survey.Prompt, validators ...survey.Validator) (T, error) {
+// askOne runs a prompt through survey, which prompts, validates, has the
+// prompt say why an answer is not accepted (its Error method) and prompts
+// again. survey itself writes nothing: each prompt here draws on the
+// terminal through its dialog and reads keys from it. survey hands the
+// streams given with WithStdio only to prompts that implement its
+// WithStdio method, and these do not; they are given so that a prompt of
+// survey's own, were one used here, would draw on the terminal rather than
+// on survey's default, stdout.
+func askOne[T any](s *dialog, p survey.Prompt, validators ...survey.Validator) (T, error) {
 	var v T
 	opts := []survey.AskOpt{survey.WithStdio(s.tui.in, s.tui.out, s.tui.out)}
 	for _, val := range validators {

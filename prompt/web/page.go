@@ -153,8 +153,8 @@ func webOtherProblem(err error) string {
 	return "Type your own answer, or choose one of the options."
 }
 
-// webPage is what the page template shows.
-type webPage struct {
+// view is what the page template shows.
+type view struct {
 	Nonce, Token string
 	// MaxOther is the longest typed answer, in characters.
 	MaxOther int
@@ -201,8 +201,8 @@ type webSummaryLine struct {
 
 // formPage is the page of questions, showing what form chose and its
 // problems; a nil form shows what each question starts with.
-func (s *webSession) formPage(form webForm) *webPage {
-	p := &webPage{State: "form"}
+func (s *page) formPage(form webForm) *view {
+	p := &view{State: "form"}
 	if len(s.items) == 1 {
 		p.Title = "Question: " + prompt.Display(s.items[0].q.Header)
 	} else {
@@ -263,16 +263,16 @@ func (s *webSession) formPage(form webForm) *webPage {
 	return p
 }
 
-// renderCurrent shows the page as the session stands: the questions while
-// it waits, and how it ended after that.
-func (s *webSession) renderCurrent(code int) *webReply {
+// renderCurrent shows the page as it stands: the questions while it
+// waits, and how it ended after that.
+func (s *page) renderCurrent(code int) *webReply {
 	st, answers, reason := s.result()
-	var p *webPage
+	var p *view
 	switch st {
 	case webWaiting:
 		p = s.formPage(nil)
 	case webAnswered:
-		p = &webPage{State: "answered", Title: "Answered"}
+		p = &view{State: "answered", Title: "Answered"}
 		for i, item := range s.items {
 			p.Summary = append(p.Summary, webSummaryLine{
 				Header:   prompt.Display(item.q.Header),
@@ -281,16 +281,16 @@ func (s *webSession) renderCurrent(code int) *webReply {
 			})
 		}
 	case webCancelled:
-		p = &webPage{State: "cancelled", Title: "Cancelled"}
+		p = &view{State: "cancelled", Title: "Cancelled"}
 	default:
-		p = &webPage{State: "withdrawn", Title: "Question withdrawn", Reason: reason}
+		p = &view{State: "withdrawn", Title: "Question withdrawn", Reason: reason}
 	}
 	return s.render(code, p)
 }
 
 // render writes p with a policy that lets the page run only its own inline
 // style and script, send only to this server, and be framed by nothing.
-func (s *webSession) render(code int, p *webPage) *webReply {
+func (s *page) render(code int, p *view) *webReply {
 	nonce, err := randomString(18)
 	if err != nil {
 		return webRefuse(500, "Could not make the page.")

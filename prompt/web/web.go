@@ -153,7 +153,7 @@ func (w *Asker) serve(ctx context.Context, items []webItem) ([]prompt.Answer, er
 		return nil, errors.New("serve the page: a web asker asks once")
 	}
 	w.asked = true
-	s := &webSession{
+	s := &page{
 		items:   items,
 		token:   w.token,
 		host:    w.host,
@@ -270,7 +270,7 @@ func (c webHostCheck) ok(hostport string) bool {
 	return ip.Equal(c.ip) || c.ip.IsUnspecified()
 }
 
-// webState is where a page's one question session stands.
+// webState is where a page stands: waiting for its answer, or how it ended.
 type webState int
 
 const (
@@ -280,8 +280,9 @@ const (
 	webWithdrawn
 )
 
-// webSession serves the page for one set of questions.
-type webSession struct {
+// page is the page of one set of questions: what it asks, who may load
+// it, and how its wait ended.
+type page struct {
 	items   []webItem
 	token   string
 	host    webHostCheck
@@ -294,9 +295,9 @@ type webSession struct {
 	done    chan struct{} // closed when state leaves webWaiting
 }
 
-// finish ends the session unless it has ended already, and reports whether
-// this call ended it: the first answer, cancel or withdrawal wins.
-func (s *webSession) finish(st webState, answers []prompt.Answer, reason string) bool {
+// finish ends the page's wait unless it has ended already, and reports
+// whether this call ended it: the first answer, cancel or withdrawal wins.
+func (s *page) finish(st webState, answers []prompt.Answer, reason string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.state != webWaiting {
@@ -307,7 +308,7 @@ func (s *webSession) finish(st webState, answers []prompt.Answer, reason string)
 	return true
 }
 
-func (s *webSession) result() (webState, []prompt.Answer, string) {
+func (s *page) result() (webState, []prompt.Answer, string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.state, s.answers, s.reason
@@ -319,7 +320,7 @@ const webPollWait = 50 * time.Second
 
 // handle answers one request: the page with its token on GET /, the long
 // poll on GET /wait, the form on POST /answer and POST /cancel.
-func (s *webSession) handle(r *webRequest) *webReply {
+func (s *page) handle(r *webRequest) *webReply {
 	if !s.host.ok(r.host) {
 		return webRefuse(403, "Forbidden: this server answers only to its own address.")
 	}
@@ -349,9 +350,9 @@ func (s *webSession) handle(r *webRequest) *webReply {
 	return webRefuse(404, "Not found.")
 }
 
-// serveWait holds a page's request until the session ends, so that the page
+// serveWait holds a page's request until the wait ends, so that the page
 // learns at once that it was answered elsewhere or withdrawn.
-func (s *webSession) serveWait(r *webRequest) *webReply {
+func (s *page) serveWait(r *webRequest) *webReply {
 	t := time.NewTimer(webPollWait)
 	defer t.Stop()
 	select {
@@ -364,7 +365,7 @@ func (s *webSession) serveWait(r *webRequest) *webReply {
 	}
 }
 
-func (s *webSession) servePost(r *webRequest) *webReply {
+func (s *page) servePost(r *webRequest) *webReply {
 	// Browsers send Origin with every POST; a page of another origin must
 	// not answer for the person.
 	if r.origin != "" && !strings.EqualFold(r.origin, "http://"+r.host) {

@@ -144,7 +144,7 @@ func TestWebHostCheck(t *testing.T) {
 // HTML-escaped on top, so that control and bidirectional characters are
 // seen, not obeyed.
 func TestWebPageShowsTextAsDisplayed(t *testing.T) {
-	s := &webSession{
+	s := &page{
 		token: "t",
 		items: []webItem{{q: schema.Question{
 			Header:   "\x1b[31mDB",
