@@ -7,9 +7,12 @@ package e2e
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 )
 
@@ -19,6 +22,43 @@ var askuserBin string
 // raceBuild is set in a test binary built with -race, so that the program
 // under test is built with it too (see race_test.go).
 var raceBuild bool
+
+// recordProgramFiles stats every file the program is built from, once per
+// run. The program is built apart from this test binary, so go test, which
+// keys a cached result on the test binary and on the files its tests
+// touched, would otherwise reuse the results of a run before the program
+// changed.
+var recordProgramFiles = sync.OnceFunc(func() {
+	_ = filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return nil
+		case d.IsDir() && path != "..":
+			switch d.Name() {
+			case ".git", ".ci", "docs", "e2e", "scripts", "testdata":
+				return filepath.SkipDir
+			}
+		case !d.IsDir() && isProgramFile(d.Name()):
+			_, _ = os.Stat(path)
+		}
+		return nil
+	})
+})
+
+// isProgramFile reports whether a file of this name can go into the
+// program: Go code other than tests, the module files, and what is
+// embedded.
+func isProgramFile(name string) bool {
+	if strings.HasSuffix(name, "_test.go") {
+		return false
+	}
+	for _, ext := range []string{".go", ".mod", ".sum", ".json", ".tmpl", ".html", ".css", ".js"} {
+		if strings.HasSuffix(name, ext) {
+			return true
+		}
+	}
+	return false
+}
 
 // TestMain builds askuser once, with the go command on PATH, into a
 // directory removed when the tests are done.

@@ -14,6 +14,7 @@ func askuserPath(t *testing.T) string {
 	if askuserBin == "" {
 		t.Fatal("askuser was not built: run the tests with go test")
 	}
+	recordProgramFiles()
 	return askuserBin
 }
 
