@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"io"
+
 	"github.com/spf13/cobra"
 )
 
@@ -22,18 +24,24 @@ install it where your shell looks for completions.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			root, out := cmd.Root(), cmd.OutOrStdout()
-			switch args[0] {
-			case "bash":
-				return root.GenBashCompletionV2(out, true)
-			case "zsh":
-				return root.GenZshCompletion(out)
-			case "fish":
-				return root.GenFishCompletion(out, true)
-			case "powershell":
-				return root.GenPowerShellCompletionWithDesc(out)
-			}
-			return usageErrorf("unknown shell %q: must be bash, zsh, fish or powershell", args[0])
+			return completionRun(cmd.Root(), cmd.OutOrStdout(), args[0])
 		},
 	}
+}
+
+// completionRun prints the completion script of root, the command tree,
+// for shell. Cobra writes the scripts from the tree, so the tree is what
+// it takes.
+func completionRun(root *cobra.Command, w io.Writer, shell string) error {
+	switch shell {
+	case "bash":
+		return root.GenBashCompletionV2(w, true)
+	case "zsh":
+		return root.GenZshCompletion(w)
+	case "fish":
+		return root.GenFishCompletion(w, true)
+	case "powershell":
+		return root.GenPowerShellCompletionWithDesc(w)
+	}
+	return usageErrorf("unknown shell %q: must be bash, zsh, fish or powershell", shell)
 }

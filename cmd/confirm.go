@@ -1,8 +1,8 @@
 package cmd
 
 import (
+	"context"
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -11,8 +11,12 @@ import (
 	"github.com/askuser/askuser/schema"
 )
 
-// errDeclined is a "no" to askuser confirm: exit 1, with nothing to report.
-var errDeclined = errors.New("declined")
+// confirmOptions are what askuser confirm needs, resolved from its flags.
+type confirmOptions struct {
+	question string
+	yes      bool // the answer Enter takes
+	session  sessionOptions
+}
 
 func newConfirmCmd(env *Env) *cobra.Command {
 	var flags askFlags
@@ -26,40 +30,48 @@ the default (yes unless --default no). Line prompts accept y, yes, n and no in
 any case.`,
 		Example: `  askuser confirm "Delete 15 files?" --default no && rm -- *.tmp
   if askuser confirm "Deploy to production?" --timeout 2m; then make deploy; fi`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) != 1 || strings.TrimSpace(args[0]) == "" {
-				return usageErrorf(`confirm needs one question, e.g. askuser confirm "Delete 15 files?"`)
-			}
-			return nil
-		},
+		Args: questionArg("confirm", "Delete 15 files?"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			yes, err := parseYesNo(def)
-			if err != nil {
+			opts := confirmOptions{question: args[0]}
+			var err error
+			if opts.yes, err = parseYesNo(def); err != nil {
 				return err
 			}
-			s, err := flags.start(cmd.Context(), cmd, env, &source{}, schema.Question{Header: "Confirm", Question: args[0]})
-			if err != nil {
+			if opts.session, err = flags.resolve(cmd, env); err != nil {
 				return err
 			}
-			ok, err := s.Confirm(s.ctx, args[0], yes)
-			err = s.settle(err)
-			if err == nil {
-				s.summarizeOne(args[0], map[bool]string{true: "Yes", false: "No"}[ok])
-			}
-			s.end(env.IO.ErrOut)
-			if err != nil {
-				return noAnswerIn(err, args[0])
-			}
-			if !ok {
-				return errDeclined
-			}
-			return nil
+			return confirmRun(cmd.Context(), env, opts)
 		},
 	}
 	cmd.Flags().StringVar(&def, "default", "yes", "the answer Enter takes: `yes` or no")
-	cmd.RegisterFlagCompletionFunc("default", fixedCompletions("yes", "no"))
+	_ = cmd.RegisterFlagCompletionFunc("default", fixedCompletions("yes", "no"))
 	flags.register(cmd)
 	return cmd
+}
+
+// confirmRun asks the question; a "no" is errDeclined.
+func confirmRun(ctx context.Context, env *Env, opts confirmOptions) error {
+	var yes bool
+	err := converse(ctx, env, opts.session, conversation{
+		first: schema.Question{Header: "Confirm", Question: opts.question},
+		ask: func(ctx context.Context, a fullAsker) ([]prompt.Summary, error) {
+			var err error
+			yes, err = a.Confirm(ctx, opts.question, opts.yes)
+			answer := "No"
+			if yes {
+				answer = "Yes"
+			}
+			return []prompt.Summary{{Asked: opts.question, Answer: answer}}, err
+		},
+		noAnswer: func(err error) error { return noAnswerIn(err, opts.question) },
+	})
+	if err != nil {
+		return err
+	}
+	if !yes {
+		return errDeclined
+	}
+	return nil
 }
 
 func parseYesNo(s string) (bool, error) {
@@ -72,44 +84,14 @@ func parseYesNo(s string) (bool, error) {
 	return false, usageErrorf("invalid --default %q: must be yes or no", s)
 }
 
-func newInputCmd(env *Env) *cobra.Command {
-	var flags askFlags
-	var placeholder, def string
-	cmd := &cobra.Command{
-		Use:   "input QUESTION",
-		Short: "Ask for a line of text and print it",
-		Long: `Ask the person for a line of text, for scripts, and print it followed by a
-newline. The answer may not be empty; with --default, Enter takes the default.`,
-		Example: `  name=$(askuser input "Component name?" --placeholder UserCard)
-  branch=$(askuser input "Branch to release from?" --default main)`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) != 1 || strings.TrimSpace(args[0]) == "" {
-				return usageErrorf(`input needs one question, e.g. askuser input "Component name?"`)
-			}
-			return nil
-		},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := flags.start(cmd.Context(), cmd, env, &source{}, schema.Question{Header: "Input", Question: args[0]})
-			if err != nil {
-				return err
-			}
-			text, err := s.Input(s.ctx, args[0], placeholder, def)
-			err = s.settle(err)
-			if err == nil {
-				s.summarizeOne(args[0], text)
-			}
-			s.end(env.IO.ErrOut)
-			if err != nil {
-				return noAnswerIn(err, args[0])
-			}
-			_, err = fmt.Fprintln(env.IO.Out, text)
-			return err
-		},
+// questionArg accepts the one question of a confirm or input command.
+func questionArg(name, example string) cobra.PositionalArgs {
+	return func(_ *cobra.Command, args []string) error {
+		if len(args) != 1 || strings.TrimSpace(args[0]) == "" {
+			return usageErrorf(`%s needs one question, e.g. askuser %s %q`, name, name, example)
+		}
+		return nil
 	}
-	cmd.Flags().StringVar(&placeholder, "placeholder", "", "an example answer shown as a hint")
-	cmd.Flags().StringVar(&def, "default", "", "the answer Enter takes")
-	flags.register(cmd)
-	return cmd
 }
 
 // noAnswerIn names the question in an ended-input error.

@@ -40,11 +40,16 @@ description.`,
 		Example: "  askuser docs\n  askuser docs >> AGENTS.md",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			sch, err := loadSchema(env)
-			if err != nil {
-				return err
-			}
-			return writeDocs(cmd.OutOrStdout(), sch.Limits())
+			return docsRun(env, cmd.OutOrStdout())
 		},
 	}
+}
+
+// docsRun prints the agent guide for the limits in effect.
+func docsRun(env *Env, w io.Writer) error {
+	sch, err := loadSchema(env)
+	if err != nil {
+		return err
+	}
+	return writeDocs(w, sch.Limits())
 }

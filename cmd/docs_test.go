@@ -5,29 +5,12 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/spf13/cobra/doc"
 )
 
 var updateDocs = flag.Bool("update", false, "rewrite docs/ from the commands")
-
-// testEnv is an Env over the real schema with no terminal and an empty
-// environment.
-func testEnv(t *testing.T) *Env {
-	t.Helper()
-	raw, err := os.ReadFile("../schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &Env{
-		IO:     &IOStreams{In: strings.NewReader(""), Out: new(bytes.Buffer), ErrOut: new(bytes.Buffer)},
-		Getenv: func(string) string { return "" },
-		Schema: raw,
-		Build:  Build{Version: "1.0.0", Commit: "abcdef", Date: "2026-01-01"},
-	}
-}
 
 // TestGeneratedDocs keeps docs/ the output of the commands themselves: the
 // agent guide is what "askuser docs" prints, and the command pages are
@@ -47,7 +30,7 @@ func TestGeneratedDocs(t *testing.T) {
 	}
 	want["agents.md"] = guide.Bytes()
 
-	root := newRootCmd(env)
+	root := NewRootCmd(env)
 	root.DisableAutoGenTag = true
 	tmp := t.TempDir()
 	if err := doc.GenMarkdownTree(root, tmp); err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"syscall"
 	"time"
 
@@ -62,41 +63,91 @@ func (e *noAnswerError) Error() string {
 
 func (e *noAnswerError) Unwrap() error { return prompt.ErrNoAnswer }
 
-// exitCode maps an error to the exit code of the contract. It is the only
-// place that does.
-func exitCode(err error) int {
+// errDeclined is a "no" to askuser confirm: exit 1, with nothing to report.
+var errDeclined = errors.New("declined")
+
+// usageLine is shown after the errors that mean "this is not how to call me".
+const usageLine = `Usage: askuser '{"questions":[...]}'`
+
+// classify says what the outcome err means, to the person and to the
+// caller: the text to write on stderr ("" for none) and the exit code of
+// the contract. It is the only place that maps outcomes to exit codes. A
+// usage error points to the help of the command that was run, cmdPath.
+func classify(err error, cmdPath string) (string, int) {
 	var (
 		usage   *usageError
+		limit   *schema.LimitError
 		syntax  *schema.SyntaxError
 		invalid *schema.ValidationError
 		large   *schema.TooLargeError
-		limit   *schema.LimitError
 		timeout *timeoutError
 		sig     *signalError
 	)
 	switch {
 	case err == nil:
-		return ExitOK
+		return "", ExitOK
 	case errors.Is(err, errDeclined):
-		return ExitError
-	case errors.As(err, &usage), errors.As(err, &limit):
-		return ExitUsage
-	case errors.As(err, &syntax), errors.As(err, &invalid), errors.As(err, &large):
-		return ExitInvalid
+		return "", ExitError // the exit code says it all
+	case errors.As(err, &usage):
+		msg := fmt.Sprintf("Error: %s\n", capitalize(usage.msg))
+		if usage.showUsage {
+			return msg + usageLine + "\n", ExitUsage
+		}
+		return msg + fmt.Sprintf("Run '%s --help' for usage.\n", cmdPath), ExitUsage
+	case errors.As(err, &limit):
+		return errorLine(err), ExitUsage
+	case errors.As(err, &syntax):
+		return fmt.Sprintf("Error: Invalid JSON format: %s\n%s\n", syntax, usageLine), ExitInvalid
+	case errors.As(err, &invalid):
+		var b strings.Builder
+		b.WriteString("Error: Validation failed\n")
+		for _, p := range invalid.Problems {
+			fmt.Fprintf(&b, "- %s\n", p)
+		}
+		return b.String(), ExitInvalid
+	case errors.As(err, &large):
+		return fmt.Sprintf("Error: Input too large: the questions are larger than 1 MiB (%d bytes); shorten them\n", schema.MaxInputSize), ExitInvalid
 	case errors.Is(err, prompt.ErrNoAnswer):
-		return ExitNoAnswer
-	case errors.As(err, &timeout), errors.Is(err, context.DeadlineExceeded):
-		return ExitTimeout
+		return fmt.Sprintf("Error: No answer: %s\n", err), ExitNoAnswer
+	case errors.As(err, &timeout):
+		return errorLine(timeout), ExitTimeout
+	case errors.Is(err, context.DeadlineExceeded):
+		return errorLine(err), ExitTimeout
 	case errors.Is(err, prompt.ErrCancelled):
-		return ExitCancel
+		return "Error: Cancelled by the user\n", ExitCancel
 	case errors.As(err, &sig):
+		msg := fmt.Sprintf("Error: Stopped by %s\n", signalName(sig.sig))
 		switch sig.sig {
 		case syscall.SIGHUP:
-			return ExitHangup
+			return msg, ExitHangup
 		case syscall.SIGTERM:
-			return ExitTerm
+			return msg, ExitTerm
 		}
-		return ExitCancel
+		return msg, ExitCancel
 	}
-	return ExitError
+	return errorLine(err), ExitError
+}
+
+// errorLine is the plain report of err: "Error: " and its message.
+func errorLine(err error) string {
+	return fmt.Sprintf("Error: %s\n", capitalize(err.Error()))
+}
+
+func signalName(s os.Signal) string {
+	switch s {
+	case os.Interrupt:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGHUP:
+		return "SIGHUP"
+	}
+	return s.String()
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }

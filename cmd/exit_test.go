@@ -13,45 +13,62 @@ import (
 	"github.com/askuser/askuser/schema"
 )
 
-func TestExitCode(t *testing.T) {
+// TestClassify is the contract of outcomes: each kind of error gets its
+// exit code and its words on stderr, wrapped in context or not.
+func TestClassify(t *testing.T) {
 	wrap := func(err error) error { return fmt.Errorf("ask: %w", err) }
+	const usage = "Usage: askuser '{\"questions\":[...]}'\n"
 	tests := []struct {
 		name string
 		err  error
-		want int
+		code int
+		msg  string // for the error unwrapped; "" when nothing is written
 	}{
-		{"nil", nil, ExitOK},
-		{"unexpected", errors.New("disk on fire"), ExitError},
-		{"read error", fmt.Errorf("read questions: %w", os.ErrNotExist), ExitError},
-		{"cancelled without a cause", context.Canceled, ExitError},
-		{"usage", usageErrorf("unknown flag"), ExitUsage},
-		{"missing JSON", missingJSON(), ExitUsage},
-		{"limit", &schema.LimitError{Env: "ASK_MAX_OPTIONS", Value: "1", Min: 2}, ExitUsage},
-		{"syntax", &schema.SyntaxError{Msg: "bad", Line: 1, Column: 1}, ExitInvalid},
-		{"validation", &schema.ValidationError{}, ExitInvalid},
-		{"too large", &schema.TooLargeError{Size: 2 << 20}, ExitInvalid},
-		{"no answer", prompt.ErrNoAnswer, ExitNoAnswer},
-		{"short", &prompt.ShortError{Answered: 1}, ExitNoAnswer},
-		{"no answer at a question", &noAnswerError{index: 2, total: 3, key: "K"}, ExitNoAnswer},
-		{"timeout", &timeoutError{after: time.Second}, ExitTimeout},
-		{"deadline", context.DeadlineExceeded, ExitTimeout},
-		{"cancelled by the user", prompt.ErrCancelled, ExitCancel},
-		{"SIGINT", &signalError{sig: os.Interrupt}, ExitCancel},
-		{"SIGHUP", &signalError{sig: syscall.SIGHUP}, ExitHangup},
-		{"SIGTERM", &signalError{sig: syscall.SIGTERM}, ExitTerm},
+		{"nil", nil, ExitOK, ""},
+		{"declined", errDeclined, ExitError, ""},
+		{"unexpected", errors.New("disk on fire"), ExitError, "Error: Disk on fire\n"},
+		{"read error", fmt.Errorf("read questions: %w", os.ErrNotExist), ExitError, "Error: Read questions: file does not exist\n"},
+		{"cancelled without a cause", context.Canceled, ExitError, "Error: Context canceled\n"},
+		{"usage", usageErrorf("unknown flag: --x"), ExitUsage, "Error: Unknown flag: --x\nRun 'askuser --help' for usage.\n"},
+		{"missing JSON", missingJSON(), ExitUsage, "Error: Missing JSON parameter\n" + usage},
+		{"limit", &schema.LimitError{Env: "ASK_MAX_OPTIONS", Value: "1", Min: 2}, ExitUsage, "Error: ASK_MAX_OPTIONS must be an integer of at least 2 (got \"1\")\n"},
+		{"syntax", &schema.SyntaxError{Msg: "unexpected end of input", Line: 2, Column: 3}, ExitInvalid,
+			"Error: Invalid JSON format: unexpected end of input at line 2, column 3\n" + usage},
+		{"validation", &schema.ValidationError{Problems: []schema.Problem{{Path: "questions", Message: "required"}, {Path: "answers.x", Message: "must not be empty"}}}, ExitInvalid,
+			"Error: Validation failed\n- questions: required\n- answers.x: must not be empty\n"},
+		{"too large", &schema.TooLargeError{Size: 5 << 20}, ExitInvalid, "Error: Input too large: the questions are larger than 1 MiB (1048576 bytes); shorten them\n"},
+		{"no answer", prompt.ErrNoAnswer, ExitNoAnswer, "Error: No answer: the answer input ended before every question was answered\n"},
+		{"short", &prompt.ShortError{Answered: 1}, ExitNoAnswer, "Error: No answer: the answer input ended before every question was answered\n"},
+		{"no answer at a question", &noAnswerError{index: 2, total: 3, key: "Auth method"}, ExitNoAnswer,
+			"Error: No answer: the answer input ended before question 2 of 3 (\"Auth method\") was answered\n"},
+		{"timeout", &timeoutError{after: 5 * time.Minute}, ExitTimeout, "Error: Timed out after 5m0s waiting for an answer\n"},
+		{"deadline", context.DeadlineExceeded, ExitTimeout, "Error: Context deadline exceeded\n"},
+		{"cancelled by the user", prompt.ErrCancelled, ExitCancel, "Error: Cancelled by the user\n"},
+		{"SIGINT", &signalError{sig: os.Interrupt}, ExitCancel, "Error: Stopped by SIGINT\n"},
+		{"SIGHUP", &signalError{sig: syscall.SIGHUP}, ExitHangup, "Error: Stopped by SIGHUP\n"},
+		{"SIGTERM", &signalError{sig: syscall.SIGTERM}, ExitTerm, "Error: Stopped by SIGTERM\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := exitCode(tt.err); got != tt.want {
-				t.Errorf("exitCode(%v) = %d, want %d", tt.err, got, tt.want)
+			msg, code := classify(tt.err, "askuser")
+			if code != tt.code || msg != tt.msg {
+				t.Errorf("classify(%v) = %q, %d\n                     want %q, %d", tt.err, msg, code, tt.msg, tt.code)
 			}
 			if tt.err == nil {
 				return
 			}
-			if got := exitCode(wrap(tt.err)); got != tt.want {
-				t.Errorf("exitCode(wrapped %v) = %d, want %d", tt.err, got, tt.want)
+			if _, code := classify(wrap(tt.err), "askuser"); code != tt.code {
+				t.Errorf("classify(wrapped %v) exits %d, want %d", tt.err, code, tt.code)
 			}
 		})
+	}
+}
+
+// A usage error points to the help of the command that was run.
+func TestClassifyUsageNamesTheCommand(t *testing.T) {
+	msg, _ := classify(usageErrorf("unknown flag: --x"), "askuser validate")
+	if want := "Error: Unknown flag: --x\nRun 'askuser validate --help' for usage.\n"; msg != want {
+		t.Errorf("classify = %q, want %q", msg, want)
 	}
 }
 
@@ -65,4 +82,10 @@ func TestExitCodesAreTheContract(t *testing.T) {
 			t.Errorf("exit code %d is %d", want[i], got[i])
 		}
 	}
+}
+
+// exitCode is the exit code that classify gives err.
+func exitCode(err error) int {
+	_, code := classify(err, "askuser")
+	return code
 }

@@ -1,22 +1,17 @@
 // Package cmd owns the command line of askuser: the cobra commands and their
-// flags, where the questions are read from and the answers asked through,
-// the output, and the mapping of every outcome to an exit code.
+// flags (a file each), where the questions are read from (source.go) and
+// how they are asked (session.go, ui.go), the output, and the mapping of
+// every outcome to a message and an exit code (exit.go).
 package cmd
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 
 	"github.com/mattn/go-isatty"
-
-	"github.com/askuser/askuser/prompt"
-	"github.com/askuser/askuser/schema"
 )
 
 // Build describes the running binary; release builds set it with ldflags.
@@ -97,82 +92,17 @@ func watchSignals(parent context.Context) (context.Context, func()) {
 // Run runs askuser with args and returns the exit code. Errors are reported
 // on env.IO.ErrOut here, and only here.
 func Run(ctx context.Context, env *Env, args []string) int {
-	root := newRootCmd(env)
+	root := NewRootCmd(env)
 	root.SetArgs(args)
 	cmd, err := root.ExecuteContextC(ctx)
-	if err != nil {
-		path := root.CommandPath()
-		if cmd != nil {
-			path = cmd.CommandPath()
-		}
-		report(env.IO.ErrOut, err, path)
+	path := root.CommandPath()
+	if cmd != nil {
+		path = cmd.CommandPath()
 	}
-	return exitCode(err)
-}
-
-// usageLine is shown after the errors that mean "this is not how to call me".
-const usageLine = `Usage: askuser '{"questions":[...]}'`
-
-// report writes err for a person (or a model) to read. A usage error points
-// to the help of the command that was run, cmdPath.
-func report(w io.Writer, err error, cmdPath string) {
-	var (
-		usage   *usageError
-		syntax  *schema.SyntaxError
-		invalid *schema.ValidationError
-		large   *schema.TooLargeError
-		timeout *timeoutError
-		sig     *signalError
-	)
-	var b strings.Builder
-	switch {
-	case errors.Is(err, errDeclined):
-		return // the exit code says it all
-	case errors.As(err, &usage):
-		fmt.Fprintf(&b, "Error: %s\n", capitalize(usage.msg))
-		if usage.showUsage {
-			b.WriteString(usageLine + "\n")
-		} else {
-			fmt.Fprintf(&b, "Run '%s --help' for usage.\n", cmdPath)
-		}
-	case errors.As(err, &syntax):
-		fmt.Fprintf(&b, "Error: Invalid JSON format: %s\n%s\n", syntax, usageLine)
-	case errors.As(err, &invalid):
-		b.WriteString("Error: Validation failed\n")
-		for _, p := range invalid.Problems {
-			fmt.Fprintf(&b, "- %s\n", p)
-		}
-	case errors.As(err, &large):
-		fmt.Fprintf(&b, "Error: Input too large: the questions are larger than 1 MiB (%d bytes); shorten them\n", schema.MaxInputSize)
-	case errors.As(err, &timeout):
-		fmt.Fprintf(&b, "Error: %s\n", capitalize(timeout.Error()))
-	case errors.Is(err, prompt.ErrCancelled):
-		b.WriteString("Error: Cancelled by the user\n")
-	case errors.As(err, &sig):
-		fmt.Fprintf(&b, "Error: Stopped by %s\n", signalName(sig.sig))
-	case errors.Is(err, prompt.ErrNoAnswer):
-		fmt.Fprintf(&b, "Error: No answer: %s\n", err)
-	default:
-		fmt.Fprintf(&b, "Error: %s\n", capitalize(err.Error()))
+	msg, code := classify(err, path)
+	if msg != "" {
+		// Nothing is left to do with a failed write of the last words.
+		_, _ = io.WriteString(env.IO.ErrOut, msg)
 	}
-	io.WriteString(w, b.String())
-}
-
-func signalName(s os.Signal) string {
-	switch s {
-	case os.Interrupt:
-		return "SIGINT"
-	case syscall.SIGTERM:
-		return "SIGTERM"
-	case syscall.SIGHUP:
-		return "SIGHUP"
-	}
-	return s.String()
-}
-
-func capitalize(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
+	return code
 }

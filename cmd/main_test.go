@@ -1,9 +1,8 @@
 package cmd
 
 import (
+	"bytes"
 	"context"
-	"errors"
-	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -12,8 +11,23 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/prompt"
-	"github.com/askuser/askuser/schema"
 )
+
+// testEnv is an Env over the real schema with no terminal and an empty
+// environment.
+func testEnv(t *testing.T) *Env {
+	t.Helper()
+	raw, err := os.ReadFile("../schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Env{
+		IO:     &IOStreams{In: strings.NewReader(""), Out: new(bytes.Buffer), ErrOut: new(bytes.Buffer)},
+		Getenv: func(string) string { return "" },
+		Schema: raw,
+		Build:  Build{Version: "1.0.0", Commit: "abcdef", Date: "2026-01-01"},
+	}
+}
 
 // run runs askuser in-process, as Main would, and returns its exit code,
 // stdout and stderr.
@@ -96,32 +110,5 @@ func TestRunPresetsOnly(t *testing.T) {
 	code, stdout, stderr := run(t, context.Background(), failingReader{}, nil, "--timeout", "1ns", input)
 	if code != 0 || stdout != `{"answers":{"Which":"B"}}`+"\n" || stderr != "" {
 		t.Errorf("exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
-	}
-}
-
-func TestReport(t *testing.T) {
-	tests := []struct {
-		err  error
-		want string
-	}{
-		{missingJSON(), "Error: Missing JSON parameter\nUsage: askuser '{\"questions\":[...]}'\n"},
-		{usageErrorf("unknown flag: --x"), "Error: Unknown flag: --x\nRun 'askuser --help' for usage.\n"},
-		{&schema.SyntaxError{Msg: "unexpected end of input", Line: 2, Column: 3},
-			"Error: Invalid JSON format: unexpected end of input at line 2, column 3\nUsage: askuser '{\"questions\":[...]}'\n"},
-		{&schema.ValidationError{Problems: []schema.Problem{{Path: "questions", Message: "required"}, {Path: "answers.x", Message: "must not be empty"}}},
-			"Error: Validation failed\n- questions: required\n- answers.x: must not be empty\n"},
-		{&schema.TooLargeError{Size: 5 << 20}, "Error: Input too large: the questions are larger than 1 MiB (1048576 bytes); shorten them\n"},
-		{&schema.LimitError{Env: "ASK_MAX_OPTIONS", Value: "1", Min: 2}, "Error: ASK_MAX_OPTIONS must be an integer of at least 2 (got \"1\")\n"},
-		{&timeoutError{after: 5 * time.Minute}, "Error: Timed out after 5m0s waiting for an answer\n"},
-		{&noAnswerError{index: 2, total: 3, key: "Auth method"},
-			"Error: No answer: the answer input ended before question 2 of 3 (\"Auth method\") was answered\n"},
-		{fmt.Errorf("read questions: %w", errors.New("permission denied")), "Error: Read questions: permission denied\n"},
-	}
-	for _, tt := range tests {
-		var b strings.Builder
-		report(&b, tt.err, "askuser")
-		if b.String() != tt.want {
-			t.Errorf("report(%v):\n got %q\nwant %q", tt.err, b.String(), tt.want)
-		}
 	}
 }

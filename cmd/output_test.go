@@ -77,7 +77,7 @@ func TestWriteAnswersError(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "write answers: broken pipe") {
 		t.Errorf("err = %v", err)
 	}
-	if exitCode(err) != ExitError {
-		t.Errorf("exit code %d", exitCode(err))
+	if _, code := classify(err, "askuser"); code != ExitError {
+		t.Errorf("exit code %d", code)
 	}
 }

@@ -3,7 +3,6 @@ package cmd
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -15,17 +14,17 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/prompt/web"
 	"github.com/askuser/askuser/schema"
 )
 
-// askFlags are the flags of every command that asks: how, where, for how
-// long, and how to get the person's attention.
+// askFlags are the flags of every command that asks, as cobra sets them:
+// how, where, for how long, and how to get the person's attention.
 type askFlags struct {
-	ui       string
-	tty      bool
-	timeout  time.Duration
-	bell     bool
-	noReview bool
+	ui      string
+	tty     bool
+	timeout time.Duration
+	bell    bool
 	// listen and open serve --ui web.
 	listen string
 	open   bool
@@ -39,109 +38,45 @@ func (f *askFlags) register(cmd *cobra.Command) {
 	fs.BoolVar(&f.bell, "bell", false, "ring the terminal bell when the first question appears")
 	fs.StringVar(&f.listen, "listen", "", "with --ui web, serve the page on `ADDR` (HOST:PORT; default 127.0.0.1 on a random port)")
 	fs.BoolVar(&f.open, "open", false, "with --ui web, open the page in the default browser ($BROWSER, else the system's)")
-	cmd.RegisterFlagCompletionFunc("ui", fixedCompletions("auto", "tui", "line", "web"))
-	cmd.RegisterFlagCompletionFunc("listen", fixedCompletions("127.0.0.1:0", "localhost:8080"))
+	_ = cmd.RegisterFlagCompletionFunc("ui", fixedCompletions("auto", "tui", "line", "web"))
+	_ = cmd.RegisterFlagCompletionFunc("listen", fixedCompletions("127.0.0.1:0", "localhost:8080"))
 }
 
-// checkUI reads --ui and checks the flags that go with it, before anything
-// is read.
-func (f *askFlags) checkUI(cmd *cobra.Command) (uiMode, error) {
+// sessionOptions are how to ask, resolved once from the flags and the
+// environment, before anything is read.
+type sessionOptions struct {
+	mode    uiMode
+	tty     bool          // ask on the controlling terminal
+	timeout time.Duration // 0 for none
+	bell    bool
+	// review has the terminal UI show every answer after the last of
+	// several questions, before they are submitted.
+	review bool
+	// listen is where --ui web serves the page; open opens it.
+	listen web.Addr
+	open   bool
+}
+
+// resolve reads --ui and checks the flags that go with it, then the
+// timeout.
+func (f *askFlags) resolve(cmd *cobra.Command, env *Env) (sessionOptions, error) {
 	mode, err := parseUI(f.ui)
 	if err != nil {
-		return "", err
+		return sessionOptions{}, err
 	}
-	return mode, checkWebFlags(mode, f, cmd.Flags().Changed("listen"))
+	o := sessionOptions{mode: mode, tty: f.tty, bell: f.bell, open: f.open}
+	if o.listen, err = checkWebFlags(mode, f, cmd.Flags().Changed("listen")); err != nil {
+		return sessionOptions{}, err
+	}
+	if o.timeout, err = f.effectiveTimeout(cmd.Flags().Changed("timeout"), env); err != nil {
+		return sessionOptions{}, err
+	}
+	return o, nil
 }
 
-// session is one run of asking: the asker, and the context that ends it.
-type session struct {
-	*asker
-	ctx    context.Context
-	cancel context.CancelFunc
-	notify *notification
-}
-
-// start checks the flags, opens the asker and arms the timeout. first is
-// the first question that will be asked, for the notification command.
-func (f *askFlags) start(ctx context.Context, cmd *cobra.Command, env *Env, src *source, first schema.Question) (*session, error) {
-	mode, err := f.checkUI(cmd)
-	if err != nil {
-		return nil, err
-	}
-	timeout, err := f.effectiveTimeout(cmd, env)
-	if err != nil {
-		return nil, err
-	}
-	// Signals are watched from here on, before the terminal is touched, and
-	// only in runs that ask: see Env.WatchSignals.
-	stop := func() {}
-	if env.WatchSignals != nil {
-		ctx, stop = env.WatchSignals(ctx)
-	}
-	var a *asker
-	if mode == uiWeb {
-		a, err = newWebAsker(env, f, cmd.Flags().Changed("listen"))
-	} else {
-		a, err = newAsker(env, mode, f.tty, !f.noReview, src)
-	}
-	if err != nil {
-		stop()
-		return nil, err
-	}
-	s := &session{asker: a, ctx: ctx, cancel: stop}
-	if timeout > 0 {
-		var cancel context.CancelFunc
-		s.ctx, cancel = context.WithTimeoutCause(ctx, timeout, &timeoutError{after: timeout})
-		s.cancel = func() { cancel(); stop() }
-	}
-	if f.bell {
-		io.WriteString(a.out, "\a")
-	}
-	if c := env.Getenv("ASKUSER_NOTIFY_COMMAND"); c != "" {
-		s.notify = startNotification(c, first)
-	}
-	return s, nil
-}
-
-// end releases what the session opened and reports a failed notification
-// command, now that the prompts are off the screen.
-func (s *session) end(errOut io.Writer) {
-	s.cancel()
-	s.close()
-	if s.notify != nil {
-		if err := s.notify.failed(); err != nil {
-			fmt.Fprintf(errOut, "Warning: ASKUSER_NOTIFY_COMMAND failed: %v\n", err)
-		}
-	}
-}
-
-// hangupGrace is how long a terminal that read as ended is given to turn
-// out to have hung up: the kernel's SIGHUP may arrive just after the end of
-// input it causes.
-const hangupGrace = 250 * time.Millisecond
-
-// settle prefers the reason the session's context ended over the error the
-// asker saw: a timeout or a signal, rather than the end of input that a
-// hang-up also causes.
-func (s *session) settle(err error) error {
-	if err == nil {
-		return nil
-	}
-	if s.tui && errors.Is(err, prompt.ErrNoAnswer) {
-		select {
-		case <-s.ctx.Done():
-		case <-time.After(hangupGrace):
-		}
-	}
-	if s.ctx.Err() != nil {
-		return context.Cause(s.ctx)
-	}
-	return err
-}
-
-// effectiveTimeout is --timeout, else $ASKUSER_TIMEOUT, else none.
-func (f *askFlags) effectiveTimeout(cmd *cobra.Command, env *Env) (time.Duration, error) {
-	if cmd.Flags().Changed("timeout") {
+// effectiveTimeout is --timeout when set, else $ASKUSER_TIMEOUT, else none.
+func (f *askFlags) effectiveTimeout(set bool, env *Env) (time.Duration, error) {
+	if set {
 		if f.timeout < 0 {
 			return 0, usageErrorf("invalid --timeout %s: must not be negative", f.timeout)
 		}
@@ -156,6 +91,105 @@ func (f *askFlags) effectiveTimeout(cmd *cobra.Command, env *Env) (time.Duration
 		return 0, usageErrorf("invalid ASKUSER_TIMEOUT %q: must be a duration such as 30s or 5m", v)
 	}
 	return d, nil
+}
+
+// conversation is what one command asks in a session.
+type conversation struct {
+	// first is the first question asked, for ASKUSER_NOTIFY_COMMAND.
+	first schema.Question
+	// rest is what followed the questions on stdin: the answers. It is
+	// nil when the questions came from elsewhere.
+	rest io.Reader
+	// ask asks through a and returns what the summary shows.
+	ask func(ctx context.Context, a fullAsker) ([]prompt.Summary, error)
+	// noAnswer, when set, names the question at which the answer input
+	// ended, from the error that says it did.
+	noAnswer func(error) error
+}
+
+// session is one conversation with the person: the asker chosen, and the
+// context that ends it.
+type session struct {
+	*asker
+	ctx    context.Context
+	cancel context.CancelFunc
+	notify *notification
+}
+
+// converse runs one session, the same way for every command that asks: it
+// opens the asker and arms the timeout (start), asks, lets the asker finish
+// (finish), releases what was opened (end), and has the command name the
+// question at which the answer input ended.
+func converse(ctx context.Context, env *Env, o sessionOptions, c conversation) error {
+	s, err := start(ctx, env, o, c)
+	if err != nil {
+		return err
+	}
+	summary, err := c.ask(s.ctx, s.fullAsker)
+	// Before end, which closes the terminal opened for --tty.
+	err = s.finish(err, summary)
+	s.end(env.IO.ErrOut)
+	if err != nil && c.noAnswer != nil {
+		return c.noAnswer(err)
+	}
+	return err
+}
+
+// start opens the asker, arms the timeout, rings the bell and starts the
+// notification command.
+func start(ctx context.Context, env *Env, o sessionOptions, c conversation) (*session, error) {
+	// Signals are watched from here on, before the terminal is touched, and
+	// only in runs that ask: see Env.WatchSignals.
+	stop := func() {}
+	if env.WatchSignals != nil {
+		ctx, stop = env.WatchSignals(ctx)
+	}
+	a, err := newAsker(env, o, c.rest)
+	if err != nil {
+		stop()
+		return nil, err
+	}
+	s := &session{asker: a, ctx: ctx, cancel: stop}
+	if o.timeout > 0 {
+		var cancel context.CancelFunc
+		s.ctx, cancel = context.WithTimeoutCause(ctx, o.timeout, &timeoutError{after: o.timeout})
+		s.cancel = func() { cancel(); stop() }
+	}
+	if o.bell {
+		// The bell only calls; a failed write leaves the question to be
+		// seen.
+		_, _ = io.WriteString(a.out, "\a")
+	}
+	if cmd := env.Getenv("ASKUSER_NOTIFY_COMMAND"); cmd != "" {
+		s.notify = startNotification(cmd, c.first)
+	}
+	return s, nil
+}
+
+// finish lets an asker that has something to do at the end do it (see
+// prompt.Finisher), and prefers the reason the session's context ended
+// over the error the asker saw: a timeout or a signal, rather than the end
+// of input that a hang-up also causes.
+func (s *session) finish(err error, summary []prompt.Summary) error {
+	if f, ok := s.fullAsker.(prompt.Finisher); ok {
+		err = f.Finish(s.ctx, err, summary)
+	}
+	if err != nil && s.ctx.Err() != nil {
+		return context.Cause(s.ctx)
+	}
+	return err
+}
+
+// end releases what the session opened and reports a failed notification
+// command, now that the prompts are off the screen.
+func (s *session) end(errOut io.Writer) {
+	s.cancel()
+	s.close()
+	if s.notify != nil {
+		if err := s.notify.failed(); err != nil {
+			fmt.Fprintf(errOut, "Warning: ASKUSER_NOTIFY_COMMAND failed: %v\n", err)
+		}
+	}
 }
 
 // notification is a run of ASKUSER_NOTIFY_COMMAND. It is never waited for:

@@ -8,9 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/prompt/line"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -89,3 +92,71 @@ func TestNotifyCommandNotWaitedFor(t *testing.T) {
 		t.Errorf("unexpected warning %q", errOut.String())
 	}
 }
+
+// finishingAsker is an asker that records how it was finished.
+type finishingAsker struct {
+	fullAsker
+	err     error // what Finish returns
+	summary []prompt.Summary
+	calls   int
+}
+
+func (a *finishingAsker) Finish(_ context.Context, err error, summary []prompt.Summary) error {
+	a.calls++
+	a.summary = summary
+	if a.err != nil {
+		return a.err
+	}
+	return err
+}
+
+// An asker that is a prompt.Finisher finishes the session with the
+// summary; one that is not is left alone.
+func TestSessionFinish(t *testing.T) {
+	summary := []prompt.Summary{{Asked: "Database:", Answer: "SQLite"}}
+	a := &finishingAsker{}
+	s := &session{asker: &asker{fullAsker: a}, ctx: context.Background(), cancel: func() {}}
+	if err := s.finish(nil, summary); err != nil || a.calls != 1 || len(a.summary) != 1 {
+		t.Errorf("finish = %v after %d calls with %v", err, a.calls, a.summary)
+	}
+	a.err = prompt.ErrCancelled
+	if err := s.finish(errors.New("read"), nil); err != prompt.ErrCancelled {
+		t.Errorf("finish = %v, want what Finish returned", err)
+	}
+
+	plain := &session{asker: &asker{fullAsker: line.New(strings.NewReader(""), io.Discard, false)}, ctx: context.Background(), cancel: func() {}}
+	if err := plain.finish(prompt.ErrNoAnswer, summary); err != prompt.ErrNoAnswer {
+		t.Errorf("finish = %v, want the asker's error", err)
+	}
+}
+
+// The reason the session's context ended (a signal, a timeout) wins over
+// what the asker saw, such as the end of input that a hang-up causes; a
+// conversation that succeeded keeps its answers.
+func TestSessionFinishPrefersTheContext(t *testing.T) {
+	cause := &signalError{sig: syscall.SIGHUP}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(cause)
+	a := &finishingAsker{}
+	s := &session{asker: &asker{fullAsker: a}, ctx: ctx, cancel: func() {}}
+	if err := s.finish(prompt.ErrNoAnswer, nil); err != cause {
+		t.Errorf("finish = %v, want %v", err, cause)
+	}
+	if err := s.finish(nil, nil); err != nil {
+		t.Errorf("finish after answers = %v, want nil", err)
+	}
+}
+
+// end closes what the session opened for asking.
+func TestSessionEndCloses(t *testing.T) {
+	var closed int
+	s := &session{asker: &asker{closers: []io.Closer{closerFunc(func() error { closed++; return nil })}}, cancel: func() {}}
+	s.end(io.Discard)
+	if closed != 1 {
+		t.Errorf("closed %d times, want 1", closed)
+	}
+}
+
+type closerFunc func() error
+
+func (f closerFunc) Close() error { return f() }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"regexp"
 	"strings"
 	"sync"
@@ -53,22 +54,33 @@ argument and return its stdout (or, on failure, its stderr) as the result.`,
 			if !toolName().MatchString(name) {
 				return usageErrorf("invalid --name %q: use 1-64 letters, digits, _ or -", name)
 			}
-			sch, err := loadSchema(env)
-			if err != nil {
-				return err
-			}
-			def, err := toolDefinition(format, name, sch)
-			if err != nil {
-				return err
-			}
-			_, err = cmd.OutOrStdout().Write(def)
-			return err
+			return toolRun(env, cmd.OutOrStdout(), toolOptions{format: format, name: name})
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "", "the definition's shape: `anthropic`, openai or mcp (required)")
 	cmd.Flags().StringVar(&name, "name", "askuser", "the tool's `name`")
-	cmd.RegisterFlagCompletionFunc("format", fixedCompletions(toolFormats...))
+	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletions(toolFormats...))
 	return cmd
+}
+
+// toolOptions are what askuser tool needs, resolved from its flags.
+type toolOptions struct {
+	format string // one of toolFormats, checked by toolDefinition
+	name   string // checked against toolName
+}
+
+// toolRun prints the tool definition for the schema in effect.
+func toolRun(env *Env, w io.Writer, opts toolOptions) error {
+	sch, err := loadSchema(env)
+	if err != nil {
+		return err
+	}
+	def, err := toolDefinition(opts.format, opts.name, sch)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(def)
+	return err
 }
 
 // toolDefinition renders the definition of the tool in format.

@@ -9,7 +9,7 @@ import (
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/prompt/line"
 	"github.com/askuser/askuser/prompt/tui"
-	"github.com/askuser/askuser/schema"
+	"github.com/askuser/askuser/prompt/web"
 )
 
 // uiMode is how questions are asked.
@@ -32,13 +32,31 @@ func parseUI(s string) (uiMode, error) {
 	return "", usageErrorf("invalid --ui %q: must be auto, tui, line or web", s)
 }
 
-// asker is the chosen way of asking, with the streams it opened.
-type asker struct {
-	fullAsker
-	out     io.Writer // where the prompts are drawn
-	tui     bool      // the terminal UI, rather than line prompts
-	color   bool
-	closers []io.Closer
+// checkWebFlags refuses the web page's flags without --ui web, and --tty
+// with it, before anything is read. With --ui web, it returns where to
+// serve the page.
+func checkWebFlags(mode uiMode, f *askFlags, listenSet bool) (web.Addr, error) {
+	if mode != uiWeb {
+		switch {
+		case listenSet:
+			return web.Addr{}, usageErrorf("--listen serves the web page: add --ui web, or drop --listen")
+		case f.open:
+			return web.Addr{}, usageErrorf("--open opens the web page: add --ui web, or drop --open")
+		}
+		return web.Addr{}, nil
+	}
+	if f.tty {
+		return web.Addr{}, usageErrorf("--tty does not go with --ui web: the page is answered in a browser, not on the terminal")
+	}
+	listen := web.DefaultAddr
+	if listenSet {
+		listen = f.listen
+	}
+	a, err := web.ParseAddr(listen)
+	if err != nil {
+		return web.Addr{}, usageErrorf("invalid --listen %q: %s", listen, err)
+	}
+	return a, nil
 }
 
 // fullAsker asks questions, yes/no questions and for text.
@@ -48,25 +66,19 @@ type fullAsker interface {
 	prompt.Inputter
 }
 
+// asker is the chosen way of asking, with where it draws and the streams
+// it opened.
+type asker struct {
+	fullAsker
+	out     io.Writer // where the prompts are drawn: for the bell
+	closers []io.Closer
+}
+
 func (a *asker) close() {
 	for _, c := range a.closers {
-		c.Close()
-	}
-}
-
-// summarize shows every answer once the terminal UI is done, the ones
-// given in advance included; line prompts already show what was typed.
-func (a *asker) summarize(qs []schema.Question, answers []prompt.Answer) {
-	if a.tui {
-		tui.Summary(a.out, qs, answers, a.color)
-	}
-}
-
-// summarizeOne shows the answer to a confirm or input prompt once the
-// terminal UI has erased it.
-func (a *asker) summarizeOne(asked, answer string) {
-	if a.tui {
-		tui.SummaryLine(a.out, asked, answer, a.color)
+		// Opened only to ask on; nothing was written that a failed close
+		// could lose.
+		_ = c.Close()
 	}
 }
 
@@ -79,18 +91,21 @@ type side struct {
 	tty bool
 }
 
-// newAsker picks how to ask. Answers come from the controlling terminal with
-// --tty, else from what followed the questions on stdin, else from stdin.
+// newAsker picks how to ask. With --ui web, on a page. Otherwise answers
+// come from the controlling terminal with --tty, else from rest (what
+// followed the questions on stdin) when there is one, else from stdin.
 // Prompts go to the terminal with --tty, else to stderr; never to stdout.
 // The terminal UI is used when both are terminals, unless line prompts are
-// asked for (--ui line, ACCESSIBLE, TERM=dumb); with review, it shows every
-// answer after the last of several questions before they are submitted.
-func newAsker(env *Env, mode uiMode, useTTY, review bool, src *source) (*asker, error) {
+// asked for (--ui line, ACCESSIBLE, TERM=dumb).
+func newAsker(env *Env, o sessionOptions, rest io.Reader) (*asker, error) {
+	if o.mode == uiWeb {
+		return newWebAsker(env, o)
+	}
 	a := &asker{}
 	in := side{r: env.IO.In, f: env.IO.InFile, tty: env.IO.InTTY}
 	out := side{w: env.IO.ErrOut, f: env.IO.ErrFile, tty: env.IO.ErrTTY}
 	switch {
-	case useTTY:
+	case o.tty:
 		tin, tout, err := openTTY()
 		if err != nil {
 			return nil, err
@@ -98,30 +113,50 @@ func newAsker(env *Env, mode uiMode, useTTY, review bool, src *source) (*asker, 
 		a.closers = append(a.closers, tin, tout)
 		in = side{r: tin, f: tin, tty: true}
 		out = side{w: tout, f: tout, tty: true}
-	case src.rest != nil:
+	case rest != nil:
 		// The questions came on stdin; the answers are what follows them,
 		// already partly read into a buffer.
-		in = side{r: src.rest}
+		in = side{r: rest}
 	}
 	terminals := in.tty && out.tty && in.f != nil && out.f != nil
-	switch mode {
+	useTUI := false
+	switch o.mode {
 	case uiTUI:
 		if !terminals {
 			a.close()
 			return nil, fmt.Errorf("--ui tui needs a terminal, and stdin or stderr is not one: use --tty to ask on the controlling terminal, or --ui line")
 		}
-		a.tui = true
+		useTUI = true
 	case uiAuto:
-		a.tui = terminals && !accessible(env.Getenv)
+		useTUI = terminals && !accessible(env.Getenv)
 	}
 	a.out = out.w
-	if !a.tui {
+	if !useTUI {
 		a.fullAsker = line.New(in.r, out.w, !in.tty)
 		return a, nil
 	}
-	a.color = tui.ColorEnabled(env.Getenv, true)
-	a.fullAsker = tui.New(tui.Options{In: in.f, Out: out.f, Color: a.color, Review: review})
+	a.fullAsker = tui.New(tui.Options{In: in.f, Out: out.f, Color: tui.ColorEnabled(env.Getenv, true), Review: o.review})
 	return a, nil
+}
+
+// newWebAsker starts listening for the web page, so that a port that cannot
+// be had is reported before anything is asked.
+func newWebAsker(env *Env, o sessionOptions) (*asker, error) {
+	ln, host, err := web.Listen(o.listen, env.IO.ErrOut)
+	if err != nil {
+		return nil, err
+	}
+	var open func(string) error
+	if o.open {
+		browser := env.Getenv("BROWSER")
+		open = func(url string) error { return web.OpenBrowser(browser, url) }
+	}
+	w, err := web.New(web.Options{Listener: ln, Host: host, Out: env.IO.ErrOut, Open: open})
+	if err != nil {
+		_ = ln.Close()
+		return nil, err
+	}
+	return &asker{fullAsker: w, out: env.IO.ErrOut, closers: []io.Closer{ln}}, nil
 }
 
 // accessible reports whether the person asked for plain line prompts, for

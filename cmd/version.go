@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"io"
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
@@ -47,16 +48,13 @@ func newVersionCmd(env *Env) *cobra.Command {
 		Example: "  askuser version\n  askuser --version",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			_, err := fmt.Fprintln(cmd.OutOrStdout(), env.Build.String())
-			return err
+			return versionRun(env, cmd.OutOrStdout())
 		},
 	}
 }
 
-// noArgs rejects arguments with a usage error.
-func noArgs(cmd *cobra.Command, args []string) error {
-	if len(args) > 0 {
-		return usageErrorf("%q takes no arguments (got %q)", cmd.CommandPath(), args[0])
-	}
-	return nil
+// versionRun prints the version line.
+func versionRun(env *Env, w io.Writer) error {
+	_, err := fmt.Fprintln(w, env.Build.String())
+	return err
 }

@@ -1,6 +1,8 @@
-// Package prompt owns how questions are put to the person: the Asker
-// interface and its implementations (numbered line prompts, the terminal UI),
-// and the Answer they produce.
+// Package prompt holds what every way of asking shares: the Asker
+// interfaces, the Answer they produce, their errors, and the text rules
+// (Display, CheckOther) that keep what the questions say from being obeyed
+// by a terminal and what the person types fit for the output. Each way of
+// asking is a package of its own below this one: line, tui and web.
 package prompt
 
 import (
@@ -33,6 +35,35 @@ type Confirmer interface {
 // Inputter asks for one line of text; see Confirmer.
 type Inputter interface {
 	Input(ctx context.Context, message, placeholder, def string) (string, error)
+}
+
+// Finisher is an Asker with something to do when a conversation is over,
+// before the streams it was given are closed. Its caller calls Finish,
+// when the asker has it, with the context that Ask, Confirm or Input was
+// given and the error it returned, and goes on with the error Finish
+// returns. When err is nil, summary holds every answer of the
+// conversation, the ones given in advance included, for the asker to show.
+type Finisher interface {
+	Finish(ctx context.Context, err error, summary []Summary) error
+}
+
+// Summary is one answer as a summary shows it: what was asked (a header,
+// or the question of a yes/no or text prompt) and the answer.
+type Summary struct {
+	Asked, Answer string
+}
+
+// Summarize lists the answers to qs for Finish, in question order, each
+// under its question's header ("Database:").
+func Summarize(qs []schema.Question, answers []Answer) []Summary {
+	var out []Summary
+	for i, q := range qs {
+		if i >= len(answers) {
+			break
+		}
+		out = append(out, Summary{Asked: q.Header + ":", Answer: answers[i].String()})
+	}
+	return out
 }
 
 // Answer is the person's answer to one question.

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/askuser/askuser/internal/ptytest"
+	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/prompt/tui"
 	"github.com/askuser/askuser/schema"
 )
@@ -51,6 +52,7 @@ func caller() int {
 	qs := []schema.Question{database}
 	ui := tui.New(tui.Options{In: tty, Out: tty, Color: true})
 	answers, err := ui.Ask(ctx, qs)
+	err = ui.Finish(ctx, err, prompt.Summarize(qs, answers))
 	var s signalled
 	switch {
 	case errors.As(err, &s):
@@ -58,9 +60,6 @@ func caller() int {
 		return 128 + int(s.sig)
 	case err != nil:
 		fmt.Fprintf(tty, "Error: %v\n", err)
-		return 1
-	}
-	if err := tui.Summary(tty, qs, answers, false); err != nil {
 		return 1
 	}
 	fmt.Println(answers[0])

@@ -97,12 +97,3 @@ func TestClip(t *testing.T) {
 		t.Errorf("clip = %q, want %q", got, want)
 	}
 }
-
-func TestStyleOff(t *testing.T) {
-	if got := (style{}).paint("x", sgrBold, sgrGreen); got != "x" {
-		t.Errorf("paint without colour = %q", got)
-	}
-	if got := (style{color: true}).paint("x", sgrBold, sgrGreen); got != "\x1b[1;32mx\x1b[0m" {
-		t.Errorf("paint with colour = %q", got)
-	}
-}

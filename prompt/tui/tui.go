@@ -46,8 +46,8 @@ type Options struct {
 // drew. Restore does the same from another goroutine, for a signal path
 // that cannot wait for them.
 //
-// Nothing is left on the screen to say what was answered: call Summary
-// (or SummaryLine) when all answers are known.
+// Nothing is left on the screen to say what was answered: Finish, called
+// once all answers are known, shows them.
 type Asker struct {
 	in     terminal.FileReader
 	out    terminal.FileWriter

@@ -1,35 +1,15 @@
 package tui
 
 import (
-	"strings"
 	"testing"
-
-	"github.com/askuser/askuser/prompt"
-	"github.com/askuser/askuser/schema"
 )
 
-func TestSummary(t *testing.T) {
-	qs := []schema.Question{{Header: "Database"}, {Header: "Features"}, {Header: "Not answered"}}
-	answers := []prompt.Answer{
-		{Labels: []string{"PostgreSQL (Recommended)"}},
-		{Labels: []string{"Auth", "Search"}, Other: "Audit\x1b[2J log"},
+func TestStyleOff(t *testing.T) {
+	if got := (style{}).paint("x", sgrBold, sgrGreen); got != "x" {
+		t.Errorf("paint without colour = %q", got)
 	}
-	var b strings.Builder
-	if err := Summary(&b, qs, answers, false); err != nil {
-		t.Fatal(err)
-	}
-	want := "✔ Database: PostgreSQL (Recommended)\n✔ Features: Auth, Search, Audit\\x1b[2J log\n"
-	if got := b.String(); got != want {
-		t.Errorf("Summary =\n%q\nwant\n%q", got, want)
-	}
-
-	b.Reset()
-	if err := Summary(&b, qs[:1], answers[:1], true); err != nil {
-		t.Fatal(err)
-	}
-	want = "\x1b[32m✔\x1b[0m \x1b[1mDatabase:\x1b[0m \x1b[36mPostgreSQL (Recommended)\x1b[0m\n"
-	if got := b.String(); got != want {
-		t.Errorf("Summary in colour =\n%q\nwant\n%q", got, want)
+	if got := (style{color: true}).paint("x", sgrBold, sgrGreen); got != "\x1b[1;32mx\x1b[0m" {
+		t.Errorf("paint with colour = %q", got)
 	}
 }
 

@@ -1,0 +1,189 @@
+package cmd
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/schema"
+)
+
+// askOptions are what askuser needs to ask its questions, resolved from
+// its flags.
+type askOptions struct {
+	args    []string // the questions, when given as the argument
+	file    string   // --file
+	key     schema.KeyBy
+	session sessionOptions
+}
+
+// newAskCmd is the command that asks: askuser itself.
+func newAskCmd(env *Env) *cobra.Command {
+	var (
+		flags     askFlags
+		file, key string
+		noReview  bool
+	)
+	cmd := &cobra.Command{
+		Use:   "askuser [flags] ['<json>']",
+		Short: "Ask the person at the keyboard multiple-choice questions and print the answers as JSON",
+		Long: `askuser asks the person at the keyboard 1-4 multiple-choice questions and prints
+the answers as one line of JSON on stdout: {"answers":{"<header>":"<label>",...}}.
+
+The questions come as the single argument, from --file, or on stdin. They are
+asked in a terminal UI when there is a terminal, and as numbered line prompts
+otherwise. Every question also offers "Other", for the person's own answer.
+
+Exit codes: 0 answered, 1 unexpected failure, 64 usage error, 65 invalid
+questions, 66 no answers (input ended), 124 timed out, 129 hung up,
+130 cancelled, 143 terminated.
+
+Run 'askuser docs' for the full guide, written for agents.`,
+		Example: `  askuser '{"questions":[{"question":"Which database should we use?","header":"Database",
+    "options":[{"label":"PostgreSQL (Recommended)","description":"Relational, rich features"},
+               {"label":"SQLite","description":"Embedded, zero configuration"}],
+    "multiSelect":false}]}'
+
+  askuser -f questions.json --key question
+  printf '%s\n2\n' "$json" | askuser        # questions and then answers on stdin`,
+		Version:       env.Build.String(),
+		Args:          askArgs,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		// Two edits apart, as git does: "shcema" finds "schema".
+		SuggestionsMinimumDistance: 2,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts := askOptions{args: args, file: file}
+			var err error
+			if opts.key, err = schemaKey(key); err != nil {
+				return err
+			}
+			if opts.session, err = flags.resolve(cmd, env); err != nil {
+				return err
+			}
+			opts.session.review = !noReview
+			return askRun(cmd.Context(), env, opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&file, "file", "f", "", "read the questions from `FILE` (\"-\" for stdin)")
+	f.StringVar(&key, "key", "header", "key the answers by `header` or question text (question)")
+	f.BoolVar(&noReview, "no-review", false, "in the terminal UI, submit after the last question without a review")
+	flags.register(cmd)
+	_ = cmd.RegisterFlagCompletionFunc("key", fixedCompletions("header", "question"))
+	return cmd
+}
+
+// isWord reports whether an argument looks like a mistyped subcommand
+// rather than JSON: ^[a-z][a-z-]*$. (A regexp compiled at start-up would
+// cost every run.)
+func isWord(s string) bool {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if c := s[i]; (c < 'a' || c > 'z') && c != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+// askArgs accepts at most one argument, the questions, and catches a
+// mistyped subcommand before it is read as JSON.
+func askArgs(cmd *cobra.Command, args []string) error {
+	if len(args) > 1 {
+		return usageErrorf("too many arguments: give the questions as one argument (got %d); quote the JSON", len(args))
+	}
+	if len(args) == 1 && isWord(args[0]) {
+		msg := fmt.Sprintf("unknown command %q for askuser", args[0])
+		if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+			msg += fmt.Sprintf("; did you mean %q?", s[0])
+		}
+		return usageErrorf("%s", msg)
+	}
+	return nil
+}
+
+// askRun reads the questions, asks those that are not answered in advance,
+// and prints every answer.
+func askRun(ctx context.Context, env *Env, opts askOptions) error {
+	presets, err := envPresets(env)
+	if err != nil {
+		return err
+	}
+	in, src, err := parseInput(env, opts.args, opts.file, opts.key)
+	if err != nil {
+		return err
+	}
+	if err := in.AddPresets("ASKUSER_ANSWERS", presets, opts.key); err != nil {
+		return err
+	}
+
+	answers := make([]prompt.Answer, len(in.Questions))
+	var pending []schema.Question
+	var pendingAt []int
+	for i, q := range in.Questions {
+		if v, ok := in.Answers[opts.key.Key(q)]; ok {
+			labels, other := q.Resolve(v)
+			if other != "" {
+				// Parse has checked it; this cleans it.
+				if other, err = prompt.CheckOther(other); err != nil {
+					return fmt.Errorf("preset answer for %q: %w", opts.key.Key(q), err)
+				}
+			}
+			answers[i] = prompt.Answer{Labels: labels, Other: other}
+			continue
+		}
+		pending = append(pending, q)
+		pendingAt = append(pendingAt, i)
+	}
+
+	if len(pending) > 0 {
+		err := converse(ctx, env, opts.session, conversation{
+			first: pending[0],
+			rest:  src.rest,
+			ask: func(ctx context.Context, a fullAsker) ([]prompt.Summary, error) {
+				got, err := a.Ask(ctx, pending)
+				if err != nil {
+					return nil, err
+				}
+				for j, i := range pendingAt {
+					answers[i] = got[j]
+				}
+				return prompt.Summarize(in.Questions, answers), nil
+			},
+			noAnswer: func(err error) error {
+				var short *prompt.ShortError
+				if !errors.As(err, &short) {
+					return err
+				}
+				q := pending[short.Answered]
+				return &noAnswerError{index: pendingAt[short.Answered] + 1, total: len(in.Questions), key: opts.key.Key(q)}
+			},
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return writeAnswers(env.IO.Out, in.Questions, answers, opts.key)
+}
+
+// envPresets reads ASKUSER_ANSWERS, answers known before asking for runs
+// without a person: a JSON object of strings keyed like the output.
+func envPresets(env *Env) (map[string]string, error) {
+	v := env.Getenv("ASKUSER_ANSWERS")
+	if strings.TrimSpace(v) == "" {
+		return nil, nil
+	}
+	var presets map[string]string
+	if err := json.Unmarshal([]byte(v), &presets); err != nil || presets == nil {
+		return nil, usageErrorf(`invalid ASKUSER_ANSWERS: must be a JSON object of strings, like {"Database":"SQLite"}`)
+	}
+	return presets, nil
+}

@@ -1,0 +1,52 @@
+package cmd
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/askuser/askuser/schema"
+)
+
+// validateOptions are what askuser validate needs, resolved from its flags.
+type validateOptions struct {
+	args []string // the questions, when given as the argument
+	file string   // --file
+	key  schema.KeyBy
+}
+
+func newValidateCmd(env *Env) *cobra.Command {
+	var file, key string
+	cmd := &cobra.Command{
+		Use:   "validate ['<json>' | -f FILE]",
+		Short: "Check questions without asking them",
+		Long: `Check the questions as askuser would before asking them, and ask nothing.
+Prints nothing and exits 0 when they are valid; otherwise prints every problem
+on stderr and exits 65 (64 for a usage error).`,
+		Example: `  askuser validate '{"questions":[...]}'
+  askuser validate -f questions.json && echo ok
+  generate-questions | askuser validate`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 1 {
+				return usageErrorf("too many arguments: give the questions as one argument (got %d); quote the JSON", len(args))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts := validateOptions{args: args, file: file}
+			var err error
+			if opts.key, err = schemaKey(key); err != nil {
+				return err
+			}
+			return validateRun(env, opts)
+		},
+	}
+	cmd.Flags().StringVarP(&file, "file", "f", "", "read the questions from `FILE` (\"-\" for stdin)")
+	cmd.Flags().StringVar(&key, "key", "header", "check uniqueness of `header` or question text (question)")
+	return cmd
+}
+
+// validateRun reads and checks the questions, as askuser would before
+// asking them.
+func validateRun(env *Env, opts validateOptions) error {
+	_, _, err := parseInput(env, opts.args, opts.file, opts.key)
+	return err
+}
