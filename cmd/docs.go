@@ -11,6 +11,9 @@ import (
 	"github.com/askuser/askuser/schema"
 )
 
+// docs/agents.md and docs/commands/*.md are made from the commands:
+//go:generate go run ../scripts/gendocs -schema ../schema.json -out ../docs
+
 // docsText is the guide for agents, with the limits left as fields so that
 // it always states the limits in effect.
 //

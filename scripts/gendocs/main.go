@@ -1,0 +1,99 @@
+// Command gendocs writes the documentation that is made from askuser's
+// commands: docs/agents.md, the guide that "askuser docs" prints with the
+// default limits, and docs/commands/*.md, cobra's page of each command.
+// Run it through "go generate ./cmd" after changing a command; its test
+// fails while docs/ differs from what it would write.
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/cobra/doc"
+
+	"github.com/askuser/askuser/cmd"
+)
+
+func main() {
+	schemaFile := flag.String("schema", "schema.json", "the JSON Schema that askuser embeds")
+	out := flag.String("out", "docs", "the folder to write to")
+	flag.Parse()
+	if err := run(*schemaFile, *out); err != nil {
+		fmt.Fprintln(os.Stderr, "gendocs:", err)
+		os.Exit(1)
+	}
+}
+
+func run(schemaFile, out string) error {
+	raw, err := os.ReadFile(schemaFile)
+	if err != nil {
+		return err
+	}
+	files, err := generate(raw)
+	if err != nil {
+		return err
+	}
+	// A page of a command that is gone must not stay behind.
+	if err := os.RemoveAll(filepath.Join(out, "commands")); err != nil {
+		return err
+	}
+	for name, b := range files {
+		p := filepath.Join(out, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// generate returns the documentation, by path under docs/, for askuser
+// built with schemaJSON and run with an empty environment.
+func generate(schemaJSON []byte) (map[string][]byte, error) {
+	var guide, errOut bytes.Buffer
+	env := &cmd.Env{
+		IO:     &cmd.IOStreams{In: strings.NewReader(""), Out: &guide, ErrOut: &errOut},
+		Getenv: func(string) string { return "" },
+		Schema: schemaJSON,
+	}
+	if code := cmd.Run(context.Background(), env, []string{"docs"}); code != 0 {
+		return nil, fmt.Errorf("askuser docs: exit %d: %s", code, errOut.String())
+	}
+	files := map[string][]byte{"agents.md": guide.Bytes()}
+	env.IO.Out = io.Discard
+	root := cmd.NewRootCmd(env)
+	root.DisableAutoGenTag = true
+	if err := addPages(files, root); err != nil {
+		return nil, err
+	}
+	return files, nil
+}
+
+// addPages adds the page of c and of each command under it, named as
+// cobra's GenMarkdownTree names them.
+func addPages(files map[string][]byte, c *cobra.Command) error {
+	for _, sub := range c.Commands() {
+		if !sub.IsAvailableCommand() || sub.IsAdditionalHelpTopicCommand() {
+			continue
+		}
+		if err := addPages(files, sub); err != nil {
+			return err
+		}
+	}
+	var b bytes.Buffer
+	if err := doc.GenMarkdown(c, &b); err != nil {
+		return fmt.Errorf("document %s: %w", c.CommandPath(), err)
+	}
+	files[path.Join("commands", strings.ReplaceAll(c.CommandPath(), " ", "_")+".md")] = b.Bytes()
+	return nil
+}
