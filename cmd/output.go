@@ -35,6 +35,6 @@ func writeAnswers(w io.Writer, qs []schema.Question, answers []prompt.Answer, ke
 func writeString(b *bytes.Buffer, s string) {
 	enc := json.NewEncoder(b)
 	enc.SetEscapeHTML(false)
-	enc.Encode(s)           // a string always encodes
+	_ = enc.Encode(s)       // a string always encodes
 	b.Truncate(b.Len() - 1) // Encode ends with a newline
 }

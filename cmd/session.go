@@ -187,7 +187,8 @@ func (s *session) end(errOut io.Writer) {
 	s.close()
 	if s.notify != nil {
 		if err := s.notify.failed(); err != nil {
-			fmt.Fprintf(errOut, "Warning: ASKUSER_NOTIFY_COMMAND failed: %v\n", err)
+			// A warning that cannot be written has nowhere else to go.
+			_, _ = fmt.Fprintf(errOut, "Warning: ASKUSER_NOTIFY_COMMAND failed: %v\n", err)
 		}
 	}
 }

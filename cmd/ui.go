@@ -178,7 +178,7 @@ func openTTY() (in, out *os.File, err error) {
 	}
 	out, err = os.OpenFile(outName, os.O_RDWR, 0)
 	if err != nil {
-		in.Close()
+		_ = in.Close()
 		return nil, nil, fmt.Errorf("--tty: no controlling terminal to ask on: %w", err)
 	}
 	return in, out, nil

@@ -61,7 +61,11 @@ func New(t testing.TB, cols, rows int) *Term {
 	}
 	tm.console = c
 	tm.replies.set(c)
-	t.Cleanup(func() { c.Close() })
+	t.Cleanup(func() {
+		if err := c.Close(); err != nil {
+			t.Errorf("close pseudo-terminal: %v", err)
+		}
+	})
 	if err := pty.Setsize(c.Tty(), &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)}); err != nil {
 		t.Fatalf("set terminal size: %v", err)
 	}

@@ -104,7 +104,7 @@ func (l *Asker) ask(ctx context.Context, q schema.Question, i, n int) (prompt.An
 		}
 		labels, other, problem := ParseChoice(q, line)
 		if problem != "" {
-			fmt.Fprintln(l.out, problem)
+			l.say(problem)
 			continue
 		}
 		a := prompt.Answer{Labels: labels}
@@ -137,9 +137,9 @@ func (l *Asker) readText(ctx context.Context, ask, def string) (string, error) {
 		case errors.Is(err, prompt.ErrOtherEmpty) && def != "":
 			return def, nil
 		case errors.Is(err, prompt.ErrOtherEmpty):
-			fmt.Fprintln(l.out, "Your answer cannot be empty; type it, or press Ctrl+C to cancel.")
+			l.say("Your answer cannot be empty; type it, or press Ctrl+C to cancel.")
 		default:
-			fmt.Fprintf(l.out, "Your answer %s; type it again, or press Ctrl+C to cancel.\n", err)
+			l.say(fmt.Sprintf("Your answer %s; type it again, or press Ctrl+C to cancel.", err))
 		}
 	}
 }
@@ -164,7 +164,7 @@ func (l *Asker) Confirm(ctx context.Context, message string, def bool) (bool, er
 		case "n", "no":
 			return false, nil
 		}
-		fmt.Fprintln(l.out, "Answer yes or no (y/n).")
+		l.say("Answer yes or no (y/n).")
 	}
 }
 
@@ -200,28 +200,34 @@ func (l *Asker) readLine(ctx context.Context, ask string) (string, error) {
 		var r lineResult
 		select {
 		case <-ctx.Done():
-			fmt.Fprintln(l.out)
+			l.say("")
 			return "", context.Cause(ctx)
 		case r = <-l.lines:
 			l.lines = nil
 		}
 		if r.err != nil {
-			fmt.Fprintln(l.out)
+			l.say("")
 			return "", r.err
 		}
 		if l.echo {
 			if r.tooLong {
-				fmt.Fprintln(l.out, "…")
+				l.say("…")
 			} else {
-				fmt.Fprintln(l.out, prompt.Display(r.text))
+				l.say(prompt.Display(r.text))
 			}
 		}
 		if r.tooLong {
-			fmt.Fprintf(l.out, "That line is longer than %d KiB; enter a shorter answer.\n", MaxLineLength>>10)
+			l.say(fmt.Sprintf("That line is longer than %d KiB; enter a shorter answer.", MaxLineLength>>10))
 			continue
 		}
 		return r.text, nil
 	}
+}
+
+// say writes a line for the person. A failed write is not reported here:
+// the prompt written next goes to the same place, and reports it.
+func (l *Asker) say(line string) {
+	_, _ = io.WriteString(l.out, line+"\n")
 }
 
 // read reads one line from the shared reader. The last line may lack a

@@ -53,13 +53,13 @@ func checkDrawable(t testing.TB, s string, multiline bool) {
 	}
 }
 
-// askLine runs a line asker over input and returns its answers, error and
-// transcript.
-func askLine(t testing.TB, input string, qs ...schema.Question) ([]prompt.Answer, error, string) {
+// askLine runs a line asker over input and returns its answers, transcript
+// and error.
+func askLine(t testing.TB, input string, qs ...schema.Question) ([]prompt.Answer, string, error) {
 	t.Helper()
 	var out bytes.Buffer
 	a, err := New(strings.NewReader(input), &out, true).Ask(context.Background(), qs)
-	return a, err, out.String()
+	return a, out.String(), err
 }
 
 func TestLineHostileTextIsNotObeyed(t *testing.T) {
@@ -71,7 +71,7 @@ func TestLineHostileTextIsNotObeyed(t *testing.T) {
 			{Label: "B\u009b2J", Description: "b", Preview: "code\n\tindented\rback"},
 		},
 	}
-	a, err, out := askLine(t, "\x1b[A2\n", q)
+	a, out, err := askLine(t, "\x1b[A2\n", q)
 	if err != nil {
 		// "\x1b[A2" is not a choice; then the input ends.
 		var short *prompt.ShortError
@@ -109,7 +109,7 @@ func TestLineOther(t *testing.T) {
 		{"crlf", "0\r\nMariaDB\r\n", "MariaDB", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			a, err, out := askLine(t, tc.input, single())
+			a, out, err := askLine(t, tc.input, single())
 			if err != nil {
 				t.Fatalf("%v\n%s", err, out)
 			}
@@ -135,7 +135,7 @@ func TestLineVeryLongLine(t *testing.T) {
 		var out string
 		go func() {
 			defer close(done)
-			a, err, out = askLine(t, input, single())
+			a, out, err = askLine(t, input, single())
 		}()
 		select {
 		case <-done:
@@ -164,7 +164,7 @@ func TestLineVeryLongLine(t *testing.T) {
 // A long line at the end of the input, with no line ending, is still one
 // refused line and then the end of the input.
 func TestLineVeryLongLastLine(t *testing.T) {
-	_, err, _ := askLine(t, "0\n"+strings.Repeat("y", 3*MaxLineLength), single())
+	_, _, err := askLine(t, "0\n"+strings.Repeat("y", 3*MaxLineLength), single())
 	var short *prompt.ShortError
 	if !errors.As(err, &short) || short.Answered != 0 {
 		t.Fatalf("err = %v, want a prompt.ShortError after 0 answers", err)
@@ -172,7 +172,7 @@ func TestLineVeryLongLastLine(t *testing.T) {
 }
 
 func TestLineAnswers(t *testing.T) {
-	a, err, out := askLine(t, "\n2\n1 3\nsearch, 0\nMy own\n", single(), single(), multi(), multi())
+	a, out, err := askLine(t, "\n2\n1 3\nsearch, 0\nMy own\n", single(), single(), multi(), multi())
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
@@ -186,7 +186,7 @@ func TestLineAnswers(t *testing.T) {
 }
 
 func TestLineEndOfInput(t *testing.T) {
-	_, err, _ := askLine(t, "1\n", single(), single())
+	_, _, err := askLine(t, "1\n", single(), single())
 	var short *prompt.ShortError
 	if !errors.As(err, &short) || short.Answered != 1 || !errors.Is(err, prompt.ErrNoAnswer) {
 		t.Fatalf("err = %v, want a prompt.ShortError after 1 answer", err)

@@ -133,6 +133,7 @@ func (in *ttyInput) close() {
 	signal.Stop(in.winch)
 	close(in.winch)
 	in.stop()
-	in.wakeW.Close()
-	in.wakeR.Close()
+	// The pipe only ever woke the reader; nothing is lost with it.
+	_ = in.wakeW.Close()
+	_ = in.wakeR.Close()
 }

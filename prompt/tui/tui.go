@@ -168,7 +168,8 @@ func (t *Asker) run(ctx context.Context, total int, f func(*dialog) error) (err 
 
 	s := &dialog{tui: t, keys: &keyReader{in: in}, total: total}
 	if err := f(s); err != nil {
-		t.clear()
+		// Why f stopped says more than a failure to erase the screen.
+		_ = t.clear()
 		if ctx.Err() != nil {
 			// Whatever the read saw (a hang-up reads as end of input),
 			// the reason to stop is the context's.

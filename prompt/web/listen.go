@@ -76,7 +76,8 @@ func Listen(a Addr, out io.Writer) (net.Listener, string, error) {
 		where = fmt.Sprintf("every interface, port %d", tcp.Port)
 	}
 	if !a.loopback {
-		fmt.Fprintf(out, "Warning: the page is served beyond this machine, on %s: anyone who can reach it and has the address can answer, and the address travels unencrypted.\n", where)
+		// A warning that cannot be written has nowhere else to go.
+		_, _ = fmt.Fprintf(out, "Warning: the page is served beyond this machine, on %s: anyone who can reach it and has the address can answer, and the address travels unencrypted.\n", where)
 	}
 	return ln, display, nil
 }

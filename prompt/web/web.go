@@ -213,7 +213,8 @@ func (w *Asker) say(format string, args ...any) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if !w.quiet {
-		fmt.Fprintf(w.out, format, args...)
+		// A notice that cannot be written leaves the page to be answered.
+		_, _ = fmt.Fprintf(w.out, format, args...)
 	}
 }
 

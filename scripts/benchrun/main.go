@@ -60,7 +60,8 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
-	defer os.RemoveAll(dir)
+	// Left behind only when a run fails, and then it holds what failed.
+	defer func() { _ = os.RemoveAll(dir) }()
 	qfile := filepath.Join(dir, "questions.json")
 	if err := os.WriteFile(qfile, []byte(questions), 0o644); err != nil {
 		fail(err)
@@ -85,7 +86,9 @@ func main() {
 	base := median(progs[0].runs, wallOf)
 	baseMean := mean(progs[0].runs, wallOf)
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "program\twall median\twall mean\tcpu median\tratio (median)\tratio (mean)\tmax RSS\tsize\t")
+	if _, err := fmt.Fprintln(tw, "program\twall median\twall mean\tcpu median\tratio (median)\tratio (mean)\tmax RSS\tsize\t"); err != nil {
+		fail(err)
+	}
 	for _, p := range progs {
 		info, err := os.Stat(p.path)
 		if err != nil {
@@ -100,12 +103,16 @@ func main() {
 			rssText = fmt.Sprintf("%.1f MiB", float64(rss)/1024)
 		}
 		wm := median(p.runs, wallOf)
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.2f\t%.2f\t%s\t%.2f MB\t\n", p.name,
+		if _, err := fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.2f\t%.2f\t%s\t%.2f MB\t\n", p.name,
 			ms(wm), ms(mean(p.runs, wallOf)), ms(median(p.runs, cpuOf)),
 			float64(wm)/float64(base), float64(mean(p.runs, wallOf))/float64(baseMean),
-			rssText, float64(info.Size())/1e6)
+			rssText, float64(info.Size())/1e6); err != nil {
+			fail(err)
+		}
 	}
-	tw.Flush()
+	if err := tw.Flush(); err != nil {
+		fail(err)
+	}
 	fmt.Printf("%d timed runs each, interleaved, after %d warm-up runs\n", *n, *warmup)
 }
 
@@ -123,10 +130,16 @@ func (p *program) run() (sample, error) {
 	if err := cmd.Start(); err != nil {
 		return sample{}, err
 	}
-	r.Close()
-	io.WriteString(w, "2\n")
-	w.Close()
+	// The child has its own copy of the read end.
+	_ = r.Close()
+	_, werr := io.WriteString(w, "2\n")
+	if cerr := w.Close(); werr == nil {
+		werr = cerr
+	}
 	err = cmd.Wait()
+	if werr != nil {
+		return sample{}, fmt.Errorf("%s: write the answer: %v", p.name, werr)
+	}
 	wall := time.Since(start)
 	if err != nil {
 		return sample{}, fmt.Errorf("%s: %v", p.name, err)

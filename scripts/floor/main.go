@@ -49,7 +49,7 @@ func main() {
 	root.Flags().StringVarP(&file, "file", "f", "", "questions `FILE`")
 	root.Flags().StringVar(&ui, "ui", "auto", "ignored")
 	if err := root.Execute(); err != nil {
-		os.Stderr.WriteString("floor: " + err.Error() + "\n")
+		_, _ = os.Stderr.WriteString("floor: " + err.Error() + "\n")
 		os.Exit(1)
 	}
 }
