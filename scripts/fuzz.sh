@@ -24,11 +24,11 @@ all=(
 	./schema:FuzzParse
 	./schema:FuzzValidateMatchesLibrary
 	./cmd:FuzzReadStream
-	./prompt:FuzzParseChoice
-	./prompt:FuzzLineAsk
+	./prompt/line:FuzzParseChoice
+	./prompt/line:FuzzLineAsk
 	./prompt:FuzzCheckOther
 	./prompt:FuzzDisplay
-	./prompt:FuzzReadWebRequest
+	./prompt/web:FuzzReadWebRequest
 )
 
 targets=()

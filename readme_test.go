@@ -1,0 +1,62 @@
+package main
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestReadmeLayout keeps the layout in README's Development section true
+// to the tree: every name it lists exists, and every package is listed, so
+// that a reader who goes by it finds each room where it says.
+func TestReadmeLayout(t *testing.T) {
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	block := regexp.MustCompile("(?s)Where things live:\n\n```\n(.*?)```").FindSubmatch(b)
+	if block == nil {
+		t.Fatal("README.md has no layout under \"Where things live:\"")
+	}
+	listed := map[string]bool{}
+	parent := ""
+	for _, line := range strings.Split(string(block[1]), "\n") {
+		indented := strings.HasPrefix(line, "  ")
+		// The names are the first column: up to a run of two spaces.
+		names, _, _ := strings.Cut(strings.TrimSpace(line), "  ")
+		if names == "" || (indented && strings.HasPrefix(line, "   ")) {
+			continue // a description carried on to the next line
+		}
+		for _, name := range strings.Fields(names) {
+			path := name
+			if indented {
+				path = parent + name
+			} else if strings.HasSuffix(name, "/") {
+				parent = name
+			}
+			path = strings.TrimSuffix(path, "/")
+			if _, err := os.Stat(path); err != nil {
+				t.Errorf("README lists %s: %v", path, err)
+			}
+			listed[path] = true
+		}
+	}
+	err = filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() || path == "." {
+			return err
+		}
+		if strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" {
+			return filepath.SkipDir
+		}
+		if gofiles, _ := filepath.Glob(filepath.Join(path, "*.go")); len(gofiles) > 0 && !listed[filepath.ToSlash(path)] {
+			t.Errorf("README's layout does not list the package in %s/", path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
