@@ -2,13 +2,9 @@ package cmd
 
 import (
 	"context"
-	"errors"
 	"strings"
 
 	"github.com/spf13/cobra"
-
-	"github.com/askuser/askuser/prompt"
-	"github.com/askuser/askuser/schema"
 )
 
 // confirmOptions are what askuser confirm needs, resolved from its flags.
@@ -52,18 +48,12 @@ any case.`,
 // confirmRun asks the question; a "no" is errDeclined.
 func confirmRun(ctx context.Context, env *Env, opts confirmOptions) error {
 	var yes bool
-	err := converse(ctx, env, opts.session, conversation{
-		first: schema.Question{Header: "Confirm", Question: opts.question},
-		ask: func(ctx context.Context, a fullAsker) ([]prompt.Summary, error) {
-			var err error
-			yes, err = a.Confirm(ctx, opts.question, opts.yes)
-			answer := "No"
-			if yes {
-				answer = "Yes"
-			}
-			return []prompt.Summary{{Asked: opts.question, Answer: answer}}, err
-		},
-		noAnswer: func(err error) error { return noAnswerIn(err, opts.question) },
+	_, err := converseOne(ctx, env, opts.session, "Confirm", opts.question, func(ctx context.Context, a fullAsker) (string, error) {
+		var err error
+		if yes, err = a.Confirm(ctx, opts.question, opts.yes); yes {
+			return "Yes", err
+		}
+		return "No", err
 	})
 	if err != nil {
 		return err
@@ -92,12 +82,4 @@ func questionArg(name, example string) cobra.PositionalArgs {
 		}
 		return nil
 	}
-}
-
-// noAnswerIn names the question in an ended-input error.
-func noAnswerIn(err error, question string) error {
-	if errors.Is(err, prompt.ErrNoAnswer) {
-		return &noAnswerError{index: 1, total: 1, key: question}
-	}
-	return err
 }

@@ -5,9 +5,6 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
-
-	"github.com/askuser/askuser/prompt"
-	"github.com/askuser/askuser/schema"
 )
 
 // inputOptions are what askuser input needs, resolved from its flags.
@@ -46,15 +43,8 @@ newline. The answer may not be empty; with --default, Enter takes the default.`,
 
 // inputRun asks for the text and prints it.
 func inputRun(ctx context.Context, env *Env, opts inputOptions) error {
-	var text string
-	err := converse(ctx, env, opts.session, conversation{
-		first: schema.Question{Header: "Input", Question: opts.question},
-		ask: func(ctx context.Context, a fullAsker) ([]prompt.Summary, error) {
-			var err error
-			text, err = a.Input(ctx, opts.question, opts.placeholder, opts.def)
-			return []prompt.Summary{{Asked: opts.question, Answer: text}}, err
-		},
-		noAnswer: func(err error) error { return noAnswerIn(err, opts.question) },
+	text, err := converseOne(ctx, env, opts.session, "Input", opts.question, func(ctx context.Context, a fullAsker) (string, error) {
+		return a.Input(ctx, opts.question, opts.placeholder, opts.def)
 	})
 	if err != nil {
 		return err

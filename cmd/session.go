@@ -3,6 +3,7 @@ package cmd
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -133,6 +134,29 @@ func converse(ctx context.Context, env *Env, o sessionOptions, c conversation) e
 		return c.noAnswer(err)
 	}
 	return err
+}
+
+// converseOne runs a session that asks one question of its own kind
+// (confirm, input) and returns the answer as ask gave it, which the
+// summary shows: header names the kind for ASKUSER_NOTIFY_COMMAND, and an
+// ended input is named by the question.
+func converseOne(ctx context.Context, env *Env, o sessionOptions, header, question string, ask func(context.Context, fullAsker) (string, error)) (string, error) {
+	var answer string
+	err := converse(ctx, env, o, conversation{
+		first: schema.Question{Header: header, Question: question},
+		ask: func(ctx context.Context, a fullAsker) ([]prompt.Summary, error) {
+			var err error
+			answer, err = ask(ctx, a)
+			return []prompt.Summary{{Asked: question, Answer: answer}}, err
+		},
+		noAnswer: func(err error) error {
+			if errors.Is(err, prompt.ErrNoAnswer) {
+				return &noAnswerError{index: 1, total: 1, key: question}
+			}
+			return err
+		},
+	})
+	return answer, err
 }
 
 // start opens the asker, arms the timeout, rings the bell and starts the

@@ -231,6 +231,23 @@ func finalKey(final byte, params string) keyKind {
 	return keyIgnore
 }
 
+// move says where a cursor over n entries goes on k, and whether k is a
+// key that moves it: ↑ or k and ↓ or j go round at the ends, Home and
+// PgUp go to the first entry, End and PgDn to the last.
+func (k key) move(cursor, n int) (int, bool) {
+	switch {
+	case k.kind == keyUp || k.is('k'):
+		return (cursor + n - 1) % n, true
+	case k.kind == keyDown || k.is('j'):
+		return (cursor + 1) % n, true
+	case k.kind == keyHome || k.kind == keyPageUp:
+		return 0, true
+	case k.kind == keyEnd || k.kind == keyPageDown:
+		return n - 1, true
+	}
+	return cursor, false
+}
+
 // is reports whether k is the printable character r.
 func (k key) is(r rune) bool {
 	return k.kind == keyRune && k.r == r

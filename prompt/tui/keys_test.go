@@ -56,3 +56,26 @@ func TestDecodeKey(t *testing.T) {
 		})
 	}
 }
+
+func TestKeyMove(t *testing.T) {
+	for _, tc := range []struct {
+		k          key
+		cursor, to int
+		moves      bool
+	}{
+		{key{kind: keyDown}, 0, 1, true},
+		{key{kind: keyRune, r: 'j'}, 2, 0, true}, // round from the last
+		{key{kind: keyUp}, 0, 2, true},           // round from the first
+		{key{kind: keyRune, r: 'k'}, 2, 1, true},
+		{key{kind: keyPageUp}, 2, 0, true},
+		{key{kind: keyHome}, 1, 0, true},
+		{key{kind: keyEnd}, 0, 2, true},
+		{key{kind: keyPageDown}, 1, 2, true},
+		{key{kind: keyEnter}, 1, 1, false},
+		{key{kind: keyRune, r: 'x'}, 1, 1, false},
+	} {
+		if to, moves := tc.k.move(tc.cursor, 3); to != tc.to || moves != tc.moves {
+			t.Errorf("%+v from %d of 3: %d, %v; want %d, %v", tc.k, tc.cursor, to, moves, tc.to, tc.moves)
+		}
+	}
+}

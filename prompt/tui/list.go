@@ -89,15 +89,11 @@ func (p *listPrompt) Prompt(*survey.PromptConfig) (any, error) {
 		if err != nil {
 			return nil, err
 		}
+		if c, ok := k.move(p.cursor, n+1); ok {
+			p.cursor = c
+			continue
+		}
 		switch {
-		case k.kind == keyUp || k.is('k'):
-			p.cursor = (p.cursor + n) % (n + 1)
-		case k.kind == keyDown || k.is('j'):
-			p.cursor = (p.cursor + 1) % (n + 1)
-		case k.kind == keyHome || k.kind == keyPageUp:
-			p.cursor = 0
-		case k.kind == keyEnd || k.kind == keyPageDown:
-			p.cursor = n
 		case k.kind == keyEnter && !multi:
 			return p.single(p.cursor), nil
 		case k.kind == keyEnter:

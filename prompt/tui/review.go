@@ -56,15 +56,11 @@ func (p *reviewPrompt) Prompt(*survey.PromptConfig) (any, error) {
 		if err != nil {
 			return nil, err
 		}
+		if c, ok := k.move(p.cursor, n); ok {
+			p.cursor = c
+			continue
+		}
 		switch {
-		case k.kind == keyUp || k.is('k'):
-			p.cursor = (p.cursor + n - 1) % n
-		case k.kind == keyDown || k.is('j'):
-			p.cursor = (p.cursor + 1) % n
-		case k.kind == keyHome || k.kind == keyPageUp:
-			p.cursor = 0
-		case k.kind == keyEnd || k.kind == keyPageDown:
-			p.cursor = n - 1
 		case k.kind == keyEnter:
 			return p.cursor, nil
 		case k.kind == keyRune && k.r >= '1' && k.r <= '9' && int(k.r-'0') <= n:
