@@ -296,7 +296,7 @@ func ParseChoice(q schema.Question, line string) (labels []string, other bool, p
 	}
 	// A whole line that names one option, even one with spaces or commas in
 	// its label, is that option.
-	if j, ok := prompt.Pick(q, line); ok {
+	if j, ok := q.Choice(line); ok {
 		if j < 0 {
 			return nil, true, ""
 		}
@@ -343,7 +343,7 @@ func pickWords(q schema.Question, words []string) (picks []int, problem string) 
 	for i := 0; i < len(words); {
 		j := len(words)
 		for ; j > i; j-- {
-			if k, ok := prompt.Pick(q, strings.Join(words[i:j], " ")); ok {
+			if k, ok := q.Choice(strings.Join(words[i:j], " ")); ok {
 				picks = append(picks, k)
 				break
 			}

@@ -75,7 +75,7 @@ func parseWebForm(items []webItem, values url.Values) ([]prompt.Answer, webForm)
 		name := "q" + strconv.Itoa(i)
 		fq := webFormQuestion{chosen: make([]bool, len(q.Options)+1), other: values.Get(name + "-other")}
 		for _, v := range values[name] {
-			j, ok := prompt.Pick(q, strings.TrimSpace(v))
+			j, ok := q.Choice(strings.TrimSpace(v))
 			if !ok || !utf8.ValidString(v) || q.IsText() || (j < 0 && item.noOther) {
 				fq.err = "That is not one of this question's options."
 				continue
