@@ -69,8 +69,8 @@ func (l *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer,
 
 func (l *Asker) ask(ctx context.Context, q schema.Question, i, n int) (prompt.Answer, error) {
 	var b strings.Builder
-	// Everything from the input is drawn through Display or
-	// DisplayMultiline: see sanitize.go.
+	// Everything from the input is drawn through prompt.Display or
+	// DisplayMultiline, so that a terminal shows it and obeys none of it.
 	fmt.Fprintf(&b, "[%d/%d] %s\n%s\n", i+1, n, prompt.Display(q.Header), prompt.DisplayMultiline(q.Question))
 	if q.IsText() {
 		if q.Placeholder != "" {
