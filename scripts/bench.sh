@@ -89,5 +89,5 @@ if [ "${BENCH_RT:-}" = 1 ]; then
 	prio=(chrt -f 50)
 fi
 "${prio[@]}" "$tmp/benchrun" \
-	-runs "$runs" -terminal $((runs / 6)) -keys "$runs" -web $((runs / 3)) \
+	-runs "$runs" -terminal $((runs / 6)) -keys "$runs" -web "$runs" \
 	-hello "$tmp/hello" -webfloor "$tmp/webfloor" "${gum_args[@]}" "${builds[@]}"
