@@ -22,8 +22,9 @@
 #     stripped binary's size.
 #
 # It prints a table with each figure, its ratios, its target and whether it
-# is met. It takes about three minutes for one askuser, plus a minute to
-# build gum the first time.
+# is met. It takes about a minute and a half with one REV (half a minute
+# more for each further one), plus about a minute to build gum the first
+# time.
 #
 # Environment:
 #   RUNS=N         start-up and scripted runs of each program (300); the
