@@ -30,8 +30,11 @@ const (
 	startupVsGum = 0.25     // askuser's start-up, as a fraction of gum's at most
 	frameBudget  = 16.0     // ms: a redraw, and a web answer, at the 95th percentile
 	rssBudget    = 32 << 20 // bytes: peak RSS at the 1 MiB input cap
-	keysPerRun   = 30       // key presses in one run of a terminal UI
-	warmRounds   = 5        // untimed rounds before each timed figure
+)
+
+const (
+	keysPerRun = 30 // key presses in one run of a terminal UI
+	warmRounds = 5  // untimed rounds before each timed figure
 )
 
 type build struct {
@@ -50,9 +53,9 @@ type figure struct {
 
 func main() {
 	runs := flag.Int("runs", 300, "timed runs of each program for start-up and the scripted run")
-	termRuns := flag.Int("terminal", 40, "timed runs of each terminal UI, answered")
+	termRuns := flag.Int("terminal", 50, "timed runs of each terminal UI, answered")
 	keys := flag.Int("keys", 300, "timed key presses in each terminal UI")
-	webRuns := flag.Int("web", 100, "timed answers on each web page")
+	webRuns := flag.Int("web", 300, "timed answers on each web page")
 	rssRuns := flag.Int("rss", 6, "runs under GNU time for each peak RSS")
 	hello := flag.String("hello", "", "hello-world program (required)")
 	webfloor := flag.String("webfloor", "", "scripts/benchrun/webfloor program (required)")

@@ -281,7 +281,10 @@ func redraws(p tui, n int) ([]time.Duration, error) {
 	// Back to the first option, so that ↓ Enter chooses the second.
 	for focus != 0 {
 		focus = (focus + 1) % len(labels)
-		s.send("\x1b[B")
+		if _, err := s.send("\x1b[B"); err != nil {
+			s.kill()
+			return nil, err
+		}
 		if _, err := s.waitFor("frame", func(out string) bool { return p.focused(out, focus) }); err != nil {
 			s.kill()
 			return nil, err
