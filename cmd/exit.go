@@ -16,15 +16,16 @@ import (
 // Exit codes. They are part of the contract: agents and scripts branch on
 // them.
 const (
-	ExitOK       = 0   // answered
-	ExitError    = 1   // unexpected failure: I/O, terminal
-	ExitUsage    = 64  // bad command line or limit variable
-	ExitInvalid  = 65  // the questions are not valid
-	ExitNoAnswer = 66  // the answer input ended early
-	ExitTimeout  = 124 // --timeout passed
-	ExitHangup   = 129 // SIGHUP
-	ExitCancel   = 130 // Esc, Ctrl+C, SIGINT
-	ExitTerm     = 143 // SIGTERM
+	ExitOK          = 0   // answered
+	ExitError       = 1   // unexpected failure: I/O, terminal
+	ExitUsage       = 64  // bad command line or limit variable
+	ExitInvalid     = 65  // the questions are not valid
+	ExitNoAnswer    = 66  // the answer input ended early
+	ExitUnavailable = 69  // the way of asking chosen cannot be used here
+	ExitTimeout     = 124 // --timeout passed
+	ExitHangup      = 129 // SIGHUP
+	ExitCancel      = 130 // Esc, Ctrl+C, SIGINT
+	ExitTerm        = 143 // SIGTERM
 )
 
 // usageError is a mistake in how askuser was invoked.
@@ -82,6 +83,7 @@ func classify(err error, cmdPath string) (string, int) {
 		large   *schema.TooLargeError
 		timeout *timeoutError
 		sig     *signalError
+		unavail *prompt.UnavailableError
 	)
 	switch {
 	case err == nil:
@@ -107,6 +109,8 @@ func classify(err error, cmdPath string) (string, int) {
 		return b.String(), ExitInvalid
 	case errors.As(err, &large):
 		return fmt.Sprintf("Error: Input too large: the questions are larger than 1 MiB (%d bytes); shorten them\n", schema.MaxInputSize), ExitInvalid
+	case errors.As(err, &unavail):
+		return errorLine(err), ExitUnavailable
 	case errors.Is(err, prompt.ErrNoAnswer):
 		return fmt.Sprintf("Error: No answer: %s\n", err), ExitNoAnswer
 	case errors.As(err, &timeout):

@@ -41,6 +41,7 @@ func TestClassify(t *testing.T) {
 		{"short", &prompt.ShortError{Answered: 1}, ExitNoAnswer, "Error: No answer: the answer input ended before every question was answered\n"},
 		{"no answer at a question", &noAnswerError{index: 2, total: 3, key: "Auth method"}, ExitNoAnswer,
 			"Error: No answer: the answer input ended before question 2 of 3 (\"Auth method\") was answered\n"},
+		{"unavailable", &prompt.UnavailableError{Err: errors.New("--ui tui needs a terminal")}, ExitUnavailable, "Error: --ui tui needs a terminal\n"},
 		{"timeout", &timeoutError{after: 5 * time.Minute}, ExitTimeout, "Error: Timed out after 5m0s waiting for an answer\n"},
 		{"deadline", context.DeadlineExceeded, ExitTimeout, "Error: Context deadline exceeded\n"},
 		{"cancelled by the user", prompt.ErrCancelled, ExitCancel, "Error: Cancelled by the user\n"},
@@ -75,8 +76,8 @@ func TestClassifyUsageNamesTheCommand(t *testing.T) {
 // TestExitCodesAreTheContract pins the numbers: agents and scripts branch
 // on them.
 func TestExitCodesAreTheContract(t *testing.T) {
-	got := []int{ExitOK, ExitError, ExitUsage, ExitInvalid, ExitNoAnswer, ExitTimeout, ExitHangup, ExitCancel, ExitTerm}
-	want := []int{0, 1, 64, 65, 66, 124, 129, 130, 143}
+	got := []int{ExitOK, ExitError, ExitUsage, ExitInvalid, ExitNoAnswer, ExitUnavailable, ExitTimeout, ExitHangup, ExitCancel, ExitTerm}
+	want := []int{0, 1, 64, 65, 66, 69, 124, 129, 130, 143}
 	for i := range want {
 		if got[i] != want[i] {
 			t.Errorf("exit code %d is %d", want[i], got[i])

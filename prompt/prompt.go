@@ -72,6 +72,10 @@ type Answer struct {
 	Labels []string
 	// Other is the person's own typed answer, or "" when there is none.
 	Other string
+	// Note is a note the person attached to the answer, checked like a
+	// typed answer, or "" when there is none. The output carries it in
+	// "annotations", apart from the answer itself.
+	Note string
 }
 
 // String renders the answer as the output carries it: the labels joined by
@@ -86,6 +90,19 @@ func (a Answer) String() string {
 
 // ErrCancelled means the person cancelled (Esc, Ctrl+C).
 var ErrCancelled = errors.New("cancelled")
+
+// UnavailableError means that the way of asking that was chosen cannot be
+// used here: the terminal UI without a terminal, a web page on an address
+// that cannot be listened on, an inbox that does not answer. It is not the
+// person's answer, nor their refusal, so that a script never reads it as
+// one.
+type UnavailableError struct {
+	Err error // what is missing, for the person to read
+}
+
+func (e *UnavailableError) Error() string { return e.Err.Error() }
+
+func (e *UnavailableError) Unwrap() error { return e.Err }
 
 // ErrNoAnswer means the answer input ended before every question was
 // answered.
