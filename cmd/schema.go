@@ -50,7 +50,9 @@ on stderr and exits 65 (64 for a usage error).`,
 			if err != nil {
 				return err
 			}
-			_, _, err = parseInput(env, args, file, k)
+			// Nothing is asked: what follows the document on stdin is not
+			// answers, and must be nothing.
+			_, _, err = parseInput(env, args, file, k, false)
 			return err
 		},
 	}
