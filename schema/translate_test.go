@@ -487,3 +487,60 @@ func TestMetadataIsBuiltWhenTheSchemaLooksInside(t *testing.T) {
 		}
 	}
 }
+
+// Questions and options past one more than the limits allow are not
+// examined: they cannot be asked and must go anyway, and 1 MiB of them
+// would otherwise make a million problems. The count is the whole one.
+func TestProblemsStopPastTheLimits(t *testing.T) {
+	s := compileWith(t, map[string]string{"ASK_MAX_QUESTIONS": "2", "ASK_MAX_OPTIONS": "3"})
+	qs := make([]string, 1000)
+	for i := range qs {
+		qs[i] = `{"question":"Q?","header":"H","options":[{"label":"Other","description":""}],"multiSelect":false}`
+	}
+	opts := make([]string, 1000)
+	for i := range opts {
+		opts[i] = `{"label":"A","description":""}`
+	}
+	qs[0] = `{"question":"Q?","header":"First","options":[` + strings.Join(opts, ",") + `],"multiSelect":false}`
+	got := problems(t, s, doc(qs...), KeyHeader)
+	want := []string{
+		"questions: must have at most 2 items (got 1000)",
+		"questions[0].options: must have at most 3 items (got 1000)",
+		"questions[0].options[0].description: must not be empty",
+		`questions[0].options[1].label: same as options[0].label ("A"); labels must differ, ignoring case`,
+		"questions[0].options[1].description: must not be empty",
+		`questions[0].options[2].label: same as options[0].label ("A"); labels must differ, ignoring case`,
+		"questions[0].options[2].description: must not be empty",
+		`questions[0].options[3].label: same as options[0].label ("A"); labels must differ, ignoring case`,
+		"questions[0].options[3].description: must not be empty",
+		"questions[1].options: must have at least 2 items (got 1)",
+		`questions[1].options[0].label: must not be "Other": an Other choice is added to every question automatically`,
+		"questions[1].options[0].description: must not be empty",
+		`questions[2].header: same as questions[1].header ("H"); answers are keyed by header, so each must be different`,
+		"questions[2].options: must have at least 2 items (got 1)",
+		`questions[2].options[0].label: must not be "Other": an Other choice is added to every question automatically`,
+		"questions[2].options[0].description: must not be empty",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("problems\n got %s\nwant %s", strings.Join(got, "\n     "), strings.Join(want, "\n     "))
+	}
+	// The document itself is left as it was.
+	var in any
+	if err := json.Unmarshal([]byte(doc(qs...)), &in); err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := decodeAll([]byte(doc(qs...)))
+	s.withinLimits(raw)
+	if !reflect.DeepEqual(plainNumbers(raw), in) {
+		t.Error("withinLimits changed the document")
+	}
+}
+
+// plainNumbers turns the json.Numbers of a decoded value into float64s, as
+// json.Unmarshal makes them.
+func plainNumbers(v any) any {
+	b, _ := json.Marshal(v)
+	var out any
+	json.Unmarshal(b, &out)
+	return out
+}
