@@ -12,15 +12,15 @@ import (
 // so that its problems join the schema's in one list. check, when not nil,
 // checks the typed part of each preset answer, and each note. Like the
 // schema (see withinLimits), it looks at no more questions, and options of
-// a question, than one past the limits l.
-func rules(doc any, key KeyBy, check func(string) (string, error), l Limits) []Problem {
+// a question, than one past the limits lim.
+func rules(doc any, key KeyBy, check func(string) (string, error), lim Limits) []Problem {
 	root, ok := doc.(map[string]any)
 	if !ok {
 		return nil
 	}
 	var ps []Problem
 	raw, _ := root["questions"].([]any)
-	raw = raw[:min(len(raw), l.MaxQuestions+1)]
+	raw = raw[:min(len(raw), lim.MaxQuestions+1)]
 	qs := make([]Question, len(raw))
 	keyed := map[string]int{} // answer key, as seen → index of the first question with it
 	for i, q := range raw {
@@ -42,7 +42,7 @@ func rules(doc any, key KeyBy, check func(string) (string, error), l Limits) []P
 			}
 		}
 		opts, _ := q["options"].([]any)
-		opts = opts[:min(len(opts), l.MaxOptions+1)]
+		opts = opts[:min(len(opts), lim.MaxOptions+1)]
 		labels := map[string]int{}
 		for j, o := range opts {
 			o, ok := o.(map[string]any)
