@@ -31,8 +31,8 @@ type source struct {
 // The size limit counts every byte of the questions as given — a leading
 // byte-order mark and white space included — whichever the source: the
 // whole argument, the whole file, the whole of stdin; when the answers
-// follow on stdin, everything up to where they start (the document and the
-// rest of its last line, if blank), which is the same bytes a file holding
+// follow on stdin, everything up to where they start (the document, then
+// the spaces and line end after it), which is the same bytes a file holding
 // only the questions would have.
 func readSource(env *Env, args []string, file string, answersFollow bool) (*source, error) {
 	var src *source
