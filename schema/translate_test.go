@@ -223,6 +223,7 @@ func TestValidationProblems(t *testing.T) {
 		{"what a text question may not have", `{"questions":[{"question":"Q?","header":"H","type":"text","multiSelect":true,"placeholder":"p"},{"question":"Q?","header":"I","type":"text","multiSelect":false}]}`, KeyHeader, []string{
 			`questions[0].multiSelect: must be false when type is "text"`,
 		}},
+		{"a field given twice counts as its last value, as in every JSON decoder of maps", `{"questions":[{"question":"Q?","header":"H","options":"none","options":[` + opt("A") + `,` + opt("B") + `],"multiSelect":false}],"questions":[` + q("R?", "R") + `]}`, KeyHeader, nil},
 		{"index order is numeric", doc(q("0?", "H0"), q("1?", "H1"), q("2?", "H2"), q(strings.Repeat("x", 501), "H3")) + ` `, KeyHeader, []string{
 			"questions[3].question: must be at most 500 characters (got 501)",
 		}},
