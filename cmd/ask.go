@@ -117,7 +117,7 @@ func askRun(ctx context.Context, env *Env, opts askOptions) error {
 	if err != nil {
 		return err
 	}
-	in, src, err := parseInput(env, opts.args, opts.file, opts.key)
+	in, src, err := parseInput(env, opts.args, opts.file, opts.key, true)
 	if err != nil {
 		return err
 	}

@@ -60,13 +60,14 @@ func loadSchema(env *Env) (*schema.Schema, error) {
 	return sch, nil
 }
 
-// parseInput reads and validates the questions.
-func parseInput(env *Env, args []string, file string, key schema.KeyBy) (*schema.Input, *source, error) {
+// parseInput reads and validates the questions. answersFollow is as for
+// readSource.
+func parseInput(env *Env, args []string, file string, key schema.KeyBy, answersFollow bool) (*schema.Input, *source, error) {
 	sch, err := loadSchema(env)
 	if err != nil {
 		return nil, nil, err
 	}
-	src, err := readSource(env, args, file)
+	src, err := readSource(env, args, file, answersFollow)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -24,8 +24,19 @@ type source struct {
 // readSource reads the questions from the argument, the file, or stdin, in
 // that order of preference. A document on a terminal is never waited for:
 // with neither argument nor file, a terminal stdin means the parameter is
-// missing.
-func readSource(env *Env, args []string, file string) (*source, error) {
+// missing. answersFollow says what may follow the document on stdin: the
+// answers, when asking (SPEC §5.2), or nothing but white space, when only
+// validating.
+//
+// The size limit counts every byte of the questions as given — a leading
+// byte-order mark and white space included — whichever the source: the
+// whole argument, the whole file, the whole of stdin; when the answers
+// follow on stdin, everything up to where they start (the document, then
+// the spaces and line end after it), which is the same bytes a file holding
+// only the questions would have.
+func readSource(env *Env, args []string, file string, answersFollow bool) (*source, error) {
+	var src *source
+	var err error
 	switch {
 	case len(args) > 0 && file != "":
 		return nil, usageErrorf("give the questions either as an argument or with --file, not both")
@@ -42,26 +53,39 @@ func readSource(env *Env, args []string, file string) (*source, error) {
 		}
 		return &source{data: []byte(args[0])}, nil
 	case file != "" && file != "-":
-		data, err := readFile(file)
+		src, err = readFile(file)
+	case env.IO.InTTY && file != "-":
+		return nil, missingJSON()
+	case answersFollow:
+		return readStream(env.IO.In)
+	default:
+		src, err = readLimited(env.IO.In, -1)
 		if err != nil {
-			return nil, err
+			err = fmt.Errorf("read questions: %w", err)
 		}
-		if isBlank(data) {
-			return nil, missingJSON()
-		}
-		return &source{data: data}, nil
 	}
-	if env.IO.InTTY && file != "-" {
+	if err != nil {
+		return nil, err
+	}
+	if isBlank(src.data) {
 		return nil, missingJSON()
 	}
-	return readStream(env.IO.In)
+	return src, nil
 }
 
 func missingJSON() error {
 	return &usageError{msg: "Missing JSON parameter", showUsage: true}
 }
 
-func isBlank(b []byte) bool { return len(bytes.TrimSpace(b)) == 0 }
+// isBlank reports whether b holds no document: only white space, after a
+// byte-order mark if any.
+func isBlank(b []byte) bool {
+	return len(bytes.TrimSpace(bytes.TrimPrefix(b, []byte(bom)))) == 0
+}
+
+// bom is the UTF-8 byte-order mark, which some editors write at the start of
+// a file; Parse skips it.
+const bom = "\ufeff"
 
 // isFileName reports whether arg, which is not a JSON object, names a
 // regular file.
@@ -75,27 +99,42 @@ func isFileName(arg string) bool {
 
 // readFile reads a questions file, refusing one over the size limit before
 // reading it all.
-func readFile(name string) ([]byte, error) {
+func readFile(name string) (*source, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, fmt.Errorf("read questions: %w", err)
 	}
 	defer f.Close()
-	// Read into a buffer of the file's size, rather than one that doubles
-	// as it fills: a 1 MiB file would otherwise peak at about twice that.
-	var b bytes.Buffer
+	size := int64(-1)
 	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-		b.Grow(int(min(fi.Size(), schema.MaxInputSize)) + bytes.MinRead)
+		size = fi.Size()
 	}
-	_, err = b.ReadFrom(io.LimitReader(f, schema.MaxInputSize+1))
-	data := b.Bytes()
+	src, err := readLimited(f, size)
 	if err != nil {
 		return nil, fmt.Errorf("read questions: %w", err)
 	}
-	if len(data) > schema.MaxInputSize {
-		return nil, &schema.TooLargeError{Size: int64(len(data))}
+	return src, nil
+}
+
+// readLimited reads r to its end, refusing more than the size limit without
+// reading it all. size, when not negative, is what r will give, to read it
+// into a buffer of that size rather than one that doubles as it fills: a
+// 1 MiB file would otherwise peak at about twice that.
+func readLimited(r io.Reader, size int64) (*source, error) {
+	if size > schema.MaxInputSize {
+		return nil, &schema.TooLargeError{Size: size}
 	}
-	return data, nil
+	var b bytes.Buffer
+	if size >= 0 {
+		b.Grow(int(size) + bytes.MinRead)
+	}
+	if _, err := b.ReadFrom(io.LimitReader(r, schema.MaxInputSize+1)); err != nil {
+		return nil, err
+	}
+	if b.Len() > schema.MaxInputSize {
+		return nil, &schema.TooLargeError{Size: int64(b.Len())}
+	}
+	return &source{data: b.Bytes()}, nil
 }
 
 // readStream reads one JSON document from r and keeps what follows it for
@@ -103,8 +142,19 @@ func readFile(name string) ([]byte, error) {
 // wait for the end of r: answers may still be on their way.
 func readStream(r io.Reader) (*source, error) {
 	br := bufio.NewReader(r)
-	var seen bytes.Buffer
 	lr := &io.LimitedReader{R: br, N: schema.MaxInputSize + 1}
+	// A byte-order mark is not part of the document, but it is part of
+	// the input, and counts toward its size. (Only a document that starts
+	// with 0xEF can start with one: two bytes more are then on their way.)
+	var bomLen int64
+	if b, _ := br.Peek(1); len(b) == 1 && b[0] == bom[0] {
+		if b, _ := br.Peek(len(bom)); string(b) == bom {
+			br.Discard(len(bom))
+			bomLen = int64(len(bom))
+			lr.N -= bomLen
+		}
+	}
+	var seen bytes.Buffer
 	dec := json.NewDecoder(io.TeeReader(lr, &seen))
 	err := dec.Decode(&discard{})
 	switch {
@@ -114,18 +164,21 @@ func readStream(r io.Reader) (*source, error) {
 	case errors.Is(err, io.EOF) && isBlank(seen.Bytes()):
 		return nil, missingJSON()
 	default:
-		// Parse finds the same problem and says where it is.
+		// Parse finds the same problem and says where it is, after the
+		// byte-order mark it skips as this did.
+		if bomLen > 0 {
+			return &source{data: append([]byte(bom), seen.Bytes()...)}, nil
+		}
 		return &source{data: seen.Bytes()}, nil
 	}
 	end := dec.InputOffset()
-	if end > schema.MaxInputSize {
-		return nil, &schema.TooLargeError{Size: end}
-	}
 	// What the decoder read past the document is copied out, so that its
 	// buffer, as large as the document, is not kept for the whole run.
 	ahead, _ := io.ReadAll(dec.Buffered())
 	rest := bufio.NewReader(io.MultiReader(bytes.NewReader(ahead), br))
-	skipLineEnd(rest)
+	if size := bomLen + end + skipLineEnd(rest); size > schema.MaxInputSize {
+		return nil, &schema.TooLargeError{Size: size}
+	}
 	return &source{data: seen.Bytes()[:end], rest: rest}, nil
 }
 
@@ -136,20 +189,23 @@ type discard struct{}
 func (*discard) UnmarshalJSON([]byte) error { return nil }
 
 // skipLineEnd drops the rest of the line the document ended on when it
-// holds nothing but spaces, so that the first answer is the next line.
-func skipLineEnd(r *bufio.Reader) {
+// holds nothing but spaces, so that the first answer is the next line. It
+// returns the number of bytes dropped.
+func skipLineEnd(r *bufio.Reader) int64 {
+	var n int64
 	for {
 		b, err := r.ReadByte()
 		if err != nil {
-			return
+			return n
 		}
 		switch b {
 		case ' ', '\t', '\r':
+			n++
 			continue
 		case '\n':
-			return
+			return n + 1
 		}
 		r.UnreadByte()
-		return
+		return n
 	}
 }

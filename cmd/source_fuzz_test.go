@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"testing/iotest"
 
@@ -32,16 +33,18 @@ func readAll(t testing.TB, r io.Reader) (data, rest []byte, err error) {
 
 // FuzzReadStream: any stdin is split into one document and the answers that
 // follow it, or refused cleanly, and how the bytes arrive (all at once or
-// one at a time) changes nothing.
+// one at a time) changes nothing. When only validating, stdin is read as
+// the same bytes given as the argument are.
 func FuzzReadStream(f *testing.F) {
 	for _, s := range []string{
 		"", " \n\t", oneQuestion, oneQuestion + "\n2\n", oneQuestion + "  \r\n1\n", oneQuestion + "2\n",
 		oneQuestion + " \t 2\n", "{\"a\":1}{\"b\":2}", "[1,2", "{\"questions\":\xff}", "12 34\n", "\"\\u001b\"\n\x1b[2J\n",
-		"nul\x00l", "{" + strings.Repeat(" ", 100) + "}\n\n\n",
+		"nul\x00l", "{" + strings.Repeat(" ", 100) + "}\n\n\n", "\ufeff" + oneQuestion + "\n1\n", "\ufeff", "\xef\xbb", "\ufeff\ufeff{}",
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, input []byte) {
+		checkAsArgument(t, input)
 		data, rest, err := readAll(t, bytes.NewReader(input))
 		data1, rest1, err1 := readAll(t, iotest.OneByteReader(bytes.NewReader(input)))
 		switch {
@@ -62,7 +65,7 @@ func FuzzReadStream(f *testing.F) {
 			switch {
 			case errors.As(err, &large):
 			case errors.As(err, &usage) && usage.msg == "Missing JSON parameter":
-				if len(bytes.TrimSpace(input)) != 0 {
+				if !isBlank(input) {
 					t.Fatalf("input %q called missing", input)
 				}
 			default:
@@ -70,7 +73,10 @@ func FuzzReadStream(f *testing.F) {
 			}
 			return
 		}
-		if !bytes.HasPrefix(input, data) {
+		// A byte-order mark is skipped, and given back with a broken
+		// document for Parse to skip in turn.
+		body := bytes.TrimPrefix(input, []byte(bom))
+		if !bytes.HasPrefix(input, data) && !bytes.HasPrefix(body, data) {
 			t.Fatalf("document %q is not the start of %q", data, input)
 		}
 		if rest == nil {
@@ -89,7 +95,7 @@ func FuzzReadStream(f *testing.F) {
 		}
 		// Between the document and the answers there is at most the rest
 		// of the document's line, if it is blank.
-		gap := input[len(data) : len(input)-len(rest)]
+		gap := body[len(data) : len(body)-len(rest)]
 		if !bytes.HasSuffix(input, rest) || len(bytes.Trim(gap, " \t\r\n")) != 0 || bytes.Count(gap, []byte("\n")) > 1 ||
 			bytes.Contains(gap, []byte("\n")) && !bytes.HasSuffix(gap, []byte("\n")) {
 			t.Fatalf("input %q split into %q, gap %q, answers %q", input, data, gap, rest)
@@ -97,17 +103,49 @@ func FuzzReadStream(f *testing.F) {
 	})
 }
 
+// checkAsArgument fails unless input, on stdin when validating, comes to
+// what it comes to as the argument: the same document, or the same error.
+func checkAsArgument(t *testing.T, input []byte) {
+	if isFileName(string(input)) {
+		return // the argument would be read as a file's name
+	}
+	env := streamEnv(iotest.OneByteReader(bytes.NewReader(input)), false)
+	stdin, err1 := readSource(env, nil, "", false)
+	arg, err2 := readSource(streamEnv(failingReader{}, false), []string{string(input)}, "", false)
+	if len(input) == 0 {
+		// An empty argument is missing; an empty stdin too.
+		if !isMissing(err1) || !isMissing(err2) {
+			t.Fatalf("empty input: stdin %v, argument %v", err1, err2)
+		}
+		return
+	}
+	if fmt.Sprint(err1) != fmt.Sprint(err2) {
+		t.Fatalf("input %q: on stdin %v, as the argument %v", input, err1, err2)
+	}
+	if err1 == nil && !bytes.Equal(stdin.data, arg.data) {
+		t.Fatalf("input %q: on stdin %q, as the argument %q", input, stdin.data, arg.data)
+	}
+}
+
+var (
+	testSchemaOnce sync.Once
+	testSchemaOf   *schema.Schema
+	testSchemaErr  error
+)
+
+// testSchema is the embedded schema, compiled once.
 func testSchema(t testing.TB) *schema.Schema {
 	t.Helper()
-	raw, err := os.ReadFile("../schema.json")
-	if err != nil {
-		t.Fatal(err)
+	testSchemaOnce.Do(func() {
+		var raw []byte
+		if raw, testSchemaErr = os.ReadFile("../schema.json"); testSchemaErr == nil {
+			testSchemaOf, testSchemaErr = schema.Compile(raw, nil)
+		}
+	})
+	if testSchemaErr != nil {
+		t.Fatal(testSchemaErr)
 	}
-	s, err := schema.Compile(raw, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return testSchemaOf
 }
 
 // parseError is what Parse says of data.

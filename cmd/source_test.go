@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -29,7 +30,7 @@ func isMissing(err error) bool {
 
 func TestReadSourceArgument(t *testing.T) {
 	env := streamEnv(strings.NewReader("1\n"), false)
-	src, err := readSource(env, []string{oneQuestion}, "")
+	src, err := readSource(env, []string{oneQuestion}, "", true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,16 +38,16 @@ func TestReadSourceArgument(t *testing.T) {
 		t.Errorf("got %q, rest %v", src.data, src.rest)
 	}
 	for _, blank := range []string{"", "  ", "\n\t"} {
-		if _, err := readSource(env, []string{blank}, ""); !isMissing(err) {
+		if _, err := readSource(env, []string{blank}, "", true); !isMissing(err) {
 			t.Errorf("argument %q: err = %v, want a missing parameter", blank, err)
 		}
 	}
-	_, err = readSource(env, []string{strings.Repeat(" ", schema.MaxInputSize) + "{}"}, "")
+	_, err = readSource(env, []string{strings.Repeat(" ", schema.MaxInputSize) + "{}"}, "", true)
 	var tl *schema.TooLargeError
 	if !errors.As(err, &tl) {
 		t.Errorf("large argument: err = %v, want a *schema.TooLargeError", err)
 	}
-	_, err = readSource(env, []string{oneQuestion}, "q.json")
+	_, err = readSource(env, []string{oneQuestion}, "q.json", true)
 	var u *usageError
 	if !errors.As(err, &u) || u.showUsage {
 		t.Errorf("argument and file: err = %v, want a usage error", err)
@@ -64,34 +65,34 @@ func TestReadSourceFile(t *testing.T) {
 	}
 	env := streamEnv(strings.NewReader("never read"), false)
 
-	src, err := readSource(env, nil, write("q.json", oneQuestion+"\n"))
+	src, err := readSource(env, nil, write("q.json", oneQuestion+"\n"), true)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if string(src.data) != oneQuestion+"\n" || src.rest != nil {
 		t.Errorf("got %q, rest %v", src.data, src.rest)
 	}
-	if _, err := readSource(env, nil, write("blank.json", " \n")); !isMissing(err) {
+	if _, err := readSource(env, nil, write("blank.json", " \n"), true); !isMissing(err) {
 		t.Errorf("blank file: err = %v", err)
 	}
-	_, err = readSource(env, nil, write("big.json", strings.Repeat(" ", schema.MaxInputSize+1)))
+	_, err = readSource(env, nil, write("big.json", strings.Repeat(" ", schema.MaxInputSize+1)), true)
 	var tl *schema.TooLargeError
 	if !errors.As(err, &tl) {
 		t.Errorf("large file: err = %v", err)
 	}
-	if _, err := readSource(env, nil, write("limit.json", oneQuestion+strings.Repeat(" ", schema.MaxInputSize-len(oneQuestion)))); err != nil {
+	if _, err := readSource(env, nil, write("limit.json", oneQuestion+strings.Repeat(" ", schema.MaxInputSize-len(oneQuestion))), true); err != nil {
 		t.Errorf("file of exactly the limit: %v", err)
 	}
 	// A file's name given as the argument points to -f.
-	_, err = readSource(env, []string{filepath.Join(dir, "q.json")}, "")
+	_, err = readSource(env, []string{filepath.Join(dir, "q.json")}, "", true)
 	var u *usageError
 	if !errors.As(err, &u) || !strings.Contains(u.msg, "read it with -f") {
 		t.Errorf("file name as the argument: err = %v, want a usage error", err)
 	}
-	if _, err := readSource(env, []string{dir}, ""); errors.As(err, &u) {
+	if _, err := readSource(env, []string{dir}, "", true); errors.As(err, &u) {
 		t.Errorf("a directory is not a file to read: %v", err)
 	}
-	_, err = readSource(env, nil, filepath.Join(dir, "missing.json"))
+	_, err = readSource(env, nil, filepath.Join(dir, "missing.json"), true)
 	if !errors.Is(err, os.ErrNotExist) || exitCode(err) != ExitError {
 		t.Errorf("missing file: err = %v (exit %d)", err, exitCode(err))
 	}
@@ -100,12 +101,12 @@ func TestReadSourceFile(t *testing.T) {
 func TestReadSourceTerminal(t *testing.T) {
 	// A terminal on stdin is not waited on for questions...
 	env := streamEnv(failingReader{}, true)
-	if _, err := readSource(env, nil, ""); !isMissing(err) {
+	if _, err := readSource(env, nil, "", true); !isMissing(err) {
 		t.Errorf("terminal stdin: err = %v, want a missing parameter", err)
 	}
 	// ...unless asked for with -f -.
 	env = streamEnv(strings.NewReader(oneQuestion), true)
-	if _, err := readSource(env, nil, "-"); err != nil {
+	if _, err := readSource(env, nil, "-", true); err != nil {
 		t.Errorf("-f - from a terminal: %v", err)
 	}
 }
@@ -207,5 +208,84 @@ func TestReadStreamDoesNotWait(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("readStream waited for the end of its input")
+	}
+}
+
+// The three sources of the questions — the argument, -f FILE and stdin —
+// read the same bytes the same way: the same document, or the same error.
+// When asking, what follows the document on stdin is the answers; when
+// only validating, it must be nothing but white space, as in a file.
+func TestSourcesAgree(t *testing.T) {
+	sch := testSchema(t)
+	atLimit := oneQuestion + strings.Repeat(" ", schema.MaxInputSize-len(oneQuestion))
+	tests := []struct {
+		name, input string
+		want        string // what comes of it: "ok", or the error
+		asked       string // when asking with the questions on stdin, if not want
+	}{
+		{"a document", oneQuestion, "ok", ""},
+		{"white space around it", "\n  " + oneQuestion + " \n\n", "ok", ""},
+		{"a byte-order mark", "\ufeff" + oneQuestion + "\n", "ok", ""},
+		{"a byte-order mark before a broken document", "\ufeff" + `{"questions":[}`,
+			"invalid character '}' looking for beginning of value at line 1, column 15", ""},
+		{"content after the document", oneQuestion + "\n2\n",
+			"unexpected content after the JSON document at line 2, column 1", "ok"},
+		{"a second document", oneQuestion + ` {"questions":[]}`,
+			"unexpected content after the JSON document at line 1, column 152", "ok"},
+		{"only white space", " \n\t", "missing", ""},
+		{"only a byte-order mark", "\ufeff\n", "missing", ""},
+		{"1 MiB exactly", atLimit, "ok", ""},
+		{"1 MiB exactly and a line end", atLimit + "\n", "too large", ""},
+		{"1 MiB with a byte-order mark", "\ufeff" + atLimit[:len(atLimit)-3], "ok", ""},
+		{"a byte more with a byte-order mark", "\ufeff" + atLimit[:len(atLimit)-2], "too large", ""},
+		{"white space after the document counts", oneQuestion + strings.Repeat("\n", schema.MaxInputSize), "too large", "ok"},
+	}
+	if n := len(oneQuestion); n != 150 {
+		t.Fatalf("oneQuestion is %d bytes; the column above expects 150", n)
+	}
+	outcome := func(src *source, err error) string {
+		var tl *schema.TooLargeError
+		switch {
+		case isMissing(err):
+			return "missing"
+		case errors.As(err, &tl):
+			return "too large"
+		case err != nil:
+			return "read: " + err.Error()
+		}
+		if _, err := sch.Parse(src.data, schema.KeyHeader); err != nil {
+			return err.Error()
+		}
+		return "ok"
+	}
+	dir := t.TempDir()
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			name := filepath.Join(dir, fmt.Sprintf("q%d.json", i))
+			if err := os.WriteFile(name, []byte(tt.input), 0o666); err != nil {
+				t.Fatal(err)
+			}
+			env := streamEnv(strings.NewReader(tt.input), false)
+			got := map[string]string{
+				"argument":          outcome(readSource(streamEnv(failingReader{}, false), []string{tt.input}, "", false)),
+				"-f FILE":           outcome(readSource(streamEnv(failingReader{}, false), nil, name, true)),
+				"stdin, validating": outcome(readSource(env, nil, "", false)),
+				"-f -, validating":  outcome(readSource(streamEnv(strings.NewReader(tt.input), true), nil, "-", false)),
+				"stdin, asking":     outcome(readSource(streamEnv(strings.NewReader(tt.input), false), nil, "", true)),
+			}
+			if tt.input != "" && isBlank([]byte(tt.input)) {
+				// A blank argument is missing too, but is not read.
+				got["argument"] = "missing"
+			}
+			for source, g := range got {
+				want := tt.want
+				if source == "stdin, asking" && tt.asked != "" {
+					want = tt.asked
+				}
+				if g != want {
+					t.Errorf("%s: %s, want %s", source, g, want)
+				}
+			}
+		})
 	}
 }

@@ -47,6 +47,8 @@ on stderr and exits 65 (64 for a usage error).`,
 // validateRun reads and checks the questions, as askuser would before
 // asking them.
 func validateRun(env *Env, opts validateOptions) error {
-	_, _, err := parseInput(env, opts.args, opts.file, opts.key)
+	// Nothing is asked: what follows the document on stdin is not
+	// answers, and must be nothing.
+	_, _, err := parseInput(env, opts.args, opts.file, opts.key, false)
 	return err
 }

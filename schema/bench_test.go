@@ -57,7 +57,6 @@ func TestBenchInputsAreValid(t *testing.T) {
 		if _, err := s.Parse(data, KeyHeader); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
-		checkMatchesLibrary(t, s, data)
 	}
 }
 
@@ -91,34 +90,6 @@ func BenchmarkParse(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, err := s.Parse(data, KeyHeader); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
-}
-
-// BenchmarkLibrary is the same work done with santhosh-tekuri/jsonschema,
-// as askuser did before it had its own validator: compile (which checks
-// the schema against the meta-schema) and validate. It does not count the
-// library's package init, which every run paid as well.
-func BenchmarkLibrary(b *testing.B) {
-	raw := embedded(b)
-	for name, data := range map[string][]byte{"minimal": []byte(minimalInput), "maximal": maximalInput()} {
-		b.Run(name, func(b *testing.B) {
-			b.SetBytes(int64(len(data)))
-			b.ReportAllocs()
-			for b.Loop() {
-				libraryCache.Clear()
-				s, err := librarySchema(raw)
-				if err != nil {
-					b.Fatal(err)
-				}
-				doc, err := decode(data)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if err := s.Validate(doc); err != nil {
 					b.Fatal(err)
 				}
 			}

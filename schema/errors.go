@@ -201,13 +201,13 @@ func isIdent(s string) bool {
 // at start-up on every run.)
 func rank(field string) int {
 	switch field {
-	case "questions", "question", "label":
+	case "questions", "question", "label", "notes":
 		return 1
 	case "metadata", "header", "description":
 		return 2
 	case "answers", "type", "preview":
 		return 3
-	case "options":
+	case "options", "annotations":
 		return 4
 	case "multiSelect":
 		return 5

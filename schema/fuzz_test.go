@@ -1,18 +1,23 @@
 package schema
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
 )
 
-// FuzzParse runs any bytes through the whole input path, Compile and Parse:
-// the result is either questions that keep every promise of the contract,
-// or a clean error (syntax, size or a list of problems) whose text can be
-// printed on a terminal as it is.
+// FuzzParse runs any bytes through the whole input path, Parse of the
+// compiled embedded schema: the result is either questions that keep every
+// promise of the contract, or a clean error (syntax, size or a list of
+// problems) whose text can be printed on a terminal as it is. (The schema
+// is compiled once: compiling it does not depend on the input, and the
+// library's check of it against the meta-schema would take most of the
+// time.)
 func FuzzParse(f *testing.F) {
 	for _, c := range validationCases {
 		f.Add([]byte(c), false)
@@ -23,18 +28,14 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(`{"questions":[{"question":"q","header":"h","options":[{"label":"a","description":"d"},{"label":"b","description":"d"}],"multiSelect":false,"header":"h2"}],"metadata":{"n":1e400,"a":[1,2.5,{"b":-0}]},"metadata":{"m":1}}`), false)
 	f.Add([]byte(`{"questions":[{"question":"q","header":"h","options":[{"label":"a","description":"d"},{"label":"b","description":"d"}],"multiSelect":true}],"answers":{"h":"a, B, typed, \u001b"}}`), true)
 	f.Add([]byte(`{"questions":[{"question":"Why?","header":"Why","type":"text","placeholder":"because"},{"question":"q","header":"c","type":"choice","options":[{"label":"a","description":"d"},{"label":"b","description":"d"}],"multiSelect":false}],"answers":{"Why":"  typed\u001b "}}`), false)
-	raw := embedded(f)
+	s := compileWith(f, nil)
+	s.CheckAnswer = func(text string) (string, error) {
+		if utf8.RuneCountInString(text) > 2000 {
+			return "", errors.New("must be at most 2000 characters")
+		}
+		return strings.TrimSpace(text), nil
+	}
 	f.Fuzz(func(t *testing.T, data []byte, byQuestion bool) {
-		s, err := Compile(raw, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s.CheckAnswer = func(text string) (string, error) {
-			if utf8.RuneCountInString(text) > 2000 {
-				return "", errors.New("must be at most 2000 characters")
-			}
-			return text, nil
-		}
 		key := KeyHeader
 		if byQuestion {
 			key = KeyQuestion
@@ -45,23 +46,66 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		checkInput(t, in, key)
-		checkAsUnmarshal(t, data, in)
+		checkAsUnmarshal(t, data, in, key)
 	})
 }
 
-// checkAsUnmarshal fails unless in is what json.Unmarshal makes of data.
-func checkAsUnmarshal(t *testing.T, data []byte, in *Input) {
-	var want Input
-	if err := json.Unmarshal(data, &want); err != nil {
-		// Only a number in metadata too large for float64 gets here.
-		var ute *json.UnmarshalTypeError
-		if !errors.As(err, &ute) || !strings.HasPrefix(ute.Field, "metadata") {
-			t.Fatalf("json.Unmarshal of valid input: %v", err)
-		}
-		want.Metadata = in.Metadata
+// checkAsUnmarshal fails unless in is what json.Unmarshal makes of data,
+// with the preset answers and notes keyed as key says.
+func checkAsUnmarshal(t *testing.T, data []byte, in *Input, key KeyBy) {
+	var want struct {
+		Questions   []Question                        `json:"questions"`
+		Answers     map[string]string                 `json:"answers"`
+		Annotations map[string]struct{ Notes string } `json:"annotations"`
 	}
-	if !reflect.DeepEqual(in.Questions, want.Questions) || !reflect.DeepEqual(in.Answers, want.Answers) ||
-		!reflect.DeepEqual(in.Metadata, want.Metadata) {
+	// A field given twice counts once, as its last value, as in every
+	// decoder of JSON into maps (and the validator's): Unmarshal into a
+	// struct would also try the first value. The input is decoded so
+	// first, written again, and then unmarshalled.
+	dec := json.NewDecoder(bytes.NewReader(bytes.TrimPrefix(data, []byte(bom))))
+	dec.UseNumber()
+	var generic any
+	if err := dec.Decode(&generic); err != nil {
+		t.Fatalf("decode valid input: %v", err)
+	}
+	once, err := json.Marshal(generic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(once, &want); err != nil {
+		t.Fatalf("json.Unmarshal of valid input: %v", err)
+	}
+	// A key names the question whose answer key it is, else the one whose
+	// other field it is.
+	keyOf := func(k string) string {
+		for _, q := range want.Questions {
+			if key.Key(q) == k {
+				return k
+			}
+		}
+		for _, q := range want.Questions {
+			if key.other().Key(q) == k {
+				return key.Key(q)
+			}
+		}
+		t.Fatalf("valid input with a preset for %q, which names no question", k)
+		return ""
+	}
+	var answers, notes map[string]string
+	if want.Answers != nil {
+		answers = map[string]string{}
+		for k, v := range want.Answers {
+			answers[keyOf(k)] = v
+		}
+	}
+	if want.Annotations != nil {
+		notes = map[string]string{}
+		for k, v := range want.Annotations {
+			notes[keyOf(k)] = strings.TrimSpace(v.Notes)
+		}
+	}
+	if !reflect.DeepEqual(in.Questions, want.Questions) || !reflect.DeepEqual(in.Answers, answers) ||
+		!reflect.DeepEqual(in.Annotations, notes) {
 		t.Fatalf("input %s\nParse:     %#v\nUnmarshal: %#v", data, in, &want)
 	}
 }
@@ -121,15 +165,15 @@ func checkInput(t *testing.T, in *Input, key KeyBy) {
 	for i, q := range in.Questions {
 		text := func(s string, max int) bool {
 			n := utf8.RuneCountInString(s)
-			return n >= 1 && n <= max && strings.TrimSpace(s) != ""
+			return n >= 1 && n <= max && !IsBlank(s)
 		}
 		if !text(q.Question, 500) || !text(q.Header, 12) {
 			t.Fatalf("question %d: bad question or header %q %q", i, q.Question, q.Header)
 		}
-		if keys[key.Key(q)] {
+		if keys[StripInvisible(key.Key(q))] {
 			t.Fatalf("question %d: key %q twice", i, key.Key(q))
 		}
-		keys[key.Key(q)] = true
+		keys[StripInvisible(key.Key(q))] = true
 		if q.IsText() {
 			if len(q.Options) != 0 || q.MultiSelect || utf8.RuneCountInString(q.Placeholder) > 100 {
 				t.Fatalf("text question %d: %+v", i, q)
@@ -144,7 +188,7 @@ func checkInput(t *testing.T, in *Input, key KeyBy) {
 			if !text(o.Label, 50) || !text(o.Description, 200) || utf8.RuneCountInString(o.Preview) > 4000 || q.MultiSelect && o.Preview != "" {
 				t.Fatalf("question %d option %d: bad %+v", i, j, o)
 			}
-			l := strings.ToLower(strings.TrimSpace(o.Label))
+			l := strings.ToLower(strings.TrimSpace(StripInvisible(o.Label)))
 			if l == "other" || labels[l] {
 				t.Fatalf("question %d option %d: label %q", i, j, o.Label)
 			}
@@ -152,8 +196,101 @@ func checkInput(t *testing.T, in *Input, key KeyBy) {
 		}
 	}
 	for k, v := range in.Answers {
-		if !keys[k] || strings.TrimSpace(v) == "" {
+		if !keys[StripInvisible(k)] || IsBlank(v) {
 			t.Fatalf("preset answer %q: %q", k, v)
 		}
 	}
+	for k, v := range in.Annotations {
+		if !keys[StripInvisible(k)] || IsBlank(v) {
+			t.Fatalf("note %q: %q", k, v)
+		}
+	}
+}
+
+// plainMessages are the forms of every message translate writes. A message
+// of another form would be the library's wording, or a schema location.
+var plainMessages = regexp.MustCompile(`^(` + strings.Join([]string{
+	`required`,
+	`unknown field; did you mean "[^"]+"\?`,
+	`unknown field \(allowed: [A-Za-z]+(, [A-Za-z]+)*\)`,
+	`must be (a string|a number|an object|an array|an integer|true or false|null)( or [a-z ]+)* \(got (null|boolean|number|string|array|object)\)`,
+	`must not be empty`,
+	`must not be blank`,
+	`must be at (least|most) [0-9]+ characters \(got [0-9]+\)`,
+	`must have at (least|most) [0-9]+ items? \(got [0-9]+\)`,
+	`must be ("[^"]*"|true|false|null)( (when|unless) [A-Za-z]+ is ("[^"]*"|true|false|null))?`,
+	`must be one of "[^"]*"(, "[^"]*")* \(got .*\)`,
+	`not allowed( (when|unless) [A-Za-z]+ is ("[^"]*"|true|false|null))?`,
+}, "|") + `)$`)
+
+// FuzzTranslate: for any JSON document, under the default limits or the
+// smallest, the library's verdict is translated into problems, one or more
+// exactly when the library finds the document invalid, each at the path of
+// a value of the document (or of a missing field of one), in plain words.
+func FuzzTranslate(f *testing.F) {
+	for _, c := range validationCases {
+		f.Add([]byte(c), false)
+	}
+	schemas := []*Schema{compileWith(f, overrideSets[0]), compileWith(f, overrideSets[1])}
+	f.Fuzz(func(t *testing.T, data []byte, small bool) {
+		s := schemas[0]
+		if small {
+			s = schemas[1]
+		}
+		doc, err := decodeAll(data)
+		if err != nil {
+			return // not JSON: Parse says so before any validation
+		}
+		// The library's verdict on the document as written, metadata and
+		// all.
+		verdict := s.compiled.Validate(doc)
+		// validate renames keys; it gets a copy.
+		given, _ := decode(data, s.opaque)
+		ps := s.validate(given)
+		if (verdict == nil) != (len(ps) == 0) {
+			t.Fatalf("input %s\nlibrary: %v\nproblems: %q", data, verdict, ps)
+		}
+		for _, p := range ps {
+			if !plainMessages.MatchString(p.Message) {
+				t.Fatalf("input %s\nproblem %q is not in plain words", data, p)
+			}
+			if p.Path == "" || p.Path != formatPath(p.tokens) {
+				t.Fatalf("input %s\nproblem %q has path %q for %v", data, p, p.Path, p.tokens)
+			}
+			// The path leads to a value of the input, or to a field
+			// missing from an object of it.
+			at := p.tokens
+			if p.Message == "required" {
+				at = at[:len(at)-1]
+			}
+			if !exists(doc, at) {
+				t.Fatalf("input %s\nproblem %q is at no value of the input", data, p)
+			}
+		}
+	})
+}
+
+// exists reports whether the path tokens lead to a value in v.
+func exists(v any, tokens []any) bool {
+	for _, tok := range tokens {
+		switch c := v.(type) {
+		case map[string]any:
+			k, ok := tok.(string)
+			if !ok {
+				return false
+			}
+			if v, ok = c[k]; !ok {
+				return false
+			}
+		case []any:
+			i, ok := tok.(int)
+			if !ok || i < 0 || i >= len(c) {
+				return false
+			}
+			v = c[i]
+		default:
+			return false
+		}
+	}
+	return true
 }

@@ -2,45 +2,47 @@ package schema
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 )
 
 // rules checks what JSON Schema cannot say: unique keys, unique labels, no
-// explicit Other, and answers that fit their questions. It works on the
-// decoded document, as far as its shape allows, so that its problems join
-// the schema's in one list. check, when not nil, checks the typed part of
-// each preset answer.
-func rules(doc any, key KeyBy, check func(string) (string, error)) []Problem {
+// explicit Other, and preset answers and notes that name a question once
+// and fit it. It works on the decoded document, as far as its shape allows,
+// so that its problems join the schema's in one list. check, when not nil,
+// checks the typed part of each preset answer, and each note. Like the
+// schema (see withinLimits), it looks at no more questions, and options of
+// a question, than one past the limits lim.
+func rules(doc any, key KeyBy, check func(string) (string, error), lim Limits) []Problem {
 	root, ok := doc.(map[string]any)
 	if !ok {
 		return nil
 	}
 	var ps []Problem
-	qs, _ := root["questions"].([]any)
-	keyed := map[string]int{} // answer key → index of the first question with it
-	var keys []string
-	asked := map[string]Question{} // answer key → its question, as far as known
-	for i, q := range qs {
+	raw, _ := root["questions"].([]any)
+	raw = raw[:min(len(raw), lim.MaxQuestions+1)]
+	qs := make([]Question, len(raw))
+	keyed := map[string]int{} // answer key, as seen → index of the first question with it
+	for i, q := range raw {
 		q, ok := q.(map[string]any)
 		if !ok {
 			continue
 		}
-		if k, ok := q[key.field()].(string); ok {
-			if _, dup := asked[k]; !dup {
-				asked[k] = questionOf(q)
-			}
-		}
-		if k, ok := q[key.field()].(string); ok && strings.TrimSpace(k) != "" {
-			if first, dup := keyed[k]; dup {
+		qs[i] = questionOf(q)
+		if k, ok := q[key.field()].(string); ok && !IsBlank(k) {
+			// Keys that differ only by what draws nothing look the same
+			// on the screen and in the output.
+			seen := StripInvisible(k)
+			if first, dup := keyed[seen]; dup {
 				ps = append(ps, problem([]any{"questions", i, key.field()},
 					"same as questions[%d].%s (%q); answers are keyed by %s, so each must be different",
 					first, key.field(), k, key.noun()))
 			} else {
-				keyed[k] = i
-				keys = append(keys, k)
+				keyed[seen] = i
 			}
 		}
 		opts, _ := q["options"].([]any)
+		opts = opts[:min(len(opts), lim.MaxOptions+1)]
 		labels := map[string]int{}
 		for j, o := range opts {
 			o, ok := o.(map[string]any)
@@ -48,11 +50,13 @@ func rules(doc any, key KeyBy, check func(string) (string, error)) []Problem {
 				continue
 			}
 			l, ok := o["label"].(string)
-			if !ok || strings.TrimSpace(l) == "" {
+			if !ok || IsBlank(l) {
 				continue
 			}
 			at := []any{"questions", i, "options", j, "label"}
-			norm := strings.ToLower(strings.TrimSpace(l))
+			// Labels are compared as a person reads them: "Other\u200b"
+			// is Other, and "SQ\u200bLite" is SQLite.
+			norm := strings.ToLower(strings.TrimSpace(StripInvisible(l)))
 			if norm == "other" {
 				ps = append(ps, problem(at, "must not be %q: an Other choice is added to every question automatically", l))
 				continue
@@ -64,40 +68,53 @@ func rules(doc any, key KeyBy, check func(string) (string, error)) []Problem {
 			labels[norm] = j
 		}
 	}
+	keys := newKeyIndex(qs, key)
 	answers, _ := root["answers"].(map[string]any)
-	for k, v := range answers {
-		at := []any{"answers", k}
-		if _, ok := keyed[k]; !ok && len(keys) > 0 {
-			msg := fmt.Sprintf("no question has this %s", key.noun())
-			if s := suggest(k, keys); s != "" {
-				msg += fmt.Sprintf("; did you mean %q?", s)
-			}
-			ps = append(ps, problem(at, "%s", msg))
-			continue
-		}
+	ps = append(ps, keys.check("answers", answers, len(keyed) > 0, func(at []any, i int, v any) []Problem {
 		s, ok := v.(string)
 		if !ok {
-			continue
+			return nil
 		}
 		if msg := noText(s); msg != "" {
-			ps = append(ps, problem(at, "%s", msg))
-			continue
+			return []Problem{problem(at, "%s", msg)}
 		}
-		if q, ok := asked[k]; ok && check != nil {
-			if _, other := q.Resolve(s); other != "" {
+		if check != nil {
+			if _, other := qs[i].Resolve(s); other != "" {
 				if _, err := check(other); err != nil {
-					ps = append(ps, problem(at, "%s", err))
+					return []Problem{problem(at, "%s", err)}
 				}
 			}
 		}
-	}
+		return nil
+	})...)
+	annotations, _ := root["annotations"].(map[string]any)
+	ps = append(ps, keys.check("annotations", annotations, len(keyed) > 0, func(at []any, _ int, v any) []Problem {
+		a, _ := v.(map[string]any)
+		notes, ok := a["notes"].(string)
+		if !ok {
+			return nil
+		}
+		at = with(at, "notes")
+		if msg := noText(notes); msg != "" {
+			return []Problem{problem(at, "%s", msg)}
+		}
+		if check != nil {
+			if _, err := check(notes); err != nil {
+				return []Problem{problem(at, "%s", err)}
+			}
+		}
+		return nil
+	})...)
 	return ps
 }
 
-// questionOf reads what Resolve needs from a decoded question that may not
-// be valid: its type, the labels and whether it is a multi-select.
+// questionOf reads what the rules need from a decoded question that may
+// not be valid: its header and text, its type, the labels and whether it is
+// a multi-select.
 func questionOf(q map[string]any) Question {
 	var out Question
+	out.Question, _ = q["question"].(string)
+	out.Header, _ = q["header"].(string)
 	out.Type, _ = q["type"].(string)
 	out.MultiSelect, _ = q["multiSelect"].(bool)
 	opts, _ := q["options"].([]any)
@@ -111,32 +128,170 @@ func questionOf(q map[string]any) Question {
 	return out
 }
 
+// keyIndex finds the question that the key of a preset answer or note
+// names. Agents key them by header or by question text (Claude Code uses
+// the text), whatever --key says: a key names the question whose answer key
+// (header, or text under --key question) it is, or else the question whose
+// other field it is.
+type keyIndex struct {
+	key     KeyBy
+	qs      []Question
+	byKey   map[string]int   // answer key → its question (the first, if several)
+	byOther map[string][]int // other field → its questions
+}
+
+func newKeyIndex(qs []Question, key KeyBy) *keyIndex {
+	x := &keyIndex{key: key, qs: qs, byKey: map[string]int{}, byOther: map[string][]int{}}
+	for i, q := range qs {
+		k, other := key.Key(q), key.other().Key(q)
+		if !IsBlank(k) {
+			if _, dup := x.byKey[k]; !dup {
+				x.byKey[k] = i
+			}
+		}
+		if !IsBlank(other) {
+			x.byOther[other] = append(x.byOther[other], i)
+		}
+	}
+	return x
+}
+
+// lookup returns the question that k names and how many it could name:
+// 0 (none), 1, or more when k is the other field of several questions.
+func (x *keyIndex) lookup(k string) (i, n int) {
+	if i, ok := x.byKey[k]; ok {
+		return i, 1
+	}
+	is := x.byOther[k]
+	if len(is) == 0 {
+		return -1, 0
+	}
+	return is[0], len(is)
+}
+
+// find returns the one question that k names.
+func (x *keyIndex) find(k string) (int, bool) {
+	i, n := x.lookup(k)
+	return i, n == 1
+}
+
+// names returns the keys and other fields of the questions, for
+// suggesting one.
+func (x *keyIndex) names() []string {
+	var out []string
+	for _, q := range x.qs {
+		if k := x.key.Key(q); !IsBlank(k) {
+			out = append(out, k)
+		}
+	}
+	for _, q := range x.qs {
+		if k := x.key.other().Key(q); !IsBlank(k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// resolve matches names, the keys of an object at field keyed like the
+// answers, to questions. It returns the key each question is named by, and
+// the problems: keys that name no question (only when strict), or several,
+// and questions named twice.
+func (x *keyIndex) resolve(field string, names []string, strict bool) (map[int]string, []Problem) {
+	sort.Strings(names)
+	var ps []Problem
+	chosen := map[int]string{}
+	for _, k := range names {
+		at := []any{field, k}
+		i, n := x.lookup(k)
+		switch {
+		case n == 0:
+			if strict {
+				msg := "no question has this header or question text"
+				if s := suggest(k, x.names()); s != "" {
+					msg += fmt.Sprintf("; did you mean %q?", s)
+				}
+				ps = append(ps, problem(at, "%s", msg))
+			}
+			continue
+		case n > 1:
+			var where []string
+			for _, j := range x.byOther[k] {
+				where = append(where, fmt.Sprintf("questions[%d]", j))
+			}
+			ps = append(ps, problem(at, "names %s, which have this %s; key it by %s",
+				strings.Join(where, " and "), x.key.other().noun(), x.key.noun()))
+			continue
+		}
+		prev, dup := chosen[i]
+		if !dup {
+			chosen[i] = k
+			continue
+		}
+		// One key is the question's answer key, the other its other
+		// field: the problem is on the other, which the output does not
+		// use.
+		keyForm, otherForm := prev, k
+		if k == x.key.Key(x.qs[i]) {
+			keyForm, otherForm = k, prev
+			chosen[i] = k
+		}
+		ps = append(ps, problem([]any{field, otherForm}, "names the same question as %s; keep one of the two",
+			formatPath([]any{field, keyForm})))
+	}
+	return chosen, ps
+}
+
+// check resolves the keys of an object at field keyed like the answers and
+// checks each value that names one question with value.
+func (x *keyIndex) check(field string, m map[string]any, strict bool, value func(at []any, i int, v any) []Problem) []Problem {
+	if len(m) == 0 {
+		return nil
+	}
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	chosen, ps := x.resolve(field, names, strict)
+	for i, k := range chosen {
+		ps = append(ps, value([]any{field, k}, i, m[k])...)
+	}
+	return ps
+}
+
 // AddPresets adds answers known from elsewhere (from names where, e.g. an
 // environment variable) for the questions that the input does not answer
-// itself: the input's own answers win. Presets for keys that no question
-// has are ignored, since one set of presets may serve many inputs; an empty
+// itself: the input's own answers win. As in the input, a preset may be
+// keyed by header or by question text, and it is added keyed as key says.
+// Presets for keys that no question has are ignored, since one set of
+// presets may serve many inputs. A question named by two presets (its
+// header and its text), a key that names several questions, an empty
 // preset for a question, or one whose own text (what names no option) the
 // CheckAnswer of the Schema that parsed the input refuses, is a
 // *ValidationError.
 func (in *Input) AddPresets(from string, presets map[string]string, key KeyBy) error {
-	var ps []Problem
-	for _, q := range in.Questions {
-		k := key.Key(q)
-		v, ok := presets[k]
+	names := make([]string, 0, len(presets))
+	for k := range presets {
+		names = append(names, k)
+	}
+	chosen, ps := newKeyIndex(in.Questions, key).resolve(from, names, false)
+	for i, q := range in.Questions {
+		pk, ok := chosen[i]
 		if !ok {
 			continue
 		}
+		k := key.Key(q)
 		if _, own := in.Answers[k]; own {
 			continue
 		}
+		v := presets[pk]
 		if msg := noText(v); msg != "" {
-			ps = append(ps, problem([]any{from, k}, "%s", msg))
+			ps = append(ps, problem([]any{from, pk}, "%s", msg))
 			continue
 		}
 		if in.checkAnswer != nil {
 			if _, other := q.Resolve(v); other != "" {
 				if _, err := in.checkAnswer(other); err != nil {
-					ps = append(ps, problem([]any{from, k}, "%s", err))
+					ps = append(ps, problem([]any{from, pk}, "%s", err))
 					continue
 				}
 			}
@@ -152,13 +307,13 @@ func (in *Input) AddPresets(from string, presets map[string]string, key KeyBy) e
 	return nil
 }
 
-// noText says what is wrong with an answer that has no text: it is empty,
-// or blank. It returns "" for an answer with text.
+// noText says what is wrong with an answer or a note that has no text: it
+// is empty, or blank (only white space and characters that draw nothing). It returns "" for an answer with text.
 func noText(s string) string {
 	switch {
 	case s == "":
 		return msgEmpty
-	case strings.TrimSpace(s) == "":
+	case IsBlank(s):
 		return msgBlank
 	}
 	return ""

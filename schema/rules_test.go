@@ -1,7 +1,9 @@
 package schema
 
 import (
+	"errors"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -135,5 +137,120 @@ func TestRecommended(t *testing.T) {
 		if got := (Option{Label: label}).Recommended(); got != want {
 			t.Errorf("Recommended(%q) = %v", label, got)
 		}
+	}
+}
+
+// twoQuestions is an input of two single-select questions, "Which
+// database?" (Database) and "Which region?" (Region).
+var twoQuestions = `{"questions":[` + q("Which database?", "Database") + `,` + q("Which region?", "Region") + `]`
+
+func TestParseKeysPresetsAndNotes(t *testing.T) {
+	s := compileDefault(t)
+	s.CheckAnswer = func(text string) (string, error) {
+		if len(text) > 20 {
+			return "", errors.New("must be at most 20 characters")
+		}
+		return strings.TrimSpace(strings.ReplaceAll(text, "\x1b", "")), nil
+	}
+	input := twoQuestions + `,"answers":{"Which database?":"Option 1","Region":"Option 2"},` +
+		`"annotations":{"Database":{"notes":" small\u001b data "},"Which region?":{"notes":"near users"}}}`
+	for _, tt := range []struct {
+		key            KeyBy
+		answers, notes map[string]string
+	}{
+		{KeyHeader,
+			map[string]string{"Database": "Option 1", "Region": "Option 2"},
+			map[string]string{"Database": "small data", "Region": "near users"}},
+		{KeyQuestion,
+			map[string]string{"Which database?": "Option 1", "Which region?": "Option 2"},
+			map[string]string{"Which database?": "small data", "Which region?": "near users"}},
+	} {
+		in, err := s.Parse([]byte(input), tt.key)
+		if err != nil {
+			t.Fatalf("--key %s: %v", tt.key, err)
+		}
+		if !reflect.DeepEqual(in.Answers, tt.answers) || !reflect.DeepEqual(in.Annotations, tt.notes) {
+			t.Errorf("--key %s: answers %q, notes %q; want %q, %q", tt.key, in.Answers, in.Annotations, tt.answers, tt.notes)
+		}
+	}
+	// Notes are checked as typed answers are.
+	got := problems(t, s, twoQuestions+`,"annotations":{"Database":{"notes":"`+strings.Repeat("n", 21)+`"},"Region":{"notes":"\u00a0"}}}`, KeyHeader)
+	want := []string{
+		"annotations.Database.notes: must be at most 20 characters",
+		"annotations.Region.notes: must not be blank",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("problems %q, want %q", got, want)
+	}
+	// Without notes, there are no annotations.
+	in, err := s.Parse([]byte(twoQuestions+`}`), KeyHeader)
+	if err != nil || in.Annotations != nil || in.Answers != nil {
+		t.Errorf("no presets: %v, %v, %v", err, in.Answers, in.Annotations)
+	}
+}
+
+func TestAddPresets(t *testing.T) {
+	s := compileDefault(t)
+	s.CheckAnswer = func(text string) (string, error) {
+		if text == "refused" {
+			return "", errors.New("is refused")
+		}
+		return text, nil
+	}
+	tests := []struct {
+		name    string
+		own     string // the input's own answers
+		key     KeyBy
+		presets map[string]string
+		want    map[string]string
+		errs    []string
+	}{
+		{"by header", "", KeyHeader, map[string]string{"Database": "Option 1"},
+			map[string]string{"Database": "Option 1"}, nil},
+		{"by question text", "", KeyHeader, map[string]string{"Which database?": "Option 1", "Region": "Option 2"},
+			map[string]string{"Database": "Option 1", "Region": "Option 2"}, nil},
+		{"keyed as --key question says", "", KeyQuestion, map[string]string{"Database": "Option 1", "Which region?": "x"},
+			map[string]string{"Which database?": "Option 1", "Which region?": "x"}, nil},
+		{"unknown keys are ignored", "", KeyHeader, map[string]string{"Colour": "red", "": "x"}, nil, nil},
+		{"the input's own answer wins, however either is keyed", `"Which database?":"Option 2"`, KeyHeader,
+			map[string]string{"Database": "Option 1", "Which region?": "Option 1"},
+			map[string]string{"Database": "Option 2", "Region": "Option 1"}, nil},
+		{"one question named twice", "", KeyHeader, map[string]string{"Database": "Option 1", "Which database?": "Option 2"}, nil,
+			[]string{`ASKUSER_ANSWERS["Which database?"]: names the same question as ASKUSER_ANSWERS.Database; keep one of the two`}},
+		{"blank and refused", "", KeyHeader, map[string]string{"Database": "\u3000", "Which region?": "refused"}, nil,
+			[]string{"ASKUSER_ANSWERS.Database: must not be blank", `ASKUSER_ANSWERS["Which region?"]: is refused`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			input := twoQuestions + `}`
+			if tt.own != "" {
+				input = twoQuestions + `,"answers":{` + tt.own + `}}`
+			}
+			in, err := s.Parse([]byte(input), tt.key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = in.AddPresets("ASKUSER_ANSWERS", tt.presets, tt.key)
+			if tt.errs != nil {
+				var ve *ValidationError
+				if !errors.As(err, &ve) {
+					t.Fatalf("err = %v, want a *ValidationError", err)
+				}
+				var got []string
+				for _, p := range ve.Problems {
+					got = append(got, p.String())
+				}
+				if !reflect.DeepEqual(got, tt.errs) {
+					t.Errorf("problems %q, want %q", got, tt.errs)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(in.Answers, tt.want) {
+				t.Errorf("answers %q, want %q", in.Answers, tt.want)
+			}
+		})
 	}
 }

@@ -3,85 +3,134 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
-	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
 // MaxInputSize is the largest input document accepted, in bytes.
 const MaxInputSize = 1 << 20
 
+// schemaURL names the embedded schema inside the compiler; it never leaves
+// the process.
+const schemaURL = "askuser:schema.json"
+
+// bom is the UTF-8 byte-order mark some editors write at the start of a
+// file. It is not part of the JSON text.
+const bom = "\ufeff"
+
 // Schema is the compiled input schema, with any limit overrides applied.
 type Schema struct {
 	// CheckAnswer, when set, checks the part of each preset answer (the
-	// input's "answers") that names no option, as a typed answer is
-	// checked; its error becomes a problem at answers.KEY. The prompt
+	// input's "answers") that names no option, and each note of the
+	// input's "annotations", as a typed answer is checked; its error
+	// becomes a problem at answers.KEY or annotations.KEY.notes. The prompt
 	// package's CheckOther is meant here: schema does not depend on it.
 	CheckAnswer func(text string) (string, error)
 
-	raw  []byte // the schema text, patched
-	root *node  // raw, compiled
-
-	docOnce sync.Once
-	doc     any // raw, decoded, for looking up keyword values; see document
+	raw      []byte // the schema text, patched
+	doc      any    // raw, decoded, for looking up keyword values
+	compiled *jsonschema.Schema
+	// opaque names the top-level fields that the schema only requires to
+	// be of one JSON type (metadata): they are checked for that type
+	// without being built. See decode.
+	opaque map[string]bool
 }
 
-// Compile patches the schema text raw with the overrides and compiles it.
-// The embedded schema without overrides, the common case, is compiled
-// already (see embedded_tree.go): nothing is parsed.
+// Compile patches the schema text raw with the overrides and compiles it
+// with santhosh-tekuri/jsonschema, which first checks it against the
+// meta-schema of draft 2020-12.
 func Compile(raw []byte, o Overrides) (*Schema, error) {
-	if len(o) == 0 && string(raw) == embeddedText {
-		return &Schema{raw: raw, root: &embeddedRoot}, nil
-	}
 	patched, err := patch(raw, o)
 	if err != nil {
 		return nil, err
 	}
-	doc, err := decode(patched)
+	doc, err := decodeAll(patched)
 	if err != nil {
 		return nil, fmt.Errorf("read schema: %w", err)
 	}
-	root, err := compileTree(doc)
+	c := jsonschema.NewCompiler()
+	c.Draft = jsonschema.Draft2020
+	// The schema refers only to itself: nothing is to be loaded from
+	// elsewhere, whatever a patched schema might say.
+	c.LoadURL = func(url string) (_ io.ReadCloser, err error) {
+		return nil, fmt.Errorf("load %s: the schema may refer only to itself", url)
+	}
+	if err := c.AddResource(schemaURL, bytes.NewReader(patched)); err != nil {
+		return nil, fmt.Errorf("load schema: %w", err)
+	}
+	compiled, err := c.Compile(schemaURL)
 	if err != nil {
 		return nil, fmt.Errorf("compile schema: %w", err)
 	}
-	s := &Schema{raw: patched, root: root, doc: doc}
-	s.docOnce.Do(func() {})
-	return s, nil
+	return &Schema{raw: patched, doc: doc, compiled: compiled, opaque: opaqueFields(doc)}, nil
 }
 
-// document returns the schema text decoded, decoding it on first use: only
-// messages about invalid input and the limits need it.
-func (s *Schema) document() any {
-	s.docOnce.Do(func() {
-		// Compile has read this text already or checked it is the
-		// embedded schema: it decodes.
-		s.doc, _ = decode(s.raw)
-	})
-	return s.doc
+// opaqueFields finds the top-level properties whose schema says nothing but
+// their type (and words for people): "metadata", which agents fill with
+// whatever they like. Their values are checked by the library for that type
+// only, so Parse need not build them (see decode). A property with any
+// other keyword is decoded in full, so that a change to schema.json cannot
+// be half-applied.
+func opaqueFields(doc any) map[string]bool {
+	root, _ := doc.(map[string]any)
+	props, _ := root["properties"].(map[string]any)
+	out := map[string]bool{}
+	for name, p := range props {
+		p, ok := p.(map[string]any)
+		if !ok {
+			continue
+		}
+		if _, ok := p["type"].(string); !ok {
+			continue
+		}
+		plain := true
+		for k := range p {
+			switch k {
+			case "type", "description", "title", "$comment":
+			default:
+				plain = false
+			}
+		}
+		if plain {
+			out[name] = true
+		}
+	}
+	return out
 }
 
 // Bytes returns the schema text with the overrides applied.
 func (s *Schema) Bytes() []byte { return s.raw }
 
 // Parse checks that data is one JSON document that is valid against the
-// schema and the rules the schema cannot express, and returns it. Its
-// errors are a *SyntaxError, a *TooLargeError or a *ValidationError.
+// schema and the rules the schema cannot express, and returns it. A leading
+// UTF-8 byte-order mark is allowed (and counts toward MaxInputSize). Preset
+// answers and annotations may be keyed by header or by question text;
+// Input holds them keyed as key says. Its errors are a *SyntaxError, a
+// *TooLargeError or a *ValidationError.
 func (s *Schema) Parse(data []byte, key KeyBy) (*Input, error) {
 	if len(data) > MaxInputSize {
 		return nil, &TooLargeError{Size: int64(len(data))}
 	}
-	doc, err := decode(data)
+	data = bytes.TrimPrefix(data, []byte(bom))
+	doc, err := decode(data, s.opaque)
 	if err != nil {
 		return nil, syntaxError(data, err)
 	}
-	problems := s.translate(s.root.validate(doc, "", nil), doc)
-	problems = append(problems, rules(doc, key, s.CheckAnswer)...)
+	// The rules read keys as written; validation may rename the key ""
+	// (see validate), so the rules come first.
+	problems := rules(doc, key, s.CheckAnswer, s.Limits())
+	problems = append(s.validate(doc), problems...)
 	if len(problems) > 0 {
 		return nil, newValidationError(problems)
 	}
-	in, ok := inputOf(doc)
+	in, ok := inputOf(doc, key, s.CheckAnswer)
 	if !ok {
 		// The schema admits only what Input can hold; this is a bug.
 		return nil, fmt.Errorf("decode valid input: unexpected shape")
@@ -90,13 +139,81 @@ func (s *Schema) Parse(data []byte, key KeyBy) (*Input, error) {
 	return in, nil
 }
 
-// inputOf reads a decoded document that the schema has accepted into an
-// Input. It does what json.Unmarshal(data, &in) would, without parsing the
-// input a second time and without the reflection over the struct types,
-// which cost more than the rest of a run; FuzzParse checks that the two
-// agree. Numbers in metadata become float64, as Unmarshal makes them (one
-// too large for float64 becomes an infinity where Unmarshal fails).
-func inputOf(doc any) (*Input, bool) {
+// validate applies the schema to doc with the library and translates what
+// it finds.
+func (s *Schema) validate(doc any) []Problem {
+	// The library leaves the key "" out of the locations it reports (the
+	// value at {"answers":{"":1}} is reported at /answers), which would
+	// put the problem on the wrong value. Such a key is given a name that
+	// no key of the document has, and given back its own name in the
+	// problems.
+	empty := ""
+	if hasEmptyKey(doc) {
+		empty = unusedKey(doc)
+		renameEmptyKeys(doc, empty)
+	}
+	err := s.compiled.Validate(s.withinLimits(doc))
+	if err == nil {
+		return nil
+	}
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		// Only a value that is not JSON, or a schema that loops, gets
+		// here; decode makes neither.
+		return []Problem{problem(nil, "cannot be checked: %v", err)}
+	}
+	return s.translate(ve, doc, empty)
+}
+
+// withinLimits returns doc, or a copy of it (sharing what it does not
+// change) whose questions, and options of each question, stop one past the
+// most the limits allow. The one past keeps the "at most" problem, whose
+// count translate reads from doc itself; what lies beyond cannot be asked
+// and must go anyway, and checking it could list a million problems: 1 MiB
+// of empty questions took the library 18 s and 1.5 GB.
+func (s *Schema) withinLimits(doc any) any {
+	root, ok := doc.(map[string]any)
+	if !ok {
+		return doc
+	}
+	qs, ok := root["questions"].([]any)
+	if !ok {
+		return doc
+	}
+	l := s.Limits()
+	changed := false
+	if len(qs) > l.MaxQuestions+1 {
+		qs, changed = slices.Clone(qs[:l.MaxQuestions+1]), true
+	}
+	for i, q := range qs {
+		q, ok := q.(map[string]any)
+		if !ok {
+			continue
+		}
+		opts, ok := q["options"].([]any)
+		if !ok || len(opts) <= l.MaxOptions+1 {
+			continue
+		}
+		if !changed {
+			qs, changed = slices.Clone(qs), true
+		}
+		q = maps.Clone(q)
+		q["options"] = opts[:l.MaxOptions+1]
+		qs[i] = q
+	}
+	if !changed {
+		return doc
+	}
+	root = maps.Clone(root)
+	root["questions"] = qs
+	return root
+}
+
+// inputOf reads a decoded document that the schema and the rules have
+// accepted into an Input, with the preset answers and notes keyed as key
+// says. It does what json.Unmarshal(data, &in) would, without parsing the
+// input a second time; FuzzParse checks that the two agree.
+func inputOf(doc any, key KeyBy, check func(string) (string, error)) (*Input, bool) {
 	root, ok := doc.(map[string]any)
 	if !ok {
 		return nil, false
@@ -136,58 +253,199 @@ func inputOf(doc any) (*Input, bool) {
 			out.Options[j].Preview, _ = o["preview"].(string)
 		}
 	}
-	if m, ok := root["metadata"].(map[string]any); ok {
-		in.Metadata = plain(m).(map[string]any)
-	}
+	keys := newKeyIndex(in.Questions, key)
 	if m, ok := root["answers"].(map[string]any); ok {
 		in.Answers = make(map[string]string, len(m))
 		for k, v := range m {
-			if in.Answers[k], ok = v.(string); !ok {
+			i, ok := keys.find(k)
+			if !ok {
 				return nil, false
 			}
+			if in.Answers[key.Key(in.Questions[i])], ok = v.(string); !ok {
+				return nil, false
+			}
+		}
+	}
+	if m, ok := root["annotations"].(map[string]any); ok {
+		in.Annotations = make(map[string]string, len(m))
+		for k, v := range m {
+			i, ok := keys.find(k)
+			if !ok {
+				return nil, false
+			}
+			a, _ := v.(map[string]any)
+			notes, ok := a["notes"].(string)
+			if !ok {
+				return nil, false
+			}
+			if check != nil {
+				// The rules have checked it; this cleans it.
+				if notes, _ = check(notes); notes == "" {
+					return nil, false
+				}
+			}
+			in.Annotations[key.Key(in.Questions[i])] = notes
 		}
 	}
 	return in, true
 }
 
-// plain turns the json.Numbers in a decoded value into float64s.
-func plain(v any) any {
-	switch v := v.(type) {
-	case json.Number:
-		f, _ := strconv.ParseFloat(v.String(), 64)
-		return f
-	case map[string]any:
-		for k, e := range v {
-			v[k] = plain(e)
-		}
-	case []any:
-		for i, e := range v {
-			v[i] = plain(e)
-		}
+// decode reads data, which must be exactly one JSON value, keeping numbers
+// as json.Number as the library expects. The top-level fields named in
+// opaque (metadata) are checked for their JSON type without being built:
+// each becomes an empty value of the type it has, which the schema judges
+// just as it would the value itself (see opaqueFields). A megabyte of small
+// objects there would otherwise take twenty megabytes of maps, to be
+// thrown away.
+func decode(data []byte, opaque map[string]bool) (any, error) {
+	if len(opaque) == 0 || firstByte(data) != '{' {
+		return decodeAll(data)
 	}
-	return v
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var fields map[string]json.RawMessage
+	if err := dec.Decode(&fields); err != nil {
+		return nil, err
+	}
+	if err := atEnd(data, dec); err != nil {
+		return nil, err
+	}
+	out := make(map[string]any, len(fields))
+	for k, raw := range fields {
+		if opaque[k] {
+			out[k] = emptyOfType(raw)
+			continue
+		}
+		v, err := decodeAll(raw)
+		if err != nil {
+			// The decoder has read raw as one value already.
+			return nil, fmt.Errorf("decode %q: %w", k, err)
+		}
+		out[k] = v
+	}
+	return out, nil
 }
 
-// decode reads exactly one JSON value, keeping numbers as json.Number as
-// the validator expects.
-func decode(data []byte) (any, error) {
+// decodeAll reads data, which must be exactly one JSON value, in full.
+func decodeAll(data []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
 		return nil, err
 	}
-	rest := data[dec.InputOffset():]
-	if trimmed := bytes.TrimLeft(rest, " \t\r\n"); len(trimmed) > 0 {
-		return nil, &trailingError{offset: int64(len(data) - len(trimmed))}
+	if err := atEnd(data, dec); err != nil {
+		return nil, err
 	}
 	return v, nil
+}
+
+// atEnd fails when anything but white space follows the value dec has read
+// from data.
+func atEnd(data []byte, dec *json.Decoder) error {
+	rest := data[dec.InputOffset():]
+	if trimmed := bytes.TrimLeft(rest, " \t\r\n"); len(trimmed) > 0 {
+		return &trailingError{offset: int64(len(data) - len(trimmed))}
+	}
+	return nil
+}
+
+func firstByte(data []byte) byte {
+	data = bytes.TrimLeft(data, " \t\r\n")
+	if len(data) == 0 {
+		return 0
+	}
+	return data[0]
+}
+
+// emptyOfType returns an empty value of the JSON type of raw, a valid JSON
+// value.
+func emptyOfType(raw []byte) any {
+	switch firstByte(raw) {
+	case '{':
+		return map[string]any{}
+	case '[':
+		return []any{}
+	case '"':
+		return ""
+	case 't':
+		return true
+	case 'f':
+		return false
+	case 'n':
+		return nil
+	}
+	return json.Number("0")
+}
+
+// hasEmptyKey reports whether an object in v has the key "".
+func hasEmptyKey(v any) bool {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			if k == "" || hasEmptyKey(e) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range v {
+			if hasEmptyKey(e) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// unusedKey returns a non-empty key that no object in v has.
+func unusedKey(v any) string {
+	for n := 1; ; n++ {
+		k := strings.Repeat("\x00", n) + "empty key"
+		if !hasKey(v, k) {
+			return k
+		}
+	}
+}
+
+func hasKey(v any, key string) bool {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			if k == key || hasKey(e, key) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range v {
+			if hasKey(e, key) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// renameEmptyKeys renames the key "" of every object in v to name.
+func renameEmptyKeys(v any, name string) {
+	switch v := v.(type) {
+	case map[string]any:
+		if e, ok := v[""]; ok {
+			delete(v, "")
+			v[name] = e
+		}
+		for _, e := range v {
+			renameEmptyKeys(e, name)
+		}
+	case []any:
+		for _, e := range v {
+			renameEmptyKeys(e, name)
+		}
+	}
 }
 
 // lookup returns the value at a JSON pointer (without the leading '#') in
 // the schema document.
 func (s *Schema) lookup(pointer string) (any, bool) {
-	v := s.document()
+	v := s.doc
 	if pointer == "" || pointer == "/" {
 		return v, true
 	}

@@ -3,31 +3,51 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
-// translate turns the failed keywords into plain-language problems. The
-// validator's own messages are not used: they carry schema wording.
-func (s *Schema) translate(faults []fault, doc any) []Problem {
+// translate turns the library's error tree into plain-language problems.
+// Only the leaves say what is wrong; the inner nodes say which schema
+// applied. The library's own messages are not used: they carry schema
+// locations and library wording. empty, when not "", is the name that
+// validate gave the key "" (see Schema.validate).
+func (s *Schema) translate(ve *jsonschema.ValidationError, doc any, empty string) []Problem {
 	var out []Problem
-	for _, f := range faults {
-		out = append(out, s.leaf(f, doc)...)
+	var walk func(*jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) > 0 {
+			for _, c := range e.Causes {
+				walk(c)
+			}
+			return
+		}
+		out = append(out, s.leaf(e, doc, empty)...)
 	}
+	walk(ve)
 	return out
 }
 
 // leaf explains one failed keyword.
-func (s *Schema) leaf(e fault, doc any) []Problem {
-	tokens, value := instanceAt(doc, e.instance)
-	fragment := e.keyword
-	keyword := fragment[strings.LastIndexByte(fragment, '/')+1:]
-	parent := fragment[:strings.LastIndexByte(fragment, '/')]
+func (s *Schema) leaf(e *jsonschema.ValidationError, doc any, empty string) []Problem {
+	tokens, value := instanceAt(doc, e.InstanceLocation, empty)
+	_, fragment, _ := strings.Cut(e.AbsoluteKeywordLocation, "#")
 	kv, _ := s.lookup(fragment)
-	n := intOf(kv)
 	when := s.condition(fragment)
+	keyword := fragment[strings.LastIndexByte(fragment, '/')+1:]
+	parent := fragment[:max(strings.LastIndexByte(fragment, '/'), 0)]
+	if kv == false && (keyword != "const" && keyword != "additionalProperties" || strings.HasSuffix(parent, "/properties")) {
+		// A false schema: the value may not be here at all. (false is
+		// also the value of a keyword: a const, or additionalProperties,
+		// which the library reports as a keyword of its object.)
+		return one(tokens, msgNotAllowed+"%s", when)
+	}
+	n := intOf(kv)
 
 	switch keyword {
 	case "required":
@@ -48,6 +68,9 @@ func (s *Schema) leaf(e fault, doc any) []Problem {
 			if _, ok := props.(map[string]any)[name]; ok {
 				continue
 			}
+			if name == empty {
+				name = ""
+			}
 			msg := "unknown field"
 			if sug := suggest(name, allowed); sug != "" {
 				msg += fmt.Sprintf("; did you mean %q?", sug)
@@ -67,10 +90,10 @@ func (s *Schema) leaf(e fault, doc any) []Problem {
 	case "maxLength":
 		return one(tokens, "must be at most %d characters (got %d)", n, utf8.RuneCountInString(str(value)))
 	case "pattern":
-		if p, _ := kv.(string); p == `\S` {
+		if kv == notBlankPattern() {
 			return one(tokens, msgBlank)
 		}
-		return one(tokens, "must match the pattern %s", kv)
+		return one(tokens, "must match the pattern %s", quoteJSON(kv))
 	case "minItems":
 		return one(tokens, "must have at least %d %s (got %d)", n, items(n), lenOf(value))
 	case "maxItems":
@@ -84,13 +107,10 @@ func (s *Schema) leaf(e fault, doc any) []Problem {
 		}
 		return one(tokens, "must be one of %s (got %s)", strings.Join(vs, ", "), quoteJSON(value))
 	}
-	if kv == false {
-		// A false schema: the value may not be here at all.
-		return one(tokens, msgNotAllowed+"%s", when)
-	}
-	// A keyword the schema does not use today: keep the validator's message
-	// rather than hide the problem.
-	return one(tokens, "%s", e.message)
+	// A keyword that schema.json does not use today (a test checks that
+	// every keyword it uses is known here): say that the value is wrong
+	// without the library's wording, which names schema locations.
+	return one(tokens, "is not valid here (%s)", keyword)
 }
 
 // condition describes the if-then-else branch that the keyword at fragment
@@ -126,15 +146,19 @@ func one(tokens []any, format string, args ...any) []Problem {
 	return []Problem{problem(tokens, format, args...)}
 }
 
-// instanceAt resolves a JSON pointer in doc to path tokens (indexes as int)
-// and the value there.
-func instanceAt(doc any, pointer string) ([]any, any) {
+// instanceAt resolves an instance location of the library to path tokens
+// (indexes as int) and the value there. The library writes each token of
+// the pointer URL-escaped; empty is the name the key "" has in doc.
+func instanceAt(doc any, pointer, empty string) ([]any, any) {
 	tokens := []any{}
 	v := doc
 	if pointer == "" {
 		return tokens, v
 	}
 	for _, raw := range strings.Split(strings.TrimPrefix(pointer, "/"), "/") {
+		if u, err := url.PathUnescape(raw); err == nil {
+			raw = u
+		}
 		tok := unescapePointer(raw)
 		switch c := v.(type) {
 		case []any:
@@ -146,8 +170,11 @@ func instanceAt(doc any, pointer string) ([]any, any) {
 				v = nil
 			}
 		case map[string]any:
-			tokens = append(tokens, tok)
 			v = c[tok]
+			if tok == empty && empty != "" {
+				tok = ""
+			}
+			tokens = append(tokens, tok)
 		default:
 			tokens = append(tokens, tok)
 			v = nil

@@ -1,7 +1,7 @@
 // Package schema owns the input format of askuser: the question types, the
-// embedded JSON Schema (compiled with any limit overrides), validation of an
-// input document against it and the extra rules, and the plain-language
-// formatting of what is wrong.
+// embedded JSON Schema (compiled with any limit overrides and applied by
+// santhosh-tekuri/jsonschema), the extra rules, the plain-language
+// translation of what is wrong, and what counts as blank text.
 package schema
 
 import (
@@ -12,10 +12,13 @@ import (
 // Input is a validated input document.
 type Input struct {
 	Questions []Question `json:"questions"`
-	// Metadata is accepted for the caller's own use and ignored.
-	Metadata map[string]any `json:"metadata,omitempty"`
-	// Answers holds answers already known, keyed as the output is keyed.
+	// Answers holds answers already known, keyed as the output is keyed
+	// (by the KeyBy given to Parse), whichever way the input keyed them.
 	Answers map[string]string `json:"answers,omitempty"`
+	// Annotations holds the notes already attached to answers, keyed as
+	// Answers is. A note has been checked, and cleaned, by the Schema's
+	// CheckAnswer when it has one.
+	Annotations map[string]string `json:"-"`
 
 	// checkAnswer is the CheckAnswer of the Schema that parsed the input,
 	// for AddPresets.
@@ -79,6 +82,14 @@ func (k KeyBy) Key(q Question) string {
 		return q.Question
 	}
 	return q.Header
+}
+
+// other is the KeyBy of the field that k does not name.
+func (k KeyBy) other() KeyBy {
+	if k == KeyQuestion {
+		return KeyHeader
+	}
+	return KeyQuestion
 }
 
 // field is the input field that k names.

@@ -22,7 +22,7 @@ minimize=${FUZZ_MINIMIZE:-10s}
 
 all=(
 	./schema:FuzzParse
-	./schema:FuzzValidateMatchesLibrary
+	./schema:FuzzTranslate
 	./cmd:FuzzReadStream
 	./prompt/line:FuzzParseChoice
 	./prompt/line:FuzzLineAsk

@@ -1,0 +1,141 @@
+package schema
+
+import "strings"
+
+// The texts of the questions must show something: a header, a label or a
+// question made only of spaces, or of characters that draw nothing, would
+// be an empty chip, an invisible choice or an answer key nobody can read.
+// Both kinds of character are listed here, once: the "not blank" pattern of
+// schema.json is written from these tables (a test holds the two equal),
+// and the rules and every asker use the functions below.
+
+// runeRange is a closed range of code points.
+type runeRange struct{ lo, hi rune }
+
+// whiteSpace is Unicode's White_Space property: what unicode.IsSpace
+// reports, written out so that the schema's pattern can list it.
+var whiteSpace = []runeRange{
+	{0x0009, 0x000d}, // tab, line feed, vertical tab, form feed, carriage return
+	{0x0020, 0x0020}, // space
+	{0x0085, 0x0085}, // next line
+	{0x00a0, 0x00a0}, // no-break space
+	{0x1680, 0x1680}, // ogham space mark
+	{0x2000, 0x200a}, // en quad … hair space
+	{0x2028, 0x2029}, // line and paragraph separators
+	{0x202f, 0x202f}, // narrow no-break space
+	{0x205f, 0x205f}, // medium mathematical space
+	{0x3000, 0x3000}, // ideographic space, typed by CJK input methods
+}
+
+// invisible is what draws nothing: the control characters, Unicode's
+// Default_Ignorable_Code_Point (zero-width spaces and joiners, the word
+// joiner, bidirectional marks, the soft hyphen, variation selectors, fillers,
+// tags), and the blank braille pattern, which fonts draw as nothing.
+var invisible = []runeRange{
+	{0x0000, 0x0008}, // C0 controls (tab to carriage return are white space)
+	{0x000e, 0x001f},
+	{0x007f, 0x0084}, // delete, C1 controls (next line is white space)
+	{0x0086, 0x009f},
+	{0x00ad, 0x00ad},   // soft hyphen
+	{0x034f, 0x034f},   // combining grapheme joiner
+	{0x061c, 0x061c},   // arabic letter mark
+	{0x115f, 0x1160},   // hangul fillers
+	{0x17b4, 0x17b5},   // khmer inherent vowels
+	{0x180b, 0x180f},   // mongolian variation selectors and vowel separator
+	{0x200b, 0x200f},   // zero-width space, non-joiner, joiner; LRM, RLM
+	{0x202a, 0x202e},   // bidirectional embeddings and overrides
+	{0x2060, 0x206f},   // word joiner, invisible operators, bidirectional isolates
+	{0x2800, 0x2800},   // braille pattern blank
+	{0x3164, 0x3164},   // hangul filler
+	{0xfe00, 0xfe0f},   // variation selectors
+	{0xfeff, 0xfeff},   // zero-width no-break space (byte-order mark)
+	{0xffa0, 0xffa0},   // halfwidth hangul filler
+	{0xfff0, 0xfff8},   // reserved, ignorable
+	{0x1bca0, 0x1bca3}, // shorthand format controls
+	{0x1d173, 0x1d17a}, // musical symbol format controls
+	{0xe0000, 0xe0fff}, // tags, variation selectors supplement
+}
+
+func inRanges(r rune, rs []runeRange) bool {
+	for _, x := range rs {
+		if r < x.lo {
+			return false
+		}
+		if r <= x.hi {
+			return true
+		}
+	}
+	return false
+}
+
+// WhiteSpace reports whether r is Unicode white space: the ASCII spaces and
+// line breaks, and also U+00A0, U+2028, U+3000 and the other spaces of
+// Unicode's White_Space property.
+func WhiteSpace(r rune) bool { return inRanges(r, whiteSpace) }
+
+// Invisible reports whether r is a character that draws nothing and is not
+// white space: a control character, a zero-width space or joiner (U+200B to
+// U+200D, U+2060, U+FEFF), a bidirectional mark, the soft hyphen, a
+// variation selector, a filler or a tag.
+func Invisible(r rune) bool { return inRanges(r, invisible) }
+
+// IsBlank reports whether s shows nothing: it is empty, or made only of
+// white space and invisible characters.
+func IsBlank(s string) bool {
+	for _, r := range s {
+		if !WhiteSpace(r) && !Invisible(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// StripInvisible returns s without its invisible characters, for comparing
+// texts as a person sees them: "SQ\u200bLite" is "SQLite".
+func StripInvisible(s string) string {
+	if !strings.ContainsFunc(s, Invisible) {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if Invisible(r) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// notBlankPattern is the "pattern" of a text in schema.json: one character
+// that is neither white space nor invisible. It is a class of literal
+// characters, with no escapes such as \s that Go, ECMA-262 and Python read
+// differently, so that every validator of the schema finds the same texts
+// blank. In schema.json the characters are written as \uXXXX escapes.
+func notBlankPattern() string {
+	var all []runeRange
+	i, j := 0, 0
+	for i < len(whiteSpace) || j < len(invisible) {
+		var next runeRange
+		if j >= len(invisible) || i < len(whiteSpace) && whiteSpace[i].lo < invisible[j].lo {
+			next, i = whiteSpace[i], i+1
+		} else {
+			next, j = invisible[j], j+1
+		}
+		if n := len(all); n > 0 && next.lo <= all[n-1].hi+1 {
+			all[n-1].hi = max(all[n-1].hi, next.hi)
+			continue
+		}
+		all = append(all, next)
+	}
+	var b strings.Builder
+	b.WriteString("[^")
+	for _, x := range all {
+		b.WriteRune(x.lo)
+		if x.hi > x.lo {
+			if x.hi > x.lo+1 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(x.hi)
+		}
+	}
+	b.WriteString("]")
+	return b.String()
+}

@@ -1,0 +1,152 @@
+package schema
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+)
+
+// jsonEscaped writes s as a JSON string whose characters outside printable
+// ASCII are \uXXXX escapes (surrogate pairs above U+FFFF), as schema.json
+// writes the "not blank" pattern.
+func jsonEscaped(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r > 0x20 && r < 0x7f:
+			b.WriteRune(r)
+		case r > 0xffff:
+			r -= 0x10000
+			fmt.Fprintf(&b, `\u%04x\u%04x`, 0xd800+(r>>10), 0xdc00+(r&0x3ff))
+		default:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+func TestWhiteSpaceIsUnicodeWhiteSpace(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if WhiteSpace(r) != unicode.IsSpace(r) {
+			t.Errorf("WhiteSpace(%U) = %v, unicode.IsSpace says %v", r, WhiteSpace(r), unicode.IsSpace(r))
+		}
+		if WhiteSpace(r) && Invisible(r) {
+			t.Errorf("%U is both white space and invisible", r)
+		}
+	}
+}
+
+// Invisible holds every control character and every character that
+// Unicode says a renderer may ignore (Default_Ignorable_Code_Point: format
+// characters, variation selectors and Other_Default_Ignorable_Code_Point),
+// and nothing that draws.
+func TestInvisible(t *testing.T) {
+	// Format characters that draw something: the prepended concatenation
+	// marks (numbers and signs that span digits) and the annotation and
+	// hieroglyph format controls, which are not default-ignorable.
+	drawn := func(r rune) bool {
+		return r >= 0x0600 && r <= 0x0605 || r == 0x06dd || r == 0x070f || r == 0x0890 || r == 0x0891 || r == 0x08e2 ||
+			r == 0x110bd || r == 0x110cd || r >= 0xfff9 && r <= 0xfffb || r >= 0x13430 && r <= 0x1345f
+	}
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		want := unicode.Is(unicode.Cc, r) && !unicode.IsSpace(r) ||
+			unicode.Is(unicode.Cf, r) && !drawn(r) ||
+			unicode.Is(unicode.Variation_Selector, r) ||
+			unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) ||
+			r == 0x2800 // braille pattern blank
+		if Invisible(r) != want {
+			t.Errorf("Invisible(%U) = %v, want %v", r, Invisible(r), want)
+		}
+	}
+}
+
+func TestIsBlank(t *testing.T) {
+	for s, want := range map[string]bool{
+		"":                         true,
+		" \t\n\r\v\f":              true,
+		"\u3000":                   true, // ideographic space
+		"\u00a0":                   true, // no-break space
+		"\u2028\u2029":             true, // line and paragraph separators
+		"\ufeff":                   true, // byte-order mark
+		"\u200b\u200c\u200d\u2060": true, // zero-width space, joiners, word joiner
+		"\u200e\u202e\u2066":       true, // bidirectional marks
+		"\u00ad":                   true, // soft hyphen
+		"\x00\x1b\u0085\u009b":     true, // controls
+		"\U000e0041\U000e007f":     true, // tags
+		"\u2800\u3164":             true, // braille blank, hangul filler
+		"a":                        false,
+		" \u3000a\u200b":           false,
+		".":                        false,
+		"\u0301":                   false, // a combining accent draws on a dotted circle
+		"数":                        false,
+		"😀":                        false,
+		"\ufffd":                   false, // what undecodable bytes become
+	} {
+		if got := IsBlank(s); got != want {
+			t.Errorf("IsBlank(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+func TestStripInvisible(t *testing.T) {
+	for s, want := range map[string]string{
+		"SQLite":                  "SQLite",
+		"SQ\u200bLite":            "SQLite",
+		"Other\ufeff":             "Other",
+		"\u2060O\u00adther\u200d": "Other",
+		"a b\u3000c":              "a b\u3000c", // white space is kept
+		"":                        "",
+	} {
+		if got := StripInvisible(s); got != want {
+			t.Errorf("StripInvisible(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+// The "not blank" pattern of schema.json is written from the tables of
+// text.go, as \uXXXX escapes, and means there what IsBlank means: Go's
+// regexp, which the library uses, finds a character in a string exactly
+// when that character is neither white space nor invisible.
+func TestSchemaPatternIsNotBlank(t *testing.T) {
+	raw := embedded(t)
+	var doc struct {
+		Defs struct {
+			Text struct {
+				Pattern string `json:"pattern"`
+			} `json:"text"`
+		} `json:"$defs"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	p := doc.Defs.Text.Pattern
+	if p != notBlankPattern() {
+		t.Fatalf("schema.json's $defs.text.pattern is not the one text.go makes; write it as\n%s", jsonEscaped(notBlankPattern()))
+	}
+	if !strings.Contains(string(raw), `"pattern": `+jsonEscaped(p)) {
+		t.Errorf("schema.json does not write the pattern with \\u escapes; write it as\n%s", jsonEscaped(p))
+	}
+	re := regexp.MustCompile(p)
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if !utf8.ValidRune(r) {
+			continue
+		}
+		if got, want := re.MatchString(string(r)), !WhiteSpace(r) && !Invisible(r); got != want {
+			t.Errorf("pattern matches %U: %v, want %v", r, got, want)
+		}
+	}
+	for _, s := range []string{" a ", "\u3000\u200bx", "SQ\u200bLite"} {
+		if !re.MatchString(s) || IsBlank(s) {
+			t.Errorf("%q is blank", s)
+		}
+	}
+}
