@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +17,10 @@ import (
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
+
+	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/prompt/web"
+	"github.com/askuser/askuser/schema"
 )
 
 // These tests drive the page of askuser --ui web in a real headless
@@ -184,6 +190,8 @@ func TestBrowser(t *testing.T) {
 		{"InterruptWithdrawsTheQuestion", browserInterruptWithdrawsTheQuestion},
 		{"Killed", browserKilled},
 		{"WithoutJavaScript", browserWithoutJavaScript},
+		{"Note", browserNote},
+		{"NoteReachesTheAsker", browserNoteReachesTheAsker},
 		{"Screenshots", browserScreenshots},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.test(t, browser) })
@@ -382,6 +390,138 @@ func browserWithoutJavaScript(t *testing.T, browser context.Context) {
 	checkStdout(t, r, `{"answers":{"Database":"MongoDB","Features":"Login, Export"}}`)
 }
 
+// browserNote adds a note as a person at the keyboard would: n on an
+// option reveals the field, which is labelled, and the note goes with the
+// answer and is accepted. (What askuser prints of the note is checked when
+// it prints it; the asker's own answer is checked in
+// NoteReachesTheAsker.)
+func browserNote(t *testing.T, browser context.Context) {
+	ctx := newTab(t, browser)
+	r := startWeb(t, twoQuestions)
+	do(t, ctx, chromedp.Navigate(r.url), chromedp.WaitVisible(chromedp.CSS("#q1")))
+	// Closed at first, and named for the person and for a screen reader.
+	if eval[bool](t, ctx, `document.querySelector('#q0-note-box').open`) {
+		t.Error("the note field is open at first")
+	}
+	if got := eval[string](t, ctx, `document.querySelector('#q0-note-box summary').textContent`); got != "nAdd a note (optional)" {
+		t.Errorf("the note's button says %q", got)
+	}
+	if got := eval[string](t, ctx, `document.querySelector('#q0-note').labels[0].textContent`); got != "Your note on: Which database should we use?" {
+		t.Errorf("the note's label says %q", got)
+	}
+	if got := eval[string](t, ctx, `document.querySelector('#q0-note').getAttribute('aria-describedby')`); got != "q0-note-hint q0-note-error" {
+		t.Errorf("the note is described by %q", got)
+	}
+	if eval[bool](t, ctx, `!!document.querySelector('#q1-note-box').open`) || !eval[bool](t, ctx, `!!document.querySelector('#q1-note')`) {
+		t.Error("the second question has no note field of its own, closed")
+	}
+	// 2 chooses SQLite, n goes on to the note.
+	do(t, ctx, chromedp.Focus(chromedp.CSS("#q0-1")), chromedp.KeyEvent("2"), chromedp.KeyEvent("n"))
+	waitFor(t, ctx, `document.querySelector('#q0-note-box').open && document.activeElement.id === 'q0-note'`)
+	do(t, ctx, chromedp.KeyEvent("Small data, <one> file"))
+	waitFor(t, ctx, `document.querySelector('#q0-2').checked`)
+	// Enter in the note goes on to the next question, as in an answer.
+	do(t, ctx, chromedp.KeyEvent("\r"))
+	waitFor(t, ctx, `document.activeElement.id === 'q1-1'`)
+	do(t, ctx, chromedp.KeyEvent("3"), chromedp.KeyEvent("\r"))
+	waitFor(t, ctx, textIs("#title", "Answered"))
+	if got := eval[string](t, ctx, `document.querySelector('.summary .given-note').textContent`); got != "Note Small data, <one> file" {
+		t.Errorf("the summary shows the note as %q", got)
+	}
+	r.exit(t, 0)
+	var out struct {
+		Answers     map[string]string            `json:"answers"`
+		Annotations map[string]map[string]string `json:"annotations"`
+	}
+	if err := json.Unmarshal(r.stdout.Bytes(), &out); err != nil {
+		t.Fatalf("stdout %q: %v", r.stdout.String(), err)
+	}
+	if want := map[string]string{"Database": "SQLite", "Features": "Export"}; fmt.Sprint(out.Answers) != fmt.Sprint(want) {
+		t.Errorf("answers %v, want %v", out.Answers, want)
+	}
+	if out.Annotations != nil && fmt.Sprint(out.Annotations) != fmt.Sprint(map[string]map[string]string{"Database": {"notes": "Small data, <one> file"}}) {
+		t.Errorf("annotations %v", out.Annotations)
+	}
+	if got := r.stderr.String(); strings.Count(got, "\n") != 1 {
+		t.Errorf("stderr has more than the address:\n%s", got)
+	}
+}
+
+// askInProcess asks qs with prompt/web's asker in this test, so that the
+// answers it returns, notes and all, are seen as they are.
+func askInProcess(t *testing.T, questions string) (string, <-chan []prompt.Answer) {
+	t.Helper()
+	var in struct{ Questions []schema.Question }
+	if err := json.Unmarshal([]byte(questions), &in); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := web.New(web.Options{Listener: ln, Out: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	answers := make(chan []prompt.Answer, 1)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		got, err := w.Ask(ctx, in.Questions)
+		if err != nil {
+			t.Errorf("Ask: %v", err)
+		}
+		answers <- got
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+	return w.URL(), answers
+}
+
+// browserNoteReachesTheAsker writes notes with the pointer, with and
+// without the page's script, and checks the answers the asker returns.
+func browserNoteReachesTheAsker(t *testing.T, browser context.Context) {
+	for _, script := range []bool{true, false} {
+		t.Run(map[bool]string{true: "script", false: "no script"}[script], func(t *testing.T) {
+			ctx := newTab(t, browser)
+			if !script {
+				if _, err := chromedp.Call(ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			url, answers := askInProcess(t, twoQuestions)
+			do(t, ctx, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS("#q1")))
+			do(t, ctx, click(`label[for="q0-3"]`), click("#q0-note-box summary"))
+			waitFor(t, ctx, `document.querySelector('#q0-note-box').open`)
+			if script {
+				// The script moves on to the field it revealed.
+				waitFor(t, ctx, `document.activeElement.id === 'q0-note'`)
+			}
+			do(t, ctx,
+				chromedp.SendKeys(chromedp.CSS("#q0-note"), " Flexible schema\u202e "),
+				click(`label[for="q1-1"]`),
+				click("#q1-note-box summary"),
+			)
+			waitFor(t, ctx, `document.querySelector('#q1-note-box').open`)
+			do(t, ctx, chromedp.SendKeys(chromedp.CSS("#q1-note"), "   "), click("#submit-button"))
+			waitFor(t, ctx, textIs("#title", "Answered"))
+			var got []prompt.Answer
+			select {
+			case got = <-answers:
+			case <-time.After(10 * time.Second):
+				t.Fatal("the asker returned nothing")
+			}
+			want := []prompt.Answer{{Labels: []string{"MongoDB"}, Note: "Flexible schema"}, {Labels: []string{"Login"}}}
+			if fmt.Sprintf("%#v", got) != fmt.Sprintf("%#v", want) {
+				t.Errorf("answers %#v, want %#v", got, want)
+			}
+		})
+	}
+}
+
 // TestBrowserScreenshots checks that the page fits a phone and a desktop
 // screen, and with -update-screenshots saves what it looks like to docs/.
 func browserScreenshots(t *testing.T, browser context.Context) {
@@ -406,6 +546,8 @@ func browserScreenshots(t *testing.T, browser context.Context) {
 				chromedp.Navigate(r.url),
 				chromedp.WaitVisible(chromedp.CSS("#q1")),
 				click(`label[for="q0-1"]`),
+				click("#q0-note-box summary"),
+				chromedp.SendKeys(chromedp.CSS("#q0-note"), "We already run it for billing"),
 				click(`label[for="q1-2"]`),
 				chromedp.Blur(chromedp.CSS("#q1-2")),
 			)

@@ -1,16 +1,22 @@
 package e2e
 
 import (
+	"bufio"
 	"bytes"
+	"context"
+	"errors"
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -239,13 +245,22 @@ func TestWebRefusesOversizedForms(t *testing.T) {
 	r := startWeb(t, oneQuestion)
 	big := "q0=0&q0-other=" + strings.Repeat("a", 1<<20)
 	wantCode(t, "1 MiB form", r.do(t, "POST", r.at(t, "/answer"), big, nil), http.StatusRequestEntityTooLarge)
-	// A body without a length up front (chunked) is refused unread: the
-	// page always sends the length.
+	// A body without a length up front (chunked) is cut off at the limit
+	// as it is read.
 	got := r.do(t, "POST", r.at(t, "/answer"), "", func(req *http.Request) {
 		req.Body = io.NopCloser(strings.NewReader(big))
 		req.ContentLength = -1
 	})
-	wantCode(t, "1 MiB form, chunked", got, http.StatusLengthRequired)
+	wantCode(t, "1 MiB form, chunked", got, http.StatusRequestEntityTooLarge)
+	// A note counts toward the limit as an answer does, and an answer and
+	// a note of the longest length fit.
+	longest := strings.Repeat("%F0%9F%98%80", 2000)
+	wantCode(t, "1 MiB note", r.do(t, "POST", r.at(t, "/answer"), "q0=1&q0-note="+strings.Repeat("a", 1<<20), nil), http.StatusRequestEntityTooLarge)
+	got = r.do(t, "POST", r.at(t, "/answer"), "q0=0&q0-other="+longest+"x&q0-note="+longest, nil)
+	wantCode(t, "the longest answer and note, and a character more", got, http.StatusBadRequest)
+	if !strings.Contains(got.body, "Your answer is too long: at most 2000 characters (got 2001).") {
+		t.Errorf("the page does not say the answer is too long:\n%.2000s", got.body)
+	}
 	wantCode(t, "JSON", r.do(t, "POST", r.at(t, "/answer"), `{"q0":"1"}`, func(req *http.Request) {
 		req.Header.Set("Content-Type", "application/json")
 	}), http.StatusUnsupportedMediaType)
@@ -364,8 +379,9 @@ func TestWebConfirmAndInput(t *testing.T) {
 }
 
 // rawExchange sends raw to the page's server on a connection of its own
-// and returns all that comes back before the server closes it.
-func (r *webRun) rawExchange(t *testing.T, raw string) string {
+// and returns the status line of the reply and the reply, read as a
+// client that sent method reads it.
+func (r *webRun) rawExchange(t *testing.T, method, raw string) (string, *http.Response) {
 	t.Helper()
 	c, err := net.Dial("tcp", r.host(t))
 	if err != nil {
@@ -376,11 +392,13 @@ func (r *webRun) rawExchange(t *testing.T, raw string) string {
 	if _, err := io.WriteString(c, raw); err != nil {
 		t.Fatal(err)
 	}
-	b, err := io.ReadAll(c)
+	resp, err := http.ReadResponse(bufio.NewReader(c), &http.Request{Method: method})
 	if err != nil {
-		t.Fatalf("%q: %v", raw, err)
+		t.Fatalf("%.100q: %v", raw, err)
 	}
-	return string(b)
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp.Proto + " " + resp.Status, resp
 }
 
 // TestWebServesOnlyWhatThePageNeeds speaks HTTP to the page's server as
@@ -391,51 +409,47 @@ func TestWebServesOnlyWhatThePageNeeds(t *testing.T) {
 	r := startWeb(t, oneQuestion)
 	host, page := r.host(t), "/?token="+r.token(t)
 	answer := "/answer?token=" + r.token(t)
-	for _, tc := range []struct{ name, raw, status string }{
-		{"malformed request line", "GET " + page + "\r\n\r\n", "400 Bad Request"},
-		{"HTTP/2", "GET " + page + " HTTP/2.0\r\nHost: " + host + "\r\n\r\n", "505 HTTP Version Not Supported"},
-		{"unknown method", "BREW " + page + " HTTP/1.1\r\nHost: " + host + "\r\n\r\n", "501 Not Implemented"},
-		{"PUT", "PUT " + page + " HTTP/1.1\r\nHost: " + host + "\r\nContent-Length: 0\r\n\r\n", "405 Method Not Allowed"},
-		{"GET of the form's address", "GET " + answer + " HTTP/1.1\r\nHost: " + host + "\r\n\r\n", "405 Method Not Allowed"},
-		{"no Host", "GET " + page + " HTTP/1.1\r\n\r\n", "400 Bad Request"},
-		{"HTTP/1.0 without Host", "GET " + page + " HTTP/1.0\r\n\r\n", "403 Forbidden"},
-		{"long address", "GET " + page + "&x=" + strings.Repeat("a", 20000) + " HTTP/1.1\r\nHost: " + host + "\r\n\r\n", "414 URI Too Long"},
-		{"oversized header", "GET " + page + " HTTP/1.1\r\nHost: " + host + "\r\nCookie: " + strings.Repeat("a", 20000) + "\r\n\r\n", "431 Request Header Fields Too Large"},
-		{"too many fields", "GET " + page + " HTTP/1.1\r\nHost: " + host + "\r\n" + strings.Repeat("X-A: b\r\n", 100) + "\r\n", "431 Request Header Fields Too Large"},
-		{"chunked form", "POST " + answer + " HTTP/1.1\r\nHost: " + host + "\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nq0=1\r\n0\r\n\r\n", "411 Length Required"},
-		{"form cut short", "POST " + answer + " HTTP/1.1\r\nHost: " + host + "\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\nq0=1", ""},
-		{"escape in the form", "POST " + answer + " HTTP/1.1\r\nHost: " + host + "\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 6\r\n\r\nq0=%zz", "400 Bad Request"},
-		{"HEAD", "HEAD " + page + " HTTP/1.1\r\nHost: " + host + "\r\n\r\n", "200 OK"},
+	form := "Content-Type: application/x-www-form-urlencoded\r\n"
+	for _, tc := range []struct{ name, method, raw, status string }{
+		{"malformed request line", "GET", "GET " + page + "\r\n\r\n", "400 Bad Request"},
+		{"HTTP/2", "GET", "GET " + page + " HTTP/2.0\r\nHost: " + host + "\r\n\r\n", "505 HTTP Version Not Supported"},
+		{"unknown method", "BREW", "BREW " + page + " HTTP/1.1\r\nHost: " + host + "\r\n\r\n", "501 Not Implemented"},
+		{"PUT", "PUT", "PUT " + page + " HTTP/1.1\r\nHost: " + host + "\r\nContent-Length: 0\r\n\r\n", "405 Method Not Allowed"},
+		{"GET of the form's address", "GET", "GET " + answer + " HTTP/1.1\r\nHost: " + host + "\r\n\r\n", "405 Method Not Allowed"},
+		{"OPTIONS *", "OPTIONS", "OPTIONS * HTTP/1.1\r\nHost: " + host + "\r\n\r\n", "403 Forbidden"},
+		{"an address elsewhere", "GET", "GET /favicon.ico?token=" + r.token(t) + " HTTP/1.1\r\nHost: " + host + "\r\n\r\n", "404 Not Found"},
+		{"no Host", "GET", "GET " + page + " HTTP/1.1\r\n\r\n", "400 Bad Request"},
+		{"HTTP/1.0 without Host", "GET", "GET " + page + " HTTP/1.0\r\n\r\n", "403 Forbidden"},
+		{"absolute address elsewhere", "GET", "GET http://attacker.example" + page + " HTTP/1.1\r\nHost: " + host + "\r\n\r\n", "403 Forbidden"},
+		{"long address", "GET", "GET " + page + "&x=" + strings.Repeat("a", 40000) + " HTTP/1.1\r\nHost: " + host + "\r\n\r\n", "431 Request Header Fields Too Large"},
+		{"oversized header", "GET", "GET " + page + " HTTP/1.1\r\nHost: " + host + "\r\nCookie: " + strings.Repeat("a", 40000) + "\r\n\r\n", "431 Request Header Fields Too Large"},
+		{"form and chunks", "POST", "POST " + answer + " HTTP/1.1\r\nHost: " + host + "\r\n" + form + "Transfer-Encoding: chunked\r\n\r\n5\r\nq0=MY\r\n0\r\n\r\n", "400 Bad Request"},
+		{"escape in the form", "POST", "POST " + answer + " HTTP/1.1\r\nHost: " + host + "\r\n" + form + "Content-Length: 6\r\n\r\nq0=%zz", "400 Bad Request"},
+		{"HEAD", "HEAD", "HEAD " + page + " HTTP/1.1\r\nHost: " + host + "\r\n\r\n", "200 OK"},
 	} {
-		var got string
-		if tc.status == "" {
-			// Half a form, then the client goes: nothing is answered.
-			c, err := net.Dial("tcp", host)
-			if err != nil {
-				t.Fatal(err)
-			}
-			io.WriteString(c, tc.raw)
-			c.Close()
-			continue
+		status, resp := r.rawExchange(t, tc.method, tc.raw)
+		// net/http adds to the reason phrase of what it refuses itself.
+		if !strings.HasPrefix(status, "HTTP/1.1 "+tc.status) && !(tc.name == "HTTP/1.0 without Host" && status == "HTTP/1.0 "+tc.status) {
+			t.Errorf("%s: got %q, want %s", tc.name, status, tc.status)
 		}
-		got = r.rawExchange(t, tc.raw)
-		if !strings.HasPrefix(got, "HTTP/1.1 "+tc.status+"\r\n") {
-			t.Errorf("%s: got %.200q, want %s", tc.name, got, tc.status)
+		if tc.name == "PUT" && resp.Header.Get("Allow") != "GET, HEAD" {
+			t.Errorf("%s: Allow %q", tc.name, resp.Header.Get("Allow"))
 		}
-		if !strings.Contains(got, "\r\nConnection: close\r\n") {
-			t.Errorf("%s: no Connection: close in %.400q", tc.name, got)
-		}
-		if tc.name == "PUT" && !strings.Contains(got, "\r\nAllow: GET, HEAD\r\n") {
-			t.Errorf("%s: no Allow in %.400q", tc.name, got)
-		}
-		if tc.name == "HEAD" && (!strings.HasSuffix(got, "\r\n\r\n") || !strings.Contains(got, "Content-Security-Policy: default-src 'none'; script-src")) {
-			t.Errorf("%s: %.400q", tc.name, got)
+		if tc.name == "HEAD" && (resp.ContentLength < 1000 || !strings.HasPrefix(resp.Header.Get("Content-Security-Policy"), "default-src 'none'; script-src")) {
+			t.Errorf("%s: %v %q", tc.name, resp.ContentLength, resp.Header)
 		}
 	}
+	// Half a form, then the client goes: nothing is answered.
+	c, err := net.Dial("tcp", host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(c, "POST "+answer+" HTTP/1.1\r\nHost: "+host+"\r\n"+form+"Content-Length: 100\r\n\r\nq0=1")
+	c.Close()
 	if !r.running() {
 		t.Fatalf("askuser stopped; stderr:\n%s", r.stderr)
 	}
-	// Two requests in a row, each on its connection, as a reload does.
+	// Requests in a row, on a connection kept alive, as a reload does.
 	wantCode(t, "page", r.do(t, "GET", r.url, "", nil), http.StatusOK)
 	wantCode(t, "page again", r.do(t, "GET", r.url, "", nil), http.StatusOK)
 	wantCode(t, "answer", r.do(t, "POST", r.at(t, "/answer"), "q0=2", nil), http.StatusOK)
@@ -505,5 +519,194 @@ func TestWebSlowClients(t *testing.T) {
 	// given at the end, or the 10s they are given to send their header.
 	if took := time.Since(start); took > 1900*time.Millisecond {
 		t.Errorf("askuser took %v to end after the answer", took)
+	}
+}
+
+// TestWebSlowloris holds hundreds of connections open without the token,
+// idle or with half a request, as an attacker on the network (or a
+// misbehaving program on this machine) could: the person's browser must
+// still be served, and askuser must still end at once when answered.
+func TestWebSlowloris(t *testing.T) {
+	r := startWeb(t, oneQuestion)
+	const held = 300
+	for i := range held {
+		c, err := net.Dial("tcp", r.host(t))
+		if err != nil {
+			t.Fatalf("connection %d: %v", i, err)
+		}
+		t.Cleanup(func() { c.Close() })
+		if i%2 == 1 {
+			if _, err := io.WriteString(c, "GET / HTTP/1.1\r\nHost: "+r.host(t)+"\r\nX-Slow: "); err != nil {
+				t.Fatalf("connection %d: %v", i, err)
+			}
+		}
+	}
+	// Each load on a connection of its own, as a browser opening the
+	// address would.
+	for i := range 5 {
+		client := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
+		resp, err := client.Get(r.url)
+		if err != nil {
+			t.Fatalf("load %d with %d connections held: %v", i+1, held, err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `id="answers"`) {
+			t.Fatalf("load %d with %d connections held: status %d\n%s", i+1, held, resp.StatusCode, body)
+		}
+	}
+	start := time.Now()
+	wantCode(t, "answer", r.do(t, "POST", r.at(t, "/answer"), "q0=2", nil), http.StatusOK)
+	r.exit(t, 0)
+	if took := time.Since(start); took > 1900*time.Millisecond {
+		t.Errorf("askuser took %v to end after the answer, with %d connections held", took, held)
+	}
+	if want := `{"answers":{"Database":"SQLite"}}` + "\n"; r.stdout.String() != want {
+		t.Errorf("stdout = %q, want %q", r.stdout.String(), want)
+	}
+}
+
+// TestWebManyClients has 50 clients, each with connections of its own,
+// load the page, wait on it and then all answer at once, as 50 tabs (or
+// 50 people with the address) could: every request gets a proper reply,
+// exactly one answer wins and is the one printed, every waiting page
+// learns that it was answered, and askuser ends at once.
+func TestWebManyClients(t *testing.T) {
+	r := startWeb(t, oneQuestion)
+	const clients = 50
+	type result struct {
+		form              string
+		answer, wait      int
+		answerErr         error
+		answerBody, waitB string
+	}
+	results := make([]result, clients)
+	page, wait, answer := r.url, r.at(t, "/wait"), r.at(t, "/answer")
+	var ready, done sync.WaitGroup
+	start := make(chan struct{})
+	ready.Add(clients)
+	done.Add(clients)
+	for i := range clients {
+		go func() {
+			defer done.Done()
+			res := &results[i]
+			res.form = "q0=0&q0-other=client+" + strconv.Itoa(i)
+			if i%3 == 0 {
+				res.form = "q0=" + strconv.Itoa(i%2+1)
+			}
+			client := &http.Client{Timeout: 20 * time.Second, Transport: &http.Transport{}}
+			defer client.CloseIdleConnections()
+			load := func(what string, client *http.Client) {
+				resp, err := client.Get(page)
+				if err != nil {
+					t.Errorf("client %d: %s: %v", i, what, err)
+					return
+				}
+				b, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != http.StatusOK || !strings.Contains(string(b), `id="answers"`) {
+					t.Errorf("client %d: %s: %d\n%.300s", i, what, resp.StatusCode, b)
+				}
+			}
+			load("page", client)
+			// The long poll, on a connection of its own, as the page's is.
+			waitDone, sent := make(chan struct{}), make(chan struct{})
+			go func() {
+				defer close(waitDone)
+				waitClient := &http.Client{Timeout: 20 * time.Second, Transport: &http.Transport{}}
+				defer waitClient.CloseIdleConnections()
+				trace := &httptrace.ClientTrace{WroteRequest: func(httptrace.WroteRequestInfo) { close(sent) }}
+				req, _ := http.NewRequestWithContext(httptrace.WithClientTrace(context.Background(), trace), "GET", wait, nil)
+				resp, err := waitClient.Do(req)
+				if err != nil {
+					res.wait, res.waitB = -1, err.Error()
+					return
+				}
+				b, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				res.wait, res.waitB = resp.StatusCode, string(b)
+			}()
+			// A load on a connection made after the wait was sent is
+			// accepted after it, and by the time it is served, the wait
+			// has been read.
+			<-sent
+			once := &http.Client{Timeout: 20 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
+			load("page again", once)
+			ready.Done()
+			<-start
+			resp, err := client.Post(answer, "application/x-www-form-urlencoded", strings.NewReader(res.form))
+			if err != nil {
+				res.answerErr = err
+			} else {
+				b, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				res.answer, res.answerBody = resp.StatusCode, string(b)
+			}
+			<-waitDone
+		}()
+	}
+	ready.Wait()
+	if !r.running() {
+		t.Fatalf("askuser stopped before the answers; stderr:\n%s", r.stderr)
+	}
+	close(start)
+	done.Wait()
+	r.exit(t, 0)
+
+	winners := 0
+	var want string
+	for i, res := range results {
+		switch {
+		case res.answer == http.StatusOK:
+			winners++
+			want = res.form
+			if !strings.Contains(res.answerBody, "Answered") {
+				t.Errorf("client %d: the winning answer's page does not say Answered:\n%.300s", i, res.answerBody)
+			}
+		case res.answer == http.StatusConflict:
+			if !strings.Contains(res.answerBody, "Answered") {
+				t.Errorf("client %d: the page answered elsewhere does not say so:\n%.300s", i, res.answerBody)
+			}
+		case res.answerErr != nil:
+			// Sent as the server stopped, once the answer was in.
+		default:
+			t.Errorf("client %d: answer: status %d\n%.300s", i, res.answer, res.answerBody)
+		}
+		if res.wait != http.StatusOK || !strings.Contains(res.waitB, "Answered") {
+			t.Errorf("client %d: the waiting page did not learn it was answered: %d %.300s", i, res.wait, res.waitB)
+		}
+	}
+	if winners != 1 {
+		t.Fatalf("%d answers won, want exactly 1", winners)
+	}
+	values, _ := url.ParseQuery(want)
+	answerText := values.Get("q0-other")
+	if answerText == "" {
+		answerText = map[string]string{"1": "PostgreSQL (Recommended)", "2": "SQLite"}[values.Get("q0")]
+	}
+	if got, want := r.stdout.String(), `{"answers":{"Database":"`+answerText+`"}}`+"\n"; got != want {
+		t.Errorf("stdout = %q, want the winner's %q", got, want)
+	}
+}
+
+// TestWebListenUnavailable checks that an address that cannot be listened
+// on is a way of asking that cannot be used (exit 69), said before
+// anything is asked.
+func TestWebListenUnavailable(t *testing.T) {
+	held, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	cmd := exec.Command(askuserPath(t), "--ui", "web", "--listen", held.Addr().String(), oneQuestion)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err = cmd.Run()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 69 {
+		t.Fatalf("askuser: %v, want exit 69; stderr:\n%s", err, stderr.String())
+	}
+	if want := "Error: Cannot serve the page on " + held.Addr().String() + ": address already in use\n"; stderr.String() != want || stdout.Len() != 0 {
+		t.Errorf("stdout %q, stderr %q; want nothing and %q", stdout.String(), stderr.String(), want)
 	}
 }

@@ -28,7 +28,6 @@ all=(
 	./prompt/line:FuzzLineAsk
 	./prompt:FuzzCheckOther
 	./prompt:FuzzDisplay
-	./prompt/web:FuzzReadWebRequest
 )
 
 targets=()

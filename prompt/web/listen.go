@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"strconv"
 	"strings"
+
+	"github.com/askuser/askuser/prompt"
 )
 
 // DefaultAddr is where the page is served unless the caller says
@@ -54,15 +57,23 @@ func ParseAddr(s string) (Addr, error) {
 // Listen starts listening on a, so that an address that cannot be had is
 // reported before anything is asked. It returns the listener and the host
 // to show in the page's address (for Options.Host), and warns on out when
-// the page is served beyond this machine.
+// the page is served beyond this machine. An address that cannot be
+// listened on (a port in use, an address not on this machine) is a
+// *prompt.UnavailableError: the page cannot be used, and nothing was asked.
 func Listen(a Addr, out io.Writer) (net.Listener, string, error) {
 	ln, err := net.Listen(a.network, a.addr)
 	if err != nil {
+		// "listen tcp4 127.0.0.1:8080: bind: address already in use" says
+		// three times what the address and the page say once.
 		var op *net.OpError
 		if errors.As(err, &op) {
 			err = op.Err
 		}
-		return nil, "", fmt.Errorf("cannot serve the page on %s: %w", a.addr, err)
+		var sys *os.SyscallError
+		if errors.As(err, &sys) {
+			err = sys.Err
+		}
+		return nil, "", &prompt.UnavailableError{Err: fmt.Errorf("cannot serve the page on %s: %w", a.addr, err)}
 	}
 	// The address shown: localhost as asked for, this machine's address on
 	// every interface, else the address listened on.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
+	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/schema"
 )
 
 // The page is one HTML document with its style and script inline, so that
@@ -40,43 +42,126 @@ func mustRead(name string) string {
 	return string(b)
 }
 
-// webFormQuestion is what the form said about one question.
-type webFormQuestion struct {
+// Item is one question as the page asks it.
+type Item struct {
+	Question schema.Question
+	// NoOther leaves out the Other choice, as a yes/no question does.
+	NoOther bool
+	// NoNote leaves out the note field, for an answer that has nowhere to
+	// carry a note (askuser confirm and input print only the answer).
+	NoNote bool
+	// Checked is the option (from 1) chosen at first, or 0 for none.
+	Checked int
+	// Text is the answer typed in at first, for a text question.
+	Text string
+}
+
+// Items returns the items that ask qs as they are written.
+func Items(qs []schema.Question) []Item {
+	items := make([]Item, len(qs))
+	for i, q := range qs {
+		items[i] = Item{Question: q}
+	}
+	return items
+}
+
+// Page is the page of one set of questions: it writes the set's form, and
+// how the wait for it ended, and reads the answers from a submitted form.
+// It serves nothing and keeps no state, so that one server can show the
+// pages of several sets (Set serves one). Everything it shows from the
+// questions goes through prompt.Display or prompt.DisplayMultiline, and
+// every typed answer and note through prompt.CheckOther.
+type Page struct {
+	Items []Item
+	// Base is the path that the page's addresses start with, ending in
+	// "/": "/" for a page served at the root, "/sets/7/" for one of several
+	// on a server. The form is sent to Base+"answer" and Base+"cancel", and
+	// the page waits on Base+"wait".
+	Base string
+	// Token is carried in the query of every address the page uses, for a
+	// Guard to check; "" for none.
+	Token string
+}
+
+// State is where the wait for a set of questions stands.
+type State int
+
+// The states of a wait: Waiting for an answer, or how it ended.
+const (
+	Waiting   State = iota
+	Answered        // answered on a page, or elsewhere
+	Cancelled       // the person cancelled on a page
+	Withdrawn       // the asker stopped waiting: it timed out, was stopped, or left
+)
+
+// Status is where the wait for a set of questions stands, with what it
+// ended with.
+type Status struct {
+	State State
+	// Answers are the answers, one per item, when Answered.
+	Answers []prompt.Answer
+	// Reason says why the questions were withdrawn, for the page to show;
+	// "" when there is nothing to say.
+	Reason string
+}
+
+// submittedQuestion is what a submitted form said about one question.
+type submittedQuestion struct {
 	// chosen[0] is the Other choice; chosen[j] is option j (from 1).
 	chosen []bool
 	other  string
-	err    string
+	note   string
+	// err is the problem with the answer, noteErr with the note; "" for
+	// none.
+	err, noteErr string
 }
 
-// webForm is a submitted form, question by question.
-type webForm []webFormQuestion
+// Submission is a submitted form as Page.Parse reads it: the answers, or
+// what was wrong, question by question, for Page.WriteForm to show.
+type Submission struct {
+	// Answers holds one answer per item when OK, else nil.
+	Answers   []prompt.Answer
+	questions []submittedQuestion
+}
 
-func (f webForm) valid() bool {
-	for _, q := range f {
-		if q.err != "" {
+// OK reports whether the form answered every question, and well.
+func (s *Submission) OK() bool {
+	for _, q := range s.questions {
+		if q.err != "" || q.noteErr != "" {
 			return false
 		}
 	}
 	return true
 }
 
-// parseWebForm reads the answers from a submitted form, checking them as a
-// typed answer is checked. Field qN holds question N's choices, each an
-// option's number (0 for Other) as the page sends it or, as on the line
-// prompt, an option's label or "other"; qN-other holds the person's own
-// answer, or the answer to a text question. Anything else is refused with a
-// problem for its question, so a forged form cannot give an answer the page
-// could not.
-func parseWebForm(items []webItem, values url.Values) ([]prompt.Answer, webForm) {
-	answers := make([]prompt.Answer, len(items))
-	form := make(webForm, len(items))
-	for i, item := range items {
-		q := item.q
+// Parse reads the answers from a submitted form, checking them as a typed
+// answer is checked. Field qN holds question N's choices, each an option's
+// number (0 for Other) as the page sends it or, as on the line prompt, an
+// option's label or "other"; qN-other holds the person's own answer, or the
+// answer to a text question; qN-note holds a note on the answer. Anything
+// else is refused with a problem for its question, so that a forged form
+// cannot give an answer the page could not.
+func (p *Page) Parse(values url.Values) *Submission {
+	answers := make([]prompt.Answer, len(p.Items))
+	form := make([]submittedQuestion, len(p.Items))
+	for i, item := range p.Items {
+		q := item.Question
 		name := "q" + strconv.Itoa(i)
-		fq := webFormQuestion{chosen: make([]bool, len(q.Options)+1), other: values.Get(name + "-other")}
+		fq := submittedQuestion{
+			chosen: make([]bool, len(q.Options)+1),
+			other:  values.Get(name + "-other"),
+			note:   values.Get(name + "-note"),
+		}
+		if !item.NoNote {
+			note, err := prompt.CheckOther(fq.note)
+			if !errors.Is(err, prompt.ErrOtherEmpty) { // blank is no note
+				fq.noteErr = typedProblem("note", err)
+				answers[i].Note = note
+			}
+		}
 		for _, v := range values[name] {
 			j, ok := q.Choice(strings.TrimSpace(v))
-			if !ok || !utf8.ValidString(v) || q.IsText() || (j < 0 && item.noOther) {
+			if !ok || !utf8.ValidString(v) || q.IsText() || (j < 0 && item.NoOther) {
 				fq.err = "That is not one of this question's options."
 				continue
 			}
@@ -84,7 +169,7 @@ func parseWebForm(items []webItem, values url.Values) ([]prompt.Answer, webForm)
 		}
 		text, err := prompt.CheckOther(fq.other)
 		typed := !errors.Is(err, prompt.ErrOtherEmpty) // something, fit or not
-		problem := webOtherProblem(err)
+		problem := typedProblem("answer", err)
 		if errors.Is(err, prompt.ErrOtherEncoding) {
 			fq.err = problem
 		}
@@ -106,7 +191,7 @@ func parseWebForm(items []webItem, values url.Values) ([]prompt.Answer, webForm)
 				n++
 			}
 		}
-		if n == 0 && typed && !item.noOther {
+		if n == 0 && typed && !item.NoOther {
 			// Typed in the Other field without choosing Other, as the page
 			// without its script allows: the text is the answer.
 			fq.chosen[0], n = true, 1
@@ -123,9 +208,6 @@ func parseWebForm(items []webItem, values url.Values) ([]prompt.Answer, webForm)
 			fq.err = problem
 		}
 		form[i] = fq
-		if fq.err != "" {
-			continue
-		}
 		for j, o := range q.Options {
 			if fq.chosen[j+1] {
 				answers[i].Labels = append(answers[i].Labels, o.Label)
@@ -135,28 +217,34 @@ func parseWebForm(items []webItem, values url.Values) ([]prompt.Answer, webForm)
 			answers[i].Other = text
 		}
 	}
-	return answers, form
+	s := &Submission{questions: form}
+	if s.OK() {
+		s.Answers = answers
+	}
+	return s
 }
 
-// webOtherProblem says on the page what prompt.CheckOther found wrong with
-// a typed answer, or "" when nothing was.
-func webOtherProblem(err error) string {
+// typedProblem says on the page what prompt.CheckOther found wrong with a
+// typed answer or note (what), or "" when nothing was.
+func typedProblem(what string, err error) string {
 	var long *prompt.OtherLengthError
 	switch {
 	case err == nil:
 		return ""
 	case errors.As(err, &long):
-		return fmt.Sprintf("Your answer is too long: at most %d characters (got %d).", prompt.MaxOtherLength, long.Length)
+		return fmt.Sprintf("Your %s is too long: at most %d characters (got %d).", what, prompt.MaxOtherLength, long.Length)
 	case errors.Is(err, prompt.ErrOtherEncoding):
-		return "Your answer was not sent as UTF-8 text."
+		return fmt.Sprintf("Your %s was not sent as UTF-8 text.", what)
 	}
 	return "Type your own answer, or choose one of the options."
 }
 
 // view is what the page template shows.
 type view struct {
-	Nonce, Token string
-	// MaxOther is the longest typed answer, in characters.
+	Nonce string
+	// The addresses the page uses, with the token.
+	AnswerURL, CancelURL, WaitURL string
+	// MaxOther is the longest typed answer or note, in characters.
 	MaxOther int
 	CSS      template.CSS
 	JS       template.JS
@@ -184,6 +272,8 @@ type webQuestion struct {
 	OtherText  string
 	HasPreview bool
 	Error      string
+	// Note is the note field, or nil when the question has none.
+	Note *webNote
 }
 
 type webOption struct {
@@ -195,28 +285,46 @@ type webOption struct {
 	Checked     bool
 }
 
-type webSummaryLine struct {
-	Header, Question, Answer string
+// webNote is a question's note field: what is in it, and its problem.
+type webNote struct {
+	Text, Error string
+	Max         int // the longest note, in characters
+	// Open shows the field, not only the button that reveals it: when it
+	// holds something, or something is wrong with it.
+	Open bool
 }
 
-// formPage is the page of questions, showing what form chose and its
-// problems; a nil form shows what each question starts with.
-func (s *page) formPage(form webForm) *view {
-	p := &view{State: "form"}
-	if len(s.items) == 1 {
-		p.Title = "Question: " + prompt.Display(s.items[0].q.Header)
-	} else {
-		p.Title = fmt.Sprintf("%d questions", len(s.items))
+type webSummaryLine struct {
+	Header, Question, Answer, Note string
+}
+
+// url is the page's address of action ("", "answer", ...), with the token.
+func (p *Page) url(action string) string {
+	u := p.Base + action
+	if p.Token != "" {
+		u += "?token=" + url.QueryEscape(p.Token)
 	}
-	for i, item := range s.items {
-		q := item.q
+	return u
+}
+
+// WriteForm writes the page of questions with code, showing what sub chose
+// and its problems; a nil sub shows what each question starts with.
+func (p *Page) WriteForm(w http.ResponseWriter, code int, sub *Submission) {
+	v := &view{State: "form"}
+	if len(p.Items) == 1 {
+		v.Title = "Question: " + prompt.Display(p.Items[0].Question.Header)
+	} else {
+		v.Title = fmt.Sprintf("%d questions", len(p.Items))
+	}
+	for i, item := range p.Items {
+		q := item.Question
 		id := "q" + strconv.Itoa(i)
-		fq := webFormQuestion{other: item.text, chosen: make([]bool, len(q.Options)+1)}
-		if item.checked > 0 && item.checked <= len(q.Options) {
-			fq.chosen[item.checked] = true
+		fq := submittedQuestion{other: item.Text, chosen: make([]bool, len(q.Options)+1)}
+		if item.Checked > 0 && item.Checked <= len(q.Options) {
+			fq.chosen[item.Checked] = true
 		}
-		if form != nil {
-			fq = form[i]
+		if sub != nil && i < len(sub.questions) {
+			fq = sub.questions[i]
 		}
 		chosen := func(j int) bool { return j < len(fq.chosen) && fq.chosen[j] }
 		// The questions' text is shown as on a terminal (prompt.Display),
@@ -224,13 +332,19 @@ func (s *page) formPage(form webForm) *view {
 		// not: they are answers, sent back and checked by prompt.CheckOther.
 		wq := webQuestion{
 			ID: id, Header: prompt.Display(q.Header), Question: prompt.DisplayMultiline(q.Question),
-			Num: i + 1, Total: len(s.items), Multi: q.MultiSelect,
+			Num: i + 1, Total: len(p.Items), Multi: q.MultiSelect,
 			Text: q.IsText(), Placeholder: prompt.Display(q.Placeholder),
 			OtherText: fq.other,
 			Error:     fq.err,
 		}
-		if !item.noOther && !q.IsText() {
-			p.AnyOther = true
+		if !item.NoNote {
+			wq.Note = &webNote{
+				Text: fq.note, Error: fq.noteErr, Max: prompt.MaxOtherLength,
+				Open: strings.TrimSpace(fq.note) != "" || fq.noteErr != "",
+			}
+		}
+		if !item.NoOther && !q.IsText() {
+			v.AnyOther = true
 			wq.Other = &webOption{
 				ID: id + "-0", Value: "0", Name: "Other",
 				Description: "Type your own answer", Checked: chosen(0),
@@ -255,58 +369,66 @@ func (s *page) formPage(form webForm) *view {
 				Checked: chosen(j + 1),
 			})
 		}
-		if fq.err == "" && (form != nil || item.checked > 0 || (q.IsText() && strings.TrimSpace(item.text) != "")) {
-			p.Answered++
+		if fq.err == "" && (sub != nil || item.Checked > 0 || (q.IsText() && strings.TrimSpace(item.Text) != "")) {
+			v.Answered++
 		}
-		p.Questions = append(p.Questions, wq)
+		v.Questions = append(v.Questions, wq)
 	}
-	return p
+	p.write(w, code, v)
 }
 
-// renderCurrent shows the page as it stands: the questions while it
-// waits, and how it ended after that.
-func (s *page) renderCurrent(code int) *webReply {
-	st, answers, reason := s.result()
-	var p *view
-	switch st {
-	case webWaiting:
-		p = s.formPage(nil)
-	case webAnswered:
-		p = &view{State: "answered", Title: "Answered"}
-		for i, item := range s.items {
-			p.Summary = append(p.Summary, webSummaryLine{
-				Header:   prompt.Display(item.q.Header),
-				Question: prompt.DisplayMultiline(item.q.Question),
-				Answer:   prompt.Display(answers[i].String()),
-			})
+// WriteStatus writes the page as st has it, with code: the questions while
+// Waiting, and how the wait ended after that.
+func (p *Page) WriteStatus(w http.ResponseWriter, code int, st Status) {
+	var v *view
+	switch st.State {
+	case Waiting:
+		p.WriteForm(w, code, nil)
+		return
+	case Answered:
+		v = &view{State: "answered", Title: "Answered"}
+		for i, item := range p.Items {
+			line := webSummaryLine{
+				Header:   prompt.Display(item.Question.Header),
+				Question: prompt.DisplayMultiline(item.Question.Question),
+			}
+			if i < len(st.Answers) {
+				line.Answer = prompt.Display(st.Answers[i].String())
+				line.Note = prompt.Display(st.Answers[i].Note)
+			}
+			v.Summary = append(v.Summary, line)
 		}
-	case webCancelled:
-		p = &view{State: "cancelled", Title: "Cancelled"}
+	case Cancelled:
+		v = &view{State: "cancelled", Title: "Cancelled"}
 	default:
-		p = &view{State: "withdrawn", Title: "Question withdrawn", Reason: reason}
+		v = &view{State: "withdrawn", Title: "Question withdrawn", Reason: st.Reason}
 	}
-	return s.render(code, p)
+	p.write(w, code, v)
 }
 
-// render writes p with a policy that lets the page run only its own inline
+// write writes v with a policy that lets the page run only its own inline
 // style and script, send only to this server, and be framed by nothing.
-func (s *page) render(code int, p *view) *webReply {
+func (p *Page) write(w http.ResponseWriter, code int, v *view) {
 	nonce, err := randomString(18)
 	if err != nil {
-		return webRefuse(500, "Could not make the page.")
+		refuse(w, http.StatusInternalServerError, "Could not make the page.")
+		return
 	}
-	p.Nonce, p.Token, p.MaxOther = nonce, s.token, prompt.MaxOtherLength
-	p.CSS, p.JS = template.CSS(webCSS()), template.JS(webJS())
+	v.Nonce, v.MaxOther = nonce, prompt.MaxOtherLength
+	v.AnswerURL, v.CancelURL, v.WaitURL = p.url("answer"), p.url("cancel"), p.url("wait")
+	v.CSS, v.JS = template.CSS(webCSS()), template.JS(webJS())
 	var b bytes.Buffer
-	if err := webTemplate().Execute(&b, p); err != nil {
-		return webRefuse(500, "Could not make the page.")
+	if err := webTemplate().Execute(&b, v); err != nil {
+		refuse(w, http.StatusInternalServerError, "Could not make the page.")
+		return
 	}
-	return &webReply{
-		code:        code,
-		contentType: "text/html; charset=utf-8",
-		csp: "default-src 'none'; " +
-			"script-src 'nonce-" + nonce + "'; style-src 'nonce-" + nonce + "'; img-src data:; " +
-			"connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
-		body: b.Bytes(),
-	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Security-Policy", "default-src 'none'; "+
+		"script-src 'nonce-"+nonce+"'; style-src 'nonce-"+nonce+"'; img-src data:; "+
+		"connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+	h.Set("Content-Length", strconv.Itoa(b.Len()))
+	w.WriteHeader(code)
+	// A page that cannot be written has no one left to read it.
+	_, _ = w.Write(b.Bytes())
 }

@@ -1,7 +1,7 @@
 // The page works as a plain form; this script makes it nicer: the focused
 // option's preview, progress, the Other field, checks before sending,
-// number keys, sending without leaving the page, and learning at once when
-// askuser stops waiting.
+// number keys and n for a note, sending without leaving the page, and
+// learning at once when askuser stops waiting.
 (function () {
   'use strict';
   document.documentElement.classList.add('js');
@@ -18,6 +18,7 @@
   function choices(card) { return $$('input.choice', card); }
   function otherChoice(card) { return $('input.choice[value="0"]', card); }
   function otherText(card) { return $('.other-text', card); }
+  function noteText(card) { return $('.note-text', card); }
 
   // problem says what a card still needs, or '' when it is answered. The
   // words are the ones askuser uses for the same problems.
@@ -54,8 +55,21 @@
     });
   }
 
-  // focusCard moves to a card's chosen option, or its first, or its text.
+  // openNote shows a card's note field and moves to it, once the key that
+  // asked for it is done with: its character must not land in the note.
+  function openNote(card) {
+    var box = $('details.note', card);
+    if (!box) return;
+    box.open = true;
+    setTimeout(function () { noteText(card).focus(); }, 0);
+  }
+
+  // focusCard moves to a card's chosen option, or its first, or its text;
+  // to its note when only the note is wrong.
   function focusCard(card) {
+    var note = noteText(card);
+    var noteWrong = note && note.getAttribute('aria-invalid') === 'true';
+    if (noteWrong && $('.error', card).textContent === '') { openNote(card); return; }
     var c = choices(card).filter(function (c) { return c.checked; })[0] || choices(card)[0] || otherText(card);
     c.focus();
     card.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
@@ -185,6 +199,17 @@
     });
 
     form.addEventListener('input', function (e) {
+      if (e.target.classList.contains('note-text')) {
+        // A note that was refused is taken as changed for the better; the
+        // server checks it again.
+        if (e.target.getAttribute('aria-invalid') === 'true') {
+          e.target.removeAttribute('aria-invalid');
+          $('#' + e.target.id + '-error', main).textContent = '';
+          var c = e.target.closest('.card');
+          if ($('.error', c).textContent === '') c.classList.remove('invalid');
+        }
+        return;
+      }
       if (!e.target.classList.contains('other-text')) return;
       var card = e.target.closest('.card');
       var other = otherChoice(card);
@@ -199,6 +224,14 @@
     // Choosing Other with the pointer goes on to its text field.
     form.addEventListener('click', function (e) {
       var t = e.target;
+      // Opening a note, by pointer or key, goes on to its field once the
+      // browser has opened it.
+      var summary = t.closest && t.closest('details.note > summary');
+      if (summary) {
+        var box = summary.parentElement;
+        setTimeout(function () { if (box.open) $('.note-text', box).focus(); }, 0);
+        return;
+      }
       if (e.detail > 0 && t.classList && t.classList.contains('choice') && t.value === '0' && t.checked) {
         otherText(t.closest('.card')).focus();
       }
@@ -225,6 +258,13 @@
       var card = t.closest('.card');
       if (!card || e.altKey || e.ctrlKey || e.metaKey) return;
       var isChoice = t.classList.contains('choice');
+      // n adds a note to the answer, as on the terminal.
+      if (isChoice && (e.key === 'n' || e.key === 'N')) {
+        if (!$('details.note', card)) return;
+        e.preventDefault();
+        openNote(card);
+        return;
+      }
       // A number chooses that option, 0 chooses Other, as on the terminal.
       if (isChoice && /^[0-9]$/.test(e.key)) {
         var c = $('input.choice[value="' + e.key + '"]', card);
@@ -237,7 +277,7 @@
       }
       // Enter goes on to the next question that needs an answer, and
       // submits once none does.
-      if (e.key === 'Enter' && (isChoice || t.classList.contains('other-text'))) {
+      if (e.key === 'Enter' && (isChoice || t.classList.contains('other-text') || t.classList.contains('note-text'))) {
         e.preventDefault();
         if (problem(card) !== '') { showProblem(card, problem(card)); return; }
         var todo = next(card);

@@ -2,6 +2,8 @@ package web
 
 import (
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"reflect"
 	"strings"
@@ -11,12 +13,12 @@ import (
 	"github.com/askuser/askuser/schema"
 )
 
-var webQuestions = []webItem{
-	{q: schema.Question{Header: "Database", Question: "Which database?", Options: []schema.Option{
+var webQuestions = []Item{
+	{Question: schema.Question{Header: "Database", Question: "Which database?", Options: []schema.Option{
 		{Label: "PostgreSQL (Recommended)", Description: "d"},
 		{Label: "SQLite", Description: "d"},
 	}}},
-	{q: schema.Question{Header: "Features", Question: "Which features?", MultiSelect: true, Options: []schema.Option{
+	{Question: schema.Question{Header: "Features", Question: "Which features?", MultiSelect: true, Options: []schema.Option{
 		{Label: "Login", Description: "d"},
 		{Label: "Search", Description: "d"},
 		{Label: "Export, all of it", Description: "d"},
@@ -55,29 +57,26 @@ func TestParseWebForm(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		answers, form := parseWebForm(webQuestions, values)
-		var problems []string
-		for _, q := range form {
-			problems = append(problems, q.err)
-		}
+		sub := (&Page{Items: webQuestions}).Parse(values)
+		problems := sub.problems()
 		if tc.problems == nil {
-			if !form.valid() {
+			if !sub.OK() {
 				t.Errorf("%s: problems %q", tc.form, problems)
-			} else if !reflect.DeepEqual(answers, tc.want) {
-				t.Errorf("%s: answers %#v, want %#v", tc.form, answers, tc.want)
+			} else if !reflect.DeepEqual(sub.Answers, tc.want) {
+				t.Errorf("%s: answers %#v, want %#v", tc.form, sub.Answers, tc.want)
 			}
 			continue
 		}
-		if form.valid() || !reflect.DeepEqual(problems, tc.problems) {
+		if sub.OK() || sub.Answers != nil || !reflect.DeepEqual(problems, tc.problems) {
 			t.Errorf("%s: problems %q, want %q", tc.form, problems, tc.problems)
 		}
 	}
 }
 
 func TestParseWebFormTextAndYesNo(t *testing.T) {
-	items := []webItem{
-		{q: schema.Question{Header: "Name", Question: "Name?", Type: schema.TypeText}},
-		{q: schema.Question{Header: "Confirm", Question: "Go?", Options: []schema.Option{{Label: "Yes"}, {Label: "No"}}}, noOther: true},
+	items := []Item{
+		{Question: schema.Question{Header: "Name", Question: "Name?", Type: schema.TypeText}},
+		{Question: schema.Question{Header: "Confirm", Question: "Go?", Options: []schema.Option{{Label: "Yes"}, {Label: "No"}}}, NoOther: true, NoNote: true},
 	}
 	for _, tc := range []struct {
 		form     string
@@ -94,27 +93,24 @@ func TestParseWebFormTextAndYesNo(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		answers, form := parseWebForm(items, values)
-		var problems []string
-		for _, q := range form {
-			problems = append(problems, q.err)
-		}
+		sub := (&Page{Items: items}).Parse(values)
+		problems := sub.problems()
 		switch {
-		case tc.problems == nil && !form.valid():
+		case tc.problems == nil && !sub.OK():
 			t.Errorf("%.40s: problems %q", tc.form, problems)
-		case tc.problems == nil && !reflect.DeepEqual(answers, tc.want):
-			t.Errorf("%.40s: answers %#v, want %#v", tc.form, answers, tc.want)
+		case tc.problems == nil && !reflect.DeepEqual(sub.Answers, tc.want):
+			t.Errorf("%.40s: answers %#v, want %#v", tc.form, sub.Answers, tc.want)
 		case tc.problems != nil && !reflect.DeepEqual(problems, tc.problems):
 			t.Errorf("%.40s: problems %q, want %q", tc.form, problems, tc.problems)
 		}
 	}
 }
 
-func TestWebHostCheck(t *testing.T) {
-	loopback := webHostCheck{port: "8080", ip: net.ParseIP("127.0.0.1"), display: "127.0.0.1"}
-	every := webHostCheck{port: "8080", ip: net.IPv6unspecified, display: "192.0.2.7"}
+func TestHostCheck(t *testing.T) {
+	loopback := hostCheck{port: "8080", ip: net.ParseIP("127.0.0.1"), display: "127.0.0.1"}
+	every := hostCheck{port: "8080", ip: net.IPv6unspecified, display: "192.0.2.7"}
 	for _, tc := range []struct {
-		check webHostCheck
+		check hostCheck
 		host  string
 		want  bool
 	}{
@@ -131,7 +127,7 @@ func TestWebHostCheck(t *testing.T) {
 		{every, "192.0.2.7:8080", true},
 		{every, "[2001:db8::1]:8080", true},
 		{every, "attacker.example:8080", false},
-		{webHostCheck{port: "80", ip: net.ParseIP("127.0.0.1"), display: "127.0.0.1"}, "127.0.0.1", true},
+		{hostCheck{port: "80", ip: net.ParseIP("127.0.0.1"), display: "127.0.0.1"}, "127.0.0.1", true},
 	} {
 		if got := tc.check.ok(tc.host); got != tc.want {
 			t.Errorf("%+v.ok(%q) = %v, want %v", tc.check, tc.host, got, tc.want)
@@ -144,18 +140,14 @@ func TestWebHostCheck(t *testing.T) {
 // HTML-escaped on top, so that control and bidirectional characters are
 // seen, not obeyed.
 func TestWebPageShowsTextAsDisplayed(t *testing.T) {
-	s := &page{
-		token: "t",
-		items: []webItem{{q: schema.Question{
-			Header:   "\x1b[31mDB",
-			Question: "Which\u202e one?\r\nSecond line",
-			Options: []schema.Option{
-				{Label: "<b>Postgres</b>\a (Recommended)", Description: "first\tsecond", Preview: "\x1b]0;title\x07"},
-				{Label: "SQLite", Description: "d"},
-			},
-		}}},
-		done: make(chan struct{}),
-	}
+	p := &Page{Base: "/", Token: "t", Items: []Item{{Question: schema.Question{
+		Header:   "\x1b[31mDB",
+		Question: "Which\u202e one?\r\nSecond line",
+		Options: []schema.Option{
+			{Label: "<b>Postgres</b>\a (Recommended)", Description: "first\tsecond", Preview: "\x1b]0;title\x07"},
+			{Label: "SQLite", Description: "d"},
+		},
+	}}}}
 	check := func(what, page string, want ...string) {
 		t.Helper()
 		if i := strings.IndexFunc(page, func(r rune) bool { return r != '\n' && prompt.DisplayMultiline(string(r)) != string(r) }); i >= 0 {
@@ -167,17 +159,149 @@ func TestWebPageShowsTextAsDisplayed(t *testing.T) {
 			}
 		}
 	}
-	check("form", string(s.renderCurrent(200).body),
+	check("form", written(t, func(w http.ResponseWriter) { p.WriteForm(w, 200, nil) }),
 		`<title>Question: \x1b[31mDB · askuser</title>`,
 		`<span class="chip">\x1b[31mDB</span>`,
 		"Which\\u202e one?\nSecond line",
 		`&lt;b&gt;Postgres&lt;/b&gt;\x07`,
 		"first   second",
 		`\x1b]0;title\x07`,
+		// The note field names its question, as shown.
+		`<span class="visually-hidden"> on: Which\u202e one?`,
 	)
-	s.finish(webAnswered, []prompt.Answer{{Other: "typed <i>"}}, "")
-	check("answered", string(s.renderCurrent(200).body),
+	check("answered", written(t, func(w http.ResponseWriter) {
+		p.WriteStatus(w, 200, Status{State: Answered, Answers: []prompt.Answer{{Other: "typed <i>", Note: "note <b>\u202e"}}})
+	}),
 		`<span class="chip">\x1b[31mDB</span>`,
 		"<dd>typed &lt;i&gt;</dd>",
+		`<span class="note-tag">Note</span> note &lt;b&gt;\u202e</dd>`,
 	)
+}
+
+// written is what write writes, as a browser would receive it.
+func written(t *testing.T, write func(http.ResponseWriter)) string {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	write(rec)
+	return rec.Body.String()
+}
+
+// problems lists what is wrong with each question's answer, "" for
+// nothing; noteProblems, with each note.
+func (s *Submission) problems() []string {
+	var out []string
+	for _, q := range s.questions {
+		out = append(out, q.err)
+	}
+	return out
+}
+
+func (s *Submission) noteProblems() []string {
+	var out []string
+	for _, q := range s.questions {
+		out = append(out, q.noteErr)
+	}
+	return out
+}
+
+// TestParseNotes checks that a note is read from qN-note, checked as a
+// typed answer is (prompt.CheckOther), blank is no note, and a note that
+// does not pass is a problem that keeps the form from being taken.
+func TestParseNotes(t *testing.T) {
+	items := append(webQuestions[:2:2],
+		Item{Question: schema.Question{Header: "Name", Question: "Name?", Type: schema.TypeText}},
+		Item{Question: schema.Question{Header: "Confirm", Question: "Go?", Options: []schema.Option{{Label: "Yes"}, {Label: "No"}}}, NoOther: true, NoNote: true},
+	)
+	long := strings.Repeat("é", prompt.MaxOtherLength+1)
+	for _, tc := range []struct {
+		form  string
+		notes []string
+		// problems are the notes' problems; nil when the form is taken.
+		problems []string
+	}{
+		{"q0=1&q1=1&q2-other=x&q3=1", []string{"", "", "", ""}, nil},
+		{"q0=1&q0-note=+Fast+enough%09for+now+&q1=1&q1-note=%E2%80%AE%1B[1m&q2-other=x&q2-note=the+usual&q3=1",
+			[]string{"Fast enough for now", "[1m", "the usual", ""}, nil},
+		// A yes/no of askuser confirm has nowhere to carry a note.
+		{"q0=1&q1=1&q2-other=x&q3=1&q3-note=ignored", []string{"", "", "", ""}, nil},
+		{"q0=1&q0-note=" + long + "&q1=1&q1-note=%FF&q2-other=x&q3=1", nil,
+			[]string{"Your note is too long: at most 2000 characters (got 2001).", "Your note was not sent as UTF-8 text.", "", ""}},
+	} {
+		values, err := url.ParseQuery(tc.form)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sub := (&Page{Items: items}).Parse(values)
+		if tc.problems != nil {
+			if sub.OK() || !reflect.DeepEqual(sub.noteProblems(), tc.problems) || !reflect.DeepEqual(sub.problems(), []string{"", "", "", ""}) {
+				t.Errorf("%.60s: problems %q and notes %q, want notes %q", tc.form, sub.problems(), sub.noteProblems(), tc.problems)
+			}
+			continue
+		}
+		if !sub.OK() {
+			t.Errorf("%.60s: problems %q, notes %q", tc.form, sub.problems(), sub.noteProblems())
+			continue
+		}
+		var notes []string
+		for _, a := range sub.Answers {
+			notes = append(notes, a.Note)
+		}
+		if !reflect.DeepEqual(notes, tc.notes) {
+			t.Errorf("%.60s: notes %q, want %q", tc.form, notes, tc.notes)
+		}
+	}
+}
+
+// TestPageNoteField checks the note field as the page writes it: one per
+// question that can carry a note, labelled and described, closed at first,
+// open with its text and its problem when the form comes back refused.
+func TestPageNoteField(t *testing.T) {
+	p := &Page{Base: "/sets/7/", Token: "a b", Items: []Item{
+		webQuestions[0],
+		{Question: schema.Question{Header: "Confirm", Question: "Go?", Options: []schema.Option{{Label: "Yes"}, {Label: "No"}}}, NoOther: true, NoNote: true},
+	}}
+	page := written(t, func(w http.ResponseWriter) { p.WriteForm(w, 200, nil) })
+	for _, want := range []string{
+		`<details class="note" id="q0-note-box">`,
+		`Add a note <span class="optional">(optional)</span></summary>`,
+		`<label class="note-label" for="q0-note">Your note<span class="visually-hidden"> on: Which database?</span></label>`,
+		`name="q0-note" id="q0-note" value="" maxlength="2000"`,
+		`aria-describedby="q0-note-hint q0-note-error"`,
+		// The page's addresses are under its base, with the token.
+		`action="/sets/7/answer?token=a&#43;b"`,
+		`action="/sets/7/cancel?token=a&#43;b"`,
+		`data-wait="/sets/7/wait?token=a&#43;b"`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the form lacks %q", want)
+		}
+	}
+	if strings.Contains(page, `q1-note`) {
+		t.Errorf("the yes/no question has a note field")
+	}
+	if !strings.Contains(page, `<summary><span class="key" aria-hidden="true">n</span>Add a note`) {
+		t.Errorf("the note of a choice does not show its key, n")
+	}
+	// A text question has a note too, but n types itself there.
+	text := &Page{Base: "/", Items: []Item{{Question: schema.Question{Header: "Name", Question: "Name?", Type: schema.TypeText}}}}
+	page = written(t, func(w http.ResponseWriter) { text.WriteForm(w, 200, nil) })
+	if !strings.Contains(page, `<summary>Add a note <span class="optional">(optional)</span></summary>`) || !strings.Contains(page, `id="q0-note"`) {
+		t.Errorf("the note of a text question is missing, or shows the key n")
+	}
+
+	values, _ := url.ParseQuery("q0=2&q0-note=" + strings.Repeat("x", prompt.MaxOtherLength+1) + "&q1=1")
+	sub := p.Parse(values)
+	page = written(t, func(w http.ResponseWriter) { p.WriteForm(w, 400, sub) })
+	for _, want := range []string{
+		`<section class="card invalid" id="q0"`,
+		`<details class="note" id="q0-note-box" open>`,
+		`value="` + strings.Repeat("x", prompt.MaxOtherLength+1) + `"`,
+		`aria-invalid="true"`,
+		`<p class="error" id="q0-note-error">Your note is too long: at most 2000 characters (got 2001).</p>`,
+		`id="q0-2" value="2" checked`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the refused form lacks %q", want)
+		}
+	}
 }

@@ -1,0 +1,176 @@
+package web
+
+import (
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/base64"
+	"fmt"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/askuser/askuser/prompt"
+)
+
+// Guard is what stands between the network and a page: it lets through
+// only the requests that the page's own tab sends, and refuses the rest
+// before any handler sees them. A request must be addressed to this server
+// by one of its own names (any other could be a DNS-rebinding attacker's
+// name pointed at this machine) and carry the token; a request that
+// changes something must come from the page's own origin (not from a page
+// of another site that the person has open) and, when it is a POST, be a
+// form no larger than the limit. Every reply keeps the page out of other
+// sites' frames, caches and guesses at content types.
+//
+// Guard knows nothing of what it guards, so that any handler (the page of
+// one set of questions, or a server of several) can be put behind it.
+type Guard struct {
+	token   []byte
+	hosts   hostCheck
+	maxBody int64
+}
+
+// NewGuard returns the guard of a server that listens on addr, a TCP
+// address, and whose address is shown with host, such as "localhost" ("" for
+// addr's own IP address; see Options.Host). Every request must carry token
+// in its "token" query parameter. A request body over maxBody bytes is
+// refused (see MaxFormBytes).
+func NewGuard(addr net.Addr, host, token string, maxBody int64) (*Guard, error) {
+	tcp, ok := addr.(*net.TCPAddr)
+	if !ok {
+		return nil, fmt.Errorf("serve the page: not a TCP address: %s", addr)
+	}
+	if host == "" {
+		host = tcp.IP.String()
+	}
+	return &Guard{
+		token: []byte(token),
+		hosts: hostCheck{
+			port:    strconv.Itoa(tcp.Port),
+			ip:      tcp.IP,
+			display: strings.ToLower(host),
+		},
+		maxBody: maxBody,
+	}, nil
+}
+
+// Wrap returns next behind the guard.
+func (g *Guard) Wrap(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Cache-Control", "no-store")
+		h.Set("X-Content-Type-Options", "nosniff")
+		// Not no-referrer: with it, a browser sends "Origin: null" with the
+		// form, which cannot be told from a sandboxed attacker's page.
+		h.Set("Referrer-Policy", "same-origin")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		h.Set("Cross-Origin-Resource-Policy", "same-origin")
+
+		if !g.hosts.ok(r.Host) {
+			refuse(w, http.StatusForbidden, "Forbidden: this server answers only to its own address.")
+			return
+		}
+		// A query that does not parse gives what parsed before the fault,
+		// as for any other address without the token.
+		if subtle.ConstantTimeCompare([]byte(r.URL.Query().Get("token")), g.token) != 1 {
+			refuse(w, http.StatusForbidden, "Forbidden: open the address that askuser printed, with its token.")
+			return
+		}
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			// Browsers send Origin with every POST; a page of another
+			// origin must not answer for the person.
+			if origin := r.Header.Get("Origin"); origin != "" && !strings.EqualFold(origin, "http://"+r.Host) {
+				refuse(w, http.StatusForbidden, "Forbidden: the form was sent from another site.")
+				return
+			}
+		}
+		if r.Method == http.MethodPost && !isFormType(r.Header.Get("Content-Type")) {
+			refuse(w, http.StatusUnsupportedMediaType, "Send the form as application/x-www-form-urlencoded.")
+			return
+		}
+		if r.ContentLength > g.maxBody {
+			refuse(w, http.StatusRequestEntityTooLarge, "The form is too large.")
+			return
+		}
+		// A body sent without a length up front is cut off at the limit
+		// as it is read; the handler then refuses it.
+		r.Body = http.MaxBytesReader(w, r.Body, g.maxBody)
+		next.ServeHTTP(w, r)
+	})
+}
+
+func isFormType(ct string) bool {
+	mt, _, _ := strings.Cut(ct, ";")
+	return strings.EqualFold(strings.TrimSpace(mt), "application/x-www-form-urlencoded")
+}
+
+// refuse replies to a request that cannot be served with a line of plain
+// text.
+func refuse(w http.ResponseWriter, code int, msg string) {
+	h := w.Header()
+	h.Set("Content-Type", "text/plain; charset=utf-8")
+	h.Set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'")
+	h.Set("Content-Length", strconv.Itoa(len(msg)+1))
+	w.WriteHeader(code)
+	// A reply that cannot be written has no one left to read it.
+	_, _ = w.Write([]byte(msg + "\n"))
+}
+
+// hostCheck accepts the Host headers that name the server: its own
+// address, the host shown in its address, or localhost, on its port. On
+// every interface, any IP address is its own.
+type hostCheck struct {
+	port    string
+	ip      net.IP
+	display string
+}
+
+func (c hostCheck) ok(hostport string) bool {
+	host, port, err := net.SplitHostPort(hostport)
+	if err != nil {
+		// No port: HTTP's own, 80. An IPv6 address is still in brackets.
+		host, port = hostport, "80"
+		if len(host) > 2 && host[0] == '[' && host[len(host)-1] == ']' {
+			host = host[1 : len(host)-1]
+		}
+	}
+	if port != c.port || host == "" {
+		return false
+	}
+	host = strings.ToLower(host)
+	if host == "localhost" || host == c.display {
+		return true
+	}
+	ip := net.ParseIP(host)
+	if ip == nil {
+		return false
+	}
+	return ip.Equal(c.ip) || c.ip.IsUnspecified()
+}
+
+// tokenBytes is the size of a token: 256 bits.
+const tokenBytes = 32
+
+// NewToken returns a new random token for a Guard: 256 bits, written in
+// base64url so that it goes into an address as it is.
+func NewToken() (string, error) {
+	return randomString(tokenBytes)
+}
+
+func randomString(n int) (string, error) {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("make a token: %w", err)
+	}
+	return base64.RawURLEncoding.EncodeToString(b), nil
+}
+
+// MaxFormBytes is the largest form that the page of n questions sends, with
+// room to spare: every choice, and an answer of the person's own and a note
+// of the longest length in 4-byte characters, each percent-encoded.
+func MaxFormBytes(n int) int64 {
+	perQuestion := int64(2*prompt.MaxOtherLength*4*3 + 1024)
+	return 16<<10 + int64(n)*perQuestion
+}

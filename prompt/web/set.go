@@ -1,0 +1,185 @@
+package web
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+)
+
+// pollWait is how long a waiting page's request is held before it is told
+// to ask again.
+const pollWait = 50 * time.Second
+
+// Set serves the page of one set of questions at its Page's Base, and
+// holds the wait for its answer: GET Base shows the page as it stands, GET
+// Base+"wait" is held until the wait ends (so that every open page learns
+// at once that it was answered, elsewhere too, or withdrawn), and POST
+// Base+"answer" and Base+"cancel" end it. The first answer, cancel or End
+// wins; a form sent after that is told how the wait ended (409). Set owns
+// no server: mount it on one, behind a Guard.
+type Set struct {
+	page *Page
+
+	mu      sync.Mutex
+	status  Status
+	done    chan struct{} // closed when status leaves Waiting
+	waiters int           // requests held by serveWait
+}
+
+// NewSet returns the Set that serves p, waiting.
+func NewSet(p *Page) *Set {
+	return &Set{page: p, done: make(chan struct{})}
+}
+
+// Done returns a channel closed when the wait ends.
+func (s *Set) Done() <-chan struct{} { return s.done }
+
+// Status returns where the wait stands.
+func (s *Set) Status() Status {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.status
+}
+
+// End ends the wait with st, whose State is not Waiting, unless it has
+// ended already, and reports whether this call ended it: for an answer
+// given elsewhere, or questions withdrawn. Pages waiting on the set learn
+// it at once.
+func (s *Set) End(st Status) bool {
+	if st.State == Waiting {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.status.State != Waiting {
+		return false
+	}
+	s.status = st
+	close(s.done)
+	return true
+}
+
+// waiting returns how many pages are waiting on the set.
+func (s *Set) waiting() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.waiters
+}
+
+// ServeHTTP serves the page's addresses; see Set.
+func (s *Set) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	rest, ok := strings.CutPrefix(r.URL.Path, s.page.Base)
+	if !ok {
+		refuse(w, http.StatusNotFound, "Not found.")
+		return
+	}
+	switch rest {
+	case "":
+		if allow(w, r, http.MethodGet, http.MethodHead) {
+			s.page.WriteStatus(w, http.StatusOK, s.Status())
+		}
+	case "wait":
+		if allow(w, r, http.MethodGet) {
+			s.serveWait(w, r)
+		}
+	case "answer", "cancel":
+		if allow(w, r, http.MethodPost) {
+			s.servePost(w, r, rest)
+		}
+	default:
+		refuse(w, http.StatusNotFound, "Not found.")
+	}
+}
+
+// serveWait holds a page's request until the wait ends, the client goes,
+// or pollWait passes.
+func (s *Set) serveWait(w http.ResponseWriter, r *http.Request) {
+	// The request has been read whole; the server's limits on the time to
+	// read it and to reply would end the wait early.
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Time{})
+	_ = rc.SetWriteDeadline(time.Now().Add(pollWait + writeTimeout))
+	t := time.NewTimer(pollWait)
+	defer t.Stop()
+	s.mu.Lock()
+	s.waiters++
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.waiters--
+		s.mu.Unlock()
+	}()
+	select {
+	case <-s.done:
+		s.page.WriteStatus(w, http.StatusOK, s.Status())
+	case <-t.C:
+		w.WriteHeader(http.StatusNoContent)
+	case <-r.Context().Done():
+	}
+}
+
+func (s *Set) servePost(w http.ResponseWriter, r *http.Request, action string) {
+	body, err := io.ReadAll(r.Body)
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		refuse(w, http.StatusRequestEntityTooLarge, "The form is too large.")
+		return
+	case err != nil:
+		refuse(w, http.StatusBadRequest, "The form could not be read.")
+		return
+	}
+	values, err := url.ParseQuery(string(body))
+	if err != nil {
+		refuse(w, http.StatusBadRequest, "The form could not be read.")
+		return
+	}
+	if action == "cancel" {
+		s.reply(w, s.End(Status{State: Cancelled}))
+		return
+	}
+	sub := s.page.Parse(values)
+	if !sub.OK() {
+		if st := s.Status(); st.State != Waiting {
+			s.page.WriteStatus(w, http.StatusConflict, st)
+			return
+		}
+		s.page.WriteForm(w, http.StatusBadRequest, sub)
+		return
+	}
+	s.reply(w, s.End(Status{State: Answered, Answers: sub.Answers}))
+}
+
+// reply shows how the wait ended: 200 to the request that ended it, 409 to
+// one that came too late.
+func (s *Set) reply(w http.ResponseWriter, ended bool) {
+	code := http.StatusOK
+	if !ended {
+		code = http.StatusConflict
+	}
+	s.page.WriteStatus(w, code, s.Status())
+}
+
+// allow reports whether r's method is one of methods, and refuses it when
+// not: 405 with the methods allowed, or 501 for a method HTTP does not
+// know.
+func allow(w http.ResponseWriter, r *http.Request, methods ...string) bool {
+	for _, m := range methods {
+		if r.Method == m {
+			return true
+		}
+	}
+	switch r.Method {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+		http.MethodDelete, http.MethodConnect, http.MethodOptions, http.MethodTrace:
+		w.Header().Set("Allow", strings.Join(methods, ", "))
+		refuse(w, http.StatusMethodNotAllowed, "Method not allowed.")
+	default:
+		refuse(w, http.StatusNotImplemented, "Method not implemented.")
+	}
+	return false
+}
