@@ -29,9 +29,6 @@
 # Environment:
 #   RUNS=N         start-up and scripted runs of each program (300); the
 #                  other figures scale with it
-#   BENCH_RT=1     run the measurements at real-time priority (chrt -f 50;
-#                  needs root), so that other work on a shared machine does
-#                  not land inside the timed runs; every program alike
 #   GUM_VERSION    the gum release compared with (v0.17.0)
 #   BENCH_CACHE    where gum is kept ($XDG_CACHE_HOME/askuser-bench, else
 #                  ~/.cache/askuser-bench)
@@ -85,10 +82,9 @@ if [ -x "$gum" ]; then
 	gum_args=(-gum "$gum" -gum-label "gum $gum_version")
 fi
 
-prio=()
-if [ "${BENCH_RT:-}" = 1 ]; then
-	prio=(chrt -f 50)
-fi
-"${prio[@]}" "$tmp/benchrun" \
+# Not at real-time priority (chrt): a child that spins there, as a run of
+# gum --version once did for ten minutes, starves every other program on a
+# small machine, the harness and its timeouts included.
+"$tmp/benchrun" \
 	-runs "$runs" -terminal $((runs / 6)) -keys "$runs" -web "$runs" \
 	-hello "$tmp/hello" -webfloor "$tmp/webfloor" "${gum_args[@]}" "${builds[@]}"
