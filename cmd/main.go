@@ -53,7 +53,8 @@ type Env struct {
 	Schema []byte
 	Build  Build
 	// WatchSignals, when set, returns a ctx that ends with a *signalError
-	// on SIGINT, SIGTERM or SIGHUP, until stop is called. Main sets it, and
+	// on SIGINT, SIGTERM or SIGHUP, until stop is called; SIGHUP stays
+	// caught, without effect, for the rest of the run. Main sets it, and
 	// it is used only while questions are asked: a run that asks nothing
 	// (validate, schema, preset answers) does not start the thread that
 	// watching signals takes, and dies of a signal as any command does.
@@ -71,14 +72,27 @@ func Main(schemaJSON []byte, build Build) int {
 }
 
 // watchSignals ends ctx with a *signalError when the process receives
-// SIGINT, SIGTERM or SIGHUP, until stop is called.
+// SIGINT, SIGTERM or SIGHUP, until stop is called. SIGHUP stays caught
+// after stop, and is then without effect.
 func watchSignals(parent context.Context) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(parent)
 	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	// A hang-up sends its SIGHUP when the kernel gets to it, maybe after
+	// the conversation it ended has been reported as one (see hungUp).
+	// Were SIGHUP's default restored, or SIGHUP ignored, when the
+	// conversation is over, that late signal could kill askuser before it
+	// exits with the code that says so: the runtime kills the process
+	// with a signal it no longer wants even while the change is being
+	// made. So it is never given back: once stop is called, it fills this
+	// channel, which nobody reads.
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
 	go func() {
 		select {
 		case s := <-sigs:
+			cancel(&signalError{sig: s})
+		case s := <-hup:
 			cancel(&signalError{sig: s})
 		case <-ctx.Done():
 		}

@@ -193,10 +193,14 @@ func start(ctx context.Context, env *Env, o sessionOptions, c conversation) (*se
 // finish lets an asker that has something to do at the end do it (see
 // prompt.Finisher), and prefers the reason the session's context ended
 // over the error the asker saw: a timeout or a signal, rather than the end
-// of input that a hang-up also causes.
+// of input that a hang-up also causes. A terminal that hung up is a
+// hang-up, whether its signal has come yet or not (see hungUp).
 func (s *session) finish(err error, summary []prompt.Summary) error {
 	if f, ok := s.fullAsker.(prompt.Finisher); ok {
 		err = f.Finish(s.ctx, err, summary)
+	}
+	if hungUp(s.ctx, err, s.terminals) {
+		return hangupError
 	}
 	if err != nil && s.ctx.Err() != nil {
 		return context.Cause(s.ctx)

@@ -72,6 +72,9 @@ type asker struct {
 	fullAsker
 	out     io.Writer // where the prompts are drawn: for the bell
 	closers []io.Closer
+	// terminals are the sides of the conversation that are terminals, to
+	// tell a hang-up from other failures (see hungUp).
+	terminals []*os.File
 }
 
 func (a *asker) close() {
@@ -131,6 +134,11 @@ func newAsker(env *Env, o sessionOptions, rest io.Reader) (*asker, error) {
 		useTUI = terminals && !accessible(env.Getenv)
 	}
 	a.out = out.w
+	for _, s := range []side{in, out} {
+		if s.tty && s.f != nil {
+			a.terminals = append(a.terminals, s.f)
+		}
+	}
 	if !useTUI {
 		a.fullAsker = line.New(in.r, out.w, !in.tty)
 		return a, nil

@@ -2,34 +2,21 @@ package tui
 
 import (
 	"context"
-	"errors"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/askuser/askuser/prompt"
 )
 
 var _ prompt.Finisher = (*Asker)(nil)
 
-// hangupGrace is how long a terminal that read as ended is given to turn
-// out to have hung up: the kernel's SIGHUP may arrive just after the end of
-// input it causes.
-const hangupGrace = 250 * time.Millisecond
-
-// Finish ends a conversation on the terminal. When the terminal's input
-// ended, it waits a moment for ctx to end, so that a hang-up is reported
-// as one rather than as the end of input it causes. When the answers are
-// known, it writes them on the terminal, one line each, such as
+// Finish ends a conversation on the terminal. When the answers are known,
+// it writes them on the terminal, one line each, such as
 // "✔ Database: PostgreSQL": the terminal UI erases its screens, and
-// nothing else would be left to say what was answered.
-func (t *Asker) Finish(ctx context.Context, err error, summary []prompt.Summary) error {
-	if errors.Is(err, prompt.ErrNoAnswer) {
-		select {
-		case <-ctx.Done():
-		case <-time.After(hangupGrace):
-		}
-	}
+// nothing else would be left to say what was answered. (Telling a hang-up
+// from the end of input it causes is the caller's: it is the same for
+// every way of asking on a terminal.)
+func (t *Asker) Finish(_ context.Context, err error, summary []prompt.Summary) error {
 	if err == nil {
 		// The answers are printed whatever happens here: a summary that
 		// cannot be drawn loses nothing.

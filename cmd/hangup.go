@@ -1,0 +1,71 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"os"
+	"syscall"
+	"time"
+
+	"golang.org/x/term"
+
+	"github.com/askuser/askuser/prompt"
+)
+
+// A terminal hangs up when its other side goes away (a window closed, an
+// SSH connection dropped). The kernel then ends the reads of the terminal,
+// fails its writes and sends SIGHUP, in an order and with a delay of its
+// own. Whichever the asker meets first, a conversation ended by a hang-up
+// ends with exit 129, whatever the way of asking: the signal is not
+// needed to tell, and the signal that comes later is ignored (see
+// watchSignals).
+
+// hangupGrace is how long a conversation whose terminal read as ended is
+// given to turn out to have hung up, where the terminal cannot say so
+// itself: the kernel's SIGHUP may arrive just after the end of input it
+// causes.
+const hangupGrace = 250 * time.Millisecond
+
+// hangupError is the cause of a conversation ended by its terminal hanging
+// up, seen before the signal.
+var hangupError = &signalError{sig: syscall.SIGHUP}
+
+// hungUp reports whether a conversation that failed with err did so
+// because a terminal it was held on hung up. terminals are the sides of
+// the conversation that are terminals. A terminal that has hung up answers
+// every request with EIO (Linux does). Where it does not say so, an end
+// of input or a failed read is given hangupGrace for the signal to end
+// ctx.
+func hungUp(ctx context.Context, err error, terminals []*os.File) bool {
+	if err == nil || len(terminals) == 0 || ctx.Err() != nil || errors.Is(err, prompt.ErrCancelled) {
+		return false
+	}
+	for _, f := range terminals {
+		if terminalGone(f) {
+			return true
+		}
+	}
+	var pathErr *os.PathError
+	if errors.Is(err, prompt.ErrNoAnswer) || errors.As(err, &pathErr) {
+		select {
+		case <-ctx.Done():
+		case <-time.After(hangupGrace):
+		}
+	}
+	return false
+}
+
+// terminalGone reports whether the terminal f answers as one that has hung
+// up. It asks without changing how f is read (f.Fd would make it block).
+func terminalGone(f *os.File) bool {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return false
+	}
+	var gone bool
+	_ = rc.Control(func(fd uintptr) {
+		_, err := term.GetState(int(fd))
+		gone = errors.Is(err, syscall.EIO)
+	})
+	return gone
+}
