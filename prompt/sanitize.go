@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/askuser/askuser/schema"
 )
 
 // The text of the questions is written by a program (often a model) and is
@@ -70,7 +72,7 @@ func display(s string, multiline bool) string {
 			}
 			b.WriteString("    "[:n])
 			col += n
-		case r < 0x20 || r == 0x7f:
+		case r < utf8.RuneSelf && schema.Control(r):
 			fmt.Fprintf(&b, `\x%02x`, r)
 			col += 4
 		case isHidden(r):
@@ -89,11 +91,11 @@ func display(s string, multiline bool) string {
 // without allocating.
 func isPlain(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == 0x7f {
+		if c := s[i]; c < utf8.RuneSelf && schema.Control(rune(c)) {
 			return false
-		} else if c >= 0x80 {
+		} else if c >= utf8.RuneSelf {
 			for _, r := range s[i:] {
-				if r < 0x20 || r == 0x7f || r == utf8.RuneError || isHidden(r) {
+				if r == utf8.RuneError || schema.Control(r) || isHidden(r) {
 					return false
 				}
 			}
@@ -103,22 +105,13 @@ func isPlain(s string) bool {
 	return true
 }
 
-// isHidden reports whether r is a character that changes how a terminal
-// shows the text around it rather than showing itself: C1 controls (U+0080
-// to U+009F; U+009B is a one-character CSI on some terminals), the Unicode
-// bidirectional controls, and the line and paragraph separators.
+// isHidden reports whether r, beyond ASCII, is a character that changes
+// how a terminal shows the text around it rather than showing itself: a C1
+// control (U+009B is a one-character CSI on some terminals), a
+// bidirectional control, or the line or paragraph separator, at which some
+// terminals break the line.
 func isHidden(r rune) bool {
-	switch {
-	case r >= 0x80 && r <= 0x9f:
-		return true
-	case r == 0x061c, // ARABIC LETTER MARK
-		r == 0x200e, r == 0x200f, // LRM, RLM
-		r >= 0x202a && r <= 0x202e, // LRE, RLE, PDF, LRO, RLO
-		r >= 0x2066 && r <= 0x2069, // LRI, RLI, FSI, PDI
-		r == 0x2028, r == 0x2029:   // LINE and PARAGRAPH SEPARATOR
-		return true
-	}
-	return false
+	return r >= utf8.RuneSelf && schema.Control(r) || schema.BidiControl(r) || r == '\u2028' || r == '\u2029'
 }
 
 // MaxOtherLength is the longest answer a person may type for Other, in
@@ -128,8 +121,8 @@ const MaxOtherLength = 2000
 // The errors of CheckOther. Their text completes "Your answer ..." and
 // "answers.KEY: ...", so that each asker can say it in its own way.
 var (
-	// ErrOtherEmpty is a typed answer with nothing in it but spaces and
-	// control characters.
+	// ErrOtherEmpty is a typed answer with nothing in it but white space
+	// and characters that draw nothing.
 	ErrOtherEmpty = errors.New("must not be empty")
 	// ErrOtherEncoding is a typed answer that is not UTF-8 text, as from a
 	// terminal set to another encoding.
@@ -147,10 +140,12 @@ func (e *OtherLengthError) Error() string {
 
 // CheckOther checks and cleans a person's own answer (what was typed after
 // choosing Other, or the part of a preset answer that names no option)
-// before it goes into the output. Tabs become spaces; other control
-// characters (C0, DEL, C1) and bidirectional control characters are
-// dropped; surrounding space is trimmed. It fails with ErrOtherEncoding
-// when s is not valid UTF-8, ErrOtherEmpty when nothing is left, and an
+// before it goes into the output. Tabs and line separators become spaces;
+// control characters (C0, DEL, C1) and bidirectional controls are dropped;
+// surrounding white space is trimmed. It fails with ErrOtherEncoding when s
+// is not valid UTF-8, ErrOtherEmpty when what is left is blank in the sense
+// of the questions' texts (schema.IsBlank: only white space, such as
+// U+3000, and characters that draw nothing, such as U+200B), and an
 // *OtherLengthError when more than MaxOtherLength characters are left.
 // Every asker calls it on every typed answer and asks again on error.
 func CheckOther(s string) (string, error) {
@@ -160,16 +155,16 @@ func CheckOther(s string) (string, error) {
 	if !isPlain(s) {
 		s = strings.Map(func(r rune) rune {
 			switch {
-			case r == '\t', r == 0x2028, r == 0x2029:
+			case r == '\t', r == '\u2028', r == '\u2029':
 				return ' '
-			case r < 0x20 || r == 0x7f || isHidden(r):
+			case schema.Control(r) || schema.BidiControl(r):
 				return -1
 			}
 			return r
 		}, s)
 	}
-	s = strings.TrimSpace(s)
-	if s == "" {
+	s = strings.TrimFunc(s, schema.WhiteSpace)
+	if schema.IsBlank(s) {
 		return "", ErrOtherEmpty
 	}
 	if n := utf8.RuneCountInString(s); n > MaxOtherLength {

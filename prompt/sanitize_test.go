@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/askuser/askuser/schema"
 )
 
 func TestDisplay(t *testing.T) {
@@ -59,7 +61,7 @@ func checkDrawable(t testing.TB, s string, multiline bool) {
 		if r == '\n' && multiline {
 			continue
 		}
-		if r < 0x20 || r == 0x7f || isHidden(r) {
+		if schema.Control(r) || schema.BidiControl(r) || isHidden(r) {
 			t.Fatalf("undrawable %U in %q", r, s)
 		}
 	}
@@ -101,6 +103,11 @@ func TestCheckOther(t *testing.T) {
 		{"empty", "", "", ErrOtherEmpty},
 		{"blank", " \t ", "", ErrOtherEmpty},
 		{"only controls", "\x1b\x07\u202e", "", ErrOtherEmpty},
+		{"only a zero-width space", "\u200b", "", ErrOtherEmpty},
+		{"only an ideographic space", "\u3000", "", ErrOtherEmpty},
+		{"only what draws nothing", " \ufeff\u00a0\u2060\u00ad ", "", ErrOtherEmpty},
+		{"zero-width joiner kept", " 👩\u200d💻 ", "👩\u200d💻", nil},
+		{"trimmed of unicode spaces", "\u3000MariaDB\u00a0", "MariaDB", nil},
 		{"invalid utf-8", "caf\xe9", "", ErrOtherEncoding},
 		{"at the limit", long, long, nil},
 		{"limit after cleaning", long + "\x1b\x1b", long, nil},

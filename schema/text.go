@@ -1,13 +1,18 @@
 package schema
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // The texts of the questions must show something: a header, a label or a
 // question made only of spaces, or of characters that draw nothing, would
 // be an empty chip, an invisible choice or an answer key nobody can read.
 // Both kinds of character are listed here, once: the "not blank" pattern of
 // schema.json is written from these tables (a test holds the two equal),
-// and the rules and every asker use the functions below.
+// and the rules and every asker use the functions below. So are the two
+// kinds among the invisible that a terminal does not merely leave out
+// (controls, bidirectional controls), which the askers must never draw.
 
 // runeRange is a closed range of code points.
 type runeRange struct{ lo, hi rune }
@@ -27,24 +32,37 @@ var whiteSpace = []runeRange{
 	{0x3000, 0x3000}, // ideographic space, typed by CJK input methods
 }
 
-// invisible is what draws nothing: the control characters, Unicode's
-// Default_Ignorable_Code_Point (zero-width spaces and joiners, the word
-// joiner, bidirectional marks, the soft hyphen, variation selectors, fillers,
-// tags), and the blank braille pattern, which fonts draw as nothing.
-var invisible = []runeRange{
-	{0x0000, 0x0008}, // C0 controls (tab to carriage return are white space)
-	{0x000e, 0x001f},
-	{0x007f, 0x0084}, // delete, C1 controls (next line is white space)
-	{0x0086, 0x009f},
+// control is Unicode's control characters (general category Cc): the C0
+// controls, DEL and the C1 controls. A terminal obeys them rather than
+// showing them. Tab, line feed and the other line breaks among them are
+// white space; the others draw nothing.
+var control = []runeRange{{0x0000, 0x001f}, {0x007f, 0x009f}}
+
+// bidiControl is Unicode's Bidi_Control property: the marks, embeddings,
+// overrides and isolates that change the order in which the text around
+// them is shown, so that it reads otherwise than it is stored. They draw
+// nothing themselves.
+var bidiControl = []runeRange{
+	{0x061c, 0x061c}, // arabic letter mark
+	{0x200e, 0x200f}, // left-to-right and right-to-left marks
+	{0x202a, 0x202e}, // embeddings, pop, overrides
+	{0x2066, 0x2069}, // isolates
+}
+
+// ignorable is the rest of what draws nothing: Unicode's
+// Default_Ignorable_Code_Point beyond the bidirectional controls
+// (zero-width spaces and joiners, the word joiner, the soft hyphen,
+// variation selectors, fillers, tags), and the blank braille pattern,
+// which fonts draw as nothing.
+var ignorable = []runeRange{
 	{0x00ad, 0x00ad},   // soft hyphen
 	{0x034f, 0x034f},   // combining grapheme joiner
-	{0x061c, 0x061c},   // arabic letter mark
 	{0x115f, 0x1160},   // hangul fillers
 	{0x17b4, 0x17b5},   // khmer inherent vowels
 	{0x180b, 0x180f},   // mongolian variation selectors and vowel separator
-	{0x200b, 0x200f},   // zero-width space, non-joiner, joiner; LRM, RLM
-	{0x202a, 0x202e},   // bidirectional embeddings and overrides
-	{0x2060, 0x206f},   // word joiner, invisible operators, bidirectional isolates
+	{0x200b, 0x200d},   // zero-width space, non-joiner, joiner
+	{0x2060, 0x2065},   // word joiner, invisible operators
+	{0x206a, 0x206f},   // deprecated format characters
 	{0x2800, 0x2800},   // braille pattern blank
 	{0x3164, 0x3164},   // hangul filler
 	{0xfe00, 0xfe0f},   // variation selectors
@@ -75,9 +93,21 @@ func WhiteSpace(r rune) bool { return inRanges(r, whiteSpace) }
 
 // Invisible reports whether r is a character that draws nothing and is not
 // white space: a control character, a zero-width space or joiner (U+200B to
-// U+200D, U+2060, U+FEFF), a bidirectional mark, the soft hyphen, a
+// U+200D, U+2060, U+FEFF), a bidirectional control, the soft hyphen, a
 // variation selector, a filler or a tag.
-func Invisible(r rune) bool { return inRanges(r, invisible) }
+func Invisible(r rune) bool {
+	return Control(r) && !WhiteSpace(r) || BidiControl(r) || inRanges(r, ignorable)
+}
+
+// Control reports whether r is a control character (Unicode's Cc): C0,
+// DEL or C1. A terminal obeys these rather than showing them; ESC starts
+// every escape sequence.
+func Control(r rune) bool { return inRanges(r, control) }
+
+// BidiControl reports whether r is a bidirectional control (Unicode's
+// Bidi_Control): a character that changes the order in which the text
+// around it is shown, such as U+202E RIGHT-TO-LEFT OVERRIDE.
+func BidiControl(r rune) bool { return inRanges(r, bidiControl) }
 
 // IsBlank reports whether s shows nothing: it is empty, or made only of
 // white space and invisible characters.
@@ -110,21 +140,7 @@ func StripInvisible(s string) string {
 // differently, so that every validator of the schema finds the same texts
 // blank. In schema.json the characters are written as \uXXXX escapes.
 func notBlankPattern() string {
-	var all []runeRange
-	i, j := 0, 0
-	for i < len(whiteSpace) || j < len(invisible) {
-		var next runeRange
-		if j >= len(invisible) || i < len(whiteSpace) && whiteSpace[i].lo < invisible[j].lo {
-			next, i = whiteSpace[i], i+1
-		} else {
-			next, j = invisible[j], j+1
-		}
-		if n := len(all); n > 0 && next.lo <= all[n-1].hi+1 {
-			all[n-1].hi = max(all[n-1].hi, next.hi)
-			continue
-		}
-		all = append(all, next)
-	}
+	all := union(whiteSpace, control, bidiControl, ignorable)
 	var b strings.Builder
 	b.WriteString("[^")
 	for _, x := range all {
@@ -138,4 +154,23 @@ func notBlankPattern() string {
 	}
 	b.WriteString("]")
 	return b.String()
+}
+
+// union returns the code points of all the lists as one list of ranges, in
+// order, with ranges that overlap or touch joined.
+func union(lists ...[]runeRange) []runeRange {
+	var in []runeRange
+	for _, l := range lists {
+		in = append(in, l...)
+	}
+	slices.SortFunc(in, func(a, b runeRange) int { return int(a.lo - b.lo) })
+	var out []runeRange
+	for _, x := range in {
+		if n := len(out); n > 0 && x.lo <= out[n-1].hi+1 {
+			out[n-1].hi = max(out[n-1].hi, x.hi)
+			continue
+		}
+		out = append(out, x)
+	}
+	return out
 }

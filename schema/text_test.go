@@ -69,6 +69,22 @@ func TestInvisible(t *testing.T) {
 	}
 }
 
+// Control and BidiControl are Unicode's Cc and Bidi_Control, and both are
+// blank.
+func TestControls(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if got, want := Control(r), unicode.Is(unicode.Cc, r); got != want {
+			t.Errorf("Control(%U) = %v, want %v", r, got, want)
+		}
+		if got, want := BidiControl(r), unicode.Is(unicode.Bidi_Control, r); got != want {
+			t.Errorf("BidiControl(%U) = %v, want %v", r, got, want)
+		}
+		if (Control(r) || BidiControl(r)) && !IsBlank(string(r)) {
+			t.Errorf("%U is a control that is not blank", r)
+		}
+	}
+}
+
 func TestIsBlank(t *testing.T) {
 	for s, want := range map[string]bool{
 		"":                         true,
