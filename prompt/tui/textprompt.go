@@ -141,7 +141,14 @@ func (p *textPrompt) frame(l layout, w int) frame {
 	}
 	prefix := truncate(textPrefix, w/2)
 	room := max(1, w-width(prefix)-1)
-	shown, col := window(p.text, p.pos, room)
+	// What was typed (or pasted) is drawn by the rule every text from
+	// outside is drawn by: a control character or a bidirectional
+	// override is shown as its escape, not obeyed. Each side of the
+	// cursor is drawn on its own, so that the cursor stays after what it
+	// follows.
+	before := []rune(prompt.Display(string(p.text[:p.pos])))
+	drawn := append(before, []rune(prompt.Display(string(p.text[p.pos:])))...)
+	shown, col := window(drawn, len(before), room)
 	line := st.paint(prefix, sgrCyan, sgrBold) + shown
 	if len(p.text) == 0 {
 		line += p.hint(room)

@@ -644,13 +644,20 @@ func TestTUIHostileTextIsShownNotObeyed(t *testing.T) {
 	tm.ExpectScreen(`DB\u202e`)
 	tm.Send("3")
 	tm.ExpectScreen("Your answer:")
-	tm.Send("Maria\u202eDB" + enter)
-	a.answer(t, prompt.Answer{Other: "MariaDB"})
+	// What is typed (or pasted) is drawn by the same rule while it is
+	// typed, the cursor after it.
+	tm.Send("Maria\u202eDB\u2028\u2066x\x1b[D")
+	tm.ExpectScreen(`Your answer: Maria\u202eDB\u2028\u2066x`)
+	tm.Send(enter)
+	a.answer(t, prompt.Answer{Other: "MariaDB x"})
+	if echo, canonical := tm.LineMode(); !echo || !canonical {
+		t.Errorf("terminal left with echo %v, line editing %v", echo, canonical)
+	}
+	tm.Drain()
 	raw := tm.Raw()
-	for _, bad := range []string{"\x1b]0;", "\x1b]52;", "\x1b[31m", "\u202e", "\x07"} {
+	for _, bad := range []string{"\x1b]0;", "\x1b]52;", "\x1b[31m", "\u202e", "\u2028", "\u2066", "\x07"} {
 		if strings.Contains(raw, bad) {
 			t.Errorf("the terminal was sent %q", bad)
 		}
 	}
-	checkRestored(t, tm)
 }
