@@ -215,8 +215,11 @@ func (s *session) end(errOut io.Writer) {
 	s.close()
 	if s.notify != nil {
 		if err := s.notify.failed(); err != nil {
+			// The command's own stderr is in the message: drawn through
+			// Display, so that its escape sequences are shown, not obeyed,
+			// and its lines make one line.
 			// A warning that cannot be written has nowhere else to go.
-			_, _ = fmt.Fprintf(errOut, "Warning: ASKUSER_NOTIFY_COMMAND failed: %v\n", err)
+			_, _ = fmt.Fprintf(errOut, "Warning: ASKUSER_NOTIFY_COMMAND failed: %s\n", prompt.Display(err.Error()))
 		}
 	}
 }

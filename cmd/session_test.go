@@ -77,6 +77,19 @@ func TestNotifyCommandFailureWarns(t *testing.T) {
 	}
 }
 
+// The command's stderr in the warning is drawn through Display: what it
+// wrote is shown, not obeyed by the terminal.
+func TestNotifyCommandFailureIsShownNotObeyed(t *testing.T) {
+	n := startNotification(`printf 'bad\033]0;pwned\007\033[2J\342\200\256\nnext' >&2; exit 3`, schema.Question{})
+	<-n.done
+	s := &session{asker: &asker{}, cancel: func() {}, notify: n}
+	var errOut bytes.Buffer
+	s.end(&errOut)
+	if got, want := errOut.String(), `Warning: ASKUSER_NOTIFY_COMMAND failed: exit status 3: bad\x1b]0;pwned\x07\x1b[2J\u202e next`+"\n"; got != want {
+		t.Errorf("warning = %q, want %q", got, want)
+	}
+}
+
 // A notification command still running when askuser is done is neither
 // waited for nor reported.
 func TestNotifyCommandNotWaitedFor(t *testing.T) {
