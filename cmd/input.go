@@ -2,9 +2,12 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
+
+	"github.com/askuser/askuser/prompt"
 )
 
 // inputOptions are what askuser input needs, resolved from its flags.
@@ -22,13 +25,17 @@ func newInputCmd(env *Env) *cobra.Command {
 		Use:   "input QUESTION",
 		Short: "Ask for a line of text and print it",
 		Long: `Ask the person for a line of text, for scripts, and print it followed by a
-newline. The answer may not be empty; with --default, Enter takes the default.`,
+newline. The answer may not be empty; with --default, Enter takes the default,
+which must be an answer that could be typed (not blank).`,
 		Example: `  name=$(askuser input "Component name?" --placeholder UserCard)
   branch=$(askuser input "Branch to release from?" --default main)`,
 		Args: questionArg("input", "Component name?"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts := inputOptions{question: args[0], placeholder: placeholder, def: def}
+			opts := inputOptions{question: args[0], placeholder: placeholder}
 			var err error
+			if opts.def, err = checkDefault(def); err != nil {
+				return err
+			}
 			if opts.session, err = flags.resolve(cmd, env); err != nil {
 				return err
 			}
@@ -39,6 +46,26 @@ newline. The answer may not be empty; with --default, Enter takes the default.`,
 	cmd.Flags().StringVar(&def, "default", "", "the answer Enter takes")
 	flags.register(cmd)
 	return cmd
+}
+
+// checkDefault checks --default as a typed answer is checked, before
+// anything is asked, and returns it cleaned: a default that could not be
+// typed would be offered by Enter and then refused, for ever. An empty
+// --default is no default, so that scripts may pass an empty variable.
+func checkDefault(def string) (string, error) {
+	if def == "" {
+		return "", nil
+	}
+	clean, err := prompt.CheckOther(def)
+	switch {
+	case err == nil:
+		return clean, nil
+	case errors.Is(err, prompt.ErrOtherEmpty):
+		err = errors.New("must not be blank: give text, or no --default")
+	case errors.Is(err, prompt.ErrOtherEncoding):
+		err = errors.New("must be UTF-8 text")
+	}
+	return "", usageErrorf(`invalid --default "%s": %s`, prompt.Display(def), err)
 }
 
 // inputRun asks for the text and prints it.

@@ -529,6 +529,7 @@ func TestTUIInput(t *testing.T) {
 	}{
 		{"typed", []string{"--placeholder", "UserCard"}, []string{"Your answer: e.g. UserCard", "OrderList" + keyEnter}, 0, "OrderList\n"},
 		{"empty takes the default", []string{"--default", "main"}, []string{`Enter for "main" · Esc cancel`, keyEnter}, 0, "main\n"},
+		{"the default cleaned", []string{"--default", " ma\u202ein\u3000"}, []string{`Enter for "main" · Esc cancel`, keyEnter}, 0, "main\n"},
 		{"empty without a default", nil, []string{"Your answer:", keyEnter, "✖ An answer is needed", "x" + keyEnter}, 0, "x\n"},
 		{"Esc", nil, []string{"Your answer:", keyEsc}, 130, ""},
 		{"Ctrl+C", nil, []string{"Your answer:", "half" + keyCtrlC}, 130, ""},
@@ -550,6 +551,17 @@ func TestTUIInput(t *testing.T) {
 				r.screen("✔ Component name? " + strings.TrimSuffix(tt.stdout, "\n"))
 			}
 		})
+	}
+}
+
+// A blank --default is refused before anything is drawn: Enter would offer
+// it, and refuse it, for ever.
+func TestTUIInputBlankDefault(t *testing.T) {
+	t.Parallel()
+	for _, def := range []string{"   ", "\u3000\u200b"} {
+		r := startTUI(t, runOpts{cols: 100, rows: 30, env: []string{"NO_COLOR=1"}}, "input", "Branch?", "--default", def)
+		r.exit(64, "")
+		r.screen(`Error: Invalid --default "`+def+`": must not be blank: give text, or no --default`, "Run 'askuser input --help' for usage.")
 	}
 }
 

@@ -181,7 +181,7 @@ func (l *Asker) Input(ctx context.Context, message, placeholder, def string) (st
 	}
 	ask := "Your answer: "
 	if def != "" {
-		ask = fmt.Sprintf("Your answer (Enter for %q): ", def)
+		ask = fmt.Sprintf(`Your answer (Enter for "%s"): `, prompt.Display(def))
 	}
 	return l.readText(ctx, ask, def)
 }

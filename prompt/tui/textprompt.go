@@ -165,7 +165,7 @@ func (p *textPrompt) frame(l layout, w int) frame {
 		}
 		keys := "Enter submit · Esc cancel"
 		if len(p.text) == 0 && p.def != "" {
-			keys = fmt.Sprintf("Enter for %q · Esc cancel", prompt.Display(p.def))
+			keys = fmt.Sprintf(`Enter for "%s" · Esc cancel`, prompt.Display(p.def))
 		}
 		f.lines = append(f.lines, st.paint(truncate(keys, w), sgrDim))
 	}
