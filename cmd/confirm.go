@@ -20,12 +20,17 @@ func newConfirmCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "confirm QUESTION",
 		Short: "Ask a yes/no question; exit 0 for yes, 1 for no",
-		Long: `Ask the person a yes/no question, for scripts. Exits 0 for yes and 1 for no,
-130 when cancelled and 124 on --timeout; prints nothing on stdout. Enter takes
-the default (yes unless --default no). Line prompts accept y, yes, n and no in
-any case.`,
+		Long: `Ask the person a yes/no question, for scripts. Exits 0 for yes and 1 for no;
+any other exit code means that no answer was given, and is not a no: 130
+cancelled, 124 timed out (--timeout), 66 the answer input ended, 69 the way of
+asking chosen cannot be used here (--ui tui without a terminal), 129 or 143
+stopped by a signal, 64 a usage error. It prints nothing on stdout. Enter
+takes the default (yes unless --default no). Line prompts accept y, yes, n and
+no in any case.`,
 		Example: `  askuser confirm "Delete 15 files?" --default no && rm -- *.tmp
-  if askuser confirm "Deploy to production?" --timeout 2m; then make deploy; fi`,
+  if askuser confirm "Deploy to production?" --timeout 2m; then make deploy; fi
+
+  askuser confirm "Deploy?"; case $? in 0) make deploy ;; 1) ;; *) exit 1 ;; esac`,
 		Args: questionArg("confirm", "Delete 15 files?"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts := confirmOptions{question: args[0]}

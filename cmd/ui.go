@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -127,7 +128,9 @@ func newAsker(env *Env, o sessionOptions, rest io.Reader) (*asker, error) {
 	case uiTUI:
 		if !terminals {
 			a.close()
-			return nil, fmt.Errorf("--ui tui needs a terminal, and stdin or stderr is not one: use --tty to ask on the controlling terminal, or --ui line")
+			// Not an error of the person's or of askuser's: exit 69, which no
+			// script reads as an answer (confirm's 1 is a no).
+			return nil, &prompt.UnavailableError{Err: errors.New("--ui tui needs a terminal, and stdin or stderr is not one: use --tty to ask on the controlling terminal, or --ui line")}
 		}
 		useTUI = true
 	case uiAuto:
@@ -174,7 +177,8 @@ func accessible(getenv func(string) string) bool {
 	return (a != "" && a != "0") || getenv("TERM") == "dumb"
 }
 
-// openTTY opens the controlling terminal for reading and writing.
+// openTTY opens the controlling terminal for reading and writing. Without
+// one, the way of asking that --tty chose is unavailable.
 func openTTY() (in, out *os.File, err error) {
 	inName, outName := "/dev/tty", "/dev/tty"
 	if runtime.GOOS == "windows" {
@@ -182,12 +186,12 @@ func openTTY() (in, out *os.File, err error) {
 	}
 	in, err = os.OpenFile(inName, os.O_RDWR, 0)
 	if err != nil {
-		return nil, nil, fmt.Errorf("--tty: no controlling terminal to ask on: %w", err)
+		return nil, nil, &prompt.UnavailableError{Err: fmt.Errorf("--tty: no controlling terminal to ask on: %w", err)}
 	}
 	out, err = os.OpenFile(outName, os.O_RDWR, 0)
 	if err != nil {
 		_ = in.Close()
-		return nil, nil, fmt.Errorf("--tty: no controlling terminal to ask on: %w", err)
+		return nil, nil, &prompt.UnavailableError{Err: fmt.Errorf("--tty: no controlling terminal to ask on: %w", err)}
 	}
 	return in, out, nil
 }

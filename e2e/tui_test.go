@@ -358,8 +358,8 @@ func TestTUIAskWhereThereIsNoTerminal(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = strings.NewReader("1\n"), &stdout, &stderr
 	cmd.Run()
-	if code := cmd.ProcessState.ExitCode(); code != 1 {
-		t.Errorf("exit code %d, want 1", code)
+	if code := cmd.ProcessState.ExitCode(); code != 69 {
+		t.Errorf("exit code %d, want 69", code)
 	}
 	if stdout.Len() > 0 {
 		t.Errorf("stdout = %q, want nothing", stdout.String())
