@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -19,6 +20,7 @@ type askOptions struct {
 	args    []string // the questions, when given as the argument
 	file    string   // --file
 	key     schema.KeyBy
+	arrays  bool // --arrays: multi-select answers as arrays
 	session sessionOptions
 }
 
@@ -28,6 +30,7 @@ func newAskCmd(env *Env) *cobra.Command {
 		flags     askFlags
 		file, key string
 		noReview  bool
+		arrays    bool
 	)
 	cmd := &cobra.Command{
 		Use:   "askuser [flags] ['<json>']",
@@ -63,6 +66,9 @@ Run 'askuser docs' for the full guide, written for agents.`,
 			if opts.key, err = schemaKey(key); err != nil {
 				return err
 			}
+			if opts.arrays, err = arraysOption(arrays, cmd.Flags().Changed("arrays"), env); err != nil {
+				return err
+			}
 			if opts.session, err = flags.resolve(cmd, env); err != nil {
 				return err
 			}
@@ -74,6 +80,7 @@ Run 'askuser docs' for the full guide, written for agents.`,
 	f.StringVarP(&file, "file", "f", "", "read the questions from `FILE` (\"-\" for stdin)")
 	f.StringVar(&key, "key", "header", "key the answers by `header` or question text (question)")
 	f.BoolVar(&noReview, "no-review", false, "in the terminal UI, submit after the last question without a review")
+	f.BoolVar(&arrays, "arrays", false, "write each multi-select answer as a JSON array of labels, typed text last (default $ASKUSER_ARRAYS)")
 	flags.register(cmd)
 	_ = cmd.RegisterFlagCompletionFunc("key", fixedCompletions("header", "question"))
 	return cmd
@@ -126,6 +133,15 @@ func askRun(ctx context.Context, env *Env, opts askOptions) error {
 	}
 
 	answers := make([]prompt.Answer, len(in.Questions))
+	// A note the input gave for a question is passed through, asked or
+	// not, unless the person writes one of their own, which wins: it is
+	// the newer word of the person the notes come from.
+	inputNote := func(i int, a prompt.Answer) prompt.Answer {
+		if a.Note == "" {
+			a.Note = in.Annotations[opts.key.Key(in.Questions[i])]
+		}
+		return a
+	}
 	var pending []schema.Question
 	var pendingAt []int
 	for i, q := range in.Questions {
@@ -137,7 +153,7 @@ func askRun(ctx context.Context, env *Env, opts askOptions) error {
 					return fmt.Errorf("preset answer for %q: %w", opts.key.Key(q), err)
 				}
 			}
-			answers[i] = prompt.Answer{Labels: labels, Other: other}
+			answers[i] = inputNote(i, prompt.Answer{Labels: labels, Other: other})
 			continue
 		}
 		pending = append(pending, q)
@@ -154,7 +170,7 @@ func askRun(ctx context.Context, env *Env, opts askOptions) error {
 					return nil, err
 				}
 				for j, i := range pendingAt {
-					answers[i] = got[j]
+					answers[i] = inputNote(i, got[j])
 				}
 				return prompt.Summarize(in.Questions, answers), nil
 			},
@@ -171,7 +187,24 @@ func askRun(ctx context.Context, env *Env, opts askOptions) error {
 			return err
 		}
 	}
-	return writeAnswers(env.IO.Out, in.Questions, answers, opts.key)
+	return writeAnswers(env.IO.Out, in.Questions, answers, outputOptions{key: opts.key, arrays: opts.arrays})
+}
+
+// arraysOption is --arrays when it is given, else $ASKUSER_ARRAYS (1 or 0,
+// true or false), else off.
+func arraysOption(flag, set bool, env *Env) (bool, error) {
+	if set {
+		return flag, nil
+	}
+	v := strings.TrimSpace(env.Getenv("ASKUSER_ARRAYS"))
+	if v == "" {
+		return false, nil
+	}
+	on, err := strconv.ParseBool(v)
+	if err != nil {
+		return false, usageErrorf("invalid ASKUSER_ARRAYS %q: must be 1 or 0", v)
+	}
+	return on, nil
 }
 
 // envPresets reads ASKUSER_ANSWERS, answers known before asking for runs

@@ -10,20 +10,71 @@ import (
 	"github.com/askuser/askuser/schema"
 )
 
-// writeAnswers prints {"answers":{...}} with the keys in question order, as
-// one write, so that a reader never sees part of a result.
-func writeAnswers(w io.Writer, qs []schema.Question, answers []prompt.Answer, key schema.KeyBy) error {
+// outputOptions say how the answers are written.
+type outputOptions struct {
+	key schema.KeyBy
+	// arrays writes each multi-select answer as an array of the chosen
+	// labels, in option order, with the typed answer as one more element:
+	// labels and typed text may hold ", ", which the joined string cannot
+	// be split at again.
+	arrays bool
+}
+
+// writeAnswers prints {"answers":{...}}, and "annotations" with the notes
+// when any answer has one, with the keys in question order, as one write,
+// so that a reader never sees part of a result.
+func writeAnswers(w io.Writer, qs []schema.Question, answers []prompt.Answer, o outputOptions) error {
 	var b bytes.Buffer
 	b.WriteString(`{"answers":{`)
+	notes := false
 	for i, q := range qs {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		writeString(&b, key.Key(q))
+		writeString(&b, o.key.Key(q))
 		b.WriteByte(':')
-		writeString(&b, answers[i].String())
+		a := answers[i]
+		notes = notes || a.Note != ""
+		if !o.arrays || !q.MultiSelect || q.IsText() {
+			writeString(&b, a.String())
+			continue
+		}
+		b.WriteByte('[')
+		for j, l := range a.Labels {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			writeString(&b, l)
+		}
+		if a.Other != "" {
+			if len(a.Labels) > 0 {
+				b.WriteByte(',')
+			}
+			writeString(&b, a.Other)
+		}
+		b.WriteByte(']')
 	}
-	b.WriteString("}}\n")
+	b.WriteByte('}')
+	if notes {
+		// Claude Code's own result shape: {KEY: {"notes": text}}.
+		b.WriteString(`,"annotations":{`)
+		first := true
+		for i, q := range qs {
+			if answers[i].Note == "" {
+				continue
+			}
+			if !first {
+				b.WriteByte(',')
+			}
+			first = false
+			writeString(&b, o.key.Key(q))
+			b.WriteString(`:{"notes":`)
+			writeString(&b, answers[i].Note)
+			b.WriteByte('}')
+		}
+		b.WriteByte('}')
+	}
+	b.WriteString("}\n")
 	if _, err := w.Write(b.Bytes()); err != nil {
 		return fmt.Errorf("write answers: %w", err)
 	}

@@ -41,7 +41,7 @@ func TestWriteAnswers(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(string(tt.key), func(t *testing.T) {
 			var w writes
-			if err := writeAnswers(&w, qs, answers, tt.key); err != nil {
+			if err := writeAnswers(&w, qs, answers, outputOptions{key: tt.key}); err != nil {
 				t.Fatal(err)
 			}
 			if len(w.calls) != 1 {
@@ -54,10 +54,48 @@ func TestWriteAnswers(t *testing.T) {
 	}
 }
 
+// With --arrays, a multi-select answer is an array, its typed answer one
+// more element; every other answer is a string. Notes follow the answers,
+// in question order, only for the answers that have one.
+func TestWriteAnswersArraysAndNotes(t *testing.T) {
+	qs := []schema.Question{
+		{Question: "Proceed?", Header: "Go", Options: []schema.Option{{Label: "Yes, proceed"}, {Label: "No"}}},
+		{Question: "Which?", Header: "Features", MultiSelect: true, Options: []schema.Option{{Label: "A, B"}, {Label: "C"}}},
+		{Question: "Own?", Header: "Own", MultiSelect: true, Options: []schema.Option{{Label: "X"}, {Label: "Y"}}},
+		{Question: "Name?", Header: "Name", Type: schema.TypeText},
+	}
+	answers := []prompt.Answer{
+		{Labels: []string{"Yes, proceed"}, Note: "say \"why\""},
+		{Labels: []string{"A, B", "C"}, Other: "D, and E"},
+		{Other: "Z, too"},
+		{Other: "Card", Note: "<short>"},
+	}
+	for _, tt := range []struct {
+		name string
+		o    outputOptions
+		want string
+	}{
+		{"strings", outputOptions{key: schema.KeyHeader},
+			`{"answers":{"Go":"Yes, proceed","Features":"A, B, C, D, and E","Own":"Z, too","Name":"Card"},"annotations":{"Go":{"notes":"say \"why\""},"Name":{"notes":"<short>"}}}` + "\n"},
+		{"arrays", outputOptions{key: schema.KeyQuestion, arrays: true},
+			`{"answers":{"Proceed?":"Yes, proceed","Which?":["A, B","C","D, and E"],"Own?":["Z, too"],"Name?":"Card"},"annotations":{"Proceed?":{"notes":"say \"why\""},"Name?":{"notes":"<short>"}}}` + "\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var w writes
+			if err := writeAnswers(&w, qs, answers, tt.o); err != nil {
+				t.Fatal(err)
+			}
+			if len(w.calls) != 1 || w.calls[0] != tt.want {
+				t.Errorf("\n got %q\nwant %s", w.calls, tt.want)
+			}
+		})
+	}
+}
+
 func TestWriteAnswersValidUTF8(t *testing.T) {
 	var b strings.Builder
 	qs := []schema.Question{{Header: "H\xff"}}
-	if err := writeAnswers(&b, qs, []prompt.Answer{{Other: "caf\xe9 \x00\u2028"}}, schema.KeyHeader); err != nil {
+	if err := writeAnswers(&b, qs, []prompt.Answer{{Other: "caf\xe9 \x00\u2028"}}, outputOptions{key: schema.KeyHeader}); err != nil {
 		t.Fatal(err)
 	}
 	if !utf8.ValidString(b.String()) {
@@ -73,7 +111,7 @@ type failingWriter struct{}
 func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("broken pipe") }
 
 func TestWriteAnswersError(t *testing.T) {
-	err := writeAnswers(failingWriter{}, []schema.Question{{Header: "H"}}, []prompt.Answer{{Labels: []string{"A"}}}, schema.KeyHeader)
+	err := writeAnswers(failingWriter{}, []schema.Question{{Header: "H"}}, []prompt.Answer{{Labels: []string{"A"}}}, outputOptions{key: schema.KeyHeader})
 	if err == nil || !strings.Contains(err.Error(), "write answers: broken pipe") {
 		t.Errorf("err = %v", err)
 	}
