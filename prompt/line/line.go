@@ -21,8 +21,8 @@ import (
 const MaxLineLength = 64 << 10
 
 // Asker asks with numbered prompts: a question, its options numbered from 1,
-// and a line to type the answer on. It suits pipes, scripts, screen readers
-// and dumb terminals.
+// and a line to type the answer on, or n to write a note on it first. It
+// suits pipes, scripts, screen readers and dumb terminals.
 type Asker struct {
 	in  *bufio.Reader
 	out io.Writer
@@ -93,27 +93,66 @@ func (l *Asker) ask(ctx context.Context, q schema.Question, i, n int) (prompt.An
 	if _, err := io.WriteString(l.out, b.String()); err != nil {
 		return prompt.Answer{}, fmt.Errorf("write prompt: %w", err)
 	}
-	ask := "Enter a number (Enter for 1, 0 for your own answer): "
+	ask := "Enter a number (Enter for 1, 0 for your own answer, n for a note): "
 	if q.MultiSelect {
-		ask = "Enter numbers separated by commas or spaces (Enter for 1, 0 for your own answer): "
+		ask = "Enter numbers separated by commas or spaces (Enter for 1, 0 for your own answer, n for a note): "
 	}
+	note := ""
 	for {
 		line, err := l.readLine(ctx, ask)
 		if err != nil {
 			return prompt.Answer{}, err
+		}
+		if isNoteKey(q, line) {
+			if note, err = l.readNote(ctx); err != nil {
+				return prompt.Answer{}, err
+			}
+			continue
 		}
 		labels, other, problem := ParseChoice(q, line)
 		if problem != "" {
 			l.say(problem)
 			continue
 		}
-		a := prompt.Answer{Labels: labels}
+		a := prompt.Answer{Labels: labels, Note: note}
 		if other {
 			if a.Other, err = l.readOther(ctx); err != nil {
 				return prompt.Answer{}, err
 			}
 		}
 		return a, nil
+	}
+}
+
+// isNoteKey reports whether line asks to write a note on the answer: n,
+// in either case, when no option is called that. No line that answers a
+// question is one, so answers given by a script are read as they always
+// were.
+func isNoteKey(q schema.Question, line string) bool {
+	line = strings.TrimSpace(line)
+	if !strings.EqualFold(line, "n") {
+		return false
+	}
+	_, named := q.Choice(line)
+	return !named
+}
+
+// readNote asks for a note on the answer until CheckOther accepts it; an
+// empty line is no note.
+func (l *Asker) readNote(ctx context.Context) (string, error) {
+	for {
+		line, err := l.readLine(ctx, "Your note (Enter for none): ")
+		if err != nil {
+			return "", err
+		}
+		switch s, err := prompt.CheckOther(line); {
+		case err == nil:
+			return s, nil
+		case errors.Is(err, prompt.ErrOtherEmpty):
+			return "", nil
+		default:
+			l.say(fmt.Sprintf("Your note %s; type it again, or press Enter for none.", err))
+		}
 	}
 }
 
