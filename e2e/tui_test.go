@@ -155,7 +155,8 @@ func TestTUIEnterChoosesTheFirstOption(t *testing.T) {
 		"  3. Other",
 		"     Type your own answer",
 		"",
-		"↑/↓ move · Enter or 1-3 choose · Esc cancel",
+		"↑/↓ move · Enter or 1-3 choose · 0 Other · n note",
+		"Esc cancel",
 	}, "\n"))
 	r.send(keyEnter)
 	r.exit(0, `{"answers":{"Database":"PostgreSQL (Recommended)"}}`+"\n")
@@ -375,9 +376,9 @@ func TestTUILinePromptsOnATerminal(t *testing.T) {
 	for _, env := range []string{"ACCESSIBLE=1", "TERM=dumb"} {
 		t.Run(env, func(t *testing.T) {
 			t.Parallel()
-			r := startTUI(t, runOpts{env: []string{env}}, questions(qDatabase))
+			r := startTUI(t, runOpts{cols: 100, rows: 30, env: []string{env}}, questions(qDatabase))
 			r.expect("[1/1] Database\nWhich database should we use?\n  1. PostgreSQL (Recommended)")
-			r.expect("Enter a number (Enter for 1, 0 for your own answer):")
+			r.expect("Enter a number (Enter for 1, 0 for your own answer, n for a note):")
 			r.send("2" + keyEnter)
 			r.exit(0, `{"answers":{"Database":"SQLite"}}`+"\n")
 			if strings.Contains(r.tm.Raw(), "❯") || strings.Contains(r.tm.Raw(), "✔") {
@@ -583,4 +584,130 @@ func TestTUIBell(t *testing.T) {
 			}
 		})
 	}
+}
+
+// 0 chooses Other, as on the line prompt: at once in a single-select
+// question, and as a toggle in a multi-select one. The hints say so.
+func TestTUIZeroIsOther(t *testing.T) {
+	t.Parallel()
+	t.Run("single-select", func(t *testing.T) {
+		t.Parallel()
+		r := startTUI(t, runOpts{cols: 80, rows: 30}, questions(qDatabase))
+		r.expect("↑/↓ move · Enter or 1-3 choose · 0 Other · n note · Esc cancel")
+		r.send("0")
+		r.expect("Your answer:")
+		r.send("MariaDB" + keyEnter)
+		r.exit(0, `{"answers":{"Database":"MariaDB"}}`+"\n")
+	})
+	t.Run("multi-select", func(t *testing.T) {
+		t.Parallel()
+		r := startTUI(t, runOpts{cols: 80, rows: 30}, questions(qFeatures))
+		r.expect("↑/↓ move · Space or 1-4 toggle · 0 Other · Enter confirm · n note · Esc cancel")
+		r.send("0")
+		r.expect("❯ [x] 4. Other")
+		r.send("0")
+		r.expect("❯ [ ] 4. Other")
+		r.send("0" + "2" + keyEnter)
+		r.expect("Chosen: Billing\nYour answer:")
+		r.send("Audit log" + keyEnter)
+		r.exit(0, `{"answers":{"Features":"Billing, Audit log"}}`+"\n")
+	})
+}
+
+// n writes a note on the answer of the question on screen: Enter keeps
+// it, Esc goes back to the question without it, Ctrl+C cancels all. The
+// note shows under the options, in the review and in the summary, and goes
+// into the output's annotations.
+func TestTUINote(t *testing.T) {
+	t.Parallel()
+	t.Run("added", func(t *testing.T) {
+		t.Parallel()
+		r := startTUI(t, runOpts{env: []string{"NO_COLOR=1"}}, "--no-review", questions(qDatabase, qFeatures))
+		r.expect("❯ 1. PostgreSQL")
+		r.send("n")
+		r.expect("[Database]  Question 1 of 2\nWhich database should we use?\n\nNote:\n\nEnter no note · Esc back · Ctrl+C cancel")
+		r.send("Fits on one machine")
+		r.expect("Note: Fits on one machine\n\nEnter save · Esc back · Ctrl+C cancel")
+		r.send(keyEnter)
+		r.expect("     Type your own answer\n\nNote: Fits on one machine\n")
+		r.send("2")
+		r.expect("Question 2 of 2")
+		r.send("1" + keyEnter)
+		r.exit(0, `{"answers":{"Database":"SQLite","Features":"Auth"},"annotations":{"Database":{"notes":"Fits on one machine"}}}`+"\n")
+		r.screen("✔ Database: SQLite", "  Note: Fits on one machine", "✔ Features: Auth")
+	})
+	t.Run("Esc goes back without it", func(t *testing.T) {
+		t.Parallel()
+		r := startTUI(t, runOpts{env: []string{"NO_COLOR=1"}}, questions(qFeatures))
+		r.send("3")
+		r.expect("❯ [x] 3. Search")
+		r.send("n")
+		r.expect("Note:")
+		r.send("half a thought" + keyEsc)
+		r.expect("❯ [x] 3. Search") // the list as it was
+		if strings.Contains(r.tm.Screen(), "half a thought") {
+			t.Errorf("the note left with Esc is still shown:\n%s", r.tm.Screen())
+		}
+		r.send(keyEnter)
+		r.exit(0, `{"answers":{"Features":"Search"}}`+"\n")
+	})
+	t.Run("Ctrl+C cancels", func(t *testing.T) {
+		t.Parallel()
+		r := startTUI(t, runOpts{}, questions(qDatabase))
+		r.send("n")
+		r.expect("Note:")
+		r.send("x" + keyCtrlC)
+		r.exit(130, "")
+		r.screen("Error: Cancelled by the user")
+	})
+	t.Run("checked like a typed answer", func(t *testing.T) {
+		t.Parallel()
+		r := startTUI(t, runOpts{env: []string{"NO_COLOR=1"}}, questions(qDatabase))
+		r.send("n")
+		r.expect("Note:")
+		r.send("\u200b\u3000" + keyEnter) // blank: no note
+		r.expect("❯ 1. PostgreSQL")
+		r.send("n")
+		r.expect("Note:")
+		r.send("Maria\u202eDB" + keyEnter)
+		r.expect("Note: MariaDB\n")
+		r.send(keyEnter)
+		r.exit(0, `{"answers":{"Database":"PostgreSQL (Recommended)"},"annotations":{"Database":{"notes":"MariaDB"}}}`+"\n")
+	})
+	t.Run("in the review", func(t *testing.T) {
+		t.Parallel()
+		r := startTUI(t, runOpts{env: []string{"NO_COLOR=1"}}, questions(qDatabase, qFeatures))
+		r.send("2")
+		r.expect("Question 2 of 2")
+		r.send("n")
+		r.expect("Note:")
+		r.send("Auth can wait" + keyEnter)
+		r.send("3" + keyEnter)
+		r.expect("  Database  SQLite\n  Features  Search\n            Note: Auth can wait\n\n❯ 1. Submit")
+		r.send("3") // change Features: the note comes along, and can be changed
+		r.expect("Note: Auth can wait")
+		r.send("n")
+		r.expect("Note: Auth can wait\n\nEnter save")
+		r.send(strings.Repeat("\x7f", 4) + "later" + keyEnter)
+		r.send(keyEnter)
+		r.expect("            Note: Auth can later\n")
+		r.send(keyEnter)
+		r.exit(0, `{"answers":{"Database":"SQLite","Features":"Search"},"annotations":{"Features":{"notes":"Auth can later"}}}`+"\n")
+		r.screen("✔ Database: SQLite", "✔ Features: Search", "  Note: Auth can later")
+	})
+}
+
+// Notes given in the input are passed through; one the person writes in
+// the terminal UI wins.
+func TestTUINoteOverInputNote(t *testing.T) {
+	t.Parallel()
+	in := `{"questions":[` + qDatabase + `,` + qFeatures + `],"annotations":{"Database":{"notes":"from the input"},"Which features should we enable?":{"notes":"kept"}}}`
+	r := startTUI(t, runOpts{env: []string{"NO_COLOR=1"}}, "--no-review", "--key", "question", in)
+	r.expect("❯ 1. PostgreSQL")
+	r.send("n")
+	r.expect("Note:")
+	r.send("mine" + keyEnter + "1")
+	r.expect("Question 2 of 2")
+	r.send("1" + keyEnter)
+	r.exit(0, `{"answers":{"Which database should we use?":"PostgreSQL (Recommended)","Which features should we enable?":"Auth"},"annotations":{"Which database should we use?":{"notes":"mine"},"Which features should we enable?":{"notes":"kept"}}}`+"\n")
 }

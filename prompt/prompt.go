@@ -48,20 +48,21 @@ type Finisher interface {
 }
 
 // Summary is one answer as a summary shows it: what was asked (a header,
-// or the question of a yes/no or text prompt) and the answer.
+// or the question of a yes/no or text prompt), the answer, and the note on
+// it, if any.
 type Summary struct {
-	Asked, Answer string
+	Asked, Answer, Note string
 }
 
 // Summarize lists the answers to qs for Finish, in question order, each
-// under its question's header ("Database:").
+// under its question's header ("Database:"), with its note.
 func Summarize(qs []schema.Question, answers []Answer) []Summary {
 	var out []Summary
 	for i, q := range qs {
 		if i >= len(answers) {
 			break
 		}
-		out = append(out, Summary{Asked: q.Header + ":", Answer: answers[i].String()})
+		out = append(out, Summary{Asked: q.Header + ":", Answer: answers[i].String(), Note: answers[i].Note})
 	}
 	return out
 }

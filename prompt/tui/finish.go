@@ -12,7 +12,8 @@ var _ prompt.Finisher = (*Asker)(nil)
 
 // Finish ends a conversation on the terminal. When the answers are known,
 // it writes them on the terminal, one line each, such as
-// "✔ Database: PostgreSQL": the terminal UI erases its screens, and
+// "✔ Database: PostgreSQL", each note under its answer: the terminal UI
+// erases its screens, and
 // nothing else would be left to say what was answered. (Telling a hang-up
 // from the end of input it causes is the caller's: it is the same for
 // every way of asking on a terminal.)
@@ -25,7 +26,8 @@ func (t *Asker) Finish(_ context.Context, err error, summary []prompt.Summary) e
 	return err
 }
 
-// writeSummary writes each answer on a line of its own.
+// writeSummary writes each answer on a line of its own, and its note, if
+// any, on the next.
 func writeSummary(w io.Writer, summary []prompt.Summary, st style) error {
 	var b strings.Builder
 	for _, s := range summary {
@@ -35,6 +37,11 @@ func writeSummary(w io.Writer, summary []prompt.Summary, st style) error {
 		b.WriteString(" ")
 		b.WriteString(st.paint(prompt.Display(s.Answer), sgrCyan))
 		b.WriteString("\n")
+		if s.Note != "" {
+			b.WriteString("  ")
+			b.WriteString(st.paint("Note: "+prompt.Display(s.Note), sgrDim))
+			b.WriteString("\n")
+		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -16,14 +16,14 @@ func (*fakeTerminal) Fd() uintptr { return ^uintptr(0) }
 func TestFinishShowsTheAnswers(t *testing.T) {
 	summary := []prompt.Summary{
 		{Asked: "Database:", Answer: "PostgreSQL (Recommended)"},
-		{Asked: "Features:", Answer: "Auth, Search, Audit\x1b[2J log"},
+		{Asked: "Features:", Answer: "Auth, Search, Audit\x1b[2J log", Note: "Audit\u202e later"},
 		{Asked: "Delete\x1b[2J 15 files?", Answer: "Yes"},
 	}
 	for _, tc := range []struct {
 		color bool
 		want  string
 	}{
-		{false, "✔ Database: PostgreSQL (Recommended)\n✔ Features: Auth, Search, Audit\\x1b[2J log\n✔ Delete\\x1b[2J 15 files? Yes\n"},
+		{false, "✔ Database: PostgreSQL (Recommended)\n✔ Features: Auth, Search, Audit\\x1b[2J log\n  Note: Audit\\u202e later\n✔ Delete\\x1b[2J 15 files? Yes\n"},
 		{true, "\x1b[32m✔\x1b[0m \x1b[1mDatabase:\x1b[0m \x1b[36mPostgreSQL (Recommended)\x1b[0m\n"},
 	} {
 		var out fakeTerminal

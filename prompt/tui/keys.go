@@ -56,8 +56,20 @@ type keyReader struct {
 }
 
 // nextKey draws a prompt with render and reads the next key. Esc and Ctrl+C
-// come back as ErrCancelled: they cancel from every screen alike.
+// come back as ErrCancelled: they cancel from every screen alike, but for
+// the screens that Esc leaves for the one before (see nextKeyOrEsc).
 func (s *dialog) nextKey(render func() error) (key, error) {
+	k, err := s.nextKeyOrEsc(render)
+	if err == nil && k.kind == keyEsc {
+		return key{}, prompt.ErrCancelled
+	}
+	return k, err
+}
+
+// nextKeyOrEsc is nextKey for a screen opened from another one, such as
+// the note of an answer, which Esc closes: Esc comes back as a key, and
+// only Ctrl+C cancels.
+func (s *dialog) nextKeyOrEsc(render func() error) (key, error) {
 	if err := render(); err != nil {
 		return key{}, err
 	}
@@ -65,7 +77,7 @@ func (s *dialog) nextKey(render func() error) (key, error) {
 	if err != nil {
 		return key{}, err
 	}
-	if k.kind == keyEsc || k.kind == keyInterrupt {
+	if k.kind == keyInterrupt {
 		return key{}, prompt.ErrCancelled
 	}
 	return k, nil

@@ -112,6 +112,30 @@ func (s *dialog) chip(header, progress string, w int) string {
 	return chip
 }
 
+// hints lays out the line that lists the keys, dimmed: the parts joined by
+// " · ", over as many lines of w columns as they need, broken only between
+// parts, so that a narrow terminal cuts none of them off.
+func (st style) hints(w int, parts ...string) []string {
+	var lines []string
+	line := ""
+	for _, p := range parts {
+		switch {
+		case line == "":
+			line = p
+		case width(line)+3+width(p) <= w:
+			line += " · " + p
+		default:
+			lines = append(lines, line)
+			line = p
+		}
+	}
+	lines = append(lines, line)
+	for i, l := range lines {
+		lines[i] = st.paint(truncate(l, w), sgrDim)
+	}
+	return lines
+}
+
 // message lays out the message of a confirm or input prompt.
 func (s *dialog) message(m string, l layout, w int) []string {
 	lines := wrap(prompt.DisplayMultiline(m), w)

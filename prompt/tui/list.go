@@ -27,6 +27,10 @@ const (
 type listResult struct {
 	picked []int // indexes of the chosen options, in option order
 	other  bool  // Other was chosen
+	// note is set, and nothing else, when the person asked to write a
+	// note on the answer (n): the list is shown again afterwards, as it
+	// was.
+	note bool
 }
 
 // WriteAnswer lets survey store a listResult.
@@ -41,7 +45,8 @@ func (r *listResult) WriteAnswer(_ string, v any) error {
 
 // listPrompt shows a question's options and lets the person choose one
 // (single-select) or several (multi-select). The entry after the options
-// is Other.
+// is Other, which 0 chooses too, as on the line prompt; n asks for a note
+// on the answer.
 type listPrompt struct {
 	s       *dialog
 	q       schema.Question
@@ -49,6 +54,7 @@ type listPrompt struct {
 	cursor  int    // focused entry; len(q.Options) is Other
 	checked []bool // multi-select: ticked entries, Other last
 	message string // why the last answer was not accepted
+	note    string // the note on the answer, shown under the options
 }
 
 // newListPrompt returns the list for q, starting from the answer prev
@@ -56,7 +62,7 @@ type listPrompt struct {
 // the cursor on the first of them.
 func newListPrompt(s *dialog, q schema.Question, index int, prev prompt.Answer) *listPrompt {
 	n := len(q.Options)
-	p := &listPrompt{s: s, q: q, index: index, cursor: -1}
+	p := &listPrompt{s: s, q: q, index: index, cursor: -1, note: prev.Note}
 	if q.MultiSelect {
 		p.checked = make([]bool, n+1)
 	}
@@ -93,6 +99,13 @@ func (p *listPrompt) Prompt(*survey.PromptConfig) (any, error) {
 			p.cursor = c
 			continue
 		}
+		digit := -1 // the entry a digit names: 1 to N+1, and 0 for Other
+		switch {
+		case k.is('0'):
+			digit = n
+		case k.kind == keyRune && k.r >= '1' && k.r <= '9' && int(k.r-'0') <= n+1:
+			digit = int(k.r - '1')
+		}
 		switch {
 		case k.kind == keyEnter && !multi:
 			return p.single(p.cursor), nil
@@ -100,8 +113,11 @@ func (p *listPrompt) Prompt(*survey.PromptConfig) (any, error) {
 			return p.multi(), nil
 		case k.is(' ') && multi:
 			p.toggle(p.cursor)
-		case k.kind == keyRune && k.r >= '1' && k.r <= '9' && int(k.r-'0') <= n+1:
-			p.cursor = int(k.r - '1')
+		case k.is('n'):
+			p.message = ""
+			return listResult{note: true}, nil
+		case digit >= 0:
+			p.cursor = digit
 			if !multi {
 				return p.single(p.cursor), nil
 			}
@@ -136,7 +152,7 @@ func (p *listPrompt) multi() listResult {
 
 // validate accepts a multi-select confirmation only with something chosen.
 func (p *listPrompt) validate(v any) error {
-	if r, _ := v.(listResult); len(r.picked) == 0 && !r.other {
+	if r, _ := v.(listResult); len(r.picked) == 0 && !r.other && !r.note {
 		return errors.New("choose at least one: Space or a number, then Enter")
 	}
 	return nil
@@ -235,18 +251,24 @@ func (p *listPrompt) frame(l layout, w int) frame {
 	if !multi {
 		f.lines = append(f.lines, p.preview(l, w)...)
 	}
+	if p.note != "" {
+		if l.gap {
+			f.lines = append(f.lines, "")
+		}
+		f.lines = append(f.lines, noteLine("", p.note, w, st))
+	}
 	if p.message != "" {
 		f.lines = append(f.lines, st.paint(truncate("✖ "+sentence(p.message), w), sgrYellow))
 	}
 	if l.hint {
-		hint := fmt.Sprintf("↑/↓ move · Enter or 1-%d choose · Esc cancel", n+1)
+		hints := []string{"↑/↓ move", fmt.Sprintf("Enter or 1-%d choose", n+1), "0 Other", "n note", "Esc cancel"}
 		if multi {
-			hint = fmt.Sprintf("↑/↓ move · Space or 1-%d toggle · Enter confirm · Esc cancel", n+1)
+			hints = []string{"↑/↓ move", fmt.Sprintf("Space or 1-%d toggle", n+1), "0 Other", "Enter confirm", "n note", "Esc cancel"}
 		}
 		if l.gap {
 			f.lines = append(f.lines, "")
 		}
-		f.lines = append(f.lines, st.paint(truncate(hint, w), sgrDim))
+		f.lines = append(f.lines, st.hints(w, hints...)...)
 	}
 	return f
 }
@@ -304,4 +326,10 @@ func previewLines(s string) []string {
 		lines = lines[:len(lines)-1]
 	}
 	return lines
+}
+
+// noteLine lays out a note on an answer in w columns, after indent:
+// "Note: " and the note, dimmed.
+func noteLine(indent, note string, w int, st style) string {
+	return indent + st.paint(truncate("Note: "+prompt.Display(note), w-width(indent)), sgrDim)
 }

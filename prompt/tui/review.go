@@ -103,6 +103,9 @@ func (p *reviewPrompt) frame(l layout, w int) frame {
 		pad := strings.Repeat(" ", col-width(h))
 		answer := truncate(prompt.Display(p.answers[i].String()), w-col-4)
 		f.lines = append(f.lines, "  "+st.paint(h, sgrBold)+pad+"  "+st.paint(answer, sgrCyan))
+		if note := p.answers[i].Note; note != "" {
+			f.lines = append(f.lines, noteLine(strings.Repeat(" ", col+4), note, w, st))
+		}
 	}
 	if l.gap {
 		f.lines = append(f.lines, "")

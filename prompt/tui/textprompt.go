@@ -13,38 +13,57 @@ import (
 )
 
 // textPrompt asks for a line of text: the answer of one's own after Other
-// was chosen, the answer to a text question, or the text of Input.
+// was chosen, the answer to a text question, the text of Input, or a note
+// on an answer.
 type textPrompt struct {
 	s *dialog
 	// head lays out what is shown above the text: the question or message.
 	head        func(l layout, w int) []string
+	prefix      string   // put before the text being typed
 	chosen      []string // labels also chosen, in a multi-select
 	placeholder string   // an example answer, shown while the text is empty
 	def         string   // the answer Enter takes while the text is empty
-	text        []rune
-	pos         int // the cursor, an index into text
-	message     string
+	// back makes Esc return errBack, to go back to the screen this one was
+	// opened from, rather than cancel; Ctrl+C still cancels.
+	back    bool
+	text    []rune
+	pos     int // the cursor, an index into text
+	message string
 }
 
-// newTextPrompt returns a text prompt under head, starting with text and
-// the cursor at its end.
+// newTextPrompt returns a text prompt under head for an answer, starting
+// with text and the cursor at its end.
 func newTextPrompt(s *dialog, head func(layout, int) []string, text string) *textPrompt {
 	r := []rune(text)
-	return &textPrompt{s: s, head: head, text: r, pos: len(r)}
+	return &textPrompt{s: s, head: head, prefix: textPrefix, text: r, pos: len(r)}
 }
 
-// textPrefix is put before the text being typed.
-const textPrefix = "Your answer: "
+// textPrefix is put before the answer being typed; notePrefix before a
+// note.
+const (
+	textPrefix = "Your answer: "
+	notePrefix = "Note: "
+)
+
+// errBack is returned by a prompt that Esc closed to go back to the one it
+// was opened from.
+var errBack = errors.New("back")
 
 // Prompt reads keys until Enter, Esc or Ctrl+C, and returns the text
 // without surrounding spaces, or the default when that leaves nothing.
 func (p *textPrompt) Prompt(*survey.PromptConfig) (any, error) {
+	next := p.s.nextKey
+	if p.back {
+		next = p.s.nextKeyOrEsc
+	}
 	for {
-		k, err := p.s.nextKey(p.render)
+		k, err := next(p.render)
 		if err != nil {
 			return nil, err
 		}
 		switch k.kind {
+		case keyEsc:
+			return nil, errBack
 		case keyEnter:
 			text := strings.TrimSpace(string(p.text))
 			if text == "" {
@@ -113,6 +132,34 @@ func askText(s *dialog, p *textPrompt) (string, error) {
 	return prompt.CheckOther(text)
 }
 
+// validateNote accepts a note when CheckOther does, or when it is blank,
+// which is no note.
+func validateNote(v any) error {
+	s, _ := v.(string)
+	switch _, err := prompt.CheckOther(s); {
+	case err == nil, errors.Is(err, prompt.ErrOtherEmpty):
+		return nil
+	default:
+		return fmt.Errorf("your note %s; type it again, or press Esc to go back", err)
+	}
+}
+
+// askNote asks a note prompt until its note passes CheckOther or is blank,
+// and returns the note as CheckOther cleans it ("" for none). Esc returns
+// errBack.
+func askNote(s *dialog, p *textPrompt) (string, error) {
+	p.prefix, p.back = notePrefix, true
+	text, err := askOne[string](s, p, validateNote)
+	if err != nil {
+		return "", err
+	}
+	note, err := prompt.CheckOther(text)
+	if errors.Is(err, prompt.ErrOtherEmpty) {
+		return "", nil
+	}
+	return note, err
+}
+
 // Cleanup leaves the prompt on screen: whatever is drawn next replaces it,
 // and the last one is erased when the asker is done.
 func (p *textPrompt) Cleanup(*survey.PromptConfig, any) error { return nil }
@@ -139,7 +186,7 @@ func (p *textPrompt) frame(l layout, w int) frame {
 		chosen := "Chosen: " + prompt.Display(strings.Join(p.chosen, ", "))
 		f.lines = append(f.lines, st.paint(truncate(chosen, w), sgrDim))
 	}
-	prefix := truncate(textPrefix, w/2)
+	prefix := truncate(p.prefix, w/2)
 	room := max(1, w-width(prefix)-1)
 	// What was typed (or pasted) is drawn by the rule every text from
 	// outside is drawn by: a control character or a bidirectional
@@ -163,11 +210,16 @@ func (p *textPrompt) frame(l layout, w int) frame {
 		if l.gap {
 			f.lines = append(f.lines, "")
 		}
-		keys := "Enter submit · Esc cancel"
-		if len(p.text) == 0 && p.def != "" {
-			keys = fmt.Sprintf(`Enter for "%s" · Esc cancel`, prompt.Display(p.def))
+		keys := []string{"Enter submit", "Esc cancel"}
+		switch {
+		case p.back && len(p.text) == 0:
+			keys = []string{"Enter no note", "Esc back", "Ctrl+C cancel"}
+		case p.back:
+			keys = []string{"Enter save", "Esc back", "Ctrl+C cancel"}
+		case len(p.text) == 0 && p.def != "":
+			keys[0] = fmt.Sprintf(`Enter for "%s"`, prompt.Display(p.def))
 		}
-		f.lines = append(f.lines, st.paint(truncate(keys, w), sgrDim))
+		f.lines = append(f.lines, st.hints(w, keys...)...)
 	}
 	return f
 }

@@ -27,3 +27,25 @@ func TestValidateText(t *testing.T) {
 		}
 	}
 }
+
+// The note prompt refuses what CheckOther refuses, saying why, but takes a
+// blank note: it is no note.
+func TestValidateNote(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Fits on one machine", ""},
+		{"", ""},
+		{" \u3000\u200b ", ""},
+		{strings.Repeat("é", prompt.MaxOtherLength+1), "your note must be at most 2000 characters (got 2001); type it again, or press Esc to go back"},
+		{"\xff", "your note must be UTF-8 text; check the terminal's encoding; type it again, or press Esc to go back"},
+	}
+	for _, tt := range tests {
+		err := validateNote(tt.in)
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != tt.want {
+			t.Errorf("validateNote(%.20q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

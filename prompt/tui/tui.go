@@ -338,8 +338,10 @@ type dialog struct {
 }
 
 // ask asks one question: the list of options, then the text prompt when
-// Other was chosen; or, for a text question, the text prompt alone. prev
-// is the answer being changed, if any, to start from.
+// Other was chosen; or, for a text question, the text prompt alone. From
+// the list, n opens the note on the answer, and Esc there goes back to the
+// list with the note as it was. prev is the answer being changed, if any,
+// to start from.
 func (s *dialog) ask(index int, q schema.Question, prev prompt.Answer) (prompt.Answer, error) {
 	head := func(l layout, w int) []string { return s.heading(q, index, l, w) }
 	if q.IsText() {
@@ -349,11 +351,27 @@ func (s *dialog) ask(index int, q schema.Question, prev prompt.Answer) (prompt.A
 		return prompt.Answer{Other: other}, err
 	}
 	list := newListPrompt(s, q, index, prev)
-	choice, err := askOne[listResult](s, list, list.validate)
-	if err != nil {
-		return prompt.Answer{}, err
+	var choice listResult
+	for {
+		var err error
+		if choice, err = askOne[listResult](s, list, list.validate); err != nil {
+			return prompt.Answer{}, err
+		}
+		if !choice.note {
+			break
+		}
+		// n: the note, then the list again, as it was.
+		note, err := askNote(s, newTextPrompt(s, head, list.note))
+		switch {
+		case errors.Is(err, errBack):
+		case err != nil:
+			return prompt.Answer{}, err
+		default:
+			list.note = note
+		}
 	}
-	var a prompt.Answer
+	a := prompt.Answer{Note: list.note}
+	var err error
 	for _, i := range choice.picked {
 		a.Labels = append(a.Labels, q.Options[i].Label)
 	}

@@ -661,3 +661,46 @@ func TestTUIHostileTextIsShownNotObeyed(t *testing.T) {
 		}
 	}
 }
+
+// 0 is Other, as on the line prompt.
+func TestTUIZeroChoosesOther(t *testing.T) {
+	t.Parallel()
+	tm := ptytest.New(t, 80, 30)
+	a := startAsk(t, tm, false, database, features)
+	tm.ExpectScreen("Enter or 1-3 choose · 0 Other")
+	tm.Send("0")
+	tm.ExpectScreen("Your answer:")
+	tm.Send("MariaDB" + enter)
+	tm.ExpectScreen("Space or 1-4 toggle · 0 Other")
+	tm.Send("0")
+	tm.ExpectScreen("❯ [x] 4. Other")
+	tm.Send(enter)
+	tm.ExpectScreen("Your answer:")
+	tm.Send("Audit" + enter)
+	a.answer(t, prompt.Answer{Other: "MariaDB"}, prompt.Answer{Other: "Audit"})
+	checkRestored(t, tm)
+}
+
+// n writes a note on the answer, which comes back with it; Esc leaves the
+// note as it was.
+func TestTUINoteOnTheAnswer(t *testing.T) {
+	t.Parallel()
+	tm := ptytest.New(t, 80, 30)
+	a := startAsk(t, tm, false, database, features)
+	tm.ExpectScreen("n note")
+	tm.Send("n")
+	tm.ExpectScreen("Note:")
+	tm.Send("Fits" + enter)
+	tm.ExpectScreen("Note: Fits")
+	tm.Send("n")
+	tm.ExpectScreen("Enter save · Esc back")
+	tm.Send("more" + esc) // back: the note as it was
+	tm.ExpectScreen("❯ 1. PostgreSQL")
+	tm.Send("0")
+	tm.ExpectScreen("Your answer:")
+	tm.Send("MariaDB" + enter)
+	tm.ExpectScreen("❯ [ ] 1. Auth")
+	tm.Send("1" + enter)
+	a.answer(t, prompt.Answer{Other: "MariaDB", Note: "Fits"}, labels("Auth"))
+	checkRestored(t, tm)
+}
