@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -15,7 +16,12 @@ import (
 )
 
 // toolFormats are the tool-definition shapes "askuser tool" prints.
-var toolFormats = []string{"anthropic", "openai", "mcp"}
+var toolFormats = []string{"anthropic", "openai", "openai-responses", "mcp"}
+
+// maxOpenAIDescription is the longest description OpenAI's APIs (and
+// Azure's) accept for a function, in characters: a longer one is refused
+// with string_above_max_length.
+const maxOpenAIDescription = 1024
 
 // toolName is what the name of a tool may be in all three formats. It and
 // dialect are compiled on first use: every run would pay for compiling them
@@ -32,22 +38,32 @@ var dialect = sync.OnceValue(func() *regexp.Regexp {
 func newToolCmd(env *Env) *cobra.Command {
 	var format, name string
 	cmd := &cobra.Command{
-		Use:   "tool --format anthropic|openai|mcp",
+		Use:   "tool --format anthropic|openai|openai-responses|mcp",
 		Short: "Print a tool definition for an agent framework",
 		Long: `Print a ready-to-register tool definition: its name, a description (the
 same guide as "askuser docs", without the command line) and the input schema
 in effect (with any limit variables applied).
 
-  anthropic  the Messages API "tools" entry: name, description, input_schema
-  openai     the Chat Completions "tools" entry: type "function" with name,
-             description, parameters
-  mcp        a Model Context Protocol tool: name, title, description,
-             inputSchema
+  anthropic         the Messages API "tools" entry: name, description,
+                    input_schema
+  openai            the Chat Completions "tools" entry: type "function" with
+                    name, description, parameters
+  openai-responses  the Responses API "tools" entry, flat: type "function",
+                    name, description, parameters, and strict: false (the
+                    API takes a tool without it as strict, which this schema
+                    is not written for)
+  mcp               a Model Context Protocol tool: name, title,
+                    description, inputSchema
+
+OpenAI refuses a function description over 1,024 characters, so both OpenAI
+formats carry a short form of the guide; the schema's own descriptions say
+the rest.
 
 When the model calls the tool, run askuser with the call's input as the
 argument and return its stdout (or, on failure, its stderr) as the result.`,
 		Example: `  askuser tool --format anthropic > askuser-tool.json
   askuser tool --format openai --name ask_user
+  askuser tool --format openai-responses
   ASK_MAX_OPTIONS=6 askuser tool --format mcp`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -57,7 +73,7 @@ argument and return its stdout (or, on failure, its stderr) as the result.`,
 			return toolRun(env, cmd.OutOrStdout(), toolOptions{format: format, name: name})
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "", "the definition's shape: `anthropic`, openai or mcp (required)")
+	cmd.Flags().StringVar(&format, "format", "", "the definition's shape: `anthropic`, openai, openai-responses or mcp (required)")
 	cmd.Flags().StringVar(&name, "name", "askuser", "the tool's `name`")
 	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletions(toolFormats...))
 	return cmd
@@ -91,11 +107,19 @@ func toolDefinition(format, name string, sch *schema.Schema) ([]byte, error) {
 	if !json.Valid(input) {
 		return nil, fmt.Errorf("schema without $schema is not JSON")
 	}
+	guide := "tool"
+	if strings.HasPrefix(format, "openai") {
+		guide = "tool-short"
+	}
 	var b strings.Builder
-	if err := docsTemplate().ExecuteTemplate(&b, "tool", sch.Limits()); err != nil {
+	if err := docsTemplate().ExecuteTemplate(&b, guide, sch.Limits()); err != nil {
 		return nil, err
 	}
 	desc := strings.TrimSpace(b.String())
+	if guide == "tool-short" && utf8.RuneCountInString(desc) > maxOpenAIDescription {
+		// The limits are in the text: only absurd ones make it this long.
+		return nil, fmt.Errorf("the tool's description is %d characters, over OpenAI's %d: lower the limit variables", utf8.RuneCountInString(desc), maxOpenAIDescription)
+	}
 
 	var def any
 	switch format {
@@ -115,6 +139,17 @@ func toolDefinition(format, name string, sch *schema.Schema) ([]byte, error) {
 			Type     string   `json:"type"`
 			Function function `json:"function"`
 		}{"function", function{name, desc, input}}
+	case "openai-responses":
+		def = struct {
+			Type        string          `json:"type"`
+			Name        string          `json:"name"`
+			Description string          `json:"description"`
+			Parameters  json.RawMessage `json:"parameters"`
+			// Strict is stated, false: the Responses API takes a tool
+			// without it as strict, which asks for a schema written for
+			// it (every property required, no pattern); this one is not.
+			Strict bool `json:"strict"`
+		}{"function", name, desc, input, false}
 	case "mcp":
 		def = struct {
 			Name        string          `json:"name"`

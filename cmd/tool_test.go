@@ -3,15 +3,23 @@ package cmd
 import (
 	"bytes"
 	"encoding/json"
+	"math"
+	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
 // toolShapes are the documented shapes of a tool definition, as JSON
 // Schemas: Anthropic's Messages API tool, OpenAI's Chat Completions function
-// tool, and the Model Context Protocol's Tool.
+// tool, OpenAI's Responses API function tool, and the Model Context
+// Protocol's Tool. The Responses shape is the OpenAI SDK's FunctionToolParam
+// (openai-python, src/openai/types/responses/function_tool_param.py): name,
+// parameters, strict and type required, description optional, nothing
+// nested; "strict" defaults to true when it is left out, so it is required
+// here to be stated, and false.
 var toolShapes = map[string]string{
 	"anthropic": `{
 		"type": "object",
@@ -33,11 +41,23 @@ var toolShapes = map[string]string{
 				"required": ["name", "description", "parameters"],
 				"properties": {
 					"name": {"type": "string", "pattern": "^[a-zA-Z0-9_-]{1,64}$"},
-					"description": {"type": "string", "minLength": 1},
+					"description": {"type": "string", "minLength": 1, "maxLength": 1024},
 					"parameters": {"type": "object", "required": ["type"], "properties": {"type": {"const": "object"}}}
 				},
 				"additionalProperties": false
 			}
+		},
+		"additionalProperties": false
+	}`,
+	"openai-responses": `{
+		"type": "object",
+		"required": ["type", "name", "parameters", "strict"],
+		"properties": {
+			"type": {"const": "function"},
+			"name": {"type": "string", "pattern": "^[a-zA-Z0-9_-]{1,64}$"},
+			"description": {"type": "string", "minLength": 1, "maxLength": 1024},
+			"parameters": {"type": "object", "required": ["type"], "properties": {"type": {"const": "object"}}},
+			"strict": {"const": false}
 		},
 		"additionalProperties": false
 	}`,
@@ -103,13 +123,58 @@ func TestToolDefinitions(t *testing.T) {
 			desc := findDescription(def)
 			var guide strings.Builder
 			writeDocs(&guide, sch.Limits())
-			// The description is the guide's own text, not a copy of it.
-			for _, part := range []string{"Do not use it for what you can find out yourself", "Never add an \"Other\" option", "joined by \", \""} {
-				if !strings.Contains(desc, part) || !strings.Contains(guide.String(), part) {
-					t.Errorf("description and guide should both say %q", part)
+			// The description is the guide's own text, not a copy of it:
+			// the whole guide, or for OpenAI its short form, which says
+			// the guide's own sentences.
+			parts := []string{"Ask the person you are working for 1-4 questions", "Never add an \"Other\" option: one is added", "joined by \", \"", "If the person cancels, you get no answers", "Ask once, with everything you need to know"}
+			if !strings.HasPrefix(format, "openai") {
+				parts = append(parts, "Do not use it for what you can find out yourself", "--arrays", `"annotations"`)
+			}
+			for _, part := range parts {
+				if !strings.Contains(desc, part) {
+					t.Errorf("the description does not say %q", part)
+				}
+				if !strings.Contains(guide.String(), part) && !strings.HasPrefix(part, "Ask the person") {
+					t.Errorf("the guide does not say %q", part)
 				}
 			}
 		})
+	}
+}
+
+// OpenAI refuses a function description over 1,024 characters. Both OpenAI
+// formats keep to it, with the limits as they come and raised as far as
+// they go, whose numbers are in the text.
+func TestToolDescriptionForOpenAIFits(t *testing.T) {
+	huge := strconv.Itoa(math.MaxInt)
+	for _, vars := range []map[string]string{
+		nil,
+		{"ASK_MAX_QUESTIONS": "10", "ASK_MAX_OPTIONS": "12", "ASK_HEADER_MAX_LENGTH": "40", "ASK_QUESTION_MAX_LENGTH": "2000"},
+		{"ASK_MAX_QUESTIONS": huge, "ASK_MAX_OPTIONS": huge, "ASK_HEADER_MAX_LENGTH": huge, "ASK_QUESTION_MAX_LENGTH": huge},
+	} {
+		env := testEnv(t)
+		env.Getenv = func(k string) string { return vars[k] }
+		sch, err := loadSchema(env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, format := range []string{"openai", "openai-responses"} {
+			out, err := toolDefinition(format, "askuser", sch)
+			if err != nil {
+				t.Fatalf("%s with %v: %v", format, vars, err)
+			}
+			var def map[string]any
+			if err := json.Unmarshal(out, &def); err != nil {
+				t.Fatal(err)
+			}
+			desc := findDescription(def)
+			if n := utf8.RuneCountInString(desc); n > maxOpenAIDescription {
+				t.Errorf("%s with %v: description of %d characters, over %d", format, vars, n, maxOpenAIDescription)
+			}
+			if vars != nil && !strings.Contains(desc, "at most "+vars["ASK_HEADER_MAX_LENGTH"]+" characters") {
+				t.Errorf("%s with %v: the description does not state the header limit in effect:\n%s", format, vars, desc)
+			}
+		}
 	}
 }
 
@@ -121,6 +186,8 @@ func findSchema(t *testing.T, def map[string]any) []byte {
 		s = def["input_schema"]
 	case def["inputSchema"] != nil:
 		s = def["inputSchema"]
+	case def["parameters"] != nil:
+		s = def["parameters"]
 	default:
 		s = def["function"].(map[string]any)["parameters"]
 	}
