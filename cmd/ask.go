@@ -40,11 +40,19 @@ the answers as one line of JSON on stdout: {"answers":{"<header>":"<label>",...}
 
 The questions come as the single argument, from --file, or on stdin. They are
 asked in a terminal UI when there is a terminal, and as numbered line prompts
-otherwise. Every question also offers "Other", for the person's own answer.
+otherwise. Every question also offers "Other" (0), for the person's own
+answer, and the person may add a note to an answer (n).
+
+The input may also give "answers" already known and "annotations" (notes on
+answers), each keyed by header or by question text. The output is keyed by
+header (--key question: by question text). A multi-select answer is its
+labels joined by ", ", or with --arrays a JSON array. Notes, the input's and
+the person's, follow as "annotations":{"<header>":{"notes":"..."}}.
 
 Exit codes: 0 answered, 1 unexpected failure, 64 usage error, 65 invalid
-questions, 66 no answers (input ended), 124 timed out, 129 hung up,
-130 cancelled, 143 terminated.
+questions, 66 no answers (input ended), 69 the way of asking chosen is
+unavailable (--ui tui without a terminal, --ui web that cannot listen),
+124 timed out, 129 hung up, 130 cancelled, 143 terminated.
 
 Run 'askuser docs' for the full guide, written for agents.`,
 		Example: `  askuser '{"questions":[{"question":"Which database should we use?","header":"Database",
@@ -208,7 +216,8 @@ func arraysOption(flag, set bool, env *Env) (bool, error) {
 }
 
 // envPresets reads ASKUSER_ANSWERS, answers known before asking for runs
-// without a person: a JSON object of strings keyed like the output.
+// without a person: a JSON object of strings keyed by header or by
+// question text, as the input's "answers" are.
 func envPresets(env *Env) (map[string]string, error) {
 	v := env.Getenv("ASKUSER_ANSWERS")
 	if strings.TrimSpace(v) == "" {
