@@ -439,8 +439,11 @@ func browserNote(t *testing.T, browser context.Context) {
 	if want := map[string]string{"Database": "SQLite", "Features": "Export"}; fmt.Sprint(out.Answers) != fmt.Sprint(want) {
 		t.Errorf("answers %v, want %v", out.Answers, want)
 	}
-	if out.Annotations != nil && fmt.Sprint(out.Annotations) != fmt.Sprint(map[string]map[string]string{"Database": {"notes": "Small data, <one> file"}}) {
-		t.Errorf("annotations %v", out.Annotations)
+	if want := map[string]map[string]string{"Database": {"notes": "Small data, <one> file"}}; fmt.Sprint(out.Annotations) != fmt.Sprint(want) {
+		t.Errorf("annotations %v, want %v", out.Annotations, want)
+	}
+	if want := `},"annotations":{"Database":{"notes":"Small data, <one> file"}}}`; !strings.HasSuffix(strings.TrimSpace(r.stdout.String()), want) {
+		t.Errorf("stdout %q does not end with %s", r.stdout.String(), want)
 	}
 	if got := r.stderr.String(); strings.Count(got, "\n") != 1 {
 		t.Errorf("stderr has more than the address:\n%s", got)
