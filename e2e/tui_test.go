@@ -378,7 +378,7 @@ func TestTUILinePromptsOnATerminal(t *testing.T) {
 			t.Parallel()
 			r := startTUI(t, runOpts{cols: 100, rows: 30, env: []string{env}}, questions(qDatabase))
 			r.expect("[1/1] Database\nWhich database should we use?\n  1. PostgreSQL (Recommended)")
-			r.expect("Enter a number (Enter for 1, 0 for your own answer, n for a note):")
+			r.expect("Enter a number (Enter for 1, 0 for your own answer):")
 			r.send("2" + keyEnter)
 			r.exit(0, `{"answers":{"Database":"SQLite"}}`+"\n")
 			if strings.Contains(r.tm.Raw(), "❯") || strings.Contains(r.tm.Raw(), "✔") {

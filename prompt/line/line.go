@@ -93,9 +93,9 @@ func (l *Asker) ask(ctx context.Context, q schema.Question, i, n int) (prompt.An
 	if _, err := io.WriteString(l.out, b.String()); err != nil {
 		return prompt.Answer{}, fmt.Errorf("write prompt: %w", err)
 	}
-	ask := "Enter a number (Enter for 1, 0 for your own answer, n for a note): "
+	ask := "Enter a number (Enter for 1, 0 for your own answer): "
 	if q.MultiSelect {
-		ask = "Enter numbers separated by commas or spaces (Enter for 1, 0 for your own answer, n for a note): "
+		ask = "Enter numbers separated by commas or spaces (Enter for 1, 0 for your own answer): "
 	}
 	note := ""
 	for {

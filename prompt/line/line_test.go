@@ -160,7 +160,7 @@ Which database?
   3. Cloud SQL
      Managed
   0. Other (type your own answer)
-Enter a number (Enter for 1, 0 for your own answer, n for a note): [2/2] Features
+Enter a number (Enter for 1, 0 for your own answer): [2/2] Features
 Which features?
   1. Auth
      Log in
@@ -171,7 +171,7 @@ Which features?
   4. Reports
      Charts
   0. Other (type your own answer)
-Enter numbers separated by commas or spaces (Enter for 1, 0 for your own answer, n for a note): `
+Enter numbers separated by commas or spaces (Enter for 1, 0 for your own answer): `
 	if transcript != wantTranscript {
 		t.Errorf("transcript without echo:\n%s\nwant:\n%s", transcript, wantTranscript)
 	}
@@ -182,9 +182,9 @@ func TestLineEcho(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "Enter a number (Enter for 1, 0 for your own answer, n for a note): 9\n" +
+	want := "Enter a number (Enter for 1, 0 for your own answer): 9\n" +
 		"9 is not a choice: enter a number from 0 to 3.\n" +
-		"Enter a number (Enter for 1, 0 for your own answer, n for a note): \n"
+		"Enter a number (Enter for 1, 0 for your own answer): \n"
 	if !strings.HasSuffix(transcript, want) {
 		t.Errorf("transcript ends:\n%q\nwant:\n%q", transcript, want)
 	}
