@@ -125,23 +125,13 @@ func askRun(ctx context.Context, env *Env, opts askOptions) error {
 		return err
 	}
 
-	answers := make([]prompt.Answer, len(in.Questions))
+	answers, pendingAt, err := knownAnswers(in, opts.key)
+	if err != nil {
+		return err
+	}
 	var pending []schema.Question
-	var pendingAt []int
-	for i, q := range in.Questions {
-		if v, ok := in.Answers[opts.key.Key(q)]; ok {
-			labels, other := q.Resolve(v)
-			if other != "" {
-				// Parse has checked it; this cleans it.
-				if other, err = prompt.CheckOther(other); err != nil {
-					return fmt.Errorf("preset answer for %q: %w", opts.key.Key(q), err)
-				}
-			}
-			answers[i] = prompt.Answer{Labels: labels, Other: other}
-			continue
-		}
-		pending = append(pending, q)
-		pendingAt = append(pendingAt, i)
+	for _, i := range pendingAt {
+		pending = append(pending, in.Questions[i])
 	}
 
 	if len(pending) > 0 {
@@ -172,6 +162,30 @@ func askRun(ctx context.Context, env *Env, opts askOptions) error {
 		}
 	}
 	return writeAnswers(env.IO.Out, in.Questions, answers, opts.key)
+}
+
+// knownAnswers returns an answer for each question of in answered in
+// advance (by its "answers", and the presets added to them), in question
+// order, and the indexes of the questions left to ask.
+func knownAnswers(in *schema.Input, key schema.KeyBy) ([]prompt.Answer, []int, error) {
+	answers := make([]prompt.Answer, len(in.Questions))
+	var pendingAt []int
+	for i, q := range in.Questions {
+		if v, ok := in.Answers[key.Key(q)]; ok {
+			labels, other := q.Resolve(v)
+			if other != "" {
+				var err error
+				// Parse has checked it; this cleans it.
+				if other, err = prompt.CheckOther(other); err != nil {
+					return nil, nil, fmt.Errorf("preset answer for %q: %w", key.Key(q), err)
+				}
+			}
+			answers[i] = prompt.Answer{Labels: labels, Other: other}
+			continue
+		}
+		pendingAt = append(pendingAt, i)
+	}
+	return answers, pendingAt, nil
 }
 
 // envPresets reads ASKUSER_ANSWERS, answers known before asking for runs
