@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
@@ -160,16 +159,7 @@ func mcpRun(ctx context.Context, env *Env, opts mcpOptions) error {
 		ctx, stop = env.WatchSignals(ctx)
 		defer stop()
 	}
-	// The server closes its reader when it stops, to end the read under
-	// way; closing stdin does not interrupt a read of a pipe, a pipe of
-	// our own does.
-	in, feed := io.Pipe()
-	go func() {
-		_, err := io.Copy(feed, env.IO.In)
-		_ = feed.CloseWithError(err) // nil: the reader sees the end
-	}()
-	t := &mcp.IOTransport{Reader: in, Writer: nopWriteCloser{env.IO.Out}}
-	if err := mcpserver.New(o).Run(ctx, t); err != nil {
+	if err := mcpserver.New(o).Run(ctx, env.IO.In, env.IO.Out); err != nil {
 		return err
 	}
 	if ctx.Err() != nil {
@@ -214,9 +204,3 @@ func mcpWebWay(env *Env) mcpserver.Way {
 		return &mcpserver.Opened{Asker: a.fullAsker, Where: where, Close: a.close}, nil
 	}}
 }
-
-// nopWriteCloser leaves stdout open when the session closes: it is the
-// process's, not the session's.
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }

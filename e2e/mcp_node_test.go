@@ -62,7 +62,7 @@ func TestMCPNodeClient(t *testing.T) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, node, "client.mjs", askuserPath(t), questions)
 	cmd.Dir = nodeDir
-	cmd.Env = append(os.Environ(), "ASKUSER_TIMEOUT=", "ASKUSER_ANSWERS=")
+	cmd.Env = mcpEnv()
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -46,6 +47,14 @@ var elicitVersions = []struct{ name, version string }{
 	{"round trips", ""},
 }
 
+// mcpEnv is askuser mcp's environment in the tests, with more.
+func mcpEnv(more ...string) []string {
+	env := append(os.Environ(), "ASKUSER_TIMEOUT=", "ASKUSER_ANSWERS=",
+		// A race-enabled askuser sleeps a second before exiting by default.
+		"GORACE="+strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
+	return append(env, more...)
+}
+
 // mcpRun is a running askuser mcp with a client connected.
 type mcpRun struct {
 	cs     *mcp.ClientSession
@@ -67,7 +76,7 @@ func startMCP(t *testing.T, c mcpClient, args ...string) *mcpRun {
 		t.Fatal(err)
 	}
 	r.cmd = exec.Command(askuserPath(t), append([]string{"mcp"}, args...)...)
-	r.cmd.Env = append(os.Environ(), append([]string{"BROWSER=" + browser, "ASKUSER_TIMEOUT=", "ASKUSER_ANSWERS="}, c.env...)...)
+	r.cmd.Env = mcpEnv(append([]string{"BROWSER=" + browser}, c.env...)...)
 	r.cmd.Stderr = r.stderr
 	opts := &mcp.ClientOptions{
 		ElicitationHandler: c.elicit,
@@ -115,6 +124,35 @@ func (r *mcpRun) call(t *testing.T, ctx context.Context, args string) (*mcp.Call
 	// server.
 	meta := mcp.Meta{mcp.MetaKeyLogLevel: "info"} //nolint:staticcheck // as in startMCP
 	return r.cs.CallTool(ctx, &mcp.CallToolParams{Meta: meta, Name: "askuser", Arguments: json.RawMessage(args)})
+}
+
+// outcome is what a call made in the background returned.
+type outcome struct {
+	res *mcp.CallToolResult
+	err error
+}
+
+// start calls the tool with args in the background.
+func (r *mcpRun) start(t *testing.T, ctx context.Context, args string) <-chan outcome {
+	t.Helper()
+	ch := make(chan outcome, 1)
+	go func() {
+		res, err := r.call(t, ctx, args)
+		ch <- outcome{res, err}
+	}()
+	return ch
+}
+
+// wait waits for a call made in the background.
+func wait(t *testing.T, ch <-chan outcome) (*mcp.CallToolResult, error) {
+	t.Helper()
+	select {
+	case o := <-ch:
+		return o.res, o.err
+	case <-time.After(10 * time.Second):
+		t.Fatal("the call did not return within 10s")
+		return nil, nil
+	}
 }
 
 // answered checks that res is the answers want, a line of askuser's
@@ -168,7 +206,7 @@ func resultText(res *mcp.CallToolResult) string {
 func runAskuser(t *testing.T, env []string, args ...string) (string, string) {
 	t.Helper()
 	cmd := exec.Command(askuserPath(t), args...)
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = mcpEnv(env...)
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	_ = cmd.Run()
@@ -403,15 +441,11 @@ func TestMCPUIChoice(t *testing.T) {
 		t.Error("--ui web asked through the client")
 		return &mcp.ElicitResult{Action: "cancel"}, nil
 	}}, "--ui", "web")
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		res, err := r.call(t, context.Background(), oneQuestion)
-		answered(t, res, err, `{"answers":{"Database":"SQLite"}}`)
-	}()
+	call := r.start(t, context.Background(), oneQuestion)
 	page := r.page(t)
 	wantCode(t, "answer", page.do(t, "POST", page.at(t, "/answer"), "q0=2", page.sameOrigin(t)), http.StatusOK)
-	<-done
+	res, err = wait(t, call)
+	answered(t, res, err, `{"answers":{"Database":"SQLite"}}`)
 }
 
 // page waits for the address of the next web page the server opens: it is
@@ -455,12 +489,7 @@ func TestMCPWebPage(t *testing.T) {
 	for _, v := range elicitVersions {
 		t.Run(v.name, func(t *testing.T) {
 			r := startMCP(t, mcpClient{version: v.version})
-			done := make(chan struct{})
-			go func() {
-				defer close(done)
-				res, err := r.call(t, context.Background(), twoQuestions)
-				answered(t, res, err, `{"answers":{"Database":"SQLite","Features":"Login, Export, Tags"}}`)
-			}()
+			call := r.start(t, context.Background(), twoQuestions)
 			page := r.page(t)
 			got := page.do(t, "GET", page.url, "", nil)
 			wantCode(t, "page", got, http.StatusOK)
@@ -468,7 +497,8 @@ func TestMCPWebPage(t *testing.T) {
 				t.Errorf("the page does not ask the questions:\n%s", got.body)
 			}
 			wantCode(t, "answer", page.do(t, "POST", page.at(t, "/answer"), "q0=2&q1=1&q1=3&q1=0&q1-other=Tags", page.sameOrigin(t)), http.StatusOK)
-			<-done
+			res, err := wait(t, call)
+			answered(t, res, err, `{"answers":{"Database":"SQLite","Features":"Login, Export, Tags"}}`)
 		})
 	}
 }
@@ -491,35 +521,18 @@ func TestMCPTwoCallsAtOnce(t *testing.T) {
 				}
 				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1": "SQLite"}}, nil
 			}})
-			var wg sync.WaitGroup
-			wg.Add(2)
-			go func() {
-				defer wg.Done()
-				res, err := r.call(t, context.Background(), colour)
-				answered(t, res, err, `{"answers":{"Colour":"Blue"}}`)
-			}()
-			go func() {
-				defer wg.Done()
-				res, err := r.call(t, context.Background(), oneQuestion)
-				answered(t, res, err, `{"answers":{"Database":"SQLite"}}`)
-			}()
-			wg.Wait()
+			colourCall := r.start(t, context.Background(), colour)
+			databaseCall := r.start(t, context.Background(), oneQuestion)
+			res, err := wait(t, colourCall)
+			answered(t, res, err, `{"answers":{"Colour":"Blue"}}`)
+			res, err = wait(t, databaseCall)
+			answered(t, res, err, `{"answers":{"Database":"SQLite"}}`)
 		})
 	}
 	t.Run("web pages", func(t *testing.T) {
 		r := startMCP(t, mcpClient{})
-		var wg sync.WaitGroup
-		wg.Add(2)
-		go func() {
-			defer wg.Done()
-			res, err := r.call(t, context.Background(), colour)
-			answered(t, res, err, `{"answers":{"Colour":"Red"}}`)
-		}()
-		go func() {
-			defer wg.Done()
-			res, err := r.call(t, context.Background(), oneQuestion)
-			answered(t, res, err, `{"answers":{"Database":"PostgreSQL (Recommended)"}}`)
-		}()
+		colourCall := r.start(t, context.Background(), colour)
+		databaseCall := r.start(t, context.Background(), oneQuestion)
 		pages := []*webRun{r.page(t), r.page(t)}
 		if pages[0].url == pages[1].url {
 			t.Fatalf("both calls on one page: %s", pages[0].url)
@@ -533,7 +546,10 @@ func TestMCPTwoCallsAtOnce(t *testing.T) {
 			}
 			wantCode(t, "answer", p.do(t, "POST", p.at(t, "/answer"), "q0=1", p.sameOrigin(t)), http.StatusOK)
 		}
-		wg.Wait()
+		res, err := wait(t, colourCall)
+		answered(t, res, err, `{"answers":{"Colour":"Red"}}`)
+		res, err = wait(t, databaseCall)
+		answered(t, res, err, `{"answers":{"Database":"PostgreSQL (Recommended)"}}`)
 	})
 }
 
@@ -543,17 +559,13 @@ func TestMCPClientCancels(t *testing.T) {
 	t.Run("web page", func(t *testing.T) {
 		r := startMCP(t, mcpClient{})
 		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan error, 1)
-		go func() {
-			_, err := r.call(t, ctx, oneQuestion)
-			done <- err
-		}()
+		call := r.start(t, ctx, oneQuestion)
 		page := r.page(t)
 		waited := make(chan webResponse, 1)
 		go func() { waited <- page.do(t, "GET", page.at(t, "/wait"), "", nil) }()
 		time.Sleep(100 * time.Millisecond) // the page is waiting
 		cancel()
-		if err := <-done; !errors.Is(err, context.Canceled) {
+		if _, err := wait(t, call); !errors.Is(err, context.Canceled) {
 			t.Errorf("cancelled call: %v", err)
 		}
 		select {
@@ -581,14 +593,10 @@ func TestMCPClientCancels(t *testing.T) {
 			return &mcp.ElicitResult{Action: "cancel"}, nil
 		}})
 		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan error, 1)
-		go func() {
-			_, err := r.call(t, ctx, oneQuestion)
-			done <- err
-		}()
+		call := r.start(t, ctx, oneQuestion)
 		<-shown
 		cancel()
-		<-done
+		wait(t, call)
 		select {
 		case <-withdrawn:
 		case <-time.After(5 * time.Second):
@@ -603,17 +611,14 @@ func TestMCPTimeout(t *testing.T) {
 	const want = "Error: Timed out after 1s: nobody answered in time. Do not ask again at once: carry on with what you know, or stop and say what you need."
 	t.Run("web page", func(t *testing.T) {
 		r := startMCP(t, mcpClient{}, "--timeout", "1s")
-		done := make(chan string, 1)
-		go func() {
-			res, err := r.call(t, context.Background(), oneQuestion)
-			done <- failed(t, res, err)
-		}()
+		call := r.start(t, context.Background(), oneQuestion)
 		page := r.page(t)
 		got := page.do(t, "GET", page.at(t, "/wait"), "", nil)
 		if !strings.Contains(got.body, "Question withdrawn") || !strings.Contains(got.body, "timed out after 1s") {
 			t.Errorf("the waiting page does not learn that the question was withdrawn:\n%s", got.body)
 		}
-		if got := <-done; got != want {
+		res, err := wait(t, call)
+		if got := failed(t, res, err); got != want {
 			t.Errorf("tool error %q, want %q", got, want)
 		}
 	})
@@ -687,7 +692,7 @@ func TestMCPStdoutCarriesOnlyTheProtocol(t *testing.T) {
 			if err := os.WriteFile(browser, []byte("#!/bin/sh\necho opening \"$1\"\n"), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			cmd.Env = append(os.Environ(), "BROWSER="+browser, "ASKUSER_TIMEOUT=", "ASKUSER_ANSWERS=")
+			cmd.Env = mcpEnv("BROWSER=" + browser)
 			stderr := &testutil.Buffer{}
 			cmd.Stderr = stderr
 			stdin, err := cmd.StdinPipe()
@@ -715,19 +720,15 @@ func TestMCPStdoutCarriesOnlyTheProtocol(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := &mcpRun{cs: cs, cmd: cmd, stderr: stderr, logs: logs}
-			done := make(chan struct{})
-			go func() {
-				defer close(done)
-				res, err := r.call(t, context.Background(), oneQuestion)
-				answered(t, res, err, `{"answers":{"Database":"SQLite"}}`)
-			}()
+			call := r.start(t, context.Background(), oneQuestion)
 			if ui == "web" {
 				msg := <-logs
 				page := &webRun{url: strings.TrimPrefix(msg, "Answer in your browser: ")}
 				wantCode(t, "answer", page.do(t, "POST", page.at(t, "/answer"), "q0=2", page.sameOrigin(t)), http.StatusOK)
 			}
-			<-done
-			res, err := r.call(t, context.Background(), `{"questions":[]}`)
+			res, err := wait(t, call)
+			answered(t, res, err, `{"answers":{"Database":"SQLite"}}`)
+			res, err = r.call(t, context.Background(), `{"questions":[]}`)
 			failed(t, res, err)
 
 			cs.Close()
@@ -752,11 +753,7 @@ func TestMCPStdoutCarriesOnlyTheProtocol(t *testing.T) {
 // calls told so, and the exit code is the signal's.
 func TestMCPStopsOnSignal(t *testing.T) {
 	r := startMCP(t, mcpClient{})
-	done := make(chan string, 1)
-	go func() {
-		res, err := r.call(t, context.Background(), oneQuestion)
-		done <- failed(t, res, err)
-	}()
+	call := r.start(t, context.Background(), oneQuestion)
 	page := r.page(t)
 	waited := make(chan webResponse, 1)
 	go func() { waited <- page.do(t, "GET", page.at(t, "/wait"), "", nil) }()
@@ -767,13 +764,9 @@ func TestMCPStopsOnSignal(t *testing.T) {
 	if got := <-waited; !strings.Contains(got.body, "Question withdrawn") || !strings.Contains(got.body, "askuser mcp stopped") {
 		t.Errorf("the waiting page does not learn that the question was withdrawn:\n%s", got.body)
 	}
-	select {
-	case got := <-done:
-		if want := "Error: Askuser mcp stopped, and the questions were withdrawn."; got != want {
-			t.Errorf("tool error %q, want %q", got, want)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("the call was not answered within 5s of SIGTERM")
+	res, err := wait(t, call)
+	if got, want := failed(t, res, err), "Error: Askuser mcp stopped, and the questions were withdrawn."; got != want {
+		t.Errorf("tool error %q, want %q", got, want)
 	}
 	r.cs.Close()
 	if code := r.cmd.ProcessState.ExitCode(); code != 143 {
@@ -785,7 +778,7 @@ func TestMCPStopsOnSignal(t *testing.T) {
 // withdraws the questions it was waiting for, and the server ends, exit 0.
 func TestMCPClientGoesAway(t *testing.T) {
 	cmd := exec.Command(askuserPath(t), "mcp")
-	cmd.Env = append(os.Environ(), "BROWSER=true", "ASKUSER_TIMEOUT=", "ASKUSER_ANSWERS=")
+	cmd.Env = mcpEnv("BROWSER=true")
 	stderr := &testutil.Buffer{}
 	cmd.Stderr = stderr
 	stdin, err := cmd.StdinPipe()
@@ -821,5 +814,28 @@ func TestMCPClientGoesAway(t *testing.T) {
 	}
 	if p.code() != 0 {
 		t.Errorf("exit %d, want 0; stderr:\n%s", p.code(), stderr)
+	}
+}
+
+// A client that declares forms but fails to show one has asked nothing:
+// auto goes on to the web page, and --ui elicit says what went wrong.
+func TestMCPFormFails(t *testing.T) {
+	cannot := func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		return nil, errors.New("forms are not shown here")
+	}
+	r := startMCP(t, mcpClient{version: "2025-11-25", elicit: cannot})
+	call := r.start(t, context.Background(), oneQuestion)
+	page := r.page(t)
+	wantCode(t, "answer", page.do(t, "POST", page.at(t, "/answer"), "q0=2", page.sameOrigin(t)), http.StatusOK)
+	res, err := wait(t, call)
+	answered(t, res, err, `{"answers":{"Database":"SQLite"}}`)
+	if !regexp.MustCompile(`(?m)^askuser mcp: the MCP client could not show the form: .*forms are not shown here; asking another way$`).MatchString(r.stderr.String()) {
+		t.Errorf("stderr does not say why the page was opened:\n%s", r.stderr)
+	}
+
+	r = startMCP(t, mcpClient{version: "2025-11-25", elicit: cannot}, "--ui", "elicit")
+	res, err = r.call(t, context.Background(), oneQuestion)
+	if got := failed(t, res, err); !strings.HasPrefix(got, "Error: The MCP client could not show the form: ") || !strings.HasSuffix(got, "forms are not shown here. Tell the person, who can run askuser mcp with --ui web.") {
+		t.Errorf("tool error %q", got)
 	}
 }

@@ -128,7 +128,8 @@ type Server struct {
 
 	mu       sync.Mutex
 	stopping bool           // set when Run ends: no call starts after it
-	calls    sync.WaitGroup // the calls under way
+	active   int            // the calls under way
+	calls    sync.WaitGroup // the calls under way, to wait for
 }
 
 // New returns a server with opts.
@@ -136,20 +137,36 @@ func New(opts Options) *Server {
 	return &Server{opts: opts}
 }
 
-// Run serves the tool over t until the client goes or ctx ends, then ends
-// the calls still waiting (withdrawing their questions), and returns once
-// their replies are written. Closing t's reader must interrupt a read.
-func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
+// stopGrace is how long stopping waits for the replies of the calls it
+// ends to be written.
+const stopGrace = 2 * time.Second
+
+// Run serves the tool on in and out (stdin and stdout) until the client
+// goes or ctx ends, then ends the calls still waiting (withdrawing their
+// questions), and returns once their replies are written.
+func (s *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 	s.ctx = ctx
+
+	// The session closes its reader when it stops, to end the read under
+	// way; closing stdin does not interrupt a read of a pipe, closing a
+	// pipe of our own does.
+	input, feed := io.Pipe()
+	go func() {
+		_, err := io.Copy(feed, in)
+		_ = feed.CloseWithError(err) // nil: the reader sees the end
+	}()
+	output := &output{w: out, wrote: make(chan struct{})}
+
 	srv := mcp.NewServer(s.opts.Implementation, &mcp.ServerOptions{
 		Logger: slog.New(slog.NewTextHandler(s.opts.Log, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	})
 	srv.AddTool(s.opts.Tool, s.call)
 	// A client that never sets a level still hears where to answer: with
 	// no level set, the protocol lets the server choose what to send.
-	ss, err := srv.Connect(ctx, t, &mcp.ServerSessionOptions{State: &mcp.ServerSessionState{LogLevel: "info"}})
+	ss, err := srv.Connect(ctx, &mcp.IOTransport{Reader: input, Writer: output},
+		&mcp.ServerSessionOptions{State: &mcp.ServerSessionState{LogLevel: "info"}})
 	if err != nil {
 		return fmt.Errorf("serve MCP: %w", err)
 	}
@@ -161,11 +178,14 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	}
 	s.mu.Lock()
 	s.stopping = true
+	owed := s.active
 	s.mu.Unlock()
+	replied := output.replied()
 	stop(errStopped)
 	s.calls.Wait()
-	// Closing waits until the calls' replies are written, and then closes
-	// the transport, whose reader must give way.
+	// The session writes nothing once it is closing: the replies of the
+	// calls just ended go out first.
+	output.await(replied+owed, stopGrace)
 	_ = ss.Close()
 	if err != nil {
 		return fmt.Errorf("serve MCP: %w", err)
@@ -180,8 +200,69 @@ func (s *Server) enter() bool {
 	if s.stopping {
 		return false
 	}
+	s.active++
 	s.calls.Add(1)
 	return true
+}
+
+// leave counts a call out.
+func (s *Server) leave() {
+	s.mu.Lock()
+	s.active--
+	s.mu.Unlock()
+	s.calls.Done()
+}
+
+// output is stdout, counting the replies written on it.
+type output struct {
+	w     io.Writer
+	mu    sync.Mutex
+	n     int           // replies written
+	wrote chan struct{} // closed, and replaced, at each reply
+}
+
+// Write writes one message, as the SDK writes them.
+func (o *output) Write(p []byte) (int, error) {
+	n, err := o.w.Write(p)
+	var msg struct {
+		ID     json.RawMessage `json:"id"`
+		Method *string         `json:"method"`
+	}
+	if json.Unmarshal(p, &msg) == nil && msg.ID != nil && msg.Method == nil {
+		o.mu.Lock()
+		o.n++
+		close(o.wrote)
+		o.wrote = make(chan struct{})
+		o.mu.Unlock()
+	}
+	return n, err
+}
+
+// Close leaves stdout open: it is the process's, not the session's.
+func (o *output) Close() error { return nil }
+
+func (o *output) replied() int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.n
+}
+
+// await waits until n replies have been written, or for at most d.
+func (o *output) await(n int, d time.Duration) {
+	deadline := time.After(d)
+	for {
+		o.mu.Lock()
+		got, wrote := o.n, o.wrote
+		o.mu.Unlock()
+		if got >= n {
+			return
+		}
+		select {
+		case <-wrote:
+		case <-deadline:
+			return
+		}
+	}
 }
 
 // call handles one call of the tool.
@@ -189,7 +270,7 @@ func (s *Server) call(reqCtx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 	if !s.enter() {
 		return toolError(s.errorText(errStopped)), nil
 	}
-	defer s.calls.Done()
+	defer s.leave()
 	args := []byte(req.Params.Arguments)
 	if len(args) == 0 {
 		args = []byte("{}")
@@ -264,7 +345,13 @@ func (s *Server) ask(ctx context.Context, req *mcp.CallToolRequest, qs []schema.
 		}
 		a := &elicit.Asker{Elicit: req.Session.Elicit, Version: req.ProtocolVersion()}
 		answers, err := a.Ask(ctx, qs)
-		return answers, nil, err
+		var failed *elicit.RequestError
+		if !errors.As(err, &failed) || s.opts.Elicitation == ElicitOnly {
+			return answers, nil, err
+		}
+		// A client that declares forms and cannot show them has asked the
+		// person nothing: the next way may reach them.
+		_, _ = fmt.Fprintf(s.opts.Log, "askuser mcp: %v; asking another way\n", err)
 	}
 	if s.opts.Elicitation == ElicitOnly {
 		return nil, nil, &prompt.UnavailableError{Err: errors.New("the MCP client cannot show questions: it did not declare elicitation, and askuser mcp runs with --ui elicit")}
@@ -356,6 +443,7 @@ func (s *Server) errorText(err error) string {
 		timeout     *TimeoutError
 		unavailable *prompt.UnavailableError
 		client      *elicit.ClientError
+		failed      *elicit.RequestError
 	)
 	switch {
 	case errors.As(err, &timeout):
@@ -368,6 +456,8 @@ func (s *Server) errorText(err error) string {
 		return fmt.Sprintf("Error: %s. Tell the person, who can change how askuser mcp is set up.", capitalize(unavailable.Error()))
 	case errors.As(err, &client):
 		return fmt.Sprintf("Error: %s; no answers were taken from it.", capitalize(client.Error()))
+	case errors.As(err, &failed):
+		return fmt.Sprintf("Error: %s. Tell the person, who can run askuser mcp with --ui web.", capitalize(failed.Error()))
 	case errors.Is(err, errClientCancelled), errors.Is(err, errClientGone), errors.Is(err, errStopped):
 		return fmt.Sprintf("Error: %s, and the questions were withdrawn.", capitalize(err.Error()))
 	}

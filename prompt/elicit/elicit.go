@@ -38,9 +38,23 @@ type ClientError struct {
 
 func (e *ClientError) Error() string { return "the MCP client replied to the form with " + e.Msg }
 
+// RequestError is an elicitation request that the client failed, rather
+// than answered: it declared elicitation but cannot show this form, or
+// does not show forms at all. Nothing was asked of the person.
+type RequestError struct {
+	Err error
+}
+
+func (e *RequestError) Error() string {
+	return "the MCP client could not show the form: " + e.Err.Error()
+}
+
+func (e *RequestError) Unwrap() error { return e.Err }
+
 // Asker asks through elicitation requests that it sends itself. It asks
 // again, saying why, until the person sends answers that are fine, or
-// declines, or cancels, or ctx ends.
+// declines, or cancels, or ctx ends. A request the client fails is a
+// *RequestError.
 type Asker struct {
 	// Elicit sends one elicitation request and returns the client's reply,
 	// as mcp.ServerSession.Elicit does; it must return promptly when ctx
@@ -59,7 +73,7 @@ func (a *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer,
 			return nil, context.Cause(ctx)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("ask through the MCP client: %w", err)
+			return nil, &RequestError{Err: err}
 		}
 		answers, again, err := Outcome(qs, a.Version, res)
 		if err != nil || again == nil {
