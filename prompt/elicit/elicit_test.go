@@ -134,8 +134,8 @@ func TestFormShowsControlCharacters(t *testing.T) {
 	if strings.Contains(string(b), `\u001b`) || strings.Contains(string(b), `\u0007`) || !strings.Contains(p.Message, `\x1b[2J`) {
 		t.Errorf("control characters reach the form: %s", b)
 	}
-	if !strings.Contains(string(b), `"const":"A\u202e"`) && !strings.Contains(string(b), "\"const\":\"A\u202e\"") {
-		t.Errorf("the label sent back is not the label as given: %s", b)
+	if !strings.Contains(string(b), "{\"const\":\"A\u202e\",\"title\":\"A\\\\u202e\"}") {
+		t.Errorf("the label sent back is not the label as given, or its title is not shown safe: %s", b)
 	}
 }
 
