@@ -51,7 +51,7 @@ func TestFormMapsEachKindOfQuestion(t *testing.T) {
 		"type": "object",
 		"properties": map[string]any{
 			"q1": map[string]any{"type": "string", "title": "Database",
-				"description": "Which database should we use?\n• PostgreSQL (Recommended): Relational, rich features\n• SQLite: Embedded, zero configuration\nPostgreSQL (Recommended):\nCREATE TABLE notes (id bigserial);",
+				"description": "Which database should we use?\n• PostgreSQL (Recommended): Relational, rich features\n• SQLite: Embedded, zero configuration\nPreview of PostgreSQL (Recommended):\nCREATE TABLE notes (id bigserial);",
 				"oneOf": []any{
 					map[string]any{"const": "PostgreSQL (Recommended)", "title": "PostgreSQL (Recommended)"},
 					map[string]any{"const": "SQLite", "title": "SQLite"},

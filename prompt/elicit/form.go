@@ -194,7 +194,7 @@ func describe(q schema.Question, withQuestion bool) string {
 	}
 	for _, o := range q.Options {
 		if o.Preview != "" {
-			lines = append(lines, prompt.Display(o.Label)+":\n"+prompt.DisplayMultiline(o.Preview))
+			lines = append(lines, "Preview of "+prompt.Display(o.Label)+":\n"+prompt.DisplayMultiline(o.Preview))
 		}
 	}
 	return strings.Join(lines, "\n")
