@@ -64,10 +64,18 @@ type Asker struct {
 	Version string
 }
 
+// maxRounds is how many times a form is sent before askuser gives up on a
+// client that sends it back unanswered: one that accepts forms without
+// showing them would otherwise be asked without end.
+const maxRounds = 10
+
 // Ask puts qs to the person through the client; see Asker.
 func (a *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
 	params := Form(qs, a.Version)
-	for {
+	for round := 1; ; round++ {
+		if round > maxRounds {
+			return nil, &ClientError{Msg: fmt.Sprintf("answers that do not fit it %d times", maxRounds)}
+		}
 		res, err := a.Elicit(ctx, params)
 		if ctx.Err() != nil {
 			return nil, context.Cause(ctx)

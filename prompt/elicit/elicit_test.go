@@ -268,6 +268,18 @@ func TestAsker(t *testing.T) {
 		t.Errorf("sent %d forms; the second says %q", len(sent), sent[len(sent)-1].Message)
 	}
 
+	// A client that sends the form back empty, as one that accepts forms
+	// without showing them would, is not asked without end.
+	sent = nil
+	a = &Asker{Elicit: func(_ context.Context, p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+		sent = append(sent, p)
+		return &mcp.ElicitResult{Action: "accept"}, nil
+	}}
+	var ce *ClientError
+	if _, err := a.Ask(context.Background(), []schema.Question{single}); !errors.As(err, &ce) || len(sent) != maxRounds {
+		t.Errorf("a client that never answers: %v after %d forms", err, len(sent))
+	}
+
 	ctx, cancel := context.WithCancelCause(context.Background())
 	stopped := errors.New("stopped")
 	a = &Asker{Elicit: func(ctx context.Context, _ *mcp.ElicitParams) (*mcp.ElicitResult, error) {
