@@ -31,6 +31,7 @@ func TestBinaryLinksTheLibraries(t *testing.T) {
 		"github.com/spf13/cobra",                   // the commands and flags
 		"github.com/AlecAivazis/survey/v2",         // the terminal UI
 		"github.com/mattn/go-isatty",               // which way of asking fits
+		"github.com/modelcontextprotocol/go-sdk",   // askuser mcp
 	} {
 		if !linked[mod] {
 			t.Errorf("the binary does not link %s; go version -m says:\n%s", mod, out)

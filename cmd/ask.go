@@ -140,32 +140,13 @@ func askRun(ctx context.Context, env *Env, opts askOptions) error {
 		return err
 	}
 
-	answers := make([]prompt.Answer, len(in.Questions))
-	// A note the input gave for a question is passed through, asked or
-	// not, unless the person writes one of their own, which wins: it is
-	// the newer word of the person the notes come from.
-	inputNote := func(i int, a prompt.Answer) prompt.Answer {
-		if a.Note == "" {
-			a.Note = in.Annotations[opts.key.Key(in.Questions[i])]
-		}
-		return a
+	answers, pendingAt, err := knownAnswers(in, opts.key)
+	if err != nil {
+		return err
 	}
 	var pending []schema.Question
-	var pendingAt []int
-	for i, q := range in.Questions {
-		if v, ok := in.Answers[opts.key.Key(q)]; ok {
-			labels, other := q.Resolve(v)
-			if other != "" {
-				// Parse has checked it; this cleans it.
-				if other, err = prompt.CheckOther(other); err != nil {
-					return fmt.Errorf("preset answer for %q: %w", opts.key.Key(q), err)
-				}
-			}
-			answers[i] = inputNote(i, prompt.Answer{Labels: labels, Other: other})
-			continue
-		}
-		pending = append(pending, q)
-		pendingAt = append(pendingAt, i)
+	for _, i := range pendingAt {
+		pending = append(pending, in.Questions[i])
 	}
 
 	if len(pending) > 0 {
@@ -178,8 +159,9 @@ func askRun(ctx context.Context, env *Env, opts askOptions) error {
 					return nil, err
 				}
 				for j, i := range pendingAt {
-					answers[i] = inputNote(i, got[j])
+					answers[i] = got[j]
 				}
+				withInputNotes(in, opts.key, answers)
 				return prompt.Summarize(in.Questions, answers), nil
 			},
 			noAnswer: func(err error) error {
@@ -195,6 +177,7 @@ func askRun(ctx context.Context, env *Env, opts askOptions) error {
 			return err
 		}
 	}
+	withInputNotes(in, opts.key, answers)
 	return writeAnswers(env.IO.Out, in.Questions, answers, outputOptions{key: opts.key, arrays: opts.arrays})
 }
 
@@ -213,6 +196,41 @@ func arraysOption(flag, set bool, env *Env) (bool, error) {
 		return false, usageErrorf("invalid ASKUSER_ARRAYS %q: must be 1 or 0", v)
 	}
 	return on, nil
+}
+
+// knownAnswers returns an answer for each question of in answered in
+// advance (by its "answers", and the presets added to them), in question
+// order, and the indexes of the questions left to ask.
+func knownAnswers(in *schema.Input, key schema.KeyBy) ([]prompt.Answer, []int, error) {
+	answers := make([]prompt.Answer, len(in.Questions))
+	var pendingAt []int
+	for i, q := range in.Questions {
+		if v, ok := in.Answers[key.Key(q)]; ok {
+			labels, other := q.Resolve(v)
+			if other != "" {
+				var err error
+				// Parse has checked it; this cleans it.
+				if other, err = prompt.CheckOther(other); err != nil {
+					return nil, nil, fmt.Errorf("preset answer for %q: %w", key.Key(q), err)
+				}
+			}
+			answers[i] = prompt.Answer{Labels: labels, Other: other}
+			continue
+		}
+		pendingAt = append(pendingAt, i)
+	}
+	return answers, pendingAt, nil
+}
+
+// withInputNotes passes a note the input gave for a question through to
+// its answer, asked or not, unless the person wrote one of their own,
+// which wins: it is the newer word of the person the notes come from.
+func withInputNotes(in *schema.Input, key schema.KeyBy, answers []prompt.Answer) {
+	for i, q := range in.Questions {
+		if answers[i].Note == "" {
+			answers[i].Note = in.Annotations[key.Key(q)]
+		}
+	}
 }
 
 // envPresets reads ASKUSER_ANSWERS, answers known before asking for runs

@@ -25,6 +25,7 @@ func NewRootCmd(env *Env) *cobra.Command {
 		newConfirmCmd(env),
 		newInputCmd(env),
 		newToolCmd(env),
+		newMCPCmd(env),
 		newDocsCmd(env),
 		newVersionCmd(env),
 		newCompletionCmd(),

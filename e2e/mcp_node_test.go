@@ -1,0 +1,143 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// nodeDir holds the second MCP client: the reference TypeScript SDK's, at
+// the version its package-lock.json pins.
+const nodeDir = "mcp-node"
+
+// TestMCPNodeClient meets askuser mcp with an MCP client that shares no code
+// with it: the reference TypeScript SDK's, run by Node. It lists the tools,
+// has a form filled in (a choice, several, text and the person's own
+// answer), and has one declined. The SDK is installed from the lock file
+// with npm ci when node_modules is missing.
+func TestMCPNodeClient(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed: the test against the TypeScript MCP client needs Node.js 18 or later and npm")
+	}
+	// The test's own files, so that go test reruns it when they change.
+	for _, f := range []string{"client.mjs", "package.json", "package-lock.json"} {
+		if _, err := os.ReadFile(filepath.Join(nodeDir, f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(nodeDir, "node_modules", "@modelcontextprotocol", "sdk", "package.json")); err != nil {
+		npm, err := exec.LookPath("npm")
+		if err != nil {
+			t.Skip("npm is not installed: the test against the TypeScript MCP client installs its SDK with npm ci")
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		defer cancel()
+		install := exec.CommandContext(ctx, npm, "ci", "--no-audit", "--no-fund", "--loglevel=error")
+		install.Dir = nodeDir
+		if out, err := install.CombinedOutput(); err != nil {
+			t.Fatalf("npm ci in e2e/%s: %v\n%s", nodeDir, err, out)
+		}
+	}
+
+	questions := filepath.Join(t.TempDir(), "questions.json")
+	const doc = `{"questions":[
+	  {"question":"Which database should we use?","header":"Database","multiSelect":false,
+	   "options":[{"label":"PostgreSQL (Recommended)","description":"Relational","preview":"CREATE TABLE t ();"},{"label":"SQLite","description":"Embedded"}]},
+	  {"question":"Which features?","header":"Features","multiSelect":true,
+	   "options":[{"label":"Login","description":"Sign-in"},{"label":"Search","description":"Full text"},{"label":"Export","description":"As JSON"}]},
+	  {"question":"What should it be called?","header":"Name","type":"text","placeholder":"UserCard"},
+	  {"question":"Where should it run?","header":"Region","multiSelect":false,
+	   "options":[{"label":"Europe","description":"Frankfurt"},{"label":"America","description":"Virginia"}]}]}`
+	if err := os.WriteFile(questions, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, "client.mjs", askuserPath(t), questions)
+	cmd.Dir = nodeDir
+	cmd.Env = mcpEnv()
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node client.mjs: %v\nstdout:\n%s\nstderr:\n%s", err, out, stderr.String())
+	}
+	type result struct {
+		Content []struct {
+			Type, Text string
+		}
+		StructuredContent any
+		IsError           bool
+	}
+	var got struct {
+		Server struct{ Name string }
+		Tools  []struct {
+			Name, Title, Description string
+			InputSchema              any
+		}
+		Answered, Declined result
+		Forms              []struct {
+			Message         string
+			RequestedSchema struct {
+				Properties map[string]map[string]any
+				Required   []string
+			}
+		}
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("the client's report: %v\n%s", err, out)
+	}
+
+	if got.Server.Name != "askuser" {
+		t.Errorf("server %q, want askuser", got.Server.Name)
+	}
+	def, _ := runAskuser(t, nil, "tool", "--format", "mcp")
+	var want struct {
+		Name, Title, Description string
+		InputSchema              any
+	}
+	if err := json.Unmarshal([]byte(def), &want); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Tools) != 1 || !reflect.DeepEqual(got.Tools[0], want) {
+		t.Errorf("the TypeScript client lists %+v, want askuser tool --format mcp's tool", got.Tools)
+	}
+
+	const answers = `{"answers":{"Database":"SQLite","Features":"Login, Export","Name":"OrderList","Region":"Mars"}}`
+	a := got.Answered
+	if a.IsError || len(a.Content) != 1 || a.Content[0].Type != "text" || a.Content[0].Text != answers {
+		t.Errorf("answered call: %+v, want the text %s", a, answers)
+	}
+	var wantStructured any
+	_ = json.Unmarshal([]byte(answers), &wantStructured)
+	if !reflect.DeepEqual(a.StructuredContent, wantStructured) {
+		t.Errorf("structured content %v, want %s", a.StructuredContent, answers)
+	}
+	d := got.Declined
+	if !d.IsError || len(d.Content) != 1 || !strings.HasPrefix(d.Content[0].Text, "Error: The person declined to answer. Do not ask again at once") {
+		t.Errorf("declined call: %+v", d)
+	}
+
+	if len(got.Forms) != 2 {
+		t.Fatalf("the client was shown %d forms, want 2", len(got.Forms))
+	}
+	p := got.Forms[0].RequestedSchema.Properties
+	for name, typ := range map[string]string{"q1": "string", "q1_other": "string", "q2": "array", "q2_other": "string", "q3": "string", "q4": "string", "q4_other": "string"} {
+		if p[name]["type"] != typ {
+			t.Errorf("field %s: %v, want type %s", name, p[name], typ)
+		}
+	}
+	if p["q1"]["oneOf"] == nil || p["q2"]["items"] == nil {
+		t.Errorf("choices lost on the way to the client: %v", p)
+	}
+	if !reflect.DeepEqual(got.Forms[0].RequestedSchema.Required, []string{"q3"}) {
+		t.Errorf("required %v, want [q3]", got.Forms[0].RequestedSchema.Required)
+	}
+}

@@ -1,0 +1,476 @@
+// Package mcpserver is askuser's MCP server: one tool that takes the
+// questions as askuser does, and reaches the person through the client's
+// own interface (elicitation) when the client has one, else through the
+// ways of asking that the command line gives it (a web page, an inbox). It
+// is built on the official MCP SDK, which owns the protocol; this package
+// owns only what a call does. The checking of the questions and the
+// writing of the answers are the command line's own, passed in Options, so
+// that a call and a run of askuser agree exactly.
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/prompt/elicit"
+	"github.com/askuser/askuser/schema"
+)
+
+// Elicitation says when a call asks through the client's own interface.
+type Elicitation int
+
+// The uses of elicitation.
+const (
+	// ElicitWhenDeclared asks through the client when it declared
+	// elicitation, and through Options.Ways otherwise.
+	ElicitWhenDeclared Elicitation = iota
+	// ElicitOnly asks through the client, and fails a call from a client
+	// that did not declare elicitation.
+	ElicitOnly
+	// ElicitNever asks only through Options.Ways.
+	ElicitNever
+)
+
+// Options configure a Server.
+type Options struct {
+	// Implementation names the server to its clients.
+	Implementation *mcp.Implementation
+	// Tool is the one tool, with its name, description and input schema.
+	Tool *mcp.Tool
+	// Parse checks a call's arguments, the questions document, exactly as
+	// the command line checks its input, and returns what to ask.
+	Parse func(args []byte) (*Call, error)
+	// Answers writes the answers to c's questions as the command line
+	// prints them: {"answers":{...}}.
+	Answers func(c *Call, answers []prompt.Answer) ([]byte, error)
+	// ErrorText words an error as the command line does on stderr: for
+	// questions that are not valid, every problem.
+	ErrorText func(error) string
+	// Elicitation says when to ask through the client.
+	Elicitation Elicitation
+	// Ways are the other ways of reaching the person, in the order they are
+	// tried: a way whose Open fails with a *prompt.UnavailableError is
+	// passed over for the next.
+	Ways []Way
+	// Timeout, when not 0, ends every call that waits this long for an
+	// answer.
+	Timeout time.Duration
+	// Log receives notices for the person who runs the server: stderr,
+	// never stdout, which carries the protocol.
+	Log io.Writer
+}
+
+// Call is one call's questions, checked.
+type Call struct {
+	// Input is the document the call gave.
+	Input *schema.Input
+	// Known holds an answer for every question answered in advance (by the
+	// document's "answers" or the environment), in question order; the
+	// others are asked.
+	Known []prompt.Answer
+	// Pending are the indexes in Input.Questions of the questions to ask.
+	Pending []int
+}
+
+// A Way is a way of reaching the person other than the client's own
+// interface.
+type Way struct {
+	// Name names it in errors: "web", "inbox".
+	Name string
+	// Open prepares to ask one call's questions. It fails with a
+	// *prompt.UnavailableError when this way cannot reach the person now,
+	// for the next way to be tried.
+	Open func(ctx context.Context) (*Opened, error)
+}
+
+// Opened is a way of asking, ready for one call.
+type Opened struct {
+	Asker prompt.Asker
+	// Where tells the person where to answer ("Answer in your browser:
+	// URL"), for the client's log; "" for nothing to tell.
+	Where string
+	// Close releases what Open took, after Ask.
+	Close func()
+}
+
+// TimeoutError ends a call that waited Options.Timeout for an answer.
+type TimeoutError struct {
+	After time.Duration
+}
+
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("timed out after %s waiting for an answer", e.After)
+}
+
+// Why a call stopped waiting other than for an answer. Their text is what
+// a web page shows when its question is withdrawn.
+var (
+	errClientCancelled = errors.New("the MCP client cancelled the request")
+	errClientGone      = errors.New("the MCP client went away")
+	errStopped         = errors.New("askuser mcp stopped")
+)
+
+// Server serves the tool; see Run.
+type Server struct {
+	opts Options
+	// ctx ends every call when Run returns.
+	ctx context.Context
+
+	mu       sync.Mutex
+	stopping bool           // set when Run ends: no call starts after it
+	active   int            // the calls under way
+	calls    sync.WaitGroup // the calls under way, to wait for
+}
+
+// New returns a server with opts.
+func New(opts Options) *Server {
+	return &Server{opts: opts}
+}
+
+// stopGrace is how long stopping waits for the replies of the calls it
+// ends to be written.
+const stopGrace = 2 * time.Second
+
+// Run serves the tool on in and out (stdin and stdout) until the client
+// goes or ctx ends, then ends the calls still waiting (withdrawing their
+// questions), and returns once their replies are written.
+func (s *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	s.ctx = ctx
+
+	// The session closes its reader when it stops, to end the read under
+	// way; closing stdin does not interrupt a read of a pipe, closing a
+	// pipe of our own does.
+	input, feed := io.Pipe()
+	go func() {
+		_, err := io.Copy(feed, in)
+		_ = feed.CloseWithError(err) // nil: the reader sees the end
+	}()
+	output := &output{w: out, wrote: make(chan struct{})}
+
+	srv := mcp.NewServer(s.opts.Implementation, &mcp.ServerOptions{
+		Logger: slog.New(slog.NewTextHandler(s.opts.Log, &slog.HandlerOptions{Level: slog.LevelWarn})),
+	})
+	srv.AddTool(s.opts.Tool, s.call)
+	// A client that never sets a level still hears where to answer: with
+	// no level set, the protocol lets the server choose what to send.
+	ss, err := srv.Connect(ctx, &mcp.IOTransport{Reader: input, Writer: output},
+		&mcp.ServerSessionOptions{State: &mcp.ServerSessionState{LogLevel: "info"}})
+	if err != nil {
+		return fmt.Errorf("serve MCP: %w", err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- ss.Wait() }()
+	select {
+	case err = <-done:
+	case <-ctx.Done():
+	}
+	s.mu.Lock()
+	s.stopping = true
+	owed := s.active
+	s.mu.Unlock()
+	replied := output.replied()
+	stop(errStopped)
+	s.calls.Wait()
+	// The session writes nothing once it is closing: the replies of the
+	// calls just ended go out first.
+	output.await(replied+owed, stopGrace)
+	_ = ss.Close()
+	if err != nil {
+		return fmt.Errorf("serve MCP: %w", err)
+	}
+	return nil
+}
+
+// enter counts a call in, unless Run is ending.
+func (s *Server) enter() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stopping {
+		return false
+	}
+	s.active++
+	s.calls.Add(1)
+	return true
+}
+
+// leave counts a call out.
+func (s *Server) leave() {
+	s.mu.Lock()
+	s.active--
+	s.mu.Unlock()
+	s.calls.Done()
+}
+
+// output is stdout, counting the replies written on it.
+type output struct {
+	w     io.Writer
+	mu    sync.Mutex
+	n     int           // replies written
+	wrote chan struct{} // closed, and replaced, at each reply
+}
+
+// Write writes one message, as the SDK writes them.
+func (o *output) Write(p []byte) (int, error) {
+	n, err := o.w.Write(p)
+	var msg struct {
+		ID     json.RawMessage `json:"id"`
+		Method *string         `json:"method"`
+	}
+	if json.Unmarshal(p, &msg) == nil && msg.ID != nil && msg.Method == nil {
+		o.mu.Lock()
+		o.n++
+		close(o.wrote)
+		o.wrote = make(chan struct{})
+		o.mu.Unlock()
+	}
+	return n, err
+}
+
+// Close leaves stdout open: it is the process's, not the session's.
+func (o *output) Close() error { return nil }
+
+func (o *output) replied() int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.n
+}
+
+// await waits until n replies have been written, or for at most d.
+func (o *output) await(n int, d time.Duration) {
+	deadline := time.After(d)
+	for {
+		o.mu.Lock()
+		got, wrote := o.n, o.wrote
+		o.mu.Unlock()
+		if got >= n {
+			return
+		}
+		select {
+		case <-wrote:
+		case <-deadline:
+			return
+		}
+	}
+}
+
+// call handles one call of the tool.
+func (s *Server) call(reqCtx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	if !s.enter() {
+		return toolError(s.errorText(errStopped)), nil
+	}
+	defer s.leave()
+	args := []byte(req.Params.Arguments)
+	if len(args) == 0 {
+		args = []byte("{}")
+	}
+	c, err := s.opts.Parse(args)
+	if err != nil {
+		return toolError(s.opts.ErrorText(err)), nil
+	}
+	answers := append([]prompt.Answer(nil), c.Known...)
+	if len(c.Pending) > 0 {
+		qs := make([]schema.Question, len(c.Pending))
+		for j, i := range c.Pending {
+			qs[j] = c.Input.Questions[i]
+		}
+		ctx, cancel := s.callContext(reqCtx)
+		got, more, err := s.ask(ctx, req, qs)
+		cancel()
+		switch {
+		case more != nil:
+			return more, nil
+		case err != nil:
+			return toolError(s.errorText(err)), nil
+		}
+		for j, i := range c.Pending {
+			answers[i] = got[j]
+		}
+	}
+	out, err := s.opts.Answers(c, answers)
+	if err != nil {
+		return toolError(s.opts.ErrorText(err)), nil
+	}
+	out = []byte(strings.TrimSuffix(string(out), "\n"))
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: string(out)}},
+		StructuredContent: json.RawMessage(out),
+	}, nil
+}
+
+// callContext is the context a call waits in: it ends, with a cause that
+// says why, when the client cancels the request or goes away, when the
+// server stops, or after the timeout.
+func (s *Server) callContext(reqCtx context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(context.WithoutCancel(reqCtx))
+	stopReq := context.AfterFunc(reqCtx, func() {
+		if errors.Is(context.Cause(reqCtx), io.EOF) {
+			cancel(errClientGone)
+		} else {
+			cancel(errClientCancelled)
+		}
+	})
+	stopSrv := context.AfterFunc(s.ctx, func() { cancel(errStopped) })
+	release := func() {
+		stopReq()
+		stopSrv()
+		cancel(nil)
+	}
+	if s.opts.Timeout > 0 {
+		var cancelTimeout context.CancelFunc
+		ctx, cancelTimeout = context.WithTimeoutCause(ctx, s.opts.Timeout, &TimeoutError{After: s.opts.Timeout})
+		return ctx, func() { cancelTimeout(); release() }
+	}
+	return ctx, release
+}
+
+// ask reaches the person with qs. It returns their answers, or a result
+// that hands the client a form to fill in and call again with (see
+// elicitRound), or why nobody answered.
+func (s *Server) ask(ctx context.Context, req *mcp.CallToolRequest, qs []schema.Question) ([]prompt.Answer, *mcp.CallToolResult, error) {
+	if s.opts.Elicitation != ElicitNever && declaresElicitation(req) {
+		if roundTrips(req) {
+			return s.elicitRound(req, qs)
+		}
+		a := &elicit.Asker{Elicit: req.Session.Elicit, Version: req.ProtocolVersion()}
+		answers, err := a.Ask(ctx, qs)
+		var failed *elicit.RequestError
+		if !errors.As(err, &failed) || s.opts.Elicitation == ElicitOnly {
+			return answers, nil, err
+		}
+		// A client that declares forms and cannot show them has asked the
+		// person nothing: the next way may reach them.
+		_, _ = fmt.Fprintf(s.opts.Log, "askuser mcp: %v; asking another way\n", err)
+	}
+	if s.opts.Elicitation == ElicitOnly {
+		return nil, nil, &prompt.UnavailableError{Err: errors.New("the MCP client cannot show questions: it did not declare elicitation, and askuser mcp runs with --ui elicit")}
+	}
+	var unavailable []string
+	for _, w := range s.opts.Ways {
+		opened, err := w.Open(ctx)
+		var u *prompt.UnavailableError
+		if errors.As(err, &u) {
+			unavailable = append(unavailable, fmt.Sprintf("%s: %s", w.Name, u.Err))
+			continue
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		if opened.Where != "" {
+			s.notice(ctx, req, opened.Where)
+		}
+		answers, err := opened.Asker.Ask(ctx, qs)
+		opened.Close()
+		return answers, nil, err
+	}
+	return nil, nil, &prompt.UnavailableError{Err: fmt.Errorf("no way of asking can reach the person (%s)", strings.Join(unavailable, "; "))}
+}
+
+// formID names the form among a call's input requests.
+const formID = "askuser"
+
+// elicitRound asks through a client that fills in forms between calls:
+// the first call returns the form, and the call made again with the
+// person's reply returns the answers, or the form again with what to put
+// right. The server keeps nothing between the two; the call carries the
+// questions again.
+func (s *Server) elicitRound(req *mcp.CallToolRequest, qs []schema.Question) ([]prompt.Answer, *mcp.CallToolResult, error) {
+	version := req.ProtocolVersion()
+	reply, ok := req.Params.InputResponses[formID]
+	if !ok {
+		return nil, &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{formID: elicit.Form(qs, version)}}, nil
+	}
+	res, ok := reply.(*mcp.ElicitResult)
+	if !ok {
+		return nil, nil, &elicit.ClientError{Msg: fmt.Sprintf("a %T", reply)}
+	}
+	answers, again, err := elicit.Outcome(qs, version, res)
+	if again != nil {
+		return nil, &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{formID: again}}, nil
+	}
+	return answers, nil, err
+}
+
+// newestBeforeRoundTrips is the newest protocol version in which a server
+// sends requests of its own (elicitation) while serving a call; from the
+// next, it returns them to the client in the call's result.
+const newestBeforeRoundTrips = "2025-11-25"
+
+// roundTrips reports whether the client takes the form in the call's
+// result rather than as a request of the server's, as the SDK decides.
+func roundTrips(req *mcp.CallToolRequest) bool {
+	p := req.Session.InitializeParams()
+	return p == nil || p.ProtocolVersion > newestBeforeRoundTrips
+}
+
+// declaresElicitation reports whether the client can fill in forms.
+func declaresElicitation(req *mcp.CallToolRequest) bool {
+	caps := req.ClientCapabilities()
+	if caps == nil || caps.Elicitation == nil {
+		return false
+	}
+	// A client that names neither mode means forms, from before there were
+	// others.
+	e := caps.Elicitation
+	return e.Form != nil || e.URL == nil
+}
+
+// notice tells the person where to answer: on stderr, as the way of asking
+// does itself, and in the client's log.
+func (s *Server) notice(ctx context.Context, req *mcp.CallToolRequest, text string) {
+	// Log messages are deprecated from protocol 2026-07-28 on, and still
+	// what clients show; the notice only helps, the way of asking says it
+	// too.
+	_ = req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: "notice", Logger: "askuser", Data: text}) //nolint:staticcheck // see above
+}
+
+// errorText is what a call that got no answers tells the model: what
+// happened, and what to do next.
+func (s *Server) errorText(err error) string {
+	const dont = " Do not ask again at once: carry on with what you know, or stop and say what you need."
+	var (
+		timeout     *TimeoutError
+		unavailable *prompt.UnavailableError
+		client      *elicit.ClientError
+		failed      *elicit.RequestError
+	)
+	switch {
+	case errors.As(err, &timeout):
+		return fmt.Sprintf("Error: Timed out after %s: nobody answered in time.", timeout.After) + dont
+	case errors.Is(err, elicit.ErrDeclined):
+		return "Error: The person declined to answer." + dont
+	case errors.Is(err, prompt.ErrCancelled):
+		return "Error: Cancelled: the person closed the questions without answering." + dont
+	case errors.As(err, &unavailable):
+		return fmt.Sprintf("Error: %s. Tell the person, who can change how askuser mcp is set up.", capitalize(unavailable.Error()))
+	case errors.As(err, &client):
+		return fmt.Sprintf("Error: %s; no answers were taken from it.", capitalize(client.Error()))
+	case errors.As(err, &failed):
+		return fmt.Sprintf("Error: %s. Tell the person, who can run askuser mcp with --ui web.", capitalize(failed.Error()))
+	case errors.Is(err, errClientCancelled), errors.Is(err, errClientGone), errors.Is(err, errStopped):
+		return fmt.Sprintf("Error: %s, and the questions were withdrawn.", capitalize(err.Error()))
+	}
+	return s.opts.ErrorText(err)
+}
+
+func toolError(text string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: strings.TrimSuffix(text, "\n")}}}
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

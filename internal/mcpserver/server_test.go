@@ -1,0 +1,169 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/schema"
+)
+
+// The server's routing, in-process, with ways of asking that the tests
+// make up; e2e/mcp_test.go meets the built askuser mcp as clients do.
+
+var question = schema.Question{Question: "Which database?", Header: "Database", Options: []schema.Option{
+	{Label: "PostgreSQL", Description: "Relational"}, {Label: "SQLite", Description: "Embedded"},
+}}
+
+// askerFunc is a prompt.Asker.
+type askerFunc func(context.Context, []schema.Question) ([]prompt.Answer, error)
+
+func (f askerFunc) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
+	return f(ctx, qs)
+}
+
+// way is a Way that records that it was opened, and answers with label,
+// or is unavailable when label is "".
+func way(name, label string, opened *[]string) Way {
+	return Way{Name: name, Open: func(context.Context) (*Opened, error) {
+		*opened = append(*opened, name)
+		if label == "" {
+			return nil, &prompt.UnavailableError{Err: fmt.Errorf("no %s here", name)}
+		}
+		return &Opened{
+			Asker: askerFunc(func(context.Context, []schema.Question) ([]prompt.Answer, error) {
+				return []prompt.Answer{{Labels: []string{label}}}, nil
+			}),
+			Where: "Answer on " + name,
+			Close: func() {},
+		}, nil
+	}}
+}
+
+// serve runs a server with o (its Parse, Answers and Tool filled in) and
+// connects a client with copts to it.
+func serve(t *testing.T, o Options, copts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
+	o.Implementation = &mcp.Implementation{Name: "askuser", Version: "test"}
+	o.Tool = &mcp.Tool{Name: "askuser", InputSchema: json.RawMessage(`{"type":"object"}`)}
+	o.Parse = func([]byte) (*Call, error) {
+		return &Call{Input: &schema.Input{Questions: []schema.Question{question}}, Known: make([]prompt.Answer, 1), Pending: []int{0}}, nil
+	}
+	o.Answers = func(_ *Call, a []prompt.Answer) ([]byte, error) {
+		return []byte(`{"answers":{"Database":"` + a[0].String() + `"}}` + "\n"), nil
+	}
+	o.ErrorText = func(err error) string { return "Error: " + err.Error() + "\n" }
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+	clientIn, serverOut := io.Pipe()
+	serverIn, clientOut := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	ran := make(chan error, 1)
+	go func() { ran <- New(o).Run(ctx, serverIn, serverOut) }()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, copts).
+		Connect(context.Background(), &mcp.IOTransport{Reader: clientIn, Writer: clientOut}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cancel()
+		if err := <-ran; err != nil {
+			t.Errorf("Run: %v", err)
+		}
+		cs.Close()
+	})
+	return cs
+}
+
+func call(t *testing.T, cs *mcp.ClientSession) (string, bool) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "askuser", Arguments: map[string]any{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Content[0].(*mcp.TextContent).Text, res.IsError
+}
+
+// The ways are tried in order, passing over those that cannot reach the
+// person now; the one that asks says where, in the client's log.
+func TestWaysInOrder(t *testing.T) {
+	var opened []string
+	logs := make(chan string, 4)
+	cs := serve(t, Options{Ways: []Way{way("inbox", "", &opened), way("web", "SQLite", &opened), way("never", "PostgreSQL", &opened)}},
+		&mcp.ClientOptions{LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) { //nolint:staticcheck // the notice is a log message
+			logs <- r.Params.Data.(string)
+		}})
+	if text, isErr := call(t, cs); isErr || text != `{"answers":{"Database":"SQLite"}}` {
+		t.Errorf("call: %q (error %v)", text, isErr)
+	}
+	if strings.Join(opened, " ") != "inbox web" {
+		t.Errorf("opened %v, want inbox then web", opened)
+	}
+	select {
+	case got := <-logs:
+		if got != "Answer on web" {
+			t.Errorf("log %q", got)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("no notice in the client's log")
+	}
+}
+
+// With no way that can reach the person, the call says why for each.
+func TestNoWayReachesThePerson(t *testing.T) {
+	var opened []string
+	cs := serve(t, Options{Ways: []Way{way("inbox", "", &opened), way("web", "", &opened)}}, nil)
+	text, isErr := call(t, cs)
+	if want := "Error: No way of asking can reach the person (inbox: no inbox here; web: no web here). Tell the person, who can change how askuser mcp is set up."; !isErr || text != want {
+		t.Errorf("call: %q, want the error %q", text, want)
+	}
+}
+
+// ElicitNever asks a client that has forms through the ways; the default
+// asks it through its forms.
+func TestElicitation(t *testing.T) {
+	elicited := 0
+	copts := &mcp.ClientOptions{ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		elicited++
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1": "PostgreSQL"}}, nil
+	}}
+	var opened []string
+	cs := serve(t, Options{Elicitation: ElicitNever, Ways: []Way{way("web", "SQLite", &opened)}}, copts)
+	if text, _ := call(t, cs); text != `{"answers":{"Database":"SQLite"}}` || elicited != 0 {
+		t.Errorf("ElicitNever: %q, %d forms", text, elicited)
+	}
+	cs = serve(t, Options{Ways: []Way{way("web", "SQLite", &opened)}}, copts)
+	if text, _ := call(t, cs); text != `{"answers":{"Database":"PostgreSQL"}}` || elicited != 1 {
+		t.Errorf("ElicitWhenDeclared: %q, %d forms", text, elicited)
+	}
+	if len(opened) != 1 {
+		t.Errorf("ways opened: %v", opened)
+	}
+}
+
+// What a call that got no answers tells the model.
+func TestErrorText(t *testing.T) {
+	s := New(Options{ErrorText: func(err error) string { return "command line: " + err.Error() }})
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{&TimeoutError{After: 90 * time.Second}, "Error: Timed out after 1m30s: nobody answered in time. Do not ask again at once"},
+		{prompt.ErrCancelled, "Error: Cancelled: the person closed the questions without answering. Do not ask again at once"},
+		{errClientGone, "Error: The MCP client went away, and the questions were withdrawn."},
+		{errors.New("disk full"), "command line: disk full"},
+	} {
+		if got := s.errorText(tc.err); !strings.HasPrefix(got, tc.want) {
+			t.Errorf("%v: %q, want it to start %q", tc.err, got, tc.want)
+		}
+	}
+}

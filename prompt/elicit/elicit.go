@@ -1,0 +1,281 @@
+// Package elicit asks through the MCP client's own interface: MCP
+// elicitation. The questions become one form of flat fields, as
+// elicitation allows: a single-select question is a string enum titled
+// with the option labels, a multi-select question an array of them, a text
+// question a string, and each question with options has an optional field
+// for the person's own answer (Other). What the question and its options
+// say goes into the field descriptions. What comes back is checked against
+// the labels, and every typed answer with prompt.CheckOther; a form the
+// person can put right is sent again, saying what to put right.
+//
+// Form and Outcome are the two halves of one round, for a server that
+// returns the form to the client and reads the reply on the next call (the
+// multi round-trip requests of MCP 2026-07-28); Asker runs the rounds
+// itself over a session that lets the server send requests.
+package elicit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/schema"
+)
+
+// ErrDeclined means the person declined to answer: the client's "decline".
+var ErrDeclined = errors.New("declined")
+
+// ClientError is a reply that the form could not have produced: a value of
+// the wrong type, a label that is not an option, an action elicitation
+// does not have. It is the client's fault, not the person's, so it is not
+// sent back to be put right.
+type ClientError struct {
+	Msg string
+}
+
+func (e *ClientError) Error() string { return "the MCP client replied to the form with " + e.Msg }
+
+// RequestError is an elicitation request that the client failed, rather
+// than answered: it declared elicitation but cannot show this form, or
+// does not show forms at all. Nothing was asked of the person.
+type RequestError struct {
+	Err error
+}
+
+func (e *RequestError) Error() string {
+	return "the MCP client could not show the form: " + e.Err.Error()
+}
+
+func (e *RequestError) Unwrap() error { return e.Err }
+
+// Asker asks through elicitation requests that it sends itself. It asks
+// again, saying why, until the person sends answers that are fine, or
+// declines, or cancels, or ctx ends. A request the client fails is a
+// *RequestError.
+type Asker struct {
+	// Elicit sends one elicitation request and returns the client's reply,
+	// as mcp.ServerSession.Elicit does; it must return promptly when ctx
+	// is done.
+	Elicit func(ctx context.Context, p *mcp.ElicitParams) (*mcp.ElicitResult, error)
+	// Version is the protocol version the client speaks, for Form.
+	Version string
+}
+
+// maxRounds is how many times a form is sent before askuser gives up on a
+// client that sends it back unanswered: one that accepts forms without
+// showing them would otherwise be asked without end.
+const maxRounds = 10
+
+// Ask puts qs to the person through the client; see Asker.
+func (a *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
+	params := Form(qs, a.Version)
+	for round := 1; ; round++ {
+		if round > maxRounds {
+			return nil, &ClientError{Msg: fmt.Sprintf("answers that do not fit it %d times", maxRounds)}
+		}
+		res, err := a.Elicit(ctx, params)
+		if ctx.Err() != nil {
+			return nil, context.Cause(ctx)
+		}
+		if err != nil {
+			return nil, &RequestError{Err: err}
+		}
+		answers, again, err := Outcome(qs, a.Version, res)
+		if err != nil || again == nil {
+			return answers, err
+		}
+		params = again
+	}
+}
+
+// Outcome reads the client's reply to the form that asked qs (made by Form
+// for version, or returned by Outcome). It returns one answer per question;
+// or, when the person can put right what they sent, the form to send next;
+// or ErrDeclined, prompt.ErrCancelled, or a *ClientError.
+func Outcome(qs []schema.Question, version string, res *mcp.ElicitResult) ([]prompt.Answer, *mcp.ElicitParams, error) {
+	if res == nil {
+		return nil, nil, &ClientError{Msg: "nothing"}
+	}
+	switch res.Action {
+	case "accept":
+	case "decline":
+		return nil, nil, ErrDeclined
+	case "cancel":
+		return nil, nil, prompt.ErrCancelled
+	default:
+		return nil, nil, &ClientError{Msg: fmt.Sprintf("the action %q", res.Action)}
+	}
+	answers := make([]prompt.Answer, len(qs))
+	problems := map[int]string{}
+	legacy := legacyForm(version)
+	for i, q := range qs {
+		a, problem, err := read(q, i, legacy, res.Content)
+		if err != nil {
+			return nil, nil, err
+		}
+		if problem != "" {
+			problems[i] = problem
+		}
+		answers[i] = a
+	}
+	if len(problems) > 0 {
+		return nil, form(qs, version, problems, res.Content), nil
+	}
+	return answers, nil, nil
+}
+
+// read reads question i's answer from the form's content. A problem is
+// what the person can put right; an error, what the client got wrong.
+func read(q schema.Question, i int, legacy bool, content map[string]any) (prompt.Answer, string, error) {
+	if q.IsText() {
+		text, err := str(content, choiceField(i))
+		if err != nil {
+			return prompt.Answer{}, "", err
+		}
+		typed, problem := checkTyped(text)
+		if problem == "" && typed == "" {
+			problem = "Type your answer."
+		}
+		return prompt.Answer{Other: typed}, problem, nil
+	}
+
+	var chosen []string
+	switch {
+	case q.MultiSelect && legacy:
+		for j := range q.Options {
+			v, ok := content[boxField(i, j)]
+			if !ok || v == nil {
+				continue
+			}
+			tick, ok := v.(bool)
+			if !ok {
+				return prompt.Answer{}, "", &ClientError{Msg: fmt.Sprintf("%s for %s, which is a box to tick", describeValue(v), boxField(i, j))}
+			}
+			if tick {
+				chosen = append(chosen, q.Options[j].Label)
+			}
+		}
+	case q.MultiSelect:
+		v := content[choiceField(i)]
+		list, ok := v.([]any)
+		if v != nil && !ok {
+			return prompt.Answer{}, "", &ClientError{Msg: fmt.Sprintf("%s for %s, which is a list of options", describeValue(v), choiceField(i))}
+		}
+		for _, item := range list {
+			s, ok := item.(string)
+			if !ok {
+				return prompt.Answer{}, "", &ClientError{Msg: fmt.Sprintf("%s among the choices of %s", describeValue(item), choiceField(i))}
+			}
+			chosen = append(chosen, s)
+		}
+	default:
+		s, err := str(content, choiceField(i))
+		if err != nil {
+			return prompt.Answer{}, "", err
+		}
+		if s != "" {
+			chosen = []string{s}
+		}
+	}
+	labels, err := inOptionOrder(q, chosen, choiceField(i))
+	if err != nil {
+		return prompt.Answer{}, "", err
+	}
+
+	own, err := str(content, otherField(i))
+	if err != nil {
+		return prompt.Answer{}, "", err
+	}
+	typed, problem := checkTyped(own)
+	answer := prompt.Answer{Labels: labels, Other: typed}
+	switch {
+	case problem != "":
+	case !q.MultiSelect && len(labels) == 1 && typed != "":
+		if j, ok := q.Choice(typed); ok && j >= 0 && q.Options[j].Label == labels[0] {
+			// The chosen label typed out again says the same thing.
+			answer.Other = ""
+			break
+		}
+		problem = "Choose an option or type your own answer, not both."
+	case len(labels) == 0 && typed == "" && q.MultiSelect:
+		problem = "Choose at least one option, or type your own answer."
+	case len(labels) == 0 && typed == "":
+		problem = "Choose an option, or type your own answer."
+	}
+	return answer, problem, nil
+}
+
+// checkTyped checks a typed answer as every asker does. An answer that is
+// only space is no answer.
+func checkTyped(s string) (string, string) {
+	text, err := prompt.CheckOther(s)
+	var long *prompt.OtherLengthError
+	switch {
+	case err == nil:
+		return text, ""
+	case errors.Is(err, prompt.ErrOtherEmpty):
+		return "", ""
+	case errors.As(err, &long):
+		return "", fmt.Sprintf("Your answer is too long: at most %d characters (got %d).", prompt.MaxOtherLength, long.Length)
+	}
+	return "", "Your answer " + err.Error() + "."
+}
+
+// inOptionOrder checks that every value chosen is one of q's labels, and
+// returns them in option order, each once.
+func inOptionOrder(q schema.Question, chosen []string, name string) ([]string, error) {
+	picked := map[string]bool{}
+	for _, c := range chosen {
+		found := false
+		for _, o := range q.Options {
+			if o.Label == c {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return nil, &ClientError{Msg: fmt.Sprintf("%q for %s, which is not one of its options", c, name)}
+		}
+		picked[c] = true
+	}
+	var labels []string
+	for _, o := range q.Options {
+		if picked[o.Label] {
+			labels = append(labels, o.Label)
+		}
+	}
+	return labels, nil
+}
+
+// str reads a text field: "" when it is absent.
+func str(content map[string]any, name string) (string, error) {
+	v, ok := content[name]
+	if !ok || v == nil {
+		return "", nil
+	}
+	s, ok := v.(string)
+	if !ok {
+		return "", &ClientError{Msg: fmt.Sprintf("%s for %s, which is text", describeValue(v), name)}
+	}
+	return s, nil
+}
+
+// describeValue names the JSON type of v, for a ClientError.
+func describeValue(v any) string {
+	switch v.(type) {
+	case string:
+		return "text"
+	case bool:
+		return "true or false"
+	case float64, int, int64:
+		return "a number"
+	case []any:
+		return "a list"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("a %T", v)
+}

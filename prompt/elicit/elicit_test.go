@@ -1,0 +1,293 @@
+package elicit
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/schema"
+)
+
+var (
+	single = schema.Question{Question: "Which database should we use?", Header: "Database", Options: []schema.Option{
+		{Label: "PostgreSQL (Recommended)", Description: "Relational, rich features", Preview: "CREATE TABLE notes (id bigserial);"},
+		{Label: "SQLite", Description: "Embedded, zero configuration"},
+	}}
+	multi = schema.Question{Question: "Which features?", Header: "Features", MultiSelect: true, Options: []schema.Option{
+		{Label: "Login", Description: "Sign-in"},
+		{Label: "Search", Description: "Full text"},
+		{Label: "Export", Description: "As JSON"},
+	}}
+	text = schema.Question{Question: "What should it be called?", Header: "Name", Type: schema.TypeText, Placeholder: "UserCard"}
+)
+
+// requestedJSON is the form's schema as the client receives it.
+func requestedJSON(t *testing.T, p *mcp.ElicitParams) map[string]any {
+	t.Helper()
+	b, err := json.Marshal(p.RequestedSchema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestFormMapsEachKindOfQuestion(t *testing.T) {
+	p := Form([]schema.Question{single, multi, text}, "")
+	if p.Mode != "form" {
+		t.Errorf("mode %q, want form", p.Mode)
+	}
+	got := requestedJSON(t, p)
+	want := map[string]any{
+		"type": "object",
+		"properties": map[string]any{
+			"q1": map[string]any{"type": "string", "title": "Database",
+				"description": "Which database should we use?\n• PostgreSQL (Recommended): Relational, rich features\n• SQLite: Embedded, zero configuration\nPreview of PostgreSQL (Recommended):\nCREATE TABLE notes (id bigserial);",
+				"oneOf": []any{
+					map[string]any{"const": "PostgreSQL (Recommended)", "title": "PostgreSQL (Recommended)"},
+					map[string]any{"const": "SQLite", "title": "SQLite"},
+				}},
+			"q1_other": map[string]any{"type": "string", "title": "Database: your own answer", "maxLength": 2000.0,
+				"description": "Optional: type your own answer instead of choosing an option."},
+			"q2": map[string]any{"type": "array", "title": "Features (choose any)",
+				"description": "Which features?\n• Login: Sign-in\n• Search: Full text\n• Export: As JSON",
+				"items": map[string]any{"anyOf": []any{
+					map[string]any{"const": "Login", "title": "Login"},
+					map[string]any{"const": "Search", "title": "Search"},
+					map[string]any{"const": "Export", "title": "Export"},
+				}}},
+			"q2_other": map[string]any{"type": "string", "title": "Features: your own answer", "maxLength": 2000.0,
+				"description": "Optional: your own answer, added to the options you chose."},
+			"q3": map[string]any{"type": "string", "title": "Name", "minLength": 1.0, "maxLength": 2000.0,
+				"description": "What should it be called?\nFor example: UserCard"},
+		},
+		"required": []any{"q3"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		g, _ := json.MarshalIndent(got, "", "  ")
+		t.Errorf("requested schema:\n%s", g)
+	}
+	if want := "Please answer 3 questions: Database, Features, Name."; p.Message != want {
+		t.Errorf("message %q, want %q", p.Message, want)
+	}
+	// The fields come in question order, as a client shows them.
+	b, _ := json.Marshal(p.RequestedSchema)
+	if i, j := strings.Index(string(b), `"q2"`), strings.Index(string(b), `"q3"`); i < 0 || j < i {
+		t.Errorf("fields out of order: %s", b)
+	}
+}
+
+func TestFormOfOneQuestionAsksIt(t *testing.T) {
+	p := Form([]schema.Question{single}, "")
+	if p.Message != single.Question {
+		t.Errorf("message %q, want the question", p.Message)
+	}
+	q1 := requestedJSON(t, p)["properties"].(map[string]any)["q1"].(map[string]any)
+	if strings.HasPrefix(q1["description"].(string), single.Question) {
+		t.Errorf("the question is said twice: %q", q1["description"])
+	}
+}
+
+func TestFormBeforeTitledEnums(t *testing.T) {
+	got := requestedJSON(t, Form([]schema.Question{single, multi}, "2025-06-18"))["properties"].(map[string]any)
+	q1 := got["q1"].(map[string]any)
+	if !reflect.DeepEqual(q1["enum"], []any{"PostgreSQL (Recommended)", "SQLite"}) || !reflect.DeepEqual(q1["enumNames"], []any{"PostgreSQL (Recommended)", "SQLite"}) || q1["oneOf"] != nil {
+		t.Errorf("single-select for 2025-06-18: %v", q1)
+	}
+	for j, label := range []string{"Login", "Search", "Export"} {
+		box, ok := got[boxField(1, j)].(map[string]any)
+		if !ok || box["type"] != "boolean" || box["title"] != "Features: "+label {
+			t.Errorf("box for %s: %v", label, got[boxField(1, j)])
+		}
+	}
+	if _, ok := got["q2"]; ok {
+		t.Error("an array in a form for 2025-06-18")
+	}
+	a, again, err := Outcome([]schema.Question{single, multi}, "2025-06-18", &mcp.ElicitResult{Action: "accept", Content: map[string]any{
+		"q1": "SQLite", "q2_option3": true, "q2_option1": true, "q2_option2": false,
+	}})
+	if err != nil || again != nil {
+		t.Fatalf("Outcome: %v, again %v", err, again)
+	}
+	if want := []prompt.Answer{{Labels: []string{"SQLite"}}, {Labels: []string{"Login", "Export"}}}; !reflect.DeepEqual(a, want) {
+		t.Errorf("answers %+v, want %+v", a, want)
+	}
+}
+
+// Text that a terminal would obey is shown, not obeyed: a client may draw
+// the form on a terminal. The values sent back are the labels as given.
+func TestFormShowsControlCharacters(t *testing.T) {
+	q := schema.Question{Question: "Pick\x1b[2J one", Header: "H\x1b]0;x\a", Options: []schema.Option{
+		{Label: "A\u202e", Description: "d\x1b[31m"}, {Label: "B", Description: "b"},
+	}}
+	p := Form([]schema.Question{q}, "")
+	b, _ := json.Marshal(p)
+	if strings.Contains(string(b), `\u001b`) || strings.Contains(string(b), `\u0007`) || !strings.Contains(p.Message, `\x1b[2J`) {
+		t.Errorf("control characters reach the form: %s", b)
+	}
+	if !strings.Contains(string(b), "{\"const\":\"A\u202e\",\"title\":\"A\\\\u202e\"}") {
+		t.Errorf("the label sent back is not the label as given, or its title is not shown safe: %s", b)
+	}
+}
+
+func TestOutcome(t *testing.T) {
+	qs := []schema.Question{single, multi, text}
+	tests := []struct {
+		name    string
+		content map[string]any
+		want    []prompt.Answer
+		problem map[string]string // header: what the form asked again says
+	}{
+		{"choices and text", map[string]any{"q1": "SQLite", "q2": []any{"Export", "Login"}, "q3": " OrderList "},
+			[]prompt.Answer{{Labels: []string{"SQLite"}}, {Labels: []string{"Login", "Export"}}, {Other: "OrderList"}}, nil},
+		{"own answers", map[string]any{"q1_other": "MySQL", "q2": []any{"Search"}, "q2_other": "Tags,\tand\x07 colours", "q3": "x"},
+			[]prompt.Answer{{Other: "MySQL"}, {Labels: []string{"Search"}, Other: "Tags, and colours"}, {Other: "x"}}, nil},
+		{"the chosen label typed again", map[string]any{"q1": "SQLite", "q1_other": "sqlite", "q2_other": "Other", "q3": "x"},
+			[]prompt.Answer{{Labels: []string{"SQLite"}}, {Other: "Other"}, {Other: "x"}}, nil},
+		{"empty strings are no answer", map[string]any{"q1": "", "q1_other": " \u00a0", "q2": []any{}, "q2_other": "", "q3": "\t"}, nil,
+			map[string]string{"Database": "Choose an option, or type your own answer.", "Features": "Choose at least one option, or type your own answer.", "Name": "Type your answer."}},
+		{"both", map[string]any{"q1": "SQLite", "q1_other": "MySQL", "q2": []any{"Login"}, "q3": "x"}, nil,
+			map[string]string{"Database": "Choose an option or type your own answer, not both."}},
+		{"too long", map[string]any{"q1_other": strings.Repeat("é", 2001), "q2": []any{"Login"}, "q3": "x"}, nil,
+			map[string]string{"Database": "Your answer is too long: at most 2000 characters (got 2001)."}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, again, err := Outcome(qs, "", &mcp.ElicitResult{Action: "accept", Content: tt.content})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.problem == nil {
+				if again != nil || !reflect.DeepEqual(got, tt.want) {
+					t.Errorf("answers %+v (again: %v), want %+v", got, again, tt.want)
+				}
+				return
+			}
+			if again == nil {
+				t.Fatalf("no form sent again; answers %+v", got)
+			}
+			for header, p := range tt.problem {
+				if !strings.Contains(again.Message, "- "+header+": "+p+"\n") {
+					t.Errorf("message lacks %q for %s:\n%s", p, header, again.Message)
+				}
+			}
+			n := 0
+			for _, line := range strings.Split(again.Message, "\n") {
+				if strings.HasPrefix(line, "- ") {
+					n++
+				}
+			}
+			if n != len(tt.problem) {
+				t.Errorf("message names %d problems, want %d:\n%s", n, len(tt.problem), again.Message)
+			}
+		})
+	}
+}
+
+// Asking again fills in the answers that were fine, and leaves empty the
+// fields of the question that was not.
+func TestOutcomeKeepsTheAnswersThatWereFine(t *testing.T) {
+	qs := []schema.Question{single, multi, text}
+	_, again, err := Outcome(qs, "", &mcp.ElicitResult{Action: "accept", Content: map[string]any{
+		"q1": "SQLite", "q1_other": "MySQL", "q2": []any{"Search"}, "q2_other": "Tags", "q3": "OrderList",
+	}})
+	if err != nil || again == nil {
+		t.Fatalf("Outcome: %v, again %v", err, again)
+	}
+	props := requestedJSON(t, again)["properties"].(map[string]any)
+	defaults := map[string]any{}
+	for name, p := range props {
+		if d, ok := p.(map[string]any)["default"]; ok {
+			defaults[name] = d
+		}
+	}
+	want := map[string]any{"q2": []any{"Search"}, "q2_other": "Tags", "q3": "OrderList"}
+	if !reflect.DeepEqual(defaults, want) {
+		t.Errorf("defaults %v, want %v", defaults, want)
+	}
+	if !strings.HasSuffix(again.Message, "\n\nPlease answer 3 questions: Database, Features, Name.") {
+		t.Errorf("message %q", again.Message)
+	}
+}
+
+func TestOutcomeRefusals(t *testing.T) {
+	qs := []schema.Question{single}
+	if _, _, err := Outcome(qs, "", &mcp.ElicitResult{Action: "decline"}); !errors.Is(err, ErrDeclined) {
+		t.Errorf("decline: %v", err)
+	}
+	if _, _, err := Outcome(qs, "", &mcp.ElicitResult{Action: "cancel"}); !errors.Is(err, prompt.ErrCancelled) {
+		t.Errorf("cancel: %v", err)
+	}
+	for name, res := range map[string]*mcp.ElicitResult{
+		"unknown action":        {Action: "maybe"},
+		"not a label":           {Action: "accept", Content: map[string]any{"q1": "MySQL"}},
+		"label in another case": {Action: "accept", Content: map[string]any{"q1": "sqlite"}},
+		"a number":              {Action: "accept", Content: map[string]any{"q1": 1.0}},
+		"a number typed":        {Action: "accept", Content: map[string]any{"q1_other": 1.0}},
+		"nothing":               nil,
+	} {
+		var ce *ClientError
+		if _, again, err := Outcome(qs, "", res); !errors.As(err, &ce) || again != nil {
+			t.Errorf("%s: %v (again %v), want a ClientError", name, err, again)
+		}
+	}
+	var ce *ClientError
+	if _, _, err := Outcome([]schema.Question{multi}, "", &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1": "Login"}}); !errors.As(err, &ce) {
+		t.Errorf("text for a multi-select: %v", err)
+	}
+}
+
+// Asker asks again until the answers are fine, and stops when ctx ends.
+func TestAsker(t *testing.T) {
+	var sent []*mcp.ElicitParams
+	replies := []map[string]any{
+		{},
+		{"q1": "SQLite"},
+	}
+	a := &Asker{Elicit: func(_ context.Context, p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+		sent = append(sent, p)
+		return &mcp.ElicitResult{Action: "accept", Content: replies[len(sent)-1]}, nil
+	}}
+	got, err := a.Ask(context.Background(), []schema.Question{single})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []prompt.Answer{{Labels: []string{"SQLite"}}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("answers %+v, want %+v", got, want)
+	}
+	if len(sent) != 2 || !strings.HasPrefix(sent[1].Message, "Please check your answers:\n- Database: Choose an option") {
+		t.Errorf("sent %d forms; the second says %q", len(sent), sent[len(sent)-1].Message)
+	}
+
+	// A client that sends the form back empty, as one that accepts forms
+	// without showing them would, is not asked without end.
+	sent = nil
+	a = &Asker{Elicit: func(_ context.Context, p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+		sent = append(sent, p)
+		return &mcp.ElicitResult{Action: "accept"}, nil
+	}}
+	var ce *ClientError
+	if _, err := a.Ask(context.Background(), []schema.Question{single}); !errors.As(err, &ce) || len(sent) != maxRounds {
+		t.Errorf("a client that never answers: %v after %d forms", err, len(sent))
+	}
+
+	ctx, cancel := context.WithCancelCause(context.Background())
+	stopped := errors.New("stopped")
+	a = &Asker{Elicit: func(ctx context.Context, _ *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+		cancel(stopped)
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}}
+	if _, err := a.Ask(ctx, []schema.Question{single}); !errors.Is(err, stopped) {
+		t.Errorf("ended context: %v, want its cause", err)
+	}
+}

@@ -1,0 +1,236 @@
+package elicit
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/schema"
+)
+
+// titledEnums is the first protocol version whose forms have titled enums
+// (oneOf, anyOf) and multi-select arrays. Before it, a choice is an enum
+// with enumNames, and a multi-select question is a box to tick per option.
+const titledEnums = "2025-11-25"
+
+// A form field's name says which question it belongs to: "q1" is the
+// answer to the first question (a choice, the choices, or the text),
+// "q1_other" the person's own answer, and "q1_option2" the box of the
+// second option of a multi-select question in a form without arrays.
+func choiceField(i int) string       { return "q" + strconv.Itoa(i+1) }
+func otherField(i int) string        { return choiceField(i) + "_other" }
+func boxField(i, j int) string       { return choiceField(i) + "_option" + strconv.Itoa(j+1) }
+func legacyForm(version string) bool { return version != "" && version < titledEnums }
+
+// property is the schema of one form field: a subset of JSON Schema that
+// every elicitation form allows.
+type property struct {
+	Type        string   `json:"type"`
+	Title       string   `json:"title,omitempty"`
+	Description string   `json:"description,omitempty"`
+	OneOf       []titled `json:"oneOf,omitempty"`
+	Enum        []string `json:"enum,omitempty"`
+	EnumNames   []string `json:"enumNames,omitempty"`
+	Items       *items   `json:"items,omitempty"`
+	MinLength   int      `json:"minLength,omitempty"`
+	MaxLength   int      `json:"maxLength,omitempty"`
+	Default     any      `json:"default,omitempty"`
+}
+
+// titled is one choice of a titled enum: the label, and how it is shown.
+type titled struct {
+	Const string `json:"const"`
+	Title string `json:"title"`
+}
+
+type items struct {
+	AnyOf []titled `json:"anyOf"`
+}
+
+// field is a named property. The fields of a form are kept in the order
+// the questions are asked: a client shows them in the order it reads them,
+// and a map would sort "q10" before "q2".
+type field struct {
+	name string
+	prop property
+}
+
+// requested is the form's schema: an object of flat fields.
+type requested struct {
+	fields   []field
+	required []string
+}
+
+// MarshalJSON writes the schema with its fields in order.
+func (r requested) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString(`{"type":"object","properties":{`)
+	for i, f := range r.fields {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		name, err := json.Marshal(f.name)
+		if err != nil {
+			return nil, err
+		}
+		prop, err := json.Marshal(f.prop)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(name)
+		b.WriteByte(':')
+		b.Write(prop)
+	}
+	b.WriteByte('}')
+	if len(r.required) > 0 {
+		req, err := json.Marshal(r.required)
+		if err != nil {
+			return nil, err
+		}
+		b.WriteString(`,"required":`)
+		b.Write(req)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// Form returns the elicitation request that asks qs, for a client that
+// speaks protocol version (which decides how choices are written; "" for
+// the newest form). Everything shown from the questions goes through
+// prompt.Display or prompt.DisplayMultiline: a client may draw the form on
+// a terminal. The labels themselves are the values sent back.
+func Form(qs []schema.Question, version string) *mcp.ElicitParams {
+	return form(qs, version, nil, nil)
+}
+
+// form is Form, asking again: problems say, by question, what was wrong
+// with the answers the person sent, and last holds what they sent, so that
+// the answers that were fine are filled in again.
+func form(qs []schema.Question, version string, problems map[int]string, last map[string]any) *mcp.ElicitParams {
+	legacy := legacyForm(version)
+	var r requested
+	for i, q := range qs {
+		keep := last != nil && problems[i] == ""
+		fill := func(p *property, name string) {
+			if v, ok := last[name]; keep && ok && v != nil && v != "" {
+				p.Default = v
+			}
+		}
+		desc := describe(q, len(qs) > 1)
+		title := prompt.Display(q.Header)
+		switch {
+		case q.IsText():
+			if q.Placeholder != "" {
+				desc = joinLines(desc, "For example: "+prompt.Display(q.Placeholder))
+			}
+			p := property{Type: "string", Title: title, Description: desc, MinLength: 1, MaxLength: prompt.MaxOtherLength}
+			fill(&p, choiceField(i))
+			r.fields = append(r.fields, field{choiceField(i), p})
+			r.required = append(r.required, choiceField(i))
+			continue
+		case q.MultiSelect && legacy:
+			for j, o := range q.Options {
+				p := property{Type: "boolean", Title: title + ": " + prompt.Display(o.Label), Description: prompt.DisplayMultiline(o.Description)}
+				if j == 0 {
+					p.Description = joinLines(desc, p.Description)
+				}
+				fill(&p, boxField(i, j))
+				r.fields = append(r.fields, field{boxField(i, j), p})
+			}
+		case q.MultiSelect:
+			p := property{Type: "array", Title: title + " (choose any)", Description: desc, Items: &items{AnyOf: choices(q)}}
+			fill(&p, choiceField(i))
+			r.fields = append(r.fields, field{choiceField(i), p})
+		case legacy:
+			p := property{Type: "string", Title: title, Description: desc}
+			for _, c := range choices(q) {
+				p.Enum = append(p.Enum, c.Const)
+				p.EnumNames = append(p.EnumNames, c.Title)
+			}
+			fill(&p, choiceField(i))
+			r.fields = append(r.fields, field{choiceField(i), p})
+		default:
+			p := property{Type: "string", Title: title, Description: desc, OneOf: choices(q)}
+			fill(&p, choiceField(i))
+			r.fields = append(r.fields, field{choiceField(i), p})
+		}
+		other := property{Type: "string", Title: title + ": your own answer", MaxLength: prompt.MaxOtherLength,
+			Description: "Optional: type your own answer instead of choosing an option."}
+		if q.MultiSelect {
+			other.Description = "Optional: your own answer, added to the options you chose."
+		}
+		fill(&other, otherField(i))
+		r.fields = append(r.fields, field{otherField(i), other})
+	}
+	return &mcp.ElicitParams{Mode: "form", Message: message(qs, problems), RequestedSchema: r}
+}
+
+// choices are the options of q as a titled enum.
+func choices(q schema.Question) []titled {
+	cs := make([]titled, len(q.Options))
+	for j, o := range q.Options {
+		cs[j] = titled{Const: o.Label, Title: prompt.Display(o.Label)}
+	}
+	return cs
+}
+
+// describe is the description of q's field: the question itself when the
+// form holds several (one question is the form's message), then what each
+// option means and, for the options that have one, its preview.
+func describe(q schema.Question, withQuestion bool) string {
+	var lines []string
+	if withQuestion {
+		lines = append(lines, prompt.DisplayMultiline(q.Question))
+	}
+	for _, o := range q.Options {
+		if o.Description != "" {
+			lines = append(lines, "• "+prompt.Display(o.Label)+": "+prompt.DisplayMultiline(o.Description))
+		}
+	}
+	for _, o := range q.Options {
+		if o.Preview != "" {
+			lines = append(lines, "Preview of "+prompt.Display(o.Label)+":\n"+prompt.DisplayMultiline(o.Preview))
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// message is what the form says above its fields: the question, or how
+// many there are; and, when asking again, what to put right.
+func message(qs []schema.Question, problems map[int]string) string {
+	var b strings.Builder
+	if len(problems) > 0 {
+		b.WriteString("Please check your answers:\n")
+		for i, q := range qs {
+			if p := problems[i]; p != "" {
+				fmt.Fprintf(&b, "- %s: %s\n", prompt.Display(q.Header), p)
+			}
+		}
+		b.WriteByte('\n')
+	}
+	if len(qs) == 1 {
+		b.WriteString(prompt.DisplayMultiline(qs[0].Question))
+	} else {
+		headers := make([]string, len(qs))
+		for i, q := range qs {
+			headers[i] = prompt.Display(q.Header)
+		}
+		fmt.Fprintf(&b, "Please answer %d questions: %s.", len(qs), strings.Join(headers, ", "))
+	}
+	return b.String()
+}
+
+func joinLines(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "\n" + b
+}
