@@ -1,19 +1,16 @@
 package cmd
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
-	"runtime"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/askuser/askuser/internal/notify"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/prompt/web"
 	"github.com/askuser/askuser/schema"
@@ -114,7 +111,7 @@ type session struct {
 	*asker
 	ctx    context.Context
 	cancel context.CancelFunc
-	notify *notification
+	notify *notify.Run
 }
 
 // converse runs one session, the same way for every command that asks: it
@@ -210,68 +207,15 @@ func (s *session) end(errOut io.Writer) {
 	s.cancel()
 	s.close()
 	if s.notify != nil {
-		if err := s.notify.failed(); err != nil {
+		if err := s.notify.Failed(); err != nil {
 			// A warning that cannot be written has nowhere else to go.
 			_, _ = fmt.Fprintf(errOut, "Warning: ASKUSER_NOTIFY_COMMAND failed: %v\n", err)
 		}
 	}
 }
 
-// notification is a run of ASKUSER_NOTIFY_COMMAND. It is never waited for:
-// the prompt does not depend on it, and askuser may finish first.
-type notification struct {
-	done chan struct{}
-	err  error
-}
-
-func startNotification(command string, q schema.Question) *notification {
-	n := &notification{done: make(chan struct{})}
-	shell, flag := "/bin/sh", "-c"
-	if runtime.GOOS == "windows" {
-		shell, flag = "cmd", "/C"
-	}
-	c := exec.Command(shell, flag, command)
-	c.Env = append(os.Environ(), "ASKUSER_HEADER="+q.Header, "ASKUSER_QUESTION="+q.Question)
-	var stderr bytes.Buffer
-	c.Stderr = &limitedBuffer{buf: &stderr, max: 500}
-	// Not our stdout: that carries only the answers.
-	c.Stdout = nil
-	if err := c.Start(); err != nil {
-		n.err = err
-		close(n.done)
-		return n
-	}
-	go func() {
-		defer close(n.done)
-		if err := c.Wait(); err != nil {
-			if msg := strings.TrimSpace(stderr.String()); msg != "" {
-				err = fmt.Errorf("%w: %s", err, msg)
-			}
-			n.err = err
-		}
-	}()
-	return n
-}
-
-// failed returns the command's error if it has already failed.
-func (n *notification) failed() error {
-	select {
-	case <-n.done:
-		return n.err
-	default:
-		return nil
-	}
-}
-
-// limitedBuffer keeps the first max bytes written to it.
-type limitedBuffer struct {
-	buf *bytes.Buffer
-	max int
-}
-
-func (b *limitedBuffer) Write(p []byte) (int, error) {
-	if room := b.max - b.buf.Len(); room > 0 {
-		b.buf.Write(p[:min(room, len(p))])
-	}
-	return len(p), nil
+// startNotification runs ASKUSER_NOTIFY_COMMAND with the first question in
+// its environment.
+func startNotification(command string, q schema.Question) *notify.Run {
+	return notify.Start(command, "ASKUSER_HEADER="+q.Header, "ASKUSER_QUESTION="+q.Question)
 }

@@ -68,7 +68,7 @@ func TestNotifyCommandRunsWhileAsking(t *testing.T) {
 // error.
 func TestNotifyCommandFailureWarns(t *testing.T) {
 	n := startNotification("echo broken >&2; exit 3", schema.Question{Header: "H", Question: "Q?"})
-	<-n.done
+	<-n.Done()
 	s := &session{asker: &asker{}, cancel: func() {}, notify: n}
 	var errOut bytes.Buffer
 	s.end(&errOut)
