@@ -67,6 +67,7 @@ Run 'askuser docs' for the full guide, written for agents.`,
 				return err
 			}
 			opts.session.review = !noReview
+			opts.session.key = opts.key
 			return askRun(cmd.Context(), env, opts)
 		},
 	}

@@ -26,17 +26,19 @@ type askFlags struct {
 	// listen and open serve --ui web.
 	listen string
 	open   bool
+	from   string // names the asker in the inbox
 }
 
 func (f *askFlags) register(cmd *cobra.Command) {
 	fs := cmd.Flags()
-	fs.StringVar(&f.ui, "ui", "auto", "how to ask: `auto`, tui (terminal UI), line (numbered prompts) or web (a local web page)")
+	fs.StringVar(&f.ui, "ui", "auto", "how to ask: `auto`, tui (terminal UI), line (numbered prompts), web (a local web page) or inbox (askuser inbox) (default $ASKUSER_UI, else auto)")
 	fs.BoolVar(&f.tty, "tty", false, "ask on the controlling terminal even when stdin is a pipe")
 	fs.DurationVar(&f.timeout, "timeout", 0, "give up after `DURATION` (e.g. 5m) without an answer: exit 124 (default $ASKUSER_TIMEOUT, else none)")
 	fs.BoolVar(&f.bell, "bell", false, "ring the terminal bell when the first question appears")
 	fs.StringVar(&f.listen, "listen", "", "with --ui web, serve the page on `ADDR` (HOST:PORT; default 127.0.0.1 on a random port)")
 	fs.BoolVar(&f.open, "open", false, "with --ui web, open the page in the default browser ($BROWSER, else the system's)")
-	_ = cmd.RegisterFlagCompletionFunc("ui", fixedCompletions("auto", "tui", "line", "web"))
+	fs.StringVar(&f.from, "from", "", "in the inbox, say the questions come from `NAME` (default $ASKUSER_FROM, else the working directory)")
+	_ = cmd.RegisterFlagCompletionFunc("ui", fixedCompletions("auto", "tui", "line", "web", "inbox"))
 	_ = cmd.RegisterFlagCompletionFunc("listen", fixedCompletions("127.0.0.1:0", "localhost:8080"))
 }
 
@@ -53,17 +55,22 @@ type sessionOptions struct {
 	// listen is where --ui web serves the page; open opens it.
 	listen web.Addr
 	open   bool
+	inbox  inboxOptions
+	key    schema.KeyBy // how the answers are keyed, for the inbox's checks
 }
 
 // resolve reads --ui and checks the flags that go with it, then the
 // timeout.
 func (f *askFlags) resolve(cmd *cobra.Command, env *Env) (sessionOptions, error) {
-	mode, err := parseUI(f.ui)
+	mode, err := f.uiMode(cmd, env)
 	if err != nil {
 		return sessionOptions{}, err
 	}
 	o := sessionOptions{mode: mode, tty: f.tty, bell: f.bell, open: f.open}
 	if o.listen, err = checkWebFlags(mode, f, cmd.Flags().Changed("listen")); err != nil {
+		return sessionOptions{}, err
+	}
+	if o.inbox, err = f.resolveInbox(cmd, env, mode); err != nil {
 		return sessionOptions{}, err
 	}
 	if o.timeout, err = f.effectiveTimeout(cmd.Flags().Changed("timeout"), env); err != nil {
@@ -128,9 +135,9 @@ func converse(ctx context.Context, env *Env, o sessionOptions, c conversation) e
 	err = s.finish(err, summary)
 	s.end(env.IO.ErrOut)
 	if err != nil && c.noAnswer != nil {
-		return c.noAnswer(err)
+		err = c.noAnswer(err)
 	}
-	return err
+	return s.nobody.explain(err)
 }
 
 // converseOne runs a session that asks one question of its own kind
@@ -176,12 +183,12 @@ func start(ctx context.Context, env *Env, o sessionOptions, c conversation) (*se
 		s.ctx, cancel = context.WithTimeoutCause(ctx, o.timeout, &timeoutError{after: o.timeout})
 		s.cancel = func() { cancel(); stop() }
 	}
-	if o.bell {
+	if o.bell && !a.inbox {
 		// The bell only calls; a failed write leaves the question to be
 		// seen.
 		_, _ = io.WriteString(a.out, "\a")
 	}
-	if cmd := env.Getenv("ASKUSER_NOTIFY_COMMAND"); cmd != "" {
+	if cmd := env.Getenv("ASKUSER_NOTIFY_COMMAND"); cmd != "" && !a.inbox {
 		s.notify = startNotification(cmd, c.first)
 	}
 	return s, nil

@@ -380,12 +380,13 @@ const (
 	inputEnded        // the input has ended, and no line is left
 )
 
-// takeIdle takes a line typed while no set is shown. With keep, only a
-// command is taken: other lines wait for the set they answer.
+// takeIdle takes a line typed while no set is shown. With keep, only
+// /quit is taken: other lines, commands too, wait for the set they are
+// meant for.
 func (ls *lines) takeIdle(keep bool) (string, int, <-chan struct{}) {
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
-	if len(ls.buf) > 0 && (!keep || command(ls.buf[0]) != "") {
+	if len(ls.buf) > 0 && (!keep || command(ls.buf[0]) == cmdQuit) {
 		text := ls.buf[0]
 		ls.buf = ls.buf[1:]
 		return text, lineTaken, nil
