@@ -40,9 +40,13 @@ type Line struct {
 	In    io.Reader
 	Out   io.Writer
 	// Terminal is set when In is a terminal: what is typed while no set is
-	// shown is then dropped (it answers nothing the person has seen), and
-	// lines are not echoed. Lines from elsewhere (a script's answers)
-	// wait for the set they answer.
+	// shown, or before the set shown appeared, is then dropped (it was
+	// typed for nothing the person has seen, or for a set just
+	// withdrawn), and lines are not echoed. Lines from elsewhere (a
+	// script's answers) are answers given ahead: they wait for the sets
+	// they answer, in order; once the input has ended, the screen
+	// quits when a set needs a line and none is left, or when nothing
+	// waits and no line is left.
 	Terminal bool
 	// Where is the inbox's address, shown while nothing waits.
 	Where string
@@ -117,6 +121,17 @@ func (l *Line) present(ctx context.Context, s *inbox.Set, more int, in *lines) (
 	}
 	l.say("")
 	l.say(header)
+	if l.Terminal {
+		// What was typed before these questions were on screen was meant
+		// for others (a set that has just been withdrawn): it must not
+		// answer these.
+		switch n := in.drop(); {
+		case n == 1:
+			l.say("(A line typed before these questions were shown was dropped.)")
+		case n > 1:
+			l.say(fmt.Sprintf("(%d lines typed before these questions were shown were dropped.)", n))
+		}
+	}
 
 	askCtx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
@@ -371,6 +386,16 @@ func (ls *lines) take(done <-chan struct{}) (*string, bool) {
 			return nil, false
 		}
 	}
+}
+
+// drop drops the lines read and not yet taken, and returns how many there
+// were.
+func (ls *lines) drop() int {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	n := len(ls.buf)
+	ls.buf = nil
+	return n
 }
 
 // What takeIdle found.

@@ -191,6 +191,37 @@ func TestLineTerminalIdle(t *testing.T) {
 	}
 }
 
+// At a terminal, a line typed before a set was shown (for a set just
+// withdrawn) does not answer it.
+func TestLineTerminalDropsTypeahead(t *testing.T) {
+	q := newQueue()
+	b := add(t, q, &inbox.Set{Kind: inbox.KindConfirm, From: "b", Message: "Delete the backups?", DefaultYes: false})
+	var out testutil.Buffer
+	l := &Line{Queue: q, Out: &out, Terminal: true, Now: time.Now}
+	// "y" was read before b was shown; "n" is typed at its prompt.
+	in := &lines{buf: []string{"y"}, wake: make(chan struct{})}
+	done := make(chan error, 1)
+	go func() {
+		_, err := l.present(context.Background(), b, 0, in)
+		done <- err
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(out.String(), "[y/N]: ") && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	text := "n"
+	in.add(&text)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if e := ended(t, b); e.State != inbox.Answered || e.Reply.Yes {
+		t.Errorf("b: %+v", e)
+	}
+	if !strings.Contains(out.String(), "(A line typed before these questions were shown was dropped.)\nDelete the backups? [y/N]: ") {
+		t.Errorf("screen:\n%s", out.String())
+	}
+}
+
 // The end of the input quits, whether a set is shown or not. (Lines that
 // no set has taken yet keep an inbox whose input is not a terminal for the
 // sets to come: see TestLineAnswersAhead.)
