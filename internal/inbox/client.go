@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 )
 
@@ -145,15 +146,45 @@ func (e *GoneError) Unwrap() error { return e.Err }
 
 // url is the address of path at the inbox. Over the socket the host means
 // nothing; over TCP it is the inbox's, which it checks.
-func (c *Client) url(path string) string {
-	if c.addr.IsTCP() {
-		return "http://" + c.addr.Host + path
+func (c *Client) url(ctx context.Context, path string) (string, error) {
+	if !c.addr.IsTCP() {
+		return "http://inbox" + path, nil
 	}
-	return "http://inbox" + path
+	host, err := resolve(ctx, c.addr.Host)
+	if err != nil {
+		return "", err
+	}
+	return "http://" + host + path, nil
+}
+
+// lookupIP is the resolver's; tests replace it.
+var lookupIP = net.DefaultResolver.LookupIP
+
+// resolve turns the host name of hostport into an address: the inbox
+// answers only to its own addresses (a page that a DNS-rebinding attacker
+// points at it carries the attacker's name), and an asker in a container
+// knows it by a name such as host.docker.internal.
+func resolve(ctx context.Context, hostport string) (string, error) {
+	host, port, err := net.SplitHostPort(hostport)
+	if err != nil || net.ParseIP(host) != nil || strings.EqualFold(host, "localhost") {
+		return hostport, nil
+	}
+	ips, err := lookupIP(ctx, "ip", host)
+	if err != nil {
+		return "", err
+	}
+	if len(ips) == 0 {
+		return "", fmt.Errorf("%s has no address", host)
+	}
+	return net.JoinHostPort(ips[0].String(), port), nil
 }
 
 func (c *Client) newRequest(ctx context.Context, method, path string, body io.Reader) (*http.Request, error) {
-	req, err := http.NewRequestWithContext(ctx, method, c.url(path), body)
+	u, err := c.url(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	req, err := http.NewRequestWithContext(ctx, method, u, body)
 	if err != nil {
 		return nil, err
 	}

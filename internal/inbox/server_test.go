@@ -636,4 +636,23 @@ func TestTCPToken(t *testing.T) {
 	if q.Len() != 0 {
 		t.Error("a request without the token queued a set")
 	}
+	// An asker that knows the inbox by a name (host.docker.internal, in a
+	// container) reaches it at the name's address.
+	lookupIP = func(_ context.Context, _, name string) ([]net.IP, error) {
+		if name == "host.docker.internal" {
+			return []net.IP{net.IPv4(127, 0, 0, 1)}, nil
+		}
+		return nil, errors.New("no such host")
+	}
+	defer func() { lookupIP = net.DefaultResolver.LookupIP }()
+	named := NewClient(Addr{Host: "host.docker.internal:" + strings.Split(host, ":")[1], Token: token})
+	if _, err := named.Probe(context.Background()); err != nil {
+		t.Errorf("by name: %v", err)
+	}
+	if _, err := NewClient(Addr{Host: "nowhere.example:1", Token: token}).Probe(context.Background()); err == nil {
+		t.Error("a name without an address was reached")
+	}
+	if got, err := resolve(context.Background(), "127.0.0.1:80"); err != nil || got != "127.0.0.1:80" {
+		t.Errorf("resolve(an address) = %q, %v", got, err)
+	}
 }
