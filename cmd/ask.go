@@ -36,12 +36,14 @@ func newAskCmd(env *Env) *cobra.Command {
 the answers as one line of JSON on stdout: {"answers":{"<header>":"<label>",...}}.
 
 The questions come as the single argument, from --file, or on stdin. They are
-asked in a terminal UI when there is a terminal, and as numbered line prompts
-otherwise. Every question also offers "Other", for the person's own answer.
+asked in a terminal UI when there is a terminal, in the person's inbox
+(askuser inbox) when nobody could answer at stdin and one runs, and as
+numbered line prompts otherwise. Every question also offers "Other", for the
+person's own answer.
 
 Exit codes: 0 answered, 1 unexpected failure, 64 usage error, 65 invalid
-questions, 66 no answers (input ended), 124 timed out, 129 hung up,
-130 cancelled, 143 terminated.
+questions, 66 no answers (input ended), 69 unavailable (no inbox for
+--ui inbox), 124 timed out, 129 hung up, 130 cancelled, 143 terminated.
 
 Run 'askuser docs' for the full guide, written for agents.`,
 		Example: `  askuser '{"questions":[{"question":"Which database should we use?","header":"Database",
