@@ -96,6 +96,9 @@ error, 69 --listen cannot listen, 129 hung up, 143 terminated.`,
 // input ends or a signal comes; then every asker still waiting is told.
 func inboxRun(ctx context.Context, env *Env, opts inboxCmdOptions) error {
 	out := &lockedWriter{w: env.IO.ErrOut}
+	// What the inbox says is for the person at its terminal; a failed
+	// write there has nowhere else to go.
+	say := func(format string, args ...any) { _, _ = fmt.Fprintf(out, format, args...) }
 	q := core.NewQueue(core.QueueOptions{OnArrive: arrival(env, out)})
 	srv := core.NewServer(q, env.Schema)
 	quit := "the person quit the inbox"
@@ -121,10 +124,9 @@ func inboxRun(ctx context.Context, env *Env, opts inboxCmdOptions) error {
 			return err
 		}
 		tcp := core.Addr{Host: hostPort(host, ln.Addr().String()), Token: token}
-		fmt.Fprintf(out, "Askers elsewhere reach this inbox with ASKUSER_INBOX='%s'\n", tcp.URL())
+		say("Askers elsewhere reach this inbox with ASKUSER_INBOX='%s'\n", tcp.URL())
 	}
-	fmt.Fprintln(out, "askuser inbox: the questions that agents ask with askuser arrive here, oldest first.")
-	fmt.Fprintln(out, screen.Help)
+	say("askuser inbox: the questions that agents ask with askuser arrive here, oldest first.\n%s\n", screen.Help)
 
 	if env.WatchSignals != nil {
 		var stop func()
@@ -143,9 +145,9 @@ func inboxRun(ctx context.Context, env *Env, opts inboxCmdOptions) error {
 	}
 	if n := q.Len(); n > 0 {
 		if n == 1 {
-			fmt.Fprintln(out, "The inbox quits: the asker still waiting is told.")
+			say("The inbox quits: the asker still waiting is told.\n")
 		} else {
-			fmt.Fprintf(out, "The inbox quits: the %d askers still waiting are told.\n", n)
+			say("The inbox quits: the %d askers still waiting are told.\n", n)
 		}
 	}
 	var sig *signalError
