@@ -152,11 +152,11 @@ func inboxRun(ctx context.Context, env *Env, opts inboxCmdOptions) error {
 	}
 	var sig *signalError
 	if errors.As(err, &sig) {
-		quit = "the inbox was stopped by " + signalName(sig.sig)
 		if sig.sig != syscall.SIGTERM && sig.sig != syscall.SIGHUP {
 			// Ctrl+C is how the person quits.
 			return nil
 		}
+		quit = "the inbox was stopped by " + signalName(sig.sig)
 	}
 	return err
 }

@@ -227,30 +227,34 @@ func TestInboxNotifyFailureWarns(t *testing.T) {
 // command. Either way the waiting askers are told.
 func TestInboxSignals(t *testing.T) {
 	for _, c := range []struct {
-		sig  os.Signal
-		code int
+		sig    os.Signal
+		code   int
+		reason string
 	}{
-		{os.Interrupt, 0},
-		{syscall.SIGTERM, ExitTerm},
-		{syscall.SIGHUP, ExitHangup},
+		{os.Interrupt, 0, "the person quit the inbox"},
+		{syscall.SIGTERM, ExitTerm, "the inbox was stopped by SIGTERM"},
+		{syscall.SIGHUP, ExitHangup, "the inbox was stopped by SIGHUP"},
 	} {
 		t.Run(c.sig.String(), func(t *testing.T) {
 			// The signal ends the context that the command runs in, with
 			// the cause that watchSignals gives it.
 			ctx, send := context.WithCancelCause(context.Background())
 			r := startInboxCmd(t, map[string]string{}, false, ctx, nil)
-			asked := make(chan error, 1)
+			asked := make(chan core.Event, 1)
 			go func() {
-				_, err := core.NewClient(r.addr).Ask(context.Background(), &core.Request{Kind: core.KindConfirm, Message: "Go?"}, nil)
-				asked <- err
+				e, err := core.NewClient(r.addr).Ask(context.Background(), &core.Request{Kind: core.KindConfirm, Message: "Go?"}, nil)
+				if err != nil {
+					t.Error(err)
+				}
+				asked <- e
 			}()
 			r.waitStderr(t, "Go? [Y/n]: ")
 			send(&signalError{sig: c.sig})
 			if code := r.exit(t); code != c.code {
 				t.Errorf("exit %d, want %d", code, c.code)
 			}
-			if err := <-asked; err != nil {
-				t.Fatal(err)
+			if e := <-asked; e.Event != core.EventClosed || e.Reason != c.reason {
+				t.Errorf("the asker was told %+v", e)
 			}
 			r.waitStderr(t, "The inbox quits: the asker still waiting is told.\n")
 		})
