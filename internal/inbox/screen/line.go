@@ -55,6 +55,8 @@ type Line struct {
 	Home string
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
+
+	last *inbox.Set // the set shown last
 }
 
 // Run shows the queue until the input ends or /quit is typed (it returns
@@ -99,6 +101,7 @@ func (l *Line) Run(ctx context.Context) error {
 			}
 			continue
 		case inputEnded:
+			l.say("The input ended: the inbox quits.")
 			return nil
 		}
 		select {
@@ -115,22 +118,26 @@ var errStop = errors.New("stop asking")
 // present asks the set s, with more sets waiting behind it, and reports
 // whether the inbox is to quit.
 func (l *Line) present(ctx context.Context, s *inbox.Set, more int, in *lines) (quit bool, err error) {
+	// At a terminal, what was typed before these questions were on screen
+	// was meant for others (a set that has just been withdrawn): it must
+	// not answer these. It is dropped before they are shown, so that
+	// nothing typed after is.
+	dropped := 0
+	if l.Terminal && s != l.last {
+		dropped = in.drop()
+	}
+	l.last = s
 	header := fmt.Sprintf("From %s · waiting %s", prompt.Display(l.source(s)), waited(l.Now().Sub(s.Arrived)))
 	if more > 0 {
 		header += fmt.Sprintf(" · %d more waiting", more)
 	}
 	l.say("")
 	l.say(header)
-	if l.Terminal {
-		// What was typed before these questions were on screen was meant
-		// for others (a set that has just been withdrawn): it must not
-		// answer these.
-		switch n := in.drop(); {
-		case n == 1:
-			l.say("(A line typed before these questions were shown was dropped.)")
-		case n > 1:
-			l.say(fmt.Sprintf("(%d lines typed before these questions were shown were dropped.)", n))
-		}
+	switch {
+	case dropped == 1:
+		l.say("(A line typed before these questions were shown was dropped.)")
+	case dropped > 1:
+		l.say(fmt.Sprintf("(%d lines typed before these questions were shown were dropped.)", dropped))
 	}
 
 	askCtx, stop := context.WithCancelCause(ctx)
@@ -388,13 +395,19 @@ func (ls *lines) take(done <-chan struct{}) (*string, bool) {
 	}
 }
 
-// drop drops the lines read and not yet taken, and returns how many there
-// were.
+// drop drops the lines read and not yet taken, but /quit, and returns how
+// many it dropped.
 func (ls *lines) drop() int {
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
-	n := len(ls.buf)
-	ls.buf = nil
+	var kept []string
+	for _, text := range ls.buf {
+		if command(text) == cmdQuit {
+			kept = append(kept, text)
+		}
+	}
+	n := len(ls.buf) - len(kept)
+	ls.buf = kept
 	return n
 }
 
