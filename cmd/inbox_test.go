@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -307,6 +308,56 @@ func TestInboxListen(t *testing.T) {
 	// The socket is served too.
 	if _, err := core.NewClient(core.Addr{Path: sock}).Probe(context.Background()); err != nil {
 		t.Errorf("the socket: %v", err)
+	}
+	pw.Close()
+	if c := <-code; c != 0 {
+		t.Errorf("exit %d:\n%s", c, stderr)
+	}
+}
+
+// With ASKUSER_INBOX=http://HOST:PORT/?token=T on both sides, the inbox
+// listens there with that token, and its askers reach it: one export pairs
+// them over TCP too.
+func TestInboxAtTCPAddress(t *testing.T) {
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	url := "http://127.0.0.1:" + strconv.Itoa(port) + "/?token=" + strings.Repeat("k", 32)
+	raw, _ := os.ReadFile("../schema.json")
+	pr, pw := io.Pipe()
+	stderr := new(testutil.Buffer)
+	env := &Env{IO: &IOStreams{In: pr, Out: new(bytes.Buffer), ErrOut: stderr}, Getenv: varsEnv(map[string]string{"ASKUSER_INBOX": url}), Schema: raw}
+	code := make(chan int, 1)
+	go func() { code <- Run(context.Background(), env, []string{"inbox"}) }()
+
+	asker := testEnv(t)
+	asker.IO.In = failingReader{}
+	asker.Getenv = varsEnv(map[string]string{"ASKUSER_INBOX": url, "ASKUSER_UI": "inbox"})
+	asked := make(chan int, 1)
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(stderr.String(), "Waiting for questions at http://127.0.0.1:") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the inbox does not wait:\n%s", stderr)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	go func() { asked <- Run(context.Background(), asker, []string{"confirm", "Go?"}) }()
+	deadline = time.Now().Add(10 * time.Second)
+	for !strings.Contains(stderr.String(), "Go? [Y/n]: ") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the question did not arrive:\n%s", stderr)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	io.WriteString(pw, "n\n")
+	if c := <-asked; c != ExitError {
+		t.Errorf("confirm answered no: exit %d; stderr:\n%s", c, asker.IO.ErrOut)
+	}
+	if strings.Contains(asker.IO.ErrOut.(*bytes.Buffer).String(), "kkkk") {
+		t.Error("the asker printed the token")
 	}
 	pw.Close()
 	if c := <-code; c != 0 {
