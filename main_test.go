@@ -53,6 +53,10 @@ func TestScripts(t *testing.T) {
 			"gen":      cmdGen,
 			"signal":   cmdSignal,
 			"waitexit": cmdWaitexit,
+			// inbox_test.go
+			"agent":     cmdAgent,
+			"waitinbox": cmdWaitinbox,
+			"inbox":     cmdInbox,
 		},
 	})
 }
@@ -200,6 +204,7 @@ func scriptEnv(ts *testscript.TestScript) []string {
 		"NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "TERM", "ACCESSIBLE",
 		"ASK_MAX_QUESTIONS", "ASK_MAX_OPTIONS", "ASK_HEADER_MAX_LENGTH", "ASK_QUESTION_MAX_LENGTH",
 		"ASKUSER_TIMEOUT", "ASKUSER_ANSWERS", "ASKUSER_NOTIFY_COMMAND",
+		"ASKUSER_INBOX", "ASKUSER_UI", "ASKUSER_FROM",
 	} {
 		if v := ts.Getenv(k); v != "" {
 			env = append(env, k+"="+v)

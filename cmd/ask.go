@@ -39,9 +39,10 @@ func newAskCmd(env *Env) *cobra.Command {
 the answers as one line of JSON on stdout: {"answers":{"<header>":"<label>",...}}.
 
 The questions come as the single argument, from --file, or on stdin. They are
-asked in a terminal UI when there is a terminal, and as numbered line prompts
-otherwise. Every question also offers "Other" (0), for the person's own
-answer, and the person may add a note to an answer (n).
+asked in a terminal UI when there is a terminal, in the person's inbox
+(askuser inbox) when nobody could answer at stdin and one runs, and as
+numbered line prompts otherwise. Every question also offers "Other" (0), for
+the person's own answer, and the person may add a note to an answer (n).
 
 The input may also give "answers" already known and "annotations" (notes on
 answers), each keyed by header or by question text. The output is keyed by
@@ -51,8 +52,9 @@ the person's, follow as "annotations":{"<header>":{"notes":"..."}}.
 
 Exit codes: 0 answered, 1 unexpected failure, 64 usage error, 65 invalid
 questions, 66 no answers (input ended), 69 the way of asking chosen is
-unavailable (--ui tui without a terminal, --ui web that cannot listen),
-124 timed out, 129 hung up, 130 cancelled, 143 terminated.
+unavailable (--ui tui without a terminal, --ui web that cannot listen, no
+inbox for --ui inbox), 124 timed out, 129 hung up, 130 cancelled,
+143 terminated.
 
 Run 'askuser docs' for the full guide, written for agents.`,
 		Example: `  askuser '{"questions":[{"question":"Which database should we use?","header":"Database",
@@ -81,6 +83,7 @@ Run 'askuser docs' for the full guide, written for agents.`,
 				return err
 			}
 			opts.session.review = !noReview
+			opts.session.key = opts.key
 			return askRun(cmd.Context(), env, opts)
 		},
 	}

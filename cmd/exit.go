@@ -84,6 +84,7 @@ func classify(err error, cmdPath string) (string, int) {
 		timeout *timeoutError
 		sig     *signalError
 		unavail *prompt.UnavailableError
+		nobody  *noPersonError
 	)
 	switch {
 	case err == nil:
@@ -111,6 +112,8 @@ func classify(err error, cmdPath string) (string, int) {
 		return fmt.Sprintf("Error: Input too large: the questions are larger than 1 MiB (%d bytes); shorten them\n", schema.MaxInputSize), ExitInvalid
 	case errors.As(err, &unavail):
 		return errorLine(err), ExitUnavailable
+	case errors.As(err, &nobody):
+		return nobody.report(), ExitNoAnswer
 	case errors.Is(err, prompt.ErrNoAnswer):
 		return fmt.Sprintf("Error: No answer: %s\n", err), ExitNoAnswer
 	case errors.As(err, &timeout):

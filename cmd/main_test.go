@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -13,8 +14,20 @@ import (
 	"github.com/askuser/askuser/prompt"
 )
 
+// noInbox is an environment whose inbox address has nothing at it: a
+// test's askuser never reaches an inbox of the person running the tests.
+func noInbox(t *testing.T) func(string) string {
+	none := filepath.Join(t.TempDir(), "no-inbox.sock")
+	return func(k string) string {
+		if k == "ASKUSER_INBOX" {
+			return none
+		}
+		return ""
+	}
+}
+
 // testEnv is an Env over the real schema with no terminal and an empty
-// environment.
+// environment (but for an inbox address with nothing at it).
 func testEnv(t *testing.T) *Env {
 	t.Helper()
 	raw, err := os.ReadFile("../schema.json")
@@ -23,7 +36,7 @@ func testEnv(t *testing.T) *Env {
 	}
 	return &Env{
 		IO:     &IOStreams{In: strings.NewReader(""), Out: new(bytes.Buffer), ErrOut: new(bytes.Buffer)},
-		Getenv: func(string) string { return "" },
+		Getenv: noInbox(t),
 		Schema: raw,
 		Build:  Build{Version: "1.0.0", Commit: "abcdef", Date: "2026-01-01"},
 	}
@@ -38,9 +51,15 @@ func run(t *testing.T, ctx context.Context, stdin io.Reader, vars map[string]str
 		t.Fatal(err)
 	}
 	var stdout, stderr strings.Builder
+	none := noInbox(t)
 	env := &Env{
-		IO:     &IOStreams{In: stdin, Out: &stdout, ErrOut: &stderr},
-		Getenv: func(k string) string { return vars[k] },
+		IO: &IOStreams{In: stdin, Out: &stdout, ErrOut: &stderr},
+		Getenv: func(k string) string {
+			if v, ok := vars[k]; ok {
+				return v
+			}
+			return none(k)
+		},
 		Schema: raw,
 		Build:  Build{Version: "1.2.3", Commit: "abc", Date: "2026-01-02"},
 	}

@@ -24,6 +24,7 @@ func NewRootCmd(env *Env) *cobra.Command {
 		newValidateCmd(env),
 		newConfirmCmd(env),
 		newInputCmd(env),
+		newInboxCmd(env),
 		newToolCmd(env),
 		newMCPCmd(env),
 		newDocsCmd(env),

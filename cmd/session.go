@@ -1,19 +1,15 @@
 package cmd
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io"
-	"os"
-	"os/exec"
-	"runtime"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/askuser/askuser/internal/notify"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/prompt/web"
 	"github.com/askuser/askuser/schema"
@@ -29,17 +25,19 @@ type askFlags struct {
 	// listen and open serve --ui web.
 	listen string
 	open   bool
+	from   string // names the asker in the inbox
 }
 
 func (f *askFlags) register(cmd *cobra.Command) {
 	fs := cmd.Flags()
-	fs.StringVar(&f.ui, "ui", "auto", "how to ask: `auto`, tui (terminal UI), line (numbered prompts) or web (a local web page)")
+	fs.StringVar(&f.ui, "ui", "", "how to ask: `auto`, tui (terminal UI), line (numbered prompts), web (a local web page) or inbox (askuser inbox) (default $ASKUSER_UI, else auto)")
 	fs.BoolVar(&f.tty, "tty", false, "ask on the controlling terminal even when stdin is a pipe")
 	fs.DurationVar(&f.timeout, "timeout", 0, "give up after `DURATION` (e.g. 5m) without an answer: exit 124 (default $ASKUSER_TIMEOUT, else none)")
 	fs.BoolVar(&f.bell, "bell", false, "ring the terminal bell when the first question appears")
 	fs.StringVar(&f.listen, "listen", "", "with --ui web, serve the page on `ADDR` (HOST:PORT; default 127.0.0.1 on a random port)")
 	fs.BoolVar(&f.open, "open", false, "with --ui web, open the page in the default browser ($BROWSER, else the system's)")
-	_ = cmd.RegisterFlagCompletionFunc("ui", fixedCompletions("auto", "tui", "line", "web"))
+	fs.StringVar(&f.from, "from", "", "in the inbox, say the questions come from `NAME` (default $ASKUSER_FROM, else the working directory)")
+	_ = cmd.RegisterFlagCompletionFunc("ui", fixedCompletions("auto", "tui", "line", "web", "inbox"))
 	_ = cmd.RegisterFlagCompletionFunc("listen", fixedCompletions("127.0.0.1:0", "localhost:8080"))
 }
 
@@ -56,17 +54,22 @@ type sessionOptions struct {
 	// listen is where --ui web serves the page; open opens it.
 	listen web.Addr
 	open   bool
+	inbox  inboxOptions
+	key    schema.KeyBy // how the answers are keyed, for the inbox's checks
 }
 
 // resolve reads --ui and checks the flags that go with it, then the
 // timeout.
 func (f *askFlags) resolve(cmd *cobra.Command, env *Env) (sessionOptions, error) {
-	mode, err := parseUI(f.ui)
+	mode, err := f.uiMode(cmd, env)
 	if err != nil {
 		return sessionOptions{}, err
 	}
 	o := sessionOptions{mode: mode, tty: f.tty, bell: f.bell, open: f.open}
 	if o.listen, err = checkWebFlags(mode, f, cmd.Flags().Changed("listen")); err != nil {
+		return sessionOptions{}, err
+	}
+	if o.inbox, err = f.resolveInbox(cmd, env, mode); err != nil {
 		return sessionOptions{}, err
 	}
 	if o.timeout, err = f.effectiveTimeout(cmd.Flags().Changed("timeout"), env); err != nil {
@@ -114,7 +117,7 @@ type session struct {
 	*asker
 	ctx    context.Context
 	cancel context.CancelFunc
-	notify *notification
+	notify *notify.Run
 }
 
 // converse runs one session, the same way for every command that asks: it
@@ -131,9 +134,9 @@ func converse(ctx context.Context, env *Env, o sessionOptions, c conversation) e
 	err = s.finish(err, summary)
 	s.end(env.IO.ErrOut)
 	if err != nil && c.noAnswer != nil {
-		return c.noAnswer(err)
+		err = c.noAnswer(err)
 	}
-	return err
+	return s.nobody.explain(err)
 }
 
 // converseOne runs a session that asks one question of its own kind
@@ -179,12 +182,12 @@ func start(ctx context.Context, env *Env, o sessionOptions, c conversation) (*se
 		s.ctx, cancel = context.WithTimeoutCause(ctx, o.timeout, &timeoutError{after: o.timeout})
 		s.cancel = func() { cancel(); stop() }
 	}
-	if o.bell {
+	if o.bell && !a.inbox {
 		// The bell only calls; a failed write leaves the question to be
 		// seen.
 		_, _ = io.WriteString(a.out, "\a")
 	}
-	if cmd := env.Getenv("ASKUSER_NOTIFY_COMMAND"); cmd != "" {
+	if cmd := env.Getenv("ASKUSER_NOTIFY_COMMAND"); cmd != "" && !a.inbox {
 		s.notify = startNotification(cmd, c.first)
 	}
 	return s, nil
@@ -214,71 +217,12 @@ func (s *session) end(errOut io.Writer) {
 	s.cancel()
 	s.close()
 	if s.notify != nil {
-		if err := s.notify.failed(); err != nil {
-			// The command's own stderr is in the message: drawn through
-			// Display, so that its escape sequences are shown, not obeyed,
-			// and its lines make one line.
-			// A warning that cannot be written has nowhere else to go.
-			_, _ = fmt.Fprintf(errOut, "Warning: ASKUSER_NOTIFY_COMMAND failed: %s\n", prompt.Display(err.Error()))
-		}
+		s.notify.Warn(errOut)
 	}
 }
 
-// notification is a run of ASKUSER_NOTIFY_COMMAND. It is never waited for:
-// the prompt does not depend on it, and askuser may finish first.
-type notification struct {
-	done chan struct{}
-	err  error
-}
-
-func startNotification(command string, q schema.Question) *notification {
-	n := &notification{done: make(chan struct{})}
-	shell, flag := "/bin/sh", "-c"
-	if runtime.GOOS == "windows" {
-		shell, flag = "cmd", "/C"
-	}
-	c := exec.Command(shell, flag, command)
-	c.Env = append(os.Environ(), "ASKUSER_HEADER="+q.Header, "ASKUSER_QUESTION="+q.Question)
-	var stderr bytes.Buffer
-	c.Stderr = &limitedBuffer{buf: &stderr, max: 500}
-	// Not our stdout: that carries only the answers.
-	c.Stdout = nil
-	if err := c.Start(); err != nil {
-		n.err = err
-		close(n.done)
-		return n
-	}
-	go func() {
-		defer close(n.done)
-		if err := c.Wait(); err != nil {
-			if msg := strings.TrimSpace(stderr.String()); msg != "" {
-				err = fmt.Errorf("%w: %s", err, msg)
-			}
-			n.err = err
-		}
-	}()
-	return n
-}
-
-// failed returns the command's error if it has already failed.
-func (n *notification) failed() error {
-	select {
-	case <-n.done:
-		return n.err
-	default:
-		return nil
-	}
-}
-
-// limitedBuffer keeps the first max bytes written to it.
-type limitedBuffer struct {
-	buf *bytes.Buffer
-	max int
-}
-
-func (b *limitedBuffer) Write(p []byte) (int, error) {
-	if room := b.max - b.buf.Len(); room > 0 {
-		b.buf.Write(p[:min(room, len(p))])
-	}
-	return len(p), nil
+// startNotification runs ASKUSER_NOTIFY_COMMAND with the first question in
+// its environment.
+func startNotification(command string, q schema.Question) *notify.Run {
+	return notify.Start(command, "ASKUSER_HEADER="+q.Header, "ASKUSER_QUESTION="+q.Question)
 }

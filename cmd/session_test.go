@@ -68,7 +68,7 @@ func TestNotifyCommandRunsWhileAsking(t *testing.T) {
 // error.
 func TestNotifyCommandFailureWarns(t *testing.T) {
 	n := startNotification("echo broken >&2; exit 3", schema.Question{Header: "H", Question: "Q?"})
-	<-n.done
+	<-n.Done()
 	s := &session{asker: &asker{}, cancel: func() {}, notify: n}
 	var errOut bytes.Buffer
 	s.end(&errOut)
@@ -81,7 +81,7 @@ func TestNotifyCommandFailureWarns(t *testing.T) {
 // wrote is shown, not obeyed by the terminal.
 func TestNotifyCommandFailureIsShownNotObeyed(t *testing.T) {
 	n := startNotification(`printf 'bad\033]0;pwned\007\033[2J\342\200\256\nnext' >&2; exit 3`, schema.Question{})
-	<-n.done
+	<-n.Done()
 	s := &session{asker: &asker{}, cancel: func() {}, notify: n}
 	var errOut bytes.Buffer
 	s.end(&errOut)

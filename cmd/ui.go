@@ -27,10 +27,10 @@ const (
 
 func parseUI(s string) (uiMode, error) {
 	switch m := uiMode(s); m {
-	case uiAuto, uiTUI, uiLine, uiWeb:
+	case uiAuto, uiTUI, uiLine, uiWeb, uiInbox:
 		return m, nil
 	}
-	return "", usageErrorf("invalid --ui %q: must be auto, tui, line or web", s)
+	return "", usageErrorf("invalid --ui %q: must be auto, tui, line, web or inbox", s)
 }
 
 // checkWebFlags refuses the web page's flags without --ui web, and --tty
@@ -76,6 +76,8 @@ type asker struct {
 	// terminals are the sides of the conversation that are terminals, to
 	// tell a hang-up from other failures (see hungUp).
 	terminals []*os.File
+	inbox     bool           // it asks in the inbox, which rings its own bell
+	nobody    *noPersonError // set when nobody could answer: see routeInbox
 }
 
 func (a *asker) close() {
@@ -104,6 +106,9 @@ type side struct {
 func newAsker(env *Env, o sessionOptions, rest io.Reader) (*asker, error) {
 	if o.mode == uiWeb {
 		return newWebAsker(env, o)
+	}
+	if a, err := routeInbox(env, o, rest); a != nil || err != nil {
+		return a, err
 	}
 	a := &asker{}
 	in := side{r: env.IO.In, f: env.IO.InFile, tty: env.IO.InTTY}
@@ -143,7 +148,7 @@ func newAsker(env *Env, o sessionOptions, rest io.Reader) (*asker, error) {
 		}
 	}
 	if !useTUI {
-		a.fullAsker = line.New(in.r, out.w, !in.tty)
+		a.fullAsker = withFallback(env, o, a, in, func(r io.Reader) fullAsker { return line.New(r, out.w, !in.tty) })
 		return a, nil
 	}
 	a.fullAsker = tui.New(tui.Options{In: in.f, Out: out.f, Color: tui.ColorEnabled(env.Getenv, true), Review: o.review})

@@ -101,6 +101,11 @@ func (g *Guard) Wrap(next http.Handler) http.Handler {
 	})
 }
 
+// AllowsHost reports whether a request's Host header names this server, as
+// Wrap requires: for a server that checks its requests' tokens its own way
+// (the inbox's, whose askers send theirs as a bearer token).
+func (g *Guard) AllowsHost(hostport string) bool { return g.hosts.ok(hostport) }
+
 func isFormType(ct string) bool {
 	mt, _, _ := strings.Cut(ct, ";")
 	return strings.EqualFold(strings.TrimSpace(mt), "application/x-www-form-urlencoded")

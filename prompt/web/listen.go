@@ -61,6 +61,12 @@ func ParseAddr(s string) (Addr, error) {
 // listened on (a port in use, an address not on this machine) is a
 // *prompt.UnavailableError: the page cannot be used, and nothing was asked.
 func Listen(a Addr, out io.Writer) (net.Listener, string, error) {
+	return ListenFor(a, "the page", out)
+}
+
+// ListenFor is Listen for what is served, named in its messages ("the
+// page", "the inbox").
+func ListenFor(a Addr, what string, out io.Writer) (net.Listener, string, error) {
 	ln, err := net.Listen(a.network, a.addr)
 	if err != nil {
 		// "listen tcp4 127.0.0.1:8080: bind: address already in use" says
@@ -73,7 +79,7 @@ func Listen(a Addr, out io.Writer) (net.Listener, string, error) {
 		if errors.As(err, &sys) {
 			err = sys.Err
 		}
-		return nil, "", &prompt.UnavailableError{Err: fmt.Errorf("cannot serve the page on %s: %w", a.addr, err)}
+		return nil, "", &prompt.UnavailableError{Err: fmt.Errorf("cannot serve %s on %s: %w", what, a.addr, err)}
 	}
 	// The address shown: localhost as asked for, this machine's address on
 	// every interface, else the address listened on.
@@ -88,7 +94,7 @@ func Listen(a Addr, out io.Writer) (net.Listener, string, error) {
 	}
 	if !a.loopback {
 		// A warning that cannot be written has nowhere else to go.
-		_, _ = fmt.Fprintf(out, "Warning: the page is served beyond this machine, on %s: anyone who can reach it and has the address can answer, and the address travels unencrypted.\n", where)
+		_, _ = fmt.Fprintf(out, "Warning: %s is served beyond this machine, on %s: anyone who can reach it and has the address can answer, and the address travels unencrypted.\n", what, where)
 	}
 	return ln, display, nil
 }

@@ -1,0 +1,156 @@
+// Package inbox owns the inbox of askuser: one place where the question
+// sets of every asker (any agent, any subagent) wait for the person. It
+// holds the inbox's address (ASKUSER_INBOX and its defaults), the protocol
+// that askers and the inbox speak (HTTP and JSON, over a Unix socket or
+// TCP), the queue of waiting sets that every view of the inbox reads and
+// changes, the net/http server that feeds the queue, and the client that an
+// asker uses to find an inbox and to ask in it.
+package inbox
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// EnvAddr is the variable that both sides read for the inbox's address, so
+// that one export (or none) pairs them.
+const EnvAddr = "ASKUSER_INBOX"
+
+// MinTokenLength is the shortest token an address over TCP may carry: a
+// token that can be guessed lets anyone answer.
+const MinTokenLength = 16
+
+// Addr is where an inbox is found: a Unix socket, or an address over TCP
+// with its token.
+type Addr struct {
+	// Path is the Unix socket's path; "" for an address over TCP.
+	Path string
+	// Host is HOST:PORT for an address over TCP.
+	Host string
+	// Token is what every request over TCP must carry.
+	Token string
+}
+
+// IsTCP reports whether the address is over TCP rather than a Unix socket.
+func (a Addr) IsTCP() bool { return a.Path == "" }
+
+// String is the address as messages show it: the socket's path, or
+// http://HOST:PORT without the token, which is a secret.
+func (a Addr) String() string {
+	if a.IsTCP() {
+		return "http://" + a.Host
+	}
+	return a.Path
+}
+
+// URL is the address with its token, as ASKUSER_INBOX holds it: for the
+// person to pass on to askers on other machines.
+func (a Addr) URL() string {
+	if !a.IsTCP() {
+		return a.Path
+	}
+	return "http://" + a.Host + "/?token=" + url.QueryEscape(a.Token)
+}
+
+// AddrFromEnv returns the inbox's address: ASKUSER_INBOX when it is set,
+// else the default (DefaultAddr). A value that is not an address is an
+// error that names the variable.
+func AddrFromEnv(getenv func(string) string) (Addr, error) {
+	v := strings.TrimSpace(getenv(EnvAddr))
+	if v == "" {
+		return DefaultAddr(getenv), nil
+	}
+	a, err := ParseAddr(v)
+	if err != nil {
+		return Addr{}, fmt.Errorf("invalid %s %q: %w", EnvAddr, v, err)
+	}
+	return a, nil
+}
+
+// ParseAddr reads an address as ASKUSER_INBOX holds it: a socket path,
+// unix:PATH, or http://HOST:PORT/?token=T. A relative path is taken from
+// the working directory.
+func ParseAddr(s string) (Addr, error) {
+	s = strings.TrimSpace(s)
+	switch {
+	case s == "":
+		return Addr{}, errors.New("the address is empty")
+	case strings.HasPrefix(s, "unix:"):
+		return socketAddr(strings.TrimPrefix(s, "unix:"))
+	case strings.HasPrefix(strings.ToLower(s), "http://"):
+		return tcpAddr(s)
+	case strings.Contains(s, "://"):
+		return Addr{}, errors.New("want a socket path, unix:PATH or http://HOST:PORT/?token=TOKEN (an inbox is not served over https: forward its socket with ssh -R instead)")
+	}
+	return socketAddr(s)
+}
+
+func socketAddr(p string) (Addr, error) {
+	if p == "" {
+		return Addr{}, errors.New("unix: needs a socket path after it")
+	}
+	if strings.ContainsRune(p, 0) {
+		return Addr{}, errors.New("a socket path cannot hold a NUL byte")
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return Addr{}, fmt.Errorf("socket path: %w", err)
+	}
+	return Addr{Path: abs}, nil
+}
+
+func tcpAddr(s string) (Addr, error) {
+	u, err := url.Parse(s)
+	if err != nil {
+		return Addr{}, errors.New("want http://HOST:PORT/?token=TOKEN, as askuser inbox --listen prints it")
+	}
+	host, port, err := net.SplitHostPort(u.Host)
+	switch {
+	case err != nil || host == "":
+		return Addr{}, errors.New("want http://HOST:PORT/?token=TOKEN: the host and port are missing")
+	case u.User != nil:
+		return Addr{}, errors.New("want http://HOST:PORT/?token=TOKEN, without a user name")
+	case u.Path != "" && u.Path != "/":
+		return Addr{}, errors.New("want http://HOST:PORT/?token=TOKEN, without a path")
+	}
+	if n, err := strconv.ParseUint(port, 10, 16); err != nil || n == 0 {
+		return Addr{}, errors.New("the port must be a number from 1 to 65535")
+	}
+	token := u.Query().Get("token")
+	switch {
+	case token == "":
+		return Addr{}, errors.New("the token is missing: use the whole address that askuser inbox printed, ?token=... included")
+	case utf8.RuneCountInString(token) < MinTokenLength:
+		return Addr{}, fmt.Errorf("the token is too short: use at least %d characters, or the one that askuser inbox printed", MinTokenLength)
+	}
+	return Addr{Host: u.Host, Token: token}, nil
+}
+
+// DefaultAddr is the address without ASKUSER_INBOX:
+// $XDG_RUNTIME_DIR/askuser/inbox.sock, else askuser-UID/inbox.sock in the
+// temporary directory ($TMPDIR, else /tmp).
+func DefaultAddr(getenv func(string) string) Addr {
+	if d := getenv("XDG_RUNTIME_DIR"); d != "" && filepath.IsAbs(d) {
+		return Addr{Path: filepath.Join(d, "askuser", "inbox.sock")}
+	}
+	tmp := getenv("TMPDIR")
+	if tmp == "" || !filepath.IsAbs(tmp) {
+		tmp = "/tmp"
+		if runtime.GOOS == "windows" {
+			tmp = os.TempDir()
+		}
+	}
+	dir := "askuser"
+	if uid := os.Getuid(); uid >= 0 {
+		dir += "-" + strconv.Itoa(uid)
+	}
+	return Addr{Path: filepath.Join(tmp, dir, "inbox.sock")}
+}

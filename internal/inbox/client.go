@@ -1,0 +1,344 @@
+package inbox
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+)
+
+// The client's limits.
+const (
+	// ProbeTimeout bounds Probe: an inbox answers its status at once, but a
+	// race-enabled one on a busy machine, with many askers, may take a
+	// moment.
+	ProbeTimeout = 3 * time.Second
+	// headerTimeout bounds the wait for the reply's header: the inbox sends
+	// it as soon as it has queued the set.
+	headerTimeout = 10 * time.Second
+	// tcpSilence is how long an asker over TCP waits without a heartbeat
+	// before it takes the inbox for gone: across machines, the end of a
+	// connection may never be seen. Over a Unix socket the system reports
+	// it, and a stopped inbox (Ctrl+Z) is only paused.
+	tcpSilence = 10 * Heartbeat
+	// maxEventBytes bounds one line of the stream.
+	maxEventBytes = 4 * MaxRequestBytes
+)
+
+// Client is what an asker uses to reach an inbox: Probe to learn whether
+// one answers, Ask to put a set to it.
+type Client struct {
+	addr Addr
+	hc   *http.Client
+}
+
+// NewClient returns a client of the inbox at a.
+func NewClient(a Addr) *Client {
+	self := os.Getuid()
+	d := &net.Dialer{Timeout: ProbeTimeout}
+	tr := &http.Transport{
+		// The inbox is on this machine, or at an address the person gave:
+		// never through a proxy of the environment.
+		Proxy:                  nil,
+		DisableKeepAlives:      true,
+		ResponseHeaderTimeout:  headerTimeout,
+		MaxResponseHeaderBytes: 64 << 10,
+	}
+	if a.IsTCP() {
+		tr.DialContext = d.DialContext
+	} else {
+		tr.DialContext = func(ctx context.Context, _, _ string) (net.Conn, error) {
+			return dialSocket(ctx, d, a.Path, self)
+		}
+	}
+	return &Client{addr: a, hc: &http.Client{Transport: tr}}
+}
+
+// Addr returns the address the client reaches.
+func (c *Client) Addr() Addr { return c.addr }
+
+// dialSocket connects to the inbox's socket, after checking that it is a
+// socket of this user, and checks who accepted: questions go to no other
+// user's process, and no answer comes from one.
+func dialSocket(ctx context.Context, d *net.Dialer, path string, self int) (net.Conn, error) {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return nil, err
+	}
+	if fi.Mode()&fs.ModeSocket == 0 {
+		return nil, fmt.Errorf("%s is not a socket", path)
+	}
+	if uid, ok := fileOwner(fi); ok && uid != self {
+		return nil, &PeerError{Err: fmt.Errorf("the socket %s belongs to another user (uid %d)", path, uid)}
+	}
+	conn, err := d.DialContext(ctx, "unix", path)
+	if err != nil {
+		return nil, err
+	}
+	cred, credErr := peerCred(conn)
+	if err := allowPeer(cred, credErr, self); err != nil {
+		_ = conn.Close()
+		return nil, &PeerError{Err: err}
+	}
+	return conn, nil
+}
+
+// PeerError is a socket that is not this user's inbox.
+type PeerError struct{ Err error }
+
+func (e *PeerError) Error() string { return e.Err.Error() }
+
+func (e *PeerError) Unwrap() error { return e.Err }
+
+// UnreachableError is an inbox that does not answer at the address.
+type UnreachableError struct {
+	Addr Addr
+	Err  error
+}
+
+func (e *UnreachableError) Error() string {
+	var peer *PeerError
+	if errors.As(e.Err, &peer) {
+		return fmt.Sprintf("no inbox of yours answers at %s: %v", e.Addr, peer)
+	}
+	return fmt.Sprintf("no inbox answers at %s", e.Addr)
+}
+
+func (e *UnreachableError) Unwrap() error { return e.Err }
+
+// RefusedError is a request that the inbox refused: its reply's status and
+// what the inbox said.
+type RefusedError struct {
+	Addr   Addr
+	Status int
+	Body   ErrorBody
+}
+
+func (e *RefusedError) Error() string {
+	msg := e.Body.Error
+	if msg == "" {
+		msg = http.StatusText(e.Status)
+	}
+	return fmt.Sprintf("the inbox at %s refused the questions: %s", e.Addr, msg)
+}
+
+// GoneError is an inbox whose connection ended, or fell silent, before the
+// set did: it quit, died or became unreachable.
+type GoneError struct {
+	Addr Addr
+	Err  error
+}
+
+func (e *GoneError) Error() string {
+	return fmt.Sprintf("the inbox at %s went away before the questions were answered", e.Addr)
+}
+
+func (e *GoneError) Unwrap() error { return e.Err }
+
+// url is the address of path at the inbox. Over the socket the host means
+// nothing; over TCP it is the inbox's, which it checks.
+func (c *Client) url(ctx context.Context, path string) (string, error) {
+	if !c.addr.IsTCP() {
+		return "http://inbox" + path, nil
+	}
+	host, err := resolve(ctx, c.addr.Host)
+	if err != nil {
+		return "", err
+	}
+	return "http://" + host + path, nil
+}
+
+// lookupIP is the resolver's; tests replace it.
+var lookupIP = net.DefaultResolver.LookupIP
+
+// resolve turns the host name of hostport into an address: the inbox
+// answers only to its own addresses (a page that a DNS-rebinding attacker
+// points at it carries the attacker's name), and an asker in a container
+// knows it by a name such as host.docker.internal.
+func resolve(ctx context.Context, hostport string) (string, error) {
+	host, port, err := net.SplitHostPort(hostport)
+	if err != nil || net.ParseIP(host) != nil || strings.EqualFold(host, "localhost") {
+		return hostport, nil
+	}
+	ips, err := lookupIP(ctx, "ip", host)
+	if err != nil {
+		return "", err
+	}
+	if len(ips) == 0 {
+		return "", fmt.Errorf("%s has no address", host)
+	}
+	return net.JoinHostPort(ips[0].String(), port), nil
+}
+
+func (c *Client) newRequest(ctx context.Context, method, path string, body io.Reader) (*http.Request, error) {
+	u, err := c.url(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	req, err := http.NewRequestWithContext(ctx, method, u, body)
+	if err != nil {
+		return nil, err
+	}
+	if c.addr.IsTCP() {
+		req.Header.Set("Authorization", "Bearer "+c.addr.Token)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	return req, nil
+}
+
+// Probe asks whether an inbox answers at the address, within ProbeTimeout,
+// and returns its status. Anything else at the address, or nothing, is an
+// *UnreachableError.
+func (c *Client) Probe(ctx context.Context) (Status, error) {
+	ctx, cancel := context.WithTimeout(ctx, ProbeTimeout)
+	defer cancel()
+	req, err := c.newRequest(ctx, http.MethodGet, PathStatus, nil)
+	if err != nil {
+		return Status{}, &UnreachableError{Addr: c.addr, Err: err}
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return Status{}, &UnreachableError{Addr: c.addr, Err: err}
+	}
+	// Only read: closing it loses nothing.
+	defer func() { _ = resp.Body.Close() }()
+	if resp.StatusCode != http.StatusOK {
+		return Status{}, refused(c.addr, resp)
+	}
+	var st Status
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 64<<10)).Decode(&st); err != nil || st.Inbox != Name {
+		return Status{}, &UnreachableError{Addr: c.addr, Err: errors.New("something else than an askuser inbox answers there")}
+	}
+	return st, nil
+}
+
+// refused reads the reply to a request the inbox refused.
+func refused(a Addr, resp *http.Response) error {
+	e := &RefusedError{Addr: a, Status: resp.StatusCode}
+	_ = json.NewDecoder(io.LimitReader(resp.Body, 64<<10)).Decode(&e.Body)
+	return e
+}
+
+// Ask puts req to the inbox and waits until the set ends: it returns the
+// final event ("answered", "cancelled" or "closed"). queued, when set, is
+// called with the number of sets ahead when the inbox has queued it. When
+// ctx ends, Ask closes the connection, which withdraws the set, and
+// returns context.Cause(ctx). A connection that ends (or, over TCP, falls
+// silent) before the final event is a *GoneError; a request the inbox
+// refuses, a *RefusedError; no inbox at all, an *UnreachableError.
+func (c *Client) Ask(ctx context.Context, req *Request, queued func(ahead int)) (Event, error) {
+	body, err := json.Marshal(req)
+	if err != nil {
+		return Event{}, fmt.Errorf("encode the questions: %w", err)
+	}
+	reqCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	hreq, err := c.newRequest(reqCtx, http.MethodPost, PathAsk, bytes.NewReader(body))
+	if err != nil {
+		return Event{}, &UnreachableError{Addr: c.addr, Err: err}
+	}
+	resp, err := c.hc.Do(hreq)
+	if err != nil {
+		if ctx.Err() != nil {
+			return Event{}, context.Cause(ctx)
+		}
+		return Event{}, &UnreachableError{Addr: c.addr, Err: err}
+	}
+	// Only read: closing it loses nothing.
+	defer func() { _ = resp.Body.Close() }()
+	if resp.StatusCode != http.StatusOK {
+		return Event{}, refused(c.addr, resp)
+	}
+
+	type line struct {
+		b   []byte
+		err error
+	}
+	lines := make(chan line)
+	go func() {
+		br := bufio.NewReader(resp.Body)
+		for {
+			b, err := readLine(br)
+			select {
+			case lines <- line{b, err}:
+			case <-reqCtx.Done():
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	var silence <-chan time.Time
+	var timer *time.Timer
+	if c.addr.IsTCP() {
+		timer = time.NewTimer(tcpSilence)
+		defer timer.Stop()
+		silence = timer.C
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return Event{}, context.Cause(ctx)
+		case <-silence:
+			return Event{}, &GoneError{Addr: c.addr, Err: errors.New("no word from the inbox for " + tcpSilence.String())}
+		case l := <-lines:
+			if l.err != nil {
+				if ctx.Err() != nil {
+					return Event{}, context.Cause(ctx)
+				}
+				return Event{}, &GoneError{Addr: c.addr, Err: l.err}
+			}
+			if timer != nil {
+				timer.Reset(tcpSilence)
+			}
+			var e Event
+			if err := json.Unmarshal(l.b, &e); err != nil {
+				return Event{}, &GoneError{Addr: c.addr, Err: fmt.Errorf("the inbox sent what is not an event: %w", err)}
+			}
+			switch e.Event {
+			case EventQueued:
+				if queued != nil {
+					queued(e.Ahead)
+				}
+			case EventAnswered, EventCancelled, EventClosed:
+				return e, nil
+			}
+			// A heartbeat, or an event of a later version: the wait goes on.
+		}
+	}
+}
+
+// readLine reads one line of the stream, without its newline. A line over
+// maxEventBytes is an error: no event is that large.
+func readLine(br *bufio.Reader) ([]byte, error) {
+	var buf []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		buf = append(buf, chunk...)
+		if len(buf) > maxEventBytes {
+			return nil, errors.New("an event is too large")
+		}
+		switch {
+		case err == nil:
+			return bytes.TrimSuffix(buf, []byte("\n")), nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case errors.Is(err, io.EOF):
+			return nil, io.ErrUnexpectedEOF
+		default:
+			return nil, err
+		}
+	}
+}

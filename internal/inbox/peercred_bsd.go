@@ -1,0 +1,34 @@
+//go:build darwin || freebsd
+
+package inbox
+
+import (
+	"errors"
+	"net"
+
+	"golang.org/x/sys/unix"
+)
+
+// peerCred asks the system who is at the other end of a connection to a
+// Unix socket (LOCAL_PEERCRED).
+func peerCred(c net.Conn) (Cred, error) {
+	uc, ok := c.(*net.UnixConn)
+	if !ok {
+		return Cred{}, errors.New("not a Unix socket")
+	}
+	raw, err := uc.SyscallConn()
+	if err != nil {
+		return Cred{}, err
+	}
+	var cred *unix.Xucred
+	var credErr error
+	if err := raw.Control(func(fd uintptr) {
+		cred, credErr = unix.GetsockoptXucred(int(fd), unix.SOL_LOCAL, unix.LOCAL_PEERCRED)
+	}); err != nil {
+		return Cred{}, err
+	}
+	if credErr != nil {
+		return Cred{}, credErr
+	}
+	return Cred{Known: true, UID: int(cred.Uid)}, nil
+}

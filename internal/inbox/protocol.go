@@ -1,0 +1,146 @@
+package inbox
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/schema"
+)
+
+// The protocol is HTTP/1.1 with JSON bodies, the same over the Unix socket
+// and over TCP (where every request carries the token, as
+// "Authorization: Bearer TOKEN" or ?token=TOKEN):
+//
+//	GET  /v1/status  → 200 Status
+//	POST /v1/ask     Request → 200, a stream of Events (one JSON object a
+//	                 line, flushed as each is written) that stays open until
+//	                 the set ends: "queued" at once, "wait" every
+//	                 Heartbeat, and exactly one final event: "answered",
+//	                 "cancelled" or "closed".
+//
+// An asker withdraws its set by closing its connection: nothing else is
+// needed, so that an asker that is killed withdraws too. A request that is
+// refused gets a status other than 200 and an ErrorBody.
+const (
+	PathStatus = "/v1/status"
+	PathAsk    = "/v1/ask"
+	// Version is the protocol's version, in Status and in the paths.
+	Version = 1
+	// Name is Status.Inbox: what tells an inbox from another server.
+	Name = "askuser"
+)
+
+// Heartbeat is how often the inbox writes a "wait" event to each waiting
+// asker, so that each side learns that the other is gone even where the
+// end of a connection is not seen (TCP across machines).
+const Heartbeat = time.Second
+
+// Status is the reply to GET /v1/status.
+type Status struct {
+	Inbox   string `json:"inbox"`
+	Version int    `json:"version"`
+	Waiting int    `json:"waiting"`
+}
+
+// The kinds of set an asker sends.
+const (
+	KindAsk     = "ask"     // multiple-choice and text questions
+	KindConfirm = "confirm" // one yes/no question
+	KindInput   = "input"   // one line of text
+)
+
+// Request is the body of POST /v1/ask: one set of questions, and where it
+// comes from.
+type Request struct {
+	Kind string `json:"kind"`
+	// From is the name the asker gave (--from, ASKUSER_FROM), or "".
+	From string `json:"from,omitempty"`
+	// Cwd is the asker's working directory, shown when From is "".
+	Cwd string `json:"cwd,omitempty"`
+	PID int    `json:"pid,omitempty"`
+
+	// Questions are the questions of a set of KindAsk, as the input
+	// format writes them; the inbox validates them again, with Limits and
+	// Key.
+	Questions json.RawMessage `json:"questions,omitempty"`
+	// Limits are the asker's limits (ASK_MAX_OPTIONS and the like), so
+	// that the inbox accepts what the asker accepted; nil for the
+	// schema's own.
+	Limits *Limits `json:"limits,omitempty"`
+	// Key is how the asker keys its answers ("header" when empty): two
+	// questions may share a header when they are keyed by question text.
+	Key schema.KeyBy `json:"key,omitempty"`
+
+	// Message is the question of a set of KindConfirm or KindInput.
+	Message string `json:"message,omitempty"`
+	// Default is the answer Enter takes: a bool for KindConfirm, a string
+	// (possibly empty) for KindInput.
+	Default json.RawMessage `json:"default,omitempty"`
+	// Placeholder is an example answer for KindInput.
+	Placeholder string `json:"placeholder,omitempty"`
+}
+
+// Limits are the limits of the schema that an asker checked its questions
+// against, as the protocol carries them; 0 keeps the schema's own.
+type Limits struct {
+	MaxQuestions      int `json:"maxQuestions,omitempty"`
+	MaxOptions        int `json:"maxOptions,omitempty"`
+	HeaderMaxLength   int `json:"headerMaxLength,omitempty"`
+	QuestionMaxLength int `json:"questionMaxLength,omitempty"`
+}
+
+// The events of the stream that answers POST /v1/ask.
+const (
+	EventQueued    = "queued"    // the set is in the queue; Ahead sets are before it
+	EventWait      = "wait"      // the heartbeat
+	EventAnswered  = "answered"  // final: Answers, Yes or Text
+	EventCancelled = "cancelled" // final: the person cancelled the set
+	EventClosed    = "closed"    // final: the inbox is quitting; Reason says why
+)
+
+// Event is one line of the stream that answers POST /v1/ask.
+type Event struct {
+	Event string `json:"event"`
+	Ahead int    `json:"ahead,omitempty"`
+	// Answers answer a set of KindAsk, one per question, in order.
+	Answers []WireAnswer `json:"answers,omitempty"`
+	// Yes answers a set of KindConfirm.
+	Yes *bool `json:"yes,omitempty"`
+	// Text answers a set of KindInput.
+	Text   string `json:"text,omitempty"`
+	Reason string `json:"reason,omitempty"`
+}
+
+// WireAnswer is one answer as the protocol carries it.
+type WireAnswer struct {
+	Labels []string `json:"labels,omitempty"`
+	Other  string   `json:"other,omitempty"`
+	Note   string   `json:"note,omitempty"`
+}
+
+// ErrorBody is the body of a refused request.
+type ErrorBody struct {
+	Error string `json:"error"`
+	// Problems lists what is wrong with the questions, as askuser
+	// validate writes them, when they are what was refused.
+	Problems []string `json:"problems,omitempty"`
+}
+
+func toWire(as []prompt.Answer) []WireAnswer {
+	out := make([]WireAnswer, len(as))
+	for i, a := range as {
+		out[i] = WireAnswer{Labels: a.Labels, Other: a.Other, Note: a.Note}
+	}
+	return out
+}
+
+// FromWire returns the answers an event carries, unchecked: see
+// CheckAnswers.
+func FromWire(ws []WireAnswer) []prompt.Answer {
+	out := make([]prompt.Answer, len(ws))
+	for i, w := range ws {
+		out[i] = prompt.Answer{Labels: w.Labels, Other: w.Other, Note: w.Note}
+	}
+	return out
+}

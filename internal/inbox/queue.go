@@ -1,0 +1,314 @@
+package inbox
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/askuser/askuser/schema"
+)
+
+// Set is one set of questions waiting in the queue: what an asker sent,
+// checked, and where it came from. Its fields are not changed once it is
+// queued; how it ended is End.
+type Set struct {
+	// ID is unique within the queue, for the views to name a set by.
+	ID   uint64
+	Kind string // KindAsk, KindConfirm or KindInput
+	// From is the name the asker gave, or "" (see Source).
+	From string
+	Cwd  string
+	PID  int
+	// Arrived is when the set was queued.
+	Arrived time.Time
+
+	// Questions are the questions of a set of KindAsk, validated.
+	Questions []schema.Question
+	// Message is the question of a set of KindConfirm or KindInput;
+	// Placeholder is an example answer for KindInput.
+	Message, Placeholder string
+	// DefaultYes is the answer Enter takes in a set of KindConfirm;
+	// DefaultText, in a set of KindInput ("" for none).
+	DefaultYes  bool
+	DefaultText string
+
+	done chan struct{}
+	end  End // written once, before done is closed
+}
+
+// Source says where the set came from, for the person: the name the asker
+// gave, else its working directory. Draw it through prompt.Display.
+func (s *Set) Source() string {
+	switch {
+	case s.From != "":
+		return s.From
+	case s.Cwd != "":
+		return s.Cwd
+	}
+	return "an asker"
+}
+
+// First is the set's first question, as ASKUSER_NOTIFY_COMMAND is told it:
+// its header and text ("Confirm" or "Input" and the message for the sets
+// of those kinds).
+func (s *Set) First() (header, question string) {
+	switch s.Kind {
+	case KindConfirm:
+		return "Confirm", s.Message
+	case KindInput:
+		return "Input", s.Message
+	}
+	if len(s.Questions) == 0 {
+		return "", ""
+	}
+	return s.Questions[0].Header, s.Questions[0].Question
+}
+
+// Done returns a channel closed when the set has ended, however it ended.
+func (s *Set) Done() <-chan struct{} { return s.done }
+
+// End returns how the set ended, or an End whose State is Waiting while it
+// waits.
+func (s *Set) End() End {
+	select {
+	case <-s.done:
+		return s.end
+	default:
+		return End{}
+	}
+}
+
+// State is where a set stands.
+type State int
+
+// A set waits until it ends in exactly one of the other states.
+const (
+	Waiting   State = iota
+	Answered        // the person answered it (End.Reply)
+	Cancelled       // the person cancelled it: its asker exits 130
+	Withdrawn       // its asker stopped waiting (killed, Ctrl+C, --timeout)
+	Closed          // the inbox quit
+)
+
+func (st State) String() string {
+	switch st {
+	case Waiting:
+		return "waiting"
+	case Answered:
+		return "answered"
+	case Cancelled:
+		return "cancelled"
+	case Withdrawn:
+		return "withdrawn"
+	case Closed:
+		return "closed"
+	}
+	return fmt.Sprintf("State(%d)", int(st))
+}
+
+// End is how a set ended.
+type End struct {
+	State State
+	// Reply is the answer, when State is Answered.
+	Reply Reply
+	// Reason says why a set was withdrawn or closed, for the person.
+	Reason string
+}
+
+// ErrEnded is the error of an answer, cancel or skip of a set that has
+// already ended: answered in another view, withdrawn, or closed.
+var ErrEnded = errors.New("the set has already ended")
+
+// ErrClosed is the error of a set added to a queue that is closed.
+var ErrClosed = errors.New("the inbox is closing")
+
+// Queue is the inbox's queue of waiting sets, in the order they arrived,
+// and the one source of truth that the HTTP handlers and every view of the
+// inbox (the terminal screen, the web page) read and change. The first
+// waiting set is the one shown. It is safe for concurrent use.
+//
+// A view learns of every change through Snapshot().Changed, a channel
+// closed at the next change (an arrival, an end, a skip, the close); it
+// then takes a new Snapshot. It answers, cancels or skips the set it shows
+// with Answer, Cancel or Skip, which fail with ErrEnded when the set ended
+// first (in another view, or because its asker went): the first to end a
+// set wins.
+type Queue struct {
+	mu      sync.Mutex
+	sets    []*Set // waiting, the shown one first
+	changed chan struct{}
+	closed  bool
+	lastID  uint64
+
+	onArrive func(*Set)
+	now      func() time.Time
+}
+
+// QueueOptions configure a Queue.
+type QueueOptions struct {
+	// OnArrive, when set, is called with each set as it is queued, outside
+	// the queue's lock: to ring the bell and run ASKUSER_NOTIFY_COMMAND.
+	OnArrive func(*Set)
+	// Now is the clock; time.Now when nil.
+	Now func() time.Time
+}
+
+// NewQueue returns an empty queue.
+func NewQueue(o QueueOptions) *Queue {
+	q := &Queue{changed: make(chan struct{}), onArrive: o.OnArrive, now: o.Now}
+	if q.now == nil {
+		q.now = time.Now
+	}
+	return q
+}
+
+// Snapshot is the queue at one moment.
+type Snapshot struct {
+	// Sets are the waiting sets in order: Sets[0], when there is one, is
+	// the one shown.
+	Sets []*Set
+	// Closed is set once the inbox is quitting.
+	Closed bool
+	// Changed is closed at the next change of the queue.
+	Changed <-chan struct{}
+}
+
+// Snapshot returns the queue as it stands.
+func (q *Queue) Snapshot() Snapshot {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return Snapshot{Sets: slices.Clone(q.sets), Closed: q.closed, Changed: q.changed}
+}
+
+// Shown returns the set shown, the oldest that waits and was not skipped,
+// or nil when none waits.
+func (q *Queue) Shown() *Set {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if len(q.sets) == 0 {
+		return nil
+	}
+	return q.sets[0]
+}
+
+// Len returns the number of waiting sets.
+func (q *Queue) Len() int {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return len(q.sets)
+}
+
+// Add queues s and returns how many sets wait before it. The set's
+// questions must have been validated (the server validates what arrives),
+// and its ID, Arrived and end are the queue's to set. It fails with
+// ErrClosed once the queue is closed.
+func (q *Queue) Add(s *Set) (ahead int, err error) {
+	q.mu.Lock()
+	if q.closed {
+		q.mu.Unlock()
+		return 0, ErrClosed
+	}
+	q.lastID++
+	s.ID = q.lastID
+	s.Arrived = q.now()
+	s.done = make(chan struct{})
+	ahead = len(q.sets)
+	q.sets = append(q.sets, s)
+	q.changedLocked()
+	q.mu.Unlock()
+	if q.onArrive != nil {
+		q.onArrive(s)
+	}
+	return ahead, nil
+}
+
+// Answer ends s with the person's answer, after checking that it answers
+// s (CheckAnswers, CheckText): a view can never send what the person could
+// not have given. It fails with ErrEnded when s has already ended.
+func (q *Queue) Answer(s *Set, r Reply) error {
+	var err error
+	switch s.Kind {
+	case KindAsk:
+		r.Answers, err = CheckAnswers(s.Questions, r.Answers)
+	case KindInput:
+		r.Text, err = CheckText(r.Text)
+	}
+	if err != nil {
+		return err
+	}
+	if !q.end(s, End{State: Answered, Reply: r}) {
+		return ErrEnded
+	}
+	return nil
+}
+
+// Cancel ends s as cancelled by the person; its asker exits 130. It fails
+// with ErrEnded when s has already ended.
+func (q *Queue) Cancel(s *Set) error {
+	if !q.end(s, End{State: Cancelled}) {
+		return ErrEnded
+	}
+	return nil
+}
+
+// Withdraw ends s because its asker stopped waiting, and reports whether s
+// was still waiting.
+func (q *Queue) Withdraw(s *Set, reason string) bool {
+	return q.end(s, End{State: Withdrawn, Reason: reason})
+}
+
+// Skip moves s, when it waits, behind every other waiting set, so that the
+// next one is shown. It fails with ErrEnded when s has already ended.
+func (q *Queue) Skip(s *Set) error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	i := slices.Index(q.sets, s)
+	if i < 0 {
+		return ErrEnded
+	}
+	if len(q.sets) > 1 {
+		q.sets = append(slices.Delete(q.sets, i, i+1), s)
+		q.changedLocked()
+	}
+	return nil
+}
+
+// Close ends every waiting set as closed, with reason, and refuses sets
+// from then on: the inbox is quitting.
+func (q *Queue) Close(reason string) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.closed {
+		return
+	}
+	q.closed = true
+	for _, s := range q.sets {
+		s.end = End{State: Closed, Reason: reason}
+		close(s.done)
+	}
+	q.sets = nil
+	q.changedLocked()
+}
+
+// end ends s with e unless it has ended, and reports whether it did.
+func (q *Queue) end(s *Set, e End) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	i := slices.Index(q.sets, s)
+	if i < 0 {
+		return false
+	}
+	q.sets = slices.Delete(q.sets, i, i+1)
+	s.end = e
+	close(s.done)
+	q.changedLocked()
+	return true
+}
+
+// changedLocked wakes every view waiting on the queue. q.mu is held.
+func (q *Queue) changedLocked() {
+	close(q.changed)
+	q.changed = make(chan struct{})
+}

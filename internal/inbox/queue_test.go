@@ -1,0 +1,277 @@
+package inbox
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/schema"
+)
+
+var testQuestion = schema.Question{
+	Question: "Which database?", Header: "Database",
+	Options: []schema.Option{{Label: "PostgreSQL", Description: "a"}, {Label: "SQLite", Description: "b"}, {Label: "MySQL", Description: "c"}},
+}
+
+func askSet(from string, qs ...schema.Question) *Set {
+	if len(qs) == 0 {
+		qs = []schema.Question{testQuestion}
+	}
+	return &Set{Kind: KindAsk, From: from, Questions: qs}
+}
+
+func mustAdd(t *testing.T, q *Queue, s *Set) int {
+	t.Helper()
+	ahead, err := q.Add(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ahead
+}
+
+func sources(sets []*Set) string {
+	var names []string
+	for _, s := range sets {
+		names = append(names, s.Source())
+	}
+	return strings.Join(names, " ")
+}
+
+// Sets wait in the order they arrived; the oldest is shown; a skip moves
+// the shown one to the back; every end takes a set out exactly once.
+func TestQueueOrder(t *testing.T) {
+	q := NewQueue(QueueOptions{})
+	a, b, c := askSet("a"), askSet("b"), askSet("c")
+	for i, s := range []*Set{a, b, c} {
+		if ahead := mustAdd(t, q, s); ahead != i {
+			t.Errorf("set %s: %d ahead, want %d", s.From, ahead, i)
+		}
+	}
+	if q.Shown() != a || sources(q.Snapshot().Sets) != "a b c" {
+		t.Fatalf("queue %q, shown %v", sources(q.Snapshot().Sets), q.Shown().From)
+	}
+	if err := q.Skip(a); err != nil {
+		t.Fatal(err)
+	}
+	if got := sources(q.Snapshot().Sets); got != "b c a" {
+		t.Errorf("after a skip: %q", got)
+	}
+	if err := q.Answer(b, Reply{Answers: []prompt.Answer{{Labels: []string{"SQLite"}}}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := q.Cancel(b); !errors.Is(err, ErrEnded) {
+		t.Errorf("cancel after answer: %v", err)
+	}
+	if err := q.Skip(b); !errors.Is(err, ErrEnded) {
+		t.Errorf("skip after answer: %v", err)
+	}
+	if e := b.End(); e.State != Answered || !reflect.DeepEqual(e.Reply.Answers, []prompt.Answer{{Labels: []string{"SQLite"}}}) {
+		t.Errorf("b ended %+v", e)
+	}
+	if !q.Withdraw(c, "gone") || q.Withdraw(c, "again") {
+		t.Error("a set withdraws once")
+	}
+	if e := c.End(); e.State != Withdrawn || e.Reason != "gone" {
+		t.Errorf("c ended %+v", e)
+	}
+	if err := q.Cancel(a); err != nil {
+		t.Fatal(err)
+	}
+	if q.Shown() != nil || q.Len() != 0 {
+		t.Errorf("queue not empty: %q", sources(q.Snapshot().Sets))
+	}
+	// A skip of the only set leaves it shown.
+	d := askSet("d")
+	mustAdd(t, q, d)
+	if err := q.Skip(d); err != nil || q.Shown() != d {
+		t.Errorf("skip of the only set: %v, shown %v", err, q.Shown())
+	}
+}
+
+// An answer is checked against the set before it ends it: a view cannot
+// send what the person could not have given.
+func TestQueueAnswerChecked(t *testing.T) {
+	q := NewQueue(QueueOptions{})
+	s := askSet("a")
+	mustAdd(t, q, s)
+	for _, bad := range [][]prompt.Answer{
+		nil,
+		{{Labels: []string{"Oracle"}}},
+		{{Labels: []string{"SQLite", "MySQL"}}},
+		{{Other: " \t "}},
+	} {
+		if err := q.Answer(s, Reply{Answers: bad}); err == nil {
+			t.Errorf("answer %+v accepted", bad)
+		}
+	}
+	if s.End().State != Waiting {
+		t.Fatal("a refused answer ended the set")
+	}
+	in := &Set{Kind: KindInput, Message: "Name?"}
+	mustAdd(t, q, in)
+	if err := q.Answer(in, Reply{Text: "\x1b\x07 "}); err == nil {
+		t.Error("input answered with nothing but an escape sequence")
+	}
+	if err := q.Answer(in, Reply{Text: "  main\t"}); err != nil || in.End().Reply.Text != "main" {
+		t.Errorf("input: %v, %+v", err, in.End())
+	}
+	cf := &Set{Kind: KindConfirm, Message: "Go?"}
+	mustAdd(t, q, cf)
+	if err := q.Answer(cf, Reply{Yes: true}); err != nil || !cf.End().Reply.Yes {
+		t.Errorf("confirm: %v, %+v", err, cf.End())
+	}
+}
+
+// Every change wakes every view waiting on the queue; the bell rings for
+// each arrival.
+func TestQueueWakesViews(t *testing.T) {
+	var arrived []string
+	var mu sync.Mutex
+	q := NewQueue(QueueOptions{OnArrive: func(s *Set) {
+		mu.Lock()
+		arrived = append(arrived, s.From)
+		mu.Unlock()
+	}})
+	changes := []func(s *Set){
+		func(s *Set) { mustAdd(t, q, s) },
+		func(s *Set) { mustAdd(t, q, askSet("other")) },
+		func(s *Set) { _ = q.Skip(s) },
+		func(s *Set) { _ = q.Cancel(s) },
+		func(*Set) { q.Close("quit") },
+	}
+	s := askSet("s")
+	for i, change := range changes {
+		v1, v2 := q.Snapshot(), q.Snapshot()
+		change(s)
+		for _, v := range []Snapshot{v1, v2} {
+			select {
+			case <-v.Changed:
+			case <-time.After(time.Second):
+				t.Fatalf("change %d woke no view", i)
+			}
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if strings.Join(arrived, " ") != "s other" {
+		t.Errorf("arrivals notified: %q", arrived)
+	}
+}
+
+// Closing ends every waiting set, once, and refuses new ones.
+func TestQueueClose(t *testing.T) {
+	q := NewQueue(QueueOptions{})
+	sets := []*Set{askSet("a"), askSet("b")}
+	for _, s := range sets {
+		mustAdd(t, q, s)
+	}
+	q.Close("the inbox quit")
+	q.Close("twice")
+	for _, s := range sets {
+		select {
+		case <-s.Done():
+		default:
+			t.Fatalf("%s still waits", s.From)
+		}
+		if e := s.End(); e.State != Closed || e.Reason != "the inbox quit" {
+			t.Errorf("%s ended %+v", s.From, e)
+		}
+	}
+	if _, err := q.Add(askSet("late")); !errors.Is(err, ErrClosed) {
+		t.Errorf("add after close: %v", err)
+	}
+	if !q.Snapshot().Closed {
+		t.Error("snapshot does not say closed")
+	}
+}
+
+// Many goroutines answering, cancelling, skipping and withdrawing the same
+// sets end each exactly once.
+func TestQueueConcurrent(t *testing.T) {
+	q := NewQueue(QueueOptions{})
+	const n = 200
+	sets := make([]*Set, n)
+	for i := range sets {
+		sets[i] = askSet("s")
+		mustAdd(t, q, sets[i])
+	}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	wins := make([]int, n)
+	for w := 0; w < 4; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i, s := range sets {
+				var won bool
+				switch (i + w) % 4 {
+				case 0:
+					won = q.Answer(s, Reply{Answers: []prompt.Answer{{Labels: []string{"MySQL"}}}}) == nil
+				case 1:
+					won = q.Cancel(s) == nil
+				case 2:
+					won = q.Withdraw(s, "gone")
+				case 3:
+					_ = q.Skip(s)
+					_ = q.Snapshot()
+				}
+				if won {
+					mu.Lock()
+					wins[i]++
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for i, w := range wins {
+		if w != 1 {
+			t.Fatalf("set %d ended %d times", i, w)
+		}
+	}
+	if q.Len() != 0 {
+		t.Errorf("%d sets left", q.Len())
+	}
+}
+
+func TestCheckAnswers(t *testing.T) {
+	multi := schema.Question{Question: "Which?", Header: "Features", MultiSelect: true,
+		Options: []schema.Option{{Label: "Auth", Description: "a"}, {Label: "Search", Description: "b"}}}
+	text := schema.Question{Question: "Name?", Header: "Name", Type: schema.TypeText}
+	qs := []schema.Question{testQuestion, multi, text}
+	got, err := CheckAnswers(qs, []prompt.Answer{
+		{Labels: []string{"MySQL"}, Note: " fast\tenough "},
+		{Labels: []string{"Search", "Auth"}, Other: "mine"},
+		{Other: " UserCard "},
+	})
+	want := []prompt.Answer{
+		{Labels: []string{"MySQL"}, Note: "fast enough"},
+		{Labels: []string{"Auth", "Search"}, Other: "mine"},
+		{Other: "UserCard"},
+	}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("CheckAnswers = %+v, %v; want %+v", got, err, want)
+	}
+	for _, c := range []struct {
+		answers []prompt.Answer
+		problem string
+	}{
+		{[]prompt.Answer{{Labels: []string{"SQLite"}}}, "1 answers for 3 questions"},
+		{[]prompt.Answer{{Labels: []string{"sqlite"}}, {Labels: []string{"Auth"}}, {Other: "x"}}, `"sqlite" is not one of the options`},
+		{[]prompt.Answer{{Labels: []string{"SQLite"}, Other: "x"}, {Labels: []string{"Auth"}}, {Other: "x"}}, "2 choices for a single-select"},
+		{[]prompt.Answer{{}, {Labels: []string{"Auth"}}, {Other: "x"}}, "nothing is chosen"},
+		{[]prompt.Answer{{Labels: []string{"SQLite"}}, {Labels: []string{"Auth", "Auth"}}, {Other: "x"}}, "chosen twice"},
+		{[]prompt.Answer{{Labels: []string{"SQLite"}}, {Labels: []string{"Auth"}}, {Labels: []string{"x"}}}, "no options"},
+		{[]prompt.Answer{{Labels: []string{"SQLite"}}, {Labels: []string{"Auth"}}, {}}, "no text"},
+		{[]prompt.Answer{{Labels: []string{"SQLite"}, Note: "\xff"}, {Labels: []string{"Auth"}}, {Other: "x"}}, "the note must be UTF-8"},
+		{[]prompt.Answer{{Other: strings.Repeat("x", prompt.MaxOtherLength+1)}, {Labels: []string{"Auth"}}, {Other: "x"}}, "at most"},
+	} {
+		if _, err := CheckAnswers(qs, c.answers); err == nil || !strings.Contains(err.Error(), c.problem) {
+			t.Errorf("CheckAnswers(%+v) = %v, want an error about %q", c.answers, err, c.problem)
+		}
+	}
+}

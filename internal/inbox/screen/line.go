@@ -1,0 +1,436 @@
+// Package screen holds the views that show the inbox's queue to the person
+// at its terminal and take their answers. Line is the view of numbered
+// line prompts: for input that is not a terminal (scripts, tests), and for
+// screen readers and terminals without cursor control.
+package screen
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/prompt/line"
+)
+
+// The commands typed on a line of their own, in place of an answer.
+const (
+	cmdNext   = "/next"
+	cmdCancel = "/cancel"
+	cmdQuit   = "/quit"
+)
+
+// Help is the line that tells the person the commands.
+const Help = "Type /next to move to the next set, /cancel to cancel the set shown (its asker exits 130), /quit to quit."
+
+// Line shows the queue one set at a time, oldest first, as prompt/line
+// asks: a line saying where the set came from, how long it has waited and
+// how many more wait, then its numbered prompts. Answers are read from In,
+// a line each; a line that is a command (/next, /cancel, /quit) acts on the
+// set shown instead. A set that ends while it is shown (its asker went) is
+// left at once, and the screen says so.
+type Line struct {
+	Queue *inbox.Queue
+	In    io.Reader
+	Out   io.Writer
+	// Terminal is set when In is a terminal: what is typed while no set is
+	// shown, or before the set shown appeared, is then dropped (it was
+	// typed for nothing the person has seen, or for a set just
+	// withdrawn), and lines are not echoed. Lines from elsewhere (a
+	// script's answers) are answers given ahead: they wait for the sets
+	// they answer, in order; once the input has ended, the screen
+	// quits when a set needs a line and none is left, or when nothing
+	// waits and no line is left.
+	Terminal bool
+	// Where is the inbox's address, shown while nothing waits.
+	Where string
+	// Home is the person's home directory, shown as ~ in the working
+	// directories that sets come from.
+	Home string
+	// Now is the clock; time.Now when nil.
+	Now func() time.Time
+
+	last *inbox.Set // the set shown last
+}
+
+// Run shows the queue until the input ends or /quit is typed (it returns
+// nil then), or ctx ends (it returns context.Cause(ctx)). It does not close
+// the queue: the caller does, once the screen is gone.
+func (l *Line) Run(ctx context.Context) error {
+	if l.Now == nil {
+		l.Now = time.Now
+	}
+	in := readLines(l.In)
+	idle := false
+	for {
+		if ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
+		v := l.Queue.Snapshot()
+		if len(v.Sets) > 0 {
+			idle = false
+			quit, err := l.present(ctx, v.Sets[0], len(v.Sets)-1, in)
+			if quit || err != nil {
+				return err
+			}
+			continue
+		}
+		if v.Closed {
+			return nil
+		}
+		if !idle {
+			l.say(fmt.Sprintf("Waiting for questions at %s.", l.Where))
+			idle = true
+		}
+		text, state, wake := in.takeIdle(!l.Terminal)
+		switch state {
+		case lineTaken:
+			switch command(text) {
+			case cmdQuit:
+				return nil
+			case "":
+				l.say("No questions are waiting: nothing was answered.")
+			default:
+				l.say("No questions are waiting.")
+			}
+			continue
+		case inputEnded:
+			l.say("The input ended: the inbox quits.")
+			return nil
+		}
+		select {
+		case <-v.Changed:
+		case <-wake:
+		case <-ctx.Done():
+		}
+	}
+}
+
+// errStop ends the prompts of a set that is no longer to be answered here.
+var errStop = errors.New("stop asking")
+
+// present asks the set s, with more sets waiting behind it, and reports
+// whether the inbox is to quit.
+func (l *Line) present(ctx context.Context, s *inbox.Set, more int, in *lines) (quit bool, err error) {
+	// At a terminal, what was typed before these questions were on screen
+	// was meant for others (a set that has just been withdrawn): it must
+	// not answer these. It is dropped before they are shown, so that
+	// nothing typed after is.
+	dropped := 0
+	if l.Terminal && s != l.last {
+		dropped = in.drop()
+	}
+	l.last = s
+	header := fmt.Sprintf("From %s · waiting %s", prompt.Display(l.source(s)), waited(l.Now().Sub(s.Arrived)))
+	if more > 0 {
+		header += fmt.Sprintf(" · %d more waiting", more)
+	}
+	l.say("")
+	l.say(header)
+	switch {
+	case dropped == 1:
+		l.say("(A line typed before these questions were shown was dropped.)")
+	case dropped > 1:
+		l.say(fmt.Sprintf("(%d lines typed before these questions were shown were dropped.)", dropped))
+	}
+
+	askCtx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	commands := make(chan string, 1)
+	asker := line.New(&feed{in: in, done: askCtx.Done(), commands: commands}, l.Out, !l.Terminal)
+	type result struct {
+		reply inbox.Reply
+		err   error
+	}
+	answered := make(chan result, 1)
+	go func() {
+		var r result
+		switch s.Kind {
+		case inbox.KindConfirm:
+			r.reply.Yes, r.err = asker.Confirm(askCtx, s.Message, s.DefaultYes)
+		case inbox.KindInput:
+			r.reply.Text, r.err = asker.Input(askCtx, s.Message, s.Placeholder, s.DefaultText)
+		default:
+			r.reply.Answers, r.err = asker.Ask(askCtx, s.Questions)
+		}
+		answered <- r
+	}()
+
+	var cmd string
+	var r result
+	select {
+	case r = <-answered:
+	case cmd = <-commands:
+		stop(errStop)
+		r = <-answered
+	case <-s.Done():
+		stop(errStop)
+		r = <-answered
+	}
+	// A read still waiting for a line gives up without taking one.
+	stop(errStop)
+
+	from := prompt.Display(l.source(s))
+	switch {
+	case cmd == cmdQuit:
+		return true, nil
+	case cmd == cmdCancel:
+		if l.Queue.Cancel(s) == nil {
+			l.say(fmt.Sprintf("Cancelled the questions from %s.", from))
+			return false, nil
+		}
+	case cmd == cmdNext:
+		if more == 0 {
+			l.say("No other set is waiting.")
+			return false, nil
+		}
+		if l.Queue.Skip(s) == nil {
+			return false, nil
+		}
+	case r.err == nil:
+		switch err := l.Queue.Answer(s, r.reply); {
+		case err == nil:
+			l.say(fmt.Sprintf("✔ Sent to %s.", from))
+			return false, nil
+		case !errors.Is(err, inbox.ErrEnded):
+			// The line asker gives only answers that fit: this is a bug.
+			l.say(fmt.Sprintf("Not sent: %v.", err))
+			return false, nil
+		}
+	case errors.Is(r.err, prompt.ErrNoAnswer):
+		l.say("The input ended: the inbox quits.")
+		return true, nil
+	case ctx.Err() != nil:
+		return true, context.Cause(ctx)
+	case !errors.Is(r.err, errStop):
+		return true, r.err
+	}
+	// The set ended while it was shown, or before the command or the
+	// answer reached it.
+	switch e := s.End(); e.State {
+	case inbox.Withdrawn:
+		l.say(fmt.Sprintf("The asker from %s stopped waiting: its questions were withdrawn.", from))
+	case inbox.Answered:
+		l.say(fmt.Sprintf("The questions from %s were answered elsewhere.", from))
+	case inbox.Cancelled:
+		l.say(fmt.Sprintf("The questions from %s were cancelled elsewhere.", from))
+	case inbox.Closed:
+		return true, nil
+	}
+	return false, nil
+}
+
+// feed is the input of one set's line asker. It takes a line from the
+// input only when the asker reads, so that the lines after the set's last
+// answer are left for the sets after it; a command is sent on commands
+// instead of being read. Once done is closed, it takes nothing more.
+type feed struct {
+	in       *lines
+	done     <-chan struct{}
+	commands chan<- string
+	rest     []byte
+}
+
+func (f *feed) Read(p []byte) (int, error) {
+	for len(f.rest) == 0 {
+		text, ok := f.in.take(f.done)
+		switch {
+		case !ok:
+			return 0, errStop
+		case text == nil:
+			return 0, io.EOF
+		}
+		if c := command(*text); c != "" {
+			select {
+			case f.commands <- c:
+			default:
+			}
+			<-f.done
+			return 0, errStop
+		}
+		f.rest = []byte(*text + "\n")
+	}
+	n := copy(p, f.rest)
+	f.rest = f.rest[n:]
+	return n, nil
+}
+
+// command returns the command a line is, or "".
+func command(text string) string {
+	switch c := strings.ToLower(strings.TrimSpace(text)); c {
+	case cmdNext, "/skip":
+		return cmdNext
+	case cmdCancel, cmdQuit:
+		return c
+	}
+	return ""
+}
+
+// source is where a set came from, with the home directory shown as ~.
+func (l *Line) source(s *inbox.Set) string {
+	src := s.Source()
+	if s.From == "" && l.Home != "" && l.Home != "/" {
+		if src == l.Home {
+			return "~"
+		}
+		if rest, ok := strings.CutPrefix(src, strings.TrimSuffix(l.Home, "/")+"/"); ok {
+			return "~/" + rest
+		}
+	}
+	return src
+}
+
+// waited says how long a set has waited, as a person would: 12s, 3m, 1h5m.
+func waited(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	}
+	return fmt.Sprintf("%dh%dm", int(d.Hours()), int(d.Minutes())%60)
+}
+
+// say writes a line for the person. A failed write is not reported here:
+// the prompt written next goes to the same place, and reports it.
+func (l *Line) say(s string) {
+	_, _ = io.WriteString(l.Out, s+"\n")
+}
+
+// lines are the lines of the input, read ahead as they come, so that the
+// screen can wait for a line and for the queue at once.
+type lines struct {
+	mu    sync.Mutex
+	buf   []string
+	ended bool
+	wake  chan struct{} // closed and replaced when a line comes or the input ends
+}
+
+// maxLine is the longest line kept whole: a longer one is cut to one byte
+// more, which the line asker refuses as too long.
+const maxLine = line.MaxLineLength + 2
+
+func readLines(r io.Reader) *lines {
+	ls := &lines{wake: make(chan struct{})}
+	go func() {
+		br := bufio.NewReader(r)
+		for {
+			text, err := readLine(br)
+			if err != nil {
+				ls.add(nil)
+				return
+			}
+			ls.add(&text)
+		}
+	}()
+	return ls
+}
+
+func readLine(br *bufio.Reader) (string, error) {
+	var buf []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if len(buf) < maxLine+1 {
+			buf = append(buf, chunk[:min(len(chunk), maxLine+1-len(buf))]...)
+		}
+		switch {
+		case err == nil:
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case errors.Is(err, io.EOF) && len(buf) > 0:
+		default:
+			return "", err
+		}
+		s := strings.TrimSuffix(string(buf), "\n")
+		return strings.TrimSuffix(s, "\r"), nil
+	}
+}
+
+func (ls *lines) add(text *string) {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	if text == nil {
+		ls.ended = true
+	} else {
+		ls.buf = append(ls.buf, *text)
+	}
+	close(ls.wake)
+	ls.wake = make(chan struct{})
+}
+
+// take waits for the next line and takes it; it returns nil at the end of
+// the input, and false when done is closed first (no line is taken then).
+func (ls *lines) take(done <-chan struct{}) (*string, bool) {
+	for {
+		ls.mu.Lock()
+		select {
+		case <-done:
+			ls.mu.Unlock()
+			return nil, false
+		default:
+		}
+		if len(ls.buf) > 0 {
+			text := ls.buf[0]
+			ls.buf = ls.buf[1:]
+			ls.mu.Unlock()
+			return &text, true
+		}
+		if ls.ended {
+			ls.mu.Unlock()
+			return nil, true
+		}
+		wake := ls.wake
+		ls.mu.Unlock()
+		select {
+		case <-wake:
+		case <-done:
+			return nil, false
+		}
+	}
+}
+
+// drop drops the lines read and not yet taken, but /quit, and returns how
+// many it dropped.
+func (ls *lines) drop() int {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	var kept []string
+	for _, text := range ls.buf {
+		if command(text) == cmdQuit {
+			kept = append(kept, text)
+		}
+	}
+	n := len(ls.buf) - len(kept)
+	ls.buf = kept
+	return n
+}
+
+// What takeIdle found.
+const (
+	noLine     = iota // nothing to take now: wait on the channel returned
+	lineTaken         // a line was taken
+	inputEnded        // the input has ended, and no line is left
+)
+
+// takeIdle takes a line typed while no set is shown. With keep, only
+// /quit is taken: other lines, commands too, wait for the set they are
+// meant for.
+func (ls *lines) takeIdle(keep bool) (string, int, <-chan struct{}) {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	if len(ls.buf) > 0 && (!keep || command(ls.buf[0]) == cmdQuit) {
+		text := ls.buf[0]
+		ls.buf = ls.buf[1:]
+		return text, lineTaken, nil
+	}
+	if ls.ended && len(ls.buf) == 0 {
+		return "", inputEnded, nil
+	}
+	return "", noLine, ls.wake
+}

@@ -1,0 +1,275 @@
+package screen
+
+import (
+	"context"
+	"errors"
+	"io"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/internal/testutil"
+	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/schema"
+)
+
+func question(header string, labels ...string) schema.Question {
+	q := schema.Question{Question: header + "?", Header: header}
+	for _, l := range labels {
+		q.Options = append(q.Options, schema.Option{Label: l, Description: "about " + l})
+	}
+	return q
+}
+
+// testScreen runs a Line screen over q, with an input the test writes.
+type testScreen struct {
+	q    *inbox.Queue
+	in   *io.PipeWriter
+	out  testutil.Buffer
+	done chan error
+}
+
+func startScreen(t *testing.T, terminal bool, q *inbox.Queue) *testScreen {
+	t.Helper()
+	pr, pw := io.Pipe()
+	s := &testScreen{q: q, in: pw, done: make(chan error, 1)}
+	l := &Line{Queue: q, In: pr, Out: &s.out, Terminal: terminal, Where: "/run/inbox.sock", Home: "/home/me",
+		Now: func() time.Time { return time.Date(2026, 1, 1, 0, 0, 12, 0, time.UTC) }}
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { s.done <- l.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		pw.Close()
+		<-s.done
+	})
+	return s
+}
+
+func newQueue() *inbox.Queue {
+	return inbox.NewQueue(inbox.QueueOptions{Now: func() time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC) }})
+}
+
+func add(t *testing.T, q *inbox.Queue, s *inbox.Set) *inbox.Set {
+	t.Helper()
+	if _, err := q.Add(s); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// waitOut waits until the screen has shown want.
+func (s *testScreen) waitOut(t *testing.T, want string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(s.out.String(), want) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the screen did not show %q; it shows:\n%s", want, s.out.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func (s *testScreen) write(t *testing.T, text string) {
+	t.Helper()
+	if _, err := io.WriteString(s.in, text); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func ended(t *testing.T, set *inbox.Set) inbox.End {
+	t.Helper()
+	select {
+	case <-set.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the set from %s did not end", set.Source())
+	}
+	return set.End()
+}
+
+// A set is shown with where it came from and what waits behind it, and
+// answered with the lines typed.
+func TestLineAnswers(t *testing.T) {
+	q := newQueue()
+	a := add(t, q, &inbox.Set{Kind: inbox.KindAsk, Cwd: "/home/me/src/api", Questions: []schema.Question{question("Database", "PostgreSQL", "SQLite"), question("Cache", "Redis", "None")}})
+	add(t, q, &inbox.Set{Kind: inbox.KindConfirm, From: "deploy-bot", Message: "Deploy?", DefaultYes: false})
+	s := startScreen(t, false, q)
+	s.waitOut(t, "From ~/src/api · waiting 12s · 1 more waiting\n[1/2] Database\n")
+	s.write(t, "2\nnone\n")
+	if e := ended(t, a); e.State != inbox.Answered || !reflect.DeepEqual(e.Reply.Answers, []prompt.Answer{{Labels: []string{"SQLite"}}, {Labels: []string{"None"}}}) {
+		t.Errorf("answered %+v", e)
+	}
+	s.waitOut(t, "✔ Sent to ~/src/api.\n\nFrom deploy-bot · waiting 12s\nDeploy? [y/N]: ")
+}
+
+// Lines that are not typed at a terminal wait for the sets they answer:
+// answers given ahead reach each set in turn, and none is lost between
+// sets.
+func TestLineAnswersAhead(t *testing.T) {
+	q := newQueue()
+	s := startScreen(t, false, q)
+	s.write(t, "2\nyes\nmain\n")
+	s.waitOut(t, "Waiting for questions at /run/inbox.sock.\n")
+	a := add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "a", Questions: []schema.Question{question("Database", "PostgreSQL", "SQLite")}})
+	b := add(t, q, &inbox.Set{Kind: inbox.KindConfirm, From: "b", Message: "Deploy?"})
+	c := add(t, q, &inbox.Set{Kind: inbox.KindInput, From: "c", Message: "Branch?", DefaultText: "dev"})
+	if e := ended(t, a); e.State != inbox.Answered || e.Reply.Answers[0].Labels[0] != "SQLite" {
+		t.Errorf("a: %+v", e)
+	}
+	if e := ended(t, b); e.State != inbox.Answered || !e.Reply.Yes {
+		t.Errorf("b: %+v", e)
+	}
+	if e := ended(t, c); e.State != inbox.Answered || e.Reply.Text != "main" {
+		t.Errorf("c: %+v", e)
+	}
+}
+
+// /cancel cancels the set shown, /next moves to the next, /quit quits.
+func TestLineCommands(t *testing.T) {
+	q := newQueue()
+	a := add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "a", Questions: []schema.Question{question("One", "A", "B")}})
+	b := add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "b", Questions: []schema.Question{question("Two", "C", "D")}})
+	s := startScreen(t, true, q)
+	s.waitOut(t, "From a · waiting 12s · 1 more waiting\n")
+	s.write(t, "/next\n")
+	s.waitOut(t, "From b · waiting 12s · 1 more waiting\n")
+	s.write(t, " /CANCEL \n")
+	if e := ended(t, b); e.State != inbox.Cancelled {
+		t.Errorf("b: %+v", e)
+	}
+	s.waitOut(t, "Cancelled the questions from b.\n\nFrom a · waiting 12s\n")
+	s.write(t, "/next\n")
+	s.waitOut(t, "No other set is waiting.\n")
+	s.write(t, "/quit\n")
+	select {
+	case err := <-s.done:
+		s.done <- err
+		if err != nil {
+			t.Errorf("Run = %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("/quit did not quit")
+	}
+	if a.End().State != inbox.Waiting {
+		t.Error("quitting the screen ended a set: the inbox closes the queue itself")
+	}
+}
+
+// A set withdrawn while it is shown leaves the screen at once, and the next
+// is shown.
+func TestLineWithdrawn(t *testing.T) {
+	q := newQueue()
+	a := add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "a", Questions: []schema.Question{question("One", "A", "B")}})
+	b := add(t, q, &inbox.Set{Kind: inbox.KindInput, From: "b", Message: "Name?"})
+	s := startScreen(t, true, q)
+	s.waitOut(t, "[1/1] One\n")
+	start := time.Now()
+	q.Withdraw(a, "gone")
+	s.waitOut(t, "The asker from a stopped waiting: its questions were withdrawn.\n\nFrom b · waiting 12s\nName?\n")
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("the screen took %s", d)
+	}
+	s.write(t, "Ada\n")
+	if e := ended(t, b); e.Reply.Text != "Ada" {
+		t.Errorf("b: %+v", e)
+	}
+}
+
+// At a terminal, what is typed while nothing waits answers nothing.
+func TestLineTerminalIdle(t *testing.T) {
+	q := newQueue()
+	s := startScreen(t, true, q)
+	s.waitOut(t, "Waiting for questions at /run/inbox.sock.\n")
+	s.write(t, "2\n")
+	s.waitOut(t, "No questions are waiting: nothing was answered.\n")
+	a := add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "a", Questions: []schema.Question{question("One", "A", "B")}})
+	s.waitOut(t, "Enter a number")
+	s.write(t, "1\n")
+	if e := ended(t, a); e.Reply.Answers[0].Labels[0] != "A" {
+		t.Errorf("a: %+v", e)
+	}
+}
+
+// At a terminal, a line typed before a set was shown (for a set just
+// withdrawn) does not answer it.
+func TestLineTerminalDropsTypeahead(t *testing.T) {
+	q := newQueue()
+	b := add(t, q, &inbox.Set{Kind: inbox.KindConfirm, From: "b", Message: "Delete the backups?", DefaultYes: false})
+	var out testutil.Buffer
+	l := &Line{Queue: q, Out: &out, Terminal: true, Now: time.Now}
+	// "y" was read before b was shown; "n" is typed at its prompt.
+	in := &lines{buf: []string{"y"}, wake: make(chan struct{})}
+	done := make(chan error, 1)
+	go func() {
+		_, err := l.present(context.Background(), b, 0, in)
+		done <- err
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(out.String(), "[y/N]: ") && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	text := "n"
+	in.add(&text)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if e := ended(t, b); e.State != inbox.Answered || e.Reply.Yes {
+		t.Errorf("b: %+v", e)
+	}
+	if !strings.Contains(out.String(), "(A line typed before these questions were shown was dropped.)\nDelete the backups? [y/N]: ") {
+		t.Errorf("screen:\n%s", out.String())
+	}
+}
+
+// The end of the input quits, whether a set is shown or not. (Lines that
+// no set has taken yet keep an inbox whose input is not a terminal for the
+// sets to come: see TestLineAnswersAhead.)
+func TestLineInputEnds(t *testing.T) {
+	for _, withSet := range []bool{false, true} {
+		q := newQueue()
+		s := startScreen(t, false, q)
+		if withSet {
+			add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "a", Questions: []schema.Question{question("One", "A", "B")}})
+			s.write(t, "x\n")
+		}
+		s.in.Close()
+		select {
+		case err := <-s.done:
+			s.done <- err
+			if err != nil {
+				t.Errorf("Run = %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("the end of the input did not quit")
+		}
+		if withSet && !strings.Contains(s.out.String(), "The input ended: the inbox quits.\n") {
+			t.Errorf("screen:\n%s", s.out.String())
+		}
+	}
+}
+
+// The context ending stops the screen with its cause.
+func TestLineContext(t *testing.T) {
+	q := newQueue()
+	add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "a", Questions: []schema.Question{question("One", "A", "B")}})
+	pr, _ := io.Pipe()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- (&Line{Queue: q, In: pr, Out: io.Discard}).Run(ctx) }()
+	sig := errors.New("SIGTERM")
+	cancel(sig)
+	if err := <-done; !errors.Is(err, sig) {
+		t.Errorf("Run = %v", err)
+	}
+}
+
+func TestWaited(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		0: "0s", 59 * time.Second: "59s", 61 * time.Second: "1m", 59 * time.Minute: "59m", 65 * time.Minute: "1h5m",
+	} {
+		if got := waited(d); got != want {
+			t.Errorf("waited(%s) = %q, want %q", d, got, want)
+		}
+	}
+}

@@ -1,0 +1,428 @@
+package inbox
+
+import (
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/prompt/web"
+	"github.com/askuser/askuser/schema"
+)
+
+// The limits of a request. The questions are at most schema.MaxInputSize,
+// as on the command line; the rest of the envelope is small.
+const (
+	// MaxRequestBytes is the largest body of POST /v1/ask.
+	MaxRequestBytes = schema.MaxInputSize + 64<<10
+	// maxFromLength and maxCwdLength bound where a set says it came from.
+	maxFromLength = 200
+	maxCwdLength  = 4096
+	// writeGrace is how long an asker may take to take in one event
+	// before it is taken for gone.
+	writeGrace = 10 * time.Second
+	// stopGrace is how long the requests in flight are given to finish
+	// when the inbox quits: long enough for every waiting asker to be told.
+	stopGrace = time.Second
+)
+
+// Server serves a Queue to askers with net/http: on the inbox's Unix socket
+// (ServeSocket), and over TCP behind the token (ServeTCP). Each listener
+// gets a web.Server, with its limits on the time and size of requests.
+type Server struct {
+	queue   *Queue
+	schemas schemaCache
+
+	mu      sync.Mutex
+	servers []*web.Server
+	closed  bool
+	wg      sync.WaitGroup
+	failed  chan error
+}
+
+// NewServer returns a server of q that validates the questions that
+// arrive against schemaJSON, the embedded schema.
+func NewServer(q *Queue, schemaJSON []byte) *Server {
+	return &Server{queue: q, schemas: schemaCache{raw: schemaJSON}, failed: make(chan error, 4)}
+}
+
+// Failed returns a channel that receives the error of a listener that
+// stopped accepting connections.
+func (s *Server) Failed() <-chan error { return s.failed }
+
+// ServeSocket serves ln, a listener from ListenSocket, until Close.
+func (s *Server) ServeSocket(ln net.Listener) {
+	s.serve(ln, s.api())
+}
+
+// ServeTCP serves ln until Close, behind token: every request must carry it
+// and name this server in its Host header (see web.Guard). host is the
+// host that the address shows, as for web.NewGuard.
+func (s *Server) ServeTCP(ln net.Listener, host, token string) error {
+	g, err := web.NewGuard(ln.Addr(), host, token, MaxRequestBytes)
+	if err != nil {
+		return err
+	}
+	s.serve(ln, &tokenGuard{hosts: g, token: []byte(token), next: s.api()})
+	return nil
+}
+
+func (s *Server) serve(ln net.Listener, h http.Handler) {
+	srv := web.NewServer(h)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		_ = ln.Close()
+		return
+	}
+	s.servers = append(s.servers, srv)
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		if err := srv.Serve(ln); err != nil {
+			select {
+			case s.failed <- fmt.Errorf("serve the inbox on %s: %w", ln.Addr(), err):
+			default:
+			}
+		}
+	}()
+}
+
+// Close closes the queue with reason, so that every waiting asker is told,
+// gives the requests in flight a moment to finish, and stops serving. The
+// socket file is removed with its listener.
+func (s *Server) Close(reason string) {
+	s.queue.Close(reason)
+	s.mu.Lock()
+	s.closed = true
+	servers := s.servers
+	s.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, srv := range servers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			srv.Stop(stopGrace)
+		}()
+	}
+	wg.Wait()
+	s.wg.Wait()
+}
+
+// api is the protocol's handler, the same behind every listener.
+func (s *Server) api() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET "+PathStatus, s.serveStatus)
+	mux.HandleFunc("POST "+PathAsk, s.serveAsk)
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, ErrorBody{Error: "not found: an askuser inbox serves " + PathStatus + " and " + PathAsk})
+	})
+	return mux
+}
+
+func (s *Server) serveStatus(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, Status{Inbox: Name, Version: Version, Waiting: s.queue.Len()})
+}
+
+// serveAsk queues the set a request holds and streams its wait to the
+// asker, until the set ends or the asker goes.
+func (s *Server) serveAsk(w http.ResponseWriter, r *http.Request) {
+	if r.ContentLength > MaxRequestBytes {
+		writeError(w, http.StatusRequestEntityTooLarge, ErrorBody{Error: "the request is too large"})
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxRequestBytes))
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		writeError(w, http.StatusRequestEntityTooLarge, ErrorBody{Error: "the request is too large"})
+		return
+	case err != nil:
+		writeError(w, http.StatusBadRequest, ErrorBody{Error: "the request could not be read"})
+		return
+	}
+	var req Request
+	if err := json.Unmarshal(body, &req); err != nil {
+		writeError(w, http.StatusBadRequest, ErrorBody{Error: "the request is not JSON: " + err.Error()})
+		return
+	}
+	set, refused := s.setOf(&req)
+	if refused != nil {
+		writeError(w, http.StatusBadRequest, *refused)
+		return
+	}
+	ahead, err := s.queue.Add(set)
+	if err != nil {
+		writeError(w, http.StatusServiceUnavailable, ErrorBody{Error: "the inbox is closing"})
+		return
+	}
+
+	// The request has been read whole: the server's limit on the time to
+	// read one would end the wait early, and the asker's end is seen by
+	// the read that net/http keeps on the connection.
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Time{})
+	w.Header().Set("Content-Type", "application/x-ndjson")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusOK)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	send := func(e Event) error {
+		_ = rc.SetWriteDeadline(time.Now().Add(writeGrace))
+		if err := enc.Encode(e); err != nil {
+			return err
+		}
+		return rc.Flush()
+	}
+	if send(Event{Event: EventQueued, Ahead: ahead}) != nil {
+		s.queue.Withdraw(set, "the asker went away")
+		return
+	}
+	t := time.NewTicker(Heartbeat)
+	defer t.Stop()
+	for {
+		select {
+		case <-set.Done():
+			if e, ok := finalEvent(set); ok {
+				_ = send(e)
+			}
+			return
+		case <-r.Context().Done():
+			s.queue.Withdraw(set, "the asker stopped waiting")
+			return
+		case <-t.C:
+			if send(Event{Event: EventWait}) != nil {
+				s.queue.Withdraw(set, "the asker went away")
+				return
+			}
+		}
+	}
+}
+
+// finalEvent is the event that tells the asker how its set ended; there is
+// none for a set withdrawn, whose asker has gone.
+func finalEvent(set *Set) (Event, bool) {
+	e := set.End()
+	switch e.State {
+	case Answered:
+		ev := Event{Event: EventAnswered}
+		switch set.Kind {
+		case KindConfirm:
+			yes := e.Reply.Yes
+			ev.Yes = &yes
+		case KindInput:
+			ev.Text = e.Reply.Text
+		default:
+			ev.Answers = toWire(e.Reply.Answers)
+		}
+		return ev, true
+	case Cancelled:
+		return Event{Event: EventCancelled}, true
+	case Closed:
+		return Event{Event: EventClosed, Reason: e.Reason}, true
+	}
+	return Event{}, false
+}
+
+// setOf checks a request as the command line checks its input, and returns
+// the set it asks, or why it is refused. Nothing from the wire is trusted:
+// the questions are validated again against the schema.
+func (s *Server) setOf(req *Request) (*Set, *ErrorBody) {
+	set := &Set{Kind: req.Kind, PID: req.PID}
+	var err error
+	if set.From, err = cleanField("from", req.From, maxFromLength); err != nil {
+		return nil, &ErrorBody{Error: err.Error()}
+	}
+	if set.Cwd, err = cleanField("cwd", req.Cwd, maxCwdLength); err != nil {
+		return nil, &ErrorBody{Error: err.Error()}
+	}
+	switch req.Kind {
+	case KindAsk:
+		if len(req.Questions) == 0 {
+			return nil, &ErrorBody{Error: "a set of kind ask needs questions"}
+		}
+		key := req.Key
+		if key == "" {
+			key = schema.KeyHeader
+		}
+		if _, err := schema.ParseKeyBy(string(key)); err != nil {
+			return nil, &ErrorBody{Error: err.Error()}
+		}
+		sch, err := s.schemas.get(req.Limits)
+		if err != nil {
+			return nil, &ErrorBody{Error: "invalid limits: " + err.Error()}
+		}
+		doc := make([]byte, 0, len(req.Questions)+16)
+		doc = append(append(append(doc, `{"questions":`...), req.Questions...), '}')
+		in, err := sch.Parse(doc, key)
+		if err != nil {
+			return nil, questionsRefused(err)
+		}
+		set.Questions = in.Questions
+	case KindConfirm, KindInput:
+		if schema.IsBlank(req.Message) {
+			return nil, &ErrorBody{Error: "a set of kind " + req.Kind + " needs a message"}
+		}
+		set.Message = req.Message
+		if req.Kind == KindConfirm {
+			set.DefaultYes = true
+			if len(req.Default) > 0 && json.Unmarshal(req.Default, &set.DefaultYes) != nil {
+				return nil, &ErrorBody{Error: "the default of a confirm must be true or false"}
+			}
+			break
+		}
+		set.Placeholder = req.Placeholder
+		var def string
+		if len(req.Default) > 0 && json.Unmarshal(req.Default, &def) != nil {
+			return nil, &ErrorBody{Error: "the default of an input must be a string"}
+		}
+		if def != "" {
+			if set.DefaultText, err = prompt.CheckOther(def); err != nil {
+				return nil, &ErrorBody{Error: "the default " + err.Error()}
+			}
+		}
+	default:
+		return nil, &ErrorBody{Error: fmt.Sprintf("unknown kind %q: want ask, confirm or input", req.Kind)}
+	}
+	return set, nil
+}
+
+// cleanField checks a field that says where a set came from: UTF-8 text
+// of at most max characters, without NUL (it goes into the environment of
+// ASKUSER_NOTIFY_COMMAND). Views draw it through prompt.Display.
+func cleanField(name, v string, max int) (string, error) {
+	switch {
+	case !utf8.ValidString(v):
+		return "", fmt.Errorf("%s must be UTF-8 text", name)
+	case strings.ContainsRune(v, 0):
+		return "", fmt.Errorf("%s must not hold a NUL character", name)
+	case utf8.RuneCountInString(v) > max:
+		return "", fmt.Errorf("%s must be at most %d characters", name, max)
+	}
+	return strings.TrimSpace(v), nil
+}
+
+// questionsRefused is the reply to questions that do not pass validation.
+func questionsRefused(err error) *ErrorBody {
+	var invalid *schema.ValidationError
+	var syntax *schema.SyntaxError
+	switch {
+	case errors.As(err, &invalid):
+		b := &ErrorBody{Error: "the questions are not valid"}
+		for _, p := range invalid.Problems {
+			b.Problems = append(b.Problems, p.String())
+		}
+		return b
+	case errors.As(err, &syntax):
+		return &ErrorBody{Error: "the questions are not JSON: " + syntax.Error()}
+	}
+	return &ErrorBody{Error: "the questions are not valid: " + err.Error()}
+}
+
+// schemaCache compiles the schema once for each set of limits that askers
+// send.
+type schemaCache struct {
+	raw []byte
+	mu  sync.Mutex
+	m   map[Limits]*schema.Schema
+}
+
+// maxSchemas bounds the cache: askers with many different limits are rare,
+// and each compiled schema is kept for the inbox's life.
+const maxSchemas = 8
+
+func (c *schemaCache) get(l *Limits) (*schema.Schema, error) {
+	var key Limits
+	if l != nil {
+		key = *l
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if sch, ok := c.m[key]; ok {
+		return sch, nil
+	}
+	vars := map[string]int{
+		"ASK_MAX_QUESTIONS":       key.MaxQuestions,
+		"ASK_MAX_OPTIONS":         key.MaxOptions,
+		"ASK_HEADER_MAX_LENGTH":   key.HeaderMaxLength,
+		"ASK_QUESTION_MAX_LENGTH": key.QuestionMaxLength,
+	}
+	// The limits are read as the variables are, with their checks: the
+	// wire cannot change anything else in the schema.
+	o, err := schema.OverridesFromEnv(func(name string) string {
+		if n := vars[name]; n != 0 {
+			return strconv.Itoa(n)
+		}
+		return ""
+	})
+	if err != nil {
+		return nil, err
+	}
+	sch, err := schema.Compile(c.raw, o)
+	if err != nil {
+		return nil, err
+	}
+	sch.CheckAnswer = prompt.CheckOther
+	if c.m == nil {
+		c.m = map[Limits]*schema.Schema{}
+	}
+	if len(c.m) < maxSchemas {
+		c.m[key] = sch
+	}
+	return sch, nil
+}
+
+// tokenGuard lets through only the requests over TCP that carry the token
+// (as "Authorization: Bearer TOKEN", or ?token=TOKEN) and name this server
+// in their Host header, which a page that a DNS-rebinding attacker points
+// at this machine cannot. The token is compared in constant time.
+type tokenGuard struct {
+	hosts *web.Guard
+	token []byte
+	next  http.Handler
+}
+
+func (g *tokenGuard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !g.hosts.AllowsHost(r.Host) {
+		writeError(w, http.StatusForbidden, ErrorBody{Error: "forbidden: this inbox answers only to its own address; use the address that askuser inbox printed"})
+		return
+	}
+	token := r.URL.Query().Get("token")
+	if auth, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
+		token = strings.TrimSpace(auth)
+	}
+	if subtle.ConstantTimeCompare([]byte(token), g.token) != 1 {
+		writeError(w, http.StatusForbidden, ErrorBody{Error: "forbidden: the token is wrong or missing; use the whole address that askuser inbox printed"})
+		return
+	}
+	g.next.ServeHTTP(w, r)
+}
+
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Length", strconv.Itoa(len(b)+1))
+	w.WriteHeader(code)
+	// A reply that cannot be written has no one left to read it.
+	_, _ = w.Write(append(b, '\n'))
+}
+
+func writeError(w http.ResponseWriter, code int, b ErrorBody) {
+	writeJSON(w, code, b)
+}

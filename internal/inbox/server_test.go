@@ -1,0 +1,658 @@
+package inbox
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/askuser/askuser/prompt"
+)
+
+func schemaJSON(t *testing.T) []byte {
+	t.Helper()
+	b, err := os.ReadFile("../../schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// testInbox is an inbox serving on a socket in a directory of the test's.
+type testInbox struct {
+	q      *Queue
+	srv    *Server
+	addr   Addr
+	client *Client
+}
+
+func startInbox(t *testing.T) *testInbox {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "inbox.sock")
+	ln, err := ListenSocket(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := NewQueue(QueueOptions{})
+	srv := NewServer(q, schemaJSON(t))
+	srv.ServeSocket(ln)
+	t.Cleanup(func() { srv.Close("the test is over") })
+	a := Addr{Path: path}
+	return &testInbox{q: q, srv: srv, addr: a, client: NewClient(a)}
+}
+
+const questionsJSON = `[{"question":"Which database?","header":"Database","options":[{"label":"PostgreSQL","description":"a"},{"label":"SQLite","description":"b"}],"multiSelect":false}]`
+
+func askRequest() *Request {
+	return &Request{Kind: KindAsk, From: "test", Cwd: "/src/api", PID: 42, Questions: json.RawMessage(questionsJSON)}
+}
+
+type askResult struct {
+	e   Event
+	err error
+}
+
+// ask starts c.Ask and returns where its result arrives.
+func ask(ctx context.Context, c *Client, req *Request) <-chan askResult {
+	ch := make(chan askResult, 1)
+	go func() {
+		e, err := c.Ask(ctx, req, nil)
+		ch <- askResult{e, err}
+	}()
+	return ch
+}
+
+// waitFor waits until the queue holds n sets, and returns them.
+func waitFor(t *testing.T, q *Queue, n int) []*Set {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		v := q.Snapshot()
+		if len(v.Sets) == n {
+			return v.Sets
+		}
+		select {
+		case <-v.Changed:
+		case <-deadline:
+			t.Fatalf("the queue holds %d sets, want %d", len(v.Sets), n)
+		}
+	}
+}
+
+func result(t *testing.T, ch <-chan askResult, within time.Duration) askResult {
+	t.Helper()
+	select {
+	case r := <-ch:
+		return r
+	case <-time.After(within):
+		t.Fatalf("the asker did not end within %s", within)
+	}
+	return askResult{}
+}
+
+// A set goes over the socket, is queued as it was sent, and its asker gets
+// exactly the answer given.
+func TestAskAnswered(t *testing.T) {
+	in := startInbox(t)
+	got := ask(context.Background(), in.client, askRequest())
+	s := waitFor(t, in.q, 1)[0]
+	if s.Kind != KindAsk || s.From != "test" || s.Cwd != "/src/api" || s.PID != 42 || len(s.Questions) != 1 || s.Questions[0].Options[1].Label != "SQLite" {
+		t.Fatalf("queued %+v", s)
+	}
+	if err := in.q.Answer(s, Reply{Answers: []prompt.Answer{{Labels: []string{"SQLite"}, Note: "small"}}}); err != nil {
+		t.Fatal(err)
+	}
+	r := result(t, got, 5*time.Second)
+	want := Event{Event: EventAnswered, Answers: []WireAnswer{{Labels: []string{"SQLite"}, Note: "small"}}}
+	if r.err != nil || !reflect.DeepEqual(r.e, want) {
+		t.Errorf("Ask = %+v, %v; want %+v", r.e, r.err, want)
+	}
+}
+
+func TestConfirmAndInput(t *testing.T) {
+	in := startInbox(t)
+	got := ask(context.Background(), in.client, &Request{Kind: KindConfirm, Message: "Deploy?", Default: json.RawMessage("false")})
+	s := waitFor(t, in.q, 1)[0]
+	if s.Message != "Deploy?" || s.DefaultYes {
+		t.Fatalf("queued %+v", s)
+	}
+	_ = in.q.Answer(s, Reply{Yes: false})
+	if r := result(t, got, 5*time.Second); r.err != nil || r.e.Yes == nil || *r.e.Yes {
+		t.Errorf("confirm: %+v, %v", r.e, r.err)
+	}
+
+	got = ask(context.Background(), in.client, &Request{Kind: KindInput, Message: "Branch?", Placeholder: "main", Default: json.RawMessage(`"dev"`)})
+	s = waitFor(t, in.q, 1)[0]
+	if s.Placeholder != "main" || s.DefaultText != "dev" {
+		t.Fatalf("queued %+v", s)
+	}
+	_ = in.q.Answer(s, Reply{Text: "release"})
+	if r := result(t, got, 5*time.Second); r.err != nil || r.e.Text != "release" {
+		t.Errorf("input: %+v, %v", r.e, r.err)
+	}
+}
+
+func TestAskCancelled(t *testing.T) {
+	in := startInbox(t)
+	got := ask(context.Background(), in.client, askRequest())
+	_ = in.q.Cancel(waitFor(t, in.q, 1)[0])
+	if r := result(t, got, 5*time.Second); r.err != nil || r.e.Event != EventCancelled {
+		t.Errorf("Ask = %+v, %v", r.e, r.err)
+	}
+}
+
+// When the inbox quits, every waiting asker is told, within 2 seconds.
+func TestAskClosed(t *testing.T) {
+	in := startInbox(t)
+	var got []<-chan askResult
+	for i := 0; i < 5; i++ {
+		got = append(got, ask(context.Background(), in.client, askRequest()))
+	}
+	waitFor(t, in.q, 5)
+	start := time.Now()
+	in.srv.Close("the inbox quit")
+	for _, ch := range got {
+		if r := result(t, ch, 2*time.Second); r.err != nil || r.e.Event != EventClosed || r.e.Reason != "the inbox quit" {
+			t.Errorf("Ask = %+v, %v", r.e, r.err)
+		}
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("the askers were told after %s", d)
+	}
+	if _, err := os.Lstat(in.addr.Path); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the socket is left behind: %v", err)
+	}
+	// Nothing answers there any more.
+	if _, err := in.client.Probe(context.Background()); err == nil {
+		t.Error("a probe still finds the inbox")
+	}
+}
+
+// An asker that stops waiting withdraws its set: it leaves the queue within
+// a second, and an answer given after that is refused.
+func TestAskWithdrawn(t *testing.T) {
+	in := startInbox(t)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	stop := errors.New("timed out")
+	got := ask(ctx, in.client, askRequest())
+	s := waitFor(t, in.q, 1)[0]
+	start := time.Now()
+	cancel(stop)
+	if r := result(t, got, time.Second); !errors.Is(r.err, stop) {
+		t.Errorf("Ask = %+v, %v; want the context's cause", r.e, r.err)
+	}
+	select {
+	case <-s.Done():
+	case <-time.After(time.Second):
+		t.Fatal("the set is still queued a second after its asker went")
+	}
+	t.Logf("withdrawn after %s", time.Since(start))
+	if e := s.End(); e.State != Withdrawn {
+		t.Errorf("ended %+v", e)
+	}
+	if err := in.q.Answer(s, Reply{Answers: []prompt.Answer{{Labels: []string{"SQLite"}}}}); !errors.Is(err, ErrEnded) {
+		t.Errorf("answer after withdrawal: %v", err)
+	}
+}
+
+// rawAsk posts body to the inbox over its socket and returns the reply.
+func rawAsk(t *testing.T, in *testInbox, body io.Reader, length int64) *http.Response {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, "http://inbox"+PathAsk, body)
+	req.ContentLength = length
+	resp, err := in.client.hc.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { resp.Body.Close() })
+	return resp
+}
+
+// The stream starts with "queued" and beats every second while the set
+// waits.
+func TestHeartbeat(t *testing.T) {
+	in := startInbox(t)
+	body, _ := json.Marshal(askRequest())
+	resp := rawAsk(t, in, bytes.NewReader(body), int64(len(body)))
+	if ct := resp.Header.Get("Content-Type"); resp.StatusCode != 200 || ct != "application/x-ndjson" {
+		t.Fatalf("status %d, type %q", resp.StatusCode, ct)
+	}
+	br := bufio.NewReader(resp.Body)
+	start := time.Now()
+	for _, want := range []string{`{"event":"queued"}`, `{"event":"wait"}`, `{"event":"wait"}`} {
+		line, err := br.ReadString('\n')
+		if err != nil || strings.TrimSpace(line) != want {
+			t.Fatalf("read %q, %v; want %s", line, err, want)
+		}
+	}
+	if d := time.Since(start); d < Heartbeat || d > 4*Heartbeat {
+		t.Errorf("two heartbeats took %s", d)
+	}
+}
+
+// What the inbox refuses, it says why, and queues nothing.
+func TestAskRefused(t *testing.T) {
+	in := startInbox(t)
+	five := `[{"question":"Which?","header":"H","options":[` + strings.Repeat(`{"label":"L%d","description":"d"},`, 4) + `{"label":"L5","description":"d"}],"multiSelect":false}]`
+	five = fmt.Sprintf(five, 1, 2, 3, 4)
+	for _, c := range []struct {
+		req     *Request
+		problem string
+	}{
+		{&Request{Kind: "poll"}, `unknown kind "poll"`},
+		{&Request{Kind: KindAsk}, "needs questions"},
+		{&Request{Kind: KindAsk, Questions: json.RawMessage(`[{"question":"Q?","header":"H","options":[{"label":"Other","description":"d"},{"label":"B","description":"d"}],"multiSelect":false}]`)}, "the questions are not valid"},
+		{&Request{Kind: KindAsk, Questions: json.RawMessage(five)}, "the questions are not valid"},
+		{&Request{Kind: KindAsk, Questions: json.RawMessage(five), Limits: &Limits{MaxOptions: 1}}, "invalid limits"},
+		{&Request{Kind: KindAsk, Questions: json.RawMessage(questionsJSON), Key: "label"}, "invalid --key"},
+		{&Request{Kind: KindConfirm, Message: " \u3000"}, "needs a message"},
+		{&Request{Kind: KindConfirm, Message: "Go?", Default: json.RawMessage(`"yes"`)}, "true or false"},
+		{&Request{Kind: KindInput, Message: "Name?", Default: json.RawMessage(`"\u0007"`)}, "the default must not be empty"},
+		{&Request{Kind: KindAsk, From: strings.Repeat("x", 201), Questions: json.RawMessage(questionsJSON)}, "from must be at most 200"},
+		{&Request{Kind: KindAsk, Cwd: "a\x00b", Questions: json.RawMessage(questionsJSON)}, "NUL"},
+	} {
+		_, err := in.client.Ask(context.Background(), c.req, nil)
+		var refused *RefusedError
+		if !errors.As(err, &refused) || refused.Status != http.StatusBadRequest || !strings.Contains(refused.Body.Error, c.problem) {
+			t.Errorf("Ask(%+v) = %v; want a 400 about %q", c.req, err, c.problem)
+		}
+	}
+	// The problems are listed as askuser validate lists them.
+	_, err := in.client.Ask(context.Background(), &Request{Kind: KindAsk, Questions: json.RawMessage(five)}, nil)
+	var refused *RefusedError
+	if !errors.As(err, &refused) || !reflect.DeepEqual(refused.Body.Problems, []string{"questions[0].options: must have at most 4 items (got 5)"}) {
+		t.Errorf("problems: %v", err)
+	}
+	// With the asker's own limits, the same set is queued.
+	got := ask(context.Background(), in.client, &Request{Kind: KindAsk, Questions: json.RawMessage(five), Limits: &Limits{MaxOptions: 6}})
+	s := waitFor(t, in.q, 1)[0]
+	if len(s.Questions[0].Options) != 5 {
+		t.Errorf("queued %+v", s)
+	}
+	_ = in.q.Cancel(s)
+	result(t, got, 5*time.Second)
+	if in.q.Len() != 0 {
+		t.Error("a refused set was queued")
+	}
+}
+
+// A request larger than the limit is refused with 413, whether it says its
+// length up front or not, and nothing is queued.
+func TestAskTooLarge(t *testing.T) {
+	in := startInbox(t)
+	exchange := func(header string, body io.Reader) int {
+		c, err := net.Dial("unix", in.addr.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		c.SetDeadline(time.Now().Add(10 * time.Second))
+		io.WriteString(c, header)
+		// The body is sent as the inbox reads it; it may stop reading.
+		go io.Copy(c, body)
+		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	size := MaxRequestBytes + 1
+	if code := exchange(fmt.Sprintf("POST /v1/ask HTTP/1.1\r\nHost: inbox\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n", size), strings.NewReader("")); code != http.StatusRequestEntityTooLarge {
+		t.Errorf("with a length: status %d", code)
+	}
+	chunk := strings.Repeat(" ", 64<<10)
+	var chunked strings.Builder
+	for n := 0; n <= size; n += len(chunk) {
+		fmt.Fprintf(&chunked, "%x\r\n%s\r\n", len(chunk), chunk)
+	}
+	chunked.WriteString("0\r\n\r\n")
+	if code := exchange("POST /v1/ask HTTP/1.1\r\nHost: inbox\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n", strings.NewReader(chunked.String())); code != http.StatusRequestEntityTooLarge {
+		t.Errorf("chunked: status %d", code)
+	}
+	if in.q.Len() != 0 {
+		t.Error("queued")
+	}
+}
+
+// The one decision on who may use the socket, with faked credentials.
+func TestAllowPeer(t *testing.T) {
+	self := 1000
+	for _, c := range []struct {
+		cred Cred
+		err  error
+		ok   bool
+	}{
+		{Cred{Known: true, UID: 1000}, nil, true},
+		{Cred{Known: true, UID: 1001}, nil, false},
+		{Cred{Known: true, UID: 0}, nil, false},
+		{Cred{}, nil, false},
+		{Cred{}, syscall.EBADF, false},
+		{Cred{}, errNoPeerCred, true},
+	} {
+		if err := allowPeer(c.cred, c.err, self); (err == nil) != c.ok {
+			t.Errorf("allowPeer(%+v, %v) = %v", c.cred, c.err, err)
+		}
+	}
+	if err := allowPeer(Cred{Known: true, UID: 1001}, nil, self); err == nil || !strings.Contains(err.Error(), "another user's (uid 1001, not 1000)") {
+		t.Errorf("refusal: %v", err)
+	}
+}
+
+// The socket's listener asks the system who connected and closes, unread,
+// a connection that the decision refuses: here the inbox is taken to be
+// another user's, so that this user is the stranger.
+func TestSocketRefusesAnotherUser(t *testing.T) {
+	in := startInbox(t)
+	if _, err := in.client.Probe(context.Background()); err != nil {
+		t.Fatalf("this user's probe: %v", err)
+	}
+	path := filepath.Join(t.TempDir(), "other.sock")
+	ln, err := ListenSocket(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln.(*peerListener).self = os.Getuid() + 1
+	q := NewQueue(QueueOptions{})
+	srv := NewServer(q, schemaJSON(t))
+	srv.ServeSocket(ln)
+	defer srv.Close("over")
+	c := NewClient(Addr{Path: path})
+	if _, err := c.Probe(context.Background()); err == nil {
+		t.Error("a stranger's probe was answered")
+	}
+	if _, err := c.Ask(context.Background(), askRequest(), nil); err == nil {
+		t.Error("a stranger's set was taken")
+	}
+	if q.Len() != 0 {
+		t.Error("a stranger's set was queued")
+	}
+}
+
+// An asker checks the inbox's side too: questions go to no other user's
+// process.
+func TestClientRefusesAnotherUsersInbox(t *testing.T) {
+	in := startInbox(t)
+	_, err := dialSocket(context.Background(), &net.Dialer{}, in.addr.Path, os.Getuid()+1)
+	var peer *PeerError
+	if !errors.As(err, &peer) {
+		t.Errorf("dial as another user: %v", err)
+	}
+}
+
+// The directory is made 0700 and the socket 0600.
+func TestSocketModes(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "askuser")
+	path := filepath.Join(dir, "inbox.sock")
+	ln, err := ListenSocket(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	for _, c := range []struct {
+		path string
+		want fs.FileMode
+	}{{dir, 0o700}, {path, 0o600}} {
+		fi, err := os.Lstat(c.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fi.Mode().Perm(); got != c.want {
+			t.Errorf("%s: mode %04o, want %04o", c.path, got, c.want)
+		}
+	}
+	if fi, _ := os.Lstat(path); fi.Mode()&fs.ModeSocket == 0 {
+		t.Errorf("%s is not a socket", path)
+	}
+}
+
+// A directory that others may write in, or that is another user's, is
+// refused: they could put their own socket in the inbox's place.
+func TestPrivateDir(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	_, err := ListenSocket(filepath.Join(dir, "inbox.sock"))
+	if err == nil || !strings.Contains(err.Error(), "others may write in the inbox's directory") {
+		t.Errorf("a directory open to all: %v", err)
+	}
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	fi, _ := os.Stat(dir)
+	if err := privateDir(dir, fi, os.Getuid()); err != nil {
+		t.Errorf("a directory of one's own that others may read: %v", err)
+	}
+	if err := privateDir(dir, fi, os.Getuid()+1); err == nil || !strings.Contains(err.Error(), "belongs to another user") {
+		t.Errorf("another user's directory: %v", err)
+	}
+	file := filepath.Join(dir, "file")
+	_ = os.WriteFile(file, nil, 0o600)
+	fi, _ = os.Stat(file)
+	if err := privateDir(file, fi, os.Getuid()); err == nil {
+		t.Error("a file taken for a directory")
+	}
+}
+
+// A socket left by an inbox that is gone is replaced.
+func TestStaleSocketReplaced(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "inbox.sock")
+	old, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	old.SetUnlinkOnClose(false)
+	old.Close()
+	if _, err := os.Lstat(path); err != nil {
+		t.Fatalf("no stale socket to replace: %v", err)
+	}
+	ln, err := ListenSocket(path)
+	if err != nil {
+		t.Fatalf("ListenSocket over a stale socket: %v", err)
+	}
+	q := NewQueue(QueueOptions{})
+	srv := NewServer(q, schemaJSON(t))
+	srv.ServeSocket(ln)
+	defer srv.Close("over")
+	if _, err := NewClient(Addr{Path: path}).Probe(context.Background()); err != nil {
+		t.Errorf("the new inbox does not answer: %v", err)
+	}
+}
+
+// A live inbox is never taken over: a second one fails naming it, and the
+// first still answers.
+func TestLiveSocketNotTakenOver(t *testing.T) {
+	in := startInbox(t)
+	_, err := ListenSocket(in.addr.Path)
+	var live *LiveError
+	if !errors.As(err, &live) || err.Error() != "an inbox is already running at "+in.addr.Path+": use that one, or quit it first" {
+		t.Errorf("second inbox: %v", err)
+	}
+	if _, err := in.client.Probe(context.Background()); err != nil {
+		t.Errorf("the first inbox no longer answers: %v", err)
+	}
+	// Nor is anything that is not a socket.
+	file := filepath.Join(t.TempDir(), "inbox.sock")
+	_ = os.WriteFile(file, []byte("keep"), 0o600)
+	if _, err := ListenSocket(file); err == nil || !strings.Contains(err.Error(), "is not a socket") {
+		t.Errorf("a file in the way: %v", err)
+	}
+	if b, _ := os.ReadFile(file); string(b) != "keep" {
+		t.Error("the file was touched")
+	}
+}
+
+// A path too long for a socket is refused with a message that says so.
+func TestSocketPathTooLong(t *testing.T) {
+	path := filepath.Join(t.TempDir(), strings.Repeat("d", 120), "inbox.sock")
+	if _, err := ListenSocket(path); err == nil || !strings.Contains(err.Error(), "too long for a Unix socket") {
+		t.Errorf("long path: %v", err)
+	}
+}
+
+// A probe tells an inbox from nothing, and from another server.
+func TestProbe(t *testing.T) {
+	in := startInbox(t)
+	got := ask(context.Background(), in.client, askRequest())
+	waitFor(t, in.q, 1)
+	st, err := in.client.Probe(context.Background())
+	if err != nil || st != (Status{Inbox: "askuser", Version: 1, Waiting: 1}) {
+		t.Errorf("Probe = %+v, %v", st, err)
+	}
+	_ = in.q.Cancel(in.q.Shown())
+	result(t, got, 5*time.Second)
+
+	var unreachable *UnreachableError
+	if _, err := NewClient(Addr{Path: filepath.Join(t.TempDir(), "none.sock")}).Probe(context.Background()); !errors.As(err, &unreachable) {
+		t.Errorf("nothing there: %v", err)
+	}
+	other := httpOnSocket(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprintln(w, `{"hello":1}`) }))
+	if _, err := NewClient(Addr{Path: other}).Probe(context.Background()); !errors.As(err, &unreachable) || !strings.Contains(err.Error(), "no inbox answers at") {
+		t.Errorf("another server: %v", err)
+	}
+}
+
+func httpOnSocket(t *testing.T, h http.Handler) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "other.sock")
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: h}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	return path
+}
+
+// An inbox that dies (its connection ends without a final event) is a
+// GoneError at once.
+func TestAskInboxGone(t *testing.T) {
+	path := httpOnSocket(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/x-ndjson")
+		fmt.Fprintln(w, `{"event":"queued"}`)
+		w.(http.Flusher).Flush()
+		// Then the connection is cut, as by a killed inbox.
+		c, _, _ := http.NewResponseController(w).Hijack()
+		c.Close()
+	}))
+	start := time.Now()
+	_, err := NewClient(Addr{Path: path}).Ask(context.Background(), askRequest(), nil)
+	var gone *GoneError
+	if !errors.As(err, &gone) || time.Since(start) > 2*time.Second {
+		t.Errorf("Ask = %v after %s", err, time.Since(start))
+	}
+}
+
+// startTCP serves a new inbox over TCP on a loopback port with token.
+func startTCP(t *testing.T, token string) (*Queue, string) {
+	t.Helper()
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := NewQueue(QueueOptions{})
+	srv := NewServer(q, schemaJSON(t))
+	if err := srv.ServeTCP(ln, "", token); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close("over") })
+	return q, ln.Addr().String()
+}
+
+// Over TCP, every request carries the token and names the inbox: a wrong
+// or missing token, or another host name, is refused with 403.
+func TestTCPToken(t *testing.T) {
+	token := "0123456789abcdef0123456789abcdef"
+	q, host := startTCP(t, token)
+	good := NewClient(Addr{Host: host, Token: token})
+	if _, err := good.Probe(context.Background()); err != nil {
+		t.Fatalf("with the token: %v", err)
+	}
+	got := ask(context.Background(), good, askRequest())
+	_ = q.Answer(waitFor(t, q, 1)[0], Reply{Answers: []prompt.Answer{{Labels: []string{"PostgreSQL"}}}})
+	if r := result(t, got, 5*time.Second); r.err != nil || r.e.Answers[0].Labels[0] != "PostgreSQL" {
+		t.Errorf("ask over TCP: %+v, %v", r.e, r.err)
+	}
+
+	for _, wrong := range []string{token[:len(token)-1] + "0", strings.ToUpper(token), token + "x"} {
+		_, err := NewClient(Addr{Host: host, Token: wrong}).Ask(context.Background(), askRequest(), nil)
+		var refused *RefusedError
+		if !errors.As(err, &refused) || refused.Status != http.StatusForbidden || !strings.Contains(refused.Body.Error, "token is wrong or missing") {
+			t.Errorf("token %q: %v", wrong, err)
+		}
+	}
+	body, _ := json.Marshal(askRequest())
+	for _, c := range []struct {
+		name   string
+		url    string
+		header map[string]string
+		host   string
+		status int
+	}{
+		{"no token", "/v1/status", nil, "", http.StatusForbidden},
+		{"empty bearer", "/v1/status", map[string]string{"Authorization": "Bearer "}, "", http.StatusForbidden},
+		{"token in the query", "/v1/status?token=" + token, nil, "", http.StatusOK},
+		{"another host name", "/v1/status?token=" + token, nil, "evil.example:" + strings.Split(host, ":")[1], http.StatusForbidden},
+		{"another port", "/v1/status?token=" + token, nil, "127.0.0.1:1", http.StatusForbidden},
+		{"localhost", "/v1/status?token=" + token, nil, "localhost:" + strings.Split(host, ":")[1], http.StatusOK},
+		{"ask without a token", "/v1/ask", nil, "", http.StatusForbidden},
+	} {
+		method := http.MethodGet
+		var rd io.Reader
+		if strings.HasPrefix(c.url, "/v1/ask") {
+			method, rd = http.MethodPost, bytes.NewReader(body)
+		}
+		req, _ := http.NewRequest(method, "http://"+host+c.url, rd)
+		for k, v := range c.header {
+			req.Header.Set(k, v)
+		}
+		if c.host != "" {
+			req.Host = c.host
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != c.status {
+			t.Errorf("%s: status %d, want %d", c.name, resp.StatusCode, c.status)
+		}
+	}
+	if q.Len() != 0 {
+		t.Error("a request without the token queued a set")
+	}
+	// An asker that knows the inbox by a name (host.docker.internal, in a
+	// container) reaches it at the name's address.
+	lookupIP = func(_ context.Context, _, name string) ([]net.IP, error) {
+		if name == "host.docker.internal" {
+			return []net.IP{net.IPv4(127, 0, 0, 1)}, nil
+		}
+		return nil, errors.New("no such host")
+	}
+	defer func() { lookupIP = net.DefaultResolver.LookupIP }()
+	named := NewClient(Addr{Host: "host.docker.internal:" + strings.Split(host, ":")[1], Token: token})
+	if _, err := named.Probe(context.Background()); err != nil {
+		t.Errorf("by name: %v", err)
+	}
+	if _, err := NewClient(Addr{Host: "nowhere.example:1", Token: token}).Probe(context.Background()); err == nil {
+		t.Error("a name without an address was reached")
+	}
+	if got, err := resolve(context.Background(), "127.0.0.1:80"); err != nil || got != "127.0.0.1:80" {
+		t.Errorf("resolve(an address) = %q, %v", got, err)
+	}
+}

@@ -1,0 +1,189 @@
+package inbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+)
+
+// LiveError is the error of an inbox that would take over the address of
+// another that still answers there.
+type LiveError struct {
+	Addr Addr
+}
+
+func (e *LiveError) Error() string {
+	return fmt.Sprintf("an inbox is already running at %s: use that one, or quit it first", e.Addr)
+}
+
+// staleProbe is how long ListenSocket waits to learn whether a socket left
+// at the address still has an inbox behind it.
+const staleProbe = time.Second
+
+// ListenSocket listens on the Unix socket at path, for ServeSocket. Its
+// directory is created 0700 when missing, and refused when it belongs to
+// another user or others may write in it (they could replace the socket);
+// the socket is made 0600. A socket left there by an inbox that is gone
+// (nothing accepts on it) is replaced; one that still accepts is never
+// taken over: that is a *LiveError. Every connection accepted is checked:
+// one from a process of another user is closed at once (see allowPeer).
+func ListenSocket(path string) (net.Listener, error) {
+	if err := checkSocketPath(path); err != nil {
+		return nil, err
+	}
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("make the inbox's directory: %w", err)
+	}
+	if err := checkPrivateDir(dir); err != nil {
+		return nil, err
+	}
+	if err := clearStale(path); err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		if errors.Is(err, syscall.EADDRINUSE) {
+			// Another inbox took the address between the check and now.
+			return nil, &LiveError{Addr: Addr{Path: path}}
+		}
+		return nil, fmt.Errorf("listen on %s: %w", path, err)
+	}
+	if err := os.Chmod(path, 0o600); err != nil {
+		_ = ln.Close()
+		return nil, fmt.Errorf("make the socket private: %w", err)
+	}
+	return &peerListener{Listener: ln, self: os.Getuid()}, nil
+}
+
+// checkSocketPath refuses a path too long for a Unix socket's address,
+// with a message that says so (the system's says "invalid argument").
+func checkSocketPath(path string) error {
+	if len(path) > maxSocketPath {
+		return fmt.Errorf("the socket path %s is too long for a Unix socket (%d bytes; at most %d): set %s to a shorter path", path, len(path), maxSocketPath, EnvAddr)
+	}
+	return nil
+}
+
+// checkPrivateDir refuses a directory that another user owns or that others
+// may write in.
+func checkPrivateDir(dir string) error {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("the inbox's directory: %w", err)
+	}
+	return privateDir(dir, fi, os.Getuid())
+}
+
+// privateDir decides whether dir, described by fi, may hold the socket of
+// user self's inbox: it must be a directory of self's that no one else may
+// write in (they could replace the socket with their own).
+func privateDir(dir string, fi os.FileInfo, self int) error {
+	if !fi.IsDir() {
+		return fmt.Errorf("%s is not a directory", dir)
+	}
+	uid, ok := fileOwner(fi)
+	if !ok {
+		// Not a Unix system: the directory is in the user's own profile.
+		return nil
+	}
+	if uid != self {
+		return fmt.Errorf("the inbox's directory %s belongs to another user (uid %d): set %s to a path in a directory of your own", dir, uid, EnvAddr)
+	}
+	if fi.Mode().Perm()&0o022 != 0 {
+		return fmt.Errorf("others may write in the inbox's directory %s (mode %04o): make it private (chmod 700), or set %s to a path in a directory of your own", dir, fi.Mode().Perm(), EnvAddr)
+	}
+	return nil
+}
+
+// clearStale removes a socket at path that nothing accepts on any more,
+// and refuses to touch anything else there.
+func clearStale(path string) error {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("the inbox's socket: %w", err)
+	}
+	if fi.Mode()&fs.ModeSocket == 0 {
+		return fmt.Errorf("%s exists and is not a socket: remove it, or set %s to another path", path, EnvAddr)
+	}
+	if uid, ok := fileOwner(fi); ok && uid != os.Getuid() {
+		return fmt.Errorf("the socket %s belongs to another user (uid %d)", path, uid)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), staleProbe)
+	defer cancel()
+	c, err := new(net.Dialer).DialContext(ctx, "unix", path)
+	if err == nil {
+		_ = c.Close()
+		return &LiveError{Addr: Addr{Path: path}}
+	}
+	if !errors.Is(err, syscall.ECONNREFUSED) {
+		return fmt.Errorf("check the socket at %s: %w", path, err)
+	}
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("replace the stale socket at %s: %w", path, err)
+	}
+	return nil
+}
+
+// Cred is what the system says of the process at the other end of a
+// connection to a Unix socket.
+type Cred struct {
+	// Known is false where the system cannot say (see peerCred).
+	Known bool
+	UID   int
+}
+
+// errNoPeerCred is peerCred's error where the system has no way to tell
+// who is at the other end.
+var errNoPeerCred = errors.New("the system does not tell who is at the other end of a socket")
+
+// allowPeer is the one decision on who may use an inbox's socket, on both
+// ends: the inbox checks each asker that connects, and each asker checks
+// the inbox it reached. Only a process of the same user (self) may; the
+// socket's mode and its directory's keep others out already, and this
+// holds when they do not (root, a directory shared by mistake). Where the
+// system cannot tell (err is errNoPeerCred), those are all there is.
+func allowPeer(c Cred, err error, self int) error {
+	switch {
+	case errors.Is(err, errNoPeerCred):
+		return nil
+	case err != nil:
+		return fmt.Errorf("cannot tell who is at the other end of the socket: %w", err)
+	case !c.Known:
+		return errors.New("cannot tell who is at the other end of the socket")
+	case c.UID != self:
+		return fmt.Errorf("the process at the other end of the socket is another user's (uid %d, not %d)", c.UID, self)
+	}
+	return nil
+}
+
+// peerListener closes every connection that allowPeer refuses as soon as
+// it is accepted: nothing of it is read.
+type peerListener struct {
+	net.Listener
+	self int
+}
+
+func (l *peerListener) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		cred, err := peerCred(c)
+		if allowPeer(cred, err, l.self) != nil {
+			_ = c.Close()
+			continue
+		}
+		return c, nil
+	}
+}

@@ -1,0 +1,163 @@
+// Package inbox asks in the inbox (askuser inbox): it sends the questions to
+// the inbox that the person keeps open, says on stderr where they wait, and
+// returns the answers given there, checked against the questions, so that
+// an answer is never invented.
+package inbox
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	core "github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/schema"
+)
+
+// Options configure an Asker.
+type Options struct {
+	// Client reaches the inbox.
+	Client *core.Client
+	// From names the asker for the person (--from, ASKUSER_FROM); when it
+	// is empty, the inbox shows Cwd.
+	From string
+	Cwd  string
+	PID  int
+	// Limits and Key are those the questions were validated with, for the
+	// inbox to validate them alike.
+	Limits *core.Limits
+	Key    schema.KeyBy
+	// Out receives where the questions wait: stderr, never stdout.
+	Out io.Writer
+}
+
+// Asker asks in the inbox at one address. It implements prompt.Asker,
+// prompt.Confirmer and prompt.Inputter.
+type Asker struct {
+	o Options
+}
+
+// New returns an asker that asks in the inbox that o.Client reaches.
+func New(o Options) *Asker { return &Asker{o: o} }
+
+// Ask puts the questions to the inbox and waits for the answers. When ctx
+// ends, the questions are withdrawn from the inbox and Ask returns
+// context.Cause(ctx). The person cancelling them there is
+// prompt.ErrCancelled; an inbox that is not there, quits or goes away is a
+// *prompt.UnavailableError.
+func (a *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
+	raw, err := json.Marshal(qs)
+	if err != nil {
+		return nil, fmt.Errorf("encode the questions: %w", err)
+	}
+	e, err := a.send(ctx, &core.Request{Kind: core.KindAsk, Questions: raw, Limits: a.o.Limits, Key: a.o.Key})
+	if err != nil {
+		return nil, err
+	}
+	answers, err := core.CheckAnswers(qs, core.FromWire(e.Answers))
+	if err != nil {
+		return nil, a.misfit(err)
+	}
+	return answers, nil
+}
+
+// Confirm asks a yes/no question in the inbox, with def as the answer
+// Enter takes.
+func (a *Asker) Confirm(ctx context.Context, message string, def bool) (bool, error) {
+	d, _ := json.Marshal(def)
+	e, err := a.send(ctx, &core.Request{Kind: core.KindConfirm, Message: message, Default: d})
+	if err != nil {
+		return false, err
+	}
+	if e.Yes == nil {
+		return false, a.misfit(errors.New("neither yes nor no"))
+	}
+	return *e.Yes, nil
+}
+
+// Input asks for a line of text in the inbox, with def as the answer Enter
+// takes ("" for none).
+func (a *Asker) Input(ctx context.Context, message, placeholder, def string) (string, error) {
+	d, _ := json.Marshal(def)
+	e, err := a.send(ctx, &core.Request{Kind: core.KindInput, Message: message, Placeholder: placeholder, Default: d})
+	if err != nil {
+		return "", err
+	}
+	text, err := core.CheckText(e.Text)
+	if err != nil {
+		return "", a.misfit(err)
+	}
+	return text, nil
+}
+
+// send puts a set to the inbox and returns the event that answers it.
+func (a *Asker) send(ctx context.Context, req *core.Request) (core.Event, error) {
+	req.From, req.Cwd, req.PID = a.o.From, a.o.Cwd, a.o.PID
+	where := a.o.Client.Addr()
+	e, err := a.o.Client.Ask(ctx, req, func(ahead int) {
+		msg := fmt.Sprintf("Waiting for an answer in the inbox (askuser inbox) at %s…", where)
+		switch {
+		case ahead == 1:
+			msg += " 1 set of questions is ahead of this one."
+		case ahead > 1:
+			msg += fmt.Sprintf(" %d sets of questions are ahead of this one.", ahead)
+		}
+		// A notice that cannot be written leaves the questions waiting.
+		_, _ = fmt.Fprintln(a.o.Out, msg)
+	})
+	if err != nil {
+		return e, a.failure(ctx, err)
+	}
+	switch e.Event {
+	case core.EventCancelled:
+		return e, prompt.ErrCancelled
+	case core.EventClosed:
+		msg := fmt.Sprintf("the inbox at %s closed before the questions were answered", where)
+		if e.Reason != "" {
+			msg += " (" + e.Reason + ")"
+		}
+		return e, &prompt.UnavailableError{Err: errors.New(msg)}
+	}
+	return e, nil
+}
+
+// failure says why asking in the inbox failed. An inbox that cannot be
+// used, or that goes, is a *prompt.UnavailableError: it is neither the
+// person's answer nor their refusal.
+func (a *Asker) failure(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return context.Cause(ctx)
+	}
+	var (
+		unreachable *core.UnreachableError
+		gone        *core.GoneError
+		refused     *core.RefusedError
+	)
+	switch {
+	case errors.As(err, &unreachable):
+		return &prompt.UnavailableError{Err: fmt.Errorf("%w: start one with 'askuser inbox' in a terminal the person sees", unreachable)}
+	case errors.As(err, &gone):
+		return &prompt.UnavailableError{Err: gone}
+	case errors.As(err, &refused) && refused.Status == http.StatusBadRequest:
+		// The questions passed this askuser's validation: the inbox is of
+		// another version, or was given other limits.
+		msg := refused.Error()
+		if len(refused.Body.Problems) > 0 {
+			msg += ":\n- " + strings.Join(refused.Body.Problems, "\n- ")
+		}
+		return errors.New(msg)
+	case errors.As(err, &refused):
+		return &prompt.UnavailableError{Err: refused}
+	}
+	return err
+}
+
+// misfit is the error of an answer from the inbox that does not fit the
+// questions: it is not printed.
+func (a *Asker) misfit(err error) error {
+	return fmt.Errorf("the inbox at %s sent an answer that does not fit the questions (%w), so none is printed", a.o.Client.Addr(), err)
+}

@@ -1,0 +1,280 @@
+package inbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	core "github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/internal/testutil"
+	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/schema"
+)
+
+var questions = []schema.Question{
+	{Question: "Which database?", Header: "Database", Options: []schema.Option{{Label: "PostgreSQL", Description: "a"}, {Label: "SQLite", Description: "b"}}},
+	{Question: "Which features?", Header: "Features", MultiSelect: true, Options: []schema.Option{{Label: "Auth", Description: "a"}, {Label: "Search", Description: "b"}}},
+}
+
+// startInbox serves a queue on a socket; the test plays the screen.
+func startInbox(t *testing.T) (*core.Queue, *core.Server, core.Addr) {
+	t.Helper()
+	raw, err := os.ReadFile("../../schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := core.Addr{Path: filepath.Join(t.TempDir(), "inbox.sock")}
+	ln, err := core.ListenSocket(a.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := core.NewQueue(core.QueueOptions{})
+	srv := core.NewServer(q, raw)
+	srv.ServeSocket(ln)
+	t.Cleanup(func() { srv.Close("the test is over") })
+	return q, srv, a
+}
+
+func newAsker(a core.Addr, out *testutil.Buffer) *Asker {
+	return New(Options{Client: core.NewClient(a), From: "tests", Cwd: "/src", PID: 7, Out: out})
+}
+
+// shown waits for the queue's shown set.
+func shown(t *testing.T, q *core.Queue) *core.Set {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		v := q.Snapshot()
+		if len(v.Sets) > 0 {
+			return v.Sets[0]
+		}
+		select {
+		case <-v.Changed:
+		case <-deadline:
+			t.Fatal("no set arrived")
+		}
+	}
+}
+
+type outcome struct {
+	answers []prompt.Answer
+	err     error
+}
+
+func TestAskAnswered(t *testing.T) {
+	q, _, a := startInbox(t)
+	var out testutil.Buffer
+	done := make(chan outcome, 1)
+	go func() {
+		got, err := newAsker(a, &out).Ask(context.Background(), questions)
+		done <- outcome{got, err}
+	}()
+	s := shown(t, q)
+	if s.From != "tests" || s.Cwd != "/src" || s.PID != 7 || !reflect.DeepEqual(s.Questions, questions) {
+		t.Fatalf("the inbox got %+v", s)
+	}
+	reply := []prompt.Answer{{Labels: []string{"SQLite"}, Note: "small is fine"}, {Labels: []string{"Auth", "Search"}, Other: "SSO"}}
+	if err := q.Answer(s, core.Reply{Answers: reply}); err != nil {
+		t.Fatal(err)
+	}
+	r := <-done
+	if r.err != nil || !reflect.DeepEqual(r.answers, reply) {
+		t.Errorf("Ask = %+v, %v", r.answers, r.err)
+	}
+	if got, want := out.String(), "Waiting for an answer in the inbox (askuser inbox) at "+a.Path+"…\n"; got != want {
+		t.Errorf("stderr %q, want %q", got, want)
+	}
+}
+
+// The asker says how many sets wait before its own.
+func TestAskSaysWhatIsAhead(t *testing.T) {
+	q, _, a := startInbox(t)
+	for _, from := range []string{"a", "b"} {
+		if _, err := q.Add(&core.Set{Kind: core.KindConfirm, From: from, Message: "Go?"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out testutil.Buffer
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go newAsker(a, &out).Confirm(ctx, "Deploy?", true)
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(out.String(), "\n") && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if want := "Waiting for an answer in the inbox (askuser inbox) at " + a.Path + "… 2 sets of questions are ahead of this one.\n"; out.String() != want {
+		t.Errorf("stderr %q, want %q", out.String(), want)
+	}
+}
+
+func TestConfirmAndInput(t *testing.T) {
+	q, _, a := startInbox(t)
+	var out testutil.Buffer
+	asker := newAsker(a, &out)
+	yes := make(chan bool, 1)
+	go func() {
+		v, err := asker.Confirm(context.Background(), "Deploy?", false)
+		if err != nil {
+			t.Error(err)
+		}
+		yes <- v
+	}()
+	s := shown(t, q)
+	if s.Kind != core.KindConfirm || s.Message != "Deploy?" || s.DefaultYes {
+		t.Fatalf("queued %+v", s)
+	}
+	_ = q.Answer(s, core.Reply{Yes: true})
+	if !<-yes {
+		t.Error("yes came back as no")
+	}
+
+	text := make(chan string, 1)
+	go func() {
+		v, err := asker.Input(context.Background(), "Branch?", "main", "dev")
+		if err != nil {
+			t.Error(err)
+		}
+		text <- v
+	}()
+	s = shown(t, q)
+	if s.Kind != core.KindInput || s.Placeholder != "main" || s.DefaultText != "dev" {
+		t.Fatalf("queued %+v", s)
+	}
+	_ = q.Answer(s, core.Reply{Text: "release-2"})
+	if got := <-text; got != "release-2" {
+		t.Errorf("Input = %q", got)
+	}
+}
+
+// Esc in the inbox is the person's cancel: exit 130 for the asker.
+func TestCancelled(t *testing.T) {
+	q, _, a := startInbox(t)
+	done := make(chan error, 1)
+	go func() {
+		_, err := newAsker(a, new(testutil.Buffer)).Ask(context.Background(), questions)
+		done <- err
+	}()
+	_ = q.Cancel(shown(t, q))
+	if err := <-done; !errors.Is(err, prompt.ErrCancelled) {
+		t.Errorf("Ask = %v, want ErrCancelled", err)
+	}
+}
+
+// An inbox that quits ends the asker within 2 seconds, unavailable.
+func TestInboxQuits(t *testing.T) {
+	q, srv, a := startInbox(t)
+	done := make(chan error, 1)
+	go func() {
+		_, err := newAsker(a, new(testutil.Buffer)).Ask(context.Background(), questions)
+		done <- err
+	}()
+	shown(t, q)
+	go srv.Close("the person quit the inbox")
+	select {
+	case err := <-done:
+		var unavailable *prompt.UnavailableError
+		if !errors.As(err, &unavailable) || err.Error() != "the inbox at "+a.Path+" closed before the questions were answered (the person quit the inbox)" {
+			t.Errorf("Ask = %v", err)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("the asker still waits 2 s after the inbox quit")
+	}
+}
+
+// The asker's context ending withdraws the questions and returns its cause.
+func TestWithdrawn(t *testing.T) {
+	q, _, a := startInbox(t)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := newAsker(a, new(testutil.Buffer)).Input(ctx, "Name?", "", "")
+		done <- err
+	}()
+	s := shown(t, q)
+	timeout := errors.New("timed out after 1s")
+	cancel(timeout)
+	if err := <-done; !errors.Is(err, timeout) {
+		t.Errorf("Input = %v, want the cause", err)
+	}
+	select {
+	case <-s.Done():
+	case <-time.After(time.Second):
+		t.Fatal("the set is still queued")
+	}
+}
+
+func TestNoInbox(t *testing.T) {
+	a := core.Addr{Path: filepath.Join(t.TempDir(), "none.sock")}
+	_, err := newAsker(a, new(testutil.Buffer)).Ask(context.Background(), questions)
+	var unavailable *prompt.UnavailableError
+	if !errors.As(err, &unavailable) || err.Error() != "no inbox answers at "+a.Path+": start one with 'askuser inbox' in a terminal the person sees" {
+		t.Errorf("Ask = %v", err)
+	}
+}
+
+// fakeInbox answers every set with the event given, whatever it says: an
+// inbox of another version, or a broken one.
+func fakeInbox(t *testing.T, event string) core.Addr {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "inbox.sock")
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintln(w, `{"event":"queued"}`)
+		if event == "" {
+			c, _, _ := http.NewResponseController(w).Hijack()
+			c.Close()
+			return
+		}
+		fmt.Fprintln(w, event)
+	})}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	return core.Addr{Path: path}
+}
+
+// An answer that does not fit the questions is never printed: the asker
+// fails instead.
+func TestAnswerNeverInvented(t *testing.T) {
+	for _, c := range []struct {
+		event string
+		ask   func(*Asker) (any, error)
+	}{
+		{`{"event":"answered","answers":[{"labels":["MySQL"]},{"labels":["Auth"]}]}`, askAll},
+		{`{"event":"answered","answers":[{"labels":["SQLite"]}]}`, askAll},
+		{`{"event":"answered","answers":[{"labels":["SQLite","PostgreSQL"]},{"labels":["Auth"]}]}`, askAll},
+		{`{"event":"answered","answers":[{"other":"\u001b\u0007"},{"labels":["Auth"]}]}`, askAll},
+		{`{"event":"answered","answers":[{"labels":["SQLite"],"note":"\u0000"},{"labels":["Auth"]}]}`, askAll},
+		{`{"event":"answered"}`, func(a *Asker) (any, error) { return a.Confirm(context.Background(), "Go?", true) }},
+		{`{"event":"answered","text":"  "}`, func(a *Asker) (any, error) { return a.Input(context.Background(), "Name?", "", "") }},
+	} {
+		got, err := c.ask(newAsker(fakeInbox(t, c.event), new(testutil.Buffer)))
+		if err == nil || !strings.Contains(err.Error(), "sent an answer that does not fit the questions") {
+			t.Errorf("%s: got %v, %v", c.event, got, err)
+		}
+	}
+}
+
+func askAll(a *Asker) (any, error) { return a.Ask(context.Background(), questions) }
+
+// An inbox that dies while the questions wait ends the asker at once,
+// unavailable.
+func TestInboxGone(t *testing.T) {
+	a := fakeInbox(t, "")
+	start := time.Now()
+	_, err := newAsker(a, new(testutil.Buffer)).Ask(context.Background(), questions)
+	var unavailable *prompt.UnavailableError
+	if !errors.As(err, &unavailable) || err.Error() != "the inbox at "+a.Path+" went away before the questions were answered" || time.Since(start) > 2*time.Second {
+		t.Errorf("Ask = %v after %s", err, time.Since(start))
+	}
+}
