@@ -195,7 +195,7 @@ func mcpTool(name string, sch *schema.Schema) (*mcp.Tool, error) {
 // mcpWebWay asks on the web page of --ui web, on this machine, opened in
 // the browser.
 func mcpWebWay(env *Env) mcpserver.Way {
-	return mcpserver.Way{Name: "web", Open: func(context.Context) (*mcpserver.Opened, error) {
+	return mcpserver.Way{Name: "web", Open: func(context.Context, *mcp.Implementation) (*mcpserver.Opened, error) {
 		addr, err := web.ParseAddr(web.DefaultAddr)
 		if err != nil {
 			return nil, err

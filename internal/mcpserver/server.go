@@ -87,10 +87,15 @@ type Call struct {
 type Way struct {
 	// Name names it in errors: "web", "inbox".
 	Name string
-	// Open prepares to ask one call's questions. It fails with a
-	// *prompt.UnavailableError when this way cannot reach the person now,
-	// for the next way to be tried.
-	Open func(ctx context.Context) (*Opened, error)
+	// Open prepares to ask one call's questions for client, the MCP client
+	// that made the call as it named itself (nil when it did not). It
+	// fails with a *prompt.UnavailableError when this way cannot reach the
+	// person now, for the next way to be tried.
+	Open func(ctx context.Context, client *mcp.Implementation) (*Opened, error)
+	// Hint tells the model what the person can do when this way cannot
+	// reach them ("Ask the person to run ..."); "" for nothing better
+	// than changing how the server is set up.
+	Hint string
 }
 
 // Opened is a way of asking, ready for one call.
@@ -356,12 +361,16 @@ func (s *Server) ask(ctx context.Context, req *mcp.CallToolRequest, qs []schema.
 	if s.opts.Elicitation == ElicitOnly {
 		return nil, nil, &prompt.UnavailableError{Err: errors.New("the MCP client cannot show questions: it did not declare elicitation, and askuser mcp runs with --ui elicit")}
 	}
-	var unavailable []string
+	var unavailable, hints []string
+	client := req.ClientInfo()
 	for _, w := range s.opts.Ways {
-		opened, err := w.Open(ctx)
+		opened, err := w.Open(ctx, client)
 		var u *prompt.UnavailableError
 		if errors.As(err, &u) {
 			unavailable = append(unavailable, fmt.Sprintf("%s: %s", w.Name, u.Err))
+			if w.Hint != "" {
+				hints = append(hints, w.Hint)
+			}
 			continue
 		}
 		if err != nil {
@@ -372,10 +381,41 @@ func (s *Server) ask(ctx context.Context, req *mcp.CallToolRequest, qs []schema.
 		}
 		answers, err := opened.Asker.Ask(ctx, qs)
 		opened.Close()
+		if errors.As(err, &u) && ctx.Err() == nil {
+			// The way could reach the person when it was opened: it went
+			// (an inbox that quit) while the questions waited there.
+			err = &endedError{err: u.Err}
+		}
 		return answers, nil, err
 	}
-	return nil, nil, &prompt.UnavailableError{Err: fmt.Errorf("no way of asking can reach the person (%s)", strings.Join(unavailable, "; "))}
+	none := &noWayError{reasons: unavailable, hints: hints}
+	return nil, nil, &prompt.UnavailableError{Err: none}
 }
+
+// noWayError is why no way could reach the person, with what the person
+// can do about it.
+type noWayError struct {
+	reasons []string // "name: why", one for each way
+	hints   []string // the ways' hints
+}
+
+func (e *noWayError) Error() string {
+	if len(e.reasons) == 1 {
+		_, why, _ := strings.Cut(e.reasons[0], ": ")
+		return why
+	}
+	return fmt.Sprintf("no way of asking can reach the person (%s)", strings.Join(e.reasons, "; "))
+}
+
+// endedError is a way of asking that went while the questions waited
+// there, before the person answered them.
+type endedError struct {
+	err error
+}
+
+func (e *endedError) Error() string { return e.err.Error() }
+
+func (e *endedError) Unwrap() error { return e.err }
 
 // formID names the form among a call's input requests.
 const formID = "askuser"
@@ -441,11 +481,15 @@ func (s *Server) errorText(err error) string {
 	const dont = " Do not ask again at once: carry on with what you know, or stop and say what you need."
 	var (
 		timeout     *TimeoutError
+		ended       *endedError
 		unavailable *prompt.UnavailableError
+		none        *noWayError
 		client      *elicit.ClientError
 		failed      *elicit.RequestError
 	)
 	switch {
+	case errors.As(err, &ended):
+		return fmt.Sprintf("Error: %s.", capitalize(ended.Error())) + dont
 	case errors.As(err, &timeout):
 		return fmt.Sprintf("Error: Timed out after %s: nobody answered in time.", timeout.After) + dont
 	case errors.Is(err, elicit.ErrDeclined):
@@ -453,7 +497,11 @@ func (s *Server) errorText(err error) string {
 	case errors.Is(err, prompt.ErrCancelled):
 		return "Error: Cancelled: the person closed the questions without answering." + dont
 	case errors.As(err, &unavailable):
-		return fmt.Sprintf("Error: %s. Tell the person, who can change how askuser mcp is set up.", capitalize(unavailable.Error()))
+		hint := "Tell the person, who can change how askuser mcp is set up."
+		if errors.As(err, &none) && len(none.hints) > 0 {
+			hint = strings.Join(none.hints, " ")
+		}
+		return fmt.Sprintf("Error: %s. %s", capitalize(unavailable.Error()), hint)
 	case errors.As(err, &client):
 		return fmt.Sprintf("Error: %s; no answers were taken from it.", capitalize(client.Error()))
 	case errors.As(err, &failed):

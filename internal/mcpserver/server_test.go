@@ -33,7 +33,7 @@ func (f askerFunc) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answ
 // way is a Way that records that it was opened, and answers with label,
 // or is unavailable when label is "".
 func way(name, label string, opened *[]string) Way {
-	return Way{Name: name, Open: func(context.Context) (*Opened, error) {
+	return Way{Name: name, Open: func(context.Context, *mcp.Implementation) (*Opened, error) {
 		*opened = append(*opened, name)
 		if label == "" {
 			return nil, &prompt.UnavailableError{Err: fmt.Errorf("no %s here", name)}
@@ -125,6 +125,62 @@ func TestNoWayReachesThePerson(t *testing.T) {
 	text, isErr := call(t, cs)
 	if want := "Error: No way of asking can reach the person (inbox: no inbox here; web: no web here). Tell the person, who can change how askuser mcp is set up."; !isErr || text != want {
 		t.Errorf("call: %q, want the error %q", text, want)
+	}
+}
+
+// With one way and it cannot reach the person, the call says why and what
+// the person can do; with several, each way's why and every hint.
+func TestNoWayHints(t *testing.T) {
+	var opened []string
+	inbox := way("inbox", "", &opened)
+	inbox.Hint = "Ask the person to start the inbox, then ask again."
+	cs := serve(t, Options{Ways: []Way{inbox}}, nil)
+	text, isErr := call(t, cs)
+	if want := "Error: No inbox here. Ask the person to start the inbox, then ask again."; !isErr || text != want {
+		t.Errorf("one way: %q, want the error %q", text, want)
+	}
+	cs = serve(t, Options{Ways: []Way{inbox, way("web", "", &opened)}}, nil)
+	text, isErr = call(t, cs)
+	if want := "Error: No way of asking can reach the person (inbox: no inbox here; web: no web here). Ask the person to start the inbox, then ask again."; !isErr || text != want {
+		t.Errorf("two ways: %q, want the error %q", text, want)
+	}
+}
+
+// A way is told which client called, as the client named itself.
+func TestWayKnowsTheClient(t *testing.T) {
+	got := make(chan *mcp.Implementation, 1)
+	w := Way{Name: "inbox", Open: func(_ context.Context, client *mcp.Implementation) (*Opened, error) {
+		got <- client
+		return nil, &prompt.UnavailableError{Err: errors.New("no inbox here")}
+	}}
+	cs := serve(t, Options{Ways: []Way{w}}, nil)
+	call(t, cs)
+	if c := <-got; c == nil || c.Name != "test" || c.Version != "1" {
+		t.Errorf("the way was told the client is %+v", c)
+	}
+}
+
+// A way that goes while the questions wait there (an inbox that quits) is
+// a call that got no answer, not a way to pass over: the person could
+// have seen the questions.
+func TestWayGoesWhileWaiting(t *testing.T) {
+	var opened []string
+	goes := Way{Name: "inbox", Open: func(context.Context, *mcp.Implementation) (*Opened, error) {
+		opened = append(opened, "inbox")
+		return &Opened{
+			Asker: askerFunc(func(context.Context, []schema.Question) ([]prompt.Answer, error) {
+				return nil, &prompt.UnavailableError{Err: errors.New("the inbox at /run/inbox.sock closed before the questions were answered (the person quit the inbox)")}
+			}),
+			Close: func() {},
+		}, nil
+	}}
+	cs := serve(t, Options{Ways: []Way{goes, way("web", "SQLite", &opened)}}, nil)
+	text, isErr := call(t, cs)
+	if want := "Error: The inbox at /run/inbox.sock closed before the questions were answered (the person quit the inbox). Do not ask again at once: carry on with what you know, or stop and say what you need."; !isErr || text != want {
+		t.Errorf("call: %q, want the error %q", text, want)
+	}
+	if strings.Join(opened, " ") != "inbox" {
+		t.Errorf("opened %v, want only the inbox", opened)
 	}
 }
 
