@@ -5,14 +5,18 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
+	core "github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/mcpserver"
 	"github.com/askuser/askuser/prompt"
+	inboxask "github.com/askuser/askuser/prompt/inbox"
 	"github.com/askuser/askuser/prompt/web"
 	"github.com/askuser/askuser/schema"
 )
@@ -23,11 +27,15 @@ const uiElicit uiMode = "elicit"
 
 // mcpOptions are what askuser mcp needs, resolved from its flags.
 type mcpOptions struct {
-	ui      uiMode // auto, elicit or web
+	ui      uiMode // auto, elicit, inbox or web
 	name    string // the tool's name
 	key     schema.KeyBy
 	arrays  bool // --arrays, as for askuser
 	timeout time.Duration
+	// inbox is where the inbox is, for auto and --ui inbox. Its from is
+	// --from, else ASKUSER_FROM; when both are empty, each call names the
+	// MCP client that made it.
+	inbox inboxOptions
 }
 
 func newMCPCmd(env *Env) *cobra.Command {
@@ -35,6 +43,7 @@ func newMCPCmd(env *Env) *cobra.Command {
 		flags   askFlags
 		ui, key string
 		name    string
+		from    string
 		arrays  bool
 	)
 	cmd := &cobra.Command{
@@ -49,25 +58,44 @@ as askuser checks its input, and answered with what askuser prints:
 cancel, decline and timeout are tool errors that tell the model what
 happened.
 
-How the person is reached (--ui):
+How the person is reached (--ui, default $ASKUSER_UI, else auto):
 
   auto    through the client's own interface (MCP elicitation) when the
-          client offers it, else on a web page opened in the browser (default)
+          client offers it, else in the inbox (askuser inbox) when one
+          answers, else on a web page opened in the browser
   elicit  only through the client's own interface
+  inbox   only in the inbox; a call fails when none answers
   web     only on the web page: its address goes to the browser ($BROWSER,
           else the system's), to stderr, and to the client's log
 
+ASKUSER_UI is read as by every askuser command; tui and line, which need a
+terminal that an MCP server never has, count as auto. In the inbox, each
+set of questions says where it came from: --from or ASKUSER_FROM, else the
+MCP client's name and the server's working directory ("claude-code via MCP
+in ~/src/api"). ASKUSER_INBOX says where the inbox is, as for askuser.
+
 Nothing but the protocol is written to stdout; notices go to stderr.`,
 		Example: `  claude mcp add askuser -- askuser mcp
+  askuser mcp --ui inbox --from docs-agent
   askuser mcp --ui web --timeout 10m
   askuser mcp --name ask_user --key question`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts := mcpOptions{name: name}
 			var err error
-			if opts.ui, err = parseMCPUI(ui); err != nil {
+			if opts.ui, err = mcpUI(ui, cmd.Flags().Changed("ui"), env); err != nil {
 				return err
 			}
+			if opts.ui == uiAuto || opts.ui == uiInbox {
+				if opts.inbox.addr, err = core.AddrFromEnv(env.Getenv); err != nil {
+					return &usageError{msg: err.Error()}
+				}
+				opts.inbox.limits = limitsFromEnv(env.Getenv)
+			}
+			if !cmd.Flags().Changed("from") {
+				from = env.Getenv("ASKUSER_FROM")
+			}
+			opts.inbox.from = strings.TrimSpace(from)
 			if !toolName().MatchString(name) {
 				return usageErrorf("invalid --name %q: use 1-64 letters, digits, _ or -", name)
 			}
@@ -84,22 +112,46 @@ Nothing but the protocol is written to stdout; notices go to stderr.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&ui, "ui", "auto", "how to reach the person: `auto`, elicit (the client's own interface) or web (a local web page)")
+	f.StringVar(&ui, "ui", "", "how to reach the person: `auto`, elicit (the client's own interface), inbox (askuser inbox) or web (a local web page) (default $ASKUSER_UI, else auto)")
 	f.StringVar(&name, "name", "askuser", "the tool's `name`")
+	f.StringVar(&from, "from", "", "in the inbox, say the questions come from `NAME` (default $ASKUSER_FROM, else the MCP client and the working directory)")
 	f.StringVar(&key, "key", "header", "key the answers by `header` or question text (question)")
 	f.BoolVar(&arrays, "arrays", false, "write each multi-select answer as a JSON array of its labels, as askuser --arrays does (also $ASKUSER_ARRAYS)")
 	f.DurationVar(&flags.timeout, "timeout", 0, "give up on a call after `DURATION` (e.g. 5m) without an answer (default $ASKUSER_TIMEOUT, else none)")
-	_ = cmd.RegisterFlagCompletionFunc("ui", fixedCompletions("auto", "elicit", "web"))
+	_ = cmd.RegisterFlagCompletionFunc("ui", fixedCompletions("auto", "elicit", "inbox", "web"))
 	_ = cmd.RegisterFlagCompletionFunc("key", fixedCompletions("header", "question"))
 	return cmd
 }
 
 func parseMCPUI(s string) (uiMode, error) {
 	switch m := uiMode(s); m {
-	case uiAuto, uiElicit, uiWeb:
+	case uiAuto, uiElicit, uiInbox, uiWeb:
 		return m, nil
 	}
-	return "", usageErrorf("invalid --ui %q: must be auto, elicit or web", s)
+	return "", usageErrorf("invalid --ui %q: must be auto, elicit, inbox or web", s)
+}
+
+// mcpUI is how askuser mcp reaches the person: --ui when it was given,
+// else ASKUSER_UI, else auto. ASKUSER_UI takes the values it takes for
+// every command, so that one setting serves them all; tui and line ask at
+// a terminal, which an MCP server never has, and count as auto, whose
+// first way is the client's own interface.
+func mcpUI(flag string, given bool, env *Env) (uiMode, error) {
+	if given {
+		return parseMCPUI(flag)
+	}
+	v := strings.TrimSpace(env.Getenv("ASKUSER_UI"))
+	if v == "" {
+		return uiAuto, nil
+	}
+	m, err := parseUI(v)
+	if err != nil {
+		return "", usageErrorf("invalid ASKUSER_UI %q: must be auto, tui, line, web or inbox", v)
+	}
+	if m == uiTUI || m == uiLine {
+		return uiAuto, nil
+	}
+	return m, nil
 }
 
 // mcpRun serves the tool until the client goes or a signal comes.
@@ -150,9 +202,12 @@ func mcpRun(ctx context.Context, env *Env, opts mcpOptions) error {
 	// auto tries them.
 	switch opts.ui {
 	case uiAuto:
-		o.Ways = []mcpserver.Way{mcpWebWay(env)}
+		o.Ways = []mcpserver.Way{mcpInboxWay(env, opts), mcpWebWay(env)}
 	case uiElicit:
 		o.Elicitation = mcpserver.ElicitOnly
+	case uiInbox:
+		o.Elicitation = mcpserver.ElicitNever
+		o.Ways = []mcpserver.Way{mcpInboxWay(env, opts)}
 	case uiWeb:
 		o.Elicitation = mcpserver.ElicitNever
 		o.Ways = []mcpserver.Way{mcpWebWay(env)}
@@ -210,4 +265,84 @@ func mcpWebWay(env *Env) mcpserver.Way {
 		}
 		return &mcpserver.Opened{Asker: a.fullAsker, Where: where, Close: a.close}, nil
 	}}
+}
+
+// mcpInboxWay asks in the inbox (askuser inbox), when one answers at the
+// address.
+func mcpInboxWay(env *Env, opts mcpOptions) mcpserver.Way {
+	return mcpserver.Way{
+		Name: "inbox",
+		Hint: "Ask the person to run 'askuser inbox' in a terminal they keep in view, then ask again.",
+		Open: func(ctx context.Context, client *mcp.Implementation) (*mcpserver.Opened, error) {
+			c := core.NewClient(opts.inbox.addr)
+			if _, err := c.Probe(ctx); err != nil {
+				if ctx.Err() != nil {
+					return nil, context.Cause(ctx)
+				}
+				return nil, &prompt.UnavailableError{Err: err}
+			}
+			cwd, _ := os.Getwd()
+			home, _ := os.UserHomeDir()
+			from := opts.inbox.from
+			if from == "" {
+				from = mcpFrom(client, cwd, home)
+			}
+			a := inboxask.New(inboxask.Options{
+				Client: c,
+				From:   from,
+				Cwd:    cwd,
+				PID:    os.Getpid(),
+				Limits: opts.inbox.limits,
+				Key:    opts.key,
+				Out:    env.IO.ErrOut,
+			})
+			where := fmt.Sprintf("Waiting for an answer in the inbox (askuser inbox) at %s.", c.Addr())
+			return &mcpserver.Opened{Asker: a, Where: where, Close: func() {}}, nil
+		},
+	}
+}
+
+// The inbox takes where a set comes from up to maxFrom characters long; the
+// client's name is cut to maxFromClient, leaving room for the directory.
+const (
+	maxFrom       = 200
+	maxFromClient = 60
+)
+
+// mcpFrom is where a call's questions come from, in the inbox, when --from
+// and ASKUSER_FROM are empty: the MCP client as it names itself, and the
+// directory it started the server in ("claude-code via MCP in ~/src/api"),
+// which tells one project's agent from another's. It is "" (the inbox then
+// shows the directory) when the client gave no name.
+func mcpFrom(client *mcp.Implementation, cwd, home string) string {
+	if client == nil {
+		return ""
+	}
+	name := client.Title
+	if strings.TrimSpace(name) == "" {
+		name = client.Name
+	}
+	// The inbox shows what it is given, escaped; it refuses only what is
+	// not text.
+	name = strings.Join(strings.Fields(strings.ToValidUTF8(strings.ReplaceAll(name, "\x00", ""), "")), " ")
+	if name == "" {
+		return ""
+	}
+	if r := []rune(name); len(r) > maxFromClient {
+		name = string(r[:maxFromClient-1]) + "…"
+	}
+	from := name + " via MCP"
+	home = strings.TrimSuffix(home, "/")
+	switch {
+	case cwd == "" || cwd == "/" || !utf8.ValidString(cwd):
+		return from
+	case home != "" && cwd == home:
+		cwd = "~"
+	case home != "" && strings.HasPrefix(cwd, home+"/"):
+		cwd = "~" + strings.TrimPrefix(cwd, home)
+	}
+	if utf8.RuneCountInString(from)+len(" in ")+utf8.RuneCountInString(cwd) > maxFrom {
+		return from
+	}
+	return from + " in " + cwd
 }
