@@ -95,7 +95,14 @@ type inboxProcess struct {
 // until it answers.
 func startInbox(t *testing.T) *inboxProcess {
 	t.Helper()
-	a := inbox.Addr{Path: filepath.Join(t.TempDir(), "inbox.sock")}
+	return startInboxAt(t, filepath.Join(t.TempDir(), "inbox.sock"))
+}
+
+// startInboxAt starts askuser inbox on the socket at path, and waits until
+// it answers.
+func startInboxAt(t *testing.T, path string) *inboxProcess {
+	t.Helper()
+	a := inbox.Addr{Path: path}
 	cmd := exec.Command(askuserPath(t), "inbox")
 	cmd.Env = inboxEnv(a.Path)
 	stdin, err := cmd.StdinPipe()

@@ -37,6 +37,9 @@ type mcpClient struct {
 	version string
 	// env is added to askuser's environment.
 	env []string
+	// name is the client's name ("e2e" when empty), and dir the
+	// directory it starts askuser mcp in (the test's when empty).
+	name, dir string
 }
 
 // The protocol versions a client of forms may speak: one in which the
@@ -49,7 +52,7 @@ var elicitVersions = []struct{ name, version string }{
 
 // mcpEnv is askuser mcp's environment in the tests, with more.
 func mcpEnv(more ...string) []string {
-	env := append(os.Environ(), "ASKUSER_TIMEOUT=", "ASKUSER_ANSWERS=",
+	env := append(os.Environ(), "ASKUSER_TIMEOUT=", "ASKUSER_ANSWERS=", "ASKUSER_UI=", "ASKUSER_FROM=",
 		// A race-enabled askuser sleeps a second before exiting by default.
 		"GORACE="+strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
 	return append(env, more...)
@@ -77,6 +80,7 @@ func startMCP(t *testing.T, c mcpClient, args ...string) *mcpRun {
 	}
 	r.cmd = exec.Command(askuserPath(t), append([]string{"mcp"}, args...)...)
 	r.cmd.Env = mcpEnv(append([]string{"BROWSER=" + browser}, c.env...)...)
+	r.cmd.Dir = c.dir
 	r.cmd.Stderr = r.stderr
 	opts := &mcp.ClientOptions{
 		ElicitationHandler: c.elicit,
@@ -90,7 +94,11 @@ func startMCP(t *testing.T, c mcpClient, args ...string) *mcpRun {
 			}
 		},
 	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, opts)
+	name := c.name
+	if name == "" {
+		name = "e2e"
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1"}, opts)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: r.cmd, TerminateDuration: 5 * time.Second}, &mcp.ClientSessionOptions{ProtocolVersion: c.version})
@@ -464,17 +472,22 @@ func TestMCPUIChoice(t *testing.T) {
 
 // page waits for the address of the next web page the server opens: it is
 // sent to the client's log, printed on stderr and opened in the browser.
+// The notices of questions asked in the inbox before are passed over.
 func (r *mcpRun) page(t *testing.T) *webRun {
 	t.Helper()
 	var u string
-	select {
-	case msg := <-r.logs:
-		var ok bool
-		if u, ok = strings.CutPrefix(msg, "Answer in your browser: "); !ok {
-			t.Fatalf("log message %q", msg)
+	timeout := time.After(10 * time.Second)
+	for u == "" {
+		select {
+		case msg := <-r.logs:
+			if addr, ok := strings.CutPrefix(msg, "Answer in your browser: "); ok {
+				u = addr
+			} else if !strings.HasPrefix(msg, "Waiting for an answer in the inbox ") {
+				t.Fatalf("log message %q", msg)
+			}
+		case <-timeout:
+			t.Fatalf("no page address in the client's log; stderr:\n%s", r.stderr)
 		}
-	case <-time.After(10 * time.Second):
-		t.Fatalf("no page address in the client's log; stderr:\n%s", r.stderr)
 	}
 	deadline := time.Now().Add(5 * time.Second)
 	for {

@@ -1,0 +1,382 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/askuser/askuser/internal/testutil"
+)
+
+// The tests of askuser mcp asking in the inbox: the built askuser mcp,
+// talked to by the SDK's client over stdio, and a running askuser inbox
+// whose line screen the test reads and types into, as the person would.
+
+// The questions of these tests, besides oneQuestion and twoQuestions.
+const (
+	colourQuestion = `{"questions":[{"question":"Which colour?","header":"Colour","multiSelect":false,
+	  "options":[{"label":"Red","description":"Warm"},{"label":"Blue","description":"Cool"}]}]}`
+	nameQuestion = `{"questions":[{"question":"What should it be called?","header":"Name","type":"text"}]}`
+)
+
+// The tool error of a call whose questions the person cancelled.
+const cancelledText = "Error: Cancelled: the person closed the questions without answering. Do not ask again at once: carry on with what you know, or stop and say what you need."
+
+// inboxClient is a client named name, without forms, whose askuser mcp
+// asks in the inbox in: it runs in ~/project, for a home of its own.
+func inboxClient(t *testing.T, in *inboxProcess, name string) mcpClient {
+	t.Helper()
+	home := t.TempDir()
+	dir := filepath.Join(home, "project")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return mcpClient{name: name, dir: dir, env: []string{"ASKUSER_INBOX=" + in.addr.Path, "HOME=" + home, "NO_COLOR=1"}}
+}
+
+// waitForCount waits until the screen shows want n times, within d.
+func (s *screenOut) waitForCount(t *testing.T, want string, n int, d time.Duration) {
+	t.Helper()
+	deadline := time.After(d)
+	for {
+		text, changed := s.snapshot()
+		if strings.Count(text, want) >= n {
+			return
+		}
+		select {
+		case <-changed:
+		case <-deadline:
+			t.Fatalf("the inbox did not show %q %d times within %s; it shows:\n%s", want, n, d, text)
+		}
+	}
+}
+
+// type_ types a line into the inbox, as the person does.
+func (in *inboxProcess) type_(t *testing.T, line string) {
+	t.Helper()
+	if _, err := io.WriteString(in.stdin, line+"\n"); err != nil {
+		t.Fatalf("type %q into the inbox: %v", line, err)
+	}
+}
+
+// A client without forms is asked in the inbox that runs: the inbox shows
+// which client asked, from which directory, and the answers typed there
+// come back exactly, as text and as structured content. The client's log
+// and stderr say where the questions wait.
+func TestMCPInboxAnswers(t *testing.T) {
+	in := startInbox(t)
+	r := startMCP(t, inboxClient(t, in, "claude-code"))
+	call := r.start(t, context.Background(), twoQuestions)
+	in.screen.waitFor(t, "From claude-code via MCP in ~/project · waiting ", 10*time.Second)
+	in.screen.waitFor(t, "Which database should we use?", 10*time.Second)
+	in.type_(t, "0")
+	in.type_(t, "Edge cache")
+	in.screen.waitFor(t, "Which features should the first release have?", 10*time.Second)
+	in.type_(t, "1,3")
+	res, err := wait(t, call)
+	answered(t, res, err, `{"answers":{"Database":"Edge cache","Features":"Login, Export"}}`)
+	in.screen.waitFor(t, "✔ Sent to claude-code via MCP in ~/project.\n", 10*time.Second)
+
+	where := "Waiting for an answer in the inbox (askuser inbox) at " + in.addr.Path
+	select {
+	case msg := <-r.logs:
+		if msg != where+"." {
+			t.Errorf("the client's log says %q, want %q", msg, where+".")
+		}
+	default:
+		t.Error("the client's log does not say where the questions wait")
+	}
+	if !strings.Contains(r.stderr.String(), where+"…\n") {
+		t.Errorf("stderr does not say where the questions wait:\n%s", r.stderr)
+	}
+
+	// --from and ASKUSER_FROM name the asker instead; --key keys the
+	// answers given in the inbox as for any call.
+	for _, tc := range []struct {
+		name, from string
+		env        []string
+		args       []string
+		want       string
+	}{
+		{"--from", "docs-agent", nil, []string{"--from", "docs-agent", "--key", "question"}, `{"answers":{"What should it be called?":"OrderList"}}`},
+		{"ASKUSER_FROM", "api-agent", []string{"ASKUSER_FROM=api-agent"}, nil, `{"answers":{"Name":"OrderList"}}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := inboxClient(t, in, "claude-code")
+			c.env = append(c.env, tc.env...)
+			r := startMCP(t, c, tc.args...)
+			call := r.start(t, context.Background(), nameQuestion)
+			in.screen.waitFor(t, "From "+tc.from+" · waiting ", 10*time.Second)
+			in.type_(t, "OrderList")
+			res, err := wait(t, call)
+			answered(t, res, err, tc.want)
+		})
+	}
+}
+
+// In auto order, a client that shows forms is asked in them even while an
+// inbox runs; one without forms is asked in the inbox when one runs, and
+// on the web page when none does. --ui inbox and ASKUSER_UI=inbox ask in
+// the inbox even a client with forms; ASKUSER_UI=tui counts as auto.
+func TestMCPInboxInAutoOrder(t *testing.T) {
+	in := startInbox(t)
+	sqlite := func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1": "SQLite"}}, nil
+	}
+	t.Run("forms first", func(t *testing.T) {
+		for _, v := range elicitVersions {
+			for _, ui := range []string{"", "tui"} {
+				c := inboxClient(t, in, "vscode")
+				c.version, c.elicit = v.version, sqlite
+				c.env = append(c.env, "ASKUSER_UI="+ui)
+				r := startMCP(t, c)
+				res, err := r.call(t, context.Background(), oneQuestion)
+				answered(t, res, err, `{"answers":{"Database":"SQLite"}}`)
+			}
+		}
+		if st, err := in.client.Probe(context.Background()); err != nil || st.Waiting != 0 || strings.Contains(in.screen.String(), "From ") {
+			t.Errorf("a client with forms was asked in the inbox (%d waiting, %v); it shows:\n%s", st.Waiting, err, in.screen)
+		}
+	})
+
+	for _, tc := range []struct {
+		name string
+		env  []string
+		args []string
+	}{
+		{"--ui inbox", nil, []string{"--ui", "inbox"}},
+		{"ASKUSER_UI=inbox", []string{"ASKUSER_UI=inbox"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := inboxClient(t, in, tc.name)
+			c.env = append(c.env, tc.env...)
+			c.elicit = func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+				t.Error("asked in the client's form, not in the inbox")
+				return &mcp.ElicitResult{Action: "cancel"}, nil
+			}
+			r := startMCP(t, c, tc.args...)
+			call := r.start(t, context.Background(), oneQuestion)
+			in.screen.waitFor(t, "From "+tc.name+" via MCP in ~/project · waiting ", 10*time.Second)
+			in.type_(t, "1")
+			res, err := wait(t, call)
+			answered(t, res, err, `{"answers":{"Database":"PostgreSQL (Recommended)"}}`)
+		})
+	}
+
+	t.Run("inbox, else the web page", func(t *testing.T) {
+		in := startInbox(t)
+		r := startMCP(t, inboxClient(t, in, "claude-desktop"))
+		call := r.start(t, context.Background(), oneQuestion)
+		in.screen.waitFor(t, "From claude-desktop via MCP in ~/project · waiting ", 10*time.Second)
+		in.type_(t, "2")
+		res, err := wait(t, call)
+		answered(t, res, err, `{"answers":{"Database":"SQLite"}}`)
+
+		in.type_(t, "/quit")
+		select {
+		case <-in.done:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("the inbox did not quit; it shows:\n%s", in.screen)
+		}
+		call = r.start(t, context.Background(), oneQuestion)
+		page := r.page(t)
+		wantCode(t, "answer", page.do(t, "POST", page.at(t, "/answer"), "q0=1", page.sameOrigin(t)), http.StatusOK)
+		res, err = wait(t, call)
+		answered(t, res, err, `{"answers":{"Database":"PostgreSQL (Recommended)"}}`)
+	})
+}
+
+// --ui inbox with no inbox running asks nothing, and tells the model to
+// have the person start one.
+func TestMCPInboxNone(t *testing.T) {
+	r := startMCP(t, mcpClient{}, "--ui", "inbox")
+	res, err := r.call(t, context.Background(), oneQuestion)
+	want := "Error: No inbox answers at " + os.Getenv("ASKUSER_INBOX") + ". Ask the person to run 'askuser inbox' in a terminal they keep in view, then ask again."
+	if got := failed(t, res, err); got != want {
+		t.Errorf("tool error %q, want %q", got, want)
+	}
+}
+
+// A call that stops waiting withdraws its questions from the inbox: they
+// leave its queue within a second, shown or not, and the screen says so of
+// the one shown. The server goes on serving.
+func TestMCPInboxWithdrawn(t *testing.T) {
+	const withdrawn = "The asker from claude-code via MCP in ~/project stopped waiting: its questions were withdrawn.\n"
+	t.Run("client cancels", func(t *testing.T) {
+		in := startInbox(t)
+		r := startMCP(t, inboxClient(t, in, "claude-code"))
+		shownCtx, cancelShown := context.WithCancel(context.Background())
+		shown := r.start(t, shownCtx, oneQuestion)
+		in.screen.waitFor(t, "Which database should we use?", 10*time.Second)
+		queuedCtx, cancelQueued := context.WithCancel(context.Background())
+		queued := r.start(t, queuedCtx, colourQuestion)
+		in.waitWaiting(t, 2, 10*time.Second)
+
+		start := time.Now()
+		cancelQueued()
+		in.waitWaiting(t, 1, time.Second)
+		cancelShown()
+		in.screen.waitFor(t, withdrawn, time.Second)
+		in.waitWaiting(t, 0, time.Second)
+		t.Logf("both withdrawn within %s", time.Since(start))
+		for _, call := range []<-chan outcome{queued, shown} {
+			if _, err := wait(t, call); !errors.Is(err, context.Canceled) {
+				t.Errorf("cancelled call: %v", err)
+			}
+		}
+
+		call := r.start(t, context.Background(), colourQuestion)
+		in.screen.waitFor(t, "Which colour?", 10*time.Second)
+		in.type_(t, "2")
+		res, err := wait(t, call)
+		answered(t, res, err, `{"answers":{"Colour":"Blue"}}`)
+	})
+
+	t.Run("timeout", func(t *testing.T) {
+		in := startInbox(t)
+		r := startMCP(t, inboxClient(t, in, "claude-code"), "--timeout", "2s")
+		call := r.start(t, context.Background(), oneQuestion)
+		in.screen.waitFor(t, "Which database should we use?", 10*time.Second)
+		res, err := wait(t, call)
+		start := time.Now()
+		if got, want := failed(t, res, err), "Error: Timed out after 2s: nobody answered in time. Do not ask again at once: carry on with what you know, or stop and say what you need."; got != want {
+			t.Errorf("tool error %q, want %q", got, want)
+		}
+		in.screen.waitFor(t, withdrawn, time.Second)
+		in.waitWaiting(t, 0, time.Second-time.Since(start))
+	})
+
+	t.Run("client goes away", func(t *testing.T) {
+		// The client's end of stdin closes, as when it crashes: a client
+		// session of the SDK's would wait for its calls before closing it.
+		in := startInbox(t)
+		c := inboxClient(t, in, "claude-code")
+		cmd := exec.Command(askuserPath(t), "mcp")
+		cmd.Env, cmd.Dir = mcpEnv(c.env...), c.dir
+		stderr := &testutil.Buffer{}
+		cmd.Stderr = stderr
+		stdin, err := cmd.StdinPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := startProcess(t, cmd, (*exec.Cmd).Start)
+		call, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+			"params": map[string]any{"name": "askuser", "arguments": json.RawMessage(oneQuestion)}})
+		io.WriteString(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"claude-code","version":"1"}}}`+"\n"+
+			`{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"+string(call)+"\n")
+		in.screen.waitFor(t, "Which database should we use?", 10*time.Second)
+		stdin.Close()
+		in.screen.waitFor(t, withdrawn, time.Second)
+		in.waitWaiting(t, 0, time.Second)
+		select {
+		case <-p.done:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("askuser mcp still running 5s after its client went; stderr:\n%s", stderr)
+		}
+		if p.code() != 0 {
+			t.Errorf("exit %d, want 0; stderr:\n%s", p.code(), stderr)
+		}
+	})
+
+	t.Run("SIGTERM", func(t *testing.T) {
+		in := startInbox(t)
+		r := startMCP(t, inboxClient(t, in, "claude-code"))
+		call := r.start(t, context.Background(), oneQuestion)
+		in.screen.waitFor(t, "Which database should we use?", 10*time.Second)
+		if err := r.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+			t.Fatal(err)
+		}
+		in.screen.waitFor(t, withdrawn, time.Second)
+		in.waitWaiting(t, 0, time.Second)
+		res, err := wait(t, call)
+		if got, want := failed(t, res, err), "Error: Askuser mcp stopped, and the questions were withdrawn."; got != want {
+			t.Errorf("tool error %q, want %q", got, want)
+		}
+	})
+}
+
+// Cancelling the questions in the inbox, and the inbox quitting or dying
+// while a call waits there, are tool errors that say so; the server goes
+// on serving, through the next inbox that runs at the address.
+func TestMCPInboxCancelAndQuit(t *testing.T) {
+	in := startInbox(t)
+	r := startMCP(t, inboxClient(t, in, "claude-code"))
+	dont := " Do not ask again at once: carry on with what you know, or stop and say what you need."
+
+	call := r.start(t, context.Background(), oneQuestion)
+	in.screen.waitFor(t, "Which database should we use?", 10*time.Second)
+	in.type_(t, "/cancel")
+	res, err := wait(t, call)
+	if got := failed(t, res, err); got != cancelledText {
+		t.Errorf("cancelled in the inbox: %q, want %q", got, cancelledText)
+	}
+	in.screen.waitFor(t, "Cancelled the questions from claude-code via MCP in ~/project.\n", 10*time.Second)
+
+	call = r.start(t, context.Background(), colourQuestion)
+	in.screen.waitFor(t, "Which colour?", 10*time.Second)
+	in.type_(t, "/quit")
+	res, err = wait(t, call)
+	want := "Error: The inbox at " + in.addr.Path + " closed before the questions were answered (the person quit the inbox)." + dont
+	if got := failed(t, res, err); got != want {
+		t.Errorf("the inbox quit: %q, want %q", got, want)
+	}
+	<-in.done
+
+	in = startInboxAt(t, in.addr.Path)
+	call = r.start(t, context.Background(), colourQuestion)
+	in.screen.waitFor(t, "Which colour?", 10*time.Second)
+	in.type_(t, "red")
+	res, err = wait(t, call)
+	answered(t, res, err, `{"answers":{"Colour":"Red"}}`)
+
+	call = r.start(t, context.Background(), colourQuestion)
+	in.waitWaiting(t, 1, 10*time.Second)
+	if err := in.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	res, err = wait(t, call)
+	want = "Error: The inbox at " + in.addr.Path + " went away before the questions were answered." + dont
+	if got := failed(t, res, err); got != want {
+		t.Errorf("the inbox died: %q, want %q", got, want)
+	}
+}
+
+// Calls at once, from one client and from another's server, wait in the
+// inbox together, each saying where it came from, and each gets its own
+// answers.
+func TestMCPInboxCallsAtOnce(t *testing.T) {
+	in := startInbox(t)
+	claude := startMCP(t, inboxClient(t, in, "claude-code"))
+	codex := startMCP(t, inboxClient(t, in, "codex"))
+	colour := claude.start(t, context.Background(), colourQuestion)
+	in.waitWaiting(t, 1, 10*time.Second)
+	database := claude.start(t, context.Background(), oneQuestion)
+	in.waitWaiting(t, 2, 10*time.Second)
+	name := codex.start(t, context.Background(), nameQuestion)
+	in.waitWaiting(t, 3, 10*time.Second)
+
+	// The oldest is shown first; each answer goes to its own call.
+	in.screen.waitFor(t, "Which colour?", 10*time.Second)
+	in.type_(t, "2")
+	in.screen.waitFor(t, "Which database should we use?", 10*time.Second)
+	in.type_(t, "sqlite")
+	in.screen.waitFor(t, "From codex via MCP in ~/project · waiting ", 10*time.Second)
+	in.type_(t, "OrderList")
+	res, err := wait(t, colour)
+	answered(t, res, err, `{"answers":{"Colour":"Blue"}}`)
+	res, err = wait(t, database)
+	answered(t, res, err, `{"answers":{"Database":"SQLite"}}`)
+	res, err = wait(t, name)
+	answered(t, res, err, `{"answers":{"Name":"OrderList"}}`)
+}
