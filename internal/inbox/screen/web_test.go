@@ -420,8 +420,9 @@ func TestWebWait(t *testing.T) {
 		t.Fatal(err)
 	}
 	held(t, ch, "skipped elsewhere")
-	c := add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "c", Questions: qs})
+	add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "c", Questions: qs})
 	returned(t, ch, "c comes")
+	d := add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "d", Questions: qs})
 
 	for _, end := range []struct {
 		name   string
@@ -432,6 +433,7 @@ func TestWebWait(t *testing.T) {
 			_ = q.Answer(s, inbox.Reply{Answers: []prompt.Answer{{Labels: []string{"SQLite"}}}})
 		}, "The questions from b were answered elsewhere."},
 		{"withdrawn", func(s *inbox.Set) { q.Withdraw(s, "killed") }, "The asker from a stopped waiting: its questions were withdrawn."},
+		{"cancelled", func(s *inbox.Set) { _ = q.Cancel(s) }, "The questions from c were cancelled elsewhere."},
 	} {
 		s := q.Shown()
 		w.get(t, "/")
@@ -443,8 +445,7 @@ func TestWebWait(t *testing.T) {
 			t.Errorf("%s: %d, notice %q, want %q\n%s", end.name, r.code, notice(r.body), end.notice, r.body)
 		}
 	}
-	_ = c
-	ch = w.waitReply(t, setPath(c, "wait?more=0"))
+	ch = w.waitReply(t, setPath(d, "wait?more=0"))
 	held(t, ch, "before the inbox quits")
 	q.Close("the person quit the inbox")
 	if r := returned(t, ch, "the inbox quits"); r.code != http.StatusOK || !strings.Contains(r.body, `data-state="closed"`) || !strings.Contains(r.body, "The inbox has quit") {
