@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"sync"
 	"syscall"
@@ -24,12 +25,17 @@ type inboxCmdOptions struct {
 	addr core.Addr
 	// listen, when set, is where askers over TCP are also accepted.
 	listen *web.Addr
+	// web serves the queue on a web page too: on listen when it is set,
+	// else on this machine only, on a port the system picks. open opens
+	// the page in a browser.
+	web, open bool
 }
 
 func newInboxCmd(env *Env) *cobra.Command {
 	var listen, ui string
+	var webPage, open bool
 	cmd := &cobra.Command{
-		Use:   "inbox [--listen ADDR]",
+		Use:   "inbox [--web [--open]] [--listen ADDR]",
 		Short: "Collect the questions of every agent in one place, and answer them there",
 		Long: `Collect the questions of every agent you run in one place, and answer them
 there. Run it in a terminal you keep in view (a tmux pane, a tab), then use
@@ -56,10 +62,21 @@ variable. For agents in containers, VMs and CI, --listen ADDR also accepts
 askers over TCP with a token: give them the ASKUSER_INBOX it prints. Across
 machines, forward the socket with ssh -R rather: that is encrypted.
 
+--web also shows the queue on a web page, at an address with a token of its
+own that the inbox prints (--open opens it in $BROWSER, else the system's
+browser): on 127.0.0.1, or with --listen on its address, beside the askers.
+The page asks as --ui web does, and works on a phone, with the keyboard, a
+screen reader, and without JavaScript. It shows the oldest set waiting,
+with a Next button to move to the next one and Cancel to cancel it; either
+view, the page or the terminal, can answer, and the other moves on.
+
 Exit codes: 0 quit, 1 another inbox already runs at the address, 64 usage
-error, 69 --listen cannot listen, 129 hung up, 143 terminated.`,
+error, 69 the address of --listen or --web cannot be listened on, 129 hung
+up, 143 terminated.`,
 		Example: `  askuser inbox                          # in a tmux pane; then use your agents as usual
+  askuser inbox --web --open              # answer on a web page too
   askuser inbox --listen 0.0.0.0:7777     # also for agents in containers
+  askuser inbox --web --listen 0.0.0.0:7777   # and the page for your phone
   ASKUSER_INBOX=/tmp/team.sock askuser inbox
   ssh -R /tmp/askuser.sock:$XDG_RUNTIME_DIR/askuser/inbox.sock build-host   # askers there: ASKUSER_INBOX=/tmp/askuser.sock`,
 		Args: noArgs,
@@ -75,6 +92,10 @@ error, 69 --listen cannot listen, 129 hung up, 143 terminated.`,
 				return &usageError{msg: err.Error()}
 			}
 			opts.addr = a
+			if open && !webPage {
+				return usageErrorf("--open opens the inbox's web page: add --web, or drop --open")
+			}
+			opts.web, opts.open = webPage, open
 			if cmd.Flags().Changed("listen") {
 				l, err := web.ParseAddr(listen)
 				if err != nil {
@@ -85,7 +106,9 @@ error, 69 --listen cannot listen, 129 hung up, 143 terminated.`,
 			return inboxRun(cmd.Context(), env, opts)
 		},
 	}
-	cmd.Flags().StringVar(&listen, "listen", "", "also accept askers over TCP on `ADDR` (HOST:PORT), with a token")
+	cmd.Flags().StringVar(&listen, "listen", "", "also accept askers over TCP on `ADDR` (HOST:PORT), with a token; with --web, serve the page there too")
+	cmd.Flags().BoolVar(&webPage, "web", false, "also show the queue on a web page, at an address with a token (on 127.0.0.1 unless --listen)")
+	cmd.Flags().BoolVar(&open, "open", false, "with --web, open the page in the default browser ($BROWSER, else the system's)")
 	cmd.Flags().StringVar(&ui, "ui", "auto", "how to show the questions: `auto` or line (numbered prompts)")
 	_ = cmd.RegisterFlagCompletionFunc("listen", fixedCompletions("127.0.0.1:0", "0.0.0.0:7777"))
 	_ = cmd.RegisterFlagCompletionFunc("ui", fixedCompletions("auto", "line"))
@@ -107,6 +130,14 @@ func inboxRun(ctx context.Context, env *Env, opts inboxCmdOptions) error {
 	if err := listenInbox(srv, opts.addr, out); err != nil {
 		return err
 	}
+	home, _ := os.UserHomeDir()
+	var page *inboxPage
+	if opts.web {
+		var err error
+		if page, err = newInboxPage(q, home); err != nil {
+			return err
+		}
+	}
 	if opts.listen != nil {
 		token := opts.addr.Token
 		if token == "" {
@@ -115,16 +146,50 @@ func inboxRun(ctx context.Context, env *Env, opts inboxCmdOptions) error {
 				return err
 			}
 		}
-		ln, host, err := web.ListenFor(*opts.listen, "the inbox", out)
+		what := "the inbox"
+		if page != nil {
+			what = "the inbox, with its page,"
+		}
+		ln, host, err := web.ListenFor(*opts.listen, what, out)
 		if err != nil {
 			return err
 		}
-		if err := srv.ServeTCP(ln, host, token); err != nil {
+		var h http.Handler
+		if page != nil {
+			if h, err = page.on(ln, host); err != nil {
+				_ = ln.Close()
+				return err
+			}
+		}
+		if err := srv.ServeTCPWithPage(ln, host, token, h); err != nil {
 			_ = ln.Close()
 			return err
 		}
 		tcp := core.Addr{Host: hostPort(host, ln.Addr().String()), Token: token}
 		say("Askers elsewhere reach this inbox with ASKUSER_INBOX='%s'\n", tcp.URL())
+	} else if page != nil {
+		local, _ := web.ParseAddr(web.DefaultAddr)
+		ln, host, err := web.ListenFor(local, "the inbox's page", out)
+		if err != nil {
+			return err
+		}
+		h, err := page.on(ln, host)
+		if err != nil {
+			_ = ln.Close()
+			return err
+		}
+		srv.ServePage(ln, h)
+	}
+	if page != nil {
+		say("Answer in your browser too: %s\n", page.url)
+		if opts.open {
+			browser := env.Getenv("BROWSER")
+			go func() {
+				if err := web.OpenBrowser(browser, page.url); err != nil {
+					say("Could not open a browser (%v); open the address above.\n", err)
+				}
+			}()
+		}
 	}
 	say("askuser inbox: the questions that agents ask with askuser arrive here, oldest first.\n%s\n", screen.Help)
 
@@ -133,7 +198,6 @@ func inboxRun(ctx context.Context, env *Env, opts inboxCmdOptions) error {
 		ctx, stop = env.WatchSignals(ctx)
 		defer stop()
 	}
-	home, _ := os.UserHomeDir()
 	s := &screen.Line{Queue: q, In: env.IO.In, Out: out, Terminal: env.IO.InTTY, Where: opts.addr.String(), Home: home}
 	shown := make(chan error, 1)
 	go func() { shown <- s.Run(ctx) }()
@@ -181,6 +245,32 @@ func listenInbox(srv *core.Server, a core.Addr, out io.Writer) error {
 		return err
 	}
 	return srv.ServeTCP(ln, host, a.Token)
+}
+
+// inboxPage is the inbox's web page (--web), before it is served.
+type inboxPage struct {
+	queue       *core.Queue
+	home, token string
+	url         string // its address, with its token, once served
+}
+
+// newInboxPage makes the page of q, with a token of its own.
+func newInboxPage(q *core.Queue, home string) (*inboxPage, error) {
+	token, err := web.NewToken()
+	if err != nil {
+		return nil, err
+	}
+	return &inboxPage{queue: q, home: home, token: token}, nil
+}
+
+// on returns the page's handler on ln, whose address is shown with host.
+func (p *inboxPage) on(ln net.Listener, host string) (http.Handler, error) {
+	h, err := screen.NewWeb(screen.WebOptions{Queue: p.queue, Addr: ln.Addr(), Host: host, Token: p.token, Home: p.home})
+	if err != nil {
+		return nil, err
+	}
+	p.url = "http://" + hostPort(host, ln.Addr().String()) + "/?token=" + p.token
+	return h, nil
 }
 
 // hostPort is the address to show for a listener on addr whose host is

@@ -68,12 +68,40 @@ func (s *Server) ServeSocket(ln net.Listener) {
 // and name this server in its Host header (see web.Guard). host is the
 // host that the address shows, as for web.NewGuard.
 func (s *Server) ServeTCP(ln net.Listener, host, token string) error {
+	return s.ServeTCPWithPage(ln, host, token, nil)
+}
+
+// ServeTCPWithPage is ServeTCP with the inbox's web page served on the same
+// listener: the protocol's paths (under /v1/) are served behind token as
+// ServeTCP serves them, and every other path by page, which checks its
+// requests itself (a web.Guard with a token of its own: an asker, which
+// holds the askers' token, must not be able to answer for the person).
+// A nil page serves the protocol alone.
+func (s *Server) ServeTCPWithPage(ln net.Listener, host, token string, page http.Handler) error {
 	g, err := web.NewGuard(ln.Addr(), host, token, MaxRequestBytes)
 	if err != nil {
 		return err
 	}
-	s.serve(ln, &tokenGuard{hosts: g, token: []byte(token), next: s.api()})
+	var h http.Handler = &tokenGuard{hosts: g, token: []byte(token), next: s.api()}
+	if page != nil {
+		api := h
+		h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/v1" || strings.HasPrefix(r.URL.Path, "/v1/") {
+				api.ServeHTTP(w, r)
+				return
+			}
+			page.ServeHTTP(w, r)
+		})
+	}
+	s.serve(ln, h)
 	return nil
+}
+
+// ServePage serves the inbox's web page, page, on ln until Close, with the
+// limits of every listener of the inbox, so that the inbox's quitting ends
+// its waits too (page checks its requests itself).
+func (s *Server) ServePage(ln net.Listener, page http.Handler) {
+	s.serve(ln, page)
 }
 
 func (s *Server) serve(ln net.Listener, h http.Handler) {

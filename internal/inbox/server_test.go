@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/prompt/web"
 )
 
 func schemaJSON(t *testing.T) []byte {
@@ -654,5 +655,54 @@ func TestTCPToken(t *testing.T) {
 	}
 	if got, err := resolve(context.Background(), "127.0.0.1:80"); err != nil || got != "127.0.0.1:80" {
 		t.Errorf("resolve(an address) = %q, %v", got, err)
+	}
+}
+
+// With the inbox's page, one TCP listener serves both: the protocol behind
+// the askers' token, and every other path to the page behind a token of its
+// own. Neither token opens the other's door: an asker cannot answer for the
+// person.
+func TestTCPWithPage(t *testing.T) {
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	askers, pageToken := strings.Repeat("a", 43), strings.Repeat("p", 43)
+	g, err := web.NewGuard(ln.Addr(), "", pageToken, 1<<10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := g.Wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "the page at "+r.URL.Path) }))
+	q := NewQueue(QueueOptions{})
+	srv := NewServer(q, schemaJSON(t))
+	if err := srv.ServeTCPWithPage(ln, "", askers, page); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close("over") })
+	host := ln.Addr().String()
+	if st, err := NewClient(Addr{Host: host, Token: askers}).Probe(context.Background()); err != nil || st.Inbox != Name {
+		t.Errorf("the askers' protocol: %+v, %v", st, err)
+	}
+	for _, c := range []struct {
+		name, path string
+		code       int
+		body       string
+	}{
+		{"the page", "/?token=" + pageToken, http.StatusOK, "the page at /"},
+		{"a set's page", "/sets/3/wait?token=" + pageToken, http.StatusOK, "the page at /sets/3/wait"},
+		{"the page with the askers' token", "/?token=" + askers, http.StatusForbidden, ""},
+		{"the protocol with the page's token", PathStatus + "?token=" + pageToken, http.StatusForbidden, ""},
+		{"the protocol's other paths with the page's token", "/v1/other?token=" + pageToken, http.StatusForbidden, ""},
+		{"/v1 with the page's token", "/v1?token=" + pageToken, http.StatusForbidden, ""},
+	} {
+		resp, err := http.Get("http://" + host + c.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != c.code || (c.body != "" && string(b) != c.body) {
+			t.Errorf("%s: %d %q, want %d %q", c.name, resp.StatusCode, b, c.code, c.body)
+		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/askuser/askuser/prompt"
@@ -81,6 +82,33 @@ type Page struct {
 	// Token is carried in the query of every address the page uses, for a
 	// Guard to check; "" for none.
 	Token string
+	// Queue, when set, shows the page as one of the sets of questions that
+	// wait in a queue (askuser inbox --web): where the set came from, how
+	// long it has waited and how many more wait, what became of the set
+	// shown before it, and a Next button that posts to Base+"next". Its
+	// wait (Base+"wait") carries ?more=N, the number of sets the page
+	// says wait behind this one, so that the server can tell the page
+	// when that is no longer so.
+	Queue *InQueue
+}
+
+// InQueue is what the page of a set in a queue shows beyond its questions.
+type InQueue struct {
+	// From says where the set came from; it is shown through
+	// prompt.Display.
+	From string
+	// Waited is how long the set has waited; More, how many sets wait
+	// behind it.
+	Waited time.Duration
+	More   int
+	// Notice says, briefly, what became of the set shown before or of what
+	// the person last sent ("" for nothing); Problem marks a notice that
+	// says something was not done.
+	Notice  string
+	Problem bool
+	// Home is the address of the queue's page, without the token: where
+	// the page without its script looks again for questions.
+	Home string
 }
 
 // State is where the wait for a set of questions stands.
@@ -249,8 +277,16 @@ type view struct {
 	CSS      template.CSS
 	JS       template.JS
 	Title    string
-	// State is "form", "answered", "cancelled" or "withdrawn".
-	State     string
+	// App names the program in the title and above it: askuser, or
+	// askuser inbox.
+	App string
+	// State is "form", "answered", "cancelled" or "withdrawn"; for a page
+	// in a queue, also "idle" (nothing waits) and "closed" (the queue is
+	// gone).
+	State string
+	// Queue is what a page in a queue shows beyond its questions; nil for
+	// a page of its own.
+	Queue     *queueView
 	Questions []webQuestion
 	// AnyOther says whether some question offers Other.
 	AnyOther bool
@@ -259,6 +295,20 @@ type view struct {
 	Summary []webSummaryLine
 	// Reason says why the question was withdrawn, when known.
 	Reason string
+}
+
+// queueView is InQueue as the page shows it.
+type queueView struct {
+	// Set tells the page of one set from the page of the next: its Base.
+	Set     string
+	From    string
+	Waited  string
+	Seconds int // Waited in seconds, for the script to count on from
+	More    int
+	Notice  string
+	Problem bool
+	// NextURL is where the Next button posts; HomeURL, the queue's page.
+	NextURL, HomeURL string
 }
 
 type webQuestion struct {
@@ -298,11 +348,17 @@ type webSummaryLine struct {
 	Header, Question, Answer, Note string
 }
 
-// url is the page's address of action ("", "answer", ...), with the token.
-func (p *Page) url(action string) string {
-	u := p.Base + action
+// url is the page's address of action ("", "answer", ...) under base, with
+// the token and then the query parameters in pairs (name, value).
+func (p *Page) url(base, action string, params ...string) string {
+	u, sep := base+action, "?"
 	if p.Token != "" {
-		u += "?token=" + url.QueryEscape(p.Token)
+		u += sep + "token=" + url.QueryEscape(p.Token)
+		sep = "&"
+	}
+	for i := 0; i+1 < len(params); i += 2 {
+		u += sep + url.QueryEscape(params[i]) + "=" + url.QueryEscape(params[i+1])
+		sep = "&"
 	}
 	return u
 }
@@ -406,6 +462,41 @@ func (p *Page) WriteStatus(w http.ResponseWriter, code int, st Status) {
 	p.write(w, code, v)
 }
 
+// WriteIdle writes the page of a queue in which nothing waits, with code:
+// it waits on Base+"wait" for a set to arrive. p.Queue says what became
+// of the set shown before; p.Items are not shown.
+func (p *Page) WriteIdle(w http.ResponseWriter, code int) {
+	p.inQueue().write(w, code, &view{State: "idle", Title: "Nothing waiting"})
+}
+
+// WriteClosed writes the page of a queue that is gone (the inbox quit),
+// with code.
+func (p *Page) WriteClosed(w http.ResponseWriter, code int) {
+	p.inQueue().write(w, code, &view{State: "closed", Title: "The inbox has quit"})
+}
+
+// inQueue is p as a page of a queue.
+func (p *Page) inQueue() *Page {
+	if p.Queue != nil {
+		return p
+	}
+	q := *p
+	q.Queue = &InQueue{}
+	return &q
+}
+
+// waited says how long a set of questions has waited, as a person would
+// (12s, 3m, 1h5m), and as the page's script goes on counting.
+func waited(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	}
+	return fmt.Sprintf("%dh%dm", int(d.Hours()), int(d.Minutes())%60)
+}
+
 // write writes v with a policy that lets the page run only its own inline
 // style and script, send only to this server, and be framed by nothing.
 func (p *Page) write(w http.ResponseWriter, code int, v *view) {
@@ -415,7 +506,18 @@ func (p *Page) write(w http.ResponseWriter, code int, v *view) {
 		return
 	}
 	v.Nonce, v.MaxOther = nonce, prompt.MaxOtherLength
-	v.AnswerURL, v.CancelURL, v.WaitURL = p.url("answer"), p.url("cancel"), p.url("wait")
+	v.AnswerURL, v.CancelURL, v.WaitURL = p.url(p.Base, "answer"), p.url(p.Base, "cancel"), p.url(p.Base, "wait")
+	v.App = "askuser"
+	if q := p.Queue; q != nil {
+		v.App = "askuser inbox"
+		v.WaitURL = p.url(p.Base, "wait", "more", strconv.Itoa(q.More))
+		v.Queue = &queueView{
+			Set: p.Base, From: prompt.Display(q.From),
+			Waited: waited(q.Waited), Seconds: int(q.Waited.Seconds()), More: q.More,
+			Notice: prompt.Display(q.Notice), Problem: q.Problem,
+			NextURL: p.url(p.Base, "next"), HomeURL: p.url(q.Home, ""),
+		}
+	}
 	v.CSS, v.JS = template.CSS(webCSS()), template.JS(webJS())
 	var b bytes.Buffer
 	if err := webTemplate().Execute(&b, v); err != nil {

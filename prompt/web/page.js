@@ -1,7 +1,9 @@
 // The page works as a plain form; this script makes it nicer: the focused
 // option's preview, progress, the Other field, checks before sending,
 // number keys and n for a note, sending without leaving the page, and
-// learning at once when askuser stops waiting.
+// learning at once when askuser stops waiting. In the inbox, it also shows
+// each set as it comes, and keeps what the page says of the queue up to
+// date.
 (function () {
   'use strict';
   document.documentElement.classList.add('js');
@@ -9,7 +11,8 @@
   var main;        // the current <main>; replaced by each answer from askuser
   var busy = false; // a form is on its way
   var final = false; // the page shows how it ended
-  var polling = false;
+  var waiting = null; // the AbortController of the wait in flight, if any
+  var ticker = 0;   // counts on how long the set shown has waited
 
   function $(sel, root) { return (root || document).querySelector(sel); }
   function $$(sel, root) { return Array.prototype.slice.call((root || document).querySelectorAll(sel)); }
@@ -116,17 +119,41 @@
   }
 
   // show replaces the page's <main> with the one in html, as askuser
-  // rendered it.
-  function show(html) {
+  // rendered it. What the inbox's wait says of the set being answered (how
+  // many more wait) changes only that line, and keeps what was chosen and
+  // typed.
+  function show(html, fromWait) {
     var doc = new DOMParser().parseFromString(html, 'text/html');
     var fresh = doc.getElementById('main');
     if (!fresh) { gone(); return; }
+    var set = main.dataset.set;
+    var same = set && fresh.dataset.set === set;
+    if (fromWait && same && main.dataset.state === 'form' && fresh.dataset.state === 'form') {
+      var line = $('#queue', main), freshLine = $('#queue', fresh);
+      if (line && freshLine) line.replaceWith(document.adoptNode(freshLine));
+      main.dataset.wait = fresh.dataset.wait;
+      tick();
+      wait();
+      return;
+    }
     main.replaceWith(document.adoptNode(fresh));
     document.title = doc.title;
-    init();
+    var notice = $('#notice', fresh);
+    announce(notice ? notice.textContent : '');
+    init(set !== undefined && !same);
   }
 
-  // gone says the question was withdrawn when askuser no longer answers.
+  // announce has a screen reader say text, in a region that outlives the
+  // <main> it came with.
+  function announce(text) {
+    var live = $('#live');
+    if (!live) return;
+    live.textContent = '';
+    if (text) setTimeout(function () { live.textContent = text; }, 50);
+  }
+
+  // gone says the question was withdrawn, or the inbox has gone, when
+  // askuser no longer answers.
   function gone() {
     if (final) return;
     var fresh = document.createElement('main');
@@ -134,8 +161,31 @@
     fresh.dataset.state = 'withdrawn';
     fresh.appendChild($('#gone').content.cloneNode(true));
     main.replaceWith(fresh);
-    document.title = 'Question withdrawn · askuser';
+    document.title = $('#title', fresh).textContent + ' · askuser';
     init();
+  }
+
+  // waited says how long a set has waited, as askuser says it: 12s, 3m,
+  // 1h5m.
+  function waited(s) {
+    s = Math.max(0, Math.floor(s));
+    if (s < 60) return s + 's';
+    if (s < 3600) return Math.floor(s / 60) + 'm';
+    return Math.floor(s / 3600) + 'h' + Math.floor(s / 60) % 60 + 'm';
+  }
+
+  // tick counts on how long the set shown has waited, from what askuser
+  // said when it sent the page: no clock but the page's own is read.
+  function tick() {
+    clearInterval(ticker);
+    var el = $('.waited', main);
+    if (!el) return;
+    var since = Date.now() - 1000 * Number(el.dataset.seconds || 0);
+    ticker = setInterval(function () {
+      if (!el.isConnected) { clearInterval(ticker); return; }
+      var text = 'waiting ' + waited((Date.now() - since) / 1000);
+      if (el.textContent !== text) el.textContent = text;
+    }, 1000);
   }
 
   function send(url, body) {
@@ -156,32 +206,52 @@
     });
   }
 
-  // poll waits for askuser to say it has stopped waiting: answered in
-  // another window, cancelled, timed out or interrupted. If askuser is gone
-  // altogether, the question was withdrawn.
-  function poll() {
-    if (final) { polling = false; return; }
-    polling = true;
-    fetch(main.dataset.wait, { cache: 'no-store', credentials: 'same-origin' }).then(function (r) {
-      if (r.status === 204) { poll(); return; }
-      if (r.status !== 200) { polling = false; gone(); return; }
+  // wait waits for askuser to say it has stopped waiting: answered in
+  // another window, cancelled, timed out or interrupted; in the inbox, also
+  // that a set has come, or that the queue has changed. If askuser is gone
+  // altogether, the question was withdrawn. A new wait replaces the one in
+  // flight, whose answer is no longer of use.
+  function wait() {
+    if (waiting) waiting.abort();
+    waiting = null;
+    if (final) return;
+    var ctl = new AbortController();
+    waiting = ctl;
+    fetch(main.dataset.wait, { cache: 'no-store', credentials: 'same-origin', signal: ctl.signal }).then(function (r) {
+      if (ctl !== waiting) return;
+      if (r.status === 204) { wait(); return; }
+      if (r.status !== 200) { waiting = null; gone(); return; }
       return r.text().then(function (html) {
-        polling = false;
-        if (!final && !busy) show(html);
+        if (ctl !== waiting) return;
+        waiting = null;
+        // While a form is on its way, its answer shows what comes next.
+        if (!final && !busy) show(html, true);
       });
     }).catch(function () {
-      polling = false;
+      if (ctl !== waiting) return;
+      waiting = null;
       if (!busy) gone();
     });
   }
 
-  function init() {
+  // init takes over the <main> that askuser sent; moved says it shows
+  // another set of the inbox's than the page showed before.
+  function init(moved) {
     main = $('#main');
     busy = false;
-    final = main.dataset.state !== 'form';
+    var state = main.dataset.state;
+    final = state !== 'form' && state !== 'idle';
     var title = $('#title', main);
+    clearInterval(ticker);
     if (final) {
+      if (waiting) waiting.abort();
+      waiting = null;
       if (title) title.focus();
+      return;
+    }
+    if (state === 'idle') {
+      if (moved && title) title.focus();
+      wait();
       return;
     }
     var form = $('#answers', main);
@@ -189,6 +259,14 @@
     progress();
     var invalid = $('.card.invalid', main);
     if (invalid) focusCard(invalid);
+    else if (moved) {
+      // Another set: the page starts at its top, ready for keys.
+      window.scrollTo(0, 0);
+      var first = cards()[0];
+      var c = first && (choices(first).filter(function (c) { return c.checked; })[0] || choices(first)[0] || otherText(first));
+      if (c) c.focus({ preventScroll: true });
+    }
+    tick();
 
     form.addEventListener('change', function (e) {
       var card = e.target.closest('.card');
@@ -307,7 +385,15 @@
       send(e.target.action, new URLSearchParams());
     });
 
-    if (!polling) poll();
+    var nextForm = $('#next', main);
+    if (nextForm) {
+      nextForm.addEventListener('submit', function (e) {
+        e.preventDefault();
+        send(e.target.action, new URLSearchParams());
+      });
+    }
+
+    wait();
   }
 
   init();

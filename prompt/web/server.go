@@ -116,6 +116,17 @@ func (s *Server) Stop(grace time.Duration) {
 	}
 }
 
+// Hold readies the connection of w's request for a reply held for up to d,
+// as a long poll's is: the request has been read whole, and the server's
+// limits on the time to read one and to write its reply would cut the
+// wait short. The reply must then be written within the server's usual
+// time after d.
+func Hold(w http.ResponseWriter, d time.Duration) {
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Time{})
+	_ = rc.SetWriteDeadline(time.Now().Add(d + writeTimeout))
+}
+
 // connections returns the number of connections open, for tests.
 func (s *Server) connections() int {
 	s.mu.Lock()

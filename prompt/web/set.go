@@ -98,11 +98,7 @@ func (s *Set) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // serveWait holds a page's request until the wait ends, the client goes,
 // or pollWait passes.
 func (s *Set) serveWait(w http.ResponseWriter, r *http.Request) {
-	// The request has been read whole; the server's limits on the time to
-	// read it and to reply would end the wait early.
-	rc := http.NewResponseController(w)
-	_ = rc.SetReadDeadline(time.Time{})
-	_ = rc.SetWriteDeadline(time.Now().Add(pollWait + writeTimeout))
+	Hold(w, pollWait)
 	t := time.NewTimer(pollWait)
 	defer t.Stop()
 	s.mu.Lock()

@@ -93,6 +93,25 @@ func (w *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer,
 
 // Confirm asks a yes/no question on the page, with def chosen at first.
 func (w *Asker) Confirm(ctx context.Context, message string, def bool) (bool, error) {
+	answers, err := w.serve(ctx, []Item{ConfirmItem(message, def)})
+	if err != nil {
+		return false, err
+	}
+	return IsYes(answers[0]), nil
+}
+
+// Input asks for a line of text on the page, filled in with def at first.
+func (w *Asker) Input(ctx context.Context, message, placeholder, def string) (string, error) {
+	answers, err := w.serve(ctx, []Item{InputItem(message, placeholder, def)})
+	if err != nil {
+		return "", err
+	}
+	return answers[0].Other, nil
+}
+
+// ConfirmItem is the item that asks a yes/no question, with def chosen at
+// first. IsYes reads its answer.
+func ConfirmItem(message string, def bool) Item {
 	item := Item{
 		Question: schema.Question{Header: "Confirm", Question: message, Options: []schema.Option{
 			{Label: "Yes"}, {Label: "No"},
@@ -104,25 +123,22 @@ func (w *Asker) Confirm(ctx context.Context, message string, def bool) (bool, er
 	if def {
 		item.Checked = 1
 	}
-	answers, err := w.serve(ctx, []Item{item})
-	if err != nil {
-		return false, err
-	}
-	return len(answers[0].Labels) == 1 && answers[0].Labels[0] == "Yes", nil
+	return item
 }
 
-// Input asks for a line of text on the page, filled in with def at first.
-func (w *Asker) Input(ctx context.Context, message, placeholder, def string) (string, error) {
-	item := Item{
+// IsYes reports whether a, the answer to a ConfirmItem, is yes.
+func IsYes(a prompt.Answer) bool {
+	return len(a.Labels) == 1 && a.Labels[0] == "Yes"
+}
+
+// InputItem is the item that asks for a line of text, filled in with def
+// at first. The answer's Other is the text.
+func InputItem(message, placeholder, def string) Item {
+	return Item{
 		Question: schema.Question{Header: "Input", Question: message, Type: schema.TypeText, Placeholder: placeholder},
 		NoNote:   true,
 		Text:     def,
 	}
-	answers, err := w.serve(ctx, []Item{item})
-	if err != nil {
-		return "", err
-	}
-	return answers[0].Other, nil
 }
 
 // stopGrace is how long the requests in flight when the wait ends are

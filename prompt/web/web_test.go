@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
@@ -302,6 +303,74 @@ func TestPageNoteField(t *testing.T) {
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the refused form lacks %q", want)
+		}
+	}
+}
+
+// TestPageInQueue checks what a page in a queue shows beyond its
+// questions (where the set came from, how long it waited, how many more
+// wait, a notice, Next), its idle and closed pages, and that a page of its
+// own shows none of it.
+func TestPageInQueue(t *testing.T) {
+	p := &Page{Base: "/sets/7/", Token: "t", Items: webQuestions[:1], Queue: &InQueue{
+		From: "~/src/\x1b[31mapi", Waited: 3*time.Hour + 5*time.Minute + 9*time.Second, More: 2,
+		Notice: "Sent to <b>x</b>.", Problem: true, Home: "/",
+	}}
+	form := written(t, func(w http.ResponseWriter) { p.WriteForm(w, 200, nil) })
+	for _, want := range []string{
+		`<main id="main" data-state="form" data-wait="/sets/7/wait?token=t&amp;more=2" data-set="/sets/7/">`,
+		`<p class="brand">askuser inbox</p>`,
+		`<p class="notice problem" id="notice">Sent to &lt;b&gt;x&lt;/b&gt;.</p>`,
+		`From <strong class="source">~/src/\x1b[31mapi</strong> · <span class="waited" data-seconds="11109">waiting 3h5m</span> · <span class="more">2 more waiting</span>`,
+		`<form id="next" method="post" action="/sets/7/next?token=t"></form>`,
+		`<button type="submit" form="next" class="secondary" id="next-button">Next</button>`,
+		`<title>Question: Database · askuser inbox</title>`,
+		`<h1 id="title" tabindex="-1">The inbox is not running</h1>`,
+	} {
+		if !strings.Contains(form, want) {
+			t.Errorf("the form lacks %s", want)
+		}
+	}
+	p.Base, p.Items, p.Queue.Problem = "/sets/0/", nil, false
+	idle := written(t, func(w http.ResponseWriter) { p.WriteIdle(w, 200) })
+	for _, want := range []string{
+		`<main id="main" data-state="idle" data-wait="/sets/0/wait?token=t&amp;more=2" data-set="/sets/0/">`,
+		`<p class="notice" id="notice">Sent to &lt;b&gt;x&lt;/b&gt;.</p>`,
+		`<h1 id="title" tabindex="-1">Nothing is waiting</h1>`,
+		// Without the script, the page looks again by itself, and has a link
+		// to.
+		`<noscript><meta http-equiv="refresh" content="10; url=/?token=t"></noscript>`,
+		`<p class="again"><a href="/?token=t">Look again</a></p>`,
+		`<title>Nothing waiting · askuser inbox</title>`,
+	} {
+		if !strings.Contains(idle, want) {
+			t.Errorf("the idle page lacks %s", want)
+		}
+	}
+	closed := written(t, func(w http.ResponseWriter) { (&Page{Base: "/sets/0/", Token: "t"}).WriteClosed(w, 200) })
+	if !strings.Contains(closed, `data-state="closed"`) || !strings.Contains(closed, `<h1 id="title" tabindex="-1">The inbox has quit</h1>`) {
+		t.Errorf("the closed page:\n%s", closed)
+	}
+	alone := written(t, func(w http.ResponseWriter) {
+		(&Page{Base: "/", Token: "t", Items: webQuestions[:1]}).WriteForm(w, 200, nil)
+	})
+	for _, unwanted := range []string{"data-set", `id="next"`, "next-button", `class="from"`, "askuser inbox", "more=", "The inbox is not running"} {
+		if strings.Contains(alone, unwanted) {
+			t.Errorf("a page of its own shows %s", unwanted)
+		}
+	}
+	if !strings.Contains(alone, `<main id="main" data-state="form" data-wait="/wait?token=t">`) {
+		t.Errorf("a page of its own waits elsewhere:\n%s", alone)
+	}
+}
+
+func TestWaited(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		0: "0s", 59 * time.Second: "59s", time.Minute: "1m", 59*time.Minute + 59*time.Second: "59m",
+		time.Hour: "1h0m", 25*time.Hour + 7*time.Minute: "25h7m",
+	} {
+		if got := waited(d); got != want {
+			t.Errorf("waited(%s) = %q, want %q", d, got, want)
 		}
 	}
 }

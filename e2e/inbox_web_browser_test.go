@@ -1,0 +1,321 @@
+package e2e
+
+import (
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+
+	"github.com/askuser/askuser/internal/inbox"
+)
+
+// These tests run askuser inbox --web with askers that have no terminal, as
+// agents run them, and answer them as a person would: on the page in a
+// headless Chromium, and on the inbox's terminal (its line screen, driven
+// through its stdin), each view moving on when the other answers.
+
+var inboxPageLine = regexp.MustCompile(`(?m)^Answer in your browser too: (http://\S+)$`)
+
+// startWebInbox starts askuser inbox --web on a socket of the test's, and
+// returns it once it answers, with its page's address.
+func startWebInbox(t *testing.T) (*inboxProcess, string) {
+	t.Helper()
+	a := inbox.Addr{Path: filepath.Join(t.TempDir(), "inbox.sock")}
+	cmd := exec.Command(askuserPath(t), "inbox", "--web")
+	cmd.Env = inboxEnv(a.Path)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := &inboxProcess{stdin: stdin, screen: newScreenOut(), addr: a, client: inbox.NewClient(a)}
+	cmd.Stderr = in.screen
+	in.process = startProcess(t, cmd, (*exec.Cmd).Start)
+	t.Cleanup(func() { stdin.Close() })
+	deadline := time.After(time.Minute)
+	for {
+		text, changed := in.screen.snapshot()
+		if m := inboxPageLine.FindStringSubmatch(text); m != nil {
+			if _, err := in.client.Probe(context.Background()); err != nil {
+				t.Fatalf("the inbox printed its page but does not answer: %v", err)
+			}
+			return in, m[1]
+		}
+		select {
+		case <-changed:
+		case <-in.done:
+			t.Fatalf("askuser inbox --web exited %d:\n%s", in.code(), in.screen)
+		case <-deadline:
+			t.Fatalf("askuser inbox --web printed no address; it shows:\n%s", in.screen)
+		}
+	}
+}
+
+// exited waits for an asker to end, and checks its exit code and exact
+// stdout.
+func (a *asker) exited(t *testing.T, code int, stdout string) {
+	t.Helper()
+	select {
+	case <-a.done:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("%s still waits; stderr:\n%s", a.name, a.stderr)
+	}
+	if a.code() != code || a.stdout.String() != stdout {
+		t.Errorf("%s: exit %d, stdout %q; want %d, %q; stderr:\n%s", a.name, a.code(), a.stdout, code, stdout, a.stderr)
+	}
+}
+
+// sourceIs is a JavaScript expression: the page shows the set from name.
+func sourceIs(name string) string {
+	return `document.querySelector('#main[data-state=form] #queue .source') && ` + textIs("#queue .source", name)
+}
+
+const (
+	inboxRichQuestions = `{"questions":[{"question":"Which database should we use?","header":"Database",
+  "options":[{"label":"PostgreSQL (Recommended)","description":"Relational, rich features",
+              "preview":"CREATE TABLE notes (\n  id    bigserial PRIMARY KEY,\n  body  text NOT NULL\n);"},
+             {"label":"SQLite","description":"Embedded, zero configuration",
+              "preview":"$ sqlite3 notes.db\nsqlite> .tables"}],
+  "multiSelect":false},
+ {"question":"Which features should the first release have?","header":"Features",
+  "options":[{"label":"Login","description":"Email and password sign-in"},
+             {"label":"Search","description":"Full-text search over every note"},
+             {"label":"Export","description":"Download everything as JSON"}],
+  "multiSelect":true}]}`
+)
+
+// inboxQuestionsDir is a directory with the questions of the askers:
+// q.json (one question) and rich.json (two, with previews).
+func inboxQuestionsDir(t *testing.T) string {
+	t.Helper()
+	dir := questionsDir(t)
+	if err := os.WriteFile(filepath.Join(dir, "rich.json"), []byte(inboxRichQuestions), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestBrowserInbox answers the inbox's queue on its page in a real headless
+// Chromium and on its terminal, as a person would.
+func TestBrowserInbox(t *testing.T) {
+	browser := startBrowser(t)
+	for _, tc := range []struct {
+		name string
+		test func(*testing.T, context.Context)
+	}{
+		{"PageAndTerminal", browserInboxPageAndTerminal},
+		{"NextAndCancel", browserInboxNextAndCancel},
+		{"WithoutJavaScript", browserInboxWithoutJavaScript},
+		{"Phone", browserInboxPhone},
+	} {
+		t.Run(tc.name, func(t *testing.T) { tc.test(t, browser) })
+	}
+}
+
+// browserInboxPageAndTerminal answers the first set on the page, with a
+// note, and the next on the terminal, each view moving on by itself when
+// the other answers, and an asker killed while its set is on the page.
+func browserInboxPageAndTerminal(t *testing.T, browser context.Context) {
+	ctx := newTab(t, browser)
+	in, url := startWebInbox(t)
+	dir := inboxQuestionsDir(t)
+	do(t, ctx, chromedp.Navigate(url))
+	waitFor(t, ctx, textIs("#title", "Nothing is waiting"))
+
+	// The first set comes to the page by itself.
+	first := startAsker(t, in.addr.Path, dir, "first", "-f", "q.json")
+	waitFor(t, ctx, sourceIs("first"))
+	in.screen.waitFor(t, "From first · waiting ", 10*time.Second)
+	do(t, ctx, click(`label[for="q0-2"]`))
+	// How long it has waited goes on by itself.
+	waitFor(t, ctx, `/^waiting [2-9]s$/.test(document.querySelector('#queue .waited').textContent)`)
+	// Two more come: the page says so, and keeps what was chosen.
+	second := startAsker(t, in.addr.Path, dir, "second", "confirm", "Deploy now?")
+	in.waitWaiting(t, 2, 10*time.Second)
+	third := startAsker(t, in.addr.Path, dir, "third", "input", "Name the release?")
+	in.waitWaiting(t, 3, 10*time.Second)
+	waitFor(t, ctx, textIs("#queue .more", "2 more waiting"))
+	if !eval[bool](t, ctx, `document.querySelector('#q0-2').checked`) {
+		t.Error("the choice was lost when the page learned that more sets wait")
+	}
+	if got := eval[string](t, ctx, `document.title`); got != "Question: Database · askuser inbox" {
+		t.Errorf("title = %q", got)
+	}
+
+	// Answered on the page, with a note: the asker prints exactly that,
+	// and the terminal moves on to the next set.
+	do(t, ctx, click("#q0-note-box summary"))
+	waitFor(t, ctx, `document.activeElement.id === 'q0-note'`)
+	do(t, ctx, chromedp.KeyEvent("One file, <no> server"), click("#submit-button"))
+	waitFor(t, ctx, textIs("#notice", "Sent to first."))
+	waitFor(t, ctx, sourceIs("second"))
+	first.exited(t, 0, `{"answers":{"Database":"SQLite"},"annotations":{"Database":{"notes":"One file, <no> server"}}}`+"\n")
+	in.screen.waitFor(t, "The questions from first were answered elsewhere.\n", 10*time.Second)
+	in.screen.waitFor(t, "From second · waiting ", 10*time.Second)
+	in.screen.waitFor(t, "Deploy now? [Y/n]: ", 10*time.Second)
+	// The page is ready for keys on the next set: its default, Yes, is
+	// chosen and in focus.
+	waitFor(t, ctx, `document.activeElement.id === 'q0-1' && document.activeElement.checked`)
+	if got := eval[string](t, ctx, `document.querySelector('#q0 .chip').textContent`); got != "Confirm" {
+		t.Errorf("the confirm's chip says %q", got)
+	}
+
+	// Answered on the terminal: the page moves on by itself, and says so.
+	if _, err := io.WriteString(in.stdin, "y\n"); err != nil {
+		t.Fatal(err)
+	}
+	second.exited(t, 0, "")
+	waitFor(t, ctx, textIs("#notice", "The questions from second were answered elsewhere."))
+	waitFor(t, ctx, sourceIs("third"))
+	// A screen reader is told too.
+	waitFor(t, ctx, textIs("#live", "The questions from second were answered elsewhere."))
+	in.screen.waitFor(t, "From third · waiting ", 10*time.Second)
+
+	// The asker killed while its set is on the page: the page says so and
+	// moves on.
+	do(t, ctx, chromedp.SendKeys(chromedp.CSS("#q0-other"), "v2"))
+	third.cmd.Process.Kill()
+	<-third.done
+	waitFor(t, ctx, textIs("#notice", "The asker from third stopped waiting: its questions were withdrawn."))
+	waitFor(t, ctx, textIs("#title", "Nothing is waiting"))
+	in.screen.waitFor(t, "The asker from third stopped waiting: its questions were withdrawn.\n", 10*time.Second)
+
+	// The inbox quits: the page says so.
+	in.stdin.Close()
+	// The page's wait learns it; or, when the inbox is gone before the
+	// page's next wait reaches it, the page finds nothing there.
+	waitFor(t, ctx, textIs("#title", "The inbox has quit")+" || "+textIs("#title", "The inbox is not running"))
+	select {
+	case <-in.done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the inbox did not quit")
+	}
+}
+
+// browserInboxNextAndCancel moves on with Next, cancels with Cancel (the
+// asker exits 130), and answers with the keyboard alone.
+func browserInboxNextAndCancel(t *testing.T, browser context.Context) {
+	ctx := newTab(t, browser)
+	in, url := startWebInbox(t)
+	dir := inboxQuestionsDir(t)
+	first := startAsker(t, in.addr.Path, dir, "first", "-f", "q.json")
+	in.waitWaiting(t, 1, 10*time.Second)
+	second := startAsker(t, in.addr.Path, dir, "second", "-f", "q.json")
+	in.waitWaiting(t, 2, 10*time.Second)
+	do(t, ctx, chromedp.Navigate(url))
+	waitFor(t, ctx, sourceIs("first"))
+	waitFor(t, ctx, textIs("#queue .more", "1 more waiting"))
+
+	do(t, ctx, click("#next-button"))
+	waitFor(t, ctx, sourceIs("second"))
+	do(t, ctx, click("#cancel-button"))
+	waitFor(t, ctx, textIs("#notice", "Cancelled the questions from second."))
+	waitFor(t, ctx, sourceIs("first"))
+	second.exited(t, 130, "")
+
+	// The set shown is ready for keys: 2 chooses, Enter sends.
+	waitFor(t, ctx, `document.activeElement.id === 'q0-1'`)
+	do(t, ctx, chromedp.KeyEvent("2"), chromedp.KeyEvent("\r"))
+	waitFor(t, ctx, textIs("#notice", "Sent to first."))
+	waitFor(t, ctx, textIs("#title", "Nothing is waiting"))
+	first.exited(t, 0, `{"answers":{"Database":"SQLite"}}`+"\n")
+	in.screen.waitFor(t, "The questions from first were answered elsewhere.\n", 10*time.Second)
+}
+
+// browserInboxWithoutJavaScript answers on the page as a plain form: each
+// reply shows the next set, and a form for a set answered meanwhile on the
+// terminal is told so.
+func browserInboxWithoutJavaScript(t *testing.T, browser context.Context) {
+	ctx := newTab(t, browser)
+	if _, err := chromedp.Call(ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
+		t.Fatal(err)
+	}
+	in, url := startWebInbox(t)
+	dir := inboxQuestionsDir(t)
+	first := startAsker(t, in.addr.Path, dir, "first", "-f", "rich.json")
+	in.waitWaiting(t, 1, 10*time.Second)
+	second := startAsker(t, in.addr.Path, dir, "second", "-f", "q.json")
+	in.waitWaiting(t, 2, 10*time.Second)
+	third := startAsker(t, in.addr.Path, dir, "third", "-f", "q.json")
+	in.waitWaiting(t, 3, 10*time.Second)
+
+	do(t, ctx, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS("#q1")))
+	do(t, ctx, click(`label[for="q0-1"]`), click(`label[for="q1-2"]`), click(`label[for="q1-3"]`), click("#submit-button"))
+	waitFor(t, ctx, textIs("#notice", "Sent to first."))
+	waitFor(t, ctx, sourceIs("second"))
+	first.exited(t, 0, `{"answers":{"Database":"PostgreSQL (Recommended)","Features":"Search, Export"}}`+"\n")
+
+	// The terminal answers the set the page shows: the page, without its
+	// script, cannot know, and the form it sends is refused and says why.
+	in.screen.waitFor(t, "From second · waiting ", 10*time.Second)
+	if _, err := io.WriteString(in.stdin, "1\n"); err != nil {
+		t.Fatal(err)
+	}
+	second.exited(t, 0, `{"answers":{"Database":"PostgreSQL"}}`+"\n")
+	do(t, ctx, click(`label[for="q0-2"]`), click("#submit-button"))
+	waitFor(t, ctx, textIs("#notice", "Not sent: the questions from second had already been answered."))
+	waitFor(t, ctx, sourceIs("third"))
+
+	do(t, ctx, click(`label[for="q0-2"]`), click("#submit-button"))
+	waitFor(t, ctx, textIs("#title", "Nothing is waiting"))
+	third.exited(t, 0, `{"answers":{"Database":"SQLite"}}`+"\n")
+	if !eval[bool](t, ctx, `getComputedStyle(document.querySelector('.again')).display !== 'none'`) {
+		t.Error("without the script, the idle page has no link to look again")
+	}
+}
+
+// browserInboxPhone checks that the page fits a phone, and with
+// -update-screenshots saves what it looks like to docs/inbox-phone.png.
+func browserInboxPhone(t *testing.T, browser context.Context) {
+	ctx := newTab(t, browser)
+	in, url := startWebInbox(t)
+	dir := inboxQuestionsDir(t)
+	startAsker(t, in.addr.Path, dir, "api-agent", "-f", "rich.json")
+	in.waitWaiting(t, 1, 10*time.Second)
+	startAsker(t, in.addr.Path, dir, "release-bot", "confirm", "Tag v1.2.0?")
+	startAsker(t, in.addr.Path, dir, "docs-agent", "input", "Title of the post?")
+	in.waitWaiting(t, 3, 10*time.Second)
+	do(t, ctx,
+		chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile),
+		chromedp.Navigate(url),
+		chromedp.WaitVisible(chromedp.CSS("#q1")),
+	)
+	waitFor(t, ctx, textIs("#queue .more", "2 more waiting"))
+	do(t, ctx,
+		click(`label[for="q0-1"]`),
+		click(`label[for="q1-1"]`),
+		click(`label[for="q1-2"]`),
+		chromedp.Blur(chromedp.CSS("#q1-2")),
+	)
+	waitFor(t, ctx, textIs("#status", "2 of 2 answered"))
+	if w := eval[int](t, ctx, `document.documentElement.scrollWidth - window.innerWidth`); w > 0 {
+		t.Errorf("the page is %dpx wider than a 390px screen", w)
+	}
+	// The three buttons fit on one line, each big enough for a finger.
+	if got := eval[int](t, ctx, `new Set(['#cancel-button','#next-button','#submit-button'].map(s => Math.round(document.querySelector(s).getBoundingClientRect().top))).size`); got != 1 {
+		t.Errorf("the buttons are on %d lines", got)
+	}
+	if h := eval[float64](t, ctx, `document.querySelector('#next-button').getBoundingClientRect().height`); h < 44 {
+		t.Errorf("the Next button is %vpx high", h)
+	}
+	if !*updateScreenshots {
+		return
+	}
+	// The screenshot shows the top of the page, as a phone does, once the
+	// progress bar has filled.
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
+	waitFor(t, ctx, `document.querySelector('.fill').getBoundingClientRect().width === document.querySelector('.meter').getBoundingClientRect().width && window.scrollY === 0`)
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join("../docs", "inbox-phone.png"), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

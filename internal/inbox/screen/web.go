@@ -1,0 +1,428 @@
+package screen
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/prompt/web"
+)
+
+// The limits of the page's requests.
+const (
+	// webPollWait is how long a page's wait is held before it is told to
+	// ask again.
+	webPollWait = 50 * time.Second
+	// webMaxQuestions is the number of questions whose largest form the
+	// guard lets through; each form is then held to its own set's limit
+	// (web.MaxFormBytes).
+	webMaxQuestions = 32
+	// webMaxSeen bounds the sets that ended and are still remembered, to
+	// tell a page that sends a form for one how it ended.
+	webMaxSeen = 256
+)
+
+// Web serves the inbox's queue on a web page built from prompt/web's (its
+// page, style and form), behind a web.Guard: every request carries the
+// page's token and names this server, and what changes something comes
+// from the page's own origin, within the size of a form.
+//
+// GET / shows the oldest waiting set, with where it came from, how long it
+// has waited and how many more wait, or that nothing waits. Each set's
+// page lives under /sets/ID/: its form posts to answer, cancel or next
+// there, so that a form can answer only the set it was made for, and the
+// server answers 409 when that set has ended first (answered in the
+// terminal or another tab, withdrawn, cancelled). Its wait (GET
+// /sets/ID/wait?more=N, a long poll) is held until that set ends, the
+// number of sets behind it is no longer N, or the inbox quits, and then
+// answers with the page to show; /sets/0/wait waits for a set to come.
+type Web struct {
+	queue *inbox.Queue
+	token string
+	home  string
+	now   func() time.Time
+	h     http.Handler
+
+	mu   sync.Mutex
+	seen map[uint64]*inbox.Set // the sets shown on a page, to tell how they ended
+}
+
+// WebOptions configure a Web.
+type WebOptions struct {
+	Queue *inbox.Queue
+	// Addr is the address of the listener that serves the page, and Host
+	// the host its address is shown with ("" for Addr's own): see
+	// web.NewGuard.
+	Addr net.Addr
+	Host string
+	// Token is the page's token: not the askers' (an asker that holds
+	// theirs must not answer for the person).
+	Token string
+	// Home is the person's home directory, shown as ~ in the working
+	// directories that sets come from.
+	Home string
+	// Now is the clock; time.Now when nil.
+	Now func() time.Time
+}
+
+// NewWeb returns the page of o.Queue.
+func NewWeb(o WebOptions) (*Web, error) {
+	v := &Web{queue: o.Queue, token: o.Token, home: o.Home, now: o.Now, seen: map[uint64]*inbox.Set{}}
+	if v.now == nil {
+		v.now = time.Now
+	}
+	g, err := web.NewGuard(o.Addr, o.Host, o.Token, web.MaxFormBytes(webMaxQuestions))
+	if err != nil {
+		return nil, err
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, _ *http.Request) { v.writeShown(w, http.StatusOK, "", false) })
+	mux.HandleFunc("GET /sets/{id}/wait", v.serveWait)
+	mux.HandleFunc("POST /sets/{id}/answer", v.serveAnswer)
+	mux.HandleFunc("POST /sets/{id}/cancel", v.serveCancel)
+	mux.HandleFunc("POST /sets/{id}/next", v.serveNext)
+	v.h = g.Wrap(mux)
+	return v, nil
+}
+
+// ServeHTTP serves the page; see Web.
+func (v *Web) ServeHTTP(w http.ResponseWriter, r *http.Request) { v.h.ServeHTTP(w, r) }
+
+// base is the address under which set s's page lives; the idle page's is
+// /sets/0/, as no set has the ID 0.
+func base(s *inbox.Set) string {
+	if s == nil {
+		return "/sets/0/"
+	}
+	return "/sets/" + strconv.FormatUint(s.ID, 10) + "/"
+}
+
+// page is the page of s (nil for none), with more sets waiting behind it
+// and notice on top.
+func (v *Web) page(s *inbox.Set, more int, notice string, problem bool) *web.Page {
+	p := &web.Page{Base: base(s), Token: v.token, Queue: &web.InQueue{Notice: notice, Problem: problem, Home: "/"}}
+	if s == nil {
+		return p
+	}
+	v.remember(s)
+	p.Items = items(s)
+	p.Queue.From = v.source(s)
+	p.Queue.Waited = max(v.now().Sub(s.Arrived), 0)
+	p.Queue.More = more
+	return p
+}
+
+// items are the questions of s as the page asks them.
+func items(s *inbox.Set) []web.Item {
+	switch s.Kind {
+	case inbox.KindConfirm:
+		return []web.Item{web.ConfirmItem(s.Message, s.DefaultYes)}
+	case inbox.KindInput:
+		return []web.Item{web.InputItem(s.Message, s.Placeholder, s.DefaultText)}
+	}
+	return web.Items(s.Questions)
+}
+
+// writeShown writes, with code, the page of the set the queue shows (or
+// that nothing waits, or that the inbox has quit), with notice on top.
+func (v *Web) writeShown(w http.ResponseWriter, code int, notice string, problem bool) {
+	snap := v.queue.Snapshot()
+	switch {
+	case snap.Closed:
+		v.page(nil, 0, "", false).WriteClosed(w, code)
+	case len(snap.Sets) == 0:
+		v.page(nil, 0, notice, problem).WriteIdle(w, code)
+	default:
+		v.page(snap.Sets[0], len(snap.Sets)-1, notice, problem).WriteForm(w, code, nil)
+	}
+}
+
+// serveWait holds a page's wait until what it shows is out of date: the
+// set it shows has ended, or the number of sets behind it has changed; for
+// the idle page, until a set comes. It answers with the page to show then,
+// saying what became of the set, or with 204 after webPollWait.
+func (v *Web) serveWait(w http.ResponseWriter, r *http.Request) {
+	id, ok := setID(r)
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	// Without the number it says, a page is told only of the end of its
+	// set.
+	more, err := strconv.Atoi(r.URL.Query().Get("more"))
+	if err != nil || more < 0 {
+		more = -1
+	}
+	web.Hold(w, webPollWait)
+	t := time.NewTimer(webPollWait)
+	defer t.Stop()
+	for {
+		snap := v.queue.Snapshot()
+		i := index(snap.Sets, id)
+		if more < 0 {
+			more = len(snap.Sets) - 1
+		}
+		switch {
+		case snap.Closed:
+			v.page(nil, 0, "", false).WriteClosed(w, http.StatusOK)
+			return
+		case id == 0 && len(snap.Sets) > 0:
+			v.writeShown(w, http.StatusOK, "", false)
+			return
+		case id != 0 && i < 0:
+			v.writeShown(w, http.StatusOK, v.endedNotice(id), false)
+			return
+		case id != 0 && len(snap.Sets)-1 != more:
+			v.page(snap.Sets[i], len(snap.Sets)-1, "", false).WriteForm(w, http.StatusOK, nil)
+			return
+		}
+		select {
+		case <-snap.Changed:
+		case <-t.C:
+			w.WriteHeader(http.StatusNoContent)
+			return
+		case <-r.Context().Done():
+			return
+		}
+	}
+}
+
+// serveAnswer takes the answers to the set the form was made for.
+func (v *Web) serveAnswer(w http.ResponseWriter, r *http.Request) {
+	s, values, ok := v.readPost(w, r, "sent")
+	if !ok {
+		return
+	}
+	p := v.page(s, max(v.queue.Len()-1, 0), "", false)
+	sub := p.Parse(values)
+	if !sub.OK() {
+		if s.End().State != inbox.Waiting {
+			v.writeEnded(w, s, "sent")
+			return
+		}
+		p.WriteForm(w, http.StatusBadRequest, sub)
+		return
+	}
+	var reply inbox.Reply
+	switch s.Kind {
+	case inbox.KindConfirm:
+		reply.Yes = web.IsYes(sub.Answers[0])
+	case inbox.KindInput:
+		reply.Text = sub.Answers[0].Other
+	default:
+		reply.Answers = sub.Answers
+	}
+	switch err := v.queue.Answer(s, reply); {
+	case errors.Is(err, inbox.ErrEnded):
+		v.writeEnded(w, s, "sent")
+	case err != nil:
+		// The page checks what the queue checks: this is a bug.
+		http.Error(w, "The answer could not be taken: "+err.Error(), http.StatusBadRequest)
+	default:
+		v.writeShown(w, http.StatusOK, fmt.Sprintf("Sent to %s.", v.source(s)), false)
+	}
+}
+
+// serveCancel cancels the set the form was made for: its asker exits 130.
+func (v *Web) serveCancel(w http.ResponseWriter, r *http.Request) {
+	s, _, ok := v.readPost(w, r, "cancelled")
+	if !ok {
+		return
+	}
+	if v.queue.Cancel(s) != nil {
+		v.writeEnded(w, s, "cancelled")
+		return
+	}
+	v.writeShown(w, http.StatusOK, fmt.Sprintf("Cancelled the questions from %s.", v.source(s)), false)
+}
+
+// serveNext moves the set the form was made for behind the others, and
+// shows the next.
+func (v *Web) serveNext(w http.ResponseWriter, r *http.Request) {
+	s, _, ok := v.readPost(w, r, "")
+	if !ok {
+		return
+	}
+	if v.queue.Skip(s) != nil {
+		v.writeEnded(w, s, "")
+		return
+	}
+	notice := ""
+	if snap := v.queue.Snapshot(); len(snap.Sets) == 1 && snap.Sets[0] == s {
+		notice = "No other set is waiting."
+	}
+	v.writeShown(w, http.StatusOK, notice, false)
+}
+
+// readPost reads the form of a POST under /sets/ID/, and returns the set
+// it was made for. When that set is gone or has ended, or the form cannot
+// be read, it has replied: 409 with the page to show instead, saying that
+// nothing was done (what says what would have been), 413 or 400.
+func (v *Web) readPost(w http.ResponseWriter, r *http.Request, what string) (*inbox.Set, url.Values, bool) {
+	body, err := io.ReadAll(r.Body)
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		http.Error(w, "The form is too large.", http.StatusRequestEntityTooLarge)
+		return nil, nil, false
+	case err != nil:
+		http.Error(w, "The form could not be read.", http.StatusBadRequest)
+		return nil, nil, false
+	}
+	values, err := url.ParseQuery(string(body))
+	if err != nil {
+		http.Error(w, "The form could not be read.", http.StatusBadRequest)
+		return nil, nil, false
+	}
+	id, ok := setID(r)
+	s := v.lookup(id)
+	if !ok || s == nil {
+		v.writeShown(w, http.StatusConflict, notDone(what, "those questions are no longer waiting."), true)
+		return nil, nil, false
+	}
+	// The guard lets through the form of the largest set; each set's form
+	// is held to its own size.
+	if int64(len(body)) > web.MaxFormBytes(len(items(s))) {
+		http.Error(w, "The form is too large.", http.StatusRequestEntityTooLarge)
+		return nil, nil, false
+	}
+	if s.End().State != inbox.Waiting {
+		v.writeEnded(w, s, what)
+		return nil, nil, false
+	}
+	return s, values, true
+}
+
+// writeEnded answers a form for s, which has ended, with 409 and the page
+// of the set shown now, saying how s ended and that nothing was done.
+func (v *Web) writeEnded(w http.ResponseWriter, s *inbox.Set, what string) {
+	v.writeShown(w, http.StatusConflict, notDone(what, lowerFirst(v.endedBefore(s))), true)
+}
+
+// notDone says that what the person sent was not done, because of why.
+func notDone(what, why string) string {
+	if what == "" {
+		return upperFirst(why)
+	}
+	return "Not " + what + ": " + why
+}
+
+// endedNotice says how the set with id ended, for a page that showed it.
+func (v *Web) endedNotice(id uint64) string {
+	v.mu.Lock()
+	s := v.seen[id]
+	v.mu.Unlock()
+	if s == nil {
+		return "Those questions are no longer waiting."
+	}
+	return v.ended(s)
+}
+
+// ended says how s ended, as the terminal screen says it.
+func (v *Web) ended(s *inbox.Set) string {
+	from := v.source(s)
+	switch s.End().State {
+	case inbox.Answered:
+		return fmt.Sprintf("The questions from %s were answered elsewhere.", from)
+	case inbox.Cancelled:
+		return fmt.Sprintf("The questions from %s were cancelled elsewhere.", from)
+	case inbox.Withdrawn:
+		return fmt.Sprintf("The asker from %s stopped waiting: its questions were withdrawn.", from)
+	case inbox.Closed:
+		return "The inbox has quit."
+	}
+	return fmt.Sprintf("The questions from %s are no longer waiting.", from)
+}
+
+// endedBefore says how s ended, for a form for it that came too late.
+func (v *Web) endedBefore(s *inbox.Set) string {
+	from := v.source(s)
+	switch s.End().State {
+	case inbox.Answered:
+		return fmt.Sprintf("The questions from %s had already been answered.", from)
+	case inbox.Cancelled:
+		return fmt.Sprintf("The questions from %s had been cancelled.", from)
+	}
+	return v.ended(s)
+}
+
+// remember keeps s, shown on a page, to say how it ended when a page asks.
+// Of the sets that have ended, only the last few hundred are kept.
+func (v *Web) remember(s *inbox.Set) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.seen[s.ID] = s
+	if len(v.seen) <= webMaxSeen {
+		return
+	}
+	oldest := uint64(0)
+	for id, t := range v.seen {
+		if t.End().State != inbox.Waiting && (oldest == 0 || id < oldest) {
+			oldest = id
+		}
+	}
+	delete(v.seen, oldest)
+}
+
+// lookup returns the set with id: waiting, or shown on a page and ended
+// since; nil when there is none.
+func (v *Web) lookup(id uint64) *inbox.Set {
+	snap := v.queue.Snapshot()
+	if i := index(snap.Sets, id); i >= 0 {
+		return snap.Sets[i]
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.seen[id]
+}
+
+func index(sets []*inbox.Set, id uint64) int {
+	for i, s := range sets {
+		if s.ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// setID reads the set's ID from the request's path.
+func setID(r *http.Request) (uint64, bool) {
+	id, err := strconv.ParseUint(r.PathValue("id"), 10, 64)
+	return id, err == nil
+}
+
+// source is where s came from, with the home directory shown as ~.
+func (v *Web) source(s *inbox.Set) string {
+	src := s.Source()
+	if s.From == "" && v.home != "" && v.home != "/" {
+		if src == v.home {
+			return "~"
+		}
+		if rest, ok := strings.CutPrefix(src, strings.TrimSuffix(v.home, "/")+"/"); ok {
+			return "~/" + rest
+		}
+	}
+	return src
+}
+
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
