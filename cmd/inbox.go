@@ -227,12 +227,18 @@ func inboxRun(ctx context.Context, env *Env, opts inboxCmdOptions) error {
 func showQueue(ctx context.Context, run func(context.Context) error, failures <-chan error) (failed bool, err error) {
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
-	shown := make(chan error, 1)
-	go func() { shown <- run(ctx) }()
+	var shownErr error
+	shown := make(chan struct{})
+	go func() {
+		defer close(shown)
+		shownErr = run(ctx)
+	}()
 	select {
-	case err = <-shown:
-		return false, err
+	case <-shown:
+		return false, shownErr
 	case err = <-failures:
+		// The screen stops because it is told to: the failure is what
+		// to report.
 		stop(err)
 		<-shown
 		return true, err
