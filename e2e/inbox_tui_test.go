@@ -33,11 +33,11 @@ type inboxTerm struct {
 	stdout bytes.Buffer
 }
 
-func startInboxTerm(t *testing.T) *inboxTerm {
+func startInboxTerm(t *testing.T, env ...string) *inboxTerm {
 	t.Helper()
 	r := &inboxTerm{t: t, tm: ptytest.New(t, 100, 30), addr: inbox.Addr{Path: filepath.Join(t.TempDir(), "inbox.sock")}, dir: questionsDir(t)}
 	cmd := exec.Command(askuserPath(t), "inbox")
-	cmd.Env = append(cleanEnv(t), "NO_COLOR=1", "ASKUSER_INBOX="+r.addr.Path)
+	cmd.Env = append(append(cleanEnv(t), "NO_COLOR=1", "ASKUSER_INBOX="+r.addr.Path), env...)
 	cmd.Stdout = &r.stdout
 	r.process = startProcess(t, cmd, r.tm.Start)
 	r.expect("[askuser inbox]\nWaiting for questions at")
@@ -156,6 +156,22 @@ func TestInboxTerminalQueue(t *testing.T) {
 	r.send(keyDown + keyEnter)
 	first.answered(t, 0, sqlite)
 	r.expect("✔ second · Database: SQLite\n✔ third · Database: PostgreSQL\n✔ first · Database: SQLite\n[askuser inbox]")
+	r.send("q")
+	r.exit(0)
+	if n := strings.Count(r.tm.Raw(), "\a"); n != 3 {
+		t.Errorf("the bell rang %d times for 3 arrivals", n)
+	}
+}
+
+// A notification command that fails says so above the screen, which is
+// drawn again under the warning.
+func TestInboxTerminalNotifyFailure(t *testing.T) {
+	t.Parallel()
+	r := startInboxTerm(t, "ASKUSER_NOTIFY_COMMAND=echo broken >&2; exit 3")
+	a := r.ask("agent")
+	r.expectMatch(`Warning: ASKUSER_NOTIFY_COMMAND failed: exit status 3: broken\n(.*\n)?From agent · waiting \d+s\n\[Database\]`)
+	r.send("2")
+	a.answered(t, 0, sqlite)
 	r.send("q")
 	r.exit(0)
 }
