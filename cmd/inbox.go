@@ -191,15 +191,16 @@ func inboxRun(ctx context.Context, env *Env, opts inboxCmdOptions) error {
 	if failed {
 		quit = "the inbox failed"
 	}
-	if errors.Is(err, prompt.ErrNoAnswer) {
-		// The terminal screen's terminal ended: it hung up, or its
-		// signal is on its way.
+	if opts.terminal && err != nil && !failed {
+		// The terminal screen's terminal ended or failed: when it hung
+		// up, the end of its input or a failed write may come before the
+		// signal does.
 		switch {
 		case hungUp(ctx, err, []*os.File{env.IO.InFile, env.IO.ErrFile}):
 			err = hangupError
 		case ctx.Err() != nil:
 			err = context.Cause(ctx)
-		default:
+		case errors.Is(err, prompt.ErrNoAnswer):
 			err = nil
 		}
 	}

@@ -293,10 +293,11 @@ func (s *Terminal) others(set *inbox.Set) int {
 func (s *Terminal) watch(ctx context.Context) {
 	timer := time.NewTimer(time.Second)
 	defer timer.Stop()
-	last := ""
+	state := func() string { return strings.Join(s.banner(), "\x00") + "\x01" + strings.Join(s.hints(), "\x00") }
+	last := state() // what the first frame shows
 	for {
 		v := s.queue.Snapshot()
-		if now := strings.Join(s.banner(), "\x00") + "\x01" + strings.Join(s.hints(), "\x00"); now != last {
+		if now := state(); now != last {
 			last = now
 			select {
 			case s.redraw <- struct{}{}:
