@@ -193,6 +193,27 @@ func TestInboxTerminalEsc(t *testing.T) {
 	r.exit(0)
 }
 
+// A key typed along with the answer to one set is not taken as an answer
+// to the next, which the person had not seen when they typed it.
+func TestInboxTerminalTypedAhead(t *testing.T) {
+	t.Parallel()
+	r := startInboxTerm(t)
+	first := r.ask("first")
+	second := r.ask("second")
+	r.expectMatch(`From first · waiting \d+s · 1 more waiting`)
+	r.send("1" + "2")
+	first.answered(t, 0, postgreSQL)
+	r.expectMatch(`✔ first · Database: PostgreSQL\nFrom second · waiting \d+s\n`)
+	r.expect("❯ 1. PostgreSQL")
+	if n := r.waiting(); n != 1 {
+		t.Fatalf("%d sets wait, not the second one only", n)
+	}
+	r.send(keyEnter)
+	second.answered(t, 0, postgreSQL)
+	r.send("q")
+	r.exit(0)
+}
+
 // An asker killed while its questions are being answered withdraws them:
 // they leave the screen within a second, a line says so, and the next set
 // shows, which what was typed for the first does not answer.
