@@ -72,6 +72,7 @@ func (s *dialog) nextKey(render func() error) (key, error) {
 // nextKeyOrEsc is nextKey for a screen opened from another one, such as
 // the note of an answer, which Esc closes: Esc comes back as a key, and
 // only Ctrl+C cancels.
+//
 // A key that the caller takes (Options.Take) comes back as a *KeyError.
 func (s *dialog) nextKeyOrEsc(render func() error) (key, error) {
 	if s.tui.forget {
