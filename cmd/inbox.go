@@ -16,6 +16,8 @@ import (
 	core "github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/inbox/screen"
 	"github.com/askuser/askuser/internal/notify"
+	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/prompt/tui"
 	"github.com/askuser/askuser/prompt/web"
 )
 
@@ -25,6 +27,9 @@ type inboxCmdOptions struct {
 	addr core.Addr
 	// listen, when set, is where askers over TCP are also accepted.
 	listen *web.Addr
+	// terminal shows the queue on the terminal screen rather than as
+	// line prompts.
+	terminal bool
 	// web serves the queue on a web page too: on listen when it is set,
 	// else on this machine only, on a port the system picks. open opens
 	// the page in a browser.
@@ -44,16 +49,26 @@ could answer at its stdin (an agent runs it with stdin from /dev/null or a
 socket, or its terminal is not on view), and with --ui inbox or
 ASKUSER_UI=inbox.
 
-The sets of questions wait in a queue, oldest first, and are asked in turn
-as numbered prompts, each with where it came from (--from or ASKUSER_FROM,
-else the asker's working directory), how long it has waited and how many
-more wait. Instead of an answer, type /next to move to the next set,
-/cancel to cancel the set shown (its asker exits 130), or /quit to quit
-(as do Ctrl+C and the end of the input): every asker still waiting then
-ends with exit 69. An asker that stops waiting (killed, Ctrl+C, --timeout)
-withdraws its questions. Each arrival rings the bell and runs
-ASKUSER_NOTIFY_COMMAND, with ASKUSER_FROM, ASKUSER_HEADER and
-ASKUSER_QUESTION set.
+The sets of questions wait in a queue, oldest first. Each is shown with
+where it came from (--from or ASKUSER_FROM, else the asker's working
+directory), how long it has waited and how many more wait.
+
+In a terminal, the oldest set is shown at once, with the screens and keys
+of askuser's own terminal UI (arrows or j/k, digits, 0 for Other, Space,
+Enter, n for a note, the review of several answers). Tab moves to the next
+waiting set, Esc cancels the set shown (its asker exits 130), and Ctrl+C,
+or q while nothing waits, quits. A line stays above the screen for each
+set answered, cancelled, or withdrawn while it was shown.
+
+Elsewhere (stdin not a terminal, --ui line, ACCESSIBLE=1, TERM=dumb), the
+sets are asked as numbered prompts. Instead of an answer, type /next to
+move to the next set, /cancel to cancel the set shown, or /quit to quit (as
+do Ctrl+C and the end of the input).
+
+When the inbox quits, every asker still waiting ends with exit 69. An
+asker that stops waiting (killed, Ctrl+C, --timeout) withdraws its
+questions. Each arrival rings the bell and runs ASKUSER_NOTIFY_COMMAND,
+with ASKUSER_FROM, ASKUSER_HEADER and ASKUSER_QUESTION set.
 
 The inbox listens on a Unix socket that only you can use: $ASKUSER_INBOX
 when set, else $XDG_RUNTIME_DIR/askuser/inbox.sock, else
@@ -71,8 +86,8 @@ with a Next button to move to the next one and Cancel to cancel it; either
 view, the page or the terminal, can answer, and the other moves on.
 
 Exit codes: 0 quit, 1 another inbox already runs at the address, 64 usage
-error, 69 the address of --listen or --web cannot be listened on, 129 hung
-up, 143 terminated.`,
+error, 69 the address of --listen or --web cannot be listened on, or --ui
+tui has no terminal, 129 hung up, 143 terminated.`,
 		Example: `  askuser inbox                          # in a tmux pane; then use your agents as usual
   askuser inbox --web --open              # answer on a web page too
   askuser inbox --listen 0.0.0.0:7777     # also for agents in containers
@@ -83,9 +98,9 @@ up, 143 terminated.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var opts inboxCmdOptions
 			switch ui {
-			case "auto", "line":
+			case "auto", "tui", "line":
 			default:
-				return usageErrorf("invalid --ui %q for the inbox: must be auto or line", ui)
+				return usageErrorf("invalid --ui %q for the inbox: must be auto, tui or line", ui)
 			}
 			a, err := core.AddrFromEnv(env.Getenv)
 			if err != nil {
@@ -103,16 +118,37 @@ up, 143 terminated.`,
 				}
 				opts.listen = &l
 			}
+			if opts.terminal, err = inboxOnTerminal(env, ui); err != nil {
+				return err
+			}
 			return inboxRun(cmd.Context(), env, opts)
 		},
 	}
 	cmd.Flags().StringVar(&listen, "listen", "", "also accept askers over TCP on `ADDR` (HOST:PORT), with a token; with --web, serve the page there too")
 	cmd.Flags().BoolVar(&webPage, "web", false, "also show the queue on a web page, at an address with a token (on 127.0.0.1 unless --listen)")
 	cmd.Flags().BoolVar(&open, "open", false, "with --web, open the page in the default browser ($BROWSER, else the system's)")
-	cmd.Flags().StringVar(&ui, "ui", "auto", "how to show the questions: `auto` or line (numbered prompts)")
+	cmd.Flags().StringVar(&ui, "ui", "auto", "how to show the questions: `auto`, tui (the terminal screen) or line (numbered prompts)")
 	_ = cmd.RegisterFlagCompletionFunc("listen", fixedCompletions("127.0.0.1:0", "0.0.0.0:7777"))
-	_ = cmd.RegisterFlagCompletionFunc("ui", fixedCompletions("auto", "line"))
+	_ = cmd.RegisterFlagCompletionFunc("ui", fixedCompletions("auto", "tui", "line"))
 	return cmd
+}
+
+// inboxOnTerminal says whether the inbox shows its queue on the terminal
+// screen rather than as line prompts, as askuser chooses its terminal UI:
+// when stdin and stderr are terminals, unless the person asked for line
+// prompts (--ui line, ACCESSIBLE, TERM=dumb).
+func inboxOnTerminal(env *Env, ui string) (bool, error) {
+	terminals := env.IO.InTTY && env.IO.ErrTTY && env.IO.InFile != nil && env.IO.ErrFile != nil
+	switch ui {
+	case "tui":
+		if !terminals {
+			return false, &prompt.UnavailableError{Err: errors.New("--ui tui needs a terminal, and stdin or stderr is not one: use --ui line")}
+		}
+		return true, nil
+	case "auto":
+		return terminals && !accessible(env.Getenv), nil
+	}
+	return false, nil
 }
 
 // inboxRun serves the inbox and shows its queue until the person quits, the
@@ -123,6 +159,22 @@ func inboxRun(ctx context.Context, env *Env, opts inboxCmdOptions) error {
 	// write there has nowhere else to go.
 	say := func(format string, args ...any) { _, _ = fmt.Fprintf(out, format, args...) }
 	q := core.NewQueue(core.QueueOptions{OnArrive: arrival(env, out)})
+	home, _ := os.UserHomeDir()
+	var show interface{ Run(context.Context) error }
+	if opts.terminal {
+		term := screen.NewTerminal(screen.TerminalOptions{
+			Queue: q, In: env.IO.InFile, Out: env.IO.ErrFile, Color: tui.ColorEnabled(env.Getenv, true),
+			Where: opts.addr.String(), Home: home,
+		})
+		// What else is said while the screen holds the terminal (a
+		// notification command that failed) goes above the screen; what
+		// is said before it runs (the addresses) goes to the terminal as
+		// it is.
+		out.w = term
+		show = term
+	} else {
+		show = &screen.Line{Queue: q, In: env.IO.In, Out: out, Terminal: env.IO.InTTY, Where: opts.addr.String(), Home: home}
+	}
 	srv := core.NewServer(q, env.Schema)
 	quit := "the person quit the inbox"
 	defer func() { srv.Close(quit) }()
@@ -130,7 +182,6 @@ func inboxRun(ctx context.Context, env *Env, opts inboxCmdOptions) error {
 	if err := listenInbox(srv, opts.addr, out); err != nil {
 		return err
 	}
-	home, _ := os.UserHomeDir()
 	var page *inboxPage
 	if opts.web {
 		var err error
@@ -191,21 +242,31 @@ func inboxRun(ctx context.Context, env *Env, opts inboxCmdOptions) error {
 			}()
 		}
 	}
-	say("askuser inbox: the questions that agents ask with askuser arrive here, oldest first.\n%s\n", screen.Help)
+	if !opts.terminal {
+		say("askuser inbox: the questions that agents ask with askuser arrive here, oldest first.\n%s\n", screen.Help)
+	}
 
 	if env.WatchSignals != nil {
 		var stop func()
 		ctx, stop = env.WatchSignals(ctx)
 		defer stop()
 	}
-	s := &screen.Line{Queue: q, In: env.IO.In, Out: out, Terminal: env.IO.InTTY, Where: opts.addr.String(), Home: home}
-	shown := make(chan error, 1)
-	go func() { shown <- s.Run(ctx) }()
-	var err error
-	select {
-	case err = <-shown:
-	case err = <-srv.Failed():
+	failed, err := showQueue(ctx, show.Run, srv.Failed())
+	if failed {
 		quit = "the inbox failed"
+	}
+	if opts.terminal && err != nil && !failed {
+		// The terminal screen's terminal ended or failed: when it hung
+		// up, the end of its input or a failed write may come before the
+		// signal does.
+		switch {
+		case hungUp(ctx, err, []*os.File{env.IO.InFile, env.IO.ErrFile}):
+			err = hangupError
+		case ctx.Err() != nil:
+			err = context.Cause(ctx)
+		case errors.Is(err, prompt.ErrNoAnswer):
+			err = nil
+		}
 	}
 	if n := q.Len(); n > 0 {
 		if n == 1 {
@@ -223,6 +284,30 @@ func inboxRun(ctx context.Context, env *Env, opts inboxCmdOptions) error {
 		quit = "the inbox was stopped by " + signalName(sig.sig)
 	}
 	return err
+}
+
+// showQueue runs a screen of the inbox until it returns, or the inbox
+// fails (failed is then set): the screen is then stopped and waited for,
+// so that the terminal is given back before the error is reported.
+func showQueue(ctx context.Context, run func(context.Context) error, failures <-chan error) (failed bool, err error) {
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	var shownErr error
+	shown := make(chan struct{})
+	go func() {
+		defer close(shown)
+		shownErr = run(ctx)
+	}()
+	select {
+	case <-shown:
+		return false, shownErr
+	case err = <-failures:
+		// The screen stops because it is told to: the failure is what
+		// to report.
+		stop(err)
+		<-shown
+		return true, err
+	}
 }
 
 // listenInbox serves the inbox at its address: the Unix socket, or the
@@ -245,32 +330,6 @@ func listenInbox(srv *core.Server, a core.Addr, out io.Writer) error {
 		return err
 	}
 	return srv.ServeTCP(ln, host, a.Token)
-}
-
-// inboxPage is the inbox's web page (--web), before it is served.
-type inboxPage struct {
-	queue       *core.Queue
-	home, token string
-	url         string // its address, with its token, once served
-}
-
-// newInboxPage makes the page of q, with a token of its own.
-func newInboxPage(q *core.Queue, home string) (*inboxPage, error) {
-	token, err := web.NewToken()
-	if err != nil {
-		return nil, err
-	}
-	return &inboxPage{queue: q, home: home, token: token}, nil
-}
-
-// on returns the page's handler on ln, whose address is shown with host.
-func (p *inboxPage) on(ln net.Listener, host string) (http.Handler, error) {
-	h, err := screen.NewWeb(screen.WebOptions{Queue: p.queue, Addr: ln.Addr(), Host: host, Token: p.token, Home: p.home})
-	if err != nil {
-		return nil, err
-	}
-	p.url = "http://" + hostPort(host, ln.Addr().String()) + "/?token=" + p.token
-	return h, nil
 }
 
 // hostPort is the address to show for a listener on addr whose host is
@@ -315,4 +374,30 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
+}
+
+// inboxPage is the inbox's web page (--web), before it is served.
+type inboxPage struct {
+	queue       *core.Queue
+	home, token string
+	url         string // its address, with its token, once served
+}
+
+// newInboxPage makes the page of q, with a token of its own.
+func newInboxPage(q *core.Queue, home string) (*inboxPage, error) {
+	token, err := web.NewToken()
+	if err != nil {
+		return nil, err
+	}
+	return &inboxPage{queue: q, home: home, token: token}, nil
+}
+
+// on returns the page's handler on ln, whose address is shown with host.
+func (p *inboxPage) on(ln net.Listener, host string) (http.Handler, error) {
+	h, err := screen.NewWeb(screen.WebOptions{Queue: p.queue, Addr: ln.Addr(), Host: host, Token: p.token, Home: p.home})
+	if err != nil {
+		return nil, err
+	}
+	p.url = "http://" + hostPort(host, ln.Addr().String()) + "/?token=" + p.token
+	return h, nil
 }

@@ -5,6 +5,7 @@ package e2e
 import (
 	"bytes"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -30,6 +31,7 @@ const hangupRuns = 20
 func TestHangupOfTheTerminal(t *testing.T) {
 	t.Parallel()
 	db := questions(qDatabase)
+	sock := filepath.Join(t.TempDir(), "inbox.sock")
 	for _, tc := range []struct {
 		name string
 		env  []string
@@ -44,6 +46,7 @@ func TestHangupOfTheTerminal(t *testing.T) {
 		{"line confirm", nil, []string{"confirm", "--ui", "line", "Deploy?"}, []string{"[Y/n]"}},
 		{"line input", nil, []string{"input", "--ui", "line", "Name?"}, []string{"Your answer:"}},
 		{"terminal UI", nil, []string{db}, []string{"Esc cancel"}},
+		{"the inbox's terminal screen", []string{"ASKUSER_INBOX=" + sock}, []string{"inbox"}, []string{"q quit"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

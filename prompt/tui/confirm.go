@@ -41,10 +41,7 @@ func (p *confirmPrompt) Cleanup(*survey.PromptConfig, any) error { return nil }
 // Error is never called: every answer is valid.
 func (p *confirmPrompt) Error(*survey.PromptConfig, error) error { return nil }
 
-func (p *confirmPrompt) render() error {
-	w, h := p.s.tui.size()
-	return p.s.tui.draw(fit(textLayouts, h, func(l layout) frame { return p.frame(l, w-1) }), w)
-}
+func (p *confirmPrompt) render() error { return p.s.show(textLayouts, p.frame) }
 
 func (p *confirmPrompt) frame(l layout, w int) frame {
 	st := p.s.tui.st
@@ -64,7 +61,7 @@ func (p *confirmPrompt) frame(l layout, w int) frame {
 		if l.gap {
 			f.lines = append(f.lines, "")
 		}
-		f.lines = append(f.lines, st.paint(truncate("y yes · n no · ←/→ move · Enter choose · Esc cancel", w), sgrDim))
+		f.lines = append(f.lines, p.s.keyLine(w, "y yes", "n no", "←/→ move", "Enter choose", "Esc cancel")...)
 	}
 	return f
 }

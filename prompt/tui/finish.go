@@ -21,18 +21,19 @@ func (t *Asker) Finish(_ context.Context, err error, summary []prompt.Summary) e
 	if err == nil {
 		// The answers are printed whatever happens here: a summary that
 		// cannot be drawn loses nothing.
-		_ = writeSummary(t.out, summary, t.st)
+		_ = writeSummary(t.out, "", summary, t.st)
 	}
 	return err
 }
 
-// writeSummary writes each answer on a line of its own, and its note, if
-// any, on the next.
-func writeSummary(w io.Writer, summary []prompt.Summary, st style) error {
+// writeSummary writes each answer on a line of its own, after prefix, and
+// its note, if any, on the next.
+func writeSummary(w io.Writer, prefix string, summary []prompt.Summary, st style) error {
 	var b strings.Builder
 	for _, s := range summary {
 		b.WriteString(st.paint("✔", sgrGreen))
 		b.WriteString(" ")
+		b.WriteString(prompt.Display(prefix))
 		b.WriteString(st.paint(prompt.Display(s.Asked), sgrBold))
 		b.WriteString(" ")
 		b.WriteString(st.paint(prompt.Display(s.Answer), sgrCyan))

@@ -31,7 +31,7 @@ const (
 	keyDeleteWord
 	keyEsc
 	keyInterrupt // Ctrl+C
-	keyResize    // not a key: the window size changed
+	keyResize    // not a key: the window size changed, or a redraw was asked for
 )
 
 type key struct {
@@ -45,7 +45,7 @@ type key struct {
 const escWait = 50 * time.Millisecond
 
 // errResized is returned by a read that was interrupted by a window
-// resize.
+// resize, or by a redraw that the caller asked for (Options.Redraw).
 var errResized = errors.New("terminal resized")
 
 // keyReader turns the bytes a terminal sends into keys. It keeps whatever
@@ -53,6 +53,9 @@ var errResized = errors.New("terminal resized")
 type keyReader struct {
 	in  *ttyInput
 	buf []byte
+	// resized is set when drop met a resize or a redraw, for readKey to
+	// report it.
+	resized bool
 }
 
 // nextKey draws a prompt with render and reads the next key. Esc and Ctrl+C
@@ -69,7 +72,16 @@ func (s *dialog) nextKey(render func() error) (key, error) {
 // nextKeyOrEsc is nextKey for a screen opened from another one, such as
 // the note of an answer, which Esc closes: Esc comes back as a key, and
 // only Ctrl+C cancels.
+//
+// A key that the caller takes (Options.Take) comes back as a *KeyError.
 func (s *dialog) nextKeyOrEsc(render func() error) (key, error) {
+	if s.tui.forget {
+		// Just before the frame is drawn rather than just after: a key
+		// pressed in between cannot have been meant for anything else,
+		// and a key pressed in answer to the frame is never lost.
+		s.tui.forget = false
+		s.keys.drop()
+	}
 	if err := render(); err != nil {
 		return key{}, err
 	}
@@ -77,13 +89,53 @@ func (s *dialog) nextKeyOrEsc(render func() error) (key, error) {
 	if err != nil {
 		return key{}, err
 	}
-	if k.kind == keyInterrupt {
+	switch {
+	case k.kind == keyInterrupt && s.tui.takes(KeyInterrupt):
+		return key{}, &KeyError{Key: KeyInterrupt}
+	case k.kind == keyInterrupt:
 		return key{}, prompt.ErrCancelled
+	case k.kind == keyTab && s.tui.takes(KeyTab):
+		return key{}, &KeyError{Key: KeyTab}
 	}
 	return k, nil
 }
 
+// drop drops the keys typed so far and not yet read, but Ctrl+C, which is
+// kept to be read next.
+func (kr *keyReader) drop() {
+	var tmp [256]byte
+	for {
+		// A read that waits for nothing: what the terminal holds now.
+		n, err := kr.in.read(tmp[:], 0)
+		if errors.Is(err, errResized) {
+			kr.resized = true
+			continue
+		}
+		if n == 0 || err != nil {
+			break
+		}
+		kr.buf = append(kr.buf, tmp[:n]...)
+	}
+	interrupted := false
+	for b := kr.buf; len(b) > 0; {
+		k, n, ok := decodeKey(b)
+		if !ok {
+			break
+		}
+		interrupted = interrupted || k.kind == keyInterrupt
+		b = b[n:]
+	}
+	kr.buf = kr.buf[:0]
+	if interrupted {
+		kr.buf = append(kr.buf, 0x03)
+	}
+}
+
 func (kr *keyReader) readKey() (key, error) {
+	if kr.resized {
+		kr.resized = false
+		return key{kind: keyResize}, nil
+	}
 	var tmp [256]byte
 	for {
 		if k, n, ok := decodeKey(kr.buf); ok {

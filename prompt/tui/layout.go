@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
@@ -147,3 +148,84 @@ func (s *dialog) message(m string, l layout, w int) []string {
 	}
 	return lines
 }
+
+// show draws a prompt's frame: built in the terminal's width with the
+// first of layouts that fits its height, under the caller's banner.
+func (s *dialog) show(layouts []layout, build func(l layout, w int) frame) error {
+	w, h := s.tui.size()
+	banner := s.tui.bannerLines(w - 1)
+	f := fit(layouts, h-len(banner), func(l layout) frame { return build(l, w-1) })
+	if len(banner) > 0 {
+		f.lines = append(banner, f.lines...)
+		f.focus += len(banner)
+	}
+	return s.tui.draw(f, w)
+}
+
+// bannerLines lays out the caller's banner (Options.Banner) in w columns:
+// its parts joined by " · ", the first bold and the others dimmed, as
+// many as fit.
+func (t *Asker) bannerLines(w int) []string {
+	if t.banner == nil {
+		return nil
+	}
+	parts := t.banner()
+	if len(parts) == 0 {
+		return nil
+	}
+	first := truncate(prompt.Display(parts[0]), w)
+	line, used := t.st.paint(first, sgrBold), width(first)
+	for _, p := range parts[1:] {
+		room := w - used - 3
+		if room < 1 {
+			break
+		}
+		p = truncate(prompt.Display(p), room)
+		line += t.st.paint(" · "+p, sgrDim)
+		used += 3 + width(p)
+	}
+	return []string{line}
+}
+
+// keyHints lays out the keys listed under a frame, as st.hints does:
+// parts, but for the keys that the caller has taken over, then the
+// caller's own hints.
+func (s *dialog) keyHints(w int, parts ...string) []string {
+	parts, _ = s.tui.withHints(parts)
+	return s.tui.st.hints(w, parts...)
+}
+
+// keyLine is keyHints for the screens whose keys are listed on one line
+// cut short where the terminal is too narrow for it, as long as the
+// caller adds none.
+func (s *dialog) keyLine(w int, parts ...string) []string {
+	all, added := s.tui.withHints(parts)
+	if !added {
+		return []string{s.tui.st.paint(truncate(strings.Join(parts, " · "), w), sgrDim)}
+	}
+	return s.tui.st.hints(w, all...)
+}
+
+// withHints returns parts without the hints of the keys that the caller
+// has taken over, followed by the caller's own hints, and reports
+// whether that changed anything.
+func (t *Asker) withHints(parts []string) ([]string, bool) {
+	var extra []string
+	if t.hints != nil {
+		extra = t.hints()
+	}
+	takesInterrupt := t.take != nil && t.take(KeyInterrupt)
+	if len(extra) == 0 && !takesInterrupt {
+		return parts, false
+	}
+	var out []string
+	for _, p := range parts {
+		if !(takesInterrupt && p == interruptHint) {
+			out = append(out, p)
+		}
+	}
+	return append(out, extra...), true
+}
+
+// interruptHint is the hint of Ctrl+C where Esc does something else.
+const interruptHint = "Ctrl+C cancel"

@@ -168,10 +168,7 @@ func (p *listPrompt) Error(_ *survey.PromptConfig, err error) error {
 	return nil
 }
 
-func (p *listPrompt) render() error {
-	w, h := p.s.tui.size()
-	return p.s.tui.draw(fit(listLayouts, h, func(l layout) frame { return p.frame(l, w-1) }), w)
-}
+func (p *listPrompt) render() error { return p.s.show(listLayouts, p.frame) }
 
 var listLayouts = []layout{
 	{gap: true, questionLines: -1, descLines: -1, previewLines: 12, hint: true},
@@ -268,7 +265,7 @@ func (p *listPrompt) frame(l layout, w int) frame {
 		if l.gap {
 			f.lines = append(f.lines, "")
 		}
-		f.lines = append(f.lines, st.hints(w, hints...)...)
+		f.lines = append(f.lines, p.s.keyHints(w, hints...)...)
 	}
 	return f
 }

@@ -13,7 +13,8 @@ import (
 // Read until the next keystroke, which the process is about to stop caring
 // about: Ask is only ever abandoned on the way out.
 type ttyInput struct {
-	ctx    context.Context
+	ctx    context.Context // the context of the call reading; nil between calls
+	redraw <-chan struct{}
 	chunks chan []byte
 	errs   chan error
 	want   chan int
@@ -23,8 +24,10 @@ type ttyInput struct {
 	rest    []byte
 }
 
-func newTTYInput(ctx context.Context, r io.Reader) (*ttyInput, error) {
-	in := &ttyInput{ctx: ctx, chunks: make(chan []byte), errs: make(chan error, 1), want: make(chan int)}
+// newTTYInput reads keys from r. Each receive from redraw (nil for none)
+// interrupts a read as a resize does, for the prompt to be drawn again.
+func newTTYInput(r io.Reader, redraw <-chan struct{}) (*ttyInput, error) {
+	in := &ttyInput{redraw: redraw, chunks: make(chan []byte), errs: make(chan error, 1), want: make(chan int)}
 	go func() {
 		for size := range in.want {
 			buf := make([]byte, size)
@@ -41,6 +44,12 @@ func newTTYInput(ctx context.Context, r io.Reader) (*ttyInput, error) {
 	return in, nil
 }
 
+// watch makes reads end when ctx is done, until stop is called.
+func (in *ttyInput) watch(ctx context.Context) (stop func()) {
+	in.ctx = ctx
+	return func() { in.ctx = nil }
+}
+
 func (in *ttyInput) read(p []byte, timeout time.Duration) (int, error) {
 	if len(in.rest) > 0 {
 		n := copy(p, in.rest)
@@ -52,6 +61,10 @@ func (in *ttyInput) read(p []byte, timeout time.Duration) (int, error) {
 		t := time.NewTimer(timeout)
 		defer t.Stop()
 		after = t.C
+	}
+	var done <-chan struct{}
+	if in.ctx != nil {
+		done = in.ctx.Done()
 	}
 	if !in.pending {
 		in.want <- len(p)
@@ -68,7 +81,9 @@ func (in *ttyInput) read(p []byte, timeout time.Duration) (int, error) {
 		return 0, err
 	case <-after:
 		return 0, nil
-	case <-in.ctx.Done():
+	case <-in.redraw:
+		return 0, errResized
+	case <-done:
 		return 0, context.Cause(in.ctx)
 	}
 }

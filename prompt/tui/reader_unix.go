@@ -15,32 +15,41 @@ import (
 )
 
 // ttyInput reads from the terminal without ever blocking past the end of
-// its context: it waits in poll(2) on the terminal and on a pipe that is
-// written when the context is done or the window is resized, so Ask can
-// return promptly on a timeout or a signal and leave no reader behind to
-// steal the next keystroke.
+// the context it watches: it waits in poll(2) on the terminal and on a
+// pipe that is written when that context is done, the window is resized
+// or a redraw is asked for, so Ask can return promptly on a timeout or a
+// signal and leave no reader behind to steal the next keystroke.
 type ttyInput struct {
+	// ctx is the context of the call reading (see watch); nil between
+	// calls. Only the goroutine that reads sets it.
 	ctx    context.Context
 	fd     int
 	wakeR  *os.File
 	wakeW  *os.File
-	stop   func() bool
 	winch  chan os.Signal
 	resize chan struct{}
 }
 
-func newTTYInput(ctx context.Context, f interface{ Fd() uintptr }) (*ttyInput, error) {
+// newTTYInput reads keys from f. Each receive from redraw (nil for none)
+// interrupts a read as a resize does, for the prompt to be drawn again.
+func newTTYInput(f interface{ Fd() uintptr }, redraw <-chan struct{}) (*ttyInput, error) {
 	fd := f.Fd()
 	r, w, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
-	in := &ttyInput{ctx: ctx, fd: int(fd), wakeR: r, wakeW: w, resize: make(chan struct{}, 1)}
-	in.stop = context.AfterFunc(ctx, in.wake)
+	in := &ttyInput{fd: int(fd), wakeR: r, wakeW: w, resize: make(chan struct{}, 1)}
 	in.winch = make(chan os.Signal, 1)
 	signal.Notify(in.winch, syscall.SIGWINCH)
 	go func() {
-		for range in.winch {
+		for {
+			select {
+			case _, ok := <-in.winch:
+				if !ok {
+					return
+				}
+			case <-redraw:
+			}
 			select {
 			case in.resize <- struct{}{}:
 			default:
@@ -49,6 +58,16 @@ func newTTYInput(ctx context.Context, f interface{ Fd() uintptr }) (*ttyInput, e
 		}
 	}()
 	return in, nil
+}
+
+// watch makes reads end when ctx is done, until stop is called.
+func (in *ttyInput) watch(ctx context.Context) (stop func()) {
+	in.ctx = ctx
+	unwake := context.AfterFunc(ctx, in.wake)
+	return func() {
+		unwake()
+		in.ctx = nil
+	}
 }
 
 func (in *ttyInput) wake() {
@@ -67,7 +86,7 @@ func (in *ttyInput) read(p []byte, timeout time.Duration) (int, error) {
 	}
 	deadline := time.Now().Add(timeout)
 	for {
-		if in.ctx.Err() != nil {
+		if in.ctx != nil && in.ctx.Err() != nil {
 			return 0, context.Cause(in.ctx)
 		}
 		select {
@@ -132,7 +151,6 @@ func (in *ttyInput) drainWake() {
 func (in *ttyInput) close() {
 	signal.Stop(in.winch)
 	close(in.winch)
-	in.stop()
 	// The pipe only ever woke the reader; nothing is lost with it.
 	_ = in.wakeW.Close()
 	_ = in.wakeR.Close()

@@ -81,10 +81,7 @@ var reviewLayouts = []layout{
 	{gap: false},
 }
 
-func (p *reviewPrompt) render() error {
-	w, h := p.s.tui.size()
-	return p.s.tui.draw(fit(reviewLayouts, h, func(l layout) frame { return p.frame(l, w-1) }), w)
-}
+func (p *reviewPrompt) render() error { return p.s.show(reviewLayouts, p.frame) }
 
 func (p *reviewPrompt) frame(l layout, w int) frame {
 	st := p.s.tui.st
@@ -132,8 +129,7 @@ func (p *reviewPrompt) frame(l layout, w int) frame {
 		if l.gap {
 			f.lines = append(f.lines, "")
 		}
-		hint := fmt.Sprintf("↑/↓ move · Enter or 1-%d choose · Esc cancel", p.entries())
-		f.lines = append(f.lines, st.paint(truncate(hint, w), sgrDim))
+		f.lines = append(f.lines, p.s.keyLine(w, "↑/↓ move", fmt.Sprintf("Enter or 1-%d choose", p.entries()), "Esc cancel")...)
 	}
 	return f
 }

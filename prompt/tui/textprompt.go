@@ -171,10 +171,7 @@ func (p *textPrompt) Error(_ *survey.PromptConfig, err error) error {
 	return nil
 }
 
-func (p *textPrompt) render() error {
-	w, h := p.s.tui.size()
-	return p.s.tui.draw(fit(textLayouts, h, func(l layout) frame { return p.frame(l, w-1) }), w)
-}
+func (p *textPrompt) render() error { return p.s.show(textLayouts, p.frame) }
 
 func (p *textPrompt) frame(l layout, w int) frame {
 	st := p.s.tui.st
@@ -213,13 +210,13 @@ func (p *textPrompt) frame(l layout, w int) frame {
 		keys := []string{"Enter submit", "Esc cancel"}
 		switch {
 		case p.back && len(p.text) == 0:
-			keys = []string{"Enter no note", "Esc back", "Ctrl+C cancel"}
+			keys = []string{"Enter no note", "Esc back", interruptHint}
 		case p.back:
-			keys = []string{"Enter save", "Esc back", "Ctrl+C cancel"}
+			keys = []string{"Enter save", "Esc back", interruptHint}
 		case len(p.text) == 0 && p.def != "":
 			keys[0] = fmt.Sprintf(`Enter for "%s"`, prompt.Display(p.def))
 		}
-		f.lines = append(f.lines, st.hints(w, keys...)...)
+		f.lines = append(f.lines, p.s.keyHints(w, keys...)...)
 	}
 	return f
 }

@@ -33,6 +33,28 @@ type Options struct {
 	// Review shows every answer after the last of two or more questions,
 	// to submit, change one, or cancel.
 	Review bool
+
+	// The options below serve a caller that shows one set of questions
+	// after another on the same terminal, as askuser inbox does (see
+	// Hold); askuser itself leaves them unset.
+
+	// Banner, when set, gives the line drawn above every frame, which
+	// says whose questions these are: its parts are joined by " · ", the
+	// first bold and the others dimmed. It is asked again at every frame.
+	Banner func() []string
+	// Hints, when set, gives hints added to the keys listed under every
+	// frame, for the keys the caller takes (see Take). It is asked again
+	// at every frame.
+	Hints func() []string
+	// Take, when set, is asked about each press of a Key (Tab, Ctrl+C):
+	// when it says yes, the key does what the caller says rather than what
+	// it does here (Tab moves between Yes and No, Ctrl+C cancels), and the
+	// call in progress returns a *KeyError naming it.
+	Take func(Key) bool
+	// Redraw, when set, has the frame on screen drawn again, its banner
+	// and hints asked again, at each receive from it: for what the caller
+	// shows to change while keys are typed, and none is lost.
+	Redraw <-chan struct{}
 }
 
 // Asker asks questions in the terminal, one screen per question, with the
@@ -55,6 +77,17 @@ type Asker struct {
 	outFd  int
 	st     style
 	review bool
+	banner func() []string
+	hints  func() []string
+	take   func(Key) bool
+	redraw <-chan struct{}
+
+	// held is the key reader of a terminal held across calls (see Hold),
+	// nil when each call takes the terminal for itself; forget has the
+	// next frame drop the keys typed before it (see Forget). Only the
+	// goroutine that asks uses them.
+	held   *keyReader
+	forget bool
 
 	// mu guards the terminal: its saved mode and everything written to it.
 	mu      sync.Mutex
@@ -64,6 +97,7 @@ type Asker struct {
 	drawn   []int       // widths of the lines of the frame on screen
 	row     int         // line of that frame the cursor is on
 	col     int         // column the cursor is at
+	last    frame       // the frame on screen, when drawn is not empty
 }
 
 // New returns a terminal UI asker on the given terminal.
@@ -75,6 +109,10 @@ func New(opts Options) *Asker {
 		outFd:  int(opts.Out.Fd()),
 		st:     style{color: opts.Color},
 		review: opts.Review,
+		banner: opts.Banner,
+		hints:  opts.Hints,
+		take:   opts.Take,
+		redraw: opts.Redraw,
 	}
 }
 
@@ -145,28 +183,35 @@ var (
 
 // run takes the terminal over for one conversation: raw mode, keys read
 // in a way ctx can interrupt, and whatever f draws. Whatever happens, the
-// last frame is erased and the terminal restored before run returns. It
+// last frame is erased and the terminal restored before run returns (but
+// for a terminal held across calls, which stays as it is; see Hold). It
 // returns ErrCancelled, ErrNoAnswer (the terminal's input ended) or
-// context.Cause(ctx) when ctx is done, whatever f saw.
+// context.Cause(ctx) when ctx is done, whatever f saw, or the *KeyError
+// of a key that the caller takes.
 func (t *Asker) run(ctx context.Context, total int, f func(*dialog) error) (err error) {
 	if ctx.Err() != nil {
 		return context.Cause(ctx)
 	}
-	if err := t.enter(); err != nil {
-		return err
-	}
-	defer func() {
-		if rerr := t.Restore(); rerr != nil && err == nil {
-			err = rerr
+	keys := t.held
+	if keys == nil {
+		if err := t.enter(); err != nil {
+			return err
 		}
-	}()
-	in, err := newTTYInput(ctx, t.in)
-	if err != nil {
-		return fmt.Errorf("read terminal: %w", err)
+		defer func() {
+			if rerr := t.Restore(); rerr != nil && err == nil {
+				err = rerr
+			}
+		}()
+		in, err := newTTYInput(t.in, t.redraw)
+		if err != nil {
+			return fmt.Errorf("read terminal: %w", err)
+		}
+		defer in.close()
+		keys = &keyReader{in: in}
 	}
-	defer in.close()
+	defer keys.in.watch(ctx)()
 
-	s := &dialog{tui: t, keys: &keyReader{in: in}, total: total}
+	s := &dialog{tui: t, keys: keys, total: total}
 	if err := f(s); err != nil {
 		// Why f stopped says more than a failure to erase the screen.
 		_ = t.clear()
@@ -175,10 +220,11 @@ func (t *Asker) run(ctx context.Context, total int, f func(*dialog) error) (err 
 			// the reason to stop is the context's.
 			return context.Cause(ctx)
 		}
+		var key *KeyError
 		switch {
 		case errors.Is(err, io.EOF):
 			return prompt.ErrNoAnswer
-		case errors.Is(err, prompt.ErrCancelled):
+		case errors.Is(err, prompt.ErrCancelled), errors.Is(err, ErrQuit), errors.As(err, &key):
 			return err
 		}
 		return fmt.Errorf("terminal ui: %w", err)
@@ -265,6 +311,15 @@ func (t *Asker) draw(f frame, termWidth int) error {
 	}
 	var b bytes.Buffer
 	t.erase(&b, termWidth)
+	t.put(&b, f)
+	_, err := t.out.Write(b.Bytes())
+	return err
+}
+
+// put writes f into b, for b to be written where the cursor is at the
+// start of an empty line, and keeps where f is and where the cursor ends.
+// t.mu is held.
+func (t *Asker) put(b *bytes.Buffer, f frame) {
 	if f.cursor < 0 && !t.hidden {
 		b.WriteString("\x1b[?25l")
 		t.hidden = true
@@ -276,13 +331,14 @@ func (t *Asker) draw(f frame, termWidth int) error {
 	}
 	t.row = len(f.lines) - 1
 	t.col = t.drawn[t.row]
+	t.last = f
 	if f.cursor >= 0 {
 		if n := t.row - f.focus; n > 0 {
-			fmt.Fprintf(&b, "\x1b[%dA", n)
+			fmt.Fprintf(b, "\x1b[%dA", n)
 		}
 		b.WriteString("\r")
 		if f.cursor > 0 {
-			fmt.Fprintf(&b, "\x1b[%dC", f.cursor)
+			fmt.Fprintf(b, "\x1b[%dC", f.cursor)
 		}
 		t.row, t.col = f.focus, f.cursor
 		if t.hidden {
@@ -290,8 +346,6 @@ func (t *Asker) draw(f frame, termWidth int) error {
 			t.hidden = false
 		}
 	}
-	_, err := t.out.Write(b.Bytes())
-	return err
 }
 
 // clear erases the frame on screen, leaving the cursor where it began.

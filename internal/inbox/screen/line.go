@@ -1,7 +1,9 @@
 // Package screen holds the views that show the inbox's queue to the person
-// at its terminal and take their answers. Line is the view of numbered
-// line prompts: for input that is not a terminal (scripts, tests), and for
-// screen readers and terminals without cursor control.
+// at its terminal and take their answers. Terminal is the screen of a
+// terminal, with the screens and keys of askuser's terminal UI. Line is the
+// view of numbered line prompts: for input that is not a terminal
+// (scripts, tests), and for screen readers and terminals without cursor
+// control.
 package screen
 
 import (
@@ -127,7 +129,7 @@ func (l *Line) present(ctx context.Context, s *inbox.Set, more int, in *lines) (
 		dropped = in.drop()
 	}
 	l.last = s
-	header := fmt.Sprintf("From %s · waiting %s", prompt.Display(l.source(s)), waited(l.Now().Sub(s.Arrived)))
+	header := fmt.Sprintf("From %s · waiting %s", prompt.Display(source(s, l.Home)), waited(l.Now().Sub(s.Arrived)))
 	if more > 0 {
 		header += fmt.Sprintf(" · %d more waiting", more)
 	}
@@ -176,7 +178,7 @@ func (l *Line) present(ctx context.Context, s *inbox.Set, more int, in *lines) (
 	// A read still waiting for a line gives up without taking one.
 	stop(errStop)
 
-	from := prompt.Display(l.source(s))
+	from := prompt.Display(source(s, l.Home))
 	switch {
 	case cmd == cmdQuit:
 		return true, nil
@@ -273,13 +275,13 @@ func command(text string) string {
 }
 
 // source is where a set came from, with the home directory shown as ~.
-func (l *Line) source(s *inbox.Set) string {
+func source(s *inbox.Set, home string) string {
 	src := s.Source()
-	if s.From == "" && l.Home != "" && l.Home != "/" {
-		if src == l.Home {
+	if s.From == "" && home != "" && home != "/" {
+		if src == home {
 			return "~"
 		}
-		if rest, ok := strings.CutPrefix(src, strings.TrimSuffix(l.Home, "/")+"/"); ok {
+		if rest, ok := strings.CutPrefix(src, strings.TrimSuffix(home, "/")+"/"); ok {
 			return "~/" + rest
 		}
 	}

@@ -1,0 +1,347 @@
+package screen
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/prompt/tui"
+)
+
+// Terminal shows the queue on a terminal, with the screens and keys of
+// askuser's own terminal UI (prompt/tui): the oldest set at once, ready
+// for keys, under a banner that says where it came from, how long it has
+// waited and how many more wait. Tab moves on to the next waiting set, Esc
+// cancels the set shown (its asker exits 130), Ctrl+C quits, and so does
+// q while nothing waits. What became of each set shown stays in a line
+// above the screen: its answers ("✔ ~/src/api · Database: SQLite"), or
+// that it was cancelled, or withdrawn while it was shown.
+//
+// The terminal is held in raw mode for as long as Run runs, and given
+// back as it was found however Run returns.
+type Terminal struct {
+	queue  *inbox.Queue
+	ui     *tui.Asker
+	out    *os.File
+	where  string
+	home   string
+	now    func() time.Time
+	redraw chan struct{}
+	shown  atomic.Pointer[inbox.Set] // the set on screen, nil while idle
+}
+
+// TerminalOptions configure a Terminal.
+type TerminalOptions struct {
+	Queue *inbox.Queue
+	// In and Out are the terminal: keys are read from In, the screen is
+	// drawn on Out.
+	In, Out *os.File
+	// Color turns on colours (see tui.ColorEnabled).
+	Color bool
+	// Where is the inbox's address, shown while nothing waits.
+	Where string
+	// Home is the person's home directory, shown as ~ in the working
+	// directories that sets come from.
+	Home string
+	// Now is the clock; time.Now when nil.
+	Now func() time.Time
+}
+
+// NewTerminal returns the terminal view of o.Queue.
+func NewTerminal(o TerminalOptions) *Terminal {
+	s := &Terminal{queue: o.Queue, out: o.Out, where: o.Where, home: o.Home, now: o.Now, redraw: make(chan struct{}, 1)}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	s.ui = tui.New(tui.Options{
+		In: o.In, Out: o.Out, Color: o.Color, Review: true,
+		Banner: s.banner, Hints: s.hints, Take: s.take, Redraw: s.redraw,
+	})
+	return s
+}
+
+// Idle is what the screen says while nothing waits, with the address.
+const idleText = "Waiting for questions at %s.\nThe questions that agents ask with askuser arrive here, oldest first."
+
+// Run shows the queue until the person quits (it returns nil then) or
+// ctx ends (it returns context.Cause(ctx)). A terminal that ends (hangs
+// up) returns prompt.ErrNoAnswer. Run does not close the queue: the
+// caller does, once the screen is gone.
+func (s *Terminal) Run(ctx context.Context) (err error) {
+	if err := s.ui.Hold(); err != nil {
+		return err
+	}
+	defer func() {
+		if rerr := s.ui.Release(); rerr != nil && err == nil {
+			err = rerr
+		}
+	}()
+	watching, stop := context.WithCancel(ctx)
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		s.watch(watching)
+	}()
+	defer func() {
+		stop()
+		<-watched
+	}()
+
+	var last *inbox.Set
+	for {
+		v := s.queue.Snapshot()
+		if len(v.Sets) == 0 {
+			s.shown.Store(nil)
+			if v.Closed {
+				return nil
+			}
+			if quit, err := s.idle(ctx, v.Changed); quit || err != nil {
+				return err
+			}
+			continue
+		}
+		set := v.Sets[0]
+		if set != last {
+			// Keys typed for what was shown before must not answer
+			// this set, which the person has not seen yet.
+			s.ui.Forget()
+			last = set
+		}
+		s.shown.Store(set)
+		if quit, err := s.present(ctx, set); quit || err != nil {
+			return err
+		}
+	}
+}
+
+// errChanged ends the idle screen when the queue changes, and errEnded
+// the prompts of a set that ended elsewhere.
+var (
+	errChanged = errors.New("the queue changed")
+	errEnded   = errors.New("the set ended")
+)
+
+// idle shows the idle screen until the queue changes, and reports whether
+// the person quit.
+func (s *Terminal) idle(ctx context.Context, changed <-chan struct{}) (quit bool, err error) {
+	idleCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	go func() {
+		select {
+		case <-changed:
+			cancel(errChanged)
+		case <-idleCtx.Done():
+		}
+	}()
+	err = s.ui.Idle(idleCtx, "askuser inbox", fmt.Sprintf(idleText, s.where))
+	var key *tui.KeyError
+	switch {
+	case errors.Is(err, tui.ErrQuit), errors.As(err, &key):
+		return true, nil
+	case ctx.Err() != nil:
+		return true, context.Cause(ctx)
+	case errors.Is(err, errChanged):
+		return false, nil
+	}
+	return true, err
+}
+
+// present asks the set s until it is answered, cancelled, skipped or
+// ends elsewhere, and reports whether the person quit.
+func (s *Terminal) present(ctx context.Context, set *inbox.Set) (quit bool, err error) {
+	setCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	go func() {
+		select {
+		case <-set.Done():
+			cancel(errEnded)
+		case <-setCtx.Done():
+		}
+	}()
+	var r inbox.Reply
+	var asked error
+	switch set.Kind {
+	case inbox.KindConfirm:
+		r.Yes, asked = s.ui.Confirm(setCtx, set.Message, set.DefaultYes)
+	case inbox.KindInput:
+		r.Text, asked = s.ui.Input(setCtx, set.Message, set.Placeholder, set.DefaultText)
+	default:
+		r.Answers, asked = s.ui.Ask(setCtx, set.Questions)
+	}
+
+	from := prompt.Display(source(set, s.home))
+	var key *tui.KeyError
+	switch {
+	case asked == nil:
+		switch err := s.queue.Answer(set, r); {
+		case err == nil:
+			// A line that cannot be printed is not reported here: the
+			// screen drawn next goes to the same terminal, and reports
+			// it.
+			_ = s.ui.PrintSummary(from+" · ", summarize(set, r))
+			return false, nil
+		case !errors.Is(err, inbox.ErrEnded):
+			// The terminal UI gives only answers that fit: this is a bug.
+			_ = s.ui.PrintNotice(false, fmt.Sprintf("Not sent to %s: %v.", from, err))
+			return false, nil
+		}
+	case errors.As(asked, &key) && key.Key == tui.KeyInterrupt:
+		return true, nil
+	case errors.As(asked, &key):
+		if s.queue.Skip(set) == nil {
+			return false, nil
+		}
+	case errors.Is(asked, prompt.ErrCancelled):
+		if s.queue.Cancel(set) == nil {
+			_ = s.ui.PrintNotice(false, fmt.Sprintf("Cancelled the questions from %s.", from))
+			return false, nil
+		}
+	case ctx.Err() != nil:
+		return true, context.Cause(ctx)
+	case !errors.Is(asked, errEnded):
+		// The terminal failed or ended (hung up): nothing more can be
+		// asked on it.
+		return true, asked
+	}
+	// The set ended while it was shown, or before the key or the answer
+	// reached it.
+	switch e := set.End(); e.State {
+	case inbox.Withdrawn:
+		_ = s.ui.PrintNotice(false, fmt.Sprintf("The questions from %s were withdrawn (%s).", from, e.Reason))
+	case inbox.Answered:
+		_ = s.ui.PrintNotice(true, fmt.Sprintf("The questions from %s were answered elsewhere.", from))
+	case inbox.Cancelled:
+		_ = s.ui.PrintNotice(false, fmt.Sprintf("The questions from %s were cancelled elsewhere.", from))
+	case inbox.Closed:
+		return true, nil
+	}
+	return false, nil
+}
+
+// summarize is what the line left for an answered set says.
+func summarize(set *inbox.Set, r inbox.Reply) []prompt.Summary {
+	switch set.Kind {
+	case inbox.KindConfirm:
+		answer := "No"
+		if r.Yes {
+			answer = "Yes"
+		}
+		return []prompt.Summary{{Asked: set.Message, Answer: answer}}
+	case inbox.KindInput:
+		return []prompt.Summary{{Asked: set.Message, Answer: r.Text}}
+	}
+	return prompt.Summarize(set.Questions, r.Answers)
+}
+
+// banner is the line above every screen of a set: where it came from, how
+// long it has waited, and how many more sets wait.
+func (s *Terminal) banner() []string {
+	set := s.shown.Load()
+	if set == nil {
+		return nil
+	}
+	parts := []string{"From " + source(set, s.home), "waiting " + waited(s.now().Sub(set.Arrived))}
+	if n := s.others(set); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d more waiting", n))
+	}
+	return parts
+}
+
+// hints are the inbox's keys, listed under every screen.
+func (s *Terminal) hints() []string {
+	var h []string
+	if s.take(tui.KeyTab) {
+		h = append(h, "Tab next set")
+	}
+	return append(h, "Ctrl+C quit")
+}
+
+// take says which keys the inbox takes from the terminal UI: Ctrl+C
+// always (it quits), and Tab while another set waits to be moved on to.
+func (s *Terminal) take(k tui.Key) bool {
+	switch k {
+	case tui.KeyInterrupt:
+		return true
+	case tui.KeyTab:
+		set := s.shown.Load()
+		return set != nil && s.others(set) > 0
+	}
+	return false
+}
+
+// others is the number of sets that wait besides set.
+func (s *Terminal) others(set *inbox.Set) int {
+	n := 0
+	for _, o := range s.queue.Snapshot().Sets {
+		if o != set {
+			n++
+		}
+	}
+	return n
+}
+
+// watch has the screen drawn again whenever what its banner and hints say
+// changes: a set arrives or leaves, or the time a set has waited goes up.
+// Keys being typed are not lost: the prompt on screen is only redrawn.
+func (s *Terminal) watch(ctx context.Context) {
+	timer := time.NewTimer(time.Second)
+	defer timer.Stop()
+	state := func() string { return strings.Join(s.banner(), "\x00") + "\x01" + strings.Join(s.hints(), "\x00") }
+	last := state() // what the first frame shows
+	for {
+		v := s.queue.Snapshot()
+		if now := state(); now != last {
+			last = now
+			select {
+			case s.redraw <- struct{}{}:
+			default:
+			}
+		}
+		next := time.Second
+		if set := s.shown.Load(); set != nil {
+			next = min(next, untilChange(s.now().Sub(set.Arrived)))
+		}
+		timer.Reset(next)
+		select {
+		case <-v.Changed:
+		case <-timer.C:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// untilChange is how long until what waited says of d changes.
+func untilChange(d time.Duration) time.Duration {
+	switch {
+	case d < 0:
+		return -d
+	case d < time.Minute:
+		return time.Second - d%time.Second
+	}
+	return time.Minute - d%time.Minute
+}
+
+// Write shows p, what else the inbox has to say while the screen runs (a
+// notification command that failed), in lines above the screen; a bell
+// goes to the terminal as it is.
+func (s *Terminal) Write(p []byte) (int, error) {
+	if len(bytes.Trim(p, "\a")) == 0 {
+		return s.out.Write(p)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(p), "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = prompt.Display(l)
+	}
+	if err := s.ui.Print(strings.Join(lines, "\n")); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}

@@ -1,0 +1,187 @@
+package tui
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/askuser/askuser/prompt"
+)
+
+// What a caller that shows one set of questions after another on the
+// same terminal needs beyond Ask, Confirm and Input: askuser inbox holds
+// the terminal for as long as it runs, says what happened to each set in
+// lines that stay above the screen, waits on a screen of its own while
+// nothing is to be answered, and takes some keys for itself.
+
+// Key is a key that the caller can take over (Options.Take).
+type Key int
+
+// The keys a caller can take over.
+const (
+	KeyTab       Key = iota + 1 // Tab, or Shift+Tab
+	KeyInterrupt                // Ctrl+C
+)
+
+func (k Key) String() string {
+	switch k {
+	case KeyTab:
+		return "Tab"
+	case KeyInterrupt:
+		return "Ctrl+C"
+	}
+	return fmt.Sprintf("Key(%d)", int(k))
+}
+
+// KeyError is the error of an Ask, Confirm, Input or Idle that a key the
+// caller took ended (see Options.Take).
+type KeyError struct {
+	Key Key
+}
+
+func (e *KeyError) Error() string { return e.Key.String() + " pressed" }
+
+// ErrQuit is the error of an Idle that the person ended with q.
+var ErrQuit = errors.New("quit")
+
+func (t *Asker) takes(k Key) bool { return t.take != nil && t.take(k) }
+
+// Hold takes the terminal over for a caller that asks one set of
+// questions after another (askuser inbox): it puts it in raw mode and
+// starts reading keys now, and Ask, Confirm, Input and Idle then leave
+// both as they are until Release, rather than each taking the terminal
+// and giving it back. Between them the terminal would otherwise echo what
+// is typed over the screen; held, it keeps what is typed for the next
+// (but see Forget). Each still erases its frame before it returns.
+//
+// Call Hold, the calls that ask, Forget and Release from one goroutine.
+func (t *Asker) Hold() error {
+	if t.held != nil {
+		return errors.New("terminal ui is already held")
+	}
+	if err := t.enter(); err != nil {
+		return err
+	}
+	in, err := newTTYInput(t.in, t.redraw)
+	if err != nil {
+		// The error that matters is that the terminal cannot be read.
+		_ = t.Restore()
+		return fmt.Errorf("read terminal: %w", err)
+	}
+	t.held = &keyReader{in: in}
+	return nil
+}
+
+// Release gives back the terminal that Hold took, as it was found, after
+// erasing what is on screen but the lines printed above it. Restore does
+// the same from another goroutine, for a signal path that cannot wait.
+func (t *Asker) Release() error {
+	if t.held != nil {
+		t.held.in.close()
+		t.held = nil
+	}
+	cerr := t.clear()
+	if err := t.Restore(); err != nil {
+		return err
+	}
+	return cerr
+}
+
+// Forget has the next frame drawn drop, as it is drawn, every key typed
+// before it but Ctrl+C: when the caller shows another set of
+// questions, keys typed for the screen that has gone (an answer to a set
+// just withdrawn) must not answer the one that replaced it, which the
+// person had not seen. Ctrl+C is kept: it quits whatever is shown.
+func (t *Asker) Forget() { t.forget = true }
+
+// Idle shows a screen with nothing to answer: the banner, title as a
+// chip, text, and the keys: q to quit, and the caller's hints. It returns
+// ErrQuit when q is pressed, context.Cause(ctx) when ctx is done, and for
+// Ctrl+C the *KeyError of a caller that takes it (else ErrCancelled);
+// other keys do nothing. The screen is erased before Idle returns.
+func (t *Asker) Idle(ctx context.Context, title, text string) error {
+	return t.run(ctx, 0, func(s *dialog) error {
+		build := func(l layout, w int) frame {
+			f := frame{cursor: -1, lines: []string{s.chip(title, "", w)}}
+			f.lines = append(f.lines, wrap(prompt.DisplayMultiline(text), w)...)
+			if l.hint {
+				if l.gap {
+					f.lines = append(f.lines, "")
+				}
+				f.lines = append(f.lines, s.keyHints(w, "q quit")...)
+			}
+			return f
+		}
+		render := func() error { return s.show(idleLayouts, build) }
+		for {
+			k, err := s.nextKeyOrEsc(render)
+			if err != nil {
+				return err
+			}
+			if k.is('q') || k.is('Q') {
+				return ErrQuit
+			}
+		}
+	})
+}
+
+var idleLayouts = []layout{
+	{gap: true, hint: true},
+	{gap: false, hint: true},
+	{gap: false},
+}
+
+// Print writes text above the frame on screen, which is drawn again under
+// it, so that the text stays on the terminal (and in its scrollback) while
+// the frames come and go. It may be called from any goroutine. Text from
+// elsewhere must have been made safe with prompt.Display.
+func (t *Asker) Print(text string) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	if t.saved == nil {
+		// The terminal is in line mode, and nothing of ours is on it.
+		_, err := t.out.Write([]byte(text))
+		return err
+	}
+	var b bytes.Buffer
+	drawn := len(t.drawn) > 0
+	if drawn {
+		w, _ := t.size()
+		t.erase(&b, w)
+	}
+	// In raw mode a line feed does not return the cursor to the start of
+	// the line.
+	b.WriteString(strings.ReplaceAll(text, "\n", "\r\n"))
+	if drawn {
+		t.put(&b, t.last)
+	}
+	_, err := t.out.Write(b.Bytes())
+	return err
+}
+
+// PrintSummary prints the answers as Finish does ("✔ Database:
+// PostgreSQL"), each line after prefix, which says whose answers they
+// were, above the frame on screen (see Print).
+func (t *Asker) PrintSummary(prefix string, summary []prompt.Summary) error {
+	var b strings.Builder
+	if err := writeSummary(&b, prefix, summary, t.st); err != nil {
+		return err
+	}
+	return t.Print(b.String())
+}
+
+// PrintNotice prints a line above the frame on screen (see Print) that
+// says what became of questions: marked ✔ when they were answered, and ✖
+// when they were not.
+func (t *Asker) PrintNotice(answered bool, text string) error {
+	mark := t.st.paint("✖", sgrYellow)
+	if answered {
+		mark = t.st.paint("✔", sgrGreen)
+	}
+	return t.Print(mark + " " + prompt.Display(text))
+}
