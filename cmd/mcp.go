@@ -140,13 +140,9 @@ func mcpUI(flag string, given bool, env *Env) (uiMode, error) {
 	if given {
 		return parseMCPUI(flag)
 	}
-	v := strings.TrimSpace(env.Getenv("ASKUSER_UI"))
-	if v == "" {
-		return uiAuto, nil
-	}
-	m, err := parseUI(v)
+	m, err := envUI(env)
 	if err != nil {
-		return "", usageErrorf("invalid ASKUSER_UI %q: must be auto, tui, line, web or inbox", v)
+		return "", err
 	}
 	if m == uiTUI || m == uiLine {
 		return uiAuto, nil

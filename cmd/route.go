@@ -26,6 +26,12 @@ func (f *askFlags) uiMode(cmd *cobra.Command, env *Env) (uiMode, error) {
 	if cmd.Flags().Changed("ui") {
 		return parseUI(f.ui)
 	}
+	return envUI(env)
+}
+
+// envUI reads ASKUSER_UI, the default of --ui for every command: auto when
+// it is not set.
+func envUI(env *Env) (uiMode, error) {
 	v := strings.TrimSpace(env.Getenv("ASKUSER_UI"))
 	if v == "" {
 		return uiAuto, nil

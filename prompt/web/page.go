@@ -485,18 +485,6 @@ func (p *Page) inQueue() *Page {
 	return &q
 }
 
-// waited says how long a set of questions has waited, as a person would
-// (12s, 3m, 1h5m), and as the page's script goes on counting.
-func waited(d time.Duration) string {
-	switch {
-	case d < time.Minute:
-		return fmt.Sprintf("%ds", int(d.Seconds()))
-	case d < time.Hour:
-		return fmt.Sprintf("%dm", int(d.Minutes()))
-	}
-	return fmt.Sprintf("%dh%dm", int(d.Hours()), int(d.Minutes())%60)
-}
-
 // write writes v with a policy that lets the page run only its own inline
 // style and script, send only to this server, and be framed by nothing.
 func (p *Page) write(w http.ResponseWriter, code int, v *view) {
@@ -513,7 +501,7 @@ func (p *Page) write(w http.ResponseWriter, code int, v *view) {
 		v.WaitURL = p.url(p.Base, "wait", "more", strconv.Itoa(q.More))
 		v.Queue = &queueView{
 			Set: p.Base, From: prompt.Display(q.From),
-			Waited: waited(q.Waited), Seconds: int(q.Waited.Seconds()), More: q.More,
+			Waited: prompt.Waited(q.Waited), Seconds: int(q.Waited.Seconds()), More: q.More,
 			Notice: prompt.Display(q.Notice), Problem: q.Problem,
 			NextURL: p.url(p.Base, "next"), HomeURL: p.url(q.Home, ""),
 		}

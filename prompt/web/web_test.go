@@ -364,13 +364,3 @@ func TestPageInQueue(t *testing.T) {
 	}
 }
 
-func TestWaited(t *testing.T) {
-	for d, want := range map[time.Duration]string{
-		0: "0s", 59 * time.Second: "59s", time.Minute: "1m", 59*time.Minute + 59*time.Second: "59m",
-		time.Hour: "1h0m", 25*time.Hour + 7*time.Minute: "25h7m",
-	} {
-		if got := waited(d); got != want {
-			t.Errorf("waited(%s) = %q, want %q", d, got, want)
-		}
-	}
-}

@@ -129,7 +129,7 @@ func (l *Line) present(ctx context.Context, s *inbox.Set, more int, in *lines) (
 		dropped = in.drop()
 	}
 	l.last = s
-	header := fmt.Sprintf("From %s · waiting %s", prompt.Display(source(s, l.Home)), waited(l.Now().Sub(s.Arrived)))
+	header := fmt.Sprintf("From %s · waiting %s", prompt.Display(source(s, l.Home)), prompt.Waited(l.Now().Sub(s.Arrived)))
 	if more > 0 {
 		header += fmt.Sprintf(" · %d more waiting", more)
 	}
@@ -286,17 +286,6 @@ func source(s *inbox.Set, home string) string {
 		}
 	}
 	return src
-}
-
-// waited says how long a set has waited, as a person would: 12s, 3m, 1h5m.
-func waited(d time.Duration) string {
-	switch {
-	case d < time.Minute:
-		return fmt.Sprintf("%ds", int(d.Seconds()))
-	case d < time.Hour:
-		return fmt.Sprintf("%dm", int(d.Minutes()))
-	}
-	return fmt.Sprintf("%dh%dm", int(d.Hours()), int(d.Minutes())%60)
 }
 
 // say writes a line for the person. A failed write is not reported here:

@@ -264,12 +264,3 @@ func TestLineContext(t *testing.T) {
 	}
 }
 
-func TestWaited(t *testing.T) {
-	for d, want := range map[time.Duration]string{
-		0: "0s", 59 * time.Second: "59s", 61 * time.Second: "1m", 59 * time.Minute: "59m", 65 * time.Minute: "1h5m",
-	} {
-		if got := waited(d); got != want {
-			t.Errorf("waited(%s) = %q, want %q", d, got, want)
-		}
-	}
-}

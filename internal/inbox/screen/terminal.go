@@ -247,7 +247,7 @@ func (s *Terminal) banner() []string {
 	if set == nil {
 		return nil
 	}
-	parts := []string{"From " + source(set, s.home), "waiting " + waited(s.now().Sub(set.Arrived))}
+	parts := []string{"From " + source(set, s.home), "waiting " + prompt.Waited(s.now().Sub(set.Arrived))}
 	if n := s.others(set); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d more waiting", n))
 	}
