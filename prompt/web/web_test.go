@@ -363,4 +363,3 @@ func TestPageInQueue(t *testing.T) {
 		t.Errorf("a page of its own waits elsewhere:\n%s", alone)
 	}
 }
-

@@ -263,4 +263,3 @@ func TestLineContext(t *testing.T) {
 		t.Errorf("Run = %v", err)
 	}
 }
-
