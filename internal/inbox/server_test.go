@@ -474,6 +474,68 @@ func TestStaleSocketReplaced(t *testing.T) {
 	}
 }
 
+// Inboxes that start at once over a stale socket never take the address
+// from one another: exactly one listens, the others are told it is live,
+// and the socket at the path is the winner's.
+func TestStaleSocketStartsAtOnce(t *testing.T) {
+	const starts = 8
+	for round := 0; round < 20; round++ {
+		path := filepath.Join(t.TempDir(), "inbox.sock")
+		old, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		old.SetUnlinkOnClose(false)
+		old.Close()
+
+		type result struct {
+			ln  net.Listener
+			err error
+		}
+		results := make(chan result, starts)
+		start := make(chan struct{})
+		for i := 0; i < starts; i++ {
+			go func() {
+				<-start
+				ln, err := ListenSocket(path)
+				results <- result{ln, err}
+			}()
+		}
+		close(start)
+		var winners []net.Listener
+		for i := 0; i < starts; i++ {
+			r := <-results
+			var live *LiveError
+			switch {
+			case r.err == nil:
+				winners = append(winners, r.ln)
+			case !errors.As(r.err, &live):
+				t.Errorf("round %d: an inbox failed otherwise: %v", round, r.err)
+			}
+		}
+		if len(winners) != 1 {
+			t.Fatalf("round %d: %d inboxes listen at once, want 1", round, len(winners))
+		}
+		accepted := make(chan error, 1)
+		go func() {
+			c, err := winners[0].Accept()
+			if err == nil {
+				c.Close()
+			}
+			accepted <- err
+		}()
+		c, err := net.Dial("unix", path)
+		if err != nil {
+			t.Fatalf("round %d: the socket at the path does not reach the inbox that listens: %v", round, err)
+		}
+		c.Close()
+		if err := <-accepted; err != nil {
+			t.Fatalf("round %d: accept: %v", round, err)
+		}
+		winners[0].Close()
+	}
+}
+
 // A live inbox is never taken over: a second one fails naming it, and the
 // first still answers.
 func TestLiveSocketNotTakenOver(t *testing.T) {

@@ -31,7 +31,8 @@ const staleProbe = time.Second
 // another user or others may write in it (they could replace the socket);
 // the socket is made 0600. A socket left there by an inbox that is gone
 // (nothing accepts on it) is replaced; one that still accepts is never
-// taken over: that is a *LiveError. Every connection accepted is checked:
+// taken over: that is a *LiveError, even for inboxes that start at once
+// (they take turns, through a lock file beside the socket). Every connection accepted is checked:
 // one from a process of another user is closed at once (see allowPeer).
 func ListenSocket(path string) (net.Listener, error) {
 	if err := checkSocketPath(path); err != nil {
@@ -44,6 +45,13 @@ func ListenSocket(path string) (net.Listener, error) {
 	if err := checkPrivateDir(dir); err != nil {
 		return nil, err
 	}
+	// Inboxes that start at once take turns from the check to the listen:
+	// otherwise one could remove the socket another has just made there.
+	unlock, err := lockAddress(path)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	if err := clearStale(path); err != nil {
 		return nil, err
 	}

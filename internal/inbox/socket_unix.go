@@ -3,6 +3,7 @@
 package inbox
 
 import (
+	"fmt"
 	"os"
 	"runtime"
 	"syscall"
@@ -24,4 +25,25 @@ func fileOwner(fi os.FileInfo) (int, bool) {
 		return 0, false
 	}
 	return int(st.Uid), true
+}
+
+// lockAddress takes the lock file beside the socket at path, waiting while
+// another inbox holds it, and returns what lets it go. The file stays; the
+// lock goes with the process, however it ends.
+func lockAddress(path string) (unlock func(), err error) {
+	f, err := os.OpenFile(path+".lock", os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("the inbox's lock file: %w", err)
+	}
+	for {
+		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		_ = f.Close()
+		return nil, fmt.Errorf("lock %s: %w", f.Name(), err)
+	}
+	return func() { _ = f.Close() }, nil
 }
