@@ -188,7 +188,8 @@ func (l *Line) present(ctx context.Context, s *inbox.Set, more int, in *lines) (
 			return false, nil
 		}
 	case cmd == cmdNext:
-		if more == 0 {
+		// Sets may have come since this one was shown: count them now.
+		if len(l.Queue.Snapshot().Sets) < 2 {
 			l.say("No other set is waiting.")
 			return false, nil
 		}

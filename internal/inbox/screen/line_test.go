@@ -156,6 +156,24 @@ func TestLineCommands(t *testing.T) {
 	}
 }
 
+// /next moves to a set that came after the one shown was shown.
+func TestLineNextToALaterSet(t *testing.T) {
+	q := newQueue()
+	add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "a", Questions: []schema.Question{question("One", "A", "B")}})
+	s := startScreen(t, true, q)
+	s.waitOut(t, "From a · waiting 12s\n[1/1] One\n")
+	b := add(t, q, &inbox.Set{Kind: inbox.KindInput, From: "b", Message: "Name?"})
+	s.write(t, "/next\n")
+	s.waitOut(t, "From b · waiting 12s · 1 more waiting\nName?\n")
+	if strings.Contains(s.out.String(), "No other set is waiting.") {
+		t.Errorf("/next said no other set waits:\n%s", s.out.String())
+	}
+	s.write(t, "Ada\n")
+	if e := ended(t, b); e.Reply.Text != "Ada" {
+		t.Errorf("b: %+v", e)
+	}
+}
+
 // A set withdrawn while it is shown leaves the screen at once, and the next
 // is shown.
 func TestLineWithdrawn(t *testing.T) {
