@@ -58,13 +58,28 @@
     });
   }
 
-  // openNote shows a card's note field and moves to it, once the key that
-  // asked for it is done with: its character must not land in the note.
-  function openNote(card) {
+  // openNote shows a card's note field and moves to it. Opened by a key, it
+  // moves once that key is released: the key's character, which may come
+  // as an event of its own after the keydown, must not land in the note.
+  // A release that never comes (the window lost focus) still moves there,
+  // a second later.
+  function openNote(card, key) {
     var box = $('details.note', card);
     if (!box) return;
     box.open = true;
-    setTimeout(function () { noteText(card).focus(); }, 0);
+    var moved = false;
+    function move() {
+      document.removeEventListener('keyup', released, true);
+      if (moved) return;
+      moved = true;
+      noteText(card).focus();
+    }
+    function released(e) {
+      if (String(e.key).toLowerCase() === key.toLowerCase()) setTimeout(move, 0);
+    }
+    if (!key) { setTimeout(move, 0); return; }
+    document.addEventListener('keyup', released, true);
+    setTimeout(move, 1000);
   }
 
   // focusCard moves to a card's chosen option, or its first, or its text;
@@ -340,7 +355,7 @@
       if (isChoice && (e.key === 'n' || e.key === 'N')) {
         if (!$('details.note', card)) return;
         e.preventDefault();
-        openNote(card);
+        openNote(card, e.key);
         return;
       }
       // A number chooses that option, 0 chooses Other, as on the terminal.
