@@ -449,8 +449,10 @@ func TestPrivateDir(t *testing.T) {
 	}
 }
 
-// A socket left by an inbox that is gone is replaced.
-func TestStaleSocketReplaced(t *testing.T) {
+// staleSocket leaves a socket that nothing accepts on, as an inbox that
+// was killed does, in a directory of the test's, and returns its path.
+func staleSocket(t *testing.T) string {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "inbox.sock")
 	old, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
 	if err != nil {
@@ -459,8 +461,14 @@ func TestStaleSocketReplaced(t *testing.T) {
 	old.SetUnlinkOnClose(false)
 	old.Close()
 	if _, err := os.Lstat(path); err != nil {
-		t.Fatalf("no stale socket to replace: %v", err)
+		t.Fatalf("no stale socket was left: %v", err)
 	}
+	return path
+}
+
+// A socket left by an inbox that is gone is replaced.
+func TestStaleSocketReplaced(t *testing.T) {
+	path := staleSocket(t)
 	ln, err := ListenSocket(path)
 	if err != nil {
 		t.Fatalf("ListenSocket over a stale socket: %v", err)
@@ -480,14 +488,7 @@ func TestStaleSocketReplaced(t *testing.T) {
 func TestStaleSocketStartsAtOnce(t *testing.T) {
 	const starts = 8
 	for round := 0; round < 20; round++ {
-		path := filepath.Join(t.TempDir(), "inbox.sock")
-		old, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		old.SetUnlinkOnClose(false)
-		old.Close()
-
+		path := staleSocket(t)
 		type result struct {
 			ln  net.Listener
 			err error

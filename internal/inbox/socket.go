@@ -32,8 +32,9 @@ const staleProbe = time.Second
 // the socket is made 0600. A socket left there by an inbox that is gone
 // (nothing accepts on it) is replaced; one that still accepts is never
 // taken over: that is a *LiveError, even for inboxes that start at once
-// (they take turns, through a lock file beside the socket). Every connection accepted is checked:
-// one from a process of another user is closed at once (see allowPeer).
+// (they take turns, through a lock file beside the socket). Every
+// connection accepted is checked: one from a process of another user is
+// closed at once (see allowPeer).
 func ListenSocket(path string) (net.Listener, error) {
 	if err := checkSocketPath(path); err != nil {
 		return nil, err
