@@ -71,9 +71,10 @@ questions. Each arrival rings the bell and runs ASKUSER_NOTIFY_COMMAND,
 with ASKUSER_FROM, ASKUSER_HEADER and ASKUSER_QUESTION set.
 
 The inbox listens on a Unix socket that only you can use: $ASKUSER_INBOX
-when set, else $XDG_RUNTIME_DIR/askuser/inbox.sock, else
-askuser-UID/inbox.sock in the temporary directory. Askers read the same
-variable. For agents in containers, VMs and CI, --listen ADDR also accepts
+when set, else $XDG_RUNTIME_DIR/askuser/inbox.sock; without
+XDG_RUNTIME_DIR, /run/user/UID/askuser/inbox.sock when that directory is
+yours, else askuser-UID/inbox.sock in the temporary directory (askers take
+the first of the two that has a socket). Askers read the same variables. For agents in containers, VMs and CI, --listen ADDR also accepts
 askers over TCP with a token: give them the ASKUSER_INBOX it prints. Across
 machines, forward the socket with ssh -R rather: that is encrypted.
 

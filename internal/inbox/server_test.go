@@ -454,12 +454,7 @@ func TestPrivateDir(t *testing.T) {
 func staleSocket(t *testing.T) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "inbox.sock")
-	old, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	old.SetUnlinkOnClose(false)
-	old.Close()
+	leaveSocket(t, path)
 	if _, err := os.Lstat(path); err != nil {
 		t.Fatalf("no stale socket was left: %v", err)
 	}
