@@ -130,7 +130,7 @@ func routeInbox(env *Env, o sessionOptions, rest io.Reader) (*asker, error) {
 	switch {
 	case o.mode == uiInbox:
 		if err := probeInbox(o); err != nil {
-			return nil, &prompt.UnavailableError{Err: fmt.Errorf("%w: start one with 'askuser inbox' in a terminal the person sees", err)}
+			return nil, &prompt.UnavailableError{Err: core.WithHint(err)}
 		}
 		return &asker{fullAsker: newInboxAsker(env, o), out: env.IO.ErrOut, inbox: true}, nil
 	case o.mode != uiAuto || o.tty:
@@ -142,14 +142,15 @@ func routeInbox(env *Env, o sessionOptions, rest io.Reader) (*asker, error) {
 	if !silent && !unseen {
 		return nil, nil
 	}
-	if probeInbox(o) == nil {
+	probe := probeInbox(o)
+	if probe == nil {
 		return &asker{fullAsker: newInboxAsker(env, o), out: env.IO.ErrOut, inbox: true}, nil
 	}
 	if !silent {
 		return nil, nil
 	}
 	a := &asker{fullAsker: nobody{}, out: env.IO.ErrOut}
-	a.nobody = &noPersonError{stdin: kind, silent: kind == "a socket", addr: o.inbox.addr}
+	a.nobody = &noPersonError{stdin: kind, silent: kind == "a socket", addr: o.inbox.addr, probe: probe}
 	return a, nil
 }
 
@@ -221,8 +222,8 @@ func (f *fallbackAsker) inbox(err error) (fullAsker, bool) {
 	if !errors.Is(err, prompt.ErrNoAnswer) || f.read.n > 0 {
 		return nil, false
 	}
-	if probeInbox(f.o) != nil {
-		f.owner.nobody = &noPersonError{stdin: "it ended before the first answer", addr: f.o.inbox.addr}
+	if probe := probeInbox(f.o); probe != nil {
+		f.owner.nobody = &noPersonError{stdin: "it ended before the first answer", addr: f.o.inbox.addr, probe: probe}
 		return nil, false
 	}
 	_, _ = fmt.Fprintln(f.env.IO.ErrOut, "The answer input ended before the first answer: asking in the inbox instead.")
@@ -271,6 +272,7 @@ type noPersonError struct {
 	stdin  string // what stdin is, or what it did
 	silent bool   // stdin never ended: it only never spoke
 	addr   core.Addr
+	probe  error // why no inbox answered
 }
 
 func (e *noPersonError) Error() string { return e.err.Error() }
@@ -283,14 +285,20 @@ func (e *noPersonError) explain(err error) error {
 	if e == nil || !errors.Is(err, prompt.ErrNoAnswer) {
 		return err
 	}
-	return &noPersonError{err: err, stdin: e.stdin, silent: e.silent, addr: e.addr}
+	return &noPersonError{err: err, stdin: e.stdin, silent: e.silent, addr: e.addr, probe: e.probe}
 }
 
 // report is the message of exit 66 for e.
 func (e *noPersonError) report() string {
-	const hint = "To reach the person, have them run 'askuser inbox' in a terminal and ask again, or use --ui web --open.\n"
-	if e.silent {
-		return fmt.Sprintf("Error: No answer: nobody can answer on stdin (%s), and no inbox answers at %s\n%s", e.stdin, e.addr, hint)
+	inbox := fmt.Sprintf("no inbox answers at %s", e.addr)
+	hint := "To reach the person, have them run 'askuser inbox' in a terminal and ask again, or use --ui web --open."
+	var blocked *core.BlockedError
+	if errors.As(e.probe, &blocked) {
+		// An inbox may well be there: say what kept it out of reach.
+		inbox, hint = blocked.Error(), blocked.Hint()
 	}
-	return fmt.Sprintf("Error: No answer: %s\nNobody can answer on stdin (%s), and no inbox answers at %s.\n%s", e.err, e.stdin, e.addr, hint)
+	if e.silent {
+		return fmt.Sprintf("Error: No answer: nobody can answer on stdin (%s), and %s\n%s\n", e.stdin, inbox, hint)
+	}
+	return fmt.Sprintf("Error: No answer: %s\nNobody can answer on stdin (%s), and %s.\n%s\n", e.err, e.stdin, inbox, hint)
 }
