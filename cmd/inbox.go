@@ -60,10 +60,10 @@ waiting set, Esc cancels the set shown (its asker exits 130), and Ctrl+C,
 or q while nothing waits, quits. A line stays above the screen for each
 set answered, cancelled, or withdrawn while it was shown.
 
-Elsewhere (stdin not a terminal, --ui line, ACCESSIBLE=1, TERM=dumb), the
-sets are asked as numbered prompts. Instead of an answer, type /next to
-move to the next set, /cancel to cancel the set shown, or /quit to quit (as
-do Ctrl+C and the end of the input).
+Elsewhere (stdin not a terminal, --ui line or ASKUSER_UI=line,
+ACCESSIBLE=1, TERM=dumb), the sets are asked as numbered prompts. Instead
+of an answer, type /next to move to the next set, /cancel to cancel the
+set shown, or /quit to quit (as do Ctrl+C and the end of the input).
 
 When the inbox quits, every asker still waiting ends with exit 69. An
 asker that stops waiting (killed, Ctrl+C, --timeout) withdraws its
@@ -98,10 +98,9 @@ tui has no terminal, 129 hung up, 143 terminated.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var opts inboxCmdOptions
-			switch ui {
-			case "auto", "tui", "line":
-			default:
-				return usageErrorf("invalid --ui %q for the inbox: must be auto, tui or line", ui)
+			mode, err := inboxUI(ui, cmd.Flags().Changed("ui"), env)
+			if err != nil {
+				return err
 			}
 			a, err := core.AddrFromEnv(env.Getenv)
 			if err != nil {
@@ -119,7 +118,11 @@ tui has no terminal, 129 hung up, 143 terminated.`,
 				}
 				opts.listen = &l
 			}
-			if opts.terminal, err = inboxOnTerminal(env, ui); err != nil {
+			from := "--ui " + string(mode)
+			if !cmd.Flags().Changed("ui") {
+				from = "ASKUSER_UI=" + string(mode)
+			}
+			if opts.terminal, err = inboxOnTerminal(env, mode, from); err != nil {
 				return err
 			}
 			return inboxRun(cmd.Context(), env, opts)
@@ -128,25 +131,49 @@ tui has no terminal, 129 hung up, 143 terminated.`,
 	cmd.Flags().StringVar(&listen, "listen", "", "also accept askers over TCP on `ADDR` (HOST:PORT), with a token; with --web, serve the page there too")
 	cmd.Flags().BoolVar(&webPage, "web", false, "also show the queue on a web page, at an address with a token (on 127.0.0.1 unless --listen)")
 	cmd.Flags().BoolVar(&open, "open", false, "with --web, open the page in the default browser ($BROWSER, else the system's)")
-	cmd.Flags().StringVar(&ui, "ui", "auto", "how to show the questions: `auto`, tui (the terminal screen) or line (numbered prompts)")
+	cmd.Flags().StringVar(&ui, "ui", "", "how to show the questions: `auto`, tui (the terminal screen) or line (numbered prompts) (default $ASKUSER_UI when tui or line, else auto)")
 	_ = cmd.RegisterFlagCompletionFunc("listen", fixedCompletions("127.0.0.1:0", "0.0.0.0:7777"))
 	_ = cmd.RegisterFlagCompletionFunc("ui", fixedCompletions("auto", "tui", "line"))
 	return cmd
 }
 
+// inboxUI is how the inbox shows its queue: --ui when it was given, else
+// ASKUSER_UI when it says tui or line, else auto. ASKUSER_UI is the
+// default of --ui for every command, so that one setting serves them all;
+// its other values (web, inbox) say where askers ask, which is this
+// inbox, and count as auto here, as tui and line do for askuser mcp.
+func inboxUI(flag string, given bool, env *Env) (uiMode, error) {
+	if given {
+		switch m := uiMode(flag); m {
+		case uiAuto, uiTUI, uiLine:
+			return m, nil
+		}
+		return "", usageErrorf("invalid --ui %q for the inbox: must be auto, tui or line", flag)
+	}
+	m, err := envUI(env)
+	if err != nil {
+		return "", err
+	}
+	if m != uiTUI && m != uiLine {
+		return uiAuto, nil
+	}
+	return m, nil
+}
+
 // inboxOnTerminal says whether the inbox shows its queue on the terminal
 // screen rather than as line prompts, as askuser chooses its terminal UI:
 // when stdin and stderr are terminals, unless the person asked for line
-// prompts (--ui line, ACCESSIBLE, TERM=dumb).
-func inboxOnTerminal(env *Env, ui string) (bool, error) {
+// prompts (--ui line, ACCESSIBLE, TERM=dumb). from names where ui came
+// from, for the error.
+func inboxOnTerminal(env *Env, ui uiMode, from string) (bool, error) {
 	terminals := env.IO.InTTY && env.IO.ErrTTY && env.IO.InFile != nil && env.IO.ErrFile != nil
 	switch ui {
-	case "tui":
+	case uiTUI:
 		if !terminals {
-			return false, &prompt.UnavailableError{Err: errors.New("--ui tui needs a terminal, and stdin or stderr is not one: use --ui line")}
+			return false, &prompt.UnavailableError{Err: fmt.Errorf("%s needs a terminal, and stdin or stderr is not one: use --ui line", from)}
 		}
 		return true, nil
-	case "auto":
+	case uiAuto:
 		return terminals && !accessible(env.Getenv), nil
 	}
 	return false, nil
