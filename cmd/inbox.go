@@ -34,6 +34,10 @@ type inboxCmdOptions struct {
 	// else on this machine only, on a port the system picks. open opens
 	// the page in a browser.
 	web, open bool
+	// headless is set for --web with stdin /dev/null (a service, nohup, a
+	// container without a terminal): the page is the only view, and the
+	// inbox serves until a signal, logging each set that comes and goes.
+	headless bool
 }
 
 func newInboxCmd(env *Env) *cobra.Command {
@@ -85,6 +89,9 @@ The page asks as --ui web does, and works on a phone, with the keyboard, a
 screen reader, and without JavaScript. It shows the oldest set waiting,
 with a Next button to move to the next one and Cancel to cancel it; either
 view, the page or the terminal, can answer, and the other moves on.
+With stdin from /dev/null (a service, nohup), --web serves the page until
+a signal, and logs on stderr each set that arrives and how it ends;
+without --web, nothing could answer there, and the inbox quits at once.
 
 Exit codes: 0 quit, 1 another inbox already runs at the address, 64 usage
 error, 69 the address of --listen or --web cannot be listened on, or --ui
@@ -125,6 +132,7 @@ tui has no terminal, 129 hung up, 143 terminated.`,
 			if opts.terminal, err = inboxOnTerminal(env, mode, from); err != nil {
 				return err
 			}
+			opts.headless = opts.web && !opts.terminal && stdinKind(env.IO.InFile, env.IO.InTTY) == "/dev/null"
 			return inboxRun(cmd.Context(), env, opts)
 		},
 	}
@@ -186,10 +194,21 @@ func inboxRun(ctx context.Context, env *Env, opts inboxCmdOptions) error {
 	// What the inbox says is for the person at its terminal; a failed
 	// write there has nowhere else to go.
 	say := func(format string, args ...any) { _, _ = fmt.Fprintf(out, format, args...) }
-	q := core.NewQueue(core.QueueOptions{OnArrive: arrival(env, out)})
 	home, _ := os.UserHomeDir()
+	var log *screen.Log
+	notify := arrival(env, out)
+	q := core.NewQueue(core.QueueOptions{OnArrive: func(s *core.Set) {
+		notify(s)
+		if log != nil {
+			log.Arrived(s)
+		}
+	}})
 	var show interface{ Run(context.Context) error }
-	if opts.terminal {
+	switch {
+	case opts.headless:
+		log = &screen.Log{Queue: q, Out: out, Home: home}
+		show = log
+	case opts.terminal:
 		term := screen.NewTerminal(screen.TerminalOptions{
 			Queue: q, In: env.IO.InFile, Out: env.IO.ErrFile, Color: tui.ColorEnabled(env.Getenv, true),
 			Where: opts.addr.String(), Home: home,
@@ -200,7 +219,7 @@ func inboxRun(ctx context.Context, env *Env, opts inboxCmdOptions) error {
 		// it is.
 		out.w = term
 		show = term
-	} else {
+	default:
 		show = &screen.Line{Queue: q, In: env.IO.In, Out: out, Terminal: env.IO.InTTY, Where: opts.addr.String(), Home: home}
 	}
 	srv := core.NewServer(q, env.Schema)
@@ -210,67 +229,13 @@ func inboxRun(ctx context.Context, env *Env, opts inboxCmdOptions) error {
 	if err := listenInbox(srv, opts.addr, out); err != nil {
 		return err
 	}
-	var page *inboxPage
-	if opts.web {
-		var err error
-		if page, err = newInboxPage(q, home); err != nil {
-			return err
-		}
+	if err := serveInboxExtras(env, opts, srv, q, home, out); err != nil {
+		return err
 	}
-	if opts.listen != nil {
-		token := opts.addr.Token
-		if token == "" {
-			var err error
-			if token, err = web.NewToken(); err != nil {
-				return err
-			}
-		}
-		what := "the inbox"
-		if page != nil {
-			what = "the inbox, with its page,"
-		}
-		ln, host, err := web.ListenFor(*opts.listen, what, out)
-		if err != nil {
-			return err
-		}
-		var h http.Handler
-		if page != nil {
-			if h, err = page.on(ln, host); err != nil {
-				_ = ln.Close()
-				return err
-			}
-		}
-		if err := srv.ServeTCPWithPage(ln, host, token, h); err != nil {
-			_ = ln.Close()
-			return err
-		}
-		tcp := core.Addr{Host: hostPort(host, ln.Addr().String()), Token: token}
-		say("Askers elsewhere reach this inbox with ASKUSER_INBOX='%s'\n", tcp.URL())
-	} else if page != nil {
-		local, _ := web.ParseAddr(web.DefaultAddr)
-		ln, host, err := web.ListenFor(local, "the inbox's page", out)
-		if err != nil {
-			return err
-		}
-		h, err := page.on(ln, host)
-		if err != nil {
-			_ = ln.Close()
-			return err
-		}
-		srv.ServePage(ln, h)
-	}
-	if page != nil {
-		say("Answer in your browser too: %s\n", page.url)
-		if opts.open {
-			browser := env.Getenv("BROWSER")
-			go func() {
-				if err := web.OpenBrowser(browser, page.url); err != nil {
-					say("Could not open a browser (%v); open the address above.\n", err)
-				}
-			}()
-		}
-	}
-	if !opts.terminal {
+	switch {
+	case opts.headless:
+		say("askuser inbox: stdin is /dev/null, so the questions are answered on the web page only. The inbox serves until it is stopped (SIGTERM or SIGINT), and logs here each set that arrives or ends.\nWaiting for questions at %s.\n", opts.addr)
+	case !opts.terminal:
 		say("askuser inbox: the questions that agents ask with askuser arrive here, oldest first.\n%s\n", screen.Help)
 	}
 
@@ -283,19 +248,7 @@ func inboxRun(ctx context.Context, env *Env, opts inboxCmdOptions) error {
 	if failed {
 		quit = "the inbox failed"
 	}
-	if opts.terminal && err != nil && !failed {
-		// The terminal screen's terminal ended or failed: when it hung
-		// up, the end of its input or a failed write may come before the
-		// signal does.
-		switch {
-		case hungUp(ctx, err, []*os.File{env.IO.InFile, env.IO.ErrFile}):
-			err = hangupError
-		case ctx.Err() != nil:
-			err = context.Cause(ctx)
-		case errors.Is(err, prompt.ErrNoAnswer):
-			err = nil
-		}
-	}
+	err = inboxEnded(ctx, env, opts, err, failed)
 	if n := q.Len(); n > 0 {
 		if n == 1 {
 			say("The inbox quits: the asker still waiting is told.\n")
@@ -312,6 +265,111 @@ func inboxRun(ctx context.Context, env *Env, opts inboxCmdOptions) error {
 		quit = "the inbox was stopped by " + signalName(sig.sig)
 	}
 	return err
+}
+
+// inboxEnded makes err, the error its view returned, the inbox's. The
+// terminal screen's terminal ended or failed: when it hung up, the end of
+// its input or a failed write may come before the signal does. Line
+// prompts whose stdin was /dev/null quit at once: the person is told how
+// to serve without a terminal.
+func inboxEnded(ctx context.Context, env *Env, opts inboxCmdOptions, err error, failed bool) error {
+	switch {
+	case failed:
+		return err
+	case !opts.terminal:
+		if err == nil && !opts.headless && stdinKind(env.IO.InFile, env.IO.InTTY) == "/dev/null" {
+			_, _ = fmt.Fprintln(env.IO.ErrOut, "Nothing can answer here without a terminal: run askuser inbox in a terminal, or add --web to answer on its web page.")
+		}
+		return err
+	case err == nil:
+		return nil
+	case hungUp(ctx, err, []*os.File{env.IO.InFile, env.IO.ErrFile}):
+		return hangupError
+	case ctx.Err() != nil:
+		return context.Cause(ctx)
+	case errors.Is(err, prompt.ErrNoAnswer):
+		return nil
+	}
+	return err
+}
+
+// serveInboxExtras serves what the inbox's flags add: askers over TCP
+// (--listen) and the web page (--web).
+func serveInboxExtras(env *Env, opts inboxCmdOptions, srv *core.Server, q *core.Queue, home string, out io.Writer) error {
+	say := func(format string, args ...any) { _, _ = fmt.Fprintf(out, format, args...) }
+	var page *inboxPage
+	if opts.web {
+		var err error
+		if page, err = newInboxPage(q, home); err != nil {
+			return err
+		}
+	}
+	if opts.listen != nil {
+		if err := serveInboxTCP(opts, srv, page, out); err != nil {
+			return err
+		}
+	} else if page != nil {
+		local, _ := web.ParseAddr(web.DefaultAddr)
+		ln, host, err := web.ListenFor(local, "the inbox's page", out)
+		if err != nil {
+			return err
+		}
+		h, err := page.on(ln, host)
+		if err != nil {
+			_ = ln.Close()
+			return err
+		}
+		srv.ServePage(ln, h)
+	}
+	switch {
+	case opts.headless:
+		say("Answer in your browser: %s\n", page.url)
+	case page != nil:
+		say("Answer in your browser too: %s\n", page.url)
+	}
+	if page != nil && opts.open {
+		browser := env.Getenv("BROWSER")
+		go func() {
+			if err := web.OpenBrowser(browser, page.url); err != nil {
+				say("Could not open a browser (%v); open the address above.\n", err)
+			}
+		}()
+	}
+	return nil
+}
+
+// serveInboxTCP accepts askers over TCP on --listen, with a token, and
+// serves page there too when it is set.
+func serveInboxTCP(opts inboxCmdOptions, srv *core.Server, page *inboxPage, out io.Writer) error {
+	token := opts.addr.Token
+	if token == "" {
+		var err error
+		if token, err = web.NewToken(); err != nil {
+			return err
+		}
+	}
+	what := "the inbox"
+	if page != nil {
+		what = "the inbox, with its page,"
+	}
+	ln, host, err := web.ListenFor(*opts.listen, what, out)
+	if err != nil {
+		return err
+	}
+	var h http.Handler
+	if page != nil {
+		if h, err = page.on(ln, host); err != nil {
+			_ = ln.Close()
+			return err
+		}
+	}
+	if err := srv.ServeTCPWithPage(ln, host, token, h); err != nil {
+		_ = ln.Close()
+		return err
+	}
+	tcp := core.Addr{Host: hostPort(host, ln.Addr().String()), Token: token}
+	_, _ = fmt.Fprintf(out, "Askers elsewhere reach this inbox with ASKUSER_INBOX='%s'\n", tcp.URL())
+	return nil
 }
 
 // showQueue runs a screen of the inbox until it returns, or the inbox
