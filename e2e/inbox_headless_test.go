@@ -77,14 +77,7 @@ func TestInboxWebWithoutTerminal(t *testing.T) {
 	waiting := startAsker(t, a.Path, dir, "late", "confirm", "Deploy?")
 	in.waitWaiting(t, 1, time.Minute)
 	in.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-in.done:
-	case <-time.After(10 * time.Second):
-		t.Fatalf("the inbox did not end on SIGTERM:\n%s", in.screen)
-	}
-	if in.code() != 143 {
-		t.Errorf("exit %d after SIGTERM, want 143:\n%s", in.code(), in.screen)
-	}
+	in.ended(t, 10*time.Second, 143, in.screen)
 	in.screen.waitFor(t, "The inbox quits: the asker still waiting is told.\n", time.Second)
 	waiting.exited(t, 69, "")
 	if _, err := in.client.Probe(context.Background()); err == nil {

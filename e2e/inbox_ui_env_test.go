@@ -6,7 +6,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/askuser/askuser/internal/ptytest"
 )
@@ -36,14 +35,12 @@ func TestInboxTerminalASKUSER_UI(t *testing.T) {
 			p := startProcess(t, cmd, tm.Start)
 			tm.ExpectScreen(c.want)
 			tm.Send(c.quit)
-			select {
-			case <-p.done:
-			case <-time.After(ptytest.Timeout):
-				t.Fatalf("the inbox did not quit\nscreen:\n%s", tm.Screen())
-			}
-			if p.code() != 0 {
-				t.Errorf("exit %d", p.code())
-			}
+			p.ended(t, ptytest.Timeout, 0, screenOf{tm})
 		})
 	}
 }
+
+// screenOf shows the terminal's screen, for a failure.
+type screenOf struct{ tm *ptytest.Term }
+
+func (s screenOf) String() string { return s.tm.Screen() }
