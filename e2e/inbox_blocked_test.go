@@ -95,14 +95,21 @@ func runAsNobody(t *testing.T, bin, addr string, args ...string) (int, string, s
 func TestInboxOfAnotherUser(t *testing.T) {
 	bin := askuserForAll(t)
 	for _, open := range []bool{false, true} {
-		dir := t.TempDir()
-		if open {
-			dir = dirForAll(t)
+		dir := dirForAll(t)
+		if !open {
+			dir = filepath.Join(dir, "private")
+			if err := os.Mkdir(dir, 0o700); err != nil {
+				t.Fatal(err)
+			}
 		}
 		in := startInboxAt(t, filepath.Join(dir, "inbox.sock"))
-		blocked := "permission denied: the inbox at " + in.addr.Path + " is another user's (uid 0 (root)), and askuser asks only in an inbox of the user it runs as (uid 65534 (nobody)).\nRun 'askuser inbox' as uid 65534 (nobody) and answer there, or run this command as the inbox's user; ASKUSER_INBOX names the inbox (unset, each user has their own).\n"
+		whose := "is another user's (uid 0 (root)), and askuser asks only in an inbox of the user it runs as (uid 65534 (nobody))"
+		if !open {
+			whose = "is in " + dir + ", a directory of another user's (uid 0 (root)) that this user (uid 65534 (nobody)) may not enter (permission denied)"
+		}
+		blocked := "the inbox at " + in.addr.Path + " " + whose + ".\nRun 'askuser inbox' as uid 65534 (nobody) and answer there, or run this command as the inbox's user; ASKUSER_INBOX names the inbox (unset, each user has their own).\n"
 		code, stdout, stderr := runAsNobody(t, bin, in.addr.Path, "--ui", "inbox", "-f", "q.json")
-		if want := "Error: P" + blocked[1:]; code != 69 || stdout != "" || stderr != want {
+		if want := "Error: T" + blocked[1:]; code != 69 || stdout != "" || stderr != want {
 			t.Errorf("--ui inbox (directory open: %v): exit %d, stdout %q, stderr:\n%s\nwant exit 69 and:\n%s", open, code, stdout, stderr, want)
 		}
 		code, stdout, stderr = runAsNobody(t, bin, in.addr.Path, "-f", "q.json")

@@ -78,7 +78,8 @@ func dialSocket(ctx context.Context, dial func(ctx context.Context, network, add
 		// A directory on the way may not be entered: whose it is says
 		// whether it keeps another user's inbox or a sandbox keeps this
 		// process out.
-		return nil, &BlockedError{Path: path, Owner: blockerOf(path), Self: self, Err: err}
+		dir, owner := blockerOf(path)
+		return nil, &BlockedError{Path: path, Dir: dir, Owner: owner, Self: self, Err: err}
 	}
 	if err != nil {
 		return nil, err
@@ -108,19 +109,19 @@ func dialSocket(ctx context.Context, dial func(ctx context.Context, network, add
 	return conn, nil
 }
 
-// blockerOf returns the user id of the owner of the directory that keeps
-// this process from path: the innermost one it can look at. It is -1 where
-// the system does not tell.
-func blockerOf(path string) int {
+// blockerOf returns the directory that keeps this process from path, the
+// innermost one it can look at, and the user id of its owner: -1 where the
+// system does not tell.
+func blockerOf(path string) (string, int) {
 	for dir := filepath.Dir(path); ; dir = filepath.Dir(dir) {
 		if fi, err := os.Lstat(dir); err == nil {
 			if uid, ok := fileOwner(fi); ok {
-				return uid
+				return dir, uid
 			}
-			return -1
+			return dir, -1
 		}
 		if dir == filepath.Dir(dir) {
-			return -1
+			return dir, -1
 		}
 	}
 }
@@ -138,8 +139,11 @@ func (e *PeerError) Unwrap() error { return e.Err }
 // tools do (Codex's refuse connect with EPERM).
 type BlockedError struct {
 	Path string
-	// Owner is the user of the socket, or of the directory that may not be
-	// entered; -1 where the system does not tell.
+	// Dir is the directory on the way to Path that may not be entered, or
+	// "" when the socket itself was reached.
+	Dir string
+	// Owner is the user of the socket, or of Dir; -1 where the system does
+	// not tell.
 	Owner int
 	// Self is this process's user.
 	Self int
@@ -150,10 +154,16 @@ type BlockedError struct {
 func (e *BlockedError) Another() bool { return e.Owner >= 0 && e.Owner != e.Self }
 
 func (e *BlockedError) Error() string {
-	if e.Another() {
-		return fmt.Sprintf("permission denied: the inbox at %s is another user's (%s), and askuser asks only in an inbox of the user it runs as (%s)", e.Path, userName(e.Owner), userName(e.Self))
+	const sandbox = "a sandbox or a security policy around the command blocks it"
+	switch {
+	case e.Another() && e.Dir != "":
+		return fmt.Sprintf("the inbox at %s is in %s, a directory of another user's (%s) that this user (%s) may not enter (permission denied)", e.Path, e.Dir, userName(e.Owner), userName(e.Self))
+	case e.Another():
+		return fmt.Sprintf("the inbox at %s is another user's (%s), and askuser asks only in an inbox of the user it runs as (%s)", e.Path, userName(e.Owner), userName(e.Self))
+	case e.Dir != "":
+		return fmt.Sprintf("this command may not reach the inbox's socket at %s (%v): %s", e.Path, errors.Unwrap(e.Err), sandbox)
 	}
-	return fmt.Sprintf("the inbox's socket at %s is there, but this command may not connect to it (%v): a sandbox or a security policy around the command blocks it", e.Path, errors.Unwrap(e.Err))
+	return fmt.Sprintf("the inbox's socket at %s is there, but this command may not connect to it (%v): %s", e.Path, errors.Unwrap(e.Err), sandbox)
 }
 
 // Hint says what to do, for the person or the program that reads the error.

@@ -419,7 +419,7 @@ func TestBlockedErrors(t *testing.T) {
 		}},
 		{"EACCES", refuse(syscall.EACCES), self, false, []string{"(connect: permission denied): a sandbox"}},
 		{"another user's", new(net.Dialer).DialContext, self + 1, true, []string{
-			"permission denied: the inbox at " + in.addr.Path + " is another user's (" + userName(self) + "), and askuser asks only in an inbox of the user it runs as (" + userName(self+1) + ").\n",
+			"the inbox at " + in.addr.Path + " is another user's (" + userName(self) + "), and askuser asks only in an inbox of the user it runs as (" + userName(self+1) + ").\n",
 			"Run 'askuser inbox' as " + userName(self+1) + " and answer there",
 		}},
 	} {
