@@ -138,7 +138,7 @@ func TestInboxBlockedBySystem(t *testing.T) {
 	if err := os.Chmod(path, 0); err != nil {
 		t.Fatal(err)
 	}
-	blocked := "the inbox's socket at " + path + " is there, but this command may not connect to it (connect: permission denied): a sandbox or a security policy around the command blocks it.\nIn Codex, reach the person through askuser's MCP server (askuser mcp), which runs outside the sandbox, or set sandbox_workspace_write.network_access = true in ~/.codex/config.toml. With another tool, allow the command to reach this socket, or run it outside the sandbox.\n"
+	blocked := "the inbox's socket at " + path + " is there, but this command may not connect to it (connect: permission denied): a sandbox or a security policy around the command blocks it.\nIn Codex, reach the person through askuser's MCP server (askuser mcp), which runs outside the sandbox, or use its workspace-write sandbox (--sandbox workspace-write) with sandbox_workspace_write.network_access = true in ~/.codex/config.toml. With another tool, allow the command to reach this socket, or run it outside the sandbox.\n"
 	code, stdout, stderr := runAsNobody(t, bin, path, "--ui", "inbox", "-f", "q.json")
 	if want := "Error: T" + blocked[1:]; code != 69 || stdout != "" || stderr != want {
 		t.Errorf("--ui inbox: exit %d, stdout %q, stderr:\n%s\nwant exit 69 and:\n%s", code, stdout, stderr, want)

@@ -171,7 +171,7 @@ func (e *BlockedError) Hint() string {
 	if e.Another() {
 		return fmt.Sprintf("Run 'askuser inbox' as %s and answer there, or run this command as the inbox's user; %s names the inbox (unset, each user has their own).", userName(e.Self), EnvAddr)
 	}
-	return "In Codex, reach the person through askuser's MCP server (askuser mcp), which runs outside the sandbox, or set sandbox_workspace_write.network_access = true in ~/.codex/config.toml. With another tool, allow the command to reach this socket, or run it outside the sandbox."
+	return "In Codex, reach the person through askuser's MCP server (askuser mcp), which runs outside the sandbox, or use its workspace-write sandbox (--sandbox workspace-write) with sandbox_workspace_write.network_access = true in ~/.codex/config.toml. With another tool, allow the command to reach this socket, or run it outside the sandbox."
 }
 
 func (e *BlockedError) Unwrap() error { return e.Err }

@@ -415,7 +415,7 @@ func TestBlockedErrors(t *testing.T) {
 	}{
 		{"EPERM", refuse(syscall.EPERM), self, false, []string{
 			"the inbox's socket at " + in.addr.Path + " is there, but this command may not connect to it (connect: operation not permitted): a sandbox or a security policy around the command blocks it.\n",
-			"In Codex, reach the person through askuser's MCP server (askuser mcp), which runs outside the sandbox, or set sandbox_workspace_write.network_access = true in ~/.codex/config.toml.",
+			"In Codex, reach the person through askuser's MCP server (askuser mcp), which runs outside the sandbox, or use its workspace-write sandbox (--sandbox workspace-write) with sandbox_workspace_write.network_access = true in ~/.codex/config.toml.",
 		}},
 		{"EACCES", refuse(syscall.EACCES), self, false, []string{"(connect: permission denied): a sandbox"}},
 		{"another user's", new(net.Dialer).DialContext, self + 1, true, []string{
