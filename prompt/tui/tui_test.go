@@ -662,6 +662,33 @@ func TestTUIHostileTextIsShownNotObeyed(t *testing.T) {
 	}
 }
 
+// Characters that draw nothing are shown by their code point, in the
+// questions and in what is typed, so that "claude\u200bcode" cannot pass
+// for "claudecode"; the answer keeps the label as given.
+func TestTUIInvisibleCharactersShown(t *testing.T) {
+	t.Parallel()
+	tm := ptytest.New(t, 80, 30)
+	q := schema.Question{
+		Question: "Which \ufeffagent?",
+		Header:   "Agent\u2060",
+		Options: []schema.Option{
+			{Label: "claude\u200bcode", Description: "soft\u00adhyphen"},
+			{Label: "claude code", Description: "the real one"},
+		},
+	}
+	a := startAsk(t, tm, false, q, database)
+	tm.ExpectScreen("[Agent⟨U+2060⟩]  Question 1 of 2\nWhich ⟨U+FEFF⟩agent?")
+	tm.ExpectScreen("❯ 1. claude⟨U+200B⟩code\n     soft⟨U+00AD⟩hyphen\n  2. claude code")
+	tm.Send(enter)
+	tm.ExpectScreen("[Database]")
+	tm.Send("0")
+	tm.ExpectScreen("Your answer:")
+	tm.Send("Maria\u200bDB")
+	tm.ExpectScreen("Your answer: Maria⟨U+200B⟩DB")
+	tm.Send(enter)
+	a.answer(t, labels("claude\u200bcode"), prompt.Answer{Other: "Maria\u200bDB"})
+}
+
 // 0 is Other, as on the line prompt.
 func TestTUIZeroChoosesOther(t *testing.T) {
 	t.Parallel()

@@ -103,6 +103,20 @@ func TestLineAnswers(t *testing.T) {
 	s.waitOut(t, "✔ Sent to ~/src/api.\n\nFrom deploy-bot · waiting 12s\nDeploy? [y/N]: ")
 }
 
+// Where a set came from, and its questions, are shown as every text from
+// an asker is: a character that draws nothing is shown by its code point.
+func TestLineShowsInvisibleCharacters(t *testing.T) {
+	q := newQueue()
+	a := add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "claude\u200bcode", Questions: []schema.Question{question("Data\u2060base", "Postgre\ufeffSQL", "SQLite")}})
+	s := startScreen(t, false, q)
+	s.waitOut(t, "From claude⟨U+200B⟩code · waiting 12s\n[1/1] Data⟨U+2060⟩base\nData⟨U+2060⟩base?\n  1. Postgre⟨U+FEFF⟩SQL\n")
+	s.write(t, "1\n")
+	if e := ended(t, a); !reflect.DeepEqual(e.Reply.Answers, []prompt.Answer{{Labels: []string{"Postgre\ufeffSQL"}}}) {
+		t.Errorf("answered %+v, want the label as given", e.Reply.Answers)
+	}
+	s.waitOut(t, "✔ Sent to claude⟨U+200B⟩code.\n")
+}
+
 // Lines that are not typed at a terminal wait for the sets they answer:
 // answers given ahead reach each set in turn, and none is lost between
 // sets.

@@ -153,6 +153,21 @@ func TestTerminalIdleThenASet(t *testing.T) {
 	r.exit(t, nil, "✔ ~/src/api · Database: SQLite")
 }
 
+// Where a set came from is shown as every text from an asker is: a
+// character that draws nothing is shown by its code point, in the banner
+// and in the line left above the screen.
+func TestTerminalShowsInvisibleCharacters(t *testing.T) {
+	r := startTerminal(t, 60, 20)
+	r.expect("[askuser inbox]")
+	set := add(t, r.q, askSet("claude\u200bcode", question("Data\u2060base", "Postgre\ufeffSQL", "SQLite")))
+	r.expect("From claude⟨U+200B⟩code · waiting 0s\n[Data⟨U+2060⟩base]\nData⟨U+2060⟩base?\n\n❯ 1. Postgre⟨U+FEFF⟩SQL")
+	r.send(keyEnter)
+	answered(t, set, labels("Postgre\ufeffSQL"))
+	r.expect("✔ claude⟨U+200B⟩code · Data⟨U+2060⟩base: Postgre⟨U+FEFF⟩SQL\n[askuser inbox]")
+	r.send("q")
+	r.exit(t, nil, "✔ claude⟨U+200B⟩code · Data⟨U+2060⟩base: Postgre⟨U+FEFF⟩SQL")
+}
+
 // Sets are shown oldest first, with how many more wait; Tab moves to the
 // next, and round again; each answer goes to its own set.
 func TestTerminalQueueOrderAndTab(t *testing.T) {
