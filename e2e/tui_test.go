@@ -152,10 +152,10 @@ func TestTUIEnterChoosesTheFirstOption(t *testing.T) {
 		"     Relational, rich features",
 		"  2. SQLite",
 		"     Embedded, zero configuration",
-		"  3. Other",
+		"  0. Other",
 		"     Type your own answer",
 		"",
-		"↑/↓ move · Enter or 1-3 choose · 0 Other · n note",
+		"↑/↓ move · Enter or 1-2 choose · 0 Other · n note",
 		"Esc cancel",
 	}, "\n"))
 	r.send(keyEnter)
@@ -172,7 +172,7 @@ func TestTUIChoosing(t *testing.T) {
 	}{
 		{"down then Enter", []string{keyDown, "❯ 2. SQLite", keyEnter}, "SQLite"},
 		{"digit", []string{"2"}, "SQLite"},
-		{"j and k", []string{"j", "❯ 2. SQLite", "j", "❯ 3. Other", "k", "❯ 2. SQLite", keyEnter}, "SQLite"},
+		{"j and k", []string{"j", "❯ 2. SQLite", "j", "❯ 0. Other", "k", "❯ 2. SQLite", keyEnter}, "SQLite"},
 		{"Other and text", []string{"3", "Your answer:", keyEnter, "An answer is needed", "Maria" + keyLeft + keyLeft + "X", "Your answer: MarXia", keyEnter}, "MarXia"},
 	}
 	for _, tt := range tests {
@@ -217,8 +217,8 @@ func TestTUIMultiSelectWithOther(t *testing.T) {
 	t.Parallel()
 	r := startTUI(t, runOpts{}, questions(qFeatures))
 	r.expect("❯ [ ] 1. Auth")
-	r.send("4")
-	r.expect("❯ [x] 4. Other")
+	r.send("0")
+	r.expect("❯ [x] 0. Other")
 	r.send("1" + keyEnter)
 	r.expect("Chosen: Auth\nYour answer:")
 	r.send("Audit log" + keyEnter)
@@ -257,7 +257,7 @@ func TestTUICancel(t *testing.T) {
 				r := startTUI(t, runOpts{}, questions(qDatabase))
 				r.expect("❯ 1. PostgreSQL")
 				if where == "Other prompt" {
-					r.send("3")
+					r.send("0")
 					r.expect("Your answer:")
 					r.send("half")
 					r.expect("Your answer: half")
@@ -285,7 +285,7 @@ func TestTUISignalRestoresTheTerminal(t *testing.T) {
 			t.Parallel()
 			r := startTUI(t, runOpts{}, questions(qDatabase))
 			r.expect("❯ 1. PostgreSQL")
-			r.send("3")
+			r.send("0")
 			r.expect("Your answer:")
 			if echo, canonical := r.tm.LineMode(); echo || canonical {
 				t.Errorf("while asking: echo %v, line editing %v; want raw mode", echo, canonical)
@@ -331,7 +331,7 @@ func TestTUIColour(t *testing.T) {
 			t.Parallel()
 			r := startTUI(t, runOpts{env: env}, "--no-review", questions(qDatabase, qFeatures))
 			r.expect("❯ 1. PostgreSQL")
-			r.send("3")
+			r.send("0")
 			r.expect("Your answer:")
 			r.send(keyEnter)
 			r.expect("An answer is needed")
@@ -454,7 +454,7 @@ func TestTUIReview(t *testing.T) {
 		r.expect("❯ 2. Change Database")
 		r.send(keyEnter)
 		r.expect("❯ 2. SQLite") // the answer being changed
-		r.send("3")
+		r.send("0")
 		r.expect("Your answer:")
 		r.send("MariaDB" + keyEnter)
 		r.expect("  Database  MariaDB\n")
@@ -593,7 +593,7 @@ func TestTUIZeroIsOther(t *testing.T) {
 	t.Run("single-select", func(t *testing.T) {
 		t.Parallel()
 		r := startTUI(t, runOpts{cols: 80, rows: 30}, questions(qDatabase))
-		r.expect("↑/↓ move · Enter or 1-3 choose · 0 Other · n note · Esc cancel")
+		r.expect("↑/↓ move · Enter or 1-2 choose · 0 Other · n note · Esc cancel")
 		r.send("0")
 		r.expect("Your answer:")
 		r.send("MariaDB" + keyEnter)
@@ -602,11 +602,11 @@ func TestTUIZeroIsOther(t *testing.T) {
 	t.Run("multi-select", func(t *testing.T) {
 		t.Parallel()
 		r := startTUI(t, runOpts{cols: 80, rows: 30}, questions(qFeatures))
-		r.expect("↑/↓ move · Space or 1-4 toggle · 0 Other · Enter confirm · n note · Esc cancel")
+		r.expect("↑/↓ move · Space or 1-3 toggle · 0 Other · Enter confirm · n note · Esc cancel")
 		r.send("0")
-		r.expect("❯ [x] 4. Other")
+		r.expect("❯ [x] 0. Other")
 		r.send("0")
-		r.expect("❯ [ ] 4. Other")
+		r.expect("❯ [ ] 0. Other")
 		r.send("0" + "2" + keyEnter)
 		r.expect("Chosen: Billing\nYour answer:")
 		r.send("Audit log" + keyEnter)

@@ -153,7 +153,7 @@ func TestTUIArrowUpWrapsToOther(t *testing.T) {
 	a := startAsk(t, tm, false, database)
 	tm.ExpectScreen("❯ 1. PostgreSQL")
 	tm.Send(up)
-	tm.ExpectScreen("❯ 3. Other")
+	tm.ExpectScreen("❯ 0. Other")
 	tm.Send(enter)
 	tm.ExpectScreen("Your answer:")
 	tm.Send("MariaDB" + enter)
@@ -177,7 +177,7 @@ func TestTUIJAndKMove(t *testing.T) {
 	tm.Send("j")
 	tm.ExpectScreen("❯ 2. SQLite")
 	tm.Send("j")
-	tm.ExpectScreen("❯ 3. Other")
+	tm.ExpectScreen("❯ 0. Other")
 	tm.Send("k")
 	tm.ExpectScreen("❯ 2. SQLite")
 	tm.Send(enter)
@@ -188,8 +188,8 @@ func TestTUIOtherAsksForText(t *testing.T) {
 	t.Parallel()
 	tm := ptytest.New(t, 60, 30)
 	a := startAsk(t, tm, true, database)
-	tm.ExpectScreen("3. Other\n     Type your own answer")
-	tm.Send("3")
+	tm.ExpectScreen("0. Other\n     Type your own answer")
+	tm.Send("0")
 	tm.ExpectScreen("Your answer:")
 	tm.Send(enter) // empty: asked again
 	tm.ExpectScreen("An answer is needed: type it, or press Esc to cancel")
@@ -247,8 +247,8 @@ func TestTUIMultiSelectWithOther(t *testing.T) {
 	tm.ExpectScreen("❯ [ ] 1. Auth")
 	tm.Send("1")
 	tm.ExpectScreen("[x] 1. Auth")
-	tm.Send("4")
-	tm.ExpectScreen("❯ [x] 4. Other")
+	tm.Send("0")
+	tm.ExpectScreen("❯ [x] 0. Other")
 	tm.Send(enter)
 	tm.ExpectScreen("Chosen: Auth")
 	tm.Send("Audit log" + enter)
@@ -296,7 +296,7 @@ func TestTUICancel(t *testing.T) {
 				a := startAsk(t, tm, true, q)
 				tm.ExpectScreen("Esc cancel")
 				if where == "Other prompt" {
-					tm.Send("3")
+					tm.Send("0")
 					tm.ExpectScreen("Your answer:")
 					tm.Send("half")
 					tm.ExpectScreen("Your answer: half")
@@ -320,7 +320,7 @@ func TestTUIContextCancelled(t *testing.T) {
 			a := startAsk(t, tm, true, database)
 			tm.ExpectScreen("❯ 1. PostgreSQL")
 			if where == "Other prompt" {
-				tm.Send("3")
+				tm.Send("0")
 				tm.ExpectScreen("Your answer:")
 			}
 			if echo, canonical := tm.LineMode(); echo || canonical {
@@ -386,7 +386,7 @@ func TestTUIColourOff(t *testing.T) {
 	tm := ptytest.New(t, 60, 30)
 	a := startAsk(t, tm, false, database, features)
 	tm.ExpectScreen("❯ 1. PostgreSQL")
-	tm.Send("3")
+	tm.Send("0")
 	tm.ExpectScreen("Your answer:")
 	tm.Send(enter)
 	tm.ExpectScreen("An answer is needed")
@@ -427,7 +427,7 @@ func TestTUIScreenShowsDescriptionsAndPreview(t *testing.T) {
 		"     Relational, rich features",
 		"  2. SQLite",
 		"     Embedded, zero configuration",
-		"  3. Other",
+		"  0. Other",
 		"     Type your own answer",
 		"",
 		"│ CREATE TABLE users (",
@@ -467,9 +467,9 @@ func TestTUILongTextFitsAndDoesNotClimb(t *testing.T) {
 			steps := []struct{ key, want string }{
 				{down, "❯ 2. Short"},
 				{down, "❯ 3. 宽字"},
-				{down, "❯ 4. Other"},
+				{down, "❯ 0. Other"},
 				{up, "❯ 3. 宽字"},
-				{"j", "❯ 4. Other"},
+				{"j", "❯ 0. Other"},
 				{"k", "❯ 3. 宽字"},
 				{"k", "❯ 2. Short"},
 			}
@@ -560,14 +560,14 @@ func TestTUIReviewChangesAnAnswer(t *testing.T) {
 		got, err = ui.Ask(ctx, []schema.Question{database, name})
 	}()
 	tm.ExpectScreen("Question 1 of 2")
-	tm.Send("3")
+	tm.Send("0")
 	tm.ExpectScreen("Your answer:")
 	tm.Send("MariaDB" + enter)
 	tm.ExpectScreen("Question 2 of 2")
 	tm.Send("Card" + enter)
 	tm.ExpectScreen("  Database  MariaDB\n  Name      Card\n\n❯ 1. Submit")
 	tm.Send("2") // change the database: the list starts on Other, its text kept
-	tm.ExpectScreen("❯ 3. Other")
+	tm.ExpectScreen("❯ 0. Other")
 	tm.Send(enter)
 	tm.ExpectScreen("Your answer: MariaDB")
 	tm.Send("\x7f\x7f" + enter)
@@ -642,7 +642,7 @@ func TestTUIHostileTextIsShownNotObeyed(t *testing.T) {
 	tm.ExpectScreen(`two\x1b]52;c;aGk=\x07`)
 	tm.ExpectScreen(`Which \x1b]0;pwned\x07database?`)
 	tm.ExpectScreen(`DB\u202e`)
-	tm.Send("3")
+	tm.Send("0")
 	tm.ExpectScreen("Your answer:")
 	// What is typed (or pasted) is drawn by the same rule while it is
 	// typed, the cursor after it.
@@ -689,18 +689,23 @@ func TestTUIInvisibleCharactersShown(t *testing.T) {
 	a.answer(t, labels("claude\u200bcode"), prompt.Answer{Other: "Maria\u200bDB"})
 }
 
-// 0 is Other, as on the line prompt.
+// 0 is Other, as on the line prompt, and Other is shown as 0.
 func TestTUIZeroChoosesOther(t *testing.T) {
 	t.Parallel()
 	tm := ptytest.New(t, 80, 30)
 	a := startAsk(t, tm, false, database, features)
-	tm.ExpectScreen("Enter or 1-3 choose · 0 Other")
+	tm.ExpectScreen("Enter or 1-2 choose · 0 Other")
+	tm.ExpectScreen("  2. SQLite\n     Embedded, zero configuration\n  0. Other\n     Type your own answer")
+	// 3 names no option: Other is numbered 0, and chosen with 0, as on
+	// the line prompt and the web page.
+	tm.Send("3" + down)
+	tm.ExpectScreen("❯ 2. SQLite")
 	tm.Send("0")
 	tm.ExpectScreen("Your answer:")
 	tm.Send("MariaDB" + enter)
-	tm.ExpectScreen("Space or 1-4 toggle · 0 Other")
+	tm.ExpectScreen("Space or 1-3 toggle · 0 Other")
 	tm.Send("0")
-	tm.ExpectScreen("❯ [x] 4. Other")
+	tm.ExpectScreen("❯ [x] 0. Other")
 	tm.Send(enter)
 	tm.ExpectScreen("Your answer:")
 	tm.Send("Audit" + enter)
