@@ -227,11 +227,14 @@ func TestLineReasks(t *testing.T) {
 			[]string{`No option is called "MySQL": enter a number from 0 to 3, or an option's label.`}},
 		{"several for a single-select", "1 2\n1\n", database, prompt.Answer{Labels: []string{"PostgreSQL (Recommended)"}},
 			[]string{"Choose one option: enter a single number."}},
-		{"other, empty, then text", "0\n\n   \n  MariaDB \n", database, prompt.Answer{Other: "MariaDB"},
-			[]string{
-				"Your answer cannot be empty; type it, or press Ctrl+C to cancel.",
-				"Your answer cannot be empty; type it, or press Ctrl+C to cancel.",
-			}},
+		// An empty answer of one's own goes back to the options, and
+		// what is typed next is a choice again, not the answer.
+		{"other, empty, then a number", "0\n\n2\n", database, prompt.Answer{Labels: []string{"SQLite"}},
+			[]string{"Nothing typed: back to the options."}},
+		{"other, blank, then other again", "0\n   \n0\n  MariaDB \n", database, prompt.Answer{Other: "MariaDB"},
+			[]string{"Nothing typed: back to the options."}},
+		{"multi, other, empty, then numbers", "1 0\n\n1 3\n", features, prompt.Answer{Labels: []string{"Auth", "Yes, billing"}},
+			[]string{"Nothing typed: back to the options."}},
 		{"multi with other", "3 0 1\nAudit log\n", features, prompt.Answer{Labels: []string{"Auth", "Yes, billing"}, Other: "Audit log"}, nil},
 		{"CRLF", "0\r\nMariaDB\r\n", database, prompt.Answer{Other: "MariaDB"}, nil},
 		{"no final newline", "2", database, prompt.Answer{Labels: []string{"SQLite"}}, nil},
@@ -248,7 +251,7 @@ func TestLineReasks(t *testing.T) {
 			}
 			var problems []string
 			for _, line := range strings.Split(transcript, "\n") {
-				for _, p := range []string{" is not a choice", "No option", "Choose one", "Your answer cannot"} {
+				for _, p := range []string{" is not a choice", "No option", "Choose one", "Your answer cannot", "Nothing typed"} {
 					if strings.Contains(line, p) && !strings.HasPrefix(line, "Enter") {
 						problems = append(problems, line)
 					}
