@@ -559,10 +559,11 @@ func TestTUIInput(t *testing.T) {
 // it, and refuse it, for ever.
 func TestTUIInputBlankDefault(t *testing.T) {
 	t.Parallel()
-	for _, def := range []string{"   ", "\u3000\u200b"} {
+	// What draws nothing is shown by its code point.
+	for def, shown := range map[string]string{"   ": "   ", "\u3000\u200b": "\u3000⟨U+200B⟩"} {
 		r := startTUI(t, runOpts{cols: 100, rows: 30, env: []string{"NO_COLOR=1"}}, "input", "Branch?", "--default", def)
 		r.exit(64, "")
-		r.screen(`Error: Invalid --default "`+def+`": must not be blank: give text, or no --default`, "Run 'askuser input --help' for usage.")
+		r.screen(`Error: Invalid --default "`+shown+`": must not be blank: give text, or no --default`, "Run 'askuser input --help' for usage.")
 	}
 }
 
