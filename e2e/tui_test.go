@@ -173,7 +173,11 @@ func TestTUIChoosing(t *testing.T) {
 		{"down then Enter", []string{keyDown, "❯ 2. SQLite", keyEnter}, "SQLite"},
 		{"digit", []string{"2"}, "SQLite"},
 		{"j and k", []string{"j", "❯ 2. SQLite", "j", "❯ 0. Other", "k", "❯ 2. SQLite", keyEnter}, "SQLite"},
-		{"Other and text", []string{"3", "Your answer:", keyEnter, "An answer is needed", "Maria" + keyLeft + keyLeft + "X", "Your answer: MarXia", keyEnter}, "MarXia"},
+		{"Other and text", []string{"0", "Your answer:", "Maria" + keyLeft + keyLeft + "X", "Your answer: MarXia", keyEnter}, "MarXia"},
+		// Other can be left: Esc, or Enter with nothing typed, goes back
+		// to the options, and a digit then chooses an option.
+		{"Other, Esc back, then a digit", []string{"0", "Your answer:", "half" + keyEsc, "❯ 0. Other", "2"}, "SQLite"},
+		{"Other, empty Enter back, then Other again", []string{"0", "Your answer:", keyEnter, "❯ 0. Other", "0", "Your answer:", "Maria" + keyEnter}, "Maria"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -262,6 +266,11 @@ func TestTUICancel(t *testing.T) {
 					r.send("half")
 					r.expect("Your answer: half")
 				}
+				if where == "Other prompt" && k.key == keyEsc {
+					// Esc there goes back to the options, where it cancels.
+					r.send(keyEsc)
+					r.expect("❯ 0. Other")
+				}
 				r.send(k.key)
 				r.exit(130, "")
 				r.screen("Error: Cancelled by the user")
@@ -333,8 +342,6 @@ func TestTUIColour(t *testing.T) {
 			r.expect("❯ 1. PostgreSQL")
 			r.send("0")
 			r.expect("Your answer:")
-			r.send(keyEnter)
-			r.expect("An answer is needed")
 			r.send("x" + keyEnter)
 			r.expect("❯ [ ] 1. Auth")
 			r.send(keyEnter)

@@ -101,7 +101,7 @@ func TestBannerAndRedraw(t *testing.T) {
 		c.hints = []string{"Tab next set"}
 	})
 	tm.ExpectScreen("From ~/src/api · waiting 4s · 2 more waiting\n[Database]")
-	tm.ExpectScreen("Your answer: Mar\n\nEnter submit · Esc cancel · Tab next set")
+	tm.ExpectScreen("Your answer: Mar\n\nEnter submit · Esc back · Ctrl+C cancel · Tab next set")
 	tm.Send("ia" + enter)
 	got, err := ask.wait(t)
 	if err != nil || !reflect.DeepEqual(got, []prompt.Answer{{Other: "Maria"}}) {

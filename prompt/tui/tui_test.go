@@ -191,15 +191,63 @@ func TestTUIOtherAsksForText(t *testing.T) {
 	tm.ExpectScreen("0. Other\n     Type your own answer")
 	tm.Send("0")
 	tm.ExpectScreen("Your answer:")
-	tm.Send(enter) // empty: asked again
-	tm.ExpectScreen("An answer is needed: type it, or press Esc to cancel")
-	tm.Send("   " + enter) // blank: asked again
-	tm.ExpectScreen("An answer is needed: type it, or press Esc to cancel")
 	tm.Send("CockroachDB")
 	tm.ExpectScreen("Your answer: CockroachDB")
 	tm.Send("\x7f\x7fXX" + enter)
 	a.answer(t, prompt.Answer{Other: "CockroachXX"})
 	checkRestored(t, tm)
+}
+
+// Other can be left without cancelling: Esc, or Enter with nothing typed
+// (blank counts as nothing), goes back to the options as they were, and
+// what is pressed there chooses an option. Esc in the options still
+// cancels.
+func TestTUIBackFromOther(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ name, back string }{
+		{"Esc", "half" + esc},
+		{"empty Enter", enter},
+		{"blank Enter", " \u3000\u200b " + enter},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tm := ptytest.New(t, 60, 30)
+			a := startAsk(t, tm, false, database, features)
+			tm.ExpectScreen("❯ 1. PostgreSQL")
+			tm.Send("0")
+			tm.ExpectScreen("Your answer:")
+			tm.ExpectScreen("Enter back · Esc back · Ctrl+C cancel")
+			tm.Send(tc.back)
+			tm.ExpectScreen("❯ 0. Other")
+			tm.ExpectScreen("Esc cancel")
+			tm.Send("2")
+			tm.ExpectScreen("❯ [ ] 1. Auth")
+			// In a multi-select, the ticks stay as they were.
+			tm.Send("1" + "0" + enter)
+			tm.ExpectScreen("Chosen: Auth")
+			tm.Send(tc.back)
+			tm.ExpectScreen("❯ [x] 0. Other")
+			tm.ExpectScreen("[x] 1. Auth")
+			tm.Send("0" + enter)
+			a.answer(t, labels("SQLite"), labels("Auth"))
+			checkRestored(t, tm)
+		})
+	}
+	t.Run("then Esc cancels", func(t *testing.T) {
+		t.Parallel()
+		tm := ptytest.New(t, 60, 30)
+		a := startAsk(t, tm, false, database)
+		tm.ExpectScreen("❯ 1. PostgreSQL")
+		tm.Send("0")
+		tm.ExpectScreen("Your answer:")
+		tm.Send(esc)
+		tm.ExpectScreen("❯ 0. Other")
+		tm.Send(esc)
+		if _, err := a.wait(t); !errors.Is(err, prompt.ErrCancelled) {
+			t.Errorf("Ask error = %v, want ErrCancelled", err)
+		}
+		checkRestored(t, tm)
+	})
 }
 
 func TestTUIMultiSelectSpaceAndDigits(t *testing.T) {
@@ -301,6 +349,11 @@ func TestTUICancel(t *testing.T) {
 					tm.Send("half")
 					tm.ExpectScreen("Your answer: half")
 				}
+				if where == "Other prompt" && k.key == esc {
+					// Esc there goes back to the options, where it cancels.
+					tm.Send(esc)
+					tm.ExpectScreen("❯ 0. Other")
+				}
 				tm.Send(k.key)
 				if _, err := a.wait(t); !errors.Is(err, prompt.ErrCancelled) {
 					t.Errorf("Ask error = %v, want ErrCancelled", err)
@@ -388,8 +441,6 @@ func TestTUIColourOff(t *testing.T) {
 	tm.ExpectScreen("❯ 1. PostgreSQL")
 	tm.Send("0")
 	tm.ExpectScreen("Your answer:")
-	tm.Send(enter)
-	tm.ExpectScreen("An answer is needed")
 	tm.Send("x" + enter)
 	tm.ExpectScreen("❯ [ ] 1. Auth")
 	tm.Send(enter)

@@ -117,6 +117,20 @@ func TestLineShowsInvisibleCharacters(t *testing.T) {
 	s.waitOut(t, "✔ Sent to claude⟨U+200B⟩code.\n")
 }
 
+// An empty answer of one's own goes back to the options, as on askuser's
+// line prompts: the 2 typed next chooses option 2.
+func TestLineBackFromOther(t *testing.T) {
+	q := newQueue()
+	a := add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "agent", Questions: []schema.Question{question("Database", "PostgreSQL", "SQLite")}})
+	s := startScreen(t, false, q)
+	s.waitOut(t, "From agent")
+	s.write(t, "0\n\n2\n")
+	if e := ended(t, a); e.State != inbox.Answered || !reflect.DeepEqual(e.Reply.Answers, []prompt.Answer{{Labels: []string{"SQLite"}}}) {
+		t.Errorf("answered %+v, want SQLite", e)
+	}
+	s.waitOut(t, "Your answer: \nNothing typed: back to the options.\n[1/1] Database\n")
+}
+
 // Lines that are not typed at a terminal wait for the sets they answer:
 // answers given ahead reach each set in turn, and none is lost between
 // sets.

@@ -224,6 +224,21 @@ func TestTerminalArrivalWhileTyping(t *testing.T) {
 	r.expect("✔ alpha · Database: Maria\nFrom beta · waiting 2m\n[Cache]")
 }
 
+// Esc in the answer of one's own goes back to the options, as in the
+// terminal UI, rather than cancel the set; what is chosen then answers it.
+func TestTerminalBackFromOther(t *testing.T) {
+	r := startTerminal(t, 80, 24)
+	a := add(t, r.q, askSet("alpha", database))
+	r.expect("From alpha · waiting 0s")
+	r.send("0")
+	r.expect("Your answer:")
+	r.send(keyEsc)
+	r.expect("❯ 0. Other")
+	stillWaits(t, a)
+	r.send("2")
+	answered(t, a, labels("SQLite"))
+}
+
 // Esc cancels the set shown, and the next one shows; a key typed with the
 // answer of one set does not answer the next, which the person had not
 // seen.
