@@ -11,6 +11,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/AlecAivazis/survey/v2"
 	"github.com/AlecAivazis/survey/v2/terminal"
@@ -89,6 +90,13 @@ type Asker struct {
 	// goroutine that asks uses them.
 	held   *keyReader
 	forget bool
+	// pause is how long the next frame drawn takes no keys, and
+	// pauseNote what it says meanwhile (see Pause); mark is the line
+	// shown above the frame while the guard lasts, and after it when it
+	// dropped a key.
+	pause     time.Duration
+	pauseNote string
+	mark      string
 
 	// mu guards the terminal: its saved mode and everything written to it.
 	mu      sync.Mutex
@@ -212,6 +220,9 @@ func (t *Asker) run(ctx context.Context, total int, f func(*dialog) error) (err 
 	}
 	defer keys.in.watch(ctx)()
 
+	// What the guard of one frame says is not for the frames of another
+	// call.
+	defer func() { t.mark = "" }()
 	s := &dialog{tui: t, keys: keys, total: total}
 	if err := f(s); err != nil {
 		// Why f stopped says more than a failure to erase the screen.
