@@ -81,6 +81,12 @@ func startTerminal(t *testing.T, cols, rows int) *terminalRun {
 func (r *terminalRun) send(keys string) { r.tm.Send(keys) }
 func (r *terminalRun) expect(s string)  { r.tm.ExpectScreen(s) }
 
+// ready waits until the set on screen takes keys: one that came on screen
+// without the person moving to it takes none for KeyGuard, and says so.
+func (r *terminalRun) ready() {
+	r.tm.ExpectScreenFunc("keys no longer paused", func(s string) bool { return !strings.Contains(s, "⏸") })
+}
+
 // exit waits for Run to return, checks its error, and that the terminal
 // is as it was found with lines left above the screen.
 func (r *terminalRun) exit(t *testing.T, want error, lines ...string) {
@@ -146,6 +152,7 @@ func TestTerminalIdleThenASet(t *testing.T) {
 		"❯ 1. PostgreSQL",
 	}, "\n"))
 	r.expect("Esc cancel · Ctrl+C quit")
+	r.ready()
 	r.send(keyDown + keyEnter)
 	answered(t, set, labels("SQLite"))
 	r.expect("✔ ~/src/api · Database: SQLite\n[askuser inbox]\nWaiting for questions at")
@@ -230,6 +237,7 @@ func TestTerminalBackFromOther(t *testing.T) {
 	r := startTerminal(t, 80, 24)
 	a := add(t, r.q, askSet("alpha", database))
 	r.expect("From alpha · waiting 0s")
+	r.ready()
 	r.send("0")
 	r.expect("Your answer:")
 	r.send(keyEsc)
@@ -248,6 +256,7 @@ func TestTerminalEscAndTypedAhead(t *testing.T) {
 	b := add(t, r.q, askSet("beta", database))
 	c := add(t, r.q, askSet("gamma", database))
 	r.expect("From alpha · waiting 0s · 2 more waiting")
+	r.ready()
 	r.send(keyEsc)
 	if e := ended(t, a); e.State != inbox.Cancelled {
 		t.Errorf("Esc: the set ended %v, want cancelled", e.State)
@@ -269,6 +278,7 @@ func TestTerminalEndedElsewhere(t *testing.T) {
 	b := add(t, r.q, askSet("beta", database))
 	add(t, r.q, askSet("gamma", database))
 	r.expect("From alpha · waiting 0s · 2 more waiting")
+	r.ready()
 	r.send("n")
 	r.expect("Note:")
 	r.send("half a no")
@@ -284,6 +294,65 @@ func TestTerminalEndedElsewhere(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.expect("✔ The questions from beta were answered elsewhere.\nFrom gamma · waiting 0s\n")
+}
+
+// A set that comes on screen without the person moving to it (the one
+// shown was withdrawn or answered elsewhere, or it is the first to
+// arrive) takes no keys for KeyGuard, and says so: a key pressed 20, 100
+// or 400 ms after the set before was withdrawn, meant for that one, does
+// not answer it. Once the guard is over, keys answer it. A set the person
+// moved to (by answering the one before, or Tab) takes keys at once.
+func TestTerminalKeyGuard(t *testing.T) {
+	for _, why := range []string{"withdrawn", "answered elsewhere"} {
+		t.Run(why, func(t *testing.T) {
+			r := startTerminal(t, 80, 24)
+			a := add(t, r.q, askSet("alpha", database))
+			b := add(t, r.q, askSet("beta", database))
+			r.expect("From alpha · waiting 0s · 1 more waiting")
+			r.ready()
+			gone := time.Now()
+			if why == "withdrawn" {
+				r.q.Withdraw(a, "the asker went away")
+			} else if err := r.q.Answer(a, inbox.Reply{Answers: []prompt.Answer{labels("SQLite")}}); err != nil {
+				t.Fatal(err)
+			}
+			for _, at := range []time.Duration{20, 100, 400} {
+				time.Sleep(time.Until(gone.Add(at * time.Millisecond)))
+				r.send("2")
+			}
+			r.expect("From beta · waiting 0s")
+			r.ready()
+			stillWaits(t, b)
+			for _, want := range []string{
+				"⏸ New questions: keys are paused for a moment.",
+				"⏸ The questions before were " + why + ": keys are paused for a moment.",
+				"✖ A key pressed as these questions appeared was ignored: press it again.",
+			} {
+				if !strings.Contains(r.tm.Raw(), want) {
+					t.Errorf("the screen never said %q", want)
+				}
+			}
+			r.send("1")
+			answered(t, b, labels("PostgreSQL"))
+		})
+	}
+	t.Run("moved by the person", func(t *testing.T) {
+		r := startTerminal(t, 80, 24)
+		a := add(t, r.q, askSet("alpha", database))
+		b := add(t, r.q, askSet("beta", database))
+		c := add(t, r.q, askSet("gamma", database))
+		r.expect("From alpha · waiting 0s · 2 more waiting\n[Database]")
+		r.send(keyTab)
+		r.expect("From beta · waiting 0s · 2 more waiting\n[Database]")
+		r.send("2")
+		answered(t, b, labels("SQLite"))
+		r.expect("From gamma · waiting 0s · 1 more waiting\n[Database]")
+		r.send("2")
+		answered(t, c, labels("SQLite"))
+		r.expect("From alpha · waiting 0s\n[Database]")
+		r.send("2")
+		answered(t, a, labels("SQLite"))
+	})
 }
 
 // 0 chooses Other and n writes a note, as in askuser; several questions
@@ -329,6 +398,7 @@ func TestTerminalQuit(t *testing.T) {
 		r := startTerminal(t, 60, 20)
 		a := add(t, r.q, askSet("alpha", database))
 		r.expect("From alpha")
+		r.ready()
 		r.send("0")
 		r.expect("Your answer:")
 		r.send("q" + keyCtrlC)
