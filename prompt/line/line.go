@@ -265,6 +265,11 @@ func (l *Asker) Input(ctx context.Context, message, placeholder, def string) (st
 	return l.readText(ctx, ask, def)
 }
 
+// ErrAskAgain is what a reader given to New returns, rather than a line,
+// for a line that it has refused to give as an answer (and said why): the
+// prompt is shown again, and the next line read.
+var ErrAskAgain = errors.New("ask again")
+
 // readLine shows ask and reads one line, without its line ending. A line
 // over MaxLineLength is refused and asked again.
 func (l *Asker) readLine(ctx context.Context, ask string) (string, error) {
@@ -283,6 +288,9 @@ func (l *Asker) readLine(ctx context.Context, ask string) (string, error) {
 			return "", context.Cause(ctx)
 		case r = <-l.lines:
 			l.lines = nil
+		}
+		if errors.Is(r.err, ErrAskAgain) {
+			continue
 		}
 		if r.err != nil {
 			l.say("")

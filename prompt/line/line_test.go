@@ -405,3 +405,30 @@ func TestLineSharedReader(t *testing.T) {
 		}
 	}
 }
+
+// askAgainReader gives ErrAskAgain once, and then what it holds.
+type askAgainReader struct {
+	refused bool
+	rest    io.Reader
+}
+
+func (r *askAgainReader) Read(p []byte) (int, error) {
+	if !r.refused {
+		r.refused = true
+		return 0, ErrAskAgain
+	}
+	return r.rest.Read(p)
+}
+
+// A reader that refuses a line with ErrAskAgain has the prompt shown
+// again, and the next line is the answer.
+func TestLineAskAgain(t *testing.T) {
+	var out strings.Builder
+	got, err := New(&askAgainReader{rest: strings.NewReader("2\n")}, &out, false).Ask(context.Background(), []schema.Question{database})
+	if err != nil || !reflect.DeepEqual(got, []prompt.Answer{{Labels: []string{"SQLite"}}}) {
+		t.Fatalf("Ask = %v, %v; want SQLite", got, err)
+	}
+	if n := strings.Count(out.String(), "Enter a number"); n != 2 {
+		t.Errorf("the prompt was shown %d times, want 2:\n%s", n, out.String())
+	}
+}

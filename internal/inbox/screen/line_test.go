@@ -160,6 +160,7 @@ func TestLineCommands(t *testing.T) {
 	b := add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "b", Questions: []schema.Question{question("Two", "C", "D")}})
 	s := startScreen(t, true, q)
 	s.waitOut(t, "From a · waiting 12s · 1 more waiting\n")
+	time.Sleep(KeyGuard)
 	s.write(t, "/next\n")
 	s.waitOut(t, "From b · waiting 12s · 1 more waiting\n")
 	s.write(t, " /CANCEL \n")
@@ -189,8 +190,9 @@ func TestLineNextToALaterSet(t *testing.T) {
 	q := newQueue()
 	add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "a", Questions: []schema.Question{question("One", "A", "B")}})
 	s := startScreen(t, true, q)
-	s.waitOut(t, "From a · waiting 12s\n[1/1] One\n")
+	s.waitOut(t, "From a · waiting 12s\n"+guardNote+"[1/1] One\n")
 	b := add(t, q, &inbox.Set{Kind: inbox.KindInput, From: "b", Message: "Name?"})
+	time.Sleep(KeyGuard)
 	s.write(t, "/next\n")
 	s.waitOut(t, "From b · waiting 12s · 1 more waiting\nName?\n")
 	if strings.Contains(s.out.String(), "No other set is waiting.") {
@@ -212,13 +214,58 @@ func TestLineWithdrawn(t *testing.T) {
 	s.waitOut(t, "[1/1] One\n")
 	start := time.Now()
 	q.Withdraw(a, "gone")
-	s.waitOut(t, "The asker from a stopped waiting: its questions were withdrawn.\n\nFrom b · waiting 12s\nName?\n")
+	s.waitOut(t, "The asker from a stopped waiting: its questions were withdrawn.\n\nFrom b · waiting 12s\n"+guardNote+"Name?\n")
 	if d := time.Since(start); d > time.Second {
 		t.Errorf("the screen took %s", d)
 	}
+	time.Sleep(KeyGuard)
 	s.write(t, "Ada\n")
 	if e := ended(t, b); e.Reply.Text != "Ada" {
 		t.Errorf("b: %+v", e)
+	}
+}
+
+// guardNote is what the screen says of a set that appeared without the
+// person moving to it.
+const guardNote = "(These questions just appeared: a line typed in the first half second is not taken.)\n"
+
+// At a terminal, a set that appears without the person moving to it (the
+// one before was withdrawn, or it is the first) takes no line for
+// KeyGuard, and says so: a line typed 20, 100 or 400 ms after the set
+// before was withdrawn, meant for it, is refused and the prompt shown
+// again; a command too, but /quit. A line typed after that answers. A set
+// the person moved to (by answering the one before, or /next) takes lines
+// at once.
+func TestLineTerminalKeyGuard(t *testing.T) {
+	q := newQueue()
+	a := add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "a", Questions: []schema.Question{question("One", "A", "B")}})
+	b := add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "b", Questions: []schema.Question{question("Two", "C", "D")}})
+	c := add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "c", Questions: []schema.Question{question("Three", "E", "F")}})
+	s := startScreen(t, true, q)
+	s.waitOut(t, "From a · waiting 12s · 2 more waiting\n"+guardNote+"[1/1] One\n")
+	time.Sleep(KeyGuard)
+	gone := time.Now()
+	q.Withdraw(a, "gone")
+	for _, at := range []time.Duration{20, 100, 400} {
+		time.Sleep(time.Until(gone.Add(at * time.Millisecond)))
+		s.write(t, "2\n")
+	}
+	s.write(t, "/cancel\n")
+	s.waitOut(t, "From b · waiting 12s · 1 more waiting\n"+guardNote+"[1/1] Two\n")
+	time.Sleep(KeyGuard)
+	stillWaits(t, b)
+	refused := strings.Count(s.out.String(), "(A line typed as these questions appeared was not taken: read them, then answer.)\n")
+	if refused < 2 {
+		t.Errorf("%d lines refused, want the 4 typed as the set appeared (some may have been typed before it)\n%s", refused, s.out.String())
+	}
+	s.write(t, "1\n")
+	if e := ended(t, b); e.State != inbox.Answered || e.Reply.Answers[0].Labels[0] != "C" {
+		t.Errorf("b: %+v", e)
+	}
+	s.waitOut(t, "✔ Sent to b.\n\nFrom c · waiting 12s\n[1/1] Three\n")
+	s.write(t, "2\n")
+	if e := ended(t, c); e.State != inbox.Answered || e.Reply.Answers[0].Labels[0] != "F" {
+		t.Errorf("c: %+v", e)
 	}
 }
 
@@ -231,6 +278,7 @@ func TestLineTerminalIdle(t *testing.T) {
 	s.waitOut(t, "No questions are waiting: nothing was answered.\n")
 	a := add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "a", Questions: []schema.Question{question("One", "A", "B")}})
 	s.waitOut(t, "Enter a number")
+	time.Sleep(KeyGuard)
 	s.write(t, "1\n")
 	if e := ended(t, a); e.Reply.Answers[0].Labels[0] != "A" {
 		t.Errorf("a: %+v", e)
@@ -245,7 +293,7 @@ func TestLineTerminalDropsTypeahead(t *testing.T) {
 	var out testutil.Buffer
 	l := &Line{Queue: q, Out: &out, Terminal: true, Now: time.Now}
 	// "y" was read before b was shown; "n" is typed at its prompt.
-	in := &lines{buf: []string{"y"}, wake: make(chan struct{})}
+	in := &lines{buf: []typed{{"y", time.Now()}}, wake: make(chan struct{})}
 	done := make(chan error, 1)
 	go func() {
 		_, err := l.present(context.Background(), b, 0, in)
@@ -255,6 +303,7 @@ func TestLineTerminalDropsTypeahead(t *testing.T) {
 	for !strings.Contains(out.String(), "[y/N]: ") && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
+	time.Sleep(KeyGuard) // a line typed as the set appears is refused too
 	text := "n"
 	in.add(&text)
 	if err := <-done; err != nil {
@@ -263,7 +312,7 @@ func TestLineTerminalDropsTypeahead(t *testing.T) {
 	if e := ended(t, b); e.State != inbox.Answered || e.Reply.Yes {
 		t.Errorf("b: %+v", e)
 	}
-	if !strings.Contains(out.String(), "(A line typed before these questions were shown was dropped.)\nDelete the backups? [y/N]: ") {
+	if !strings.Contains(out.String(), "(A line typed before these questions were shown was dropped.)\n"+guardNote+"Delete the backups? [y/N]: ") {
 		t.Errorf("screen:\n%s", out.String())
 	}
 }
