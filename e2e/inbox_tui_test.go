@@ -49,6 +49,13 @@ func startInboxTerm(t *testing.T, env ...string) *inboxTerm {
 func (r *inboxTerm) send(keys string) { r.t.Helper(); r.tm.Send(keys) }
 func (r *inboxTerm) expect(s string)  { r.t.Helper(); r.tm.ExpectScreen(s) }
 
+// ready waits until the set on screen takes keys: one that came on screen
+// without the person moving to it takes none for a moment, and says so.
+func (r *inboxTerm) ready() {
+	r.t.Helper()
+	r.tm.ExpectScreenFunc("keys no longer paused", func(s string) bool { return !strings.Contains(s, "⏸") })
+}
+
 // expectMatch waits for the screen to match the regular expression re.
 func (r *inboxTerm) expectMatch(re string) {
 	r.t.Helper()
@@ -183,6 +190,7 @@ func TestInboxTerminalEsc(t *testing.T) {
 	first := r.ask("first")
 	second := r.ask("second", "confirm", "Deploy now?")
 	r.expectMatch(`From first · waiting \d+s · 1 more waiting`)
+	r.ready()
 	r.send(keyEsc)
 	first.answered(t, 130, "")
 	r.expectMatch(`✖ Cancelled the questions from first\.\nFrom second · waiting \d+s\nDeploy now\?\n\n❯ Yes     No`)
@@ -201,6 +209,7 @@ func TestInboxTerminalTypedAhead(t *testing.T) {
 	first := r.ask("first")
 	second := r.ask("second")
 	r.expectMatch(`From first · waiting \d+s · 1 more waiting`)
+	r.ready()
 	r.send("1" + "2")
 	first.answered(t, 0, postgreSQL)
 	r.expectMatch(`✔ first · Database: PostgreSQL\nFrom second · waiting \d+s\n`)
@@ -223,6 +232,7 @@ func TestInboxTerminalWithdrawn(t *testing.T) {
 	victim := r.ask("victim")
 	next := r.ask("next")
 	r.expectMatch(`From victim · waiting \d+s · 1 more waiting`)
+	r.ready()
 	r.send("0")
 	r.expect("Your answer:")
 	r.send("half an answ")
@@ -240,6 +250,38 @@ func TestInboxTerminalWithdrawn(t *testing.T) {
 	r.exit(0)
 }
 
+// A set that comes on screen because the one shown was withdrawn (its
+// asker killed) takes no keys for a moment, and says so: a key pressed
+// 20, 100 or 400 ms after the kill, meant for the set that has gone, does
+// not answer the next one, which the person had not seen. Once the screen
+// says keys are no longer paused, a key answers it.
+func TestInboxTerminalKeyGuard(t *testing.T) {
+	t.Parallel()
+	r := startInboxTerm(t)
+	victim := r.ask("victim")
+	next := r.ask("next")
+	r.expectMatch(`From victim · waiting \d+s · 1 more waiting`)
+	r.ready()
+	killed := time.Now()
+	victim.cmd.Process.Kill()
+	for _, at := range []time.Duration{20, 100, 400} {
+		time.Sleep(time.Until(killed.Add(at * time.Millisecond)))
+		r.send("2")
+	}
+	r.expectMatch(`✖ The questions from victim were withdrawn \(the asker (went away|stopped waiting)\)\.\nFrom next · waiting \d+s\n`)
+	r.ready()
+	if n := r.waiting(); n != 1 {
+		t.Fatalf("%d sets wait, not the next one: a key meant for the withdrawn set answered it\nscreen:\n%s", n, r.tm.Screen())
+	}
+	if raw := r.tm.Raw(); !strings.Contains(raw, "⏸ The questions before were withdrawn: keys are paused for a moment.") {
+		t.Error("the screen never said that keys were paused")
+	}
+	r.send("1")
+	next.answered(t, 0, postgreSQL)
+	r.send(keyCtrlC)
+	r.exit(0)
+}
+
 // 0 chooses Other and n writes a note, through the inbox: the asker's
 // output carries the note in "annotations".
 func TestInboxTerminalOtherAndNote(t *testing.T) {
@@ -247,6 +289,7 @@ func TestInboxTerminalOtherAndNote(t *testing.T) {
 	r := startInboxTerm(t)
 	a := r.ask("agent")
 	r.expect("0 Other · n note")
+	r.ready()
 	r.send("n")
 	r.expect("Note:")
 	r.send("fast enough for tests" + keyEnter)
@@ -308,6 +351,7 @@ func TestInboxTerminalQuit(t *testing.T) {
 				askers = append(askers, r.ask(fmt.Sprintf("asker-%d", i), args...))
 			}
 			r.expectMatch(`From asker-0 · waiting \d+s · 2 more waiting`)
+			r.ready()
 			r.send("0")
 			r.expect("Your answer:")
 			r.send("typed")
@@ -335,6 +379,7 @@ func TestInboxTerminalQuit(t *testing.T) {
 		r := startInboxTerm(t)
 		a := r.ask("agent")
 		r.expect("From agent")
+		r.ready()
 		r.send("q") // not a quit while a set is shown
 		r.expect("❯ 1. PostgreSQL")
 		r.send(keyEnter)
