@@ -156,20 +156,7 @@ func isNoteKey(q schema.Question, line string) bool {
 // readNote asks for a note on the answer until CheckOther accepts it; an
 // empty line is no note.
 func (l *Asker) readNote(ctx context.Context) (string, error) {
-	for {
-		line, err := l.readLine(ctx, "Your note (Enter for none): ")
-		if err != nil {
-			return "", err
-		}
-		switch s, err := prompt.CheckOther(line); {
-		case err == nil:
-			return s, nil
-		case errors.Is(err, prompt.ErrOtherEmpty):
-			return "", nil
-		default:
-			l.say(fmt.Sprintf("Your note %s; type it again, or press Enter for none.", err))
-		}
-	}
+	return l.readOptional(ctx, "Your note (Enter for none): ", "Your note", "press Enter for none", nil)
 }
 
 // textPrompt asks for the person's own answer: after Other, or to a text
@@ -185,8 +172,16 @@ var errBack = errors.New("back to the options")
 // returns errBack: there is no answer of one's own, so the person is
 // taken back to the options, and a number typed next chooses one.
 func (l *Asker) readOther(ctx context.Context) (string, error) {
+	return l.readOptional(ctx, textPrompt, "Your answer", "press Enter to go back to the options", errBack)
+}
+
+// readOptional asks with ask until CheckOther accepts the line, and
+// returns it as CheckOther cleans it; an empty line returns "" and
+// onEmpty. A line refused is named what, and empty says what Enter on its
+// own does.
+func (l *Asker) readOptional(ctx context.Context, ask, what, empty string, onEmpty error) (string, error) {
 	for {
-		line, err := l.readLine(ctx, textPrompt)
+		line, err := l.readLine(ctx, ask)
 		if err != nil {
 			return "", err
 		}
@@ -194,9 +189,9 @@ func (l *Asker) readOther(ctx context.Context) (string, error) {
 		case err == nil:
 			return s, nil
 		case errors.Is(err, prompt.ErrOtherEmpty):
-			return "", errBack
+			return "", onEmpty
 		default:
-			l.say(fmt.Sprintf("Your answer %s; type it again, or press Enter to go back to the options.", err))
+			l.say(fmt.Sprintf("%s %s; type it again, or %s.", what, err, empty))
 		}
 	}
 }

@@ -153,17 +153,9 @@ func validateBlankOr(what string) survey.Validator {
 // and returns the note as CheckOther cleans it ("" for none). Esc returns
 // errBack.
 func askNote(s *dialog, p *textPrompt) (string, error) {
-	p.prefix, p.back = notePrefix, true
+	p.prefix = notePrefix
 	p.enter, p.enterEmpty = "Enter save", "Enter no note"
-	text, err := askOne[string](s, p, validateBlankOr("your note"))
-	if err != nil {
-		return "", err
-	}
-	note, err := prompt.CheckOther(text)
-	if errors.Is(err, prompt.ErrOtherEmpty) {
-		return "", nil
-	}
-	return note, err
+	return askBlankOr(s, p, "your note", nil)
 }
 
 // askOther asks for the answer of one's own after Other was chosen, until
@@ -171,17 +163,25 @@ func askNote(s *dialog, p *textPrompt) (string, error) {
 // Enter with nothing typed, returns errBack: Other was not what the
 // person wanted, and the options are shown again.
 func askOther(s *dialog, p *textPrompt) (string, error) {
-	p.back = true
 	p.enter, p.enterEmpty = "Enter submit", "Enter back"
-	text, err := askOne[string](s, p, validateBlankOr("your answer"))
+	return askBlankOr(s, p, "your answer", errBack)
+}
+
+// askBlankOr asks a text prompt that Esc leaves (errBack) until its text
+// passes CheckOther or is blank, and returns the text as CheckOther
+// cleans it, or "" and onBlank when it is blank. what names the text in
+// what is said of one refused.
+func askBlankOr(s *dialog, p *textPrompt, what string, onBlank error) (string, error) {
+	p.back = true
+	text, err := askOne[string](s, p, validateBlankOr(what))
 	if err != nil {
 		return "", err
 	}
-	other, err := prompt.CheckOther(text)
+	text, err = prompt.CheckOther(text)
 	if errors.Is(err, prompt.ErrOtherEmpty) {
-		return "", errBack
+		return "", onBlank
 	}
-	return other, err
+	return text, err
 }
 
 // Cleanup leaves the prompt on screen: whatever is drawn next replaces it,

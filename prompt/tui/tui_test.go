@@ -200,8 +200,8 @@ func TestTUIOtherAsksForText(t *testing.T) {
 
 // Other can be left without cancelling: Esc, or Enter with nothing typed
 // (blank counts as nothing), goes back to the options as they were, and
-// what is pressed there chooses an option. Esc in the options still
-// cancels.
+// what is pressed there chooses an option. (Esc in the options still
+// cancels: see TestTUICancel.)
 func TestTUIBackFromOther(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct{ name, back string }{
@@ -233,21 +233,6 @@ func TestTUIBackFromOther(t *testing.T) {
 			checkRestored(t, tm)
 		})
 	}
-	t.Run("then Esc cancels", func(t *testing.T) {
-		t.Parallel()
-		tm := ptytest.New(t, 60, 30)
-		a := startAsk(t, tm, false, database)
-		tm.ExpectScreen("❯ 1. PostgreSQL")
-		tm.Send("0")
-		tm.ExpectScreen("Your answer:")
-		tm.Send(esc)
-		tm.ExpectScreen("❯ 0. Other")
-		tm.Send(esc)
-		if _, err := a.wait(t); !errors.Is(err, prompt.ErrCancelled) {
-			t.Errorf("Ask error = %v, want ErrCancelled", err)
-		}
-		checkRestored(t, tm)
-	})
 }
 
 func TestTUIMultiSelectSpaceAndDigits(t *testing.T) {
@@ -675,8 +660,9 @@ func TestTUIConfirmAndInput(t *testing.T) {
 }
 
 // Text from the input is drawn through Display: escape sequences and
-// bidirectional overrides are shown, not obeyed; typed answers go through
-// CheckOther.
+// bidirectional overrides are shown, not obeyed, and what draws nothing is
+// shown by its code point, so that "SQ\u200bLite" cannot pass for
+// "SQLite"; typed answers go through CheckOther.
 func TestTUIHostileTextIsShownNotObeyed(t *testing.T) {
 	t.Parallel()
 	tm := ptytest.New(t, 80, 30)
@@ -685,11 +671,12 @@ func TestTUIHostileTextIsShownNotObeyed(t *testing.T) {
 		Header:   "DB\u202e",
 		Options: []schema.Option{
 			{Label: "Postgre\x1b[31mSQL", Description: "one\ntwo\x1b]52;c;aGk=\x07"},
-			{Label: "SQLite", Description: "Embedded"},
+			{Label: "SQ\u200bLite", Description: "Embedded\ufeff"},
 		},
 	}
 	a := startAsk(t, tm, false, q)
 	tm.ExpectScreen(`1. Postgre\x1b[31mSQL`)
+	tm.ExpectScreen("2. SQ⟨U+200B⟩Lite\n     Embedded⟨U+FEFF⟩")
 	tm.ExpectScreen(`two\x1b]52;c;aGk=\x07`)
 	tm.ExpectScreen(`Which \x1b]0;pwned\x07database?`)
 	tm.ExpectScreen(`DB\u202e`)
@@ -697,47 +684,20 @@ func TestTUIHostileTextIsShownNotObeyed(t *testing.T) {
 	tm.ExpectScreen("Your answer:")
 	// What is typed (or pasted) is drawn by the same rule while it is
 	// typed, the cursor after it.
-	tm.Send("Maria\u202eDB\u2028\u2066x\x1b[D")
-	tm.ExpectScreen(`Your answer: Maria\u202eDB\u2028\u2066x`)
+	tm.Send("Maria\u202eDB\u2028\u2066x\u2060\x1b[D")
+	tm.ExpectScreen(`Your answer: Maria\u202eDB\u2028\u2066x⟨U+2060⟩`)
 	tm.Send(enter)
-	a.answer(t, prompt.Answer{Other: "MariaDB x"})
+	a.answer(t, prompt.Answer{Other: "MariaDB x\u2060"})
 	if echo, canonical := tm.LineMode(); !echo || !canonical {
 		t.Errorf("terminal left with echo %v, line editing %v", echo, canonical)
 	}
 	tm.Drain()
 	raw := tm.Raw()
-	for _, bad := range []string{"\x1b]0;", "\x1b]52;", "\x1b[31m", "\u202e", "\u2028", "\u2066", "\x07"} {
+	for _, bad := range []string{"\x1b]0;", "\x1b]52;", "\x1b[31m", "\u202e", "\u2028", "\u2066", "\x07", "\u200b", "\ufeff", "\u2060"} {
 		if strings.Contains(raw, bad) {
 			t.Errorf("the terminal was sent %q", bad)
 		}
 	}
-}
-
-// Characters that draw nothing are shown by their code point, in the
-// questions and in what is typed, so that "claude\u200bcode" cannot pass
-// for "claudecode"; the answer keeps the label as given.
-func TestTUIInvisibleCharactersShown(t *testing.T) {
-	t.Parallel()
-	tm := ptytest.New(t, 80, 30)
-	q := schema.Question{
-		Question: "Which \ufeffagent?",
-		Header:   "Agent\u2060",
-		Options: []schema.Option{
-			{Label: "claude\u200bcode", Description: "soft\u00adhyphen"},
-			{Label: "claude code", Description: "the real one"},
-		},
-	}
-	a := startAsk(t, tm, false, q, database)
-	tm.ExpectScreen("[Agent⟨U+2060⟩]  Question 1 of 2\nWhich ⟨U+FEFF⟩agent?")
-	tm.ExpectScreen("❯ 1. claude⟨U+200B⟩code\n     soft⟨U+00AD⟩hyphen\n  2. claude code")
-	tm.Send(enter)
-	tm.ExpectScreen("[Database]")
-	tm.Send("0")
-	tm.ExpectScreen("Your answer:")
-	tm.Send("Maria\u200bDB")
-	tm.ExpectScreen("Your answer: Maria⟨U+200B⟩DB")
-	tm.Send(enter)
-	a.answer(t, labels("claude\u200bcode"), prompt.Answer{Other: "Maria\u200bDB"})
 }
 
 // 0 is Other, as on the line prompt, and Other is shown as 0.

@@ -300,8 +300,9 @@ func TestTerminalEndedElsewhere(t *testing.T) {
 // shown was withdrawn or answered elsewhere, or it is the first to
 // arrive) takes no keys for KeyGuard, and says so: a key pressed 20, 100
 // or 400 ms after the set before was withdrawn, meant for that one, does
-// not answer it. Once the guard is over, keys answer it. A set the person
-// moved to (by answering the one before, or Tab) takes keys at once.
+// not answer it. Once the guard is over, keys answer it. (A set the
+// person moved to, by answering the one before or Tab, takes keys at
+// once: see TestTerminalQueueOrderAndTab.)
 func TestTerminalKeyGuard(t *testing.T) {
 	for _, why := range []string{"withdrawn", "answered elsewhere"} {
 		t.Run(why, func(t *testing.T) {
@@ -336,23 +337,6 @@ func TestTerminalKeyGuard(t *testing.T) {
 			answered(t, b, labels("PostgreSQL"))
 		})
 	}
-	t.Run("moved by the person", func(t *testing.T) {
-		r := startTerminal(t, 80, 24)
-		a := add(t, r.q, askSet("alpha", database))
-		b := add(t, r.q, askSet("beta", database))
-		c := add(t, r.q, askSet("gamma", database))
-		r.expect("From alpha · waiting 0s · 2 more waiting\n[Database]")
-		r.send(keyTab)
-		r.expect("From beta · waiting 0s · 2 more waiting\n[Database]")
-		r.send("2")
-		answered(t, b, labels("SQLite"))
-		r.expect("From gamma · waiting 0s · 1 more waiting\n[Database]")
-		r.send("2")
-		answered(t, c, labels("SQLite"))
-		r.expect("From alpha · waiting 0s\n[Database]")
-		r.send("2")
-		answered(t, a, labels("SQLite"))
-	})
 }
 
 // 0 chooses Other and n writes a note, as in askuser; several questions
