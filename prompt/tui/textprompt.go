@@ -24,13 +24,13 @@ type textPrompt struct {
 	placeholder string   // an example answer, shown while the text is empty
 	def         string   // the answer Enter takes while the text is empty
 	// back makes Esc return errBack, to go back to the screen this one was
-	// opened from, rather than cancel; Ctrl+C still cancels. enter and
-	// enterEmpty then name what Enter does, with text and without.
-	back              bool
-	enter, enterEmpty string
-	text              []rune
-	pos               int // the cursor, an index into text
-	message           string
+	// opened from, rather than cancel; Ctrl+C still cancels. keys and
+	// emptyKeys then list what Enter and Esc do, with text and without.
+	back            bool
+	keys, emptyKeys []string
+	text            []rune
+	pos             int // the cursor, an index into text
+	message         string
 }
 
 // newTextPrompt returns a text prompt under head for an answer, starting
@@ -154,7 +154,7 @@ func validateBlankOr(what string) survey.Validator {
 // errBack.
 func askNote(s *dialog, p *textPrompt) (string, error) {
 	p.prefix = notePrefix
-	p.enter, p.enterEmpty = "Enter save", "Enter no note"
+	p.keys, p.emptyKeys = []string{"Enter save", "Esc back"}, []string{"Enter no note", "Esc back"}
 	return askBlankOr(s, p, "your note", nil)
 }
 
@@ -163,7 +163,7 @@ func askNote(s *dialog, p *textPrompt) (string, error) {
 // Enter with nothing typed, returns errBack: Other was not what the
 // person wanted, and the options are shown again.
 func askOther(s *dialog, p *textPrompt) (string, error) {
-	p.enter, p.enterEmpty = "Enter submit", "Enter back"
+	p.keys, p.emptyKeys = []string{"Enter submit", "Esc back"}, []string{"Enter or Esc back"}
 	return askBlankOr(s, p, "your answer", errBack)
 }
 
@@ -234,9 +234,9 @@ func (p *textPrompt) frame(l layout, w int) frame {
 		keys := []string{"Enter submit", "Esc cancel"}
 		switch {
 		case p.back && len(p.text) == 0:
-			keys = []string{p.enterEmpty, "Esc back", interruptHint}
+			keys = append(slices.Clip(p.emptyKeys), interruptHint)
 		case p.back:
-			keys = []string{p.enter, "Esc back", interruptHint}
+			keys = append(slices.Clip(p.keys), interruptHint)
 		case len(p.text) == 0 && p.def != "":
 			keys[0] = fmt.Sprintf(`Enter for "%s"`, prompt.Display(p.def))
 		}

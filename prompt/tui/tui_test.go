@@ -216,7 +216,7 @@ func TestTUIBackFromOther(t *testing.T) {
 			tm.ExpectScreen("❯ 1. PostgreSQL")
 			tm.Send("0")
 			tm.ExpectScreen("Your answer:")
-			tm.ExpectScreen("Enter back · Esc back · Ctrl+C cancel")
+			tm.ExpectScreen("Enter or Esc back · Ctrl+C cancel")
 			tm.Send(tc.back)
 			tm.ExpectScreen("❯ 0. Other")
 			tm.ExpectScreen("Esc cancel")
