@@ -313,7 +313,7 @@ func TestPause(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer ui.Release()
-			const pause = 600 * time.Millisecond
+			const pause = time.Second
 			ui.Pause(pause, "New questions: keys are paused for a moment.")
 			ask := start(t, func() (any, error) { return ui.Ask(context.Background(), []schema.Question{database}) })
 			tm.ExpectScreen("⏸ New questions: keys are paused for a moment.\n[Database]")

@@ -8,6 +8,7 @@ package screen
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -59,6 +60,9 @@ type Line struct {
 	Now func() time.Time
 
 	last *inbox.Set // the set shown last
+	// keyGuard, when set, replaces KeyGuard: tests that type lines at
+	// given times use a longer one, which a busy machine cannot outrun.
+	keyGuard time.Duration
 	// moved is set when the person moved on from the set shown last
 	// (answered, cancelled or skipped it): the next set then takes lines
 	// at once, as it does when Terminal is not set.
@@ -136,7 +140,7 @@ func (l *Line) present(ctx context.Context, s *inbox.Set, more int, in *lines) (
 		if !l.moved {
 			// Nor what is typed just after they appear, unless the
 			// person moved here.
-			guard = time.Now().Add(KeyGuard)
+			guard = time.Now().Add(cmp.Or(l.keyGuard, KeyGuard))
 		}
 	}
 	l.last, l.moved = s, false

@@ -31,12 +31,15 @@ type testScreen struct {
 	done chan error
 }
 
-func startScreen(t *testing.T, terminal bool, q *inbox.Queue) *testScreen {
+func startScreen(t *testing.T, terminal bool, q *inbox.Queue, opts ...func(*Line)) *testScreen {
 	t.Helper()
 	pr, pw := io.Pipe()
 	s := &testScreen{q: q, in: pw, done: make(chan error, 1)}
 	l := &Line{Queue: q, In: pr, Out: &s.out, Terminal: terminal, Where: "/run/inbox.sock", Home: "/home/me",
 		Now: func() time.Time { return time.Date(2026, 1, 1, 0, 0, 12, 0, time.UTC) }}
+	for _, o := range opts {
+		o(l)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { s.done <- l.Run(ctx) }()
 	t.Cleanup(func() {
@@ -230,8 +233,8 @@ func TestLineWithdrawn(t *testing.T) {
 const guardNote = "(These questions just appeared: a line typed in the first half second is not taken.)\n"
 
 // At a terminal, a set that appears without the person moving to it (the
-// one before was withdrawn, or it is the first) takes no line for
-// KeyGuard, and says so: a line typed 20, 100 or 400 ms after the set
+// one before was withdrawn, or it is the first) takes no line for a while
+// (KeyGuard; longer here, for a busy machine), and says so: a line typed 20, 100 or 400 ms after the set
 // before was withdrawn, meant for it, is refused and the prompt shown
 // again; a command too, but /quit. A line typed after that answers. A set
 // the person moved to (by answering the one before, or /next) takes lines
@@ -241,9 +244,10 @@ func TestLineTerminalKeyGuard(t *testing.T) {
 	a := add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "a", Questions: []schema.Question{question("One", "A", "B")}})
 	b := add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "b", Questions: []schema.Question{question("Two", "C", "D")}})
 	c := add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "c", Questions: []schema.Question{question("Three", "E", "F")}})
-	s := startScreen(t, true, q)
+	const guard = 1500 * time.Millisecond
+	s := startScreen(t, true, q, func(l *Line) { l.keyGuard = guard })
 	s.waitOut(t, "From a · waiting 12s · 2 more waiting\n"+guardNote+"[1/1] One\n")
-	time.Sleep(KeyGuard)
+	time.Sleep(guard)
 	gone := time.Now()
 	q.Withdraw(a, "gone")
 	for _, at := range []time.Duration{20, 100, 400} {
@@ -252,7 +256,7 @@ func TestLineTerminalKeyGuard(t *testing.T) {
 	}
 	s.write(t, "/cancel\n")
 	s.waitOut(t, "From b · waiting 12s · 1 more waiting\n"+guardNote+"[1/1] Two\n")
-	time.Sleep(KeyGuard)
+	time.Sleep(guard)
 	stillWaits(t, b)
 	refused := strings.Count(s.out.String(), "(A line typed as these questions appeared was not taken: read them, then answer.)\n")
 	if refused < 2 {

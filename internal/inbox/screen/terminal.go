@@ -2,6 +2,7 @@ package screen
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -35,6 +36,7 @@ type Terminal struct {
 	now    func() time.Time
 	redraw chan struct{}
 	shown  atomic.Pointer[inbox.Set] // the set on screen, nil while idle
+	guard  time.Duration             // KeyGuard, but in tests
 }
 
 // TerminalOptions configure a Terminal.
@@ -52,6 +54,10 @@ type TerminalOptions struct {
 	Home string
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
+
+	// keyGuard, when set, replaces KeyGuard: tests that press keys at
+	// given times use a longer one, which a busy machine cannot outrun.
+	keyGuard time.Duration
 }
 
 // NewTerminal returns the terminal view of o.Queue.
@@ -60,6 +66,7 @@ func NewTerminal(o TerminalOptions) *Terminal {
 	if s.now == nil {
 		s.now = time.Now
 	}
+	s.guard = cmp.Or(o.keyGuard, KeyGuard)
 	s.ui = tui.New(tui.Options{
 		In: o.In, Out: o.Out, Color: o.Color, Review: true,
 		Banner: s.banner, Hints: s.hints, Take: s.take, Redraw: s.redraw,
@@ -117,7 +124,7 @@ func (s *Terminal) Run(ctx context.Context) (err error) {
 			// here.
 			s.ui.Forget()
 			if why != "" {
-				s.ui.Pause(KeyGuard, why+": keys are paused for a moment.")
+				s.ui.Pause(s.guard, why+": keys are paused for a moment.")
 			}
 			last = set
 		}

@@ -60,10 +60,17 @@ type terminalRun struct {
 
 func startTerminal(t *testing.T, cols, rows int) *terminalRun {
 	t.Helper()
+	return startTerminalGuard(t, cols, rows, 0)
+}
+
+// startTerminalGuard is startTerminal with keys paused for guard (0 for
+// KeyGuard) when a set comes on screen on its own.
+func startTerminalGuard(t *testing.T, cols, rows int, guard time.Duration) *terminalRun {
+	t.Helper()
 	c := &clock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	r := &terminalRun{tm: ptytest.New(t, cols, rows), clock: c, done: make(chan error, 1)}
 	r.q = inbox.NewQueue(inbox.QueueOptions{Now: c.Now})
-	r.s = NewTerminal(TerminalOptions{Queue: r.q, In: r.tm.Tty(), Out: r.tm.Tty(), Where: "/run/user/1000/askuser/inbox.sock", Home: "/home/me", Now: c.Now})
+	r.s = NewTerminal(TerminalOptions{Queue: r.q, In: r.tm.Tty(), Out: r.tm.Tty(), Where: "/run/user/1000/askuser/inbox.sock", Home: "/home/me", Now: c.Now, keyGuard: guard})
 	ctx, cancel := context.WithCancelCause(context.Background())
 	r.cancel = cancel
 	go func() { r.done <- r.s.Run(ctx) }()
@@ -298,15 +305,15 @@ func TestTerminalEndedElsewhere(t *testing.T) {
 
 // A set that comes on screen without the person moving to it (the one
 // shown was withdrawn or answered elsewhere, or it is the first to
-// arrive) takes no keys for KeyGuard, and says so: a key pressed 20, 100
-// or 400 ms after the set before was withdrawn, meant for that one, does
-// not answer it. Once the guard is over, keys answer it. (A set the
+// arrive) takes no keys for a while (KeyGuard; longer here, for a busy
+// machine), and says so: a key pressed 20, 100 or 400 ms after the set
+// before was withdrawn, meant for that one, does not answer it. Once the guard is over, keys answer it. (A set the
 // person moved to, by answering the one before or Tab, takes keys at
 // once: see TestTerminalQueueOrderAndTab.)
 func TestTerminalKeyGuard(t *testing.T) {
 	for _, why := range []string{"withdrawn", "answered elsewhere"} {
 		t.Run(why, func(t *testing.T) {
-			r := startTerminal(t, 80, 24)
+			r := startTerminalGuard(t, 80, 24, 1500*time.Millisecond)
 			a := add(t, r.q, askSet("alpha", database))
 			b := add(t, r.q, askSet("beta", database))
 			r.expect("From alpha · waiting 0s · 1 more waiting")
