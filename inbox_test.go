@@ -3,11 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -19,16 +21,19 @@ import (
 
 // The testscript commands of the inbox's scripts (inbox_*.txtar).
 
-// cmdAgent runs a program as an agent harness does, without a terminal and
-// with stdin /dev/null, an open socket that never sends, or an open pipe
-// that is never written, and checks its exact exit code:
+// cmdAgent runs a program as an agent harness does, without a terminal (in
+// a session of its own) and with stdin /dev/null, an open socket that never
+// sends, an open pipe that is never written, a file of the script's
+// (file:NAME), a pipe that gives NAME and closes (piped:NAME), or one that
+// closes only a while after giving NAME (late:NAME), and checks its exact
+// exit code:
 //
 //	agent null 66 askuser -f questions.json
 //
 // Its stdout and stderr become the script's stdout and stderr.
 func cmdAgent(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 3 {
-		ts.Fatalf("usage: agent null|socket|pipe CODE program [args...]")
+		ts.Fatalf("usage: agent null|socket|pipe|file:NAME|piped:NAME|late:NAME CODE program [args...]")
 	}
 	want, err := strconv.Atoi(args[1])
 	if err != nil {
@@ -39,7 +44,28 @@ func cmdAgent(ts *testscript.TestScript, neg bool, args []string) {
 	cmd := exec.Command(path, args[3:]...)
 	cmd.Dir = ts.Getenv("WORK")
 	cmd.Env = scriptEnv(ts)
-	switch args[0] {
+	detach(cmd)
+	kind, name, _ := strings.Cut(args[0], ":")
+	switch kind {
+	case "file":
+		f, err := os.Open(ts.MkAbs(name))
+		ts.Check(err)
+		defer f.Close()
+		cmd.Stdin = f
+	case "piped", "late":
+		r, w, err := os.Pipe()
+		ts.Check(err)
+		defer r.Close()
+		data := ts.ReadFile(name)
+		go func() {
+			defer w.Close()
+			_, _ = io.WriteString(w, data)
+			if kind == "late" {
+				// Longer than askuser looks for the end before it asks.
+				time.Sleep(time.Second)
+			}
+		}()
+		cmd.Stdin = r
 	case "null":
 		f, err := os.Open(os.DevNull)
 		ts.Check(err)
