@@ -146,7 +146,8 @@ func inboxOnTerminal(env *Env, ui string) (bool, error) {
 		}
 		return true, nil
 	case "auto":
-		return terminals && !accessible(env.Getenv), nil
+		plain, err := accessible(env.Getenv)
+		return terminals && !plain, err
 	}
 	return false, nil
 }

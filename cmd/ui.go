@@ -144,7 +144,7 @@ func newAsker(env *Env, o sessionOptions, rest io.Reader) (*asker, error) {
 		}
 		useTUI = true
 	case uiAuto:
-		useTUI = terminals && !accessible(env.Getenv)
+		useTUI = terminals && !o.plain
 	}
 	a.out = out.w
 	for _, s := range []side{in, out} {
@@ -181,10 +181,11 @@ func newWebAsker(env *Env, o sessionOptions) (*asker, error) {
 }
 
 // accessible reports whether the person asked for plain line prompts, for
-// a screen reader or a terminal without cursor control.
-func accessible(getenv func(string) string) bool {
-	a := getenv("ACCESSIBLE")
-	return (a != "" && a != "0") || getenv("TERM") == "dumb"
+// a screen reader (ACCESSIBLE, a boolean) or a terminal without cursor
+// control (TERM=dumb).
+func accessible(getenv func(string) string) (bool, error) {
+	on, _, err := envBool(getenv, "ACCESSIBLE")
+	return on || getenv("TERM") == "dumb", err
 }
 
 // openTTY opens the controlling terminal for reading and writing. Without
