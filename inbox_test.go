@@ -93,6 +93,22 @@ func cmdAgent(ts *testscript.TestScript, neg bool, args []string) {
 	r.finish(ts, want, "")
 }
 
+// cmdFreeport sets NAME to a TCP port of 127.0.0.1 that nothing listens
+// on, for an inbox over TCP whose address the askers must know before it
+// starts:
+//
+//	freeport PORT
+func cmdFreeport(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: freeport NAME")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ts.Check(err)
+	port := ln.Addr().(*net.TCPAddr).Port
+	ts.Check(ln.Close())
+	ts.Setenv(args[0], strconv.Itoa(port))
+}
+
 // socketpair returns the two ends of a connected Unix socket, as files.
 func socketpair() ([2]*os.File, error) {
 	dir, err := os.MkdirTemp("", "sp")
