@@ -45,17 +45,40 @@ func cmdAgent(ts *testscript.TestScript, neg bool, args []string) {
 	cmd.Dir = ts.Getenv("WORK")
 	cmd.Env = scriptEnv(ts)
 	detach(cmd)
-	kind, name, _ := strings.Cut(args[0], ":")
+	stdin, closeStdin := agentStdin(ts, args[0])
+	defer closeStdin()
+	cmd.Stdin = stdin
+	r := &running{cmd: cmd, done: make(chan error, 1)}
+	cmd.Stdout, cmd.Stderr = &r.stdout, &r.stderr
+	ts.Check(cmd.Start())
+	go func() { r.done <- cmd.Wait() }()
+	r.finish(ts, want, "")
+}
+
+// agentStdin opens the stdin that cmdAgent's spec names, and returns it
+// with what closes it once the program has ended.
+func agentStdin(ts *testscript.TestScript, spec string) (*os.File, func()) {
+	kind, name, _ := strings.Cut(spec, ":")
 	switch kind {
+	case "null":
+		f, err := os.Open(os.DevNull)
+		ts.Check(err)
+		return f, func() { f.Close() }
 	case "file":
 		f, err := os.Open(ts.MkAbs(name))
 		ts.Check(err)
-		defer f.Close()
-		cmd.Stdin = f
+		return f, func() { f.Close() }
+	case "socket":
+		fds, err := socketpair()
+		ts.Check(err)
+		return fds[0], func() { fds[0].Close(); fds[1].Close() }
+	case "pipe":
+		r, w, err := os.Pipe()
+		ts.Check(err)
+		return r, func() { r.Close(); w.Close() }
 	case "piped", "late":
 		r, w, err := os.Pipe()
 		ts.Check(err)
-		defer r.Close()
 		data := ts.ReadFile(name)
 		go func() {
 			defer w.Close()
@@ -65,32 +88,10 @@ func cmdAgent(ts *testscript.TestScript, neg bool, args []string) {
 				time.Sleep(time.Second)
 			}
 		}()
-		cmd.Stdin = r
-	case "null":
-		f, err := os.Open(os.DevNull)
-		ts.Check(err)
-		defer f.Close()
-		cmd.Stdin = f
-	case "socket":
-		fds, err := socketpair()
-		ts.Check(err)
-		defer fds[0].Close()
-		defer fds[1].Close()
-		cmd.Stdin = fds[0]
-	case "pipe":
-		r, w, err := os.Pipe()
-		ts.Check(err)
-		defer r.Close()
-		defer w.Close()
-		cmd.Stdin = r
-	default:
-		ts.Fatalf("agent: unknown stdin %q", args[0])
+		return r, func() { r.Close() }
 	}
-	r := &running{cmd: cmd, done: make(chan error, 1)}
-	cmd.Stdout, cmd.Stderr = &r.stdout, &r.stderr
-	ts.Check(cmd.Start())
-	go func() { r.done <- cmd.Wait() }()
-	r.finish(ts, want, "")
+	ts.Fatalf("agent: unknown stdin %q", spec)
+	return nil, nil
 }
 
 // cmdFreeport sets NAME to a TCP port of 127.0.0.1 that nothing listens

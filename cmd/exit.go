@@ -117,11 +117,7 @@ func classify(err error, cmdPath string) (string, int) {
 	case errors.As(err, &limit):
 		return errorLine(err), ExitUsage
 	case errors.As(err, &syntax):
-		msg := fmt.Sprintf("Error: Invalid JSON format: %s\n", syntax)
-		if errors.As(err, new(*singleQuotesError)) {
-			msg += "JSON takes double quotes around keys and strings; put single quotes around the whole argument, for the shell:\n"
-		}
-		return msg + usageLine(cmdPath) + "\n", ExitInvalid
+		return syntaxReport(err, syntax, cmdPath), ExitInvalid
 	case errors.As(err, &invalid):
 		var b strings.Builder
 		b.WriteString("Error: Validation failed\n")
@@ -154,6 +150,16 @@ func classify(err error, cmdPath string) (string, int) {
 		return msg, ExitCancel
 	}
 	return errorLine(err), ExitError
+}
+
+// syntaxReport is the message of questions that are not JSON (syntax, in
+// err), with a word on quoting when they were written with single quotes.
+func syntaxReport(err error, syntax *schema.SyntaxError, cmdPath string) string {
+	msg := fmt.Sprintf("Error: Invalid JSON format: %s\n", syntax)
+	if errors.As(err, new(*singleQuotesError)) {
+		msg += "JSON takes double quotes around keys and strings; put single quotes around the whole argument, for the shell:\n"
+	}
+	return msg + usageLine(cmdPath) + "\n"
 }
 
 // errorLine is the plain report of err: "Error: " and its message.
