@@ -149,7 +149,7 @@ func routeInbox(env *Env, o sessionOptions, rest io.Reader) (routed, error) {
 	switch {
 	case o.mode == uiInbox:
 		if err := probeInbox(o); err != nil {
-			return routed{}, &prompt.UnavailableError{Err: fmt.Errorf("%w: start one with 'askuser inbox' in a terminal the person sees", err)}
+			return routed{}, &prompt.UnavailableError{Err: core.WithHint(err)}
 		}
 		return routed{asker: &asker{fullAsker: newInboxAsker(env, o), out: env.IO.ErrOut, inbox: true}}, nil
 	case o.mode != uiAuto || o.tty:
@@ -161,7 +161,8 @@ func routeInbox(env *Env, o sessionOptions, rest io.Reader) (routed, error) {
 	if why == nil && !unseen {
 		return rt, nil
 	}
-	if probeInbox(o) == nil {
+	probe := probeInbox(o)
+	if probe == nil {
 		return routed{asker: &asker{fullAsker: newInboxAsker(env, o), out: env.IO.ErrOut, inbox: true}}, nil
 	}
 	if unseen {
@@ -170,7 +171,7 @@ func routeInbox(env *Env, o sessionOptions, rest io.Reader) (routed, error) {
 		}
 		why = &noPersonError{stdin: "a terminal, in whose foreground askuser does not run", silent: true}
 	}
-	why.addr = o.inbox.addr
+	why.addr, why.probe = o.inbox.addr, probe
 	a := &asker{fullAsker: nobody{}, out: env.IO.ErrOut, nobody: why}
 	return routed{asker: a}, nil
 }
@@ -327,8 +328,8 @@ func (f *fallbackAsker) inbox(err error) (fullAsker, bool) {
 	if !errors.Is(err, prompt.ErrNoAnswer) || f.read.n > 0 {
 		return nil, false
 	}
-	if probeInbox(f.o) != nil {
-		f.owner.nobody = &noPersonError{stdin: "it ended before the first answer", addr: f.o.inbox.addr}
+	if probe := probeInbox(f.o); probe != nil {
+		f.owner.nobody = &noPersonError{stdin: "it ended before the first answer", addr: f.o.inbox.addr, probe: probe}
 		return nil, false
 	}
 	_, _ = fmt.Fprintln(f.env.IO.ErrOut, "The answer input ended before the first answer: asking in the inbox instead.")
@@ -380,6 +381,7 @@ type noPersonError struct {
 	// where a person could answer with the questions given otherwise.
 	terminal bool
 	addr     core.Addr
+	probe    error // why no inbox answered
 }
 
 func (e *noPersonError) Error() string { return e.err.Error() }
@@ -399,12 +401,18 @@ func (e *noPersonError) explain(err error) error {
 
 // report is the message of exit 66 for e.
 func (e *noPersonError) report() string {
-	hint := "To reach the person, have them run 'askuser inbox' in a terminal and ask again, or use --ui web --open.\n"
+	inbox := fmt.Sprintf("no inbox answers at %s", e.addr)
+	hint := "To reach the person, have them run 'askuser inbox' in a terminal and ask again, or use --ui web --open."
+	var blocked *core.BlockedError
+	if errors.As(e.probe, &blocked) {
+		// An inbox may well be there: say what kept it out of reach.
+		inbox, hint = blocked.Error(), blocked.Hint()
+	}
 	if e.terminal {
 		hint = "To answer at this terminal, give the questions with -f FILE (or as the argument) so that stdin stays the terminal, or add --tty.\n" + hint
 	}
 	if e.silent {
-		return fmt.Sprintf("Error: No answer: nobody can answer on stdin (%s), and no inbox answers at %s\n%s", e.stdin, e.addr, hint)
+		return fmt.Sprintf("Error: No answer: nobody can answer on stdin (%s), and %s\n%s\n", e.stdin, inbox, hint)
 	}
-	return fmt.Sprintf("Error: No answer: %s\nNobody can answer on stdin (%s), and no inbox answers at %s.\n%s", e.err, e.stdin, e.addr, hint)
+	return fmt.Sprintf("Error: No answer: %s\nNobody can answer on stdin (%s), and %s.\n%s\n", e.err, e.stdin, inbox, hint)
 }
