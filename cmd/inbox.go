@@ -182,7 +182,8 @@ func inboxOnTerminal(env *Env, ui uiMode, from string) (bool, error) {
 		}
 		return true, nil
 	case uiAuto:
-		return terminals && !accessible(env.Getenv), nil
+		plain, err := accessible(env.Getenv)
+		return terminals && !plain, err
 	}
 	return false, nil
 }

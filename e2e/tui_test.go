@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
@@ -718,4 +719,44 @@ func TestTUINoteOverInputNote(t *testing.T) {
 	r.expect("Question 2 of 2")
 	r.send("1" + keyEnter)
 	r.exit(0, `{"answers":{"Which database should we use?":"PostgreSQL (Recommended)","Which features should we enable?":"Auth"},"annotations":{"Which database should we use?":{"notes":"mine"},"Which features should we enable?":{"notes":"kept"}}}`+"\n")
+}
+
+// A person typed askuser at a terminal with stderr captured (ans=$(askuser
+// -f q.json 2>&1), or 2>err.txt): stdin is their terminal, so the questions
+// are asked on it, not written where nobody sees them.
+func TestTUIStderrCaptured(t *testing.T) {
+	t.Parallel()
+	errFile, err := os.Create(filepath.Join(t.TempDir(), "err.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer errFile.Close()
+	noInbox := "ASKUSER_INBOX=" + filepath.Join(t.TempDir(), "none.sock")
+	r := startTUI(t, runOpts{stderr: errFile, env: []string{noInbox}}, questions(qDatabase))
+	r.expect("❯ 1. PostgreSQL")
+	r.send("2")
+	r.exit(0, `{"answers":{"Database":"SQLite"}}`+"\n")
+	r.screen("✔ Database: SQLite")
+	if b, err := os.ReadFile(errFile.Name()); err != nil || len(b) > 0 {
+		t.Errorf("stderr file = %q (%v), want nothing", b, err)
+	}
+}
+
+// Questions given on stdin with nothing after them, at a terminal
+// (askuser < q.json): nobody can answer on stdin, and the error says how
+// to answer at this terminal, without a prompt drawn first.
+func TestTUIOnlyQuestionsOnStdin(t *testing.T) {
+	t.Parallel()
+	var stderr bytes.Buffer
+	noInbox := "ASKUSER_INBOX=" + filepath.Join(t.TempDir(), "none.sock")
+	r := startTUI(t, runOpts{stdin: strings.NewReader(questions(qDatabase)), stderr: &stderr, env: []string{noInbox}})
+	r.exit(66, "")
+	want := "To answer at this terminal, give the questions with -f FILE (or as the argument) so that stdin stays the terminal, or add --tty.\n" +
+		"To reach the person, have them run 'askuser inbox' in a terminal and ask again, or use --ui web --open.\n"
+	if got := stderr.String(); !strings.HasPrefix(got, "Error: No answer: ") || !strings.HasSuffix(got, want) || strings.Contains(got, "Enter a number") {
+		t.Errorf("stderr = %q, want the error, then %q", got, want)
+	}
+	if r.tm.Screen() != "" {
+		t.Errorf("the terminal shows:\n%s", r.tm.Screen())
+	}
 }
