@@ -236,11 +236,12 @@ func mcpTool(name string, sch *schema.Schema) (*mcp.Tool, error) {
 	var t struct {
 		Name, Title, Description string
 		InputSchema              json.RawMessage
+		Annotations              *mcp.ToolAnnotations
 	}
 	if err := json.Unmarshal(def, &t); err != nil {
 		return nil, fmt.Errorf("read the tool definition: %w", err)
 	}
-	return &mcp.Tool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: t.InputSchema}, nil
+	return &mcp.Tool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: t.InputSchema, Annotations: t.Annotations}, nil
 }
 
 // mcpWebWay asks on the web page of --ui web, on this machine, opened in

@@ -247,6 +247,7 @@ func TestMCPListsTheTool(t *testing.T) {
 			var want struct {
 				Name, Title, Description string
 				InputSchema              any
+				Annotations              *mcp.ToolAnnotations
 			}
 			if err := json.Unmarshal([]byte(def), &want); err != nil {
 				t.Fatalf("askuser tool --format mcp: %v\n%s%s", err, def, stderr)
@@ -256,6 +257,13 @@ func TestMCPListsTheTool(t *testing.T) {
 			}
 			if !reflect.DeepEqual(listed.InputSchema, want.InputSchema) {
 				t.Error("the input schema differs from askuser tool --format mcp's")
+			}
+			// Asking changes nothing and reaches nothing but the person:
+			// clients (codex exec) may run such a tool without approval.
+			no := false
+			wantHints := &mcp.ToolAnnotations{Title: "Ask the user", ReadOnlyHint: true, DestructiveHint: &no, OpenWorldHint: &no}
+			if !reflect.DeepEqual(listed.Annotations, wantHints) || !reflect.DeepEqual(want.Annotations, wantHints) {
+				t.Errorf("annotations: listed %+v, askuser tool %+v, want %+v", listed.Annotations, want.Annotations, wantHints)
 			}
 
 			schemaText, stderr := runAskuser(t, tc.env, "schema")
