@@ -51,7 +51,7 @@ func TestFormMapsEachKindOfQuestion(t *testing.T) {
 		"type": "object",
 		"properties": map[string]any{
 			"q1": map[string]any{"type": "string", "title": "Database",
-				"description": "Which database should we use?\n• PostgreSQL (Recommended): Relational, rich features\n• SQLite: Embedded, zero configuration\nPreview of PostgreSQL (Recommended):\nCREATE TABLE notes (id bigserial);",
+				"description": "Which database should we use? • PostgreSQL (Recommended): Relational, rich features • SQLite: Embedded, zero configuration — Preview of PostgreSQL (Recommended): CREATE TABLE notes (id bigserial);",
 				"oneOf": []any{
 					map[string]any{"const": "PostgreSQL (Recommended)", "title": "PostgreSQL (Recommended)"},
 					map[string]any{"const": "SQLite", "title": "SQLite"},
@@ -59,7 +59,7 @@ func TestFormMapsEachKindOfQuestion(t *testing.T) {
 			"q1_other": map[string]any{"type": "string", "title": "Database: your own answer", "maxLength": 2000.0,
 				"description": "Optional: type your own answer instead of choosing an option."},
 			"q2": map[string]any{"type": "array", "title": "Features (choose any)",
-				"description": "Which features?\n• Login: Sign-in\n• Search: Full text\n• Export: As JSON",
+				"description": "Which features? • Login: Sign-in • Search: Full text • Export: As JSON",
 				"items": map[string]any{"anyOf": []any{
 					map[string]any{"const": "Login", "title": "Login"},
 					map[string]any{"const": "Search", "title": "Search"},
@@ -68,7 +68,7 @@ func TestFormMapsEachKindOfQuestion(t *testing.T) {
 			"q2_other": map[string]any{"type": "string", "title": "Features: your own answer", "maxLength": 2000.0,
 				"description": "Optional: your own answer, added to the options you chose."},
 			"q3": map[string]any{"type": "string", "title": "Name", "minLength": 1.0, "maxLength": 2000.0,
-				"description": "What should it be called?\nFor example: UserCard"},
+				"description": "What should it be called? — For example: UserCard"},
 		},
 		"required": []any{"q3"},
 	}
@@ -289,5 +289,37 @@ func TestAsker(t *testing.T) {
 	}}
 	if _, err := a.Ask(ctx, []schema.Question{single}); !errors.Is(err, stopped) {
 		t.Errorf("ended context: %v, want its cause", err)
+	}
+}
+
+// Field titles and descriptions hold no line breaks: clients draw them on
+// one line, and some show a raw newline as "�". Line breaks in the text
+// become separators every client draws.
+func TestFormFieldsAreOneLine(t *testing.T) {
+	q := schema.Question{Question: "Which layout\nfor the page?", Header: "Layout", Options: []schema.Option{
+		{Label: "Grid", Description: "Cards in rows,\r\nthree wide", Preview: "+--+--+\n|  |  |\n+--+--+"},
+		{Label: "List", Description: "One per line"},
+	}}
+	multiLine := schema.Question{Question: "Which parts?", Header: "Parts", MultiSelect: true, Options: []schema.Option{
+		{Label: "Head", Description: "Top\nof the page"}, {Label: "Foot", Description: "Bottom"},
+	}}
+	textLines := schema.Question{Question: "Name it,\nplease.", Header: "Name", Type: schema.TypeText, Placeholder: "Card"}
+	qs := []schema.Question{q, multiLine, textLines}
+	_, again, err := Outcome(qs, "", &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1": "Grid", "q1_other": "x"}})
+	if err != nil || again == nil {
+		t.Fatalf("no form asked again: %v", err)
+	}
+	for _, p := range []*mcp.ElicitParams{Form(qs, ""), Form(qs, "2025-06-18"), again} {
+		for name, f := range requestedJSON(t, p)["properties"].(map[string]any) {
+			for _, k := range []string{"title", "description"} {
+				if s, _ := f.(map[string]any)[k].(string); strings.ContainsAny(s, "\r\n") {
+					t.Errorf("%s's %s has a line break: %q", name, k, s)
+				}
+			}
+		}
+	}
+	want := "Which layout · for the page? • Grid: Cards in rows, · three wide • List: One per line — Preview of Grid: +--+--+ · |  |  | · +--+--+"
+	if got := requestedJSON(t, Form(qs, ""))["properties"].(map[string]any)["q1"].(map[string]any)["description"]; got != want {
+		t.Errorf("description\n%q, want\n%q", got, want)
 	}
 }
