@@ -95,7 +95,7 @@ Nothing but the protocol is written to stdout; notices go to stderr.`,
 			if !cmd.Flags().Changed("from") {
 				from = env.Getenv("ASKUSER_FROM")
 			}
-			opts.inbox.from = strings.TrimSpace(from)
+			opts.inbox.from = cutFrom(from)
 			if !toolName().MatchString(name) {
 				return usageErrorf("invalid --name %q: use 1-64 letters, digits, _ or -", name)
 			}
@@ -305,6 +305,17 @@ const (
 	maxFrom       = 200
 	maxFromClient = 60
 )
+
+// cutFrom is --from or ASKUSER_FROM as the inbox takes it: a longer name is
+// cut to maxFrom characters, its end marked with "…". The inbox refuses a
+// longer one, and a name too long is no reason to leave questions unasked.
+func cutFrom(from string) string {
+	from = strings.TrimSpace(from)
+	if r := []rune(from); len(r) > maxFrom {
+		return strings.TrimRight(string(r[:maxFrom-1]), " ") + "…"
+	}
+	return from
+}
 
 // mcpFrom is where a call's questions come from, in the inbox, when --from
 // and ASKUSER_FROM are empty: the MCP client as it names itself, and the

@@ -104,20 +104,23 @@ func TestMCPInboxAnswers(t *testing.T) {
 	// --from and ASKUSER_FROM name the asker instead; --key keys the
 	// answers given in the inbox as for any call.
 	for _, tc := range []struct {
-		name, from string
-		env        []string
-		args       []string
-		want       string
+		name, shown string // shown: how the inbox names the asker
+		env         []string
+		args        []string
+		want        string
 	}{
-		{"--from", "docs-agent", nil, []string{"--from", "docs-agent", "--key", "question"}, `{"answers":{"What should it be called?":"OrderList"}}`},
-		{"ASKUSER_FROM", "api-agent", []string{"ASKUSER_FROM=api-agent"}, nil, `{"answers":{"Name":"OrderList"}}`},
+		{"--from", "From docs-agent · waiting ", nil, []string{"--from", "docs-agent", "--key", "question"}, `{"answers":{"What should it be called?":"OrderList"}}`},
+		{"ASKUSER_FROM", "From api-agent · waiting ", []string{"ASKUSER_FROM=api-agent"}, nil, `{"answers":{"Name":"OrderList"}}`},
+		// A name longer than the inbox takes is cut to fit, not refused;
+		// the screen shows as much of it as fits.
+		{"long ASKUSER_FROM", "From " + strings.Repeat("a", 40), []string{"ASKUSER_FROM=" + strings.Repeat("a", 250)}, nil, `{"answers":{"Name":"OrderList"}}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := inboxClient(t, in, "claude-code")
 			c.env = append(c.env, tc.env...)
 			r := startMCP(t, c, tc.args...)
 			call := r.start(t, context.Background(), nameQuestion)
-			in.screen.waitFor(t, "From "+tc.from+" · waiting ", 10*time.Second)
+			in.screen.waitFor(t, tc.shown, 10*time.Second)
 			in.type_(t, "OrderList")
 			res, err := wait(t, call)
 			answered(t, res, err, tc.want)
