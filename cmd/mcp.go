@@ -62,7 +62,10 @@ How the person is reached (--ui, default $ASKUSER_UI, else auto):
 
   auto    through the client's own interface (MCP elicitation) when the
           client offers it, else in the inbox (askuser inbox) when one
-          answers, else on a web page opened in the browser
+          answers, else on a web page opened in the browser. A form the
+          client declines or cancels within a second, sooner than a
+          person can read it (headless clients do), asked nobody: the
+          next way is tried, and stderr and the client's log say why
   elicit  only through the client's own interface
   inbox   only in the inbox; a call fails when none answers
   web     only on the web page: its address goes to the browser ($BROWSER,

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -382,4 +383,33 @@ func TestMCPInboxCallsAtOnce(t *testing.T) {
 	answered(t, res, err, `{"answers":{"Database":"SQLite"}}`)
 	res, err = wait(t, name)
 	answered(t, res, err, `{"answers":{"Name":"OrderList"}}`)
+}
+
+// A client that declares forms and declines or cancels them at once, as
+// headless Claude Code and codex exec do, asked the person nothing: the
+// call is asked in the inbox that runs, and stderr and the client's log
+// say why.
+func TestMCPInstantDeclineAsksInTheInbox(t *testing.T) {
+	in := startInbox(t)
+	for _, v := range elicitVersions {
+		for _, action := range []string{"decline", "cancel"} {
+			t.Run(v.name+" "+action, func(t *testing.T) {
+				c := inboxClient(t, in, "claude-code")
+				c.version = v.version
+				c.elicit = func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+					return &mcp.ElicitResult{Action: action}, nil
+				}
+				r := startMCP(t, c)
+				call := r.start(t, context.Background(), nameQuestion)
+				in.screen.waitFor(t, "From claude-code via MCP in ~/project · waiting ", 10*time.Second)
+				in.type_(t, "OrderList")
+				res, err := wait(t, call)
+				answered(t, res, err, `{"answers":{"Name":"OrderList"}}`)
+				why := regexp.MustCompile(`askuser mcp: The MCP client could not show the form: it ` + map[string]string{"decline": "declined", "cancel": "cancelled"}[action] + ` the form \d+ ms after it was sent, sooner than a person can read it\. Asking another way\.\n`)
+				if !why.MatchString(r.stderr.String()) {
+					t.Errorf("stderr does not say why the form was passed over:\n%s", r.stderr)
+				}
+			})
+		}
+	}
 }

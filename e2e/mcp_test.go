@@ -342,13 +342,18 @@ func TestMCPElicitation(t *testing.T) {
 	}
 }
 
-// Decline and cancel give no answers, and tell the model not to ask again
-// at once.
+// personsPace is longer than the soonest a person can decline or cancel a
+// form (a second): a client that replies sooner could not show it.
+const personsPace = 1200 * time.Millisecond
+
+// Decline and cancel, at a person's pace, give no answers, and tell the
+// model not to ask again at once.
 func TestMCPElicitationDeclineAndCancel(t *testing.T) {
 	for _, v := range elicitVersions {
 		t.Run(v.name, func(t *testing.T) {
 			action := "decline"
 			r := startMCP(t, mcpClient{version: v.version, elicit: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+				time.Sleep(personsPace)
 				return &mcp.ElicitResult{Action: action}, nil
 			}})
 			res, err := r.call(t, context.Background(), oneQuestion)
@@ -480,7 +485,8 @@ func TestMCPUIChoice(t *testing.T) {
 
 // page waits for the address of the next web page the server opens: it is
 // sent to the client's log, printed on stderr and opened in the browser.
-// The notices of questions asked in the inbox before are passed over.
+// The notices of questions asked in the inbox before, and of forms the
+// client could not show, are passed over.
 func (r *mcpRun) page(t *testing.T) *webRun {
 	t.Helper()
 	var u string
@@ -490,7 +496,7 @@ func (r *mcpRun) page(t *testing.T) *webRun {
 		case msg := <-r.logs:
 			if addr, ok := strings.CutPrefix(msg, "Answer in your browser: "); ok {
 				u = addr
-			} else if !strings.HasPrefix(msg, "Waiting for an answer in the inbox ") {
+			} else if !strings.HasPrefix(msg, "Waiting for an answer in the inbox ") && !strings.HasPrefix(msg, "The MCP client could not show the form: ") {
 				t.Fatalf("log message %q", msg)
 			}
 		case <-timeout:
@@ -852,6 +858,25 @@ func TestMCPClientGoesAway(t *testing.T) {
 	}
 }
 
+// A client that declines a form at once has asked nothing: with no inbox
+// running, the call is asked on the web page, and the model gets the
+// person's answer, not "declined".
+func TestMCPInstantDeclineAsksOnThePage(t *testing.T) {
+	for _, v := range elicitVersions {
+		t.Run(v.name, func(t *testing.T) {
+			r := startMCP(t, mcpClient{version: v.version, env: []string{"ASKUSER_INBOX=" + filepath.Join(t.TempDir(), "none.sock")},
+				elicit: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+					return &mcp.ElicitResult{Action: "decline"}, nil
+				}})
+			call := r.start(t, context.Background(), oneQuestion)
+			page := r.page(t)
+			wantCode(t, "answer", page.do(t, "POST", page.at(t, "/answer"), "q0=2", page.sameOrigin(t)), http.StatusOK)
+			res, err := wait(t, call)
+			answered(t, res, err, `{"answers":{"Database":"SQLite"}}`)
+		})
+	}
+}
+
 // A client that declares forms but fails to show one has asked nothing:
 // auto goes on to the web page, and --ui elicit says what went wrong.
 func TestMCPFormFails(t *testing.T) {
@@ -864,7 +889,7 @@ func TestMCPFormFails(t *testing.T) {
 	wantCode(t, "answer", page.do(t, "POST", page.at(t, "/answer"), "q0=2", page.sameOrigin(t)), http.StatusOK)
 	res, err := wait(t, call)
 	answered(t, res, err, `{"answers":{"Database":"SQLite"}}`)
-	if !regexp.MustCompile(`(?m)^askuser mcp: the MCP client could not show the form: .*forms are not shown here; asking another way$`).MatchString(r.stderr.String()) {
+	if !regexp.MustCompile(`(?m)^askuser mcp: The MCP client could not show the form: .*forms are not shown here\. Asking another way\.$`).MatchString(r.stderr.String()) {
 		t.Errorf("stderr does not say why the page was opened:\n%s", r.stderr)
 	}
 

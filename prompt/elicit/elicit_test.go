@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -321,5 +322,49 @@ func TestFormFieldsAreOneLine(t *testing.T) {
 	want := "Which layout · for the page? • Grid: Cards in rows, · three wide • List: One per line — Preview of Grid: +--+--+ · |  |  | · +--+--+"
 	if got := requestedJSON(t, Form(qs, ""))["properties"].(map[string]any)["q1"].(map[string]any)["description"]; got != want {
 		t.Errorf("description\n%q, want\n%q", got, want)
+	}
+}
+
+// A decline or cancel that comes sooner than a person can read the form
+// is the client's (headless clients reply so without showing anything):
+// the form could not be shown, and nothing was asked of the person. One
+// that takes a person's time is the person's, and so is one that follows
+// a form the person already sent back.
+func TestAskerTellsTheClientsReplyFromThePersons(t *testing.T) {
+	const quickest = 150 * time.Millisecond
+	reply := func(delay time.Duration, actions ...string) *Asker {
+		return &Asker{Quickest: quickest, Elicit: func(context.Context, *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+			time.Sleep(delay)
+			a := actions[0]
+			actions = actions[1:]
+			return &mcp.ElicitResult{Action: a}, nil
+		}}
+	}
+	for _, action := range []string{"decline", "cancel"} {
+		_, err := reply(0, action).Ask(context.Background(), []schema.Question{single})
+		var failed *RequestError
+		if !errors.As(err, &failed) || !strings.Contains(err.Error(), "sooner than a person can read it") {
+			t.Errorf("an instant %s: %v, want a RequestError", action, err)
+		}
+	}
+	if _, err := reply(quickest+50*time.Millisecond, "decline").Ask(context.Background(), []schema.Question{single}); !errors.Is(err, ErrDeclined) {
+		t.Errorf("a decline at a person's pace: %v, want ErrDeclined", err)
+	}
+	if _, err := reply(quickest+50*time.Millisecond, "cancel").Ask(context.Background(), []schema.Question{single}); !errors.Is(err, prompt.ErrCancelled) {
+		t.Errorf("a cancel at a person's pace: %v, want ErrCancelled", err)
+	}
+	// The first reply is slow and accepted with nothing chosen; the form
+	// asked again is then cancelled at once.
+	slowThenFast := &Asker{Quickest: quickest}
+	n := 0
+	slowThenFast.Elicit = func(context.Context, *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+		if n++; n == 1 {
+			time.Sleep(quickest + 50*time.Millisecond)
+			return &mcp.ElicitResult{Action: "accept"}, nil
+		}
+		return &mcp.ElicitResult{Action: "cancel"}, nil
+	}
+	if _, err := slowThenFast.Ask(context.Background(), []schema.Question{single}); !errors.Is(err, prompt.ErrCancelled) {
+		t.Errorf("a cancel after the person sent the form: %v, want ErrCancelled", err)
 	}
 }
