@@ -55,7 +55,9 @@ func newToolCmd(env *Env) *cobra.Command {
 		Short: "Print a tool definition for an agent framework",
 		Long: `Print a ready-to-register tool definition: its name, a description (the
 same guide as "askuser docs", without the command line) and the input schema
-in effect (with any limit variables applied).
+in effect (with any limit variables applied). Its "not blank" pattern for
+texts is the plain ASCII \S, which clients keep intact; askuser checks each
+call with the full pattern of "askuser schema".
 
   anthropic         the Messages API "tools" entry: name, description,
                     input_schema
@@ -117,8 +119,14 @@ func toolRun(env *Env, w io.Writer, opts toolOptions) error {
 // toolDefinition renders the definition of the tool in format.
 func toolDefinition(format, name string, sch *schema.Schema) ([]byte, error) {
 	// The dialect is implied by each format: a tool's schema is not a
-	// document of its own. The rest stays in the order schema.json gives.
-	input := json.RawMessage(dialect().ReplaceAll(sch.Bytes(), nil))
+	// document of its own. The rest stays in the order schema.json gives,
+	// with the patterns that clients keep intact (see Advertised); the
+	// calls are checked against the full schema.
+	adv, err := sch.Advertised()
+	if err != nil {
+		return nil, err
+	}
+	input := json.RawMessage(dialect().ReplaceAll(adv, nil))
 	if !json.Valid(input) {
 		return nil, fmt.Errorf("schema without $schema is not JSON")
 	}

@@ -166,3 +166,59 @@ func TestSchemaPatternIsNotBlank(t *testing.T) {
 		}
 	}
 }
+
+// The schema that tool definitions carry has only patterns of printable
+// ASCII, which no client's rewriting of Unicode changes, and which Go,
+// ECMA-262 (with the u flag and without) and Python read alike; the
+// schema itself keeps the full pattern.
+func TestAdvertisedPatternsAreASCII(t *testing.T) {
+	s, err := Compile(embedded(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	adv, err := s.Advertised()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc any
+	if err := json.Unmarshal(adv, &doc); err != nil {
+		t.Fatalf("advertised schema: %v\n%s", err, adv)
+	}
+	var patterns []string
+	var walk func(any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, x := range v {
+				if p, ok := x.(string); ok && k == "pattern" {
+					patterns = append(patterns, p)
+				}
+				walk(x)
+			}
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		}
+	}
+	walk(doc)
+	if len(patterns) == 0 {
+		t.Fatal("no pattern advertised")
+	}
+	for _, p := range patterns {
+		for _, r := range p {
+			if r < 0x21 || r > 0x7e {
+				t.Errorf("advertised pattern %q holds %U", p, r)
+			}
+		}
+		if _, err := regexp.Compile(p); err != nil {
+			t.Errorf("advertised pattern %q: %v", p, err)
+		}
+	}
+	if !strings.Contains(string(s.Bytes()), `"pattern": `+jsonEscaped(notBlankPattern())) {
+		t.Error("the schema itself lost the full pattern")
+	}
+	if _, err := Compile(adv, nil); err != nil {
+		t.Errorf("the advertised schema does not compile: %v", err)
+	}
+}
