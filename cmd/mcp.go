@@ -77,6 +77,9 @@ set of questions says where it came from: --from or ASKUSER_FROM, else the
 MCP client's name and the server's working directory ("claude-code via MCP
 in ~/src/api"). ASKUSER_INBOX says where the inbox is, as for askuser.
 
+Arguments that MCP clients add to every tool's for their own use are taken
+and ignored: wait_for_previous (Gemini CLI). The command line refuses them.
+
 Nothing but the protocol is written to stdout; notices go to stderr.`,
 		Example: `  claude mcp add askuser -- askuser mcp
   askuser mcp --ui inbox --from docs-agent
@@ -171,7 +174,7 @@ func mcpRun(ctx context.Context, env *Env, opts mcpOptions) error {
 		Implementation: &mcp.Implementation{Name: "askuser", Title: "askuser", Version: strings.Fields(env.Build.String())[1]},
 		Tool:           tool,
 		Parse: func(args []byte) (*mcpserver.Call, error) {
-			in, err := sch.Parse(args, opts.key)
+			in, err := sch.Parse(withoutClientArgs(args), opts.key)
 			if err != nil {
 				return nil, err
 			}
@@ -227,6 +230,39 @@ func mcpRun(ctx context.Context, env *Env, opts mcpOptions) error {
 		return context.Cause(ctx)
 	}
 	return nil
+}
+
+// clientArgs are the arguments that MCP clients add to every tool's
+// arguments for their own use, and that a call may carry: askuser mcp takes
+// them and ignores them, whatever their value. The command line, which no
+// client fills in, refuses them as it refuses every unknown member.
+var clientArgs = []string{
+	"wait_for_previous", // Gemini CLI: whether to wait for the calls before it
+}
+
+// withoutClientArgs is a call's arguments without clientArgs. Arguments
+// that hold none, or are not a JSON object, are returned as they are, for
+// the schema to judge.
+func withoutClientArgs(args []byte) []byte {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(args, &top) != nil {
+		return args
+	}
+	found := false
+	for _, k := range clientArgs {
+		if _, ok := top[k]; ok {
+			delete(top, k)
+			found = true
+		}
+	}
+	if !found {
+		return args
+	}
+	out, err := json.Marshal(top)
+	if err != nil {
+		return args
+	}
+	return out
 }
 
 // mcpTool is the tool as "askuser tool --format mcp" prints it, from the

@@ -454,6 +454,24 @@ func TestMCPKnownAnswersAndKey(t *testing.T) {
 	}
 }
 
+// Arguments that clients add to every tool's for their own use (Gemini
+// CLI's wait_for_previous) are taken and ignored; any other unknown
+// argument is refused as the command line refuses it.
+func TestMCPClientArguments(t *testing.T) {
+	r := startMCP(t, mcpClient{})
+	known := strings.Replace(oneQuestion, `{"questions"`, `{"answers":{"Database":"SQLite"},"questions"`, 1)
+	for _, v := range []string{"true", "false"} {
+		res, err := r.call(t, context.Background(), strings.Replace(known, `{"answers"`, `{"wait_for_previous":`+v+`,"answers"`, 1))
+		answered(t, res, err, `{"answers":{"Database":"SQLite"}}`)
+	}
+	other := strings.Replace(known, `{"answers"`, `{"wait_for_later":true,"answers"`, 1)
+	res, err := r.call(t, context.Background(), other)
+	got := failed(t, res, err)
+	if _, want := runAskuser(t, nil, "validate", other); got+"\n" != want || !strings.Contains(got, "wait_for_later") {
+		t.Errorf("an unknown argument: %q, want askuser validate's %q", got, want)
+	}
+}
+
 // A call's output follows the command's: notes the input gave come back
 // in "annotations", and --arrays writes multi-select answers as arrays.
 func TestMCPNotesAndArrays(t *testing.T) {
