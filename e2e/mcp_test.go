@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -920,5 +922,127 @@ func TestMCPFormFails(t *testing.T) {
 	res, err = r.call(t, context.Background(), oneQuestion)
 	if got := failed(t, res, err); !strings.HasPrefix(got, "Error: The MCP client could not show the form: ") || !strings.HasSuffix(got, "forms are not shown here. Tell the person, who can run askuser mcp with --ui web.") {
 		t.Errorf("tool error %q", got)
+	}
+}
+
+// askuser mcp survives any line a client writes: each line below is
+// answered with an error (or logged and dropped), the ping after it is
+// answered, and the call that waited on the web page all along gets its
+// answers. A request the client cancelled gets no reply.
+func TestMCPSurvivesAnyLine(t *testing.T) {
+	cmd := exec.Command(askuserPath(t), "mcp", "--ui", "web")
+	cmd.Env = mcpEnv("BROWSER=true")
+	stderr := &testutil.Buffer{}
+	cmd.Stderr = stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := startProcess(t, cmd, (*exec.Cmd).Start)
+	replies := make(chan map[string]any, 64)
+	go func() {
+		dec := json.NewDecoder(stdout)
+		for {
+			var m map[string]any
+			if dec.Decode(&m) != nil {
+				close(replies)
+				return
+			}
+			replies <- m
+		}
+	}()
+	// reply reads until the reply to id, and returns it with the replies
+	// before it (notifications left out).
+	reply := func(id string) (map[string]any, []map[string]any) {
+		t.Helper()
+		var before []map[string]any
+		for {
+			select {
+			case m, ok := <-replies:
+				if !ok {
+					t.Fatalf("stdout ended before the reply to %s; stderr:\n%s", id, stderr)
+				}
+				if got, _ := json.Marshal(m["id"]); string(got) == id && m["method"] == nil {
+					return m, before
+				}
+				if m["method"] == nil { // not the server's notice
+					before = append(before, m)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatalf("no reply to %s; stderr:\n%s", id, stderr)
+			}
+		}
+	}
+	send := func(line string) {
+		if _, err := io.WriteString(stdin, line+"\n"); err != nil {
+			t.Fatalf("write: %v; stderr:\n%s", err, stderr)
+		}
+	}
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"e2e","version":"1"}}}`)
+	reply("1")
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	call, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": "waits", "method": "tools/call",
+		"params": map[string]any{"name": "askuser", "arguments": json.RawMessage(oneQuestion)}})
+	send(string(call))
+
+	for i, line := range []string{
+		`not json`,
+		`{}`,
+		`[]`,
+		`{"jsonrpc":"2.0","id":3,"method":"ping"} trailing`,
+		`{"jsonrpc":"2.0","id":{"an":"object"},"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":"deep","method":"ping","params":{"a":` + strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + `}}`,
+		`{"jsonrpc":"2.0","id":"huge","method":"ping","params":{"a":"` + strings.Repeat("x", 16<<20) + `"}}`,
+	} {
+		send(line)
+		send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping"}`, 100+i))
+		got, before := reply(strconv.Itoa(100 + i))
+		if got["error"] != nil {
+			t.Errorf("line %d: the ping after it failed: %v", i, got)
+		}
+		if len(before) != 1 || before[0]["error"] == nil {
+			t.Errorf("line %.40q: replies before the ping %v, want one error", line, before)
+		}
+	}
+
+	// A request reusing the id of the call in flight is refused; one the
+	// client cancels gets no reply.
+	send(string(call))
+	if got, _ := reply(`"waits"`); got["error"] == nil {
+		t.Errorf("a second request with the id in flight: %v, want an error", got)
+	}
+	cancelled := strings.Replace(string(call), `"waits"`, `"cancelled"`, 1)
+	send(cancelled)
+	send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"cancelled"}}`)
+
+	var page *webRun
+	for deadline := time.Now().Add(10 * time.Second); page == nil; time.Sleep(10 * time.Millisecond) {
+		if m := addressLine.FindStringSubmatch(stderr.String()); m != nil {
+			page = &webRun{url: m[1]}
+		} else if time.Now().After(deadline) {
+			t.Fatalf("no page address on stderr:\n%s", stderr)
+		}
+	}
+	wantCode(t, "answer", page.do(t, "POST", page.at(t, "/answer"), "q0=2", page.sameOrigin(t)), http.StatusOK)
+	got, before := reply(`"waits"`)
+	if !strings.Contains(fmt.Sprint(got["result"]), `{"answers":{"Database":"SQLite"}}`) {
+		t.Errorf("the call that waited: %v", got)
+	}
+	stdin.Close()
+	for m := range replies {
+		if m["method"] == nil {
+			before = append(before, m)
+		}
+	}
+	if len(before) > 0 {
+		t.Errorf("more replies (to the cancelled call?): %v", before)
+	}
+	<-p.done
+	if p.code() != 0 {
+		t.Errorf("exit %d, want 0; stderr:\n%s", p.code(), stderr)
 	}
 }

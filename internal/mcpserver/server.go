@@ -161,13 +161,10 @@ func (s *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 
 	// The session closes its reader when it stops, to end the read under
 	// way; closing stdin does not interrupt a read of a pipe, closing a
-	// pipe of our own does.
+	// pipe of our own does. The wire passes on only what the SDK reads.
 	input, feed := io.Pipe()
-	go func() {
-		_, err := io.Copy(feed, in)
-		_ = feed.CloseWithError(err) // nil: the reader sees the end
-	}()
-	output := &output{w: out, wrote: make(chan struct{})}
+	output := newWire(out, s.opts.Log)
+	go output.pump(in, feed)
 
 	srv := mcp.NewServer(s.opts.Implementation, &mcp.ServerOptions{
 		Logger: slog.New(slog.NewTextHandler(s.opts.Log, &slog.HandlerOptions{Level: slog.LevelWarn})),
@@ -175,7 +172,9 @@ func (s *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	srv.AddTool(s.opts.Tool, s.call)
 	// A client that never sets a level still hears where to answer: with
 	// no level set, the protocol lets the server choose what to send.
-	ss, err := srv.Connect(ctx, &mcp.IOTransport{Reader: input, Writer: output},
+	// The wire bounds the lines; the SDK's own limit, which counts what its
+	// decoder buffers ahead, could refuse a line the wire passed.
+	ss, err := srv.Connect(ctx, &mcp.IOTransport{Reader: input, Writer: output, MaxLineLength: -1},
 		&mcp.ServerSessionOptions{State: &mcp.ServerSessionState{LogLevel: "info"}})
 	if err != nil {
 		return fmt.Errorf("serve MCP: %w", err)
@@ -221,58 +220,6 @@ func (s *Server) leave() {
 	s.active--
 	s.mu.Unlock()
 	s.calls.Done()
-}
-
-// output is stdout, counting the replies written on it.
-type output struct {
-	w     io.Writer
-	mu    sync.Mutex
-	n     int           // replies written
-	wrote chan struct{} // closed, and replaced, at each reply
-}
-
-// Write writes one message, as the SDK writes them.
-func (o *output) Write(p []byte) (int, error) {
-	n, err := o.w.Write(p)
-	var msg struct {
-		ID     json.RawMessage `json:"id"`
-		Method *string         `json:"method"`
-	}
-	if json.Unmarshal(p, &msg) == nil && msg.ID != nil && msg.Method == nil {
-		o.mu.Lock()
-		o.n++
-		close(o.wrote)
-		o.wrote = make(chan struct{})
-		o.mu.Unlock()
-	}
-	return n, err
-}
-
-// Close leaves stdout open: it is the process's, not the session's.
-func (o *output) Close() error { return nil }
-
-func (o *output) replied() int {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.n
-}
-
-// await waits until n replies have been written, or for at most d.
-func (o *output) await(n int, d time.Duration) {
-	deadline := time.After(d)
-	for {
-		o.mu.Lock()
-		got, wrote := o.n, o.wrote
-		o.mu.Unlock()
-		if got >= n {
-			return
-		}
-		select {
-		case <-wrote:
-		case <-deadline:
-			return
-		}
-	}
 }
 
 // call handles one call of the tool.

@@ -59,18 +59,7 @@ func serve(t *testing.T, o Options, copts *mcp.ClientOptions) *mcp.ClientSession
 // ("" for the SDK's newest).
 func serveVersion(t *testing.T, o Options, copts *mcp.ClientOptions, version string) *mcp.ClientSession {
 	t.Helper()
-	o.Implementation = &mcp.Implementation{Name: "askuser", Version: "test"}
-	o.Tool = &mcp.Tool{Name: "askuser", InputSchema: json.RawMessage(`{"type":"object"}`)}
-	o.Parse = func([]byte) (*Call, error) {
-		return &Call{Input: &schema.Input{Questions: []schema.Question{question}}, Known: make([]prompt.Answer, 1), Pending: []int{0}}, nil
-	}
-	o.Answers = func(_ *Call, a []prompt.Answer) ([]byte, error) {
-		return []byte(`{"answers":{"Database":"` + a[0].String() + `"}}` + "\n"), nil
-	}
-	o.ErrorText = func(err error) string { return "Error: " + err.Error() + "\n" }
-	if o.Log == nil {
-		o.Log = io.Discard
-	}
+	complete(&o)
 	clientIn, serverOut := io.Pipe()
 	serverIn, clientOut := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -89,6 +78,23 @@ func serveVersion(t *testing.T, o Options, copts *mcp.ClientOptions, version str
 		cs.Close()
 	})
 	return cs
+}
+
+// complete fills in what o needs besides its ways: a server of one
+// question, which it answers with the label chosen.
+func complete(o *Options) {
+	o.Implementation = &mcp.Implementation{Name: "askuser", Version: "test"}
+	o.Tool = &mcp.Tool{Name: "askuser", InputSchema: json.RawMessage(`{"type":"object"}`)}
+	o.Parse = func([]byte) (*Call, error) {
+		return &Call{Input: &schema.Input{Questions: []schema.Question{question}}, Known: make([]prompt.Answer, 1), Pending: []int{0}}, nil
+	}
+	o.Answers = func(_ *Call, a []prompt.Answer) ([]byte, error) {
+		return []byte(`{"answers":{"Database":"` + a[0].String() + `"}}` + "\n"), nil
+	}
+	o.ErrorText = func(err error) string { return "Error: " + err.Error() + "\n" }
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
 }
 
 func call(t *testing.T, cs *mcp.ClientSession) (string, bool) {
