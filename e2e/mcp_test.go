@@ -747,6 +747,23 @@ func (c *lineChecker) Read(p []byte) (int, error) {
 
 func (c *lineChecker) Close() error { return nil }
 
+// startPiped starts cmd with pipes to its stdin and from its stdout, and
+// its stderr kept.
+func startPiped(t *testing.T, cmd *exec.Cmd) (io.WriteCloser, io.ReadCloser, *testutil.Buffer, *process) {
+	t.Helper()
+	stderr := &testutil.Buffer{}
+	cmd.Stderr = stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return stdin, stdout, stderr, startProcess(t, cmd, (*exec.Cmd).Start)
+}
+
 // Stdout carries the protocol and nothing else, whichever way the person
 // is asked, and the server ends, exit 0, when the client closes its input.
 func TestMCPStdoutCarriesOnlyTheProtocol(t *testing.T) {
@@ -759,17 +776,7 @@ func TestMCPStdoutCarriesOnlyTheProtocol(t *testing.T) {
 				t.Fatal(err)
 			}
 			cmd.Env = mcpEnv("BROWSER=" + browser)
-			stderr := &testutil.Buffer{}
-			cmd.Stderr = stderr
-			stdin, err := cmd.StdinPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			stdout, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			p := startProcess(t, cmd, (*exec.Cmd).Start)
+			stdin, stdout, stderr, p := startPiped(t, cmd)
 			checker := &lineChecker{r: stdout}
 			logs := make(chan string, 4)
 			client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, &mcp.ClientOptions{
@@ -893,13 +900,20 @@ func TestMCPInstantDeclineAsksOnThePage(t *testing.T) {
 				elicit: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 					return &mcp.ElicitResult{Action: "decline"}, nil
 				}})
-			call := r.start(t, context.Background(), oneQuestion)
-			page := r.page(t)
-			wantCode(t, "answer", page.do(t, "POST", page.at(t, "/answer"), "q0=2", page.sameOrigin(t)), http.StatusOK)
-			res, err := wait(t, call)
-			answered(t, res, err, `{"answers":{"Database":"SQLite"}}`)
+			r.answeredOnPage(t)
 		})
 	}
+}
+
+// answeredOnPage calls the tool with oneQuestion, and checks that it is
+// asked on the web page and answered there.
+func (r *mcpRun) answeredOnPage(t *testing.T) {
+	t.Helper()
+	call := r.start(t, context.Background(), oneQuestion)
+	page := r.page(t)
+	wantCode(t, "answer", page.do(t, "POST", page.at(t, "/answer"), "q0=2", page.sameOrigin(t)), http.StatusOK)
+	res, err := wait(t, call)
+	answered(t, res, err, `{"answers":{"Database":"SQLite"}}`)
 }
 
 // A client that declares forms but fails to show one has asked nothing:
@@ -909,17 +923,13 @@ func TestMCPFormFails(t *testing.T) {
 		return nil, errors.New("forms are not shown here")
 	}
 	r := startMCP(t, mcpClient{version: "2025-11-25", elicit: cannot})
-	call := r.start(t, context.Background(), oneQuestion)
-	page := r.page(t)
-	wantCode(t, "answer", page.do(t, "POST", page.at(t, "/answer"), "q0=2", page.sameOrigin(t)), http.StatusOK)
-	res, err := wait(t, call)
-	answered(t, res, err, `{"answers":{"Database":"SQLite"}}`)
+	r.answeredOnPage(t)
 	if !regexp.MustCompile(`(?m)^askuser mcp: The MCP client could not show the form: .*forms are not shown here\. Asking another way\.$`).MatchString(r.stderr.String()) {
 		t.Errorf("stderr does not say why the page was opened:\n%s", r.stderr)
 	}
 
 	r = startMCP(t, mcpClient{version: "2025-11-25", elicit: cannot}, "--ui", "elicit")
-	res, err = r.call(t, context.Background(), oneQuestion)
+	res, err := r.call(t, context.Background(), oneQuestion)
 	if got := failed(t, res, err); !strings.HasPrefix(got, "Error: The MCP client could not show the form: ") || !strings.HasSuffix(got, "forms are not shown here. Tell the person, who can run askuser mcp with --ui web.") {
 		t.Errorf("tool error %q", got)
 	}
@@ -932,17 +942,7 @@ func TestMCPFormFails(t *testing.T) {
 func TestMCPSurvivesAnyLine(t *testing.T) {
 	cmd := exec.Command(askuserPath(t), "mcp", "--ui", "web")
 	cmd.Env = mcpEnv("BROWSER=true")
-	stderr := &testutil.Buffer{}
-	cmd.Stderr = stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := startProcess(t, cmd, (*exec.Cmd).Start)
+	stdin, stdout, stderr, p := startPiped(t, cmd)
 	replies := make(chan map[string]any, 64)
 	go func() {
 		dec := json.NewDecoder(stdout)
