@@ -139,37 +139,41 @@ func (w *wire) admitBatch(line []byte) bool {
 	var raws []json.RawMessage
 	_ = json.Unmarshal(line, &raws)
 	w.mu.Lock()
-	defer w.mu.Unlock()
-	why := ""
-	ids := map[jsonrpc.ID]bool{}
+	why := w.batchProblem(raws)
+	w.mu.Unlock()
+	if why != "" {
+		w.refuse(nil, jsonrpc.CodeInvalidRequest, "Invalid Request: "+why)
+		return false
+	}
+	return true
+}
+
+// batchProblem says what keeps the SDK from reading a batch, or marks its
+// requests in flight and returns "". w.mu is held.
+func (w *wire) batchProblem(raws []json.RawMessage) string {
 	switch {
 	case len(raws) == 0:
-		why = "Invalid Request: an empty batch"
+		return "an empty batch"
 	case w.version >= "2025-06-18":
-		why = "Invalid Request: protocol " + w.version + " has no batches"
+		return "protocol " + w.version + " has no batches"
 	}
+	ids := map[jsonrpc.ID]bool{}
 	for _, raw := range raws {
 		msg, err := jsonrpc.DecodeMessage(raw)
-		if err != nil && why == "" {
-			why = "Invalid Request: in a batch: " + err.Error()
+		if err != nil {
+			return "in a batch: " + err.Error()
 		}
 		if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
-			if _, busy := w.inFlight[req.ID]; (busy || ids[req.ID]) && why == "" {
-				why = fmt.Sprintf("Invalid Request: in a batch: id %v is in use", rawID(req.ID))
+			if _, busy := w.inFlight[req.ID]; busy || ids[req.ID] {
+				return fmt.Sprintf("in a batch: id %s is in use", rawID(req.ID))
 			}
 			ids[req.ID] = true
 		}
 	}
-	if why != "" {
-		w.mu.Unlock()
-		w.refuse(nil, jsonrpc.CodeInvalidRequest, why)
-		w.mu.Lock()
-		return false
-	}
 	for id := range ids {
 		w.inFlight[id] = false
 	}
-	return true
+	return ""
 }
 
 // cancel marks the request that a notifications/cancelled names: its

@@ -28,8 +28,8 @@ type rawClient struct {
 }
 
 // serveRaw runs a server with o, completed as serve completes it, and
-// connects a raw client that has initialised the session.
-func serveRaw(t *testing.T, o Options) *rawClient {
+// connects a raw client that has initialised the session at version.
+func serveRaw(t *testing.T, o Options, version string) *rawClient {
 	t.Helper()
 	c := &rawClient{t: t, msgs: make(chan map[string]any, 64), stderr: &testutil.Buffer{}}
 	o.Log = c.stderr
@@ -44,6 +44,14 @@ func serveRaw(t *testing.T, o Options) *rawClient {
 		sc := bufio.NewScanner(out)
 		sc.Buffer(nil, 1<<20)
 		for sc.Scan() {
+			// A batch's replies come as one array.
+			var batch []map[string]any
+			if json.Unmarshal(sc.Bytes(), &batch) == nil {
+				for _, m := range batch {
+					c.msgs <- m
+				}
+				continue
+			}
 			var m map[string]any
 			if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
 				t.Errorf("the server wrote a line that is not a JSON object: %q", sc.Text())
@@ -60,7 +68,7 @@ func serveRaw(t *testing.T, o Options) *rawClient {
 			t.Errorf("Run: %v", err)
 		}
 	})
-	c.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	c.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"` + version + `","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
 	c.reply(0)
 	c.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	return c
@@ -156,7 +164,7 @@ const callLine = `{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name
 // and so is the call that waited all along.
 func TestWireSurvivesAnyLine(t *testing.T) {
 	release := make(chan struct{})
-	c := serveRaw(t, Options{Ways: []Way{held(release)}})
+	c := serveRaw(t, Options{Ways: []Way{held(release)}}, "2025-11-25")
 	c.send(fmt.Sprintf(callLine, `"waiting"`))
 
 	deep := `{"jsonrpc":"2.0","id":"deep","method":"ping","params":{"a":` + strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + `}}`
@@ -176,6 +184,7 @@ func TestWireSurvivesAnyLine(t *testing.T) {
 		{"nested deeper than 1000", deep, -32600, "deep"},
 		{"over 16 MiB", huge, -32600, "huge"},
 		{"a string", `"ping"`, -32600, nil},
+		{"a batch, which 2025-11-25 does not have", `[{"jsonrpc":"2.0","id":"b","method":"ping"}]`, -32600, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c.t = t
@@ -199,8 +208,8 @@ func TestWireSurvivesAnyLine(t *testing.T) {
 		})
 	}
 	c.t = t
-	if n := strings.Count(c.stderr.String(), "askuser mcp: refused a message"); n != 10 {
-		t.Errorf("stderr logs %d refusals, want 10:\n%s", n, c.stderr)
+	if n := strings.Count(c.stderr.String(), "askuser mcp: refused a message"); n != 11 {
+		t.Errorf("stderr logs %d refusals, want 11:\n%s", n, c.stderr)
 	}
 	close(release)
 	if r := c.reply("waiting"); r["result"] == nil || !strings.Contains(fmt.Sprint(r["result"]), "SQLite") {
@@ -213,7 +222,7 @@ func TestWireSurvivesAnyLine(t *testing.T) {
 // own reply.
 func TestWireCancelledAndDuplicateIDs(t *testing.T) {
 	release := make(chan struct{})
-	c := serveRaw(t, Options{Ways: []Way{held(release)}})
+	c := serveRaw(t, Options{Ways: []Way{held(release)}}, "2025-11-25")
 	c.send(fmt.Sprintf(callLine, `7`))
 	c.send(fmt.Sprintf(callLine, `"gone"`))
 	c.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"gone","reason":"the user pressed Esc"}}`)
@@ -242,5 +251,20 @@ func TestWireCancelledAndDuplicateIDs(t *testing.T) {
 	c.send(`{"jsonrpc":"2.0","id":7,"method":"ping"}`)
 	if r := c.reply(7); errorCode(r) != 0 {
 		t.Errorf("id 7 used again: %v", r)
+	}
+}
+
+// Protocol versions before 2025-06-18 have batches: one that the SDK reads
+// is passed on, and answered as a batch.
+func TestWireBatches(t *testing.T) {
+	c := serveRaw(t, Options{}, "2025-03-26")
+	c.send(`[{"jsonrpc":"2.0","id":"a","method":"ping"},{"jsonrpc":"2.0","id":"b","method":"ping"}]`)
+	c.reply("a")
+	c.reply("b")
+	c.send(`[{"jsonrpc":"2.0","id":"c","method":"ping"},{"jsonrpc":"2.0","id":{},"method":"ping"}]`)
+	c.send(`{"jsonrpc":"2.0","id":"after","method":"ping"}`)
+	c.reply("after")
+	if m, _ := c.next(); errorCode(m) != -32600 {
+		t.Errorf("a batch with a bad message: %v, want an invalid-request error", m)
 	}
 }
