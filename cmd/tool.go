@@ -116,12 +116,11 @@ func toolRun(env *Env, w io.Writer, opts toolOptions) error {
 	return err
 }
 
-// toolDefinition renders the definition of the tool in format.
-func toolDefinition(format, name string, sch *schema.Schema) ([]byte, error) {
-	// The dialect is implied by each format: a tool's schema is not a
-	// document of its own. The rest stays in the order schema.json gives,
-	// with the patterns that clients keep intact (see Advertised); the
-	// calls are checked against the full schema.
+// toolInput is the tool's input schema. The dialect is implied by each
+// format: a tool's schema is not a document of its own. The rest stays in
+// the order schema.json gives, with the patterns that clients keep intact
+// (see Advertised); the calls are checked against the full schema.
+func toolInput(sch *schema.Schema) (json.RawMessage, error) {
 	adv, err := sch.Advertised()
 	if err != nil {
 		return nil, err
@@ -129,6 +128,15 @@ func toolDefinition(format, name string, sch *schema.Schema) ([]byte, error) {
 	input := json.RawMessage(dialect().ReplaceAll(adv, nil))
 	if !json.Valid(input) {
 		return nil, fmt.Errorf("schema without $schema is not JSON")
+	}
+	return input, nil
+}
+
+// toolDefinition renders the definition of the tool in format.
+func toolDefinition(format, name string, sch *schema.Schema) ([]byte, error) {
+	input, err := toolInput(sch)
+	if err != nil {
+		return nil, err
 	}
 	guide := "tool"
 	if strings.HasPrefix(format, "openai") {
