@@ -73,7 +73,7 @@ func (f *askFlags) resolveInbox(cmd *cobra.Command, env *Env, mode uiMode) (inbo
 	if !cmd.Flags().Changed("from") {
 		o.from = env.Getenv("ASKUSER_FROM")
 	}
-	o.from = strings.TrimSpace(o.from)
+	o.from = cutFrom(o.from)
 	return o, nil
 }
 
