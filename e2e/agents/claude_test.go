@@ -10,8 +10,16 @@ import (
 // claude -p. Its shell tool is Bash; MCP tools are mcp__SERVER__TOOL.
 var claude = cli{
 	name:    "Claude Code",
-	api:     anthropicAPI,
-	mcpTool: "mcp__askuser__askuser",
+	command: "claude",
+	pkg:     "@anthropic-ai/claude-agent-sdk",
+	modes: map[mode]string{
+		defaultMode: "`claude -p --allowedTools` the tool",
+		readmeMode:  "the same, and `ASKUSER_UI=inbox` for the shell",
+	},
+	shellResult: waiting + "\n" + answers,
+	mcpResult:   answers,
+	api:         anthropicAPI,
+	mcpTool:     "mcp__askuser__askuser",
 	shellCall: func(command string) toolCall {
 		return toolCall{Name: "Bash", Args: map[string]any{"command": command, "description": "Ask the person"}}
 	},
@@ -24,13 +32,11 @@ var claude = cli{
 			"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
 			"DISABLE_AUTOUPDATER=1",
 		)
-		claudeBin := bin("../@anthropic-ai/claude-agent-sdk-linux-x64/claude")
-		args := []string{claudeBin, "-p", prompt, "--output-format", "text"}
-		switch r.path {
-		case shellPath:
-			args = append(args, "--allowedTools", "Bash(askuser:*)")
-		case mcpPath:
-			args = append(args, "--mcp-config", `{"mcpServers":{"askuser":{"command":"askuser","args":["mcp"]}}}`, "--allowedTools", "mcp__askuser__askuser")
+		// claude -p runs no tool that is not allowed.
+		args := []string{"claude", "-p", prompt, "--output-format", "text", "--allowedTools", "Bash(askuser:*)"}
+		if r.path == mcpPath {
+			shell(t, r, snippet(t, "claude"))
+			args[len(args)-1] = "mcp__askuser__askuser"
 		}
 		return args
 	},

@@ -10,6 +10,19 @@ import (
 // codex is Codex, run as codex exec, with the mock as its model provider.
 var codex = cli{
 	name:    "Codex",
+	command: "codex",
+	pkg:     "@openai/codex",
+	modes: map[mode]string{
+		defaultMode: "`codex exec` (read-only sandbox, approval never)",
+		readmeMode:  "workspace-write with `network_access`, and `ASKUSER_UI=inbox` for the shell",
+	},
+	shellResult: "Chunk ID: $ID\nWall time: $T seconds\nProcess exited with code 0\nOriginal token count: $N\nOutput:\n" + waiting + "\n" + answers,
+	mcpResult:   "Wall time: $T seconds\nOutput:\n" + answers,
+	varying: map[string]string{
+		`Chunk ID: \w+`:                "Chunk ID: $$ID",
+		`Wall time: [0-9.]+ seconds`:   "Wall time: $$T seconds",
+		`Original token count: [0-9]+`: "Original token count: $$N",
+	},
 	api:     responsesAPI,
 	mcpTool: "mcp__askuser/askuser",
 	shellCall: func(command string) toolCall {
@@ -20,18 +33,22 @@ var codex = cli{
 		config := `model = "mock-model"
 model_provider = "mock"
 check_for_update_on_startup = false
-
+`
+		if r.mode == readmeMode && r.path == shellPath {
+			config += snippet(t, "codex-shell")
+		}
+		if r.path == mcpPath {
+			config += "\n" + snippet(t, "codex")
+		}
+		config += `
 [model_providers.mock]
 name = "mock"
 base_url = "` + r.api + `/v1"
 wire_api = "responses"
 env_key = "MOCK_API_KEY"
 `
-		if r.path == mcpPath {
-			config += "\n[mcp_servers.askuser]\ncommand = \"askuser\"\nargs = [\"mcp\"]\nenv_vars = [\"ASKUSER_INBOX\"]\n"
-		}
 		writeFile(t, filepath.Join(codexHome, "config.toml"), config)
 		r.env = append(r.env, "CODEX_HOME="+codexHome, "MOCK_API_KEY=mock")
-		return []string{bin("codex"), "exec", "--skip-git-repo-check", prompt}
+		return []string{"codex", "exec", "--skip-git-repo-check", prompt}
 	},
 }

@@ -41,6 +41,10 @@ func run(m *testing.M) int {
 	}
 	defer os.RemoveAll(dir)
 	binDir = filepath.Join(dir, "bin")
+	if snippets, err = readSnippets(readme); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
 	if err := installCLIs(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -49,7 +53,34 @@ func run(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
+	if err := linkCLIs(binDir); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
 	return m.Run()
+}
+
+// clis are the programs of the installed packages, by the names people
+// type.
+var clis = map[string]string{
+	"claude":   "node_modules/@anthropic-ai/claude-agent-sdk-linux-x64/claude",
+	"codex":    "node_modules/.bin/codex",
+	"gemini":   "node_modules/.bin/gemini",
+	"opencode": "node_modules/.bin/opencode",
+}
+
+// linkCLIs puts the CLIs on PATH beside askuser, as a person's are.
+func linkCLIs(dir string) error {
+	for name, target := range clis {
+		abs, err := filepath.Abs(target)
+		if err != nil {
+			return err
+		}
+		if err := os.Symlink(abs, filepath.Join(dir, name)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // installCLIs installs the pinned CLIs with npm ci, from the lock file,

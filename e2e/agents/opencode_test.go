@@ -13,8 +13,16 @@ import (
 // SERVER_TOOL.
 var opencode = cli{
 	name:    "OpenCode",
-	api:     chatAPI,
-	mcpTool: "askuser_askuser",
+	command: "opencode",
+	pkg:     "opencode-ai",
+	modes: map[mode]string{
+		defaultMode: "`opencode run`",
+		readmeMode:  "the same, and `ASKUSER_UI=inbox` for the shell",
+	},
+	shellResult: waiting + "\n" + answers,
+	mcpResult:   answers,
+	api:         chatAPI,
+	mcpTool:     "askuser_askuser",
 	shellCall: func(command string) toolCall {
 		return toolCall{Name: "bash", Args: map[string]any{"command": command, "description": "Ask the person"}}
 	},
@@ -32,12 +40,12 @@ var opencode = cli{
 			}},
 		}
 		if r.path == mcpPath {
-			config["mcp"] = map[string]any{"askuser": map[string]any{"type": "local", "command": []string{"askuser", "mcp"}}}
+			config["mcp"] = snippetJSON(t, "opencode")["mcp"]
 		}
 		b, _ := json.MarshalIndent(config, "", "  ")
 		writeFile(t, filepath.Join(r.home, ".config", "opencode", "opencode.json"), string(b))
 		r.env = append(r.env, "OPENCODE_DISABLE_MODELS_FETCH=1", "OPENCODE_DISABLE_AUTOUPDATE=1",
 			"OPENCODE_DISABLE_DEFAULT_PLUGINS=1", "OPENCODE_DISABLE_LSP_DOWNLOAD=1", "OPENCODE_DISABLE_SHARE=1")
-		return []string{bin("opencode"), "run", prompt}
+		return []string{"opencode", "run", prompt}
 	},
 }

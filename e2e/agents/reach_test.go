@@ -3,12 +3,190 @@
 package agents
 
 import (
+	"encoding/json"
+	"flag"
+	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
+	"time"
 )
 
-func TestTry(t *testing.T) {
-	c := map[string]cli{"claude": claude, "codex": codex, "gemini": gemini, "opencode": opencode}[os.Getenv("TRY_CLI")]
-	o := runCLI(t, c, mode(os.Getenv("TRY_MODE")), path(os.Getenv("TRY_PATH")))
-	t.Logf("got %v shown %v inbox %v\n%s", o.got, o.shown, o.inInbox, o.describe())
+var update = flag.Bool("update", false, "write the matrix of this run to docs/reach.md")
+
+// reachDoc is the matrix the suite writes.
+const reachDoc = "../../docs/reach.md"
+
+// waiting is what askuser says on stderr while the inbox has its questions.
+const waiting = "Waiting for an answer in the inbox (askuser inbox) at $INBOX…"
+
+// The CLIs' own policies, where the model is told the truth by them or
+// by askuser rather than reaching the person.
+const (
+	noShellTool = "no shell tool" // headless Gemini CLI leaves it out
+	sandboxed   = "sandbox"       // Codex's sandbox refuses the inbox's socket
+)
+
+// policy is the CLI's own policy that keeps the model from the person in
+// a cell, or "" where the person must be reached.
+func policy(c cli, m mode, p path) string {
+	switch {
+	case c.name == gemini.name && m == defaultMode && p == shellPath:
+		return noShellTool
+	case c.name == codex.name && m == defaultMode && p == shellPath:
+		return sandboxed
+	}
+	return ""
+}
+
+// cell is one run's place in the matrix.
+type cell struct {
+	ok   bool
+	text string
+}
+
+// TestReach runs every CLI by both paths in both modes, one at a time,
+// with the person answering in the inbox, and checks the exact tool
+// result the model received.
+func TestReach(t *testing.T) {
+	results := map[string]cell{}
+	for _, c := range []cli{claude, codex, gemini, opencode} {
+		for _, m := range []mode{defaultMode, readmeMode} {
+			for _, p := range []path{shellPath, mcpPath} {
+				key := c.name + "/" + string(m) + "/" + string(p)
+				var got cell
+				ok := t.Run(strings.ReplaceAll(key, " ", "_"), func(t *testing.T) {
+					got = checkRun(t, c, m, p)
+				})
+				if !ok && got.text == "" {
+					got.text = "✗ the run failed"
+				}
+				got.ok = ok
+				results[key] = got
+			}
+		}
+	}
+	if *update {
+		if err := os.WriteFile(reachDoc, []byte(matrix(results)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// checkRun runs one cell and checks it; it returns the matrix's text.
+func checkRun(t *testing.T, c cli, m mode, p path) cell {
+	o := runCLI(t, c, m, p)
+	for _, n := range c.noise {
+		if strings.Contains(o.output, n) {
+			t.Errorf("%s found fault with askuser's tool (%q)\n%s", c.name, n, o.describe())
+		}
+	}
+	switch policy(c, m, p) {
+	case noShellTool:
+		if !o.mock.Sent().IsZero() {
+			t.Fatalf("%s offered its shell tool, which headless runs leave out\n%s", c.name, o.describe())
+		}
+		return cell{text: "– no shell tool without `--approval-mode yolo` or a policy (its choice)"}
+	case sandboxed:
+		for _, want := range []string{"sandbox", "askuser mcp", "sandbox_workspace_write.network_access"} {
+			if !strings.Contains(o.result, want) {
+				t.Errorf("the model was not told %q; it got:\n%s", want, o.describe())
+			}
+		}
+		if o.inInbox || !o.got {
+			t.Errorf("in the sandbox, the questions showed %v, a result came %v", o.inInbox, o.got)
+		}
+		return cell{text: "✗ the sandbox refuses the inbox; askuser's error names it and the ways through"}
+	}
+	text := fmt.Sprintf("✗ %s", firstLine(o.result))
+	if !o.got {
+		text = "✗ no tool result"
+	}
+	if !o.inInbox {
+		t.Errorf("the questions never showed in the inbox\n%s", o.describe())
+		return cell{text: text}
+	}
+	want := c.shellResult
+	if p == mcpPath {
+		want = c.mcpResult
+	}
+	if got := c.normalize(o.result, o.addr); o.isError || got != want {
+		t.Errorf("the model got (error %v):\n%s\nwant:\n%s\n\n%s", o.isError, got, want, o.describe())
+		return cell{text: text}
+	}
+	return cell{text: fmt.Sprintf("✓ via the inbox, on screen %.1f s after the call", o.shown.Seconds())}
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	if len(line) > 100 {
+		line = line[:100] + "…"
+	}
+	return strings.ReplaceAll(line, "|", `\|`)
+}
+
+// normalize puts placeholders where a tool result differs from run to
+// run: the inbox's address, and what the CLI's varying patterns match.
+func (c cli) normalize(result, addr string) string {
+	s := strings.ReplaceAll(strings.TrimSpace(result), addr, "$INBOX")
+	for re, with := range c.varying {
+		s = regexp.MustCompile(re).ReplaceAllString(s, with)
+	}
+	return s
+}
+
+// version is what the CLI's --version says, and the npm package's version
+// when it differs (the Agent SDK bundles Claude Code).
+func version(c cli) string {
+	out, err := exec.Command(filepath.Join(binDir, c.command), "--version").Output()
+	v, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
+	if err != nil || v == "" {
+		v = "unknown"
+	}
+	var p struct{ Version string }
+	b, err := os.ReadFile(filepath.Join("node_modules", c.pkg, "package.json"))
+	if err == nil && json.Unmarshal(b, &p) == nil && !strings.Contains(v, p.Version) {
+		v += " (" + c.pkg + " " + p.Version + ")"
+	}
+	return "`" + v + "`"
+}
+
+// askuserVersion is what askuser --version says.
+func askuserVersion() string {
+	out, err := exec.Command(askuserBin, "--version").Output()
+	if err != nil {
+		return "askuser (version unknown)"
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// matrix is docs/reach.md for the results of a run.
+func matrix(results map[string]cell) string {
+	var b strings.Builder
+	b.WriteString(`# Reaching the person from each agent tool
+
+Written by ` + "`go test -tags heavy ./e2e/agents -run TestReach -update`" + ` from its last run,
+on ` + time.Now().UTC().Format("2006-01-02") + `, with ` + "`" + askuserVersion() + "`" + `. Each CLI ran against a scripted model on 127.0.0.1 that made one call: its
+shell tool running ` + "`askuser '<json>'`" + `, or askuser's MCP tool from ` + "`askuser mcp`" + `. The person
+answered in ` + "`askuser inbox`" + `, and the suite checked the exact tool result the model got. The
+time is from the call leaving the model to the questions on the inbox's screen.
+
+"default" is the CLI's own non-interactive run with askuser set up as
+[README](../README.md#set-up-your-agent-tool) says; "README" adds what README recommends for
+that route.
+
+| tool | mode | shell | MCP (` + "`askuser mcp`" + `) |
+|---|---|---|---|
+`)
+	for _, c := range []cli{claude, codex, gemini, opencode} {
+		for _, m := range []mode{defaultMode, readmeMode} {
+			key := c.name + "/" + string(m) + "/"
+			fmt.Fprintf(&b, "| %s %s | %s: %s | %s | %s |\n", c.name, version(c), m, c.modes[m],
+				results[key+string(shellPath)].text, results[key+string(mcpPath)].text)
+		}
+	}
+	return b.String()
 }

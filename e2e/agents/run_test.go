@@ -5,11 +5,11 @@ package agents
 import (
 	"bytes"
 	"context"
+	"maps"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 )
@@ -33,15 +33,27 @@ const (
 // cli is one agent CLI as the suite runs it.
 type cli struct {
 	name    string
-	version string // read from the installed package
+	command string          // its program's name
+	pkg     string          // the npm package, for its version
+	modes   map[mode]string // how each mode runs it, for the matrix
 	api     func(*mock) http.Handler
 	// shellCall is the call of the CLI's shell tool that runs command.
 	shellCall func(command string) toolCall
-	// mcpTool is askuser's MCP tool as the CLI names it to the model.
-	mcpTool string
+	// mcpTool is askuser's MCP tool as the CLI names it to the model, and
+	// mcpExtra what the model adds to its arguments for the CLI.
+	mcpTool  string
+	mcpExtra map[string]any
 	// setup writes the CLI's configuration for a run into r.home (and
 	// r.dir) and returns its command line.
 	setup func(t *testing.T, r *runCtx) []string
+	// shellResult and mcpResult are the tool results the model must get
+	// when the person answered, with $INBOX for the inbox's address;
+	// varying replaces what differs from run to run.
+	shellResult, mcpResult string
+	varying                map[string]string
+	// noise is what the CLI prints when it finds fault with askuser's
+	// tool, which a run must not show.
+	noise []string
 }
 
 // runCtx is one run of a CLI: its own home, working directory, model API
@@ -90,11 +102,12 @@ type outcome struct {
 	shown   time.Duration // from the tool call to the questions on screen
 	inInbox bool          // the questions showed in the inbox
 	output  string        // the CLI's stdout and stderr, for failures
+	addr    string        // the inbox's address
 	mock    *mock
 }
 
 // runCLI runs c once in mode m by path p, with the person at an inbox.
-func runCLI(t *testing.T, c cli, m mode, p path, extraEnv ...string) outcome {
+func runCLI(t *testing.T, c cli, m mode, p path) outcome {
 	t.Helper()
 	home := t.TempDir()
 	r := &runCtx{mode: m, path: p, home: home, dir: filepath.Join(home, "project")}
@@ -108,18 +121,22 @@ func runCLI(t *testing.T, c cli, m mode, p path, extraEnv ...string) outcome {
 	// profile, and then from the person's, which puts askuser on it.
 	writeFile(t, filepath.Join(home, ".profile"), "export PATH=\""+binDir+":$PATH\"\n")
 	call := toolCall{Name: c.mcpTool, Args: mcpArgs()}
+	maps.Copy(call.Args, c.mcpExtra)
 	if p == shellPath {
 		call = c.shellCall(shellCommand())
 	}
 	mk := newMock(t, call, c.api)
 	r.api = mk.URL()
 	in := startInbox(t, baseEnv(t.TempDir()))
-	r.env = append(append(baseEnv(home), "ASKUSER_INBOX="+in.addr), extraEnv...)
+	r.env = append(baseEnv(home), "ASKUSER_INBOX="+in.addr)
+	if m == readmeMode && p == shellPath {
+		r.env = append(r.env, exports(t, "shell")...)
+	}
 	args := c.setup(t, r)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
+	cmd := exec.CommandContext(ctx, filepath.Join(binDir, args[0]), args[1:]...)
 	cmd.Dir, cmd.Env = r.dir, r.env
 	cmd.Stdin = nil
 	var out bytes.Buffer
@@ -130,7 +147,7 @@ func runCLI(t *testing.T, c cli, m mode, p path, extraEnv ...string) outcome {
 	}
 	ended := make(chan struct{})
 	go func() { cmd.Wait(); close(ended) }()
-	o := outcome{mock: mk}
+	o := outcome{mock: mk, addr: in.addr}
 	o.shown, o.inInbox = in.answer(mk, ended)
 	<-ended
 	o.output = out.String()
@@ -161,17 +178,12 @@ func writeFile(t *testing.T, name, content string) {
 	}
 }
 
-// bin is the path of an installed CLI's program.
-func bin(name string) string {
-	p, err := filepath.Abs(filepath.Join("node_modules", ".bin", name))
-	if err != nil {
-		panic(err)
+// shell runs a set-up snippet with the run's environment.
+func shell(t *testing.T, r *runCtx, script string) {
+	t.Helper()
+	cmd := exec.Command("sh", "-ec", script)
+	cmd.Dir, cmd.Env = r.dir, r.env
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", script, err, out)
 	}
-	return p
-}
-
-// normalize replaces what differs from run to run (durations) in a tool
-// result.
-func normalize(s string) string {
-	return strings.TrimSpace(s)
 }
