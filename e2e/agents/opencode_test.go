@@ -19,10 +19,11 @@ var opencode = cli{
 		defaultMode: "`opencode run`",
 		readmeMode:  "the same, and `ASKUSER_UI=inbox` for the shell",
 	},
-	shellResult: waiting + "\n" + answers,
-	mcpResult:   answers,
-	api:         chatAPI,
-	mcpTool:     "askuser_askuser",
+	shellResult:     waiting + "\n" + answers,
+	mcpResult:       answers,
+	linesInAnyOrder: true,
+	api:             chatAPI,
+	mcpTool:         "askuser_askuser",
 	shellCall: func(command string) toolCall {
 		return toolCall{Name: "bash", Args: map[string]any{"command": command, "description": "Ask the person"}}
 	},

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -113,11 +114,22 @@ func checkRun(t *testing.T, c cli, m mode, p path) cell {
 	if p == mcpPath {
 		want = c.mcpResult
 	}
-	if got := c.normalize(o.result, o.addr); o.isError || got != want {
+	got := c.normalize(o.result, o.addr)
+	if c.linesInAnyOrder {
+		got, want = sortLines(got), sortLines(want)
+	}
+	if o.isError || got != want {
 		t.Errorf("the model got (error %v):\n%s\nwant:\n%s\n\n%s", o.isError, got, want, o.describe())
 		return cell{text: text}
 	}
 	return cell{text: fmt.Sprintf("✓ via the inbox, on screen %.1f s after the call", o.shown.Seconds())}
+}
+
+// sortLines puts the lines of s in order.
+func sortLines(s string) string {
+	lines := strings.Split(s, "\n")
+	slices.Sort(lines)
+	return strings.Join(lines, "\n")
 }
 
 func firstLine(s string) string {

@@ -51,6 +51,9 @@ type cli struct {
 	// varying replaces what differs from run to run.
 	shellResult, mcpResult string
 	varying                map[string]string
+	// linesInAnyOrder: the CLI reads the command's stdout and stderr apart
+	// and joins them as they arrive, so their lines come in either order.
+	linesInAnyOrder bool
 	// noise is what the CLI prints when it finds fault with askuser's
 	// tool, which a run must not show.
 	noise []string
