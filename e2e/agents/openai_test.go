@@ -5,9 +5,7 @@ package agents
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"os"
 	"slices"
 	"strings"
 )
@@ -31,12 +29,7 @@ func responsesAPI(m *mock) http.Handler {
 				Output json.RawMessage
 			}
 		}
-		body, _ := io.ReadAll(r.Body)
-		if os.Getenv("MOCK_DUMP") != "" {
-			os.WriteFile(os.Getenv("MOCK_DUMP"), body, 0o644)
-		}
-		if err := json.Unmarshal(body, &req); err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
+		if !decode(w, r, &req) {
 			return
 		}
 		var names []string
@@ -46,7 +39,7 @@ func responsesAPI(m *mock) http.Handler {
 		m.note("tools %v", names)
 		for _, item := range req.Input {
 			if strings.HasSuffix(item.Type, "_call_output") && item.CallID == m.callID {
-				m.record(responsesOutput(item.Output), false)
+				m.record(textOf(item.Output), false)
 				responsesReply(w, map[string]any{"type": "message", "role": "assistant", "id": "msg_final",
 					"content": []any{map[string]any{"type": "output_text", "text": finalText}}})
 				return
@@ -77,24 +70,6 @@ func responsesCall(m *mock) map[string]any {
 		item["namespace"], item["name"] = ns, name
 	}
 	return item
-}
-
-// responsesOutput is the text of a function call's output: a string, or
-// content items.
-func responsesOutput(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
-	}
-	var items []struct{ Type, Text string }
-	if json.Unmarshal(raw, &items) == nil {
-		var parts []string
-		for _, it := range items {
-			parts = append(parts, it.Text)
-		}
-		return strings.Join(parts, "\n")
-	}
-	return string(raw)
 }
 
 // responsesReply streams a response of one output item.
