@@ -34,7 +34,7 @@ var codex = cli{
 model_provider = "mock"
 check_for_update_on_startup = false
 `
-		if r.mode == readmeMode && r.path == shellPath {
+		if r.mode == readmeMode && r.path.shell() {
 			config += snippet(t, "codex-shell")
 		}
 		if r.path == mcpPath {

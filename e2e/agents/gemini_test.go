@@ -41,7 +41,7 @@ var gemini = cli{
 		if r.path == mcpPath {
 			settings["mcpServers"] = snippetJSON(t, "gemini")["mcpServers"]
 		}
-		if r.mode == readmeMode && r.path == shellPath {
+		if r.mode == readmeMode && r.path.shell() {
 			writeFile(t, filepath.Join(r.home, ".gemini", "policies", "askuser.toml"), snippet(t, "gemini-shell"))
 		}
 		b, _ := json.MarshalIndent(settings, "", "  ")

@@ -29,15 +29,18 @@ const waiting = "Waiting for an answer in the inbox (askuser inbox) at $INBOX…
 const (
 	noShellTool = "no shell tool" // headless Gemini CLI leaves it out
 	sandboxed   = "sandbox"       // Codex's sandbox refuses the inbox's socket
+	redirection = "redirection"   // Gemini CLI's policy rules stop at a redirection
 )
 
 // policy is the CLI's own policy that keeps the model from the person in
 // a cell, or "" where the person must be reached.
 func policy(c cli, m mode, p path) string {
 	switch {
-	case c.name == gemini.name && m == defaultMode && p == shellPath:
+	case c.name == gemini.name && m == defaultMode && p.shell():
 		return noShellTool
-	case c.name == codex.name && m == defaultMode && p == shellPath:
+	case c.name == gemini.name && p == stdinPath:
+		return redirection
+	case c.name == codex.name && m == defaultMode && p.shell():
 		return sandboxed
 	}
 	return ""
@@ -56,7 +59,7 @@ func TestReach(t *testing.T) {
 	results := map[string]cell{}
 	for _, c := range []cli{claude, codex, gemini, opencode} {
 		for _, m := range []mode{defaultMode, readmeMode} {
-			for _, p := range []path{shellPath, mcpPath} {
+			for _, p := range paths {
 				key := c.name + "/" + string(m) + "/" + string(p)
 				var got cell
 				ok := t.Run(strings.ReplaceAll(key, " ", "_"), func(t *testing.T) {
@@ -101,6 +104,12 @@ func checkRun(t *testing.T, c cli, m mode, p path) cell {
 			t.Errorf("in the sandbox, the questions showed %v, a result came %v", o.inInbox, o.got)
 		}
 		return cell{text: "✗ the sandbox refuses the inbox; askuser's error names it and the ways through"}
+	case redirection:
+		const want = `Tool execution for "Shell" requires user confirmation, which is not supported in non-interactive mode.`
+		if !o.isError || o.result != want || o.inInbox {
+			t.Errorf("the model got (error %v):\n%s\nwant the error:\n%s\n\n%s", o.isError, o.result, want, o.describe())
+		}
+		return cell{text: "– a policy rule does not cover `<`, and headless runs cannot confirm (its choice; `askuser -f questions.json` runs)"}
 	}
 	text := fmt.Sprintf("✗ %s", firstLine(o.result))
 	if !o.got {
@@ -182,7 +191,7 @@ func matrix(results map[string]cell) string {
 
 Written by ` + "`go test -tags heavy ./e2e/agents -run TestReach -update`" + ` from its last run,
 on ` + time.Now().UTC().Format("2006-01-02") + `, with ` + "`" + askuserVersion() + "`" + `. Each CLI ran against a scripted model on 127.0.0.1 that made one call: its
-shell tool running ` + "`askuser '<json>'`" + `, or askuser's MCP tool from ` + "`askuser mcp`" + `. The person
+shell tool running ` + "`askuser '<json>'`" + ` or ` + "`askuser < questions.json`" + `, or askuser's MCP tool from ` + "`askuser mcp`" + `. The person
 answered in ` + "`askuser inbox`" + `, and the suite checked the exact tool result the model got. The
 time is from the call leaving the model to the questions on the inbox's screen.
 
@@ -190,14 +199,17 @@ time is from the call leaving the model to the questions on the inbox's screen.
 [README](../README.md#set-up-your-agent-tool) says; "README" adds what README recommends for
 that route.
 
-| tool | mode | shell | MCP (` + "`askuser mcp`" + `) |
-|---|---|---|---|
+| tool | mode | shell: ` + "`askuser '<json>'`" + ` | shell: ` + "`askuser < questions.json`" + ` | MCP: ` + "`askuser mcp`" + ` |
+|---|---|---|---|---|
 `)
 	for _, c := range []cli{claude, codex, gemini, opencode} {
 		for _, m := range []mode{defaultMode, readmeMode} {
 			key := c.name + "/" + string(m) + "/"
-			fmt.Fprintf(&b, "| %s %s | %s: %s | %s | %s |\n", c.name, version(c), m, c.modes[m],
-				results[key+string(shellPath)].text, results[key+string(mcpPath)].text)
+			fmt.Fprintf(&b, "| %s %s | %s: %s |", c.name, version(c), m, c.modes[m])
+			for _, p := range paths {
+				fmt.Fprintf(&b, " %s |", results[key+string(p)].text)
+			}
+			b.WriteString("\n")
 		}
 	}
 	return b.String()

@@ -19,8 +19,15 @@ type path string
 
 const (
 	shellPath path = "shell" // the CLI's shell tool runs askuser '<json>'
+	stdinPath path = "stdin" // the CLI's shell tool runs askuser < questions.json
 	mcpPath   path = "MCP"   // askuser mcp is the CLI's MCP server
 )
+
+// paths are the matrix's columns.
+var paths = []path{shellPath, stdinPath, mcpPath}
+
+// shell reports whether the path goes through the CLI's shell tool.
+func (p path) shell() bool { return p != mcpPath }
 
 // mode is how the CLI is set up for a run.
 type mode string
@@ -87,9 +94,6 @@ func baseEnv(home string) []string {
 	}
 }
 
-// shellCommand is the command the model gives the shell tool.
-func shellCommand() string { return "askuser '" + questions + "'" }
-
 // mcpArgs are the arguments of the MCP call.
 func mcpArgs() map[string]any {
 	var v map[string]any
@@ -125,14 +129,18 @@ func runCLI(t *testing.T, c cli, m mode, p path) outcome {
 	writeFile(t, filepath.Join(home, ".profile"), "export PATH=\""+binDir+":$PATH\"\n")
 	call := toolCall{Name: c.mcpTool, Args: mcpArgs()}
 	maps.Copy(call.Args, c.mcpExtra)
-	if p == shellPath {
-		call = c.shellCall(shellCommand())
+	switch p {
+	case shellPath:
+		call = c.shellCall("askuser '" + questions + "'")
+	case stdinPath:
+		writeFile(t, filepath.Join(r.dir, "questions.json"), questions+"\n")
+		call = c.shellCall("askuser < questions.json")
 	}
 	mk := newMock(t, call, c.api)
 	r.api = mk.URL()
 	in := startInbox(t, baseEnv(t.TempDir()))
 	r.env = append(baseEnv(home), "ASKUSER_INBOX="+in.addr)
-	if m == readmeMode && p == shellPath {
+	if m == readmeMode && p.shell() {
 		r.env = append(r.env, exports(t, "shell")...)
 	}
 	args := c.setup(t, r)
