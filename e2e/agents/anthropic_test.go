@@ -15,7 +15,10 @@ func anthropicAPI(m *mock) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/messages", func(w http.ResponseWriter, r *http.Request) {
 		var req struct {
-			Tools    []struct{ Name string }
+			Tools []struct {
+				Name        string
+				InputSchema json.RawMessage `json:"input_schema"`
+			}
 			Messages []struct {
 				Role    string
 				Content json.RawMessage
@@ -35,6 +38,9 @@ func anthropicAPI(m *mock) http.Handler {
 			return
 		}
 		for _, tool := range req.Tools {
+			if tool.Name == m.call.Name {
+				m.offered(tool.InputSchema)
+			}
 			if tool.Name == m.call.Name && m.calling() {
 				anthropicToolUse(w, m.callID, m.call)
 				return

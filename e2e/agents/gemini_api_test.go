@@ -34,7 +34,11 @@ func geminiAPI(m *mock) http.Handler {
 				}
 			}
 			Tools []struct {
-				FunctionDeclarations []struct{ Name string }
+				FunctionDeclarations []struct {
+					Name                 string
+					Parameters           json.RawMessage
+					ParametersJSONSchema json.RawMessage `json:"parametersJsonSchema"`
+				}
 			}
 			GenerationConfig struct {
 				ResponseMimeType string
@@ -47,6 +51,13 @@ func geminiAPI(m *mock) http.Handler {
 		for _, tool := range req.Tools {
 			for _, f := range tool.FunctionDeclarations {
 				names = append(names, f.Name)
+				if f.Name == m.call.Name {
+					schema := f.ParametersJSONSchema
+					if schema == nil {
+						schema = f.Parameters
+					}
+					m.offered(schema)
+				}
 			}
 		}
 		m.note("%s tools %v", method, names)

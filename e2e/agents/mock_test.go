@@ -46,9 +46,10 @@ type mock struct {
 	callID string
 
 	mu       sync.Mutex
-	sent     time.Time // when the tool call went out
-	result   string    // the tool result the CLI sent back
-	isError  bool      // whether the CLI marked it as an error
+	sent     time.Time       // when the tool call went out
+	result   string          // the tool result the CLI sent back
+	isError  bool            // whether the CLI marked it as an error
+	schema   json.RawMessage // the called tool's input schema, as offered
 	got      chan struct{}
 	requests []string // method and path of every request, for failures
 }
@@ -80,6 +81,21 @@ func (m *mock) calling() bool {
 	}
 	m.sent = time.Now()
 	return true
+}
+
+// offered keeps the input schema of the tool the mock calls, as the CLI
+// offered it to the model.
+func (m *mock) offered(schema json.RawMessage) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.schema = schema
+}
+
+// Schema is the called tool's input schema as the model saw it.
+func (m *mock) Schema() json.RawMessage {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.schema
 }
 
 // record keeps the tool result the CLI sent back, once.

@@ -21,7 +21,11 @@ func responsesAPI(m *mock) http.Handler {
 		var req struct {
 			Tools []struct {
 				Type, Name string
-				Tools      []struct{ Name string }
+				Parameters json.RawMessage
+				Tools      []struct {
+					Name       string
+					Parameters json.RawMessage
+				}
 			}
 			Input []struct {
 				Type   string
@@ -47,9 +51,17 @@ func responsesAPI(m *mock) http.Handler {
 		}
 		for _, tool := range req.Tools {
 			offered := tool.Name == m.call.Name
+			if offered {
+				m.offered(tool.Parameters)
+			}
 			// Codex offers MCP tools in a namespace per server.
 			if ns, name, ok := strings.Cut(m.call.Name, "/"); ok && tool.Type == "namespace" && tool.Name == ns {
-				offered = slices.ContainsFunc(tool.Tools, func(t struct{ Name string }) bool { return t.Name == name })
+				for _, sub := range tool.Tools {
+					if sub.Name == name {
+						offered = true
+						m.offered(sub.Parameters)
+					}
+				}
 			}
 			if offered && m.calling() {
 				responsesReply(w, responsesCall(m))
@@ -94,7 +106,10 @@ func chatAPI(m *mock) http.Handler {
 		}
 		var req struct {
 			Tools []struct {
-				Function struct{ Name string }
+				Function struct {
+					Name       string
+					Parameters json.RawMessage
+				}
 			}
 			Messages []struct {
 				Role       string
@@ -108,6 +123,9 @@ func chatAPI(m *mock) http.Handler {
 		var names []string
 		for _, tool := range req.Tools {
 			names = append(names, tool.Function.Name)
+			if tool.Function.Name == m.call.Name {
+				m.offered(tool.Function.Parameters)
+			}
 		}
 		m.note("tools %v", names)
 		for _, msg := range req.Messages {

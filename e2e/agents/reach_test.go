@@ -88,6 +88,9 @@ func checkRun(t *testing.T, c cli, m mode, p path) cell {
 			t.Errorf("%s found fault with askuser's tool (%q)\n%s", c.name, n, o.describe())
 		}
 	}
+	if p == mcpPath && !o.mock.Sent().IsZero() {
+		checkPatterns(t, c, o.mock.Schema())
+	}
 	switch policy(c, m, p) {
 	case noShellTool:
 		if !o.mock.Sent().IsZero() {
@@ -132,6 +135,56 @@ func checkRun(t *testing.T, c cli, m mode, p path) cell {
 		return cell{text: text}
 	}
 	return cell{text: fmt.Sprintf("✓ via the inbox, on screen %.1f s after the call", o.shown.Seconds())}
+}
+
+// checkPatterns checks that each pattern of askuser's tool that reached
+// the model is one askuser advertises: a CLI may leave a keyword out
+// (Codex does), but one that rewrites characters in a schema (Claude Code
+// turns some spaces and invisible characters into plain spaces) can leave
+// a regular expression the model's API refuses.
+func checkPatterns(t *testing.T, c cli, offered json.RawMessage) {
+	t.Helper()
+	out, err := exec.Command(askuserBin, "tool", "--format", "mcp").Output()
+	if err != nil {
+		t.Fatalf("askuser tool --format mcp: %v", err)
+	}
+	var tool struct{ InputSchema any }
+	var got any
+	if err := json.Unmarshal(out, &tool); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(offered, &got); err != nil {
+		t.Fatalf("%s offered the tool with the schema %q: %v", c.name, offered, err)
+	}
+	want := patterns(tool.InputSchema)
+	for _, p := range patterns(got) {
+		if !slices.Contains(want, p) {
+			t.Errorf("%s changed a pattern of the schema on the way to the model:\n%q\nwant one of askuser tool --format mcp's:\n%q", c.name, p, want)
+		}
+	}
+}
+
+// patterns are the values of every "pattern" keyword in a schema.
+func patterns(schema any) []string {
+	var found []string
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, sub := range v {
+				if s, ok := sub.(string); ok && k == "pattern" {
+					found = append(found, s)
+				}
+				walk(sub)
+			}
+		case []any:
+			for _, sub := range v {
+				walk(sub)
+			}
+		}
+	}
+	walk(schema)
+	return found
 }
 
 // sortLines puts the lines of s in order.
