@@ -134,6 +134,7 @@ func checkRun(t *testing.T, c cli, m mode, p path) cell {
 		t.Errorf("the model got (error %v):\n%s\nwant:\n%s\n\n%s", o.isError, got, want, o.describe())
 		return cell{text: text}
 	}
+	t.Logf("the questions were on screen %s after the call", o.shown)
 	return cell{text: fmt.Sprintf("✓ via the inbox, on screen %.1f s after the call", o.shown.Seconds())}
 }
 
@@ -246,7 +247,8 @@ Written by ` + "`go test -tags heavy ./e2e/agents -run TestReach -update`" + ` f
 on ` + time.Now().UTC().Format("2006-01-02") + `, with ` + "`" + askuserVersion() + "`" + `. Each CLI ran against a scripted model on 127.0.0.1 that made one call: its
 shell tool running ` + "`askuser '<json>'`" + ` or ` + "`askuser < questions.json`" + `, or askuser's MCP tool from ` + "`askuser mcp`" + `. The person
 answered in ` + "`askuser inbox`" + `, and the suite checked the exact tool result the model got. The
-time is from the call leaving the model to the questions on the inbox's screen.
+time is from the call leaving the model to the questions on the inbox's screen: it includes
+the CLI's own work before it runs the command or the MCP call, and the load of the machine.
 
 "default" is the CLI's own non-interactive run with askuser set up as
 [README](../README.md#set-up-your-agent-tool) says; "README" adds what README recommends for
