@@ -91,28 +91,8 @@ func checkRun(t *testing.T, c cli, m mode, p path) cell {
 	if p == mcpPath && !o.mock.Sent().IsZero() {
 		checkPatterns(t, c, o.mock.Schema())
 	}
-	switch policy(c, m, p) {
-	case noShellTool:
-		if !o.mock.Sent().IsZero() {
-			t.Fatalf("%s offered its shell tool, which headless runs leave out\n%s", c.name, o.describe())
-		}
-		return cell{text: "– no shell tool without `--approval-mode yolo` or a policy (its choice)"}
-	case sandboxed:
-		for _, want := range []string{"sandbox", "askuser mcp", "sandbox_workspace_write.network_access"} {
-			if !strings.Contains(o.result, want) {
-				t.Errorf("the model was not told %q; it got:\n%s", want, o.describe())
-			}
-		}
-		if o.inInbox || !o.got {
-			t.Errorf("in the sandbox, the questions showed %v, a result came %v", o.inInbox, o.got)
-		}
-		return cell{text: "✗ the sandbox refuses the inbox; askuser's error names it and the ways through"}
-	case redirection:
-		const want = `Tool execution for "Shell" requires user confirmation, which is not supported in non-interactive mode.`
-		if !o.isError || o.result != want || o.inInbox {
-			t.Errorf("the model got (error %v):\n%s\nwant the error:\n%s\n\n%s", o.isError, o.result, want, o.describe())
-		}
-		return cell{text: "– a policy rule does not cover `<`, and headless runs cannot confirm (its choice; `askuser -f questions.json` runs)"}
+	if pol := policy(c, m, p); pol != "" {
+		return checkPolicy(t, c, pol, o)
 	}
 	text := fmt.Sprintf("✗ %s", firstLine(o.result))
 	if !o.got {
@@ -136,6 +116,37 @@ func checkRun(t *testing.T, c cli, m mode, p path) cell {
 	}
 	t.Logf("the questions were on screen %s after the call", o.shown)
 	return cell{text: fmt.Sprintf("✓ via the inbox, on screen %.1f s after the call", o.shown.Seconds())}
+}
+
+// checkPolicy checks a cell where the CLI's own policy keeps the model
+// from the person: the model must be told the truth.
+func checkPolicy(t *testing.T, c cli, pol string, o outcome) cell {
+	t.Helper()
+	switch pol {
+	case noShellTool:
+		if !o.mock.Sent().IsZero() {
+			t.Fatalf("%s offered its shell tool, which headless runs leave out\n%s", c.name, o.describe())
+		}
+		return cell{text: "– no shell tool without `--approval-mode yolo` or a policy (its choice)"}
+	case sandboxed:
+		for _, want := range []string{"sandbox", "askuser mcp", "sandbox_workspace_write.network_access"} {
+			if !strings.Contains(o.result, want) {
+				t.Errorf("the model was not told %q; it got:\n%s", want, o.describe())
+			}
+		}
+		if o.inInbox || !o.got {
+			t.Errorf("in the sandbox, the questions showed %v, a result came %v", o.inInbox, o.got)
+		}
+		return cell{text: "✗ the sandbox refuses the inbox; askuser's error names it and the ways through"}
+	case redirection:
+		const want = `Tool execution for "Shell" requires user confirmation, which is not supported in non-interactive mode.`
+		if !o.isError || o.result != want || o.inInbox {
+			t.Errorf("the model got (error %v):\n%s\nwant the error:\n%s\n\n%s", o.isError, o.result, want, o.describe())
+		}
+		return cell{text: "– a policy rule does not cover `<`, and headless runs cannot confirm (its choice; `askuser -f questions.json` runs)"}
+	}
+	t.Fatalf("no check for the policy %q", pol)
+	return cell{}
 }
 
 // checkPatterns checks that each pattern of askuser's tool that reached

@@ -116,17 +116,7 @@ type outcome struct {
 // runCLI runs c once in mode m by path p, with the person at an inbox.
 func runCLI(t *testing.T, c cli, m mode, p path) outcome {
 	t.Helper()
-	home := t.TempDir()
-	r := &runCtx{mode: m, path: p, home: home, dir: filepath.Join(home, "project")}
-	for _, d := range []string{r.dir, filepath.Join(home, "tmp")} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	writeFile(t, filepath.Join(r.dir, "README.md"), "# project\n")
-	// Login shells (Codex runs bash -lc) set PATH again from the system's
-	// profile, and then from the person's, which puts askuser on it.
-	writeFile(t, filepath.Join(home, ".profile"), "export PATH=\""+binDir+":$PATH\"\n")
+	r := newRun(t, m, p)
 	call := toolCall{Name: c.mcpTool, Args: mcpArgs()}
 	maps.Copy(call.Args, c.mcpExtra)
 	switch p {
@@ -139,7 +129,7 @@ func runCLI(t *testing.T, c cli, m mode, p path) outcome {
 	mk := newMock(t, call, c.api)
 	r.api = mk.URL()
 	in := startInbox(t, baseEnv(t.TempDir()))
-	r.env = append(baseEnv(home), "ASKUSER_INBOX="+in.addr)
+	r.env = append(baseEnv(r.home), "ASKUSER_INBOX="+in.addr)
 	if m == readmeMode && p.shell() {
 		r.env = append(r.env, exports(t, "shell")...)
 	}
@@ -149,8 +139,7 @@ func runCLI(t *testing.T, c cli, m mode, p path) outcome {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, filepath.Join(binDir, args[0]), args[1:]...)
 	cmd.Dir, cmd.Env = r.dir, r.env
-	cmd.Stdin = nil
-	var out bytes.Buffer
+	var out bytes.Buffer // stdin stays /dev/null, as agents are run
 	cmd.Stdout, cmd.Stderr = &out, &out
 	cmd.WaitDelay = 5 * time.Second
 	if err := cmd.Start(); err != nil {
@@ -164,6 +153,23 @@ func runCLI(t *testing.T, c cli, m mode, p path) outcome {
 	o.output = out.String()
 	o.result, o.isError, o.got = mk.Result()
 	return o
+}
+
+// newRun makes a run's home and its project, a directory of one file.
+func newRun(t *testing.T, m mode, p path) *runCtx {
+	t.Helper()
+	home := t.TempDir()
+	r := &runCtx{mode: m, path: p, home: home, dir: filepath.Join(home, "project")}
+	for _, d := range []string{r.dir, filepath.Join(home, "tmp")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeFile(t, filepath.Join(r.dir, "README.md"), "# project\n")
+	// Login shells (Codex runs bash -lc) set PATH again from the system's
+	// profile, and then from the person's, which puts askuser on it.
+	writeFile(t, filepath.Join(home, ".profile"), "export PATH=\""+binDir+":$PATH\"\n")
+	return r
 }
 
 // describe is what a failing run reports.
