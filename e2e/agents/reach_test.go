@@ -74,6 +74,11 @@ func TestReach(t *testing.T) {
 		}
 	}
 	if *update {
+		for key, got := range results {
+			if got.text == "" {
+				t.Fatalf("-update writes the whole matrix, and %s did not run: leave out -run, or give -run TestReach", key)
+			}
+		}
 		if err := os.WriteFile(reachDoc, []byte(matrix(results)), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -252,22 +257,25 @@ func askuserVersion() string {
 // matrix is docs/reach.md for the results of a run.
 func matrix(results map[string]cell) string {
 	var b strings.Builder
-	b.WriteString(`# Reaching the person from each agent tool
+	fmt.Fprintf(&b, `# Reaching the person from each agent tool
 
-Written by ` + "`go test -tags heavy ./e2e/agents -run TestReach -update`" + ` from its last run,
-on ` + time.Now().UTC().Format("2006-01-02") + `, with ` + "`" + askuserVersion() + "`" + `. Each CLI ran against a scripted model on 127.0.0.1 that made one call: its
-shell tool running ` + "`askuser '<json>'`" + ` or ` + "`askuser < questions.json`" + `, or askuser's MCP tool from ` + "`askuser mcp`" + `. The person
-answered in ` + "`askuser inbox`" + `, and the suite checked the exact tool result the model got. The
-time is from the call leaving the model to the questions on the inbox's screen: it includes
-the CLI's own work before it runs the command or the MCP call, and the load of the machine.
+Written by %[1]sgo test -tags heavy ./e2e/agents -run TestReach -update%[1]s from its last run, on
+%[2]s, with %[1]s%[3]s%[1]s.
+
+Each CLI ran against a scripted model on 127.0.0.1 that made one call: its shell tool running
+%[1]saskuser '<json>'%[1]s or %[1]saskuser < questions.json%[1]s, or askuser's MCP tool from %[1]saskuser mcp%[1]s.
+The person answered in %[1]saskuser inbox%[1]s, and the suite checked the exact tool result the model
+got. The time is from the call leaving the model to the questions on the inbox's screen: it
+includes the CLI's own work before it runs the command or the MCP call, and the load of the
+machine.
 
 "default" is the CLI's own non-interactive run with askuser set up as
 [README](../README.md#set-up-your-agent-tool) says; "README" adds what README recommends for
 that route.
 
-| tool | mode | shell: ` + "`askuser '<json>'`" + ` | shell: ` + "`askuser < questions.json`" + ` | MCP: ` + "`askuser mcp`" + ` |
+| tool | mode | shell: %[1]saskuser '<json>'%[1]s | shell: %[1]saskuser < questions.json%[1]s | MCP: %[1]saskuser mcp%[1]s |
 |---|---|---|---|---|
-`)
+`, "`", time.Now().UTC().Format("2006-01-02"), askuserVersion())
 	for _, c := range []cli{claude, codex, gemini, opencode} {
 		for _, m := range []mode{defaultMode, readmeMode} {
 			key := c.name + "/" + string(m) + "/"
