@@ -16,59 +16,29 @@ import (
 // the version its package-lock.json pins.
 const nodeDir = "mcp-node"
 
+// nodeClientQuestions are the questions the client asks: it fills in their
+// form with a choice, several, text and the person's own answer.
+const nodeClientQuestions = `{"questions":[
+  {"question":"Which database should we use?","header":"Database","multiSelect":false,
+   "options":[{"label":"PostgreSQL (Recommended)","description":"Relational","preview":"CREATE TABLE t ();"},{"label":"SQLite","description":"Embedded"}]},
+  {"question":"Which features?","header":"Features","multiSelect":true,
+   "options":[{"label":"Login","description":"Sign-in"},{"label":"Search","description":"Full text"},{"label":"Export","description":"As JSON"}]},
+  {"question":"What should it be called?","header":"Name","type":"text","placeholder":"UserCard"},
+  {"question":"Where should it run?","header":"Region","multiSelect":false,
+   "options":[{"label":"Europe","description":"Frankfurt"},{"label":"America","description":"Virginia"}]}]}`
+
 // TestMCPNodeClient meets askuser mcp with an MCP client that shares no code
 // with it: the reference TypeScript SDK's, run by Node. It lists the tools,
 // has a form filled in (a choice, several, text and the person's own
 // answer), and has one declined. The SDK is installed from the lock file
 // with npm ci when node_modules is missing.
 func TestMCPNodeClient(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed: the test against the TypeScript MCP client needs Node.js 18 or later and npm")
-	}
-	// The test's own files, so that go test reruns it when they change.
-	for _, f := range []string{"client.mjs", "package.json", "package-lock.json"} {
-		if _, err := os.ReadFile(filepath.Join(nodeDir, f)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := os.Stat(filepath.Join(nodeDir, "node_modules", "@modelcontextprotocol", "sdk", "package.json")); err != nil {
-		npm, err := exec.LookPath("npm")
-		if err != nil {
-			t.Skip("npm is not installed: the test against the TypeScript MCP client installs its SDK with npm ci")
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-		defer cancel()
-		install := exec.CommandContext(ctx, npm, "ci", "--no-audit", "--no-fund", "--loglevel=error")
-		install.Dir = nodeDir
-		if out, err := install.CombinedOutput(); err != nil {
-			t.Fatalf("npm ci in e2e/%s: %v\n%s", nodeDir, err, out)
-		}
-	}
-
+	node := nodeClient(t)
 	questions := filepath.Join(t.TempDir(), "questions.json")
-	const doc = `{"questions":[
-	  {"question":"Which database should we use?","header":"Database","multiSelect":false,
-	   "options":[{"label":"PostgreSQL (Recommended)","description":"Relational","preview":"CREATE TABLE t ();"},{"label":"SQLite","description":"Embedded"}]},
-	  {"question":"Which features?","header":"Features","multiSelect":true,
-	   "options":[{"label":"Login","description":"Sign-in"},{"label":"Search","description":"Full text"},{"label":"Export","description":"As JSON"}]},
-	  {"question":"What should it be called?","header":"Name","type":"text","placeholder":"UserCard"},
-	  {"question":"Where should it run?","header":"Region","multiSelect":false,
-	   "options":[{"label":"Europe","description":"Frankfurt"},{"label":"America","description":"Virginia"}]}]}`
-	if err := os.WriteFile(questions, []byte(doc), 0o644); err != nil {
+	if err := os.WriteFile(questions, []byte(nodeClientQuestions), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, node, "client.mjs", askuserPath(t), questions)
-	cmd.Dir = nodeDir
-	cmd.Env = mcpEnv()
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("node client.mjs: %v\nstdout:\n%s\nstderr:\n%s", err, out, stderr.String())
-	}
+	out := runNodeClient(t, node, askuserPath(t), questions, mcpEnv())
 	type result struct {
 		Content []struct {
 			Type, Text string
@@ -140,4 +110,54 @@ func TestMCPNodeClient(t *testing.T) {
 	if !reflect.DeepEqual(got.Forms[0].RequestedSchema.Required, []string{"q3"}) {
 		t.Errorf("required %v, want [q3]", got.Forms[0].RequestedSchema.Required)
 	}
+}
+
+// nodeClient returns the node that runs the TypeScript client, having
+// installed its SDK from the lock file with npm ci when node_modules is
+// missing.
+func nodeClient(t *testing.T) string {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed: the test against the TypeScript MCP client needs Node.js 18 or later and npm")
+	}
+	// The test's own files, so that go test reruns it when they change.
+	for _, f := range []string{"client.mjs", "package.json", "package-lock.json"} {
+		if _, err := os.ReadFile(filepath.Join(nodeDir, f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(nodeDir, "node_modules", "@modelcontextprotocol", "sdk", "package.json")); err != nil {
+		npm, err := exec.LookPath("npm")
+		if err != nil {
+			t.Skip("npm is not installed: the test against the TypeScript MCP client installs its SDK with npm ci")
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		defer cancel()
+		install := exec.CommandContext(ctx, npm, "ci", "--no-audit", "--no-fund", "--loglevel=error")
+		install.Dir = nodeDir
+		if out, err := install.CombinedOutput(); err != nil {
+			t.Fatalf("npm ci in e2e/%s: %v\n%s", nodeDir, err, out)
+		}
+	}
+	return node
+}
+
+// runNodeClient runs the client against the MCP server that command starts
+// (command mcp), with the questions in the file questions and env, and
+// returns its report.
+func runNodeClient(t *testing.T, node, command, questions string, env []string) []byte {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, "client.mjs", command, questions)
+	cmd.Dir = nodeDir
+	cmd.Env = env
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node client.mjs: %v\nstdout:\n%s\nstderr:\n%s", err, out, stderr.String())
+	}
+	return out
 }

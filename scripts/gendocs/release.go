@@ -25,8 +25,8 @@ var completionFiles = map[string]string{
 // runRelease writes what a release archive carries beside the program into
 // dir, which it empties first: man/askuser*.1, a man page per command, and
 // completions/, the scripts of "askuser completion" for bash, zsh and fish.
-// The pages name version and are dated at date (seconds since 1970; 0 is
-// now), so that a release built twice from one commit is the same.
+// The pages name version and are dated at date (seconds since 1970; 0 or
+// less is now), so that a release built twice from one commit is the same.
 func runRelease(schemaFile, dir, version string, date int64) error {
 	raw, err := os.ReadFile(schemaFile)
 	if err != nil {
@@ -36,7 +36,7 @@ func runRelease(schemaFile, dir, version string, date int64) error {
 		return err
 	}
 	when := time.Now()
-	if date != 0 {
+	if date > 0 {
 		when = time.Unix(date, 0).UTC()
 	}
 	if err := writeManPages(raw, filepath.Join(dir, "man"), version, when); err != nil {
