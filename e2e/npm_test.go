@@ -279,6 +279,7 @@ func TestNPMLinePrompts(t *testing.T) {
 		{"invalid", "", []string{"validate", `{"questions":[]}`}, 65},
 		{"usage", "", []string{"--bogus"}, 64},
 		{"input ended", "", []string{questions(qDatabase)}, 66},
+		{"inbox, its input ended", "", []string{"inbox"}, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			want := runFor(t, r.direct(c.args...), c.stdin)
@@ -344,6 +345,10 @@ func TestNPMTerminal(t *testing.T) {
 			tr.expect("Your answer:")
 			tr.send("half" + keyCtrlC)
 		}, 130, ""},
+		{"inbox", []string{"inbox"}, func(tr *tuiRun) {
+			tr.expect("q quit")
+			tr.send("q")
+		}, 0, ""},
 		{"line prompt", []string{"--ui", "line", questions(qDatabase)}, func(tr *tuiRun) {
 			tr.expect("Enter a number")
 			tr.send("1" + keyEnter)
@@ -381,6 +386,7 @@ func TestNPMTerminal(t *testing.T) {
 			if echo, canonical := npx.tm.LineMode(); !echo || !canonical {
 				t.Errorf("npx askuser left the terminal with echo %v, line editing %v", echo, canonical)
 			}
+			npx.tm.Drain()
 			if !npx.tm.CursorVisible() {
 				t.Error("npx askuser left the cursor hidden")
 			}
