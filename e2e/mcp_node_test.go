@@ -16,9 +16,9 @@ import (
 // the version its package-lock.json pins.
 const nodeDir = "mcp-node"
 
-// nodeClientQuestions are the questions the client asks: it fills in their
-// form with a choice, several, text and the person's own answer.
-const nodeClientQuestions = `{"questions":[
+// formQuestions are every kind of question, for a client to answer in its
+// own form: a choice, several choices, text, and the person's own answer.
+const formQuestions = `{"questions":[
   {"question":"Which database should we use?","header":"Database","multiSelect":false,
    "options":[{"label":"PostgreSQL (Recommended)","description":"Relational","preview":"CREATE TABLE t ();"},{"label":"SQLite","description":"Embedded"}]},
   {"question":"Which features?","header":"Features","multiSelect":true,
@@ -35,7 +35,7 @@ const nodeClientQuestions = `{"questions":[
 func TestMCPNodeClient(t *testing.T) {
 	node := nodeClient(t)
 	questions := filepath.Join(t.TempDir(), "questions.json")
-	if err := os.WriteFile(questions, []byte(nodeClientQuestions), 0o644); err != nil {
+	if err := os.WriteFile(questions, []byte(formQuestions), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	out := runNodeClient(t, node, askuserPath(t), questions, mcpEnv())

@@ -401,7 +401,7 @@ func TestNPMMCP(t *testing.T) {
 	node := nodeClient(t)
 	dir := t.TempDir()
 	questions := filepath.Join(dir, "questions.json")
-	if err := os.WriteFile(questions, []byte(nodeClientQuestions), 0o644); err != nil {
+	if err := os.WriteFile(questions, []byte(formQuestions), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	// The client starts a command with arguments "mcp": this one is the
