@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bytes"
 	_ "embed"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 )
@@ -154,24 +152,14 @@ func writePackage(dir string, m manifest, page []byte, bins map[string]string) e
 // copyProgram writes the program at from to to, executable; from "" is
 // the shim.
 func copyProgram(to, from string) error {
-	var src io.Reader = bytes.NewReader(shim)
+	b := shim
 	if from != "" {
-		f, err := os.Open(from)
-		if err != nil {
+		var err error
+		if b, err = os.ReadFile(from); err != nil {
 			return err
 		}
-		defer f.Close()
-		src = f
 	}
-	dst, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o755)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(dst, src); err != nil {
-		dst.Close()
-		return err
-	}
-	return dst.Close()
+	return os.WriteFile(to, b, 0o755)
 }
 
 // readVersion is the version of the build in dist, as goreleaser wrote it
