@@ -398,7 +398,7 @@ func TestNPMTerminal(t *testing.T) {
 // does: the same tools, forms and results.
 func TestNPMMCP(t *testing.T) {
 	r := snapshot(t)
-	node := nodeClient(t)
+	node := nodeSDK(t, nodeDir, true)
 	dir := t.TempDir()
 	questions := filepath.Join(dir, "questions.json")
 	if err := os.WriteFile(questions, []byte(formQuestions), 0o644); err != nil {

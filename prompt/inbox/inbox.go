@@ -139,7 +139,7 @@ func (a *Asker) failure(ctx context.Context, err error) error {
 	)
 	switch {
 	case errors.As(err, &unreachable):
-		return &prompt.UnavailableError{Err: fmt.Errorf("%w: start one with 'askuser inbox' in a terminal the person sees", unreachable)}
+		return &prompt.UnavailableError{Err: core.WithHint(unreachable)}
 	case errors.As(err, &gone):
 		return &prompt.UnavailableError{Err: gone}
 	case errors.As(err, &refused) && refused.Status == http.StatusBadRequest:
