@@ -341,7 +341,7 @@ func TestNPMTerminal(t *testing.T) {
 		}, 130, ""},
 		{"Ctrl+C in the text of Other", []string{questions(qDatabase)}, func(tr *tuiRun) {
 			tr.expect("❯ 1. PostgreSQL")
-			tr.send("3")
+			tr.send("0")
 			tr.expect("Your answer:")
 			tr.send("half" + keyCtrlC)
 		}, 130, ""},
