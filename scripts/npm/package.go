@@ -185,9 +185,13 @@ func readBinaries(dist string) (map[string]string, error) {
 	}
 	bins := map[string]string{}
 	for _, a := range artifacts {
-		if a.Type == "Binary" && (a.Name == "askuser" || a.Name == "askuser.exe") {
-			bins[a.Goos+"/"+a.Goarch] = a.Path
+		if a.Type != "Binary" || (a.Name != "askuser" && a.Name != "askuser.exe") {
+			continue
 		}
+		if _, err := os.Stat(a.Path); err != nil {
+			return nil, fmt.Errorf("%w: run this where goreleaser ran, whose paths artifacts.json gives", err)
+		}
+		bins[a.Goos+"/"+a.Goarch] = a.Path
 	}
 	return bins, nil
 }

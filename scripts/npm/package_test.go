@@ -96,6 +96,23 @@ func TestBuildNeedsEveryPlatform(t *testing.T) {
 	}
 }
 
+// goreleaser's paths are relative to where it ran: elsewhere, the error
+// says where to run.
+func TestBuildElsewhere(t *testing.T) {
+	dist := fakeDist(t, "1.2.3", allPlatforms())
+	b, err := os.ReadFile(filepath.Join(dist, "artifacts.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The paths as goreleaser writes them, relative to the directory it ran in.
+	relative := strings.ReplaceAll(string(b), filepath.Dir(dist)+string(filepath.Separator), "")
+	writeFile(t, filepath.Join(dist, "artifacts.json"), relative, 0o644)
+	err = build(dist, filepath.Join(t.TempDir(), "npm"))
+	if err == nil || !strings.Contains(err.Error(), "run this where goreleaser ran") {
+		t.Errorf("build away from goreleaser's directory: %v, want an error that says where to run it", err)
+	}
+}
+
 func TestBuildNeedsGoreleaser(t *testing.T) {
 	err := build(t.TempDir(), filepath.Join(t.TempDir(), "npm"))
 	if err == nil || !strings.Contains(err.Error(), "run goreleaser first") {
