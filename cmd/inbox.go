@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"sync"
 	"syscall"
 
@@ -104,7 +105,7 @@ tui has no terminal, 129 hung up, 143 terminated.`,
 			}
 			a, err := core.AddrFromEnv(env.Getenv)
 			if err != nil {
-				return &usageError{msg: err.Error()}
+				return inboxAddrError(err)
 			}
 			opts.addr = a
 			if open && !webPage {
@@ -179,7 +180,11 @@ func inboxRun(ctx context.Context, env *Env, opts inboxCmdOptions) error {
 	quit := "the person quit the inbox"
 	defer func() { srv.Close(quit) }()
 
-	if err := listenInbox(srv, opts.addr, out); err != nil {
+	if opts.addr.NATS != nil {
+		if err := serveNATS(ctx, srv, opts.addr.NATS, say); err != nil {
+			return err
+		}
+	} else if err := listenInbox(srv, opts.addr, out); err != nil {
 		return err
 	}
 	var page *inboxPage
@@ -330,6 +335,43 @@ func listenInbox(srv *core.Server, a core.Addr, out io.Writer) error {
 		return err
 	}
 	return srv.ServeTCP(ln, host, a.Token)
+}
+
+// serveNATS serves the inbox on the NATS server of a, with the inbox's age
+// identity (made the first time), and prints the address askers use.
+func serveNATS(ctx context.Context, srv *core.Server, a *core.NATSAddr, say func(string, ...any)) error {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return fmt.Errorf("find where to keep the inbox's identity: %w", err)
+	}
+	path := filepath.Join(dir, core.IdentityFile)
+	id, created, err := core.LoadIdentity(path)
+	if err != nil {
+		return err
+	}
+	recipient := id.Recipient().String()
+	if a.To != "" && a.To != recipient {
+		return &prompt.UnavailableError{Err: fmt.Errorf("%s has to=%s, but this inbox's recipient is %s (kept in %s): use the address this inbox prints, or copy the identity of the inbox that printed yours", core.EnvAddr, a.To, recipient, path)}
+	}
+	if err := srv.ServeNATS(ctx, a, core.NATSOptions{Identity: id, By: inboxBy(), Say: say}); err != nil {
+		return &prompt.UnavailableError{Err: err}
+	}
+	if created {
+		say("Made this inbox's age identity in %s: askers seal their questions to it.\n", path)
+	}
+	withTo := *a
+	withTo.To = recipient
+	say("Askers anywhere reach this inbox with ASKUSER_INBOX='%s'\n", withTo.URL())
+	return nil
+}
+
+// inboxBy names this inbox to the others on the same queue: USER@HOST.
+func inboxBy() string {
+	name := core.DefaultNATSName()
+	if host, err := os.Hostname(); err == nil && host != "" {
+		name += "@" + host
+	}
+	return name
 }
 
 // hostPort is the address to show for a listener on addr whose host is

@@ -65,7 +65,7 @@ func (f *askFlags) resolveInbox(cmd *cobra.Command, env *Env, mode uiMode) (inbo
 	}
 	a, err := core.AddrFromEnv(env.Getenv)
 	if err != nil {
-		return inboxOptions{}, &usageError{msg: err.Error()}
+		return inboxOptions{}, inboxAddrError(err)
 	}
 	o := inboxOptions{addr: a, from: f.from, limits: limitsFromEnv(env.Getenv)}
 	if !cmd.Flags().Changed("from") {
@@ -73,6 +73,28 @@ func (f *askFlags) resolveInbox(cmd *cobra.Command, env *Env, mode uiMode) (inbo
 	}
 	o.from = strings.TrimSpace(o.from)
 	return o, nil
+}
+
+// inboxAddrError is the error of an ASKUSER_INBOX that is not an address:
+// a usage error, except for an inbox on NATS, whose every failure makes it
+// unavailable.
+func inboxAddrError(err error) error {
+	var natsErr *core.NATSAddrError
+	if errors.As(err, &natsErr) {
+		return &prompt.UnavailableError{Err: err}
+	}
+	return &usageError{msg: err.Error()}
+}
+
+// unavailableInbox is the error of an inbox that does not answer: a server
+// of NATS says what is wrong and what to do; else, the person is to start
+// one.
+func unavailableInbox(err error) error {
+	var server *core.ServerError
+	if errors.As(err, &server) {
+		return &prompt.UnavailableError{Err: server}
+	}
+	return &prompt.UnavailableError{Err: fmt.Errorf("%w: start one with 'askuser inbox' in a terminal the person sees", err)}
 }
 
 // limitsFromEnv are the limits the questions were validated with, for the
@@ -99,7 +121,7 @@ func limitsFromEnv(getenv func(string) string) *core.Limits {
 func newInboxAsker(env *Env, o sessionOptions) *inboxask.Asker {
 	cwd, _ := os.Getwd()
 	return inboxask.New(inboxask.Options{
-		Client: core.NewClient(o.inbox.addr),
+		Client: core.Dial(o.inbox.addr),
 		From:   o.inbox.from,
 		Cwd:    cwd,
 		PID:    os.Getpid(),
@@ -111,7 +133,7 @@ func newInboxAsker(env *Env, o sessionOptions) *inboxask.Asker {
 
 // probeInbox reports whether an inbox answers at o's address.
 func probeInbox(o sessionOptions) error {
-	_, err := core.NewClient(o.inbox.addr).Probe(context.Background())
+	_, err := core.Dial(o.inbox.addr).Probe(context.Background())
 	return err
 }
 
@@ -130,7 +152,7 @@ func routeInbox(env *Env, o sessionOptions, rest io.Reader) (*asker, error) {
 	switch {
 	case o.mode == uiInbox:
 		if err := probeInbox(o); err != nil {
-			return nil, &prompt.UnavailableError{Err: fmt.Errorf("%w: start one with 'askuser inbox' in a terminal the person sees", err)}
+			return nil, unavailableInbox(err)
 		}
 		return &asker{fullAsker: newInboxAsker(env, o), out: env.IO.ErrOut, inbox: true}, nil
 	case o.mode != uiAuto || o.tty:
@@ -142,8 +164,15 @@ func routeInbox(env *Env, o sessionOptions, rest io.Reader) (*asker, error) {
 	if !silent && !unseen {
 		return nil, nil
 	}
-	if probeInbox(o) == nil {
+	err := probeInbox(o)
+	if err == nil {
 		return &asker{fullAsker: newInboxAsker(env, o), out: env.IO.ErrOut, inbox: true}, nil
+	}
+	var server *core.ServerError
+	if silent && errors.As(err, &server) {
+		// The person chose an inbox on NATS: what keeps it from being
+		// used is theirs to fix, not a reason to give up on asking.
+		return nil, &prompt.UnavailableError{Err: server}
 	}
 	if !silent {
 		return nil, nil

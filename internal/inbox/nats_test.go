@@ -1,0 +1,197 @@
+package inbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"filippo.io/age"
+
+	"github.com/askuser/askuser/internal/natstest"
+	"github.com/askuser/askuser/prompt"
+)
+
+// natsInbox is an inbox on a NATS server, in this process.
+type natsInbox struct {
+	q    *Queue
+	srv  *Server
+	said *lines
+}
+
+// lines collects what an inbox says to its person.
+type lines struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lines) say(format string, args ...any) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	fmt.Fprintf(&l.b, format, args...)
+}
+
+func (l *lines) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func startNATSInbox(t *testing.T, a *NATSAddr, id *age.X25519Identity, by string) *natsInbox {
+	t.Helper()
+	in := &natsInbox{q: NewQueue(QueueOptions{}), said: &lines{}}
+	in.srv = NewServer(in.q, schemaJSON(t))
+	if err := in.srv.ServeNATS(context.Background(), a, NATSOptions{Identity: id, By: by, Say: in.said.say}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { in.srv.Close("the test is over") })
+	return in
+}
+
+// natsSetup starts a server and returns an inbox's address on it, sealed
+// to a new identity.
+func natsSetup(t *testing.T) (*natstest.Server, *NATSAddr, *age.X25519Identity) {
+	t.Helper()
+	ns := natstest.Start(t, nil)
+	id, err := age.GenerateX25519Identity()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := ParseAddr(ns.URL("team", "to="+id.Recipient().String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ns, a.NATS, id
+}
+
+func askOver(ctx context.Context, tr Transport, req *Request) <-chan askResult {
+	ch := make(chan askResult, 1)
+	go func() {
+		e, err := tr.Ask(ctx, req, nil)
+		ch <- askResult{e, err}
+	}()
+	return ch
+}
+
+// A set goes through the server, sealed, to an inbox that starts after
+// it, and the asker gets exactly the answer given there.
+func TestNATSAnswered(t *testing.T) {
+	_, a, id := natsSetup(t)
+	res := askOver(context.Background(), Dial(Addr{NATS: a}), askRequest())
+	time.Sleep(200 * time.Millisecond)
+	in := startNATSInbox(t, a, id, "alice@laptop")
+	set := waitFor(t, in.q, 1)[0]
+	if set.From != "test" || set.Questions[0].Header != "Database" {
+		t.Fatalf("queued %+v", set)
+	}
+	if err := in.q.Answer(set, Reply{Answers: []prompt.Answer{{Labels: []string{"SQLite"}, Note: "small"}}}); err != nil {
+		t.Fatal(err)
+	}
+	r := result(t, res, 10*time.Second)
+	if r.err != nil || r.e.Event != EventAnswered || len(r.e.Answers) != 1 || r.e.Answers[0].Labels[0] != "SQLite" || r.e.Answers[0].Note != "small" {
+		t.Fatalf("got %+v, %v", r.e, r.err)
+	}
+}
+
+// Two inboxes on one queue show every set; when both answer at once, the
+// first answer published wins: exactly that one reaches the asker, and
+// the other inbox says that its answer was not sent, and who answered.
+func TestNATSTwoInboxesRace(t *testing.T) {
+	_, a, id := natsSetup(t)
+	one := startNATSInbox(t, a, id, "one")
+	two := startNATSInbox(t, a, id, "two")
+	for trial := 0; trial < 50; trial++ {
+		res := askOver(context.Background(), Dial(Addr{NATS: a}), askRequest())
+		sets := []*Set{waitFor(t, one.q, 1)[0], waitFor(t, two.q, 1)[0]}
+		labels := []string{"PostgreSQL", "SQLite"}
+		var wg sync.WaitGroup
+		for i, in := range []*natsInbox{one, two} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				// A set ended here by the other inbox first is not
+				// answered twice.
+				if err := in.q.Answer(sets[i], Reply{Answers: []prompt.Answer{{Labels: []string{labels[i]}}}}); err != nil && !errors.Is(err, ErrEnded) {
+					t.Error(err)
+				}
+			}()
+		}
+		wg.Wait()
+		r := result(t, res, 10*time.Second)
+		if r.err != nil || r.e.Event != EventAnswered || len(r.e.Answers) != 1 {
+			t.Fatalf("trial %d: %+v, %v", trial, r.e, r.err)
+		}
+		winner := 0
+		if r.e.Answers[0].Labels[0] == "SQLite" {
+			winner = 1
+		}
+		// The loser's set ends there too, however the race went: as
+		// answered by the winner, or with its answer not sent.
+		loser := []*natsInbox{one, two}[1-winner]
+		waitFor(t, loser.q, 0)
+		waitFor(t, []*natsInbox{one, two}[winner].q, 0)
+		lost := sets[1-winner].End()
+		if lost.Reason != "by "+[]string{"one", "two"}[winner] {
+			deadline := time.Now().Add(5 * time.Second)
+			for !strings.Contains(loser.said.String(), fmt.Sprintf("(by %s)", []string{"one", "two"}[winner])) {
+				if time.Now().After(deadline) {
+					t.Fatalf("trial %d: the loser's set ended %+v and it said:\n%s", trial, lost, loser.said)
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+		}
+	}
+	t.Logf("answers not sent: one %d, two %d", strings.Count(one.said.String(), "not sent"), strings.Count(two.said.String(), "not sent"))
+}
+
+// An asker that stops waiting withdraws its set from every inbox; one that
+// stops beating (killed) is withdrawn after natsDead.
+func TestNATSWithdrawn(t *testing.T) {
+	_, a, id := natsSetup(t)
+	in := startNATSInbox(t, a, id, "one")
+	ctx, cancel := context.WithCancel(context.Background())
+	res := askOver(ctx, Dial(Addr{NATS: a}), askRequest())
+	set := waitFor(t, in.q, 1)[0]
+	cancel()
+	result(t, res, 5*time.Second)
+	waitFor(t, in.q, 0)
+	if e := set.End(); e.State != Withdrawn {
+		t.Fatalf("ended %+v", e)
+	}
+
+	// A set whose asker never beats is never shown, and is withdrawn.
+	conn, err := dialNATS(context.Background(), a, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.close()
+	silent := &natsAsk{addr: Addr{NATS: a}, conn: conn, id: "silent", secret: "s"}
+	silent.reply, _ = age.GenerateX25519Identity()
+	start := time.Now()
+	if err := silent.post(context.Background(), askRequest()); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		m, err := conn.lastEnd(context.Background(), "silent")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m != nil {
+			var gone *GoneError
+			if _, err := silent.read(m.Data); !errors.As(err, &gone) || !strings.Contains(gone.Err.Error(), "nothing heard from the asker") {
+				t.Fatalf("the end reads %v", err)
+			}
+			break
+		}
+		if time.Since(start) > 5*time.Second {
+			t.Fatal("the silent set was not withdrawn within 5 s")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if n := in.q.Len(); n != 0 {
+		t.Fatalf("%d sets shown", n)
+	}
+}
