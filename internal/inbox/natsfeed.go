@@ -1,10 +1,12 @@
 package inbox
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -46,6 +48,9 @@ type natsFeed struct {
 	// since is when the connection was last made: beats missed while
 	// the server was away do not count against an asker.
 	since time.Time
+	// ready is set a beat after the start: the sets that waited before
+	// are then shown at once, oldest first, those whose asker beats.
+	ready bool
 }
 
 // natsEntry is a set the feed knows of: from its message, its beats, or
@@ -90,6 +95,7 @@ func (s *Server) ServeNATS(ctx context.Context, a *NATSAddr, o NATSOptions) erro
 		return conn.streamError(err)
 	}
 	go f.watchBeats()
+	time.AfterFunc(natsBeat*5/4, f.showLive)
 	s.mu.Lock()
 	s.stops = append(s.stops, f.stop)
 	s.mu.Unlock()
@@ -184,11 +190,30 @@ func (f *natsFeed) entry(id string) *natsEntry {
 // showLocked says whether e is to be queued now: its message is read and
 // its asker beats. f.mu is held.
 func (f *natsFeed) showLocked(e *natsEntry) bool {
-	if e.set == nil || e.shown || e.beat.IsZero() || time.Since(e.beat) > natsDead {
+	if !f.ready || e.set == nil || e.shown || e.beat.IsZero() || time.Since(e.beat) > natsDead {
 		return false
 	}
 	e.shown = true
 	return true
+}
+
+// showLive shows the sets that waited before the inbox started and whose
+// asker beats, in the order they were stored, and from then on each set
+// as soon as its asker beats.
+func (f *natsFeed) showLive() {
+	f.mu.Lock()
+	f.ready = true
+	var live []*natsEntry
+	for _, e := range f.sets {
+		if f.showLocked(e) {
+			live = append(live, e)
+		}
+	}
+	f.mu.Unlock()
+	slices.SortFunc(live, func(a, b *natsEntry) int { return cmp.Compare(a.seq, b.seq) })
+	for _, e := range live {
+		f.show(e)
+	}
 }
 
 func (f *natsFeed) onBeat(m *nats.Msg) {

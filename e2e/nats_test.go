@@ -1,0 +1,233 @@
+package e2e
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+
+	"github.com/askuser/askuser/internal/natstest"
+	"github.com/askuser/askuser/internal/testutil"
+)
+
+// These tests run askuser inbox and its askers as processes that meet on
+// a NATS server with JetStream, run by the test: each process with a
+// runtime directory of its own, as on different machines. The inboxes
+// share the directory of their configuration, where the age identity is
+// kept, as one person's inboxes would.
+
+// natsEnv is the environment of an inbox or an asker on NATS at addr.
+func natsEnv(t *testing.T, addr, config string) []string {
+	return append(inboxEnv(addr), "XDG_RUNTIME_DIR="+t.TempDir(), "XDG_CONFIG_HOME="+config)
+}
+
+// printedAddr is the line where askuser inbox says how askers reach it.
+var printedAddr = regexp.MustCompile(`Askers anywhere reach this inbox with ASKUSER_INBOX='([^']+)'`)
+
+// startNATSInbox starts askuser inbox at addr, with line prompts, and
+// returns it once connected, with the address it printed.
+func startNATSInbox(t *testing.T, addr, config string) (*inboxProcess, string) {
+	t.Helper()
+	cmd := exec.Command(askuserPath(t), "inbox")
+	cmd.Env = natsEnv(t, addr, config)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := &inboxProcess{stdin: stdin, screen: newScreenOut()}
+	cmd.Stderr = in.screen
+	in.process = startProcess(t, cmd, (*exec.Cmd).Start)
+	t.Cleanup(func() { stdin.Close() })
+	deadline := time.Now().Add(time.Minute)
+	for {
+		if m := printedAddr.FindStringSubmatch(in.screen.String()); m != nil {
+			return in, m[1]
+		}
+		select {
+		case <-in.done:
+			t.Fatalf("askuser inbox exited %d:\n%s", in.code(), in.screen)
+		case <-time.After(10 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the inbox did not connect; it shows:\n%s", in.screen)
+		}
+	}
+}
+
+// quit ends the inbox as the person does, and waits for it.
+func (in *inboxProcess) quit(t *testing.T) {
+	t.Helper()
+	in.stdin.Close()
+	<-in.done
+}
+
+func startNATSAsker(t *testing.T, addr, config, dir, name string, args ...string) *asker {
+	t.Helper()
+	null, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	cmd := exec.Command(askuserPath(t), append(args, "--from", name)...)
+	cmd.Dir = dir
+	cmd.Env = natsEnv(t, addr, config)
+	a := &asker{name: name, stdout: new(testutil.Buffer), stderr: new(testutil.Buffer)}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = null, a.stdout, a.stderr
+	a.process = startProcess(t, cmd, (*exec.Cmd).Start)
+	return a
+}
+
+// waitStderr waits until a's stderr holds want.
+func (a *asker) waitStderr(t *testing.T, want string, d time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !strings.Contains(a.stderr.String(), want) {
+		select {
+		case <-a.done:
+			t.Fatalf("%s exited %d before saying %q:\n%s", a.name, a.code(), want, a.stderr)
+		case <-time.After(10 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s did not say %q within %s:\n%s", a.name, want, d, a.stderr)
+		}
+	}
+}
+
+// grepStore fails when a file under dir holds text.
+func grepStore(t *testing.T, dir string, texts ...string) {
+	t.Helper()
+	n := 0
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		n += len(b)
+		for _, text := range texts {
+			if strings.Contains(string(b), text) {
+				t.Errorf("the server's store %s holds %q in plain text", path, text)
+			}
+		}
+		return nil
+	})
+	if err != nil || n == 0 {
+		t.Fatalf("the store %s: %d bytes, %v", dir, n, err)
+	}
+}
+
+// Askers on other machines reach an inbox through a NATS server over TLS,
+// with a password: they queue their sets before any inbox runs, sealed
+// (the server's store holds no question), and the inbox that starts later
+// shows and answers each. Wrong credentials and an untrusted server are
+// exit 69, with the cause and the fix.
+func TestNATSAcrossMachines(t *testing.T) {
+	tlsConfig, caFile := natstest.TLS(t)
+	ns := natstest.Start(t, func(o *server.Options) {
+		o.TLSConfig, o.TLS = tlsConfig, true
+		o.Username, o.Password = "alice", "s3cret-pw"
+	})
+	config := t.TempDir()
+	base := fmt.Sprintf("tls://alice:s3cret-pw@%s/alice?ca=%s", ns.HostPort(), caFile)
+	in, addr := startNATSInbox(t, base, config)
+	if !strings.Contains(addr, "to=age1") || !strings.HasPrefix(addr, "tls://alice:s3cret-pw@127.0.0.1:") {
+		t.Fatalf("the inbox printed %q", addr)
+	}
+	in.quit(t)
+
+	dir := questionsDir(t)
+	var askers []*asker
+	for _, args := range [][]string{{"ask", "-f", "q.json"}, {"confirm", "confirm", "Deploy the secret plan?"}, {"input", "input", "Name the hidden branch?"}} {
+		a := startNATSAsker(t, addr, t.TempDir(), dir, args[0], args[1:]...)
+		// One after the other: the inbox shows them in the order they
+		// were stored.
+		a.waitStderr(t, "Waiting for an answer in the inbox (askuser inbox) at tls://127.0.0.1:", 30*time.Second)
+		askers = append(askers, a)
+	}
+	grepStore(t, ns.Opts.StoreDir, "Which database", "secret plan", "hidden branch", "PostgreSQL")
+
+	in, again := startNATSInbox(t, base, config)
+	if again != addr {
+		t.Fatalf("the inbox printed %q, then %q: its identity was not kept", addr, again)
+	}
+	for _, step := range []struct{ from, answer string }{{"ask", "sqlite"}, {"confirm", "y"}, {"input", "feature-x"}} {
+		in.screen.waitFor(t, "From "+step.from, 30*time.Second)
+		io.WriteString(in.stdin, step.answer+"\n")
+	}
+	askers[0].answered(t, 0, sqlite)
+	askers[1].answered(t, 0, "")
+	askers[2].answered(t, 0, "feature-x\n")
+
+	for _, c := range []struct{ addr, stderr string }{
+		{strings.Replace(addr, "s3cret-pw", "wrong", 1), "Error: The NATS server at tls://" + ns.HostPort() + " refused the credentials: check the token, user:password, creds= or nkey= in ASKUSER_INBOX\n"},
+		{regexp.MustCompile(`ca=[^&]*&?`).ReplaceAllString(addr, ""), "has a certificate this machine does not trust"},
+	} {
+		a := startNATSAsker(t, c.addr, t.TempDir(), dir, "refused", "-f", "q.json")
+		<-a.done
+		if a.code() != 69 || a.stdout.String() != "" || !strings.Contains(a.stderr.String(), c.stderr) || strings.Count(a.stderr.String(), "\n") != 1 {
+			t.Errorf("exit %d, stdout %q, stderr %q; want 69 and %q", a.code(), a.stdout, a.stderr, c.stderr)
+		}
+	}
+}
+
+// A set waits through everything but its end: the inbox killed and started
+// again, and the NATS server restarted, on the same store.
+func TestNATSRestarts(t *testing.T) {
+	ns := natstest.Start(t, nil)
+	config := t.TempDir()
+	in, addr := startNATSInbox(t, ns.URL("team", ""), config)
+	dir := questionsDir(t)
+
+	first := startNATSAsker(t, addr, t.TempDir(), dir, "first", "-f", "q.json")
+	in.screen.waitFor(t, "From first", 30*time.Second)
+	in.cmd.Process.Kill()
+	<-in.done
+	time.Sleep(2 * time.Second)
+	select {
+	case <-first.done:
+		t.Fatalf("the asker ended when the inbox died: exit %d\n%s", first.code(), first.stderr)
+	default:
+	}
+	in, _ = startNATSInbox(t, ns.URL("team", ""), config)
+	in.screen.waitFor(t, "From first", 30*time.Second)
+	io.WriteString(in.stdin, "postgresql\n")
+	first.answered(t, 0, postgreSQL)
+
+	second := startNATSAsker(t, addr, t.TempDir(), dir, "second", "-f", "q.json")
+	in.screen.waitFor(t, "From second", 30*time.Second)
+	ns.Stop()
+	time.Sleep(2 * time.Second)
+	ns.Restart()
+	// The answer is given once the server is back: it reaches the asker
+	// that waited through the restart.
+	time.Sleep(time.Second)
+	io.WriteString(in.stdin, "sqlite\n")
+	second.answered(t, 0, sqlite)
+	if strings.Contains(in.screen.String(), "withdrawn") {
+		t.Errorf("a set was withdrawn:\n%s", in.screen)
+	}
+}
+
+// An asker that is killed sends nothing more: its set leaves the inbox
+// within 5 s, and the screen says so.
+func TestNATSAskerKilled(t *testing.T) {
+	ns := natstest.Start(t, nil)
+	in, addr := startNATSInbox(t, ns.URL("team", ""), t.TempDir())
+	a := startNATSAsker(t, addr, t.TempDir(), questionsDir(t), "doomed", "-f", "q.json")
+	in.screen.waitFor(t, "From doomed", 30*time.Second)
+	start := time.Now()
+	a.cmd.Process.Signal(syscall.SIGKILL)
+	in.screen.waitFor(t, "The asker from doomed stopped waiting: its questions were withdrawn.", 5*time.Second)
+	t.Logf("withdrawn %s after the asker was killed", time.Since(start))
+}
