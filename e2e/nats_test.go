@@ -15,6 +15,7 @@ import (
 
 	"github.com/nats-io/nats-server/v2/server"
 
+	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/natstest"
 	"github.com/askuser/askuser/internal/testutil"
 )
@@ -230,4 +231,20 @@ func TestNATSAskerKilled(t *testing.T) {
 	a.cmd.Process.Signal(syscall.SIGKILL)
 	in.screen.waitFor(t, "The asker from doomed stopped waiting: its questions were withdrawn.", 5*time.Second)
 	t.Logf("withdrawn %s after the asker was killed", time.Since(start))
+}
+
+// Two inboxes on one queue both show a set; when one answers it, the
+// other says who did, and moves on.
+func TestNATSAnsweredElsewhere(t *testing.T) {
+	ns := natstest.Start(t, nil)
+	config := t.TempDir()
+	one, addr := startNATSInbox(t, ns.URL("team", ""), config)
+	two, _ := startNATSInbox(t, ns.URL("team", ""), config)
+	a := startNATSAsker(t, addr, t.TempDir(), questionsDir(t), "shared", "-f", "q.json")
+	one.screen.waitFor(t, "From shared", 30*time.Second)
+	two.screen.waitFor(t, "From shared", 30*time.Second)
+	io.WriteString(one.stdin, "sqlite\n")
+	a.answered(t, 0, sqlite)
+	host, _ := os.Hostname()
+	two.screen.waitFor(t, "The questions from shared were answered elsewhere (by "+inbox.DefaultNATSName()+"@"+host+").", 5*time.Second)
 }

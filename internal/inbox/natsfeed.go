@@ -285,6 +285,16 @@ func (f *natsFeed) onEnd(id string, data []byte) {
 	f.deleteSet(e.seq)
 }
 
+// ByWhom is " (by NAME)" for a set that another inbox on the same queue
+// answered or cancelled, for the views to add to "answered elsewhere";
+// else "".
+func (e End) ByWhom() string {
+	if (e.State == Answered || e.State == Cancelled) && strings.HasPrefix(e.Reason, "by ") {
+		return " (" + e.Reason + ")"
+	}
+	return ""
+}
+
 // remoteEnd is how a set ended elsewhere, as the views say it.
 func remoteEnd(end natsEnd) End {
 	by := ""

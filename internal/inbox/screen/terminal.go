@@ -216,9 +216,9 @@ func (s *Terminal) present(ctx context.Context, set *inbox.Set) (quit bool, err 
 	case inbox.Withdrawn:
 		_ = s.ui.PrintNotice(false, fmt.Sprintf("The questions from %s were withdrawn (%s).", from, e.Reason))
 	case inbox.Answered:
-		_ = s.ui.PrintNotice(true, fmt.Sprintf("The questions from %s were answered elsewhere.", from))
+		_ = s.ui.PrintNotice(true, fmt.Sprintf("The questions from %s were answered elsewhere%s.", from, e.ByWhom()))
 	case inbox.Cancelled:
-		_ = s.ui.PrintNotice(false, fmt.Sprintf("The questions from %s were cancelled elsewhere.", from))
+		_ = s.ui.PrintNotice(false, fmt.Sprintf("The questions from %s were cancelled elsewhere%s.", from, e.ByWhom()))
 	case inbox.Closed:
 		return true, nil
 	}
