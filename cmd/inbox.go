@@ -78,6 +78,15 @@ variable. For agents in containers, VMs and CI, --listen ADDR also accepts
 askers over TCP with a token: give them the ASKUSER_INBOX it prints. Across
 machines, forward the socket with ssh -R rather: that is encrypted.
 
+Across machines without a tunnel, the inbox and its askers meet on a NATS
+server with JetStream: ASKUSER_INBOX=nats://[USER:PASSWORD@]HOST:PORT/NAME
+(or tls://; creds=FILE, nkey=FILE, ca=FILE as parameters). The inbox keeps
+an age identity in $XDG_CONFIG_HOME/askuser/inbox.age and prints the
+address to give askers, with to= its recipient: they seal their questions
+to it, and the answers come back sealed to them. Sets wait on the server
+until answered, whether an inbox runs or not; several inboxes with the same
+address and identity share the queue, and the first answer wins.
+
 --web also shows the queue on a web page, at an address with a token of its
 own that the inbox prints (--open opens it in $BROWSER, else the system's
 browser): on 127.0.0.1, or with --listen on its address, beside the askers.
@@ -87,13 +96,15 @@ with a Next button to move to the next one and Cancel to cancel it; either
 view, the page or the terminal, can answer, and the other moves on.
 
 Exit codes: 0 quit, 1 another inbox already runs at the address, 64 usage
-error, 69 the address of --listen or --web cannot be listened on, or --ui
-tui has no terminal, 129 hung up, 143 terminated.`,
+error, 69 the address of --listen or --web cannot be listened on, --ui tui
+has no terminal, or the NATS server cannot be used, 129 hung up, 143
+terminated.`,
 		Example: `  askuser inbox                          # in a tmux pane; then use your agents as usual
   askuser inbox --web --open              # answer on a web page too
   askuser inbox --listen 0.0.0.0:7777     # also for agents in containers
   askuser inbox --web --listen 0.0.0.0:7777   # and the page for your phone
   ASKUSER_INBOX=/tmp/team.sock askuser inbox
+  ASKUSER_INBOX=nats://nats.example.com:4222/alice askuser inbox   # askers anywhere: the address it prints
   ssh -R /tmp/askuser.sock:$XDG_RUNTIME_DIR/askuser/inbox.sock build-host   # askers there: ASKUSER_INBOX=/tmp/askuser.sock`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

@@ -248,3 +248,72 @@ func TestNATSAnsweredElsewhere(t *testing.T) {
 	host, _ := os.Hostname()
 	two.screen.waitFor(t, "The questions from shared were answered elsewhere (by "+inbox.DefaultNATSName()+"@"+host+").", 5*time.Second)
 }
+
+// readmeServerConf is the nats-server configuration that README gives for a
+// shared server: the subjects the agents and the inbox are allowed.
+func readmeServerConf(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("(?s)```conf\n(# nats-server.conf: askuser.*?)```").FindSubmatch(b)
+	if m == nil {
+		t.Fatal("README has no nats-server.conf for askuser")
+	}
+	return string(m[1])
+}
+
+// With README's permissions, the agents' user can ask and the inbox's user
+// can answer, askers first; the agents' user cannot read the queue.
+func TestNATSReadmePermissions(t *testing.T) {
+	conf := filepath.Join(t.TempDir(), "nats-server.conf")
+	if err := os.WriteFile(conf, []byte(readmeServerConf(t)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := server.ProcessConfigFile(conf)
+	if err != nil {
+		t.Fatalf("README's nats-server.conf: %v", err)
+	}
+	ns := natstest.Start(t, func(o *server.Options) {
+		host, port, store := o.Host, o.Port, o.StoreDir
+		*o = *loaded
+		o.Host, o.Port, o.StoreDir, o.NoLog, o.NoSigs = host, port, store, true, true
+	})
+	config := t.TempDir()
+	inboxURL := fmt.Sprintf("nats://inbox:INBOX-PASSWORD@%s/alice", ns.HostPort())
+	in, addr := startNATSInbox(t, inboxURL, config)
+	in.quit(t)
+	agentAddr := strings.Replace(addr, "inbox:INBOX-PASSWORD", "agent:AGENT-PASSWORD", 1)
+	if agentAddr == addr {
+		t.Fatalf("the inbox printed %q", addr)
+	}
+
+	// The agents' user cannot be an inbox.
+	spy := exec.Command(askuserPath(t), "inbox")
+	spy.Env = natsEnv(t, agentAddr, config)
+	out, _ := spy.CombinedOutput()
+	t.Logf("askuser inbox as the agents' user: %s", out)
+	if spy.ProcessState.ExitCode() != 69 || strings.Count(string(out), "\n") != 1 || !strings.Contains(string(out), "does not allow these credentials") {
+		t.Errorf("askuser inbox as the agents' user: exit %d\n%s", spy.ProcessState.ExitCode(), out)
+	}
+
+	a := startNATSAsker(t, agentAddr, t.TempDir(), questionsDir(t), "agent", "-f", "q.json")
+	a.waitStderr(t, "Waiting for an answer", 30*time.Second)
+	in, _ = startNATSInbox(t, inboxURL, config)
+	in.screen.waitFor(t, "From agent", 30*time.Second)
+	io.WriteString(in.stdin, "sqlite\n")
+	a.answered(t, 0, sqlite)
+}
+
+// A server without JetStream has nowhere to keep the questions: exit 69,
+// with how to turn it on.
+func TestNATSWithoutJetStream(t *testing.T) {
+	ns := natstest.Start(t, func(o *server.Options) { o.JetStream = false })
+	a := startNATSAsker(t, ns.URL("alice", ""), t.TempDir(), questionsDir(t), "agent", "-f", "q.json")
+	<-a.done
+	want := "Error: The NATS server at nats://" + ns.HostPort() + " has no JetStream for this account, where the questions wait: start it with nats-server -js (or enable JetStream for the account)\n"
+	if a.code() != 69 || a.stdout.String() != "" || a.stderr.String() != want {
+		t.Errorf("exit %d, stdout %q, stderr %q", a.code(), a.stdout, a.stderr)
+	}
+}

@@ -221,14 +221,19 @@ func (c *natsConn) openStream(ctx context.Context) error {
 
 func (c *natsConn) streamError(err error) error {
 	a := c.addr
+	if last := c.nc.LastError(); errors.Is(last, nats.ErrPermissionViolation) {
+		// The server refused a subject and said so apart: the request
+		// only timed out.
+		err = last
+	}
 	msg := ""
 	switch {
+	case errors.Is(err, nats.ErrPermissionViolation):
+		msg = fmt.Sprintf("the NATS server at %s does not allow these credentials what the inbox needs (%v): grant them the subjects that README's \"Across machines\" lists", a.ServerURL(), err)
 	case errors.Is(err, jetstream.ErrJetStreamNotEnabled), errors.Is(err, jetstream.ErrJetStreamNotEnabledForAccount), errors.Is(err, nats.ErrNoResponders):
 		msg = fmt.Sprintf("the NATS server at %s has no JetStream for this account, where the questions wait: start it with nats-server -js (or enable JetStream for the account)", a.ServerURL())
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, nats.ErrTimeout):
 		msg = fmt.Sprintf("the NATS server at %s did not answer for the stream %s: check that JetStream is on (nats-server -js) and that these credentials may use %s and askuser.%s.>", a.ServerURL(), a.stream(), a.stream(), a.Name)
-	case errors.Is(err, nats.ErrPermissionViolation), strings.Contains(strings.ToLower(err.Error()), "permission"):
-		msg = fmt.Sprintf("the NATS server at %s refused these credentials the stream %s (%v): grant them the subjects README lists", a.ServerURL(), a.stream(), err)
 	default:
 		msg = fmt.Sprintf("the NATS server at %s refused the inbox's stream %s (%v): check that JetStream is on (nats-server -js)", a.ServerURL(), a.stream(), err)
 	}
