@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"io/fs"
@@ -316,4 +317,18 @@ func TestNATSWithoutJetStream(t *testing.T) {
 	if a.code() != 69 || a.stdout.String() != "" || a.stderr.String() != want {
 		t.Errorf("exit %d, stdout %q, stderr %q", a.code(), a.stdout, a.stderr)
 	}
+}
+
+// askuser mcp asks in the inbox on NATS as in any inbox, through the same
+// variable.
+func TestNATSMCP(t *testing.T) {
+	ns := natstest.Start(t, nil)
+	in, addr := startNATSInbox(t, ns.URL("team", ""), t.TempDir())
+	home := t.TempDir()
+	r := startMCP(t, mcpClient{name: "claude-code", dir: home, env: []string{"ASKUSER_INBOX=" + addr, "HOME=" + home, "XDG_RUNTIME_DIR=" + t.TempDir(), "NO_COLOR=1"}})
+	call := r.start(t, context.Background(), colourQuestion)
+	in.screen.waitFor(t, "From claude-code via MCP in ~", 30*time.Second)
+	in.type_(t, "blue")
+	res, err := wait(t, call)
+	answered(t, res, err, `{"answers":{"Colour":"Blue"}}`)
 }
