@@ -284,7 +284,14 @@ func inboxRun(ctx context.Context, env *Env, opts inboxCmdOptions) error {
 			err = nil
 		}
 	}
-	if n := q.Len(); n > 0 {
+	if n := q.Len(); n > 0 && opts.addr.NATS != nil {
+		// On NATS, the askers wait on: their sets are stored.
+		if n == 1 {
+			say("The inbox quits: the set still waiting stays on the NATS server, for the next inbox.\n")
+		} else {
+			say("The inbox quits: the %d sets still waiting stay on the NATS server, for the next inbox.\n", n)
+		}
+	} else if n > 0 {
 		if n == 1 {
 			say("The inbox quits: the asker still waiting is told.\n")
 		} else {

@@ -210,15 +210,34 @@ func TestNATSRestarts(t *testing.T) {
 	in.screen.waitFor(t, "From second", 30*time.Second)
 	ns.Stop()
 	time.Sleep(2 * time.Second)
+	in.screen.waitFor(t, "Lost the NATS server at nats://"+ns.HostPort(), 5*time.Second)
 	ns.Restart()
+	in.screen.waitFor(t, "Connected to the NATS server at nats://"+ns.HostPort()+" again.", 10*time.Second)
 	// The answer is given once the server is back: it reaches the asker
 	// that waited through the restart.
 	time.Sleep(time.Second)
 	io.WriteString(in.stdin, "sqlite\n")
 	second.answered(t, 0, sqlite)
+	// A set that arrives after the restart is shown too.
+	third := startNATSAsker(t, addr, t.TempDir(), dir, "third", "-f", "q.json")
+	in.screen.waitFor(t, "From third", 30*time.Second)
+	in.type_(t, "postgresql")
+	third.answered(t, 0, postgreSQL)
 	if strings.Contains(in.screen.String(), "withdrawn") {
 		t.Errorf("a set was withdrawn:\n%s", in.screen)
 	}
+
+	// The sets still waiting when the inbox quits stay for the next.
+	fourth := startNATSAsker(t, addr, t.TempDir(), dir, "fourth", "-f", "q.json")
+	in.screen.waitFor(t, "From fourth", 30*time.Second)
+	in.quit(t)
+	if !strings.Contains(in.screen.String(), "The inbox quits: the set still waiting stays on the NATS server, for the next inbox.\n") {
+		t.Errorf("the inbox quit saying:\n%s", in.screen)
+	}
+	in, _ = startNATSInbox(t, ns.URL("team", ""), config)
+	in.screen.waitFor(t, "From fourth", 30*time.Second)
+	in.type_(t, "sqlite")
+	fourth.answered(t, 0, sqlite)
 }
 
 // An asker that is killed sends nothing more: its set leaves the inbox

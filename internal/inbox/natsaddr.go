@@ -6,7 +6,6 @@ import (
 	"net"
 	"net/url"
 	"os/user"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -48,9 +47,27 @@ func (e *NATSAddrError) Error() string { return e.Err.Error() }
 
 func (e *NATSAddrError) Unwrap() error { return e.Err }
 
-// natsName is what an inbox's name may hold: one token of a subject, and a
-// stream's name.
-var natsName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+// maxNATSName is the longest name of an inbox.
+const maxNATSName = 64
+
+// natsNameByte says whether c may be in an inbox's name: one token of a
+// subject, and part of a stream's name.
+func natsNameByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
+}
+
+// validNATSName says whether name can name an inbox.
+func validNATSName(name string) bool {
+	if name == "" || len(name) > maxNATSName {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		if !natsNameByte(name[i]) {
+			return false
+		}
+	}
+	return true
+}
 
 // natsParams are the parameters an address on NATS may carry.
 var natsParams = []string{"to", "creds", "nkey", "ca", "insecure"}
@@ -85,7 +102,7 @@ func natsAddrOf(s string) (*NATSAddr, error) {
 		}
 	}
 	if name := strings.Trim(u.Path, "/"); name != "" {
-		if !natsName.MatchString(name) {
+		if !validNATSName(name) {
 			return nil, fmt.Errorf("the inbox's name %q may hold only letters, digits, _ and - (at most 64)", name)
 		}
 		a.Name = name
@@ -154,12 +171,12 @@ func DefaultNATSName() string {
 	name = name[strings.LastIndexAny(name, `\/`)+1:]
 	b := []byte(name)
 	for i, c := range b {
-		if !natsName.MatchString(string(c)) {
+		if !natsNameByte(c) {
 			b[i] = '_'
 		}
 	}
-	if len(b) > 64 {
-		b = b[:64]
+	if len(b) > maxNATSName {
+		b = b[:maxNATSName]
 	}
 	return string(b)
 }

@@ -79,6 +79,11 @@ func (s *Server) ServeNATS(ctx context.Context, a *NATSAddr, o NATSOptions) erro
 	}
 	f := &natsFeed{srv: s, conn: conn, o: o, sets: map[string]*natsEntry{}, since: time.Now(), watchDone: make(chan struct{})}
 	f.ctx, f.cancel = context.WithCancel(context.Background())
+	conn.nc.SetDisconnectErrHandler(func(_ *nats.Conn, err error) {
+		if f.ctx.Err() == nil {
+			f.say("Lost the NATS server at %s (%v): reconnecting; the questions wait there.\n", a.ServerURL(), err)
+		}
+	})
 	if _, err := conn.nc.Subscribe(a.subject("beat", "*"), f.onBeat); err != nil {
 		conn.close()
 		return &ServerError{Addr: a, Err: err, Msg: fmt.Sprintf("cannot subscribe to askuser.%s.beat.* (%v): grant the inbox's credentials the subjects README lists", a.Name, err)}
@@ -409,6 +414,7 @@ func (f *natsFeed) watchBeats() {
 			f.mu.Lock()
 			f.since = time.Now()
 			f.mu.Unlock()
+			f.say("Connected to the NATS server at %s again.\n", f.conn.addr.ServerURL())
 		case <-t.C:
 		}
 		if !f.conn.nc.IsConnected() {
