@@ -25,7 +25,7 @@ import (
 
 // Server is a NATS server with JetStream that a test runs.
 type Server struct {
-	t *testing.T
+	t testing.TB
 	// Opts are the options it runs with; Port and StoreDir stay the same
 	// from one start to the next.
 	Opts *server.Options
@@ -36,7 +36,7 @@ type Server struct {
 // its store in a temporary directory; change, when set, changes its
 // options first (authorization, TLS). The server is shut down when the
 // test ends.
-func Start(t *testing.T, change func(*server.Options)) *Server {
+func Start(t testing.TB, change func(*server.Options)) *Server {
 	t.Helper()
 	o := &server.Options{
 		Host:      "127.0.0.1",
@@ -55,7 +55,7 @@ func Start(t *testing.T, change func(*server.Options)) *Server {
 	return s
 }
 
-func freePort(t *testing.T) int {
+func freePort(t testing.TB) int {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -105,7 +105,7 @@ func (s *Server) URL(name, query string) string {
 
 // TLS makes a CA and a certificate it signs for 127.0.0.1, and returns the
 // server's TLS configuration and the CA's file (PEM), for ca=FILE.
-func TLS(t *testing.T) (*tls.Config, string) {
+func TLS(t testing.TB) (*tls.Config, string) {
 	t.Helper()
 	caKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
