@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"filippo.io/age"
+	"github.com/nats-io/nats-server/v2/server"
 
 	"github.com/askuser/askuser/internal/natstest"
 	"github.com/askuser/askuser/prompt"
@@ -193,5 +194,21 @@ func TestNATSWithdrawn(t *testing.T) {
 	}
 	if n := in.q.Len(); n != 0 {
 		t.Fatalf("%d sets shown", n)
+	}
+}
+
+// Questions larger than the server takes in a message are refused with
+// what to change.
+func TestNATSTooLarge(t *testing.T) {
+	ns := natstest.Start(t, func(o *server.Options) { o.MaxPayload = 4096 })
+	a, err := ParseAddr(ns.URL("team", ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := &Request{Kind: KindInput, Message: strings.Repeat("x", 5000)}
+	_, err = Dial(a).Ask(context.Background(), req, nil)
+	var server *ServerError
+	if !errors.As(err, &server) || !strings.Contains(err.Error(), "raise its max_payload") {
+		t.Fatalf("got %v", err)
 	}
 }

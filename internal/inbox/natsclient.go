@@ -96,6 +96,9 @@ func (a *natsAsk) post(ctx context.Context, req *Request) error {
 		if ctx.Err() != nil {
 			return context.Cause(ctx)
 		}
+		if errors.Is(err, nats.ErrMaxPayload) {
+			return &ServerError{Addr: a.addr.NATS, Err: err, Msg: fmt.Sprintf("the questions, sealed, are %d bytes, more than the NATS server at %s takes in a message (%d): raise its max_payload (max_payload: 4MB in nats-server.conf)", len(body), a.addr.NATS.ServerURL(), a.conn.nc.MaxPayload())}
+		}
 		return &ServerError{Addr: a.addr.NATS, Err: err, Msg: fmt.Sprintf("the NATS server at %s did not store the questions (%v): check that these credentials may publish to askuser.%s.>", a.addr.NATS.ServerURL(), err, a.addr.NATS.Name)}
 	}
 	return nil
