@@ -284,20 +284,7 @@ func inboxRun(ctx context.Context, env *Env, opts inboxCmdOptions) error {
 			err = nil
 		}
 	}
-	if n := q.Len(); n > 0 && opts.addr.NATS != nil {
-		// On NATS, the askers wait on: their sets are stored.
-		if n == 1 {
-			say("The inbox quits: the set still waiting stays on the NATS server, for the next inbox.\n")
-		} else {
-			say("The inbox quits: the %d sets still waiting stay on the NATS server, for the next inbox.\n", n)
-		}
-	} else if n > 0 {
-		if n == 1 {
-			say("The inbox quits: the asker still waiting is told.\n")
-		} else {
-			say("The inbox quits: the %d askers still waiting are told.\n", n)
-		}
-	}
+	sayLeft(say, q.Len(), opts.addr.NATS != nil)
 	var sig *signalError
 	if errors.As(err, &sig) {
 		if sig.sig != syscall.SIGTERM && sig.sig != syscall.SIGHUP {
@@ -307,6 +294,23 @@ func inboxRun(ctx context.Context, env *Env, opts inboxCmdOptions) error {
 		quit = "the inbox was stopped by " + signalName(sig.sig)
 	}
 	return err
+}
+
+// sayLeft tells the person, when the inbox quits, what becomes of the n
+// sets still waiting: their askers are told, or, on NATS, they wait on
+// the server for the next inbox.
+func sayLeft(say func(string, ...any), n int, stored bool) {
+	switch {
+	case n == 0:
+	case stored && n == 1:
+		say("The inbox quits: the set still waiting stays on the NATS server, for the next inbox.\n")
+	case stored:
+		say("The inbox quits: the %d sets still waiting stay on the NATS server, for the next inbox.\n", n)
+	case n == 1:
+		say("The inbox quits: the asker still waiting is told.\n")
+	default:
+		say("The inbox quits: the %d askers still waiting are told.\n", n)
+	}
 }
 
 // showQueue runs a screen of the inbox until it returns, or the inbox

@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -72,46 +73,21 @@ func benchAskers(b *testing.B, transport string, n, rate int) (p50, p95 time.Dur
 		b.Fatal(err)
 	}
 	defer arrivals.Close()
-
 	addr := "unix:" + filepath.Join(dir, "inbox.sock")
 	if transport == "nats" {
 		addr = natstest.Start(b, nil).URL("bench", "")
 	}
-	cmd := exec.Command(askuserBin, "inbox", "--ui", "line")
-	cmd.Env = append(os.Environ(), "ASKUSER_INBOX="+addr, "XDG_CONFIG_HOME="+dir, "NO_COLOR=1",
-		`ASKUSER_NOTIFY_COMMAND=echo "$ASKUSER_FROM" > `+fifo)
-	stdin, _ := cmd.StdinPipe()
-	screen := newScreenOut()
-	cmd.Stderr = screen
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	defer func() {
-		stdin.Close()
-		_ = cmd.Wait()
-	}()
 	a, err := inbox.ParseAddr(addr)
 	if err != nil {
 		b.Fatal(err)
 	}
+	cmd, screen := startBenchInbox(b, addr, dir, fifo)
 	waitReady(b, screen, a)
 
 	started := make([]time.Time, n)
 	arrived := make([]time.Time, n)
 	read := make(chan error, 1)
-	go func() {
-		sc := bufio.NewScanner(arrivals)
-		for got := 0; got < n && sc.Scan(); got++ {
-			i, err := strconv.Atoi(strings.TrimPrefix(sc.Text(), "asker-"))
-			if err != nil || i < 0 || i >= n {
-				read <- fmt.Errorf("arrival %q", sc.Text())
-				return
-			}
-			arrived[i] = time.Now()
-		}
-		read <- sc.Err()
-	}()
-
+	go func() { read <- readArrivals(arrivals, arrived) }()
 	b.StartTimer()
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
@@ -146,6 +122,42 @@ func benchAskers(b *testing.B, transport string, n, rate int) (p50, p95 time.Dur
 	}
 	slices.Sort(waits)
 	return waits[n/2], waits[n*95/100], rssKiB
+}
+
+// startBenchInbox starts askuser inbox at addr, which writes the name of
+// each set that arrives to fifo; it quits when the benchmark ends.
+func startBenchInbox(b *testing.B, addr, dir, fifo string) (*exec.Cmd, *screenOut) {
+	cmd := exec.Command(askuserBin, "inbox", "--ui", "line")
+	cmd.Env = append(os.Environ(), "ASKUSER_INBOX="+addr, "XDG_CONFIG_HOME="+dir, "NO_COLOR=1",
+		`ASKUSER_NOTIFY_COMMAND=echo "$ASKUSER_FROM" > `+fifo)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	screen := newScreenOut()
+	cmd.Stderr = screen
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		stdin.Close()
+		_ = cmd.Wait()
+	})
+	return cmd, screen
+}
+
+// readArrivals stamps the arrival of each set named asker-I in arrived[I],
+// until every one has arrived.
+func readArrivals(r io.Reader, arrived []time.Time) error {
+	sc := bufio.NewScanner(r)
+	for got := 0; got < len(arrived) && sc.Scan(); got++ {
+		i, err := strconv.Atoi(strings.TrimPrefix(sc.Text(), "asker-"))
+		if err != nil || i < 0 || i >= len(arrived) {
+			return fmt.Errorf("arrival %q", sc.Text())
+		}
+		arrived[i] = time.Now()
+	}
+	return sc.Err()
 }
 
 // waitReady waits until the inbox takes askers: for NATS, until it has
