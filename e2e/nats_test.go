@@ -18,7 +18,6 @@ import (
 
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/natstest"
-	"github.com/askuser/askuser/internal/testutil"
 )
 
 // These tests run askuser inbox and its askers as processes that meet on
@@ -74,18 +73,7 @@ func (in *inboxProcess) quit(t *testing.T) {
 
 func startNATSAsker(t *testing.T, addr, config, dir, name string, args ...string) *asker {
 	t.Helper()
-	null, err := os.Open(os.DevNull)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer null.Close()
-	cmd := exec.Command(askuserPath(t), append(args, "--from", name)...)
-	cmd.Dir = dir
-	cmd.Env = natsEnv(t, addr, config)
-	a := &asker{name: name, stdout: new(testutil.Buffer), stderr: new(testutil.Buffer)}
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = null, a.stdout, a.stderr
-	a.process = startProcess(t, cmd, (*exec.Cmd).Start)
-	return a
+	return startAskerWith(t, natsEnv(t, addr, config), dir, name, args...)
 }
 
 // waitStderr waits until a's stderr holds want.
