@@ -254,7 +254,23 @@ func TestNATSAnsweredElsewhere(t *testing.T) {
 	io.WriteString(one.stdin, "sqlite\n")
 	a.answered(t, 0, sqlite)
 	host, _ := os.Hostname()
-	two.screen.waitFor(t, "The questions from shared were answered elsewhere (by "+inbox.DefaultNATSName()+"@"+host+").", 5*time.Second)
+	by := inbox.DefaultNATSName() + "@" + host
+	two.screen.waitFor(t, "The questions from shared were answered elsewhere (by "+by+").", 5*time.Second)
+
+	// A set cancelled in one inbox is cancelled for its asker (exit 130)
+	// and in the other.
+	b := startNATSAsker(t, addr, t.TempDir(), questionsDir(t), "dropped", "-f", "q.json")
+	one.screen.waitFor(t, "From dropped", 30*time.Second)
+	two.screen.waitFor(t, "From dropped", 30*time.Second)
+	two.type_(t, "/cancel")
+	b.answered(t, 130, "")
+	one.screen.waitFor(t, "The questions from dropped were cancelled elsewhere (by "+by+").", 5*time.Second)
+
+	// An asker whose --timeout passes withdraws its set from both.
+	c := startNATSAsker(t, addr, t.TempDir(), questionsDir(t), "impatient", "-f", "q.json", "--timeout", "2s")
+	c.answered(t, 124, "")
+	one.screen.waitFor(t, "The asker from impatient stopped waiting", 5*time.Second)
+	two.screen.waitFor(t, "The asker from impatient stopped waiting", 5*time.Second)
 }
 
 // readmeServerConf is the nats-server configuration that README gives for a

@@ -212,3 +212,16 @@ func TestNATSTooLarge(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// A set the inbox refuses (its questions are not valid there) comes back
+// to its asker refused, with why, as over the socket.
+func TestNATSRefused(t *testing.T) {
+	_, a, id := natsSetup(t)
+	startNATSInbox(t, a, id, "one")
+	req := &Request{Kind: KindAsk, From: "test", Questions: []byte(`[{"question":"Q?","header":"H","options":[],"multiSelect":false}]`)}
+	_, err := Dial(Addr{NATS: a}).Ask(context.Background(), req, nil)
+	var refused *RefusedError
+	if !errors.As(err, &refused) || refused.Status != 400 || len(refused.Body.Problems) == 0 {
+		t.Fatalf("got %v", err)
+	}
+}
