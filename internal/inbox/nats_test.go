@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"strings"
 	"sync"
 	"testing"
@@ -223,5 +225,85 @@ func TestNATSRefused(t *testing.T) {
 	var refused *RefusedError
 	if !errors.As(err, &refused) || refused.Status != 400 || len(refused.Body.Problems) == 0 {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// cutter forwards TCP connections to a server until cut: then it closes
+// them and refuses new ones until mended.
+type cutter struct {
+	ln     net.Listener
+	target string
+	mu     sync.Mutex
+	cut    bool
+	conns  []net.Conn
+}
+
+func newCutter(t *testing.T, target string) *cutter {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &cutter{ln: ln, target: target}
+	t.Cleanup(func() { ln.Close(); c.setCut(true) })
+	go func() {
+		for {
+			in, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.mu.Lock()
+			cut := c.cut
+			c.mu.Unlock()
+			out, err := net.Dial("tcp", target)
+			if cut || err != nil {
+				in.Close()
+				continue
+			}
+			c.mu.Lock()
+			c.conns = append(c.conns, in, out)
+			c.mu.Unlock()
+			go func() { _, _ = io.Copy(out, in); out.Close() }()
+			go func() { _, _ = io.Copy(in, out); in.Close() }()
+		}
+	}()
+	return c
+}
+
+func (c *cutter) setCut(cut bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.cut = cut
+	if cut {
+		for _, conn := range c.conns {
+			conn.Close()
+		}
+		c.conns = nil
+	}
+}
+
+// An asker cut off from the server for longer than the inbox waits for a
+// beat has its set withdrawn there; once back, it stores its set again
+// and still gets its answer.
+func TestNATSAskerCutOff(t *testing.T) {
+	ns, a, id := natsSetup(t)
+	in := startNATSInbox(t, a, id, "one")
+	proxy := newCutter(t, ns.HostPort())
+	via := *a
+	via.Host = proxy.ln.Addr().String()
+	res := askOver(context.Background(), Dial(Addr{NATS: &via}), askRequest())
+	first := waitFor(t, in.q, 1)[0]
+	proxy.setCut(true)
+	waitFor(t, in.q, 0)
+	if e := first.End(); e.State != Withdrawn {
+		t.Fatalf("the set cut off ended %+v", e)
+	}
+	proxy.setCut(false)
+	again := waitFor(t, in.q, 1)[0]
+	if err := in.q.Answer(again, Reply{Answers: []prompt.Answer{{Labels: []string{"SQLite"}}}}); err != nil {
+		t.Fatal(err)
+	}
+	if r := result(t, res, 10*time.Second); r.err != nil || r.e.Answers[0].Labels[0] != "SQLite" {
+		t.Fatalf("got %+v, %v", r.e, r.err)
 	}
 }

@@ -52,20 +52,37 @@ type natsAsk struct {
 // and returns its end: read as it is published, and from the stream after
 // every reconnection and every natsPoll, so that an end published while
 // the server was away is not missed. When ctx ends, the set is withdrawn.
+// A set withdrawn because its beats stopped while this asker was cut off
+// from the server is stored again: the asker still waits.
 func (c *natsClient) Ask(ctx context.Context, req *Request, queued func(ahead int)) (Event, error) {
 	conn, err := c.dial(ctx)
 	if err != nil {
 		return Event{}, err
 	}
 	defer conn.close()
-	a := &natsAsk{addr: c.addr, conn: conn, id: randomHex(16), secret: randomHex(16)}
+	for {
+		a := &natsAsk{addr: c.addr, conn: conn, id: randomHex(16), secret: randomHex(16)}
+		e, err := a.ask(ctx, req, queued)
+		if !errors.Is(err, errCutOff) {
+			return e, err
+		}
+		queued = nil
+	}
+}
+
+// errCutOff is a set withdrawn for want of beats while its asker was cut
+// off from the server.
+var errCutOff = errors.New("the set was withdrawn while its asker was cut off from the server")
+
+func (a *natsAsk) ask(ctx context.Context, req *Request, queued func(ahead int)) (Event, error) {
+	var err error
 	if a.reply, err = age.GenerateX25519Identity(); err != nil {
 		return Event{}, err
 	}
 	ends := make(chan *nats.Msg, 4)
-	sub, err := conn.nc.ChanSubscribe(c.addr.NATS.subject("end", a.id), ends)
+	sub, err := a.conn.nc.ChanSubscribe(a.addr.NATS.subject("end", a.id), ends)
 	if err != nil {
-		return Event{}, &UnreachableError{Addr: c.addr, Err: err}
+		return Event{}, &UnreachableError{Addr: a.addr, Err: err}
 	}
 	defer func() { _ = sub.Unsubscribe() }()
 	if err := a.post(ctx, req); err != nil {
@@ -112,6 +129,9 @@ func (a *natsAsk) wait(ctx context.Context, ends <-chan *nats.Msg) (Event, error
 	defer beats.Stop()
 	poll := time.NewTicker(natsPoll)
 	defer poll.Stop()
+	// The connection counts its reconnections: one since the set was
+	// stored means that the asker was cut off for a while.
+	reconnects := a.conn.nc.Stats().Reconnects
 	for {
 		var data []byte
 		select {
@@ -129,9 +149,15 @@ func (a *natsAsk) wait(ctx context.Context, ends <-chan *nats.Msg) (Event, error
 			_ = a.conn.nc.Publish(beat, nil)
 			data = a.stored(ctx)
 		}
-		if data != nil {
-			return a.read(data)
+		if data == nil {
+			continue
 		}
+		e, err := a.read(data)
+		var withdrawn *withdrawnError
+		if errors.As(err, &withdrawn) && a.conn.nc.Stats().Reconnects > reconnects {
+			return e, errCutOff
+		}
+		return e, err
 	}
 }
 
@@ -157,7 +183,7 @@ func (a *natsAsk) read(data []byte) (Event, error) {
 		return Event{}, &GoneError{Addr: a.addr, Err: fmt.Errorf("the end of the questions on the NATS server cannot be read: %w", err)}
 	}
 	if end.End == natsWithdrawn {
-		return Event{}, &GoneError{Addr: a.addr, Err: fmt.Errorf("the inbox withdrew the questions: %s", end.Reason)}
+		return Event{}, &GoneError{Addr: a.addr, Err: &withdrawnError{reason: end.Reason}}
 	}
 	if !sealed || end.Secret != a.secret {
 		// Anyone may seal to the asker's recipient: only the inbox that
@@ -180,6 +206,11 @@ func (a *natsAsk) read(data []byte) (Event, error) {
 	}
 	return Event{}, &GoneError{Addr: a.addr, Err: fmt.Errorf("the inbox sent an end of an unknown kind %q", end.End)}
 }
+
+// withdrawnError is a set withdrawn by an inbox.
+type withdrawnError struct{ reason string }
+
+func (e *withdrawnError) Error() string { return "the inbox withdrew the questions: " + e.reason }
 
 // withdraw says that the asker stopped waiting, for every inbox to take
 // the set away. A set that is not withdrawn this way (the asker was
