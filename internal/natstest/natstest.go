@@ -61,8 +61,10 @@ func freePort(t testing.TB) int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
+	port := ln.Addr().(*net.TCPAddr).Port
+	// Only the port was wanted: the listener is let go at once.
+	_ = ln.Close()
+	return port
 }
 
 // Restart starts the server again after Stop, on the same port and store.
