@@ -1,11 +1,15 @@
 package inbox
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -304,6 +308,37 @@ func TestNATSAskerCutOff(t *testing.T) {
 		t.Fatal(err)
 	}
 	if r := result(t, res, 10*time.Second); r.err != nil || r.e.Answers[0].Labels[0] != "SQLite" {
+		t.Fatalf("got %+v, %v", r.e, r.err)
+	}
+}
+
+// An asker whose address has no to= (the server is on this machine) seals
+// its set all the same to the recipient the inbox left on the server: the
+// server's store holds no question.
+func TestNATSSealedWithoutTo(t *testing.T) {
+	ns, a, id := natsSetup(t)
+	in := startNATSInbox(t, a, id, "one")
+	plain := *a
+	plain.To = ""
+	res := askOver(context.Background(), Dial(Addr{NATS: &plain}), askRequest())
+	set := waitFor(t, in.q, 1)[0]
+	err := filepath.WalkDir(ns.Opts.StoreDir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if bytes.Contains(b, []byte("Which database")) {
+			t.Errorf("%s holds the question in plain text", path)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := in.q.Cancel(set); err != nil {
+		t.Fatal(err)
+	}
+	if r := result(t, res, 10*time.Second); r.err != nil || r.e.Event != EventCancelled {
 		t.Fatalf("got %+v, %v", r.e, r.err)
 	}
 }

@@ -100,11 +100,18 @@ func (a *natsAsk) post(ctx context.Context, req *Request) error {
 	if err != nil {
 		return fmt.Errorf("encode the questions: %w", err)
 	}
-	to, err := recipients(a.addr.NATS.To)
+	to := a.addr.NATS.To
+	if to == "" {
+		// Without to=, the server is this machine or reached over TLS
+		// (see sealRequired); its store is sealed all the same when an
+		// inbox has left its recipient there.
+		to = a.conn.storedRecipient(ctx)
+	}
+	recips, err := recipients(to)
 	if err != nil {
 		return err
 	}
-	if body, err = seal(body, to...); err != nil {
+	if body, err = seal(body, recips...); err != nil {
 		return err
 	}
 	pctx, cancel := context.WithTimeout(ctx, headerTimeout)

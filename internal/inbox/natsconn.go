@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"filippo.io/age"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -25,6 +26,9 @@ import (
 //	                      first end wins and there is only one
 //	askuser.NAME.beat.ID  the asker's heartbeat, every natsBeat; not
 //	                      stored: an asker that stops beating is gone
+//	askuser.NAME.key      the age recipient of the inbox that started
+//	                      last: askers whose address has no to= seal to
+//	                      it, rather than send their questions in the clear
 //
 // Subjects and headers hold ids and names, never the questions.
 const (
@@ -76,6 +80,24 @@ type natsEnd struct {
 
 func (a *NATSAddr) subject(kind, id string) string {
 	return "askuser." + a.Name + "." + kind + "." + id
+}
+
+func (a *NATSAddr) keySubject() string { return "askuser." + a.Name + ".key" }
+
+// storedRecipient returns the recipient the inbox left on the server, or
+// "" when there is none.
+func (c *natsConn) storedRecipient(ctx context.Context) string {
+	ctx, cancel := context.WithTimeout(ctx, ProbeTimeout)
+	defer cancel()
+	m, err := c.stream.GetLastMsgForSubject(ctx, c.addr.keySubject())
+	if err != nil {
+		return ""
+	}
+	r := string(m.Data)
+	if _, err := age.ParseX25519Recipient(r); err != nil {
+		return ""
+	}
+	return r
 }
 
 func (a *NATSAddr) stream() string { return "ASKUSER_" + a.Name }
@@ -200,7 +222,7 @@ func (c *natsConn) openStream(ctx context.Context) error {
 		s, err = js.CreateStream(ctx, jetstream.StreamConfig{
 			Name:        name,
 			Description: "askuser inbox " + c.addr.Name + ": the sets of questions waiting, sealed, and how each ended",
-			Subjects:    []string{c.addr.subject("set", "*"), c.addr.subject("end", "*")},
+			Subjects:    []string{c.addr.subject("set", "*"), c.addr.subject("end", "*"), c.addr.keySubject()},
 			Storage:     jetstream.FileStorage,
 			AllowMsgTTL: true,
 			// A set and its end are one message each.

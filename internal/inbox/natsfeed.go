@@ -79,11 +79,6 @@ func (s *Server) ServeNATS(ctx context.Context, a *NATSAddr, o NATSOptions) erro
 	}
 	f := &natsFeed{srv: s, conn: conn, o: o, sets: map[string]*natsEntry{}, since: time.Now(), watchDone: make(chan struct{})}
 	f.ctx, f.cancel = context.WithCancel(context.Background())
-	conn.nc.SetDisconnectErrHandler(func(_ *nats.Conn, err error) {
-		if f.ctx.Err() == nil {
-			f.say("Lost the NATS server at %s (%v): reconnecting; the questions wait there.\n", a.ServerURL(), err)
-		}
-	})
 	if _, err := conn.nc.Subscribe(a.subject("beat", "*"), f.onBeat); err != nil {
 		conn.close()
 		return &ServerError{Addr: a, Err: err, Msg: fmt.Sprintf("cannot subscribe to askuser.%s.beat.* (%v): grant the inbox's credentials the subjects README lists", a.Name, err)}
@@ -99,11 +94,36 @@ func (s *Server) ServeNATS(ctx context.Context, a *NATSAddr, o NATSOptions) erro
 		conn.close()
 		return conn.streamError(err)
 	}
+	if err := f.leaveRecipient(ctx); err != nil {
+		conn.close()
+		return err
+	}
+	conn.nc.SetDisconnectErrHandler(func(_ *nats.Conn, err error) {
+		// A nil error is the connection closed on purpose.
+		if err != nil && f.ctx.Err() == nil {
+			f.say("Lost the NATS server at %s (%v): reconnecting; the questions wait there.\n", a.ServerURL(), err)
+		}
+	})
 	go f.watchBeats()
 	time.AfterFunc(natsBeat*5/4, f.showLive)
 	s.mu.Lock()
 	s.stops = append(s.stops, f.stop)
 	s.mu.Unlock()
+	return nil
+}
+
+// leaveRecipient stores the inbox's recipient on the server, for askers
+// whose address has no to= (see natsClient.post).
+func (f *natsFeed) leaveRecipient(ctx context.Context) error {
+	r := f.o.Identity.Recipient().String()
+	if f.conn.storedRecipient(ctx) == r {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, ProbeTimeout)
+	defer cancel()
+	if _, err := f.conn.js.Publish(ctx, f.conn.addr.keySubject(), []byte(r)); err != nil {
+		return f.conn.streamError(err)
+	}
 	return nil
 }
 
