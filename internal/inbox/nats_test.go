@@ -17,6 +17,7 @@ import (
 
 	"filippo.io/age"
 	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nkeys"
 
 	"github.com/askuser/askuser/internal/natstest"
 	"github.com/askuser/askuser/prompt"
@@ -340,5 +341,51 @@ func TestNATSSealedWithoutTo(t *testing.T) {
 	}
 	if r := result(t, res, 10*time.Second); r.err != nil || r.e.Event != EventCancelled {
 		t.Fatalf("got %+v, %v", r.e, r.err)
+	}
+}
+
+// The credentials NATS takes reach the server: a token in the address,
+// and an NKey seed in a file; a wrong one is refused with what to check.
+func TestNATSCredentials(t *testing.T) {
+	kp, err := nkeys.CreateUser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub, _ := kp.PublicKey()
+	seed, _ := kp.Seed()
+	seedFile := filepath.Join(t.TempDir(), "user.nk")
+	if err := os.WriteFile(seedFile, seed, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	other, _ := nkeys.CreateUser()
+	otherSeed, _ := other.Seed()
+	otherFile := filepath.Join(t.TempDir(), "other.nk")
+	if err := os.WriteFile(otherFile, otherSeed, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tokened := natstest.Start(t, func(o *server.Options) { o.Authorization = "s3cret-token" })
+	nkeyed := natstest.Start(t, func(o *server.Options) { o.Nkeys = []*server.NkeyUser{{Nkey: pub}} })
+	for _, c := range []struct {
+		addr string
+		ok   bool
+	}{
+		{"nats://s3cret-token@" + tokened.HostPort() + "/team", true},
+		{"nats://wrong-token@" + tokened.HostPort() + "/team", false},
+		{"nats://" + tokened.HostPort() + "/team", false},
+		{"nats://" + nkeyed.HostPort() + "/team?nkey=" + seedFile, true},
+		{"nats://" + nkeyed.HostPort() + "/team?nkey=" + otherFile, false},
+	} {
+		a, err := ParseAddr(c.addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = Dial(a).Probe(context.Background())
+		var server *ServerError
+		switch {
+		case c.ok && err != nil:
+			t.Errorf("%s: %v", c.addr, err)
+		case !c.ok && (!errors.As(err, &server) || !strings.Contains(err.Error(), "refused the credentials")):
+			t.Errorf("%s: %v; want the credentials refused", c.addr, err)
+		}
 	}
 }
