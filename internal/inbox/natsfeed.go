@@ -107,8 +107,14 @@ func (s *Server) ServeNATS(ctx context.Context, a *NATSAddr, o NATSOptions) erro
 	go f.watchBeats()
 	time.AfterFunc(natsBeat*5/4, f.showLive)
 	s.mu.Lock()
-	s.stops = append(s.stops, f.stop)
+	closed := s.closed
+	if !closed {
+		s.stops = append(s.stops, f.stop)
+	}
 	s.mu.Unlock()
+	if closed {
+		f.stop()
+	}
 	return nil
 }
 
