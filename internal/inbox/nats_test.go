@@ -240,6 +240,7 @@ type cutter struct {
 	target string
 	mu     sync.Mutex
 	cut    bool
+	frozen bool
 	conns  []net.Conn
 }
 
@@ -268,11 +269,43 @@ func newCutter(t *testing.T, target string) *cutter {
 			c.mu.Lock()
 			c.conns = append(c.conns, in, out)
 			c.mu.Unlock()
-			go func() { _, _ = io.Copy(out, in); out.Close() }()
-			go func() { _, _ = io.Copy(in, out); in.Close() }()
+			go func() { c.copy(out, in); out.Close() }()
+			go func() { c.copy(in, out); in.Close() }()
 		}
 	}()
 	return c
+}
+
+// copy copies from r to w, holding what it reads while the cutter is
+// frozen: the connection stays open, and nothing goes through.
+func (c *cutter) copy(w io.Writer, r io.Reader) {
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := r.Read(buf)
+		for c.isFrozen() {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if n > 0 {
+			if _, werr := w.Write(buf[:n]); werr != nil {
+				return
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+func (c *cutter) isFrozen() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.frozen
+}
+
+func (c *cutter) freeze(frozen bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.frozen = frozen
 }
 
 func (c *cutter) setCut(cut bool) {
@@ -387,5 +420,48 @@ func TestNATSCredentials(t *testing.T) {
 		case !c.ok && (!errors.As(err, &server) || !strings.Contains(err.Error(), "refused the credentials")):
 			t.Errorf("%s: %v; want the credentials refused", c.addr, err)
 		}
+	}
+}
+
+// An inbox whose connection stops carrying anything while it still looks
+// open (a laptop that wakes, before its client notices) does not take the
+// silence for its askers': the sets stay, and are answered once the
+// connection carries again.
+func TestNATSInboxFrozen(t *testing.T) {
+	ns, a, id := natsSetup(t)
+	proxy := newCutter(t, ns.HostPort())
+	via := *a
+	via.Host = proxy.ln.Addr().String()
+	in := startNATSInbox(t, &via, id, "one")
+	res := askOver(context.Background(), Dial(Addr{NATS: a}), askRequest())
+	set := waitFor(t, in.q, 1)[0]
+	proxy.freeze(true)
+	time.Sleep(natsDead + 2*time.Second)
+	if e := set.End(); e.State != Waiting {
+		t.Fatalf("the set ended %+v while the inbox's connection was frozen", e)
+	}
+	proxy.freeze(false)
+	// The withdrawal the inbox tried, which the server takes once the
+	// connection carries again, takes the set away; its asker, which still
+	// waits, stores it again.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		v := in.q.Snapshot()
+		if len(v.Sets) == 1 && v.Sets[0] != set {
+			if err := in.q.Answer(v.Sets[0], Reply{Answers: []prompt.Answer{{Labels: []string{"SQLite"}}}}); err != nil {
+				t.Fatal(err)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the set was not answerable after the connection came back")
+		}
+		select {
+		case <-v.Changed:
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	if r := result(t, res, 10*time.Second); r.err != nil || r.e.Answers[0].Labels[0] != "SQLite" {
+		t.Fatalf("got %+v, %v", r.e, r.err)
 	}
 }

@@ -52,27 +52,45 @@ type natsAsk struct {
 // and returns its end: read as it is published, and from the stream after
 // every reconnection and every natsPoll, so that an end published while
 // the server was away is not missed. When ctx ends, the set is withdrawn.
-// A set withdrawn because its beats stopped while this asker was cut off
-// from the server is stored again: the asker still waits.
+// A set withdrawn because the inbox heard none of its beats, while this
+// asker still waits, is stored again: the asker, or the inbox, was cut off
+// from the server for a while. Only natsResends times without a
+// reconnection of the asker's own, in case its beats never reach the
+// inbox.
 func (c *natsClient) Ask(ctx context.Context, req *Request, queued func(ahead int)) (Event, error) {
 	conn, err := c.dial(ctx)
 	if err != nil {
 		return Event{}, err
 	}
 	defer conn.close()
-	for {
+	for resends := 0; ; {
 		a := &natsAsk{addr: c.addr, conn: conn, id: randomHex(16), secret: randomHex(16)}
 		e, err := a.ask(ctx, req, queued)
-		if !errors.Is(err, errCutOff) {
+		var unheard *unheardError
+		if !errors.As(err, &unheard) {
 			return e, err
+		}
+		if !unheard.reconnected {
+			if resends++; resends > natsResends {
+				return e, &GoneError{Addr: c.addr, Err: fmt.Errorf("the inbox heard no heartbeat of this asker, %d times over: check that these credentials may publish to askuser.%s.beat.*", resends, c.addr.NATS.Name)}
+			}
 		}
 		queued = nil
 	}
 }
 
-// errCutOff is a set withdrawn for want of beats while its asker was cut
-// off from the server.
-var errCutOff = errors.New("the set was withdrawn while its asker was cut off from the server")
+// natsResends is how many times an asker stores its set again after the
+// inbox withdrew it for want of beats, without a reconnection of its own.
+const natsResends = 3
+
+// unheardError is a set withdrawn for want of beats while its asker still
+// waits; reconnected says that the asker's connection was lost and made
+// again meanwhile.
+type unheardError struct{ reconnected bool }
+
+func (e *unheardError) Error() string {
+	return "the set was withdrawn for want of beats while its asker still waits"
+}
 
 func (a *natsAsk) ask(ctx context.Context, req *Request, queued func(ahead int)) (Event, error) {
 	var err error
@@ -161,8 +179,8 @@ func (a *natsAsk) wait(ctx context.Context, ends <-chan *nats.Msg) (Event, error
 		}
 		e, err := a.read(data)
 		var withdrawn *withdrawnError
-		if errors.As(err, &withdrawn) && a.conn.nc.Stats().Reconnects > reconnects {
-			return e, errCutOff
+		if errors.As(err, &withdrawn) {
+			return e, &unheardError{reconnected: a.conn.nc.Stats().Reconnects > reconnects}
 		}
 		return e, err
 	}

@@ -484,16 +484,29 @@ func (f *natsFeed) dead(wasDown bool) []*natsEntry {
 	return out
 }
 
-// withdraw takes away a set whose asker is gone, here and for every inbox.
+// withdraw takes away a set whose asker is gone, for every inbox and then
+// here. When the server does not take the withdrawal, the connection is
+// what failed (a laptop waking, before its client notices): the set is
+// kept, and looked at again.
 func (f *natsFeed) withdraw(e *natsEntry) {
 	reason := fmt.Sprintf("nothing heard from the asker for %s", natsDead)
+	body, _ := json.Marshal(natsEnd{End: natsWithdrawn, Reason: reason})
+	ctx, cancel := context.WithTimeout(f.ctx, ProbeTimeout)
+	err := f.conn.publishEnd(ctx, e.id, body)
+	cancel()
+	if err != nil && !errors.Is(err, errEndTaken) {
+		f.mu.Lock()
+		if cur := f.sets[e.id]; cur != nil && cur.beat.After(e.beat) {
+			e.beat = cur.beat
+		}
+		e.remote = false
+		f.sets[e.id] = e
+		f.since = time.Now()
+		f.mu.Unlock()
+		return
+	}
 	if e.shown {
 		f.srv.queue.Withdraw(e.set, reason)
 	}
-	body, _ := json.Marshal(natsEnd{End: natsWithdrawn, Reason: reason})
-	ctx, cancel := context.WithTimeout(f.ctx, ProbeTimeout)
-	defer cancel()
-	if err := f.conn.publishEnd(ctx, e.id, body); err == nil || errors.Is(err, errEndTaken) {
-		f.deleteSet(e.seq)
-	}
+	f.deleteSet(e.seq)
 }
