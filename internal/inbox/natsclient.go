@@ -2,8 +2,6 @@ package inbox
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +11,8 @@ import (
 	"filippo.io/age"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/askuser/askuser/prompt/web"
 )
 
 // natsClient is the Transport of an inbox on NATS: each Probe and Ask
@@ -64,7 +64,7 @@ func (c *natsClient) Ask(ctx context.Context, req *Request, queued func(ahead in
 	}
 	defer conn.close()
 	for resends := 0; ; {
-		a := &natsAsk{addr: c.addr, conn: conn, id: randomHex(16), secret: randomHex(16)}
+		a := &natsAsk{addr: c.addr, conn: conn}
 		e, err := a.ask(ctx, req, queued)
 		var unheard *unheardError
 		if !errors.As(err, &unheard) {
@@ -93,7 +93,14 @@ func (e *unheardError) Error() string {
 }
 
 func (a *natsAsk) ask(ctx context.Context, req *Request, queued func(ahead int)) (Event, error) {
+	// The set's id names its subjects; its secret proves its end.
 	var err error
+	if a.id, err = web.NewToken(); err != nil {
+		return Event{}, err
+	}
+	if a.secret, err = web.NewToken(); err != nil {
+		return Event{}, err
+	}
 	if a.reply, err = age.GenerateX25519Identity(); err != nil {
 		return Event{}, err
 	}
@@ -245,11 +252,4 @@ func (a *natsAsk) withdraw() {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	_ = a.conn.publishEnd(ctx, a.id, body)
-}
-
-// randomHex returns n random bytes in hex.
-func randomHex(n int) string {
-	b := make([]byte, n)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
 }
