@@ -3,11 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -19,16 +21,19 @@ import (
 
 // The testscript commands of the inbox's scripts (inbox_*.txtar).
 
-// cmdAgent runs a program as an agent harness does, without a terminal and
-// with stdin /dev/null, an open socket that never sends, or an open pipe
-// that is never written, and checks its exact exit code:
+// cmdAgent runs a program as an agent harness does, without a terminal (in
+// a session of its own) and with stdin /dev/null, an open socket that never
+// sends, an open pipe that is never written, a file of the script's
+// (file:NAME), a pipe that gives NAME and closes (piped:NAME), or one that
+// closes only a while after giving NAME (late:NAME), and checks its exact
+// exit code:
 //
 //	agent null 66 askuser -f questions.json
 //
 // Its stdout and stderr become the script's stdout and stderr.
 func cmdAgent(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 3 {
-		ts.Fatalf("usage: agent null|socket|pipe CODE program [args...]")
+		ts.Fatalf("usage: agent null|socket|pipe|file:NAME|piped:NAME|late:NAME CODE program [args...]")
 	}
 	want, err := strconv.Atoi(args[1])
 	if err != nil {
@@ -39,32 +44,70 @@ func cmdAgent(ts *testscript.TestScript, neg bool, args []string) {
 	cmd := exec.Command(path, args[3:]...)
 	cmd.Dir = ts.Getenv("WORK")
 	cmd.Env = scriptEnv(ts)
-	switch args[0] {
-	case "null":
-		f, err := os.Open(os.DevNull)
-		ts.Check(err)
-		defer f.Close()
-		cmd.Stdin = f
-	case "socket":
-		fds, err := socketpair()
-		ts.Check(err)
-		defer fds[0].Close()
-		defer fds[1].Close()
-		cmd.Stdin = fds[0]
-	case "pipe":
-		r, w, err := os.Pipe()
-		ts.Check(err)
-		defer r.Close()
-		defer w.Close()
-		cmd.Stdin = r
-	default:
-		ts.Fatalf("agent: unknown stdin %q", args[0])
-	}
+	detach(cmd)
+	stdin, closeStdin := agentStdin(ts, args[0])
+	defer closeStdin()
+	cmd.Stdin = stdin
 	r := &running{cmd: cmd, done: make(chan error, 1)}
 	cmd.Stdout, cmd.Stderr = &r.stdout, &r.stderr
 	ts.Check(cmd.Start())
 	go func() { r.done <- cmd.Wait() }()
 	r.finish(ts, want, "")
+}
+
+// agentStdin opens the stdin that cmdAgent's spec names, and returns it
+// with what closes it once the program has ended.
+func agentStdin(ts *testscript.TestScript, spec string) (*os.File, func()) {
+	kind, name, _ := strings.Cut(spec, ":")
+	switch kind {
+	case "null":
+		f, err := os.Open(os.DevNull)
+		ts.Check(err)
+		return f, func() { f.Close() }
+	case "file":
+		f, err := os.Open(ts.MkAbs(name))
+		ts.Check(err)
+		return f, func() { f.Close() }
+	case "socket":
+		fds, err := socketpair()
+		ts.Check(err)
+		return fds[0], func() { fds[0].Close(); fds[1].Close() }
+	case "pipe":
+		r, w, err := os.Pipe()
+		ts.Check(err)
+		return r, func() { r.Close(); w.Close() }
+	case "piped", "late":
+		r, w, err := os.Pipe()
+		ts.Check(err)
+		data := ts.ReadFile(name)
+		go func() {
+			defer w.Close()
+			_, _ = io.WriteString(w, data)
+			if kind == "late" {
+				// Longer than askuser looks for the end before it asks.
+				time.Sleep(time.Second)
+			}
+		}()
+		return r, func() { r.Close() }
+	}
+	ts.Fatalf("agent: unknown stdin %q", spec)
+	return nil, nil
+}
+
+// cmdFreeport sets NAME to a TCP port of 127.0.0.1 that nothing listens
+// on, for an inbox over TCP whose address the askers must know before it
+// starts:
+//
+//	freeport PORT
+func cmdFreeport(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: freeport NAME")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ts.Check(err)
+	port := ln.Addr().(*net.TCPAddr).Port
+	ts.Check(ln.Close())
+	ts.Setenv(args[0], strconv.Itoa(port))
 }
 
 // socketpair returns the two ends of a connected Unix socket, as files.

@@ -57,6 +57,7 @@ func TestScripts(t *testing.T) {
 			"agent":     cmdAgent,
 			"waitinbox": cmdWaitinbox,
 			"inbox":     cmdInbox,
+			"freeport":  cmdFreeport,
 		},
 	})
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -184,21 +183,14 @@ func askRun(ctx context.Context, env *Env, opts askOptions) error {
 	return writeAnswers(env.IO.Out, in.Questions, answers, outputOptions{key: opts.key, arrays: opts.arrays})
 }
 
-// arraysOption is --arrays when it is given, else $ASKUSER_ARRAYS (1 or 0,
-// true or false), else off.
+// arraysOption is --arrays when it is given, else $ASKUSER_ARRAYS, else
+// off.
 func arraysOption(flag, set bool, env *Env) (bool, error) {
 	if set {
 		return flag, nil
 	}
-	v := strings.TrimSpace(env.Getenv("ASKUSER_ARRAYS"))
-	if v == "" {
-		return false, nil
-	}
-	on, err := strconv.ParseBool(v)
-	if err != nil {
-		return false, usageErrorf("invalid ASKUSER_ARRAYS %q: must be 1 or 0", v)
-	}
-	return on, nil
+	on, _, err := envBool(env.Getenv, "ASKUSER_ARRAYS")
+	return on, err
 }
 
 // knownAnswers returns an answer for each question of in answered in

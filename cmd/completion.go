@@ -11,7 +11,13 @@ func newCompletionCmd() *cobra.Command {
 		Use:   "completion bash|zsh|fish|powershell",
 		Short: "Print a shell completion script",
 		Long: `Print the completion script for a shell. Load it in the current shell, or
-install it where your shell looks for completions.`,
+install it where your shell looks for completions.
+
+bash: the script needs the bash-completion package (apt-get install
+bash-completion, or brew install bash-completion@2); install it for good with
+askuser completion bash > /etc/bash_completion.d/askuser.
+zsh: completion must be turned on (autoload -U compinit; compinit in ~/.zshrc).
+fish and PowerShell need nothing more.`,
 		Example: `  source <(askuser completion bash)
   askuser completion zsh > "${fpath[1]}/_askuser"
   askuser completion fish > ~/.config/fish/completions/askuser.fish

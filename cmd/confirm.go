@@ -79,12 +79,23 @@ func parseYesNo(s string) (bool, error) {
 	return false, usageErrorf("invalid --default %q: must be yes or no", s)
 }
 
-// questionArg accepts the one question of a confirm or input command.
+// questionArg accepts the one question of a confirm or input command. A
+// question given in several words, unquoted, is told how to quote.
 func questionArg(name, example string) cobra.PositionalArgs {
 	return func(_ *cobra.Command, args []string) error {
-		if len(args) != 1 || strings.TrimSpace(args[0]) == "" {
+		switch {
+		case len(args) > 1:
+			return usageErrorf(`%s takes one argument, the question, but got %d: quote the question, e.g. askuser %s %s`,
+				name, len(args), name, shellQuote(strings.Join(args, " ")))
+		case len(args) == 0 || strings.TrimSpace(args[0]) == "":
 			return usageErrorf(`%s needs one question, e.g. askuser %s %q`, name, name, example)
 		}
 		return nil
 	}
+}
+
+// shellQuote quotes s for a POSIX shell, in single quotes, in which
+// nothing is special but the single quote itself.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -67,8 +67,25 @@ func (e *noAnswerError) Unwrap() error { return prompt.ErrNoAnswer }
 // errDeclined is a "no" to askuser confirm: exit 1, with nothing to report.
 var errDeclined = errors.New("declined")
 
-// usageLine is shown after the errors that mean "this is not how to call me".
-const usageLine = `Usage: askuser '{"questions":[...]}'`
+// usageLine is shown after the errors that mean "this is not how to call
+// me", for the command that was run, cmdPath: askuser validate reads the
+// questions as askuser does, and every other command that reads them
+// (askuser mcp, through its calls) is answered with askuser's own form.
+func usageLine(cmdPath string) string {
+	if strings.HasSuffix(cmdPath, " validate") {
+		return fmt.Sprintf(`Usage: %s '{"questions":[...]}'`, cmdPath)
+	}
+	return `Usage: askuser '{"questions":[...]}'`
+}
+
+// singleQuotesError is a syntax error in questions written with single
+// quotes, as Python and JavaScript allow and JSON does not; its report
+// says so.
+type singleQuotesError struct{ err error }
+
+func (e *singleQuotesError) Error() string { return e.err.Error() }
+
+func (e *singleQuotesError) Unwrap() error { return e.err }
 
 // classify says what the outcome err means, to the person and to the
 // caller: the text to write on stderr ("" for none) and the exit code of
@@ -94,13 +111,13 @@ func classify(err error, cmdPath string) (string, int) {
 	case errors.As(err, &usage):
 		msg := fmt.Sprintf("Error: %s\n", capitalize(usage.msg))
 		if usage.showUsage {
-			return msg + usageLine + "\n", ExitUsage
+			return msg + usageLine(cmdPath) + "\n", ExitUsage
 		}
 		return msg + fmt.Sprintf("Run '%s --help' for usage.\n", cmdPath), ExitUsage
 	case errors.As(err, &limit):
 		return errorLine(err), ExitUsage
 	case errors.As(err, &syntax):
-		return fmt.Sprintf("Error: Invalid JSON format: %s\n%s\n", syntax, usageLine), ExitInvalid
+		return syntaxReport(err, syntax, cmdPath), ExitInvalid
 	case errors.As(err, &invalid):
 		var b strings.Builder
 		b.WriteString("Error: Validation failed\n")
@@ -133,6 +150,16 @@ func classify(err error, cmdPath string) (string, int) {
 		return msg, ExitCancel
 	}
 	return errorLine(err), ExitError
+}
+
+// syntaxReport is the message of questions that are not JSON (syntax, in
+// err), with a word on quoting when they were written with single quotes.
+func syntaxReport(err error, syntax *schema.SyntaxError, cmdPath string) string {
+	msg := fmt.Sprintf("Error: Invalid JSON format: %s\n", syntax)
+	if errors.As(err, new(*singleQuotesError)) {
+		msg += "JSON takes double quotes around keys and strings; put single quotes around the whole argument, for the shell:\n"
+	}
+	return msg + usageLine(cmdPath) + "\n"
 }
 
 // errorLine is the plain report of err: "Error: " and its message.

@@ -35,6 +35,10 @@ type inboxCmdOptions struct {
 	// else on this machine only, on a port the system picks. open opens
 	// the page in a browser.
 	web, open bool
+	// headless is set for --web with stdin /dev/null (a service, nohup, a
+	// container without a terminal): the page is the only view, and the
+	// inbox serves until a signal, logging each set that comes and goes.
+	headless bool
 }
 
 func newInboxCmd(env *Env) *cobra.Command {
@@ -61,10 +65,10 @@ waiting set, Esc cancels the set shown (its asker exits 130), and Ctrl+C,
 or q while nothing waits, quits. A line stays above the screen for each
 set answered, cancelled, or withdrawn while it was shown.
 
-Elsewhere (stdin not a terminal, --ui line, ACCESSIBLE=1, TERM=dumb), the
-sets are asked as numbered prompts. Instead of an answer, type /next to
-move to the next set, /cancel to cancel the set shown, or /quit to quit (as
-do Ctrl+C and the end of the input).
+Elsewhere (stdin not a terminal, --ui line or ASKUSER_UI=line,
+ACCESSIBLE=1, TERM=dumb), the sets are asked as numbered prompts. Instead
+of an answer, type /next to move to the next set, /cancel to cancel the
+set shown, or /quit to quit (as do Ctrl+C and the end of the input).
 
 When the inbox quits, every asker still waiting ends with exit 69. An
 asker that stops waiting (killed, Ctrl+C, --timeout) withdraws its
@@ -72,9 +76,10 @@ questions. Each arrival rings the bell and runs ASKUSER_NOTIFY_COMMAND,
 with ASKUSER_FROM, ASKUSER_HEADER and ASKUSER_QUESTION set.
 
 The inbox listens on a Unix socket that only you can use: $ASKUSER_INBOX
-when set, else $XDG_RUNTIME_DIR/askuser/inbox.sock, else
-askuser-UID/inbox.sock in the temporary directory. Askers read the same
-variable. For agents in containers, VMs and CI, --listen ADDR also accepts
+when set, else $XDG_RUNTIME_DIR/askuser/inbox.sock; without
+XDG_RUNTIME_DIR, /run/user/UID/askuser/inbox.sock when that directory is
+yours, else askuser-UID/inbox.sock in the temporary directory (askers take
+the first of the two that has a socket). Askers read the same variables. For agents in containers, VMs and CI, --listen ADDR also accepts
 askers over TCP with a token: give them the ASKUSER_INBOX it prints. Across
 machines, forward the socket with ssh -R rather: that is encrypted.
 
@@ -94,6 +99,9 @@ The page asks as --ui web does, and works on a phone, with the keyboard, a
 screen reader, and without JavaScript. It shows the oldest set waiting,
 with a Next button to move to the next one and Cancel to cancel it; either
 view, the page or the terminal, can answer, and the other moves on.
+With stdin from /dev/null (a service, nohup), --web serves the page until
+a signal, and logs on stderr each set that arrives and how it ends;
+without --web, nothing could answer there, and the inbox quits at once.
 
 Exit codes: 0 quit, 1 another inbox already runs at the address, 64 usage
 error, 69 the address of --listen or --web cannot be listened on, --ui tui
@@ -109,10 +117,9 @@ terminated.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var opts inboxCmdOptions
-			switch ui {
-			case "auto", "tui", "line":
-			default:
-				return usageErrorf("invalid --ui %q for the inbox: must be auto, tui or line", ui)
+			mode, err := inboxUI(ui, cmd.Flags().Changed("ui"), env)
+			if err != nil {
+				return err
 			}
 			a, err := core.AddrFromEnv(env.Getenv)
 			if err != nil {
@@ -130,35 +137,65 @@ terminated.`,
 				}
 				opts.listen = &l
 			}
-			if opts.terminal, err = inboxOnTerminal(env, ui); err != nil {
+			from := "--ui " + string(mode)
+			if !cmd.Flags().Changed("ui") {
+				from = "ASKUSER_UI=" + string(mode)
+			}
+			if opts.terminal, err = inboxOnTerminal(env, mode, from); err != nil {
 				return err
 			}
+			opts.headless = opts.web && !opts.terminal && stdinKind(env.IO.InFile, env.IO.InTTY) == "/dev/null"
 			return inboxRun(cmd.Context(), env, opts)
 		},
 	}
 	cmd.Flags().StringVar(&listen, "listen", "", "also accept askers over TCP on `ADDR` (HOST:PORT), with a token; with --web, serve the page there too")
 	cmd.Flags().BoolVar(&webPage, "web", false, "also show the queue on a web page, at an address with a token (on 127.0.0.1 unless --listen)")
 	cmd.Flags().BoolVar(&open, "open", false, "with --web, open the page in the default browser ($BROWSER, else the system's)")
-	cmd.Flags().StringVar(&ui, "ui", "auto", "how to show the questions: `auto`, tui (the terminal screen) or line (numbered prompts)")
+	cmd.Flags().StringVar(&ui, "ui", "", "how to show the questions: `auto`, tui (the terminal screen) or line (numbered prompts) (default $ASKUSER_UI when tui or line, else auto)")
 	_ = cmd.RegisterFlagCompletionFunc("listen", fixedCompletions("127.0.0.1:0", "0.0.0.0:7777"))
 	_ = cmd.RegisterFlagCompletionFunc("ui", fixedCompletions("auto", "tui", "line"))
 	return cmd
 }
 
+// inboxUI is how the inbox shows its queue: --ui when it was given, else
+// ASKUSER_UI when it says tui or line, else auto. ASKUSER_UI is the
+// default of --ui for every command, so that one setting serves them all;
+// its other values (web, inbox) say where askers ask, which is this
+// inbox, and count as auto here, as tui and line do for askuser mcp.
+func inboxUI(flag string, given bool, env *Env) (uiMode, error) {
+	if given {
+		switch m := uiMode(flag); m {
+		case uiAuto, uiTUI, uiLine:
+			return m, nil
+		}
+		return "", usageErrorf("invalid --ui %q for the inbox: must be auto, tui or line", flag)
+	}
+	m, err := envUI(env)
+	if err != nil {
+		return "", err
+	}
+	if m != uiTUI && m != uiLine {
+		return uiAuto, nil
+	}
+	return m, nil
+}
+
 // inboxOnTerminal says whether the inbox shows its queue on the terminal
 // screen rather than as line prompts, as askuser chooses its terminal UI:
 // when stdin and stderr are terminals, unless the person asked for line
-// prompts (--ui line, ACCESSIBLE, TERM=dumb).
-func inboxOnTerminal(env *Env, ui string) (bool, error) {
+// prompts (--ui line, ACCESSIBLE, TERM=dumb). from names where ui came
+// from, for the error.
+func inboxOnTerminal(env *Env, ui uiMode, from string) (bool, error) {
 	terminals := env.IO.InTTY && env.IO.ErrTTY && env.IO.InFile != nil && env.IO.ErrFile != nil
 	switch ui {
-	case "tui":
+	case uiTUI:
 		if !terminals {
-			return false, &prompt.UnavailableError{Err: errors.New("--ui tui needs a terminal, and stdin or stderr is not one: use --ui line")}
+			return false, &prompt.UnavailableError{Err: fmt.Errorf("%s needs a terminal, and stdin or stderr is not one: use --ui line", from)}
 		}
 		return true, nil
-	case "auto":
-		return terminals && !accessible(env.Getenv), nil
+	case uiAuto:
+		plain, err := accessible(env.Getenv)
+		return terminals && !plain, err
 	}
 	return false, nil
 }
@@ -170,10 +207,21 @@ func inboxRun(ctx context.Context, env *Env, opts inboxCmdOptions) error {
 	// What the inbox says is for the person at its terminal; a failed
 	// write there has nowhere else to go.
 	say := func(format string, args ...any) { _, _ = fmt.Fprintf(out, format, args...) }
-	q := core.NewQueue(core.QueueOptions{OnArrive: arrival(env, out)})
 	home, _ := os.UserHomeDir()
+	var log *screen.Log
+	notify := arrival(env, out)
+	q := core.NewQueue(core.QueueOptions{OnArrive: func(s *core.Set) {
+		notify(s)
+		if log != nil {
+			log.Arrived(s)
+		}
+	}})
 	var show interface{ Run(context.Context) error }
-	if opts.terminal {
+	switch {
+	case opts.headless:
+		log = &screen.Log{Queue: q, Out: out, Home: home}
+		show = log
+	case opts.terminal:
 		term := screen.NewTerminal(screen.TerminalOptions{
 			Queue: q, In: env.IO.InFile, Out: env.IO.ErrFile, Color: tui.ColorEnabled(env.Getenv, true),
 			Where: opts.addr.String(), Home: home,
@@ -184,7 +232,7 @@ func inboxRun(ctx context.Context, env *Env, opts inboxCmdOptions) error {
 		// it is.
 		out.w = term
 		show = term
-	} else {
+	default:
 		show = &screen.Line{Queue: q, In: env.IO.In, Out: out, Terminal: env.IO.InTTY, Where: opts.addr.String(), Home: home}
 	}
 	srv := core.NewServer(q, env.Schema)
@@ -198,67 +246,13 @@ func inboxRun(ctx context.Context, env *Env, opts inboxCmdOptions) error {
 	} else if err := listenInbox(srv, opts.addr, out); err != nil {
 		return err
 	}
-	var page *inboxPage
-	if opts.web {
-		var err error
-		if page, err = newInboxPage(q, home); err != nil {
-			return err
-		}
+	if err := serveInboxExtras(env, opts, srv, q, home, out); err != nil {
+		return err
 	}
-	if opts.listen != nil {
-		token := opts.addr.Token
-		if token == "" {
-			var err error
-			if token, err = web.NewToken(); err != nil {
-				return err
-			}
-		}
-		what := "the inbox"
-		if page != nil {
-			what = "the inbox, with its page,"
-		}
-		ln, host, err := web.ListenFor(*opts.listen, what, out)
-		if err != nil {
-			return err
-		}
-		var h http.Handler
-		if page != nil {
-			if h, err = page.on(ln, host); err != nil {
-				_ = ln.Close()
-				return err
-			}
-		}
-		if err := srv.ServeTCPWithPage(ln, host, token, h); err != nil {
-			_ = ln.Close()
-			return err
-		}
-		tcp := core.Addr{Host: hostPort(host, ln.Addr().String()), Token: token}
-		say("Askers elsewhere reach this inbox with ASKUSER_INBOX='%s'\n", tcp.URL())
-	} else if page != nil {
-		local, _ := web.ParseAddr(web.DefaultAddr)
-		ln, host, err := web.ListenFor(local, "the inbox's page", out)
-		if err != nil {
-			return err
-		}
-		h, err := page.on(ln, host)
-		if err != nil {
-			_ = ln.Close()
-			return err
-		}
-		srv.ServePage(ln, h)
-	}
-	if page != nil {
-		say("Answer in your browser too: %s\n", page.url)
-		if opts.open {
-			browser := env.Getenv("BROWSER")
-			go func() {
-				if err := web.OpenBrowser(browser, page.url); err != nil {
-					say("Could not open a browser (%v); open the address above.\n", err)
-				}
-			}()
-		}
-	}
-	if !opts.terminal {
+	switch {
+	case opts.headless:
+		say("askuser inbox: stdin is /dev/null, so the questions are answered on the web page only. The inbox serves until it is stopped (SIGTERM or SIGINT), and logs here each set that arrives or ends.\nWaiting for questions at %s.\n", opts.addr)
+	case !opts.terminal:
 		say("askuser inbox: the questions that agents ask with askuser arrive here, oldest first.\n%s\n", screen.Help)
 	}
 
@@ -271,19 +265,7 @@ func inboxRun(ctx context.Context, env *Env, opts inboxCmdOptions) error {
 	if failed {
 		quit = "the inbox failed"
 	}
-	if opts.terminal && err != nil && !failed {
-		// The terminal screen's terminal ended or failed: when it hung
-		// up, the end of its input or a failed write may come before the
-		// signal does.
-		switch {
-		case hungUp(ctx, err, []*os.File{env.IO.InFile, env.IO.ErrFile}):
-			err = hangupError
-		case ctx.Err() != nil:
-			err = context.Cause(ctx)
-		case errors.Is(err, prompt.ErrNoAnswer):
-			err = nil
-		}
-	}
+	err = inboxEnded(ctx, env, opts, err, failed)
 	sayLeft(say, q.Len(), opts.addr.NATS != nil)
 	var sig *signalError
 	if errors.As(err, &sig) {
@@ -311,6 +293,111 @@ func sayLeft(say func(string, ...any), n int, stored bool) {
 	default:
 		say("The inbox quits: the %d askers still waiting are told.\n", n)
 	}
+}
+
+// inboxEnded makes err, the error its view returned, the inbox's. The
+// terminal screen's terminal ended or failed: when it hung up, the end of
+// its input or a failed write may come before the signal does. Line
+// prompts whose stdin was /dev/null quit at once: the person is told how
+// to serve without a terminal.
+func inboxEnded(ctx context.Context, env *Env, opts inboxCmdOptions, err error, failed bool) error {
+	switch {
+	case failed:
+		return err
+	case !opts.terminal:
+		if err == nil && !opts.headless && stdinKind(env.IO.InFile, env.IO.InTTY) == "/dev/null" {
+			_, _ = fmt.Fprintln(env.IO.ErrOut, "Nothing can answer here without a terminal: run askuser inbox in a terminal, or add --web to answer on its web page.")
+		}
+		return err
+	case err == nil:
+		return nil
+	case hungUp(ctx, err, []*os.File{env.IO.InFile, env.IO.ErrFile}):
+		return hangupError
+	case ctx.Err() != nil:
+		return context.Cause(ctx)
+	case errors.Is(err, prompt.ErrNoAnswer):
+		return nil
+	}
+	return err
+}
+
+// serveInboxExtras serves what the inbox's flags add: askers over TCP
+// (--listen) and the web page (--web).
+func serveInboxExtras(env *Env, opts inboxCmdOptions, srv *core.Server, q *core.Queue, home string, out io.Writer) error {
+	say := func(format string, args ...any) { _, _ = fmt.Fprintf(out, format, args...) }
+	var page *inboxPage
+	if opts.web {
+		var err error
+		if page, err = newInboxPage(q, home); err != nil {
+			return err
+		}
+	}
+	if opts.listen != nil {
+		if err := serveInboxTCP(opts, srv, page, out); err != nil {
+			return err
+		}
+	} else if page != nil {
+		local, _ := web.ParseAddr(web.DefaultAddr)
+		ln, host, err := web.ListenFor(local, "the inbox's page", out)
+		if err != nil {
+			return err
+		}
+		h, err := page.on(ln, host)
+		if err != nil {
+			_ = ln.Close()
+			return err
+		}
+		srv.ServePage(ln, h)
+	}
+	switch {
+	case opts.headless:
+		say("Answer in your browser: %s\n", page.url)
+	case page != nil:
+		say("Answer in your browser too: %s\n", page.url)
+	}
+	if page != nil && opts.open {
+		browser := env.Getenv("BROWSER")
+		go func() {
+			if err := web.OpenBrowser(browser, page.url); err != nil {
+				say("Could not open a browser (%v); open the address above.\n", err)
+			}
+		}()
+	}
+	return nil
+}
+
+// serveInboxTCP accepts askers over TCP on --listen, with a token, and
+// serves page there too when it is set.
+func serveInboxTCP(opts inboxCmdOptions, srv *core.Server, page *inboxPage, out io.Writer) error {
+	token := opts.addr.Token
+	if token == "" {
+		var err error
+		if token, err = web.NewToken(); err != nil {
+			return err
+		}
+	}
+	what := "the inbox"
+	if page != nil {
+		what = "the inbox, with its page,"
+	}
+	ln, host, err := web.ListenFor(*opts.listen, what, out)
+	if err != nil {
+		return err
+	}
+	var h http.Handler
+	if page != nil {
+		if h, err = page.on(ln, host); err != nil {
+			_ = ln.Close()
+			return err
+		}
+	}
+	if err := srv.ServeTCPWithPage(ln, host, token, h); err != nil {
+		_ = ln.Close()
+		return err
+	}
+	tcp := core.Addr{Host: hostPort(host, ln.Addr().String()), Token: token}
+	_, _ = fmt.Fprintf(out, "Askers elsewhere reach this inbox with ASKUSER_INBOX='%s'\n", tcp.URL())
+	return nil
 }
 
 // showQueue runs a screen of the inbox until it returns, or the inbox

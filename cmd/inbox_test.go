@@ -61,27 +61,30 @@ func varsEnv(vars map[string]string) func(string) string {
 }
 
 // A terminal on stdin whose stderr is captured: nobody would see the
-// prompts, so the questions go to the inbox when one answers, and are
-// asked on the terminal as ever when none does.
+// prompts, so the questions go to the inbox when one answers. When none
+// does, a terminal that askuser is not in the foreground of (here, one that
+// is no file at all) is nobody's: exit 66. (Asking on the terminal that
+// is the person's is tested in a pseudo-terminal, in e2e.)
 func TestRouteTerminalNobodySees(t *testing.T) {
 	a := personInbox(t, func(*core.Set) core.Reply {
 		return core.Reply{Answers: []prompt.Answer{{Labels: []string{"A"}}}}
 	})
 	for _, c := range []struct {
-		inbox, want string
+		inbox       string
+		code        int
+		out, errOut string
 	}{
-		{a.Path, `{"answers":{"Which":"A"}}` + "\n"},
-		{filepath.Join(t.TempDir(), "none.sock"), `{"answers":{"Which":"B"}}` + "\n"},
+		{a.Path, 0, `{"answers":{"Which":"A"}}` + "\n", "Waiting for an answer in the inbox"},
+		{filepath.Join(t.TempDir(), "none.sock"), 66, "", "nobody can answer on stdin (a terminal, in whose foreground askuser does not run)"},
 	} {
 		env := testEnv(t)
 		env.IO.In = strings.NewReader("2\n")
 		env.IO.InTTY = true
 		env.Getenv = varsEnv(map[string]string{"ASKUSER_INBOX": c.inbox})
-		if code := Run(context.Background(), env, []string{oneQuestion}); code != 0 {
-			t.Fatalf("exit %d: %s", code, env.IO.ErrOut)
-		}
-		if got := env.IO.Out.(*bytes.Buffer).String(); got != c.want {
-			t.Errorf("inbox %s: stdout %q, want %q", c.inbox, got, c.want)
+		code := Run(context.Background(), env, []string{oneQuestion})
+		out, errOut := env.IO.Out.(*bytes.Buffer).String(), env.IO.ErrOut.(*bytes.Buffer).String()
+		if code != c.code || out != c.out || !strings.Contains(errOut, c.errOut) {
+			t.Errorf("inbox %s: exit %d, stdout %q, stderr %q; want %d, %q, and %q in stderr", c.inbox, code, out, errOut, c.code, c.out, c.errOut)
 		}
 	}
 	// Where the prompts are seen, or with --tty, the inbox is not used.

@@ -62,7 +62,10 @@ How the person is reached (--ui, default $ASKUSER_UI, else auto):
 
   auto    through the client's own interface (MCP elicitation) when the
           client offers it, else in the inbox (askuser inbox) when one
-          answers, else on a web page opened in the browser
+          answers, else on a web page opened in the browser. A form the
+          client declines or cancels within a second, sooner than a
+          person can read it (headless clients do), asked nobody: the
+          next way is tried, and stderr and the client's log say why
   elicit  only through the client's own interface
   inbox   only in the inbox; a call fails when none answers
   web     only on the web page: its address goes to the browser ($BROWSER,
@@ -73,6 +76,9 @@ terminal that an MCP server never has, count as auto. In the inbox, each
 set of questions says where it came from: --from or ASKUSER_FROM, else the
 MCP client's name and the server's working directory ("claude-code via MCP
 in ~/src/api"). ASKUSER_INBOX says where the inbox is, as for askuser.
+
+Arguments that MCP clients add to every tool's for their own use are taken
+and ignored: wait_for_previous (Gemini CLI). The command line refuses them.
 
 Nothing but the protocol is written to stdout; notices go to stderr.`,
 		Example: `  claude mcp add askuser -- askuser mcp
@@ -95,7 +101,7 @@ Nothing but the protocol is written to stdout; notices go to stderr.`,
 			if !cmd.Flags().Changed("from") {
 				from = env.Getenv("ASKUSER_FROM")
 			}
-			opts.inbox.from = strings.TrimSpace(from)
+			opts.inbox.from = cutFrom(from)
 			if !toolName().MatchString(name) {
 				return usageErrorf("invalid --name %q: use 1-64 letters, digits, _ or -", name)
 			}
@@ -168,7 +174,7 @@ func mcpRun(ctx context.Context, env *Env, opts mcpOptions) error {
 		Implementation: &mcp.Implementation{Name: "askuser", Title: "askuser", Version: strings.Fields(env.Build.String())[1]},
 		Tool:           tool,
 		Parse: func(args []byte) (*mcpserver.Call, error) {
-			in, err := sch.Parse(args, opts.key)
+			in, err := sch.Parse(withoutClientArgs(args), opts.key)
 			if err != nil {
 				return nil, err
 			}
@@ -226,6 +232,39 @@ func mcpRun(ctx context.Context, env *Env, opts mcpOptions) error {
 	return nil
 }
 
+// clientArgs are the arguments that MCP clients add to every tool's
+// arguments for their own use, and that a call may carry: askuser mcp takes
+// them and ignores them, whatever their value. The command line, which no
+// client fills in, refuses them as it refuses every unknown member.
+var clientArgs = []string{
+	"wait_for_previous", // Gemini CLI: whether to wait for the calls before it
+}
+
+// withoutClientArgs is a call's arguments without clientArgs. Arguments
+// that hold none, or are not a JSON object, are returned as they are, for
+// the schema to judge.
+func withoutClientArgs(args []byte) []byte {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(args, &top) != nil {
+		return args
+	}
+	found := false
+	for _, k := range clientArgs {
+		if _, ok := top[k]; ok {
+			delete(top, k)
+			found = true
+		}
+	}
+	if !found {
+		return args
+	}
+	out, err := json.Marshal(top)
+	if err != nil {
+		return args
+	}
+	return out
+}
+
 // mcpTool is the tool as "askuser tool --format mcp" prints it, from the
 // same function, so that the two never differ.
 func mcpTool(name string, sch *schema.Schema) (*mcp.Tool, error) {
@@ -236,11 +275,12 @@ func mcpTool(name string, sch *schema.Schema) (*mcp.Tool, error) {
 	var t struct {
 		Name, Title, Description string
 		InputSchema              json.RawMessage
+		Annotations              *mcp.ToolAnnotations
 	}
 	if err := json.Unmarshal(def, &t); err != nil {
 		return nil, fmt.Errorf("read the tool definition: %w", err)
 	}
-	return &mcp.Tool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: t.InputSchema}, nil
+	return &mcp.Tool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: t.InputSchema, Annotations: t.Annotations}, nil
 }
 
 // mcpWebWay asks on the web page of --ui web, on this machine, opened in
@@ -304,6 +344,17 @@ const (
 	maxFrom       = 200
 	maxFromClient = 60
 )
+
+// cutFrom is --from or ASKUSER_FROM as the inbox takes it: a longer name is
+// cut to maxFrom characters, its end marked with "…". The inbox refuses a
+// longer one, and a name too long is no reason to leave questions unasked.
+func cutFrom(from string) string {
+	from = strings.TrimSpace(from)
+	if r := []rune(from); len(r) > maxFrom {
+		return strings.TrimRight(string(r[:maxFrom-1]), " ") + "…"
+	}
+	return from
+}
 
 // mcpFrom is where a call's questions come from, in the inbox, when --from
 // and ASKUSER_FROM are empty: the MCP client as it names itself, and the

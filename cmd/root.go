@@ -1,6 +1,9 @@
 package cmd
 
 import (
+	"bytes"
+	"errors"
+
 	"github.com/spf13/cobra"
 
 	"github.com/askuser/askuser/prompt"
@@ -75,9 +78,23 @@ func parseInput(env *Env, args []string, file string, key schema.KeyBy, answersF
 	}
 	in, err := sch.Parse(src.data, key)
 	if err != nil {
+		var syntax *schema.SyntaxError
+		if errors.As(err, &syntax) && singleQuoted(src.data) {
+			err = &singleQuotesError{err: err}
+		}
 		return nil, nil, err
 	}
 	return in, src, nil
+}
+
+// singleQuoted reports whether a questions document starts as if JSON took
+// single quotes: with ' or {' (white space aside).
+func singleQuoted(data []byte) bool {
+	b := bytes.TrimLeft(bytes.TrimPrefix(data, []byte(bom)), " \t\r\n")
+	if rest, ok := bytes.CutPrefix(b, []byte("{")); ok {
+		b = bytes.TrimLeft(rest, " \t\r\n")
+	}
+	return bytes.HasPrefix(b, []byte("'"))
 }
 
 // schemaKey reads the --key flag.

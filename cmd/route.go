@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -71,7 +73,7 @@ func (f *askFlags) resolveInbox(cmd *cobra.Command, env *Env, mode uiMode) (inbo
 	if !cmd.Flags().Changed("from") {
 		o.from = env.Getenv("ASKUSER_FROM")
 	}
-	o.from = strings.TrimSpace(o.from)
+	o.from = cutFrom(o.from)
 	return o, nil
 }
 
@@ -84,17 +86,6 @@ func inboxAddrError(err error) error {
 		return &prompt.UnavailableError{Err: err}
 	}
 	return &usageError{msg: err.Error()}
-}
-
-// unavailableInbox is the error of an inbox that does not answer: a server
-// of NATS says what is wrong and what to do; else, the person is to start
-// one.
-func unavailableInbox(err error) error {
-	var server *core.ServerError
-	if errors.As(err, &server) {
-		return &prompt.UnavailableError{Err: server}
-	}
-	return &prompt.UnavailableError{Err: fmt.Errorf("%w: start one with 'askuser inbox' in a terminal the person sees", err)}
 }
 
 // limitsFromEnv are the limits the questions were validated with, for the
@@ -137,49 +128,153 @@ func probeInbox(o sessionOptions) error {
 	return err
 }
 
+// routed is where auto mode sends the questions, decided before anything
+// is drawn.
+type routed struct {
+	// asker asks in the inbox, or is nobody; nil to ask here.
+	asker *asker
+	// answers, when set, is where line prompts read the answers: stdin,
+	// or what followed the questions on it, with what was read to see
+	// whether it had ended.
+	answers io.Reader
+	// terminal has the questions asked on the terminal that stdin is
+	// (/dev/tty), since stderr, where they would be drawn, is captured.
+	terminal bool
+}
+
 // routeInbox decides, before anything is drawn, whether the questions go
-// to the inbox, and returns the asker when they do (nil when they do not).
-// With --ui inbox they do, and an inbox that does not answer is exit 69.
-// In auto mode (without --tty) they do when an inbox answers and no person
-// could answer at stdin: stdin gives nothing (/dev/null, which a closed
-// stdin also is, or a socket that did not bring the questions: agent SDKs
-// hand their children an open, silent one), or stdin is a terminal but
-// stderr is not, so that nobody would see the prompts. With no inbox, the
-// first case has nobody to ask (exit 66, and the error says how to reach
-// the person); the second is asked on the terminal, as ever. A stdin that
-// ends before the first answer is found out later: see fallbackAsker.
-func routeInbox(env *Env, o sessionOptions, rest io.Reader) (*asker, error) {
+// to the inbox, to nobody, or to the terminal that stdin is.
+// With --ui inbox they go to the inbox, and an inbox that does not answer
+// is exit 69. In auto mode (without --tty) they go there when an inbox
+// answers and no person could answer at stdin: stdin gives nothing
+// (/dev/null, which a closed stdin also is, or a socket that did not bring
+// the questions: agent SDKs hand their children an open, silent one; or a
+// file or pipe that has already ended), or stdin is a terminal but stderr
+// is not, so that nobody would see the prompts. With no inbox, the first
+// case has nobody to ask (exit 66, and the error says how to reach the
+// person), without a prompt drawn for nobody; the second is asked on the
+// terminal, when askuser runs in its foreground, and is otherwise the
+// first. A stdin that ends later, before the first answer, is found out
+// later: see fallbackAsker.
+func routeInbox(env *Env, o sessionOptions, rest io.Reader) (routed, error) {
 	switch {
 	case o.mode == uiInbox:
 		if err := probeInbox(o); err != nil {
-			return nil, unavailableInbox(err)
+			return routed{}, &prompt.UnavailableError{Err: core.WithHint(err)}
 		}
-		return &asker{fullAsker: newInboxAsker(env, o), out: env.IO.ErrOut, inbox: true}, nil
+		return routed{asker: &asker{fullAsker: newInboxAsker(env, o), out: env.IO.ErrOut, inbox: true}}, nil
 	case o.mode != uiAuto || o.tty:
-		return nil, nil
+		return routed{}, nil
 	}
-	kind := stdinKind(env.IO.InFile, env.IO.InTTY)
-	silent := rest == nil && (kind == "/dev/null" || kind == "a socket")
+	var rt routed
+	why := noPerson(env, rest, &rt)
 	unseen := env.IO.InTTY && !env.IO.ErrTTY
-	if !silent && !unseen {
-		return nil, nil
+	if why == nil && !unseen {
+		return rt, nil
 	}
-	err := probeInbox(o)
-	if err == nil {
-		return &asker{fullAsker: newInboxAsker(env, o), out: env.IO.ErrOut, inbox: true}, nil
+	probe := probeInbox(o)
+	if probe == nil {
+		return routed{asker: &asker{fullAsker: newInboxAsker(env, o), out: env.IO.ErrOut, inbox: true}}, nil
 	}
 	var server *core.ServerError
-	if silent && errors.As(err, &server) {
+	if why != nil && errors.As(probe, &server) {
 		// The person chose an inbox on NATS: what keeps it from being
 		// used is theirs to fix, not a reason to give up on asking.
-		return nil, &prompt.UnavailableError{Err: server}
+		return routed{}, &prompt.UnavailableError{Err: server}
 	}
-	if !silent {
-		return nil, nil
+	if unseen {
+		if inForeground(env.IO.InFile) {
+			return routed{terminal: true}, nil
+		}
+		why = &noPersonError{stdin: "a terminal, in whose foreground askuser does not run", silent: true}
 	}
-	a := &asker{fullAsker: nobody{}, out: env.IO.ErrOut}
-	a.nobody = &noPersonError{stdin: kind, silent: kind == "a socket", addr: o.inbox.addr}
-	return a, nil
+	why.addr, why.probe = o.inbox.addr, probe
+	a := &asker{fullAsker: nobody{}, out: env.IO.ErrOut, nobody: why}
+	return routed{asker: a}, nil
+}
+
+// endGrace is how long a stdin that is not a terminal is given to show
+// whether it has ended, before the line prompts are drawn: a file answers
+// at once, and a pipe whose writer is done closes within it.
+const endGrace = 100 * time.Millisecond
+
+// noPerson says why nobody could answer on stdin, which is not a terminal,
+// or returns nil when somebody may. It reads stdin (rest, when the
+// questions came on it) to see whether it has already ended, and then sets
+// rt.answers to read on from.
+func noPerson(env *Env, rest io.Reader, rt *routed) *noPersonError {
+	if env.IO.InTTY {
+		return nil
+	}
+	kind := stdinKind(env.IO.InFile, false)
+	if rest == nil && (kind == "/dev/null" || kind == "a socket") {
+		return &noPersonError{stdin: kind, silent: kind == "a socket"}
+	}
+	r := rest
+	if r == nil {
+		r = env.IO.In
+	}
+	if r == nil {
+		return nil
+	}
+	var ended bool
+	if rt.answers, ended = endedAlready(r, endGrace); !ended {
+		return nil
+	}
+	if rest == nil {
+		return &noPersonError{stdin: "it was empty"}
+	}
+	// The questions were given where the answers should follow: a
+	// person at a terminal can give them otherwise.
+	return &noPersonError{stdin: "it held only the questions", terminal: terminalExists()}
+}
+
+// endedAlready reports whether r ends within grace without giving a byte,
+// and returns the reader to read r on from: what was read to tell is not
+// lost, and a read that is still waiting is waited for.
+func endedAlready(r io.Reader, grace time.Duration) (io.Reader, bool) {
+	br, ok := r.(*bufio.Reader)
+	if !ok {
+		br = bufio.NewReader(r)
+	}
+	peeked := make(chan error, 1)
+	go func() {
+		_, err := br.Peek(1)
+		peeked <- err
+	}()
+	select {
+	case err := <-peeked:
+		return br, errors.Is(err, io.EOF)
+	case <-time.After(grace):
+		return &afterPeek{peeked: peeked, r: br}, false
+	}
+}
+
+// afterPeek reads r once the peek that is reading it has returned, so that
+// two reads of one bufio.Reader never run at once.
+type afterPeek struct {
+	peeked <-chan error
+	r      io.Reader
+}
+
+func (a *afterPeek) Read(p []byte) (int, error) {
+	if a.peeked != nil {
+		<-a.peeked
+		a.peeked = nil
+	}
+	return a.r.Read(p)
+}
+
+// terminalExists reports whether askuser has a controlling terminal, where
+// --tty could ask.
+func terminalExists() bool {
+	in, out, err := openTTY()
+	if err != nil {
+		return false
+	}
+	_ = in.Close()
+	_ = out.Close()
+	return true
 }
 
 // stdinKind names what stdin is, where that tells that nobody can answer
@@ -220,8 +315,8 @@ func (nobody) Input(context.Context, string, string, string) (string, error) {
 }
 
 // fallbackAsker asks with line prompts and, when the answer input ends
-// before the first answer (a pipe or a file with nothing in it: an agent
-// that piped the questions and nothing more), asks the same questions in
+// before the first answer (a pipe that ended only after endGrace, as one
+// whose writer was slow to close does), asks the same questions in
 // the inbox, when one answers. When none does, the no-answer error says how
 // the person could be reached.
 type fallbackAsker struct {
@@ -250,8 +345,8 @@ func (f *fallbackAsker) inbox(err error) (fullAsker, bool) {
 	if !errors.Is(err, prompt.ErrNoAnswer) || f.read.n > 0 {
 		return nil, false
 	}
-	if probeInbox(f.o) != nil {
-		f.owner.nobody = &noPersonError{stdin: "it ended before the first answer", addr: f.o.inbox.addr}
+	if probe := probeInbox(f.o); probe != nil {
+		f.owner.nobody = &noPersonError{stdin: "it ended before the first answer", addr: f.o.inbox.addr, probe: probe}
 		return nil, false
 	}
 	_, _ = fmt.Fprintln(f.env.IO.ErrOut, "The answer input ended before the first answer: asking in the inbox instead.")
@@ -299,7 +394,11 @@ type noPersonError struct {
 	err    error  // the no-answer error, naming the question
 	stdin  string // what stdin is, or what it did
 	silent bool   // stdin never ended: it only never spoke
-	addr   core.Addr
+	// terminal: stdin held only the questions, and a terminal exists,
+	// where a person could answer with the questions given otherwise.
+	terminal bool
+	addr     core.Addr
+	probe    error // why no inbox answered
 }
 
 func (e *noPersonError) Error() string { return e.err.Error() }
@@ -312,14 +411,25 @@ func (e *noPersonError) explain(err error) error {
 	if e == nil || !errors.Is(err, prompt.ErrNoAnswer) {
 		return err
 	}
-	return &noPersonError{err: err, stdin: e.stdin, silent: e.silent, addr: e.addr}
+	explained := *e
+	explained.err = err
+	return &explained
 }
 
 // report is the message of exit 66 for e.
 func (e *noPersonError) report() string {
-	const hint = "To reach the person, have them run 'askuser inbox' in a terminal and ask again, or use --ui web --open.\n"
-	if e.silent {
-		return fmt.Sprintf("Error: No answer: nobody can answer on stdin (%s), and no inbox answers at %s\n%s", e.stdin, e.addr, hint)
+	inbox := fmt.Sprintf("no inbox answers at %s", e.addr)
+	hint := "To reach the person, have them run 'askuser inbox' in a terminal and ask again, or use --ui web --open."
+	var blocked *core.BlockedError
+	if errors.As(e.probe, &blocked) {
+		// An inbox may well be there: say what kept it out of reach.
+		inbox, hint = blocked.Error(), blocked.Hint()
 	}
-	return fmt.Sprintf("Error: No answer: %s\nNobody can answer on stdin (%s), and no inbox answers at %s.\n%s", e.err, e.stdin, e.addr, hint)
+	if e.terminal {
+		hint = "To answer at this terminal, give the questions with -f FILE (or as the argument) so that stdin stays the terminal, or add --tty.\n" + hint
+	}
+	if e.silent {
+		return fmt.Sprintf("Error: No answer: nobody can answer on stdin (%s), and %s\n%s\n", e.stdin, inbox, hint)
+	}
+	return fmt.Sprintf("Error: No answer: %s\nNobody can answer on stdin (%s), and %s.\n%s\n", e.err, e.stdin, inbox, hint)
 }

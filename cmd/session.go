@@ -48,6 +48,9 @@ type sessionOptions struct {
 	tty     bool          // ask on the controlling terminal
 	timeout time.Duration // 0 for none
 	bell    bool
+	// plain has auto mode use line prompts on a terminal too: see
+	// accessible.
+	plain bool
 	// review has the terminal UI show every answer after the last of
 	// several questions, before they are submitted.
 	review bool
@@ -67,6 +70,9 @@ func (f *askFlags) resolve(cmd *cobra.Command, env *Env) (sessionOptions, error)
 	}
 	o := sessionOptions{mode: mode, tty: f.tty, bell: f.bell, open: f.open}
 	if o.listen, err = checkWebFlags(mode, f, cmd.Flags().Changed("listen")); err != nil {
+		return sessionOptions{}, err
+	}
+	if o.plain, err = accessible(env.Getenv); err != nil {
 		return sessionOptions{}, err
 	}
 	if o.inbox, err = f.resolveInbox(cmd, env, mode); err != nil {

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/askuser/askuser/schema"
@@ -22,6 +23,18 @@ var toolFormats = []string{"anthropic", "openai", "openai-responses", "mcp"}
 // Azure's) accept for a function, in characters: a longer one is refused
 // with string_above_max_length.
 const maxOpenAIDescription = 1024
+
+// toolTitle is the tool's name for people.
+const toolTitle = "Ask the user"
+
+// toolAnnotations are the MCP tool's hints. Asking changes nothing and
+// reaches no one but the person, so clients may run the tool without
+// asking for approval first (codex exec does, with no configuration). It
+// is not idempotent: a second call asks the person again.
+func toolAnnotations() *mcp.ToolAnnotations {
+	no := false
+	return &mcp.ToolAnnotations{Title: toolTitle, ReadOnlyHint: true, DestructiveHint: &no, OpenWorldHint: &no}
+}
 
 // toolName is what the name of a tool may be in all three formats. It and
 // dialect are compiled on first use: every run would pay for compiling them
@@ -42,7 +55,9 @@ func newToolCmd(env *Env) *cobra.Command {
 		Short: "Print a tool definition for an agent framework",
 		Long: `Print a ready-to-register tool definition: its name, a description (the
 same guide as "askuser docs", without the command line) and the input schema
-in effect (with any limit variables applied).
+in effect (with any limit variables applied). Its "not blank" pattern for
+texts is the plain ASCII \S, which clients keep intact; askuser checks each
+call with the full pattern of "askuser schema".
 
   anthropic         the Messages API "tools" entry: name, description,
                     input_schema
@@ -53,7 +68,9 @@ in effect (with any limit variables applied).
                     API takes a tool without it as strict, which this schema
                     is not written for)
   mcp               a Model Context Protocol tool: name, title,
-                    description, inputSchema
+                    description, inputSchema, and annotations that say
+                    it only reads (readOnlyHint) and reaches no one but
+                    the person (openWorldHint: false)
 
 OpenAI refuses a function description over 1,024 characters, so both OpenAI
 formats carry a short form of the guide; the schema's own descriptions say
@@ -99,13 +116,27 @@ func toolRun(env *Env, w io.Writer, opts toolOptions) error {
 	return err
 }
 
-// toolDefinition renders the definition of the tool in format.
-func toolDefinition(format, name string, sch *schema.Schema) ([]byte, error) {
-	// The dialect is implied by each format: a tool's schema is not a
-	// document of its own. The rest stays in the order schema.json gives.
-	input := json.RawMessage(dialect().ReplaceAll(sch.Bytes(), nil))
+// toolInput is the tool's input schema. The dialect is implied by each
+// format: a tool's schema is not a document of its own. The rest stays in
+// the order schema.json gives, with the patterns that clients keep intact
+// (see Advertised); the calls are checked against the full schema.
+func toolInput(sch *schema.Schema) (json.RawMessage, error) {
+	adv, err := sch.Advertised()
+	if err != nil {
+		return nil, err
+	}
+	input := json.RawMessage(dialect().ReplaceAll(adv, nil))
 	if !json.Valid(input) {
 		return nil, fmt.Errorf("schema without $schema is not JSON")
+	}
+	return input, nil
+}
+
+// toolDefinition renders the definition of the tool in format.
+func toolDefinition(format, name string, sch *schema.Schema) ([]byte, error) {
+	input, err := toolInput(sch)
+	if err != nil {
+		return nil, err
 	}
 	guide := "tool"
 	if strings.HasPrefix(format, "openai") {
@@ -152,11 +183,12 @@ func toolDefinition(format, name string, sch *schema.Schema) ([]byte, error) {
 		}{"function", name, desc, input, false}
 	case "mcp":
 		def = struct {
-			Name        string          `json:"name"`
-			Title       string          `json:"title"`
-			Description string          `json:"description"`
-			InputSchema json.RawMessage `json:"inputSchema"`
-		}{name, "Ask the user", desc, input}
+			Name        string               `json:"name"`
+			Title       string               `json:"title"`
+			Description string               `json:"description"`
+			InputSchema json.RawMessage      `json:"inputSchema"`
+			Annotations *mcp.ToolAnnotations `json:"annotations"`
+		}{name, toolTitle, desc, input, toolAnnotations()}
 	case "":
 		return nil, usageErrorf("tool needs --format: %s", strings.Join(toolFormats, ", "))
 	default:

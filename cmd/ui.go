@@ -107,14 +107,15 @@ func newAsker(env *Env, o sessionOptions, rest io.Reader) (*asker, error) {
 	if o.mode == uiWeb {
 		return newWebAsker(env, o)
 	}
-	if a, err := routeInbox(env, o, rest); a != nil || err != nil {
-		return a, err
+	rt, err := routeInbox(env, o, rest)
+	if rt.asker != nil || err != nil {
+		return rt.asker, err
 	}
 	a := &asker{}
 	in := side{r: env.IO.In, f: env.IO.InFile, tty: env.IO.InTTY}
 	out := side{w: env.IO.ErrOut, f: env.IO.ErrFile, tty: env.IO.ErrTTY}
 	switch {
-	case o.tty:
+	case o.tty || rt.terminal:
 		tin, tout, err := openTTY()
 		if err != nil {
 			return nil, err
@@ -122,6 +123,10 @@ func newAsker(env *Env, o sessionOptions, rest io.Reader) (*asker, error) {
 		a.closers = append(a.closers, tin, tout)
 		in = side{r: tin, f: tin, tty: true}
 		out = side{w: tout, f: tout, tty: true}
+	case rt.answers != nil:
+		// Stdin was read to see whether it had ended: the answers are
+		// read on from there.
+		in = side{r: rt.answers}
 	case rest != nil:
 		// The questions came on stdin; the answers are what follows them,
 		// already partly read into a buffer.
@@ -139,7 +144,7 @@ func newAsker(env *Env, o sessionOptions, rest io.Reader) (*asker, error) {
 		}
 		useTUI = true
 	case uiAuto:
-		useTUI = terminals && !accessible(env.Getenv)
+		useTUI = terminals && !o.plain
 	}
 	a.out = out.w
 	for _, s := range []side{in, out} {
@@ -176,10 +181,11 @@ func newWebAsker(env *Env, o sessionOptions) (*asker, error) {
 }
 
 // accessible reports whether the person asked for plain line prompts, for
-// a screen reader or a terminal without cursor control.
-func accessible(getenv func(string) string) bool {
-	a := getenv("ACCESSIBLE")
-	return (a != "" && a != "0") || getenv("TERM") == "dumb"
+// a screen reader (ACCESSIBLE, a boolean) or a terminal without cursor
+// control (TERM=dumb).
+func accessible(getenv func(string) string) (bool, error) {
+	on, _, err := envBool(getenv, "ACCESSIBLE")
+	return on || getenv("TERM") == "dumb", err
 }
 
 // openTTY opens the controlling terminal for reading and writing. Without

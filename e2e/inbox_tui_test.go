@@ -49,6 +49,13 @@ func startInboxTerm(t *testing.T, env ...string) *inboxTerm {
 func (r *inboxTerm) send(keys string) { r.t.Helper(); r.tm.Send(keys) }
 func (r *inboxTerm) expect(s string)  { r.t.Helper(); r.tm.ExpectScreen(s) }
 
+// ready waits until the set on screen takes keys: one that came on screen
+// without the person moving to it takes none for a moment, and says so.
+func (r *inboxTerm) ready() {
+	r.t.Helper()
+	r.tm.ExpectScreenFunc("keys no longer paused", func(s string) bool { return !strings.Contains(s, "⏸") })
+}
+
 // expectMatch waits for the screen to match the regular expression re.
 func (r *inboxTerm) expectMatch(re string) {
 	r.t.Helper()
@@ -183,6 +190,7 @@ func TestInboxTerminalEsc(t *testing.T) {
 	first := r.ask("first")
 	second := r.ask("second", "confirm", "Deploy now?")
 	r.expectMatch(`From first · waiting \d+s · 1 more waiting`)
+	r.ready()
 	r.send(keyEsc)
 	first.answered(t, 130, "")
 	r.expectMatch(`✖ Cancelled the questions from first\.\nFrom second · waiting \d+s\nDeploy now\?\n\n❯ Yes     No`)
@@ -201,6 +209,7 @@ func TestInboxTerminalTypedAhead(t *testing.T) {
 	first := r.ask("first")
 	second := r.ask("second")
 	r.expectMatch(`From first · waiting \d+s · 1 more waiting`)
+	r.ready()
 	r.send("1" + "2")
 	first.answered(t, 0, postgreSQL)
 	r.expectMatch(`✔ first · Database: PostgreSQL\nFrom second · waiting \d+s\n`)
@@ -216,24 +225,46 @@ func TestInboxTerminalTypedAhead(t *testing.T) {
 
 // An asker killed while its questions are being answered withdraws them:
 // they leave the screen within a second, a line says so, and the next set
-// shows, which what was typed for the first does not answer.
+// shows, which what was typed for the first does not answer. Nor does a
+// key pressed 20, 100 or 400 ms after the kill, meant for the set that
+// has gone: the next set takes no keys for a moment, and says so. Once
+// the screen says keys are no longer paused, a key answers it.
 func TestInboxTerminalWithdrawn(t *testing.T) {
 	t.Parallel()
 	r := startInboxTerm(t)
 	victim := r.ask("victim")
 	next := r.ask("next")
 	r.expectMatch(`From victim · waiting \d+s · 1 more waiting`)
+	r.ready()
 	r.send("0")
 	r.expect("Your answer:")
 	r.send("half an answ")
 	r.expect("Your answer: half an answ")
 	start := time.Now()
 	victim.cmd.Process.Kill()
-	r.expectMatch(`✖ The questions from victim were withdrawn \(the asker (went away|stopped waiting)\)\.\nFrom next · waiting \d+s\n\[Database\]`)
+	for _, at := range []time.Duration{20, 100, 400} {
+		time.Sleep(time.Until(start.Add(at * time.Millisecond)))
+		if late := time.Since(start); late > 450*time.Millisecond {
+			// A busy machine woke the test too late: the pause (0.5 s
+			// from when the next set was drawn, after the kill) may be
+			// over, and the key would rightly answer.
+			t.Logf("the key of %d ms would be sent after %s: not sent", at, late)
+			continue
+		}
+		r.send("2")
+	}
+	r.expectMatch(`✖ The questions from victim were withdrawn \(the asker (went away|stopped waiting)\)\.\nFrom next · waiting \d+s\n`)
 	if d := time.Since(start); d > time.Second {
 		t.Errorf("the withdrawn set left the screen after %s", d)
 	}
+	r.ready()
 	r.expect("❯ 1. PostgreSQL")
+	if n := r.waiting(); n != 1 {
+		t.Fatalf("%d sets wait, not the next one: a key meant for the withdrawn set answered it\nscreen:\n%s", n, r.tm.Screen())
+	}
+	if raw := r.tm.Raw(); !strings.Contains(raw, "⏸ The questions before were withdrawn: keys are paused for a moment.") {
+		t.Error("the screen never said that keys were paused")
+	}
 	r.send("2")
 	next.answered(t, 0, sqlite)
 	r.send(keyCtrlC)
@@ -247,6 +278,7 @@ func TestInboxTerminalOtherAndNote(t *testing.T) {
 	r := startInboxTerm(t)
 	a := r.ask("agent")
 	r.expect("0 Other · n note")
+	r.ready()
 	r.send("n")
 	r.expect("Note:")
 	r.send("fast enough for tests" + keyEnter)
@@ -308,6 +340,7 @@ func TestInboxTerminalQuit(t *testing.T) {
 				askers = append(askers, r.ask(fmt.Sprintf("asker-%d", i), args...))
 			}
 			r.expectMatch(`From asker-0 · waiting \d+s · 2 more waiting`)
+			r.ready()
 			r.send("0")
 			r.expect("Your answer:")
 			r.send("typed")
@@ -335,6 +368,7 @@ func TestInboxTerminalQuit(t *testing.T) {
 		r := startInboxTerm(t)
 		a := r.ask("agent")
 		r.expect("From agent")
+		r.ready()
 		r.send("q") // not a quit while a set is shown
 		r.expect("❯ 1. PostgreSQL")
 		r.send(keyEnter)

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -104,20 +105,23 @@ func TestMCPInboxAnswers(t *testing.T) {
 	// --from and ASKUSER_FROM name the asker instead; --key keys the
 	// answers given in the inbox as for any call.
 	for _, tc := range []struct {
-		name, from string
-		env        []string
-		args       []string
-		want       string
+		name, shown string // shown: how the inbox names the asker
+		env         []string
+		args        []string
+		want        string
 	}{
-		{"--from", "docs-agent", nil, []string{"--from", "docs-agent", "--key", "question"}, `{"answers":{"What should it be called?":"OrderList"}}`},
-		{"ASKUSER_FROM", "api-agent", []string{"ASKUSER_FROM=api-agent"}, nil, `{"answers":{"Name":"OrderList"}}`},
+		{"--from", "From docs-agent · waiting ", nil, []string{"--from", "docs-agent", "--key", "question"}, `{"answers":{"What should it be called?":"OrderList"}}`},
+		{"ASKUSER_FROM", "From api-agent · waiting ", []string{"ASKUSER_FROM=api-agent"}, nil, `{"answers":{"Name":"OrderList"}}`},
+		// A name longer than the inbox takes is cut to fit, not refused;
+		// the screen shows as much of it as fits.
+		{"long ASKUSER_FROM", "From " + strings.Repeat("a", 40), []string{"ASKUSER_FROM=" + strings.Repeat("a", 250)}, nil, `{"answers":{"Name":"OrderList"}}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := inboxClient(t, in, "claude-code")
 			c.env = append(c.env, tc.env...)
 			r := startMCP(t, c, tc.args...)
 			call := r.start(t, context.Background(), nameQuestion)
-			in.screen.waitFor(t, "From "+tc.from+" · waiting ", 10*time.Second)
+			in.screen.waitFor(t, tc.shown, 10*time.Second)
 			in.type_(t, "OrderList")
 			res, err := wait(t, call)
 			answered(t, res, err, tc.want)
@@ -379,4 +383,33 @@ func TestMCPInboxCallsAtOnce(t *testing.T) {
 	answered(t, res, err, `{"answers":{"Database":"SQLite"}}`)
 	res, err = wait(t, name)
 	answered(t, res, err, `{"answers":{"Name":"OrderList"}}`)
+}
+
+// A client that declares forms and declines or cancels them at once, as
+// headless Claude Code and codex exec do, asked the person nothing: the
+// call is asked in the inbox that runs, and stderr and the client's log
+// say why.
+func TestMCPInstantDeclineAsksInTheInbox(t *testing.T) {
+	in := startInbox(t)
+	for _, v := range elicitVersions {
+		for _, action := range []string{"decline", "cancel"} {
+			t.Run(v.name+" "+action, func(t *testing.T) {
+				c := inboxClient(t, in, "claude-code")
+				c.version = v.version
+				c.elicit = func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+					return &mcp.ElicitResult{Action: action}, nil
+				}
+				r := startMCP(t, c)
+				call := r.start(t, context.Background(), nameQuestion)
+				in.screen.waitFor(t, "From claude-code via MCP in ~/project · waiting ", 10*time.Second)
+				in.type_(t, "OrderList")
+				res, err := wait(t, call)
+				answered(t, res, err, `{"answers":{"Name":"OrderList"}}`)
+				why := regexp.MustCompile(`askuser mcp: The MCP client could not show the form: it ` + map[string]string{"decline": "declined", "cancel": "cancelled"}[action] + ` the form \d+ ms after it was sent, sooner than a person can read it\. Asking another way\.\n`)
+				if !why.MatchString(r.stderr.String()) {
+					t.Errorf("stderr does not say why the form was passed over:\n%s", r.stderr)
+				}
+			})
+		}
+	}
 }

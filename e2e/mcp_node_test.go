@@ -20,31 +20,15 @@ const nodeDir = "mcp-node"
 // with it: the reference TypeScript SDK's, run by Node. It lists the tools,
 // has a form filled in (a choice, several, text and the person's own
 // answer), and has one declined. The SDK is installed from the lock file
-// with npm ci when node_modules is missing.
+// with npm ci when node_modules is missing, except under -short.
 func TestMCPNodeClient(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed: the test against the TypeScript MCP client needs Node.js 18 or later and npm")
-	}
 	// The test's own files, so that go test reruns it when they change.
-	for _, f := range []string{"client.mjs", "package.json", "package-lock.json"} {
+	for _, f := range []string{"client.mjs", "schema-check.mjs", "package.json", "package-lock.json"} {
 		if _, err := os.ReadFile(filepath.Join(nodeDir, f)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(nodeDir, "node_modules", "@modelcontextprotocol", "sdk", "package.json")); err != nil {
-		npm, err := exec.LookPath("npm")
-		if err != nil {
-			t.Skip("npm is not installed: the test against the TypeScript MCP client installs its SDK with npm ci")
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-		defer cancel()
-		install := exec.CommandContext(ctx, npm, "ci", "--no-audit", "--no-fund", "--loglevel=error")
-		install.Dir = nodeDir
-		if out, err := install.CombinedOutput(); err != nil {
-			t.Fatalf("npm ci in e2e/%s: %v\n%s", nodeDir, err, out)
-		}
-	}
+	node := nodeSDK(t, nodeDir, !testing.Short())
 
 	questions := filepath.Join(t.TempDir(), "questions.json")
 	const doc = `{"questions":[
@@ -140,4 +124,85 @@ func TestMCPNodeClient(t *testing.T) {
 	if !reflect.DeepEqual(got.Forms[0].RequestedSchema.Required, []string{"q3"}) {
 		t.Errorf("required %v, want [q3]", got.Forms[0].RequestedSchema.Required)
 	}
+}
+
+// Every tool definition's schema is one that clients keep intact and
+// compile without a word: Ajv in strict mode (Gemini CLI's validator)
+// logs no warning, and every pattern compiles as a JavaScript RegExp, with
+// the u flag and without, before and after Claude Code's normalisation of
+// Unicode spaces and invisible characters.
+func TestToolSchemaKeptByClients(t *testing.T) {
+	node := nodeSDK(t, nodeDir, !testing.Short())
+	for _, format := range toolFormatsForTest {
+		for _, env := range [][]string{nil, {"ASK_MAX_OPTIONS=6", "ASK_HEADER_MAX_LENGTH=20"}} {
+			def, stderr := runAskuser(t, env, "tool", "--format", format)
+			file := filepath.Join(t.TempDir(), "tool.json")
+			if err := os.WriteFile(file, []byte(def), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(node, "schema-check.mjs", file)
+			cmd.Dir = nodeDir
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("node schema-check.mjs: %v\n%s%s", err, out, stderr)
+			}
+			var got struct {
+				Warnings, Errors []string
+				Patterns         []struct {
+					Pattern  string
+					Survives bool
+					Compiles []string
+				}
+			}
+			if err := json.Unmarshal(out, &got); err != nil {
+				t.Fatalf("schema-check.mjs: %v\n%s", err, out)
+			}
+			for _, w := range append(got.Warnings, got.Errors...) {
+				t.Errorf("%s %v: Ajv: %s", format, env, w)
+			}
+			if len(got.Patterns) == 0 {
+				t.Errorf("%s %v: no pattern advertised: the model is not told that a text must not be blank", format, env)
+			}
+			for _, p := range got.Patterns {
+				if !p.Survives || len(p.Compiles) > 0 {
+					t.Errorf("%s %v: pattern %q: survives normalisation %v; %v", format, env, p.Pattern, p.Survives, p.Compiles)
+				}
+			}
+		}
+	}
+}
+
+// toolFormatsForTest are the formats of askuser tool.
+var toolFormatsForTest = []string{"anthropic", "openai", "openai-responses", "mcp"}
+
+// nodeSDK returns node, and has the TypeScript MCP SDK and Ajv installed in dir:
+// with npm ci from the lock file when it is missing and installing is set.
+// The test is skipped without node or npm, and, when installing is not set,
+// without the SDK.
+func nodeSDK(t testing.TB, dir string, installing bool) string {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed: the test against the TypeScript MCP client needs Node.js 18 or later and npm")
+	}
+	_, errSDK := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk", "package.json"))
+	_, errAjv := os.Stat(filepath.Join(dir, "node_modules", "ajv", "package.json"))
+	if errSDK == nil && errAjv == nil {
+		return node
+	}
+	if !installing {
+		t.Skip("the TypeScript MCP SDK is not installed, and -short installs nothing: the test against it is skipped")
+	}
+	npm, err := exec.LookPath("npm")
+	if err != nil {
+		t.Skip("npm is not installed: the test against the TypeScript MCP client installs its SDK with npm ci")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	install := exec.CommandContext(ctx, npm, "ci", "--no-audit", "--no-fund", "--loglevel=error")
+	install.Dir = dir
+	if out, err := install.CombinedOutput(); err != nil {
+		t.Fatalf("npm ci in %s: %v\n%s", dir, err, out)
+	}
+	return node
 }

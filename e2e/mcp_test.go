@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -247,6 +249,7 @@ func TestMCPListsTheTool(t *testing.T) {
 			var want struct {
 				Name, Title, Description string
 				InputSchema              any
+				Annotations              *mcp.ToolAnnotations
 			}
 			if err := json.Unmarshal([]byte(def), &want); err != nil {
 				t.Fatalf("askuser tool --format mcp: %v\n%s%s", err, def, stderr)
@@ -257,6 +260,13 @@ func TestMCPListsTheTool(t *testing.T) {
 			if !reflect.DeepEqual(listed.InputSchema, want.InputSchema) {
 				t.Error("the input schema differs from askuser tool --format mcp's")
 			}
+			// Asking changes nothing and reaches nothing but the person:
+			// clients (codex exec) may run such a tool without approval.
+			no := false
+			wantHints := &mcp.ToolAnnotations{Title: "Ask the user", ReadOnlyHint: true, DestructiveHint: &no, OpenWorldHint: &no}
+			if !reflect.DeepEqual(listed.Annotations, wantHints) || !reflect.DeepEqual(want.Annotations, wantHints) {
+				t.Errorf("annotations: listed %+v, askuser tool %+v, want %+v", listed.Annotations, want.Annotations, wantHints)
+			}
 
 			schemaText, stderr := runAskuser(t, tc.env, "schema")
 			var sch map[string]any
@@ -264,6 +274,11 @@ func TestMCPListsTheTool(t *testing.T) {
 				t.Fatalf("askuser schema: %v\n%s", err, stderr)
 			}
 			delete(sch, "$schema") // a tool's schema is not a document of its own
+			// The "not blank" pattern is advertised as one that every
+			// client keeps intact; the calls are checked with the full one.
+			text := sch["$defs"].(map[string]any)["text"].(map[string]any)
+			text["pattern"] = `\S`
+			text["$comment"] = listed.InputSchema.(map[string]any)["$defs"].(map[string]any)["text"].(map[string]any)["$comment"]
 			if !reflect.DeepEqual(listed.InputSchema, any(sch)) {
 				got, _ := json.MarshalIndent(listed.InputSchema, "", "  ")
 				t.Errorf("the input schema is not askuser schema's:\n%s", got)
@@ -334,13 +349,18 @@ func TestMCPElicitation(t *testing.T) {
 	}
 }
 
-// Decline and cancel give no answers, and tell the model not to ask again
-// at once.
+// personsPace is longer than the soonest a person can decline or cancel a
+// form (a second): a client that replies sooner could not show it.
+const personsPace = 1200 * time.Millisecond
+
+// Decline and cancel, at a person's pace, give no answers, and tell the
+// model not to ask again at once.
 func TestMCPElicitationDeclineAndCancel(t *testing.T) {
 	for _, v := range elicitVersions {
 		t.Run(v.name, func(t *testing.T) {
 			action := "decline"
 			r := startMCP(t, mcpClient{version: v.version, elicit: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+				time.Sleep(personsPace)
 				return &mcp.ElicitResult{Action: action}, nil
 			}})
 			res, err := r.call(t, context.Background(), oneQuestion)
@@ -436,6 +456,24 @@ func TestMCPKnownAnswersAndKey(t *testing.T) {
 	}
 }
 
+// Arguments that clients add to every tool's for their own use (Gemini
+// CLI's wait_for_previous) are taken and ignored; any other unknown
+// argument is refused as the command line refuses it.
+func TestMCPClientArguments(t *testing.T) {
+	r := startMCP(t, mcpClient{})
+	known := strings.Replace(oneQuestion, `{"questions"`, `{"answers":{"Database":"SQLite"},"questions"`, 1)
+	for _, v := range []string{"true", "false"} {
+		res, err := r.call(t, context.Background(), strings.Replace(known, `{"answers"`, `{"wait_for_previous":`+v+`,"answers"`, 1))
+		answered(t, res, err, `{"answers":{"Database":"SQLite"}}`)
+	}
+	other := strings.Replace(known, `{"answers"`, `{"wait_for_later":true,"answers"`, 1)
+	res, err := r.call(t, context.Background(), other)
+	got := failed(t, res, err)
+	if _, want := runAskuser(t, nil, "validate", other); got+"\n" != want || !strings.Contains(got, "wait_for_later") {
+		t.Errorf("an unknown argument: %q, want askuser validate's %q", got, want)
+	}
+}
+
 // A call's output follows the command's: notes the input gave come back
 // in "annotations", and --arrays writes multi-select answers as arrays.
 func TestMCPNotesAndArrays(t *testing.T) {
@@ -472,7 +510,8 @@ func TestMCPUIChoice(t *testing.T) {
 
 // page waits for the address of the next web page the server opens: it is
 // sent to the client's log, printed on stderr and opened in the browser.
-// The notices of questions asked in the inbox before are passed over.
+// The notices of questions asked in the inbox before, and of forms the
+// client could not show, are passed over.
 func (r *mcpRun) page(t *testing.T) *webRun {
 	t.Helper()
 	var u string
@@ -482,7 +521,7 @@ func (r *mcpRun) page(t *testing.T) *webRun {
 		case msg := <-r.logs:
 			if addr, ok := strings.CutPrefix(msg, "Answer in your browser: "); ok {
 				u = addr
-			} else if !strings.HasPrefix(msg, "Waiting for an answer in the inbox ") {
+			} else if !strings.HasPrefix(msg, "Waiting for an answer in the inbox ") && !strings.HasPrefix(msg, "The MCP client could not show the form: ") {
 				t.Fatalf("log message %q", msg)
 			}
 		case <-timeout:
@@ -708,6 +747,23 @@ func (c *lineChecker) Read(p []byte) (int, error) {
 
 func (c *lineChecker) Close() error { return nil }
 
+// startPiped starts cmd with pipes to its stdin and from its stdout, and
+// its stderr kept.
+func startPiped(t *testing.T, cmd *exec.Cmd) (io.WriteCloser, io.ReadCloser, *testutil.Buffer, *process) {
+	t.Helper()
+	stderr := &testutil.Buffer{}
+	cmd.Stderr = stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return stdin, stdout, stderr, startProcess(t, cmd, (*exec.Cmd).Start)
+}
+
 // Stdout carries the protocol and nothing else, whichever way the person
 // is asked, and the server ends, exit 0, when the client closes its input.
 func TestMCPStdoutCarriesOnlyTheProtocol(t *testing.T) {
@@ -720,17 +776,7 @@ func TestMCPStdoutCarriesOnlyTheProtocol(t *testing.T) {
 				t.Fatal(err)
 			}
 			cmd.Env = mcpEnv("BROWSER=" + browser)
-			stderr := &testutil.Buffer{}
-			cmd.Stderr = stderr
-			stdin, err := cmd.StdinPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			stdout, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			p := startProcess(t, cmd, (*exec.Cmd).Start)
+			stdin, stdout, stderr, p := startPiped(t, cmd)
 			checker := &lineChecker{r: stdout}
 			logs := make(chan string, 4)
 			client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, &mcp.ClientOptions{
@@ -844,6 +890,32 @@ func TestMCPClientGoesAway(t *testing.T) {
 	}
 }
 
+// A client that declines a form at once has asked nothing: with no inbox
+// running, the call is asked on the web page, and the model gets the
+// person's answer, not "declined".
+func TestMCPInstantDeclineAsksOnThePage(t *testing.T) {
+	for _, v := range elicitVersions {
+		t.Run(v.name, func(t *testing.T) {
+			r := startMCP(t, mcpClient{version: v.version, env: []string{"ASKUSER_INBOX=" + filepath.Join(t.TempDir(), "none.sock")},
+				elicit: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+					return &mcp.ElicitResult{Action: "decline"}, nil
+				}})
+			r.answeredOnPage(t)
+		})
+	}
+}
+
+// answeredOnPage calls the tool with oneQuestion, and checks that it is
+// asked on the web page and answered there.
+func (r *mcpRun) answeredOnPage(t *testing.T) {
+	t.Helper()
+	call := r.start(t, context.Background(), oneQuestion)
+	page := r.page(t)
+	wantCode(t, "answer", page.do(t, "POST", page.at(t, "/answer"), "q0=2", page.sameOrigin(t)), http.StatusOK)
+	res, err := wait(t, call)
+	answered(t, res, err, `{"answers":{"Database":"SQLite"}}`)
+}
+
 // A client that declares forms but fails to show one has asked nothing:
 // auto goes on to the web page, and --ui elicit says what went wrong.
 func TestMCPFormFails(t *testing.T) {
@@ -851,18 +923,126 @@ func TestMCPFormFails(t *testing.T) {
 		return nil, errors.New("forms are not shown here")
 	}
 	r := startMCP(t, mcpClient{version: "2025-11-25", elicit: cannot})
-	call := r.start(t, context.Background(), oneQuestion)
-	page := r.page(t)
-	wantCode(t, "answer", page.do(t, "POST", page.at(t, "/answer"), "q0=2", page.sameOrigin(t)), http.StatusOK)
-	res, err := wait(t, call)
-	answered(t, res, err, `{"answers":{"Database":"SQLite"}}`)
-	if !regexp.MustCompile(`(?m)^askuser mcp: the MCP client could not show the form: .*forms are not shown here; asking another way$`).MatchString(r.stderr.String()) {
+	r.answeredOnPage(t)
+	if !regexp.MustCompile(`(?m)^askuser mcp: The MCP client could not show the form: .*forms are not shown here\. Asking another way\.$`).MatchString(r.stderr.String()) {
 		t.Errorf("stderr does not say why the page was opened:\n%s", r.stderr)
 	}
 
 	r = startMCP(t, mcpClient{version: "2025-11-25", elicit: cannot}, "--ui", "elicit")
-	res, err = r.call(t, context.Background(), oneQuestion)
+	res, err := r.call(t, context.Background(), oneQuestion)
 	if got := failed(t, res, err); !strings.HasPrefix(got, "Error: The MCP client could not show the form: ") || !strings.HasSuffix(got, "forms are not shown here. Tell the person, who can run askuser mcp with --ui web.") {
 		t.Errorf("tool error %q", got)
+	}
+}
+
+// askuser mcp survives any line a client writes: each line below is
+// answered with an error (or logged and dropped), the ping after it is
+// answered, and the call that waited on the web page all along gets its
+// answers. A request the client cancelled gets no reply.
+func TestMCPSurvivesAnyLine(t *testing.T) {
+	cmd := exec.Command(askuserPath(t), "mcp", "--ui", "web")
+	cmd.Env = mcpEnv("BROWSER=true")
+	stdin, stdout, stderr, p := startPiped(t, cmd)
+	replies := make(chan map[string]any, 64)
+	go func() {
+		dec := json.NewDecoder(stdout)
+		for {
+			var m map[string]any
+			if dec.Decode(&m) != nil {
+				close(replies)
+				return
+			}
+			replies <- m
+		}
+	}()
+	// reply reads until the reply to id, and returns it with the replies
+	// before it (notifications left out).
+	reply := func(id string) (map[string]any, []map[string]any) {
+		t.Helper()
+		var before []map[string]any
+		for {
+			select {
+			case m, ok := <-replies:
+				if !ok {
+					t.Fatalf("stdout ended before the reply to %s; stderr:\n%s", id, stderr)
+				}
+				if got, _ := json.Marshal(m["id"]); string(got) == id && m["method"] == nil {
+					return m, before
+				}
+				if m["method"] == nil { // not the server's notice
+					before = append(before, m)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatalf("no reply to %s; stderr:\n%s", id, stderr)
+			}
+		}
+	}
+	send := func(line string) {
+		if _, err := io.WriteString(stdin, line+"\n"); err != nil {
+			t.Fatalf("write: %v; stderr:\n%s", err, stderr)
+		}
+	}
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"e2e","version":"1"}}}`)
+	reply("1")
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	call, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": "waits", "method": "tools/call",
+		"params": map[string]any{"name": "askuser", "arguments": json.RawMessage(oneQuestion)}})
+	send(string(call))
+
+	for i, line := range []string{
+		`not json`,
+		`{}`,
+		`[]`,
+		`{"jsonrpc":"2.0","id":3,"method":"ping"} trailing`,
+		`{"jsonrpc":"2.0","id":{"an":"object"},"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":"deep","method":"ping","params":{"a":` + strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + `}}`,
+		`{"jsonrpc":"2.0","id":"huge","method":"ping","params":{"a":"` + strings.Repeat("x", 16<<20) + `"}}`,
+	} {
+		send(line)
+		send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping"}`, 100+i))
+		got, before := reply(strconv.Itoa(100 + i))
+		if got["error"] != nil {
+			t.Errorf("line %d: the ping after it failed: %v", i, got)
+		}
+		if len(before) != 1 || before[0]["error"] == nil {
+			t.Errorf("line %.40q: replies before the ping %v, want one error", line, before)
+		}
+	}
+
+	// A request reusing the id of the call in flight is refused; one the
+	// client cancels gets no reply.
+	send(string(call))
+	if got, _ := reply(`"waits"`); got["error"] == nil {
+		t.Errorf("a second request with the id in flight: %v, want an error", got)
+	}
+	cancelled := strings.Replace(string(call), `"waits"`, `"cancelled"`, 1)
+	send(cancelled)
+	send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"cancelled"}}`)
+
+	var page *webRun
+	for deadline := time.Now().Add(10 * time.Second); page == nil; time.Sleep(10 * time.Millisecond) {
+		if m := addressLine.FindStringSubmatch(stderr.String()); m != nil {
+			page = &webRun{url: m[1]}
+		} else if time.Now().After(deadline) {
+			t.Fatalf("no page address on stderr:\n%s", stderr)
+		}
+	}
+	wantCode(t, "answer", page.do(t, "POST", page.at(t, "/answer"), "q0=2", page.sameOrigin(t)), http.StatusOK)
+	got, before := reply(`"waits"`)
+	if !strings.Contains(fmt.Sprint(got["result"]), `{"answers":{"Database":"SQLite"}}`) {
+		t.Errorf("the call that waited: %v", got)
+	}
+	stdin.Close()
+	for m := range replies {
+		if m["method"] == nil {
+			before = append(before, m)
+		}
+	}
+	if len(before) > 0 {
+		t.Errorf("more replies (to the cancelled call?): %v", before)
+	}
+	<-p.done
+	if p.code() != 0 {
+		t.Errorf("exit %d, want 0; stderr:\n%s", p.code(), stderr)
 	}
 }

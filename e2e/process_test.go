@@ -1,8 +1,10 @@
 package e2e
 
 import (
+	"fmt"
 	"os/exec"
 	"testing"
+	"time"
 )
 
 // The end-to-end tests run the askuser that TestMain builds, and share how
@@ -54,3 +56,17 @@ func startProcess(t *testing.T, cmd *exec.Cmd, start func(*exec.Cmd) error) *pro
 // code is the exit code once done is closed: -1 for a process ended by a
 // signal.
 func (p *process) code() int { return p.cmd.ProcessState.ExitCode() }
+
+// ended waits up to d for the process to end, and checks its exit code;
+// shown is what it showed, for the failure.
+func (p *process) ended(t *testing.T, d time.Duration, code int, shown fmt.Stringer) {
+	t.Helper()
+	select {
+	case <-p.done:
+	case <-time.After(d):
+		t.Fatalf("askuser did not end within %s; it shows:\n%s", d, shown)
+	}
+	if p.code() != code {
+		t.Errorf("askuser exited %d, want %d; it shows:\n%s", p.code(), code, shown)
+	}
+}

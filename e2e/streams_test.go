@@ -137,3 +137,36 @@ func TestTimeoutWhileWaiting(t *testing.T) {
 		t.Errorf("stdout: %q", stdout.String())
 	}
 }
+
+// Questions given on stdin with nothing after them (askuser < q.json, as
+// an agent's shell tool runs it) go straight to the inbox that runs: no
+// prompt is drawn first, for the tool's result to carry.
+func TestOnlyQuestionsOnStdinGoToTheInbox(t *testing.T) {
+	in := startInbox(t)
+	dir := questionsDir(t)
+	q, err := os.Open(filepath.Join(dir, "q.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q.Close()
+	cmd := exec.Command(askuserPath(t), "--from", "shell-tool")
+	cmd.Env = inboxEnv(in.addr.Path)
+	stdout, stderr := new(testutil.Buffer), new(testutil.Buffer)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = q, stdout, stderr
+	p := startProcess(t, cmd, (*exec.Cmd).Start)
+	in.waitWaiting(t, 1, 10*time.Second)
+	in.screen.waitFor(t, "From shell-tool", 10*time.Second)
+	io.WriteString(in.stdin, "2\n")
+	select {
+	case <-p.done:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("askuser did not exit; stderr:\n%s", stderr)
+	}
+	if code, out := p.code(), stdout.String(); code != 0 || out != `{"answers":{"Database":"SQLite"}}`+"\n" {
+		t.Errorf("exit %d, stdout %q", code, out)
+	}
+	got := stderr.String()
+	if !strings.HasPrefix(got, "Waiting for an answer in the inbox") || strings.Contains(got, "Enter a number") || strings.Contains(got, "Database") {
+		t.Errorf("stderr shows more than where the questions wait:\n%s", got)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
@@ -152,10 +153,10 @@ func TestTUIEnterChoosesTheFirstOption(t *testing.T) {
 		"     Relational, rich features",
 		"  2. SQLite",
 		"     Embedded, zero configuration",
-		"  3. Other",
+		"  0. Other",
 		"     Type your own answer",
 		"",
-		"↑/↓ move · Enter or 1-3 choose · 0 Other · n note",
+		"↑/↓ move · Enter or 1-2 choose · 0 Other · n note",
 		"Esc cancel",
 	}, "\n"))
 	r.send(keyEnter)
@@ -172,8 +173,12 @@ func TestTUIChoosing(t *testing.T) {
 	}{
 		{"down then Enter", []string{keyDown, "❯ 2. SQLite", keyEnter}, "SQLite"},
 		{"digit", []string{"2"}, "SQLite"},
-		{"j and k", []string{"j", "❯ 2. SQLite", "j", "❯ 3. Other", "k", "❯ 2. SQLite", keyEnter}, "SQLite"},
-		{"Other and text", []string{"3", "Your answer:", keyEnter, "An answer is needed", "Maria" + keyLeft + keyLeft + "X", "Your answer: MarXia", keyEnter}, "MarXia"},
+		{"j and k", []string{"j", "❯ 2. SQLite", "j", "❯ 0. Other", "k", "❯ 2. SQLite", keyEnter}, "SQLite"},
+		{"Other and text", []string{"0", "Your answer:", "Maria" + keyLeft + keyLeft + "X", "Your answer: MarXia", keyEnter}, "MarXia"},
+		// Other can be left: Esc, or Enter with nothing typed, goes back
+		// to the options, and a digit then chooses an option.
+		{"Other, Esc back, then a digit", []string{"0", "Your answer:", "half" + keyEsc, "❯ 0. Other", "2"}, "SQLite"},
+		{"Other, empty Enter back, then Other again", []string{"0", "Your answer:", keyEnter, "❯ 0. Other", "0", "Your answer:", "Maria" + keyEnter}, "Maria"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -217,8 +222,8 @@ func TestTUIMultiSelectWithOther(t *testing.T) {
 	t.Parallel()
 	r := startTUI(t, runOpts{}, questions(qFeatures))
 	r.expect("❯ [ ] 1. Auth")
-	r.send("4")
-	r.expect("❯ [x] 4. Other")
+	r.send("0")
+	r.expect("❯ [x] 0. Other")
 	r.send("1" + keyEnter)
 	r.expect("Chosen: Auth\nYour answer:")
 	r.send("Audit log" + keyEnter)
@@ -257,10 +262,15 @@ func TestTUICancel(t *testing.T) {
 				r := startTUI(t, runOpts{}, questions(qDatabase))
 				r.expect("❯ 1. PostgreSQL")
 				if where == "Other prompt" {
-					r.send("3")
+					r.send("0")
 					r.expect("Your answer:")
 					r.send("half")
 					r.expect("Your answer: half")
+				}
+				if where == "Other prompt" && k.key == keyEsc {
+					// Esc there goes back to the options, where it cancels.
+					r.send(keyEsc)
+					r.expect("❯ 0. Other")
 				}
 				r.send(k.key)
 				r.exit(130, "")
@@ -285,7 +295,7 @@ func TestTUISignalRestoresTheTerminal(t *testing.T) {
 			t.Parallel()
 			r := startTUI(t, runOpts{}, questions(qDatabase))
 			r.expect("❯ 1. PostgreSQL")
-			r.send("3")
+			r.send("0")
 			r.expect("Your answer:")
 			if echo, canonical := r.tm.LineMode(); echo || canonical {
 				t.Errorf("while asking: echo %v, line editing %v; want raw mode", echo, canonical)
@@ -331,10 +341,8 @@ func TestTUIColour(t *testing.T) {
 			t.Parallel()
 			r := startTUI(t, runOpts{env: env}, "--no-review", questions(qDatabase, qFeatures))
 			r.expect("❯ 1. PostgreSQL")
-			r.send("3")
+			r.send("0")
 			r.expect("Your answer:")
-			r.send(keyEnter)
-			r.expect("An answer is needed")
 			r.send("x" + keyEnter)
 			r.expect("❯ [ ] 1. Auth")
 			r.send(keyEnter)
@@ -454,7 +462,7 @@ func TestTUIReview(t *testing.T) {
 		r.expect("❯ 2. Change Database")
 		r.send(keyEnter)
 		r.expect("❯ 2. SQLite") // the answer being changed
-		r.send("3")
+		r.send("0")
 		r.expect("Your answer:")
 		r.send("MariaDB" + keyEnter)
 		r.expect("  Database  MariaDB\n")
@@ -559,10 +567,11 @@ func TestTUIInput(t *testing.T) {
 // it, and refuse it, for ever.
 func TestTUIInputBlankDefault(t *testing.T) {
 	t.Parallel()
-	for _, def := range []string{"   ", "\u3000\u200b"} {
+	// What draws nothing is shown by its code point.
+	for def, shown := range map[string]string{"   ": "   ", "\u3000\u200b": "\u3000⟨U+200B⟩"} {
 		r := startTUI(t, runOpts{cols: 100, rows: 30, env: []string{"NO_COLOR=1"}}, "input", "Branch?", "--default", def)
 		r.exit(64, "")
-		r.screen(`Error: Invalid --default "`+def+`": must not be blank: give text, or no --default`, "Run 'askuser input --help' for usage.")
+		r.screen(`Error: Invalid --default "`+shown+`": must not be blank: give text, or no --default`, "Run 'askuser input --help' for usage.")
 	}
 }
 
@@ -593,7 +602,7 @@ func TestTUIZeroIsOther(t *testing.T) {
 	t.Run("single-select", func(t *testing.T) {
 		t.Parallel()
 		r := startTUI(t, runOpts{cols: 80, rows: 30}, questions(qDatabase))
-		r.expect("↑/↓ move · Enter or 1-3 choose · 0 Other · n note · Esc cancel")
+		r.expect("↑/↓ move · Enter or 1-2 choose · 0 Other · n note · Esc cancel")
 		r.send("0")
 		r.expect("Your answer:")
 		r.send("MariaDB" + keyEnter)
@@ -602,11 +611,11 @@ func TestTUIZeroIsOther(t *testing.T) {
 	t.Run("multi-select", func(t *testing.T) {
 		t.Parallel()
 		r := startTUI(t, runOpts{cols: 80, rows: 30}, questions(qFeatures))
-		r.expect("↑/↓ move · Space or 1-4 toggle · 0 Other · Enter confirm · n note · Esc cancel")
+		r.expect("↑/↓ move · Space or 1-3 toggle · 0 Other · Enter confirm · n note · Esc cancel")
 		r.send("0")
-		r.expect("❯ [x] 4. Other")
+		r.expect("❯ [x] 0. Other")
 		r.send("0")
-		r.expect("❯ [ ] 4. Other")
+		r.expect("❯ [ ] 0. Other")
 		r.send("0" + "2" + keyEnter)
 		r.expect("Chosen: Billing\nYour answer:")
 		r.send("Audit log" + keyEnter)
@@ -710,4 +719,44 @@ func TestTUINoteOverInputNote(t *testing.T) {
 	r.expect("Question 2 of 2")
 	r.send("1" + keyEnter)
 	r.exit(0, `{"answers":{"Which database should we use?":"PostgreSQL (Recommended)","Which features should we enable?":"Auth"},"annotations":{"Which database should we use?":{"notes":"mine"},"Which features should we enable?":{"notes":"kept"}}}`+"\n")
+}
+
+// A person typed askuser at a terminal with stderr captured (ans=$(askuser
+// -f q.json 2>&1), or 2>err.txt): stdin is their terminal, so the questions
+// are asked on it, not written where nobody sees them.
+func TestTUIStderrCaptured(t *testing.T) {
+	t.Parallel()
+	errFile, err := os.Create(filepath.Join(t.TempDir(), "err.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer errFile.Close()
+	noInbox := "ASKUSER_INBOX=" + filepath.Join(t.TempDir(), "none.sock")
+	r := startTUI(t, runOpts{stderr: errFile, env: []string{noInbox}}, questions(qDatabase))
+	r.expect("❯ 1. PostgreSQL")
+	r.send("2")
+	r.exit(0, `{"answers":{"Database":"SQLite"}}`+"\n")
+	r.screen("✔ Database: SQLite")
+	if b, err := os.ReadFile(errFile.Name()); err != nil || len(b) > 0 {
+		t.Errorf("stderr file = %q (%v), want nothing", b, err)
+	}
+}
+
+// Questions given on stdin with nothing after them, at a terminal
+// (askuser < q.json): nobody can answer on stdin, and the error says how
+// to answer at this terminal, without a prompt drawn first.
+func TestTUIOnlyQuestionsOnStdin(t *testing.T) {
+	t.Parallel()
+	var stderr bytes.Buffer
+	noInbox := "ASKUSER_INBOX=" + filepath.Join(t.TempDir(), "none.sock")
+	r := startTUI(t, runOpts{stdin: strings.NewReader(questions(qDatabase)), stderr: &stderr, env: []string{noInbox}})
+	r.exit(66, "")
+	want := "To answer at this terminal, give the questions with -f FILE (or as the argument) so that stdin stays the terminal, or add --tty.\n" +
+		"To reach the person, have them run 'askuser inbox' in a terminal and ask again, or use --ui web --open.\n"
+	if got := stderr.String(); !strings.HasPrefix(got, "Error: No answer: ") || !strings.HasSuffix(got, want) || strings.Contains(got, "Enter a number") {
+		t.Errorf("stderr = %q, want the error, then %q", got, want)
+	}
+	if r.tm.Screen() != "" {
+		t.Errorf("the terminal shows:\n%s", r.tm.Screen())
+	}
 }

@@ -30,13 +30,15 @@ import (
 // Chromium, the way a person would: clicks, keys, typing. They need
 // Chromium: when it is missing they install it with .ci/install-chromium
 // (Debian's package), and fail rather than pass without testing anything
-// when that cannot be done.
+// when that cannot be done. Under -short, which installs nothing, they are
+// skipped instead.
 
 var updateScreenshots = flag.Bool("update-screenshots", false, "write the screenshots of the web page to docs/")
 
 // chromiumPath finds Chromium: $CHROMIUM, else the usual names, else
-// Debian's, installed by the project's own script.
-func chromiumPath(t *testing.T) string {
+// Debian's, installed by the project's own script when installing is set;
+// when it is not, the test is skipped.
+func chromiumPath(t testing.TB, installing bool) string {
 	t.Helper()
 	if p := os.Getenv("CHROMIUM"); p != "" {
 		return p
@@ -51,6 +53,9 @@ func chromiumPath(t *testing.T) string {
 	}
 	if p := find(); p != "" {
 		return p
+	}
+	if !installing {
+		t.Skip("Chromium is not installed, and -short installs nothing: the browser tests are skipped")
 	}
 	t.Log("Chromium not found: installing it with .ci/install-chromium")
 	if out, err := exec.Command("sh", "../.ci/install-chromium").CombinedOutput(); err != nil {
@@ -70,7 +75,7 @@ func chromiumPath(t *testing.T) string {
 func startBrowser(t *testing.T) context.Context {
 	t.Helper()
 	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chromiumPath(t)),
+		chromedp.ExecPath(chromiumPath(t, !testing.Short())),
 		chromedp.Headless,
 		chromedp.NoSandbox, // the tests may run as root, in a container
 		chromedp.DisableGPU,

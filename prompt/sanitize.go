@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/askuser/askuser/schema"
@@ -27,8 +28,14 @@ import (
 // escape sequence, and bidirectional control characters are shown
 // visibly in Go's escape notation (ESC as `\x1b`, U+202E as `\u202e`), so
 // that the person sees that something was there and nothing is obeyed.
+// Characters that draw nothing (see drawsNothing), such as the zero-width
+// space, are shown by their code point, as `⟨U+200B⟩`, so that
+// "claude\u200bcode" cannot pass for "claudecode" or "claude code".
 // Tabs and line breaks become single spaces. Bytes that are not UTF-8 are
 // shown as `\xff`.
+//
+// Display is the one place where this is decided: the terminal UI, line
+// prompts, the inbox's screens and the web pages all draw through it.
 func Display(s string) string {
 	return display(s, false)
 }
@@ -78,6 +85,10 @@ func display(s string, multiline bool) string {
 		case isHidden(r):
 			fmt.Fprintf(&b, `\u%04x`, r)
 			col += 6
+		case drawsNothing(r) && !joins(s[:i], r, s[i+size:]):
+			code := fmt.Sprintf("⟨U+%04X⟩", r)
+			b.WriteString(code)
+			col += utf8.RuneCountInString(code)
 		default:
 			b.WriteRune(r)
 			col++
@@ -95,7 +106,7 @@ func isPlain(s string) bool {
 			return false
 		} else if c >= utf8.RuneSelf {
 			for _, r := range s[i:] {
-				if r == utf8.RuneError || schema.Control(r) || isHidden(r) {
+				if r == utf8.RuneError || schema.Control(r) || isHidden(r) || drawsNothing(r) {
 					return false
 				}
 			}
@@ -112,6 +123,52 @@ func isPlain(s string) bool {
 // terminals break the line.
 func isHidden(r rune) bool {
 	return r >= utf8.RuneSelf && schema.Control(r) || schema.BidiControl(r) || r == '\u2028' || r == '\u2029'
+}
+
+// drawsNothing reports whether r, beyond ASCII, is a character that a
+// terminal shows as nothing at all: those that schema.Invisible lists
+// (zero-width spaces and joiners, the word joiner, U+FEFF, the soft
+// hyphen, fillers, variation selectors, tags) and the other format
+// characters (Unicode's Cf, such as U+FFF9 or the Egyptian hieroglyph
+// format controls). Controls and bidirectional controls are isHidden.
+func drawsNothing(r rune) bool {
+	return r >= utf8.RuneSelf && (schema.Invisible(r) || unicode.Is(unicode.Cf, r)) && !isHidden(r)
+}
+
+// joins reports whether r, a character that draws nothing, between before
+// and after, is instead part of what a terminal draws, and so is drawn as
+// it is: a zero-width joiner or non-joiner between two letters or
+// symbols beyond ASCII (emoji sequences such as 👩‍💻, Indic and Persian
+// text), or a variation selector after one (❤️, Mongolian), or the emoji
+// selector of a keycap (1️⃣). Between ASCII letters, as in a name, they
+// are shown.
+func joins(before string, r rune, after string) bool {
+	prev, size := utf8.DecodeLastRuneInString(before)
+	next, _ := utf8.DecodeRuneInString(after)
+	switch {
+	case r == '\u200c' || r == '\u200d':
+		if variationSelector(prev) {
+			// ❤️‍🔥: the joiner follows the selector of what it joins.
+			prev, _ = utf8.DecodeLastRuneInString(before[:len(before)-size])
+		}
+		return shown(prev) && shown(next)
+	case variationSelector(r):
+		return shown(prev) || r == '\ufe0f' && strings.ContainsRune("0123456789#*", prev) && next == '\u20e3'
+	}
+	return false
+}
+
+// shown reports whether r is a character beyond ASCII that draws
+// something of its own.
+func shown(r rune) bool {
+	return r >= utf8.RuneSelf && r != utf8.RuneError && !schema.WhiteSpace(r) && !isHidden(r) && !drawsNothing(r)
+}
+
+// variationSelector reports whether r selects how the character before
+// it is drawn: the variation selectors, and Mongolian's free ones.
+func variationSelector(r rune) bool {
+	return r >= '\ufe00' && r <= '\ufe0f' || r >= '\U000e0100' && r <= '\U000e01ef' ||
+		r >= '\u180b' && r <= '\u180d' || r == '\u180f'
 }
 
 // MaxOtherLength is the longest answer a person may type for Other, in

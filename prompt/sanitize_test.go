@@ -35,6 +35,19 @@ func TestDisplay(t *testing.T) {
 		{"tab", "a\tb", "a b", "a   b"},
 		{"tab stops", "ab\tc\n\tx", "ab c  x", "ab  c\n    x"},
 		{"replacement char kept", "\ufffd", "\ufffd", ""},
+		{"zero-width space", "claude\u200bcode", "claude⟨U+200B⟩code", ""},
+		{"word joiner and bom", "\ufeffa\u2060b", "⟨U+FEFF⟩a⟨U+2060⟩b", ""},
+		{"joiners between ascii", "a\u200cb\u200dc", "a⟨U+200C⟩b⟨U+200D⟩c", ""},
+		{"soft hyphen and fillers", "x\u00ady\u3164\u2800", "x⟨U+00AD⟩y⟨U+3164⟩⟨U+2800⟩", ""},
+		{"tags", "ok\U000e0041\U000e007f", "ok⟨U+E0041⟩⟨U+E007F⟩", ""},
+		{"other format characters", "a\ufff9b\U00013430", "a⟨U+FFF9⟩b⟨U+13430⟩", ""},
+		{"zero-width at the tab stop", "\u200b\tx\ny", "⟨U+200B⟩ x y", "⟨U+200B⟩    x\ny"},
+		{"emoji sequence kept", "👩\u200d💻 ❤\ufe0f\u200d🔥 1\ufe0f\u20e3", "👩\u200d💻 ❤\ufe0f\u200d🔥 1\ufe0f\u20e3", ""},
+		{"joiner in persian kept", "می\u200cخواهم", "می\u200cخواهم", ""},
+		{"selector after ascii", "e\ufe0f", "e⟨U+FE0F⟩", ""},
+		{"joiner at the ends", "\u200d👩\u200d", "⟨U+200D⟩👩⟨U+200D⟩", ""},
+		{"joiner after a selector shown", "e\ufe0f\u200d👩", "e⟨U+FE0F⟩⟨U+200D⟩👩", ""},
+		{"two joiners", "👩\u200d\u200d💻", "👩⟨U+200D⟩⟨U+200D⟩💻", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.wantMulti == "" {
@@ -65,10 +78,16 @@ func checkDrawable(t testing.TB, s string, multiline bool) {
 			t.Fatalf("undrawable %U in %q", r, s)
 		}
 	}
+	// What draws nothing is left only where it joins what is drawn.
+	for i, r := range s {
+		if drawsNothing(r) && !joins(s[:i], r, s[i+utf8.RuneLen(r):]) {
+			t.Fatalf("%U draws nothing, and is left in %q", r, s)
+		}
+	}
 }
 
 func FuzzDisplay(f *testing.F) {
-	for _, s := range []string{"", "plain", "\x1b[2J\x1b[H", "\x1b]52;c;aGk=\x07", "a\u202eb", "\r\n\t\xff", "数据\u009b"} {
+	for _, s := range []string{"", "plain", "\x1b[2J\x1b[H", "\x1b]52;c;aGk=\x07", "a\u202eb", "\r\n\t\xff", "数据\u009b", "claude\u200bcode", "👩\u200d💻 ❤\ufe0f"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

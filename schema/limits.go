@@ -59,18 +59,28 @@ func OverridesFromEnv(getenv func(string) string) (Overrides, error) {
 	return o, nil
 }
 
-// patch returns raw with the numbers at the overridden pointers replaced. It
-// splices the new numbers into the original text so that the schema printed by
-// "askuser schema" keeps its layout and key order.
+// patch returns raw with the numbers at the overridden pointers replaced.
 func patch(raw []byte, o Overrides) ([]byte, error) {
 	if len(o) == 0 {
 		return raw, nil
 	}
-	type splice struct {
-		start, end int64
-		value      int
+	values := make(map[string][]byte, len(o))
+	for p, v := range o {
+		values[p] = []byte(strconv.Itoa(v))
 	}
-	var splices []splice
+	return splice(raw, values)
+}
+
+// splice returns raw with the values (strings, numbers, booleans, null) at
+// the pointers replaced by the JSON texts given. It splices them into the
+// original text so that the schema printed by "askuser schema" keeps its
+// layout and key order.
+func splice(raw []byte, values map[string][]byte) ([]byte, error) {
+	type cut struct {
+		start, end int64
+		value      []byte
+	}
+	var cuts []cut
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	// path holds, per open container, the pointer token of the current value;
@@ -112,36 +122,31 @@ func patch(raw []byte, o Overrides) ([]byte, error) {
 		if depth > 0 && isObject[depth-1] {
 			expectKey[depth-1] = true
 		}
-		if _, ok := tok.(json.Number); !ok {
-			continue
-		}
 		p := "/" + strings.Join(path, "/")
-		if v, ok := o[p]; ok {
+		if v, ok := values[p]; ok {
 			// InputOffset before Token may sit before the separator and
-			// whitespace; the number itself ends at the new offset.
+			// whitespace; the value itself ends at the new offset.
 			end := dec.InputOffset()
 			s := start
-			for s < end && !isNumberStart(raw[s]) {
+			for s < end && strings.IndexByte(" \t\r\n:,", raw[s]) >= 0 {
 				s++
 			}
-			splices = append(splices, splice{s, end, v})
+			cuts = append(cuts, cut{s, end, v})
 		}
 	}
-	if len(splices) != len(o) {
-		return nil, fmt.Errorf("patch schema: %d of %d limits found", len(splices), len(o))
+	if len(cuts) != len(values) {
+		return nil, fmt.Errorf("patch schema: %d of %d values found", len(cuts), len(values))
 	}
 	var out bytes.Buffer
 	var at int64
-	for _, s := range splices {
-		out.Write(raw[at:s.start])
-		out.WriteString(strconv.Itoa(s.value))
-		at = s.end
+	for _, c := range cuts {
+		out.Write(raw[at:c.start])
+		out.Write(c.value)
+		at = c.end
 	}
 	out.Write(raw[at:])
 	return out.Bytes(), nil
 }
-
-func isNumberStart(b byte) bool { return b == '-' || (b >= '0' && b <= '9') }
 
 // escapePointer writes s as one token of a JSON pointer. It runs for every
 // key of the schema and the input, so it does not allocate when there is

@@ -262,18 +262,18 @@ func (x *keyIndex) check(field string, m map[string]any, strict bool, value func
 // environment variable) for the questions that the input does not answer
 // itself: the input's own answers win. As in the input, a preset may be
 // keyed by header or by question text, and it is added keyed as key says.
-// Presets for keys that no question has are ignored, since one set of
-// presets may serve many inputs. A question named by two presets (its
-// header and its text), a key that names several questions, an empty
-// preset for a question, or one whose own text (what names no option) the
-// CheckAnswer of the Schema that parsed the input refuses, is a
-// *ValidationError.
+// Presets are checked as the input's answers are, with from in place of
+// "answers" in each problem: a key that no question has (with the key it
+// may have meant), a question named by two presets (its header and its
+// text), a key that names several questions, an empty preset for a
+// question, or one whose own text (what names no option) the CheckAnswer
+// of the Schema that parsed the input refuses, is a *ValidationError.
 func (in *Input) AddPresets(from string, presets map[string]string, key KeyBy) error {
 	names := make([]string, 0, len(presets))
 	for k := range presets {
 		names = append(names, k)
 	}
-	chosen, ps := newKeyIndex(in.Questions, key).resolve(from, names, false)
+	chosen, ps := newKeyIndex(in.Questions, key).resolve(from, names, true)
 	for i, q := range in.Questions {
 		pk, ok := chosen[i]
 		if !ok {

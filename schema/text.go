@@ -174,3 +174,25 @@ func union(lists ...[]runeRange) []runeRange {
 	}
 	return out
 }
+
+// advertisedText is what tool definitions say of a text instead of the
+// "not blank" pattern and its comment. Clients rewrite the Unicode in tool
+// schemas on the way to the model's API (Claude Code turns the spaces
+// U+00A0…U+3000 into plain spaces and strips characters that draw
+// nothing), which leaves the full pattern an invalid regular expression,
+// and some compile patterns without ECMA-262's u flag, which its
+// characters above U+FFFF need. \S is ASCII, reads the same in every
+// dialect, and tells the model the same thing; askuser still checks every
+// text with the full pattern.
+var advertisedText = map[string][]byte{
+	"/$defs/text/pattern":  []byte(`"\\S"`),
+	"/$defs/text/$comment": []byte(`"Not blank: askuser also refuses text made only of characters that draw nothing (controls, zero-width spaces and joiners, bidirectional marks)."`),
+}
+
+// Advertised returns the schema text as tool definitions carry it: Bytes,
+// with the "not blank" pattern of a text written so that every client
+// keeps it intact (see advertisedText). It validates as Bytes does, except
+// that texts made only of invisible characters pass it.
+func (s *Schema) Advertised() ([]byte, error) {
+	return splice(s.raw, advertisedText)
+}

@@ -166,3 +166,126 @@ func TestSchemaPatternIsNotBlank(t *testing.T) {
 		}
 	}
 }
+
+// The schema that tool definitions carry has only patterns of printable
+// ASCII, which no client's rewriting of Unicode changes, and which Go,
+// ECMA-262 (with the u flag and without) and Python read alike; the
+// schema itself keeps the full pattern.
+func TestAdvertisedPatternsAreASCII(t *testing.T) {
+	s, err := Compile(embedded(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	adv, err := s.Advertised()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc any
+	if err := json.Unmarshal(adv, &doc); err != nil {
+		t.Fatalf("advertised schema: %v\n%s", err, adv)
+	}
+	var patterns []string
+	var walk func(any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, x := range v {
+				if p, ok := x.(string); ok && k == "pattern" {
+					patterns = append(patterns, p)
+				}
+				walk(x)
+			}
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		}
+	}
+	walk(doc)
+	if len(patterns) == 0 {
+		t.Fatal("no pattern advertised")
+	}
+	for _, p := range patterns {
+		for _, r := range p {
+			if r < 0x21 || r > 0x7e {
+				t.Errorf("advertised pattern %q holds %U", p, r)
+			}
+		}
+		if _, err := regexp.Compile(p); err != nil {
+			t.Errorf("advertised pattern %q: %v", p, err)
+		}
+	}
+	if !strings.Contains(string(s.Bytes()), `"pattern": `+jsonEscaped(notBlankPattern())) {
+		t.Error("the schema itself lost the full pattern")
+	}
+	if _, err := Compile(adv, nil); err != nil {
+		t.Errorf("the advertised schema does not compile: %v", err)
+	}
+}
+
+// needsType maps the keywords that apply to one type of value to it: a
+// strict validator (Ajv's strictTypes, which Gemini CLI runs) warns of
+// each one that has no "type" beside it, or in a schema that applies to
+// the same value around it.
+var needsType = map[string]string{
+	"maxLength": "string", "minLength": "string", "pattern": "string",
+	"items": "array", "minItems": "array", "maxItems": "array",
+	"properties": "object", "additionalProperties": "object", "required": "object",
+}
+
+// Every keyword of the advertised schema that applies to one type has
+// that type beside it, or around it for the same value.
+func TestAdvertisedTypesBesideKeywords(t *testing.T) {
+	s, err := Compile(embedded(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	adv, err := s.Advertised()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(adv, &doc); err != nil {
+		t.Fatal(err)
+	}
+	checkTypes(t, "#", doc, "")
+}
+
+// checkTypes checks the schema at path, inside one whose type for the same
+// value is outer.
+func checkTypes(t *testing.T, path string, sch map[string]any, outer string) {
+	typ, _ := sch["type"].(string)
+	if typ == "" {
+		typ = outer
+	}
+	for k, v := range sch {
+		if want, ok := needsType[k]; ok && typ != want {
+			t.Errorf("%s: %q without type %q", path, k, want)
+		}
+		sub := func(p string, x any, sameValue bool) {
+			m, ok := x.(map[string]any)
+			if !ok {
+				return
+			}
+			o := ""
+			if sameValue {
+				o = typ
+			}
+			checkTypes(t, p, m, o)
+		}
+		switch k {
+		case "if", "then", "else", "not":
+			sub(path+"/"+k, v, true)
+		case "allOf", "anyOf", "oneOf":
+			for i, x := range v.([]any) {
+				sub(fmt.Sprintf("%s/%s/%d", path, k, i), x, true)
+			}
+		case "properties", "$defs":
+			for name, x := range v.(map[string]any) {
+				sub(path+"/"+k+"/"+name, x, false)
+			}
+		case "items", "additionalProperties":
+			sub(path+"/"+k, v, false)
+		}
+	}
+}

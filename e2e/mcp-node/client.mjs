@@ -20,6 +20,9 @@ let reply = 'accept';
 client.setRequestHandler(ElicitRequestSchema, async (request) => {
   forms.push(request.params);
   if (reply !== 'accept') {
+    // At a person's pace: a decline sooner than a person can read the
+    // form is the client's, and askuser asks another way.
+    await new Promise((resolve) => setTimeout(resolve, 1200));
     return { action: reply };
   }
   // The second option of the first question, the last and the first of

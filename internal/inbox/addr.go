@@ -10,6 +10,7 @@ package inbox
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"net/url"
 	"os"
@@ -151,10 +152,27 @@ func tcpAddr(s string) (Addr, error) {
 	return Addr{Host: u.Host, Token: token}, nil
 }
 
-// DefaultAddr is the address without ASKUSER_INBOX:
-// $XDG_RUNTIME_DIR/askuser/inbox.sock, else askuser-UID/inbox.sock in the
-// temporary directory ($TMPDIR, else /tmp).
+// runUser is where the system keeps each user's runtime directory
+// (/run/user/UID, made by systemd-logind) when XDG_RUNTIME_DIR is not set:
+// agent tools start MCP servers with a stripped environment (Codex passes
+// only HOME, PATH, LANG, TERM and SHELL).
+const runUser = "/run/user"
+
+// DefaultAddr is the address without ASKUSER_INBOX, the same for the inbox
+// and its askers: $XDG_RUNTIME_DIR/askuser/inbox.sock; without
+// XDG_RUNTIME_DIR, /run/user/UID/askuser/inbox.sock or
+// askuser-UID/inbox.sock in the temporary directory ($TMPDIR, else /tmp),
+// whichever has a socket, in that order; with neither, the first when
+// /run/user/UID is the user's directory, else the second. So an asker whose
+// environment lost XDG_RUNTIME_DIR still finds the inbox that the person
+// started with it.
 func DefaultAddr(getenv func(string) string) Addr {
+	return defaultAddr(getenv, runUser, os.Getuid())
+}
+
+// defaultAddr is DefaultAddr for user uid (-1 where the system has no user
+// ids), with the runtime directories under root.
+func defaultAddr(getenv func(string) string, root string, uid int) Addr {
 	if d := getenv("XDG_RUNTIME_DIR"); d != "" && filepath.IsAbs(d) {
 		return Addr{Path: filepath.Join(d, "askuser", "inbox.sock")}
 	}
@@ -166,8 +184,38 @@ func DefaultAddr(getenv func(string) string) Addr {
 		}
 	}
 	dir := "askuser"
-	if uid := os.Getuid(); uid >= 0 {
+	if uid >= 0 {
 		dir += "-" + strconv.Itoa(uid)
 	}
-	return Addr{Path: filepath.Join(tmp, dir, "inbox.sock")}
+	temp := filepath.Join(tmp, dir, "inbox.sock")
+	if uid < 0 {
+		return Addr{Path: temp}
+	}
+	userDir := filepath.Join(root, strconv.Itoa(uid))
+	run := filepath.Join(userDir, "askuser", "inbox.sock")
+	switch {
+	case isSocket(run):
+		return Addr{Path: run}
+	case isSocket(temp):
+		return Addr{Path: temp}
+	case ownDir(userDir, uid):
+		return Addr{Path: run}
+	}
+	return Addr{Path: temp}
+}
+
+// isSocket reports whether a socket is at path (not through a link).
+func isSocket(path string) bool {
+	fi, err := os.Lstat(path)
+	return err == nil && fi.Mode()&fs.ModeSocket != 0
+}
+
+// ownDir reports whether dir is a directory (not a link) of user uid's.
+func ownDir(dir string, uid int) bool {
+	fi, err := os.Lstat(dir)
+	if err != nil || !fi.IsDir() {
+		return false
+	}
+	owner, ok := fileOwner(fi)
+	return ok && owner == uid
 }

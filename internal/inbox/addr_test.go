@@ -1,6 +1,7 @@
 package inbox
 
 import (
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -65,7 +66,6 @@ func TestAddrString(t *testing.T) {
 }
 
 func TestAddrFromEnv(t *testing.T) {
-	uid := strconv.Itoa(os.Getuid())
 	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 	for _, c := range []struct {
 		vars map[string]string
@@ -73,9 +73,6 @@ func TestAddrFromEnv(t *testing.T) {
 	}{
 		{map[string]string{"ASKUSER_INBOX": "/x/inbox.sock", "XDG_RUNTIME_DIR": "/run/user/1"}, "/x/inbox.sock"},
 		{map[string]string{"XDG_RUNTIME_DIR": "/run/user/1", "TMPDIR": "/var/tmp"}, "/run/user/1/askuser/inbox.sock"},
-		{map[string]string{"XDG_RUNTIME_DIR": "relative", "TMPDIR": "/var/tmp"}, "/var/tmp/askuser-" + uid + "/inbox.sock"},
-		{map[string]string{"TMPDIR": "/var/tmp"}, "/var/tmp/askuser-" + uid + "/inbox.sock"},
-		{map[string]string{}, "/tmp/askuser-" + uid + "/inbox.sock"},
 	} {
 		got, err := AddrFromEnv(env(c.vars))
 		if err != nil || got.Path != c.want {
@@ -86,4 +83,96 @@ func TestAddrFromEnv(t *testing.T) {
 	if err == nil || !strings.HasPrefix(err.Error(), `invalid ASKUSER_INBOX "https://x:1/": `) {
 		t.Errorf("a bad ASKUSER_INBOX: %v", err)
 	}
+}
+
+// The default address, on a machine whose runtime directories
+// (/run/user/UID) are made by the test: both sides agree on it, and an
+// asker whose environment lost XDG_RUNTIME_DIR finds the inbox that was
+// started with it.
+func TestDefaultAddr(t *testing.T) {
+	self := os.Getuid()
+	for _, c := range []struct {
+		name    string
+		xdg     string // "run" for the user's runtime directory
+		runDir  string // the user's runtime directory: "", "own", "other's" or "link"
+		runSock bool   // a socket at runtime/askuser/inbox.sock
+		tmpSock bool   // a socket at TMPDIR/askuser-UID/inbox.sock
+		noTmp   bool   // TMPDIR not set
+		want    string // "run", "tmp", "/tmp" or "xdg"
+	}{
+		{name: "XDG_RUNTIME_DIR first", xdg: "/xdg", runDir: "own", runSock: true, tmpSock: true, want: "xdg"},
+		{name: "XDG_RUNTIME_DIR of the runtime directory", xdg: "run", runDir: "own", want: "run"},
+		{name: "a relative XDG_RUNTIME_DIR is not used", xdg: "relative", want: "tmp"},
+		{name: "no runtime directory", want: "tmp"},
+		{name: "no runtime directory, no TMPDIR", noTmp: true, want: "/tmp"},
+		{name: "the runtime directory", runDir: "own", want: "run"},
+		{name: "another user's runtime directory", runDir: "other's", want: "tmp"},
+		{name: "a link for a runtime directory", runDir: "link", want: "tmp"},
+		{name: "the socket in the runtime directory", runDir: "own", runSock: true, want: "run"},
+		{name: "the socket in the temporary directory", runDir: "own", tmpSock: true, want: "tmp"},
+		{name: "both sockets", runDir: "own", runSock: true, tmpSock: true, want: "run"},
+		{name: "the socket without its runtime directory being the user's", runDir: "other's", runSock: true, want: "run"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			root, tmp := t.TempDir(), t.TempDir()
+			uid := self
+			if c.runDir == "other's" {
+				uid = self + 1 // the directory the test makes is not theirs
+			}
+			runDir := filepath.Join(root, strconv.Itoa(uid))
+			runPath := filepath.Join(runDir, "askuser", "inbox.sock")
+			tmpPath := filepath.Join(tmp, "askuser-"+strconv.Itoa(uid), "inbox.sock")
+			switch c.runDir {
+			case "own", "other's":
+				mkdir(t, runDir)
+			case "link":
+				target := t.TempDir()
+				if err := os.Symlink(target, runDir); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if c.runSock {
+				leaveSocket(t, runPath)
+			}
+			if c.tmpSock {
+				leaveSocket(t, tmpPath)
+			}
+			vars := map[string]string{"TMPDIR": tmp, "XDG_RUNTIME_DIR": c.xdg}
+			if c.xdg == "run" {
+				vars["XDG_RUNTIME_DIR"] = runDir
+			}
+			if c.noTmp {
+				delete(vars, "TMPDIR")
+			}
+			want := map[string]string{
+				"run":  runPath,
+				"tmp":  tmpPath,
+				"/tmp": filepath.Join("/tmp", "askuser-"+strconv.Itoa(uid), "inbox.sock"),
+				"xdg":  "/xdg/askuser/inbox.sock",
+			}[c.want]
+			got := defaultAddr(func(k string) string { return vars[k] }, root, uid)
+			if got.Path != want {
+				t.Errorf("defaultAddr = %s; want %s", got.Path, want)
+			}
+		})
+	}
+}
+
+func mkdir(t *testing.T, dir string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// leaveSocket leaves a socket at path that nothing accepts on.
+func leaveSocket(t *testing.T, path string) {
+	t.Helper()
+	mkdir(t, filepath.Dir(path))
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln.SetUnlinkOnClose(false)
+	ln.Close()
 }

@@ -12,7 +12,9 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -57,7 +59,7 @@ func NewClient(a Addr) *Client {
 		tr.DialContext = d.DialContext
 	} else {
 		tr.DialContext = func(ctx context.Context, _, _ string) (net.Conn, error) {
-			return dialSocket(ctx, d, a.Path, self)
+			return dialSocket(ctx, d.DialContext, a.Path, self)
 		}
 	}
 	return &Client{addr: a, hc: &http.Client{Transport: tr}}
@@ -68,19 +70,34 @@ func (c *Client) Addr() Addr { return c.addr }
 
 // dialSocket connects to the inbox's socket, after checking that it is a
 // socket of this user, and checks who accepted: questions go to no other
-// user's process, and no answer comes from one.
-func dialSocket(ctx context.Context, d *net.Dialer, path string, self int) (net.Conn, error) {
+// user's process, and no answer comes from one. A socket that this process
+// may not reach is a *BlockedError.
+func dialSocket(ctx context.Context, dial func(ctx context.Context, network, addr string) (net.Conn, error), path string, self int) (net.Conn, error) {
 	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrPermission) {
+		// A directory on the way may not be entered: whose it is says
+		// whether it keeps another user's inbox or a sandbox keeps this
+		// process out.
+		dir, owner := blockerOf(path)
+		return nil, &BlockedError{Path: path, Dir: dir, Owner: owner, Self: self, Err: err}
+	}
 	if err != nil {
 		return nil, err
 	}
 	if fi.Mode()&fs.ModeSocket == 0 {
 		return nil, fmt.Errorf("%s is not a socket", path)
 	}
-	if uid, ok := fileOwner(fi); ok && uid != self {
-		return nil, &PeerError{Err: fmt.Errorf("the socket %s belongs to another user (uid %d)", path, uid)}
+	owner, known := fileOwner(fi)
+	if known && owner != self {
+		return nil, &BlockedError{Path: path, Owner: owner, Self: self, Err: fs.ErrPermission}
 	}
-	conn, err := d.DialContext(ctx, "unix", path)
+	conn, err := dial(ctx, "unix", path)
+	if errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EACCES) {
+		if !known {
+			owner = -1
+		}
+		return nil, &BlockedError{Path: path, Owner: owner, Self: self, Err: err}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -92,12 +109,72 @@ func dialSocket(ctx context.Context, d *net.Dialer, path string, self int) (net.
 	return conn, nil
 }
 
+// blockerOf returns the directory that keeps this process from path, the
+// innermost one it can look at, and the user id of its owner: -1 where the
+// system does not tell.
+func blockerOf(path string) (string, int) {
+	for dir := filepath.Dir(path); ; dir = filepath.Dir(dir) {
+		if fi, err := os.Lstat(dir); err == nil {
+			if uid, ok := fileOwner(fi); ok {
+				return dir, uid
+			}
+			return dir, -1
+		}
+		if dir == filepath.Dir(dir) {
+			return dir, -1
+		}
+	}
+}
+
 // PeerError is a socket that is not this user's inbox.
 type PeerError struct{ Err error }
 
 func (e *PeerError) Error() string { return e.Err.Error() }
 
 func (e *PeerError) Unwrap() error { return e.Err }
+
+// BlockedError is an inbox's socket that this process may not reach:
+// another user's inbox (it, or its directory, is theirs), or one of this
+// user's that the system refused to connect to, as the sandboxes of agent
+// tools do (Codex's refuse connect with EPERM).
+type BlockedError struct {
+	Path string
+	// Dir is the directory on the way to Path that may not be entered, or
+	// "" when the socket itself was reached.
+	Dir string
+	// Owner is the user of the socket, or of Dir; -1 where the system does
+	// not tell.
+	Owner int
+	// Self is this process's user.
+	Self int
+	Err  error
+}
+
+// Another reports whether the socket is another user's inbox.
+func (e *BlockedError) Another() bool { return e.Owner >= 0 && e.Owner != e.Self }
+
+func (e *BlockedError) Error() string {
+	const sandbox = "a sandbox or a security policy around the command blocks it"
+	switch {
+	case e.Another() && e.Dir != "":
+		return fmt.Sprintf("the inbox at %s is in %s, a directory of another user's (%s) that this user (%s) may not enter (permission denied)", e.Path, e.Dir, userName(e.Owner), userName(e.Self))
+	case e.Another():
+		return fmt.Sprintf("the inbox at %s is another user's (%s), and askuser asks only in an inbox of the user it runs as (%s)", e.Path, userName(e.Owner), userName(e.Self))
+	case e.Dir != "":
+		return fmt.Sprintf("this command may not reach the inbox's socket at %s (%v): %s", e.Path, errors.Unwrap(e.Err), sandbox)
+	}
+	return fmt.Sprintf("the inbox's socket at %s is there, but this command may not connect to it (%v): %s", e.Path, errors.Unwrap(e.Err), sandbox)
+}
+
+// Hint says what to do, for the person or the program that reads the error.
+func (e *BlockedError) Hint() string {
+	if e.Another() {
+		return fmt.Sprintf("Run 'askuser inbox' as %s and answer there, or run this command as the inbox's user; %s names the inbox (unset, each user has their own).", userName(e.Self), EnvAddr)
+	}
+	return "In Codex, reach the person through askuser's MCP server (askuser mcp), which runs outside the sandbox, or use its workspace-write sandbox (--sandbox workspace-write) with sandbox_workspace_write.network_access = true in ~/.codex/config.toml. With another tool, allow the command to reach this socket, or run it outside the sandbox."
+}
+
+func (e *BlockedError) Unwrap() error { return e.Err }
 
 // UnreachableError is an inbox that does not answer at the address.
 type UnreachableError struct {
@@ -106,14 +183,38 @@ type UnreachableError struct {
 }
 
 func (e *UnreachableError) Error() string {
-	var peer *PeerError
-	if errors.As(e.Err, &peer) {
+	var (
+		blocked *BlockedError
+		peer    *PeerError
+	)
+	switch {
+	case errors.As(e.Err, &blocked):
+		return blocked.Error()
+	case errors.As(e.Err, &peer):
 		return fmt.Sprintf("no inbox of yours answers at %s: %v", e.Addr, peer)
 	}
 	return fmt.Sprintf("no inbox answers at %s", e.Addr)
 }
 
 func (e *UnreachableError) Unwrap() error { return e.Err }
+
+// WithHint adds to err, an error of Probe or Ask, what to do: for an inbox
+// that may not be reached, why and how to get through; else how to start
+// one.
+func WithHint(err error) error {
+	var (
+		blocked *BlockedError
+		server  *ServerError
+	)
+	if errors.As(err, &server) {
+		// A NATS server's error says its fix already.
+		return err
+	}
+	if errors.As(err, &blocked) {
+		return fmt.Errorf("%w.\n%s", err, blocked.Hint())
+	}
+	return fmt.Errorf("%w: start one with 'askuser inbox' in a terminal the person sees", err)
+}
 
 // RefusedError is a request that the inbox refused: its reply's status and
 // what the inbox said.

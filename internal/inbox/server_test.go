@@ -387,10 +387,60 @@ func TestSocketRefusesAnotherUser(t *testing.T) {
 // process.
 func TestClientRefusesAnotherUsersInbox(t *testing.T) {
 	in := startInbox(t)
-	_, err := dialSocket(context.Background(), &net.Dialer{}, in.addr.Path, os.Getuid()+1)
-	var peer *PeerError
-	if !errors.As(err, &peer) {
+	_, err := dialSocket(context.Background(), new(net.Dialer).DialContext, in.addr.Path, os.Getuid()+1)
+	var blocked *BlockedError
+	if !errors.As(err, &blocked) || !blocked.Another() {
 		t.Errorf("dial as another user: %v", err)
+	}
+}
+
+// What keeps an asker from an inbox is said, with what to do: another
+// user's socket names its owner; a connection that the system refuses
+// (EPERM in Codex's sandboxes, EACCES) names the sandbox and the ways
+// through it.
+func TestBlockedErrors(t *testing.T) {
+	in := startInbox(t)
+	self := os.Getuid()
+	refuse := func(errno syscall.Errno) func(context.Context, string, string) (net.Conn, error) {
+		return func(context.Context, string, string) (net.Conn, error) {
+			return nil, &net.OpError{Op: "dial", Net: "unix", Err: os.NewSyscallError("connect", errno)}
+		}
+	}
+	for _, c := range []struct {
+		name    string
+		dial    func(context.Context, string, string) (net.Conn, error)
+		self    int
+		another bool
+		want    []string
+	}{
+		{"EPERM", refuse(syscall.EPERM), self, false, []string{
+			"the inbox's socket at " + in.addr.Path + " is there, but this command may not connect to it (connect: operation not permitted): a sandbox or a security policy around the command blocks it.\n",
+			"In Codex, reach the person through askuser's MCP server (askuser mcp), which runs outside the sandbox, or use its workspace-write sandbox (--sandbox workspace-write) with sandbox_workspace_write.network_access = true in ~/.codex/config.toml.",
+		}},
+		{"EACCES", refuse(syscall.EACCES), self, false, []string{"(connect: permission denied): a sandbox"}},
+		{"another user's", new(net.Dialer).DialContext, self + 1, true, []string{
+			"the inbox at " + in.addr.Path + " is another user's (" + userName(self) + "), and askuser asks only in an inbox of the user it runs as (" + userName(self+1) + ").\n",
+			"Run 'askuser inbox' as " + userName(self+1) + " and answer there",
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := dialSocket(context.Background(), c.dial, in.addr.Path, c.self)
+			var blocked *BlockedError
+			if !errors.As(err, &blocked) || blocked.Another() != c.another {
+				t.Fatalf("dial: %v", err)
+			}
+			text := WithHint(&UnreachableError{Addr: in.addr, Err: err}).Error()
+			for _, w := range c.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("the error says:\n%s\nwant:\n%s", text, w)
+				}
+			}
+		})
+	}
+	// Anything else is no inbox: how to start one.
+	text := WithHint(&UnreachableError{Addr: Addr{Path: "/nowhere/inbox.sock"}, Err: syscall.ENOENT}).Error()
+	if text != "no inbox answers at /nowhere/inbox.sock: start one with 'askuser inbox' in a terminal the person sees" {
+		t.Errorf("no inbox: %s", text)
 	}
 }
 
@@ -454,12 +504,7 @@ func TestPrivateDir(t *testing.T) {
 func staleSocket(t *testing.T) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "inbox.sock")
-	old, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	old.SetUnlinkOnClose(false)
-	old.Close()
+	leaveSocket(t, path)
 	if _, err := os.Lstat(path); err != nil {
 		t.Fatalf("no stale socket was left: %v", err)
 	}

@@ -7,7 +7,9 @@ import (
 	"io/fs"
 	"net"
 	"os"
+	"os/user"
 	"path/filepath"
+	"strconv"
 	"syscall"
 	"time"
 )
@@ -27,25 +29,27 @@ func (e *LiveError) Error() string {
 const staleProbe = time.Second
 
 // ListenSocket listens on the Unix socket at path, for ServeSocket. Its
-// directory is created 0700 when missing, and refused when it belongs to
-// another user or others may write in it (they could replace the socket);
-// the socket is made 0600. A socket left there by an inbox that is gone
-// (nothing accepts on it) is replaced; one that still accepts is never
-// taken over: that is a *LiveError, even for inboxes that start at once
-// (they take turns, through a lock file beside the socket). Every
-// connection accepted is checked: one from a process of another user is
-// closed at once (see allowPeer).
+// directory is created 0700 when missing, and refused when it is a link,
+// belongs to another user or others may write in it (they could choose
+// where the socket goes, or replace it); the socket is made 0600 as it is
+// bound, never by a path that could lead elsewhere. A socket left there by
+// an inbox that is gone (nothing accepts on it) is replaced; one that
+// still accepts is never taken over: that is a *LiveError, even for
+// inboxes that start at once (they take turns, through a lock file beside
+// the socket). Every connection accepted is checked: one from a process
+// of another user is closed at once (see allowPeer).
 func ListenSocket(path string) (net.Listener, error) {
 	if err := checkSocketPath(path); err != nil {
 		return nil, err
 	}
 	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("make the inbox's directory: %w", err)
-	}
-	if err := checkPrivateDir(dir); err != nil {
+	d, err := openPrivateDir(dir)
+	if err != nil {
 		return nil, err
 	}
+	// Only looked at, to learn that the directory checked is the one the
+	// socket went into.
+	defer func() { _ = d.Close() }()
 	// Inboxes that start at once take turns from the check to the listen:
 	// otherwise one could remove the socket another has just made there.
 	unlock, err := lockAddress(path)
@@ -56,7 +60,7 @@ func ListenSocket(path string) (net.Listener, error) {
 	if err := clearStale(path); err != nil {
 		return nil, err
 	}
-	ln, err := net.Listen("unix", path)
+	ln, err := listenPrivate(path)
 	if err != nil {
 		if errors.Is(err, syscall.EADDRINUSE) {
 			// Another inbox took the address between the check and now.
@@ -64,9 +68,9 @@ func ListenSocket(path string) (net.Listener, error) {
 		}
 		return nil, fmt.Errorf("listen on %s: %w", path, err)
 	}
-	if err := os.Chmod(path, 0o600); err != nil {
+	if err := sameDir(d, dir); err != nil {
 		_ = ln.Close()
-		return nil, fmt.Errorf("make the socket private: %w", err)
+		return nil, err
 	}
 	return &peerListener{Listener: ln, self: os.Getuid()}, nil
 }
@@ -80,14 +84,70 @@ func checkSocketPath(path string) error {
 	return nil
 }
 
-// checkPrivateDir refuses a directory that another user owns or that others
-// may write in.
-func checkPrivateDir(dir string) error {
-	fi, err := os.Stat(dir)
+// openPrivateDir makes the inbox's directory when it is missing, then opens
+// it, refusing a link there, and checks what it opened (privateDir).
+func openPrivateDir(dir string) (*os.File, error) {
+	fi, err := os.Lstat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, fmt.Errorf("make the inbox's directory: %w", err)
+		}
+	case err != nil:
+		return nil, fmt.Errorf("the inbox's directory: %w", err)
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return nil, linkError(dir, fi)
+	}
+	d, err := openDirNoFollow(dir)
+	if err != nil {
+		if fi, lerr := os.Lstat(dir); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			// Made a link since it was looked at.
+			return nil, linkError(dir, fi)
+		}
+		return nil, fmt.Errorf("the inbox's directory: %w", err)
+	}
+	fi, err = d.Stat()
+	if err == nil {
+		err = privateDir(dir, fi, os.Getuid())
+	}
+	if err != nil {
+		_ = d.Close()
+		return nil, err
+	}
+	return d, nil
+}
+
+// linkError refuses a link where the inbox's directory should be: whoever
+// made it would choose where the socket goes.
+func linkError(dir string, fi os.FileInfo) error {
+	by := ""
+	if uid, ok := fileOwner(fi); ok {
+		by = " made by " + userName(uid)
+	}
+	return fmt.Errorf("the inbox's directory %s is a symbolic link%s, not a directory: the inbox listens only in a real directory of yours, so that nobody else chooses where its socket goes; remove the link, or set %s to a path in a directory of your own", dir, by, EnvAddr)
+}
+
+// sameDir checks that dir is still the directory d that was checked: that
+// the socket was bound in it, not in one put in its place meanwhile.
+func sameDir(d *os.File, dir string) error {
+	want, err := d.Stat()
 	if err != nil {
 		return fmt.Errorf("the inbox's directory: %w", err)
 	}
-	return privateDir(dir, fi, os.Getuid())
+	got, err := os.Lstat(dir)
+	if err != nil || !os.SameFile(want, got) {
+		return fmt.Errorf("the inbox's directory %s was replaced while the inbox started: look at who changes it, or set %s to a path in a directory of your own", dir, EnvAddr)
+	}
+	return nil
+}
+
+// userName names user uid for messages: "uid 1000 (alice)", or "uid 1000"
+// where the name cannot be found.
+func userName(uid int) string {
+	if u, err := user.LookupId(strconv.Itoa(uid)); err == nil && u.Username != "" {
+		return fmt.Sprintf("uid %d (%s)", uid, u.Username)
+	}
+	return fmt.Sprintf("uid %d", uid)
 }
 
 // privateDir decides whether dir, described by fi, may hold the socket of
@@ -103,7 +163,7 @@ func privateDir(dir string, fi os.FileInfo, self int) error {
 		return nil
 	}
 	if uid != self {
-		return fmt.Errorf("the inbox's directory %s belongs to another user (uid %d): set %s to a path in a directory of your own", dir, uid, EnvAddr)
+		return fmt.Errorf("the inbox's directory %s belongs to another user (%s), not to you (%s): set XDG_RUNTIME_DIR to your own runtime directory, or %s to a path in a directory of your own", dir, userName(uid), userName(self), EnvAddr)
 	}
 	if fi.Mode().Perm()&0o022 != 0 {
 		return fmt.Errorf("others may write in the inbox's directory %s (mode %04o): make it private (chmod 700), or set %s to a path in a directory of your own", dir, fi.Mode().Perm(), EnvAddr)
@@ -125,7 +185,7 @@ func clearStale(path string) error {
 		return fmt.Errorf("%s exists and is not a socket: remove it, or set %s to another path", path, EnvAddr)
 	}
 	if uid, ok := fileOwner(fi); ok && uid != os.Getuid() {
-		return fmt.Errorf("the socket %s belongs to another user (uid %d)", path, uid)
+		return fmt.Errorf("the socket %s belongs to another user (%s): remove it (as that user), or set %s to a path in a directory of your own", path, userName(uid), EnvAddr)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), staleProbe)
 	defer cancel()

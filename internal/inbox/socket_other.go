@@ -2,7 +2,10 @@
 
 package inbox
 
-import "os"
+import (
+	"net"
+	"os"
+)
 
 // maxSocketPath is the longest path a Unix socket's address holds.
 const maxSocketPath = 107
@@ -14,3 +17,11 @@ func fileOwner(os.FileInfo) (int, bool) { return 0, false }
 // lockAddress has nothing to take here: a second inbox finds the first by
 // its socket alone.
 func lockAddress(string) (func(), error) { return func() {}, nil }
+
+// openDirNoFollow opens the directory dir. The socket's directory is in the
+// user's own profile here, where others make no links.
+func openDirNoFollow(dir string) (*os.File, error) { return os.Open(dir) }
+
+// listenPrivate listens on a new Unix socket at path; the directory's
+// access list keeps others out.
+func listenPrivate(path string) (net.Listener, error) { return net.Listen("unix", path) }

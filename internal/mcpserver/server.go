@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -58,6 +59,10 @@ type Options struct {
 	ErrorText func(error) string
 	// Elicitation says when to ask through the client.
 	Elicitation Elicitation
+	// Quickest is the soonest a person can decline or cancel a form; a
+	// client that does so sooner could not show it (see elicit.Unattended).
+	// 0 means elicit.Quickest.
+	Quickest time.Duration
 	// Ways are the other ways of reaching the person, in the order they are
 	// tried: a way whose Open fails with a *prompt.UnavailableError is
 	// passed over for the next.
@@ -156,13 +161,10 @@ func (s *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 
 	// The session closes its reader when it stops, to end the read under
 	// way; closing stdin does not interrupt a read of a pipe, closing a
-	// pipe of our own does.
+	// pipe of our own does. The wire passes on only what the SDK reads.
 	input, feed := io.Pipe()
-	go func() {
-		_, err := io.Copy(feed, in)
-		_ = feed.CloseWithError(err) // nil: the reader sees the end
-	}()
-	output := &output{w: out, wrote: make(chan struct{})}
+	output := newWire(out, s.opts.Log)
+	go output.pump(in, feed)
 
 	srv := mcp.NewServer(s.opts.Implementation, &mcp.ServerOptions{
 		Logger: slog.New(slog.NewTextHandler(s.opts.Log, &slog.HandlerOptions{Level: slog.LevelWarn})),
@@ -170,7 +172,9 @@ func (s *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	srv.AddTool(s.opts.Tool, s.call)
 	// A client that never sets a level still hears where to answer: with
 	// no level set, the protocol lets the server choose what to send.
-	ss, err := srv.Connect(ctx, &mcp.IOTransport{Reader: input, Writer: output},
+	// The wire bounds the lines; the SDK's own limit, which counts what its
+	// decoder buffers ahead, could refuse a line the wire passed.
+	ss, err := srv.Connect(ctx, &mcp.IOTransport{Reader: input, Writer: output, MaxLineLength: -1},
 		&mcp.ServerSessionOptions{State: &mcp.ServerSessionState{LogLevel: "info"}})
 	if err != nil {
 		return fmt.Errorf("serve MCP: %w", err)
@@ -216,58 +220,6 @@ func (s *Server) leave() {
 	s.active--
 	s.mu.Unlock()
 	s.calls.Done()
-}
-
-// output is stdout, counting the replies written on it.
-type output struct {
-	w     io.Writer
-	mu    sync.Mutex
-	n     int           // replies written
-	wrote chan struct{} // closed, and replaced, at each reply
-}
-
-// Write writes one message, as the SDK writes them.
-func (o *output) Write(p []byte) (int, error) {
-	n, err := o.w.Write(p)
-	var msg struct {
-		ID     json.RawMessage `json:"id"`
-		Method *string         `json:"method"`
-	}
-	if json.Unmarshal(p, &msg) == nil && msg.ID != nil && msg.Method == nil {
-		o.mu.Lock()
-		o.n++
-		close(o.wrote)
-		o.wrote = make(chan struct{})
-		o.mu.Unlock()
-	}
-	return n, err
-}
-
-// Close leaves stdout open: it is the process's, not the session's.
-func (o *output) Close() error { return nil }
-
-func (o *output) replied() int {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.n
-}
-
-// await waits until n replies have been written, or for at most d.
-func (o *output) await(n int, d time.Duration) {
-	deadline := time.After(d)
-	for {
-		o.mu.Lock()
-		got, wrote := o.n, o.wrote
-		o.mu.Unlock()
-		if got >= n {
-			return
-		}
-		select {
-		case <-wrote:
-		case <-deadline:
-			return
-		}
-	}
 }
 
 // call handles one call of the tool.
@@ -344,24 +296,21 @@ func (s *Server) callContext(reqCtx context.Context) (context.Context, func()) {
 // that hands the client a form to fill in and call again with (see
 // elicitRound), or why nobody answered.
 func (s *Server) ask(ctx context.Context, req *mcp.CallToolRequest, qs []schema.Question) ([]prompt.Answer, *mcp.CallToolResult, error) {
+	var unavailable, hints []string
 	if s.opts.Elicitation != ElicitNever && declaresElicitation(req) {
-		if roundTrips(req) {
-			return s.elicitRound(req, qs)
-		}
-		a := &elicit.Asker{Elicit: req.Session.Elicit, Version: req.ProtocolVersion()}
-		answers, err := a.Ask(ctx, qs)
+		answers, more, err := s.elicit(ctx, req, qs)
 		var failed *elicit.RequestError
 		if !errors.As(err, &failed) || s.opts.Elicitation == ElicitOnly {
-			return answers, nil, err
+			return answers, more, err
 		}
 		// A client that declares forms and cannot show them has asked the
 		// person nothing: the next way may reach them.
-		_, _ = fmt.Fprintf(s.opts.Log, "askuser mcp: %v; asking another way\n", err)
+		unavailable = append(unavailable, "form: "+failed.Error())
+		s.passOver(ctx, req, failed)
 	}
 	if s.opts.Elicitation == ElicitOnly {
 		return nil, nil, &prompt.UnavailableError{Err: errors.New("the MCP client cannot show questions: it did not declare elicitation, and askuser mcp runs with --ui elicit")}
 	}
-	var unavailable, hints []string
 	client := req.ClientInfo()
 	for _, w := range s.opts.Ways {
 		opened, err := w.Open(ctx, client)
@@ -390,6 +339,32 @@ func (s *Server) ask(ctx context.Context, req *mcp.CallToolRequest, qs []schema.
 	}
 	none := &noWayError{reasons: unavailable, hints: hints}
 	return nil, nil, &prompt.UnavailableError{Err: none}
+}
+
+// elicit asks through the client's own forms, as the client takes them.
+func (s *Server) elicit(ctx context.Context, req *mcp.CallToolRequest, qs []schema.Question) ([]prompt.Answer, *mcp.CallToolResult, error) {
+	if roundTrips(req) {
+		return s.elicitRound(req, qs)
+	}
+	a := &elicit.Asker{Elicit: req.Session.Elicit, Version: req.ProtocolVersion(), Quickest: s.quickest()}
+	answers, err := a.Ask(ctx, qs)
+	return answers, nil, err
+}
+
+// quickest is Options.Quickest in effect.
+func (s *Server) quickest() time.Duration {
+	if s.opts.Quickest == 0 {
+		return elicit.Quickest
+	}
+	return s.opts.Quickest
+}
+
+// passOver tells the person, on stderr and in the client's log, that the
+// client's form asked them nothing and why, before another way asks.
+func (s *Server) passOver(ctx context.Context, req *mcp.CallToolRequest, failed *elicit.RequestError) {
+	text := capitalize(failed.Error()) + ". Asking another way."
+	_, _ = fmt.Fprintf(s.opts.Log, "askuser mcp: %s\n", text)
+	s.notice(ctx, req, text)
 }
 
 // noWayError is why no way could reach the person, with what the person
@@ -429,17 +404,40 @@ func (s *Server) elicitRound(req *mcp.CallToolRequest, qs []schema.Question) ([]
 	version := req.ProtocolVersion()
 	reply, ok := req.Params.InputResponses[formID]
 	if !ok {
-		return nil, &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{formID: elicit.Form(qs, version)}}, nil
+		return nil, &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{formID: elicit.Form(qs, version)},
+			RequestState: formSent(time.Now())}, nil
 	}
 	res, ok := reply.(*mcp.ElicitResult)
 	if !ok {
 		return nil, nil, &elicit.ClientError{Msg: fmt.Sprintf("a %T", reply)}
+	}
+	// Only the first form carries when it was sent (see elicit.Asker).
+	if sent, ok := sentAt(req.Params.RequestState); ok {
+		if err := elicit.Unattended(res, time.Since(sent), s.quickest()); err != nil {
+			return nil, nil, err
+		}
 	}
 	answers, again, err := elicit.Outcome(qs, version, res)
 	if again != nil {
 		return nil, &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{formID: again}}, nil
 	}
 	return answers, nil, err
+}
+
+// formSent is the request state of a call whose first form was sent at t:
+// the client hands it back with the reply, and the server keeps nothing.
+func formSent(t time.Time) string {
+	return "form-sent=" + strconv.FormatInt(t.UnixMilli(), 10)
+}
+
+// sentAt reads a request state that formSent wrote.
+func sentAt(state string) (time.Time, bool) {
+	ms, ok := strings.CutPrefix(state, "form-sent=")
+	if !ok {
+		return time.Time{}, false
+	}
+	n, err := strconv.ParseInt(ms, 10, 64)
+	return time.UnixMilli(n), err == nil
 }
 
 // newestBeforeRoundTrips is the newest protocol version in which a server

@@ -52,6 +52,37 @@ func way(name, label string, opened *[]string) Way {
 // connects a client with copts to it.
 func serve(t *testing.T, o Options, copts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
+	return serveVersion(t, o, copts, "2025-11-25")
+}
+
+// serveVersion is serve, with a client that asks for protocol version
+// ("" for the SDK's newest).
+func serveVersion(t *testing.T, o Options, copts *mcp.ClientOptions, version string) *mcp.ClientSession {
+	t.Helper()
+	complete(&o)
+	clientIn, serverOut := io.Pipe()
+	serverIn, clientOut := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	ran := make(chan error, 1)
+	go func() { ran <- New(o).Run(ctx, serverIn, serverOut) }()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, copts).
+		Connect(context.Background(), &mcp.IOTransport{Reader: clientIn, Writer: clientOut}, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cancel()
+		if err := <-ran; err != nil {
+			t.Errorf("Run: %v", err)
+		}
+		cs.Close()
+	})
+	return cs
+}
+
+// complete fills in what o needs besides its ways: a server of one
+// question, which it answers with the label chosen.
+func complete(o *Options) {
 	o.Implementation = &mcp.Implementation{Name: "askuser", Version: "test"}
 	o.Tool = &mcp.Tool{Name: "askuser", InputSchema: json.RawMessage(`{"type":"object"}`)}
 	o.Parse = func([]byte) (*Call, error) {
@@ -64,24 +95,6 @@ func serve(t *testing.T, o Options, copts *mcp.ClientOptions) *mcp.ClientSession
 	if o.Log == nil {
 		o.Log = io.Discard
 	}
-	clientIn, serverOut := io.Pipe()
-	serverIn, clientOut := io.Pipe()
-	ctx, cancel := context.WithCancel(context.Background())
-	ran := make(chan error, 1)
-	go func() { ran <- New(o).Run(ctx, serverIn, serverOut) }()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, copts).
-		Connect(context.Background(), &mcp.IOTransport{Reader: clientIn, Writer: clientOut}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cancel()
-		if err := <-ran; err != nil {
-			t.Errorf("Run: %v", err)
-		}
-		cs.Close()
-	})
-	return cs
 }
 
 func call(t *testing.T, cs *mcp.ClientSession) (string, bool) {
@@ -221,5 +234,75 @@ func TestErrorText(t *testing.T) {
 		if got := s.errorText(tc.err); !strings.HasPrefix(got, tc.want) {
 			t.Errorf("%v: %q, want it to start %q", tc.err, got, tc.want)
 		}
+	}
+}
+
+// A client that declines or cancels the form sooner than a person could
+// read it (a headless client that declares forms and shows none) asked
+// the person nothing: the call is asked the next way, and the person is
+// told why, in the client's log and on stderr. A decline or cancel at a
+// person's pace is the person's. Both as the server's own request and as
+// a form handed back in the call's result.
+func TestInstantDeclineIsTheClients(t *testing.T) {
+	const quickest = 200 * time.Millisecond
+	for _, version := range []string{"2025-11-25", ""} {
+		for _, action := range []string{"decline", "cancel"} {
+			t.Run(version+" "+action, func(t *testing.T) {
+				reply := func(delay time.Duration) *mcp.ClientOptions {
+					return &mcp.ClientOptions{ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+						time.Sleep(delay)
+						return &mcp.ElicitResult{Action: action}, nil
+					}}
+				}
+				var opened []string
+				var log strings.Builder
+				o := Options{Quickest: quickest, Ways: []Way{way("inbox", "SQLite", &opened)}, Log: &log}
+				logs := make(chan string, 4)
+				instant := reply(0)
+				instant.LoggingMessageHandler = func(_ context.Context, r *mcp.LoggingMessageRequest) { //nolint:staticcheck // the notice is a log message
+					logs <- r.Params.Data.(string)
+				}
+				cs := serveVersion(t, o, instant, version)
+				if text, isErr := call(t, cs); isErr || text != `{"answers":{"Database":"SQLite"}}` {
+					t.Errorf("an instant %s: %q (error %v), want the inbox's answer", action, text, isErr)
+				}
+				if want := "askuser mcp: The MCP client could not show the form: it " + action; !strings.HasPrefix(log.String(), want) || !strings.Contains(log.String(), "sooner than a person can read it. Asking another way.\n") {
+					t.Errorf("stderr: %q, want it to start %q", log.String(), want)
+				}
+				// From 2026-07-28 on, a call sends log messages only at the
+				// level the client asks for in it, and this client asks none.
+				if version != "" {
+					select {
+					case got := <-logs:
+						if !strings.HasPrefix("askuser mcp: "+got+"\n", log.String()) {
+							t.Errorf("the client's log says %q, stderr %q", got, log.String())
+						}
+					case <-time.After(5 * time.Second):
+						t.Error("no notice in the client's log")
+					}
+				}
+
+				opened = nil
+				cs = serveVersion(t, Options{Quickest: quickest, Ways: []Way{way("inbox", "SQLite", &opened)}}, reply(quickest+100*time.Millisecond), version)
+				want := map[string]string{"decline": "Error: The person declined to answer.", "cancel": "Error: Cancelled: the person closed the questions"}[action]
+				if text, isErr := call(t, cs); !isErr || !strings.HasPrefix(text, want) || len(opened) != 0 {
+					t.Errorf("a %s at a person's pace: %q, ways opened %v; want %q", action, text, opened, want)
+				}
+			})
+		}
+	}
+}
+
+// With --ui elicit, an instant decline is no answer, and the model is
+// told that the client could not show the form, not that the person
+// declined.
+func TestInstantDeclineWithFormsOnly(t *testing.T) {
+	copts := &mcp.ClientOptions{ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		return &mcp.ElicitResult{Action: "decline"}, nil
+	}}
+	cs := serve(t, Options{Elicitation: ElicitOnly}, copts)
+	text, isErr := call(t, cs)
+	if want := "Error: The MCP client could not show the form: it declined the form "; !isErr || !strings.HasPrefix(text, want) || !strings.HasSuffix(text, "sooner than a person can read it. Tell the person, who can run askuser mcp with --ui web.") {
+		t.Errorf("call: %q, want it to start %q", text, want)
 	}
 }

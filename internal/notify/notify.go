@@ -26,6 +26,11 @@ type Run struct {
 // vars ("NAME=value") added, and returns at once. The command's stdout is
 // not askuser's (that carries only the answers); the start of its stderr
 // is kept for the error that Failed reports.
+//
+// Each value is passed as prompt.Display shows it: the text comes from
+// the asker, and a command that echoes it (into tmux, a notification)
+// must not obey its escape sequences or bidirectional controls, and a NUL
+// in it would keep the command from starting at all.
 func Start(command string, vars ...string) *Run {
 	n := &Run{done: make(chan struct{})}
 	shell, flag := "/bin/sh", "-c"
@@ -33,7 +38,11 @@ func Start(command string, vars ...string) *Run {
 		shell, flag = "cmd", "/C"
 	}
 	c := exec.Command(shell, flag, command)
-	c.Env = append(os.Environ(), vars...)
+	c.Env = os.Environ()
+	for _, v := range vars {
+		name, value, _ := strings.Cut(v, "=")
+		c.Env = append(c.Env, name+"="+prompt.Display(value))
+	}
 	var stderr bytes.Buffer
 	c.Stderr = &limitedBuffer{buf: &stderr, max: 500}
 	c.Stdout = nil

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/askuser/askuser/prompt"
 )
 
 func wait(t *testing.T, r *Run) {
@@ -27,6 +29,23 @@ func TestStartVars(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(out); string(got) != "~/src/api|Database" {
 		t.Errorf("the command saw %q", got)
+	}
+}
+
+// The command runs whatever the text holds, and is given it as Display
+// shows it: a NUL does not stop it, and escapes and bidirectional controls
+// reach it only made visible.
+func TestStartShowsTheText(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	text := "Drop\x00 the \x1b]0;owned\x07 table\u202e?\nReally"
+	r := Start(`printf '%s' "$ASKUSER_QUESTION" > "`+out+`"`, "ASKUSER_QUESTION="+text)
+	wait(t, r)
+	if err := r.Failed(); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(out)
+	if want := `Drop\x00 the \x1b]0;owned\x07 table\u202e? Really`; string(got) != want || want != prompt.Display(text) {
+		t.Errorf("the command saw %q; want %q", got, want)
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -53,7 +54,8 @@ func (e *RequestError) Unwrap() error { return e.Err }
 
 // Asker asks through elicitation requests that it sends itself. It asks
 // again, saying why, until the person sends answers that are fine, or
-// declines, or cancels, or ctx ends. A request the client fails is a
+// declines, or cancels, or ctx ends. A request the client fails, or
+// declines or cancels sooner than a person could (see Unattended), is a
 // *RequestError.
 type Asker struct {
 	// Elicit sends one elicitation request and returns the client's reply,
@@ -62,6 +64,39 @@ type Asker struct {
 	Elicit func(ctx context.Context, p *mcp.ElicitParams) (*mcp.ElicitResult, error)
 	// Version is the protocol version the client speaks, for Form.
 	Version string
+	// Quickest is the soonest a person can decline or cancel a form they
+	// were shown (see Unattended); 0 takes every reply as the person's.
+	Quickest time.Duration
+}
+
+// Quickest is how soon after a form is sent a person can decline or
+// cancel it, at the least: they must see the form appear, take in what it
+// asks, and reach a key or button. Reacting to something appearing on
+// screen alone takes a person about a quarter of a second, and reading a
+// question more; clients that cannot show forms reply within
+// milliseconds (codex exec within 10 ms, Claude Code in print mode as
+// fast), so a second tells the two apart with room on both sides.
+const Quickest = time.Second
+
+// Unattended returns a *RequestError when res declines or cancels the
+// form sooner after it was sent (after) than a person could (quickest):
+// such a reply is the client's own, from one that declares forms but
+// cannot show them, and nothing was asked of the person. It returns nil
+// for any other reply, and when quickest is 0.
+func Unattended(res *mcp.ElicitResult, after, quickest time.Duration) error {
+	if res == nil || after >= quickest {
+		return nil
+	}
+	var did string
+	switch res.Action {
+	case "decline":
+		did = "declined"
+	case "cancel":
+		did = "cancelled"
+	default:
+		return nil
+	}
+	return &RequestError{Err: fmt.Errorf("it %s the form %d ms after it was sent, sooner than a person can read it", did, after.Milliseconds())}
 }
 
 // maxRounds is how many times a form is sent before askuser gives up on a
@@ -76,12 +111,18 @@ func (a *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer,
 		if round > maxRounds {
 			return nil, &ClientError{Msg: fmt.Sprintf("answers that do not fit it %d times", maxRounds)}
 		}
+		sent := time.Now()
 		res, err := a.Elicit(ctx, params)
 		if ctx.Err() != nil {
 			return nil, context.Cause(ctx)
 		}
 		if err != nil {
 			return nil, &RequestError{Err: err}
+		}
+		// Once the person has sent the form back, they are there: a form
+		// asked again is theirs to cancel, however quickly.
+		if err := Unattended(res, time.Since(sent), a.Quickest); round == 1 && err != nil {
+			return nil, err
 		}
 		answers, again, err := Outcome(qs, a.Version, res)
 		if err != nil || again == nil {

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -51,7 +52,7 @@ func TestFormMapsEachKindOfQuestion(t *testing.T) {
 		"type": "object",
 		"properties": map[string]any{
 			"q1": map[string]any{"type": "string", "title": "Database",
-				"description": "Which database should we use?\n• PostgreSQL (Recommended): Relational, rich features\n• SQLite: Embedded, zero configuration\nPreview of PostgreSQL (Recommended):\nCREATE TABLE notes (id bigserial);",
+				"description": "Which database should we use? • PostgreSQL (Recommended): Relational, rich features • SQLite: Embedded, zero configuration — Preview of PostgreSQL (Recommended): CREATE TABLE notes (id bigserial);",
 				"oneOf": []any{
 					map[string]any{"const": "PostgreSQL (Recommended)", "title": "PostgreSQL (Recommended)"},
 					map[string]any{"const": "SQLite", "title": "SQLite"},
@@ -59,7 +60,7 @@ func TestFormMapsEachKindOfQuestion(t *testing.T) {
 			"q1_other": map[string]any{"type": "string", "title": "Database: your own answer", "maxLength": 2000.0,
 				"description": "Optional: type your own answer instead of choosing an option."},
 			"q2": map[string]any{"type": "array", "title": "Features (choose any)",
-				"description": "Which features?\n• Login: Sign-in\n• Search: Full text\n• Export: As JSON",
+				"description": "Which features? • Login: Sign-in • Search: Full text • Export: As JSON",
 				"items": map[string]any{"anyOf": []any{
 					map[string]any{"const": "Login", "title": "Login"},
 					map[string]any{"const": "Search", "title": "Search"},
@@ -68,7 +69,7 @@ func TestFormMapsEachKindOfQuestion(t *testing.T) {
 			"q2_other": map[string]any{"type": "string", "title": "Features: your own answer", "maxLength": 2000.0,
 				"description": "Optional: your own answer, added to the options you chose."},
 			"q3": map[string]any{"type": "string", "title": "Name", "minLength": 1.0, "maxLength": 2000.0,
-				"description": "What should it be called?\nFor example: UserCard"},
+				"description": "What should it be called? — For example: UserCard"},
 		},
 		"required": []any{"q3"},
 	}
@@ -289,5 +290,81 @@ func TestAsker(t *testing.T) {
 	}}
 	if _, err := a.Ask(ctx, []schema.Question{single}); !errors.Is(err, stopped) {
 		t.Errorf("ended context: %v, want its cause", err)
+	}
+}
+
+// Field titles and descriptions hold no line breaks: clients draw them on
+// one line, and some show a raw newline as "�". Line breaks in the text
+// become separators every client draws.
+func TestFormFieldsAreOneLine(t *testing.T) {
+	q := schema.Question{Question: "Which layout\nfor the page?", Header: "Layout", Options: []schema.Option{
+		{Label: "Grid", Description: "Cards in rows,\r\nthree wide", Preview: "+--+--+\n|  |  |\n+--+--+"},
+		{Label: "List", Description: "One per line"},
+	}}
+	multiLine := schema.Question{Question: "Which parts?", Header: "Parts", MultiSelect: true, Options: []schema.Option{
+		{Label: "Head", Description: "Top\nof the page"}, {Label: "Foot", Description: "Bottom"},
+	}}
+	textLines := schema.Question{Question: "Name it,\nplease.", Header: "Name", Type: schema.TypeText, Placeholder: "Card"}
+	qs := []schema.Question{q, multiLine, textLines}
+	_, again, err := Outcome(qs, "", &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1": "Grid", "q1_other": "x"}})
+	if err != nil || again == nil {
+		t.Fatalf("no form asked again: %v", err)
+	}
+	for _, p := range []*mcp.ElicitParams{Form(qs, ""), Form(qs, "2025-06-18"), again} {
+		for name, f := range requestedJSON(t, p)["properties"].(map[string]any) {
+			for _, k := range []string{"title", "description"} {
+				if s, _ := f.(map[string]any)[k].(string); strings.ContainsAny(s, "\r\n") {
+					t.Errorf("%s's %s has a line break: %q", name, k, s)
+				}
+			}
+		}
+	}
+	want := "Which layout · for the page? • Grid: Cards in rows, · three wide • List: One per line — Preview of Grid: +--+--+ · |  |  | · +--+--+"
+	if got := requestedJSON(t, Form(qs, ""))["properties"].(map[string]any)["q1"].(map[string]any)["description"]; got != want {
+		t.Errorf("description\n%q, want\n%q", got, want)
+	}
+}
+
+// A decline or cancel that comes sooner than a person can read the form
+// is the client's (headless clients reply so without showing anything):
+// the form could not be shown, and nothing was asked of the person. One
+// that takes a person's time is the person's, and so is one that follows
+// a form the person already sent back.
+func TestAskerTellsTheClientsReplyFromThePersons(t *testing.T) {
+	const quickest = 150 * time.Millisecond
+	reply := func(delay time.Duration, actions ...string) *Asker {
+		return &Asker{Quickest: quickest, Elicit: func(context.Context, *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+			time.Sleep(delay)
+			a := actions[0]
+			actions = actions[1:]
+			return &mcp.ElicitResult{Action: a}, nil
+		}}
+	}
+	for _, action := range []string{"decline", "cancel"} {
+		_, err := reply(0, action).Ask(context.Background(), []schema.Question{single})
+		var failed *RequestError
+		if !errors.As(err, &failed) || !strings.Contains(err.Error(), "sooner than a person can read it") {
+			t.Errorf("an instant %s: %v, want a RequestError", action, err)
+		}
+	}
+	if _, err := reply(quickest+50*time.Millisecond, "decline").Ask(context.Background(), []schema.Question{single}); !errors.Is(err, ErrDeclined) {
+		t.Errorf("a decline at a person's pace: %v, want ErrDeclined", err)
+	}
+	if _, err := reply(quickest+50*time.Millisecond, "cancel").Ask(context.Background(), []schema.Question{single}); !errors.Is(err, prompt.ErrCancelled) {
+		t.Errorf("a cancel at a person's pace: %v, want ErrCancelled", err)
+	}
+	// The first reply is slow and accepted with nothing chosen; the form
+	// asked again is then cancelled at once.
+	slowThenFast := &Asker{Quickest: quickest}
+	n := 0
+	slowThenFast.Elicit = func(context.Context, *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+		if n++; n == 1 {
+			time.Sleep(quickest + 50*time.Millisecond)
+			return &mcp.ElicitResult{Action: "accept"}, nil
+		}
+		return &mcp.ElicitResult{Action: "cancel"}, nil
+	}
+	if _, err := slowThenFast.Ask(context.Background(), []schema.Question{single}); !errors.Is(err, prompt.ErrCancelled) {
+		t.Errorf("a cancel after the person sent the form: %v, want ErrCancelled", err)
 	}
 }

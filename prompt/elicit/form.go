@@ -126,7 +126,7 @@ func form(qs []schema.Question, version string, problems map[int]string, last ma
 		switch {
 		case q.IsText():
 			if q.Placeholder != "" {
-				desc = joinLines(desc, "For example: "+prompt.Display(q.Placeholder))
+				desc = joinParts(desc, "For example: "+prompt.Display(q.Placeholder))
 			}
 			p := property{Type: "string", Title: title, Description: desc, MinLength: 1, MaxLength: prompt.MaxOtherLength}
 			fill(&p, choiceField(i))
@@ -135,9 +135,9 @@ func form(qs []schema.Question, version string, problems map[int]string, last ma
 			continue
 		case q.MultiSelect && legacy:
 			for j, o := range q.Options {
-				p := property{Type: "boolean", Title: title + ": " + prompt.Display(o.Label), Description: prompt.DisplayMultiline(o.Description)}
+				p := property{Type: "boolean", Title: title + ": " + prompt.Display(o.Label), Description: oneLine(o.Description)}
 				if j == 0 {
-					p.Description = joinLines(desc, p.Description)
+					p.Description = joinParts(desc, p.Description)
 				}
 				fill(&p, boxField(i, j))
 				r.fields = append(r.fields, field{boxField(i, j), p})
@@ -181,23 +181,39 @@ func choices(q schema.Question) []titled {
 
 // describe is the description of q's field: the question itself when the
 // form holds several (one question is the form's message), then what each
-// option means and, for the options that have one, its preview.
+// option means and, for the options that have one, its preview. It is one
+// line (see oneLine).
 func describe(q schema.Question, withQuestion bool) string {
-	var lines []string
+	var parts []string
 	if withQuestion {
-		lines = append(lines, prompt.DisplayMultiline(q.Question))
+		parts = append(parts, oneLine(q.Question))
 	}
 	for _, o := range q.Options {
 		if o.Description != "" {
-			lines = append(lines, "• "+prompt.Display(o.Label)+": "+prompt.DisplayMultiline(o.Description))
+			parts = append(parts, "• "+prompt.Display(o.Label)+": "+oneLine(o.Description))
 		}
 	}
+	desc := strings.Join(parts, " ")
 	for _, o := range q.Options {
 		if o.Preview != "" {
-			lines = append(lines, "Preview of "+prompt.Display(o.Label)+":\n"+prompt.DisplayMultiline(o.Preview))
+			desc = joinParts(desc, "Preview of "+prompt.Display(o.Label)+": "+oneLine(o.Preview))
 		}
 	}
-	return strings.Join(lines, "\n")
+	return desc
+}
+
+// oneLine is multi-line text for a field's description: clients draw a
+// description on one line, and some show a raw line break as "�". Its
+// lines are joined with " · ", which every client draws, and blank ones
+// left out.
+func oneLine(s string) string {
+	var lines []string
+	for _, l := range strings.Split(prompt.DisplayMultiline(s), "\n") {
+		if l = strings.TrimRight(l, " "); strings.TrimSpace(l) != "" {
+			lines = append(lines, l)
+		}
+	}
+	return strings.Join(lines, " · ")
 }
 
 // message is what the form says above its fields: the question, or how
@@ -225,12 +241,13 @@ func message(qs []schema.Question, problems map[int]string) string {
 	return b.String()
 }
 
-func joinLines(a, b string) string {
+// joinParts joins two parts of a description with a dash, on one line.
+func joinParts(a, b string) string {
 	switch {
 	case a == "":
 		return b
 	case b == "":
 		return a
 	}
-	return a + "\n" + b
+	return a + " — " + b
 }

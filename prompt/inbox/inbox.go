@@ -142,7 +142,7 @@ func (a *Asker) failure(ctx context.Context, err error) error {
 	case errors.As(err, &server):
 		return &prompt.UnavailableError{Err: server}
 	case errors.As(err, &unreachable):
-		return &prompt.UnavailableError{Err: fmt.Errorf("%w: start one with 'askuser inbox' in a terminal the person sees", unreachable)}
+		return &prompt.UnavailableError{Err: core.WithHint(unreachable)}
 	case errors.As(err, &gone):
 		return &prompt.UnavailableError{Err: gone}
 	case errors.As(err, &refused) && refused.Status == http.StatusBadRequest:

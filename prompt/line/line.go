@@ -79,26 +79,22 @@ func (l *Asker) ask(ctx context.Context, q schema.Question, i, n int) (prompt.An
 		if _, err := io.WriteString(l.out, b.String()); err != nil {
 			return prompt.Answer{}, fmt.Errorf("write prompt: %w", err)
 		}
-		text, err := l.readOther(ctx)
+		text, err := l.readText(ctx, textPrompt, "")
 		return prompt.Answer{Other: text}, err
 	}
-	for j, o := range q.Options {
-		fmt.Fprintf(&b, "  %d. %s\n", j+1, prompt.Display(o.Label))
-		writeIndented(&b, prompt.DisplayMultiline(o.Description), "     ")
-		if o.Preview != "" && !q.MultiSelect {
-			writeIndented(&b, prompt.DisplayMultiline(o.Preview), "     │ ")
-		}
-	}
-	b.WriteString("  0. Other (type your own answer)\n")
-	if _, err := io.WriteString(l.out, b.String()); err != nil {
-		return prompt.Answer{}, fmt.Errorf("write prompt: %w", err)
-	}
+	writeOptions(&b, q)
 	ask := "Enter a number (Enter for 1, 0 for your own answer): "
 	if q.MultiSelect {
 		ask = "Enter numbers separated by commas or spaces (Enter for 1, 0 for your own answer): "
 	}
 	note := ""
-	for {
+	for shown := false; ; {
+		if !shown {
+			if _, err := io.WriteString(l.out, b.String()); err != nil {
+				return prompt.Answer{}, fmt.Errorf("write prompt: %w", err)
+			}
+			shown = true
+		}
 		line, err := l.readLine(ctx, ask)
 		if err != nil {
 			return prompt.Answer{}, err
@@ -116,12 +112,32 @@ func (l *Asker) ask(ctx context.Context, q schema.Question, i, n int) (prompt.An
 		}
 		a := prompt.Answer{Labels: labels, Note: note}
 		if other {
-			if a.Other, err = l.readOther(ctx); err != nil {
+			a.Other, err = l.readOther(ctx)
+			if errors.Is(err, errBack) {
+				// Other was not what the person wanted after all: the
+				// question again, from its options.
+				l.say("Nothing typed: back to the options.")
+				shown = false
+				continue
+			}
+			if err != nil {
 				return prompt.Answer{}, err
 			}
 		}
 		return a, nil
 	}
+}
+
+// writeOptions writes the numbered options of q, and Other, numbered 0.
+func writeOptions(b *strings.Builder, q schema.Question) {
+	for j, o := range q.Options {
+		fmt.Fprintf(b, "  %d. %s\n", j+1, prompt.Display(o.Label))
+		writeIndented(b, prompt.DisplayMultiline(o.Description), "     ")
+		if o.Preview != "" && !q.MultiSelect {
+			writeIndented(b, prompt.DisplayMultiline(o.Preview), "     │ ")
+		}
+	}
+	b.WriteString("  0. Other (type your own answer)\n")
 }
 
 // isNoteKey reports whether line asks to write a note on the answer: n,
@@ -140,8 +156,32 @@ func isNoteKey(q schema.Question, line string) bool {
 // readNote asks for a note on the answer until CheckOther accepts it; an
 // empty line is no note.
 func (l *Asker) readNote(ctx context.Context) (string, error) {
+	return l.readOptional(ctx, "Your note (Enter for none): ", "Your note", "press Enter for none", nil)
+}
+
+// textPrompt asks for the person's own answer: after Other, or to a text
+// question.
+const textPrompt = "Your answer: "
+
+// errBack is what readOther returns for an empty line: the person goes
+// back to the options rather than type an answer of their own.
+var errBack = errors.New("back to the options")
+
+// readOther asks for the person's own answer after Other was chosen, until
+// CheckOther accepts it. An empty line (nothing but what draws nothing)
+// returns errBack: there is no answer of one's own, so the person is
+// taken back to the options, and a number typed next chooses one.
+func (l *Asker) readOther(ctx context.Context) (string, error) {
+	return l.readOptional(ctx, textPrompt, "Your answer", "press Enter to go back to the options", errBack)
+}
+
+// readOptional asks with ask until CheckOther accepts the line, and
+// returns it as CheckOther cleans it; an empty line returns "" and
+// onEmpty. A line refused is named what, and empty says what Enter on its
+// own does.
+func (l *Asker) readOptional(ctx context.Context, ask, what, empty string, onEmpty error) (string, error) {
 	for {
-		line, err := l.readLine(ctx, "Your note (Enter for none): ")
+		line, err := l.readLine(ctx, ask)
 		if err != nil {
 			return "", err
 		}
@@ -149,16 +189,11 @@ func (l *Asker) readNote(ctx context.Context) (string, error) {
 		case err == nil:
 			return s, nil
 		case errors.Is(err, prompt.ErrOtherEmpty):
-			return "", nil
+			return "", onEmpty
 		default:
-			l.say(fmt.Sprintf("Your note %s; type it again, or press Enter for none.", err))
+			l.say(fmt.Sprintf("%s %s; type it again, or %s.", what, err, empty))
 		}
 	}
-}
-
-// readOther asks for the person's own answer until CheckOther accepts it.
-func (l *Asker) readOther(ctx context.Context) (string, error) {
-	return l.readText(ctx, "Your answer: ", "")
 }
 
 // readText asks for a line of text until CheckOther accepts it; an empty
@@ -218,12 +253,17 @@ func (l *Asker) Input(ctx context.Context, message, placeholder, def string) (st
 	if _, err := io.WriteString(l.out, b.String()); err != nil {
 		return "", fmt.Errorf("write prompt: %w", err)
 	}
-	ask := "Your answer: "
+	ask := textPrompt
 	if def != "" {
 		ask = fmt.Sprintf(`Your answer (Enter for "%s"): `, prompt.Display(def))
 	}
 	return l.readText(ctx, ask, def)
 }
+
+// ErrAskAgain is what a reader given to New returns, rather than a line,
+// for a line that it has refused to give as an answer (and said why): the
+// prompt is shown again, and the next line read.
+var ErrAskAgain = errors.New("ask again")
 
 // readLine shows ask and reads one line, without its line ending. A line
 // over MaxLineLength is refused and asked again.
@@ -243,6 +283,9 @@ func (l *Asker) readLine(ctx context.Context, ask string) (string, error) {
 			return "", context.Cause(ctx)
 		case r = <-l.lines:
 			l.lines = nil
+		}
+		if errors.Is(r.err, ErrAskAgain) {
+			continue
 		}
 		if r.err != nil {
 			l.say("")

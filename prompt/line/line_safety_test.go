@@ -102,10 +102,10 @@ func TestLineOther(t *testing.T) {
 		name, input, want, say string
 	}{
 		{"cleaned", "0\n  \x1b[1mMaria\u202eDB\x07 \n", "[1mMariaDB", ""},
-		{"empty then text", "0\n\n \t\nMariaDB\n", "MariaDB", "Your answer cannot be empty; type it, or press Ctrl+C to cancel.\n"},
-		{"only controls", "other\n\x1b\x1b\nok\n", "ok", "Your answer cannot be empty"},
-		{"invalid utf-8", "0\ncaf\xe9\ncafé\n", "café", "Your answer must be UTF-8 text; check the terminal's encoding; type it again, or press Ctrl+C to cancel.\n"},
-		{"too long", "0\n" + long + "\nshort\n", "short", "Your answer must be at most 2000 characters (got 2001); type it again, or press Ctrl+C to cancel.\n"},
+		{"empty, back, then text", "0\n \t\n0\nMariaDB\n", "MariaDB", "Nothing typed: back to the options.\n"},
+		{"only controls is empty", "other\n\x1b\x1b\nother\nok\n", "ok", "Nothing typed: back to the options.\n"},
+		{"invalid utf-8", "0\ncaf\xe9\ncafé\n", "café", "Your answer must be UTF-8 text; check the terminal's encoding; type it again, or press Enter to go back to the options.\n"},
+		{"too long", "0\n" + long + "\nshort\n", "short", "Your answer must be at most 2000 characters (got 2001); type it again, or press Enter to go back to the options.\n"},
 		{"crlf", "0\r\nMariaDB\r\n", "MariaDB", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

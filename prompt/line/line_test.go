@@ -227,11 +227,14 @@ func TestLineReasks(t *testing.T) {
 			[]string{`No option is called "MySQL": enter a number from 0 to 3, or an option's label.`}},
 		{"several for a single-select", "1 2\n1\n", database, prompt.Answer{Labels: []string{"PostgreSQL (Recommended)"}},
 			[]string{"Choose one option: enter a single number."}},
-		{"other, empty, then text", "0\n\n   \n  MariaDB \n", database, prompt.Answer{Other: "MariaDB"},
-			[]string{
-				"Your answer cannot be empty; type it, or press Ctrl+C to cancel.",
-				"Your answer cannot be empty; type it, or press Ctrl+C to cancel.",
-			}},
+		// An empty answer of one's own goes back to the options, and
+		// what is typed next is a choice again, not the answer.
+		{"other, empty, then a number", "0\n\n2\n", database, prompt.Answer{Labels: []string{"SQLite"}},
+			[]string{"Nothing typed: back to the options."}},
+		{"other, blank, then other again", "0\n   \n0\n  MariaDB \n", database, prompt.Answer{Other: "MariaDB"},
+			[]string{"Nothing typed: back to the options."}},
+		{"multi, other, empty, then numbers", "1 0\n\n1 3\n", features, prompt.Answer{Labels: []string{"Auth", "Yes, billing"}},
+			[]string{"Nothing typed: back to the options."}},
 		{"multi with other", "3 0 1\nAudit log\n", features, prompt.Answer{Labels: []string{"Auth", "Yes, billing"}, Other: "Audit log"}, nil},
 		{"CRLF", "0\r\nMariaDB\r\n", database, prompt.Answer{Other: "MariaDB"}, nil},
 		{"no final newline", "2", database, prompt.Answer{Labels: []string{"SQLite"}}, nil},
@@ -248,7 +251,7 @@ func TestLineReasks(t *testing.T) {
 			}
 			var problems []string
 			for _, line := range strings.Split(transcript, "\n") {
-				for _, p := range []string{" is not a choice", "No option", "Choose one", "Your answer cannot"} {
+				for _, p := range []string{" is not a choice", "No option", "Choose one", "Your answer cannot", "Nothing typed"} {
 					if strings.Contains(line, p) && !strings.HasPrefix(line, "Enter") {
 						problems = append(problems, line)
 					}
@@ -400,5 +403,32 @@ func TestLineSharedReader(t *testing.T) {
 		if got[0].Labels[0] != want {
 			t.Errorf("got %q, want %q", got[0].Labels[0], want)
 		}
+	}
+}
+
+// askAgainReader gives ErrAskAgain once, and then what it holds.
+type askAgainReader struct {
+	refused bool
+	rest    io.Reader
+}
+
+func (r *askAgainReader) Read(p []byte) (int, error) {
+	if !r.refused {
+		r.refused = true
+		return 0, ErrAskAgain
+	}
+	return r.rest.Read(p)
+}
+
+// A reader that refuses a line with ErrAskAgain has the prompt shown
+// again, and the next line is the answer.
+func TestLineAskAgain(t *testing.T) {
+	var out strings.Builder
+	got, err := New(&askAgainReader{rest: strings.NewReader("2\n")}, &out, false).Ask(context.Background(), []schema.Question{database})
+	if err != nil || !reflect.DeepEqual(got, []prompt.Answer{{Labels: []string{"SQLite"}}}) {
+		t.Fatalf("Ask = %v, %v; want SQLite", got, err)
+	}
+	if n := strings.Count(out.String(), "Enter a number"); n != 2 {
+		t.Errorf("the prompt was shown %d times, want 2:\n%s", n, out.String())
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/askuser/askuser/prompt"
 )
@@ -95,6 +96,17 @@ func (t *Asker) Release() error {
 // just withdrawn) must not answer the one that replaced it, which the
 // person had not seen. Ctrl+C is kept: it quits whatever is shown.
 func (t *Asker) Forget() { t.forget = true }
+
+// Pause has the next frame drawn take no keys for d once it is drawn,
+// and show note above it meanwhile (marked ⏸): for a set of questions
+// that appears without the person moving to it (another was withdrawn,
+// or answered elsewhere, or it is the first to arrive), a key pressed
+// just then was meant for what was on screen before, and must not answer
+// what the person has not seen. Keys pressed meanwhile are dropped, not
+// kept for later, but Ctrl+C, which quits whatever is shown. When one was
+// dropped, a line says so until the next key. Call it with Forget, which
+// drops what was typed before the frame.
+func (t *Asker) Pause(d time.Duration, note string) { t.pause, t.pauseNote = d, note }
 
 // Idle shows a screen with nothing to answer: the banner, title as a
 // chip, text, and the keys: q to quit, and the caller's hints. It returns

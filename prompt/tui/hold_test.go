@@ -101,7 +101,7 @@ func TestBannerAndRedraw(t *testing.T) {
 		c.hints = []string{"Tab next set"}
 	})
 	tm.ExpectScreen("From ~/src/api · waiting 4s · 2 more waiting\n[Database]")
-	tm.ExpectScreen("Your answer: Mar\n\nEnter submit · Esc cancel · Tab next set")
+	tm.ExpectScreen("Your answer: Mar\n\nEnter submit · Esc back · Ctrl+C cancel · Tab next set")
 	tm.Send("ia" + enter)
 	got, err := ask.wait(t)
 	if err != nil || !reflect.DeepEqual(got, []prompt.Answer{{Other: "Maria"}}) {
@@ -283,6 +283,61 @@ func TestForget(t *testing.T) {
 			got, err := second.wait(t)
 			if !errors.Is(err, tc.err) || !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("second Ask = %v, %v; want %v, %v", got, err, tc.want, tc.err)
+			}
+		})
+	}
+}
+
+// After Pause, the next frame takes no keys for the time given, and says
+// so above it: keys pressed meanwhile, Esc too, are dropped, not kept;
+// once it is over, a line says a key was ignored until the next key, and
+// keys work. Ctrl+C still cancels.
+func TestPause(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		keys  []string // sent at 20, 100 and 400 ms after the frame shows
+		after string   // sent once the pause is over
+		want  []prompt.Answer
+		err   error
+	}{
+		{"digits and Esc are dropped", []string{"2", esc, enter}, "2", []prompt.Answer{labels("SQLite")}, nil},
+		{"nothing pressed", nil, enter, []prompt.Answer{labels("PostgreSQL (Recommended)")}, nil},
+		{"Ctrl+C is kept", []string{"2", ctrlC}, "", nil, prompt.ErrCancelled},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tm := ptytest.New(t, 80, 30)
+			ui := tui.New(tui.Options{In: tm.Tty(), Out: tm.Tty()})
+			if err := ui.Hold(); err != nil {
+				t.Fatal(err)
+			}
+			defer ui.Release()
+			const pause = time.Second
+			ui.Pause(pause, "New questions: keys are paused for a moment.")
+			ask := start(t, func() (any, error) { return ui.Ask(context.Background(), []schema.Question{database}) })
+			tm.ExpectScreen("⏸ New questions: keys are paused for a moment.\n[Database]")
+			shown := time.Now()
+			for i, at := range []time.Duration{20, 100, 400}[:len(tc.keys)] {
+				time.Sleep(time.Until(shown.Add(at * time.Millisecond)))
+				tm.Send(tc.keys[i])
+			}
+			if tc.after != "" {
+				if len(tc.keys) > 0 {
+					tm.ExpectScreen("✖ A key pressed as these questions appeared was ignored: press it again.\n[Database]")
+				} else {
+					tm.ExpectScreenFunc("the frame without the mark", func(s string) bool {
+						return strings.HasPrefix(s, "[Database]")
+					})
+				}
+				if d := time.Since(shown); d < pause-50*time.Millisecond {
+					t.Errorf("the pause ended after %s, not %s", d, pause)
+				}
+				tm.Send(tc.after)
+			}
+			got, err := ask.wait(t)
+			if !errors.Is(err, tc.err) || !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("Ask = %v, %v; want %v, %v", got, err, tc.want, tc.err)
 			}
 		})
 	}

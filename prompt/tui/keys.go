@@ -82,12 +82,22 @@ func (s *dialog) nextKeyOrEsc(render func() error) (key, error) {
 		s.tui.forget = false
 		s.keys.drop()
 	}
+	if s.tui.pause > 0 {
+		if err := s.guard(render); err != nil {
+			return key{}, err
+		}
+	}
 	if err := render(); err != nil {
 		return key{}, err
 	}
 	k, err := s.keys.readKey()
 	if err != nil {
 		return key{}, err
+	}
+	if k.kind != keyResize {
+		// The key was pressed with the frame in sight: whatever the
+		// guard said has been read.
+		s.tui.mark = ""
 	}
 	switch {
 	case k.kind == keyInterrupt && s.tui.takes(KeyInterrupt):
@@ -99,6 +109,47 @@ func (s *dialog) nextKeyOrEsc(render func() error) (key, error) {
 	}
 	return k, nil
 }
+
+// guard draws the frame under the mark that Pause asked for and takes no
+// keys for as long as Pause said: what is pressed meanwhile is dropped,
+// not kept, since it was meant for what was on screen before. Ctrl+C
+// is kept to be read next: it quits whatever is shown. When a key was
+// dropped, the mark then says so until the next key.
+func (s *dialog) guard(render func() error) error {
+	t := s.tui
+	until := time.Now().Add(t.pause)
+	t.pause, t.mark = 0, "⏸ "+t.pauseNote
+	if err := render(); err != nil {
+		return err
+	}
+	dropped := false
+	for {
+		k, ok, err := s.keys.readKeyUntil(until)
+		switch {
+		case err != nil:
+			return err
+		case !ok:
+			t.mark = ""
+			if dropped {
+				t.mark = "✖ " + ignoredNote
+			}
+			return nil
+		case k.kind == keyInterrupt:
+			s.keys.buf = append(s.keys.buf[:0], 0x03)
+			t.mark = ""
+			return nil
+		case k.kind == keyResize:
+			if err := render(); err != nil {
+				return err
+			}
+		default:
+			dropped = true
+		}
+	}
+}
+
+// ignoredNote is the mark left when the guard dropped a key.
+const ignoredNote = "A key pressed as these questions appeared was ignored: press it again."
 
 // drop drops the keys typed so far and not yet read, but Ctrl+C, which is
 // kept to be read next.
@@ -132,26 +183,41 @@ func (kr *keyReader) drop() {
 }
 
 func (kr *keyReader) readKey() (key, error) {
+	k, _, err := kr.readKeyUntil(time.Time{})
+	return k, err
+}
+
+// readKeyUntil is readKey that gives up at deadline (none when zero), with
+// ok false, when no key has come by then.
+func (kr *keyReader) readKeyUntil(deadline time.Time) (k key, ok bool, err error) {
 	if kr.resized {
 		kr.resized = false
-		return key{kind: keyResize}, nil
+		return key{kind: keyResize}, true, nil
 	}
 	var tmp [256]byte
 	for {
 		if k, n, ok := decodeKey(kr.buf); ok {
 			kr.buf = kr.buf[n:]
-			return k, nil
+			return k, true, nil
 		}
 		timeout := time.Duration(-1)
-		if len(kr.buf) > 0 {
+		switch {
+		case len(kr.buf) > 0:
 			timeout = escWait
+		case !deadline.IsZero():
+			if timeout = time.Until(deadline); timeout <= 0 {
+				return key{}, false, nil
+			}
 		}
 		n, err := kr.in.read(tmp[:], timeout)
 		if errors.Is(err, errResized) {
-			return key{kind: keyResize}, nil
+			return key{kind: keyResize}, true, nil
 		}
 		if err != nil {
-			return key{}, err
+			return key{}, false, err
+		}
+		if n == 0 && len(kr.buf) == 0 {
+			continue // the deadline, checked above
 		}
 		if n == 0 {
 			// The start of a sequence and nothing more in time: a lone Esc
@@ -162,7 +228,7 @@ func (kr *keyReader) readKey() (key, error) {
 				k.kind = keyEsc
 			}
 			kr.buf = kr.buf[:0]
-			return k, nil
+			return k, true, nil
 		}
 		kr.buf = append(kr.buf, tmp[:n]...)
 	}

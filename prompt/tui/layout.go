@@ -154,6 +154,9 @@ func (s *dialog) message(m string, l layout, w int) []string {
 func (s *dialog) show(layouts []layout, build func(l layout, w int) frame) error {
 	w, h := s.tui.size()
 	banner := s.tui.bannerLines(w - 1)
+	if m := s.tui.mark; m != "" {
+		banner = append(banner, s.tui.st.paint(truncate(m, w-1), sgrYellow))
+	}
 	f := fit(layouts, h-len(banner), func(l layout) frame { return build(l, w-1) })
 	if len(banner) > 0 {
 		f.lines = append(banner, f.lines...)

@@ -45,8 +45,8 @@ func (r *listResult) WriteAnswer(_ string, v any) error {
 
 // listPrompt shows a question's options and lets the person choose one
 // (single-select) or several (multi-select). The entry after the options
-// is Other, which 0 chooses too, as on the line prompt; n asks for a note
-// on the answer.
+// is Other, numbered 0 and chosen with 0, as on the line prompt and the
+// web page; n asks for a note on the answer.
 type listPrompt struct {
 	s       *dialog
 	q       schema.Question
@@ -99,11 +99,11 @@ func (p *listPrompt) Prompt(*survey.PromptConfig) (any, error) {
 			p.cursor = c
 			continue
 		}
-		digit := -1 // the entry a digit names: 1 to N+1, and 0 for Other
+		digit := -1 // the entry a digit names: 1 to N, and 0 for Other
 		switch {
 		case k.is('0'):
 			digit = n
-		case k.kind == keyRune && k.r >= '1' && k.r <= '9' && int(k.r-'0') <= n+1:
+		case k.kind == keyRune && k.r >= '1' && k.r <= '9' && int(k.r-'0') <= n:
 			digit = int(k.r - '1')
 		}
 		switch {
@@ -209,7 +209,9 @@ func (p *listPrompt) frame(l layout, w int) frame {
 				box = "[x] "
 			}
 		}
-		num := fmt.Sprintf("%d. ", i+1)
+		// Other is numbered 0 here as on every other view: the key
+		// that chooses it.
+		num := fmt.Sprintf("%d. ", (i+1)%(n+1))
 		indent := width(pointer + box + num)
 		var line strings.Builder
 		if focused {
@@ -258,9 +260,9 @@ func (p *listPrompt) frame(l layout, w int) frame {
 		f.lines = append(f.lines, st.paint(truncate("✖ "+sentence(p.message), w), sgrYellow))
 	}
 	if l.hint {
-		hints := []string{"↑/↓ move", fmt.Sprintf("Enter or 1-%d choose", n+1), "0 Other", "n note", "Esc cancel"}
+		hints := []string{"↑/↓ move", fmt.Sprintf("Enter or 1-%d choose", n), "0 Other", "n note", "Esc cancel"}
 		if multi {
-			hints = []string{"↑/↓ move", fmt.Sprintf("Space or 1-%d toggle", n+1), "0 Other", "Enter confirm", "n note", "Esc cancel"}
+			hints = []string{"↑/↓ move", fmt.Sprintf("Space or 1-%d toggle", n), "0 Other", "Enter confirm", "n note", "Esc cancel"}
 		}
 		if l.gap {
 			f.lines = append(f.lines, "")

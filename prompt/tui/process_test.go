@@ -116,7 +116,7 @@ func TestTUIInAProcessSignalled(t *testing.T) {
 			tm := ptytest.New(t, 60, 30)
 			cmd, stdout := startCaller(t, tm)
 			tm.ExpectScreen("❯ 1. PostgreSQL")
-			tm.Send("3")
+			tm.Send("0")
 			tm.ExpectScreen("Your answer:")
 			if err := cmd.Process.Signal(sig); err != nil {
 				t.Fatal(err)

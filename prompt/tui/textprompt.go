@@ -24,11 +24,13 @@ type textPrompt struct {
 	placeholder string   // an example answer, shown while the text is empty
 	def         string   // the answer Enter takes while the text is empty
 	// back makes Esc return errBack, to go back to the screen this one was
-	// opened from, rather than cancel; Ctrl+C still cancels.
-	back    bool
-	text    []rune
-	pos     int // the cursor, an index into text
-	message string
+	// opened from, rather than cancel; Ctrl+C still cancels. keys and
+	// emptyKeys then list what Enter and Esc do, with text and without.
+	back            bool
+	keys, emptyKeys []string
+	text            []rune
+	pos             int // the cursor, an index into text
+	message         string
 }
 
 // newTextPrompt returns a text prompt under head for an answer, starting
@@ -132,15 +134,18 @@ func askText(s *dialog, p *textPrompt) (string, error) {
 	return prompt.CheckOther(text)
 }
 
-// validateNote accepts a note when CheckOther does, or when it is blank,
-// which is no note.
-func validateNote(v any) error {
-	s, _ := v.(string)
-	switch _, err := prompt.CheckOther(s); {
-	case err == nil, errors.Is(err, prompt.ErrOtherEmpty):
-		return nil
-	default:
-		return fmt.Errorf("your note %s; type it again, or press Esc to go back", err)
+// validateBlankOr returns a validator that accepts text when CheckOther
+// does, or when it is blank, which the caller takes as going back (Other)
+// or as no note; what names the text in what it says.
+func validateBlankOr(what string) survey.Validator {
+	return func(v any) error {
+		s, _ := v.(string)
+		switch _, err := prompt.CheckOther(s); {
+		case err == nil, errors.Is(err, prompt.ErrOtherEmpty):
+			return nil
+		default:
+			return fmt.Errorf("%s %s; type it again, or press Esc to go back", what, err)
+		}
 	}
 }
 
@@ -148,16 +153,35 @@ func validateNote(v any) error {
 // and returns the note as CheckOther cleans it ("" for none). Esc returns
 // errBack.
 func askNote(s *dialog, p *textPrompt) (string, error) {
-	p.prefix, p.back = notePrefix, true
-	text, err := askOne[string](s, p, validateNote)
+	p.prefix = notePrefix
+	p.keys, p.emptyKeys = []string{"Enter save", "Esc back"}, []string{"Enter no note", "Esc back"}
+	return askBlankOr(s, p, "your note", nil)
+}
+
+// askOther asks for the answer of one's own after Other was chosen, until
+// it passes CheckOther, and returns it as CheckOther cleans it. Esc, or
+// Enter with nothing typed, returns errBack: Other was not what the
+// person wanted, and the options are shown again.
+func askOther(s *dialog, p *textPrompt) (string, error) {
+	p.keys, p.emptyKeys = []string{"Enter submit", "Esc back"}, []string{"Enter or Esc back"}
+	return askBlankOr(s, p, "your answer", errBack)
+}
+
+// askBlankOr asks a text prompt that Esc leaves (errBack) until its text
+// passes CheckOther or is blank, and returns the text as CheckOther
+// cleans it, or "" and onBlank when it is blank. what names the text in
+// what is said of one refused.
+func askBlankOr(s *dialog, p *textPrompt, what string, onBlank error) (string, error) {
+	p.back = true
+	text, err := askOne[string](s, p, validateBlankOr(what))
 	if err != nil {
 		return "", err
 	}
-	note, err := prompt.CheckOther(text)
+	text, err = prompt.CheckOther(text)
 	if errors.Is(err, prompt.ErrOtherEmpty) {
-		return "", nil
+		return "", onBlank
 	}
-	return note, err
+	return text, err
 }
 
 // Cleanup leaves the prompt on screen: whatever is drawn next replaces it,
@@ -210,9 +234,9 @@ func (p *textPrompt) frame(l layout, w int) frame {
 		keys := []string{"Enter submit", "Esc cancel"}
 		switch {
 		case p.back && len(p.text) == 0:
-			keys = []string{"Enter no note", "Esc back", interruptHint}
+			keys = append(slices.Clip(p.emptyKeys), interruptHint)
 		case p.back:
-			keys = []string{"Enter save", "Esc back", interruptHint}
+			keys = append(slices.Clip(p.keys), interruptHint)
 		case len(p.text) == 0 && p.def != "":
 			keys[0] = fmt.Sprintf(`Enter for "%s"`, prompt.Display(p.def))
 		}

@@ -28,9 +28,9 @@ func TestValidateText(t *testing.T) {
 	}
 }
 
-// The note prompt refuses what CheckOther refuses, saying why, but takes a
-// blank note: it is no note.
-func TestValidateNote(t *testing.T) {
+// The note and Other prompts refuse what CheckOther refuses, saying why,
+// but take a blank text: it is no note, or back to the options.
+func TestValidateBlankOr(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"Fits on one machine", ""},
 		{"", ""},
@@ -39,13 +39,13 @@ func TestValidateNote(t *testing.T) {
 		{"\xff", "your note must be UTF-8 text; check the terminal's encoding; type it again, or press Esc to go back"},
 	}
 	for _, tt := range tests {
-		err := validateNote(tt.in)
+		err := validateBlankOr("your note")(tt.in)
 		got := ""
 		if err != nil {
 			got = err.Error()
 		}
 		if got != tt.want {
-			t.Errorf("validateNote(%.20q) = %q, want %q", tt.in, got, tt.want)
+			t.Errorf("validateBlankOr(%.20q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/AlecAivazis/survey/v2"
 	"github.com/AlecAivazis/survey/v2/terminal"
@@ -60,7 +61,8 @@ type Options struct {
 // Asker asks questions in the terminal, one screen per question, with the
 // arrow keys, j/k, digits, Space and Enter; a text question, Confirm and
 // Input each take one screen too. Esc or Ctrl+C cancel from any screen,
-// the Other text prompt and the review included.
+// the review included, but for the note and the answer of one's own after
+// Other, which Esc leaves for the options (Ctrl+C still cancels).
 //
 // While it asks, the terminal is in raw mode with the cursor hidden except
 // where text is typed. Ask, Confirm and Input put it back as they found it
@@ -88,6 +90,13 @@ type Asker struct {
 	// goroutine that asks uses them.
 	held   *keyReader
 	forget bool
+	// pause is how long the next frame drawn takes no keys, and
+	// pauseNote what it says meanwhile (see Pause); mark is the line
+	// shown above the frame while the guard lasts, and after it when it
+	// dropped a key.
+	pause     time.Duration
+	pauseNote string
+	mark      string
 
 	// mu guards the terminal: its saved mode and everything written to it.
 	mu      sync.Mutex
@@ -211,6 +220,9 @@ func (t *Asker) run(ctx context.Context, total int, f func(*dialog) error) (err 
 	}
 	defer keys.in.watch(ctx)()
 
+	// What the guard of one frame says is not for the frames of another
+	// call.
+	defer func() { t.mark = "" }()
 	s := &dialog{tui: t, keys: keys, total: total}
 	if err := f(s); err != nil {
 		// Why f stopped says more than a failure to erase the screen.
@@ -394,8 +406,9 @@ type dialog struct {
 // ask asks one question: the list of options, then the text prompt when
 // Other was chosen; or, for a text question, the text prompt alone. From
 // the list, n opens the note on the answer, and Esc there goes back to the
-// list with the note as it was. prev is the answer being changed, if any,
-// to start from.
+// list with the note as it was; from the Other prompt, Esc or Enter with
+// nothing typed goes back to the list as it was. prev is the answer being
+// changed, if any, to start from.
 func (s *dialog) ask(index int, q schema.Question, prev prompt.Answer) (prompt.Answer, error) {
 	head := func(l layout, w int) []string { return s.heading(q, index, l, w) }
 	if q.IsText() {
@@ -405,39 +418,48 @@ func (s *dialog) ask(index int, q schema.Question, prev prompt.Answer) (prompt.A
 		return prompt.Answer{Other: other}, err
 	}
 	list := newListPrompt(s, q, index, prev)
-	var choice listResult
 	for {
-		var err error
-		if choice, err = askOne[listResult](s, list, list.validate); err != nil {
+		choice, err := s.choose(list, head)
+		if err != nil {
 			return prompt.Answer{}, err
 		}
-		if !choice.note {
-			break
+		a := prompt.Answer{Note: list.note}
+		for _, i := range choice.picked {
+			a.Labels = append(a.Labels, q.Options[i].Label)
+		}
+		if !choice.other {
+			return a, nil
+		}
+		text := newTextPrompt(s, head, prev.Other)
+		text.chosen = a.Labels
+		switch a.Other, err = askOther(s, text); {
+		case errors.Is(err, errBack):
+			continue
+		case err != nil:
+			return prompt.Answer{}, err
+		}
+		return a, nil
+	}
+}
+
+// choose shows the list until the person chooses, with the note prompt
+// in between each time they press n.
+func (s *dialog) choose(list *listPrompt, head func(layout, int) []string) (listResult, error) {
+	for {
+		choice, err := askOne[listResult](s, list, list.validate)
+		if err != nil || !choice.note {
+			return choice, err
 		}
 		// n: the note, then the list again, as it was.
 		note, err := askNote(s, newTextPrompt(s, head, list.note))
 		switch {
 		case errors.Is(err, errBack):
 		case err != nil:
-			return prompt.Answer{}, err
+			return listResult{}, err
 		default:
 			list.note = note
 		}
 	}
-	a := prompt.Answer{Note: list.note}
-	var err error
-	for _, i := range choice.picked {
-		a.Labels = append(a.Labels, q.Options[i].Label)
-	}
-	if !choice.other {
-		return a, nil
-	}
-	text := newTextPrompt(s, head, prev.Other)
-	text.chosen = a.Labels
-	if a.Other, err = askText(s, text); err != nil {
-		return prompt.Answer{}, err
-	}
-	return a, nil
 }
 
 // askOne runs a prompt through survey, which prompts, validates, has the

@@ -153,7 +153,7 @@ func TestTUIArrowUpWrapsToOther(t *testing.T) {
 	a := startAsk(t, tm, false, database)
 	tm.ExpectScreen("❯ 1. PostgreSQL")
 	tm.Send(up)
-	tm.ExpectScreen("❯ 3. Other")
+	tm.ExpectScreen("❯ 0. Other")
 	tm.Send(enter)
 	tm.ExpectScreen("Your answer:")
 	tm.Send("MariaDB" + enter)
@@ -177,7 +177,7 @@ func TestTUIJAndKMove(t *testing.T) {
 	tm.Send("j")
 	tm.ExpectScreen("❯ 2. SQLite")
 	tm.Send("j")
-	tm.ExpectScreen("❯ 3. Other")
+	tm.ExpectScreen("❯ 0. Other")
 	tm.Send("k")
 	tm.ExpectScreen("❯ 2. SQLite")
 	tm.Send(enter)
@@ -188,18 +188,51 @@ func TestTUIOtherAsksForText(t *testing.T) {
 	t.Parallel()
 	tm := ptytest.New(t, 60, 30)
 	a := startAsk(t, tm, true, database)
-	tm.ExpectScreen("3. Other\n     Type your own answer")
-	tm.Send("3")
+	tm.ExpectScreen("0. Other\n     Type your own answer")
+	tm.Send("0")
 	tm.ExpectScreen("Your answer:")
-	tm.Send(enter) // empty: asked again
-	tm.ExpectScreen("An answer is needed: type it, or press Esc to cancel")
-	tm.Send("   " + enter) // blank: asked again
-	tm.ExpectScreen("An answer is needed: type it, or press Esc to cancel")
 	tm.Send("CockroachDB")
 	tm.ExpectScreen("Your answer: CockroachDB")
 	tm.Send("\x7f\x7fXX" + enter)
 	a.answer(t, prompt.Answer{Other: "CockroachXX"})
 	checkRestored(t, tm)
+}
+
+// Other can be left without cancelling: Esc, or Enter with nothing typed
+// (blank counts as nothing), goes back to the options as they were, and
+// what is pressed there chooses an option. (Esc in the options still
+// cancels: see TestTUICancel.)
+func TestTUIBackFromOther(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ name, back string }{
+		{"Esc", "half" + esc},
+		{"empty Enter", enter},
+		{"blank Enter", " \u3000\u200b " + enter},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tm := ptytest.New(t, 60, 30)
+			a := startAsk(t, tm, false, database, features)
+			tm.ExpectScreen("❯ 1. PostgreSQL")
+			tm.Send("0")
+			tm.ExpectScreen("Your answer:")
+			tm.ExpectScreen("Enter or Esc back · Ctrl+C cancel")
+			tm.Send(tc.back)
+			tm.ExpectScreen("❯ 0. Other")
+			tm.ExpectScreen("Esc cancel")
+			tm.Send("2")
+			tm.ExpectScreen("❯ [ ] 1. Auth")
+			// In a multi-select, the ticks stay as they were.
+			tm.Send("1" + "0" + enter)
+			tm.ExpectScreen("Chosen: Auth")
+			tm.Send(tc.back)
+			tm.ExpectScreen("❯ [x] 0. Other")
+			tm.ExpectScreen("[x] 1. Auth")
+			tm.Send("0" + enter)
+			a.answer(t, labels("SQLite"), labels("Auth"))
+			checkRestored(t, tm)
+		})
+	}
 }
 
 func TestTUIMultiSelectSpaceAndDigits(t *testing.T) {
@@ -247,8 +280,8 @@ func TestTUIMultiSelectWithOther(t *testing.T) {
 	tm.ExpectScreen("❯ [ ] 1. Auth")
 	tm.Send("1")
 	tm.ExpectScreen("[x] 1. Auth")
-	tm.Send("4")
-	tm.ExpectScreen("❯ [x] 4. Other")
+	tm.Send("0")
+	tm.ExpectScreen("❯ [x] 0. Other")
 	tm.Send(enter)
 	tm.ExpectScreen("Chosen: Auth")
 	tm.Send("Audit log" + enter)
@@ -296,10 +329,15 @@ func TestTUICancel(t *testing.T) {
 				a := startAsk(t, tm, true, q)
 				tm.ExpectScreen("Esc cancel")
 				if where == "Other prompt" {
-					tm.Send("3")
+					tm.Send("0")
 					tm.ExpectScreen("Your answer:")
 					tm.Send("half")
 					tm.ExpectScreen("Your answer: half")
+				}
+				if where == "Other prompt" && k.key == esc {
+					// Esc there goes back to the options, where it cancels.
+					tm.Send(esc)
+					tm.ExpectScreen("❯ 0. Other")
 				}
 				tm.Send(k.key)
 				if _, err := a.wait(t); !errors.Is(err, prompt.ErrCancelled) {
@@ -320,7 +358,7 @@ func TestTUIContextCancelled(t *testing.T) {
 			a := startAsk(t, tm, true, database)
 			tm.ExpectScreen("❯ 1. PostgreSQL")
 			if where == "Other prompt" {
-				tm.Send("3")
+				tm.Send("0")
 				tm.ExpectScreen("Your answer:")
 			}
 			if echo, canonical := tm.LineMode(); echo || canonical {
@@ -386,10 +424,8 @@ func TestTUIColourOff(t *testing.T) {
 	tm := ptytest.New(t, 60, 30)
 	a := startAsk(t, tm, false, database, features)
 	tm.ExpectScreen("❯ 1. PostgreSQL")
-	tm.Send("3")
+	tm.Send("0")
 	tm.ExpectScreen("Your answer:")
-	tm.Send(enter)
-	tm.ExpectScreen("An answer is needed")
 	tm.Send("x" + enter)
 	tm.ExpectScreen("❯ [ ] 1. Auth")
 	tm.Send(enter)
@@ -427,7 +463,7 @@ func TestTUIScreenShowsDescriptionsAndPreview(t *testing.T) {
 		"     Relational, rich features",
 		"  2. SQLite",
 		"     Embedded, zero configuration",
-		"  3. Other",
+		"  0. Other",
 		"     Type your own answer",
 		"",
 		"│ CREATE TABLE users (",
@@ -467,9 +503,9 @@ func TestTUILongTextFitsAndDoesNotClimb(t *testing.T) {
 			steps := []struct{ key, want string }{
 				{down, "❯ 2. Short"},
 				{down, "❯ 3. 宽字"},
-				{down, "❯ 4. Other"},
+				{down, "❯ 0. Other"},
 				{up, "❯ 3. 宽字"},
-				{"j", "❯ 4. Other"},
+				{"j", "❯ 0. Other"},
 				{"k", "❯ 3. 宽字"},
 				{"k", "❯ 2. Short"},
 			}
@@ -560,14 +596,14 @@ func TestTUIReviewChangesAnAnswer(t *testing.T) {
 		got, err = ui.Ask(ctx, []schema.Question{database, name})
 	}()
 	tm.ExpectScreen("Question 1 of 2")
-	tm.Send("3")
+	tm.Send("0")
 	tm.ExpectScreen("Your answer:")
 	tm.Send("MariaDB" + enter)
 	tm.ExpectScreen("Question 2 of 2")
 	tm.Send("Card" + enter)
 	tm.ExpectScreen("  Database  MariaDB\n  Name      Card\n\n❯ 1. Submit")
 	tm.Send("2") // change the database: the list starts on Other, its text kept
-	tm.ExpectScreen("❯ 3. Other")
+	tm.ExpectScreen("❯ 0. Other")
 	tm.Send(enter)
 	tm.ExpectScreen("Your answer: MariaDB")
 	tm.Send("\x7f\x7f" + enter)
@@ -624,8 +660,9 @@ func TestTUIConfirmAndInput(t *testing.T) {
 }
 
 // Text from the input is drawn through Display: escape sequences and
-// bidirectional overrides are shown, not obeyed; typed answers go through
-// CheckOther.
+// bidirectional overrides are shown, not obeyed, and what draws nothing is
+// shown by its code point, so that "SQ\u200bLite" cannot pass for
+// "SQLite"; typed answers go through CheckOther.
 func TestTUIHostileTextIsShownNotObeyed(t *testing.T) {
 	t.Parallel()
 	tm := ptytest.New(t, 80, 30)
@@ -634,46 +671,52 @@ func TestTUIHostileTextIsShownNotObeyed(t *testing.T) {
 		Header:   "DB\u202e",
 		Options: []schema.Option{
 			{Label: "Postgre\x1b[31mSQL", Description: "one\ntwo\x1b]52;c;aGk=\x07"},
-			{Label: "SQLite", Description: "Embedded"},
+			{Label: "SQ\u200bLite", Description: "Embedded\ufeff"},
 		},
 	}
 	a := startAsk(t, tm, false, q)
 	tm.ExpectScreen(`1. Postgre\x1b[31mSQL`)
+	tm.ExpectScreen("2. SQ⟨U+200B⟩Lite\n     Embedded⟨U+FEFF⟩")
 	tm.ExpectScreen(`two\x1b]52;c;aGk=\x07`)
 	tm.ExpectScreen(`Which \x1b]0;pwned\x07database?`)
 	tm.ExpectScreen(`DB\u202e`)
-	tm.Send("3")
+	tm.Send("0")
 	tm.ExpectScreen("Your answer:")
 	// What is typed (or pasted) is drawn by the same rule while it is
 	// typed, the cursor after it.
-	tm.Send("Maria\u202eDB\u2028\u2066x\x1b[D")
-	tm.ExpectScreen(`Your answer: Maria\u202eDB\u2028\u2066x`)
+	tm.Send("Maria\u202eDB\u2028\u2066x\u2060\x1b[D")
+	tm.ExpectScreen(`Your answer: Maria\u202eDB\u2028\u2066x⟨U+2060⟩`)
 	tm.Send(enter)
-	a.answer(t, prompt.Answer{Other: "MariaDB x"})
+	a.answer(t, prompt.Answer{Other: "MariaDB x\u2060"})
 	if echo, canonical := tm.LineMode(); !echo || !canonical {
 		t.Errorf("terminal left with echo %v, line editing %v", echo, canonical)
 	}
 	tm.Drain()
 	raw := tm.Raw()
-	for _, bad := range []string{"\x1b]0;", "\x1b]52;", "\x1b[31m", "\u202e", "\u2028", "\u2066", "\x07"} {
+	for _, bad := range []string{"\x1b]0;", "\x1b]52;", "\x1b[31m", "\u202e", "\u2028", "\u2066", "\x07", "\u200b", "\ufeff", "\u2060"} {
 		if strings.Contains(raw, bad) {
 			t.Errorf("the terminal was sent %q", bad)
 		}
 	}
 }
 
-// 0 is Other, as on the line prompt.
+// 0 is Other, as on the line prompt, and Other is shown as 0.
 func TestTUIZeroChoosesOther(t *testing.T) {
 	t.Parallel()
 	tm := ptytest.New(t, 80, 30)
 	a := startAsk(t, tm, false, database, features)
-	tm.ExpectScreen("Enter or 1-3 choose · 0 Other")
+	tm.ExpectScreen("Enter or 1-2 choose · 0 Other")
+	tm.ExpectScreen("  2. SQLite\n     Embedded, zero configuration\n  0. Other\n     Type your own answer")
+	// 3 names no option: Other is numbered 0, and chosen with 0, as on
+	// the line prompt and the web page.
+	tm.Send("3" + down)
+	tm.ExpectScreen("❯ 2. SQLite")
 	tm.Send("0")
 	tm.ExpectScreen("Your answer:")
 	tm.Send("MariaDB" + enter)
-	tm.ExpectScreen("Space or 1-4 toggle · 0 Other")
+	tm.ExpectScreen("Space or 1-3 toggle · 0 Other")
 	tm.Send("0")
-	tm.ExpectScreen("❯ [x] 4. Other")
+	tm.ExpectScreen("❯ [x] 0. Other")
 	tm.Send(enter)
 	tm.ExpectScreen("Your answer:")
 	tm.Send("Audit" + enter)

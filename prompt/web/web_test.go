@@ -147,6 +147,7 @@ func TestWebPageShowsTextAsDisplayed(t *testing.T) {
 		Options: []schema.Option{
 			{Label: "<b>Postgres</b>\a (Recommended)", Description: "first\tsecond", Preview: "\x1b]0;title\x07"},
 			{Label: "SQLite", Description: "d"},
+			{Label: "claude\u200bcode", Description: "soft\u00adhyphen\ufeff"},
 		},
 	}}}}
 	check := func(what, page string, want ...string) {
@@ -167,6 +168,10 @@ func TestWebPageShowsTextAsDisplayed(t *testing.T) {
 		`&lt;b&gt;Postgres&lt;/b&gt;\x07`,
 		"first   second",
 		`\x1b]0;title\x07`,
+		// What draws nothing is shown by its code point (html/template
+		// writes + as &#43;).
+		`claude⟨U&#43;200B⟩code`,
+		`soft⟨U&#43;00AD⟩hyphen⟨U&#43;FEFF⟩`,
 		// The note field names its question, as shown.
 		`<span class="visually-hidden"> on: Which\u202e one?`,
 	)

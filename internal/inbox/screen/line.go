@@ -8,6 +8,7 @@ package screen
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -59,6 +60,13 @@ type Line struct {
 	Now func() time.Time
 
 	last *inbox.Set // the set shown last
+	// keyGuard, when set, replaces KeyGuard: tests that type lines at
+	// given times use a longer one, which a busy machine cannot outrun.
+	keyGuard time.Duration
+	// moved is set when the person moved on from the set shown last
+	// (answered, cancelled or skipped it): the next set then takes lines
+	// at once, as it does when Terminal is not set.
+	moved bool
 }
 
 // Run shows the queue until the input ends or /quit is typed (it returns
@@ -89,6 +97,7 @@ func (l *Line) Run(ctx context.Context) error {
 		if !idle {
 			l.say(fmt.Sprintf("Waiting for questions at %s.", l.Where))
 			idle = true
+			l.moved = false
 		}
 		text, state, wake := in.takeIdle(!l.Terminal)
 		switch state {
@@ -125,10 +134,16 @@ func (l *Line) present(ctx context.Context, s *inbox.Set, more int, in *lines) (
 	// not answer these. It is dropped before they are shown, so that
 	// nothing typed after is.
 	dropped := 0
+	var guard time.Time
 	if l.Terminal && s != l.last {
 		dropped = in.drop()
+		if !l.moved {
+			// Nor what is typed just after they appear, unless the
+			// person moved here.
+			guard = time.Now().Add(cmp.Or(l.keyGuard, KeyGuard))
+		}
 	}
-	l.last = s
+	l.last, l.moved = s, false
 	header := fmt.Sprintf("From %s · waiting %s", prompt.Display(source(s, l.Home)), prompt.Waited(l.Now().Sub(s.Arrived)))
 	if more > 0 {
 		header += fmt.Sprintf(" · %d more waiting", more)
@@ -141,11 +156,14 @@ func (l *Line) present(ctx context.Context, s *inbox.Set, more int, in *lines) (
 	case dropped > 1:
 		l.say(fmt.Sprintf("(%d lines typed before these questions were shown were dropped.)", dropped))
 	}
+	if !guard.IsZero() {
+		l.say("(These questions just appeared: a line typed in the first half second is not taken.)")
+	}
 
 	askCtx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 	commands := make(chan string, 1)
-	asker := line.New(&feed{in: in, done: askCtx.Done(), commands: commands}, l.Out, !l.Terminal)
+	asker := line.New(&feed{in: in, done: askCtx.Done(), commands: commands, guard: guard, out: l.Out}, l.Out, !l.Terminal)
 	type result struct {
 		reply inbox.Reply
 		err   error
@@ -185,6 +203,7 @@ func (l *Line) present(ctx context.Context, s *inbox.Set, more int, in *lines) (
 	case cmd == cmdCancel:
 		if l.Queue.Cancel(s) == nil {
 			l.say(fmt.Sprintf("Cancelled the questions from %s.", from))
+			l.moved = true
 			return false, nil
 		}
 	case cmd == cmdNext:
@@ -194,12 +213,14 @@ func (l *Line) present(ctx context.Context, s *inbox.Set, more int, in *lines) (
 			return false, nil
 		}
 		if l.Queue.Skip(s) == nil {
+			l.moved = true
 			return false, nil
 		}
 	case r.err == nil:
 		switch err := l.Queue.Answer(s, r.reply); {
 		case err == nil:
 			l.say(fmt.Sprintf("✔ Sent to %s.", from))
+			l.moved = true
 			return false, nil
 		case !errors.Is(err, inbox.ErrEnded):
 			// The line asker gives only answers that fit: this is a bug.
@@ -238,18 +259,30 @@ type feed struct {
 	done     <-chan struct{}
 	commands chan<- string
 	rest     []byte
+	// guard, when set, is when the set starts taking lines: one typed
+	// before, as it appeared, is refused with a line to out that says so,
+	// and the asker asks again (see line.ErrAskAgain). So is a command,
+	// but /quit.
+	guard time.Time
+	out   io.Writer
 }
 
 func (f *feed) Read(p []byte) (int, error) {
 	for len(f.rest) == 0 {
-		text, ok := f.in.take(f.done)
+		next, ok := f.in.take(f.done)
 		switch {
 		case !ok:
 			return 0, errStop
-		case text == nil:
+		case next == nil:
 			return 0, io.EOF
 		}
-		if c := command(*text); c != "" {
+		c := command(next.text)
+		if next.at.Before(f.guard) && c != cmdQuit {
+			// A failed write shows in the prompt written next.
+			_, _ = io.WriteString(f.out, "(A line typed as these questions appeared was not taken: read them, then answer.)\n")
+			return 0, line.ErrAskAgain
+		}
+		if c != "" {
 			select {
 			case f.commands <- c:
 			default:
@@ -257,7 +290,7 @@ func (f *feed) Read(p []byte) (int, error) {
 			<-f.done
 			return 0, errStop
 		}
-		f.rest = []byte(*text + "\n")
+		f.rest = []byte(next.text + "\n")
 	}
 	n := copy(p, f.rest)
 	f.rest = f.rest[n:]
@@ -299,9 +332,15 @@ func (l *Line) say(s string) {
 // screen can wait for a line and for the queue at once.
 type lines struct {
 	mu    sync.Mutex
-	buf   []string
+	buf   []typed
 	ended bool
 	wake  chan struct{} // closed and replaced when a line comes or the input ends
+}
+
+// typed is a line of the input, and when it came.
+type typed struct {
+	text string
+	at   time.Time
 }
 
 // maxLine is the longest line kept whole: a longer one is cut to one byte
@@ -350,7 +389,7 @@ func (ls *lines) add(text *string) {
 	if text == nil {
 		ls.ended = true
 	} else {
-		ls.buf = append(ls.buf, *text)
+		ls.buf = append(ls.buf, typed{*text, time.Now()})
 	}
 	close(ls.wake)
 	ls.wake = make(chan struct{})
@@ -358,7 +397,7 @@ func (ls *lines) add(text *string) {
 
 // take waits for the next line and takes it; it returns nil at the end of
 // the input, and false when done is closed first (no line is taken then).
-func (ls *lines) take(done <-chan struct{}) (*string, bool) {
+func (ls *lines) take(done <-chan struct{}) (*typed, bool) {
 	for {
 		ls.mu.Lock()
 		select {
@@ -368,10 +407,10 @@ func (ls *lines) take(done <-chan struct{}) (*string, bool) {
 		default:
 		}
 		if len(ls.buf) > 0 {
-			text := ls.buf[0]
+			line := ls.buf[0]
 			ls.buf = ls.buf[1:]
 			ls.mu.Unlock()
-			return &text, true
+			return &line, true
 		}
 		if ls.ended {
 			ls.mu.Unlock()
@@ -392,10 +431,10 @@ func (ls *lines) take(done <-chan struct{}) (*string, bool) {
 func (ls *lines) drop() int {
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
-	var kept []string
-	for _, text := range ls.buf {
-		if command(text) == cmdQuit {
-			kept = append(kept, text)
+	var kept []typed
+	for _, line := range ls.buf {
+		if command(line.text) == cmdQuit {
+			kept = append(kept, line)
 		}
 	}
 	n := len(ls.buf) - len(kept)
@@ -416,8 +455,8 @@ const (
 func (ls *lines) takeIdle(keep bool) (string, int, <-chan struct{}) {
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
-	if len(ls.buf) > 0 && (!keep || command(ls.buf[0]) == cmdQuit) {
-		text := ls.buf[0]
+	if len(ls.buf) > 0 && (!keep || command(ls.buf[0].text) == cmdQuit) {
+		text := ls.buf[0].text
 		ls.buf = ls.buf[1:]
 		return text, lineTaken, nil
 	}

@@ -31,12 +31,15 @@ type testScreen struct {
 	done chan error
 }
 
-func startScreen(t *testing.T, terminal bool, q *inbox.Queue) *testScreen {
+func startScreen(t *testing.T, terminal bool, q *inbox.Queue, opts ...func(*Line)) *testScreen {
 	t.Helper()
 	pr, pw := io.Pipe()
 	s := &testScreen{q: q, in: pw, done: make(chan error, 1)}
 	l := &Line{Queue: q, In: pr, Out: &s.out, Terminal: terminal, Where: "/run/inbox.sock", Home: "/home/me",
 		Now: func() time.Time { return time.Date(2026, 1, 1, 0, 0, 12, 0, time.UTC) }}
+	for _, o := range opts {
+		o(l)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { s.done <- l.Run(ctx) }()
 	t.Cleanup(func() {
@@ -103,6 +106,34 @@ func TestLineAnswers(t *testing.T) {
 	s.waitOut(t, "✔ Sent to ~/src/api.\n\nFrom deploy-bot · waiting 12s\nDeploy? [y/N]: ")
 }
 
+// Where a set came from, and its questions, are shown as every text from
+// an asker is: a character that draws nothing is shown by its code point.
+func TestLineShowsInvisibleCharacters(t *testing.T) {
+	q := newQueue()
+	a := add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "claude\u200bcode", Questions: []schema.Question{question("Data\u2060base", "Postgre\ufeffSQL", "SQLite")}})
+	s := startScreen(t, false, q)
+	s.waitOut(t, "From claude⟨U+200B⟩code · waiting 12s\n[1/1] Data⟨U+2060⟩base\nData⟨U+2060⟩base?\n  1. Postgre⟨U+FEFF⟩SQL\n")
+	s.write(t, "1\n")
+	if e := ended(t, a); !reflect.DeepEqual(e.Reply.Answers, []prompt.Answer{{Labels: []string{"Postgre\ufeffSQL"}}}) {
+		t.Errorf("answered %+v, want the label as given", e.Reply.Answers)
+	}
+	s.waitOut(t, "✔ Sent to claude⟨U+200B⟩code.\n")
+}
+
+// An empty answer of one's own goes back to the options, as on askuser's
+// line prompts: the 2 typed next chooses option 2.
+func TestLineBackFromOther(t *testing.T) {
+	q := newQueue()
+	a := add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "agent", Questions: []schema.Question{question("Database", "PostgreSQL", "SQLite")}})
+	s := startScreen(t, false, q)
+	s.waitOut(t, "From agent")
+	s.write(t, "0\n\n2\n")
+	if e := ended(t, a); e.State != inbox.Answered || !reflect.DeepEqual(e.Reply.Answers, []prompt.Answer{{Labels: []string{"SQLite"}}}) {
+		t.Errorf("answered %+v, want SQLite", e)
+	}
+	s.waitOut(t, "Your answer: \nNothing typed: back to the options.\n[1/1] Database\n")
+}
+
 // Lines that are not typed at a terminal wait for the sets they answer:
 // answers given ahead reach each set in turn, and none is lost between
 // sets.
@@ -132,6 +163,7 @@ func TestLineCommands(t *testing.T) {
 	b := add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "b", Questions: []schema.Question{question("Two", "C", "D")}})
 	s := startScreen(t, true, q)
 	s.waitOut(t, "From a · waiting 12s · 1 more waiting\n")
+	time.Sleep(KeyGuard)
 	s.write(t, "/next\n")
 	s.waitOut(t, "From b · waiting 12s · 1 more waiting\n")
 	s.write(t, " /CANCEL \n")
@@ -161,8 +193,9 @@ func TestLineNextToALaterSet(t *testing.T) {
 	q := newQueue()
 	add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "a", Questions: []schema.Question{question("One", "A", "B")}})
 	s := startScreen(t, true, q)
-	s.waitOut(t, "From a · waiting 12s\n[1/1] One\n")
+	s.waitOut(t, "From a · waiting 12s\n"+guardNote+"[1/1] One\n")
 	b := add(t, q, &inbox.Set{Kind: inbox.KindInput, From: "b", Message: "Name?"})
+	time.Sleep(KeyGuard)
 	s.write(t, "/next\n")
 	s.waitOut(t, "From b · waiting 12s · 1 more waiting\nName?\n")
 	if strings.Contains(s.out.String(), "No other set is waiting.") {
@@ -184,13 +217,59 @@ func TestLineWithdrawn(t *testing.T) {
 	s.waitOut(t, "[1/1] One\n")
 	start := time.Now()
 	q.Withdraw(a, "gone")
-	s.waitOut(t, "The asker from a stopped waiting: its questions were withdrawn.\n\nFrom b · waiting 12s\nName?\n")
+	s.waitOut(t, "The asker from a stopped waiting: its questions were withdrawn.\n\nFrom b · waiting 12s\n"+guardNote+"Name?\n")
 	if d := time.Since(start); d > time.Second {
 		t.Errorf("the screen took %s", d)
 	}
+	time.Sleep(KeyGuard)
 	s.write(t, "Ada\n")
 	if e := ended(t, b); e.Reply.Text != "Ada" {
 		t.Errorf("b: %+v", e)
+	}
+}
+
+// guardNote is what the screen says of a set that appeared without the
+// person moving to it.
+const guardNote = "(These questions just appeared: a line typed in the first half second is not taken.)\n"
+
+// At a terminal, a set that appears without the person moving to it (the
+// one before was withdrawn, or it is the first) takes no line for a while
+// (KeyGuard; longer here, for a busy machine), and says so: a line typed 20, 100 or 400 ms after the set
+// before was withdrawn, meant for it, is refused and the prompt shown
+// again; a command too, but /quit. A line typed after that answers. A set
+// the person moved to (by answering the one before, or /next) takes lines
+// at once.
+func TestLineTerminalKeyGuard(t *testing.T) {
+	q := newQueue()
+	a := add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "a", Questions: []schema.Question{question("One", "A", "B")}})
+	b := add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "b", Questions: []schema.Question{question("Two", "C", "D")}})
+	c := add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "c", Questions: []schema.Question{question("Three", "E", "F")}})
+	const guard = 1500 * time.Millisecond
+	s := startScreen(t, true, q, func(l *Line) { l.keyGuard = guard })
+	s.waitOut(t, "From a · waiting 12s · 2 more waiting\n"+guardNote+"[1/1] One\n")
+	time.Sleep(guard)
+	gone := time.Now()
+	q.Withdraw(a, "gone")
+	for _, at := range []time.Duration{20, 100, 400} {
+		time.Sleep(time.Until(gone.Add(at * time.Millisecond)))
+		s.write(t, "2\n")
+	}
+	s.write(t, "/cancel\n")
+	s.waitOut(t, "From b · waiting 12s · 1 more waiting\n"+guardNote+"[1/1] Two\n")
+	time.Sleep(guard)
+	stillWaits(t, b)
+	refused := strings.Count(s.out.String(), "(A line typed as these questions appeared was not taken: read them, then answer.)\n")
+	if refused < 2 {
+		t.Errorf("%d lines refused, want the 4 typed as the set appeared (some may have been typed before it)\n%s", refused, s.out.String())
+	}
+	s.write(t, "1\n")
+	if e := ended(t, b); e.State != inbox.Answered || e.Reply.Answers[0].Labels[0] != "C" {
+		t.Errorf("b: %+v", e)
+	}
+	s.waitOut(t, "✔ Sent to b.\n\nFrom c · waiting 12s\n[1/1] Three\n")
+	s.write(t, "2\n")
+	if e := ended(t, c); e.State != inbox.Answered || e.Reply.Answers[0].Labels[0] != "F" {
+		t.Errorf("c: %+v", e)
 	}
 }
 
@@ -203,6 +282,7 @@ func TestLineTerminalIdle(t *testing.T) {
 	s.waitOut(t, "No questions are waiting: nothing was answered.\n")
 	a := add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "a", Questions: []schema.Question{question("One", "A", "B")}})
 	s.waitOut(t, "Enter a number")
+	time.Sleep(KeyGuard)
 	s.write(t, "1\n")
 	if e := ended(t, a); e.Reply.Answers[0].Labels[0] != "A" {
 		t.Errorf("a: %+v", e)
@@ -217,7 +297,7 @@ func TestLineTerminalDropsTypeahead(t *testing.T) {
 	var out testutil.Buffer
 	l := &Line{Queue: q, Out: &out, Terminal: true, Now: time.Now}
 	// "y" was read before b was shown; "n" is typed at its prompt.
-	in := &lines{buf: []string{"y"}, wake: make(chan struct{})}
+	in := &lines{buf: []typed{{"y", time.Now()}}, wake: make(chan struct{})}
 	done := make(chan error, 1)
 	go func() {
 		_, err := l.present(context.Background(), b, 0, in)
@@ -227,6 +307,7 @@ func TestLineTerminalDropsTypeahead(t *testing.T) {
 	for !strings.Contains(out.String(), "[y/N]: ") && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
+	time.Sleep(KeyGuard) // a line typed as the set appears is refused too
 	text := "n"
 	in.add(&text)
 	if err := <-done; err != nil {
@@ -235,7 +316,7 @@ func TestLineTerminalDropsTypeahead(t *testing.T) {
 	if e := ended(t, b); e.State != inbox.Answered || e.Reply.Yes {
 		t.Errorf("b: %+v", e)
 	}
-	if !strings.Contains(out.String(), "(A line typed before these questions were shown was dropped.)\nDelete the backups? [y/N]: ") {
+	if !strings.Contains(out.String(), "(A line typed before these questions were shown was dropped.)\n"+guardNote+"Delete the backups? [y/N]: ") {
 		t.Errorf("screen:\n%s", out.String())
 	}
 }

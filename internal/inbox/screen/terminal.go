@@ -2,6 +2,7 @@ package screen
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -35,6 +36,7 @@ type Terminal struct {
 	now    func() time.Time
 	redraw chan struct{}
 	shown  atomic.Pointer[inbox.Set] // the set on screen, nil while idle
+	guard  time.Duration             // KeyGuard, but in tests
 }
 
 // TerminalOptions configure a Terminal.
@@ -52,6 +54,10 @@ type TerminalOptions struct {
 	Home string
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
+
+	// keyGuard, when set, replaces KeyGuard: tests that press keys at
+	// given times use a longer one, which a busy machine cannot outrun.
+	keyGuard time.Duration
 }
 
 // NewTerminal returns the terminal view of o.Queue.
@@ -60,6 +66,7 @@ func NewTerminal(o TerminalOptions) *Terminal {
 	if s.now == nil {
 		s.now = time.Now
 	}
+	s.guard = cmp.Or(o.keyGuard, KeyGuard)
 	s.ui = tui.New(tui.Options{
 		In: o.In, Out: o.Out, Color: o.Color, Review: true,
 		Banner: s.banner, Hints: s.hints, Take: s.take, Redraw: s.redraw,
@@ -95,6 +102,7 @@ func (s *Terminal) Run(ctx context.Context) (err error) {
 	}()
 
 	var last *inbox.Set
+	why := arrived // how the next set comes on screen; "" when the person moved there
 	for {
 		v := s.queue.Snapshot()
 		if len(v.Sets) == 0 {
@@ -105,21 +113,38 @@ func (s *Terminal) Run(ctx context.Context) (err error) {
 			if quit, err := s.idle(ctx, v.Changed); quit || err != nil {
 				return err
 			}
+			why = arrived
 			continue
 		}
 		set := v.Sets[0]
 		if set != last {
 			// Keys typed for what was shown before must not answer
-			// this set, which the person has not seen yet.
+			// this set, which the person has not seen yet; nor keys
+			// typed just after it appeared, unless the person moved
+			// here.
 			s.ui.Forget()
+			if why != "" {
+				s.ui.Pause(s.guard, why+": keys are paused for a moment.")
+			}
 			last = set
 		}
 		s.shown.Store(set)
-		if quit, err := s.present(ctx, set); quit || err != nil {
+		var quit bool
+		var err error
+		if why, quit, err = s.present(ctx, set); quit || err != nil {
 			return err
 		}
 	}
 }
+
+// KeyGuard is how long a set that comes on screen without the person
+// moving to it takes no keys: long enough for a key meant for what was
+// there before (pressed as it was withdrawn) to be dropped, short enough
+// not to be in the way of one who has read the new set.
+const KeyGuard = 500 * time.Millisecond
+
+// arrived says how a set comes on screen when none was shown before.
+const arrived = "New questions"
 
 // errChanged ends the idle screen when the queue changes, and errEnded
 // the prompts of a set that ended elsewhere.
@@ -154,8 +179,10 @@ func (s *Terminal) idle(ctx context.Context, changed <-chan struct{}) (quit bool
 }
 
 // present asks the set s until it is answered, cancelled, skipped or
-// ends elsewhere, and reports whether the person quit.
-func (s *Terminal) present(ctx context.Context, set *inbox.Set) (quit bool, err error) {
+// ends elsewhere, and reports whether the person quit. why says how the
+// next set comes on screen: "" when the person moved on (answered,
+// cancelled or skipped the set), else what happened to this one.
+func (s *Terminal) present(ctx context.Context, set *inbox.Set) (why string, quit bool, err error) {
 	setCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	go func() {
@@ -186,43 +213,54 @@ func (s *Terminal) present(ctx context.Context, set *inbox.Set) (quit bool, err 
 			// screen drawn next goes to the same terminal, and reports
 			// it.
 			_ = s.ui.PrintSummary(from+" · ", summarize(set, r))
-			return false, nil
+			return "", false, nil
 		case !errors.Is(err, inbox.ErrEnded):
 			// The terminal UI gives only answers that fit: this is a bug.
 			_ = s.ui.PrintNotice(false, fmt.Sprintf("Not sent to %s: %v.", from, err))
-			return false, nil
+			return "", false, nil
 		}
 	case errors.As(asked, &key) && key.Key == tui.KeyInterrupt:
-		return true, nil
+		return "", true, nil
 	case errors.As(asked, &key):
 		if s.queue.Skip(set) == nil {
-			return false, nil
+			return "", false, nil
 		}
 	case errors.Is(asked, prompt.ErrCancelled):
 		if s.queue.Cancel(set) == nil {
 			_ = s.ui.PrintNotice(false, fmt.Sprintf("Cancelled the questions from %s.", from))
-			return false, nil
+			return "", false, nil
 		}
 	case ctx.Err() != nil:
-		return true, context.Cause(ctx)
+		return "", true, context.Cause(ctx)
 	case !errors.Is(asked, errEnded):
 		// The terminal failed or ended (hung up): nothing more can be
 		// asked on it.
-		return true, asked
+		return "", true, asked
 	}
 	// The set ended while it was shown, or before the key or the answer
 	// reached it.
+	why, quit = s.ended(set, from)
+	return why, quit, nil
+}
+
+// ended says above the screen what became of set, which ended elsewhere
+// while it was shown, and returns how the next set comes on screen, or
+// quit when the inbox is closing.
+func (s *Terminal) ended(set *inbox.Set, from string) (why string, quit bool) {
 	switch e := set.End(); e.State {
 	case inbox.Withdrawn:
 		_ = s.ui.PrintNotice(false, fmt.Sprintf("The questions from %s were withdrawn (%s).", from, e.Reason))
+		return "The questions before were withdrawn", false
 	case inbox.Answered:
 		_ = s.ui.PrintNotice(true, fmt.Sprintf("The questions from %s were answered elsewhere%s.", from, e.ByWhom()))
+		return "The questions before were answered elsewhere", false
 	case inbox.Cancelled:
 		_ = s.ui.PrintNotice(false, fmt.Sprintf("The questions from %s were cancelled elsewhere%s.", from, e.ByWhom()))
+		return "The questions before were cancelled elsewhere", false
 	case inbox.Closed:
-		return true, nil
+		return "", true
 	}
-	return false, nil
+	return arrived, false
 }
 
 // summarize is what the line left for an answered set says.

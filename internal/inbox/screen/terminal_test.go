@@ -60,10 +60,17 @@ type terminalRun struct {
 
 func startTerminal(t *testing.T, cols, rows int) *terminalRun {
 	t.Helper()
+	return startTerminalGuard(t, cols, rows, 0)
+}
+
+// startTerminalGuard is startTerminal with keys paused for guard (0 for
+// KeyGuard) when a set comes on screen on its own.
+func startTerminalGuard(t *testing.T, cols, rows int, guard time.Duration) *terminalRun {
+	t.Helper()
 	c := &clock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	r := &terminalRun{tm: ptytest.New(t, cols, rows), clock: c, done: make(chan error, 1)}
 	r.q = inbox.NewQueue(inbox.QueueOptions{Now: c.Now})
-	r.s = NewTerminal(TerminalOptions{Queue: r.q, In: r.tm.Tty(), Out: r.tm.Tty(), Where: "/run/user/1000/askuser/inbox.sock", Home: "/home/me", Now: c.Now})
+	r.s = NewTerminal(TerminalOptions{Queue: r.q, In: r.tm.Tty(), Out: r.tm.Tty(), Where: "/run/user/1000/askuser/inbox.sock", Home: "/home/me", Now: c.Now, keyGuard: guard})
 	ctx, cancel := context.WithCancelCause(context.Background())
 	r.cancel = cancel
 	go func() { r.done <- r.s.Run(ctx) }()
@@ -80,6 +87,12 @@ func startTerminal(t *testing.T, cols, rows int) *terminalRun {
 
 func (r *terminalRun) send(keys string) { r.tm.Send(keys) }
 func (r *terminalRun) expect(s string)  { r.tm.ExpectScreen(s) }
+
+// ready waits until the set on screen takes keys: one that came on screen
+// without the person moving to it takes none for KeyGuard, and says so.
+func (r *terminalRun) ready() {
+	r.tm.ExpectScreenFunc("keys no longer paused", func(s string) bool { return !strings.Contains(s, "⏸") })
+}
 
 // exit waits for Run to return, checks its error, and that the terminal
 // is as it was found with lines left above the screen.
@@ -146,11 +159,27 @@ func TestTerminalIdleThenASet(t *testing.T) {
 		"❯ 1. PostgreSQL",
 	}, "\n"))
 	r.expect("Esc cancel · Ctrl+C quit")
+	r.ready()
 	r.send(keyDown + keyEnter)
 	answered(t, set, labels("SQLite"))
 	r.expect("✔ ~/src/api · Database: SQLite\n[askuser inbox]\nWaiting for questions at")
 	r.send("q")
 	r.exit(t, nil, "✔ ~/src/api · Database: SQLite")
+}
+
+// Where a set came from is shown as every text from an asker is: a
+// character that draws nothing is shown by its code point, in the banner
+// and in the line left above the screen.
+func TestTerminalShowsInvisibleCharacters(t *testing.T) {
+	r := startTerminal(t, 60, 20)
+	r.expect("[askuser inbox]")
+	set := add(t, r.q, askSet("claude\u200bcode", question("Data\u2060base", "Postgre\ufeffSQL", "SQLite")))
+	r.expect("From claude⟨U+200B⟩code · waiting 0s\n[Data⟨U+2060⟩base]\nData⟨U+2060⟩base?\n\n❯ 1. Postgre⟨U+FEFF⟩SQL")
+	r.send(keyEnter)
+	answered(t, set, labels("Postgre\ufeffSQL"))
+	r.expect("✔ claude⟨U+200B⟩code · Data⟨U+2060⟩base: Postgre⟨U+FEFF⟩SQL\n[askuser inbox]")
+	r.send("q")
+	r.exit(t, nil, "✔ claude⟨U+200B⟩code · Data⟨U+2060⟩base: Postgre⟨U+FEFF⟩SQL")
 }
 
 // Sets are shown oldest first, with how many more wait; Tab moves to the
@@ -209,6 +238,22 @@ func TestTerminalArrivalWhileTyping(t *testing.T) {
 	r.expect("✔ alpha · Database: Maria\nFrom beta · waiting 2m\n[Cache]")
 }
 
+// Esc in the answer of one's own goes back to the options, as in the
+// terminal UI, rather than cancel the set; what is chosen then answers it.
+func TestTerminalBackFromOther(t *testing.T) {
+	r := startTerminal(t, 80, 24)
+	a := add(t, r.q, askSet("alpha", database))
+	r.expect("From alpha · waiting 0s")
+	r.ready()
+	r.send("0")
+	r.expect("Your answer:")
+	r.send(keyEsc)
+	r.expect("❯ 0. Other")
+	stillWaits(t, a)
+	r.send("2")
+	answered(t, a, labels("SQLite"))
+}
+
 // Esc cancels the set shown, and the next one shows; a key typed with the
 // answer of one set does not answer the next, which the person had not
 // seen.
@@ -218,6 +263,7 @@ func TestTerminalEscAndTypedAhead(t *testing.T) {
 	b := add(t, r.q, askSet("beta", database))
 	c := add(t, r.q, askSet("gamma", database))
 	r.expect("From alpha · waiting 0s · 2 more waiting")
+	r.ready()
 	r.send(keyEsc)
 	if e := ended(t, a); e.State != inbox.Cancelled {
 		t.Errorf("Esc: the set ended %v, want cancelled", e.State)
@@ -239,6 +285,7 @@ func TestTerminalEndedElsewhere(t *testing.T) {
 	b := add(t, r.q, askSet("beta", database))
 	add(t, r.q, askSet("gamma", database))
 	r.expect("From alpha · waiting 0s · 2 more waiting")
+	r.ready()
 	r.send("n")
 	r.expect("Note:")
 	r.send("half a no")
@@ -254,6 +301,49 @@ func TestTerminalEndedElsewhere(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.expect("✔ The questions from beta were answered elsewhere.\nFrom gamma · waiting 0s\n")
+}
+
+// A set that comes on screen without the person moving to it (the one
+// shown was withdrawn or answered elsewhere, or it is the first to
+// arrive) takes no keys for a while (KeyGuard; longer here, for a busy
+// machine), and says so: a key pressed 20, 100 or 400 ms after the set
+// before was withdrawn, meant for that one, does not answer it. Once the guard is over, keys answer it. (A set the
+// person moved to, by answering the one before or Tab, takes keys at
+// once: see TestTerminalQueueOrderAndTab.)
+func TestTerminalKeyGuard(t *testing.T) {
+	for _, why := range []string{"withdrawn", "answered elsewhere"} {
+		t.Run(why, func(t *testing.T) {
+			r := startTerminalGuard(t, 80, 24, 1500*time.Millisecond)
+			a := add(t, r.q, askSet("alpha", database))
+			b := add(t, r.q, askSet("beta", database))
+			r.expect("From alpha · waiting 0s · 1 more waiting")
+			r.ready()
+			gone := time.Now()
+			if why == "withdrawn" {
+				r.q.Withdraw(a, "the asker went away")
+			} else if err := r.q.Answer(a, inbox.Reply{Answers: []prompt.Answer{labels("SQLite")}}); err != nil {
+				t.Fatal(err)
+			}
+			for _, at := range []time.Duration{20, 100, 400} {
+				time.Sleep(time.Until(gone.Add(at * time.Millisecond)))
+				r.send("2")
+			}
+			r.expect("From beta · waiting 0s")
+			r.ready()
+			stillWaits(t, b)
+			for _, want := range []string{
+				"⏸ New questions: keys are paused for a moment.",
+				"⏸ The questions before were " + why + ": keys are paused for a moment.",
+				"✖ A key pressed as these questions appeared was ignored: press it again.",
+			} {
+				if !strings.Contains(r.tm.Raw(), want) {
+					t.Errorf("the screen never said %q", want)
+				}
+			}
+			r.send("1")
+			answered(t, b, labels("PostgreSQL"))
+		})
+	}
 }
 
 // 0 chooses Other and n writes a note, as in askuser; several questions
@@ -299,6 +389,7 @@ func TestTerminalQuit(t *testing.T) {
 		r := startTerminal(t, 60, 20)
 		a := add(t, r.q, askSet("alpha", database))
 		r.expect("From alpha")
+		r.ready()
 		r.send("0")
 		r.expect("Your answer:")
 		r.send("q" + keyCtrlC)

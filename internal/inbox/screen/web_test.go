@@ -148,6 +148,32 @@ func TestWebShowsTheOldestSet(t *testing.T) {
 	}
 }
 
+// Where a set came from is shown as every text from an asker is
+// (prompt.Display): a character that draws nothing is shown by its code
+// point, so that "claude\u200bcode" cannot pass for "claudecode".
+func TestWebShowsInvisibleCharacters(t *testing.T) {
+	q := newQueue()
+	w := startWeb(t, q)
+	a := add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "claude\u200bcode", Questions: []schema.Question{question("Data\u2060base", "Postgre\ufeffSQL", "SQLite")}})
+	r := w.get(t, "/")
+	for _, want := range []string{
+		`From <strong class="source">claude⟨U&#43;200B⟩code</strong>`,
+		`Data⟨U&#43;2060⟩base?`,
+		`Postgre⟨U&#43;FEFF⟩SQL`,
+	} {
+		if !strings.Contains(r.body, want) {
+			t.Errorf("the page lacks %s", want)
+		}
+	}
+	r = w.post(t, setPath(a, "answer"), "q0=1")
+	if got, want := notice(r.body), "Sent to claude⟨U&#43;200B⟩code."; got != want {
+		t.Errorf("notice %q, want %q", got, want)
+	}
+	if e := ended(t, a); !reflect.DeepEqual(e.Reply.Answers, []prompt.Answer{{Labels: []string{"Postgre\ufeffSQL"}}}) {
+		t.Errorf("answered %+v, want the label as given", e.Reply.Answers)
+	}
+}
+
 // Every request must carry the page's token and name the server; what
 // changes something comes from the page's own origin, as a form of a size
 // its set can send. Nothing refused changes the queue.

@@ -1,0 +1,21 @@
+//go:build unix
+
+package cmd
+
+import (
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// inForeground reports whether f is the controlling terminal of askuser
+// and askuser runs in its foreground process group: a person typed the
+// command at that terminal and is looking at it. A job sent to the
+// background, or a program handed a terminal that is not its own, is not.
+func inForeground(f *os.File) bool {
+	if f == nil {
+		return false
+	}
+	pgrp, err := unix.IoctlGetInt(int(f.Fd()), unix.TIOCGPGRP)
+	return err == nil && pgrp == unix.Getpgrp()
+}

@@ -1,0 +1,54 @@
+//go:build heavy
+
+package agents
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+// codex is Codex, run as codex exec, with the mock as its model provider.
+var codex = cli{
+	name:    "Codex",
+	command: "codex",
+	pkg:     "@openai/codex",
+	modes: map[mode]string{
+		defaultMode: "`codex exec` (read-only sandbox, approval never)",
+		readmeMode:  "workspace-write with `network_access`, and `ASKUSER_UI=inbox` for the shell",
+	},
+	shellResult: "Chunk ID: $ID\nWall time: $T seconds\nProcess exited with code 0\nOriginal token count: $N\nOutput:\n" + waiting + "\n" + answers,
+	mcpResult:   "Wall time: $T seconds\nOutput:\n" + answers,
+	varying: map[string]string{
+		`Chunk ID: \w+`:                "Chunk ID: $$ID",
+		`Wall time: [0-9.]+ seconds`:   "Wall time: $$T seconds",
+		`Original token count: [0-9]+`: "Original token count: $$N",
+	},
+	api:     responsesAPI,
+	mcpTool: "mcp__askuser/askuser",
+	shellCall: func(command string) toolCall {
+		return toolCall{Name: "exec_command", Args: map[string]any{"cmd": command}}
+	},
+	setup: func(t *testing.T, r *runCtx) []string {
+		codexHome := filepath.Join(r.home, ".codex")
+		config := `model = "mock-model"
+model_provider = "mock"
+check_for_update_on_startup = false
+`
+		if r.mode == readmeMode && r.path.shell() {
+			config += snippet(t, "codex-shell")
+		}
+		if r.path == mcpPath {
+			config += "\n" + snippet(t, "codex")
+		}
+		config += `
+[model_providers.mock]
+name = "mock"
+base_url = "` + r.api + `/v1"
+wire_api = "responses"
+env_key = "MOCK_API_KEY"
+`
+		writeFile(t, filepath.Join(codexHome, "config.toml"), config)
+		r.env = append(r.env, "CODEX_HOME="+codexHome, "MOCK_API_KEY=mock")
+		return []string{"codex", "exec", "--skip-git-repo-check", prompt}
+	},
+}

@@ -1,0 +1,128 @@
+//go:build heavy
+
+// Package agents runs the real agent CLIs (Claude Code, Codex, Gemini CLI,
+// OpenCode), at the versions package-lock.json pins, against scripted mock
+// model APIs on 127.0.0.1. Each mock asks for one askuser call, by the
+// CLI's shell tool or by askuser's MCP tool; the person answers in
+// askuser inbox, in a pseudo-terminal; the test checks the exact tool
+// result the model received. It reads the set-up snippets from README.md,
+// and -update writes the matrix of its results to docs/reach.md.
+//
+// The CLIs are a few hundred megabytes from npm, so the suite only builds
+// with the heavy tag: go test -tags heavy ./e2e/agents
+package agents
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// askuserBin is the askuser program under test: $ASKUSER_BIN when set,
+// else built from this tree.
+var askuserBin string
+
+// binDir holds askuser alone, so that PATH finds it as the snippets say.
+var binDir string
+
+func TestMain(m *testing.M) {
+	os.Exit(run(m))
+}
+
+func run(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "askuser-agents-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	binDir = filepath.Join(dir, "bin")
+	if snippets, err = readSnippets(readme); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	if err := installCLIs(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	if askuserBin, err = installAskuser(binDir); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	if err := linkCLIs(binDir); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return m.Run()
+}
+
+// clis are the programs of the installed packages, by the names people
+// type.
+var clis = map[string]string{
+	"claude":   "node_modules/@anthropic-ai/claude-agent-sdk-linux-x64/claude",
+	"codex":    "node_modules/.bin/codex",
+	"gemini":   "node_modules/.bin/gemini",
+	"opencode": "node_modules/.bin/opencode",
+}
+
+// linkCLIs puts the CLIs on PATH beside askuser, as a person's are.
+func linkCLIs(dir string) error {
+	for name, target := range clis {
+		abs, err := filepath.Abs(target)
+		if err != nil {
+			return err
+		}
+		if err := os.Symlink(abs, filepath.Join(dir, name)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// installCLIs installs the pinned CLIs at the versions of the lock file,
+// when they are missing or the lock file changed since. It is npm install
+// --no-save rather than npm ci: the lock holds the platform packages the
+// registry served when it was written (the CLIs ship one per platform as
+// optional dependencies), and npm ci refuses a lock without the others.
+func installCLIs() error {
+	lock, err := os.Stat("package-lock.json")
+	if err != nil {
+		return err
+	}
+	// npm writes node_modules/.package-lock.json last.
+	if done, err := os.Stat(filepath.Join("node_modules", ".package-lock.json")); err == nil && done.ModTime().After(lock.ModTime()) {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "npm", "install", "--no-save", "--no-audit", "--no-fund", "--loglevel=error")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("npm install in e2e/agents: %v\n%s", err, out)
+	}
+	return nil
+}
+
+// installAskuser puts askuser in dir: a copy of $ASKUSER_BIN, or a build
+// of this tree.
+func installAskuser(dir string) (string, error) {
+	bin := filepath.Join(dir, "askuser")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	if from := os.Getenv("ASKUSER_BIN"); from != "" {
+		b, err := os.ReadFile(from)
+		if err != nil {
+			return "", fmt.Errorf("ASKUSER_BIN: %w", err)
+		}
+		return bin, os.WriteFile(bin, b, 0o755)
+	}
+	cmd := exec.Command("go", "build", "-o", bin, "github.com/askuser/askuser")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("build askuser: %v\n%s", err, out)
+	}
+	return bin, nil
+}

@@ -1,0 +1,50 @@
+package screen
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/askuser/askuser/internal/inbox"
+)
+
+// The log of an inbox without a terminal has a line for each set that
+// arrives and for how each ends; the inbox quitting is said once, by the
+// inbox, not for each set.
+func TestLog(t *testing.T) {
+	var l *Log
+	s := &testScreen{} // its output, and how to wait for it
+	q := inbox.NewQueue(inbox.QueueOptions{OnArrive: func(s *inbox.Set) { l.Arrived(s) }})
+	l = &Log{Queue: q, Out: &s.out, Home: "/home/me"}
+	answered := add(t, q, &inbox.Set{Kind: inbox.KindConfirm, Cwd: "/home/me/src/api", Message: "Deploy?"})
+	cancelled := add(t, q, &inbox.Set{Kind: inbox.KindConfirm, From: "agent\x1b[31m", Message: "Drop?"})
+	withdrawn := add(t, q, &inbox.Set{Kind: inbox.KindInput, From: "writer", Message: "Name?"})
+	add(t, q, &inbox.Set{Kind: inbox.KindInput, From: "late", Message: "Name?"})
+	if err := q.Answer(answered, inbox.Reply{Yes: true}); err != nil {
+		t.Fatal(err)
+	}
+	s.waitOut(t, "Answered: the questions from ~/src/api\n")
+	if err := q.Cancel(cancelled); err != nil {
+		t.Fatal(err)
+	}
+	s.waitOut(t, "Cancelled: the questions from agent\\x1b[31m (its asker exits 130)\n")
+	q.Withdraw(withdrawn, "the asker stopped waiting")
+	s.waitOut(t, "Withdrawn: the questions from writer (the asker stopped waiting)\n")
+	q.Close("the inbox quit")
+	want := "Arrived: questions from ~/src/api · 1 waiting\n" +
+		"Arrived: questions from agent\\x1b[31m · 2 waiting\n" +
+		"Arrived: questions from writer · 3 waiting\n" +
+		"Arrived: questions from late · 4 waiting\n" +
+		"Answered: the questions from ~/src/api\n" +
+		"Cancelled: the questions from agent\\x1b[31m (its asker exits 130)\n" +
+		"Withdrawn: the questions from writer (the asker stopped waiting)\n"
+	time.Sleep(50 * time.Millisecond) // a line for the closed set would come now
+	if got := s.out.String(); got != want {
+		t.Errorf("the log:\n%s\nwant:\n%s", got, want)
+	}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(context.Canceled)
+	if err := l.Run(ctx); err != context.Canceled {
+		t.Errorf("Run = %v once its context ends", err)
+	}
+}

@@ -1,0 +1,358 @@
+package mcpserver
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The SDK's stdio transport ends the session at the first line it cannot
+// read (not JSON, trailing data, an id that is an object, nesting deeper
+// than it decodes, a line over its limit), and the call that waited gets
+// no reply. It answers a request the client cancelled, and drops a
+// request that reuses the id of one in flight without a word. A wire
+// stands between the client and the transport and keeps JSON-RPC's rules
+// instead: it passes on only the messages the SDK reads (checked with the
+// SDK's own decoder), answers the others itself, and on the way out drops
+// the replies to cancelled requests.
+type wire struct {
+	out io.Writer // stdout
+	log io.Writer // stderr
+
+	mu sync.Mutex
+	// inFlight holds the id of each request of the client's that has not
+	// been answered yet: true once the client cancelled it.
+	inFlight map[jsonrpc.ID]bool
+	initID   jsonrpc.ID // the initialize request's, to read the version
+	version  string     // the protocol version the session speaks
+	n        int        // replies written, answered or dropped
+	wrote    chan struct{}
+}
+
+func newWire(out, log io.Writer) *wire {
+	return &wire{out: out, log: log, inFlight: map[jsonrpc.ID]bool{}, wrote: make(chan struct{})}
+}
+
+// maxLine is the longest line read, as the SDK's own limit.
+const maxLine = mcp.DefaultMaxLineLength
+
+// idPrefix is how much of a line over maxLine is kept, to read its id.
+const idPrefix = 64 << 10
+
+// pump reads the client's lines from in and writes those the SDK may read
+// to feed, answering the others, until in ends.
+func (w *wire) pump(in io.Reader, feed *io.PipeWriter) {
+	r := bufio.NewReaderSize(in, idPrefix)
+	for {
+		line, tooLong, err := readLine(r)
+		line = bytes.TrimSpace(line)
+		switch {
+		case tooLong:
+			w.refuse(readID(line), jsonrpc.CodeInvalidRequest, fmt.Sprintf("Invalid Request: message over %d MiB", maxLine>>20))
+		case len(line) > 0 && w.admit(line):
+			if _, werr := feed.Write(append(line, '\n')); werr != nil {
+				return
+			}
+		}
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				err = nil // the reader sees the end
+			}
+			// The session ends when it reads the end: the requests just
+			// sent (a ping, a list) are answered first, and the calls that
+			// wait for a person are withdrawn as the session ends.
+			w.settle(settleGrace)
+			_ = feed.CloseWithError(err)
+			return
+		}
+	}
+}
+
+// readLine reads one line. A line longer than maxLine is read to its end
+// and dropped, and only its first idPrefix bytes are returned.
+func readLine(r *bufio.Reader) (line []byte, tooLong bool, err error) {
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if !tooLong && len(line)+len(chunk) > maxLine+1 {
+			tooLong = true
+			line = append(line, chunk[:min(len(chunk), max(idPrefix-len(line), 0))]...)
+		} else if !tooLong {
+			line = append(line, chunk...)
+		}
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return line, tooLong, err
+		}
+	}
+}
+
+// admit reports whether line, one line of the client's without its line
+// break, is a message the SDK may read; it answers one that is not.
+func (w *wire) admit(line []byte) bool {
+	if !json.Valid(line) {
+		w.refuse(nil, jsonrpc.CodeParseError, "Parse error: a line must hold one JSON value")
+		return false
+	}
+	if line[0] == '[' {
+		return w.admitBatch(line)
+	}
+	msg, err := jsonrpc.DecodeMessage(line)
+	if err != nil {
+		w.refuse(readID(line), jsonrpc.CodeInvalidRequest, "Invalid Request: "+err.Error())
+		return false
+	}
+	req, ok := msg.(*jsonrpc.Request)
+	if !ok {
+		return true
+	}
+	if !req.IsCall() {
+		if req.Method == "notifications/cancelled" {
+			w.cancel(req.Params)
+		}
+		return true
+	}
+	w.mu.Lock()
+	_, busy := w.inFlight[req.ID]
+	if !busy {
+		w.inFlight[req.ID] = false
+		if req.Method == "initialize" {
+			w.initID = req.ID
+		}
+	}
+	w.mu.Unlock()
+	if busy {
+		w.refuse(rawID(req.ID), jsonrpc.CodeInvalidRequest, fmt.Sprintf("Invalid Request: id %v is in use by a request still in flight", rawID(req.ID)))
+	}
+	return !busy
+}
+
+// admitBatch admits a batch of messages, which protocol versions before
+// 2025-06-18 allow, when the SDK reads every one of them.
+func (w *wire) admitBatch(line []byte) bool {
+	var raws []json.RawMessage
+	_ = json.Unmarshal(line, &raws)
+	w.mu.Lock()
+	why := w.batchProblem(raws)
+	w.mu.Unlock()
+	if why != "" {
+		w.refuse(nil, jsonrpc.CodeInvalidRequest, "Invalid Request: "+why)
+		return false
+	}
+	return true
+}
+
+// batchProblem says what keeps the SDK from reading a batch, or marks its
+// requests in flight and returns "". w.mu is held.
+func (w *wire) batchProblem(raws []json.RawMessage) string {
+	switch {
+	case len(raws) == 0:
+		return "an empty batch"
+	case w.version >= "2025-06-18":
+		return "protocol " + w.version + " has no batches"
+	}
+	ids := map[jsonrpc.ID]bool{}
+	for _, raw := range raws {
+		msg, err := jsonrpc.DecodeMessage(raw)
+		if err != nil {
+			return "in a batch: " + err.Error()
+		}
+		if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
+			if _, busy := w.inFlight[req.ID]; busy || ids[req.ID] {
+				return fmt.Sprintf("in a batch: id %s is in use", rawID(req.ID))
+			}
+			ids[req.ID] = true
+		}
+	}
+	for id := range ids {
+		w.inFlight[id] = false
+	}
+	return ""
+}
+
+// cancel marks the request that a notifications/cancelled names: its
+// reply is not sent.
+func (w *wire) cancel(params json.RawMessage) {
+	var p struct {
+		RequestID any `json:"requestId"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return
+	}
+	id, err := jsonrpc.MakeID(p.RequestID)
+	if err != nil || !id.IsValid() {
+		return
+	}
+	w.mu.Lock()
+	if _, ok := w.inFlight[id]; ok {
+		w.inFlight[id] = true
+	}
+	w.mu.Unlock()
+}
+
+// refuse answers a message that the SDK is not given, with id (null when
+// nil), and logs it.
+func (w *wire) refuse(id json.RawMessage, code int, msg string) {
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	reply, _ := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   jsonrpc.Error   `json:"error"`
+	}{"2.0", id, jsonrpc.Error{Code: int64(code), Message: msg}})
+	_, _ = fmt.Fprintf(w.log, "askuser mcp: refused a message (%d, id %s): %s\n", code, id, msg)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	_, _ = w.out.Write(append(reply, '\n'))
+}
+
+// readID reads the id of a message that the SDK would not read: the
+// top-level "id" when it is a string or a number, else nil. It reads
+// tokens, so a message cut short or nested too deep still gives it.
+func readID(line []byte) json.RawMessage {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.UseNumber()
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	key := true // whether the next token at the top level is a key
+	for depth := 1; depth > 0; {
+		t, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		switch t {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+			continue
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+			key = true
+			continue
+		}
+		if depth != 1 {
+			continue
+		}
+		if !key || t != "id" {
+			key = !key
+			continue
+		}
+		v, err := dec.Token()
+		switch v.(type) {
+		case string, json.Number:
+			if err == nil {
+				id, _ := json.Marshal(v)
+				return id
+			}
+		}
+		return nil
+	}
+	return nil
+}
+
+// rawID is id as JSON.
+func rawID(id jsonrpc.ID) json.RawMessage {
+	b, _ := json.Marshal(id.Raw())
+	return b
+}
+
+// Write writes one message of the SDK's, as it writes them: a reply to a
+// request the client cancelled is counted and dropped.
+func (w *wire) Write(p []byte) (int, error) {
+	var replies []*jsonrpc.Response
+	if msg, err := jsonrpc.DecodeMessage(p); err == nil {
+		if r, ok := msg.(*jsonrpc.Response); ok {
+			replies = append(replies, r)
+		}
+	} else if bytes.HasPrefix(p, []byte("[")) {
+		var raws []json.RawMessage
+		_ = json.Unmarshal(p, &raws)
+		for _, raw := range raws {
+			if msg, err := jsonrpc.DecodeMessage(raw); err == nil {
+				if r, ok := msg.(*jsonrpc.Response); ok {
+					replies = append(replies, r)
+				}
+			}
+		}
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	drop := false
+	for _, r := range replies {
+		cancelled, ok := w.inFlight[r.ID]
+		delete(w.inFlight, r.ID)
+		drop = len(replies) == 1 && ok && cancelled
+		if r.ID == w.initID && r.Error == nil {
+			var res struct{ ProtocolVersion string }
+			if json.Unmarshal(r.Result, &res) == nil {
+				w.version = res.ProtocolVersion
+			}
+		}
+		w.n++
+		close(w.wrote)
+		w.wrote = make(chan struct{})
+	}
+	if drop {
+		// The protocol says so: the client has stopped waiting for it.
+		return len(p), nil
+	}
+	return w.out.Write(p)
+}
+
+// Close leaves stdout open: it is the process's, not the session's.
+func (w *wire) Close() error { return nil }
+
+// replied is how many replies the SDK has written.
+func (w *wire) replied() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.n
+}
+
+// settleGrace is how long the end of the input waits for the replies to
+// the requests before it.
+const settleGrace = 250 * time.Millisecond
+
+// settle waits until every request read has been answered, or for at
+// most d.
+func (w *wire) settle(d time.Duration) {
+	deadline := time.After(d)
+	for {
+		w.mu.Lock()
+		left, wrote := len(w.inFlight), w.wrote
+		w.mu.Unlock()
+		if left == 0 {
+			return
+		}
+		select {
+		case <-wrote:
+		case <-deadline:
+			return
+		}
+	}
+}
+
+// await waits until n replies have been written, or for at most d.
+func (w *wire) await(n int, d time.Duration) {
+	deadline := time.After(d)
+	for {
+		w.mu.Lock()
+		got, wrote := w.n, w.wrote
+		w.mu.Unlock()
+		if got >= n {
+			return
+		}
+		select {
+		case <-wrote:
+		case <-deadline:
+			return
+		}
+	}
+}
