@@ -237,13 +237,16 @@ func endedAlready(r io.Reader, grace time.Duration) (io.Reader, bool) {
 	if !ok {
 		br = bufio.NewReader(r)
 	}
-	peeked := make(chan error, 1)
+	// The peek's error is read once peeked is closed; a later read of br
+	// returns it again, so afterPeek need not keep it.
+	var err error
+	peeked := make(chan struct{})
 	go func() {
-		_, err := br.Peek(1)
-		peeked <- err
+		_, err = br.Peek(1)
+		close(peeked)
 	}()
 	select {
-	case err := <-peeked:
+	case <-peeked:
 		return br, errors.Is(err, io.EOF)
 	case <-time.After(grace):
 		return &afterPeek{peeked: peeked, r: br}, false
@@ -253,7 +256,7 @@ func endedAlready(r io.Reader, grace time.Duration) (io.Reader, bool) {
 // afterPeek reads r once the peek that is reading it has returned, so that
 // two reads of one bufio.Reader never run at once.
 type afterPeek struct {
-	peeked <-chan error
+	peeked <-chan struct{}
 	r      io.Reader
 }
 
