@@ -16,10 +16,10 @@ import (
 
 	core "github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/inbox/screen"
+	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/internal/notify"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/prompt/tui"
-	"github.com/askuser/askuser/prompt/web"
 )
 
 // inboxCmdOptions are what askuser inbox needs, resolved from its flags and
@@ -27,7 +27,7 @@ import (
 type inboxCmdOptions struct {
 	addr core.Addr
 	// listen, when set, is where askers over TCP are also accepted.
-	listen *web.Addr
+	listen *localhttp.Addr
 	// terminal shows the queue on the terminal screen rather than as
 	// line prompts.
 	terminal bool
@@ -131,7 +131,7 @@ terminated.`,
 			}
 			opts.web, opts.open = webPage, open
 			if cmd.Flags().Changed("listen") {
-				l, err := web.ParseAddr(listen)
+				l, err := localhttp.ParseAddr(listen)
 				if err != nil {
 					return usageErrorf("invalid --listen %q: %s", listen, err)
 				}
@@ -337,8 +337,8 @@ func serveInboxExtras(env *Env, opts inboxCmdOptions, srv *core.Server, q *core.
 			return err
 		}
 	} else if page != nil {
-		local, _ := web.ParseAddr(web.DefaultAddr)
-		ln, host, err := web.ListenFor(local, "the inbox's page", out)
+		local, _ := localhttp.ParseAddr(localhttp.DefaultAddr)
+		ln, host, err := localhttp.ListenFor(local, "the inbox's page", out)
 		if err != nil {
 			return err
 		}
@@ -358,7 +358,7 @@ func serveInboxExtras(env *Env, opts inboxCmdOptions, srv *core.Server, q *core.
 	if page != nil && opts.open {
 		browser := env.Getenv("BROWSER")
 		go func() {
-			if err := web.OpenBrowser(browser, page.url); err != nil {
+			if err := localhttp.OpenBrowser(browser, page.url); err != nil {
 				say("Could not open a browser (%v); open the address above.\n", err)
 			}
 		}()
@@ -372,7 +372,7 @@ func serveInboxTCP(opts inboxCmdOptions, srv *core.Server, page *inboxPage, out 
 	token := opts.addr.Token
 	if token == "" {
 		var err error
-		if token, err = web.NewToken(); err != nil {
+		if token, err = localhttp.NewToken(); err != nil {
 			return err
 		}
 	}
@@ -380,7 +380,7 @@ func serveInboxTCP(opts inboxCmdOptions, srv *core.Server, page *inboxPage, out 
 	if page != nil {
 		what = "the inbox, with its page,"
 	}
-	ln, host, err := web.ListenFor(*opts.listen, what, out)
+	ln, host, err := localhttp.ListenFor(*opts.listen, what, out)
 	if err != nil {
 		return err
 	}
@@ -435,11 +435,11 @@ func listenInbox(srv *core.Server, a core.Addr, out io.Writer) error {
 		srv.ServeSocket(ln)
 		return nil
 	}
-	l, err := web.ParseAddr(a.Host)
+	l, err := localhttp.ParseAddr(a.Host)
 	if err != nil {
 		return usageErrorf("%s is %s: the inbox cannot listen there: %s", core.EnvAddr, a, err)
 	}
-	ln, host, err := web.ListenFor(l, "the inbox", out)
+	ln, host, err := localhttp.ListenFor(l, "the inbox", out)
 	if err != nil {
 		return err
 	}
@@ -536,7 +536,7 @@ type inboxPage struct {
 
 // newInboxPage makes the page of q, with a token of its own.
 func newInboxPage(q *core.Queue, home string) (*inboxPage, error) {
-	token, err := web.NewToken()
+	token, err := localhttp.NewToken()
 	if err != nil {
 		return nil, err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	core "github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/internal/mcpserver"
 	"github.com/askuser/askuser/prompt"
 	inboxask "github.com/askuser/askuser/prompt/inbox"
@@ -287,7 +288,7 @@ func mcpTool(name string, sch *schema.Schema) (*mcp.Tool, error) {
 // the browser.
 func mcpWebWay(env *Env) mcpserver.Way {
 	return mcpserver.Way{Name: "web", Open: func(context.Context, *mcp.Implementation) (*mcpserver.Opened, error) {
-		addr, err := web.ParseAddr(web.DefaultAddr)
+		addr, err := localhttp.ParseAddr(localhttp.DefaultAddr)
 		if err != nil {
 			return nil, err
 		}

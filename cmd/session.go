@@ -9,9 +9,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/internal/notify"
 	"github.com/askuser/askuser/prompt"
-	"github.com/askuser/askuser/prompt/web"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -55,7 +55,7 @@ type sessionOptions struct {
 	// several questions, before they are submitted.
 	review bool
 	// listen is where --ui web serves the page; open opens it.
-	listen web.Addr
+	listen localhttp.Addr
 	open   bool
 	inbox  inboxOptions
 	key    schema.KeyBy // how the answers are keyed, for the inbox's checks

@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 
+	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/prompt/line"
 	"github.com/askuser/askuser/prompt/tui"
@@ -36,26 +37,26 @@ func parseUI(s string) (uiMode, error) {
 // checkWebFlags refuses the web page's flags without --ui web, and --tty
 // with it, before anything is read. With --ui web, it returns where to
 // serve the page.
-func checkWebFlags(mode uiMode, f *askFlags, listenSet bool) (web.Addr, error) {
+func checkWebFlags(mode uiMode, f *askFlags, listenSet bool) (localhttp.Addr, error) {
 	if mode != uiWeb {
 		switch {
 		case listenSet:
-			return web.Addr{}, usageErrorf("--listen serves the web page: add --ui web, or drop --listen")
+			return localhttp.Addr{}, usageErrorf("--listen serves the web page: add --ui web, or drop --listen")
 		case f.open:
-			return web.Addr{}, usageErrorf("--open opens the web page: add --ui web, or drop --open")
+			return localhttp.Addr{}, usageErrorf("--open opens the web page: add --ui web, or drop --open")
 		}
-		return web.Addr{}, nil
+		return localhttp.Addr{}, nil
 	}
 	if f.tty {
-		return web.Addr{}, usageErrorf("--tty does not go with --ui web: the page is answered in a browser, not on the terminal")
+		return localhttp.Addr{}, usageErrorf("--tty does not go with --ui web: the page is answered in a browser, not on the terminal")
 	}
-	listen := web.DefaultAddr
+	listen := localhttp.DefaultAddr
 	if listenSet {
 		listen = f.listen
 	}
-	a, err := web.ParseAddr(listen)
+	a, err := localhttp.ParseAddr(listen)
 	if err != nil {
-		return web.Addr{}, usageErrorf("invalid --listen %q: %s", listen, err)
+		return localhttp.Addr{}, usageErrorf("invalid --listen %q: %s", listen, err)
 	}
 	return a, nil
 }
@@ -163,14 +164,14 @@ func newAsker(env *Env, o sessionOptions, rest io.Reader) (*asker, error) {
 // newWebAsker starts listening for the web page, so that a port that cannot
 // be had is reported before anything is asked.
 func newWebAsker(env *Env, o sessionOptions) (*asker, error) {
-	ln, host, err := web.Listen(o.listen, env.IO.ErrOut)
+	ln, host, err := localhttp.Listen(o.listen, env.IO.ErrOut)
 	if err != nil {
 		return nil, err
 	}
 	var open func(string) error
 	if o.open {
 		browser := env.Getenv("BROWSER")
-		open = func(url string) error { return web.OpenBrowser(browser, url) }
+		open = func(url string) error { return localhttp.OpenBrowser(browser, url) }
 	}
 	w, err := web.New(web.Options{Listener: ln, Host: host, Out: env.IO.ErrOut, Open: open})
 	if err != nil {

@@ -9,10 +9,9 @@ import (
 	"time"
 
 	"filippo.io/age"
+	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
-
-	"github.com/askuser/askuser/prompt/web"
 )
 
 // natsClient is the Transport of an inbox on NATS: each Probe and Ask
@@ -95,10 +94,10 @@ func (e *unheardError) Error() string {
 func (a *natsAsk) ask(ctx context.Context, req *Request, queued func(ahead int)) (Event, error) {
 	// The set's id names its subjects; its secret proves its end.
 	var err error
-	if a.id, err = web.NewToken(); err != nil {
+	if a.id, err = localhttp.NewToken(); err != nil {
 		return Event{}, err
 	}
-	if a.secret, err = web.NewToken(); err != nil {
+	if a.secret, err = localhttp.NewToken(); err != nil {
 		return Event{}, err
 	}
 	if a.reply, err = age.GenerateX25519Identity(); err != nil {

@@ -14,8 +14,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/prompt"
-	"github.com/askuser/askuser/prompt/web"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -37,13 +37,13 @@ const (
 
 // Server serves a Queue to askers with net/http: on the inbox's Unix socket
 // (ServeSocket), and over TCP behind the token (ServeTCP). Each listener
-// gets a web.Server, with its limits on the time and size of requests.
+// gets a localhttp.Server, with its limits on the time and size of requests.
 type Server struct {
 	queue   *Queue
 	schemas schemaCache
 
 	mu      sync.Mutex
-	servers []*web.Server
+	servers []*localhttp.Server
 	// stops stop the feeds of other transports (ServeNATS).
 	stops  []func()
 	closed bool
@@ -67,8 +67,8 @@ func (s *Server) ServeSocket(ln net.Listener) {
 }
 
 // ServeTCP serves ln until Close, behind token: every request must carry it
-// and name this server in its Host header (see web.Guard). host is the
-// host that the address shows, as for web.NewGuard.
+// and name this server in its Host header (see localhttp.Guard). host is the
+// host that the address shows, as for localhttp.NewGuard.
 func (s *Server) ServeTCP(ln net.Listener, host, token string) error {
 	return s.ServeTCPWithPage(ln, host, token, nil)
 }
@@ -76,11 +76,11 @@ func (s *Server) ServeTCP(ln net.Listener, host, token string) error {
 // ServeTCPWithPage is ServeTCP with the inbox's web page served on the same
 // listener: the protocol's paths (under /v1/) are served behind token as
 // ServeTCP serves them, and every other path by page, which checks its
-// requests itself (a web.Guard with a token of its own: an asker, which
+// requests itself (a localhttp.Guard with a token of its own: an asker, which
 // holds the askers' token, must not be able to answer for the person).
 // A nil page serves the protocol alone.
 func (s *Server) ServeTCPWithPage(ln net.Listener, host, token string, page http.Handler) error {
-	g, err := web.NewGuard(ln.Addr(), host, token, MaxRequestBytes)
+	g, err := localhttp.NewGuard(ln.Addr(), host, token, MaxRequestBytes)
 	if err != nil {
 		return err
 	}
@@ -107,7 +107,7 @@ func (s *Server) ServePage(ln net.Listener, page http.Handler) {
 }
 
 func (s *Server) serve(ln net.Listener, h http.Handler) {
-	srv := web.NewServer(h)
+	srv := localhttp.NewServer(h)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -423,7 +423,7 @@ func (c *schemaCache) get(l *Limits) (*schema.Schema, error) {
 // in their Host header, which a page that a DNS-rebinding attacker points
 // at this machine cannot. The token is compared in constant time.
 type tokenGuard struct {
-	hosts *web.Guard
+	hosts *localhttp.Guard
 	token []byte
 	next  http.Handler
 }

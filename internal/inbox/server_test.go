@@ -19,8 +19,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/prompt"
-	"github.com/askuser/askuser/prompt/web"
 )
 
 func schemaJSON(t *testing.T) []byte {
@@ -776,7 +776,7 @@ func TestTCPWithPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	askers, pageToken := strings.Repeat("a", 43), strings.Repeat("p", 43)
-	g, err := web.NewGuard(ln.Addr(), "", pageToken, 1<<10)
+	g, err := localhttp.NewGuard(ln.Addr(), "", pageToken, 1<<10)
 	if err != nil {
 		t.Fatal(err)
 	}

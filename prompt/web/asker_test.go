@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/internal/testutil"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
@@ -343,19 +344,19 @@ func TestListenUnavailable(t *testing.T) {
 		// TEST-NET-1: an address no machine has.
 		{"192.0.2.1:0", "cannot serve the page on 192.0.2.1:0: cannot assign requested address"},
 	} {
-		a, err := ParseAddr(tc.addr)
+		a, err := localhttp.ParseAddr(tc.addr)
 		if err != nil {
 			t.Fatal(err)
 		}
-		ln, _, err := Listen(a, io.Discard)
+		ln, _, err := localhttp.Listen(a, io.Discard)
 		if err == nil {
 			ln.Close()
-			t.Errorf("Listen(%s) succeeded", tc.addr)
+			t.Errorf("localhttp.Listen(%s) succeeded", tc.addr)
 			continue
 		}
 		var unavailable *prompt.UnavailableError
 		if !errors.As(err, &unavailable) || err.Error() != tc.msg {
-			t.Errorf("Listen(%s): %T %q, want a *prompt.UnavailableError %q", tc.addr, err, err, tc.msg)
+			t.Errorf("localhttp.Listen(%s): %T %q, want a *prompt.UnavailableError %q", tc.addr, err, err, tc.msg)
 		}
 	}
 }

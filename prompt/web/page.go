@@ -14,6 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
 )
@@ -488,9 +489,9 @@ func (p *Page) inQueue() *Page {
 // write writes v with a policy that lets the page run only its own inline
 // style and script, send only to this server, and be framed by nothing.
 func (p *Page) write(w http.ResponseWriter, code int, v *view) {
-	nonce, err := randomString(18)
+	nonce, err := localhttp.RandomString(18)
 	if err != nil {
-		refuse(w, http.StatusInternalServerError, "Could not make the page.")
+		localhttp.Refuse(w, http.StatusInternalServerError, "Could not make the page.")
 		return
 	}
 	v.Nonce, v.MaxOther = nonce, prompt.MaxOtherLength
@@ -509,7 +510,7 @@ func (p *Page) write(w http.ResponseWriter, code int, v *view) {
 	v.CSS, v.JS = template.CSS(webCSS()), template.JS(webJS())
 	var b bytes.Buffer
 	if err := webTemplate().Execute(&b, v); err != nil {
-		refuse(w, http.StatusInternalServerError, "Could not make the page.")
+		localhttp.Refuse(w, http.StatusInternalServerError, "Could not make the page.")
 		return
 	}
 	h := w.Header()

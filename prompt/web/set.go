@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/askuser/askuser/internal/localhttp"
 )
 
 // pollWait is how long a waiting page's request is held before it is told
@@ -74,7 +76,7 @@ func (s *Set) waiting() int {
 func (s *Set) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rest, ok := strings.CutPrefix(r.URL.Path, s.page.Base)
 	if !ok {
-		refuse(w, http.StatusNotFound, "Not found.")
+		localhttp.Refuse(w, http.StatusNotFound, "Not found.")
 		return
 	}
 	switch rest {
@@ -91,14 +93,14 @@ func (s *Set) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			s.servePost(w, r, rest)
 		}
 	default:
-		refuse(w, http.StatusNotFound, "Not found.")
+		localhttp.Refuse(w, http.StatusNotFound, "Not found.")
 	}
 }
 
 // serveWait holds a page's request until the wait ends, the client goes,
 // or pollWait passes.
 func (s *Set) serveWait(w http.ResponseWriter, r *http.Request) {
-	Hold(w, pollWait)
+	localhttp.Hold(w, pollWait)
 	t := time.NewTimer(pollWait)
 	defer t.Stop()
 	s.mu.Lock()
@@ -123,15 +125,15 @@ func (s *Set) servePost(w http.ResponseWriter, r *http.Request, action string) {
 	var tooLarge *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooLarge):
-		refuse(w, http.StatusRequestEntityTooLarge, "The form is too large.")
+		localhttp.Refuse(w, http.StatusRequestEntityTooLarge, "The form is too large.")
 		return
 	case err != nil:
-		refuse(w, http.StatusBadRequest, "The form could not be read.")
+		localhttp.Refuse(w, http.StatusBadRequest, "The form could not be read.")
 		return
 	}
 	values, err := url.ParseQuery(string(body))
 	if err != nil {
-		refuse(w, http.StatusBadRequest, "The form could not be read.")
+		localhttp.Refuse(w, http.StatusBadRequest, "The form could not be read.")
 		return
 	}
 	if action == "cancel" {
@@ -173,9 +175,9 @@ func allow(w http.ResponseWriter, r *http.Request, methods ...string) bool {
 	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
 		http.MethodDelete, http.MethodConnect, http.MethodOptions, http.MethodTrace:
 		w.Header().Set("Allow", strings.Join(methods, ", "))
-		refuse(w, http.StatusMethodNotAllowed, "Method not allowed.")
+		localhttp.Refuse(w, http.StatusMethodNotAllowed, "Method not allowed.")
 	default:
-		refuse(w, http.StatusNotImplemented, "Method not implemented.")
+		localhttp.Refuse(w, http.StatusNotImplemented, "Method not implemented.")
 	}
 	return false
 }

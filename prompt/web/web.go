@@ -19,6 +19,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
 )
@@ -64,7 +65,7 @@ func New(o Options) (*Asker, error) {
 	if !ok {
 		return nil, fmt.Errorf("serve the page: not a TCP address: %s", o.Listener.Addr())
 	}
-	token, err := NewToken()
+	token, err := localhttp.NewToken()
 	if err != nil {
 		return nil, err
 	}
@@ -151,7 +152,7 @@ func (w *Asker) serve(ctx context.Context, items []Item) ([]prompt.Answer, error
 		return nil, errors.New("serve the page: a web asker asks once")
 	}
 	w.asked = true
-	guard, err := NewGuard(w.ln.Addr(), w.host, w.token, MaxFormBytes(len(items)))
+	guard, err := localhttp.NewGuard(w.ln.Addr(), w.host, w.token, localhttp.MaxFormBytes(len(items)))
 	if err != nil {
 		return nil, err
 	}
@@ -159,7 +160,7 @@ func (w *Asker) serve(ctx context.Context, items []Item) ([]prompt.Answer, error
 	w.mu.Lock()
 	w.set = set
 	w.mu.Unlock()
-	srv := NewServer(guard.Wrap(set))
+	srv := localhttp.NewServer(guard.Wrap(set))
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(w.ln) }()
 	w.say("Answer in your browser: %s\n", w.url)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/prompt/web"
 )
 
@@ -23,7 +24,7 @@ const (
 	webPollWait = 50 * time.Second
 	// webMaxQuestions is the number of questions whose largest form the
 	// guard lets through; each form is then held to its own set's limit
-	// (web.MaxFormBytes).
+	// (localhttp.MaxFormBytes).
 	webMaxQuestions = 32
 	// webMaxSeen bounds the sets that ended and are still remembered, to
 	// tell a page that sends a form for one how it ended.
@@ -31,7 +32,7 @@ const (
 )
 
 // Web serves the inbox's queue on a web page built from prompt/web's (its
-// page, style and form), behind a web.Guard: every request carries the
+// page, style and form), behind a localhttp.Guard: every request carries the
 // page's token and names this server, and what changes something comes
 // from the page's own origin, within the size of a form.
 //
@@ -60,7 +61,7 @@ type WebOptions struct {
 	Queue *inbox.Queue
 	// Addr is the address of the listener that serves the page, and Host
 	// the host its address is shown with ("" for Addr's own): see
-	// web.NewGuard.
+	// localhttp.NewGuard.
 	Addr net.Addr
 	Host string
 	// Token is the page's token: not the askers' (an asker that holds
@@ -79,7 +80,7 @@ func NewWeb(o WebOptions) (*Web, error) {
 	if v.now == nil {
 		v.now = time.Now
 	}
-	g, err := web.NewGuard(o.Addr, o.Host, o.Token, web.MaxFormBytes(webMaxQuestions))
+	g, err := localhttp.NewGuard(o.Addr, o.Host, o.Token, localhttp.MaxFormBytes(webMaxQuestions))
 	if err != nil {
 		return nil, err
 	}
@@ -161,7 +162,7 @@ func (v *Web) serveWait(w http.ResponseWriter, r *http.Request) {
 	if err != nil || more < 0 {
 		more = -1
 	}
-	web.Hold(w, webPollWait)
+	localhttp.Hold(w, webPollWait)
 	t := time.NewTimer(webPollWait)
 	defer t.Stop()
 	for {
@@ -290,7 +291,7 @@ func (v *Web) readPost(w http.ResponseWriter, r *http.Request, what string) (*in
 	}
 	// The guard lets through the form of the largest set; each set's form
 	// is held to its own size.
-	if int64(len(body)) > web.MaxFormBytes(len(items(s))) {
+	if int64(len(body)) > localhttp.MaxFormBytes(len(items(s))) {
 		http.Error(w, "The form is too large.", http.StatusRequestEntityTooLarge)
 		return nil, nil, false
 	}

@@ -1,4 +1,9 @@
-package web
+// Package localhttp serves a page on a local port safely: the guard that
+// lets only the page's own tab in (its token, Host and Origin checks), the
+// address to listen on, a server with the limits such a page needs, and
+// opening the person's browser. The web page of askuser and its inbox both
+// stand on it.
+package localhttp
 
 import (
 	"crypto/rand"
@@ -69,29 +74,29 @@ func (g *Guard) Wrap(next http.Handler) http.Handler {
 		h.Set("Cross-Origin-Resource-Policy", "same-origin")
 
 		if !g.hosts.ok(r.Host) {
-			refuse(w, http.StatusForbidden, "Forbidden: this server answers only to its own address.")
+			Refuse(w, http.StatusForbidden, "Forbidden: this server answers only to its own address.")
 			return
 		}
 		// A query that does not parse gives what parsed before the fault,
 		// as for any other address without the token.
 		if subtle.ConstantTimeCompare([]byte(r.URL.Query().Get("token")), g.token) != 1 {
-			refuse(w, http.StatusForbidden, "Forbidden: open the address that askuser printed, with its token.")
+			Refuse(w, http.StatusForbidden, "Forbidden: open the address that askuser printed, with its token.")
 			return
 		}
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			// Browsers send Origin with every POST; a page of another
 			// origin must not answer for the person.
 			if origin := r.Header.Get("Origin"); origin != "" && !strings.EqualFold(origin, "http://"+r.Host) {
-				refuse(w, http.StatusForbidden, "Forbidden: the form was sent from another site.")
+				Refuse(w, http.StatusForbidden, "Forbidden: the form was sent from another site.")
 				return
 			}
 		}
 		if r.Method == http.MethodPost && !isFormType(r.Header.Get("Content-Type")) {
-			refuse(w, http.StatusUnsupportedMediaType, "Send the form as application/x-www-form-urlencoded.")
+			Refuse(w, http.StatusUnsupportedMediaType, "Send the form as application/x-www-form-urlencoded.")
 			return
 		}
 		if r.ContentLength > g.maxBody {
-			refuse(w, http.StatusRequestEntityTooLarge, "The form is too large.")
+			Refuse(w, http.StatusRequestEntityTooLarge, "The form is too large.")
 			return
 		}
 		// A body sent without a length up front is cut off at the limit
@@ -111,9 +116,9 @@ func isFormType(ct string) bool {
 	return strings.EqualFold(strings.TrimSpace(mt), "application/x-www-form-urlencoded")
 }
 
-// refuse replies to a request that cannot be served with a line of plain
+// Refuse replies to a request that cannot be served with a line of plain
 // text.
-func refuse(w http.ResponseWriter, code int, msg string) {
+func Refuse(w http.ResponseWriter, code int, msg string) {
 	h := w.Header()
 	h.Set("Content-Type", "text/plain; charset=utf-8")
 	h.Set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'")
@@ -161,10 +166,11 @@ const tokenBytes = 32
 // NewToken returns a new random token for a Guard: 256 bits, written in
 // base64url so that it goes into an address as it is.
 func NewToken() (string, error) {
-	return randomString(tokenBytes)
+	return RandomString(tokenBytes)
 }
 
-func randomString(n int) (string, error) {
+// RandomString returns n random bytes in base64url: a token, or a nonce.
+func RandomString(n int) (string, error) {
 	b := make([]byte, n)
 	if _, err := rand.Read(b); err != nil {
 		return "", fmt.Errorf("make a token: %w", err)
