@@ -14,7 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	core "github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/inbox/screen"
 	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/internal/notify"
@@ -25,7 +25,7 @@ import (
 // inboxCmdOptions are what askuser inbox needs, resolved from its flags and
 // the environment.
 type inboxCmdOptions struct {
-	addr core.Addr
+	addr inbox.Addr
 	// listen, when set, is where askers over TCP are also accepted.
 	listen *localhttp.Addr
 	// terminal shows the queue on the terminal screen rather than as
@@ -121,7 +121,7 @@ terminated.`,
 			if err != nil {
 				return err
 			}
-			a, err := core.AddrFromEnv(env.Getenv)
+			a, err := inbox.AddrFromEnv(env.Getenv)
 			if err != nil {
 				return inboxAddrError(err)
 			}
@@ -210,7 +210,7 @@ func inboxRun(ctx context.Context, env *Env, opts inboxCmdOptions) error {
 	home, _ := os.UserHomeDir()
 	var log *screen.Log
 	notify := arrival(env, out)
-	q := core.NewQueue(core.QueueOptions{OnArrive: func(s *core.Set) {
+	q := inbox.NewQueue(inbox.QueueOptions{OnArrive: func(s *inbox.Set) {
 		notify(s)
 		if log != nil {
 			log.Arrived(s)
@@ -235,7 +235,7 @@ func inboxRun(ctx context.Context, env *Env, opts inboxCmdOptions) error {
 	default:
 		show = &screen.Line{Queue: q, In: env.IO.In, Out: out, Terminal: env.IO.InTTY, Where: opts.addr.String(), Home: home}
 	}
-	srv := core.NewServer(q, env.Schema)
+	srv := inbox.NewServer(q, env.Schema)
 	quit := "the person quit the inbox"
 	defer func() { srv.Close(quit) }()
 
@@ -323,7 +323,7 @@ func inboxEnded(ctx context.Context, env *Env, opts inboxCmdOptions, err error, 
 
 // serveInboxExtras serves what the inbox's flags add: askers over TCP
 // (--listen) and the web page (--web).
-func serveInboxExtras(env *Env, opts inboxCmdOptions, srv *core.Server, q *core.Queue, home string, out io.Writer) error {
+func serveInboxExtras(env *Env, opts inboxCmdOptions, srv *inbox.Server, q *inbox.Queue, home string, out io.Writer) error {
 	say := func(format string, args ...any) { _, _ = fmt.Fprintf(out, format, args...) }
 	var page *inboxPage
 	if opts.web {
@@ -368,7 +368,7 @@ func serveInboxExtras(env *Env, opts inboxCmdOptions, srv *core.Server, q *core.
 
 // serveInboxTCP accepts askers over TCP on --listen, with a token, and
 // serves page there too when it is set.
-func serveInboxTCP(opts inboxCmdOptions, srv *core.Server, page *inboxPage, out io.Writer) error {
+func serveInboxTCP(opts inboxCmdOptions, srv *inbox.Server, page *inboxPage, out io.Writer) error {
 	token := opts.addr.Token
 	if token == "" {
 		var err error
@@ -395,7 +395,7 @@ func serveInboxTCP(opts inboxCmdOptions, srv *core.Server, page *inboxPage, out 
 		_ = ln.Close()
 		return err
 	}
-	tcp := core.Addr{Host: hostPort(host, ln.Addr().String()), Token: token}
+	tcp := inbox.Addr{Host: hostPort(host, ln.Addr().String()), Token: token}
 	_, _ = fmt.Fprintf(out, "Askers elsewhere reach this inbox with ASKUSER_INBOX='%s'\n", tcp.URL())
 	return nil
 }
@@ -426,9 +426,9 @@ func showQueue(ctx context.Context, run func(context.Context) error, failures <-
 
 // listenInbox serves the inbox at its address: the Unix socket, or the
 // TCP address (with its token) that ASKUSER_INBOX names.
-func listenInbox(srv *core.Server, a core.Addr, out io.Writer) error {
+func listenInbox(srv *inbox.Server, a inbox.Addr, out io.Writer) error {
 	if !a.IsTCP() {
-		ln, err := core.ListenSocket(a.Path)
+		ln, err := inbox.ListenSocket(a.Path)
 		if err != nil {
 			return err
 		}
@@ -437,7 +437,7 @@ func listenInbox(srv *core.Server, a core.Addr, out io.Writer) error {
 	}
 	l, err := localhttp.ParseAddr(a.Host)
 	if err != nil {
-		return usageErrorf("%s is %s: the inbox cannot listen there: %s", core.EnvAddr, a, err)
+		return usageErrorf("%s is %s: the inbox cannot listen there: %s", inbox.EnvAddr, a, err)
 	}
 	ln, host, err := localhttp.ListenFor(l, "the inbox", out)
 	if err != nil {
@@ -448,21 +448,21 @@ func listenInbox(srv *core.Server, a core.Addr, out io.Writer) error {
 
 // serveNATS serves the inbox on the NATS server of a, with the inbox's age
 // identity (made the first time), and prints the address askers use.
-func serveNATS(ctx context.Context, srv *core.Server, a *core.NATSAddr, say func(string, ...any)) error {
+func serveNATS(ctx context.Context, srv *inbox.Server, a *inbox.NATSAddr, say func(string, ...any)) error {
 	dir, err := os.UserConfigDir()
 	if err != nil {
 		return fmt.Errorf("find where to keep the inbox's identity: %w", err)
 	}
-	path := filepath.Join(dir, core.IdentityFile)
-	id, created, err := core.LoadIdentity(path)
+	path := filepath.Join(dir, inbox.IdentityFile)
+	id, created, err := inbox.LoadIdentity(path)
 	if err != nil {
 		return err
 	}
 	recipient := id.Recipient().String()
 	if a.To != "" && a.To != recipient {
-		return &prompt.UnavailableError{Err: fmt.Errorf("%s has to=%s, but this inbox's recipient is %s (kept in %s): use the address this inbox prints, or copy the identity of the inbox that printed yours", core.EnvAddr, a.To, recipient, path)}
+		return &prompt.UnavailableError{Err: fmt.Errorf("%s has to=%s, but this inbox's recipient is %s (kept in %s): use the address this inbox prints, or copy the identity of the inbox that printed yours", inbox.EnvAddr, a.To, recipient, path)}
 	}
-	if err := srv.ServeNATS(ctx, a, core.NATSOptions{Identity: id, By: inboxBy(), Say: say}); err != nil {
+	if err := srv.ServeNATS(ctx, a, inbox.NATSOptions{Identity: id, By: inboxBy(), Say: say}); err != nil {
 		return &prompt.UnavailableError{Err: err}
 	}
 	if created {
@@ -476,7 +476,7 @@ func serveNATS(ctx context.Context, srv *core.Server, a *core.NATSAddr, say func
 
 // inboxBy names this inbox to the others on the same queue: USER@HOST.
 func inboxBy() string {
-	name := core.DefaultNATSName()
+	name := inbox.DefaultNATSName()
 	if host, err := os.Hostname(); err == nil && host != "" {
 		name += "@" + host
 	}
@@ -496,9 +496,9 @@ func hostPort(host, addr string) string {
 // arrival is what happens when a set arrives: the bell rings on the
 // inbox's terminal, and ASKUSER_NOTIFY_COMMAND runs with the set's first
 // question and where it came from.
-func arrival(env *Env, out io.Writer) func(*core.Set) {
+func arrival(env *Env, out io.Writer) func(*inbox.Set) {
 	command := env.Getenv("ASKUSER_NOTIFY_COMMAND")
-	return func(s *core.Set) {
+	return func(s *inbox.Set) {
 		if env.IO.ErrTTY {
 			_, _ = io.WriteString(out, "\a")
 		}
@@ -529,13 +529,13 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 
 // inboxPage is the inbox's web page (--web), before it is served.
 type inboxPage struct {
-	queue       *core.Queue
+	queue       *inbox.Queue
 	home, token string
 	url         string // its address, with its token, once served
 }
 
 // newInboxPage makes the page of q, with a token of its own.
-func newInboxPage(q *core.Queue, home string) (*inboxPage, error) {
+func newInboxPage(q *inbox.Queue, home string) (*inboxPage, error) {
 	token, err := localhttp.NewToken()
 	if err != nil {
 		return nil, err

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	core "github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/inbox/screen"
 	"github.com/askuser/askuser/internal/ptytest"
 	"github.com/askuser/askuser/prompt"
@@ -53,7 +53,7 @@ func TestInboxOnTerminal(t *testing.T) {
 // terminal given back before the error is reported.
 func TestInboxFailureRestoresTheTerminal(t *testing.T) {
 	tm := ptytest.New(t, 60, 20)
-	q := core.NewQueue(core.QueueOptions{})
+	q := inbox.NewQueue(inbox.QueueOptions{})
 	s := screen.NewTerminal(screen.TerminalOptions{Queue: q, In: tm.Tty(), Out: tm.Tty(), Where: "/run/inbox.sock"})
 	failures := make(chan error, 1)
 	type result struct {

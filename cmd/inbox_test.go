@@ -13,26 +13,26 @@ import (
 	"testing"
 	"time"
 
-	core "github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/testutil"
 	"github.com/askuser/askuser/prompt"
 )
 
 // personInbox serves an inbox in the test's process and answers each set
 // that arrives with answer: the person at the inbox, played by the test.
-func personInbox(t *testing.T, answer func(*core.Set) core.Reply) core.Addr {
+func personInbox(t *testing.T, answer func(*inbox.Set) inbox.Reply) inbox.Addr {
 	t.Helper()
 	raw, err := os.ReadFile("../schema.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := core.Addr{Path: filepath.Join(t.TempDir(), "inbox.sock")}
-	ln, err := core.ListenSocket(a.Path)
+	a := inbox.Addr{Path: filepath.Join(t.TempDir(), "inbox.sock")}
+	ln, err := inbox.ListenSocket(a.Path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	q := core.NewQueue(core.QueueOptions{})
-	srv := core.NewServer(q, raw)
+	q := inbox.NewQueue(inbox.QueueOptions{})
+	srv := inbox.NewServer(q, raw)
 	srv.ServeSocket(ln)
 	stop := make(chan struct{})
 	go func() {
@@ -66,8 +66,8 @@ func varsEnv(vars map[string]string) func(string) string {
 // is no file at all) is nobody's: exit 66. (Asking on the terminal that
 // is the person's is tested in a pseudo-terminal, in e2e.)
 func TestRouteTerminalNobodySees(t *testing.T) {
-	a := personInbox(t, func(*core.Set) core.Reply {
-		return core.Reply{Answers: []prompt.Answer{{Labels: []string{"A"}}}}
+	a := personInbox(t, func(*inbox.Set) inbox.Reply {
+		return inbox.Reply{Answers: []prompt.Answer{{Labels: []string{"A"}}}}
 	})
 	for _, c := range []struct {
 		inbox       string
@@ -100,7 +100,7 @@ func TestRouteTerminalNobodySees(t *testing.T) {
 // An asker in the inbox leaves the bell and the notification command to
 // the inbox, which is where the person looks.
 func TestInboxAskerLeavesTheBellToTheInbox(t *testing.T) {
-	a := personInbox(t, func(*core.Set) core.Reply { return core.Reply{Yes: true} })
+	a := personInbox(t, func(*inbox.Set) inbox.Reply { return inbox.Reply{Yes: true} })
 	env := testEnv(t)
 	env.Getenv = varsEnv(map[string]string{"ASKUSER_INBOX": a.Path, "ASKUSER_NOTIFY_COMMAND": "true"})
 	s, err := start(context.Background(), env, sessionOptions{mode: uiInbox, bell: true, inbox: inboxOptions{addr: a}}, conversation{})
@@ -119,7 +119,7 @@ type inboxRunning struct {
 	in     *io.PipeWriter
 	stderr *testutil.Buffer
 	code   chan int
-	addr   core.Addr
+	addr   inbox.Addr
 }
 
 func startInboxCmd(t *testing.T, vars map[string]string, errTTY bool, ctx context.Context, watch func(context.Context) (context.Context, func())) *inboxRunning {
@@ -128,7 +128,7 @@ func startInboxCmd(t *testing.T, vars map[string]string, errTTY bool, ctx contex
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := core.Addr{Path: filepath.Join(t.TempDir(), "inbox.sock")}
+	a := inbox.Addr{Path: filepath.Join(t.TempDir(), "inbox.sock")}
 	vars["ASKUSER_INBOX"] = a.Path
 	pr, pw := io.Pipe()
 	r := &inboxRunning{in: pw, stderr: new(testutil.Buffer), code: make(chan int, 1), addr: a}
@@ -142,7 +142,7 @@ func startInboxCmd(t *testing.T, vars map[string]string, errTTY bool, ctx contex
 	t.Cleanup(func() { pw.Close() })
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		if _, err := core.NewClient(a).Probe(context.Background()); err == nil {
+		if _, err := inbox.NewClient(a).Probe(context.Background()); err == nil {
 			return r
 		}
 		if time.Now().After(deadline) {
@@ -184,7 +184,7 @@ func TestInboxNotifies(t *testing.T) {
 	}, true, context.Background(), nil)
 	asked := make(chan error, 1)
 	go func() {
-		_, err := core.NewClient(r.addr).Ask(context.Background(), &core.Request{Kind: core.KindConfirm, From: "deployer", Message: "Deploy now?"}, nil)
+		_, err := inbox.NewClient(r.addr).Ask(context.Background(), &inbox.Request{Kind: inbox.KindConfirm, From: "deployer", Message: "Deploy now?"}, nil)
 		asked <- err
 	}()
 	deadline := time.Now().Add(10 * time.Second)
@@ -220,7 +220,7 @@ func TestInboxNotifyFailureWarns(t *testing.T) {
 	r := startInboxCmd(t, map[string]string{"ASKUSER_NOTIFY_COMMAND": "echo broken >&2; exit 3"}, false, context.Background(), nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go core.NewClient(r.addr).Ask(ctx, &core.Request{Kind: core.KindConfirm, Message: "Go?"}, nil)
+	go inbox.NewClient(r.addr).Ask(ctx, &inbox.Request{Kind: inbox.KindConfirm, Message: "Go?"}, nil)
 	r.waitStderr(t, "Warning: ASKUSER_NOTIFY_COMMAND failed: exit status 3: broken\n")
 	if strings.Contains(r.stderr.String(), "\a") {
 		t.Error("a bell where stderr is not a terminal")
@@ -244,9 +244,9 @@ func TestInboxSignals(t *testing.T) {
 			// the cause that watchSignals gives it.
 			ctx, send := context.WithCancelCause(context.Background())
 			r := startInboxCmd(t, map[string]string{}, false, ctx, nil)
-			asked := make(chan core.Event, 1)
+			asked := make(chan inbox.Event, 1)
 			go func() {
-				e, err := core.NewClient(r.addr).Ask(context.Background(), &core.Request{Kind: core.KindConfirm, Message: "Go?"}, nil)
+				e, err := inbox.NewClient(r.addr).Ask(context.Background(), &inbox.Request{Kind: inbox.KindConfirm, Message: "Go?"}, nil)
 				if err != nil {
 					t.Error(err)
 				}
@@ -257,7 +257,7 @@ func TestInboxSignals(t *testing.T) {
 			if code := r.exit(t); code != c.code {
 				t.Errorf("exit %d, want %d", code, c.code)
 			}
-			if e := <-asked; e.Event != core.EventClosed || e.Reason != c.reason {
+			if e := <-asked; e.Event != inbox.EventClosed || e.Reason != c.reason {
 				t.Errorf("the asker was told %+v", e)
 			}
 			r.waitStderr(t, "The inbox quits: the asker still waiting is told.\n")
@@ -293,7 +293,7 @@ func TestInboxListen(t *testing.T) {
 	if !strings.Contains(stderr.String(), "Warning: the inbox is served beyond this machine, on every interface, port ") {
 		t.Errorf("no warning:\n%s", stderr)
 	}
-	a, err := core.ParseAddr(url)
+	a, err := inbox.ParseAddr(url)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -301,15 +301,15 @@ func TestInboxListen(t *testing.T) {
 	// loopback, as the host check allows on every interface.
 	_, port, _ := net.SplitHostPort(a.Host)
 	a.Host = net.JoinHostPort("127.0.0.1", port)
-	if st, err := core.NewClient(a).Probe(context.Background()); err != nil || st.Inbox != "askuser" {
+	if st, err := inbox.NewClient(a).Probe(context.Background()); err != nil || st.Inbox != "askuser" {
 		t.Errorf("over TCP: %+v, %v", st, err)
 	}
 	a.Token = strings.Repeat("x", 43)
-	if _, err := core.NewClient(a).Probe(context.Background()); err == nil {
+	if _, err := inbox.NewClient(a).Probe(context.Background()); err == nil {
 		t.Error("a wrong token was let in")
 	}
 	// The socket is served too.
-	if _, err := core.NewClient(core.Addr{Path: sock}).Probe(context.Background()); err != nil {
+	if _, err := inbox.NewClient(inbox.Addr{Path: sock}).Probe(context.Background()); err != nil {
 		t.Errorf("the socket: %v", err)
 	}
 	pw.Close()

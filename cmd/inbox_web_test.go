@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	core "github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/testutil"
 )
 
@@ -120,9 +120,9 @@ func TestInboxWeb(t *testing.T) {
 	if code, body := fetch(t, http.MethodGet, r.page.String(), ""); code != http.StatusOK || !strings.Contains(body, "Nothing is waiting") {
 		t.Fatalf("the page: %d\n%s", code, body)
 	}
-	asked := make(chan core.Event, 1)
+	asked := make(chan inbox.Event, 1)
 	go func() {
-		e, err := core.NewClient(core.Addr{Path: r.sock}).Ask(context.Background(), &core.Request{Kind: core.KindConfirm, From: "deployer", Message: "Deploy now?"}, nil)
+		e, err := inbox.NewClient(inbox.Addr{Path: r.sock}).Ask(context.Background(), &inbox.Request{Kind: inbox.KindConfirm, From: "deployer", Message: "Deploy now?"}, nil)
 		if err != nil {
 			t.Error(err)
 		}
@@ -138,7 +138,7 @@ func TestInboxWeb(t *testing.T) {
 	}
 	select {
 	case e := <-asked:
-		if e.Event != core.EventAnswered || e.Yes == nil || *e.Yes {
+		if e.Event != inbox.EventAnswered || e.Yes == nil || *e.Yes {
 			t.Errorf("the asker got %+v", e)
 		}
 	case <-time.After(10 * time.Second):
@@ -147,7 +147,7 @@ func TestInboxWeb(t *testing.T) {
 	r.waitStderr(t, "The questions from deployer were answered elsewhere.\n")
 	// The askers' socket knows nothing of the page, and the page nothing
 	// of the askers' protocol.
-	if code, _ := fetch(t, http.MethodGet, r.at(core.PathStatus), ""); code != http.StatusNotFound {
+	if code, _ := fetch(t, http.MethodGet, r.at(inbox.PathStatus), ""); code != http.StatusNotFound {
 		t.Errorf("the protocol on the page's port: %d", code)
 	}
 }
@@ -157,7 +157,7 @@ func TestInboxWeb(t *testing.T) {
 // machine.
 func TestInboxWebListen(t *testing.T) {
 	r := startWebInbox(t, map[string]string{}, "--web", "--listen", "0.0.0.0:0")
-	askers, err := core.ParseAddr(strings.TrimSuffix(r.waitLine(t, "Askers elsewhere reach this inbox with ASKUSER_INBOX='"), "'"))
+	askers, err := inbox.ParseAddr(strings.TrimSuffix(r.waitLine(t, "Askers elsewhere reach this inbox with ASKUSER_INBOX='"), "'"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,8 +173,8 @@ func TestInboxWebListen(t *testing.T) {
 	if askers.Token == pageToken {
 		t.Fatal("the askers hold the page's token")
 	}
-	local := core.Addr{Host: net.JoinHostPort("127.0.0.1", askersPort), Token: askers.Token}
-	if _, err := core.NewClient(local).Probe(context.Background()); err != nil {
+	local := inbox.Addr{Host: net.JoinHostPort("127.0.0.1", askersPort), Token: askers.Token}
+	if _, err := inbox.NewClient(local).Probe(context.Background()); err != nil {
 		t.Errorf("the askers' protocol: %v", err)
 	}
 	if code, body := fetch(t, http.MethodGet, r.at("/"), ""); code != http.StatusOK || !strings.Contains(body, "Nothing is waiting") {

@@ -13,11 +13,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
-	core "github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/internal/mcpserver"
 	"github.com/askuser/askuser/prompt"
-	inboxask "github.com/askuser/askuser/prompt/inbox"
+
 	"github.com/askuser/askuser/prompt/web"
 	"github.com/askuser/askuser/schema"
 )
@@ -94,7 +94,7 @@ Nothing but the protocol is written to stdout; notices go to stderr.`,
 				return err
 			}
 			if opts.ui == uiAuto || opts.ui == uiInbox {
-				if opts.inbox.addr, err = core.AddrFromEnv(env.Getenv); err != nil {
+				if opts.inbox.addr, err = inbox.AddrFromEnv(env.Getenv); err != nil {
 					return inboxAddrError(err)
 				}
 				opts.inbox.limits = limitsFromEnv(env.Getenv)
@@ -311,7 +311,7 @@ func mcpInboxWay(env *Env, opts mcpOptions) mcpserver.Way {
 		Name: "inbox",
 		Hint: "Ask the person to run 'askuser inbox' in a terminal they keep in view, then ask again.",
 		Open: func(ctx context.Context, client *mcp.Implementation) (*mcpserver.Opened, error) {
-			c := core.Dial(opts.inbox.addr)
+			c := inbox.Dial(opts.inbox.addr)
 			if _, err := c.Probe(ctx); err != nil {
 				if ctx.Err() != nil {
 					return nil, context.Cause(ctx)
@@ -324,7 +324,7 @@ func mcpInboxWay(env *Env, opts mcpOptions) mcpserver.Way {
 			if from == "" {
 				from = mcpFrom(client, cwd, home)
 			}
-			a := inboxask.New(inboxask.Options{
+			a := inbox.NewAsker(inbox.AskerOptions{
 				Client: c,
 				From:   from,
 				Cwd:    cwd,

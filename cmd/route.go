@@ -13,9 +13,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	core "github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/prompt"
-	inboxask "github.com/askuser/askuser/prompt/inbox"
+
 	"github.com/askuser/askuser/schema"
 )
 
@@ -48,11 +48,11 @@ func envUI(env *Env) (uiMode, error) {
 // inboxOptions are what asking in the inbox needs, resolved with the other
 // session options.
 type inboxOptions struct {
-	addr core.Addr
+	addr inbox.Addr
 	// from names the asker in the inbox: --from, else ASKUSER_FROM; the
 	// inbox shows the working directory when it is empty.
 	from   string
-	limits *core.Limits
+	limits *inbox.Limits
 }
 
 // resolveInbox reads where the inbox is, for --ui inbox and auto, which may
@@ -65,7 +65,7 @@ func (f *askFlags) resolveInbox(cmd *cobra.Command, env *Env, mode uiMode) (inbo
 	if mode != uiInbox && mode != uiAuto {
 		return inboxOptions{}, nil
 	}
-	a, err := core.AddrFromEnv(env.Getenv)
+	a, err := inbox.AddrFromEnv(env.Getenv)
 	if err != nil {
 		return inboxOptions{}, inboxAddrError(err)
 	}
@@ -81,7 +81,7 @@ func (f *askFlags) resolveInbox(cmd *cobra.Command, env *Env, mode uiMode) (inbo
 // a usage error, except for an inbox on NATS, whose every failure makes it
 // unavailable.
 func inboxAddrError(err error) error {
-	var natsErr *core.NATSAddrError
+	var natsErr *inbox.NATSAddrError
 	if errors.As(err, &natsErr) {
 		return &prompt.UnavailableError{Err: err}
 	}
@@ -91,28 +91,28 @@ func inboxAddrError(err error) error {
 // limitsFromEnv are the limits the questions were validated with, for the
 // inbox to validate them alike; nil for the schema's own. The variables
 // have been checked when the schema was compiled.
-func limitsFromEnv(getenv func(string) string) *core.Limits {
+func limitsFromEnv(getenv func(string) string) *inbox.Limits {
 	n := func(name string) int {
 		v, _ := strconv.Atoi(strings.TrimSpace(getenv(name)))
 		return v
 	}
-	l := core.Limits{
+	l := inbox.Limits{
 		MaxQuestions:      n("ASK_MAX_QUESTIONS"),
 		MaxOptions:        n("ASK_MAX_OPTIONS"),
 		HeaderMaxLength:   n("ASK_HEADER_MAX_LENGTH"),
 		QuestionMaxLength: n("ASK_QUESTION_MAX_LENGTH"),
 	}
-	if l == (core.Limits{}) {
+	if l == (inbox.Limits{}) {
 		return nil
 	}
 	return &l
 }
 
 // newInboxAsker returns the asker that asks in the inbox of o.
-func newInboxAsker(env *Env, o sessionOptions) *inboxask.Asker {
+func newInboxAsker(env *Env, o sessionOptions) *inbox.Asker {
 	cwd, _ := os.Getwd()
-	return inboxask.New(inboxask.Options{
-		Client: core.Dial(o.inbox.addr),
+	return inbox.NewAsker(inbox.AskerOptions{
+		Client: inbox.Dial(o.inbox.addr),
 		From:   o.inbox.from,
 		Cwd:    cwd,
 		PID:    os.Getpid(),
@@ -124,7 +124,7 @@ func newInboxAsker(env *Env, o sessionOptions) *inboxask.Asker {
 
 // probeInbox reports whether an inbox answers at o's address.
 func probeInbox(o sessionOptions) error {
-	_, err := core.Dial(o.inbox.addr).Probe(context.Background())
+	_, err := inbox.Dial(o.inbox.addr).Probe(context.Background())
 	return err
 }
 
@@ -160,7 +160,7 @@ func routeInbox(env *Env, o sessionOptions, rest io.Reader) (routed, error) {
 	switch {
 	case o.mode == uiInbox:
 		if err := probeInbox(o); err != nil {
-			return routed{}, &prompt.UnavailableError{Err: core.WithHint(err)}
+			return routed{}, &prompt.UnavailableError{Err: inbox.WithHint(err)}
 		}
 		return routed{asker: &asker{fullAsker: newInboxAsker(env, o), out: env.IO.ErrOut, inbox: true}}, nil
 	case o.mode != uiAuto || o.tty:
@@ -176,7 +176,7 @@ func routeInbox(env *Env, o sessionOptions, rest io.Reader) (routed, error) {
 	if probe == nil {
 		return routed{asker: &asker{fullAsker: newInboxAsker(env, o), out: env.IO.ErrOut, inbox: true}}, nil
 	}
-	var server *core.ServerError
+	var server *inbox.ServerError
 	if why != nil && errors.As(probe, &server) {
 		// The person chose an inbox on NATS: what keeps it from being
 		// used is theirs to fix, not a reason to give up on asking.
@@ -400,7 +400,7 @@ type noPersonError struct {
 	// terminal: stdin held only the questions, and a terminal exists,
 	// where a person could answer with the questions given otherwise.
 	terminal bool
-	addr     core.Addr
+	addr     inbox.Addr
 	probe    error // why no inbox answered
 }
 
@@ -421,18 +421,18 @@ func (e *noPersonError) explain(err error) error {
 
 // report is the message of exit 66 for e.
 func (e *noPersonError) report() string {
-	inbox := fmt.Sprintf("no inbox answers at %s", e.addr)
+	where := fmt.Sprintf("no inbox answers at %s", e.addr)
 	hint := "To reach the person, have them run 'askuser inbox' in a terminal and ask again, or use --ui web --open."
-	var blocked *core.BlockedError
+	var blocked *inbox.BlockedError
 	if errors.As(e.probe, &blocked) {
 		// An inbox may well be there: say what kept it out of reach.
-		inbox, hint = blocked.Error(), blocked.Hint()
+		where, hint = blocked.Error(), blocked.Hint()
 	}
 	if e.terminal {
 		hint = "To answer at this terminal, give the questions with -f FILE (or as the argument) so that stdin stays the terminal, or add --tty.\n" + hint
 	}
 	if e.silent {
-		return fmt.Sprintf("Error: No answer: nobody can answer on stdin (%s), and %s\n%s\n", e.stdin, inbox, hint)
+		return fmt.Sprintf("Error: No answer: nobody can answer on stdin (%s), and %s\n%s\n", e.stdin, where, hint)
 	}
-	return fmt.Sprintf("Error: No answer: %s\nNobody can answer on stdin (%s), and %s.\n%s\n", e.err, e.stdin, inbox, hint)
+	return fmt.Sprintf("Error: No answer: %s\nNobody can answer on stdin (%s), and %s.\n%s\n", e.err, e.stdin, where, hint)
 }

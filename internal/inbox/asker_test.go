@@ -6,14 +6,12 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 
-	core "github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/testutil"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
@@ -24,31 +22,12 @@ var questions = []schema.Question{
 	{Question: "Which features?", Header: "Features", MultiSelect: true, Options: []schema.Option{{Label: "Auth", Description: "a"}, {Label: "Search", Description: "b"}}},
 }
 
-// startInbox serves a queue on a socket; the test plays the screen.
-func startInbox(t *testing.T) (*core.Queue, *core.Server, core.Addr) {
-	t.Helper()
-	raw, err := os.ReadFile("../../schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := core.Addr{Path: filepath.Join(t.TempDir(), "inbox.sock")}
-	ln, err := core.ListenSocket(a.Path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := core.NewQueue(core.QueueOptions{})
-	srv := core.NewServer(q, raw)
-	srv.ServeSocket(ln)
-	t.Cleanup(func() { srv.Close("the test is over") })
-	return q, srv, a
-}
-
-func newAsker(a core.Addr, out *testutil.Buffer) *Asker {
-	return New(Options{Client: core.NewClient(a), From: "tests", Cwd: "/src", PID: 7, Out: out})
+func newAsker(a Addr, out *testutil.Buffer) *Asker {
+	return NewAsker(AskerOptions{Client: NewClient(a), From: "tests", Cwd: "/src", PID: 7, Out: out})
 }
 
 // shown waits for the queue's shown set.
-func shown(t *testing.T, q *core.Queue) *core.Set {
+func shown(t *testing.T, q *Queue) *Set {
 	t.Helper()
 	deadline := time.After(10 * time.Second)
 	for {
@@ -69,8 +48,9 @@ type outcome struct {
 	err     error
 }
 
-func TestAskAnswered(t *testing.T) {
-	q, _, a := startInbox(t)
+func TestAskerAnswered(t *testing.T) {
+	in := startInbox(t)
+	q, a := in.q, in.addr
 	var out testutil.Buffer
 	done := make(chan outcome, 1)
 	go func() {
@@ -82,7 +62,7 @@ func TestAskAnswered(t *testing.T) {
 		t.Fatalf("the inbox got %+v", s)
 	}
 	reply := []prompt.Answer{{Labels: []string{"SQLite"}, Note: "small is fine"}, {Labels: []string{"Auth", "Search"}, Other: "SSO"}}
-	if err := q.Answer(s, core.Reply{Answers: reply}); err != nil {
+	if err := q.Answer(s, Reply{Answers: reply}); err != nil {
 		t.Fatal(err)
 	}
 	r := <-done
@@ -96,9 +76,10 @@ func TestAskAnswered(t *testing.T) {
 
 // The asker says how many sets wait before its own.
 func TestAskSaysWhatIsAhead(t *testing.T) {
-	q, _, a := startInbox(t)
+	in := startInbox(t)
+	q, a := in.q, in.addr
 	for _, from := range []string{"a", "b"} {
-		if _, err := q.Add(&core.Set{Kind: core.KindConfirm, From: from, Message: "Go?"}); err != nil {
+		if _, err := q.Add(&Set{Kind: KindConfirm, From: from, Message: "Go?"}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -115,8 +96,9 @@ func TestAskSaysWhatIsAhead(t *testing.T) {
 	}
 }
 
-func TestConfirmAndInput(t *testing.T) {
-	q, _, a := startInbox(t)
+func TestAskerConfirmAndInput(t *testing.T) {
+	in := startInbox(t)
+	q, a := in.q, in.addr
 	var out testutil.Buffer
 	asker := newAsker(a, &out)
 	yes := make(chan bool, 1)
@@ -128,10 +110,10 @@ func TestConfirmAndInput(t *testing.T) {
 		yes <- v
 	}()
 	s := shown(t, q)
-	if s.Kind != core.KindConfirm || s.Message != "Deploy?" || s.DefaultYes {
+	if s.Kind != KindConfirm || s.Message != "Deploy?" || s.DefaultYes {
 		t.Fatalf("queued %+v", s)
 	}
-	_ = q.Answer(s, core.Reply{Yes: true})
+	_ = q.Answer(s, Reply{Yes: true})
 	if !<-yes {
 		t.Error("yes came back as no")
 	}
@@ -145,10 +127,10 @@ func TestConfirmAndInput(t *testing.T) {
 		text <- v
 	}()
 	s = shown(t, q)
-	if s.Kind != core.KindInput || s.Placeholder != "main" || s.DefaultText != "dev" {
+	if s.Kind != KindInput || s.Placeholder != "main" || s.DefaultText != "dev" {
 		t.Fatalf("queued %+v", s)
 	}
-	_ = q.Answer(s, core.Reply{Text: "release-2"})
+	_ = q.Answer(s, Reply{Text: "release-2"})
 	if got := <-text; got != "release-2" {
 		t.Errorf("Input = %q", got)
 	}
@@ -156,7 +138,8 @@ func TestConfirmAndInput(t *testing.T) {
 
 // Esc in the inbox is the person's cancel: exit 130 for the asker.
 func TestCancelled(t *testing.T) {
-	q, _, a := startInbox(t)
+	in := startInbox(t)
+	q, a := in.q, in.addr
 	done := make(chan error, 1)
 	go func() {
 		_, err := newAsker(a, new(testutil.Buffer)).Ask(context.Background(), questions)
@@ -170,7 +153,8 @@ func TestCancelled(t *testing.T) {
 
 // An inbox that quits ends the asker within 2 seconds, unavailable.
 func TestInboxQuits(t *testing.T) {
-	q, srv, a := startInbox(t)
+	in := startInbox(t)
+	q, srv, a := in.q, in.srv, in.addr
 	done := make(chan error, 1)
 	go func() {
 		_, err := newAsker(a, new(testutil.Buffer)).Ask(context.Background(), questions)
@@ -191,7 +175,8 @@ func TestInboxQuits(t *testing.T) {
 
 // The asker's context ending withdraws the questions and returns its cause.
 func TestWithdrawn(t *testing.T) {
-	q, _, a := startInbox(t)
+	in := startInbox(t)
+	q, a := in.q, in.addr
 	ctx, cancel := context.WithCancelCause(context.Background())
 	done := make(chan error, 1)
 	go func() {
@@ -212,7 +197,7 @@ func TestWithdrawn(t *testing.T) {
 }
 
 func TestNoInbox(t *testing.T) {
-	a := core.Addr{Path: filepath.Join(t.TempDir(), "none.sock")}
+	a := Addr{Path: filepath.Join(t.TempDir(), "none.sock")}
 	_, err := newAsker(a, new(testutil.Buffer)).Ask(context.Background(), questions)
 	var unavailable *prompt.UnavailableError
 	if !errors.As(err, &unavailable) || err.Error() != "no inbox answers at "+a.Path+": start one with 'askuser inbox' in a terminal the person sees" {
@@ -222,7 +207,7 @@ func TestNoInbox(t *testing.T) {
 
 // fakeInbox answers every set with the event given, whatever it says: an
 // inbox of another version, or a broken one.
-func fakeInbox(t *testing.T, event string) core.Addr {
+func fakeInbox(t *testing.T, event string) Addr {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "inbox.sock")
 	ln, err := net.Listen("unix", path)
@@ -240,7 +225,7 @@ func fakeInbox(t *testing.T, event string) core.Addr {
 	})}
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close() })
-	return core.Addr{Path: path}
+	return Addr{Path: path}
 }
 
 // An answer that does not fit the questions is never printed: the asker

@@ -1,7 +1,8 @@
-// Package inbox asks in the inbox (askuser inbox): it sends the questions to
+// The asker's side of the inbox (askuser inbox): it sends the questions to
 // the inbox that the person keeps open, says on stderr where they wait, and
 // returns the answers given there, checked against the questions, so that
 // an answer is never invented.
+
 package inbox
 
 import (
@@ -13,15 +14,14 @@ import (
 	"net/http"
 	"strings"
 
-	core "github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
 )
 
-// Options configure an Asker.
-type Options struct {
+// AskerOptions configure an Asker.
+type AskerOptions struct {
 	// Client reaches the inbox.
-	Client core.Transport
+	Client Transport
 	// From names the asker for the person (--from, ASKUSER_FROM); when it
 	// is empty, the inbox shows Cwd.
 	From string
@@ -29,7 +29,7 @@ type Options struct {
 	PID  int
 	// Limits and Key are those the questions were validated with, for the
 	// inbox to validate them alike.
-	Limits *core.Limits
+	Limits *Limits
 	Key    schema.KeyBy
 	// Out receives where the questions wait: stderr, never stdout.
 	Out io.Writer
@@ -38,11 +38,11 @@ type Options struct {
 // Asker asks in the inbox at one address. It implements prompt.Asker,
 // prompt.Confirmer and prompt.Inputter.
 type Asker struct {
-	o Options
+	o AskerOptions
 }
 
 // New returns an asker that asks in the inbox that o.Client reaches.
-func New(o Options) *Asker { return &Asker{o: o} }
+func NewAsker(o AskerOptions) *Asker { return &Asker{o: o} }
 
 // Ask puts the questions to the inbox and waits for the answers. When ctx
 // ends, the questions are withdrawn from the inbox and Ask returns
@@ -54,11 +54,11 @@ func (a *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer,
 	if err != nil {
 		return nil, fmt.Errorf("encode the questions: %w", err)
 	}
-	e, err := a.send(ctx, &core.Request{Kind: core.KindAsk, Questions: raw, Limits: a.o.Limits, Key: a.o.Key})
+	e, err := a.send(ctx, &Request{Kind: KindAsk, Questions: raw, Limits: a.o.Limits, Key: a.o.Key})
 	if err != nil {
 		return nil, err
 	}
-	answers, err := core.CheckAnswers(qs, core.FromWire(e.Answers))
+	answers, err := CheckAnswers(qs, FromWire(e.Answers))
 	if err != nil {
 		return nil, a.misfit(err)
 	}
@@ -69,7 +69,7 @@ func (a *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer,
 // Enter takes.
 func (a *Asker) Confirm(ctx context.Context, message string, def bool) (bool, error) {
 	d, _ := json.Marshal(def)
-	e, err := a.send(ctx, &core.Request{Kind: core.KindConfirm, Message: message, Default: d})
+	e, err := a.send(ctx, &Request{Kind: KindConfirm, Message: message, Default: d})
 	if err != nil {
 		return false, err
 	}
@@ -83,11 +83,11 @@ func (a *Asker) Confirm(ctx context.Context, message string, def bool) (bool, er
 // takes ("" for none).
 func (a *Asker) Input(ctx context.Context, message, placeholder, def string) (string, error) {
 	d, _ := json.Marshal(def)
-	e, err := a.send(ctx, &core.Request{Kind: core.KindInput, Message: message, Placeholder: placeholder, Default: d})
+	e, err := a.send(ctx, &Request{Kind: KindInput, Message: message, Placeholder: placeholder, Default: d})
 	if err != nil {
 		return "", err
 	}
-	text, err := core.CheckText(e.Text)
+	text, err := CheckText(e.Text)
 	if err != nil {
 		return "", a.misfit(err)
 	}
@@ -95,7 +95,7 @@ func (a *Asker) Input(ctx context.Context, message, placeholder, def string) (st
 }
 
 // send puts a set to the inbox and returns the event that answers it.
-func (a *Asker) send(ctx context.Context, req *core.Request) (core.Event, error) {
+func (a *Asker) send(ctx context.Context, req *Request) (Event, error) {
 	req.From, req.Cwd, req.PID = a.o.From, a.o.Cwd, a.o.PID
 	where := a.o.Client.Addr()
 	e, err := a.o.Client.Ask(ctx, req, func(ahead int) {
@@ -113,9 +113,9 @@ func (a *Asker) send(ctx context.Context, req *core.Request) (core.Event, error)
 		return e, a.failure(ctx, err)
 	}
 	switch e.Event {
-	case core.EventCancelled:
+	case EventCancelled:
 		return e, prompt.ErrCancelled
-	case core.EventClosed:
+	case EventClosed:
 		msg := fmt.Sprintf("the inbox at %s closed before the questions were answered", where)
 		if e.Reason != "" {
 			msg += " (" + e.Reason + ")"
@@ -133,16 +133,16 @@ func (a *Asker) failure(ctx context.Context, err error) error {
 		return context.Cause(ctx)
 	}
 	var (
-		unreachable *core.UnreachableError
-		gone        *core.GoneError
-		refused     *core.RefusedError
-		server      *core.ServerError
+		unreachable *UnreachableError
+		gone        *GoneError
+		refused     *RefusedError
+		server      *ServerError
 	)
 	switch {
 	case errors.As(err, &server):
 		return &prompt.UnavailableError{Err: server}
 	case errors.As(err, &unreachable):
-		return &prompt.UnavailableError{Err: core.WithHint(unreachable)}
+		return &prompt.UnavailableError{Err: WithHint(unreachable)}
 	case errors.As(err, &gone):
 		return &prompt.UnavailableError{Err: gone}
 	case errors.As(err, &refused) && refused.Status == http.StatusBadRequest:
