@@ -15,7 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/askuser/askuser/internal/inbox"
-	"github.com/askuser/askuser/internal/inbox/screen"
+	"github.com/askuser/askuser/internal/inbox/view"
 	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/internal/notify"
 	"github.com/askuser/askuser/prompt"
@@ -208,7 +208,7 @@ func inboxRun(ctx context.Context, env *Env, opts inboxCmdOptions) error {
 	// write there has nowhere else to go.
 	say := func(format string, args ...any) { _, _ = fmt.Fprintf(out, format, args...) }
 	home, _ := os.UserHomeDir()
-	var log *screen.Log
+	var log *view.Log
 	notify := arrival(env, out)
 	q := inbox.NewQueue(inbox.QueueOptions{OnArrive: func(s *inbox.Set) {
 		notify(s)
@@ -219,10 +219,10 @@ func inboxRun(ctx context.Context, env *Env, opts inboxCmdOptions) error {
 	var show interface{ Run(context.Context) error }
 	switch {
 	case opts.headless:
-		log = &screen.Log{Queue: q, Out: out, Home: home}
+		log = &view.Log{Queue: q, Out: out, Home: home}
 		show = log
 	case opts.terminal:
-		term := screen.NewTerminal(screen.TerminalOptions{
+		term := view.NewTerminal(view.TerminalOptions{
 			Queue: q, In: env.IO.InFile, Out: env.IO.ErrFile, Color: tui.ColorEnabled(env.Getenv, true),
 			Where: opts.addr.String(), Home: home,
 		})
@@ -233,7 +233,7 @@ func inboxRun(ctx context.Context, env *Env, opts inboxCmdOptions) error {
 		out.w = term
 		show = term
 	default:
-		show = &screen.Line{Queue: q, In: env.IO.In, Out: out, Terminal: env.IO.InTTY, Where: opts.addr.String(), Home: home}
+		show = &view.Line{Queue: q, In: env.IO.In, Out: out, Terminal: env.IO.InTTY, Where: opts.addr.String(), Home: home}
 	}
 	srv := inbox.NewServer(q, env.Schema)
 	quit := "the person quit the inbox"
@@ -253,7 +253,7 @@ func inboxRun(ctx context.Context, env *Env, opts inboxCmdOptions) error {
 	case opts.headless:
 		say("askuser inbox: stdin is /dev/null, so the questions are answered on the web page only. The inbox serves until it is stopped (SIGTERM or SIGINT), and logs here each set that arrives or ends.\nWaiting for questions at %s.\n", opts.addr)
 	case !opts.terminal:
-		say("askuser inbox: the questions that agents ask with askuser arrive here, oldest first.\n%s\n", screen.Help)
+		say("askuser inbox: the questions that agents ask with askuser arrive here, oldest first.\n%s\n", view.Help)
 	}
 
 	if env.WatchSignals != nil {
@@ -545,7 +545,7 @@ func newInboxPage(q *inbox.Queue, home string) (*inboxPage, error) {
 
 // on returns the page's handler on ln, whose address is shown with host.
 func (p *inboxPage) on(ln net.Listener, host string) (http.Handler, error) {
-	h, err := screen.NewWeb(screen.WebOptions{Queue: p.queue, Addr: ln.Addr(), Host: host, Token: p.token, Home: p.home})
+	h, err := view.NewWeb(view.WebOptions{Queue: p.queue, Addr: ln.Addr(), Host: host, Token: p.token, Home: p.home})
 	if err != nil {
 		return nil, err
 	}

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/internal/inbox"
-	"github.com/askuser/askuser/internal/inbox/screen"
+	"github.com/askuser/askuser/internal/inbox/view"
 	"github.com/askuser/askuser/internal/ptytest"
 	"github.com/askuser/askuser/prompt"
 )
@@ -54,7 +54,7 @@ func TestInboxOnTerminal(t *testing.T) {
 func TestInboxFailureRestoresTheTerminal(t *testing.T) {
 	tm := ptytest.New(t, 60, 20)
 	q := inbox.NewQueue(inbox.QueueOptions{})
-	s := screen.NewTerminal(screen.TerminalOptions{Queue: q, In: tm.Tty(), Out: tm.Tty(), Where: "/run/inbox.sock"})
+	s := view.NewTerminal(view.TerminalOptions{Queue: q, In: tm.Tty(), Out: tm.Tty(), Where: "/run/inbox.sock"})
 	failures := make(chan error, 1)
 	type result struct {
 		failed bool

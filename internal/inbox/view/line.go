@@ -1,10 +1,11 @@
-// Package screen holds the views that show the inbox's queue to the person
-// at its terminal and take their answers. Terminal is the screen of a
+// Package view holds the views that show the inbox's queue to the person
+// and take their answers, one a file. Terminal is the screen of a
 // terminal, with the screens and keys of askuser's terminal UI. Line is the
 // view of numbered line prompts: for input that is not a terminal
 // (scripts, tests), and for screen readers and terminals without cursor
-// control.
-package screen
+// control. Web is the queue on a web page, and Log the lines of an inbox
+// that serves without a terminal.
+package view
 
 import (
 	"bufio"
@@ -129,12 +130,19 @@ var errStop = errors.New("stop asking")
 // present asks the set s, with more sets waiting behind it, and reports
 // whether the inbox is to quit.
 func (l *Line) present(ctx context.Context, s *inbox.Set, more int, in *lines) (quit bool, err error) {
+	guard := l.showHeader(s, more, in)
+	cmd, r := l.askSet(ctx, s, in, guard)
+	return l.settle(ctx, s, cmd, r)
+}
+
+// showHeader says where s came from, how long it waited and how many more
+// wait, and returns until when a line typed is not taken as an answer.
+func (l *Line) showHeader(s *inbox.Set, more int, in *lines) (guard time.Time) {
 	// At a terminal, what was typed before these questions were on screen
 	// was meant for others (a set that has just been withdrawn): it must
 	// not answer these. It is dropped before they are shown, so that
 	// nothing typed after is.
 	dropped := 0
-	var guard time.Time
 	if l.Terminal && s != l.last {
 		dropped = in.drop()
 		if !l.moved {
@@ -159,18 +167,25 @@ func (l *Line) present(ctx context.Context, s *inbox.Set, more int, in *lines) (
 	if !guard.IsZero() {
 		l.say("(These questions just appeared: a line typed in the first half second is not taken.)")
 	}
+	return guard
+}
 
+// lineResult is what the line asker of one set gave.
+type lineResult struct {
+	reply inbox.Reply
+	err   error
+}
+
+// askSet asks s with line prompts until it is answered, a command is
+// typed (cmd) or the set ends.
+func (l *Line) askSet(ctx context.Context, s *inbox.Set, in *lines, guard time.Time) (cmd string, r lineResult) {
 	askCtx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 	commands := make(chan string, 1)
 	asker := line.New(&feed{in: in, done: askCtx.Done(), commands: commands, guard: guard, out: l.Out}, l.Out, !l.Terminal)
-	type result struct {
-		reply inbox.Reply
-		err   error
-	}
-	answered := make(chan result, 1)
+	answered := make(chan lineResult, 1)
 	go func() {
-		var r result
+		var r lineResult
 		switch s.Kind {
 		case inbox.KindConfirm:
 			r.reply.Yes, r.err = asker.Confirm(askCtx, s.Message, s.DefaultYes)
@@ -182,8 +197,6 @@ func (l *Line) present(ctx context.Context, s *inbox.Set, more int, in *lines) (
 		answered <- r
 	}()
 
-	var cmd string
-	var r result
 	select {
 	case r = <-answered:
 	case cmd = <-commands:
@@ -195,7 +208,12 @@ func (l *Line) present(ctx context.Context, s *inbox.Set, more int, in *lines) (
 	}
 	// A read still waiting for a line gives up without taking one.
 	stop(errStop)
+	return cmd, r
+}
 
+// settle does what the command or the answer r asks with s, and reports
+// whether the inbox is to quit.
+func (l *Line) settle(ctx context.Context, s *inbox.Set, cmd string, r lineResult) (quit bool, err error) {
 	from := prompt.Display(source(s, l.Home))
 	switch {
 	case cmd == cmdQuit:
@@ -235,8 +253,13 @@ func (l *Line) present(ctx context.Context, s *inbox.Set, more int, in *lines) (
 	case !errors.Is(r.err, errStop):
 		return true, r.err
 	}
-	// The set ended while it was shown, or before the command or the
-	// answer reached it.
+	return l.endedElsewhere(s, from), nil
+}
+
+// endedElsewhere says how s ended while it was shown, or before the
+// command or the answer reached it, and reports whether the inbox is to
+// quit.
+func (l *Line) endedElsewhere(s *inbox.Set, from string) (quit bool) {
 	switch e := s.End(); e.State {
 	case inbox.Withdrawn:
 		l.say(fmt.Sprintf("The asker from %s stopped waiting: its questions were withdrawn.", from))
@@ -245,9 +268,9 @@ func (l *Line) present(ctx context.Context, s *inbox.Set, more int, in *lines) (
 	case inbox.Cancelled:
 		l.say(fmt.Sprintf("The questions from %s were cancelled elsewhere%s.", from, e.ByWhom()))
 	case inbox.Closed:
-		return true, nil
+		return true
 	}
-	return false, nil
+	return false
 }
 
 // feed is the input of one set's line asker. It takes a line from the

@@ -1,6 +1,6 @@
 //go:build unix
 
-package screen
+package view
 
 import (
 	"context"
