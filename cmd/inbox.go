@@ -4,50 +4,20 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"net"
-	"net/http"
 	"os"
-	"path/filepath"
-	"sync"
 	"syscall"
 
 	"github.com/spf13/cobra"
 
 	"github.com/askuser/askuser/internal/inbox"
-	"github.com/askuser/askuser/internal/inbox/view"
+	"github.com/askuser/askuser/internal/inbox/serve"
 	"github.com/askuser/askuser/internal/localhttp"
-	"github.com/askuser/askuser/internal/notify"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/prompt/tui"
 )
 
-// inboxCmdOptions are what askuser inbox needs, resolved from its flags and
-// the environment.
-type inboxCmdOptions struct {
-	addr inbox.Addr
-	// listen, when set, is where askers over TCP are also accepted.
-	listen *localhttp.Addr
-	// terminal shows the queue on the terminal screen rather than as
-	// line prompts.
-	terminal bool
-	// web serves the queue on a web page too: on listen when it is set,
-	// else on this machine only, on a port the system picks. open opens
-	// the page in a browser.
-	web, open bool
-	// headless is set for --web with stdin /dev/null (a service, nohup, a
-	// container without a terminal): the page is the only view, and the
-	// inbox serves until a signal, logging each set that comes and goes.
-	headless bool
-}
-
-func newInboxCmd(env *Env) *cobra.Command {
-	var listen, ui string
-	var webPage, open bool
-	cmd := &cobra.Command{
-		Use:   "inbox [--web [--open]] [--listen ADDR]",
-		Short: "Collect the questions of every agent in one place, and answer them there",
-		Long: `Collect the questions of every agent you run in one place, and answer them
+// inboxLong is askuser inbox's help.
+const inboxLong = `Collect the questions of every agent you run in one place, and answer them
 there. Run it in a terminal you keep in view (a tmux pane, a tab), then use
 your agents as usual: askuser asks in the inbox by itself wherever nobody
 could answer at its stdin (an agent runs it with stdin from /dev/null or a
@@ -106,7 +76,36 @@ without --web, nothing could answer there, and the inbox quits at once.
 Exit codes: 0 quit, 1 another inbox already runs at the address, 64 usage
 error, 69 the address of --listen or --web cannot be listened on, --ui tui
 has no terminal, or the NATS server cannot be used, 129 hung up, 143
-terminated.`,
+terminated.`
+
+// inboxCmdOptions are what askuser inbox needs, resolved from its flags and
+// the environment.
+type inboxCmdOptions struct {
+	addr inbox.Addr
+	// addrTCP is addr's host to listen on, when addr is a TCP address.
+	addrTCP *localhttp.Addr
+	// listen, when set, is where askers over TCP are also accepted.
+	listen *localhttp.Addr
+	// terminal shows the queue on the terminal screen rather than as
+	// line prompts.
+	terminal bool
+	// web serves the queue on a web page too: on listen when it is set,
+	// else on this machine only, on a port the system picks. open opens
+	// the page in a browser.
+	web, open bool
+	// headless is set for --web with stdin /dev/null (a service, nohup, a
+	// container without a terminal): the page is the only view, and the
+	// inbox serves until a signal, logging each set that comes and goes.
+	headless bool
+}
+
+func newInboxCmd(env *Env) *cobra.Command {
+	var listen, ui string
+	var webPage, open bool
+	cmd := &cobra.Command{
+		Use:   "inbox [--web [--open]] [--listen ADDR]",
+		Short: "Collect the questions of every agent in one place, and answer them there",
+		Long:  inboxLong,
 		Example: `  askuser inbox                          # in a tmux pane; then use your agents as usual
   askuser inbox --web --open              # answer on a web page too
   askuser inbox --listen 0.0.0.0:7777     # also for agents in containers
@@ -116,35 +115,10 @@ terminated.`,
   ssh -R /tmp/askuser.sock:$XDG_RUNTIME_DIR/askuser/inbox.sock build-host   # askers there: ASKUSER_INBOX=/tmp/askuser.sock`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			var opts inboxCmdOptions
-			mode, err := inboxUI(ui, cmd.Flags().Changed("ui"), env)
+			opts, err := inboxFlags(cmd, env, inboxFlagValues{listen: listen, ui: ui, web: webPage, open: open})
 			if err != nil {
 				return err
 			}
-			a, err := inbox.AddrFromEnv(env.Getenv)
-			if err != nil {
-				return inboxAddrError(err)
-			}
-			opts.addr = a
-			if open && !webPage {
-				return usageErrorf("--open opens the inbox's web page: add --web, or drop --open")
-			}
-			opts.web, opts.open = webPage, open
-			if cmd.Flags().Changed("listen") {
-				l, err := localhttp.ParseAddr(listen)
-				if err != nil {
-					return usageErrorf("invalid --listen %q: %s", listen, err)
-				}
-				opts.listen = &l
-			}
-			from := "--ui " + string(mode)
-			if !cmd.Flags().Changed("ui") {
-				from = "ASKUSER_UI=" + string(mode)
-			}
-			if opts.terminal, err = inboxOnTerminal(env, mode, from); err != nil {
-				return err
-			}
-			opts.headless = opts.web && !opts.terminal && stdinKind(env.IO.InFile, env.IO.InTTY) == "/dev/null"
 			return inboxRun(cmd.Context(), env, opts)
 		},
 	}
@@ -200,115 +174,93 @@ func inboxOnTerminal(env *Env, ui uiMode, from string) (bool, error) {
 	return false, nil
 }
 
-// inboxRun serves the inbox and shows its queue until the person quits, the
-// input ends or a signal comes; then every asker still waiting is told.
+// inboxFlagValues are the values of askuser inbox's flags.
+type inboxFlagValues struct {
+	listen, ui string
+	web, open  bool
+}
+
+// inboxFlags resolves the flags f of cmd and the environment into the
+// inbox's options.
+func inboxFlags(cmd *cobra.Command, env *Env, f inboxFlagValues) (inboxCmdOptions, error) {
+	var opts inboxCmdOptions
+	mode, err := inboxUI(f.ui, cmd.Flags().Changed("ui"), env)
+	if err != nil {
+		return opts, err
+	}
+	if opts.addr, err = inbox.AddrFromEnv(env.Getenv); err != nil {
+		return opts, inboxAddrError(err)
+	}
+	if opts.addr.IsTCP() {
+		l, err := localhttp.ParseAddr(opts.addr.Host)
+		if err != nil {
+			return opts, usageErrorf("%s is %s: the inbox cannot listen there: %s", inbox.EnvAddr, opts.addr, err)
+		}
+		opts.addrTCP = &l
+	}
+	if f.open && !f.web {
+		return opts, usageErrorf("--open opens the inbox's web page: add --web, or drop --open")
+	}
+	opts.web, opts.open = f.web, f.open
+	if cmd.Flags().Changed("listen") {
+		l, err := localhttp.ParseAddr(f.listen)
+		if err != nil {
+			return opts, usageErrorf("invalid --listen %q: %s", f.listen, err)
+		}
+		opts.listen = &l
+	}
+	from := "--ui " + string(mode)
+	if !cmd.Flags().Changed("ui") {
+		from = "ASKUSER_UI=" + string(mode)
+	}
+	if opts.terminal, err = inboxOnTerminal(env, mode, from); err != nil {
+		return opts, err
+	}
+	opts.headless = opts.web && !opts.terminal && stdinKind(env.IO.InFile, env.IO.InTTY) == "/dev/null"
+	return opts, nil
+}
+
+// inboxRun serves the inbox until the person quits, the input ends or a
+// signal comes.
 func inboxRun(ctx context.Context, env *Env, opts inboxCmdOptions) error {
-	out := &lockedWriter{w: env.IO.ErrOut}
-	// What the inbox says is for the person at its terminal; a failed
-	// write there has nowhere else to go.
-	say := func(format string, args ...any) { _, _ = fmt.Fprintf(out, format, args...) }
-	home, _ := os.UserHomeDir()
-	var log *view.Log
-	notify := arrival(env, out)
-	q := inbox.NewQueue(inbox.QueueOptions{OnArrive: func(s *inbox.Set) {
-		notify(s)
-		if log != nil {
-			log.Arrived(s)
-		}
-	}})
-	var show interface{ Run(context.Context) error }
-	switch {
-	case opts.headless:
-		log = &view.Log{Queue: q, Out: out, Home: home}
-		show = log
-	case opts.terminal:
-		term := view.NewTerminal(view.TerminalOptions{
-			Queue: q, In: env.IO.InFile, Out: env.IO.ErrFile, Color: tui.ColorEnabled(env.Getenv, true),
-			Where: opts.addr.String(), Home: home,
-		})
-		// What else is said while the screen holds the terminal (a
-		// notification command that failed) goes above the screen; what
-		// is said before it runs (the addresses) goes to the terminal as
-		// it is.
-		out.w = term
-		show = term
-	default:
-		show = &view.Line{Queue: q, In: env.IO.In, Out: out, Terminal: env.IO.InTTY, Where: opts.addr.String(), Home: home}
-	}
-	srv := inbox.NewServer(q, env.Schema)
-	quit := "the person quit the inbox"
-	defer func() { srv.Close(quit) }()
+	return serve.Run(ctx, serve.Options{
+		Addr: opts.addr, AddrTCP: opts.addrTCP, Listen: opts.listen,
+		Terminal: opts.terminal, Web: opts.web, Open: opts.open, Browser: env.Getenv("BROWSER"),
+		Headless: opts.headless, StdinNull: stdinKind(env.IO.InFile, env.IO.InTTY) == "/dev/null",
+		Schema: env.Schema,
+		In:     env.IO.In, ErrOut: env.IO.ErrOut, InFile: env.IO.InFile, ErrFile: env.IO.ErrFile,
+		InTTY: env.IO.InTTY, ErrTTY: env.IO.ErrTTY,
+		Color:         tui.ColorEnabled(env.Getenv, true),
+		NotifyCommand: env.Getenv("ASKUSER_NOTIFY_COMMAND"),
+		Watch:         env.WatchSignals,
+		Ended: func(ctx context.Context, err error) (error, string) {
+			return inboxEnded(ctx, env, opts.terminal, err)
+		},
+	})
+}
 
-	if opts.addr.NATS != nil {
-		if err := serveNATS(ctx, srv, opts.addr.NATS, say); err != nil {
-			return err
-		}
-	} else if err := listenInbox(srv, opts.addr, out); err != nil {
-		return err
+// inboxEnded makes err, the error its view returned, the inbox's, and
+// says why it quit when a signal stopped it. The terminal screen's
+// terminal ended or failed: when it hung up, the end of its input or a
+// failed write may come before the signal does.
+func inboxEnded(ctx context.Context, env *Env, terminal bool, err error) (_ error, why string) {
+	if terminal {
+		err = terminalEnded(ctx, env, err)
 	}
-	if err := serveInboxExtras(env, opts, srv, q, home, out); err != nil {
-		return err
-	}
-	switch {
-	case opts.headless:
-		say("askuser inbox: stdin is /dev/null, so the questions are answered on the web page only. The inbox serves until it is stopped (SIGTERM or SIGINT), and logs here each set that arrives or ends.\nWaiting for questions at %s.\n", opts.addr)
-	case !opts.terminal:
-		say("askuser inbox: the questions that agents ask with askuser arrive here, oldest first.\n%s\n", view.Help)
-	}
-
-	if env.WatchSignals != nil {
-		var stop func()
-		ctx, stop = env.WatchSignals(ctx)
-		defer stop()
-	}
-	failed, err := showQueue(ctx, show.Run, srv.Failed())
-	if failed {
-		quit = "the inbox failed"
-	}
-	err = inboxEnded(ctx, env, opts, err, failed)
-	sayLeft(say, q.Len(), opts.addr.NATS != nil)
 	var sig *signalError
 	if errors.As(err, &sig) {
 		if sig.sig != syscall.SIGTERM && sig.sig != syscall.SIGHUP {
 			// Ctrl+C is how the person quits.
-			return nil
+			return nil, ""
 		}
-		quit = "the inbox was stopped by " + signalName(sig.sig)
+		return err, "the inbox was stopped by " + signalName(sig.sig)
 	}
-	return err
+	return err, ""
 }
 
-// sayLeft tells the person, when the inbox quits, what becomes of the n
-// sets still waiting: their askers are told, or, on NATS, they wait on
-// the server for the next inbox.
-func sayLeft(say func(string, ...any), n int, stored bool) {
+// terminalEnded is the error of the terminal screen, which ended with err.
+func terminalEnded(ctx context.Context, env *Env, err error) error {
 	switch {
-	case n == 0:
-	case stored && n == 1:
-		say("The inbox quits: the set still waiting stays on the NATS server, for the next inbox.\n")
-	case stored:
-		say("The inbox quits: the %d sets still waiting stay on the NATS server, for the next inbox.\n", n)
-	case n == 1:
-		say("The inbox quits: the asker still waiting is told.\n")
-	default:
-		say("The inbox quits: the %d askers still waiting are told.\n", n)
-	}
-}
-
-// inboxEnded makes err, the error its view returned, the inbox's. The
-// terminal screen's terminal ended or failed: when it hung up, the end of
-// its input or a failed write may come before the signal does. Line
-// prompts whose stdin was /dev/null quit at once: the person is told how
-// to serve without a terminal.
-func inboxEnded(ctx context.Context, env *Env, opts inboxCmdOptions, err error, failed bool) error {
-	switch {
-	case failed:
-		return err
-	case !opts.terminal:
-		if err == nil && !opts.headless && stdinKind(env.IO.InFile, env.IO.InTTY) == "/dev/null" {
-			_, _ = fmt.Fprintln(env.IO.ErrOut, "Nothing can answer here without a terminal: run askuser inbox in a terminal, or add --web to answer on its web page.")
-		}
-		return err
 	case err == nil:
 		return nil
 	case hungUp(ctx, err, []*os.File{env.IO.InFile, env.IO.ErrFile}):
@@ -319,236 +271,4 @@ func inboxEnded(ctx context.Context, env *Env, opts inboxCmdOptions, err error, 
 		return nil
 	}
 	return err
-}
-
-// serveInboxExtras serves what the inbox's flags add: askers over TCP
-// (--listen) and the web page (--web).
-func serveInboxExtras(env *Env, opts inboxCmdOptions, srv *inbox.Server, q *inbox.Queue, home string, out io.Writer) error {
-	say := func(format string, args ...any) { _, _ = fmt.Fprintf(out, format, args...) }
-	var page *inboxPage
-	if opts.web {
-		var err error
-		if page, err = newInboxPage(q, home); err != nil {
-			return err
-		}
-	}
-	if opts.listen != nil {
-		if err := serveInboxTCP(opts, srv, page, out); err != nil {
-			return err
-		}
-	} else if page != nil {
-		local, _ := localhttp.ParseAddr(localhttp.DefaultAddr)
-		ln, host, err := localhttp.ListenFor(local, "the inbox's page", out)
-		if err != nil {
-			return err
-		}
-		h, err := page.on(ln, host)
-		if err != nil {
-			_ = ln.Close()
-			return err
-		}
-		srv.ServePage(ln, h)
-	}
-	switch {
-	case opts.headless:
-		say("Answer in your browser: %s\n", page.url)
-	case page != nil:
-		say("Answer in your browser too: %s\n", page.url)
-	}
-	if page != nil && opts.open {
-		browser := env.Getenv("BROWSER")
-		go func() {
-			if err := localhttp.OpenBrowser(browser, page.url); err != nil {
-				say("Could not open a browser (%v); open the address above.\n", err)
-			}
-		}()
-	}
-	return nil
-}
-
-// serveInboxTCP accepts askers over TCP on --listen, with a token, and
-// serves page there too when it is set.
-func serveInboxTCP(opts inboxCmdOptions, srv *inbox.Server, page *inboxPage, out io.Writer) error {
-	token := opts.addr.Token
-	if token == "" {
-		var err error
-		if token, err = localhttp.NewToken(); err != nil {
-			return err
-		}
-	}
-	what := "the inbox"
-	if page != nil {
-		what = "the inbox, with its page,"
-	}
-	ln, host, err := localhttp.ListenFor(*opts.listen, what, out)
-	if err != nil {
-		return err
-	}
-	var h http.Handler
-	if page != nil {
-		if h, err = page.on(ln, host); err != nil {
-			_ = ln.Close()
-			return err
-		}
-	}
-	if err := srv.ServeTCPWithPage(ln, host, token, h); err != nil {
-		_ = ln.Close()
-		return err
-	}
-	tcp := inbox.Addr{Host: hostPort(host, ln.Addr().String()), Token: token}
-	_, _ = fmt.Fprintf(out, "Askers elsewhere reach this inbox with ASKUSER_INBOX='%s'\n", tcp.URL())
-	return nil
-}
-
-// showQueue runs a screen of the inbox until it returns, or the inbox
-// fails (failed is then set): the screen is then stopped and waited for,
-// so that the terminal is given back before the error is reported.
-func showQueue(ctx context.Context, run func(context.Context) error, failures <-chan error) (failed bool, err error) {
-	ctx, stop := context.WithCancelCause(ctx)
-	defer stop(nil)
-	var shownErr error
-	shown := make(chan struct{})
-	go func() {
-		defer close(shown)
-		shownErr = run(ctx)
-	}()
-	select {
-	case <-shown:
-		return false, shownErr
-	case err = <-failures:
-		// The screen stops because it is told to: the failure is what
-		// to report.
-		stop(err)
-		<-shown
-		return true, err
-	}
-}
-
-// listenInbox serves the inbox at its address: the Unix socket, or the
-// TCP address (with its token) that ASKUSER_INBOX names.
-func listenInbox(srv *inbox.Server, a inbox.Addr, out io.Writer) error {
-	if !a.IsTCP() {
-		ln, err := inbox.ListenSocket(a.Path)
-		if err != nil {
-			return err
-		}
-		srv.ServeSocket(ln)
-		return nil
-	}
-	l, err := localhttp.ParseAddr(a.Host)
-	if err != nil {
-		return usageErrorf("%s is %s: the inbox cannot listen there: %s", inbox.EnvAddr, a, err)
-	}
-	ln, host, err := localhttp.ListenFor(l, "the inbox", out)
-	if err != nil {
-		return err
-	}
-	return srv.ServeTCP(ln, host, a.Token)
-}
-
-// serveNATS serves the inbox on the NATS server of a, with the inbox's age
-// identity (made the first time), and prints the address askers use.
-func serveNATS(ctx context.Context, srv *inbox.Server, a *inbox.NATSAddr, say func(string, ...any)) error {
-	dir, err := os.UserConfigDir()
-	if err != nil {
-		return fmt.Errorf("find where to keep the inbox's identity: %w", err)
-	}
-	path := filepath.Join(dir, inbox.IdentityFile)
-	id, created, err := inbox.LoadIdentity(path)
-	if err != nil {
-		return err
-	}
-	recipient := id.Recipient().String()
-	if a.To != "" && a.To != recipient {
-		return &prompt.UnavailableError{Err: fmt.Errorf("%s has to=%s, but this inbox's recipient is %s (kept in %s): use the address this inbox prints, or copy the identity of the inbox that printed yours", inbox.EnvAddr, a.To, recipient, path)}
-	}
-	if err := srv.ServeNATS(ctx, a, inbox.NATSOptions{Identity: id, By: inboxBy(), Say: say}); err != nil {
-		return &prompt.UnavailableError{Err: err}
-	}
-	if created {
-		say("Made this inbox's age identity in %s: askers seal their questions to it.\n", path)
-	}
-	withTo := *a
-	withTo.To = recipient
-	say("Askers anywhere reach this inbox with ASKUSER_INBOX='%s'\n", withTo.URL())
-	return nil
-}
-
-// inboxBy names this inbox to the others on the same queue: USER@HOST.
-func inboxBy() string {
-	name := inbox.DefaultNATSName()
-	if host, err := os.Hostname(); err == nil && host != "" {
-		name += "@" + host
-	}
-	return name
-}
-
-// hostPort is the address to show for a listener on addr whose host is
-// shown as host ("" for addr's own).
-func hostPort(host, addr string) string {
-	if host == "" {
-		return addr
-	}
-	_, port, _ := net.SplitHostPort(addr)
-	return net.JoinHostPort(host, port)
-}
-
-// arrival is what happens when a set arrives: the bell rings on the
-// inbox's terminal, and ASKUSER_NOTIFY_COMMAND runs with the set's first
-// question and where it came from.
-func arrival(env *Env, out io.Writer) func(*inbox.Set) {
-	command := env.Getenv("ASKUSER_NOTIFY_COMMAND")
-	return func(s *inbox.Set) {
-		if env.IO.ErrTTY {
-			_, _ = io.WriteString(out, "\a")
-		}
-		if command == "" {
-			return
-		}
-		header, question := s.First()
-		run := notify.Start(command, "ASKUSER_FROM="+s.Source(), "ASKUSER_HEADER="+header, "ASKUSER_QUESTION="+question)
-		go func() {
-			<-run.Done()
-			run.Warn(out)
-		}()
-	}
-}
-
-// lockedWriter lets the screen, the bell and the warnings of the
-// notification command write to the inbox's stderr, each whole.
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
-}
-
-// inboxPage is the inbox's web page (--web), before it is served.
-type inboxPage struct {
-	queue       *inbox.Queue
-	home, token string
-	url         string // its address, with its token, once served
-}
-
-// newInboxPage makes the page of q, with a token of its own.
-func newInboxPage(q *inbox.Queue, home string) (*inboxPage, error) {
-	token, err := localhttp.NewToken()
-	if err != nil {
-		return nil, err
-	}
-	return &inboxPage{queue: q, home: home, token: token}, nil
-}
-
-// on returns the page's handler on ln, whose address is shown with host.
-func (p *inboxPage) on(ln net.Listener, host string) (http.Handler, error) {
-	h, err := view.NewWeb(view.WebOptions{Queue: p.queue, Addr: ln.Addr(), Host: host, Token: p.token, Home: p.home})
-	if err != nil {
-		return nil, err
-	}
-	p.url = "http://" + hostPort(host, ln.Addr().String()) + "/?token=" + p.token
-	return h, nil
 }

@@ -33,7 +33,7 @@ func personInbox(t *testing.T, answer func(*inbox.Set) inbox.Reply) inbox.Addr {
 	}
 	q := inbox.NewQueue(inbox.QueueOptions{})
 	srv := inbox.NewServer(q, raw)
-	srv.ServeSocket(ln)
+	_ = inbox.SocketListener{Listener: ln}.Serve(context.Background(), srv)
 	stop := make(chan struct{})
 	go func() {
 		for {

@@ -52,7 +52,7 @@ func startNATSInbox(t *testing.T, a *NATSAddr, id *age.X25519Identity, by string
 	t.Helper()
 	in := &natsInbox{q: NewQueue(QueueOptions{}), said: &lines{}}
 	in.srv = NewServer(in.q, schemaJSON(t))
-	if err := in.srv.ServeNATS(context.Background(), a, NATSOptions{Identity: id, By: by, Say: in.said.say}); err != nil {
+	if err := (NATSListener{Addr: a, Options: NATSOptions{Identity: id, By: by, Say: in.said.say}}).Serve(context.Background(), in.srv); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { in.srv.Close("the test is over") })

@@ -67,12 +67,19 @@ type natsEntry struct {
 	remote bool      // ended by another inbox or its asker
 }
 
-// ServeNATS serves the queue to the askers of the inbox at a on NATS,
-// until Close: it connects to the server, reads every set waiting in the
+// NATSListener serves the inbox at Addr on NATS, with Options.
+type NATSListener struct {
+	Addr    *NATSAddr
+	Options NATSOptions
+}
+
+// Serve serves srv's queue to the askers of the inbox at l.Addr on NATS,
+// until srv closes: it connects to the server, reads every set waiting in the
 // stream and every one that arrives, and shows each while its asker
 // beats. Sets left waiting when the inbox quits stay stored, for the next
 // inbox.
-func (s *Server) ServeNATS(ctx context.Context, a *NATSAddr, o NATSOptions) error {
+func (l NATSListener) Serve(ctx context.Context, s *Server) error {
+	a, o := l.Addr, l.Options
 	conn, err := dialNATS(ctx, a, "askuser inbox")
 	if err != nil {
 		return err

@@ -1,7 +1,6 @@
 package inbox
 
 import (
-	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -35,16 +34,17 @@ const (
 	stopGrace = time.Second
 )
 
-// Server serves a Queue to askers with net/http: on the inbox's Unix socket
-// (ServeSocket), and over TCP behind the token (ServeTCP). Each listener
-// gets a localhttp.Server, with its limits on the time and size of requests.
+// Server serves a Queue to askers: with net/http on the inbox's Unix socket
+// (SocketListener) and over TCP behind the token (TCPListener), or through a
+// NATS server (NATSListener). Each net/http listener gets a
+// localhttp.Server, with its limits on the time and size of requests.
 type Server struct {
 	queue   *Queue
 	schemas schemaCache
 
 	mu      sync.Mutex
 	servers []*localhttp.Server
-	// stops stop the feeds of other transports (ServeNATS).
+	// stops stop the feeds of other transports (NATSListener).
 	stops  []func()
 	closed bool
 	wg     sync.WaitGroup
@@ -60,44 +60,6 @@ func NewServer(q *Queue, schemaJSON []byte) *Server {
 // Failed returns a channel that receives the error of a listener that
 // stopped accepting connections.
 func (s *Server) Failed() <-chan error { return s.failed }
-
-// ServeSocket serves ln, a listener from ListenSocket, until Close.
-func (s *Server) ServeSocket(ln net.Listener) {
-	s.serve(ln, s.api())
-}
-
-// ServeTCP serves ln until Close, behind token: every request must carry it
-// and name this server in its Host header (see localhttp.Guard). host is the
-// host that the address shows, as for localhttp.NewGuard.
-func (s *Server) ServeTCP(ln net.Listener, host, token string) error {
-	return s.ServeTCPWithPage(ln, host, token, nil)
-}
-
-// ServeTCPWithPage is ServeTCP with the inbox's web page served on the same
-// listener: the protocol's paths (under /v1/) are served behind token as
-// ServeTCP serves them, and every other path by page, which checks its
-// requests itself (a localhttp.Guard with a token of its own: an asker, which
-// holds the askers' token, must not be able to answer for the person).
-// A nil page serves the protocol alone.
-func (s *Server) ServeTCPWithPage(ln net.Listener, host, token string, page http.Handler) error {
-	g, err := localhttp.NewGuard(ln.Addr(), host, token, MaxRequestBytes)
-	if err != nil {
-		return err
-	}
-	var h http.Handler = &tokenGuard{hosts: g, token: []byte(token), next: s.api()}
-	if page != nil {
-		api := h
-		h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if r.URL.Path == "/v1" || strings.HasPrefix(r.URL.Path, "/v1/") {
-				api.ServeHTTP(w, r)
-				return
-			}
-			page.ServeHTTP(w, r)
-		})
-	}
-	s.serve(ln, h)
-	return nil
-}
 
 // ServePage serves the inbox's web page, page, on ln until Close, with the
 // limits of every listener of the inbox, so that the inbox's quitting ends
@@ -416,32 +378,6 @@ func (c *schemaCache) get(l *Limits) (*schema.Schema, error) {
 		c.m[key] = sch
 	}
 	return sch, nil
-}
-
-// tokenGuard lets through only the requests over TCP that carry the token
-// (as "Authorization: Bearer TOKEN", or ?token=TOKEN) and name this server
-// in their Host header, which a page that a DNS-rebinding attacker points
-// at this machine cannot. The token is compared in constant time.
-type tokenGuard struct {
-	hosts *localhttp.Guard
-	token []byte
-	next  http.Handler
-}
-
-func (g *tokenGuard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !g.hosts.AllowsHost(r.Host) {
-		writeError(w, http.StatusForbidden, ErrorBody{Error: "forbidden: this inbox answers only to its own address; use the address that askuser inbox printed"})
-		return
-	}
-	token := r.URL.Query().Get("token")
-	if auth, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
-		token = strings.TrimSpace(auth)
-	}
-	if subtle.ConstantTimeCompare([]byte(token), g.token) != 1 {
-		writeError(w, http.StatusForbidden, ErrorBody{Error: "forbidden: the token is wrong or missing; use the whole address that askuser inbox printed"})
-		return
-	}
-	g.next.ServeHTTP(w, r)
 }
 
 func writeJSON(w http.ResponseWriter, code int, v any) {

@@ -49,7 +49,7 @@ func startInbox(t *testing.T) *testInbox {
 	}
 	q := NewQueue(QueueOptions{})
 	srv := NewServer(q, schemaJSON(t))
-	srv.ServeSocket(ln)
+	_ = SocketListener{Listener: ln}.Serve(context.Background(), srv)
 	t.Cleanup(func() { srv.Close("the test is over") })
 	a := Addr{Path: path}
 	return &testInbox{q: q, srv: srv, addr: a, client: NewClient(a)}
@@ -369,7 +369,7 @@ func TestSocketRefusesAnotherUser(t *testing.T) {
 	ln.(*peerListener).self = os.Getuid() + 1
 	q := NewQueue(QueueOptions{})
 	srv := NewServer(q, schemaJSON(t))
-	srv.ServeSocket(ln)
+	_ = SocketListener{Listener: ln}.Serve(context.Background(), srv)
 	defer srv.Close("over")
 	c := NewClient(Addr{Path: path})
 	if _, err := c.Probe(context.Background()); err == nil {
@@ -520,7 +520,7 @@ func TestStaleSocketReplaced(t *testing.T) {
 	}
 	q := NewQueue(QueueOptions{})
 	srv := NewServer(q, schemaJSON(t))
-	srv.ServeSocket(ln)
+	_ = SocketListener{Listener: ln}.Serve(context.Background(), srv)
 	defer srv.Close("over")
 	if _, err := NewClient(Addr{Path: path}).Probe(context.Background()); err != nil {
 		t.Errorf("the new inbox does not answer: %v", err)
@@ -676,7 +676,7 @@ func startTCP(t *testing.T, token string) (*Queue, string) {
 	}
 	q := NewQueue(QueueOptions{})
 	srv := NewServer(q, schemaJSON(t))
-	if err := srv.ServeTCP(ln, "", token); err != nil {
+	if err := (TCPListener{Listener: ln, Token: token}).Serve(context.Background(), srv); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Close("over") })
@@ -783,7 +783,7 @@ func TestTCPWithPage(t *testing.T) {
 	page := g.Wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "the page at "+r.URL.Path) }))
 	q := NewQueue(QueueOptions{})
 	srv := NewServer(q, schemaJSON(t))
-	if err := srv.ServeTCPWithPage(ln, "", askers, page); err != nil {
+	if err := (TCPListener{Listener: ln, Token: askers, Page: page}).Serve(context.Background(), srv); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Close("over") })

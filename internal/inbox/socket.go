@@ -256,3 +256,14 @@ func (l *peerListener) Accept() (net.Conn, error) {
 		return c, nil
 	}
 }
+
+// SocketListener serves the inbox to askers on Listener, the Unix socket
+// from ListenSocket that only this user can use, until the server closes;
+// the socket file is removed then.
+type SocketListener struct{ Listener net.Listener }
+
+// Serve serves srv on l.Listener.
+func (l SocketListener) Serve(_ context.Context, srv *Server) error {
+	srv.serve(l.Listener, srv.api())
+	return nil
+}

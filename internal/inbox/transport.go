@@ -23,3 +23,12 @@ func Dial(a Addr) Transport {
 	}
 	return NewClient(a)
 }
+
+// Listener is how askers reach an inbox, seen from the inbox: the Unix
+// socket (SocketListener), TCP (TCPListener) or a NATS server
+// (NATSListener). Serve starts serving srv's queue there and returns; it
+// serves until srv is closed. The queue and the views know nothing of how
+// askers come: a new transport is a new Listener.
+type Listener interface {
+	Serve(ctx context.Context, srv *Server) error
+}

@@ -1,0 +1,42 @@
+package serve
+
+import (
+	"io"
+	"sync"
+
+	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/internal/notify"
+)
+
+// arrival is what happens when a set arrives: the bell rings on the
+// inbox's terminal, and ASKUSER_NOTIFY_COMMAND runs with the set's first
+// question and where it came from.
+func arrival(o Options, out io.Writer) func(*inbox.Set) {
+	return func(s *inbox.Set) {
+		if o.ErrTTY {
+			_, _ = io.WriteString(out, "\a")
+		}
+		if o.NotifyCommand == "" {
+			return
+		}
+		header, question := s.First()
+		run := notify.Start(o.NotifyCommand, "ASKUSER_FROM="+s.Source(), "ASKUSER_HEADER="+header, "ASKUSER_QUESTION="+question)
+		go func() {
+			<-run.Done()
+			run.Warn(out)
+		}()
+	}
+}
+
+// lockedWriter lets the view, the bell and the warnings of the
+// notification command write to the inbox's stderr, each whole.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}

@@ -1,0 +1,107 @@
+package serve
+
+import (
+	"context"
+	"io"
+	"net"
+	"net/http"
+
+	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/internal/inbox/view"
+	"github.com/askuser/askuser/internal/localhttp"
+)
+
+// serveExtras serves what the options add: askers over TCP (Listen) and
+// the web page (Web).
+func serveExtras(ctx context.Context, o Options, srv *inbox.Server, q *inbox.Queue, home string, out io.Writer) error {
+	var p *page
+	if o.Web {
+		token, err := localhttp.NewToken()
+		if err != nil {
+			return err
+		}
+		p = &page{queue: q, home: home, token: token}
+	}
+	if o.Listen != nil {
+		if err := serveTCP(ctx, o, srv, p, out); err != nil {
+			return err
+		}
+	} else if p != nil {
+		local, _ := localhttp.ParseAddr(localhttp.DefaultAddr)
+		ln, host, err := localhttp.ListenFor(local, "the inbox's page", out)
+		if err != nil {
+			return err
+		}
+		h, err := p.on(ln, host)
+		if err != nil {
+			_ = ln.Close()
+			return err
+		}
+		srv.ServePage(ln, h)
+	}
+	switch {
+	case o.Headless:
+		say(out, "Answer in your browser: %s\n", p.url)
+	case p != nil:
+		say(out, "Answer in your browser too: %s\n", p.url)
+	}
+	if p != nil && o.Open {
+		go func() {
+			if err := localhttp.OpenBrowser(o.Browser, p.url); err != nil {
+				say(out, "Could not open a browser (%v); open the address above.\n", err)
+			}
+		}()
+	}
+	return nil
+}
+
+// serveTCP accepts askers over TCP on Listen, with a token, and serves p
+// there too when it is set.
+func serveTCP(ctx context.Context, o Options, srv *inbox.Server, p *page, out io.Writer) error {
+	token := o.Addr.Token
+	if token == "" {
+		var err error
+		if token, err = localhttp.NewToken(); err != nil {
+			return err
+		}
+	}
+	what := "the inbox"
+	if p != nil {
+		what = "the inbox, with its page,"
+	}
+	ln, host, err := localhttp.ListenFor(*o.Listen, what, out)
+	if err != nil {
+		return err
+	}
+	tcp := inbox.TCPListener{Listener: ln, Host: host, Token: token}
+	if p != nil {
+		if tcp.Page, err = p.on(ln, host); err != nil {
+			_ = ln.Close()
+			return err
+		}
+	}
+	if err := tcp.Serve(ctx, srv); err != nil {
+		_ = ln.Close()
+		return err
+	}
+	addr := inbox.Addr{Host: hostPort(host, ln.Addr().String()), Token: token}
+	say(out, "Askers elsewhere reach this inbox with ASKUSER_INBOX='%s'\n", addr.URL())
+	return nil
+}
+
+// page is the inbox's web page (Web), before it is served.
+type page struct {
+	queue       *inbox.Queue
+	home, token string
+	url         string // its address, with its token, once served
+}
+
+// on returns the page's handler on ln, whose address is shown with host.
+func (p *page) on(ln net.Listener, host string) (http.Handler, error) {
+	h, err := view.NewWeb(view.WebOptions{Queue: p.queue, Addr: ln.Addr(), Host: host, Token: p.token, Home: p.home})
+	if err != nil {
+		return nil, err
+	}
+	p.url = "http://" + hostPort(host, ln.Addr().String()) + "/?token=" + p.token
+	return h, nil
+}
