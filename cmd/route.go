@@ -52,7 +52,7 @@ type inboxOptions struct {
 	// from names the asker in the inbox: --from, else ASKUSER_FROM; the
 	// inbox shows the working directory when it is empty.
 	from   string
-	limits *inbox.Limits
+	limits *schema.Limits
 }
 
 // resolveInbox reads where the inbox is, for --ui inbox and auto, which may
@@ -91,18 +91,18 @@ func inboxAddrError(err error) error {
 // limitsFromEnv are the limits the questions were validated with, for the
 // inbox to validate them alike; nil for the schema's own. The variables
 // have been checked when the schema was compiled.
-func limitsFromEnv(getenv func(string) string) *inbox.Limits {
+func limitsFromEnv(getenv func(string) string) *schema.Limits {
 	n := func(name string) int {
 		v, _ := strconv.Atoi(strings.TrimSpace(getenv(name)))
 		return v
 	}
-	l := inbox.Limits{
+	l := schema.Limits{
 		MaxQuestions:      n("ASK_MAX_QUESTIONS"),
 		MaxOptions:        n("ASK_MAX_OPTIONS"),
 		HeaderMaxLength:   n("ASK_HEADER_MAX_LENGTH"),
 		QuestionMaxLength: n("ASK_QUESTION_MAX_LENGTH"),
 	}
-	if l == (inbox.Limits{}) {
+	if l == (schema.Limits{}) {
 		return nil
 	}
 	return &l

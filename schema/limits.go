@@ -167,8 +167,13 @@ func unescapePointer(s string) string {
 }
 
 // Limits are the numbers that the limit variables may change, as in effect.
+// The inbox's protocol carries them, the limits an asker checked its
+// questions against, with these names; 0 keeps the schema's own.
 type Limits struct {
-	MaxQuestions, MaxOptions, HeaderMaxLength, QuestionMaxLength int
+	MaxQuestions      int `json:"maxQuestions,omitempty"`
+	MaxOptions        int `json:"maxOptions,omitempty"`
+	HeaderMaxLength   int `json:"headerMaxLength,omitempty"`
+	QuestionMaxLength int `json:"questionMaxLength,omitempty"`
 }
 
 // Limits reads the limits from the compiled schema.

@@ -29,7 +29,7 @@ type AskerOptions struct {
 	PID  int
 	// Limits and Key are those the questions were validated with, for the
 	// inbox to validate them alike.
-	Limits *Limits
+	Limits *schema.Limits
 	Key    schema.KeyBy
 	// Out receives where the questions wait: stderr, never stdout.
 	Out io.Writer

@@ -66,8 +66,11 @@ type Request struct {
 	Questions json.RawMessage `json:"questions,omitempty"`
 	// Limits are the asker's limits (ASK_MAX_OPTIONS and the like), so
 	// that the inbox accepts what the asker accepted; nil for the
-	// schema's own.
-	Limits *Limits `json:"limits,omitempty"`
+	// schema's own. The inbox compiles its own schema with them, with the
+	// checks the variables get: they change counts and lengths, never the
+	// rules of the text, so that no asker can have the inbox draw what
+	// the command line would refuse.
+	Limits *schema.Limits `json:"limits,omitempty"`
 	// Key is how the asker keys its answers ("header" when empty): two
 	// questions may share a header when they are keyed by question text.
 	Key schema.KeyBy `json:"key,omitempty"`
@@ -79,15 +82,6 @@ type Request struct {
 	Default json.RawMessage `json:"default,omitempty"`
 	// Placeholder is an example answer for KindInput.
 	Placeholder string `json:"placeholder,omitempty"`
-}
-
-// Limits are the limits of the schema that an asker checked its questions
-// against, as the protocol carries them; 0 keeps the schema's own.
-type Limits struct {
-	MaxQuestions      int `json:"maxQuestions,omitempty"`
-	MaxOptions        int `json:"maxOptions,omitempty"`
-	HeaderMaxLength   int `json:"headerMaxLength,omitempty"`
-	QuestionMaxLength int `json:"questionMaxLength,omitempty"`
 }
 
 // The events of the stream that answers POST /v1/ask.

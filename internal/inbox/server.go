@@ -332,15 +332,15 @@ func questionsRefused(err error) *ErrorBody {
 type schemaCache struct {
 	raw []byte
 	mu  sync.Mutex
-	m   map[Limits]*schema.Schema
+	m   map[schema.Limits]*schema.Schema
 }
 
 // maxSchemas bounds the cache: askers with many different limits are rare,
 // and each compiled schema is kept for the inbox's life.
 const maxSchemas = 8
 
-func (c *schemaCache) get(l *Limits) (*schema.Schema, error) {
-	var key Limits
+func (c *schemaCache) get(l *schema.Limits) (*schema.Schema, error) {
+	var key schema.Limits
 	if l != nil {
 		key = *l
 	}
@@ -372,7 +372,7 @@ func (c *schemaCache) get(l *Limits) (*schema.Schema, error) {
 	}
 	sch.CheckAnswer = prompt.CheckOther
 	if c.m == nil {
-		c.m = map[Limits]*schema.Schema{}
+		c.m = map[schema.Limits]*schema.Schema{}
 	}
 	if len(c.m) < maxSchemas {
 		c.m[key] = sch

@@ -21,6 +21,7 @@ import (
 
 	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/schema"
 )
 
 func schemaJSON(t *testing.T) []byte {
@@ -257,7 +258,7 @@ func TestAskRefused(t *testing.T) {
 		{&Request{Kind: KindAsk}, "needs questions"},
 		{&Request{Kind: KindAsk, Questions: json.RawMessage(`[{"question":"Q?","header":"H","options":[{"label":"Other","description":"d"},{"label":"B","description":"d"}],"multiSelect":false}]`)}, "the questions are not valid"},
 		{&Request{Kind: KindAsk, Questions: json.RawMessage(five)}, "the questions are not valid"},
-		{&Request{Kind: KindAsk, Questions: json.RawMessage(five), Limits: &Limits{MaxOptions: 1}}, "invalid limits"},
+		{&Request{Kind: KindAsk, Questions: json.RawMessage(five), Limits: &schema.Limits{MaxOptions: 1}}, "invalid limits"},
 		{&Request{Kind: KindAsk, Questions: json.RawMessage(questionsJSON), Key: "label"}, "invalid --key"},
 		{&Request{Kind: KindConfirm, Message: " \u3000"}, "needs a message"},
 		{&Request{Kind: KindConfirm, Message: "Go?", Default: json.RawMessage(`"yes"`)}, "true or false"},
@@ -278,7 +279,7 @@ func TestAskRefused(t *testing.T) {
 		t.Errorf("problems: %v", err)
 	}
 	// With the asker's own limits, the same set is queued.
-	got := ask(context.Background(), in.client, &Request{Kind: KindAsk, Questions: json.RawMessage(five), Limits: &Limits{MaxOptions: 6}})
+	got := ask(context.Background(), in.client, &Request{Kind: KindAsk, Questions: json.RawMessage(five), Limits: &schema.Limits{MaxOptions: 6}})
 	s := waitFor(t, in.q, 1)[0]
 	if len(s.Questions[0].Options) != 5 {
 		t.Errorf("queued %+v", s)
