@@ -362,17 +362,25 @@ func (c *Client) Ask(ctx context.Context, req *Request, queued func(ahead int)) 
 		return Event{}, refused(c.addr, resp)
 	}
 
-	type line struct {
-		b   []byte
-		err error
-	}
-	lines := make(chan line)
+	return c.wait(ctx, reqCtx, resp.Body, queued)
+}
+
+// streamLine is one line of the stream of events, or why there is none.
+type streamLine struct {
+	b   []byte
+	err error
+}
+
+// readLines sends the lines of body on a channel until one fails or
+// reqCtx ends.
+func readLines(reqCtx context.Context, body io.Reader) <-chan streamLine {
+	lines := make(chan streamLine)
 	go func() {
-		br := bufio.NewReader(resp.Body)
+		br := bufio.NewReader(body)
 		for {
 			b, err := readLine(br)
 			select {
-			case lines <- line{b, err}:
+			case lines <- streamLine{b, err}:
 			case <-reqCtx.Done():
 				return
 			}
@@ -381,6 +389,13 @@ func (c *Client) Ask(ctx context.Context, req *Request, queued func(ahead int)) 
 			}
 		}
 	}()
+	return lines
+}
+
+// wait reads the events of body until the final one, which it returns.
+// Over TCP, an inbox silent for tcpSilence is taken for gone.
+func (c *Client) wait(ctx, reqCtx context.Context, body io.Reader, queued func(ahead int)) (Event, error) {
+	lines := readLines(reqCtx, body)
 	var silence <-chan time.Time
 	var timer *time.Timer
 	if c.addr.IsTCP() {

@@ -135,26 +135,12 @@ func (s *Server) serveStatus(w http.ResponseWriter, _ *http.Request) {
 // serveAsk queues the set a request holds and streams its wait to the
 // asker, until the set ends or the asker goes.
 func (s *Server) serveAsk(w http.ResponseWriter, r *http.Request) {
-	if r.ContentLength > MaxRequestBytes {
-		writeError(w, http.StatusRequestEntityTooLarge, ErrorBody{Error: "the request is too large"})
+	req, refusal := readRequest(w, r)
+	if refusal != nil {
+		writeError(w, refusal.code, refusal.body)
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxRequestBytes))
-	var tooLarge *http.MaxBytesError
-	switch {
-	case errors.As(err, &tooLarge):
-		writeError(w, http.StatusRequestEntityTooLarge, ErrorBody{Error: "the request is too large"})
-		return
-	case err != nil:
-		writeError(w, http.StatusBadRequest, ErrorBody{Error: "the request could not be read"})
-		return
-	}
-	var req Request
-	if err := json.Unmarshal(body, &req); err != nil {
-		writeError(w, http.StatusBadRequest, ErrorBody{Error: "the request is not JSON: " + err.Error()})
-		return
-	}
-	set, refused := s.setOf(&req)
+	set, refused := s.setOf(req)
 	if refused != nil {
 		writeError(w, http.StatusBadRequest, *refused)
 		return
@@ -164,7 +150,39 @@ func (s *Server) serveAsk(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusServiceUnavailable, ErrorBody{Error: "the inbox is closing"})
 		return
 	}
+	s.streamWait(w, r, set, ahead)
+}
 
+// refusal is a request refused before its set is looked at.
+type refusal struct {
+	code int
+	body ErrorBody
+}
+
+// readRequest reads the body of POST /v1/ask, of at most MaxRequestBytes.
+func readRequest(w http.ResponseWriter, r *http.Request) (*Request, *refusal) {
+	if r.ContentLength > MaxRequestBytes {
+		return nil, &refusal{http.StatusRequestEntityTooLarge, ErrorBody{Error: "the request is too large"}}
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxRequestBytes))
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		return nil, &refusal{http.StatusRequestEntityTooLarge, ErrorBody{Error: "the request is too large"}}
+	case err != nil:
+		return nil, &refusal{http.StatusBadRequest, ErrorBody{Error: "the request could not be read"}}
+	}
+	var req Request
+	if err := json.Unmarshal(body, &req); err != nil {
+		return nil, &refusal{http.StatusBadRequest, ErrorBody{Error: "the request is not JSON: " + err.Error()}}
+	}
+	return &req, nil
+}
+
+// streamWait streams the wait of set, queued with ahead sets before it, to
+// its asker: a heartbeat, then the final event; the set is withdrawn when
+// the asker goes.
+func (s *Server) streamWait(w http.ResponseWriter, r *http.Request, set *Set, ahead int) {
 	// The request has been read whole: the server's limit on the time to
 	// read one would end the wait early, and the asker's end is seen by
 	// the read that net/http keeps on the connection.
