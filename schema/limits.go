@@ -13,50 +13,131 @@ import (
 // may change.
 type limit struct {
 	env     string
+	alias   string // the variable's older name, still read
 	pointer string // JSON pointer to the keyword in schema.json
 	min     int    // smallest value that still leaves a valid input possible
-	what    string
+	field   func(*Limits) *int
 }
 
+// limits are the limit variables, the only list of their names. The
+// ASK_ names came first; agents set up then still use them.
 var limits = []limit{
-	{"ASK_MAX_QUESTIONS", "/properties/questions/maxItems", 1, "questions"},
-	{"ASK_MAX_OPTIONS", "/$defs/question/properties/options/maxItems", 2, "options per question"},
-	{"ASK_HEADER_MAX_LENGTH", "/$defs/question/properties/header/maxLength", 1, "characters in a header"},
-	{"ASK_QUESTION_MAX_LENGTH", "/$defs/question/properties/question/maxLength", 1, "characters in a question"},
+	{"ASKUSER_MAX_QUESTIONS", "ASK_MAX_QUESTIONS", "/properties/questions/maxItems", 1,
+		func(l *Limits) *int { return &l.MaxQuestions }},
+	{"ASKUSER_MAX_OPTIONS", "ASK_MAX_OPTIONS", "/$defs/question/properties/options/maxItems", 2,
+		func(l *Limits) *int { return &l.MaxOptions }},
+	{"ASKUSER_HEADER_MAX_LENGTH", "ASK_HEADER_MAX_LENGTH", "/$defs/question/properties/header/maxLength", 1,
+		func(l *Limits) *int { return &l.HeaderMaxLength }},
+	{"ASKUSER_QUESTION_MAX_LENGTH", "ASK_QUESTION_MAX_LENGTH", "/$defs/question/properties/question/maxLength", 1,
+		func(l *Limits) *int { return &l.QuestionMaxLength }},
 }
 
 // Overrides maps a limit's JSON pointer in the schema to its new value.
 type Overrides map[string]int
 
-// LimitError is a limit variable whose value is not acceptable.
+// LimitError is a limit variable whose value is not acceptable, or, when
+// Alias is set, a limit variable and its older name set to different
+// numbers.
 type LimitError struct {
 	Env, Value string
 	Min        int
+	// Alias and AliasValue are the older name of Env and its value.
+	Alias, AliasValue string
 }
 
 func (e *LimitError) Error() string {
+	if e.Alias != "" {
+		return fmt.Sprintf("%s=%s and %s=%s disagree: %s is the older name of %s; unset it or give both the same value",
+			e.Env, strings.TrimSpace(e.Value), e.Alias, strings.TrimSpace(e.AliasValue), e.Alias, e.Env)
+	}
 	if e.Min > 1 {
 		return fmt.Sprintf("%s must be an integer of at least %d (got %q)", e.Env, e.Min, e.Value)
 	}
 	return fmt.Sprintf("%s must be a positive integer (got %q)", e.Env, e.Value)
 }
 
-// OverridesFromEnv reads the limit variables through getenv. An unset or empty
-// variable keeps the schema's own value.
-func OverridesFromEnv(getenv func(string) string) (Overrides, error) {
+// Limits are the numbers that the limit variables may change. In Limits
+// read from the environment, 0 is a limit left as the schema has it.
+type Limits struct {
+	MaxQuestions, MaxOptions, HeaderMaxLength, QuestionMaxLength int
+}
+
+// LimitsFromEnv reads the limit variables through getenv: ASKUSER_MAX_QUESTIONS,
+// ASKUSER_MAX_OPTIONS, ASKUSER_HEADER_MAX_LENGTH and
+// ASKUSER_QUESTION_MAX_LENGTH, or their older names ASK_MAX_QUESTIONS,
+// ASK_MAX_OPTIONS, ASK_HEADER_MAX_LENGTH and ASK_QUESTION_MAX_LENGTH. An
+// unset or empty variable leaves its limit 0. A limit set under both names
+// must have the same number under both: when they differ, one of two
+// settings the person made would be ignored without a word, so neither is
+// taken and the error says so.
+func LimitsFromEnv(getenv func(string) string) (Limits, error) {
+	var out Limits
+	for _, l := range limits {
+		n, err := l.fromEnv(getenv)
+		if err != nil {
+			return Limits{}, err
+		}
+		*l.field(&out) = n
+	}
+	return out, nil
+}
+
+// fromEnv reads the limit l under its name and its older name.
+func (l limit) fromEnv(getenv func(string) string) (int, error) {
+	n, err := l.read(l.env, getenv)
+	if err != nil {
+		return 0, err
+	}
+	old, err := l.read(l.alias, getenv)
+	if err != nil {
+		return 0, err
+	}
+	if n != 0 && old != 0 && n != old {
+		return 0, &LimitError{Env: l.env, Value: getenv(l.env), Min: l.min, Alias: l.alias, AliasValue: getenv(l.alias)}
+	}
+	return max(n, old), nil
+}
+
+// read reads the variable name, which holds the limit l; 0 when it is
+// unset or empty.
+func (l limit) read(name string, getenv func(string) string) (int, error) {
+	v := strings.TrimSpace(getenv(name))
+	if v == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < l.min {
+		return 0, &LimitError{Env: name, Value: getenv(name), Min: l.min}
+	}
+	return n, nil
+}
+
+// Overrides returns the limits of ls that are not 0 as overrides of the
+// schema, checked as the variables are: the inbox takes limits an asker
+// sends it this way.
+func (ls Limits) Overrides() (Overrides, error) {
 	o := Overrides{}
 	for _, l := range limits {
-		v := strings.TrimSpace(getenv(l.env))
-		if v == "" {
+		n := *l.field(&ls)
+		if n == 0 {
 			continue
 		}
-		n, err := strconv.Atoi(v)
-		if err != nil || n < l.min {
-			return nil, &LimitError{Env: l.env, Value: getenv(l.env), Min: l.min}
+		if n < l.min {
+			return nil, &LimitError{Env: l.env, Value: strconv.Itoa(n), Min: l.min}
 		}
 		o[l.pointer] = n
 	}
 	return o, nil
+}
+
+// OverridesFromEnv reads the limit variables through getenv, as
+// LimitsFromEnv does, as overrides of the schema.
+func OverridesFromEnv(getenv func(string) string) (Overrides, error) {
+	ls, err := LimitsFromEnv(getenv)
+	if err != nil {
+		return nil, err
+	}
+	return ls.Overrides()
 }
 
 // patch returns raw with the numbers at the overridden pointers replaced.
@@ -166,26 +247,12 @@ func unescapePointer(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
 }
 
-// Limits are the numbers that the limit variables may change, as in effect.
-type Limits struct {
-	MaxQuestions, MaxOptions, HeaderMaxLength, QuestionMaxLength int
-}
-
-// Limits reads the limits from the compiled schema.
+// Limits reads the limits in effect from the compiled schema.
 func (s *Schema) Limits() Limits {
-	get := func(env string) int {
-		for _, l := range limits {
-			if l.env == env {
-				v, _ := s.lookup(l.pointer)
-				return intOf(v)
-			}
-		}
-		return 0
+	var out Limits
+	for _, l := range limits {
+		v, _ := s.lookup(l.pointer)
+		*l.field(&out) = intOf(v)
 	}
-	return Limits{
-		MaxQuestions:      get("ASK_MAX_QUESTIONS"),
-		MaxOptions:        get("ASK_MAX_OPTIONS"),
-		HeaderMaxLength:   get("ASK_HEADER_MAX_LENGTH"),
-		QuestionMaxLength: get("ASK_QUESTION_MAX_LENGTH"),
-	}
+	return out
 }

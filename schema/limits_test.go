@@ -29,25 +29,42 @@ func TestOverridesFromEnv(t *testing.T) {
 		want Overrides
 	}{
 		{"unset", nil, Overrides{}},
-		{"empty", map[string]string{"ASK_MAX_QUESTIONS": ""}, Overrides{}},
-		{"blank", map[string]string{"ASK_MAX_QUESTIONS": "  "}, Overrides{}},
-		{"questions", map[string]string{"ASK_MAX_QUESTIONS": "6"},
+		{"empty", map[string]string{"ASKUSER_MAX_QUESTIONS": ""}, Overrides{}},
+		{"blank", map[string]string{"ASKUSER_MAX_QUESTIONS": "  "}, Overrides{}},
+		{"questions", map[string]string{"ASKUSER_MAX_QUESTIONS": "6"},
 			Overrides{"/properties/questions/maxItems": 6}},
-		{"options", map[string]string{"ASK_MAX_OPTIONS": "2"},
+		{"options", map[string]string{"ASKUSER_MAX_OPTIONS": "2"},
 			Overrides{"/$defs/question/properties/options/maxItems": 2}},
-		{"header", map[string]string{"ASK_HEADER_MAX_LENGTH": "1"},
+		{"header", map[string]string{"ASKUSER_HEADER_MAX_LENGTH": "1"},
 			Overrides{"/$defs/question/properties/header/maxLength": 1}},
-		{"question, spaces around", map[string]string{"ASK_QUESTION_MAX_LENGTH": " 800\n"},
+		{"question, spaces around", map[string]string{"ASKUSER_QUESTION_MAX_LENGTH": " 800\n"},
 			Overrides{"/$defs/question/properties/question/maxLength": 800}},
 		{"all", map[string]string{
-			"ASK_MAX_QUESTIONS": "1", "ASK_MAX_OPTIONS": "9",
-			"ASK_HEADER_MAX_LENGTH": "40", "ASK_QUESTION_MAX_LENGTH": "1000",
+			"ASKUSER_MAX_QUESTIONS": "1", "ASKUSER_MAX_OPTIONS": "9",
+			"ASKUSER_HEADER_MAX_LENGTH": "40", "ASKUSER_QUESTION_MAX_LENGTH": "1000",
 		}, Overrides{
 			"/properties/questions/maxItems":                1,
 			"/$defs/question/properties/options/maxItems":   9,
 			"/$defs/question/properties/header/maxLength":   40,
 			"/$defs/question/properties/question/maxLength": 1000,
 		}},
+		{"older names", map[string]string{
+			"ASK_MAX_QUESTIONS": "2", "ASK_MAX_OPTIONS": "3",
+			"ASK_HEADER_MAX_LENGTH": "20", "ASK_QUESTION_MAX_LENGTH": " 700",
+		}, Overrides{
+			"/properties/questions/maxItems":                2,
+			"/$defs/question/properties/options/maxItems":   3,
+			"/$defs/question/properties/header/maxLength":   20,
+			"/$defs/question/properties/question/maxLength": 700,
+		}},
+		{"both names, one number", map[string]string{"ASKUSER_MAX_OPTIONS": "6", "ASK_MAX_OPTIONS": " 6 "},
+			Overrides{"/$defs/question/properties/options/maxItems": 6}},
+		{"both names, older one empty", map[string]string{"ASKUSER_MAX_OPTIONS": "6", "ASK_MAX_OPTIONS": ""},
+			Overrides{"/$defs/question/properties/options/maxItems": 6}},
+		{"both names, newer one empty", map[string]string{"ASKUSER_MAX_OPTIONS": "", "ASK_MAX_OPTIONS": "5"},
+			Overrides{"/$defs/question/properties/options/maxItems": 5}},
+		{"each name for another limit", map[string]string{"ASKUSER_MAX_QUESTIONS": "3", "ASK_MAX_OPTIONS": "5"},
+			Overrides{"/properties/questions/maxItems": 3, "/$defs/question/properties/options/maxItems": 5}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -73,15 +90,21 @@ func TestOverridesFromEnvBad(t *testing.T) {
 		min        int
 		msg        string
 	}{
+		{"ASKUSER_MAX_QUESTIONS", "abc", 1, `ASKUSER_MAX_QUESTIONS must be a positive integer (got "abc")`},
+		{"ASKUSER_MAX_QUESTIONS", "0", 1, `ASKUSER_MAX_QUESTIONS must be a positive integer (got "0")`},
+		{"ASKUSER_MAX_QUESTIONS", "-2", 1, `ASKUSER_MAX_QUESTIONS must be a positive integer (got "-2")`},
+		{"ASKUSER_MAX_QUESTIONS", "1.5", 1, `ASKUSER_MAX_QUESTIONS must be a positive integer (got "1.5")`},
+		{"ASKUSER_MAX_QUESTIONS", "4x", 1, `ASKUSER_MAX_QUESTIONS must be a positive integer (got "4x")`},
+		{"ASKUSER_MAX_OPTIONS", "1", 2, `ASKUSER_MAX_OPTIONS must be an integer of at least 2 (got "1")`},
+		{"ASKUSER_MAX_OPTIONS", "abc", 2, `ASKUSER_MAX_OPTIONS must be an integer of at least 2 (got "abc")`},
+		{"ASKUSER_HEADER_MAX_LENGTH", "0", 1, `ASKUSER_HEADER_MAX_LENGTH must be a positive integer (got "0")`},
+		{"ASKUSER_QUESTION_MAX_LENGTH", "abc", 1, `ASKUSER_QUESTION_MAX_LENGTH must be a positive integer (got "abc")`},
+		{"ASKUSER_QUESTION_MAX_LENGTH", " 0 ", 1, `ASKUSER_QUESTION_MAX_LENGTH must be a positive integer (got " 0 ")`},
+		// The older names are checked alike, and the error names the
+		// variable that is set.
 		{"ASK_MAX_QUESTIONS", "abc", 1, `ASK_MAX_QUESTIONS must be a positive integer (got "abc")`},
-		{"ASK_MAX_QUESTIONS", "0", 1, `ASK_MAX_QUESTIONS must be a positive integer (got "0")`},
-		{"ASK_MAX_QUESTIONS", "-2", 1, `ASK_MAX_QUESTIONS must be a positive integer (got "-2")`},
-		{"ASK_MAX_QUESTIONS", "1.5", 1, `ASK_MAX_QUESTIONS must be a positive integer (got "1.5")`},
-		{"ASK_MAX_QUESTIONS", "4x", 1, `ASK_MAX_QUESTIONS must be a positive integer (got "4x")`},
 		{"ASK_MAX_OPTIONS", "1", 2, `ASK_MAX_OPTIONS must be an integer of at least 2 (got "1")`},
-		{"ASK_MAX_OPTIONS", "abc", 2, `ASK_MAX_OPTIONS must be an integer of at least 2 (got "abc")`},
 		{"ASK_HEADER_MAX_LENGTH", "0", 1, `ASK_HEADER_MAX_LENGTH must be a positive integer (got "0")`},
-		{"ASK_QUESTION_MAX_LENGTH", "abc", 1, `ASK_QUESTION_MAX_LENGTH must be a positive integer (got "abc")`},
 		{"ASK_QUESTION_MAX_LENGTH", " 0 ", 1, `ASK_QUESTION_MAX_LENGTH must be a positive integer (got " 0 ")`},
 	}
 	for _, tt := range tests {
@@ -98,6 +121,66 @@ func TestOverridesFromEnvBad(t *testing.T) {
 				t.Errorf("message\n got %s\nwant %s", err, tt.msg)
 			}
 		})
+	}
+}
+
+// A limit set to two numbers under its two names is refused, whichever is
+// valid: taking either would ignore the other setting without a word.
+func TestLimitsFromEnvBothNamesDisagree(t *testing.T) {
+	tests := []struct {
+		vars map[string]string
+		msg  string
+	}{
+		{map[string]string{"ASKUSER_MAX_OPTIONS": "6", "ASK_MAX_OPTIONS": "5"},
+			"ASKUSER_MAX_OPTIONS=6 and ASK_MAX_OPTIONS=5 disagree: ASK_MAX_OPTIONS is the older name of ASKUSER_MAX_OPTIONS; unset it or give both the same value"},
+		{map[string]string{"ASKUSER_QUESTION_MAX_LENGTH": " 800 ", "ASK_QUESTION_MAX_LENGTH": "80"},
+			"ASKUSER_QUESTION_MAX_LENGTH=800 and ASK_QUESTION_MAX_LENGTH=80 disagree: ASK_QUESTION_MAX_LENGTH is the older name of ASKUSER_QUESTION_MAX_LENGTH; unset it or give both the same value"},
+		{map[string]string{"ASKUSER_MAX_QUESTIONS": "6", "ASK_MAX_QUESTIONS": "0"},
+			`ASK_MAX_QUESTIONS must be a positive integer (got "0")`},
+	}
+	for _, tt := range tests {
+		l, err := LimitsFromEnv(env(tt.vars))
+		var le *LimitError
+		if !errors.As(err, &le) {
+			t.Fatalf("%v: err = %v, limits %+v, want a *LimitError", tt.vars, err, l)
+		}
+		if err.Error() != tt.msg {
+			t.Errorf("message\n got %s\nwant %s", err, tt.msg)
+		}
+		if _, err := OverridesFromEnv(env(tt.vars)); err == nil || err.Error() != tt.msg {
+			t.Errorf("OverridesFromEnv: err = %v, want %s", err, tt.msg)
+		}
+	}
+}
+
+// LimitsFromEnv fills each limit from its variable, and leaves 0 for the
+// schema's own; Overrides turns them back into the same overrides as the
+// variables give, so the limits an asker sends the inbox mean what they
+// meant to the asker.
+func TestLimitsFromEnvAndOverrides(t *testing.T) {
+	vars := map[string]string{"ASKUSER_MAX_QUESTIONS": "7", "ASK_HEADER_MAX_LENGTH": "30"}
+	l, err := LimitsFromEnv(env(vars))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (Limits{MaxQuestions: 7, HeaderMaxLength: 30}); l != want {
+		t.Fatalf("LimitsFromEnv = %+v, want %+v", l, want)
+	}
+	o, err := l.Overrides()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromEnv, _ := OverridesFromEnv(env(vars))
+	if len(o) != 2 || len(fromEnv) != 2 || o["/properties/questions/maxItems"] != 7 ||
+		o["/$defs/question/properties/header/maxLength"] != 30 || fromEnv["/properties/questions/maxItems"] != 7 {
+		t.Errorf("Overrides() = %v, OverridesFromEnv = %v", o, fromEnv)
+	}
+	_, err = Limits{MaxOptions: 1}.Overrides()
+	if err == nil || err.Error() != `ASKUSER_MAX_OPTIONS must be an integer of at least 2 (got "1")` {
+		t.Errorf("Overrides of MaxOptions 1: err = %v", err)
+	}
+	if _, err := (Limits{MaxQuestions: -3}).Overrides(); err == nil {
+		t.Error("Overrides of MaxQuestions -3: no error")
 	}
 }
 
@@ -131,7 +214,7 @@ func TestCompileOverrides(t *testing.T) {
 		problem        string
 	}{
 		{
-			"ASK_MAX_QUESTIONS", "2",
+			"ASKUSER_MAX_QUESTIONS", "2",
 			`      "maxItems": 4,`, `      "maxItems": 2,`,
 			Limits{2, 4, 12, 500},
 			doc(q("A?", "A"), q("B?", "B")),
@@ -139,7 +222,7 @@ func TestCompileOverrides(t *testing.T) {
 			"questions: must have at most 2 items (got 3)",
 		},
 		{
-			"ASK_MAX_OPTIONS", "5",
+			"ASKUSER_MAX_OPTIONS", "5",
 			`          "maxItems": 4,`, `          "maxItems": 5,`,
 			Limits{4, 5, 12, 500},
 			doc(qOpts("A?", "A", 5)),
@@ -147,7 +230,7 @@ func TestCompileOverrides(t *testing.T) {
 			"questions[0].options: must have at most 5 items (got 6)",
 		},
 		{
-			"ASK_HEADER_MAX_LENGTH", "20",
+			"ASKUSER_HEADER_MAX_LENGTH", "20",
 			`          "maxLength": 12`, `          "maxLength": 20`,
 			Limits{4, 4, 20, 500},
 			doc(q("A?", strings.Repeat("h", 20))),
@@ -155,7 +238,7 @@ func TestCompileOverrides(t *testing.T) {
 			"questions[0].header: must be at most 20 characters (got 21)",
 		},
 		{
-			"ASK_QUESTION_MAX_LENGTH", "10",
+			"ASKUSER_QUESTION_MAX_LENGTH", "10",
 			`          "maxLength": 500`, `          "maxLength": 10`,
 			Limits{4, 4, 12, 10},
 			doc(q("Which one?", "A")),
