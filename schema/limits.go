@@ -157,63 +157,9 @@ func patch(raw []byte, o Overrides) ([]byte, error) {
 // original text so that the schema printed by "askuser schema" keeps its
 // layout and key order.
 func splice(raw []byte, values map[string][]byte) ([]byte, error) {
-	type cut struct {
-		start, end int64
-		value      []byte
-	}
-	var cuts []cut
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	// path holds, per open container, the pointer token of the current value;
-	// inObject tells whether the next string token is a key.
-	var path []string
-	var isObject []bool
-	var expectKey []bool
-	for {
-		start := dec.InputOffset()
-		tok, err := dec.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("patch schema: %w", err)
-		}
-		depth := len(isObject)
-		if d, ok := tok.(json.Delim); ok {
-			switch d {
-			case '{', '[':
-				isObject = append(isObject, d == '{')
-				expectKey = append(expectKey, d == '{')
-				path = append(path, "")
-			case '}', ']':
-				isObject = isObject[:depth-1]
-				expectKey = expectKey[:depth-1]
-				path = path[:depth-1]
-				if depth-1 > 0 && isObject[depth-2] {
-					expectKey[depth-2] = true
-				}
-			}
-			continue
-		}
-		if depth > 0 && isObject[depth-1] && expectKey[depth-1] {
-			path[depth-1] = escapePointer(tok.(string))
-			expectKey[depth-1] = false
-			continue
-		}
-		if depth > 0 && isObject[depth-1] {
-			expectKey[depth-1] = true
-		}
-		p := "/" + strings.Join(path, "/")
-		if v, ok := values[p]; ok {
-			// InputOffset before Token may sit before the separator and
-			// whitespace; the value itself ends at the new offset.
-			end := dec.InputOffset()
-			s := start
-			for s < end && strings.IndexByte(" \t\r\n:,", raw[s]) >= 0 {
-				s++
-			}
-			cuts = append(cuts, cut{s, end, v})
-		}
+	cuts, err := findCuts(raw, values)
+	if err != nil {
+		return nil, err
 	}
 	if len(cuts) != len(values) {
 		return nil, fmt.Errorf("patch schema: %d of %d values found", len(cuts), len(values))
@@ -228,6 +174,95 @@ func splice(raw []byte, values map[string][]byte) ([]byte, error) {
 	out.Write(raw[at:])
 	return out.Bytes(), nil
 }
+
+// A cut is the span of raw that holds one value to replace, and the JSON
+// text to put there.
+type cut struct {
+	start, end int64
+	value      []byte
+}
+
+// findCuts finds the values at the pointers of values in raw, in order.
+func findCuts(raw []byte, values map[string][]byte) ([]cut, error) {
+	var cuts []cut
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var at pointerTracker
+	for {
+		start := dec.InputOffset()
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return cuts, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("patch schema: %w", err)
+		}
+		if d, ok := tok.(json.Delim); ok {
+			at.delim(d)
+			continue
+		}
+		if !at.value(tok) {
+			continue
+		}
+		if v, ok := values[at.pointer()]; ok {
+			// InputOffset before Token may sit before the separator and
+			// whitespace; the value itself ends at the new offset.
+			end := dec.InputOffset()
+			s := start
+			for s < end && strings.IndexByte(" \t\r\n:,", raw[s]) >= 0 {
+				s++
+			}
+			cuts = append(cuts, cut{s, end, v})
+		}
+	}
+}
+
+// A pointerTracker follows the JSON pointer of the current value through
+// the tokens of a document.
+type pointerTracker struct {
+	// path holds, per open container, the pointer token of the current
+	// value; expectKey tells, per open object, whether the next string
+	// token is a key.
+	path      []string
+	isObject  []bool
+	expectKey []bool
+}
+
+// delim opens or closes a container.
+func (p *pointerTracker) delim(d json.Delim) {
+	depth := len(p.isObject)
+	switch d {
+	case '{', '[':
+		p.isObject = append(p.isObject, d == '{')
+		p.expectKey = append(p.expectKey, d == '{')
+		p.path = append(p.path, "")
+	case '}', ']':
+		p.isObject = p.isObject[:depth-1]
+		p.expectKey = p.expectKey[:depth-1]
+		p.path = p.path[:depth-1]
+		if depth-1 > 0 && p.isObject[depth-2] {
+			p.expectKey[depth-2] = true
+		}
+	}
+}
+
+// value takes a token that is not a delimiter, and reports whether it is a
+// value rather than the key of an object member.
+func (p *pointerTracker) value(tok json.Token) bool {
+	depth := len(p.isObject)
+	if depth > 0 && p.isObject[depth-1] && p.expectKey[depth-1] {
+		p.path[depth-1] = escapePointer(tok.(string))
+		p.expectKey[depth-1] = false
+		return false
+	}
+	if depth > 0 && p.isObject[depth-1] {
+		p.expectKey[depth-1] = true
+	}
+	return true
+}
+
+// pointer is the JSON pointer of the current value.
+func (p *pointerTracker) pointer() string { return "/" + strings.Join(p.path, "/") }
 
 // escapePointer writes s as one token of a JSON pointer. It runs for every
 // key of the schema and the input, so it does not allocate when there is
