@@ -22,7 +22,7 @@ type limit struct {
 // limits are the limit variables, the only list of their names. The
 // ASK_ names came first; agents set up then still use them.
 var limits = []limit{
-	{"ASKUSER_MAX_QUESTIONS", "ASK_MAX_QUESTIONS", "/properties/questions/maxItems", 1,
+	{"ASKUSER_MAX_QUESTIONS", "ASK_MAX_QUESTIONS", questionsPointer, 1,
 		func(l *Limits) *int { return &l.MaxQuestions }},
 	{"ASKUSER_MAX_OPTIONS", "ASK_MAX_OPTIONS", "/$defs/question/properties/options/maxItems", 2,
 		func(l *Limits) *int { return &l.MaxOptions }},
@@ -31,6 +31,10 @@ var limits = []limit{
 	{"ASKUSER_QUESTION_MAX_LENGTH", "ASK_QUESTION_MAX_LENGTH", "/$defs/question/properties/question/maxLength", 1,
 		func(l *Limits) *int { return &l.QuestionMaxLength }},
 }
+
+// questionsPointer is the limit of the number of questions, which the
+// schema's description names too.
+const questionsPointer = "/properties/questions/maxItems"
 
 // Overrides maps a limit's JSON pointer in the schema to its new value.
 type Overrides map[string]int
@@ -140,16 +144,55 @@ func OverridesFromEnv(getenv func(string) string) (Overrides, error) {
 	return ls.Overrides()
 }
 
-// patch returns raw with the numbers at the overridden pointers replaced.
+// patch returns raw with the numbers at the overridden pointers replaced,
+// and the number of questions that the description names.
 func patch(raw []byte, o Overrides) ([]byte, error) {
 	if len(o) == 0 {
 		return raw, nil
 	}
-	values := make(map[string][]byte, len(o))
+	values := make(map[string][]byte, len(o)+1)
 	for p, v := range o {
 		values[p] = []byte(strconv.Itoa(v))
 	}
+	if n, ok := o[questionsPointer]; ok {
+		if d, ok := describeQuestions(raw, n); ok {
+			values["/description"] = d
+		}
+	}
 	return splice(raw, values)
+}
+
+// describeQuestions returns the schema's description, as JSON text, with
+// the "1-4 questions" it begins with written for a limit of n questions.
+// ok is false when the description does not begin with the schema's own
+// limit, and is then left as it is.
+func describeQuestions(raw []byte, n int) (_ []byte, ok bool) {
+	var doc struct {
+		Description string `json:"description"`
+		Properties  struct {
+			Questions struct {
+				MaxItems int `json:"maxItems"`
+			} `json:"questions"`
+		} `json:"properties"`
+	}
+	if json.Unmarshal(raw, &doc) != nil {
+		return nil, false
+	}
+	rest, ok := strings.CutPrefix(doc.Description, fmt.Sprintf("1-%d questions", doc.Properties.Questions.MaxItems))
+	if !ok {
+		return nil, false
+	}
+	count := fmt.Sprintf("1-%d questions", n)
+	if n == 1 {
+		count = "1 question"
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(count+rest) != nil {
+		return nil, false
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), true
 }
 
 // splice returns raw with the values (strings, numbers, booleans, null) at

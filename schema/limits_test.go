@@ -200,15 +200,17 @@ func TestCompileWithoutOverrides(t *testing.T) {
 }
 
 // TestCompileOverrides checks each variable: the limit in effect, the
-// schema text (the same layout, with only the one number changed), and
-// validation at the new limit.
+// schema text (the same layout, with only the one number changed, and
+// the description that names it), and validation at the new limit.
 func TestCompileOverrides(t *testing.T) {
 	raw := schemaJSON(t)
 	tests := []struct {
 		env, value string
 		// old and new are the schema line before and after.
 		old, new string
-		limits   Limits
+		// also is a text that changes with the limit, before and after.
+		also   [2]string
+		limits Limits
 		// valid is at the new limit; invalid is one past it.
 		valid, invalid string
 		problem        string
@@ -216,6 +218,7 @@ func TestCompileOverrides(t *testing.T) {
 		{
 			"ASKUSER_MAX_QUESTIONS", "2",
 			`      "maxItems": 4,`, `      "maxItems": 2,`,
+			[2]string{`"description": "1-4 questions for`, `"description": "1-2 questions for`},
 			Limits{2, 4, 12, 500},
 			doc(q("A?", "A"), q("B?", "B")),
 			doc(q("A?", "A"), q("B?", "B"), q("C?", "C")),
@@ -224,6 +227,7 @@ func TestCompileOverrides(t *testing.T) {
 		{
 			"ASKUSER_MAX_OPTIONS", "5",
 			`          "maxItems": 4,`, `          "maxItems": 5,`,
+			[2]string{},
 			Limits{4, 5, 12, 500},
 			doc(qOpts("A?", "A", 5)),
 			doc(qOpts("A?", "A", 6)),
@@ -232,6 +236,7 @@ func TestCompileOverrides(t *testing.T) {
 		{
 			"ASKUSER_HEADER_MAX_LENGTH", "20",
 			`          "maxLength": 12`, `          "maxLength": 20`,
+			[2]string{},
 			Limits{4, 4, 20, 500},
 			doc(q("A?", strings.Repeat("h", 20))),
 			doc(q("A?", strings.Repeat("h", 21))),
@@ -240,6 +245,7 @@ func TestCompileOverrides(t *testing.T) {
 		{
 			"ASKUSER_QUESTION_MAX_LENGTH", "10",
 			`          "maxLength": 500`, `          "maxLength": 10`,
+			[2]string{},
 			Limits{4, 4, 12, 10},
 			doc(q("Which one?", "A")),
 			doc(q("Which ones?", "A")),
@@ -263,6 +269,7 @@ func TestCompileOverrides(t *testing.T) {
 				t.Fatalf("schema.json has no single line %q", tt.old)
 			}
 			want := strings.Replace(string(raw), "\n"+tt.old+"\n", "\n"+tt.new+"\n", 1)
+			want = strings.Replace(want, tt.also[0], tt.also[1], 1)
 			if got := string(s.Bytes()); got != want {
 				t.Errorf("Bytes() is not schema.json with %q for %q:\n%s", tt.new, tt.old, got)
 			}
@@ -305,4 +312,35 @@ func TestPatchLayout(t *testing.T) {
 	if string(got) != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
+}
+
+// The schema's description says how many questions it takes: it follows
+// the limit, so that the schema does not contradict its own maxItems.
+func TestDescriptionFollowsQuestionLimit(t *testing.T) {
+	raw := schemaJSON(t)
+	for _, tt := range []struct {
+		max  string
+		want string
+	}{
+		{"", `"description": "1-4 questions for the person at the keyboard: multiple-choice (an \"Other\" choice`},
+		{"9", `"description": "1-9 questions for the person at the keyboard: multiple-choice (an \"Other\" choice`},
+		{"1", `"description": "1 question for the person at the keyboard: multiple-choice (an \"Other\" choice`},
+	} {
+		o, err := OverridesFromEnv(env(map[string]string{"ASKUSER_MAX_QUESTIONS": tt.max, "ASKUSER_MAX_OPTIONS": "6"}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := Compile(raw, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(s.Bytes()), tt.want) {
+			t.Errorf("ASKUSER_MAX_QUESTIONS=%q: the schema does not say\n%s\n%s", tt.max, tt.want, firstLines(s.Bytes(), 5))
+		}
+	}
+}
+
+func firstLines(b []byte, n int) string {
+	lines := strings.SplitN(string(b), "\n", n+1)
+	return strings.Join(lines[:min(n, len(lines))], "\n")
 }
