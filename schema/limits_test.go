@@ -3,20 +3,9 @@ package schema
 import (
 	"bytes"
 	"errors"
-	"os"
 	"strings"
 	"testing"
 )
-
-// schemaJSON is the schema as embedded in the program.
-func schemaJSON(t *testing.T) []byte {
-	t.Helper()
-	raw, err := os.ReadFile("../schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return raw
-}
 
 func env(vars map[string]string) func(string) string {
 	return func(k string) string { return vars[k] }
@@ -185,7 +174,7 @@ func TestLimitsFromEnvAndOverrides(t *testing.T) {
 }
 
 func TestCompileWithoutOverrides(t *testing.T) {
-	raw := schemaJSON(t)
+	raw := embedded(t)
 	s, err := Compile(raw, Overrides{})
 	if err != nil {
 		t.Fatal(err)
@@ -203,7 +192,7 @@ func TestCompileWithoutOverrides(t *testing.T) {
 // schema text (the same layout, with only the one number changed, and
 // the description that names it), and validation at the new limit.
 func TestCompileOverrides(t *testing.T) {
-	raw := schemaJSON(t)
+	raw := embedded(t)
 	tests := []struct {
 		env, value string
 		// old and new are the schema line before and after.
@@ -285,7 +274,7 @@ func TestCompileOverrides(t *testing.T) {
 }
 
 func TestCompileKeepsTheRawText(t *testing.T) {
-	raw := schemaJSON(t)
+	raw := embedded(t)
 	keep := bytes.Clone(raw)
 	if _, err := Compile(raw, Overrides{"/properties/questions/maxItems": 7}); err != nil {
 		t.Fatal(err)
@@ -296,7 +285,7 @@ func TestCompileKeepsTheRawText(t *testing.T) {
 }
 
 func TestPatchUnknownPointer(t *testing.T) {
-	_, err := Compile(schemaJSON(t), Overrides{"/properties/nothing/maxItems": 3})
+	_, err := Compile(embedded(t), Overrides{"/properties/nothing/maxItems": 3})
 	if err == nil {
 		t.Fatal("no error for an override the schema does not have")
 	}
@@ -317,7 +306,7 @@ func TestPatchLayout(t *testing.T) {
 // The schema's description says how many questions it takes: it follows
 // the limit, so that the schema does not contradict its own maxItems.
 func TestDescriptionFollowsQuestionLimit(t *testing.T) {
-	raw := schemaJSON(t)
+	raw := embedded(t)
 	for _, tt := range []struct {
 		max  string
 		want string

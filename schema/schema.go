@@ -229,10 +229,10 @@ func inputOf(doc any, key KeyBy, check func(string) (string, error)) (*Input, bo
 		}
 	}
 	keys := newKeyIndex(in.Questions, key)
-	if in.Answers, ok = answersOf(root, keys); !ok {
+	if in.Answers, ok = keyedOf(root, "answers", keys, answerOf); !ok {
 		return nil, false
 	}
-	if in.Annotations, ok = annotationsOf(root, keys, check); !ok {
+	if in.Annotations, ok = keyedOf(root, "annotations", keys, notesOf(check)); !ok {
 		return nil, false
 	}
 	return in, true
@@ -271,11 +271,11 @@ func readQuestion(v any, out *Question) bool {
 	return true
 }
 
-// answersOf reads the preset answers of the document root, keyed by the
-// answer key of the question that keys finds for each; nil when there are
-// none.
-func answersOf(root map[string]any, keys *keyIndex) (map[string]string, bool) {
-	m, ok := root["answers"].(map[string]any)
+// keyedOf reads the member field of the document root, the preset answers
+// or notes, keyed by the answer key of the question that keys finds for
+// each; value reads each one. It is nil when root has none.
+func keyedOf(root map[string]any, field string, keys *keyIndex, value func(any) (string, bool)) (map[string]string, bool) {
+	m, ok := root[field].(map[string]any)
 	if !ok {
 		return nil, true
 	}
@@ -285,40 +285,36 @@ func answersOf(root map[string]any, keys *keyIndex) (map[string]string, bool) {
 		if !ok {
 			return nil, false
 		}
-		if out[keys.key.Key(keys.qs[i])], ok = v.(string); !ok {
+		if out[keys.key.Key(keys.qs[i])], ok = value(v); !ok {
 			return nil, false
 		}
 	}
 	return out, true
 }
 
-// annotationsOf reads the notes of the document root as answersOf reads
-// the answers, cleaned by check when it is not nil.
-func annotationsOf(root map[string]any, keys *keyIndex, check func(string) (string, error)) (map[string]string, bool) {
-	m, ok := root["annotations"].(map[string]any)
-	if !ok {
-		return nil, true
-	}
-	out := make(map[string]string, len(m))
-	for k, v := range m {
-		i, ok := keys.find(k)
-		if !ok {
-			return nil, false
-		}
+// answerOf reads a preset answer.
+func answerOf(v any) (string, bool) {
+	s, ok := v.(string)
+	return s, ok
+}
+
+// notesOf returns what reads the notes of a preset annotation, cleaned by
+// check when it is not nil.
+func notesOf(check func(string) (string, error)) func(any) (string, bool) {
+	return func(v any) (string, bool) {
 		a, _ := v.(map[string]any)
 		notes, ok := a["notes"].(string)
 		if !ok {
-			return nil, false
+			return "", false
 		}
 		if check != nil {
 			// The rules have checked it; this cleans it.
 			if notes, _ = check(notes); notes == "" {
-				return nil, false
+				return "", false
 			}
 		}
-		out[keys.key.Key(keys.qs[i])] = notes
+		return notes, true
 	}
-	return out, true
 }
 
 // decode reads data, which must be exactly one JSON value, keeping numbers

@@ -32,7 +32,7 @@ func doc(qs ...string) string {
 
 func compileDefault(t *testing.T) *Schema {
 	t.Helper()
-	s, err := Compile(schemaJSON(t), Overrides{})
+	s, err := Compile(embedded(t), Overrides{})
 	if err != nil {
 		t.Fatal(err)
 	}
