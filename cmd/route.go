@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -92,17 +91,8 @@ func inboxAddrError(err error) error {
 // inbox to validate them alike; nil for the schema's own. The variables
 // have been checked when the schema was compiled.
 func limitsFromEnv(getenv func(string) string) *schema.Limits {
-	n := func(name string) int {
-		v, _ := strconv.Atoi(strings.TrimSpace(getenv(name)))
-		return v
-	}
-	l := schema.Limits{
-		MaxQuestions:      n("ASK_MAX_QUESTIONS"),
-		MaxOptions:        n("ASK_MAX_OPTIONS"),
-		HeaderMaxLength:   n("ASK_HEADER_MAX_LENGTH"),
-		QuestionMaxLength: n("ASK_QUESTION_MAX_LENGTH"),
-	}
-	if l == (schema.Limits{}) {
+	l, err := schema.LimitsFromEnv(getenv)
+	if err != nil || l == (schema.Limits{}) {
 		return nil
 	}
 	return &l

@@ -367,20 +367,9 @@ func (c *schemaCache) get(l *schema.Limits) (*schema.Schema, error) {
 	if sch, ok := c.m[key]; ok {
 		return sch, nil
 	}
-	vars := map[string]int{
-		"ASK_MAX_QUESTIONS":       key.MaxQuestions,
-		"ASK_MAX_OPTIONS":         key.MaxOptions,
-		"ASK_HEADER_MAX_LENGTH":   key.HeaderMaxLength,
-		"ASK_QUESTION_MAX_LENGTH": key.QuestionMaxLength,
-	}
-	// The limits are read as the variables are, with their checks: the
-	// wire cannot change anything else in the schema.
-	o, err := schema.OverridesFromEnv(func(name string) string {
-		if n := vars[name]; n != 0 {
-			return strconv.Itoa(n)
-		}
-		return ""
-	})
+	// The limits get the checks the variables get: the wire cannot
+	// change anything else in the schema.
+	o, err := key.Overrides()
 	if err != nil {
 		return nil, err
 	}
