@@ -1,10 +1,3 @@
-// Package inbox owns the inbox of askuser: one place where the question
-// sets of every asker (any agent, any subagent) wait for the person. It
-// holds the inbox's address (ASKUSER_INBOX and its defaults), the protocol
-// that askers and the inbox speak (HTTP and JSON, over a Unix socket or
-// TCP), the queue of waiting sets that every view of the inbox reads and
-// changes, the net/http server that feeds the queue, and the client that an
-// asker uses to find an inbox and to ask in it.
 package inbox
 
 import (

@@ -28,7 +28,7 @@ func (e *LiveError) Error() string {
 // at the address still has an inbox behind it.
 const staleProbe = time.Second
 
-// ListenSocket listens on the Unix socket at path, for ServeSocket. Its
+// ListenSocket listens on the Unix socket at path, for SocketListener. Its
 // directory is created 0700 when missing, and refused when it is a link,
 // belongs to another user or others may write in it (they could choose
 // where the socket goes, or replace it); the socket is made 0600 as it is

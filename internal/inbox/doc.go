@@ -1,0 +1,23 @@
+// Package inbox owns the inbox of askuser: one place where the question
+// sets of every asker (any agent, any subagent) wait for the person. Its
+// rooms, one or a few files each:
+//
+//   - the address (addr.go, natsaddr.go): ASKUSER_INBOX and its defaults;
+//   - the protocol (protocol.go): what askers and the inbox say to each
+//     other, in JSON, whatever carries it;
+//   - the queue (queue.go): the waiting sets, which every view reads and
+//     changes, and the answers checked against their questions (answer.go);
+//   - the server (server.go): a request checked and queued, its wait
+//     streamed back;
+//   - the asker (asker.go): the asker's side, which sends a set through a
+//     Transport and checks what comes back;
+//   - the transports (transport.go): Transport is how an asker reaches an
+//     inbox, Listener how an inbox is reached. Each has its files: the
+//     Unix socket (socket*.go, peercred_*.go), TCP (tcp.go), the HTTP
+//     client of both (client.go), and NATS (nats*.go, seal.go). A new
+//     transport is a new Transport and Listener, and touches neither the
+//     queue nor the views.
+//
+// The views that show the queue are in the package view, and serve runs
+// an inbox: the queue, its listeners and a view.
+package inbox
