@@ -16,7 +16,8 @@
 //     Unix socket (socket*.go, peercred_*.go), TCP (tcp.go), the HTTP
 //     client of both (client.go), and NATS (nats*.go, seal.go). A new
 //     transport is a new Transport and Listener, and touches neither the
-//     queue nor the views.
+//     queue nor the views; one that carries HTTP needs only
+//     Server.Handler and Server.Serve.
 //
 // The views that show the queue are in the package view, and serve runs
 // an inbox: the queue, its listeners and a view.

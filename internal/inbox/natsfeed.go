@@ -113,15 +113,7 @@ func (l NATSListener) Serve(ctx context.Context, s *Server) error {
 	})
 	go f.watchBeats()
 	time.AfterFunc(natsBeat*5/4, f.showLive)
-	s.mu.Lock()
-	closed := s.closed
-	if !closed {
-		s.stops = append(s.stops, f.stop)
-	}
-	s.mu.Unlock()
-	if closed {
-		f.stop()
-	}
+	s.onClose(f.stop)
 	return nil
 }
 

@@ -61,14 +61,11 @@ func NewServer(q *Queue, schemaJSON []byte) *Server {
 // stopped accepting connections.
 func (s *Server) Failed() <-chan error { return s.failed }
 
-// ServePage serves the inbox's web page, page, on ln until Close, with the
-// limits of every listener of the inbox, so that the inbox's quitting ends
-// its waits too (page checks its requests itself).
-func (s *Server) ServePage(ln net.Listener, page http.Handler) {
-	s.serve(ln, page)
-}
-
-func (s *Server) serve(ln net.Listener, h http.Handler) {
+// Serve serves h on ln until Close, with the limits of every listener of
+// the inbox, so that the inbox's quitting ends its waits too: Handler
+// behind a transport's checks, or the inbox's web page (which checks its
+// requests itself).
+func (s *Server) Serve(ln net.Listener, h http.Handler) {
 	srv := localhttp.NewServer(h)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -117,8 +114,23 @@ func (s *Server) Close(reason string) {
 	s.wg.Wait()
 }
 
-// api is the protocol's handler, the same behind every listener.
-func (s *Server) api() http.Handler {
+// onClose has Close call stop, or calls it now when the server is closed:
+// for the feeds of transports that do not carry HTTP (NATSListener).
+func (s *Server) onClose(stop func()) {
+	s.mu.Lock()
+	closed := s.closed
+	if !closed {
+		s.stops = append(s.stops, stop)
+	}
+	s.mu.Unlock()
+	if closed {
+		stop()
+	}
+}
+
+// Handler is the protocol's handler, the same behind every transport
+// that carries HTTP.
+func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET "+PathStatus, s.serveStatus)
 	mux.HandleFunc("POST "+PathAsk, s.serveAsk)

@@ -264,6 +264,6 @@ type SocketListener struct{ Listener net.Listener }
 
 // Serve serves srv on l.Listener.
 func (l SocketListener) Serve(_ context.Context, srv *Server) error {
-	srv.serve(l.Listener, srv.api())
+	srv.Serve(l.Listener, srv.Handler())
 	return nil
 }

@@ -37,7 +37,7 @@ func serveExtras(ctx context.Context, o Options, srv *inbox.Server, q *inbox.Que
 			_ = ln.Close()
 			return err
 		}
-		srv.ServePage(ln, h)
+		srv.Serve(ln, h)
 	}
 	switch {
 	case o.Headless:
