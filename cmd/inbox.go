@@ -78,27 +78,6 @@ error, 69 the address of --listen or --web cannot be listened on, --ui tui
 has no terminal, or the NATS server cannot be used, 129 hung up, 143
 terminated.`
 
-// inboxCmdOptions are what askuser inbox needs, resolved from its flags and
-// the environment.
-type inboxCmdOptions struct {
-	addr inbox.Addr
-	// addrTCP is addr's host to listen on, when addr is a TCP address.
-	addrTCP *localhttp.Addr
-	// listen, when set, is where askers over TCP are also accepted.
-	listen *localhttp.Addr
-	// terminal shows the queue on the terminal screen rather than as
-	// line prompts.
-	terminal bool
-	// web serves the queue on a web page too: on listen when it is set,
-	// else on this machine only, on a port the system picks. open opens
-	// the page in a browser.
-	web, open bool
-	// headless is set for --web with stdin /dev/null (a service, nohup, a
-	// container without a terminal): the page is the only view, and the
-	// inbox serves until a signal, logging each set that comes and goes.
-	headless bool
-}
-
 func newInboxCmd(env *Env) *cobra.Command {
 	var listen, ui string
 	var webPage, open bool
@@ -115,11 +94,11 @@ func newInboxCmd(env *Env) *cobra.Command {
   ssh -R /tmp/askuser.sock:$XDG_RUNTIME_DIR/askuser/inbox.sock build-host   # askers there: ASKUSER_INBOX=/tmp/askuser.sock`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			opts, err := inboxFlags(cmd, env, inboxFlagValues{listen: listen, ui: ui, web: webPage, open: open})
+			opts, err := inboxServeOptions(cmd, env, inboxFlagValues{listen: listen, ui: ui, web: webPage, open: open})
 			if err != nil {
 				return err
 			}
-			return inboxRun(cmd.Context(), env, opts)
+			return serve.Run(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().StringVar(&listen, "listen", "", "also accept askers over TCP on `ADDR` (HOST:PORT), with a token; with --web, serve the page there too")
@@ -180,63 +159,63 @@ type inboxFlagValues struct {
 	web, open  bool
 }
 
-// inboxFlags resolves the flags f of cmd and the environment into the
+// inboxServeOptions resolves the flags f of cmd and the environment into the
 // inbox's options.
-func inboxFlags(cmd *cobra.Command, env *Env, f inboxFlagValues) (inboxCmdOptions, error) {
-	var opts inboxCmdOptions
+func inboxServeOptions(cmd *cobra.Command, env *Env, f inboxFlagValues) (serve.Options, error) {
+	opts := inboxStreams(env)
 	mode, err := inboxUI(f.ui, cmd.Flags().Changed("ui"), env)
 	if err != nil {
 		return opts, err
 	}
-	if opts.addr, err = inbox.AddrFromEnv(env.Getenv); err != nil {
+	if opts.Addr, err = inbox.AddrFromEnv(env.Getenv); err != nil {
 		return opts, inboxAddrError(err)
 	}
-	if opts.addr.IsTCP() {
-		l, err := localhttp.ParseAddr(opts.addr.Host)
+	if opts.Addr.IsTCP() {
+		l, err := localhttp.ParseAddr(opts.Addr.Host)
 		if err != nil {
-			return opts, usageErrorf("%s is %s: the inbox cannot listen there: %s", inbox.EnvAddr, opts.addr, err)
+			return opts, usageErrorf("%s is %s: the inbox cannot listen there: %s", inbox.EnvAddr, opts.Addr, err)
 		}
-		opts.addrTCP = &l
+		opts.AddrTCP = &l
 	}
 	if f.open && !f.web {
 		return opts, usageErrorf("--open opens the inbox's web page: add --web, or drop --open")
 	}
-	opts.web, opts.open = f.web, f.open
+	opts.Web, opts.Open = f.web, f.open
 	if cmd.Flags().Changed("listen") {
 		l, err := localhttp.ParseAddr(f.listen)
 		if err != nil {
 			return opts, usageErrorf("invalid --listen %q: %s", f.listen, err)
 		}
-		opts.listen = &l
+		opts.Listen = &l
 	}
 	from := "--ui " + string(mode)
 	if !cmd.Flags().Changed("ui") {
 		from = "ASKUSER_UI=" + string(mode)
 	}
-	if opts.terminal, err = inboxOnTerminal(env, mode, from); err != nil {
+	if opts.Terminal, err = inboxOnTerminal(env, mode, from); err != nil {
 		return opts, err
 	}
-	opts.headless = opts.web && !opts.terminal && stdinKind(env.IO.InFile, env.IO.InTTY) == "/dev/null"
+	opts.Headless = opts.Web && !opts.Terminal && opts.StdinNull
+	terminal := opts.Terminal
+	opts.Ended = func(ctx context.Context, err error) (error, string) {
+		return inboxEnded(ctx, env, terminal, err)
+	}
 	return opts, nil
 }
 
-// inboxRun serves the inbox until the person quits, the input ends or a
-// signal comes.
-func inboxRun(ctx context.Context, env *Env, opts inboxCmdOptions) error {
-	return serve.Run(ctx, serve.Options{
-		Addr: opts.addr, AddrTCP: opts.addrTCP, Listen: opts.listen,
-		Terminal: opts.terminal, Web: opts.web, Open: opts.open, Browser: env.Getenv("BROWSER"),
-		Headless: opts.headless, StdinNull: stdinKind(env.IO.InFile, env.IO.InTTY) == "/dev/null",
+// inboxStreams are the inbox's options that come from its streams and
+// environment, whatever its flags.
+func inboxStreams(env *Env) serve.Options {
+	return serve.Options{
 		Schema: env.Schema,
 		In:     env.IO.In, ErrOut: env.IO.ErrOut, InFile: env.IO.InFile, ErrFile: env.IO.ErrFile,
 		InTTY: env.IO.InTTY, ErrTTY: env.IO.ErrTTY,
+		StdinNull:     stdinKind(env.IO.InFile, env.IO.InTTY) == "/dev/null",
 		Color:         tui.ColorEnabled(env.Getenv, true),
+		Browser:       env.Getenv("BROWSER"),
 		NotifyCommand: env.Getenv("ASKUSER_NOTIFY_COMMAND"),
 		Watch:         env.WatchSignals,
-		Ended: func(ctx context.Context, err error) (error, string) {
-			return inboxEnded(ctx, env, opts.terminal, err)
-		},
-	})
+	}
 }
 
 // inboxEnded makes err, the error its view returned, the inbox's, and
