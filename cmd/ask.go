@@ -2,13 +2,11 @@ package cmd
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
 )
@@ -115,14 +113,14 @@ func isWord(s string) bool {
 // mistyped subcommand before it is read as JSON.
 func askArgs(cmd *cobra.Command, args []string) error {
 	if len(args) > 1 {
-		return usageErrorf("too many arguments: give the questions as one argument (got %d); quote the JSON", len(args))
+		return ask.UsageErrorf("too many arguments: give the questions as one argument (got %d); quote the JSON", len(args))
 	}
 	if len(args) == 1 && isWord(args[0]) {
 		msg := fmt.Sprintf("unknown command %q for askuser", args[0])
 		if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
 			msg += fmt.Sprintf("; did you mean %q?", s[0])
 		}
-		return usageErrorf("%s", msg)
+		return ask.UsageErrorf("%s", msg)
 	}
 	return nil
 }
@@ -130,7 +128,7 @@ func askArgs(cmd *cobra.Command, args []string) error {
 // askRun reads the questions, asks those that are not answered in advance,
 // and prints every answer.
 func askRun(ctx context.Context, env *Env, opts askOptions) error {
-	presets, err := envPresets(env)
+	presets, err := ask.ParsePresets(env.Getenv("ASKUSER_ANSWERS"))
 	if err != nil {
 		return err
 	}
@@ -138,20 +136,12 @@ func askRun(ctx context.Context, env *Env, opts askOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := in.AddPresets("ASKUSER_ANSWERS", presets, opts.key); err != nil {
-		return err
-	}
-
-	answers, pendingAt, err := knownAnswers(in, opts.key)
+	c, err := ask.Prepare(ask.Request{Input: in, Key: opts.key, Arrays: opts.arrays, Presets: presets})
 	if err != nil {
 		return err
 	}
-	var pending []schema.Question
-	for _, i := range pendingAt {
-		pending = append(pending, in.Questions[i])
-	}
-
-	if len(pending) > 0 {
+	if len(c.Pending) > 0 {
+		pending := c.Questions()
 		err := converse(ctx, env, opts.session, conversation{
 			first: pending[0],
 			rest:  src.rest,
@@ -160,27 +150,16 @@ func askRun(ctx context.Context, env *Env, opts askOptions) error {
 				if err != nil {
 					return nil, err
 				}
-				for j, i := range pendingAt {
-					answers[i] = got[j]
-				}
-				withInputNotes(in, opts.key, answers)
-				return prompt.Summarize(in.Questions, answers), nil
+				c.Fill(got)
+				return c.Summary(), nil
 			},
-			noAnswer: func(err error) error {
-				var short *prompt.ShortError
-				if !errors.As(err, &short) {
-					return err
-				}
-				q := pending[short.Answered]
-				return &noAnswerError{index: pendingAt[short.Answered] + 1, total: len(in.Questions), key: opts.key.Key(q)}
-			},
+			noAnswer: c.NoAnswer,
 		})
 		if err != nil {
 			return err
 		}
 	}
-	withInputNotes(in, opts.key, answers)
-	return writeAnswers(env.IO.Out, in.Questions, answers, outputOptions{key: opts.key, arrays: opts.arrays})
+	return c.Write(env.IO.Out)
 }
 
 // arraysOption is --arrays when it is given, else $ASKUSER_ARRAYS, else
@@ -191,54 +170,4 @@ func arraysOption(flag, set bool, env *Env) (bool, error) {
 	}
 	on, _, err := envBool(env.Getenv, "ASKUSER_ARRAYS")
 	return on, err
-}
-
-// knownAnswers returns an answer for each question of in answered in
-// advance (by its "answers", and the presets added to them), in question
-// order, and the indexes of the questions left to ask.
-func knownAnswers(in *schema.Input, key schema.KeyBy) ([]prompt.Answer, []int, error) {
-	answers := make([]prompt.Answer, len(in.Questions))
-	var pendingAt []int
-	for i, q := range in.Questions {
-		if v, ok := in.Answers[key.Key(q)]; ok {
-			labels, other := q.Resolve(v)
-			if other != "" {
-				var err error
-				// Parse has checked it; this cleans it.
-				if other, err = prompt.CheckOther(other); err != nil {
-					return nil, nil, fmt.Errorf("preset answer for %q: %w", key.Key(q), err)
-				}
-			}
-			answers[i] = prompt.Answer{Labels: labels, Other: other}
-			continue
-		}
-		pendingAt = append(pendingAt, i)
-	}
-	return answers, pendingAt, nil
-}
-
-// withInputNotes passes a note the input gave for a question through to
-// its answer, asked or not, unless the person wrote one of their own,
-// which wins: it is the newer word of the person the notes come from.
-func withInputNotes(in *schema.Input, key schema.KeyBy, answers []prompt.Answer) {
-	for i, q := range in.Questions {
-		if answers[i].Note == "" {
-			answers[i].Note = in.Annotations[key.Key(q)]
-		}
-	}
-}
-
-// envPresets reads ASKUSER_ANSWERS, answers known before asking for runs
-// without a person: a JSON object of strings keyed by header or by
-// question text, as the input's "answers" are.
-func envPresets(env *Env) (map[string]string, error) {
-	v := env.Getenv("ASKUSER_ANSWERS")
-	if strings.TrimSpace(v) == "" {
-		return nil, nil
-	}
-	var presets map[string]string
-	if err := json.Unmarshal([]byte(v), &presets); err != nil || presets == nil {
-		return nil, usageErrorf(`invalid ASKUSER_ANSWERS: must be a JSON object of strings, like {"Database":"SQLite"}`)
-	}
-	return presets, nil
 }

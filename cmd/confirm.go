@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/askuser/askuser/internal/ask"
 	"github.com/spf13/cobra"
 )
 
@@ -50,7 +51,7 @@ no in any case.`,
 	return cmd
 }
 
-// confirmRun asks the question; a "no" is errDeclined.
+// confirmRun asks the question; a "no" is ask.ErrDeclined.
 func confirmRun(ctx context.Context, env *Env, opts confirmOptions) error {
 	var yes bool
 	_, err := converseOne(ctx, env, opts.session, "Confirm", opts.question, func(ctx context.Context, a fullAsker) (string, error) {
@@ -64,7 +65,7 @@ func confirmRun(ctx context.Context, env *Env, opts confirmOptions) error {
 		return err
 	}
 	if !yes {
-		return errDeclined
+		return ask.ErrDeclined
 	}
 	return nil
 }
@@ -76,7 +77,7 @@ func parseYesNo(s string) (bool, error) {
 	case "no", "n", "false":
 		return false, nil
 	}
-	return false, usageErrorf("invalid --default %q: must be yes or no", s)
+	return false, ask.UsageErrorf("invalid --default %q: must be yes or no", s)
 }
 
 // questionArg accepts the one question of a confirm or input command. A
@@ -85,10 +86,10 @@ func questionArg(name, example string) cobra.PositionalArgs {
 	return func(_ *cobra.Command, args []string) error {
 		switch {
 		case len(args) > 1:
-			return usageErrorf(`%s takes one argument, the question, but got %d: quote the question, e.g. askuser %s %s`,
+			return ask.UsageErrorf(`%s takes one argument, the question, but got %d: quote the question, e.g. askuser %s %s`,
 				name, len(args), name, shellQuote(strings.Join(args, " ")))
 		case len(args) == 0 || strings.TrimSpace(args[0]) == "":
-			return usageErrorf(`%s needs one question, e.g. askuser %s %q`, name, name, example)
+			return ask.UsageErrorf(`%s needs one question, e.g. askuser %s %q`, name, name, example)
 		}
 		return nil
 	}

@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/prompt"
 )
 
@@ -28,7 +29,7 @@ const hangupGrace = 250 * time.Millisecond
 
 // hangupError is the cause of a conversation ended by its terminal hanging
 // up, seen before the signal.
-var hangupError = &signalError{sig: syscall.SIGHUP}
+var hangupError = &ask.SignalError{Sig: syscall.SIGHUP}
 
 // hungUp reports whether a conversation that failed with err did so
 // because a terminal it was held on hung up. terminals are the sides of

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/askuser/askuser/internal/ask"
 	core "github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/inbox/screen"
 	"github.com/askuser/askuser/internal/notify"
@@ -111,17 +112,17 @@ tui has no terminal, 129 hung up, 143 terminated.`,
 			}
 			a, err := core.AddrFromEnv(env.Getenv)
 			if err != nil {
-				return &usageError{msg: err.Error()}
+				return &ask.UsageError{Msg: err.Error()}
 			}
 			opts.addr = a
 			if open && !webPage {
-				return usageErrorf("--open opens the inbox's web page: add --web, or drop --open")
+				return ask.UsageErrorf("--open opens the inbox's web page: add --web, or drop --open")
 			}
 			opts.web, opts.open = webPage, open
 			if cmd.Flags().Changed("listen") {
 				l, err := web.ParseAddr(listen)
 				if err != nil {
-					return usageErrorf("invalid --listen %q: %s", listen, err)
+					return ask.UsageErrorf("invalid --listen %q: %s", listen, err)
 				}
 				opts.listen = &l
 			}
@@ -156,7 +157,7 @@ func inboxUI(flag string, given bool, env *Env) (uiMode, error) {
 		case uiAuto, uiTUI, uiLine:
 			return m, nil
 		}
-		return "", usageErrorf("invalid --ui %q for the inbox: must be auto, tui or line", flag)
+		return "", ask.UsageErrorf("invalid --ui %q for the inbox: must be auto, tui or line", flag)
 	}
 	m, err := envUI(env)
 	if err != nil {
@@ -257,13 +258,13 @@ func inboxRun(ctx context.Context, env *Env, opts inboxCmdOptions) error {
 			say("The inbox quits: the %d askers still waiting are told.\n", n)
 		}
 	}
-	var sig *signalError
+	var sig *ask.SignalError
 	if errors.As(err, &sig) {
-		if sig.sig != syscall.SIGTERM && sig.sig != syscall.SIGHUP {
+		if sig.Sig != syscall.SIGTERM && sig.Sig != syscall.SIGHUP {
 			// Ctrl+C is how the person quits.
 			return nil
 		}
-		quit = "the inbox was stopped by " + signalName(sig.sig)
+		quit = "the inbox was stopped by " + sig.Name()
 	}
 	return err
 }
@@ -410,7 +411,7 @@ func listenInbox(srv *core.Server, a core.Addr, out io.Writer) error {
 	}
 	l, err := web.ParseAddr(a.Host)
 	if err != nil {
-		return usageErrorf("%s is %s: the inbox cannot listen there: %s", core.EnvAddr, a, err)
+		return ask.UsageErrorf("%s is %s: the inbox cannot listen there: %s", core.EnvAddr, a, err)
 	}
 	ln, host, err := web.ListenFor(l, "the inbox", out)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/prompt"
 )
 
@@ -65,7 +66,7 @@ func checkDefault(def string) (string, error) {
 	case errors.Is(err, prompt.ErrOtherEncoding):
 		err = errors.New("must be UTF-8 text")
 	}
-	return "", usageErrorf(`invalid --default "%s": %s`, prompt.Display(def), err)
+	return "", ask.UsageErrorf(`invalid --default "%s": %s`, prompt.Display(def), err)
 }
 
 // inputRun asks for the text and prints it.

@@ -1,7 +1,7 @@
 // Package cmd owns the command line of askuser: the cobra commands and their
 // flags (a file each), where the questions are read from (source.go) and
-// how they are asked (session.go, ui.go), the output, and the mapping of
-// every outcome to a message and an exit code (exit.go).
+// how they are asked (session.go, ui.go). What a run answers, and what
+// each outcome means, is the ask engine's (internal/ask).
 package cmd
 
 import (
@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/askuser/askuser/internal/ask"
 	"github.com/mattn/go-isatty"
 )
 
@@ -52,7 +53,7 @@ type Env struct {
 	Getenv func(string) string
 	Schema []byte
 	Build  Build
-	// WatchSignals, when set, returns a ctx that ends with a *signalError
+	// WatchSignals, when set, returns a ctx that ends with a *ask.SignalError
 	// on SIGINT, SIGTERM or SIGHUP, until stop is called; SIGHUP stays
 	// caught, without effect, for the rest of the run. Main sets it, and
 	// it is used only while questions are asked: a run that asks nothing
@@ -71,7 +72,7 @@ func Main(schemaJSON []byte, build Build) int {
 	return Run(context.Background(), env, os.Args[1:])
 }
 
-// watchSignals ends ctx with a *signalError when the process receives
+// watchSignals ends ctx with a *ask.SignalError when the process receives
 // SIGINT, SIGTERM or SIGHUP, until stop is called. SIGHUP stays caught
 // after stop, and is then without effect.
 func watchSignals(parent context.Context) (context.Context, func()) {
@@ -91,9 +92,9 @@ func watchSignals(parent context.Context) (context.Context, func()) {
 	go func() {
 		select {
 		case s := <-sigs:
-			cancel(&signalError{sig: s})
+			cancel(&ask.SignalError{Sig: s})
 		case s := <-hup:
-			cancel(&signalError{sig: s})
+			cancel(&ask.SignalError{Sig: s})
 		case <-ctx.Done():
 		}
 	}()
@@ -113,7 +114,7 @@ func Run(ctx context.Context, env *Env, args []string) int {
 	if cmd != nil {
 		path = cmd.CommandPath()
 	}
-	msg, code := classify(err, path)
+	msg, code := ask.Outcome(err, path)
 	if msg != "" {
 		// Nothing is left to do with a failed write of the last words.
 		_, _ = io.WriteString(env.IO.ErrOut, msg)

@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -13,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
+	"github.com/askuser/askuser/internal/ask"
 	core "github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/mcpserver"
 	"github.com/askuser/askuser/prompt"
@@ -94,7 +94,7 @@ Nothing but the protocol is written to stdout; notices go to stderr.`,
 			}
 			if opts.ui == uiAuto || opts.ui == uiInbox {
 				if opts.inbox.addr, err = core.AddrFromEnv(env.Getenv); err != nil {
-					return &usageError{msg: err.Error()}
+					return &ask.UsageError{Msg: err.Error()}
 				}
 				opts.inbox.limits = limitsFromEnv(env.Getenv)
 			}
@@ -103,7 +103,7 @@ Nothing but the protocol is written to stdout; notices go to stderr.`,
 			}
 			opts.inbox.from = cutFrom(from)
 			if !toolName().MatchString(name) {
-				return usageErrorf("invalid --name %q: use 1-64 letters, digits, _ or -", name)
+				return ask.UsageErrorf("invalid --name %q: use 1-64 letters, digits, _ or -", name)
 			}
 			if opts.key, err = schemaKey(key); err != nil {
 				return err
@@ -134,7 +134,7 @@ func parseMCPUI(s string) (uiMode, error) {
 	case uiAuto, uiElicit, uiInbox, uiWeb:
 		return m, nil
 	}
-	return "", usageErrorf("invalid --ui %q: must be auto, elicit, inbox or web", s)
+	return "", ask.UsageErrorf("invalid --ui %q: must be auto, elicit, inbox or web", s)
 }
 
 // mcpUI is how askuser mcp reaches the person: --ui when it was given,
@@ -162,7 +162,7 @@ func mcpRun(ctx context.Context, env *Env, opts mcpOptions) error {
 	if err != nil {
 		return err
 	}
-	presets, err := envPresets(env)
+	presets, err := ask.ParsePresets(env.Getenv("ASKUSER_ANSWERS"))
 	if err != nil {
 		return err
 	}
@@ -173,32 +173,12 @@ func mcpRun(ctx context.Context, env *Env, opts mcpOptions) error {
 	o := mcpserver.Options{
 		Implementation: &mcp.Implementation{Name: "askuser", Title: "askuser", Version: strings.Fields(env.Build.String())[1]},
 		Tool:           tool,
-		Parse: func(args []byte) (*mcpserver.Call, error) {
-			in, err := sch.Parse(withoutClientArgs(args), opts.key)
-			if err != nil {
-				return nil, err
-			}
-			if err := in.AddPresets("ASKUSER_ANSWERS", presets, opts.key); err != nil {
-				return nil, err
-			}
-			known, pending, err := knownAnswers(in, opts.key)
-			if err != nil {
-				return nil, err
-			}
-			return &mcpserver.Call{Input: in, Known: known, Pending: pending}, nil
-		},
-		Answers: func(c *mcpserver.Call, answers []prompt.Answer) ([]byte, error) {
-			var b bytes.Buffer
-			withInputNotes(c.Input, opts.key, answers)
-			err := writeAnswers(&b, c.Input.Questions, answers, outputOptions{key: opts.key, arrays: opts.arrays})
-			return b.Bytes(), err
-		},
-		ErrorText: func(err error) string {
-			msg, _ := classify(err, "askuser mcp")
-			return msg
-		},
-		Timeout: opts.timeout,
-		Log:     env.IO.ErrOut,
+		Schema:         sch,
+		Key:            opts.key,
+		Arrays:         opts.arrays,
+		Presets:        presets,
+		Timeout:        opts.timeout,
+		Log:            env.IO.ErrOut,
 	}
 	// The ways of asking besides the client's own interface, in the order
 	// auto tries them.
@@ -230,39 +210,6 @@ func mcpRun(ctx context.Context, env *Env, opts mcpOptions) error {
 		return context.Cause(ctx)
 	}
 	return nil
-}
-
-// clientArgs are the arguments that MCP clients add to every tool's
-// arguments for their own use, and that a call may carry: askuser mcp takes
-// them and ignores them, whatever their value. The command line, which no
-// client fills in, refuses them as it refuses every unknown member.
-var clientArgs = []string{
-	"wait_for_previous", // Gemini CLI: whether to wait for the calls before it
-}
-
-// withoutClientArgs is a call's arguments without clientArgs. Arguments
-// that hold none, or are not a JSON object, are returned as they are, for
-// the schema to judge.
-func withoutClientArgs(args []byte) []byte {
-	var top map[string]json.RawMessage
-	if json.Unmarshal(args, &top) != nil {
-		return args
-	}
-	found := false
-	for _, k := range clientArgs {
-		if _, ok := top[k]; ok {
-			delete(top, k)
-			found = true
-		}
-	}
-	if !found {
-		return args
-	}
-	out, err := json.Marshal(top)
-	if err != nil {
-		return args
-	}
-	return out
 }
 
 // mcpTool is the tool as "askuser tool --format mcp" prints it, from the

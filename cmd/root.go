@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
 )
@@ -19,7 +20,7 @@ func NewRootCmd(env *Env) *cobra.Command {
 	cmd.SetErr(env.IO.ErrOut)
 	cmd.SetVersionTemplate("{{.Version}}\n")
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		return &usageError{msg: err.Error()}
+		return &ask.UsageError{Msg: err.Error()}
 	})
 	cmd.CompletionOptions.DisableDefaultCmd = true
 	cmd.AddCommand(
@@ -46,7 +47,7 @@ func fixedCompletions(values ...string) func(*cobra.Command, []string, string) (
 // noArgs rejects arguments with a usage error.
 func noArgs(cmd *cobra.Command, args []string) error {
 	if len(args) > 0 {
-		return usageErrorf("%q takes no arguments (got %q)", cmd.CommandPath(), args[0])
+		return ask.UsageErrorf("%q takes no arguments (got %q)", cmd.CommandPath(), args[0])
 	}
 	return nil
 }
@@ -80,7 +81,7 @@ func parseInput(env *Env, args []string, file string, key schema.KeyBy, answersF
 	if err != nil {
 		var syntax *schema.SyntaxError
 		if errors.As(err, &syntax) && singleQuoted(src.data) {
-			err = &singleQuotesError{err: err}
+			err = &ask.SingleQuotesError{Err: err}
 		}
 		return nil, nil, err
 	}
@@ -101,7 +102,7 @@ func singleQuoted(data []byte) bool {
 func schemaKey(s string) (schema.KeyBy, error) {
 	k, err := schema.ParseKeyBy(s)
 	if err != nil {
-		return "", &usageError{msg: err.Error()}
+		return "", &ask.UsageError{Msg: err.Error()}
 	}
 	return k, nil
 }

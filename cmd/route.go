@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/askuser/askuser/internal/ask"
 	core "github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/prompt"
 	inboxask "github.com/askuser/askuser/prompt/inbox"
@@ -40,7 +41,7 @@ func envUI(env *Env) (uiMode, error) {
 	}
 	m, err := parseUI(v)
 	if err != nil {
-		return "", usageErrorf("invalid ASKUSER_UI %q: must be auto, tui, line, web or inbox", v)
+		return "", ask.UsageErrorf("invalid ASKUSER_UI %q: must be auto, tui, line, web or inbox", v)
 	}
 	return m, nil
 }
@@ -60,14 +61,14 @@ type inboxOptions struct {
 // anything is read.
 func (f *askFlags) resolveInbox(cmd *cobra.Command, env *Env, mode uiMode) (inboxOptions, error) {
 	if mode == uiInbox && f.tty {
-		return inboxOptions{}, usageErrorf("--tty does not go with --ui inbox: the questions are answered in the inbox, not on this terminal")
+		return inboxOptions{}, ask.UsageErrorf("--tty does not go with --ui inbox: the questions are answered in the inbox, not on this terminal")
 	}
 	if mode != uiInbox && mode != uiAuto {
 		return inboxOptions{}, nil
 	}
 	a, err := core.AddrFromEnv(env.Getenv)
 	if err != nil {
-		return inboxOptions{}, &usageError{msg: err.Error()}
+		return inboxOptions{}, &ask.UsageError{Msg: err.Error()}
 	}
 	o := inboxOptions{addr: a, from: f.from, limits: limitsFromEnv(env.Getenv)}
 	if !cmd.Flags().Changed("from") {
@@ -169,9 +170,9 @@ func routeInbox(env *Env, o sessionOptions, rest io.Reader) (routed, error) {
 		if inForeground(env.IO.InFile) {
 			return routed{terminal: true}, nil
 		}
-		why = &noPersonError{stdin: "a terminal, in whose foreground askuser does not run", silent: true}
+		why = &ask.NoPersonError{Stdin: "a terminal, in whose foreground askuser does not run", Silent: true}
 	}
-	why.addr, why.probe = o.inbox.addr, probe
+	why.Addr, why.Probe = o.inbox.addr, probe
 	a := &asker{fullAsker: nobody{}, out: env.IO.ErrOut, nobody: why}
 	return routed{asker: a}, nil
 }
@@ -185,13 +186,13 @@ const endGrace = 100 * time.Millisecond
 // or returns nil when somebody may. It reads stdin (rest, when the
 // questions came on it) to see whether it has already ended, and then sets
 // rt.answers to read on from.
-func noPerson(env *Env, rest io.Reader, rt *routed) *noPersonError {
+func noPerson(env *Env, rest io.Reader, rt *routed) *ask.NoPersonError {
 	if env.IO.InTTY {
 		return nil
 	}
 	kind := stdinKind(env.IO.InFile, false)
 	if rest == nil && (kind == "/dev/null" || kind == "a socket") {
-		return &noPersonError{stdin: kind, silent: kind == "a socket"}
+		return &ask.NoPersonError{Stdin: kind, Silent: kind == "a socket"}
 	}
 	r := rest
 	if r == nil {
@@ -205,11 +206,11 @@ func noPerson(env *Env, rest io.Reader, rt *routed) *noPersonError {
 		return nil
 	}
 	if rest == nil {
-		return &noPersonError{stdin: "it was empty"}
+		return &ask.NoPersonError{Stdin: "it was empty"}
 	}
 	// The questions were given where the answers should follow: a
 	// person at a terminal can give them otherwise.
-	return &noPersonError{stdin: "it held only the questions", terminal: terminalExists()}
+	return &ask.NoPersonError{Stdin: "it held only the questions", Terminal: terminalExists()}
 }
 
 // endedAlready reports whether r ends within grace without giving a byte,
@@ -329,7 +330,7 @@ func (f *fallbackAsker) inbox(err error) (fullAsker, bool) {
 		return nil, false
 	}
 	if probe := probeInbox(f.o); probe != nil {
-		f.owner.nobody = &noPersonError{stdin: "it ended before the first answer", addr: f.o.inbox.addr, probe: probe}
+		f.owner.nobody = &ask.NoPersonError{Stdin: "it ended before the first answer", Addr: f.o.inbox.addr, Probe: probe}
 		return nil, false
 	}
 	_, _ = fmt.Fprintln(f.env.IO.ErrOut, "The answer input ended before the first answer: asking in the inbox instead.")
@@ -369,50 +370,4 @@ func withFallback(env *Env, o sessionOptions, a *asker, in side, newLine func(io
 	}
 	c := &countingReader{r: in.r}
 	return &fallbackAsker{fullAsker: newLine(c), read: c, owner: a, env: env, o: o}
-}
-
-// noPersonError is no answer where nobody could give one: stdin gave
-// nothing, and no inbox answers. Its report says how to reach the person.
-type noPersonError struct {
-	err    error  // the no-answer error, naming the question
-	stdin  string // what stdin is, or what it did
-	silent bool   // stdin never ended: it only never spoke
-	// terminal: stdin held only the questions, and a terminal exists,
-	// where a person could answer with the questions given otherwise.
-	terminal bool
-	addr     core.Addr
-	probe    error // why no inbox answered
-}
-
-func (e *noPersonError) Error() string { return e.err.Error() }
-
-func (e *noPersonError) Unwrap() error { return e.err }
-
-// explain makes err, when it is no answer, a *noPersonError that says how
-// to reach the person. e may be nil: err is then returned as it is.
-func (e *noPersonError) explain(err error) error {
-	if e == nil || !errors.Is(err, prompt.ErrNoAnswer) {
-		return err
-	}
-	explained := *e
-	explained.err = err
-	return &explained
-}
-
-// report is the message of exit 66 for e.
-func (e *noPersonError) report() string {
-	inbox := fmt.Sprintf("no inbox answers at %s", e.addr)
-	hint := "To reach the person, have them run 'askuser inbox' in a terminal and ask again, or use --ui web --open."
-	var blocked *core.BlockedError
-	if errors.As(e.probe, &blocked) {
-		// An inbox may well be there: say what kept it out of reach.
-		inbox, hint = blocked.Error(), blocked.Hint()
-	}
-	if e.terminal {
-		hint = "To answer at this terminal, give the questions with -f FILE (or as the argument) so that stdin stays the terminal, or add --tty.\n" + hint
-	}
-	if e.silent {
-		return fmt.Sprintf("Error: No answer: nobody can answer on stdin (%s), and %s\n%s\n", e.stdin, inbox, hint)
-	}
-	return fmt.Sprintf("Error: No answer: %s\nNobody can answer on stdin (%s), and %s.\n%s\n", e.err, e.stdin, inbox, hint)
 }

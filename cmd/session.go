@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/internal/notify"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/prompt/web"
@@ -88,7 +89,7 @@ func (f *askFlags) resolve(cmd *cobra.Command, env *Env) (sessionOptions, error)
 func (f *askFlags) effectiveTimeout(set bool, env *Env) (time.Duration, error) {
 	if set {
 		if f.timeout < 0 {
-			return 0, usageErrorf("invalid --timeout %s: must not be negative", f.timeout)
+			return 0, ask.UsageErrorf("invalid --timeout %s: must not be negative", f.timeout)
 		}
 		return f.timeout, nil
 	}
@@ -98,7 +99,7 @@ func (f *askFlags) effectiveTimeout(set bool, env *Env) (time.Duration, error) {
 	}
 	d, err := time.ParseDuration(v)
 	if err != nil || d < 0 {
-		return 0, usageErrorf("invalid ASKUSER_TIMEOUT %q: must be a duration such as 30s or 5m", v)
+		return 0, ask.UsageErrorf("invalid ASKUSER_TIMEOUT %q: must be a duration such as 30s or 5m", v)
 	}
 	return d, nil
 }
@@ -142,25 +143,25 @@ func converse(ctx context.Context, env *Env, o sessionOptions, c conversation) e
 	if err != nil && c.noAnswer != nil {
 		err = c.noAnswer(err)
 	}
-	return s.nobody.explain(err)
+	return s.nobody.Explain(err)
 }
 
 // converseOne runs a session that asks one question of its own kind
 // (confirm, input) and returns the answer as ask gave it, which the
 // summary shows: header names the kind for ASKUSER_NOTIFY_COMMAND, and an
 // ended input is named by the question.
-func converseOne(ctx context.Context, env *Env, o sessionOptions, header, question string, ask func(context.Context, fullAsker) (string, error)) (string, error) {
+func converseOne(ctx context.Context, env *Env, o sessionOptions, header, question string, askOne func(context.Context, fullAsker) (string, error)) (string, error) {
 	var answer string
 	err := converse(ctx, env, o, conversation{
 		first: schema.Question{Header: header, Question: question},
 		ask: func(ctx context.Context, a fullAsker) ([]prompt.Summary, error) {
 			var err error
-			answer, err = ask(ctx, a)
+			answer, err = askOne(ctx, a)
 			return []prompt.Summary{{Asked: question, Answer: answer}}, err
 		},
 		noAnswer: func(err error) error {
 			if errors.Is(err, prompt.ErrNoAnswer) {
-				return &noAnswerError{index: 1, total: 1, key: question}
+				return &ask.NoAnswerError{Index: 1, Total: 1, Key: question}
 			}
 			return err
 		},
@@ -185,7 +186,7 @@ func start(ctx context.Context, env *Env, o sessionOptions, c conversation) (*se
 	s := &session{asker: a, ctx: ctx, cancel: stop}
 	if o.timeout > 0 {
 		var cancel context.CancelFunc
-		s.ctx, cancel = context.WithTimeoutCause(ctx, o.timeout, &timeoutError{after: o.timeout})
+		s.ctx, cancel = context.WithTimeoutCause(ctx, o.timeout, &ask.TimeoutError{After: o.timeout})
 		s.cancel = func() { cancel(); stop() }
 	}
 	if o.bell && !a.inbox {

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/prompt/line"
 	"github.com/askuser/askuser/schema"
@@ -147,7 +148,7 @@ func TestSessionFinish(t *testing.T) {
 // what the asker saw, such as the end of input that a hang-up causes; a
 // conversation that succeeded keeps its answers.
 func TestSessionFinishPrefersTheContext(t *testing.T) {
-	cause := &signalError{sig: syscall.SIGHUP}
+	cause := &ask.SignalError{Sig: syscall.SIGHUP}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	cancel(cause)
 	a := &finishingAsker{}

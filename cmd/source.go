@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -39,14 +40,14 @@ func readSource(env *Env, args []string, file string, answersFollow bool) (*sour
 	var err error
 	switch {
 	case len(args) > 0 && file != "":
-		return nil, usageErrorf("give the questions either as an argument or with --file, not both")
+		return nil, ask.UsageErrorf("give the questions either as an argument or with --file, not both")
 	case len(args) > 0:
 		if isBlank([]byte(args[0])) {
 			return nil, missingJSON()
 		}
 		if isFileName(args[0]) {
 			// A common slip: the file given where its contents belong.
-			return nil, usageErrorf("%q is a file, not JSON: read it with -f %s", args[0], args[0])
+			return nil, ask.UsageErrorf("%q is a file, not JSON: read it with -f %s", args[0], args[0])
 		}
 		if len(args[0]) > schema.MaxInputSize {
 			return nil, &schema.TooLargeError{Size: int64(len(args[0]))}
@@ -74,7 +75,7 @@ func readSource(env *Env, args []string, file string, answersFollow bool) (*sour
 }
 
 func missingJSON() error {
-	return &usageError{msg: "Missing JSON parameter", showUsage: true}
+	return &ask.UsageError{Msg: "Missing JSON parameter", ShowUsage: true}
 }
 
 // isBlank reports whether b holds no document: only white space, after a

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"testing/iotest"
 
+	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -60,11 +61,11 @@ func FuzzReadStream(f *testing.F) {
 			t.Fatalf("one byte at a time: %q %q; all at once: %q %q", data1, rest1, data, rest)
 		}
 		if err != nil {
-			var usage *usageError
+			var usage *ask.UsageError
 			var large *schema.TooLargeError
 			switch {
 			case errors.As(err, &large):
-			case errors.As(err, &usage) && usage.msg == "Missing JSON parameter":
+			case errors.As(err, &usage) && usage.Msg == "Missing JSON parameter":
 				if !isBlank(input) {
 					t.Fatalf("input %q called missing", input)
 				}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -24,8 +25,8 @@ func streamEnv(stdin io.Reader, inTTY bool) *Env {
 }
 
 func isMissing(err error) bool {
-	var u *usageError
-	return errors.As(err, &u) && u.msg == "Missing JSON parameter" && u.showUsage
+	var u *ask.UsageError
+	return errors.As(err, &u) && u.Msg == "Missing JSON parameter" && u.ShowUsage
 }
 
 func TestReadSourceArgument(t *testing.T) {
@@ -48,8 +49,8 @@ func TestReadSourceArgument(t *testing.T) {
 		t.Errorf("large argument: err = %v, want a *schema.TooLargeError", err)
 	}
 	_, err = readSource(env, []string{oneQuestion}, "q.json", true)
-	var u *usageError
-	if !errors.As(err, &u) || u.showUsage {
+	var u *ask.UsageError
+	if !errors.As(err, &u) || u.ShowUsage {
 		t.Errorf("argument and file: err = %v, want a usage error", err)
 	}
 }
@@ -85,16 +86,16 @@ func TestReadSourceFile(t *testing.T) {
 	}
 	// A file's name given as the argument points to -f.
 	_, err = readSource(env, []string{filepath.Join(dir, "q.json")}, "", true)
-	var u *usageError
-	if !errors.As(err, &u) || !strings.Contains(u.msg, "read it with -f") {
+	var u *ask.UsageError
+	if !errors.As(err, &u) || !strings.Contains(u.Msg, "read it with -f") {
 		t.Errorf("file name as the argument: err = %v, want a usage error", err)
 	}
 	if _, err := readSource(env, []string{dir}, "", true); errors.As(err, &u) {
 		t.Errorf("a directory is not a file to read: %v", err)
 	}
 	_, err = readSource(env, nil, filepath.Join(dir, "missing.json"), true)
-	if !errors.Is(err, os.ErrNotExist) || exitCode(err) != ExitError {
-		t.Errorf("missing file: err = %v (exit %d)", err, exitCode(err))
+	if _, code := ask.Outcome(err, "askuser"); !errors.Is(err, os.ErrNotExist) || code != ask.ExitError {
+		t.Errorf("missing file: err = %v (exit %d)", err, code)
 	}
 }
 

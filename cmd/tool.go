@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
+	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -85,7 +86,7 @@ argument and return its stdout (or, on failure, its stderr) as the result.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if !toolName().MatchString(name) {
-				return usageErrorf("invalid --name %q: use 1-64 letters, digits, _ or -", name)
+				return ask.UsageErrorf("invalid --name %q: use 1-64 letters, digits, _ or -", name)
 			}
 			return toolRun(env, cmd.OutOrStdout(), toolOptions{format: format, name: name})
 		},
@@ -190,9 +191,9 @@ func toolDefinition(format, name string, sch *schema.Schema) ([]byte, error) {
 			Annotations *mcp.ToolAnnotations `json:"annotations"`
 		}{name, toolTitle, desc, input, toolAnnotations()}
 	case "":
-		return nil, usageErrorf("tool needs --format: %s", strings.Join(toolFormats, ", "))
+		return nil, ask.UsageErrorf("tool needs --format: %s", strings.Join(toolFormats, ", "))
 	default:
-		return nil, usageErrorf("invalid --format %q: must be %s", format, strings.Join(toolFormats, ", "))
+		return nil, ask.UsageErrorf("invalid --format %q: must be %s", format, strings.Join(toolFormats, ", "))
 	}
 	var out bytes.Buffer
 	enc := json.NewEncoder(&out)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 
+	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/prompt/line"
 	"github.com/askuser/askuser/prompt/tui"
@@ -30,7 +31,7 @@ func parseUI(s string) (uiMode, error) {
 	case uiAuto, uiTUI, uiLine, uiWeb, uiInbox:
 		return m, nil
 	}
-	return "", usageErrorf("invalid --ui %q: must be auto, tui, line, web or inbox", s)
+	return "", ask.UsageErrorf("invalid --ui %q: must be auto, tui, line, web or inbox", s)
 }
 
 // checkWebFlags refuses the web page's flags without --ui web, and --tty
@@ -40,14 +41,14 @@ func checkWebFlags(mode uiMode, f *askFlags, listenSet bool) (web.Addr, error) {
 	if mode != uiWeb {
 		switch {
 		case listenSet:
-			return web.Addr{}, usageErrorf("--listen serves the web page: add --ui web, or drop --listen")
+			return web.Addr{}, ask.UsageErrorf("--listen serves the web page: add --ui web, or drop --listen")
 		case f.open:
-			return web.Addr{}, usageErrorf("--open opens the web page: add --ui web, or drop --open")
+			return web.Addr{}, ask.UsageErrorf("--open opens the web page: add --ui web, or drop --open")
 		}
 		return web.Addr{}, nil
 	}
 	if f.tty {
-		return web.Addr{}, usageErrorf("--tty does not go with --ui web: the page is answered in a browser, not on the terminal")
+		return web.Addr{}, ask.UsageErrorf("--tty does not go with --ui web: the page is answered in a browser, not on the terminal")
 	}
 	listen := web.DefaultAddr
 	if listenSet {
@@ -55,7 +56,7 @@ func checkWebFlags(mode uiMode, f *askFlags, listenSet bool) (web.Addr, error) {
 	}
 	a, err := web.ParseAddr(listen)
 	if err != nil {
-		return web.Addr{}, usageErrorf("invalid --listen %q: %s", listen, err)
+		return web.Addr{}, ask.UsageErrorf("invalid --listen %q: %s", listen, err)
 	}
 	return a, nil
 }
@@ -76,8 +77,8 @@ type asker struct {
 	// terminals are the sides of the conversation that are terminals, to
 	// tell a hang-up from other failures (see hungUp).
 	terminals []*os.File
-	inbox     bool           // it asks in the inbox, which rings its own bell
-	nobody    *noPersonError // set when nobody could answer: see routeInbox
+	inbox     bool               // it asks in the inbox, which rings its own bell
+	nobody    *ask.NoPersonError // set when nobody could answer: see routeInbox
 }
 
 func (a *asker) close() {

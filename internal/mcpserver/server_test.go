@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -80,18 +81,30 @@ func serveVersion(t *testing.T, o Options, copts *mcp.ClientOptions, version str
 	return cs
 }
 
+// repoSchema is askuser's schema, which checks every call.
+var repoSchema = func() *schema.Schema {
+	raw, err := os.ReadFile("../../schema.json")
+	if err != nil {
+		panic(err)
+	}
+	sch, err := schema.Compile(raw, schema.Overrides{})
+	if err != nil {
+		panic(err)
+	}
+	return sch
+}()
+
+// questionArgs are the arguments of a call that asks question.
+var questionArgs = json.RawMessage(`{"questions":[{"question":"Which database?","header":"Database","multiSelect":false,
+	"options":[{"label":"PostgreSQL","description":"Relational"},{"label":"SQLite","description":"Embedded"}]}]}`)
+
 // complete fills in what o needs besides its ways: a server of one
 // question, which it answers with the label chosen.
 func complete(o *Options) {
 	o.Implementation = &mcp.Implementation{Name: "askuser", Version: "test"}
 	o.Tool = &mcp.Tool{Name: "askuser", InputSchema: json.RawMessage(`{"type":"object"}`)}
-	o.Parse = func([]byte) (*Call, error) {
-		return &Call{Input: &schema.Input{Questions: []schema.Question{question}}, Known: make([]prompt.Answer, 1), Pending: []int{0}}, nil
-	}
-	o.Answers = func(_ *Call, a []prompt.Answer) ([]byte, error) {
-		return []byte(`{"answers":{"Database":"` + a[0].String() + `"}}` + "\n"), nil
-	}
-	o.ErrorText = func(err error) string { return "Error: " + err.Error() + "\n" }
+	o.Schema = repoSchema
+	o.Key = schema.KeyHeader
 	if o.Log == nil {
 		o.Log = io.Discard
 	}
@@ -99,7 +112,7 @@ func complete(o *Options) {
 
 func call(t *testing.T, cs *mcp.ClientSession) (string, bool) {
 	t.Helper()
-	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "askuser", Arguments: map[string]any{}})
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "askuser", Arguments: questionArgs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,24 +229,6 @@ func TestElicitation(t *testing.T) {
 	}
 	if len(opened) != 1 {
 		t.Errorf("ways opened: %v", opened)
-	}
-}
-
-// What a call that got no answers tells the model.
-func TestErrorText(t *testing.T) {
-	s := New(Options{ErrorText: func(err error) string { return "command line: " + err.Error() }})
-	for _, tc := range []struct {
-		err  error
-		want string
-	}{
-		{&TimeoutError{After: 90 * time.Second}, "Error: Timed out after 1m30s: nobody answered in time. Do not ask again at once"},
-		{prompt.ErrCancelled, "Error: Cancelled: the person closed the questions without answering. Do not ask again at once"},
-		{errClientGone, "Error: The MCP client went away, and the questions were withdrawn."},
-		{errors.New("disk full"), "command line: disk full"},
-	} {
-		if got := s.errorText(tc.err); !strings.HasPrefix(got, tc.want) {
-			t.Errorf("%v: %q, want it to start %q", tc.err, got, tc.want)
-		}
 	}
 }
 
