@@ -21,18 +21,8 @@ type askOptions struct {
 	session sessionOptions
 }
 
-// newAskCmd is the command that asks: askuser itself.
-func newAskCmd(env *Env) *cobra.Command {
-	var (
-		flags     askFlags
-		file, key string
-		noReview  bool
-		arrays    bool
-	)
-	cmd := &cobra.Command{
-		Use:   "askuser [flags] ['<json>']",
-		Short: "Ask the person at the keyboard multiple-choice questions and print the answers as JSON",
-		Long: `askuser asks the person at the keyboard 1-4 multiple-choice questions and prints
+// askLong is askuser's help.
+const askLong = `askuser asks the person at the keyboard 1-4 multiple-choice questions and prints
 the answers as one line of JSON on stdout: {"answers":{"<header>":"<label>",...}}.
 
 The questions come as the single argument, from --file, or on stdin. They are
@@ -53,7 +43,20 @@ unavailable (--ui tui without a terminal, --ui web that cannot listen, no
 inbox for --ui inbox), 124 timed out, 129 hung up, 130 cancelled,
 143 terminated.
 
-Run 'askuser docs' for the full guide, written for agents.`,
+Run 'askuser docs' for the full guide, written for agents.`
+
+// newAskCmd is the command that asks: askuser itself.
+func newAskCmd(env *Env) *cobra.Command {
+	var (
+		flags     askFlags
+		file, key string
+		noReview  bool
+		arrays    bool
+	)
+	cmd := &cobra.Command{
+		Use:   "askuser [flags] ['<json>']",
+		Short: "Ask the person at the keyboard multiple-choice questions and print the answers as JSON",
+		Long:  askLong,
 		Example: `  askuser '{"questions":[{"question":"Which database should we use?","header":"Database",
     "options":[{"label":"PostgreSQL (Recommended)","description":"Relational, rich features"},
                {"label":"SQLite","description":"Embedded, zero configuration"}],

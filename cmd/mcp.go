@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -38,18 +37,8 @@ type mcpOptions struct {
 	inbox inboxOptions
 }
 
-func newMCPCmd(env *Env) *cobra.Command {
-	var (
-		flags   askFlags
-		ui, key string
-		name    string
-		from    string
-		arrays  bool
-	)
-	cmd := &cobra.Command{
-		Use:   "mcp",
-		Short: "Serve askuser as a tool to MCP clients, on stdin and stdout",
-		Long: `Serve askuser as a Model Context Protocol server on stdin and stdout, for an
+// mcpLong is askuser mcp's help.
+const mcpLong = `Serve askuser as a Model Context Protocol server on stdin and stdout, for an
 MCP client (Claude Code, Claude Desktop, VS Code, Cursor, Codex) to start. It
 offers one tool, named askuser (--name changes it), with the same description
 and input schema that "askuser tool --format mcp" prints. A call is checked
@@ -80,53 +69,77 @@ in ~/src/api"). ASKUSER_INBOX says where the inbox is, as for askuser.
 Arguments that MCP clients add to every tool's for their own use are taken
 and ignored: wait_for_previous (Gemini CLI). The command line refuses them.
 
-Nothing but the protocol is written to stdout; notices go to stderr.`,
+Nothing but the protocol is written to stdout; notices go to stderr.`
+
+// mcpFlags are askuser mcp's flags, as cobra sets them.
+type mcpFlags struct {
+	ui, key, name, from string
+	arrays              bool
+	timeout             time.Duration
+}
+
+func newMCPCmd(env *Env) *cobra.Command {
+	var flags mcpFlags
+	cmd := &cobra.Command{
+		Use:   "mcp",
+		Short: "Serve askuser as a tool to MCP clients, on stdin and stdout",
+		Long:  mcpLong,
 		Example: `  claude mcp add askuser -- askuser mcp
   askuser mcp --ui inbox --from docs-agent
   askuser mcp --ui web --timeout 10m
   askuser mcp --name ask_user --key question`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			opts := mcpOptions{name: name}
-			var err error
-			if opts.ui, err = mcpUI(ui, cmd.Flags().Changed("ui"), env); err != nil {
-				return err
-			}
-			if opts.ui == uiAuto || opts.ui == uiInbox {
-				if opts.inbox.addr, err = core.AddrFromEnv(env.Getenv); err != nil {
-					return &ask.UsageError{Msg: err.Error()}
-				}
-				opts.inbox.limits = limitsFromEnv(env.Getenv)
-			}
-			if !cmd.Flags().Changed("from") {
-				from = env.Getenv("ASKUSER_FROM")
-			}
-			opts.inbox.from = cutFrom(from)
-			if !toolName().MatchString(name) {
-				return ask.UsageErrorf("invalid --name %q: use 1-64 letters, digits, _ or -", name)
-			}
-			if opts.key, err = schemaKey(key); err != nil {
-				return err
-			}
-			if opts.arrays, err = arraysOption(arrays, cmd.Flags().Changed("arrays"), env); err != nil {
-				return err
-			}
-			if opts.timeout, err = flags.effectiveTimeout(cmd.Flags().Changed("timeout"), env); err != nil {
+			opts, err := flags.resolve(cmd, env)
+			if err != nil {
 				return err
 			}
 			return mcpRun(cmd.Context(), env, opts)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&ui, "ui", "", "how to reach the person: `auto`, elicit (the client's own interface), inbox (askuser inbox) or web (a local web page) (default $ASKUSER_UI, else auto)")
-	f.StringVar(&name, "name", "askuser", "the tool's `name`")
-	f.StringVar(&from, "from", "", "in the inbox, say the questions come from `NAME` (default $ASKUSER_FROM, else the MCP client and the working directory)")
-	f.StringVar(&key, "key", "header", "key the answers by `header` or question text (question)")
-	f.BoolVar(&arrays, "arrays", false, "write each multi-select answer as a JSON array of its labels, as askuser --arrays does (also $ASKUSER_ARRAYS)")
+	f.StringVar(&flags.ui, "ui", "", "how to reach the person: `auto`, elicit (the client's own interface), inbox (askuser inbox) or web (a local web page) (default $ASKUSER_UI, else auto)")
+	f.StringVar(&flags.name, "name", "askuser", "the tool's `name`")
+	f.StringVar(&flags.from, "from", "", "in the inbox, say the questions come from `NAME` (default $ASKUSER_FROM, else the MCP client and the working directory)")
+	f.StringVar(&flags.key, "key", "header", "key the answers by `header` or question text (question)")
+	f.BoolVar(&flags.arrays, "arrays", false, "write each multi-select answer as a JSON array of its labels, as askuser --arrays does (also $ASKUSER_ARRAYS)")
 	f.DurationVar(&flags.timeout, "timeout", 0, "give up on a call after `DURATION` (e.g. 5m) without an answer (default $ASKUSER_TIMEOUT, else none)")
 	_ = cmd.RegisterFlagCompletionFunc("ui", fixedCompletions("auto", "elicit", "inbox", "web"))
 	_ = cmd.RegisterFlagCompletionFunc("key", fixedCompletions("header", "question"))
 	return cmd
+}
+
+// resolve checks the flags, and reads the environment where they are not
+// given.
+func (f *mcpFlags) resolve(cmd *cobra.Command, env *Env) (mcpOptions, error) {
+	given := cmd.Flags().Changed
+	opts := mcpOptions{name: f.name}
+	var err error
+	if opts.ui, err = mcpUI(f.ui, given("ui"), env); err != nil {
+		return opts, err
+	}
+	if opts.ui == uiAuto || opts.ui == uiInbox {
+		if opts.inbox.addr, err = core.AddrFromEnv(env.Getenv); err != nil {
+			return opts, &ask.UsageError{Msg: err.Error()}
+		}
+		opts.inbox.limits = limitsFromEnv(env.Getenv)
+	}
+	from := f.from
+	if !given("from") {
+		from = env.Getenv("ASKUSER_FROM")
+	}
+	opts.inbox.from = cutFrom(from)
+	if !toolName().MatchString(f.name) {
+		return opts, ask.UsageErrorf("invalid --name %q: use 1-64 letters, digits, _ or -", f.name)
+	}
+	if opts.key, err = schemaKey(f.key); err != nil {
+		return opts, err
+	}
+	if opts.arrays, err = arraysOption(f.arrays, given("arrays"), env); err != nil {
+		return opts, err
+	}
+	opts.timeout, err = timeoutOption(f.timeout, given("timeout"), env)
+	return opts, err
 }
 
 func parseMCPUI(s string) (uiMode, error) {
@@ -180,21 +193,7 @@ func mcpRun(ctx context.Context, env *Env, opts mcpOptions) error {
 		Timeout:        opts.timeout,
 		Log:            env.IO.ErrOut,
 	}
-	// The ways of asking besides the client's own interface, in the order
-	// auto tries them.
-	switch opts.ui {
-	case uiAuto:
-		o.Ways = []mcpserver.Way{mcpInboxWay(env, opts), mcpWebWay(env)}
-	case uiElicit:
-		o.Elicitation = mcpserver.ElicitOnly
-	case uiInbox:
-		o.Elicitation = mcpserver.ElicitNever
-		o.Ways = []mcpserver.Way{mcpInboxWay(env, opts)}
-	case uiWeb:
-		o.Elicitation = mcpserver.ElicitNever
-		o.Ways = []mcpserver.Way{mcpWebWay(env)}
-	}
-
+	o.Elicitation, o.Ways = mcpWays(env, opts)
 	if env.IO.InTTY {
 		_, _ = fmt.Fprintln(env.IO.ErrOut, "askuser mcp is an MCP server: it reads the protocol on stdin, for an MCP client to start it (see askuser mcp --help). Ctrl+D ends it.")
 	}
@@ -212,22 +211,18 @@ func mcpRun(ctx context.Context, env *Env, opts mcpOptions) error {
 	return nil
 }
 
-// mcpTool is the tool as "askuser tool --format mcp" prints it, from the
-// same function, so that the two never differ.
-func mcpTool(name string, sch *schema.Schema) (*mcp.Tool, error) {
-	def, err := toolDefinition("mcp", name, sch)
-	if err != nil {
-		return nil, err
+// mcpWays are when askuser mcp asks through the client's own interface,
+// and the other ways of asking, in the order auto tries them.
+func mcpWays(env *Env, opts mcpOptions) (mcpserver.Elicitation, []mcpserver.Way) {
+	switch opts.ui {
+	case uiElicit:
+		return mcpserver.ElicitOnly, nil
+	case uiInbox:
+		return mcpserver.ElicitNever, []mcpserver.Way{mcpInboxWay(env, opts)}
+	case uiWeb:
+		return mcpserver.ElicitNever, []mcpserver.Way{mcpWebWay(env)}
 	}
-	var t struct {
-		Name, Title, Description string
-		InputSchema              json.RawMessage
-		Annotations              *mcp.ToolAnnotations
-	}
-	if err := json.Unmarshal(def, &t); err != nil {
-		return nil, fmt.Errorf("read the tool definition: %w", err)
-	}
-	return &mcp.Tool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: t.InputSchema, Annotations: t.Annotations}, nil
+	return mcpserver.ElicitWhenDeclared, []mcpserver.Way{mcpInboxWay(env, opts), mcpWebWay(env)}
 }
 
 // mcpWebWay asks on the web page of --ui web, on this machine, opened in

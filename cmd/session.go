@@ -79,19 +79,20 @@ func (f *askFlags) resolve(cmd *cobra.Command, env *Env) (sessionOptions, error)
 	if o.inbox, err = f.resolveInbox(cmd, env, mode); err != nil {
 		return sessionOptions{}, err
 	}
-	if o.timeout, err = f.effectiveTimeout(cmd.Flags().Changed("timeout"), env); err != nil {
+	if o.timeout, err = timeoutOption(f.timeout, cmd.Flags().Changed("timeout"), env); err != nil {
 		return sessionOptions{}, err
 	}
 	return o, nil
 }
 
-// effectiveTimeout is --timeout when set, else $ASKUSER_TIMEOUT, else none.
-func (f *askFlags) effectiveTimeout(set bool, env *Env) (time.Duration, error) {
+// timeoutOption is --timeout (flag) when it is given (set), else
+// $ASKUSER_TIMEOUT, else none.
+func timeoutOption(flag time.Duration, set bool, env *Env) (time.Duration, error) {
 	if set {
-		if f.timeout < 0 {
-			return 0, ask.UsageErrorf("invalid --timeout %s: must not be negative", f.timeout)
+		if flag < 0 {
+			return 0, ask.UsageErrorf("invalid --timeout %s: must not be negative", flag)
 		}
-		return f.timeout, nil
+		return flag, nil
 	}
 	v := strings.TrimSpace(env.Getenv("ASKUSER_TIMEOUT"))
 	if v == "" {
