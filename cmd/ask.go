@@ -148,7 +148,7 @@ func askRun(ctx context.Context, env *Env, opts askOptions) error {
 		err := converse(ctx, env, opts.session, conversation{
 			first: pending[0],
 			rest:  src.rest,
-			ask: func(ctx context.Context, a fullAsker) ([]prompt.Summary, error) {
+			ask: func(ctx context.Context, a prompt.Asker) ([]prompt.Summary, error) {
 				got, err := a.Ask(ctx, pending)
 				if err != nil {
 					return nil, err

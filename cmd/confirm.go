@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/askuser/askuser/internal/ask"
+	"github.com/askuser/askuser/prompt"
 	"github.com/spf13/cobra"
 )
 
@@ -53,18 +54,11 @@ no in any case.`,
 
 // confirmRun asks the question; a "no" is ask.ErrDeclined.
 func confirmRun(ctx context.Context, env *Env, opts confirmOptions) error {
-	var yes bool
-	_, err := converseOne(ctx, env, opts.session, "Confirm", opts.question, func(ctx context.Context, a fullAsker) (string, error) {
-		var err error
-		if yes, err = a.Confirm(ctx, opts.question, opts.yes); yes {
-			return "Yes", err
-		}
-		return "No", err
-	})
+	answer, err := converseOne(ctx, env, opts.session, prompt.ConfirmQuestion(opts.question, opts.yes))
 	if err != nil {
 		return err
 	}
-	if !yes {
+	if !prompt.IsYes(answer) {
 		return ask.ErrDeclined
 	}
 	return nil

@@ -71,12 +71,10 @@ func checkDefault(def string) (string, error) {
 
 // inputRun asks for the text and prints it.
 func inputRun(ctx context.Context, env *Env, opts inputOptions) error {
-	text, err := converseOne(ctx, env, opts.session, "Input", opts.question, func(ctx context.Context, a fullAsker) (string, error) {
-		return a.Input(ctx, opts.question, opts.placeholder, opts.def)
-	})
+	answer, err := converseOne(ctx, env, opts.session, prompt.InputQuestion(opts.question, opts.placeholder, opts.def))
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintln(env.IO.Out, text)
+	_, err = fmt.Fprintln(env.IO.Out, answer.Other)
 	return err
 }

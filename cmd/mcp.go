@@ -238,10 +238,10 @@ func mcpWebWay(env *Env) mcpserver.Way {
 			return nil, err
 		}
 		where := ""
-		if w, ok := a.fullAsker.(*web.Asker); ok {
+		if w, ok := a.Asker.(*web.Asker); ok {
 			where = "Answer in your browser: " + w.URL()
 		}
-		return &mcpserver.Opened{Asker: a.fullAsker, Where: where, Close: a.close}, nil
+		return &mcpserver.Opened{Asker: a.Asker, Where: where, Close: a.close}, nil
 	}}
 }
 

@@ -152,7 +152,7 @@ func routeInbox(env *Env, o sessionOptions, rest io.Reader) (routed, error) {
 		if err := probeInbox(o); err != nil {
 			return routed{}, &prompt.UnavailableError{Err: core.WithHint(err)}
 		}
-		return routed{asker: &asker{fullAsker: newInboxAsker(env, o), out: env.IO.ErrOut, inbox: true}}, nil
+		return routed{asker: &asker{Asker: newInboxAsker(env, o), out: env.IO.ErrOut, inbox: true}}, nil
 	case o.mode != uiAuto || o.tty:
 		return routed{}, nil
 	}
@@ -164,7 +164,7 @@ func routeInbox(env *Env, o sessionOptions, rest io.Reader) (routed, error) {
 	}
 	probe := probeInbox(o)
 	if probe == nil {
-		return routed{asker: &asker{fullAsker: newInboxAsker(env, o), out: env.IO.ErrOut, inbox: true}}, nil
+		return routed{asker: &asker{Asker: newInboxAsker(env, o), out: env.IO.ErrOut, inbox: true}}, nil
 	}
 	if unseen {
 		if inForeground(env.IO.InFile) {
@@ -173,7 +173,7 @@ func routeInbox(env *Env, o sessionOptions, rest io.Reader) (routed, error) {
 		why = &ask.NoPersonError{Stdin: "a terminal, in whose foreground askuser does not run", Silent: true}
 	}
 	why.Addr, why.Probe = o.inbox.addr, probe
-	a := &asker{fullAsker: nobody{}, out: env.IO.ErrOut, nobody: why}
+	a := &asker{Asker: nobody{}, out: env.IO.ErrOut, nobody: why}
 	return routed{asker: a}, nil
 }
 
@@ -290,21 +290,13 @@ func (nobody) Ask(context.Context, []schema.Question) ([]prompt.Answer, error) {
 	return nil, &prompt.ShortError{Answered: 0}
 }
 
-func (nobody) Confirm(context.Context, string, bool) (bool, error) {
-	return false, prompt.ErrNoAnswer
-}
-
-func (nobody) Input(context.Context, string, string, string) (string, error) {
-	return "", prompt.ErrNoAnswer
-}
-
 // fallbackAsker asks with line prompts and, when the answer input ends
 // before the first answer (a pipe that ended only after endGrace, as one
 // whose writer was slow to close does), asks the same questions in
 // the inbox, when one answers. When none does, the no-answer error says how
 // the person could be reached.
 type fallbackAsker struct {
-	fullAsker
+	prompt.Asker
 	read  *countingReader
 	owner *asker
 	env   *Env
@@ -325,7 +317,7 @@ func (c *countingReader) Read(p []byte) (int, error) {
 
 // inbox returns the inbox asker to ask again with, when err says that the
 // answer input gave nothing at all and an inbox answers.
-func (f *fallbackAsker) inbox(err error) (fullAsker, bool) {
+func (f *fallbackAsker) inbox(err error) (prompt.Asker, bool) {
 	if !errors.Is(err, prompt.ErrNoAnswer) || f.read.n > 0 {
 		return nil, false
 	}
@@ -338,36 +330,20 @@ func (f *fallbackAsker) inbox(err error) (fullAsker, bool) {
 }
 
 func (f *fallbackAsker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
-	answers, err := f.fullAsker.Ask(ctx, qs)
+	answers, err := f.Asker.Ask(ctx, qs)
 	if in, ok := f.inbox(err); ok {
 		return in.Ask(ctx, qs)
 	}
 	return answers, err
 }
 
-func (f *fallbackAsker) Confirm(ctx context.Context, message string, def bool) (bool, error) {
-	yes, err := f.fullAsker.Confirm(ctx, message, def)
-	if in, ok := f.inbox(err); ok {
-		return in.Confirm(ctx, message, def)
-	}
-	return yes, err
-}
-
-func (f *fallbackAsker) Input(ctx context.Context, message, placeholder, def string) (string, error) {
-	text, err := f.fullAsker.Input(ctx, message, placeholder, def)
-	if in, ok := f.inbox(err); ok {
-		return in.Input(ctx, message, placeholder, def)
-	}
-	return text, err
-}
-
 // withFallback returns the line asker that newLine makes on in, with the
 // inbox to fall back on, in auto mode, when an input that is not a terminal
 // gives nothing at all.
-func withFallback(env *Env, o sessionOptions, a *asker, in side, newLine func(io.Reader) fullAsker) fullAsker {
+func withFallback(env *Env, o sessionOptions, a *asker, in side, newLine func(io.Reader) prompt.Asker) prompt.Asker {
 	if o.mode != uiAuto || o.tty || in.tty {
 		return newLine(in.r)
 	}
 	c := &countingReader{r: in.r}
-	return &fallbackAsker{fullAsker: newLine(c), read: c, owner: a, env: env, o: o}
+	return &fallbackAsker{Asker: newLine(c), read: c, owner: a, env: env, o: o}
 }

@@ -113,7 +113,7 @@ type conversation struct {
 	// nil when the questions came from elsewhere.
 	rest io.Reader
 	// ask asks through a and returns what the summary shows.
-	ask func(ctx context.Context, a fullAsker) ([]prompt.Summary, error)
+	ask func(ctx context.Context, a prompt.Asker) ([]prompt.Summary, error)
 	// noAnswer, when set, names the question at which the answer input
 	// ended, from the error that says it did.
 	noAnswer func(error) error
@@ -137,7 +137,7 @@ func converse(ctx context.Context, env *Env, o sessionOptions, c conversation) e
 	if err != nil {
 		return err
 	}
-	summary, err := c.ask(s.ctx, s.fullAsker)
+	summary, err := c.ask(s.ctx, s.Asker)
 	// Before end, which closes the terminal opened for --tty.
 	err = s.finish(err, summary)
 	s.end(env.IO.ErrOut)
@@ -147,22 +147,24 @@ func converse(ctx context.Context, env *Env, o sessionOptions, c conversation) e
 	return s.nobody.Explain(err)
 }
 
-// converseOne runs a session that asks one question of its own kind
-// (confirm, input) and returns the answer as ask gave it, which the
-// summary shows: header names the kind for ASKUSER_NOTIFY_COMMAND, and an
-// ended input is named by the question.
-func converseOne(ctx context.Context, env *Env, o sessionOptions, header, question string, askOne func(context.Context, fullAsker) (string, error)) (string, error) {
-	var answer string
+// converseOne runs a session that asks q, the one question of confirm or
+// input, and returns its answer: q's header names its kind for
+// ASKUSER_NOTIFY_COMMAND, and an ended input is named by its question.
+func converseOne(ctx context.Context, env *Env, o sessionOptions, q schema.Question) (prompt.Answer, error) {
+	var answer prompt.Answer
 	err := converse(ctx, env, o, conversation{
-		first: schema.Question{Header: header, Question: question},
-		ask: func(ctx context.Context, a fullAsker) ([]prompt.Summary, error) {
-			var err error
-			answer, err = askOne(ctx, a)
-			return []prompt.Summary{{Asked: question, Answer: answer}}, err
+		first: q,
+		ask: func(ctx context.Context, a prompt.Asker) ([]prompt.Summary, error) {
+			got, err := a.Ask(ctx, []schema.Question{q})
+			if err != nil {
+				return nil, err
+			}
+			answer = got[0]
+			return []prompt.Summary{{Asked: q.Question, Answer: answer.String()}}, nil
 		},
 		noAnswer: func(err error) error {
 			if errors.Is(err, prompt.ErrNoAnswer) {
-				return &ask.NoAnswerError{Index: 1, Total: 1, Key: question}
+				return &ask.NoAnswerError{Index: 1, Total: 1, Key: q.Question}
 			}
 			return err
 		},
@@ -207,7 +209,7 @@ func start(ctx context.Context, env *Env, o sessionOptions, c conversation) (*se
 // of input that a hang-up also causes. A terminal that hung up is a
 // hang-up, whether its signal has come yet or not (see hungUp).
 func (s *session) finish(err error, summary []prompt.Summary) error {
-	if f, ok := s.fullAsker.(prompt.Finisher); ok {
+	if f, ok := s.Asker.(prompt.Finisher); ok {
 		err = f.Finish(s.ctx, err, summary)
 	}
 	if hungUp(s.ctx, err, s.terminals) {

@@ -109,7 +109,7 @@ func TestNotifyCommandNotWaitedFor(t *testing.T) {
 
 // finishingAsker is an asker that records how it was finished.
 type finishingAsker struct {
-	fullAsker
+	prompt.Asker
 	err     error // what Finish returns
 	summary []prompt.Summary
 	calls   int
@@ -129,7 +129,7 @@ func (a *finishingAsker) Finish(_ context.Context, err error, summary []prompt.S
 func TestSessionFinish(t *testing.T) {
 	summary := []prompt.Summary{{Asked: "Database:", Answer: "SQLite"}}
 	a := &finishingAsker{}
-	s := &session{asker: &asker{fullAsker: a}, ctx: context.Background(), cancel: func() {}}
+	s := &session{asker: &asker{Asker: a}, ctx: context.Background(), cancel: func() {}}
 	if err := s.finish(nil, summary); err != nil || a.calls != 1 || len(a.summary) != 1 {
 		t.Errorf("finish = %v after %d calls with %v", err, a.calls, a.summary)
 	}
@@ -138,7 +138,7 @@ func TestSessionFinish(t *testing.T) {
 		t.Errorf("finish = %v, want what Finish returned", err)
 	}
 
-	plain := &session{asker: &asker{fullAsker: line.New(strings.NewReader(""), io.Discard, false)}, ctx: context.Background(), cancel: func() {}}
+	plain := &session{asker: &asker{Asker: line.New(strings.NewReader(""), io.Discard, false)}, ctx: context.Background(), cancel: func() {}}
 	if err := plain.finish(prompt.ErrNoAnswer, summary); err != prompt.ErrNoAnswer {
 		t.Errorf("finish = %v, want the asker's error", err)
 	}
@@ -152,7 +152,7 @@ func TestSessionFinishPrefersTheContext(t *testing.T) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	cancel(cause)
 	a := &finishingAsker{}
-	s := &session{asker: &asker{fullAsker: a}, ctx: ctx, cancel: func() {}}
+	s := &session{asker: &asker{Asker: a}, ctx: ctx, cancel: func() {}}
 	if err := s.finish(prompt.ErrNoAnswer, nil); err != cause {
 		t.Errorf("finish = %v, want %v", err, cause)
 	}

@@ -61,17 +61,10 @@ func checkWebFlags(mode uiMode, f *askFlags, listenSet bool) (web.Addr, error) {
 	return a, nil
 }
 
-// fullAsker asks questions, yes/no questions and for text.
-type fullAsker interface {
-	prompt.Asker
-	prompt.Confirmer
-	prompt.Inputter
-}
-
 // asker is the chosen way of asking, with where it draws and the streams
 // it opened.
 type asker struct {
-	fullAsker
+	prompt.Asker
 	out     io.Writer // where the prompts are drawn: for the bell
 	closers []io.Closer
 	// terminals are the sides of the conversation that are terminals, to
@@ -154,10 +147,10 @@ func newAsker(env *Env, o sessionOptions, rest io.Reader) (*asker, error) {
 		}
 	}
 	if !useTUI {
-		a.fullAsker = withFallback(env, o, a, in, func(r io.Reader) fullAsker { return line.New(r, out.w, !in.tty) })
+		a.Asker = withFallback(env, o, a, in, func(r io.Reader) prompt.Asker { return line.New(r, out.w, !in.tty) })
 		return a, nil
 	}
-	a.fullAsker = tui.New(tui.Options{In: in.f, Out: out.f, Color: tui.ColorEnabled(env.Getenv, true), Review: o.review})
+	a.Asker = tui.New(tui.Options{In: in.f, Out: out.f, Color: tui.ColorEnabled(env.Getenv, true), Review: o.review})
 	return a, nil
 }
 
@@ -178,7 +171,7 @@ func newWebAsker(env *Env, o sessionOptions) (*asker, error) {
 		_ = ln.Close()
 		return nil, err
 	}
-	return &asker{fullAsker: w, out: env.IO.ErrOut, closers: []io.Closer{ln}}, nil
+	return &asker{Asker: w, out: env.IO.ErrOut, closers: []io.Closer{ln}}, nil
 }
 
 // accessible reports whether the person asked for plain line prompts, for

@@ -53,6 +53,9 @@ func New(in io.Reader, out io.Writer, echo bool) *Asker {
 
 // Ask asks each question in turn.
 func (l *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
+	if answers, ok, err := prompt.AskOne(ctx, qs, l.confirm, l.input); ok {
+		return answers, err
+	}
 	answers := make([]prompt.Answer, 0, len(qs))
 	for i, q := range qs {
 		a, err := l.ask(ctx, q, i, len(qs))
@@ -218,9 +221,9 @@ func (l *Asker) readText(ctx context.Context, ask, def string) (string, error) {
 	}
 }
 
-// Confirm asks a yes/no question; an empty line takes def. It accepts y,
+// confirm asks a yes/no question; an empty line takes def. It accepts y,
 // yes, n and no in any case.
-func (l *Asker) Confirm(ctx context.Context, message string, def bool) (bool, error) {
+func (l *Asker) confirm(ctx context.Context, message string, def bool) (bool, error) {
 	ask := prompt.DisplayMultiline(message) + " [Y/n]: "
 	if !def {
 		ask = prompt.DisplayMultiline(message) + " [y/N]: "
@@ -242,9 +245,9 @@ func (l *Asker) Confirm(ctx context.Context, message string, def bool) (bool, er
 	}
 }
 
-// Input asks for a line of text, not empty; an empty line takes def when
+// input asks for a line of text, not empty; an empty line takes def when
 // there is one. The placeholder is shown as an example.
-func (l *Asker) Input(ctx context.Context, message, placeholder, def string) (string, error) {
+func (l *Asker) input(ctx context.Context, message, placeholder, def string) (string, error) {
 	var b strings.Builder
 	b.WriteString(prompt.DisplayMultiline(message) + "\n")
 	if placeholder != "" {

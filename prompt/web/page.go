@@ -57,11 +57,19 @@ type Item struct {
 	Text string
 }
 
-// Items returns the items that ask qs as they are written.
+// Items returns the items that ask qs: as they are written, and the one
+// question of askuser confirm or input as ConfirmItem or InputItem.
 func Items(qs []schema.Question) []Item {
 	items := make([]Item, len(qs))
 	for i, q := range qs {
-		items[i] = Item{Question: q}
+		switch q.Type {
+		case schema.TypeConfirm:
+			items[i] = ConfirmItem(q.Question, q.Default == "Yes")
+		case schema.TypeInput:
+			items[i] = InputItem(q.Question, q.Placeholder, q.Default)
+		default:
+			items[i] = Item{Question: q}
+		}
 	}
 	return items
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/prompt/web"
 )
 
@@ -214,7 +215,7 @@ func (v *Web) serveAnswer(w http.ResponseWriter, r *http.Request) {
 	var reply inbox.Reply
 	switch s.Kind {
 	case inbox.KindConfirm:
-		reply.Yes = web.IsYes(sub.Answers[0])
+		reply.Yes = prompt.IsYes(sub.Answers[0])
 	case inbox.KindInput:
 		reply.Text = sub.Answers[0].Other
 	default:
