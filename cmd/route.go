@@ -133,19 +133,11 @@ type routed struct {
 }
 
 // routeInbox decides, before anything is drawn, whether the questions go
-// to the inbox, to nobody, or to the terminal that stdin is.
-// With --ui inbox they go to the inbox, and an inbox that does not answer
-// is exit 69. In auto mode (without --tty) they go there when an inbox
-// answers and no person could answer at stdin: stdin gives nothing
-// (/dev/null, which a closed stdin also is, or a socket that did not bring
-// the questions: agent SDKs hand their children an open, silent one; or a
-// file or pipe that has already ended), or stdin is a terminal but stderr
-// is not, so that nobody would see the prompts. With no inbox, the first
-// case has nobody to ask (exit 66, and the error says how to reach the
-// person), without a prompt drawn for nobody; the second is asked on the
-// terminal, when askuser runs in its foreground, and is otherwise the
-// first. A stdin that ends later, before the first answer, is found out
-// later: see fallbackAsker.
+// to the inbox, to nobody, or to the terminal that stdin is. With --ui
+// inbox they go to the inbox, and an inbox that does not answer is exit
+// 69. In auto mode (without --tty), the command line's route decides (see
+// ask.CommandLine, whose test states its rules). A stdin that ends later,
+// before the first answer, is found out later: see fallbackAsker.
 func routeInbox(env *Env, o sessionOptions, rest io.Reader) (routed, error) {
 	switch {
 	case o.mode == uiInbox:
@@ -157,24 +149,40 @@ func routeInbox(env *Env, o sessionOptions, rest io.Reader) (routed, error) {
 		return routed{}, nil
 	}
 	var rt routed
-	why := noPerson(env, rest, &rt)
-	unseen := env.IO.InTTY && !env.IO.ErrTTY
-	if why == nil && !unseen {
+	route, probe := commandLineRoute(env, o, rest, &rt)
+	i, why := route.First(0)
+	switch route[i].Name {
+	case ask.WayHere:
 		return rt, nil
-	}
-	probe := probeInbox(o)
-	if probe == nil {
+	case ask.WayInbox:
 		return routed{asker: &asker{Asker: newInboxAsker(env, o), out: env.IO.ErrOut, inbox: true}}, nil
+	case ask.WayTerminal:
+		return routed{terminal: true}, nil
 	}
-	if unseen {
-		if inForeground(env.IO.InFile) {
-			return routed{terminal: true}, nil
-		}
-		why = &ask.NoPersonError{Stdin: "a terminal, in whose foreground askuser does not run", Silent: true}
-	}
-	why.Addr, why.Probe = o.inbox.addr, probe
-	a := &asker{Asker: nobody{}, out: env.IO.ErrOut, nobody: why}
-	return routed{asker: a}, nil
+	// Nobody: the first way's why is why nobody can answer at stdin.
+	var person *ask.NoPersonError
+	errors.As(why[0], &person)
+	nobodyWhy := *person
+	nobodyWhy.Addr, nobodyWhy.Probe = o.inbox.addr, *probe
+	return routed{asker: &asker{Asker: nobody{}, out: env.IO.ErrOut, nobody: &nobodyWhy}}, nil
+}
+
+// commandLineRoute is the route of auto mode (see ask.CommandLine), with
+// its probes: stdin is read to see whether it has ended (and rt.answers
+// set to read on from), and *probe says why the inbox did not answer,
+// once it has been probed.
+func commandLineRoute(env *Env, o sessionOptions, rest io.Reader, rt *routed) (ask.Route, *error) {
+	probe := new(error)
+	return ask.CommandLine(ask.Place{
+		StdinTTY:   env.IO.InTTY,
+		StderrTTY:  env.IO.ErrTTY,
+		Nobody:     func() *ask.NoPersonError { return noPerson(env, rest, rt) },
+		Foreground: func() bool { return inForeground(env.IO.InFile) },
+		Inbox: func() error {
+			*probe = probeInbox(o)
+			return *probe
+		},
+	}), probe
 }
 
 // endGrace is how long a stdin that is not a terminal is given to show
@@ -290,11 +298,12 @@ func (nobody) Ask(context.Context, []schema.Question) ([]prompt.Answer, error) {
 	return nil, &prompt.ShortError{Answered: 0}
 }
 
-// fallbackAsker asks with line prompts and, when the answer input ends
-// before the first answer (a pipe that ended only after endGrace, as one
-// whose writer was slow to close does), asks the same questions in
-// the inbox, when one answers. When none does, the no-answer error says how
-// the person could be reached.
+// fallbackAsker asks with line prompts and, when they asked nobody (the
+// answer input ended before the first answer: a pipe that ended only after
+// endGrace, as one whose writer was slow to close does), hands the same
+// questions on to the ways after them in the route: the inbox, when one
+// answers, else nobody, whose no-answer error says how the person could
+// be reached.
 type fallbackAsker struct {
 	prompt.Asker
 	read  *countingReader
@@ -315,14 +324,15 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// inbox returns the inbox asker to ask again with, when err says that the
-// answer input gave nothing at all and an inbox answers.
-func (f *fallbackAsker) inbox(err error) (prompt.Asker, bool) {
+// next returns the asker of the way after here to ask again with, when
+// err says that the answer input gave nothing at all and the inbox answers.
+func (f *fallbackAsker) next(err error) (prompt.Asker, bool) {
 	if !errors.Is(err, prompt.ErrNoAnswer) || f.read.n > 0 {
 		return nil, false
 	}
-	if probe := probeInbox(f.o); probe != nil {
-		f.owner.nobody = &ask.NoPersonError{Stdin: "it ended before the first answer", Addr: f.o.inbox.addr, Probe: probe}
+	route, probe := commandLineRoute(f.env, f.o, nil, &routed{})
+	if i, _ := route.First(1); route[i].Name != ask.WayInbox {
+		f.owner.nobody = &ask.NoPersonError{Stdin: "it ended before the first answer", Addr: f.o.inbox.addr, Probe: *probe}
 		return nil, false
 	}
 	_, _ = fmt.Fprintln(f.env.IO.ErrOut, "The answer input ended before the first answer: asking in the inbox instead.")
@@ -331,8 +341,8 @@ func (f *fallbackAsker) inbox(err error) (prompt.Asker, bool) {
 
 func (f *fallbackAsker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
 	answers, err := f.Asker.Ask(ctx, qs)
-	if in, ok := f.inbox(err); ok {
-		return in.Ask(ctx, qs)
+	if next, ok := f.next(err); ok {
+		return next.Ask(ctx, qs)
 	}
 	return answers, err
 }
