@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"sync"
 	"syscall"
 
@@ -83,6 +84,15 @@ the first of the two that has a socket). Askers read the same variables. For age
 askers over TCP with a token: give them the ASKUSER_INBOX it prints. Across
 machines, forward the socket with ssh -R rather: that is encrypted.
 
+Across machines without a tunnel, the inbox and its askers meet on a NATS
+server with JetStream: ASKUSER_INBOX=nats://[USER:PASSWORD@]HOST:PORT/NAME
+(or tls://; creds=FILE, nkey=FILE, ca=FILE as parameters). The inbox keeps
+an age identity in $XDG_CONFIG_HOME/askuser/inbox.age and prints the
+address to give askers, with to= its recipient: they seal their questions
+to it, and the answers come back sealed to them. Sets wait on the server
+until answered, whether an inbox runs or not; several inboxes with the same
+address and identity share the queue, and the first answer wins.
+
 --web also shows the queue on a web page, at an address with a token of its
 own that the inbox prints (--open opens it in $BROWSER, else the system's
 browser): on 127.0.0.1, or with --listen on its address, beside the askers.
@@ -95,13 +105,15 @@ a signal, and logs on stderr each set that arrives and how it ends;
 without --web, nothing could answer there, and the inbox quits at once.
 
 Exit codes: 0 quit, 1 another inbox already runs at the address, 64 usage
-error, 69 the address of --listen or --web cannot be listened on, or --ui
-tui has no terminal, 129 hung up, 143 terminated.`,
+error, 69 the address of --listen or --web cannot be listened on, --ui tui
+has no terminal, or the NATS server cannot be used, 129 hung up, 143
+terminated.`,
 		Example: `  askuser inbox                          # in a tmux pane; then use your agents as usual
   askuser inbox --web --open              # answer on a web page too
   askuser inbox --listen 0.0.0.0:7777     # also for agents in containers
   askuser inbox --web --listen 0.0.0.0:7777   # and the page for your phone
   ASKUSER_INBOX=/tmp/team.sock askuser inbox
+  ASKUSER_INBOX=nats://nats.example.com:4222/alice askuser inbox   # askers anywhere: the address it prints
   ssh -R /tmp/askuser.sock:$XDG_RUNTIME_DIR/askuser/inbox.sock build-host   # askers there: ASKUSER_INBOX=/tmp/askuser.sock`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -112,7 +124,7 @@ tui has no terminal, 129 hung up, 143 terminated.`,
 			}
 			a, err := core.AddrFromEnv(env.Getenv)
 			if err != nil {
-				return &ask.UsageError{Msg: err.Error()}
+				return inboxAddrError(err)
 			}
 			opts.addr = a
 			if open && !webPage {
@@ -228,7 +240,11 @@ func inboxRun(ctx context.Context, env *Env, opts inboxCmdOptions) error {
 	quit := "the person quit the inbox"
 	defer func() { srv.Close(quit) }()
 
-	if err := listenInbox(srv, opts.addr, out); err != nil {
+	if opts.addr.NATS != nil {
+		if err := serveNATS(ctx, srv, opts.addr.NATS, say); err != nil {
+			return err
+		}
+	} else if err := listenInbox(srv, opts.addr, out); err != nil {
 		return err
 	}
 	if err := serveInboxExtras(env, opts, srv, q, home, out); err != nil {
@@ -251,13 +267,7 @@ func inboxRun(ctx context.Context, env *Env, opts inboxCmdOptions) error {
 		quit = "the inbox failed"
 	}
 	err = inboxEnded(ctx, env, opts, err, failed)
-	if n := q.Len(); n > 0 {
-		if n == 1 {
-			say("The inbox quits: the asker still waiting is told.\n")
-		} else {
-			say("The inbox quits: the %d askers still waiting are told.\n", n)
-		}
-	}
+	sayLeft(say, q.Len(), opts.addr.NATS != nil)
 	var sig *ask.SignalError
 	if errors.As(err, &sig) {
 		if sig.Sig != syscall.SIGTERM && sig.Sig != syscall.SIGHUP {
@@ -267,6 +277,23 @@ func inboxRun(ctx context.Context, env *Env, opts inboxCmdOptions) error {
 		quit = "the inbox was stopped by " + sig.Name()
 	}
 	return err
+}
+
+// sayLeft tells the person, when the inbox quits, what becomes of the n
+// sets still waiting: their askers are told, or, on NATS, they wait on
+// the server for the next inbox.
+func sayLeft(say func(string, ...any), n int, stored bool) {
+	switch {
+	case n == 0:
+	case stored && n == 1:
+		say("The inbox quits: the set still waiting stays on the NATS server, for the next inbox.\n")
+	case stored:
+		say("The inbox quits: the %d sets still waiting stay on the NATS server, for the next inbox.\n", n)
+	case n == 1:
+		say("The inbox quits: the asker still waiting is told.\n")
+	default:
+		say("The inbox quits: the %d askers still waiting are told.\n", n)
+	}
 }
 
 // inboxEnded makes err, the error its view returned, the inbox's. The
@@ -418,6 +445,43 @@ func listenInbox(srv *core.Server, a core.Addr, out io.Writer) error {
 		return err
 	}
 	return srv.ServeTCP(ln, host, a.Token)
+}
+
+// serveNATS serves the inbox on the NATS server of a, with the inbox's age
+// identity (made the first time), and prints the address askers use.
+func serveNATS(ctx context.Context, srv *core.Server, a *core.NATSAddr, say func(string, ...any)) error {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return fmt.Errorf("find where to keep the inbox's identity: %w", err)
+	}
+	path := filepath.Join(dir, core.IdentityFile)
+	id, created, err := core.LoadIdentity(path)
+	if err != nil {
+		return err
+	}
+	recipient := id.Recipient().String()
+	if a.To != "" && a.To != recipient {
+		return &prompt.UnavailableError{Err: fmt.Errorf("%s has to=%s, but this inbox's recipient is %s (kept in %s): use the address this inbox prints, or copy the identity of the inbox that printed yours", core.EnvAddr, a.To, recipient, path)}
+	}
+	if err := srv.ServeNATS(ctx, a, core.NATSOptions{Identity: id, By: inboxBy(), Say: say}); err != nil {
+		return &prompt.UnavailableError{Err: err}
+	}
+	if created {
+		say("Made this inbox's age identity in %s: askers seal their questions to it.\n", path)
+	}
+	withTo := *a
+	withTo.To = recipient
+	say("Askers anywhere reach this inbox with ASKUSER_INBOX='%s'\n", withTo.URL())
+	return nil
+}
+
+// inboxBy names this inbox to the others on the same queue: USER@HOST.
+func inboxBy() string {
+	name := core.DefaultNATSName()
+	if host, err := os.Hostname(); err == nil && host != "" {
+		name += "@" + host
+	}
+	return name
 }
 
 // hostPort is the address to show for a listener on addr whose host is

@@ -120,7 +120,7 @@ func (f *mcpFlags) resolve(cmd *cobra.Command, env *Env) (mcpOptions, error) {
 	}
 	if opts.ui == uiAuto || opts.ui == uiInbox {
 		if opts.inbox.addr, err = core.AddrFromEnv(env.Getenv); err != nil {
-			return opts, &ask.UsageError{Msg: err.Error()}
+			return opts, inboxAddrError(err)
 		}
 		opts.inbox.limits = limitsFromEnv(env.Getenv)
 	}
@@ -252,7 +252,7 @@ func mcpInboxWay(env *Env, opts mcpOptions) mcpserver.Way {
 		Name: "inbox",
 		Hint: "Ask the person to run 'askuser inbox' in a terminal they keep in view, then ask again.",
 		Open: func(ctx context.Context, client *mcp.Implementation) (*mcpserver.Opened, error) {
-			c := core.NewClient(opts.inbox.addr)
+			c := core.Dial(opts.inbox.addr)
 			if _, err := c.Probe(ctx); err != nil {
 				if ctx.Err() != nil {
 					return nil, context.Cause(ctx)

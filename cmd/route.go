@@ -68,7 +68,7 @@ func (f *askFlags) resolveInbox(cmd *cobra.Command, env *Env, mode uiMode) (inbo
 	}
 	a, err := core.AddrFromEnv(env.Getenv)
 	if err != nil {
-		return inboxOptions{}, &ask.UsageError{Msg: err.Error()}
+		return inboxOptions{}, inboxAddrError(err)
 	}
 	o := inboxOptions{addr: a, from: f.from, limits: limitsFromEnv(env.Getenv)}
 	if !cmd.Flags().Changed("from") {
@@ -76,6 +76,17 @@ func (f *askFlags) resolveInbox(cmd *cobra.Command, env *Env, mode uiMode) (inbo
 	}
 	o.from = cutFrom(o.from)
 	return o, nil
+}
+
+// inboxAddrError is the error of an ASKUSER_INBOX that is not an address:
+// a usage error, except for an inbox on NATS, whose every failure makes it
+// unavailable.
+func inboxAddrError(err error) error {
+	var natsErr *core.NATSAddrError
+	if errors.As(err, &natsErr) {
+		return &prompt.UnavailableError{Err: err}
+	}
+	return &ask.UsageError{Msg: err.Error()}
 }
 
 // limitsFromEnv are the limits the questions were validated with, for the
@@ -102,7 +113,7 @@ func limitsFromEnv(getenv func(string) string) *core.Limits {
 func newInboxAsker(env *Env, o sessionOptions) *inboxask.Asker {
 	cwd, _ := os.Getwd()
 	return inboxask.New(inboxask.Options{
-		Client: core.NewClient(o.inbox.addr),
+		Client: core.Dial(o.inbox.addr),
 		From:   o.inbox.from,
 		Cwd:    cwd,
 		PID:    os.Getpid(),
@@ -114,7 +125,7 @@ func newInboxAsker(env *Env, o sessionOptions) *inboxask.Asker {
 
 // probeInbox reports whether an inbox answers at o's address.
 func probeInbox(o sessionOptions) error {
-	_, err := core.NewClient(o.inbox.addr).Probe(context.Background())
+	_, err := core.Dial(o.inbox.addr).Probe(context.Background())
 	return err
 }
 
@@ -158,6 +169,13 @@ func routeInbox(env *Env, o sessionOptions, rest io.Reader) (routed, error) {
 		return routed{asker: &asker{Asker: newInboxAsker(env, o), out: env.IO.ErrOut, inbox: true}}, nil
 	case ask.WayTerminal:
 		return routed{terminal: true}, nil
+	}
+	var server *core.ServerError
+	if !env.IO.InTTY && errors.As(*probe, &server) {
+		// Nobody can answer at stdin, and the person chose an inbox on
+		// NATS: what keeps it from being used is theirs to fix, not a
+		// reason to give up on asking.
+		return routed{}, &prompt.UnavailableError{Err: server}
 	}
 	// Nobody: the first way's why is why nobody can answer at stdin.
 	var person *ask.NoPersonError
@@ -229,13 +247,16 @@ func endedAlready(r io.Reader, grace time.Duration) (io.Reader, bool) {
 	if !ok {
 		br = bufio.NewReader(r)
 	}
-	peeked := make(chan error, 1)
+	// The peek's error is read once peeked is closed; a later read of br
+	// returns it again, so afterPeek need not keep it.
+	var err error
+	peeked := make(chan struct{})
 	go func() {
-		_, err := br.Peek(1)
-		peeked <- err
+		_, err = br.Peek(1)
+		close(peeked)
 	}()
 	select {
-	case err := <-peeked:
+	case <-peeked:
 		return br, errors.Is(err, io.EOF)
 	case <-time.After(grace):
 		return &afterPeek{peeked: peeked, r: br}, false
@@ -245,7 +266,7 @@ func endedAlready(r io.Reader, grace time.Duration) (io.Reader, bool) {
 // afterPeek reads r once the peek that is reading it has returned, so that
 // two reads of one bufio.Reader never run at once.
 type afterPeek struct {
-	peeked <-chan error
+	peeked <-chan struct{}
 	r      io.Reader
 }
 

@@ -157,6 +157,12 @@ type asker struct {
 
 func startAsker(t *testing.T, addr, dir, name string, args ...string) *asker {
 	t.Helper()
+	return startAskerWith(t, inboxEnv(addr), dir, name, args...)
+}
+
+// startAskerWith starts an asker with the environment env.
+func startAskerWith(t *testing.T, env []string, dir, name string, args ...string) *asker {
+	t.Helper()
 	null, err := os.Open(os.DevNull)
 	if err != nil {
 		t.Fatal(err)
@@ -164,7 +170,7 @@ func startAsker(t *testing.T, addr, dir, name string, args ...string) *asker {
 	defer null.Close()
 	cmd := exec.Command(askuserPath(t), append(args, "--from", name)...)
 	cmd.Dir = dir
-	cmd.Env = inboxEnv(addr)
+	cmd.Env = env
 	a := &asker{name: name, stdout: new(testutil.Buffer), stderr: new(testutil.Buffer)}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = null, a.stdout, a.stderr
 	a.process = startProcess(t, cmd, (*exec.Cmd).Start)

@@ -16,6 +16,17 @@ import (
 // the version its package-lock.json pins.
 const nodeDir = "mcp-node"
 
+// formQuestions are every kind of question, for a client to answer in its
+// own form: a choice, several choices, text, and the person's own answer.
+const formQuestions = `{"questions":[
+  {"question":"Which database should we use?","header":"Database","multiSelect":false,
+   "options":[{"label":"PostgreSQL (Recommended)","description":"Relational","preview":"CREATE TABLE t ();"},{"label":"SQLite","description":"Embedded"}]},
+  {"question":"Which features?","header":"Features","multiSelect":true,
+   "options":[{"label":"Login","description":"Sign-in"},{"label":"Search","description":"Full text"},{"label":"Export","description":"As JSON"}]},
+  {"question":"What should it be called?","header":"Name","type":"text","placeholder":"UserCard"},
+  {"question":"Where should it run?","header":"Region","multiSelect":false,
+   "options":[{"label":"Europe","description":"Frankfurt"},{"label":"America","description":"Virginia"}]}]}`
+
 // TestMCPNodeClient meets askuser mcp with an MCP client that shares no code
 // with it: the reference TypeScript SDK's, run by Node. It lists the tools,
 // has a form filled in (a choice, several, text and the person's own
@@ -31,28 +42,10 @@ func TestMCPNodeClient(t *testing.T) {
 	node := nodeSDK(t, nodeDir, !testing.Short())
 
 	questions := filepath.Join(t.TempDir(), "questions.json")
-	const doc = `{"questions":[
-	  {"question":"Which database should we use?","header":"Database","multiSelect":false,
-	   "options":[{"label":"PostgreSQL (Recommended)","description":"Relational","preview":"CREATE TABLE t ();"},{"label":"SQLite","description":"Embedded"}]},
-	  {"question":"Which features?","header":"Features","multiSelect":true,
-	   "options":[{"label":"Login","description":"Sign-in"},{"label":"Search","description":"Full text"},{"label":"Export","description":"As JSON"}]},
-	  {"question":"What should it be called?","header":"Name","type":"text","placeholder":"UserCard"},
-	  {"question":"Where should it run?","header":"Region","multiSelect":false,
-	   "options":[{"label":"Europe","description":"Frankfurt"},{"label":"America","description":"Virginia"}]}]}`
-	if err := os.WriteFile(questions, []byte(doc), 0o644); err != nil {
+	if err := os.WriteFile(questions, []byte(formQuestions), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, node, "client.mjs", askuserPath(t), questions)
-	cmd.Dir = nodeDir
-	cmd.Env = mcpEnv()
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("node client.mjs: %v\nstdout:\n%s\nstderr:\n%s", err, out, stderr.String())
-	}
+	out := runNodeClient(t, node, askuserPath(t), questions, mcpEnv())
 	type result struct {
 		Content []struct {
 			Type, Text string
@@ -205,4 +198,23 @@ func nodeSDK(t testing.TB, dir string, installing bool) string {
 		t.Fatalf("npm ci in %s: %v\n%s", dir, err, out)
 	}
 	return node
+}
+
+// runNodeClient runs the client against the MCP server that command starts
+// (command mcp), with the questions in the file questions and env, and
+// returns its report.
+func runNodeClient(t *testing.T, node, command, questions string, env []string) []byte {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, "client.mjs", command, questions)
+	cmd.Dir = nodeDir
+	cmd.Env = env
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node client.mjs: %v\nstdout:\n%s\nstderr:\n%s", err, out, stderr.String())
+	}
+	return out
 }

@@ -290,14 +290,7 @@ func TestMCPListsTheTool(t *testing.T) {
 // Every kind of question, answered in the client's own form: a choice,
 // several choices, text, and the person's own answer.
 func TestMCPElicitation(t *testing.T) {
-	const questions = `{"questions":[
-	  {"question":"Which database should we use?","header":"Database","multiSelect":false,
-	   "options":[{"label":"PostgreSQL (Recommended)","description":"Relational","preview":"CREATE TABLE t ();"},{"label":"SQLite","description":"Embedded"}]},
-	  {"question":"Which features?","header":"Features","multiSelect":true,
-	   "options":[{"label":"Login","description":"Sign-in"},{"label":"Search","description":"Full text"},{"label":"Export","description":"As JSON"}]},
-	  {"question":"What should it be called?","header":"Name","type":"text","placeholder":"UserCard"},
-	  {"question":"Where should it run?","header":"Region","multiSelect":false,
-	   "options":[{"label":"Europe","description":"Frankfurt"},{"label":"America","description":"Virginia"}]}]}`
+	questions := formQuestions
 	for _, v := range elicitVersions {
 		t.Run(v.name, func(t *testing.T) {
 			var forms []*mcp.ElicitParams

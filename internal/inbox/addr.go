@@ -38,14 +38,20 @@ type Addr struct {
 	Host string
 	// Token is what every request over TCP must carry.
 	Token string
+	// NATS is an inbox on a NATS server (nats:// or tls://); nil for the
+	// others.
+	NATS *NATSAddr
 }
 
 // IsTCP reports whether the address is over TCP rather than a Unix socket.
-func (a Addr) IsTCP() bool { return a.Path == "" }
+func (a Addr) IsTCP() bool { return a.Path == "" && a.NATS == nil }
 
 // String is the address as messages show it: the socket's path, or
 // http://HOST:PORT without the token, which is a secret.
 func (a Addr) String() string {
+	if a.NATS != nil {
+		return a.NATS.String()
+	}
 	if a.IsTCP() {
 		return "http://" + a.Host
 	}
@@ -55,6 +61,9 @@ func (a Addr) String() string {
 // URL is the address with its token, as ASKUSER_INBOX holds it: for the
 // person to pass on to askers on other machines.
 func (a Addr) URL() string {
+	if a.NATS != nil {
+		return a.NATS.URL()
+	}
 	if !a.IsTCP() {
 		return a.Path
 	}
@@ -70,6 +79,11 @@ func AddrFromEnv(getenv func(string) string) (Addr, error) {
 		return DefaultAddr(getenv), nil
 	}
 	a, err := ParseAddr(v)
+	var natsErr *NATSAddrError
+	if errors.As(err, &natsErr) {
+		// The value may hold a password: it is not repeated.
+		return Addr{}, &NATSAddrError{Err: fmt.Errorf("invalid %s: %w", EnvAddr, natsErr.Err)}
+	}
 	if err != nil {
 		return Addr{}, fmt.Errorf("invalid %s %q: %w", EnvAddr, v, err)
 	}
@@ -77,7 +91,8 @@ func AddrFromEnv(getenv func(string) string) (Addr, error) {
 }
 
 // ParseAddr reads an address as ASKUSER_INBOX holds it: a socket path,
-// unix:PATH, or http://HOST:PORT/?token=T. A relative path is taken from
+// unix:PATH, http://HOST:PORT/?token=T, or an inbox on NATS (nats:// or
+// tls://, see NATSAddr). A relative path is taken from
 // the working directory.
 func ParseAddr(s string) (Addr, error) {
 	s = strings.TrimSpace(s)
@@ -88,8 +103,10 @@ func ParseAddr(s string) (Addr, error) {
 		return socketAddr(strings.TrimPrefix(s, "unix:"))
 	case strings.HasPrefix(strings.ToLower(s), "http://"):
 		return tcpAddr(s)
+	case strings.HasPrefix(strings.ToLower(s), "nats://"), strings.HasPrefix(strings.ToLower(s), "tls://"):
+		return parseNATSAddr(s)
 	case strings.Contains(s, "://"):
-		return Addr{}, errors.New("want a socket path, unix:PATH or http://HOST:PORT/?token=TOKEN (an inbox is not served over https: forward its socket with ssh -R instead)")
+		return Addr{}, errors.New("want a socket path, unix:PATH, http://HOST:PORT/?token=TOKEN or nats://HOST:PORT/NAME?to=age1... (an inbox is not served over https: forward its socket with ssh -R instead)")
 	}
 	return socketAddr(s)
 }

@@ -202,7 +202,14 @@ func (e *UnreachableError) Unwrap() error { return e.Err }
 // that may not be reached, why and how to get through; else how to start
 // one.
 func WithHint(err error) error {
-	var blocked *BlockedError
+	var (
+		blocked *BlockedError
+		server  *ServerError
+	)
+	if errors.As(err, &server) {
+		// A NATS server's error says its fix already.
+		return err
+	}
 	if errors.As(err, &blocked) {
 		return fmt.Errorf("%w.\n%s", err, blocked.Hint())
 	}

@@ -44,9 +44,11 @@ type Server struct {
 
 	mu      sync.Mutex
 	servers []*web.Server
-	closed  bool
-	wg      sync.WaitGroup
-	failed  chan error
+	// stops stop the feeds of other transports (ServeNATS).
+	stops  []func()
+	closed bool
+	wg     sync.WaitGroup
+	failed chan error
 }
 
 // NewServer returns a server of q that validates the questions that
@@ -132,9 +134,16 @@ func (s *Server) Close(reason string) {
 	s.queue.Close(reason)
 	s.mu.Lock()
 	s.closed = true
-	servers := s.servers
+	servers, stops := s.servers, s.stops
 	s.mu.Unlock()
 	var wg sync.WaitGroup
+	for _, stop := range stops {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			stop()
+		}()
+	}
 	for _, srv := range servers {
 		wg.Add(1)
 		go func() {

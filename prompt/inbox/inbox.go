@@ -21,7 +21,7 @@ import (
 // Options configure an Asker.
 type Options struct {
 	// Client reaches the inbox.
-	Client *core.Client
+	Client core.Transport
 	// From names the asker for the person (--from, ASKUSER_FROM); when it
 	// is empty, the inbox shows Cwd.
 	From string
@@ -139,8 +139,11 @@ func (a *Asker) failure(ctx context.Context, err error) error {
 		unreachable *core.UnreachableError
 		gone        *core.GoneError
 		refused     *core.RefusedError
+		server      *core.ServerError
 	)
 	switch {
+	case errors.As(err, &server):
+		return &prompt.UnavailableError{Err: server}
 	case errors.As(err, &unreachable):
 		return &prompt.UnavailableError{Err: core.WithHint(unreachable)}
 	case errors.As(err, &gone):

@@ -3,6 +3,10 @@
 // default limits, and docs/commands/*.md, cobra's page of each command.
 // Run it through "go generate ./cmd" after changing a command; its test
 // fails while docs/ differs from what it would write.
+//
+// With -release DIR it writes instead what the release archives carry
+// beside the program: the man pages and the shell completions (see
+// release.go). goreleaser runs it before each release.
 package main
 
 import (
@@ -25,8 +29,17 @@ import (
 func main() {
 	schemaFile := flag.String("schema", "schema.json", "the JSON Schema that askuser embeds")
 	out := flag.String("out", "docs", "the folder to write to")
+	releaseDir := flag.String("release", "", "write the man pages and completions of a release to this folder instead")
+	version := flag.String("version", "dev", "with -release: the version the man pages name")
+	date := flag.Int64("date", 0, "with -release: the date of the man pages, in seconds since 1970 (default now)")
 	flag.Parse()
-	if err := run(*schemaFile, *out); err != nil {
+	var err error
+	if *releaseDir != "" {
+		err = runRelease(*schemaFile, *releaseDir, *version, *date)
+	} else {
+		err = run(*schemaFile, *out)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "gendocs:", err)
 		os.Exit(1)
 	}
@@ -60,23 +73,37 @@ func run(schemaFile, out string) error {
 // generate returns the documentation, by path under docs/, for askuser
 // built with schemaJSON and run with an empty environment.
 func generate(schemaJSON []byte) (map[string][]byte, error) {
-	var guide, errOut bytes.Buffer
-	env := &cmd.Env{
-		IO:     &cmd.IOStreams{In: strings.NewReader(""), Out: &guide, ErrOut: &errOut},
-		Getenv: func(string) string { return "" },
-		Schema: schemaJSON,
+	guide, err := output(schemaJSON, "docs")
+	if err != nil {
+		return nil, err
 	}
-	if code := cmd.Run(context.Background(), env, []string{"docs"}); code != 0 {
-		return nil, fmt.Errorf("askuser docs: exit %d: %s", code, errOut.String())
-	}
-	files := map[string][]byte{"agents.md": guide.Bytes()}
-	env.IO.Out = io.Discard
-	root := cmd.NewRootCmd(env)
+	files := map[string][]byte{"agents.md": guide}
+	root := cmd.NewRootCmd(newEnv(schemaJSON, io.Discard, io.Discard))
 	root.DisableAutoGenTag = true
 	if err := addPages(files, root); err != nil {
 		return nil, err
 	}
 	return files, nil
+}
+
+// newEnv is askuser built with schemaJSON, run with an empty environment
+// and no input, writing to out and errOut.
+func newEnv(schemaJSON []byte, out, errOut io.Writer) *cmd.Env {
+	return &cmd.Env{
+		IO:     &cmd.IOStreams{In: strings.NewReader(""), Out: out, ErrOut: errOut},
+		Getenv: func(string) string { return "" },
+		Schema: schemaJSON,
+	}
+}
+
+// output runs askuser built with schemaJSON with args, and returns what it
+// printed.
+func output(schemaJSON []byte, args ...string) ([]byte, error) {
+	var out, errOut bytes.Buffer
+	if code := cmd.Run(context.Background(), newEnv(schemaJSON, &out, &errOut), args); code != 0 {
+		return nil, fmt.Errorf("askuser %s: exit %d: %s", strings.Join(args, " "), code, errOut.String())
+	}
+	return out.Bytes(), nil
 }
 
 // addPages adds the page of c and of each command under it, named as

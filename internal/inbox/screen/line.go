@@ -241,9 +241,9 @@ func (l *Line) present(ctx context.Context, s *inbox.Set, more int, in *lines) (
 	case inbox.Withdrawn:
 		l.say(fmt.Sprintf("The asker from %s stopped waiting: its questions were withdrawn.", from))
 	case inbox.Answered:
-		l.say(fmt.Sprintf("The questions from %s were answered elsewhere.", from))
+		l.say(fmt.Sprintf("The questions from %s were answered elsewhere%s.", from, e.ByWhom()))
 	case inbox.Cancelled:
-		l.say(fmt.Sprintf("The questions from %s were cancelled elsewhere.", from))
+		l.say(fmt.Sprintf("The questions from %s were cancelled elsewhere%s.", from, e.ByWhom()))
 	case inbox.Closed:
 		return true, nil
 	}

@@ -330,11 +330,11 @@ func (v *Web) endedNotice(id uint64) string {
 // ended says how s ended, as the terminal screen says it.
 func (v *Web) ended(s *inbox.Set) string {
 	from := v.source(s)
-	switch s.End().State {
+	switch e := s.End(); e.State {
 	case inbox.Answered:
-		return fmt.Sprintf("The questions from %s were answered elsewhere.", from)
+		return fmt.Sprintf("The questions from %s were answered elsewhere%s.", from, e.ByWhom())
 	case inbox.Cancelled:
-		return fmt.Sprintf("The questions from %s were cancelled elsewhere.", from)
+		return fmt.Sprintf("The questions from %s were cancelled elsewhere%s.", from, e.ByWhom())
 	case inbox.Withdrawn:
 		return fmt.Sprintf("The asker from %s stopped waiting: its questions were withdrawn.", from)
 	case inbox.Closed:

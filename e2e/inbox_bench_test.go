@@ -1,0 +1,195 @@
+//go:build unix
+
+package e2e
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/internal/natstest"
+)
+
+// BenchmarkInboxAskers puts many askers into one askuser inbox, over the
+// Unix socket and over NATS, and reports how long each set took from its
+// asker's start to its arrival in the inbox (p50, p95), and the inbox's
+// peak RSS:
+//
+//	go test ./e2e -run '^$' -bench InboxAskers -benchtime 1x
+//
+// BENCH_ASKERS (1000) askers start at BENCH_RATE (200) a second; each is
+// the asker's side of askuser (inbox.Dial, then Ask) in this process, so
+// that the figure is the transport's and the inbox's, not the start of a
+// thousand processes. The inbox is the built askuser inbox, with line
+// prompts; a set's arrival is when the inbox runs ASKUSER_NOTIFY_COMMAND
+// for it, which writes the set's name to a FIFO that the benchmark reads.
+// The NATS server runs in this process, with JetStream on disk.
+func BenchmarkInboxAskers(b *testing.B) {
+	n := envInt("BENCH_ASKERS", 1000)
+	rate := envInt("BENCH_RATE", 200)
+	for _, transport := range []string{"socket", "nats"} {
+		b.Run(transport, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				p50, p95, rss := benchAskers(b, transport, n, rate)
+				b.ReportMetric(float64(p50.Microseconds())/1000, "p50-ms")
+				b.ReportMetric(float64(p95.Microseconds())/1000, "p95-ms")
+				b.ReportMetric(float64(rss)/1024, "inbox-peak-RSS-MiB")
+			}
+		})
+	}
+}
+
+func envInt(name string, def int) int {
+	if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n > 0 {
+		return n
+	}
+	return def
+}
+
+// benchAskers runs one round, and returns the percentiles and the inbox's
+// peak RSS in KiB.
+func benchAskers(b *testing.B, transport string, n, rate int) (p50, p95 time.Duration, rssKiB int) {
+	b.StopTimer()
+	dir := b.TempDir()
+	fifo := filepath.Join(dir, "arrivals")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		b.Fatal(err)
+	}
+	// Read and written at once: the reader sees no end between writers.
+	arrivals, err := os.OpenFile(fifo, os.O_RDWR, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer arrivals.Close()
+	addr := "unix:" + filepath.Join(dir, "inbox.sock")
+	if transport == "nats" {
+		addr = natstest.Start(b, nil).URL("bench", "")
+	}
+	a, err := inbox.ParseAddr(addr)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cmd, screen := startBenchInbox(b, addr, dir, fifo)
+	waitReady(b, screen, a)
+
+	started := make([]time.Time, n)
+	arrived := make([]time.Time, n)
+	read := make(chan error, 1)
+	go func() { read <- readArrivals(arrivals, arrived) }()
+	b.StartTimer()
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	tick := time.NewTicker(time.Second / time.Duration(rate))
+	for i := range n {
+		<-tick.C
+		started[i] = time.Now()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			req := &inbox.Request{Kind: inbox.KindConfirm, Message: "Deploy?", From: fmt.Sprintf("asker-%d", i)}
+			_, _ = inbox.Dial(a).Ask(ctx, req, nil)
+		}()
+	}
+	tick.Stop()
+	select {
+	case err := <-read:
+		if err != nil {
+			b.Fatal(err)
+		}
+	case <-time.After(2 * time.Minute):
+		b.Fatalf("the sets did not all arrive; the inbox shows:\n%s", screen)
+	}
+	b.StopTimer()
+	rssKiB = peakRSS(b, cmd.Process.Pid)
+	cancel()
+	wg.Wait()
+
+	waits := make([]time.Duration, n)
+	for i := range n {
+		waits[i] = arrived[i].Sub(started[i])
+	}
+	slices.Sort(waits)
+	return waits[n/2], waits[n*95/100], rssKiB
+}
+
+// startBenchInbox starts askuser inbox at addr, which writes the name of
+// each set that arrives to fifo; it quits when the benchmark ends.
+func startBenchInbox(b *testing.B, addr, dir, fifo string) (*exec.Cmd, *screenOut) {
+	cmd := exec.Command(askuserBin, "inbox", "--ui", "line")
+	cmd.Env = append(os.Environ(), "ASKUSER_INBOX="+addr, "XDG_CONFIG_HOME="+dir, "NO_COLOR=1",
+		`ASKUSER_NOTIFY_COMMAND=echo "$ASKUSER_FROM" > `+fifo)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	screen := newScreenOut()
+	cmd.Stderr = screen
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		stdin.Close()
+		_ = cmd.Wait()
+	})
+	return cmd, screen
+}
+
+// readArrivals stamps the arrival of each set named asker-I in arrived[I],
+// until every one has arrived.
+func readArrivals(r io.Reader, arrived []time.Time) error {
+	sc := bufio.NewScanner(r)
+	for got := 0; got < len(arrived) && sc.Scan(); got++ {
+		i, err := strconv.Atoi(strings.TrimPrefix(sc.Text(), "asker-"))
+		if err != nil || i < 0 || i >= len(arrived) {
+			return fmt.Errorf("arrival %q", sc.Text())
+		}
+		arrived[i] = time.Now()
+	}
+	return sc.Err()
+}
+
+// waitReady waits until the inbox takes askers: for NATS, until it has
+// printed its address and shown what waited before it.
+func waitReady(b *testing.B, screen *screenOut, a inbox.Addr) {
+	deadline := time.Now().Add(time.Minute)
+	for time.Now().Before(deadline) {
+		if a.NATS == nil {
+			if _, err := inbox.Dial(a).Probe(context.Background()); err == nil {
+				return
+			}
+		} else if strings.Contains(screen.String(), "Askers anywhere reach this inbox") {
+			time.Sleep(2 * time.Second)
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	b.Fatalf("the inbox is not ready:\n%s", screen)
+}
+
+// peakRSS is a process's peak resident set, in KiB (VmHWM).
+func peakRSS(b *testing.B, pid int) int {
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, line := range strings.Split(string(status), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kib, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB"))
+			return kib
+		}
+	}
+	b.Fatal("no VmHWM")
+	return 0
+}
