@@ -246,19 +246,22 @@ func mcpWebWay(env *Env) mcpserver.Way {
 }
 
 // mcpInboxWay asks in the inbox (askuser inbox), when one answers at the
-// address.
+// address: its probe says so.
 func mcpInboxWay(env *Env, opts mcpOptions) mcpserver.Way {
 	return mcpserver.Way{
 		Name: "inbox",
 		Hint: "Ask the person to run 'askuser inbox' in a terminal they keep in view, then ask again.",
+		Reaches: func(ctx context.Context) error {
+			if _, err := core.Dial(opts.inbox.addr).Probe(ctx); err != nil {
+				if ctx.Err() != nil {
+					return context.Cause(ctx)
+				}
+				return &prompt.UnavailableError{Err: err}
+			}
+			return nil
+		},
 		Open: func(ctx context.Context, client *mcp.Implementation) (*mcpserver.Opened, error) {
 			c := core.Dial(opts.inbox.addr)
-			if _, err := c.Probe(ctx); err != nil {
-				if ctx.Err() != nil {
-					return nil, context.Cause(ctx)
-				}
-				return nil, &prompt.UnavailableError{Err: err}
-			}
 			cwd, _ := os.Getwd()
 			home, _ := os.UserHomeDir()
 			from := opts.inbox.from

@@ -161,7 +161,7 @@ func routeInbox(env *Env, o sessionOptions, rest io.Reader) (routed, error) {
 	}
 	var rt routed
 	route, probe := commandLineRoute(env, o, rest, &rt)
-	i, why := route.First(0)
+	i, why := route.First(context.Background(), 0)
 	switch route[i].Name {
 	case ask.WayHere:
 		return rt, nil
@@ -352,7 +352,7 @@ func (f *fallbackAsker) next(err error) (prompt.Asker, bool) {
 		return nil, false
 	}
 	route, probe := commandLineRoute(f.env, f.o, nil, &routed{})
-	if i, _ := route.First(1); route[i].Name != ask.WayInbox {
+	if i, _ := route.First(context.Background(), 1); route[i].Name != ask.WayInbox {
 		f.owner.nobody = &ask.NoPersonError{Stdin: "it ended before the first answer", Addr: f.o.inbox.addr, Probe: *probe}
 		return nil, false
 	}

@@ -1,6 +1,9 @@
 package ask
 
-import "errors"
+import (
+	"context"
+	"errors"
+)
 
 // A Way is one way of reaching the person, in a Route.
 type Way struct {
@@ -11,7 +14,7 @@ type Way struct {
 	// it can, else why not. It is called only when the ways before it
 	// cannot, so that a way that costs something to probe (the inbox's
 	// socket) is probed only when needed.
-	Reaches func() error
+	Reaches func(ctx context.Context) error
 }
 
 // Route is the ways of reaching the person, in the order they are tried:
@@ -24,10 +27,10 @@ type Route []Way
 // First returns the index of the first way, from the one at index from
 // on, that reaches the person, and why each way before it could not, in
 // their order.
-func (r Route) First(from int) (int, []error) {
+func (r Route) First(ctx context.Context, from int) (int, []error) {
 	var why []error
 	for i := from; i < len(r); i++ {
-		err := r[i].Reaches()
+		err := r[i].Reaches(ctx)
 		if err == nil {
 			return i, why
 		}
@@ -36,8 +39,10 @@ func (r Route) First(from int) (int, []error) {
 	return -1, why
 }
 
-// The names of the command line's ways.
+// The names of the ways.
 const (
+	WayElicit   = "elicit"   // askuser mcp: the MCP client's own forms
+	WayWeb      = "web"      // askuser mcp: a web page, opened in the browser
 	WayHere     = "here"     // the terminal UI or line prompts, on stdin and stderr
 	WayInbox    = "inbox"    // askuser inbox
 	WayTerminal = "terminal" // the terminal that stdin is (/dev/tty)
@@ -72,7 +77,7 @@ var errNoTerminal = errors.New("stdin is not a terminal in whose foreground asku
 func CommandLine(p Place) Route {
 	unseen := p.StdinTTY && !p.StderrTTY
 	return Route{
-		{Name: WayHere, Reaches: func() error {
+		{Name: WayHere, Reaches: func(context.Context) error {
 			if unseen {
 				// Nobody would see the prompts. Should no inbox answer
 				// and the terminal not be askuser's, nobody is asked.
@@ -83,13 +88,13 @@ func CommandLine(p Place) Route {
 			}
 			return nil
 		}},
-		{Name: WayInbox, Reaches: p.Inbox},
-		{Name: WayTerminal, Reaches: func() error {
+		{Name: WayInbox, Reaches: func(context.Context) error { return p.Inbox() }},
+		{Name: WayTerminal, Reaches: func(context.Context) error {
 			if unseen && p.Foreground() {
 				return nil
 			}
 			return errNoTerminal
 		}},
-		{Name: WayNobody, Reaches: func() error { return nil }},
+		{Name: WayNobody, Reaches: func(context.Context) error { return nil }},
 	}
 }

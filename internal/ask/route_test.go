@@ -1,6 +1,7 @@
 package ask
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -61,7 +62,7 @@ func TestCommandLineRoute(t *testing.T) {
 					return errors.New("no inbox answers")
 				},
 			})
-			i, why := route.First(0)
+			i, why := route.First(context.Background(), 0)
 			if route[i].Name != tc.want || probed != tc.wantInboxProbed {
 				t.Errorf("asked by %q (inbox probed: %v), want %q (%v)", route[i].Name, probed, tc.want, tc.wantInboxProbed)
 			}
@@ -92,7 +93,7 @@ func TestCommandLineRouteAfterHere(t *testing.T) {
 			},
 		})
 		want := map[bool]string{true: WayInbox, false: WayNobody}[inbox]
-		if i, _ := route.First(1); route[i].Name != want {
+		if i, _ := route.First(context.Background(), 1); route[i].Name != want {
 			t.Errorf("an inbox answers: %v; the questions went to %q, want %q", inbox, route[i].Name, want)
 		}
 	}

@@ -24,6 +24,21 @@ func (e *NoWayError) Error() string {
 	return fmt.Sprintf("no way of asking can reach the person (%s)", strings.Join(e.Reasons, "; "))
 }
 
+// Add adds why the way named name could not reach the person (a
+// *prompt.UnavailableError), with its hint; any other error is returned,
+// to end the walk.
+func (e *NoWayError) Add(name, hint string, err error) error {
+	var u *prompt.UnavailableError
+	if !errors.As(err, &u) {
+		return err
+	}
+	e.Reasons = append(e.Reasons, fmt.Sprintf("%s: %s", name, u.Err))
+	if hint != "" {
+		e.Hints = append(e.Hints, hint)
+	}
+	return nil
+}
+
 // EndedError is a way of asking that went while the questions waited
 // there, before the person answered them.
 type EndedError struct {

@@ -81,6 +81,10 @@ type Options struct {
 type Way struct {
 	// Name names it in errors: "web", "inbox".
 	Name string
+	// Reaches probes whether this way can reach the person now: nil when
+	// it can, else a *prompt.UnavailableError that says why, for the next
+	// way to be tried. Nil for a way that Open alone can tell.
+	Reaches func(ctx context.Context) error
 	// Open prepares to ask one call's questions for client, the MCP client
 	// that made the call as it named itself (nil when it did not). It
 	// fails with a *prompt.UnavailableError when this way cannot reach the
@@ -266,53 +270,97 @@ func (s *Server) callContext(reqCtx context.Context) (context.Context, func()) {
 	return ctx, release
 }
 
-// ask reaches the person with qs. It returns their answers, or a result
-// that hands the client a form to fill in and call again with (see
-// elicitRound), or why nobody answered.
-func (s *Server) ask(ctx context.Context, req *mcp.CallToolRequest, qs []schema.Question) ([]prompt.Answer, *mcp.CallToolResult, error) {
-	var unavailable, hints []string
-	if s.opts.Elicitation != ElicitNever && declaresElicitation(req) {
-		answers, more, err := s.elicit(ctx, req, qs)
-		var failed *elicit.RequestError
-		if !errors.As(err, &failed) || s.opts.Elicitation == ElicitOnly {
-			return answers, more, err
-		}
-		// A client that declares forms and cannot show them has asked the
-		// person nothing: the next way may reach them.
-		unavailable = append(unavailable, "form: "+failed.Error())
-		s.passOver(ctx, req, failed)
+// errNoForms is why a client that did not declare elicitation is not
+// asked through forms.
+var errNoForms = errors.New("the MCP client cannot show questions: it did not declare elicitation, and askuser mcp runs with --ui elicit")
+
+// route is the ways of reaching the person for req, in the order they are
+// tried: the client's own forms first, unless ElicitNever, then the Ways.
+func (s *Server) route(req *mcp.CallToolRequest) ask.Route {
+	var r ask.Route
+	if s.opts.Elicitation != ElicitNever {
+		r = append(r, ask.Way{Name: ask.WayElicit, Reaches: func(context.Context) error {
+			if declaresElicitation(req) {
+				return nil
+			}
+			return &prompt.UnavailableError{Err: errNoForms}
+		}})
 	}
-	if s.opts.Elicitation == ElicitOnly {
-		return nil, nil, &prompt.UnavailableError{Err: errors.New("the MCP client cannot show questions: it did not declare elicitation, and askuser mcp runs with --ui elicit")}
-	}
-	client := req.ClientInfo()
 	for _, w := range s.opts.Ways {
-		opened, err := w.Open(ctx, client)
-		var u *prompt.UnavailableError
-		if errors.As(err, &u) {
-			unavailable = append(unavailable, fmt.Sprintf("%s: %s", w.Name, u.Err))
-			if w.Hint != "" {
-				hints = append(hints, w.Hint)
+		reaches := w.Reaches
+		if reaches == nil {
+			reaches = func(context.Context) error { return nil }
+		}
+		r = append(r, ask.Way{Name: w.Name, Reaches: reaches})
+	}
+	return r
+}
+
+// ask reaches the person with qs, along the route. It returns their
+// answers, or a result that hands the client a form to fill in and call
+// again with (see elicitRound), or why nobody answered.
+func (s *Server) ask(ctx context.Context, req *mcp.CallToolRequest, qs []schema.Question) ([]prompt.Answer, *mcp.CallToolResult, error) {
+	route := s.route(req)
+	forms := len(route) - len(s.opts.Ways) // 1 when the forms come first
+	none := &ask.NoWayError{}
+	for from := 0; from < len(route); {
+		i, why := route.First(ctx, from)
+		for j, err := range why {
+			k := from + j - forms
+			if k < 0 {
+				continue // forms the client did not declare: nothing to report
+			}
+			if err := none.Add(s.opts.Ways[k].Name, s.opts.Ways[k].Hint, err); err != nil {
+				return nil, nil, err
+			}
+		}
+		if i < 0 {
+			break
+		}
+		from = i + 1
+		if i < forms {
+			answers, more, err := s.elicit(ctx, req, qs)
+			var failed *elicit.RequestError
+			if !errors.As(err, &failed) || s.opts.Elicitation == ElicitOnly {
+				return answers, more, err
+			}
+			// A client that declares forms and cannot show them has asked
+			// the person nothing: the next way may reach them.
+			none.Reasons = append(none.Reasons, "form: "+failed.Error())
+			s.passOver(ctx, req, failed)
+			continue
+		}
+		w := s.opts.Ways[i-forms]
+		opened, err := w.Open(ctx, req.ClientInfo())
+		if err != nil {
+			if err := none.Add(w.Name, w.Hint, err); err != nil {
+				return nil, nil, err
 			}
 			continue
 		}
-		if err != nil {
-			return nil, nil, err
-		}
-		if opened.Where != "" {
-			s.notice(ctx, req, opened.Where)
-		}
-		answers, err := opened.Asker.Ask(ctx, qs)
-		opened.Close()
-		if errors.As(err, &u) && ctx.Err() == nil {
-			// The way could reach the person when it was opened: it went
-			// (an inbox that quit) while the questions waited there.
-			err = &ask.EndedError{Err: u.Err}
-		}
+		answers, err := s.askOpened(ctx, req, opened, qs)
 		return answers, nil, err
 	}
-	none := &ask.NoWayError{Reasons: unavailable, Hints: hints}
+	if s.opts.Elicitation == ElicitOnly {
+		return nil, nil, &prompt.UnavailableError{Err: errNoForms}
+	}
 	return nil, nil, &prompt.UnavailableError{Err: none}
+}
+
+// askOpened asks qs on a way that was opened, and says where.
+func (s *Server) askOpened(ctx context.Context, req *mcp.CallToolRequest, opened *Opened, qs []schema.Question) ([]prompt.Answer, error) {
+	if opened.Where != "" {
+		s.notice(ctx, req, opened.Where)
+	}
+	answers, err := opened.Asker.Ask(ctx, qs)
+	opened.Close()
+	var u *prompt.UnavailableError
+	if errors.As(err, &u) && ctx.Err() == nil {
+		// The way could reach the person when it was opened: it went (an
+		// inbox that quit) while the questions waited there.
+		err = &ask.EndedError{Err: u.Err}
+	}
+	return answers, err
 }
 
 // elicit asks through the client's own forms, as the client takes them.

@@ -301,3 +301,51 @@ func TestInstantDeclineWithFormsOnly(t *testing.T) {
 		t.Errorf("call: %q, want it to start %q", text, want)
 	}
 }
+
+// The route of askuser mcp (SPEC §8): the client's own forms when it
+// declares them, else the inbox when one answers, else the web page;
+// --ui elicit, inbox and web keep one way of these.
+func TestRoute(t *testing.T) {
+	forms := &mcp.ClientOptions{ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1": "PostgreSQL"}}, nil
+	}}
+	for _, tc := range []struct {
+		rule        string
+		elicitation Elicitation
+		client      *mcp.ClientOptions
+		inbox       bool
+		want        string // the answer, or the start of the error
+		wantProbed  []string
+	}{
+		{"forms declared: the client asks", ElicitWhenDeclared, forms, true, "PostgreSQL", nil},
+		{"no forms, an inbox answers: the inbox", ElicitWhenDeclared, nil, true, "SQLite", []string{"inbox"}},
+		{"no forms, no inbox: the web page", ElicitWhenDeclared, nil, false, "MySQL", []string{"inbox", "web"}},
+		{"--ui inbox: never the forms", ElicitNever, forms, true, "SQLite", []string{"inbox"}},
+		{"--ui elicit without forms: nobody", ElicitOnly, nil, true, "Error: The MCP client cannot show questions", nil},
+	} {
+		t.Run(tc.rule, func(t *testing.T) {
+			var probed []string
+			probe := func(name string, reaches bool) func(context.Context) error {
+				return func(context.Context) error {
+					probed = append(probed, name)
+					if !reaches {
+						return &prompt.UnavailableError{Err: errors.New("no " + name)}
+					}
+					return nil
+				}
+			}
+			var opened []string
+			inbox, web := way("inbox", "SQLite", &opened), way("web", "MySQL", &opened)
+			inbox.Reaches, web.Reaches = probe("inbox", tc.inbox), probe("web", true)
+			o := Options{Elicitation: tc.elicitation}
+			if tc.elicitation != ElicitOnly {
+				o.Ways = []Way{inbox, web}
+			}
+			cs := serve(t, o, tc.client)
+			text, _ := call(t, cs)
+			if !strings.Contains(text, tc.want) || strings.Join(probed, " ") != strings.Join(tc.wantProbed, " ") {
+				t.Errorf("%q, ways probed %v; want %q, %v", text, probed, tc.want, tc.wantProbed)
+			}
+		})
+	}
+}
