@@ -147,7 +147,7 @@ func askRun(ctx context.Context, env *Env, opts askOptions) error {
 		pending := c.Questions()
 		err := converse(ctx, env, opts.session, conversation{
 			first: pending[0],
-			rest:  src.rest,
+			rest:  src.Rest,
 			ask: func(ctx context.Context, a prompt.Asker) ([]prompt.Summary, error) {
 				got, err := a.Ask(ctx, pending)
 				if err != nil {

@@ -312,8 +312,8 @@ func inboxEnded(ctx context.Context, env *Env, opts inboxCmdOptions, err error, 
 		return err
 	case err == nil:
 		return nil
-	case hungUp(ctx, err, []*os.File{env.IO.InFile, env.IO.ErrFile}):
-		return hangupError
+	case ask.HungUp(ctx, err, []*os.File{env.IO.InFile, env.IO.ErrFile}):
+		return ask.Hangup
 	case ctx.Err() != nil:
 		return context.Cause(ctx)
 	case errors.Is(err, prompt.ErrNoAnswer):

@@ -1,7 +1,7 @@
 // Package cmd owns the command line of askuser: the cobra commands and their
-// flags (a file each), where the questions are read from (source.go) and
-// how they are asked (session.go, ui.go). What a run answers, and what
-// each outcome means, is the ask engine's (internal/ask).
+// flags (a file each), and the session that asks (session.go, ui.go,
+// route.go). Where the questions come from, what a run answers, the route
+// and what each outcome means are the ask engine's (internal/ask).
 package cmd
 
 import (
@@ -80,7 +80,7 @@ func watchSignals(parent context.Context) (context.Context, func()) {
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	// A hang-up sends its SIGHUP when the kernel gets to it, maybe after
-	// the conversation it ended has been reported as one (see hungUp).
+	// the conversation it ended has been reported as one (see ask.HungUp).
 	// Were SIGHUP's default restored, or SIGHUP ignored, when the
 	// conversation is over, that late signal could kill askuser before it
 	// exits with the code that says so: the runtime kills the process

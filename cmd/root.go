@@ -1,9 +1,6 @@
 package cmd
 
 import (
-	"bytes"
-	"errors"
-
 	"github.com/spf13/cobra"
 
 	"github.com/askuser/askuser/internal/ask"
@@ -67,35 +64,21 @@ func loadSchema(env *Env) (*schema.Schema, error) {
 }
 
 // parseInput reads and validates the questions. answersFollow is as for
-// readSource.
-func parseInput(env *Env, args []string, file string, key schema.KeyBy, answersFollow bool) (*schema.Input, *source, error) {
+// ask.ReadSource.
+func parseInput(env *Env, args []string, file string, key schema.KeyBy, answersFollow bool) (*schema.Input, *ask.Source, error) {
 	sch, err := loadSchema(env)
 	if err != nil {
 		return nil, nil, err
 	}
-	src, err := readSource(env, args, file, answersFollow)
+	src, err := ask.ReadSource(ask.Stdin{R: env.IO.In, TTY: env.IO.InTTY}, args, file, answersFollow)
 	if err != nil {
 		return nil, nil, err
 	}
-	in, err := sch.Parse(src.data, key)
+	in, err := src.Parse(sch, key)
 	if err != nil {
-		var syntax *schema.SyntaxError
-		if errors.As(err, &syntax) && singleQuoted(src.data) {
-			err = &ask.SingleQuotesError{Err: err}
-		}
 		return nil, nil, err
 	}
 	return in, src, nil
-}
-
-// singleQuoted reports whether a questions document starts as if JSON took
-// single quotes: with ' or {' (white space aside).
-func singleQuoted(data []byte) bool {
-	b := bytes.TrimLeft(bytes.TrimPrefix(data, []byte(bom)), " \t\r\n")
-	if rest, ok := bytes.CutPrefix(b, []byte("{")); ok {
-		b = bytes.TrimLeft(rest, " \t\r\n")
-	}
-	return bytes.HasPrefix(b, []byte("'"))
 }
 
 // schemaKey reads the --key flag.

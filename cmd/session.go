@@ -207,13 +207,13 @@ func start(ctx context.Context, env *Env, o sessionOptions, c conversation) (*se
 // prompt.Finisher), and prefers the reason the session's context ended
 // over the error the asker saw: a timeout or a signal, rather than the end
 // of input that a hang-up also causes. A terminal that hung up is a
-// hang-up, whether its signal has come yet or not (see hungUp).
+// hang-up, whether its signal has come yet or not (see ask.HungUp).
 func (s *session) finish(err error, summary []prompt.Summary) error {
 	if f, ok := s.Asker.(prompt.Finisher); ok {
 		err = f.Finish(s.ctx, err, summary)
 	}
-	if hungUp(s.ctx, err, s.terminals) {
-		return hangupError
+	if ask.HungUp(s.ctx, err, s.terminals) {
+		return ask.Hangup
 	}
 	if err != nil && s.ctx.Err() != nil {
 		return context.Cause(s.ctx)

@@ -68,7 +68,7 @@ type asker struct {
 	out     io.Writer // where the prompts are drawn: for the bell
 	closers []io.Closer
 	// terminals are the sides of the conversation that are terminals, to
-	// tell a hang-up from other failures (see hungUp).
+	// tell a hang-up from other failures (see ask.HungUp).
 	terminals []*os.File
 	inbox     bool               // it asks in the inbox, which rings its own bell
 	nobody    *ask.NoPersonError // set when nobody could answer: see routeInbox
