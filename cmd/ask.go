@@ -18,7 +18,7 @@ type askOptions struct {
 	file    string   // --file
 	key     schema.KeyBy
 	arrays  bool // --arrays: multi-select answers as arrays
-	session sessionOptions
+	session ask.Options
 }
 
 // askLong is askuser's help.
@@ -82,8 +82,8 @@ func newAskCmd(env *Env) *cobra.Command {
 			if opts.session, err = flags.resolve(cmd, env); err != nil {
 				return err
 			}
-			opts.session.review = !noReview
-			opts.session.key = opts.key
+			opts.session.Review = !noReview
+			opts.session.Key = opts.key
 			return askRun(cmd.Context(), env, opts)
 		},
 	}
@@ -145,10 +145,10 @@ func askRun(ctx context.Context, env *Env, opts askOptions) error {
 	}
 	if len(c.Pending) > 0 {
 		pending := c.Questions()
-		err := converse(ctx, env, opts.session, conversation{
-			first: pending[0],
-			rest:  src.Rest,
-			ask: func(ctx context.Context, a prompt.Asker) ([]prompt.Summary, error) {
+		err := ask.Converse(ctx, env.engine(), opts.session, ask.Conversation{
+			First: pending[0],
+			Rest:  src.Rest,
+			Ask: func(ctx context.Context, a prompt.Asker) ([]prompt.Summary, error) {
 				got, err := a.Ask(ctx, pending)
 				if err != nil {
 					return nil, err
@@ -156,7 +156,7 @@ func askRun(ctx context.Context, env *Env, opts askOptions) error {
 				c.Fill(got)
 				return c.Summary(), nil
 			},
-			noAnswer: c.NoAnswer,
+			NoAnswer: c.NoAnswer,
 		})
 		if err != nil {
 			return err

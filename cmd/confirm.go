@@ -13,7 +13,7 @@ import (
 type confirmOptions struct {
 	question string
 	yes      bool // the answer Enter takes
-	session  sessionOptions
+	session  ask.Options
 }
 
 func newConfirmCmd(env *Env) *cobra.Command {
@@ -54,7 +54,7 @@ no in any case.`,
 
 // confirmRun asks the question; a "no" is ask.ErrDeclined.
 func confirmRun(ctx context.Context, env *Env, opts confirmOptions) error {
-	answer, err := converseOne(ctx, env, opts.session, prompt.ConfirmQuestion(opts.question, opts.yes))
+	answer, err := ask.ConverseOne(ctx, env.engine(), opts.session, prompt.ConfirmQuestion(opts.question, opts.yes))
 	if err != nil {
 		return err
 	}

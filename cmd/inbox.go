@@ -145,7 +145,7 @@ terminated.`,
 			if opts.terminal, err = inboxOnTerminal(env, mode, from); err != nil {
 				return err
 			}
-			opts.headless = opts.web && !opts.terminal && stdinKind(env.IO.InFile, env.IO.InTTY) == "/dev/null"
+			opts.headless = opts.web && !opts.terminal && ask.StdinKind(env.IO.InFile, env.IO.InTTY) == "/dev/null"
 			return inboxRun(cmd.Context(), env, opts)
 		},
 	}
@@ -163,10 +163,10 @@ terminated.`,
 // default of --ui for every command, so that one setting serves them all;
 // its other values (web, inbox) say where askers ask, which is this
 // inbox, and count as auto here, as tui and line do for askuser mcp.
-func inboxUI(flag string, given bool, env *Env) (uiMode, error) {
+func inboxUI(flag string, given bool, env *Env) (ask.UI, error) {
 	if given {
-		switch m := uiMode(flag); m {
-		case uiAuto, uiTUI, uiLine:
+		switch m := ask.UI(flag); m {
+		case ask.UIAuto, ask.UITUI, ask.UILine:
 			return m, nil
 		}
 		return "", ask.UsageErrorf("invalid --ui %q for the inbox: must be auto, tui or line", flag)
@@ -175,8 +175,8 @@ func inboxUI(flag string, given bool, env *Env) (uiMode, error) {
 	if err != nil {
 		return "", err
 	}
-	if m != uiTUI && m != uiLine {
-		return uiAuto, nil
+	if m != ask.UITUI && m != ask.UILine {
+		return ask.UIAuto, nil
 	}
 	return m, nil
 }
@@ -186,15 +186,15 @@ func inboxUI(flag string, given bool, env *Env) (uiMode, error) {
 // when stdin and stderr are terminals, unless the person asked for line
 // prompts (--ui line, ACCESSIBLE, TERM=dumb). from names where ui came
 // from, for the error.
-func inboxOnTerminal(env *Env, ui uiMode, from string) (bool, error) {
+func inboxOnTerminal(env *Env, ui ask.UI, from string) (bool, error) {
 	terminals := env.IO.InTTY && env.IO.ErrTTY && env.IO.InFile != nil && env.IO.ErrFile != nil
 	switch ui {
-	case uiTUI:
+	case ask.UITUI:
 		if !terminals {
 			return false, &prompt.UnavailableError{Err: fmt.Errorf("%s needs a terminal, and stdin or stderr is not one: use --ui line", from)}
 		}
 		return true, nil
-	case uiAuto:
+	case ask.UIAuto:
 		plain, err := accessible(env.Getenv)
 		return terminals && !plain, err
 	}
@@ -306,7 +306,7 @@ func inboxEnded(ctx context.Context, env *Env, opts inboxCmdOptions, err error, 
 	case failed:
 		return err
 	case !opts.terminal:
-		if err == nil && !opts.headless && stdinKind(env.IO.InFile, env.IO.InTTY) == "/dev/null" {
+		if err == nil && !opts.headless && ask.StdinKind(env.IO.InFile, env.IO.InTTY) == "/dev/null" {
 			_, _ = fmt.Fprintln(env.IO.ErrOut, "Nothing can answer here without a terminal: run askuser inbox in a terminal, or add --web to answer on its web page.")
 		}
 		return err

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/askuser/askuser/internal/ask"
 	core "github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/inbox/screen"
 	"github.com/askuser/askuser/internal/ptytest"
@@ -40,7 +41,7 @@ func TestInboxOnTerminal(t *testing.T) {
 				IO:     &IOStreams{In: tty, ErrOut: tty, InFile: tty, ErrFile: tty, InTTY: c.inTTY, ErrTTY: c.errTTY},
 				Getenv: varsEnv(c.env),
 			}
-			got, err := inboxOnTerminal(env, uiMode(c.ui), "--ui "+c.ui)
+			got, err := inboxOnTerminal(env, ask.UI(c.ui), "--ui "+c.ui)
 			var unavailable *prompt.UnavailableError
 			if got != c.want || errors.As(err, &unavailable) != c.unavailable {
 				t.Errorf("inboxOnTerminal = %v, %v; want %v, unavailable %v", got, err, c.want, c.unavailable)

@@ -102,15 +102,15 @@ func TestRouteTerminalNobodySees(t *testing.T) {
 // the inbox, which is where the person looks.
 func TestInboxAskerLeavesTheBellToTheInbox(t *testing.T) {
 	a := personInbox(t, func(*core.Set) core.Reply { return core.Reply{Yes: true} })
+	mark := filepath.Join(t.TempDir(), "notified")
 	env := testEnv(t)
-	env.Getenv = varsEnv(map[string]string{"ASKUSER_INBOX": a.Path, "ASKUSER_NOTIFY_COMMAND": "true"})
-	s, err := start(context.Background(), env, sessionOptions{mode: uiInbox, bell: true, inbox: inboxOptions{addr: a}}, conversation{})
-	if err != nil {
-		t.Fatal(err)
+	env.Getenv = varsEnv(map[string]string{"ASKUSER_INBOX": a.Path, "ASKUSER_NOTIFY_COMMAND": "touch " + mark})
+	if code := Run(context.Background(), env, []string{"confirm", "--ui", "inbox", "--bell", "Deploy?"}); code != 0 {
+		t.Fatalf("exit %d; stderr %q", code, env.IO.ErrOut)
 	}
-	defer s.end(io.Discard)
-	if !s.inbox || s.notify != nil || env.IO.ErrOut.(*bytes.Buffer).Len() != 0 {
-		t.Errorf("inbox %v, notification %v, stderr %q", s.inbox, s.notify, env.IO.ErrOut)
+	_, err := os.Stat(mark)
+	if stderr := env.IO.ErrOut.(*bytes.Buffer).String(); strings.Contains(stderr, "\a") || err == nil {
+		t.Errorf("stderr %q, notification command run: %v", stderr, err == nil)
 	}
 }
 

@@ -16,7 +16,7 @@ type inputOptions struct {
 	question    string
 	placeholder string // an example answer
 	def         string // the answer Enter takes
-	session     sessionOptions
+	session     ask.Options
 }
 
 func newInputCmd(env *Env) *cobra.Command {
@@ -71,7 +71,7 @@ func checkDefault(def string) (string, error) {
 
 // inputRun asks for the text and prints it.
 func inputRun(ctx context.Context, env *Env, opts inputOptions) error {
-	answer, err := converseOne(ctx, env, opts.session, prompt.InputQuestion(opts.question, opts.placeholder, opts.def))
+	answer, err := ask.ConverseOne(ctx, env.engine(), opts.session, prompt.InputQuestion(opts.question, opts.placeholder, opts.def))
 	if err != nil {
 		return err
 	}

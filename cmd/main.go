@@ -20,17 +20,8 @@ type Build struct {
 	Version, Commit, Date string
 }
 
-// IOStreams are the process's standard streams, injected so that every
-// command runs in tests without a real terminal.
-type IOStreams struct {
-	In     io.Reader
-	Out    io.Writer
-	ErrOut io.Writer
-	// InFile and ErrFile are In and ErrOut when they are files; the terminal
-	// UI needs their descriptors.
-	InFile, ErrFile *os.File
-	InTTY, ErrTTY   bool
-}
+// IOStreams are the process's standard streams: see ask.Streams.
+type IOStreams = ask.Streams
 
 // System returns the streams of the process.
 func System() *IOStreams {
@@ -60,6 +51,11 @@ type Env struct {
 	// (validate, schema, preset answers) does not start the thread that
 	// watching signals takes, and dies of a signal as any command does.
 	WatchSignals func(ctx context.Context) (_ context.Context, stop func())
+}
+
+// engine is what the ask engine needs of env.
+func (env *Env) engine() *ask.Env {
+	return &ask.Env{IO: env.IO, Getenv: env.Getenv, WatchSignals: env.WatchSignals}
 }
 
 // Main runs askuser with the process's arguments, streams and signals, and

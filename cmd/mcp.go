@@ -20,13 +20,9 @@ import (
 	"github.com/askuser/askuser/schema"
 )
 
-// uiElicit asks through the MCP client's own interface; only askuser mcp
-// has one.
-const uiElicit uiMode = "elicit"
-
 // mcpOptions are what askuser mcp needs, resolved from its flags.
 type mcpOptions struct {
-	ui      uiMode // auto, elicit, inbox or web
+	ui      ask.UI // auto, elicit, inbox or web
 	name    string // the tool's name
 	key     schema.KeyBy
 	arrays  bool // --arrays, as for askuser
@@ -34,7 +30,7 @@ type mcpOptions struct {
 	// inbox is where the inbox is, for auto and --ui inbox. Its from is
 	// --from, else ASKUSER_FROM; when both are empty, each call names the
 	// MCP client that made it.
-	inbox inboxOptions
+	inbox ask.InboxOptions
 }
 
 // mcpLong is askuser mcp's help.
@@ -118,17 +114,17 @@ func (f *mcpFlags) resolve(cmd *cobra.Command, env *Env) (mcpOptions, error) {
 	if opts.ui, err = mcpUI(f.ui, given("ui"), env); err != nil {
 		return opts, err
 	}
-	if opts.ui == uiAuto || opts.ui == uiInbox {
-		if opts.inbox.addr, err = core.AddrFromEnv(env.Getenv); err != nil {
+	if opts.ui == ask.UIAuto || opts.ui == ask.UIInbox {
+		if opts.inbox.Addr, err = core.AddrFromEnv(env.Getenv); err != nil {
 			return opts, inboxAddrError(err)
 		}
-		opts.inbox.limits = limitsFromEnv(env.Getenv)
+		opts.inbox.Limits = limitsFromEnv(env.Getenv)
 	}
 	from := f.from
 	if !given("from") {
 		from = env.Getenv("ASKUSER_FROM")
 	}
-	opts.inbox.from = cutFrom(from)
+	opts.inbox.From = cutFrom(from)
 	if !toolName().MatchString(f.name) {
 		return opts, ask.UsageErrorf("invalid --name %q: use 1-64 letters, digits, _ or -", f.name)
 	}
@@ -142,9 +138,9 @@ func (f *mcpFlags) resolve(cmd *cobra.Command, env *Env) (mcpOptions, error) {
 	return opts, err
 }
 
-func parseMCPUI(s string) (uiMode, error) {
-	switch m := uiMode(s); m {
-	case uiAuto, uiElicit, uiInbox, uiWeb:
+func parseMCPUI(s string) (ask.UI, error) {
+	switch m := ask.UI(s); m {
+	case ask.UIAuto, ask.UIElicit, ask.UIInbox, ask.UIWeb:
 		return m, nil
 	}
 	return "", ask.UsageErrorf("invalid --ui %q: must be auto, elicit, inbox or web", s)
@@ -155,7 +151,7 @@ func parseMCPUI(s string) (uiMode, error) {
 // every command, so that one setting serves them all; tui and line ask at
 // a terminal, which an MCP server never has, and count as auto, whose
 // first way is the client's own interface.
-func mcpUI(flag string, given bool, env *Env) (uiMode, error) {
+func mcpUI(flag string, given bool, env *Env) (ask.UI, error) {
 	if given {
 		return parseMCPUI(flag)
 	}
@@ -163,8 +159,8 @@ func mcpUI(flag string, given bool, env *Env) (uiMode, error) {
 	if err != nil {
 		return "", err
 	}
-	if m == uiTUI || m == uiLine {
-		return uiAuto, nil
+	if m == ask.UITUI || m == ask.UILine {
+		return ask.UIAuto, nil
 	}
 	return m, nil
 }
@@ -215,11 +211,11 @@ func mcpRun(ctx context.Context, env *Env, opts mcpOptions) error {
 // and the other ways of asking, in the order auto tries them.
 func mcpWays(env *Env, opts mcpOptions) (mcpserver.Elicitation, []mcpserver.Way) {
 	switch opts.ui {
-	case uiElicit:
+	case ask.UIElicit:
 		return mcpserver.ElicitOnly, nil
-	case uiInbox:
+	case ask.UIInbox:
 		return mcpserver.ElicitNever, []mcpserver.Way{mcpInboxWay(env, opts)}
-	case uiWeb:
+	case ask.UIWeb:
 		return mcpserver.ElicitNever, []mcpserver.Way{mcpWebWay(env)}
 	}
 	return mcpserver.ElicitWhenDeclared, []mcpserver.Way{mcpInboxWay(env, opts), mcpWebWay(env)}
@@ -233,15 +229,12 @@ func mcpWebWay(env *Env) mcpserver.Way {
 		if err != nil {
 			return nil, err
 		}
-		a, err := newWebAsker(env, sessionOptions{mode: uiWeb, listen: addr, open: true})
+		w, closer, err := ask.OpenWeb(env.engine(), addr, true)
 		if err != nil {
 			return nil, err
 		}
-		where := ""
-		if w, ok := a.Asker.(*web.Asker); ok {
-			where = "Answer in your browser: " + w.URL()
-		}
-		return &mcpserver.Opened{Asker: a.Asker, Where: where, Close: a.close}, nil
+		// Opened only to ask on: nothing a failed close could lose.
+		return &mcpserver.Opened{Asker: w, Where: "Answer in your browser: " + w.URL(), Close: func() { _ = closer.Close() }}, nil
 	}}
 }
 
@@ -252,7 +245,7 @@ func mcpInboxWay(env *Env, opts mcpOptions) mcpserver.Way {
 		Name: "inbox",
 		Hint: "Ask the person to run 'askuser inbox' in a terminal they keep in view, then ask again.",
 		Reaches: func(ctx context.Context) error {
-			if _, err := core.Dial(opts.inbox.addr).Probe(ctx); err != nil {
+			if _, err := core.Dial(opts.inbox.Addr).Probe(ctx); err != nil {
 				if ctx.Err() != nil {
 					return context.Cause(ctx)
 				}
@@ -261,10 +254,10 @@ func mcpInboxWay(env *Env, opts mcpOptions) mcpserver.Way {
 			return nil
 		},
 		Open: func(ctx context.Context, client *mcp.Implementation) (*mcpserver.Opened, error) {
-			c := core.Dial(opts.inbox.addr)
+			c := core.Dial(opts.inbox.Addr)
 			cwd, _ := os.Getwd()
 			home, _ := os.UserHomeDir()
-			from := opts.inbox.from
+			from := opts.inbox.From
 			if from == "" {
 				from = mcpFrom(client, cwd, home)
 			}
@@ -273,7 +266,7 @@ func mcpInboxWay(env *Env, opts mcpOptions) mcpserver.Way {
 				From:   from,
 				Cwd:    cwd,
 				PID:    os.Getpid(),
-				Limits: opts.inbox.limits,
+				Limits: opts.inbox.Limits,
 				Key:    opts.key,
 				Out:    env.IO.ErrOut,
 			})

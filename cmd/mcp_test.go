@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/askuser/askuser/internal/ask"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -15,19 +16,19 @@ func TestMCPUI(t *testing.T) {
 		flag    string
 		given   bool
 		env     string
-		want    uiMode
+		want    ask.UI
 		wantErr string
 	}{
-		{given: false, want: uiAuto},
-		{flag: "inbox", given: true, want: uiInbox},
-		{flag: "elicit", given: true, env: "web", want: uiElicit},
-		{flag: "auto", given: true, env: "inbox", want: uiAuto},
+		{given: false, want: ask.UIAuto},
+		{flag: "inbox", given: true, want: ask.UIInbox},
+		{flag: "elicit", given: true, env: "web", want: ask.UIElicit},
+		{flag: "auto", given: true, env: "inbox", want: ask.UIAuto},
 		{flag: "tui", given: true, wantErr: `invalid --ui "tui": must be auto, elicit, inbox or web`},
-		{env: "inbox", want: uiInbox},
-		{env: " web ", want: uiWeb},
-		{env: "auto", want: uiAuto},
-		{env: "tui", want: uiAuto},
-		{env: "line", want: uiAuto},
+		{env: "inbox", want: ask.UIInbox},
+		{env: " web ", want: ask.UIWeb},
+		{env: "auto", want: ask.UIAuto},
+		{env: "tui", want: ask.UIAuto},
+		{env: "line", want: ask.UIAuto},
 		{env: "elicit", wantErr: `invalid ASKUSER_UI "elicit": must be auto, tui, line, web or inbox`},
 		{env: "popup", wantErr: `invalid ASKUSER_UI "popup": must be auto, tui, line, web or inbox`},
 	} {

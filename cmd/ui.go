@@ -1,34 +1,13 @@
 package cmd
 
 import (
-	"errors"
-	"fmt"
-	"io"
-	"os"
-	"runtime"
-
 	"github.com/askuser/askuser/internal/ask"
-	"github.com/askuser/askuser/prompt"
-	"github.com/askuser/askuser/prompt/line"
-	"github.com/askuser/askuser/prompt/tui"
 	"github.com/askuser/askuser/prompt/web"
 )
 
-// uiMode is how questions are asked.
-type uiMode string
-
-const (
-	uiAuto uiMode = "auto"
-	uiTUI  uiMode = "tui"
-	uiLine uiMode = "line"
-	// uiWeb is never picked by auto: it opens a port, which only the
-	// caller can decide to do.
-	uiWeb uiMode = "web"
-)
-
-func parseUI(s string) (uiMode, error) {
-	switch m := uiMode(s); m {
-	case uiAuto, uiTUI, uiLine, uiWeb, uiInbox:
+func parseUI(s string) (ask.UI, error) {
+	switch m := ask.UI(s); m {
+	case ask.UIAuto, ask.UITUI, ask.UILine, ask.UIWeb, ask.UIInbox:
 		return m, nil
 	}
 	return "", ask.UsageErrorf("invalid --ui %q: must be auto, tui, line, web or inbox", s)
@@ -37,8 +16,8 @@ func parseUI(s string) (uiMode, error) {
 // checkWebFlags refuses the web page's flags without --ui web, and --tty
 // with it, before anything is read. With --ui web, it returns where to
 // serve the page.
-func checkWebFlags(mode uiMode, f *askFlags, listenSet bool) (web.Addr, error) {
-	if mode != uiWeb {
+func checkWebFlags(mode ask.UI, f *askFlags, listenSet bool) (web.Addr, error) {
+	if mode != ask.UIWeb {
 		switch {
 		case listenSet:
 			return web.Addr{}, ask.UsageErrorf("--listen serves the web page: add --ui web, or drop --listen")
@@ -61,142 +40,10 @@ func checkWebFlags(mode uiMode, f *askFlags, listenSet bool) (web.Addr, error) {
 	return a, nil
 }
 
-// asker is the chosen way of asking, with where it draws and the streams
-// it opened.
-type asker struct {
-	prompt.Asker
-	out     io.Writer // where the prompts are drawn: for the bell
-	closers []io.Closer
-	// terminals are the sides of the conversation that are terminals, to
-	// tell a hang-up from other failures (see ask.HungUp).
-	terminals []*os.File
-	inbox     bool               // it asks in the inbox, which rings its own bell
-	nobody    *ask.NoPersonError // set when nobody could answer: see routeInbox
-}
-
-func (a *asker) close() {
-	for _, c := range a.closers {
-		// Opened only to ask on; nothing was written that a failed close
-		// could lose.
-		_ = c.Close()
-	}
-}
-
-// side is one side of the conversation: a stream, and its file when it is
-// one (the terminal UI needs the descriptor).
-type side struct {
-	r   io.Reader
-	w   io.Writer
-	f   *os.File
-	tty bool
-}
-
-// newAsker picks how to ask. With --ui web, on a page. Otherwise answers
-// come from the controlling terminal with --tty, else from rest (what
-// followed the questions on stdin) when there is one, else from stdin.
-// Prompts go to the terminal with --tty, else to stderr; never to stdout.
-// The terminal UI is used when both are terminals, unless line prompts are
-// asked for (--ui line, ACCESSIBLE, TERM=dumb).
-func newAsker(env *Env, o sessionOptions, rest io.Reader) (*asker, error) {
-	if o.mode == uiWeb {
-		return newWebAsker(env, o)
-	}
-	rt, err := routeInbox(env, o, rest)
-	if rt.asker != nil || err != nil {
-		return rt.asker, err
-	}
-	a := &asker{}
-	in := side{r: env.IO.In, f: env.IO.InFile, tty: env.IO.InTTY}
-	out := side{w: env.IO.ErrOut, f: env.IO.ErrFile, tty: env.IO.ErrTTY}
-	switch {
-	case o.tty || rt.terminal:
-		tin, tout, err := openTTY()
-		if err != nil {
-			return nil, err
-		}
-		a.closers = append(a.closers, tin, tout)
-		in = side{r: tin, f: tin, tty: true}
-		out = side{w: tout, f: tout, tty: true}
-	case rt.answers != nil:
-		// Stdin was read to see whether it had ended: the answers are
-		// read on from there.
-		in = side{r: rt.answers}
-	case rest != nil:
-		// The questions came on stdin; the answers are what follows them,
-		// already partly read into a buffer.
-		in = side{r: rest}
-	}
-	terminals := in.tty && out.tty && in.f != nil && out.f != nil
-	useTUI := false
-	switch o.mode {
-	case uiTUI:
-		if !terminals {
-			a.close()
-			// Not an error of the person's or of askuser's: exit 69, which no
-			// script reads as an answer (confirm's 1 is a no).
-			return nil, &prompt.UnavailableError{Err: errors.New("--ui tui needs a terminal, and stdin or stderr is not one: use --tty to ask on the controlling terminal, or --ui line")}
-		}
-		useTUI = true
-	case uiAuto:
-		useTUI = terminals && !o.plain
-	}
-	a.out = out.w
-	for _, s := range []side{in, out} {
-		if s.tty && s.f != nil {
-			a.terminals = append(a.terminals, s.f)
-		}
-	}
-	if !useTUI {
-		a.Asker = withFallback(env, o, a, in, func(r io.Reader) prompt.Asker { return line.New(r, out.w, !in.tty) })
-		return a, nil
-	}
-	a.Asker = tui.New(tui.Options{In: in.f, Out: out.f, Color: tui.ColorEnabled(env.Getenv, true), Review: o.review})
-	return a, nil
-}
-
-// newWebAsker starts listening for the web page, so that a port that cannot
-// be had is reported before anything is asked.
-func newWebAsker(env *Env, o sessionOptions) (*asker, error) {
-	ln, host, err := web.Listen(o.listen, env.IO.ErrOut)
-	if err != nil {
-		return nil, err
-	}
-	var open func(string) error
-	if o.open {
-		browser := env.Getenv("BROWSER")
-		open = func(url string) error { return web.OpenBrowser(browser, url) }
-	}
-	w, err := web.New(web.Options{Listener: ln, Host: host, Out: env.IO.ErrOut, Open: open})
-	if err != nil {
-		_ = ln.Close()
-		return nil, err
-	}
-	return &asker{Asker: w, out: env.IO.ErrOut, closers: []io.Closer{ln}}, nil
-}
-
 // accessible reports whether the person asked for plain line prompts, for
 // a screen reader (ACCESSIBLE, a boolean) or a terminal without cursor
 // control (TERM=dumb).
 func accessible(getenv func(string) string) (bool, error) {
 	on, _, err := envBool(getenv, "ACCESSIBLE")
 	return on || getenv("TERM") == "dumb", err
-}
-
-// openTTY opens the controlling terminal for reading and writing. Without
-// one, the way of asking that --tty chose is unavailable.
-func openTTY() (in, out *os.File, err error) {
-	inName, outName := "/dev/tty", "/dev/tty"
-	if runtime.GOOS == "windows" {
-		inName, outName = "CONIN$", "CONOUT$"
-	}
-	in, err = os.OpenFile(inName, os.O_RDWR, 0)
-	if err != nil {
-		return nil, nil, &prompt.UnavailableError{Err: fmt.Errorf("--tty: no controlling terminal to ask on: %w", err)}
-	}
-	out, err = os.OpenFile(outName, os.O_RDWR, 0)
-	if err != nil {
-		_ = in.Close()
-		return nil, nil, &prompt.UnavailableError{Err: fmt.Errorf("--tty: no controlling terminal to ask on: %w", err)}
-	}
-	return in, out, nil
 }

@@ -123,23 +123,23 @@ type outcome struct {
 // from askuser mcp (a form, the client); they still have the code the
 // command line would give them.
 var outcomes = []outcome{
-	{is: isType[*EndedError], code: exit(ExitUnavailable), cli: line,
+	{is: isType[*EndedError], code: exit(ExitUnavailable), cli: plain,
 		tool: func(err error) string { return fmt.Sprintf("Error: %s.", Capitalize(err.Error())) + dont }},
 	{is: isErr(ErrDeclined), code: exit(ExitError), cli: func(error, string) string { return "" }},
 	{is: isType[*UsageError], code: exit(ExitUsage), cli: usageReport},
-	{is: isType[*schema.LimitError], code: exit(ExitUsage), cli: line},
+	{is: isType[*schema.LimitError], code: exit(ExitUsage), cli: plain},
 	{is: isType[*schema.SyntaxError], code: exit(ExitInvalid), cli: syntaxReport},
 	{is: isType[*schema.ValidationError], code: exit(ExitInvalid), cli: validationReport},
 	{is: isType[*schema.TooLargeError], code: exit(ExitInvalid), cli: func(error, string) string {
 		return fmt.Sprintf("Error: Input too large: the questions are larger than 1 MiB (%d bytes); shorten them\n", schema.MaxInputSize)
 	}},
-	{is: isErr(elicit.ErrDeclined), code: exit(ExitCancel), cli: line,
+	{is: isErr(elicit.ErrDeclined), code: exit(ExitCancel), cli: plain,
 		tool: func(error) string { return "Error: The person declined to answer." + dont }},
-	{is: isType[*elicit.ClientError], code: exit(ExitError), cli: line,
+	{is: isType[*elicit.ClientError], code: exit(ExitError), cli: plain,
 		tool: func(err error) string {
 			return fmt.Sprintf("Error: %s; no answers were taken from it.", Capitalize(as[*elicit.ClientError](err).Error()))
 		}},
-	{is: isType[*prompt.UnavailableError], code: exit(ExitUnavailable), cli: line, tool: unavailableText},
+	{is: isType[*prompt.UnavailableError], code: exit(ExitUnavailable), cli: plain, tool: unavailableText},
 	{is: isType[*NoPersonError], code: exit(ExitNoAnswer),
 		cli: func(err error, _ string) string { return as[*NoPersonError](err).report() }},
 	{is: isErr(prompt.ErrNoAnswer), code: exit(ExitNoAnswer),
@@ -149,20 +149,20 @@ var outcomes = []outcome{
 		tool: func(err error) string {
 			return fmt.Sprintf("Error: Timed out after %s: nobody answered in time.", as[*TimeoutError](err).After) + dont
 		}},
-	{is: isErr(context.DeadlineExceeded), code: exit(ExitTimeout), cli: line},
+	{is: isErr(context.DeadlineExceeded), code: exit(ExitTimeout), cli: plain},
 	{is: isErr(prompt.ErrCancelled), code: exit(ExitCancel),
 		cli: func(error, string) string { return "Error: Cancelled by the user\n" },
 		tool: func(error) string {
 			return "Error: Cancelled: the person closed the questions without answering." + dont
 		}},
-	{is: isType[*elicit.RequestError], code: exit(ExitUnavailable), cli: line,
+	{is: isType[*elicit.RequestError], code: exit(ExitUnavailable), cli: plain,
 		tool: func(err error) string {
 			return fmt.Sprintf("Error: %s. Tell the person, who can run askuser mcp with --ui web.", Capitalize(as[*elicit.RequestError](err).Error()))
 		}},
 	{is: isType[*SignalError], code: signalCode, cli: func(err error, _ string) string {
 		return fmt.Sprintf("Error: Stopped by %s\n", as[*SignalError](err).Name())
 	}},
-	{is: withdrawn, code: exit(ExitCancel), cli: line,
+	{is: withdrawn, code: exit(ExitCancel), cli: plain,
 		tool: func(err error) string {
 			return fmt.Sprintf("Error: %s, and the questions were withdrawn.", Capitalize(err.Error()))
 		}},
@@ -197,7 +197,7 @@ func outcomeOf(err error) outcome {
 			return o
 		}
 	}
-	return outcome{code: exit(ExitError), cli: line}
+	return outcome{code: exit(ExitError), cli: plain}
 }
 
 // isType matches an error that is, or wraps, a T.
@@ -276,8 +276,8 @@ func unavailableText(err error) string {
 	return fmt.Sprintf("Error: %s. %s", Capitalize(as[*prompt.UnavailableError](err).Error()), hint)
 }
 
-// line is the plain report of err: "Error: " and its message.
-func line(err error, _ string) string { return errorLine(err) }
+// plain is the plain report of err: "Error: " and its message.
+func plain(err error, _ string) string { return errorLine(err) }
 
 func errorLine(err error) string {
 	return fmt.Sprintf("Error: %s\n", Capitalize(err.Error()))
