@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/askuser/askuser/internal/ask"
-	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -83,7 +82,6 @@ func newAskCmd(env *Env) *cobra.Command {
 				return err
 			}
 			opts.session.Review = !noReview
-			opts.session.Key = opts.key
 			return askRun(cmd.Context(), env, opts)
 		},
 	}
@@ -139,28 +137,12 @@ func askRun(ctx context.Context, env *Env, opts askOptions) error {
 	if err != nil {
 		return err
 	}
-	c, err := ask.Prepare(ask.Request{Input: in, Key: opts.key, Arrays: opts.arrays, Presets: presets})
+	c, err := ask.Run(ctx, ask.Request{
+		Input: in, Key: opts.key, Arrays: opts.arrays, Presets: presets,
+		Env: env.engine(), Options: opts.session, Rest: src.Rest,
+	})
 	if err != nil {
 		return err
-	}
-	if len(c.Pending) > 0 {
-		pending := c.Questions()
-		err := ask.Converse(ctx, env.engine(), opts.session, ask.Conversation{
-			First: pending[0],
-			Rest:  src.Rest,
-			Ask: func(ctx context.Context, a prompt.Asker) ([]prompt.Summary, error) {
-				got, err := a.Ask(ctx, pending)
-				if err != nil {
-					return nil, err
-				}
-				c.Fill(got)
-				return c.Summary(), nil
-			},
-			NoAnswer: c.NoAnswer,
-		})
-		if err != nil {
-			return err
-		}
 	}
 	return c.Write(env.IO.Out)
 }

@@ -1,7 +1,7 @@
-// Package cmd owns the command line of askuser: the cobra commands and their
-// flags (a file each), and the session that asks (session.go, ui.go,
-// route.go). Where the questions come from, what a run answers, the route
-// and what each outcome means are the ask engine's (internal/ask).
+// Package cmd owns the command line of askuser: the cobra commands, a file
+// each, whose flags become options (askflags.go for those of every command
+// that asks) and whose run functions call the ask engine (internal/ask),
+// which reads the questions, asks them, and says what each outcome means.
 package cmd
 
 import (

@@ -63,7 +63,7 @@ type side struct {
 	tty bool
 }
 
-// newAsker picks how to  With --ui web, on a page. Otherwise answers
+// newAsker picks how to ask. With --ui web, on a page. Otherwise answers
 // come from the controlling terminal with --tty, else from rest (what
 // followed the questions on stdin) when there is one, else from stdin.
 // Prompts go to the terminal with --tty, else to stderr; never to stdout.

@@ -1,8 +1,9 @@
 // Package ask is the ask engine that the command line (cmd) and askuser
-// mcp (internal/mcpserver) share: a request and the answers given in
-// advance, the answers written as JSON, and the one table that says what
-// every outcome means: its exit code, its message on stderr, and what a
-// model reads in a tool error.
+// mcp (internal/mcpserver) share: where the questions come from, a request
+// and the answers given in advance, the route of ways that reach the
+// person and the session that asks through one, the answers written as
+// JSON, and the one table that says what every outcome means: its exit
+// code, its message on stderr, and what a model reads in a tool error.
 package ask
 
 import (

@@ -1,6 +1,7 @@
 package ask
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -23,6 +24,39 @@ type Request struct {
 	// Presets are answers known before asking (ASKUSER_ANSWERS), keyed as
 	// the input's "answers" are.
 	Presets map[string]string
+
+	// Env, Options and Rest are how Run asks: the streams and the
+	// environment, how to ask, and what followed the questions on stdin
+	// (the answers; nil when the questions came from elsewhere).
+	Env     *Env
+	Options Options
+	Rest    io.Reader
+}
+
+// Run asks the questions of r that are not answered in advance, in one
+// session, and returns the call with every answer, for Write.
+func Run(ctx context.Context, r Request) (*Call, error) {
+	c, err := Prepare(r)
+	if err != nil || len(c.Pending) == 0 {
+		return c, err
+	}
+	o := r.Options
+	o.Key = r.Key // for the inbox, which checks the questions as they were
+	pending := c.Questions()
+	err = Converse(ctx, r.Env, o, Conversation{
+		First: pending[0],
+		Rest:  r.Rest,
+		Ask: func(ctx context.Context, a prompt.Asker) ([]prompt.Summary, error) {
+			got, err := a.Ask(ctx, pending)
+			if err != nil {
+				return nil, err
+			}
+			c.Fill(got)
+			return c.Summary(), nil
+		},
+		NoAnswer: c.NoAnswer,
+	})
+	return c, err
 }
 
 // Call is a Request with the answers given in advance taken: what is left

@@ -186,7 +186,7 @@ func (a *afterPeek) Read(p []byte) (int, error) {
 }
 
 // terminalExists reports whether askuser has a controlling terminal, where
-// --tty could
+// --tty could ask.
 func terminalExists() bool {
 	in, out, err := openTTY()
 	if err != nil {
