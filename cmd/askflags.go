@@ -166,7 +166,7 @@ func (f *askFlags) resolveInbox(cmd *cobra.Command, env *Env, mode ask.UI) (ask.
 	if !cmd.Flags().Changed("from") {
 		o.From = env.Getenv("ASKUSER_FROM")
 	}
-	o.From = cutFrom(o.From)
+	o.From = ask.CutFrom(o.From)
 	return o, nil
 }
 

@@ -3,8 +3,9 @@ package cmd
 import (
 	"io"
 
-	"github.com/askuser/askuser/internal/ask"
 	"github.com/spf13/cobra"
+
+	"github.com/askuser/askuser/internal/ask"
 )
 
 func newCompletionCmd() *cobra.Command {

@@ -4,9 +4,10 @@ import (
 	"context"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/prompt"
-	"github.com/spf13/cobra"
 )
 
 // confirmOptions are what askuser confirm needs, resolved from its flags.

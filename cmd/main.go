@@ -11,8 +11,9 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/askuser/askuser/internal/ask"
 	"github.com/mattn/go-isatty"
+
+	"github.com/askuser/askuser/internal/ask"
 )
 
 // Build describes the running binary; release builds set it with ldflags.

@@ -3,10 +3,8 @@ package cmd
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
@@ -14,9 +12,6 @@ import (
 	"github.com/askuser/askuser/internal/ask"
 	core "github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/mcpserver"
-	"github.com/askuser/askuser/prompt"
-	inboxask "github.com/askuser/askuser/prompt/inbox"
-	"github.com/askuser/askuser/prompt/web"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -124,7 +119,7 @@ func (f *mcpFlags) resolve(cmd *cobra.Command, env *Env) (mcpOptions, error) {
 	if !given("from") {
 		from = env.Getenv("ASKUSER_FROM")
 	}
-	opts.inbox.From = cutFrom(from)
+	opts.inbox.From = ask.CutFrom(from)
 	if !toolName().MatchString(f.name) {
 		return opts, ask.UsageErrorf("invalid --name %q: use 1-64 letters, digits, _ or -", f.name)
 	}
@@ -214,120 +209,9 @@ func mcpWays(env *Env, opts mcpOptions) (mcpserver.Elicitation, []mcpserver.Way)
 	case ask.UIElicit:
 		return mcpserver.ElicitOnly, nil
 	case ask.UIInbox:
-		return mcpserver.ElicitNever, []mcpserver.Way{mcpInboxWay(env, opts)}
+		return mcpserver.ElicitNever, []mcpserver.Way{mcpserver.InboxWay(opts.inbox, opts.key, env.IO.ErrOut)}
 	case ask.UIWeb:
-		return mcpserver.ElicitNever, []mcpserver.Way{mcpWebWay(env)}
+		return mcpserver.ElicitNever, []mcpserver.Way{mcpserver.WebWay(env.engine())}
 	}
-	return mcpserver.ElicitWhenDeclared, []mcpserver.Way{mcpInboxWay(env, opts), mcpWebWay(env)}
-}
-
-// mcpWebWay asks on the web page of --ui web, on this machine, opened in
-// the browser.
-func mcpWebWay(env *Env) mcpserver.Way {
-	return mcpserver.Way{Name: "web", Open: func(context.Context, *mcp.Implementation) (*mcpserver.Opened, error) {
-		addr, err := web.ParseAddr(web.DefaultAddr)
-		if err != nil {
-			return nil, err
-		}
-		w, closer, err := ask.OpenWeb(env.engine(), addr, true)
-		if err != nil {
-			return nil, err
-		}
-		// Opened only to ask on: nothing a failed close could lose.
-		return &mcpserver.Opened{Asker: w, Where: "Answer in your browser: " + w.URL(), Close: func() { _ = closer.Close() }}, nil
-	}}
-}
-
-// mcpInboxWay asks in the inbox (askuser inbox), when one answers at the
-// address: its probe says so.
-func mcpInboxWay(env *Env, opts mcpOptions) mcpserver.Way {
-	return mcpserver.Way{
-		Name: "inbox",
-		Hint: "Ask the person to run 'askuser inbox' in a terminal they keep in view, then ask again.",
-		Reaches: func(ctx context.Context) error {
-			if _, err := core.Dial(opts.inbox.Addr).Probe(ctx); err != nil {
-				if ctx.Err() != nil {
-					return context.Cause(ctx)
-				}
-				return &prompt.UnavailableError{Err: err}
-			}
-			return nil
-		},
-		Open: func(ctx context.Context, client *mcp.Implementation) (*mcpserver.Opened, error) {
-			c := core.Dial(opts.inbox.Addr)
-			cwd, _ := os.Getwd()
-			home, _ := os.UserHomeDir()
-			from := opts.inbox.From
-			if from == "" {
-				from = mcpFrom(client, cwd, home)
-			}
-			a := inboxask.New(inboxask.Options{
-				Client: c,
-				From:   from,
-				Cwd:    cwd,
-				PID:    os.Getpid(),
-				Limits: opts.inbox.Limits,
-				Key:    opts.key,
-				Out:    env.IO.ErrOut,
-			})
-			where := fmt.Sprintf("Waiting for an answer in the inbox (askuser inbox) at %s.", c.Addr())
-			return &mcpserver.Opened{Asker: a, Where: where, Close: func() {}}, nil
-		},
-	}
-}
-
-// The inbox takes where a set comes from up to maxFrom characters long; the
-// client's name is cut to maxFromClient, leaving room for the directory.
-const (
-	maxFrom       = 200
-	maxFromClient = 60
-)
-
-// cutFrom is --from or ASKUSER_FROM as the inbox takes it: a longer name is
-// cut to maxFrom characters, its end marked with "…". The inbox refuses a
-// longer one, and a name too long is no reason to leave questions unasked.
-func cutFrom(from string) string {
-	from = strings.TrimSpace(from)
-	if r := []rune(from); len(r) > maxFrom {
-		return strings.TrimRight(string(r[:maxFrom-1]), " ") + "…"
-	}
-	return from
-}
-
-// mcpFrom is where a call's questions come from, in the inbox, when --from
-// and ASKUSER_FROM are empty: the MCP client as it names itself, and the
-// directory it started the server in ("claude-code via MCP in ~/src/api"),
-// which tells one project's agent from another's. It is "" (the inbox then
-// shows the directory) when the client gave no name.
-func mcpFrom(client *mcp.Implementation, cwd, home string) string {
-	if client == nil {
-		return ""
-	}
-	name := client.Title
-	if strings.TrimSpace(name) == "" {
-		name = client.Name
-	}
-	// The inbox shows what it is given, escaped; it refuses only what is
-	// not text.
-	name = strings.Join(strings.Fields(strings.ToValidUTF8(strings.ReplaceAll(name, "\x00", ""), "")), " ")
-	if name == "" {
-		return ""
-	}
-	if r := []rune(name); len(r) > maxFromClient {
-		name = string(r[:maxFromClient-1]) + "…"
-	}
-	from := name + " via MCP"
-	home = strings.TrimSuffix(home, "/")
-	switch {
-	case cwd == "" || cwd == "/" || !utf8.ValidString(cwd):
-		return from
-	case home != "" && cwd == home:
-		cwd = "~"
-	case home != "" && strings.HasPrefix(cwd, home+"/"):
-		cwd = "~" + strings.TrimPrefix(cwd, home)
-	}
-	if utf8.RuneCountInString(from)+len(" in ")+utf8.RuneCountInString(cwd) > maxFrom {
-		return from
-	}
-	return from + " in " + cwd
+	return mcpserver.ElicitWhenDeclared, []mcpserver.Way{mcpserver.InboxWay(opts.inbox, opts.key, env.IO.ErrOut), mcpserver.WebWay(env.engine())}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/askuser/askuser/internal/inbox"
@@ -173,4 +174,19 @@ func (s *session) end(errOut io.Writer) {
 // its environment.
 func startNotification(command string, q schema.Question) *notify.Run {
 	return notify.Start(command, "ASKUSER_HEADER="+q.Header, "ASKUSER_QUESTION="+q.Question)
+}
+
+// MaxFrom is how long the name of where a set comes from may be, in
+// characters, in the inbox.
+const MaxFrom = 200
+
+// CutFrom is --from or ASKUSER_FROM as the inbox takes it: a longer name is
+// cut to MaxFrom characters, its end marked with "…". The inbox refuses a
+// longer one, and a name too long is no reason to leave questions unasked.
+func CutFrom(from string) string {
+	from = strings.TrimSpace(from)
+	if r := []rune(from); len(r) > MaxFrom {
+		return strings.TrimRight(string(r[:MaxFrom-1]), " ") + "…"
+	}
+	return from
 }
