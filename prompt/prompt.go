@@ -169,6 +169,15 @@ func (e *UnavailableError) Unwrap() error { return e.Err }
 // answered.
 var ErrNoAnswer = errors.New("the answer input ended before every question was answered")
 
+// SilentError is ErrNoAnswer (Err) from an asker whose input ended before
+// it gave anything at all: it asked nobody, and the questions may be
+// handed on to another way of reaching the person.
+type SilentError struct{ Err error }
+
+func (e *SilentError) Error() string { return e.Err.Error() }
+
+func (e *SilentError) Unwrap() error { return e.Err }
+
 // ShortError is ErrNoAnswer, saying how many questions were answered before
 // the input ended.
 type ShortError struct {

@@ -234,28 +234,15 @@ func (nobody) Ask(context.Context, []schema.Question) ([]prompt.Answer, error) {
 // be reached.
 type fallbackAsker struct {
 	prompt.Asker
-	read  *countingReader
 	owner *asker
 	env   *Env
 	o     Options
 }
 
-// countingReader counts the bytes read through it.
-type countingReader struct {
-	r io.Reader
-	n int64
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
-}
-
 // next returns the asker of the way after here to ask again with, when
 // err says that the answer input gave nothing at all and the inbox answers.
 func (f *fallbackAsker) next(err error) (prompt.Asker, bool) {
-	if !errors.Is(err, prompt.ErrNoAnswer) || f.read.n > 0 {
+	if !errors.As(err, new(*prompt.SilentError)) {
 		return nil, false
 	}
 	route, probe := commandLineRoute(f.env, f.o, nil, &routed{})
@@ -276,12 +263,11 @@ func (f *fallbackAsker) Ask(ctx context.Context, qs []schema.Question) ([]prompt
 }
 
 // withFallback returns the line asker that newLine makes on in, with the
-// inbox to fall back on, in auto mode, when an input that is not a terminal
-// gives nothing at all.
+// ways after here to hand the questions on to, in auto mode, when an input
+// that is not a terminal gives nothing at all.
 func withFallback(env *Env, o Options, a *asker, in side, newLine func(io.Reader) prompt.Asker) prompt.Asker {
 	if o.Mode != UIAuto || o.TTY || in.tty {
 		return newLine(in.r)
 	}
-	c := &countingReader{r: in.r}
-	return &fallbackAsker{Asker: newLine(c), read: c, owner: a, env: env, o: o}
+	return &fallbackAsker{Asker: newLine(in.r), owner: a, env: env, o: o}
 }

@@ -32,6 +32,8 @@ type Asker struct {
 	// lines delivers what a reader goroutine read, so that Ask can stop
 	// waiting when its context ends. One goroutine reads at a time.
 	lines chan lineResult
+	// spoke is set once the input has given a line.
+	spoke bool
 }
 
 type lineResult struct {
@@ -51,8 +53,17 @@ func New(in io.Reader, out io.Writer, echo bool) *Asker {
 	return &Asker{in: br, out: out, echo: echo}
 }
 
-// Ask asks each question in turn.
+// Ask asks each question in turn. An input that ends before it gave a
+// single line asked nobody: its error is a *prompt.SilentError.
 func (l *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
+	answers, err := l.askAll(ctx, qs)
+	if err != nil && !l.spoke && errors.Is(err, prompt.ErrNoAnswer) {
+		return nil, &prompt.SilentError{Err: err}
+	}
+	return answers, err
+}
+
+func (l *Asker) askAll(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
 	if answers, ok, err := prompt.AskOne(ctx, qs, l.confirm, l.input); ok {
 		return answers, err
 	}
@@ -294,6 +305,7 @@ func (l *Asker) readLine(ctx context.Context, ask string) (string, error) {
 			l.say("")
 			return "", r.err
 		}
+		l.spoke = true
 		if l.echo {
 			if r.tooLong {
 				l.say("…")
