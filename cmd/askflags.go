@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"errors"
-	"strconv"
 	"strings"
 	"time"
 
@@ -12,6 +11,7 @@ import (
 	core "github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/prompt/web"
+	"github.com/askuser/askuser/schema"
 )
 
 // askFlags are the flags of every command that asks, as cobra sets them:
@@ -185,18 +185,10 @@ func inboxAddrError(err error) error {
 // inbox to validate them alike; nil for the schema's own. The variables
 // have been checked when the schema was compiled.
 func limitsFromEnv(getenv func(string) string) *core.Limits {
-	n := func(name string) int {
-		v, _ := strconv.Atoi(strings.TrimSpace(getenv(name)))
-		return v
-	}
-	l := core.Limits{
-		MaxQuestions:      n("ASK_MAX_QUESTIONS"),
-		MaxOptions:        n("ASK_MAX_OPTIONS"),
-		HeaderMaxLength:   n("ASK_HEADER_MAX_LENGTH"),
-		QuestionMaxLength: n("ASK_QUESTION_MAX_LENGTH"),
-	}
-	if l == (core.Limits{}) {
+	l, err := schema.LimitsFromEnv(getenv)
+	if err != nil || l == (schema.Limits{}) {
 		return nil
 	}
-	return &l
+	c := core.Limits(l)
+	return &c
 }

@@ -83,7 +83,7 @@ argument and return its stdout (or, on failure, its stderr) as the result.`,
 		Example: `  askuser tool --format anthropic > askuser-tool.json
   askuser tool --format openai --name ask_user
   askuser tool --format openai-responses
-  ASK_MAX_OPTIONS=6 askuser tool --format mcp`,
+  ASKUSER_MAX_OPTIONS=6 askuser tool --format mcp`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if !toolName().MatchString(name) {

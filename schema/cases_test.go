@@ -22,8 +22,8 @@ func embedded(t testing.TB) []byte {
 // large ones.
 var overrideSets = []map[string]string{
 	{},
-	{"ASK_MAX_QUESTIONS": "1", "ASK_MAX_OPTIONS": "2", "ASK_HEADER_MAX_LENGTH": "1", "ASK_QUESTION_MAX_LENGTH": "1"},
-	{"ASK_MAX_QUESTIONS": "40", "ASK_MAX_OPTIONS": "26", "ASK_HEADER_MAX_LENGTH": "100", "ASK_QUESTION_MAX_LENGTH": "100000"},
+	{"ASKUSER_MAX_QUESTIONS": "1", "ASKUSER_MAX_OPTIONS": "2", "ASKUSER_HEADER_MAX_LENGTH": "1", "ASKUSER_QUESTION_MAX_LENGTH": "1"},
+	{"ASKUSER_MAX_QUESTIONS": "40", "ASKUSER_MAX_OPTIONS": "26", "ASKUSER_HEADER_MAX_LENGTH": "100", "ASKUSER_QUESTION_MAX_LENGTH": "100000"},
 }
 
 // compileWith compiles the embedded schema with the limit variables env.

@@ -13,62 +13,186 @@ import (
 // may change.
 type limit struct {
 	env     string
+	alias   string // the variable's older name, still read
 	pointer string // JSON pointer to the keyword in schema.json
 	min     int    // smallest value that still leaves a valid input possible
-	what    string
+	field   func(*Limits) *int
 }
 
+// limits are the limit variables, the only list of their names. The
+// ASK_ names came first; agents set up then still use them.
 var limits = []limit{
-	{"ASK_MAX_QUESTIONS", "/properties/questions/maxItems", 1, "questions"},
-	{"ASK_MAX_OPTIONS", "/$defs/question/properties/options/maxItems", 2, "options per question"},
-	{"ASK_HEADER_MAX_LENGTH", "/$defs/question/properties/header/maxLength", 1, "characters in a header"},
-	{"ASK_QUESTION_MAX_LENGTH", "/$defs/question/properties/question/maxLength", 1, "characters in a question"},
+	{"ASKUSER_MAX_QUESTIONS", "ASK_MAX_QUESTIONS", questionsPointer, 1,
+		func(l *Limits) *int { return &l.MaxQuestions }},
+	{"ASKUSER_MAX_OPTIONS", "ASK_MAX_OPTIONS", "/$defs/question/properties/options/maxItems", 2,
+		func(l *Limits) *int { return &l.MaxOptions }},
+	{"ASKUSER_HEADER_MAX_LENGTH", "ASK_HEADER_MAX_LENGTH", "/$defs/question/properties/header/maxLength", 1,
+		func(l *Limits) *int { return &l.HeaderMaxLength }},
+	{"ASKUSER_QUESTION_MAX_LENGTH", "ASK_QUESTION_MAX_LENGTH", "/$defs/question/properties/question/maxLength", 1,
+		func(l *Limits) *int { return &l.QuestionMaxLength }},
 }
+
+// questionsPointer is the limit of the number of questions, which the
+// schema's description names too.
+const questionsPointer = "/properties/questions/maxItems"
 
 // Overrides maps a limit's JSON pointer in the schema to its new value.
 type Overrides map[string]int
 
-// LimitError is a limit variable whose value is not acceptable.
+// LimitError is a limit variable whose value is not acceptable, or, when
+// Alias is set, a limit variable and its older name set to different
+// numbers.
 type LimitError struct {
 	Env, Value string
 	Min        int
+	// Alias and AliasValue are the older name of Env and its value.
+	Alias, AliasValue string
 }
 
 func (e *LimitError) Error() string {
+	if e.Alias != "" {
+		return fmt.Sprintf("%s=%s and %s=%s disagree: %s is the older name of %s; unset it or give both the same value",
+			e.Env, strings.TrimSpace(e.Value), e.Alias, strings.TrimSpace(e.AliasValue), e.Alias, e.Env)
+	}
 	if e.Min > 1 {
 		return fmt.Sprintf("%s must be an integer of at least %d (got %q)", e.Env, e.Min, e.Value)
 	}
 	return fmt.Sprintf("%s must be a positive integer (got %q)", e.Env, e.Value)
 }
 
-// OverridesFromEnv reads the limit variables through getenv. An unset or empty
-// variable keeps the schema's own value.
-func OverridesFromEnv(getenv func(string) string) (Overrides, error) {
+// Limits are the numbers that the limit variables may change. In Limits
+// read from the environment, 0 is a limit left as the schema has it.
+type Limits struct {
+	MaxQuestions, MaxOptions, HeaderMaxLength, QuestionMaxLength int
+}
+
+// LimitsFromEnv reads the limit variables through getenv: ASKUSER_MAX_QUESTIONS,
+// ASKUSER_MAX_OPTIONS, ASKUSER_HEADER_MAX_LENGTH and
+// ASKUSER_QUESTION_MAX_LENGTH, or their older names ASK_MAX_QUESTIONS,
+// ASK_MAX_OPTIONS, ASK_HEADER_MAX_LENGTH and ASK_QUESTION_MAX_LENGTH. An
+// unset or empty variable leaves its limit 0. A limit set under both names
+// must have the same number under both: when they differ, one of two
+// settings the person made would be ignored without a word, so neither is
+// taken and the error says so.
+func LimitsFromEnv(getenv func(string) string) (Limits, error) {
+	var out Limits
+	for _, l := range limits {
+		n, err := l.fromEnv(getenv)
+		if err != nil {
+			return Limits{}, err
+		}
+		*l.field(&out) = n
+	}
+	return out, nil
+}
+
+// fromEnv reads the limit l under its name and its older name.
+func (l limit) fromEnv(getenv func(string) string) (int, error) {
+	n, err := l.read(l.env, getenv)
+	if err != nil {
+		return 0, err
+	}
+	old, err := l.read(l.alias, getenv)
+	if err != nil {
+		return 0, err
+	}
+	if n != 0 && old != 0 && n != old {
+		return 0, &LimitError{Env: l.env, Value: getenv(l.env), Min: l.min, Alias: l.alias, AliasValue: getenv(l.alias)}
+	}
+	return max(n, old), nil
+}
+
+// read reads the variable name, which holds the limit l; 0 when it is
+// unset or empty.
+func (l limit) read(name string, getenv func(string) string) (int, error) {
+	v := strings.TrimSpace(getenv(name))
+	if v == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < l.min {
+		return 0, &LimitError{Env: name, Value: getenv(name), Min: l.min}
+	}
+	return n, nil
+}
+
+// Overrides returns the limits of ls that are not 0 as overrides of the
+// schema, checked as the variables are: the inbox takes limits an asker
+// sends it this way.
+func (ls Limits) Overrides() (Overrides, error) {
 	o := Overrides{}
 	for _, l := range limits {
-		v := strings.TrimSpace(getenv(l.env))
-		if v == "" {
+		n := *l.field(&ls)
+		if n == 0 {
 			continue
 		}
-		n, err := strconv.Atoi(v)
-		if err != nil || n < l.min {
-			return nil, &LimitError{Env: l.env, Value: getenv(l.env), Min: l.min}
+		if n < l.min {
+			return nil, &LimitError{Env: l.env, Value: strconv.Itoa(n), Min: l.min}
 		}
 		o[l.pointer] = n
 	}
 	return o, nil
 }
 
-// patch returns raw with the numbers at the overridden pointers replaced.
+// OverridesFromEnv reads the limit variables through getenv, as
+// LimitsFromEnv does, as overrides of the schema.
+func OverridesFromEnv(getenv func(string) string) (Overrides, error) {
+	ls, err := LimitsFromEnv(getenv)
+	if err != nil {
+		return nil, err
+	}
+	return ls.Overrides()
+}
+
+// patch returns raw with the numbers at the overridden pointers replaced,
+// and the number of questions that the description names.
 func patch(raw []byte, o Overrides) ([]byte, error) {
 	if len(o) == 0 {
 		return raw, nil
 	}
-	values := make(map[string][]byte, len(o))
+	values := make(map[string][]byte, len(o)+1)
 	for p, v := range o {
 		values[p] = []byte(strconv.Itoa(v))
 	}
+	if n, ok := o[questionsPointer]; ok {
+		if d, ok := describeQuestions(raw, n); ok {
+			values["/description"] = d
+		}
+	}
 	return splice(raw, values)
+}
+
+// describeQuestions returns the schema's description, as JSON text, with
+// the "1-4 questions" it begins with written for a limit of n questions.
+// ok is false when the description does not begin with the schema's own
+// limit, and is then left as it is.
+func describeQuestions(raw []byte, n int) (_ []byte, ok bool) {
+	var doc struct {
+		Description string `json:"description"`
+		Properties  struct {
+			Questions struct {
+				MaxItems int `json:"maxItems"`
+			} `json:"questions"`
+		} `json:"properties"`
+	}
+	if json.Unmarshal(raw, &doc) != nil {
+		return nil, false
+	}
+	rest, ok := strings.CutPrefix(doc.Description, fmt.Sprintf("1-%d questions", doc.Properties.Questions.MaxItems))
+	if !ok {
+		return nil, false
+	}
+	count := fmt.Sprintf("1-%d questions", n)
+	if n == 1 {
+		count = "1 question"
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(count+rest) != nil {
+		return nil, false
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), true
 }
 
 // splice returns raw with the values (strings, numbers, booleans, null) at
@@ -76,63 +200,9 @@ func patch(raw []byte, o Overrides) ([]byte, error) {
 // original text so that the schema printed by "askuser schema" keeps its
 // layout and key order.
 func splice(raw []byte, values map[string][]byte) ([]byte, error) {
-	type cut struct {
-		start, end int64
-		value      []byte
-	}
-	var cuts []cut
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	// path holds, per open container, the pointer token of the current value;
-	// inObject tells whether the next string token is a key.
-	var path []string
-	var isObject []bool
-	var expectKey []bool
-	for {
-		start := dec.InputOffset()
-		tok, err := dec.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("patch schema: %w", err)
-		}
-		depth := len(isObject)
-		if d, ok := tok.(json.Delim); ok {
-			switch d {
-			case '{', '[':
-				isObject = append(isObject, d == '{')
-				expectKey = append(expectKey, d == '{')
-				path = append(path, "")
-			case '}', ']':
-				isObject = isObject[:depth-1]
-				expectKey = expectKey[:depth-1]
-				path = path[:depth-1]
-				if depth-1 > 0 && isObject[depth-2] {
-					expectKey[depth-2] = true
-				}
-			}
-			continue
-		}
-		if depth > 0 && isObject[depth-1] && expectKey[depth-1] {
-			path[depth-1] = escapePointer(tok.(string))
-			expectKey[depth-1] = false
-			continue
-		}
-		if depth > 0 && isObject[depth-1] {
-			expectKey[depth-1] = true
-		}
-		p := "/" + strings.Join(path, "/")
-		if v, ok := values[p]; ok {
-			// InputOffset before Token may sit before the separator and
-			// whitespace; the value itself ends at the new offset.
-			end := dec.InputOffset()
-			s := start
-			for s < end && strings.IndexByte(" \t\r\n:,", raw[s]) >= 0 {
-				s++
-			}
-			cuts = append(cuts, cut{s, end, v})
-		}
+	cuts, err := findCuts(raw, values)
+	if err != nil {
+		return nil, err
 	}
 	if len(cuts) != len(values) {
 		return nil, fmt.Errorf("patch schema: %d of %d values found", len(cuts), len(values))
@@ -147,6 +217,95 @@ func splice(raw []byte, values map[string][]byte) ([]byte, error) {
 	out.Write(raw[at:])
 	return out.Bytes(), nil
 }
+
+// A cut is the span of raw that holds one value to replace, and the JSON
+// text to put there.
+type cut struct {
+	start, end int64
+	value      []byte
+}
+
+// findCuts finds the values at the pointers of values in raw, in order.
+func findCuts(raw []byte, values map[string][]byte) ([]cut, error) {
+	var cuts []cut
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var at pointerTracker
+	for {
+		start := dec.InputOffset()
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return cuts, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("patch schema: %w", err)
+		}
+		if d, ok := tok.(json.Delim); ok {
+			at.delim(d)
+			continue
+		}
+		if !at.value(tok) {
+			continue
+		}
+		if v, ok := values[at.pointer()]; ok {
+			// InputOffset before Token may sit before the separator and
+			// whitespace; the value itself ends at the new offset.
+			end := dec.InputOffset()
+			s := start
+			for s < end && strings.IndexByte(" \t\r\n:,", raw[s]) >= 0 {
+				s++
+			}
+			cuts = append(cuts, cut{s, end, v})
+		}
+	}
+}
+
+// A pointerTracker follows the JSON pointer of the current value through
+// the tokens of a document.
+type pointerTracker struct {
+	// path holds, per open container, the pointer token of the current
+	// value; expectKey tells, per open object, whether the next string
+	// token is a key.
+	path      []string
+	isObject  []bool
+	expectKey []bool
+}
+
+// delim opens or closes a container.
+func (p *pointerTracker) delim(d json.Delim) {
+	depth := len(p.isObject)
+	switch d {
+	case '{', '[':
+		p.isObject = append(p.isObject, d == '{')
+		p.expectKey = append(p.expectKey, d == '{')
+		p.path = append(p.path, "")
+	case '}', ']':
+		p.isObject = p.isObject[:depth-1]
+		p.expectKey = p.expectKey[:depth-1]
+		p.path = p.path[:depth-1]
+		if depth-1 > 0 && p.isObject[depth-2] {
+			p.expectKey[depth-2] = true
+		}
+	}
+}
+
+// value takes a token that is not a delimiter, and reports whether it is a
+// value rather than the key of an object member.
+func (p *pointerTracker) value(tok json.Token) bool {
+	depth := len(p.isObject)
+	if depth > 0 && p.isObject[depth-1] && p.expectKey[depth-1] {
+		p.path[depth-1] = escapePointer(tok.(string))
+		p.expectKey[depth-1] = false
+		return false
+	}
+	if depth > 0 && p.isObject[depth-1] {
+		p.expectKey[depth-1] = true
+	}
+	return true
+}
+
+// pointer is the JSON pointer of the current value.
+func (p *pointerTracker) pointer() string { return "/" + strings.Join(p.path, "/") }
 
 // escapePointer writes s as one token of a JSON pointer. It runs for every
 // key of the schema and the input, so it does not allocate when there is
@@ -166,26 +325,12 @@ func unescapePointer(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
 }
 
-// Limits are the numbers that the limit variables may change, as in effect.
-type Limits struct {
-	MaxQuestions, MaxOptions, HeaderMaxLength, QuestionMaxLength int
-}
-
-// Limits reads the limits from the compiled schema.
+// Limits reads the limits in effect from the compiled schema.
 func (s *Schema) Limits() Limits {
-	get := func(env string) int {
-		for _, l := range limits {
-			if l.env == env {
-				v, _ := s.lookup(l.pointer)
-				return intOf(v)
-			}
-		}
-		return 0
+	var out Limits
+	for _, l := range limits {
+		v, _ := s.lookup(l.pointer)
+		*l.field(&out) = intOf(v)
 	}
-	return Limits{
-		MaxQuestions:      get("ASK_MAX_QUESTIONS"),
-		MaxOptions:        get("ASK_MAX_OPTIONS"),
-		HeaderMaxLength:   get("ASK_HEADER_MAX_LENGTH"),
-		QuestionMaxLength: get("ASK_QUESTION_MAX_LENGTH"),
-	}
+	return out
 }

@@ -3,20 +3,9 @@ package schema
 import (
 	"bytes"
 	"errors"
-	"os"
 	"strings"
 	"testing"
 )
-
-// schemaJSON is the schema as embedded in the program.
-func schemaJSON(t *testing.T) []byte {
-	t.Helper()
-	raw, err := os.ReadFile("../schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return raw
-}
 
 func env(vars map[string]string) func(string) string {
 	return func(k string) string { return vars[k] }
@@ -29,25 +18,42 @@ func TestOverridesFromEnv(t *testing.T) {
 		want Overrides
 	}{
 		{"unset", nil, Overrides{}},
-		{"empty", map[string]string{"ASK_MAX_QUESTIONS": ""}, Overrides{}},
-		{"blank", map[string]string{"ASK_MAX_QUESTIONS": "  "}, Overrides{}},
-		{"questions", map[string]string{"ASK_MAX_QUESTIONS": "6"},
+		{"empty", map[string]string{"ASKUSER_MAX_QUESTIONS": ""}, Overrides{}},
+		{"blank", map[string]string{"ASKUSER_MAX_QUESTIONS": "  "}, Overrides{}},
+		{"questions", map[string]string{"ASKUSER_MAX_QUESTIONS": "6"},
 			Overrides{"/properties/questions/maxItems": 6}},
-		{"options", map[string]string{"ASK_MAX_OPTIONS": "2"},
+		{"options", map[string]string{"ASKUSER_MAX_OPTIONS": "2"},
 			Overrides{"/$defs/question/properties/options/maxItems": 2}},
-		{"header", map[string]string{"ASK_HEADER_MAX_LENGTH": "1"},
+		{"header", map[string]string{"ASKUSER_HEADER_MAX_LENGTH": "1"},
 			Overrides{"/$defs/question/properties/header/maxLength": 1}},
-		{"question, spaces around", map[string]string{"ASK_QUESTION_MAX_LENGTH": " 800\n"},
+		{"question, spaces around", map[string]string{"ASKUSER_QUESTION_MAX_LENGTH": " 800\n"},
 			Overrides{"/$defs/question/properties/question/maxLength": 800}},
 		{"all", map[string]string{
-			"ASK_MAX_QUESTIONS": "1", "ASK_MAX_OPTIONS": "9",
-			"ASK_HEADER_MAX_LENGTH": "40", "ASK_QUESTION_MAX_LENGTH": "1000",
+			"ASKUSER_MAX_QUESTIONS": "1", "ASKUSER_MAX_OPTIONS": "9",
+			"ASKUSER_HEADER_MAX_LENGTH": "40", "ASKUSER_QUESTION_MAX_LENGTH": "1000",
 		}, Overrides{
 			"/properties/questions/maxItems":                1,
 			"/$defs/question/properties/options/maxItems":   9,
 			"/$defs/question/properties/header/maxLength":   40,
 			"/$defs/question/properties/question/maxLength": 1000,
 		}},
+		{"older names", map[string]string{
+			"ASK_MAX_QUESTIONS": "2", "ASK_MAX_OPTIONS": "3",
+			"ASK_HEADER_MAX_LENGTH": "20", "ASK_QUESTION_MAX_LENGTH": " 700",
+		}, Overrides{
+			"/properties/questions/maxItems":                2,
+			"/$defs/question/properties/options/maxItems":   3,
+			"/$defs/question/properties/header/maxLength":   20,
+			"/$defs/question/properties/question/maxLength": 700,
+		}},
+		{"both names, one number", map[string]string{"ASKUSER_MAX_OPTIONS": "6", "ASK_MAX_OPTIONS": " 6 "},
+			Overrides{"/$defs/question/properties/options/maxItems": 6}},
+		{"both names, older one empty", map[string]string{"ASKUSER_MAX_OPTIONS": "6", "ASK_MAX_OPTIONS": ""},
+			Overrides{"/$defs/question/properties/options/maxItems": 6}},
+		{"both names, newer one empty", map[string]string{"ASKUSER_MAX_OPTIONS": "", "ASK_MAX_OPTIONS": "5"},
+			Overrides{"/$defs/question/properties/options/maxItems": 5}},
+		{"each name for another limit", map[string]string{"ASKUSER_MAX_QUESTIONS": "3", "ASK_MAX_OPTIONS": "5"},
+			Overrides{"/properties/questions/maxItems": 3, "/$defs/question/properties/options/maxItems": 5}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -73,15 +79,21 @@ func TestOverridesFromEnvBad(t *testing.T) {
 		min        int
 		msg        string
 	}{
+		{"ASKUSER_MAX_QUESTIONS", "abc", 1, `ASKUSER_MAX_QUESTIONS must be a positive integer (got "abc")`},
+		{"ASKUSER_MAX_QUESTIONS", "0", 1, `ASKUSER_MAX_QUESTIONS must be a positive integer (got "0")`},
+		{"ASKUSER_MAX_QUESTIONS", "-2", 1, `ASKUSER_MAX_QUESTIONS must be a positive integer (got "-2")`},
+		{"ASKUSER_MAX_QUESTIONS", "1.5", 1, `ASKUSER_MAX_QUESTIONS must be a positive integer (got "1.5")`},
+		{"ASKUSER_MAX_QUESTIONS", "4x", 1, `ASKUSER_MAX_QUESTIONS must be a positive integer (got "4x")`},
+		{"ASKUSER_MAX_OPTIONS", "1", 2, `ASKUSER_MAX_OPTIONS must be an integer of at least 2 (got "1")`},
+		{"ASKUSER_MAX_OPTIONS", "abc", 2, `ASKUSER_MAX_OPTIONS must be an integer of at least 2 (got "abc")`},
+		{"ASKUSER_HEADER_MAX_LENGTH", "0", 1, `ASKUSER_HEADER_MAX_LENGTH must be a positive integer (got "0")`},
+		{"ASKUSER_QUESTION_MAX_LENGTH", "abc", 1, `ASKUSER_QUESTION_MAX_LENGTH must be a positive integer (got "abc")`},
+		{"ASKUSER_QUESTION_MAX_LENGTH", " 0 ", 1, `ASKUSER_QUESTION_MAX_LENGTH must be a positive integer (got " 0 ")`},
+		// The older names are checked alike, and the error names the
+		// variable that is set.
 		{"ASK_MAX_QUESTIONS", "abc", 1, `ASK_MAX_QUESTIONS must be a positive integer (got "abc")`},
-		{"ASK_MAX_QUESTIONS", "0", 1, `ASK_MAX_QUESTIONS must be a positive integer (got "0")`},
-		{"ASK_MAX_QUESTIONS", "-2", 1, `ASK_MAX_QUESTIONS must be a positive integer (got "-2")`},
-		{"ASK_MAX_QUESTIONS", "1.5", 1, `ASK_MAX_QUESTIONS must be a positive integer (got "1.5")`},
-		{"ASK_MAX_QUESTIONS", "4x", 1, `ASK_MAX_QUESTIONS must be a positive integer (got "4x")`},
 		{"ASK_MAX_OPTIONS", "1", 2, `ASK_MAX_OPTIONS must be an integer of at least 2 (got "1")`},
-		{"ASK_MAX_OPTIONS", "abc", 2, `ASK_MAX_OPTIONS must be an integer of at least 2 (got "abc")`},
 		{"ASK_HEADER_MAX_LENGTH", "0", 1, `ASK_HEADER_MAX_LENGTH must be a positive integer (got "0")`},
-		{"ASK_QUESTION_MAX_LENGTH", "abc", 1, `ASK_QUESTION_MAX_LENGTH must be a positive integer (got "abc")`},
 		{"ASK_QUESTION_MAX_LENGTH", " 0 ", 1, `ASK_QUESTION_MAX_LENGTH must be a positive integer (got " 0 ")`},
 	}
 	for _, tt := range tests {
@@ -101,8 +113,68 @@ func TestOverridesFromEnvBad(t *testing.T) {
 	}
 }
 
+// A limit set to two numbers under its two names is refused, whichever is
+// valid: taking either would ignore the other setting without a word.
+func TestLimitsFromEnvBothNamesDisagree(t *testing.T) {
+	tests := []struct {
+		vars map[string]string
+		msg  string
+	}{
+		{map[string]string{"ASKUSER_MAX_OPTIONS": "6", "ASK_MAX_OPTIONS": "5"},
+			"ASKUSER_MAX_OPTIONS=6 and ASK_MAX_OPTIONS=5 disagree: ASK_MAX_OPTIONS is the older name of ASKUSER_MAX_OPTIONS; unset it or give both the same value"},
+		{map[string]string{"ASKUSER_QUESTION_MAX_LENGTH": " 800 ", "ASK_QUESTION_MAX_LENGTH": "80"},
+			"ASKUSER_QUESTION_MAX_LENGTH=800 and ASK_QUESTION_MAX_LENGTH=80 disagree: ASK_QUESTION_MAX_LENGTH is the older name of ASKUSER_QUESTION_MAX_LENGTH; unset it or give both the same value"},
+		{map[string]string{"ASKUSER_MAX_QUESTIONS": "6", "ASK_MAX_QUESTIONS": "0"},
+			`ASK_MAX_QUESTIONS must be a positive integer (got "0")`},
+	}
+	for _, tt := range tests {
+		l, err := LimitsFromEnv(env(tt.vars))
+		var le *LimitError
+		if !errors.As(err, &le) {
+			t.Fatalf("%v: err = %v, limits %+v, want a *LimitError", tt.vars, err, l)
+		}
+		if err.Error() != tt.msg {
+			t.Errorf("message\n got %s\nwant %s", err, tt.msg)
+		}
+		if _, err := OverridesFromEnv(env(tt.vars)); err == nil || err.Error() != tt.msg {
+			t.Errorf("OverridesFromEnv: err = %v, want %s", err, tt.msg)
+		}
+	}
+}
+
+// LimitsFromEnv fills each limit from its variable, and leaves 0 for the
+// schema's own; Overrides turns them back into the same overrides as the
+// variables give, so the limits an asker sends the inbox mean what they
+// meant to the asker.
+func TestLimitsFromEnvAndOverrides(t *testing.T) {
+	vars := map[string]string{"ASKUSER_MAX_QUESTIONS": "7", "ASK_HEADER_MAX_LENGTH": "30"}
+	l, err := LimitsFromEnv(env(vars))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (Limits{MaxQuestions: 7, HeaderMaxLength: 30}); l != want {
+		t.Fatalf("LimitsFromEnv = %+v, want %+v", l, want)
+	}
+	o, err := l.Overrides()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromEnv, _ := OverridesFromEnv(env(vars))
+	if len(o) != 2 || len(fromEnv) != 2 || o["/properties/questions/maxItems"] != 7 ||
+		o["/$defs/question/properties/header/maxLength"] != 30 || fromEnv["/properties/questions/maxItems"] != 7 {
+		t.Errorf("Overrides() = %v, OverridesFromEnv = %v", o, fromEnv)
+	}
+	_, err = Limits{MaxOptions: 1}.Overrides()
+	if err == nil || err.Error() != `ASKUSER_MAX_OPTIONS must be an integer of at least 2 (got "1")` {
+		t.Errorf("Overrides of MaxOptions 1: err = %v", err)
+	}
+	if _, err := (Limits{MaxQuestions: -3}).Overrides(); err == nil {
+		t.Error("Overrides of MaxQuestions -3: no error")
+	}
+}
+
 func TestCompileWithoutOverrides(t *testing.T) {
-	raw := schemaJSON(t)
+	raw := embedded(t)
 	s, err := Compile(raw, Overrides{})
 	if err != nil {
 		t.Fatal(err)
@@ -117,46 +189,52 @@ func TestCompileWithoutOverrides(t *testing.T) {
 }
 
 // TestCompileOverrides checks each variable: the limit in effect, the
-// schema text (the same layout, with only the one number changed), and
-// validation at the new limit.
+// schema text (the same layout, with only the one number changed, and
+// the description that names it), and validation at the new limit.
 func TestCompileOverrides(t *testing.T) {
-	raw := schemaJSON(t)
+	raw := embedded(t)
 	tests := []struct {
 		env, value string
 		// old and new are the schema line before and after.
 		old, new string
-		limits   Limits
+		// also is a text that changes with the limit, before and after.
+		also   [2]string
+		limits Limits
 		// valid is at the new limit; invalid is one past it.
 		valid, invalid string
 		problem        string
 	}{
 		{
-			"ASK_MAX_QUESTIONS", "2",
+			"ASKUSER_MAX_QUESTIONS", "2",
 			`      "maxItems": 4,`, `      "maxItems": 2,`,
+			[2]string{`"description": "1-4 questions for`, `"description": "1-2 questions for`},
 			Limits{2, 4, 12, 500},
 			doc(q("A?", "A"), q("B?", "B")),
 			doc(q("A?", "A"), q("B?", "B"), q("C?", "C")),
 			"questions: must have at most 2 items (got 3)",
 		},
 		{
-			"ASK_MAX_OPTIONS", "5",
+			"ASKUSER_MAX_OPTIONS", "5",
 			`          "maxItems": 4,`, `          "maxItems": 5,`,
+			[2]string{},
 			Limits{4, 5, 12, 500},
 			doc(qOpts("A?", "A", 5)),
 			doc(qOpts("A?", "A", 6)),
 			"questions[0].options: must have at most 5 items (got 6)",
 		},
 		{
-			"ASK_HEADER_MAX_LENGTH", "20",
+			"ASKUSER_HEADER_MAX_LENGTH", "20",
 			`          "maxLength": 12`, `          "maxLength": 20`,
+			[2]string{},
 			Limits{4, 4, 20, 500},
 			doc(q("A?", strings.Repeat("h", 20))),
 			doc(q("A?", strings.Repeat("h", 21))),
 			"questions[0].header: must be at most 20 characters (got 21)",
 		},
 		{
-			"ASK_QUESTION_MAX_LENGTH", "10",
+			"ASKUSER_QUESTION_MAX_LENGTH", "10",
 			`          "maxLength": 500`, `          "maxLength": 10`,
+			[2]string{},
 			Limits{4, 4, 12, 10},
 			doc(q("Which one?", "A")),
 			doc(q("Which ones?", "A")),
@@ -180,6 +258,7 @@ func TestCompileOverrides(t *testing.T) {
 				t.Fatalf("schema.json has no single line %q", tt.old)
 			}
 			want := strings.Replace(string(raw), "\n"+tt.old+"\n", "\n"+tt.new+"\n", 1)
+			want = strings.Replace(want, tt.also[0], tt.also[1], 1)
 			if got := string(s.Bytes()); got != want {
 				t.Errorf("Bytes() is not schema.json with %q for %q:\n%s", tt.new, tt.old, got)
 			}
@@ -195,7 +274,7 @@ func TestCompileOverrides(t *testing.T) {
 }
 
 func TestCompileKeepsTheRawText(t *testing.T) {
-	raw := schemaJSON(t)
+	raw := embedded(t)
 	keep := bytes.Clone(raw)
 	if _, err := Compile(raw, Overrides{"/properties/questions/maxItems": 7}); err != nil {
 		t.Fatal(err)
@@ -206,7 +285,7 @@ func TestCompileKeepsTheRawText(t *testing.T) {
 }
 
 func TestPatchUnknownPointer(t *testing.T) {
-	_, err := Compile(schemaJSON(t), Overrides{"/properties/nothing/maxItems": 3})
+	_, err := Compile(embedded(t), Overrides{"/properties/nothing/maxItems": 3})
 	if err == nil {
 		t.Fatal("no error for an override the schema does not have")
 	}
@@ -222,4 +301,35 @@ func TestPatchLayout(t *testing.T) {
 	if string(got) != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
+}
+
+// The schema's description says how many questions it takes: it follows
+// the limit, so that the schema does not contradict its own maxItems.
+func TestDescriptionFollowsQuestionLimit(t *testing.T) {
+	raw := embedded(t)
+	for _, tt := range []struct {
+		max  string
+		want string
+	}{
+		{"", `"description": "1-4 questions for the person at the keyboard: multiple-choice (an \"Other\" choice`},
+		{"9", `"description": "1-9 questions for the person at the keyboard: multiple-choice (an \"Other\" choice`},
+		{"1", `"description": "1 question for the person at the keyboard: multiple-choice (an \"Other\" choice`},
+	} {
+		o, err := OverridesFromEnv(env(map[string]string{"ASKUSER_MAX_QUESTIONS": tt.max, "ASKUSER_MAX_OPTIONS": "6"}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := Compile(raw, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(s.Bytes()), tt.want) {
+			t.Errorf("ASKUSER_MAX_QUESTIONS=%q: the schema does not say\n%s\n%s", tt.max, tt.want, firstLines(s.Bytes(), 5))
+		}
+	}
+}
+
+func firstLines(b []byte, n int) string {
+	lines := strings.SplitN(string(b), "\n", n+1)
+	return strings.Join(lines[:min(n, len(lines))], "\n")
 }

@@ -18,11 +18,24 @@ func rules(doc any, key KeyBy, check func(string) (string, error), lim Limits) [
 	if !ok {
 		return nil
 	}
-	var ps []Problem
 	raw, _ := root["questions"].([]any)
 	raw = raw[:min(len(raw), lim.MaxQuestions+1)]
-	qs := make([]Question, len(raw))
-	keyed := map[string]int{} // answer key, as seen → index of the first question with it
+	qs, keyed, ps := questionRules(raw, key, lim.MaxOptions)
+	keys := newKeyIndex(qs, key)
+	answers, _ := root["answers"].(map[string]any)
+	ps = append(ps, keys.check("answers", answers, keyed, answerRule(qs, check))...)
+	annotations, _ := root["annotations"].(map[string]any)
+	ps = append(ps, keys.check("annotations", annotations, keyed, noteRule(check))...)
+	return ps
+}
+
+// questionRules reads the questions raw, and checks that their answer keys
+// differ and that the labels of each question differ and are not Other. It
+// looks at no more options of a question than maxOptions+1. keyed tells
+// whether any question has a key to answer it by.
+func questionRules(raw []any, key KeyBy, maxOptions int) (qs []Question, keyed bool, ps []Problem) {
+	qs = make([]Question, len(raw))
+	seen := map[string]int{} // answer key, as seen → index of the first question with it
 	for i, q := range raw {
 		q, ok := q.(map[string]any)
 		if !ok {
@@ -32,45 +45,56 @@ func rules(doc any, key KeyBy, check func(string) (string, error), lim Limits) [
 		if k, ok := q[key.field()].(string); ok && !IsBlank(k) {
 			// Keys that differ only by what draws nothing look the same
 			// on the screen and in the output.
-			seen := StripInvisible(k)
-			if first, dup := keyed[seen]; dup {
+			shown := StripInvisible(k)
+			if first, dup := seen[shown]; dup {
 				ps = append(ps, problem([]any{"questions", i, key.field()},
 					"same as questions[%d].%s (%q); answers are keyed by %s, so each must be different",
 					first, key.field(), k, key.noun()))
 			} else {
-				keyed[seen] = i
+				seen[shown] = i
 			}
 		}
 		opts, _ := q["options"].([]any)
-		opts = opts[:min(len(opts), lim.MaxOptions+1)]
-		labels := map[string]int{}
-		for j, o := range opts {
-			o, ok := o.(map[string]any)
-			if !ok {
-				continue
-			}
-			l, ok := o["label"].(string)
-			if !ok || IsBlank(l) {
-				continue
-			}
-			at := []any{"questions", i, "options", j, "label"}
-			// Labels are compared as a person reads them: "Other\u200b"
-			// is Other, and "SQ\u200bLite" is SQLite.
-			norm := strings.ToLower(strings.TrimSpace(StripInvisible(l)))
-			if norm == "other" {
-				ps = append(ps, problem(at, "must not be %q: an Other choice is added to every question automatically", l))
-				continue
-			}
-			if first, dup := labels[norm]; dup {
-				ps = append(ps, problem(at, "same as options[%d].label (%q); labels must differ, ignoring case", first, l))
-				continue
-			}
-			labels[norm] = j
-		}
+		ps = append(ps, labelRules(i, opts[:min(len(opts), maxOptions+1)])...)
 	}
-	keys := newKeyIndex(qs, key)
-	answers, _ := root["answers"].(map[string]any)
-	ps = append(ps, keys.check("answers", answers, len(keyed) > 0, func(at []any, i int, v any) []Problem {
+	return qs, len(seen) > 0, ps
+}
+
+// labelRules checks the labels of the options opts of question i: none is
+// Other, and no two are the same.
+func labelRules(i int, opts []any) []Problem {
+	var ps []Problem
+	labels := map[string]int{}
+	for j, o := range opts {
+		o, ok := o.(map[string]any)
+		if !ok {
+			continue
+		}
+		l, ok := o["label"].(string)
+		if !ok || IsBlank(l) {
+			continue
+		}
+		at := []any{"questions", i, "options", j, "label"}
+		// Labels are compared as a person reads them: "Other\u200b"
+		// is Other, and "SQ\u200bLite" is SQLite.
+		norm := strings.ToLower(strings.TrimSpace(StripInvisible(l)))
+		if norm == "other" {
+			ps = append(ps, problem(at, "must not be %q: an Other choice is added to every question automatically", l))
+			continue
+		}
+		if first, dup := labels[norm]; dup {
+			ps = append(ps, problem(at, "same as options[%d].label (%q); labels must differ, ignoring case", first, l))
+			continue
+		}
+		labels[norm] = j
+	}
+	return ps
+}
+
+// answerRule checks a preset answer v, at at, to question i of qs: it is
+// not blank, and its typed part, if any, passes check.
+func answerRule(qs []Question, check func(string) (string, error)) func(at []any, i int, v any) []Problem {
+	return func(at []any, i int, v any) []Problem {
 		s, ok := v.(string)
 		if !ok {
 			return nil
@@ -86,9 +110,13 @@ func rules(doc any, key KeyBy, check func(string) (string, error), lim Limits) [
 			}
 		}
 		return nil
-	})...)
-	annotations, _ := root["annotations"].(map[string]any)
-	ps = append(ps, keys.check("annotations", annotations, len(keyed) > 0, func(at []any, _ int, v any) []Problem {
+	}
+}
+
+// noteRule checks a preset annotation v, at at: its notes are not blank
+// and pass check.
+func noteRule(check func(string) (string, error)) func(at []any, i int, v any) []Problem {
+	return func(at []any, _ int, v any) []Problem {
 		a, _ := v.(map[string]any)
 		notes, ok := a["notes"].(string)
 		if !ok {
@@ -104,8 +132,7 @@ func rules(doc any, key KeyBy, check func(string) (string, error), lim Limits) [
 			}
 		}
 		return nil
-	})...)
-	return ps
+	}
 }
 
 // questionOf reads what the rules need from a decoded question that may

@@ -224,70 +224,97 @@ func inputOf(doc any, key KeyBy, check func(string) (string, error)) (*Input, bo
 	}
 	in := &Input{Questions: make([]Question, len(qs))}
 	for i, v := range qs {
-		q, ok := v.(map[string]any)
-		if !ok {
+		if !readQuestion(v, &in.Questions[i]) {
 			return nil, false
-		}
-		out := &in.Questions[i]
-		out.Question, _ = q["question"].(string)
-		out.Header, _ = q["header"].(string)
-		out.Type, _ = q["type"].(string)
-		out.MultiSelect, _ = q["multiSelect"].(bool)
-		out.Placeholder, _ = q["placeholder"].(string)
-		v, ok := q["options"]
-		if !ok {
-			continue // a text question
-		}
-		opts, ok := v.([]any)
-		if !ok {
-			return nil, false
-		}
-		out.Options = make([]Option, len(opts))
-		for j, v := range opts {
-			o, ok := v.(map[string]any)
-			if !ok {
-				return nil, false
-			}
-			out.Options[j].Label, _ = o["label"].(string)
-			out.Options[j].Description, _ = o["description"].(string)
-			out.Options[j].Preview, _ = o["preview"].(string)
 		}
 	}
 	keys := newKeyIndex(in.Questions, key)
-	if m, ok := root["answers"].(map[string]any); ok {
-		in.Answers = make(map[string]string, len(m))
-		for k, v := range m {
-			i, ok := keys.find(k)
-			if !ok {
-				return nil, false
-			}
-			if in.Answers[key.Key(in.Questions[i])], ok = v.(string); !ok {
-				return nil, false
-			}
-		}
+	if in.Answers, ok = keyedOf(root, "answers", keys, answerOf); !ok {
+		return nil, false
 	}
-	if m, ok := root["annotations"].(map[string]any); ok {
-		in.Annotations = make(map[string]string, len(m))
-		for k, v := range m {
-			i, ok := keys.find(k)
-			if !ok {
-				return nil, false
-			}
-			a, _ := v.(map[string]any)
-			notes, ok := a["notes"].(string)
-			if !ok {
-				return nil, false
-			}
-			if check != nil {
-				// The rules have checked it; this cleans it.
-				if notes, _ = check(notes); notes == "" {
-					return nil, false
-				}
-			}
-			in.Annotations[key.Key(in.Questions[i])] = notes
-		}
+	if in.Annotations, ok = keyedOf(root, "annotations", keys, notesOf(check)); !ok {
+		return nil, false
 	}
 	return in, true
+}
+
+// readQuestion reads the decoded question v into out, and reports whether
+// it has the shape of one.
+func readQuestion(v any, out *Question) bool {
+	q, ok := v.(map[string]any)
+	if !ok {
+		return false
+	}
+	out.Question, _ = q["question"].(string)
+	out.Header, _ = q["header"].(string)
+	out.Type, _ = q["type"].(string)
+	out.MultiSelect, _ = q["multiSelect"].(bool)
+	out.Placeholder, _ = q["placeholder"].(string)
+	v, ok = q["options"]
+	if !ok {
+		return true // a text question
+	}
+	opts, ok := v.([]any)
+	if !ok {
+		return false
+	}
+	out.Options = make([]Option, len(opts))
+	for j, v := range opts {
+		o, ok := v.(map[string]any)
+		if !ok {
+			return false
+		}
+		out.Options[j].Label, _ = o["label"].(string)
+		out.Options[j].Description, _ = o["description"].(string)
+		out.Options[j].Preview, _ = o["preview"].(string)
+	}
+	return true
+}
+
+// keyedOf reads the member field of the document root, the preset answers
+// or notes, keyed by the answer key of the question that keys finds for
+// each; value reads each one. It is nil when root has none.
+func keyedOf(root map[string]any, field string, keys *keyIndex, value func(any) (string, bool)) (map[string]string, bool) {
+	m, ok := root[field].(map[string]any)
+	if !ok {
+		return nil, true
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		i, ok := keys.find(k)
+		if !ok {
+			return nil, false
+		}
+		if out[keys.key.Key(keys.qs[i])], ok = value(v); !ok {
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+// answerOf reads a preset answer.
+func answerOf(v any) (string, bool) {
+	s, ok := v.(string)
+	return s, ok
+}
+
+// notesOf returns what reads the notes of a preset annotation, cleaned by
+// check when it is not nil.
+func notesOf(check func(string) (string, error)) func(any) (string, bool) {
+	return func(v any) (string, bool) {
+		a, _ := v.(map[string]any)
+		notes, ok := a["notes"].(string)
+		if !ok {
+			return "", false
+		}
+		if check != nil {
+			// The rules have checked it; this cleans it.
+			if notes, _ = check(notes); notes == "" {
+				return "", false
+			}
+		}
+		return notes, true
+	}
 }
 
 // decode reads data, which must be exactly one JSON value, keeping numbers

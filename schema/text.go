@@ -3,75 +3,113 @@ package schema
 import (
 	"slices"
 	"strings"
+	"unicode"
 )
 
 // The texts of the questions must show something: a header, a label or a
 // question made only of spaces, or of characters that draw nothing, would
 // be an empty chip, an invisible choice or an answer key nobody can read.
-// Both kinds of character are listed here, once: the "not blank" pattern of
-// schema.json is written from these tables (a test holds the two equal),
-// and the rules and every asker use the functions below. So are the two
-// kinds among the invisible that a terminal does not merely leave out
-// (controls, bidirectional controls), which the askers must never draw.
+// Both kinds of character are taken here, once, from the tables of Go's
+// unicode package: the "not blank" pattern of schema.json is written from
+// them (go test ./schema -update writes it; the test fails when the two
+// drift), and the rules and every asker use the functions below. So are
+// the two kinds among the invisible that a terminal does not merely leave
+// out (controls, bidirectional controls), which the askers must never draw.
 
 // runeRange is a closed range of code points.
 type runeRange struct{ lo, hi rune }
 
-// whiteSpace is Unicode's White_Space property: what unicode.IsSpace
-// reports, written out so that the schema's pattern can list it.
-var whiteSpace = []runeRange{
-	{0x0009, 0x000d}, // tab, line feed, vertical tab, form feed, carriage return
-	{0x0020, 0x0020}, // space
-	{0x0085, 0x0085}, // next line
-	{0x00a0, 0x00a0}, // no-break space
-	{0x1680, 0x1680}, // ogham space mark
-	{0x2000, 0x200a}, // en quad … hair space
-	{0x2028, 0x2029}, // line and paragraph separators
-	{0x202f, 0x202f}, // narrow no-break space
-	{0x205f, 0x205f}, // medium mathematical space
-	{0x3000, 0x3000}, // ideographic space, typed by CJK input methods
+var (
+	// whiteSpace is Unicode's White_Space property: what unicode.IsSpace
+	// reports.
+	whiteSpace = rangesOf(unicode.White_Space)
+
+	// control is Unicode's control characters (general category Cc): the
+	// C0 controls, DEL and the C1 controls. A terminal obeys them rather
+	// than showing them. Tab, line feed and the other line breaks among
+	// them are white space; the others draw nothing.
+	control = rangesOf(unicode.Cc)
+
+	// bidiControl is Unicode's Bidi_Control property: the marks,
+	// embeddings, overrides and isolates that change the order in which the
+	// text around them is shown, so that it reads otherwise than it is
+	// stored. They draw nothing themselves.
+	bidiControl = rangesOf(unicode.Bidi_Control)
+
+	// invisible is every character that draws nothing and is not white
+	// space: the controls, Unicode's Default_Ignorable_Code_Point, and the
+	// blank braille pattern.
+	invisible = union(without(control, whiteSpace), defaultIgnorable(), []runeRange{brailleBlank})
+)
+
+// brailleBlank is U+2800 BRAILLE PATTERN BLANK, which fonts draw as
+// nothing but no Unicode property calls ignorable.
+var brailleBlank = runeRange{0x2800, 0x2800}
+
+// drawnFormat are the format characters (Cf) that Unicode's derivation of
+// Default_Ignorable_Code_Point leaves out because they draw something: the
+// interlinear annotation marks and the Egyptian hieroglyph format controls
+// (their whole block). The prepended concatenation marks, left out too,
+// have a property of their own.
+var drawnFormat = []runeRange{{0xfff9, 0xfffb}, {0x13430, 0x1345f}}
+
+// defaultIgnorable is Unicode's Default_Ignorable_Code_Point, derived as
+// DerivedCoreProperties.txt derives it (the unicode package does not have
+// it): Other_Default_Ignorable_Code_Point, the format characters and the
+// variation selectors, less white space, the format characters that draw
+// and the prepended concatenation marks. Among them are the zero-width
+// spaces and joiners, the word joiner, the soft hyphen, the bidirectional
+// controls, the fillers and the tags.
+func defaultIgnorable() []runeRange {
+	all := union(rangesOf(unicode.Other_Default_Ignorable_Code_Point), rangesOf(unicode.Cf), rangesOf(unicode.Variation_Selector))
+	return without(all, whiteSpace, drawnFormat, rangesOf(unicode.Prepended_Concatenation_Mark))
 }
 
-// control is Unicode's control characters (general category Cc): the C0
-// controls, DEL and the C1 controls. A terminal obeys them rather than
-// showing them. Tab, line feed and the other line breaks among them are
-// white space; the others draw nothing.
-var control = []runeRange{{0x0000, 0x001f}, {0x007f, 0x009f}}
-
-// bidiControl is Unicode's Bidi_Control property: the marks, embeddings,
-// overrides and isolates that change the order in which the text around
-// them is shown, so that it reads otherwise than it is stored. They draw
-// nothing themselves.
-var bidiControl = []runeRange{
-	{0x061c, 0x061c}, // arabic letter mark
-	{0x200e, 0x200f}, // left-to-right and right-to-left marks
-	{0x202a, 0x202e}, // embeddings, pop, overrides
-	{0x2066, 0x2069}, // isolates
+// rangesOf returns the code points of a table of the unicode package as
+// ranges, in order.
+func rangesOf(t *unicode.RangeTable) []runeRange {
+	var out []runeRange
+	add := func(lo, hi, stride rune) {
+		if stride == 1 {
+			out = append(out, runeRange{lo, hi})
+			return
+		}
+		for r := lo; r <= hi; r += stride {
+			out = append(out, runeRange{r, r})
+		}
+	}
+	for _, x := range t.R16 {
+		add(rune(x.Lo), rune(x.Hi), rune(x.Stride))
+	}
+	for _, x := range t.R32 {
+		add(rune(x.Lo), rune(x.Hi), rune(x.Stride))
+	}
+	return union(out)
 }
 
-// ignorable is the rest of what draws nothing: Unicode's
-// Default_Ignorable_Code_Point beyond the bidirectional controls
-// (zero-width spaces and joiners, the word joiner, the soft hyphen,
-// variation selectors, fillers, tags), and the blank braille pattern,
-// which fonts draw as nothing.
-var ignorable = []runeRange{
-	{0x00ad, 0x00ad},   // soft hyphen
-	{0x034f, 0x034f},   // combining grapheme joiner
-	{0x115f, 0x1160},   // hangul fillers
-	{0x17b4, 0x17b5},   // khmer inherent vowels
-	{0x180b, 0x180f},   // mongolian variation selectors and vowel separator
-	{0x200b, 0x200d},   // zero-width space, non-joiner, joiner
-	{0x2060, 0x2065},   // word joiner, invisible operators
-	{0x206a, 0x206f},   // deprecated format characters
-	{0x2800, 0x2800},   // braille pattern blank
-	{0x3164, 0x3164},   // hangul filler
-	{0xfe00, 0xfe0f},   // variation selectors
-	{0xfeff, 0xfeff},   // zero-width no-break space (byte-order mark)
-	{0xffa0, 0xffa0},   // halfwidth hangul filler
-	{0xfff0, 0xfff8},   // reserved, ignorable
-	{0x1bca0, 0x1bca3}, // shorthand format controls
-	{0x1d173, 0x1d17a}, // musical symbol format controls
-	{0xe0000, 0xe0fff}, // tags, variation selectors supplement
+// without returns the code points of a that are in none of the others, as
+// ranges in order. Every list is in order, as union and rangesOf make them.
+func without(a []runeRange, others ...[]runeRange) []runeRange {
+	cut := union(others...)
+	var out []runeRange
+	for _, x := range a {
+		for _, c := range cut {
+			if c.hi < x.lo || c.lo > x.hi {
+				continue
+			}
+			if c.lo > x.lo {
+				out = append(out, runeRange{x.lo, c.lo - 1})
+			}
+			x.lo = c.hi + 1
+			if x.lo > x.hi {
+				break
+			}
+		}
+		if x.lo <= x.hi {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 func inRanges(r rune, rs []runeRange) bool {
@@ -95,9 +133,7 @@ func WhiteSpace(r rune) bool { return inRanges(r, whiteSpace) }
 // white space: a control character, a zero-width space or joiner (U+200B to
 // U+200D, U+2060, U+FEFF), a bidirectional control, the soft hyphen, a
 // variation selector, a filler or a tag.
-func Invisible(r rune) bool {
-	return Control(r) && !WhiteSpace(r) || BidiControl(r) || inRanges(r, ignorable)
-}
+func Invisible(r rune) bool { return inRanges(r, invisible) }
 
 // Control reports whether r is a control character (Unicode's Cc): C0,
 // DEL or C1. A terminal obeys these rather than showing them; ESC starts
@@ -140,7 +176,7 @@ func StripInvisible(s string) string {
 // differently, so that every validator of the schema finds the same texts
 // blank. In schema.json the characters are written as \uXXXX escapes.
 func notBlankPattern() string {
-	all := union(whiteSpace, control, bidiControl, ignorable)
+	all := union(whiteSpace, invisible)
 	var b strings.Builder
 	b.WriteString("[^")
 	for _, x := range all {

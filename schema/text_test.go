@@ -2,7 +2,9 @@ package schema
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -128,12 +130,18 @@ func TestStripInvisible(t *testing.T) {
 	}
 }
 
+var update = flag.Bool("update", false, "write the \"not blank\" pattern of schema.json from the tables of text.go")
+
 // The "not blank" pattern of schema.json is written from the tables of
 // text.go, as \uXXXX escapes, and means there what IsBlank means: Go's
 // regexp, which the library uses, finds a character in a string exactly
-// when that character is neither white space nor invisible.
+// when that character is neither white space nor invisible. With -update
+// the test writes the pattern into schema.json first.
 func TestSchemaPatternIsNotBlank(t *testing.T) {
 	raw := embedded(t)
+	if *update {
+		raw = writePattern(t, raw)
+	}
 	var doc struct {
 		Defs struct {
 			Text struct {
@@ -146,7 +154,7 @@ func TestSchemaPatternIsNotBlank(t *testing.T) {
 	}
 	p := doc.Defs.Text.Pattern
 	if p != notBlankPattern() {
-		t.Fatalf("schema.json's $defs.text.pattern is not the one text.go makes; write it as\n%s", jsonEscaped(notBlankPattern()))
+		t.Fatalf("schema.json's $defs.text.pattern is not the one text.go makes; run go test ./schema -run TestSchemaPatternIsNotBlank -update, or write it as\n%s", jsonEscaped(notBlankPattern()))
 	}
 	if !strings.Contains(string(raw), `"pattern": `+jsonEscaped(p)) {
 		t.Errorf("schema.json does not write the pattern with \\u escapes; write it as\n%s", jsonEscaped(p))
@@ -165,6 +173,20 @@ func TestSchemaPatternIsNotBlank(t *testing.T) {
 			t.Errorf("%q is blank", s)
 		}
 	}
+}
+
+// writePattern writes the pattern that the tables make into schema.json,
+// keeping the rest of the file as it is, and returns the new file.
+func writePattern(t *testing.T, raw []byte) []byte {
+	t.Helper()
+	out, err := splice(raw, map[string][]byte{"/$defs/text/pattern": []byte(jsonEscaped(notBlankPattern()))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile("../schema.json", out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 // The schema that tool definitions carry has only patterns of printable

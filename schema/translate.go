@@ -51,35 +51,9 @@ func (s *Schema) leaf(e *jsonschema.ValidationError, doc any, empty string) []Pr
 
 	switch keyword {
 	case "required":
-		obj, _ := value.(map[string]any)
-		var ps []Problem
-		for _, name := range stringsOf(kv) {
-			if _, ok := obj[name]; !ok {
-				ps = append(ps, problem(with(tokens, name), "required"))
-			}
-		}
-		return ps
+		return missing(tokens, value, kv)
 	case "additionalProperties":
-		obj, _ := value.(map[string]any)
-		props, _ := s.lookup(parent + "/properties")
-		allowed := keysInOrder(props)
-		var ps []Problem
-		for name := range obj {
-			if _, ok := props.(map[string]any)[name]; ok {
-				continue
-			}
-			if name == empty {
-				name = ""
-			}
-			msg := "unknown field"
-			if sug := suggest(name, allowed); sug != "" {
-				msg += fmt.Sprintf("; did you mean %q?", sug)
-			} else {
-				msg += fmt.Sprintf(" (allowed: %s)", strings.Join(allowed, ", "))
-			}
-			ps = append(ps, problem(with(tokens, name), "%s", msg))
-		}
-		return ps
+		return s.unknownFields(tokens, value, parent, empty)
 	case "type":
 		return one(tokens, "must be %s (got %s)", article(kv), jsonType(value))
 	case "minLength":
@@ -111,6 +85,45 @@ func (s *Schema) leaf(e *jsonschema.ValidationError, doc any, empty string) []Pr
 	// every keyword it uses is known here): say that the value is wrong
 	// without the library's wording, which names schema locations.
 	return one(tokens, "is not valid here (%s)", keyword)
+}
+
+// missing names each of the fields required, listed by the keyword value
+// kv, that the object value at tokens does not have.
+func missing(tokens []any, value, kv any) []Problem {
+	obj, _ := value.(map[string]any)
+	var ps []Problem
+	for _, name := range stringsOf(kv) {
+		if _, ok := obj[name]; !ok {
+			ps = append(ps, problem(with(tokens, name), "required"))
+		}
+	}
+	return ps
+}
+
+// unknownFields names each field of the object value at tokens that the
+// properties of the schema at parent do not list, with the field it may
+// have been meant to be, or else the fields allowed.
+func (s *Schema) unknownFields(tokens []any, value any, parent, empty string) []Problem {
+	obj, _ := value.(map[string]any)
+	props, _ := s.lookup(parent + "/properties")
+	allowed := keysInOrder(props)
+	var ps []Problem
+	for name := range obj {
+		if _, ok := props.(map[string]any)[name]; ok {
+			continue
+		}
+		if name == empty {
+			name = ""
+		}
+		msg := "unknown field"
+		if sug := suggest(name, allowed); sug != "" {
+			msg += fmt.Sprintf("; did you mean %q?", sug)
+		} else {
+			msg += fmt.Sprintf(" (allowed: %s)", strings.Join(allowed, ", "))
+		}
+		ps = append(ps, problem(with(tokens, name), "%s", msg))
+	}
+	return ps
 }
 
 // condition describes the if-then-else branch that the keyword at fragment
