@@ -16,6 +16,8 @@ import (
 // UI is how questions are asked.
 type UI string
 
+// The ways --ui names: auto chooses among them (SPEC §5 and §7), the
+// others force one.
 const (
 	UIAuto UI = "auto"
 	UITUI  UI = "tui"
