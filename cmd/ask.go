@@ -2,14 +2,11 @@ package cmd
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -20,21 +17,11 @@ type askOptions struct {
 	file    string   // --file
 	key     schema.KeyBy
 	arrays  bool // --arrays: multi-select answers as arrays
-	session sessionOptions
+	session ask.Options
 }
 
-// newAskCmd is the command that asks: askuser itself.
-func newAskCmd(env *Env) *cobra.Command {
-	var (
-		flags     askFlags
-		file, key string
-		noReview  bool
-		arrays    bool
-	)
-	cmd := &cobra.Command{
-		Use:   "askuser [flags] ['<json>']",
-		Short: "Ask the person at the keyboard multiple-choice questions and print the answers as JSON",
-		Long: `askuser asks the person at the keyboard 1-4 multiple-choice questions and prints
+// askLong is askuser's help.
+const askLong = `askuser asks the person at the keyboard 1-4 multiple-choice questions and prints
 the answers as one line of JSON on stdout: {"answers":{"<header>":"<label>",...}}.
 
 The questions come as the single argument, from --file, or on stdin. They are
@@ -55,7 +42,20 @@ unavailable (--ui tui without a terminal, --ui web that cannot listen, no
 inbox for --ui inbox), 124 timed out, 129 hung up, 130 cancelled,
 143 terminated.
 
-Run 'askuser docs' for the full guide, written for agents.`,
+Run 'askuser docs' for the full guide, written for agents.`
+
+// newAskCmd is the command that asks: askuser itself.
+func newAskCmd(env *Env) *cobra.Command {
+	var (
+		flags     askFlags
+		file, key string
+		noReview  bool
+		arrays    bool
+	)
+	cmd := &cobra.Command{
+		Use:   "askuser [flags] ['<json>']",
+		Short: "Ask the person at the keyboard multiple-choice questions and print the answers as JSON",
+		Long:  askLong,
 		Example: `  askuser '{"questions":[{"question":"Which database should we use?","header":"Database",
     "options":[{"label":"PostgreSQL (Recommended)","description":"Relational, rich features"},
                {"label":"SQLite","description":"Embedded, zero configuration"}],
@@ -81,8 +81,7 @@ Run 'askuser docs' for the full guide, written for agents.`,
 			if opts.session, err = flags.resolve(cmd, env); err != nil {
 				return err
 			}
-			opts.session.review = !noReview
-			opts.session.key = opts.key
+			opts.session.Review = !noReview
 			return askRun(cmd.Context(), env, opts)
 		},
 	}
@@ -115,14 +114,14 @@ func isWord(s string) bool {
 // mistyped subcommand before it is read as JSON.
 func askArgs(cmd *cobra.Command, args []string) error {
 	if len(args) > 1 {
-		return usageErrorf("too many arguments: give the questions as one argument (got %d); quote the JSON", len(args))
+		return ask.UsageErrorf("too many arguments: give the questions as one argument (got %d); quote the JSON", len(args))
 	}
 	if len(args) == 1 && isWord(args[0]) {
 		msg := fmt.Sprintf("unknown command %q for askuser", args[0])
 		if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
 			msg += fmt.Sprintf("; did you mean %q?", s[0])
 		}
-		return usageErrorf("%s", msg)
+		return ask.UsageErrorf("%s", msg)
 	}
 	return nil
 }
@@ -130,7 +129,7 @@ func askArgs(cmd *cobra.Command, args []string) error {
 // askRun reads the questions, asks those that are not answered in advance,
 // and prints every answer.
 func askRun(ctx context.Context, env *Env, opts askOptions) error {
-	presets, err := envPresets(env)
+	presets, err := ask.ParsePresets(env.Getenv("ASKUSER_ANSWERS"))
 	if err != nil {
 		return err
 	}
@@ -138,49 +137,14 @@ func askRun(ctx context.Context, env *Env, opts askOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := in.AddPresets("ASKUSER_ANSWERS", presets, opts.key); err != nil {
-		return err
-	}
-
-	answers, pendingAt, err := knownAnswers(in, opts.key)
+	c, err := ask.Run(ctx, ask.Request{
+		Input: in, Key: opts.key, Arrays: opts.arrays, Presets: presets,
+		Env: env.engine(), Options: opts.session, Rest: src.Rest,
+	})
 	if err != nil {
 		return err
 	}
-	var pending []schema.Question
-	for _, i := range pendingAt {
-		pending = append(pending, in.Questions[i])
-	}
-
-	if len(pending) > 0 {
-		err := converse(ctx, env, opts.session, conversation{
-			first: pending[0],
-			rest:  src.rest,
-			ask: func(ctx context.Context, a fullAsker) ([]prompt.Summary, error) {
-				got, err := a.Ask(ctx, pending)
-				if err != nil {
-					return nil, err
-				}
-				for j, i := range pendingAt {
-					answers[i] = got[j]
-				}
-				withInputNotes(in, opts.key, answers)
-				return prompt.Summarize(in.Questions, answers), nil
-			},
-			noAnswer: func(err error) error {
-				var short *prompt.ShortError
-				if !errors.As(err, &short) {
-					return err
-				}
-				q := pending[short.Answered]
-				return &noAnswerError{index: pendingAt[short.Answered] + 1, total: len(in.Questions), key: opts.key.Key(q)}
-			},
-		})
-		if err != nil {
-			return err
-		}
-	}
-	withInputNotes(in, opts.key, answers)
-	return writeAnswers(env.IO.Out, in.Questions, answers, outputOptions{key: opts.key, arrays: opts.arrays})
+	return c.Write(env.IO.Out)
 }
 
 // arraysOption is --arrays when it is given, else $ASKUSER_ARRAYS, else
@@ -191,54 +155,4 @@ func arraysOption(flag, set bool, env *Env) (bool, error) {
 	}
 	on, _, err := envBool(env.Getenv, "ASKUSER_ARRAYS")
 	return on, err
-}
-
-// knownAnswers returns an answer for each question of in answered in
-// advance (by its "answers", and the presets added to them), in question
-// order, and the indexes of the questions left to ask.
-func knownAnswers(in *schema.Input, key schema.KeyBy) ([]prompt.Answer, []int, error) {
-	answers := make([]prompt.Answer, len(in.Questions))
-	var pendingAt []int
-	for i, q := range in.Questions {
-		if v, ok := in.Answers[key.Key(q)]; ok {
-			labels, other := q.Resolve(v)
-			if other != "" {
-				var err error
-				// Parse has checked it; this cleans it.
-				if other, err = prompt.CheckOther(other); err != nil {
-					return nil, nil, fmt.Errorf("preset answer for %q: %w", key.Key(q), err)
-				}
-			}
-			answers[i] = prompt.Answer{Labels: labels, Other: other}
-			continue
-		}
-		pendingAt = append(pendingAt, i)
-	}
-	return answers, pendingAt, nil
-}
-
-// withInputNotes passes a note the input gave for a question through to
-// its answer, asked or not, unless the person wrote one of their own,
-// which wins: it is the newer word of the person the notes come from.
-func withInputNotes(in *schema.Input, key schema.KeyBy, answers []prompt.Answer) {
-	for i, q := range in.Questions {
-		if answers[i].Note == "" {
-			answers[i].Note = in.Annotations[key.Key(q)]
-		}
-	}
-}
-
-// envPresets reads ASKUSER_ANSWERS, answers known before asking for runs
-// without a person: a JSON object of strings keyed by header or by
-// question text, as the input's "answers" are.
-func envPresets(env *Env) (map[string]string, error) {
-	v := env.Getenv("ASKUSER_ANSWERS")
-	if strings.TrimSpace(v) == "" {
-		return nil, nil
-	}
-	var presets map[string]string
-	if err := json.Unmarshal([]byte(v), &presets); err != nil || presets == nil {
-		return nil, usageErrorf(`invalid ASKUSER_ANSWERS: must be a JSON object of strings, like {"Database":"SQLite"}`)
-	}
-	return presets, nil
 }

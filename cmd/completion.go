@@ -4,6 +4,8 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
+
+	"github.com/askuser/askuser/internal/ask"
 )
 
 func newCompletionCmd() *cobra.Command {
@@ -25,7 +27,7 @@ fish and PowerShell need nothing more.`,
 		ValidArgs: []string{"bash", "zsh", "fish", "powershell"},
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return usageErrorf("completion needs one shell: bash, zsh, fish or powershell")
+				return ask.UsageErrorf("completion needs one shell: bash, zsh, fish or powershell")
 			}
 			return nil
 		},
@@ -49,5 +51,5 @@ func completionRun(root *cobra.Command, w io.Writer, shell string) error {
 	case "powershell":
 		return root.GenPowerShellCompletionWithDesc(w)
 	}
-	return usageErrorf("unknown shell %q: must be bash, zsh, fish or powershell", shell)
+	return ask.UsageErrorf("unknown shell %q: must be bash, zsh, fish or powershell", shell)
 }

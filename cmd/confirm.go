@@ -5,13 +5,16 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/askuser/askuser/internal/ask"
+	"github.com/askuser/askuser/prompt"
 )
 
 // confirmOptions are what askuser confirm needs, resolved from its flags.
 type confirmOptions struct {
 	question string
 	yes      bool // the answer Enter takes
-	session  sessionOptions
+	session  ask.Options
 }
 
 func newConfirmCmd(env *Env) *cobra.Command {
@@ -50,21 +53,14 @@ no in any case.`,
 	return cmd
 }
 
-// confirmRun asks the question; a "no" is errDeclined.
+// confirmRun asks the question; a "no" is ask.ErrDeclined.
 func confirmRun(ctx context.Context, env *Env, opts confirmOptions) error {
-	var yes bool
-	_, err := converseOne(ctx, env, opts.session, "Confirm", opts.question, func(ctx context.Context, a fullAsker) (string, error) {
-		var err error
-		if yes, err = a.Confirm(ctx, opts.question, opts.yes); yes {
-			return "Yes", err
-		}
-		return "No", err
-	})
+	answer, err := ask.ConverseOne(ctx, env.engine(), opts.session, prompt.ConfirmQuestion(opts.question, opts.yes))
 	if err != nil {
 		return err
 	}
-	if !yes {
-		return errDeclined
+	if !prompt.IsYes(answer) {
+		return ask.ErrDeclined
 	}
 	return nil
 }
@@ -76,7 +72,7 @@ func parseYesNo(s string) (bool, error) {
 	case "no", "n", "false":
 		return false, nil
 	}
-	return false, usageErrorf("invalid --default %q: must be yes or no", s)
+	return false, ask.UsageErrorf("invalid --default %q: must be yes or no", s)
 }
 
 // questionArg accepts the one question of a confirm or input command. A
@@ -85,10 +81,10 @@ func questionArg(name, example string) cobra.PositionalArgs {
 	return func(_ *cobra.Command, args []string) error {
 		switch {
 		case len(args) > 1:
-			return usageErrorf(`%s takes one argument, the question, but got %d: quote the question, e.g. askuser %s %s`,
+			return ask.UsageErrorf(`%s takes one argument, the question, but got %d: quote the question, e.g. askuser %s %s`,
 				name, len(args), name, shellQuote(strings.Join(args, " ")))
 		case len(args) == 0 || strings.TrimSpace(args[0]) == "":
-			return usageErrorf(`%s needs one question, e.g. askuser %s %q`, name, name, example)
+			return ask.UsageErrorf(`%s needs one question, e.g. askuser %s %q`, name, name, example)
 		}
 		return nil
 	}

@@ -3,6 +3,8 @@ package cmd
 import (
 	"strconv"
 	"strings"
+
+	"github.com/askuser/askuser/internal/ask"
 )
 
 // envBool reads the boolean environment variable name: what
@@ -23,7 +25,7 @@ func envBool(getenv func(string) string, name string) (on, set bool, err error) 
 	}
 	on, err = strconv.ParseBool(strings.ToLower(v))
 	if err != nil {
-		return false, false, usageErrorf("invalid %s %q: must be true or false (also 1/0, yes/no, on/off)", name, v)
+		return false, false, ask.UsageErrorf("invalid %s %q: must be true or false (also 1/0, yes/no, on/off)", name, v)
 	}
 	return on, true, nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/inbox/serve"
 	"github.com/askuser/askuser/internal/localhttp"
@@ -115,20 +116,20 @@ func newInboxCmd(env *Env) *cobra.Command {
 // default of --ui for every command, so that one setting serves them all;
 // its other values (web, inbox) say where askers ask, which is this
 // inbox, and count as auto here, as tui and line do for askuser mcp.
-func inboxUI(flag string, given bool, env *Env) (uiMode, error) {
+func inboxUI(flag string, given bool, env *Env) (ask.UI, error) {
 	if given {
-		switch m := uiMode(flag); m {
-		case uiAuto, uiTUI, uiLine:
+		switch m := ask.UI(flag); m {
+		case ask.UIAuto, ask.UITUI, ask.UILine:
 			return m, nil
 		}
-		return "", usageErrorf("invalid --ui %q for the inbox: must be auto, tui or line", flag)
+		return "", ask.UsageErrorf("invalid --ui %q for the inbox: must be auto, tui or line", flag)
 	}
 	m, err := envUI(env)
 	if err != nil {
 		return "", err
 	}
-	if m != uiTUI && m != uiLine {
-		return uiAuto, nil
+	if m != ask.UITUI && m != ask.UILine {
+		return ask.UIAuto, nil
 	}
 	return m, nil
 }
@@ -138,15 +139,15 @@ func inboxUI(flag string, given bool, env *Env) (uiMode, error) {
 // when stdin and stderr are terminals, unless the person asked for line
 // prompts (--ui line, ACCESSIBLE, TERM=dumb). from names where ui came
 // from, for the error.
-func inboxOnTerminal(env *Env, ui uiMode, from string) (bool, error) {
+func inboxOnTerminal(env *Env, ui ask.UI, from string) (bool, error) {
 	terminals := env.IO.InTTY && env.IO.ErrTTY && env.IO.InFile != nil && env.IO.ErrFile != nil
 	switch ui {
-	case uiTUI:
+	case ask.UITUI:
 		if !terminals {
 			return false, &prompt.UnavailableError{Err: fmt.Errorf("%s needs a terminal, and stdin or stderr is not one: use --ui line", from)}
 		}
 		return true, nil
-	case uiAuto:
+	case ask.UIAuto:
 		plain, err := accessible(env.Getenv)
 		return terminals && !plain, err
 	}
@@ -173,18 +174,18 @@ func inboxServeOptions(cmd *cobra.Command, env *Env, f inboxFlagValues) (serve.O
 	if opts.Addr.IsTCP() {
 		l, err := localhttp.ParseAddr(opts.Addr.Host)
 		if err != nil {
-			return opts, usageErrorf("%s is %s: the inbox cannot listen there: %s", inbox.EnvAddr, opts.Addr, err)
+			return opts, ask.UsageErrorf("%s is %s: the inbox cannot listen there: %s", inbox.EnvAddr, opts.Addr, err)
 		}
 		opts.AddrTCP = &l
 	}
 	if f.open && !f.web {
-		return opts, usageErrorf("--open opens the inbox's web page: add --web, or drop --open")
+		return opts, ask.UsageErrorf("--open opens the inbox's web page: add --web, or drop --open")
 	}
 	opts.Web, opts.Open = f.web, f.open
 	if cmd.Flags().Changed("listen") {
 		l, err := localhttp.ParseAddr(f.listen)
 		if err != nil {
-			return opts, usageErrorf("invalid --listen %q: %s", f.listen, err)
+			return opts, ask.UsageErrorf("invalid --listen %q: %s", f.listen, err)
 		}
 		opts.Listen = &l
 	}
@@ -210,7 +211,7 @@ func inboxStreams(env *Env) serve.Options {
 		Schema: env.Schema,
 		In:     env.IO.In, ErrOut: env.IO.ErrOut, InFile: env.IO.InFile, ErrFile: env.IO.ErrFile,
 		InTTY: env.IO.InTTY, ErrTTY: env.IO.ErrTTY,
-		StdinNull:     stdinKind(env.IO.InFile, env.IO.InTTY) == "/dev/null",
+		StdinNull:     ask.StdinKind(env.IO.InFile, env.IO.InTTY) == "/dev/null",
 		Color:         tui.ColorEnabled(env.Getenv, true),
 		Browser:       env.Getenv("BROWSER"),
 		NotifyCommand: env.Getenv("ASKUSER_NOTIFY_COMMAND"),
@@ -226,13 +227,13 @@ func inboxEnded(ctx context.Context, env *Env, terminal bool, err error) (_ erro
 	if terminal {
 		err = terminalEnded(ctx, env, err)
 	}
-	var sig *signalError
+	var sig *ask.SignalError
 	if errors.As(err, &sig) {
-		if sig.sig != syscall.SIGTERM && sig.sig != syscall.SIGHUP {
+		if sig.Sig != syscall.SIGTERM && sig.Sig != syscall.SIGHUP {
 			// Ctrl+C is how the person quits.
 			return nil, ""
 		}
-		return err, "the inbox was stopped by " + signalName(sig.sig)
+		return err, "the inbox was stopped by " + sig.Name()
 	}
 	return err, ""
 }
@@ -242,8 +243,8 @@ func terminalEnded(ctx context.Context, env *Env, err error) error {
 	switch {
 	case err == nil:
 		return nil
-	case hungUp(ctx, err, []*os.File{env.IO.InFile, env.IO.ErrFile}):
-		return hangupError
+	case ask.HungUp(ctx, err, []*os.File{env.IO.InFile, env.IO.ErrFile}):
+		return ask.Hangup
 	case ctx.Err() != nil:
 		return context.Cause(ctx)
 	case errors.Is(err, prompt.ErrNoAnswer):

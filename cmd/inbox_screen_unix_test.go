@@ -6,6 +6,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/internal/ptytest"
 	"github.com/askuser/askuser/prompt"
 )
@@ -36,7 +37,7 @@ func TestInboxOnTerminal(t *testing.T) {
 				IO:     &IOStreams{In: tty, ErrOut: tty, InFile: tty, ErrFile: tty, InTTY: c.inTTY, ErrTTY: c.errTTY},
 				Getenv: varsEnv(c.env),
 			}
-			got, err := inboxOnTerminal(env, uiMode(c.ui), "--ui "+c.ui)
+			got, err := inboxOnTerminal(env, ask.UI(c.ui), "--ui "+c.ui)
 			var unavailable *prompt.UnavailableError
 			if got != c.want || errors.As(err, &unavailable) != c.unavailable {
 				t.Errorf("inboxOnTerminal = %v, %v; want %v, unavailable %v", got, err, c.want, c.unavailable)

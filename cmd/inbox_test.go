@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/testutil"
 	"github.com/askuser/askuser/prompt"
@@ -101,15 +102,15 @@ func TestRouteTerminalNobodySees(t *testing.T) {
 // the inbox, which is where the person looks.
 func TestInboxAskerLeavesTheBellToTheInbox(t *testing.T) {
 	a := personInbox(t, func(*inbox.Set) inbox.Reply { return inbox.Reply{Yes: true} })
+	mark := filepath.Join(t.TempDir(), "notified")
 	env := testEnv(t)
-	env.Getenv = varsEnv(map[string]string{"ASKUSER_INBOX": a.Path, "ASKUSER_NOTIFY_COMMAND": "true"})
-	s, err := start(context.Background(), env, sessionOptions{mode: uiInbox, bell: true, inbox: inboxOptions{addr: a}}, conversation{})
-	if err != nil {
-		t.Fatal(err)
+	env.Getenv = varsEnv(map[string]string{"ASKUSER_INBOX": a.Path, "ASKUSER_NOTIFY_COMMAND": "touch " + mark})
+	if code := Run(context.Background(), env, []string{"confirm", "--ui", "inbox", "--bell", "Deploy?"}); code != 0 {
+		t.Fatalf("exit %d; stderr %q", code, env.IO.ErrOut)
 	}
-	defer s.end(io.Discard)
-	if !s.inbox || s.notify != nil || env.IO.ErrOut.(*bytes.Buffer).Len() != 0 {
-		t.Errorf("inbox %v, notification %v, stderr %q", s.inbox, s.notify, env.IO.ErrOut)
+	_, err := os.Stat(mark)
+	if stderr := env.IO.ErrOut.(*bytes.Buffer).String(); strings.Contains(stderr, "\a") || err == nil {
+		t.Errorf("stderr %q, notification command run: %v", stderr, err == nil)
 	}
 }
 
@@ -236,8 +237,8 @@ func TestInboxSignals(t *testing.T) {
 		reason string
 	}{
 		{os.Interrupt, 0, "the person quit the inbox"},
-		{syscall.SIGTERM, ExitTerm, "the inbox was stopped by SIGTERM"},
-		{syscall.SIGHUP, ExitHangup, "the inbox was stopped by SIGHUP"},
+		{syscall.SIGTERM, ask.ExitTerm, "the inbox was stopped by SIGTERM"},
+		{syscall.SIGHUP, ask.ExitHangup, "the inbox was stopped by SIGHUP"},
 	} {
 		t.Run(c.sig.String(), func(t *testing.T) {
 			// The signal ends the context that the command runs in, with
@@ -253,7 +254,7 @@ func TestInboxSignals(t *testing.T) {
 				asked <- e
 			}()
 			r.waitStderr(t, "Go? [Y/n]: ")
-			send(&signalError{sig: c.sig})
+			send(&ask.SignalError{Sig: c.sig})
 			if code := r.exit(t); code != c.code {
 				t.Errorf("exit %d, want %d", code, c.code)
 			}
@@ -356,7 +357,7 @@ func TestInboxAtTCPAddress(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	io.WriteString(pw, "n\n")
-	if c := <-asked; c != ExitError {
+	if c := <-asked; c != ask.ExitError {
 		t.Errorf("confirm answered no: exit %d; stderr:\n%s", c, asker.IO.ErrOut)
 	}
 	if strings.Contains(asker.IO.ErrOut.(*bytes.Buffer).String(), "kkkk") {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/prompt"
 )
 
@@ -15,7 +16,7 @@ type inputOptions struct {
 	question    string
 	placeholder string // an example answer
 	def         string // the answer Enter takes
-	session     sessionOptions
+	session     ask.Options
 }
 
 func newInputCmd(env *Env) *cobra.Command {
@@ -65,17 +66,15 @@ func checkDefault(def string) (string, error) {
 	case errors.Is(err, prompt.ErrOtherEncoding):
 		err = errors.New("must be UTF-8 text")
 	}
-	return "", usageErrorf(`invalid --default "%s": %s`, prompt.Display(def), err)
+	return "", ask.UsageErrorf(`invalid --default "%s": %s`, prompt.Display(def), err)
 }
 
 // inputRun asks for the text and prints it.
 func inputRun(ctx context.Context, env *Env, opts inputOptions) error {
-	text, err := converseOne(ctx, env, opts.session, "Input", opts.question, func(ctx context.Context, a fullAsker) (string, error) {
-		return a.Input(ctx, opts.question, opts.placeholder, opts.def)
-	})
+	answer, err := ask.ConverseOne(ctx, env.engine(), opts.session, prompt.InputQuestion(opts.question, opts.placeholder, opts.def))
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintln(env.IO.Out, text)
+	_, err = fmt.Fprintln(env.IO.Out, answer.Other)
 	return err
 }

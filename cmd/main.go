@@ -1,7 +1,7 @@
-// Package cmd owns the command line of askuser: the cobra commands and their
-// flags (a file each), where the questions are read from (source.go) and
-// how they are asked (session.go, ui.go), the output, and the mapping of
-// every outcome to a message and an exit code (exit.go).
+// Package cmd owns the command line of askuser: the cobra commands, a file
+// each, whose flags become options (askflags.go for those of every command
+// that asks) and whose run functions call the ask engine (internal/ask),
+// which reads the questions, asks them, and says what each outcome means.
 package cmd
 
 import (
@@ -12,6 +12,8 @@ import (
 	"syscall"
 
 	"github.com/mattn/go-isatty"
+
+	"github.com/askuser/askuser/internal/ask"
 )
 
 // Build describes the running binary; release builds set it with ldflags.
@@ -19,17 +21,8 @@ type Build struct {
 	Version, Commit, Date string
 }
 
-// IOStreams are the process's standard streams, injected so that every
-// command runs in tests without a real terminal.
-type IOStreams struct {
-	In     io.Reader
-	Out    io.Writer
-	ErrOut io.Writer
-	// InFile and ErrFile are In and ErrOut when they are files; the terminal
-	// UI needs their descriptors.
-	InFile, ErrFile *os.File
-	InTTY, ErrTTY   bool
-}
+// IOStreams are the process's standard streams: see ask.Streams.
+type IOStreams = ask.Streams
 
 // System returns the streams of the process.
 func System() *IOStreams {
@@ -52,13 +45,18 @@ type Env struct {
 	Getenv func(string) string
 	Schema []byte
 	Build  Build
-	// WatchSignals, when set, returns a ctx that ends with a *signalError
+	// WatchSignals, when set, returns a ctx that ends with a *ask.SignalError
 	// on SIGINT, SIGTERM or SIGHUP, until stop is called; SIGHUP stays
 	// caught, without effect, for the rest of the run. Main sets it, and
 	// it is used only while questions are asked: a run that asks nothing
 	// (validate, schema, preset answers) does not start the thread that
 	// watching signals takes, and dies of a signal as any command does.
 	WatchSignals func(ctx context.Context) (_ context.Context, stop func())
+}
+
+// engine is what the ask engine needs of env.
+func (env *Env) engine() *ask.Env {
+	return &ask.Env{IO: env.IO, Getenv: env.Getenv, WatchSignals: env.WatchSignals}
 }
 
 // Main runs askuser with the process's arguments, streams and signals, and
@@ -71,7 +69,7 @@ func Main(schemaJSON []byte, build Build) int {
 	return Run(context.Background(), env, os.Args[1:])
 }
 
-// watchSignals ends ctx with a *signalError when the process receives
+// watchSignals ends ctx with a *ask.SignalError when the process receives
 // SIGINT, SIGTERM or SIGHUP, until stop is called. SIGHUP stays caught
 // after stop, and is then without effect.
 func watchSignals(parent context.Context) (context.Context, func()) {
@@ -79,7 +77,7 @@ func watchSignals(parent context.Context) (context.Context, func()) {
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	// A hang-up sends its SIGHUP when the kernel gets to it, maybe after
-	// the conversation it ended has been reported as one (see hungUp).
+	// the conversation it ended has been reported as one (see ask.HungUp).
 	// Were SIGHUP's default restored, or SIGHUP ignored, when the
 	// conversation is over, that late signal could kill askuser before it
 	// exits with the code that says so: the runtime kills the process
@@ -91,9 +89,9 @@ func watchSignals(parent context.Context) (context.Context, func()) {
 	go func() {
 		select {
 		case s := <-sigs:
-			cancel(&signalError{sig: s})
+			cancel(&ask.SignalError{Sig: s})
 		case s := <-hup:
-			cancel(&signalError{sig: s})
+			cancel(&ask.SignalError{Sig: s})
 		case <-ctx.Done():
 		}
 	}()
@@ -113,7 +111,7 @@ func Run(ctx context.Context, env *Env, args []string) int {
 	if cmd != nil {
 		path = cmd.CommandPath()
 	}
-	msg, code := classify(err, path)
+	msg, code := ask.Outcome(err, path)
 	if msg != "" {
 		// Nothing is left to do with a failed write of the last words.
 		_, _ = io.WriteString(env.IO.ErrOut, msg)

@@ -3,6 +3,7 @@ package cmd
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/prompt"
 )
 
@@ -94,10 +96,10 @@ func TestRunCancelled(t *testing.T) {
 		code  int
 		msg   string
 	}{
-		{&signalError{sig: syscall.SIGTERM}, ExitTerm, "Error: Stopped by SIGTERM\n"},
-		{&signalError{sig: syscall.SIGHUP}, ExitHangup, "Error: Stopped by SIGHUP\n"},
-		{&signalError{sig: os.Interrupt}, ExitCancel, "Error: Stopped by SIGINT\n"},
-		{prompt.ErrCancelled, ExitCancel, "Error: Cancelled by the user\n"},
+		{&ask.SignalError{Sig: syscall.SIGTERM}, ask.ExitTerm, "Error: Stopped by SIGTERM\n"},
+		{&ask.SignalError{Sig: syscall.SIGHUP}, ask.ExitHangup, "Error: Stopped by SIGHUP\n"},
+		{&ask.SignalError{Sig: os.Interrupt}, ask.ExitCancel, "Error: Stopped by SIGINT\n"},
+		{prompt.ErrCancelled, ask.ExitCancel, "Error: Cancelled by the user\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.cause.Error(), func(t *testing.T) {
@@ -117,7 +119,7 @@ func TestRunTimeout(t *testing.T) {
 	r, w := io.Pipe()
 	defer w.Close()
 	code, stdout, stderr := run(t, context.Background(), r, nil, "--timeout", "20ms", oneQuestion)
-	if code != ExitTimeout || stdout != "" || !strings.HasSuffix(stderr, "Error: Timed out after 20ms waiting for an answer\n") {
+	if code != ask.ExitTimeout || stdout != "" || !strings.HasSuffix(stderr, "Error: Timed out after 20ms waiting for an answer\n") {
 		t.Errorf("exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
 	}
 }
@@ -131,3 +133,11 @@ func TestRunPresetsOnly(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
 	}
 }
+
+// oneQuestion is a valid document of one question.
+const oneQuestion = `{"questions":[{"question":"Which?","header":"Which","options":[{"label":"A","description":"a"},{"label":"B","description":"b"}],"multiSelect":false}]}`
+
+// failingReader is a stdin whose every read fails.
+type failingReader struct{}
+
+func (failingReader) Read([]byte) (int, error) { return 0, errors.New("read from a terminal") }

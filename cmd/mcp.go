@@ -1,34 +1,23 @@
 package cmd
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
+	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/internal/inbox"
-	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/internal/mcpserver"
-	"github.com/askuser/askuser/prompt"
-
-	"github.com/askuser/askuser/prompt/web"
 	"github.com/askuser/askuser/schema"
 )
 
-// uiElicit asks through the MCP client's own interface; only askuser mcp
-// has one.
-const uiElicit uiMode = "elicit"
-
 // mcpOptions are what askuser mcp needs, resolved from its flags.
 type mcpOptions struct {
-	ui      uiMode // auto, elicit, inbox or web
+	ui      ask.UI // auto, elicit, inbox or web
 	name    string // the tool's name
 	key     schema.KeyBy
 	arrays  bool // --arrays, as for askuser
@@ -36,21 +25,11 @@ type mcpOptions struct {
 	// inbox is where the inbox is, for auto and --ui inbox. Its from is
 	// --from, else ASKUSER_FROM; when both are empty, each call names the
 	// MCP client that made it.
-	inbox inboxOptions
+	inbox ask.InboxOptions
 }
 
-func newMCPCmd(env *Env) *cobra.Command {
-	var (
-		flags   askFlags
-		ui, key string
-		name    string
-		from    string
-		arrays  bool
-	)
-	cmd := &cobra.Command{
-		Use:   "mcp",
-		Short: "Serve askuser as a tool to MCP clients, on stdin and stdout",
-		Long: `Serve askuser as a Model Context Protocol server on stdin and stdout, for an
+// mcpLong is askuser mcp's help.
+const mcpLong = `Serve askuser as a Model Context Protocol server on stdin and stdout, for an
 MCP client (Claude Code, Claude Desktop, VS Code, Cursor, Codex) to start. It
 offers one tool, named askuser (--name changes it), with the same description
 and input schema that "askuser tool --format mcp" prints. A call is checked
@@ -81,61 +60,85 @@ in ~/src/api"). ASKUSER_INBOX says where the inbox is, as for askuser.
 Arguments that MCP clients add to every tool's for their own use are taken
 and ignored: wait_for_previous (Gemini CLI). The command line refuses them.
 
-Nothing but the protocol is written to stdout; notices go to stderr.`,
+Nothing but the protocol is written to stdout; notices go to stderr.`
+
+// mcpFlags are askuser mcp's flags, as cobra sets them.
+type mcpFlags struct {
+	ui, key, name, from string
+	arrays              bool
+	timeout             time.Duration
+}
+
+func newMCPCmd(env *Env) *cobra.Command {
+	var flags mcpFlags
+	cmd := &cobra.Command{
+		Use:   "mcp",
+		Short: "Serve askuser as a tool to MCP clients, on stdin and stdout",
+		Long:  mcpLong,
 		Example: `  claude mcp add askuser -- askuser mcp
   askuser mcp --ui inbox --from docs-agent
   askuser mcp --ui web --timeout 10m
   askuser mcp --name ask_user --key question`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			opts := mcpOptions{name: name}
-			var err error
-			if opts.ui, err = mcpUI(ui, cmd.Flags().Changed("ui"), env); err != nil {
-				return err
-			}
-			if opts.ui == uiAuto || opts.ui == uiInbox {
-				if opts.inbox.addr, err = inbox.AddrFromEnv(env.Getenv); err != nil {
-					return inboxAddrError(err)
-				}
-				opts.inbox.limits = limitsFromEnv(env.Getenv)
-			}
-			if !cmd.Flags().Changed("from") {
-				from = env.Getenv("ASKUSER_FROM")
-			}
-			opts.inbox.from = cutFrom(from)
-			if !toolName().MatchString(name) {
-				return usageErrorf("invalid --name %q: use 1-64 letters, digits, _ or -", name)
-			}
-			if opts.key, err = schemaKey(key); err != nil {
-				return err
-			}
-			if opts.arrays, err = arraysOption(arrays, cmd.Flags().Changed("arrays"), env); err != nil {
-				return err
-			}
-			if opts.timeout, err = flags.effectiveTimeout(cmd.Flags().Changed("timeout"), env); err != nil {
+			opts, err := flags.resolve(cmd, env)
+			if err != nil {
 				return err
 			}
 			return mcpRun(cmd.Context(), env, opts)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&ui, "ui", "", "how to reach the person: `auto`, elicit (the client's own interface), inbox (askuser inbox) or web (a local web page) (default $ASKUSER_UI, else auto)")
-	f.StringVar(&name, "name", "askuser", "the tool's `name`")
-	f.StringVar(&from, "from", "", "in the inbox, say the questions come from `NAME` (default $ASKUSER_FROM, else the MCP client and the working directory)")
-	f.StringVar(&key, "key", "header", "key the answers by `header` or question text (question)")
-	f.BoolVar(&arrays, "arrays", false, "write each multi-select answer as a JSON array of its labels, as askuser --arrays does (also $ASKUSER_ARRAYS)")
+	f.StringVar(&flags.ui, "ui", "", "how to reach the person: `auto`, elicit (the client's own interface), inbox (askuser inbox) or web (a local web page) (default $ASKUSER_UI, else auto)")
+	f.StringVar(&flags.name, "name", "askuser", "the tool's `name`")
+	f.StringVar(&flags.from, "from", "", "in the inbox, say the questions come from `NAME` (default $ASKUSER_FROM, else the MCP client and the working directory)")
+	f.StringVar(&flags.key, "key", "header", "key the answers by `header` or question text (question)")
+	f.BoolVar(&flags.arrays, "arrays", false, "write each multi-select answer as a JSON array of its labels, as askuser --arrays does (also $ASKUSER_ARRAYS)")
 	f.DurationVar(&flags.timeout, "timeout", 0, "give up on a call after `DURATION` (e.g. 5m) without an answer (default $ASKUSER_TIMEOUT, else none)")
 	_ = cmd.RegisterFlagCompletionFunc("ui", fixedCompletions("auto", "elicit", "inbox", "web"))
 	_ = cmd.RegisterFlagCompletionFunc("key", fixedCompletions("header", "question"))
 	return cmd
 }
 
-func parseMCPUI(s string) (uiMode, error) {
-	switch m := uiMode(s); m {
-	case uiAuto, uiElicit, uiInbox, uiWeb:
+// resolve checks the flags, and reads the environment where they are not
+// given.
+func (f *mcpFlags) resolve(cmd *cobra.Command, env *Env) (mcpOptions, error) {
+	given := cmd.Flags().Changed
+	opts := mcpOptions{name: f.name}
+	var err error
+	if opts.ui, err = mcpUI(f.ui, given("ui"), env); err != nil {
+		return opts, err
+	}
+	if opts.ui == ask.UIAuto || opts.ui == ask.UIInbox {
+		if opts.inbox.Addr, err = inbox.AddrFromEnv(env.Getenv); err != nil {
+			return opts, inboxAddrError(err)
+		}
+		opts.inbox.Limits = limitsFromEnv(env.Getenv)
+	}
+	from := f.from
+	if !given("from") {
+		from = env.Getenv("ASKUSER_FROM")
+	}
+	opts.inbox.From = ask.CutFrom(from)
+	if !toolName().MatchString(f.name) {
+		return opts, ask.UsageErrorf("invalid --name %q: use 1-64 letters, digits, _ or -", f.name)
+	}
+	if opts.key, err = schemaKey(f.key); err != nil {
+		return opts, err
+	}
+	if opts.arrays, err = arraysOption(f.arrays, given("arrays"), env); err != nil {
+		return opts, err
+	}
+	opts.timeout, err = timeoutOption(f.timeout, given("timeout"), env)
+	return opts, err
+}
+
+func parseMCPUI(s string) (ask.UI, error) {
+	switch m := ask.UI(s); m {
+	case ask.UIAuto, ask.UIElicit, ask.UIInbox, ask.UIWeb:
 		return m, nil
 	}
-	return "", usageErrorf("invalid --ui %q: must be auto, elicit, inbox or web", s)
+	return "", ask.UsageErrorf("invalid --ui %q: must be auto, elicit, inbox or web", s)
 }
 
 // mcpUI is how askuser mcp reaches the person: --ui when it was given,
@@ -143,7 +146,7 @@ func parseMCPUI(s string) (uiMode, error) {
 // every command, so that one setting serves them all; tui and line ask at
 // a terminal, which an MCP server never has, and count as auto, whose
 // first way is the client's own interface.
-func mcpUI(flag string, given bool, env *Env) (uiMode, error) {
+func mcpUI(flag string, given bool, env *Env) (ask.UI, error) {
 	if given {
 		return parseMCPUI(flag)
 	}
@@ -151,8 +154,8 @@ func mcpUI(flag string, given bool, env *Env) (uiMode, error) {
 	if err != nil {
 		return "", err
 	}
-	if m == uiTUI || m == uiLine {
-		return uiAuto, nil
+	if m == ask.UITUI || m == ask.UILine {
+		return ask.UIAuto, nil
 	}
 	return m, nil
 }
@@ -163,7 +166,7 @@ func mcpRun(ctx context.Context, env *Env, opts mcpOptions) error {
 	if err != nil {
 		return err
 	}
-	presets, err := envPresets(env)
+	presets, err := ask.ParsePresets(env.Getenv("ASKUSER_ANSWERS"))
 	if err != nil {
 		return err
 	}
@@ -174,48 +177,14 @@ func mcpRun(ctx context.Context, env *Env, opts mcpOptions) error {
 	o := mcpserver.Options{
 		Implementation: &mcp.Implementation{Name: "askuser", Title: "askuser", Version: strings.Fields(env.Build.String())[1]},
 		Tool:           tool,
-		Parse: func(args []byte) (*mcpserver.Call, error) {
-			in, err := sch.Parse(withoutClientArgs(args), opts.key)
-			if err != nil {
-				return nil, err
-			}
-			if err := in.AddPresets("ASKUSER_ANSWERS", presets, opts.key); err != nil {
-				return nil, err
-			}
-			known, pending, err := knownAnswers(in, opts.key)
-			if err != nil {
-				return nil, err
-			}
-			return &mcpserver.Call{Input: in, Known: known, Pending: pending}, nil
-		},
-		Answers: func(c *mcpserver.Call, answers []prompt.Answer) ([]byte, error) {
-			var b bytes.Buffer
-			withInputNotes(c.Input, opts.key, answers)
-			err := writeAnswers(&b, c.Input.Questions, answers, outputOptions{key: opts.key, arrays: opts.arrays})
-			return b.Bytes(), err
-		},
-		ErrorText: func(err error) string {
-			msg, _ := classify(err, "askuser mcp")
-			return msg
-		},
-		Timeout: opts.timeout,
-		Log:     env.IO.ErrOut,
+		Schema:         sch,
+		Key:            opts.key,
+		Arrays:         opts.arrays,
+		Presets:        presets,
+		Timeout:        opts.timeout,
+		Log:            env.IO.ErrOut,
 	}
-	// The ways of asking besides the client's own interface, in the order
-	// auto tries them.
-	switch opts.ui {
-	case uiAuto:
-		o.Ways = []mcpserver.Way{mcpInboxWay(env, opts), mcpWebWay(env)}
-	case uiElicit:
-		o.Elicitation = mcpserver.ElicitOnly
-	case uiInbox:
-		o.Elicitation = mcpserver.ElicitNever
-		o.Ways = []mcpserver.Way{mcpInboxWay(env, opts)}
-	case uiWeb:
-		o.Elicitation = mcpserver.ElicitNever
-		o.Ways = []mcpserver.Way{mcpWebWay(env)}
-	}
-
+	o.Elicitation, o.Ways = mcpWays(env, opts)
 	if env.IO.InTTY {
 		_, _ = fmt.Fprintln(env.IO.ErrOut, "askuser mcp is an MCP server: it reads the protocol on stdin, for an MCP client to start it (see askuser mcp --help). Ctrl+D ends it.")
 	}
@@ -233,164 +202,16 @@ func mcpRun(ctx context.Context, env *Env, opts mcpOptions) error {
 	return nil
 }
 
-// clientArgs are the arguments that MCP clients add to every tool's
-// arguments for their own use, and that a call may carry: askuser mcp takes
-// them and ignores them, whatever their value. The command line, which no
-// client fills in, refuses them as it refuses every unknown member.
-var clientArgs = []string{
-	"wait_for_previous", // Gemini CLI: whether to wait for the calls before it
-}
-
-// withoutClientArgs is a call's arguments without clientArgs. Arguments
-// that hold none, or are not a JSON object, are returned as they are, for
-// the schema to judge.
-func withoutClientArgs(args []byte) []byte {
-	var top map[string]json.RawMessage
-	if json.Unmarshal(args, &top) != nil {
-		return args
+// mcpWays are when askuser mcp asks through the client's own interface,
+// and the other ways of asking, in the order auto tries them.
+func mcpWays(env *Env, opts mcpOptions) (mcpserver.Elicitation, []mcpserver.Way) {
+	switch opts.ui {
+	case ask.UIElicit:
+		return mcpserver.ElicitOnly, nil
+	case ask.UIInbox:
+		return mcpserver.ElicitNever, []mcpserver.Way{mcpserver.InboxWay(opts.inbox, opts.key, env.IO.ErrOut)}
+	case ask.UIWeb:
+		return mcpserver.ElicitNever, []mcpserver.Way{mcpserver.WebWay(env.engine())}
 	}
-	found := false
-	for _, k := range clientArgs {
-		if _, ok := top[k]; ok {
-			delete(top, k)
-			found = true
-		}
-	}
-	if !found {
-		return args
-	}
-	out, err := json.Marshal(top)
-	if err != nil {
-		return args
-	}
-	return out
-}
-
-// mcpTool is the tool as "askuser tool --format mcp" prints it, from the
-// same function, so that the two never differ.
-func mcpTool(name string, sch *schema.Schema) (*mcp.Tool, error) {
-	def, err := toolDefinition("mcp", name, sch)
-	if err != nil {
-		return nil, err
-	}
-	var t struct {
-		Name, Title, Description string
-		InputSchema              json.RawMessage
-		Annotations              *mcp.ToolAnnotations
-	}
-	if err := json.Unmarshal(def, &t); err != nil {
-		return nil, fmt.Errorf("read the tool definition: %w", err)
-	}
-	return &mcp.Tool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: t.InputSchema, Annotations: t.Annotations}, nil
-}
-
-// mcpWebWay asks on the web page of --ui web, on this machine, opened in
-// the browser.
-func mcpWebWay(env *Env) mcpserver.Way {
-	return mcpserver.Way{Name: "web", Open: func(context.Context, *mcp.Implementation) (*mcpserver.Opened, error) {
-		addr, err := localhttp.ParseAddr(localhttp.DefaultAddr)
-		if err != nil {
-			return nil, err
-		}
-		a, err := newWebAsker(env, sessionOptions{mode: uiWeb, listen: addr, open: true})
-		if err != nil {
-			return nil, err
-		}
-		where := ""
-		if w, ok := a.fullAsker.(*web.Asker); ok {
-			where = "Answer in your browser: " + w.URL()
-		}
-		return &mcpserver.Opened{Asker: a.fullAsker, Where: where, Close: a.close}, nil
-	}}
-}
-
-// mcpInboxWay asks in the inbox (askuser inbox), when one answers at the
-// address.
-func mcpInboxWay(env *Env, opts mcpOptions) mcpserver.Way {
-	return mcpserver.Way{
-		Name: "inbox",
-		Hint: "Ask the person to run 'askuser inbox' in a terminal they keep in view, then ask again.",
-		Open: func(ctx context.Context, client *mcp.Implementation) (*mcpserver.Opened, error) {
-			c := inbox.Dial(opts.inbox.addr)
-			if _, err := c.Probe(ctx); err != nil {
-				if ctx.Err() != nil {
-					return nil, context.Cause(ctx)
-				}
-				return nil, &prompt.UnavailableError{Err: err}
-			}
-			cwd, _ := os.Getwd()
-			home, _ := os.UserHomeDir()
-			from := opts.inbox.from
-			if from == "" {
-				from = mcpFrom(client, cwd, home)
-			}
-			a := inbox.NewAsker(inbox.AskerOptions{
-				Client: c,
-				From:   from,
-				Cwd:    cwd,
-				PID:    os.Getpid(),
-				Limits: opts.inbox.limits,
-				Key:    opts.key,
-				Out:    env.IO.ErrOut,
-			})
-			where := fmt.Sprintf("Waiting for an answer in the inbox (askuser inbox) at %s.", c.Addr())
-			return &mcpserver.Opened{Asker: a, Where: where, Close: func() {}}, nil
-		},
-	}
-}
-
-// The inbox takes where a set comes from up to maxFrom characters long; the
-// client's name is cut to maxFromClient, leaving room for the directory.
-const (
-	maxFrom       = 200
-	maxFromClient = 60
-)
-
-// cutFrom is --from or ASKUSER_FROM as the inbox takes it: a longer name is
-// cut to maxFrom characters, its end marked with "…". The inbox refuses a
-// longer one, and a name too long is no reason to leave questions unasked.
-func cutFrom(from string) string {
-	from = strings.TrimSpace(from)
-	if r := []rune(from); len(r) > maxFrom {
-		return strings.TrimRight(string(r[:maxFrom-1]), " ") + "…"
-	}
-	return from
-}
-
-// mcpFrom is where a call's questions come from, in the inbox, when --from
-// and ASKUSER_FROM are empty: the MCP client as it names itself, and the
-// directory it started the server in ("claude-code via MCP in ~/src/api"),
-// which tells one project's agent from another's. It is "" (the inbox then
-// shows the directory) when the client gave no name.
-func mcpFrom(client *mcp.Implementation, cwd, home string) string {
-	if client == nil {
-		return ""
-	}
-	name := client.Title
-	if strings.TrimSpace(name) == "" {
-		name = client.Name
-	}
-	// The inbox shows what it is given, escaped; it refuses only what is
-	// not text.
-	name = strings.Join(strings.Fields(strings.ToValidUTF8(strings.ReplaceAll(name, "\x00", ""), "")), " ")
-	if name == "" {
-		return ""
-	}
-	if r := []rune(name); len(r) > maxFromClient {
-		name = string(r[:maxFromClient-1]) + "…"
-	}
-	from := name + " via MCP"
-	home = strings.TrimSuffix(home, "/")
-	switch {
-	case cwd == "" || cwd == "/" || !utf8.ValidString(cwd):
-		return from
-	case home != "" && cwd == home:
-		cwd = "~"
-	case home != "" && strings.HasPrefix(cwd, home+"/"):
-		cwd = "~" + strings.TrimPrefix(cwd, home)
-	}
-	if utf8.RuneCountInString(from)+len(" in ")+utf8.RuneCountInString(cwd) > maxFrom {
-		return from
-	}
-	return from + " in " + cwd
+	return mcpserver.ElicitWhenDeclared, []mcpserver.Way{mcpserver.InboxWay(opts.inbox, opts.key, env.IO.ErrOut), mcpserver.WebWay(env.engine())}
 }

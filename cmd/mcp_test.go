@@ -1,10 +1,9 @@
 package cmd
 
 import (
-	"strings"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/askuser/askuser/internal/ask"
 )
 
 // --ui chooses among mcp's own ways; ASKUSER_UI, read as every command
@@ -15,19 +14,19 @@ func TestMCPUI(t *testing.T) {
 		flag    string
 		given   bool
 		env     string
-		want    uiMode
+		want    ask.UI
 		wantErr string
 	}{
-		{given: false, want: uiAuto},
-		{flag: "inbox", given: true, want: uiInbox},
-		{flag: "elicit", given: true, env: "web", want: uiElicit},
-		{flag: "auto", given: true, env: "inbox", want: uiAuto},
+		{given: false, want: ask.UIAuto},
+		{flag: "inbox", given: true, want: ask.UIInbox},
+		{flag: "elicit", given: true, env: "web", want: ask.UIElicit},
+		{flag: "auto", given: true, env: "inbox", want: ask.UIAuto},
 		{flag: "tui", given: true, wantErr: `invalid --ui "tui": must be auto, elicit, inbox or web`},
-		{env: "inbox", want: uiInbox},
-		{env: " web ", want: uiWeb},
-		{env: "auto", want: uiAuto},
-		{env: "tui", want: uiAuto},
-		{env: "line", want: uiAuto},
+		{env: "inbox", want: ask.UIInbox},
+		{env: " web ", want: ask.UIWeb},
+		{env: "auto", want: ask.UIAuto},
+		{env: "tui", want: ask.UIAuto},
+		{env: "line", want: ask.UIAuto},
 		{env: "elicit", wantErr: `invalid ASKUSER_UI "elicit": must be auto, tui, line, web or inbox`},
 		{env: "popup", wantErr: `invalid ASKUSER_UI "popup": must be auto, tui, line, web or inbox`},
 	} {
@@ -40,36 +39,6 @@ func TestMCPUI(t *testing.T) {
 			}
 		case err != nil || got != tc.want:
 			t.Errorf("--ui %q (given %v), ASKUSER_UI %q: %q, %v; want %q", tc.flag, tc.given, tc.env, got, err, tc.want)
-		}
-	}
-}
-
-// In the inbox, a call's questions say which client asked, and from which
-// directory, in a form the inbox accepts.
-func TestMCPFrom(t *testing.T) {
-	long := strings.Repeat("n", 100)
-	for _, tc := range []struct {
-		client    *mcp.Implementation
-		cwd, home string
-		want      string
-	}{
-		{&mcp.Implementation{Name: "claude-code"}, "/home/ann/src/api", "/home/ann", "claude-code via MCP in ~/src/api"},
-		{&mcp.Implementation{Name: "claude-code"}, "/home/ann", "/home/ann/", "claude-code via MCP in ~"},
-		{&mcp.Implementation{Name: "claude-code"}, "/home/annex/api", "/home/ann", "claude-code via MCP in /home/annex/api"},
-		{&mcp.Implementation{Name: "claude-ai", Title: "Claude Desktop"}, "/", "/home/ann", "Claude Desktop via MCP"},
-		{&mcp.Implementation{Name: "codex", Title: "  "}, "/srv/app", "/", "codex via MCP in /srv/app"},
-		{&mcp.Implementation{Name: "vs\x00code\n  insiders"}, "", "/home/ann", "vscode insiders via MCP"},
-		{&mcp.Implementation{Name: long}, "/src", "", strings.Repeat("n", maxFromClient-1) + "… via MCP in /src"},
-		{&mcp.Implementation{Name: "c"}, "/" + strings.Repeat("d", 300), "", "c via MCP"},
-		{&mcp.Implementation{Name: " "}, "/src", "", ""},
-		{nil, "/src", "/home/ann", ""},
-	} {
-		got := mcpFrom(tc.client, tc.cwd, tc.home)
-		if got != tc.want {
-			t.Errorf("mcpFrom(%+v, %q, %q) = %q, want %q", tc.client, tc.cwd, tc.home, got, tc.want)
-		}
-		if n := len([]rune(got)); n > maxFrom {
-			t.Errorf("mcpFrom(%+v, %q, %q) is %d characters long", tc.client, tc.cwd, tc.home, n)
 		}
 	}
 }

@@ -1,11 +1,9 @@
 package cmd
 
 import (
-	"bytes"
-	"errors"
-
 	"github.com/spf13/cobra"
 
+	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
 )
@@ -19,7 +17,7 @@ func NewRootCmd(env *Env) *cobra.Command {
 	cmd.SetErr(env.IO.ErrOut)
 	cmd.SetVersionTemplate("{{.Version}}\n")
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		return &usageError{msg: err.Error()}
+		return &ask.UsageError{Msg: err.Error()}
 	})
 	cmd.CompletionOptions.DisableDefaultCmd = true
 	cmd.AddCommand(
@@ -46,7 +44,7 @@ func fixedCompletions(values ...string) func(*cobra.Command, []string, string) (
 // noArgs rejects arguments with a usage error.
 func noArgs(cmd *cobra.Command, args []string) error {
 	if len(args) > 0 {
-		return usageErrorf("%q takes no arguments (got %q)", cmd.CommandPath(), args[0])
+		return ask.UsageErrorf("%q takes no arguments (got %q)", cmd.CommandPath(), args[0])
 	}
 	return nil
 }
@@ -66,42 +64,28 @@ func loadSchema(env *Env) (*schema.Schema, error) {
 }
 
 // parseInput reads and validates the questions. answersFollow is as for
-// readSource.
-func parseInput(env *Env, args []string, file string, key schema.KeyBy, answersFollow bool) (*schema.Input, *source, error) {
+// ask.ReadSource.
+func parseInput(env *Env, args []string, file string, key schema.KeyBy, answersFollow bool) (*schema.Input, *ask.Source, error) {
 	sch, err := loadSchema(env)
 	if err != nil {
 		return nil, nil, err
 	}
-	src, err := readSource(env, args, file, answersFollow)
+	src, err := ask.ReadSource(ask.Stdin{R: env.IO.In, TTY: env.IO.InTTY}, args, file, answersFollow)
 	if err != nil {
 		return nil, nil, err
 	}
-	in, err := sch.Parse(src.data, key)
+	in, err := src.Parse(sch, key)
 	if err != nil {
-		var syntax *schema.SyntaxError
-		if errors.As(err, &syntax) && singleQuoted(src.data) {
-			err = &singleQuotesError{err: err}
-		}
 		return nil, nil, err
 	}
 	return in, src, nil
-}
-
-// singleQuoted reports whether a questions document starts as if JSON took
-// single quotes: with ' or {' (white space aside).
-func singleQuoted(data []byte) bool {
-	b := bytes.TrimLeft(bytes.TrimPrefix(data, []byte(bom)), " \t\r\n")
-	if rest, ok := bytes.CutPrefix(b, []byte("{")); ok {
-		b = bytes.TrimLeft(rest, " \t\r\n")
-	}
-	return bytes.HasPrefix(b, []byte("'"))
 }
 
 // schemaKey reads the --key flag.
 func schemaKey(s string) (schema.KeyBy, error) {
 	k, err := schema.ParseKeyBy(s)
 	if err != nil {
-		return "", &usageError{msg: err.Error()}
+		return "", &ask.UsageError{Msg: err.Error()}
 	}
 	return k, nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -13,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
+	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -85,7 +87,7 @@ argument and return its stdout (or, on failure, its stderr) as the result.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if !toolName().MatchString(name) {
-				return usageErrorf("invalid --name %q: use 1-64 letters, digits, _ or -", name)
+				return ask.UsageErrorf("invalid --name %q: use 1-64 letters, digits, _ or -", name)
 			}
 			return toolRun(env, cmd.OutOrStdout(), toolOptions{format: format, name: name})
 		},
@@ -134,9 +136,32 @@ func toolInput(sch *schema.Schema) (json.RawMessage, error) {
 
 // toolDefinition renders the definition of the tool in format.
 func toolDefinition(format, name string, sch *schema.Schema) ([]byte, error) {
-	input, err := toolInput(sch)
+	switch {
+	case format == "":
+		return nil, ask.UsageErrorf("tool needs --format: %s", strings.Join(toolFormats, ", "))
+	case !slices.Contains(toolFormats, format):
+		return nil, ask.UsageErrorf("invalid --format %q: must be %s", format, strings.Join(toolFormats, ", "))
+	}
+	desc, input, err := toolText(format, sch)
 	if err != nil {
 		return nil, err
+	}
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(toolShape(format, name, desc, input)); err != nil {
+		return nil, fmt.Errorf("write tool definition: %w", err)
+	}
+	return out.Bytes(), nil
+}
+
+// toolText is the tool's description in format (the guide, short for
+// OpenAI's), and its input schema.
+func toolText(format string, sch *schema.Schema) (string, json.RawMessage, error) {
+	input, err := toolInput(sch)
+	if err != nil {
+		return "", nil, err
 	}
 	guide := "tool"
 	if strings.HasPrefix(format, "openai") {
@@ -144,18 +169,32 @@ func toolDefinition(format, name string, sch *schema.Schema) ([]byte, error) {
 	}
 	var b strings.Builder
 	if err := docsTemplate().ExecuteTemplate(&b, guide, sch.Limits()); err != nil {
-		return nil, err
+		return "", nil, err
 	}
 	desc := strings.TrimSpace(b.String())
 	if guide == "tool-short" && utf8.RuneCountInString(desc) > maxOpenAIDescription {
 		// The limits are in the text: only absurd ones make it this long.
-		return nil, fmt.Errorf("the tool's description is %d characters, over OpenAI's %d: lower the limit variables", utf8.RuneCountInString(desc), maxOpenAIDescription)
+		return "", nil, fmt.Errorf("the tool's description is %d characters, over OpenAI's %d: lower the limit variables", utf8.RuneCountInString(desc), maxOpenAIDescription)
 	}
+	return desc, input, nil
+}
 
-	var def any
+// mcpTool is the tool that askuser mcp offers, as "askuser tool --format
+// mcp" prints it, from the same parts, so that the two never differ.
+func mcpTool(name string, sch *schema.Schema) (*mcp.Tool, error) {
+	desc, input, err := toolText("mcp", sch)
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.Tool{Name: name, Title: toolTitle, Description: desc, InputSchema: input, Annotations: toolAnnotations()}, nil
+}
+
+// toolShape is the definition in format, one of toolFormats, with its
+// members in the order the format's documentation gives them.
+func toolShape(format, name, desc string, input json.RawMessage) any {
 	switch format {
 	case "anthropic":
-		def = struct {
+		return struct {
 			Name        string          `json:"name"`
 			Description string          `json:"description"`
 			InputSchema json.RawMessage `json:"input_schema"`
@@ -166,12 +205,12 @@ func toolDefinition(format, name string, sch *schema.Schema) ([]byte, error) {
 			Description string          `json:"description"`
 			Parameters  json.RawMessage `json:"parameters"`
 		}
-		def = struct {
+		return struct {
 			Type     string   `json:"type"`
 			Function function `json:"function"`
 		}{"function", function{name, desc, input}}
 	case "openai-responses":
-		def = struct {
+		return struct {
 			Type        string          `json:"type"`
 			Name        string          `json:"name"`
 			Description string          `json:"description"`
@@ -181,25 +220,12 @@ func toolDefinition(format, name string, sch *schema.Schema) ([]byte, error) {
 			// it (every property required, no pattern); this one is not.
 			Strict bool `json:"strict"`
 		}{"function", name, desc, input, false}
-	case "mcp":
-		def = struct {
-			Name        string               `json:"name"`
-			Title       string               `json:"title"`
-			Description string               `json:"description"`
-			InputSchema json.RawMessage      `json:"inputSchema"`
-			Annotations *mcp.ToolAnnotations `json:"annotations"`
-		}{name, toolTitle, desc, input, toolAnnotations()}
-	case "":
-		return nil, usageErrorf("tool needs --format: %s", strings.Join(toolFormats, ", "))
-	default:
-		return nil, usageErrorf("invalid --format %q: must be %s", format, strings.Join(toolFormats, ", "))
 	}
-	var out bytes.Buffer
-	enc := json.NewEncoder(&out)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(def); err != nil {
-		return nil, fmt.Errorf("write tool definition: %w", err)
-	}
-	return out.Bytes(), nil
+	return struct {
+		Name        string               `json:"name"`
+		Title       string               `json:"title"`
+		Description string               `json:"description"`
+		InputSchema json.RawMessage      `json:"inputSchema"`
+		Annotations *mcp.ToolAnnotations `json:"annotations"`
+	}{name, toolTitle, desc, input, toolAnnotations()}
 }

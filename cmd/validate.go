@@ -3,6 +3,7 @@ package cmd
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -26,7 +27,7 @@ on stderr and exits 65 (64 for a usage error).`,
   generate-questions | askuser validate`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
-				return usageErrorf("too many arguments: give the questions as one argument (got %d); quote the JSON", len(args))
+				return ask.UsageErrorf("too many arguments: give the questions as one argument (got %d); quote the JSON", len(args))
 			}
 			return nil
 		},

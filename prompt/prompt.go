@@ -26,21 +26,81 @@ type Asker interface {
 	Ask(ctx context.Context, qs []schema.Question) ([]Answer, error)
 }
 
-// Confirmer asks one yes/no question; Inputter asks for one line of text.
-// Every Asker is also both, for "askuser confirm" and "askuser input".
-type Confirmer interface {
-	Confirm(ctx context.Context, message string, def bool) (bool, error)
+// ConfirmQuestion is the yes/no question of askuser confirm, whose
+// answer is the label Yes or No (see IsYes); Enter takes def.
+func ConfirmQuestion(message string, def bool) schema.Question {
+	d := "No"
+	if def {
+		d = "Yes"
+	}
+	return schema.Question{Type: schema.TypeConfirm, Header: "Confirm", Question: message,
+		Options: []schema.Option{{Label: "Yes"}, {Label: "No"}}, Default: d}
 }
 
-// Inputter asks for one line of text; see Confirmer.
-type Inputter interface {
-	Input(ctx context.Context, message, placeholder, def string) (string, error)
+// InputQuestion is the question of askuser input, a line of text, whose
+// answer is the text typed (Answer.Other); Enter takes def when it is not
+// "". The placeholder is an example answer.
+func InputQuestion(message, placeholder, def string) schema.Question {
+	return schema.Question{Type: schema.TypeInput, Header: "Input", Question: message, Placeholder: placeholder, Default: def}
+}
+
+// IsYes reports whether a, the answer to a ConfirmQuestion, is yes.
+func IsYes(a Answer) bool {
+	return len(a.Labels) == 1 && a.Labels[0] == "Yes"
+}
+
+// Confirm asks the yes/no question of a ConfirmQuestion through a.
+func Confirm(ctx context.Context, a Asker, message string, def bool) (bool, error) {
+	answers, err := a.Ask(ctx, []schema.Question{ConfirmQuestion(message, def)})
+	if err != nil {
+		return false, err
+	}
+	return IsYes(answers[0]), nil
+}
+
+// Input asks for the line of text of an InputQuestion through a.
+func Input(ctx context.Context, a Asker, message, placeholder, def string) (string, error) {
+	answers, err := a.Ask(ctx, []schema.Question{InputQuestion(message, placeholder, def)})
+	if err != nil {
+		return "", err
+	}
+	return answers[0].Other, nil
+}
+
+// AskOne asks qs with confirm or input, the asker's own ways, when qs is
+// one question of TypeConfirm or TypeInput, which are asked alone and
+// drawn as a prompt of their own; ok is false otherwise.
+func AskOne(ctx context.Context, qs []schema.Question,
+	confirm func(ctx context.Context, message string, def bool) (bool, error),
+	input func(ctx context.Context, message, placeholder, def string) (string, error),
+) (answers []Answer, ok bool, err error) {
+	if len(qs) != 1 {
+		return nil, false, nil
+	}
+	switch q := qs[0]; q.Type {
+	case schema.TypeConfirm:
+		yes, err := confirm(ctx, q.Question, q.Default == "Yes")
+		if err != nil {
+			return nil, true, err
+		}
+		if yes {
+			return []Answer{{Labels: []string{"Yes"}}}, true, nil
+		}
+		return []Answer{{Labels: []string{"No"}}}, true, nil
+	case schema.TypeInput:
+		text, err := input(ctx, q.Question, q.Placeholder, q.Default)
+		if err != nil {
+			return nil, true, err
+		}
+		return []Answer{{Other: text}}, true, nil
+	}
+	return nil, false, nil
 }
 
 // Finisher is an Asker with something to do when a conversation is over,
 // before the streams it was given are closed. Its caller calls Finish,
-// when the asker has it, with the context that Ask, Confirm or Input was
-// given and the error it returned, and goes on with the error Finish
+// when the asker has it, with the context that Ask was given and the
+// error it returned, and goes on with the error Finish
 // returns. When err is nil, summary holds every answer of the
 // conversation, the ones given in advance included, for the asker to show.
 type Finisher interface {
@@ -108,6 +168,15 @@ func (e *UnavailableError) Unwrap() error { return e.Err }
 // ErrNoAnswer means the answer input ended before every question was
 // answered.
 var ErrNoAnswer = errors.New("the answer input ended before every question was answered")
+
+// SilentError is ErrNoAnswer (Err) from an asker whose input ended before
+// it gave anything at all: it asked nobody, and the questions may be
+// handed on to another way of reaching the person.
+type SilentError struct{ Err error }
+
+func (e *SilentError) Error() string { return e.Err.Error() }
+
+func (e *SilentError) Unwrap() error { return e.Err }
 
 // ShortError is ErrNoAnswer, saying how many questions were answered before
 // the input ended.

@@ -35,12 +35,20 @@ type Question struct {
 	MultiSelect bool     `json:"multiSelect"`
 	// Placeholder is a hint shown in the empty answer of a text question.
 	Placeholder string `json:"placeholder,omitempty"`
+	// Default is the answer Enter takes in a question of TypeConfirm
+	// ("Yes" or "No") or TypeInput (text; "" for none). The input cannot
+	// give it.
+	Default string `json:"-"`
 }
 
-// The types of question. An absent type is TypeChoice.
+// The types of question. An absent type is TypeChoice. TypeConfirm and
+// TypeInput are the questions of askuser confirm and askuser input, one
+// at a time, with a Default; the input cannot give them.
 const (
-	TypeChoice = "choice"
-	TypeText   = "text"
+	TypeChoice  = "choice"
+	TypeText    = "text"
+	TypeConfirm = "confirm"
+	TypeInput   = "input"
 )
 
 // IsText reports whether q asks for free text rather than a choice.

@@ -23,7 +23,7 @@ minimize=${FUZZ_MINIMIZE:-10s}
 all=(
 	./schema:FuzzParse
 	./schema:FuzzTranslate
-	./cmd:FuzzReadStream
+	./internal/ask:FuzzReadStream
 	./prompt/line:FuzzParseChoice
 	./prompt/line:FuzzLineAsk
 	./prompt:FuzzCheckOther

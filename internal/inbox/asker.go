@@ -35,8 +35,8 @@ type AskerOptions struct {
 	Out io.Writer
 }
 
-// Asker asks in the inbox at one address. It implements prompt.Asker,
-// prompt.Confirmer and prompt.Inputter.
+// Asker asks in the inbox at one address: a set of questions, or the one
+// question of askuser confirm or askuser input, as a set of its own kind.
 type Asker struct {
 	o AskerOptions
 }
@@ -50,6 +50,9 @@ func NewAsker(o AskerOptions) *Asker { return &Asker{o: o} }
 // prompt.ErrCancelled; an inbox that is not there, quits or goes away is a
 // *prompt.UnavailableError.
 func (a *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
+	if answers, ok, err := prompt.AskOne(ctx, qs, a.confirm, a.input); ok {
+		return answers, err
+	}
 	raw, err := json.Marshal(qs)
 	if err != nil {
 		return nil, fmt.Errorf("encode the questions: %w", err)
@@ -65,9 +68,9 @@ func (a *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer,
 	return answers, nil
 }
 
-// Confirm asks a yes/no question in the inbox, with def as the answer
+// confirm asks a yes/no question in the inbox, with def as the answer
 // Enter takes.
-func (a *Asker) Confirm(ctx context.Context, message string, def bool) (bool, error) {
+func (a *Asker) confirm(ctx context.Context, message string, def bool) (bool, error) {
 	d, _ := json.Marshal(def)
 	e, err := a.send(ctx, &Request{Kind: KindConfirm, Message: message, Default: d})
 	if err != nil {
@@ -79,9 +82,9 @@ func (a *Asker) Confirm(ctx context.Context, message string, def bool) (bool, er
 	return *e.Yes, nil
 }
 
-// Input asks for a line of text in the inbox, with def as the answer Enter
+// input asks for a line of text in the inbox, with def as the answer Enter
 // takes ("" for none).
-func (a *Asker) Input(ctx context.Context, message, placeholder, def string) (string, error) {
+func (a *Asker) input(ctx context.Context, message, placeholder, def string) (string, error) {
 	d, _ := json.Marshal(def)
 	e, err := a.send(ctx, &Request{Kind: KindInput, Message: message, Placeholder: placeholder, Default: d})
 	if err != nil {

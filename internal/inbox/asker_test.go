@@ -86,7 +86,7 @@ func TestAskSaysWhatIsAhead(t *testing.T) {
 	var out testutil.Buffer
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go newAsker(a, &out).Confirm(ctx, "Deploy?", true)
+	go prompt.Confirm(ctx, newAsker(a, &out), "Deploy?", true)
 	deadline := time.Now().Add(10 * time.Second)
 	for !strings.Contains(out.String(), "\n") && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
@@ -103,7 +103,7 @@ func TestAskerConfirmAndInput(t *testing.T) {
 	asker := newAsker(a, &out)
 	yes := make(chan bool, 1)
 	go func() {
-		v, err := asker.Confirm(context.Background(), "Deploy?", false)
+		v, err := prompt.Confirm(context.Background(), asker, "Deploy?", false)
 		if err != nil {
 			t.Error(err)
 		}
@@ -120,7 +120,7 @@ func TestAskerConfirmAndInput(t *testing.T) {
 
 	text := make(chan string, 1)
 	go func() {
-		v, err := asker.Input(context.Background(), "Branch?", "main", "dev")
+		v, err := prompt.Input(context.Background(), asker, "Branch?", "main", "dev")
 		if err != nil {
 			t.Error(err)
 		}
@@ -180,7 +180,7 @@ func TestWithdrawn(t *testing.T) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		_, err := newAsker(a, new(testutil.Buffer)).Input(ctx, "Name?", "", "")
+		_, err := prompt.Input(ctx, newAsker(a, new(testutil.Buffer)), "Name?", "", "")
 		done <- err
 	}()
 	s := shown(t, q)
@@ -240,8 +240,8 @@ func TestAnswerNeverInvented(t *testing.T) {
 		{`{"event":"answered","answers":[{"labels":["SQLite","PostgreSQL"]},{"labels":["Auth"]}]}`, askAll},
 		{`{"event":"answered","answers":[{"other":"\u001b\u0007"},{"labels":["Auth"]}]}`, askAll},
 		{`{"event":"answered","answers":[{"labels":["SQLite"],"note":"\u0000"},{"labels":["Auth"]}]}`, askAll},
-		{`{"event":"answered"}`, func(a *Asker) (any, error) { return a.Confirm(context.Background(), "Go?", true) }},
-		{`{"event":"answered","text":"  "}`, func(a *Asker) (any, error) { return a.Input(context.Background(), "Name?", "", "") }},
+		{`{"event":"answered"}`, func(a *Asker) (any, error) { return prompt.Confirm(context.Background(), a, "Go?", true) }},
+		{`{"event":"answered","text":"  "}`, func(a *Asker) (any, error) { return prompt.Input(context.Background(), a, "Name?", "", "") }},
 	} {
 		got, err := c.ask(newAsker(fakeInbox(t, c.event), new(testutil.Buffer)))
 		if err == nil || !strings.Contains(err.Error(), "sent an answer that does not fit the questions") {

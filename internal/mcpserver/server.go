@@ -3,12 +3,13 @@
 // own interface (elicitation) when the client has one, else through the
 // ways of asking that the command line gives it (a web page, an inbox). It
 // is built on the official MCP SDK, which owns the protocol; this package
-// owns only what a call does. The checking of the questions and the
-// writing of the answers are the command line's own, passed in Options, so
-// that a call and a run of askuser agree exactly.
+// owns only what a call does. A call is checked, answered and worded as a
+// run of askuser is, by the same ask engine (internal/ask), so that the
+// two agree exactly.
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -22,6 +23,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/prompt/elicit"
 	"github.com/askuser/askuser/schema"
@@ -48,15 +50,14 @@ type Options struct {
 	Implementation *mcp.Implementation
 	// Tool is the one tool, with its name, description and input schema.
 	Tool *mcp.Tool
-	// Parse checks a call's arguments, the questions document, exactly as
-	// the command line checks its input, and returns what to ask.
-	Parse func(args []byte) (*Call, error)
-	// Answers writes the answers to c's questions as the command line
-	// prints them: {"answers":{...}}.
-	Answers func(c *Call, answers []prompt.Answer) ([]byte, error)
-	// ErrorText words an error as the command line does on stderr: for
-	// questions that are not valid, every problem.
-	ErrorText func(error) string
+	// Schema checks a call's arguments, the questions document, as the
+	// command line checks its input.
+	Schema *schema.Schema
+	// Key, Arrays and Presets are as for the command line: see
+	// ask.Request.
+	Key     schema.KeyBy
+	Arrays  bool
+	Presets map[string]string
 	// Elicitation says when to ask through the client.
 	Elicitation Elicitation
 	// Quickest is the soonest a person can decline or cancel a form; a
@@ -75,23 +76,15 @@ type Options struct {
 	Log io.Writer
 }
 
-// Call is one call's questions, checked.
-type Call struct {
-	// Input is the document the call gave.
-	Input *schema.Input
-	// Known holds an answer for every question answered in advance (by the
-	// document's "answers" or the environment), in question order; the
-	// others are asked.
-	Known []prompt.Answer
-	// Pending are the indexes in Input.Questions of the questions to ask.
-	Pending []int
-}
-
 // A Way is a way of reaching the person other than the client's own
 // interface.
 type Way struct {
 	// Name names it in errors: "web", "inbox".
 	Name string
+	// Reaches probes whether this way can reach the person now: nil when
+	// it can, else a *prompt.UnavailableError that says why, for the next
+	// way to be tried. Nil for a way that Open alone can tell.
+	Reaches func(ctx context.Context) error
 	// Open prepares to ask one call's questions for client, the MCP client
 	// that made the call as it named itself (nil when it did not). It
 	// fails with a *prompt.UnavailableError when this way cannot reach the
@@ -112,23 +105,6 @@ type Opened struct {
 	// Close releases what Open took, after Ask.
 	Close func()
 }
-
-// TimeoutError ends a call that waited Options.Timeout for an answer.
-type TimeoutError struct {
-	After time.Duration
-}
-
-func (e *TimeoutError) Error() string {
-	return fmt.Sprintf("timed out after %s waiting for an answer", e.After)
-}
-
-// Why a call stopped waiting other than for an answer. Their text is what
-// a web page shows when its question is withdrawn.
-var (
-	errClientCancelled = errors.New("the MCP client cancelled the request")
-	errClientGone      = errors.New("the MCP client went away")
-	errStopped         = errors.New("askuser mcp stopped")
-)
 
 // Server serves the tool; see Run.
 type Server struct {
@@ -190,7 +166,7 @@ func (s *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	owed := s.active
 	s.mu.Unlock()
 	replied := output.replied()
-	stop(errStopped)
+	stop(ask.ErrStopped)
 	s.calls.Wait()
 	// The session writes nothing once it is closing: the replies of the
 	// calls just ended go out first.
@@ -225,45 +201,47 @@ func (s *Server) leave() {
 // call handles one call of the tool.
 func (s *Server) call(reqCtx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	if !s.enter() {
-		return toolError(s.errorText(errStopped)), nil
+		return toolError(ask.ErrStopped), nil
 	}
 	defer s.leave()
-	args := []byte(req.Params.Arguments)
-	if len(args) == 0 {
-		args = []byte("{}")
-	}
-	c, err := s.opts.Parse(args)
+	c, err := s.prepare(req.Params.Arguments)
 	if err != nil {
-		return toolError(s.opts.ErrorText(err)), nil
+		return toolError(err), nil
 	}
-	answers := append([]prompt.Answer(nil), c.Known...)
 	if len(c.Pending) > 0 {
-		qs := make([]schema.Question, len(c.Pending))
-		for j, i := range c.Pending {
-			qs[j] = c.Input.Questions[i]
-		}
 		ctx, cancel := s.callContext(reqCtx)
-		got, more, err := s.ask(ctx, req, qs)
+		got, more, err := s.ask(ctx, req, c.Questions())
 		cancel()
 		switch {
 		case more != nil:
 			return more, nil
 		case err != nil:
-			return toolError(s.errorText(err)), nil
+			return toolError(err), nil
 		}
-		for j, i := range c.Pending {
-			answers[i] = got[j]
-		}
+		c.Fill(got)
 	}
-	out, err := s.opts.Answers(c, answers)
-	if err != nil {
-		return toolError(s.opts.ErrorText(err)), nil
+	var b bytes.Buffer
+	if err := c.Write(&b); err != nil {
+		return toolError(err), nil
 	}
-	out = []byte(strings.TrimSuffix(string(out), "\n"))
+	out := bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 	return &mcp.CallToolResult{
 		Content:           []mcp.Content{&mcp.TextContent{Text: string(out)}},
 		StructuredContent: json.RawMessage(out),
 	}, nil
+}
+
+// prepare checks a call's arguments as the command line checks its input,
+// and takes the answers given in advance.
+func (s *Server) prepare(args json.RawMessage) (*ask.Call, error) {
+	if len(args) == 0 {
+		args = json.RawMessage("{}")
+	}
+	in, err := s.opts.Schema.Parse(withoutClientArgs(args), s.opts.Key)
+	if err != nil {
+		return nil, err
+	}
+	return ask.Prepare(ask.Request{Input: in, Key: s.opts.Key, Arrays: s.opts.Arrays, Presets: s.opts.Presets})
 }
 
 // callContext is the context a call waits in: it ends, with a cause that
@@ -273,12 +251,12 @@ func (s *Server) callContext(reqCtx context.Context) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(context.WithoutCancel(reqCtx))
 	stopReq := context.AfterFunc(reqCtx, func() {
 		if errors.Is(context.Cause(reqCtx), io.EOF) {
-			cancel(errClientGone)
+			cancel(ask.ErrClientGone)
 		} else {
-			cancel(errClientCancelled)
+			cancel(ask.ErrClientCancelled)
 		}
 	})
-	stopSrv := context.AfterFunc(s.ctx, func() { cancel(errStopped) })
+	stopSrv := context.AfterFunc(s.ctx, func() { cancel(ask.ErrStopped) })
 	release := func() {
 		stopReq()
 		stopSrv()
@@ -286,59 +264,103 @@ func (s *Server) callContext(reqCtx context.Context) (context.Context, func()) {
 	}
 	if s.opts.Timeout > 0 {
 		var cancelTimeout context.CancelFunc
-		ctx, cancelTimeout = context.WithTimeoutCause(ctx, s.opts.Timeout, &TimeoutError{After: s.opts.Timeout})
+		ctx, cancelTimeout = context.WithTimeoutCause(ctx, s.opts.Timeout, &ask.TimeoutError{After: s.opts.Timeout})
 		return ctx, func() { cancelTimeout(); release() }
 	}
 	return ctx, release
 }
 
-// ask reaches the person with qs. It returns their answers, or a result
-// that hands the client a form to fill in and call again with (see
-// elicitRound), or why nobody answered.
-func (s *Server) ask(ctx context.Context, req *mcp.CallToolRequest, qs []schema.Question) ([]prompt.Answer, *mcp.CallToolResult, error) {
-	var unavailable, hints []string
-	if s.opts.Elicitation != ElicitNever && declaresElicitation(req) {
-		answers, more, err := s.elicit(ctx, req, qs)
-		var failed *elicit.RequestError
-		if !errors.As(err, &failed) || s.opts.Elicitation == ElicitOnly {
-			return answers, more, err
-		}
-		// A client that declares forms and cannot show them has asked the
-		// person nothing: the next way may reach them.
-		unavailable = append(unavailable, "form: "+failed.Error())
-		s.passOver(ctx, req, failed)
+// errNoForms is why a client that did not declare elicitation is not
+// asked through forms.
+var errNoForms = errors.New("the MCP client cannot show questions: it did not declare elicitation, and askuser mcp runs with --ui elicit")
+
+// route is the ways of reaching the person for req, in the order they are
+// tried: the client's own forms first, unless ElicitNever, then the Ways.
+func (s *Server) route(req *mcp.CallToolRequest) ask.Route {
+	var r ask.Route
+	if s.opts.Elicitation != ElicitNever {
+		r = append(r, ask.Way{Name: ask.WayElicit, Reaches: func(context.Context) error {
+			if declaresElicitation(req) {
+				return nil
+			}
+			return &prompt.UnavailableError{Err: errNoForms}
+		}})
 	}
-	if s.opts.Elicitation == ElicitOnly {
-		return nil, nil, &prompt.UnavailableError{Err: errors.New("the MCP client cannot show questions: it did not declare elicitation, and askuser mcp runs with --ui elicit")}
-	}
-	client := req.ClientInfo()
 	for _, w := range s.opts.Ways {
-		opened, err := w.Open(ctx, client)
-		var u *prompt.UnavailableError
-		if errors.As(err, &u) {
-			unavailable = append(unavailable, fmt.Sprintf("%s: %s", w.Name, u.Err))
-			if w.Hint != "" {
-				hints = append(hints, w.Hint)
+		reaches := w.Reaches
+		if reaches == nil {
+			reaches = func(context.Context) error { return nil }
+		}
+		r = append(r, ask.Way{Name: w.Name, Reaches: reaches})
+	}
+	return r
+}
+
+// ask reaches the person with qs, along the route. It returns their
+// answers, or a result that hands the client a form to fill in and call
+// again with (see elicitRound), or why nobody answered.
+func (s *Server) ask(ctx context.Context, req *mcp.CallToolRequest, qs []schema.Question) ([]prompt.Answer, *mcp.CallToolResult, error) {
+	route := s.route(req)
+	forms := len(route) - len(s.opts.Ways) // 1 when the forms come first
+	none := &ask.NoWayError{}
+	for from := 0; from < len(route); {
+		i, why := route.First(ctx, from)
+		for j, err := range why {
+			k := from + j - forms
+			if k < 0 {
+				continue // forms the client did not declare: nothing to report
+			}
+			if err := none.Add(s.opts.Ways[k].Name, s.opts.Ways[k].Hint, err); err != nil {
+				return nil, nil, err
+			}
+		}
+		if i < 0 {
+			break
+		}
+		from = i + 1
+		if i < forms {
+			answers, more, err := s.elicit(ctx, req, qs)
+			var failed *elicit.RequestError
+			if !errors.As(err, &failed) || s.opts.Elicitation == ElicitOnly {
+				return answers, more, err
+			}
+			// A client that declares forms and cannot show them has asked
+			// the person nothing: the next way may reach them.
+			none.Reasons = append(none.Reasons, "form: "+failed.Error())
+			s.passOver(ctx, req, failed)
+			continue
+		}
+		w := s.opts.Ways[i-forms]
+		opened, err := w.Open(ctx, req.ClientInfo())
+		if err != nil {
+			if err := none.Add(w.Name, w.Hint, err); err != nil {
+				return nil, nil, err
 			}
 			continue
 		}
-		if err != nil {
-			return nil, nil, err
-		}
-		if opened.Where != "" {
-			s.notice(ctx, req, opened.Where)
-		}
-		answers, err := opened.Asker.Ask(ctx, qs)
-		opened.Close()
-		if errors.As(err, &u) && ctx.Err() == nil {
-			// The way could reach the person when it was opened: it went
-			// (an inbox that quit) while the questions waited there.
-			err = &endedError{err: u.Err}
-		}
+		answers, err := s.askOpened(ctx, req, opened, qs)
 		return answers, nil, err
 	}
-	none := &noWayError{reasons: unavailable, hints: hints}
+	if s.opts.Elicitation == ElicitOnly {
+		return nil, nil, &prompt.UnavailableError{Err: errNoForms}
+	}
 	return nil, nil, &prompt.UnavailableError{Err: none}
+}
+
+// askOpened asks qs on a way that was opened, and says where.
+func (s *Server) askOpened(ctx context.Context, req *mcp.CallToolRequest, opened *Opened, qs []schema.Question) ([]prompt.Answer, error) {
+	if opened.Where != "" {
+		s.notice(ctx, req, opened.Where)
+	}
+	answers, err := opened.Asker.Ask(ctx, qs)
+	opened.Close()
+	var u *prompt.UnavailableError
+	if errors.As(err, &u) && ctx.Err() == nil {
+		// The way could reach the person when it was opened: it went (an
+		// inbox that quit) while the questions waited there.
+		err = &ask.EndedError{Err: u.Err}
+	}
+	return answers, err
 }
 
 // elicit asks through the client's own forms, as the client takes them.
@@ -362,35 +384,10 @@ func (s *Server) quickest() time.Duration {
 // passOver tells the person, on stderr and in the client's log, that the
 // client's form asked them nothing and why, before another way asks.
 func (s *Server) passOver(ctx context.Context, req *mcp.CallToolRequest, failed *elicit.RequestError) {
-	text := capitalize(failed.Error()) + ". Asking another way."
+	text := ask.Capitalize(failed.Error()) + ". Asking another way."
 	_, _ = fmt.Fprintf(s.opts.Log, "askuser mcp: %s\n", text)
 	s.notice(ctx, req, text)
 }
-
-// noWayError is why no way could reach the person, with what the person
-// can do about it.
-type noWayError struct {
-	reasons []string // "name: why", one for each way
-	hints   []string // the ways' hints
-}
-
-func (e *noWayError) Error() string {
-	if len(e.reasons) == 1 {
-		_, why, _ := strings.Cut(e.reasons[0], ": ")
-		return why
-	}
-	return fmt.Sprintf("no way of asking can reach the person (%s)", strings.Join(e.reasons, "; "))
-}
-
-// endedError is a way of asking that went while the questions waited
-// there, before the person answered them.
-type endedError struct {
-	err error
-}
-
-func (e *endedError) Error() string { return e.err.Error() }
-
-func (e *endedError) Unwrap() error { return e.err }
 
 // formID names the form among a call's input requests.
 const formID = "askuser"
@@ -473,50 +470,8 @@ func (s *Server) notice(ctx context.Context, req *mcp.CallToolRequest, text stri
 	_ = req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: "notice", Logger: "askuser", Data: text}) //nolint:staticcheck // see above
 }
 
-// errorText is what a call that got no answers tells the model: what
-// happened, and what to do next.
-func (s *Server) errorText(err error) string {
-	const dont = " Do not ask again at once: carry on with what you know, or stop and say what you need."
-	var (
-		timeout     *TimeoutError
-		ended       *endedError
-		unavailable *prompt.UnavailableError
-		none        *noWayError
-		client      *elicit.ClientError
-		failed      *elicit.RequestError
-	)
-	switch {
-	case errors.As(err, &ended):
-		return fmt.Sprintf("Error: %s.", capitalize(ended.Error())) + dont
-	case errors.As(err, &timeout):
-		return fmt.Sprintf("Error: Timed out after %s: nobody answered in time.", timeout.After) + dont
-	case errors.Is(err, elicit.ErrDeclined):
-		return "Error: The person declined to answer." + dont
-	case errors.Is(err, prompt.ErrCancelled):
-		return "Error: Cancelled: the person closed the questions without answering." + dont
-	case errors.As(err, &unavailable):
-		hint := "Tell the person, who can change how askuser mcp is set up."
-		if errors.As(err, &none) && len(none.hints) > 0 {
-			hint = strings.Join(none.hints, " ")
-		}
-		return fmt.Sprintf("Error: %s. %s", capitalize(unavailable.Error()), hint)
-	case errors.As(err, &client):
-		return fmt.Sprintf("Error: %s; no answers were taken from it.", capitalize(client.Error()))
-	case errors.As(err, &failed):
-		return fmt.Sprintf("Error: %s. Tell the person, who can run askuser mcp with --ui web.", capitalize(failed.Error()))
-	case errors.Is(err, errClientCancelled), errors.Is(err, errClientGone), errors.Is(err, errStopped):
-		return fmt.Sprintf("Error: %s, and the questions were withdrawn.", capitalize(err.Error()))
-	}
-	return s.opts.ErrorText(err)
-}
-
-func toolError(text string) *mcp.CallToolResult {
-	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: strings.TrimSuffix(text, "\n")}}}
-}
-
-func capitalize(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
+// toolError is the result of a call that got no answers: what happened,
+// and what to do next, worded for the model.
+func toolError(err error) *mcp.CallToolResult {
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: ask.ToolErrorText(err)}}}
 }

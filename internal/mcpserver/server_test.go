@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -80,18 +81,30 @@ func serveVersion(t *testing.T, o Options, copts *mcp.ClientOptions, version str
 	return cs
 }
 
+// repoSchema is askuser's schema, which checks every call.
+var repoSchema = func() *schema.Schema {
+	raw, err := os.ReadFile("../../schema.json")
+	if err != nil {
+		panic(err)
+	}
+	sch, err := schema.Compile(raw, schema.Overrides{})
+	if err != nil {
+		panic(err)
+	}
+	return sch
+}()
+
+// questionArgs are the arguments of a call that asks question.
+var questionArgs = json.RawMessage(`{"questions":[{"question":"Which database?","header":"Database","multiSelect":false,
+	"options":[{"label":"PostgreSQL","description":"Relational"},{"label":"SQLite","description":"Embedded"}]}]}`)
+
 // complete fills in what o needs besides its ways: a server of one
 // question, which it answers with the label chosen.
 func complete(o *Options) {
 	o.Implementation = &mcp.Implementation{Name: "askuser", Version: "test"}
 	o.Tool = &mcp.Tool{Name: "askuser", InputSchema: json.RawMessage(`{"type":"object"}`)}
-	o.Parse = func([]byte) (*Call, error) {
-		return &Call{Input: &schema.Input{Questions: []schema.Question{question}}, Known: make([]prompt.Answer, 1), Pending: []int{0}}, nil
-	}
-	o.Answers = func(_ *Call, a []prompt.Answer) ([]byte, error) {
-		return []byte(`{"answers":{"Database":"` + a[0].String() + `"}}` + "\n"), nil
-	}
-	o.ErrorText = func(err error) string { return "Error: " + err.Error() + "\n" }
+	o.Schema = repoSchema
+	o.Key = schema.KeyHeader
 	if o.Log == nil {
 		o.Log = io.Discard
 	}
@@ -99,7 +112,7 @@ func complete(o *Options) {
 
 func call(t *testing.T, cs *mcp.ClientSession) (string, bool) {
 	t.Helper()
-	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "askuser", Arguments: map[string]any{}})
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "askuser", Arguments: questionArgs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,24 +232,6 @@ func TestElicitation(t *testing.T) {
 	}
 }
 
-// What a call that got no answers tells the model.
-func TestErrorText(t *testing.T) {
-	s := New(Options{ErrorText: func(err error) string { return "command line: " + err.Error() }})
-	for _, tc := range []struct {
-		err  error
-		want string
-	}{
-		{&TimeoutError{After: 90 * time.Second}, "Error: Timed out after 1m30s: nobody answered in time. Do not ask again at once"},
-		{prompt.ErrCancelled, "Error: Cancelled: the person closed the questions without answering. Do not ask again at once"},
-		{errClientGone, "Error: The MCP client went away, and the questions were withdrawn."},
-		{errors.New("disk full"), "command line: disk full"},
-	} {
-		if got := s.errorText(tc.err); !strings.HasPrefix(got, tc.want) {
-			t.Errorf("%v: %q, want it to start %q", tc.err, got, tc.want)
-		}
-	}
-}
-
 // A client that declines or cancels the form sooner than a person could
 // read it (a headless client that declares forms and shows none) asked
 // the person nothing: the call is asked the next way, and the person is
@@ -304,5 +299,53 @@ func TestInstantDeclineWithFormsOnly(t *testing.T) {
 	text, isErr := call(t, cs)
 	if want := "Error: The MCP client could not show the form: it declined the form "; !isErr || !strings.HasPrefix(text, want) || !strings.HasSuffix(text, "sooner than a person can read it. Tell the person, who can run askuser mcp with --ui web.") {
 		t.Errorf("call: %q, want it to start %q", text, want)
+	}
+}
+
+// The route of askuser mcp (SPEC §8): the client's own forms when it
+// declares them, else the inbox when one answers, else the web page;
+// --ui elicit, inbox and web keep one way of these.
+func TestRoute(t *testing.T) {
+	forms := &mcp.ClientOptions{ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1": "PostgreSQL"}}, nil
+	}}
+	for _, tc := range []struct {
+		rule        string
+		elicitation Elicitation
+		client      *mcp.ClientOptions
+		inbox       bool
+		want        string // the answer, or the start of the error
+		wantProbed  []string
+	}{
+		{"forms declared: the client asks", ElicitWhenDeclared, forms, true, "PostgreSQL", nil},
+		{"no forms, an inbox answers: the inbox", ElicitWhenDeclared, nil, true, "SQLite", []string{"inbox"}},
+		{"no forms, no inbox: the web page", ElicitWhenDeclared, nil, false, "MySQL", []string{"inbox", "web"}},
+		{"--ui inbox: never the forms", ElicitNever, forms, true, "SQLite", []string{"inbox"}},
+		{"--ui elicit without forms: nobody", ElicitOnly, nil, true, "Error: The MCP client cannot show questions", nil},
+	} {
+		t.Run(tc.rule, func(t *testing.T) {
+			var probed []string
+			probe := func(name string, reaches bool) func(context.Context) error {
+				return func(context.Context) error {
+					probed = append(probed, name)
+					if !reaches {
+						return &prompt.UnavailableError{Err: errors.New("no " + name)}
+					}
+					return nil
+				}
+			}
+			var opened []string
+			inbox, web := way("inbox", "SQLite", &opened), way("web", "MySQL", &opened)
+			inbox.Reaches, web.Reaches = probe("inbox", tc.inbox), probe("web", true)
+			o := Options{Elicitation: tc.elicitation}
+			if tc.elicitation != ElicitOnly {
+				o.Ways = []Way{inbox, web}
+			}
+			cs := serve(t, o, tc.client)
+			text, _ := call(t, cs)
+			if !strings.Contains(text, tc.want) || strings.Join(probed, " ") != strings.Join(tc.wantProbed, " ") {
+				t.Errorf("%q, ways probed %v; want %q, %v", text, probed, tc.want, tc.wantProbed)
+			}
+		})
 	}
 }

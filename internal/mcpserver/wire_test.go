@@ -155,7 +155,7 @@ func held(release <-chan struct{}) Way {
 	}}
 }
 
-const callLine = `{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"askuser","arguments":{}}}`
+var callLine = `{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"askuser","arguments":` + strings.ReplaceAll(string(questionArgs), "\n\t", "") + `}}`
 
 // The server survives any line: one that is not JSON gets a parse error
 // (-32700), one that is not a request an invalid-request error (-32600),

@@ -183,43 +183,9 @@ func read(q schema.Question, i int, legacy bool, content map[string]any) (prompt
 		return prompt.Answer{Other: typed}, problem, nil
 	}
 
-	var chosen []string
-	switch {
-	case q.MultiSelect && legacy:
-		for j := range q.Options {
-			v, ok := content[boxField(i, j)]
-			if !ok || v == nil {
-				continue
-			}
-			tick, ok := v.(bool)
-			if !ok {
-				return prompt.Answer{}, "", &ClientError{Msg: fmt.Sprintf("%s for %s, which is a box to tick", describeValue(v), boxField(i, j))}
-			}
-			if tick {
-				chosen = append(chosen, q.Options[j].Label)
-			}
-		}
-	case q.MultiSelect:
-		v := content[choiceField(i)]
-		list, ok := v.([]any)
-		if v != nil && !ok {
-			return prompt.Answer{}, "", &ClientError{Msg: fmt.Sprintf("%s for %s, which is a list of options", describeValue(v), choiceField(i))}
-		}
-		for _, item := range list {
-			s, ok := item.(string)
-			if !ok {
-				return prompt.Answer{}, "", &ClientError{Msg: fmt.Sprintf("%s among the choices of %s", describeValue(item), choiceField(i))}
-			}
-			chosen = append(chosen, s)
-		}
-	default:
-		s, err := str(content, choiceField(i))
-		if err != nil {
-			return prompt.Answer{}, "", err
-		}
-		if s != "" {
-			chosen = []string{s}
-		}
+	chosen, err := chosenOf(q, i, legacy, content)
+	if err != nil {
+		return prompt.Answer{}, "", err
 	}
 	labels, err := inOptionOrder(q, chosen, choiceField(i))
 	if err != nil {
@@ -247,6 +213,50 @@ func read(q schema.Question, i int, legacy bool, content map[string]any) (prompt
 		problem = "Choose an option, or type your own answer."
 	}
 	return answer, problem, nil
+}
+
+// chosenOf is what the reply chose among question i's options (q), as
+// the form asked: boxes to tick (legacy), a list, or one choice.
+func chosenOf(q schema.Question, i int, legacy bool, content map[string]any) ([]string, error) {
+	var chosen []string
+	switch {
+	case q.MultiSelect && legacy:
+		for j := range q.Options {
+			v, ok := content[boxField(i, j)]
+			if !ok || v == nil {
+				continue
+			}
+			tick, ok := v.(bool)
+			if !ok {
+				return nil, &ClientError{Msg: fmt.Sprintf("%s for %s, which is a box to tick", describeValue(v), boxField(i, j))}
+			}
+			if tick {
+				chosen = append(chosen, q.Options[j].Label)
+			}
+		}
+	case q.MultiSelect:
+		v := content[choiceField(i)]
+		list, ok := v.([]any)
+		if v != nil && !ok {
+			return nil, &ClientError{Msg: fmt.Sprintf("%s for %s, which is a list of options", describeValue(v), choiceField(i))}
+		}
+		for _, item := range list {
+			s, ok := item.(string)
+			if !ok {
+				return nil, &ClientError{Msg: fmt.Sprintf("%s among the choices of %s", describeValue(item), choiceField(i))}
+			}
+			chosen = append(chosen, s)
+		}
+	default:
+		s, err := str(content, choiceField(i))
+		if err != nil {
+			return nil, err
+		}
+		if s != "" {
+			chosen = []string{s}
+		}
+	}
+	return chosen, nil
 }
 
 // checkTyped checks a typed answer as every asker does. An answer that is

@@ -32,6 +32,8 @@ type Asker struct {
 	// lines delivers what a reader goroutine read, so that Ask can stop
 	// waiting when its context ends. One goroutine reads at a time.
 	lines chan lineResult
+	// spoke is set once the input has given a line.
+	spoke bool
 }
 
 type lineResult struct {
@@ -51,8 +53,20 @@ func New(in io.Reader, out io.Writer, echo bool) *Asker {
 	return &Asker{in: br, out: out, echo: echo}
 }
 
-// Ask asks each question in turn.
+// Ask asks each question in turn. An input that ends before it gave a
+// single line asked nobody: its error is a *prompt.SilentError.
 func (l *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
+	answers, err := l.askAll(ctx, qs)
+	if err != nil && !l.spoke && errors.Is(err, prompt.ErrNoAnswer) {
+		return nil, &prompt.SilentError{Err: err}
+	}
+	return answers, err
+}
+
+func (l *Asker) askAll(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
+	if answers, ok, err := prompt.AskOne(ctx, qs, l.confirm, l.input); ok {
+		return answers, err
+	}
 	answers := make([]prompt.Answer, 0, len(qs))
 	for i, q := range qs {
 		a, err := l.ask(ctx, q, i, len(qs))
@@ -218,9 +232,9 @@ func (l *Asker) readText(ctx context.Context, ask, def string) (string, error) {
 	}
 }
 
-// Confirm asks a yes/no question; an empty line takes def. It accepts y,
+// confirm asks a yes/no question; an empty line takes def. It accepts y,
 // yes, n and no in any case.
-func (l *Asker) Confirm(ctx context.Context, message string, def bool) (bool, error) {
+func (l *Asker) confirm(ctx context.Context, message string, def bool) (bool, error) {
 	ask := prompt.DisplayMultiline(message) + " [Y/n]: "
 	if !def {
 		ask = prompt.DisplayMultiline(message) + " [y/N]: "
@@ -242,9 +256,9 @@ func (l *Asker) Confirm(ctx context.Context, message string, def bool) (bool, er
 	}
 }
 
-// Input asks for a line of text, not empty; an empty line takes def when
+// input asks for a line of text, not empty; an empty line takes def when
 // there is one. The placeholder is shown as an example.
-func (l *Asker) Input(ctx context.Context, message, placeholder, def string) (string, error) {
+func (l *Asker) input(ctx context.Context, message, placeholder, def string) (string, error) {
 	var b strings.Builder
 	b.WriteString(prompt.DisplayMultiline(message) + "\n")
 	if placeholder != "" {
@@ -291,6 +305,7 @@ func (l *Asker) readLine(ctx context.Context, ask string) (string, error) {
 			l.say("")
 			return "", r.err
 		}
+		l.spoke = true
 		if l.echo {
 			if r.tooLong {
 				l.say("…")

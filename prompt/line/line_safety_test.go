@@ -319,10 +319,10 @@ func FuzzParseChoice(f *testing.F) {
 func TestLineConfirmInputTextHostile(t *testing.T) {
 	var out bytes.Buffer
 	l := New(strings.NewReader("y\n\x1b[2J typed \n\n  mine\t \n"), &out, true)
-	if ok, err := l.Confirm(context.Background(), "Proceed\x1b]0;t\x07?", false); err != nil || !ok {
+	if ok, err := prompt.Confirm(context.Background(), l, "Proceed\x1b]0;t\x07?", false); err != nil || !ok {
 		t.Fatalf("Confirm = %v, %v", ok, err)
 	}
-	got, err := l.Input(context.Background(), "Name\u202e?", "\x1b[31mph", "")
+	got, err := prompt.Input(context.Background(), l, "Name\u202e?", "\x1b[31mph", "")
 	if err != nil || got != "[2J typed" {
 		t.Fatalf("Input = %q, %v", got, err)
 	}

@@ -432,3 +432,26 @@ func TestLineAskAgain(t *testing.T) {
 		t.Errorf("the prompt was shown %d times, want 2:\n%s", n, out.String())
 	}
 }
+
+// An input that ends before it gave a single line asked nobody, and says
+// so, for the questions to be handed on; one that gave a line, even a
+// refused one, asked somebody.
+func TestSilentInput(t *testing.T) {
+	for _, tc := range []struct {
+		input  string
+		silent bool
+	}{
+		{"", true},
+		{"\n", false},
+		{"9\n", false},
+		{"x", false},
+	} {
+		for _, qs := range [][]schema.Question{{database, database}, {prompt.ConfirmQuestion("Deploy?", true)}} {
+			_, err := New(strings.NewReader(tc.input), io.Discard, true).Ask(context.Background(), qs)
+			var silent *prompt.SilentError
+			if got := errors.As(err, &silent); got != tc.silent || (got && !errors.Is(err, prompt.ErrNoAnswer)) {
+				t.Errorf("input %q, %d questions: %v; silent %v, want %v", tc.input, len(qs), err, got, tc.silent)
+			}
+		}
+	}
+}

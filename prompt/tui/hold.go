@@ -12,7 +12,7 @@ import (
 )
 
 // What a caller that shows one set of questions after another on the
-// same terminal needs beyond Ask, Confirm and Input: askuser inbox holds
+// same terminal needs beyond Ask: askuser inbox holds
 // the terminal for as long as it runs, says what happened to each set in
 // lines that stay above the screen, waits on a screen of its own while
 // nothing is to be answered, and takes some keys for itself.
@@ -36,7 +36,7 @@ func (k Key) String() string {
 	return fmt.Sprintf("Key(%d)", int(k))
 }
 
-// KeyError is the error of an Ask, Confirm, Input or Idle that a key the
+// KeyError is the error of an Ask or Idle that a key the
 // caller took ended (see Options.Take).
 type KeyError struct {
 	Key Key
@@ -51,7 +51,7 @@ func (t *Asker) takes(k Key) bool { return t.take != nil && t.take(k) }
 
 // Hold takes the terminal over for a caller that asks one set of
 // questions after another (askuser inbox): it puts it in raw mode and
-// starts reading keys now, and Ask, Confirm, Input and Idle then leave
+// starts reading keys now, and Ask and Idle then leave
 // both as they are until Release, rather than each taking the terminal
 // and giving it back. Between them the terminal would otherwise echo what
 // is typed over the screen; held, it keeps what is typed for the next

@@ -192,60 +192,10 @@ func (p *listPrompt) frame(l layout, w int) frame {
 		f.lines = append(f.lines, "")
 	}
 	for i := 0; i <= n; i++ {
-		label, desc, rec := otherLabel, otherDescription, false
-		if i < n {
-			o := p.q.Options[i]
-			label, desc, rec = prompt.Display(o.Label), prompt.Display(o.Description), o.Recommended()
-		}
-		focused := i == p.cursor
-		pointer, box := "  ", ""
-		if focused {
-			pointer = "❯ "
+		if i == p.cursor {
 			f.focus = len(f.lines)
 		}
-		if multi {
-			box = "[ ] "
-			if p.checked[i] {
-				box = "[x] "
-			}
-		}
-		// Other is numbered 0 here as on every other view: the key
-		// that chooses it.
-		num := fmt.Sprintf("%d. ", (i+1)%(n+1))
-		indent := width(pointer + box + num)
-		var line strings.Builder
-		if focused {
-			line.WriteString(st.paint(pointer, sgrCyan, sgrBold))
-		} else {
-			line.WriteString(pointer)
-		}
-		if multi && p.checked[i] {
-			line.WriteString(st.paint(box, sgrGreen, sgrBold))
-		} else {
-			line.WriteString(box)
-		}
-		line.WriteString(num)
-		var codes []string
-		switch {
-		case rec && focused:
-			codes = []string{sgrGreen, sgrBold}
-		case rec:
-			codes = []string{sgrGreen}
-		case focused:
-			codes = []string{sgrCyan, sgrBold}
-		}
-		line.WriteString(st.paint(truncate(label, w-indent), codes...))
-		f.lines = append(f.lines, line.String())
-		if l.descLines == 0 {
-			continue
-		}
-		descLines := wrap(desc, w-indent)
-		if l.descLines > 0 {
-			descLines = clip(descLines, l.descLines, w-indent)
-		}
-		for _, d := range descLines {
-			f.lines = append(f.lines, strings.Repeat(" ", indent)+st.paint(d, sgrDim))
-		}
+		f.lines = append(f.lines, p.option(i, l, w)...)
 	}
 	if !multi {
 		f.lines = append(f.lines, p.preview(l, w)...)
@@ -270,6 +220,69 @@ func (p *listPrompt) frame(l layout, w int) frame {
 		f.lines = append(f.lines, p.s.keyHints(w, hints...)...)
 	}
 	return f
+}
+
+// option is the lines of option i (n, the number of options, for Other):
+// its label line, pointed at when focused, ticked when checked, and its
+// description as the layout l allows.
+func (p *listPrompt) option(i int, l layout, w int) []string {
+	st := p.s.tui.st
+	multi := p.q.MultiSelect
+	n := len(p.q.Options)
+	label, desc, rec := otherLabel, otherDescription, false
+	if i < n {
+		o := p.q.Options[i]
+		label, desc, rec = prompt.Display(o.Label), prompt.Display(o.Description), o.Recommended()
+	}
+	focused := i == p.cursor
+	pointer, box := "  ", ""
+	if focused {
+		pointer = "❯ "
+	}
+	if multi {
+		box = "[ ] "
+		if p.checked[i] {
+			box = "[x] "
+		}
+	}
+	// Other is numbered 0 here as on every other view: the key that
+	// chooses it.
+	num := fmt.Sprintf("%d. ", (i+1)%(n+1))
+	indent := width(pointer + box + num)
+	var line strings.Builder
+	if focused {
+		line.WriteString(st.paint(pointer, sgrCyan, sgrBold))
+	} else {
+		line.WriteString(pointer)
+	}
+	if multi && p.checked[i] {
+		line.WriteString(st.paint(box, sgrGreen, sgrBold))
+	} else {
+		line.WriteString(box)
+	}
+	line.WriteString(num)
+	var codes []string
+	switch {
+	case rec && focused:
+		codes = []string{sgrGreen, sgrBold}
+	case rec:
+		codes = []string{sgrGreen}
+	case focused:
+		codes = []string{sgrCyan, sgrBold}
+	}
+	line.WriteString(st.paint(truncate(label, w-indent), codes...))
+	lines := []string{line.String()}
+	if l.descLines == 0 {
+		return lines
+	}
+	descLines := wrap(desc, w-indent)
+	if l.descLines > 0 {
+		descLines = clip(descLines, l.descLines, w-indent)
+	}
+	for _, d := range descLines {
+		lines = append(lines, strings.Repeat(" ", indent)+st.paint(d, sgrDim))
+	}
+	return lines
 }
 
 // preview lays out the focused option's preview, when any option has

@@ -65,7 +65,7 @@ type Options struct {
 // Other, which Esc leaves for the options (Ctrl+C still cancels).
 //
 // While it asks, the terminal is in raw mode with the cursor hidden except
-// where text is typed. Ask, Confirm and Input put it back as they found it
+// where text is typed. Ask puts it back as they found it
 // before returning, whatever the reason they return, and erase what they
 // drew. Restore does the same from another goroutine, for a signal path
 // that cannot wait for them.
@@ -137,6 +137,9 @@ func (t *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer,
 	if len(qs) == 0 {
 		return nil, nil
 	}
+	if answers, ok, err := prompt.AskOne(ctx, qs, t.confirm, t.input); ok {
+		return answers, err
+	}
 	answers := make([]prompt.Answer, len(qs))
 	err := t.run(ctx, len(qs), func(s *dialog) error {
 		for i, q := range qs {
@@ -157,10 +160,10 @@ func (t *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer,
 	return answers, nil
 }
 
-// Confirm asks a yes/no question: y or n answer at once, ←/→ or Tab move
+// confirm asks a yes/no question: y or n answer at once, ←/→ or Tab move
 // between Yes and No, and Enter takes the one focused, def at first. Esc
 // and Ctrl+C return ErrCancelled.
-func (t *Asker) Confirm(ctx context.Context, message string, def bool) (bool, error) {
+func (t *Asker) confirm(ctx context.Context, message string, def bool) (bool, error) {
 	var yes bool
 	err := t.run(ctx, 1, func(s *dialog) error {
 		var err error
@@ -170,10 +173,10 @@ func (t *Asker) Confirm(ctx context.Context, message string, def bool) (bool, er
 	return yes, err
 }
 
-// Input asks for a line of text, which may not be empty; Enter on an
+// input asks for a line of text, which may not be empty; Enter on an
 // empty line takes def when there is one. The placeholder is shown, dimmed,
 // while nothing has been typed. Esc and Ctrl+C return ErrCancelled.
-func (t *Asker) Input(ctx context.Context, message, placeholder, def string) (string, error) {
+func (t *Asker) input(ctx context.Context, message, placeholder, def string) (string, error) {
 	var text string
 	err := t.run(ctx, 1, func(s *dialog) error {
 		p := newTextPrompt(s, func(l layout, w int) []string { return s.message(message, l, w) }, "")
@@ -184,11 +187,6 @@ func (t *Asker) Input(ctx context.Context, message, placeholder, def string) (st
 	})
 	return text, err
 }
-
-var (
-	_ prompt.Confirmer = (*Asker)(nil)
-	_ prompt.Inputter  = (*Asker)(nil)
-)
 
 // run takes the terminal over for one conversation: raw mode, keys read
 // in a way ctx can interrupt, and whatever f draws. Whatever happens, the
@@ -247,7 +245,7 @@ func (t *Asker) run(ctx context.Context, total int, f func(*dialog) error) (err 
 // Restore puts the terminal back the way it was found: the saved mode
 // (echo and line editing on), the cursor visible and on a line of its own.
 // It is safe to call from any goroutine and any number of times. Once it
-// has run, the Ask, Confirm or Input in progress draws nothing more;
+// has run, the Ask in progress draws nothing more;
 // cancel its context to make it return.
 func (t *Asker) Restore() error {
 	t.mu.Lock()
@@ -395,7 +393,7 @@ func (t *Asker) erase(b *bytes.Buffer, termWidth int) {
 	b.WriteString("\x1b[J")
 }
 
-// dialog is one run of Ask, Confirm or Input: the screens it draws and
+// dialog is one run of Ask: the screens it draws and
 // the keys it reads.
 type dialog struct {
 	tui   *Asker

@@ -636,8 +636,8 @@ func TestTUIConfirmAndInput(t *testing.T) {
 	results := make(chan result)
 	go func() {
 		var r result
-		if r.yes, r.err = ui.Confirm(ctx, "Deploy?", false); r.err == nil {
-			r.text, r.err = ui.Input(ctx, "Branch?", "", "main")
+		if r.yes, r.err = prompt.Confirm(ctx, ui, "Deploy?", false); r.err == nil {
+			r.text, r.err = prompt.Input(ctx, ui, "Branch?", "", "main")
 		}
 		results <- r
 	}()

@@ -146,8 +146,8 @@ func TestAskerConfirmAndInputHaveNoNote(t *testing.T) {
 		form string
 		want any
 	}{
-		"confirm": {func(ctx context.Context, w *Asker) (any, error) { return w.Confirm(ctx, "Deploy?", false) }, "q0=yes&q0-note=sure", true},
-		"input":   {func(ctx context.Context, w *Asker) (any, error) { return w.Input(ctx, "Name?", "", "Card") }, "q0-other=Deck&q0-note=why", "Deck"},
+		"confirm": {func(ctx context.Context, w *Asker) (any, error) { return prompt.Confirm(ctx, w, "Deploy?", false) }, "q0=yes&q0-note=sure", true},
+		"input":   {func(ctx context.Context, w *Asker) (any, error) { return prompt.Input(ctx, w, "Name?", "", "Card") }, "q0-other=Deck&q0-note=why", "Deck"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			a := startAsker(t, context.Background(), tc.ask)

@@ -58,11 +58,19 @@ type Item struct {
 	Text string
 }
 
-// Items returns the items that ask qs as they are written.
+// Items returns the items that ask qs: as they are written, and the one
+// question of askuser confirm or input as ConfirmItem or InputItem.
 func Items(qs []schema.Question) []Item {
 	items := make([]Item, len(qs))
 	for i, q := range qs {
-		items[i] = Item{Question: q}
+		switch q.Type {
+		case schema.TypeConfirm:
+			items[i] = ConfirmItem(q.Question, q.Default == "Yes")
+		case schema.TypeInput:
+			items[i] = InputItem(q.Question, q.Placeholder, q.Default)
+		default:
+			items[i] = Item{Question: q}
+		}
 	}
 	return items
 }
@@ -174,83 +182,97 @@ func (p *Page) Parse(values url.Values) *Submission {
 	answers := make([]prompt.Answer, len(p.Items))
 	form := make([]submittedQuestion, len(p.Items))
 	for i, item := range p.Items {
-		q := item.Question
-		name := "q" + strconv.Itoa(i)
-		fq := submittedQuestion{
-			chosen: make([]bool, len(q.Options)+1),
-			other:  values.Get(name + "-other"),
-			note:   values.Get(name + "-note"),
-		}
-		if !item.NoNote {
-			note, err := prompt.CheckOther(fq.note)
-			if !errors.Is(err, prompt.ErrOtherEmpty) { // blank is no note
-				fq.noteErr = typedProblem("note", err)
-				answers[i].Note = note
-			}
-		}
-		for _, v := range values[name] {
-			j, ok := q.Choice(strings.TrimSpace(v))
-			if !ok || !utf8.ValidString(v) || q.IsText() || (j < 0 && item.NoOther) {
-				fq.err = "That is not one of this question's options."
-				continue
-			}
-			fq.chosen[j+1] = true // Other, -1, is chosen[0]
-		}
-		text, err := prompt.CheckOther(fq.other)
-		typed := !errors.Is(err, prompt.ErrOtherEmpty) // something, fit or not
-		problem := typedProblem("answer", err)
-		if errors.Is(err, prompt.ErrOtherEncoding) {
-			fq.err = problem
-		}
-		if q.IsText() {
-			switch {
-			case fq.err != "":
-			case !typed:
-				fq.err = "Type your answer."
-			case err != nil:
-				fq.err = problem
-			}
-			form[i] = fq
-			answers[i].Other = text
-			continue
-		}
-		n := 0
-		for _, c := range fq.chosen {
-			if c {
-				n++
-			}
-		}
-		if n == 0 && typed && !item.NoOther {
-			// Typed in the Other field without choosing Other, as the page
-			// without its script allows: the text is the answer.
-			fq.chosen[0], n = true, 1
-		}
-		switch {
-		case fq.err != "":
-		case n == 0 && q.MultiSelect:
-			fq.err = "Choose at least one option."
-		case n == 0:
-			fq.err = "Choose an option."
-		case n > 1 && !q.MultiSelect:
-			fq.err = "Choose only one option."
-		case fq.chosen[0] && err != nil:
-			fq.err = problem
-		}
-		form[i] = fq
-		for j, o := range q.Options {
-			if fq.chosen[j+1] {
-				answers[i].Labels = append(answers[i].Labels, o.Label)
-			}
-		}
-		if fq.chosen[0] {
-			answers[i].Other = text
-		}
+		form[i], answers[i] = parseItem(item, "q"+strconv.Itoa(i), values)
 	}
 	s := &Submission{questions: form}
 	if s.OK() {
 		s.Answers = answers
 	}
 	return s
+}
+
+// parseItem reads the answer to one question (item) from the form
+// fields named name, with what to put right in it, if anything.
+func parseItem(item Item, name string, values url.Values) (submittedQuestion, prompt.Answer) {
+	q := item.Question
+	var answer prompt.Answer
+	fq := submittedQuestion{
+		chosen: make([]bool, len(q.Options)+1),
+		other:  values.Get(name + "-other"),
+		note:   values.Get(name + "-note"),
+	}
+	if !item.NoNote {
+		note, err := prompt.CheckOther(fq.note)
+		if !errors.Is(err, prompt.ErrOtherEmpty) { // blank is no note
+			fq.noteErr = typedProblem("note", err)
+			answer.Note = note
+		}
+	}
+	for _, v := range values[name] {
+		j, ok := q.Choice(strings.TrimSpace(v))
+		if !ok || !utf8.ValidString(v) || q.IsText() || (j < 0 && item.NoOther) {
+			fq.err = "That is not one of this question's options."
+			continue
+		}
+		fq.chosen[j+1] = true // Other, -1, is chosen[0]
+	}
+	text, err := prompt.CheckOther(fq.other)
+	typed := !errors.Is(err, prompt.ErrOtherEmpty) // something, fit or not
+	problem := typedProblem("answer", err)
+	if errors.Is(err, prompt.ErrOtherEncoding) {
+		fq.err = problem
+	}
+	if q.IsText() {
+		switch {
+		case fq.err != "":
+		case !typed:
+			fq.err = "Type your answer."
+		case err != nil:
+			fq.err = problem
+		}
+		answer.Other = text
+		return fq, answer
+	}
+	fq.err = choiceProblem(item, &fq, typed, err, problem)
+	for j, o := range q.Options {
+		if fq.chosen[j+1] {
+			answer.Labels = append(answer.Labels, o.Label)
+		}
+	}
+	if fq.chosen[0] {
+		answer.Other = text
+	}
+	return fq, answer
+}
+
+// choiceProblem is what to put right in the options chosen in fq, if
+// anything ("" for nothing): typed says something was typed in the Other
+// field, and err and problem what is wrong with it. Text typed without
+// choosing Other, as the page without its script allows, chooses it.
+func choiceProblem(item Item, fq *submittedQuestion, typed bool, err error, problem string) string {
+	q := item.Question
+	n := 0
+	for _, c := range fq.chosen {
+		if c {
+			n++
+		}
+	}
+	if n == 0 && typed && !item.NoOther {
+		fq.chosen[0], n = true, 1
+	}
+	switch {
+	case fq.err != "":
+		return fq.err
+	case n == 0 && q.MultiSelect:
+		return "Choose at least one option."
+	case n == 0:
+		return "Choose an option."
+	case n > 1 && !q.MultiSelect:
+		return "Choose only one option."
+	case fq.chosen[0] && err != nil:
+		return problem
+	}
+	return ""
 }
 
 // typedProblem says on the page what prompt.CheckOther found wrong with a
@@ -407,31 +429,38 @@ func (p *Page) WriteForm(w http.ResponseWriter, code int, sub *Submission) {
 				Description: "Type your own answer", Checked: chosen(0),
 			}
 		}
-		for j, o := range q.Options {
-			name := strings.TrimSpace(o.Label)
-			if o.Recommended() {
-				if base := strings.TrimSpace(strings.TrimSuffix(name, "(Recommended)")); base != "" {
-					name = base
-				}
-			}
-			preview := ""
-			if !q.MultiSelect {
-				preview = o.Preview
-			}
-			wq.HasPreview = wq.HasPreview || preview != ""
-			wq.Options = append(wq.Options, webOption{
-				ID: id + "-" + strconv.Itoa(j+1), Value: strconv.Itoa(j + 1),
-				Name: prompt.Display(name), Recommended: o.Recommended(),
-				Description: prompt.DisplayMultiline(o.Description), Preview: prompt.DisplayMultiline(preview),
-				Checked: chosen(j + 1),
-			})
-		}
+		wq.Options, wq.HasPreview = webOptions(id, q, chosen)
 		if fq.err == "" && (sub != nil || item.Checked > 0 || (q.IsText() && strings.TrimSpace(item.Text) != "")) {
 			v.Answered++
 		}
 		v.Questions = append(v.Questions, wq)
 	}
 	p.write(w, code, v)
+}
+
+// webOptions are the options of q, whose fields are named id, as the page
+// shows them, chosen or not; hasPreview says whether any has a preview.
+func webOptions(id string, q schema.Question, chosen func(int) bool) (opts []webOption, hasPreview bool) {
+	for j, o := range q.Options {
+		name := strings.TrimSpace(o.Label)
+		if o.Recommended() {
+			if base := strings.TrimSpace(strings.TrimSuffix(name, "(Recommended)")); base != "" {
+				name = base
+			}
+		}
+		preview := ""
+		if !q.MultiSelect {
+			preview = o.Preview
+		}
+		hasPreview = hasPreview || preview != ""
+		opts = append(opts, webOption{
+			ID: id + "-" + strconv.Itoa(j+1), Value: strconv.Itoa(j + 1),
+			Name: prompt.Display(name), Recommended: o.Recommended(),
+			Description: prompt.DisplayMultiline(o.Description), Preview: prompt.DisplayMultiline(preview),
+			Checked: chosen(j + 1),
+		})
+	}
+	return opts, hasPreview
 }
 
 // WriteStatus writes the page as st has it, with code: the questions while

@@ -87,31 +87,13 @@ func New(o Options) (*Asker, error) {
 func (w *Asker) URL() string { return w.url }
 
 // Ask serves the page until it is answered or cancelled there, or ctx is
-// done. A Web asks once: Ask, Confirm or Input.
+// done. A Web asks once.
 func (w *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
 	return w.serve(ctx, Items(qs))
 }
 
-// Confirm asks a yes/no question on the page, with def chosen at first.
-func (w *Asker) Confirm(ctx context.Context, message string, def bool) (bool, error) {
-	answers, err := w.serve(ctx, []Item{ConfirmItem(message, def)})
-	if err != nil {
-		return false, err
-	}
-	return IsYes(answers[0]), nil
-}
-
-// Input asks for a line of text on the page, filled in with def at first.
-func (w *Asker) Input(ctx context.Context, message, placeholder, def string) (string, error) {
-	answers, err := w.serve(ctx, []Item{InputItem(message, placeholder, def)})
-	if err != nil {
-		return "", err
-	}
-	return answers[0].Other, nil
-}
-
 // ConfirmItem is the item that asks a yes/no question, with def chosen at
-// first. IsYes reads its answer.
+// first. prompt.IsYes reads its answer.
 func ConfirmItem(message string, def bool) Item {
 	item := Item{
 		Question: schema.Question{Header: "Confirm", Question: message, Options: []schema.Option{
@@ -125,11 +107,6 @@ func ConfirmItem(message string, def bool) Item {
 		item.Checked = 1
 	}
 	return item
-}
-
-// IsYes reports whether a, the answer to a ConfirmItem, is yes.
-func IsYes(a prompt.Answer) bool {
-	return len(a.Labels) == 1 && a.Labels[0] == "Yes"
 }
 
 // InputItem is the item that asks for a line of text, filled in with def

@@ -219,36 +219,8 @@ func (b *bench) terminal(rounds, keys int) {
 		tuis = append(tuis, askuserTUI(bl.path, b.small))
 		names = append(names, "askuser "+bl.label)
 	}
-
-	progress("whole runs in a terminal, %d of each", rounds)
-	first := make([]samples, len(tuis))
-	total := make([]samples, len(tuis))
-	for r := range warmRounds + rounds {
-		for _, i := range rotate(len(tuis), r) {
-			f, t, err := terminalRun(tuis[i])
-			check(err)
-			if r >= warmRounds {
-				first[i] = append(first[i], ms(f))
-				total[i] = append(total[i], ms(t))
-			}
-		}
-	}
-
-	sessions := max(1, (keys+keysPerRun-1)/keysPerRun)
-	progress("redraws after ↓, %d in each of %d runs of each", keysPerRun, sessions)
-	lat := make([]samples, len(tuis))
-	for r := range 1 + sessions {
-		for _, i := range rotate(len(tuis), r) {
-			ds, err := redraws(tuis[i], keysPerRun)
-			check(err)
-			if r == 0 {
-				continue // warm-up
-			}
-			for _, d := range ds {
-				lat[i] = append(lat[i], ms(d))
-			}
-		}
-	}
+	first, total := wholeRuns(tuis, rounds)
+	lat := redrawRuns(tuis, keys)
 
 	// vsGum is program i's ratio to gum, which is program 0 when it is
 	// there.
@@ -274,6 +246,46 @@ func (b *bench) terminal(rounds, keys int) {
 		}
 		b.add(f)
 	}
+}
+
+// wholeRuns times rounds whole runs of each program in a terminal, after
+// warm-up rounds: from start to the first frame, and to the end.
+func wholeRuns(tuis []tui, rounds int) (first, total []samples) {
+	progress("whole runs in a terminal, %d of each", rounds)
+	first = make([]samples, len(tuis))
+	total = make([]samples, len(tuis))
+	for r := range warmRounds + rounds {
+		for _, i := range rotate(len(tuis), r) {
+			f, t, err := terminalRun(tuis[i])
+			check(err)
+			if r >= warmRounds {
+				first[i] = append(first[i], ms(f))
+				total[i] = append(total[i], ms(t))
+			}
+		}
+	}
+	return first, total
+}
+
+// redrawRuns times about keys redraws after ↓ of each program, in runs of
+// keysPerRun, after one run to warm up.
+func redrawRuns(tuis []tui, keys int) []samples {
+	sessions := max(1, (keys+keysPerRun-1)/keysPerRun)
+	progress("redraws after ↓, %d in each of %d runs of each", keysPerRun, sessions)
+	lat := make([]samples, len(tuis))
+	for r := range 1 + sessions {
+		for _, i := range rotate(len(tuis), r) {
+			ds, err := redraws(tuis[i], keysPerRun)
+			check(err)
+			if r == 0 {
+				continue // warm-up
+			}
+			for _, d := range ds {
+				lat[i] = append(lat[i], ms(d))
+			}
+		}
+	}
+	return lat
 }
 
 func (b *bench) web(rounds int) {

@@ -36,51 +36,17 @@ func webAnswer(c command) (time.Duration, error) {
 		_ = cmd.Wait()
 		return 0, fmt.Errorf("%s: %w", c, err)
 	}
-
-	var page *url.URL
-	select {
-	case l := <-addr.line:
-		var err error
-		if page, err = url.Parse(strings.TrimSpace(strings.TrimPrefix(l.text, webPrompt))); err != nil {
-			return kill(err)
-		}
-	case <-time.After(webTimeout):
-		return kill(fmt.Errorf("no address on stderr within %v", webTimeout))
-	}
-	origin := page.Scheme + "://" + page.Host
-	token := url.QueryEscape(page.Query().Get("token"))
-	tr := &http.Transport{}
-	defer tr.CloseIdleConnections()
-	client := &http.Client{Transport: tr, Timeout: webTimeout}
-
-	if err := get(client, page.String()); err != nil {
-		return kill(err)
-	}
-	// The page's long poll, held until the answer.
-	go func() { _ = get(client, origin+"/wait?token="+token) }() // ends with the run
-	// Give it time to reach the server, as it would while a person reads.
-	time.Sleep(20 * time.Millisecond)
-
-	req, err := http.NewRequest("POST", origin+"/answer?token="+token, strings.NewReader("q0=2&q0-other="))
+	page, err := pageAddress(addr)
 	if err != nil {
 		return kill(err)
 	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("Origin", origin)
-	posted := make(chan error, 1)
-	sent := time.Now()
-	go func() {
-		resp, err := client.Do(req)
-		if err == nil {
-			_, err = io.Copy(io.Discard, resp.Body)
-			_ = resp.Body.Close()
-			if err == nil && resp.StatusCode != http.StatusOK {
-				err = fmt.Errorf("POST /answer: %s", resp.Status)
-			}
-		}
-		posted <- err
-	}()
-
+	tr := &http.Transport{}
+	defer tr.CloseIdleConnections()
+	client := &http.Client{Transport: tr, Timeout: webTimeout}
+	sent, posted, err := postAnswer(client, page)
+	if err != nil {
+		return kill(err)
+	}
 	var got line
 	select {
 	case got = <-out.line:
@@ -97,6 +63,53 @@ func webAnswer(c command) (time.Duration, error) {
 		return 0, fmt.Errorf("%s: %v", c, err)
 	}
 	return got.at.Sub(sent), nil
+}
+
+// pageAddress reads the page's address from the line askuser prints on
+// stderr.
+func pageAddress(addr *lineWatch) (*url.URL, error) {
+	select {
+	case l := <-addr.line:
+		return url.Parse(strings.TrimSpace(strings.TrimPrefix(l.text, webPrompt)))
+	case <-time.After(webTimeout):
+		return nil, fmt.Errorf("no address on stderr within %v", webTimeout)
+	}
+}
+
+// postAnswer loads the page, starts its long poll, and posts the form as
+// the page's script does. It returns when the POST was sent, and the
+// POST's outcome once it has one.
+func postAnswer(client *http.Client, page *url.URL) (time.Time, <-chan error, error) {
+	origin := page.Scheme + "://" + page.Host
+	token := url.QueryEscape(page.Query().Get("token"))
+	if err := get(client, page.String()); err != nil {
+		return time.Time{}, nil, err
+	}
+	// The page's long poll, held until the answer.
+	go func() { _ = get(client, origin+"/wait?token="+token) }() // ends with the run
+	// Give it time to reach the server, as it would while a person reads.
+	time.Sleep(20 * time.Millisecond)
+
+	req, err := http.NewRequest("POST", origin+"/answer?token="+token, strings.NewReader("q0=2&q0-other="))
+	if err != nil {
+		return time.Time{}, nil, err
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", origin)
+	posted := make(chan error, 1)
+	sent := time.Now()
+	go func() {
+		resp, err := client.Do(req)
+		if err == nil {
+			_, err = io.Copy(io.Discard, resp.Body)
+			_ = resp.Body.Close()
+			if err == nil && resp.StatusCode != http.StatusOK {
+				err = fmt.Errorf("POST /answer: %s", resp.Status)
+			}
+		}
+		posted <- err
+	}()
+	return sent, posted, nil
 }
 
 // webPrompt starts the line on stderr that gives the page's address.

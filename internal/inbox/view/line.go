@@ -188,9 +188,9 @@ func (l *Line) askSet(ctx context.Context, s *inbox.Set, in *lines, guard time.T
 		var r lineResult
 		switch s.Kind {
 		case inbox.KindConfirm:
-			r.reply.Yes, r.err = asker.Confirm(askCtx, s.Message, s.DefaultYes)
+			r.reply.Yes, r.err = prompt.Confirm(askCtx, asker, s.Message, s.DefaultYes)
 		case inbox.KindInput:
-			r.reply.Text, r.err = asker.Input(askCtx, s.Message, s.Placeholder, s.DefaultText)
+			r.reply.Text, r.err = prompt.Input(askCtx, asker, s.Message, s.Placeholder, s.DefaultText)
 		default:
 			r.reply.Answers, r.err = asker.Ask(askCtx, s.Questions)
 		}

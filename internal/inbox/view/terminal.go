@@ -196,9 +196,9 @@ func (s *Terminal) present(ctx context.Context, set *inbox.Set) (why string, qui
 	var asked error
 	switch set.Kind {
 	case inbox.KindConfirm:
-		r.Yes, asked = s.ui.Confirm(setCtx, set.Message, set.DefaultYes)
+		r.Yes, asked = prompt.Confirm(setCtx, s.ui, set.Message, set.DefaultYes)
 	case inbox.KindInput:
-		r.Text, asked = s.ui.Input(setCtx, set.Message, set.Placeholder, set.DefaultText)
+		r.Text, asked = prompt.Input(setCtx, s.ui, set.Message, set.Placeholder, set.DefaultText)
 	default:
 		r.Answers, asked = s.ui.Ask(setCtx, set.Questions)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/localhttp"
+	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/prompt/web"
 )
 
@@ -215,7 +216,7 @@ func (v *Web) serveAnswer(w http.ResponseWriter, r *http.Request) {
 	var reply inbox.Reply
 	switch s.Kind {
 	case inbox.KindConfirm:
-		reply.Yes = web.IsYes(sub.Answers[0])
+		reply.Yes = prompt.IsYes(sub.Answers[0])
 	case inbox.KindInput:
 		reply.Text = sub.Answers[0].Other
 	default:

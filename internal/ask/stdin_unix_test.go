@@ -1,6 +1,6 @@
 //go:build unix
 
-package cmd
+package ask
 
 import (
 	"os"
@@ -45,8 +45,8 @@ func TestStdinKind(t *testing.T) {
 		{null, true, ""},
 		{nil, false, ""},
 	} {
-		if got := stdinKind(c.f, c.tty); got != c.want {
-			t.Errorf("stdinKind(%v, %v) = %q, want %q", c.f, c.tty, got, c.want)
+		if got := StdinKind(c.f, c.tty); got != c.want {
+			t.Errorf("StdinKind(%v, %v) = %q, want %q", c.f, c.tty, got, c.want)
 		}
 	}
 }

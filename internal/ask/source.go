@@ -1,4 +1,4 @@
-package cmd
+package ask
 
 import (
 	"bufio"
@@ -13,15 +13,21 @@ import (
 	"github.com/askuser/askuser/schema"
 )
 
-// source is a questions document as read, before it is parsed.
-type source struct {
-	data []byte
-	// rest is what follows the document when it came on stdin: the
-	// answers. It is nil when the document came from elsewhere.
-	rest io.Reader
+// Stdin is the standard input, where the questions may come.
+type Stdin struct {
+	R   io.Reader
+	TTY bool // a terminal: a document is never waited for there
 }
 
-// readSource reads the questions from the argument, the file, or stdin, in
+// Source is a questions document as read, before it is parsed.
+type Source struct {
+	Data []byte
+	// Rest is what follows the document when it came on stdin: the
+	// answers. It is nil when the document came from elsewhere.
+	Rest io.Reader
+}
+
+// ReadSource reads the questions from the argument, the file, or stdin, in
 // that order of preference. A document on a terminal is never waited for:
 // with neither argument nor file, a terminal stdin means the parameter is
 // missing. answersFollow says what may follow the document on stdin: the
@@ -34,32 +40,32 @@ type source struct {
 // follow on stdin, everything up to where they start (the document, then
 // the spaces and line end after it), which is the same bytes a file holding
 // only the questions would have.
-func readSource(env *Env, args []string, file string, answersFollow bool) (*source, error) {
-	var src *source
+func ReadSource(stdin Stdin, args []string, file string, answersFollow bool) (*Source, error) {
+	var src *Source
 	var err error
 	switch {
 	case len(args) > 0 && file != "":
-		return nil, usageErrorf("give the questions either as an argument or with --file, not both")
+		return nil, UsageErrorf("give the questions either as an argument or with --file, not both")
 	case len(args) > 0:
 		if isBlank([]byte(args[0])) {
 			return nil, missingJSON()
 		}
 		if isFileName(args[0]) {
 			// A common slip: the file given where its contents belong.
-			return nil, usageErrorf("%q is a file, not JSON: read it with -f %s", args[0], args[0])
+			return nil, UsageErrorf("%q is a file, not JSON: read it with -f %s", args[0], args[0])
 		}
 		if len(args[0]) > schema.MaxInputSize {
 			return nil, &schema.TooLargeError{Size: int64(len(args[0]))}
 		}
-		return &source{data: []byte(args[0])}, nil
+		return &Source{Data: []byte(args[0])}, nil
 	case file != "" && file != "-":
 		src, err = readFile(file)
-	case env.IO.InTTY && file != "-":
+	case stdin.TTY && file != "-":
 		return nil, missingJSON()
 	case answersFollow:
-		return readStream(env.IO.In)
+		return readStream(stdin.R)
 	default:
-		src, err = readLimited(env.IO.In, -1)
+		src, err = readLimited(stdin.R, -1)
 		if err != nil {
 			err = fmt.Errorf("read questions: %w", err)
 		}
@@ -67,14 +73,14 @@ func readSource(env *Env, args []string, file string, answersFollow bool) (*sour
 	if err != nil {
 		return nil, err
 	}
-	if isBlank(src.data) {
+	if isBlank(src.Data) {
 		return nil, missingJSON()
 	}
 	return src, nil
 }
 
 func missingJSON() error {
-	return &usageError{msg: "Missing JSON parameter", showUsage: true}
+	return &UsageError{Msg: "Missing JSON parameter", ShowUsage: true}
 }
 
 // isBlank reports whether b holds no document: only white space, after a
@@ -99,7 +105,7 @@ func isFileName(arg string) bool {
 
 // readFile reads a questions file, refusing one over the size limit before
 // reading it all.
-func readFile(name string) (*source, error) {
+func readFile(name string) (*Source, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, fmt.Errorf("read questions: %w", err)
@@ -120,7 +126,7 @@ func readFile(name string) (*source, error) {
 // reading it all. size, when not negative, is what r will give, to read it
 // into a buffer of that size rather than one that doubles as it fills: a
 // 1 MiB file would otherwise peak at about twice that.
-func readLimited(r io.Reader, size int64) (*source, error) {
+func readLimited(r io.Reader, size int64) (*Source, error) {
 	if size > schema.MaxInputSize {
 		return nil, &schema.TooLargeError{Size: size}
 	}
@@ -134,13 +140,13 @@ func readLimited(r io.Reader, size int64) (*source, error) {
 	if b.Len() > schema.MaxInputSize {
 		return nil, &schema.TooLargeError{Size: int64(b.Len())}
 	}
-	return &source{data: b.Bytes()}, nil
+	return &Source{Data: b.Bytes()}, nil
 }
 
 // readStream reads one JSON document from r and keeps what follows it for
 // the answers. It reads no more than the size limit allows, and it does not
 // wait for the end of r: answers may still be on their way.
-func readStream(r io.Reader) (*source, error) {
+func readStream(r io.Reader) (*Source, error) {
 	br := bufio.NewReader(r)
 	lr := &io.LimitedReader{R: br, N: schema.MaxInputSize + 1}
 	// A byte-order mark is not part of the document, but it is part of
@@ -167,9 +173,9 @@ func readStream(r io.Reader) (*source, error) {
 		// Parse finds the same problem and says where it is, after the
 		// byte-order mark it skips as this did.
 		if bomLen > 0 {
-			return &source{data: append([]byte(bom), seen.Bytes()...)}, nil
+			return &Source{Data: append([]byte(bom), seen.Bytes()...)}, nil
 		}
-		return &source{data: seen.Bytes()}, nil
+		return &Source{Data: seen.Bytes()}, nil
 	}
 	end := dec.InputOffset()
 	// What the decoder read past the document is copied out, so that its
@@ -179,7 +185,7 @@ func readStream(r io.Reader) (*source, error) {
 	if size := bomLen + end + skipLineEnd(rest); size > schema.MaxInputSize {
 		return nil, &schema.TooLargeError{Size: size}
 	}
-	return &source{data: seen.Bytes()[:end], rest: rest}, nil
+	return &Source{Data: seen.Bytes()[:end], Rest: rest}, nil
 }
 
 // discard is a JSON value read only to find where it ends: seen keeps its
@@ -208,4 +214,25 @@ func skipLineEnd(r *bufio.Reader) int64 {
 		r.UnreadByte()
 		return n
 	}
+}
+
+// Parse checks the document with sch, its answers keyed by key. A syntax
+// error in a document written with single quotes says so.
+func (src *Source) Parse(sch *schema.Schema, key schema.KeyBy) (*schema.Input, error) {
+	in, err := sch.Parse(src.Data, key)
+	var syntax *schema.SyntaxError
+	if errors.As(err, &syntax) && singleQuoted(src.Data) {
+		return nil, &SingleQuotesError{Err: err}
+	}
+	return in, err
+}
+
+// singleQuoted reports whether a questions document starts as if JSON took
+// single quotes: with ' or {' (white space aside).
+func singleQuoted(data []byte) bool {
+	b := bytes.TrimLeft(bytes.TrimPrefix(data, []byte(bom)), " \t\r\n")
+	if rest, ok := bytes.CutPrefix(b, []byte("{")); ok {
+		b = bytes.TrimLeft(rest, " \t\r\n")
+	}
+	return bytes.HasPrefix(b, []byte("'"))
 }

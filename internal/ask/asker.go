@@ -1,4 +1,4 @@
-package cmd
+package ask
 
 import (
 	"errors"
@@ -14,74 +14,42 @@ import (
 	"github.com/askuser/askuser/prompt/web"
 )
 
-// uiMode is how questions are asked.
-type uiMode string
+// UI is how questions are asked.
+type UI string
 
+// The ways --ui names: auto chooses among them (SPEC §5 and §7), the
+// others force one.
 const (
-	uiAuto uiMode = "auto"
-	uiTUI  uiMode = "tui"
-	uiLine uiMode = "line"
-	// uiWeb is never picked by auto: it opens a port, which only the
+	UIAuto UI = "auto"
+	UITUI  UI = "tui"
+	UILine UI = "line"
+	// UIWeb is never picked by auto: it opens a port, which only the
 	// caller can decide to do.
-	uiWeb uiMode = "web"
+	UIWeb UI = "web"
 )
 
-func parseUI(s string) (uiMode, error) {
-	switch m := uiMode(s); m {
-	case uiAuto, uiTUI, uiLine, uiWeb, uiInbox:
-		return m, nil
-	}
-	return "", usageErrorf("invalid --ui %q: must be auto, tui, line, web or inbox", s)
-}
+// UIInbox asks in the inbox (askuser inbox). Auto picks it where no person
+// could answer at stdin and an inbox answers.
+const UIInbox UI = "inbox"
 
-// checkWebFlags refuses the web page's flags without --ui web, and --tty
-// with it, before anything is read. With --ui web, it returns where to
-// serve the page.
-func checkWebFlags(mode uiMode, f *askFlags, listenSet bool) (localhttp.Addr, error) {
-	if mode != uiWeb {
-		switch {
-		case listenSet:
-			return localhttp.Addr{}, usageErrorf("--listen serves the web page: add --ui web, or drop --listen")
-		case f.open:
-			return localhttp.Addr{}, usageErrorf("--open opens the web page: add --ui web, or drop --open")
-		}
-		return localhttp.Addr{}, nil
-	}
-	if f.tty {
-		return localhttp.Addr{}, usageErrorf("--tty does not go with --ui web: the page is answered in a browser, not on the terminal")
-	}
-	listen := localhttp.DefaultAddr
-	if listenSet {
-		listen = f.listen
-	}
-	a, err := localhttp.ParseAddr(listen)
-	if err != nil {
-		return localhttp.Addr{}, usageErrorf("invalid --listen %q: %s", listen, err)
-	}
-	return a, nil
-}
-
-// fullAsker asks questions, yes/no questions and for text.
-type fullAsker interface {
-	prompt.Asker
-	prompt.Confirmer
-	prompt.Inputter
-}
+// UIElicit asks through the MCP client's own interface; only askuser mcp
+// has one.
+const UIElicit UI = "elicit"
 
 // asker is the chosen way of asking, with where it draws and the streams
 // it opened.
 type asker struct {
-	fullAsker
+	prompt.Asker
 	out     io.Writer // where the prompts are drawn: for the bell
 	closers []io.Closer
-	// terminals are the sides of the conversation that are terminals, to
-	// tell a hang-up from other failures (see hungUp).
+	// terminals are the sides of the Conversation that are terminals, to
+	// tell a hang-up from other failures (see HungUp).
 	terminals []*os.File
 	inbox     bool           // it asks in the inbox, which rings its own bell
-	nobody    *noPersonError // set when nobody could answer: see routeInbox
+	nobody    *NoPersonError // set when nobody could answer: see routeInbox
 }
 
-func (a *asker) close() {
+func (a *asker) Close() {
 	for _, c := range a.closers {
 		// Opened only to ask on; nothing was written that a failed close
 		// could lose.
@@ -89,7 +57,7 @@ func (a *asker) close() {
 	}
 }
 
-// side is one side of the conversation: a stream, and its file when it is
+// side is one side of the Conversation: a stream, and its file when it is
 // one (the terminal UI needs the descriptor).
 type side struct {
 	r   io.Reader
@@ -104,8 +72,8 @@ type side struct {
 // Prompts go to the terminal with --tty, else to stderr; never to stdout.
 // The terminal UI is used when both are terminals, unless line prompts are
 // asked for (--ui line, ACCESSIBLE, TERM=dumb).
-func newAsker(env *Env, o sessionOptions, rest io.Reader) (*asker, error) {
-	if o.mode == uiWeb {
+func newAsker(env *Env, o Options, rest io.Reader) (*asker, error) {
+	if o.Mode == UIWeb {
 		return newWebAsker(env, o)
 	}
 	rt, err := routeInbox(env, o, rest)
@@ -116,7 +84,7 @@ func newAsker(env *Env, o sessionOptions, rest io.Reader) (*asker, error) {
 	in := side{r: env.IO.In, f: env.IO.InFile, tty: env.IO.InTTY}
 	out := side{w: env.IO.ErrOut, f: env.IO.ErrFile, tty: env.IO.ErrTTY}
 	switch {
-	case o.tty || rt.terminal:
+	case o.TTY || rt.terminal:
 		tin, tout, err := openTTY()
 		if err != nil {
 			return nil, err
@@ -135,17 +103,17 @@ func newAsker(env *Env, o sessionOptions, rest io.Reader) (*asker, error) {
 	}
 	terminals := in.tty && out.tty && in.f != nil && out.f != nil
 	useTUI := false
-	switch o.mode {
-	case uiTUI:
+	switch o.Mode {
+	case UITUI:
 		if !terminals {
-			a.close()
+			a.Close()
 			// Not an error of the person's or of askuser's: exit 69, which no
 			// script reads as an answer (confirm's 1 is a no).
 			return nil, &prompt.UnavailableError{Err: errors.New("--ui tui needs a terminal, and stdin or stderr is not one: use --tty to ask on the controlling terminal, or --ui line")}
 		}
 		useTUI = true
-	case uiAuto:
-		useTUI = terminals && !o.plain
+	case UIAuto:
+		useTUI = terminals && !o.Plain
 	}
 	a.out = out.w
 	for _, s := range []side{in, out} {
@@ -154,39 +122,43 @@ func newAsker(env *Env, o sessionOptions, rest io.Reader) (*asker, error) {
 		}
 	}
 	if !useTUI {
-		a.fullAsker = withFallback(env, o, a, in, func(r io.Reader) fullAsker { return line.New(r, out.w, !in.tty) })
+		a.Asker = withFallback(env, o, a, in, func(r io.Reader) prompt.Asker { return line.New(r, out.w, !in.tty) })
 		return a, nil
 	}
-	a.fullAsker = tui.New(tui.Options{In: in.f, Out: out.f, Color: tui.ColorEnabled(env.Getenv, true), Review: o.review})
+	a.Asker = tui.New(tui.Options{In: in.f, Out: out.f, Color: tui.ColorEnabled(env.Getenv, true), Review: o.Review})
 	return a, nil
 }
 
 // newWebAsker starts listening for the web page, so that a port that cannot
 // be had is reported before anything is asked.
-func newWebAsker(env *Env, o sessionOptions) (*asker, error) {
-	ln, host, err := localhttp.Listen(o.listen, env.IO.ErrOut)
+func newWebAsker(env *Env, o Options) (*asker, error) {
+	w, closer, err := OpenWeb(env, o.Listen, o.Open)
 	if err != nil {
 		return nil, err
 	}
-	var open func(string) error
-	if o.open {
-		browser := env.Getenv("BROWSER")
-		open = func(url string) error { return localhttp.OpenBrowser(browser, url) }
-	}
-	w, err := web.New(web.Options{Listener: ln, Host: host, Out: env.IO.ErrOut, Open: open})
-	if err != nil {
-		_ = ln.Close()
-		return nil, err
-	}
-	return &asker{fullAsker: w, out: env.IO.ErrOut, closers: []io.Closer{ln}}, nil
+	return &asker{Asker: w, out: env.IO.ErrOut, closers: []io.Closer{closer}}, nil
 }
 
-// accessible reports whether the person asked for plain line prompts, for
-// a screen reader (ACCESSIBLE, a boolean) or a terminal without cursor
-// control (TERM=dumb).
-func accessible(getenv func(string) string) (bool, error) {
-	on, _, err := envBool(getenv, "ACCESSIBLE")
-	return on || getenv("TERM") == "dumb", err
+// OpenWeb starts listening for the web page on listen, so that a port that
+// cannot be had is reported before anything is asked, and opens the page
+// in the browser ($BROWSER, else the system's) when open is set. Closing
+// the closer stops listening.
+func OpenWeb(env *Env, listen localhttp.Addr, open bool) (*web.Asker, io.Closer, error) {
+	ln, host, err := localhttp.Listen(listen, env.IO.ErrOut)
+	if err != nil {
+		return nil, nil, err
+	}
+	var opener func(string) error
+	if open {
+		browser := env.Getenv("BROWSER")
+		opener = func(url string) error { return localhttp.OpenBrowser(browser, url) }
+	}
+	w, err := web.New(web.Options{Listener: ln, Host: host, Out: env.IO.ErrOut, Open: opener})
+	if err != nil {
+		_ = ln.Close()
+		return nil, nil, err
+	}
+	return w, ln, nil
 }
 
 // openTTY opens the controlling terminal for reading and writing. Without

@@ -1,4 +1,4 @@
-package cmd
+package ask
 
 import (
 	"bytes"
@@ -23,12 +23,12 @@ func readAll(t testing.TB, r io.Reader) (data, rest []byte, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if src.rest != nil {
-		if rest, err = io.ReadAll(src.rest); err != nil {
+	if src.Rest != nil {
+		if rest, err = io.ReadAll(src.Rest); err != nil {
 			t.Fatalf("read rest: %v", err)
 		}
 	}
-	return src.data, rest, nil
+	return src.Data, rest, nil
 }
 
 // FuzzReadStream: any stdin is split into one document and the answers that
@@ -60,11 +60,11 @@ func FuzzReadStream(f *testing.F) {
 			t.Fatalf("one byte at a time: %q %q; all at once: %q %q", data1, rest1, data, rest)
 		}
 		if err != nil {
-			var usage *usageError
+			var usage *UsageError
 			var large *schema.TooLargeError
 			switch {
 			case errors.As(err, &large):
-			case errors.As(err, &usage) && usage.msg == "Missing JSON parameter":
+			case errors.As(err, &usage) && usage.Msg == "Missing JSON parameter":
 				if !isBlank(input) {
 					t.Fatalf("input %q called missing", input)
 				}
@@ -110,8 +110,8 @@ func checkAsArgument(t *testing.T, input []byte) {
 		return // the argument would be read as a file's name
 	}
 	env := streamEnv(iotest.OneByteReader(bytes.NewReader(input)), false)
-	stdin, err1 := readSource(env, nil, "", false)
-	arg, err2 := readSource(streamEnv(failingReader{}, false), []string{string(input)}, "", false)
+	stdin, err1 := ReadSource(env, nil, "", false)
+	arg, err2 := ReadSource(streamEnv(failingReader{}, false), []string{string(input)}, "", false)
 	if len(input) == 0 {
 		// An empty argument is missing; an empty stdin too.
 		if !isMissing(err1) || !isMissing(err2) {
@@ -122,8 +122,8 @@ func checkAsArgument(t *testing.T, input []byte) {
 	if fmt.Sprint(err1) != fmt.Sprint(err2) {
 		t.Fatalf("input %q: on stdin %v, as the argument %v", input, err1, err2)
 	}
-	if err1 == nil && !bytes.Equal(stdin.data, arg.data) {
-		t.Fatalf("input %q: on stdin %q, as the argument %q", input, stdin.data, arg.data)
+	if err1 == nil && !bytes.Equal(stdin.Data, arg.Data) {
+		t.Fatalf("input %q: on stdin %q, as the argument %q", input, stdin.Data, arg.Data)
 	}
 }
 
@@ -138,7 +138,7 @@ func testSchema(t testing.TB) *schema.Schema {
 	t.Helper()
 	testSchemaOnce.Do(func() {
 		var raw []byte
-		if raw, testSchemaErr = os.ReadFile("../schema.json"); testSchemaErr == nil {
+		if raw, testSchemaErr = os.ReadFile("../../schema.json"); testSchemaErr == nil {
 			testSchemaOf, testSchemaErr = schema.Compile(raw, nil)
 		}
 	})

@@ -1,4 +1,4 @@
-package cmd
+package ask
 
 import (
 	"context"
@@ -26,17 +26,17 @@ import (
 // causes.
 const hangupGrace = 250 * time.Millisecond
 
-// hangupError is the cause of a conversation ended by its terminal hanging
+// Hangup is the cause of a conversation ended by its terminal hanging
 // up, seen before the signal.
-var hangupError = &signalError{sig: syscall.SIGHUP}
+var Hangup = &SignalError{Sig: syscall.SIGHUP}
 
-// hungUp reports whether a conversation that failed with err did so
+// HungUp reports whether a conversation that failed with err did so
 // because a terminal it was held on hung up. terminals are the sides of
 // the conversation that are terminals. A terminal that has hung up answers
 // every request with EIO (Linux does). Where it does not say so, an end
 // of input or a failed read is given hangupGrace for the signal to end
 // ctx.
-func hungUp(ctx context.Context, err error, terminals []*os.File) bool {
+func HungUp(ctx context.Context, err error, terminals []*os.File) bool {
 	if err == nil || len(terminals) == 0 || ctx.Err() != nil || errors.Is(err, prompt.ErrCancelled) {
 		return false
 	}

@@ -1,12 +1,10 @@
-package cmd
+package ask
 
 import (
 	"bytes"
 	"context"
 	"errors"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -16,53 +14,6 @@ import (
 	"github.com/askuser/askuser/prompt/line"
 	"github.com/askuser/askuser/schema"
 )
-
-// waitingReader blocks its first read until ready reports true, then reads
-// from r: an answer typed only after something else has happened.
-type waitingReader struct {
-	ready func() bool
-	r     io.Reader
-}
-
-func (w *waitingReader) Read(p []byte) (int, error) {
-	deadline := time.Now().Add(10 * time.Second)
-	for !w.ready() {
-		if time.Now().After(deadline) {
-			return 0, errors.New("gave up waiting")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	return w.r.Read(p)
-}
-
-// The notification command runs while the question waits for its answer,
-// with the question in its environment, and never on stdout.
-func TestNotifyCommandRunsWhileAsking(t *testing.T) {
-	dir := t.TempDir()
-	mark := filepath.Join(dir, "notified")
-	env := testEnv(t)
-	env.Getenv = func(k string) string {
-		if k == "ASKUSER_NOTIFY_COMMAND" {
-			return `printf '%s|%s' "$ASKUSER_HEADER" "$ASKUSER_QUESTION" > "` + mark + `.tmp" && mv "` + mark + `.tmp" "` + mark + `"; echo noise`
-		}
-		return ""
-	}
-	env.IO.In = &waitingReader{
-		ready: func() bool { _, err := os.Stat(mark); return err == nil },
-		r:     strings.NewReader("2\n"),
-	}
-	code := Run(context.Background(), env, []string{`{"questions":[{"question":"Which database?","header":"Database","options":[{"label":"PostgreSQL","description":"a"},{"label":"SQLite","description":"b"}],"multiSelect":false}]}`})
-	if code != 0 {
-		t.Fatalf("exit %d; stderr:\n%s", code, env.IO.ErrOut)
-	}
-	if got, want := env.IO.Out.(*bytes.Buffer).String(), `{"answers":{"Database":"SQLite"}}`+"\n"; got != want {
-		t.Errorf("stdout = %q, want %q", got, want)
-	}
-	got, _ := os.ReadFile(mark)
-	if string(got) != "Database|Which database?" {
-		t.Errorf("the command saw %q, want the header and question", got)
-	}
-}
 
 // A failed notification command is a warning after the prompts, not an
 // error.
@@ -108,7 +59,7 @@ func TestNotifyCommandNotWaitedFor(t *testing.T) {
 
 // finishingAsker is an asker that records how it was finished.
 type finishingAsker struct {
-	fullAsker
+	prompt.Asker
 	err     error // what Finish returns
 	summary []prompt.Summary
 	calls   int
@@ -128,7 +79,7 @@ func (a *finishingAsker) Finish(_ context.Context, err error, summary []prompt.S
 func TestSessionFinish(t *testing.T) {
 	summary := []prompt.Summary{{Asked: "Database:", Answer: "SQLite"}}
 	a := &finishingAsker{}
-	s := &session{asker: &asker{fullAsker: a}, ctx: context.Background(), cancel: func() {}}
+	s := &session{asker: &asker{Asker: a}, ctx: context.Background(), cancel: func() {}}
 	if err := s.finish(nil, summary); err != nil || a.calls != 1 || len(a.summary) != 1 {
 		t.Errorf("finish = %v after %d calls with %v", err, a.calls, a.summary)
 	}
@@ -137,7 +88,7 @@ func TestSessionFinish(t *testing.T) {
 		t.Errorf("finish = %v, want what Finish returned", err)
 	}
 
-	plain := &session{asker: &asker{fullAsker: line.New(strings.NewReader(""), io.Discard, false)}, ctx: context.Background(), cancel: func() {}}
+	plain := &session{asker: &asker{Asker: line.New(strings.NewReader(""), io.Discard, false)}, ctx: context.Background(), cancel: func() {}}
 	if err := plain.finish(prompt.ErrNoAnswer, summary); err != prompt.ErrNoAnswer {
 		t.Errorf("finish = %v, want the asker's error", err)
 	}
@@ -147,11 +98,11 @@ func TestSessionFinish(t *testing.T) {
 // what the asker saw, such as the end of input that a hang-up causes; a
 // conversation that succeeded keeps its answers.
 func TestSessionFinishPrefersTheContext(t *testing.T) {
-	cause := &signalError{sig: syscall.SIGHUP}
+	cause := &SignalError{Sig: syscall.SIGHUP}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	cancel(cause)
 	a := &finishingAsker{}
-	s := &session{asker: &asker{fullAsker: a}, ctx: ctx, cancel: func() {}}
+	s := &session{asker: &asker{Asker: a}, ctx: ctx, cancel: func() {}}
 	if err := s.finish(prompt.ErrNoAnswer, nil); err != cause {
 		t.Errorf("finish = %v, want %v", err, cause)
 	}

@@ -1,4 +1,4 @@
-package cmd
+package ask
 
 import (
 	"errors"
@@ -16,40 +16,37 @@ import (
 // oneQuestion is a valid document of one question.
 const oneQuestion = `{"questions":[{"question":"Which?","header":"Which","options":[{"label":"A","description":"a"},{"label":"B","description":"b"}],"multiSelect":false}]}`
 
-func streamEnv(stdin io.Reader, inTTY bool) *Env {
-	return &Env{
-		IO:     &IOStreams{In: stdin, Out: io.Discard, ErrOut: io.Discard, InTTY: inTTY},
-		Getenv: func(string) string { return "" },
-	}
+func streamEnv(stdin io.Reader, inTTY bool) Stdin {
+	return Stdin{R: stdin, TTY: inTTY}
 }
 
 func isMissing(err error) bool {
-	var u *usageError
-	return errors.As(err, &u) && u.msg == "Missing JSON parameter" && u.showUsage
+	var u *UsageError
+	return errors.As(err, &u) && u.Msg == "Missing JSON parameter" && u.ShowUsage
 }
 
 func TestReadSourceArgument(t *testing.T) {
 	env := streamEnv(strings.NewReader("1\n"), false)
-	src, err := readSource(env, []string{oneQuestion}, "", true)
+	src, err := ReadSource(env, []string{oneQuestion}, "", true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(src.data) != oneQuestion || src.rest != nil {
-		t.Errorf("got %q, rest %v", src.data, src.rest)
+	if string(src.Data) != oneQuestion || src.Rest != nil {
+		t.Errorf("got %q, rest %v", src.Data, src.Rest)
 	}
 	for _, blank := range []string{"", "  ", "\n\t"} {
-		if _, err := readSource(env, []string{blank}, "", true); !isMissing(err) {
+		if _, err := ReadSource(env, []string{blank}, "", true); !isMissing(err) {
 			t.Errorf("argument %q: err = %v, want a missing parameter", blank, err)
 		}
 	}
-	_, err = readSource(env, []string{strings.Repeat(" ", schema.MaxInputSize) + "{}"}, "", true)
+	_, err = ReadSource(env, []string{strings.Repeat(" ", schema.MaxInputSize) + "{}"}, "", true)
 	var tl *schema.TooLargeError
 	if !errors.As(err, &tl) {
 		t.Errorf("large argument: err = %v, want a *schema.TooLargeError", err)
 	}
-	_, err = readSource(env, []string{oneQuestion}, "q.json", true)
-	var u *usageError
-	if !errors.As(err, &u) || u.showUsage {
+	_, err = ReadSource(env, []string{oneQuestion}, "q.json", true)
+	var u *UsageError
+	if !errors.As(err, &u) || u.ShowUsage {
 		t.Errorf("argument and file: err = %v, want a usage error", err)
 	}
 }
@@ -65,48 +62,48 @@ func TestReadSourceFile(t *testing.T) {
 	}
 	env := streamEnv(strings.NewReader("never read"), false)
 
-	src, err := readSource(env, nil, write("q.json", oneQuestion+"\n"), true)
+	src, err := ReadSource(env, nil, write("q.json", oneQuestion+"\n"), true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(src.data) != oneQuestion+"\n" || src.rest != nil {
-		t.Errorf("got %q, rest %v", src.data, src.rest)
+	if string(src.Data) != oneQuestion+"\n" || src.Rest != nil {
+		t.Errorf("got %q, rest %v", src.Data, src.Rest)
 	}
-	if _, err := readSource(env, nil, write("blank.json", " \n"), true); !isMissing(err) {
+	if _, err := ReadSource(env, nil, write("blank.json", " \n"), true); !isMissing(err) {
 		t.Errorf("blank file: err = %v", err)
 	}
-	_, err = readSource(env, nil, write("big.json", strings.Repeat(" ", schema.MaxInputSize+1)), true)
+	_, err = ReadSource(env, nil, write("big.json", strings.Repeat(" ", schema.MaxInputSize+1)), true)
 	var tl *schema.TooLargeError
 	if !errors.As(err, &tl) {
 		t.Errorf("large file: err = %v", err)
 	}
-	if _, err := readSource(env, nil, write("limit.json", oneQuestion+strings.Repeat(" ", schema.MaxInputSize-len(oneQuestion))), true); err != nil {
+	if _, err := ReadSource(env, nil, write("limit.json", oneQuestion+strings.Repeat(" ", schema.MaxInputSize-len(oneQuestion))), true); err != nil {
 		t.Errorf("file of exactly the limit: %v", err)
 	}
 	// A file's name given as the argument points to -f.
-	_, err = readSource(env, []string{filepath.Join(dir, "q.json")}, "", true)
-	var u *usageError
-	if !errors.As(err, &u) || !strings.Contains(u.msg, "read it with -f") {
+	_, err = ReadSource(env, []string{filepath.Join(dir, "q.json")}, "", true)
+	var u *UsageError
+	if !errors.As(err, &u) || !strings.Contains(u.Msg, "read it with -f") {
 		t.Errorf("file name as the argument: err = %v, want a usage error", err)
 	}
-	if _, err := readSource(env, []string{dir}, "", true); errors.As(err, &u) {
+	if _, err := ReadSource(env, []string{dir}, "", true); errors.As(err, &u) {
 		t.Errorf("a directory is not a file to read: %v", err)
 	}
-	_, err = readSource(env, nil, filepath.Join(dir, "missing.json"), true)
-	if !errors.Is(err, os.ErrNotExist) || exitCode(err) != ExitError {
-		t.Errorf("missing file: err = %v (exit %d)", err, exitCode(err))
+	_, err = ReadSource(env, nil, filepath.Join(dir, "missing.json"), true)
+	if _, code := Outcome(err, "askuser"); !errors.Is(err, os.ErrNotExist) || code != ExitError {
+		t.Errorf("missing file: err = %v (exit %d)", err, code)
 	}
 }
 
 func TestReadSourceTerminal(t *testing.T) {
 	// A terminal on stdin is not waited on for questions...
 	env := streamEnv(failingReader{}, true)
-	if _, err := readSource(env, nil, "", true); !isMissing(err) {
+	if _, err := ReadSource(env, nil, "", true); !isMissing(err) {
 		t.Errorf("terminal stdin: err = %v, want a missing parameter", err)
 	}
 	// ...unless asked for with -f -.
 	env = streamEnv(strings.NewReader(oneQuestion), true)
-	if _, err := readSource(env, nil, "-", true); err != nil {
+	if _, err := ReadSource(env, nil, "-", true); err != nil {
 		t.Errorf("-f - from a terminal: %v", err)
 	}
 }
@@ -133,10 +130,10 @@ func TestReadStream(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if string(src.data) != tt.data {
-				t.Errorf("data = %q, want %q", src.data, tt.data)
+			if string(src.Data) != tt.data {
+				t.Errorf("data = %q, want %q", src.Data, tt.data)
 			}
-			rest, err := io.ReadAll(src.rest)
+			rest, err := io.ReadAll(src.Rest)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -159,8 +156,8 @@ func TestReadStreamErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(string(src.data), `{"questions": x`) {
-		t.Errorf("data = %q", src.data)
+	if !strings.HasPrefix(string(src.Data), `{"questions": x`) {
+		t.Errorf("data = %q", src.Data)
 	}
 	// A document over the limit is refused without reading it all.
 	big := io.MultiReader(strings.NewReader(`{"metadata":"`), infinite('x'))
@@ -175,8 +172,8 @@ func TestReadStreamErrors(t *testing.T) {
 	if err != nil {
 		t.Fatalf("document under the limit followed by answers: %v", err)
 	}
-	if len(src.data) != schema.MaxInputSize-1 {
-		t.Errorf("data is %d bytes", len(src.data))
+	if len(src.Data) != schema.MaxInputSize-1 {
+		t.Errorf("data is %d bytes", len(src.Data))
 	}
 }
 
@@ -243,7 +240,7 @@ func TestSourcesAgree(t *testing.T) {
 	if n := len(oneQuestion); n != 150 {
 		t.Fatalf("oneQuestion is %d bytes; the column above expects 150", n)
 	}
-	outcome := func(src *source, err error) string {
+	outcome := func(src *Source, err error) string {
 		var tl *schema.TooLargeError
 		switch {
 		case isMissing(err):
@@ -253,7 +250,7 @@ func TestSourcesAgree(t *testing.T) {
 		case err != nil:
 			return "read: " + err.Error()
 		}
-		if _, err := sch.Parse(src.data, schema.KeyHeader); err != nil {
+		if _, err := sch.Parse(src.Data, schema.KeyHeader); err != nil {
 			return err.Error()
 		}
 		return "ok"
@@ -267,11 +264,11 @@ func TestSourcesAgree(t *testing.T) {
 			}
 			env := streamEnv(strings.NewReader(tt.input), false)
 			got := map[string]string{
-				"argument":          outcome(readSource(streamEnv(failingReader{}, false), []string{tt.input}, "", false)),
-				"-f FILE":           outcome(readSource(streamEnv(failingReader{}, false), nil, name, true)),
-				"stdin, validating": outcome(readSource(env, nil, "", false)),
-				"-f -, validating":  outcome(readSource(streamEnv(strings.NewReader(tt.input), true), nil, "-", false)),
-				"stdin, asking":     outcome(readSource(streamEnv(strings.NewReader(tt.input), false), nil, "", true)),
+				"argument":          outcome(ReadSource(streamEnv(failingReader{}, false), []string{tt.input}, "", false)),
+				"-f FILE":           outcome(ReadSource(streamEnv(failingReader{}, false), nil, name, true)),
+				"stdin, validating": outcome(ReadSource(env, nil, "", false)),
+				"-f -, validating":  outcome(ReadSource(streamEnv(strings.NewReader(tt.input), true), nil, "-", false)),
+				"stdin, asking":     outcome(ReadSource(streamEnv(strings.NewReader(tt.input), false), nil, "", true)),
 			}
 			if tt.input != "" && isBlank([]byte(tt.input)) {
 				// A blank argument is missing too, but is not read.

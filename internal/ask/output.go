@@ -1,4 +1,4 @@
-package cmd
+package ask
 
 import (
 	"bytes"
@@ -10,20 +10,20 @@ import (
 	"github.com/askuser/askuser/schema"
 )
 
-// outputOptions say how the answers are written.
-type outputOptions struct {
-	key schema.KeyBy
+// Output says how the answers are written.
+type Output struct {
+	Key schema.KeyBy
 	// arrays writes each multi-select answer as an array of the chosen
 	// labels, in option order, with the typed answer as one more element:
 	// labels and typed text may hold ", ", which the joined string cannot
 	// be split at again.
-	arrays bool
+	Arrays bool
 }
 
-// writeAnswers prints {"answers":{...}}, and "annotations" with the notes
+// WriteAnswers prints {"answers":{...}}, and "annotations" with the notes
 // when any answer has one, with the keys in question order, as one write,
 // so that a reader never sees part of a result.
-func writeAnswers(w io.Writer, qs []schema.Question, answers []prompt.Answer, o outputOptions) error {
+func WriteAnswers(w io.Writer, qs []schema.Question, answers []prompt.Answer, o Output) error {
 	var b bytes.Buffer
 	b.WriteString(`{"answers":{`)
 	notes := false
@@ -31,11 +31,11 @@ func writeAnswers(w io.Writer, qs []schema.Question, answers []prompt.Answer, o 
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		writeString(&b, o.key.Key(q))
+		writeString(&b, o.Key.Key(q))
 		b.WriteByte(':')
 		a := answers[i]
 		notes = notes || a.Note != ""
-		if !o.arrays || !q.MultiSelect || q.IsText() {
+		if !o.Arrays || !q.MultiSelect || q.IsText() {
 			writeString(&b, a.String())
 			continue
 		}
@@ -67,7 +67,7 @@ func writeAnswers(w io.Writer, qs []schema.Question, answers []prompt.Answer, o 
 				b.WriteByte(',')
 			}
 			first = false
-			writeString(&b, o.key.Key(q))
+			writeString(&b, o.Key.Key(q))
 			b.WriteString(`:{"notes":`)
 			writeString(&b, answers[i].Note)
 			b.WriteByte('}')

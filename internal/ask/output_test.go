@@ -1,4 +1,4 @@
-package cmd
+package ask
 
 import (
 	"errors"
@@ -41,7 +41,7 @@ func TestWriteAnswers(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(string(tt.key), func(t *testing.T) {
 			var w writes
-			if err := writeAnswers(&w, qs, answers, outputOptions{key: tt.key}); err != nil {
+			if err := WriteAnswers(&w, qs, answers, Output{Key: tt.key}); err != nil {
 				t.Fatal(err)
 			}
 			if len(w.calls) != 1 {
@@ -72,17 +72,17 @@ func TestWriteAnswersArraysAndNotes(t *testing.T) {
 	}
 	for _, tt := range []struct {
 		name string
-		o    outputOptions
+		o    Output
 		want string
 	}{
-		{"strings", outputOptions{key: schema.KeyHeader},
+		{"strings", Output{Key: schema.KeyHeader},
 			`{"answers":{"Go":"Yes, proceed","Features":"A, B, C, D, and E","Own":"Z, too","Name":"Card"},"annotations":{"Go":{"notes":"say \"why\""},"Name":{"notes":"<short>"}}}` + "\n"},
-		{"arrays", outputOptions{key: schema.KeyQuestion, arrays: true},
+		{"arrays", Output{Key: schema.KeyQuestion, Arrays: true},
 			`{"answers":{"Proceed?":"Yes, proceed","Which?":["A, B","C","D, and E"],"Own?":["Z, too"],"Name?":"Card"},"annotations":{"Proceed?":{"notes":"say \"why\""},"Name?":{"notes":"<short>"}}}` + "\n"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var w writes
-			if err := writeAnswers(&w, qs, answers, tt.o); err != nil {
+			if err := WriteAnswers(&w, qs, answers, tt.o); err != nil {
 				t.Fatal(err)
 			}
 			if len(w.calls) != 1 || w.calls[0] != tt.want {
@@ -95,7 +95,7 @@ func TestWriteAnswersArraysAndNotes(t *testing.T) {
 func TestWriteAnswersValidUTF8(t *testing.T) {
 	var b strings.Builder
 	qs := []schema.Question{{Header: "H\xff"}}
-	if err := writeAnswers(&b, qs, []prompt.Answer{{Other: "caf\xe9 \x00\u2028"}}, outputOptions{key: schema.KeyHeader}); err != nil {
+	if err := WriteAnswers(&b, qs, []prompt.Answer{{Other: "caf\xe9 \x00\u2028"}}, Output{Key: schema.KeyHeader}); err != nil {
 		t.Fatal(err)
 	}
 	if !utf8.ValidString(b.String()) {
@@ -111,11 +111,11 @@ type failingWriter struct{}
 func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("broken pipe") }
 
 func TestWriteAnswersError(t *testing.T) {
-	err := writeAnswers(failingWriter{}, []schema.Question{{Header: "H"}}, []prompt.Answer{{Labels: []string{"A"}}}, outputOptions{key: schema.KeyHeader})
+	err := WriteAnswers(failingWriter{}, []schema.Question{{Header: "H"}}, []prompt.Answer{{Labels: []string{"A"}}}, Output{Key: schema.KeyHeader})
 	if err == nil || !strings.Contains(err.Error(), "write answers: broken pipe") {
 		t.Errorf("err = %v", err)
 	}
-	if _, code := classify(err, "askuser"); code != ExitError {
+	if _, code := Outcome(err, "askuser"); code != ExitError {
 		t.Errorf("exit code %d", code)
 	}
 }

@@ -1,10 +1,11 @@
-package cmd
+package ask
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -13,9 +14,9 @@ import (
 	"github.com/askuser/askuser/schema"
 )
 
-// TestClassify is the contract of outcomes: each kind of error gets its
+// TestOutcome is the contract of outcomes: each kind of error gets its
 // exit code and its words on stderr, wrapped in context or not.
-func TestClassify(t *testing.T) {
+func TestOutcome(t *testing.T) {
 	wrap := func(err error) error { return fmt.Errorf("ask: %w", err) }
 	const usage = "Usage: askuser '{\"questions\":[...]}'\n"
 	tests := []struct {
@@ -25,12 +26,12 @@ func TestClassify(t *testing.T) {
 		msg  string // for the error unwrapped; "" when nothing is written
 	}{
 		{"nil", nil, ExitOK, ""},
-		{"declined", errDeclined, ExitError, ""},
+		{"declined", ErrDeclined, ExitError, ""},
 		{"unexpected", errors.New("disk on fire"), ExitError, "Error: Disk on fire\n"},
 		{"read error", fmt.Errorf("read questions: %w", os.ErrNotExist), ExitError, "Error: Read questions: file does not exist\n"},
 		{"cancelled without a cause", context.Canceled, ExitError, "Error: Context canceled\n"},
-		{"usage", usageErrorf("unknown flag: --x"), ExitUsage, "Error: Unknown flag: --x\nRun 'askuser --help' for usage.\n"},
-		{"missing JSON", missingJSON(), ExitUsage, "Error: Missing JSON parameter\n" + usage},
+		{"usage", UsageErrorf("unknown flag: --x"), ExitUsage, "Error: Unknown flag: --x\nRun 'askuser --help' for usage.\n"},
+		{"missing JSON", &UsageError{Msg: "Missing JSON parameter", ShowUsage: true}, ExitUsage, "Error: Missing JSON parameter\n" + usage},
 		{"limit", &schema.LimitError{Env: "ASK_MAX_OPTIONS", Value: "1", Min: 2}, ExitUsage, "Error: ASK_MAX_OPTIONS must be an integer of at least 2 (got \"1\")\n"},
 		{"syntax", &schema.SyntaxError{Msg: "unexpected end of input", Line: 2, Column: 3}, ExitInvalid,
 			"Error: Invalid JSON format: unexpected end of input at line 2, column 3\n" + usage},
@@ -39,35 +40,35 @@ func TestClassify(t *testing.T) {
 		{"too large", &schema.TooLargeError{Size: 5 << 20}, ExitInvalid, "Error: Input too large: the questions are larger than 1 MiB (1048576 bytes); shorten them\n"},
 		{"no answer", prompt.ErrNoAnswer, ExitNoAnswer, "Error: No answer: the answer input ended before every question was answered\n"},
 		{"short", &prompt.ShortError{Answered: 1}, ExitNoAnswer, "Error: No answer: the answer input ended before every question was answered\n"},
-		{"no answer at a question", &noAnswerError{index: 2, total: 3, key: "Auth method"}, ExitNoAnswer,
+		{"no answer at a question", &NoAnswerError{Index: 2, Total: 3, Key: "Auth method"}, ExitNoAnswer,
 			"Error: No answer: the answer input ended before question 2 of 3 (\"Auth method\") was answered\n"},
 		{"unavailable", &prompt.UnavailableError{Err: errors.New("--ui tui needs a terminal")}, ExitUnavailable, "Error: --ui tui needs a terminal\n"},
-		{"timeout", &timeoutError{after: 5 * time.Minute}, ExitTimeout, "Error: Timed out after 5m0s waiting for an answer\n"},
+		{"timeout", &TimeoutError{After: 5 * time.Minute}, ExitTimeout, "Error: Timed out after 5m0s waiting for an answer\n"},
 		{"deadline", context.DeadlineExceeded, ExitTimeout, "Error: Context deadline exceeded\n"},
 		{"cancelled by the user", prompt.ErrCancelled, ExitCancel, "Error: Cancelled by the user\n"},
-		{"SIGINT", &signalError{sig: os.Interrupt}, ExitCancel, "Error: Stopped by SIGINT\n"},
-		{"SIGHUP", &signalError{sig: syscall.SIGHUP}, ExitHangup, "Error: Stopped by SIGHUP\n"},
-		{"SIGTERM", &signalError{sig: syscall.SIGTERM}, ExitTerm, "Error: Stopped by SIGTERM\n"},
+		{"SIGINT", &SignalError{Sig: os.Interrupt}, ExitCancel, "Error: Stopped by SIGINT\n"},
+		{"SIGHUP", &SignalError{Sig: syscall.SIGHUP}, ExitHangup, "Error: Stopped by SIGHUP\n"},
+		{"SIGTERM", &SignalError{Sig: syscall.SIGTERM}, ExitTerm, "Error: Stopped by SIGTERM\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			msg, code := classify(tt.err, "askuser")
+			msg, code := Outcome(tt.err, "askuser")
 			if code != tt.code || msg != tt.msg {
-				t.Errorf("classify(%v) = %q, %d\n                     want %q, %d", tt.err, msg, code, tt.msg, tt.code)
+				t.Errorf("Outcome(%v) = %q, %d\n                     want %q, %d", tt.err, msg, code, tt.msg, tt.code)
 			}
 			if tt.err == nil {
 				return
 			}
-			if _, code := classify(wrap(tt.err), "askuser"); code != tt.code {
-				t.Errorf("classify(wrapped %v) exits %d, want %d", tt.err, code, tt.code)
+			if _, code := Outcome(wrap(tt.err), "askuser"); code != tt.code {
+				t.Errorf("Outcome(wrapped %v) exits %d, want %d", tt.err, code, tt.code)
 			}
 		})
 	}
 }
 
 // A usage error points to the help of the command that was run.
-func TestClassifyUsageNamesTheCommand(t *testing.T) {
-	msg, _ := classify(usageErrorf("unknown flag: --x"), "askuser validate")
+func TestOutcomeUsageNamesTheCommand(t *testing.T) {
+	msg, _ := Outcome(UsageErrorf("unknown flag: --x"), "askuser validate")
 	if want := "Error: Unknown flag: --x\nRun 'askuser validate --help' for usage.\n"; msg != want {
 		t.Errorf("classify = %q, want %q", msg, want)
 	}
@@ -85,8 +86,23 @@ func TestExitCodesAreTheContract(t *testing.T) {
 	}
 }
 
-// exitCode is the exit code that classify gives err.
-func exitCode(err error) int {
-	_, code := classify(err, "askuser")
-	return code
+// What a call of askuser mcp that got no answers tells the model: the
+// outcomes of its own, and the command line's words for the rest.
+func TestToolErrorText(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{&TimeoutError{After: 90 * time.Second}, "Error: Timed out after 1m30s: nobody answered in time. Do not ask again at once"},
+		{prompt.ErrCancelled, "Error: Cancelled: the person closed the questions without answering. Do not ask again at once"},
+		{ErrClientGone, "Error: The MCP client went away, and the questions were withdrawn."},
+		{&EndedError{Err: errors.New("the inbox closed")}, "Error: The inbox closed. Do not ask again at once"},
+		{&prompt.UnavailableError{Err: &NoWayError{Reasons: []string{"inbox: none"}, Hints: []string{"Start it."}}}, "Error: None. Start it."},
+		{&schema.ValidationError{Problems: []schema.Problem{{Path: "questions", Message: "required"}}}, "Error: Validation failed\n- questions: required"},
+		{errors.New("disk full"), "Error: Disk full"},
+	} {
+		if got := ToolErrorText(tc.err); !strings.HasPrefix(got, tc.want) || strings.HasSuffix(got, "\n") {
+			t.Errorf("%v: %q, want it to start %q, without a line end", tc.err, got, tc.want)
+		}
+	}
 }

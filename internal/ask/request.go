@@ -1,0 +1,162 @@
+package ask
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/schema"
+)
+
+// Request is one set of questions to ask, checked, and how its answers
+// are written.
+type Request struct {
+	Input *schema.Input
+	// Key keys the answers, and the input's answers given in advance, by
+	// header or by question text.
+	Key schema.KeyBy
+	// Arrays writes each multi-select answer as an array (--arrays).
+	Arrays bool
+	// Presets are answers known before asking (ASKUSER_ANSWERS), keyed as
+	// the input's "answers" are.
+	Presets map[string]string
+
+	// Env, Options and Rest are how Run asks: the streams and the
+	// environment, how to ask, and what followed the questions on stdin
+	// (the answers; nil when the questions came from elsewhere).
+	Env     *Env
+	Options Options
+	Rest    io.Reader
+}
+
+// Run asks the questions of r that are not answered in advance, in one
+// session, and returns the call with every answer, for Write.
+func Run(ctx context.Context, r Request) (*Call, error) {
+	c, err := Prepare(r)
+	if err != nil || len(c.Pending) == 0 {
+		return c, err
+	}
+	o := r.Options
+	o.Key = r.Key // for the inbox, which checks the questions as they were
+	pending := c.Questions()
+	err = Converse(ctx, r.Env, o, Conversation{
+		First: pending[0],
+		Rest:  r.Rest,
+		Ask: func(ctx context.Context, a prompt.Asker) ([]prompt.Summary, error) {
+			got, err := a.Ask(ctx, pending)
+			if err != nil {
+				return nil, err
+			}
+			c.Fill(got)
+			return c.Summary(), nil
+		},
+		NoAnswer: c.NoAnswer,
+	})
+	return c, err
+}
+
+// Call is a Request with the answers given in advance taken: what is left
+// to ask, and where the answers go.
+type Call struct {
+	Request
+	// Answers holds an answer for each question, in question order: the
+	// ones given in advance, then those that Fill adds.
+	Answers []prompt.Answer
+	// Pending are the indexes in Input.Questions of the questions to ask.
+	Pending []int
+}
+
+// Prepare adds the presets to r's answers given in advance, and takes
+// them.
+func Prepare(r Request) (*Call, error) {
+	if err := r.Input.AddPresets("ASKUSER_ANSWERS", r.Presets, r.Key); err != nil {
+		return nil, err
+	}
+	c := &Call{Request: r, Answers: make([]prompt.Answer, len(r.Input.Questions))}
+	for i, q := range r.Input.Questions {
+		v, ok := r.Input.Answers[r.Key.Key(q)]
+		if !ok {
+			c.Pending = append(c.Pending, i)
+			continue
+		}
+		labels, other := q.Resolve(v)
+		if other != "" {
+			var err error
+			// Parse has checked it; this cleans it.
+			if other, err = prompt.CheckOther(other); err != nil {
+				return nil, fmt.Errorf("preset answer for %q: %w", r.Key.Key(q), err)
+			}
+		}
+		c.Answers[i] = prompt.Answer{Labels: labels, Other: other}
+	}
+	return c, nil
+}
+
+// Questions are the questions left to ask, in order.
+func (c *Call) Questions() []schema.Question {
+	qs := make([]schema.Question, len(c.Pending))
+	for j, i := range c.Pending {
+		qs[j] = c.Input.Questions[i]
+	}
+	return qs
+}
+
+// Fill takes the answers to Questions, in their order.
+func (c *Call) Fill(got []prompt.Answer) {
+	for j, i := range c.Pending {
+		c.Answers[i] = got[j]
+	}
+	c.withInputNotes()
+}
+
+// Summary lists every answer, the ones given in advance included, for an
+// asker to show at the end.
+func (c *Call) Summary() []prompt.Summary {
+	return prompt.Summarize(c.Input.Questions, c.Answers)
+}
+
+// NoAnswer names the question at which the answer input ended, when err
+// says that it did.
+func (c *Call) NoAnswer(err error) error {
+	var short *prompt.ShortError
+	if !errors.As(err, &short) {
+		return err
+	}
+	q := c.Input.Questions[c.Pending[short.Answered]]
+	return &NoAnswerError{Index: c.Pending[short.Answered] + 1, Total: len(c.Input.Questions), Key: c.Key.Key(q)}
+}
+
+// Write writes every answer, as the command line prints them.
+func (c *Call) Write(w io.Writer) error {
+	c.withInputNotes()
+	return WriteAnswers(w, c.Input.Questions, c.Answers, Output{Key: c.Key, Arrays: c.Arrays})
+}
+
+// withInputNotes passes a note the input gave for a question through to
+// its answer, asked or not, unless the person wrote one of their own,
+// which wins: it is the newer word of the person the notes come from.
+func (c *Call) withInputNotes() {
+	for i, q := range c.Input.Questions {
+		if c.Answers[i].Note == "" {
+			c.Answers[i].Note = c.Input.Annotations[c.Key.Key(q)]
+		}
+	}
+}
+
+// ParsePresets reads ASKUSER_ANSWERS, answers known before asking for runs
+// without a person: a JSON object of strings keyed by header or by
+// question text, as the input's "answers" are.
+func ParsePresets(v string) (map[string]string, error) {
+	if strings.TrimSpace(v) == "" {
+		return nil, nil
+	}
+	var presets map[string]string
+	if err := json.Unmarshal([]byte(v), &presets); err != nil || presets == nil {
+		return nil, UsageErrorf(`invalid ASKUSER_ANSWERS: must be a JSON object of strings, like {"Database":"SQLite"}`)
+	}
+	return presets, nil
+}

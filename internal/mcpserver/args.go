@@ -1,0 +1,36 @@
+package mcpserver
+
+import "encoding/json"
+
+// clientArgs are the arguments that MCP clients add to every tool's
+// arguments for their own use, and that a call may carry: askuser mcp takes
+// them and ignores them, whatever their value. The command line, which no
+// client fills in, refuses them as it refuses every unknown member.
+var clientArgs = []string{
+	"wait_for_previous", // Gemini CLI: whether to wait for the calls before it
+}
+
+// withoutClientArgs is a call's arguments without clientArgs. Arguments
+// that hold none, or are not a JSON object, are returned as they are, for
+// the schema to judge.
+func withoutClientArgs(args []byte) []byte {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(args, &top) != nil {
+		return args
+	}
+	found := false
+	for _, k := range clientArgs {
+		if _, ok := top[k]; ok {
+			delete(top, k)
+			found = true
+		}
+	}
+	if !found {
+		return args
+	}
+	out, err := json.Marshal(top)
+	if err != nil {
+		return args
+	}
+	return out
+}
