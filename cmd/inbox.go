@@ -198,7 +198,7 @@ func inboxServeOptions(cmd *cobra.Command, env *Env, f inboxFlagValues) (serve.O
 	}
 	opts.Headless = opts.Web && !opts.Terminal && opts.StdinNull
 	terminal := opts.Terminal
-	opts.Ended = func(ctx context.Context, err error) (error, string) {
+	opts.Ended = func(ctx context.Context, err error) (string, error) {
 		return inboxEnded(ctx, env, terminal, err)
 	}
 	return opts, nil
@@ -223,7 +223,7 @@ func inboxStreams(env *Env) serve.Options {
 // says why it quit when a signal stopped it. The terminal screen's
 // terminal ended or failed: when it hung up, the end of its input or a
 // failed write may come before the signal does.
-func inboxEnded(ctx context.Context, env *Env, terminal bool, err error) (_ error, why string) {
+func inboxEnded(ctx context.Context, env *Env, terminal bool, err error) (why string, _ error) {
 	if terminal {
 		err = terminalEnded(ctx, env, err)
 	}
@@ -231,11 +231,11 @@ func inboxEnded(ctx context.Context, env *Env, terminal bool, err error) (_ erro
 	if errors.As(err, &sig) {
 		if sig.Sig != syscall.SIGTERM && sig.Sig != syscall.SIGHUP {
 			// Ctrl+C is how the person quits.
-			return nil, ""
+			return "", nil
 		}
-		return err, "the inbox was stopped by " + sig.Name()
+		return "the inbox was stopped by " + sig.Name(), err
 	}
-	return err, ""
+	return "", err
 }
 
 // terminalEnded is the error of the terminal screen, which ended with err.

@@ -41,7 +41,7 @@ type Asker struct {
 	o AskerOptions
 }
 
-// New returns an asker that asks in the inbox that o.Client reaches.
+// NewAsker returns an asker that asks in the inbox that o.Client reaches.
 func NewAsker(o AskerOptions) *Asker { return &Asker{o: o} }
 
 // Ask puts the questions to the inbox and waits for the answers. When ctx

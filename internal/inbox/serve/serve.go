@@ -57,7 +57,7 @@ type Options struct {
 	// Ended, when set, makes err, the error the view ended with, the
 	// inbox's, and says why it quit ("" when the person quit), for the
 	// askers still waiting.
-	Ended func(ctx context.Context, err error) (_ error, why string)
+	Ended func(ctx context.Context, err error) (why string, _ error)
 }
 
 // Run serves the inbox and shows its queue until the person quits, the
@@ -87,7 +87,7 @@ func Run(ctx context.Context, o Options) error {
 	}
 	if !failed && o.Ended != nil {
 		var why string
-		if err, why = o.Ended(ctx, err); why != "" {
+		if why, err = o.Ended(ctx, err); why != "" {
 			quit = why
 		}
 	}
