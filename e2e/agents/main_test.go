@@ -18,6 +18,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -120,7 +121,13 @@ func installAskuser(dir string) (string, error) {
 		}
 		return bin, os.WriteFile(bin, b, 0o755)
 	}
-	cmd := exec.Command("go", "build", "-o", bin, "github.com/askuser/askuser")
+	args := []string{"build", "-o", bin}
+	// The commit names the build in docs/reach.md; GOFLAGS may turn off
+	// the stamp that go build would make.
+	if head, err := exec.Command("git", "rev-parse", "--short=12", "HEAD").Output(); err == nil {
+		args = append(args, "-ldflags", "-X main.commit="+strings.TrimSpace(string(head)))
+	}
+	cmd := exec.Command("go", append(args, "github.com/askuser/askuser")...)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("build askuser: %v\n%s", err, out)
 	}
