@@ -209,9 +209,9 @@ func mcpWays(env *Env, opts mcpOptions) (mcpserver.Elicitation, []mcpserver.Way)
 	case ask.UIElicit:
 		return mcpserver.ElicitOnly, nil
 	case ask.UIInbox:
-		return mcpserver.ElicitNever, []mcpserver.Way{mcpserver.InboxWay(opts.inbox, opts.key, env.IO.ErrOut)}
+		return mcpserver.ElicitNever, []mcpserver.Way{mcpserver.InboxWay(opts.inbox, env.IO.ErrOut)}
 	case ask.UIWeb:
 		return mcpserver.ElicitNever, []mcpserver.Way{mcpserver.WebWay(env.engine())}
 	}
-	return mcpserver.ElicitWhenDeclared, []mcpserver.Way{mcpserver.InboxWay(opts.inbox, opts.key, env.IO.ErrOut), mcpserver.WebWay(env.engine())}
+	return mcpserver.ElicitWhenDeclared, []mcpserver.Way{mcpserver.InboxWay(opts.inbox, env.IO.ErrOut), mcpserver.WebWay(env.engine())}
 }

@@ -40,10 +40,8 @@ func Run(ctx context.Context, r Request) (*Call, error) {
 	if err != nil || len(c.Pending) == 0 {
 		return c, err
 	}
-	o := r.Options
-	o.Key = r.Key // for the inbox, which checks the questions as they were
 	pending := c.Questions()
-	err = Converse(ctx, r.Env, o, Conversation{
+	err = Converse(ctx, r.Env, r.Options, Conversation{
 		First: pending[0],
 		Rest:  r.Rest,
 		Ask: func(ctx context.Context, a prompt.Asker) ([]prompt.Summary, error) {
