@@ -72,7 +72,7 @@ func newAskCmd(env *Env) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts := askOptions{args: args, file: file}
 			var err error
-			if opts.key, err = schemaKey(key); err != nil {
+			if opts.key, err = ask.ParseKey(key); err != nil {
 				return err
 			}
 			if opts.arrays, err = arraysOption(arrays, cmd.Flags().Changed("arrays"), env); err != nil {
@@ -133,12 +133,12 @@ func askRun(ctx context.Context, env *Env, opts askOptions) error {
 	if err != nil {
 		return err
 	}
-	in, src, err := parseInput(env, opts.args, opts.file, opts.key, true)
+	sch, src, err := readInput(env, opts.args, opts.file, true)
 	if err != nil {
 		return err
 	}
 	c, err := ask.Run(ctx, ask.Request{
-		Input: in, Key: opts.key, Arrays: opts.arrays, Presets: presets,
+		Schema: sch, Doc: src.Data, Key: opts.key, Arrays: opts.arrays, Presets: presets,
 		Env: env.engine(), Options: opts.session, Rest: src.Rest,
 	})
 	if err != nil {

@@ -123,7 +123,7 @@ func (f *mcpFlags) resolve(cmd *cobra.Command, env *Env) (mcpOptions, error) {
 	if !toolName().MatchString(f.name) {
 		return opts, ask.UsageErrorf("invalid --name %q: use 1-64 letters, digits, _ or -", f.name)
 	}
-	if opts.key, err = schemaKey(f.key); err != nil {
+	if opts.key, err = ask.ParseKey(f.key); err != nil {
 		return opts, err
 	}
 	if opts.arrays, err = arraysOption(f.arrays, given("arrays"), env); err != nil {
@@ -177,10 +177,7 @@ func mcpRun(ctx context.Context, env *Env, opts mcpOptions) error {
 	o := mcpserver.Options{
 		Implementation: &mcp.Implementation{Name: "askuser", Title: "askuser", Version: strings.Fields(env.Build.String())[1]},
 		Tool:           tool,
-		Schema:         sch,
-		Key:            opts.key,
-		Arrays:         opts.arrays,
-		Presets:        presets,
+		Request:        ask.Request{Schema: sch, Key: opts.key, Arrays: opts.arrays, Presets: presets},
 		Timeout:        opts.timeout,
 		Log:            env.IO.ErrOut,
 	}
@@ -209,9 +206,9 @@ func mcpWays(env *Env, opts mcpOptions) (mcpserver.Elicitation, []mcpserver.Way)
 	case ask.UIElicit:
 		return mcpserver.ElicitOnly, nil
 	case ask.UIInbox:
-		return mcpserver.ElicitNever, []mcpserver.Way{mcpserver.InboxWay(opts.inbox, opts.key, env.IO.ErrOut)}
+		return mcpserver.ElicitNever, []mcpserver.Way{mcpserver.InboxWay(opts.inbox, env.IO.ErrOut)}
 	case ask.UIWeb:
 		return mcpserver.ElicitNever, []mcpserver.Way{mcpserver.WebWay(env.engine())}
 	}
-	return mcpserver.ElicitWhenDeclared, []mcpserver.Way{mcpserver.InboxWay(opts.inbox, opts.key, env.IO.ErrOut), mcpserver.WebWay(env.engine())}
+	return mcpserver.ElicitWhenDeclared, []mcpserver.Way{mcpserver.InboxWay(opts.inbox, env.IO.ErrOut), mcpserver.WebWay(env.engine())}
 }

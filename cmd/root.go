@@ -63,9 +63,9 @@ func loadSchema(env *Env) (*schema.Schema, error) {
 	return sch, nil
 }
 
-// parseInput reads and validates the questions. answersFollow is as for
-// ask.ReadSource.
-func parseInput(env *Env, args []string, file string, key schema.KeyBy, answersFollow bool) (*schema.Input, *ask.Source, error) {
+// readInput reads the questions document, and the schema that checks it
+// (see ask.Parse). answersFollow is as for ask.ReadSource.
+func readInput(env *Env, args []string, file string, answersFollow bool) (*schema.Schema, *ask.Source, error) {
 	sch, err := loadSchema(env)
 	if err != nil {
 		return nil, nil, err
@@ -74,18 +74,5 @@ func parseInput(env *Env, args []string, file string, key schema.KeyBy, answersF
 	if err != nil {
 		return nil, nil, err
 	}
-	in, err := src.Parse(sch, key)
-	if err != nil {
-		return nil, nil, err
-	}
-	return in, src, nil
-}
-
-// schemaKey reads the --key flag.
-func schemaKey(s string) (schema.KeyBy, error) {
-	k, err := schema.ParseKeyBy(s)
-	if err != nil {
-		return "", &ask.UsageError{Msg: err.Error()}
-	}
-	return k, nil
+	return sch, src, nil
 }

@@ -34,7 +34,7 @@ on stderr and exits 65 (64 for a usage error).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts := validateOptions{args: args, file: file}
 			var err error
-			if opts.key, err = schemaKey(key); err != nil {
+			if opts.key, err = ask.ParseKey(key); err != nil {
 				return err
 			}
 			return validateRun(env, opts)
@@ -50,6 +50,10 @@ on stderr and exits 65 (64 for a usage error).`,
 func validateRun(env *Env, opts validateOptions) error {
 	// Nothing is asked: what follows the document on stdin is not
 	// answers, and must be nothing.
-	_, _, err := parseInput(env, opts.args, opts.file, opts.key, false)
+	sch, src, err := readInput(env, opts.args, opts.file, false)
+	if err != nil {
+		return err
+	}
+	_, err = ask.Parse(sch, src.Data, opts.key)
 	return err
 }

@@ -12,12 +12,15 @@ import (
 	"github.com/askuser/askuser/schema"
 )
 
-// Request is one set of questions to ask, checked, and how its answers
-// are written.
+// Request is one set of questions to ask, how they are checked, and how
+// their answers are written.
 type Request struct {
-	Input *schema.Input
-	// Key keys the answers, and the input's answers given in advance, by
-	// header or by question text.
+	// Schema checks Doc, the questions document (the input format), as
+	// Parse does.
+	Schema *schema.Schema
+	Doc    []byte
+	// Key keys the answers, and the input's answers and notes given in
+	// advance, by header or by question text (--key).
 	Key schema.KeyBy
 	// Arrays writes each multi-select answer as an array (--arrays).
 	Arrays bool
@@ -40,10 +43,8 @@ func Run(ctx context.Context, r Request) (*Call, error) {
 	if err != nil || len(c.Pending) == 0 {
 		return c, err
 	}
-	o := r.Options
-	o.Key = r.Key // for the inbox, which checks the questions as they were
 	pending := c.Questions()
-	err = Converse(ctx, r.Env, o, Conversation{
+	err = Converse(ctx, r.Env, r.Options, Conversation{
 		First: pending[0],
 		Rest:  r.Rest,
 		Ask: func(ctx context.Context, a prompt.Asker) ([]prompt.Summary, error) {
@@ -59,10 +60,11 @@ func Run(ctx context.Context, r Request) (*Call, error) {
 	return c, err
 }
 
-// Call is a Request with the answers given in advance taken: what is left
-// to ask, and where the answers go.
+// Call is a Request with its questions checked and the answers given in
+// advance taken: what is left to ask, and where the answers go.
 type Call struct {
 	Request
+	Input *schema.Input
 	// Answers holds an answer for each question, in question order: the
 	// ones given in advance, then those that Fill adds.
 	Answers []prompt.Answer
@@ -70,15 +72,40 @@ type Call struct {
 	Pending []int
 }
 
-// Prepare adds the presets to r's answers given in advance, and takes
-// them.
+// ParseKey checks the value of --key: a *UsageError unless it is header
+// or question.
+func ParseKey(s string) (schema.KeyBy, error) {
+	k, err := schema.ParseKeyBy(s)
+	if err != nil {
+		return "", &UsageError{Msg: err.Error()}
+	}
+	return k, nil
+}
+
+// Parse checks the questions document doc with sch, its answers and notes
+// given in advance keyed by key. A syntax error in a document written with
+// single quotes says so.
+func Parse(sch *schema.Schema, doc []byte, key schema.KeyBy) (*schema.Input, error) {
+	in, err := sch.Parse(doc, key)
+	if err != nil {
+		return nil, singleQuotes(doc, err)
+	}
+	return in, nil
+}
+
+// Prepare checks r's questions, adds the presets to their answers given in
+// advance, and takes them.
 func Prepare(r Request) (*Call, error) {
-	if err := r.Input.AddPresets("ASKUSER_ANSWERS", r.Presets, r.Key); err != nil {
+	in, err := Parse(r.Schema, r.Doc, r.Key)
+	if err != nil {
 		return nil, err
 	}
-	c := &Call{Request: r, Answers: make([]prompt.Answer, len(r.Input.Questions))}
-	for i, q := range r.Input.Questions {
-		v, ok := r.Input.Answers[r.Key.Key(q)]
+	if err := in.AddPresets("ASKUSER_ANSWERS", r.Presets, r.Key); err != nil {
+		return nil, err
+	}
+	c := &Call{Request: r, Input: in, Answers: make([]prompt.Answer, len(in.Questions))}
+	for i, q := range in.Questions {
+		v, ok := in.Answers[r.Key.Key(q)]
 		if !ok {
 			c.Pending = append(c.Pending, i)
 			continue

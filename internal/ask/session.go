@@ -31,7 +31,6 @@ type Options struct {
 	Listen localhttp.Addr
 	Open   bool
 	Inbox  InboxOptions
-	Key    schema.KeyBy // how the answers are keyed, for the inbox's checks
 }
 
 // InboxOptions are what asking in the inbox needs, resolved with the other

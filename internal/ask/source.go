@@ -216,15 +216,14 @@ func skipLineEnd(r *bufio.Reader) int64 {
 	}
 }
 
-// Parse checks the document with sch, its answers keyed by key. A syntax
-// error in a document written with single quotes says so.
-func (src *Source) Parse(sch *schema.Schema, key schema.KeyBy) (*schema.Input, error) {
-	in, err := sch.Parse(src.Data, key)
+// singleQuotes says so when err, from parsing the document data, is a
+// syntax error of a document written with single quotes.
+func singleQuotes(data []byte, err error) error {
 	var syntax *schema.SyntaxError
-	if errors.As(err, &syntax) && singleQuoted(src.Data) {
-		return nil, &SingleQuotesError{Err: err}
+	if errors.As(err, &syntax) && singleQuoted(data) {
+		return &SingleQuotesError{Err: err}
 	}
-	return in, err
+	return err
 }
 
 // singleQuoted reports whether a questions document starts as if JSON took

@@ -23,7 +23,6 @@ func newInboxAsker(env *Env, o Options) *inbox.Asker {
 		Cwd:    cwd,
 		PID:    os.Getpid(),
 		Limits: o.Inbox.Limits,
-		Key:    o.Key,
 		Out:    env.IO.ErrOut,
 	})
 }

@@ -27,10 +27,9 @@ type AskerOptions struct {
 	From string
 	Cwd  string
 	PID  int
-	// Limits and Key are those the questions were validated with, for the
-	// inbox to validate them alike.
+	// Limits are those the questions were validated with, for the inbox
+	// to validate them alike.
 	Limits *schema.Limits
-	Key    schema.KeyBy
 	// Out receives where the questions wait: stderr, never stdout.
 	Out io.Writer
 }
@@ -57,7 +56,7 @@ func (a *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer,
 	if err != nil {
 		return nil, fmt.Errorf("encode the questions: %w", err)
 	}
-	e, err := a.send(ctx, &Request{Kind: KindAsk, Questions: raw, Limits: a.o.Limits, Key: a.o.Key})
+	e, err := a.send(ctx, &Request{Kind: KindAsk, Questions: raw, Limits: a.o.Limits})
 	if err != nil {
 		return nil, err
 	}

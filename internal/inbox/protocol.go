@@ -61,8 +61,11 @@ type Request struct {
 	PID int    `json:"pid,omitempty"`
 
 	// Questions are the questions of a set of KindAsk, as the input
-	// format writes them; the inbox validates them again, with Limits and
-	// Key.
+	// format writes them; the inbox validates them again, with Limits.
+	// The answers go back in question order, so the inbox needs no
+	// --key: it takes the questions that an asker keying its answers
+	// either way could send. (Askers before this took a "key" field,
+	// which the inbox now ignores.)
 	Questions json.RawMessage `json:"questions,omitempty"`
 	// Limits are the asker's limits (ASK_MAX_OPTIONS and the like), so
 	// that the inbox accepts what the asker accepted; nil for the
@@ -71,9 +74,6 @@ type Request struct {
 	// rules of the text, so that no asker can have the inbox draw what
 	// the command line would refuse.
 	Limits *schema.Limits `json:"limits,omitempty"`
-	// Key is how the asker keys its answers ("header" when empty): two
-	// questions may share a header when they are keyed by question text.
-	Key schema.KeyBy `json:"key,omitempty"`
 
 	// Message is the question of a set of KindConfirm or KindInput.
 	Message string `json:"message,omitempty"`

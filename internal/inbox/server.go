@@ -279,24 +279,13 @@ func (s *Server) setOf(req *Request) (*Set, *ErrorBody) {
 		if len(req.Questions) == 0 {
 			return nil, &ErrorBody{Error: "a set of kind ask needs questions"}
 		}
-		key := req.Key
-		if key == "" {
-			key = schema.KeyHeader
-		}
-		if _, err := schema.ParseKeyBy(string(key)); err != nil {
-			return nil, &ErrorBody{Error: err.Error()}
-		}
 		sch, err := s.schemas.get(req.Limits)
 		if err != nil {
 			return nil, &ErrorBody{Error: "invalid limits: " + err.Error()}
 		}
-		doc := make([]byte, 0, len(req.Questions)+16)
-		doc = append(append(append(doc, `{"questions":`...), req.Questions...), '}')
-		in, err := sch.Parse(doc, key)
-		if err != nil {
+		if set.Questions, err = questionsOf(sch, req.Questions); err != nil {
 			return nil, questionsRefused(err)
 		}
-		set.Questions = in.Questions
 	case KindConfirm, KindInput:
 		if schema.IsBlank(req.Message) {
 			return nil, &ErrorBody{Error: "a set of kind " + req.Kind + " needs a message"}
@@ -323,6 +312,23 @@ func (s *Server) setOf(req *Request) (*Set, *ErrorBody) {
 		return nil, &ErrorBody{Error: fmt.Sprintf("unknown kind %q: want ask, confirm or input", req.Kind)}
 	}
 	return set, nil
+}
+
+// questionsOf validates the questions of a set as an asker keying its
+// answers by header, or else by question text, would: the answers go back
+// in question order, so the inbox needs no key, and it takes no set that
+// every asker would refuse. The problems are those under the header key.
+func questionsOf(sch *schema.Schema, raw json.RawMessage) ([]schema.Question, error) {
+	doc := make([]byte, 0, len(raw)+16)
+	doc = append(append(append(doc, `{"questions":`...), raw...), '}')
+	in, err := sch.Parse(doc, schema.KeyHeader)
+	if err != nil {
+		var again error
+		if in, again = sch.Parse(doc, schema.KeyQuestion); again != nil {
+			return nil, err
+		}
+	}
+	return in.Questions, nil
 }
 
 // cleanField checks a field that says where a set came from: UTF-8 text

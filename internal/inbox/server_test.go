@@ -223,6 +223,33 @@ func rawAsk(t *testing.T, in *testInbox, body io.Reader, length int64) *http.Res
 	return resp
 }
 
+// sameQuestion is a question that two sets below ask twice, or ask again
+// under another header.
+const sameQuestion = `{"question":"Which database?","header":"Database","options":[{"label":"A","description":"a"},{"label":"B","description":"b"}],"multiSelect":false}`
+
+// The inbox takes questions that an asker could have accepted under either
+// --key: answers come back in question order, so it needs no key. An asker
+// that still sends the key it used is heard as before.
+func TestAskEitherKey(t *testing.T) {
+	in := startInbox(t)
+	sharedHeader := `[` + sameQuestion + `,` + strings.Replace(sameQuestion, "Which database?", "Which cache?", 1) + `]`
+	sharedText := `[` + sameQuestion + `,` + strings.Replace(sameQuestion, `"Database"`, `"Store"`, 1) + `]`
+	for _, body := range []string{
+		`{"kind":"ask","questions":` + sharedHeader + `,"key":"question"}`,
+		`{"kind":"ask","questions":` + sharedHeader + `}`,
+		`{"kind":"ask","questions":` + sharedText + `,"key":"header"}`,
+	} {
+		resp := rawAsk(t, in, strings.NewReader(body), int64(len(body)))
+		s := waitFor(t, in.q, 1)[0]
+		if resp.StatusCode != http.StatusOK || len(s.Questions) != 2 {
+			t.Errorf("%s: status %d, queued %+v", body, resp.StatusCode, s)
+		}
+		_ = in.q.Cancel(s)
+		resp.Body.Close()
+		waitFor(t, in.q, 0)
+	}
+}
+
 // The stream starts with "queued" and beats every second while the set
 // waits.
 func TestHeartbeat(t *testing.T) {
@@ -259,7 +286,7 @@ func TestAskRefused(t *testing.T) {
 		{&Request{Kind: KindAsk, Questions: json.RawMessage(`[{"question":"Q?","header":"H","options":[{"label":"Other","description":"d"},{"label":"B","description":"d"}],"multiSelect":false}]`)}, "the questions are not valid"},
 		{&Request{Kind: KindAsk, Questions: json.RawMessage(five)}, "the questions are not valid"},
 		{&Request{Kind: KindAsk, Questions: json.RawMessage(five), Limits: &schema.Limits{MaxOptions: 1}}, "invalid limits"},
-		{&Request{Kind: KindAsk, Questions: json.RawMessage(questionsJSON), Key: "label"}, "invalid --key"},
+		{&Request{Kind: KindAsk, Questions: json.RawMessage(`[` + sameQuestion + `,` + sameQuestion + `]`)}, "the questions are not valid"},
 		{&Request{Kind: KindConfirm, Message: " \u3000"}, "needs a message"},
 		{&Request{Kind: KindConfirm, Message: "Go?", Default: json.RawMessage(`"yes"`)}, "true or false"},
 		{&Request{Kind: KindInput, Message: "Name?", Default: json.RawMessage(`"\u0007"`)}, "the default must not be empty"},

@@ -50,14 +50,10 @@ type Options struct {
 	Implementation *mcp.Implementation
 	// Tool is the one tool, with its name, description and input schema.
 	Tool *mcp.Tool
-	// Schema checks a call's arguments, the questions document, as the
-	// command line checks its input.
-	Schema *schema.Schema
-	// Key, Arrays and Presets are as for the command line: see
-	// ask.Request.
-	Key     schema.KeyBy
-	Arrays  bool
-	Presets map[string]string
+	// Request checks each call's arguments, the questions document, and
+	// writes its answers, as the command line does with its input: its
+	// Schema, Key, Arrays and Presets serve every call, which gives the Doc.
+	Request ask.Request
 	// Elicitation says when to ask through the client.
 	Elicitation Elicitation
 	// Quickest is the soonest a person can decline or cancel a form; a
@@ -237,11 +233,9 @@ func (s *Server) prepare(args json.RawMessage) (*ask.Call, error) {
 	if len(args) == 0 {
 		args = json.RawMessage("{}")
 	}
-	in, err := s.opts.Schema.Parse(withoutClientArgs(args), s.opts.Key)
-	if err != nil {
-		return nil, err
-	}
-	return ask.Prepare(ask.Request{Input: in, Key: s.opts.Key, Arrays: s.opts.Arrays, Presets: s.opts.Presets})
+	r := s.opts.Request
+	r.Doc = withoutClientArgs(args)
+	return ask.Prepare(r)
 }
 
 // callContext is the context a call waits in: it ends, with a cause that

@@ -13,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
 )
@@ -103,8 +104,7 @@ var questionArgs = json.RawMessage(`{"questions":[{"question":"Which database?",
 func complete(o *Options) {
 	o.Implementation = &mcp.Implementation{Name: "askuser", Version: "test"}
 	o.Tool = &mcp.Tool{Name: "askuser", InputSchema: json.RawMessage(`{"type":"object"}`)}
-	o.Schema = repoSchema
-	o.Key = schema.KeyHeader
+	o.Request = ask.Request{Schema: repoSchema, Key: schema.KeyHeader}
 	if o.Log == nil {
 		o.Log = io.Discard
 	}

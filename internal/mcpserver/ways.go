@@ -14,7 +14,6 @@ import (
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/prompt"
-	"github.com/askuser/askuser/schema"
 )
 
 // WebWay asks on the web page of --ui web, on this machine, opened in the
@@ -36,9 +35,9 @@ func WebWay(env *ask.Env) Way {
 
 // InboxWay asks in the inbox (askuser inbox) of o, when one answers at its
 // address: its probe says so. The questions come from o.From, else from
-// the MCP client and the working directory (see from). key is the
-// answers' key, for the inbox's checks; log receives where they wait.
-func InboxWay(o ask.InboxOptions, key schema.KeyBy, log io.Writer) Way {
+// the MCP client and the working directory (see from). log receives
+// where they wait.
+func InboxWay(o ask.InboxOptions, log io.Writer) Way {
 	return Way{
 		Name: "inbox",
 		Hint: "Ask the person to run 'askuser inbox' in a terminal they keep in view, then ask again.",
@@ -65,7 +64,6 @@ func InboxWay(o ask.InboxOptions, key schema.KeyBy, log io.Writer) Way {
 				Cwd:    cwd,
 				PID:    os.Getpid(),
 				Limits: o.Limits,
-				Key:    key,
 				Out:    log,
 			})
 			where := fmt.Sprintf("Waiting for an answer in the inbox (askuser inbox) at %s.", c.Addr())
