@@ -98,8 +98,14 @@ func TestMCPInboxAnswers(t *testing.T) {
 	default:
 		t.Error("the client's log does not say where the questions wait")
 	}
-	if !strings.Contains(r.stderr.String(), where+"…\n") {
-		t.Errorf("stderr does not say where the questions wait:\n%s", r.stderr)
+	// stderr is copied from a pipe: the line written before the question
+	// left may still be on its way when the answer is back.
+	for deadline := time.Now().Add(5 * time.Second); !strings.Contains(r.stderr.String(), where+"…\n"); {
+		if time.Now().After(deadline) {
+			t.Errorf("stderr does not say where the questions wait:\n%s", r.stderr)
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 
 	// --from and ASKUSER_FROM name the asker instead; --key keys the
