@@ -3,6 +3,7 @@ package inbox
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -17,6 +18,7 @@ import (
 
 	"filippo.io/age"
 	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nkeys"
 
 	"github.com/askuser/askuser/internal/natstest"
@@ -153,6 +155,65 @@ func TestNATSTwoInboxesRace(t *testing.T) {
 		}
 	}
 	t.Logf("answers not sent: one %d, two %d", strings.Count(one.said.String(), "not sent"), strings.Count(two.said.String(), "not sent"))
+}
+
+// An end that the stream refused, because another inbox's end was stored
+// first, still reaches the asker's subscription, and may reach it before
+// the stored one: the asker takes the stored one.
+func TestNATSAskerTakesStoredEnd(t *testing.T) {
+	_, a, id := natsSetup(t)
+	conn, err := dialNATS(context.Background(), a, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.close()
+	ask := &natsAsk{addr: Addr{NATS: a}, conn: conn, id: "both", secret: "s"}
+	ask.reply, _ = age.GenerateX25519Identity()
+	ends := make(chan *nats.Msg, 4)
+	sub, err := conn.nc.ChanSubscribe(a.subject("end", "both"), ends)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = sub.Unsubscribe() }()
+	if err := ask.post(context.Background(), askRequest()); err != nil {
+		t.Fatal(err)
+	}
+	end := func(label, by string) []byte {
+		body, err := json.Marshal(natsEnd{End: EventAnswered, By: by, Secret: "s", Answer: &Event{Event: EventAnswered, Answers: toWire([]prompt.Answer{{Labels: []string{label}}})}})
+		if err == nil {
+			body, err = seal(body, ask.reply.Recipient(), id.Recipient())
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return body
+	}
+	if err := conn.publishEnd(context.Background(), "both", end("SQLite", "two")); err != nil {
+		t.Fatal(err)
+	}
+	if err := conn.publishEnd(context.Background(), "both", end("PostgreSQL", "one")); !errors.Is(err, errEndTaken) {
+		t.Fatalf("the second end: %v", err)
+	}
+	// Both reach the subscription: they are handed on the refused one
+	// first, as the server may pass them on.
+	var got []*nats.Msg
+	for len(got) < 2 {
+		select {
+		case m := <-ends:
+			got = append(got, m)
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%d ends reached the subscription", len(got))
+		}
+	}
+	swapped := make(chan *nats.Msg, 2)
+	swapped <- got[1]
+	swapped <- got[0]
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	e, err := ask.wait(ctx, swapped)
+	if err != nil || len(e.Answers) != 1 || e.Answers[0].Labels[0] != "SQLite" {
+		t.Fatalf("the asker got %+v, %v", e, err)
+	}
 }
 
 // An asker that stops waiting withdraws its set from every inbox; one that
