@@ -3,6 +3,7 @@ package inbox
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -17,6 +18,7 @@ import (
 
 	"filippo.io/age"
 	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nkeys"
 
 	"github.com/askuser/askuser/internal/natstest"
@@ -112,6 +114,7 @@ func TestNATSTwoInboxesRace(t *testing.T) {
 	one := startNATSInbox(t, a, id, "one")
 	two := startNATSInbox(t, a, id, "two")
 	for trial := 0; trial < 50; trial++ {
+		saidBefore := []string{one.said.String(), two.said.String()}
 		res := askOver(context.Background(), Dial(Addr{NATS: a}), askRequest())
 		sets := []*Set{waitFor(t, one.q, 1)[0], waitFor(t, two.q, 1)[0]}
 		labels := []string{"PostgreSQL", "SQLite"}
@@ -137,22 +140,168 @@ func TestNATSTwoInboxesRace(t *testing.T) {
 			winner = 1
 		}
 		// The loser's set ends there too, however the race went: as
-		// answered by the winner, or with its answer not sent.
+		// answered by the winner, or with its own answer, said not sent
+		// because the winner answered first. Nothing else is said.
+		names := []string{"one", "two"}
 		loser := []*natsInbox{one, two}[1-winner]
 		waitFor(t, loser.q, 0)
 		waitFor(t, []*natsInbox{one, two}[winner].q, 0)
 		lost := sets[1-winner].End()
-		if lost.Reason != "by "+[]string{"one", "two"}[winner] {
-			deadline := time.Now().Add(5 * time.Second)
-			for !strings.Contains(loser.said.String(), fmt.Sprintf("(by %s)", []string{"one", "two"}[winner])) {
-				if time.Now().After(deadline) {
-					t.Fatalf("trial %d: the loser's set ended %+v and it said:\n%s", trial, lost, loser.said)
-				}
-				time.Sleep(10 * time.Millisecond)
+		notSent := fmt.Sprintf("Your answer to the questions from test was not sent: they were answered elsewhere (by %s) first.\n", names[winner])
+		want := saidBefore[1-winner]
+		if lost.State != Answered || lost.Reason != "by "+names[winner] {
+			if lost.State != Answered || lost.Reason != "" || len(lost.Reply.Answers) != 1 || lost.Reply.Answers[0].Labels[0] != labels[1-winner] {
+				t.Fatalf("trial %d: the loser's set ended %+v", trial, lost)
 			}
+			want += notSent
+		}
+		deadline := time.Now().Add(5 * time.Second)
+		for loser.said.String() != want {
+			if time.Now().After(deadline) {
+				t.Fatalf("trial %d: the loser's set ended %+v and it said:\n%s\nwant:\n%s", trial, lost, loser.said, want)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		if said := []*natsInbox{one, two}[winner].said.String(); said != saidBefore[winner] {
+			t.Fatalf("trial %d: the winner said %q", trial, strings.TrimPrefix(said, saidBefore[winner]))
 		}
 	}
 	t.Logf("answers not sent: one %d, two %d", strings.Count(one.said.String(), "not sent"), strings.Count(two.said.String(), "not sent"))
+}
+
+// handFeed is a feed on a, named by, that reads no stream: the test hands
+// it the set and the ends in the order the race it plays needs. A set of
+// id waits in it, read and beating, but not yet queued.
+func handFeed(t *testing.T, a *NATSAddr, id *age.X25519Identity, by, setID string) (*natsFeed, *natsInbox, *natsEntry) {
+	t.Helper()
+	in := &natsInbox{q: NewQueue(QueueOptions{}), said: &lines{}}
+	in.srv = NewServer(in.q, schemaJSON(t))
+	conn, err := dialNATS(context.Background(), a, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &natsFeed{srv: in.srv, conn: conn, o: NATSOptions{Identity: id, By: by, Say: in.said.say}, sets: map[string]*natsEntry{}, ready: true}
+	f.ctx, f.cancel = context.WithCancel(context.Background())
+	t.Cleanup(func() {
+		f.cancel()
+		f.wg.Wait()
+		conn.close()
+	})
+	set, refused := in.srv.setOf(askRequest())
+	if refused != nil {
+		t.Fatal(refused)
+	}
+	reply, _ := age.GenerateX25519Identity()
+	e := &natsEntry{id: setID, set: set, reply: reply.Recipient().String(), secret: "s", seen: time.Now(), beat: time.Now(), shown: true}
+	f.sets[setID] = e
+	return f, in, e
+}
+
+// otherEnd publishes, as inbox by, that it answered set setID, and
+// returns the end as the other inboxes read it.
+func otherEnd(t *testing.T, f *natsFeed, id *age.X25519Identity, by, setID string) []byte {
+	t.Helper()
+	body, err := json.Marshal(natsEnd{End: EventAnswered, By: by, Answer: &Event{Event: EventAnswered}, Secret: "s"})
+	if err == nil {
+		body, err = seal(body, id.Recipient())
+	}
+	if err == nil {
+		err = f.conn.publishEnd(context.Background(), setID, body)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return body
+}
+
+// An inbox whose person answers just as another inbox's answer arrives
+// (the end is read after the answer here, before it is published) says
+// that the answer was not sent, and who answered.
+func TestNATSAnsweredAsEndArrives(t *testing.T) {
+	_, a, id := natsSetup(t)
+	f, in, e := handFeed(t, a, id, "one", "race")
+	if _, err := in.q.Add(e.set); err != nil {
+		t.Fatal(err)
+	}
+	if err := in.q.Answer(e.set, Reply{Answers: []prompt.Answer{{Labels: []string{"SQLite"}}}}); err != nil {
+		t.Fatal(err)
+	}
+	f.onEnd("race", otherEnd(t, f, id, "two", "race"))
+	f.settle(e)
+	if said := in.said.String(); !strings.Contains(said, "was not sent: they were answered elsewhere (by two) first") {
+		t.Fatalf("the inbox said %q", said)
+	}
+}
+
+// A set whose end is read between its asker's beat and its queueing is
+// not queued: nothing would take it away.
+func TestNATSEndBeforeShown(t *testing.T) {
+	_, a, id := natsSetup(t)
+	f, in, e := handFeed(t, a, id, "one", "early")
+	f.onEnd("early", otherEnd(t, f, id, "two", "early"))
+	f.show(e)
+	if v := in.q.Snapshot(); len(v.Sets) != 0 {
+		t.Fatalf("the queue holds %d sets", len(v.Sets))
+	}
+}
+
+// An end that the stream refused, because another inbox's end was stored
+// first, still reaches the asker's subscription, and may reach it before
+// the stored one: the asker takes the stored one.
+func TestNATSAskerTakesStoredEnd(t *testing.T) {
+	_, a, id := natsSetup(t)
+	conn, err := dialNATS(context.Background(), a, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.close()
+	ask := &natsAsk{addr: Addr{NATS: a}, conn: conn, id: "both", secret: "s"}
+	ask.reply, _ = age.GenerateX25519Identity()
+	ends := make(chan *nats.Msg, 4)
+	sub, err := conn.nc.ChanSubscribe(a.subject("end", "both"), ends)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = sub.Unsubscribe() }()
+	if err := ask.post(context.Background(), askRequest()); err != nil {
+		t.Fatal(err)
+	}
+	end := func(label, by string) []byte {
+		body, err := json.Marshal(natsEnd{End: EventAnswered, By: by, Secret: "s", Answer: &Event{Event: EventAnswered, Answers: toWire([]prompt.Answer{{Labels: []string{label}}})}})
+		if err == nil {
+			body, err = seal(body, ask.reply.Recipient(), id.Recipient())
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return body
+	}
+	if err := conn.publishEnd(context.Background(), "both", end("SQLite", "two")); err != nil {
+		t.Fatal(err)
+	}
+	if err := conn.publishEnd(context.Background(), "both", end("PostgreSQL", "one")); !errors.Is(err, errEndTaken) {
+		t.Fatalf("the second end: %v", err)
+	}
+	// Both reach the subscription: they are handed on the refused one
+	// first, as the server may pass them on.
+	var got []*nats.Msg
+	for len(got) < 2 {
+		select {
+		case m := <-ends:
+			got = append(got, m)
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%d ends reached the subscription", len(got))
+		}
+	}
+	swapped := make(chan *nats.Msg, 2)
+	swapped <- got[1]
+	swapped <- got[0]
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	e, err := ask.wait(ctx, swapped)
+	if err != nil || len(e.Answers) != 1 || e.Answers[0].Labels[0] != "SQLite" {
+		t.Fatalf("the asker got %+v, %v", e, err)
+	}
 }
 
 // An asker that stops waiting withdraws its set from every inbox; one that

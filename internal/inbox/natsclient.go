@@ -48,9 +48,10 @@ type natsAsk struct {
 }
 
 // Ask stores the set, sealed, in the inbox's stream, beats while it waits,
-// and returns its end: read as it is published, and from the stream after
-// every reconnection and every natsPoll, so that an end published while
-// the server was away is not missed. When ctx ends, the set is withdrawn.
+// and returns its end, always the one the stream stored: read from the
+// stream as soon as one is published, after every reconnection and every
+// natsPoll, so that an end published while the server was away is not
+// missed. When ctx ends, the set is withdrawn.
 // A set withdrawn because the inbox heard none of its beats, while this
 // asker still waits, is stored again: the asker, or the inbox, was cut off
 // from the server for a while. Only natsResends times without a
@@ -172,8 +173,8 @@ func (a *natsAsk) wait(ctx context.Context, ends <-chan *nats.Msg) (Event, error
 		case <-beats.C:
 			_ = a.conn.nc.Publish(beat, nil)
 			continue
-		case m := <-ends:
-			data = m.Data
+		case <-ends:
+			data = a.settled(ctx)
 		case <-poll.C:
 			data = a.stored(ctx)
 		case <-a.conn.reconnected:
@@ -201,6 +202,24 @@ func (a *natsAsk) stored(ctx context.Context) []byte {
 		return nil
 	}
 	return m.Data
+}
+
+// settled returns the end stored for the set, once an end was published
+// on its subject: that end itself may be one the stream refused, because
+// another inbox's end was stored first, and the stored one is the answer.
+// A moment is given for an end published just now to be stored; else nil,
+// and the next poll looks again.
+func (a *natsAsk) settled(ctx context.Context) []byte {
+	for wait := 10 * time.Millisecond; ; wait *= 2 {
+		if data := a.stored(ctx); data != nil || wait > natsBeat {
+			return data
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(wait):
+		}
+	}
 }
 
 // read returns the event that an end means for the asker.

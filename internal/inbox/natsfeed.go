@@ -64,7 +64,7 @@ type natsEntry struct {
 	seen   time.Time // when its message was read
 	beat   time.Time // its last beat
 	shown  bool      // in the queue
-	remote bool      // ended by another inbox or its asker
+	remote bool      // ended here by another inbox's end, or withdrawn
 }
 
 // NATSListener serves the inbox at Addr on NATS, with Options.
@@ -261,9 +261,17 @@ func (f *natsFeed) onBeat(m *nats.Msg) {
 	}
 }
 
-// show queues e's set, and publishes how it ends here.
+// show queues e's set, and publishes how it ends here. A set whose end
+// was read meanwhile (onEnd took it from f.sets) is not queued: f.mu is
+// held while it is added, as onEnd holds it while it ends the set.
 func (f *natsFeed) show(e *natsEntry) {
-	if _, err := f.srv.queue.Add(e.set); err != nil {
+	f.mu.Lock()
+	err := ErrEnded
+	if f.sets[e.id] == e {
+		_, err = f.srv.queue.Add(e.set)
+	}
+	f.mu.Unlock()
+	if err != nil {
 		return
 	}
 	f.wg.Add(1)
@@ -274,21 +282,31 @@ func (f *natsFeed) show(e *natsEntry) {
 		case <-f.ctx.Done():
 			return
 		}
-		f.mu.Lock()
-		remote := e.remote
-		f.mu.Unlock()
-		end := e.set.End()
-		switch {
-		case remote:
-		case end.State == Answered:
-			ev, _ := finalEvent(e.set)
-			f.wg.Add(1)
-			f.publish(e, natsEnd{End: EventAnswered, Answer: &ev, By: f.o.By})
-		case end.State == Cancelled:
-			f.wg.Add(1)
-			f.publish(e, natsEnd{End: EventCancelled, By: f.o.By})
-		}
+		f.settle(e)
 	}()
+}
+
+// settle publishes how e's set ended here, unless its end here is one read
+// from elsewhere. An answer given here while another inbox's end arrives
+// is published all the same: the server refuses it, and publish tells the
+// person who came first, instead of letting the answer seem sent.
+func (f *natsFeed) settle(e *natsEntry) {
+	// onEnd and withdraw end the set with f.mu held, and set remote only
+	// when their end is the one the set took.
+	f.mu.Lock()
+	remote := e.remote
+	f.mu.Unlock()
+	end := e.set.End()
+	switch {
+	case remote:
+	case end.State == Answered:
+		ev, _ := finalEvent(e.set)
+		f.wg.Add(1)
+		f.publish(e, natsEnd{End: EventAnswered, Answer: &ev, By: f.o.By})
+	case end.State == Cancelled:
+		f.wg.Add(1)
+		f.publish(e, natsEnd{End: EventCancelled, By: f.o.By})
+	}
 }
 
 // onEnd reads the end of a set, published here or elsewhere: a set still
@@ -302,15 +320,14 @@ func (f *natsFeed) onEnd(id string, data []byte) {
 	f.mu.Lock()
 	e := f.sets[id]
 	delete(f.sets, id)
-	if e != nil {
-		e.remote = true
+	if e != nil && e.set != nil && e.shown {
+		// A set answered or cancelled here first keeps that end, and
+		// settle publishes it, to be refused.
+		e.remote = f.srv.queue.end(e.set, remoteEnd(end))
 	}
 	f.mu.Unlock()
 	if e == nil || e.set == nil {
 		return
-	}
-	if e.shown {
-		f.srv.queue.end(e.set, remoteEnd(end))
 	}
 	f.deleteSet(e.seq)
 }
@@ -476,7 +493,6 @@ func (f *natsFeed) dead(wasDown bool) []*natsEntry {
 		}
 		delete(f.sets, id)
 		if e.set != nil {
-			e.remote = true
 			out = append(out, e)
 		}
 	}
@@ -498,14 +514,15 @@ func (f *natsFeed) withdraw(e *natsEntry) {
 		if cur := f.sets[e.id]; cur != nil && cur.beat.After(e.beat) {
 			e.beat = cur.beat
 		}
-		e.remote = false
 		f.sets[e.id] = e
 		f.since = time.Now()
 		f.mu.Unlock()
 		return
 	}
 	if e.shown {
-		f.srv.queue.Withdraw(e.set, reason)
+		f.mu.Lock()
+		e.remote = f.srv.queue.Withdraw(e.set, reason)
+		f.mu.Unlock()
 	}
 	f.deleteSet(e.seq)
 }
