@@ -60,3 +60,33 @@ func TestReadmeLayout(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestReadmeSetupNPX keeps the npx form beside every MCP snippet of "Set up
+// your agent tool": the snippet with its askuser command (the suite in
+// e2e/agents runs those as written), then a line giving the same server
+// started through npx, for machines without askuser installed.
+func TestReadmeSetupNPX(t *testing.T) {
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"claude", "codex", "gemini", "opencode", "cursor", "vscode"} {
+		// The snippet holds no backquote, so that the match ends at its fence.
+		re := regexp.MustCompile("<!-- setup: " + name + " -->\n```[a-z]*\n([^`]*)```\n\n(With npx: [^\n]*)\n")
+		m := re.FindSubmatch(b)
+		if m == nil {
+			t.Errorf("README: the setup snippet %q is not followed by a \"With npx:\" line", name)
+			continue
+		}
+		snippet, npx := string(m[1]), string(m[2])
+		if !strings.Contains(snippet, "askuser") || !strings.Contains(snippet, "mcp") {
+			t.Errorf("README: the setup snippet %q does not start askuser mcp:\n%s", name, snippet)
+		}
+		// The same server: askuser mcp, through npx -y, in the snippet's
+		// own syntax (a command line, TOML or JSON).
+		flat := strings.NewReplacer(`"`, "", ",", "", "[", "", "]", "").Replace(npx)
+		if !strings.Contains(flat, "npx") || !strings.Contains(flat, "-y askuser mcp") {
+			t.Errorf("README: %q's npx line does not run npx -y askuser mcp: %s", name, npx)
+		}
+	}
+}
