@@ -46,23 +46,6 @@ func inboxClient(t *testing.T, in *inboxProcess, name string) mcpClient {
 	return mcpClient{name: name, dir: dir, env: []string{"ASKUSER_INBOX=" + in.addr.Path, "HOME=" + home, "NO_COLOR=1"}}
 }
 
-// waitForCount waits until the screen shows want n times, within d.
-func (s *screenOut) waitForCount(t *testing.T, want string, n int, d time.Duration) {
-	t.Helper()
-	deadline := time.After(d)
-	for {
-		text, changed := s.snapshot()
-		if strings.Count(text, want) >= n {
-			return
-		}
-		select {
-		case <-changed:
-		case <-deadline:
-			t.Fatalf("the inbox did not show %q %d times within %s; it shows:\n%s", want, n, d, text)
-		}
-	}
-}
-
 // type_ types a line into the inbox, as the person does.
 func (in *inboxProcess) type_(t *testing.T, line string) {
 	t.Helper()

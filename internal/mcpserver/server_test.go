@@ -21,10 +21,6 @@ import (
 // The server's routing, in-process, with ways of asking that the tests
 // make up; e2e/mcp_test.go meets the built askuser mcp as clients do.
 
-var question = schema.Question{Question: "Which database?", Header: "Database", Options: []schema.Option{
-	{Label: "PostgreSQL", Description: "Relational"}, {Label: "SQLite", Description: "Embedded"},
-}}
-
 // askerFunc is a prompt.Asker.
 type askerFunc func(context.Context, []schema.Question) ([]prompt.Answer, error)
 
