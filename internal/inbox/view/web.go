@@ -235,33 +235,35 @@ func (v *Web) serveAnswer(w http.ResponseWriter, r *http.Request) {
 
 // serveCancel cancels the set the form was made for: its asker exits 130.
 func (v *Web) serveCancel(w http.ResponseWriter, r *http.Request) {
-	s, _, ok := v.readPost(w, r, "cancelled")
-	if !ok {
-		return
-	}
-	if v.queue.Cancel(s) != nil {
-		v.writeEnded(w, s, "cancelled")
-		return
-	}
-	v.writeShown(w, http.StatusOK, fmt.Sprintf("Cancelled the questions from %s.", v.source(s)), false)
+	v.serveMove(w, r, "cancelled", v.queue.Cancel, func(s *inbox.Set) string {
+		return fmt.Sprintf("Cancelled the questions from %s.", v.source(s))
+	})
 }
 
 // serveNext moves the set the form was made for behind the others, and
 // shows the next.
 func (v *Web) serveNext(w http.ResponseWriter, r *http.Request) {
-	s, _, ok := v.readPost(w, r, "")
+	v.serveMove(w, r, "", v.queue.Skip, func(s *inbox.Set) string {
+		if snap := v.queue.Snapshot(); len(snap.Sets) == 1 && snap.Sets[0] == s {
+			return "No other set is waiting."
+		}
+		return ""
+	})
+}
+
+// serveMove does move to the set the form was made for, and shows the
+// page that follows with the notice done gives; when the set has ended
+// meanwhile, it shows that instead, saying that nothing was what.
+func (v *Web) serveMove(w http.ResponseWriter, r *http.Request, what string, move func(*inbox.Set) error, done func(*inbox.Set) string) {
+	s, _, ok := v.readPost(w, r, what)
 	if !ok {
 		return
 	}
-	if v.queue.Skip(s) != nil {
-		v.writeEnded(w, s, "")
+	if move(s) != nil {
+		v.writeEnded(w, s, what)
 		return
 	}
-	notice := ""
-	if snap := v.queue.Snapshot(); len(snap.Sets) == 1 && snap.Sets[0] == s {
-		notice = "No other set is waiting."
-	}
-	v.writeShown(w, http.StatusOK, notice, false)
+	v.writeShown(w, http.StatusOK, done(s), false)
 }
 
 // readPost reads the form of a POST under /sets/ID/, and returns the set
