@@ -330,38 +330,43 @@ func TestNPMTerminal(t *testing.T) {
 		keys   func(*tuiRun)
 		code   int
 		stdout string
+		// lastLineMayGo: npm, the terminal's first process, dies of the
+		// signal, and the terminal hangs up on the program as it writes
+		// its last line, which then may never show.
+		lastLineMayGo bool
 	}{
 		{"Enter", []string{questions(qDatabase)}, func(tr *tuiRun) {
 			tr.expect("❯ 1. PostgreSQL")
 			tr.send(keyEnter)
-		}, 0, answer},
+		}, 0, answer, false},
 		{"Ctrl+C", []string{questions(qDatabase)}, func(tr *tuiRun) {
 			tr.expect("❯ 1. PostgreSQL")
 			tr.send(keyCtrlC)
-		}, 130, ""},
+		}, 130, "", false},
 		{"Ctrl+C in the text of Other", []string{questions(qDatabase)}, func(tr *tuiRun) {
 			tr.expect("❯ 1. PostgreSQL")
 			tr.send("0")
 			tr.expect("Your answer:")
 			tr.send("half" + keyCtrlC)
-		}, 130, ""},
+		}, 130, "", false},
 		{"inbox", []string{"inbox"}, func(tr *tuiRun) {
 			tr.expect("q quit")
 			tr.send("q")
-		}, 0, ""},
+		}, 0, "", false},
 		{"line prompt", []string{"--ui", "line", questions(qDatabase)}, func(tr *tuiRun) {
 			tr.expect("Enter a number")
 			tr.send("1" + keyEnter)
-		}, 0, answer},
+		}, 0, answer, false},
 		// On a line prompt the terminal turns Ctrl+C into SIGINT, for
 		// every process of the foreground group: npm, its shell, the
 		// askuser command and the program. npm dies of it at once (the
 		// shell shows 130, as it shows the program's 130), and the program
-		// finishes as it does alone.
+		// finishes as it does alone, but for its last line, which the
+		// terminal may lose as it hangs up.
 		{"Ctrl+C on a line prompt", []string{"--ui", "line", questions(qDatabase)}, func(tr *tuiRun) {
 			tr.expect("Enter a number")
 			tr.send(keyCtrlC)
-		}, 130, ""},
+		}, 130, "", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			direct := startOnTerminal(t, r.direct(c.args...))
@@ -382,7 +387,11 @@ func TestNPMTerminal(t *testing.T) {
 			}
 			// The program may outlive npm (see above): its screen is done
 			// when it shows what the program's own showed.
-			npx.tm.ExpectScreen(direct.tm.Screen())
+			want := direct.tm.Screen()
+			if c.lastLineMayGo {
+				want = want[:strings.LastIndex(strings.TrimRight(want, "\n"), "\n")+1]
+			}
+			npx.tm.ExpectScreen(want)
 			if echo, canonical := npx.tm.LineMode(); !echo || !canonical {
 				t.Errorf("npx askuser left the terminal with echo %v, line editing %v", echo, canonical)
 			}
