@@ -171,11 +171,11 @@ func (f *askFlags) resolveInbox(cmd *cobra.Command, env *Env, mode ask.UI) (ask.
 }
 
 // inboxAddrError is the error of an ASKUSER_INBOX that is not an address:
-// a usage error, except for an inbox on NATS, whose every failure makes it
-// unavailable.
+// a usage error, except for an inbox on a server (NATS), whose every
+// failure makes it unavailable.
 func inboxAddrError(err error) error {
-	var natsErr *inbox.NATSAddrError
-	if errors.As(err, &natsErr) {
+	var server *inbox.ServerError
+	if errors.As(err, &server) {
 		return &prompt.UnavailableError{Err: err}
 	}
 	return &ask.UsageError{Msg: err.Error()}

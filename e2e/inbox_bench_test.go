@@ -165,7 +165,7 @@ func readArrivals(r io.Reader, arrived []time.Time) error {
 func waitReady(b *testing.B, screen *screenOut, a inbox.Addr) {
 	deadline := time.Now().Add(time.Minute)
 	for time.Now().Before(deadline) {
-		if a.NATS == nil {
+		if a.Remote == nil {
 			if _, err := inbox.Dial(a).Probe(context.Background()); err == nil {
 				return
 			}

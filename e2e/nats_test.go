@@ -16,7 +16,7 @@ import (
 
 	"github.com/nats-io/nats-server/v2/server"
 
-	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/internal/inbox/natsinbox"
 	"github.com/askuser/askuser/internal/natstest"
 )
 
@@ -254,7 +254,7 @@ func TestNATSAnsweredElsewhere(t *testing.T) {
 	io.WriteString(one.stdin, "sqlite\n")
 	a.answered(t, 0, sqlite)
 	host, _ := os.Hostname()
-	by := inbox.DefaultNATSName() + "@" + host
+	by := natsinbox.DefaultName() + "@" + host
 	two.screen.waitFor(t, "The questions from shared were answered elsewhere (by "+by+").", 5*time.Second)
 
 	// A set cancelled in one inbox is cancelled for its asker (exit 130)
@@ -305,10 +305,10 @@ func TestNATSReadmePermissions(t *testing.T) {
 		o.Host, o.Port, o.StoreDir, o.NoLog, o.NoSigs = host, port, store, true, true
 	})
 	config := t.TempDir()
-	inboxURL := fmt.Sprintf("nats://inbox:INBOX-PASSWORD@%s/alice", ns.HostPort())
+	inboxURL := fmt.Sprintf("nats://alice-inbox:ALICE-INBOX-PASSWORD@%s/alice", ns.HostPort())
 	in, addr := startNATSInbox(t, inboxURL, config)
 	in.quit(t)
-	agentAddr := strings.Replace(addr, "inbox:INBOX-PASSWORD", "agent:AGENT-PASSWORD", 1)
+	agentAddr := strings.Replace(addr, "alice-inbox:ALICE-INBOX-PASSWORD", "alice-agent:ALICE-AGENT-PASSWORD", 1)
 	if agentAddr == addr {
 		t.Fatalf("the inbox printed %q", addr)
 	}

@@ -3,6 +3,7 @@ package inbox
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net"
 	"net/url"
@@ -22,8 +23,8 @@ const EnvAddr = "ASKUSER_INBOX"
 // token that can be guessed lets anyone answer.
 const MinTokenLength = 16
 
-// Addr is where an inbox is found: a Unix socket, or an address over TCP
-// with its token.
+// Addr is where an inbox is found: a Unix socket, an address over TCP
+// with its token, or an inbox on a server of another transport (Remote).
 type Addr struct {
 	// Path is the Unix socket's path; "" for an address over TCP.
 	Path string
@@ -31,19 +32,49 @@ type Addr struct {
 	Host string
 	// Token is what every request over TCP must carry.
 	Token string
-	// NATS is an inbox on a NATS server (nats:// or tls://); nil for the
-	// others.
-	NATS *NATSAddr
+	// Remote is an inbox on a server that both sides connect out to (a
+	// NATS server, see package natsinbox); nil for the others.
+	Remote Remote
+}
+
+// Remote is the address of an inbox whose askers and inbox meet on a
+// server (NATS): its sets wait there, and outlive the inbox. It dials and
+// listens itself, so that nothing above this package knows the transport.
+type Remote interface {
+	// String is the address as messages show it: no credentials.
+	String() string
+	// URL is the address whole, as ASKUSER_INBOX holds it.
+	URL() string
+	// Dial returns the transport an asker reaches the inbox with.
+	Dial() Transport
+	// Listen returns how the inbox is reached there; out receives what
+	// the person should know (where askers reach it, what arrived that
+	// cannot be opened).
+	Listen(out io.Writer) (Listener, error)
+}
+
+// remoteSchemes parse the addresses of Remote inboxes, by scheme
+// ("nats", "tls"): a transport's package adds its own (RegisterRemote), as
+// database/sql's drivers do, so that this package does not depend on it.
+var remoteSchemes = map[string]func(string) (Remote, error){}
+
+// RegisterRemote has ParseAddr read the addresses of the schemes given
+// with parse, which returns a *ServerError for one it cannot use. It is
+// called from a transport package's init.
+func RegisterRemote(parse func(string) (Remote, error), schemes ...string) {
+	for _, s := range schemes {
+		remoteSchemes[s] = parse
+	}
 }
 
 // IsTCP reports whether the address is over TCP rather than a Unix socket.
-func (a Addr) IsTCP() bool { return a.Path == "" && a.NATS == nil }
+func (a Addr) IsTCP() bool { return a.Path == "" && a.Remote == nil }
 
 // String is the address as messages show it: the socket's path, or
 // http://HOST:PORT without the token, which is a secret.
 func (a Addr) String() string {
-	if a.NATS != nil {
-		return a.NATS.String()
+	if a.Remote != nil {
+		return a.Remote.String()
 	}
 	if a.IsTCP() {
 		return "http://" + a.Host
@@ -54,8 +85,8 @@ func (a Addr) String() string {
 // URL is the address with its token, as ASKUSER_INBOX holds it: for the
 // person to pass on to askers on other machines.
 func (a Addr) URL() string {
-	if a.NATS != nil {
-		return a.NATS.URL()
+	if a.Remote != nil {
+		return a.Remote.URL()
 	}
 	if !a.IsTCP() {
 		return a.Path
@@ -72,10 +103,10 @@ func AddrFromEnv(getenv func(string) string) (Addr, error) {
 		return DefaultAddr(getenv), nil
 	}
 	a, err := ParseAddr(v)
-	var natsErr *NATSAddrError
-	if errors.As(err, &natsErr) {
+	var server *ServerError
+	if errors.As(err, &server) {
 		// The value may hold a password: it is not repeated.
-		return Addr{}, &NATSAddrError{Err: fmt.Errorf("invalid %s: %w", EnvAddr, natsErr.Err)}
+		return Addr{}, &ServerError{Msg: fmt.Sprintf("invalid %s: %s", EnvAddr, server.Msg), Err: server.Err}
 	}
 	if err != nil {
 		return Addr{}, fmt.Errorf("invalid %s %q: %w", EnvAddr, v, err)
@@ -84,24 +115,46 @@ func AddrFromEnv(getenv func(string) string) (Addr, error) {
 }
 
 // ParseAddr reads an address as ASKUSER_INBOX holds it: a socket path,
-// unix:PATH, http://HOST:PORT/?token=T, or an inbox on NATS (nats:// or
-// tls://, see NATSAddr). A relative path is taken from
-// the working directory.
+// unix:PATH, http://HOST:PORT/?token=T, or the address of a Remote inbox
+// (nats:// or tls://, once package natsinbox is linked in). A relative
+// path is taken from the working directory.
 func ParseAddr(s string) (Addr, error) {
 	s = strings.TrimSpace(s)
+	scheme, _, hasScheme := strings.Cut(s, "://")
+	scheme = strings.ToLower(scheme)
 	switch {
 	case s == "":
 		return Addr{}, errors.New("the address is empty")
 	case strings.HasPrefix(s, "unix:"):
 		return socketAddr(strings.TrimPrefix(s, "unix:"))
-	case strings.HasPrefix(strings.ToLower(s), "http://"):
+	case hasScheme && scheme == "http":
 		return tcpAddr(s)
-	case strings.HasPrefix(strings.ToLower(s), "nats://"), strings.HasPrefix(strings.ToLower(s), "tls://"):
-		return parseNATSAddr(s)
-	case strings.Contains(s, "://"):
+	case hasScheme && remoteSchemes[scheme] != nil:
+		r, err := remoteSchemes[scheme](s)
+		if err != nil {
+			return Addr{}, err
+		}
+		return Addr{Remote: r}, nil
+	case hasScheme:
 		return Addr{}, errors.New("want a socket path, unix:PATH, http://HOST:PORT/?token=TOKEN or nats://HOST:PORT/NAME?to=age1... (an inbox is not served over https: forward its socket with ssh -R instead)")
 	}
+	if r := mistyped(s); r != "" {
+		return Addr{}, &ServerError{Msg: fmt.Sprintf("the address begins like an address on %s but lacks \"://\": want %s://HOST[:PORT][/NAME][?to=age1...], as askuser inbox prints it", r, r)}
+	}
 	return socketAddr(s)
+}
+
+// mistyped returns the scheme of a Remote address that s begins with but
+// for its "://" (nats//host, nats:host), or "": such a typo would be read
+// as a socket path, and its error would name the wrong thing.
+func mistyped(s string) string {
+	lower := strings.ToLower(s)
+	for scheme := range remoteSchemes {
+		if rest, ok := strings.CutPrefix(lower, scheme); ok && (strings.HasPrefix(rest, ":") || strings.HasPrefix(rest, "//")) {
+			return scheme
+		}
+	}
+	return ""
 }
 
 func socketAddr(p string) (Addr, error) {

@@ -100,6 +100,7 @@ func (a *Asker) input(ctx context.Context, message, placeholder, def string) (st
 func (a *Asker) send(ctx context.Context, req *Request) (Event, error) {
 	req.From, req.Cwd, req.PID = a.o.From, a.o.Cwd, a.o.PID
 	where := a.o.Client.Addr()
+	ctx = context.WithValue(ctx, notesKey{}, a.o.Out)
 	e, err := a.o.Client.Ask(ctx, req, func(ahead int) {
 		msg := fmt.Sprintf("Waiting for an answer in the inbox (askuser inbox) at %s…", where)
 		switch {
@@ -165,4 +166,18 @@ func (a *Asker) failure(ctx context.Context, err error) error {
 // questions: it is not printed.
 func (a *Asker) misfit(err error) error {
 	return fmt.Errorf("the inbox at %s sent an answer that does not fit the questions (%w), so none is printed", a.o.Client.Addr(), err)
+}
+
+// notesKey is the key of the context value that Notef writes to.
+type notesKey struct{}
+
+// Notef tells the person, on the asker's stderr, of something that keeps
+// the questions from the inbox for now (no inbox yet, a full queue), on
+// one line. A transport calls it with the ctx of its Ask, which carries
+// where to write, as net/http/httptrace carries its hooks.
+func Notef(ctx context.Context, format string, args ...any) {
+	if w, ok := ctx.Value(notesKey{}).(io.Writer); ok && w != nil {
+		// A notice that cannot be written leaves the questions waiting.
+		_, _ = fmt.Fprintf(w, format+"\n", args...)
+	}
 }

@@ -458,3 +458,17 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 		}
 	}
 }
+
+// ServerError is a Remote inbox that cannot be used: its address cannot be
+// read, or its server cannot be reached, refuses the credentials, lacks
+// what the inbox needs. Its message names the cause and the fix, on one
+// line; it makes the inbox unavailable (exit 69), as every inbox that
+// cannot be reached does.
+type ServerError struct {
+	Msg string
+	Err error
+}
+
+func (e *ServerError) Error() string { return e.Msg }
+
+func (e *ServerError) Unwrap() error { return e.Err }

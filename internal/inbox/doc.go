@@ -2,7 +2,8 @@
 // sets of every asker (any agent, any subagent) wait for the person. Its
 // rooms, one or a few files each:
 //
-//   - the address (addr.go, natsaddr.go): ASKUSER_INBOX and its defaults;
+//   - the address (addr.go): ASKUSER_INBOX and its defaults, and the
+//     Remote addresses that other packages' transports parse;
 //   - the protocol (protocol.go): what askers and the inbox say to each
 //     other, in JSON, whatever carries it;
 //   - the queue (queue.go): the waiting sets, which every view reads and
@@ -14,10 +15,12 @@
 //   - the transports (transport.go): Transport is how an asker reaches an
 //     inbox, Listener how an inbox is reached. Each has its files: the
 //     Unix socket (socket*.go, peercred_*.go), TCP (tcp.go), the HTTP
-//     client of both (client.go), and NATS (nats*.go, seal.go). A new
-//     transport is a new Transport and Listener, and touches neither the
-//     queue nor the views; one that carries HTTP needs only
-//     Server.Handler and Server.Serve.
+//     client of both (client.go); NATS is a package of its own
+//     (natsinbox), behind a Remote address. A new transport is a new
+//     Transport and Listener, and touches neither the queue nor the
+//     views; one that carries HTTP needs only Server.Handler and
+//     Server.Serve, one that does not Server.Check, Server.Queue and
+//     Server.OnClose.
 //
 // The views that show the queue are in the package view, and serve runs
 // an inbox: the queue, its listeners and a view.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -21,7 +22,9 @@ type Set struct {
 	From string
 	Cwd  string
 	PID  int
-	// Arrived is when the set was queued.
+	// Arrived is when the set was queued, or, when it was set before,
+	// when its asker first asked it (a transport whose sets outlive the
+	// inbox knows).
 	Arrived time.Time
 
 	// Questions are the questions of a set of KindAsk, validated.
@@ -202,8 +205,8 @@ func (q *Queue) Len() int {
 
 // Add queues s and returns how many sets wait before it. The set's
 // questions must have been validated (the server validates what arrives),
-// and its ID, Arrived and end are the queue's to set. It fails with
-// ErrClosed once the queue is closed.
+// and its ID and end are the queue's to set, as Arrived is when it is
+// zero. It fails with ErrClosed once the queue is closed.
 func (q *Queue) Add(s *Set) (ahead int, err error) {
 	q.mu.Lock()
 	if q.closed {
@@ -212,7 +215,9 @@ func (q *Queue) Add(s *Set) (ahead int, err error) {
 	}
 	q.lastID++
 	s.ID = q.lastID
-	s.Arrived = q.now()
+	if s.Arrived.IsZero() {
+		s.Arrived = q.now()
+	}
 	s.done = make(chan struct{})
 	ahead = len(q.sets)
 	q.sets = append(q.sets, s)
@@ -251,6 +256,21 @@ func (q *Queue) Cancel(s *Set) error {
 		return ErrEnded
 	}
 	return nil
+}
+
+// EndElsewhere ends s as it ended in another inbox on the same queue (e:
+// answered or cancelled there, with Reason "by NAME", or withdrawn), and
+// reports whether s was still waiting.
+func (q *Queue) EndElsewhere(s *Set, e End) bool { return q.end(s, e) }
+
+// ByWhom is " (by NAME)" for a set that another inbox on the same queue
+// answered or cancelled, for the views to add to "answered elsewhere";
+// else "".
+func (e End) ByWhom() string {
+	if (e.State == Answered || e.State == Cancelled) && strings.HasPrefix(e.Reason, "by ") {
+		return " (" + e.Reason + ")"
+	}
+	return ""
 }
 
 // Withdraw ends s because its asker stopped waiting, and reports whether s

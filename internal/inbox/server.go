@@ -35,8 +35,8 @@ const (
 )
 
 // Server serves a Queue to askers: with net/http on the inbox's Unix socket
-// (SocketListener) and over TCP behind the token (TCPListener), or through a
-// NATS server (NATSListener). Each net/http listener gets a
+// (SocketListener) and over TCP behind the token (TCPListener), or through
+// the Listener of a Remote address. Each net/http listener gets a
 // localhttp.Server, with its limits on the time and size of requests.
 type Server struct {
 	queue   *Queue
@@ -44,7 +44,7 @@ type Server struct {
 
 	mu      sync.Mutex
 	servers []*localhttp.Server
-	// stops stop the feeds of other transports (NATSListener).
+	// stops stop the feeds of transports that do not carry HTTP.
 	stops  []func()
 	closed bool
 	wg     sync.WaitGroup
@@ -56,6 +56,9 @@ type Server struct {
 func NewServer(q *Queue, schemaJSON []byte) *Server {
 	return &Server{queue: q, schemas: schemaCache{raw: schemaJSON}, failed: make(chan error, 4)}
 }
+
+// Queue returns the queue the server serves.
+func (s *Server) Queue() *Queue { return s.queue }
 
 // Failed returns a channel that receives the error of a listener that
 // stopped accepting connections.
@@ -114,9 +117,9 @@ func (s *Server) Close(reason string) {
 	s.wg.Wait()
 }
 
-// onClose has Close call stop, or calls it now when the server is closed:
-// for the feeds of transports that do not carry HTTP (NATSListener).
-func (s *Server) onClose(stop func()) {
+// OnClose has Close call stop, or calls it now when the server is closed:
+// for the feeds of transports that do not carry HTTP.
+func (s *Server) OnClose(stop func()) {
 	s.mu.Lock()
 	closed := s.closed
 	if !closed {
@@ -152,7 +155,7 @@ func (s *Server) serveAsk(w http.ResponseWriter, r *http.Request) {
 		writeError(w, refusal.code, refusal.body)
 		return
 	}
-	set, refused := s.setOf(req)
+	set, refused := s.Check(req)
 	if refused != nil {
 		writeError(w, http.StatusBadRequest, *refused)
 		return
@@ -221,7 +224,7 @@ func (s *Server) streamWait(w http.ResponseWriter, r *http.Request, set *Set, ah
 	for {
 		select {
 		case <-set.Done():
-			if e, ok := finalEvent(set); ok {
+			if e, ok := FinalEvent(set); ok {
 				_ = send(e)
 			}
 			return
@@ -237,9 +240,9 @@ func (s *Server) streamWait(w http.ResponseWriter, r *http.Request, set *Set, ah
 	}
 }
 
-// finalEvent is the event that tells the asker how its set ended; there is
+// FinalEvent is the event that tells the asker how its set ended; there is
 // none for a set withdrawn, whose asker has gone.
-func finalEvent(set *Set) (Event, bool) {
+func FinalEvent(set *Set) (Event, bool) {
 	e := set.End()
 	switch e.State {
 	case Answered:
@@ -262,10 +265,10 @@ func finalEvent(set *Set) (Event, bool) {
 	return Event{}, false
 }
 
-// setOf checks a request as the command line checks its input, and returns
+// Check checks a request as the command line checks its input, and returns
 // the set it asks, or why it is refused. Nothing from the wire is trusted:
 // the questions are validated again against the schema.
-func (s *Server) setOf(req *Request) (*Set, *ErrorBody) {
+func (s *Server) Check(req *Request) (*Set, *ErrorBody) {
 	set := &Set{Kind: req.Kind, PID: req.PID}
 	var err error
 	if set.From, err = cleanField("from", req.From, maxFromLength); err != nil {

@@ -91,7 +91,7 @@ func Run(ctx context.Context, o Options) error {
 			quit = why
 		}
 	}
-	sayLeft(out, q.Len(), o.Addr.NATS != nil)
+	sayLeft(out, q.Len(), o.Addr.Remote != nil)
 	return err
 }
 

@@ -1,8 +1,9 @@
-package inbox
+package natsinbox
 
 import (
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/url"
 	"os/user"
@@ -11,12 +12,18 @@ import (
 	"strings"
 
 	"filippo.io/age"
+
+	"github.com/askuser/askuser/internal/inbox"
 )
 
-// NATSAddr is an inbox on a NATS server with JetStream (nats:// or
-// tls://): the server, the credentials NATS takes, the inbox's name (which
-// keeps people's queues apart on a shared server) and its age recipient.
-type NATSAddr struct {
+func init() {
+	inbox.RegisterRemote(parse, "nats", "tls")
+}
+
+// Addr is an inbox on a NATS server with JetStream (nats:// or tls://):
+// the server, the credentials NATS takes, the inbox's name (which keeps
+// people's queues apart on a shared server) and its age recipient.
+type Addr struct {
 	// Scheme is "nats" or "tls" (TLS required).
 	Scheme string
 	// Host is HOST:PORT.
@@ -27,71 +34,73 @@ type NATSAddr struct {
 	// Creds, NKey and CA are files: a credentials file, an NKey seed, and
 	// the CA that signed the server's certificate.
 	Creds, NKey, CA string
-	// Name is the inbox's name: its subjects and its stream are named
+	// Name is the inbox's name: its subjects and its streams are named
 	// after it.
 	Name string
 	// To is the inbox's age recipient, which every set is sealed to; ""
 	// when the address has none.
 	To string
-	// Plaintext is insecure=plaintext: the person lets askers send their
-	// sets unsealed to a server that is neither local nor over TLS.
+	// Plaintext is insecure=plaintext: on an asker's side, it may send its
+	// sets unsealed to a server that is neither local nor over TLS; on the
+	// inbox's, it takes sets that are not sealed to it.
 	Plaintext bool
 }
 
-// NATSAddrError is an address of an inbox on NATS that cannot be used as
-// it is written. Unlike other bad addresses, it makes the inbox
-// unavailable (exit 69), as every NATS inbox that cannot be reached does.
-type NATSAddrError struct{ Err error }
+// maxName is the longest name of an inbox.
+const maxName = 64
 
-func (e *NATSAddrError) Error() string { return e.Err.Error() }
-
-func (e *NATSAddrError) Unwrap() error { return e.Err }
-
-// maxNATSName is the longest name of an inbox.
-const maxNATSName = 64
-
-// natsNameByte says whether c may be in an inbox's name: one token of a
+// nameByte says whether c may be in an inbox's name: one token of a
 // subject, and part of a stream's name.
-func natsNameByte(c byte) bool {
+func nameByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
 }
 
-// validNATSName says whether name can name an inbox.
-func validNATSName(name string) bool {
-	if name == "" || len(name) > maxNATSName {
+// validName says whether name can name an inbox.
+func validName(name string) bool {
+	if name == "" || len(name) > maxName {
 		return false
 	}
 	for i := 0; i < len(name); i++ {
-		if !natsNameByte(name[i]) {
+		if !nameByte(name[i]) {
 			return false
 		}
 	}
 	return true
 }
 
-// natsParams are the parameters an address on NATS may carry.
-var natsParams = []string{"to", "creds", "nkey", "ca", "insecure"}
+// params are the parameters an address on NATS may carry.
+var params = []string{"to", "creds", "nkey", "ca", "insecure"}
 
-// defaultNATSPort is NATS's own.
-const defaultNATSPort = "4222"
+// defaultPort is NATS's own.
+const defaultPort = "4222"
 
-// parseNATSAddr reads nats://[CREDENTIALS@]HOST[:PORT][/NAME][?PARAMS].
-func parseNATSAddr(s string) (Addr, error) {
-	a, err := natsAddrOf(s)
+// ParseAddr reads nats://[CREDENTIALS@]HOST[:PORT][/NAME][?PARAMS]. An
+// address that cannot be used is an *inbox.ServerError, which makes the
+// inbox unavailable, as every NATS inbox that cannot be reached does.
+func ParseAddr(s string) (*Addr, error) {
+	a, err := addrOf(s)
 	if err != nil {
-		return Addr{}, &NATSAddrError{Err: err}
+		return nil, &inbox.ServerError{Msg: err.Error(), Err: err}
 	}
-	return Addr{NATS: a}, nil
+	return a, nil
 }
 
-func natsAddrOf(s string) (*NATSAddr, error) {
+func parse(s string) (inbox.Remote, error) {
+	a, err := ParseAddr(s)
+	if err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+func addrOf(s string) (*Addr, error) {
 	const want = "want nats://[USER:PASSWORD@]HOST[:PORT][/NAME][?to=age1...], as askuser inbox prints it"
 	u, err := url.Parse(s)
 	if err != nil {
 		return nil, errors.New(want)
 	}
-	a := &NATSAddr{Scheme: strings.ToLower(u.Scheme)}
-	if a.Host, err = natsHost(u.Host); err != nil {
+	a := &Addr{Scheme: strings.ToLower(u.Scheme)}
+	if a.Host, err = hostOf(u.Host); err != nil {
 		return nil, fmt.Errorf("%w: %s", err, want)
 	}
 	if u.User != nil {
@@ -102,12 +111,12 @@ func natsAddrOf(s string) (*NATSAddr, error) {
 		}
 	}
 	if name := strings.Trim(u.Path, "/"); name != "" {
-		if !validNATSName(name) {
+		if !validName(name) {
 			return nil, fmt.Errorf("the inbox's name %q may hold only letters, digits, _ and - (at most 64)", name)
 		}
 		a.Name = name
 	} else {
-		a.Name = DefaultNATSName()
+		a.Name = DefaultName()
 	}
 	if err := a.setParams(u.Query()); err != nil {
 		return nil, err
@@ -115,13 +124,13 @@ func natsAddrOf(s string) (*NATSAddr, error) {
 	return a, nil
 }
 
-func natsHost(hostport string) (string, error) {
+func hostOf(hostport string) (string, error) {
 	if hostport == "" {
 		return "", errors.New("the host is missing")
 	}
 	host, port, err := net.SplitHostPort(hostport)
 	if err != nil {
-		host, port = strings.Trim(hostport, "[]"), defaultNATSPort
+		host, port = strings.Trim(hostport, "[]"), defaultPort
 	}
 	if host == "" {
 		return "", errors.New("the host is missing")
@@ -132,10 +141,10 @@ func natsHost(hostport string) (string, error) {
 	return net.JoinHostPort(host, port), nil
 }
 
-func (a *NATSAddr) setParams(q url.Values) error {
+func (a *Addr) setParams(q url.Values) error {
 	for k, vs := range q {
-		if !slices.Contains(natsParams, k) {
-			return fmt.Errorf("unknown parameter %q: an address on NATS takes %s", k, strings.Join(natsParams, "=, ")+"=")
+		if !slices.Contains(params, k) {
+			return fmt.Errorf("unknown parameter %q: an address on NATS takes %s", k, strings.Join(params, "=, ")+"=")
 		}
 		if len(vs) != 1 || vs[0] == "" {
 			return fmt.Errorf("give %s= once, with a value", k)
@@ -160,9 +169,9 @@ func (a *NATSAddr) setParams(q url.Values) error {
 	return nil
 }
 
-// DefaultNATSName is an inbox's name when the address gives none: the
-// local user's name, as far as a name of a subject can hold it.
-func DefaultNATSName() string {
+// DefaultName is an inbox's name when the address gives none: the local
+// user's name, as far as a name of a subject can hold it.
+func DefaultName() string {
 	name := "askuser"
 	if u, err := user.Current(); err == nil && u.Username != "" {
 		name = u.Username
@@ -171,25 +180,25 @@ func DefaultNATSName() string {
 	name = name[strings.LastIndexAny(name, `\/`)+1:]
 	b := []byte(name)
 	for i, c := range b {
-		if !natsNameByte(c) {
+		if !nameByte(c) {
 			b[i] = '_'
 		}
 	}
-	if len(b) > maxNATSName {
-		b = b[:maxNATSName]
+	if len(b) > maxName {
+		b = b[:maxName]
 	}
 	return string(b)
 }
 
 // String is the address as messages show it: no credentials, no
 // parameters.
-func (a *NATSAddr) String() string {
+func (a *Addr) String() string {
 	return a.Scheme + "://" + a.Host + "/" + a.Name
 }
 
 // URL is the address whole, as ASKUSER_INBOX holds it: for the person to
 // give to askers.
-func (a *NATSAddr) URL() string {
+func (a *Addr) URL() string {
 	u := url.URL{Scheme: a.Scheme, Host: a.Host, Path: "/" + a.Name}
 	switch {
 	case a.Token != "":
@@ -212,12 +221,21 @@ func (a *NATSAddr) URL() string {
 
 // ServerURL is the server's address for nats.Connect: no credentials
 // (they are given as options, and so never shown in an error).
-func (a *NATSAddr) ServerURL() string { return a.Scheme + "://" + a.Host }
+func (a *Addr) ServerURL() string { return a.Scheme + "://" + a.Host }
+
+// Dial returns the transport that askers reach the inbox with.
+func (a *Addr) Dial() inbox.Transport { return &client{addr: a} }
+
+// Listen returns the inbox's side, with its age identity, made the first
+// time (see Listener).
+func (a *Addr) Listen(out io.Writer) (inbox.Listener, error) {
+	return newListener(a, out)
+}
 
 // sealRequired says why an asker may not send a set unsealed to a, or ""
 // when it may: with to=, or over TLS, or to a server on this machine, or
 // with insecure=plaintext.
-func (a *NATSAddr) sealRequired() string {
+func (a *Addr) sealRequired() string {
 	if a.To != "" || a.Scheme == "tls" || a.Plaintext || a.CA != "" {
 		return ""
 	}
@@ -228,5 +246,5 @@ func (a *NATSAddr) sealRequired() string {
 	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
 		return ""
 	}
-	return fmt.Sprintf("%s has no to=, and the questions would cross %s unsealed and unencrypted: add the to=age1... that askuser inbox printed, or use tls://, or add insecure=plaintext to send them as they are", EnvAddr, a)
+	return fmt.Sprintf("%s has no to=, and the questions would cross %s unsealed and unencrypted: add the to=age1... that askuser inbox printed, or use tls://, or add insecure=plaintext to send them as they are", inbox.EnvAddr, a)
 }

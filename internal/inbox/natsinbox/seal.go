@@ -1,13 +1,17 @@
-package inbox
+package natsinbox
 
 import (
 	"bytes"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"time"
 
 	"filippo.io/age"
@@ -19,15 +23,17 @@ import (
 const IdentityFile = "askuser/inbox.age"
 
 // LoadIdentity returns the inbox's age identity from path, made (0600, in
-// a directory made 0700) when there is none yet; created says so.
+// a directory made 0700) when there is none yet; created says so. A file
+// that others may read is refused, as ssh refuses such a key: whoever can
+// read it can read every question sealed to the inbox.
 func LoadIdentity(path string) (id *age.X25519Identity, created bool, err error) {
-	b, err := os.ReadFile(path)
+	b, err := readPrivate(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		id, err = createIdentity(path)
 		return id, err == nil, err
 	}
 	if err != nil {
-		return nil, false, fmt.Errorf("read the inbox's identity: %w", err)
+		return nil, false, err
 	}
 	ids, err := age.ParseIdentities(bytes.NewReader(b))
 	if err != nil {
@@ -39,6 +45,28 @@ func LoadIdentity(path string) (id *age.X25519Identity, created bool, err error)
 		}
 	}
 	return nil, false, fmt.Errorf("the inbox's identity %s holds no X25519 identity (AGE-SECRET-KEY-1...): move it away, and a new one is made", path)
+}
+
+// readPrivate reads the identity file at path, unless others than its
+// owner may read it.
+func readPrivate(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("read the inbox's identity: %w", err)
+	}
+	defer func() { _ = f.Close() }()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("read the inbox's identity: %w", err)
+	}
+	// Windows has no such modes: its files are the user's by their ACLs.
+	if perm := fi.Mode().Perm(); perm&0o077 != 0 && runtime.GOOS != "windows" {
+		return nil, fmt.Errorf("the inbox's identity %s may be read by others (mode %04o), and whoever reads it can read every question sealed to the inbox: make it private with chmod 600 %s", path, perm, path)
+	}
+	return io.ReadAll(io.LimitReader(f, 64<<10))
 }
 
 func createIdentity(path string) (*age.X25519Identity, error) {
@@ -73,8 +101,11 @@ func createIdentity(path string) (*age.X25519Identity, error) {
 // ageHeader begins every message age seals (its binary format).
 var ageHeader = []byte("age-encryption.org/v1\n")
 
+// sealed reports whether msg is sealed with age.
+func sealed(msg []byte) bool { return bytes.HasPrefix(msg, ageHeader) }
+
 // seal encrypts plain to every recipient given; with none, plain goes as
-// it is (the address allowed that: see NATSAddr.sealRequired).
+// it is (the address allowed that: see Addr.sealRequired).
 func seal(plain []byte, to ...age.Recipient) ([]byte, error) {
 	if len(to) == 0 {
 		return plain, nil
@@ -93,24 +124,32 @@ func seal(plain []byte, to ...age.Recipient) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// errNotForUs is a message sealed, but not to the identity that tried to
+// open it.
+var errNotForUs = errors.New("sealed to another recipient")
+
 // open decrypts what seal sealed, with id, and returns what was not sealed
-// as it is; sealed says which.
-func open(msg []byte, id age.Identity, limit int64) (plain []byte, sealed bool, err error) {
-	if !bytes.HasPrefix(msg, ageHeader) {
-		return msg, false, nil
+// as it is. A message sealed to others is errNotForUs.
+func open(msg []byte, id age.Identity, limit int64) ([]byte, error) {
+	if !sealed(msg) {
+		return msg, nil
 	}
 	r, err := age.Decrypt(bytes.NewReader(msg), id)
-	if err != nil {
-		return nil, true, err
+	var noMatch *age.NoIdentityMatchError
+	if errors.As(err, &noMatch) {
+		return nil, errNotForUs
 	}
-	plain, err = io.ReadAll(io.LimitReader(r, limit+1))
 	if err != nil {
-		return nil, true, err
+		return nil, err
+	}
+	plain, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, err
 	}
 	if int64(len(plain)) > limit {
-		return nil, true, errors.New("too large")
+		return nil, errors.New("too large")
 	}
-	return plain, true, nil
+	return plain, nil
 }
 
 // recipients parses the recipients given, skipping empty ones.
@@ -127,4 +166,25 @@ func recipients(rs ...string) ([]age.Recipient, error) {
 		out = append(out, x)
 	}
 	return out, nil
+}
+
+// newSecret is a set's secret: 32 random bytes, in hex.
+func newSecret() string {
+	b := make([]byte, 32)
+	// crypto/rand.Read does not fail (it crashes the program instead).
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// setID and endID name a set's subjects after its secret: who does not
+// know the secret cannot name its end (only the asker and the inboxes
+// that opened the set know it), and cannot pass another set off under its
+// id (the inbox checks that the secret inside names the subject).
+func setID(secret string) string { return digest("askuser set", secret) }
+
+func endID(secret string) string { return digest("askuser end", secret) }
+
+func digest(label, secret string) string {
+	h := sha256.Sum256([]byte(label + "\x00" + secret))
+	return hex.EncodeToString(h[:16])
 }

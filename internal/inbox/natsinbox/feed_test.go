@@ -1,4 +1,4 @@
-package inbox
+package natsinbox
 
 import (
 	"bytes"
@@ -21,15 +21,24 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nkeys"
 
+	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/natstest"
 	"github.com/askuser/askuser/prompt"
 )
 
-// natsInbox is an inbox on a NATS server, in this process.
-type natsInbox struct {
-	q    *Queue
-	srv  *Server
-	said *lines
+func schemaJSON(t *testing.T) []byte {
+	t.Helper()
+	b, err := os.ReadFile("../../../schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+const questionsJSON = `[{"question":"Which database should we use?","header":"Database","options":[{"label":"PostgreSQL","description":"Relational"},{"label":"SQLite","description":"Embedded"}],"multiSelect":false}]`
+
+func askRequest() *inbox.Request {
+	return &inbox.Request{Kind: inbox.KindAsk, From: "test", Cwd: "/src/api", PID: 42, Questions: json.RawMessage(questionsJSON)}
 }
 
 // lines collects what an inbox says to its person.
@@ -38,10 +47,10 @@ type lines struct {
 	b  strings.Builder
 }
 
-func (l *lines) say(format string, args ...any) {
+func (l *lines) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	fmt.Fprintf(&l.b, format, args...)
+	return l.b.Write(p)
 }
 
 func (l *lines) String() string {
@@ -50,20 +59,28 @@ func (l *lines) String() string {
 	return l.b.String()
 }
 
-func startNATSInbox(t *testing.T, a *NATSAddr, id *age.X25519Identity, by string) *natsInbox {
+// testInbox is an inbox on a NATS server, in this process.
+type testInbox struct {
+	q    *inbox.Queue
+	srv  *inbox.Server
+	said *lines
+}
+
+func startInbox(t *testing.T, a *Addr, id *age.X25519Identity, by string) *testInbox {
 	t.Helper()
-	in := &natsInbox{q: NewQueue(QueueOptions{}), said: &lines{}}
-	in.srv = NewServer(in.q, schemaJSON(t))
-	if err := (NATSListener{Addr: a, Options: NATSOptions{Identity: id, By: by, Say: in.said.say}}).Serve(context.Background(), in.srv); err != nil {
+	in := &testInbox{q: inbox.NewQueue(inbox.QueueOptions{}), said: &lines{}}
+	in.srv = inbox.NewServer(in.q, schemaJSON(t))
+	l := &Listener{addr: a, id: id, by: by, out: in.said}
+	if err := l.Serve(context.Background(), in.srv); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { in.srv.Close("the test is over") })
 	return in
 }
 
-// natsSetup starts a server and returns an inbox's address on it, sealed
-// to a new identity.
-func natsSetup(t *testing.T) (*natstest.Server, *NATSAddr, *age.X25519Identity) {
+// setup starts a server and returns an inbox's address on it, sealed to a
+// new identity.
+func setup(t *testing.T) (*natstest.Server, *Addr, *age.X25519Identity) {
 	t.Helper()
 	ns := natstest.Start(t, nil)
 	id, err := age.GenerateX25519Identity()
@@ -74,10 +91,15 @@ func natsSetup(t *testing.T) (*natstest.Server, *NATSAddr, *age.X25519Identity) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	return ns, a.NATS, id
+	return ns, a, id
 }
 
-func askOver(ctx context.Context, tr Transport, req *Request) <-chan askResult {
+type askResult struct {
+	e   inbox.Event
+	err error
+}
+
+func askOver(ctx context.Context, tr inbox.Transport, req *inbox.Request) <-chan askResult {
 	ch := make(chan askResult, 1)
 	go func() {
 		e, err := tr.Ask(ctx, req, nil)
@@ -86,53 +108,88 @@ func askOver(ctx context.Context, tr Transport, req *Request) <-chan askResult {
 	return ch
 }
 
+// waitFor waits until the queue holds n sets, and returns them.
+func waitFor(t *testing.T, q *inbox.Queue, n int) []*inbox.Set {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		v := q.Snapshot()
+		if len(v.Sets) == n {
+			return v.Sets
+		}
+		select {
+		case <-v.Changed:
+		case <-deadline:
+			t.Fatalf("the queue holds %d sets, want %d", len(v.Sets), n)
+		}
+	}
+}
+
+func result(t *testing.T, ch <-chan askResult, within time.Duration) askResult {
+	t.Helper()
+	select {
+	case r := <-ch:
+		return r
+	case <-time.After(within):
+		t.Fatalf("the asker did not end within %s", within)
+	}
+	return askResult{}
+}
+
+func answer(t *testing.T, q *inbox.Queue, s *inbox.Set, label string) {
+	t.Helper()
+	if err := q.Answer(s, inbox.Reply{Answers: []prompt.Answer{{Labels: []string{label}}}}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // A set goes through the server, sealed, to an inbox that starts after
 // it, and the asker gets exactly the answer given there.
-func TestNATSAnswered(t *testing.T) {
-	_, a, id := natsSetup(t)
-	res := askOver(context.Background(), Dial(Addr{NATS: a}), askRequest())
+func TestAnswered(t *testing.T) {
+	_, a, id := setup(t)
+	res := askOver(context.Background(), a.Dial(), askRequest())
 	time.Sleep(200 * time.Millisecond)
-	in := startNATSInbox(t, a, id, "alice@laptop")
+	in := startInbox(t, a, id, "alice@laptop")
 	set := waitFor(t, in.q, 1)[0]
 	if set.From != "test" || set.Questions[0].Header != "Database" {
 		t.Fatalf("queued %+v", set)
 	}
-	if err := in.q.Answer(set, Reply{Answers: []prompt.Answer{{Labels: []string{"SQLite"}, Note: "small"}}}); err != nil {
+	if err := in.q.Answer(set, inbox.Reply{Answers: []prompt.Answer{{Labels: []string{"SQLite"}, Note: "small"}}}); err != nil {
 		t.Fatal(err)
 	}
 	r := result(t, res, 10*time.Second)
-	if r.err != nil || r.e.Event != EventAnswered || len(r.e.Answers) != 1 || r.e.Answers[0].Labels[0] != "SQLite" || r.e.Answers[0].Note != "small" {
+	if r.err != nil || r.e.Event != inbox.EventAnswered || len(r.e.Answers) != 1 || r.e.Answers[0].Labels[0] != "SQLite" || r.e.Answers[0].Note != "small" {
 		t.Fatalf("got %+v, %v", r.e, r.err)
 	}
 }
 
 // Two inboxes on one queue show every set; when both answer at once, the
-// first answer published wins: exactly that one reaches the asker, and
-// the other inbox says that its answer was not sent, and who answered.
-func TestNATSTwoInboxesRace(t *testing.T) {
-	_, a, id := natsSetup(t)
-	one := startNATSInbox(t, a, id, "one")
-	two := startNATSInbox(t, a, id, "two")
+// first answer stored wins: exactly that one reaches the asker, and the
+// other inbox says that its answer was not sent, and who answered.
+func TestTwoInboxesRace(t *testing.T) {
+	_, a, id := setup(t)
+	one := startInbox(t, a, id, "one")
+	two := startInbox(t, a, id, "two")
 	for trial := 0; trial < 50; trial++ {
 		saidBefore := []string{one.said.String(), two.said.String()}
-		res := askOver(context.Background(), Dial(Addr{NATS: a}), askRequest())
-		sets := []*Set{waitFor(t, one.q, 1)[0], waitFor(t, two.q, 1)[0]}
+		res := askOver(context.Background(), a.Dial(), askRequest())
+		sets := []*inbox.Set{waitFor(t, one.q, 1)[0], waitFor(t, two.q, 1)[0]}
 		labels := []string{"PostgreSQL", "SQLite"}
 		var wg sync.WaitGroup
-		for i, in := range []*natsInbox{one, two} {
+		for i, in := range []*testInbox{one, two} {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
 				// A set ended here by the other inbox first is not
 				// answered twice.
-				if err := in.q.Answer(sets[i], Reply{Answers: []prompt.Answer{{Labels: []string{labels[i]}}}}); err != nil && !errors.Is(err, ErrEnded) {
+				if err := in.q.Answer(sets[i], inbox.Reply{Answers: []prompt.Answer{{Labels: []string{labels[i]}}}}); err != nil && !errors.Is(err, inbox.ErrEnded) {
 					t.Error(err)
 				}
 			}()
 		}
 		wg.Wait()
 		r := result(t, res, 10*time.Second)
-		if r.err != nil || r.e.Event != EventAnswered || len(r.e.Answers) != 1 {
+		if r.err != nil || r.e.Event != inbox.EventAnswered || len(r.e.Answers) != 1 {
 			t.Fatalf("trial %d: %+v, %v", trial, r.e, r.err)
 		}
 		winner := 0
@@ -143,14 +200,14 @@ func TestNATSTwoInboxesRace(t *testing.T) {
 		// answered by the winner, or with its own answer, said not sent
 		// because the winner answered first. Nothing else is said.
 		names := []string{"one", "two"}
-		loser := []*natsInbox{one, two}[1-winner]
+		loser := []*testInbox{one, two}[1-winner]
 		waitFor(t, loser.q, 0)
-		waitFor(t, []*natsInbox{one, two}[winner].q, 0)
+		waitFor(t, []*testInbox{one, two}[winner].q, 0)
 		lost := sets[1-winner].End()
 		notSent := fmt.Sprintf("Your answer to the questions from test was not sent: they were answered elsewhere (by %s) first.\n", names[winner])
 		want := saidBefore[1-winner]
-		if lost.State != Answered || lost.Reason != "by "+names[winner] {
-			if lost.State != Answered || lost.Reason != "" || len(lost.Reply.Answers) != 1 || lost.Reply.Answers[0].Labels[0] != labels[1-winner] {
+		if lost.State != inbox.Answered || lost.Reason != "by "+names[winner] {
+			if lost.State != inbox.Answered || lost.Reason != "" || len(lost.Reply.Answers) != 1 || lost.Reply.Answers[0].Labels[0] != labels[1-winner] {
 				t.Fatalf("trial %d: the loser's set ended %+v", trial, lost)
 			}
 			want += notSent
@@ -162,51 +219,60 @@ func TestNATSTwoInboxesRace(t *testing.T) {
 			}
 			time.Sleep(10 * time.Millisecond)
 		}
-		if said := []*natsInbox{one, two}[winner].said.String(); said != saidBefore[winner] {
+		if said := []*testInbox{one, two}[winner].said.String(); said != saidBefore[winner] {
 			t.Fatalf("trial %d: the winner said %q", trial, strings.TrimPrefix(said, saidBefore[winner]))
 		}
 	}
 	t.Logf("answers not sent: one %d, two %d", strings.Count(one.said.String(), "not sent"), strings.Count(two.said.String(), "not sent"))
 }
 
-// handFeed is a feed on a, named by, that reads no stream: the test hands
-// it the set and the ends in the order the race it plays needs. A set of
-// id waits in it, read and beating, but not yet queued.
-func handFeed(t *testing.T, a *NATSAddr, id *age.X25519Identity, by, setID string) (*natsFeed, *natsInbox, *natsEntry) {
+// handFeed is a feed on a, named by, whose loop the test runs by hand: it
+// reads no stream, and the test hands it the set and the ends in the
+// order the race it plays needs. A set of the secret returned waits in
+// it, read and beating, but not yet queued.
+func handFeed(t *testing.T, a *Addr, id *age.X25519Identity, by string) (*feed, *testInbox, *entry) {
 	t.Helper()
-	in := &natsInbox{q: NewQueue(QueueOptions{}), said: &lines{}}
-	in.srv = NewServer(in.q, schemaJSON(t))
-	conn, err := dialNATS(context.Background(), a, "test")
+	in := &testInbox{q: inbox.NewQueue(inbox.QueueOptions{}), said: &lines{}}
+	in.srv = inbox.NewServer(in.q, schemaJSON(t))
+	c, err := dial(a, roleInbox, "test")
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &natsFeed{srv: in.srv, conn: conn, o: NATSOptions{Identity: id, By: by, Say: in.said.say}, sets: map[string]*natsEntry{}, ready: true}
+	sets, beats, err := c.openStreams(context.Background(), func(string, ...any) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := &Listener{addr: a, id: id, by: by, out: in.said}
+	f := &feed{l: l, srv: in.srv, queue: in.q, conn: c, sets: sets, beats: beats, ready: true, ticked: true, caughtUp: true,
+		byID: map[string]*entry{}, byEnd: map[string]*entry{}, early: map[string]time.Time{}, reported: map[string]int{},
+		toDelete: make(chan struct{}, 1), lastTick: time.Now()}
 	f.ctx, f.cancel = context.WithCancel(context.Background())
 	t.Cleanup(func() {
 		f.cancel()
-		f.wg.Wait()
-		conn.close()
+		f.ending.Wait()
+		c.close()
 	})
-	set, refused := in.srv.setOf(askRequest())
+	set, refused := in.srv.Check(askRequest())
 	if refused != nil {
 		t.Fatal(refused)
 	}
 	reply, _ := age.GenerateX25519Identity()
-	e := &natsEntry{id: setID, set: set, reply: reply.Recipient().String(), secret: "s", seen: time.Now(), beat: time.Now(), shown: true}
-	f.sets[setID] = e
+	secret := newSecret()
+	e := &entry{id: setID(secret), end: endID(secret), set: set, reply: reply.Recipient().String(), beat: time.Now(), posted: time.Now()}
+	f.byID[e.id], f.byEnd[e.end] = e, e
 	return f, in, e
 }
 
-// otherEnd publishes, as inbox by, that it answered set setID, and
-// returns the end as the other inboxes read it.
-func otherEnd(t *testing.T, f *natsFeed, id *age.X25519Identity, by, setID string) []byte {
+// otherEnd stores, as inbox by, that it answered the set of e, and returns
+// the end as the other inboxes read it.
+func otherEnd(t *testing.T, f *feed, id *age.X25519Identity, by string, e *entry) []byte {
 	t.Helper()
-	body, err := json.Marshal(natsEnd{End: EventAnswered, By: by, Answer: &Event{Event: EventAnswered}, Secret: "s"})
+	body, err := json.Marshal(wireEnd{End: inbox.EventAnswered, By: by, Answer: &inbox.Event{Event: inbox.EventAnswered}})
 	if err == nil {
 		body, err = seal(body, id.Recipient())
 	}
 	if err == nil {
-		err = f.conn.publishEnd(context.Background(), setID, body)
+		err = f.conn.publishEnd(context.Background(), e.end, body)
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -215,19 +281,16 @@ func otherEnd(t *testing.T, f *natsFeed, id *age.X25519Identity, by, setID strin
 }
 
 // An inbox whose person answers just as another inbox's answer arrives
-// (the end is read after the answer here, before it is published) says
-// that the answer was not sent, and who answered.
-func TestNATSAnsweredAsEndArrives(t *testing.T) {
-	_, a, id := natsSetup(t)
-	f, in, e := handFeed(t, a, id, "one", "race")
-	if _, err := in.q.Add(e.set); err != nil {
-		t.Fatal(err)
-	}
-	if err := in.q.Answer(e.set, Reply{Answers: []prompt.Answer{{Labels: []string{"SQLite"}}}}); err != nil {
-		t.Fatal(err)
-	}
-	f.onEnd("race", otherEnd(t, f, id, "two", "race"))
+// (the end is read after the answer here, before it is stored) says that
+// the answer was not sent, and who answered.
+func TestAnsweredAsEndArrives(t *testing.T) {
+	_, a, id := setup(t)
+	f, in, e := handFeed(t, a, id, "one")
+	f.show(e)
+	answer(t, in.q, e.set, "SQLite")
+	f.onEnd(e.end, "", 1, time.Now(), otherEnd(t, f, id, "two", e))
 	f.settle(e)
+	f.ending.Wait()
 	if said := in.said.String(); !strings.Contains(said, "was not sent: they were answered elsewhere (by two) first") {
 		t.Fatalf("the inbox said %q", said)
 	}
@@ -235,51 +298,77 @@ func TestNATSAnsweredAsEndArrives(t *testing.T) {
 
 // A set whose end is read between its asker's beat and its queueing is
 // not queued: nothing would take it away.
-func TestNATSEndBeforeShown(t *testing.T) {
-	_, a, id := natsSetup(t)
-	f, in, e := handFeed(t, a, id, "one", "early")
-	f.onEnd("early", otherEnd(t, f, id, "two", "early"))
+func TestEndBeforeShown(t *testing.T) {
+	_, a, id := setup(t)
+	f, in, e := handFeed(t, a, id, "one")
+	f.onEnd(e.end, "", 1, time.Now(), otherEnd(t, f, id, "two", e))
 	f.show(e)
 	if v := in.q.Snapshot(); len(v.Sets) != 0 {
 		t.Fatalf("the queue holds %d sets", len(v.Sets))
 	}
 }
 
-// An end that the stream refused, because another inbox's end was stored
-// first, still reaches the asker's subscription, and may reach it before
-// the stored one: the asker takes the stored one.
-func TestNATSAskerTakesStoredEnd(t *testing.T) {
-	_, a, id := natsSetup(t)
-	conn, err := dialNATS(context.Background(), a, "test")
+// An answer whose store the server took, but whose reply was lost (the
+// server restarting), is the answer sent: storing it again finds it
+// there, and the person is not told it went unsent.
+func TestEndStoredTwice(t *testing.T) {
+	_, a, id := setup(t)
+	f, _, e := handFeed(t, a, id, "one")
+	body := otherEnd(t, f, id, "one", e)
+	if err := f.conn.publishEnd(context.Background(), e.end, body); err != nil {
+		t.Fatalf("the same end stored again: %v", err)
+	}
+	if err := f.conn.publishEnd(context.Background(), e.end, append(body, ' ')); !errors.Is(err, errEndTaken) {
+		t.Fatalf("another end: %v", err)
+	}
+}
+
+// newAsk is the asking of one set, by hand.
+func newAsk(t *testing.T, a *Addr, to string) (*ask, *conn) {
+	t.Helper()
+	c, err := dial(a, roleAgent, "test")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.close()
-	ask := &natsAsk{addr: Addr{NATS: a}, conn: conn, id: "both", secret: "s"}
-	ask.reply, _ = age.GenerateX25519Identity()
+	t.Cleanup(c.close)
+	k := &ask{addr: a, conn: c, to: to, req: askRequest(), secret: newSecret(), start: time.Now()}
+	k.id, k.end = setID(k.secret), endID(k.secret)
+	k.reply, _ = age.GenerateX25519Identity()
+	if err := k.seal(); err != nil {
+		t.Fatal(err)
+	}
+	return k, c
+}
+
+// An end that the stream refused, because another inbox's end was stored
+// first, still reaches the asker's subscription, and may reach it before
+// the stored one: the asker takes the stored one.
+func TestAskerTakesStoredEnd(t *testing.T) {
+	_, a, id := setup(t)
+	k, c := newAsk(t, a, a.To)
 	ends := make(chan *nats.Msg, 4)
-	sub, err := conn.nc.ChanSubscribe(a.subject("end", "both"), ends)
+	sub, err := c.nc.ChanSubscribe(a.subject("end", k.end), ends)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer func() { _ = sub.Unsubscribe() }()
-	if err := ask.post(context.Background(), askRequest()); err != nil {
+	if err := k.post(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	end := func(label, by string) []byte {
-		body, err := json.Marshal(natsEnd{End: EventAnswered, By: by, Secret: "s", Answer: &Event{Event: EventAnswered, Answers: toWire([]prompt.Answer{{Labels: []string{label}}})}})
+		body, err := json.Marshal(wireEnd{End: inbox.EventAnswered, By: by, Answer: &inbox.Event{Event: inbox.EventAnswered, Answers: []inbox.WireAnswer{{Labels: []string{label}}}}})
 		if err == nil {
-			body, err = seal(body, ask.reply.Recipient(), id.Recipient())
+			body, err = seal(body, k.reply.Recipient(), id.Recipient())
 		}
 		if err != nil {
 			t.Fatal(err)
 		}
 		return body
 	}
-	if err := conn.publishEnd(context.Background(), "both", end("SQLite", "two")); err != nil {
+	if err := c.publishEnd(context.Background(), k.end, end("SQLite", "two")); err != nil {
 		t.Fatal(err)
 	}
-	if err := conn.publishEnd(context.Background(), "both", end("PostgreSQL", "one")); !errors.Is(err, errEndTaken) {
+	if err := c.publishEnd(context.Background(), k.end, end("PostgreSQL", "one")); !errors.Is(err, errEndTaken) {
 		t.Fatalf("the second end: %v", err)
 	}
 	// Both reach the subscription: they are handed on the refused one
@@ -298,72 +387,67 @@ func TestNATSAskerTakesStoredEnd(t *testing.T) {
 	swapped <- got[0]
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	e, err := ask.wait(ctx, swapped)
+	e, err := k.wait(ctx, swapped)
 	if err != nil || len(e.Answers) != 1 || e.Answers[0].Labels[0] != "SQLite" {
 		t.Fatalf("the asker got %+v, %v", e, err)
 	}
 }
 
 // An asker that stops waiting withdraws its set from every inbox; one that
-// stops beating (killed) is withdrawn after natsDead.
-func TestNATSWithdrawn(t *testing.T) {
-	_, a, id := natsSetup(t)
-	in := startNATSInbox(t, a, id, "one")
+// stores a set and never beats (killed) is withdrawn after deadAfter,
+// without ever being shown.
+func TestWithdrawn(t *testing.T) {
+	_, a, id := setup(t)
+	in := startInbox(t, a, id, "one")
 	ctx, cancel := context.WithCancel(context.Background())
-	res := askOver(ctx, Dial(Addr{NATS: a}), askRequest())
+	res := askOver(ctx, a.Dial(), askRequest())
 	set := waitFor(t, in.q, 1)[0]
 	cancel()
 	result(t, res, 5*time.Second)
 	waitFor(t, in.q, 0)
-	if e := set.End(); e.State != Withdrawn {
+	if e := set.End(); e.State != inbox.Withdrawn {
 		t.Fatalf("ended %+v", e)
 	}
 
-	// A set whose asker never beats is never shown, and is withdrawn.
-	conn, err := dialNATS(context.Background(), a, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.close()
-	silent := &natsAsk{addr: Addr{NATS: a}, conn: conn, id: "silent", secret: "s"}
-	silent.reply, _ = age.GenerateX25519Identity()
+	silent, c := newAsk(t, a, a.To)
 	start := time.Now()
-	if err := silent.post(context.Background(), askRequest()); err != nil {
+	if err := silent.post(context.Background()); err != nil {
 		t.Fatal(err)
 	}
+	shown := false
 	for {
-		m, err := conn.lastEnd(context.Background(), "silent")
+		shown = shown || in.q.Len() != 0
+		m, err := c.lastEnd(context.Background(), silent.end)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if m != nil {
-			var gone *GoneError
-			if _, err := silent.read(m.Data); !errors.As(err, &gone) || !strings.Contains(gone.Err.Error(), "nothing heard from the asker") {
+			if _, err := silent.read(m.Data); !errors.Is(err, errUnheard) {
 				t.Fatalf("the end reads %v", err)
 			}
 			break
 		}
-		if time.Since(start) > 5*time.Second {
-			t.Fatal("the silent set was not withdrawn within 5 s")
+		if time.Since(start) > 10*time.Second {
+			t.Fatal("the silent set was not withdrawn within 10 s")
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	if n := in.q.Len(); n != 0 {
-		t.Fatalf("%d sets shown", n)
+	if shown || in.q.Len() != 0 {
+		t.Fatalf("the silent set was shown")
 	}
 }
 
 // Questions larger than the server takes in a message are refused with
-// what to change.
-func TestNATSTooLarge(t *testing.T) {
+// what to change, at once, even before any inbox runs.
+func TestTooLarge(t *testing.T) {
 	ns := natstest.Start(t, func(o *server.Options) { o.MaxPayload = 4096 })
 	a, err := ParseAddr(ns.URL("team", ""))
 	if err != nil {
 		t.Fatal(err)
 	}
-	req := &Request{Kind: KindInput, Message: strings.Repeat("x", 5000)}
-	_, err = Dial(a).Ask(context.Background(), req, nil)
-	var server *ServerError
+	req := &inbox.Request{Kind: inbox.KindInput, Message: strings.Repeat("x", 5000)}
+	_, err = a.Dial().Ask(context.Background(), req, nil)
+	var server *inbox.ServerError
 	if !errors.As(err, &server) || !strings.Contains(err.Error(), "raise its max_payload") {
 		t.Fatalf("got %v", err)
 	}
@@ -371,12 +455,12 @@ func TestNATSTooLarge(t *testing.T) {
 
 // A set the inbox refuses (its questions are not valid there) comes back
 // to its asker refused, with why, as over the socket.
-func TestNATSRefused(t *testing.T) {
-	_, a, id := natsSetup(t)
-	startNATSInbox(t, a, id, "one")
-	req := &Request{Kind: KindAsk, From: "test", Questions: []byte(`[{"question":"Q?","header":"H","options":[],"multiSelect":false}]`)}
-	_, err := Dial(Addr{NATS: a}).Ask(context.Background(), req, nil)
-	var refused *RefusedError
+func TestRefused(t *testing.T) {
+	_, a, id := setup(t)
+	startInbox(t, a, id, "one")
+	req := &inbox.Request{Kind: inbox.KindAsk, From: "test", Questions: []byte(`[{"question":"Q?","header":"H","options":[],"multiSelect":false}]`)}
+	_, err := a.Dial().Ask(context.Background(), req, nil)
+	var refused *inbox.RefusedError
 	if !errors.As(err, &refused) || refused.Status != 400 || len(refused.Body.Problems) == 0 {
 		t.Fatalf("got %v", err)
 	}
@@ -472,24 +556,22 @@ func (c *cutter) setCut(cut bool) {
 // An asker cut off from the server for longer than the inbox waits for a
 // beat has its set withdrawn there; once back, it stores its set again
 // and still gets its answer.
-func TestNATSAskerCutOff(t *testing.T) {
-	ns, a, id := natsSetup(t)
-	in := startNATSInbox(t, a, id, "one")
+func TestAskerCutOff(t *testing.T) {
+	ns, a, id := setup(t)
+	in := startInbox(t, a, id, "one")
 	proxy := newCutter(t, ns.HostPort())
 	via := *a
 	via.Host = proxy.ln.Addr().String()
-	res := askOver(context.Background(), Dial(Addr{NATS: &via}), askRequest())
+	res := askOver(context.Background(), via.Dial(), askRequest())
 	first := waitFor(t, in.q, 1)[0]
 	proxy.setCut(true)
 	waitFor(t, in.q, 0)
-	if e := first.End(); e.State != Withdrawn {
+	if e := first.End(); e.State != inbox.Withdrawn {
 		t.Fatalf("the set cut off ended %+v", e)
 	}
 	proxy.setCut(false)
 	again := waitFor(t, in.q, 1)[0]
-	if err := in.q.Answer(again, Reply{Answers: []prompt.Answer{{Labels: []string{"SQLite"}}}}); err != nil {
-		t.Fatal(err)
-	}
+	answer(t, in.q, again, "SQLite")
 	if r := result(t, res, 10*time.Second); r.err != nil || r.e.Answers[0].Labels[0] != "SQLite" {
 		t.Fatalf("got %+v, %v", r.e, r.err)
 	}
@@ -498,12 +580,12 @@ func TestNATSAskerCutOff(t *testing.T) {
 // An asker whose address has no to= (the server is on this machine) seals
 // its set all the same to the recipient the inbox left on the server: the
 // server's store holds no question.
-func TestNATSSealedWithoutTo(t *testing.T) {
-	ns, a, id := natsSetup(t)
-	in := startNATSInbox(t, a, id, "one")
+func TestSealedWithoutTo(t *testing.T) {
+	ns, a, id := setup(t)
+	in := startInbox(t, a, id, "one")
 	plain := *a
 	plain.To = ""
-	res := askOver(context.Background(), Dial(Addr{NATS: &plain}), askRequest())
+	res := askOver(context.Background(), plain.Dial(), askRequest())
 	set := waitFor(t, in.q, 1)[0]
 	err := filepath.WalkDir(ns.Opts.StoreDir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -521,14 +603,14 @@ func TestNATSSealedWithoutTo(t *testing.T) {
 	if err := in.q.Cancel(set); err != nil {
 		t.Fatal(err)
 	}
-	if r := result(t, res, 10*time.Second); r.err != nil || r.e.Event != EventCancelled {
+	if r := result(t, res, 10*time.Second); r.err != nil || r.e.Event != inbox.EventCancelled {
 		t.Fatalf("got %+v, %v", r.e, r.err)
 	}
 }
 
 // The credentials NATS takes reach the server: a token in the address,
 // and an NKey seed in a file; a wrong one is refused with what to check.
-func TestNATSCredentials(t *testing.T) {
+func TestCredentials(t *testing.T) {
 	kp, err := nkeys.CreateUser()
 	if err != nil {
 		t.Fatal(err)
@@ -557,12 +639,12 @@ func TestNATSCredentials(t *testing.T) {
 		{"nats://" + nkeyed.HostPort() + "/team?nkey=" + seedFile, true},
 		{"nats://" + nkeyed.HostPort() + "/team?nkey=" + otherFile, false},
 	} {
-		a, err := ParseAddr(c.addr)
+		a, err := inbox.ParseAddr(c.addr)
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = Dial(a).Probe(context.Background())
-		var server *ServerError
+		_, err = inbox.Dial(a).Probe(context.Background())
+		var server *inbox.ServerError
 		switch {
 		case c.ok && err != nil:
 			t.Errorf("%s: %v", c.addr, err)
@@ -574,43 +656,33 @@ func TestNATSCredentials(t *testing.T) {
 
 // An inbox whose connection stops carrying anything while it still looks
 // open (a laptop that wakes, before its client notices) does not take the
-// silence for its askers': the sets stay, and are answered once the
-// connection carries again.
-func TestNATSInboxFrozen(t *testing.T) {
-	ns, a, id := natsSetup(t)
+// silence for its askers': no tick of its own came through meanwhile, so
+// no set is withdrawn, and the set shown is answered once the connection
+// carries again.
+func TestInboxFrozen(t *testing.T) {
+	ns, a, id := setup(t)
 	proxy := newCutter(t, ns.HostPort())
 	via := *a
 	via.Host = proxy.ln.Addr().String()
-	in := startNATSInbox(t, &via, id, "one")
-	res := askOver(context.Background(), Dial(Addr{NATS: a}), askRequest())
+	in := startInbox(t, &via, id, "one")
+	res := askOver(context.Background(), a.Dial(), askRequest())
 	set := waitFor(t, in.q, 1)[0]
 	proxy.freeze(true)
-	time.Sleep(natsDead + 2*time.Second)
-	if e := set.End(); e.State != Waiting {
+	time.Sleep(deadAfter + 2*time.Second)
+	if e := set.End(); e.State != inbox.Waiting {
 		t.Fatalf("the set ended %+v while the inbox's connection was frozen", e)
 	}
 	proxy.freeze(false)
-	// The withdrawal the inbox tried, which the server takes once the
-	// connection carries again, takes the set away; its asker, which still
-	// waits, stores it again.
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		v := in.q.Snapshot()
-		if len(v.Sets) == 1 && v.Sets[0] != set {
-			if err := in.q.Answer(v.Sets[0], Reply{Answers: []prompt.Answer{{Labels: []string{"SQLite"}}}}); err != nil {
-				t.Fatal(err)
-			}
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the set was not answerable after the connection came back")
-		}
-		select {
-		case <-v.Changed:
-		case <-time.After(100 * time.Millisecond):
-		}
+	// Ticks and beats flow again: the set stays, and is answered.
+	time.Sleep(deadAfter + time.Second)
+	if e := set.End(); e.State != inbox.Waiting {
+		t.Fatalf("the set ended %+v once the inbox's connection carried again", e)
 	}
+	answer(t, in.q, set, "SQLite")
 	if r := result(t, res, 10*time.Second); r.err != nil || r.e.Answers[0].Labels[0] != "SQLite" {
 		t.Fatalf("got %+v, %v", r.e, r.err)
+	}
+	if strings.Contains(in.said.String(), "withdrawn") {
+		t.Fatalf("the inbox said:\n%s", in.said)
 	}
 }

@@ -1,0 +1,40 @@
+// Package natsinbox is the inbox across machines: askers and the inbox
+// meet on a NATS server with JetStream (nats:// or tls:// in
+// ASKUSER_INBOX), both connecting out to it. It is a transport of package
+// inbox, behind its Remote address, Transport and Listener, and adds its
+// schemes to the addresses inbox.ParseAddr reads. Its rooms: the address
+// (addr.go), the connection and the streams (conn.go), sealing with age
+// and the names a set's secret gives it (seal.go), the asker's side
+// (asker.go) and the inbox's (feed.go).
+//
+// One agent may be hostile, holding the agents' credentials: it can ask,
+// but cannot read another's questions or answers (they are sealed), replace
+// a stored set (a subject takes one message, and a set's secret names its
+// subject), forge an end (only who knows the secret can name the end's
+// subject), fill the server (the streams have limits, and what the inbox
+// cannot open is deleted), or touch the streams (only the inbox's
+// credentials may: see README's permissions).
+package natsinbox
+
+// On NATS, an inbox NAME (Addr.Name) is two JetStream streams, which only
+// the inbox makes and changes (see Addr.setsConfig, Addr.beatsConfig):
+//
+//	ASKUSER_NAME        (the sets) every message stored once, never replaced:
+//	  askuser.NAME.set.ID.N  a copy of a set (a wireSet, sealed to the
+//	                         inbox's recipient), stored for setTTL; its
+//	                         asker stores copy N+1 every setTTL/2
+//	  askuser.NAME.end.END   how the set ended (a wireEnd, sealed to its
+//	                         asker and the inbox), stored for endTTL: the
+//	                         first stored is the end
+//	  askuser.NAME.key       the recipient of the first inbox: askers
+//	                         whose address has no to= seal to it, and an
+//	                         inbox with another identity is refused
+//	ASKUSER-BEATS_NAME  (the beats) the last of each subject kept:
+//	  askuser.NAME.beat.ID   the asker's beat, every beatEvery, and the
+//	                         inbox's tick: the server's time on each says
+//	                         who still waits (see feed.tick)
+//
+// ID and END are digests of the set's secret (setID, endID): only its
+// asker and the inboxes that opened it can name its end. Subjects and
+// headers hold no question. Each side takes its replies under a prefix of
+// its own (Addr.replyPrefix), so that no user of the server sees another's.
