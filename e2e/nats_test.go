@@ -34,12 +34,13 @@ func natsEnv(t *testing.T, addr, config string) []string {
 // printedAddr is the line where askuser inbox says how askers reach it.
 var printedAddr = regexp.MustCompile(`Askers anywhere reach this inbox with ASKUSER_INBOX='([^']+)'`)
 
-// startNATSInbox starts askuser inbox at addr, with line prompts, and
-// returns it once connected, with the address it printed.
-func startNATSInbox(t *testing.T, addr, config string) (*inboxProcess, string) {
+// startNATSInbox starts askuser inbox at addr, with line prompts and the
+// variables env besides, and returns it once connected, with the address
+// it printed.
+func startNATSInbox(t *testing.T, addr, config string, env ...string) (*inboxProcess, string) {
 	t.Helper()
 	cmd := exec.Command(askuserPath(t), "inbox")
-	cmd.Env = natsEnv(t, addr, config)
+	cmd.Env = append(natsEnv(t, addr, config), env...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -288,9 +289,11 @@ func readmeServerConf(t *testing.T) string {
 	return string(m[1])
 }
 
-// With README's permissions, the agents' user can ask and the inbox's user
-// can answer, askers first; the agents' user cannot read the queue.
-func TestNATSReadmePermissions(t *testing.T) {
+// readmeServer starts a NATS server with README's configuration, as README
+// prints it, changed by change when it is not nil, and with one more user
+// of the test's own, test-admin, who may do anything (see admin).
+func readmeServer(t *testing.T, change func(*server.Options)) *natstest.Server {
+	t.Helper()
 	conf := filepath.Join(t.TempDir(), "nats-server.conf")
 	if err := os.WriteFile(conf, []byte(readmeServerConf(t)), 0o600); err != nil {
 		t.Fatal(err)
@@ -299,11 +302,21 @@ func TestNATSReadmePermissions(t *testing.T) {
 	if err != nil {
 		t.Fatalf("README's nats-server.conf: %v", err)
 	}
-	ns := natstest.Start(t, func(o *server.Options) {
+	return natstest.Start(t, func(o *server.Options) {
 		host, port, store := o.Host, o.Port, o.StoreDir
 		*o = *loaded
 		o.Host, o.Port, o.StoreDir, o.NoLog, o.NoSigs = host, port, store, true, true
+		o.Users = append(o.Users, &server.User{Username: "test-admin", Password: "test-admin"})
+		if change != nil {
+			change(o)
+		}
 	})
+}
+
+// With README's permissions, the agents' user can ask and the inbox's user
+// can answer, askers first; the agents' user cannot read the queue.
+func TestNATSReadmePermissions(t *testing.T) {
+	ns := readmeServer(t, nil)
 	config := t.TempDir()
 	inboxURL := fmt.Sprintf("nats://alice-inbox:ALICE-INBOX-PASSWORD@%s/alice", ns.HostPort())
 	in, addr := startNATSInbox(t, inboxURL, config)

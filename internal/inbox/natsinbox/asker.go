@@ -396,16 +396,25 @@ func (a *ask) settled(ctx context.Context) []byte {
 	}
 }
 
-// read returns the event that the set's end means for the asker.
+// read returns the event that the set's end means for the asker. Only
+// who knows the set's secret can store its end (its subject says so); an
+// end that is not sealed to the asker, or that it cannot read, is said to
+// be so, not taken for an inbox gone.
 func (a *ask) read(data []byte) (inbox.Event, error) {
 	where := inbox.Addr{Remote: a.addr}
+	unreadable := func(why string) error {
+		return &inbox.ServerError{Msg: fmt.Sprintf("the end of the questions stored at %s %s: the inbox there is not this version of askuser", a.addr, why)}
+	}
+	if !sealed(data) {
+		return inbox.Event{}, unreadable("is not sealed to this asker")
+	}
 	plain, err := open(data, a.reply, maxMessage)
 	var end wireEnd
 	if err == nil {
 		err = json.Unmarshal(plain, &end)
 	}
 	if err != nil {
-		return inbox.Event{}, &inbox.GoneError{Addr: where, Err: fmt.Errorf("the inbox's end of the questions on the NATS server cannot be read (%w): the inbox is of another version", err)}
+		return inbox.Event{}, unreadable(fmt.Sprintf("cannot be read (%v)", err))
 	}
 	switch end.End {
 	case endWithdrawn:
@@ -426,7 +435,7 @@ func (a *ask) read(data []byte) (inbox.Event, error) {
 			return *end.Answer, nil
 		}
 	}
-	return inbox.Event{}, &inbox.GoneError{Addr: where, Err: fmt.Errorf("the inbox sent an end of an unknown kind %q: it is of another version", end.End)}
+	return inbox.Event{}, unreadable(fmt.Sprintf("is of a kind this asker does not know (%q)", end.End))
 }
 
 // withdraw says that the asker stopped waiting, for every inbox to take

@@ -3,6 +3,7 @@ package natsinbox
 import (
 	"cmp"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -84,7 +85,7 @@ func (l *Listener) Serve(ctx context.Context, srv *inbox.Server) error {
 		tickID: "inbox-" + newSecret()[:16], reported: map[string]int{},
 	}
 	f.ctx, f.cancel = context.WithCancel(context.Background())
-	if err := f.consume(ctx, sets, beats); err != nil {
+	if err := f.consume(ctx, sets, beats, false); err != nil {
 		c.close()
 		return err
 	}
@@ -165,11 +166,16 @@ type feed struct {
 	consMu     sync.Mutex
 	consumers  []jetstream.ConsumeContext
 	setsCons   jetstream.Consumer
+	streams    [2]jetstream.Stream
 	created    [2]time.Time
 	generation atomic.Int64
+	// epoch counts the times the streams were made anew; last is the
+	// sequence number of the last message read of each.
+	epoch atomic.Int64
+	last  [2]atomic.Uint64
 
 	deleteMu sync.Mutex
-	deletes  []uint64
+	deletes  []stored
 	toDelete chan struct{}
 
 	// The loop's own.
@@ -186,12 +192,21 @@ type feed struct {
 	reported    map[string]int
 }
 
+// stored is a message of the sets' stream, by its sequence number in the
+// stream as it was in epoch: a number read before the stream was made
+// anew names another message now.
+type stored struct {
+	epoch int64
+	seq   uint64
+}
+
 // entry is a set the feed knows of.
 type entry struct {
 	id, end string
 	set     *inbox.Set // nil for what is not a set, kept so as to drop its copies
 	reply   string
-	seqs    []uint64  // its copies in the stream
+	sum     [32]byte  // the digest of its message: every copy is the same
+	seqs    []stored  // its copies in the stream
 	posted  time.Time // the server's time of its last copy
 	beat    time.Time // the server's time of its asker's last beat
 	asked   time.Time // the server's time when its asker first asked it
@@ -210,9 +225,10 @@ func (f *feed) do(fn func()) {
 func (f *feed) start() {
 	f.loopDone = make(chan struct{})
 	go f.loop()
-	f.background.Add(3)
+	f.background.Add(4)
 	go f.ticks()
 	go f.watch()
+	go f.resume()
 	go f.deleter()
 }
 
@@ -244,27 +260,32 @@ func (f *feed) stop() {
 	}
 	f.cancel()
 	<-f.loopDone
+	<-done
+	f.background.Wait()
+	// Closed first: a consumer starting itself again stops at once.
+	f.conn.close()
 	f.consMu.Lock()
 	for _, cc := range f.consumers {
 		cc.Stop()
 	}
 	f.consMu.Unlock()
-	<-done
-	f.background.Wait()
-	f.conn.close()
 }
 
-// consume reads both streams from their first message, in new consumers.
-// It runs at the start, and again when a stream was made anew (its store
-// lost).
-func (f *feed) consume(ctx context.Context, sets, beats jetstream.Stream) error {
+// consume reads both streams in new consumers: from their first message
+// at the start, and again when a stream was made anew (its store lost);
+// from the message after the last read when the connection comes back,
+// rather than wait for the consumers to find out that it went.
+func (f *feed) consume(ctx context.Context, sets, beats jetstream.Stream, resume bool) error {
 	f.consMu.Lock()
 	defer f.consMu.Unlock()
 	for _, cc := range f.consumers {
-		cc.Stop()
+		// Not waited for: one that is starting itself again on a
+		// connection that went takes its time, and what it still reads
+		// is dropped (see current).
+		go cc.Stop()
 	}
 	f.consumers = nil
-	gen := f.generation.Add(1)
+	gen, epoch := f.generation.Add(1), f.epoch.Load()
 	onErr := jetstream.ConsumeErrHandler(func(_ jetstream.ConsumeContext, err error) {
 		if errors.Is(err, jetstream.ErrConsumerDeleted) || errors.Is(err, jetstream.ErrStreamNotFound) || errors.Is(err, jetstream.ErrConsumerNotFound) {
 			select {
@@ -273,16 +294,23 @@ func (f *feed) consume(ctx context.Context, sets, beats jetstream.Stream) error 
 			}
 		}
 	})
+	f.streams = [2]jetstream.Stream{sets, beats}
 	for i, s := range []struct {
 		stream  jetstream.Stream
 		filters []string
 		handle  func(jetstream.Msg)
 	}{
-		{sets, []string{f.l.addr.subject("set", "*.*"), f.l.addr.subject("end", "*")}, f.onStored(gen)},
+		{sets, []string{f.l.addr.subject("set", "*.*"), f.l.addr.subject("end", "*")}, f.onStored(gen, epoch)},
 		{beats, nil, f.onBeat(gen)},
 	} {
-		f.created[i] = s.stream.CachedInfo().Created
-		cons, err := s.stream.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{FilterSubjects: s.filters, DeliverPolicy: jetstream.DeliverAllPolicy})
+		cfg := jetstream.OrderedConsumerConfig{FilterSubjects: s.filters, DeliverPolicy: jetstream.DeliverAllPolicy}
+		if last := f.last[i].Load(); resume && last > 0 {
+			cfg.DeliverPolicy, cfg.OptStartSeq = jetstream.DeliverByStartSequencePolicy, last+1
+		} else {
+			f.created[i] = s.stream.CachedInfo().Created
+			f.last[i].Store(0)
+		}
+		cons, err := s.stream.OrderedConsumer(ctx, cfg)
 		if err != nil {
 			return f.conn.streamError(s.stream.CachedInfo().Config.Name, err)
 		}
@@ -311,12 +339,13 @@ func tokens(subject string) []string {
 	return parts[2:]
 }
 
-func (f *feed) onStored(gen int64) func(jetstream.Msg) {
+func (f *feed) onStored(gen, epoch int64) func(jetstream.Msg) {
 	return func(m jetstream.Msg) {
 		md, err := m.Metadata()
 		if err != nil {
 			return
 		}
+		f.last[0].Store(md.Sequence.Stream)
 		t, data := tokens(m.Subject()), m.Data()
 		seq, ts, pending := md.Sequence.Stream, md.Timestamp, md.NumPending
 		waited, _ := strconv.ParseInt(m.Headers().Get(headerWaited), 10, 64)
@@ -324,11 +353,12 @@ func (f *feed) onStored(gen int64) func(jetstream.Msg) {
 			if !f.current(gen) {
 				return
 			}
+			at := stored{epoch: epoch, seq: seq}
 			switch {
 			case len(t) == 3 && t[0] == "set":
-				f.onSet(t[1], m.Subject(), seq, ts, time.Duration(waited)*time.Millisecond, data)
+				f.onSet(t[1], m.Subject(), at, ts, time.Duration(waited)*time.Millisecond, data)
 			case len(t) == 2 && t[0] == "end":
-				f.onEnd(t[1], m.Subject(), seq, ts, data)
+				f.onEnd(t[1], m.Subject(), at, ts, data)
 			}
 			if pending == 0 && !f.caughtUp {
 				f.caughtUp = true
@@ -345,6 +375,7 @@ func (f *feed) onBeat(gen int64) func(jetstream.Msg) {
 		if err != nil || len(t) != 2 {
 			return
 		}
+		f.last[1].Store(md.Sequence.Stream)
 		id, ts := t[1], md.Timestamp
 		f.do(func() {
 			if !f.current(gen) {
@@ -374,23 +405,28 @@ func later(a, b time.Time) time.Time {
 
 // onSet reads a copy of a set. The first copy read is the set: it is
 // opened, checked (its secret must name its subject, and its questions be
-// valid) and shown while its asker beats; later copies only keep it
-// stored. What cannot be opened is told once and deleted.
-func (f *feed) onSet(id, subject string, seq uint64, ts time.Time, waited time.Duration, data []byte) {
+// valid) and shown while its asker beats; later copies, the same bytes,
+// only keep it stored. What cannot be opened, or is not the set known
+// under its id, is told once and deleted, and changes nothing.
+func (f *feed) onSet(id, subject string, at stored, ts time.Time, waited time.Duration, data []byte) {
+	sum := sha256.Sum256(data)
 	if e := f.byID[id]; e != nil {
-		e.posted = later(e.posted, ts)
-		if e.settled {
-			f.delete(seq)
-		} else {
-			e.seqs = append(e.seqs, seq)
+		switch {
+		case e.sum != sum:
+			f.junk(subject, "is not its subject's set: the set stored under that id before is another")
+			f.delete(at)
+		case e.settled:
+			f.delete(at)
+		case !slices.Contains(e.seqs, at):
+			e.posted = later(e.posted, ts)
+			e.seqs = append(e.seqs, at)
 		}
 		return
 	}
 	ws, problem := f.open(id, data)
 	if problem != "" {
 		f.junk(subject, problem)
-		f.delete(seq)
-		f.byID[id] = &entry{id: id, settled: true, since: ts}
+		f.delete(at)
 		if ws != nil {
 			// A set that this inbox will not take, unsealed: its asker is
 			// told why.
@@ -399,7 +435,7 @@ func (f *feed) onSet(id, subject string, seq uint64, ts time.Time, waited time.D
 		}
 		return
 	}
-	e := &entry{id: id, end: endID(ws.Secret), reply: ws.Reply, seqs: []uint64{seq}, posted: ts, asked: ts.Add(-waited), beat: f.early[id]}
+	e := &entry{id: id, end: endID(ws.Secret), reply: ws.Reply, sum: sum, seqs: []stored{at}, posted: ts, asked: ts.Add(-waited), beat: f.early[id]}
 	delete(f.early, id)
 	f.byID[id], f.byEnd[e.end] = e, e
 	set, refused := f.srv.Check(&ws.Request)
@@ -471,12 +507,12 @@ func (f *feed) sayJunk() {
 // its asker: a set still shown here ends as it ended there, and its copies
 // are deleted. An end of no set this inbox knows may be an end of long
 // ago, and is left for its asker, unless it is not even sealed.
-func (f *feed) onEnd(end, subject string, seq uint64, ts time.Time, data []byte) {
+func (f *feed) onEnd(end, subject string, at stored, ts time.Time, data []byte) {
 	e := f.byEnd[end]
 	if e == nil {
 		if !sealed(data) && !f.l.addr.Plaintext {
 			f.junk(subject, "is not a sealed end of a set")
-			f.delete(seq)
+			f.delete(at)
 		}
 		return
 	}
@@ -692,8 +728,8 @@ func (f *feed) publish(e *entry, w wireEnd, what string) {
 			cancel()
 			switch {
 			case err == nil:
-				for _, seq := range seqs {
-					f.delete(seq)
+				for _, at := range seqs {
+					f.delete(at)
 				}
 				return
 			case errors.Is(err, errEndTaken):
@@ -734,17 +770,17 @@ func (f *feed) endedElsewhere(end string) string {
 
 // deleteCopies deletes the copies of e's set: it has ended.
 func (f *feed) deleteCopies(e *entry) {
-	for _, seq := range e.seqs {
-		f.delete(seq)
+	for _, at := range e.seqs {
+		f.delete(at)
 	}
 	e.seqs = nil
 }
 
-// delete has seq deleted from the sets' stream, by the deleter: the loop
-// does not wait on the server.
-func (f *feed) delete(seq uint64) {
+// delete has a message deleted from the sets' stream, by the deleter: the
+// loop does not wait on the server.
+func (f *feed) delete(at stored) {
 	f.deleteMu.Lock()
-	f.deletes = append(f.deletes, seq)
+	f.deletes = append(f.deletes, at)
 	f.deleteMu.Unlock()
 	select {
 	case f.toDelete <- struct{}{}:
@@ -766,12 +802,39 @@ func (f *feed) deleter() {
 		seqs := f.deletes
 		f.deletes = nil
 		f.deleteMu.Unlock()
-		for _, seq := range seqs {
+		if !f.sameStream() {
+			// The stream was made anew, and the watcher is told: its
+			// numbers are not those read.
+			continue
+		}
+		for _, at := range seqs {
+			if at.epoch != f.epoch.Load() {
+				// Read before the stream was made anew.
+				continue
+			}
 			ctx, cancel := context.WithTimeout(f.ctx, inbox.ProbeTimeout)
-			_ = f.sets.DeleteMsg(ctx, seq)
+			_ = f.sets.DeleteMsg(ctx, at.seq)
 			cancel()
 		}
 	}
+}
+
+// sameStream reports whether the sets' stream is the one the consumers
+// read, and tells the watcher when it is not (or cannot be told).
+func (f *feed) sameStream() bool {
+	ctx, cancel := context.WithTimeout(f.ctx, inbox.ProbeTimeout)
+	defer cancel()
+	info, err := f.sets.Info(ctx)
+	f.consMu.Lock()
+	same := err == nil && info.Created.Equal(f.created[0])
+	f.consMu.Unlock()
+	if !same {
+		select {
+		case f.kick <- struct{}{}:
+		default:
+		}
+	}
+	return same
 }
 
 // ticks stores the inbox's tick every beatEvery, until it quits.
@@ -805,13 +868,35 @@ func (f *feed) watch() {
 			return
 		case <-t.C:
 		case <-f.kick:
-		case <-f.conn.reconnected:
-			f.l.say("Connected to the NATS server at %s again.\n", f.l.addr.ServerURL())
 		}
 		f.check()
 	}
 }
 
+// resume starts the consumers again when the connection comes back, from
+// the message after the last read, at once: they would find out that it
+// went only after a while (a laptop that wakes). The watcher finds out
+// whether the streams were made anew meanwhile.
+func (f *feed) resume() {
+	defer f.background.Done()
+	for {
+		select {
+		case <-f.ctx.Done():
+			return
+		case <-f.conn.reconnected:
+		}
+		f.l.say("Connected to the NATS server at %s again.\n", f.l.addr.ServerURL())
+		f.consMu.Lock()
+		sets, beats := f.streams[0], f.streams[1]
+		f.consMu.Unlock()
+		if err := f.consume(f.ctx, sets, beats, true); err != nil {
+			f.l.say("%v.\n", err)
+		}
+	}
+}
+
+// check starts the consumers again from the start, when a stream was made
+// anew (its store lost), or made again when it is missing.
 func (f *feed) check() {
 	ctx, cancel := context.WithTimeout(f.ctx, inbox.ProbeTimeout)
 	defer cancel()
@@ -829,13 +914,18 @@ func (f *feed) check() {
 	if !renewed {
 		return
 	}
+	// What was read of the streams names other messages now.
+	f.epoch.Add(1)
 	sets, beats, err := f.conn.openStreams(ctx, f.l.say)
+	if err == nil {
+		err = f.l.claimKey(ctx, f.conn)
+	}
 	if err != nil {
 		f.l.say("The inbox's streams on the NATS server were removed, and could not be made again: %v.\n", err)
 		return
 	}
 	f.l.say("The inbox's streams on the NATS server were made anew (their store was lost): reading them again.\n")
-	if err := f.consume(f.ctx, sets, beats); err != nil {
+	if err := f.consume(f.ctx, sets, beats, false); err != nil {
 		f.l.say("%v.\n", err)
 		return
 	}

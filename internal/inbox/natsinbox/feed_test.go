@@ -288,7 +288,7 @@ func TestAnsweredAsEndArrives(t *testing.T) {
 	f, in, e := handFeed(t, a, id, "one")
 	f.show(e)
 	answer(t, in.q, e.set, "SQLite")
-	f.onEnd(e.end, "", 1, time.Now(), otherEnd(t, f, id, "two", e))
+	f.onEnd(e.end, "", stored{seq: 1}, time.Now(), otherEnd(t, f, id, "two", e))
 	f.settle(e)
 	f.ending.Wait()
 	if said := in.said.String(); !strings.Contains(said, "was not sent: they were answered elsewhere (by two) first") {
@@ -301,7 +301,7 @@ func TestAnsweredAsEndArrives(t *testing.T) {
 func TestEndBeforeShown(t *testing.T) {
 	_, a, id := setup(t)
 	f, in, e := handFeed(t, a, id, "one")
-	f.onEnd(e.end, "", 1, time.Now(), otherEnd(t, f, id, "two", e))
+	f.onEnd(e.end, "", stored{seq: 1}, time.Now(), otherEnd(t, f, id, "two", e))
 	f.show(e)
 	if v := in.q.Snapshot(); len(v.Sets) != 0 {
 		t.Fatalf("the queue holds %d sets", len(v.Sets))
@@ -684,5 +684,33 @@ func TestInboxFrozen(t *testing.T) {
 	}
 	if strings.Contains(in.said.String(), "withdrawn") {
 		t.Fatalf("the inbox said:\n%s", in.said)
+	}
+}
+
+// A server that loses its store loses nothing shown: the inbox makes its
+// streams anew, and the answers given then reach their askers.
+func TestStoreLost(t *testing.T) {
+	ns, a, id := setup(t)
+	in := startInbox(t, a, id, "one")
+	res := askOver(context.Background(), a.Dial(), askRequest())
+	set := waitFor(t, in.q, 1)[0]
+	ns.Stop()
+	entries, _ := os.ReadDir(ns.Opts.StoreDir)
+	for _, e := range entries {
+		if err := os.RemoveAll(filepath.Join(ns.Opts.StoreDir, e.Name())); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ns.Restart()
+	deadline := time.Now().Add(15 * time.Second)
+	for !strings.Contains(in.said.String(), "made anew") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the inbox said:\n%s", in.said)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	answer(t, in.q, set, "SQLite")
+	if r := result(t, res, 10*time.Second); r.err != nil || r.e.Answers[0].Labels[0] != "SQLite" {
+		t.Fatalf("got %+v, %v\n%s", r.e, r.err, in.said)
 	}
 }

@@ -1,0 +1,176 @@
+package natsinbox
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"filippo.io/age"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/askuser/askuser/internal/inbox"
+)
+
+// spy reads the sets stored on the server at a as the inbox would, with
+// id, and hands each on, opened.
+func spy(t *testing.T, a *Addr, id *age.X25519Identity) <-chan wireSet {
+	t.Helper()
+	nc, err := nats.Connect(a.ServerURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	sets := make(chan wireSet, 16)
+	_, err = nc.Subscribe(a.subject("set", "*.1"), func(m *nats.Msg) {
+		plain, err := open(m.Data, id, maxMessage)
+		var ws wireSet
+		if err == nil && json.Unmarshal(plain, &ws) == nil {
+			sets <- ws
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sets
+}
+
+// endAs stores an end of the set ws, sealed to its asker, as an inbox
+// would.
+func endAs(t *testing.T, c *conn, ws wireSet, w wireEnd) {
+	t.Helper()
+	plain, _ := json.Marshal(w)
+	to, err := recipients(ws.Reply)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := seal(plain, to...)
+	if err == nil {
+		err = c.publishEnd(context.Background(), endID(ws.Secret), body)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func nextSet(t *testing.T, sets <-chan wireSet) wireSet {
+	t.Helper()
+	select {
+	case ws := <-sets:
+		return ws
+	case <-time.After(10 * time.Second):
+		t.Fatal("no set was stored")
+	}
+	return wireSet{}
+}
+
+// An asker told that an inbox heard no beat of it, while it waits, asks
+// again, as often as it is told (a re-post costs it nothing: the inbox, or
+// the asker, was away), each time under a new id, and is never told
+// "went away" for it.
+func TestAskerAsksAgain(t *testing.T) {
+	_, a, id := setup(t)
+	sets := spy(t, a, id)
+	res := askOver(context.Background(), a.Dial(), askRequest())
+	c, err := dial(a, roleInbox, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.close()
+	seen := map[string]bool{}
+	var ws wireSet
+	for i := 0; i < 5; i++ {
+		ws = nextSet(t, sets)
+		if seen[ws.Secret] {
+			t.Fatalf("asked again under the same secret")
+		}
+		seen[ws.Secret] = true
+		endAs(t, c, ws, wireEnd{End: endWithdrawn, Reason: "nothing heard from the asker for 3s", Unheard: true})
+	}
+	ws = nextSet(t, sets)
+	endAs(t, c, ws, wireEnd{End: inbox.EventCancelled, By: "inbox"})
+	if r := result(t, res, 10*time.Second); r.err != nil || r.e.Event != inbox.EventCancelled {
+		t.Fatalf("got %+v, %v", r.e, r.err)
+	}
+}
+
+// An end that the asker cannot read is told as what it is, naming where it
+// is stored, never as the inbox gone.
+func TestAskerUnreadableEnd(t *testing.T) {
+	_, a, id := setup(t)
+	c, err := dial(a, roleInbox, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.close()
+	for _, end := range []func(ws wireSet) []byte{
+		func(wireSet) []byte { return []byte(`{"end":"answered","by":"your-boss"}`) },
+		func(ws wireSet) []byte {
+			to, _ := recipients(ws.Reply)
+			b, _ := seal([]byte("not json"), to...)
+			return b
+		},
+		func(ws wireSet) []byte {
+			to, _ := recipients(ws.Reply)
+			b, _ := seal([]byte(`{"end":"promoted"}`), to...)
+			return b
+		},
+	} {
+		sets := spy(t, a, id)
+		res := askOver(context.Background(), a.Dial(), askRequest())
+		ws := nextSet(t, sets)
+		if err := c.publishEnd(context.Background(), endID(ws.Secret), end(ws)); err != nil {
+			t.Fatal(err)
+		}
+		r := result(t, res, 10*time.Second)
+		var server *inbox.ServerError
+		if !errors.As(r.err, &server) || !strings.Contains(r.err.Error(), "the end of the questions stored at "+a.String()) || strings.Contains(r.err.Error(), "went away") {
+			t.Errorf("got %v", r.err)
+		}
+	}
+}
+
+// The set of an asker that stops waiting leaves the server within setTTL
+// when no inbox runs to delete it: withdrawn, or killed without a word.
+func TestSetLeavesWithoutInbox(t *testing.T) {
+	defer func(ttl time.Duration) { setTTL = ttl }(setTTL)
+	setTTL = 2 * time.Second
+	_, a, id := setup(t)
+	sets := spy(t, a, id)
+	ctx, cancel := context.WithCancel(context.Background())
+	res := askOver(ctx, a.Dial(), askRequest())
+	nextSet(t, sets)
+	silent, c := newAsk(t, a, a.To)
+	if err := silent.post(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	nextSet(t, sets)
+	js, _ := jetstream.New(c.nc)
+	s, err := js.Stream(context.Background(), a.setsStream())
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := func() int {
+		info, err := s.Info(context.Background(), jetstream.WithSubjectFilter(a.subject("set", ">")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(info.State.Subjects)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for count() < 2 {
+		if time.Now().After(deadline) {
+			t.Fatal("the sets were not stored")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cancel()
+	result(t, res, 5*time.Second)
+	time.Sleep(setTTL + 2*time.Second)
+	if n := count(); n != 0 {
+		t.Fatalf("%d copies of sets are stored %s after their askers stopped", n, setTTL+2*time.Second)
+	}
+}
