@@ -60,8 +60,10 @@ server with JetStream: ASKUSER_INBOX=nats://[USER:PASSWORD@]HOST:PORT/NAME
 an age identity in $XDG_CONFIG_HOME/askuser/inbox.age and prints the
 address to give askers, with to= its recipient: they seal their questions
 to it, and the answers come back sealed to them. Sets wait on the server
-until answered, whether an inbox runs or not; several inboxes with the same
-address and identity share the queue, and the first answer wins.
+until answered, whether an inbox runs or not, and a set is withdrawn only
+when the server saw no beat of its asker for a few seconds; several inboxes
+with the same address and a copy of the first one's identity share the
+queue, and the first answer wins.
 
 --web also shows the queue on a web page, at an address with a token of its
 own that the inbox prints (--open opens it in $BROWSER, else the system's

@@ -577,7 +577,9 @@ func TestNATSHostileAnswerWhileDown(t *testing.T) {
 	ns.Stop()
 	in.screen.waitFor(t, "Lost the NATS server", 10*time.Second)
 	in.type_(t, "sqlite")
-	time.Sleep(2 * time.Second)
+	// Long enough for the inbox to try again and again, as the answer
+	// waits to be stored.
+	time.Sleep(5 * time.Second)
 	ns.Restart()
 	a.answered(t, 0, sqlite)
 	time.Sleep(2 * time.Second)
