@@ -169,14 +169,16 @@ func (e *UnavailableError) Unwrap() error { return e.Err }
 // answered.
 var ErrNoAnswer = errors.New("the answer input ended before every question was answered")
 
-// SilentError is ErrNoAnswer (Err) from an asker whose input ended before
-// it gave anything at all: it asked nobody, and the questions may be
-// handed on to another way of reaching the person.
-type SilentError struct{ Err error }
+// NobodyError is an asker that asked nobody, and Err says why: line
+// prompts whose input (not a terminal) ended before it gave anything at
+// all (Err is then ErrNoAnswer), or a client that declined its form sooner
+// than a person could read it. The questions may be handed on to the next
+// way of reaching the person.
+type NobodyError struct{ Err error }
 
-func (e *SilentError) Error() string { return e.Err.Error() }
+func (e *NobodyError) Error() string { return e.Err.Error() }
 
-func (e *SilentError) Unwrap() error { return e.Err }
+func (e *NobodyError) Unwrap() error { return e.Err }
 
 // ShortError is ErrNoAnswer, saying how many questions were answered before
 // the input ended.

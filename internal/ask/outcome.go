@@ -156,9 +156,9 @@ var outcomes = []outcome{
 		tool: func(error) string {
 			return "Error: Cancelled: the person closed the questions without answering." + dont
 		}},
-	{is: isType[*elicit.RequestError], code: exit(ExitUnavailable), cli: plain,
+	{is: isType[*prompt.NobodyError], code: exit(ExitUnavailable), cli: plain,
 		tool: func(err error) string {
-			return fmt.Sprintf("Error: %s. Tell the person, who can run askuser mcp with --ui web.", Capitalize(as[*elicit.RequestError](err).Error()))
+			return fmt.Sprintf("Error: %s. Tell the person, who can run askuser mcp with --ui web.", Capitalize(as[*prompt.NobodyError](err).Error()))
 		}},
 	{is: isType[*SignalError], code: signalCode, cli: func(err error, _ string) string {
 		return fmt.Sprintf("Error: Stopped by %s\n", as[*SignalError](err).Name())

@@ -239,7 +239,7 @@ type fallbackAsker struct {
 // next returns the asker of the way after here to ask again with, when
 // err says that the answer input gave nothing at all and the inbox answers.
 func (f *fallbackAsker) next(err error) (prompt.Asker, bool) {
-	if !errors.As(err, new(*prompt.SilentError)) {
+	if !errors.As(err, new(*prompt.NobodyError)) {
 		return nil, false
 	}
 	route, probe := commandLineRoute(f.env, f.o, nil, &routed{})

@@ -314,7 +314,7 @@ func (s *Server) ask(ctx context.Context, req *mcp.CallToolRequest, qs []schema.
 		from = i + 1
 		if i < forms {
 			answers, more, err := s.elicit(ctx, req, qs)
-			var failed *elicit.RequestError
+			var failed *prompt.NobodyError
 			if !errors.As(err, &failed) || s.opts.Elicitation == ElicitOnly {
 				return answers, more, err
 			}
@@ -377,7 +377,7 @@ func (s *Server) quickest() time.Duration {
 
 // passOver tells the person, on stderr and in the client's log, that the
 // client's form asked them nothing and why, before another way asks.
-func (s *Server) passOver(ctx context.Context, req *mcp.CallToolRequest, failed *elicit.RequestError) {
+func (s *Server) passOver(ctx context.Context, req *mcp.CallToolRequest, failed *prompt.NobodyError) {
 	text := ask.Capitalize(failed.Error()) + ". Asking another way."
 	_, _ = fmt.Fprintf(s.opts.Log, "askuser mcp: %s\n", text)
 	s.notice(ctx, req, text)
