@@ -11,6 +11,7 @@ import (
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/prompt/tui"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -47,8 +48,13 @@ func (f *askFlags) resolve(cmd *cobra.Command, env *Env) (ask.Options, error) {
 	if err != nil {
 		return ask.Options{}, err
 	}
-	o := ask.Options{Mode: mode, TTY: f.tty, Bell: f.bell, Open: f.open}
-	if o.Listen, err = checkWebFlags(mode, f, cmd.Flags().Changed("listen")); err != nil {
+	o := ask.Options{
+		Mode: mode, TTY: f.tty, Bell: f.bell,
+		Color:         tui.ColorEnabled(env.Getenv, true),
+		NotifyCommand: env.Getenv("ASKUSER_NOTIFY_COMMAND"),
+		Web:           ask.WebOptions{Open: f.open, Browser: env.Getenv("BROWSER")},
+	}
+	if o.Web.Listen, err = checkWebFlags(mode, f, cmd.Flags().Changed("listen")); err != nil {
 		return ask.Options{}, err
 	}
 	if o.Plain, err = accessible(env.Getenv); err != nil {

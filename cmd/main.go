@@ -56,7 +56,7 @@ type Env struct {
 
 // engine is what the ask engine needs of env.
 func (env *Env) engine() *ask.Env {
-	return &ask.Env{IO: env.IO, Getenv: env.Getenv, WatchSignals: env.WatchSignals}
+	return &ask.Env{IO: env.IO, WatchSignals: env.WatchSignals}
 }
 
 // Main runs askuser with the process's arguments, streams and signals, and

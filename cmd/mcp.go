@@ -11,21 +11,21 @@ import (
 
 	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/internal/mcpserver"
 	"github.com/askuser/askuser/schema"
 )
 
 // mcpOptions are what askuser mcp needs, resolved from its flags.
 type mcpOptions struct {
-	ui      ask.UI // auto, elicit, inbox or web
-	name    string // the tool's name
-	key     schema.KeyBy
-	arrays  bool // --arrays, as for askuser
-	timeout time.Duration
-	// inbox is where the inbox is, for auto and --ui inbox. Its from is
-	// --from, else ASKUSER_FROM; when both are empty, each call names the
-	// MCP client that made it.
-	inbox ask.InboxOptions
+	name   string // the tool's name
+	key    schema.KeyBy
+	arrays bool // --arrays, as for askuser
+	// ask is how each call reaches the person: --ui, --timeout, and where
+	// the inbox is, for auto and --ui inbox. The inbox's From is --from,
+	// else ASKUSER_FROM; when both are empty, each call names the MCP
+	// client that made it.
+	ask ask.Options
 }
 
 // mcpLong is askuser mcp's help.
@@ -106,20 +106,25 @@ func (f *mcpFlags) resolve(cmd *cobra.Command, env *Env) (mcpOptions, error) {
 	given := cmd.Flags().Changed
 	opts := mcpOptions{name: f.name}
 	var err error
-	if opts.ui, err = mcpUI(f.ui, given("ui"), env); err != nil {
+	if opts.ask.Mode, err = mcpUI(f.ui, given("ui"), env); err != nil {
 		return opts, err
 	}
-	if opts.ui == ask.UIAuto || opts.ui == ask.UIInbox {
-		if opts.inbox.Addr, err = inbox.AddrFromEnv(env.Getenv); err != nil {
+	if opts.ask.Mode == ask.UIAuto || opts.ask.Mode == ask.UIInbox {
+		if opts.ask.Inbox.Addr, err = inbox.AddrFromEnv(env.Getenv); err != nil {
 			return opts, inboxAddrError(err)
 		}
-		opts.inbox.Limits = limitsFromEnv(env.Getenv)
+		opts.ask.Inbox.Limits = limitsFromEnv(env.Getenv)
 	}
 	from := f.from
 	if !given("from") {
 		from = env.Getenv("ASKUSER_FROM")
 	}
-	opts.inbox.From = ask.CutFrom(from)
+	opts.ask.Inbox.From = ask.CutFrom(from)
+	// The page is on this machine, opened in the browser.
+	opts.ask.Web = ask.WebOptions{Open: true, Browser: env.Getenv("BROWSER")}
+	if opts.ask.Web.Listen, err = localhttp.ParseAddr(localhttp.DefaultAddr); err != nil {
+		return opts, err
+	}
 	if !toolName().MatchString(f.name) {
 		return opts, ask.UsageErrorf("invalid --name %q: use 1-64 letters, digits, _ or -", f.name)
 	}
@@ -129,7 +134,7 @@ func (f *mcpFlags) resolve(cmd *cobra.Command, env *Env) (mcpOptions, error) {
 	if opts.arrays, err = arraysOption(f.arrays, given("arrays"), env); err != nil {
 		return opts, err
 	}
-	opts.timeout, err = timeoutOption(f.timeout, given("timeout"), env)
+	opts.ask.Timeout, err = timeoutOption(f.timeout, given("timeout"), env)
 	return opts, err
 }
 
@@ -178,10 +183,15 @@ func mcpRun(ctx context.Context, env *Env, opts mcpOptions) error {
 		Implementation: &mcp.Implementation{Name: "askuser", Title: "askuser", Version: strings.Fields(env.Build.String())[1]},
 		Tool:           tool,
 		Request:        ask.Request{Schema: sch, Key: opts.key, Arrays: opts.arrays, Presets: presets},
-		Timeout:        opts.timeout,
-		Log:            env.IO.ErrOut,
+		Route: func(own *ask.Way, from string) *ask.Route {
+			o := opts.ask
+			if o.Inbox.From == "" {
+				o.Inbox.From = from
+			}
+			return ask.NewPlace(env.engine(), o, nil).Client(o, own)
+		},
+		Log: env.IO.ErrOut,
 	}
-	o.Elicitation, o.Ways = mcpWays(env, opts)
 	if env.IO.InTTY {
 		_, _ = fmt.Fprintln(env.IO.ErrOut, "askuser mcp is an MCP server: it reads the protocol on stdin, for an MCP client to start it (see askuser mcp --help). Ctrl+D ends it.")
 	}
@@ -197,18 +207,4 @@ func mcpRun(ctx context.Context, env *Env, opts mcpOptions) error {
 		return context.Cause(ctx)
 	}
 	return nil
-}
-
-// mcpWays are when askuser mcp asks through the client's own interface,
-// and the other ways of asking, in the order auto tries them.
-func mcpWays(env *Env, opts mcpOptions) (mcpserver.Elicitation, []mcpserver.Way) {
-	switch opts.ui {
-	case ask.UIElicit:
-		return mcpserver.ElicitOnly, nil
-	case ask.UIInbox:
-		return mcpserver.ElicitNever, []mcpserver.Way{mcpserver.InboxWay(opts.inbox, env.IO.ErrOut)}
-	case ask.UIWeb:
-		return mcpserver.ElicitNever, []mcpserver.Way{mcpserver.WebWay(env.engine())}
-	}
-	return mcpserver.ElicitWhenDeclared, []mcpserver.Way{mcpserver.InboxWay(opts.inbox, env.IO.ErrOut), mcpserver.WebWay(env.engine())}
 }

@@ -97,7 +97,7 @@ func TestToolErrorText(t *testing.T) {
 		{prompt.ErrCancelled, "Error: Cancelled: the person closed the questions without answering. Do not ask again at once"},
 		{ErrClientGone, "Error: The MCP client went away, and the questions were withdrawn."},
 		{&EndedError{Err: errors.New("the inbox closed")}, "Error: The inbox closed. Do not ask again at once"},
-		{&prompt.UnavailableError{Err: &NoWayError{Reasons: []string{"inbox: none"}, Hints: []string{"Start it."}}}, "Error: None. Start it."},
+		{&prompt.UnavailableError{Err: &NoWayError{Ways: []string{"inbox"}, Errs: []error{errors.New("none")}, Hints: []string{"Start it."}}}, "Error: None. Start it."},
 		{&schema.ValidationError{Problems: []schema.Problem{{Path: "questions", Message: "required"}}}, "Error: Validation failed\n- questions: required"},
 		{errors.New("disk full"), "Error: Disk full"},
 	} {
