@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/prompt"
-	"github.com/askuser/askuser/prompt/elicit"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -86,14 +85,6 @@ func (e *SingleQuotesError) Error() string { return e.Err.Error() }
 
 func (e *SingleQuotesError) Unwrap() error { return e.Err }
 
-// Why a call of askuser mcp stopped waiting other than for an answer. Their
-// text is what a web page shows when its question is withdrawn.
-var (
-	ErrClientCancelled = errors.New("the MCP client cancelled the request")
-	ErrClientGone      = errors.New("the MCP client went away")
-	ErrStopped         = errors.New("askuser mcp stopped")
-)
-
 // usageLine is shown after the errors that mean "this is not how to call
 // me", for the command that was run, cmdPath: askuser validate reads the
 // questions as askuser does, and every other command that reads them
@@ -105,9 +96,9 @@ func usageLine(cmdPath string) string {
 	return `Usage: askuser '{"questions":[...]}'`
 }
 
-// dont is what a tool error tells the model after an outcome that asking
-// again at once would only repeat.
-const dont = " Do not ask again at once: carry on with what you know, or stop and say what you need."
+// DontAskAgain is what a tool error tells the model after an outcome that
+// asking again at once would only repeat.
+const DontAskAgain = " Do not ask again at once: carry on with what you know, or stop and say what you need."
 
 // outcome is one kind of outcome: how to tell it, its exit code, and its
 // words on the command line (stderr) and to a model (an MCP tool error).
@@ -120,12 +111,11 @@ type outcome struct {
 }
 
 // outcomes is the one table of outcomes, in the order they are told
-// apart: the first that matches an error is its outcome. Some come only
-// from askuser mcp (a form, the client); they still have the code the
-// command line would give them.
+// apart: the first that matches an error is its outcome. Those of the
+// MCP client's own (its forms, its requests) are worded by askuser mcp.
 var outcomes = []outcome{
 	{is: isType[*EndedError], code: exit(ExitUnavailable), cli: plain,
-		tool: func(err error) string { return fmt.Sprintf("Error: %s.", Capitalize(err.Error())) + dont }},
+		tool: func(err error) string { return fmt.Sprintf("Error: %s.", Capitalize(err.Error())) + DontAskAgain }},
 	{is: isErr(ErrDeclined), code: exit(ExitError), cli: func(error, string) string { return "" }},
 	{is: isType[*UsageError], code: exit(ExitUsage), cli: usageReport},
 	{is: isType[*schema.LimitError], code: exit(ExitUsage), cli: plain},
@@ -134,12 +124,6 @@ var outcomes = []outcome{
 	{is: isType[*schema.TooLargeError], code: exit(ExitInvalid), cli: func(error, string) string {
 		return fmt.Sprintf("Error: Input too large: the questions are larger than 1 MiB (%d bytes); shorten them\n", schema.MaxInputSize)
 	}},
-	{is: isErr(elicit.ErrDeclined), code: exit(ExitCancel), cli: plain,
-		tool: func(error) string { return "Error: The person declined to answer." + dont }},
-	{is: isType[*elicit.ClientError], code: exit(ExitError), cli: plain,
-		tool: func(err error) string {
-			return fmt.Sprintf("Error: %s; no answers were taken from it.", Capitalize(as[*elicit.ClientError](err).Error()))
-		}},
 	{is: isType[*prompt.UnavailableError], code: exit(ExitUnavailable), cli: plain, tool: unavailableText},
 	{is: isType[*NoPersonError], code: exit(ExitNoAnswer),
 		cli: func(err error, _ string) string { return as[*NoPersonError](err).report() }},
@@ -148,25 +132,17 @@ var outcomes = []outcome{
 	{is: isType[*TimeoutError], code: exit(ExitTimeout),
 		cli: func(err error, _ string) string { return errorLine(as[*TimeoutError](err)) },
 		tool: func(err error) string {
-			return fmt.Sprintf("Error: Timed out after %s: nobody answered in time.", as[*TimeoutError](err).After) + dont
+			return fmt.Sprintf("Error: Timed out after %s: nobody answered in time.", as[*TimeoutError](err).After) + DontAskAgain
 		}},
 	{is: isErr(context.DeadlineExceeded), code: exit(ExitTimeout), cli: plain},
 	{is: isErr(prompt.ErrCancelled), code: exit(ExitCancel),
 		cli: func(error, string) string { return "Error: Cancelled by the user\n" },
 		tool: func(error) string {
-			return "Error: Cancelled: the person closed the questions without answering." + dont
-		}},
-	{is: isType[*prompt.NobodyError], code: exit(ExitUnavailable), cli: plain,
-		tool: func(err error) string {
-			return fmt.Sprintf("Error: %s. Tell the person, who can run askuser mcp with --ui web.", Capitalize(as[*prompt.NobodyError](err).Error()))
+			return "Error: Cancelled: the person closed the questions without answering." + DontAskAgain
 		}},
 	{is: isType[*SignalError], code: signalCode, cli: func(err error, _ string) string {
 		return fmt.Sprintf("Error: Stopped by %s\n", as[*SignalError](err).Name())
 	}},
-	{is: withdrawn, code: exit(ExitCancel), cli: plain,
-		tool: func(err error) string {
-			return fmt.Sprintf("Error: %s, and the questions were withdrawn.", Capitalize(err.Error()))
-		}},
 }
 
 // Outcome says what the outcome err means on the command line: the text to
@@ -221,11 +197,6 @@ func isErr(target error) func(error) bool {
 
 func exit(code int) func(error) int {
 	return func(error) int { return code }
-}
-
-// withdrawn matches a call that the client or the server ended.
-func withdrawn(err error) bool {
-	return errors.Is(err, ErrClientCancelled) || errors.Is(err, ErrClientGone) || errors.Is(err, ErrStopped)
 }
 
 // signalCode is the exit code of the signal that ended the run.

@@ -115,7 +115,7 @@ func (s *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	owed := s.active
 	s.mu.Unlock()
 	replied := output.replied()
-	stop(ask.ErrStopped)
+	stop(errStopped)
 	s.calls.Wait()
 	// The session writes nothing once it is closing: the replies of the
 	// calls just ended go out first.
@@ -150,7 +150,7 @@ func (s *Server) leave() {
 // call handles one call of the tool.
 func (s *Server) call(reqCtx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	if !s.enter() {
-		return toolError(ask.ErrStopped), nil
+		return toolError(errStopped), nil
 	}
 	defer s.leave()
 	c, err := s.prepare(req.Params.Arguments)
@@ -199,12 +199,12 @@ func (s *Server) callContext(reqCtx context.Context) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(context.WithoutCancel(reqCtx))
 	stopReq := context.AfterFunc(reqCtx, func() {
 		if errors.Is(context.Cause(reqCtx), io.EOF) {
-			cancel(ask.ErrClientGone)
+			cancel(errClientGone)
 		} else {
-			cancel(ask.ErrClientCancelled)
+			cancel(errClientCancelled)
 		}
 	})
-	stopSrv := context.AfterFunc(s.ctx, func() { cancel(ask.ErrStopped) })
+	stopSrv := context.AfterFunc(s.ctx, func() { cancel(errStopped) })
 	return ctx, func() {
 		stopReq()
 		stopSrv()
@@ -369,8 +369,37 @@ func (s *Server) notice(ctx context.Context, req *mcp.CallToolRequest, text stri
 	_ = req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: "notice", Logger: "askuser", Data: text}) //nolint:staticcheck // see above
 }
 
+// Why a call stopped waiting other than for an answer. Their text is what
+// a web page shows when its questions are withdrawn.
+var (
+	errClientCancelled = errors.New("the MCP client cancelled the request")
+	errClientGone      = errors.New("the MCP client went away")
+	errStopped         = errors.New("askuser mcp stopped")
+)
+
 // toolError is the result of a call that got no answers: what happened,
 // and what to do next, worded for the model.
 func toolError(err error) *mcp.CallToolResult {
-	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: ask.ToolErrorText(err)}}}
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: toolText(err)}}}
+}
+
+// toolText words the outcomes that are the MCP client's and the call's
+// own, and has the engine word the others (see ask.ToolErrorText).
+func toolText(err error) string {
+	var (
+		client *elicit.ClientError
+		nobody *prompt.NobodyError
+	)
+	switch {
+	case errors.Is(err, elicit.ErrDeclined):
+		return "Error: The person declined to answer." + ask.DontAskAgain
+	case errors.As(err, &client):
+		return fmt.Sprintf("Error: %s; no answers were taken from it.", ask.Capitalize(client.Error()))
+	case errors.As(err, &nobody):
+		// The client's form asked nobody, and no way came after it.
+		return fmt.Sprintf("Error: %s. Tell the person, who can run askuser mcp with --ui web.", ask.Capitalize(nobody.Error()))
+	case errors.Is(err, errClientCancelled), errors.Is(err, errClientGone), errors.Is(err, errStopped):
+		return fmt.Sprintf("Error: %s, and the questions were withdrawn.", ask.Capitalize(err.Error()))
+	}
+	return ask.ToolErrorText(err)
 }

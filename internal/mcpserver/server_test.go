@@ -15,6 +15,7 @@ import (
 
 	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/prompt/elicit"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -348,5 +349,25 @@ func TestRoute(t *testing.T) {
 				t.Errorf("%q, ways probed %v; want %q, %v", text, probed, tc.want, tc.wantProbed)
 			}
 		})
+	}
+}
+
+// What a call tells the model of the outcomes that are the client's and
+// the call's own; the engine words the others.
+func TestToolText(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{elicit.ErrDeclined, "Error: The person declined to answer. Do not ask again at once"},
+		{&elicit.ClientError{Msg: "nothing"}, "Error: The MCP client replied to the form with nothing; no answers were taken from it."},
+		{&prompt.NobodyError{Err: errors.New("the MCP client could not show the form: no")}, "Error: The MCP client could not show the form: no. Tell the person, who can run askuser mcp with --ui web."},
+		{errClientGone, "Error: The MCP client went away, and the questions were withdrawn."},
+		{errStopped, "Error: Askuser mcp stopped, and the questions were withdrawn."},
+		{prompt.ErrCancelled, "Error: Cancelled: the person closed the questions without answering."},
+	} {
+		if got := toolText(tc.err); !strings.HasPrefix(got, tc.want) {
+			t.Errorf("%v: %q, want it to start %q", tc.err, got, tc.want)
+		}
 	}
 }
