@@ -3,9 +3,13 @@ package ask
 import (
 	"context"
 	"errors"
+	"io"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
 )
@@ -95,8 +99,8 @@ func TestRouteOrder(t *testing.T) {
 	} {
 		t.Run(tc.rule, func(t *testing.T) {
 			probed := false
-			inbox := answering(WayInbox, false)
-			inbox.Reaches = func(context.Context) error {
+			box := answering(WayInbox, false)
+			box.Reaches = func(context.Context) error {
 				probed = true
 				if tc.inbox {
 					return nil
@@ -116,7 +120,7 @@ func TestRouteOrder(t *testing.T) {
 				Foreground: func() bool { return tc.foreground },
 				Here:       answering(WayHere, tc.stdin == late),
 				Terminal:   answering(WayTerminal, false),
-				Inbox:      inbox,
+				Inbox:      box,
 				Web:        answering(WayWeb, false),
 			}
 			mode := tc.mode
@@ -210,5 +214,26 @@ func TestWalkEndsWithAWayThatWent(t *testing.T) {
 	var ended *EndedError
 	if !errors.As(err, &ended) || err.Error() != "the inbox closed" {
 		t.Errorf("walk: %v, want the inbox's end", err)
+	}
+}
+
+// Where no way can reach anybody (no inbox answers, and the page says it
+// would reach nobody), the walk fails at once, and what it says names
+// askuser inbox, for the person to start.
+func TestNoWayNamesTheInbox(t *testing.T) {
+	addr, err := inbox.ParseAddr(filepath.Join(t.TempDir(), "none.sock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := answering(WayWeb, false)
+	page.Reaches = func(context.Context) error { return errors.New("no browser can show the page here") }
+	p := Place{Inbox: inboxWay(InboxOptions{Addr: addr}, io.Discard), Web: page}
+	start := time.Now()
+	_, err = p.Client(Options{Mode: UIAuto}, nil).Ask(context.Background(), []schema.Question{{Header: "H"}})
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("the walk took %s to find that nobody can be reached", took)
+	}
+	if text := ToolErrorText(err); !isType[*prompt.UnavailableError](err) || !strings.Contains(text, "'askuser inbox'") {
+		t.Errorf("walk: %v; the model reads %q, want it to name askuser inbox", err, text)
 	}
 }
