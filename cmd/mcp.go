@@ -4,13 +4,11 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/askuser/askuser/internal/ask"
-	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/internal/mcpserver"
 	"github.com/askuser/askuser/schema"
@@ -62,15 +60,12 @@ and ignored: wait_for_previous (Gemini CLI). The command line refuses them.
 
 Nothing but the protocol is written to stdout; notices go to stderr.`
 
-// mcpFlags are askuser mcp's flags, as cobra sets them.
-type mcpFlags struct {
-	ui, key, name, from string
-	arrays              bool
-	timeout             time.Duration
-}
+// mcpUIs are the values of askuser mcp's --ui, in the order its help
+// lists them.
+var mcpUIs = []ask.UI{ask.UIAuto, ask.UIElicit, ask.UIInbox, ask.UIWeb}
 
 func newMCPCmd(env *Env) *cobra.Command {
-	var flags mcpFlags
+	var name, key string
 	cmd := &cobra.Command{
 		Use:   "mcp",
 		Short: "Serve askuser as a tool to MCP clients, on stdin and stdout",
@@ -81,7 +76,7 @@ func newMCPCmd(env *Env) *cobra.Command {
   askuser mcp --name ask_user --key question`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			opts, err := flags.resolve(cmd, env)
+			opts, err := mcpResolve(cmd, env, name, key)
 			if err != nil {
 				return err
 			}
@@ -89,80 +84,46 @@ func newMCPCmd(env *Env) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&flags.ui, "ui", "", "how to reach the person: `auto`, elicit (the client's own interface), inbox (askuser inbox) or web (a local web page) (default $ASKUSER_UI, else auto)")
-	f.StringVar(&flags.name, "name", "askuser", "the tool's `name`")
-	f.StringVar(&flags.from, "from", "", "in the inbox, say the questions come from `NAME` (default $ASKUSER_FROM, else the MCP client and the working directory)")
-	f.StringVar(&flags.key, "key", "header", "key the answers by `header` or question text (question)")
-	f.BoolVar(&flags.arrays, "arrays", false, "write each multi-select answer as a JSON array of its labels, as askuser --arrays does (also $ASKUSER_ARRAYS)")
-	f.DurationVar(&flags.timeout, "timeout", 0, "give up on a call after `DURATION` (e.g. 5m) without an answer (default $ASKUSER_TIMEOUT, else none)")
+	f.String("ui", "", "how to reach the person: `auto`, elicit (the client's own interface), inbox (askuser inbox) or web (a local web page) (default $ASKUSER_UI, else auto)")
+	f.StringVar(&name, "name", "askuser", "the tool's `name`")
+	f.String("from", "", "in the inbox, say the questions come from `NAME` (default $ASKUSER_FROM, else the MCP client and the working directory)")
+	f.StringVar(&key, "key", "header", "key the answers by `header` or question text (question)")
+	f.Bool("arrays", false, "write each multi-select answer as a JSON array of its labels, as askuser --arrays does (also $ASKUSER_ARRAYS)")
+	f.Duration("timeout", 0, "give up on a call after `DURATION` (e.g. 5m) without an answer (default $ASKUSER_TIMEOUT, else none)")
 	_ = cmd.RegisterFlagCompletionFunc("ui", fixedCompletions("auto", "elicit", "inbox", "web"))
 	_ = cmd.RegisterFlagCompletionFunc("key", fixedCompletions("header", "question"))
 	return cmd
 }
 
-// resolve checks the flags, and reads the environment where they are not
-// given.
-func (f *mcpFlags) resolve(cmd *cobra.Command, env *Env) (mcpOptions, error) {
-	given := cmd.Flags().Changed
-	opts := mcpOptions{name: f.name}
+// mcpResolve checks askuser mcp's flags, with the environment where they
+// are not given, and the tool's name and key.
+func mcpResolve(cmd *cobra.Command, env *Env, name, key string) (mcpOptions, error) {
+	opts := mcpOptions{name: name}
 	var err error
-	if opts.ask.Mode, err = mcpUI(f.ui, given("ui"), env); err != nil {
+	if opts.ask.Mode, err = flagSetting(cmd, env, "ui").ui(mcpUIs, ""); err != nil {
 		return opts, err
 	}
 	if opts.ask.Mode == ask.UIAuto || opts.ask.Mode == ask.UIInbox {
-		if opts.ask.Inbox.Addr, err = inbox.AddrFromEnv(env.Getenv); err != nil {
-			return opts, inboxAddrError(err)
+		if opts.ask.Inbox, err = inboxOptions(env, flagSetting(cmd, env, "from").value); err != nil {
+			return opts, err
 		}
-		opts.ask.Inbox.Limits = limitsFromEnv(env.Getenv)
 	}
-	from := f.from
-	if !given("from") {
-		from = env.Getenv("ASKUSER_FROM")
-	}
-	opts.ask.Inbox.From = ask.CutFrom(from)
 	// The page is on this machine, opened in the browser.
 	opts.ask.Web = ask.WebOptions{Open: true, Browser: env.Getenv("BROWSER")}
 	if opts.ask.Web.Listen, err = localhttp.ParseAddr(localhttp.DefaultAddr); err != nil {
 		return opts, err
 	}
-	if !toolName().MatchString(f.name) {
-		return opts, ask.UsageErrorf("invalid --name %q: use 1-64 letters, digits, _ or -", f.name)
+	if !toolName().MatchString(name) {
+		return opts, ask.UsageErrorf("invalid --name %q: use 1-64 letters, digits, _ or -", name)
 	}
-	if opts.key, err = ask.ParseKey(f.key); err != nil {
+	if opts.key, err = ask.ParseKey(key); err != nil {
 		return opts, err
 	}
-	if opts.arrays, err = arraysOption(f.arrays, given("arrays"), env); err != nil {
+	if opts.arrays, err = flagSetting(cmd, env, "arrays").boolean(); err != nil {
 		return opts, err
 	}
-	opts.ask.Timeout, err = timeoutOption(f.timeout, given("timeout"), env)
+	opts.ask.Timeout, err = flagSetting(cmd, env, "timeout").duration()
 	return opts, err
-}
-
-func parseMCPUI(s string) (ask.UI, error) {
-	switch m := ask.UI(s); m {
-	case ask.UIAuto, ask.UIElicit, ask.UIInbox, ask.UIWeb:
-		return m, nil
-	}
-	return "", ask.UsageErrorf("invalid --ui %q: must be auto, elicit, inbox or web", s)
-}
-
-// mcpUI is how askuser mcp reaches the person: --ui when it was given,
-// else ASKUSER_UI, else auto. ASKUSER_UI takes the values it takes for
-// every command, so that one setting serves them all; tui and line ask at
-// a terminal, which an MCP server never has, and count as auto, whose
-// first way is the client's own interface.
-func mcpUI(flag string, given bool, env *Env) (ask.UI, error) {
-	if given {
-		return parseMCPUI(flag)
-	}
-	m, err := envUI(env)
-	if err != nil {
-		return "", err
-	}
-	if m == ask.UITUI || m == ask.UILine {
-		return ask.UIAuto, nil
-	}
-	return m, nil
 }
 
 // mcpRun serves the tool until the client goes or a signal comes.
