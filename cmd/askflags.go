@@ -41,7 +41,7 @@ func (f *askFlags) resolve(cmd *cobra.Command, env *Env) (ask.Options, error) {
 	}
 	o := ask.Options{
 		Mode: mode, TTY: f.tty, Bell: f.bell,
-		Color:         tui.ColorEnabled(env.Getenv, true),
+		Color:         tui.ColorEnabled(env.Getenv),
 		NotifyCommand: env.Getenv("ASKUSER_NOTIFY_COMMAND"),
 		Web:           ask.WebOptions{Open: f.open, Browser: env.Getenv("BROWSER")},
 	}

@@ -186,7 +186,7 @@ func inboxStreams(env *Env) serve.Options {
 		In:     env.IO.In, ErrOut: env.IO.ErrOut, InFile: env.IO.InFile, ErrFile: env.IO.ErrFile,
 		InTTY: env.IO.InTTY, ErrTTY: env.IO.ErrTTY,
 		StdinNull:     ask.StdinKind(env.IO.InFile, env.IO.InTTY) == "/dev/null",
-		Color:         tui.ColorEnabled(env.Getenv, true),
+		Color:         tui.ColorEnabled(env.Getenv),
 		Browser:       env.Getenv("BROWSER"),
 		NotifyCommand: env.Getenv("ASKUSER_NOTIFY_COMMAND"),
 		Watch:         env.WatchSignals,
