@@ -115,7 +115,9 @@ type outcome struct {
 // MCP client's own (its forms, its requests) are worded by askuser mcp.
 var outcomes = []outcome{
 	{is: isType[*EndedError], code: exit(ExitUnavailable), cli: plain,
-		tool: func(err error) string { return fmt.Sprintf("Error: %s.", Capitalize(err.Error())) + DontAskAgain }},
+		tool: func(err error) string {
+			return fmt.Sprintf("Error: %s.", prompt.Capitalize(err.Error())) + DontAskAgain
+		}},
 	{is: isErr(ErrDeclined), code: exit(ExitError), cli: func(error, string) string { return "" }},
 	{is: isType[*UsageError], code: exit(ExitUsage), cli: usageReport},
 	{is: isType[*schema.LimitError], code: exit(ExitUsage), cli: plain},
@@ -212,7 +214,7 @@ func signalCode(err error) int {
 
 func usageReport(err error, cmdPath string) string {
 	usage := as[*UsageError](err)
-	msg := fmt.Sprintf("Error: %s\n", Capitalize(usage.Msg))
+	msg := fmt.Sprintf("Error: %s\n", prompt.Capitalize(usage.Msg))
 	if usage.ShowUsage {
 		return msg + usageLine(cmdPath) + "\n"
 	}
@@ -245,14 +247,14 @@ func unavailableText(err error) string {
 	if none := as[*NoWayError](err); none != nil && len(none.Hints) > 0 {
 		hint = strings.Join(none.Hints, " ")
 	}
-	return fmt.Sprintf("Error: %s. %s", Capitalize(as[*prompt.UnavailableError](err).Error()), hint)
+	return fmt.Sprintf("Error: %s. %s", prompt.Capitalize(as[*prompt.UnavailableError](err).Error()), hint)
 }
 
 // plain is the plain report of err: "Error: " and its message.
 func plain(err error, _ string) string { return errorLine(err) }
 
 func errorLine(err error) string {
-	return fmt.Sprintf("Error: %s\n", Capitalize(err.Error()))
+	return fmt.Sprintf("Error: %s\n", prompt.Capitalize(err.Error()))
 }
 
 // Name is the signal's name as the person knows it: SIGINT, SIGTERM,
@@ -267,13 +269,4 @@ func (e *SignalError) Name() string {
 		return "SIGHUP"
 	}
 	return e.Sig.String()
-}
-
-// Capitalize is s with its first letter upper case, to start a sentence
-// with an error's text.
-func Capitalize(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/askuser/askuser/internal/ask"
+	"github.com/askuser/askuser/prompt"
 )
 
 // maxFromClient is how long the client's name may be, in characters, in
@@ -37,15 +38,10 @@ func clientFrom(client *mcp.Implementation, cwd, home string) string {
 		name = string(r[:maxFromClient-1]) + "…"
 	}
 	from := name + " via MCP"
-	home = strings.TrimSuffix(home, "/")
-	switch {
-	case cwd == "" || cwd == "/" || !utf8.ValidString(cwd):
+	if cwd == "" || cwd == "/" || !utf8.ValidString(cwd) {
 		return from
-	case home != "" && cwd == home:
-		cwd = "~"
-	case home != "" && strings.HasPrefix(cwd, home+"/"):
-		cwd = "~" + strings.TrimPrefix(cwd, home)
 	}
+	cwd = prompt.ShortHome(cwd, home)
 	if utf8.RuneCountInString(from)+len(" in ")+utf8.RuneCountInString(cwd) > ask.MaxFrom {
 		return from
 	}

@@ -283,7 +283,7 @@ func (s *Server) quickest() time.Duration {
 // passOver tells the person, on stderr and in the client's log, that the
 // client's form asked them nothing and why, before another way asks.
 func (s *Server) passOver(ctx context.Context, req *mcp.CallToolRequest, failed error) {
-	text := ask.Capitalize(failed.Error()) + ". Asking another way."
+	text := prompt.Capitalize(failed.Error()) + ". Asking another way."
 	_, _ = fmt.Fprintf(s.opts.Log, "askuser mcp: %s\n", text)
 	s.notice(ctx, req, text)
 }
@@ -394,12 +394,12 @@ func toolText(err error) string {
 	case errors.Is(err, elicit.ErrDeclined):
 		return "Error: The person declined to answer." + ask.DontAskAgain
 	case errors.As(err, &client):
-		return fmt.Sprintf("Error: %s; no answers were taken from it.", ask.Capitalize(client.Error()))
+		return fmt.Sprintf("Error: %s; no answers were taken from it.", prompt.Capitalize(client.Error()))
 	case errors.As(err, &nobody):
 		// The client's form asked nobody, and no way came after it.
-		return fmt.Sprintf("Error: %s. Tell the person, who can run askuser mcp with --ui web.", ask.Capitalize(nobody.Error()))
+		return fmt.Sprintf("Error: %s. Tell the person, who can run askuser mcp with --ui web.", prompt.Capitalize(nobody.Error()))
 	case errors.Is(err, errClientCancelled), errors.Is(err, errClientGone), errors.Is(err, errStopped):
-		return fmt.Sprintf("Error: %s, and the questions were withdrawn.", ask.Capitalize(err.Error()))
+		return fmt.Sprintf("Error: %s, and the questions were withdrawn.", prompt.Capitalize(err.Error()))
 	}
 	return ask.ToolErrorText(err)
 }
