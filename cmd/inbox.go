@@ -182,9 +182,8 @@ func inboxServeOptions(cmd *cobra.Command, env *Env, f inboxFlagValues) (serve.O
 // environment, whatever its flags.
 func inboxStreams(env *Env) serve.Options {
 	return serve.Options{
-		Schema: env.Schema,
-		In:     env.IO.In, ErrOut: env.IO.ErrOut, InFile: env.IO.InFile, ErrFile: env.IO.ErrFile,
-		InTTY: env.IO.InTTY, ErrTTY: env.IO.ErrTTY,
+		Schema:        env.Schema,
+		IO:            env.IO,
 		StdinNull:     ask.StdinKind(env.IO.InFile, env.IO.InTTY) == "/dev/null",
 		Color:         tui.ColorEnabled(env.Getenv),
 		Browser:       env.Getenv("BROWSER"),
