@@ -11,9 +11,9 @@ import (
 	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/inbox/serve"
-	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/prompt/tui"
+	"github.com/askuser/askuser/prompt/web/localhttp"
 )
 
 // inboxLong is askuser inbox's help.

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"filippo.io/age"
-	"github.com/askuser/askuser/internal/localhttp"
+	"github.com/askuser/askuser/prompt/web/localhttp"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )

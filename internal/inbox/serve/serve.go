@@ -15,7 +15,7 @@ import (
 	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/inbox/view"
-	"github.com/askuser/askuser/internal/localhttp"
+	"github.com/askuser/askuser/prompt/web/localhttp"
 )
 
 // Options are what an inbox needs, resolved from the command line and the
