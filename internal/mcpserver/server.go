@@ -1,11 +1,13 @@
 // Package mcpserver is askuser's MCP server: one tool that takes the
-// questions as askuser does, and reaches the person through the client's
-// own interface (elicitation) when the client has one, else through the
-// ways of asking that the command line gives it (a web page, an inbox). It
-// is built on the official MCP SDK, which owns the protocol; this package
-// owns only what a call does. A call is checked, answered and worded as a
-// run of askuser is, by the same ask engine (internal/ask), so that the
-// two agree exactly.
+// questions as askuser does. It is built on the official MCP SDK, which
+// owns the protocol, and on the ask engine (internal/ask), which checks,
+// routes, answers and words a call as it does a run of askuser, so that
+// the two agree exactly: the route of ways that reach the person (the
+// inbox, a web page) is the engine's. This package owns only what is
+// MCP's: the tool and its calls, the client's own forms (elicitation),
+// which it adds to the route, the notices in the client's log, the
+// outcomes of the client's own, and the line filter that keeps JSON-RPC's
+// rules where the SDK's transport does not (wire.go).
 package mcpserver
 
 import (
