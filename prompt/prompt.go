@@ -127,16 +127,17 @@ func Summarize(qs []schema.Question, answers []Answer) []Summary {
 	return out
 }
 
-// Answer is the person's answer to one question.
+// Answer is the person's answer to one question. Its JSON is how the
+// inbox's protocol carries it.
 type Answer struct {
 	// Labels are the chosen option labels, in option order.
-	Labels []string
+	Labels []string `json:"labels,omitempty"`
 	// Other is the person's own typed answer, or "" when there is none.
-	Other string
+	Other string `json:"other,omitempty"`
 	// Note is a note the person attached to the answer, checked like a
 	// typed answer, or "" when there is none. The output carries it in
 	// "annotations", apart from the answer itself.
-	Note string
+	Note string `json:"note,omitempty"`
 }
 
 // String renders the answer as the output carries it: the labels joined by

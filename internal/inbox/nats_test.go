@@ -267,7 +267,7 @@ func TestNATSAskerTakesStoredEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	end := func(label, by string) []byte {
-		body, err := json.Marshal(natsEnd{End: EventAnswered, By: by, Secret: "s", Answer: &Event{Event: EventAnswered, Answers: toWire([]prompt.Answer{{Labels: []string{label}}})}})
+		body, err := json.Marshal(natsEnd{End: EventAnswered, By: by, Secret: "s", Answer: &Event{Event: EventAnswered, Answers: []prompt.Answer{{Labels: []string{label}}}}})
 		if err == nil {
 			body, err = seal(body, ask.reply.Recipient(), id.Recipient())
 		}

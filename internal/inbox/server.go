@@ -251,7 +251,7 @@ func finalEvent(set *Set) (Event, bool) {
 		case KindInput:
 			ev.Text = e.Reply.Text
 		default:
-			ev.Answers = toWire(e.Reply.Answers)
+			ev.Answers = e.Reply.Answers
 		}
 		return ev, true
 	case Cancelled:
