@@ -211,16 +211,12 @@ func inboxEnded(ctx context.Context, env *Env, terminal bool, err error) (why st
 	return "", err
 }
 
-// terminalEnded is the error of the terminal screen, which ended with err.
+// terminalEnded is the error of the terminal screen, which ended with err:
+// as a conversation ends (see ask.Ended), except that the end of its
+// input is the person quitting.
 func terminalEnded(ctx context.Context, env *Env, err error) error {
-	switch {
-	case err == nil:
-		return nil
-	case ask.HungUp(ctx, err, []*os.File{env.IO.InFile, env.IO.ErrFile}):
-		return ask.Hangup
-	case ctx.Err() != nil:
-		return context.Cause(ctx)
-	case errors.Is(err, prompt.ErrNoAnswer):
+	err = ask.Ended(ctx, err, []*os.File{env.IO.InFile, env.IO.ErrFile})
+	if errors.Is(err, prompt.ErrNoAnswer) {
 		return nil
 	}
 	return err

@@ -79,7 +79,7 @@ func watchSignals(parent context.Context) (context.Context, func()) {
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	// A hang-up sends its SIGHUP when the kernel gets to it, maybe after
-	// the conversation it ended has been reported as one (see ask.HungUp).
+	// the conversation it ended has been reported as one (see ask.Ended).
 	// Were SIGHUP's default restored, or SIGHUP ignored, when the
 	// conversation is over, that late signal could kill askuser before it
 	// exits with the code that says so: the runtime kills the process

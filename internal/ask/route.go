@@ -45,7 +45,7 @@ type Opened struct {
 	// its own bell).
 	Out io.Writer
 	// Terminals are the sides of the conversation that are terminals, to
-	// tell a hang-up from other failures (see HungUp).
+	// tell a hang-up from other failures (see Ended).
 	Terminals []*os.File
 	// Close, when set, releases what Open took, once the conversation is
 	// over.

@@ -151,10 +151,8 @@ func ConverseOne(ctx context.Context, env *Env, o Options, q schema.Question) (p
 }
 
 // finish lets opened, the way that asked (nil when none did), finish when
-// it has something to do at the end (see prompt.Finisher), and prefers
-// the reason ctx ended (a signal) over the error the asker saw, such as
-// the end of input that a hang-up also causes. A terminal that hung up is
-// a hang-up, whether its signal has come yet or not (see HungUp).
+// it has something to do at the end (see prompt.Finisher), and says how
+// the conversation ended (see Ended).
 func finish(ctx context.Context, opened *Opened, err error, summary []prompt.Summary) error {
 	if opened == nil {
 		return err
@@ -162,13 +160,7 @@ func finish(ctx context.Context, opened *Opened, err error, summary []prompt.Sum
 	if f, ok := opened.Asker.(prompt.Finisher); ok {
 		err = f.Finish(ctx, err, summary)
 	}
-	if HungUp(ctx, err, opened.Terminals) {
-		return Hangup
-	}
-	if err != nil && ctx.Err() != nil {
-		return context.Cause(ctx)
-	}
-	return err
+	return Ended(ctx, err, opened.Terminals)
 }
 
 // startNotification runs ASKUSER_NOTIFY_COMMAND with the first question in
