@@ -114,15 +114,14 @@ func Converse(ctx context.Context, env *Env, o Options, c Conversation) error {
 	if err == nil {
 		return nil
 	}
+	// Nobody's error names the question too, and keeps saying how the
+	// person could be reached.
 	var person *NoPersonError
-	nobody := errors.As(err, &person)
+	errors.As(err, &person)
 	if c.NoAnswer != nil {
 		err = c.NoAnswer(err)
 	}
-	if nobody {
-		return person.Explain(err)
-	}
-	return err
+	return person.Explain(err)
 }
 
 // ConverseOne runs a session that asks q, the one question of confirm or
