@@ -17,6 +17,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/internal/testutil"
 )
 
 // The testscript commands of the inbox's scripts (inbox_*.txtar).
@@ -44,7 +45,7 @@ func cmdAgent(ts *testscript.TestScript, neg bool, args []string) {
 	cmd := exec.Command(path, args[3:]...)
 	cmd.Dir = ts.Getenv("WORK")
 	cmd.Env = scriptEnv(ts)
-	detach(cmd)
+	testutil.Detach(cmd)
 	stdin, closeStdin := agentStdin(ts, args[0])
 	defer closeStdin()
 	cmd.Stdin = stdin

@@ -50,7 +50,6 @@ func newAskCmd(env *Env) *cobra.Command {
 		flags     askFlags
 		file, key string
 		noReview  bool
-		arrays    bool
 	)
 	cmd := &cobra.Command{
 		Use:   "askuser [flags] ['<json>']",
@@ -75,7 +74,7 @@ func newAskCmd(env *Env) *cobra.Command {
 			if opts.key, err = ask.ParseKey(key); err != nil {
 				return err
 			}
-			if opts.arrays, err = arraysOption(arrays, cmd.Flags().Changed("arrays"), env); err != nil {
+			if opts.arrays, err = flagSetting(cmd, env, "arrays").boolean(); err != nil {
 				return err
 			}
 			if opts.session, err = flags.resolve(cmd, env); err != nil {
@@ -89,7 +88,7 @@ func newAskCmd(env *Env) *cobra.Command {
 	f.StringVarP(&file, "file", "f", "", "read the questions from `FILE` (\"-\" for stdin)")
 	f.StringVar(&key, "key", "header", "key the answers by `header` or question text (question)")
 	f.BoolVar(&noReview, "no-review", false, "in the terminal UI, submit after the last question without a review")
-	f.BoolVar(&arrays, "arrays", false, "write each multi-select answer as a JSON array of labels, typed text last (default $ASKUSER_ARRAYS)")
+	f.Bool("arrays", false, "write each multi-select answer as a JSON array of labels, typed text last (default $ASKUSER_ARRAYS)")
 	flags.register(cmd)
 	_ = cmd.RegisterFlagCompletionFunc("key", fixedCompletions("header", "question"))
 	return cmd
@@ -145,14 +144,4 @@ func askRun(ctx context.Context, env *Env, opts askOptions) error {
 		return err
 	}
 	return c.Write(env.IO.Out)
-}
-
-// arraysOption is --arrays when it is given, else $ASKUSER_ARRAYS, else
-// off.
-func arraysOption(flag, set bool, env *Env) (bool, error) {
-	if set {
-		return flag, nil
-	}
-	on, _, err := envBool(env.Getenv, "ASKUSER_ARRAYS")
-	return on, err
 }

@@ -3,7 +3,6 @@ package cmd
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"syscall"
 
@@ -12,9 +11,9 @@ import (
 	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/inbox/serve"
-	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/prompt/tui"
+	"github.com/askuser/askuser/prompt/web/localhttp"
 )
 
 // inboxLong is askuser inbox's help.
@@ -82,7 +81,7 @@ has no terminal, or the NATS server cannot be used, 129 hung up, 143
 terminated.`
 
 func newInboxCmd(env *Env) *cobra.Command {
-	var listen, ui string
+	var listen string
 	var webPage, open bool
 	cmd := &cobra.Command{
 		Use:   "inbox [--web [--open]] [--listen ADDR]",
@@ -97,7 +96,7 @@ func newInboxCmd(env *Env) *cobra.Command {
   ssh -R /tmp/askuser.sock:$XDG_RUNTIME_DIR/askuser/inbox.sock build-host   # askers there: ASKUSER_INBOX=/tmp/askuser.sock`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			opts, err := inboxServeOptions(cmd, env, inboxFlagValues{listen: listen, ui: ui, web: webPage, open: open})
+			opts, err := inboxServeOptions(cmd, env, inboxFlagValues{listen: listen, web: webPage, open: open})
 			if err != nil {
 				return err
 			}
@@ -107,66 +106,41 @@ func newInboxCmd(env *Env) *cobra.Command {
 	cmd.Flags().StringVar(&listen, "listen", "", "also accept askers over TCP on `ADDR` (HOST:PORT), with a token; with --web, serve the page there too")
 	cmd.Flags().BoolVar(&webPage, "web", false, "also show the queue on a web page, at an address with a token (on 127.0.0.1 unless --listen)")
 	cmd.Flags().BoolVar(&open, "open", false, "with --web, open the page in the default browser ($BROWSER, else the system's)")
-	cmd.Flags().StringVar(&ui, "ui", "", "how to show the questions: `auto`, tui (the terminal screen) or line (numbered prompts) (default $ASKUSER_UI when tui or line, else auto)")
+	cmd.Flags().String("ui", "", "how to show the questions: `auto`, tui (the terminal screen) or line (numbered prompts) (default $ASKUSER_UI when tui or line, else auto)")
 	_ = cmd.RegisterFlagCompletionFunc("listen", fixedCompletions("127.0.0.1:0", "0.0.0.0:7777"))
 	_ = cmd.RegisterFlagCompletionFunc("ui", fixedCompletions("auto", "tui", "line"))
 	return cmd
 }
 
-// inboxUI is how the inbox shows its queue: --ui when it was given, else
-// ASKUSER_UI when it says tui or line, else auto. ASKUSER_UI is the
-// default of --ui for every command, so that one setting serves them all;
-// its other values (web, inbox) say where askers ask, which is this
-// inbox, and count as auto here, as tui and line do for askuser mcp.
-func inboxUI(flag string, given bool, env *Env) (ask.UI, error) {
-	if given {
-		switch m := ask.UI(flag); m {
-		case ask.UIAuto, ask.UITUI, ask.UILine:
-			return m, nil
-		}
-		return "", ask.UsageErrorf("invalid --ui %q for the inbox: must be auto, tui or line", flag)
-	}
-	m, err := envUI(env)
-	if err != nil {
-		return "", err
-	}
-	if m != ask.UITUI && m != ask.UILine {
-		return ask.UIAuto, nil
-	}
-	return m, nil
-}
+// inboxUIs are the values of askuser inbox's --ui, in the order its help
+// lists them: how it shows its queue. ASKUSER_UI's web and inbox say where
+// askers ask, which is this inbox, and count as auto here.
+var inboxUIs = []ask.UI{ask.UIAuto, ask.UITUI, ask.UILine}
 
 // inboxOnTerminal says whether the inbox shows its queue on the terminal
-// screen rather than as line prompts, as askuser chooses its terminal UI:
-// when stdin and stderr are terminals, unless the person asked for line
-// prompts (--ui line, ACCESSIBLE, TERM=dumb). from names where ui came
-// from, for the error.
+// screen rather than as line prompts, as askuser chooses its terminal UI.
+// from names where ui came from, for the error.
 func inboxOnTerminal(env *Env, ui ask.UI, from string) (bool, error) {
-	terminals := env.IO.InTTY && env.IO.ErrTTY && env.IO.InFile != nil && env.IO.ErrFile != nil
-	switch ui {
-	case ask.UITUI:
-		if !terminals {
-			return false, &prompt.UnavailableError{Err: fmt.Errorf("%s needs a terminal, and stdin or stderr is not one: use --ui line", from)}
-		}
-		return true, nil
-	case ask.UIAuto:
-		plain, err := accessible(env.Getenv)
-		return terminals && !plain, err
+	plain, err := accessible(env.Getenv)
+	if err != nil {
+		return false, err
 	}
-	return false, nil
+	return env.IO.UseScreen(ui, plain, from, "use --ui line")
 }
 
-// inboxFlagValues are the values of askuser inbox's flags.
+// inboxFlagValues are the values of askuser inbox's flags; --ui is read
+// with ASKUSER_UI (see flagSetting).
 type inboxFlagValues struct {
-	listen, ui string
-	web, open  bool
+	listen    string
+	web, open bool
 }
 
 // inboxServeOptions resolves the flags f of cmd and the environment into the
 // inbox's options.
 func inboxServeOptions(cmd *cobra.Command, env *Env, f inboxFlagValues) (serve.Options, error) {
 	opts := inboxStreams(env)
-	mode, err := inboxUI(f.ui, cmd.Flags().Changed("ui"), env)
+	ui := flagSetting(cmd, env, "ui")
+	mode, err := ui.ui(inboxUIs, " for the inbox")
 	if err != nil {
 		return opts, err
 	}
@@ -192,7 +166,7 @@ func inboxServeOptions(cmd *cobra.Command, env *Env, f inboxFlagValues) (serve.O
 		opts.Listen = &l
 	}
 	from := "--ui " + string(mode)
-	if !cmd.Flags().Changed("ui") {
+	if ui.env {
 		from = "ASKUSER_UI=" + string(mode)
 	}
 	if opts.Terminal, err = inboxOnTerminal(env, mode, from); err != nil {
@@ -210,11 +184,10 @@ func inboxServeOptions(cmd *cobra.Command, env *Env, f inboxFlagValues) (serve.O
 // environment, whatever its flags.
 func inboxStreams(env *Env) serve.Options {
 	return serve.Options{
-		Schema: env.Schema,
-		In:     env.IO.In, ErrOut: env.IO.ErrOut, InFile: env.IO.InFile, ErrFile: env.IO.ErrFile,
-		InTTY: env.IO.InTTY, ErrTTY: env.IO.ErrTTY,
+		Schema:        env.Schema,
+		IO:            env.IO,
 		StdinNull:     ask.StdinKind(env.IO.InFile, env.IO.InTTY) == "/dev/null",
-		Color:         tui.ColorEnabled(env.Getenv, true),
+		Color:         tui.ColorEnabled(env.Getenv),
 		Browser:       env.Getenv("BROWSER"),
 		NotifyCommand: env.Getenv("ASKUSER_NOTIFY_COMMAND"),
 		Watch:         env.WatchSignals,
@@ -240,16 +213,12 @@ func inboxEnded(ctx context.Context, env *Env, terminal bool, err error) (why st
 	return "", err
 }
 
-// terminalEnded is the error of the terminal screen, which ended with err.
+// terminalEnded is the error of the terminal screen, which ended with err:
+// as a conversation ends (see ask.Ended), except that the end of its
+// input is the person quitting.
 func terminalEnded(ctx context.Context, env *Env, err error) error {
-	switch {
-	case err == nil:
-		return nil
-	case ask.HungUp(ctx, err, []*os.File{env.IO.InFile, env.IO.ErrFile}):
-		return ask.Hangup
-	case ctx.Err() != nil:
-		return context.Cause(ctx)
-	case errors.Is(err, prompt.ErrNoAnswer):
+	err = ask.Ended(ctx, err, []*os.File{env.IO.InFile, env.IO.ErrFile})
+	if errors.Is(err, prompt.ErrNoAnswer) {
 		return nil
 	}
 	return err

@@ -1,7 +1,9 @@
 // Package cmd owns the command line of askuser: the cobra commands, a file
 // each, whose flags become options (askflags.go for those of every command
-// that asks) and whose run functions call the ask engine (internal/ask),
-// which reads the questions, asks them, and says what each outcome means.
+// that asks) with the environment variables that stand in for them
+// (env.go, where every variable askuser reads is read), and whose run
+// functions call the ask engine (internal/ask), which reads the questions,
+// asks them, and says what each outcome means.
 package cmd
 
 import (
@@ -56,7 +58,7 @@ type Env struct {
 
 // engine is what the ask engine needs of env.
 func (env *Env) engine() *ask.Env {
-	return &ask.Env{IO: env.IO, Getenv: env.Getenv, WatchSignals: env.WatchSignals}
+	return &ask.Env{IO: env.IO, WatchSignals: env.WatchSignals}
 }
 
 // Main runs askuser with the process's arguments, streams and signals, and
@@ -77,7 +79,7 @@ func watchSignals(parent context.Context) (context.Context, func()) {
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	// A hang-up sends its SIGHUP when the kernel gets to it, maybe after
-	// the conversation it ended has been reported as one (see ask.HungUp).
+	// the conversation it ended has been reported as one (see ask.Ended).
 	// Were SIGHUP's default restored, or SIGHUP ignored, when the
 	// conversation is over, that late signal could kill askuser before it
 	// exits with the code that says so: the runtime kills the process

@@ -4,28 +4,26 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/askuser/askuser/internal/ask"
-	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/mcpserver"
+	"github.com/askuser/askuser/prompt/web/localhttp"
 	"github.com/askuser/askuser/schema"
 )
 
 // mcpOptions are what askuser mcp needs, resolved from its flags.
 type mcpOptions struct {
-	ui      ask.UI // auto, elicit, inbox or web
-	name    string // the tool's name
-	key     schema.KeyBy
-	arrays  bool // --arrays, as for askuser
-	timeout time.Duration
-	// inbox is where the inbox is, for auto and --ui inbox. Its from is
-	// --from, else ASKUSER_FROM; when both are empty, each call names the
-	// MCP client that made it.
-	inbox ask.InboxOptions
+	name   string // the tool's name
+	key    schema.KeyBy
+	arrays bool // --arrays, as for askuser
+	// ask is how each call reaches the person: --ui, --timeout, and where
+	// the inbox is, for auto and --ui inbox. The inbox's From is --from,
+	// else ASKUSER_FROM; when both are empty, each call names the MCP
+	// client that made it.
+	ask ask.Options
 }
 
 // mcpLong is askuser mcp's help.
@@ -62,15 +60,12 @@ and ignored: wait_for_previous (Gemini CLI). The command line refuses them.
 
 Nothing but the protocol is written to stdout; notices go to stderr.`
 
-// mcpFlags are askuser mcp's flags, as cobra sets them.
-type mcpFlags struct {
-	ui, key, name, from string
-	arrays              bool
-	timeout             time.Duration
-}
+// mcpUIs are the values of askuser mcp's --ui, in the order its help
+// lists them.
+var mcpUIs = []ask.UI{ask.UIAuto, ask.UIElicit, ask.UIInbox, ask.UIWeb}
 
 func newMCPCmd(env *Env) *cobra.Command {
-	var flags mcpFlags
+	var name, key string
 	cmd := &cobra.Command{
 		Use:   "mcp",
 		Short: "Serve askuser as a tool to MCP clients, on stdin and stdout",
@@ -81,7 +76,7 @@ func newMCPCmd(env *Env) *cobra.Command {
   askuser mcp --name ask_user --key question`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			opts, err := flags.resolve(cmd, env)
+			opts, err := mcpResolve(cmd, env, name, key)
 			if err != nil {
 				return err
 			}
@@ -89,75 +84,46 @@ func newMCPCmd(env *Env) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&flags.ui, "ui", "", "how to reach the person: `auto`, elicit (the client's own interface), inbox (askuser inbox) or web (a local web page) (default $ASKUSER_UI, else auto)")
-	f.StringVar(&flags.name, "name", "askuser", "the tool's `name`")
-	f.StringVar(&flags.from, "from", "", "in the inbox, say the questions come from `NAME` (default $ASKUSER_FROM, else the MCP client and the working directory)")
-	f.StringVar(&flags.key, "key", "header", "key the answers by `header` or question text (question)")
-	f.BoolVar(&flags.arrays, "arrays", false, "write each multi-select answer as a JSON array of its labels, as askuser --arrays does (also $ASKUSER_ARRAYS)")
-	f.DurationVar(&flags.timeout, "timeout", 0, "give up on a call after `DURATION` (e.g. 5m) without an answer (default $ASKUSER_TIMEOUT, else none)")
+	f.String("ui", "", "how to reach the person: `auto`, elicit (the client's own interface), inbox (askuser inbox) or web (a local web page) (default $ASKUSER_UI, else auto)")
+	f.StringVar(&name, "name", "askuser", "the tool's `name`")
+	f.String("from", "", "in the inbox, say the questions come from `NAME` (default $ASKUSER_FROM, else the MCP client and the working directory)")
+	f.StringVar(&key, "key", "header", "key the answers by `header` or question text (question)")
+	f.Bool("arrays", false, "write each multi-select answer as a JSON array of its labels, as askuser --arrays does (also $ASKUSER_ARRAYS)")
+	f.Duration("timeout", 0, "give up on a call after `DURATION` (e.g. 5m) without an answer (default $ASKUSER_TIMEOUT, else none)")
 	_ = cmd.RegisterFlagCompletionFunc("ui", fixedCompletions("auto", "elicit", "inbox", "web"))
 	_ = cmd.RegisterFlagCompletionFunc("key", fixedCompletions("header", "question"))
 	return cmd
 }
 
-// resolve checks the flags, and reads the environment where they are not
-// given.
-func (f *mcpFlags) resolve(cmd *cobra.Command, env *Env) (mcpOptions, error) {
-	given := cmd.Flags().Changed
-	opts := mcpOptions{name: f.name}
+// mcpResolve checks askuser mcp's flags, with the environment where they
+// are not given, and the tool's name and key.
+func mcpResolve(cmd *cobra.Command, env *Env, name, key string) (mcpOptions, error) {
+	opts := mcpOptions{name: name}
 	var err error
-	if opts.ui, err = mcpUI(f.ui, given("ui"), env); err != nil {
+	if opts.ask.Mode, err = flagSetting(cmd, env, "ui").ui(mcpUIs, ""); err != nil {
 		return opts, err
 	}
-	if opts.ui == ask.UIAuto || opts.ui == ask.UIInbox {
-		if opts.inbox.Addr, err = inbox.AddrFromEnv(env.Getenv); err != nil {
-			return opts, inboxAddrError(err)
+	if opts.ask.Mode == ask.UIAuto || opts.ask.Mode == ask.UIInbox {
+		if opts.ask.Inbox, err = inboxOptions(env, flagSetting(cmd, env, "from").value); err != nil {
+			return opts, err
 		}
-		opts.inbox.Limits = limitsFromEnv(env.Getenv)
 	}
-	from := f.from
-	if !given("from") {
-		from = env.Getenv("ASKUSER_FROM")
-	}
-	opts.inbox.From = ask.CutFrom(from)
-	if !toolName().MatchString(f.name) {
-		return opts, ask.UsageErrorf("invalid --name %q: use 1-64 letters, digits, _ or -", f.name)
-	}
-	if opts.key, err = ask.ParseKey(f.key); err != nil {
+	// The page is on this machine, opened in the browser.
+	opts.ask.Web = ask.WebOptions{Open: true, Browser: env.Getenv("BROWSER")}
+	if opts.ask.Web.Listen, err = localhttp.ParseAddr(localhttp.DefaultAddr); err != nil {
 		return opts, err
 	}
-	if opts.arrays, err = arraysOption(f.arrays, given("arrays"), env); err != nil {
+	if !toolName().MatchString(name) {
+		return opts, ask.UsageErrorf("invalid --name %q: use 1-64 letters, digits, _ or -", name)
+	}
+	if opts.key, err = ask.ParseKey(key); err != nil {
 		return opts, err
 	}
-	opts.timeout, err = timeoutOption(f.timeout, given("timeout"), env)
+	if opts.arrays, err = flagSetting(cmd, env, "arrays").boolean(); err != nil {
+		return opts, err
+	}
+	opts.ask.Timeout, err = flagSetting(cmd, env, "timeout").duration()
 	return opts, err
-}
-
-func parseMCPUI(s string) (ask.UI, error) {
-	switch m := ask.UI(s); m {
-	case ask.UIAuto, ask.UIElicit, ask.UIInbox, ask.UIWeb:
-		return m, nil
-	}
-	return "", ask.UsageErrorf("invalid --ui %q: must be auto, elicit, inbox or web", s)
-}
-
-// mcpUI is how askuser mcp reaches the person: --ui when it was given,
-// else ASKUSER_UI, else auto. ASKUSER_UI takes the values it takes for
-// every command, so that one setting serves them all; tui and line ask at
-// a terminal, which an MCP server never has, and count as auto, whose
-// first way is the client's own interface.
-func mcpUI(flag string, given bool, env *Env) (ask.UI, error) {
-	if given {
-		return parseMCPUI(flag)
-	}
-	m, err := envUI(env)
-	if err != nil {
-		return "", err
-	}
-	if m == ask.UITUI || m == ask.UILine {
-		return ask.UIAuto, nil
-	}
-	return m, nil
 }
 
 // mcpRun serves the tool until the client goes or a signal comes.
@@ -178,10 +144,15 @@ func mcpRun(ctx context.Context, env *Env, opts mcpOptions) error {
 		Implementation: &mcp.Implementation{Name: "askuser", Title: "askuser", Version: strings.Fields(env.Build.String())[1]},
 		Tool:           tool,
 		Request:        ask.Request{Schema: sch, Key: opts.key, Arrays: opts.arrays, Presets: presets},
-		Timeout:        opts.timeout,
-		Log:            env.IO.ErrOut,
+		Route: func(own *ask.Way, from string) *ask.Route {
+			o := opts.ask
+			if o.Inbox.From == "" {
+				o.Inbox.From = from
+			}
+			return ask.NewPlace(env.engine(), o, nil).Client(o, own)
+		},
+		Log: env.IO.ErrOut,
 	}
-	o.Elicitation, o.Ways = mcpWays(env, opts)
 	if env.IO.InTTY {
 		_, _ = fmt.Fprintln(env.IO.ErrOut, "askuser mcp is an MCP server: it reads the protocol on stdin, for an MCP client to start it (see askuser mcp --help). Ctrl+D ends it.")
 	}
@@ -197,18 +168,4 @@ func mcpRun(ctx context.Context, env *Env, opts mcpOptions) error {
 		return context.Cause(ctx)
 	}
 	return nil
-}
-
-// mcpWays are when askuser mcp asks through the client's own interface,
-// and the other ways of asking, in the order auto tries them.
-func mcpWays(env *Env, opts mcpOptions) (mcpserver.Elicitation, []mcpserver.Way) {
-	switch opts.ui {
-	case ask.UIElicit:
-		return mcpserver.ElicitOnly, nil
-	case ask.UIInbox:
-		return mcpserver.ElicitNever, []mcpserver.Way{mcpserver.InboxWay(opts.inbox, env.IO.ErrOut)}
-	case ask.UIWeb:
-		return mcpserver.ElicitNever, []mcpserver.Way{mcpserver.WebWay(env.engine())}
-	}
-	return mcpserver.ElicitWhenDeclared, []mcpserver.Way{mcpserver.InboxWay(opts.inbox, env.IO.ErrOut), mcpserver.WebWay(env.engine())}
 }

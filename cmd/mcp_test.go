@@ -31,7 +31,13 @@ func TestMCPUI(t *testing.T) {
 		{env: "popup", wantErr: `invalid ASKUSER_UI "popup": must be auto, tui, line, web or inbox`},
 	} {
 		env := &Env{Getenv: varsEnv(map[string]string{"ASKUSER_UI": tc.env})}
-		got, err := mcpUI(tc.flag, tc.given, env)
+		cmd := newMCPCmd(env)
+		if tc.given {
+			if err := cmd.ParseFlags([]string{"--ui", tc.flag}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := flagSetting(cmd, env, "ui").ui(mcpUIs, "")
 		switch {
 		case tc.wantErr != "":
 			if err == nil || err.Error() != tc.wantErr {

@@ -127,16 +127,17 @@ func Summarize(qs []schema.Question, answers []Answer) []Summary {
 	return out
 }
 
-// Answer is the person's answer to one question.
+// Answer is the person's answer to one question. Its JSON is how the
+// inbox's protocol carries it.
 type Answer struct {
 	// Labels are the chosen option labels, in option order.
-	Labels []string
+	Labels []string `json:"labels,omitempty"`
 	// Other is the person's own typed answer, or "" when there is none.
-	Other string
+	Other string `json:"other,omitempty"`
 	// Note is a note the person attached to the answer, checked like a
 	// typed answer, or "" when there is none. The output carries it in
 	// "annotations", apart from the answer itself.
-	Note string
+	Note string `json:"note,omitempty"`
 }
 
 // String renders the answer as the output carries it: the labels joined by
@@ -169,14 +170,16 @@ func (e *UnavailableError) Unwrap() error { return e.Err }
 // answered.
 var ErrNoAnswer = errors.New("the answer input ended before every question was answered")
 
-// SilentError is ErrNoAnswer (Err) from an asker whose input ended before
-// it gave anything at all: it asked nobody, and the questions may be
-// handed on to another way of reaching the person.
-type SilentError struct{ Err error }
+// NobodyError is an asker that asked nobody, and Err says why: line
+// prompts whose input (not a terminal) ended before it gave anything at
+// all (Err is then ErrNoAnswer), or a client that declined its form sooner
+// than a person could read it. The questions may be handed on to the next
+// way of reaching the person.
+type NobodyError struct{ Err error }
 
-func (e *SilentError) Error() string { return e.Err.Error() }
+func (e *NobodyError) Error() string { return e.Err.Error() }
 
-func (e *SilentError) Unwrap() error { return e.Err }
+func (e *NobodyError) Unwrap() error { return e.Err }
 
 // ShortError is ErrNoAnswer, saying how many questions were answered before
 // the input ended.

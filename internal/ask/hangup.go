@@ -30,13 +30,28 @@ const hangupGrace = 250 * time.Millisecond
 // up, seen before the signal.
 var Hangup = &SignalError{Sig: syscall.SIGHUP}
 
-// HungUp reports whether a conversation that failed with err did so
+// Ended is err, the error that a conversation held on terminals ended
+// with, as the person knows it: a hang-up when one of them hung up,
+// whether its signal has come yet or not (see hungUp), else the reason ctx
+// ended (a signal) rather than what the asker saw, such as the end of
+// input that a hang-up also causes.
+func Ended(ctx context.Context, err error, terminals []*os.File) error {
+	if hungUp(ctx, err, terminals) {
+		return Hangup
+	}
+	if err != nil && ctx.Err() != nil {
+		return context.Cause(ctx)
+	}
+	return err
+}
+
+// hungUp reports whether a conversation that failed with err did so
 // because a terminal it was held on hung up. terminals are the sides of
 // the conversation that are terminals. A terminal that has hung up answers
 // every request with EIO (Linux does). Where it does not say so, an end
 // of input or a failed read is given hangupGrace for the signal to end
 // ctx.
-func HungUp(ctx context.Context, err error, terminals []*os.File) bool {
+func hungUp(ctx context.Context, err error, terminals []*os.File) bool {
 	if err == nil || len(terminals) == 0 || ctx.Err() != nil || errors.Is(err, prompt.ErrCancelled) {
 		return false
 	}

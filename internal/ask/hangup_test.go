@@ -33,16 +33,16 @@ func TestHungUp(t *testing.T) {
 		t.Fatal("a terminal whose master closed does not read as hung up")
 	}
 	for _, err := range []error{prompt.ErrNoAnswer, fmt.Errorf("write prompt: %w", &os.PathError{Op: "write", Err: errors.New("input/output error")})} {
-		if !HungUp(ctx, err, []*os.File{pts}) {
+		if !hungUp(ctx, err, []*os.File{pts}) {
 			t.Errorf("%v on a hung-up terminal is not a hang-up", err)
 		}
 	}
 	for _, err := range []error{nil, prompt.ErrCancelled} {
-		if HungUp(ctx, err, []*os.File{pts}) {
+		if hungUp(ctx, err, []*os.File{pts}) {
 			t.Errorf("%v on a hung-up terminal is a hang-up", err)
 		}
 	}
-	if HungUp(ctx, prompt.ErrNoAnswer, nil) {
+	if hungUp(ctx, prompt.ErrNoAnswer, nil) {
 		t.Error("the end of input with no terminal is a hang-up")
 	}
 }
@@ -56,7 +56,7 @@ func TestHungUpWaitsForTheSignal(t *testing.T) {
 	}
 	defer pts.Close()
 	start := time.Now()
-	if HungUp(context.Background(), prompt.ErrNoAnswer, []*os.File{pts}) {
+	if hungUp(context.Background(), prompt.ErrNoAnswer, []*os.File{pts}) {
 		t.Error("the end of input on a working terminal is a hang-up")
 	}
 	if d := time.Since(start); d < hangupGrace {
@@ -66,13 +66,13 @@ func TestHungUpWaitsForTheSignal(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { time.Sleep(20 * time.Millisecond); cancel() }()
 	start = time.Now()
-	HungUp(ctx, prompt.ErrNoAnswer, []*os.File{pts})
+	hungUp(ctx, prompt.ErrNoAnswer, []*os.File{pts})
 	if d := time.Since(start); d >= hangupGrace {
 		t.Errorf("waited %s after the context ended", d)
 	}
 
 	start = time.Now()
-	HungUp(context.Background(), errors.New("something else"), []*os.File{pts})
+	hungUp(context.Background(), errors.New("something else"), []*os.File{pts})
 	if d := time.Since(start); d >= hangupGrace {
 		t.Errorf("waited %s after an error that is not the end of input", d)
 	}

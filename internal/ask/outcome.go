@@ -1,9 +1,11 @@
 // Package ask is the ask engine that the command line (cmd) and askuser
 // mcp (internal/mcpserver) share: where the questions come from, a request
-// and the answers given in advance, the route of ways that reach the
-// person and the session that asks through one, the answers written as
-// JSON, and the one table that says what every outcome means: its exit
-// code, its message on stderr, and what a model reads in a tool error.
+// and the answers given in advance, the ways of reaching the person that a
+// Place has and the route each door takes through them (place.go), the one
+// walk of a route (route.go), the command line's session around it, the
+// answers written as JSON, and the one table that says what every outcome
+// means: its exit code, its message on stderr, and what a model reads in a
+// tool error. It reads no environment variable: cmd resolves its Options.
 package ask
 
 import (
@@ -16,7 +18,6 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/prompt"
-	"github.com/askuser/askuser/prompt/elicit"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -86,14 +87,6 @@ func (e *SingleQuotesError) Error() string { return e.Err.Error() }
 
 func (e *SingleQuotesError) Unwrap() error { return e.Err }
 
-// Why a call of askuser mcp stopped waiting other than for an answer. Their
-// text is what a web page shows when its question is withdrawn.
-var (
-	ErrClientCancelled = errors.New("the MCP client cancelled the request")
-	ErrClientGone      = errors.New("the MCP client went away")
-	ErrStopped         = errors.New("askuser mcp stopped")
-)
-
 // usageLine is shown after the errors that mean "this is not how to call
 // me", for the command that was run, cmdPath: askuser validate reads the
 // questions as askuser does, and every other command that reads them
@@ -105,9 +98,9 @@ func usageLine(cmdPath string) string {
 	return `Usage: askuser '{"questions":[...]}'`
 }
 
-// dont is what a tool error tells the model after an outcome that asking
-// again at once would only repeat.
-const dont = " Do not ask again at once: carry on with what you know, or stop and say what you need."
+// DontAskAgain is what a tool error tells the model after an outcome that
+// asking again at once would only repeat.
+const DontAskAgain = " Do not ask again at once: carry on with what you know, or stop and say what you need."
 
 // outcome is one kind of outcome: how to tell it, its exit code, and its
 // words on the command line (stderr) and to a model (an MCP tool error).
@@ -120,12 +113,13 @@ type outcome struct {
 }
 
 // outcomes is the one table of outcomes, in the order they are told
-// apart: the first that matches an error is its outcome. Some come only
-// from askuser mcp (a form, the client); they still have the code the
-// command line would give them.
+// apart: the first that matches an error is its outcome. Those of the
+// MCP client's own (its forms, its requests) are worded by askuser mcp.
 var outcomes = []outcome{
 	{is: isType[*EndedError], code: exit(ExitUnavailable), cli: plain,
-		tool: func(err error) string { return fmt.Sprintf("Error: %s.", Capitalize(err.Error())) + dont }},
+		tool: func(err error) string {
+			return fmt.Sprintf("Error: %s.", prompt.Capitalize(err.Error())) + DontAskAgain
+		}},
 	{is: isErr(ErrDeclined), code: exit(ExitError), cli: func(error, string) string { return "" }},
 	{is: isType[*UsageError], code: exit(ExitUsage), cli: usageReport},
 	{is: isType[*schema.LimitError], code: exit(ExitUsage), cli: plain},
@@ -134,12 +128,6 @@ var outcomes = []outcome{
 	{is: isType[*schema.TooLargeError], code: exit(ExitInvalid), cli: func(error, string) string {
 		return fmt.Sprintf("Error: Input too large: the questions are larger than 1 MiB (%d bytes); shorten them\n", schema.MaxInputSize)
 	}},
-	{is: isErr(elicit.ErrDeclined), code: exit(ExitCancel), cli: plain,
-		tool: func(error) string { return "Error: The person declined to answer." + dont }},
-	{is: isType[*elicit.ClientError], code: exit(ExitError), cli: plain,
-		tool: func(err error) string {
-			return fmt.Sprintf("Error: %s; no answers were taken from it.", Capitalize(as[*elicit.ClientError](err).Error()))
-		}},
 	{is: isType[*prompt.UnavailableError], code: exit(ExitUnavailable), cli: plain, tool: unavailableText},
 	{is: isType[*NoPersonError], code: exit(ExitNoAnswer),
 		cli: func(err error, _ string) string { return as[*NoPersonError](err).report() }},
@@ -148,25 +136,17 @@ var outcomes = []outcome{
 	{is: isType[*TimeoutError], code: exit(ExitTimeout),
 		cli: func(err error, _ string) string { return errorLine(as[*TimeoutError](err)) },
 		tool: func(err error) string {
-			return fmt.Sprintf("Error: Timed out after %s: nobody answered in time.", as[*TimeoutError](err).After) + dont
+			return fmt.Sprintf("Error: Timed out after %s: nobody answered in time.", as[*TimeoutError](err).After) + DontAskAgain
 		}},
 	{is: isErr(context.DeadlineExceeded), code: exit(ExitTimeout), cli: plain},
 	{is: isErr(prompt.ErrCancelled), code: exit(ExitCancel),
 		cli: func(error, string) string { return "Error: Cancelled by the user\n" },
 		tool: func(error) string {
-			return "Error: Cancelled: the person closed the questions without answering." + dont
-		}},
-	{is: isType[*elicit.RequestError], code: exit(ExitUnavailable), cli: plain,
-		tool: func(err error) string {
-			return fmt.Sprintf("Error: %s. Tell the person, who can run askuser mcp with --ui web.", Capitalize(as[*elicit.RequestError](err).Error()))
+			return "Error: Cancelled: the person closed the questions without answering." + DontAskAgain
 		}},
 	{is: isType[*SignalError], code: signalCode, cli: func(err error, _ string) string {
 		return fmt.Sprintf("Error: Stopped by %s\n", as[*SignalError](err).Name())
 	}},
-	{is: withdrawn, code: exit(ExitCancel), cli: plain,
-		tool: func(err error) string {
-			return fmt.Sprintf("Error: %s, and the questions were withdrawn.", Capitalize(err.Error()))
-		}},
 }
 
 // Outcome says what the outcome err means on the command line: the text to
@@ -223,11 +203,6 @@ func exit(code int) func(error) int {
 	return func(error) int { return code }
 }
 
-// withdrawn matches a call that the client or the server ended.
-func withdrawn(err error) bool {
-	return errors.Is(err, ErrClientCancelled) || errors.Is(err, ErrClientGone) || errors.Is(err, ErrStopped)
-}
-
 // signalCode is the exit code of the signal that ended the run.
 func signalCode(err error) int {
 	switch as[*SignalError](err).Sig {
@@ -241,7 +216,7 @@ func signalCode(err error) int {
 
 func usageReport(err error, cmdPath string) string {
 	usage := as[*UsageError](err)
-	msg := fmt.Sprintf("Error: %s\n", Capitalize(usage.Msg))
+	msg := fmt.Sprintf("Error: %s\n", prompt.Capitalize(usage.Msg))
 	if usage.ShowUsage {
 		return msg + usageLine(cmdPath) + "\n"
 	}
@@ -274,14 +249,14 @@ func unavailableText(err error) string {
 	if none := as[*NoWayError](err); none != nil && len(none.Hints) > 0 {
 		hint = strings.Join(none.Hints, " ")
 	}
-	return fmt.Sprintf("Error: %s. %s", Capitalize(as[*prompt.UnavailableError](err).Error()), hint)
+	return fmt.Sprintf("Error: %s. %s", prompt.Capitalize(as[*prompt.UnavailableError](err).Error()), hint)
 }
 
 // plain is the plain report of err: "Error: " and its message.
 func plain(err error, _ string) string { return errorLine(err) }
 
 func errorLine(err error) string {
-	return fmt.Sprintf("Error: %s\n", Capitalize(err.Error()))
+	return fmt.Sprintf("Error: %s\n", prompt.Capitalize(err.Error()))
 }
 
 // Name is the signal's name as the person knows it: SIGINT, SIGTERM,
@@ -296,13 +271,4 @@ func (e *SignalError) Name() string {
 		return "SIGHUP"
 	}
 	return e.Sig.String()
-}
-
-// Capitalize is s with its first letter upper case, to start a sentence
-// with an error's text.
-func Capitalize(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }

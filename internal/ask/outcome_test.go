@@ -87,7 +87,8 @@ func TestExitCodesAreTheContract(t *testing.T) {
 }
 
 // What a call of askuser mcp that got no answers tells the model: the
-// outcomes of its own, and the command line's words for the rest.
+// engine's outcomes of its own, and the command line's words for the
+// rest.
 func TestToolErrorText(t *testing.T) {
 	for _, tc := range []struct {
 		err  error
@@ -95,9 +96,8 @@ func TestToolErrorText(t *testing.T) {
 	}{
 		{&TimeoutError{After: 90 * time.Second}, "Error: Timed out after 1m30s: nobody answered in time. Do not ask again at once"},
 		{prompt.ErrCancelled, "Error: Cancelled: the person closed the questions without answering. Do not ask again at once"},
-		{ErrClientGone, "Error: The MCP client went away, and the questions were withdrawn."},
 		{&EndedError{Err: errors.New("the inbox closed")}, "Error: The inbox closed. Do not ask again at once"},
-		{&prompt.UnavailableError{Err: &NoWayError{Reasons: []string{"inbox: none"}, Hints: []string{"Start it."}}}, "Error: None. Start it."},
+		{&prompt.UnavailableError{Err: &NoWayError{Ways: []string{"inbox"}, Errs: []error{errors.New("none")}, Hints: []string{"Start it."}}}, "Error: None. Start it."},
 		{&schema.ValidationError{Problems: []schema.Problem{{Path: "questions", Message: "required"}}}, "Error: Validation failed\n- questions: required"},
 		{errors.New("disk full"), "Error: Disk full"},
 	} {

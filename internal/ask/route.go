@@ -2,99 +2,189 @@ package ask
 
 import (
 	"context"
-	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/schema"
 )
 
 // A Way is one way of reaching the person, in a Route.
 type Way struct {
-	// Name names it: "here", "inbox", "terminal", "nobody" on the command
-	// line; "elicit", "inbox", "web" in askuser mcp.
+	// Name names it in what the walk reports: "here", "inbox", "terminal",
+	// "web", or a door's own ("form": the MCP client's).
 	Name string
 	// Reaches probes whether this way can reach the person now: nil when
 	// it can, else why not. It is called only when the ways before it
-	// cannot, so that a way that costs something to probe (the inbox's
-	// socket) is probed only when needed.
+	// could not, so that a way that costs something to probe (the inbox's
+	// socket) is probed only when needed. Nil for a way that only Open can
+	// tell.
 	Reaches func(ctx context.Context) error
+	// Open readies the way to ask. A *prompt.UnavailableError says that it
+	// cannot reach the person now, and the next way is tried; any other
+	// error ends the walk.
+	Open func(ctx context.Context) (*Opened, error)
+	// Hint tells what the person can do when this way cannot reach them
+	// ("Ask the person to run ..."); "" for nothing better than changing
+	// how askuser is set up.
+	Hint string
 }
 
-// Route is the ways of reaching the person, in the order they are tried:
-// the first that reaches the person asks. A way that turns out, once it
-// asked, to have asked nobody (line prompts whose input ended before the
-// first answer, a form that the MCP client declined sooner than a person
-// can read it) hands the questions on to the ways after it.
-type Route []Way
+// Opened is a way of asking, ready to ask.
+type Opened struct {
+	prompt.Asker
+	// Where tells where the questions wait ("Answer in your browser:
+	// URL"), for a door that says it elsewhere too; the asker says it on
+	// stderr itself. "" for nothing to tell.
+	Where string
+	// Out is where the asker draws, where the bell rings; nil for a way
+	// that tells the person itself that questions came (the inbox rings
+	// its own bell).
+	Out io.Writer
+	// Terminals are the sides of the conversation that are terminals, to
+	// tell a hang-up from other failures (see Ended).
+	Terminals []*os.File
+	// Close, when set, releases what Open took, once the conversation is
+	// over.
+	Close func()
+}
 
-// First returns the index of the first way, from the one at index from
-// on, that reaches the person, and why each way before it could not, in
-// their order.
-func (r Route) First(ctx context.Context, from int) (int, []error) {
-	var why []error
-	for i := from; i < len(r); i++ {
-		err := r[i].Reaches(ctx)
-		if err == nil {
-			return i, why
+// Route is the ways of reaching the person, in the order they are tried,
+// and how long to wait for them. Ask walks it.
+type Route struct {
+	Ways []Way
+	// Timeout, when not 0, ends the walk with a *TimeoutError after it.
+	Timeout time.Duration
+	// OnOpen, when set, is called when a way has opened, before it asks:
+	// with its name, and with after, the error of the way before it that
+	// asked nobody (nil when none did).
+	OnOpen func(ctx context.Context, name string, o *Opened, after error)
+	// End is what the walk returns when no way asked anybody; nil for a
+	// *prompt.UnavailableError that says why each way could not.
+	End func(none *NoWayError) error
+
+	asked *Opened // the way that asked last, until Close
+}
+
+// Ask walks the route: each way that reaches the person is opened and asks
+// qs, and the first that asks somebody gives the answers or the outcome.
+// A way that cannot reach the person, or that asked nobody (a
+// *prompt.NobodyError) while ways follow it, hands the questions on to the
+// next. A way that could reach the person and went while the questions
+// waited there is an *EndedError. When ctx ends, or the timeout passes,
+// Ask returns why.
+func (r *Route) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
+	if r.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, r.Timeout, &TimeoutError{After: r.Timeout})
+		defer cancel()
+	}
+	none := &NoWayError{}
+	var after error
+	for i, w := range r.Ways {
+		if w.Reaches != nil {
+			if err := w.Reaches(ctx); err != nil {
+				if ctx.Err() != nil {
+					return nil, context.Cause(ctx)
+				}
+				none.add(w, err)
+				continue
+			}
 		}
-		why = append(why, err)
+		o, err := w.Open(ctx)
+		if err != nil {
+			if !isType[*prompt.UnavailableError](err) {
+				return nil, err
+			}
+			none.add(w, err)
+			continue
+		}
+		r.Close()
+		r.asked = o
+		if r.OnOpen != nil {
+			r.OnOpen(ctx, w.Name, o, after)
+		}
+		answers, err := o.Ask(ctx, qs)
+		switch {
+		case err == nil:
+			return answers, nil
+		case ctx.Err() != nil:
+			return nil, context.Cause(ctx)
+		case isType[*prompt.NobodyError](err) && i < len(r.Ways)-1:
+			none.add(w, err)
+			after = err
+			continue
+		case isType[*prompt.UnavailableError](err):
+			// It could reach the person when it was opened: it went (an
+			// inbox that quit) while the questions waited there.
+			return nil, &EndedError{Err: as[*prompt.UnavailableError](err).Err}
+		}
+		return nil, err
 	}
-	return -1, why
+	if r.End != nil {
+		return nil, r.End(none)
+	}
+	return nil, &prompt.UnavailableError{Err: none}
 }
 
-// The names of the ways.
-const (
-	WayElicit   = "elicit"   // askuser mcp: the MCP client's own forms
-	WayWeb      = "web"      // askuser mcp: a web page, opened in the browser
-	WayHere     = "here"     // the terminal UI or line prompts, on stdin and stderr
-	WayInbox    = "inbox"    // askuser inbox
-	WayTerminal = "terminal" // the terminal that stdin is (/dev/tty)
-	WayNobody   = "nobody"   // no way reaches the person: no answer, said why
-)
+// Asked is the way that asked last, still open; nil when none did.
+func (r *Route) Asked() *Opened { return r.asked }
 
-// Place is what the command line finds out about where it runs, for its
-// route in auto mode. The probes are functions, called only when the
-// route gets to the way that needs them.
-type Place struct {
-	// StdinTTY and StderrTTY say whether stdin and stderr are terminals.
-	StdinTTY, StderrTTY bool
-	// Nobody says why nobody can answer at stdin, when it is not a
-	// terminal: it is /dev/null, a silent socket, or it has already
-	// ended. It returns nil when somebody may answer there.
-	Nobody func() *NoPersonError
-	// Foreground reports whether askuser runs in the foreground of the
-	// terminal that stdin is.
-	Foreground func() bool
-	// Inbox probes the inbox: nil when one answers, else why not.
-	Inbox func() error
+// Close releases the way that asked last.
+func (r *Route) Close() {
+	if r.asked != nil && r.asked.Close != nil {
+		r.asked.Close()
+	}
+	r.asked = nil
 }
 
-// errNoTerminal is why the terminal that stdin is cannot be asked on.
-var errNoTerminal = errors.New("stdin is not a terminal in whose foreground askuser runs")
+// NoWayError is why no way could reach the person, with what the person
+// can do about it.
+type NoWayError struct {
+	Ways  []string // the ways, by name
+	Errs  []error  // why each could not
+	Hints []string // the ways' hints
+}
 
-// CommandLine is the route of askuser, askuser confirm and askuser input in
-// auto mode (SPEC §5, §7): here, when somebody may answer at stdin and see
-// the prompts on stderr; else the inbox, when one answers; else the
-// terminal that stdin is, when stderr is captured and askuser runs in
-// that terminal's foreground; else nobody, whose answer is none.
-func CommandLine(p Place) Route {
-	unseen := p.StdinTTY && !p.StderrTTY
-	return Route{
-		{Name: WayHere, Reaches: func(context.Context) error {
-			if unseen {
-				// Nobody would see the prompts. Should no inbox answer
-				// and the terminal not be askuser's, nobody is asked.
-				return &NoPersonError{Stdin: "a terminal, in whose foreground askuser does not run", Silent: true}
-			}
-			if why := p.Nobody(); why != nil {
-				return why
-			}
-			return nil
-		}},
-		{Name: WayInbox, Reaches: func(context.Context) error { return p.Inbox() }},
-		{Name: WayTerminal, Reaches: func(context.Context) error {
-			if unseen && p.Foreground() {
-				return nil
-			}
-			return errNoTerminal
-		}},
-		{Name: WayNobody, Reaches: func(context.Context) error { return nil }},
+func (e *NoWayError) add(w Way, err error) {
+	e.Ways = append(e.Ways, w.Name)
+	e.Errs = append(e.Errs, err)
+	if w.Hint != "" {
+		e.Hints = append(e.Hints, w.Hint)
 	}
 }
+
+// why is why the way named name could not reach the person; nil when it
+// was not tried.
+func (e *NoWayError) why(name string) error {
+	for i, n := range e.Ways {
+		if n == name {
+			return e.Errs[i]
+		}
+	}
+	return nil
+}
+
+func (e *NoWayError) Error() string {
+	if len(e.Errs) == 1 {
+		return e.Errs[0].Error()
+	}
+	reasons := make([]string, len(e.Errs))
+	for i, err := range e.Errs {
+		reasons[i] = fmt.Sprintf("%s: %s", e.Ways[i], err)
+	}
+	return fmt.Sprintf("no way of asking can reach the person (%s)", strings.Join(reasons, "; "))
+}
+
+// EndedError is a way of asking that went while the questions waited
+// there, before the person answered them.
+type EndedError struct {
+	Err error
+}
+
+func (e *EndedError) Error() string { return e.Err.Error() }
+
+func (e *EndedError) Unwrap() error { return e.Err }

@@ -3,47 +3,111 @@ package ask
 import (
 	"context"
 	"errors"
+	"io"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/schema"
 )
 
-// The rules of SPEC §5 and §7: where the command line asks in auto mode,
-// from what it finds out about stdin, stderr, the terminal and the inbox.
-func TestCommandLineRoute(t *testing.T) {
+// askerFunc is a prompt.Asker.
+type askerFunc func(context.Context, []schema.Question) ([]prompt.Answer, error)
+
+func (f askerFunc) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
+	return f(ctx, qs)
+}
+
+// answering is a way that reaches the person and answers with its name,
+// or asks nobody when nobody is set.
+func answering(name string, nobody bool) Way {
+	return Way{Name: name, Open: func(context.Context) (*Opened, error) {
+		return &Opened{Asker: askerFunc(func(context.Context, []schema.Question) ([]prompt.Answer, error) {
+			if nobody {
+				return nil, &prompt.NobodyError{Err: &prompt.ShortError{}}
+			}
+			return []prompt.Answer{{Labels: []string{name}}}, nil
+		})}, nil
+	}}
+}
+
+// The rules of SPEC §5 and §7 (the command line) and §8 (askuser mcp,
+// whose client may have forms of its own): which way asks the person,
+// walked by the one Route.Ask, from what the place finds out about stdin,
+// stderr, the terminal, the inbox and the client.
+func TestRouteOrder(t *testing.T) {
 	const (
 		tty    = "a terminal"
-		pipe   = "a pipe that may answer"
+		pipe   = "a pipe that answers"
+		late   = "a pipe that ends before the first answer"
 		null   = "/dev/null"
 		socket = "a socket"
 		ended  = "it was empty"
+
+		commandLine = "command line"
+		client      = "client"
+
+		nobodyAsked = "nobody: "    // exit 66, saying why nobody could answer at stdin
+		unavailable = "unavailable" // exit 69, saying why no way could reach the person
 	)
 	for _, tc := range []struct {
-		rule             string
-		stdin            string
-		stderrTTY        bool
-		foreground       bool
-		inbox            bool
-		want             string
-		wantInboxProbed  bool
-		wantNobodyReason string // the first way's why, for nobody
+		rule       string
+		door       string
+		mode       UI
+		tty        bool
+		stdin      string
+		stderrTTY  bool
+		foreground bool
+		inbox      bool
+		own        string // the client's forms: "" none, "forms", or "declined" at once
+		want       string // the way that asked, or nobodyAsked and why, or unavailable
+		wantProbed bool   // the inbox was probed
 	}{
 		{rule: "a terminal at both ends is asked here, the inbox unprobed", stdin: tty, stderrTTY: true, inbox: true, want: WayHere},
 		{rule: "piped answers are read here", stdin: pipe, want: WayHere},
 		{rule: "piped answers are read here, stderr a terminal or not", stdin: pipe, stderrTTY: true, inbox: true, want: WayHere},
-		{rule: "/dev/null: the inbox, when one answers", stdin: null, inbox: true, want: WayInbox, wantInboxProbed: true},
-		{rule: "/dev/null and no inbox: nobody", stdin: null, want: WayNobody, wantInboxProbed: true, wantNobodyReason: null},
-		{rule: "a silent socket: the inbox", stdin: socket, inbox: true, want: WayInbox, wantInboxProbed: true},
-		{rule: "a silent socket and no inbox: nobody", stdin: socket, want: WayNobody, wantInboxProbed: true, wantNobodyReason: socket},
-		{rule: "stdin that already ended: the inbox", stdin: ended, inbox: true, want: WayInbox, wantInboxProbed: true},
-		{rule: "stdin that already ended and no inbox: nobody", stdin: ended, want: WayNobody, wantInboxProbed: true, wantNobodyReason: ended},
-		{rule: "stderr captured: the inbox before the terminal", stdin: tty, foreground: true, inbox: true, want: WayInbox, wantInboxProbed: true},
-		{rule: "stderr captured, no inbox, askuser in the foreground: /dev/tty", stdin: tty, foreground: true, want: WayTerminal, wantInboxProbed: true},
-		{rule: "stderr captured, no inbox, the terminal someone else's: nobody", stdin: tty, want: WayNobody, wantInboxProbed: true,
-			wantNobodyReason: "a terminal, in whose foreground askuser does not run"},
+		{rule: "/dev/null: the inbox, when one answers", stdin: null, inbox: true, want: WayInbox, wantProbed: true},
+		{rule: "/dev/null and no inbox: nobody", stdin: null, want: nobodyAsked + null, wantProbed: true},
+		{rule: "a silent socket: the inbox", stdin: socket, inbox: true, want: WayInbox, wantProbed: true},
+		{rule: "a silent socket and no inbox: nobody", stdin: socket, want: nobodyAsked + socket, wantProbed: true},
+		{rule: "stdin that already ended: the inbox", stdin: ended, inbox: true, want: WayInbox, wantProbed: true},
+		{rule: "stdin that already ended and no inbox: nobody", stdin: ended, want: nobodyAsked + ended, wantProbed: true},
+		{rule: "line prompts whose input ends before the first answer: the inbox", stdin: late, inbox: true, want: WayInbox, wantProbed: true},
+		{rule: "line prompts whose input ends before the first answer, no inbox: nobody, never the terminal", stdin: late, foreground: true,
+			want: nobodyAsked + "it ended before the first answer", wantProbed: true},
+		{rule: "stderr captured: the inbox before the terminal", stdin: tty, foreground: true, inbox: true, want: WayInbox, wantProbed: true},
+		{rule: "stderr captured, no inbox, askuser in the foreground: /dev/tty", stdin: tty, foreground: true, want: WayTerminal, wantProbed: true},
+		{rule: "stderr captured, no inbox, the terminal someone else's: nobody", stdin: tty, want: nobodyAsked + "a terminal, in whose foreground askuser does not run", wantProbed: true},
+		{rule: "--ui line asks here, whatever stdin is", mode: UILine, stdin: null, inbox: true, want: WayHere},
+		{rule: "--ui inbox asks in the inbox", mode: UIInbox, stdin: tty, stderrTTY: true, inbox: true, want: WayInbox, wantProbed: true},
+		{rule: "--ui inbox without an inbox: unavailable", mode: UIInbox, stdin: tty, stderrTTY: true, want: unavailable, wantProbed: true},
+		{rule: "--ui web asks on the page", mode: UIWeb, stdin: null, inbox: true, want: WayWeb},
+		{rule: "--tty asks on the terminal", tty: true, stdin: pipe, inbox: true, want: WayTerminal},
+
+		{rule: "mcp: forms declared: the client asks, the inbox unprobed", door: client, own: "forms", inbox: true, want: "form"},
+		{rule: "mcp: no forms, an inbox answers: the inbox", door: client, inbox: true, want: WayInbox, wantProbed: true},
+		{rule: "mcp: no forms, no inbox: the web page", door: client, want: WayWeb, wantProbed: true},
+		{rule: "mcp: forms declined at once: the inbox", door: client, own: "declined", inbox: true, want: WayInbox, wantProbed: true},
+		{rule: "mcp: forms declined at once, no inbox: the web page", door: client, own: "declined", want: WayWeb, wantProbed: true},
+		{rule: "mcp: --ui inbox: never the forms", door: client, mode: UIInbox, own: "forms", inbox: true, want: WayInbox, wantProbed: true},
+		{rule: "mcp: --ui web: the page", door: client, mode: UIWeb, own: "forms", inbox: true, want: WayWeb},
+		{rule: "mcp: --ui elicit: the forms", door: client, mode: UIElicit, own: "forms", inbox: true, want: "form"},
+		{rule: "mcp: --ui elicit, forms declined at once: that is the outcome", door: client, mode: UIElicit, own: "declined", inbox: true, want: "the form asked nobody"},
 	} {
 		t.Run(tc.rule, func(t *testing.T) {
 			probed := false
-			route := CommandLine(Place{
+			box := answering(WayInbox, false)
+			box.Reaches = func(context.Context) error {
+				probed = true
+				if tc.inbox {
+					return nil
+				}
+				return errors.New("no inbox answers")
+			}
+			p := Place{
 				StdinTTY:  tc.stdin == tty,
 				StderrTTY: tc.stderrTTY,
 				Nobody: func() *NoPersonError {
@@ -54,47 +118,122 @@ func TestCommandLineRoute(t *testing.T) {
 					return nil
 				},
 				Foreground: func() bool { return tc.foreground },
-				Inbox: func() error {
-					probed = true
-					if tc.inbox {
-						return nil
-					}
-					return errors.New("no inbox answers")
-				},
-			})
-			i, why := route.First(context.Background(), 0)
-			if route[i].Name != tc.want || probed != tc.wantInboxProbed {
-				t.Errorf("asked by %q (inbox probed: %v), want %q (%v)", route[i].Name, probed, tc.want, tc.wantInboxProbed)
+				Here:       answering(WayHere, tc.stdin == late),
+				Terminal:   answering(WayTerminal, false),
+				Inbox:      box,
+				Web:        answering(WayWeb, false),
 			}
-			if tc.want != WayNobody {
-				return
+			mode := tc.mode
+			if mode == "" {
+				mode = UIAuto
 			}
+			var route *Route
+			if tc.door == client {
+				var own *Way
+				if tc.own != "" {
+					w := answering("form", tc.own == "declined")
+					own = &w
+				}
+				route = p.Client(Options{Mode: mode}, own)
+			} else {
+				route = p.CommandLine(Options{Mode: mode, TTY: tc.tty})
+			}
+			answers, err := route.Ask(context.Background(), []schema.Question{{Header: "H"}})
+			got := ""
 			var person *NoPersonError
-			if !errors.As(why[0], &person) || !strings.Contains(person.Stdin, tc.wantNobodyReason) {
-				t.Errorf("nobody, because %v; want %q", why, tc.wantNobodyReason)
+			switch {
+			case err == nil:
+				got = answers[0].Labels[0]
+			case errors.As(err, &person):
+				got = nobodyAsked + person.Stdin
+			case isType[*prompt.NobodyError](err):
+				got = "the form asked nobody"
+			case isType[*prompt.UnavailableError](err):
+				got = unavailable
+			default:
+				got = err.Error()
+			}
+			if got != tc.want || probed != tc.wantProbed {
+				t.Errorf("asked by %q (inbox probed: %v), want %q (%v)", got, probed, tc.want, tc.wantProbed)
+			}
+			if person != nil && !errors.Is(err, prompt.ErrNoAnswer) {
+				t.Errorf("nobody's error %v is not one of no answer", err)
 			}
 		})
 	}
 }
 
-// Line prompts whose input ends before the first answer asked nobody: the
-// questions go on to the ways after here, the inbox else nobody, and never
-// to the terminal, which stdin is not.
-func TestCommandLineRouteAfterHere(t *testing.T) {
-	for _, inbox := range []bool{true, false} {
-		route := CommandLine(Place{
-			Nobody:     func() *NoPersonError { return nil },
-			Foreground: func() bool { return true },
-			Inbox: func() error {
-				if inbox {
-					return nil
-				}
-				return errors.New("no inbox answers")
-			},
-		})
-		want := map[bool]string{true: WayInbox, false: WayNobody}[inbox]
-		if i, _ := route.First(context.Background(), 1); route[i].Name != want {
-			t.Errorf("an inbox answers: %v; the questions went to %q, want %q", inbox, route[i].Name, want)
+// A way that cannot reach the person, or fails to open, is passed over
+// for the next, and with none left the walk says why for each, with
+// every hint.
+func TestWalkPassesOver(t *testing.T) {
+	var tried []string
+	way := func(name, hint string, reaches, opens bool) Way {
+		w := answering(name, false)
+		w.Hint = hint
+		w.Reaches = func(context.Context) error {
+			tried = append(tried, name)
+			if !reaches {
+				return errors.New("no " + name + " here")
+			}
+			return nil
 		}
+		open := w.Open
+		w.Open = func(ctx context.Context) (*Opened, error) {
+			if !opens {
+				return nil, &prompt.UnavailableError{Err: errors.New(name + " cannot open")}
+			}
+			return open(ctx)
+		}
+		return w
+	}
+	r := &Route{Ways: []Way{way("inbox", "Start the inbox.", false, true), way("web", "", true, false), way("other", "", true, true)}}
+	answers, err := r.Ask(context.Background(), nil)
+	if err != nil || answers[0].Labels[0] != "other" || strings.Join(tried, " ") != "inbox web other" {
+		t.Errorf("asked %v (%v) after trying %v, want other after inbox and web", answers, err, tried)
+	}
+	r.Ways = r.Ways[:2]
+	_, err = r.Ask(context.Background(), nil)
+	want := "no way of asking can reach the person (inbox: no inbox here; web: web cannot open)"
+	var none *NoWayError
+	if !isType[*prompt.UnavailableError](err) || !errors.As(err, &none) || err.Error() != want || strings.Join(none.Hints, " ") != "Start the inbox." {
+		t.Errorf("no way: %v, want %q with the inbox's hint", err, want)
+	}
+}
+
+// A way that asks and goes while the questions wait there (an inbox that
+// quits) ends the walk: the person could have seen the questions.
+func TestWalkEndsWithAWayThatWent(t *testing.T) {
+	goes := Way{Name: "inbox", Open: func(context.Context) (*Opened, error) {
+		return &Opened{Asker: askerFunc(func(context.Context, []schema.Question) ([]prompt.Answer, error) {
+			return nil, &prompt.UnavailableError{Err: errors.New("the inbox closed")}
+		})}, nil
+	}}
+	r := &Route{Ways: []Way{goes, answering("web", false)}}
+	_, err := r.Ask(context.Background(), nil)
+	var ended *EndedError
+	if !errors.As(err, &ended) || err.Error() != "the inbox closed" {
+		t.Errorf("walk: %v, want the inbox's end", err)
+	}
+}
+
+// Where no way can reach anybody (no inbox answers, and the page says it
+// would reach nobody), the walk fails at once, and what it says names
+// askuser inbox, for the person to start.
+func TestNoWayNamesTheInbox(t *testing.T) {
+	addr, err := inbox.ParseAddr(filepath.Join(t.TempDir(), "none.sock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := answering(WayWeb, false)
+	page.Reaches = func(context.Context) error { return errors.New("no browser can show the page here") }
+	p := Place{Inbox: inboxWay(InboxOptions{Addr: addr}, io.Discard), Web: page}
+	start := time.Now()
+	_, err = p.Client(Options{Mode: UIAuto}, nil).Ask(context.Background(), []schema.Question{{Header: "H"}})
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("the walk took %s to find that nobody can be reached", took)
+	}
+	if text := ToolErrorText(err); !isType[*prompt.UnavailableError](err) || !strings.Contains(text, "'askuser inbox'") {
+		t.Errorf("walk: %v; the model reads %q, want it to name askuser inbox", err, text)
 	}
 }

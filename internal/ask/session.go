@@ -3,14 +3,15 @@ package ask
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"time"
 
 	"github.com/askuser/askuser/internal/inbox"
-	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/internal/notify"
 	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/prompt/web/localhttp"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -21,23 +22,35 @@ type Options struct {
 	TTY     bool          // ask on the controlling terminal
 	Timeout time.Duration // 0 for none
 	Bell    bool
-	// plain has auto mode use line prompts on a terminal too: see
-	// accessible.
+	// Plain has auto mode use line prompts on a terminal too (ACCESSIBLE,
+	// TERM=dumb).
 	Plain bool
-	// review has the terminal UI show every answer after the last of
+	// Review has the terminal UI show every answer after the last of
 	// several questions, before they are submitted.
 	Review bool
-	// listen is where --ui web serves the page; open opens it.
-	Listen localhttp.Addr
-	Open   bool
-	Inbox  InboxOptions
+	// Color turns on colours in the terminal UI (NO_COLOR, CLICOLOR).
+	Color bool
+	// NotifyCommand (ASKUSER_NOTIFY_COMMAND) is run when the questions are
+	// asked where the person has to be told (not in the inbox, which runs
+	// its own).
+	NotifyCommand string
+	Web           WebOptions
+	Inbox         InboxOptions
+}
+
+// WebOptions are how the web page is served: on Listen, and opened in the
+// browser (Browser, $BROWSER; "" for the system's) when Open is set.
+type WebOptions struct {
+	Listen  localhttp.Addr
+	Open    bool
+	Browser string
 }
 
 // InboxOptions are what asking in the inbox needs, resolved with the other
 // session options.
 type InboxOptions struct {
 	Addr inbox.Addr
-	// from names the asker in the inbox: --from, else ASKUSER_FROM; the
+	// From names the asker in the inbox: --from, else ASKUSER_FROM; the
 	// inbox shows the working directory when it is empty.
 	From   string
 	Limits *schema.Limits
@@ -57,32 +70,58 @@ type Conversation struct {
 	NoAnswer func(error) error
 }
 
-// session is one Conversation with the person: the asker chosen, and the
-// context that ends it.
-type session struct {
-	*asker
-	ctx    context.Context
-	cancel context.CancelFunc
-	notify *notify.Run
-}
-
 // Converse runs one session, the same way for every command that asks: it
-// opens the asker and arms the timeout (start), asks, lets the asker finish
-// (finish), releases what was opened (end), and has the command name the
-// question at which the answer input ended.
+// walks the command line's route (see Place.CommandLine), calls the
+// person's attention when a way that draws here opens (the bell,
+// ASKUSER_NOTIFY_COMMAND), lets the way that asked finish (see finish),
+// releases what was opened, and has the command name the question at
+// which the answer input ended.
 func Converse(ctx context.Context, env *Env, o Options, c Conversation) error {
-	s, err := start(ctx, env, o, c)
-	if err != nil {
-		return err
+	// Signals are watched from here on, before the terminal is touched, and
+	// only in runs that ask: see Env.WatchSignals.
+	if env.WatchSignals != nil {
+		var stop func()
+		ctx, stop = env.WatchSignals(ctx)
+		defer stop()
 	}
-	summary, err := c.Ask(s.ctx, s.Asker)
-	// Before end, which closes the terminal opened for --tty.
-	err = s.finish(err, summary)
-	s.end(env.IO.ErrOut)
-	if err != nil && c.NoAnswer != nil {
+	route := NewPlace(env, o, c.Rest).CommandLine(o)
+	var notice *notify.Run
+	route.OnOpen = func(_ context.Context, name string, opened *Opened, after error) {
+		if after != nil {
+			// Only line prompts ask nobody on the command line.
+			_, _ = fmt.Fprintf(env.IO.ErrOut, "The answer input ended before the first answer: asking in the %s instead.\n", name)
+		}
+		if opened.Out == nil {
+			return
+		}
+		if o.Bell {
+			// The bell only calls; a failed write leaves the question to be
+			// seen.
+			_, _ = io.WriteString(opened.Out, "\a")
+		}
+		if o.NotifyCommand != "" && notice == nil {
+			notice = startNotification(o.NotifyCommand, c.First)
+		}
+	}
+	summary, err := c.Ask(ctx, route)
+	// Before Close, which closes the terminal opened for --tty.
+	err = finish(ctx, route.Asked(), err, summary)
+	route.Close()
+	if notice != nil {
+		// Now that the prompts are off the screen.
+		notice.Warn(env.IO.ErrOut)
+	}
+	if err == nil {
+		return nil
+	}
+	// Nobody's error names the question too, and keeps saying how the
+	// person could be reached.
+	var person *NoPersonError
+	errors.As(err, &person)
+	if c.NoAnswer != nil {
 		err = c.NoAnswer(err)
 	}
-	return s.nobody.Explain(err)
+	return person.Explain(err)
 }
 
 // ConverseOne runs a session that asks q, the one question of confirm or
@@ -110,63 +149,17 @@ func ConverseOne(ctx context.Context, env *Env, o Options, q schema.Question) (p
 	return answer, err
 }
 
-// start opens the asker, arms the timeout, rings the bell and starts the
-// notification command.
-func start(ctx context.Context, env *Env, o Options, c Conversation) (*session, error) {
-	// Signals are watched from here on, before the terminal is touched, and
-	// only in runs that ask: see Env.WatchSignals.
-	stop := func() {}
-	if env.WatchSignals != nil {
-		ctx, stop = env.WatchSignals(ctx)
+// finish lets opened, the way that asked (nil when none did), finish when
+// it has something to do at the end (see prompt.Finisher), and says how
+// the conversation ended (see Ended).
+func finish(ctx context.Context, opened *Opened, err error, summary []prompt.Summary) error {
+	if opened == nil {
+		return err
 	}
-	a, err := newAsker(env, o, c.Rest)
-	if err != nil {
-		stop()
-		return nil, err
+	if f, ok := opened.Asker.(prompt.Finisher); ok {
+		err = f.Finish(ctx, err, summary)
 	}
-	s := &session{asker: a, ctx: ctx, cancel: stop}
-	if o.Timeout > 0 {
-		var cancel context.CancelFunc
-		s.ctx, cancel = context.WithTimeoutCause(ctx, o.Timeout, &TimeoutError{After: o.Timeout})
-		s.cancel = func() { cancel(); stop() }
-	}
-	if o.Bell && !a.inbox {
-		// The bell only calls; a failed write leaves the question to be
-		// seen.
-		_, _ = io.WriteString(a.out, "\a")
-	}
-	if cmd := env.Getenv("ASKUSER_NOTIFY_COMMAND"); cmd != "" && !a.inbox {
-		s.notify = startNotification(cmd, c.First)
-	}
-	return s, nil
-}
-
-// finish lets an asker that has something to do at the end do it (see
-// prompt.Finisher), and prefers the reason the session's context ended
-// over the error the asker saw: a timeout or a signal, rather than the end
-// of input that a hang-up also causes. A terminal that hung up is a
-// hang-up, whether its signal has come yet or not (see HungUp).
-func (s *session) finish(err error, summary []prompt.Summary) error {
-	if f, ok := s.Asker.(prompt.Finisher); ok {
-		err = f.Finish(s.ctx, err, summary)
-	}
-	if HungUp(s.ctx, err, s.terminals) {
-		return Hangup
-	}
-	if err != nil && s.ctx.Err() != nil {
-		return context.Cause(s.ctx)
-	}
-	return err
-}
-
-// end releases what the session opened and reports a failed notification
-// command, now that the prompts are off the screen.
-func (s *session) end(errOut io.Writer) {
-	s.cancel()
-	s.Close()
-	if s.notify != nil {
-		s.notify.Warn(errOut)
-	}
+	return Ended(ctx, err, opened.Terminals)
 }
 
 // startNotification runs ASKUSER_NOTIFY_COMMAND with the first question in

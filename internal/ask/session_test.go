@@ -20,9 +20,8 @@ import (
 func TestNotifyCommandFailureWarns(t *testing.T) {
 	n := startNotification("echo broken >&2; exit 3", schema.Question{Header: "H", Question: "Q?"})
 	<-n.Done()
-	s := &session{asker: &asker{}, cancel: func() {}, notify: n}
 	var errOut bytes.Buffer
-	s.end(&errOut)
+	n.Warn(&errOut)
 	if got, want := errOut.String(), "Warning: ASKUSER_NOTIFY_COMMAND failed: exit status 3: broken\n"; got != want {
 		t.Errorf("warning = %q, want %q", got, want)
 	}
@@ -33,9 +32,8 @@ func TestNotifyCommandFailureWarns(t *testing.T) {
 func TestNotifyCommandFailureIsShownNotObeyed(t *testing.T) {
 	n := startNotification(`printf 'bad\033]0;pwned\007\033[2J\342\200\256\nnext' >&2; exit 3`, schema.Question{})
 	<-n.Done()
-	s := &session{asker: &asker{}, cancel: func() {}, notify: n}
 	var errOut bytes.Buffer
-	s.end(&errOut)
+	n.Warn(&errOut)
 	if got, want := errOut.String(), `Warning: ASKUSER_NOTIFY_COMMAND failed: exit status 3: bad\x1b]0;pwned\x07\x1b[2J\u202e next`+"\n"; got != want {
 		t.Errorf("warning = %q, want %q", got, want)
 	}
@@ -46,9 +44,8 @@ func TestNotifyCommandFailureIsShownNotObeyed(t *testing.T) {
 func TestNotifyCommandNotWaitedFor(t *testing.T) {
 	n := startNotification("sleep 5", schema.Question{})
 	start := time.Now()
-	s := &session{asker: &asker{}, cancel: func() {}, notify: n}
 	var errOut bytes.Buffer
-	s.end(&errOut)
+	n.Warn(&errOut)
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("end waited %s for the notification command", d)
 	}
@@ -79,17 +76,17 @@ func (a *finishingAsker) Finish(_ context.Context, err error, summary []prompt.S
 func TestSessionFinish(t *testing.T) {
 	summary := []prompt.Summary{{Asked: "Database:", Answer: "SQLite"}}
 	a := &finishingAsker{}
-	s := &session{asker: &asker{Asker: a}, ctx: context.Background(), cancel: func() {}}
-	if err := s.finish(nil, summary); err != nil || a.calls != 1 || len(a.summary) != 1 {
+	ctx := context.Background()
+	if err := finish(ctx, &Opened{Asker: a}, nil, summary); err != nil || a.calls != 1 || len(a.summary) != 1 {
 		t.Errorf("finish = %v after %d calls with %v", err, a.calls, a.summary)
 	}
 	a.err = prompt.ErrCancelled
-	if err := s.finish(errors.New("read"), nil); err != prompt.ErrCancelled {
+	if err := finish(ctx, &Opened{Asker: a}, errors.New("read"), nil); err != prompt.ErrCancelled {
 		t.Errorf("finish = %v, want what Finish returned", err)
 	}
 
-	plain := &session{asker: &asker{Asker: line.New(strings.NewReader(""), io.Discard, false)}, ctx: context.Background(), cancel: func() {}}
-	if err := plain.finish(prompt.ErrNoAnswer, summary); err != prompt.ErrNoAnswer {
+	plain := &Opened{Asker: line.New(strings.NewReader(""), io.Discard, false)}
+	if err := finish(ctx, plain, prompt.ErrNoAnswer, summary); err != prompt.ErrNoAnswer {
 		t.Errorf("finish = %v, want the asker's error", err)
 	}
 }
@@ -101,26 +98,32 @@ func TestSessionFinishPrefersTheContext(t *testing.T) {
 	cause := &SignalError{Sig: syscall.SIGHUP}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	cancel(cause)
-	a := &finishingAsker{}
-	s := &session{asker: &asker{Asker: a}, ctx: ctx, cancel: func() {}}
-	if err := s.finish(prompt.ErrNoAnswer, nil); err != cause {
+	opened := &Opened{Asker: &finishingAsker{}}
+	if err := finish(ctx, opened, prompt.ErrNoAnswer, nil); err != cause {
 		t.Errorf("finish = %v, want %v", err, cause)
 	}
-	if err := s.finish(nil, nil); err != nil {
+	if err := finish(ctx, opened, nil, nil); err != nil {
 		t.Errorf("finish after answers = %v, want nil", err)
 	}
 }
 
-// end closes what the session opened for asking.
-func TestSessionEndCloses(t *testing.T) {
+// Closing a route releases what the way that asked opened, once.
+func TestRouteCloses(t *testing.T) {
 	var closed int
-	s := &session{asker: &asker{closers: []io.Closer{closerFunc(func() error { closed++; return nil })}}, cancel: func() {}}
-	s.end(io.Discard)
+	way := answering("here", false)
+	open := way.Open
+	way.Open = func(ctx context.Context) (*Opened, error) {
+		o, err := open(ctx)
+		o.Close = func() { closed++ }
+		return o, err
+	}
+	r := &Route{Ways: []Way{way}}
+	if _, err := r.Ask(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	r.Close()
 	if closed != 1 {
 		t.Errorf("closed %d times, want 1", closed)
 	}
 }
-
-type closerFunc func() error
-
-func (f closerFunc) Close() error { return f() }

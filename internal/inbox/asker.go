@@ -60,7 +60,7 @@ func (a *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer,
 	if err != nil {
 		return nil, err
 	}
-	answers, err := CheckAnswers(qs, FromWire(e.Answers))
+	answers, err := CheckAnswers(qs, e.Answers)
 	if err != nil {
 		return nil, a.misfit(err)
 	}

@@ -97,20 +97,14 @@ const (
 type Event struct {
 	Event string `json:"event"`
 	Ahead int    `json:"ahead,omitempty"`
-	// Answers answer a set of KindAsk, one per question, in order.
-	Answers []WireAnswer `json:"answers,omitempty"`
+	// Answers answer a set of KindAsk, one per question, in order,
+	// unchecked: see CheckAnswers.
+	Answers []prompt.Answer `json:"answers,omitempty"`
 	// Yes answers a set of KindConfirm.
 	Yes *bool `json:"yes,omitempty"`
 	// Text answers a set of KindInput.
 	Text   string `json:"text,omitempty"`
 	Reason string `json:"reason,omitempty"`
-}
-
-// WireAnswer is one answer as the protocol carries it.
-type WireAnswer struct {
-	Labels []string `json:"labels,omitempty"`
-	Other  string   `json:"other,omitempty"`
-	Note   string   `json:"note,omitempty"`
 }
 
 // ErrorBody is the body of a refused request.
@@ -119,22 +113,4 @@ type ErrorBody struct {
 	// Problems lists what is wrong with the questions, as askuser
 	// validate writes them, when they are what was refused.
 	Problems []string `json:"problems,omitempty"`
-}
-
-func toWire(as []prompt.Answer) []WireAnswer {
-	out := make([]WireAnswer, len(as))
-	for i, a := range as {
-		out[i] = WireAnswer{Labels: a.Labels, Other: a.Other, Note: a.Note}
-	}
-	return out
-}
-
-// FromWire returns the answers an event carries, unchecked: see
-// CheckAnswers.
-func FromWire(ws []WireAnswer) []prompt.Answer {
-	out := make([]prompt.Answer, len(ws))
-	for i, w := range ws {
-		out[i] = prompt.Answer{Labels: w.Labels, Other: w.Other, Note: w.Note}
-	}
-	return out
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -24,5 +25,16 @@ func TestRequestLimitsOnTheWire(t *testing.T) {
 	}
 	if want := `{"kind":"ask","limits":{"maxOptions":6}}`; string(b) != want {
 		t.Errorf("request = %s, want %s", b, want)
+	}
+}
+
+// The answers keep their names on the wire too.
+func TestAnswersOnTheWire(t *testing.T) {
+	b, err := json.Marshal(&Event{Event: EventAnswered, Answers: []prompt.Answer{{Labels: []string{"SQLite", "Redis"}, Other: "Edge", Note: "small"}, {}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"event":"answered","answers":[{"labels":["SQLite","Redis"],"other":"Edge","note":"small"},{}]}`; string(b) != want {
+		t.Errorf("event = %s\nwant    %s", b, want)
 	}
 }

@@ -13,8 +13,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/prompt/web/localhttp"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -254,7 +254,7 @@ func FinalEvent(set *Set) (Event, bool) {
 		case KindInput:
 			ev.Text = e.Reply.Text
 		default:
-			ev.Answers = toWire(e.Reply.Answers)
+			ev.Answers = e.Reply.Answers
 		}
 		return ev, true
 	case Cancelled:

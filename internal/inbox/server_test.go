@@ -19,8 +19,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/prompt/web/localhttp"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -118,7 +118,7 @@ func TestAskAnswered(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := result(t, got, 5*time.Second)
-	want := Event{Event: EventAnswered, Answers: []WireAnswer{{Labels: []string{"SQLite"}, Note: "small"}}}
+	want := Event{Event: EventAnswered, Answers: []prompt.Answer{{Labels: []string{"SQLite"}, Note: "small"}}}
 	if r.err != nil || !reflect.DeepEqual(r.e, want) {
 		t.Errorf("Ask = %+v, %v; want %+v", r.e, r.err, want)
 	}

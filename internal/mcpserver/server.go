@@ -1,11 +1,13 @@
 // Package mcpserver is askuser's MCP server: one tool that takes the
-// questions as askuser does, and reaches the person through the client's
-// own interface (elicitation) when the client has one, else through the
-// ways of asking that the command line gives it (a web page, an inbox). It
-// is built on the official MCP SDK, which owns the protocol; this package
-// owns only what a call does. A call is checked, answered and worded as a
-// run of askuser is, by the same ask engine (internal/ask), so that the
-// two agree exactly.
+// questions as askuser does. It is built on the official MCP SDK, which
+// owns the protocol, and on the ask engine (internal/ask), which checks,
+// routes, answers and words a call as it does a run of askuser, so that
+// the two agree exactly: the route of ways that reach the person (the
+// inbox, a web page) is the engine's. This package owns only what is
+// MCP's: the tool and its calls, the client's own forms (elicitation),
+// which it adds to the route, the notices in the client's log, the
+// outcomes of the client's own, and the line filter that keeps JSON-RPC's
+// rules where the SDK's transport does not (wire.go).
 package mcpserver
 
 import (
@@ -16,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -29,21 +32,6 @@ import (
 	"github.com/askuser/askuser/schema"
 )
 
-// Elicitation says when a call asks through the client's own interface.
-type Elicitation int
-
-// The uses of elicitation.
-const (
-	// ElicitWhenDeclared asks through the client when it declared
-	// elicitation, and through Options.Ways otherwise.
-	ElicitWhenDeclared Elicitation = iota
-	// ElicitOnly asks through the client, and fails a call from a client
-	// that did not declare elicitation.
-	ElicitOnly
-	// ElicitNever asks only through Options.Ways.
-	ElicitNever
-)
-
 // Options configure a Server.
 type Options struct {
 	// Implementation names the server to its clients.
@@ -54,52 +42,19 @@ type Options struct {
 	// writes its answers, as the command line does with its input: its
 	// Schema, Key, Arrays and Presets serve every call, which gives the Doc.
 	Request ask.Request
-	// Elicitation says when to ask through the client.
-	Elicitation Elicitation
+	// Route returns the route of one call (see ask.Place.Client): own is
+	// the client's own way of reaching the person, its forms, nil when it
+	// declared none; from names where the call comes from, in the inbox,
+	// when askuser mcp was not told (--from). A route without ways is
+	// --ui elicit, for a client without forms.
+	Route func(own *ask.Way, from string) *ask.Route
 	// Quickest is the soonest a person can decline or cancel a form; a
 	// client that does so sooner could not show it (see elicit.Unattended).
 	// 0 means elicit.Quickest.
 	Quickest time.Duration
-	// Ways are the other ways of reaching the person, in the order they are
-	// tried: a way whose Open fails with a *prompt.UnavailableError is
-	// passed over for the next.
-	Ways []Way
-	// Timeout, when not 0, ends every call that waits this long for an
-	// answer.
-	Timeout time.Duration
 	// Log receives notices for the person who runs the server: stderr,
 	// never stdout, which carries the protocol.
 	Log io.Writer
-}
-
-// A Way is a way of reaching the person other than the client's own
-// interface.
-type Way struct {
-	// Name names it in errors: "web", "inbox".
-	Name string
-	// Reaches probes whether this way can reach the person now: nil when
-	// it can, else a *prompt.UnavailableError that says why, for the next
-	// way to be tried. Nil for a way that Open alone can tell.
-	Reaches func(ctx context.Context) error
-	// Open prepares to ask one call's questions for client, the MCP client
-	// that made the call as it named itself (nil when it did not). It
-	// fails with a *prompt.UnavailableError when this way cannot reach the
-	// person now, for the next way to be tried.
-	Open func(ctx context.Context, client *mcp.Implementation) (*Opened, error)
-	// Hint tells the model what the person can do when this way cannot
-	// reach them ("Ask the person to run ..."); "" for nothing better
-	// than changing how the server is set up.
-	Hint string
-}
-
-// Opened is a way of asking, ready for one call.
-type Opened struct {
-	Asker prompt.Asker
-	// Where tells the person where to answer ("Answer in your browser:
-	// URL"), for the client's log; "" for nothing to tell.
-	Where string
-	// Close releases what Open took, after Ask.
-	Close func()
 }
 
 // Server serves the tool; see Run.
@@ -162,7 +117,7 @@ func (s *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	owed := s.active
 	s.mu.Unlock()
 	replied := output.replied()
-	stop(ask.ErrStopped)
+	stop(errStopped)
 	s.calls.Wait()
 	// The session writes nothing once it is closing: the replies of the
 	// calls just ended go out first.
@@ -197,7 +152,7 @@ func (s *Server) leave() {
 // call handles one call of the tool.
 func (s *Server) call(reqCtx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	if !s.enter() {
-		return toolError(ask.ErrStopped), nil
+		return toolError(errStopped), nil
 	}
 	defer s.leave()
 	c, err := s.prepare(req.Params.Arguments)
@@ -206,11 +161,12 @@ func (s *Server) call(reqCtx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 	}
 	if len(c.Pending) > 0 {
 		ctx, cancel := s.callContext(reqCtx)
-		got, more, err := s.ask(ctx, req, c.Questions())
+		got, err := s.ask(ctx, req, c.Questions())
 		cancel()
+		var back *handBack
 		switch {
-		case more != nil:
-			return more, nil
+		case errors.As(err, &back):
+			return back.result, nil
 		case err != nil:
 			return toolError(err), nil
 		}
@@ -239,133 +195,84 @@ func (s *Server) prepare(args json.RawMessage) (*ask.Call, error) {
 }
 
 // callContext is the context a call waits in: it ends, with a cause that
-// says why, when the client cancels the request or goes away, when the
-// server stops, or after the timeout.
+// says why, when the client cancels the request or goes away, or when the
+// server stops.
 func (s *Server) callContext(reqCtx context.Context) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(context.WithoutCancel(reqCtx))
 	stopReq := context.AfterFunc(reqCtx, func() {
 		if errors.Is(context.Cause(reqCtx), io.EOF) {
-			cancel(ask.ErrClientGone)
+			cancel(errClientGone)
 		} else {
-			cancel(ask.ErrClientCancelled)
+			cancel(errClientCancelled)
 		}
 	})
-	stopSrv := context.AfterFunc(s.ctx, func() { cancel(ask.ErrStopped) })
-	release := func() {
+	stopSrv := context.AfterFunc(s.ctx, func() { cancel(errStopped) })
+	return ctx, func() {
 		stopReq()
 		stopSrv()
 		cancel(nil)
 	}
-	if s.opts.Timeout > 0 {
-		var cancelTimeout context.CancelFunc
-		ctx, cancelTimeout = context.WithTimeoutCause(ctx, s.opts.Timeout, &ask.TimeoutError{After: s.opts.Timeout})
-		return ctx, func() { cancelTimeout(); release() }
-	}
-	return ctx, release
 }
 
 // errNoForms is why a client that did not declare elicitation is not
 // asked through forms.
 var errNoForms = errors.New("the MCP client cannot show questions: it did not declare elicitation, and askuser mcp runs with --ui elicit")
 
-// route is the ways of reaching the person for req, in the order they are
-// tried: the client's own forms first, unless ElicitNever, then the Ways.
-func (s *Server) route(req *mcp.CallToolRequest) ask.Route {
-	var r ask.Route
-	if s.opts.Elicitation != ElicitNever {
-		r = append(r, ask.Way{Name: ask.WayElicit, Reaches: func(context.Context) error {
-			if declaresElicitation(req) {
-				return nil
-			}
-			return &prompt.UnavailableError{Err: errNoForms}
-		}})
+// ask reaches the person with qs along the call's route, and says on
+// stderr and in the client's log where the questions wait, and why the
+// form was passed over when it asked nobody. A form handed back to the
+// client to fill in, and call again with, is a *handBack.
+func (s *Server) ask(ctx context.Context, req *mcp.CallToolRequest, qs []schema.Question) ([]prompt.Answer, error) {
+	cwd, _ := os.Getwd()
+	home, _ := os.UserHomeDir()
+	route := s.opts.Route(s.forms(req), clientFrom(req.ClientInfo(), cwd, home))
+	if len(route.Ways) == 0 {
+		return nil, &prompt.UnavailableError{Err: errNoForms}
 	}
-	for _, w := range s.opts.Ways {
-		reaches := w.Reaches
-		if reaches == nil {
-			reaches = func(context.Context) error { return nil }
+	route.OnOpen = func(ctx context.Context, _ string, o *ask.Opened, after error) {
+		if after != nil {
+			s.passOver(ctx, req, after)
 		}
-		r = append(r, ask.Way{Name: w.Name, Reaches: reaches})
+		if o.Where != "" {
+			s.notice(ctx, req, o.Where)
+		}
 	}
-	return r
+	defer route.Close()
+	return route.Ask(ctx, qs)
 }
 
-// ask reaches the person with qs, along the route. It returns their
-// answers, or a result that hands the client a form to fill in and call
-// again with (see elicitRound), or why nobody answered.
-func (s *Server) ask(ctx context.Context, req *mcp.CallToolRequest, qs []schema.Question) ([]prompt.Answer, *mcp.CallToolResult, error) {
-	route := s.route(req)
-	forms := len(route) - len(s.opts.Ways) // 1 when the forms come first
-	none := &ask.NoWayError{}
-	for from := 0; from < len(route); {
-		i, why := route.First(ctx, from)
-		for j, err := range why {
-			k := from + j - forms
-			if k < 0 {
-				continue // forms the client did not declare: nothing to report
-			}
-			if err := none.Add(s.opts.Ways[k].Name, s.opts.Ways[k].Hint, err); err != nil {
-				return nil, nil, err
-			}
-		}
-		if i < 0 {
-			break
-		}
-		from = i + 1
-		if i < forms {
-			answers, more, err := s.elicit(ctx, req, qs)
-			var failed *elicit.RequestError
-			if !errors.As(err, &failed) || s.opts.Elicitation == ElicitOnly {
-				return answers, more, err
-			}
-			// A client that declares forms and cannot show them has asked
-			// the person nothing: the next way may reach them.
-			none.Reasons = append(none.Reasons, "form: "+failed.Error())
-			s.passOver(ctx, req, failed)
-			continue
-		}
-		w := s.opts.Ways[i-forms]
-		opened, err := w.Open(ctx, req.ClientInfo())
-		if err != nil {
-			if err := none.Add(w.Name, w.Hint, err); err != nil {
-				return nil, nil, err
-			}
-			continue
-		}
-		answers, err := s.askOpened(ctx, req, opened, qs)
-		return answers, nil, err
+// forms is the client's own way of reaching the person, when it declared
+// elicitation: a form, filled in in its own interface.
+func (s *Server) forms(req *mcp.CallToolRequest) *ask.Way {
+	if !declaresElicitation(req) {
+		return nil
 	}
-	if s.opts.Elicitation == ElicitOnly {
-		return nil, nil, &prompt.UnavailableError{Err: errNoForms}
-	}
-	return nil, nil, &prompt.UnavailableError{Err: none}
+	return &ask.Way{Name: "form", Open: func(context.Context) (*ask.Opened, error) {
+		return &ask.Opened{Asker: &formAsker{s: s, req: req}}, nil
+	}}
 }
 
-// askOpened asks qs on a way that was opened, and says where.
-func (s *Server) askOpened(ctx context.Context, req *mcp.CallToolRequest, opened *Opened, qs []schema.Question) ([]prompt.Answer, error) {
-	if opened.Where != "" {
-		s.notice(ctx, req, opened.Where)
-	}
-	answers, err := opened.Asker.Ask(ctx, qs)
-	opened.Close()
-	var u *prompt.UnavailableError
-	if errors.As(err, &u) && ctx.Err() == nil {
-		// The way could reach the person when it was opened: it went (an
-		// inbox that quit) while the questions waited there.
-		err = &ask.EndedError{Err: u.Err}
-	}
-	return answers, err
+// formAsker asks through the client's own forms, as the client takes them.
+type formAsker struct {
+	s   *Server
+	req *mcp.CallToolRequest
 }
 
-// elicit asks through the client's own forms, as the client takes them.
-func (s *Server) elicit(ctx context.Context, req *mcp.CallToolRequest, qs []schema.Question) ([]prompt.Answer, *mcp.CallToolResult, error) {
-	if roundTrips(req) {
-		return s.elicitRound(req, qs)
+func (f *formAsker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
+	if roundTrips(f.req) {
+		return f.s.elicitRound(f.req, qs)
 	}
-	a := &elicit.Asker{Elicit: req.Session.Elicit, Version: req.ProtocolVersion(), Quickest: s.quickest()}
-	answers, err := a.Ask(ctx, qs)
-	return answers, nil, err
+	a := &elicit.Asker{Elicit: f.req.Session.Elicit, Version: f.req.ProtocolVersion(), Quickest: f.s.quickest()}
+	return a.Ask(ctx, qs)
 }
+
+// handBack is a call's result that hands the client a form to fill in and
+// call again with (see elicitRound): not an answer yet, nor an error.
+type handBack struct {
+	result *mcp.CallToolResult
+}
+
+func (*handBack) Error() string { return "the form is handed back to the client" }
 
 // quickest is Options.Quickest in effect.
 func (s *Server) quickest() time.Duration {
@@ -377,8 +284,8 @@ func (s *Server) quickest() time.Duration {
 
 // passOver tells the person, on stderr and in the client's log, that the
 // client's form asked them nothing and why, before another way asks.
-func (s *Server) passOver(ctx context.Context, req *mcp.CallToolRequest, failed *elicit.RequestError) {
-	text := ask.Capitalize(failed.Error()) + ". Asking another way."
+func (s *Server) passOver(ctx context.Context, req *mcp.CallToolRequest, failed error) {
+	text := prompt.Capitalize(failed.Error()) + ". Asking another way."
 	_, _ = fmt.Fprintf(s.opts.Log, "askuser mcp: %s\n", text)
 	s.notice(ctx, req, text)
 }
@@ -387,32 +294,32 @@ func (s *Server) passOver(ctx context.Context, req *mcp.CallToolRequest, failed 
 const formID = "askuser"
 
 // elicitRound asks through a client that fills in forms between calls:
-// the first call returns the form, and the call made again with the
-// person's reply returns the answers, or the form again with what to put
-// right. The server keeps nothing between the two; the call carries the
-// questions again.
-func (s *Server) elicitRound(req *mcp.CallToolRequest, qs []schema.Question) ([]prompt.Answer, *mcp.CallToolResult, error) {
+// the first call hands back the form, and the call made again with the
+// person's reply returns the answers, or hands back the form again with
+// what to put right. The server keeps nothing between the two; the call
+// carries the questions again.
+func (s *Server) elicitRound(req *mcp.CallToolRequest, qs []schema.Question) ([]prompt.Answer, error) {
 	version := req.ProtocolVersion()
 	reply, ok := req.Params.InputResponses[formID]
 	if !ok {
-		return nil, &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{formID: elicit.Form(qs, version)},
-			RequestState: formSent(time.Now())}, nil
+		return nil, &handBack{&mcp.CallToolResult{InputRequests: mcp.InputRequestMap{formID: elicit.Form(qs, version)},
+			RequestState: formSent(time.Now())}}
 	}
 	res, ok := reply.(*mcp.ElicitResult)
 	if !ok {
-		return nil, nil, &elicit.ClientError{Msg: fmt.Sprintf("a %T", reply)}
+		return nil, &elicit.ClientError{Msg: fmt.Sprintf("a %T", reply)}
 	}
 	// Only the first form carries when it was sent (see elicit.Asker).
 	if sent, ok := sentAt(req.Params.RequestState); ok {
 		if err := elicit.Unattended(res, time.Since(sent), s.quickest()); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
 	answers, again, err := elicit.Outcome(qs, version, res)
 	if again != nil {
-		return nil, &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{formID: again}}, nil
+		return nil, &handBack{&mcp.CallToolResult{InputRequests: mcp.InputRequestMap{formID: again}}}
 	}
-	return answers, nil, err
+	return answers, err
 }
 
 // formSent is the request state of a call whose first form was sent at t:
@@ -464,8 +371,37 @@ func (s *Server) notice(ctx context.Context, req *mcp.CallToolRequest, text stri
 	_ = req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: "notice", Logger: "askuser", Data: text}) //nolint:staticcheck // see above
 }
 
+// Why a call stopped waiting other than for an answer. Their text is what
+// a web page shows when its questions are withdrawn.
+var (
+	errClientCancelled = errors.New("the MCP client cancelled the request")
+	errClientGone      = errors.New("the MCP client went away")
+	errStopped         = errors.New("askuser mcp stopped")
+)
+
 // toolError is the result of a call that got no answers: what happened,
 // and what to do next, worded for the model.
 func toolError(err error) *mcp.CallToolResult {
-	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: ask.ToolErrorText(err)}}}
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: toolText(err)}}}
+}
+
+// toolText words the outcomes that are the MCP client's and the call's
+// own, and has the engine word the others (see ask.ToolErrorText).
+func toolText(err error) string {
+	var (
+		client *elicit.ClientError
+		nobody *prompt.NobodyError
+	)
+	switch {
+	case errors.Is(err, elicit.ErrDeclined):
+		return "Error: The person declined to answer." + ask.DontAskAgain
+	case errors.As(err, &client):
+		return fmt.Sprintf("Error: %s; no answers were taken from it.", prompt.Capitalize(client.Error()))
+	case errors.As(err, &nobody):
+		// The client's form asked nobody, and no way came after it.
+		return fmt.Sprintf("Error: %s. Tell the person, who can run askuser mcp with --ui web.", prompt.Capitalize(nobody.Error()))
+	case errors.Is(err, errClientCancelled), errors.Is(err, errClientGone), errors.Is(err, errStopped):
+		return fmt.Sprintf("Error: %s, and the questions were withdrawn.", prompt.Capitalize(err.Error()))
+	}
+	return ask.ToolErrorText(err)
 }

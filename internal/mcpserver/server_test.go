@@ -15,6 +15,7 @@ import (
 
 	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/prompt/elicit"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -28,22 +29,29 @@ func (f askerFunc) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answ
 	return f(ctx, qs)
 }
 
-// way is a Way that records that it was opened, and answers with label,
+// way is a way that records that it was opened, and answers with label,
 // or is unavailable when label is "".
-func way(name, label string, opened *[]string) Way {
-	return Way{Name: name, Open: func(context.Context, *mcp.Implementation) (*Opened, error) {
+func way(name, label string, opened *[]string) ask.Way {
+	return ask.Way{Name: name, Open: func(context.Context) (*ask.Opened, error) {
 		*opened = append(*opened, name)
 		if label == "" {
 			return nil, &prompt.UnavailableError{Err: fmt.Errorf("no %s here", name)}
 		}
-		return &Opened{
+		return &ask.Opened{
 			Asker: askerFunc(func(context.Context, []schema.Question) ([]prompt.Answer, error) {
 				return []prompt.Answer{{Labels: []string{label}}}, nil
 			}),
 			Where: "Answer on " + name,
-			Close: func() {},
 		}, nil
 	}}
+}
+
+// route is the engine's route of mode for Options, with the inbox and web
+// ways given.
+func route(mode ask.UI, inbox, web ask.Way) func(*ask.Way, string) *ask.Route {
+	return func(own *ask.Way, _ string) *ask.Route {
+		return ask.Place{Inbox: inbox, Web: web}.Client(ask.Options{Mode: mode}, own)
+	}
 }
 
 // serve runs a server with o (its Parse, Answers and Tool filled in) and
@@ -120,7 +128,7 @@ func call(t *testing.T, cs *mcp.ClientSession) (string, bool) {
 func TestWaysInOrder(t *testing.T) {
 	var opened []string
 	logs := make(chan string, 4)
-	cs := serve(t, Options{Ways: []Way{way("inbox", "", &opened), way("web", "SQLite", &opened), way("never", "PostgreSQL", &opened)}},
+	cs := serve(t, Options{Route: route(ask.UIAuto, way("inbox", "", &opened), way("web", "SQLite", &opened))},
 		&mcp.ClientOptions{LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) { //nolint:staticcheck // the notice is a log message
 			logs <- r.Params.Data.(string)
 		}})
@@ -143,7 +151,7 @@ func TestWaysInOrder(t *testing.T) {
 // With no way that can reach the person, the call says why for each.
 func TestNoWayReachesThePerson(t *testing.T) {
 	var opened []string
-	cs := serve(t, Options{Ways: []Way{way("inbox", "", &opened), way("web", "", &opened)}}, nil)
+	cs := serve(t, Options{Route: route(ask.UIAuto, way("inbox", "", &opened), way("web", "", &opened))}, nil)
 	text, isErr := call(t, cs)
 	if want := "Error: No way of asking can reach the person (inbox: no inbox here; web: no web here). Tell the person, who can change how askuser mcp is set up."; !isErr || text != want {
 		t.Errorf("call: %q, want the error %q", text, want)
@@ -156,29 +164,30 @@ func TestNoWayHints(t *testing.T) {
 	var opened []string
 	inbox := way("inbox", "", &opened)
 	inbox.Hint = "Ask the person to start the inbox, then ask again."
-	cs := serve(t, Options{Ways: []Way{inbox}}, nil)
+	cs := serve(t, Options{Route: route(ask.UIInbox, inbox, way("web", "", &opened))}, nil)
 	text, isErr := call(t, cs)
 	if want := "Error: No inbox here. Ask the person to start the inbox, then ask again."; !isErr || text != want {
 		t.Errorf("one way: %q, want the error %q", text, want)
 	}
-	cs = serve(t, Options{Ways: []Way{inbox, way("web", "", &opened)}}, nil)
+	cs = serve(t, Options{Route: route(ask.UIAuto, inbox, way("web", "", &opened))}, nil)
 	text, isErr = call(t, cs)
 	if want := "Error: No way of asking can reach the person (inbox: no inbox here; web: no web here). Ask the person to start the inbox, then ask again."; !isErr || text != want {
 		t.Errorf("two ways: %q, want the error %q", text, want)
 	}
 }
 
-// A way is told which client called, as the client named itself.
-func TestWayKnowsTheClient(t *testing.T) {
-	got := make(chan *mcp.Implementation, 1)
-	w := Way{Name: "inbox", Open: func(_ context.Context, client *mcp.Implementation) (*Opened, error) {
-		got <- client
-		return nil, &prompt.UnavailableError{Err: errors.New("no inbox here")}
-	}}
-	cs := serve(t, Options{Ways: []Way{w}}, nil)
+// The route is told which client called, as the client named itself, to
+// say in the inbox where the call comes from.
+func TestRouteKnowsTheClient(t *testing.T) {
+	got := make(chan string, 1)
+	var opened []string
+	cs := serve(t, Options{Route: func(own *ask.Way, from string) *ask.Route {
+		got <- from
+		return route(ask.UIAuto, way("inbox", "", &opened), way("web", "", &opened))(own, from)
+	}}, nil)
 	call(t, cs)
-	if c := <-got; c == nil || c.Name != "test" || c.Version != "1" {
-		t.Errorf("the way was told the client is %+v", c)
+	if from := <-got; !strings.HasPrefix(from, "test via MCP") {
+		t.Errorf("the route was told the call comes from %q", from)
 	}
 }
 
@@ -187,16 +196,15 @@ func TestWayKnowsTheClient(t *testing.T) {
 // have seen the questions.
 func TestWayGoesWhileWaiting(t *testing.T) {
 	var opened []string
-	goes := Way{Name: "inbox", Open: func(context.Context, *mcp.Implementation) (*Opened, error) {
+	goes := ask.Way{Name: "inbox", Open: func(context.Context) (*ask.Opened, error) {
 		opened = append(opened, "inbox")
-		return &Opened{
+		return &ask.Opened{
 			Asker: askerFunc(func(context.Context, []schema.Question) ([]prompt.Answer, error) {
 				return nil, &prompt.UnavailableError{Err: errors.New("the inbox at /run/inbox.sock closed before the questions were answered (the person quit the inbox)")}
 			}),
-			Close: func() {},
 		}, nil
 	}}
-	cs := serve(t, Options{Ways: []Way{goes, way("web", "SQLite", &opened)}}, nil)
+	cs := serve(t, Options{Route: route(ask.UIAuto, goes, way("web", "SQLite", &opened))}, nil)
 	text, isErr := call(t, cs)
 	if want := "Error: The inbox at /run/inbox.sock closed before the questions were answered (the person quit the inbox). Do not ask again at once: carry on with what you know, or stop and say what you need."; !isErr || text != want {
 		t.Errorf("call: %q, want the error %q", text, want)
@@ -206,8 +214,8 @@ func TestWayGoesWhileWaiting(t *testing.T) {
 	}
 }
 
-// ElicitNever asks a client that has forms through the ways; the default
-// asks it through its forms.
+// --ui inbox asks a client that has forms through the inbox; auto asks it
+// through its forms.
 func TestElicitation(t *testing.T) {
 	elicited := 0
 	copts := &mcp.ClientOptions{ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
@@ -215,13 +223,13 @@ func TestElicitation(t *testing.T) {
 		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1": "PostgreSQL"}}, nil
 	}}
 	var opened []string
-	cs := serve(t, Options{Elicitation: ElicitNever, Ways: []Way{way("web", "SQLite", &opened)}}, copts)
+	cs := serve(t, Options{Route: route(ask.UIInbox, way("inbox", "SQLite", &opened), way("web", "MySQL", &opened))}, copts)
 	if text, _ := call(t, cs); text != `{"answers":{"Database":"SQLite"}}` || elicited != 0 {
-		t.Errorf("ElicitNever: %q, %d forms", text, elicited)
+		t.Errorf("--ui inbox: %q, %d forms", text, elicited)
 	}
-	cs = serve(t, Options{Ways: []Way{way("web", "SQLite", &opened)}}, copts)
+	cs = serve(t, Options{Route: route(ask.UIAuto, way("inbox", "SQLite", &opened), way("web", "MySQL", &opened))}, copts)
 	if text, _ := call(t, cs); text != `{"answers":{"Database":"PostgreSQL"}}` || elicited != 1 {
-		t.Errorf("ElicitWhenDeclared: %q, %d forms", text, elicited)
+		t.Errorf("auto: %q, %d forms", text, elicited)
 	}
 	if len(opened) != 1 {
 		t.Errorf("ways opened: %v", opened)
@@ -247,7 +255,7 @@ func TestInstantDeclineIsTheClients(t *testing.T) {
 				}
 				var opened []string
 				var log strings.Builder
-				o := Options{Quickest: quickest, Ways: []Way{way("inbox", "SQLite", &opened)}, Log: &log}
+				o := Options{Quickest: quickest, Route: route(ask.UIAuto, way("inbox", "SQLite", &opened), way("web", "", &opened)), Log: &log}
 				logs := make(chan string, 4)
 				instant := reply(0)
 				instant.LoggingMessageHandler = func(_ context.Context, r *mcp.LoggingMessageRequest) { //nolint:staticcheck // the notice is a log message
@@ -274,7 +282,7 @@ func TestInstantDeclineIsTheClients(t *testing.T) {
 				}
 
 				opened = nil
-				cs = serveVersion(t, Options{Quickest: quickest, Ways: []Way{way("inbox", "SQLite", &opened)}}, reply(quickest+100*time.Millisecond), version)
+				cs = serveVersion(t, Options{Quickest: quickest, Route: route(ask.UIAuto, way("inbox", "SQLite", &opened), way("web", "", &opened))}, reply(quickest+100*time.Millisecond), version)
 				want := map[string]string{"decline": "Error: The person declined to answer.", "cancel": "Error: Cancelled: the person closed the questions"}[action]
 				if text, isErr := call(t, cs); !isErr || !strings.HasPrefix(text, want) || len(opened) != 0 {
 					t.Errorf("a %s at a person's pace: %q, ways opened %v; want %q", action, text, opened, want)
@@ -291,33 +299,35 @@ func TestInstantDeclineWithFormsOnly(t *testing.T) {
 	copts := &mcp.ClientOptions{ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 		return &mcp.ElicitResult{Action: "decline"}, nil
 	}}
-	cs := serve(t, Options{Elicitation: ElicitOnly}, copts)
+	var opened []string
+	cs := serve(t, Options{Route: route(ask.UIElicit, way("inbox", "SQLite", &opened), way("web", "MySQL", &opened))}, copts)
 	text, isErr := call(t, cs)
 	if want := "Error: The MCP client could not show the form: it declined the form "; !isErr || !strings.HasPrefix(text, want) || !strings.HasSuffix(text, "sooner than a person can read it. Tell the person, who can run askuser mcp with --ui web.") {
 		t.Errorf("call: %q, want it to start %q", text, want)
 	}
 }
 
-// The route of askuser mcp (SPEC §8): the client's own forms when it
-// declares them, else the inbox when one answers, else the web page;
-// --ui elicit, inbox and web keep one way of these.
+// The route of askuser mcp (SPEC §8), as the server walks it: the
+// client's own forms when it declares them, else the inbox when one
+// answers, else the web page; --ui elicit, inbox and web keep one way of
+// these.
 func TestRoute(t *testing.T) {
 	forms := &mcp.ClientOptions{ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1": "PostgreSQL"}}, nil
 	}}
 	for _, tc := range []struct {
-		rule        string
-		elicitation Elicitation
-		client      *mcp.ClientOptions
-		inbox       bool
-		want        string // the answer, or the start of the error
-		wantProbed  []string
+		rule       string
+		mode       ask.UI
+		client     *mcp.ClientOptions
+		inbox      bool
+		want       string // the answer, or the start of the error
+		wantProbed []string
 	}{
-		{"forms declared: the client asks", ElicitWhenDeclared, forms, true, "PostgreSQL", nil},
-		{"no forms, an inbox answers: the inbox", ElicitWhenDeclared, nil, true, "SQLite", []string{"inbox"}},
-		{"no forms, no inbox: the web page", ElicitWhenDeclared, nil, false, "MySQL", []string{"inbox", "web"}},
-		{"--ui inbox: never the forms", ElicitNever, forms, true, "SQLite", []string{"inbox"}},
-		{"--ui elicit without forms: nobody", ElicitOnly, nil, true, "Error: The MCP client cannot show questions", nil},
+		{"forms declared: the client asks", ask.UIAuto, forms, true, "PostgreSQL", nil},
+		{"no forms, an inbox answers: the inbox", ask.UIAuto, nil, true, "SQLite", []string{"inbox"}},
+		{"no forms, no inbox: the web page", ask.UIAuto, nil, false, "MySQL", []string{"inbox", "web"}},
+		{"--ui inbox: never the forms", ask.UIInbox, forms, true, "SQLite", []string{"inbox"}},
+		{"--ui elicit without forms: nobody", ask.UIElicit, nil, true, "Error: The MCP client cannot show questions", nil},
 	} {
 		t.Run(tc.rule, func(t *testing.T) {
 			var probed []string
@@ -333,15 +343,31 @@ func TestRoute(t *testing.T) {
 			var opened []string
 			inbox, web := way("inbox", "SQLite", &opened), way("web", "MySQL", &opened)
 			inbox.Reaches, web.Reaches = probe("inbox", tc.inbox), probe("web", true)
-			o := Options{Elicitation: tc.elicitation}
-			if tc.elicitation != ElicitOnly {
-				o.Ways = []Way{inbox, web}
-			}
-			cs := serve(t, o, tc.client)
+			cs := serve(t, Options{Route: route(tc.mode, inbox, web)}, tc.client)
 			text, _ := call(t, cs)
 			if !strings.Contains(text, tc.want) || strings.Join(probed, " ") != strings.Join(tc.wantProbed, " ") {
 				t.Errorf("%q, ways probed %v; want %q, %v", text, probed, tc.want, tc.wantProbed)
 			}
 		})
+	}
+}
+
+// What a call tells the model of the outcomes that are the client's and
+// the call's own; the engine words the others.
+func TestToolText(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{elicit.ErrDeclined, "Error: The person declined to answer. Do not ask again at once"},
+		{&elicit.ClientError{Msg: "nothing"}, "Error: The MCP client replied to the form with nothing; no answers were taken from it."},
+		{&prompt.NobodyError{Err: errors.New("the MCP client could not show the form: no")}, "Error: The MCP client could not show the form: no. Tell the person, who can run askuser mcp with --ui web."},
+		{errClientGone, "Error: The MCP client went away, and the questions were withdrawn."},
+		{errStopped, "Error: Askuser mcp stopped, and the questions were withdrawn."},
+		{prompt.ErrCancelled, "Error: Cancelled: the person closed the questions without answering."},
+	} {
+		if got := toolText(tc.err); !strings.HasPrefix(got, tc.want) {
+			t.Errorf("%v: %q, want it to start %q", tc.err, got, tc.want)
+		}
 	}
 }

@@ -17,12 +17,15 @@ import (
 // The SDK's stdio transport ends the session at the first line it cannot
 // read (not JSON, trailing data, an id that is an object, nesting deeper
 // than it decodes, a line over its limit), and the call that waited gets
-// no reply. It answers a request the client cancelled, and drops a
-// request that reuses the id of one in flight without a word. A wire
-// stands between the client and the transport and keeps JSON-RPC's rules
-// instead: it passes on only the messages the SDK reads (checked with the
-// SDK's own decoder), answers the others itself, and on the way out drops
-// the replies to cancelled requests.
+// no reply (modelcontextprotocol/go-sdk#1209). It answers a request the
+// client cancelled (go-sdk#1235). And it drops a request that reuses the
+// id of one in flight without a word: v1.8.0 refuses it but clears its id
+// first, so that the refusal is never sent (no issue is filed upstream).
+// A wire stands between the client and the transport and keeps
+// JSON-RPC's rules instead: it passes on only the messages the SDK reads
+// (checked with the SDK's own decoder), answers the others itself, and on
+// the way out drops the replies to cancelled requests. Once the SDK does
+// all three, the wire goes, and the session reads stdin itself.
 type wire struct {
 	out io.Writer // stdout
 	log io.Writer // stderr

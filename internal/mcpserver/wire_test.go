@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/internal/testutil"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
@@ -142,9 +143,9 @@ func errorCode(m map[string]any) int {
 
 // held is a way whose questions are answered with SQLite when release is
 // closed.
-func held(release <-chan struct{}) Way {
-	return Way{Name: "inbox", Open: func(context.Context, *mcp.Implementation) (*Opened, error) {
-		return &Opened{Close: func() {}, Asker: askerFunc(func(ctx context.Context, _ []schema.Question) ([]prompt.Answer, error) {
+func held(release <-chan struct{}) ask.Way {
+	return ask.Way{Name: "inbox", Open: func(context.Context) (*ask.Opened, error) {
+		return &ask.Opened{Asker: askerFunc(func(ctx context.Context, _ []schema.Question) ([]prompt.Answer, error) {
 			select {
 			case <-release:
 				return []prompt.Answer{{Labels: []string{"SQLite"}}}, nil
@@ -164,7 +165,7 @@ var callLine = `{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":
 // and so is the call that waited all along.
 func TestWireSurvivesAnyLine(t *testing.T) {
 	release := make(chan struct{})
-	c := serveRaw(t, Options{Ways: []Way{held(release)}}, "2025-11-25")
+	c := serveRaw(t, Options{Route: route(ask.UIInbox, held(release), ask.Way{})}, "2025-11-25")
 	c.send(fmt.Sprintf(callLine, `"waiting"`))
 
 	deep := `{"jsonrpc":"2.0","id":"deep","method":"ping","params":{"a":` + strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + `}}`
@@ -222,7 +223,7 @@ func TestWireSurvivesAnyLine(t *testing.T) {
 // own reply.
 func TestWireCancelledAndDuplicateIDs(t *testing.T) {
 	release := make(chan struct{})
-	c := serveRaw(t, Options{Ways: []Way{held(release)}}, "2025-11-25")
+	c := serveRaw(t, Options{Route: route(ask.UIInbox, held(release), ask.Way{})}, "2025-11-25")
 	c.send(fmt.Sprintf(callLine, `7`))
 	c.send(fmt.Sprintf(callLine, `"gone"`))
 	c.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"gone","reason":"the user pressed Esc"}}`)

@@ -39,24 +39,18 @@ type ClientError struct {
 
 func (e *ClientError) Error() string { return "the MCP client replied to the form with " + e.Msg }
 
-// RequestError is an elicitation request that the client failed, rather
-// than answered: it declared elicitation but cannot show this form, or
-// does not show forms at all. Nothing was asked of the person.
-type RequestError struct {
-	Err error
+// notShown is an elicitation request that the client failed, rather than
+// answered, and why: it declared elicitation but cannot show this form,
+// or does not show forms at all. Nothing was asked of the person.
+func notShown(why error) error {
+	return &prompt.NobodyError{Err: fmt.Errorf("the MCP client could not show the form: %w", why)}
 }
-
-func (e *RequestError) Error() string {
-	return "the MCP client could not show the form: " + e.Err.Error()
-}
-
-func (e *RequestError) Unwrap() error { return e.Err }
 
 // Asker asks through elicitation requests that it sends itself. It asks
 // again, saying why, until the person sends answers that are fine, or
 // declines, or cancels, or ctx ends. A request the client fails, or
-// declines or cancels sooner than a person could (see Unattended), is a
-// *RequestError.
+// declines or cancels sooner than a person could (see Unattended), asked
+// nobody: a *prompt.NobodyError.
 type Asker struct {
 	// Elicit sends one elicitation request and returns the client's reply,
 	// as mcp.ServerSession.Elicit does; it must return promptly when ctx
@@ -78,7 +72,7 @@ type Asker struct {
 // fast), so a second tells the two apart with room on both sides.
 const Quickest = time.Second
 
-// Unattended returns a *RequestError when res declines or cancels the
+// Unattended returns a *prompt.NobodyError when res declines or cancels the
 // form sooner after it was sent (after) than a person could (quickest):
 // such a reply is the client's own, from one that declares forms but
 // cannot show them, and nothing was asked of the person. It returns nil
@@ -96,7 +90,7 @@ func Unattended(res *mcp.ElicitResult, after, quickest time.Duration) error {
 	default:
 		return nil
 	}
-	return &RequestError{Err: fmt.Errorf("it %s the form %d ms after it was sent, sooner than a person can read it", did, after.Milliseconds())}
+	return notShown(fmt.Errorf("it %s the form %d ms after it was sent, sooner than a person can read it", did, after.Milliseconds()))
 }
 
 // maxRounds is how many times a form is sent before askuser gives up on a
@@ -117,7 +111,7 @@ func (a *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer,
 			return nil, context.Cause(ctx)
 		}
 		if err != nil {
-			return nil, &RequestError{Err: err}
+			return nil, notShown(err)
 		}
 		// Once the person has sent the form back, they are there: a form
 		// asked again is theirs to cancel, however quickly.

@@ -342,9 +342,9 @@ func TestAskerTellsTheClientsReplyFromThePersons(t *testing.T) {
 	}
 	for _, action := range []string{"decline", "cancel"} {
 		_, err := reply(0, action).Ask(context.Background(), []schema.Question{single})
-		var failed *RequestError
+		var failed *prompt.NobodyError
 		if !errors.As(err, &failed) || !strings.Contains(err.Error(), "sooner than a person can read it") {
-			t.Errorf("an instant %s: %v, want a RequestError", action, err)
+			t.Errorf("an instant %s: %v, want a NobodyError", action, err)
 		}
 	}
 	if _, err := reply(quickest+50*time.Millisecond, "decline").Ask(context.Background(), []schema.Question{single}); !errors.Is(err, ErrDeclined) {

@@ -53,12 +53,13 @@ func New(in io.Reader, out io.Writer, echo bool) *Asker {
 	return &Asker{in: br, out: out, echo: echo}
 }
 
-// Ask asks each question in turn. An input that ends before it gave a
-// single line asked nobody: its error is a *prompt.SilentError.
+// Ask asks each question in turn. An input that is not a terminal (see
+// echo) and ends before it gave a single line asked nobody: its error is a
+// *prompt.NobodyError. On a terminal, a person ended it.
 func (l *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
 	answers, err := l.askAll(ctx, qs)
-	if err != nil && !l.spoke && errors.Is(err, prompt.ErrNoAnswer) {
-		return nil, &prompt.SilentError{Err: err}
+	if err != nil && l.echo && !l.spoke && errors.Is(err, prompt.ErrNoAnswer) {
+		return nil, &prompt.NobodyError{Err: err}
 	}
 	return answers, err
 }

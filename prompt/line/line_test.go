@@ -448,7 +448,7 @@ func TestSilentInput(t *testing.T) {
 	} {
 		for _, qs := range [][]schema.Question{{database, database}, {prompt.ConfirmQuestion("Deploy?", true)}} {
 			_, err := New(strings.NewReader(tc.input), io.Discard, true).Ask(context.Background(), qs)
-			var silent *prompt.SilentError
+			var silent *prompt.NobodyError
 			if got := errors.As(err, &silent); got != tc.silent || (got && !errors.Is(err, prompt.ErrNoAnswer)) {
 				t.Errorf("input %q, %d questions: %v; silent %v, want %v", tc.input, len(qs), err, got, tc.silent)
 			}

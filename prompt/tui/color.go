@@ -4,12 +4,12 @@ import (
 	"strings"
 )
 
-// ColorEnabled says whether to use colour on a stream, from the
-// environment and whether the stream is a terminal: NO_COLOR (any value)
-// turns colour off, CLICOLOR_FORCE (other than 0) turns it on even when
-// the stream is not a terminal, CLICOLOR=0 turns it off, and otherwise a
-// terminal other than TERM=dumb gets colour.
-func ColorEnabled(getenv func(string) string, isTerminal bool) bool {
+// ColorEnabled says whether to use colour on the terminal that the screen
+// is drawn on, from the environment: NO_COLOR (any value) turns colour
+// off, CLICOLOR_FORCE (other than 0) turns it on whatever TERM says,
+// CLICOLOR=0 turns it off, and otherwise a terminal other than TERM=dumb
+// gets colour.
+func ColorEnabled(getenv func(string) string) bool {
 	switch {
 	case getenv("NO_COLOR") != "":
 		return false
@@ -18,7 +18,7 @@ func ColorEnabled(getenv func(string) string, isTerminal bool) bool {
 	case getenv("CLICOLOR") == "0":
 		return false
 	}
-	return isTerminal && getenv("TERM") != "dumb"
+	return getenv("TERM") != "dumb"
 }
 
 // style paints text with SGR codes, or leaves it plain when colour is off.

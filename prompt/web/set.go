@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/askuser/askuser/internal/localhttp"
+	"github.com/askuser/askuser/prompt/web/localhttp"
 )
 
 // pollWait is how long a waiting page's request is held before it is told
@@ -29,7 +29,7 @@ type Set struct {
 	mu      sync.Mutex
 	status  Status
 	done    chan struct{} // closed when status leaves Waiting
-	waiters int           // requests held by serveWait
+	waiters int           // requests held by serveWait, for the tests to wait for
 }
 
 // NewSet returns the Set that serves p, waiting.
@@ -63,13 +63,6 @@ func (s *Set) End(st Status) bool {
 	s.status = st
 	close(s.done)
 	return true
-}
-
-// waiting returns how many pages are waiting on the set.
-func (s *Set) waiting() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.waiters
 }
 
 // ServeHTTP serves the page's addresses; see Set.

@@ -161,3 +161,10 @@ func TestSetCancel(t *testing.T) {
 		t.Errorf("status %+v", st)
 	}
 }
+
+// waiting returns how many pages are waiting on the set.
+func (s *Set) waiting() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.waiters
+}

@@ -2,11 +2,12 @@
 // net/http, for the person whose terminal the agent cannot reach. The page
 // and its style and script are embedded (page.html, page.css, page.js).
 //
-// The pieces are apart so that a server of several sets of questions can
-// be built from them: Page writes one set's page and reads its form, Set
-// serves one set and holds the wait for its answer, Guard checks every
-// request before a handler sees it, and Server serves with the limits a
-// page on a local port needs. Asker puts them together for --ui web.
+// The pieces are apart so that a server of several sets of questions (the
+// inbox's page) can be built from them: Page writes one set's page and
+// reads its form, and Set serves one set and holds the wait for its
+// answer. The package localhttp, below this one, guards every request
+// before a handler sees it and serves with the limits a page on a local
+// port needs. Asker puts them together for --ui web.
 package web
 
 import (
@@ -19,8 +20,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/prompt/web/localhttp"
 	"github.com/askuser/askuser/schema"
 )
 

@@ -356,7 +356,7 @@ func TestAskerTakesStoredEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	end := func(label, by string) []byte {
-		body, err := json.Marshal(wireEnd{End: inbox.EventAnswered, By: by, Answer: &inbox.Event{Event: inbox.EventAnswered, Answers: []inbox.WireAnswer{{Labels: []string{label}}}}})
+		body, err := json.Marshal(wireEnd{End: inbox.EventAnswered, By: by, Answer: &inbox.Event{Event: inbox.EventAnswered, Answers: []prompt.Answer{{Labels: []string{label}}}}})
 		if err == nil {
 			body, err = seal(body, k.reply.Recipient(), id.Recipient())
 		}

@@ -13,7 +13,7 @@ import (
 // question and where it came from.
 func arrival(o Options, out io.Writer) func(*inbox.Set) {
 	return func(s *inbox.Set) {
-		if o.ErrTTY {
+		if o.IO.ErrTTY {
 			_, _ = io.WriteString(out, "\a")
 		}
 		if o.NotifyCommand == "" {

@@ -12,9 +12,10 @@ import (
 	"io"
 	"os"
 
+	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/inbox/view"
-	"github.com/askuser/askuser/internal/localhttp"
+	"github.com/askuser/askuser/prompt/web/localhttp"
 )
 
 // Options are what an inbox needs, resolved from the command line and the
@@ -42,13 +43,9 @@ type Options struct {
 	// Schema is the embedded schema the questions are validated against.
 	Schema []byte
 
-	// The inbox's standard streams: In (InFile when it is a file) and
-	// ErrOut (ErrFile when it is a file), and whether each is a terminal.
-	In            io.Reader
-	ErrOut        io.Writer
-	InFile        *os.File
-	ErrFile       *os.File
-	InTTY, ErrTTY bool
+	// IO are the inbox's standard streams: it reads stdin and draws on
+	// stderr.
+	IO            *ask.Streams
 	Color         bool
 	NotifyCommand string // ASKUSER_NOTIFY_COMMAND
 	// Watch, when set, returns a ctx that ends with a signal, and is called
@@ -63,7 +60,7 @@ type Options struct {
 // Run serves the inbox and shows its queue until the person quits, the
 // input ends or a signal comes; then every asker still waiting is told.
 func Run(ctx context.Context, o Options) error {
-	out := &lockedWriter{w: o.ErrOut}
+	out := &lockedWriter{w: o.IO.ErrOut}
 	home, _ := os.UserHomeDir()
 	q, shown := newQueue(o, out, home)
 	srv := inbox.NewServer(q, o.Schema)
@@ -83,7 +80,7 @@ func Run(ctx context.Context, o Options) error {
 	case failed:
 		quit = "the inbox failed"
 	case !o.Terminal && err == nil && !o.Headless && o.StdinNull:
-		_, _ = fmt.Fprintln(o.ErrOut, "Nothing can answer here without a terminal: run askuser inbox in a terminal, or add --web to answer on its web page.")
+		_, _ = fmt.Fprintln(o.IO.ErrOut, "Nothing can answer here without a terminal: run askuser inbox in a terminal, or add --web to answer on its web page.")
 	}
 	if !failed && o.Ended != nil {
 		var why string
@@ -112,7 +109,7 @@ func newQueue(o Options, out *lockedWriter, home string) (*inbox.Queue, interfac
 		return q, log
 	case o.Terminal:
 		term := view.NewTerminal(view.TerminalOptions{
-			Queue: q, In: o.InFile, Out: o.ErrFile, Color: o.Color,
+			Queue: q, In: o.IO.InFile, Out: o.IO.ErrFile, Color: o.Color,
 			Where: o.Addr.String(), Home: home,
 		})
 		// What else is said while the screen holds the terminal (a
@@ -122,7 +119,7 @@ func newQueue(o Options, out *lockedWriter, home string) (*inbox.Queue, interfac
 		out.w = term
 		return q, term
 	}
-	return q, &view.Line{Queue: q, In: o.In, Out: out, Terminal: o.InTTY, Where: o.Addr.String(), Home: home}
+	return q, &view.Line{Queue: q, In: o.IO.In, Out: out, Terminal: o.IO.InTTY, Where: o.Addr.String(), Home: home}
 }
 
 // showQueue runs a view of the inbox until it returns, or the inbox

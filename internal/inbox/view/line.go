@@ -331,18 +331,13 @@ func command(text string) string {
 	return ""
 }
 
-// source is where a set came from, with the home directory shown as ~.
+// source is where a set came from: its name, or its directory with the
+// home directory shown as ~.
 func source(s *inbox.Set, home string) string {
-	src := s.Source()
-	if s.From == "" && home != "" && home != "/" {
-		if src == home {
-			return "~"
-		}
-		if rest, ok := strings.CutPrefix(src, strings.TrimSuffix(home, "/")+"/"); ok {
-			return "~/" + rest
-		}
+	if s.From != "" {
+		return s.From
 	}
-	return src
+	return prompt.ShortHome(s.Source(), home)
 }
 
 // say writes a line for the person. A failed write is not reported here:

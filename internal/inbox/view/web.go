@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/internal/inbox"
-	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/prompt/web"
+	"github.com/askuser/askuser/prompt/web/localhttp"
 )
 
 // The limits of the page's requests.
@@ -116,7 +116,7 @@ func (v *Web) page(s *inbox.Set, more int, notice string, problem bool) *web.Pag
 	}
 	v.remember(s)
 	p.Items = items(s)
-	p.Queue.From = v.source(s)
+	p.Queue.From = source(s, v.home)
 	p.Queue.Waited = max(v.now().Sub(s.Arrived), 0)
 	p.Queue.More = more
 	return p
@@ -229,14 +229,14 @@ func (v *Web) serveAnswer(w http.ResponseWriter, r *http.Request) {
 		// The page checks what the queue checks: this is a bug.
 		http.Error(w, "The answer could not be taken: "+err.Error(), http.StatusBadRequest)
 	default:
-		v.writeShown(w, http.StatusOK, fmt.Sprintf("Sent to %s.", v.source(s)), false)
+		v.writeShown(w, http.StatusOK, fmt.Sprintf("Sent to %s.", source(s, v.home)), false)
 	}
 }
 
 // serveCancel cancels the set the form was made for: its asker exits 130.
 func (v *Web) serveCancel(w http.ResponseWriter, r *http.Request) {
 	v.serveMove(w, r, "cancelled", v.queue.Cancel, func(s *inbox.Set) string {
-		return fmt.Sprintf("Cancelled the questions from %s.", v.source(s))
+		return fmt.Sprintf("Cancelled the questions from %s.", source(s, v.home))
 	})
 }
 
@@ -314,7 +314,7 @@ func (v *Web) writeEnded(w http.ResponseWriter, s *inbox.Set, what string) {
 // notDone says that what the person sent was not done, because of why.
 func notDone(what, why string) string {
 	if what == "" {
-		return upperFirst(why)
+		return prompt.Capitalize(why)
 	}
 	return "Not " + what + ": " + why
 }
@@ -332,7 +332,7 @@ func (v *Web) endedNotice(id uint64) string {
 
 // ended says how s ended, as the terminal screen says it.
 func (v *Web) ended(s *inbox.Set) string {
-	from := v.source(s)
+	from := source(s, v.home)
 	switch e := s.End(); e.State {
 	case inbox.Answered:
 		return fmt.Sprintf("The questions from %s were answered elsewhere%s.", from, e.ByWhom())
@@ -348,7 +348,7 @@ func (v *Web) ended(s *inbox.Set) string {
 
 // endedBefore says how s ended, for a form for it that came too late.
 func (v *Web) endedBefore(s *inbox.Set) string {
-	from := v.source(s)
+	from := source(s, v.home)
 	switch s.End().State {
 	case inbox.Answered:
 		return fmt.Sprintf("The questions from %s had already been answered.", from)
@@ -403,30 +403,9 @@ func setID(r *http.Request) (uint64, bool) {
 	return id, err == nil
 }
 
-// source is where s came from, with the home directory shown as ~.
-func (v *Web) source(s *inbox.Set) string {
-	src := s.Source()
-	if s.From == "" && v.home != "" && v.home != "/" {
-		if src == v.home {
-			return "~"
-		}
-		if rest, ok := strings.CutPrefix(src, strings.TrimSuffix(v.home, "/")+"/"); ok {
-			return "~/" + rest
-		}
-	}
-	return src
-}
-
 func lowerFirst(s string) string {
 	if s == "" {
 		return s
 	}
 	return strings.ToLower(s[:1]) + s[1:]
-}
-
-func upperFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }

@@ -1,15 +1,15 @@
 //go:build unix
 
-package main
+package testutil
 
 import (
 	"os/exec"
 	"syscall"
 )
 
-// detach starts cmd in a session of its own, without a controlling
+// Detach starts cmd in a session of its own, without a controlling
 // terminal, as agent harnesses start commands: what it does then does not
 // depend on whether the tests run in a terminal.
-func detach(cmd *exec.Cmd) {
+func Detach(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 }

@@ -1,6 +1,6 @@
 //go:build heavy && linux
 
-package main
+package e2e
 
 import (
 	"os"
@@ -31,7 +31,7 @@ func wineLeftOut(name string) string {
 // wineScripts is the pattern of -test.run for the golden tests that run
 // under Wine.
 func wineScripts(t *testing.T) string {
-	files, err := filepath.Glob(filepath.Join("testdata", "scripts", "*.txtar"))
+	files, err := filepath.Glob(filepath.Join("..", "testdata", "scripts", "*.txtar"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no golden tests in testdata/scripts: %v", err)
 	}
@@ -49,8 +49,8 @@ func wineScripts(t *testing.T) string {
 
 // TestWindowsUnderWine runs the golden tests (testscript) against the
 // Windows build of askuser (GOOS=windows GOARCH=amd64), under Wine: the
-// test binary, askuser included, is built for Windows and run by Wine in
-// a Wine prefix of its own. It needs Wine and MinGW-w64, which it installs
+// test binary of the repository's root, askuser included, is built for
+// Windows and run by Wine in a Wine prefix of its own, in the root. It needs Wine and MinGW-w64, which it installs
 // with .ci/install-wine when they are missing. The terminal UI is not
 // tested on Windows: that needs a Windows console, which Wine's is not.
 func TestWindowsUnderWine(t *testing.T) {
@@ -59,7 +59,7 @@ func TestWindowsUnderWine(t *testing.T) {
 	dir := t.TempDir()
 
 	exe := filepath.Join(dir, "askuser.test.exe")
-	build := exec.Command("go", "test", "-c", "-o", exe, ".")
+	build := exec.Command("go", "test", "-c", "-o", exe, "..")
 	build.Env = append(os.Environ(), "GOOS=windows", "GOARCH=amd64", "CGO_ENABLED=0")
 	runOrFail(t, build)
 
@@ -71,12 +71,12 @@ func TestWindowsUnderWine(t *testing.T) {
 	boot.Env = env
 	runOrFail(t, boot)
 	dll := filepath.Join(dir, "prefix", "drive_c", "windows", "system32", "bcryptprimitives.dll")
-	runOrFail(t, exec.Command("x86_64-w64-mingw32-gcc", "-shared", "-O2", "-s", "-o", dll, ".ci/bcryptprimitives.c", "-ladvapi32"))
+	runOrFail(t, exec.Command("x86_64-w64-mingw32-gcc", "-shared", "-O2", "-s", "-o", dll, "../.ci/bcryptprimitives.c", "-ladvapi32"))
 	t.Logf("Wine and the Windows build ready after %s", time.Since(start).Round(time.Second))
 
 	scripts := time.Now()
 	run := exec.Command("wine", exe, "-test.run", wineScripts(t), "-test.v", "-test.timeout", "10m")
-	run.Env = env
+	run.Dir, run.Env = "..", env
 	out, err := run.CombinedOutput()
 	passed := regexp.MustCompile(`(?m)^    --- PASS: TestScripts/(\S+)`).FindAllStringSubmatch(string(out), -1)
 	if err != nil && !onlyCleanupFailed(string(out)) {
@@ -108,7 +108,7 @@ func installWine(t *testing.T) {
 		return
 	}
 	t.Log("Wine or MinGW-w64 not found: installing them with .ci/install-wine")
-	if out, err := exec.Command("sh", ".ci/install-wine").CombinedOutput(); err != nil {
+	if out, err := exec.Command("sh", "../.ci/install-wine").CombinedOutput(); err != nil {
 		t.Fatalf("Wine and MinGW-w64 are needed to run the Windows build, and .ci/install-wine failed: %v\n%s\n"+
 			"Install them with: sudo apt-get install -y wine wine64 gcc-mingw-w64-x86-64-win32", err, out)
 	}

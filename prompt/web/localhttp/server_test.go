@@ -383,3 +383,10 @@ func TestServerLogsNothing(t *testing.T) {
 		t.Errorf("logged %q", logged.String())
 	}
 }
+
+// connections returns the number of connections open.
+func (s *Server) connections() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.conns)
+}

@@ -126,10 +126,3 @@ func Hold(w http.ResponseWriter, d time.Duration) {
 	_ = rc.SetReadDeadline(time.Time{})
 	_ = rc.SetWriteDeadline(time.Now().Add(d + writeTimeout))
 }
-
-// connections returns the number of connections open, for tests.
-func (s *Server) connections() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.conns)
-}

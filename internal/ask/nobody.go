@@ -3,51 +3,10 @@ package ask
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/prompt"
 )
-
-// NoWayError is why no way could reach the person, with what the person
-// can do about it.
-type NoWayError struct {
-	Reasons []string // "name: why", one for each way
-	Hints   []string // the ways' hints
-}
-
-func (e *NoWayError) Error() string {
-	if len(e.Reasons) == 1 {
-		_, why, _ := strings.Cut(e.Reasons[0], ": ")
-		return why
-	}
-	return fmt.Sprintf("no way of asking can reach the person (%s)", strings.Join(e.Reasons, "; "))
-}
-
-// Add adds why the way named name could not reach the person (a
-// *prompt.UnavailableError), with its hint; any other error is returned,
-// to end the walk.
-func (e *NoWayError) Add(name, hint string, err error) error {
-	var u *prompt.UnavailableError
-	if !errors.As(err, &u) {
-		return err
-	}
-	e.Reasons = append(e.Reasons, fmt.Sprintf("%s: %s", name, u.Err))
-	if hint != "" {
-		e.Hints = append(e.Hints, hint)
-	}
-	return nil
-}
-
-// EndedError is a way of asking that went while the questions waited
-// there, before the person answered them.
-type EndedError struct {
-	Err error
-}
-
-func (e *EndedError) Error() string { return e.Err.Error() }
-
-func (e *EndedError) Unwrap() error { return e.Err }
 
 // NoPersonError is no answer where nobody could give one: stdin gave
 // nothing, and no inbox answers. Its report says how to reach the person.
@@ -62,7 +21,12 @@ type NoPersonError struct {
 	Probe    error // why no inbox answered
 }
 
-func (e *NoPersonError) Error() string { return e.err.Error() }
+func (e *NoPersonError) Error() string {
+	if e.err == nil {
+		return "nobody can answer on stdin (" + e.Stdin + ")"
+	}
+	return e.err.Error()
+}
 
 func (e *NoPersonError) Unwrap() error { return e.err }
 
@@ -75,6 +39,29 @@ func (e *NoPersonError) Explain(err error) error {
 	explained := *e
 	explained.err = err
 	return &explained
+}
+
+// nobody is the end of the command line's route in auto mode, where no
+// way reached the person (see CommandLine): no answer, with why nobody
+// could answer at stdin (none's why for here) and no inbox at addr (its
+// why for the inbox). When stdin is not a terminal and the person chose an
+// inbox on NATS whose server cannot be used, that is theirs to fix, not a
+// reason to give up on asking: the server's error is the outcome.
+func nobody(none *NoWayError, addr inbox.Addr, stdinTTY bool) error {
+	probe := none.why(WayInbox)
+	var server *inbox.ServerError
+	if !stdinTTY && errors.As(probe, &server) {
+		return &prompt.UnavailableError{Err: server}
+	}
+	var person *NoPersonError
+	if !errors.As(none.why(WayHere), &person) {
+		// Line prompts asked nobody: their input ended before the first
+		// answer.
+		person = &NoPersonError{Stdin: "it ended before the first answer"}
+	}
+	why := *person
+	why.Addr, why.Probe = addr, probe
+	return why.Explain(&prompt.ShortError{})
 }
 
 // report is the message of exit 66 for e.

@@ -1,0 +1,248 @@
+package ask
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+
+	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/prompt/line"
+	"github.com/askuser/askuser/prompt/tui"
+	"github.com/askuser/askuser/prompt/web"
+	"github.com/askuser/askuser/prompt/web/localhttp"
+)
+
+// The names of the ways that a Place has.
+const (
+	WayHere     = "here"     // the terminal UI or line prompts, on stdin and stderr
+	WayTerminal = "terminal" // the terminal that stdin is (/dev/tty)
+	WayInbox    = "inbox"    // askuser inbox
+	WayWeb      = "web"      // a web page
+)
+
+// Place is where a route runs: what it finds out there about the person,
+// and the ways it has of reaching them. The probes are called only when
+// the walk gets to the way that needs them.
+type Place struct {
+	// StdinTTY and StderrTTY say whether stdin and stderr are terminals.
+	StdinTTY, StderrTTY bool
+	// Nobody says why nobody can answer at stdin, when it is not a
+	// terminal: it is /dev/null, a silent socket, or it has already
+	// ended. It returns nil when somebody may answer there.
+	Nobody func() *NoPersonError
+	// Foreground reports whether askuser runs in the foreground of the
+	// terminal that stdin is.
+	Foreground func() bool
+	// Here asks on stdin and stderr, Terminal on the terminal that stdin
+	// is, Inbox in the inbox (its Reaches probes it), Web on a web page.
+	Here, Terminal, Inbox, Web Way
+}
+
+// errNoTerminal is why the terminal that stdin is cannot be asked on.
+var errNoTerminal = errors.New("stdin is not a terminal in whose foreground askuser runs")
+
+// CommandLine is the route of askuser, askuser confirm and askuser input
+// (SPEC §5, §7). --ui web asks only on the page, --ui inbox only in the
+// inbox, --tty only on the terminal, --ui tui and line only here. In auto
+// mode: here, when somebody may answer at stdin and see the prompts on
+// stderr; else the inbox, when one answers; else the terminal that stdin
+// is, when stderr is captured and askuser runs in that terminal's
+// foreground; else nobody, whose answer is none, said with how to reach
+// the person (see nobody).
+func (p Place) CommandLine(o Options) *Route {
+	r := &Route{Timeout: o.Timeout}
+	switch {
+	case o.Mode == UIWeb:
+		r.Ways = []Way{p.Web}
+	case o.Mode == UIInbox:
+		r.Ways = []Way{p.Inbox}
+		r.End = func(none *NoWayError) error {
+			return &prompt.UnavailableError{Err: inbox.WithHint(none.Errs[0])}
+		}
+	case o.TTY:
+		r.Ways = []Way{p.Terminal}
+	case o.Mode != UIAuto:
+		r.Ways = []Way{p.Here}
+	default:
+		unseen := p.StdinTTY && !p.StderrTTY
+		here, terminal := p.Here, p.Terminal
+		here.Reaches = func(context.Context) error {
+			if unseen {
+				// Nobody would see the prompts. Should no inbox answer and
+				// the terminal not be askuser's, nobody is asked.
+				return &NoPersonError{Stdin: "a terminal, in whose foreground askuser does not run", Silent: true}
+			}
+			if why := p.Nobody(); why != nil {
+				return why
+			}
+			return nil
+		}
+		terminal.Reaches = func(context.Context) error {
+			if unseen && p.Foreground() {
+				return nil
+			}
+			return errNoTerminal
+		}
+		r.Ways = []Way{here, p.Inbox, terminal}
+		r.End = func(none *NoWayError) error { return nobody(none, o.Inbox.Addr, p.StdinTTY) }
+	}
+	return r
+}
+
+// Client is the route of a door that has no terminal, only a client that
+// may have a way of its own to reach the person, own (askuser mcp: the
+// MCP client's forms), nil when it has none now (SPEC §8). In auto mode:
+// own, else the inbox when one answers, else a web page opened in the
+// browser. --ui elicit asks only through own, --ui inbox only in the
+// inbox, --ui web only on the page.
+func (p Place) Client(o Options, own *Way) *Route {
+	r := &Route{Timeout: o.Timeout}
+	if own != nil && (o.Mode == UIAuto || o.Mode == UIElicit) {
+		r.Ways = append(r.Ways, *own)
+	}
+	switch o.Mode {
+	case UIInbox:
+		r.Ways = append(r.Ways, p.Inbox)
+	case UIWeb:
+		r.Ways = append(r.Ways, p.Web)
+	case UIAuto:
+		r.Ways = append(r.Ways, p.Inbox, p.Web)
+	}
+	return r
+}
+
+// NewPlace is where askuser runs, with env's streams, asking as o says;
+// rest is what followed the questions on stdin (the answers), nil when
+// they came from elsewhere.
+func NewPlace(env *Env, o Options, rest io.Reader) Place {
+	// answers is where line prompts read the answers: rest, or stdin once
+	// it was read to see whether it had ended, from where that read it.
+	answers := rest
+	return Place{
+		StdinTTY:  env.IO.InTTY,
+		StderrTTY: env.IO.ErrTTY,
+		Nobody: func() *NoPersonError {
+			why, read := noPerson(env.IO, rest)
+			if read != nil {
+				answers = read
+			}
+			return why
+		},
+		Foreground: func() bool { return inForeground(env.IO.InFile) },
+		Here: Way{Name: WayHere, Open: func(context.Context) (*Opened, error) {
+			s := *env.IO
+			if answers != nil {
+				s.In, s.InFile, s.InTTY = answers, nil, false
+			}
+			return askOn(o, &s, nil)
+		}},
+		Terminal: Way{Name: WayTerminal, Open: func(context.Context) (*Opened, error) {
+			in, out, err := openTTY()
+			if err != nil {
+				return nil, err
+			}
+			return askOn(o, &Streams{In: in, InFile: in, InTTY: true, ErrOut: out, ErrFile: out, ErrTTY: true}, func() {
+				// Opened only to ask on; nothing was written that a failed
+				// close could lose.
+				_ = in.Close()
+				_ = out.Close()
+			})
+		}},
+		Inbox: inboxWay(o.Inbox, env.IO.ErrOut),
+		Web:   webWay(o.Web, env.IO.ErrOut),
+	}
+}
+
+// askOn asks on s's stdin and stderr: in the terminal UI when both are
+// terminals, unless line prompts are asked for (--ui line, ACCESSIBLE,
+// TERM=dumb), else with line prompts. Closing the opened way calls done,
+// when set.
+func askOn(o Options, s *Streams, done func()) (*Opened, error) {
+	screen, err := s.UseScreen(o.Mode, o.Plain, "--ui tui", "use --tty to ask on the controlling terminal, or --ui line")
+	if err != nil {
+		if done != nil {
+			done()
+		}
+		return nil, err
+	}
+	opened := &Opened{Out: s.ErrOut, Close: done}
+	if s.InTTY && s.InFile != nil {
+		opened.Terminals = append(opened.Terminals, s.InFile)
+	}
+	if s.ErrTTY && s.ErrFile != nil {
+		opened.Terminals = append(opened.Terminals, s.ErrFile)
+	}
+	if screen {
+		opened.Asker = tui.New(tui.Options{In: s.InFile, Out: s.ErrFile, Color: o.Color, Review: o.Review})
+	} else {
+		opened.Asker = line.New(s.In, s.ErrOut, !s.InTTY)
+	}
+	return opened, nil
+}
+
+// openTTY opens the controlling terminal for reading and writing. Without
+// one, the terminal cannot be asked on.
+func openTTY() (in, out *os.File, err error) {
+	inName, outName := "/dev/tty", "/dev/tty"
+	if runtime.GOOS == "windows" {
+		inName, outName = "CONIN$", "CONOUT$"
+	}
+	in, err = os.OpenFile(inName, os.O_RDWR, 0)
+	if err != nil {
+		return nil, nil, &prompt.UnavailableError{Err: fmt.Errorf("--tty: no controlling terminal to ask on: %w", err)}
+	}
+	out, err = os.OpenFile(outName, os.O_RDWR, 0)
+	if err != nil {
+		_ = in.Close()
+		return nil, nil, &prompt.UnavailableError{Err: fmt.Errorf("--tty: no controlling terminal to ask on: %w", err)}
+	}
+	return in, out, nil
+}
+
+// inboxWay asks in the inbox (askuser inbox) of o, when one answers at its
+// address: its Reaches probes it. The asker says on log where the
+// questions wait.
+func inboxWay(o InboxOptions, log io.Writer) Way {
+	t := inbox.Dial(o.Addr)
+	return Way{
+		Name: WayInbox,
+		Hint: "Ask the person to run 'askuser inbox' in a terminal they keep in view, then ask again.",
+		Reaches: func(ctx context.Context) error {
+			_, err := t.Probe(ctx)
+			return err
+		},
+		Open: func(context.Context) (*Opened, error) {
+			cwd, _ := os.Getwd()
+			a := inbox.NewAsker(inbox.AskerOptions{Client: t, From: o.From, Cwd: cwd, PID: os.Getpid(), Limits: o.Limits, Out: log})
+			return &Opened{Asker: a, Where: fmt.Sprintf("Waiting for an answer in the inbox (askuser inbox) at %s.", t.Addr())}, nil
+		},
+	}
+}
+
+// webWay asks on a web page served on o.Listen, and opened in the browser
+// with o.Open. The port is taken when the way opens, so that one that
+// cannot be had is reported before anything is asked. The page's address
+// and its notices go to out.
+func webWay(o WebOptions, out io.Writer) Way {
+	return Way{Name: WayWeb, Open: func(context.Context) (*Opened, error) {
+		ln, host, err := localhttp.Listen(o.Listen, out)
+		if err != nil {
+			return nil, err
+		}
+		var opener func(string) error
+		if o.Open {
+			opener = func(url string) error { return localhttp.OpenBrowser(o.Browser, url) }
+		}
+		w, err := web.New(web.Options{Listener: ln, Host: host, Out: out, Open: opener})
+		if err != nil {
+			_ = ln.Close()
+			return nil, err
+		}
+		// Opened only to ask on: nothing a failed close could lose.
+		return &Opened{Asker: w, Where: "Answer in your browser: " + w.URL(), Out: out, Close: func() { _ = ln.Close() }}, nil
+	}}
+}

@@ -1,0 +1,54 @@
+package ask
+
+import (
+	"fmt"
+
+	"github.com/askuser/askuser/prompt"
+)
+
+// UI is how questions are asked: the value of --ui.
+type UI string
+
+// The ways --ui names: auto chooses among them (SPEC §5, §7 and §8), the
+// others force one.
+const (
+	UIAuto UI = "auto"
+	UITUI  UI = "tui"
+	UILine UI = "line"
+	// UIWeb is never picked by auto on the command line: it opens a port,
+	// which only the caller can decide to do.
+	UIWeb UI = "web"
+	// UIInbox asks in the inbox (askuser inbox). Auto picks it where no
+	// person could answer at stdin and an inbox answers.
+	UIInbox UI = "inbox"
+	// UIElicit asks only through a client's own way of reaching the person
+	// (askuser mcp: the MCP client's forms).
+	UIElicit UI = "elicit"
+)
+
+// Terminals reports whether stdin and stderr are both terminals, with the
+// files the terminal UI draws on.
+func (s *Streams) Terminals() bool {
+	return s.InTTY && s.ErrTTY && s.InFile != nil && s.ErrFile != nil
+}
+
+// UseScreen reports whether to draw on the terminal screen (the terminal
+// UI, the inbox's screen) rather than as line prompts, with ui: tui does,
+// and is unavailable unless stdin and stderr are terminals, an error that
+// names where tui came from (named: "--ui tui") and what to use instead;
+// auto does when they are, unless the person asked for plain line prompts
+// (ACCESSIBLE, TERM=dumb); line does not.
+func (s *Streams) UseScreen(ui UI, plain bool, named, instead string) (bool, error) {
+	switch ui {
+	case UITUI:
+		if !s.Terminals() {
+			// Not an error of the person's or of askuser's: exit 69, which
+			// no script reads as an answer (confirm's 1 is a no).
+			return false, &prompt.UnavailableError{Err: fmt.Errorf("%s needs a terminal, and stdin or stderr is not one: %s", named, instead)}
+		}
+		return true, nil
+	case UIAuto:
+		return s.Terminals() && !plain, nil
+	}
+	return false, nil
+}

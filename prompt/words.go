@@ -1,0 +1,46 @@
+package prompt
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// How askuser words what it shows the person, the same way in every view.
+
+// Waited says how long a set of questions has waited, as a person would
+// read it: 12s, 3m, 1h5m. Every view of the inbox shows it the same way.
+func Waited(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	}
+	return fmt.Sprintf("%dh%dm", int(d.Hours()), int(d.Minutes())%60)
+}
+
+// ShortHome is path with the home directory home written ~, as shells show
+// it: where a set of questions comes from reads shorter, and the same
+// wherever it is shown.
+func ShortHome(path, home string) string {
+	home = strings.TrimSuffix(home, "/")
+	switch {
+	case home == "":
+		return path
+	case path == home:
+		return "~"
+	case strings.HasPrefix(path, home+"/"):
+		return "~" + path[len(home):]
+	}
+	return path
+}
+
+// Capitalize is s with its first letter upper case, to start a sentence
+// with an error's text.
+func Capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
