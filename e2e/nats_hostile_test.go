@@ -354,10 +354,12 @@ func TestNATSHostileForgedEnds(t *testing.T) {
 		_ = w.Close()
 		return buf.Bytes()
 	}
+	// The sealed one first: the inbox leaves it (it may be an end of long
+	// ago), so that the subject holds it when the others come.
 	for i, body := range [][]byte{
+		sealedEnd(`{"end":"answered","by":"your-boss@security","answer":{"event":"answered","answers":[{"labels":["PostgreSQL"]}]}}`),
 		[]byte(`{"end":"answered","by":"your-boss@security"}`),
 		[]byte(`{"end":"withdrawn","reason":"the asker was fired"}`),
-		sealedEnd(`{"end":"answered","by":"your-boss@security","answer":{"event":"answered","answers":[{"labels":["PostgreSQL"]}]}}`),
 	} {
 		_, err := h.js.Publish(context.Background(), "askuser.alice.end."+id, body)
 		if i > 0 && (err == nil || !strings.Contains(err.Error(), "maximum messages per subject")) {
@@ -367,7 +369,7 @@ func TestNATSHostileForgedEnds(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	in.screen.waitFor(t, "Deleted a message on askuser.alice.end."+id+" that is not a sealed end of a set.", 10*time.Second)
+	in.screen.waitFor(t, "Deleted a message on askuser.alice.end."+id+"1 that is not a sealed end of a set.", 10*time.Second)
 	time.Sleep(2 * time.Second)
 	if s := in.screen.String(); strings.Contains(s, "your-boss") || strings.Contains(s, "fired") || strings.Contains(s, "elsewhere") {
 		t.Fatalf("a forged end was taken:\n%s", s)
