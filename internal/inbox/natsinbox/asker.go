@@ -90,13 +90,13 @@ func (c *client) Ask(ctx context.Context, req *inbox.Request, queued func(ahead 
 	if n := len(req.Questions) + len(req.Message) + sealOverhead; int64(n) > conn.nc.MaxPayload() {
 		return inbox.Event{}, tooLarge(c.addr, conn, n)
 	}
-	to, err := c.recipient(ctx, conn)
+	to, keyKnown, err := c.recipient(ctx, conn)
 	if err != nil {
 		return inbox.Event{}, err
 	}
 	first := time.Now()
 	for {
-		a := &ask{addr: c.addr, conn: conn, to: to, req: req, waited: time.Since(first)}
+		a := &ask{addr: c.addr, conn: conn, to: to, keyKnown: keyKnown, req: req, waited: time.Since(first)}
 		e, err := a.run(ctx, queued)
 		if !errors.Is(err, errUnheard) {
 			return e, err
@@ -108,7 +108,7 @@ func (c *client) Ask(ctx context.Context, req *inbox.Request, queued func(ahead 
 // recipient is the recipient the set is sealed to: to=, which must be the
 // inbox's; else the one the first inbox stored on the server, waited for
 // while no inbox has run; none with insecure=plaintext and no inbox yet.
-func (c *client) recipient(ctx context.Context, conn *conn) (string, error) {
+func (c *client) recipient(ctx context.Context, conn *conn) (to string, keyKnown bool, err error) {
 	said := false
 	for {
 		key, err := conn.key(ctx)
@@ -118,19 +118,19 @@ func (c *client) recipient(ctx context.Context, conn *conn) (string, error) {
 		}
 		if err != nil {
 			if ctx.Err() != nil {
-				return "", context.Cause(ctx)
+				return "", false, context.Cause(ctx)
 			}
 			var server *inbox.ServerError
 			if errors.As(err, &server) {
-				return "", err
+				return "", false, err
 			}
-			return "", conn.streamError(c.addr.setsStream(), err)
+			return "", false, conn.streamError(c.addr.setsStream(), err)
 		}
 		switch {
 		case c.addr.To != "":
-			return c.addr.To, keyMismatch(c.addr, key)
+			return c.addr.To, key != "", keyMismatch(c.addr, key)
 		case key != "" || c.addr.Plaintext:
-			return key, nil
+			return key, key != "", nil
 		case !said:
 			// The asker's first words on stderr come from inbox.Asker;
 			// this one says why they are late.
@@ -139,7 +139,7 @@ func (c *client) recipient(ctx context.Context, conn *conn) (string, error) {
 		}
 		select {
 		case <-ctx.Done():
-			return "", context.Cause(ctx)
+			return "", false, context.Cause(ctx)
 		case <-time.After(pollEvery):
 		}
 	}
@@ -176,6 +176,7 @@ type ask struct {
 	waited time.Duration // before this ask: the set was asked before
 
 	secret, id, end string
+	keyKnown        bool // the inbox's key was on the server, and to= is it
 	reply           *age.X25519Identity
 	body            []byte // the set, sealed
 	copies          int
@@ -242,15 +243,23 @@ func (a *ask) ensure(ctx context.Context, do func() error) error {
 // beat stores the asker's beat. A beat the server refuses for want of
 // permission ends the asker: the inbox would never hear it. One that is
 // not stored otherwise (the server away, the streams being made again) is
-// only late, but the first: without it, the set is not stored.
+// only late, but the first: without it, the set is not stored, and it is
+// stored with the stream's reply, which says that the streams are there.
+// The others are only sent: the stream stores what comes on its subjects,
+// and ten thousand askers waiting need not be answered every second.
 func (a *ask) beat(ctx context.Context, first bool) error {
 	subject := a.addr.subject("beat", a.id)
-	err := a.ensure(ctx, func() error {
-		bctx, cancel := context.WithTimeout(ctx, beatEvery)
-		defer cancel()
-		_, err := a.conn.js.Publish(bctx, subject, nil)
-		return err
-	})
+	var err error
+	if first {
+		err = a.ensure(ctx, func() error {
+			bctx, cancel := context.WithTimeout(ctx, beatEvery)
+			defer cancel()
+			_, err := a.conn.js.Publish(bctx, subject, nil)
+			return err
+		})
+	} else {
+		err = a.conn.nc.Publish(subject, nil)
+	}
 	if refused := a.conn.refusedSubject(subject); refused != nil {
 		return &inbox.ServerError{Err: refused, Msg: fmt.Sprintf("the NATS server at %s does not let these credentials beat (%v): grant them askuser.%s.beat.* as README's \"Across machines\" lists", a.addr.ServerURL(), refused, a.addr.Name)}
 	}
@@ -313,16 +322,23 @@ func (a *ask) post(ctx context.Context) error {
 
 // wait beats, stores a new copy of the set every setTTL/2, and returns the
 // set's end: as soon as one is published, and after every reconnection and
-// every pollEvery, read from the stream, so that an end published while
-// the asker was cut off is not missed. When ctx ends, the set is
-// withdrawn.
+// every endPoll, read from the stream, so that an end published while the
+// asker was cut off is not missed. Until an inbox's key is on the server,
+// it looks for it every pollEvery, to learn that to= is not the inbox's.
+// When ctx ends, the set is withdrawn.
 func (a *ask) wait(ctx context.Context, ends <-chan *nats.Msg) (inbox.Event, error) {
 	beats := time.NewTicker(beatEvery)
 	defer beats.Stop()
 	copies := time.NewTicker(setTTL / 2)
 	defer copies.Stop()
-	poll := time.NewTicker(pollEvery)
+	poll := time.NewTicker(endPoll)
 	defer poll.Stop()
+	var keyPoll <-chan time.Time
+	if !a.keyKnown {
+		t := time.NewTicker(pollEvery)
+		defer t.Stop()
+		keyPoll = t.C
+	}
 	for {
 		var data []byte
 		select {
@@ -341,11 +357,17 @@ func (a *ask) wait(ctx context.Context, ends <-chan *nats.Msg) (inbox.Event, err
 			continue
 		case <-ends:
 			data = a.settled(ctx)
-		case <-poll.C:
-			if err := a.checkKey(ctx); err != nil {
+		case <-keyPoll:
+			known, err := a.checkKey(ctx)
+			if err != nil {
 				a.withdraw()
 				return inbox.Event{}, err
 			}
+			if known {
+				keyPoll = nil
+			}
+			continue
+		case <-poll.C:
 			data = a.stored(ctx)
 		case <-a.conn.reconnected:
 			data = a.stored(ctx)
@@ -357,16 +379,13 @@ func (a *ask) wait(ctx context.Context, ends <-chan *nats.Msg) (inbox.Event, err
 }
 
 // checkKey ends the wait of a set sealed to a to= that is not the inbox's,
-// as soon as an inbox has stored its recipient.
-func (a *ask) checkKey(ctx context.Context) error {
-	if a.addr.To == "" {
-		return nil
-	}
+// as soon as an inbox has stored its recipient; known says that one has.
+func (a *ask) checkKey(ctx context.Context) (known bool, err error) {
 	key, err := a.conn.key(ctx)
-	if err != nil {
-		return nil
+	if err != nil || key == "" {
+		return false, nil
 	}
-	return keyMismatch(a.addr, key)
+	return true, keyMismatch(a.addr, key)
 }
 
 // stored returns the end stored for the set, or nil.

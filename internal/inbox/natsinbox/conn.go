@@ -31,10 +31,13 @@ var (
 	// waiting leaves the server within setTTL, whether an inbox runs or
 	// not.
 	setTTL = 2 * time.Minute
-	// pollEvery is how often an asker reads its end from the stream, in
-	// case it went by while the asker was cut off, and the inbox's key,
-	// in case it is not the to= of the address.
+	// pollEvery is how often an asker looks for the inbox's key while
+	// there is none (it checks it against to=), and how often the inbox
+	// looks at its streams.
 	pollEvery = 3 * time.Second
+	// endPoll is how often an asker reads its end from the stream, in case
+	// it went by unheard; one that was cut off reads it when it is back.
+	endPoll = 30 * time.Second
 )
 
 const (
