@@ -110,23 +110,24 @@ func (c *client) Ask(ctx context.Context, req *inbox.Request, queued func(ahead 
 // while no inbox has run; none with insecure=plaintext and no inbox yet.
 func (c *client) recipient(ctx context.Context, conn *conn) (to string, keyKnown bool, err error) {
 	said := false
+	var slowly slowNote
 	for {
 		key, err := conn.key(ctx)
 		if errors.Is(err, nats.ErrNoResponders) {
 			// No stream: no inbox has run here, or JetStream is off.
 			err = conn.makeStreams(ctx)
 		}
-		if err != nil {
-			if ctx.Err() != nil {
-				return "", false, context.Cause(ctx)
-			}
+		switch {
+		case ctx.Err() != nil:
+			return "", false, context.Cause(ctx)
+		case slow(err) && conn.refusedSubject(c.addr.setsStream()) == nil:
+			slowly.note(ctx, c.addr)
+		case err != nil:
 			var server *inbox.ServerError
 			if errors.As(err, &server) {
 				return "", false, err
 			}
 			return "", false, conn.streamError(c.addr.setsStream(), err)
-		}
-		switch {
 		case c.addr.To != "":
 			return c.addr.To, key != "", keyMismatch(c.addr, key)
 		case key != "" || c.addr.Plaintext:
@@ -142,6 +143,22 @@ func (c *client) recipient(ctx context.Context, conn *conn) (to string, keyKnown
 			return "", false, context.Cause(ctx)
 		case <-time.After(pollEvery):
 		}
+	}
+}
+
+// slow reports whether err is a request of the server's that timed out:
+// a busy server, which the asker waits out, as it waits out a restart.
+func slow(err error) bool {
+	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout)
+}
+
+// slowNote tells the person, once, that the server is slow to answer.
+type slowNote bool
+
+func (s *slowNote) note(ctx context.Context, a *Addr) {
+	if !*s {
+		*s = true
+		inbox.Notef(ctx, "The NATS server at %s is slow to answer: still trying.", a.ServerURL())
 	}
 }
 
@@ -279,6 +296,7 @@ func (a *ask) post(ctx context.Context) error {
 	msg := &nats.Msg{Subject: a.addr.subject("set", a.id+"."+n), Data: a.body, Header: nats.Header{}}
 	msg.Header.Set(headerWaited, strconv.FormatInt((a.waited+time.Since(a.start)).Milliseconds(), 10))
 	said := false
+	var slowly slowNote
 	for {
 		err := a.ensure(ctx, func() error {
 			pctx, cancel := context.WithTimeout(ctx, inbox.ProbeTimeout)
@@ -295,6 +313,9 @@ func (a *ask) post(ctx context.Context) error {
 			// A later copy is only a copy: the next will come, and the
 			// beats go on meanwhile.
 			return nil
+		case slow(err) && a.conn.refusedSubject(msg.Subject) == nil:
+			// Stored again, it is stored once: its id says so.
+			slowly.note(ctx, a.addr)
 		case isFull(err):
 			if !said {
 				said = true

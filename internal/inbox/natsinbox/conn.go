@@ -144,6 +144,12 @@ type conn struct {
 	refused error
 }
 
+// pingEvery is how often a side's connection makes sure the server is
+// there: the inbox often, to tell the person soon; an asker, which may be
+// one of ten thousand, seldom, its beats being written every second
+// anyway.
+var pingEvery = map[role]time.Duration{roleInbox: 5 * time.Second, roleAgent: 20 * time.Second}
+
 // dial connects to a's server as the side r. Once connected, the client
 // reconnects for ever: a restart of the server is waited out.
 func dial(a *Addr, r role, name string) (*conn, error) {
@@ -155,7 +161,7 @@ func dial(a *Addr, r role, name string) (*conn, error) {
 		nats.MaxReconnects(-1),
 		nats.ReconnectWait(250 * time.Millisecond),
 		nats.ReconnectJitter(100*time.Millisecond, 100*time.Millisecond),
-		nats.PingInterval(5 * time.Second),
+		nats.PingInterval(pingEvery[r]),
 		nats.ReconnectHandler(func(*nats.Conn) {
 			select {
 			case c.reconnected <- struct{}{}:
