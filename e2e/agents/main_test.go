@@ -14,6 +14,8 @@ package agents
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"os/exec"
@@ -46,7 +48,7 @@ func run(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	if err := installCLIs(); err != nil {
+	if cacheDir, err = installCLIs(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
@@ -62,7 +64,7 @@ func run(m *testing.M) int {
 }
 
 // clis are the programs of the installed packages, by the names people
-// type.
+// type, relative to the suite's cache.
 var clis = map[string]string{
 	"claude":   "node_modules/@anthropic-ai/claude-agent-sdk-linux-x64/claude",
 	"codex":    "node_modules/.bin/codex",
@@ -70,41 +72,63 @@ var clis = map[string]string{
 	"opencode": "node_modules/.bin/opencode",
 }
 
+// cacheDir is the suite's cache: the CLIs installed from the lock file,
+// kept across runs and clones in the user's cache directory, one
+// directory per lock file.
+var cacheDir string
+
 // linkCLIs puts the CLIs on PATH beside askuser, as a person's are.
 func linkCLIs(dir string) error {
 	for name, target := range clis {
-		abs, err := filepath.Abs(target)
-		if err != nil {
-			return err
-		}
-		if err := os.Symlink(abs, filepath.Join(dir, name)); err != nil {
+		if err := os.Symlink(filepath.Join(cacheDir, target), filepath.Join(dir, name)); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// installCLIs installs the pinned CLIs at the versions of the lock file,
-// when they are missing or the lock file changed since. It is npm install
-// --no-save rather than npm ci: the lock holds the platform packages the
-// registry served when it was written (the CLIs ship one per platform as
-// optional dependencies), and npm ci refuses a lock without the others.
-func installCLIs() error {
-	lock, err := os.Stat("package-lock.json")
-	if err != nil {
-		return err
+// installCLIs installs the pinned CLIs at the versions of the lock file
+// in the suite's cache, unless they are there already; it returns the
+// cache's directory. It is npm install --no-save rather than npm ci: the
+// lock holds the platform packages the registry served when it was
+// written (the CLIs ship one per platform as optional dependencies), and
+// npm ci refuses a lock without the others.
+func installCLIs() (string, error) {
+	sum := sha256.New()
+	var files [][]byte
+	for _, name := range []string{"package.json", "package-lock.json"} {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			return "", err
+		}
+		sum.Write(b)
+		files = append(files, b)
 	}
-	// npm writes node_modules/.package-lock.json last.
-	if done, err := os.Stat(filepath.Join("node_modules", ".package-lock.json")); err == nil && done.ModTime().After(lock.ModTime()) {
-		return nil
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("a cache for the agent CLIs: %w", err)
+	}
+	dir := filepath.Join(base, "askuser", "e2e-agents", hex.EncodeToString(sum.Sum(nil))[:16])
+	done := filepath.Join(dir, "installed")
+	if _, err := os.Stat(done); err == nil {
+		return dir, nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	for i, name := range []string{"package.json", "package-lock.json"} {
+		if err := os.WriteFile(filepath.Join(dir, name), files[i], 0o644); err != nil {
+			return "", err
+		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "npm", "install", "--no-save", "--no-audit", "--no-fund", "--loglevel=error")
+	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("npm install in e2e/agents: %v\n%s", err, out)
+		return "", fmt.Errorf("npm install in %s: %v\n%s", dir, err, out)
 	}
-	return nil
+	return dir, os.WriteFile(done, nil, 0o644)
 }
 
 // installAskuser puts askuser in dir: a copy of $ASKUSER_BIN, or a build

@@ -238,7 +238,7 @@ func version(c cli) string {
 		v = "unknown"
 	}
 	var p struct{ Version string }
-	b, err := os.ReadFile(filepath.Join("node_modules", c.pkg, "package.json"))
+	b, err := os.ReadFile(filepath.Join(cacheDir, "node_modules", c.pkg, "package.json"))
 	if err == nil && json.Unmarshal(b, &p) == nil && !strings.Contains(v, p.Version) {
 		v += " (" + c.pkg + " " + p.Version + ")"
 	}
