@@ -1,8 +1,8 @@
 //go:build heavy
 
 // Package agents runs the real agent CLIs (Claude Code, Codex, Gemini CLI,
-// OpenCode), at the versions package-lock.json pins, against scripted mock
-// model APIs on 127.0.0.1. Each mock asks for one askuser call, by the
+// OpenCode, Qwen Code, Copilot CLI, Kilo Code), at the versions
+// package-lock.json pins, against scripted mock model APIs on 127.0.0.1. Each mock asks for one askuser call, by the
 // CLI's shell tool or by askuser's MCP tool; the person answers in
 // askuser inbox, in a pseudo-terminal; the test checks the exact tool
 // result the model received. It reads the set-up snippets from README.md,
@@ -66,10 +66,14 @@ func run(m *testing.M) int {
 // clis are the programs of the installed packages, by the names people
 // type, relative to the suite's cache.
 var clis = map[string]string{
+	"auggie":   "node_modules/.bin/auggie",
 	"claude":   "node_modules/@anthropic-ai/claude-agent-sdk-linux-x64/claude",
 	"codex":    "node_modules/.bin/codex",
+	"copilot":  "node_modules/.bin/copilot",
 	"gemini":   "node_modules/.bin/gemini",
+	"kilo":     "node_modules/.bin/kilo",
 	"opencode": "node_modules/.bin/opencode",
+	"qwen":     "node_modules/.bin/qwen",
 }
 
 // cacheDir is the suite's cache: the CLIs installed from the lock file,

@@ -29,6 +29,20 @@ type toolCall struct {
 	Args map[string]any
 }
 
+// bridge is the tool through which Qwen Code has the model call the tools
+// it defers, after a tool_search: tool_call, with the tool's name and its
+// arguments.
+const bridge = "tool_call"
+
+// target is the tool the call runs: the one it names, or the one it
+// calls through the bridge.
+func (c toolCall) target() string {
+	if name, ok := c.Args["name"].(string); ok && c.Name == bridge {
+		return name
+	}
+	return c.Name
+}
+
 // argsJSON is the call's arguments as JSON text.
 func (c toolCall) argsJSON() string {
 	b, err := json.Marshal(c.Args)

@@ -36,7 +36,7 @@ const (
 // a cell, or "" where the person must be reached.
 func policy(c cli, m mode, p path) string {
 	switch {
-	case c.name == gemini.name && m == defaultMode && p.shell():
+	case (c.name == gemini.name || c.name == qwen.name) && m == defaultMode && p.shell():
 		return noShellTool
 	case c.name == gemini.name && p == stdinPath:
 		return redirection
@@ -57,7 +57,7 @@ type cell struct {
 // result the model received.
 func TestReach(t *testing.T) {
 	results := map[string]cell{}
-	for _, c := range []cli{claude, codex, gemini, opencode} {
+	for _, c := range runnable {
 		for _, m := range []mode{defaultMode, readmeMode} {
 			for _, p := range paths {
 				key := c.name + "/" + string(m) + "/" + string(p)
@@ -276,7 +276,7 @@ that route.
 | tool | mode | shell: %[1]saskuser '<json>'%[1]s | shell: %[1]saskuser < questions.json%[1]s | MCP: %[1]saskuser mcp%[1]s |
 |---|---|---|---|---|
 `, "`", time.Now().UTC().Format("2006-01-02"), askuserVersion())
-	for _, c := range []cli{claude, codex, gemini, opencode} {
+	for _, c := range runnable {
 		for _, m := range []mode{defaultMode, readmeMode} {
 			key := c.name + "/" + string(m) + "/"
 			fmt.Fprintf(&b, "| %s %s | %s: %s |", c.name, version(c), m, c.modes[m])
@@ -286,5 +286,11 @@ that route.
 			b.WriteString("\n")
 		}
 	}
+	for _, n := range notRunnable {
+		fmt.Fprintf(&b, "| %s %s | – %s | – | – | – |\n", n.name, n.version, n.why)
+	}
 	return b.String()
 }
+
+// runnable are the CLIs the suite runs, in the matrix's order.
+var runnable = []cli{claude, codex, gemini, opencode, qwen, copilot, kilo}

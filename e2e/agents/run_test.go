@@ -50,6 +50,9 @@ type cli struct {
 	// mcpExtra what the model adds to its arguments for the CLI.
 	mcpTool  string
 	mcpExtra map[string]any
+	// deferred: the CLI offers MCP tools only through tool_search and
+	// the bridge (Qwen Code).
+	deferred bool
 	// setup writes the CLI's configuration for a run into r.home (and
 	// r.dir) and returns its command line.
 	setup func(t *testing.T, r *runCtx) []string
@@ -119,6 +122,9 @@ func runCLI(t *testing.T, c cli, m mode, p path) outcome {
 	r := newRun(t, m, p)
 	call := toolCall{Name: c.mcpTool, Args: mcpArgs()}
 	maps.Copy(call.Args, c.mcpExtra)
+	if c.deferred {
+		call = toolCall{Name: bridge, Args: map[string]any{"name": call.Name, "arguments": call.Args}}
+	}
 	switch p {
 	case shellPath:
 		call = c.shellCall("askuser '" + questions + "'")
