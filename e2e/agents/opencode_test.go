@@ -11,7 +11,12 @@ import (
 // opencode is OpenCode, run as opencode run, with the mock as an
 // OpenAI-compatible provider. Its shell tool is bash; MCP tools are
 // SERVER_TOOL.
-var opencode = openCodeLike("OpenCode", "opencode", "opencode-ai", filepath.Join(".config", "opencode", "opencode.json"), "OPENCODE_")
+var opencode = func() cli {
+	c := openCodeLike("OpenCode", "opencode", "opencode-ai", filepath.Join(".config", "opencode", "opencode.json"), "OPENCODE_")
+	c.modes[interactiveMode] = "`opencode --prompt`"
+	c.session = &session{at: map[path]place{shellPath: atInbox, stdinPath: atInbox, mcpPath: atInbox}}
+	return c
+}()
 
 // kilo is Kilo Code's CLI, a fork of OpenCode that keeps its
 // configuration's shape under its own names. Its telemetry, on by
@@ -60,6 +65,9 @@ func openCodeLike(name, command, pkg, config, prefix string, env ...string) cli 
 				r.env = append(r.env, prefix+v+"=1")
 			}
 			r.env = append(r.env, env...)
+			if r.mode == interactiveMode {
+				return []string{command, "--prompt", prompt}
+			}
 			return []string{command, "run", prompt}
 		},
 	}

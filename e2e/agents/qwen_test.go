@@ -39,7 +39,7 @@ var qwen = cli{
 		if r.path == mcpPath {
 			settings["mcpServers"] = snippetJSON(t, "qwen")["mcpServers"]
 		}
-		if r.mode == readmeMode && r.path.shell() {
+		if r.readmeShell() {
 			settings["permissions"] = snippetJSON(t, "qwen-shell")["permissions"]
 		}
 		b, _ := json.MarshalIndent(settings, "", "  ")

@@ -30,6 +30,9 @@ const (
 	noShellTool = "no shell tool" // headless Gemini CLI leaves it out
 	sandboxed   = "sandbox"       // Codex's sandbox refuses the inbox's socket
 	redirection = "redirection"   // Gemini CLI's policy rules stop at a redirection
+	// Codex's form sends only from its last field, where Enter does
+	// nothing while the field is empty text.
+	unsendable = "unsendable"
 )
 
 // policy is the CLI's own policy that keeps the model from the person in
@@ -38,10 +41,12 @@ func policy(c cli, m mode, p path) string {
 	switch {
 	case (c.name == gemini.name || c.name == qwen.name) && m == defaultMode && p.shell():
 		return noShellTool
-	case c.name == gemini.name && p == stdinPath:
+	case c.name == gemini.name && p == stdinPath && m != interactiveMode:
 		return redirection
 	case c.name == codex.name && m == defaultMode && p.shell():
 		return sandboxed
+	case c.name == codex.name && m == interactiveMode && p == mcpPath:
+		return unsendable
 	}
 	return ""
 }
@@ -58,7 +63,10 @@ type cell struct {
 func TestReach(t *testing.T) {
 	results := map[string]cell{}
 	for _, c := range runnable {
-		for _, m := range []mode{defaultMode, readmeMode} {
+		for _, m := range modes {
+			if c.modes[m] == "" {
+				continue
+			}
 			for _, p := range paths {
 				key := c.name + "/" + string(m) + "/" + string(p)
 				var got cell
@@ -104,12 +112,15 @@ func checkRun(t *testing.T, c cli, m mode, p path) cell {
 		text = "✗ no tool result"
 	}
 	if !o.inInbox {
-		t.Errorf("the questions never showed in the inbox\n%s", o.describe())
+		t.Errorf("the questions never showed %s\n%s", o.at, o.describe())
 		return cell{text: text}
 	}
 	want := c.shellResult
 	if p == mcpPath {
 		want = c.mcpResult
+	}
+	if s := c.session; m == interactiveMode && s.results[p] != "" {
+		want = s.results[p]
 	}
 	got := c.normalize(o.result, o.addr)
 	if c.linesInAnyOrder {
@@ -120,7 +131,7 @@ func checkRun(t *testing.T, c cli, m mode, p path) cell {
 		return cell{text: text}
 	}
 	t.Logf("the questions were on screen %s after the call", o.shown)
-	return cell{text: fmt.Sprintf("✓ via the inbox, on screen %.1f s after the call", o.shown.Seconds())}
+	return cell{text: fmt.Sprintf("✓ %s, on screen %.1f s after the call", o.at, o.shown.Seconds())}
 }
 
 // checkPolicy checks a cell where the CLI's own policy keeps the model
@@ -149,6 +160,14 @@ func checkPolicy(t *testing.T, c cli, pol string, o outcome) cell {
 			t.Errorf("the model got (error %v):\n%s\nwant the error:\n%s\n\n%s", o.isError, o.result, want, o.describe())
 		}
 		return cell{text: "– a policy rule does not cover `<`, and headless runs cannot confirm (its choice; `askuser -f questions.json` runs)"}
+	case unsendable:
+		const want = "Cancelled: the person closed the questions without answering."
+		if !o.inInbox || !strings.Contains(o.result, want) {
+			t.Errorf("the form showed %v; the model got:\n%s\nwant askuser's cancel, %q\n\n%s", o.inInbox, o.result, want, o.describe())
+		}
+		return cell{text: "✗ its form sends only from its last field, askuser's optional one for the person's own answer, " +
+			"where Enter does nothing while it is empty: a person who chose an option can only cancel, and the model is told so " +
+			"(`args = [\"mcp\", \"--ui\", \"inbox\"]` asks in the inbox instead)"}
 	}
 	t.Fatalf("no check for the policy %q", pol)
 	return cell{}
@@ -264,20 +283,27 @@ Written by %[1]sgo test -tags heavy ./e2e/agents -run TestReach -update%[1]s fro
 
 Each CLI ran against a scripted model on 127.0.0.1 that made one call: its shell tool running
 %[1]saskuser '<json>'%[1]s or %[1]saskuser < questions.json%[1]s, or askuser's MCP tool from %[1]saskuser mcp%[1]s.
-The person answered in %[1]saskuser inbox%[1]s, and the suite checked the exact tool result the model
-got. The time is from the call leaving the model to the questions on the inbox's screen: it
+The person answered where the questions showed (in %[1]saskuser inbox%[1]s, in the CLI's own form, or
+in askuser's terminal UI inside the CLI's screen), with keys typed into that terminal, and the
+suite checked the exact tool result the model got. The time is from the call leaving the model
+(or from the person's approval of it, where the CLI asks for one) to the questions on screen: it
 includes the CLI's own work before it runs the command or the MCP call, and the load of the
 machine.
 
 "default" is the CLI's own non-interactive run with askuser set up as
 [README](../README.md#set-up-your-agent-tool) says; "README" adds what README recommends for
-that route.
+that route. "interactive" is the CLI's own session in a terminal (tmux), set up as README says
+for each route but for %[1]sASKUSER_UI=inbox%[1]s, so that askuser goes by what the CLI gives a command;
+the person approves what the CLI asks them to approve.
 
 | tool | mode | shell: %[1]saskuser '<json>'%[1]s | shell: %[1]saskuser < questions.json%[1]s | MCP: %[1]saskuser mcp%[1]s |
 |---|---|---|---|---|
 `, "`", time.Now().UTC().Format("2006-01-02"), askuserVersion())
 	for _, c := range runnable {
-		for _, m := range []mode{defaultMode, readmeMode} {
+		for _, m := range modes {
+			if c.modes[m] == "" {
+				continue
+			}
 			key := c.name + "/" + string(m) + "/"
 			fmt.Fprintf(&b, "| %s %s | %s: %s |", c.name, version(c), m, c.modes[m])
 			for _, p := range paths {
