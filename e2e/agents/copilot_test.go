@@ -33,9 +33,7 @@ var copilot = cli{
 			"COPILOT_MODEL=mock-model",
 			"COPILOT_OFFLINE=true",
 			"COPILOT_AUTO_UPDATE=false",
-			// The program unpacks itself into its cache the first time:
-			// the suite's cache keeps it for every run.
-			"COPILOT_CACHE_HOME="+filepath.Join(cacheDir, "copilot"),
+			copilotCache(cacheDir),
 		)
 		args := []string{"copilot", "-p", prompt, "--allow-tool", "shell(askuser)"}
 		if r.path == mcpPath {
@@ -44,4 +42,10 @@ var copilot = cli{
 		}
 		return args
 	},
+}
+
+// copilotCache is where Copilot CLI unpacks itself, the first time it
+// runs: in the suite's cache dir, for every run.
+func copilotCache(dir string) string {
+	return "COPILOT_CACHE_HOME=" + filepath.Join(dir, "copilot")
 }

@@ -48,6 +48,11 @@ func run(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
+	// The interactive sessions run in tmux, as a person's terminal.
+	if _, err := exec.LookPath("tmux"); err != nil {
+		fmt.Fprintln(os.Stderr, "the interactive sessions run in tmux, which is not installed (sh .ci/install-tmux)")
+		return 1
+	}
 	if cacheDir, err = installCLIs(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -131,6 +136,13 @@ func installCLIs() (string, error) {
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("npm install in %s: %v\n%s", dir, err, out)
+	}
+	// Copilot CLI unpacks itself into its cache the first time it runs:
+	// once here, rather than in two runs side by side.
+	cmd = exec.CommandContext(ctx, filepath.Join(dir, clis["copilot"]), "--version")
+	cmd.Env = append(os.Environ(), "COPILOT_SEA_EXTRACT_ONLY=1", copilotCache(dir))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("unpack Copilot CLI: %v\n%s", err, out)
 	}
 	return dir, os.WriteFile(done, nil, 0o644)
 }

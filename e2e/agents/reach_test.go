@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -53,15 +54,31 @@ func policy(c cli, m mode, p path) string {
 
 // cell is one run's place in the matrix.
 type cell struct {
-	ok   bool
 	text string
 }
 
-// TestReach runs every CLI by both paths in both modes, one at a time,
-// with the person answering in the inbox, and checks the exact tool
-// result the model received.
+// TestReach runs every CLI by every path in each of its modes, with the
+// person answering where the questions show, and checks the exact tool
+// result the model received. The runs wait on their CLIs more than they
+// work, so they run side by side, as many as go test's -parallel (the
+// number of cores); -update writes the matrix once every run has ended.
 func TestReach(t *testing.T) {
+	var mu sync.Mutex
 	results := map[string]cell{}
+	t.Cleanup(func() {
+		if !*update {
+			return
+		}
+		for key, got := range results {
+			if got.text == "" {
+				t.Errorf("-update writes the whole matrix, and %s did not run: leave out -run, or give -run TestReach", key)
+				return
+			}
+		}
+		if err := os.WriteFile(reachDoc, []byte(matrix(results)), 0o644); err != nil {
+			t.Error(err)
+		}
+	})
 	for _, c := range runnable {
 		for _, m := range modes {
 			if c.modes[m] == "" {
@@ -69,26 +86,18 @@ func TestReach(t *testing.T) {
 			}
 			for _, p := range paths {
 				key := c.name + "/" + string(m) + "/" + string(p)
-				var got cell
-				ok := t.Run(strings.ReplaceAll(key, " ", "_"), func(t *testing.T) {
+				results[key] = cell{}
+				t.Run(strings.ReplaceAll(key, " ", "_"), func(t *testing.T) {
+					t.Parallel()
+					got := cell{text: "✗ the run failed"}
+					defer func() {
+						mu.Lock()
+						defer mu.Unlock()
+						results[key] = got
+					}()
 					got = checkRun(t, c, m, p)
 				})
-				if !ok && got.text == "" {
-					got.text = "✗ the run failed"
-				}
-				got.ok = ok
-				results[key] = got
 			}
-		}
-	}
-	if *update {
-		for key, got := range results {
-			if got.text == "" {
-				t.Fatalf("-update writes the whole matrix, and %s did not run: leave out -run, or give -run TestReach", key)
-			}
-		}
-		if err := os.WriteFile(reachDoc, []byte(matrix(results)), 0o644); err != nil {
-			t.Fatal(err)
 		}
 	}
 }
