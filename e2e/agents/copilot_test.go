@@ -18,11 +18,12 @@ var copilot = cli{
 		defaultMode: "`copilot -p --allow-tool` the tool",
 		readmeMode:  "the same, and `ASKUSER_UI=inbox` for the shell",
 	},
-	shellResult: waiting + "\n" + answers + "\n<shellId: $ID completed with exit code 0>",
-	varying:     map[string]string{`<shellId: \w+ `: "<shellId: $$ID "},
-	mcpResult:   answers,
-	api:         chatAPI,
-	mcpTool:     "askuser-askuser",
+	shellResult:  waiting + "\n" + answers + "\n<shellId: $ID completed with exit code 0>",
+	varying:      map[string]string{`<shellId: \w+ `: "<shellId: $$ID "},
+	mcpResult:    answers,
+	api:          chatAPI,
+	mcpTool:      "askuser-askuser",
+	questionTool: "ask_user",
 	shellCall: func(command string) toolCall {
 		return toolCall{Name: "bash", Args: map[string]any{"command": command, "description": "Ask the person"}}
 	},

@@ -2,14 +2,18 @@
 
 // Package agents runs the real agent CLIs (Claude Code, Codex, Gemini CLI,
 // OpenCode, Qwen Code, Copilot CLI, Kilo Code), at the versions
-// package-lock.json pins, against scripted mock model APIs on 127.0.0.1. Each mock asks for one askuser call, by the
-// CLI's shell tool or by askuser's MCP tool; the person answers in
-// askuser inbox, in a pseudo-terminal; the test checks the exact tool
-// result the model received. It reads the set-up snippets from README.md,
-// and -update writes the matrix of its results to docs/reach.md.
+// package-lock.json pins, against scripted mock model APIs on 127.0.0.1.
+// Each mock asks for one askuser call, by the CLI's shell tool or by
+// askuser's MCP tool; the CLIs run non-interactively, and four of them in
+// their interactive sessions too, in tmux; the person answers where the
+// questions show (askuser inbox, in a pseudo-terminal or in tmux, or the
+// CLI's own form); the test checks the exact tool result the model
+// received. It reads the set-up snippets from README.md, and -update writes
+// the matrix of its results to docs/reach.md.
 //
-// The CLIs are a few hundred megabytes from npm, so the suite only builds
-// with the heavy tag: go test -tags heavy ./e2e/agents
+// The CLIs are about two gigabytes from npm, installed once per lock file
+// in the suite's cache, so the suite only builds with the heavy tag:
+// go test -tags heavy ./e2e/agents
 package agents
 
 import (

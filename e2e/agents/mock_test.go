@@ -65,7 +65,8 @@ type mock struct {
 	isError  bool            // whether the CLI marked it as an error
 	schema   json.RawMessage // the called tool's input schema, as offered
 	got      chan struct{}
-	requests []string // method and path of every request, for failures
+	requests []string        // method and path of every request, for failures
+	names    map[string]bool // every tool any request offered
 }
 
 // newMock serves handler on a loopback address for the scripted call.
@@ -149,6 +150,26 @@ func (m *mock) Requests() string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return strings.Join(m.requests, "\n")
+}
+
+// tools notes the tools a request offered the model.
+func (m *mock) tools(names []string) {
+	m.note("tools %v", names)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.names == nil {
+		m.names = map[string]bool{}
+	}
+	for _, n := range names {
+		m.names[n] = true
+	}
+}
+
+// Offers reports whether any request offered the model the tool name.
+func (m *mock) Offers(name string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.names[name]
 }
 
 // note adds a line to the request log.

@@ -40,7 +40,7 @@ func responsesAPI(m *mock) http.Handler {
 		for _, tool := range req.Tools {
 			names = append(names, tool.Type+":"+tool.Name)
 		}
-		m.note("tools %v", names)
+		m.tools(names)
 		for _, item := range req.Input {
 			if strings.HasSuffix(item.Type, "_call_output") && item.CallID == m.callID {
 				m.record(textOf(item.Output), false)
@@ -127,7 +127,7 @@ func chatAPI(m *mock) http.Handler {
 				m.offered(tool.Function.Parameters)
 			}
 		}
-		m.note("tools %v", names)
+		m.tools(names)
 		for _, msg := range req.Messages {
 			if msg.Role == "tool" && msg.ToolCallID == "call_search_1" {
 				m.note("tool_search gave %.300s", textOf(msg.Content))

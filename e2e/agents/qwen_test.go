@@ -26,6 +26,8 @@ var qwen = cli{
 	api:         chatAPI,
 	mcpTool:     "mcp__askuser__askuser",
 	deferred:    true,
+	// Headless runs do not register it at all.
+	questionTool: "ask_user_question",
 	shellCall: func(command string) toolCall {
 		return toolCall{Name: "run_shell_command", Args: map[string]any{"command": command, "description": "Ask the person"}}
 	},

@@ -113,6 +113,9 @@ func checkRun(t *testing.T, c cli, m mode, p path) cell {
 	if p == mcpPath && !o.mock.Sent().IsZero() {
 		checkPatterns(t, c, o.mock.Schema())
 	}
+	if q := c.questionTool; q != "" && m != interactiveMode && o.mock.Offers(q) {
+		t.Errorf("%s offered its own %s in a run without a person\n%s", c.name, q, o.describe())
+	}
 	if pol := policy(c, m, p); pol != "" {
 		return checkPolicy(t, c, pol, o)
 	}
@@ -303,7 +306,9 @@ machine.
 [README](../README.md#set-up-your-agent-tool) says; "README" adds what README recommends for
 that route. "interactive" is the CLI's own session in a terminal (tmux), set up as README says
 for each route but for %[1]sASKUSER_UI=inbox%[1]s, so that askuser goes by what the CLI gives a command;
-the person approves what the CLI asks them to approve.
+the person approves what the CLI asks them to approve. Qwen Code and Copilot CLI have question
+tools of their own (%[1]sask_user_question%[1]s, %[1]sask_user%[1]s), which their non-interactive runs leave out, as
+the suite checks: there, askuser is how the model reaches the person.
 
 | tool | mode | shell: %[1]saskuser '<json>'%[1]s | shell: %[1]saskuser < questions.json%[1]s | MCP: %[1]saskuser mcp%[1]s |
 |---|---|---|---|---|

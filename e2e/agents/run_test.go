@@ -67,6 +67,9 @@ type cli struct {
 	// noise is what the CLI prints when it finds fault with askuser's
 	// tool, which a run must not show.
 	noise []string
+	// questionTool is the CLI's own tool for asking the person, which its
+	// non-interactive runs leave out; "" for none checked.
+	questionTool string
 	// session is how the CLI's interactive session goes for the person;
 	// nil for a CLI the suite runs only non-interactively.
 	session *session
