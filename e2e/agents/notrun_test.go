@@ -12,25 +12,35 @@ import (
 )
 
 // notRun is an agent tool that the suite cannot run against a scripted
-// model: why, in the matrix, and the version that was tried.
+// model: its npm package, why, in the matrix, and the version that was
+// tried when the package is not installed.
 type notRun struct {
-	name    string
-	version string
-	why     string
+	name, pkg, why string
+	tried          string
+}
+
+// version is the version tried, as the matrix gives it.
+func (n notRun) version() string {
+	v := n.tried
+	if v == "" {
+		v = packageVersion(n.pkg)
+	}
+	return "`" + n.pkg + "` " + v
 }
 
 // notRunnable are those tools, in the matrix's order.
 var notRunnable = []notRun{
 	{
 		name: "Crush",
+		pkg:  "@charmland/crush",
 		// Not in package.json: its install fails here.
-		version: "`@charmland/crush` 0.96.1",
+		tried: "0.96.1",
 		why: "not run here: the npm package downloads the program from GitHub when it installs, which this machine cannot reach, " +
 			"and the Go module proxy refuses `github.com/charmbracelet/crush`; README's line for its `crushrc` has the shape of Crush's documentation",
 	},
 	{
-		name:    "Auggie",
-		version: "`@augmentcode/auggie` " + packageVersion("@augmentcode/auggie"),
+		name: "Auggie",
+		pkg:  "@augmentcode/auggie",
 		why: "not run: it cannot be pointed at a local model API (every run needs an Augment account, " +
 			"and its model calls go to Augment's own service); README's command, run as written, writes the `mcpServers` entry of its documentation",
 	},

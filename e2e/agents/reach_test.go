@@ -327,7 +327,7 @@ the suite checks: there, askuser is how the model reaches the person.
 		}
 	}
 	for _, n := range notRunnable {
-		fmt.Fprintf(&b, "| %s %s | – %s | – | – | – |\n", n.name, n.version, n.why)
+		fmt.Fprintf(&b, "| %s %s | – %s | – | – | – |\n", n.name, n.version(), n.why)
 	}
 	return b.String()
 }
