@@ -15,7 +15,7 @@ var copilot = cli{
 	command: "copilot",
 	pkg:     "@github/copilot",
 	modes: map[mode]string{
-		defaultMode: "`copilot -p --allow-tool` the tool",
+		defaultMode: "`copilot -p`, and `--allow-tool 'shell(askuser)'` for the shell",
 		readmeMode:  "the same, and `ASKUSER_UI=inbox` for the shell",
 	},
 	shellResult:  waiting + "\n" + answers + "\n<shellId: $ID completed with exit code 0>",
@@ -36,12 +36,13 @@ var copilot = cli{
 			"COPILOT_AUTO_UPDATE=false",
 			copilotCache(cacheDir),
 		)
-		args := []string{"copilot", "-p", prompt, "--allow-tool", "shell(askuser)"}
+		// copilot -p refuses a command that is not allowed; it calls
+		// askuser's MCP tool as it is.
 		if r.path == mcpPath {
 			shell(t, r, snippet(t, "copilot"))
-			args[len(args)-1] = "askuser"
+			return []string{"copilot", "-p", prompt}
 		}
-		return args
+		return []string{"copilot", "-p", prompt, "--allow-tool", "shell(askuser)"}
 	},
 }
 
