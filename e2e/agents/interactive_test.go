@@ -48,10 +48,17 @@ type session struct {
 	results map[path]string
 }
 
-// keys are what the person types when the screen shows something.
+// keys are what the person types when the screen shows something, and
+// how long they take first.
 type keys struct {
 	shows string
 	send  []string
+	after time.Duration
+}
+
+// asks reports whether screen shows the questions, ready to answer.
+func asks(screen string) bool {
+	return strings.Contains(screen, "Which database should we use?") && strings.Contains(screen, "2. SQLite")
 }
 
 // The screen's size, for the CLI and the inbox alike.
@@ -76,15 +83,11 @@ func runInteractive(t *testing.T, c cli, p path) outcome {
 	x.start("cli", r.dir, args...)
 
 	o := outcome{mock: mk, addr: addr, at: c.session.at[p]}
-	pane := "cli"
-	if o.at == atInbox {
-		pane = "inbox"
-	}
-	var approved, shownAt time.Time
+	form := c.session.form
+	var approved, shownAt, formAt time.Time
 	answered := false
-	deadline := time.Now().Add(3 * time.Minute)
-	for time.Now().Before(deadline) {
-		if _, _, done := mk.Result(); done {
+	for end := time.Now().Add(3 * time.Minute); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		if _, _, done := mk.Result(); done || x.dead("cli") {
 			break
 		}
 		screen := x.screen("cli")
@@ -95,42 +98,37 @@ func runInteractive(t *testing.T, c cli, p path) outcome {
 				approved = time.Now()
 			}
 		}
-		if x.dead("cli") {
-			break
-		}
-		if mk.Sent().IsZero() {
-			time.Sleep(50 * time.Millisecond)
+		if mk.Sent().IsZero() || answered {
 			continue
 		}
-		shown := x.screen(pane)
+		inbox := x.screen("inbox")
 		switch {
-		case answered:
-		case o.at == atForm && strings.Contains(shown, c.session.form.shows):
+		case o.at == atForm && formAt.IsZero() && strings.Contains(screen, form.shows):
+			formAt, shownAt = time.Now(), time.Now()
+			time.Sleep(form.after)
+			x.send("cli", form.send...)
+		case o.at == atForm && time.Since(formAt) > form.after+3*time.Second && strings.Contains(screen, form.shows):
+			// The form did not go: a person gives up on it.
+			x.send("cli", "Escape")
+			formAt = time.Now()
+		case o.at == atTerminal && asks(screen):
 			shownAt = time.Now()
-			x.send("cli", c.session.form.send...)
+			x.send("cli", c.session.focus.send...)
+			x.wait("cli", c.session.focus.shows, 10*time.Second)
+			x.send("cli", "2")
 			answered = true
-		case o.at != atForm && strings.Contains(shown, "Which database should we use?") && strings.Contains(shown, "2. SQLite"):
-			if shownAt.IsZero() {
-				shownAt = time.Now()
+		case asks(inbox):
+			// The questions may come to the inbox after the form, too.
+			if shownAt.IsZero() || o.at == atForm {
+				shownAt, o.at = time.Now(), atInbox
 			}
 			// A set that arrives on its own takes no keys for a moment
 			// (the inbox's guard against a key meant for the set before).
-			if strings.Contains(shown, "⏸") {
-				break
+			if !strings.Contains(inbox, "⏸") {
+				x.send("inbox", "2")
+				answered = true
 			}
-			if f := c.session.focus; o.at == atTerminal {
-				x.send("cli", f.send...)
-				x.wait("cli", f.shows, 10*time.Second)
-			}
-			x.send(pane, "2")
-			answered = true
 		}
-		if answered && o.at == atForm && time.Since(shownAt) > 3*time.Second && strings.Contains(x.screen("cli"), c.session.form.shows) {
-			// The form did not go: a person gives up on it.
-			x.send("cli", "Escape")
-			time.Sleep(time.Second)
-		}
-		time.Sleep(50 * time.Millisecond)
 	}
 	o.inInbox = !shownAt.IsZero()
 	if o.inInbox {

@@ -127,6 +127,10 @@ func checkRun(t *testing.T, c cli, m mode, p path) cell {
 		t.Errorf("the questions never showed %s\n%s", o.at, o.describe())
 		return cell{text: text}
 	}
+	if s := c.session; m == interactiveMode && o.at != s.at[p] {
+		t.Errorf("the questions showed %s, want %s\n%s", o.at, s.at[p], o.describe())
+		return cell{text: text}
+	}
 	want := c.shellResult
 	if p == mcpPath {
 		want = c.mcpResult
