@@ -130,8 +130,8 @@ func runInteractive(t *testing.T, c cli, p path) outcome {
 			}
 		}
 	}
-	o.inInbox = !shownAt.IsZero()
-	if o.inInbox {
+	o.asked = !shownAt.IsZero()
+	if o.asked {
 		from := mk.Sent()
 		if approved.After(from) {
 			from = approved

@@ -123,7 +123,7 @@ func checkRun(t *testing.T, c cli, m mode, p path) cell {
 	if !o.got {
 		text = "✗ no tool result"
 	}
-	if !o.inInbox {
+	if !o.asked {
 		t.Errorf("the questions never showed %s\n%s", o.at, o.describe())
 		return cell{text: text}
 	}
@@ -166,20 +166,20 @@ func checkPolicy(t *testing.T, c cli, pol string, o outcome) cell {
 				t.Errorf("the model was not told %q; it got:\n%s", want, o.describe())
 			}
 		}
-		if o.inInbox || !o.got {
-			t.Errorf("in the sandbox, the questions showed %v, a result came %v", o.inInbox, o.got)
+		if o.asked || !o.got {
+			t.Errorf("in the sandbox, the questions showed %v, a result came %v", o.asked, o.got)
 		}
 		return cell{text: "✗ the sandbox refuses the inbox; askuser's error names it and the ways through"}
 	case redirection:
 		const want = `Tool execution for "Shell" requires user confirmation, which is not supported in non-interactive mode.`
-		if !o.isError || o.result != want || o.inInbox {
+		if !o.isError || o.result != want || o.asked {
 			t.Errorf("the model got (error %v):\n%s\nwant the error:\n%s\n\n%s", o.isError, o.result, want, o.describe())
 		}
 		return cell{text: "– a policy rule does not cover `<`, and headless runs cannot confirm (its choice; `askuser -f questions.json` runs)"}
 	case unsendable:
 		const want = "Cancelled: the person closed the questions without answering."
-		if !o.inInbox || !strings.Contains(o.result, want) {
-			t.Errorf("the form showed %v; the model got:\n%s\nwant askuser's cancel, %q\n\n%s", o.inInbox, o.result, want, o.describe())
+		if !o.asked || !strings.Contains(o.result, want) {
+			t.Errorf("the form showed %v; the model got:\n%s\nwant askuser's cancel, %q\n\n%s", o.asked, o.result, want, o.describe())
 		}
 		return cell{text: "✗ its form sends only from its last field, askuser's optional one for the person's own answer, " +
 			"where Enter does nothing while it is empty: a person who chose an option can only cancel, and the model is told so " +

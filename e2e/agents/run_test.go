@@ -122,7 +122,7 @@ type outcome struct {
 	isError bool          // the CLI marked it as an error
 	got     bool          // a tool result came at all
 	shown   time.Duration // from the tool call to the questions on screen
-	inInbox bool          // the questions showed where the person answers
+	asked   bool          // the questions showed where the person answers
 	output  string        // the CLI's stdout and stderr, for failures
 	addr    string        // the inbox's address
 	at      place         // where the questions showed
@@ -157,7 +157,7 @@ func runCLI(t *testing.T, c cli, m mode, p path) outcome {
 	ended := make(chan struct{})
 	go func() { cmd.Wait(); close(ended) }()
 	o := outcome{mock: mk, addr: in.addr, at: atInbox}
-	o.shown, o.inInbox = in.answer(mk, ended)
+	o.shown, o.asked = in.answer(mk, ended)
 	<-ended
 	o.output = out.String()
 	o.result, o.isError, o.got = mk.Result()
