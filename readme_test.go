@@ -70,7 +70,7 @@ func TestReadmeSetupNPX(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"claude", "codex", "gemini", "opencode", "cursor", "vscode"} {
+	for _, name := range []string{"claude", "codex", "gemini", "opencode", "qwen", "copilot", "kilo", "crush", "auggie", "cursor", "vscode"} {
 		// The snippet holds no backquote, so that the match ends at its fence.
 		re := regexp.MustCompile("<!-- setup: " + name + " -->\n```[a-z]*\n([^`]*)```\n\n(With npx: [^\n]*)\n")
 		m := re.FindSubmatch(b)
@@ -83,8 +83,9 @@ func TestReadmeSetupNPX(t *testing.T) {
 			t.Errorf("README: the setup snippet %q does not start askuser mcp:\n%s", name, snippet)
 		}
 		// The same server: askuser mcp, through npx -y, in the snippet's
-		// own syntax (a command line, TOML or JSON).
-		flat := strings.NewReplacer(`"`, "", ",", "", "[", "", "]", "").Replace(npx)
+		// own syntax (a command line, TOML or JSON; Crush and Auggie take
+		// the arguments with --args).
+		flat := strings.NewReplacer(`"`, "", ",", "", "[", "", "]", "", "--args ", "").Replace(npx)
 		if !strings.Contains(flat, "npx") || !strings.Contains(flat, "-y askuser mcp") {
 			t.Errorf("README: %q's npx line does not run npx -y askuser mcp: %s", name, npx)
 		}

@@ -31,7 +31,7 @@ func anthropicAPI(m *mock) http.Handler {
 		for _, tool := range req.Tools {
 			names = append(names, tool.Name)
 		}
-		m.note("tools %v", names)
+		m.tools(names)
 		if res, isErr, ok := anthropicResult(req.Messages, m.callID); ok {
 			m.record(res, isErr)
 			anthropicText(w, finalText)

@@ -3,8 +3,14 @@
 package agents
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
 )
+
+// apiKey is the key Claude Code sends the mock.
+const apiKey = "sk-ant-mock"
 
 // claude is Claude Code, the program bundled in the Agent SDK, run as
 // claude -p. Its shell tool is Bash; MCP tools are mcp__SERVER__TOOL.
@@ -13,8 +19,16 @@ var claude = cli{
 	command: "claude",
 	pkg:     "@anthropic-ai/claude-agent-sdk",
 	modes: map[mode]string{
-		defaultMode: "`claude -p --allowedTools` the tool",
-		readmeMode:  "the same, and `ASKUSER_UI=inbox` for the shell",
+		defaultMode:     "`claude -p --allowedTools` the tool",
+		readmeMode:      "the same, and `ASKUSER_UI=inbox` for the shell",
+		interactiveMode: "`claude`, asking before each tool (`defaultMode` `default`)",
+	},
+	session: &session{
+		approve: []keys{{shows: "Do you want to proceed?", send: []string{"Enter"}}},
+		// Right opens the choices, Space takes the one under the cursor,
+		// and Accept is below the field for the person's own answer.
+		form: keys{shows: "requests your input", send: []string{"Right", "Down", "Space", "Down", "Down", "Enter"}},
+		at:   map[path]place{shellPath: atInbox, stdinPath: atInbox, mcpPath: atForm},
 	},
 	shellResult: waiting + "\n" + answers,
 	mcpResult:   answers,
@@ -26,7 +40,7 @@ var claude = cli{
 	setup: func(t *testing.T, r *runCtx) []string {
 		r.env = append(r.env,
 			"ANTHROPIC_BASE_URL="+r.api,
-			"ANTHROPIC_API_KEY=sk-ant-mock",
+			"ANTHROPIC_API_KEY="+apiKey,
 			// No update checks, telemetry or error reports: the mock is
 			// the only address it may reach.
 			"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
@@ -38,6 +52,32 @@ var claude = cli{
 			shell(t, r, snippet(t, "claude"))
 			args[len(args)-1] = "mcp__askuser__askuser"
 		}
+		if r.mode == interactiveMode {
+			claudeOnboarded(t, r)
+			args = []string{"claude", prompt}
+		}
 		return args
 	},
+}
+
+// claudeOnboarded marks Claude Code's first run as done, as a person's
+// first session leaves it: its welcome (which checks its servers), the
+// trust of the project, the API key approved. Its permission mode is
+// default, which asks before each tool: auto mode, the default, checks
+// each call with Anthropic's servers, which the mock is not.
+func claudeOnboarded(t *testing.T, r *runCtx) {
+	t.Helper()
+	name := filepath.Join(r.home, ".claude.json")
+	state := map[string]any{}
+	if b, err := os.ReadFile(name); err == nil {
+		if err := json.Unmarshal(b, &state); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	state["hasCompletedOnboarding"] = true
+	state["projects"] = map[string]any{r.dir: map[string]any{"hasTrustDialogAccepted": true}}
+	state["customApiKeyResponses"] = map[string]any{"approved": []string{apiKey}, "rejected": []string{}}
+	b, _ := json.Marshal(state)
+	writeFile(t, name, string(b))
+	writeFile(t, filepath.Join(r.home, ".claude", "settings.json"), `{"permissions":{"defaultMode":"default"}}`)
 }

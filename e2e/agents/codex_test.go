@@ -13,8 +13,15 @@ var codex = cli{
 	command: "codex",
 	pkg:     "@openai/codex",
 	modes: map[mode]string{
-		defaultMode: "`codex exec` (read-only sandbox, approval never)",
-		readmeMode:  "workspace-write with `network_access`, and `ASKUSER_UI=inbox` for the shell",
+		defaultMode:     "`codex exec` (read-only sandbox, approval never)",
+		readmeMode:      "workspace-write with `network_access`, and `ASKUSER_UI=inbox` for the shell",
+		interactiveMode: "`codex`, with README's workspace-write and `network_access` for the shell",
+	},
+	session: &session{
+		// A digit chooses an option and moves on to the field for the
+		// person's own answer; Enter there sends the form.
+		form: keys{shows: "enter to submit", send: []string{"2", "Enter"}},
+		at:   map[path]place{shellPath: atInbox, stdinPath: atInbox, mcpPath: atForm},
 	},
 	shellResult: "Chunk ID: $ID\nWall time: $T seconds\nProcess exited with code 0\nOriginal token count: $N\nOutput:\n" + waiting + "\n" + answers,
 	mcpResult:   "Wall time: $T seconds\nOutput:\n" + answers,
@@ -34,7 +41,7 @@ var codex = cli{
 model_provider = "mock"
 check_for_update_on_startup = false
 `
-		if r.mode == readmeMode && r.path.shell() {
+		if r.readmeShell() {
 			config += snippet(t, "codex-shell")
 		}
 		if r.path == mcpPath {
@@ -47,8 +54,16 @@ base_url = "` + r.api + `/v1"
 wire_api = "responses"
 env_key = "MOCK_API_KEY"
 `
+		args := []string{"codex", "exec", "--skip-git-repo-check", prompt}
+		if r.mode == interactiveMode {
+			// The person trusted the project on their first run; the
+			// session runs in-process, with no background server to
+			// outlive it.
+			config += "\n[projects.\"" + r.dir + "\"]\ntrust_level = \"trusted\"\n"
+			args = []string{"codex", "--no-daemon", prompt}
+		}
 		writeFile(t, filepath.Join(codexHome, "config.toml"), config)
 		r.env = append(r.env, "CODEX_HOME="+codexHome, "MOCK_API_KEY=mock")
-		return []string{"codex", "exec", "--skip-git-repo-check", prompt}
+		return args
 	},
 }

@@ -60,7 +60,8 @@ func geminiAPI(m *mock) http.Handler {
 				}
 			}
 		}
-		m.note("%s tools %v", method, names)
+		m.note("%s", method)
+		m.tools(names)
 		if n := len(req.Contents); n > 0 {
 			for _, part := range req.Contents[n-1].Parts {
 				if fr := part.FunctionResponse; fr != nil && fr.Name == m.call.Name {

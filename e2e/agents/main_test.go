@@ -1,19 +1,25 @@
 //go:build heavy
 
 // Package agents runs the real agent CLIs (Claude Code, Codex, Gemini CLI,
-// OpenCode), at the versions package-lock.json pins, against scripted mock
-// model APIs on 127.0.0.1. Each mock asks for one askuser call, by the
-// CLI's shell tool or by askuser's MCP tool; the person answers in
-// askuser inbox, in a pseudo-terminal; the test checks the exact tool
-// result the model received. It reads the set-up snippets from README.md,
-// and -update writes the matrix of its results to docs/reach.md.
+// OpenCode, Qwen Code, Copilot CLI, Kilo Code), at the versions
+// package-lock.json pins, against scripted mock model APIs on 127.0.0.1.
+// Each mock asks for one askuser call, by the CLI's shell tool or by
+// askuser's MCP tool; the CLIs run non-interactively, and four of them in
+// their interactive sessions too, in tmux; the person answers where the
+// questions show (askuser inbox, in a pseudo-terminal or in tmux, or the
+// CLI's own form); the test checks the exact tool result the model
+// received. It reads the set-up snippets from README.md, and -update writes
+// the matrix of its results to docs/reach.md.
 //
-// The CLIs are a few hundred megabytes from npm, so the suite only builds
-// with the heavy tag: go test -tags heavy ./e2e/agents
+// The CLIs are about two gigabytes from npm, installed once per lock file
+// in the suite's cache, so the suite only builds with the heavy tag:
+// go test -tags heavy ./e2e/agents
 package agents
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"os/exec"
@@ -46,7 +52,12 @@ func run(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	if err := installCLIs(); err != nil {
+	// The interactive sessions run in tmux, as a person's terminal.
+	if _, err := exec.LookPath("tmux"); err != nil {
+		fmt.Fprintln(os.Stderr, "the interactive sessions run in tmux, which is not installed (sh .ci/install-tmux)")
+		return 1
+	}
+	if cacheDir, err = installCLIs(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
@@ -62,49 +73,82 @@ func run(m *testing.M) int {
 }
 
 // clis are the programs of the installed packages, by the names people
-// type.
+// type, relative to the suite's cache.
 var clis = map[string]string{
+	"auggie":   "node_modules/.bin/auggie",
 	"claude":   "node_modules/@anthropic-ai/claude-agent-sdk-linux-x64/claude",
 	"codex":    "node_modules/.bin/codex",
+	"copilot":  "node_modules/.bin/copilot",
 	"gemini":   "node_modules/.bin/gemini",
+	"kilo":     "node_modules/.bin/kilo",
 	"opencode": "node_modules/.bin/opencode",
+	"qwen":     "node_modules/.bin/qwen",
 }
+
+// cacheDir is the suite's cache: the CLIs installed from the lock file,
+// kept across runs and clones in the user's cache directory, one
+// directory per lock file.
+var cacheDir string
 
 // linkCLIs puts the CLIs on PATH beside askuser, as a person's are.
 func linkCLIs(dir string) error {
 	for name, target := range clis {
-		abs, err := filepath.Abs(target)
-		if err != nil {
-			return err
-		}
-		if err := os.Symlink(abs, filepath.Join(dir, name)); err != nil {
+		if err := os.Symlink(filepath.Join(cacheDir, target), filepath.Join(dir, name)); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// installCLIs installs the pinned CLIs at the versions of the lock file,
-// when they are missing or the lock file changed since. It is npm install
-// --no-save rather than npm ci: the lock holds the platform packages the
-// registry served when it was written (the CLIs ship one per platform as
-// optional dependencies), and npm ci refuses a lock without the others.
-func installCLIs() error {
-	lock, err := os.Stat("package-lock.json")
-	if err != nil {
-		return err
+// installCLIs installs the pinned CLIs at the versions of the lock file
+// in the suite's cache, unless they are there already; it returns the
+// cache's directory. It is npm install --no-save rather than npm ci: the
+// lock holds the platform packages the registry served when it was
+// written (the CLIs ship one per platform as optional dependencies), and
+// npm ci refuses a lock without the others.
+func installCLIs() (string, error) {
+	sum := sha256.New()
+	var files [][]byte
+	for _, name := range []string{"package.json", "package-lock.json"} {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			return "", err
+		}
+		sum.Write(b)
+		files = append(files, b)
 	}
-	// npm writes node_modules/.package-lock.json last.
-	if done, err := os.Stat(filepath.Join("node_modules", ".package-lock.json")); err == nil && done.ModTime().After(lock.ModTime()) {
-		return nil
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("a cache for the agent CLIs: %w", err)
+	}
+	dir := filepath.Join(base, "askuser", "e2e-agents", hex.EncodeToString(sum.Sum(nil))[:16])
+	done := filepath.Join(dir, "installed")
+	if _, err := os.Stat(done); err == nil {
+		return dir, nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	for i, name := range []string{"package.json", "package-lock.json"} {
+		if err := os.WriteFile(filepath.Join(dir, name), files[i], 0o644); err != nil {
+			return "", err
+		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "npm", "install", "--no-save", "--no-audit", "--no-fund", "--loglevel=error")
+	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("npm install in e2e/agents: %v\n%s", err, out)
+		return "", fmt.Errorf("npm install in %s: %v\n%s", dir, err, out)
 	}
-	return nil
+	// Copilot CLI unpacks itself into its cache the first time it runs:
+	// once here, rather than in two runs side by side.
+	cmd = exec.CommandContext(ctx, filepath.Join(dir, clis["copilot"]), "--version")
+	cmd.Env = append(os.Environ(), "COPILOT_SEA_EXTRACT_ONLY=1", copilotCache(dir))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("unpack Copilot CLI: %v\n%s", err, out)
+	}
+	return dir, os.WriteFile(done, nil, 0o644)
 }
 
 // installAskuser puts askuser in dir: a copy of $ASKUSER_BIN, or a build

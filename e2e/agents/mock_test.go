@@ -29,6 +29,20 @@ type toolCall struct {
 	Args map[string]any
 }
 
+// bridge is the tool through which Qwen Code has the model call the tools
+// it defers, after a tool_search: tool_call, with the tool's name and its
+// arguments.
+const bridge = "tool_call"
+
+// target is the tool the call runs: the one it names, or the one it
+// calls through the bridge.
+func (c toolCall) target() string {
+	if name, ok := c.Args["name"].(string); ok && c.Name == bridge {
+		return name
+	}
+	return c.Name
+}
+
 // argsJSON is the call's arguments as JSON text.
 func (c toolCall) argsJSON() string {
 	b, err := json.Marshal(c.Args)
@@ -51,7 +65,8 @@ type mock struct {
 	isError  bool            // whether the CLI marked it as an error
 	schema   json.RawMessage // the called tool's input schema, as offered
 	got      chan struct{}
-	requests []string // method and path of every request, for failures
+	requests []string        // method and path of every request, for failures
+	names    map[string]bool // every tool any request offered
 }
 
 // newMock serves handler on a loopback address for the scripted call.
@@ -135,6 +150,26 @@ func (m *mock) Requests() string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return strings.Join(m.requests, "\n")
+}
+
+// tools notes the tools a request offered the model.
+func (m *mock) tools(names []string) {
+	m.note("tools %v", names)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.names == nil {
+		m.names = map[string]bool{}
+	}
+	for _, n := range names {
+		m.names[n] = true
+	}
+}
+
+// Offers reports whether any request offered the model the tool name.
+func (m *mock) Offers(name string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.names[name]
 }
 
 // note adds a line to the request log.

@@ -40,7 +40,7 @@ func responsesAPI(m *mock) http.Handler {
 		for _, tool := range req.Tools {
 			names = append(names, tool.Type+":"+tool.Name)
 		}
-		m.note("tools %v", names)
+		m.tools(names)
 		for _, item := range req.Input {
 			if strings.HasSuffix(item.Type, "_call_output") && item.CallID == m.callID {
 				m.record(textOf(item.Output), false)
@@ -127,8 +127,11 @@ func chatAPI(m *mock) http.Handler {
 				m.offered(tool.Function.Parameters)
 			}
 		}
-		m.note("tools %v", names)
+		m.tools(names)
 		for _, msg := range req.Messages {
+			if msg.Role == "tool" && msg.ToolCallID == "call_search_1" {
+				m.note("tool_search gave %.300s", textOf(msg.Content))
+			}
 			if msg.Role == "tool" && msg.ToolCallID == m.callID {
 				m.record(textOf(msg.Content), false)
 				chatReply(w, map[string]any{"role": "assistant", "content": finalText}, "stop")
@@ -142,7 +145,32 @@ func chatAPI(m *mock) http.Handler {
 			}}}, "tool_calls")
 			return
 		}
+		// Qwen Code defers MCP tools, and headless runs' shell tool, behind
+		// its tool_search tool: the model loads the tool first, as a model
+		// does.
+		if slices.Contains(names, "tool_search") && !slices.Contains(names, m.call.target()) && m.Sent().IsZero() && !chatSearched(req.Messages) {
+			chatReply(w, map[string]any{"role": "assistant", "tool_calls": []any{map[string]any{
+				"index": 0, "id": "call_search_1", "type": "function",
+				"function": map[string]any{"name": "tool_search", "arguments": `{"query":"select:` + m.call.target() + `"}`},
+			}}}, "tool_calls")
+			return
+		}
 		chatReply(w, map[string]any{"role": "assistant", "content": "OK"}, "stop")
+	})
+}
+
+// chatSearched reports whether the tool_search call was made already.
+func chatSearched(msgs []struct {
+	Role       string
+	ToolCallID string `json:"tool_call_id"`
+	Content    json.RawMessage
+}) bool {
+	return slices.ContainsFunc(msgs, func(msg struct {
+		Role       string
+		ToolCallID string `json:"tool_call_id"`
+		Content    json.RawMessage
+	}) bool {
+		return msg.ToolCallID == "call_search_1"
 	})
 }
 

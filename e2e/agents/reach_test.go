@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -30,59 +31,88 @@ const (
 	noShellTool = "no shell tool" // headless Gemini CLI leaves it out
 	sandboxed   = "sandbox"       // Codex's sandbox refuses the inbox's socket
 	redirection = "redirection"   // Gemini CLI's policy rules stop at a redirection
+	// Codex's form sends only from its last field, where Enter does
+	// nothing while the field is empty text.
+	unsendable = "unsendable"
 )
 
 // policy is the CLI's own policy that keeps the model from the person in
 // a cell, or "" where the person must be reached.
 func policy(c cli, m mode, p path) string {
 	switch {
-	case c.name == gemini.name && m == defaultMode && p.shell():
+	case (c.name == gemini.name || c.name == qwen.name) && m == defaultMode && p.shell():
 		return noShellTool
-	case c.name == gemini.name && p == stdinPath:
+	case c.name == gemini.name && p == stdinPath && m != interactiveMode:
 		return redirection
 	case c.name == codex.name && m == defaultMode && p.shell():
 		return sandboxed
+	case c.name == codex.name && m == interactiveMode && p == mcpPath:
+		return unsendable
 	}
 	return ""
 }
 
 // cell is one run's place in the matrix.
 type cell struct {
-	ok   bool
 	text string
 }
 
-// TestReach runs every CLI by both paths in both modes, one at a time,
-// with the person answering in the inbox, and checks the exact tool
-// result the model received.
+// TestReach runs every CLI by every path in each of its modes, with the
+// person answering where the questions show, and checks the exact tool
+// result the model received. The runs wait on their CLIs more than they
+// work, so they run side by side, as many as go test's -parallel (the
+// number of cores); -update writes the matrix once every run has ended.
 func TestReach(t *testing.T) {
+	var mu sync.Mutex
 	results := map[string]cell{}
-	for _, c := range []cli{claude, codex, gemini, opencode} {
-		for _, m := range []mode{defaultMode, readmeMode} {
-			for _, p := range paths {
-				key := c.name + "/" + string(m) + "/" + string(p)
-				var got cell
-				ok := t.Run(strings.ReplaceAll(key, " ", "_"), func(t *testing.T) {
-					got = checkRun(t, c, m, p)
-				})
-				if !ok && got.text == "" {
-					got.text = "✗ the run failed"
-				}
-				got.ok = ok
-				results[key] = got
-			}
+	t.Cleanup(func() {
+		if !*update {
+			return
 		}
-	}
-	if *update {
 		for key, got := range results {
 			if got.text == "" {
-				t.Fatalf("-update writes the whole matrix, and %s did not run: leave out -run, or give -run TestReach", key)
+				t.Errorf("-update writes the whole matrix, and %s did not run: leave out -run, or give -run TestReach", key)
+				return
 			}
 		}
 		if err := os.WriteFile(reachDoc, []byte(matrix(results)), 0o644); err != nil {
-			t.Fatal(err)
+			t.Error(err)
+		}
+	})
+	for _, c := range runnable {
+		for _, m := range modes {
+			if c.modes[m] == "" {
+				continue
+			}
+			for _, p := range paths {
+				key := runKey(c, m, p)
+				if _, dup := results[key]; dup {
+					continue
+				}
+				results[key] = cell{}
+				t.Run(strings.ReplaceAll(key, " ", "_"), func(t *testing.T) {
+					t.Parallel()
+					got := cell{text: "✗ the run failed"}
+					defer func() {
+						mu.Lock()
+						defer mu.Unlock()
+						results[key] = got
+					}()
+					got = checkRun(t, c, m, p)
+				})
+			}
 		}
 	}
+}
+
+// runKey names the run that fills a cell of the matrix. README's set-up
+// adds to the default only on the shell routes, so its MCP cell is the
+// default's run.
+func runKey(c cli, m mode, p path) string {
+	if m == readmeMode && p == mcpPath {
+		m = defaultMode
+	}
+	return c.name + "/" + string(m) + "/" + string(p)
 }
 
 // checkRun runs one cell and checks it; it returns the matrix's text.
@@ -96,6 +126,9 @@ func checkRun(t *testing.T, c cli, m mode, p path) cell {
 	if p == mcpPath && !o.mock.Sent().IsZero() {
 		checkPatterns(t, c, o.mock.Schema())
 	}
+	if q := c.questionTool; q != "" && m != interactiveMode && o.mock.Offers(q) {
+		t.Errorf("%s offered its own %s in a run without a person\n%s", c.name, q, o.describe())
+	}
 	if pol := policy(c, m, p); pol != "" {
 		return checkPolicy(t, c, pol, o)
 	}
@@ -103,13 +136,20 @@ func checkRun(t *testing.T, c cli, m mode, p path) cell {
 	if !o.got {
 		text = "✗ no tool result"
 	}
-	if !o.inInbox {
-		t.Errorf("the questions never showed in the inbox\n%s", o.describe())
+	if !o.asked {
+		t.Errorf("the questions never showed %s\n%s", o.at, o.describe())
+		return cell{text: text}
+	}
+	if s := c.session; m == interactiveMode && o.at != s.at[p] {
+		t.Errorf("the questions showed %s, want %s\n%s", o.at, s.at[p], o.describe())
 		return cell{text: text}
 	}
 	want := c.shellResult
 	if p == mcpPath {
 		want = c.mcpResult
+	}
+	if s := c.session; m == interactiveMode && s.results[p] != "" {
+		want = s.results[p]
 	}
 	got := c.normalize(o.result, o.addr)
 	if c.linesInAnyOrder {
@@ -120,7 +160,7 @@ func checkRun(t *testing.T, c cli, m mode, p path) cell {
 		return cell{text: text}
 	}
 	t.Logf("the questions were on screen %s after the call", o.shown)
-	return cell{text: fmt.Sprintf("✓ via the inbox, on screen %.1f s after the call", o.shown.Seconds())}
+	return cell{text: fmt.Sprintf("✓ %s, on screen %.1f s after the call", o.at, o.shown.Seconds())}
 }
 
 // checkPolicy checks a cell where the CLI's own policy keeps the model
@@ -139,16 +179,24 @@ func checkPolicy(t *testing.T, c cli, pol string, o outcome) cell {
 				t.Errorf("the model was not told %q; it got:\n%s", want, o.describe())
 			}
 		}
-		if o.inInbox || !o.got {
-			t.Errorf("in the sandbox, the questions showed %v, a result came %v", o.inInbox, o.got)
+		if o.asked || !o.got {
+			t.Errorf("in the sandbox, the questions showed %v, a result came %v", o.asked, o.got)
 		}
 		return cell{text: "✗ the sandbox refuses the inbox; askuser's error names it and the ways through"}
 	case redirection:
 		const want = `Tool execution for "Shell" requires user confirmation, which is not supported in non-interactive mode.`
-		if !o.isError || o.result != want || o.inInbox {
+		if !o.isError || o.result != want || o.asked {
 			t.Errorf("the model got (error %v):\n%s\nwant the error:\n%s\n\n%s", o.isError, o.result, want, o.describe())
 		}
 		return cell{text: "– a policy rule does not cover `<`, and headless runs cannot confirm (its choice; `askuser -f questions.json` runs)"}
+	case unsendable:
+		const want = "Cancelled: the person closed the questions without answering."
+		if !o.asked || !strings.Contains(o.result, want) {
+			t.Errorf("the form showed %v; the model got:\n%s\nwant askuser's cancel, %q\n\n%s", o.asked, o.result, want, o.describe())
+		}
+		return cell{text: "✗ its form sends only from its last field, askuser's optional one for the person's own answer, " +
+			"where Enter does nothing while it is empty: a person who chose an option can only cancel, and the model is told so " +
+			"(`args = [\"mcp\", \"--ui\", \"inbox\"]` asks in the inbox instead)"}
 	}
 	t.Fatalf("no check for the policy %q", pol)
 	return cell{}
@@ -238,7 +286,7 @@ func version(c cli) string {
 		v = "unknown"
 	}
 	var p struct{ Version string }
-	b, err := os.ReadFile(filepath.Join("node_modules", c.pkg, "package.json"))
+	b, err := os.ReadFile(filepath.Join(cacheDir, "node_modules", c.pkg, "package.json"))
 	if err == nil && json.Unmarshal(b, &p) == nil && !strings.Contains(v, p.Version) {
 		v += " (" + c.pkg + " " + p.Version + ")"
 	}
@@ -264,27 +312,41 @@ Written by %[1]sgo test -tags heavy ./e2e/agents -run TestReach -update%[1]s fro
 
 Each CLI ran against a scripted model on 127.0.0.1 that made one call: its shell tool running
 %[1]saskuser '<json>'%[1]s or %[1]saskuser < questions.json%[1]s, or askuser's MCP tool from %[1]saskuser mcp%[1]s.
-The person answered in %[1]saskuser inbox%[1]s, and the suite checked the exact tool result the model
-got. The time is from the call leaving the model to the questions on the inbox's screen: it
+The person answered where the questions showed (in %[1]saskuser inbox%[1]s, in the CLI's own form, or
+in askuser's terminal UI inside the CLI's screen), with keys typed into that terminal, and the
+suite checked the exact tool result the model got. The time is from the call leaving the model
+(or from the person's approval of it, where the CLI asks for one) to the questions on screen: it
 includes the CLI's own work before it runs the command or the MCP call, and the load of the
 machine.
 
 "default" is the CLI's own non-interactive run with askuser set up as
 [README](../README.md#set-up-your-agent-tool) says; "README" adds what README recommends for
-that route.
+that route (nothing, for MCP: that cell is the default run's). "interactive" is the CLI's own session in a terminal (tmux), set up as README says
+for each route but for %[1]sASKUSER_UI=inbox%[1]s, so that askuser goes by what the CLI gives a command;
+the person approves what the CLI asks them to approve. Qwen Code and Copilot CLI have question
+tools of their own (%[1]sask_user_question%[1]s, %[1]sask_user%[1]s), which their non-interactive runs leave out, as
+the suite checks: there, askuser is how the model reaches the person.
 
 | tool | mode | shell: %[1]saskuser '<json>'%[1]s | shell: %[1]saskuser < questions.json%[1]s | MCP: %[1]saskuser mcp%[1]s |
 |---|---|---|---|---|
 `, "`", time.Now().UTC().Format("2006-01-02"), askuserVersion())
-	for _, c := range []cli{claude, codex, gemini, opencode} {
-		for _, m := range []mode{defaultMode, readmeMode} {
-			key := c.name + "/" + string(m) + "/"
+	for _, c := range runnable {
+		for _, m := range modes {
+			if c.modes[m] == "" {
+				continue
+			}
 			fmt.Fprintf(&b, "| %s %s | %s: %s |", c.name, version(c), m, c.modes[m])
 			for _, p := range paths {
-				fmt.Fprintf(&b, " %s |", results[key+string(p)].text)
+				fmt.Fprintf(&b, " %s |", results[runKey(c, m, p)].text)
 			}
 			b.WriteString("\n")
 		}
 	}
+	for _, n := range notRunnable {
+		fmt.Fprintf(&b, "| %s %s | – %s | – | – | – |\n", n.name, n.version(), n.why)
+	}
 	return b.String()
 }
+
+// runnable are the CLIs the suite runs, in the matrix's order.
+var runnable = []cli{claude, codex, gemini, opencode, qwen, copilot, kilo}

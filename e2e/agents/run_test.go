@@ -50,6 +50,9 @@ type cli struct {
 	// mcpExtra what the model adds to its arguments for the CLI.
 	mcpTool  string
 	mcpExtra map[string]any
+	// deferred: the CLI offers MCP tools only through tool_search and
+	// the bridge (Qwen Code).
+	deferred bool
 	// setup writes the CLI's configuration for a run into r.home (and
 	// r.dir) and returns its command line.
 	setup func(t *testing.T, r *runCtx) []string
@@ -64,6 +67,18 @@ type cli struct {
 	// noise is what the CLI prints when it finds fault with askuser's
 	// tool, which a run must not show.
 	noise []string
+	// questionTool is the CLI's own tool for asking the person, which its
+	// non-interactive runs leave out; "" for none checked.
+	questionTool string
+	// session is how the CLI's interactive session goes for the person;
+	// nil for a CLI the suite runs only non-interactively.
+	session *session
+}
+
+// readmeShell reports whether the run's shell route takes README's
+// settings for it: in README's mode, and in the interactive session.
+func (r *runCtx) readmeShell() bool {
+	return r.path.shell() && (r.mode == readmeMode || r.mode == interactiveMode)
 }
 
 // runCtx is one run of a CLI: its own home, working directory, model API
@@ -107,27 +122,21 @@ type outcome struct {
 	isError bool          // the CLI marked it as an error
 	got     bool          // a tool result came at all
 	shown   time.Duration // from the tool call to the questions on screen
-	inInbox bool          // the questions showed in the inbox
+	asked   bool          // the questions showed where the person answers
 	output  string        // the CLI's stdout and stderr, for failures
 	addr    string        // the inbox's address
+	at      place         // where the questions showed
 	mock    *mock
 }
 
 // runCLI runs c once in mode m by path p, with the person at an inbox.
 func runCLI(t *testing.T, c cli, m mode, p path) outcome {
 	t.Helper()
-	r := newRun(t, m, p)
-	call := toolCall{Name: c.mcpTool, Args: mcpArgs()}
-	maps.Copy(call.Args, c.mcpExtra)
-	switch p {
-	case shellPath:
-		call = c.shellCall("askuser '" + questions + "'")
-	case stdinPath:
-		writeFile(t, filepath.Join(r.dir, "questions.json"), questions+"\n")
-		call = c.shellCall("askuser < questions.json")
+	if m == interactiveMode {
+		return runInteractive(t, c, p)
 	}
-	mk := newMock(t, call, c.api)
-	r.api = mk.URL()
+	r := newRun(t, m, p)
+	mk := scripted(t, c, r)
 	in := startInbox(t, baseEnv(t.TempDir()))
 	r.env = append(baseEnv(r.home), "ASKUSER_INBOX="+in.addr)
 	if m == readmeMode && p.shell() {
@@ -147,12 +156,33 @@ func runCLI(t *testing.T, c cli, m mode, p path) outcome {
 	}
 	ended := make(chan struct{})
 	go func() { cmd.Wait(); close(ended) }()
-	o := outcome{mock: mk, addr: in.addr}
-	o.shown, o.inInbox = in.answer(mk, ended)
+	o := outcome{mock: mk, addr: in.addr, at: atInbox}
+	o.shown, o.asked = in.answer(mk, ended)
 	<-ended
 	o.output = out.String()
 	o.result, o.isError, o.got = mk.Result()
 	return o
+}
+
+// scripted starts the mock model that makes the run's one call, and
+// writes the file the call reads.
+func scripted(t *testing.T, c cli, r *runCtx) *mock {
+	t.Helper()
+	call := toolCall{Name: c.mcpTool, Args: mcpArgs()}
+	maps.Copy(call.Args, c.mcpExtra)
+	if c.deferred {
+		call = toolCall{Name: bridge, Args: map[string]any{"name": call.Name, "arguments": call.Args}}
+	}
+	switch r.path {
+	case shellPath:
+		call = c.shellCall("askuser '" + questions + "'")
+	case stdinPath:
+		writeFile(t, filepath.Join(r.dir, "questions.json"), questions+"\n")
+		call = c.shellCall("askuser < questions.json")
+	}
+	mk := newMock(t, call, c.api)
+	r.api = mk.URL()
+	return mk
 }
 
 // newRun makes a run's home and its project, a directory of one file.

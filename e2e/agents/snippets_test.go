@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -82,18 +81,4 @@ func exports(t *testing.T, name string) []string {
 		env = append(env, kv)
 	}
 	return env
-}
-
-// The snippets of the editors the suite cannot run have the shape of
-// their documented schemas: Cursor's mcpServers (command and args), VS
-// Code's servers (type stdio, command and args); both start askuser mcp.
-func TestEditorSnippets(t *testing.T) {
-	server := map[string]any{"command": "askuser", "args": []any{"mcp"}}
-	if got := snippetJSON(t, "cursor"); !reflect.DeepEqual(got, map[string]any{"mcpServers": map[string]any{"askuser": server}}) {
-		t.Errorf("Cursor's mcp.json: %v", got)
-	}
-	server["type"] = "stdio"
-	if got := snippetJSON(t, "vscode"); !reflect.DeepEqual(got, map[string]any{"servers": map[string]any{"askuser": server}}) {
-		t.Errorf("VS Code's mcp.json: %v", got)
-	}
 }
