@@ -47,10 +47,11 @@ func way(name, label string, opened *[]string) ask.Way {
 }
 
 // route is the engine's route of mode for Options, with the inbox and web
-// ways given.
+// ways given, and a browser that shows the page.
 func route(mode ask.UI, inbox, web ask.Way) func(*ask.Way, string) *ask.Route {
 	return func(own *ask.Way, _ string) *ask.Route {
-		return ask.Place{Inbox: inbox, Web: web}.Client(ask.Options{Mode: mode}, own)
+		browse := func(string) error { return nil }
+		return ask.Place{Inbox: inbox, Web: web, Browse: browse}.Client(ask.Options{Mode: mode}, own)
 	}
 }
 
