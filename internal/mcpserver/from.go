@@ -34,10 +34,7 @@ func clientFrom(client *mcp.Implementation, cwd, home string) string {
 	if name == "" {
 		return ""
 	}
-	if r := []rune(name); len(r) > maxFromClient {
-		name = string(r[:maxFromClient-1]) + "…"
-	}
-	from := name + " via MCP"
+	from := prompt.Cut(name, maxFromClient) + " via MCP"
 	if cwd == "" || cwd == "/" || !utf8.ValidString(cwd) {
 		return from
 	}
