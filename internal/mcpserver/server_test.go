@@ -372,3 +372,28 @@ func TestToolText(t *testing.T) {
 		}
 	}
 }
+
+// approve is never asked through the client's forms, which the client
+// holds while it waits on the approval: the inbox asks it, and with --ui
+// elicit nothing does.
+func TestApproveNeverAsksTheForms(t *testing.T) {
+	forms := &mcp.ClientOptions{ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		t.Error("approve asked through the client's form")
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1": "Allow"}}, nil
+	}}
+	args := json.RawMessage(`{"tool_name":"Bash","input":{"command":"make"}}`)
+	for mode, want := range map[ask.UI]string{
+		ask.UIAuto:   `{"behavior":"deny","message":"The person denied this call of Bash, without saying why."}`,
+		ask.UIElicit: "Error: Approve does not ask through the MCP client's forms, which the client holds until the approval ends, and askuser mcp runs with --ui elicit. Tell the person, who can change how askuser mcp is set up.",
+	} {
+		var opened []string
+		cs := serve(t, Options{Route: route(mode, way("inbox", "Deny", &opened), way("web", "", &opened))}, forms)
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: ApproveName, Arguments: args})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.Content[0].(*mcp.TextContent).Text; got != want {
+			t.Errorf("--ui %s: %s, want %s", mode, got, want)
+		}
+	}
+}
