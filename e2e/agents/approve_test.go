@@ -1,0 +1,117 @@
+//go:build heavy
+
+package agents
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// approveCommand is the Bash call that no rule allows: it leaves a file
+// behind when it runs, and says so.
+const approveCommand = "touch approved.txt && echo the command ran"
+
+// claude -p, set up as README says (askuser mcp added, then the
+// permission prompt tool named), asks the person in the inbox whether the
+// scripted model's Bash call may run: Allow runs it and the model gets
+// its output; Deny with a note keeps it from running, and the model reads
+// that the person denied it, and why.
+func TestClaudeApproves(t *testing.T) {
+	t.Run("Allow", func(t *testing.T) {
+		o := runApproval(t, "1")
+		if o.result != "the command ran" || o.isError || !o.ran {
+			t.Errorf("the model got (error %v, the command ran: %v):\n%s\n\n%s", o.isError, o.ran, o.result, o.describe())
+		}
+	})
+	t.Run("Deny", func(t *testing.T) {
+		o := runApproval(t, "n", "not on a Friday\r", "2")
+		const want = "The person denied this call of Bash, and said why: not on a Friday"
+		if o.result != want || !o.isError || o.ran {
+			t.Errorf("the model got (error %v, the command ran: %v):\n%s\nwant it to read %q\n\n%s", o.isError, o.ran, o.result, want, o.describe())
+		}
+	})
+}
+
+// approval is what one run of TestClaudeApproves showed.
+type approval struct {
+	outcome
+	ran bool // the command left its file
+}
+
+// runApproval runs claude -p as README's snippets say, with a scripted
+// model that calls Bash, and has the person answer the approval in the
+// inbox with keys.
+func runApproval(t *testing.T, keys ...string) approval {
+	t.Helper()
+	r := newRun(t, readmeMode, mcpPath)
+	mk := newMock(t, toolCall{Name: "Bash", Args: map[string]any{"command": approveCommand, "description": "Leave a file"}}, anthropicAPI)
+	r.api = mk.URL()
+	in := startInbox(t, baseEnv(t.TempDir()))
+	r.env = append(baseEnv(r.home), "ASKUSER_INBOX="+in.addr)
+	claude.setup(t, r) // the API's address, and askuser mcp added
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "sh", "-ec", strings.TrimSpace(snippet(t, "claude-approve"))+" --debug-file /tmp/approve-claude-debug.log")
+	cmd.Dir, cmd.Env = r.dir, r.env
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.WaitDelay = 5 * time.Second
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start claude: %v", err)
+	}
+	ended := make(chan struct{})
+	go func() { cmd.Wait(); close(ended) }()
+	o := approval{outcome: outcome{mock: mk, addr: in.addr}}
+	o.inInbox = in.approve(mk, ended, keys)
+	<-ended
+	o.output = out.String()
+	o.result, o.isError, o.got = mk.Result()
+	o.result = strings.TrimSpace(o.result)
+	_, err := os.Stat(filepath.Join(r.dir, "approved.txt"))
+	o.ran = err == nil
+	if !o.inInbox {
+		t.Fatalf("the approval never showed in the inbox\n%s", o.describe())
+	}
+	return o
+}
+
+// approve waits for the scripted Bash call, then for its approval on the
+// inbox's screen, with the command, and answers it with keys. It reports
+// false when the CLI ended first.
+func (p *person) approve(m *mock, ended <-chan struct{}, keys []string) bool {
+	p.t.Helper()
+	for m.Sent().IsZero() {
+		select {
+		case <-ended:
+			return false
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	shows := func(screen string) bool {
+		return strings.Contains(screen, "asks to use Bash:") && strings.Contains(screen, approveCommand)
+	}
+	p.tm.ExpectScreenFunc("the approval, or the CLI's end", func(screen string) bool {
+		select {
+		case <-ended:
+			return true
+		default:
+			return shows(screen)
+		}
+	})
+	if !shows(p.tm.Screen()) {
+		p.t.Logf("the inbox's screen:\n%s", p.tm.Screen())
+		return false
+	}
+	p.tm.ExpectScreenFunc("keys no longer paused", func(s string) bool { return !strings.Contains(s, "⏸") })
+	for _, k := range keys {
+		p.tm.Send(k)
+	}
+	p.tm.ExpectScreen("✔")
+	return true
+}
