@@ -17,26 +17,35 @@ import (
 )
 
 // Request is a tool call that waits for the person's approval, as Claude
-// Code sends it to its permission prompt tool.
+// Code sends it to its permission prompt tool, or to its PermissionRequest
+// hook (the input as tool_input, and the directory it works in).
 type Request struct {
 	Tool  string          `json:"tool_name"`
 	Input json.RawMessage `json:"input"`
-	ID    string          `json:"tool_use_id,omitempty"`
+	ID    string          `json:"tool_use_id"`
+	Cwd   string          `json:"cwd"`
 }
 
-// Parse reads the request that args, the approving tool's arguments, hold.
+// Parse reads the request that args, the approving tool's arguments or
+// the hook's input, hold.
 func Parse(args []byte) (Request, error) {
-	var r Request
-	if err := json.Unmarshal(args, &r); err != nil {
-		return r, fmt.Errorf("read the tool call to approve: %w", err)
+	var r struct {
+		Request
+		HookInput json.RawMessage `json:"tool_input"`
+	}
+	if json.Unmarshal(args, &r) != nil {
+		return r.Request, errors.New(`read the tool call to approve: it must be a JSON object of "tool_name" and "input"`)
+	}
+	if r.Input == nil {
+		r.Input = r.HookInput
 	}
 	if strings.TrimSpace(r.Tool) == "" {
-		return r, errors.New(`read the tool call to approve: "tool_name" is missing`)
+		return r.Request, errors.New(`read the tool call to approve: "tool_name" is missing`)
 	}
 	if !bytes.HasPrefix(bytes.TrimSpace(r.Input), []byte("{")) {
-		return r, errors.New(`read the tool call to approve: "input" must be the call's arguments, an object`)
+		return r.Request, errors.New(`read the tool call to approve: "input" must be the call's arguments, an object`)
 	}
-	return r, nil
+	return r.Request, nil
 }
 
 // The options of the question, as the person reads them; Other, which
@@ -131,6 +140,24 @@ type Decision struct {
 	UpdatedPermissions []Update        `json:"updatedPermissions,omitempty"`
 	Message            string          `json:"message,omitempty"`
 	ToolUseID          string          `json:"toolUseID,omitempty"`
+}
+
+// JSON is d as JSON text, with <, > and & as they are, as askuser writes
+// its answers.
+func (d Decision) JSON() string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	// The input is JSON already, as it was read; the rest are strings.
+	_ = enc.Encode(d)
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// Hook is d as Claude Code's PermissionRequest hook answers: without the
+// input, so that the call runs as it was asked.
+func (d Decision) Hook() string {
+	d.UpdatedInput, d.ToolUseID = nil, ""
+	return `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":` + d.JSON() + "}}"
 }
 
 // Update is a change of Claude Code's permission rules: here, rules that

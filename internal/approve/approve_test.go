@@ -111,7 +111,7 @@ func TestQuestionFits(t *testing.T) {
 // wrong.
 func TestParse(t *testing.T) {
 	for args, want := range map[string]string{
-		`[]`:                                "read the tool call to approve: json: cannot unmarshal array into Go value of type approve.Request",
+		`[]`:                                `read the tool call to approve: it must be a JSON object of "tool_name" and "input"`,
 		`{"input":{}}`:                      `read the tool call to approve: "tool_name" is missing`,
 		`{"tool_name":"Bash","input":"ls"}`: `read the tool call to approve: "input" must be the call's arguments, an object`,
 		`{"tool_name":"Bash"}`:              `read the tool call to approve: "input" must be the call's arguments, an object`,

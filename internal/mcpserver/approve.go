@@ -66,12 +66,5 @@ func (s *Server) approve(reqCtx context.Context, req *mcp.CallToolRequest) (*mcp
 	default:
 		d = r.Decide(got[0])
 	}
-	// As askuser writes its answers: <, > and & as they are.
-	var out strings.Builder
-	enc := json.NewEncoder(&out)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(d); err != nil {
-		return toolError(err), nil
-	}
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.TrimSuffix(out.String(), "\n")}}}, nil
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: d.JSON()}}}, nil
 }
