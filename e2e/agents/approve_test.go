@@ -17,25 +17,28 @@ import (
 // behind when it runs, and says so.
 const approveCommand = "touch approved.txt && echo the command ran"
 
-// claude -p, set up as README says (askuser mcp added, then the
-// permission prompt tool named), asks the person in the inbox whether the
-// scripted model's Bash call may run: Allow runs it and the model gets
-// its output; Deny with a note keeps it from running, and the model reads
-// that the person denied it, and why.
+// claude -p, set up as README says, asks the person in the inbox whether
+// the scripted model's Bash call may run, by either of Claude Code's ways:
+// askuser mcp's approve named as the permission prompt tool, or askuser
+// approve as the PermissionRequest hook. Allow runs the call and the model
+// gets its output; Deny with a note keeps it from running, and the model
+// reads that the person denied it, and why.
 func TestClaudeApproves(t *testing.T) {
-	t.Run("Allow", func(t *testing.T) {
-		o := runApproval(t, "1")
-		if o.result != "the command ran" || o.isError || !o.ran {
-			t.Errorf("the model got (error %v, the command ran: %v):\n%s\n\n%s", o.isError, o.ran, o.result, o.describe())
-		}
-	})
-	t.Run("Deny", func(t *testing.T) {
-		o := runApproval(t, "n", "not on a Friday\r", "2")
-		const want = "The person denied this call of Bash, and said why: not on a Friday"
-		if o.result != want || !o.isError || o.ran {
-			t.Errorf("the model got (error %v, the command ran: %v):\n%s\nwant it to read %q\n\n%s", o.isError, o.ran, o.result, want, o.describe())
-		}
-	})
+	for _, way := range []string{"claude-approve", "claude-hook"} {
+		t.Run(way+"/Allow", func(t *testing.T) {
+			o := runApproval(t, way, "1")
+			if o.result != "the command ran" || o.isError || !o.ran {
+				t.Errorf("the model got (error %v, the command ran: %v):\n%s\n\n%s", o.isError, o.ran, o.result, o.describe())
+			}
+		})
+		t.Run(way+"/Deny", func(t *testing.T) {
+			o := runApproval(t, way, "n", "not on a Friday\r", "2")
+			const want = "The person denied this call of Bash, and said why: not on a Friday"
+			if o.result != want || !o.isError || o.ran {
+				t.Errorf("the model got (error %v, the command ran: %v):\n%s\nwant %q\n\n%s", o.isError, o.ran, o.result, want, o.describe())
+			}
+		})
+	}
 }
 
 // approval is what one run of TestClaudeApproves showed.
@@ -44,10 +47,10 @@ type approval struct {
 	ran bool // the command left its file
 }
 
-// runApproval runs claude -p as README's snippets say, with a scripted
-// model that calls Bash, and has the person answer the approval in the
-// inbox with keys.
-func runApproval(t *testing.T, keys ...string) approval {
+// runApproval runs claude -p set up as README's snippet way says (and
+// askuser mcp added), with a scripted model that calls Bash, and has the
+// person answer the approval in the inbox with keys.
+func runApproval(t *testing.T, way string, keys ...string) approval {
 	t.Helper()
 	r := newRun(t, readmeMode, mcpPath)
 	mk := newMock(t, toolCall{Name: "Bash", Args: map[string]any{"command": approveCommand, "description": "Leave a file"}}, anthropicAPI)
@@ -55,9 +58,14 @@ func runApproval(t *testing.T, keys ...string) approval {
 	in := startInbox(t, baseEnv(t.TempDir()))
 	r.env = append(baseEnv(r.home), "ASKUSER_INBOX="+in.addr)
 	claude.setup(t, r) // the API's address, and askuser mcp added
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	script := snippet(t, way)
+	if way == "claude-hook" {
+		writeFile(t, filepath.Join(r.home, ".claude", "settings.json"), script)
+		script = `claude -p "$0"`
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "sh", "-ec", strings.TrimSpace(snippet(t, "claude-approve"))+" --debug-file /tmp/approve-claude-debug.log")
+	cmd := exec.CommandContext(ctx, "sh", "-ec", script, prompt)
 	cmd.Dir, cmd.Env = r.dir, r.env
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
