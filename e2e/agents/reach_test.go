@@ -286,5 +286,5 @@ that route.
 			b.WriteString("\n")
 		}
 	}
-	return b.String()
+	return b.String() + approvals
 }
