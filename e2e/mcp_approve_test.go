@@ -60,16 +60,16 @@ func TestMCPApprove(t *testing.T) {
 	for i, tc := range []struct {
 		name  string
 		lines []string // what the person types
-		want  string   // the decision, $INPUT and $ID for the call's
+		want  string   // the decision, $INPUT for the call's
 	}{
-		{"Allow", []string{"1"}, `{"behavior":"allow","updatedInput":$INPUT,"toolUseID":"$ID"}`},
+		{"Allow", []string{"1"}, `{"behavior":"allow","updatedInput":$INPUT}`},
 		{"Allow for this session", []string{"3"}, `{"behavior":"allow","updatedInput":$INPUT,` +
-			`"updatedPermissions":[{"type":"addRules","rules":[{"toolName":"Bash"}],"behavior":"allow","destination":"session"}],"toolUseID":"$ID"}`},
-		{"Deny", []string{"2"}, `{"behavior":"deny","message":"The person denied this call of Bash, without saying why.","toolUseID":"$ID"}`},
-		{"Deny with a note", []string{"n", "not before the release", "2"}, `{"behavior":"deny","message":"The person denied this call of Bash, and said why: not before the release","toolUseID":"$ID"}`},
-		{"Other", []string{"0", "use make clean"}, `{"behavior":"deny","message":"The person denied this call of Bash, and said why: use make clean","toolUseID":"$ID"}`},
+			`"updatedPermissions":[{"behavior":"allow","destination":"session","rules":[{"toolName":"Bash"}],"type":"addRules"}]}`},
+		{"Deny", []string{"2"}, `{"behavior":"deny","message":"The person denied this call of Bash, without saying why."}`},
+		{"Deny with a note", []string{"n", "not before the release", "2"}, `{"behavior":"deny","message":"The person denied this call of Bash, and said why: not before the release"}`},
+		{"Other", []string{"0", "use make clean"}, `{"behavior":"deny","message":"The person denied this call of Bash, and said why: use make clean"}`},
 		{"cancelled", []string{"/cancel"}, `{"behavior":"deny","message":"Not allowed, for want of an answer: Cancelled: the person closed the questions without answering.` +
-			` Do not ask again at once: carry on with what you know, or stop and say what you need.","toolUseID":"$ID"}`},
+			` Do not ask again at once: carry on with what you know, or stop and say what you need."}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			id := fmt.Sprintf("toolu_%d", i)
@@ -83,7 +83,7 @@ func TestMCPApprove(t *testing.T) {
 			for _, line := range tc.lines {
 				in.type_(t, line)
 			}
-			decided(t, call, strings.NewReplacer("$INPUT", bashInput(id), "$ID", id).Replace(tc.want))
+			decided(t, call, strings.ReplaceAll(tc.want, "$INPUT", bashInput(id)))
 		})
 	}
 }
@@ -93,7 +93,7 @@ func TestMCPApproveTimeout(t *testing.T) {
 	in := startInbox(t)
 	r := startMCP(t, inboxClient(t, in, "claude-code"), "--timeout", "1s")
 	decided(t, r.approveCall(t, bashCall("toolu_01")), `{"behavior":"deny","message":"Not allowed, for want of an answer: Timed out after 1s: nobody answered in time.`+
-		` Do not ask again at once: carry on with what you know, or stop and say what you need.","toolUseID":"toolu_01"}`)
+		` Do not ask again at once: carry on with what you know, or stop and say what you need."}`)
 }
 
 // A client that declines forms at once, with no inbox running and no

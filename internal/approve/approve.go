@@ -22,7 +22,6 @@ import (
 type Request struct {
 	Tool  string          `json:"tool_name"`
 	Input json.RawMessage `json:"input"`
-	ID    string          `json:"tool_use_id"`
 	Cwd   string          `json:"cwd"`
 }
 
@@ -73,18 +72,16 @@ var subjects = map[string]string{
 // argument. The views draw both as they draw every question, escapes and
 // controls shown, not obeyed.
 func (r Request) Question(who string, l schema.Limits) schema.Question {
-	f := fieldsOf(r.Input)
 	text := fmt.Sprintf("%s asks to use %s.", who, r.Tool)
-	if v, ok := f.values[subjects[r.Tool]]; ok {
-		text = fmt.Sprintf("%s asks to use %s:\n%s", who, r.Tool, v)
-	}
 	var preview strings.Builder
-	for _, a := range f.order {
-		v := f.values[a]
-		if strings.Contains(v, "\n") {
-			v = "\n  " + strings.ReplaceAll(v, "\n", "\n  ")
+	for _, f := range fieldsOf(r.Input) {
+		if f[0] == subjects[r.Tool] {
+			text = fmt.Sprintf("%s asks to use %s:\n%s", who, r.Tool, f[1])
 		}
-		fmt.Fprintf(&preview, "%s: %s\n", a, v)
+		if strings.Contains(f[1], "\n") {
+			f[1] = "\n  " + strings.ReplaceAll(f[1], "\n", "\n  ")
+		}
+		fmt.Fprintf(&preview, "%s: %s\n", f[0], f[1])
 	}
 	opts := []schema.Option{
 		{Label: Allow, Description: "Let this call run as shown.", Preview: prompt.Cut(strings.TrimSpace(preview.String()), maxPreview)},
@@ -98,19 +95,14 @@ func (r Request) Question(who string, l schema.Limits) schema.Question {
 	}
 }
 
-// fields are a call's arguments as the person reads them: each string as
-// it is, anything else as JSON, in the order the call gives them.
-type fields struct {
-	order  []string
-	values map[string]string
-}
-
-// fieldsOf reads input, a JSON object, as fields.
-func fieldsOf(input json.RawMessage) fields {
-	a := fields{values: map[string]string{}}
+// fieldsOf reads input, a JSON object, as the person reads a call's
+// arguments: name and value, each string as it is and anything else as
+// JSON, in the order the call gives them.
+func fieldsOf(input json.RawMessage) [][2]string {
+	var out [][2]string
 	dec := json.NewDecoder(bytes.NewReader(input))
 	if _, err := dec.Token(); err != nil {
-		return a
+		return nil
 	}
 	for dec.More() {
 		k, err := dec.Token()
@@ -123,23 +115,19 @@ func fieldsOf(input json.RawMessage) fields {
 		if json.Unmarshal(v, &s) != nil {
 			s = string(v)
 		}
-		if _, dup := a.values[name]; !dup {
-			a.order = append(a.order, name)
-		}
-		a.values[name] = s
+		out = append(out, [2]string{name, s})
 	}
-	return a
+	return out
 }
 
 // Decision is the answer to a request, as Claude Code's permission prompt
 // tool gives it: allow, with the input to run the tool with, and rules
 // for the rest of the session, or deny, with a message for the model.
 type Decision struct {
-	Behavior           string          `json:"behavior"`
-	UpdatedInput       json.RawMessage `json:"updatedInput,omitempty"`
-	UpdatedPermissions []Update        `json:"updatedPermissions,omitempty"`
-	Message            string          `json:"message,omitempty"`
-	ToolUseID          string          `json:"toolUseID,omitempty"`
+	Behavior           string           `json:"behavior"`
+	UpdatedInput       json.RawMessage  `json:"updatedInput,omitempty"`
+	UpdatedPermissions []map[string]any `json:"updatedPermissions,omitempty"`
+	Message            string           `json:"message,omitempty"`
 }
 
 // JSON is d as JSON text, with <, > and & as they are, as askuser writes
@@ -156,22 +144,8 @@ func (d Decision) JSON() string {
 // Hook is d as Claude Code's PermissionRequest hook answers: without the
 // input, so that the call runs as it was asked.
 func (d Decision) Hook() string {
-	d.UpdatedInput, d.ToolUseID = nil, ""
+	d.UpdatedInput = nil
 	return `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":` + d.JSON() + "}}"
-}
-
-// Update is a change of Claude Code's permission rules: here, rules that
-// allow a tool until the session ends.
-type Update struct {
-	Type        string `json:"type"`
-	Rules       []Rule `json:"rules"`
-	Behavior    string `json:"behavior"`
-	Destination string `json:"destination"`
-}
-
-// Rule names a tool that a permission rule covers.
-type Rule struct {
-	ToolName string `json:"toolName"`
 }
 
 // Decide is the decision that the person's answer a makes. Allow lets the
@@ -181,21 +155,19 @@ type Rule struct {
 // carries no message.
 func (r Request) Decide(a prompt.Answer) Decision {
 	if len(a.Labels) == 1 && a.Labels[0] != Deny {
-		d := Decision{Behavior: "allow", UpdatedInput: r.Input, ToolUseID: r.ID}
+		d := Decision{Behavior: "allow", UpdatedInput: r.Input}
 		if a.Labels[0] == AllowSession {
-			d.UpdatedPermissions = []Update{{Type: "addRules", Rules: []Rule{{ToolName: r.Tool}}, Behavior: "allow", Destination: "session"}}
+			d.UpdatedPermissions = []map[string]any{{"type": "addRules", "rules": []map[string]string{{"toolName": r.Tool}}, "behavior": "allow", "destination": "session"}}
 		}
 		return d
 	}
 	why := strings.TrimSpace(a.Other + " " + a.Note)
 	if why == "" {
-		return r.Refuse(fmt.Sprintf("The person denied this call of %s, without saying why.", r.Tool))
+		return Refusal(fmt.Sprintf("The person denied this call of %s, without saying why.", r.Tool))
 	}
-	return r.Refuse(fmt.Sprintf("The person denied this call of %s, and said why: %s", r.Tool, why))
+	return Refusal(fmt.Sprintf("The person denied this call of %s, and said why: %s", r.Tool, why))
 }
 
-// Refuse is the decision that denies the call with message, for the model
+// Refusal is the decision that denies a call with message, for the model
 // to read.
-func (r Request) Refuse(message string) Decision {
-	return Decision{Behavior: "deny", Message: message, ToolUseID: r.ID}
-}
+func Refusal(message string) Decision { return Decision{Behavior: "deny", Message: message} }

@@ -132,13 +132,13 @@ func TestDecide(t *testing.T) {
 		answer prompt.Answer
 		want   string
 	}{
-		{prompt.Answer{Labels: []string{Allow}}, `{"behavior":"allow","updatedInput":{"command":"make"},"toolUseID":"t1"}`},
-		{prompt.Answer{Labels: []string{Allow}, Note: "fine"}, `{"behavior":"allow","updatedInput":{"command":"make"},"toolUseID":"t1"}`},
+		{prompt.Answer{Labels: []string{Allow}}, `{"behavior":"allow","updatedInput":{"command":"make"}}`},
+		{prompt.Answer{Labels: []string{Allow}, Note: "fine"}, `{"behavior":"allow","updatedInput":{"command":"make"}}`},
 		{prompt.Answer{Labels: []string{AllowSession}}, `{"behavior":"allow","updatedInput":{"command":"make"},` +
-			`"updatedPermissions":[{"type":"addRules","rules":[{"toolName":"Bash"}],"behavior":"allow","destination":"session"}],"toolUseID":"t1"}`},
-		{prompt.Answer{Labels: []string{Deny}}, `{"behavior":"deny","message":"The person denied this call of Bash, without saying why.","toolUseID":"t1"}`},
-		{prompt.Answer{Labels: []string{Deny}, Note: "tests first"}, `{"behavior":"deny","message":"The person denied this call of Bash, and said why: tests first","toolUseID":"t1"}`},
-		{prompt.Answer{Other: "use make -j4", Note: "it is faster"}, `{"behavior":"deny","message":"The person denied this call of Bash, and said why: use make -j4 it is faster","toolUseID":"t1"}`},
+			`"updatedPermissions":[{"behavior":"allow","destination":"session","rules":[{"toolName":"Bash"}],"type":"addRules"}]}`},
+		{prompt.Answer{Labels: []string{Deny}}, `{"behavior":"deny","message":"The person denied this call of Bash, without saying why."}`},
+		{prompt.Answer{Labels: []string{Deny}, Note: "tests first"}, `{"behavior":"deny","message":"The person denied this call of Bash, and said why: tests first"}`},
+		{prompt.Answer{Other: "use make -j4", Note: "it is faster"}, `{"behavior":"deny","message":"The person denied this call of Bash, and said why: use make -j4 it is faster"}`},
 	} {
 		got, err := json.Marshal(r.Decide(tc.answer))
 		if err != nil || string(got) != tc.want {

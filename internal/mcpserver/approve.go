@@ -62,7 +62,7 @@ func (s *Server) approve(reqCtx context.Context, req *mcp.CallToolRequest) (*mcp
 	case errors.As(err, &unavailable), errors.Is(err, errClientCancelled), errors.Is(err, errClientGone), errors.Is(err, errStopped):
 		return toolError(err), nil
 	case err != nil:
-		d = r.Refuse("Not allowed, for want of an answer: " + strings.TrimPrefix(toolText(err), "Error: "))
+		d = approve.Refusal("Not allowed, for want of an answer: " + strings.TrimPrefix(toolText(err), "Error: "))
 	default:
 		d = r.Decide(got[0])
 	}
