@@ -17,7 +17,8 @@ import (
 //	                 line, flushed as each is written) that stays open until
 //	                 the set ends: "queued" at once, "wait" every
 //	                 Heartbeat, and exactly one final event: "answered",
-//	                 "cancelled" or "closed".
+//	                 "cancelled" or "closed". The stream ends with the
+//	                 connection (no Content-Length, no chunks).
 //
 // An asker withdraws its set by closing its connection: nothing else is
 // needed, so that an asker that is killed withdraws too. A request that is
