@@ -84,25 +84,13 @@ func benchAskers(b *testing.B, transport string, n, rate int) (p50, p95 time.Dur
 	cmd, screen := startBenchInbox(b, addr, dir, fifo)
 	waitReady(b, screen, a)
 
-	started := make([]time.Time, n)
 	arrived := make([]time.Time, n)
 	read := make(chan error, 1)
 	go func() { read <- readArrivals(arrivals, arrived) }()
 	b.StartTimer()
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	tick := time.NewTicker(time.Second / time.Duration(rate))
-	for i := range n {
-		<-tick.C
-		started[i] = time.Now()
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			req := &inbox.Request{Kind: inbox.KindConfirm, Message: "Deploy?", From: fmt.Sprintf("asker-%d", i)}
-			_, _ = inbox.Dial(a).Ask(ctx, req, nil)
-		}()
-	}
-	tick.Stop()
+	started, stop := startAskers(a, n, rate, func(i int) *inbox.Request {
+		return &inbox.Request{Kind: inbox.KindConfirm, Message: "Deploy?", From: fmt.Sprintf("asker-%d", i)}
+	})
 	select {
 	case err := <-read:
 		if err != nil {
@@ -113,8 +101,9 @@ func benchAskers(b *testing.B, transport string, n, rate int) (p50, p95 time.Dur
 	}
 	b.StopTimer()
 	rssKiB = peakRSS(b, cmd.Process.Pid)
-	cancel()
-	wg.Wait()
+	if err := stop(); err != nil {
+		b.Fatal(err)
+	}
 
 	waits := make([]time.Duration, n)
 	for i := range n {
@@ -122,6 +111,45 @@ func benchAskers(b *testing.B, transport string, n, rate int) (p50, p95 time.Dur
 	}
 	slices.Sort(waits)
 	return waits[n/2], waits[n*95/100], rssKiB
+}
+
+// startAskers starts n askers, rate a second, each the asker's side of
+// askuser putting req(i) to the inbox at a, and returns when each started.
+// They wait until stop, which withdraws their sets, waits until every one
+// has ended, and returns the error of the first that ended before.
+func startAskers(a inbox.Addr, n, rate int, req func(i int) *inbox.Request) (started []time.Time, stop func() error) {
+	started = make([]time.Time, n)
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	failed := make(chan error, 1)
+	tick := time.NewTicker(time.Second / time.Duration(rate))
+	defer tick.Stop()
+	for i := range n {
+		<-tick.C
+		started[i] = time.Now()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			e, err := inbox.Dial(a).Ask(ctx, req(i), nil)
+			if ctx.Err() != nil {
+				return
+			}
+			select {
+			case failed <- fmt.Errorf("asker %d ended before the benchmark did: %+v, %w", i, e, err):
+			default:
+			}
+		}()
+	}
+	return started, func() error {
+		cancel()
+		wg.Wait()
+		select {
+		case err := <-failed:
+			return err
+		default:
+			return nil
+		}
+	}
 }
 
 // startBenchInbox starts askuser inbox at addr, which writes the name of
