@@ -36,19 +36,44 @@ import (
 // prompts; a set's arrival is when the inbox runs ASKUSER_NOTIFY_COMMAND
 // for it, which writes the set's name to a FIFO that the benchmark reads.
 // The NATS server runs in this process, with JetStream on disk.
+//
+// Each transport is measured with every build of inboxBuilds in turn: with
+// BENCH_COMPARE, a change is measured beside the revision it changes, in
+// one run.
 func BenchmarkInboxAskers(b *testing.B) {
 	n := envInt("BENCH_ASKERS", 1000)
 	rate := envInt("BENCH_RATE", 200)
 	for _, transport := range []string{"socket", "nats"} {
 		b.Run(transport, func(b *testing.B) {
-			for i := 0; i < b.N; i++ {
-				p50, p95, rss := benchAskers(b, transport, n, rate)
-				b.ReportMetric(float64(p50.Microseconds())/1000, "p50-ms")
-				b.ReportMetric(float64(p95.Microseconds())/1000, "p95-ms")
-				b.ReportMetric(float64(rss)/1024, "inbox-peak-RSS-MiB")
+			for _, build := range inboxBuilds() {
+				b.Run(build.name, func(b *testing.B) {
+					for i := 0; i < b.N; i++ {
+						p50, p95, rss := benchAskers(b, build.path, transport, n, rate)
+						b.ReportMetric(float64(p50.Microseconds())/1000, "p50-ms")
+						b.ReportMetric(float64(p95.Microseconds())/1000, "p95-ms")
+						b.ReportMetric(float64(rss)/1024, "inbox-peak-RSS-MiB")
+					}
+				})
 			}
 		})
 	}
+}
+
+// inboxBuild is an askuser program whose inbox a benchmark runs.
+type inboxBuild struct{ name, path string }
+
+// inboxBuilds are the askuser programs that the inbox's benchmarks run:
+// the one built from the work tree, named work-tree, and each that
+// BENCH_COMPARE lists (paths separated by commas, such as a revision built
+// as scripts/bench.sh builds one), named by its file name.
+func inboxBuilds() []inboxBuild {
+	builds := []inboxBuild{{"work-tree", askuserBin}}
+	for _, path := range strings.Split(os.Getenv("BENCH_COMPARE"), ",") {
+		if path != "" {
+			builds = append(builds, inboxBuild{filepath.Base(path), path})
+		}
+	}
+	return builds
 }
 
 func envInt(name string, def int) int {
@@ -60,7 +85,7 @@ func envInt(name string, def int) int {
 
 // benchAskers runs one round, and returns the percentiles and the inbox's
 // peak RSS in KiB.
-func benchAskers(b *testing.B, transport string, n, rate int) (p50, p95 time.Duration, rssKiB int) {
+func benchAskers(b *testing.B, askuser, transport string, n, rate int) (p50, p95 time.Duration, rssKiB int) {
 	b.StopTimer()
 	dir := b.TempDir()
 	fifo := filepath.Join(dir, "arrivals")
@@ -81,7 +106,7 @@ func benchAskers(b *testing.B, transport string, n, rate int) (p50, p95 time.Dur
 	if err != nil {
 		b.Fatal(err)
 	}
-	cmd, screen := startBenchInbox(b, addr, dir, fifo)
+	cmd, screen := startBenchInbox(b, askuser, addr, dir, fifo)
 	waitReady(b, screen, a)
 
 	arrived := make([]time.Time, n)
@@ -152,10 +177,11 @@ func startAskers(a inbox.Addr, n, rate int, req func(i int) *inbox.Request) (sta
 	}
 }
 
-// startBenchInbox starts askuser inbox at addr, which writes the name of
-// each set that arrives to fifo; it quits when the benchmark ends.
-func startBenchInbox(b *testing.B, addr, dir, fifo string) (*exec.Cmd, *screenOut) {
-	cmd := exec.Command(askuserBin, "inbox", "--ui", "line")
+// startBenchInbox starts the inbox of the program askuser at addr, which
+// writes the name of each set that arrives to fifo; it quits when the
+// benchmark ends.
+func startBenchInbox(b *testing.B, askuser, addr, dir, fifo string) (*exec.Cmd, *screenOut) {
+	cmd := exec.Command(askuser, "inbox", "--ui", "line")
 	cmd.Env = append(os.Environ(), "ASKUSER_INBOX="+addr, "XDG_CONFIG_HOME="+dir, "NO_COLOR=1",
 		`ASKUSER_NOTIFY_COMMAND=echo "$ASKUSER_FROM" > `+fifo)
 	stdin, err := cmd.StdinPipe()

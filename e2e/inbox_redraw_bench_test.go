@@ -37,19 +37,23 @@ import (
 // the set alone, the baseline, and again once BENCH_ASKERS (1000) sets
 // wait, started at BENCH_RATE (200) a second as in BenchmarkInboxAskers;
 // the benchmark reports both 95th percentiles and their ratio, and the
-// inbox's peak RSS.
+// inbox's peak RSS, for each build of inboxBuilds.
 func BenchmarkInboxRedraw(b *testing.B) {
 	n := envInt("BENCH_ASKERS", 1000)
 	rate := envInt("BENCH_RATE", 200)
 	keys := envInt("BENCH_KEYS", 300)
-	for i := 0; i < b.N; i++ {
-		alone, many, rss := benchRedraw(b, n, rate, keys)
-		b.ReportMetric(ms(percentile(alone, 50)), "alone-p50-ms")
-		b.ReportMetric(ms(percentile(alone, 95)), "alone-p95-ms")
-		b.ReportMetric(ms(percentile(many, 50)), "p50-ms")
-		b.ReportMetric(ms(percentile(many, 95)), "p95-ms")
-		b.ReportMetric(float64(percentile(many, 95))/float64(percentile(alone, 95)), "p95/alone")
-		b.ReportMetric(float64(rss)/1024, "inbox-peak-RSS-MiB")
+	for _, build := range inboxBuilds() {
+		b.Run(build.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				alone, many, rss := benchRedraw(b, build.path, n, rate, keys)
+				b.ReportMetric(ms(percentile(alone, 50)), "alone-p50-ms")
+				b.ReportMetric(ms(percentile(alone, 95)), "alone-p95-ms")
+				b.ReportMetric(ms(percentile(many, 50)), "p50-ms")
+				b.ReportMetric(ms(percentile(many, 95)), "p95-ms")
+				b.ReportMetric(float64(percentile(many, 95))/float64(percentile(alone, 95)), "p95/alone")
+				b.ReportMetric(float64(rss)/1024, "inbox-peak-RSS-MiB")
+			}
+		})
 	}
 }
 
@@ -58,16 +62,17 @@ var redrawQuestions = json.RawMessage(`[{"question":"Which database should we us
 	`{"label":"PostgreSQL (Recommended)","description":"Relational, rich features"},` +
 	`{"label":"SQLite","description":"Embedded, zero configuration"}],"multiSelect":false}]`)
 
-// benchRedraw times keys presses of ↓ with one set waiting, then with n,
-// and returns the inbox's peak RSS in KiB.
-func benchRedraw(b *testing.B, n, rate, keys int) (alone, many []time.Duration, rssKiB int) {
+// benchRedraw times keys presses of ↓ on the inbox of the program
+// askuser with one set waiting, then with n, and returns the inbox's peak
+// RSS in KiB.
+func benchRedraw(b *testing.B, askuser string, n, rate, keys int) (alone, many []time.Duration, rssKiB int) {
 	b.StopTimer()
 	dir := b.TempDir()
 	a, err := inbox.ParseAddr("unix:" + filepath.Join(dir, "inbox.sock"))
 	if err != nil {
 		b.Fatal(err)
 	}
-	s := startRedrawInbox(b, a.Path)
+	s := startRedrawInbox(b, askuser, a.Path)
 	if _, err := s.waitFor("the idle screen", func(out string) bool { return strings.Contains(out, "Waiting for questions") }); err != nil {
 		b.Fatal(err)
 	}
@@ -138,7 +143,7 @@ type redrawChunk struct {
 	at time.Time
 }
 
-func startRedrawInbox(b *testing.B, path string) *redrawTerm {
+func startRedrawInbox(b *testing.B, askuser, path string) *redrawTerm {
 	ptm, tty, err := pty.Open()
 	if err != nil {
 		b.Fatal(err)
@@ -148,7 +153,7 @@ func startRedrawInbox(b *testing.B, path string) *redrawTerm {
 	if err := pty.Setsize(ptm, &pty.Winsize{Cols: 80, Rows: 24}); err != nil {
 		b.Fatal(err)
 	}
-	cmd := exec.Command(askuserBin, "inbox")
+	cmd := exec.Command(askuser, "inbox")
 	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "NO_COLOR=1", "ASKUSER_INBOX="+path)
 	cmd.Stdin, cmd.Stderr = tty, tty
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
