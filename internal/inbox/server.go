@@ -275,7 +275,7 @@ func (s *Server) stream(conn net.Conn, set *Set, ahead int) {
 			}
 		}
 	}()
-	t := time.NewTicker(Heartbeat)
+	t := time.NewTimer(heartbeat(s.queue.Len()))
 	defer t.Stop()
 	for {
 		select {
@@ -292,6 +292,7 @@ func (s *Server) stream(conn net.Conn, set *Set, ahead int) {
 				s.queue.Withdraw(set, "the asker went away")
 				return
 			}
+			t.Reset(heartbeat(s.queue.Len()))
 		}
 	}
 }
