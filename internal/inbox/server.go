@@ -45,8 +45,9 @@ type Server struct {
 
 	mu      sync.Mutex
 	servers []*localhttp.Server
-	// conns are the connections of the askers that wait (see
-	// streamWait).
+	// conns are the connections of the askers that wait, taken over from
+	// net/http (see streamWait), which Close closes once their grace is
+	// over.
 	conns map[net.Conn]struct{}
 	// stops stop the feeds of other transports (NATSListener).
 	stops  []func()
@@ -173,9 +174,18 @@ func (s *Server) serveAsk(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, *refused)
 		return
 	}
+	closing := ErrorBody{Error: "the inbox is closing"}
+	// The wait is counted before its set is queued: Close, which closes the
+	// queue, then waits until the asker has been told, even when the set
+	// comes on the screen and the person quits at once.
+	if err := s.startWait(); err != nil {
+		writeError(w, http.StatusServiceUnavailable, closing)
+		return
+	}
 	ahead, err := s.queue.Add(set)
 	if err != nil {
-		writeError(w, http.StatusServiceUnavailable, ErrorBody{Error: "the inbox is closing"})
+		s.wg.Done()
+		writeError(w, http.StatusServiceUnavailable, closing)
 		return
 	}
 	s.streamWait(w, set, ahead)
@@ -209,7 +219,8 @@ func readRequest(w http.ResponseWriter, r *http.Request) (*Request, *refusal) {
 
 // streamWait answers the request of set, queued with ahead sets before
 // it, with the header of its stream, and then carries the stream on the
-// connection taken over from net/http (see stream).
+// connection taken over from net/http (see stream). The wait has been
+// counted (startWait); streamWait ends it.
 //
 // A waiting asker may wait for hours, and thousands may wait at once: the
 // connection is taken over (Hijack) once the header is out, so that each
@@ -233,15 +244,14 @@ func (s *Server) streamWait(w http.ResponseWriter, set *Set, ahead int) {
 		// Every listener of the server serves HTTP/1.1, which can be
 		// taken over: this is a bug, and the asker sees its stream end.
 		s.queue.Withdraw(set, "the inbox could not keep the asker's connection")
+		s.wg.Done()
 		return
 	}
-	if !s.track(conn) {
-		// The server is closing, and the set has ended with the queue.
-		s.stream(conn, set, ahead)
-		return
-	}
+	s.mu.Lock()
+	s.conns[conn] = struct{}{}
+	s.mu.Unlock()
 	go func() {
-		defer s.untrack(conn)
+		defer s.endWait(conn)
 		s.stream(conn, set, ahead)
 	}()
 }
@@ -307,22 +317,20 @@ func eventLine(e Event) []byte {
 	return b.Bytes()
 }
 
-// track counts conn, an asker's connection taken over from net/http, as
-// one that Close waits for and closes; it reports false, counting
-// nothing, once the server is closing.
-func (s *Server) track(conn net.Conn) bool {
+// startWait counts a wait that Close waits for, or fails with ErrClosed
+// once the server is closing.
+func (s *Server) startWait() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		return false
+		return ErrClosed
 	}
-	s.conns[conn] = struct{}{}
 	s.wg.Add(1)
-	return true
+	return nil
 }
 
-// untrack is the end of a connection that track counted.
-func (s *Server) untrack(conn net.Conn) {
+// endWait is the end of a wait, and of its asker's connection.
+func (s *Server) endWait(conn net.Conn) {
 	s.mu.Lock()
 	delete(s.conns, conn)
 	s.mu.Unlock()
