@@ -49,8 +49,8 @@ func BenchmarkInboxAskers(b *testing.B) {
 				b.Run(build.name, func(b *testing.B) {
 					for i := 0; i < b.N; i++ {
 						p50, p95, rss := benchAskers(b, build.path, transport, n, rate)
-						b.ReportMetric(float64(p50.Microseconds())/1000, "p50-ms")
-						b.ReportMetric(float64(p95.Microseconds())/1000, "p95-ms")
+						b.ReportMetric(ms(p50), "p50-ms")
+						b.ReportMetric(ms(p95), "p95-ms")
 						b.ReportMetric(float64(rss)/1024, "inbox-peak-RSS-MiB")
 					}
 				})
@@ -75,6 +75,14 @@ func inboxBuilds() []inboxBuild {
 	}
 	return builds
 }
+
+// percentile is the p-th percentile of ds.
+func percentile(ds []time.Duration, p int) time.Duration {
+	ds = slices.Sorted(slices.Values(ds))
+	return ds[min(len(ds)-1, len(ds)*p/100)]
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 func envInt(name string, def int) int {
 	if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n > 0 {
@@ -134,8 +142,7 @@ func benchAskers(b *testing.B, askuser, transport string, n, rate int) (p50, p95
 	for i := range n {
 		waits[i] = arrived[i].Sub(started[i])
 	}
-	slices.Sort(waits)
-	return waits[n/2], waits[n*95/100], rssKiB
+	return percentile(waits, 50), percentile(waits, 95), rssKiB
 }
 
 // startAskers starts n askers, rate a second, each the asker's side of

@@ -12,7 +12,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -135,6 +134,7 @@ type redrawTerm struct {
 
 	since []byte // what it drew since the last key
 	all   []byte // the end of what it drew, for errors
+	focus int    // the option the focus is on, from 0
 }
 
 // redrawChunk is one read from the terminal, and when it returned.
@@ -255,11 +255,10 @@ func (s *redrawTerm) redraws(keys int) ([]time.Duration, error) {
 	var lat []time.Duration
 	// The numbers of the first set's options, and of Other after them.
 	numbers := []string{"1", "2", "0"}
-	focus := 0
 	for range keys {
 		time.Sleep(20*time.Millisecond + rand.N(20*time.Millisecond))
-		focus = (focus + 1) % len(numbers)
-		want := numbers[focus]
+		s.focus = (s.focus + 1) % len(numbers)
+		want := numbers[s.focus]
 		s.mark()
 		sent := time.Now()
 		if _, err := s.ptm.WriteString("\x1b[B"); err != nil {
@@ -281,11 +280,3 @@ func (s *redrawTerm) redraws(keys int) ([]time.Duration, error) {
 var escapes = regexp.MustCompile(`\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[^\[\]])`)
 
 func stripEscapes(b []byte) string { return escapes.ReplaceAllString(string(b), "") }
-
-// percentile is the p-th percentile of ds.
-func percentile(ds []time.Duration, p int) time.Duration {
-	ds = slices.Sorted(slices.Values(ds))
-	return ds[min(len(ds)-1, len(ds)*p/100)]
-}
-
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
