@@ -36,20 +36,53 @@ import (
 // prompts; a set's arrival is when the inbox runs ASKUSER_NOTIFY_COMMAND
 // for it, which writes the set's name to a FIFO that the benchmark reads.
 // The NATS server runs in this process, with JetStream on disk.
+//
+// Each transport is measured with every build of inboxBuilds in turn: with
+// BENCH_COMPARE, a change is measured beside the revision it changes, in
+// one run.
 func BenchmarkInboxAskers(b *testing.B) {
 	n := envInt("BENCH_ASKERS", 1000)
 	rate := envInt("BENCH_RATE", 200)
 	for _, transport := range []string{"socket", "nats"} {
 		b.Run(transport, func(b *testing.B) {
-			for i := 0; i < b.N; i++ {
-				p50, p95, rss := benchAskers(b, transport, n, rate)
-				b.ReportMetric(float64(p50.Microseconds())/1000, "p50-ms")
-				b.ReportMetric(float64(p95.Microseconds())/1000, "p95-ms")
-				b.ReportMetric(float64(rss)/1024, "inbox-peak-RSS-MiB")
+			for _, build := range inboxBuilds() {
+				b.Run(build.name, func(b *testing.B) {
+					for i := 0; i < b.N; i++ {
+						p50, p95, rss := benchAskers(b, build.path, transport, n, rate)
+						b.ReportMetric(ms(p50), "p50-ms")
+						b.ReportMetric(ms(p95), "p95-ms")
+						b.ReportMetric(float64(rss)/1024, "inbox-peak-RSS-MiB")
+					}
+				})
 			}
 		})
 	}
 }
+
+// inboxBuild is an askuser program whose inbox a benchmark runs.
+type inboxBuild struct{ name, path string }
+
+// inboxBuilds are the askuser programs that the inbox's benchmarks run:
+// the one built from the work tree, named work-tree, and each that
+// BENCH_COMPARE lists (paths separated by commas, such as a revision built
+// as scripts/bench.sh builds one), named by its file name.
+func inboxBuilds() []inboxBuild {
+	builds := []inboxBuild{{"work-tree", askuserBin}}
+	for _, path := range strings.Split(os.Getenv("BENCH_COMPARE"), ",") {
+		if path != "" {
+			builds = append(builds, inboxBuild{filepath.Base(path), path})
+		}
+	}
+	return builds
+}
+
+// percentile is the p-th percentile of ds.
+func percentile(ds []time.Duration, p int) time.Duration {
+	ds = slices.Sorted(slices.Values(ds))
+	return ds[min(len(ds)-1, len(ds)*p/100)]
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 func envInt(name string, def int) int {
 	if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n > 0 {
@@ -60,7 +93,7 @@ func envInt(name string, def int) int {
 
 // benchAskers runs one round, and returns the percentiles and the inbox's
 // peak RSS in KiB.
-func benchAskers(b *testing.B, transport string, n, rate int) (p50, p95 time.Duration, rssKiB int) {
+func benchAskers(b *testing.B, askuser, transport string, n, rate int) (p50, p95 time.Duration, rssKiB int) {
 	b.StopTimer()
 	dir := b.TempDir()
 	fifo := filepath.Join(dir, "arrivals")
@@ -81,28 +114,16 @@ func benchAskers(b *testing.B, transport string, n, rate int) (p50, p95 time.Dur
 	if err != nil {
 		b.Fatal(err)
 	}
-	cmd, screen := startBenchInbox(b, addr, dir, fifo)
+	cmd, screen := startBenchInbox(b, askuser, addr, dir, fifo)
 	waitReady(b, screen, a)
 
-	started := make([]time.Time, n)
 	arrived := make([]time.Time, n)
 	read := make(chan error, 1)
 	go func() { read <- readArrivals(arrivals, arrived) }()
 	b.StartTimer()
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	tick := time.NewTicker(time.Second / time.Duration(rate))
-	for i := range n {
-		<-tick.C
-		started[i] = time.Now()
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			req := &inbox.Request{Kind: inbox.KindConfirm, Message: "Deploy?", From: fmt.Sprintf("asker-%d", i)}
-			_, _ = inbox.Dial(a).Ask(ctx, req, nil)
-		}()
-	}
-	tick.Stop()
+	started, stop := startAskers(a, n, rate, func(i int) *inbox.Request {
+		return &inbox.Request{Kind: inbox.KindConfirm, Message: "Deploy?", From: fmt.Sprintf("asker-%d", i)}
+	})
 	select {
 	case err := <-read:
 		if err != nil {
@@ -113,21 +134,61 @@ func benchAskers(b *testing.B, transport string, n, rate int) (p50, p95 time.Dur
 	}
 	b.StopTimer()
 	rssKiB = peakRSS(b, cmd.Process.Pid)
-	cancel()
-	wg.Wait()
+	if err := stop(); err != nil {
+		b.Fatal(err)
+	}
 
 	waits := make([]time.Duration, n)
 	for i := range n {
 		waits[i] = arrived[i].Sub(started[i])
 	}
-	slices.Sort(waits)
-	return waits[n/2], waits[n*95/100], rssKiB
+	return percentile(waits, 50), percentile(waits, 95), rssKiB
 }
 
-// startBenchInbox starts askuser inbox at addr, which writes the name of
-// each set that arrives to fifo; it quits when the benchmark ends.
-func startBenchInbox(b *testing.B, addr, dir, fifo string) (*exec.Cmd, *screenOut) {
-	cmd := exec.Command(askuserBin, "inbox", "--ui", "line")
+// startAskers starts n askers, rate a second, each the asker's side of
+// askuser putting req(i) to the inbox at a, and returns when each started.
+// They wait until stop, which withdraws their sets, waits until every one
+// has ended, and returns the error of the first that ended before.
+func startAskers(a inbox.Addr, n, rate int, req func(i int) *inbox.Request) (started []time.Time, stop func() error) {
+	started = make([]time.Time, n)
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	failed := make(chan error, 1)
+	tick := time.NewTicker(time.Second / time.Duration(rate))
+	defer tick.Stop()
+	for i := range n {
+		<-tick.C
+		started[i] = time.Now()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			e, err := inbox.Dial(a).Ask(ctx, req(i), nil)
+			if ctx.Err() != nil {
+				return
+			}
+			select {
+			case failed <- fmt.Errorf("asker %d ended before the benchmark did: %+v, %w", i, e, err):
+			default:
+			}
+		}()
+	}
+	return started, func() error {
+		cancel()
+		wg.Wait()
+		select {
+		case err := <-failed:
+			return err
+		default:
+			return nil
+		}
+	}
+}
+
+// startBenchInbox starts the inbox of the program askuser at addr, which
+// writes the name of each set that arrives to fifo; it quits when the
+// benchmark ends.
+func startBenchInbox(b *testing.B, askuser, addr, dir, fifo string) (*exec.Cmd, *screenOut) {
+	cmd := exec.Command(askuser, "inbox", "--ui", "line")
 	cmd.Env = append(os.Environ(), "ASKUSER_INBOX="+addr, "XDG_CONFIG_HOME="+dir, "NO_COLOR=1",
 		`ASKUSER_NOTIFY_COMMAND=echo "$ASKUSER_FROM" > `+fifo)
 	stdin, err := cmd.StdinPipe()

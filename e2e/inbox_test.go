@@ -68,16 +68,23 @@ func (s *screenOut) String() string {
 // waitFor waits until the screen shows want, within d.
 func (s *screenOut) waitFor(t *testing.T, want string, d time.Duration) {
 	t.Helper()
+	s.waitUntil(t, fmt.Sprintf("show %q", want), func(text string) bool { return strings.Contains(text, want) }, d)
+}
+
+// waitUntil waits until ok holds for what the screen shows, within d; what
+// says what was waited for.
+func (s *screenOut) waitUntil(t *testing.T, what string, ok func(string) bool, d time.Duration) {
+	t.Helper()
 	deadline := time.After(d)
 	for {
 		text, changed := s.snapshot()
-		if strings.Contains(text, want) {
+		if ok(text) {
 			return
 		}
 		select {
 		case <-changed:
 		case <-deadline:
-			t.Fatalf("the inbox did not show %q within %s; it shows:\n%s", want, d, text)
+			t.Fatalf("the inbox did not %s within %s; it shows:\n%s", what, d, text)
 		}
 	}
 }

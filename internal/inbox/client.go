@@ -30,8 +30,9 @@ const (
 	// tcpSilence is how long an asker over TCP waits without a heartbeat
 	// before it takes the inbox for gone: across machines, the end of a
 	// connection may never be seen. Over a Unix socket the system reports
-	// it, and a stopped inbox (Ctrl+Z) is only paused.
-	tcpSilence = 10 * Heartbeat
+	// it, and a stopped inbox (Ctrl+Z) is only paused. It leaves room for
+	// a heartbeat late by as much again as the longest between two.
+	tcpSilence = 2 * MaxHeartbeat
 	// maxEventBytes bounds one line of the stream.
 	maxEventBytes = 4 * MaxRequestBytes
 )

@@ -16,8 +16,10 @@ import (
 //	POST /v1/ask     Request → 200, a stream of Events (one JSON object a
 //	                 line, flushed as each is written) that stays open until
 //	                 the set ends: "queued" at once, "wait" every
-//	                 Heartbeat, and exactly one final event: "answered",
-//	                 "cancelled" or "closed".
+//	                 Heartbeat (every MaxHeartbeat at most while many
+//	                 wait), and exactly one final event: "answered",
+//	                 "cancelled" or "closed". The stream ends with the
+//	                 connection (no Content-Length, no chunks).
 //
 // An asker withdraws its set by closing its connection: nothing else is
 // needed, so that an asker that is killed withdraws too. A request that is
@@ -33,8 +35,25 @@ const (
 
 // Heartbeat is how often the inbox writes a "wait" event to each waiting
 // asker, so that each side learns that the other is gone even where the
-// end of a connection is not seen (TCP across machines).
-const Heartbeat = time.Second
+// end of a connection is not seen (TCP across machines). While more than
+// beatsPerSecond askers wait, each is beaten less often, so that together
+// they cost the inbox and the askers beatsPerSecond wakeups a second, and
+// still at least every MaxHeartbeat: 10,000 askers beaten every second
+// cost the inbox alone a tenth of a core, and slowed its screen's redraw.
+const (
+	Heartbeat    = time.Second
+	MaxHeartbeat = 5 * Heartbeat
+)
+
+// beatsPerSecond is how many heartbeats the inbox writes a second at most,
+// while no asker waits longer than MaxHeartbeat between two.
+const beatsPerSecond = 1000
+
+// heartbeat is how long each asker waits between two heartbeats while n
+// wait.
+func heartbeat(n int) time.Duration {
+	return min(max(Heartbeat, time.Duration(n)*time.Second/beatsPerSecond), MaxHeartbeat)
+}
 
 // Status is the reply to GET /v1/status.
 type Status struct {

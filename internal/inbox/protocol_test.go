@@ -3,6 +3,7 @@ package inbox
 import (
 	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
@@ -36,5 +37,21 @@ func TestAnswersOnTheWire(t *testing.T) {
 	}
 	if want := `{"event":"answered","answers":[{"labels":["SQLite","Redis"],"other":"Edge","note":"small"},{}]}`; string(b) != want {
 		t.Errorf("event = %s\nwant    %s", b, want)
+	}
+}
+
+// Each asker is beaten every second while at most beatsPerSecond wait; with
+// more, less often, up to MaxHeartbeat.
+func TestHeartbeatSlowsWithMany(t *testing.T) {
+	for _, c := range []struct {
+		waiting int
+		want    time.Duration
+	}{
+		{0, Heartbeat}, {1, Heartbeat}, {beatsPerSecond, Heartbeat},
+		{2 * beatsPerSecond, 2 * time.Second}, {10_000, MaxHeartbeat}, {1_000_000, MaxHeartbeat},
+	} {
+		if got := heartbeat(c.waiting); got != c.want {
+			t.Errorf("heartbeat(%d) = %s, want %s", c.waiting, got, c.want)
+		}
 	}
 }

@@ -162,6 +162,34 @@ func TestQueueWakesViews(t *testing.T) {
 	}
 }
 
+// A snapshot is the queue at one moment: the changes after it, and what
+// its holder appends to it, leave it and the queue apart.
+func TestQueueSnapshotKept(t *testing.T) {
+	q := NewQueue(QueueOptions{})
+	a, b, c := askSet("a"), askSet("b"), askSet("c")
+	for _, s := range []*Set{a, b, c} {
+		mustAdd(t, q, s)
+	}
+	v := q.Snapshot()
+	held := append(v.Sets, askSet("x"))
+	mustAdd(t, q, askSet("d"))
+	q.Withdraw(b, "gone")
+	w := q.Snapshot()
+	_ = q.Skip(a)
+	if got := sources(v.Sets); got != "a b c" {
+		t.Errorf("the snapshot taken before the changes holds %q", got)
+	}
+	if got := sources(w.Sets); got != "a c d" {
+		t.Errorf("the snapshot taken before the skip holds %q", got)
+	}
+	if got := sources(held); got != "a b c x" {
+		t.Errorf("what was appended to the snapshot holds %q", got)
+	}
+	if got := sources(q.Snapshot().Sets); got != "c d a" {
+		t.Errorf("the queue holds %q", got)
+	}
+}
+
 // Closing ends every waiting set, once, and refuses new ones.
 func TestQueueClose(t *testing.T) {
 	q := NewQueue(QueueOptions{})

@@ -1,6 +1,7 @@
 package inbox
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -44,6 +45,10 @@ type Server struct {
 
 	mu      sync.Mutex
 	servers []*localhttp.Server
+	// conns are the connections of the askers that wait, taken over from
+	// net/http (see streamWait), which Close closes once their grace is
+	// over.
+	conns map[net.Conn]struct{}
 	// stops stop the feeds of transports that do not carry HTTP.
 	stops  []func()
 	closed bool
@@ -54,7 +59,7 @@ type Server struct {
 // NewServer returns a server of q that validates the questions that
 // arrive against schemaJSON, the embedded schema.
 func NewServer(q *Queue, schemaJSON []byte) *Server {
-	return &Server{queue: q, schemas: schemaCache{raw: schemaJSON}, failed: make(chan error, 4)}
+	return &Server{queue: q, schemas: schemaCache{raw: schemaJSON}, conns: map[net.Conn]struct{}{}, failed: make(chan error, 4)}
 }
 
 // Queue returns the queue the server serves.
@@ -90,8 +95,8 @@ func (s *Server) Serve(ln net.Listener, h http.Handler) {
 }
 
 // Close closes the queue with reason, so that every waiting asker is told,
-// gives the requests in flight a moment to finish, and stops serving. The
-// socket file is removed with its listener.
+// gives the requests in flight and the waits a moment to finish, and stops
+// serving. The socket file is removed with its listener.
 func (s *Server) Close(reason string) {
 	s.queue.Close(reason)
 	s.mu.Lock()
@@ -113,8 +118,20 @@ func (s *Server) Close(reason string) {
 			srv.Stop(stopGrace)
 		}()
 	}
+	// The waits are given the same grace to tell their askers.
+	late := time.AfterFunc(stopGrace, s.closeConns)
+	defer late.Stop()
 	wg.Wait()
 	s.wg.Wait()
+}
+
+// closeConns closes the connections of the askers still waiting.
+func (s *Server) closeConns() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for c := range s.conns {
+		_ = c.Close()
+	}
 }
 
 // OnClose has Close call stop, or calls it now when the server is closed:
@@ -160,12 +177,21 @@ func (s *Server) serveAsk(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, *refused)
 		return
 	}
-	ahead, err := s.queue.Add(set)
-	if err != nil {
-		writeError(w, http.StatusServiceUnavailable, ErrorBody{Error: "the inbox is closing"})
+	closing := ErrorBody{Error: "the inbox is closing"}
+	// The wait is counted before its set is queued: Close, which closes the
+	// queue, then waits until the asker has been told, even when the set
+	// comes on the screen and the person quits at once.
+	if err := s.startWait(); err != nil {
+		writeError(w, http.StatusServiceUnavailable, closing)
 		return
 	}
-	s.streamWait(w, r, set, ahead)
+	ahead, err := s.queue.Add(set)
+	if err != nil {
+		s.wg.Done()
+		writeError(w, http.StatusServiceUnavailable, closing)
+		return
+	}
+	s.streamWait(w, set, ahead)
 }
 
 // refusal is a request refused before its set is looked at.
@@ -194,50 +220,124 @@ func readRequest(w http.ResponseWriter, r *http.Request) (*Request, *refusal) {
 	return &req, nil
 }
 
-// streamWait streams the wait of set, queued with ahead sets before it, to
-// its asker: a heartbeat, then the final event; the set is withdrawn when
-// the asker goes.
-func (s *Server) streamWait(w http.ResponseWriter, r *http.Request, set *Set, ahead int) {
-	// The request has been read whole: the server's limit on the time to
-	// read one would end the wait early, and the asker's end is seen by
-	// the read that net/http keeps on the connection.
-	rc := http.NewResponseController(w)
-	_ = rc.SetReadDeadline(time.Time{})
-	w.Header().Set("Content-Type", "application/x-ndjson")
-	w.Header().Set("Cache-Control", "no-store")
+// streamWait answers the request of set, queued with ahead sets before
+// it, with the header of its stream, and then carries the stream on the
+// connection taken over from net/http (see stream). The wait has been
+// counted (startWait); streamWait ends it.
+//
+// A waiting asker may wait for hours, and thousands may wait at once: the
+// connection is taken over (Hijack) once the header is out, so that each
+// waits with a connection and two small goroutines rather than with what
+// net/http keeps for a request in progress (its buffers of 10 KiB, its
+// request and two goroutines of its own), which at 10,000 askers was most
+// of the inbox's memory. net/http frames a reply whose Transfer-Encoding
+// is "identity" by the end of the connection, as it does for Server-Sent
+// Events, so that after the header the stream is the events alone, which
+// a client reads as the body until the connection ends.
+func (s *Server) streamWait(w http.ResponseWriter, set *Set, ahead int) {
+	h := w.Header()
+	h.Set("Content-Type", "application/x-ndjson")
+	h.Set("Cache-Control", "no-store")
+	h.Set("Transfer-Encoding", "identity")
 	w.WriteHeader(http.StatusOK)
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	send := func(e Event) error {
-		_ = rc.SetWriteDeadline(time.Now().Add(writeGrace))
-		if err := enc.Encode(e); err != nil {
-			return err
-		}
-		return rc.Flush()
+	// Hijack sends the header first. The reader it returns holds nothing:
+	// the request has been read whole, and the asker sends nothing more.
+	conn, _, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		// Every listener of the server serves HTTP/1.1, which can be
+		// taken over: this is a bug, and the asker sees its stream end.
+		s.queue.Withdraw(set, "the inbox could not keep the asker's connection")
+		s.wg.Done()
+		return
 	}
-	if send(Event{Event: EventQueued, Ahead: ahead}) != nil {
+	s.mu.Lock()
+	s.conns[conn] = struct{}{}
+	s.mu.Unlock()
+	go func() {
+		defer s.endWait(conn)
+		s.stream(conn, set, ahead)
+	}()
+}
+
+// wait is the heartbeat's line.
+var wait = []byte(`{"event":"wait"}` + "\n")
+
+// stream carries the wait of set on conn, its asker's connection: the
+// "queued" event, a heartbeat, then the final event; the set is withdrawn
+// when the asker goes. It closes conn.
+func (s *Server) stream(conn net.Conn, set *Set, ahead int) {
+	defer func() { _ = conn.Close() }()
+	send := func(line []byte) error {
+		_ = conn.SetWriteDeadline(time.Now().Add(writeGrace))
+		_, err := conn.Write(line)
+		return err
+	}
+	if send(eventLine(Event{Event: EventQueued, Ahead: ahead})) != nil {
 		s.queue.Withdraw(set, "the asker went away")
 		return
 	}
-	t := time.NewTicker(Heartbeat)
+	gone := make(chan struct{})
+	go func() {
+		defer close(gone)
+		// The asker sends nothing more: a read returns when it goes, or
+		// when conn is closed here.
+		var b [1]byte
+		for {
+			if _, err := conn.Read(b[:]); err != nil {
+				return
+			}
+		}
+	}()
+	t := time.NewTimer(heartbeat(s.queue.Len()))
 	defer t.Stop()
 	for {
 		select {
 		case <-set.Done():
 			if e, ok := FinalEvent(set); ok {
-				_ = send(e)
+				_ = send(eventLine(e))
 			}
 			return
-		case <-r.Context().Done():
+		case <-gone:
 			s.queue.Withdraw(set, "the asker stopped waiting")
 			return
 		case <-t.C:
-			if send(Event{Event: EventWait}) != nil {
+			if send(wait) != nil {
 				s.queue.Withdraw(set, "the asker went away")
 				return
 			}
+			t.Reset(heartbeat(s.queue.Len()))
 		}
 	}
+}
+
+// eventLine is e as a line of the stream.
+func eventLine(e Event) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	// An Event always encodes.
+	_ = enc.Encode(e)
+	return b.Bytes()
+}
+
+// startWait counts a wait that Close waits for, or fails with ErrClosed
+// once the server is closing.
+func (s *Server) startWait() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return ErrClosed
+	}
+	s.wg.Add(1)
+	return nil
+}
+
+// endWait is the end of a wait, and of its asker's connection.
+func (s *Server) endWait(conn net.Conn) {
+	s.mu.Lock()
+	delete(s.conns, conn)
+	s.mu.Unlock()
+	s.wg.Done()
 }
 
 // FinalEvent is the event that tells the asker how its set ended; there is
