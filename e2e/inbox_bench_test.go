@@ -35,7 +35,8 @@ import (
 // thousand processes. The inbox is the built askuser inbox, with line
 // prompts; a set's arrival is when the inbox runs ASKUSER_NOTIFY_COMMAND
 // for it, which writes the set's name to a FIFO that the benchmark reads.
-// The NATS server runs in this process, with JetStream on disk.
+// The NATS server is nats-server, built from the version go.mod requires
+// and run beside them, with JetStream on disk.
 //
 // Each transport is measured with every build of inboxBuilds in turn: with
 // BENCH_COMPARE, a change is measured beside the revision it changes, in
@@ -106,10 +107,7 @@ func benchAskers(b *testing.B, askuser, transport string, n, rate int) (p50, p95
 		b.Fatal(err)
 	}
 	defer arrivals.Close()
-	addr := "unix:" + filepath.Join(dir, "inbox.sock")
-	if transport == "nats" {
-		addr = natstest.Start(b, nil).URL("bench", "")
-	}
+	addr := benchAddr(b, transport, dir)
 	a, err := inbox.ParseAddr(addr)
 	if err != nil {
 		b.Fatal(err)
@@ -143,6 +141,17 @@ func benchAskers(b *testing.B, askuser, transport string, n, rate int) (p50, p95
 		waits[i] = arrived[i].Sub(started[i])
 	}
 	return percentile(waits, 50), percentile(waits, 95), rssKiB
+}
+
+// benchAddr is the address of a benchmark's inbox over transport: a
+// socket in dir, or a queue on nats-server, run as a program of its own
+// (the askers' connections and the server's ends of them would be more
+// files than one process may open).
+func benchAddr(b *testing.B, transport, dir string) string {
+	if transport == "nats" {
+		return natstest.StartProcess(b).URL("bench")
+	}
+	return "unix:" + filepath.Join(dir, "inbox.sock")
 }
 
 // startAskers starts n askers, rate a second, each the asker's side of

@@ -4,13 +4,11 @@ package e2e
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -36,21 +34,25 @@ import (
 // the set alone, the baseline, and again once BENCH_ASKERS (1000) sets
 // wait, started at BENCH_RATE (200) a second as in BenchmarkInboxAskers;
 // the benchmark reports both 95th percentiles and their ratio, and the
-// inbox's peak RSS, for each build of inboxBuilds.
+// inbox's peak RSS, for each build of inboxBuilds, over each transport.
 func BenchmarkInboxRedraw(b *testing.B) {
 	n := envInt("BENCH_ASKERS", 1000)
 	rate := envInt("BENCH_RATE", 200)
 	keys := envInt("BENCH_KEYS", 300)
-	for _, build := range inboxBuilds() {
-		b.Run(build.name, func(b *testing.B) {
-			for i := 0; i < b.N; i++ {
-				alone, many, rss := benchRedraw(b, build.path, n, rate, keys)
-				b.ReportMetric(ms(percentile(alone, 50)), "alone-p50-ms")
-				b.ReportMetric(ms(percentile(alone, 95)), "alone-p95-ms")
-				b.ReportMetric(ms(percentile(many, 50)), "p50-ms")
-				b.ReportMetric(ms(percentile(many, 95)), "p95-ms")
-				b.ReportMetric(float64(percentile(many, 95))/float64(percentile(alone, 95)), "p95/alone")
-				b.ReportMetric(float64(rss)/1024, "inbox-peak-RSS-MiB")
+	for _, transport := range []string{"socket", "nats"} {
+		b.Run(transport, func(b *testing.B) {
+			for _, build := range inboxBuilds() {
+				b.Run(build.name, func(b *testing.B) {
+					for i := 0; i < b.N; i++ {
+						alone, many, rss := benchRedraw(b, build.path, transport, n, rate, keys)
+						b.ReportMetric(ms(percentile(alone, 50)), "alone-p50-ms")
+						b.ReportMetric(ms(percentile(alone, 95)), "alone-p95-ms")
+						b.ReportMetric(ms(percentile(many, 50)), "p50-ms")
+						b.ReportMetric(ms(percentile(many, 95)), "p95-ms")
+						b.ReportMetric(float64(percentile(many, 95))/float64(percentile(alone, 95)), "p95/alone")
+						b.ReportMetric(float64(rss)/1024, "inbox-peak-RSS-MiB")
+					}
+				})
 			}
 		})
 	}
@@ -64,14 +66,15 @@ var redrawQuestions = json.RawMessage(`[{"question":"Which database should we us
 // benchRedraw times keys presses of ↓ on the inbox of the program
 // askuser with one set waiting, then with n, and returns the inbox's peak
 // RSS in KiB.
-func benchRedraw(b *testing.B, askuser string, n, rate, keys int) (alone, many []time.Duration, rssKiB int) {
+func benchRedraw(b *testing.B, askuser, transport string, n, rate, keys int) (alone, many []time.Duration, rssKiB int) {
 	b.StopTimer()
 	dir := b.TempDir()
-	a, err := inbox.ParseAddr("unix:" + filepath.Join(dir, "inbox.sock"))
+	addr := benchAddr(b, transport, dir)
+	a, err := inbox.ParseAddr(addr)
 	if err != nil {
 		b.Fatal(err)
 	}
-	s := startRedrawInbox(b, askuser, a.Path)
+	s := startRedrawInbox(b, askuser, addr, dir)
 	if _, err := s.waitFor("the idle screen", func(out string) bool { return strings.Contains(out, "Waiting for questions") }); err != nil {
 		b.Fatal(err)
 	}
@@ -90,7 +93,9 @@ func benchRedraw(b *testing.B, askuser string, n, rate, keys int) (alone, many [
 	}
 	b.StopTimer()
 	_, stop := startAskers(a, n-1, rate, func(i int) *inbox.Request { return req(i + 1) })
-	waitWaiting(b, a, n)
+	if _, err := s.waitFor("every set", func(out string) bool { return strings.Contains(out, fmt.Sprintf(" %d more waiting", n-1)) }); err != nil {
+		b.Fatal(err)
+	}
 	b.StartTimer()
 	if many, err = s.redraws(keys); err != nil {
 		b.Fatal(err)
@@ -103,21 +108,6 @@ func benchRedraw(b *testing.B, askuser string, n, rate, keys int) (alone, many [
 		}
 	}
 	return alone, many, rssKiB
-}
-
-// waitWaiting waits until n sets wait in the inbox at a.
-func waitWaiting(b *testing.B, a inbox.Addr, n int) {
-	deadline := time.Now().Add(2 * time.Minute)
-	for {
-		st, err := inbox.Dial(a).Probe(context.Background())
-		if err == nil && st.Waiting == n {
-			return
-		}
-		if time.Now().After(deadline) {
-			b.Fatalf("%d sets wait, not %d (%v)", st.Waiting, n, err)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
 }
 
 // redrawTerm is askuser inbox on a pseudo-terminal: stdin and stderr on
@@ -143,7 +133,7 @@ type redrawChunk struct {
 	at time.Time
 }
 
-func startRedrawInbox(b *testing.B, askuser, path string) *redrawTerm {
+func startRedrawInbox(b *testing.B, askuser, addr, dir string) *redrawTerm {
 	ptm, tty, err := pty.Open()
 	if err != nil {
 		b.Fatal(err)
@@ -154,7 +144,7 @@ func startRedrawInbox(b *testing.B, askuser, path string) *redrawTerm {
 		b.Fatal(err)
 	}
 	cmd := exec.Command(askuser, "inbox")
-	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "NO_COLOR=1", "ASKUSER_INBOX="+path)
+	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "NO_COLOR=1", "ASKUSER_INBOX="+addr, "XDG_CONFIG_HOME="+dir)
 	cmd.Stdin, cmd.Stderr = tty, tty
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
 	if err := cmd.Start(); err != nil {

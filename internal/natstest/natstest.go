@@ -1,6 +1,7 @@
-// Package natstest runs a NATS server with JetStream inside a test, for the
+// Package natstest runs a NATS server with JetStream for a test, for the
 // tests of the inbox on NATS: on a port of its own, with its store in a
-// directory of the test's, and restartable on the same port and store.
+// directory of the test's, inside the test's process and restartable on
+// the same port and store (Start), or as a program of its own (StartProcess).
 package natstest
 
 import (
@@ -15,6 +16,7 @@ import (
 	"math/big"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -152,3 +154,50 @@ func TLS(t testing.TB) (*tls.Config, string) {
 		Certificates: []tls.Certificate{{Certificate: [][]byte{leafDER}, PrivateKey: key}},
 	}, caFile
 }
+
+// Process is a nats-server program that a test runs, for when the server
+// may not share the test's process: ten thousand connections are twenty
+// thousand files in one process, more than a process may have open here.
+type Process struct {
+	cmd  *exec.Cmd
+	port int
+}
+
+// StartProcess builds nats-server, at the version go.mod requires (the
+// build cache keeps it), and runs it with JetStream on 127.0.0.1, on a
+// free port, with its store in a temporary directory, until the test ends.
+func StartProcess(t testing.TB) *Process {
+	t.Helper()
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "nats-server")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/nats-io/nats-server/v2").CombinedOutput(); err != nil {
+		t.Fatalf("build nats-server: %v\n%s", err, out)
+	}
+	p := &Process{port: freePort(t)}
+	p.cmd = exec.Command(bin, "-js", "-sd", filepath.Join(dir, "store"), "-a", "127.0.0.1", "-p", strconv.Itoa(p.port))
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = p.cmd.Process.Kill()
+		_ = p.cmd.Wait()
+	})
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		c, err := net.Dial("tcp", p.HostPort())
+		if err == nil {
+			_ = c.Close()
+			return p
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("nats-server does not listen: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// HostPort is the server's HOST:PORT.
+func (p *Process) HostPort() string { return net.JoinHostPort("127.0.0.1", strconv.Itoa(p.port)) }
+
+// URL is nats://HOST:PORT/NAME.
+func (p *Process) URL(name string) string { return fmt.Sprintf("nats://%s/%s", p.HostPort(), name) }
