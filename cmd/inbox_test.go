@@ -3,6 +3,7 @@ package cmd
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net"
 	"os"
@@ -17,11 +18,18 @@ import (
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/testutil"
 	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/schema"
 )
+
+// confirmRequest is the request of askuser confirm's question, from from.
+func confirmRequest(from, question string) *inbox.Request {
+	raw, _ := json.Marshal([]schema.Question{schema.ConfirmQuestion(question, true)})
+	return &inbox.Request{From: from, Questions: raw}
+}
 
 // personInbox serves an inbox in the test's process and answers each set
 // that arrives with answer: the person at the inbox, played by the test.
-func personInbox(t *testing.T, answer func(*inbox.Set) inbox.Reply) inbox.Addr {
+func personInbox(t *testing.T, answer func(*inbox.Set) []prompt.Answer) inbox.Addr {
 	t.Helper()
 	raw, err := os.ReadFile("../schema.json")
 	if err != nil {
@@ -67,8 +75,8 @@ func varsEnv(vars map[string]string) func(string) string {
 // is no file at all) is nobody's: exit 66. (Asking on the terminal that
 // is the person's is tested in a pseudo-terminal, in e2e.)
 func TestRouteTerminalNobodySees(t *testing.T) {
-	a := personInbox(t, func(*inbox.Set) inbox.Reply {
-		return inbox.Reply{Answers: []prompt.Answer{{Labels: []string{"A"}}}}
+	a := personInbox(t, func(*inbox.Set) []prompt.Answer {
+		return []prompt.Answer{{Labels: []string{"A"}}}
 	})
 	for _, c := range []struct {
 		inbox       string
@@ -101,7 +109,7 @@ func TestRouteTerminalNobodySees(t *testing.T) {
 // An asker in the inbox leaves the bell and the notification command to
 // the inbox, which is where the person looks.
 func TestInboxAskerLeavesTheBellToTheInbox(t *testing.T) {
-	a := personInbox(t, func(*inbox.Set) inbox.Reply { return inbox.Reply{Yes: true} })
+	a := personInbox(t, func(*inbox.Set) []prompt.Answer { return []prompt.Answer{{Labels: []string{"Yes"}}} })
 	mark := filepath.Join(t.TempDir(), "notified")
 	env := testEnv(t)
 	env.Getenv = varsEnv(map[string]string{"ASKUSER_INBOX": a.Path, "ASKUSER_NOTIFY_COMMAND": "touch " + mark})
@@ -185,7 +193,7 @@ func TestInboxNotifies(t *testing.T) {
 	}, true, context.Background(), nil)
 	asked := make(chan error, 1)
 	go func() {
-		_, err := inbox.NewClient(r.addr).Ask(context.Background(), &inbox.Request{Kind: inbox.KindConfirm, From: "deployer", Message: "Deploy now?"}, nil)
+		_, err := inbox.NewClient(r.addr).Ask(context.Background(), confirmRequest("deployer", "Deploy now?"), nil)
 		asked <- err
 	}()
 	deadline := time.Now().Add(10 * time.Second)
@@ -221,7 +229,7 @@ func TestInboxNotifyFailureWarns(t *testing.T) {
 	r := startInboxCmd(t, map[string]string{"ASKUSER_NOTIFY_COMMAND": "echo broken >&2; exit 3"}, false, context.Background(), nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go inbox.NewClient(r.addr).Ask(ctx, &inbox.Request{Kind: inbox.KindConfirm, Message: "Go?"}, nil)
+	go inbox.NewClient(r.addr).Ask(ctx, confirmRequest("", "Go?"), nil)
 	r.waitStderr(t, "Warning: ASKUSER_NOTIFY_COMMAND failed: exit status 3: broken\n")
 	if strings.Contains(r.stderr.String(), "\a") {
 		t.Error("a bell where stderr is not a terminal")
@@ -247,7 +255,7 @@ func TestInboxSignals(t *testing.T) {
 			r := startInboxCmd(t, map[string]string{}, false, ctx, nil)
 			asked := make(chan inbox.Event, 1)
 			go func() {
-				e, err := inbox.NewClient(r.addr).Ask(context.Background(), &inbox.Request{Kind: inbox.KindConfirm, Message: "Go?"}, nil)
+				e, err := inbox.NewClient(r.addr).Ask(context.Background(), confirmRequest("", "Go?"), nil)
 				if err != nil {
 					t.Error(err)
 				}

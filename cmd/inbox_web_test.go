@@ -15,6 +15,7 @@ import (
 
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/testutil"
+	"github.com/askuser/askuser/schema"
 )
 
 // webInbox is askuser inbox --web run in the test's process, with an input
@@ -122,7 +123,7 @@ func TestInboxWeb(t *testing.T) {
 	}
 	asked := make(chan inbox.Event, 1)
 	go func() {
-		e, err := inbox.NewClient(inbox.Addr{Path: r.sock}).Ask(context.Background(), &inbox.Request{Kind: inbox.KindConfirm, From: "deployer", Message: "Deploy now?"}, nil)
+		e, err := inbox.NewClient(inbox.Addr{Path: r.sock}).Ask(context.Background(), confirmRequest("deployer", "Deploy now?"), nil)
 		if err != nil {
 			t.Error(err)
 		}
@@ -138,7 +139,7 @@ func TestInboxWeb(t *testing.T) {
 	}
 	select {
 	case e := <-asked:
-		if e.Event != inbox.EventAnswered || e.Yes == nil || *e.Yes {
+		if e.Event != inbox.EventAnswered || len(e.Answers) != 1 || schema.IsYes(e.Answers[0]) {
 			t.Errorf("the asker got %+v", e)
 		}
 	case <-time.After(10 * time.Second):

@@ -5,6 +5,7 @@ package e2e
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -58,6 +59,9 @@ func envInt(name string, def int) int {
 	return def
 }
 
+// confirmDeploy is the question each asker of the benchmark sends.
+var confirmDeploy = json.RawMessage(`[{"type":"confirm","question":"Deploy?","header":"Confirm","default":"Yes"}]`)
+
 // benchAskers runs one round, and returns the percentiles and the inbox's
 // peak RSS in KiB.
 func benchAskers(b *testing.B, transport string, n, rate int) (p50, p95 time.Duration, rssKiB int) {
@@ -98,7 +102,7 @@ func benchAskers(b *testing.B, transport string, n, rate int) (p50, p95 time.Dur
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			req := &inbox.Request{Kind: inbox.KindConfirm, Message: "Deploy?", From: fmt.Sprintf("asker-%d", i)}
+			req := &inbox.Request{Questions: confirmDeploy, From: fmt.Sprintf("asker-%d", i)}
 			_, _ = inbox.Dial(a).Ask(ctx, req, nil)
 		}()
 	}

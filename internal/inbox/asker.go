@@ -35,7 +35,7 @@ type AskerOptions struct {
 }
 
 // Asker asks in the inbox at one address: a set of questions, or the one
-// question of askuser confirm or askuser input, as a set of its own kind.
+// question of askuser confirm or askuser input.
 type Asker struct {
 	o AskerOptions
 }
@@ -49,51 +49,19 @@ func NewAsker(o AskerOptions) *Asker { return &Asker{o: o} }
 // prompt.ErrCancelled; an inbox that is not there, quits or goes away is a
 // *prompt.UnavailableError.
 func (a *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
-	if answers, ok, err := prompt.AskOne(ctx, qs, a.confirm, a.input); ok {
-		return answers, err
-	}
 	raw, err := json.Marshal(qs)
 	if err != nil {
 		return nil, fmt.Errorf("encode the questions: %w", err)
 	}
-	e, err := a.send(ctx, &Request{Kind: KindAsk, Questions: raw, Limits: a.o.Limits})
+	e, err := a.send(ctx, &Request{Questions: raw, Limits: a.o.Limits})
 	if err != nil {
 		return nil, err
 	}
-	answers, err := CheckAnswers(qs, e.Answers)
+	answers, err := checkAnswers(qs, e.Answers)
 	if err != nil {
 		return nil, a.misfit(err)
 	}
 	return answers, nil
-}
-
-// confirm asks a yes/no question in the inbox, with def as the answer
-// Enter takes.
-func (a *Asker) confirm(ctx context.Context, message string, def bool) (bool, error) {
-	d, _ := json.Marshal(def)
-	e, err := a.send(ctx, &Request{Kind: KindConfirm, Message: message, Default: d})
-	if err != nil {
-		return false, err
-	}
-	if e.Yes == nil {
-		return false, a.misfit(errors.New("neither yes nor no"))
-	}
-	return *e.Yes, nil
-}
-
-// input asks for a line of text in the inbox, with def as the answer Enter
-// takes ("" for none).
-func (a *Asker) input(ctx context.Context, message, placeholder, def string) (string, error) {
-	d, _ := json.Marshal(def)
-	e, err := a.send(ctx, &Request{Kind: KindInput, Message: message, Placeholder: placeholder, Default: d})
-	if err != nil {
-		return "", err
-	}
-	text, err := CheckText(e.Text)
-	if err != nil {
-		return "", a.misfit(err)
-	}
-	return text, nil
 }
 
 // send puts a set to the inbox and returns the event that answers it.

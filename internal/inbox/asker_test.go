@@ -62,7 +62,7 @@ func TestAskerAnswered(t *testing.T) {
 		t.Fatalf("the inbox got %+v", s)
 	}
 	reply := []prompt.Answer{{Labels: []string{"SQLite"}, Note: "small is fine"}, {Labels: []string{"Auth", "Search"}, Other: "SSO"}}
-	if err := q.Answer(s, Reply{Answers: reply}); err != nil {
+	if err := q.Answer(s, reply); err != nil {
 		t.Fatal(err)
 	}
 	r := <-done
@@ -79,14 +79,14 @@ func TestAskSaysWhatIsAhead(t *testing.T) {
 	in := startInbox(t)
 	q, a := in.q, in.addr
 	for _, from := range []string{"a", "b"} {
-		if _, err := q.Add(&Set{Kind: KindConfirm, From: from, Message: "Go?"}); err != nil {
+		if _, err := q.Add(&Set{From: from, Questions: []schema.Question{schema.ConfirmQuestion("Go?", true)}}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	var out testutil.Buffer
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go prompt.Confirm(ctx, newAsker(a, &out), "Deploy?", true)
+	go newAsker(a, &out).Ask(ctx, []schema.Question{schema.ConfirmQuestion("Deploy?", true)})
 	deadline := time.Now().Add(10 * time.Second)
 	for !strings.Contains(out.String(), "\n") && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
@@ -96,43 +96,34 @@ func TestAskSaysWhatIsAhead(t *testing.T) {
 	}
 }
 
+// The questions of askuser confirm and input go to the inbox as they
+// are, and their answers come back.
 func TestAskerConfirmAndInput(t *testing.T) {
 	in := startInbox(t)
 	q, a := in.q, in.addr
-	var out testutil.Buffer
-	asker := newAsker(a, &out)
-	yes := make(chan bool, 1)
-	go func() {
-		v, err := prompt.Confirm(context.Background(), asker, "Deploy?", false)
-		if err != nil {
-			t.Error(err)
+	asker := newAsker(a, new(testutil.Buffer))
+	for _, c := range []struct {
+		q      schema.Question
+		answer prompt.Answer
+	}{
+		{schema.ConfirmQuestion("Deploy?", false), prompt.Answer{Labels: []string{"Yes"}}},
+		{schema.InputQuestion("Branch?", "main", "dev"), prompt.Answer{Other: "release-2"}},
+	} {
+		done := make(chan outcome, 1)
+		go func() {
+			got, err := asker.Ask(context.Background(), []schema.Question{c.q})
+			done <- outcome{got, err}
+		}()
+		s := shown(t, q)
+		if !reflect.DeepEqual(s.Questions, []schema.Question{c.q}) {
+			t.Fatalf("queued %+v, want %+v", s.Questions, c.q)
 		}
-		yes <- v
-	}()
-	s := shown(t, q)
-	if s.Kind != KindConfirm || s.Message != "Deploy?" || s.DefaultYes {
-		t.Fatalf("queued %+v", s)
-	}
-	_ = q.Answer(s, Reply{Yes: true})
-	if !<-yes {
-		t.Error("yes came back as no")
-	}
-
-	text := make(chan string, 1)
-	go func() {
-		v, err := prompt.Input(context.Background(), asker, "Branch?", "main", "dev")
-		if err != nil {
-			t.Error(err)
+		if err := q.Answer(s, []prompt.Answer{c.answer}); err != nil {
+			t.Fatal(err)
 		}
-		text <- v
-	}()
-	s = shown(t, q)
-	if s.Kind != KindInput || s.Placeholder != "main" || s.DefaultText != "dev" {
-		t.Fatalf("queued %+v", s)
-	}
-	_ = q.Answer(s, Reply{Text: "release-2"})
-	if got := <-text; got != "release-2" {
-		t.Errorf("Input = %q", got)
+		if r := <-done; r.err != nil || !reflect.DeepEqual(r.answers, []prompt.Answer{c.answer}) {
+			t.Errorf("%s: Ask = %+v, %v", c.q.Question, r.answers, r.err)
+		}
 	}
 }
 
@@ -180,7 +171,7 @@ func TestWithdrawn(t *testing.T) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		_, err := prompt.Input(ctx, newAsker(a, new(testutil.Buffer)), "Name?", "", "")
+		_, err := newAsker(a, new(testutil.Buffer)).Ask(ctx, []schema.Question{schema.InputQuestion("Name?", "", "")})
 		done <- err
 	}()
 	s := shown(t, q)
@@ -240,8 +231,9 @@ func TestAnswerNeverInvented(t *testing.T) {
 		{`{"event":"answered","answers":[{"labels":["SQLite","PostgreSQL"]},{"labels":["Auth"]}]}`, askAll},
 		{`{"event":"answered","answers":[{"other":"\u001b\u0007"},{"labels":["Auth"]}]}`, askAll},
 		{`{"event":"answered","answers":[{"labels":["SQLite"],"note":"\u0000"},{"labels":["Auth"]}]}`, askAll},
-		{`{"event":"answered"}`, func(a *Asker) (any, error) { return prompt.Confirm(context.Background(), a, "Go?", true) }},
-		{`{"event":"answered","text":"  "}`, func(a *Asker) (any, error) { return prompt.Input(context.Background(), a, "Name?", "", "") }},
+		{`{"event":"answered"}`, askOne(schema.ConfirmQuestion("Go?", true))},
+		{`{"event":"answered","answers":[{"labels":["Yes"],"other":"no"}]}`, askOne(schema.ConfirmQuestion("Go?", true))},
+		{`{"event":"answered","answers":[{"other":"  "}]}`, askOne(schema.InputQuestion("Name?", "", ""))},
 	} {
 		got, err := c.ask(newAsker(fakeInbox(t, c.event), new(testutil.Buffer)))
 		if err == nil || !strings.Contains(err.Error(), "sent an answer that does not fit the questions") {
@@ -251,6 +243,10 @@ func TestAnswerNeverInvented(t *testing.T) {
 }
 
 func askAll(a *Asker) (any, error) { return a.Ask(context.Background(), questions) }
+
+func askOne(q schema.Question) func(*Asker) (any, error) {
+	return func(a *Asker) (any, error) { return a.Ask(context.Background(), []schema.Question{q}) }
+}
 
 // An inbox that dies while the questions wait ends the asker at once,
 // unavailable.

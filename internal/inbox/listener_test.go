@@ -50,7 +50,7 @@ func TestListenerOfAnotherPackage(t *testing.T) {
 	go func() {
 		c := inbox.NewClient(inbox.Addr{Host: ln.Addr().String(), Token: "unchecked"})
 		questions := json.RawMessage(`[{"question":"Which database?","header":"Database","options":[{"label":"PostgreSQL","description":"a"},{"label":"SQLite","description":"b"}],"multiSelect":false}]`)
-		e, err := c.Ask(ctx, &inbox.Request{Kind: inbox.KindAsk, From: "elsewhere", Questions: questions}, nil)
+		e, err := c.Ask(ctx, &inbox.Request{From: "elsewhere", Questions: questions}, nil)
 		done <- result{e, err}
 	}()
 	for v := q.Snapshot(); len(v.Sets) == 0; v = q.Snapshot() {
@@ -64,7 +64,7 @@ func TestListenerOfAnotherPackage(t *testing.T) {
 	if set.From != "elsewhere" {
 		t.Errorf("the set came from %q, want elsewhere", set.From)
 	}
-	if err := q.Answer(set, inbox.Reply{Answers: []prompt.Answer{{Labels: []string{"SQLite"}}}}); err != nil {
+	if err := q.Answer(set, []prompt.Answer{{Labels: []string{"SQLite"}}}); err != nil {
 		t.Fatal(err)
 	}
 	r := <-done

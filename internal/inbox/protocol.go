@@ -43,29 +43,21 @@ type Status struct {
 	Waiting int    `json:"waiting"`
 }
 
-// The kinds of set an asker sends.
-const (
-	KindAsk     = "ask"     // multiple-choice and text questions
-	KindConfirm = "confirm" // one yes/no question
-	KindInput   = "input"   // one line of text
-)
-
 // Request is the body of POST /v1/ask: one set of questions, and where it
 // comes from.
 type Request struct {
-	Kind string `json:"kind"`
 	// From is the name the asker gave (--from, ASKUSER_FROM), or "".
 	From string `json:"from,omitempty"`
 	// Cwd is the asker's working directory, shown when From is "".
 	Cwd string `json:"cwd,omitempty"`
 	PID int    `json:"pid,omitempty"`
 
-	// Questions are the questions of a set of KindAsk, as the input
-	// format writes them; the inbox validates them again, with Limits.
-	// The answers go back in question order, so the inbox needs no
-	// --key: it takes the questions that an asker keying its answers
-	// either way could send. (Askers before this took a "key" field,
-	// which the inbox now ignores.)
+	// Questions are the questions, as the input format writes them, or
+	// the one question of askuser confirm or input (a kind asked alone,
+	// with its default); the inbox validates them again, with Limits. The
+	// answers go back in question order, so the inbox needs no --key: it
+	// takes the questions that an asker keying its answers either way
+	// could send.
 	Questions json.RawMessage `json:"questions,omitempty"`
 	// Limits are the asker's limits (ASK_MAX_OPTIONS and the like), so
 	// that the inbox accepts what the asker accepted; nil for the
@@ -74,21 +66,13 @@ type Request struct {
 	// rules of the text, so that no asker can have the inbox draw what
 	// the command line would refuse.
 	Limits *schema.Limits `json:"limits,omitempty"`
-
-	// Message is the question of a set of KindConfirm or KindInput.
-	Message string `json:"message,omitempty"`
-	// Default is the answer Enter takes: a bool for KindConfirm, a string
-	// (possibly empty) for KindInput.
-	Default json.RawMessage `json:"default,omitempty"`
-	// Placeholder is an example answer for KindInput.
-	Placeholder string `json:"placeholder,omitempty"`
 }
 
 // The events of the stream that answers POST /v1/ask.
 const (
 	EventQueued    = "queued"    // the set is in the queue; Ahead sets are before it
 	EventWait      = "wait"      // the heartbeat
-	EventAnswered  = "answered"  // final: Answers, Yes or Text
+	EventAnswered  = "answered"  // final: Answers
 	EventCancelled = "cancelled" // final: the person cancelled the set
 	EventClosed    = "closed"    // final: the inbox is quitting; Reason says why
 )
@@ -97,14 +81,10 @@ const (
 type Event struct {
 	Event string `json:"event"`
 	Ahead int    `json:"ahead,omitempty"`
-	// Answers answer a set of KindAsk, one per question, in order,
-	// unchecked: see CheckAnswers.
+	// Answers answer the set, one per question, in order, unchecked: the
+	// asker checks them (Question.Check).
 	Answers []prompt.Answer `json:"answers,omitempty"`
-	// Yes answers a set of KindConfirm.
-	Yes *bool `json:"yes,omitempty"`
-	// Text answers a set of KindInput.
-	Text   string `json:"text,omitempty"`
-	Reason string `json:"reason,omitempty"`
+	Reason  string          `json:"reason,omitempty"`
 }
 
 // ErrorBody is the body of a refused request.

@@ -11,19 +11,19 @@ import (
 // The limits an asker sends keep their names on the wire: askers and
 // inboxes of other versions, over TCP or NATS, read them so.
 func TestRequestLimitsOnTheWire(t *testing.T) {
-	b, err := json.Marshal(&Request{Kind: KindAsk, Limits: &schema.Limits{MaxQuestions: 5, MaxOptions: 6, HeaderMaxLength: 20, QuestionMaxLength: 300}})
+	b, err := json.Marshal(&Request{Limits: &schema.Limits{MaxQuestions: 5, MaxOptions: 6, HeaderMaxLength: 20, QuestionMaxLength: 300}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"kind":"ask","limits":{"maxQuestions":5,"maxOptions":6,"headerMaxLength":20,"questionMaxLength":300}}`
+	want := `{"limits":{"maxQuestions":5,"maxOptions":6,"headerMaxLength":20,"questionMaxLength":300}}`
 	if string(b) != want {
 		t.Errorf("request = %s\nwant      %s", b, want)
 	}
-	b, err = json.Marshal(&Request{Kind: KindAsk, Limits: &schema.Limits{MaxOptions: 6}})
+	b, err = json.Marshal(&Request{Limits: &schema.Limits{MaxOptions: 6}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := `{"kind":"ask","limits":{"maxOptions":6}}`; string(b) != want {
+	if want := `{"limits":{"maxOptions":6}}`; string(b) != want {
 		t.Errorf("request = %s, want %s", b, want)
 	}
 }

@@ -59,7 +59,7 @@ func startInbox(t *testing.T) *testInbox {
 const questionsJSON = `[{"question":"Which database?","header":"Database","options":[{"label":"PostgreSQL","description":"a"},{"label":"SQLite","description":"b"}],"multiSelect":false}]`
 
 func askRequest() *Request {
-	return &Request{Kind: KindAsk, From: "test", Cwd: "/src/api", PID: 42, Questions: json.RawMessage(questionsJSON)}
+	return &Request{From: "test", Cwd: "/src/api", PID: 42, Questions: json.RawMessage(questionsJSON)}
 }
 
 type askResult struct {
@@ -111,10 +111,10 @@ func TestAskAnswered(t *testing.T) {
 	in := startInbox(t)
 	got := ask(context.Background(), in.client, askRequest())
 	s := waitFor(t, in.q, 1)[0]
-	if s.Kind != KindAsk || s.From != "test" || s.Cwd != "/src/api" || s.PID != 42 || len(s.Questions) != 1 || s.Questions[0].Options[1].Label != "SQLite" {
+	if s.From != "test" || s.Cwd != "/src/api" || s.PID != 42 || len(s.Questions) != 1 || s.Questions[0].Options[1].Label != "SQLite" {
 		t.Fatalf("queued %+v", s)
 	}
-	if err := in.q.Answer(s, Reply{Answers: []prompt.Answer{{Labels: []string{"SQLite"}, Note: "small"}}}); err != nil {
+	if err := in.q.Answer(s, []prompt.Answer{{Labels: []string{"SQLite"}, Note: "small"}}); err != nil {
 		t.Fatal(err)
 	}
 	r := result(t, got, 5*time.Second)
@@ -124,26 +124,27 @@ func TestAskAnswered(t *testing.T) {
 	}
 }
 
+// The question of askuser confirm or input is queued as the asker sent
+// it, and its answer goes back as any other.
 func TestConfirmAndInput(t *testing.T) {
 	in := startInbox(t)
-	got := ask(context.Background(), in.client, &Request{Kind: KindConfirm, Message: "Deploy?", Default: json.RawMessage("false")})
-	s := waitFor(t, in.q, 1)[0]
-	if s.Message != "Deploy?" || s.DefaultYes {
-		t.Fatalf("queued %+v", s)
-	}
-	_ = in.q.Answer(s, Reply{Yes: false})
-	if r := result(t, got, 5*time.Second); r.err != nil || r.e.Yes == nil || *r.e.Yes {
-		t.Errorf("confirm: %+v, %v", r.e, r.err)
-	}
-
-	got = ask(context.Background(), in.client, &Request{Kind: KindInput, Message: "Branch?", Placeholder: "main", Default: json.RawMessage(`"dev"`)})
-	s = waitFor(t, in.q, 1)[0]
-	if s.Placeholder != "main" || s.DefaultText != "dev" {
-		t.Fatalf("queued %+v", s)
-	}
-	_ = in.q.Answer(s, Reply{Text: "release"})
-	if r := result(t, got, 5*time.Second); r.err != nil || r.e.Text != "release" {
-		t.Errorf("input: %+v, %v", r.e, r.err)
+	for _, c := range []struct {
+		q      schema.Question
+		answer prompt.Answer
+	}{
+		{schema.ConfirmQuestion("Deploy?", false), prompt.Answer{Labels: []string{"No"}}},
+		{schema.InputQuestion("Branch?", "main", "dev"), prompt.Answer{Other: "release"}},
+	} {
+		raw, _ := json.Marshal([]schema.Question{c.q})
+		got := ask(context.Background(), in.client, &Request{Questions: raw})
+		s := waitFor(t, in.q, 1)[0]
+		if !reflect.DeepEqual(s.Questions, []schema.Question{c.q}) {
+			t.Fatalf("queued %+v", s.Questions)
+		}
+		_ = in.q.Answer(s, []prompt.Answer{c.answer})
+		if r := result(t, got, 5*time.Second); r.err != nil || !reflect.DeepEqual(r.e.Answers, []prompt.Answer{c.answer}) {
+			t.Errorf("%s: %+v, %v", c.q.Question, r.e, r.err)
+		}
 	}
 }
 
@@ -205,7 +206,7 @@ func TestAskWithdrawn(t *testing.T) {
 	if e := s.End(); e.State != Withdrawn {
 		t.Errorf("ended %+v", e)
 	}
-	if err := in.q.Answer(s, Reply{Answers: []prompt.Answer{{Labels: []string{"SQLite"}}}}); !errors.Is(err, ErrEnded) {
+	if err := in.q.Answer(s, []prompt.Answer{{Labels: []string{"SQLite"}}}); !errors.Is(err, ErrEnded) {
 		t.Errorf("answer after withdrawal: %v", err)
 	}
 }
@@ -281,17 +282,18 @@ func TestAskRefused(t *testing.T) {
 		req     *Request
 		problem string
 	}{
-		{&Request{Kind: "poll"}, `unknown kind "poll"`},
-		{&Request{Kind: KindAsk}, "needs questions"},
-		{&Request{Kind: KindAsk, Questions: json.RawMessage(`[{"question":"Q?","header":"H","options":[{"label":"Other","description":"d"},{"label":"B","description":"d"}],"multiSelect":false}]`)}, "the questions are not valid"},
-		{&Request{Kind: KindAsk, Questions: json.RawMessage(five)}, "the questions are not valid"},
-		{&Request{Kind: KindAsk, Questions: json.RawMessage(five), Limits: &schema.Limits{MaxOptions: 1}}, "invalid limits"},
-		{&Request{Kind: KindAsk, Questions: json.RawMessage(`[` + sameQuestion + `,` + sameQuestion + `]`)}, "the questions are not valid"},
-		{&Request{Kind: KindConfirm, Message: " \u3000"}, "needs a message"},
-		{&Request{Kind: KindConfirm, Message: "Go?", Default: json.RawMessage(`"yes"`)}, "true or false"},
-		{&Request{Kind: KindInput, Message: "Name?", Default: json.RawMessage(`"\u0007"`)}, "the default must not be empty"},
-		{&Request{Kind: KindAsk, From: strings.Repeat("x", 201), Questions: json.RawMessage(questionsJSON)}, "from must be at most 200"},
-		{&Request{Kind: KindAsk, Cwd: "a\x00b", Questions: json.RawMessage(questionsJSON)}, "NUL"},
+		{&Request{Questions: json.RawMessage(`[{"type":"poll","question":"Q?","header":"H"}]`)}, "the questions are not valid"},
+		{&Request{}, "needs questions"},
+		{&Request{Questions: json.RawMessage(`[{"question":"Q?","header":"H","options":[{"label":"Other","description":"d"},{"label":"B","description":"d"}],"multiSelect":false}]`)}, "the questions are not valid"},
+		{&Request{Questions: json.RawMessage(five)}, "the questions are not valid"},
+		{&Request{Questions: json.RawMessage(five), Limits: &schema.Limits{MaxOptions: 1}}, "invalid limits"},
+		{&Request{Questions: json.RawMessage(`[` + sameQuestion + `,` + sameQuestion + `]`)}, "the questions are not valid"},
+		{&Request{Questions: json.RawMessage(`[{"type":"confirm","question":" \u3000","header":"Confirm","default":"Yes"}]`)}, "needs its question"},
+		{&Request{Questions: json.RawMessage(`[{"type":"confirm","question":"Go?","header":"Confirm","default":"yes"}]`)}, "must be Yes or No"},
+		{&Request{Questions: json.RawMessage(`[{"type":"input","question":"Name?","header":"Input","default":"\u0007"}]`)}, "the default must not be empty"},
+		{&Request{Questions: json.RawMessage(`[{"type":"confirm","question":"Go?","header":"Confirm","default":"Yes"},{"type":"confirm","question":"Again?","header":"Again","default":"Yes"}]`)}, "the questions are not valid"},
+		{&Request{From: strings.Repeat("x", 201), Questions: json.RawMessage(questionsJSON)}, "from must be at most 200"},
+		{&Request{Cwd: "a\x00b", Questions: json.RawMessage(questionsJSON)}, "NUL"},
 	} {
 		_, err := in.client.Ask(context.Background(), c.req, nil)
 		var refused *RefusedError
@@ -300,13 +302,13 @@ func TestAskRefused(t *testing.T) {
 		}
 	}
 	// The problems are listed as askuser validate lists them.
-	_, err := in.client.Ask(context.Background(), &Request{Kind: KindAsk, Questions: json.RawMessage(five)}, nil)
+	_, err := in.client.Ask(context.Background(), &Request{Questions: json.RawMessage(five)}, nil)
 	var refused *RefusedError
 	if !errors.As(err, &refused) || !reflect.DeepEqual(refused.Body.Problems, []string{"questions[0].options: must have at most 4 items (got 5)"}) {
 		t.Errorf("problems: %v", err)
 	}
 	// With the asker's own limits, the same set is queued.
-	got := ask(context.Background(), in.client, &Request{Kind: KindAsk, Questions: json.RawMessage(five), Limits: &schema.Limits{MaxOptions: 6}})
+	got := ask(context.Background(), in.client, &Request{Questions: json.RawMessage(five), Limits: &schema.Limits{MaxOptions: 6}})
 	s := waitFor(t, in.q, 1)[0]
 	if len(s.Questions[0].Options) != 5 {
 		t.Errorf("queued %+v", s)
@@ -721,7 +723,7 @@ func TestTCPToken(t *testing.T) {
 		t.Fatalf("with the token: %v", err)
 	}
 	got := ask(context.Background(), good, askRequest())
-	_ = q.Answer(waitFor(t, q, 1)[0], Reply{Answers: []prompt.Answer{{Labels: []string{"PostgreSQL"}}}})
+	_ = q.Answer(waitFor(t, q, 1)[0], []prompt.Answer{{Labels: []string{"PostgreSQL"}}})
 	if r := result(t, got, 5*time.Second); r.err != nil || r.e.Answers[0].Labels[0] != "PostgreSQL" {
 		t.Errorf("ask over TCP: %+v, %v", r.e, r.err)
 	}

@@ -25,7 +25,7 @@ var (
 		{Label: "Search", Description: "Full text"},
 		{Label: "Export", Description: "As JSON"},
 	}}
-	text = schema.Question{Question: "What should it be called?", Header: "Name", Type: schema.TypeText, Placeholder: "UserCard"}
+	text = schema.Question{Question: "What should it be called?", Header: "Name", Kind: schema.KindText, Placeholder: "UserCard"}
 )
 
 // requestedJSON is the form's schema as the client receives it.
@@ -304,7 +304,7 @@ func TestFormFieldsAreOneLine(t *testing.T) {
 	multiLine := schema.Question{Question: "Which parts?", Header: "Parts", MultiSelect: true, Options: []schema.Option{
 		{Label: "Head", Description: "Top\nof the page"}, {Label: "Foot", Description: "Bottom"},
 	}}
-	textLines := schema.Question{Question: "Name it,\nplease.", Header: "Name", Type: schema.TypeText, Placeholder: "Card"}
+	textLines := schema.Question{Question: "Name it,\nplease.", Header: "Name", Kind: schema.KindText, Placeholder: "Card"}
 	qs := []schema.Question{q, multiLine, textLines}
 	_, again, err := Outcome(qs, "", &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1": "Grid", "q1_other": "x"}})
 	if err != nil || again == nil {

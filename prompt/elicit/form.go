@@ -27,6 +27,19 @@ func otherField(i int) string        { return choiceField(i) + "_other" }
 func boxField(i, j int) string       { return choiceField(i) + "_option" + strconv.Itoa(j+1) }
 func legacyForm(version string) bool { return version != "" && version < titledEnums }
 
+// typedField is the field of what the person types for question i (q):
+// the answer itself for typed text, the answer of their own (Other) for a
+// choice, and none ("") for a yes/no question.
+func typedField(q schema.Question, i int) string {
+	switch {
+	case q.Kind.Typed():
+		return choiceField(i)
+	case q.Kind == schema.KindChoice:
+		return otherField(i)
+	}
+	return ""
+}
+
 // property is the schema of one form field: a subset of JSON Schema that
 // every elicitation form allows.
 type property struct {
@@ -123,16 +136,14 @@ func form(qs []schema.Question, version string, problems map[int]string, last ma
 		}
 		desc := describe(q, len(qs) > 1)
 		title := prompt.Display(q.Header)
+		var p property
 		switch {
-		case q.IsText():
+		case q.Kind.Typed():
 			if q.Placeholder != "" {
 				desc = joinParts(desc, "For example: "+prompt.Display(q.Placeholder))
 			}
-			p := property{Type: "string", Title: title, Description: desc, MinLength: 1, MaxLength: prompt.MaxOtherLength}
-			fill(&p, choiceField(i))
-			r.fields = append(r.fields, field{choiceField(i), p})
+			p = property{Type: "string", Title: title, Description: desc, MinLength: 1, MaxLength: schema.MaxOtherLength}
 			r.required = append(r.required, choiceField(i))
-			continue
 		case q.MultiSelect && legacy:
 			for j, o := range q.Options {
 				p := property{Type: "boolean", Title: title + ": " + prompt.Display(o.Label), Description: oneLine(o.Description)}
@@ -143,23 +154,27 @@ func form(qs []schema.Question, version string, problems map[int]string, last ma
 				r.fields = append(r.fields, field{boxField(i, j), p})
 			}
 		case q.MultiSelect:
-			p := property{Type: "array", Title: title + " (choose any)", Description: desc, Items: &items{AnyOf: choices(q)}}
-			fill(&p, choiceField(i))
-			r.fields = append(r.fields, field{choiceField(i), p})
+			p = property{Type: "array", Title: title + " (choose any)", Description: desc, Items: &items{AnyOf: choices(q)}}
 		case legacy:
-			p := property{Type: "string", Title: title, Description: desc}
+			p = property{Type: "string", Title: title, Description: desc}
 			for _, c := range choices(q) {
 				p.Enum = append(p.Enum, c.Const)
 				p.EnumNames = append(p.EnumNames, c.Title)
 			}
-			fill(&p, choiceField(i))
-			r.fields = append(r.fields, field{choiceField(i), p})
 		default:
-			p := property{Type: "string", Title: title, Description: desc, OneOf: choices(q)}
+			p = property{Type: "string", Title: title, Description: desc, OneOf: choices(q)}
+		}
+		if p.Type != "" { // boxes to tick have no field of their own
+			if q.Default != "" {
+				p.Default = q.Default
+			}
 			fill(&p, choiceField(i))
 			r.fields = append(r.fields, field{choiceField(i), p})
 		}
-		other := property{Type: "string", Title: title + ": your own answer", MaxLength: prompt.MaxOtherLength,
+		if q.Kind != schema.KindChoice {
+			continue
+		}
+		other := property{Type: "string", Title: title + ": your own answer", MaxLength: schema.MaxOtherLength,
 			Description: "Optional: type your own answer instead of choosing an option."}
 		if q.MultiSelect {
 			other.Description = "Optional: your own answer, added to the options you chose."

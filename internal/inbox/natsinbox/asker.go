@@ -87,7 +87,7 @@ func (c *client) Ask(ctx context.Context, req *inbox.Request, queued func(ahead 
 	defer conn.close()
 	// Questions too large for the server are refused now, rather than
 	// after a wait for an inbox to seal them to.
-	if n := len(req.Questions) + len(req.Message) + sealOverhead; int64(n) > conn.nc.MaxPayload() {
+	if n := len(req.Questions) + sealOverhead; int64(n) > conn.nc.MaxPayload() {
 		return inbox.Event{}, tooLarge(c.addr, conn, n)
 	}
 	to, keyKnown, err := c.recipient(ctx, conn)

@@ -38,7 +38,7 @@ func schemaJSON(t *testing.T) []byte {
 const questionsJSON = `[{"question":"Which database should we use?","header":"Database","options":[{"label":"PostgreSQL","description":"Relational"},{"label":"SQLite","description":"Embedded"}],"multiSelect":false}]`
 
 func askRequest() *inbox.Request {
-	return &inbox.Request{Kind: inbox.KindAsk, From: "test", Cwd: "/src/api", PID: 42, Questions: json.RawMessage(questionsJSON)}
+	return &inbox.Request{From: "test", Cwd: "/src/api", PID: 42, Questions: json.RawMessage(questionsJSON)}
 }
 
 // lines collects what an inbox says to its person.
@@ -138,7 +138,7 @@ func result(t *testing.T, ch <-chan askResult, within time.Duration) askResult {
 
 func answer(t *testing.T, q *inbox.Queue, s *inbox.Set, label string) {
 	t.Helper()
-	if err := q.Answer(s, inbox.Reply{Answers: []prompt.Answer{{Labels: []string{label}}}}); err != nil {
+	if err := q.Answer(s, []prompt.Answer{{Labels: []string{label}}}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -154,7 +154,7 @@ func TestAnswered(t *testing.T) {
 	if set.From != "test" || set.Questions[0].Header != "Database" {
 		t.Fatalf("queued %+v", set)
 	}
-	if err := in.q.Answer(set, inbox.Reply{Answers: []prompt.Answer{{Labels: []string{"SQLite"}, Note: "small"}}}); err != nil {
+	if err := in.q.Answer(set, []prompt.Answer{{Labels: []string{"SQLite"}, Note: "small"}}); err != nil {
 		t.Fatal(err)
 	}
 	r := result(t, res, 10*time.Second)
@@ -182,7 +182,7 @@ func TestTwoInboxesRace(t *testing.T) {
 				defer wg.Done()
 				// A set ended here by the other inbox first is not
 				// answered twice.
-				if err := in.q.Answer(sets[i], inbox.Reply{Answers: []prompt.Answer{{Labels: []string{labels[i]}}}}); err != nil && !errors.Is(err, inbox.ErrEnded) {
+				if err := in.q.Answer(sets[i], []prompt.Answer{{Labels: []string{labels[i]}}}); err != nil && !errors.Is(err, inbox.ErrEnded) {
 					t.Error(err)
 				}
 			}()
@@ -207,7 +207,7 @@ func TestTwoInboxesRace(t *testing.T) {
 		notSent := fmt.Sprintf("Your answer to the questions from test was not sent: they were answered elsewhere (by %s) first.\n", names[winner])
 		want := saidBefore[1-winner]
 		if lost.State != inbox.Answered || lost.Reason != "by "+names[winner] {
-			if lost.State != inbox.Answered || lost.Reason != "" || len(lost.Reply.Answers) != 1 || lost.Reply.Answers[0].Labels[0] != labels[1-winner] {
+			if lost.State != inbox.Answered || lost.Reason != "" || len(lost.Answers) != 1 || lost.Answers[0].Labels[0] != labels[1-winner] {
 				t.Fatalf("trial %d: the loser's set ended %+v", trial, lost)
 			}
 			want += notSent
@@ -445,7 +445,7 @@ func TestTooLarge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	req := &inbox.Request{Kind: inbox.KindInput, Message: strings.Repeat("x", 5000)}
+	req := &inbox.Request{Questions: json.RawMessage(`[{"type":"input","question":"` + strings.Repeat("x", 5000) + `","header":"Input"}]`)}
 	_, err = a.Dial().Ask(context.Background(), req, nil)
 	var server *inbox.ServerError
 	if !errors.As(err, &server) || !strings.Contains(err.Error(), "raise its max_payload") {
@@ -458,7 +458,7 @@ func TestTooLarge(t *testing.T) {
 func TestRefused(t *testing.T) {
 	_, a, id := setup(t)
 	startInbox(t, a, id, "one")
-	req := &inbox.Request{Kind: inbox.KindAsk, From: "test", Questions: []byte(`[{"question":"Q?","header":"H","options":[],"multiSelect":false}]`)}
+	req := &inbox.Request{From: "test", Questions: []byte(`[{"question":"Q?","header":"H","options":[],"multiSelect":false}]`)}
 	_, err := a.Dial().Ask(context.Background(), req, nil)
 	var refused *inbox.RefusedError
 	if !errors.As(err, &refused) || refused.Status != 400 || len(refused.Body.Problems) == 0 {

@@ -172,8 +172,8 @@ func (l *Line) showHeader(s *inbox.Set, more int, in *lines) (guard time.Time) {
 
 // lineResult is what the line asker of one set gave.
 type lineResult struct {
-	reply inbox.Reply
-	err   error
+	answers []prompt.Answer
+	err     error
 }
 
 // askSet asks s with line prompts until it is answered, a command is
@@ -186,14 +186,7 @@ func (l *Line) askSet(ctx context.Context, s *inbox.Set, in *lines, guard time.T
 	answered := make(chan lineResult, 1)
 	go func() {
 		var r lineResult
-		switch s.Kind {
-		case inbox.KindConfirm:
-			r.reply.Yes, r.err = prompt.Confirm(askCtx, asker, s.Message, s.DefaultYes)
-		case inbox.KindInput:
-			r.reply.Text, r.err = prompt.Input(askCtx, asker, s.Message, s.Placeholder, s.DefaultText)
-		default:
-			r.reply.Answers, r.err = asker.Ask(askCtx, s.Questions)
-		}
+		r.answers, r.err = asker.Ask(askCtx, s.Questions)
 		answered <- r
 	}()
 
@@ -235,7 +228,7 @@ func (l *Line) settle(ctx context.Context, s *inbox.Set, cmd string, r lineResul
 			return false, nil
 		}
 	case r.err == nil:
-		switch err := l.Queue.Answer(s, r.reply); {
+		switch err := l.Queue.Answer(s, r.answers); {
 		case err == nil:
 			l.say(fmt.Sprintf("✔ Sent to %s.", from))
 			l.moved = true

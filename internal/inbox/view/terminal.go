@@ -192,27 +192,18 @@ func (s *Terminal) present(ctx context.Context, set *inbox.Set) (why string, qui
 		case <-setCtx.Done():
 		}
 	}()
-	var r inbox.Reply
-	var asked error
-	switch set.Kind {
-	case inbox.KindConfirm:
-		r.Yes, asked = prompt.Confirm(setCtx, s.ui, set.Message, set.DefaultYes)
-	case inbox.KindInput:
-		r.Text, asked = prompt.Input(setCtx, s.ui, set.Message, set.Placeholder, set.DefaultText)
-	default:
-		r.Answers, asked = s.ui.Ask(setCtx, set.Questions)
-	}
+	answers, asked := s.ui.Ask(setCtx, set.Questions)
 
 	from := prompt.Display(source(set, s.home))
 	var key *tui.KeyError
 	switch {
 	case asked == nil:
-		switch err := s.queue.Answer(set, r); {
+		switch err := s.queue.Answer(set, answers); {
 		case err == nil:
 			// A line that cannot be printed is not reported here: the
 			// screen drawn next goes to the same terminal, and reports
 			// it.
-			_ = s.ui.PrintSummary(from+" · ", summarize(set, r))
+			_ = s.ui.PrintSummary(from+" · ", prompt.Summarize(set.Questions, answers))
 			return "", false, nil
 		case !errors.Is(err, inbox.ErrEnded):
 			// The terminal UI gives only answers that fit: this is a bug.
@@ -261,21 +252,6 @@ func (s *Terminal) ended(set *inbox.Set, from string) (why string, quit bool) {
 		return "", true
 	}
 	return arrived, false
-}
-
-// summarize is what the line left for an answered set says.
-func summarize(set *inbox.Set, r inbox.Reply) []prompt.Summary {
-	switch set.Kind {
-	case inbox.KindConfirm:
-		answer := "No"
-		if r.Yes {
-			answer = "Yes"
-		}
-		return []prompt.Summary{{Asked: set.Message, Answer: answer}}
-	case inbox.KindInput:
-		return []prompt.Summary{{Asked: set.Message, Answer: r.Text}}
-	}
-	return prompt.Summarize(set.Questions, r.Answers)
 }
 
 // banner is the line above every screen of a set: where it came from, how
