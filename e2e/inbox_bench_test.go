@@ -103,7 +103,7 @@ func benchAskers(b *testing.B, transport string, n, rate int) (p50, p95 time.Dur
 		go func() {
 			defer wg.Done()
 			req := &inbox.Request{Questions: confirmDeploy, From: fmt.Sprintf("asker-%d", i)}
-			_, _ = inbox.Dial(a).Ask(ctx, req, nil)
+			_, _ = a.Dial().Ask(ctx, req, nil)
 		}()
 	}
 	tick.Stop()
@@ -169,8 +169,8 @@ func readArrivals(r io.Reader, arrived []time.Time) error {
 func waitReady(b *testing.B, screen *screenOut, a inbox.Addr) {
 	deadline := time.Now().Add(time.Minute)
 	for time.Now().Before(deadline) {
-		if a.Remote == nil {
-			if _, err := inbox.Dial(a).Probe(context.Background()); err == nil {
+		if !a.Durable() {
+			if _, err := a.Dial().Probe(context.Background()); err == nil {
 				return
 			}
 		} else if strings.Contains(screen.String(), "Askers anywhere reach this inbox") {

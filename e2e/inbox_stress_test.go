@@ -56,7 +56,7 @@ func TestInboxStress(t *testing.T) {
 		if p.questions == nil {
 			args = []string{"confirm", p.confirm}
 		}
-		p.asker = startAsker(t, in.addr.Path, dir, p.name, args...)
+		p.asker = startAsker(t, string(in.addr), dir, p.name, args...)
 	}
 	// Every set waits before the first is answered; then half the victims
 	// are killed at random moments, wherever their sets are in the queue,

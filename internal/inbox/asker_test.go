@@ -22,8 +22,8 @@ var questions = []schema.Question{
 	{Question: "Which features?", Header: "Features", MultiSelect: true, Options: []schema.Option{{Label: "Auth", Description: "a"}, {Label: "Search", Description: "b"}}},
 }
 
-func newAsker(a Addr, out *testutil.Buffer) *Asker {
-	return NewAsker(AskerOptions{Client: NewClient(a), From: "tests", Cwd: "/src", PID: 7, Out: out})
+func newAsker(a Addr, out *testutil.Buffer) prompt.Asker {
+	return NewAsker(AskerOptions{Addr: a, From: "tests", Cwd: "/src", Out: out})
 }
 
 // shown waits for the queue's shown set.
@@ -58,7 +58,7 @@ func TestAskerAnswered(t *testing.T) {
 		done <- outcome{got, err}
 	}()
 	s := shown(t, q)
-	if s.From != "tests" || s.Cwd != "/src" || s.PID != 7 || !reflect.DeepEqual(s.Questions, questions) {
+	if s.From != "tests" || s.Cwd != "/src" || !reflect.DeepEqual(s.Questions, questions) {
 		t.Fatalf("the inbox got %+v", s)
 	}
 	reply := []prompt.Answer{{Labels: []string{"SQLite"}, Note: "small is fine"}, {Labels: []string{"Auth", "Search"}, Other: "SSO"}}
@@ -69,7 +69,7 @@ func TestAskerAnswered(t *testing.T) {
 	if r.err != nil || !reflect.DeepEqual(r.answers, reply) {
 		t.Errorf("Ask = %+v, %v", r.answers, r.err)
 	}
-	if got, want := out.String(), "Waiting for an answer in the inbox (askuser inbox) at "+a.Path+"…\n"; got != want {
+	if got, want := out.String(), "Waiting for an answer in the inbox (askuser inbox) at "+string(a)+"…\n"; got != want {
 		t.Errorf("stderr %q, want %q", got, want)
 	}
 }
@@ -91,7 +91,7 @@ func TestAskSaysWhatIsAhead(t *testing.T) {
 	for !strings.Contains(out.String(), "\n") && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
-	if want := "Waiting for an answer in the inbox (askuser inbox) at " + a.Path + "… 2 sets of questions are ahead of this one.\n"; out.String() != want {
+	if want := "Waiting for an answer in the inbox (askuser inbox) at " + string(a) + "… 2 sets of questions are ahead of this one.\n"; out.String() != want {
 		t.Errorf("stderr %q, want %q", out.String(), want)
 	}
 }
@@ -156,7 +156,7 @@ func TestInboxQuits(t *testing.T) {
 	select {
 	case err := <-done:
 		var unavailable *prompt.UnavailableError
-		if !errors.As(err, &unavailable) || err.Error() != "the inbox at "+a.Path+" closed before the questions were answered (the person quit the inbox)" {
+		if !errors.As(err, &unavailable) || err.Error() != "the inbox at "+string(a)+" closed before the questions were answered (the person quit the inbox)" {
 			t.Errorf("Ask = %v", err)
 		}
 	case <-time.After(2 * time.Second):
@@ -188,17 +188,17 @@ func TestWithdrawn(t *testing.T) {
 }
 
 func TestNoInbox(t *testing.T) {
-	a := Addr{Path: filepath.Join(t.TempDir(), "none.sock")}
+	a := SocketAddr(filepath.Join(t.TempDir(), "none.sock"))
 	_, err := newAsker(a, new(testutil.Buffer)).Ask(context.Background(), questions)
 	var unavailable *prompt.UnavailableError
-	if !errors.As(err, &unavailable) || err.Error() != "no inbox answers at "+a.Path+": start one with 'askuser inbox' in a terminal the person sees" {
+	if !errors.As(err, &unavailable) || err.Error() != "no inbox answers at "+string(a)+": start one with 'askuser inbox' in a terminal the person sees" {
 		t.Errorf("Ask = %v", err)
 	}
 }
 
 // fakeInbox answers every set with the event given, whatever it says: an
 // inbox of another version, or a broken one.
-func fakeInbox(t *testing.T, event string) Addr {
+func fakeInbox(t *testing.T, event string) SocketAddr {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "inbox.sock")
 	ln, err := net.Listen("unix", path)
@@ -216,7 +216,7 @@ func fakeInbox(t *testing.T, event string) Addr {
 	})}
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close() })
-	return Addr{Path: path}
+	return SocketAddr(path)
 }
 
 // An answer that does not fit the questions is never printed: the asker
@@ -224,7 +224,7 @@ func fakeInbox(t *testing.T, event string) Addr {
 func TestAnswerNeverInvented(t *testing.T) {
 	for _, c := range []struct {
 		event string
-		ask   func(*Asker) (any, error)
+		ask   func(prompt.Asker) (any, error)
 	}{
 		{`{"event":"answered","answers":[{"labels":["MySQL"]},{"labels":["Auth"]}]}`, askAll},
 		{`{"event":"answered","answers":[{"labels":["SQLite"]}]}`, askAll},
@@ -242,10 +242,10 @@ func TestAnswerNeverInvented(t *testing.T) {
 	}
 }
 
-func askAll(a *Asker) (any, error) { return a.Ask(context.Background(), questions) }
+func askAll(a prompt.Asker) (any, error) { return a.Ask(context.Background(), questions) }
 
-func askOne(q schema.Question) func(*Asker) (any, error) {
-	return func(a *Asker) (any, error) { return a.Ask(context.Background(), []schema.Question{q}) }
+func askOne(q schema.Question) func(prompt.Asker) (any, error) {
+	return func(a prompt.Asker) (any, error) { return a.Ask(context.Background(), []schema.Question{q}) }
 }
 
 // An inbox that dies while the questions wait ends the asker at once,
@@ -255,7 +255,7 @@ func TestInboxGone(t *testing.T) {
 	start := time.Now()
 	_, err := newAsker(a, new(testutil.Buffer)).Ask(context.Background(), questions)
 	var unavailable *prompt.UnavailableError
-	if !errors.As(err, &unavailable) || err.Error() != "the inbox at "+a.Path+" went away before the questions were answered" || time.Since(start) > 2*time.Second {
+	if !errors.As(err, &unavailable) || err.Error() != "the inbox at "+string(a)+" went away before the questions were answered" || time.Since(start) > 2*time.Second {
 		t.Errorf("Ask = %v after %s", err, time.Since(start))
 	}
 }

@@ -16,7 +16,7 @@ import (
 //	POST /v1/ask     Request → 200, a stream of Events (one JSON object a
 //	                 line, flushed as each is written) that stays open until
 //	                 the set ends: "queued" at once, "wait" every
-//	                 Heartbeat, and exactly one final event: "answered",
+//	                 heartbeat, and exactly one final event: "answered",
 //	                 "cancelled" or "closed".
 //
 // An asker withdraws its set by closing its connection: nothing else is
@@ -24,17 +24,17 @@ import (
 // refused gets a status other than 200 and an ErrorBody.
 const (
 	PathStatus = "/v1/status"
-	PathAsk    = "/v1/ask"
+	pathAsk    = "/v1/ask"
 	// Version is the protocol's version, in Status and in the paths.
 	Version = 1
 	// Name is Status.Inbox: what tells an inbox from another server.
 	Name = "askuser"
 )
 
-// Heartbeat is how often the inbox writes a "wait" event to each waiting
+// heartbeat is how often the inbox writes a "wait" event to each waiting
 // asker, so that each side learns that the other is gone even where the
 // end of a connection is not seen (TCP across machines).
-const Heartbeat = time.Second
+const heartbeat = time.Second
 
 // Status is the reply to GET /v1/status.
 type Status struct {
@@ -50,7 +50,6 @@ type Request struct {
 	From string `json:"from,omitempty"`
 	// Cwd is the asker's working directory, shown when From is "".
 	Cwd string `json:"cwd,omitempty"`
-	PID int    `json:"pid,omitempty"`
 
 	// Questions are the questions, as the input format writes them, or
 	// the one question of askuser confirm or input (a kind asked alone,
@@ -70,8 +69,8 @@ type Request struct {
 
 // The events of the stream that answers POST /v1/ask.
 const (
-	EventQueued    = "queued"    // the set is in the queue; Ahead sets are before it
-	EventWait      = "wait"      // the heartbeat
+	eventQueued    = "queued"    // the set is in the queue; Ahead sets are before it
+	eventWait      = "wait"      // the heartbeat
 	EventAnswered  = "answered"  // final: Answers
 	EventCancelled = "cancelled" // final: the person cancelled the set
 	EventClosed    = "closed"    // final: the inbox is quitting; Reason says why

@@ -21,7 +21,6 @@ type Set struct {
 	// From is the name the asker gave, or "" (see Source).
 	From string
 	Cwd  string
-	PID  int
 	// Arrived is when the set was queued, or, when it was set before,
 	// when its asker first asked it (a transport whose sets outlive the
 	// inbox knows).
@@ -111,8 +110,8 @@ type End struct {
 // already ended: answered in another view, withdrawn, or closed.
 var ErrEnded = errors.New("the set has already ended")
 
-// ErrClosed is the error of a set added to a queue that is closed.
-var ErrClosed = errors.New("the inbox is closing")
+// errClosed is the error of a set added to a queue that is closed.
+var errClosed = errors.New("the inbox is closing")
 
 // Queue is the inbox's queue of waiting sets, in the order they arrived,
 // and the one source of truth that the HTTP handlers and every view of the
@@ -193,12 +192,12 @@ func (q *Queue) Len() int {
 // Add queues s and returns how many sets wait before it. The set's
 // questions must have been validated (the server validates what arrives),
 // and its ID and end are the queue's to set, as Arrived is when it is
-// zero. It fails with ErrClosed once the queue is closed.
+// zero. It fails with errClosed once the queue is closed.
 func (q *Queue) Add(s *Set) (ahead int, err error) {
 	q.mu.Lock()
 	if q.closed {
 		q.mu.Unlock()
-		return 0, ErrClosed
+		return 0, errClosed
 	}
 	q.lastID++
 	s.ID = q.lastID

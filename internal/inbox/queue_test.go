@@ -184,7 +184,7 @@ func TestQueueClose(t *testing.T) {
 			t.Errorf("%s ended %+v", s.From, e)
 		}
 	}
-	if _, err := q.Add(askSet("late")); !errors.Is(err, ErrClosed) {
+	if _, err := q.Add(askSet("late")); !errors.Is(err, errClosed) {
 		t.Errorf("add after close: %v", err)
 	}
 	if !q.Snapshot().Closed {

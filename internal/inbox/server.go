@@ -35,8 +35,9 @@ const (
 
 // Server serves a Queue to askers: with net/http on the inbox's Unix socket
 // (SocketListener) and over TCP behind the token (TCPListener), or through
-// the Listener of a Remote address. Each net/http listener gets a
-// localhttp.Server, with its limits on the time and size of requests.
+// the Listener of an address on a server (NATS). Each net/http listener
+// gets a localhttp.Server, with its limits on the time and size of
+// requests.
 type Server struct {
 	queue   *Queue
 	schemas schemaCache
@@ -132,12 +133,12 @@ func (s *Server) OnClose(stop func()) {
 
 // Handler is the protocol's handler, the same behind every transport
 // that carries HTTP.
-func (s *Server) Handler() http.Handler {
+func (s *Server) handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET "+PathStatus, s.serveStatus)
-	mux.HandleFunc("POST "+PathAsk, s.serveAsk)
+	mux.HandleFunc("POST "+pathAsk, s.serveAsk)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, http.StatusNotFound, ErrorBody{Error: "not found: an askuser inbox serves " + PathStatus + " and " + PathAsk})
+		writeError(w, http.StatusNotFound, ErrorBody{Error: "not found: an askuser inbox serves " + PathStatus + " and " + pathAsk})
 	})
 	return mux
 }
@@ -214,11 +215,11 @@ func (s *Server) streamWait(w http.ResponseWriter, r *http.Request, set *Set, ah
 		}
 		return rc.Flush()
 	}
-	if send(Event{Event: EventQueued, Ahead: ahead}) != nil {
+	if send(Event{Event: eventQueued, Ahead: ahead}) != nil {
 		s.queue.Withdraw(set, "the asker went away")
 		return
 	}
-	t := time.NewTicker(Heartbeat)
+	t := time.NewTicker(heartbeat)
 	defer t.Stop()
 	for {
 		select {
@@ -231,7 +232,7 @@ func (s *Server) streamWait(w http.ResponseWriter, r *http.Request, set *Set, ah
 			s.queue.Withdraw(set, "the asker stopped waiting")
 			return
 		case <-t.C:
-			if send(Event{Event: EventWait}) != nil {
+			if send(Event{Event: eventWait}) != nil {
 				s.queue.Withdraw(set, "the asker went away")
 				return
 			}
@@ -258,7 +259,7 @@ func FinalEvent(set *Set) (Event, bool) {
 // the set it asks, or why it is refused. Nothing from the wire is trusted:
 // the questions are validated again against the schema.
 func (s *Server) Check(req *Request) (*Set, *ErrorBody) {
-	set := &Set{PID: req.PID}
+	set := &Set{}
 	var err error
 	if set.From, err = cleanField("from", req.From, maxFromLength); err != nil {
 		return nil, &ErrorBody{Error: err.Error()}

@@ -37,8 +37,8 @@ func schemaJSON(t *testing.T) []byte {
 type testInbox struct {
 	q      *Queue
 	srv    *Server
-	addr   Addr
-	client *Client
+	addr   SocketAddr
+	client *client
 }
 
 func startInbox(t *testing.T) *testInbox {
@@ -52,14 +52,14 @@ func startInbox(t *testing.T) *testInbox {
 	srv := NewServer(q, schemaJSON(t))
 	_ = SocketListener{Listener: ln}.Serve(context.Background(), srv)
 	t.Cleanup(func() { srv.Close("the test is over") })
-	a := Addr{Path: path}
-	return &testInbox{q: q, srv: srv, addr: a, client: NewClient(a)}
+	a := SocketAddr(path)
+	return &testInbox{q: q, srv: srv, addr: a, client: newClient(a, path, TCPAddr{})}
 }
 
 const questionsJSON = `[{"question":"Which database?","header":"Database","options":[{"label":"PostgreSQL","description":"a"},{"label":"SQLite","description":"b"}],"multiSelect":false}]`
 
 func askRequest() *Request {
-	return &Request{From: "test", Cwd: "/src/api", PID: 42, Questions: json.RawMessage(questionsJSON)}
+	return &Request{From: "test", Cwd: "/src/api", Questions: json.RawMessage(questionsJSON)}
 }
 
 type askResult struct {
@@ -68,7 +68,7 @@ type askResult struct {
 }
 
 // ask starts c.Ask and returns where its result arrives.
-func ask(ctx context.Context, c *Client, req *Request) <-chan askResult {
+func ask(ctx context.Context, c Transport, req *Request) <-chan askResult {
 	ch := make(chan askResult, 1)
 	go func() {
 		e, err := c.Ask(ctx, req, nil)
@@ -111,7 +111,7 @@ func TestAskAnswered(t *testing.T) {
 	in := startInbox(t)
 	got := ask(context.Background(), in.client, askRequest())
 	s := waitFor(t, in.q, 1)[0]
-	if s.From != "test" || s.Cwd != "/src/api" || s.PID != 42 || len(s.Questions) != 1 || s.Questions[0].Options[1].Label != "SQLite" {
+	if s.From != "test" || s.Cwd != "/src/api" || len(s.Questions) != 1 || s.Questions[0].Options[1].Label != "SQLite" {
 		t.Fatalf("queued %+v", s)
 	}
 	if err := in.q.Answer(s, []prompt.Answer{{Labels: []string{"SQLite"}, Note: "small"}}); err != nil {
@@ -175,7 +175,7 @@ func TestAskClosed(t *testing.T) {
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("the askers were told after %s", d)
 	}
-	if _, err := os.Lstat(in.addr.Path); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Lstat(string(in.addr)); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("the socket is left behind: %v", err)
 	}
 	// Nothing answers there any more.
@@ -214,7 +214,7 @@ func TestAskWithdrawn(t *testing.T) {
 // rawAsk posts body to the inbox over its socket and returns the reply.
 func rawAsk(t *testing.T, in *testInbox, body io.Reader, length int64) *http.Response {
 	t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, "http://inbox"+PathAsk, body)
+	req, _ := http.NewRequest(http.MethodPost, "http://inbox"+pathAsk, body)
 	req.ContentLength = length
 	resp, err := in.client.hc.Do(req)
 	if err != nil {
@@ -268,7 +268,7 @@ func TestHeartbeat(t *testing.T) {
 			t.Fatalf("read %q, %v; want %s", line, err, want)
 		}
 	}
-	if d := time.Since(start); d < Heartbeat || d > 4*Heartbeat {
+	if d := time.Since(start); d < heartbeat || d > 4*heartbeat {
 		t.Errorf("two heartbeats took %s", d)
 	}
 }
@@ -325,7 +325,7 @@ func TestAskRefused(t *testing.T) {
 func TestAskTooLarge(t *testing.T) {
 	in := startInbox(t)
 	exchange := func(header string, body io.Reader) int {
-		c, err := net.Dial("unix", in.addr.Path)
+		c, err := net.Dial("unix", string(in.addr))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -363,22 +363,22 @@ func TestAskTooLarge(t *testing.T) {
 func TestAllowPeer(t *testing.T) {
 	self := 1000
 	for _, c := range []struct {
-		cred Cred
+		cred credentials
 		err  error
 		ok   bool
 	}{
-		{Cred{Known: true, UID: 1000}, nil, true},
-		{Cred{Known: true, UID: 1001}, nil, false},
-		{Cred{Known: true, UID: 0}, nil, false},
-		{Cred{}, nil, false},
-		{Cred{}, syscall.EBADF, false},
-		{Cred{}, errNoPeerCred, true},
+		{credentials{Known: true, UID: 1000}, nil, true},
+		{credentials{Known: true, UID: 1001}, nil, false},
+		{credentials{Known: true, UID: 0}, nil, false},
+		{credentials{}, nil, false},
+		{credentials{}, syscall.EBADF, false},
+		{credentials{}, errNoPeerCred, true},
 	} {
 		if err := allowPeer(c.cred, c.err, self); (err == nil) != c.ok {
 			t.Errorf("allowPeer(%+v, %v) = %v", c.cred, c.err, err)
 		}
 	}
-	if err := allowPeer(Cred{Known: true, UID: 1001}, nil, self); err == nil || !strings.Contains(err.Error(), "another user's (uid 1001, not 1000)") {
+	if err := allowPeer(credentials{Known: true, UID: 1001}, nil, self); err == nil || !strings.Contains(err.Error(), "another user's (uid 1001, not 1000)") {
 		t.Errorf("refusal: %v", err)
 	}
 }
@@ -401,7 +401,7 @@ func TestSocketRefusesAnotherUser(t *testing.T) {
 	srv := NewServer(q, schemaJSON(t))
 	_ = SocketListener{Listener: ln}.Serve(context.Background(), srv)
 	defer srv.Close("over")
-	c := NewClient(Addr{Path: path})
+	c := SocketAddr(path).Dial()
 	if _, err := c.Probe(context.Background()); err == nil {
 		t.Error("a stranger's probe was answered")
 	}
@@ -417,9 +417,9 @@ func TestSocketRefusesAnotherUser(t *testing.T) {
 // process.
 func TestClientRefusesAnotherUsersInbox(t *testing.T) {
 	in := startInbox(t)
-	_, err := dialSocket(context.Background(), new(net.Dialer).DialContext, in.addr.Path, os.Getuid()+1)
+	_, err := dialSocket(context.Background(), new(net.Dialer).DialContext, string(in.addr), os.Getuid()+1)
 	var blocked *BlockedError
-	if !errors.As(err, &blocked) || !blocked.Another() {
+	if !errors.As(err, &blocked) || !blocked.another() {
 		t.Errorf("dial as another user: %v", err)
 	}
 }
@@ -444,19 +444,19 @@ func TestBlockedErrors(t *testing.T) {
 		want    []string
 	}{
 		{"EPERM", refuse(syscall.EPERM), self, false, []string{
-			"the inbox's socket at " + in.addr.Path + " is there, but this command may not connect to it (connect: operation not permitted): a sandbox or a security policy around the command blocks it.\n",
+			"the inbox's socket at " + string(in.addr) + " is there, but this command may not connect to it (connect: operation not permitted): a sandbox or a security policy around the command blocks it.\n",
 			"In Codex, reach the person through askuser's MCP server (askuser mcp), which runs outside the sandbox, or use its workspace-write sandbox (--sandbox workspace-write) with sandbox_workspace_write.network_access = true in ~/.codex/config.toml.",
 		}},
 		{"EACCES", refuse(syscall.EACCES), self, false, []string{"(connect: permission denied): a sandbox"}},
 		{"another user's", new(net.Dialer).DialContext, self + 1, true, []string{
-			"the inbox at " + in.addr.Path + " is another user's (" + userName(self) + "), and askuser asks only in an inbox of the user it runs as (" + userName(self+1) + ").\n",
+			"the inbox at " + string(in.addr) + " is another user's (" + userName(self) + "), and askuser asks only in an inbox of the user it runs as (" + userName(self+1) + ").\n",
 			"Run 'askuser inbox' as " + userName(self+1) + " and answer there",
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := dialSocket(context.Background(), c.dial, in.addr.Path, c.self)
+			_, err := dialSocket(context.Background(), c.dial, string(in.addr), c.self)
 			var blocked *BlockedError
-			if !errors.As(err, &blocked) || blocked.Another() != c.another {
+			if !errors.As(err, &blocked) || blocked.another() != c.another {
 				t.Fatalf("dial: %v", err)
 			}
 			text := WithHint(&UnreachableError{Addr: in.addr, Err: err}).Error()
@@ -468,7 +468,7 @@ func TestBlockedErrors(t *testing.T) {
 		})
 	}
 	// Anything else is no inbox: how to start one.
-	text := WithHint(&UnreachableError{Addr: Addr{Path: "/nowhere/inbox.sock"}, Err: syscall.ENOENT}).Error()
+	text := WithHint(&UnreachableError{Addr: SocketAddr("/nowhere/inbox.sock"), Err: syscall.ENOENT}).Error()
 	if text != "no inbox answers at /nowhere/inbox.sock: start one with 'askuser inbox' in a terminal the person sees" {
 		t.Errorf("no inbox: %s", text)
 	}
@@ -552,7 +552,7 @@ func TestStaleSocketReplaced(t *testing.T) {
 	srv := NewServer(q, schemaJSON(t))
 	_ = SocketListener{Listener: ln}.Serve(context.Background(), srv)
 	defer srv.Close("over")
-	if _, err := NewClient(Addr{Path: path}).Probe(context.Background()); err != nil {
+	if _, err := SocketAddr(path).Dial().Probe(context.Background()); err != nil {
 		t.Errorf("the new inbox does not answer: %v", err)
 	}
 }
@@ -581,7 +581,7 @@ func TestStaleSocketStartsAtOnce(t *testing.T) {
 		var winners []net.Listener
 		for i := 0; i < starts; i++ {
 			r := <-results
-			var live *LiveError
+			var live *liveError
 			switch {
 			case r.err == nil:
 				winners = append(winners, r.ln)
@@ -616,9 +616,9 @@ func TestStaleSocketStartsAtOnce(t *testing.T) {
 // first still answers.
 func TestLiveSocketNotTakenOver(t *testing.T) {
 	in := startInbox(t)
-	_, err := ListenSocket(in.addr.Path)
-	var live *LiveError
-	if !errors.As(err, &live) || err.Error() != "an inbox is already running at "+in.addr.Path+": use that one, or quit it first" {
+	_, err := ListenSocket(string(in.addr))
+	var live *liveError
+	if !errors.As(err, &live) || err.Error() != "an inbox is already running at "+string(in.addr)+": use that one, or quit it first" {
 		t.Errorf("second inbox: %v", err)
 	}
 	if _, err := in.client.Probe(context.Background()); err != nil {
@@ -656,11 +656,11 @@ func TestProbe(t *testing.T) {
 	result(t, got, 5*time.Second)
 
 	var unreachable *UnreachableError
-	if _, err := NewClient(Addr{Path: filepath.Join(t.TempDir(), "none.sock")}).Probe(context.Background()); !errors.As(err, &unreachable) {
+	if _, err := SocketAddr(filepath.Join(t.TempDir(), "none.sock")).Dial().Probe(context.Background()); !errors.As(err, &unreachable) {
 		t.Errorf("nothing there: %v", err)
 	}
 	other := httpOnSocket(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprintln(w, `{"hello":1}`) }))
-	if _, err := NewClient(Addr{Path: other}).Probe(context.Background()); !errors.As(err, &unreachable) || !strings.Contains(err.Error(), "no inbox answers at") {
+	if _, err := SocketAddr(other).Dial().Probe(context.Background()); !errors.As(err, &unreachable) || !strings.Contains(err.Error(), "no inbox answers at") {
 		t.Errorf("another server: %v", err)
 	}
 }
@@ -690,7 +690,7 @@ func TestAskInboxGone(t *testing.T) {
 		c.Close()
 	}))
 	start := time.Now()
-	_, err := NewClient(Addr{Path: path}).Ask(context.Background(), askRequest(), nil)
+	_, err := SocketAddr(path).Dial().Ask(context.Background(), askRequest(), nil)
 	var gone *GoneError
 	if !errors.As(err, &gone) || time.Since(start) > 2*time.Second {
 		t.Errorf("Ask = %v after %s", err, time.Since(start))
@@ -718,7 +718,7 @@ func startTCP(t *testing.T, token string) (*Queue, string) {
 func TestTCPToken(t *testing.T) {
 	token := "0123456789abcdef0123456789abcdef"
 	q, host := startTCP(t, token)
-	good := NewClient(Addr{Host: host, Token: token})
+	good := TCPAddr{Host: host, Token: token}.Dial()
 	if _, err := good.Probe(context.Background()); err != nil {
 		t.Fatalf("with the token: %v", err)
 	}
@@ -729,7 +729,7 @@ func TestTCPToken(t *testing.T) {
 	}
 
 	for _, wrong := range []string{token[:len(token)-1] + "0", strings.ToUpper(token), token + "x"} {
-		_, err := NewClient(Addr{Host: host, Token: wrong}).Ask(context.Background(), askRequest(), nil)
+		_, err := TCPAddr{Host: host, Token: wrong}.Dial().Ask(context.Background(), askRequest(), nil)
 		var refused *RefusedError
 		if !errors.As(err, &refused) || refused.Status != http.StatusForbidden || !strings.Contains(refused.Body.Error, "token is wrong or missing") {
 			t.Errorf("token %q: %v", wrong, err)
@@ -784,11 +784,11 @@ func TestTCPToken(t *testing.T) {
 		return nil, errors.New("no such host")
 	}
 	defer func() { lookupIP = net.DefaultResolver.LookupIP }()
-	named := NewClient(Addr{Host: "host.docker.internal:" + strings.Split(host, ":")[1], Token: token})
+	named := TCPAddr{Host: "host.docker.internal:" + strings.Split(host, ":")[1], Token: token}.Dial()
 	if _, err := named.Probe(context.Background()); err != nil {
 		t.Errorf("by name: %v", err)
 	}
-	if _, err := NewClient(Addr{Host: "nowhere.example:1", Token: token}).Probe(context.Background()); err == nil {
+	if _, err := (TCPAddr{Host: "nowhere.example:1", Token: token}).Dial().Probe(context.Background()); err == nil {
 		t.Error("a name without an address was reached")
 	}
 	if got, err := resolve(context.Background(), "127.0.0.1:80"); err != nil || got != "127.0.0.1:80" {
@@ -818,7 +818,7 @@ func TestTCPWithPage(t *testing.T) {
 	}
 	t.Cleanup(func() { srv.Close("over") })
 	host := ln.Addr().String()
-	if st, err := NewClient(Addr{Host: host, Token: askers}).Probe(context.Background()); err != nil || st.Inbox != Name {
+	if st, err := (TCPAddr{Host: host, Token: askers}).Dial().Probe(context.Background()); err != nil || st.Inbox != Name {
 		t.Errorf("the askers' protocol: %+v, %v", st, err)
 	}
 	for _, c := range []struct {

@@ -38,7 +38,7 @@ func schemaJSON(t *testing.T) []byte {
 const questionsJSON = `[{"question":"Which database should we use?","header":"Database","options":[{"label":"PostgreSQL","description":"Relational"},{"label":"SQLite","description":"Embedded"}],"multiSelect":false}]`
 
 func askRequest() *inbox.Request {
-	return &inbox.Request{From: "test", Cwd: "/src/api", PID: 42, Questions: json.RawMessage(questionsJSON)}
+	return &inbox.Request{From: "test", Cwd: "/src/api", Questions: json.RawMessage(questionsJSON)}
 }
 
 // lines collects what an inbox says to its person.
@@ -66,11 +66,11 @@ type testInbox struct {
 	said *lines
 }
 
-func startInbox(t *testing.T, a *Addr, id *age.X25519Identity, by string) *testInbox {
+func startInbox(t *testing.T, a *address, id *age.X25519Identity, by string) *testInbox {
 	t.Helper()
 	in := &testInbox{q: inbox.NewQueue(inbox.QueueOptions{}), said: &lines{}}
 	in.srv = inbox.NewServer(in.q, schemaJSON(t))
-	l := &Listener{addr: a, id: id, by: by, out: in.said}
+	l := &listener{addr: a, id: id, by: by, out: in.said}
 	if err := l.Serve(context.Background(), in.srv); err != nil {
 		t.Fatal(err)
 	}
@@ -80,14 +80,14 @@ func startInbox(t *testing.T, a *Addr, id *age.X25519Identity, by string) *testI
 
 // setup starts a server and returns an inbox's address on it, sealed to a
 // new identity.
-func setup(t *testing.T) (*natstest.Server, *Addr, *age.X25519Identity) {
+func setup(t *testing.T) (*natstest.Server, *address, *age.X25519Identity) {
 	t.Helper()
 	ns := natstest.Start(t, nil)
 	id, err := age.GenerateX25519Identity()
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := ParseAddr(ns.URL("team", "to="+id.Recipient().String()))
+	a, err := parseAddr(ns.URL("team", "to="+id.Recipient().String()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,7 +230,7 @@ func TestTwoInboxesRace(t *testing.T) {
 // reads no stream, and the test hands it the set and the ends in the
 // order the race it plays needs. A set of the secret returned waits in
 // it, read and beating, but not yet queued.
-func handFeed(t *testing.T, a *Addr, id *age.X25519Identity, by string) (*feed, *testInbox, *entry) {
+func handFeed(t *testing.T, a *address, id *age.X25519Identity, by string) (*feed, *testInbox, *entry) {
 	t.Helper()
 	in := &testInbox{q: inbox.NewQueue(inbox.QueueOptions{}), said: &lines{}}
 	in.srv = inbox.NewServer(in.q, schemaJSON(t))
@@ -242,7 +242,7 @@ func handFeed(t *testing.T, a *Addr, id *age.X25519Identity, by string) (*feed, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := &Listener{addr: a, id: id, by: by, out: in.said}
+	l := &listener{addr: a, id: id, by: by, out: in.said}
 	f := &feed{l: l, srv: in.srv, queue: in.q, conn: c, sets: sets, beats: beats, ready: true, ticked: true, caughtUp: true,
 		byID: map[string]*entry{}, byEnd: map[string]*entry{}, early: map[string]time.Time{}, reported: map[string]int{},
 		toDelete: make(chan struct{}, 1), lastTick: time.Now()}
@@ -324,7 +324,7 @@ func TestEndStoredTwice(t *testing.T) {
 }
 
 // newAsk is the asking of one set, by hand.
-func newAsk(t *testing.T, a *Addr, to string) (*ask, *conn) {
+func newAsk(t *testing.T, a *address, to string) (*ask, *conn) {
 	t.Helper()
 	c, err := dial(a, roleAgent, "test")
 	if err != nil {
@@ -441,7 +441,7 @@ func TestWithdrawn(t *testing.T) {
 // what to change, at once, even before any inbox runs.
 func TestTooLarge(t *testing.T) {
 	ns := natstest.Start(t, func(o *server.Options) { o.MaxPayload = 4096 })
-	a, err := ParseAddr(ns.URL("team", ""))
+	a, err := parseAddr(ns.URL("team", ""))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -643,7 +643,7 @@ func TestCredentials(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = inbox.Dial(a).Probe(context.Background())
+		_, err = a.Dial().Probe(context.Background())
 		var server *inbox.ServerError
 		switch {
 		case c.ok && err != nil:

@@ -36,7 +36,7 @@ func startScreen(t *testing.T, terminal bool, q *inbox.Queue, opts ...func(*Line
 	pr, pw := io.Pipe()
 	s := &testScreen{q: q, in: pw, done: make(chan error, 1)}
 	l := &Line{Queue: q, In: pr, Out: &s.out, Terminal: terminal, Where: "/run/inbox.sock", Home: "/home/me",
-		Now: func() time.Time { return time.Date(2026, 1, 1, 0, 0, 12, 0, time.UTC) }}
+		now: func() time.Time { return time.Date(2026, 1, 1, 0, 0, 12, 0, time.UTC) }}
 	for _, o := range opts {
 		o(l)
 	}
@@ -163,7 +163,7 @@ func TestLineCommands(t *testing.T) {
 	b := add(t, q, &inbox.Set{From: "b", Questions: []schema.Question{question("Two", "C", "D")}})
 	s := startScreen(t, true, q)
 	s.waitOut(t, "From a · waiting 12s · 1 more waiting\n")
-	time.Sleep(KeyGuard)
+	time.Sleep(keyPause)
 	s.write(t, "/next\n")
 	s.waitOut(t, "From b · waiting 12s · 1 more waiting\n")
 	s.write(t, " /CANCEL \n")
@@ -195,7 +195,7 @@ func TestLineNextToALaterSet(t *testing.T) {
 	s := startScreen(t, true, q)
 	s.waitOut(t, "From a · waiting 12s\n"+guardNote+"[1/1] One\n")
 	b := add(t, q, &inbox.Set{From: "b", Questions: []schema.Question{schema.InputQuestion("Name?", "", "")}})
-	time.Sleep(KeyGuard)
+	time.Sleep(keyPause)
 	s.write(t, "/next\n")
 	s.waitOut(t, "From b · waiting 12s · 1 more waiting\nName?\n")
 	if strings.Contains(s.out.String(), "No other set is waiting.") {
@@ -221,7 +221,7 @@ func TestLineWithdrawn(t *testing.T) {
 	if d := time.Since(start); d > time.Second {
 		t.Errorf("the screen took %s", d)
 	}
-	time.Sleep(KeyGuard)
+	time.Sleep(keyPause)
 	s.write(t, "Ada\n")
 	if e := ended(t, b); e.Answers[0].Other != "Ada" {
 		t.Errorf("b: %+v", e)
@@ -234,7 +234,7 @@ const guardNote = "(These questions just appeared: a line typed in the first hal
 
 // At a terminal, a set that appears without the person moving to it (the
 // one before was withdrawn, or it is the first) takes no line for a while
-// (KeyGuard; longer here, for a busy machine), and says so: a line typed 20, 100 or 400 ms after the set
+// (keyPause; longer here, for a busy machine), and says so: a line typed 20, 100 or 400 ms after the set
 // before was withdrawn, meant for it, is refused and the prompt shown
 // again; a command too, but /quit. A line typed after that answers. A set
 // the person moved to (by answering the one before, or /next) takes lines
@@ -282,7 +282,7 @@ func TestLineTerminalIdle(t *testing.T) {
 	s.waitOut(t, "No questions are waiting: nothing was answered.\n")
 	a := add(t, q, &inbox.Set{From: "a", Questions: []schema.Question{question("One", "A", "B")}})
 	s.waitOut(t, "Enter a number")
-	time.Sleep(KeyGuard)
+	time.Sleep(keyPause)
 	s.write(t, "1\n")
 	if e := ended(t, a); e.Answers[0].Labels[0] != "A" {
 		t.Errorf("a: %+v", e)
@@ -295,7 +295,7 @@ func TestLineTerminalDropsTypeahead(t *testing.T) {
 	q := newQueue()
 	b := add(t, q, &inbox.Set{From: "b", Questions: []schema.Question{schema.ConfirmQuestion("Delete the backups?", false)}})
 	var out testutil.Buffer
-	l := &Line{Queue: q, Out: &out, Terminal: true, Now: time.Now}
+	l := &Line{Queue: q, Out: &out, Terminal: true, now: time.Now}
 	// "y" was read before b was shown; "n" is typed at its prompt.
 	in := &lines{buf: []typed{{"y", time.Now()}}, wake: make(chan struct{})}
 	done := make(chan error, 1)
@@ -307,7 +307,7 @@ func TestLineTerminalDropsTypeahead(t *testing.T) {
 	for !strings.Contains(out.String(), "[y/N]: ") && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
-	time.Sleep(KeyGuard) // a line typed as the set appears is refused too
+	time.Sleep(keyPause) // a line typed as the set appears is refused too
 	text := "n"
 	in.add(&text)
 	if err := <-done; err != nil {

@@ -36,7 +36,7 @@ type Terminal struct {
 	now    func() time.Time
 	redraw chan struct{}
 	shown  atomic.Pointer[inbox.Set] // the set on screen, nil while idle
-	guard  time.Duration             // KeyGuard, but in tests
+	guard  time.Duration             // keyPause, but in tests
 }
 
 // TerminalOptions configure a Terminal.
@@ -52,21 +52,21 @@ type TerminalOptions struct {
 	// Home is the person's home directory, shown as ~ in the working
 	// directories that sets come from.
 	Home string
-	// Now is the clock; time.Now when nil.
-	Now func() time.Time
+	// now is the clock; time.Now when nil.
+	now func() time.Time
 
-	// keyGuard, when set, replaces KeyGuard: tests that press keys at
+	// keyGuard, when set, replaces keyPause: tests that press keys at
 	// given times use a longer one, which a busy machine cannot outrun.
 	keyGuard time.Duration
 }
 
 // NewTerminal returns the terminal view of o.Queue.
 func NewTerminal(o TerminalOptions) *Terminal {
-	s := &Terminal{queue: o.Queue, out: o.Out, where: o.Where, home: o.Home, now: o.Now, redraw: make(chan struct{}, 1)}
+	s := &Terminal{queue: o.Queue, out: o.Out, where: o.Where, home: o.Home, now: o.now, redraw: make(chan struct{}, 1)}
 	if s.now == nil {
 		s.now = time.Now
 	}
-	s.guard = cmp.Or(o.keyGuard, KeyGuard)
+	s.guard = cmp.Or(o.keyGuard, keyPause)
 	s.ui = tui.New(tui.Options{
 		In: o.In, Out: o.Out, Color: o.Color, Review: true,
 		Banner: s.banner, Hints: s.hints, Take: s.take, Redraw: s.redraw,
@@ -137,11 +137,11 @@ func (s *Terminal) Run(ctx context.Context) (err error) {
 	}
 }
 
-// KeyGuard is how long a set that comes on screen without the person
+// keyPause is how long a set that comes on screen without the person
 // moving to it takes no keys: long enough for a key meant for what was
 // there before (pressed as it was withdrawn) to be dropped, short enough
 // not to be in the way of one who has read the new set.
-const KeyGuard = 500 * time.Millisecond
+const keyPause = 500 * time.Millisecond
 
 // arrived says how a set comes on screen when none was shown before.
 const arrived = "New questions"

@@ -64,13 +64,13 @@ func startTerminal(t *testing.T, cols, rows int) *terminalRun {
 }
 
 // startTerminalGuard is startTerminal with keys paused for guard (0 for
-// KeyGuard) when a set comes on screen on its own.
+// keyPause) when a set comes on screen on its own.
 func startTerminalGuard(t *testing.T, cols, rows int, guard time.Duration) *terminalRun {
 	t.Helper()
 	c := &clock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	r := &terminalRun{tm: ptytest.New(t, cols, rows), clock: c, done: make(chan error, 1)}
 	r.q = inbox.NewQueue(inbox.QueueOptions{Now: c.Now})
-	r.s = NewTerminal(TerminalOptions{Queue: r.q, In: r.tm.Tty(), Out: r.tm.Tty(), Where: "/run/user/1000/askuser/inbox.sock", Home: "/home/me", Now: c.Now, keyGuard: guard})
+	r.s = NewTerminal(TerminalOptions{Queue: r.q, In: r.tm.Tty(), Out: r.tm.Tty(), Where: "/run/user/1000/askuser/inbox.sock", Home: "/home/me", now: c.Now, keyGuard: guard})
 	ctx, cancel := context.WithCancelCause(context.Background())
 	r.cancel = cancel
 	go func() { r.done <- r.s.Run(ctx) }()
@@ -89,7 +89,7 @@ func (r *terminalRun) send(keys string) { r.tm.Send(keys) }
 func (r *terminalRun) expect(s string)  { r.tm.ExpectScreen(s) }
 
 // ready waits until the set on screen takes keys: one that came on screen
-// without the person moving to it takes none for KeyGuard, and says so.
+// without the person moving to it takes none for keyPause, and says so.
 func (r *terminalRun) ready() {
 	r.tm.ExpectScreenFunc("keys no longer paused", func(s string) bool { return !strings.Contains(s, "⏸") })
 }
@@ -305,7 +305,7 @@ func TestTerminalEndedElsewhere(t *testing.T) {
 
 // A set that comes on screen without the person moving to it (the one
 // shown was withdrawn or answered elsewhere, or it is the first to
-// arrive) takes no keys for a while (KeyGuard; longer here, for a busy
+// arrive) takes no keys for a while (keyPause; longer here, for a busy
 // machine), and says so: a key pressed 20, 100 or 400 ms after the set
 // before was withdrawn, meant for that one, does not answer it. Once the guard is over, keys answer it. (A set the
 // person moved to, by answering the one before or Tab, takes keys at

@@ -71,13 +71,13 @@ type WebOptions struct {
 	// Home is the person's home directory, shown as ~ in the working
 	// directories that sets come from.
 	Home string
-	// Now is the clock; time.Now when nil.
-	Now func() time.Time
+	// now is the clock; time.Now when nil.
+	now func() time.Time
 }
 
 // NewWeb returns the page of o.Queue.
 func NewWeb(o WebOptions) (*Web, error) {
-	v := &Web{queue: o.Queue, token: o.Token, home: o.Home, now: o.Now, seen: map[uint64]*inbox.Set{}}
+	v := &Web{queue: o.Queue, token: o.Token, home: o.Home, now: o.now, seen: map[uint64]*inbox.Set{}}
 	if v.now == nil {
 		v.now = time.Now
 	}

@@ -29,7 +29,7 @@ func startWeb(t *testing.T, q *inbox.Queue) *testWeb {
 	t.Helper()
 	srv := httptest.NewUnstartedServer(nil)
 	v, err := NewWeb(WebOptions{Queue: q, Addr: srv.Listener.Addr(), Token: webToken, Home: "/home/me",
-		Now: func() time.Time { return time.Date(2026, 1, 1, 0, 1, 15, 0, time.UTC) }})
+		now: func() time.Time { return time.Date(2026, 1, 1, 0, 1, 15, 0, time.UTC) }})
 	if err != nil {
 		t.Fatal(err)
 	}
