@@ -43,7 +43,8 @@ set shown, or /quit to quit (as do Ctrl+C and the end of the input).
 When the inbox quits, every asker still waiting ends with exit 69. An
 asker that stops waiting (killed, Ctrl+C, --timeout) withdraws its
 questions. Each arrival rings the bell and runs ASKUSER_NOTIFY_COMMAND,
-with ASKUSER_FROM, ASKUSER_HEADER and ASKUSER_QUESTION set.
+with ASKUSER_FROM, ASKUSER_HEADER and ASKUSER_QUESTION set, and with --web
+ASKUSER_URL, the address of the set's own page, for a notification to open.
 
 The inbox listens on a Unix socket that only you can use: $ASKUSER_INBOX
 when set, else $XDG_RUNTIME_DIR/askuser/inbox.sock; without

@@ -29,21 +29,31 @@ type mcpOptions struct {
 // mcpLong is askuser mcp's help.
 const mcpLong = `Serve askuser as a Model Context Protocol server on stdin and stdout, for an
 MCP client (Claude Code, Claude Desktop, VS Code, Cursor, Codex) to start. It
-offers one tool, named askuser (--name changes it), with the same description
-and input schema that "askuser tool --format mcp" prints. A call is checked
-as askuser checks its input, and answered with what askuser prints:
+offers the tool askuser (--name changes it), with the same description and
+input schema that "askuser tool --format mcp" prints. A call is checked as
+askuser checks its input, and answered with what askuser prints:
 {"answers":{...}}, as structured content and as text. Invalid questions,
 cancel, decline and timeout are tool errors that tell the model what
 happened.
+
+Its second tool, approve, asks the person whether a tool call may run, for
+claude -p --permission-prompt-tool mcp__askuser__approve: the person sees the
+tool, the agent and its directory, and what the call will do, and chooses
+Allow, Deny, or Allow for this session; their own answer (Other) or a note
+on Deny is the reason the model is told. A timeout, a cancel or a decline
+denies the call, saying why.
 
 How the person is reached (--ui, default $ASKUSER_UI, else auto):
 
   auto    through the client's own interface (MCP elicitation) when the
           client offers it, else in the inbox (askuser inbox) when one
-          answers, else on a web page opened in the browser. A form the
-          client declines or cancels within a second, sooner than a
-          person can read it (headless clients do), asked nobody: the
-          next way is tried, and stderr and the client's log say why
+          answers, else on a web page that someone can see: opened in the
+          browser, or its address on stderr when stderr is a terminal.
+          Where none of these reaches anybody, a call fails at once,
+          saying how to start askuser inbox. A form the client declines
+          or cancels within a second, sooner than a person can read it
+          (headless clients do), asked nobody: the next way is tried, and
+          stderr and the client's log say why
   elicit  only through the client's own interface
   inbox   only in the inbox; a call fails when none answers
   web     only on the web page: its address goes to the browser ($BROWSER,
@@ -71,6 +81,7 @@ func newMCPCmd(env *Env) *cobra.Command {
 		Short: "Serve askuser as a tool to MCP clients, on stdin and stdout",
 		Long:  mcpLong,
 		Example: `  claude mcp add askuser -- askuser mcp
+  claude -p --permission-prompt-tool mcp__askuser__approve "Fix the tests"
   askuser mcp --ui inbox --from docs-agent
   askuser mcp --ui web --timeout 10m
   askuser mcp --name ask_user --key question`,
@@ -115,6 +126,9 @@ func mcpResolve(cmd *cobra.Command, env *Env, name, key string) (mcpOptions, err
 	}
 	if !toolName().MatchString(name) {
 		return opts, ask.UsageErrorf("invalid --name %q: use 1-64 letters, digits, _ or -", name)
+	}
+	if name == mcpserver.ApproveName {
+		return opts, ask.UsageErrorf("invalid --name %q: the approving tool has that name", name)
 	}
 	if opts.key, err = ask.ParseKey(key); err != nil {
 		return opts, err

@@ -30,6 +30,7 @@ func NewRootCmd(env *Env) *cobra.Command {
 		newInboxCmd(env),
 		newToolCmd(env),
 		newMCPCmd(env),
+		newApproveCmd(env),
 		newDocsCmd(env),
 		newVersionCmd(env),
 		newCompletionCmd(),

@@ -2,18 +2,23 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
+	"github.com/askuser/askuser/internal/approve"
 	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/schema"
 )
 
 // These tests run askuser inbox --web with askers that have no terminal, as
@@ -270,8 +275,10 @@ func browserInboxWithoutJavaScript(t *testing.T, browser context.Context) {
 	}
 }
 
-// browserInboxPhone checks that the page fits a phone, and with
-// -update-screenshots saves what it looks like to docs/inbox-phone.png.
+// browserInboxPhone checks that the page fits a phone, for each kind of
+// set (questions with previews, yes/no, text, and an approval of a long
+// command), and with -update-screenshots saves what it looks like to
+// docs/inbox-phone.png.
 func browserInboxPhone(t *testing.T, browser context.Context) {
 	ctx := newTab(t, browser)
 	in, url := startWebInbox(t)
@@ -294,9 +301,6 @@ func browserInboxPhone(t *testing.T, browser context.Context) {
 		chromedp.Blur(chromedp.CSS("#q1-2")),
 	)
 	waitFor(t, ctx, textIs("#status", "2 of 2 answered"))
-	if w := eval[int](t, ctx, `document.documentElement.scrollWidth - window.innerWidth`); w > 0 {
-		t.Errorf("the page is %dpx wider than a 390px screen", w)
-	}
 	// The three buttons fit on one line, each big enough for a finger.
 	if got := eval[int](t, ctx, `new Set(['#cancel-button','#next-button','#submit-button'].map(s => Math.round(document.querySelector(s).getBoundingClientRect().top))).size`); got != 1 {
 		t.Errorf("the buttons are on %d lines", got)
@@ -304,18 +308,84 @@ func browserInboxPhone(t *testing.T, browser context.Context) {
 	if h := eval[float64](t, ctx, `document.querySelector('#next-button').getBoundingClientRect().height`); h < 44 {
 		t.Errorf("the Next button is %vpx high", h)
 	}
-	if !*updateScreenshots {
-		return
+	if *updateScreenshots {
+		// The screenshot shows the top of the page, as a phone does, once
+		// the progress bar has filled.
+		do(t, ctx, chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
+		waitFor(t, ctx, `document.querySelector('.fill').getBoundingClientRect().width === document.querySelector('.meter').getBoundingClientRect().width && window.scrollY === 0`)
+		png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join("../docs", "inbox-phone.png"), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	// The screenshot shows the top of the page, as a phone does, once the
-	// progress bar has filled.
-	do(t, ctx, chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
-	waitFor(t, ctx, `document.querySelector('.fill').getBoundingClientRect().width === document.querySelector('.meter').getBoundingClientRect().width && window.scrollY === 0`)
-	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	phoneFits(t, ctx, "api-agent's questions")
+
+	// An approval, as askuser mcp's approve asks it, of a command too long
+	// for a line.
+	command := "rsync -avz --delete ./build/ deploy@example.com:/srv/www/releases/" + strings.Repeat("2026-11-27T04:40:00Z-", 8) + " && ssh deploy@example.com systemctl restart www"
+	call := approve.Request{Tool: "Bash", Input: json.RawMessage(`{"command":` + strconv.Quote(command) + `,"description":"Deploy"}`)}
+	doc, err := json.Marshal(map[string]any{"questions": []schema.Question{call.Question("claude-code via MCP in ~/project", schema.Limits{QuestionMaxLength: 500, HeaderMaxLength: 12, MaxOptions: 4})}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join("../docs", "inbox-phone.png"), png, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "approve.json"), doc, 0o644); err != nil {
 		t.Fatal(err)
+	}
+	startAsker(t, string(in.addr), dir, "claude-code", "-f", "approve.json")
+	in.waitWaiting(t, 4, 10*time.Second)
+	waitFor(t, ctx, textIs("#queue .more", "3 more waiting"))
+	for _, next := range []string{"release-bot", "docs-agent", "claude-code"} {
+		do(t, ctx, click("#next-button"))
+		waitFor(t, ctx, sourceIs(next))
+		phoneFits(t, ctx, next+"'s set")
+	}
+}
+
+// phoneFits checks the page on a phone: it is no wider than the screen,
+// every control can be scrolled into view whole and is not covered there
+// (by the bar of buttons, say), and no box cuts off its content: text
+// wraps, and only a preview scrolls within its box.
+func phoneFits(t *testing.T, ctx context.Context, what string) {
+	t.Helper()
+	if w := eval[int](t, ctx, `document.documentElement.scrollWidth - window.innerWidth`); w > 0 {
+		t.Errorf("%s: the page is %dpx wider than a 390px screen", what, w)
+	}
+	bad := eval[[]string](t, ctx, `(() => {
+		const bad = [];
+		const name = e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.htmlFor ? '[for=' + e.htmlFor + ']' : '');
+		// What a note box holds is reachable once it is opened.
+		for (const d of document.querySelectorAll('#main details')) d.open = true;
+		const controls = document.querySelectorAll('#main a[href], #main button, #main input, #main textarea, #main summary, #main label, .bar button');
+		for (const e of controls) {
+			const box = e.getBoundingClientRect();
+			// Hidden, or drawn by its label (a radio button): the label is
+			// the control then.
+			if (box.width <= 1 || box.height <= 1 || !e.checkVisibility({visibilityProperty: true})) continue;
+			e.scrollIntoView({block: 'center', inline: 'nearest'});
+			const r = e.getBoundingClientRect();
+			if (r.left < 0 || r.right > innerWidth || r.top < 0 || r.bottom > innerHeight) {
+				bad.push(name(e) + ' does not fit on the screen');
+				continue;
+			}
+			const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+			if (!top || !(e.contains(top) || (e.labels && [...e.labels].some(l => l.contains(top))))) {
+				bad.push(name(e) + ' is covered by ' + (top ? name(top) : 'nothing'));
+			}
+		}
+		for (const e of document.querySelectorAll('#main *, .bar *')) {
+			const cs = getComputedStyle(e);
+			const scrolls = /auto|scroll/.test(cs.overflowX) && e.tagName === 'PRE';
+			if (!scrolls && e.getBoundingClientRect().width > 1 && e.checkVisibility() && e.scrollWidth > e.clientWidth + 1 && cs.display !== 'inline') {
+				bad.push(name(e) + ' cuts off ' + (e.scrollWidth - e.clientWidth) + 'px of its content');
+			}
+		}
+		window.scrollTo(0, 0);
+		return bad;
+	})()`)
+	for _, b := range bad {
+		t.Errorf("%s on a phone: %s", what, b)
 	}
 }

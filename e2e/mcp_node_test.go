@@ -83,8 +83,9 @@ func TestMCPNodeClient(t *testing.T) {
 	if err := json.Unmarshal([]byte(def), &want); err != nil {
 		t.Fatal(err)
 	}
-	if len(got.Tools) != 1 || !reflect.DeepEqual(got.Tools[0], want) {
-		t.Errorf("the TypeScript client lists %+v, want askuser tool --format mcp's tool", got.Tools)
+	// Beside it, approve, for Claude Code's permission prompts.
+	if len(got.Tools) != 2 || got.Tools[0].Name != "approve" || !reflect.DeepEqual(got.Tools[1], want) {
+		t.Errorf("the TypeScript client lists %+v, want approve and askuser tool --format mcp's tool", got.Tools)
 	}
 
 	const answers = `{"answers":{"Database":"SQLite","Features":"Login, Export","Name":"OrderList","Region":"Mars"}}`

@@ -240,10 +240,12 @@ func TestMCPListsTheTool(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(res.Tools) != 1 {
-				t.Fatalf("%d tools, want 1", len(res.Tools))
+			// The tools are listed by name: approve, for Claude Code's
+			// permission prompts, comes first.
+			if len(res.Tools) != 2 || res.Tools[0].Name != "approve" {
+				t.Fatalf("%d tools, the first %q; want approve and askuser's", len(res.Tools), res.Tools[0].Name)
 			}
-			listed := res.Tools[0]
+			listed := res.Tools[1]
 
 			def, stderr := runAskuser(t, tc.env, append([]string{"tool", "--format", "mcp"}, tc.args...)...)
 			var want struct {

@@ -44,3 +44,12 @@ func Capitalize(s string) string {
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
 }
+
+// Cut is s in at most n characters (any number when n is 0): when it is
+// longer, its end is cut and marked with "…".
+func Cut(s string, n int) string {
+	if r := []rune(s); n > 0 && len(r) > n {
+		return strings.TrimRight(string(r[:n-1]), " ") + "…"
+	}
+	return s
+}

@@ -345,7 +345,7 @@ the suite checks: there, askuser is how the model reaches the person.
 	for _, n := range notRunnable {
 		fmt.Fprintf(&b, "| %s %s | – %s | – | – | – |\n", n.name, n.version(), n.why)
 	}
-	return b.String()
+	return b.String() + approvals
 }
 
 // runnable are the CLIs the suite runs, in the matrix's order.

@@ -44,9 +44,9 @@ const transport = new StdioClientTransport({ command: askuser, args: ['mcp'], st
 await client.connect(transport);
 const out = { server: client.getServerVersion() };
 out.tools = (await client.listTools()).tools;
-out.answered = await client.callTool({ name: out.tools[0].name, arguments: questions });
+out.answered = await client.callTool({ name: 'askuser', arguments: questions });
 reply = 'decline';
-out.declined = await client.callTool({ name: out.tools[0].name, arguments: questions });
+out.declined = await client.callTool({ name: 'askuser', arguments: questions });
 out.forms = forms;
 await client.close();
 process.stdout.write(JSON.stringify(out) + '\n');

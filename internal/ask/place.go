@@ -40,6 +40,9 @@ type Place struct {
 	// Here asks on stdin and stderr, Terminal on the terminal that stdin
 	// is, Inbox in the inbox (its Reaches probes it), Web on a web page.
 	Here, Terminal, Inbox, Web Way
+	// Browse opens the address of the page that Web opened in a browser;
+	// nil when askuser is not to open one (no --open).
+	Browse func(url string) error
 }
 
 // errNoTerminal is why the terminal that stdin is cannot be asked on.
@@ -96,9 +99,9 @@ func (p Place) CommandLine(o Options) *Route {
 // Client is the route of a door that has no terminal, only a client that
 // may have a way of its own to reach the person, own (askuser mcp: the
 // MCP client's forms), nil when it has none now (SPEC §8). In auto mode:
-// own, else the inbox when one answers, else a web page opened in the
-// browser. --ui elicit asks only through own, --ui inbox only in the
-// inbox, --ui web only on the page.
+// own, else the inbox when one answers, else a web page that someone can
+// see (see page). --ui elicit asks only through own, --ui inbox only in
+// the inbox, --ui web only on the page.
 func (p Place) Client(o Options, own *Way) *Route {
 	r := &Route{Timeout: o.Timeout}
 	if own != nil && (o.Mode == UIAuto || o.Mode == UIElicit) {
@@ -110,10 +113,46 @@ func (p Place) Client(o Options, own *Way) *Route {
 	case UIWeb:
 		r.Ways = append(r.Ways, p.Web)
 	case UIAuto:
-		r.Ways = append(r.Ways, p.Inbox, p.Web)
+		r.Ways = append(r.Ways, p.Inbox, p.page())
 	}
 	return r
 }
+
+// unseen reports whether nobody sees the address of a page that mode asks
+// on, written on stderr: in auto mode, stderr is not a terminal (an MCP
+// client keeps it in a log). --ui web is the person's choice of the page,
+// whose address they know where to find.
+func (p Place) unseen(mode UI) bool { return mode == UIAuto && !p.StderrTTY }
+
+// page is the web way where nobody sees its address: it reaches the person
+// only when a browser opens it, and never waits on a page nobody can see.
+func (p Place) page() Way {
+	if !p.unseen(UIAuto) {
+		return p.Web
+	}
+	w := p.Web
+	w.Open = func(ctx context.Context) (*Opened, error) {
+		o, err := p.Web.Open(ctx)
+		if err != nil {
+			return nil, err
+		}
+		err = errNoBrowser
+		if p.Browse != nil {
+			err = p.Browse(o.URL)
+		}
+		if err != nil {
+			if o.Close != nil {
+				o.Close()
+			}
+			return nil, &prompt.UnavailableError{Err: fmt.Errorf("no browser could show the page (%w), and its address is written where nobody sees it", err)}
+		}
+		return o, nil
+	}
+	return w
+}
+
+// errNoBrowser is why a page is not shown in a browser without --open.
+var errNoBrowser = errors.New("askuser opens none without --open")
 
 // NewPlace is where askuser runs, with env's streams, asking as o says;
 // rest is what followed the questions on stdin (the answers), nil when
@@ -122,7 +161,7 @@ func NewPlace(env *Env, o Options, rest io.Reader) Place {
 	// answers is where line prompts read the answers: rest, or stdin once
 	// it was read to see whether it had ended, from where that read it.
 	answers := rest
-	return Place{
+	p := Place{
 		StdinTTY:  env.IO.InTTY,
 		StderrTTY: env.IO.ErrTTY,
 		Nobody: func() *NoPersonError {
@@ -153,8 +192,19 @@ func NewPlace(env *Env, o Options, rest io.Reader) Place {
 			})
 		}},
 		Inbox: inboxWay(o.Inbox, env.IO.ErrOut),
-		Web:   webWay(o.Web, env.IO.ErrOut),
 	}
+	if o.Web.Open {
+		p.Browse = func(url string) error { return localhttp.OpenBrowser(o.Web.Browser, url) }
+	}
+	// Where nobody sees the address, the route opens the browser first (see
+	// page); elsewhere, the page does once it is served, and says so when
+	// it cannot.
+	opener := p.Browse
+	if p.unseen(o.Mode) {
+		opener = nil
+	}
+	p.Web = webWay(o.Web.Listen, opener, env.IO.ErrOut)
+	return p
 }
 
 // askOn asks on s's stdin and stderr: in the terminal UI when both are
@@ -222,19 +272,15 @@ func inboxWay(o InboxOptions, log io.Writer) Way {
 	}
 }
 
-// webWay asks on a web page served on o.Listen, and opened in the browser
-// with o.Open. The port is taken when the way opens, so that one that
-// cannot be had is reported before anything is asked. The page's address
-// and its notices go to out.
-func webWay(o WebOptions, out io.Writer) Way {
+// webWay asks on a web page served on listen, and opened with opener when
+// it is set. The port is taken when the way opens, so that one that cannot
+// be had is reported before anything is asked. The page's address and its
+// notices go to out.
+func webWay(listen localhttp.Addr, opener func(url string) error, out io.Writer) Way {
 	return Way{Name: WayWeb, Open: func(context.Context) (*Opened, error) {
-		ln, host, err := localhttp.Listen(o.Listen, out)
+		ln, host, err := localhttp.Listen(listen, out)
 		if err != nil {
 			return nil, err
-		}
-		var opener func(string) error
-		if o.Open {
-			opener = func(url string) error { return localhttp.OpenBrowser(o.Browser, url) }
 		}
 		w, err := web.New(web.Options{Listener: ln, Host: host, Out: out, Open: opener})
 		if err != nil {
@@ -242,6 +288,6 @@ func webWay(o WebOptions, out io.Writer) Way {
 			return nil, err
 		}
 		// Opened only to ask on: nothing a failed close could lose.
-		return &Opened{Asker: w, Where: "Answer in your browser: " + w.URL(), Out: out, Close: func() { _ = ln.Close() }}, nil
+		return &Opened{Asker: w, Where: "Answer in your browser: " + w.URL(), URL: w.URL(), Out: out, Close: func() { _ = ln.Close() }}, nil
 	}}
 }

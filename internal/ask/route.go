@@ -40,6 +40,8 @@ type Opened struct {
 	// URL"), for a door that says it elsewhere too; the asker says it on
 	// stderr itself. "" for nothing to tell.
 	Where string
+	// URL is the address of a way that is a page, for a browser to open.
+	URL string
 	// Out is where the asker draws, where the bell rings; nil for a way
 	// that tells the person itself that questions came (the inbox rings
 	// its own bell).

@@ -63,6 +63,7 @@ func TestRouteOrder(t *testing.T) {
 		foreground bool
 		inbox      bool
 		own        string // the client's forms: "" none, "forms", or "declined" at once
+		browser    bool   // a browser opens the page
 		want       string // the way that asked, or nobodyAsked and why, or unavailable
 		wantProbed bool   // the inbox was probed
 	}{
@@ -89,11 +90,15 @@ func TestRouteOrder(t *testing.T) {
 
 		{rule: "mcp: forms declared: the client asks, the inbox unprobed", door: client, own: "forms", inbox: true, want: "form"},
 		{rule: "mcp: no forms, an inbox answers: the inbox", door: client, inbox: true, want: WayInbox, wantProbed: true},
-		{rule: "mcp: no forms, no inbox: the web page", door: client, want: WayWeb, wantProbed: true},
+		{rule: "mcp: no forms, no inbox: the web page, opened in a browser", door: client, browser: true, want: WayWeb, wantProbed: true},
+		{rule: "mcp: no forms, no inbox, no browser: nobody can be reached", door: client, want: unavailable, wantProbed: true},
+		{rule: "mcp: no inbox, no browser, stderr a terminal: the page, whose address it shows", door: client, stderrTTY: true, want: WayWeb, wantProbed: true},
 		{rule: "mcp: forms declined at once: the inbox", door: client, own: "declined", inbox: true, want: WayInbox, wantProbed: true},
-		{rule: "mcp: forms declined at once, no inbox: the web page", door: client, own: "declined", want: WayWeb, wantProbed: true},
+		{rule: "mcp: forms declined at once, no inbox: the web page, opened in a browser", door: client, own: "declined", browser: true, want: WayWeb, wantProbed: true},
+		{rule: "mcp: forms declined at once, no inbox, no browser: nobody can be reached", door: client, own: "declined", want: unavailable, wantProbed: true},
 		{rule: "mcp: --ui inbox: never the forms", door: client, mode: UIInbox, own: "forms", inbox: true, want: WayInbox, wantProbed: true},
 		{rule: "mcp: --ui web: the page", door: client, mode: UIWeb, own: "forms", inbox: true, want: WayWeb},
+		{rule: "mcp: --ui web, no browser: the page, whose address the person chose to find", door: client, mode: UIWeb, want: WayWeb},
 		{rule: "mcp: --ui elicit: the forms", door: client, mode: UIElicit, own: "forms", inbox: true, want: "form"},
 		{rule: "mcp: --ui elicit, forms declined at once: that is the outcome", door: client, mode: UIElicit, own: "declined", inbox: true, want: "the form asked nobody"},
 	} {
@@ -122,6 +127,12 @@ func TestRouteOrder(t *testing.T) {
 				Terminal:   answering(WayTerminal, false),
 				Inbox:      box,
 				Web:        answering(WayWeb, false),
+				Browse: func(string) error {
+					if tc.browser {
+						return nil
+					}
+					return errors.New("no browser here")
+				},
 			}
 			mode := tc.mode
 			if mode == "" {
@@ -217,17 +228,16 @@ func TestWalkEndsWithAWayThatWent(t *testing.T) {
 	}
 }
 
-// Where no way can reach anybody (no inbox answers, and the page says it
-// would reach nobody), the walk fails at once, and what it says names
-// askuser inbox, for the person to start.
+// Where no way can reach anybody (no inbox answers, and no browser shows
+// the page), the walk fails at once, and what it says names askuser inbox,
+// for the person to start.
 func TestNoWayNamesTheInbox(t *testing.T) {
 	addr, err := inbox.ParseAddr(filepath.Join(t.TempDir(), "none.sock"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	page := answering(WayWeb, false)
-	page.Reaches = func(context.Context) error { return errors.New("no browser can show the page here") }
-	p := Place{Inbox: inboxWay(InboxOptions{Addr: addr}, io.Discard), Web: page}
+	p := Place{Inbox: inboxWay(InboxOptions{Addr: addr}, io.Discard), Web: answering(WayWeb, false),
+		Browse: func(string) error { return errors.New("no browser here") }}
 	start := time.Now()
 	_, err = p.Client(Options{Mode: UIAuto}, nil).Ask(context.Background(), []schema.Question{{Header: "H"}})
 	if took := time.Since(start); took > time.Second {

@@ -176,9 +176,5 @@ const MaxFrom = 200
 // cut to MaxFrom characters, its end marked with "…". The inbox refuses a
 // longer one, and a name too long is no reason to leave questions unasked.
 func CutFrom(from string) string {
-	from = strings.TrimSpace(from)
-	if r := []rune(from); len(r) > MaxFrom {
-		return strings.TrimRight(string(r[:MaxFrom-1]), " ") + "…"
-	}
-	return from
+	return prompt.Cut(strings.TrimSpace(from), MaxFrom)
 }

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"os"
 	"strings"
 	"unicode/utf8"
 
@@ -14,6 +15,13 @@ import (
 // where a call's questions come from: it leaves room for the directory
 // within ask.MaxFrom.
 const maxFromClient = 60
+
+// callFrom is where the call req comes from: see clientFrom.
+func callFrom(req *mcp.CallToolRequest) string {
+	cwd, _ := os.Getwd()
+	home, _ := os.UserHomeDir()
+	return clientFrom(req.ClientInfo(), cwd, home)
+}
 
 // clientFrom is where a call's questions come from, in the inbox, when --from
 // and ASKUSER_FROM are empty: the MCP client as it names itself, and the
@@ -34,10 +42,7 @@ func clientFrom(client *mcp.Implementation, cwd, home string) string {
 	if name == "" {
 		return ""
 	}
-	if r := []rune(name); len(r) > maxFromClient {
-		name = string(r[:maxFromClient-1]) + "…"
-	}
-	from := name + " via MCP"
+	from := prompt.Cut(name, maxFromClient) + " via MCP"
 	if cwd == "" || cwd == "/" || !utf8.ValidString(cwd) {
 		return from
 	}

@@ -18,7 +18,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -97,6 +96,7 @@ func (s *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 		Logger: slog.New(slog.NewTextHandler(s.opts.Log, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	})
 	srv.AddTool(s.opts.Tool, s.call)
+	srv.AddTool(approveTool, s.approve)
 	// A client that never sets a level still hears where to answer: with
 	// no level set, the protocol lets the server choose what to send.
 	// The wire bounds the lines; the SDK's own limit, which counts what its
@@ -160,9 +160,7 @@ func (s *Server) call(reqCtx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 		return toolError(err), nil
 	}
 	if len(c.Pending) > 0 {
-		ctx, cancel := s.callContext(reqCtx)
-		got, err := s.ask(ctx, req, c.Questions())
-		cancel()
+		got, err := s.wait(reqCtx, req, c.Questions())
 		var back *handBack
 		switch {
 		case errors.As(err, &back):
@@ -194,6 +192,13 @@ func (s *Server) prepare(args json.RawMessage) (*ask.Call, error) {
 	return ask.Prepare(r)
 }
 
+// wait asks qs for the call req (see ask), in the call's context.
+func (s *Server) wait(reqCtx context.Context, req *mcp.CallToolRequest, qs []schema.Question) ([]prompt.Answer, error) {
+	ctx, cancel := s.callContext(reqCtx)
+	defer cancel()
+	return s.ask(ctx, req, qs)
+}
+
 // callContext is the context a call waits in: it ends, with a cause that
 // says why, when the client cancels the request or goes away, or when the
 // server stops.
@@ -214,19 +219,23 @@ func (s *Server) callContext(reqCtx context.Context) (context.Context, func()) {
 	}
 }
 
-// errNoForms is why a client that did not declare elicitation is not
-// asked through forms.
-var errNoForms = errors.New("the MCP client cannot show questions: it did not declare elicitation, and askuser mcp runs with --ui elicit")
+// Why a call is not asked through the client's forms with --ui elicit.
+var (
+	errNoForms      = errors.New("the MCP client cannot show questions: it did not declare elicitation, and askuser mcp runs with --ui elicit")
+	errApproveForms = errors.New("approve does not ask through the MCP client's forms, which the client holds until the approval ends, and askuser mcp runs with --ui elicit")
+)
 
 // ask reaches the person with qs along the call's route, and says on
 // stderr and in the client's log where the questions wait, and why the
 // form was passed over when it asked nobody. A form handed back to the
 // client to fill in, and call again with, is a *handBack.
 func (s *Server) ask(ctx context.Context, req *mcp.CallToolRequest, qs []schema.Question) ([]prompt.Answer, error) {
-	cwd, _ := os.Getwd()
-	home, _ := os.UserHomeDir()
-	route := s.opts.Route(s.forms(req), clientFrom(req.ClientInfo(), cwd, home))
-	if len(route.Ways) == 0 {
+	route := s.opts.Route(s.forms(req), callFrom(req))
+	switch {
+	case len(route.Ways) > 0:
+	case req.Params.Name == ApproveName:
+		return nil, &prompt.UnavailableError{Err: errApproveForms}
+	default:
 		return nil, &prompt.UnavailableError{Err: errNoForms}
 	}
 	route.OnOpen = func(ctx context.Context, _ string, o *ask.Opened, after error) {
@@ -242,9 +251,13 @@ func (s *Server) ask(ctx context.Context, req *mcp.CallToolRequest, qs []schema.
 }
 
 // forms is the client's own way of reaching the person, when it declared
-// elicitation: a form, filled in in its own interface.
+// elicitation: a form, filled in in its own interface. A call of approve
+// is never asked there: the client waits on it to run another tool, and
+// holds its servers' forms until then (Claude Code 2.1.332 does, even in
+// claude -p, which declines them at once otherwise), so that the form
+// would wait for ever behind the approval it is for.
 func (s *Server) forms(req *mcp.CallToolRequest) *ask.Way {
-	if !declaresElicitation(req) {
+	if !declaresElicitation(req) || req.Params.Name == ApproveName {
 		return nil
 	}
 	return &ask.Way{Name: "form", Open: func(context.Context) (*ask.Opened, error) {

@@ -47,10 +47,11 @@ func way(name, label string, opened *[]string) ask.Way {
 }
 
 // route is the engine's route of mode for Options, with the inbox and web
-// ways given.
+// ways given, and a browser that shows the page.
 func route(mode ask.UI, inbox, web ask.Way) func(*ask.Way, string) *ask.Route {
 	return func(own *ask.Way, _ string) *ask.Route {
-		return ask.Place{Inbox: inbox, Web: web}.Client(ask.Options{Mode: mode}, own)
+		browse := func(string) error { return nil }
+		return ask.Place{Inbox: inbox, Web: web, Browse: browse}.Client(ask.Options{Mode: mode}, own)
 	}
 }
 
@@ -368,6 +369,31 @@ func TestToolText(t *testing.T) {
 	} {
 		if got := toolText(tc.err); !strings.HasPrefix(got, tc.want) {
 			t.Errorf("%v: %q, want it to start %q", tc.err, got, tc.want)
+		}
+	}
+}
+
+// approve is never asked through the client's forms, which the client
+// holds while it waits on the approval: the inbox asks it, and with --ui
+// elicit nothing does.
+func TestApproveNeverAsksTheForms(t *testing.T) {
+	forms := &mcp.ClientOptions{ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		t.Error("approve asked through the client's form")
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1": "Allow"}}, nil
+	}}
+	args := json.RawMessage(`{"tool_name":"Bash","input":{"command":"make"}}`)
+	for mode, want := range map[ask.UI]string{
+		ask.UIAuto:   `{"behavior":"deny","message":"The person denied this call of Bash, without saying why."}`,
+		ask.UIElicit: "Error: Approve does not ask through the MCP client's forms, which the client holds until the approval ends, and askuser mcp runs with --ui elicit. Tell the person, who can change how askuser mcp is set up.",
+	} {
+		var opened []string
+		cs := serve(t, Options{Route: route(mode, way("inbox", "Deny", &opened), way("web", "", &opened))}, forms)
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: ApproveName, Arguments: args})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.Content[0].(*mcp.TextContent).Text; got != want {
+			t.Errorf("--ui %s: %s, want %s", mode, got, want)
 		}
 	}
 }

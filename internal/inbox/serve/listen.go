@@ -11,18 +11,22 @@ import (
 
 // listen serves the inbox on every transport the options name: its
 // address (the Unix socket, TCP or NATS, which listens itself), TCP on
-// Listen, and the web page; then it tells the person where the questions
-// arrive.
-func listen(ctx context.Context, o Options, srv *inbox.Server, q *inbox.Queue, home string, out io.Writer) error {
+// Listen, and the web page p (nil for none); then it tells the person
+// where the questions arrive. The page is served before the askers'
+// address, so that a set that arrives has its page's address already, for
+// the notification command; the address is served even when the page
+// could not be, for the server to close it.
+func listen(ctx context.Context, o Options, srv *inbox.Server, p *page, out io.Writer) error {
 	at, err := o.Addr.Listen(out)
 	if err != nil {
 		return err
 	}
+	extras := serveExtras(ctx, o, srv, p, out)
 	if err := at.Serve(ctx, srv); err != nil {
 		return err
 	}
-	if err := serveExtras(ctx, o, srv, q, home, out); err != nil {
-		return err
+	if extras != nil {
+		return extras
 	}
 	switch {
 	case o.Headless:

@@ -10,8 +10,9 @@ import (
 
 // arrival is what happens when a set arrives: the bell rings on the
 // inbox's terminal, and ASKUSER_NOTIFY_COMMAND runs with the set's first
-// question and where it came from.
-func arrival(o Options, out io.Writer) func(*inbox.Set) {
+// question, where it came from, and the address of its page on p, the
+// inbox's web page ("" without one), for a notification to open.
+func arrival(o Options, out io.Writer, p *page) func(*inbox.Set) {
 	return func(s *inbox.Set) {
 		if o.IO.ErrTTY {
 			_, _ = io.WriteString(out, "\a")
@@ -20,7 +21,7 @@ func arrival(o Options, out io.Writer) func(*inbox.Set) {
 			return
 		}
 		header, question := s.First()
-		run := notify.Start(o.NotifyCommand, "ASKUSER_FROM="+s.Source(), "ASKUSER_HEADER="+header, "ASKUSER_QUESTION="+question)
+		run := notify.Start(o.NotifyCommand, "ASKUSER_FROM="+s.Source(), "ASKUSER_HEADER="+header, "ASKUSER_QUESTION="+question, "ASKUSER_URL="+p.setURL(s))
 		go func() {
 			<-run.Done()
 			run.Warn(out)

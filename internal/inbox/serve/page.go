@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -12,16 +13,8 @@ import (
 )
 
 // serveExtras serves what the options add: askers over TCP (Listen) and
-// the web page (Web).
-func serveExtras(ctx context.Context, o Options, srv *inbox.Server, q *inbox.Queue, home string, out io.Writer) error {
-	var p *page
-	if o.Web {
-		token, err := localhttp.NewToken()
-		if err != nil {
-			return err
-		}
-		p = &page{queue: q, home: home, token: token}
-	}
+// the web page p (nil without Web).
+func serveExtras(ctx context.Context, o Options, srv *inbox.Server, p *page, out io.Writer) error {
 	if o.Listen != nil {
 		if err := serveTCP(ctx, o, srv, p, out); err != nil {
 			return err
@@ -91,6 +84,16 @@ type page struct {
 	queue       *inbox.Queue
 	home, token string
 	url         string // its address, with its token, once served
+	server      string // its scheme, host and port, once served
+}
+
+// newPage is the page of an inbox with o, nil without Web.
+func newPage(o Options, home string) (*page, error) {
+	if !o.Web {
+		return nil, nil
+	}
+	token, err := localhttp.NewToken()
+	return &page{home: home, token: token}, err
 }
 
 // on returns the page's handler on ln, whose address is shown with host.
@@ -99,6 +102,16 @@ func (p *page) on(ln net.Listener, host string) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.url = "http://" + hostPort(host, ln.Addr().String()) + "/?token=" + p.token
+	p.server = "http://" + hostPort(host, ln.Addr().String())
+	p.url = p.server + "/?token=" + p.token
 	return h, nil
+}
+
+// setURL is the address of s's own page (see view.Web), "" when there is
+// no page.
+func (p *page) setURL(s *inbox.Set) string {
+	if p == nil {
+		return ""
+	}
+	return fmt.Sprintf("%s/sets/%d/?token=%s", p.server, s.ID, p.token)
 }

@@ -61,12 +61,16 @@ type Options struct {
 func Run(ctx context.Context, o Options) error {
 	out := &lockedWriter{w: o.IO.ErrOut}
 	home, _ := os.UserHomeDir()
-	q, shown := newQueue(o, out, home)
+	p, err := newPage(o, home)
+	if err != nil {
+		return err
+	}
+	q, shown := newQueue(o, out, home, p)
 	srv := inbox.NewServer(q, o.Schema)
 	quit := "the person quit the inbox"
 	defer func() { srv.Close(quit) }()
 
-	if err := listen(ctx, o, srv, q, home, out); err != nil {
+	if err := listen(ctx, o, srv, p, out); err != nil {
 		return err
 	}
 	if o.Watch != nil {
@@ -92,16 +96,20 @@ func Run(ctx context.Context, o Options) error {
 }
 
 // newQueue makes the inbox's queue and the view that shows it: the log
-// without a terminal, the terminal screen, or line prompts.
-func newQueue(o Options, out *lockedWriter, home string) (*inbox.Queue, interface{ Run(context.Context) error }) {
+// without a terminal, the terminal screen, or line prompts; p, the web
+// page (nil for none), shows it too.
+func newQueue(o Options, out *lockedWriter, home string, p *page) (*inbox.Queue, interface{ Run(context.Context) error }) {
 	var log *view.Log
-	arrived := arrival(o, out)
+	arrived := arrival(o, out, p)
 	q := inbox.NewQueue(inbox.QueueOptions{OnArrive: func(s *inbox.Set) {
 		arrived(s)
 		if log != nil {
 			log.Arrived(s)
 		}
 	}})
+	if p != nil {
+		p.queue = q
+	}
 	switch {
 	case o.Headless:
 		log = &view.Log{Queue: q, Out: out, Home: home}

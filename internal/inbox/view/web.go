@@ -39,7 +39,8 @@ const (
 //
 // GET / shows the oldest waiting set, with where it came from, how long it
 // has waited and how many more wait, or that nothing waits. Each set's
-// page lives under /sets/ID/: its form posts to answer, cancel or next
+// page lives under /sets/ID/, which shows it (the address a notification
+// opens, ASKUSER_URL), and its form posts to answer, cancel or next
 // there, so that a form can answer only the set it was made for, and the
 // server answers 409 when that set has ended first (answered in the
 // terminal or another tab, withdrawn, cancelled). Its wait (GET
@@ -87,6 +88,7 @@ func NewWeb(o WebOptions) (*Web, error) {
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, _ *http.Request) { v.writeShown(w, http.StatusOK, "", false) })
+	mux.HandleFunc("GET /sets/{id}/{$}", v.serveSet)
 	mux.HandleFunc("GET /sets/{id}/wait", v.serveWait)
 	mux.HandleFunc("POST /sets/{id}/answer", v.serveAnswer)
 	mux.HandleFunc("POST /sets/{id}/cancel", v.serveCancel)
@@ -134,6 +136,18 @@ func (v *Web) writeShown(w http.ResponseWriter, code int, notice string, problem
 	default:
 		v.page(snap.Sets[0], len(snap.Sets)-1, notice, problem).WriteForm(w, code, nil)
 	}
+}
+
+// serveSet shows the set whose page it is, while it waits; once it has
+// ended, the page of the set shown now, saying how it ended.
+func (v *Web) serveSet(w http.ResponseWriter, r *http.Request) {
+	id, _ := setID(r)
+	snap := v.queue.Snapshot()
+	if i := index(snap.Sets, id); i >= 0 && !snap.Closed {
+		v.page(snap.Sets[i], len(snap.Sets)-1, "", false).WriteForm(w, http.StatusOK, nil)
+		return
+	}
+	v.writeShown(w, http.StatusOK, v.endedNotice(id), false)
 }
 
 // serveWait holds a page's wait until what it shows is out of date: the

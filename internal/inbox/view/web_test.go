@@ -148,6 +148,29 @@ func TestWebShowsTheOldestSet(t *testing.T) {
 	}
 }
 
+// A set's own address (ASKUSER_URL) shows that set, oldest or not, and
+// once it has ended, the set shown now, saying how it ended.
+func TestWebShowsASetAtItsAddress(t *testing.T) {
+	q := newQueue()
+	w := startWeb(t, q)
+	qs := []schema.Question{question("Database", "PostgreSQL", "SQLite")}
+	first := add(t, q, &inbox.Set{From: "first", Questions: qs})
+	second := add(t, q, &inbox.Set{From: "second", Questions: qs})
+	r := w.get(t, setPath(second, ""))
+	if r.code != http.StatusOK || !shows(r.body, second) || !strings.Contains(r.body, `<strong class="source">second</strong>`) ||
+		!strings.Contains(r.body, `data-wait="`+setPath(second, "wait")+`?token=`+webToken+`&amp;more=1"`) {
+		t.Fatalf("the second set's address: %d\n%s", r.code, r.body)
+	}
+	q.Withdraw(second, "gone")
+	r = w.get(t, setPath(second, ""))
+	if r.code != http.StatusOK || !shows(r.body, first) || notice(r.body) != "The asker from second stopped waiting: its questions were withdrawn." {
+		t.Errorf("the ended set's address: %d, notice %q\n%s", r.code, notice(r.body), r.body)
+	}
+	if r := w.get(t, "/sets/99/"); r.code != http.StatusOK || !shows(r.body, first) || notice(r.body) != "Those questions are no longer waiting." {
+		t.Errorf("an unknown set's address: %d, notice %q", r.code, notice(r.body))
+	}
+}
+
 // Where a set came from is shown as every text from an asker is
 // (prompt.Display): a character that draws nothing is shown by its code
 // point, so that "claude\u200bcode" cannot pass for "claudecode".

@@ -1,0 +1,144 @@
+//go:build heavy
+
+package agents
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// approvals is the section of docs/reach.md on approving tool calls: what
+// each agent tool offers an outside program that would answer its
+// permission prompts, at the version read, and what askuser does with it.
+// TestClaudeApproves runs Claude Code's two ways.
+const approvals = `
+## Approving tool calls
+
+Where an agent tool lets an outside program answer its permission prompts, askuser asks the
+person instead, in the inbox or on a page they can see (see [README](../README.md#set-up-your-agent-tool)).
+What each tool offers, in the version read:
+
+| tool | what it offers | askuser |
+|---|---|---|
+| Claude Code 2.1.332 (Agent SDK 0.3.332) | ` + "`--permission-prompt-tool`" + ` (an MCP tool) in ` + "`claude -p`" + `; the ` + "`PermissionRequest`" + ` hook, in every session | ✓ both: askuser mcp's ` + "`approve`" + ` and ` + "`askuser approve`" + `; the suite runs each with ` + "`claude -p`" + `: Allow in the inbox runs the Bash call, Deny with a note stops it and the model reads why |
+| Codex 0.169.0 | a ` + "`PermissionRequest`" + ` hook with Claude Code's input and decision | not yet: it fails closed on a decision that changes its rules (Allow for this session), runs a hook only once the person has trusted it, and ` + "`codex exec`" + `, whose approval policy is never, asks nothing |
+| Gemini CLI 0.61.0 | no way: a ` + "`BeforeTool`" + ` hook can deny a call or have it confirmed, never allow it, and the ` + "`ToolPermission`" + ` notification only tells; ` + "`gemini -p`" + ` offers no tool that needs a confirmation | – |
+| OpenCode 1.18.33 | no hook: a permission request is an event, answered through its server's API; ` + "`opencode run`" + ` rejects each at once ("auto-rejecting"), before anything else could answer | – |
+`
+
+// approveCommand is the Bash call that no rule allows: it leaves a file
+// behind when it runs, and says so.
+const approveCommand = "touch approved.txt && echo the command ran"
+
+// claude -p, set up as README says, asks the person in the inbox whether
+// the scripted model's Bash call may run, by either of Claude Code's ways:
+// askuser mcp's approve named as the permission prompt tool, or askuser
+// approve as the PermissionRequest hook. Allow runs the call and the model
+// gets its output; Deny with a note keeps it from running, and the model
+// reads that the person denied it, and why.
+func TestClaudeApproves(t *testing.T) {
+	for _, way := range []string{"claude-approve", "claude-hook"} {
+		t.Run(way+"/Allow", func(t *testing.T) {
+			o := runApproval(t, way, "1")
+			if o.result != "the command ran" || o.isError || !o.ran {
+				t.Errorf("the model got (error %v, the command ran: %v):\n%s\n\n%s", o.isError, o.ran, o.result, o.describe())
+			}
+		})
+		t.Run(way+"/Deny", func(t *testing.T) {
+			o := runApproval(t, way, "n", "not on a Friday\r", "2")
+			const want = "The person denied this call of Bash, and said why: not on a Friday"
+			if o.result != want || !o.isError || o.ran {
+				t.Errorf("the model got (error %v, the command ran: %v):\n%s\nwant %q\n\n%s", o.isError, o.ran, o.result, want, o.describe())
+			}
+		})
+	}
+}
+
+// approval is what one run of TestClaudeApproves showed.
+type approval struct {
+	outcome
+	ran bool // the command left its file
+}
+
+// runApproval runs claude -p set up as README's snippet way says (and
+// askuser mcp added), with a scripted model that calls Bash, and has the
+// person answer the approval in the inbox with keys.
+func runApproval(t *testing.T, way string, keys ...string) approval {
+	t.Helper()
+	r := newRun(t, readmeMode, mcpPath)
+	mk := newMock(t, toolCall{Name: "Bash", Args: map[string]any{"command": approveCommand, "description": "Leave a file"}}, anthropicAPI)
+	r.api = mk.URL()
+	in := startInbox(t, baseEnv(t.TempDir()))
+	r.env = append(baseEnv(r.home), "ASKUSER_INBOX="+in.addr)
+	claude.setup(t, r) // the API's address, and askuser mcp added
+	script := snippet(t, way)
+	if way == "claude-hook" {
+		writeFile(t, filepath.Join(r.home, ".claude", "settings.json"), script)
+		script = `claude -p "$0"`
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "sh", "-ec", script, prompt)
+	cmd.Dir, cmd.Env = r.dir, r.env
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.WaitDelay = 5 * time.Second
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start claude: %v", err)
+	}
+	ended := make(chan struct{})
+	go func() { cmd.Wait(); close(ended) }()
+	o := approval{outcome: outcome{mock: mk, addr: in.addr}}
+	o.asked = in.approve(mk, ended, keys)
+	<-ended
+	o.output = out.String()
+	o.result, o.isError, o.got = mk.Result()
+	o.result = strings.TrimSpace(o.result)
+	_, err := os.Stat(filepath.Join(r.dir, "approved.txt"))
+	o.ran = err == nil
+	if !o.asked {
+		t.Fatalf("the approval never showed in the inbox\n%s", o.describe())
+	}
+	return o
+}
+
+// approve waits for the scripted Bash call, then for its approval on the
+// inbox's screen, with the command, and answers it with keys. It reports
+// false when the CLI ended first.
+func (p *person) approve(m *mock, ended <-chan struct{}, keys []string) bool {
+	p.t.Helper()
+	for m.Sent().IsZero() {
+		select {
+		case <-ended:
+			return false
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	shows := func(screen string) bool {
+		return strings.Contains(screen, "asks to use Bash:") && strings.Contains(screen, approveCommand)
+	}
+	p.tm.ExpectScreenFunc("the approval, or the CLI's end", func(screen string) bool {
+		select {
+		case <-ended:
+			return true
+		default:
+			return shows(screen)
+		}
+	})
+	if !shows(p.tm.Screen()) {
+		p.t.Logf("the inbox's screen:\n%s", p.tm.Screen())
+		return false
+	}
+	p.tm.ExpectScreenFunc("keys no longer paused", func(s string) bool { return !strings.Contains(s, "⏸") })
+	for _, k := range keys {
+		p.tm.Send(k)
+	}
+	p.tm.ExpectScreen("✔")
+	return true
+}
