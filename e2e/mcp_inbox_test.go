@@ -125,7 +125,7 @@ func TestMCPInboxAnswers(t *testing.T) {
 func TestMCPInboxInAutoOrder(t *testing.T) {
 	in := startInbox(t)
 	sqlite := func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1": "SQLite"}}, nil
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1_pick": "SQLite"}}, nil
 	}
 	t.Run("forms first", func(t *testing.T) {
 		for _, v := range elicitVersions {

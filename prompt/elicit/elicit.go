@@ -147,7 +147,7 @@ func Outcome(qs []schema.Question, version string, res *mcp.ElicitResult) ([]pro
 	problems := map[int]string{}
 	legacy := legacyForm(version)
 	for i, q := range qs {
-		a, problem, err := read(q, i, legacy, res.Content)
+		a, problem, err := read(q, fieldsOf(q, i, len(qs)), legacy, res.Content)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -162,18 +162,18 @@ func Outcome(qs []schema.Question, version string, res *mcp.ElicitResult) ([]pro
 	return answers, nil, nil
 }
 
-// read reads question i's answer from the form's content and checks it
-// (Question.Check). A problem is what the person can put right; an error,
-// what the client got wrong.
-func read(q schema.Question, i int, legacy bool, content map[string]any) (prompt.Answer, string, error) {
+// read reads the answer to q, in its fields f, from the form's content
+// and checks it (Question.Check). A problem is what the person can put
+// right; an error, what the client got wrong.
+func read(q schema.Question, f fields, legacy bool, content map[string]any) (prompt.Answer, string, error) {
 	var a prompt.Answer
 	var err error
 	if !q.Kind.Typed() {
-		if a.Labels, err = chosenOf(q, i, legacy, content); err != nil {
+		if a.Labels, err = chosenOf(q, f, legacy, content); err != nil {
 			return a, "", err
 		}
 	}
-	if name := typedField(q, i); name != "" {
+	if name := f.typed(q); name != "" {
 		own, err := str(content, name)
 		if err != nil {
 			return a, "", err
@@ -202,43 +202,43 @@ func read(q schema.Question, i int, legacy bool, content map[string]any) (prompt
 	case errors.Is(err, schema.ErrTooMany):
 		return a, "Choose an option or type your own answer, not both.", nil
 	}
-	return a, "", &ClientError{Msg: fmt.Sprintf("an answer to %s that does not fit it (%v)", choiceField(i), err)}
+	return a, "", &ClientError{Msg: fmt.Sprintf("an answer to %s that does not fit it (%v)", f.answer(q), err)}
 }
 
-// chosenOf is what the reply chose among question i's options (q), as
+// chosenOf is what the reply chose among q's options, in its fields f, as
 // the form asked: boxes to tick (legacy), a list, or one choice.
-func chosenOf(q schema.Question, i int, legacy bool, content map[string]any) ([]string, error) {
+func chosenOf(q schema.Question, f fields, legacy bool, content map[string]any) ([]string, error) {
 	var chosen []string
 	switch {
 	case q.MultiSelect && legacy:
 		for j := range q.Options {
-			v, ok := content[boxField(i, j)]
+			v, ok := content[f.box(j)]
 			if !ok || v == nil {
 				continue
 			}
 			tick, ok := v.(bool)
 			if !ok {
-				return nil, &ClientError{Msg: fmt.Sprintf("%s for %s, which is a box to tick", describeValue(v), boxField(i, j))}
+				return nil, &ClientError{Msg: fmt.Sprintf("%s for %s, which is a box to tick", describeValue(v), f.box(j))}
 			}
 			if tick {
 				chosen = append(chosen, q.Options[j].Label)
 			}
 		}
 	case q.MultiSelect:
-		v := content[choiceField(i)]
+		v := content[f.pick]
 		list, ok := v.([]any)
 		if v != nil && !ok {
-			return nil, &ClientError{Msg: fmt.Sprintf("%s for %s, which is a list of options", describeValue(v), choiceField(i))}
+			return nil, &ClientError{Msg: fmt.Sprintf("%s for %s, which is a list of options", describeValue(v), f.pick)}
 		}
 		for _, item := range list {
 			s, ok := item.(string)
 			if !ok {
-				return nil, &ClientError{Msg: fmt.Sprintf("%s among the choices of %s", describeValue(item), choiceField(i))}
+				return nil, &ClientError{Msg: fmt.Sprintf("%s among the choices of %s", describeValue(item), f.pick)}
 			}
 			chosen = append(chosen, s)
 		}
 	default:
-		s, err := str(content, choiceField(i))
+		s, err := str(content, f.pick)
 		if err != nil {
 			return nil, err
 		}
