@@ -140,7 +140,7 @@ func (s *Schema) validate(doc any) []Problem {
 	// no key of the document has, and given back its own name in the
 	// problems.
 	empty := ""
-	if hasEmptyKey(doc) {
+	if hasKey(doc, "") {
 		empty = unusedKey(doc)
 		renameEmptyKeys(doc, empty)
 	}
@@ -391,25 +391,6 @@ func emptyOfType(raw []byte) any {
 	return json.Number("0")
 }
 
-// hasEmptyKey reports whether an object in v has the key "".
-func hasEmptyKey(v any) bool {
-	switch v := v.(type) {
-	case map[string]any:
-		for k, e := range v {
-			if k == "" || hasEmptyKey(e) {
-				return true
-			}
-		}
-	case []any:
-		for _, e := range v {
-			if hasEmptyKey(e) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // unusedKey returns a non-empty key that no object in v has.
 func unusedKey(v any) string {
 	for n := 1; ; n++ {
@@ -420,6 +401,7 @@ func unusedKey(v any) string {
 	}
 }
 
+// hasKey reports whether an object in v has the key key.
 func hasKey(v any, key string) bool {
 	switch v := v.(type) {
 	case map[string]any:

@@ -226,7 +226,7 @@ func (p *textPrompt) frame(l layout, w int) frame {
 	f.cursor = width(prefix) + col
 	f.lines = append(f.lines, line)
 	if p.message != "" {
-		f.lines = append(f.lines, st.paint(truncate("✖ "+sentence(p.message), w), sgrYellow))
+		f.lines = append(f.lines, st.paint(truncate("✖ "+prompt.Capitalize(p.message), w), sgrYellow))
 	}
 	if l.hint {
 		if l.gap {
