@@ -53,10 +53,17 @@ type Addr interface {
 // SocketAddr is the path of an inbox's Unix socket.
 type SocketAddr string
 
-func (a SocketAddr) String() string  { return string(a) }
-func (a SocketAddr) URL() string     { return string(a) }
+// String is the socket's path.
+func (a SocketAddr) String() string { return string(a) }
+
+// URL is the socket's path, as ASKUSER_INBOX holds it.
+func (a SocketAddr) URL() string { return string(a) }
+
+// Dial returns the HTTP client of the inbox on the socket.
 func (a SocketAddr) Dial() Transport { return newClient(a, string(a), TCPAddr{}) }
-func (a SocketAddr) Durable() bool   { return false }
+
+// Durable is false: the sets end with the inbox.
+func (a SocketAddr) Durable() bool { return false }
 
 // Listen listens on the socket (see ListenSocket).
 func (a SocketAddr) Listen(io.Writer) (Listener, error) {
@@ -74,10 +81,16 @@ type TCPAddr struct {
 }
 
 // String is http://HOST:PORT, without the token, which is a secret.
-func (a TCPAddr) String() string  { return "http://" + a.Host }
-func (a TCPAddr) URL() string     { return "http://" + a.Host + "/?token=" + url.QueryEscape(a.Token) }
+func (a TCPAddr) String() string { return "http://" + a.Host }
+
+// URL is the address with its token, as ASKUSER_INBOX holds it.
+func (a TCPAddr) URL() string { return "http://" + a.Host + "/?token=" + url.QueryEscape(a.Token) }
+
+// Dial returns the HTTP client of the inbox over TCP.
 func (a TCPAddr) Dial() Transport { return newClient(a, "", a) }
-func (a TCPAddr) Durable() bool   { return false }
+
+// Durable is false: the sets end with the inbox.
+func (a TCPAddr) Durable() bool { return false }
 
 // Listen listens on the address, which CanListen has checked, behind its
 // token.
