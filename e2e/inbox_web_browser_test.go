@@ -286,6 +286,9 @@ func browserInboxPhone(t *testing.T, browser context.Context) {
 	startAsker(t, string(in.addr), dir, "api-agent", "-f", "rich.json")
 	in.waitWaiting(t, 1, 10*time.Second)
 	startAsker(t, string(in.addr), dir, "release-bot", "confirm", "Tag v1.2.0?")
+	// Each set is queued before the next asker starts: the order of the
+	// sets is the one the walk with Next checks.
+	in.waitWaiting(t, 2, 10*time.Second)
 	startAsker(t, string(in.addr), dir, "docs-agent", "input", "Title of the post?")
 	in.waitWaiting(t, 3, 10*time.Second)
 	do(t, ctx,
