@@ -64,8 +64,8 @@ func (q Question) Check(a Answer) (Answer, error) {
 		}
 	}
 	if a.Other != "" {
-		if q.Kind == KindConfirm {
-			return out, errors.New("a confirm question takes no typed answer")
+		if !q.Kind.Typed() && !q.Kind.OffersOther() {
+			return out, fmt.Errorf("a %s question takes no typed answer", q.Kind)
 		}
 		if out.Other, err = CheckOther(a.Other); err != nil {
 			return out, fmt.Errorf("the typed answer %w", err)

@@ -78,6 +78,10 @@ func (k *Kind) UnmarshalText(b []byte) error {
 // a choice among options.
 func (k Kind) Typed() bool { return k == KindText || k == KindInput }
 
+// OffersOther reports whether the person may type an answer of their own
+// (Other) instead of, or beside, the options.
+func (k Kind) OffersOther() bool { return k == KindChoice }
+
 // Alone reports whether the question is asked on its own, as askuser
 // confirm and input ask theirs: without its header, and without a note.
 func (k Kind) Alone() bool { return k == KindConfirm || k == KindInput }

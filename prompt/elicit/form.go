@@ -58,7 +58,7 @@ func (f fields) typed(q schema.Question) string {
 	switch {
 	case q.Kind.Typed():
 		return f.text
-	case q.Kind == schema.KindChoice:
+	case q.Kind.OffersOther():
 		return f.other
 	}
 	return ""
@@ -199,7 +199,7 @@ func form(qs []schema.Question, version string, problems map[int]string, last ma
 			fill(&p, f.answer(q))
 			r.fields = append(r.fields, field{f.answer(q), p})
 		}
-		if q.Kind != schema.KindChoice {
+		if !q.Kind.OffersOther() {
 			continue
 		}
 		other := property{Type: "string", Title: title + ": your own answer", MaxLength: schema.MaxOtherLength,

@@ -181,7 +181,7 @@ func parseQuestion(q schema.Question, name string, values url.Values) (submitted
 	}
 	for _, v := range values[name] {
 		j, ok := q.Choice(strings.TrimSpace(v))
-		if !ok || !utf8.ValidString(v) || (j < 0 && q.Kind != schema.KindChoice) {
+		if !ok || !utf8.ValidString(v) || (j < 0 && !q.Kind.OffersOther()) {
 			fq.err = "That is not one of this question's options."
 			continue
 		}
@@ -189,7 +189,7 @@ func parseQuestion(q schema.Question, name string, values url.Values) (submitted
 	}
 	_, err := schema.CheckOther(fq.other)
 	typed := !errors.Is(err, schema.ErrOtherEmpty) // something, fit or not
-	if typed && q.Kind == schema.KindChoice && !slices.Contains(fq.chosen, true) {
+	if typed && q.Kind.OffersOther() && !slices.Contains(fq.chosen, true) {
 		// Text typed without choosing Other, as the page without its
 		// script allows, chooses it.
 		fq.chosen[0] = true
@@ -371,7 +371,7 @@ func (p *Page) WriteForm(w http.ResponseWriter, code int, sub *Submission) {
 				Open: strings.TrimSpace(fq.note) != "" || fq.noteErr != "",
 			}
 		}
-		if q.Kind == schema.KindChoice {
+		if q.Kind.OffersOther() {
 			v.AnyOther = true
 			wq.Other = &webOption{
 				ID: id + "-0", Value: "0", Name: "Other",
