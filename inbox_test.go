@@ -159,7 +159,7 @@ func cmdWaitinbox(ts *testscript.TestScript, neg bool, args []string) {
 func waitInbox(ts *testscript.TestScript) {
 	a, err := inbox.AddrFromEnv(ts.Getenv)
 	ts.Check(err)
-	c := inbox.NewClient(a)
+	c := a.Dial()
 	deadline := time.Now().Add(patience)
 	for {
 		_, err := c.Probe(context.Background())

@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/askuser/askuser/internal/ask"
-	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/schema"
 )
 
 // confirmOptions are what askuser confirm needs, resolved from its flags.
@@ -55,11 +55,11 @@ no in any case.`,
 
 // confirmRun asks the question; a "no" is ask.ErrDeclined.
 func confirmRun(ctx context.Context, env *Env, opts confirmOptions) error {
-	answer, err := ask.ConverseOne(ctx, env.engine(), opts.session, prompt.ConfirmQuestion(opts.question, opts.yes))
+	answer, err := ask.ConverseOne(ctx, env.engine(), opts.session, schema.ConfirmQuestion(opts.question, opts.yes))
 	if err != nil {
 		return err
 	}
-	if !prompt.IsYes(answer) {
+	if !schema.IsYes(answer) {
 		return ask.ErrDeclined
 	}
 	return nil

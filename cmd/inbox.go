@@ -148,12 +148,8 @@ func inboxServeOptions(cmd *cobra.Command, env *Env, f inboxFlagValues) (serve.O
 	if opts.Addr, err = inbox.AddrFromEnv(env.Getenv); err != nil {
 		return opts, inboxAddrError(err)
 	}
-	if opts.Addr.IsTCP() {
-		l, err := localhttp.ParseAddr(opts.Addr.Host)
-		if err != nil {
-			return opts, ask.UsageErrorf("%s is %s: the inbox cannot listen there: %s", inbox.EnvAddr, opts.Addr, err)
-		}
-		opts.AddrTCP = &l
+	if err := inbox.CanListen(opts.Addr); err != nil {
+		return opts, ask.UsageErrorf("%s", err)
 	}
 	if f.open && !f.web {
 		return opts, ask.UsageErrorf("--open opens the inbox's web page: add --web, or drop --open")

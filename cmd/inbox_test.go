@@ -3,6 +3,7 @@ package cmd
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net"
 	"os"
@@ -17,18 +18,25 @@ import (
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/testutil"
 	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/schema"
 )
+
+// confirmRequest is the request of askuser confirm's question, from from.
+func confirmRequest(from, question string) *inbox.Request {
+	raw, _ := json.Marshal([]schema.Question{schema.ConfirmQuestion(question, true)})
+	return &inbox.Request{From: from, Questions: raw}
+}
 
 // personInbox serves an inbox in the test's process and answers each set
 // that arrives with answer: the person at the inbox, played by the test.
-func personInbox(t *testing.T, answer func(*inbox.Set) inbox.Reply) inbox.Addr {
+func personInbox(t *testing.T, answer func(*inbox.Set) []prompt.Answer) inbox.SocketAddr {
 	t.Helper()
 	raw, err := os.ReadFile("../schema.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := inbox.Addr{Path: filepath.Join(t.TempDir(), "inbox.sock")}
-	ln, err := inbox.ListenSocket(a.Path)
+	a := inbox.SocketAddr(filepath.Join(t.TempDir(), "inbox.sock"))
+	ln, err := inbox.ListenSocket(string(a))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,15 +75,15 @@ func varsEnv(vars map[string]string) func(string) string {
 // is no file at all) is nobody's: exit 66. (Asking on the terminal that
 // is the person's is tested in a pseudo-terminal, in e2e.)
 func TestRouteTerminalNobodySees(t *testing.T) {
-	a := personInbox(t, func(*inbox.Set) inbox.Reply {
-		return inbox.Reply{Answers: []prompt.Answer{{Labels: []string{"A"}}}}
+	a := personInbox(t, func(*inbox.Set) []prompt.Answer {
+		return []prompt.Answer{{Labels: []string{"A"}}}
 	})
 	for _, c := range []struct {
 		inbox       string
 		code        int
 		out, errOut string
 	}{
-		{a.Path, 0, `{"answers":{"Which":"A"}}` + "\n", "Waiting for an answer in the inbox"},
+		{string(a), 0, `{"answers":{"Which":"A"}}` + "\n", "Waiting for an answer in the inbox"},
 		{filepath.Join(t.TempDir(), "none.sock"), 66, "", "nobody can answer on stdin (a terminal, in whose foreground askuser does not run)"},
 	} {
 		env := testEnv(t)
@@ -92,7 +100,7 @@ func TestRouteTerminalNobodySees(t *testing.T) {
 	env := testEnv(t)
 	env.IO.In = strings.NewReader("2\n")
 	env.IO.InTTY, env.IO.ErrTTY = true, true
-	env.Getenv = varsEnv(map[string]string{"ASKUSER_INBOX": a.Path, "ACCESSIBLE": "1"})
+	env.Getenv = varsEnv(map[string]string{"ASKUSER_INBOX": string(a), "ACCESSIBLE": "1"})
 	if code := Run(context.Background(), env, []string{oneQuestion}); code != 0 || env.IO.Out.(*bytes.Buffer).String() != `{"answers":{"Which":"B"}}`+"\n" {
 		t.Errorf("a terminal on both: exit %d, stdout %q", code, env.IO.Out)
 	}
@@ -101,10 +109,10 @@ func TestRouteTerminalNobodySees(t *testing.T) {
 // An asker in the inbox leaves the bell and the notification command to
 // the inbox, which is where the person looks.
 func TestInboxAskerLeavesTheBellToTheInbox(t *testing.T) {
-	a := personInbox(t, func(*inbox.Set) inbox.Reply { return inbox.Reply{Yes: true} })
+	a := personInbox(t, func(*inbox.Set) []prompt.Answer { return []prompt.Answer{{Labels: []string{"Yes"}}} })
 	mark := filepath.Join(t.TempDir(), "notified")
 	env := testEnv(t)
-	env.Getenv = varsEnv(map[string]string{"ASKUSER_INBOX": a.Path, "ASKUSER_NOTIFY_COMMAND": "touch " + mark})
+	env.Getenv = varsEnv(map[string]string{"ASKUSER_INBOX": string(a), "ASKUSER_NOTIFY_COMMAND": "touch " + mark})
 	if code := Run(context.Background(), env, []string{"confirm", "--ui", "inbox", "--bell", "Deploy?"}); code != 0 {
 		t.Fatalf("exit %d; stderr %q", code, env.IO.ErrOut)
 	}
@@ -129,8 +137,8 @@ func startInboxCmd(t *testing.T, vars map[string]string, errTTY bool, ctx contex
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := inbox.Addr{Path: filepath.Join(t.TempDir(), "inbox.sock")}
-	vars["ASKUSER_INBOX"] = a.Path
+	a := inbox.SocketAddr(filepath.Join(t.TempDir(), "inbox.sock"))
+	vars["ASKUSER_INBOX"] = string(a)
 	pr, pw := io.Pipe()
 	r := &inboxRunning{in: pw, stderr: new(testutil.Buffer), code: make(chan int, 1), addr: a}
 	env := &Env{
@@ -143,7 +151,7 @@ func startInboxCmd(t *testing.T, vars map[string]string, errTTY bool, ctx contex
 	t.Cleanup(func() { pw.Close() })
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		if _, err := inbox.NewClient(a).Probe(context.Background()); err == nil {
+		if _, err := a.Dial().Probe(context.Background()); err == nil {
 			return r
 		}
 		if time.Now().After(deadline) {
@@ -185,7 +193,7 @@ func TestInboxNotifies(t *testing.T) {
 	}, true, context.Background(), nil)
 	asked := make(chan error, 1)
 	go func() {
-		_, err := inbox.NewClient(r.addr).Ask(context.Background(), &inbox.Request{Kind: inbox.KindConfirm, From: "deployer", Message: "Deploy now?"}, nil)
+		_, err := r.addr.Dial().Ask(context.Background(), confirmRequest("deployer", "Deploy now?"), nil)
 		asked <- err
 	}()
 	deadline := time.Now().Add(10 * time.Second)
@@ -221,7 +229,7 @@ func TestInboxNotifyFailureWarns(t *testing.T) {
 	r := startInboxCmd(t, map[string]string{"ASKUSER_NOTIFY_COMMAND": "echo broken >&2; exit 3"}, false, context.Background(), nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go inbox.NewClient(r.addr).Ask(ctx, &inbox.Request{Kind: inbox.KindConfirm, Message: "Go?"}, nil)
+	go r.addr.Dial().Ask(ctx, confirmRequest("", "Go?"), nil)
 	r.waitStderr(t, "Warning: ASKUSER_NOTIFY_COMMAND failed: exit status 3: broken\n")
 	if strings.Contains(r.stderr.String(), "\a") {
 		t.Error("a bell where stderr is not a terminal")
@@ -247,7 +255,7 @@ func TestInboxSignals(t *testing.T) {
 			r := startInboxCmd(t, map[string]string{}, false, ctx, nil)
 			asked := make(chan inbox.Event, 1)
 			go func() {
-				e, err := inbox.NewClient(r.addr).Ask(context.Background(), &inbox.Request{Kind: inbox.KindConfirm, Message: "Go?"}, nil)
+				e, err := r.addr.Dial().Ask(context.Background(), confirmRequest("", "Go?"), nil)
 				if err != nil {
 					t.Error(err)
 				}
@@ -294,23 +302,24 @@ func TestInboxListen(t *testing.T) {
 	if !strings.Contains(stderr.String(), "Warning: the inbox is served beyond this machine, on every interface, port ") {
 		t.Errorf("no warning:\n%s", stderr)
 	}
-	a, err := inbox.ParseAddr(url)
+	parsed, err := inbox.ParseAddr(url)
 	if err != nil {
 		t.Fatal(err)
 	}
+	a := parsed.(inbox.TCPAddr)
 	// The address may name this machine's outward address; reach it on
 	// loopback, as the host check allows on every interface.
 	_, port, _ := net.SplitHostPort(a.Host)
 	a.Host = net.JoinHostPort("127.0.0.1", port)
-	if st, err := inbox.NewClient(a).Probe(context.Background()); err != nil || st.Inbox != "askuser" {
+	if st, err := a.Dial().Probe(context.Background()); err != nil || st.Inbox != "askuser" {
 		t.Errorf("over TCP: %+v, %v", st, err)
 	}
 	a.Token = strings.Repeat("x", 43)
-	if _, err := inbox.NewClient(a).Probe(context.Background()); err == nil {
+	if _, err := a.Dial().Probe(context.Background()); err == nil {
 		t.Error("a wrong token was let in")
 	}
 	// The socket is served too.
-	if _, err := inbox.NewClient(inbox.Addr{Path: sock}).Probe(context.Background()); err != nil {
+	if _, err := inbox.SocketAddr(sock).Dial().Probe(context.Background()); err != nil {
 		t.Errorf("the socket: %v", err)
 	}
 	pw.Close()

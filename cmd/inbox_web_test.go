@@ -15,6 +15,7 @@ import (
 
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/testutil"
+	"github.com/askuser/askuser/schema"
 )
 
 // webInbox is askuser inbox --web run in the test's process, with an input
@@ -122,7 +123,7 @@ func TestInboxWeb(t *testing.T) {
 	}
 	asked := make(chan inbox.Event, 1)
 	go func() {
-		e, err := inbox.NewClient(inbox.Addr{Path: r.sock}).Ask(context.Background(), &inbox.Request{Kind: inbox.KindConfirm, From: "deployer", Message: "Deploy now?"}, nil)
+		e, err := inbox.SocketAddr(r.sock).Dial().Ask(context.Background(), confirmRequest("deployer", "Deploy now?"), nil)
 		if err != nil {
 			t.Error(err)
 		}
@@ -138,7 +139,7 @@ func TestInboxWeb(t *testing.T) {
 	}
 	select {
 	case e := <-asked:
-		if e.Event != inbox.EventAnswered || e.Yes == nil || *e.Yes {
+		if e.Event != inbox.EventAnswered || len(e.Answers) != 1 || schema.IsYes(e.Answers[0]) {
 			t.Errorf("the asker got %+v", e)
 		}
 	case <-time.After(10 * time.Second):
@@ -157,10 +158,11 @@ func TestInboxWeb(t *testing.T) {
 // machine.
 func TestInboxWebListen(t *testing.T) {
 	r := startWebInbox(t, map[string]string{}, "--web", "--listen", "0.0.0.0:0")
-	askers, err := inbox.ParseAddr(strings.TrimSuffix(r.waitLine(t, "Askers elsewhere reach this inbox with ASKUSER_INBOX='"), "'"))
+	parsed, err := inbox.ParseAddr(strings.TrimSuffix(r.waitLine(t, "Askers elsewhere reach this inbox with ASKUSER_INBOX='"), "'"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	askers := parsed.(inbox.TCPAddr)
 	if !strings.Contains(r.stderr.String(), "Warning: the inbox, with its page, is served beyond this machine, on every interface, port ") {
 		t.Errorf("no warning:\n%s", r.stderr)
 	}
@@ -173,8 +175,8 @@ func TestInboxWebListen(t *testing.T) {
 	if askers.Token == pageToken {
 		t.Fatal("the askers hold the page's token")
 	}
-	local := inbox.Addr{Host: net.JoinHostPort("127.0.0.1", askersPort), Token: askers.Token}
-	if _, err := inbox.NewClient(local).Probe(context.Background()); err != nil {
+	local := inbox.TCPAddr{Host: net.JoinHostPort("127.0.0.1", askersPort), Token: askers.Token}
+	if _, err := local.Dial().Probe(context.Background()); err != nil {
 		t.Errorf("the askers' protocol: %v", err)
 	}
 	if code, body := fetch(t, http.MethodGet, r.at("/"), ""); code != http.StatusOK || !strings.Contains(body, "Nothing is waiting") {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/schema"
 )
 
 // inputOptions are what askuser input needs, resolved from its flags.
@@ -57,13 +58,13 @@ func checkDefault(def string) (string, error) {
 	if def == "" {
 		return "", nil
 	}
-	clean, err := prompt.CheckOther(def)
+	clean, err := schema.CheckOther(def)
 	switch {
 	case err == nil:
 		return clean, nil
-	case errors.Is(err, prompt.ErrOtherEmpty):
+	case errors.Is(err, schema.ErrOtherEmpty):
 		err = errors.New("must not be blank: give text, or no --default")
-	case errors.Is(err, prompt.ErrOtherEncoding):
+	case errors.Is(err, schema.ErrOtherEncoding):
 		err = errors.New("must be UTF-8 text")
 	}
 	return "", ask.UsageErrorf(`invalid --default "%s": %s`, prompt.Display(def), err)
@@ -71,7 +72,7 @@ func checkDefault(def string) (string, error) {
 
 // inputRun asks for the text and prints it.
 func inputRun(ctx context.Context, env *Env, opts inputOptions) error {
-	answer, err := ask.ConverseOne(ctx, env.engine(), opts.session, prompt.InputQuestion(opts.question, opts.placeholder, opts.def))
+	answer, err := ask.ConverseOne(ctx, env.engine(), opts.session, schema.InputQuestion(opts.question, opts.placeholder, opts.def))
 	if err != nil {
 		return err
 	}

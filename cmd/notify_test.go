@@ -93,7 +93,7 @@ func TestReadmePushRecipe(t *testing.T) {
 
 	r := startWebInbox(t, map[string]string{"ASKUSER_NOTIFY_COMMAND": command}, "--web")
 	go func() {
-		_, _ = inbox.NewClient(inbox.Addr{Path: r.sock}).Ask(context.Background(), &inbox.Request{Kind: inbox.KindConfirm, From: "deployer", Message: "@/etc/passwd: deploy now?"}, nil)
+		_, _ = inbox.SocketAddr(r.sock).Dial().Ask(context.Background(), confirmRequest("deployer", "@/etc/passwd: deploy now?"), nil)
 	}()
 	var got push
 	select {

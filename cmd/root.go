@@ -7,7 +7,6 @@ import (
 	// The inbox on a NATS server: its package adds nats:// and tls:// to
 	// the addresses ASKUSER_INBOX takes.
 	_ "github.com/askuser/askuser/internal/inbox/natsinbox"
-	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -59,12 +58,7 @@ func loadSchema(env *Env) (*schema.Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	sch, err := schema.Compile(env.Schema, o)
-	if err != nil {
-		return nil, err
-	}
-	sch.CheckAnswer = prompt.CheckOther
-	return sch, nil
+	return schema.Compile(env.Schema, o)
 }
 
 // readInput reads the questions document, and the schema that checks it

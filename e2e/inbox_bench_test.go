@@ -5,6 +5,7 @@ package e2e
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -92,6 +93,9 @@ func envInt(name string, def int) int {
 	return def
 }
 
+// confirmDeploy is the question each asker of the benchmark sends.
+var confirmDeploy = json.RawMessage(`[{"type":"confirm","question":"Deploy?","header":"Confirm","default":"Yes"}]`)
+
 // benchAskers runs one round, and returns the percentiles and the inbox's
 // peak RSS in KiB.
 func benchAskers(b *testing.B, askuser, transport string, n, rate int) (p50, p95 time.Duration, rssKiB int) {
@@ -120,7 +124,7 @@ func benchAskers(b *testing.B, askuser, transport string, n, rate int) (p50, p95
 	go func() { read <- readArrivals(arrivals, arrived) }()
 	b.StartTimer()
 	started, stop := startAskers(a, n, rate, func(i int) *inbox.Request {
-		return &inbox.Request{Kind: inbox.KindConfirm, Message: "Deploy?", From: fmt.Sprintf("asker-%d", i)}
+		return &inbox.Request{Questions: confirmDeploy, From: fmt.Sprintf("asker-%d", i)}
 	})
 	select {
 	case err := <-read:
@@ -171,7 +175,7 @@ func startAskers(a inbox.Addr, n, rate int, req func(i int) *inbox.Request) (sta
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			e, err := inbox.Dial(a).Ask(ctx, req(i), nil)
+			e, err := a.Dial().Ask(ctx, req(i), nil)
 			if ctx.Err() != nil {
 				return
 			}
@@ -235,8 +239,8 @@ func readArrivals(r io.Reader, arrived []time.Time) error {
 func waitReady(b *testing.B, screen *screenOut, a inbox.Addr) {
 	deadline := time.Now().Add(time.Minute)
 	for time.Now().Before(deadline) {
-		if a.Remote == nil {
-			if _, err := inbox.Dial(a).Probe(context.Background()); err == nil {
+		if !a.Durable() {
+			if _, err := a.Dial().Probe(context.Background()); err == nil {
 				return
 			}
 		} else if strings.Contains(screen.String(), "Askers anywhere reach this inbox") {

@@ -107,12 +107,12 @@ func TestInboxOfAnotherUser(t *testing.T) {
 		if !open {
 			whose = "is in " + dir + ", a directory of another user's (uid 0 (root)) that this user (uid 65534 (nobody)) may not enter (permission denied)"
 		}
-		blocked := "the inbox at " + in.addr.Path + " " + whose + ".\nRun 'askuser inbox' as uid 65534 (nobody) and answer there, or run this command as the inbox's user; ASKUSER_INBOX names the inbox (unset, each user has their own).\n"
-		code, stdout, stderr := runAsNobody(t, bin, in.addr.Path, "--ui", "inbox", "-f", "q.json")
+		blocked := "the inbox at " + string(in.addr) + " " + whose + ".\nRun 'askuser inbox' as uid 65534 (nobody) and answer there, or run this command as the inbox's user; ASKUSER_INBOX names the inbox (unset, each user has their own).\n"
+		code, stdout, stderr := runAsNobody(t, bin, string(in.addr), "--ui", "inbox", "-f", "q.json")
 		if want := "Error: T" + blocked[1:]; code != 69 || stdout != "" || stderr != want {
 			t.Errorf("--ui inbox (directory open: %v): exit %d, stdout %q, stderr:\n%s\nwant exit 69 and:\n%s", open, code, stdout, stderr, want)
 		}
-		code, stdout, stderr = runAsNobody(t, bin, in.addr.Path, "-f", "q.json")
+		code, stdout, stderr = runAsNobody(t, bin, string(in.addr), "-f", "q.json")
 		if want := noAnswer + blocked; code != 66 || stdout != "" || stderr != want {
 			t.Errorf("auto (directory open: %v): exit %d, stdout %q, stderr:\n%s\nwant exit 66 and:\n%s", open, code, stdout, stderr, want)
 		}

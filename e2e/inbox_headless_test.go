@@ -25,13 +25,13 @@ var headlessPageLine = regexp.MustCompile(`(?m)^Answer in your browser: (http://
 // it, serves until a signal: the page answers, stderr logs each set that
 // arrives and how it ends, and SIGTERM ends it with 143.
 func TestInboxWebWithoutTerminal(t *testing.T) {
-	a := inbox.Addr{Path: filepath.Join(t.TempDir(), "inbox.sock")}
+	a := inbox.SocketAddr(filepath.Join(t.TempDir(), "inbox.sock"))
 	cmd := exec.Command(askuserPath(t), "inbox", "--web")
-	cmd.Env = inboxEnv(a.Path)
-	in := &inboxProcess{screen: newScreenOut(), addr: a, client: inbox.NewClient(a)}
+	cmd.Env = inboxEnv(string(a))
+	in := &inboxProcess{screen: newScreenOut(), addr: a, client: a.Dial()}
 	cmd.Stderr = in.screen // stdin is /dev/null: cmd.Stdin is nil
 	in.process = startProcess(t, cmd, (*exec.Cmd).Start)
-	in.screen.waitFor(t, "Waiting for questions at "+a.Path+".\n", time.Minute)
+	in.screen.waitFor(t, "Waiting for questions at "+string(a)+".\n", time.Minute)
 	m := headlessPageLine.FindStringSubmatch(in.screen.String())
 	if m == nil {
 		t.Fatalf("no page address:\n%s", in.screen)
@@ -51,7 +51,7 @@ func TestInboxWebWithoutTerminal(t *testing.T) {
 	}
 
 	dir := questionsDir(t)
-	answered := startAsker(t, a.Path, dir, "builder", "-f", "q.json")
+	answered := startAsker(t, string(a), dir, "builder", "-f", "q.json")
 	in.screen.waitFor(t, "Arrived: questions from builder · 1 waiting\n", time.Minute)
 	answer := *page
 	answer.Path = "/sets/1/answer"
@@ -69,12 +69,12 @@ func TestInboxWebWithoutTerminal(t *testing.T) {
 	answered.exited(t, 0, `{"answers":{"Database":"SQLite"}}`+"\n")
 	in.screen.waitFor(t, "Answered: the questions from builder\n", time.Minute)
 
-	withdrawn := startAsker(t, a.Path, dir, "quitter", "-f", "q.json")
+	withdrawn := startAsker(t, string(a), dir, "quitter", "-f", "q.json")
 	in.screen.waitFor(t, "Arrived: questions from quitter · 1 waiting\n", time.Minute)
 	withdrawn.cmd.Process.Signal(syscall.SIGTERM)
 	in.screen.waitFor(t, "Withdrawn: the questions from quitter (", 10*time.Second)
 
-	waiting := startAsker(t, a.Path, dir, "late", "confirm", "Deploy?")
+	waiting := startAsker(t, string(a), dir, "late", "confirm", "Deploy?")
 	in.waitWaiting(t, 1, time.Minute)
 	in.cmd.Process.Signal(syscall.SIGTERM)
 	in.ended(t, 10*time.Second, 143, in.screen)

@@ -79,7 +79,7 @@ func benchRedraw(b *testing.B, askuser, transport string, n, rate, keys int) (al
 		b.Fatal(err)
 	}
 	req := func(i int) *inbox.Request {
-		return &inbox.Request{Kind: inbox.KindAsk, From: fmt.Sprintf("asker-%d", i), Questions: redrawQuestions}
+		return &inbox.Request{From: fmt.Sprintf("asker-%d", i), Questions: redrawQuestions}
 	}
 	_, stopFirst := startAskers(a, 1, rate, req)
 	if _, err := s.waitFor("the first set, taking keys", func(out string) bool {

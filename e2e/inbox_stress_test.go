@@ -49,7 +49,7 @@ func TestInboxStress(t *testing.T) {
 			}
 			args = []string{"-f", p.name + ".json"}
 		}
-		p.asker = startAsker(t, in.addr.Path, dir, p.name, args...)
+		p.asker = startAsker(t, string(in.addr), dir, p.name, args...)
 	}
 
 	start := time.Now()
@@ -99,7 +99,7 @@ func TestInboxStress(t *testing.T) {
 
 	// An asker may have its answer before the screen says it was sent: the
 	// screen is read once it says that nothing waits.
-	idle := "Waiting for questions at " + in.addr.Path + ".\n"
+	idle := "Waiting for questions at " + string(in.addr) + ".\n"
 	in.screen.waitUntil(t, "show that nothing waits", func(text string) bool { return strings.HasSuffix(text, idle) }, 10*time.Second)
 	screen := in.screen.String()
 	answered, killed, lateSent := 0, 0, 0

@@ -94,8 +94,8 @@ type inboxProcess struct {
 	*process
 	stdin  io.WriteCloser
 	screen *screenOut
-	addr   inbox.Addr
-	client *inbox.Client
+	addr   inbox.SocketAddr
+	client inbox.Transport
 }
 
 // startInbox starts askuser inbox on a socket of the test's, and waits
@@ -109,14 +109,14 @@ func startInbox(t *testing.T) *inboxProcess {
 // it answers.
 func startInboxAt(t *testing.T, path string) *inboxProcess {
 	t.Helper()
-	a := inbox.Addr{Path: path}
+	a := inbox.SocketAddr(path)
 	cmd := exec.Command(askuserPath(t), "inbox")
-	cmd.Env = inboxEnv(a.Path)
+	cmd.Env = inboxEnv(string(a))
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := &inboxProcess{stdin: stdin, screen: newScreenOut(), addr: a, client: inbox.NewClient(a)}
+	in := &inboxProcess{stdin: stdin, screen: newScreenOut(), addr: a, client: a.Dial()}
 	cmd.Stderr = in.screen
 	in.process = startProcess(t, cmd, (*exec.Cmd).Start)
 	t.Cleanup(func() { stdin.Close() })
@@ -218,7 +218,7 @@ func TestInboxQuitEndsAskers(t *testing.T) {
 				case 4:
 					args = []string{"input", "Name?"}
 				}
-				askers = append(askers, startAsker(t, in.addr.Path, dir, fmt.Sprintf("asker-%d", i), args...))
+				askers = append(askers, startAsker(t, string(in.addr), dir, fmt.Sprintf("asker-%d", i), args...))
 			}
 			in.waitWaiting(t, 5, time.Minute)
 			start := time.Now()
@@ -232,7 +232,7 @@ func TestInboxQuitEndsAskers(t *testing.T) {
 				if a.code() == 0 || a.stdout.String() != "" {
 					t.Errorf("%s: exit %d, stdout %q", a.name, a.code(), a.stdout)
 				}
-				if a.code() != 69 || !strings.Contains(a.stderr.String(), "Error: The inbox at "+in.addr.Path) {
+				if a.code() != 69 || !strings.Contains(a.stderr.String(), "Error: The inbox at "+string(in.addr)) {
 					t.Errorf("%s: exit %d, stderr:\n%s", a.name, a.code(), a.stderr)
 				}
 			}
@@ -247,11 +247,11 @@ func TestInboxQuitEndsAskers(t *testing.T) {
 func TestInboxWithdrawn(t *testing.T) {
 	in := startInbox(t)
 	dir := questionsDir(t)
-	shown := startAsker(t, in.addr.Path, dir, "shown", "-f", "q.json")
+	shown := startAsker(t, string(in.addr), dir, "shown", "-f", "q.json")
 	in.screen.waitFor(t, "From shown", time.Minute)
-	queued := startAsker(t, in.addr.Path, dir, "queued", "input", "Name?")
+	queued := startAsker(t, string(in.addr), dir, "queued", "input", "Name?")
 	in.waitWaiting(t, 2, time.Minute)
-	last := startAsker(t, in.addr.Path, dir, "last", "-f", "q.json")
+	last := startAsker(t, string(in.addr), dir, "last", "-f", "q.json")
 	in.waitWaiting(t, 3, time.Minute)
 
 	start := time.Now()

@@ -28,20 +28,20 @@ type inboxTerm struct {
 	*process
 	t      *testing.T
 	tm     *ptytest.Term
-	addr   inbox.Addr
+	addr   inbox.SocketAddr
 	dir    string // where the askers run, with q.json
 	stdout bytes.Buffer
 }
 
 func startInboxTerm(t *testing.T, env ...string) *inboxTerm {
 	t.Helper()
-	r := &inboxTerm{t: t, tm: ptytest.New(t, 100, 30), addr: inbox.Addr{Path: filepath.Join(t.TempDir(), "inbox.sock")}, dir: questionsDir(t)}
+	r := &inboxTerm{t: t, tm: ptytest.New(t, 100, 30), addr: inbox.SocketAddr(filepath.Join(t.TempDir(), "inbox.sock")), dir: questionsDir(t)}
 	cmd := exec.Command(askuserPath(t), "inbox")
-	cmd.Env = append(append(cleanEnv(t), "NO_COLOR=1", "ASKUSER_INBOX="+r.addr.Path), env...)
+	cmd.Env = append(append(cleanEnv(t), "NO_COLOR=1", "ASKUSER_INBOX="+string(r.addr)), env...)
 	cmd.Stdout = &r.stdout
 	r.process = startProcess(t, cmd, r.tm.Start)
 	r.expect("[askuser inbox]\nWaiting for questions at")
-	r.expect(r.addr.Path + ".")
+	r.expect(string(r.addr) + ".")
 	r.expect("q quit · Ctrl+C quit")
 	return r
 }
@@ -71,7 +71,7 @@ func (r *inboxTerm) ask(name string, args ...string) *asker {
 	if len(args) == 0 {
 		args = []string{"-f", "q.json"}
 	}
-	a := startAsker(r.t, r.addr.Path, r.dir, name, args...)
+	a := startAsker(r.t, string(r.addr), r.dir, name, args...)
 	deadline := time.Now().Add(time.Minute)
 	for r.waiting() != before+1 {
 		if time.Now().After(deadline) {
@@ -85,7 +85,7 @@ func (r *inboxTerm) ask(name string, args ...string) *asker {
 // waiting is how many sets wait in the inbox.
 func (r *inboxTerm) waiting() int {
 	r.t.Helper()
-	st, err := inbox.NewClient(r.addr).Probe(r.t.Context())
+	st, err := r.addr.Dial().Probe(r.t.Context())
 	if err != nil {
 		r.t.Fatalf("the inbox does not answer: %v\nscreen:\n%s", err, r.tm.Screen())
 	}
@@ -354,7 +354,7 @@ func TestInboxTerminalQuit(t *testing.T) {
 				case <-time.After(2*time.Second - time.Since(start)):
 					t.Fatalf("%s still waits 2 s after the inbox quit; stderr:\n%s", a.name, a.stderr)
 				}
-				if a.code() != 69 || a.stdout.String() != "" || !strings.Contains(a.stderr.String(), "Error: The inbox at "+r.addr.Path) {
+				if a.code() != 69 || a.stdout.String() != "" || !strings.Contains(a.stderr.String(), "Error: The inbox at "+string(r.addr)) {
 					t.Errorf("%s: exit %d, stdout %q, stderr:\n%s", a.name, a.code(), a.stdout, a.stderr)
 				}
 			}

@@ -32,14 +32,14 @@ var inboxPageLine = regexp.MustCompile(`(?m)^Answer in your browser too: (http:/
 // returns it once it answers, with its page's address.
 func startWebInbox(t *testing.T) (*inboxProcess, string) {
 	t.Helper()
-	a := inbox.Addr{Path: filepath.Join(t.TempDir(), "inbox.sock")}
+	a := inbox.SocketAddr(filepath.Join(t.TempDir(), "inbox.sock"))
 	cmd := exec.Command(askuserPath(t), "inbox", "--web")
-	cmd.Env = inboxEnv(a.Path)
+	cmd.Env = inboxEnv(string(a))
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := &inboxProcess{stdin: stdin, screen: newScreenOut(), addr: a, client: inbox.NewClient(a)}
+	in := &inboxProcess{stdin: stdin, screen: newScreenOut(), addr: a, client: a.Dial()}
 	cmd.Stderr = in.screen
 	in.process = startProcess(t, cmd, (*exec.Cmd).Start)
 	t.Cleanup(func() { stdin.Close() })
@@ -134,16 +134,16 @@ func browserInboxPageAndTerminal(t *testing.T, browser context.Context) {
 	waitFor(t, ctx, textIs("#title", "Nothing is waiting"))
 
 	// The first set comes to the page by itself.
-	first := startAsker(t, in.addr.Path, dir, "first", "-f", "q.json")
+	first := startAsker(t, string(in.addr), dir, "first", "-f", "q.json")
 	waitFor(t, ctx, sourceIs("first"))
 	in.screen.waitFor(t, "From first · waiting ", 10*time.Second)
 	do(t, ctx, click(`label[for="q0-2"]`))
 	// How long it has waited goes on by itself.
 	waitFor(t, ctx, `/^waiting [2-9]s$/.test(document.querySelector('#queue .waited').textContent)`)
 	// Two more come: the page says so, and keeps what was chosen.
-	second := startAsker(t, in.addr.Path, dir, "second", "confirm", "Deploy now?")
+	second := startAsker(t, string(in.addr), dir, "second", "confirm", "Deploy now?")
 	in.waitWaiting(t, 2, 10*time.Second)
-	third := startAsker(t, in.addr.Path, dir, "third", "input", "Name the release?")
+	third := startAsker(t, string(in.addr), dir, "third", "input", "Name the release?")
 	in.waitWaiting(t, 3, 10*time.Second)
 	waitFor(t, ctx, textIs("#queue .more", "2 more waiting"))
 	if !eval[bool](t, ctx, `document.querySelector('#q0-2').checked`) {
@@ -209,9 +209,9 @@ func browserInboxNextAndCancel(t *testing.T, browser context.Context) {
 	ctx := newTab(t, browser)
 	in, url := startWebInbox(t)
 	dir := inboxQuestionsDir(t)
-	first := startAsker(t, in.addr.Path, dir, "first", "-f", "q.json")
+	first := startAsker(t, string(in.addr), dir, "first", "-f", "q.json")
 	in.waitWaiting(t, 1, 10*time.Second)
-	second := startAsker(t, in.addr.Path, dir, "second", "-f", "q.json")
+	second := startAsker(t, string(in.addr), dir, "second", "-f", "q.json")
 	in.waitWaiting(t, 2, 10*time.Second)
 	do(t, ctx, chromedp.Navigate(url))
 	waitFor(t, ctx, sourceIs("first"))
@@ -243,11 +243,11 @@ func browserInboxWithoutJavaScript(t *testing.T, browser context.Context) {
 	}
 	in, url := startWebInbox(t)
 	dir := inboxQuestionsDir(t)
-	first := startAsker(t, in.addr.Path, dir, "first", "-f", "rich.json")
+	first := startAsker(t, string(in.addr), dir, "first", "-f", "rich.json")
 	in.waitWaiting(t, 1, 10*time.Second)
-	second := startAsker(t, in.addr.Path, dir, "second", "-f", "q.json")
+	second := startAsker(t, string(in.addr), dir, "second", "-f", "q.json")
 	in.waitWaiting(t, 2, 10*time.Second)
-	third := startAsker(t, in.addr.Path, dir, "third", "-f", "q.json")
+	third := startAsker(t, string(in.addr), dir, "third", "-f", "q.json")
 	in.waitWaiting(t, 3, 10*time.Second)
 
 	do(t, ctx, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS("#q1")))
@@ -283,10 +283,13 @@ func browserInboxPhone(t *testing.T, browser context.Context) {
 	ctx := newTab(t, browser)
 	in, url := startWebInbox(t)
 	dir := inboxQuestionsDir(t)
-	startAsker(t, in.addr.Path, dir, "api-agent", "-f", "rich.json")
+	startAsker(t, string(in.addr), dir, "api-agent", "-f", "rich.json")
 	in.waitWaiting(t, 1, 10*time.Second)
-	startAsker(t, in.addr.Path, dir, "release-bot", "confirm", "Tag v1.2.0?")
-	startAsker(t, in.addr.Path, dir, "docs-agent", "input", "Title of the post?")
+	startAsker(t, string(in.addr), dir, "release-bot", "confirm", "Tag v1.2.0?")
+	// Each set is queued before the next asker starts: the order of the
+	// sets is the one the walk with Next checks.
+	in.waitWaiting(t, 2, 10*time.Second)
+	startAsker(t, string(in.addr), dir, "docs-agent", "input", "Title of the post?")
 	in.waitWaiting(t, 3, 10*time.Second)
 	do(t, ctx,
 		chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile),
@@ -334,7 +337,7 @@ func browserInboxPhone(t *testing.T, browser context.Context) {
 	if err := os.WriteFile(filepath.Join(dir, "approve.json"), doc, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	startAsker(t, in.addr.Path, dir, "claude-code", "-f", "approve.json")
+	startAsker(t, string(in.addr), dir, "claude-code", "-f", "approve.json")
 	in.waitWaiting(t, 4, 10*time.Second)
 	waitFor(t, ctx, textIs("#queue .more", "3 more waiting"))
 	for _, next := range []string{"release-bot", "docs-agent", "claude-code"} {

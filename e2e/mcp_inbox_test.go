@@ -43,7 +43,7 @@ func inboxClient(t *testing.T, in *inboxProcess, name string) mcpClient {
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	return mcpClient{name: name, dir: dir, env: []string{"ASKUSER_INBOX=" + in.addr.Path, "HOME=" + home, "NO_COLOR=1"}}
+	return mcpClient{name: name, dir: dir, env: []string{"ASKUSER_INBOX=" + string(in.addr), "HOME=" + home, "NO_COLOR=1"}}
 }
 
 // type_ types a line into the inbox, as the person does.
@@ -72,7 +72,7 @@ func TestMCPInboxAnswers(t *testing.T) {
 	answered(t, res, err, `{"answers":{"Database":"Edge cache","Features":"Login, Export"}}`)
 	in.screen.waitFor(t, "✔ Sent to claude-code via MCP in ~/project.\n", 10*time.Second)
 
-	where := "Waiting for an answer in the inbox (askuser inbox) at " + in.addr.Path
+	where := "Waiting for an answer in the inbox (askuser inbox) at " + string(in.addr)
 	select {
 	case msg := <-r.logs:
 		if msg != where+"." {
@@ -125,7 +125,7 @@ func TestMCPInboxAnswers(t *testing.T) {
 func TestMCPInboxInAutoOrder(t *testing.T) {
 	in := startInbox(t)
 	sqlite := func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1": "SQLite"}}, nil
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1_pick": "SQLite"}}, nil
 	}
 	t.Run("forms first", func(t *testing.T) {
 		for _, v := range elicitVersions {
@@ -320,13 +320,13 @@ func TestMCPInboxCancelAndQuit(t *testing.T) {
 	in.screen.waitFor(t, "Which colour?", 10*time.Second)
 	in.type_(t, "/quit")
 	res, err = wait(t, call)
-	want := "Error: The inbox at " + in.addr.Path + " closed before the questions were answered (the person quit the inbox)." + dont
+	want := "Error: The inbox at " + string(in.addr) + " closed before the questions were answered (the person quit the inbox)." + dont
 	if got := failed(t, res, err); got != want {
 		t.Errorf("the inbox quit: %q, want %q", got, want)
 	}
 	<-in.done
 
-	in = startInboxAt(t, in.addr.Path)
+	in = startInboxAt(t, string(in.addr))
 	call = r.start(t, context.Background(), colourQuestion)
 	in.screen.waitFor(t, "Which colour?", 10*time.Second)
 	in.type_(t, "red")
@@ -339,7 +339,7 @@ func TestMCPInboxCancelAndQuit(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, err = wait(t, call)
-	want = "Error: The inbox at " + in.addr.Path + " went away before the questions were answered." + dont
+	want = "Error: The inbox at " + string(in.addr) + " went away before the questions were answered." + dont
 	if got := failed(t, res, err); got != want {
 		t.Errorf("the inbox died: %q, want %q", got, want)
 	}

@@ -107,15 +107,15 @@ func TestMCPNodeClient(t *testing.T) {
 		t.Fatalf("the client was shown %d forms, want 2", len(got.Forms))
 	}
 	p := got.Forms[0].RequestedSchema.Properties
-	for name, typ := range map[string]string{"q1": "string", "q1_other": "string", "q2": "array", "q2_other": "string", "q3": "string", "q4": "string", "q4_other": "string"} {
+	for name, typ := range map[string]string{"q1_pick": "string", "q1_other": "string", "q2_pick": "array", "q2_other": "string", "q3_text": "string", "q4_pick": "string", "q4_other": "string"} {
 		if p[name]["type"] != typ {
 			t.Errorf("field %s: %v, want type %s", name, p[name], typ)
 		}
 	}
-	if p["q1"]["oneOf"] == nil || p["q2"]["items"] == nil {
+	if p["q1_pick"]["oneOf"] == nil || p["q2_pick"]["items"] == nil {
 		t.Errorf("choices lost on the way to the client: %v", p)
 	}
-	if !reflect.DeepEqual(got.Forms[0].RequestedSchema.Required, []string{"q3"}) {
+	if !reflect.DeepEqual(got.Forms[0].RequestedSchema.Required, []string{"q3_text"}) {
 		t.Errorf("required %v, want [q3]", got.Forms[0].RequestedSchema.Required)
 	}
 }

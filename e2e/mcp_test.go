@@ -299,7 +299,7 @@ func TestMCPElicitation(t *testing.T) {
 			r := startMCP(t, mcpClient{version: v.version, elicit: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 				forms = append(forms, req.Params)
 				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{
-					"q1": "SQLite", "q2": []any{"Export", "Login"}, "q3": "OrderList", "q4_other": "Mars",
+					"q1_pick": "SQLite", "q2_pick": []any{"Export", "Login"}, "q3_text": "OrderList", "q4_other": "Mars",
 				}}, nil
 			}})
 			res, err := r.call(t, context.Background(), questions)
@@ -322,14 +322,14 @@ func TestMCPElicitation(t *testing.T) {
 				t.Fatal(err)
 			}
 			p := form.Properties
-			if q := p["q1"]; q.Type != "string" || len(q.OneOf) != 2 || q.OneOf[1].Const != "SQLite" || q.Title != "Database" ||
+			if q := p["q1_pick"]; q.Type != "string" || len(q.OneOf) != 2 || q.OneOf[1].Const != "SQLite" || q.Title != "Database" ||
 				!strings.Contains(q.Description, "Which database should we use?") || !strings.Contains(q.Description, "CREATE TABLE t ();") {
 				t.Errorf("single-select field: %+v", q)
 			}
-			if q := p["q2"]; q.Type != "array" || q.Items == nil || len(q.Items.AnyOf) != 3 || q.Items.AnyOf[2].Const != "Export" {
+			if q := p["q2_pick"]; q.Type != "array" || q.Items == nil || len(q.Items.AnyOf) != 3 || q.Items.AnyOf[2].Const != "Export" {
 				t.Errorf("multi-select field: %+v", q)
 			}
-			if q := p["q3"]; q.Type != "string" || !strings.Contains(q.Description, "UserCard") || !reflect.DeepEqual(form.Required, []string{"q3"}) {
+			if q := p["q3_text"]; q.Type != "string" || !strings.Contains(q.Description, "UserCard") || !reflect.DeepEqual(form.Required, []string{"q3_text"}) {
 				t.Errorf("text field: %+v; required %v", q, form.Required)
 			}
 			for _, name := range []string{"q1_other", "q2_other", "q4_other"} {
@@ -380,9 +380,9 @@ func TestMCPElicitationAsksAgain(t *testing.T) {
 			r := startMCP(t, mcpClient{version: v.version, elicit: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 				forms = append(forms, req.Params)
 				if len(forms) == 1 {
-					return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1": "SQLite", "q1_other": "MySQL", "q2": []any{"Search"}}}, nil
+					return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1_pick": "SQLite", "q1_other": "MySQL", "q2_pick": []any{"Search"}}}, nil
 				}
-				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1_other": "MySQL", "q2": []any{"Search"}}}, nil
+				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1_other": "MySQL", "q2_pick": []any{"Search"}}}, nil
 			}})
 			res, err := r.call(t, context.Background(), twoQuestions)
 			answered(t, res, err, `{"answers":{"Database":"MySQL","Features":"Search"}}`)
@@ -436,7 +436,7 @@ func TestMCPKnownAnswersAndKey(t *testing.T) {
 		env: []string{`ASKUSER_ANSWERS={"Features":"export, tags"}`},
 		elicit: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			asked = append(asked, req.Params.Message)
-			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1": "SQLite"}}, nil
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1_pick": "SQLite"}}, nil
 		},
 	}, "--key", "question")
 	res, err := r.call(t, context.Background(), twoQuestions)
@@ -474,7 +474,7 @@ func TestMCPClientArguments(t *testing.T) {
 func TestMCPNotesAndArrays(t *testing.T) {
 	r := startMCP(t, mcpClient{
 		elicit: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1": "SQLite"}}, nil
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1_pick": "SQLite"}}, nil
 		},
 	}, "--arrays")
 	in := strings.Replace(twoQuestions, `{"questions"`,
@@ -578,9 +578,9 @@ func TestMCPTwoCallsAtOnce(t *testing.T) {
 				arrived.Done()
 				arrived.Wait()
 				if strings.Contains(req.Params.Message, "colour") {
-					return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1": "Blue"}}, nil
+					return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1_pick": "Blue"}}, nil
 				}
-				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1": "SQLite"}}, nil
+				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1_pick": "SQLite"}}, nil
 			}})
 			colourCall := r.start(t, context.Background(), colour)
 			databaseCall := r.start(t, context.Background(), oneQuestion)
@@ -776,7 +776,7 @@ func TestMCPStdoutCarriesOnlyTheProtocol(t *testing.T) {
 			logs := make(chan string, 4)
 			client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, &mcp.ClientOptions{
 				ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-					return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1": "SQLite"}}, nil
+					return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1_pick": "SQLite"}}, nil
 				},
 				//nolint:staticcheck // as in startMCP
 				LoggingMessageHandler: func(_ context.Context, req *mcp.LoggingMessageRequest) {

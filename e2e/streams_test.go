@@ -150,7 +150,7 @@ func TestOnlyQuestionsOnStdinGoToTheInbox(t *testing.T) {
 	}
 	defer q.Close()
 	cmd := exec.Command(askuserPath(t), "--from", "shell-tool")
-	cmd.Env = inboxEnv(in.addr.Path)
+	cmd.Env = inboxEnv(string(in.addr))
 	stdout, stderr := new(testutil.Buffer), new(testutil.Buffer)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = q, stdout, stderr
 	p := startProcess(t, cmd, (*exec.Cmd).Start)

@@ -1,14 +1,14 @@
 // Package prompt holds what every way of asking shares: the Asker
-// interfaces, the Answer they produce, their errors, and the text rules
-// (Display, CheckOther) that keep what the questions say from being obeyed
-// by a terminal and what the person types fit for the output. Each way of
-// asking is a package of its own below this one: line, tui and web.
+// interfaces, their errors, and the text rule (Display) that keeps what
+// the questions say from being obeyed by a terminal. What the person gives
+// is a schema.Answer, checked by schema's Question.Check and CheckOther.
+// Each way of asking is a package of its own below this one: line, tui,
+// web and elicit.
 package prompt
 
 import (
 	"context"
 	"errors"
-	"strings"
 
 	"github.com/askuser/askuser/schema"
 )
@@ -20,81 +20,11 @@ import (
 //   - draw text from the input only through Display (header, label, an
 //     answer shown back) or DisplayMultiline (question, description,
 //     preview), so that escape sequences in it are shown, not obeyed;
-//   - pass every typed answer through CheckOther, use the text it returns,
-//     and ask again when it returns an error.
+//   - pass every typed answer through schema.CheckOther, use the text it
+//     returns, and ask again when it returns an error;
+//   - ask each kind of question (schema.Kind) in its own way.
 type Asker interface {
 	Ask(ctx context.Context, qs []schema.Question) ([]Answer, error)
-}
-
-// ConfirmQuestion is the yes/no question of askuser confirm, whose
-// answer is the label Yes or No (see IsYes); Enter takes def.
-func ConfirmQuestion(message string, def bool) schema.Question {
-	d := "No"
-	if def {
-		d = "Yes"
-	}
-	return schema.Question{Type: schema.TypeConfirm, Header: "Confirm", Question: message,
-		Options: []schema.Option{{Label: "Yes"}, {Label: "No"}}, Default: d}
-}
-
-// InputQuestion is the question of askuser input, a line of text, whose
-// answer is the text typed (Answer.Other); Enter takes def when it is not
-// "". The placeholder is an example answer.
-func InputQuestion(message, placeholder, def string) schema.Question {
-	return schema.Question{Type: schema.TypeInput, Header: "Input", Question: message, Placeholder: placeholder, Default: def}
-}
-
-// IsYes reports whether a, the answer to a ConfirmQuestion, is yes.
-func IsYes(a Answer) bool {
-	return len(a.Labels) == 1 && a.Labels[0] == "Yes"
-}
-
-// Confirm asks the yes/no question of a ConfirmQuestion through a.
-func Confirm(ctx context.Context, a Asker, message string, def bool) (bool, error) {
-	answers, err := a.Ask(ctx, []schema.Question{ConfirmQuestion(message, def)})
-	if err != nil {
-		return false, err
-	}
-	return IsYes(answers[0]), nil
-}
-
-// Input asks for the line of text of an InputQuestion through a.
-func Input(ctx context.Context, a Asker, message, placeholder, def string) (string, error) {
-	answers, err := a.Ask(ctx, []schema.Question{InputQuestion(message, placeholder, def)})
-	if err != nil {
-		return "", err
-	}
-	return answers[0].Other, nil
-}
-
-// AskOne asks qs with confirm or input, the asker's own ways, when qs is
-// one question of TypeConfirm or TypeInput, which are asked alone and
-// drawn as a prompt of their own; ok is false otherwise.
-func AskOne(ctx context.Context, qs []schema.Question,
-	confirm func(ctx context.Context, message string, def bool) (bool, error),
-	input func(ctx context.Context, message, placeholder, def string) (string, error),
-) (answers []Answer, ok bool, err error) {
-	if len(qs) != 1 {
-		return nil, false, nil
-	}
-	switch q := qs[0]; q.Type {
-	case schema.TypeConfirm:
-		yes, err := confirm(ctx, q.Question, q.Default == "Yes")
-		if err != nil {
-			return nil, true, err
-		}
-		if yes {
-			return []Answer{{Labels: []string{"Yes"}}}, true, nil
-		}
-		return []Answer{{Labels: []string{"No"}}}, true, nil
-	case schema.TypeInput:
-		text, err := input(ctx, q.Question, q.Placeholder, q.Default)
-		if err != nil {
-			return nil, true, err
-		}
-		return []Answer{{Other: text}}, true, nil
-	}
-	return nil, false, nil
 }
 
 // Finisher is an Asker with something to do when a conversation is over,
@@ -115,40 +45,26 @@ type Summary struct {
 }
 
 // Summarize lists the answers to qs for Finish, in question order, each
-// under its question's header ("Database:"), with its note.
+// under its question's header ("Database:"), or its question for one asked
+// alone, with its note.
 func Summarize(qs []schema.Question, answers []Answer) []Summary {
 	var out []Summary
 	for i, q := range qs {
 		if i >= len(answers) {
 			break
 		}
-		out = append(out, Summary{Asked: q.Header + ":", Answer: answers[i].String(), Note: answers[i].Note})
+		asked := q.Header + ":"
+		if q.Kind.Alone() {
+			asked = q.Question
+		}
+		out = append(out, Summary{Asked: asked, Answer: answers[i].String(), Note: answers[i].Note})
 	}
 	return out
 }
 
-// Answer is the person's answer to one question. Its JSON is how the
-// inbox's protocol carries it.
-type Answer struct {
-	// Labels are the chosen option labels, in option order.
-	Labels []string `json:"labels,omitempty"`
-	// Other is the person's own typed answer, or "" when there is none.
-	Other string `json:"other,omitempty"`
-	// Note is a note the person attached to the answer, checked like a
-	// typed answer, or "" when there is none. The output carries it in
-	// "annotations", apart from the answer itself.
-	Note string `json:"note,omitempty"`
-}
-
-// String renders the answer as the output carries it: the labels joined by
-// ", ", followed by the typed answer.
-func (a Answer) String() string {
-	parts := a.Labels
-	if a.Other != "" {
-		parts = append(parts[:len(parts):len(parts)], a.Other)
-	}
-	return strings.Join(parts, ", ")
-}
+// Answer is the person's answer to one question; see schema.Answer, which
+// Question.Check checks.
+type Answer = schema.Answer
 
 // ErrCancelled means the person cancelled (Esc, Ctrl+C).
 var ErrCancelled = errors.New("cancelled")

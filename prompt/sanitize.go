@@ -1,7 +1,6 @@
 package prompt
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"unicode"
@@ -169,63 +168,4 @@ func shown(r rune) bool {
 func variationSelector(r rune) bool {
 	return r >= '\ufe00' && r <= '\ufe0f' || r >= '\U000e0100' && r <= '\U000e01ef' ||
 		r >= '\u180b' && r <= '\u180d' || r == '\u180f'
-}
-
-// MaxOtherLength is the longest answer a person may type for Other, in
-// characters.
-const MaxOtherLength = 2000
-
-// The errors of CheckOther. Their text completes "Your answer ..." and
-// "answers.KEY: ...", so that each asker can say it in its own way.
-var (
-	// ErrOtherEmpty is a typed answer with nothing in it but white space
-	// and characters that draw nothing.
-	ErrOtherEmpty = errors.New("must not be empty")
-	// ErrOtherEncoding is a typed answer that is not UTF-8 text, as from a
-	// terminal set to another encoding.
-	ErrOtherEncoding = errors.New("must be UTF-8 text; check the terminal's encoding")
-)
-
-// OtherLengthError is a typed answer over MaxOtherLength characters.
-type OtherLengthError struct {
-	Length int // characters, after cleaning
-}
-
-func (e *OtherLengthError) Error() string {
-	return fmt.Sprintf("must be at most %d characters (got %d)", MaxOtherLength, e.Length)
-}
-
-// CheckOther checks and cleans a person's own answer (what was typed after
-// choosing Other, or the part of a preset answer that names no option)
-// before it goes into the output. Tabs and line separators become spaces;
-// control characters (C0, DEL, C1) and bidirectional controls are dropped;
-// surrounding white space is trimmed. It fails with ErrOtherEncoding when s
-// is not valid UTF-8, ErrOtherEmpty when what is left is blank in the sense
-// of the questions' texts (schema.IsBlank: only white space, such as
-// U+3000, and characters that draw nothing, such as U+200B), and an
-// *OtherLengthError when more than MaxOtherLength characters are left.
-// Every asker calls it on every typed answer and asks again on error.
-func CheckOther(s string) (string, error) {
-	if !utf8.ValidString(s) {
-		return "", ErrOtherEncoding
-	}
-	if !isPlain(s) {
-		s = strings.Map(func(r rune) rune {
-			switch {
-			case r == '\t', r == '\u2028', r == '\u2029':
-				return ' '
-			case schema.Control(r) || schema.BidiControl(r):
-				return -1
-			}
-			return r
-		}, s)
-	}
-	s = strings.TrimFunc(s, schema.WhiteSpace)
-	if schema.IsBlank(s) {
-		return "", ErrOtherEmpty
-	}
-	if n := utf8.RuneCountInString(s); n > MaxOtherLength {
-		return "", &OtherLengthError{Length: n}
-	}
-	return s, nil
 }

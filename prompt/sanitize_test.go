@@ -1,7 +1,6 @@
 package prompt
 
 import (
-	"errors"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -104,71 +103,30 @@ func FuzzDisplay(f *testing.F) {
 	})
 }
 
-func TestCheckOther(t *testing.T) {
-	long := strings.Repeat("é", MaxOtherLength)
-	for _, tc := range []struct {
-		name, in, want string
-		err            error
-	}{
-		{"plain", "  Use MariaDB  ", "Use MariaDB", nil},
-		{"escape dropped", "\x1b[31mred\x1b[0m", "[31mred[0m", nil},
-		{"osc dropped", "\x1b]0;title\x07ok", "]0;titleok", nil},
-		{"bidi dropped", "a\u202eb\u2066c", "abc", nil},
-		{"c1 dropped", "a\u009bb", "ab", nil},
-		{"tab to space", "a\tb", "a b", nil},
-		{"cr dropped", "a\rb", "ab", nil},
-		{"separator to space", "a\u2028b", "a b", nil},
-		{"unicode kept", "数据库 ✔", "数据库 ✔", nil},
-		{"empty", "", "", ErrOtherEmpty},
-		{"blank", " \t ", "", ErrOtherEmpty},
-		{"only controls", "\x1b\x07\u202e", "", ErrOtherEmpty},
-		{"only a zero-width space", "\u200b", "", ErrOtherEmpty},
-		{"only an ideographic space", "\u3000", "", ErrOtherEmpty},
-		{"only what draws nothing", " \ufeff\u00a0\u2060\u00ad ", "", ErrOtherEmpty},
-		{"zero-width joiner kept", " 👩\u200d💻 ", "👩\u200d💻", nil},
-		{"trimmed of unicode spaces", "\u3000MariaDB\u00a0", "MariaDB", nil},
-		{"invalid utf-8", "caf\xe9", "", ErrOtherEncoding},
-		{"at the limit", long, long, nil},
-		{"limit after cleaning", long + "\x1b\x1b", long, nil},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := CheckOther(tc.in)
-			if !errors.Is(err, tc.err) || got != tc.want {
-				t.Errorf("CheckOther(%q) = %q, %v; want %q, %v", tc.in, got, err, tc.want, tc.err)
-			}
-		})
-	}
-	_, err := CheckOther(long + "x")
-	var le *OtherLengthError
-	if !errors.As(err, &le) || le.Length != MaxOtherLength+1 {
-		t.Fatalf("CheckOther(2001 characters) = %v, want an *OtherLengthError of 2001", err)
-	}
-	if want := "must be at most 2000 characters (got 2001)"; err.Error() != want {
-		t.Errorf("error text %q, want %q", err, want)
-	}
-}
-
+// FuzzCheckOther checks that whatever schema.CheckOther lets through into
+// the output is drawn as it is, and that it is trimmed, within the
+// limit, and the same when checked again.
 func FuzzCheckOther(f *testing.F) {
-	for _, s := range []string{"", " x ", "\x1b[31m", "\xff", "a\u202eb", strings.Repeat("x", MaxOtherLength+1)} {
+	for _, s := range []string{"", " x ", "\x1b[31m", "\xff", "a\u202eb", strings.Repeat("x", schema.MaxOtherLength+1)} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		got, err := CheckOther(s)
+		got, err := schema.CheckOther(s)
 		if err != nil {
 			if got != "" {
-				t.Fatalf("CheckOther(%q) = %q with error %v", s, got, err)
+				t.Fatalf("schema.CheckOther(%q) = %q with error %v", s, got, err)
 			}
 			return
 		}
 		checkDrawable(t, got, false)
 		if got != strings.TrimSpace(got) || got == "" {
-			t.Fatalf("CheckOther(%q) = %q: not trimmed or empty", s, got)
+			t.Fatalf("schema.CheckOther(%q) = %q: not trimmed or empty", s, got)
 		}
-		if n := utf8.RuneCountInString(got); n > MaxOtherLength {
-			t.Fatalf("CheckOther(%q) kept %d characters", s, n)
+		if n := utf8.RuneCountInString(got); n > schema.MaxOtherLength {
+			t.Fatalf("schema.CheckOther(%q) kept %d characters", s, n)
 		}
-		if again, err := CheckOther(got); err != nil || again != got {
-			t.Fatalf("CheckOther is not idempotent: %q -> %q -> %q, %v", s, got, again, err)
+		if again, err := schema.CheckOther(got); err != nil || again != got {
+			t.Fatalf("schema.CheckOther is not idempotent: %q -> %q -> %q, %v", s, got, again, err)
 		}
 	})
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // How askuser words what it shows the person, the same way in every view.
@@ -39,10 +41,11 @@ func ShortHome(path, home string) string {
 // Capitalize is s with its first letter upper case, to start a sentence
 // with an error's text.
 func Capitalize(s string) string {
-	if s == "" {
-		return s
+	r, size := utf8.DecodeRuneInString(s)
+	if r == utf8.RuneError {
+		return s // empty, or not UTF-8
 	}
-	return strings.ToUpper(s[:1]) + s[1:]
+	return string(unicode.ToUpper(r)) + s[size:]
 }
 
 // Cut is s in at most n characters (any number when n is 0): when it is

@@ -49,7 +49,7 @@ func (q Question) option(s string) (int, bool) {
 // in option order.
 func (q Question) Resolve(text string) (labels []string, other string) {
 	text = strings.TrimSpace(text)
-	if q.IsText() {
+	if q.Kind.Typed() {
 		return nil, text
 	}
 	if l, ok := q.label(text); ok {

@@ -9,11 +9,11 @@ import (
 // rules checks what JSON Schema cannot say: unique keys, unique labels, no
 // explicit Other, and preset answers and notes that name a question once
 // and fit it. It works on the decoded document, as far as its shape allows,
-// so that its problems join the schema's in one list. check, when not nil,
-// checks the typed part of each preset answer, and each note. Like the
+// so that its problems join the schema's in one list. The typed part of
+// each preset answer, and each note, must pass CheckOther. Like the
 // schema (see withinLimits), it looks at no more questions, and options of
 // a question, than one past the limits lim.
-func rules(doc any, key KeyBy, check func(string) (string, error), lim Limits) []Problem {
+func rules(doc any, key KeyBy, lim Limits) []Problem {
 	root, ok := doc.(map[string]any)
 	if !ok {
 		return nil
@@ -23,9 +23,9 @@ func rules(doc any, key KeyBy, check func(string) (string, error), lim Limits) [
 	qs, keyed, ps := questionRules(raw, key, lim.MaxOptions)
 	keys := newKeyIndex(qs, key)
 	answers, _ := root["answers"].(map[string]any)
-	ps = append(ps, keys.check("answers", answers, keyed, answerRule(qs, check))...)
+	ps = append(ps, keys.check("answers", answers, keyed, answerRule(qs))...)
 	annotations, _ := root["annotations"].(map[string]any)
-	ps = append(ps, keys.check("annotations", annotations, keyed, noteRule(check))...)
+	ps = append(ps, keys.check("annotations", annotations, keyed, noteRule)...)
 	return ps
 }
 
@@ -92,8 +92,8 @@ func labelRules(i int, opts []any) []Problem {
 }
 
 // answerRule checks a preset answer v, at at, to question i of qs: it is
-// not blank, and its typed part, if any, passes check.
-func answerRule(qs []Question, check func(string) (string, error)) func(at []any, i int, v any) []Problem {
+// not blank, and its typed part, if any, passes CheckOther.
+func answerRule(qs []Question) func(at []any, i int, v any) []Problem {
 	return func(at []any, i int, v any) []Problem {
 		s, ok := v.(string)
 		if !ok {
@@ -102,11 +102,9 @@ func answerRule(qs []Question, check func(string) (string, error)) func(at []any
 		if msg := noText(s); msg != "" {
 			return []Problem{problem(at, "%s", msg)}
 		}
-		if check != nil {
-			if _, other := qs[i].Resolve(s); other != "" {
-				if _, err := check(other); err != nil {
-					return []Problem{problem(at, "%s", err)}
-				}
+		if _, other := qs[i].Resolve(s); other != "" {
+			if _, err := CheckOther(other); err != nil {
+				return []Problem{problem(at, "%s", err)}
 			}
 		}
 		return nil
@@ -114,25 +112,21 @@ func answerRule(qs []Question, check func(string) (string, error)) func(at []any
 }
 
 // noteRule checks a preset annotation v, at at: its notes are not blank
-// and pass check.
-func noteRule(check func(string) (string, error)) func(at []any, i int, v any) []Problem {
-	return func(at []any, _ int, v any) []Problem {
-		a, _ := v.(map[string]any)
-		notes, ok := a["notes"].(string)
-		if !ok {
-			return nil
-		}
-		at = with(at, "notes")
-		if msg := noText(notes); msg != "" {
-			return []Problem{problem(at, "%s", msg)}
-		}
-		if check != nil {
-			if _, err := check(notes); err != nil {
-				return []Problem{problem(at, "%s", err)}
-			}
-		}
+// and pass CheckOther.
+func noteRule(at []any, _ int, v any) []Problem {
+	a, _ := v.(map[string]any)
+	notes, ok := a["notes"].(string)
+	if !ok {
 		return nil
 	}
+	at = with(at, "notes")
+	if msg := noText(notes); msg != "" {
+		return []Problem{problem(at, "%s", msg)}
+	}
+	if _, err := CheckOther(notes); err != nil {
+		return []Problem{problem(at, "%s", err)}
+	}
+	return nil
 }
 
 // questionOf reads what the rules need from a decoded question that may
@@ -142,7 +136,7 @@ func questionOf(q map[string]any) Question {
 	var out Question
 	out.Question, _ = q["question"].(string)
 	out.Header, _ = q["header"].(string)
-	out.Type, _ = q["type"].(string)
+	_ = out.Kind.UnmarshalText([]byte(str(q["type"])))
 	out.MultiSelect, _ = q["multiSelect"].(bool)
 	opts, _ := q["options"].([]any)
 	for _, o := range opts {
@@ -293,8 +287,8 @@ func (x *keyIndex) check(field string, m map[string]any, strict bool, value func
 // "answers" in each problem: a key that no question has (with the key it
 // may have meant), a question named by two presets (its header and its
 // text), a key that names several questions, an empty preset for a
-// question, or one whose own text (what names no option) the CheckAnswer
-// of the Schema that parsed the input refuses, is a *ValidationError.
+// question, or one whose own text (what names no option) CheckOther
+// refuses, is a *ValidationError.
 func (in *Input) AddPresets(from string, presets map[string]string, key KeyBy) error {
 	names := make([]string, 0, len(presets))
 	for k := range presets {
@@ -315,12 +309,10 @@ func (in *Input) AddPresets(from string, presets map[string]string, key KeyBy) e
 			ps = append(ps, problem([]any{from, pk}, "%s", msg))
 			continue
 		}
-		if in.checkAnswer != nil {
-			if _, other := q.Resolve(v); other != "" {
-				if _, err := in.checkAnswer(other); err != nil {
-					ps = append(ps, problem([]any{from, pk}, "%s", err))
-					continue
-				}
+		if _, other := q.Resolve(v); other != "" {
+			if _, err := CheckOther(other); err != nil {
+				ps = append(ps, problem([]any{from, pk}, "%s", err))
+				continue
 			}
 		}
 		if in.Answers == nil {

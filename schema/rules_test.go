@@ -146,12 +146,6 @@ var twoQuestions = `{"questions":[` + q("Which database?", "Database") + `,` + q
 
 func TestParseKeysPresetsAndNotes(t *testing.T) {
 	s := compileDefault(t)
-	s.CheckAnswer = func(text string) (string, error) {
-		if len(text) > 20 {
-			return "", errors.New("must be at most 20 characters")
-		}
-		return strings.TrimSpace(strings.ReplaceAll(text, "\x1b", "")), nil
-	}
 	input := twoQuestions + `,"answers":{"Which database?":"Option 1","Region":"Option 2"},` +
 		`"annotations":{"Database":{"notes":" small\u001b data "},"Which region?":{"notes":"near users"}}}`
 	for _, tt := range []struct {
@@ -174,9 +168,9 @@ func TestParseKeysPresetsAndNotes(t *testing.T) {
 		}
 	}
 	// Notes are checked as typed answers are.
-	got := problems(t, s, twoQuestions+`,"annotations":{"Database":{"notes":"`+strings.Repeat("n", 21)+`"},"Region":{"notes":"\u00a0"}}}`, KeyHeader)
+	got := problems(t, s, twoQuestions+`,"annotations":{"Database":{"notes":"`+strings.Repeat("n", MaxOtherLength+1)+`"},"Region":{"notes":"\u00a0"}}}`, KeyHeader)
 	want := []string{
-		"annotations.Database.notes: must be at most 20 characters",
+		"annotations.Database.notes: must be at most 2000 characters (got 2001)",
 		"annotations.Region.notes: must not be blank",
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -191,12 +185,7 @@ func TestParseKeysPresetsAndNotes(t *testing.T) {
 
 func TestAddPresets(t *testing.T) {
 	s := compileDefault(t)
-	s.CheckAnswer = func(text string) (string, error) {
-		if text == "refused" {
-			return "", errors.New("is refused")
-		}
-		return text, nil
-	}
+	long := strings.Repeat("x", MaxOtherLength+1)
 	tests := []struct {
 		name    string
 		own     string // the input's own answers
@@ -220,8 +209,8 @@ func TestAddPresets(t *testing.T) {
 			map[string]string{"Database": "Option 2", "Region": "Option 1"}, nil},
 		{"one question named twice", "", KeyHeader, map[string]string{"Database": "Option 1", "Which database?": "Option 2"}, nil,
 			[]string{`ASKUSER_ANSWERS["Which database?"]: names the same question as ASKUSER_ANSWERS.Database; keep one of the two`}},
-		{"blank and refused", "", KeyHeader, map[string]string{"Database": "\u3000", "Which region?": "refused"}, nil,
-			[]string{"ASKUSER_ANSWERS.Database: must not be blank", `ASKUSER_ANSWERS["Which region?"]: is refused`}},
+		{"blank and refused", "", KeyHeader, map[string]string{"Database": "\u3000", "Which region?": long}, nil,
+			[]string{"ASKUSER_ANSWERS.Database: must not be blank", `ASKUSER_ANSWERS["Which region?"]: must be at most 2000 characters (got 2001)`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

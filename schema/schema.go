@@ -27,13 +27,6 @@ const bom = "\ufeff"
 
 // Schema is the compiled input schema, with any limit overrides applied.
 type Schema struct {
-	// CheckAnswer, when set, checks the part of each preset answer (the
-	// input's "answers") that names no option, and each note of the
-	// input's "annotations", as a typed answer is checked; its error
-	// becomes a problem at answers.KEY or annotations.KEY.notes. The prompt
-	// package's CheckOther is meant here: schema does not depend on it.
-	CheckAnswer func(text string) (string, error)
-
 	raw      []byte // the schema text, patched
 	doc      any    // raw, decoded, for looking up keyword values
 	compiled *jsonschema.Schema
@@ -125,17 +118,16 @@ func (s *Schema) Parse(data []byte, key KeyBy) (*Input, error) {
 	}
 	// The rules read keys as written; validation may rename the key ""
 	// (see validate), so the rules come first.
-	problems := rules(doc, key, s.CheckAnswer, s.Limits())
+	problems := rules(doc, key, s.Limits())
 	problems = append(s.validate(doc), problems...)
 	if len(problems) > 0 {
 		return nil, newValidationError(problems)
 	}
-	in, ok := inputOf(doc, key, s.CheckAnswer)
+	in, ok := inputOf(doc, key)
 	if !ok {
 		// The schema admits only what Input can hold; this is a bug.
 		return nil, fmt.Errorf("decode valid input: unexpected shape")
 	}
-	in.checkAnswer = s.CheckAnswer
 	return in, nil
 }
 
@@ -148,7 +140,7 @@ func (s *Schema) validate(doc any) []Problem {
 	// no key of the document has, and given back its own name in the
 	// problems.
 	empty := ""
-	if hasEmptyKey(doc) {
+	if hasKey(doc, "") {
 		empty = unusedKey(doc)
 		renameEmptyKeys(doc, empty)
 	}
@@ -213,7 +205,7 @@ func (s *Schema) withinLimits(doc any) any {
 // accepted into an Input, with the preset answers and notes keyed as key
 // says. It does what json.Unmarshal(data, &in) would, without parsing the
 // input a second time; FuzzParse checks that the two agree.
-func inputOf(doc any, key KeyBy, check func(string) (string, error)) (*Input, bool) {
+func inputOf(doc any, key KeyBy) (*Input, bool) {
 	root, ok := doc.(map[string]any)
 	if !ok {
 		return nil, false
@@ -232,7 +224,7 @@ func inputOf(doc any, key KeyBy, check func(string) (string, error)) (*Input, bo
 	if in.Answers, ok = keyedOf(root, "answers", keys, answerOf); !ok {
 		return nil, false
 	}
-	if in.Annotations, ok = keyedOf(root, "annotations", keys, notesOf(check)); !ok {
+	if in.Annotations, ok = keyedOf(root, "annotations", keys, noteOf); !ok {
 		return nil, false
 	}
 	return in, true
@@ -247,7 +239,7 @@ func readQuestion(v any, out *Question) bool {
 	}
 	out.Question, _ = q["question"].(string)
 	out.Header, _ = q["header"].(string)
-	out.Type, _ = q["type"].(string)
+	_ = out.Kind.UnmarshalText([]byte(str(q["type"]))) // the schema admits only kinds
 	out.MultiSelect, _ = q["multiSelect"].(bool)
 	out.Placeholder, _ = q["placeholder"].(string)
 	v, ok = q["options"]
@@ -298,23 +290,18 @@ func answerOf(v any) (string, bool) {
 	return s, ok
 }
 
-// notesOf returns what reads the notes of a preset annotation, cleaned by
-// check when it is not nil.
-func notesOf(check func(string) (string, error)) func(any) (string, bool) {
-	return func(v any) (string, bool) {
-		a, _ := v.(map[string]any)
-		notes, ok := a["notes"].(string)
-		if !ok {
-			return "", false
-		}
-		if check != nil {
-			// The rules have checked it; this cleans it.
-			if notes, _ = check(notes); notes == "" {
-				return "", false
-			}
-		}
-		return notes, true
+// noteOf reads the notes of a preset annotation, cleaned by CheckOther.
+func noteOf(v any) (string, bool) {
+	a, _ := v.(map[string]any)
+	notes, ok := a["notes"].(string)
+	if !ok {
+		return "", false
 	}
+	// The rules have checked it; this cleans it.
+	if notes, _ = CheckOther(notes); notes == "" {
+		return "", false
+	}
+	return notes, true
 }
 
 // decode reads data, which must be exactly one JSON value, keeping numbers
@@ -404,25 +391,6 @@ func emptyOfType(raw []byte) any {
 	return json.Number("0")
 }
 
-// hasEmptyKey reports whether an object in v has the key "".
-func hasEmptyKey(v any) bool {
-	switch v := v.(type) {
-	case map[string]any:
-		for k, e := range v {
-			if k == "" || hasEmptyKey(e) {
-				return true
-			}
-		}
-	case []any:
-		for _, e := range v {
-			if hasEmptyKey(e) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // unusedKey returns a non-empty key that no object in v has.
 func unusedKey(v any) string {
 	for n := 1; ; n++ {
@@ -433,6 +401,7 @@ func unusedKey(v any) string {
 	}
 }
 
+// hasKey reports whether an object in v has the key key.
 func hasKey(v any, key string) bool {
 	switch v := v.(type) {
 	case map[string]any:

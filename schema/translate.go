@@ -64,7 +64,8 @@ func (s *Schema) leaf(e *jsonschema.ValidationError, doc any, empty string) []Pr
 	case "maxLength":
 		return one(tokens, "must be at most %d characters (got %d)", n, utf8.RuneCountInString(str(value)))
 	case "pattern":
-		if kv == notBlankPattern() {
+		if parent == "/$defs/text" {
+			// The "not blank" pattern of every text (notBlankPattern).
 			return one(tokens, msgBlank)
 		}
 		return one(tokens, "must match the pattern %s", quoteJSON(kv))

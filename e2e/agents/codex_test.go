@@ -5,6 +5,7 @@ package agents
 import (
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // codex is Codex, run as codex exec, with the mock as its model provider.
@@ -18,9 +19,12 @@ var codex = cli{
 		interactiveMode: "`codex`, with README's workspace-write and `network_access` for the shell",
 	},
 	session: &session{
-		// A digit chooses an option and moves on to the field for the
-		// person's own answer; Enter there sends the form.
-		form: keys{shows: "enter to submit", send: []string{"2", "Enter"}},
+		// The form opens at the first field by name, the person's own
+		// answer, which is optional; Ctrl+N moves on to the choice, the
+		// last field, where a digit chooses an option and sends the form.
+		// A key pressed as the form appears is lost: the person reads
+		// first.
+		form: keys{shows: "enter to submit", send: []string{"C-n", "2"}, after: time.Second},
 		at:   map[path]place{shellPath: atInbox, stdinPath: atInbox, mcpPath: atForm},
 	},
 	shellResult: "Chunk ID: $ID\nWall time: $T seconds\nProcess exited with code 0\nOriginal token count: $N\nOutput:\n" + waiting + "\n" + answers,

@@ -32,9 +32,9 @@ client.setRequestHandler(ElicitRequestSchema, async (request) => {
   return {
     action: 'accept',
     content: {
-      q1: props.q1.oneOf[1].const,
-      q2: [props.q2.items.anyOf[2].const, props.q2.items.anyOf[0].const],
-      q3: 'OrderList',
+      q1_pick: props.q1_pick.oneOf[1].const,
+      q2_pick: [props.q2_pick.items.anyOf[2].const, props.q2_pick.items.anyOf[0].const],
+      q3_text: 'OrderList',
       q4_other: 'Mars',
     },
   };

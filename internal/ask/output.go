@@ -35,7 +35,7 @@ func WriteAnswers(w io.Writer, qs []schema.Question, answers []prompt.Answer, o 
 		b.WriteByte(':')
 		a := answers[i]
 		notes = notes || a.Note != ""
-		if !o.Arrays || !q.MultiSelect || q.IsText() {
+		if !o.Arrays || !q.MultiSelect || q.Kind.Typed() {
 			writeString(&b, a.String())
 			continue
 		}

@@ -62,7 +62,7 @@ func TestWriteAnswersArraysAndNotes(t *testing.T) {
 		{Question: "Proceed?", Header: "Go", Options: []schema.Option{{Label: "Yes, proceed"}, {Label: "No"}}},
 		{Question: "Which?", Header: "Features", MultiSelect: true, Options: []schema.Option{{Label: "A, B"}, {Label: "C"}}},
 		{Question: "Own?", Header: "Own", MultiSelect: true, Options: []schema.Option{{Label: "X"}, {Label: "Y"}}},
-		{Question: "Name?", Header: "Name", Type: schema.TypeText},
+		{Question: "Name?", Header: "Name", Kind: schema.KindText},
 	}
 	answers := []prompt.Answer{
 		{Labels: []string{"Yes, proceed"}, Note: "say \"why\""},

@@ -257,18 +257,17 @@ func openTTY() (in, out *os.File, err error) {
 // address: its Reaches probes it. The asker says on log where the
 // questions wait.
 func inboxWay(o InboxOptions, log io.Writer) Way {
-	t := inbox.Dial(o.Addr)
 	return Way{
 		Name: WayInbox,
 		Hint: "Ask the person to run 'askuser inbox' in a terminal they keep in view, then ask again.",
 		Reaches: func(ctx context.Context) error {
-			_, err := t.Probe(ctx)
+			_, err := o.Addr.Dial().Probe(ctx)
 			return err
 		},
 		Open: func(context.Context) (*Opened, error) {
 			cwd, _ := os.Getwd()
-			a := inbox.NewAsker(inbox.AskerOptions{Client: t, From: o.From, Cwd: cwd, PID: os.Getpid(), Limits: o.Limits, Out: log})
-			return &Opened{Asker: a, Where: fmt.Sprintf("Waiting for an answer in the inbox (askuser inbox) at %s.", t.Addr())}, nil
+			a := inbox.NewAsker(inbox.AskerOptions{Addr: o.Addr, From: o.From, Cwd: cwd, Limits: o.Limits, Out: log})
+			return &Opened{Asker: a, Where: fmt.Sprintf("Waiting for an answer in the inbox (askuser inbox) at %s.", o.Addr)}, nil
 		},
 	}
 }

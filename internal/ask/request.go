@@ -114,7 +114,7 @@ func Prepare(r Request) (*Call, error) {
 		if other != "" {
 			var err error
 			// Parse has checked it; this cleans it.
-			if other, err = prompt.CheckOther(other); err != nil {
+			if other, err = schema.CheckOther(other); err != nil {
 				return nil, fmt.Errorf("preset answer for %q: %w", r.Key.Key(q), err)
 			}
 		}

@@ -13,109 +13,158 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/askuser/askuser/prompt/web/localhttp"
 )
 
 // EnvAddr is the variable that both sides read for the inbox's address, so
 // that one export (or none) pairs them.
 const EnvAddr = "ASKUSER_INBOX"
 
-// MinTokenLength is the shortest token an address over TCP may carry: a
+// minTokenLength is the shortest token an address over TCP may carry: a
 // token that can be guessed lets anyone answer.
-const MinTokenLength = 16
+const minTokenLength = 16
 
-// Addr is where an inbox is found: a Unix socket, an address over TCP
-// with its token, or an inbox on a server of another transport (Remote).
-type Addr struct {
-	// Path is the Unix socket's path; "" for an address over TCP.
-	Path string
-	// Host is HOST:PORT for an address over TCP.
-	Host string
-	// Token is what every request over TCP must carry.
-	Token string
-	// Remote is an inbox on a server that both sides connect out to (a
-	// NATS server, see package natsinbox); nil for the others.
-	Remote Remote
-}
-
-// Remote is the address of an inbox whose askers and inbox meet on a
-// server (NATS): its sets wait there, and outlive the inbox. It dials and
-// listens itself, so that nothing above this package knows the transport.
-type Remote interface {
-	// String is the address as messages show it: no credentials.
+// Addr is where an inbox is found, one of three: its Unix socket
+// (SocketAddr), an address over TCP with its token (TCPAddr), or an inbox
+// on a server that both sides connect out to, where its sets wait and
+// outlive it (NATS: package natsinbox adds it, see RegisterRemote). Each
+// dials and listens itself, so that nothing above this package knows
+// which it is.
+type Addr interface {
+	// String is the address as messages show it: no token, no
+	// credentials.
 	String() string
-	// URL is the address whole, as ASKUSER_INBOX holds it.
+	// URL is the address whole, as ASKUSER_INBOX holds it: for the person
+	// to pass on to askers elsewhere.
 	URL() string
 	// Dial returns the transport an asker reaches the inbox with.
 	Dial() Transport
 	// Listen returns how the inbox is reached there; out receives what
 	// the person should know (where askers reach it, what arrived that
-	// cannot be opened).
+	// cannot be opened). An error of a server that cannot be used is a
+	// *prompt.UnavailableError.
 	Listen(out io.Writer) (Listener, error)
+	// Durable reports whether the sets wait at the address while no inbox
+	// runs: on a server, for the next inbox.
+	Durable() bool
 }
 
-// remoteSchemes parse the addresses of Remote inboxes, by scheme
+// SocketAddr is the path of an inbox's Unix socket.
+type SocketAddr string
+
+// String is the socket's path.
+func (a SocketAddr) String() string { return string(a) }
+
+// URL is the socket's path, as ASKUSER_INBOX holds it.
+func (a SocketAddr) URL() string { return string(a) }
+
+// Dial returns the HTTP client of the inbox on the socket.
+func (a SocketAddr) Dial() Transport { return newClient(a, string(a), TCPAddr{}) }
+
+// Durable is false: the sets end with the inbox.
+func (a SocketAddr) Durable() bool { return false }
+
+// Listen listens on the socket (see ListenSocket).
+func (a SocketAddr) Listen(io.Writer) (Listener, error) {
+	ln, err := ListenSocket(string(a))
+	if err != nil {
+		return nil, err
+	}
+	return SocketListener{Listener: ln}, nil
+}
+
+// TCPAddr is an inbox over TCP: its HOST:PORT, and the token that every
+// request must carry.
+type TCPAddr struct {
+	Host, Token string
+}
+
+// String is http://HOST:PORT, without the token, which is a secret.
+func (a TCPAddr) String() string { return "http://" + a.Host }
+
+// URL is the address with its token, as ASKUSER_INBOX holds it.
+func (a TCPAddr) URL() string { return "http://" + a.Host + "/?token=" + url.QueryEscape(a.Token) }
+
+// Dial returns the HTTP client of the inbox over TCP.
+func (a TCPAddr) Dial() Transport { return newClient(a, "", a) }
+
+// Durable is false: the sets end with the inbox.
+func (a TCPAddr) Durable() bool { return false }
+
+// Listen listens on the address, which CanListen has checked, behind its
+// token.
+func (a TCPAddr) Listen(out io.Writer) (Listener, error) {
+	l, err := localhttp.ParseAddr(a.Host)
+	if err != nil {
+		return nil, err
+	}
+	ln, host, err := localhttp.ListenFor(l, "the inbox", out)
+	if err != nil {
+		return nil, err
+	}
+	return TCPListener{Listener: ln, Host: host, Token: a.Token}, nil
+}
+
+// CanListen says why an inbox cannot listen at a, before it tries: an
+// address over TCP must name a host of this machine (an IP address or
+// localhost), as --listen does.
+func CanListen(a Addr) error {
+	if t, ok := a.(TCPAddr); ok {
+		if _, err := localhttp.ParseAddr(t.Host); err != nil {
+			return fmt.Errorf("%s is %s: the inbox cannot listen there: %w", EnvAddr, a, err)
+		}
+	}
+	return nil
+}
+
+// TokenBeside is the token of askers over TCP at an address beside a
+// (askuser inbox --listen): a's own when a is over TCP too, so that one
+// ASKUSER_INBOX reaches both, else a new one.
+func TokenBeside(a Addr) (string, error) {
+	if t, ok := a.(TCPAddr); ok {
+		return t.Token, nil
+	}
+	return localhttp.NewToken()
+}
+
+// remoteSchemes parse the addresses of inboxes on a server, by scheme
 // ("nats", "tls"): a transport's package adds its own (RegisterRemote), as
 // database/sql's drivers do, so that this package does not depend on it.
-var remoteSchemes = map[string]func(string) (Remote, error){}
+var remoteSchemes = map[string]func(string) (Addr, error){}
 
 // RegisterRemote has ParseAddr read the addresses of the schemes given
 // with parse, which returns a *ServerError for one it cannot use. It is
 // called from a transport package's init.
-func RegisterRemote(parse func(string) (Remote, error), schemes ...string) {
+func RegisterRemote(parse func(string) (Addr, error), schemes ...string) {
 	for _, s := range schemes {
 		remoteSchemes[s] = parse
 	}
 }
 
-// IsTCP reports whether the address is over TCP rather than a Unix socket.
-func (a Addr) IsTCP() bool { return a.Path == "" && a.Remote == nil }
-
-// String is the address as messages show it: the socket's path, or
-// http://HOST:PORT without the token, which is a secret.
-func (a Addr) String() string {
-	if a.Remote != nil {
-		return a.Remote.String()
-	}
-	if a.IsTCP() {
-		return "http://" + a.Host
-	}
-	return a.Path
-}
-
-// URL is the address with its token, as ASKUSER_INBOX holds it: for the
-// person to pass on to askers on other machines.
-func (a Addr) URL() string {
-	if a.Remote != nil {
-		return a.Remote.URL()
-	}
-	if !a.IsTCP() {
-		return a.Path
-	}
-	return "http://" + a.Host + "/?token=" + url.QueryEscape(a.Token)
-}
-
 // AddrFromEnv returns the inbox's address: ASKUSER_INBOX when it is set,
-// else the default (DefaultAddr). A value that is not an address is an
+// else the default (defaultAddr). A value that is not an address is an
 // error that names the variable.
 func AddrFromEnv(getenv func(string) string) (Addr, error) {
 	v := strings.TrimSpace(getenv(EnvAddr))
 	if v == "" {
-		return DefaultAddr(getenv), nil
+		return defaultAddr(getenv, runUser, os.Getuid()), nil
 	}
 	a, err := ParseAddr(v)
 	var server *ServerError
 	if errors.As(err, &server) {
 		// The value may hold a password: it is not repeated.
-		return Addr{}, &ServerError{Msg: fmt.Sprintf("invalid %s: %s", EnvAddr, server.Msg), Err: server.Err}
+		return nil, &ServerError{Msg: fmt.Sprintf("invalid %s: %s", EnvAddr, server.Msg), Err: server.Err}
 	}
 	if err != nil {
-		return Addr{}, fmt.Errorf("invalid %s %q: %w", EnvAddr, v, err)
+		return nil, fmt.Errorf("invalid %s %q: %w", EnvAddr, v, err)
 	}
 	return a, nil
 }
 
 // ParseAddr reads an address as ASKUSER_INBOX holds it: a socket path,
-// unix:PATH, http://HOST:PORT/?token=T, or the address of a Remote inbox
+// unix:PATH, http://HOST:PORT/?token=T, or the address of an inbox on a
+// server
 // (nats:// or tls://, once package natsinbox is linked in). A relative
 // path is taken from the working directory.
 func ParseAddr(s string) (Addr, error) {
@@ -124,27 +173,23 @@ func ParseAddr(s string) (Addr, error) {
 	scheme = strings.ToLower(scheme)
 	switch {
 	case s == "":
-		return Addr{}, errors.New("the address is empty")
+		return nil, errors.New("the address is empty")
 	case strings.HasPrefix(s, "unix:"):
 		return socketAddr(strings.TrimPrefix(s, "unix:"))
 	case hasScheme && scheme == "http":
 		return tcpAddr(s)
 	case hasScheme && remoteSchemes[scheme] != nil:
-		r, err := remoteSchemes[scheme](s)
-		if err != nil {
-			return Addr{}, err
-		}
-		return Addr{Remote: r}, nil
+		return remoteSchemes[scheme](s)
 	case hasScheme:
-		return Addr{}, errors.New("want a socket path, unix:PATH, http://HOST:PORT/?token=TOKEN or nats://HOST:PORT/NAME?to=age1... (an inbox is not served over https: forward its socket with ssh -R instead)")
+		return nil, errors.New("want a socket path, unix:PATH, http://HOST:PORT/?token=TOKEN or nats://HOST:PORT/NAME?to=age1... (an inbox is not served over https: forward its socket with ssh -R instead)")
 	}
 	if r := mistyped(s); r != "" {
-		return Addr{}, &ServerError{Msg: fmt.Sprintf("the address begins like an address on %s but lacks \"://\": want %s://HOST[:PORT][/NAME][?to=age1...], as askuser inbox prints it", r, r)}
+		return nil, &ServerError{Msg: fmt.Sprintf("the address begins like an address on %s but lacks \"://\": want %s://HOST[:PORT][/NAME][?to=age1...], as askuser inbox prints it", r, r)}
 	}
 	return socketAddr(s)
 }
 
-// mistyped returns the scheme of a Remote address that s begins with but
+// mistyped returns the scheme of an address on a server that s begins with but
 // for its "://" (nats//host, nats:host), or "": such a typo would be read
 // as a socket path, and its error would name the wrong thing.
 func mistyped(s string) string {
@@ -159,43 +204,43 @@ func mistyped(s string) string {
 
 func socketAddr(p string) (Addr, error) {
 	if p == "" {
-		return Addr{}, errors.New("unix: needs a socket path after it")
+		return nil, errors.New("unix: needs a socket path after it")
 	}
 	if strings.ContainsRune(p, 0) {
-		return Addr{}, errors.New("a socket path cannot hold a NUL byte")
+		return nil, errors.New("a socket path cannot hold a NUL byte")
 	}
 	abs, err := filepath.Abs(p)
 	if err != nil {
-		return Addr{}, fmt.Errorf("socket path: %w", err)
+		return nil, fmt.Errorf("socket path: %w", err)
 	}
-	return Addr{Path: abs}, nil
+	return SocketAddr(abs), nil
 }
 
 func tcpAddr(s string) (Addr, error) {
 	u, err := url.Parse(s)
 	if err != nil {
-		return Addr{}, errors.New("want http://HOST:PORT/?token=TOKEN, as askuser inbox --listen prints it")
+		return nil, errors.New("want http://HOST:PORT/?token=TOKEN, as askuser inbox --listen prints it")
 	}
 	host, port, err := net.SplitHostPort(u.Host)
 	switch {
 	case err != nil || host == "":
-		return Addr{}, errors.New("want http://HOST:PORT/?token=TOKEN: the host and port are missing")
+		return nil, errors.New("want http://HOST:PORT/?token=TOKEN: the host and port are missing")
 	case u.User != nil:
-		return Addr{}, errors.New("want http://HOST:PORT/?token=TOKEN, without a user name")
+		return nil, errors.New("want http://HOST:PORT/?token=TOKEN, without a user name")
 	case u.Path != "" && u.Path != "/":
-		return Addr{}, errors.New("want http://HOST:PORT/?token=TOKEN, without a path")
+		return nil, errors.New("want http://HOST:PORT/?token=TOKEN, without a path")
 	}
 	if n, err := strconv.ParseUint(port, 10, 16); err != nil || n == 0 {
-		return Addr{}, errors.New("the port must be a number from 1 to 65535")
+		return nil, errors.New("the port must be a number from 1 to 65535")
 	}
 	token := u.Query().Get("token")
 	switch {
 	case token == "":
-		return Addr{}, errors.New("the token is missing: use the whole address that askuser inbox printed, ?token=... included")
-	case utf8.RuneCountInString(token) < MinTokenLength:
-		return Addr{}, fmt.Errorf("the token is too short: use at least %d characters, or the one that askuser inbox printed", MinTokenLength)
+		return nil, errors.New("the token is missing: use the whole address that askuser inbox printed, ?token=... included")
+	case utf8.RuneCountInString(token) < minTokenLength:
+		return nil, fmt.Errorf("the token is too short: use at least %d characters, or the one that askuser inbox printed", minTokenLength)
 	}
-	return Addr{Host: u.Host, Token: token}, nil
+	return TCPAddr{Host: u.Host, Token: token}, nil
 }
 
 // runUser is where the system keeps each user's runtime directory
@@ -204,23 +249,19 @@ func tcpAddr(s string) (Addr, error) {
 // only HOME, PATH, LANG, TERM and SHELL).
 const runUser = "/run/user"
 
-// DefaultAddr is the address without ASKUSER_INBOX, the same for the inbox
-// and its askers: $XDG_RUNTIME_DIR/askuser/inbox.sock; without
+// defaultAddr is the address without ASKUSER_INBOX of user uid (-1 where
+// the system has no user ids), with the runtime directories under root
+// (runUser), the same for the inbox and its askers:
+// $XDG_RUNTIME_DIR/askuser/inbox.sock; without
 // XDG_RUNTIME_DIR, /run/user/UID/askuser/inbox.sock or
 // askuser-UID/inbox.sock in the temporary directory ($TMPDIR, else /tmp),
 // whichever has a socket, in that order; with neither, the first when
 // /run/user/UID is the user's directory, else the second. So an asker whose
 // environment lost XDG_RUNTIME_DIR still finds the inbox that the person
 // started with it.
-func DefaultAddr(getenv func(string) string) Addr {
-	return defaultAddr(getenv, runUser, os.Getuid())
-}
-
-// defaultAddr is DefaultAddr for user uid (-1 where the system has no user
-// ids), with the runtime directories under root.
-func defaultAddr(getenv func(string) string, root string, uid int) Addr {
+func defaultAddr(getenv func(string) string, root string, uid int) SocketAddr {
 	if d := getenv("XDG_RUNTIME_DIR"); d != "" && filepath.IsAbs(d) {
-		return Addr{Path: filepath.Join(d, "askuser", "inbox.sock")}
+		return SocketAddr(filepath.Join(d, "askuser", "inbox.sock"))
 	}
 	tmp := getenv("TMPDIR")
 	if tmp == "" || !filepath.IsAbs(tmp) {
@@ -235,19 +276,19 @@ func defaultAddr(getenv func(string) string, root string, uid int) Addr {
 	}
 	temp := filepath.Join(tmp, dir, "inbox.sock")
 	if uid < 0 {
-		return Addr{Path: temp}
+		return SocketAddr(temp)
 	}
 	userDir := filepath.Join(root, strconv.Itoa(uid))
 	run := filepath.Join(userDir, "askuser", "inbox.sock")
 	switch {
 	case isSocket(run):
-		return Addr{Path: run}
+		return SocketAddr(run)
 	case isSocket(temp):
-		return Addr{Path: temp}
+		return SocketAddr(temp)
 	case ownDir(userDir, uid):
-		return Addr{Path: run}
+		return SocketAddr(run)
 	}
-	return Addr{Path: temp}
+	return SocketAddr(temp)
 }
 
 // isSocket reports whether a socket is at path (not through a link).

@@ -11,18 +11,18 @@ import (
 
 func TestParseAddr(t *testing.T) {
 	wd, _ := os.Getwd()
-	token := strings.Repeat("t", MinTokenLength)
+	token := strings.Repeat("t", minTokenLength)
 	for _, c := range []struct {
 		in   string
 		want Addr
 	}{
-		{"/run/user/1000/askuser/inbox.sock", Addr{Path: "/run/user/1000/askuser/inbox.sock"}},
-		{"unix:/tmp/x/inbox.sock", Addr{Path: "/tmp/x/inbox.sock"}},
-		{"  unix:/tmp/x/../y/inbox.sock ", Addr{Path: "/tmp/y/inbox.sock"}},
-		{"rel/inbox.sock", Addr{Path: filepath.Join(wd, "rel/inbox.sock")}},
-		{"http://127.0.0.1:7777/?token=" + token, Addr{Host: "127.0.0.1:7777", Token: token}},
-		{"http://host.docker.internal:7777?token=" + token, Addr{Host: "host.docker.internal:7777", Token: token}},
-		{"HTTP://[::1]:7777/?token=" + token, Addr{Host: "[::1]:7777", Token: token}},
+		{"/run/user/1000/askuser/inbox.sock", SocketAddr("/run/user/1000/askuser/inbox.sock")},
+		{"unix:/tmp/x/inbox.sock", SocketAddr("/tmp/x/inbox.sock")},
+		{"  unix:/tmp/x/../y/inbox.sock ", SocketAddr("/tmp/y/inbox.sock")},
+		{"rel/inbox.sock", SocketAddr(filepath.Join(wd, "rel/inbox.sock"))},
+		{"http://127.0.0.1:7777/?token=" + token, TCPAddr{Host: "127.0.0.1:7777", Token: token}},
+		{"http://host.docker.internal:7777?token=" + token, TCPAddr{Host: "host.docker.internal:7777", Token: token}},
+		{"HTTP://[::1]:7777/?token=" + token, TCPAddr{Host: "[::1]:7777", Token: token}},
 	} {
 		got, err := ParseAddr(c.in)
 		if err != nil || got != c.want {
@@ -52,7 +52,7 @@ func TestParseAddr(t *testing.T) {
 
 // The address prints without its token, and with it only where asked.
 func TestAddrString(t *testing.T) {
-	a := Addr{Host: "127.0.0.1:7777", Token: "secret-secret-secret"}
+	a := TCPAddr{Host: "127.0.0.1:7777", Token: "secret-secret-secret"}
 	if got := a.String(); got != "http://127.0.0.1:7777" {
 		t.Errorf("String() = %q", got)
 	}
@@ -62,6 +62,30 @@ func TestAddrString(t *testing.T) {
 	back, err := ParseAddr(a.URL())
 	if err != nil || back != a {
 		t.Errorf("ParseAddr(URL()) = %+v, %v", back, err)
+	}
+}
+
+// An inbox listens over TCP only on a host of this machine, and --listen
+// beside it takes its token.
+func TestCanListen(t *testing.T) {
+	token := strings.Repeat("t", minTokenLength)
+	for _, c := range []struct {
+		a       Addr
+		problem string
+	}{
+		{SocketAddr("/tmp/inbox.sock"), ""},
+		{TCPAddr{Host: "127.0.0.1:7777", Token: token}, ""},
+		{TCPAddr{Host: "host.docker.internal:7777", Token: token}, "ASKUSER_INBOX is http://host.docker.internal:7777: the inbox cannot listen there: the host must be an IP address or localhost"},
+	} {
+		if err := CanListen(c.a); c.problem == "" && err != nil || c.problem != "" && (err == nil || err.Error() != c.problem) {
+			t.Errorf("CanListen(%s) = %v, want %q", c.a, err, c.problem)
+		}
+	}
+	if got, err := TokenBeside(TCPAddr{Host: "127.0.0.1:7777", Token: token}); err != nil || got != token {
+		t.Errorf("TokenBeside(TCP) = %q, %v", got, err)
+	}
+	if got, err := TokenBeside(SocketAddr("/tmp/inbox.sock")); err != nil || len(got) < minTokenLength {
+		t.Errorf("TokenBeside(socket) = %q, %v", got, err)
 	}
 }
 
@@ -75,7 +99,7 @@ func TestAddrFromEnv(t *testing.T) {
 		{map[string]string{"XDG_RUNTIME_DIR": "/run/user/1", "TMPDIR": "/var/tmp"}, "/run/user/1/askuser/inbox.sock"},
 	} {
 		got, err := AddrFromEnv(env(c.vars))
-		if err != nil || got.Path != c.want {
+		if err != nil || got.String() != c.want {
 			t.Errorf("AddrFromEnv(%v) = %+v, %v; want %s", c.vars, got, err, c.want)
 		}
 	}
@@ -151,8 +175,8 @@ func TestDefaultAddr(t *testing.T) {
 				"xdg":  "/xdg/askuser/inbox.sock",
 			}[c.want]
 			got := defaultAddr(func(k string) string { return vars[k] }, root, uid)
-			if got.Path != want {
-				t.Errorf("defaultAddr = %s; want %s", got.Path, want)
+			if string(got) != want {
+				t.Errorf("defaultAddr = %s; want %s", got, want)
 			}
 		})
 	}

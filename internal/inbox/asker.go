@@ -20,13 +20,12 @@ import (
 
 // AskerOptions configure an Asker.
 type AskerOptions struct {
-	// Client reaches the inbox.
-	Client Transport
+	// Addr is where the inbox is.
+	Addr Addr
 	// From names the asker for the person (--from, ASKUSER_FROM); when it
 	// is empty, the inbox shows Cwd.
 	From string
 	Cwd  string
-	PID  int
 	// Limits are those the questions were validated with, for the inbox
 	// to validate them alike.
 	Limits *schema.Limits
@@ -34,74 +33,43 @@ type AskerOptions struct {
 	Out io.Writer
 }
 
-// Asker asks in the inbox at one address: a set of questions, or the one
-// question of askuser confirm or askuser input, as a set of its own kind.
-type Asker struct {
+// asker asks in the inbox at one address: a set of questions, or the one
+// question of askuser confirm or askuser input.
+type asker struct {
 	o AskerOptions
+	t Transport
 }
 
-// NewAsker returns an asker that asks in the inbox that o.Client reaches.
-func NewAsker(o AskerOptions) *Asker { return &Asker{o: o} }
+// NewAsker returns an asker that asks in the inbox at o.Addr.
+func NewAsker(o AskerOptions) prompt.Asker { return &asker{o: o, t: o.Addr.Dial()} }
 
 // Ask puts the questions to the inbox and waits for the answers. When ctx
 // ends, the questions are withdrawn from the inbox and Ask returns
 // context.Cause(ctx). The person cancelling them there is
 // prompt.ErrCancelled; an inbox that is not there, quits or goes away is a
 // *prompt.UnavailableError.
-func (a *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
-	if answers, ok, err := prompt.AskOne(ctx, qs, a.confirm, a.input); ok {
-		return answers, err
-	}
+func (a *asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
 	raw, err := json.Marshal(qs)
 	if err != nil {
 		return nil, fmt.Errorf("encode the questions: %w", err)
 	}
-	e, err := a.send(ctx, &Request{Kind: KindAsk, Questions: raw, Limits: a.o.Limits})
+	e, err := a.send(ctx, &Request{Questions: raw, Limits: a.o.Limits})
 	if err != nil {
 		return nil, err
 	}
-	answers, err := CheckAnswers(qs, e.Answers)
+	answers, err := checkAnswers(qs, e.Answers)
 	if err != nil {
 		return nil, a.misfit(err)
 	}
 	return answers, nil
 }
 
-// confirm asks a yes/no question in the inbox, with def as the answer
-// Enter takes.
-func (a *Asker) confirm(ctx context.Context, message string, def bool) (bool, error) {
-	d, _ := json.Marshal(def)
-	e, err := a.send(ctx, &Request{Kind: KindConfirm, Message: message, Default: d})
-	if err != nil {
-		return false, err
-	}
-	if e.Yes == nil {
-		return false, a.misfit(errors.New("neither yes nor no"))
-	}
-	return *e.Yes, nil
-}
-
-// input asks for a line of text in the inbox, with def as the answer Enter
-// takes ("" for none).
-func (a *Asker) input(ctx context.Context, message, placeholder, def string) (string, error) {
-	d, _ := json.Marshal(def)
-	e, err := a.send(ctx, &Request{Kind: KindInput, Message: message, Placeholder: placeholder, Default: d})
-	if err != nil {
-		return "", err
-	}
-	text, err := CheckText(e.Text)
-	if err != nil {
-		return "", a.misfit(err)
-	}
-	return text, nil
-}
-
 // send puts a set to the inbox and returns the event that answers it.
-func (a *Asker) send(ctx context.Context, req *Request) (Event, error) {
-	req.From, req.Cwd, req.PID = a.o.From, a.o.Cwd, a.o.PID
-	where := a.o.Client.Addr()
+func (a *asker) send(ctx context.Context, req *Request) (Event, error) {
+	req.From, req.Cwd = a.o.From, a.o.Cwd
+	where := a.o.Addr
 	ctx = context.WithValue(ctx, notesKey{}, a.o.Out)
-	e, err := a.o.Client.Ask(ctx, req, func(ahead int) {
+	e, err := a.t.Ask(ctx, req, func(ahead int) {
 		msg := fmt.Sprintf("Waiting for an answer in the inbox (askuser inbox) at %s…", where)
 		switch {
 		case ahead == 1:
@@ -131,7 +99,7 @@ func (a *Asker) send(ctx context.Context, req *Request) (Event, error) {
 // failure says why asking in the inbox failed. An inbox that cannot be
 // used, or that goes, is a *prompt.UnavailableError: it is neither the
 // person's answer nor their refusal.
-func (a *Asker) failure(ctx context.Context, err error) error {
+func (a *asker) failure(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
 		return context.Cause(ctx)
 	}
@@ -164,8 +132,8 @@ func (a *Asker) failure(ctx context.Context, err error) error {
 
 // misfit is the error of an answer from the inbox that does not fit the
 // questions: it is not printed.
-func (a *Asker) misfit(err error) error {
-	return fmt.Errorf("the inbox at %s sent an answer that does not fit the questions (%w), so none is printed", a.o.Client.Addr(), err)
+func (a *asker) misfit(err error) error {
+	return fmt.Errorf("the inbox at %s sent an answer that does not fit the questions (%w), so none is printed", a.o.Addr, err)
 }
 
 // notesKey is the key of the context value that Notef writes to.

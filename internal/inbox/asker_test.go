@@ -22,8 +22,8 @@ var questions = []schema.Question{
 	{Question: "Which features?", Header: "Features", MultiSelect: true, Options: []schema.Option{{Label: "Auth", Description: "a"}, {Label: "Search", Description: "b"}}},
 }
 
-func newAsker(a Addr, out *testutil.Buffer) *Asker {
-	return NewAsker(AskerOptions{Client: NewClient(a), From: "tests", Cwd: "/src", PID: 7, Out: out})
+func newAsker(a Addr, out *testutil.Buffer) prompt.Asker {
+	return NewAsker(AskerOptions{Addr: a, From: "tests", Cwd: "/src", Out: out})
 }
 
 // shown waits for the queue's shown set.
@@ -58,18 +58,18 @@ func TestAskerAnswered(t *testing.T) {
 		done <- outcome{got, err}
 	}()
 	s := shown(t, q)
-	if s.From != "tests" || s.Cwd != "/src" || s.PID != 7 || !reflect.DeepEqual(s.Questions, questions) {
+	if s.From != "tests" || s.Cwd != "/src" || !reflect.DeepEqual(s.Questions, questions) {
 		t.Fatalf("the inbox got %+v", s)
 	}
 	reply := []prompt.Answer{{Labels: []string{"SQLite"}, Note: "small is fine"}, {Labels: []string{"Auth", "Search"}, Other: "SSO"}}
-	if err := q.Answer(s, Reply{Answers: reply}); err != nil {
+	if err := q.Answer(s, reply); err != nil {
 		t.Fatal(err)
 	}
 	r := <-done
 	if r.err != nil || !reflect.DeepEqual(r.answers, reply) {
 		t.Errorf("Ask = %+v, %v", r.answers, r.err)
 	}
-	if got, want := out.String(), "Waiting for an answer in the inbox (askuser inbox) at "+a.Path+"…\n"; got != want {
+	if got, want := out.String(), "Waiting for an answer in the inbox (askuser inbox) at "+string(a)+"…\n"; got != want {
 		t.Errorf("stderr %q, want %q", got, want)
 	}
 }
@@ -79,60 +79,51 @@ func TestAskSaysWhatIsAhead(t *testing.T) {
 	in := startInbox(t)
 	q, a := in.q, in.addr
 	for _, from := range []string{"a", "b"} {
-		if _, err := q.Add(&Set{Kind: KindConfirm, From: from, Message: "Go?"}); err != nil {
+		if _, err := q.Add(&Set{From: from, Questions: []schema.Question{schema.ConfirmQuestion("Go?", true)}}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	var out testutil.Buffer
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go prompt.Confirm(ctx, newAsker(a, &out), "Deploy?", true)
+	go newAsker(a, &out).Ask(ctx, []schema.Question{schema.ConfirmQuestion("Deploy?", true)})
 	deadline := time.Now().Add(10 * time.Second)
 	for !strings.Contains(out.String(), "\n") && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
-	if want := "Waiting for an answer in the inbox (askuser inbox) at " + a.Path + "… 2 sets of questions are ahead of this one.\n"; out.String() != want {
+	if want := "Waiting for an answer in the inbox (askuser inbox) at " + string(a) + "… 2 sets of questions are ahead of this one.\n"; out.String() != want {
 		t.Errorf("stderr %q, want %q", out.String(), want)
 	}
 }
 
+// The questions of askuser confirm and input go to the inbox as they
+// are, and their answers come back.
 func TestAskerConfirmAndInput(t *testing.T) {
 	in := startInbox(t)
 	q, a := in.q, in.addr
-	var out testutil.Buffer
-	asker := newAsker(a, &out)
-	yes := make(chan bool, 1)
-	go func() {
-		v, err := prompt.Confirm(context.Background(), asker, "Deploy?", false)
-		if err != nil {
-			t.Error(err)
+	asker := newAsker(a, new(testutil.Buffer))
+	for _, c := range []struct {
+		q      schema.Question
+		answer prompt.Answer
+	}{
+		{schema.ConfirmQuestion("Deploy?", false), prompt.Answer{Labels: []string{"Yes"}}},
+		{schema.InputQuestion("Branch?", "main", "dev"), prompt.Answer{Other: "release-2"}},
+	} {
+		done := make(chan outcome, 1)
+		go func() {
+			got, err := asker.Ask(context.Background(), []schema.Question{c.q})
+			done <- outcome{got, err}
+		}()
+		s := shown(t, q)
+		if !reflect.DeepEqual(s.Questions, []schema.Question{c.q}) {
+			t.Fatalf("queued %+v, want %+v", s.Questions, c.q)
 		}
-		yes <- v
-	}()
-	s := shown(t, q)
-	if s.Kind != KindConfirm || s.Message != "Deploy?" || s.DefaultYes {
-		t.Fatalf("queued %+v", s)
-	}
-	_ = q.Answer(s, Reply{Yes: true})
-	if !<-yes {
-		t.Error("yes came back as no")
-	}
-
-	text := make(chan string, 1)
-	go func() {
-		v, err := prompt.Input(context.Background(), asker, "Branch?", "main", "dev")
-		if err != nil {
-			t.Error(err)
+		if err := q.Answer(s, []prompt.Answer{c.answer}); err != nil {
+			t.Fatal(err)
 		}
-		text <- v
-	}()
-	s = shown(t, q)
-	if s.Kind != KindInput || s.Placeholder != "main" || s.DefaultText != "dev" {
-		t.Fatalf("queued %+v", s)
-	}
-	_ = q.Answer(s, Reply{Text: "release-2"})
-	if got := <-text; got != "release-2" {
-		t.Errorf("Input = %q", got)
+		if r := <-done; r.err != nil || !reflect.DeepEqual(r.answers, []prompt.Answer{c.answer}) {
+			t.Errorf("%s: Ask = %+v, %v", c.q.Question, r.answers, r.err)
+		}
 	}
 }
 
@@ -165,7 +156,7 @@ func TestInboxQuits(t *testing.T) {
 	select {
 	case err := <-done:
 		var unavailable *prompt.UnavailableError
-		if !errors.As(err, &unavailable) || err.Error() != "the inbox at "+a.Path+" closed before the questions were answered (the person quit the inbox)" {
+		if !errors.As(err, &unavailable) || err.Error() != "the inbox at "+string(a)+" closed before the questions were answered (the person quit the inbox)" {
 			t.Errorf("Ask = %v", err)
 		}
 	case <-time.After(2 * time.Second):
@@ -180,7 +171,7 @@ func TestWithdrawn(t *testing.T) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		_, err := prompt.Input(ctx, newAsker(a, new(testutil.Buffer)), "Name?", "", "")
+		_, err := newAsker(a, new(testutil.Buffer)).Ask(ctx, []schema.Question{schema.InputQuestion("Name?", "", "")})
 		done <- err
 	}()
 	s := shown(t, q)
@@ -197,17 +188,17 @@ func TestWithdrawn(t *testing.T) {
 }
 
 func TestNoInbox(t *testing.T) {
-	a := Addr{Path: filepath.Join(t.TempDir(), "none.sock")}
+	a := SocketAddr(filepath.Join(t.TempDir(), "none.sock"))
 	_, err := newAsker(a, new(testutil.Buffer)).Ask(context.Background(), questions)
 	var unavailable *prompt.UnavailableError
-	if !errors.As(err, &unavailable) || err.Error() != "no inbox answers at "+a.Path+": start one with 'askuser inbox' in a terminal the person sees" {
+	if !errors.As(err, &unavailable) || err.Error() != "no inbox answers at "+string(a)+": start one with 'askuser inbox' in a terminal the person sees" {
 		t.Errorf("Ask = %v", err)
 	}
 }
 
 // fakeInbox answers every set with the event given, whatever it says: an
 // inbox of another version, or a broken one.
-func fakeInbox(t *testing.T, event string) Addr {
+func fakeInbox(t *testing.T, event string) SocketAddr {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "inbox.sock")
 	ln, err := net.Listen("unix", path)
@@ -225,7 +216,7 @@ func fakeInbox(t *testing.T, event string) Addr {
 	})}
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close() })
-	return Addr{Path: path}
+	return SocketAddr(path)
 }
 
 // An answer that does not fit the questions is never printed: the asker
@@ -233,15 +224,16 @@ func fakeInbox(t *testing.T, event string) Addr {
 func TestAnswerNeverInvented(t *testing.T) {
 	for _, c := range []struct {
 		event string
-		ask   func(*Asker) (any, error)
+		ask   func(prompt.Asker) (any, error)
 	}{
 		{`{"event":"answered","answers":[{"labels":["MySQL"]},{"labels":["Auth"]}]}`, askAll},
 		{`{"event":"answered","answers":[{"labels":["SQLite"]}]}`, askAll},
 		{`{"event":"answered","answers":[{"labels":["SQLite","PostgreSQL"]},{"labels":["Auth"]}]}`, askAll},
 		{`{"event":"answered","answers":[{"other":"\u001b\u0007"},{"labels":["Auth"]}]}`, askAll},
 		{`{"event":"answered","answers":[{"labels":["SQLite"],"note":"\u0000"},{"labels":["Auth"]}]}`, askAll},
-		{`{"event":"answered"}`, func(a *Asker) (any, error) { return prompt.Confirm(context.Background(), a, "Go?", true) }},
-		{`{"event":"answered","text":"  "}`, func(a *Asker) (any, error) { return prompt.Input(context.Background(), a, "Name?", "", "") }},
+		{`{"event":"answered"}`, askOne(schema.ConfirmQuestion("Go?", true))},
+		{`{"event":"answered","answers":[{"labels":["Yes"],"other":"no"}]}`, askOne(schema.ConfirmQuestion("Go?", true))},
+		{`{"event":"answered","answers":[{"other":"  "}]}`, askOne(schema.InputQuestion("Name?", "", ""))},
 	} {
 		got, err := c.ask(newAsker(fakeInbox(t, c.event), new(testutil.Buffer)))
 		if err == nil || !strings.Contains(err.Error(), "sent an answer that does not fit the questions") {
@@ -250,7 +242,11 @@ func TestAnswerNeverInvented(t *testing.T) {
 	}
 }
 
-func askAll(a *Asker) (any, error) { return a.Ask(context.Background(), questions) }
+func askAll(a prompt.Asker) (any, error) { return a.Ask(context.Background(), questions) }
+
+func askOne(q schema.Question) func(prompt.Asker) (any, error) {
+	return func(a prompt.Asker) (any, error) { return a.Ask(context.Background(), []schema.Question{q}) }
+}
 
 // An inbox that dies while the questions wait ends the asker at once,
 // unavailable.
@@ -259,7 +255,7 @@ func TestInboxGone(t *testing.T) {
 	start := time.Now()
 	_, err := newAsker(a, new(testutil.Buffer)).Ask(context.Background(), questions)
 	var unavailable *prompt.UnavailableError
-	if !errors.As(err, &unavailable) || err.Error() != "the inbox at "+a.Path+" went away before the questions were answered" || time.Since(start) > 2*time.Second {
+	if !errors.As(err, &unavailable) || err.Error() != "the inbox at "+string(a)+" went away before the questions were answered" || time.Since(start) > 2*time.Second {
 		t.Errorf("Ask = %v after %s", err, time.Since(start))
 	}
 }

@@ -32,20 +32,20 @@ const (
 	// connection may never be seen. Over a Unix socket the system reports
 	// it, and a stopped inbox (Ctrl+Z) is only paused. It leaves room for
 	// a heartbeat late by as much again as the longest between two.
-	tcpSilence = 2 * MaxHeartbeat
+	tcpSilence = 2 * maxHeartbeat
 	// maxEventBytes bounds one line of the stream.
 	maxEventBytes = 4 * MaxRequestBytes
 )
 
-// Client is what an asker uses to reach an inbox: Probe to learn whether
-// one answers, Ask to put a set to it.
-type Client struct {
+// client is the Transport of an inbox over HTTP: on its Unix socket
+// (path), or over TCP (tcp, zero over the socket).
+type client struct {
 	addr Addr
+	tcp  TCPAddr
 	hc   *http.Client
 }
 
-// NewClient returns a client of the inbox at a.
-func NewClient(a Addr) *Client {
+func newClient(a Addr, path string, tcp TCPAddr) *client {
 	self := os.Getuid()
 	d := &net.Dialer{Timeout: ProbeTimeout}
 	tr := &http.Transport{
@@ -55,19 +55,19 @@ func NewClient(a Addr) *Client {
 		DisableKeepAlives:      true,
 		ResponseHeaderTimeout:  headerTimeout,
 		MaxResponseHeaderBytes: 64 << 10,
+		DialContext:            d.DialContext,
 	}
-	if a.IsTCP() {
-		tr.DialContext = d.DialContext
-	} else {
+	if path != "" {
 		tr.DialContext = func(ctx context.Context, _, _ string) (net.Conn, error) {
-			return dialSocket(ctx, d.DialContext, a.Path, self)
+			return dialSocket(ctx, d.DialContext, path, self)
 		}
 	}
-	return &Client{addr: a, hc: &http.Client{Transport: tr}}
+	return &client{addr: a, tcp: tcp, hc: &http.Client{Transport: tr}}
 }
 
-// Addr returns the address the client reaches.
-func (c *Client) Addr() Addr { return c.addr }
+// overTCP reports whether the inbox is reached over TCP, where the end of
+// a connection may never be seen, rather than on its socket.
+func (c *client) overTCP() bool { return c.tcp.Host != "" }
 
 // dialSocket connects to the inbox's socket, after checking that it is a
 // socket of this user, and checks who accepted: questions go to no other
@@ -80,7 +80,7 @@ func dialSocket(ctx context.Context, dial func(ctx context.Context, network, add
 		// whether it keeps another user's inbox or a sandbox keeps this
 		// process out.
 		dir, owner := blockerOf(path)
-		return nil, &BlockedError{Path: path, Dir: dir, Owner: owner, Self: self, Err: err}
+		return nil, &BlockedError{path: path, dir: dir, owner: owner, self: self, err: err}
 	}
 	if err != nil {
 		return nil, err
@@ -90,14 +90,14 @@ func dialSocket(ctx context.Context, dial func(ctx context.Context, network, add
 	}
 	owner, known := fileOwner(fi)
 	if known && owner != self {
-		return nil, &BlockedError{Path: path, Owner: owner, Self: self, Err: fs.ErrPermission}
+		return nil, &BlockedError{path: path, owner: owner, self: self, err: fs.ErrPermission}
 	}
 	conn, err := dial(ctx, "unix", path)
 	if errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EACCES) {
 		if !known {
 			owner = -1
 		}
-		return nil, &BlockedError{Path: path, Owner: owner, Self: self, Err: err}
+		return nil, &BlockedError{path: path, owner: owner, self: self, err: err}
 	}
 	if err != nil {
 		return nil, err
@@ -105,7 +105,7 @@ func dialSocket(ctx context.Context, dial func(ctx context.Context, network, add
 	cred, credErr := peerCred(conn)
 	if err := allowPeer(cred, credErr, self); err != nil {
 		_ = conn.Close()
-		return nil, &PeerError{Err: err}
+		return nil, &peerError{Err: err}
 	}
 	return conn, nil
 }
@@ -127,55 +127,55 @@ func blockerOf(path string) (string, int) {
 	}
 }
 
-// PeerError is a socket that is not this user's inbox.
-type PeerError struct{ Err error }
+// peerError is a socket that is not this user's inbox.
+type peerError struct{ Err error }
 
-func (e *PeerError) Error() string { return e.Err.Error() }
+func (e *peerError) Error() string { return e.Err.Error() }
 
-func (e *PeerError) Unwrap() error { return e.Err }
+func (e *peerError) Unwrap() error { return e.Err }
 
 // BlockedError is an inbox's socket that this process may not reach:
 // another user's inbox (it, or its directory, is theirs), or one of this
 // user's that the system refused to connect to, as the sandboxes of agent
 // tools do (Codex's refuse connect with EPERM).
 type BlockedError struct {
-	Path string
-	// Dir is the directory on the way to Path that may not be entered, or
+	path string
+	// dir is the directory on the way to path that may not be entered, or
 	// "" when the socket itself was reached.
-	Dir string
-	// Owner is the user of the socket, or of Dir; -1 where the system does
+	dir string
+	// owner is the user of the socket, or of dir; -1 where the system does
 	// not tell.
-	Owner int
-	// Self is this process's user.
-	Self int
-	Err  error
+	owner int
+	// self is this process's user.
+	self int
+	err  error
 }
 
 // Another reports whether the socket is another user's inbox.
-func (e *BlockedError) Another() bool { return e.Owner >= 0 && e.Owner != e.Self }
+func (e *BlockedError) another() bool { return e.owner >= 0 && e.owner != e.self }
 
 func (e *BlockedError) Error() string {
 	const sandbox = "a sandbox or a security policy around the command blocks it"
 	switch {
-	case e.Another() && e.Dir != "":
-		return fmt.Sprintf("the inbox at %s is in %s, a directory of another user's (%s) that this user (%s) may not enter (permission denied)", e.Path, e.Dir, userName(e.Owner), userName(e.Self))
-	case e.Another():
-		return fmt.Sprintf("the inbox at %s is another user's (%s), and askuser asks only in an inbox of the user it runs as (%s)", e.Path, userName(e.Owner), userName(e.Self))
-	case e.Dir != "":
-		return fmt.Sprintf("this command may not reach the inbox's socket at %s (%v): %s", e.Path, errors.Unwrap(e.Err), sandbox)
+	case e.another() && e.dir != "":
+		return fmt.Sprintf("the inbox at %s is in %s, a directory of another user's (%s) that this user (%s) may not enter (permission denied)", e.path, e.dir, userName(e.owner), userName(e.self))
+	case e.another():
+		return fmt.Sprintf("the inbox at %s is another user's (%s), and askuser asks only in an inbox of the user it runs as (%s)", e.path, userName(e.owner), userName(e.self))
+	case e.dir != "":
+		return fmt.Sprintf("this command may not reach the inbox's socket at %s (%v): %s", e.path, errors.Unwrap(e.err), sandbox)
 	}
-	return fmt.Sprintf("the inbox's socket at %s is there, but this command may not connect to it (%v): %s", e.Path, errors.Unwrap(e.Err), sandbox)
+	return fmt.Sprintf("the inbox's socket at %s is there, but this command may not connect to it (%v): %s", e.path, errors.Unwrap(e.err), sandbox)
 }
 
 // Hint says what to do, for the person or the program that reads the error.
 func (e *BlockedError) Hint() string {
-	if e.Another() {
-		return fmt.Sprintf("Run 'askuser inbox' as %s and answer there, or run this command as the inbox's user; %s names the inbox (unset, each user has their own).", userName(e.Self), EnvAddr)
+	if e.another() {
+		return fmt.Sprintf("Run 'askuser inbox' as %s and answer there, or run this command as the inbox's user; %s names the inbox (unset, each user has their own).", userName(e.self), EnvAddr)
 	}
 	return "In Codex, reach the person through askuser's MCP server (askuser mcp), which runs outside the sandbox, or use its workspace-write sandbox (--sandbox workspace-write) with sandbox_workspace_write.network_access = true in ~/.codex/config.toml. With another tool, allow the command to reach this socket, or run it outside the sandbox."
 }
 
-func (e *BlockedError) Unwrap() error { return e.Err }
+func (e *BlockedError) Unwrap() error { return e.err }
 
 // UnreachableError is an inbox that does not answer at the address.
 type UnreachableError struct {
@@ -186,7 +186,7 @@ type UnreachableError struct {
 func (e *UnreachableError) Error() string {
 	var (
 		blocked *BlockedError
-		peer    *PeerError
+		peer    *peerError
 	)
 	switch {
 	case errors.As(e.Err, &blocked):
@@ -248,11 +248,11 @@ func (e *GoneError) Unwrap() error { return e.Err }
 
 // url is the address of path at the inbox. Over the socket the host means
 // nothing; over TCP it is the inbox's, which it checks.
-func (c *Client) url(ctx context.Context, path string) (string, error) {
-	if !c.addr.IsTCP() {
+func (c *client) url(ctx context.Context, path string) (string, error) {
+	if !c.overTCP() {
 		return "http://inbox" + path, nil
 	}
-	host, err := resolve(ctx, c.addr.Host)
+	host, err := resolve(ctx, c.tcp.Host)
 	if err != nil {
 		return "", err
 	}
@@ -281,7 +281,7 @@ func resolve(ctx context.Context, hostport string) (string, error) {
 	return net.JoinHostPort(ips[0].String(), port), nil
 }
 
-func (c *Client) newRequest(ctx context.Context, method, path string, body io.Reader) (*http.Request, error) {
+func (c *client) newRequest(ctx context.Context, method, path string, body io.Reader) (*http.Request, error) {
 	u, err := c.url(ctx, path)
 	if err != nil {
 		return nil, err
@@ -290,8 +290,8 @@ func (c *Client) newRequest(ctx context.Context, method, path string, body io.Re
 	if err != nil {
 		return nil, err
 	}
-	if c.addr.IsTCP() {
-		req.Header.Set("Authorization", "Bearer "+c.addr.Token)
+	if c.overTCP() {
+		req.Header.Set("Authorization", "Bearer "+c.tcp.Token)
 	}
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
@@ -302,7 +302,7 @@ func (c *Client) newRequest(ctx context.Context, method, path string, body io.Re
 // Probe asks whether an inbox answers at the address, within ProbeTimeout,
 // and returns its status. Anything else at the address, or nothing, is an
 // *UnreachableError.
-func (c *Client) Probe(ctx context.Context) (Status, error) {
+func (c *client) Probe(ctx context.Context) (Status, error) {
 	ctx, cancel := context.WithTimeout(ctx, ProbeTimeout)
 	defer cancel()
 	req, err := c.newRequest(ctx, http.MethodGet, PathStatus, nil)
@@ -332,21 +332,18 @@ func refused(a Addr, resp *http.Response) error {
 	return e
 }
 
-// Ask puts req to the inbox and waits until the set ends: it returns the
-// final event ("answered", "cancelled" or "closed"). queued, when set, is
-// called with the number of sets ahead when the inbox has queued it. When
-// ctx ends, Ask closes the connection, which withdraws the set, and
-// returns context.Cause(ctx). A connection that ends (or, over TCP, falls
-// silent) before the final event is a *GoneError; a request the inbox
-// refuses, a *RefusedError; no inbox at all, an *UnreachableError.
-func (c *Client) Ask(ctx context.Context, req *Request, queued func(ahead int)) (Event, error) {
+// Ask puts req to the inbox and waits until the set ends (see Transport).
+// When ctx ends, Ask closes the connection, which withdraws the set. A
+// connection that ends, or over TCP falls silent, before the final event
+// is a *GoneError.
+func (c *client) Ask(ctx context.Context, req *Request, queued func(ahead int)) (Event, error) {
 	body, err := json.Marshal(req)
 	if err != nil {
 		return Event{}, fmt.Errorf("encode the questions: %w", err)
 	}
 	reqCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	hreq, err := c.newRequest(reqCtx, http.MethodPost, PathAsk, bytes.NewReader(body))
+	hreq, err := c.newRequest(reqCtx, http.MethodPost, pathAsk, bytes.NewReader(body))
 	if err != nil {
 		return Event{}, &UnreachableError{Addr: c.addr, Err: err}
 	}
@@ -395,11 +392,11 @@ func readLines(reqCtx context.Context, body io.Reader) <-chan streamLine {
 
 // wait reads the events of body until the final one, which it returns.
 // Over TCP, an inbox silent for tcpSilence is taken for gone.
-func (c *Client) wait(ctx, reqCtx context.Context, body io.Reader, queued func(ahead int)) (Event, error) {
+func (c *client) wait(ctx, reqCtx context.Context, body io.Reader, queued func(ahead int)) (Event, error) {
 	lines := readLines(reqCtx, body)
 	var silence <-chan time.Time
 	var timer *time.Timer
-	if c.addr.IsTCP() {
+	if c.overTCP() {
 		timer = time.NewTimer(tcpSilence)
 		defer timer.Stop()
 		silence = timer.C
@@ -425,7 +422,7 @@ func (c *Client) wait(ctx, reqCtx context.Context, body io.Reader, queued func(a
 				return Event{}, &GoneError{Addr: c.addr, Err: fmt.Errorf("the inbox sent what is not an event: %w", err)}
 			}
 			switch e.Event {
-			case EventQueued:
+			case eventQueued:
 				if queued != nil {
 					queued(e.Ahead)
 				}
@@ -460,7 +457,7 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 	}
 }
 
-// ServerError is a Remote inbox that cannot be used: its address cannot be
+// ServerError is an inbox on a server (NATS) that cannot be used: its address cannot be
 // read, or its server cannot be reached, refuses the credentials, lacks
 // what the inbox needs. Its message names the cause and the fix, on one
 // line; it makes the inbox unavailable (exit 69), as every inbox that

@@ -2,8 +2,9 @@
 // sets of every asker (any agent, any subagent) wait for the person. Its
 // rooms, one or a few files each:
 //
-//   - the address (addr.go): ASKUSER_INBOX and its defaults, and the
-//     Remote addresses that other packages' transports parse;
+//   - the address (addr.go): ASKUSER_INBOX and its defaults; an Addr is
+//     the socket's, TCP's, or one that another package's transport parses
+//     (RegisterRemote), and dials and listens itself;
 //   - the protocol (protocol.go): what askers and the inbox say to each
 //     other, in JSON, whatever carries it;
 //   - the queue (queue.go): the waiting sets, which every view reads and
@@ -16,11 +17,11 @@
 //     inbox, Listener how an inbox is reached. Each has its files: the
 //     Unix socket (socket*.go, peercred_*.go), TCP (tcp.go), the HTTP
 //     client of both (client.go); NATS is a package of its own
-//     (natsinbox), behind a Remote address. A new transport is a new
-//     Transport and Listener, and touches neither the queue nor the
-//     views; one that carries HTTP needs only Server.Handler and
-//     Server.Serve, one that does not Server.Check, Server.Queue and
-//     Server.OnClose.
+//     (natsinbox). A new transport is a new Addr, Transport and
+//     Listener, and touches neither the queue nor the views; one that
+//     carries HTTP is written here and needs only the server's handler
+//     and Server.Serve, one of another package Server.Check,
+//     Server.Queue and Server.OnClose.
 //
 // The views that show the queue are in the package view, and serve runs
 // an inbox: the queue, its listeners and a view.

@@ -1,4 +1,4 @@
-package inbox_test
+package inbox
 
 import (
 	"context"
@@ -8,22 +8,21 @@ import (
 	"testing"
 	"time"
 
-	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/prompt"
 )
 
-// plainTCP is a transport written outside the package, on its exported
-// API alone: HTTP on a TCP listener, without the token's checks.
+// plainTCP is a transport that carries HTTP, written on the server's
+// handler alone: HTTP on a TCP listener, without the token's checks.
 type plainTCP struct{ ln net.Listener }
 
-func (p plainTCP) Serve(_ context.Context, srv *inbox.Server) error {
-	srv.Serve(p.ln, srv.Handler())
+func (p plainTCP) Serve(_ context.Context, srv *Server) error {
+	srv.Serve(p.ln, srv.handler())
 	return nil
 }
 
 // A new transport is a Listener: it serves askers as the others do, and
 // needs nothing of the queue or the views.
-func TestListenerOfAnotherPackage(t *testing.T) {
+func TestListenerOfAnotherTransport(t *testing.T) {
 	raw, err := os.ReadFile("../../schema.json")
 	if err != nil {
 		t.Fatal(err)
@@ -32,9 +31,9 @@ func TestListenerOfAnotherPackage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q := inbox.NewQueue(inbox.QueueOptions{})
-	srv := inbox.NewServer(q, raw)
-	var l inbox.Listener = plainTCP{ln}
+	q := NewQueue(QueueOptions{})
+	srv := NewServer(q, raw)
+	var l Listener = plainTCP{ln}
 	if err := l.Serve(context.Background(), srv); err != nil {
 		t.Fatal(err)
 	}
@@ -43,14 +42,14 @@ func TestListenerOfAnotherPackage(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	type result struct {
-		e   inbox.Event
+		e   Event
 		err error
 	}
 	done := make(chan result, 1)
 	go func() {
-		c := inbox.NewClient(inbox.Addr{Host: ln.Addr().String(), Token: "unchecked"})
+		c := TCPAddr{Host: ln.Addr().String(), Token: "unchecked"}.Dial()
 		questions := json.RawMessage(`[{"question":"Which database?","header":"Database","options":[{"label":"PostgreSQL","description":"a"},{"label":"SQLite","description":"b"}],"multiSelect":false}]`)
-		e, err := c.Ask(ctx, &inbox.Request{Kind: inbox.KindAsk, From: "elsewhere", Questions: questions}, nil)
+		e, err := c.Ask(ctx, &Request{From: "elsewhere", Questions: questions}, nil)
 		done <- result{e, err}
 	}()
 	for v := q.Snapshot(); len(v.Sets) == 0; v = q.Snapshot() {
@@ -64,11 +63,11 @@ func TestListenerOfAnotherPackage(t *testing.T) {
 	if set.From != "elsewhere" {
 		t.Errorf("the set came from %q, want elsewhere", set.From)
 	}
-	if err := q.Answer(set, inbox.Reply{Answers: []prompt.Answer{{Labels: []string{"SQLite"}}}}); err != nil {
+	if err := q.Answer(set, []prompt.Answer{{Labels: []string{"SQLite"}}}); err != nil {
 		t.Fatal(err)
 	}
 	r := <-done
-	if r.err != nil || r.e.Event != inbox.EventAnswered || len(r.e.Answers) != 1 || len(r.e.Answers[0].Labels) != 1 || r.e.Answers[0].Labels[0] != "SQLite" {
+	if r.err != nil || r.e.Event != EventAnswered || len(r.e.Answers) != 1 || len(r.e.Answers[0].Labels) != 1 || r.e.Answers[0].Labels[0] != "SQLite" {
 		t.Errorf("the asker got %+v, %v; want SQLite answered", r.e, r.err)
 	}
 }

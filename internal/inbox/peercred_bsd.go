@@ -11,24 +11,24 @@ import (
 
 // peerCred asks the system who is at the other end of a connection to a
 // Unix socket (LOCAL_PEERCRED).
-func peerCred(c net.Conn) (Cred, error) {
+func peerCred(c net.Conn) (credentials, error) {
 	uc, ok := c.(*net.UnixConn)
 	if !ok {
-		return Cred{}, errors.New("not a Unix socket")
+		return credentials{}, errors.New("not a Unix socket")
 	}
 	raw, err := uc.SyscallConn()
 	if err != nil {
-		return Cred{}, err
+		return credentials{}, err
 	}
 	var cred *unix.Xucred
 	var credErr error
 	if err := raw.Control(func(fd uintptr) {
 		cred, credErr = unix.GetsockoptXucred(int(fd), unix.SOL_LOCAL, unix.LOCAL_PEERCRED)
 	}); err != nil {
-		return Cred{}, err
+		return credentials{}, err
 	}
 	if credErr != nil {
-		return Cred{}, credErr
+		return credentials{}, credErr
 	}
-	return Cred{Known: true, UID: int(cred.Uid)}, nil
+	return credentials{Known: true, UID: int(cred.Uid)}, nil
 }

@@ -16,7 +16,7 @@ import (
 //	POST /v1/ask     Request → 200, a stream of Events (one JSON object a
 //	                 line, flushed as each is written) that stays open until
 //	                 the set ends: "queued" at once, "wait" every
-//	                 Heartbeat (every MaxHeartbeat at most while many
+//	                 heartbeatMin (every maxHeartbeat at most while many
 //	                 wait), and exactly one final event: "answered",
 //	                 "cancelled" or "closed". The stream ends with the
 //	                 connection (no Content-Length, no chunks).
@@ -26,33 +26,34 @@ import (
 // refused gets a status other than 200 and an ErrorBody.
 const (
 	PathStatus = "/v1/status"
-	PathAsk    = "/v1/ask"
+	pathAsk    = "/v1/ask"
 	// Version is the protocol's version, in Status and in the paths.
 	Version = 1
 	// Name is Status.Inbox: what tells an inbox from another server.
 	Name = "askuser"
 )
 
-// Heartbeat is how often the inbox writes a "wait" event to each waiting
-// asker, so that each side learns that the other is gone even where the
-// end of a connection is not seen (TCP across machines). While more than
-// beatsPerSecond askers wait, each is beaten less often, so that together
-// they cost the inbox and the askers beatsPerSecond wakeups a second, and
-// still at least every MaxHeartbeat: 10,000 askers beaten every second
-// cost the inbox alone a tenth of a core, and slowed its screen's redraw.
+// heartbeatMin is how often the inbox writes a "wait" event to each
+// waiting asker, so that each side learns that the other is gone even
+// where the end of a connection is not seen (TCP across machines). While
+// more than beatsPerSecond askers wait, each is beaten less often, so that
+// together they cost the inbox and the askers beatsPerSecond wakeups a
+// second, and still at least every maxHeartbeat: 10,000 askers beaten
+// every second cost the inbox alone a tenth of a core, and slowed its
+// screen's redraw.
 const (
-	Heartbeat    = time.Second
-	MaxHeartbeat = 5 * Heartbeat
+	heartbeatMin = time.Second
+	maxHeartbeat = 5 * heartbeatMin
 )
 
 // beatsPerSecond is how many heartbeats the inbox writes a second at most,
-// while no asker waits longer than MaxHeartbeat between two.
+// while no asker waits longer than maxHeartbeat between two.
 const beatsPerSecond = 1000
 
 // heartbeat is how long each asker waits between two heartbeats while n
 // wait.
 func heartbeat(n int) time.Duration {
-	return min(max(Heartbeat, time.Duration(n)*time.Second/beatsPerSecond), MaxHeartbeat)
+	return min(max(heartbeatMin, time.Duration(n)*time.Second/beatsPerSecond), maxHeartbeat)
 }
 
 // Status is the reply to GET /v1/status.
@@ -62,29 +63,20 @@ type Status struct {
 	Waiting int    `json:"waiting"`
 }
 
-// The kinds of set an asker sends.
-const (
-	KindAsk     = "ask"     // multiple-choice and text questions
-	KindConfirm = "confirm" // one yes/no question
-	KindInput   = "input"   // one line of text
-)
-
 // Request is the body of POST /v1/ask: one set of questions, and where it
 // comes from.
 type Request struct {
-	Kind string `json:"kind"`
 	// From is the name the asker gave (--from, ASKUSER_FROM), or "".
 	From string `json:"from,omitempty"`
 	// Cwd is the asker's working directory, shown when From is "".
 	Cwd string `json:"cwd,omitempty"`
-	PID int    `json:"pid,omitempty"`
 
-	// Questions are the questions of a set of KindAsk, as the input
-	// format writes them; the inbox validates them again, with Limits.
-	// The answers go back in question order, so the inbox needs no
-	// --key: it takes the questions that an asker keying its answers
-	// either way could send. (Askers before this took a "key" field,
-	// which the inbox now ignores.)
+	// Questions are the questions, as the input format writes them, or
+	// the one question of askuser confirm or input (a kind asked alone,
+	// with its default); the inbox validates them again, with Limits. The
+	// answers go back in question order, so the inbox needs no --key: it
+	// takes the questions that an asker keying its answers either way
+	// could send.
 	Questions json.RawMessage `json:"questions,omitempty"`
 	// Limits are the asker's limits (ASK_MAX_OPTIONS and the like), so
 	// that the inbox accepts what the asker accepted; nil for the
@@ -93,21 +85,13 @@ type Request struct {
 	// rules of the text, so that no asker can have the inbox draw what
 	// the command line would refuse.
 	Limits *schema.Limits `json:"limits,omitempty"`
-
-	// Message is the question of a set of KindConfirm or KindInput.
-	Message string `json:"message,omitempty"`
-	// Default is the answer Enter takes: a bool for KindConfirm, a string
-	// (possibly empty) for KindInput.
-	Default json.RawMessage `json:"default,omitempty"`
-	// Placeholder is an example answer for KindInput.
-	Placeholder string `json:"placeholder,omitempty"`
 }
 
 // The events of the stream that answers POST /v1/ask.
 const (
-	EventQueued    = "queued"    // the set is in the queue; Ahead sets are before it
-	EventWait      = "wait"      // the heartbeat
-	EventAnswered  = "answered"  // final: Answers, Yes or Text
+	eventQueued    = "queued"    // the set is in the queue; Ahead sets are before it
+	eventWait      = "wait"      // the heartbeat
+	EventAnswered  = "answered"  // final: Answers
 	EventCancelled = "cancelled" // final: the person cancelled the set
 	EventClosed    = "closed"    // final: the inbox is quitting; Reason says why
 )
@@ -116,14 +100,10 @@ const (
 type Event struct {
 	Event string `json:"event"`
 	Ahead int    `json:"ahead,omitempty"`
-	// Answers answer a set of KindAsk, one per question, in order,
-	// unchecked: see CheckAnswers.
+	// Answers answer the set, one per question, in order, unchecked: the
+	// asker checks them (Question.Check).
 	Answers []prompt.Answer `json:"answers,omitempty"`
-	// Yes answers a set of KindConfirm.
-	Yes *bool `json:"yes,omitempty"`
-	// Text answers a set of KindInput.
-	Text   string `json:"text,omitempty"`
-	Reason string `json:"reason,omitempty"`
+	Reason  string          `json:"reason,omitempty"`
 }
 
 // ErrorBody is the body of a refused request.

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -16,26 +17,17 @@ import (
 // queued; how it ended is End.
 type Set struct {
 	// ID is unique within the queue, for the views to name a set by.
-	ID   uint64
-	Kind string // KindAsk, KindConfirm or KindInput
+	ID uint64
 	// From is the name the asker gave, or "" (see Source).
 	From string
 	Cwd  string
-	PID  int
 	// Arrived is when the set was queued, or, when it was set before,
 	// when its asker first asked it (a transport whose sets outlive the
 	// inbox knows).
 	Arrived time.Time
 
-	// Questions are the questions of a set of KindAsk, validated.
+	// Questions are the set's questions, validated.
 	Questions []schema.Question
-	// Message is the question of a set of KindConfirm or KindInput;
-	// Placeholder is an example answer for KindInput.
-	Message, Placeholder string
-	// DefaultYes is the answer Enter takes in a set of KindConfirm;
-	// DefaultText, in a set of KindInput ("" for none).
-	DefaultYes  bool
-	DefaultText string
 
 	done chan struct{}
 	end  End // written once, before done is closed
@@ -54,15 +46,9 @@ func (s *Set) Source() string {
 }
 
 // First is the set's first question, as ASKUSER_NOTIFY_COMMAND is told it:
-// its header and text ("Confirm" or "Input" and the message for the sets
-// of those kinds).
+// its header and text ("Confirm" or "Input" and the message for the
+// questions of askuser confirm and input).
 func (s *Set) First() (header, question string) {
-	switch s.Kind {
-	case KindConfirm:
-		return "Confirm", s.Message
-	case KindInput:
-		return "Input", s.Message
-	}
 	if len(s.Questions) == 0 {
 		return "", ""
 	}
@@ -89,7 +75,7 @@ type State int
 // A set waits until it ends in exactly one of the other states.
 const (
 	Waiting   State = iota
-	Answered        // the person answered it (End.Reply)
+	Answered        // the person answered it (End.Answers)
 	Cancelled       // the person cancelled it: its asker exits 130
 	Withdrawn       // its asker stopped waiting (killed, Ctrl+C, --timeout)
 	Closed          // the inbox quit
@@ -114,8 +100,8 @@ func (st State) String() string {
 // End is how a set ended.
 type End struct {
 	State State
-	// Reply is the answer, when State is Answered.
-	Reply Reply
+	// Answers are the answers, one per question, when State is Answered.
+	Answers []prompt.Answer
 	// Reason says why a set was withdrawn or closed, for the person.
 	Reason string
 }
@@ -124,8 +110,8 @@ type End struct {
 // already ended: answered in another view, withdrawn, or closed.
 var ErrEnded = errors.New("the set has already ended")
 
-// ErrClosed is the error of a set added to a queue that is closed.
-var ErrClosed = errors.New("the inbox is closing")
+// errClosed is the error of a set added to a queue that is closed.
+var errClosed = errors.New("the inbox is closing")
 
 // Queue is the inbox's queue of waiting sets, in the order they arrived,
 // and the one source of truth that the HTTP handlers and every view of the
@@ -213,12 +199,12 @@ func (q *Queue) Len() int {
 // Add queues s and returns how many sets wait before it. The set's
 // questions must have been validated (the server validates what arrives),
 // and its ID and end are the queue's to set, as Arrived is when it is
-// zero. It fails with ErrClosed once the queue is closed.
+// zero. It fails with errClosed once the queue is closed.
 func (q *Queue) Add(s *Set) (ahead int, err error) {
 	q.mu.Lock()
 	if q.closed {
 		q.mu.Unlock()
-		return 0, ErrClosed
+		return 0, errClosed
 	}
 	q.lastID++
 	s.ID = q.lastID
@@ -236,21 +222,15 @@ func (q *Queue) Add(s *Set) (ahead int, err error) {
 	return ahead, nil
 }
 
-// Answer ends s with the person's answer, after checking that it answers
-// s (CheckAnswers, CheckText): a view can never send what the person could
-// not have given. It fails with ErrEnded when s has already ended.
-func (q *Queue) Answer(s *Set, r Reply) error {
-	var err error
-	switch s.Kind {
-	case KindAsk:
-		r.Answers, err = CheckAnswers(s.Questions, r.Answers)
-	case KindInput:
-		r.Text, err = CheckText(r.Text)
-	}
+// Answer ends s with the person's answers, after checking that they answer
+// s (Question.Check): a view can never send what the person could not have
+// given. It fails with ErrEnded when s has already ended.
+func (q *Queue) Answer(s *Set, answers []prompt.Answer) error {
+	answers, err := checkAnswers(s.Questions, answers)
 	if err != nil {
 		return err
 	}
-	if !q.end(s, End{State: Answered, Reply: r}) {
+	if !q.end(s, End{State: Answered, Answers: answers}) {
 		return ErrEnded
 	}
 	return nil

@@ -21,7 +21,7 @@ func askSet(from string, qs ...schema.Question) *Set {
 	if len(qs) == 0 {
 		qs = []schema.Question{testQuestion}
 	}
-	return &Set{Kind: KindAsk, From: from, Questions: qs}
+	return &Set{From: from, Questions: qs}
 }
 
 func mustAdd(t *testing.T, q *Queue, s *Set) int {
@@ -60,7 +60,7 @@ func TestQueueOrder(t *testing.T) {
 	if got := sources(q.Snapshot().Sets); got != "b c a" {
 		t.Errorf("after a skip: %q", got)
 	}
-	if err := q.Answer(b, Reply{Answers: []prompt.Answer{{Labels: []string{"SQLite"}}}}); err != nil {
+	if err := q.Answer(b, []prompt.Answer{{Labels: []string{"SQLite"}}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := q.Cancel(b); !errors.Is(err, ErrEnded) {
@@ -69,7 +69,7 @@ func TestQueueOrder(t *testing.T) {
 	if err := q.Skip(b); !errors.Is(err, ErrEnded) {
 		t.Errorf("skip after answer: %v", err)
 	}
-	if e := b.End(); e.State != Answered || !reflect.DeepEqual(e.Reply.Answers, []prompt.Answer{{Labels: []string{"SQLite"}}}) {
+	if e := b.End(); e.State != Answered || !reflect.DeepEqual(e.Answers, []prompt.Answer{{Labels: []string{"SQLite"}}}) {
 		t.Errorf("b ended %+v", e)
 	}
 	if !q.Withdraw(c, "gone") || q.Withdraw(c, "again") {
@@ -104,24 +104,27 @@ func TestQueueAnswerChecked(t *testing.T) {
 		{{Labels: []string{"SQLite", "MySQL"}}},
 		{{Other: " \t "}},
 	} {
-		if err := q.Answer(s, Reply{Answers: bad}); err == nil {
+		if err := q.Answer(s, bad); err == nil {
 			t.Errorf("answer %+v accepted", bad)
 		}
 	}
 	if s.End().State != Waiting {
 		t.Fatal("a refused answer ended the set")
 	}
-	in := &Set{Kind: KindInput, Message: "Name?"}
+	in := askSet("a", schema.InputQuestion("Name?", "", ""))
 	mustAdd(t, q, in)
-	if err := q.Answer(in, Reply{Text: "\x1b\x07 "}); err == nil {
+	if err := q.Answer(in, []prompt.Answer{{Other: "\x1b\x07 "}}); err == nil {
 		t.Error("input answered with nothing but an escape sequence")
 	}
-	if err := q.Answer(in, Reply{Text: "  main\t"}); err != nil || in.End().Reply.Text != "main" {
+	if err := q.Answer(in, []prompt.Answer{{Other: "  main\t"}}); err != nil || in.End().Answers[0].Other != "main" {
 		t.Errorf("input: %v, %+v", err, in.End())
 	}
-	cf := &Set{Kind: KindConfirm, Message: "Go?"}
+	cf := askSet("a", schema.ConfirmQuestion("Go?", true))
 	mustAdd(t, q, cf)
-	if err := q.Answer(cf, Reply{Yes: true}); err != nil || !cf.End().Reply.Yes {
+	if err := q.Answer(cf, []prompt.Answer{{Labels: []string{"Yes"}, Note: "sure"}}); err == nil {
+		t.Error("confirm answered with a note")
+	}
+	if err := q.Answer(cf, []prompt.Answer{{Labels: []string{"Yes"}}}); err != nil || !schema.IsYes(cf.End().Answers[0]) {
 		t.Errorf("confirm: %v, %+v", err, cf.End())
 	}
 }
@@ -209,7 +212,7 @@ func TestQueueClose(t *testing.T) {
 			t.Errorf("%s ended %+v", s.From, e)
 		}
 	}
-	if _, err := q.Add(askSet("late")); !errors.Is(err, ErrClosed) {
+	if _, err := q.Add(askSet("late")); !errors.Is(err, errClosed) {
 		t.Errorf("add after close: %v", err)
 	}
 	if !q.Snapshot().Closed {
@@ -238,7 +241,7 @@ func TestQueueConcurrent(t *testing.T) {
 				var won bool
 				switch (i + w) % 4 {
 				case 0:
-					won = q.Answer(s, Reply{Answers: []prompt.Answer{{Labels: []string{"MySQL"}}}}) == nil
+					won = q.Answer(s, []prompt.Answer{{Labels: []string{"MySQL"}}}) == nil
 				case 1:
 					won = q.Cancel(s) == nil
 				case 2:
@@ -266,40 +269,26 @@ func TestQueueConcurrent(t *testing.T) {
 	}
 }
 
+// checkAnswers checks one answer per question, each with Question.Check
+// (tested in schema), and says which answer does not fit.
 func TestCheckAnswers(t *testing.T) {
 	multi := schema.Question{Question: "Which?", Header: "Features", MultiSelect: true,
 		Options: []schema.Option{{Label: "Auth", Description: "a"}, {Label: "Search", Description: "b"}}}
-	text := schema.Question{Question: "Name?", Header: "Name", Type: schema.TypeText}
-	qs := []schema.Question{testQuestion, multi, text}
-	got, err := CheckAnswers(qs, []prompt.Answer{
-		{Labels: []string{"MySQL"}, Note: " fast\tenough "},
-		{Labels: []string{"Search", "Auth"}, Other: "mine"},
-		{Other: " UserCard "},
-	})
-	want := []prompt.Answer{
-		{Labels: []string{"MySQL"}, Note: "fast enough"},
-		{Labels: []string{"Auth", "Search"}, Other: "mine"},
-		{Other: "UserCard"},
-	}
+	qs := []schema.Question{testQuestion, multi}
+	got, err := checkAnswers(qs, []prompt.Answer{{Labels: []string{"MySQL"}, Note: " fast\tenough "}, {Labels: []string{"Search", "Auth"}}})
+	want := []prompt.Answer{{Labels: []string{"MySQL"}, Note: "fast enough"}, {Labels: []string{"Auth", "Search"}}}
 	if err != nil || !reflect.DeepEqual(got, want) {
-		t.Errorf("CheckAnswers = %+v, %v; want %+v", got, err, want)
+		t.Errorf("checkAnswers = %+v, %v; want %+v", got, err, want)
 	}
 	for _, c := range []struct {
 		answers []prompt.Answer
 		problem string
 	}{
-		{[]prompt.Answer{{Labels: []string{"SQLite"}}}, "1 answers for 3 questions"},
-		{[]prompt.Answer{{Labels: []string{"sqlite"}}, {Labels: []string{"Auth"}}, {Other: "x"}}, `"sqlite" is not one of the options`},
-		{[]prompt.Answer{{Labels: []string{"SQLite"}, Other: "x"}, {Labels: []string{"Auth"}}, {Other: "x"}}, "2 choices for a single-select"},
-		{[]prompt.Answer{{}, {Labels: []string{"Auth"}}, {Other: "x"}}, "nothing is chosen"},
-		{[]prompt.Answer{{Labels: []string{"SQLite"}}, {Labels: []string{"Auth", "Auth"}}, {Other: "x"}}, "chosen twice"},
-		{[]prompt.Answer{{Labels: []string{"SQLite"}}, {Labels: []string{"Auth"}}, {Labels: []string{"x"}}}, "no options"},
-		{[]prompt.Answer{{Labels: []string{"SQLite"}}, {Labels: []string{"Auth"}}, {}}, "no text"},
-		{[]prompt.Answer{{Labels: []string{"SQLite"}, Note: "\xff"}, {Labels: []string{"Auth"}}, {Other: "x"}}, "the note must be UTF-8"},
-		{[]prompt.Answer{{Other: strings.Repeat("x", prompt.MaxOtherLength+1)}, {Labels: []string{"Auth"}}, {Other: "x"}}, "at most"},
+		{[]prompt.Answer{{Labels: []string{"SQLite"}}}, "1 answers for 2 questions"},
+		{[]prompt.Answer{{Labels: []string{"SQLite"}}, {}}, `answer 2 ("Features"): nothing is chosen`},
 	} {
-		if _, err := CheckAnswers(qs, c.answers); err == nil || !strings.Contains(err.Error(), c.problem) {
-			t.Errorf("CheckAnswers(%+v) = %v, want an error about %q", c.answers, err, c.problem)
+		if _, err := checkAnswers(qs, c.answers); err == nil || err.Error() != c.problem {
+			t.Errorf("checkAnswers(%+v) = %v, want %q", c.answers, err, c.problem)
 		}
 	}
 }

@@ -14,7 +14,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/prompt/web/localhttp"
 	"github.com/askuser/askuser/schema"
 )
@@ -37,8 +36,9 @@ const (
 
 // Server serves a Queue to askers: with net/http on the inbox's Unix socket
 // (SocketListener) and over TCP behind the token (TCPListener), or through
-// the Listener of a Remote address. Each net/http listener gets a
-// localhttp.Server, with its limits on the time and size of requests.
+// the Listener of an address on a server (NATS). Each net/http listener
+// gets a localhttp.Server, with its limits on the time and size of
+// requests.
 type Server struct {
 	queue   *Queue
 	schemas schemaCache
@@ -150,12 +150,12 @@ func (s *Server) OnClose(stop func()) {
 
 // Handler is the protocol's handler, the same behind every transport
 // that carries HTTP.
-func (s *Server) Handler() http.Handler {
+func (s *Server) handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET "+PathStatus, s.serveStatus)
-	mux.HandleFunc("POST "+PathAsk, s.serveAsk)
+	mux.HandleFunc("POST "+pathAsk, s.serveAsk)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, http.StatusNotFound, ErrorBody{Error: "not found: an askuser inbox serves " + PathStatus + " and " + PathAsk})
+		writeError(w, http.StatusNotFound, ErrorBody{Error: "not found: an askuser inbox serves " + PathStatus + " and " + pathAsk})
 	})
 	return mux
 }
@@ -272,7 +272,7 @@ func (s *Server) stream(conn net.Conn, set *Set, ahead int) {
 		_, err := conn.Write(line)
 		return err
 	}
-	if send(eventLine(Event{Event: EventQueued, Ahead: ahead})) != nil {
+	if send(eventLine(Event{Event: eventQueued, Ahead: ahead})) != nil {
 		s.queue.Withdraw(set, "the asker went away")
 		return
 	}
@@ -320,13 +320,13 @@ func eventLine(e Event) []byte {
 	return b.Bytes()
 }
 
-// startWait counts a wait that Close waits for, or fails with ErrClosed
+// startWait counts a wait that Close waits for, or fails with errClosed
 // once the server is closing.
 func (s *Server) startWait() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		return ErrClosed
+		return errClosed
 	}
 	s.wg.Add(1)
 	return nil
@@ -346,17 +346,7 @@ func FinalEvent(set *Set) (Event, bool) {
 	e := set.End()
 	switch e.State {
 	case Answered:
-		ev := Event{Event: EventAnswered}
-		switch set.Kind {
-		case KindConfirm:
-			yes := e.Reply.Yes
-			ev.Yes = &yes
-		case KindInput:
-			ev.Text = e.Reply.Text
-		default:
-			ev.Answers = e.Reply.Answers
-		}
-		return ev, true
+		return Event{Event: EventAnswered, Answers: e.Answers}, true
 	case Cancelled:
 		return Event{Event: EventCancelled}, true
 	case Closed:
@@ -369,7 +359,7 @@ func FinalEvent(set *Set) (Event, bool) {
 // the set it asks, or why it is refused. Nothing from the wire is trusted:
 // the questions are validated again against the schema.
 func (s *Server) Check(req *Request) (*Set, *ErrorBody) {
-	set := &Set{Kind: req.Kind, PID: req.PID}
+	set := &Set{}
 	var err error
 	if set.From, err = cleanField("from", req.From, maxFromLength); err != nil {
 		return nil, &ErrorBody{Error: err.Error()}
@@ -377,42 +367,15 @@ func (s *Server) Check(req *Request) (*Set, *ErrorBody) {
 	if set.Cwd, err = cleanField("cwd", req.Cwd, maxCwdLength); err != nil {
 		return nil, &ErrorBody{Error: err.Error()}
 	}
-	switch req.Kind {
-	case KindAsk:
-		if len(req.Questions) == 0 {
-			return nil, &ErrorBody{Error: "a set of kind ask needs questions"}
-		}
-		sch, err := s.schemas.get(req.Limits)
-		if err != nil {
-			return nil, &ErrorBody{Error: "invalid limits: " + err.Error()}
-		}
-		if set.Questions, err = questionsOf(sch, req.Questions); err != nil {
-			return nil, questionsRefused(err)
-		}
-	case KindConfirm, KindInput:
-		if schema.IsBlank(req.Message) {
-			return nil, &ErrorBody{Error: "a set of kind " + req.Kind + " needs a message"}
-		}
-		set.Message = req.Message
-		if req.Kind == KindConfirm {
-			set.DefaultYes = true
-			if len(req.Default) > 0 && json.Unmarshal(req.Default, &set.DefaultYes) != nil {
-				return nil, &ErrorBody{Error: "the default of a confirm must be true or false"}
-			}
-			break
-		}
-		set.Placeholder = req.Placeholder
-		var def string
-		if len(req.Default) > 0 && json.Unmarshal(req.Default, &def) != nil {
-			return nil, &ErrorBody{Error: "the default of an input must be a string"}
-		}
-		if def != "" {
-			if set.DefaultText, err = prompt.CheckOther(def); err != nil {
-				return nil, &ErrorBody{Error: "the default " + err.Error()}
-			}
-		}
-	default:
-		return nil, &ErrorBody{Error: fmt.Sprintf("unknown kind %q: want ask, confirm or input", req.Kind)}
+	if len(req.Questions) == 0 {
+		return nil, &ErrorBody{Error: "a set needs questions"}
+	}
+	sch, err := s.schemas.get(req.Limits)
+	if err != nil {
+		return nil, &ErrorBody{Error: "invalid limits: " + err.Error()}
+	}
+	if set.Questions, err = questionsOf(sch, req.Questions); err != nil {
+		return nil, questionsRefused(err)
 	}
 	return set, nil
 }
@@ -421,7 +384,14 @@ func (s *Server) Check(req *Request) (*Set, *ErrorBody) {
 // answers by header, or else by question text, would: the answers go back
 // in question order, so the inbox needs no key, and it takes no set that
 // every asker would refuse. The problems are those under the header key.
+// The one question of askuser confirm or input, which the input format
+// cannot give, is made again from its text and default (schema.Alone).
 func questionsOf(sch *schema.Schema, raw json.RawMessage) ([]schema.Question, error) {
+	var alone []schema.Question
+	if json.Unmarshal(raw, &alone) == nil && len(alone) == 1 && alone[0].Kind.Alone() {
+		q, err := schema.Alone(alone[0])
+		return []schema.Question{q}, err
+	}
 	doc := make([]byte, 0, len(raw)+16)
 	doc = append(append(append(doc, `{"questions":`...), raw...), '}')
 	in, err := sch.Parse(doc, schema.KeyHeader)
@@ -498,7 +468,6 @@ func (c *schemaCache) get(l *schema.Limits) (*schema.Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	sch.CheckAnswer = prompt.CheckOther
 	if c.m == nil {
 		c.m = map[schema.Limits]*schema.Schema{}
 	}

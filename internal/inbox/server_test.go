@@ -37,8 +37,8 @@ func schemaJSON(t *testing.T) []byte {
 type testInbox struct {
 	q      *Queue
 	srv    *Server
-	addr   Addr
-	client *Client
+	addr   SocketAddr
+	client *client
 }
 
 func startInbox(t *testing.T) *testInbox {
@@ -52,14 +52,14 @@ func startInbox(t *testing.T) *testInbox {
 	srv := NewServer(q, schemaJSON(t))
 	_ = SocketListener{Listener: ln}.Serve(context.Background(), srv)
 	t.Cleanup(func() { srv.Close("the test is over") })
-	a := Addr{Path: path}
-	return &testInbox{q: q, srv: srv, addr: a, client: NewClient(a)}
+	a := SocketAddr(path)
+	return &testInbox{q: q, srv: srv, addr: a, client: newClient(a, path, TCPAddr{})}
 }
 
 const questionsJSON = `[{"question":"Which database?","header":"Database","options":[{"label":"PostgreSQL","description":"a"},{"label":"SQLite","description":"b"}],"multiSelect":false}]`
 
 func askRequest() *Request {
-	return &Request{Kind: KindAsk, From: "test", Cwd: "/src/api", PID: 42, Questions: json.RawMessage(questionsJSON)}
+	return &Request{From: "test", Cwd: "/src/api", Questions: json.RawMessage(questionsJSON)}
 }
 
 type askResult struct {
@@ -68,7 +68,7 @@ type askResult struct {
 }
 
 // ask starts c.Ask and returns where its result arrives.
-func ask(ctx context.Context, c *Client, req *Request) <-chan askResult {
+func ask(ctx context.Context, c Transport, req *Request) <-chan askResult {
 	ch := make(chan askResult, 1)
 	go func() {
 		e, err := c.Ask(ctx, req, nil)
@@ -111,10 +111,10 @@ func TestAskAnswered(t *testing.T) {
 	in := startInbox(t)
 	got := ask(context.Background(), in.client, askRequest())
 	s := waitFor(t, in.q, 1)[0]
-	if s.Kind != KindAsk || s.From != "test" || s.Cwd != "/src/api" || s.PID != 42 || len(s.Questions) != 1 || s.Questions[0].Options[1].Label != "SQLite" {
+	if s.From != "test" || s.Cwd != "/src/api" || len(s.Questions) != 1 || s.Questions[0].Options[1].Label != "SQLite" {
 		t.Fatalf("queued %+v", s)
 	}
-	if err := in.q.Answer(s, Reply{Answers: []prompt.Answer{{Labels: []string{"SQLite"}, Note: "small"}}}); err != nil {
+	if err := in.q.Answer(s, []prompt.Answer{{Labels: []string{"SQLite"}, Note: "small"}}); err != nil {
 		t.Fatal(err)
 	}
 	r := result(t, got, 5*time.Second)
@@ -124,26 +124,27 @@ func TestAskAnswered(t *testing.T) {
 	}
 }
 
+// The question of askuser confirm or input is queued as the asker sent
+// it, and its answer goes back as any other.
 func TestConfirmAndInput(t *testing.T) {
 	in := startInbox(t)
-	got := ask(context.Background(), in.client, &Request{Kind: KindConfirm, Message: "Deploy?", Default: json.RawMessage("false")})
-	s := waitFor(t, in.q, 1)[0]
-	if s.Message != "Deploy?" || s.DefaultYes {
-		t.Fatalf("queued %+v", s)
-	}
-	_ = in.q.Answer(s, Reply{Yes: false})
-	if r := result(t, got, 5*time.Second); r.err != nil || r.e.Yes == nil || *r.e.Yes {
-		t.Errorf("confirm: %+v, %v", r.e, r.err)
-	}
-
-	got = ask(context.Background(), in.client, &Request{Kind: KindInput, Message: "Branch?", Placeholder: "main", Default: json.RawMessage(`"dev"`)})
-	s = waitFor(t, in.q, 1)[0]
-	if s.Placeholder != "main" || s.DefaultText != "dev" {
-		t.Fatalf("queued %+v", s)
-	}
-	_ = in.q.Answer(s, Reply{Text: "release"})
-	if r := result(t, got, 5*time.Second); r.err != nil || r.e.Text != "release" {
-		t.Errorf("input: %+v, %v", r.e, r.err)
+	for _, c := range []struct {
+		q      schema.Question
+		answer prompt.Answer
+	}{
+		{schema.ConfirmQuestion("Deploy?", false), prompt.Answer{Labels: []string{"No"}}},
+		{schema.InputQuestion("Branch?", "main", "dev"), prompt.Answer{Other: "release"}},
+	} {
+		raw, _ := json.Marshal([]schema.Question{c.q})
+		got := ask(context.Background(), in.client, &Request{Questions: raw})
+		s := waitFor(t, in.q, 1)[0]
+		if !reflect.DeepEqual(s.Questions, []schema.Question{c.q}) {
+			t.Fatalf("queued %+v", s.Questions)
+		}
+		_ = in.q.Answer(s, []prompt.Answer{c.answer})
+		if r := result(t, got, 5*time.Second); r.err != nil || !reflect.DeepEqual(r.e.Answers, []prompt.Answer{c.answer}) {
+			t.Errorf("%s: %+v, %v", c.q.Question, r.e, r.err)
+		}
 	}
 }
 
@@ -174,7 +175,7 @@ func TestAskClosed(t *testing.T) {
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("the askers were told after %s", d)
 	}
-	if _, err := os.Lstat(in.addr.Path); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Lstat(string(in.addr)); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("the socket is left behind: %v", err)
 	}
 	// Nothing answers there any more.
@@ -205,7 +206,7 @@ func TestAskWithdrawn(t *testing.T) {
 	if e := s.End(); e.State != Withdrawn {
 		t.Errorf("ended %+v", e)
 	}
-	if err := in.q.Answer(s, Reply{Answers: []prompt.Answer{{Labels: []string{"SQLite"}}}}); !errors.Is(err, ErrEnded) {
+	if err := in.q.Answer(s, []prompt.Answer{{Labels: []string{"SQLite"}}}); !errors.Is(err, ErrEnded) {
 		t.Errorf("answer after withdrawal: %v", err)
 	}
 }
@@ -213,7 +214,7 @@ func TestAskWithdrawn(t *testing.T) {
 // rawAsk posts body to the inbox over its socket and returns the reply.
 func rawAsk(t *testing.T, in *testInbox, body io.Reader, length int64) *http.Response {
 	t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, "http://inbox"+PathAsk, body)
+	req, _ := http.NewRequest(http.MethodPost, "http://inbox"+pathAsk, body)
 	req.ContentLength = length
 	resp, err := in.client.hc.Do(req)
 	if err != nil {
@@ -267,7 +268,7 @@ func TestHeartbeat(t *testing.T) {
 			t.Fatalf("read %q, %v; want %s", line, err, want)
 		}
 	}
-	if d := time.Since(start); d < Heartbeat || d > 4*Heartbeat {
+	if d := time.Since(start); d < heartbeatMin || d > 4*heartbeatMin {
 		t.Errorf("two heartbeats took %s", d)
 	}
 }
@@ -281,17 +282,18 @@ func TestAskRefused(t *testing.T) {
 		req     *Request
 		problem string
 	}{
-		{&Request{Kind: "poll"}, `unknown kind "poll"`},
-		{&Request{Kind: KindAsk}, "needs questions"},
-		{&Request{Kind: KindAsk, Questions: json.RawMessage(`[{"question":"Q?","header":"H","options":[{"label":"Other","description":"d"},{"label":"B","description":"d"}],"multiSelect":false}]`)}, "the questions are not valid"},
-		{&Request{Kind: KindAsk, Questions: json.RawMessage(five)}, "the questions are not valid"},
-		{&Request{Kind: KindAsk, Questions: json.RawMessage(five), Limits: &schema.Limits{MaxOptions: 1}}, "invalid limits"},
-		{&Request{Kind: KindAsk, Questions: json.RawMessage(`[` + sameQuestion + `,` + sameQuestion + `]`)}, "the questions are not valid"},
-		{&Request{Kind: KindConfirm, Message: " \u3000"}, "needs a message"},
-		{&Request{Kind: KindConfirm, Message: "Go?", Default: json.RawMessage(`"yes"`)}, "true or false"},
-		{&Request{Kind: KindInput, Message: "Name?", Default: json.RawMessage(`"\u0007"`)}, "the default must not be empty"},
-		{&Request{Kind: KindAsk, From: strings.Repeat("x", 201), Questions: json.RawMessage(questionsJSON)}, "from must be at most 200"},
-		{&Request{Kind: KindAsk, Cwd: "a\x00b", Questions: json.RawMessage(questionsJSON)}, "NUL"},
+		{&Request{Questions: json.RawMessage(`[{"type":"poll","question":"Q?","header":"H"}]`)}, "the questions are not valid"},
+		{&Request{}, "needs questions"},
+		{&Request{Questions: json.RawMessage(`[{"question":"Q?","header":"H","options":[{"label":"Other","description":"d"},{"label":"B","description":"d"}],"multiSelect":false}]`)}, "the questions are not valid"},
+		{&Request{Questions: json.RawMessage(five)}, "the questions are not valid"},
+		{&Request{Questions: json.RawMessage(five), Limits: &schema.Limits{MaxOptions: 1}}, "invalid limits"},
+		{&Request{Questions: json.RawMessage(`[` + sameQuestion + `,` + sameQuestion + `]`)}, "the questions are not valid"},
+		{&Request{Questions: json.RawMessage(`[{"type":"confirm","question":" \u3000","header":"Confirm","default":"Yes"}]`)}, "needs its question"},
+		{&Request{Questions: json.RawMessage(`[{"type":"confirm","question":"Go?","header":"Confirm","default":"yes"}]`)}, "must be Yes or No"},
+		{&Request{Questions: json.RawMessage(`[{"type":"input","question":"Name?","header":"Input","default":"\u0007"}]`)}, "the default must not be empty"},
+		{&Request{Questions: json.RawMessage(`[{"type":"confirm","question":"Go?","header":"Confirm","default":"Yes"},{"type":"confirm","question":"Again?","header":"Again","default":"Yes"}]`)}, "the questions are not valid"},
+		{&Request{From: strings.Repeat("x", 201), Questions: json.RawMessage(questionsJSON)}, "from must be at most 200"},
+		{&Request{Cwd: "a\x00b", Questions: json.RawMessage(questionsJSON)}, "NUL"},
 	} {
 		_, err := in.client.Ask(context.Background(), c.req, nil)
 		var refused *RefusedError
@@ -300,13 +302,13 @@ func TestAskRefused(t *testing.T) {
 		}
 	}
 	// The problems are listed as askuser validate lists them.
-	_, err := in.client.Ask(context.Background(), &Request{Kind: KindAsk, Questions: json.RawMessage(five)}, nil)
+	_, err := in.client.Ask(context.Background(), &Request{Questions: json.RawMessage(five)}, nil)
 	var refused *RefusedError
 	if !errors.As(err, &refused) || !reflect.DeepEqual(refused.Body.Problems, []string{"questions[0].options: must have at most 4 items (got 5)"}) {
 		t.Errorf("problems: %v", err)
 	}
 	// With the asker's own limits, the same set is queued.
-	got := ask(context.Background(), in.client, &Request{Kind: KindAsk, Questions: json.RawMessage(five), Limits: &schema.Limits{MaxOptions: 6}})
+	got := ask(context.Background(), in.client, &Request{Questions: json.RawMessage(five), Limits: &schema.Limits{MaxOptions: 6}})
 	s := waitFor(t, in.q, 1)[0]
 	if len(s.Questions[0].Options) != 5 {
 		t.Errorf("queued %+v", s)
@@ -323,7 +325,7 @@ func TestAskRefused(t *testing.T) {
 func TestAskTooLarge(t *testing.T) {
 	in := startInbox(t)
 	exchange := func(header string, body io.Reader) int {
-		c, err := net.Dial("unix", in.addr.Path)
+		c, err := net.Dial("unix", string(in.addr))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -361,22 +363,22 @@ func TestAskTooLarge(t *testing.T) {
 func TestAllowPeer(t *testing.T) {
 	self := 1000
 	for _, c := range []struct {
-		cred Cred
+		cred credentials
 		err  error
 		ok   bool
 	}{
-		{Cred{Known: true, UID: 1000}, nil, true},
-		{Cred{Known: true, UID: 1001}, nil, false},
-		{Cred{Known: true, UID: 0}, nil, false},
-		{Cred{}, nil, false},
-		{Cred{}, syscall.EBADF, false},
-		{Cred{}, errNoPeerCred, true},
+		{credentials{Known: true, UID: 1000}, nil, true},
+		{credentials{Known: true, UID: 1001}, nil, false},
+		{credentials{Known: true, UID: 0}, nil, false},
+		{credentials{}, nil, false},
+		{credentials{}, syscall.EBADF, false},
+		{credentials{}, errNoPeerCred, true},
 	} {
 		if err := allowPeer(c.cred, c.err, self); (err == nil) != c.ok {
 			t.Errorf("allowPeer(%+v, %v) = %v", c.cred, c.err, err)
 		}
 	}
-	if err := allowPeer(Cred{Known: true, UID: 1001}, nil, self); err == nil || !strings.Contains(err.Error(), "another user's (uid 1001, not 1000)") {
+	if err := allowPeer(credentials{Known: true, UID: 1001}, nil, self); err == nil || !strings.Contains(err.Error(), "another user's (uid 1001, not 1000)") {
 		t.Errorf("refusal: %v", err)
 	}
 }
@@ -399,7 +401,7 @@ func TestSocketRefusesAnotherUser(t *testing.T) {
 	srv := NewServer(q, schemaJSON(t))
 	_ = SocketListener{Listener: ln}.Serve(context.Background(), srv)
 	defer srv.Close("over")
-	c := NewClient(Addr{Path: path})
+	c := SocketAddr(path).Dial()
 	if _, err := c.Probe(context.Background()); err == nil {
 		t.Error("a stranger's probe was answered")
 	}
@@ -415,9 +417,9 @@ func TestSocketRefusesAnotherUser(t *testing.T) {
 // process.
 func TestClientRefusesAnotherUsersInbox(t *testing.T) {
 	in := startInbox(t)
-	_, err := dialSocket(context.Background(), new(net.Dialer).DialContext, in.addr.Path, os.Getuid()+1)
+	_, err := dialSocket(context.Background(), new(net.Dialer).DialContext, string(in.addr), os.Getuid()+1)
 	var blocked *BlockedError
-	if !errors.As(err, &blocked) || !blocked.Another() {
+	if !errors.As(err, &blocked) || !blocked.another() {
 		t.Errorf("dial as another user: %v", err)
 	}
 }
@@ -442,19 +444,19 @@ func TestBlockedErrors(t *testing.T) {
 		want    []string
 	}{
 		{"EPERM", refuse(syscall.EPERM), self, false, []string{
-			"the inbox's socket at " + in.addr.Path + " is there, but this command may not connect to it (connect: operation not permitted): a sandbox or a security policy around the command blocks it.\n",
+			"the inbox's socket at " + string(in.addr) + " is there, but this command may not connect to it (connect: operation not permitted): a sandbox or a security policy around the command blocks it.\n",
 			"In Codex, reach the person through askuser's MCP server (askuser mcp), which runs outside the sandbox, or use its workspace-write sandbox (--sandbox workspace-write) with sandbox_workspace_write.network_access = true in ~/.codex/config.toml.",
 		}},
 		{"EACCES", refuse(syscall.EACCES), self, false, []string{"(connect: permission denied): a sandbox"}},
 		{"another user's", new(net.Dialer).DialContext, self + 1, true, []string{
-			"the inbox at " + in.addr.Path + " is another user's (" + userName(self) + "), and askuser asks only in an inbox of the user it runs as (" + userName(self+1) + ").\n",
+			"the inbox at " + string(in.addr) + " is another user's (" + userName(self) + "), and askuser asks only in an inbox of the user it runs as (" + userName(self+1) + ").\n",
 			"Run 'askuser inbox' as " + userName(self+1) + " and answer there",
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := dialSocket(context.Background(), c.dial, in.addr.Path, c.self)
+			_, err := dialSocket(context.Background(), c.dial, string(in.addr), c.self)
 			var blocked *BlockedError
-			if !errors.As(err, &blocked) || blocked.Another() != c.another {
+			if !errors.As(err, &blocked) || blocked.another() != c.another {
 				t.Fatalf("dial: %v", err)
 			}
 			text := WithHint(&UnreachableError{Addr: in.addr, Err: err}).Error()
@@ -466,7 +468,7 @@ func TestBlockedErrors(t *testing.T) {
 		})
 	}
 	// Anything else is no inbox: how to start one.
-	text := WithHint(&UnreachableError{Addr: Addr{Path: "/nowhere/inbox.sock"}, Err: syscall.ENOENT}).Error()
+	text := WithHint(&UnreachableError{Addr: SocketAddr("/nowhere/inbox.sock"), Err: syscall.ENOENT}).Error()
 	if text != "no inbox answers at /nowhere/inbox.sock: start one with 'askuser inbox' in a terminal the person sees" {
 		t.Errorf("no inbox: %s", text)
 	}
@@ -550,7 +552,7 @@ func TestStaleSocketReplaced(t *testing.T) {
 	srv := NewServer(q, schemaJSON(t))
 	_ = SocketListener{Listener: ln}.Serve(context.Background(), srv)
 	defer srv.Close("over")
-	if _, err := NewClient(Addr{Path: path}).Probe(context.Background()); err != nil {
+	if _, err := SocketAddr(path).Dial().Probe(context.Background()); err != nil {
 		t.Errorf("the new inbox does not answer: %v", err)
 	}
 }
@@ -579,7 +581,7 @@ func TestStaleSocketStartsAtOnce(t *testing.T) {
 		var winners []net.Listener
 		for i := 0; i < starts; i++ {
 			r := <-results
-			var live *LiveError
+			var live *liveError
 			switch {
 			case r.err == nil:
 				winners = append(winners, r.ln)
@@ -614,9 +616,9 @@ func TestStaleSocketStartsAtOnce(t *testing.T) {
 // first still answers.
 func TestLiveSocketNotTakenOver(t *testing.T) {
 	in := startInbox(t)
-	_, err := ListenSocket(in.addr.Path)
-	var live *LiveError
-	if !errors.As(err, &live) || err.Error() != "an inbox is already running at "+in.addr.Path+": use that one, or quit it first" {
+	_, err := ListenSocket(string(in.addr))
+	var live *liveError
+	if !errors.As(err, &live) || err.Error() != "an inbox is already running at "+string(in.addr)+": use that one, or quit it first" {
 		t.Errorf("second inbox: %v", err)
 	}
 	if _, err := in.client.Probe(context.Background()); err != nil {
@@ -654,11 +656,11 @@ func TestProbe(t *testing.T) {
 	result(t, got, 5*time.Second)
 
 	var unreachable *UnreachableError
-	if _, err := NewClient(Addr{Path: filepath.Join(t.TempDir(), "none.sock")}).Probe(context.Background()); !errors.As(err, &unreachable) {
+	if _, err := SocketAddr(filepath.Join(t.TempDir(), "none.sock")).Dial().Probe(context.Background()); !errors.As(err, &unreachable) {
 		t.Errorf("nothing there: %v", err)
 	}
 	other := httpOnSocket(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprintln(w, `{"hello":1}`) }))
-	if _, err := NewClient(Addr{Path: other}).Probe(context.Background()); !errors.As(err, &unreachable) || !strings.Contains(err.Error(), "no inbox answers at") {
+	if _, err := SocketAddr(other).Dial().Probe(context.Background()); !errors.As(err, &unreachable) || !strings.Contains(err.Error(), "no inbox answers at") {
 		t.Errorf("another server: %v", err)
 	}
 }
@@ -688,7 +690,7 @@ func TestAskInboxGone(t *testing.T) {
 		c.Close()
 	}))
 	start := time.Now()
-	_, err := NewClient(Addr{Path: path}).Ask(context.Background(), askRequest(), nil)
+	_, err := SocketAddr(path).Dial().Ask(context.Background(), askRequest(), nil)
 	var gone *GoneError
 	if !errors.As(err, &gone) || time.Since(start) > 2*time.Second {
 		t.Errorf("Ask = %v after %s", err, time.Since(start))
@@ -716,18 +718,18 @@ func startTCP(t *testing.T, token string) (*Queue, string) {
 func TestTCPToken(t *testing.T) {
 	token := "0123456789abcdef0123456789abcdef"
 	q, host := startTCP(t, token)
-	good := NewClient(Addr{Host: host, Token: token})
+	good := TCPAddr{Host: host, Token: token}.Dial()
 	if _, err := good.Probe(context.Background()); err != nil {
 		t.Fatalf("with the token: %v", err)
 	}
 	got := ask(context.Background(), good, askRequest())
-	_ = q.Answer(waitFor(t, q, 1)[0], Reply{Answers: []prompt.Answer{{Labels: []string{"PostgreSQL"}}}})
+	_ = q.Answer(waitFor(t, q, 1)[0], []prompt.Answer{{Labels: []string{"PostgreSQL"}}})
 	if r := result(t, got, 5*time.Second); r.err != nil || r.e.Answers[0].Labels[0] != "PostgreSQL" {
 		t.Errorf("ask over TCP: %+v, %v", r.e, r.err)
 	}
 
 	for _, wrong := range []string{token[:len(token)-1] + "0", strings.ToUpper(token), token + "x"} {
-		_, err := NewClient(Addr{Host: host, Token: wrong}).Ask(context.Background(), askRequest(), nil)
+		_, err := TCPAddr{Host: host, Token: wrong}.Dial().Ask(context.Background(), askRequest(), nil)
 		var refused *RefusedError
 		if !errors.As(err, &refused) || refused.Status != http.StatusForbidden || !strings.Contains(refused.Body.Error, "token is wrong or missing") {
 			t.Errorf("token %q: %v", wrong, err)
@@ -782,11 +784,11 @@ func TestTCPToken(t *testing.T) {
 		return nil, errors.New("no such host")
 	}
 	defer func() { lookupIP = net.DefaultResolver.LookupIP }()
-	named := NewClient(Addr{Host: "host.docker.internal:" + strings.Split(host, ":")[1], Token: token})
+	named := TCPAddr{Host: "host.docker.internal:" + strings.Split(host, ":")[1], Token: token}.Dial()
 	if _, err := named.Probe(context.Background()); err != nil {
 		t.Errorf("by name: %v", err)
 	}
-	if _, err := NewClient(Addr{Host: "nowhere.example:1", Token: token}).Probe(context.Background()); err == nil {
+	if _, err := (TCPAddr{Host: "nowhere.example:1", Token: token}).Dial().Probe(context.Background()); err == nil {
 		t.Error("a name without an address was reached")
 	}
 	if got, err := resolve(context.Background(), "127.0.0.1:80"); err != nil || got != "127.0.0.1:80" {
@@ -816,7 +818,7 @@ func TestTCPWithPage(t *testing.T) {
 	}
 	t.Cleanup(func() { srv.Close("over") })
 	host := ln.Addr().String()
-	if st, err := NewClient(Addr{Host: host, Token: askers}).Probe(context.Background()); err != nil || st.Inbox != Name {
+	if st, err := (TCPAddr{Host: host, Token: askers}).Dial().Probe(context.Background()); err != nil || st.Inbox != Name {
 		t.Errorf("the askers' protocol: %+v, %v", st, err)
 	}
 	for _, c := range []struct {

@@ -14,13 +14,13 @@ import (
 	"time"
 )
 
-// LiveError is the error of an inbox that would take over the address of
+// liveError is the error of an inbox that would take over the address of
 // another that still answers there.
-type LiveError struct {
+type liveError struct {
 	Addr Addr
 }
 
-func (e *LiveError) Error() string {
+func (e *liveError) Error() string {
 	return fmt.Sprintf("an inbox is already running at %s: use that one, or quit it first", e.Addr)
 }
 
@@ -34,7 +34,7 @@ const staleProbe = time.Second
 // where the socket goes, or replace it); the socket is made 0600 as it is
 // bound, never by a path that could lead elsewhere. A socket left there by
 // an inbox that is gone (nothing accepts on it) is replaced; one that
-// still accepts is never taken over: that is a *LiveError, even for
+// still accepts is never taken over: that is a *liveError, even for
 // inboxes that start at once (they take turns, through a lock file beside
 // the socket). Every connection accepted is checked: one from a process
 // of another user is closed at once (see allowPeer).
@@ -64,7 +64,7 @@ func ListenSocket(path string) (net.Listener, error) {
 	if err != nil {
 		if errors.Is(err, syscall.EADDRINUSE) {
 			// Another inbox took the address between the check and now.
-			return nil, &LiveError{Addr: Addr{Path: path}}
+			return nil, &liveError{Addr: SocketAddr(path)}
 		}
 		return nil, fmt.Errorf("listen on %s: %w", path, err)
 	}
@@ -192,7 +192,7 @@ func clearStale(path string) error {
 	c, err := new(net.Dialer).DialContext(ctx, "unix", path)
 	if err == nil {
 		_ = c.Close()
-		return &LiveError{Addr: Addr{Path: path}}
+		return &liveError{Addr: SocketAddr(path)}
 	}
 	if !errors.Is(err, syscall.ECONNREFUSED) {
 		return fmt.Errorf("check the socket at %s: %w", path, err)
@@ -203,9 +203,9 @@ func clearStale(path string) error {
 	return nil
 }
 
-// Cred is what the system says of the process at the other end of a
+// credentials is what the system says of the process at the other end of a
 // connection to a Unix socket.
-type Cred struct {
+type credentials struct {
 	// Known is false where the system cannot say (see peerCred).
 	Known bool
 	UID   int
@@ -221,7 +221,7 @@ var errNoPeerCred = errors.New("the system does not tell who is at the other end
 // socket's mode and its directory's keep others out already, and this
 // holds when they do not (root, a directory shared by mistake). Where the
 // system cannot tell (err is errNoPeerCred), those are all there is.
-func allowPeer(c Cred, err error, self int) error {
+func allowPeer(c credentials, err error, self int) error {
 	switch {
 	case errors.Is(err, errNoPeerCred):
 		return nil
@@ -264,6 +264,6 @@ type SocketListener struct{ Listener net.Listener }
 
 // Serve serves srv on l.Listener.
 func (l SocketListener) Serve(_ context.Context, srv *Server) error {
-	srv.Serve(l.Listener, srv.Handler())
+	srv.Serve(l.Listener, srv.handler())
 	return nil
 }

@@ -35,7 +35,7 @@ func fallbackPath(t *testing.T) (tmp, path string) {
 	}
 	env := map[string]string{"TMPDIR": tmp}
 	a := defaultAddr(func(k string) string { return env[k] }, t.TempDir(), os.Getuid())
-	return tmp, a.Path
+	return tmp, string(a)
 }
 
 // Another user who makes the fallback directory's name a link, before the

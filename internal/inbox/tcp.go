@@ -32,7 +32,7 @@ func (l TCPListener) Serve(_ context.Context, srv *Server) error {
 	if err != nil {
 		return err
 	}
-	var h http.Handler = &tokenGuard{hosts: g, token: []byte(l.Token), next: srv.Handler()}
+	var h http.Handler = &tokenGuard{hosts: g, token: []byte(l.Token), next: srv.handler()}
 	if page := l.Page; page != nil {
 		api := h
 		h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

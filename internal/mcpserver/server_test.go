@@ -221,7 +221,7 @@ func TestElicitation(t *testing.T) {
 	elicited := 0
 	copts := &mcp.ClientOptions{ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 		elicited++
-		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1": "PostgreSQL"}}, nil
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1_pick": "PostgreSQL"}}, nil
 	}}
 	var opened []string
 	cs := serve(t, Options{Route: route(ask.UIInbox, way("inbox", "SQLite", &opened), way("web", "MySQL", &opened))}, copts)
@@ -314,7 +314,7 @@ func TestInstantDeclineWithFormsOnly(t *testing.T) {
 // these.
 func TestRoute(t *testing.T) {
 	forms := &mcp.ClientOptions{ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1": "PostgreSQL"}}, nil
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1_pick": "PostgreSQL"}}, nil
 	}}
 	for _, tc := range []struct {
 		rule       string
@@ -379,7 +379,7 @@ func TestToolText(t *testing.T) {
 func TestApproveNeverAsksTheForms(t *testing.T) {
 	forms := &mcp.ClientOptions{ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 		t.Error("approve asked through the client's form")
-		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1": "Allow"}}, nil
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1_pick": "Allow"}}, nil
 	}}
 	args := json.RawMessage(`{"tool_name":"Bash","input":{"command":"make"}}`)
 	for mode, want := range map[ask.UI]string{

@@ -5,7 +5,7 @@
 // question a string, and each question with options has an optional field
 // for the person's own answer (Other). What the question and its options
 // say goes into the field descriptions. What comes back is checked against
-// the labels, and every typed answer with prompt.CheckOther; a form the
+// the labels, and every typed answer with schema.CheckOther; a form the
 // person can put right is sent again, saying what to put right.
 //
 // Form and Outcome are the two halves of one round, for a server that
@@ -147,7 +147,7 @@ func Outcome(qs []schema.Question, version string, res *mcp.ElicitResult) ([]pro
 	problems := map[int]string{}
 	legacy := legacyForm(version)
 	for i, q := range qs {
-		a, problem, err := read(q, i, legacy, res.Content)
+		a, problem, err := read(q, fieldsOf(q, i, len(qs)), legacy, res.Content)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -162,87 +162,83 @@ func Outcome(qs []schema.Question, version string, res *mcp.ElicitResult) ([]pro
 	return answers, nil, nil
 }
 
-// read reads question i's answer from the form's content. A problem is
-// what the person can put right; an error, what the client got wrong.
-func read(q schema.Question, i int, legacy bool, content map[string]any) (prompt.Answer, string, error) {
-	if q.IsText() {
-		text, err := str(content, choiceField(i))
+// read reads the answer to q, in its fields f, from the form's content
+// and checks it (Question.Check). A problem is what the person can put
+// right; an error, what the client got wrong.
+func read(q schema.Question, f fields, legacy bool, content map[string]any) (prompt.Answer, string, error) {
+	var a prompt.Answer
+	var err error
+	if !q.Kind.Typed() {
+		if a.Labels, err = chosenOf(q, f, legacy, content); err != nil {
+			return a, "", err
+		}
+	}
+	if name := f.typed(q); name != "" {
+		own, err := str(content, name)
 		if err != nil {
-			return prompt.Answer{}, "", err
+			return a, "", err
 		}
-		typed, problem := checkTyped(text)
-		if problem == "" && typed == "" {
-			problem = "Type your answer."
+		var problem string
+		if a.Other, problem = checkTyped(own); problem != "" {
+			return a, problem, nil
 		}
-		return prompt.Answer{Other: typed}, problem, nil
 	}
-
-	chosen, err := chosenOf(q, i, legacy, content)
-	if err != nil {
-		return prompt.Answer{}, "", err
-	}
-	labels, err := inOptionOrder(q, chosen, choiceField(i))
-	if err != nil {
-		return prompt.Answer{}, "", err
-	}
-
-	own, err := str(content, otherField(i))
-	if err != nil {
-		return prompt.Answer{}, "", err
-	}
-	typed, problem := checkTyped(own)
-	answer := prompt.Answer{Labels: labels, Other: typed}
-	switch {
-	case problem != "":
-	case !q.MultiSelect && len(labels) == 1 && typed != "":
-		if j, ok := q.Choice(typed); ok && j >= 0 && q.Options[j].Label == labels[0] {
+	if !q.MultiSelect && len(a.Labels) == 1 && a.Other != "" {
+		if j, ok := q.Choice(a.Other); ok && j >= 0 && q.Options[j].Label == a.Labels[0] {
 			// The chosen label typed out again says the same thing.
-			answer.Other = ""
-			break
+			a.Other = ""
 		}
-		problem = "Choose an option or type your own answer, not both."
-	case len(labels) == 0 && typed == "" && q.MultiSelect:
-		problem = "Choose at least one option, or type your own answer."
-	case len(labels) == 0 && typed == "":
-		problem = "Choose an option, or type your own answer."
 	}
-	return answer, problem, nil
+	a, err = q.Check(a)
+	switch {
+	case err == nil:
+		return a, "", nil
+	case errors.Is(err, schema.ErrNoText):
+		return a, "Type your answer.", nil
+	case errors.Is(err, schema.ErrNothingChosen) && q.MultiSelect:
+		return a, "Choose at least one option, or type your own answer.", nil
+	case errors.Is(err, schema.ErrNothingChosen):
+		return a, "Choose an option, or type your own answer.", nil
+	case errors.Is(err, schema.ErrTooMany):
+		return a, "Choose an option or type your own answer, not both.", nil
+	}
+	return a, "", &ClientError{Msg: fmt.Sprintf("an answer to %s that does not fit it (%v)", f.answer(q), err)}
 }
 
-// chosenOf is what the reply chose among question i's options (q), as
+// chosenOf is what the reply chose among q's options, in its fields f, as
 // the form asked: boxes to tick (legacy), a list, or one choice.
-func chosenOf(q schema.Question, i int, legacy bool, content map[string]any) ([]string, error) {
+func chosenOf(q schema.Question, f fields, legacy bool, content map[string]any) ([]string, error) {
 	var chosen []string
 	switch {
 	case q.MultiSelect && legacy:
 		for j := range q.Options {
-			v, ok := content[boxField(i, j)]
+			v, ok := content[f.box(j)]
 			if !ok || v == nil {
 				continue
 			}
 			tick, ok := v.(bool)
 			if !ok {
-				return nil, &ClientError{Msg: fmt.Sprintf("%s for %s, which is a box to tick", describeValue(v), boxField(i, j))}
+				return nil, &ClientError{Msg: fmt.Sprintf("%s for %s, which is a box to tick", describeValue(v), f.box(j))}
 			}
 			if tick {
 				chosen = append(chosen, q.Options[j].Label)
 			}
 		}
 	case q.MultiSelect:
-		v := content[choiceField(i)]
+		v := content[f.pick]
 		list, ok := v.([]any)
 		if v != nil && !ok {
-			return nil, &ClientError{Msg: fmt.Sprintf("%s for %s, which is a list of options", describeValue(v), choiceField(i))}
+			return nil, &ClientError{Msg: fmt.Sprintf("%s for %s, which is a list of options", describeValue(v), f.pick)}
 		}
 		for _, item := range list {
 			s, ok := item.(string)
 			if !ok {
-				return nil, &ClientError{Msg: fmt.Sprintf("%s among the choices of %s", describeValue(item), choiceField(i))}
+				return nil, &ClientError{Msg: fmt.Sprintf("%s among the choices of %s", describeValue(item), f.pick)}
 			}
 			chosen = append(chosen, s)
 		}
 	default:
-		s, err := str(content, choiceField(i))
+		s, err := str(content, f.pick)
 		if err != nil {
 			return nil, err
 		}
@@ -256,43 +252,17 @@ func chosenOf(q schema.Question, i int, legacy bool, content map[string]any) ([]
 // checkTyped checks a typed answer as every asker does. An answer that is
 // only space is no answer.
 func checkTyped(s string) (string, string) {
-	text, err := prompt.CheckOther(s)
-	var long *prompt.OtherLengthError
+	text, err := schema.CheckOther(s)
+	var long *schema.OtherLengthError
 	switch {
 	case err == nil:
 		return text, ""
-	case errors.Is(err, prompt.ErrOtherEmpty):
+	case errors.Is(err, schema.ErrOtherEmpty):
 		return "", ""
 	case errors.As(err, &long):
-		return "", fmt.Sprintf("Your answer is too long: at most %d characters (got %d).", prompt.MaxOtherLength, long.Length)
+		return "", fmt.Sprintf("Your answer is too long: at most %d characters (got %d).", schema.MaxOtherLength, long.Length)
 	}
 	return "", "Your answer " + err.Error() + "."
-}
-
-// inOptionOrder checks that every value chosen is one of q's labels, and
-// returns them in option order, each once.
-func inOptionOrder(q schema.Question, chosen []string, name string) ([]string, error) {
-	picked := map[string]bool{}
-	for _, c := range chosen {
-		found := false
-		for _, o := range q.Options {
-			if o.Label == c {
-				found = true
-				break
-			}
-		}
-		if !found {
-			return nil, &ClientError{Msg: fmt.Sprintf("%q for %s, which is not one of its options", c, name)}
-		}
-		picked[c] = true
-	}
-	var labels []string
-	for _, o := range q.Options {
-		if picked[o.Label] {
-			labels = append(labels, o.Label)
-		}
-	}
-	return labels, nil
 }
 
 // str reads a text field: "" when it is absent.

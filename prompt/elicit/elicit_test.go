@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -25,7 +27,7 @@ var (
 		{Label: "Search", Description: "Full text"},
 		{Label: "Export", Description: "As JSON"},
 	}}
-	text = schema.Question{Question: "What should it be called?", Header: "Name", Type: schema.TypeText, Placeholder: "UserCard"}
+	text = schema.Question{Question: "What should it be called?", Header: "Name", Kind: schema.KindText, Placeholder: "UserCard"}
 )
 
 // requestedJSON is the form's schema as the client receives it.
@@ -51,7 +53,7 @@ func TestFormMapsEachKindOfQuestion(t *testing.T) {
 	want := map[string]any{
 		"type": "object",
 		"properties": map[string]any{
-			"q1": map[string]any{"type": "string", "title": "Database",
+			"q1_pick": map[string]any{"type": "string", "title": "Database",
 				"description": "Which database should we use? • PostgreSQL (Recommended): Relational, rich features • SQLite: Embedded, zero configuration — Preview of PostgreSQL (Recommended): CREATE TABLE notes (id bigserial);",
 				"oneOf": []any{
 					map[string]any{"const": "PostgreSQL (Recommended)", "title": "PostgreSQL (Recommended)"},
@@ -59,7 +61,7 @@ func TestFormMapsEachKindOfQuestion(t *testing.T) {
 				}},
 			"q1_other": map[string]any{"type": "string", "title": "Database: your own answer", "maxLength": 2000.0,
 				"description": "Optional: type your own answer instead of choosing an option."},
-			"q2": map[string]any{"type": "array", "title": "Features (choose any)",
+			"q2_pick": map[string]any{"type": "array", "title": "Features (choose any)",
 				"description": "Which features? • Login: Sign-in • Search: Full text • Export: As JSON",
 				"items": map[string]any{"anyOf": []any{
 					map[string]any{"const": "Login", "title": "Login"},
@@ -68,10 +70,10 @@ func TestFormMapsEachKindOfQuestion(t *testing.T) {
 				}}},
 			"q2_other": map[string]any{"type": "string", "title": "Features: your own answer", "maxLength": 2000.0,
 				"description": "Optional: your own answer, added to the options you chose."},
-			"q3": map[string]any{"type": "string", "title": "Name", "minLength": 1.0, "maxLength": 2000.0,
+			"q3_text": map[string]any{"type": "string", "title": "Name", "minLength": 1.0, "maxLength": 2000.0,
 				"description": "What should it be called? — For example: UserCard"},
 		},
-		"required": []any{"q3"},
+		"required": []any{"q3_text"},
 	}
 	if !reflect.DeepEqual(got, want) {
 		g, _ := json.MarshalIndent(got, "", "  ")
@@ -82,8 +84,53 @@ func TestFormMapsEachKindOfQuestion(t *testing.T) {
 	}
 	// The fields come in question order, as a client shows them.
 	b, _ := json.Marshal(p.RequestedSchema)
-	if i, j := strings.Index(string(b), `"q2"`), strings.Index(string(b), `"q3"`); i < 0 || j < i {
+	if i, j := strings.Index(string(b), `"q2_pick"`), strings.Index(string(b), `"q3_text"`); i < 0 || j < i {
 		t.Errorf("fields out of order: %s", b)
+	}
+}
+
+// Sorted by name, as Codex shows a form and sends it only from its last
+// field, the fields keep the questions in order, each question's optional
+// own answer before its choice, and the boxes to tick in option order: with
+// ten questions or options and more too.
+func TestFormFieldsSortAsAsked(t *testing.T) {
+	many := multi
+	many.Options = nil
+	for j := range 11 {
+		many.Options = append(many.Options, schema.Option{Label: fmt.Sprintf("Option %d", j+1), Description: "d"})
+	}
+	var qs []schema.Question
+	for range 4 {
+		qs = append(qs, single, many, text)
+	}
+	for _, version := range []string{"", "2025-06-18"} {
+		props := requestedJSON(t, Form(qs, version))["properties"].(map[string]any)
+		var names []string
+		for name := range props {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		var want []string
+		for i, q := range qs {
+			f := fieldsOf(q, i, len(qs))
+			switch {
+			case q.Kind.Typed():
+				want = append(want, f.text)
+			case q.MultiSelect && version != "":
+				want = append(want, f.other)
+				for j := range q.Options {
+					want = append(want, f.box(j))
+				}
+			default:
+				want = append(want, f.other, f.pick)
+			}
+		}
+		if !reflect.DeepEqual(names, want) {
+			t.Errorf("version %q: fields sorted by name\n%q, want\n%q", version, names, want)
+		}
+		if names[0] != "q01_other" || names[len(names)-1] != "q12_text" {
+			t.Errorf("version %q: fields from %s to %s", version, names[0], names[len(names)-1])
+		}
 	}
 }
 
@@ -92,7 +139,7 @@ func TestFormOfOneQuestionAsksIt(t *testing.T) {
 	if p.Message != single.Question {
 		t.Errorf("message %q, want the question", p.Message)
 	}
-	q1 := requestedJSON(t, p)["properties"].(map[string]any)["q1"].(map[string]any)
+	q1 := requestedJSON(t, p)["properties"].(map[string]any)["q1_pick"].(map[string]any)
 	if strings.HasPrefix(q1["description"].(string), single.Question) {
 		t.Errorf("the question is said twice: %q", q1["description"])
 	}
@@ -100,21 +147,21 @@ func TestFormOfOneQuestionAsksIt(t *testing.T) {
 
 func TestFormBeforeTitledEnums(t *testing.T) {
 	got := requestedJSON(t, Form([]schema.Question{single, multi}, "2025-06-18"))["properties"].(map[string]any)
-	q1 := got["q1"].(map[string]any)
+	q1 := got["q1_pick"].(map[string]any)
 	if !reflect.DeepEqual(q1["enum"], []any{"PostgreSQL (Recommended)", "SQLite"}) || !reflect.DeepEqual(q1["enumNames"], []any{"PostgreSQL (Recommended)", "SQLite"}) || q1["oneOf"] != nil {
 		t.Errorf("single-select for 2025-06-18: %v", q1)
 	}
 	for j, label := range []string{"Login", "Search", "Export"} {
-		box, ok := got[boxField(1, j)].(map[string]any)
+		box, ok := got[fieldsOf(multi, 1, 2).box(j)].(map[string]any)
 		if !ok || box["type"] != "boolean" || box["title"] != "Features: "+label {
-			t.Errorf("box for %s: %v", label, got[boxField(1, j)])
+			t.Errorf("box for %s: %v", label, got[fieldsOf(multi, 1, 2).box(j)])
 		}
 	}
-	if _, ok := got["q2"]; ok {
+	if _, ok := got["q2_pick"]; ok {
 		t.Error("an array in a form for 2025-06-18")
 	}
 	a, again, err := Outcome([]schema.Question{single, multi}, "2025-06-18", &mcp.ElicitResult{Action: "accept", Content: map[string]any{
-		"q1": "SQLite", "q2_option3": true, "q2_option1": true, "q2_option2": false,
+		"q1_pick": "SQLite", "q2_pick_3": true, "q2_pick_1": true, "q2_pick_2": false,
 	}})
 	if err != nil || again != nil {
 		t.Fatalf("Outcome: %v, again %v", err, again)
@@ -148,17 +195,17 @@ func TestOutcome(t *testing.T) {
 		want    []prompt.Answer
 		problem map[string]string // header: what the form asked again says
 	}{
-		{"choices and text", map[string]any{"q1": "SQLite", "q2": []any{"Export", "Login"}, "q3": " OrderList "},
+		{"choices and text", map[string]any{"q1_pick": "SQLite", "q2_pick": []any{"Export", "Login"}, "q3_text": " OrderList "},
 			[]prompt.Answer{{Labels: []string{"SQLite"}}, {Labels: []string{"Login", "Export"}}, {Other: "OrderList"}}, nil},
-		{"own answers", map[string]any{"q1_other": "MySQL", "q2": []any{"Search"}, "q2_other": "Tags,\tand\x07 colours", "q3": "x"},
+		{"own answers", map[string]any{"q1_other": "MySQL", "q2_pick": []any{"Search"}, "q2_other": "Tags,\tand\x07 colours", "q3_text": "x"},
 			[]prompt.Answer{{Other: "MySQL"}, {Labels: []string{"Search"}, Other: "Tags, and colours"}, {Other: "x"}}, nil},
-		{"the chosen label typed again", map[string]any{"q1": "SQLite", "q1_other": "sqlite", "q2_other": "Other", "q3": "x"},
+		{"the chosen label typed again", map[string]any{"q1_pick": "SQLite", "q1_other": "sqlite", "q2_other": "Other", "q3_text": "x"},
 			[]prompt.Answer{{Labels: []string{"SQLite"}}, {Other: "Other"}, {Other: "x"}}, nil},
-		{"empty strings are no answer", map[string]any{"q1": "", "q1_other": " \u00a0", "q2": []any{}, "q2_other": "", "q3": "\t"}, nil,
+		{"empty strings are no answer", map[string]any{"q1_pick": "", "q1_other": " \u00a0", "q2_pick": []any{}, "q2_other": "", "q3_text": "\t"}, nil,
 			map[string]string{"Database": "Choose an option, or type your own answer.", "Features": "Choose at least one option, or type your own answer.", "Name": "Type your answer."}},
-		{"both", map[string]any{"q1": "SQLite", "q1_other": "MySQL", "q2": []any{"Login"}, "q3": "x"}, nil,
+		{"both", map[string]any{"q1_pick": "SQLite", "q1_other": "MySQL", "q2_pick": []any{"Login"}, "q3_text": "x"}, nil,
 			map[string]string{"Database": "Choose an option or type your own answer, not both."}},
-		{"too long", map[string]any{"q1_other": strings.Repeat("é", 2001), "q2": []any{"Login"}, "q3": "x"}, nil,
+		{"too long", map[string]any{"q1_other": strings.Repeat("é", 2001), "q2_pick": []any{"Login"}, "q3_text": "x"}, nil,
 			map[string]string{"Database": "Your answer is too long: at most 2000 characters (got 2001)."}},
 	}
 	for _, tt := range tests {
@@ -199,7 +246,7 @@ func TestOutcome(t *testing.T) {
 func TestOutcomeKeepsTheAnswersThatWereFine(t *testing.T) {
 	qs := []schema.Question{single, multi, text}
 	_, again, err := Outcome(qs, "", &mcp.ElicitResult{Action: "accept", Content: map[string]any{
-		"q1": "SQLite", "q1_other": "MySQL", "q2": []any{"Search"}, "q2_other": "Tags", "q3": "OrderList",
+		"q1_pick": "SQLite", "q1_other": "MySQL", "q2_pick": []any{"Search"}, "q2_other": "Tags", "q3_text": "OrderList",
 	}})
 	if err != nil || again == nil {
 		t.Fatalf("Outcome: %v, again %v", err, again)
@@ -211,7 +258,7 @@ func TestOutcomeKeepsTheAnswersThatWereFine(t *testing.T) {
 			defaults[name] = d
 		}
 	}
-	want := map[string]any{"q2": []any{"Search"}, "q2_other": "Tags", "q3": "OrderList"}
+	want := map[string]any{"q2_pick": []any{"Search"}, "q2_other": "Tags", "q3_text": "OrderList"}
 	if !reflect.DeepEqual(defaults, want) {
 		t.Errorf("defaults %v, want %v", defaults, want)
 	}
@@ -230,9 +277,9 @@ func TestOutcomeRefusals(t *testing.T) {
 	}
 	for name, res := range map[string]*mcp.ElicitResult{
 		"unknown action":        {Action: "maybe"},
-		"not a label":           {Action: "accept", Content: map[string]any{"q1": "MySQL"}},
-		"label in another case": {Action: "accept", Content: map[string]any{"q1": "sqlite"}},
-		"a number":              {Action: "accept", Content: map[string]any{"q1": 1.0}},
+		"not a label":           {Action: "accept", Content: map[string]any{"q1_pick": "MySQL"}},
+		"label in another case": {Action: "accept", Content: map[string]any{"q1_pick": "sqlite"}},
+		"a number":              {Action: "accept", Content: map[string]any{"q1_pick": 1.0}},
 		"a number typed":        {Action: "accept", Content: map[string]any{"q1_other": 1.0}},
 		"nothing":               nil,
 	} {
@@ -242,7 +289,7 @@ func TestOutcomeRefusals(t *testing.T) {
 		}
 	}
 	var ce *ClientError
-	if _, _, err := Outcome([]schema.Question{multi}, "", &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1": "Login"}}); !errors.As(err, &ce) {
+	if _, _, err := Outcome([]schema.Question{multi}, "", &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1_pick": "Login"}}); !errors.As(err, &ce) {
 		t.Errorf("text for a multi-select: %v", err)
 	}
 }
@@ -252,7 +299,7 @@ func TestAsker(t *testing.T) {
 	var sent []*mcp.ElicitParams
 	replies := []map[string]any{
 		{},
-		{"q1": "SQLite"},
+		{"q1_pick": "SQLite"},
 	}
 	a := &Asker{Elicit: func(_ context.Context, p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
 		sent = append(sent, p)
@@ -304,9 +351,9 @@ func TestFormFieldsAreOneLine(t *testing.T) {
 	multiLine := schema.Question{Question: "Which parts?", Header: "Parts", MultiSelect: true, Options: []schema.Option{
 		{Label: "Head", Description: "Top\nof the page"}, {Label: "Foot", Description: "Bottom"},
 	}}
-	textLines := schema.Question{Question: "Name it,\nplease.", Header: "Name", Type: schema.TypeText, Placeholder: "Card"}
+	textLines := schema.Question{Question: "Name it,\nplease.", Header: "Name", Kind: schema.KindText, Placeholder: "Card"}
 	qs := []schema.Question{q, multiLine, textLines}
-	_, again, err := Outcome(qs, "", &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1": "Grid", "q1_other": "x"}})
+	_, again, err := Outcome(qs, "", &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1_pick": "Grid", "q1_other": "x"}})
 	if err != nil || again == nil {
 		t.Fatalf("no form asked again: %v", err)
 	}
@@ -320,7 +367,7 @@ func TestFormFieldsAreOneLine(t *testing.T) {
 		}
 	}
 	want := "Which layout · for the page? • Grid: Cards in rows, · three wide • List: One per line — Preview of Grid: +--+--+ · |  |  | · +--+--+"
-	if got := requestedJSON(t, Form(qs, ""))["properties"].(map[string]any)["q1"].(map[string]any)["description"]; got != want {
+	if got := requestedJSON(t, Form(qs, ""))["properties"].(map[string]any)["q1_pick"].(map[string]any)["description"]; got != want {
 		t.Errorf("description\n%q, want\n%q", got, want)
 	}
 }

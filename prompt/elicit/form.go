@@ -18,14 +18,54 @@ import (
 // with enumNames, and a multi-select question is a box to tick per option.
 const titledEnums = "2025-11-25"
 
-// A form field's name says which question it belongs to: "q1" is the
-// answer to the first question (a choice, the choices, or the text),
-// "q1_other" the person's own answer, and "q1_option2" the box of the
-// second option of a multi-select question in a form without arrays.
-func choiceField(i int) string       { return "q" + strconv.Itoa(i+1) }
-func otherField(i int) string        { return choiceField(i) + "_other" }
-func boxField(i, j int) string       { return choiceField(i) + "_option" + strconv.Itoa(j+1) }
 func legacyForm(version string) bool { return version != "" && version < titledEnums }
+
+// fields are the names of the fields of one question of a form: pick
+// holds its choice or choices (a multi-select question in a form without
+// arrays has a box to tick per option instead, box), other the person's
+// own answer, and text the answer of typed text. Codex (0.169.0) shows a
+// form's fields sorted by name, and sends the form only from the last
+// field: so a question's own answer, which is optional, sorts before its
+// choice ("q1_other", "q1_pick", "q1_pick_1"), and the questions, and the
+// options, are numbered as wide as the largest ("q01" with ten questions
+// or more), so that they stay in order.
+type fields struct {
+	pick, other, text string
+	options           int // the number of options, for box
+}
+
+// fieldsOf are the fields of question i (q) of a form of n questions.
+func fieldsOf(q schema.Question, i, n int) fields {
+	prefix := "q" + padded(i+1, n) + "_"
+	return fields{pick: prefix + "pick", other: prefix + "other", text: prefix + "text", options: len(q.Options)}
+}
+
+// box is the box to tick of option j.
+func (f fields) box(j int) string { return f.pick + "_" + padded(j+1, f.options) }
+
+// answer is the field of q's answer: its text, or its choice.
+func (f fields) answer(q schema.Question) string {
+	if q.Kind.Typed() {
+		return f.text
+	}
+	return f.pick
+}
+
+// typed is the field of what the person types for q: the answer itself
+// for typed text, the answer of their own (Other) for a choice, and none
+// ("") for a yes/no question.
+func (f fields) typed(q schema.Question) string {
+	switch {
+	case q.Kind.Typed():
+		return f.text
+	case q.Kind.OffersOther():
+		return f.other
+	}
+	return ""
+}
+
+// padded is k, with leading zeros to the width of n.
+func padded(k, n int) string { return fmt.Sprintf("%0*d", len(strconv.Itoa(n)), k) }
 
 // property is the schema of one form field: a subset of JSON Schema that
 // every elicitation form allows.
@@ -115,6 +155,7 @@ func form(qs []schema.Question, version string, problems map[int]string, last ma
 	legacy := legacyForm(version)
 	var r requested
 	for i, q := range qs {
+		f := fieldsOf(q, i, len(qs))
 		keep := last != nil && problems[i] == ""
 		fill := func(p *property, name string) {
 			if v, ok := last[name]; keep && ok && v != nil && v != "" {
@@ -123,49 +164,51 @@ func form(qs []schema.Question, version string, problems map[int]string, last ma
 		}
 		desc := describe(q, len(qs) > 1)
 		title := prompt.Display(q.Header)
+		var p property
 		switch {
-		case q.IsText():
+		case q.Kind.Typed():
 			if q.Placeholder != "" {
 				desc = joinParts(desc, "For example: "+prompt.Display(q.Placeholder))
 			}
-			p := property{Type: "string", Title: title, Description: desc, MinLength: 1, MaxLength: prompt.MaxOtherLength}
-			fill(&p, choiceField(i))
-			r.fields = append(r.fields, field{choiceField(i), p})
-			r.required = append(r.required, choiceField(i))
-			continue
+			p = property{Type: "string", Title: title, Description: desc, MinLength: 1, MaxLength: schema.MaxOtherLength}
+			r.required = append(r.required, f.text)
 		case q.MultiSelect && legacy:
 			for j, o := range q.Options {
 				p := property{Type: "boolean", Title: title + ": " + prompt.Display(o.Label), Description: oneLine(o.Description)}
 				if j == 0 {
 					p.Description = joinParts(desc, p.Description)
 				}
-				fill(&p, boxField(i, j))
-				r.fields = append(r.fields, field{boxField(i, j), p})
+				fill(&p, f.box(j))
+				r.fields = append(r.fields, field{f.box(j), p})
 			}
 		case q.MultiSelect:
-			p := property{Type: "array", Title: title + " (choose any)", Description: desc, Items: &items{AnyOf: choices(q)}}
-			fill(&p, choiceField(i))
-			r.fields = append(r.fields, field{choiceField(i), p})
+			p = property{Type: "array", Title: title + " (choose any)", Description: desc, Items: &items{AnyOf: choices(q)}}
 		case legacy:
-			p := property{Type: "string", Title: title, Description: desc}
+			p = property{Type: "string", Title: title, Description: desc}
 			for _, c := range choices(q) {
 				p.Enum = append(p.Enum, c.Const)
 				p.EnumNames = append(p.EnumNames, c.Title)
 			}
-			fill(&p, choiceField(i))
-			r.fields = append(r.fields, field{choiceField(i), p})
 		default:
-			p := property{Type: "string", Title: title, Description: desc, OneOf: choices(q)}
-			fill(&p, choiceField(i))
-			r.fields = append(r.fields, field{choiceField(i), p})
+			p = property{Type: "string", Title: title, Description: desc, OneOf: choices(q)}
 		}
-		other := property{Type: "string", Title: title + ": your own answer", MaxLength: prompt.MaxOtherLength,
+		if p.Type != "" { // boxes to tick have no field of their own
+			if q.Default != "" {
+				p.Default = q.Default
+			}
+			fill(&p, f.answer(q))
+			r.fields = append(r.fields, field{f.answer(q), p})
+		}
+		if !q.Kind.OffersOther() {
+			continue
+		}
+		other := property{Type: "string", Title: title + ": your own answer", MaxLength: schema.MaxOtherLength,
 			Description: "Optional: type your own answer instead of choosing an option."}
 		if q.MultiSelect {
 			other.Description = "Optional: your own answer, added to the options you chose."
 		}
-		fill(&other, otherField(i))
-		r.fields = append(r.fields, field{otherField(i), other})
+		fill(&other, f.other)
+		r.fields = append(r.fields, field{f.other, other})
 	}
 	return &mcp.ElicitParams{Mode: "form", Message: message(qs, problems), RequestedSchema: r}
 }

@@ -65,9 +65,6 @@ func (l *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer,
 }
 
 func (l *Asker) askAll(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
-	if answers, ok, err := prompt.AskOne(ctx, qs, l.confirm, l.input); ok {
-		return answers, err
-	}
 	answers := make([]prompt.Answer, 0, len(qs))
 	for i, q := range qs {
 		a, err := l.ask(ctx, q, i, len(qs))
@@ -86,17 +83,28 @@ func (l *Asker) ask(ctx context.Context, q schema.Question, i, n int) (prompt.An
 	var b strings.Builder
 	// Everything from the input is drawn through prompt.Display or
 	// DisplayMultiline, so that a terminal shows it and obeys none of it.
-	fmt.Fprintf(&b, "[%d/%d] %s\n%s\n", i+1, n, prompt.Display(q.Header), prompt.DisplayMultiline(q.Question))
-	if q.IsText() {
+	if !q.Kind.Alone() {
+		fmt.Fprintf(&b, "[%d/%d] %s\n", i+1, n, prompt.Display(q.Header))
+	}
+	switch q.Kind {
+	case schema.KindConfirm:
+		return l.confirm(ctx, q)
+	case schema.KindText, schema.KindInput:
+		fmt.Fprintf(&b, "%s\n", prompt.DisplayMultiline(q.Question))
 		if q.Placeholder != "" {
 			fmt.Fprintf(&b, "  e.g. %s\n", prompt.Display(q.Placeholder))
 		}
 		if _, err := io.WriteString(l.out, b.String()); err != nil {
 			return prompt.Answer{}, fmt.Errorf("write prompt: %w", err)
 		}
-		text, err := l.readText(ctx, textPrompt, "")
+		ask := textPrompt
+		if q.Default != "" {
+			ask = fmt.Sprintf(`Your answer (Enter for "%s"): `, prompt.Display(q.Default))
+		}
+		text, err := l.readText(ctx, ask, q.Default)
 		return prompt.Answer{Other: text}, err
 	}
+	fmt.Fprintf(&b, "%s\n", prompt.DisplayMultiline(q.Question))
 	writeOptions(&b, q)
 	ask := "Enter a number (Enter for 1, 0 for your own answer): "
 	if q.MultiSelect {
@@ -174,8 +182,8 @@ func (l *Asker) readNote(ctx context.Context) (string, error) {
 	return l.readOptional(ctx, "Your note (Enter for none): ", "Your note", "press Enter for none", nil)
 }
 
-// textPrompt asks for the person's own answer: after Other, or to a text
-// question.
+// textPrompt asks for the person's own answer: after Other, or to a
+// question of typed text.
 const textPrompt = "Your answer: "
 
 // errBack is what readOther returns for an empty line: the person goes
@@ -200,10 +208,10 @@ func (l *Asker) readOptional(ctx context.Context, ask, what, empty string, onEmp
 		if err != nil {
 			return "", err
 		}
-		switch s, err := prompt.CheckOther(line); {
+		switch s, err := schema.CheckOther(line); {
 		case err == nil:
 			return s, nil
-		case errors.Is(err, prompt.ErrOtherEmpty):
+		case errors.Is(err, schema.ErrOtherEmpty):
 			return "", onEmpty
 		default:
 			l.say(fmt.Sprintf("%s %s; type it again, or %s.", what, err, empty))
@@ -219,13 +227,13 @@ func (l *Asker) readText(ctx context.Context, ask, def string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		s, err := prompt.CheckOther(line)
+		s, err := schema.CheckOther(line)
 		switch {
 		case err == nil:
 			return s, nil
-		case errors.Is(err, prompt.ErrOtherEmpty) && def != "":
+		case errors.Is(err, schema.ErrOtherEmpty) && def != "":
 			return def, nil
-		case errors.Is(err, prompt.ErrOtherEmpty):
+		case errors.Is(err, schema.ErrOtherEmpty):
 			l.say("Your answer cannot be empty; type it, or press Ctrl+C to cancel.")
 		default:
 			l.say(fmt.Sprintf("Your answer %s; type it again, or press Ctrl+C to cancel.", err))
@@ -233,46 +241,28 @@ func (l *Asker) readText(ctx context.Context, ask, def string) (string, error) {
 	}
 }
 
-// confirm asks a yes/no question; an empty line takes def. It accepts y,
-// yes, n and no in any case.
-func (l *Asker) confirm(ctx context.Context, message string, def bool) (bool, error) {
-	ask := prompt.DisplayMultiline(message) + " [Y/n]: "
-	if !def {
-		ask = prompt.DisplayMultiline(message) + " [y/N]: "
+// confirm asks a yes/no question; an empty line takes its default. It
+// accepts y, yes, n and no in any case.
+func (l *Asker) confirm(ctx context.Context, q schema.Question) (prompt.Answer, error) {
+	ask := prompt.DisplayMultiline(q.Question) + " [Y/n]: "
+	if q.Default != schema.Yes {
+		ask = prompt.DisplayMultiline(q.Question) + " [y/N]: "
 	}
 	for {
 		line, err := l.readLine(ctx, ask)
 		if err != nil {
-			return false, err
+			return prompt.Answer{}, err
 		}
 		switch strings.ToLower(strings.TrimSpace(line)) {
 		case "":
-			return def, nil
+			return prompt.Answer{Labels: []string{q.Default}}, nil
 		case "y", "yes":
-			return true, nil
+			return prompt.Answer{Labels: []string{schema.Yes}}, nil
 		case "n", "no":
-			return false, nil
+			return prompt.Answer{Labels: []string{schema.No}}, nil
 		}
 		l.say("Answer yes or no (y/n).")
 	}
-}
-
-// input asks for a line of text, not empty; an empty line takes def when
-// there is one. The placeholder is shown as an example.
-func (l *Asker) input(ctx context.Context, message, placeholder, def string) (string, error) {
-	var b strings.Builder
-	b.WriteString(prompt.DisplayMultiline(message) + "\n")
-	if placeholder != "" {
-		fmt.Fprintf(&b, "  e.g. %s\n", prompt.Display(placeholder))
-	}
-	if _, err := io.WriteString(l.out, b.String()); err != nil {
-		return "", fmt.Errorf("write prompt: %w", err)
-	}
-	ask := textPrompt
-	if def != "" {
-		ask = fmt.Sprintf(`Your answer (Enter for "%s"): `, prompt.Display(def))
-	}
-	return l.readText(ctx, ask, def)
 }
 
 // ErrAskAgain is what a reader given to New returns, rather than a line,

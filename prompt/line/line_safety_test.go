@@ -97,7 +97,7 @@ func TestLineHostileTextIsNotObeyed(t *testing.T) {
 }
 
 func TestLineOther(t *testing.T) {
-	long := strings.Repeat("ü", prompt.MaxOtherLength+1)
+	long := strings.Repeat("ü", schema.MaxOtherLength+1)
 	for _, tc := range []struct {
 		name, input, want, say string
 	}{
@@ -146,7 +146,7 @@ func TestLineVeryLongLine(t *testing.T) {
 			t.Fatalf("%d-byte line: %v", size, err)
 		}
 		want := "short"
-		if size <= prompt.MaxOtherLength {
+		if size <= schema.MaxOtherLength {
 			want = strings.Repeat("x", size)
 		}
 		if a[0].Other != want {
@@ -274,7 +274,7 @@ func checkAnswer(t testing.TB, q schema.Question, a prompt.Answer) {
 		t.Fatalf("empty answer %+v", a)
 	}
 	if a.Other != "" {
-		if clean, err := prompt.CheckOther(a.Other); err != nil || clean != a.Other {
+		if clean, err := schema.CheckOther(a.Other); err != nil || clean != a.Other {
 			t.Fatalf("typed answer %q is not clean: %q, %v", a.Other, clean, err)
 		}
 	}
@@ -319,14 +319,14 @@ func FuzzParseChoice(f *testing.F) {
 func TestLineConfirmInputTextHostile(t *testing.T) {
 	var out bytes.Buffer
 	l := New(strings.NewReader("y\n\x1b[2J typed \n\n  mine\t \n"), &out, true)
-	if ok, err := prompt.Confirm(context.Background(), l, "Proceed\x1b]0;t\x07?", false); err != nil || !ok {
-		t.Fatalf("Confirm = %v, %v", ok, err)
+	if a, err := l.Ask(context.Background(), []schema.Question{schema.ConfirmQuestion("Proceed\x1b]0;t\x07?", false)}); err != nil || !schema.IsYes(a[0]) {
+		t.Fatalf("Confirm = %+v, %v", a, err)
 	}
-	got, err := prompt.Input(context.Background(), l, "Name\u202e?", "\x1b[31mph", "")
-	if err != nil || got != "[2J typed" {
-		t.Fatalf("Input = %q, %v", got, err)
+	got, err := l.Ask(context.Background(), []schema.Question{schema.InputQuestion("Name\u202e?", "\x1b[31mph", "")})
+	if err != nil || got[0].Other != "[2J typed" {
+		t.Fatalf("Input = %+v, %v", got, err)
 	}
-	q := schema.Question{Question: "Why\x9b?", Header: "Why", Type: schema.TypeText, Placeholder: "\x1b]8;;x\x1b\\"}
+	q := schema.Question{Question: "Why\x9b?", Header: "Why", Kind: schema.KindText, Placeholder: "\x1b]8;;x\x1b\\"}
 	a, err := l.Ask(context.Background(), []schema.Question{q})
 	if err != nil || a[0].Other != "mine" {
 		t.Fatalf("Ask = %+v, %v", a, err)

@@ -446,7 +446,7 @@ func TestSilentInput(t *testing.T) {
 		{"9\n", false},
 		{"x", false},
 	} {
-		for _, qs := range [][]schema.Question{{database, database}, {prompt.ConfirmQuestion("Deploy?", true)}} {
+		for _, qs := range [][]schema.Question{{database, database}, {schema.ConfirmQuestion("Deploy?", true)}} {
 			_, err := New(strings.NewReader(tc.input), io.Discard, true).Ask(context.Background(), qs)
 			var silent *prompt.NobodyError
 			if got := errors.As(err, &silent); got != tc.silent || (got && !errors.Is(err, prompt.ErrNoAnswer)) {

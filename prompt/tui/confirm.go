@@ -4,11 +4,12 @@ import (
 	"github.com/AlecAivazis/survey/v2"
 )
 
-// confirmPrompt asks a yes/no question.
+// confirmPrompt asks a yes/no question: y or n answer at once, ←/→ or
+// Tab move between Yes and No, and Enter takes the one focused.
 type confirmPrompt struct {
-	s       *dialog
-	message string
-	yes     bool // Yes is focused, rather than No
+	s    *dialog
+	head func(l layout, w int) []string
+	yes  bool // Yes is focused, rather than No
 }
 
 // Prompt reads keys until y, n, Enter, Esc or Ctrl+C.
@@ -45,7 +46,7 @@ func (p *confirmPrompt) render() error { return p.s.show(textLayouts, p.frame) }
 
 func (p *confirmPrompt) frame(l layout, w int) frame {
 	st := p.s.tui.st
-	f := frame{lines: p.s.message(p.message, l, w), cursor: -1}
+	f := frame{lines: p.head(l, w), cursor: -1}
 	if l.gap {
 		f.lines = append(f.lines, "")
 	}

@@ -71,22 +71,24 @@ var textLayouts = []layout{
 	{gap: false, questionLines: 1},
 }
 
-// heading lays out what both prompts of a question show first: the header
-// as a chip, the progress when there is more than one question, and the
-// question.
+// heading lays out what every prompt of a question shows first: the
+// header as a chip, with the progress when there is more than one
+// question, unless the question is asked alone; and the question.
 func (s *dialog) heading(q schema.Question, index int, l layout, w int) []string {
-	st := s.tui.st
-	progress := ""
-	if s.total > 1 {
-		progress = fmt.Sprintf("Question %d of %d", index+1, s.total)
+	var lines []string
+	if !q.Kind.Alone() {
+		progress := ""
+		if s.total > 1 {
+			progress = fmt.Sprintf("Question %d of %d", index+1, s.total)
+		}
+		lines = append(lines, s.chip(q.Header, progress, w))
 	}
-	lines := []string{s.chip(q.Header, progress, w)}
 	question := wrap(prompt.DisplayMultiline(q.Question), w)
 	if l.questionLines >= 0 {
 		question = clip(question, max(1, l.questionLines), w)
 	}
 	for _, line := range question {
-		lines = append(lines, st.paint(line, sgrBold))
+		lines = append(lines, s.tui.st.paint(line, sgrBold))
 	}
 	return lines
 }
@@ -133,18 +135,6 @@ func (st style) hints(w int, parts ...string) []string {
 	lines = append(lines, line)
 	for i, l := range lines {
 		lines[i] = st.paint(truncate(l, w), sgrDim)
-	}
-	return lines
-}
-
-// message lays out the message of a confirm or input prompt.
-func (s *dialog) message(m string, l layout, w int) []string {
-	lines := wrap(prompt.DisplayMultiline(m), w)
-	if l.questionLines >= 0 {
-		lines = clip(lines, max(1, l.questionLines), w)
-	}
-	for i, line := range lines {
-		lines[i] = s.tui.st.paint(line, sgrBold)
 	}
 	return lines
 }

@@ -207,7 +207,7 @@ func (p *listPrompt) frame(l layout, w int) frame {
 		f.lines = append(f.lines, noteLine("", p.note, w, st))
 	}
 	if p.message != "" {
-		f.lines = append(f.lines, st.paint(truncate("✖ "+sentence(p.message), w), sgrYellow))
+		f.lines = append(f.lines, st.paint(truncate("✖ "+prompt.Capitalize(p.message), w), sgrYellow))
 	}
 	if l.hint {
 		hints := []string{"↑/↓ move", fmt.Sprintf("Enter or 1-%d choose", n), "0 Other", "n note", "Esc cancel"}

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/AlecAivazis/survey/v2/terminal"
@@ -129,10 +128,4 @@ func clip(lines []string, n, w int) []string {
 	out := append([]string(nil), lines[:n]...)
 	out[n-1] = strings.TrimRight(cut(out[n-1], w-1), " ") + "…"
 	return out
-}
-
-// sentence capitalises an error message to show it to a person.
-func sentence(s string) string {
-	r, size := utf8.DecodeRuneInString(s)
-	return string(unicode.ToUpper(r)) + s[size:]
 }

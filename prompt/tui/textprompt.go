@@ -10,6 +10,7 @@ import (
 	"github.com/AlecAivazis/survey/v2"
 
 	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/schema"
 )
 
 // textPrompt asks for a line of text: the answer of one's own after Other
@@ -114,10 +115,10 @@ func (p *textPrompt) Prompt(*survey.PromptConfig) (any, error) {
 // why, to be shown before the prompt is asked again.
 func validateText(v any) error {
 	s, _ := v.(string)
-	switch _, err := prompt.CheckOther(s); {
+	switch _, err := schema.CheckOther(s); {
 	case err == nil:
 		return nil
-	case errors.Is(err, prompt.ErrOtherEmpty):
+	case errors.Is(err, schema.ErrOtherEmpty):
 		return errors.New("an answer is needed: type it, or press Esc to cancel")
 	default:
 		return fmt.Errorf("your answer %s; type it again, or press Esc to cancel", err)
@@ -131,7 +132,7 @@ func askText(s *dialog, p *textPrompt) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return prompt.CheckOther(text)
+	return schema.CheckOther(text)
 }
 
 // validateBlankOr returns a validator that accepts text when CheckOther
@@ -140,8 +141,8 @@ func askText(s *dialog, p *textPrompt) (string, error) {
 func validateBlankOr(what string) survey.Validator {
 	return func(v any) error {
 		s, _ := v.(string)
-		switch _, err := prompt.CheckOther(s); {
-		case err == nil, errors.Is(err, prompt.ErrOtherEmpty):
+		switch _, err := schema.CheckOther(s); {
+		case err == nil, errors.Is(err, schema.ErrOtherEmpty):
 			return nil
 		default:
 			return fmt.Errorf("%s %s; type it again, or press Esc to go back", what, err)
@@ -177,8 +178,8 @@ func askBlankOr(s *dialog, p *textPrompt, what string, onBlank error) (string, e
 	if err != nil {
 		return "", err
 	}
-	text, err = prompt.CheckOther(text)
-	if errors.Is(err, prompt.ErrOtherEmpty) {
+	text, err = schema.CheckOther(text)
+	if errors.Is(err, schema.ErrOtherEmpty) {
 		return "", onBlank
 	}
 	return text, err
@@ -225,7 +226,7 @@ func (p *textPrompt) frame(l layout, w int) frame {
 	f.cursor = width(prefix) + col
 	f.lines = append(f.lines, line)
 	if p.message != "" {
-		f.lines = append(f.lines, st.paint(truncate("✖ "+sentence(p.message), w), sgrYellow))
+		f.lines = append(f.lines, st.paint(truncate("✖ "+prompt.Capitalize(p.message), w), sgrYellow))
 	}
 	if l.hint {
 		if l.gap {

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/schema"
 )
 
 // The text prompt refuses what CheckOther refuses, saying why.
@@ -13,7 +13,7 @@ func TestValidateText(t *testing.T) {
 		{"MariaDB", ""},
 		{"", "an answer is needed: type it, or press Esc to cancel"},
 		{" \t ", "an answer is needed: type it, or press Esc to cancel"},
-		{strings.Repeat("é", prompt.MaxOtherLength+1), "your answer must be at most 2000 characters (got 2001); type it again, or press Esc to cancel"},
+		{strings.Repeat("é", schema.MaxOtherLength+1), "your answer must be at most 2000 characters (got 2001); type it again, or press Esc to cancel"},
 		{"\xff", "your answer must be UTF-8 text; check the terminal's encoding; type it again, or press Esc to cancel"},
 	}
 	for _, tt := range tests {
@@ -35,7 +35,7 @@ func TestValidateBlankOr(t *testing.T) {
 		{"Fits on one machine", ""},
 		{"", ""},
 		{" \u3000\u200b ", ""},
-		{strings.Repeat("é", prompt.MaxOtherLength+1), "your note must be at most 2000 characters (got 2001); type it again, or press Esc to go back"},
+		{strings.Repeat("é", schema.MaxOtherLength+1), "your note must be at most 2000 characters (got 2001); type it again, or press Esc to go back"},
 		{"\xff", "your note must be UTF-8 text; check the terminal's encoding; type it again, or press Esc to go back"},
 	}
 	for _, tt := range tests {

@@ -137,9 +137,6 @@ func (t *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer,
 	if len(qs) == 0 {
 		return nil, nil
 	}
-	if answers, ok, err := prompt.AskOne(ctx, qs, t.confirm, t.input); ok {
-		return answers, err
-	}
 	answers := make([]prompt.Answer, len(qs))
 	err := t.run(ctx, len(qs), func(s *dialog) error {
 		for i, q := range qs {
@@ -158,34 +155,6 @@ func (t *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer,
 		return nil, err
 	}
 	return answers, nil
-}
-
-// confirm asks a yes/no question: y or n answer at once, ←/→ or Tab move
-// between Yes and No, and Enter takes the one focused, def at first. Esc
-// and Ctrl+C return ErrCancelled.
-func (t *Asker) confirm(ctx context.Context, message string, def bool) (bool, error) {
-	var yes bool
-	err := t.run(ctx, 1, func(s *dialog) error {
-		var err error
-		yes, err = askOne[bool](s, &confirmPrompt{s: s, message: message, yes: def})
-		return err
-	})
-	return yes, err
-}
-
-// input asks for a line of text, which may not be empty; Enter on an
-// empty line takes def when there is one. The placeholder is shown, dimmed,
-// while nothing has been typed. Esc and Ctrl+C return ErrCancelled.
-func (t *Asker) input(ctx context.Context, message, placeholder, def string) (string, error) {
-	var text string
-	err := t.run(ctx, 1, func(s *dialog) error {
-		p := newTextPrompt(s, func(l layout, w int) []string { return s.message(message, l, w) }, "")
-		p.placeholder, p.def = placeholder, def
-		var err error
-		text, err = askText(s, p)
-		return err
-	})
-	return text, err
 }
 
 // run takes the terminal over for one conversation: raw mode, keys read
@@ -402,16 +371,27 @@ type dialog struct {
 }
 
 // ask asks one question: the list of options, then the text prompt when
-// Other was chosen; or, for a text question, the text prompt alone. From
-// the list, n opens the note on the answer, and Esc there goes back to the
-// list with the note as it was; from the Other prompt, Esc or Enter with
-// nothing typed goes back to the list as it was. prev is the answer being
-// changed, if any, to start from.
+// Other was chosen; for typed text, the text prompt alone, where Enter on
+// nothing takes the default, if any; for a yes/no question, Yes and No.
+// From the list, n opens the note on the answer, and Esc there goes back
+// to the list with the note as it was; from the Other prompt, Esc or
+// Enter with nothing typed goes back to the list as it was. prev is the
+// answer being changed, if any, to start from.
 func (s *dialog) ask(index int, q schema.Question, prev prompt.Answer) (prompt.Answer, error) {
 	head := func(l layout, w int) []string { return s.heading(q, index, l, w) }
-	if q.IsText() {
+	switch q.Kind {
+	case schema.KindConfirm:
+		yes, err := askOne[bool](s, &confirmPrompt{s: s, head: head, yes: q.Default == schema.Yes})
+		if err != nil {
+			return prompt.Answer{}, err
+		}
+		if yes {
+			return prompt.Answer{Labels: []string{schema.Yes}}, nil
+		}
+		return prompt.Answer{Labels: []string{schema.No}}, nil
+	case schema.KindText, schema.KindInput:
 		text := newTextPrompt(s, head, prev.Other)
-		text.placeholder = q.Placeholder
+		text.placeholder, text.def = q.Placeholder, q.Default
 		other, err := askText(s, text)
 		return prompt.Answer{Other: other}, err
 	}

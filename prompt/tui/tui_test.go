@@ -567,7 +567,7 @@ func TestTUINotATerminal(t *testing.T) {
 var name = schema.Question{
 	Question:    "What should the new component be called?",
 	Header:      "Name",
-	Type:        schema.TypeText,
+	Kind:        schema.KindText,
 	Placeholder: "UserCard",
 }
 
@@ -629,15 +629,14 @@ func TestTUIConfirmAndInput(t *testing.T) {
 	ui := tui.New(tui.Options{In: tm.Tty(), Out: tm.Tty()})
 	ctx := context.Background()
 	type result struct {
-		yes  bool
-		text string
-		err  error
+		yes, text []prompt.Answer
+		err       error
 	}
 	results := make(chan result)
 	go func() {
 		var r result
-		if r.yes, r.err = prompt.Confirm(ctx, ui, "Deploy?", false); r.err == nil {
-			r.text, r.err = prompt.Input(ctx, ui, "Branch?", "", "main")
+		if r.yes, r.err = ui.Ask(ctx, []schema.Question{schema.ConfirmQuestion("Deploy?", false)}); r.err == nil {
+			r.text, r.err = ui.Ask(ctx, []schema.Question{schema.InputQuestion("Branch?", "", "main")})
 		}
 		results <- r
 	}()
@@ -653,8 +652,8 @@ func TestTUIConfirmAndInput(t *testing.T) {
 	case <-time.After(ptytest.Timeout):
 		t.Fatal("Confirm and Input did not return")
 	}
-	if !r.yes || r.text != "main" || r.err != nil {
-		t.Errorf("Confirm, Input = %v, %q, %v; want true, \"main\", nil", r.yes, r.text, r.err)
+	if r.err != nil || !reflect.DeepEqual(r.yes, []prompt.Answer{{Labels: []string{"Yes"}}}) || !reflect.DeepEqual(r.text, []prompt.Answer{{Other: "main"}}) {
+		t.Errorf("Confirm, Input = %+v, %+v, %v; want Yes, \"main\", nil", r.yes, r.text, r.err)
 	}
 	checkRestored(t, tm)
 }

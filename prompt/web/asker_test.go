@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"reflect"
 	"runtime"
 	"strconv"
 	"strings"
@@ -119,7 +120,7 @@ func post(client *http.Client, u, form string) (int, string, error) {
 // TestAskerNote checks that a note sent with the form comes back on its
 // answer, checked as a typed answer is.
 func TestAskerNote(t *testing.T) {
-	qs := []schema.Question{webQuestions[0].Question, webQuestions[1].Question}
+	qs := []schema.Question{webQuestions[0], webQuestions[1]}
 	a := startAsker(t, context.Background(), askQuestions(qs))
 	client := &http.Client{}
 	defer client.CloseIdleConnections()
@@ -146,8 +147,8 @@ func TestAskerConfirmAndInputHaveNoNote(t *testing.T) {
 		form string
 		want any
 	}{
-		"confirm": {func(ctx context.Context, w *Asker) (any, error) { return prompt.Confirm(ctx, w, "Deploy?", false) }, "q0=yes&q0-note=sure", true},
-		"input":   {func(ctx context.Context, w *Asker) (any, error) { return prompt.Input(ctx, w, "Name?", "", "Card") }, "q0-other=Deck&q0-note=why", "Deck"},
+		"confirm": {askQuestions([]schema.Question{schema.ConfirmQuestion("Deploy?", false)}), "q0=yes&q0-note=sure", []prompt.Answer{{Labels: []string{"Yes"}}}},
+		"input":   {askQuestions([]schema.Question{schema.InputQuestion("Name?", "", "Card")}), "q0-other=Deck&q0-note=why", []prompt.Answer{{Other: "Deck"}}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			a := startAsker(t, context.Background(), tc.ask)
@@ -161,7 +162,7 @@ func TestAskerConfirmAndInputHaveNoNote(t *testing.T) {
 				t.Fatalf("answer: %d %v\n%s", code, err, body)
 			}
 			a.wait(t)
-			if a.err != nil || a.value != tc.want {
+			if a.err != nil || !reflect.DeepEqual(a.value, tc.want) {
 				t.Errorf("got %v, %v; want %v", a.value, a.err, tc.want)
 			}
 		})
@@ -173,7 +174,7 @@ func TestAskerConfirmAndInputHaveNoNote(t *testing.T) {
 func TestAskerWithdrawn(t *testing.T) {
 	cause := errors.New("timed out after 1s")
 	ctx, cancel := context.WithCancelCause(context.Background())
-	a := startAsker(t, ctx, askQuestions([]schema.Question{webQuestions[0].Question}))
+	a := startAsker(t, ctx, askQuestions([]schema.Question{webQuestions[0]}))
 	client := &http.Client{}
 	defer client.CloseIdleConnections()
 	waited := make(chan string, 1)
@@ -208,7 +209,7 @@ func TestAskerWithdrawn(t *testing.T) {
 // nothing is left running.
 func TestAskerManyClients(t *testing.T) {
 	before := runtime.NumGoroutine()
-	a := startAsker(t, context.Background(), askQuestions([]schema.Question{webQuestions[0].Question}))
+	a := startAsker(t, context.Background(), askQuestions([]schema.Question{webQuestions[0]}))
 	const clients = 50
 	type result struct {
 		form       string
@@ -311,7 +312,7 @@ func TestAskerManyClients(t *testing.T) {
 	want := prompt.Answer{Other: values.Get("q0-other"), Note: values.Get("q0-note")}
 	if n := values.Get("q0"); n != "0" {
 		j, _ := strconv.Atoi(n)
-		want = prompt.Answer{Labels: []string{webQuestions[0].Question.Options[j-1].Label}, Note: want.Note}
+		want = prompt.Answer{Labels: []string{webQuestions[0].Options[j-1].Label}, Note: want.Note}
 	}
 	got, _ := a.value.([]prompt.Answer)
 	if a.err != nil || len(got) != 1 || got[0].String() != want.String() || got[0].Note != want.Note {

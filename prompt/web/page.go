@@ -8,6 +8,7 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -44,45 +45,14 @@ func mustRead(name string) string {
 	return string(b)
 }
 
-// Item is one question as the page asks it.
-type Item struct {
-	Question schema.Question
-	// NoOther leaves out the Other choice, as a yes/no question does.
-	NoOther bool
-	// NoNote leaves out the note field, for an answer that has nowhere to
-	// carry a note (askuser confirm and input print only the answer).
-	NoNote bool
-	// Checked is the option (from 1) chosen at first, or 0 for none.
-	Checked int
-	// Text is the answer typed in at first, for a text question.
-	Text string
-}
-
-// Items returns the items that ask qs: as they are written, and the one
-// question of askuser confirm or input as ConfirmItem or InputItem.
-func Items(qs []schema.Question) []Item {
-	items := make([]Item, len(qs))
-	for i, q := range qs {
-		switch q.Type {
-		case schema.TypeConfirm:
-			items[i] = ConfirmItem(q.Question, q.Default == "Yes")
-		case schema.TypeInput:
-			items[i] = InputItem(q.Question, q.Placeholder, q.Default)
-		default:
-			items[i] = Item{Question: q}
-		}
-	}
-	return items
-}
-
 // Page is the page of one set of questions: it writes the set's form, and
 // how the wait for it ended, and reads the answers from a submitted form.
 // It serves nothing and keeps no state, so that one server can show the
 // pages of several sets (Set serves one). Everything it shows from the
 // questions goes through prompt.Display or prompt.DisplayMultiline, and
-// every typed answer and note through prompt.CheckOther.
+// every typed answer and note through schema.CheckOther.
 type Page struct {
-	Items []Item
+	Questions []schema.Question
 	// Base is the path that the page's addresses start with, ending in
 	// "/": "/" for a page served at the root, "/sets/7/" for one of several
 	// on a server. The form is sent to Base+"answer" and Base+"cancel", and
@@ -171,18 +141,18 @@ func (s *Submission) OK() bool {
 	return true
 }
 
-// Parse reads the answers from a submitted form, checking them as a typed
-// answer is checked. Field qN holds question N's choices, each an option's
-// number (0 for Other) as the page sends it or, as on the line prompt, an
-// option's label or "other"; qN-other holds the person's own answer, or the
-// answer to a text question; qN-note holds a note on the answer. Anything
-// else is refused with a problem for its question, so that a forged form
-// cannot give an answer the page could not.
+// Parse reads the answers from a submitted form, checking them as every
+// view does (Question.Check). Field qN holds question N's choices, each an
+// option's number (0 for Other) as the page sends it or, as on the line
+// prompt, an option's label or "other"; qN-other holds the person's own
+// answer, or the answer of typed text; qN-note holds a note on the answer.
+// Anything else is refused with a problem for its question, so that a
+// forged form cannot give an answer the page could not.
 func (p *Page) Parse(values url.Values) *Submission {
-	answers := make([]prompt.Answer, len(p.Items))
-	form := make([]submittedQuestion, len(p.Items))
-	for i, item := range p.Items {
-		form[i], answers[i] = parseItem(item, "q"+strconv.Itoa(i), values)
+	answers := make([]prompt.Answer, len(p.Questions))
+	form := make([]submittedQuestion, len(p.Questions))
+	for i, q := range p.Questions {
+		form[i], answers[i] = parseQuestion(q, "q"+strconv.Itoa(i), values)
 	}
 	s := &Submission{questions: form}
 	if s.OK() {
@@ -191,100 +161,76 @@ func (p *Page) Parse(values url.Values) *Submission {
 	return s
 }
 
-// parseItem reads the answer to one question (item) from the form
-// fields named name, with what to put right in it, if anything.
-func parseItem(item Item, name string, values url.Values) (submittedQuestion, prompt.Answer) {
-	q := item.Question
+// parseQuestion reads the answer to q from the form fields named name,
+// with what to put right in it, if anything.
+func parseQuestion(q schema.Question, name string, values url.Values) (submittedQuestion, prompt.Answer) {
 	var answer prompt.Answer
 	fq := submittedQuestion{
 		chosen: make([]bool, len(q.Options)+1),
 		other:  values.Get(name + "-other"),
 		note:   values.Get(name + "-note"),
 	}
-	if !item.NoNote {
-		note, err := prompt.CheckOther(fq.note)
-		if !errors.Is(err, prompt.ErrOtherEmpty) { // blank is no note
+	if !q.Kind.Alone() {
+		// The note is checked apart, so that the page can say what is
+		// wrong with it and with the answer at once.
+		note, err := schema.CheckOther(fq.note)
+		if !errors.Is(err, schema.ErrOtherEmpty) { // blank is no note
 			fq.noteErr = typedProblem("note", err)
 			answer.Note = note
 		}
 	}
 	for _, v := range values[name] {
 		j, ok := q.Choice(strings.TrimSpace(v))
-		if !ok || !utf8.ValidString(v) || q.IsText() || (j < 0 && item.NoOther) {
+		if !ok || !utf8.ValidString(v) || (j < 0 && !q.Kind.OffersOther()) {
 			fq.err = "That is not one of this question's options."
 			continue
 		}
 		fq.chosen[j+1] = true // Other, -1, is chosen[0]
 	}
-	text, err := prompt.CheckOther(fq.other)
-	typed := !errors.Is(err, prompt.ErrOtherEmpty) // something, fit or not
-	problem := typedProblem("answer", err)
-	if errors.Is(err, prompt.ErrOtherEncoding) {
-		fq.err = problem
+	_, err := schema.CheckOther(fq.other)
+	typed := !errors.Is(err, schema.ErrOtherEmpty) // something, fit or not
+	if typed && q.Kind.OffersOther() && !slices.Contains(fq.chosen, true) {
+		// Text typed without choosing Other, as the page without its
+		// script allows, chooses it.
+		fq.chosen[0] = true
 	}
-	if q.IsText() {
-		switch {
-		case fq.err != "":
-		case !typed:
-			fq.err = "Type your answer."
-		case err != nil:
-			fq.err = problem
-		}
-		answer.Other = text
-		return fq, answer
-	}
-	fq.err = choiceProblem(item, &fq, typed, err, problem)
 	for j, o := range q.Options {
 		if fq.chosen[j+1] {
 			answer.Labels = append(answer.Labels, o.Label)
 		}
 	}
-	if fq.chosen[0] {
-		answer.Other = text
+	if typed && (fq.chosen[0] || q.Kind.Typed()) {
+		answer.Other = fq.other
+	}
+	answer, err = q.Check(answer)
+	switch {
+	case fq.err != "":
+	case errors.Is(err, schema.ErrNoText):
+		fq.err = "Type your answer."
+	case errors.Is(err, schema.ErrNothingChosen) && !fq.chosen[0] && q.MultiSelect:
+		fq.err = "Choose at least one option."
+	case errors.Is(err, schema.ErrNothingChosen) && !fq.chosen[0]:
+		fq.err = "Choose an option."
+	case errors.Is(err, schema.ErrTooMany):
+		fq.err = "Choose only one option."
+	case fq.chosen[0] && !typed:
+		fq.err = typedProblem("answer", schema.ErrOtherEmpty)
+	case err != nil:
+		fq.err = typedProblem("answer", err)
 	}
 	return fq, answer
 }
 
-// choiceProblem is what to put right in the options chosen in fq, if
-// anything ("" for nothing): typed says something was typed in the Other
-// field, and err and problem what is wrong with it. Text typed without
-// choosing Other, as the page without its script allows, chooses it.
-func choiceProblem(item Item, fq *submittedQuestion, typed bool, err error, problem string) string {
-	q := item.Question
-	n := 0
-	for _, c := range fq.chosen {
-		if c {
-			n++
-		}
-	}
-	if n == 0 && typed && !item.NoOther {
-		fq.chosen[0], n = true, 1
-	}
-	switch {
-	case fq.err != "":
-		return fq.err
-	case n == 0 && q.MultiSelect:
-		return "Choose at least one option."
-	case n == 0:
-		return "Choose an option."
-	case n > 1 && !q.MultiSelect:
-		return "Choose only one option."
-	case fq.chosen[0] && err != nil:
-		return problem
-	}
-	return ""
-}
-
-// typedProblem says on the page what prompt.CheckOther found wrong with a
+// typedProblem says on the page what schema.CheckOther found wrong with a
 // typed answer or note (what), or "" when nothing was.
 func typedProblem(what string, err error) string {
-	var long *prompt.OtherLengthError
+	var long *schema.OtherLengthError
 	switch {
 	case err == nil:
 		return ""
 	case errors.As(err, &long):
-		return fmt.Sprintf("Your %s is too long: at most %d characters (got %d).", what, prompt.MaxOtherLength, long.Length)
-	case errors.Is(err, prompt.ErrOtherEncoding):
+		return fmt.Sprintf("Your %s is too long: at most %d characters (got %d).", what, schema.MaxOtherLength, long.Length)
+	case errors.Is(err, schema.ErrOtherEncoding):
 		return fmt.Sprintf("Your %s was not sent as UTF-8 text.", what)
 	}
 	return "Type your own answer, or choose one of the options."
@@ -390,17 +336,20 @@ func (p *Page) url(base, action string, params ...string) string {
 // and its problems; a nil sub shows what each question starts with.
 func (p *Page) WriteForm(w http.ResponseWriter, code int, sub *Submission) {
 	v := &view{State: "form"}
-	if len(p.Items) == 1 {
-		v.Title = "Question: " + prompt.Display(p.Items[0].Question.Header)
+	if len(p.Questions) == 1 {
+		v.Title = "Question: " + prompt.Display(p.Questions[0].Header)
 	} else {
-		v.Title = fmt.Sprintf("%d questions", len(p.Items))
+		v.Title = fmt.Sprintf("%d questions", len(p.Questions))
 	}
-	for i, item := range p.Items {
-		q := item.Question
+	for i, q := range p.Questions {
 		id := "q" + strconv.Itoa(i)
-		fq := submittedQuestion{other: item.Text, chosen: make([]bool, len(q.Options)+1)}
-		if item.Checked > 0 && item.Checked <= len(q.Options) {
-			fq.chosen[item.Checked] = true
+		// What the question starts with: its default, typed in or chosen.
+		fq := submittedQuestion{chosen: make([]bool, len(q.Options)+1)}
+		if q.Kind.Typed() {
+			fq.other = q.Default
+		}
+		for j, o := range q.Options {
+			fq.chosen[j+1] = o.Label == q.Default
 		}
 		if sub != nil && i < len(sub.questions) {
 			fq = sub.questions[i]
@@ -408,21 +357,21 @@ func (p *Page) WriteForm(w http.ResponseWriter, code int, sub *Submission) {
 		chosen := func(j int) bool { return j < len(fq.chosen) && fq.chosen[j] }
 		// The questions' text is shown as on a terminal (prompt.Display),
 		// and html/template escapes it on top. The text fields' values are
-		// not: they are answers, sent back and checked by prompt.CheckOther.
+		// not: they are answers, sent back and checked by schema.CheckOther.
 		wq := webQuestion{
 			ID: id, Header: prompt.Display(q.Header), Question: prompt.DisplayMultiline(q.Question),
-			Num: i + 1, Total: len(p.Items), Multi: q.MultiSelect,
-			Text: q.IsText(), Placeholder: prompt.Display(q.Placeholder),
+			Num: i + 1, Total: len(p.Questions), Multi: q.MultiSelect,
+			Text: q.Kind.Typed(), Placeholder: prompt.Display(q.Placeholder),
 			OtherText: fq.other,
 			Error:     fq.err,
 		}
-		if !item.NoNote {
+		if !q.Kind.Alone() {
 			wq.Note = &webNote{
-				Text: fq.note, Error: fq.noteErr, Max: prompt.MaxOtherLength,
+				Text: fq.note, Error: fq.noteErr, Max: schema.MaxOtherLength,
 				Open: strings.TrimSpace(fq.note) != "" || fq.noteErr != "",
 			}
 		}
-		if !item.NoOther && !q.IsText() {
+		if q.Kind.OffersOther() {
 			v.AnyOther = true
 			wq.Other = &webOption{
 				ID: id + "-0", Value: "0", Name: "Other",
@@ -430,7 +379,7 @@ func (p *Page) WriteForm(w http.ResponseWriter, code int, sub *Submission) {
 			}
 		}
 		wq.Options, wq.HasPreview = webOptions(id, q, chosen)
-		if fq.err == "" && (sub != nil || item.Checked > 0 || (q.IsText() && strings.TrimSpace(item.Text) != "")) {
+		if fq.err == "" && (sub != nil || q.Default != "") {
 			v.Answered++
 		}
 		v.Questions = append(v.Questions, wq)
@@ -473,10 +422,10 @@ func (p *Page) WriteStatus(w http.ResponseWriter, code int, st Status) {
 		return
 	case Answered:
 		v = &view{State: "answered", Title: "Answered"}
-		for i, item := range p.Items {
+		for i, q := range p.Questions {
 			line := webSummaryLine{
-				Header:   prompt.Display(item.Question.Header),
-				Question: prompt.DisplayMultiline(item.Question.Question),
+				Header:   prompt.Display(q.Header),
+				Question: prompt.DisplayMultiline(q.Question),
 			}
 			if i < len(st.Answers) {
 				line.Answer = prompt.Display(st.Answers[i].String())
@@ -494,7 +443,7 @@ func (p *Page) WriteStatus(w http.ResponseWriter, code int, st Status) {
 
 // WriteIdle writes the page of a queue in which nothing waits, with code:
 // it waits on Base+"wait" for a set to arrive. p.Queue says what became
-// of the set shown before; p.Items are not shown.
+// of the set shown before; p.Questions are not shown.
 func (p *Page) WriteIdle(w http.ResponseWriter, code int) {
 	p.inQueue().write(w, code, &view{State: "idle", Title: "Nothing waiting"})
 }
@@ -523,7 +472,7 @@ func (p *Page) write(w http.ResponseWriter, code int, v *view) {
 		localhttp.Refuse(w, http.StatusInternalServerError, "Could not make the page.")
 		return
 	}
-	v.Nonce, v.MaxOther = nonce, prompt.MaxOtherLength
+	v.Nonce, v.MaxOther = nonce, schema.MaxOtherLength
 	v.AnswerURL, v.CancelURL, v.WaitURL = p.url(p.Base, "answer"), p.url(p.Base, "cancel"), p.url(p.Base, "wait")
 	v.App = "askuser"
 	if q := p.Queue; q != nil {

@@ -12,7 +12,7 @@ import (
 )
 
 func newTestSet(base string) *Set {
-	return NewSet(&Page{Base: base, Token: "t", Items: webQuestions[:1]})
+	return NewSet(&Page{Base: base, Token: "t", Questions: webQuestions[:1]})
 }
 
 func serve(h http.Handler, method, target, body string) *httptest.ResponseRecorder {

@@ -90,34 +90,7 @@ func (w *Asker) URL() string { return w.url }
 // Ask serves the page until it is answered or cancelled there, or ctx is
 // done. A Web asks once.
 func (w *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
-	return w.serve(ctx, Items(qs))
-}
-
-// ConfirmItem is the item that asks a yes/no question, with def chosen at
-// first. prompt.IsYes reads its answer.
-func ConfirmItem(message string, def bool) Item {
-	item := Item{
-		Question: schema.Question{Header: "Confirm", Question: message, Options: []schema.Option{
-			{Label: "Yes"}, {Label: "No"},
-		}},
-		NoOther: true,
-		NoNote:  true,
-		Checked: 2,
-	}
-	if def {
-		item.Checked = 1
-	}
-	return item
-}
-
-// InputItem is the item that asks for a line of text, filled in with def
-// at first. The answer's Other is the text.
-func InputItem(message, placeholder, def string) Item {
-	return Item{
-		Question: schema.Question{Header: "Input", Question: message, Type: schema.TypeText, Placeholder: placeholder},
-		NoNote:   true,
-		Text:     def,
-	}
+	return w.serve(ctx, qs)
 }
 
 // stopGrace is how long the requests in flight when the wait ends are
@@ -125,16 +98,16 @@ func InputItem(message, placeholder, def string) Item {
 // learning that it is over.
 const stopGrace = 2 * time.Second
 
-func (w *Asker) serve(ctx context.Context, items []Item) ([]prompt.Answer, error) {
+func (w *Asker) serve(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
 	if w.asked {
 		return nil, errors.New("serve the page: a web asker asks once")
 	}
 	w.asked = true
-	guard, err := localhttp.NewGuard(w.ln.Addr(), w.host, w.token, localhttp.MaxFormBytes(len(items)))
+	guard, err := localhttp.NewGuard(w.ln.Addr(), w.host, w.token, localhttp.MaxFormBytes(len(qs)))
 	if err != nil {
 		return nil, err
 	}
-	set := NewSet(&Page{Items: items, Base: "/", Token: w.token})
+	set := NewSet(&Page{Questions: qs, Base: "/", Token: w.token})
 	w.mu.Lock()
 	w.set = set
 	w.mu.Unlock()

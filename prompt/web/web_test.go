@@ -13,17 +13,21 @@ import (
 	"github.com/askuser/askuser/schema"
 )
 
-var webQuestions = []Item{
-	{Question: schema.Question{Header: "Database", Question: "Which database?", Options: []schema.Option{
+var webQuestions = []schema.Question{
+	{Header: "Database", Question: "Which database?", Options: []schema.Option{
 		{Label: "PostgreSQL (Recommended)", Description: "d"},
 		{Label: "SQLite", Description: "d"},
-	}}},
-	{Question: schema.Question{Header: "Features", Question: "Which features?", MultiSelect: true, Options: []schema.Option{
+	}},
+	{Header: "Features", Question: "Which features?", MultiSelect: true, Options: []schema.Option{
 		{Label: "Login", Description: "d"},
 		{Label: "Search", Description: "d"},
 		{Label: "Export, all of it", Description: "d"},
-	}}},
+	}},
 }
+
+// yesNo is a yes/no question of askuser confirm, with neither answer
+// chosen at first.
+var yesNo = schema.Question{Kind: schema.KindConfirm, Header: "Confirm", Question: "Go?", Options: []schema.Option{{Label: "Yes"}, {Label: "No"}}}
 
 func TestParseWebForm(t *testing.T) {
 	for _, tc := range []struct {
@@ -41,7 +45,7 @@ func TestParseWebForm(t *testing.T) {
 		// without its script allows; with a choice, it is ignored.
 		{"q0-other=Maria&q1=1&q1-other=ignored", []prompt.Answer{{Other: "Maria"}, {Labels: []string{"Login"}}}, nil},
 		{"q0=1&q0=1&q1=1&q1=1", []prompt.Answer{{Labels: []string{"PostgreSQL (Recommended)"}}, {Labels: []string{"Login"}}}, nil},
-		// A typed answer is cleaned as on every asker (prompt.CheckOther).
+		// A typed answer is cleaned as on every asker (schema.CheckOther).
 		{"q0=0&q0-other=" + url.QueryEscape("Maria\nDB\u202e\x1b[0m") + "&q1=1", []prompt.Answer{{Other: "MariaDB[0m"}, {Labels: []string{"Login"}}}, nil},
 
 		{"", nil, []string{"Choose an option.", "Choose at least one option."}},
@@ -51,13 +55,13 @@ func TestParseWebForm(t *testing.T) {
 		{"q0=0&q0-other=%01&q1=0", nil, []string{"Type your own answer, or choose one of the options.", "Type your own answer, or choose one of the options."}},
 		{"q0=%FF&q1=0&q1-other=%FF", nil, []string{"That is not one of this question's options.", "Your answer was not sent as UTF-8 text."}},
 		// Typed without choosing Other, and too long: said so, not "Choose".
-		{"q0-other=" + strings.Repeat("x", prompt.MaxOtherLength+1) + "&q1=1", nil, []string{"Your answer is too long: at most 2000 characters (got 2001).", ""}},
+		{"q0-other=" + strings.Repeat("x", schema.MaxOtherLength+1) + "&q1=1", nil, []string{"Your answer is too long: at most 2000 characters (got 2001).", ""}},
 	} {
 		values, err := url.ParseQuery(tc.form)
 		if err != nil {
 			t.Fatal(err)
 		}
-		sub := (&Page{Items: webQuestions}).Parse(values)
+		sub := (&Page{Questions: webQuestions}).Parse(values)
 		problems := sub.problems()
 		if tc.problems == nil {
 			if !sub.OK() {
@@ -74,10 +78,7 @@ func TestParseWebForm(t *testing.T) {
 }
 
 func TestParseWebFormTextAndYesNo(t *testing.T) {
-	items := []Item{
-		{Question: schema.Question{Header: "Name", Question: "Name?", Type: schema.TypeText}},
-		{Question: schema.Question{Header: "Confirm", Question: "Go?", Options: []schema.Option{{Label: "Yes"}, {Label: "No"}}}, NoOther: true, NoNote: true},
-	}
+	items := []schema.Question{{Header: "Name", Question: "Name?", Kind: schema.KindText}, yesNo}
 	for _, tc := range []struct {
 		form     string
 		want     []prompt.Answer
@@ -87,13 +88,13 @@ func TestParseWebFormTextAndYesNo(t *testing.T) {
 		{"q0-other=x&q1=no", []prompt.Answer{{Other: "x"}, {Labels: []string{"No"}}}, nil},
 		{"q0-other=+&q1=0&q1-other=maybe", nil, []string{"Type your answer.", "That is not one of this question's options."}},
 		{"q0=1&q0-other=x&q1-other=maybe", nil, []string{"That is not one of this question's options.", "Choose an option."}},
-		{"q0-other=" + strings.Repeat("x", prompt.MaxOtherLength+1) + "&q1=1", nil, []string{"Your answer is too long: at most 2000 characters (got 2001).", ""}},
+		{"q0-other=" + strings.Repeat("x", schema.MaxOtherLength+1) + "&q1=1", nil, []string{"Your answer is too long: at most 2000 characters (got 2001).", ""}},
 	} {
 		values, err := url.ParseQuery(tc.form)
 		if err != nil {
 			t.Fatal(err)
 		}
-		sub := (&Page{Items: items}).Parse(values)
+		sub := (&Page{Questions: items}).Parse(values)
 		problems := sub.problems()
 		switch {
 		case tc.problems == nil && !sub.OK():
@@ -111,7 +112,7 @@ func TestParseWebFormTextAndYesNo(t *testing.T) {
 // HTML-escaped on top, so that control and bidirectional characters are
 // seen, not obeyed.
 func TestWebPageShowsTextAsDisplayed(t *testing.T) {
-	p := &Page{Base: "/", Token: "t", Items: []Item{{Question: schema.Question{
+	p := &Page{Base: "/", Token: "t", Questions: []schema.Question{{
 		Header:   "\x1b[31mDB",
 		Question: "Which\u202e one?\r\nSecond line",
 		Options: []schema.Option{
@@ -119,7 +120,7 @@ func TestWebPageShowsTextAsDisplayed(t *testing.T) {
 			{Label: "SQLite", Description: "d"},
 			{Label: "claude\u200bcode", Description: "soft\u00adhyphen\ufeff"},
 		},
-	}}}}
+	}}}
 	check := func(what, page string, want ...string) {
 		t.Helper()
 		if i := strings.IndexFunc(page, func(r rune) bool { return r != '\n' && prompt.DisplayMultiline(string(r)) != string(r) }); i >= 0 {
@@ -181,14 +182,11 @@ func (s *Submission) noteProblems() []string {
 }
 
 // TestParseNotes checks that a note is read from qN-note, checked as a
-// typed answer is (prompt.CheckOther), blank is no note, and a note that
+// typed answer is (schema.CheckOther), blank is no note, and a note that
 // does not pass is a problem that keeps the form from being taken.
 func TestParseNotes(t *testing.T) {
-	items := append(webQuestions[:2:2],
-		Item{Question: schema.Question{Header: "Name", Question: "Name?", Type: schema.TypeText}},
-		Item{Question: schema.Question{Header: "Confirm", Question: "Go?", Options: []schema.Option{{Label: "Yes"}, {Label: "No"}}}, NoOther: true, NoNote: true},
-	)
-	long := strings.Repeat("é", prompt.MaxOtherLength+1)
+	items := append(webQuestions[:2:2], schema.Question{Header: "Name", Question: "Name?", Kind: schema.KindText}, yesNo)
+	long := strings.Repeat("é", schema.MaxOtherLength+1)
 	for _, tc := range []struct {
 		form  string
 		notes []string
@@ -207,7 +205,7 @@ func TestParseNotes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sub := (&Page{Items: items}).Parse(values)
+		sub := (&Page{Questions: items}).Parse(values)
 		if tc.problems != nil {
 			if sub.OK() || !reflect.DeepEqual(sub.noteProblems(), tc.problems) || !reflect.DeepEqual(sub.problems(), []string{"", "", "", ""}) {
 				t.Errorf("%.60s: problems %q and notes %q, want notes %q", tc.form, sub.problems(), sub.noteProblems(), tc.problems)
@@ -232,10 +230,7 @@ func TestParseNotes(t *testing.T) {
 // question that can carry a note, labelled and described, closed at first,
 // open with its text and its problem when the form comes back refused.
 func TestPageNoteField(t *testing.T) {
-	p := &Page{Base: "/sets/7/", Token: "a b", Items: []Item{
-		webQuestions[0],
-		{Question: schema.Question{Header: "Confirm", Question: "Go?", Options: []schema.Option{{Label: "Yes"}, {Label: "No"}}}, NoOther: true, NoNote: true},
-	}}
+	p := &Page{Base: "/sets/7/", Token: "a b", Questions: []schema.Question{webQuestions[0], yesNo}}
 	page := written(t, func(w http.ResponseWriter) { p.WriteForm(w, 200, nil) })
 	for _, want := range []string{
 		`<details class="note" id="q0-note-box">`,
@@ -259,19 +254,19 @@ func TestPageNoteField(t *testing.T) {
 		t.Errorf("the note of a choice does not show its key, n")
 	}
 	// A text question has a note too, but n types itself there.
-	text := &Page{Base: "/", Items: []Item{{Question: schema.Question{Header: "Name", Question: "Name?", Type: schema.TypeText}}}}
+	text := &Page{Base: "/", Questions: []schema.Question{{Header: "Name", Question: "Name?", Kind: schema.KindText}}}
 	page = written(t, func(w http.ResponseWriter) { text.WriteForm(w, 200, nil) })
 	if !strings.Contains(page, `<summary>Add a note <span class="optional">(optional)</span></summary>`) || !strings.Contains(page, `id="q0-note"`) {
 		t.Errorf("the note of a text question is missing, or shows the key n")
 	}
 
-	values, _ := url.ParseQuery("q0=2&q0-note=" + strings.Repeat("x", prompt.MaxOtherLength+1) + "&q1=1")
+	values, _ := url.ParseQuery("q0=2&q0-note=" + strings.Repeat("x", schema.MaxOtherLength+1) + "&q1=1")
 	sub := p.Parse(values)
 	page = written(t, func(w http.ResponseWriter) { p.WriteForm(w, 400, sub) })
 	for _, want := range []string{
 		`<section class="card invalid" id="q0"`,
 		`<details class="note" id="q0-note-box" open>`,
-		`value="` + strings.Repeat("x", prompt.MaxOtherLength+1) + `"`,
+		`value="` + strings.Repeat("x", schema.MaxOtherLength+1) + `"`,
 		`aria-invalid="true"`,
 		`<p class="error" id="q0-note-error">Your note is too long: at most 2000 characters (got 2001).</p>`,
 		`id="q0-2" value="2" checked`,
@@ -287,7 +282,7 @@ func TestPageNoteField(t *testing.T) {
 // wait, a notice, Next), its idle and closed pages, and that a page of its
 // own shows none of it.
 func TestPageInQueue(t *testing.T) {
-	p := &Page{Base: "/sets/7/", Token: "t", Items: webQuestions[:1], Queue: &InQueue{
+	p := &Page{Base: "/sets/7/", Token: "t", Questions: webQuestions[:1], Queue: &InQueue{
 		From: "~/src/\x1b[31mapi", Waited: 3*time.Hour + 5*time.Minute + 9*time.Second, More: 2,
 		Notice: "Sent to <b>x</b>.", Problem: true, Home: "/",
 	}}
@@ -306,7 +301,7 @@ func TestPageInQueue(t *testing.T) {
 			t.Errorf("the form lacks %s", want)
 		}
 	}
-	p.Base, p.Items, p.Queue.Problem = "/sets/0/", nil, false
+	p.Base, p.Questions, p.Queue.Problem = "/sets/0/", nil, false
 	idle := written(t, func(w http.ResponseWriter) { p.WriteIdle(w, 200) })
 	for _, want := range []string{
 		`<main id="main" data-state="idle" data-wait="/sets/0/wait?token=t&amp;more=2" data-set="/sets/0/">`,
@@ -327,7 +322,7 @@ func TestPageInQueue(t *testing.T) {
 		t.Errorf("the closed page:\n%s", closed)
 	}
 	alone := written(t, func(w http.ResponseWriter) {
-		(&Page{Base: "/", Token: "t", Items: webQuestions[:1]}).WriteForm(w, 200, nil)
+		(&Page{Base: "/", Token: "t", Questions: webQuestions[:1]}).WriteForm(w, 200, nil)
 	})
 	for _, unwanted := range []string{"data-set", `id="next"`, "next-button", `class="from"`, "askuser inbox", "more=", "The inbox is not running"} {
 		if strings.Contains(alone, unwanted) {

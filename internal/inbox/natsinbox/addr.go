@@ -14,16 +14,17 @@ import (
 	"filippo.io/age"
 
 	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/prompt"
 )
 
 func init() {
 	inbox.RegisterRemote(parse, "nats", "tls")
 }
 
-// Addr is an inbox on a NATS server with JetStream (nats:// or tls://):
+// address is an inbox on a NATS server with JetStream (nats:// or tls://):
 // the server, the credentials NATS takes, the inbox's name (which keeps
 // people's queues apart on a shared server) and its age recipient.
-type Addr struct {
+type address struct {
 	// Scheme is "nats" or "tls" (TLS required).
 	Scheme string
 	// Host is HOST:PORT.
@@ -74,10 +75,10 @@ var params = []string{"to", "creds", "nkey", "ca", "insecure"}
 // defaultPort is NATS's own.
 const defaultPort = "4222"
 
-// ParseAddr reads nats://[CREDENTIALS@]HOST[:PORT][/NAME][?PARAMS]. An
+// parseAddr reads nats://[CREDENTIALS@]HOST[:PORT][/NAME][?PARAMS]. An
 // address that cannot be used is an *inbox.ServerError, which makes the
 // inbox unavailable, as every NATS inbox that cannot be reached does.
-func ParseAddr(s string) (*Addr, error) {
+func parseAddr(s string) (*address, error) {
 	a, err := addrOf(s)
 	if err != nil {
 		return nil, &inbox.ServerError{Msg: err.Error(), Err: err}
@@ -85,21 +86,21 @@ func ParseAddr(s string) (*Addr, error) {
 	return a, nil
 }
 
-func parse(s string) (inbox.Remote, error) {
-	a, err := ParseAddr(s)
+func parse(s string) (inbox.Addr, error) {
+	a, err := parseAddr(s)
 	if err != nil {
 		return nil, err
 	}
 	return a, nil
 }
 
-func addrOf(s string) (*Addr, error) {
+func addrOf(s string) (*address, error) {
 	const want = "want nats://[USER:PASSWORD@]HOST[:PORT][/NAME][?to=age1...], as askuser inbox prints it"
 	u, err := url.Parse(s)
 	if err != nil {
 		return nil, errors.New(want)
 	}
-	a := &Addr{Scheme: strings.ToLower(u.Scheme)}
+	a := &address{Scheme: strings.ToLower(u.Scheme)}
 	if a.Host, err = hostOf(u.Host); err != nil {
 		return nil, fmt.Errorf("%w: %s", err, want)
 	}
@@ -141,7 +142,7 @@ func hostOf(hostport string) (string, error) {
 	return net.JoinHostPort(host, port), nil
 }
 
-func (a *Addr) setParams(q url.Values) error {
+func (a *address) setParams(q url.Values) error {
 	for k, vs := range q {
 		if !slices.Contains(params, k) {
 			return fmt.Errorf("unknown parameter %q: an address on NATS takes %s", k, strings.Join(params, "=, ")+"=")
@@ -192,13 +193,13 @@ func DefaultName() string {
 
 // String is the address as messages show it: no credentials, no
 // parameters.
-func (a *Addr) String() string {
+func (a *address) String() string {
 	return a.Scheme + "://" + a.Host + "/" + a.Name
 }
 
 // URL is the address whole, as ASKUSER_INBOX holds it: for the person to
 // give to askers.
-func (a *Addr) URL() string {
+func (a *address) URL() string {
 	u := url.URL{Scheme: a.Scheme, Host: a.Host, Path: "/" + a.Name}
 	switch {
 	case a.Token != "":
@@ -219,23 +220,31 @@ func (a *Addr) URL() string {
 	return u.String()
 }
 
-// ServerURL is the server's address for nats.Connect: no credentials
+// serverURL is the server's address for nats.Connect: no credentials
 // (they are given as options, and so never shown in an error).
-func (a *Addr) ServerURL() string { return a.Scheme + "://" + a.Host }
+func (a *address) serverURL() string { return a.Scheme + "://" + a.Host }
 
 // Dial returns the transport that askers reach the inbox with.
-func (a *Addr) Dial() inbox.Transport { return &client{addr: a} }
+func (a *address) Dial() inbox.Transport { return &client{addr: a} }
+
+// Durable is true: the sets wait on the server for the next inbox.
+func (a *address) Durable() bool { return true }
 
 // Listen returns the inbox's side, with its age identity, made the first
-// time (see Listener).
-func (a *Addr) Listen(out io.Writer) (inbox.Listener, error) {
-	return newListener(a, out)
+// time (see listener). A server that cannot be used makes the inbox
+// unavailable (exit 69), as for its askers.
+func (a *address) Listen(out io.Writer) (inbox.Listener, error) {
+	l, err := newListener(a, out)
+	if err != nil {
+		return nil, &prompt.UnavailableError{Err: err}
+	}
+	return l, nil
 }
 
 // sealRequired says why an asker may not send a set unsealed to a, or ""
 // when it may: with to=, or over TLS, or to a server on this machine, or
 // with insecure=plaintext.
-func (a *Addr) sealRequired() string {
+func (a *address) sealRequired() string {
 	if a.To != "" || a.Scheme == "tls" || a.Plaintext || a.CA != "" {
 		return ""
 	}

@@ -52,9 +52,7 @@ type wireEnd struct {
 
 // client is the Transport of an inbox on NATS: each Probe and Ask connects
 // to the server on its own.
-type client struct{ addr *Addr }
-
-func (c *client) Addr() inbox.Addr { return inbox.Addr{Remote: c.addr} }
+type client struct{ addr *address }
 
 func (c *client) dial() (*conn, error) {
 	if why := c.addr.sealRequired(); why != "" {
@@ -87,7 +85,7 @@ func (c *client) Ask(ctx context.Context, req *inbox.Request, queued func(ahead 
 	defer conn.close()
 	// Questions too large for the server are refused now, rather than
 	// after a wait for an inbox to seal them to.
-	if n := len(req.Questions) + len(req.Message) + sealOverhead; int64(n) > conn.nc.MaxPayload() {
+	if n := len(req.Questions) + sealOverhead; int64(n) > conn.nc.MaxPayload() {
 		return inbox.Event{}, tooLarge(c.addr, conn, n)
 	}
 	to, keyKnown, err := c.recipient(ctx, conn)
@@ -155,17 +153,17 @@ func slow(err error) bool {
 // slowNote tells the person, once, that the server is slow to answer.
 type slowNote bool
 
-func (s *slowNote) note(ctx context.Context, a *Addr) {
+func (s *slowNote) note(ctx context.Context, a *address) {
 	if !*s {
 		*s = true
-		inbox.Notef(ctx, "The NATS server at %s is slow to answer: still trying.", a.ServerURL())
+		inbox.Notef(ctx, "The NATS server at %s is slow to answer: still trying.", a.serverURL())
 	}
 }
 
 // keyMismatch refuses a to= that is not the recipient of the inbox, as
 // the first inbox stored it on the server: the inbox could not open the
 // set.
-func keyMismatch(a *Addr, key string) error {
+func keyMismatch(a *address, key string) error {
 	if key == "" || key == a.To {
 		return nil
 	}
@@ -176,8 +174,8 @@ func keyMismatch(a *Addr, key string) error {
 // questions.
 const sealOverhead = 1024
 
-func tooLarge(a *Addr, c *conn, n int) error {
-	return &inbox.ServerError{Err: nats.ErrMaxPayload, Msg: fmt.Sprintf("the questions, sealed, are about %d bytes, more than the NATS server at %s takes in a message (%d): raise its max_payload (max_payload: 4MB in nats-server.conf)", n, a.ServerURL(), c.nc.MaxPayload())}
+func tooLarge(a *address, c *conn, n int) error {
+	return &inbox.ServerError{Err: nats.ErrMaxPayload, Msg: fmt.Sprintf("the questions, sealed, are about %d bytes, more than the NATS server at %s takes in a message (%d): raise its max_payload (max_payload: 4MB in nats-server.conf)", n, a.serverURL(), c.nc.MaxPayload())}
 }
 
 // errUnheard is a set withdrawn by an inbox that heard no beat of its
@@ -186,7 +184,7 @@ var errUnheard = errors.New("the set was withdrawn for want of beats while its a
 
 // ask is one set put to an inbox on NATS, while its asker waits.
 type ask struct {
-	addr   *Addr
+	addr   *address
 	conn   *conn
 	to     string
 	req    *inbox.Request
@@ -213,7 +211,7 @@ func (a *ask) run(ctx context.Context, queued func(ahead int)) (inbox.Event, err
 	ends := make(chan *nats.Msg, 4)
 	sub, err := a.conn.nc.ChanSubscribe(a.addr.subject("end", a.end), ends)
 	if err != nil {
-		return inbox.Event{}, &inbox.UnreachableError{Addr: inbox.Addr{Remote: a.addr}, Err: err}
+		return inbox.Event{}, &inbox.UnreachableError{Addr: a.addr, Err: err}
 	}
 	defer func() { _ = sub.Unsubscribe() }()
 	// The beat goes first: a set stored is always one whose asker beat.
@@ -278,7 +276,7 @@ func (a *ask) beat(ctx context.Context, first bool) error {
 		err = a.conn.nc.Publish(subject, nil)
 	}
 	if refused := a.conn.refusedSubject(subject); refused != nil {
-		return &inbox.ServerError{Err: refused, Msg: fmt.Sprintf("the NATS server at %s does not let these credentials beat (%v): grant them askuser.%s.beat.* as README's \"Across machines\" lists", a.addr.ServerURL(), refused, a.addr.Name)}
+		return &inbox.ServerError{Err: refused, Msg: fmt.Sprintf("the NATS server at %s does not let these credentials beat (%v): grant them askuser.%s.beat.* as README's \"Across machines\" lists", a.addr.serverURL(), refused, a.addr.Name)}
 	}
 	var server *inbox.ServerError
 	if first && errors.As(err, &server) {
@@ -319,7 +317,7 @@ func (a *ask) post(ctx context.Context) error {
 		case isFull(err):
 			if !said {
 				said = true
-				inbox.Notef(ctx, "The inbox's queue on the NATS server at %s is full: waiting for room.", a.addr.ServerURL())
+				inbox.Notef(ctx, "The inbox's queue on the NATS server at %s is full: waiting for room.", a.addr.serverURL())
 			}
 		case errors.Is(err, nats.ErrMaxPayload):
 			return tooLarge(a.addr, a.conn, len(a.body))
@@ -331,7 +329,7 @@ func (a *ask) post(ctx context.Context) error {
 			if refused := a.conn.refusedSubject(msg.Subject); refused != nil {
 				err = refused
 			}
-			return &inbox.ServerError{Err: err, Msg: fmt.Sprintf("the NATS server at %s did not store the questions (%v): check that these credentials may publish to askuser.%s.set.*.*", a.addr.ServerURL(), err, a.addr.Name)}
+			return &inbox.ServerError{Err: err, Msg: fmt.Sprintf("the NATS server at %s did not store the questions (%v): check that these credentials may publish to askuser.%s.set.*.*", a.addr.serverURL(), err, a.addr.Name)}
 		}
 		select {
 		case <-ctx.Done():
@@ -441,7 +439,7 @@ func (a *ask) settled(ctx context.Context) []byte {
 // end that is not sealed to the asker, or that it cannot read, is said to
 // be so, not taken for an inbox gone.
 func (a *ask) read(data []byte) (inbox.Event, error) {
-	where := inbox.Addr{Remote: a.addr}
+	where := a.addr
 	unreadable := func(why string) error {
 		return &inbox.ServerError{Msg: fmt.Sprintf("the end of the questions stored at %s %s: the inbox there is not this version of askuser", a.addr, why)}
 	}

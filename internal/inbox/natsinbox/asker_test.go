@@ -17,9 +17,9 @@ import (
 
 // spy reads the sets stored on the server at a as the inbox would, with
 // id, and hands each on, opened.
-func spy(t *testing.T, a *Addr, id *age.X25519Identity) <-chan wireSet {
+func spy(t *testing.T, a *address, id *age.X25519Identity) <-chan wireSet {
 	t.Helper()
-	nc, err := nats.Connect(a.ServerURL())
+	nc, err := nats.Connect(a.serverURL())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -73,23 +73,23 @@ const (
 	roleAgent role = "agent"
 )
 
-func (a *Addr) subject(kind, id string) string {
+func (a *address) subject(kind, id string) string {
 	return "askuser." + a.Name + "." + kind + "." + id
 }
 
-func (a *Addr) keySubject() string { return "askuser." + a.Name + ".key" }
+func (a *address) keySubject() string { return "askuser." + a.Name + ".key" }
 
-func (a *Addr) setsStream() string { return "ASKUSER_" + a.Name }
+func (a *address) setsStream() string { return "ASKUSER_" + a.Name }
 
 // beatsStream is a name no queue's sets stream can have: '-' after
 // ASKUSER.
-func (a *Addr) beatsStream() string { return "ASKUSER-BEATS_" + a.Name }
+func (a *address) beatsStream() string { return "ASKUSER-BEATS_" + a.Name }
 
 // replyPrefix is where the replies to a side's requests go: the inbox's
 // and the agents' apart, and apart from every other user of the server.
-func (a *Addr) replyPrefix(r role) string { return "_askuser." + a.Name + "." + string(r) }
+func (a *address) replyPrefix(r role) string { return "_askuser." + a.Name + "." + string(r) }
 
-func (a *Addr) setsConfig() jetstream.StreamConfig {
+func (a *address) setsConfig() jetstream.StreamConfig {
 	return jetstream.StreamConfig{
 		Name:        a.setsStream(),
 		Description: "askuser inbox " + a.Name + ": the sets of questions waiting, sealed, and how each ended",
@@ -113,7 +113,7 @@ func (a *Addr) setsConfig() jetstream.StreamConfig {
 	}
 }
 
-func (a *Addr) beatsConfig() jetstream.StreamConfig {
+func (a *address) beatsConfig() jetstream.StreamConfig {
 	return jetstream.StreamConfig{
 		Name:              a.beatsStream(),
 		Description:       "askuser inbox " + a.Name + ": the beats of the askers that wait, and the inbox's ticks",
@@ -133,7 +133,7 @@ func (a *Addr) beatsConfig() jetstream.StreamConfig {
 
 // conn is a connection to the server of an inbox on NATS.
 type conn struct {
-	addr *Addr
+	addr *address
 	nc   *nats.Conn
 	js   jetstream.JetStream
 	// reconnected receives a value at each reconnection.
@@ -152,7 +152,7 @@ var pingEvery = map[role]time.Duration{roleInbox: 5 * time.Second, roleAgent: 20
 
 // dial connects to a's server as the side r. Once connected, the client
 // reconnects for ever: a restart of the server is waited out.
-func dial(a *Addr, r role, name string) (*conn, error) {
+func dial(a *address, r role, name string) (*conn, error) {
 	c := &conn{addr: a, reconnected: make(chan struct{}, 1)}
 	opts := []nats.Option{
 		nats.Name(name),
@@ -198,7 +198,7 @@ func dial(a *Addr, r role, name string) (*conn, error) {
 	if a.CA != "" {
 		opts = append(opts, nats.RootCAs(a.CA))
 	}
-	nc, err := nats.Connect(a.ServerURL(), opts...)
+	nc, err := nats.Connect(a.serverURL(), opts...)
 	if err != nil {
 		return nil, connectError(a, err)
 	}
@@ -224,7 +224,7 @@ func (c *conn) refusedSubject(subject string) error {
 }
 
 // connectError says why the server could not be reached, and what to do.
-func connectError(a *Addr, err error) error {
+func connectError(a *address, err error) error {
 	var (
 		unknownCA x509.UnknownAuthorityError
 		hostname  x509.HostnameError
@@ -236,17 +236,17 @@ func connectError(a *Addr, err error) error {
 	switch {
 	case errors.Is(err, nats.ErrAuthorization), errors.Is(err, nats.ErrAuthExpired), errors.Is(err, nats.ErrAuthRevoked),
 		strings.Contains(strings.ToLower(err.Error()), "authorization violation"):
-		msg = fmt.Sprintf("the NATS server at %s refused the credentials: check the token, user:password, creds= or nkey= in %s", a.ServerURL(), inbox.EnvAddr)
+		msg = fmt.Sprintf("the NATS server at %s refused the credentials: check the token, user:password, creds= or nkey= in %s", a.serverURL(), inbox.EnvAddr)
 	case errors.As(err, &unknownCA), errors.As(err, &certErr), errors.As(err, &hostname):
-		msg = fmt.Sprintf("the NATS server at %s has a certificate this machine does not trust (%v): give its CA with ca=FILE in %s", a.ServerURL(), err, inbox.EnvAddr)
+		msg = fmt.Sprintf("the NATS server at %s has a certificate this machine does not trust (%v): give its CA with ca=FILE in %s", a.serverURL(), err, inbox.EnvAddr)
 	case errors.Is(err, nats.ErrSecureConnRequired):
-		msg = fmt.Sprintf("the NATS server at %s requires TLS: use tls:// in %s", a.ServerURL(), inbox.EnvAddr)
+		msg = fmt.Sprintf("the NATS server at %s requires TLS: use tls:// in %s", a.serverURL(), inbox.EnvAddr)
 	case errors.As(err, &record), errors.Is(err, nats.ErrSecureConnWanted):
-		msg = fmt.Sprintf("the NATS server at %s does not speak TLS: use nats:// in %s", a.ServerURL(), inbox.EnvAddr)
+		msg = fmt.Sprintf("the NATS server at %s does not speak TLS: use nats:// in %s", a.serverURL(), inbox.EnvAddr)
 	case errors.Is(err, nats.ErrNoServers), errors.As(err, &opErr), errors.Is(err, nats.ErrTimeout):
-		msg = fmt.Sprintf("no NATS server answers at %s: start one (nats-server -js), or check the host and port in %s", a.ServerURL(), inbox.EnvAddr)
+		msg = fmt.Sprintf("no NATS server answers at %s: start one (nats-server -js), or check the host and port in %s", a.serverURL(), inbox.EnvAddr)
 	default:
-		msg = fmt.Sprintf("cannot connect to the NATS server at %s (%v): check %s", a.ServerURL(), err, inbox.EnvAddr)
+		msg = fmt.Sprintf("cannot connect to the NATS server at %s (%v): check %s", a.serverURL(), err, inbox.EnvAddr)
 	}
 	return &inbox.ServerError{Msg: msg, Err: err}
 }
@@ -263,13 +263,13 @@ func (c *conn) streamError(name string, err error) error {
 	msg := ""
 	switch {
 	case errors.Is(err, nats.ErrPermissionViolation):
-		msg = fmt.Sprintf("the NATS server at %s does not allow these credentials what the inbox needs (%v): grant them the subjects that README's \"Across machines\" lists", a.ServerURL(), err)
+		msg = fmt.Sprintf("the NATS server at %s does not allow these credentials what the inbox needs (%v): grant them the subjects that README's \"Across machines\" lists", a.serverURL(), err)
 	case errors.Is(err, jetstream.ErrJetStreamNotEnabled), errors.Is(err, jetstream.ErrJetStreamNotEnabledForAccount), errors.Is(err, nats.ErrNoResponders):
-		msg = fmt.Sprintf("the NATS server at %s has no JetStream for this account, where the questions wait: start it with nats-server -js (or enable JetStream for the account)", a.ServerURL())
+		msg = fmt.Sprintf("the NATS server at %s has no JetStream for this account, where the questions wait: start it with nats-server -js (or enable JetStream for the account)", a.serverURL())
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, nats.ErrTimeout):
-		msg = fmt.Sprintf("the NATS server at %s did not answer for the stream %s: check that JetStream is on (nats-server -js) and that these credentials may use %s and askuser.%s.>", a.ServerURL(), name, name, a.Name)
+		msg = fmt.Sprintf("the NATS server at %s did not answer for the stream %s: check that JetStream is on (nats-server -js) and that these credentials may use %s and askuser.%s.>", a.serverURL(), name, name, a.Name)
 	default:
-		msg = fmt.Sprintf("the NATS server at %s refused the inbox's stream %s (%v): check that JetStream is on (nats-server -js, version 2.11 or later)", a.ServerURL(), name, err)
+		msg = fmt.Sprintf("the NATS server at %s refused the inbox's stream %s (%v): check that JetStream is on (nats-server -js, version 2.11 or later)", a.serverURL(), name, err)
 	}
 	return &inbox.ServerError{Msg: msg, Err: err}
 }
@@ -305,7 +305,7 @@ func (c *conn) openStream(ctx context.Context, want jetstream.StreamConfig, say 
 		return s, nil
 	}
 	if s, err = c.js.UpdateStream(ctx, want); err != nil {
-		return nil, &inbox.ServerError{Err: err, Msg: fmt.Sprintf("the stream %s on the NATS server at %s has %s, which is not askuser's, and the inbox could not change it (%v): remove it (nats stream rm %s; what waits there is lost) and start the inbox again", want.Name, c.addr.ServerURL(), strings.Join(diffs, ", "), err, want.Name)}
+		return nil, &inbox.ServerError{Err: err, Msg: fmt.Sprintf("the stream %s on the NATS server at %s has %s, which is not askuser's, and the inbox could not change it (%v): remove it (nats stream rm %s; what waits there is lost) and start the inbox again", want.Name, c.addr.serverURL(), strings.Join(diffs, ", "), err, want.Name)}
 	}
 	say("The stream %s on the NATS server had %s: the inbox changed it to askuser's.\n", want.Name, strings.Join(diffs, ", "))
 	return s, nil

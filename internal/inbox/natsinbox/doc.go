@@ -1,8 +1,8 @@
 // Package natsinbox is the inbox across machines: askers and the inbox
 // meet on a NATS server with JetStream (nats:// or tls:// in
 // ASKUSER_INBOX), both connecting out to it. It is a transport of package
-// inbox, behind its Remote address, Transport and Listener, and adds its
-// schemes to the addresses inbox.ParseAddr reads. Its rooms: the address
+// inbox, behind its Addr, Transport and Listener, and adds its schemes to
+// the addresses inbox.ParseAddr reads. Its rooms: the address
 // (addr.go), the connection and the streams (conn.go), sealing with age
 // and the names a set's secret gives it (seal.go), the asker's side
 // (asker.go) and the inbox's (feed.go).
@@ -16,8 +16,9 @@
 // credentials may: see README's permissions).
 package natsinbox
 
-// On NATS, an inbox NAME (Addr.Name) is two JetStream streams, which only
-// the inbox makes and changes (see Addr.setsConfig, Addr.beatsConfig):
+// On NATS, an inbox NAME (address.Name) is two JetStream streams, which
+// only the inbox makes and changes (see address.setsConfig and
+// address.beatsConfig):
 //
 //	ASKUSER_NAME        (the sets) every message stored once, never replaced:
 //	  askuser.NAME.set.ID.N  a copy of a set (a wireSet, sealed to the
@@ -37,4 +38,5 @@ package natsinbox
 // ID and END are digests of the set's secret (setID, endID): only its
 // asker and the inboxes that opened it can name its end. Subjects and
 // headers hold no question. Each side takes its replies under a prefix of
-// its own (Addr.replyPrefix), so that no user of the server sees another's.
+// its own (address.replyPrefix), so that no user of the server sees
+// another's.

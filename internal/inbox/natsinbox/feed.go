@@ -22,15 +22,16 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/prompt"
 )
 
-// Listener serves the inbox at an Addr on NATS (see Addr.Listen): it
+// listener serves the inbox at an address on NATS (see address.Listen): it
 // reads every set waiting on the server and every one that arrives, shows
 // each while its asker beats, and stores how each ended there. Every
 // inbox on the same queue shows every set; the first end stored wins, and
 // the others take the set away, saying who ended it.
-type Listener struct {
-	addr *Addr
+type listener struct {
+	addr *address
 	id   *age.X25519Identity
 	// path is where the identity is kept; created says it was made now.
 	path    string
@@ -40,13 +41,13 @@ type Listener struct {
 	out io.Writer
 }
 
-func newListener(a *Addr, out io.Writer) (*Listener, error) {
+func newListener(a *address, out io.Writer) (*listener, error) {
 	dir, err := os.UserConfigDir()
 	if err != nil {
 		return nil, fmt.Errorf("find where to keep the inbox's identity: %w", err)
 	}
-	path := filepath.Join(dir, IdentityFile)
-	id, created, err := LoadIdentity(path)
+	path := filepath.Join(dir, identityFile)
+	id, created, err := loadIdentity(path)
 	if err != nil {
 		return nil, &inbox.ServerError{Msg: err.Error(), Err: err}
 	}
@@ -57,15 +58,23 @@ func newListener(a *Addr, out io.Writer) (*Listener, error) {
 	if host, err := os.Hostname(); err == nil && host != "" {
 		by += "@" + host
 	}
-	return &Listener{addr: a, id: id, path: path, created: created, by: by, out: out}, nil
+	return &listener{addr: a, id: id, path: path, created: created, by: by, out: out}, nil
 }
 
-func (l *Listener) say(format string, args ...any) { _, _ = fmt.Fprintf(l.out, format, args...) }
+func (l *listener) say(format string, args ...any) { _, _ = fmt.Fprintf(l.out, format, args...) }
 
 // Serve serves srv's queue to the askers of the inbox on NATS, until srv
 // closes. Sets left waiting when the inbox quits stay stored, for the next
-// inbox.
-func (l *Listener) Serve(ctx context.Context, srv *inbox.Server) error {
+// inbox. A server that cannot be used makes the inbox unavailable (exit
+// 69), as for its askers.
+func (l *listener) Serve(ctx context.Context, srv *inbox.Server) error {
+	if err := l.serve(ctx, srv); err != nil {
+		return &prompt.UnavailableError{Err: err}
+	}
+	return nil
+}
+
+func (l *listener) serve(ctx context.Context, srv *inbox.Server) error {
 	c, err := dial(l.addr, roleInbox, "askuser inbox")
 	if err != nil {
 		return err
@@ -99,7 +108,7 @@ func (l *Listener) Serve(ctx context.Context, srv *inbox.Server) error {
 	c.nc.SetDisconnectErrHandler(func(_ *nats.Conn, err error) {
 		// A nil error is the connection closed on purpose.
 		if err != nil && f.ctx.Err() == nil {
-			l.say("Lost the NATS server at %s (%v): reconnecting; the questions wait there.\n", l.addr.ServerURL(), err)
+			l.say("Lost the NATS server at %s (%v): reconnecting; the questions wait there.\n", l.addr.serverURL(), err)
 		}
 	})
 	f.start()
@@ -110,7 +119,7 @@ func (l *Listener) Serve(ctx context.Context, srv *inbox.Server) error {
 // claimKey stores the inbox's recipient on the server, for askers whose
 // address has no to=, unless the first inbox stored one: then it must be
 // this inbox's, or this inbox could open none of the sets sealed to it.
-func (l *Listener) claimKey(ctx context.Context, c *conn) error {
+func (l *listener) claimKey(ctx context.Context, c *conn) error {
 	mine := l.id.Recipient().String()
 	for range 2 {
 		key, err := c.key(ctx)
@@ -137,7 +146,7 @@ func (l *Listener) claimKey(ctx context.Context, c *conn) error {
 			return &inbox.ServerError{Msg: fmt.Sprintf("the inbox at %s seals to %s, and this inbox's identity (%s, in %s) is another, which could open none of its questions: copy the inbox.age of the machine where this inbox first ran to %s, or give this inbox a name of its own (%s://%s/NAME); if that identity is lost, remove the queue with nats stream rm %s", l.addr, key, mine, l.path, l.path, l.addr.Scheme, l.addr.Host, l.addr.setsStream())}
 		}
 	}
-	return &inbox.ServerError{Msg: fmt.Sprintf("the NATS server at %s keeps no recipient for %s, though it took one", l.addr.ServerURL(), l.addr)}
+	return &inbox.ServerError{Msg: fmt.Sprintf("the NATS server at %s keeps no recipient for %s, though it took one", l.addr.serverURL(), l.addr)}
 }
 
 // feed brings the sets waiting on the server into the server's queue, and
@@ -145,7 +154,7 @@ func (l *Listener) claimKey(ctx context.Context, c *conn) error {
 // the consumers of the two streams, the sets' goroutines and the watcher
 // hand it what they learn as functions (do).
 type feed struct {
-	l           *Listener
+	l           *listener
 	srv         *inbox.Server
 	queue       *inbox.Queue
 	conn        *conn
@@ -885,7 +894,7 @@ func (f *feed) resume() {
 			return
 		case <-f.conn.reconnected:
 		}
-		f.l.say("Connected to the NATS server at %s again.\n", f.l.addr.ServerURL())
+		f.l.say("Connected to the NATS server at %s again.\n", f.l.addr.serverURL())
 		f.consMu.Lock()
 		sets, beats := f.streams[0], f.streams[1]
 		f.consMu.Unlock()

@@ -38,7 +38,7 @@ func schemaJSON(t *testing.T) []byte {
 const questionsJSON = `[{"question":"Which database should we use?","header":"Database","options":[{"label":"PostgreSQL","description":"Relational"},{"label":"SQLite","description":"Embedded"}],"multiSelect":false}]`
 
 func askRequest() *inbox.Request {
-	return &inbox.Request{Kind: inbox.KindAsk, From: "test", Cwd: "/src/api", PID: 42, Questions: json.RawMessage(questionsJSON)}
+	return &inbox.Request{From: "test", Cwd: "/src/api", Questions: json.RawMessage(questionsJSON)}
 }
 
 // lines collects what an inbox says to its person.
@@ -66,11 +66,11 @@ type testInbox struct {
 	said *lines
 }
 
-func startInbox(t *testing.T, a *Addr, id *age.X25519Identity, by string) *testInbox {
+func startInbox(t *testing.T, a *address, id *age.X25519Identity, by string) *testInbox {
 	t.Helper()
 	in := &testInbox{q: inbox.NewQueue(inbox.QueueOptions{}), said: &lines{}}
 	in.srv = inbox.NewServer(in.q, schemaJSON(t))
-	l := &Listener{addr: a, id: id, by: by, out: in.said}
+	l := &listener{addr: a, id: id, by: by, out: in.said}
 	if err := l.Serve(context.Background(), in.srv); err != nil {
 		t.Fatal(err)
 	}
@@ -80,14 +80,14 @@ func startInbox(t *testing.T, a *Addr, id *age.X25519Identity, by string) *testI
 
 // setup starts a server and returns an inbox's address on it, sealed to a
 // new identity.
-func setup(t *testing.T) (*natstest.Server, *Addr, *age.X25519Identity) {
+func setup(t *testing.T) (*natstest.Server, *address, *age.X25519Identity) {
 	t.Helper()
 	ns := natstest.Start(t, nil)
 	id, err := age.GenerateX25519Identity()
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := ParseAddr(ns.URL("team", "to="+id.Recipient().String()))
+	a, err := parseAddr(ns.URL("team", "to="+id.Recipient().String()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +138,7 @@ func result(t *testing.T, ch <-chan askResult, within time.Duration) askResult {
 
 func answer(t *testing.T, q *inbox.Queue, s *inbox.Set, label string) {
 	t.Helper()
-	if err := q.Answer(s, inbox.Reply{Answers: []prompt.Answer{{Labels: []string{label}}}}); err != nil {
+	if err := q.Answer(s, []prompt.Answer{{Labels: []string{label}}}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -154,7 +154,7 @@ func TestAnswered(t *testing.T) {
 	if set.From != "test" || set.Questions[0].Header != "Database" {
 		t.Fatalf("queued %+v", set)
 	}
-	if err := in.q.Answer(set, inbox.Reply{Answers: []prompt.Answer{{Labels: []string{"SQLite"}, Note: "small"}}}); err != nil {
+	if err := in.q.Answer(set, []prompt.Answer{{Labels: []string{"SQLite"}, Note: "small"}}); err != nil {
 		t.Fatal(err)
 	}
 	r := result(t, res, 10*time.Second)
@@ -182,7 +182,7 @@ func TestTwoInboxesRace(t *testing.T) {
 				defer wg.Done()
 				// A set ended here by the other inbox first is not
 				// answered twice.
-				if err := in.q.Answer(sets[i], inbox.Reply{Answers: []prompt.Answer{{Labels: []string{labels[i]}}}}); err != nil && !errors.Is(err, inbox.ErrEnded) {
+				if err := in.q.Answer(sets[i], []prompt.Answer{{Labels: []string{labels[i]}}}); err != nil && !errors.Is(err, inbox.ErrEnded) {
 					t.Error(err)
 				}
 			}()
@@ -207,7 +207,7 @@ func TestTwoInboxesRace(t *testing.T) {
 		notSent := fmt.Sprintf("Your answer to the questions from test was not sent: they were answered elsewhere (by %s) first.\n", names[winner])
 		want := saidBefore[1-winner]
 		if lost.State != inbox.Answered || lost.Reason != "by "+names[winner] {
-			if lost.State != inbox.Answered || lost.Reason != "" || len(lost.Reply.Answers) != 1 || lost.Reply.Answers[0].Labels[0] != labels[1-winner] {
+			if lost.State != inbox.Answered || lost.Reason != "" || len(lost.Answers) != 1 || lost.Answers[0].Labels[0] != labels[1-winner] {
 				t.Fatalf("trial %d: the loser's set ended %+v", trial, lost)
 			}
 			want += notSent
@@ -230,7 +230,7 @@ func TestTwoInboxesRace(t *testing.T) {
 // reads no stream, and the test hands it the set and the ends in the
 // order the race it plays needs. A set of the secret returned waits in
 // it, read and beating, but not yet queued.
-func handFeed(t *testing.T, a *Addr, id *age.X25519Identity, by string) (*feed, *testInbox, *entry) {
+func handFeed(t *testing.T, a *address, id *age.X25519Identity, by string) (*feed, *testInbox, *entry) {
 	t.Helper()
 	in := &testInbox{q: inbox.NewQueue(inbox.QueueOptions{}), said: &lines{}}
 	in.srv = inbox.NewServer(in.q, schemaJSON(t))
@@ -242,7 +242,7 @@ func handFeed(t *testing.T, a *Addr, id *age.X25519Identity, by string) (*feed, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := &Listener{addr: a, id: id, by: by, out: in.said}
+	l := &listener{addr: a, id: id, by: by, out: in.said}
 	f := &feed{l: l, srv: in.srv, queue: in.q, conn: c, sets: sets, beats: beats, ready: true, ticked: true, caughtUp: true,
 		byID: map[string]*entry{}, byEnd: map[string]*entry{}, early: map[string]time.Time{}, reported: map[string]int{},
 		toDelete: make(chan struct{}, 1), lastTick: time.Now()}
@@ -324,7 +324,7 @@ func TestEndStoredTwice(t *testing.T) {
 }
 
 // newAsk is the asking of one set, by hand.
-func newAsk(t *testing.T, a *Addr, to string) (*ask, *conn) {
+func newAsk(t *testing.T, a *address, to string) (*ask, *conn) {
 	t.Helper()
 	c, err := dial(a, roleAgent, "test")
 	if err != nil {
@@ -441,11 +441,11 @@ func TestWithdrawn(t *testing.T) {
 // what to change, at once, even before any inbox runs.
 func TestTooLarge(t *testing.T) {
 	ns := natstest.Start(t, func(o *server.Options) { o.MaxPayload = 4096 })
-	a, err := ParseAddr(ns.URL("team", ""))
+	a, err := parseAddr(ns.URL("team", ""))
 	if err != nil {
 		t.Fatal(err)
 	}
-	req := &inbox.Request{Kind: inbox.KindInput, Message: strings.Repeat("x", 5000)}
+	req := &inbox.Request{Questions: json.RawMessage(`[{"type":"input","question":"` + strings.Repeat("x", 5000) + `","header":"Input"}]`)}
 	_, err = a.Dial().Ask(context.Background(), req, nil)
 	var server *inbox.ServerError
 	if !errors.As(err, &server) || !strings.Contains(err.Error(), "raise its max_payload") {
@@ -458,7 +458,7 @@ func TestTooLarge(t *testing.T) {
 func TestRefused(t *testing.T) {
 	_, a, id := setup(t)
 	startInbox(t, a, id, "one")
-	req := &inbox.Request{Kind: inbox.KindAsk, From: "test", Questions: []byte(`[{"question":"Q?","header":"H","options":[],"multiSelect":false}]`)}
+	req := &inbox.Request{From: "test", Questions: []byte(`[{"question":"Q?","header":"H","options":[],"multiSelect":false}]`)}
 	_, err := a.Dial().Ask(context.Background(), req, nil)
 	var refused *inbox.RefusedError
 	if !errors.As(err, &refused) || refused.Status != 400 || len(refused.Body.Problems) == 0 {
@@ -643,7 +643,7 @@ func TestCredentials(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = inbox.Dial(a).Probe(context.Background())
+		_, err = a.Dial().Probe(context.Background())
 		var server *inbox.ServerError
 		switch {
 		case c.ok && err != nil:

@@ -17,16 +17,16 @@ import (
 	"filippo.io/age"
 )
 
-// IdentityFile is where askuser inbox keeps its age identity, under the
+// identityFile is where askuser inbox keeps its age identity, under the
 // user's configuration directory: made once, kept, so that the address it
 // prints stays the same from one start to the next.
-const IdentityFile = "askuser/inbox.age"
+const identityFile = "askuser/inbox.age"
 
-// LoadIdentity returns the inbox's age identity from path, made (0600, in
+// loadIdentity returns the inbox's age identity from path, made (0600, in
 // a directory made 0700) when there is none yet; created says so. A file
 // that others may read is refused, as ssh refuses such a key: whoever can
 // read it can read every question sealed to the inbox.
-func LoadIdentity(path string) (id *age.X25519Identity, created bool, err error) {
+func loadIdentity(path string) (id *age.X25519Identity, created bool, err error) {
 	b, err := readPrivate(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		id, err = createIdentity(path)
@@ -82,7 +82,7 @@ func createIdentity(path string) (*age.X25519Identity, error) {
 	// O_EXCL: two inboxes that start at once keep the same one.
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if errors.Is(err, fs.ErrExist) {
-		id, _, err := LoadIdentity(path)
+		id, _, err := loadIdentity(path)
 		return id, err
 	}
 	if err != nil {
@@ -105,7 +105,7 @@ var ageHeader = []byte("age-encryption.org/v1\n")
 func sealed(msg []byte) bool { return bytes.HasPrefix(msg, ageHeader) }
 
 // seal encrypts plain to every recipient given; with none, plain goes as
-// it is (the address allowed that: see Addr.sealRequired).
+// it is (the address allowed that: see address.sealRequired).
 func seal(plain []byte, to ...age.Recipient) ([]byte, error) {
 	if len(to) == 0 {
 		return plain, nil

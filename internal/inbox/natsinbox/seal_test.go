@@ -14,7 +14,7 @@ import (
 // The inbox's identity is made once, private, and kept.
 func TestLoadIdentity(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "askuser", "inbox.age")
-	id, created, err := LoadIdentity(path)
+	id, created, err := loadIdentity(path)
 	if err != nil || !created {
 		t.Fatalf("first: %v, %v", created, err)
 	}
@@ -25,14 +25,14 @@ func TestLoadIdentity(t *testing.T) {
 	if di, _ := os.Stat(filepath.Dir(path)); di.Mode().Perm() != 0o700 {
 		t.Fatalf("directory mode %v", di.Mode())
 	}
-	again, created, err := LoadIdentity(path)
+	again, created, err := loadIdentity(path)
 	if err != nil || created || again.String() != id.String() {
 		t.Fatalf("second: %v, %v; the same identity: %v", created, err, again.String() == id.String())
 	}
 	if err := os.WriteFile(path, []byte("not a key\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := LoadIdentity(path); err == nil {
+	if _, _, err := loadIdentity(path); err == nil {
 		t.Fatal("a file that holds no identity was taken")
 	}
 }
@@ -44,13 +44,13 @@ func TestLoadIdentityOpen(t *testing.T) {
 		t.Skip("Windows has no file modes")
 	}
 	path := filepath.Join(t.TempDir(), "askuser", "inbox.age")
-	if _, _, err := LoadIdentity(path); err != nil {
+	if _, _, err := loadIdentity(path); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Chmod(path, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, _, err := LoadIdentity(path)
+	_, _, err := loadIdentity(path)
 	if err == nil || !strings.Contains(err.Error(), "may be read by others (mode 0644)") || !strings.Contains(err.Error(), "chmod 600 "+path) {
 		t.Fatalf("got %v", err)
 	}

@@ -7,25 +7,23 @@ import (
 
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/inbox/view"
-	"github.com/askuser/askuser/prompt"
-	"github.com/askuser/askuser/prompt/web/localhttp"
 )
 
 // listen serves the inbox on every transport the options name: its
-// address (the Unix socket, TCP or NATS), TCP on Listen, and the web page
-// p (nil for none); then it tells the person where the questions arrive.
-// The page is served before the askers' address, so that a set that
-// arrives has its page's address already, for the notification command;
-// the address is served even when the page could not be, for the server
-// to close it.
+// address (the Unix socket, TCP or NATS, which listens itself), TCP on
+// Listen, and the web page p (nil for none); then it tells the person
+// where the questions arrive. The page is served before the askers'
+// address, so that a set that arrives has its page's address already, for
+// the notification command; the address is served even when the page
+// could not be, for the server to close it.
 func listen(ctx context.Context, o Options, srv *inbox.Server, p *page, out io.Writer) error {
-	at, err := addrListener(o, out)
+	at, err := o.Addr.Listen(out)
 	if err != nil {
 		return err
 	}
 	extras := serveExtras(ctx, o, srv, p, out)
 	if err := at.Serve(ctx, srv); err != nil {
-		return remoteUnavailable(o.Addr, err)
+		return err
 	}
 	if extras != nil {
 		return extras
@@ -37,37 +35,6 @@ func listen(ctx context.Context, o Options, srv *inbox.Server, p *page, out io.W
 		say(out, "askuser inbox: the questions that agents ask with askuser arrive here, oldest first.\n%s\n", view.Help)
 	}
 	return nil
-}
-
-// remoteUnavailable makes err, an error of a Remote inbox's server, the
-// inbox's being unavailable (exit 69), as for its askers.
-func remoteUnavailable(a inbox.Addr, err error) error {
-	if a.Remote == nil || err == nil {
-		return err
-	}
-	return &prompt.UnavailableError{Err: err}
-}
-
-// addrListener is the transport of the inbox's own address: the Unix
-// socket, the TCP address (with its token) that ASKUSER_INBOX names, or
-// the server of a Remote address.
-func addrListener(o Options, out io.Writer) (inbox.Listener, error) {
-	switch {
-	case o.Addr.Remote != nil:
-		ln, err := o.Addr.Remote.Listen(out)
-		return ln, remoteUnavailable(o.Addr, err)
-	case o.AddrTCP != nil:
-		ln, host, err := localhttp.ListenFor(*o.AddrTCP, "the inbox", out)
-		if err != nil {
-			return nil, err
-		}
-		return inbox.TCPListener{Listener: ln, Host: host, Token: o.Addr.Token}, nil
-	}
-	ln, err := inbox.ListenSocket(o.Addr.Path)
-	if err != nil {
-		return nil, err
-	}
-	return inbox.SocketListener{Listener: ln}, nil
 }
 
 // hostPort is the address to show for a listener on addr whose host is

@@ -51,12 +51,9 @@ func serveExtras(ctx context.Context, o Options, srv *inbox.Server, p *page, out
 // serveTCP accepts askers over TCP on Listen, with a token, and serves p
 // there too when it is set.
 func serveTCP(ctx context.Context, o Options, srv *inbox.Server, p *page, out io.Writer) error {
-	token := o.Addr.Token
-	if token == "" {
-		var err error
-		if token, err = localhttp.NewToken(); err != nil {
-			return err
-		}
+	token, err := inbox.TokenBeside(o.Addr)
+	if err != nil {
+		return err
 	}
 	what := "the inbox"
 	if p != nil {
@@ -77,7 +74,7 @@ func serveTCP(ctx context.Context, o Options, srv *inbox.Server, p *page, out io
 		_ = ln.Close()
 		return err
 	}
-	addr := inbox.Addr{Host: hostPort(host, ln.Addr().String()), Token: token}
+	addr := inbox.TCPAddr{Host: hostPort(host, ln.Addr().String()), Token: token}
 	say(out, "Askers elsewhere reach this inbox with ASKUSER_INBOX='%s'\n", addr.URL())
 	return nil
 }

@@ -22,9 +22,8 @@ import (
 // environment.
 type Options struct {
 	// Addr is where askers reach the inbox: a Unix socket, a TCP address
-	// (then AddrTCP is its host to listen on) or a NATS server.
-	Addr    inbox.Addr
-	AddrTCP *localhttp.Addr
+	// or a NATS server.
+	Addr inbox.Addr
 	// Listen, when set, is where askers over TCP are also accepted.
 	Listen *localhttp.Addr
 	// Terminal shows the queue on the terminal screen rather than as
@@ -92,7 +91,7 @@ func Run(ctx context.Context, o Options) error {
 			quit = why
 		}
 	}
-	sayLeft(out, q.Len(), o.Addr.Remote != nil)
+	sayLeft(out, q.Len(), o.Addr.Durable())
 	return err
 }
 

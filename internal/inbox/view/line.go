@@ -57,11 +57,11 @@ type Line struct {
 	// Home is the person's home directory, shown as ~ in the working
 	// directories that sets come from.
 	Home string
-	// Now is the clock; time.Now when nil.
-	Now func() time.Time
+	// now is the clock; time.Now when nil.
+	now func() time.Time
 
 	last *inbox.Set // the set shown last
-	// keyGuard, when set, replaces KeyGuard: tests that type lines at
+	// keyGuard, when set, replaces keyPause: tests that type lines at
 	// given times use a longer one, which a busy machine cannot outrun.
 	keyGuard time.Duration
 	// moved is set when the person moved on from the set shown last
@@ -74,8 +74,8 @@ type Line struct {
 // nil then), or ctx ends (it returns context.Cause(ctx)). It does not close
 // the queue: the caller does, once the screen is gone.
 func (l *Line) Run(ctx context.Context) error {
-	if l.Now == nil {
-		l.Now = time.Now
+	if l.now == nil {
+		l.now = time.Now
 	}
 	in := readLines(l.In)
 	idle := false
@@ -148,11 +148,11 @@ func (l *Line) showHeader(s *inbox.Set, more int, in *lines) (guard time.Time) {
 		if !l.moved {
 			// Nor what is typed just after they appear, unless the
 			// person moved here.
-			guard = time.Now().Add(cmp.Or(l.keyGuard, KeyGuard))
+			guard = time.Now().Add(cmp.Or(l.keyGuard, keyPause))
 		}
 	}
 	l.last, l.moved = s, false
-	header := fmt.Sprintf("From %s · waiting %s", prompt.Display(source(s, l.Home)), prompt.Waited(l.Now().Sub(s.Arrived)))
+	header := fmt.Sprintf("From %s · waiting %s", prompt.Display(source(s, l.Home)), prompt.Waited(l.now().Sub(s.Arrived)))
 	if more > 0 {
 		header += fmt.Sprintf(" · %d more waiting", more)
 	}
@@ -172,8 +172,8 @@ func (l *Line) showHeader(s *inbox.Set, more int, in *lines) (guard time.Time) {
 
 // lineResult is what the line asker of one set gave.
 type lineResult struct {
-	reply inbox.Reply
-	err   error
+	answers []prompt.Answer
+	err     error
 }
 
 // askSet asks s with line prompts until it is answered, a command is
@@ -186,14 +186,7 @@ func (l *Line) askSet(ctx context.Context, s *inbox.Set, in *lines, guard time.T
 	answered := make(chan lineResult, 1)
 	go func() {
 		var r lineResult
-		switch s.Kind {
-		case inbox.KindConfirm:
-			r.reply.Yes, r.err = prompt.Confirm(askCtx, asker, s.Message, s.DefaultYes)
-		case inbox.KindInput:
-			r.reply.Text, r.err = prompt.Input(askCtx, asker, s.Message, s.Placeholder, s.DefaultText)
-		default:
-			r.reply.Answers, r.err = asker.Ask(askCtx, s.Questions)
-		}
+		r.answers, r.err = asker.Ask(askCtx, s.Questions)
 		answered <- r
 	}()
 
@@ -235,7 +228,7 @@ func (l *Line) settle(ctx context.Context, s *inbox.Set, cmd string, r lineResul
 			return false, nil
 		}
 	case r.err == nil:
-		switch err := l.Queue.Answer(s, r.reply); {
+		switch err := l.Queue.Answer(s, r.answers); {
 		case err == nil:
 			l.say(fmt.Sprintf("✔ Sent to %s.", from))
 			l.moved = true

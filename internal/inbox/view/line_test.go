@@ -36,7 +36,7 @@ func startScreen(t *testing.T, terminal bool, q *inbox.Queue, opts ...func(*Line
 	pr, pw := io.Pipe()
 	s := &testScreen{q: q, in: pw, done: make(chan error, 1)}
 	l := &Line{Queue: q, In: pr, Out: &s.out, Terminal: terminal, Where: "/run/inbox.sock", Home: "/home/me",
-		Now: func() time.Time { return time.Date(2026, 1, 1, 0, 0, 12, 0, time.UTC) }}
+		now: func() time.Time { return time.Date(2026, 1, 1, 0, 0, 12, 0, time.UTC) }}
 	for _, o := range opts {
 		o(l)
 	}
@@ -95,12 +95,12 @@ func ended(t *testing.T, set *inbox.Set) inbox.End {
 // answered with the lines typed.
 func TestLineAnswers(t *testing.T) {
 	q := newQueue()
-	a := add(t, q, &inbox.Set{Kind: inbox.KindAsk, Cwd: "/home/me/src/api", Questions: []schema.Question{question("Database", "PostgreSQL", "SQLite"), question("Cache", "Redis", "None")}})
-	add(t, q, &inbox.Set{Kind: inbox.KindConfirm, From: "deploy-bot", Message: "Deploy?", DefaultYes: false})
+	a := add(t, q, &inbox.Set{Cwd: "/home/me/src/api", Questions: []schema.Question{question("Database", "PostgreSQL", "SQLite"), question("Cache", "Redis", "None")}})
+	add(t, q, &inbox.Set{From: "deploy-bot", Questions: []schema.Question{schema.ConfirmQuestion("Deploy?", false)}})
 	s := startScreen(t, false, q)
 	s.waitOut(t, "From ~/src/api · waiting 12s · 1 more waiting\n[1/2] Database\n")
 	s.write(t, "2\nnone\n")
-	if e := ended(t, a); e.State != inbox.Answered || !reflect.DeepEqual(e.Reply.Answers, []prompt.Answer{{Labels: []string{"SQLite"}}, {Labels: []string{"None"}}}) {
+	if e := ended(t, a); e.State != inbox.Answered || !reflect.DeepEqual(e.Answers, []prompt.Answer{{Labels: []string{"SQLite"}}, {Labels: []string{"None"}}}) {
 		t.Errorf("answered %+v", e)
 	}
 	s.waitOut(t, "✔ Sent to ~/src/api.\n\nFrom deploy-bot · waiting 12s\nDeploy? [y/N]: ")
@@ -110,12 +110,12 @@ func TestLineAnswers(t *testing.T) {
 // an asker is: a character that draws nothing is shown by its code point.
 func TestLineShowsInvisibleCharacters(t *testing.T) {
 	q := newQueue()
-	a := add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "claude\u200bcode", Questions: []schema.Question{question("Data\u2060base", "Postgre\ufeffSQL", "SQLite")}})
+	a := add(t, q, &inbox.Set{From: "claude\u200bcode", Questions: []schema.Question{question("Data\u2060base", "Postgre\ufeffSQL", "SQLite")}})
 	s := startScreen(t, false, q)
 	s.waitOut(t, "From claude⟨U+200B⟩code · waiting 12s\n[1/1] Data⟨U+2060⟩base\nData⟨U+2060⟩base?\n  1. Postgre⟨U+FEFF⟩SQL\n")
 	s.write(t, "1\n")
-	if e := ended(t, a); !reflect.DeepEqual(e.Reply.Answers, []prompt.Answer{{Labels: []string{"Postgre\ufeffSQL"}}}) {
-		t.Errorf("answered %+v, want the label as given", e.Reply.Answers)
+	if e := ended(t, a); !reflect.DeepEqual(e.Answers, []prompt.Answer{{Labels: []string{"Postgre\ufeffSQL"}}}) {
+		t.Errorf("answered %+v, want the label as given", e.Answers)
 	}
 	s.waitOut(t, "✔ Sent to claude⟨U+200B⟩code.\n")
 }
@@ -124,11 +124,11 @@ func TestLineShowsInvisibleCharacters(t *testing.T) {
 // line prompts: the 2 typed next chooses option 2.
 func TestLineBackFromOther(t *testing.T) {
 	q := newQueue()
-	a := add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "agent", Questions: []schema.Question{question("Database", "PostgreSQL", "SQLite")}})
+	a := add(t, q, &inbox.Set{From: "agent", Questions: []schema.Question{question("Database", "PostgreSQL", "SQLite")}})
 	s := startScreen(t, false, q)
 	s.waitOut(t, "From agent")
 	s.write(t, "0\n\n2\n")
-	if e := ended(t, a); e.State != inbox.Answered || !reflect.DeepEqual(e.Reply.Answers, []prompt.Answer{{Labels: []string{"SQLite"}}}) {
+	if e := ended(t, a); e.State != inbox.Answered || !reflect.DeepEqual(e.Answers, []prompt.Answer{{Labels: []string{"SQLite"}}}) {
 		t.Errorf("answered %+v, want SQLite", e)
 	}
 	s.waitOut(t, "Your answer: \nNothing typed: back to the options.\n[1/1] Database\n")
@@ -142,16 +142,16 @@ func TestLineAnswersAhead(t *testing.T) {
 	s := startScreen(t, false, q)
 	s.write(t, "2\nyes\nmain\n")
 	s.waitOut(t, "Waiting for questions at /run/inbox.sock.\n")
-	a := add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "a", Questions: []schema.Question{question("Database", "PostgreSQL", "SQLite")}})
-	b := add(t, q, &inbox.Set{Kind: inbox.KindConfirm, From: "b", Message: "Deploy?"})
-	c := add(t, q, &inbox.Set{Kind: inbox.KindInput, From: "c", Message: "Branch?", DefaultText: "dev"})
-	if e := ended(t, a); e.State != inbox.Answered || e.Reply.Answers[0].Labels[0] != "SQLite" {
+	a := add(t, q, &inbox.Set{From: "a", Questions: []schema.Question{question("Database", "PostgreSQL", "SQLite")}})
+	b := add(t, q, &inbox.Set{From: "b", Questions: []schema.Question{schema.ConfirmQuestion("Deploy?", false)}})
+	c := add(t, q, &inbox.Set{From: "c", Questions: []schema.Question{schema.InputQuestion("Branch?", "", "dev")}})
+	if e := ended(t, a); e.State != inbox.Answered || e.Answers[0].Labels[0] != "SQLite" {
 		t.Errorf("a: %+v", e)
 	}
-	if e := ended(t, b); e.State != inbox.Answered || !e.Reply.Yes {
+	if e := ended(t, b); e.State != inbox.Answered || !schema.IsYes(e.Answers[0]) {
 		t.Errorf("b: %+v", e)
 	}
-	if e := ended(t, c); e.State != inbox.Answered || e.Reply.Text != "main" {
+	if e := ended(t, c); e.State != inbox.Answered || e.Answers[0].Other != "main" {
 		t.Errorf("c: %+v", e)
 	}
 }
@@ -159,11 +159,11 @@ func TestLineAnswersAhead(t *testing.T) {
 // /cancel cancels the set shown, /next moves to the next, /quit quits.
 func TestLineCommands(t *testing.T) {
 	q := newQueue()
-	a := add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "a", Questions: []schema.Question{question("One", "A", "B")}})
-	b := add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "b", Questions: []schema.Question{question("Two", "C", "D")}})
+	a := add(t, q, &inbox.Set{From: "a", Questions: []schema.Question{question("One", "A", "B")}})
+	b := add(t, q, &inbox.Set{From: "b", Questions: []schema.Question{question("Two", "C", "D")}})
 	s := startScreen(t, true, q)
 	s.waitOut(t, "From a · waiting 12s · 1 more waiting\n")
-	time.Sleep(KeyGuard)
+	time.Sleep(keyPause)
 	s.write(t, "/next\n")
 	s.waitOut(t, "From b · waiting 12s · 1 more waiting\n")
 	s.write(t, " /CANCEL \n")
@@ -191,18 +191,18 @@ func TestLineCommands(t *testing.T) {
 // /next moves to a set that came after the one shown was shown.
 func TestLineNextToALaterSet(t *testing.T) {
 	q := newQueue()
-	add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "a", Questions: []schema.Question{question("One", "A", "B")}})
+	add(t, q, &inbox.Set{From: "a", Questions: []schema.Question{question("One", "A", "B")}})
 	s := startScreen(t, true, q)
 	s.waitOut(t, "From a · waiting 12s\n"+guardNote+"[1/1] One\n")
-	b := add(t, q, &inbox.Set{Kind: inbox.KindInput, From: "b", Message: "Name?"})
-	time.Sleep(KeyGuard)
+	b := add(t, q, &inbox.Set{From: "b", Questions: []schema.Question{schema.InputQuestion("Name?", "", "")}})
+	time.Sleep(keyPause)
 	s.write(t, "/next\n")
 	s.waitOut(t, "From b · waiting 12s · 1 more waiting\nName?\n")
 	if strings.Contains(s.out.String(), "No other set is waiting.") {
 		t.Errorf("/next said no other set waits:\n%s", s.out.String())
 	}
 	s.write(t, "Ada\n")
-	if e := ended(t, b); e.Reply.Text != "Ada" {
+	if e := ended(t, b); e.Answers[0].Other != "Ada" {
 		t.Errorf("b: %+v", e)
 	}
 }
@@ -211,8 +211,8 @@ func TestLineNextToALaterSet(t *testing.T) {
 // is shown.
 func TestLineWithdrawn(t *testing.T) {
 	q := newQueue()
-	a := add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "a", Questions: []schema.Question{question("One", "A", "B")}})
-	b := add(t, q, &inbox.Set{Kind: inbox.KindInput, From: "b", Message: "Name?"})
+	a := add(t, q, &inbox.Set{From: "a", Questions: []schema.Question{question("One", "A", "B")}})
+	b := add(t, q, &inbox.Set{From: "b", Questions: []schema.Question{schema.InputQuestion("Name?", "", "")}})
 	s := startScreen(t, true, q)
 	s.waitOut(t, "[1/1] One\n")
 	start := time.Now()
@@ -221,9 +221,9 @@ func TestLineWithdrawn(t *testing.T) {
 	if d := time.Since(start); d > time.Second {
 		t.Errorf("the screen took %s", d)
 	}
-	time.Sleep(KeyGuard)
+	time.Sleep(keyPause)
 	s.write(t, "Ada\n")
-	if e := ended(t, b); e.Reply.Text != "Ada" {
+	if e := ended(t, b); e.Answers[0].Other != "Ada" {
 		t.Errorf("b: %+v", e)
 	}
 }
@@ -234,16 +234,16 @@ const guardNote = "(These questions just appeared: a line typed in the first hal
 
 // At a terminal, a set that appears without the person moving to it (the
 // one before was withdrawn, or it is the first) takes no line for a while
-// (KeyGuard; longer here, for a busy machine), and says so: a line typed 20, 100 or 400 ms after the set
+// (keyPause; longer here, for a busy machine), and says so: a line typed 20, 100 or 400 ms after the set
 // before was withdrawn, meant for it, is refused and the prompt shown
 // again; a command too, but /quit. A line typed after that answers. A set
 // the person moved to (by answering the one before, or /next) takes lines
 // at once.
 func TestLineTerminalKeyGuard(t *testing.T) {
 	q := newQueue()
-	a := add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "a", Questions: []schema.Question{question("One", "A", "B")}})
-	b := add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "b", Questions: []schema.Question{question("Two", "C", "D")}})
-	c := add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "c", Questions: []schema.Question{question("Three", "E", "F")}})
+	a := add(t, q, &inbox.Set{From: "a", Questions: []schema.Question{question("One", "A", "B")}})
+	b := add(t, q, &inbox.Set{From: "b", Questions: []schema.Question{question("Two", "C", "D")}})
+	c := add(t, q, &inbox.Set{From: "c", Questions: []schema.Question{question("Three", "E", "F")}})
 	const guard = 1500 * time.Millisecond
 	s := startScreen(t, true, q, func(l *Line) { l.keyGuard = guard })
 	s.waitOut(t, "From a · waiting 12s · 2 more waiting\n"+guardNote+"[1/1] One\n")
@@ -263,12 +263,12 @@ func TestLineTerminalKeyGuard(t *testing.T) {
 		t.Errorf("%d lines refused, want the 4 typed as the set appeared (some may have been typed before it)\n%s", refused, s.out.String())
 	}
 	s.write(t, "1\n")
-	if e := ended(t, b); e.State != inbox.Answered || e.Reply.Answers[0].Labels[0] != "C" {
+	if e := ended(t, b); e.State != inbox.Answered || e.Answers[0].Labels[0] != "C" {
 		t.Errorf("b: %+v", e)
 	}
 	s.waitOut(t, "✔ Sent to b.\n\nFrom c · waiting 12s\n[1/1] Three\n")
 	s.write(t, "2\n")
-	if e := ended(t, c); e.State != inbox.Answered || e.Reply.Answers[0].Labels[0] != "F" {
+	if e := ended(t, c); e.State != inbox.Answered || e.Answers[0].Labels[0] != "F" {
 		t.Errorf("c: %+v", e)
 	}
 }
@@ -280,11 +280,11 @@ func TestLineTerminalIdle(t *testing.T) {
 	s.waitOut(t, "Waiting for questions at /run/inbox.sock.\n")
 	s.write(t, "2\n")
 	s.waitOut(t, "No questions are waiting: nothing was answered.\n")
-	a := add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "a", Questions: []schema.Question{question("One", "A", "B")}})
+	a := add(t, q, &inbox.Set{From: "a", Questions: []schema.Question{question("One", "A", "B")}})
 	s.waitOut(t, "Enter a number")
-	time.Sleep(KeyGuard)
+	time.Sleep(keyPause)
 	s.write(t, "1\n")
-	if e := ended(t, a); e.Reply.Answers[0].Labels[0] != "A" {
+	if e := ended(t, a); e.Answers[0].Labels[0] != "A" {
 		t.Errorf("a: %+v", e)
 	}
 }
@@ -293,9 +293,9 @@ func TestLineTerminalIdle(t *testing.T) {
 // withdrawn) does not answer it.
 func TestLineTerminalDropsTypeahead(t *testing.T) {
 	q := newQueue()
-	b := add(t, q, &inbox.Set{Kind: inbox.KindConfirm, From: "b", Message: "Delete the backups?", DefaultYes: false})
+	b := add(t, q, &inbox.Set{From: "b", Questions: []schema.Question{schema.ConfirmQuestion("Delete the backups?", false)}})
 	var out testutil.Buffer
-	l := &Line{Queue: q, Out: &out, Terminal: true, Now: time.Now}
+	l := &Line{Queue: q, Out: &out, Terminal: true, now: time.Now}
 	// "y" was read before b was shown; "n" is typed at its prompt.
 	in := &lines{buf: []typed{{"y", time.Now()}}, wake: make(chan struct{})}
 	done := make(chan error, 1)
@@ -307,13 +307,13 @@ func TestLineTerminalDropsTypeahead(t *testing.T) {
 	for !strings.Contains(out.String(), "[y/N]: ") && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
-	time.Sleep(KeyGuard) // a line typed as the set appears is refused too
+	time.Sleep(keyPause) // a line typed as the set appears is refused too
 	text := "n"
 	in.add(&text)
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	if e := ended(t, b); e.State != inbox.Answered || e.Reply.Yes {
+	if e := ended(t, b); e.State != inbox.Answered || schema.IsYes(e.Answers[0]) {
 		t.Errorf("b: %+v", e)
 	}
 	if !strings.Contains(out.String(), "(A line typed before these questions were shown was dropped.)\n"+guardNote+"Delete the backups? [y/N]: ") {
@@ -329,7 +329,7 @@ func TestLineInputEnds(t *testing.T) {
 		q := newQueue()
 		s := startScreen(t, false, q)
 		if withSet {
-			add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "a", Questions: []schema.Question{question("One", "A", "B")}})
+			add(t, q, &inbox.Set{From: "a", Questions: []schema.Question{question("One", "A", "B")}})
 			s.write(t, "x\n")
 		}
 		s.in.Close()
@@ -351,7 +351,7 @@ func TestLineInputEnds(t *testing.T) {
 // The context ending stops the screen with its cause.
 func TestLineContext(t *testing.T) {
 	q := newQueue()
-	add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "a", Questions: []schema.Question{question("One", "A", "B")}})
+	add(t, q, &inbox.Set{From: "a", Questions: []schema.Question{question("One", "A", "B")}})
 	pr, _ := io.Pipe()
 	ctx, cancel := context.WithCancelCause(context.Background())
 	done := make(chan error, 1)

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/schema"
 )
 
 // The log of an inbox without a terminal has a line for each set that
@@ -16,11 +18,11 @@ func TestLog(t *testing.T) {
 	s := &testScreen{} // its output, and how to wait for it
 	q := inbox.NewQueue(inbox.QueueOptions{OnArrive: func(s *inbox.Set) { l.Arrived(s) }})
 	l = &Log{Queue: q, Out: &s.out, Home: "/home/me"}
-	answered := add(t, q, &inbox.Set{Kind: inbox.KindConfirm, Cwd: "/home/me/src/api", Message: "Deploy?"})
-	cancelled := add(t, q, &inbox.Set{Kind: inbox.KindConfirm, From: "agent\x1b[31m", Message: "Drop?"})
-	withdrawn := add(t, q, &inbox.Set{Kind: inbox.KindInput, From: "writer", Message: "Name?"})
-	add(t, q, &inbox.Set{Kind: inbox.KindInput, From: "late", Message: "Name?"})
-	if err := q.Answer(answered, inbox.Reply{Yes: true}); err != nil {
+	answered := add(t, q, &inbox.Set{Cwd: "/home/me/src/api", Questions: []schema.Question{schema.ConfirmQuestion("Deploy?", false)}})
+	cancelled := add(t, q, &inbox.Set{From: "agent\x1b[31m", Questions: []schema.Question{schema.ConfirmQuestion("Drop?", false)}})
+	withdrawn := add(t, q, &inbox.Set{From: "writer", Questions: []schema.Question{schema.InputQuestion("Name?", "", "")}})
+	add(t, q, &inbox.Set{From: "late", Questions: []schema.Question{schema.InputQuestion("Name?", "", "")}})
+	if err := q.Answer(answered, []prompt.Answer{{Labels: []string{"Yes"}}}); err != nil {
 		t.Fatal(err)
 	}
 	s.waitOut(t, "Answered: the questions from ~/src/api\n")

@@ -36,7 +36,7 @@ type Terminal struct {
 	now    func() time.Time
 	redraw chan struct{}
 	shown  atomic.Pointer[inbox.Set] // the set on screen, nil while idle
-	guard  time.Duration             // KeyGuard, but in tests
+	guard  time.Duration             // keyPause, but in tests
 }
 
 // TerminalOptions configure a Terminal.
@@ -52,21 +52,21 @@ type TerminalOptions struct {
 	// Home is the person's home directory, shown as ~ in the working
 	// directories that sets come from.
 	Home string
-	// Now is the clock; time.Now when nil.
-	Now func() time.Time
+	// now is the clock; time.Now when nil.
+	now func() time.Time
 
-	// keyGuard, when set, replaces KeyGuard: tests that press keys at
+	// keyGuard, when set, replaces keyPause: tests that press keys at
 	// given times use a longer one, which a busy machine cannot outrun.
 	keyGuard time.Duration
 }
 
 // NewTerminal returns the terminal view of o.Queue.
 func NewTerminal(o TerminalOptions) *Terminal {
-	s := &Terminal{queue: o.Queue, out: o.Out, where: o.Where, home: o.Home, now: o.Now, redraw: make(chan struct{}, 1)}
+	s := &Terminal{queue: o.Queue, out: o.Out, where: o.Where, home: o.Home, now: o.now, redraw: make(chan struct{}, 1)}
 	if s.now == nil {
 		s.now = time.Now
 	}
-	s.guard = cmp.Or(o.keyGuard, KeyGuard)
+	s.guard = cmp.Or(o.keyGuard, keyPause)
 	s.ui = tui.New(tui.Options{
 		In: o.In, Out: o.Out, Color: o.Color, Review: true,
 		Banner: s.banner, Hints: s.hints, Take: s.take, Redraw: s.redraw,
@@ -137,11 +137,11 @@ func (s *Terminal) Run(ctx context.Context) (err error) {
 	}
 }
 
-// KeyGuard is how long a set that comes on screen without the person
+// keyPause is how long a set that comes on screen without the person
 // moving to it takes no keys: long enough for a key meant for what was
 // there before (pressed as it was withdrawn) to be dropped, short enough
 // not to be in the way of one who has read the new set.
-const KeyGuard = 500 * time.Millisecond
+const keyPause = 500 * time.Millisecond
 
 // arrived says how a set comes on screen when none was shown before.
 const arrived = "New questions"
@@ -192,27 +192,18 @@ func (s *Terminal) present(ctx context.Context, set *inbox.Set) (why string, qui
 		case <-setCtx.Done():
 		}
 	}()
-	var r inbox.Reply
-	var asked error
-	switch set.Kind {
-	case inbox.KindConfirm:
-		r.Yes, asked = prompt.Confirm(setCtx, s.ui, set.Message, set.DefaultYes)
-	case inbox.KindInput:
-		r.Text, asked = prompt.Input(setCtx, s.ui, set.Message, set.Placeholder, set.DefaultText)
-	default:
-		r.Answers, asked = s.ui.Ask(setCtx, set.Questions)
-	}
+	answers, asked := s.ui.Ask(setCtx, set.Questions)
 
 	from := prompt.Display(source(set, s.home))
 	var key *tui.KeyError
 	switch {
 	case asked == nil:
-		switch err := s.queue.Answer(set, r); {
+		switch err := s.queue.Answer(set, answers); {
 		case err == nil:
 			// A line that cannot be printed is not reported here: the
 			// screen drawn next goes to the same terminal, and reports
 			// it.
-			_ = s.ui.PrintSummary(from+" · ", summarize(set, r))
+			_ = s.ui.PrintSummary(from+" · ", prompt.Summarize(set.Questions, answers))
 			return "", false, nil
 		case !errors.Is(err, inbox.ErrEnded):
 			// The terminal UI gives only answers that fit: this is a bug.
@@ -261,21 +252,6 @@ func (s *Terminal) ended(set *inbox.Set, from string) (why string, quit bool) {
 		return "", true
 	}
 	return arrived, false
-}
-
-// summarize is what the line left for an answered set says.
-func summarize(set *inbox.Set, r inbox.Reply) []prompt.Summary {
-	switch set.Kind {
-	case inbox.KindConfirm:
-		answer := "No"
-		if r.Yes {
-			answer = "Yes"
-		}
-		return []prompt.Summary{{Asked: set.Message, Answer: answer}}
-	case inbox.KindInput:
-		return []prompt.Summary{{Asked: set.Message, Answer: r.Text}}
-	}
-	return prompt.Summarize(set.Questions, r.Answers)
 }
 
 // banner is the line above every screen of a set: where it came from, how

@@ -64,13 +64,13 @@ func startTerminal(t *testing.T, cols, rows int) *terminalRun {
 }
 
 // startTerminalGuard is startTerminal with keys paused for guard (0 for
-// KeyGuard) when a set comes on screen on its own.
+// keyPause) when a set comes on screen on its own.
 func startTerminalGuard(t *testing.T, cols, rows int, guard time.Duration) *terminalRun {
 	t.Helper()
 	c := &clock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	r := &terminalRun{tm: ptytest.New(t, cols, rows), clock: c, done: make(chan error, 1)}
 	r.q = inbox.NewQueue(inbox.QueueOptions{Now: c.Now})
-	r.s = NewTerminal(TerminalOptions{Queue: r.q, In: r.tm.Tty(), Out: r.tm.Tty(), Where: "/run/user/1000/askuser/inbox.sock", Home: "/home/me", Now: c.Now, keyGuard: guard})
+	r.s = NewTerminal(TerminalOptions{Queue: r.q, In: r.tm.Tty(), Out: r.tm.Tty(), Where: "/run/user/1000/askuser/inbox.sock", Home: "/home/me", now: c.Now, keyGuard: guard})
 	ctx, cancel := context.WithCancelCause(context.Background())
 	r.cancel = cancel
 	go func() { r.done <- r.s.Run(ctx) }()
@@ -89,7 +89,7 @@ func (r *terminalRun) send(keys string) { r.tm.Send(keys) }
 func (r *terminalRun) expect(s string)  { r.tm.ExpectScreen(s) }
 
 // ready waits until the set on screen takes keys: one that came on screen
-// without the person moving to it takes none for KeyGuard, and says so.
+// without the person moving to it takes none for keyPause, and says so.
 func (r *terminalRun) ready() {
 	r.tm.ExpectScreenFunc("keys no longer paused", func(s string) bool { return !strings.Contains(s, "⏸") })
 }
@@ -120,15 +120,15 @@ func (r *terminalRun) exit(t *testing.T, want error, lines ...string) {
 }
 
 func askSet(from string, qs ...schema.Question) *inbox.Set {
-	return &inbox.Set{Kind: inbox.KindAsk, From: from, Questions: qs}
+	return &inbox.Set{From: from, Questions: qs}
 }
 
 func labels(l ...string) prompt.Answer { return prompt.Answer{Labels: l} }
 
 func answered(t *testing.T, set *inbox.Set, want ...prompt.Answer) {
 	t.Helper()
-	if e := ended(t, set); e.State != inbox.Answered || !reflect.DeepEqual(e.Reply.Answers, want) {
-		t.Errorf("the set from %s ended %v with %+v, want answered %+v", set.Source(), e.State, e.Reply, want)
+	if e := ended(t, set); e.State != inbox.Answered || !reflect.DeepEqual(e.Answers, want) {
+		t.Errorf("the set from %s ended %v with %+v, want answered %+v", set.Source(), e.State, e.Answers, want)
 	}
 }
 
@@ -150,7 +150,7 @@ func TestTerminalIdleThenASet(t *testing.T) {
 		"",
 		"q quit · Ctrl+C quit",
 	}, "\n"))
-	set := add(t, r.q, &inbox.Set{Kind: inbox.KindAsk, Cwd: "/home/me/src/api", Questions: []schema.Question{database}})
+	set := add(t, r.q, &inbox.Set{Cwd: "/home/me/src/api", Questions: []schema.Question{database}})
 	r.expect(strings.Join([]string{
 		"From ~/src/api · waiting 0s",
 		"[Database]",
@@ -188,7 +188,7 @@ func TestTerminalQueueOrderAndTab(t *testing.T) {
 	r := startTerminal(t, 80, 24)
 	a := add(t, r.q, askSet("alpha", database))
 	b := add(t, r.q, askSet("beta", cache))
-	c := add(t, r.q, &inbox.Set{Kind: inbox.KindConfirm, From: "gamma", Message: "Deploy?", DefaultYes: true})
+	c := add(t, r.q, &inbox.Set{From: "gamma", Questions: []schema.Question{schema.ConfirmQuestion("Deploy?", true)}})
 	r.expect("From alpha · waiting 0s · 2 more waiting\n[Database]")
 	r.expect("Esc cancel · Tab next set\nCtrl+C quit")
 	r.send(keyTab)
@@ -212,7 +212,7 @@ func TestTerminalQueueOrderAndTab(t *testing.T) {
 	r.send(keyTab)
 	r.expect("❯ No")
 	r.send(keyEnter)
-	if e := ended(t, c); e.State != inbox.Answered || e.Reply.Yes {
+	if e := ended(t, c); e.State != inbox.Answered || schema.IsYes(e.Answers[0]) {
 		t.Errorf("the confirm set ended %+v, want answered no", e)
 	}
 	r.expect("✔ alpha · Database: SQLite\n✔ beta · Cache: Redis\n✔ gamma · Deploy? No\n[askuser inbox]")
@@ -297,7 +297,7 @@ func TestTerminalEndedElsewhere(t *testing.T) {
 		t.Errorf("the withdrawn set left the screen after %s", d)
 	}
 	r.expect("❯ 1. PostgreSQL")
-	if err := r.q.Answer(b, inbox.Reply{Answers: []prompt.Answer{labels("SQLite")}}); err != nil {
+	if err := r.q.Answer(b, []prompt.Answer{labels("SQLite")}); err != nil {
 		t.Fatal(err)
 	}
 	r.expect("✔ The questions from beta were answered elsewhere.\nFrom gamma · waiting 0s\n")
@@ -305,7 +305,7 @@ func TestTerminalEndedElsewhere(t *testing.T) {
 
 // A set that comes on screen without the person moving to it (the one
 // shown was withdrawn or answered elsewhere, or it is the first to
-// arrive) takes no keys for a while (KeyGuard; longer here, for a busy
+// arrive) takes no keys for a while (keyPause; longer here, for a busy
 // machine), and says so: a key pressed 20, 100 or 400 ms after the set
 // before was withdrawn, meant for that one, does not answer it. Once the guard is over, keys answer it. (A set the
 // person moved to, by answering the one before or Tab, takes keys at
@@ -321,7 +321,7 @@ func TestTerminalKeyGuard(t *testing.T) {
 			gone := time.Now()
 			if why == "withdrawn" {
 				r.q.Withdraw(a, "the asker went away")
-			} else if err := r.q.Answer(a, inbox.Reply{Answers: []prompt.Answer{labels("SQLite")}}); err != nil {
+			} else if err := r.q.Answer(a, []prompt.Answer{labels("SQLite")}); err != nil {
 				t.Fatal(err)
 			}
 			for _, at := range []time.Duration{20, 100, 400} {
@@ -351,8 +351,8 @@ func TestTerminalKeyGuard(t *testing.T) {
 func TestTerminalScreensOfTheTerminalUI(t *testing.T) {
 	r := startTerminal(t, 80, 30)
 	a := add(t, r.q, askSet("alpha", database, cache))
-	c := add(t, r.q, &inbox.Set{Kind: inbox.KindConfirm, From: "beta", Message: "Deploy?"})
-	i := add(t, r.q, &inbox.Set{Kind: inbox.KindInput, From: "gamma", Message: "Branch?", DefaultText: "main"})
+	c := add(t, r.q, &inbox.Set{From: "beta", Questions: []schema.Question{schema.ConfirmQuestion("Deploy?", false)}})
+	i := add(t, r.q, &inbox.Set{From: "gamma", Questions: []schema.Question{schema.InputQuestion("Branch?", "", "main")}})
 	r.expect("From alpha · waiting 0s · 2 more waiting\n[Database]  Question 1 of 2")
 	r.send("n")
 	r.expect("Note:")
@@ -369,13 +369,13 @@ func TestTerminalScreensOfTheTerminalUI(t *testing.T) {
 	r.expect("✔ alpha · Database: MariaDB\n  Note: fits\n✔ alpha · Cache: None\nFrom beta")
 	r.expect("Deploy?\n\n  Yes   ❯ No")
 	r.send("y")
-	if e := ended(t, c); e.State != inbox.Answered || !e.Reply.Yes {
+	if e := ended(t, c); e.State != inbox.Answered || !schema.IsYes(e.Answers[0]) {
 		t.Errorf("confirm ended %+v", e)
 	}
 	r.expect("From gamma · waiting 0s\nBranch?\n\nYour answer:")
 	r.expect(`Enter for "main"`)
 	r.send(keyEnter)
-	if e := ended(t, i); e.State != inbox.Answered || e.Reply.Text != "main" {
+	if e := ended(t, i); e.State != inbox.Answered || e.Answers[0].Other != "main" {
 		t.Errorf("input ended %+v", e)
 	}
 	r.expect("✔ gamma · Branch? main\n[askuser inbox]")

@@ -72,13 +72,13 @@ type WebOptions struct {
 	// Home is the person's home directory, shown as ~ in the working
 	// directories that sets come from.
 	Home string
-	// Now is the clock; time.Now when nil.
-	Now func() time.Time
+	// now is the clock; time.Now when nil.
+	now func() time.Time
 }
 
 // NewWeb returns the page of o.Queue.
 func NewWeb(o WebOptions) (*Web, error) {
-	v := &Web{queue: o.Queue, token: o.Token, home: o.Home, now: o.Now, seen: map[uint64]*inbox.Set{}}
+	v := &Web{queue: o.Queue, token: o.Token, home: o.Home, now: o.now, seen: map[uint64]*inbox.Set{}}
 	if v.now == nil {
 		v.now = time.Now
 	}
@@ -117,22 +117,11 @@ func (v *Web) page(s *inbox.Set, more int, notice string, problem bool) *web.Pag
 		return p
 	}
 	v.remember(s)
-	p.Items = items(s)
+	p.Questions = s.Questions
 	p.Queue.From = source(s, v.home)
 	p.Queue.Waited = max(v.now().Sub(s.Arrived), 0)
 	p.Queue.More = more
 	return p
-}
-
-// items are the questions of s as the page asks them.
-func items(s *inbox.Set) []web.Item {
-	switch s.Kind {
-	case inbox.KindConfirm:
-		return []web.Item{web.ConfirmItem(s.Message, s.DefaultYes)}
-	case inbox.KindInput:
-		return []web.Item{web.InputItem(s.Message, s.Placeholder, s.DefaultText)}
-	}
-	return web.Items(s.Questions)
 }
 
 // writeShown writes, with code, the page of the set the queue shows (or
@@ -227,16 +216,7 @@ func (v *Web) serveAnswer(w http.ResponseWriter, r *http.Request) {
 		p.WriteForm(w, http.StatusBadRequest, sub)
 		return
 	}
-	var reply inbox.Reply
-	switch s.Kind {
-	case inbox.KindConfirm:
-		reply.Yes = prompt.IsYes(sub.Answers[0])
-	case inbox.KindInput:
-		reply.Text = sub.Answers[0].Other
-	default:
-		reply.Answers = sub.Answers
-	}
-	switch err := v.queue.Answer(s, reply); {
+	switch err := v.queue.Answer(s, sub.Answers); {
 	case errors.Is(err, inbox.ErrEnded):
 		v.writeEnded(w, s, "sent")
 	case err != nil:
@@ -308,7 +288,7 @@ func (v *Web) readPost(w http.ResponseWriter, r *http.Request, what string) (*in
 	}
 	// The guard lets through the form of the largest set; each set's form
 	// is held to its own size.
-	if int64(len(body)) > localhttp.MaxFormBytes(len(items(s))) {
+	if int64(len(body)) > localhttp.MaxFormBytes(len(s.Questions)) {
 		http.Error(w, "The form is too large.", http.StatusRequestEntityTooLarge)
 		return nil, nil, false
 	}

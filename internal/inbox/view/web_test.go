@@ -29,7 +29,7 @@ func startWeb(t *testing.T, q *inbox.Queue) *testWeb {
 	t.Helper()
 	srv := httptest.NewUnstartedServer(nil)
 	v, err := NewWeb(WebOptions{Queue: q, Addr: srv.Listener.Addr(), Token: webToken, Home: "/home/me",
-		Now: func() time.Time { return time.Date(2026, 1, 1, 0, 1, 15, 0, time.UTC) }})
+		now: func() time.Time { return time.Date(2026, 1, 1, 0, 1, 15, 0, time.UTC) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,9 +118,9 @@ func TestWebShowsTheOldestSet(t *testing.T) {
 		!strings.Contains(r.body, `data-wait="/sets/0/wait?token=`+webToken+`&amp;more=0"`) {
 		t.Fatalf("idle: %d\n%s", r.code, r.body)
 	}
-	a := add(t, q, &inbox.Set{Kind: inbox.KindAsk, Cwd: "/home/me/src/api", Questions: []schema.Question{question("Database", "PostgreSQL", "SQLite")}})
-	b := add(t, q, &inbox.Set{Kind: inbox.KindConfirm, From: "deployer", Message: "Deploy?", DefaultYes: true})
-	add(t, q, &inbox.Set{Kind: inbox.KindInput, From: "namer", Message: "Name?"})
+	a := add(t, q, &inbox.Set{Cwd: "/home/me/src/api", Questions: []schema.Question{question("Database", "PostgreSQL", "SQLite")}})
+	b := add(t, q, &inbox.Set{From: "deployer", Questions: []schema.Question{schema.ConfirmQuestion("Deploy?", true)}})
+	add(t, q, &inbox.Set{From: "namer", Questions: []schema.Question{schema.InputQuestion("Name?", "", "")}})
 	r = w.get(t, "/")
 	for _, want := range []string{
 		`From <strong class="source">~/src/api</strong> · <span class="waited" data-seconds="75">waiting 1m</span> · <span class="more">2 more waiting</span>`,
@@ -154,8 +154,8 @@ func TestWebShowsASetAtItsAddress(t *testing.T) {
 	q := newQueue()
 	w := startWeb(t, q)
 	qs := []schema.Question{question("Database", "PostgreSQL", "SQLite")}
-	first := add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "first", Questions: qs})
-	second := add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "second", Questions: qs})
+	first := add(t, q, &inbox.Set{From: "first", Questions: qs})
+	second := add(t, q, &inbox.Set{From: "second", Questions: qs})
 	r := w.get(t, setPath(second, ""))
 	if r.code != http.StatusOK || !shows(r.body, second) || !strings.Contains(r.body, `<strong class="source">second</strong>`) ||
 		!strings.Contains(r.body, `data-wait="`+setPath(second, "wait")+`?token=`+webToken+`&amp;more=1"`) {
@@ -177,7 +177,7 @@ func TestWebShowsASetAtItsAddress(t *testing.T) {
 func TestWebShowsInvisibleCharacters(t *testing.T) {
 	q := newQueue()
 	w := startWeb(t, q)
-	a := add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "claude\u200bcode", Questions: []schema.Question{question("Data\u2060base", "Postgre\ufeffSQL", "SQLite")}})
+	a := add(t, q, &inbox.Set{From: "claude\u200bcode", Questions: []schema.Question{question("Data\u2060base", "Postgre\ufeffSQL", "SQLite")}})
 	r := w.get(t, "/")
 	for _, want := range []string{
 		`From <strong class="source">claude⟨U&#43;200B⟩code</strong>`,
@@ -192,8 +192,8 @@ func TestWebShowsInvisibleCharacters(t *testing.T) {
 	if got, want := notice(r.body), "Sent to claude⟨U&#43;200B⟩code."; got != want {
 		t.Errorf("notice %q, want %q", got, want)
 	}
-	if e := ended(t, a); !reflect.DeepEqual(e.Reply.Answers, []prompt.Answer{{Labels: []string{"Postgre\ufeffSQL"}}}) {
-		t.Errorf("answered %+v, want the label as given", e.Reply.Answers)
+	if e := ended(t, a); !reflect.DeepEqual(e.Answers, []prompt.Answer{{Labels: []string{"Postgre\ufeffSQL"}}}) {
+		t.Errorf("answered %+v, want the label as given", e.Answers)
 	}
 }
 
@@ -203,7 +203,7 @@ func TestWebShowsInvisibleCharacters(t *testing.T) {
 func TestWebRefuses(t *testing.T) {
 	q := newQueue()
 	w := startWeb(t, q)
-	a := add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "a", Questions: []schema.Question{question("Database", "PostgreSQL", "SQLite")}})
+	a := add(t, q, &inbox.Set{From: "a", Questions: []schema.Question{question("Database", "PostgreSQL", "SQLite")}})
 	form := "q0=2"
 	for _, c := range []struct {
 		name   string
@@ -242,7 +242,7 @@ func TestWebRefuses(t *testing.T) {
 	if r := w.post(t, setPath(a, "answer"), form); r.code != http.StatusOK {
 		t.Fatalf("the page's own form: %d\n%s", r.code, r.body)
 	}
-	if got := ended(t, a); got.State != inbox.Answered || !reflect.DeepEqual(got.Reply.Answers, []prompt.Answer{{Labels: []string{"SQLite"}}}) {
+	if got := ended(t, a); got.State != inbox.Answered || !reflect.DeepEqual(got.Answers, []prompt.Answer{{Labels: []string{"SQLite"}}}) {
 		t.Errorf("answered %+v", got)
 	}
 }
@@ -254,17 +254,17 @@ func TestWebFormForAnEndedSet(t *testing.T) {
 	q := newQueue()
 	w := startWeb(t, q)
 	qs := []schema.Question{question("Database", "PostgreSQL", "SQLite")}
-	answered := add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "first", Questions: qs})
-	withdrawn := add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "second", Questions: qs})
-	cancelled := add(t, q, &inbox.Set{Kind: inbox.KindConfirm, From: "third", Message: "Go?"})
-	next := add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "fourth", Questions: qs})
+	answered := add(t, q, &inbox.Set{From: "first", Questions: qs})
+	withdrawn := add(t, q, &inbox.Set{From: "second", Questions: qs})
+	cancelled := add(t, q, &inbox.Set{From: "third", Questions: []schema.Question{schema.ConfirmQuestion("Go?", false)}})
+	next := add(t, q, &inbox.Set{From: "fourth", Questions: qs})
 	for _, s := range []*inbox.Set{answered, withdrawn, cancelled} {
 		w.get(t, "/")
 		if err := q.Skip(s); err != nil {
 			t.Fatal(err)
 		}
 	}
-	terminal := inbox.Reply{Answers: []prompt.Answer{{Labels: []string{"PostgreSQL"}}}}
+	terminal := []prompt.Answer{{Labels: []string{"PostgreSQL"}}}
 	if err := q.Answer(answered, terminal); err != nil {
 		t.Fatal(err)
 	}
@@ -292,8 +292,8 @@ func TestWebFormForAnEndedSet(t *testing.T) {
 			t.Errorf("%s %s: %d, notice %q, want 409 and %q\n%s", c.action, c.set.Source(), r.code, notice(r.body), c.notice, r.body)
 		}
 	}
-	if got := answered.End(); !reflect.DeepEqual(got.Reply, terminal) {
-		t.Errorf("the terminal's answer became %+v", got.Reply)
+	if got := answered.End(); !reflect.DeepEqual(got.Answers, terminal) {
+		t.Errorf("the terminal's answer became %+v", got.Answers)
 	}
 	if got := cancelled.End().State; got != inbox.Cancelled {
 		t.Errorf("the cancelled set became %v", got)
@@ -311,8 +311,8 @@ func TestWebFormForAnEndedSet(t *testing.T) {
 func TestWebFormAnswersOnlyItsSet(t *testing.T) {
 	q := newQueue()
 	w := startWeb(t, q)
-	a := add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "a", Questions: []schema.Question{question("Database", "PostgreSQL", "SQLite", "MySQL")}})
-	b := add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "b", Questions: []schema.Question{question("Cache", "Redis", "None")}})
+	a := add(t, q, &inbox.Set{From: "a", Questions: []schema.Question{question("Database", "PostgreSQL", "SQLite", "MySQL")}})
+	b := add(t, q, &inbox.Set{From: "b", Questions: []schema.Question{question("Cache", "Redis", "None")}})
 	if r := w.get(t, "/"); !shows(r.body, a) {
 		t.Fatal("the page does not show a")
 	}
@@ -327,7 +327,7 @@ func TestWebFormAnswersOnlyItsSet(t *testing.T) {
 	if r.code != http.StatusOK || notice(r.body) != "Sent to b." || !shows(r.body, a) {
 		t.Errorf("b's form: %d, notice %q\n%s", r.code, notice(r.body), r.body)
 	}
-	if got := ended(t, b); got.State != inbox.Answered || !reflect.DeepEqual(got.Reply.Answers, []prompt.Answer{{Labels: []string{"Redis"}, Note: "warm it first"}}) {
+	if got := ended(t, b); got.State != inbox.Answered || !reflect.DeepEqual(got.Answers, []prompt.Answer{{Labels: []string{"Redis"}, Note: "warm it first"}}) {
 		t.Errorf("b: %+v", got)
 	}
 	stillWaits(t, a)
@@ -337,12 +337,12 @@ func TestWebFormAnswersOnlyItsSet(t *testing.T) {
 func TestWebConfirmAndInput(t *testing.T) {
 	q := newQueue()
 	w := startWeb(t, q)
-	c := add(t, q, &inbox.Set{Kind: inbox.KindConfirm, From: "c", Message: "Deploy?", DefaultYes: true})
-	i := add(t, q, &inbox.Set{Kind: inbox.KindInput, From: "i", Message: "Name?", DefaultText: "main"})
+	c := add(t, q, &inbox.Set{From: "c", Questions: []schema.Question{schema.ConfirmQuestion("Deploy?", true)}})
+	i := add(t, q, &inbox.Set{From: "i", Questions: []schema.Question{schema.InputQuestion("Name?", "", "main")}})
 	if r := w.post(t, setPath(c, "answer"), "q0=2"); r.code != http.StatusOK {
 		t.Fatalf("confirm: %d\n%s", r.code, r.body)
 	}
-	if got := ended(t, c); got.State != inbox.Answered || got.Reply.Yes {
+	if got := ended(t, c); got.State != inbox.Answered || schema.IsYes(got.Answers[0]) {
 		t.Errorf("confirm answered no: %+v", got)
 	}
 	if r := w.get(t, "/"); !shows(r.body, i) || !strings.Contains(r.body, `value="main"`) {
@@ -351,7 +351,7 @@ func TestWebConfirmAndInput(t *testing.T) {
 	if r := w.post(t, setPath(i, "answer"), "q0-other=release-2"); r.code != http.StatusOK || !strings.Contains(r.body, `data-state="idle"`) {
 		t.Fatalf("input: %d\n%s", r.code, r.body)
 	}
-	if got := ended(t, i); got.State != inbox.Answered || got.Reply.Text != "release-2" {
+	if got := ended(t, i); got.State != inbox.Answered || got.Answers[0].Other != "release-2" {
 		t.Errorf("input: %+v", got)
 	}
 }
@@ -362,9 +362,9 @@ func TestWebNextAndCancel(t *testing.T) {
 	q := newQueue()
 	w := startWeb(t, q)
 	qs := []schema.Question{question("Database", "PostgreSQL", "SQLite")}
-	a := add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "a", Questions: qs})
-	b := add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "b", Questions: qs})
-	c := add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "c", Questions: qs})
+	a := add(t, q, &inbox.Set{From: "a", Questions: qs})
+	b := add(t, q, &inbox.Set{From: "b", Questions: qs})
+	c := add(t, q, &inbox.Set{From: "c", Questions: qs})
 	r := w.post(t, setPath(a, "next"), "")
 	if r.code != http.StatusOK || !shows(r.body, b) || notice(r.body) != "" {
 		t.Fatalf("next: %d\n%s", r.code, r.body)
@@ -447,14 +447,14 @@ func TestWebWait(t *testing.T) {
 
 	ch := w.waitReply(t, "/sets/0/wait?more=0")
 	held(t, ch, "idle")
-	a := add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "a", Questions: qs})
+	a := add(t, q, &inbox.Set{From: "a", Questions: qs})
 	if r := returned(t, ch, "a set comes"); r.code != http.StatusOK || !shows(r.body, a) {
 		t.Errorf("a set comes: %d\n%s", r.code, r.body)
 	}
 
 	ch = w.waitReply(t, setPath(a, "wait?more=0"))
 	held(t, ch, "a shown")
-	add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "b", Questions: qs})
+	add(t, q, &inbox.Set{From: "b", Questions: qs})
 	if r := returned(t, ch, "another set comes"); r.code != http.StatusOK || !shows(r.body, a) || !strings.Contains(r.body, "1 more waiting") ||
 		!strings.Contains(r.body, `more=1"`) || notice(r.body) != "" {
 		t.Errorf("another set comes: %d\n%s", r.code, r.body)
@@ -469,9 +469,9 @@ func TestWebWait(t *testing.T) {
 		t.Fatal(err)
 	}
 	held(t, ch, "skipped elsewhere")
-	add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "c", Questions: qs})
+	add(t, q, &inbox.Set{From: "c", Questions: qs})
 	returned(t, ch, "c comes")
-	d := add(t, q, &inbox.Set{Kind: inbox.KindAsk, From: "d", Questions: qs})
+	d := add(t, q, &inbox.Set{From: "d", Questions: qs})
 
 	for _, end := range []struct {
 		name   string
@@ -479,7 +479,7 @@ func TestWebWait(t *testing.T) {
 		notice string
 	}{
 		{"answered", func(s *inbox.Set) {
-			_ = q.Answer(s, inbox.Reply{Answers: []prompt.Answer{{Labels: []string{"SQLite"}}}})
+			_ = q.Answer(s, []prompt.Answer{{Labels: []string{"SQLite"}}})
 		}, "The questions from b were answered elsewhere."},
 		{"withdrawn", func(s *inbox.Set) { q.Withdraw(s, "killed") }, "The asker from a stopped waiting: its questions were withdrawn."},
 		{"cancelled", func(s *inbox.Set) { _ = q.Cancel(s) }, "The questions from c were cancelled elsewhere."},

@@ -15,7 +15,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/schema"
 )
 
 // Guard is what stands between the network and a page: it lets through
@@ -182,6 +182,6 @@ func RandomString(n int) (string, error) {
 // room to spare: every choice, and an answer of the person's own and a note
 // of the longest length in 4-byte characters, each percent-encoded.
 func MaxFormBytes(n int) int64 {
-	perQuestion := int64(2*prompt.MaxOtherLength*4*3 + 1024)
+	perQuestion := int64(2*schema.MaxOtherLength*4*3 + 1024)
 	return 16<<10 + int64(n)*perQuestion
 }
