@@ -118,15 +118,10 @@ func (s *Schema) Parse(data []byte, key KeyBy) (*Input, error) {
 	}
 	// The rules read keys as written; validation may rename the key ""
 	// (see validate), so the rules come first.
-	problems := rules(doc, key, s.Limits())
+	in, problems := rules(doc, key, s.Limits())
 	problems = append(s.validate(doc), problems...)
 	if len(problems) > 0 {
 		return nil, newValidationError(problems)
-	}
-	in, ok := inputOf(doc, key)
-	if !ok {
-		// The schema admits only what Input can hold; this is a bug.
-		return nil, fmt.Errorf("decode valid input: unexpected shape")
 	}
 	return in, nil
 }
@@ -199,109 +194,6 @@ func (s *Schema) withinLimits(doc any) any {
 	root = maps.Clone(root)
 	root["questions"] = qs
 	return root
-}
-
-// inputOf reads a decoded document that the schema and the rules have
-// accepted into an Input, with the preset answers and notes keyed as key
-// says. It does what json.Unmarshal(data, &in) would, without parsing the
-// input a second time; FuzzParse checks that the two agree.
-func inputOf(doc any, key KeyBy) (*Input, bool) {
-	root, ok := doc.(map[string]any)
-	if !ok {
-		return nil, false
-	}
-	qs, ok := root["questions"].([]any)
-	if !ok {
-		return nil, false
-	}
-	in := &Input{Questions: make([]Question, len(qs))}
-	for i, v := range qs {
-		if !readQuestion(v, &in.Questions[i]) {
-			return nil, false
-		}
-	}
-	keys := newKeyIndex(in.Questions, key)
-	if in.Answers, ok = keyedOf(root, "answers", keys, answerOf); !ok {
-		return nil, false
-	}
-	if in.Annotations, ok = keyedOf(root, "annotations", keys, noteOf); !ok {
-		return nil, false
-	}
-	return in, true
-}
-
-// readQuestion reads the decoded question v into out, and reports whether
-// it has the shape of one.
-func readQuestion(v any, out *Question) bool {
-	q, ok := v.(map[string]any)
-	if !ok {
-		return false
-	}
-	out.Question, _ = q["question"].(string)
-	out.Header, _ = q["header"].(string)
-	_ = out.Kind.UnmarshalText([]byte(str(q["type"]))) // the schema admits only kinds
-	out.MultiSelect, _ = q["multiSelect"].(bool)
-	out.Placeholder, _ = q["placeholder"].(string)
-	v, ok = q["options"]
-	if !ok {
-		return true // a text question
-	}
-	opts, ok := v.([]any)
-	if !ok {
-		return false
-	}
-	out.Options = make([]Option, len(opts))
-	for j, v := range opts {
-		o, ok := v.(map[string]any)
-		if !ok {
-			return false
-		}
-		out.Options[j].Label, _ = o["label"].(string)
-		out.Options[j].Description, _ = o["description"].(string)
-		out.Options[j].Preview, _ = o["preview"].(string)
-	}
-	return true
-}
-
-// keyedOf reads the member field of the document root, the preset answers
-// or notes, keyed by the answer key of the question that keys finds for
-// each; value reads each one. It is nil when root has none.
-func keyedOf(root map[string]any, field string, keys *keyIndex, value func(any) (string, bool)) (map[string]string, bool) {
-	m, ok := root[field].(map[string]any)
-	if !ok {
-		return nil, true
-	}
-	out := make(map[string]string, len(m))
-	for k, v := range m {
-		i, ok := keys.find(k)
-		if !ok {
-			return nil, false
-		}
-		if out[keys.key.Key(keys.qs[i])], ok = value(v); !ok {
-			return nil, false
-		}
-	}
-	return out, true
-}
-
-// answerOf reads a preset answer.
-func answerOf(v any) (string, bool) {
-	s, ok := v.(string)
-	return s, ok
-}
-
-// noteOf reads the notes of a preset annotation, cleaned by CheckOther.
-func noteOf(v any) (string, bool) {
-	a, _ := v.(map[string]any)
-	notes, ok := a["notes"].(string)
-	if !ok {
-		return "", false
-	}
-	// The rules have checked it; this cleans it.
-	if notes, _ = CheckOther(notes); notes == "" {
-		return "", false
-	}
-	return notes, true
 }
 
 // decode reads data, which must be exactly one JSON value, keeping numbers
