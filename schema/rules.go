@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"sort"
 	"strings"
 )
 
@@ -222,7 +221,7 @@ func (x *keyIndex) names() []string {
 // the problems: keys that name no question (only when strict), or several,
 // and questions named twice.
 func (x *keyIndex) resolve(field string, names []string, strict bool) (map[int]string, []Problem) {
-	sort.Strings(names)
+	slices.Sort(names)
 	var ps []Problem
 	chosen := map[int]string{}
 	for _, k := range names {

@@ -3,8 +3,9 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/url"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -246,12 +247,7 @@ func items(n int) string {
 // text gives them, as far as rank knows it.
 func keysInOrder(v any) []string {
 	m, _ := v.(map[string]any)
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool { return compareToken(keys[i], keys[j]) < 0 })
-	return keys
+	return slices.SortedFunc(maps.Keys(m), func(a, b string) int { return compareToken(a, b) })
 }
 
 // article names the JSON type(s) of a "type" keyword value, with an
