@@ -330,12 +330,12 @@ func unescapePointer(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
 }
 
-// Limits reads the limits in effect from the compiled schema.
-func (s *Schema) Limits() Limits {
-	var out Limits
+// Limits returns the limits in effect, as the compiled schema has them.
+func (s *Schema) Limits() Limits { return s.limits }
+
+// readLimits reads the limits in effect from the schema document, once.
+func (s *Schema) readLimits() {
 	for _, l := range limits {
-		v, _ := s.lookup(l.pointer)
-		*l.field(&out) = intOf(v)
+		*l.field(&s.limits) = intOf(s.lookup(l.pointer))
 	}
-	return out
 }

@@ -8,7 +8,6 @@ import (
 	"io"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
@@ -34,6 +33,7 @@ type Schema struct {
 	// be of one JSON type (metadata): they are checked for that type
 	// without being built. See decode.
 	opaque map[string]bool
+	limits Limits // read from doc, once
 }
 
 // Compile patches the schema text raw with the overrides and compiles it
@@ -62,7 +62,9 @@ func Compile(raw []byte, o Overrides) (*Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("compile schema: %w", err)
 	}
-	return &Schema{raw: patched, doc: doc, compiled: compiled, opaque: opaqueFields(doc)}, nil
+	s := &Schema{raw: patched, doc: doc, compiled: compiled, opaque: opaqueFields(doc)}
+	s.readLimits()
+	return s, nil
 }
 
 // opaqueFields finds the top-level properties whose schema says nothing but
@@ -330,30 +332,9 @@ func renameEmptyKeys(v any, name string) {
 	}
 }
 
-// lookup returns the value at a JSON pointer (without the leading '#') in
-// the schema document.
-func (s *Schema) lookup(pointer string) (any, bool) {
-	v := s.doc
-	if pointer == "" || pointer == "/" {
-		return v, true
-	}
-	for _, tok := range strings.Split(strings.TrimPrefix(pointer, "/"), "/") {
-		tok = unescapePointer(tok)
-		switch c := v.(type) {
-		case map[string]any:
-			var ok bool
-			if v, ok = c[tok]; !ok {
-				return nil, false
-			}
-		case []any:
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(c) {
-				return nil, false
-			}
-			v = c[i]
-		default:
-			return nil, false
-		}
-	}
-	return v, true
+// lookup returns the value at a JSON pointer (without the leading '#'),
+// written as the library writes one, in the schema document, or nil.
+func (s *Schema) lookup(pointer string) any {
+	_, v := locate(s.doc, pointer, "")
+	return v
 }
