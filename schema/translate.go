@@ -66,7 +66,7 @@ func (s *Schema) leaf(e *jsonschema.ValidationError, doc any, empty string) []Pr
 		return one(tokens, "must be at most %d characters (got %d)", n, utf8.RuneCountInString(str(value)))
 	case "pattern":
 		if parent == "/$defs/text" {
-			// The "not blank" pattern of every text (notBlankPattern).
+			// The "not blank" pattern of every text (see text.go).
 			return one(tokens, msgBlank)
 		}
 		return one(tokens, "must match the pattern %s", quoteJSON(kv))
