@@ -57,12 +57,7 @@ func syntaxError(data []byte, err error) *SyntaxError {
 	default:
 		msg = err.Error()
 	}
-	if off < 0 {
-		off = 0
-	}
-	if off > int64(len(data)) {
-		off = int64(len(data))
-	}
+	off = min(max(off, 0), int64(len(data)))
 	line, col := position(data[:off])
 	return &SyntaxError{Msg: msg, Line: line, Column: col}
 }

@@ -203,14 +203,11 @@ func (x *keyIndex) lookup(k string) (i, n int) {
 // suggesting one.
 func (x *keyIndex) names() []string {
 	var out []string
-	for _, q := range x.qs {
-		if k := x.key.Key(q); !IsBlank(k) {
-			out = append(out, k)
-		}
-	}
-	for _, q := range x.qs {
-		if k := x.key.other().Key(q); !IsBlank(k) {
-			out = append(out, k)
+	for _, by := range []KeyBy{x.key, x.key.other()} {
+		for _, q := range x.qs {
+			if k := by.Key(q); !IsBlank(k) {
+				out = append(out, k)
+			}
 		}
 	}
 	return out

@@ -209,12 +209,8 @@ func decode(data []byte, opaque map[string]bool) (any, error) {
 	if len(opaque) == 0 || firstByte(data) != '{' {
 		return decodeAll(data)
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
 	var fields map[string]json.RawMessage
-	if err := dec.Decode(&fields); err != nil {
-		return nil, err
-	}
-	if err := atEnd(data, dec); err != nil {
+	if err := decodeOne(data, &fields); err != nil {
 		return nil, err
 	}
 	out := make(map[string]any, len(fields))
@@ -235,24 +231,24 @@ func decode(data []byte, opaque map[string]bool) (any, error) {
 
 // decodeAll reads data, which must be exactly one JSON value, in full.
 func decodeAll(data []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
 	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if err := atEnd(data, dec); err != nil {
+	if err := decodeOne(data, &v); err != nil {
 		return nil, err
 	}
 	return v, nil
 }
 
-// atEnd fails when anything but white space follows the value dec has read
-// from data.
-func atEnd(data []byte, dec *json.Decoder) error {
-	rest := data[dec.InputOffset():]
-	if trimmed := bytes.TrimLeft(rest, " \t\r\n"); len(trimmed) > 0 {
-		return &trailingError{offset: int64(len(data) - len(trimmed))}
+// decodeOne reads data, which must be exactly one JSON value, into v,
+// keeping numbers as json.Number.
+func decodeOne(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	// Nothing but white space may follow the value.
+	if rest := bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n"); len(rest) > 0 {
+		return &trailingError{offset: int64(len(data) - len(rest))}
 	}
 	return nil
 }
