@@ -4,7 +4,6 @@ package line
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -331,17 +330,11 @@ func (l *Asker) read() lineResult {
 // lineOf is the result for a line read into buf, which holds at most
 // MaxLineLength bytes and a line ending.
 func lineOf(buf []byte, tooLong bool) lineResult {
-	text := trimEOL(buf)
+	text := strings.TrimSuffix(strings.TrimSuffix(string(buf), "\n"), "\r")
 	if tooLong || len(text) > MaxLineLength {
 		return lineResult{tooLong: true}
 	}
 	return lineResult{text: text}
-}
-
-func trimEOL(b []byte) string {
-	b = bytes.TrimSuffix(b, []byte("\n"))
-	b = bytes.TrimSuffix(b, []byte("\r"))
-	return string(b)
 }
 
 func writeIndented(b *strings.Builder, text, indent string) {
