@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -383,17 +384,13 @@ func ParseChoice(q schema.Question, line string) (labels []string, other bool, p
 	if !q.MultiSelect && len(picks) > 1 {
 		return nil, false, "Choose one option: enter a single number."
 	}
-	chosen := make([]bool, n)
-	for _, j := range picks {
+	// Each choice once, in option order; Other, -1, first.
+	slices.Sort(picks)
+	for _, j := range slices.Compact(picks) {
 		if j < 0 {
 			other = true
 		} else {
-			chosen[j] = true
-		}
-	}
-	for j, o := range q.Options {
-		if chosen[j] {
-			labels = append(labels, o.Label)
+			labels = append(labels, q.Options[j].Label)
 		}
 	}
 	return labels, other, ""
