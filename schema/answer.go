@@ -3,6 +3,7 @@ package schema
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -82,7 +83,7 @@ func (q Question) Check(a Answer) (Answer, error) {
 	}
 	chosen := make([]bool, len(q.Options))
 	for _, l := range a.Labels {
-		j := q.labelIndex(l)
+		j := slices.IndexFunc(q.Options, func(o Option) bool { return o.Label == l })
 		switch {
 		case j < 0:
 			return out, fmt.Errorf("%q is not one of the options", l)
@@ -107,16 +108,6 @@ func (q Question) Check(a Answer) (Answer, error) {
 		return out, fmt.Errorf("%d %w", n, ErrTooMany)
 	}
 	return out, nil
-}
-
-// labelIndex is the index of the option labelled exactly l, or -1.
-func (q Question) labelIndex(l string) int {
-	for j, o := range q.Options {
-		if o.Label == l {
-			return j
-		}
-	}
-	return -1
 }
 
 // MaxOtherLength is the longest answer a person may type for Other, in

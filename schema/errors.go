@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -58,12 +57,7 @@ func syntaxError(data []byte, err error) *SyntaxError {
 	default:
 		msg = err.Error()
 	}
-	if off < 0 {
-		off = 0
-	}
-	if off > int64(len(data)) {
-		off = int64(len(data))
-	}
+	off = min(max(off, 0), int64(len(data)))
 	line, col := position(data[:off])
 	return &SyntaxError{Msg: msg, Line: line, Column: col}
 }
@@ -95,7 +89,7 @@ type ValidationError struct {
 }
 
 func newValidationError(ps []Problem) *ValidationError {
-	sort.SliceStable(ps, func(i, j int) bool { return lessPath(ps[i].tokens, ps[j].tokens) })
+	slices.SortStableFunc(ps, func(a, b Problem) int { return comparePath(a.tokens, b.tokens) })
 	// The schema and the rules may both notice one thing; say it once. An
 	// empty text also fails the "not blank" pattern: "must not be empty"
 	// says all there is to say. And a field that is not allowed at all
@@ -128,15 +122,7 @@ func newValidationError(ps []Problem) *ValidationError {
 
 // hasPrefix reports whether path is prefix or lies under it.
 func hasPrefix(path, prefix []any) bool {
-	if len(path) < len(prefix) {
-		return false
-	}
-	for i := range prefix {
-		if compareToken(path[i], prefix[i]) != 0 {
-			return false
-		}
-	}
-	return true
+	return len(path) >= len(prefix) && slices.Equal(path[:len(prefix)], prefix)
 }
 
 // Messages that newValidationError knows about.
@@ -217,14 +203,9 @@ func rank(field string) int {
 	return 13
 }
 
-func lessPath(a, b []any) bool {
-	for i := 0; i < len(a) && i < len(b); i++ {
-		if c := compareToken(a[i], b[i]); c != 0 {
-			return c < 0
-		}
-	}
-	return len(a) < len(b)
-}
+// comparePath orders paths token by token, a path before the paths under
+// it.
+func comparePath(a, b []any) int { return slices.CompareFunc(a, b, compareToken) }
 
 func compareToken(a, b any) int {
 	ai, aInt := a.(int)

@@ -123,7 +123,7 @@ func checkCleanError(t *testing.T, data []byte, err error) {
 			if p.Path == "" || p.Message == "" {
 				t.Fatalf("problem %d is incomplete: %+v", i, p)
 			}
-			if i > 0 && lessPath(p.tokens, invalid.Problems[i-1].tokens) {
+			if i > 0 && comparePath(p.tokens, invalid.Problems[i-1].tokens) < 0 {
 				t.Fatalf("problems out of order: %q before %q", invalid.Problems[i-1], p)
 			}
 			if strings.Contains(p.Message, "jsonschema") || strings.Contains(p.Message, "#/") {

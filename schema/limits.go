@@ -232,10 +232,17 @@ type cut struct {
 
 // findCuts finds the values at the pointers of values in raw, in order.
 func findCuts(raw []byte, values map[string][]byte) ([]cut, error) {
+	// open holds a frame per open container, outermost first: the pointer
+	// token of its current member ("" in an array, where no pointer of
+	// values leads), and, for an object, whether a key comes next.
+	type frame struct {
+		token       string
+		object, key bool
+	}
+	var open []frame
 	var cuts []cut
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
-	var at pointerTracker
 	for {
 		start := dec.InputOffset()
 		tok, err := dec.Token()
@@ -245,14 +252,27 @@ func findCuts(raw []byte, values map[string][]byte) ([]cut, error) {
 		if err != nil {
 			return nil, fmt.Errorf("patch schema: %w", err)
 		}
-		if d, ok := tok.(json.Delim); ok {
-			at.delim(d)
+		if tok == json.Delim('}') || tok == json.Delim(']') {
+			open = open[:len(open)-1]
 			continue
 		}
-		if !at.value(tok) {
+		n := len(open)
+		if n > 0 && open[n-1].key {
+			open[n-1].token, open[n-1].key = escapePointer(tok.(string)), false
 			continue
 		}
-		if v, ok := values[at.pointer()]; ok {
+		if n > 0 && open[n-1].object {
+			open[n-1].key = true // after this member's value
+		}
+		if tok == json.Delim('{') || tok == json.Delim('[') {
+			open = append(open, frame{object: tok == json.Delim('{'), key: tok == json.Delim('{')})
+			continue
+		}
+		var pointer strings.Builder
+		for _, f := range open {
+			pointer.WriteString("/" + f.token)
+		}
+		if v, ok := values[pointer.String()]; ok {
 			// InputOffset before Token may sit before the separator and
 			// whitespace; the value itself ends at the new offset.
 			end := dec.InputOffset()
@@ -264,53 +284,6 @@ func findCuts(raw []byte, values map[string][]byte) ([]cut, error) {
 		}
 	}
 }
-
-// A pointerTracker follows the JSON pointer of the current value through
-// the tokens of a document.
-type pointerTracker struct {
-	// path holds, per open container, the pointer token of the current
-	// value; expectKey tells, per open object, whether the next string
-	// token is a key.
-	path      []string
-	isObject  []bool
-	expectKey []bool
-}
-
-// delim opens or closes a container.
-func (p *pointerTracker) delim(d json.Delim) {
-	depth := len(p.isObject)
-	switch d {
-	case '{', '[':
-		p.isObject = append(p.isObject, d == '{')
-		p.expectKey = append(p.expectKey, d == '{')
-		p.path = append(p.path, "")
-	case '}', ']':
-		p.isObject = p.isObject[:depth-1]
-		p.expectKey = p.expectKey[:depth-1]
-		p.path = p.path[:depth-1]
-		if depth-1 > 0 && p.isObject[depth-2] {
-			p.expectKey[depth-2] = true
-		}
-	}
-}
-
-// value takes a token that is not a delimiter, and reports whether it is a
-// value rather than the key of an object member.
-func (p *pointerTracker) value(tok json.Token) bool {
-	depth := len(p.isObject)
-	if depth > 0 && p.isObject[depth-1] && p.expectKey[depth-1] {
-		p.path[depth-1] = escapePointer(tok.(string))
-		p.expectKey[depth-1] = false
-		return false
-	}
-	if depth > 0 && p.isObject[depth-1] {
-		p.expectKey[depth-1] = true
-	}
-	return true
-}
-
-// pointer is the JSON pointer of the current value.
-func (p *pointerTracker) pointer() string { return "/" + strings.Join(p.path, "/") }
 
 // escapePointer writes s as one token of a JSON pointer. It runs for every
 // key of the schema and the input, so it does not allocate when there is
@@ -330,12 +303,12 @@ func unescapePointer(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
 }
 
-// Limits reads the limits in effect from the compiled schema.
-func (s *Schema) Limits() Limits {
-	var out Limits
+// Limits returns the limits in effect, as the compiled schema has them.
+func (s *Schema) Limits() Limits { return s.limits }
+
+// readLimits reads the limits in effect from the schema document, once.
+func (s *Schema) readLimits() {
 	for _, l := range limits {
-		v, _ := s.lookup(l.pointer)
-		*l.field(&out) = intOf(v)
+		*l.field(&s.limits) = intOf(s.lookup(l.pointer))
 	}
-	return out
 }

@@ -52,8 +52,8 @@ func (q Question) Resolve(text string) (labels []string, other string) {
 	if q.Kind.Typed() {
 		return nil, text
 	}
-	if l, ok := q.label(text); ok {
-		return []string{l}, ""
+	if j, ok := q.option(text); ok {
+		return []string{q.Options[j].Label}, ""
 	}
 	if !q.MultiSelect {
 		return nil, text
@@ -64,22 +64,16 @@ func (q Question) Resolve(text string) (labels []string, other string) {
 	for i := 0; i < len(parts); i++ {
 		// A label may itself hold commas ("Yes, with tests"): try the
 		// longest run of parts that names an option first.
-		matched := false
-		for j := len(parts); j > i+1 && !matched; j-- {
+		j := len(parts)
+		for ; j > i; j-- {
 			if l, ok := q.labelOfParts(parts[i:j]); ok {
-				chosen[l], matched, i = true, true, j-1
+				chosen[l] = true
+				break
 			}
 		}
-		if matched {
-			continue
-		}
-		part := strings.TrimSpace(parts[i])
-		if part == "" {
-			continue
-		}
-		if l, ok := q.label(part); ok {
-			chosen[l] = true
-		} else {
+		if j > i {
+			i = j - 1
+		} else if part := strings.TrimSpace(parts[i]); part != "" {
 			rest = append(rest, part)
 		}
 	}
@@ -106,14 +100,6 @@ func (q Question) labelOfParts(parts []string) (string, bool) {
 		if strings.EqualFold(norm(strings.Split(o.Label, ",")), want) {
 			return o.Label, true
 		}
-	}
-	return "", false
-}
-
-// label finds the option labelled s, ignoring case and surrounding space.
-func (q Question) label(s string) (string, bool) {
-	if j, ok := q.option(s); ok {
-		return q.Options[j].Label, true
 	}
 	return "", false
 }

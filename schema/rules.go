@@ -2,31 +2,31 @@ package schema
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 )
 
 // rules checks what JSON Schema cannot say: unique keys, unique labels, no
 // explicit Other, and preset answers and notes that name a question once
 // and fit it. It works on the decoded document, as far as its shape allows,
-// so that its problems join the schema's in one list. The typed part of
-// each preset answer, and each note, must pass CheckOther. Like the
-// schema (see withinLimits), it looks at no more questions, and options of
-// a question, than one past the limits lim.
-func rules(doc any, key KeyBy, lim Limits) []Problem {
-	root, ok := doc.(map[string]any)
-	if !ok {
-		return nil
-	}
+// so that its problems join the schema's in one list, and reads it into an
+// Input as it goes: when neither the rules nor the schema find a problem,
+// that is the input, with the preset answers and notes keyed as key says
+// (FuzzParse checks that it is what json.Unmarshal makes of the input).
+// The typed part of each preset answer, and each note, must pass
+// CheckOther. Like the schema (see withinLimits), it looks at no more
+// questions, and options of a question, than one past the limits lim.
+func rules(doc any, key KeyBy, lim Limits) (*Input, []Problem) {
+	root, _ := doc.(map[string]any)
 	raw, _ := root["questions"].([]any)
 	raw = raw[:min(len(raw), lim.MaxQuestions+1)]
 	qs, keyed, ps := questionRules(raw, key, lim.MaxOptions)
 	keys := newKeyIndex(qs, key)
-	answers, _ := root["answers"].(map[string]any)
-	ps = append(ps, keys.check("answers", answers, keyed, answerRule(qs))...)
-	annotations, _ := root["annotations"].(map[string]any)
-	ps = append(ps, keys.check("annotations", annotations, keyed, noteRule)...)
-	return ps
+	in := &Input{Questions: qs}
+	in.Answers, ps = keys.check(root, "answers", keyed, answerRule(qs), ps)
+	in.Annotations, ps = keys.check(root, "annotations", keyed, noteRule, ps)
+	return in, ps
 }
 
 // questionRules reads the questions raw, and checks that their answer keys
@@ -42,14 +42,14 @@ func questionRules(raw []any, key KeyBy, maxOptions int) (qs []Question, keyed b
 			continue
 		}
 		qs[i] = questionOf(q)
-		if k, ok := q[key.field()].(string); ok && !IsBlank(k) {
+		if k := key.Key(qs[i]); !IsBlank(k) {
 			// Keys that differ only by what draws nothing look the same
 			// on the screen and in the output.
 			shown := StripInvisible(k)
 			if first, dup := seen[shown]; dup {
-				ps = append(ps, problem([]any{"questions", i, key.field()},
+				ps = append(ps, problem([]any{"questions", i, string(key)},
 					"same as questions[%d].%s (%q); answers are keyed by %s, so each must be different",
-					first, key.field(), k, key.noun()))
+					first, key, k, key.noun()))
 			} else {
 				seen[shown] = i
 			}
@@ -91,58 +91,67 @@ func labelRules(i int, opts []any) []Problem {
 	return ps
 }
 
-// answerRule checks a preset answer v, at at, to question i of qs: it is
-// not blank, and its typed part, if any, passes CheckOther.
-func answerRule(qs []Question) func(at []any, i int, v any) []Problem {
-	return func(at []any, i int, v any) []Problem {
+// answerRule reads a preset answer v, at at, to question i of qs, and
+// checks it (answerProblems).
+func answerRule(qs []Question) func(at []any, i int, v any) (string, []Problem) {
+	return func(at []any, i int, v any) (string, []Problem) {
 		s, ok := v.(string)
 		if !ok {
-			return nil
+			return "", nil
 		}
-		if msg := noText(s); msg != "" {
-			return []Problem{problem(at, "%s", msg)}
-		}
-		if _, other := qs[i].Resolve(s); other != "" {
-			if _, err := CheckOther(other); err != nil {
-				return []Problem{problem(at, "%s", err)}
-			}
-		}
-		return nil
+		return s, answerProblems(qs[i], at, s)
 	}
 }
 
-// noteRule checks a preset annotation v, at at: its notes are not blank
-// and pass CheckOther.
-func noteRule(at []any, _ int, v any) []Problem {
-	a, _ := v.(map[string]any)
-	notes, ok := a["notes"].(string)
-	if !ok {
-		return nil
-	}
-	at = with(at, "notes")
-	if msg := noText(notes); msg != "" {
+// answerProblems says what is wrong with s, a preset answer to q at at: it
+// is blank, or its typed part (what names no option) fails CheckOther.
+func answerProblems(q Question, at []any, s string) []Problem {
+	if msg := noText(s); msg != "" {
 		return []Problem{problem(at, "%s", msg)}
 	}
-	if _, err := CheckOther(notes); err != nil {
-		return []Problem{problem(at, "%s", err)}
+	if _, other := q.Resolve(s); other != "" {
+		if _, err := CheckOther(other); err != nil {
+			return []Problem{problem(at, "%s", err)}
+		}
 	}
 	return nil
 }
 
-// questionOf reads what the rules need from a decoded question that may
-// not be valid: its header and text, its type, the labels and whether it is
-// a multi-select.
+// noteRule reads the notes of a preset annotation v, at at, cleaned by
+// CheckOther, and checks that they are not blank and pass it.
+func noteRule(at []any, _ int, v any) (string, []Problem) {
+	a, _ := v.(map[string]any)
+	notes, ok := a["notes"].(string)
+	if !ok {
+		return "", nil
+	}
+	at = with(at, "notes")
+	if msg := noText(notes); msg != "" {
+		return "", []Problem{problem(at, "%s", msg)}
+	}
+	notes, err := CheckOther(notes)
+	if err != nil {
+		return "", []Problem{problem(at, "%s", err)}
+	}
+	return notes, nil
+}
+
+// questionOf reads a decoded question that may not be valid, as far as its
+// shape allows.
 func questionOf(q map[string]any) Question {
 	var out Question
 	out.Question, _ = q["question"].(string)
 	out.Header, _ = q["header"].(string)
-	_ = out.Kind.UnmarshalText([]byte(str(q["type"])))
+	_ = out.Kind.UnmarshalText([]byte(str(q["type"]))) // the schema admits only kinds
 	out.MultiSelect, _ = q["multiSelect"].(bool)
+	out.Placeholder, _ = q["placeholder"].(string)
 	opts, _ := q["options"].([]any)
 	for _, o := range opts {
 		if o, ok := o.(map[string]any); ok {
 			if l, ok := o["label"].(string); ok {
-				out.Options = append(out.Options, Option{Label: l})
+				d, _ := o["description"].(string)
+				p, _ := o["preview"].(string)
+				out.Options = append(out.Options, Option{Label: l, Description: d, Preview: p})
 			}
 		}
 	}
@@ -190,24 +199,15 @@ func (x *keyIndex) lookup(k string) (i, n int) {
 	return is[0], len(is)
 }
 
-// find returns the one question that k names.
-func (x *keyIndex) find(k string) (int, bool) {
-	i, n := x.lookup(k)
-	return i, n == 1
-}
-
 // names returns the keys and other fields of the questions, for
 // suggesting one.
 func (x *keyIndex) names() []string {
 	var out []string
-	for _, q := range x.qs {
-		if k := x.key.Key(q); !IsBlank(k) {
-			out = append(out, k)
-		}
-	}
-	for _, q := range x.qs {
-		if k := x.key.other().Key(q); !IsBlank(k) {
-			out = append(out, k)
+	for _, by := range []KeyBy{x.key, x.key.other()} {
+		for _, q := range x.qs {
+			if k := by.Key(q); !IsBlank(k) {
+				out = append(out, k)
+			}
 		}
 	}
 	return out
@@ -218,7 +218,7 @@ func (x *keyIndex) names() []string {
 // the problems: keys that name no question (only when strict), or several,
 // and questions named twice.
 func (x *keyIndex) resolve(field string, names []string, strict bool) (map[int]string, []Problem) {
-	sort.Strings(names)
+	slices.Sort(names)
 	var ps []Problem
 	chosen := map[int]string{}
 	for _, k := range names {
@@ -262,21 +262,24 @@ func (x *keyIndex) resolve(field string, names []string, strict bool) (map[int]s
 	return chosen, ps
 }
 
-// check resolves the keys of an object at field keyed like the answers and
-// checks each value that names one question with value.
-func (x *keyIndex) check(field string, m map[string]any, strict bool, value func(at []any, i int, v any) []Problem) []Problem {
-	if len(m) == 0 {
-		return nil
+// check resolves the keys of the object at field of root, keyed like the
+// answers, and reads each value that names one question with value, keyed
+// as x keys answers; it is nil when root has no such object. The problems
+// found are added to ps.
+func (x *keyIndex) check(root map[string]any, field string, strict bool, value func(at []any, i int, v any) (string, []Problem), ps []Problem) (map[string]string, []Problem) {
+	m, ok := root[field].(map[string]any)
+	if !ok {
+		return nil, ps
 	}
-	names := make([]string, 0, len(m))
-	for k := range m {
-		names = append(names, k)
-	}
-	chosen, ps := x.resolve(field, names, strict)
+	chosen, more := x.resolve(field, slices.Collect(maps.Keys(m)), strict)
+	ps = append(ps, more...)
+	out := make(map[string]string, len(chosen))
 	for i, k := range chosen {
-		ps = append(ps, value([]any{field, k}, i, m[k])...)
+		v, more := value([]any{field, k}, i, m[k])
+		out[x.key.Key(x.qs[i])] = v
+		ps = append(ps, more...)
 	}
-	return ps
+	return out, ps
 }
 
 // AddPresets adds answers known from elsewhere (from names where, e.g. an
@@ -290,11 +293,7 @@ func (x *keyIndex) check(field string, m map[string]any, strict bool, value func
 // question, or one whose own text (what names no option) CheckOther
 // refuses, is a *ValidationError.
 func (in *Input) AddPresets(from string, presets map[string]string, key KeyBy) error {
-	names := make([]string, 0, len(presets))
-	for k := range presets {
-		names = append(names, k)
-	}
-	chosen, ps := newKeyIndex(in.Questions, key).resolve(from, names, true)
+	chosen, ps := newKeyIndex(in.Questions, key).resolve(from, slices.Collect(maps.Keys(presets)), true)
 	for i, q := range in.Questions {
 		pk, ok := chosen[i]
 		if !ok {
@@ -305,15 +304,9 @@ func (in *Input) AddPresets(from string, presets map[string]string, key KeyBy) e
 			continue
 		}
 		v := presets[pk]
-		if msg := noText(v); msg != "" {
-			ps = append(ps, problem([]any{from, pk}, "%s", msg))
+		if bad := answerProblems(q, []any{from, pk}, v); bad != nil {
+			ps = append(ps, bad...)
 			continue
-		}
-		if _, other := q.Resolve(v); other != "" {
-			if _, err := CheckOther(other); err != nil {
-				ps = append(ps, problem([]any{from, pk}, "%s", err))
-				continue
-			}
 		}
 		if in.Answers == nil {
 			in.Answers = map[string]string{}

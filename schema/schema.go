@@ -8,7 +8,6 @@ import (
 	"io"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
@@ -34,6 +33,7 @@ type Schema struct {
 	// be of one JSON type (metadata): they are checked for that type
 	// without being built. See decode.
 	opaque map[string]bool
+	limits Limits // read from doc, once
 }
 
 // Compile patches the schema text raw with the overrides and compiles it
@@ -62,7 +62,9 @@ func Compile(raw []byte, o Overrides) (*Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("compile schema: %w", err)
 	}
-	return &Schema{raw: patched, doc: doc, compiled: compiled, opaque: opaqueFields(doc)}, nil
+	s := &Schema{raw: patched, doc: doc, compiled: compiled, opaque: opaqueFields(doc)}
+	s.readLimits()
+	return s, nil
 }
 
 // opaqueFields finds the top-level properties whose schema says nothing but
@@ -118,15 +120,10 @@ func (s *Schema) Parse(data []byte, key KeyBy) (*Input, error) {
 	}
 	// The rules read keys as written; validation may rename the key ""
 	// (see validate), so the rules come first.
-	problems := rules(doc, key, s.Limits())
+	in, problems := rules(doc, key, s.Limits())
 	problems = append(s.validate(doc), problems...)
 	if len(problems) > 0 {
 		return nil, newValidationError(problems)
-	}
-	in, ok := inputOf(doc, key)
-	if !ok {
-		// The schema admits only what Input can hold; this is a bug.
-		return nil, fmt.Errorf("decode valid input: unexpected shape")
 	}
 	return in, nil
 }
@@ -201,109 +198,6 @@ func (s *Schema) withinLimits(doc any) any {
 	return root
 }
 
-// inputOf reads a decoded document that the schema and the rules have
-// accepted into an Input, with the preset answers and notes keyed as key
-// says. It does what json.Unmarshal(data, &in) would, without parsing the
-// input a second time; FuzzParse checks that the two agree.
-func inputOf(doc any, key KeyBy) (*Input, bool) {
-	root, ok := doc.(map[string]any)
-	if !ok {
-		return nil, false
-	}
-	qs, ok := root["questions"].([]any)
-	if !ok {
-		return nil, false
-	}
-	in := &Input{Questions: make([]Question, len(qs))}
-	for i, v := range qs {
-		if !readQuestion(v, &in.Questions[i]) {
-			return nil, false
-		}
-	}
-	keys := newKeyIndex(in.Questions, key)
-	if in.Answers, ok = keyedOf(root, "answers", keys, answerOf); !ok {
-		return nil, false
-	}
-	if in.Annotations, ok = keyedOf(root, "annotations", keys, noteOf); !ok {
-		return nil, false
-	}
-	return in, true
-}
-
-// readQuestion reads the decoded question v into out, and reports whether
-// it has the shape of one.
-func readQuestion(v any, out *Question) bool {
-	q, ok := v.(map[string]any)
-	if !ok {
-		return false
-	}
-	out.Question, _ = q["question"].(string)
-	out.Header, _ = q["header"].(string)
-	_ = out.Kind.UnmarshalText([]byte(str(q["type"]))) // the schema admits only kinds
-	out.MultiSelect, _ = q["multiSelect"].(bool)
-	out.Placeholder, _ = q["placeholder"].(string)
-	v, ok = q["options"]
-	if !ok {
-		return true // a text question
-	}
-	opts, ok := v.([]any)
-	if !ok {
-		return false
-	}
-	out.Options = make([]Option, len(opts))
-	for j, v := range opts {
-		o, ok := v.(map[string]any)
-		if !ok {
-			return false
-		}
-		out.Options[j].Label, _ = o["label"].(string)
-		out.Options[j].Description, _ = o["description"].(string)
-		out.Options[j].Preview, _ = o["preview"].(string)
-	}
-	return true
-}
-
-// keyedOf reads the member field of the document root, the preset answers
-// or notes, keyed by the answer key of the question that keys finds for
-// each; value reads each one. It is nil when root has none.
-func keyedOf(root map[string]any, field string, keys *keyIndex, value func(any) (string, bool)) (map[string]string, bool) {
-	m, ok := root[field].(map[string]any)
-	if !ok {
-		return nil, true
-	}
-	out := make(map[string]string, len(m))
-	for k, v := range m {
-		i, ok := keys.find(k)
-		if !ok {
-			return nil, false
-		}
-		if out[keys.key.Key(keys.qs[i])], ok = value(v); !ok {
-			return nil, false
-		}
-	}
-	return out, true
-}
-
-// answerOf reads a preset answer.
-func answerOf(v any) (string, bool) {
-	s, ok := v.(string)
-	return s, ok
-}
-
-// noteOf reads the notes of a preset annotation, cleaned by CheckOther.
-func noteOf(v any) (string, bool) {
-	a, _ := v.(map[string]any)
-	notes, ok := a["notes"].(string)
-	if !ok {
-		return "", false
-	}
-	// The rules have checked it; this cleans it.
-	if notes, _ = CheckOther(notes); notes == "" {
-		return "", false
-	}
-	return notes, true
-}
-
 // decode reads data, which must be exactly one JSON value, keeping numbers
 // as json.Number as the library expects. The top-level fields named in
 // opaque (metadata) are checked for their JSON type without being built:
@@ -315,12 +209,8 @@ func decode(data []byte, opaque map[string]bool) (any, error) {
 	if len(opaque) == 0 || firstByte(data) != '{' {
 		return decodeAll(data)
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
 	var fields map[string]json.RawMessage
-	if err := dec.Decode(&fields); err != nil {
-		return nil, err
-	}
-	if err := atEnd(data, dec); err != nil {
+	if err := decodeOne(data, &fields); err != nil {
 		return nil, err
 	}
 	out := make(map[string]any, len(fields))
@@ -341,24 +231,24 @@ func decode(data []byte, opaque map[string]bool) (any, error) {
 
 // decodeAll reads data, which must be exactly one JSON value, in full.
 func decodeAll(data []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
 	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if err := atEnd(data, dec); err != nil {
+	if err := decodeOne(data, &v); err != nil {
 		return nil, err
 	}
 	return v, nil
 }
 
-// atEnd fails when anything but white space follows the value dec has read
-// from data.
-func atEnd(data []byte, dec *json.Decoder) error {
-	rest := data[dec.InputOffset():]
-	if trimmed := bytes.TrimLeft(rest, " \t\r\n"); len(trimmed) > 0 {
-		return &trailingError{offset: int64(len(data) - len(trimmed))}
+// decodeOne reads data, which must be exactly one JSON value, into v,
+// keeping numbers as json.Number.
+func decodeOne(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	// Nothing but white space may follow the value.
+	if rest := bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n"); len(rest) > 0 {
+		return &trailingError{offset: int64(len(data) - len(rest))}
 	}
 	return nil
 }
@@ -438,30 +328,9 @@ func renameEmptyKeys(v any, name string) {
 	}
 }
 
-// lookup returns the value at a JSON pointer (without the leading '#') in
-// the schema document.
-func (s *Schema) lookup(pointer string) (any, bool) {
-	v := s.doc
-	if pointer == "" || pointer == "/" {
-		return v, true
-	}
-	for _, tok := range strings.Split(strings.TrimPrefix(pointer, "/"), "/") {
-		tok = unescapePointer(tok)
-		switch c := v.(type) {
-		case map[string]any:
-			var ok bool
-			if v, ok = c[tok]; !ok {
-				return nil, false
-			}
-		case []any:
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(c) {
-				return nil, false
-			}
-			v = c[i]
-		default:
-			return nil, false
-		}
-	}
-	return v, true
+// lookup returns the value at a JSON pointer (without the leading '#'),
+// written as the library writes one, in the schema document, or nil.
+func (s *Schema) lookup(pointer string) any {
+	_, v := locate(s.doc, pointer, "")
+	return v
 }

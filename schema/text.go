@@ -10,8 +10,9 @@ import (
 // be an empty chip, an invisible choice or an answer key nobody can read.
 // Both kinds of character are taken here, once, from the tables of Go's
 // unicode package: the "not blank" pattern of schema.json is written from
-// them (go test ./schema -update writes it; the test fails when the two
-// drift), and the rules and every asker use the functions below. So are
+// them (notBlankPattern, in the tests: go test ./schema -update writes it,
+// and the test fails when the two drift), and the rules and every asker
+// use the functions below. So are
 // the two kinds among the invisible that a terminal does not merely leave
 // out (controls, bidirectional controls), which the askers must never draw.
 
@@ -79,36 +80,6 @@ func StripInvisible(s string) string {
 		}
 		return r
 	}, s)
-}
-
-// notBlankPattern is the "pattern" of a text in schema.json: one character
-// that is neither white space nor invisible. It is a class of literal
-// characters, with no escapes such as \s that Go, ECMA-262 and Python read
-// differently, so that every validator of the schema finds the same texts
-// blank. In schema.json the characters are written as \uXXXX escapes.
-func notBlankPattern() string {
-	var b strings.Builder
-	b.WriteString("[^")
-	blank := func(r rune) bool { return WhiteSpace(r) || Invisible(r) }
-	for lo := rune(0); lo <= unicode.MaxRune; lo++ {
-		if !blank(lo) {
-			continue
-		}
-		hi := lo
-		for hi < unicode.MaxRune && blank(hi+1) {
-			hi++
-		}
-		b.WriteRune(lo)
-		if hi > lo+1 {
-			b.WriteByte('-')
-		}
-		if hi > lo {
-			b.WriteRune(hi)
-		}
-		lo = hi
-	}
-	b.WriteString("]")
-	return b.String()
 }
 
 // advertisedText is what tool definitions say of a text instead of the

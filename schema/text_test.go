@@ -36,6 +36,36 @@ func jsonEscaped(s string) string {
 	return b.String()
 }
 
+// notBlankPattern is the "pattern" of a text in schema.json: one character
+// that is neither white space nor invisible. It is a class of literal
+// characters, with no escapes such as \s that Go, ECMA-262 and Python read
+// differently, so that every validator of the schema finds the same texts
+// blank. In schema.json the characters are written as \uXXXX escapes.
+func notBlankPattern() string {
+	var b strings.Builder
+	b.WriteString("[^")
+	blank := func(r rune) bool { return WhiteSpace(r) || Invisible(r) }
+	for lo := rune(0); lo <= unicode.MaxRune; lo++ {
+		if !blank(lo) {
+			continue
+		}
+		hi := lo
+		for hi < unicode.MaxRune && blank(hi+1) {
+			hi++
+		}
+		b.WriteRune(lo)
+		if hi > lo+1 {
+			b.WriteByte('-')
+		}
+		if hi > lo {
+			b.WriteRune(hi)
+		}
+		lo = hi
+	}
+	b.WriteString("]")
+	return b.String()
+}
+
 func TestWhiteSpaceIsUnicodeWhiteSpace(t *testing.T) {
 	for r := rune(0); r <= unicode.MaxRune; r++ {
 		if WhiteSpace(r) != unicode.IsSpace(r) {

@@ -3,8 +3,9 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/url"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -35,9 +36,9 @@ func (s *Schema) translate(ve *jsonschema.ValidationError, doc any, empty string
 
 // leaf explains one failed keyword.
 func (s *Schema) leaf(e *jsonschema.ValidationError, doc any, empty string) []Problem {
-	tokens, value := instanceAt(doc, e.InstanceLocation, empty)
+	tokens, value := locate(doc, e.InstanceLocation, empty)
 	_, fragment, _ := strings.Cut(e.AbsoluteKeywordLocation, "#")
-	kv, _ := s.lookup(fragment)
+	kv := s.lookup(fragment)
 	when := s.condition(fragment)
 	keyword := fragment[strings.LastIndexByte(fragment, '/')+1:]
 	parent := fragment[:max(strings.LastIndexByte(fragment, '/'), 0)]
@@ -65,7 +66,7 @@ func (s *Schema) leaf(e *jsonschema.ValidationError, doc any, empty string) []Pr
 		return one(tokens, "must be at most %d characters (got %d)", n, utf8.RuneCountInString(str(value)))
 	case "pattern":
 		if parent == "/$defs/text" {
-			// The "not blank" pattern of every text (notBlankPattern).
+			// The "not blank" pattern of every text (see text.go).
 			return one(tokens, msgBlank)
 		}
 		return one(tokens, "must match the pattern %s", quoteJSON(kv))
@@ -106,7 +107,7 @@ func missing(tokens []any, value, kv any) []Problem {
 // have been meant to be, or else the fields allowed.
 func (s *Schema) unknownFields(tokens []any, value any, parent, empty string) []Problem {
 	obj, _ := value.(map[string]any)
-	props, _ := s.lookup(parent + "/properties")
+	props := s.lookup(parent + "/properties")
 	allowed := keysInOrder(props)
 	var ps []Problem
 	for name := range obj {
@@ -136,7 +137,7 @@ func (s *Schema) condition(fragment string) string {
 	if i < 0 {
 		return ""
 	}
-	cond, _ := s.lookup(fragment[:i] + "/if/properties")
+	cond := s.lookup(fragment[:i] + "/if/properties")
 	props, _ := cond.(map[string]any)
 	if len(props) != 1 {
 		return ""
@@ -160,10 +161,11 @@ func one(tokens []any, format string, args ...any) []Problem {
 	return []Problem{problem(tokens, format, args...)}
 }
 
-// instanceAt resolves an instance location of the library to path tokens
-// (indexes as int) and the value there. The library writes each token of
-// the pointer URL-escaped; empty is the name the key "" has in doc.
-func instanceAt(doc any, pointer, empty string) ([]any, any) {
+// locate resolves a location that the library reports, in the instance or
+// in the schema, to path tokens (indexes as int) and the value there, or
+// nil. The library writes each token of the pointer URL-escaped; empty is
+// the name the key "" has in doc.
+func locate(doc any, pointer, empty string) ([]any, any) {
 	tokens := []any{}
 	v := doc
 	if pointer == "" {
@@ -246,12 +248,7 @@ func items(n int) string {
 // text gives them, as far as rank knows it.
 func keysInOrder(v any) []string {
 	m, _ := v.(map[string]any)
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool { return compareToken(keys[i], keys[j]) < 0 })
-	return keys
+	return slices.SortedFunc(maps.Keys(m), func(a, b string) int { return compareToken(a, b) })
 }
 
 // article names the JSON type(s) of a "type" keyword value, with an

@@ -186,14 +186,6 @@ func (k KeyBy) other() KeyBy {
 	return KeyQuestion
 }
 
-// field is the input field that k names.
-func (k KeyBy) field() string {
-	if k == KeyQuestion {
-		return "question"
-	}
-	return "header"
-}
-
 // noun names the field that k names in a sentence: "no question has this
 // question" would puzzle its reader.
 func (k KeyBy) noun() string {

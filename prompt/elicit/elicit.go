@@ -81,13 +81,8 @@ func Unattended(res *mcp.ElicitResult, after, quickest time.Duration) error {
 	if res == nil || after >= quickest {
 		return nil
 	}
-	var did string
-	switch res.Action {
-	case "decline":
-		did = "declined"
-	case "cancel":
-		did = "cancelled"
-	default:
+	did, ok := map[string]string{"decline": "declined", "cancel": "cancelled"}[res.Action]
+	if !ok {
 		return nil
 	}
 	return notShown(fmt.Errorf("it %s the form %d ms after it was sent, sooner than a person can read it", did, after.Milliseconds()))

@@ -4,11 +4,11 @@ package line
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -123,7 +123,9 @@ func (l *Asker) ask(ctx context.Context, q schema.Question, i, n int) (prompt.An
 			return prompt.Answer{}, err
 		}
 		if isNoteKey(q, line) {
-			if note, err = l.readNote(ctx); err != nil {
+			// An empty line is no note.
+			note, err = l.readTyped(ctx, "Your note (Enter for none): ", "Your note", "press Enter for none", nil)
+			if err != nil {
 				return prompt.Answer{}, err
 			}
 			continue
@@ -135,7 +137,7 @@ func (l *Asker) ask(ctx context.Context, q schema.Question, i, n int) (prompt.An
 		}
 		a := prompt.Answer{Labels: labels, Note: note}
 		if other {
-			a.Other, err = l.readOther(ctx)
+			a.Other, err = l.readTyped(ctx, textPrompt, "Your answer", "press Enter to go back to the options", errBack)
 			if errors.Is(err, errBack) {
 				// Other was not what the person wanted after all: the
 				// question again, from its options.
@@ -176,33 +178,20 @@ func isNoteKey(q schema.Question, line string) bool {
 	return !named
 }
 
-// readNote asks for a note on the answer until CheckOther accepts it; an
-// empty line is no note.
-func (l *Asker) readNote(ctx context.Context) (string, error) {
-	return l.readOptional(ctx, "Your note (Enter for none): ", "Your note", "press Enter for none", nil)
-}
-
 // textPrompt asks for the person's own answer: after Other, or to a
 // question of typed text.
 const textPrompt = "Your answer: "
 
-// errBack is what readOther returns for an empty line: the person goes
-// back to the options rather than type an answer of their own.
+// errBack is what reading the person's own answer after Other returns for
+// an empty line (nothing but what draws nothing): there is no answer of
+// one's own, so the person is taken back to the options, and a number
+// typed next chooses one.
 var errBack = errors.New("back to the options")
 
-// readOther asks for the person's own answer after Other was chosen, until
-// CheckOther accepts it. An empty line (nothing but what draws nothing)
-// returns errBack: there is no answer of one's own, so the person is
-// taken back to the options, and a number typed next chooses one.
-func (l *Asker) readOther(ctx context.Context) (string, error) {
-	return l.readOptional(ctx, textPrompt, "Your answer", "press Enter to go back to the options", errBack)
-}
-
-// readOptional asks with ask until CheckOther accepts the line, and
-// returns it as CheckOther cleans it; an empty line returns "" and
-// onEmpty. A line refused is named what, and empty says what Enter on its
-// own does.
-func (l *Asker) readOptional(ctx context.Context, ask, what, empty string, onEmpty error) (string, error) {
+// readTyped asks with ask until CheckOther accepts the line, and returns
+// it as CheckOther cleans it; an empty line returns "" and onEmpty. A line
+// refused is named what, and instead says what else the person can do.
+func (l *Asker) readTyped(ctx context.Context, ask, what, instead string, onEmpty error) (string, error) {
 	for {
 		line, err := l.readLine(ctx, ask)
 		if err != nil {
@@ -214,7 +203,7 @@ func (l *Asker) readOptional(ctx context.Context, ask, what, empty string, onEmp
 		case errors.Is(err, schema.ErrOtherEmpty):
 			return "", onEmpty
 		default:
-			l.say(fmt.Sprintf("%s %s; type it again, or %s.", what, err, empty))
+			l.say(fmt.Sprintf("%s %s; type it again, or %s.", what, err, instead))
 		}
 	}
 }
@@ -223,21 +212,14 @@ func (l *Asker) readOptional(ctx context.Context, ask, what, empty string, onEmp
 // line takes def when there is one.
 func (l *Asker) readText(ctx context.Context, ask, def string) (string, error) {
 	for {
-		line, err := l.readLine(ctx, ask)
-		if err != nil {
-			return "", err
-		}
-		s, err := schema.CheckOther(line)
+		s, err := l.readTyped(ctx, ask, "Your answer", "press Ctrl+C to cancel", schema.ErrOtherEmpty)
 		switch {
-		case err == nil:
-			return s, nil
-		case errors.Is(err, schema.ErrOtherEmpty) && def != "":
+		case !errors.Is(err, schema.ErrOtherEmpty):
+			return s, err
+		case def != "":
 			return def, nil
-		case errors.Is(err, schema.ErrOtherEmpty):
-			l.say("Your answer cannot be empty; type it, or press Ctrl+C to cancel.")
-		default:
-			l.say(fmt.Sprintf("Your answer %s; type it again, or press Ctrl+C to cancel.", err))
 		}
+		l.say("Your answer cannot be empty; type it, or press Ctrl+C to cancel.")
 	}
 }
 
@@ -349,17 +331,11 @@ func (l *Asker) read() lineResult {
 // lineOf is the result for a line read into buf, which holds at most
 // MaxLineLength bytes and a line ending.
 func lineOf(buf []byte, tooLong bool) lineResult {
-	text := trimEOL(buf)
+	text := strings.TrimSuffix(strings.TrimSuffix(string(buf), "\n"), "\r")
 	if tooLong || len(text) > MaxLineLength {
 		return lineResult{tooLong: true}
 	}
 	return lineResult{text: text}
-}
-
-func trimEOL(b []byte) string {
-	b = bytes.TrimSuffix(b, []byte("\n"))
-	b = bytes.TrimSuffix(b, []byte("\r"))
-	return string(b)
 }
 
 func writeIndented(b *strings.Builder, text, indent string) {
@@ -408,17 +384,13 @@ func ParseChoice(q schema.Question, line string) (labels []string, other bool, p
 	if !q.MultiSelect && len(picks) > 1 {
 		return nil, false, "Choose one option: enter a single number."
 	}
-	chosen := make([]bool, n)
-	for _, j := range picks {
+	// Each choice once, in option order; Other, -1, first.
+	slices.Sort(picks)
+	for _, j := range slices.Compact(picks) {
 		if j < 0 {
 			other = true
 		} else {
-			chosen[j] = true
-		}
-	}
-	for j, o := range q.Options {
-		if chosen[j] {
-			labels = append(labels, o.Label)
+			labels = append(labels, q.Options[j].Label)
 		}
 	}
 	return labels, other, ""

@@ -87,18 +87,14 @@ func New(o Options) (*Asker, error) {
 // URL returns the page's address, with its token.
 func (w *Asker) URL() string { return w.url }
 
-// Ask serves the page until it is answered or cancelled there, or ctx is
-// done. A Web asks once.
-func (w *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
-	return w.serve(ctx, qs)
-}
-
 // stopGrace is how long the requests in flight when the wait ends are
 // given to finish: the reply to the answer, and the waiting pages
 // learning that it is over.
 const stopGrace = 2 * time.Second
 
-func (w *Asker) serve(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
+// Ask serves the page until it is answered or cancelled there, or ctx is
+// done. A Web asks once.
+func (w *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
 	if w.asked {
 		return nil, errors.New("serve the page: a web asker asks once")
 	}

@@ -32,8 +32,13 @@ import (
 // one set of questions, or a server of several) can be put behind it.
 type Guard struct {
 	token   []byte
-	hosts   hostCheck
 	maxBody int64
+	// The Host headers that name the server: its own address, the host
+	// shown in its address (display), or localhost, on its port. On every
+	// interface, any IP address is its own.
+	port    string
+	ip      net.IP
+	display string
 }
 
 // NewGuard returns the guard of a server that listens on addr, a TCP
@@ -50,13 +55,11 @@ func NewGuard(addr net.Addr, host, token string, maxBody int64) (*Guard, error) 
 		host = tcp.IP.String()
 	}
 	return &Guard{
-		token: []byte(token),
-		hosts: hostCheck{
-			port:    strconv.Itoa(tcp.Port),
-			ip:      tcp.IP,
-			display: strings.ToLower(host),
-		},
+		token:   []byte(token),
 		maxBody: maxBody,
+		port:    strconv.Itoa(tcp.Port),
+		ip:      tcp.IP,
+		display: strings.ToLower(host),
 	}, nil
 }
 
@@ -73,7 +76,7 @@ func (g *Guard) Wrap(next http.Handler) http.Handler {
 		h.Set("Cross-Origin-Opener-Policy", "same-origin")
 		h.Set("Cross-Origin-Resource-Policy", "same-origin")
 
-		if !g.hosts.ok(r.Host) {
+		if !g.AllowsHost(r.Host) {
 			Refuse(w, http.StatusForbidden, "Forbidden: this server answers only to its own address.")
 			return
 		}
@@ -106,11 +109,6 @@ func (g *Guard) Wrap(next http.Handler) http.Handler {
 	})
 }
 
-// AllowsHost reports whether a request's Host header names this server, as
-// Wrap requires: for a server that checks its requests' tokens its own way
-// (the inbox's, whose askers send theirs as a bearer token).
-func (g *Guard) AllowsHost(hostport string) bool { return g.hosts.ok(hostport) }
-
 func isFormType(ct string) bool {
 	mt, _, _ := strings.Cut(ct, ";")
 	return strings.EqualFold(strings.TrimSpace(mt), "application/x-www-form-urlencoded")
@@ -128,16 +126,10 @@ func Refuse(w http.ResponseWriter, code int, msg string) {
 	_, _ = w.Write([]byte(msg + "\n"))
 }
 
-// hostCheck accepts the Host headers that name the server: its own
-// address, the host shown in its address, or localhost, on its port. On
-// every interface, any IP address is its own.
-type hostCheck struct {
-	port    string
-	ip      net.IP
-	display string
-}
-
-func (c hostCheck) ok(hostport string) bool {
+// AllowsHost reports whether a request's Host header names this server, as
+// Wrap requires: for a server that checks its requests' tokens its own way
+// (the inbox's, whose askers send theirs as a bearer token).
+func (g *Guard) AllowsHost(hostport string) bool {
 	host, port, err := net.SplitHostPort(hostport)
 	if err != nil {
 		// No port: HTTP's own, 80. An IPv6 address is still in brackets.
@@ -146,18 +138,18 @@ func (c hostCheck) ok(hostport string) bool {
 			host = host[1 : len(host)-1]
 		}
 	}
-	if port != c.port || host == "" {
+	if port != g.port || host == "" {
 		return false
 	}
 	host = strings.ToLower(host)
-	if host == "localhost" || host == c.display {
+	if host == "localhost" || host == g.display {
 		return true
 	}
 	ip := net.ParseIP(host)
 	if ip == nil {
 		return false
 	}
-	return ip.Equal(c.ip) || c.ip.IsUnspecified()
+	return ip.Equal(g.ip) || g.ip.IsUnspecified()
 }
 
 // tokenBytes is the size of a token: 256 bits.

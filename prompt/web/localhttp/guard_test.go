@@ -149,10 +149,10 @@ func TestMaxFormBytes(t *testing.T) {
 }
 
 func TestHostCheck(t *testing.T) {
-	loopback := hostCheck{port: "8080", ip: net.ParseIP("127.0.0.1"), display: "127.0.0.1"}
-	every := hostCheck{port: "8080", ip: net.IPv6unspecified, display: "192.0.2.7"}
+	loopback := &Guard{port: "8080", ip: net.ParseIP("127.0.0.1"), display: "127.0.0.1"}
+	every := &Guard{port: "8080", ip: net.IPv6unspecified, display: "192.0.2.7"}
 	for _, tc := range []struct {
-		check hostCheck
+		check *Guard
 		host  string
 		want  bool
 	}{
@@ -169,10 +169,10 @@ func TestHostCheck(t *testing.T) {
 		{every, "192.0.2.7:8080", true},
 		{every, "[2001:db8::1]:8080", true},
 		{every, "attacker.example:8080", false},
-		{hostCheck{port: "80", ip: net.ParseIP("127.0.0.1"), display: "127.0.0.1"}, "127.0.0.1", true},
+		{&Guard{port: "80", ip: net.ParseIP("127.0.0.1"), display: "127.0.0.1"}, "127.0.0.1", true},
 	} {
-		if got := tc.check.ok(tc.host); got != tc.want {
-			t.Errorf("%+v.ok(%q) = %v, want %v", tc.check, tc.host, got, tc.want)
+		if got := tc.check.AllowsHost(tc.host); got != tc.want {
+			t.Errorf("%+v.AllowsHost(%q) = %v, want %v", tc.check, tc.host, got, tc.want)
 		}
 	}
 }
