@@ -21,7 +21,7 @@ func (t *Asker) Finish(_ context.Context, err error, summary []prompt.Summary) e
 	if err == nil {
 		// The answers are printed whatever happens here: a summary that
 		// cannot be drawn loses nothing.
-		_ = writeSummary(t.out, "", summary, t.st)
+		_ = writeSummary(t.Out, "", summary, t.st)
 	}
 	return err
 }

@@ -47,7 +47,7 @@ func (e *KeyError) Error() string { return e.Key.String() + " pressed" }
 // ErrQuit is the error of an Idle that the person ended with q.
 var ErrQuit = errors.New("quit")
 
-func (t *Asker) takes(k Key) bool { return t.take != nil && t.take(k) }
+func (t *Asker) takes(k Key) bool { return t.Take != nil && t.Take(k) }
 
 // Hold takes the terminal over for a caller that asks one set of
 // questions after another (askuser inbox): it puts it in raw mode and
@@ -65,7 +65,7 @@ func (t *Asker) Hold() error {
 	if err := t.enter(); err != nil {
 		return err
 	}
-	in, err := newTTYInput(t.in, t.redraw)
+	in, err := newTTYInput(t.In, t.Redraw)
 	if err != nil {
 		// The error that matters is that the terminal cannot be read.
 		_ = t.Restore()
@@ -157,7 +157,7 @@ func (t *Asker) Print(text string) error {
 	}
 	if t.saved == nil {
 		// The terminal is in line mode, and nothing of ours is on it.
-		_, err := t.out.Write([]byte(text))
+		_, err := t.Out.Write([]byte(text))
 		return err
 	}
 	var b bytes.Buffer
@@ -172,7 +172,7 @@ func (t *Asker) Print(text string) error {
 	if drawn {
 		t.put(&b, t.last)
 	}
-	_, err := t.out.Write(b.Bytes())
+	_, err := t.Out.Write(b.Bytes())
 	return err
 }
 

@@ -159,10 +159,10 @@ func (s *dialog) show(layouts []layout, build func(l layout, w int) frame) error
 // its parts joined by " · ", the first bold and the others dimmed, as
 // many as fit.
 func (t *Asker) bannerLines(w int) []string {
-	if t.banner == nil {
+	if t.Banner == nil {
 		return nil
 	}
-	parts := t.banner()
+	parts := t.Banner()
 	if len(parts) == 0 {
 		return nil
 	}
@@ -204,10 +204,10 @@ func (s *dialog) keyLine(w int, parts ...string) []string {
 // whether that changed anything.
 func (t *Asker) withHints(parts []string) ([]string, bool) {
 	var extra []string
-	if t.hints != nil {
-		extra = t.hints()
+	if t.Hints != nil {
+		extra = t.Hints()
 	}
-	takesInterrupt := t.take != nil && t.take(KeyInterrupt)
+	takesInterrupt := t.takes(KeyInterrupt)
 	if len(extra) == 0 && !takesInterrupt {
 		return parts, false
 	}

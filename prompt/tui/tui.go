@@ -73,16 +73,10 @@ type Options struct {
 // Nothing is left on the screen to say what was answered: Finish, called
 // once all answers are known, shows them.
 type Asker struct {
-	in     terminal.FileReader
-	out    terminal.FileWriter
-	inFd   int
-	outFd  int
-	st     style
-	review bool
-	banner func() []string
-	hints  func() []string
-	take   func(Key) bool
-	redraw <-chan struct{}
+	Options
+	inFd  int
+	outFd int
+	st    style
 
 	// held is the key reader of a terminal held across calls (see Hold),
 	// nil when each call takes the terminal for itself; forget has the
@@ -112,16 +106,10 @@ type Asker struct {
 // New returns a terminal UI asker on the given terminal.
 func New(opts Options) *Asker {
 	return &Asker{
-		in:     opts.In,
-		out:    opts.Out,
-		inFd:   int(opts.In.Fd()),
-		outFd:  int(opts.Out.Fd()),
-		st:     style{color: opts.Color},
-		review: opts.Review,
-		banner: opts.Banner,
-		hints:  opts.Hints,
-		take:   opts.Take,
-		redraw: opts.Redraw,
+		Options: opts,
+		inFd:    int(opts.In.Fd()),
+		outFd:   int(opts.Out.Fd()),
+		st:      style{color: opts.Color},
 	}
 }
 
@@ -146,7 +134,7 @@ func (t *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer,
 			}
 			answers[i] = a
 		}
-		if t.review && len(qs) > 1 {
+		if t.Review && len(qs) > 1 {
 			return s.review(qs, answers)
 		}
 		return nil
@@ -178,7 +166,7 @@ func (t *Asker) run(ctx context.Context, total int, f func(*dialog) error) (err 
 				err = rerr
 			}
 		}()
-		in, err := newTTYInput(t.in, t.redraw)
+		in, err := newTTYInput(t.In, t.Redraw)
 		if err != nil {
 			return fmt.Errorf("read terminal: %w", err)
 		}
@@ -236,7 +224,7 @@ func (t *Asker) Restore() error {
 		b.WriteString("\x1b[?25h")
 		t.hidden = false
 	}
-	_, werr := t.out.Write(b.Bytes())
+	_, werr := t.Out.Write(b.Bytes())
 	if t.undoOut != nil {
 		t.undoOut()
 		t.undoOut = nil
@@ -291,7 +279,7 @@ func (t *Asker) draw(f frame, termWidth int) error {
 	var b bytes.Buffer
 	t.erase(&b, termWidth)
 	t.put(&b, f)
-	_, err := t.out.Write(b.Bytes())
+	_, err := t.Out.Write(b.Bytes())
 	return err
 }
 
@@ -338,7 +326,7 @@ func (t *Asker) clear() error {
 	w, _ := t.size()
 	t.erase(&b, w)
 	t.drawn = t.drawn[:0]
-	_, err := t.out.Write(b.Bytes())
+	_, err := t.Out.Write(b.Bytes())
 	return err
 }
 
@@ -450,7 +438,7 @@ func (s *dialog) choose(list *listPrompt, head func(layout, int) []string) (list
 // on survey's default, stdout.
 func askOne[T any](s *dialog, p survey.Prompt, validators ...survey.Validator) (T, error) {
 	var v T
-	opts := []survey.AskOpt{survey.WithStdio(s.tui.in, s.tui.out, s.tui.out)}
+	opts := []survey.AskOpt{survey.WithStdio(s.tui.In, s.tui.Out, s.tui.Out)}
 	for _, val := range validators {
 		opts = append(opts, survey.WithValidator(val))
 	}
