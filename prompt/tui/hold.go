@@ -119,14 +119,12 @@ func (t *Asker) Idle(ctx context.Context, title, text string) error {
 			f := frame{cursor: -1, lines: []string{s.chip(title, "", w)}}
 			f.lines = append(f.lines, wrap(prompt.DisplayMultiline(text), w)...)
 			if l.hint {
-				if l.gap {
-					f.lines = append(f.lines, "")
-				}
+				f.gap(l)
 				f.lines = append(f.lines, s.keyHints(w, "q quit")...)
 			}
 			return f
 		}
-		render := func() error { return s.show(idleLayouts, build) }
+		render := func() error { return s.show(shortLayouts, build) }
 		for {
 			k, err := s.nextKeyOrEsc(render)
 			if err != nil {
@@ -137,12 +135,6 @@ func (t *Asker) Idle(ctx context.Context, title, text string) error {
 			}
 		}
 	})
-}
-
-var idleLayouts = []layout{
-	{gap: true, hint: true},
-	{gap: false, hint: true},
-	{gap: false},
 }
 
 // Print writes text above the frame on screen, which is drawn again under

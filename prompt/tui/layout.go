@@ -31,6 +31,14 @@ type frame struct {
 	cursor int
 }
 
+// gap separates the part of f that follows from the one before, with a
+// blank line, when l puts gaps between the parts.
+func (f *frame) gap(l layout) {
+	if l.gap {
+		f.lines = append(f.lines, "")
+	}
+}
+
 // crop keeps at most h lines of f: its first line, which says which
 // question this is, and as many lines around its focus as fit.
 func (f frame) crop(h int) frame {
@@ -69,6 +77,14 @@ var textLayouts = []layout{
 	{gap: true, questionLines: -1, hint: true},
 	{gap: false, questionLines: 3, hint: true},
 	{gap: false, questionLines: 1},
+}
+
+// shortLayouts serve the screens without a question: the review, and the
+// screen with nothing to answer.
+var shortLayouts = []layout{
+	{gap: true, hint: true},
+	{gap: false, hint: true},
+	{gap: false},
 }
 
 // heading lays out what every prompt of a question shows first: the

@@ -188,9 +188,7 @@ func (p *listPrompt) frame(l layout, w int) frame {
 	n := len(p.q.Options)
 	f := frame{cursor: -1}
 	f.lines = p.s.heading(p.q, p.index, l, w)
-	if l.gap {
-		f.lines = append(f.lines, "")
-	}
+	f.gap(l)
 	for i := 0; i <= n; i++ {
 		if i == p.cursor {
 			f.focus = len(f.lines)
@@ -201,9 +199,7 @@ func (p *listPrompt) frame(l layout, w int) frame {
 		f.lines = append(f.lines, p.preview(l, w)...)
 	}
 	if p.note != "" {
-		if l.gap {
-			f.lines = append(f.lines, "")
-		}
+		f.gap(l)
 		f.lines = append(f.lines, noteLine("", p.note, w, st))
 	}
 	if p.message != "" {
@@ -214,9 +210,7 @@ func (p *listPrompt) frame(l layout, w int) frame {
 		if multi {
 			hints = []string{"↑/↓ move", fmt.Sprintf("Space or 1-%d toggle", n), "0 Other", "Enter confirm", "n note", "Esc cancel"}
 		}
-		if l.gap {
-			f.lines = append(f.lines, "")
-		}
+		f.gap(l)
 		f.lines = append(f.lines, p.s.keyHints(w, hints...)...)
 	}
 	return f

@@ -201,9 +201,7 @@ func (p *textPrompt) render() error { return p.s.show(textLayouts, p.frame) }
 func (p *textPrompt) frame(l layout, w int) frame {
 	st := p.s.tui.st
 	f := frame{lines: p.head(l, w)}
-	if l.gap {
-		f.lines = append(f.lines, "")
-	}
+	f.gap(l)
 	if len(p.chosen) > 0 {
 		chosen := "Chosen: " + prompt.Display(strings.Join(p.chosen, ", "))
 		f.lines = append(f.lines, st.paint(truncate(chosen, w), sgrDim))
@@ -229,9 +227,7 @@ func (p *textPrompt) frame(l layout, w int) frame {
 		f.lines = append(f.lines, st.paint(truncate("✖ "+prompt.Capitalize(p.message), w), sgrYellow))
 	}
 	if l.hint {
-		if l.gap {
-			f.lines = append(f.lines, "")
-		}
+		f.gap(l)
 		keys := []string{"Enter submit", "Esc cancel"}
 		switch {
 		case p.back && len(p.text) == 0:
