@@ -380,7 +380,7 @@ func (s *dialog) ask(index int, q schema.Question, prev prompt.Answer) (prompt.A
 	case schema.KindText, schema.KindInput:
 		text := newTextPrompt(s, head, prev.Other)
 		text.placeholder, text.def = q.Placeholder, q.Default
-		other, err := askText(s, text)
+		other, err := askText(s, text, validateText, nil)
 		return prompt.Answer{Other: other}, err
 	}
 	list := newListPrompt(s, q, index, prev)
