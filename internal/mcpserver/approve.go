@@ -50,7 +50,7 @@ func (s *Server) approve(reqCtx context.Context, req *mcp.CallToolRequest) (*mcp
 	if who == "" {
 		who = "The agent"
 	}
-	got, err := s.wait(reqCtx, req, []schema.Question{r.Question(who, s.opts.Request.Schema.Limits())})
+	got, err := s.ask(reqCtx, req, []schema.Question{r.Question(who, s.opts.Request.Schema.Limits())})
 	var (
 		back        *handBack
 		unavailable *prompt.UnavailableError
