@@ -229,32 +229,25 @@ func (p *listPrompt) option(i int, l layout, w int) []string {
 		label, desc, rec = prompt.Display(o.Label), prompt.Display(o.Description), o.Recommended()
 	}
 	focused := i == p.cursor
-	pointer, box := "  ", ""
-	if focused {
-		pointer = "❯ "
-	}
-	if multi {
-		box = "[ ] "
-		if p.checked[i] {
-			box = "[x] "
-		}
-	}
 	// Other is numbered 0 here as on every other view: the key that
 	// chooses it.
 	num := fmt.Sprintf("%d. ", (i+1)%(n+1))
-	indent := width(pointer + box + num)
-	var line strings.Builder
+	pointer, box := "  ", ""
 	if focused {
-		line.WriteString(st.paint(pointer, sgrCyan, sgrBold))
-	} else {
-		line.WriteString(pointer)
+		pointer = st.paint("❯ ", sgrCyan, sgrBold)
 	}
-	if multi && p.checked[i] {
-		line.WriteString(st.paint(box, sgrGreen, sgrBold))
-	} else {
-		line.WriteString(box)
+	switch {
+	case multi && p.checked[i]:
+		box = st.paint("[x] ", sgrGreen, sgrBold)
+	case multi:
+		box = "[ ] "
 	}
-	line.WriteString(num)
+	// The pointer takes two columns, and the box four when there is one.
+	indent := 2 + width(num)
+	if multi {
+		indent += 4
+	}
+	line := pointer + box + num
 	var codes []string
 	switch {
 	case rec && focused:
@@ -264,8 +257,7 @@ func (p *listPrompt) option(i int, l layout, w int) []string {
 	case focused:
 		codes = []string{sgrCyan, sgrBold}
 	}
-	line.WriteString(st.paint(truncate(label, w-indent), codes...))
-	lines := []string{line.String()}
+	lines := []string{line + st.paint(truncate(label, w-indent), codes...)}
 	if l.descLines == 0 {
 		return lines
 	}
