@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/askuser/askuser/prompt"
@@ -227,12 +228,9 @@ func (t *Asker) withHints(parts []string) ([]string, bool) {
 	if len(extra) == 0 && !takesInterrupt {
 		return parts, false
 	}
-	var out []string
-	for _, p := range parts {
-		if !(takesInterrupt && p == interruptHint) {
-			out = append(out, p)
-		}
-	}
+	out := slices.DeleteFunc(slices.Clone(parts), func(p string) bool {
+		return takesInterrupt && p == interruptHint
+	})
 	return append(out, extra...), true
 }
 
