@@ -172,10 +172,7 @@ func readStream(r io.Reader) (*Source, error) {
 	default:
 		// Parse finds the same problem and says where it is, after the
 		// byte-order mark it skips as this did.
-		if bomLen > 0 {
-			return &Source{Data: append([]byte(bom), seen.Bytes()...)}, nil
-		}
-		return &Source{Data: seen.Bytes()}, nil
+		return &Source{Data: append([]byte(bom[:bomLen]), seen.Bytes()...)}, nil
 	}
 	end := dec.InputOffset()
 	// What the decoder read past the document is copied out, so that its
