@@ -66,12 +66,9 @@ func ReadSource(stdin Stdin, args []string, file string, answersFollow bool) (*S
 		return readStream(stdin.R)
 	default:
 		src, err = readLimited(stdin.R, -1)
-		if err != nil {
-			err = fmt.Errorf("read questions: %w", err)
-		}
 	}
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("read questions: %w", err)
 	}
 	if isBlank(src.Data) {
 		return nil, missingJSON()
@@ -108,18 +105,14 @@ func isFileName(arg string) bool {
 func readFile(name string) (*Source, error) {
 	f, err := os.Open(name)
 	if err != nil {
-		return nil, fmt.Errorf("read questions: %w", err)
+		return nil, err
 	}
 	defer f.Close()
 	size := int64(-1)
 	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
 		size = fi.Size()
 	}
-	src, err := readLimited(f, size)
-	if err != nil {
-		return nil, fmt.Errorf("read questions: %w", err)
-	}
-	return src, nil
+	return readLimited(f, size)
 }
 
 // readLimited reads r to its end, refusing more than the size limit without
