@@ -91,7 +91,7 @@ func (s *dialog) nextKeyOrEsc(render func() error) (key, error) {
 	if err := render(); err != nil {
 		return key{}, err
 	}
-	k, err := s.keys.readKey()
+	k, _, err := s.keys.readKeyUntil(time.Time{})
 	if err != nil {
 		return key{}, err
 	}
@@ -183,13 +183,8 @@ func (kr *keyReader) drop() {
 	}
 }
 
-func (kr *keyReader) readKey() (key, error) {
-	k, _, err := kr.readKeyUntil(time.Time{})
-	return k, err
-}
-
-// readKeyUntil is readKey that gives up at deadline (none when zero), with
-// ok false, when no key has come by then.
+// readKeyUntil reads the next key, and gives up at deadline (none when
+// zero), with ok false, when no key has come by then.
 func (kr *keyReader) readKeyUntil(deadline time.Time) (k key, ok bool, err error) {
 	if kr.resized {
 		kr.resized = false

@@ -156,23 +156,18 @@ func (t *Asker) run(ctx context.Context, total int, f func(*dialog) error) (err 
 	if ctx.Err() != nil {
 		return context.Cause(ctx)
 	}
-	keys := t.held
-	if keys == nil {
-		if err := t.enter(); err != nil {
+	if t.held == nil {
+		// The terminal is taken for this conversation only.
+		if err := t.Hold(); err != nil {
 			return err
 		}
 		defer func() {
-			if rerr := t.Restore(); rerr != nil && err == nil {
+			if rerr := t.Release(); rerr != nil && err == nil {
 				err = rerr
 			}
 		}()
-		in, err := newTTYInput(t.In, t.Redraw)
-		if err != nil {
-			return fmt.Errorf("read terminal: %w", err)
-		}
-		defer in.close()
-		keys = &keyReader{in: in}
 	}
+	keys := t.held
 	defer keys.in.watch(ctx)()
 
 	// What the guard of one frame says is not for the frames of another
