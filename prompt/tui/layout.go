@@ -183,16 +183,13 @@ func (t *Asker) bannerLines(w int) []string {
 	if len(parts) == 0 {
 		return nil
 	}
-	first := truncate(prompt.Display(parts[0]), w)
-	line, used := t.st.paint(first, sgrBold), width(first)
+	line := t.st.paint(truncate(prompt.Display(parts[0]), w), sgrBold)
 	for _, p := range parts[1:] {
-		room := w - used - 3
+		room := w - width(line) - 3
 		if room < 1 {
 			break
 		}
-		p = truncate(prompt.Display(p), room)
-		line += t.st.paint(" · "+p, sgrDim)
-		used += 3 + width(p)
+		line += t.st.paint(" · "+truncate(prompt.Display(p), room), sgrDim)
 	}
 	return []string{line}
 }

@@ -242,12 +242,8 @@ func (p *listPrompt) option(i int, l layout, w int) []string {
 	case multi:
 		box = "[ ] "
 	}
-	// The pointer takes two columns, and the box four when there is one.
-	indent := 2 + width(num)
-	if multi {
-		indent += 4
-	}
 	line := pointer + box + num
+	indent := width(line) // which counts no escape sequence
 	var codes []string
 	switch {
 	case rec && focused:
