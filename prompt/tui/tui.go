@@ -5,6 +5,7 @@ package tui
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -226,11 +227,9 @@ func (t *Asker) Restore() error {
 	}
 	rerr := term.Restore(t.inFd, t.saved)
 	t.saved = nil
-	if rerr != nil {
-		return fmt.Errorf("restore terminal: %w", rerr)
-	}
-	if werr != nil {
-		return fmt.Errorf("restore terminal: %w", werr)
+	// The mode matters more than what was written.
+	if err := cmp.Or(rerr, werr); err != nil {
+		return fmt.Errorf("restore terminal: %w", err)
 	}
 	return nil
 }
