@@ -206,16 +206,6 @@ func skipLineEnd(r *bufio.Reader) int64 {
 	}
 }
 
-// singleQuotes says so when err, from parsing the document data, is a
-// syntax error of a document written with single quotes.
-func singleQuotes(data []byte, err error) error {
-	var syntax *schema.SyntaxError
-	if errors.As(err, &syntax) && singleQuoted(data) {
-		return &SingleQuotesError{Err: err}
-	}
-	return err
-}
-
 // singleQuoted reports whether a questions document starts as if JSON took
 // single quotes: with ' or {' (white space aside).
 func singleQuoted(data []byte) bool {
