@@ -54,8 +54,8 @@ func (s *Server) approve(reqCtx context.Context, req *mcp.CallToolRequest) (*mcp
 	var (
 		back        *handBack
 		unavailable *prompt.UnavailableError
+		d           approve.Decision
 	)
-	var d approve.Decision
 	switch {
 	case errors.As(err, &back):
 		return back.result, nil
