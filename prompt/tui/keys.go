@@ -54,7 +54,7 @@ var errResized = errors.New("terminal resized")
 type keyReader struct {
 	in  *ttyInput
 	buf []byte
-	// resized is set when drop met a resize or a redraw, for readKey to
+	// resized is set when drop met a resize or a redraw, for readKeyUntil to
 	// report it.
 	resized bool
 }
