@@ -2,6 +2,7 @@ package tui
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -84,10 +85,7 @@ func (t *Asker) Release() error {
 		t.held = nil
 	}
 	cerr := t.clear()
-	if err := t.Restore(); err != nil {
-		return err
-	}
-	return cerr
+	return cmp.Or(t.Restore(), cerr)
 }
 
 // Forget has the next frame drawn drop, as it is drawn, every key typed
