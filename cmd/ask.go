@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -98,29 +99,26 @@ func newAskCmd(env *Env) *cobra.Command {
 // rather than JSON: ^[a-z][a-z-]*$. (A regexp compiled at start-up would
 // cost every run.)
 func isWord(s string) bool {
-	if s == "" || s[0] < 'a' || s[0] > 'z' {
-		return false
-	}
-	for i := 1; i < len(s); i++ {
-		if c := s[i]; (c < 'a' || c > 'z') && c != '-' {
-			return false
-		}
-	}
-	return true
+	return s != "" && s[0] != '-' && strings.Trim(s, "abcdefghijklmnopqrstuvwxyz-") == ""
 }
 
 // askArgs accepts at most one argument, the questions, and catches a
 // mistyped subcommand before it is read as JSON.
 func askArgs(cmd *cobra.Command, args []string) error {
-	if len(args) > 1 {
-		return ask.UsageErrorf("too many arguments: give the questions as one argument (got %d); quote the JSON", len(args))
-	}
 	if len(args) == 1 && isWord(args[0]) {
 		msg := fmt.Sprintf("unknown command %q for askuser", args[0])
 		if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
 			msg += fmt.Sprintf("; did you mean %q?", s[0])
 		}
 		return ask.UsageErrorf("%s", msg)
+	}
+	return docArg(cmd, args)
+}
+
+// docArg accepts at most one argument, the questions.
+func docArg(_ *cobra.Command, args []string) error {
+	if len(args) > 1 {
+		return ask.UsageErrorf("too many arguments: give the questions as one argument (got %d); quote the JSON", len(args))
 	}
 	return nil
 }

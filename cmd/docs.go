@@ -7,8 +7,6 @@ import (
 	"text/template"
 
 	"github.com/spf13/cobra"
-
-	"github.com/askuser/askuser/schema"
 )
 
 // docs/agents.md and docs/commands/*.md are made from the commands:
@@ -26,11 +24,6 @@ var docsText string
 var docsTemplate = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("docs").Parse(docsText))
 })
-
-// writeDocs writes the agent guide for the limits l.
-func writeDocs(w io.Writer, l schema.Limits) error {
-	return docsTemplate().Execute(w, l)
-}
 
 func newDocsCmd(env *Env) *cobra.Command {
 	return &cobra.Command{
@@ -54,5 +47,5 @@ func docsRun(env *Env, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return writeDocs(w, sch.Limits())
+	return docsTemplate().Execute(w, sch.Limits())
 }

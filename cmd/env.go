@@ -112,11 +112,9 @@ func orList(uis []ask.UI) string {
 func parseBool(name, v string) (bool, error) {
 	v = strings.TrimSpace(v)
 	switch strings.ToLower(v) {
-	case "":
-		return false, nil
 	case "yes", "on":
 		return true, nil
-	case "no", "off":
+	case "", "no", "off":
 		return false, nil
 	}
 	on, err := strconv.ParseBool(strings.ToLower(v))

@@ -82,8 +82,7 @@ has no terminal, or the NATS server cannot be used, 129 hung up, 143
 terminated.`
 
 func newInboxCmd(env *Env) *cobra.Command {
-	var listen string
-	var webPage, open bool
+	var f inboxFlags
 	cmd := &cobra.Command{
 		Use:   "inbox [--web [--open]] [--listen ADDR]",
 		Short: "Collect the questions of every agent in one place, and answer them there",
@@ -97,16 +96,16 @@ func newInboxCmd(env *Env) *cobra.Command {
   ssh -R /tmp/askuser.sock:$XDG_RUNTIME_DIR/askuser/inbox.sock build-host   # askers there: ASKUSER_INBOX=/tmp/askuser.sock`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			opts, err := inboxServeOptions(cmd, env, inboxFlagValues{listen: listen, web: webPage, open: open})
+			opts, err := inboxServeOptions(cmd, env, f)
 			if err != nil {
 				return err
 			}
 			return serve.Run(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&listen, "listen", "", "also accept askers over TCP on `ADDR` (HOST:PORT), with a token; with --web, serve the page there too")
-	cmd.Flags().BoolVar(&webPage, "web", false, "also show the queue on a web page, at an address with a token (on 127.0.0.1 unless --listen)")
-	cmd.Flags().BoolVar(&open, "open", false, "with --web, open the page in the default browser ($BROWSER, else the system's)")
+	cmd.Flags().StringVar(&f.listen, "listen", "", "also accept askers over TCP on `ADDR` (HOST:PORT), with a token; with --web, serve the page there too")
+	cmd.Flags().BoolVar(&f.web, "web", false, "also show the queue on a web page, at an address with a token (on 127.0.0.1 unless --listen)")
+	cmd.Flags().BoolVar(&f.open, "open", false, "with --web, open the page in the default browser ($BROWSER, else the system's)")
 	cmd.Flags().String("ui", "", "how to show the questions: `auto`, tui (the terminal screen) or line (numbered prompts) (default $ASKUSER_UI when tui or line, else auto)")
 	_ = cmd.RegisterFlagCompletionFunc("listen", fixedCompletions("127.0.0.1:0", "0.0.0.0:7777"))
 	_ = cmd.RegisterFlagCompletionFunc("ui", fixedCompletions("auto", "tui", "line"))
@@ -129,17 +128,25 @@ func inboxOnTerminal(env *Env, ui ask.UI, from string) (bool, error) {
 	return env.IO.UseScreen(ui, plain, from, "use --ui line")
 }
 
-// inboxFlagValues are the values of askuser inbox's flags; --ui is read
+// inboxFlags are askuser inbox's flags, as cobra sets them; --ui is read
 // with ASKUSER_UI (see flagSetting).
-type inboxFlagValues struct {
+type inboxFlags struct {
 	listen    string
 	web, open bool
 }
 
 // inboxServeOptions resolves the flags f of cmd and the environment into the
 // inbox's options.
-func inboxServeOptions(cmd *cobra.Command, env *Env, f inboxFlagValues) (serve.Options, error) {
-	opts := inboxStreams(env)
+func inboxServeOptions(cmd *cobra.Command, env *Env, f inboxFlags) (serve.Options, error) {
+	opts := serve.Options{
+		Schema:        env.Schema,
+		IO:            env.IO,
+		StdinNull:     ask.StdinKind(env.IO.InFile, env.IO.InTTY) == "/dev/null",
+		Color:         tui.ColorEnabled(env.Getenv),
+		Browser:       env.Getenv("BROWSER"),
+		NotifyCommand: env.Getenv("ASKUSER_NOTIFY_COMMAND"),
+		Watch:         env.WatchSignals,
+	}
 	ui := flagSetting(cmd, env, "ui")
 	mode, err := ui.ui(inboxUIs, " for the inbox")
 	if err != nil {
@@ -177,27 +184,17 @@ func inboxServeOptions(cmd *cobra.Command, env *Env, f inboxFlagValues) (serve.O
 	return opts, nil
 }
 
-// inboxStreams are the inbox's options that come from its streams and
-// environment, whatever its flags.
-func inboxStreams(env *Env) serve.Options {
-	return serve.Options{
-		Schema:        env.Schema,
-		IO:            env.IO,
-		StdinNull:     ask.StdinKind(env.IO.InFile, env.IO.InTTY) == "/dev/null",
-		Color:         tui.ColorEnabled(env.Getenv),
-		Browser:       env.Getenv("BROWSER"),
-		NotifyCommand: env.Getenv("ASKUSER_NOTIFY_COMMAND"),
-		Watch:         env.WatchSignals,
-	}
-}
-
 // inboxEnded makes err, the error its view returned, the inbox's, and
-// says why it quit when a signal stopped it. The terminal screen's
-// terminal ended or failed: when it hung up, the end of its input or a
-// failed write may come before the signal does.
+// says why it quit when a signal stopped it. The terminal screen ends as
+// a conversation on a terminal does (see ask.Ended: when it hung up, the
+// end of its input or a failed write may come before the signal), except
+// that the end of its input is the person quitting.
 func inboxEnded(ctx context.Context, env *Env, terminal bool, err error) (why string, _ error) {
 	if terminal {
-		err = terminalEnded(ctx, env, err)
+		err = ask.Ended(ctx, err, []*os.File{env.IO.InFile, env.IO.ErrFile})
+		if errors.Is(err, prompt.ErrNoAnswer) {
+			return "", nil
+		}
 	}
 	var sig *ask.SignalError
 	if errors.As(err, &sig) {
@@ -208,15 +205,4 @@ func inboxEnded(ctx context.Context, env *Env, terminal bool, err error) (why st
 		return "the inbox was stopped by " + sig.Name(), err
 	}
 	return "", err
-}
-
-// terminalEnded is the error of the terminal screen, which ended with err:
-// as a conversation ends (see ask.Ended), except that the end of its
-// input is the person quitting.
-func terminalEnded(ctx context.Context, env *Env, err error) error {
-	err = ask.Ended(ctx, err, []*os.File{env.IO.InFile, env.IO.ErrFile})
-	if errors.Is(err, prompt.ErrNoAnswer) {
-		return nil
-	}
-	return err
 }

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -160,9 +161,7 @@ func mcpRun(ctx context.Context, env *Env, opts mcpOptions) error {
 		Request:        ask.Request{Schema: sch, Key: opts.key, Arrays: opts.arrays, Presets: presets},
 		Route: func(own *ask.Way, from string) *ask.Route {
 			o := opts.ask
-			if o.Inbox.From == "" {
-				o.Inbox.From = from
-			}
+			o.Inbox.From = cmp.Or(o.Inbox.From, from)
 			return ask.NewPlace(env.engine(), o, nil).Client(o, own)
 		},
 		Log: env.IO.ErrOut,

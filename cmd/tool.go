@@ -118,22 +118,6 @@ func toolRun(env *Env, w io.Writer, opts toolOptions) error {
 	return err
 }
 
-// toolInput is the tool's input schema. The dialect is implied by each
-// format: a tool's schema is not a document of its own. The rest stays in
-// the order schema.json gives, with the patterns that clients keep intact
-// (see Advertised); the calls are checked against the full schema.
-func toolInput(sch *schema.Schema) (json.RawMessage, error) {
-	adv, err := sch.Advertised()
-	if err != nil {
-		return nil, err
-	}
-	input := json.RawMessage(dialect().ReplaceAll(adv, nil))
-	if !json.Valid(input) {
-		return nil, fmt.Errorf("schema without $schema is not JSON")
-	}
-	return input, nil
-}
-
 // toolDefinition renders the definition of the tool in format.
 func toolDefinition(format, name string, sch *schema.Schema) ([]byte, error) {
 	switch {
@@ -157,11 +141,18 @@ func toolDefinition(format, name string, sch *schema.Schema) ([]byte, error) {
 }
 
 // toolText is the tool's description in format (the guide, short for
-// OpenAI's), and its input schema.
+// OpenAI's), and its input schema. The schema's dialect is implied by each
+// format: a tool's schema is not a document of its own. The rest stays in
+// the order schema.json gives, with the patterns that clients keep intact
+// (see Advertised); the calls are checked against the full schema.
 func toolText(format string, sch *schema.Schema) (string, json.RawMessage, error) {
-	input, err := toolInput(sch)
+	adv, err := sch.Advertised()
 	if err != nil {
 		return "", nil, err
+	}
+	input := json.RawMessage(dialect().ReplaceAll(adv, nil))
+	if !json.Valid(input) {
+		return "", nil, fmt.Errorf("schema without $schema is not JSON")
 	}
 	guide := "tool"
 	if strings.HasPrefix(format, "openai") {

@@ -122,7 +122,7 @@ func TestToolDefinitions(t *testing.T) {
 
 			desc := findDescription(def)
 			var guide strings.Builder
-			writeDocs(&guide, sch.Limits())
+			docsTemplate().Execute(&guide, sch.Limits())
 			// The description is the guide's own text, not a copy of it:
 			// the whole guide, or for OpenAI its short form, which says
 			// the guide's own sentences.

@@ -25,12 +25,7 @@ on stderr and exits 65 (64 for a usage error).`,
 		Example: `  askuser validate '{"questions":[...]}'
   askuser validate -f questions.json && echo ok
   generate-questions | askuser validate`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) > 1 {
-				return ask.UsageErrorf("too many arguments: give the questions as one argument (got %d); quote the JSON", len(args))
-			}
-			return nil
-		},
+		Args: docArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts := validateOptions{args: args, file: file}
 			var err error

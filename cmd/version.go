@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"runtime/debug"
@@ -26,19 +27,9 @@ func (b Build) String() string {
 			}
 		}
 	}
-	if v == "" {
-		v = "dev"
-	}
-	if len(commit) > 12 {
-		commit = commit[:12]
-	}
-	if commit == "" {
-		commit = "unknown"
-	}
-	if date == "" {
-		date = "unknown"
-	}
-	return fmt.Sprintf("askuser %s (commit %s, built %s)", v, commit, date)
+	commit = commit[:min(len(commit), 12)]
+	return fmt.Sprintf("askuser %s (commit %s, built %s)",
+		cmp.Or(v, "dev"), cmp.Or(commit, "unknown"), cmp.Or(date, "unknown"))
 }
 
 func newVersionCmd(env *Env) *cobra.Command {

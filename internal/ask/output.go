@@ -24,55 +24,32 @@ type Output struct {
 // when any answer has one, with the keys in question order, as one write,
 // so that a reader never sees part of a result.
 func WriteAnswers(w io.Writer, qs []schema.Question, answers []prompt.Answer, o Output) error {
-	var b bytes.Buffer
-	b.WriteString(`{"answers":{`)
-	notes := false
+	keys := make([]string, len(qs))
+	values := make([]any, len(qs))
+	var noted []string // the keys of the answers with a note
+	var notes []any
 	for i, q := range qs {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		writeString(&b, o.Key.Key(q))
-		b.WriteByte(':')
 		a := answers[i]
-		notes = notes || a.Note != ""
-		if !o.Arrays || !q.MultiSelect || q.Kind.Typed() {
-			writeString(&b, a.String())
-			continue
-		}
-		b.WriteByte('[')
-		for j, l := range a.Labels {
-			if j > 0 {
-				b.WriteByte(',')
+		keys[i], values[i] = o.Key.Key(q), a.String()
+		if o.Arrays && q.MultiSelect && !q.Kind.Typed() {
+			labels := append([]string{}, a.Labels...)
+			if a.Other != "" {
+				labels = append(labels, a.Other)
 			}
-			writeString(&b, l)
+			values[i] = labels
 		}
-		if a.Other != "" {
-			if len(a.Labels) > 0 {
-				b.WriteByte(',')
-			}
-			writeString(&b, a.Other)
+		if a.Note != "" {
+			// Claude Code's own result shape: {KEY: {"notes": text}}.
+			noted = append(noted, keys[i])
+			notes = append(notes, map[string]string{"notes": a.Note})
 		}
-		b.WriteByte(']')
 	}
-	b.WriteByte('}')
-	if notes {
-		// Claude Code's own result shape: {KEY: {"notes": text}}.
-		b.WriteString(`,"annotations":{`)
-		first := true
-		for i, q := range qs {
-			if answers[i].Note == "" {
-				continue
-			}
-			if !first {
-				b.WriteByte(',')
-			}
-			first = false
-			writeString(&b, o.Key.Key(q))
-			b.WriteString(`:{"notes":`)
-			writeString(&b, answers[i].Note)
-			b.WriteByte('}')
-		}
-		b.WriteByte('}')
+	var b bytes.Buffer
+	b.WriteString(`{"answers":`)
+	writeObject(&b, keys, values)
+	if len(noted) > 0 {
+		b.WriteString(`,"annotations":`)
+		writeObject(&b, noted, notes)
 	}
 	b.WriteString("}\n")
 	if _, err := w.Write(b.Bytes()); err != nil {
@@ -81,11 +58,26 @@ func WriteAnswers(w io.Writer, qs []schema.Question, answers []prompt.Answer, o 
 	return nil
 }
 
-// writeString writes s as a JSON string without HTML escaping: the output
-// is read by programs, not embedded in pages.
-func writeString(b *bytes.Buffer, s string) {
+// writeObject writes the JSON object of keys and their values, in that
+// order.
+func writeObject(b *bytes.Buffer, keys []string, values []any) {
+	b.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		writeJSON(b, k)
+		b.WriteByte(':')
+		writeJSON(b, values[i])
+	}
+	b.WriteByte('}')
+}
+
+// writeJSON writes v as JSON without HTML escaping: the output is read by
+// programs, not embedded in pages.
+func writeJSON(b *bytes.Buffer, v any) {
 	enc := json.NewEncoder(b)
 	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)       // a string always encodes
+	_ = enc.Encode(v)       // strings, and maps and slices of them, always encode
 	b.Truncate(b.Len() - 1) // Encode ends with a newline
 }

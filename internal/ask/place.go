@@ -242,12 +242,12 @@ func openTTY() (in, out *os.File, err error) {
 		inName, outName = "CONIN$", "CONOUT$"
 	}
 	in, err = os.OpenFile(inName, os.O_RDWR, 0)
-	if err != nil {
-		return nil, nil, &prompt.UnavailableError{Err: fmt.Errorf("--tty: no controlling terminal to ask on: %w", err)}
+	if err == nil {
+		if out, err = os.OpenFile(outName, os.O_RDWR, 0); err != nil {
+			_ = in.Close()
+		}
 	}
-	out, err = os.OpenFile(outName, os.O_RDWR, 0)
 	if err != nil {
-		_ = in.Close()
 		return nil, nil, &prompt.UnavailableError{Err: fmt.Errorf("--tty: no controlling terminal to ask on: %w", err)}
 	}
 	return in, out, nil

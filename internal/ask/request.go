@@ -87,10 +87,10 @@ func ParseKey(s string) (schema.KeyBy, error) {
 // single quotes says so.
 func Parse(sch *schema.Schema, doc []byte, key schema.KeyBy) (*schema.Input, error) {
 	in, err := sch.Parse(doc, key)
-	if err != nil {
-		return nil, singleQuotes(doc, err)
+	if isType[*schema.SyntaxError](err) && singleQuoted(doc) {
+		return nil, &SingleQuotesError{Err: err}
 	}
-	return in, nil
+	return in, err
 }
 
 // Prepare checks r's questions, adds the presets to their answers given in

@@ -65,8 +65,8 @@ type Conversation struct {
 	Rest io.Reader
 	// Ask asks through a and returns what the summary shows.
 	Ask func(ctx context.Context, a prompt.Asker) ([]prompt.Summary, error)
-	// NoAnswer, when set, names the question at which the answer input
-	// ended, from the error that says it did.
+	// NoAnswer names the question at which the answer input ended, from
+	// the error that says it did.
 	NoAnswer func(error) error
 }
 
@@ -118,10 +118,7 @@ func Converse(ctx context.Context, env *Env, o Options, c Conversation) error {
 	// person could be reached.
 	var person *NoPersonError
 	errors.As(err, &person)
-	if c.NoAnswer != nil {
-		err = c.NoAnswer(err)
-	}
-	return person.Explain(err)
+	return person.Explain(c.NoAnswer(err))
 }
 
 // ConverseOne runs a session that asks q, the one question of confirm or

@@ -66,12 +66,9 @@ func ReadSource(stdin Stdin, args []string, file string, answersFollow bool) (*S
 		return readStream(stdin.R)
 	default:
 		src, err = readLimited(stdin.R, -1)
-		if err != nil {
-			err = fmt.Errorf("read questions: %w", err)
-		}
 	}
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("read questions: %w", err)
 	}
 	if isBlank(src.Data) {
 		return nil, missingJSON()
@@ -108,18 +105,14 @@ func isFileName(arg string) bool {
 func readFile(name string) (*Source, error) {
 	f, err := os.Open(name)
 	if err != nil {
-		return nil, fmt.Errorf("read questions: %w", err)
+		return nil, err
 	}
 	defer f.Close()
 	size := int64(-1)
 	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
 		size = fi.Size()
 	}
-	src, err := readLimited(f, size)
-	if err != nil {
-		return nil, fmt.Errorf("read questions: %w", err)
-	}
-	return src, nil
+	return readLimited(f, size)
 }
 
 // readLimited reads r to its end, refusing more than the size limit without
@@ -172,10 +165,7 @@ func readStream(r io.Reader) (*Source, error) {
 	default:
 		// Parse finds the same problem and says where it is, after the
 		// byte-order mark it skips as this did.
-		if bomLen > 0 {
-			return &Source{Data: append([]byte(bom), seen.Bytes()...)}, nil
-		}
-		return &Source{Data: seen.Bytes()}, nil
+		return &Source{Data: append([]byte(bom[:bomLen]), seen.Bytes()...)}, nil
 	}
 	end := dec.InputOffset()
 	// What the decoder read past the document is copied out, so that its
@@ -214,16 +204,6 @@ func skipLineEnd(r *bufio.Reader) int64 {
 		r.UnreadByte()
 		return n
 	}
-}
-
-// singleQuotes says so when err, from parsing the document data, is a
-// syntax error of a document written with single quotes.
-func singleQuotes(data []byte, err error) error {
-	var syntax *schema.SyntaxError
-	if errors.As(err, &syntax) && singleQuoted(data) {
-		return &SingleQuotesError{Err: err}
-	}
-	return err
 }
 
 // singleQuoted reports whether a questions document starts as if JSON took

@@ -6,6 +6,7 @@ package ask
 
 import (
 	"bufio"
+	"cmp"
 	"errors"
 	"io"
 	"os"
@@ -29,10 +30,7 @@ func noPerson(s *Streams, rest io.Reader) (*NoPersonError, io.Reader) {
 	if rest == nil && (kind == "/dev/null" || kind == "a socket") {
 		return &NoPersonError{Stdin: kind, Silent: kind == "a socket"}, nil
 	}
-	r := rest
-	if r == nil {
-		r = s.In
-	}
+	r := cmp.Or(rest, s.In)
 	if r == nil {
 		return nil, nil
 	}

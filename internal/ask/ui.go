@@ -26,12 +26,6 @@ const (
 	UIElicit UI = "elicit"
 )
 
-// Terminals reports whether stdin and stderr are both terminals, with the
-// files the terminal UI draws on.
-func (s *Streams) Terminals() bool {
-	return s.InTTY && s.ErrTTY && s.InFile != nil && s.ErrFile != nil
-}
-
 // UseScreen reports whether to draw on the terminal screen (the terminal
 // UI, the inbox's screen) rather than as line prompts, with ui: tui does,
 // and is unavailable unless stdin and stderr are terminals, an error that
@@ -39,16 +33,18 @@ func (s *Streams) Terminals() bool {
 // auto does when they are, unless the person asked for plain line prompts
 // (ACCESSIBLE, TERM=dumb); line does not.
 func (s *Streams) UseScreen(ui UI, plain bool, named, instead string) (bool, error) {
+	// Both are terminals, with the files that the screen is drawn on.
+	terminals := s.InTTY && s.ErrTTY && s.InFile != nil && s.ErrFile != nil
 	switch ui {
 	case UITUI:
-		if !s.Terminals() {
+		if !terminals {
 			// Not an error of the person's or of askuser's: exit 69, which
 			// no script reads as an answer (confirm's 1 is a no).
 			return false, &prompt.UnavailableError{Err: fmt.Errorf("%s needs a terminal, and stdin or stderr is not one: %s", named, instead)}
 		}
 		return true, nil
 	case UIAuto:
-		return s.Terminals() && !plain, nil
+		return terminals && !plain, nil
 	}
 	return false, nil
 }

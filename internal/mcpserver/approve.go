@@ -50,12 +50,12 @@ func (s *Server) approve(reqCtx context.Context, req *mcp.CallToolRequest) (*mcp
 	if who == "" {
 		who = "The agent"
 	}
-	got, err := s.wait(reqCtx, req, []schema.Question{r.Question(who, s.opts.Request.Schema.Limits())})
+	got, err := s.ask(reqCtx, req, []schema.Question{r.Question(who, s.opts.Request.Schema.Limits())})
 	var (
 		back        *handBack
 		unavailable *prompt.UnavailableError
+		d           approve.Decision
 	)
-	var d approve.Decision
 	switch {
 	case errors.As(err, &back):
 		return back.result, nil

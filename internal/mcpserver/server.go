@@ -70,6 +70,9 @@ type Server struct {
 
 // New returns a server with opts.
 func New(opts Options) *Server {
+	if opts.Quickest == 0 {
+		opts.Quickest = elicit.Quickest
+	}
 	return &Server{opts: opts}
 }
 
@@ -160,7 +163,7 @@ func (s *Server) call(reqCtx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 		return toolError(err), nil
 	}
 	if len(c.Pending) > 0 {
-		got, err := s.wait(reqCtx, req, c.Questions())
+		got, err := s.ask(reqCtx, req, c.Questions())
 		var back *handBack
 		switch {
 		case errors.As(err, &back):
@@ -192,13 +195,6 @@ func (s *Server) prepare(args json.RawMessage) (*ask.Call, error) {
 	return ask.Prepare(r)
 }
 
-// wait asks qs for the call req (see ask), in the call's context.
-func (s *Server) wait(reqCtx context.Context, req *mcp.CallToolRequest, qs []schema.Question) ([]prompt.Answer, error) {
-	ctx, cancel := s.callContext(reqCtx)
-	defer cancel()
-	return s.ask(ctx, req, qs)
-}
-
 // callContext is the context a call waits in: it ends, with a cause that
 // says why, when the client cancels the request or goes away, or when the
 // server stops.
@@ -225,11 +221,14 @@ var (
 	errApproveForms = errors.New("approve does not ask through the MCP client's forms, which the client holds until the approval ends, and askuser mcp runs with --ui elicit")
 )
 
-// ask reaches the person with qs along the call's route, and says on
-// stderr and in the client's log where the questions wait, and why the
-// form was passed over when it asked nobody. A form handed back to the
-// client to fill in, and call again with, is a *handBack.
-func (s *Server) ask(ctx context.Context, req *mcp.CallToolRequest, qs []schema.Question) ([]prompt.Answer, error) {
+// ask reaches the person with qs for the call req along its route, in the
+// call's context, and says on stderr and in the client's log where the
+// questions wait, and why the form was passed over when it asked nobody.
+// A form handed back to the client to fill in, and call again with, is a
+// *handBack.
+func (s *Server) ask(reqCtx context.Context, req *mcp.CallToolRequest, qs []schema.Question) ([]prompt.Answer, error) {
+	ctx, cancel := s.callContext(reqCtx)
+	defer cancel()
 	route := s.opts.Route(s.forms(req), callFrom(req))
 	switch {
 	case len(route.Ways) > 0:
@@ -275,7 +274,7 @@ func (f *formAsker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Ans
 	if roundTrips(f.req) {
 		return f.s.elicitRound(f.req, qs)
 	}
-	a := &elicit.Asker{Elicit: f.req.Session.Elicit, Version: f.req.ProtocolVersion(), Quickest: f.s.quickest()}
+	a := &elicit.Asker{Elicit: f.req.Session.Elicit, Version: f.req.ProtocolVersion(), Quickest: f.s.opts.Quickest}
 	return a.Ask(ctx, qs)
 }
 
@@ -286,14 +285,6 @@ type handBack struct {
 }
 
 func (*handBack) Error() string { return "the form is handed back to the client" }
-
-// quickest is Options.Quickest in effect.
-func (s *Server) quickest() time.Duration {
-	if s.opts.Quickest == 0 {
-		return elicit.Quickest
-	}
-	return s.opts.Quickest
-}
 
 // passOver tells the person, on stderr and in the client's log, that the
 // client's form asked them nothing and why, before another way asks.
@@ -324,7 +315,7 @@ func (s *Server) elicitRound(req *mcp.CallToolRequest, qs []schema.Question) ([]
 	}
 	// Only the first form carries when it was sent (see elicit.Asker).
 	if sent, ok := sentAt(req.Params.RequestState); ok {
-		if err := elicit.Unattended(res, time.Since(sent), s.quickest()); err != nil {
+		if err := elicit.Unattended(res, time.Since(sent), s.opts.Quickest); err != nil {
 			return nil, err
 		}
 	}

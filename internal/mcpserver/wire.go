@@ -269,19 +269,19 @@ func rawID(id jsonrpc.ID) json.RawMessage {
 // Write writes one message of the SDK's, as it writes them: a reply to a
 // request the client cancelled is counted and dropped.
 func (w *wire) Write(p []byte) (int, error) {
-	var replies []*jsonrpc.Response
-	if msg, err := jsonrpc.DecodeMessage(p); err == nil {
-		if r, ok := msg.(*jsonrpc.Response); ok {
-			replies = append(replies, r)
-		}
-	} else if bytes.HasPrefix(p, []byte("[")) {
-		var raws []json.RawMessage
+	// A batch of replies is unmarshalled into its own slices: p is the
+	// SDK's, and not to be written over.
+	var raws []json.RawMessage
+	if bytes.HasPrefix(p, []byte("[")) {
 		_ = json.Unmarshal(p, &raws)
-		for _, raw := range raws {
-			if msg, err := jsonrpc.DecodeMessage(raw); err == nil {
-				if r, ok := msg.(*jsonrpc.Response); ok {
-					replies = append(replies, r)
-				}
+	} else {
+		raws = []json.RawMessage{p}
+	}
+	var replies []*jsonrpc.Response
+	for _, raw := range raws {
+		if msg, err := jsonrpc.DecodeMessage(raw); err == nil {
+			if r, ok := msg.(*jsonrpc.Response); ok {
+				replies = append(replies, r)
 			}
 		}
 	}
@@ -326,30 +326,23 @@ const settleGrace = 250 * time.Millisecond
 // settle waits until every request read has been answered, or for at
 // most d.
 func (w *wire) settle(d time.Duration) {
-	deadline := time.After(d)
-	for {
-		w.mu.Lock()
-		left, wrote := len(w.inFlight), w.wrote
-		w.mu.Unlock()
-		if left == 0 {
-			return
-		}
-		select {
-		case <-wrote:
-		case <-deadline:
-			return
-		}
-	}
+	w.wait(d, func() bool { return len(w.inFlight) == 0 })
 }
 
 // await waits until n replies have been written, or for at most d.
 func (w *wire) await(n int, d time.Duration) {
+	w.wait(d, func() bool { return w.n >= n })
+}
+
+// wait waits, for at most d, until done reports true: done is called with
+// w.mu held, at first and after each reply written.
+func (w *wire) wait(d time.Duration, done func() bool) {
 	deadline := time.After(d)
 	for {
 		w.mu.Lock()
-		got, wrote := w.n, w.wrote
+		ok, wrote := done(), w.wrote
 		w.mu.Unlock()
-		if got >= n {
+		if ok {
 			return
 		}
 		select {

@@ -47,9 +47,7 @@ func (p *confirmPrompt) render() error { return p.s.show(textLayouts, p.frame) }
 func (p *confirmPrompt) frame(l layout, w int) frame {
 	st := p.s.tui.st
 	f := frame{lines: p.head(l, w), cursor: -1}
-	if l.gap {
-		f.lines = append(f.lines, "")
-	}
+	f.gap(l)
 	choice := func(label string, focused bool) string {
 		if focused {
 			return st.paint("❯ "+label, sgrCyan, sgrBold)
@@ -59,9 +57,7 @@ func (p *confirmPrompt) frame(l layout, w int) frame {
 	f.focus = len(f.lines)
 	f.lines = append(f.lines, choice("Yes", p.yes)+"   "+choice("No", !p.yes))
 	if l.hint {
-		if l.gap {
-			f.lines = append(f.lines, "")
-		}
+		f.gap(l)
 		f.lines = append(f.lines, p.s.keyLine(w, "y yes", "n no", "←/→ move", "Enter choose", "Esc cancel")...)
 	}
 	return f

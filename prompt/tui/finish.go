@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"strings"
 
@@ -21,7 +22,7 @@ func (t *Asker) Finish(_ context.Context, err error, summary []prompt.Summary) e
 	if err == nil {
 		// The answers are printed whatever happens here: a summary that
 		// cannot be drawn loses nothing.
-		_ = writeSummary(t.out, "", summary, t.st)
+		_ = writeSummary(t.Out, "", summary, t.st)
 	}
 	return err
 }
@@ -31,17 +32,10 @@ func (t *Asker) Finish(_ context.Context, err error, summary []prompt.Summary) e
 func writeSummary(w io.Writer, prefix string, summary []prompt.Summary, st style) error {
 	var b strings.Builder
 	for _, s := range summary {
-		b.WriteString(st.paint("✔", sgrGreen))
-		b.WriteString(" ")
-		b.WriteString(prompt.Display(prefix))
-		b.WriteString(st.paint(prompt.Display(s.Asked), sgrBold))
-		b.WriteString(" ")
-		b.WriteString(st.paint(prompt.Display(s.Answer), sgrCyan))
-		b.WriteString("\n")
+		fmt.Fprintf(&b, "%s %s%s %s\n", st.paint("✔", sgrGreen), prompt.Display(prefix),
+			st.paint(prompt.Display(s.Asked), sgrBold), st.paint(prompt.Display(s.Answer), sgrCyan))
 		if s.Note != "" {
-			b.WriteString("  ")
-			b.WriteString(st.paint("Note: "+prompt.Display(s.Note), sgrDim))
-			b.WriteString("\n")
+			fmt.Fprintf(&b, "  %s\n", st.paint("Note: "+prompt.Display(s.Note), sgrDim))
 		}
 	}
 	_, err := io.WriteString(w, b.String())

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -47,7 +48,7 @@ func (e *KeyError) Error() string { return e.Key.String() + " pressed" }
 // ErrQuit is the error of an Idle that the person ended with q.
 var ErrQuit = errors.New("quit")
 
-func (t *Asker) takes(k Key) bool { return t.take != nil && t.take(k) }
+func (t *Asker) takes(k Key) bool { return t.Take != nil && t.Take(k) }
 
 // Hold takes the terminal over for a caller that asks one set of
 // questions after another (askuser inbox): it puts it in raw mode and
@@ -65,7 +66,7 @@ func (t *Asker) Hold() error {
 	if err := t.enter(); err != nil {
 		return err
 	}
-	in, err := newTTYInput(t.in, t.redraw)
+	in, err := newTTYInput(t.In, t.Redraw)
 	if err != nil {
 		// The error that matters is that the terminal cannot be read.
 		_ = t.Restore()
@@ -84,10 +85,7 @@ func (t *Asker) Release() error {
 		t.held = nil
 	}
 	cerr := t.clear()
-	if err := t.Restore(); err != nil {
-		return err
-	}
-	return cerr
+	return cmp.Or(t.Restore(), cerr)
 }
 
 // Forget has the next frame drawn drop, as it is drawn, every key typed
@@ -119,14 +117,12 @@ func (t *Asker) Idle(ctx context.Context, title, text string) error {
 			f := frame{cursor: -1, lines: []string{s.chip(title, "", w)}}
 			f.lines = append(f.lines, wrap(prompt.DisplayMultiline(text), w)...)
 			if l.hint {
-				if l.gap {
-					f.lines = append(f.lines, "")
-				}
+				f.gap(l)
 				f.lines = append(f.lines, s.keyHints(w, "q quit")...)
 			}
 			return f
 		}
-		render := func() error { return s.show(idleLayouts, build) }
+		render := func() error { return s.show(shortLayouts, build) }
 		for {
 			k, err := s.nextKeyOrEsc(render)
 			if err != nil {
@@ -137,12 +133,6 @@ func (t *Asker) Idle(ctx context.Context, title, text string) error {
 			}
 		}
 	})
-}
-
-var idleLayouts = []layout{
-	{gap: true, hint: true},
-	{gap: false, hint: true},
-	{gap: false},
 }
 
 // Print writes text above the frame on screen, which is drawn again under
@@ -157,7 +147,7 @@ func (t *Asker) Print(text string) error {
 	}
 	if t.saved == nil {
 		// The terminal is in line mode, and nothing of ours is on it.
-		_, err := t.out.Write([]byte(text))
+		_, err := t.Out.Write([]byte(text))
 		return err
 	}
 	var b bytes.Buffer
@@ -172,7 +162,7 @@ func (t *Asker) Print(text string) error {
 	if drawn {
 		t.put(&b, t.last)
 	}
-	_, err := t.out.Write(b.Bytes())
+	_, err := t.Out.Write(b.Bytes())
 	return err
 }
 

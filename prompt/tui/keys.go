@@ -3,6 +3,7 @@ package tui
 import (
 	"errors"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -53,7 +54,7 @@ var errResized = errors.New("terminal resized")
 type keyReader struct {
 	in  *ttyInput
 	buf []byte
-	// resized is set when drop met a resize or a redraw, for readKey to
+	// resized is set when drop met a resize or a redraw, for readKeyUntil to
 	// report it.
 	resized bool
 }
@@ -90,7 +91,7 @@ func (s *dialog) nextKeyOrEsc(render func() error) (key, error) {
 	if err := render(); err != nil {
 		return key{}, err
 	}
-	k, err := s.keys.readKey()
+	k, _, err := s.keys.readKeyUntil(time.Time{})
 	if err != nil {
 		return key{}, err
 	}
@@ -182,13 +183,8 @@ func (kr *keyReader) drop() {
 	}
 }
 
-func (kr *keyReader) readKey() (key, error) {
-	k, _, err := kr.readKeyUntil(time.Time{})
-	return k, err
-}
-
-// readKeyUntil is readKey that gives up at deadline (none when zero), with
-// ok false, when no key has come by then.
+// readKeyUntil reads the next key, and gives up at deadline (none when
+// zero), with ok false, when no key has come by then.
 func (kr *keyReader) readKeyUntil(deadline time.Time) (k key, ok bool, err error) {
 	if kr.resized {
 		kr.resized = false
@@ -234,6 +230,21 @@ func (kr *keyReader) readKeyUntil(deadline time.Time) (k key, ok bool, err error
 	}
 }
 
+// controls name the control characters that the prompts use; the others
+// are ignored.
+var controls = map[byte]keyKind{
+	'\r': keyEnter, '\n': keyEnter,
+	0x03: keyInterrupt, // Ctrl+C
+	'\t': keyTab,
+	0x01: keyHome,                          // Ctrl+A
+	0x05: keyEnd,                           // Ctrl+E
+	0x7f: keyBackspace, 0x08: keyBackspace, // Backspace, Ctrl+H
+	0x15: keyClearLine,  // Ctrl+U
+	0x17: keyDeleteWord, // Ctrl+W
+	0x10: keyUp,         // Ctrl+P
+	0x0e: keyDown,       // Ctrl+N
+}
+
 // decodeKey decodes the first key in b. ok is false when b holds only the
 // beginning of one.
 func decodeKey(b []byte) (k key, n int, ok bool) {
@@ -243,33 +254,10 @@ func decodeKey(b []byte) (k key, n int, ok bool) {
 	switch c := b[0]; {
 	case c == 0x1b:
 		return decodeEscape(b)
-	case c == '\r':
-		if len(b) > 1 && b[1] == '\n' {
-			return key{kind: keyEnter}, 2, true
-		}
-		return key{kind: keyEnter}, 1, true
-	case c == '\n':
-		return key{kind: keyEnter}, 1, true
-	case c == 0x03:
-		return key{kind: keyInterrupt}, 1, true
-	case c == '\t':
-		return key{kind: keyTab}, 1, true
-	case c == 0x01: // Ctrl+A
-		return key{kind: keyHome}, 1, true
-	case c == 0x05: // Ctrl+E
-		return key{kind: keyEnd}, 1, true
-	case c == 0x7f || c == 0x08:
-		return key{kind: keyBackspace}, 1, true
-	case c == 0x15:
-		return key{kind: keyClearLine}, 1, true
-	case c == 0x17:
-		return key{kind: keyDeleteWord}, 1, true
-	case c == 0x10: // Ctrl+P
-		return key{kind: keyUp}, 1, true
-	case c == 0x0e: // Ctrl+N
-		return key{kind: keyDown}, 1, true
-	case c < 0x20:
-		return key{kind: keyIgnore}, 1, true
+	case c == '\r' && len(b) > 1 && b[1] == '\n':
+		return key{kind: keyEnter}, 2, true
+	case c < 0x20 || c == 0x7f:
+		return key{kind: controls[c]}, 1, true
 	case c < utf8.RuneSelf:
 		return key{kind: keyRune, r: rune(c)}, 1, true
 	}
@@ -319,46 +307,25 @@ func decodeEscape(b []byte) (key, int, bool) {
 	return key{kind: keyEsc}, 1, true
 }
 
+// finals name CSI and SS3 sequences by their final byte, and tildes
+// those that end with ~ by their first parameter.
+var (
+	finals = map[byte]keyKind{
+		'A': keyUp, 'B': keyDown, 'C': keyRight, 'D': keyLeft, 'H': keyHome, 'F': keyEnd,
+		'Z': keyTab, // Shift+Tab
+	}
+	tildes = map[int]keyKind{1: keyHome, 7: keyHome, 4: keyEnd, 8: keyEnd, 3: keyDelete, 5: keyPageUp, 6: keyPageDown}
+)
+
 // finalKey names a CSI or SS3 sequence by its final byte and parameters.
 // Modifier parameters (Ctrl+↑ is ESC [ 1 ; 5 A) are ignored.
 func finalKey(final byte, params string) keyKind {
-	switch final {
-	case 'A':
-		return keyUp
-	case 'B':
-		return keyDown
-	case 'C':
-		return keyRight
-	case 'D':
-		return keyLeft
-	case 'H':
-		return keyHome
-	case 'F':
-		return keyEnd
-	case 'Z':
-		return keyTab // Shift+Tab
-	case '~':
-		first := params
-		for i := range len(params) {
-			if params[i] == ';' {
-				first = params[:i]
-				break
-			}
-		}
-		switch n, _ := strconv.Atoi(first); n {
-		case 1, 7:
-			return keyHome
-		case 4, 8:
-			return keyEnd
-		case 3:
-			return keyDelete
-		case 5:
-			return keyPageUp
-		case 6:
-			return keyPageDown
-		}
+	if final != '~' {
+		return finals[final]
 	}
-	return keyIgnore
+	first, _, _ := strings.Cut(params, ";")
+	n, _ := strconv.Atoi(first)
+	return tildes[n]
 }
 
 // move says where a cursor over n entries goes on k, and whether k is a

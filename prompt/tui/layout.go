@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/askuser/askuser/prompt"
@@ -29,6 +30,14 @@ type frame struct {
 	focus int
 	// cursor is the column of the visible cursor, or -1 to hide it.
 	cursor int
+}
+
+// gap separates the part of f that follows from the one before, with a
+// blank line, when l puts gaps between the parts.
+func (f *frame) gap(l layout) {
+	if l.gap {
+		f.lines = append(f.lines, "")
+	}
 }
 
 // crop keeps at most h lines of f: its first line, which says which
@@ -69,6 +78,14 @@ var textLayouts = []layout{
 	{gap: true, questionLines: -1, hint: true},
 	{gap: false, questionLines: 3, hint: true},
 	{gap: false, questionLines: 1},
+}
+
+// shortLayouts serve the screens without a question: the review, and the
+// screen with nothing to answer.
+var shortLayouts = []layout{
+	{gap: true, hint: true},
+	{gap: false, hint: true},
+	{gap: false},
 }
 
 // heading lays out what every prompt of a question shows first: the
@@ -159,23 +176,20 @@ func (s *dialog) show(layouts []layout, build func(l layout, w int) frame) error
 // its parts joined by " · ", the first bold and the others dimmed, as
 // many as fit.
 func (t *Asker) bannerLines(w int) []string {
-	if t.banner == nil {
+	if t.Banner == nil {
 		return nil
 	}
-	parts := t.banner()
+	parts := t.Banner()
 	if len(parts) == 0 {
 		return nil
 	}
-	first := truncate(prompt.Display(parts[0]), w)
-	line, used := t.st.paint(first, sgrBold), width(first)
+	line := t.st.paint(truncate(prompt.Display(parts[0]), w), sgrBold)
 	for _, p := range parts[1:] {
-		room := w - used - 3
+		room := w - width(line) - 3
 		if room < 1 {
 			break
 		}
-		p = truncate(prompt.Display(p), room)
-		line += t.st.paint(" · "+p, sgrDim)
-		used += 3 + width(p)
+		line += t.st.paint(" · "+truncate(prompt.Display(p), room), sgrDim)
 	}
 	return []string{line}
 }
@@ -204,19 +218,16 @@ func (s *dialog) keyLine(w int, parts ...string) []string {
 // whether that changed anything.
 func (t *Asker) withHints(parts []string) ([]string, bool) {
 	var extra []string
-	if t.hints != nil {
-		extra = t.hints()
+	if t.Hints != nil {
+		extra = t.Hints()
 	}
-	takesInterrupt := t.take != nil && t.take(KeyInterrupt)
+	takesInterrupt := t.takes(KeyInterrupt)
 	if len(extra) == 0 && !takesInterrupt {
 		return parts, false
 	}
-	var out []string
-	for _, p := range parts {
-		if !(takesInterrupt && p == interruptHint) {
-			out = append(out, p)
-		}
-	}
+	out := slices.DeleteFunc(slices.Clone(parts), func(p string) bool {
+		return takesInterrupt && p == interruptHint
+	})
 	return append(out, extra...), true
 }
 

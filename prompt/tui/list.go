@@ -188,9 +188,7 @@ func (p *listPrompt) frame(l layout, w int) frame {
 	n := len(p.q.Options)
 	f := frame{cursor: -1}
 	f.lines = p.s.heading(p.q, p.index, l, w)
-	if l.gap {
-		f.lines = append(f.lines, "")
-	}
+	f.gap(l)
 	for i := 0; i <= n; i++ {
 		if i == p.cursor {
 			f.focus = len(f.lines)
@@ -201,9 +199,7 @@ func (p *listPrompt) frame(l layout, w int) frame {
 		f.lines = append(f.lines, p.preview(l, w)...)
 	}
 	if p.note != "" {
-		if l.gap {
-			f.lines = append(f.lines, "")
-		}
+		f.gap(l)
 		f.lines = append(f.lines, noteLine("", p.note, w, st))
 	}
 	if p.message != "" {
@@ -214,9 +210,7 @@ func (p *listPrompt) frame(l layout, w int) frame {
 		if multi {
 			hints = []string{"↑/↓ move", fmt.Sprintf("Space or 1-%d toggle", n), "0 Other", "Enter confirm", "n note", "Esc cancel"}
 		}
-		if l.gap {
-			f.lines = append(f.lines, "")
-		}
+		f.gap(l)
 		f.lines = append(f.lines, p.s.keyHints(w, hints...)...)
 	}
 	return f
@@ -235,32 +229,21 @@ func (p *listPrompt) option(i int, l layout, w int) []string {
 		label, desc, rec = prompt.Display(o.Label), prompt.Display(o.Description), o.Recommended()
 	}
 	focused := i == p.cursor
-	pointer, box := "  ", ""
-	if focused {
-		pointer = "❯ "
-	}
-	if multi {
-		box = "[ ] "
-		if p.checked[i] {
-			box = "[x] "
-		}
-	}
 	// Other is numbered 0 here as on every other view: the key that
 	// chooses it.
 	num := fmt.Sprintf("%d. ", (i+1)%(n+1))
-	indent := width(pointer + box + num)
-	var line strings.Builder
+	pointer, box := "  ", ""
 	if focused {
-		line.WriteString(st.paint(pointer, sgrCyan, sgrBold))
-	} else {
-		line.WriteString(pointer)
+		pointer = st.paint("❯ ", sgrCyan, sgrBold)
 	}
-	if multi && p.checked[i] {
-		line.WriteString(st.paint(box, sgrGreen, sgrBold))
-	} else {
-		line.WriteString(box)
+	switch {
+	case multi && p.checked[i]:
+		box = st.paint("[x] ", sgrGreen, sgrBold)
+	case multi:
+		box = "[ ] "
 	}
-	line.WriteString(num)
+	line := pointer + box + num
+	indent := width(line) // which counts no escape sequence
 	var codes []string
 	switch {
 	case rec && focused:
@@ -270,8 +253,7 @@ func (p *listPrompt) option(i int, l layout, w int) []string {
 	case focused:
 		codes = []string{sgrCyan, sgrBold}
 	}
-	line.WriteString(st.paint(truncate(label, w-indent), codes...))
-	lines := []string{line.String()}
+	lines := []string{line + st.paint(truncate(label, w-indent), codes...)}
 	if l.descLines == 0 {
 		return lines
 	}

@@ -33,12 +33,11 @@ type ttyInput struct {
 // newTTYInput reads keys from f. Each receive from redraw (nil for none)
 // interrupts a read as a resize does, for the prompt to be drawn again.
 func newTTYInput(f interface{ Fd() uintptr }, redraw <-chan struct{}) (*ttyInput, error) {
-	fd := f.Fd()
 	r, w, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
-	in := &ttyInput{fd: int(fd), wakeR: r, wakeW: w, resize: make(chan struct{}, 1)}
+	in := &ttyInput{fd: int(f.Fd()), wakeR: r, wakeW: w, resize: make(chan struct{}, 1)}
 	in.winch = make(chan os.Signal, 1)
 	signal.Notify(in.winch, syscall.SIGWINCH)
 	go func() {

@@ -75,21 +75,13 @@ func (p *reviewPrompt) Cleanup(*survey.PromptConfig, any) error { return nil }
 // Error is never called: every entry is a valid choice.
 func (p *reviewPrompt) Error(*survey.PromptConfig, error) error { return nil }
 
-var reviewLayouts = []layout{
-	{gap: true, hint: true},
-	{gap: false, hint: true},
-	{gap: false},
-}
-
-func (p *reviewPrompt) render() error { return p.s.show(reviewLayouts, p.frame) }
+func (p *reviewPrompt) render() error { return p.s.show(shortLayouts, p.frame) }
 
 func (p *reviewPrompt) frame(l layout, w int) frame {
 	st := p.s.tui.st
 	f := frame{cursor: -1}
 	f.lines = append(f.lines, p.s.chip("Review", "", w), st.paint(truncate("Submit these answers?", w), sgrBold))
-	if l.gap {
-		f.lines = append(f.lines, "")
-	}
+	f.gap(l)
 	headers := make([]string, len(p.qs))
 	col := 0
 	for i, q := range p.qs {
@@ -104,9 +96,7 @@ func (p *reviewPrompt) frame(l layout, w int) frame {
 			f.lines = append(f.lines, noteLine(strings.Repeat(" ", col+4), note, w, st))
 		}
 	}
-	if l.gap {
-		f.lines = append(f.lines, "")
-	}
+	f.gap(l)
 	for i := range p.entries() {
 		var label string
 		switch i {
@@ -126,9 +116,7 @@ func (p *reviewPrompt) frame(l layout, w int) frame {
 		}
 	}
 	if l.hint {
-		if l.gap {
-			f.lines = append(f.lines, "")
-		}
+		f.gap(l)
 		f.lines = append(f.lines, p.s.keyLine(w, "↑/↓ move", fmt.Sprintf("Enter or 1-%d choose", p.entries()), "Esc cancel")...)
 	}
 	return f

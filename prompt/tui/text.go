@@ -7,8 +7,9 @@ import (
 	"github.com/AlecAivazis/survey/v2/terminal"
 )
 
-// width is the number of terminal columns s takes. It may overestimate
-// (a combining mark counts as one), which only ever truncates early.
+// width is the number of terminal columns s takes; its escape sequences
+// (colours) take none. It may overestimate (a combining mark counts as
+// one), which only ever truncates early.
 func width(s string) int {
 	return terminal.StringWidth(s)
 }

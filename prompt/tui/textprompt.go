@@ -113,68 +113,38 @@ func (p *textPrompt) Prompt(*survey.PromptConfig) (any, error) {
 
 // validateText accepts typed text when CheckOther does, and otherwise says
 // why, to be shown before the prompt is asked again.
-func validateText(v any) error {
-	s, _ := v.(string)
-	switch _, err := schema.CheckOther(s); {
-	case err == nil:
-		return nil
-	case errors.Is(err, schema.ErrOtherEmpty):
-		return errors.New("an answer is needed: type it, or press Esc to cancel")
-	default:
-		return fmt.Errorf("your answer %s; type it again, or press Esc to cancel", err)
-	}
-}
-
-// askText asks a text prompt until its answer passes CheckOther, and
-// returns the answer as CheckOther cleans it.
-func askText(s *dialog, p *textPrompt) (string, error) {
-	text, err := askOne[string](s, p, validateText)
-	if err != nil {
-		return "", err
-	}
-	return schema.CheckOther(text)
-}
+var validateText = validateTyped("your answer", "cancel",
+	errors.New("an answer is needed: type it, or press Esc to cancel"))
 
 // validateBlankOr returns a validator that accepts text when CheckOther
 // does, or when it is blank, which the caller takes as going back (Other)
 // or as no note; what names the text in what it says.
 func validateBlankOr(what string) survey.Validator {
+	return validateTyped(what, "go back", nil)
+}
+
+// validateTyped returns a validator that accepts text when CheckOther
+// does, and blank text with the error blank (nil to accept it); what names
+// the text in what it says of one refused, and esc what Esc does.
+func validateTyped(what, esc string, blank error) survey.Validator {
 	return func(v any) error {
 		s, _ := v.(string)
 		switch _, err := schema.CheckOther(s); {
-		case err == nil, errors.Is(err, schema.ErrOtherEmpty):
+		case err == nil:
 			return nil
+		case errors.Is(err, schema.ErrOtherEmpty):
+			return blank
 		default:
-			return fmt.Errorf("%s %s; type it again, or press Esc to go back", what, err)
+			return fmt.Errorf("%s %s; type it again, or press Esc to %s", what, err, esc)
 		}
 	}
 }
 
-// askNote asks a note prompt until its note passes CheckOther or is blank,
-// and returns the note as CheckOther cleans it ("" for none). Esc returns
-// errBack.
-func askNote(s *dialog, p *textPrompt) (string, error) {
-	p.prefix = notePrefix
-	p.keys, p.emptyKeys = []string{"Enter save", "Esc back"}, []string{"Enter no note", "Esc back"}
-	return askBlankOr(s, p, "your note", nil)
-}
-
-// askOther asks for the answer of one's own after Other was chosen, until
-// it passes CheckOther, and returns it as CheckOther cleans it. Esc, or
-// Enter with nothing typed, returns errBack: Other was not what the
-// person wanted, and the options are shown again.
-func askOther(s *dialog, p *textPrompt) (string, error) {
-	p.keys, p.emptyKeys = []string{"Enter submit", "Esc back"}, []string{"Enter or Esc back"}
-	return askBlankOr(s, p, "your answer", errBack)
-}
-
-// askBlankOr asks a text prompt that Esc leaves (errBack) until its text
-// passes CheckOther or is blank, and returns the text as CheckOther
-// cleans it, or "" and onBlank when it is blank. what names the text in
-// what is said of one refused.
-func askBlankOr(s *dialog, p *textPrompt, what string, onBlank error) (string, error) {
-	p.back = true
-	text, err := askOne[string](s, p, validateBlankOr(what))
+// askText asks a text prompt until its answer passes validate, and
+// returns the answer as CheckOther cleans it, or "" and onBlank when it
+// is blank (which validate may refuse).
+func askText(s *dialog, p *textPrompt, validate survey.Validator, onBlank error) (string, error) {
+	text, err := askOne[string](s, p, validate)
 	if err != nil {
 		return "", err
 	}
@@ -183,6 +153,25 @@ func askBlankOr(s *dialog, p *textPrompt, what string, onBlank error) (string, e
 		return "", onBlank
 	}
 	return text, err
+}
+
+// askNote asks a note prompt until its note passes CheckOther or is blank,
+// and returns the note as CheckOther cleans it ("" for none). Esc returns
+// errBack.
+func askNote(s *dialog, p *textPrompt) (string, error) {
+	p.prefix, p.back = notePrefix, true
+	p.keys, p.emptyKeys = []string{"Enter save", "Esc back"}, []string{"Enter no note", "Esc back"}
+	return askText(s, p, validateBlankOr("your note"), nil)
+}
+
+// askOther asks for the answer of one's own after Other was chosen, until
+// it passes CheckOther, and returns it as CheckOther cleans it. Esc, or
+// Enter with nothing typed, returns errBack: Other was not what the
+// person wanted, and the options are shown again.
+func askOther(s *dialog, p *textPrompt) (string, error) {
+	p.back = true
+	p.keys, p.emptyKeys = []string{"Enter submit", "Esc back"}, []string{"Enter or Esc back"}
+	return askText(s, p, validateBlankOr("your answer"), errBack)
 }
 
 // Cleanup leaves the prompt on screen: whatever is drawn next replaces it,
@@ -201,9 +190,7 @@ func (p *textPrompt) render() error { return p.s.show(textLayouts, p.frame) }
 func (p *textPrompt) frame(l layout, w int) frame {
 	st := p.s.tui.st
 	f := frame{lines: p.head(l, w)}
-	if l.gap {
-		f.lines = append(f.lines, "")
-	}
+	f.gap(l)
 	if len(p.chosen) > 0 {
 		chosen := "Chosen: " + prompt.Display(strings.Join(p.chosen, ", "))
 		f.lines = append(f.lines, st.paint(truncate(chosen, w), sgrDim))
@@ -229,9 +216,7 @@ func (p *textPrompt) frame(l layout, w int) frame {
 		f.lines = append(f.lines, st.paint(truncate("✖ "+prompt.Capitalize(p.message), w), sgrYellow))
 	}
 	if l.hint {
-		if l.gap {
-			f.lines = append(f.lines, "")
-		}
+		f.gap(l)
 		keys := []string{"Enter submit", "Esc cancel"}
 		switch {
 		case p.back && len(p.text) == 0:

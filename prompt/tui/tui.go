@@ -5,6 +5,7 @@ package tui
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -73,16 +74,10 @@ type Options struct {
 // Nothing is left on the screen to say what was answered: Finish, called
 // once all answers are known, shows them.
 type Asker struct {
-	in     terminal.FileReader
-	out    terminal.FileWriter
-	inFd   int
-	outFd  int
-	st     style
-	review bool
-	banner func() []string
-	hints  func() []string
-	take   func(Key) bool
-	redraw <-chan struct{}
+	Options
+	inFd  int
+	outFd int
+	st    style
 
 	// held is the key reader of a terminal held across calls (see Hold),
 	// nil when each call takes the terminal for itself; forget has the
@@ -112,16 +107,10 @@ type Asker struct {
 // New returns a terminal UI asker on the given terminal.
 func New(opts Options) *Asker {
 	return &Asker{
-		in:     opts.In,
-		out:    opts.Out,
-		inFd:   int(opts.In.Fd()),
-		outFd:  int(opts.Out.Fd()),
-		st:     style{color: opts.Color},
-		review: opts.Review,
-		banner: opts.Banner,
-		hints:  opts.Hints,
-		take:   opts.Take,
-		redraw: opts.Redraw,
+		Options: opts,
+		inFd:    int(opts.In.Fd()),
+		outFd:   int(opts.Out.Fd()),
+		st:      style{color: opts.Color},
 	}
 }
 
@@ -146,7 +135,7 @@ func (t *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer,
 			}
 			answers[i] = a
 		}
-		if t.review && len(qs) > 1 {
+		if t.Review && len(qs) > 1 {
 			return s.review(qs, answers)
 		}
 		return nil
@@ -168,23 +157,18 @@ func (t *Asker) run(ctx context.Context, total int, f func(*dialog) error) (err 
 	if ctx.Err() != nil {
 		return context.Cause(ctx)
 	}
-	keys := t.held
-	if keys == nil {
-		if err := t.enter(); err != nil {
+	if t.held == nil {
+		// The terminal is taken for this conversation only.
+		if err := t.Hold(); err != nil {
 			return err
 		}
 		defer func() {
-			if rerr := t.Restore(); rerr != nil && err == nil {
+			if rerr := t.Release(); rerr != nil && err == nil {
 				err = rerr
 			}
 		}()
-		in, err := newTTYInput(t.in, t.redraw)
-		if err != nil {
-			return fmt.Errorf("read terminal: %w", err)
-		}
-		defer in.close()
-		keys = &keyReader{in: in}
 	}
+	keys := t.held
 	defer keys.in.watch(ctx)()
 
 	// What the guard of one frame says is not for the frames of another
@@ -236,18 +220,16 @@ func (t *Asker) Restore() error {
 		b.WriteString("\x1b[?25h")
 		t.hidden = false
 	}
-	_, werr := t.out.Write(b.Bytes())
+	_, werr := t.Out.Write(b.Bytes())
 	if t.undoOut != nil {
 		t.undoOut()
 		t.undoOut = nil
 	}
 	rerr := term.Restore(t.inFd, t.saved)
 	t.saved = nil
-	if rerr != nil {
-		return fmt.Errorf("restore terminal: %w", rerr)
-	}
-	if werr != nil {
-		return fmt.Errorf("restore terminal: %w", werr)
+	// The mode matters more than what was written.
+	if err := cmp.Or(rerr, werr); err != nil {
+		return fmt.Errorf("restore terminal: %w", err)
 	}
 	return nil
 }
@@ -291,7 +273,7 @@ func (t *Asker) draw(f frame, termWidth int) error {
 	var b bytes.Buffer
 	t.erase(&b, termWidth)
 	t.put(&b, f)
-	_, err := t.out.Write(b.Bytes())
+	_, err := t.Out.Write(b.Bytes())
 	return err
 }
 
@@ -338,7 +320,7 @@ func (t *Asker) clear() error {
 	w, _ := t.size()
 	t.erase(&b, w)
 	t.drawn = t.drawn[:0]
-	_, err := t.out.Write(b.Bytes())
+	_, err := t.Out.Write(b.Bytes())
 	return err
 }
 
@@ -392,7 +374,7 @@ func (s *dialog) ask(index int, q schema.Question, prev prompt.Answer) (prompt.A
 	case schema.KindText, schema.KindInput:
 		text := newTextPrompt(s, head, prev.Other)
 		text.placeholder, text.def = q.Placeholder, q.Default
-		other, err := askText(s, text)
+		other, err := askText(s, text, validateText, nil)
 		return prompt.Answer{Other: other}, err
 	}
 	list := newListPrompt(s, q, index, prev)
@@ -450,7 +432,7 @@ func (s *dialog) choose(list *listPrompt, head func(layout, int) []string) (list
 // on survey's default, stdout.
 func askOne[T any](s *dialog, p survey.Prompt, validators ...survey.Validator) (T, error) {
 	var v T
-	opts := []survey.AskOpt{survey.WithStdio(s.tui.in, s.tui.out, s.tui.out)}
+	opts := []survey.AskOpt{survey.WithStdio(s.tui.In, s.tui.Out, s.tui.Out)}
 	for _, val := range validators {
 		opts = append(opts, survey.WithValidator(val))
 	}
