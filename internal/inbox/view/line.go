@@ -253,16 +253,11 @@ func (l *Line) settle(ctx context.Context, s *inbox.Set, cmd string, r lineResul
 // command or the answer reached it, and reports whether the inbox is to
 // quit.
 func (l *Line) endedElsewhere(s *inbox.Set, from string) (quit bool) {
-	switch e := s.End(); e.State {
-	case inbox.Withdrawn:
-		l.say(fmt.Sprintf("The asker from %s stopped waiting: its questions were withdrawn.", from))
-	case inbox.Answered:
-		l.say(fmt.Sprintf("The questions from %s were answered elsewhere%s.", from, e.ByWhom()))
-	case inbox.Cancelled:
-		l.say(fmt.Sprintf("The questions from %s were cancelled elsewhere%s.", from, e.ByWhom()))
-	case inbox.Closed:
+	e := s.End()
+	if e.State == inbox.Closed {
 		return true
 	}
+	l.say(endedText(e, from))
 	return false
 }
 
@@ -331,6 +326,22 @@ func source(s *inbox.Set, home string) string {
 		return s.From
 	}
 	return prompt.ShortHome(s.Source(), home)
+}
+
+// endedText says how a set from from ended while a view showed it, as
+// every view says it.
+func endedText(e inbox.End, from string) string {
+	switch e.State {
+	case inbox.Answered:
+		return fmt.Sprintf("The questions from %s were answered elsewhere%s.", from, e.ByWhom())
+	case inbox.Cancelled:
+		return fmt.Sprintf("The questions from %s were cancelled elsewhere%s.", from, e.ByWhom())
+	case inbox.Withdrawn:
+		return fmt.Sprintf("The asker from %s stopped waiting: its questions were withdrawn.", from)
+	case inbox.Closed:
+		return "The inbox has quit."
+	}
+	return fmt.Sprintf("The questions from %s are no longer waiting.", from)
 }
 
 // say writes a line for the person. A failed write is not reported here:

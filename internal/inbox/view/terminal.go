@@ -243,10 +243,10 @@ func (s *Terminal) ended(set *inbox.Set, from string) (why string, quit bool) {
 		_ = s.ui.PrintNotice(false, fmt.Sprintf("The questions from %s were withdrawn (%s).", from, e.Reason))
 		return "The questions before were withdrawn", false
 	case inbox.Answered:
-		_ = s.ui.PrintNotice(true, fmt.Sprintf("The questions from %s were answered elsewhere%s.", from, e.ByWhom()))
+		_ = s.ui.PrintNotice(true, endedText(e, from))
 		return "The questions before were answered elsewhere", false
 	case inbox.Cancelled:
-		_ = s.ui.PrintNotice(false, fmt.Sprintf("The questions from %s were cancelled elsewhere%s.", from, e.ByWhom()))
+		_ = s.ui.PrintNotice(false, endedText(e, from))
 		return "The questions before were cancelled elsewhere", false
 	case inbox.Closed:
 		return "", true

@@ -7,13 +7,13 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/askuser/askuser/internal/inbox"
-	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/prompt/web"
 	"github.com/askuser/askuser/prompt/web/localhttp"
 )
@@ -302,15 +302,16 @@ func (v *Web) readPost(w http.ResponseWriter, r *http.Request, what string) (*in
 // writeEnded answers a form for s, which has ended, with 409 and the page
 // of the set shown now, saying how s ended and that nothing was done.
 func (v *Web) writeEnded(w http.ResponseWriter, s *inbox.Set, what string) {
-	v.writeShown(w, http.StatusConflict, notDone(what, lowerFirst(v.endedBefore(s))), true)
+	v.writeShown(w, http.StatusConflict, notDone(what, v.endedBefore(s)), true)
 }
 
-// notDone says that what the person sent was not done, because of why.
+// notDone says that what the person sent was not done, because of why, a
+// sentence of ours.
 func notDone(what, why string) string {
 	if what == "" {
-		return prompt.Capitalize(why)
+		return why
 	}
-	return "Not " + what + ": " + why
+	return "Not " + what + ": " + strings.ToLower(why[:1]) + why[1:]
 }
 
 // endedNotice says how the set with id ended, for a page that showed it.
@@ -321,35 +322,19 @@ func (v *Web) endedNotice(id uint64) string {
 	if s == nil {
 		return "Those questions are no longer waiting."
 	}
-	return v.ended(s)
-}
-
-// ended says how s ended, as the terminal screen says it.
-func (v *Web) ended(s *inbox.Set) string {
-	from := source(s, v.home)
-	switch e := s.End(); e.State {
-	case inbox.Answered:
-		return fmt.Sprintf("The questions from %s were answered elsewhere%s.", from, e.ByWhom())
-	case inbox.Cancelled:
-		return fmt.Sprintf("The questions from %s were cancelled elsewhere%s.", from, e.ByWhom())
-	case inbox.Withdrawn:
-		return fmt.Sprintf("The asker from %s stopped waiting: its questions were withdrawn.", from)
-	case inbox.Closed:
-		return "The inbox has quit."
-	}
-	return fmt.Sprintf("The questions from %s are no longer waiting.", from)
+	return endedText(s.End(), source(s, v.home))
 }
 
 // endedBefore says how s ended, for a form for it that came too late.
 func (v *Web) endedBefore(s *inbox.Set) string {
-	from := source(s, v.home)
-	switch s.End().State {
+	from, e := source(s, v.home), s.End()
+	switch e.State {
 	case inbox.Answered:
 		return fmt.Sprintf("The questions from %s had already been answered.", from)
 	case inbox.Cancelled:
 		return fmt.Sprintf("The questions from %s had been cancelled.", from)
 	}
-	return v.ended(s)
+	return endedText(e, from)
 }
 
 // remember keeps s, shown on a page, to say how it ended when a page asks.
@@ -382,24 +367,13 @@ func (v *Web) lookup(id uint64) *inbox.Set {
 	return v.seen[id]
 }
 
+// index is the position of the set with id in sets, or -1.
 func index(sets []*inbox.Set, id uint64) int {
-	for i, s := range sets {
-		if s.ID == id {
-			return i
-		}
-	}
-	return -1
+	return slices.IndexFunc(sets, func(s *inbox.Set) bool { return s.ID == id })
 }
 
 // setID reads the set's ID from the request's path.
 func setID(r *http.Request) (uint64, bool) {
 	id, err := strconv.ParseUint(r.PathValue("id"), 10, 64)
 	return id, err == nil
-}
-
-func lowerFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToLower(s[:1]) + s[1:]
 }
