@@ -3,7 +3,6 @@ package view
 import (
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -265,31 +264,19 @@ func (v *Web) serveMove(w http.ResponseWriter, r *http.Request, what string, mov
 // be read, it has replied: 409 with the page to show instead, saying that
 // nothing was done (what says what would have been), 413 or 400.
 func (v *Web) readPost(w http.ResponseWriter, r *http.Request, what string) (*inbox.Set, url.Values, bool) {
-	body, err := io.ReadAll(r.Body)
-	var tooLarge *http.MaxBytesError
-	switch {
-	case errors.As(err, &tooLarge):
-		http.Error(w, "The form is too large.", http.StatusRequestEntityTooLarge)
-		return nil, nil, false
-	case err != nil:
-		http.Error(w, "The form could not be read.", http.StatusBadRequest)
-		return nil, nil, false
-	}
-	values, err := url.ParseQuery(string(body))
-	if err != nil {
-		http.Error(w, "The form could not be read.", http.StatusBadRequest)
-		return nil, nil, false
-	}
-	id, ok := setID(r)
+	id, known := setID(r)
 	s := v.lookup(id)
-	if !ok || s == nil {
-		v.writeShown(w, http.StatusConflict, notDone(what, "those questions are no longer waiting."), true)
+	if s != nil {
+		// The guard lets through the form of the largest set; each set's
+		// form is held to its own size.
+		r.Body = http.MaxBytesReader(w, r.Body, localhttp.MaxFormBytes(len(s.Questions)))
+	}
+	values, ok := web.ReadForm(w, r)
+	if !ok {
 		return nil, nil, false
 	}
-	// The guard lets through the form of the largest set; each set's form
-	// is held to its own size.
-	if int64(len(body)) > localhttp.MaxFormBytes(len(s.Questions)) {
-		http.Error(w, "The form is too large.", http.StatusRequestEntityTooLarge)
+	if !known || s == nil {
+		v.writeShown(w, http.StatusConflict, notDone(what, "Those questions are no longer waiting."), true)
 		return nil, nil, false
 	}
 	if s.End().State != inbox.Waiting {
