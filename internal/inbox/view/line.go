@@ -365,16 +365,12 @@ type typed struct {
 	at   time.Time
 }
 
-// maxLine is the longest line kept whole: a longer one is cut to one byte
-// more, which the line asker refuses as too long.
-const maxLine = line.MaxLineLength + 2
-
 func readLines(r io.Reader) *lines {
 	ls := &lines{wake: make(chan struct{})}
 	go func() {
 		br := bufio.NewReader(r)
 		for {
-			text, err := readLine(br)
+			text, err := line.ReadLine(br)
 			if err != nil {
 				ls.add(nil)
 				return
@@ -383,26 +379,6 @@ func readLines(r io.Reader) *lines {
 		}
 	}()
 	return ls
-}
-
-func readLine(br *bufio.Reader) (string, error) {
-	var buf []byte
-	for {
-		chunk, err := br.ReadSlice('\n')
-		if len(buf) < maxLine+1 {
-			buf = append(buf, chunk[:min(len(chunk), maxLine+1-len(buf))]...)
-		}
-		switch {
-		case err == nil:
-		case errors.Is(err, bufio.ErrBufferFull):
-			continue
-		case errors.Is(err, io.EOF) && len(buf) > 0:
-		default:
-			return "", err
-		}
-		s := strings.TrimSuffix(string(buf), "\n")
-		return strings.TrimSuffix(s, "\r"), nil
-	}
 }
 
 func (ls *lines) add(text *string) {
