@@ -155,7 +155,7 @@ func (s *Server) handler() http.Handler {
 	mux.HandleFunc("GET "+PathStatus, s.serveStatus)
 	mux.HandleFunc("POST "+pathAsk, s.serveAsk)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, http.StatusNotFound, ErrorBody{Error: "not found: an askuser inbox serves " + PathStatus + " and " + pathAsk})
+		writeJSON(w, http.StatusNotFound, ErrorBody{Error: "not found: an askuser inbox serves " + PathStatus + " and " + pathAsk})
 	})
 	return mux
 }
@@ -167,14 +167,13 @@ func (s *Server) serveStatus(w http.ResponseWriter, _ *http.Request) {
 // serveAsk queues the set a request holds and streams its wait to the
 // asker, until the set ends or the asker goes.
 func (s *Server) serveAsk(w http.ResponseWriter, r *http.Request) {
-	req, refusal := readRequest(w, r)
-	if refusal != nil {
-		writeError(w, refusal.code, refusal.body)
+	req, ok := readRequest(w, r)
+	if !ok {
 		return
 	}
 	set, refused := s.Check(req)
 	if refused != nil {
-		writeError(w, http.StatusBadRequest, *refused)
+		writeJSON(w, http.StatusBadRequest, refused)
 		return
 	}
 	closing := ErrorBody{Error: "the inbox is closing"}
@@ -182,42 +181,42 @@ func (s *Server) serveAsk(w http.ResponseWriter, r *http.Request) {
 	// queue, then waits until the asker has been told, even when the set
 	// comes on the screen and the person quits at once.
 	if err := s.startWait(); err != nil {
-		writeError(w, http.StatusServiceUnavailable, closing)
+		writeJSON(w, http.StatusServiceUnavailable, closing)
 		return
 	}
 	ahead, err := s.queue.Add(set)
 	if err != nil {
 		s.wg.Done()
-		writeError(w, http.StatusServiceUnavailable, closing)
+		writeJSON(w, http.StatusServiceUnavailable, closing)
 		return
 	}
 	s.streamWait(w, set, ahead)
 }
 
-// refusal is a request refused before its set is looked at.
-type refusal struct {
-	code int
-	body ErrorBody
-}
-
 // readRequest reads the body of POST /v1/ask, of at most MaxRequestBytes.
-func readRequest(w http.ResponseWriter, r *http.Request) (*Request, *refusal) {
+// When it cannot, it has refused the request, before its set is looked
+// at.
+func readRequest(w http.ResponseWriter, r *http.Request) (_ *Request, ok bool) {
+	refuse := func(code int, msg string) (*Request, bool) {
+		writeJSON(w, code, ErrorBody{Error: msg})
+		return nil, false
+	}
 	if r.ContentLength > MaxRequestBytes {
-		return nil, &refusal{http.StatusRequestEntityTooLarge, ErrorBody{Error: "the request is too large"}}
+		return refuse(http.StatusRequestEntityTooLarge, "the request is too large")
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxRequestBytes))
 	var tooLarge *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooLarge):
-		return nil, &refusal{http.StatusRequestEntityTooLarge, ErrorBody{Error: "the request is too large"}}
+		return refuse(http.StatusRequestEntityTooLarge, "the request is too large")
 	case err != nil:
-		return nil, &refusal{http.StatusBadRequest, ErrorBody{Error: "the request could not be read"}}
+		return refuse(http.StatusBadRequest, "the request could not be read")
 	}
 	var req Request
 	if err := json.Unmarshal(body, &req); err != nil {
-		return nil, &refusal{http.StatusBadRequest, ErrorBody{Error: "the request is not JSON: " + err.Error()}}
+		return refuse(http.StatusBadRequest, "the request is not JSON: "+err.Error())
 	}
-	return &req, nil
+	return &req, true
 }
 
 // streamWait answers the request of set, queued with ahead sets before
@@ -491,8 +490,4 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 	w.WriteHeader(code)
 	// A reply that cannot be written has no one left to read it.
 	_, _ = w.Write(append(b, '\n'))
-}
-
-func writeError(w http.ResponseWriter, code int, b ErrorBody) {
-	writeJSON(w, code, b)
 }
