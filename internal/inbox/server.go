@@ -43,13 +43,13 @@ type Server struct {
 	queue   *Queue
 	schemas schemaCache
 
-	mu      sync.Mutex
-	servers []*localhttp.Server
+	mu sync.Mutex
 	// conns are the connections of the askers that wait, taken over from
 	// net/http (see streamWait), which Close closes once their grace is
 	// over.
 	conns map[net.Conn]struct{}
-	// stops stop the feeds of transports that do not carry HTTP.
+	// stops stop the servers of the transports that carry HTTP (Serve),
+	// and the feeds of those that do not (OnClose).
 	stops  []func()
 	closed bool
 	wg     sync.WaitGroup
@@ -81,17 +81,15 @@ func (s *Server) Serve(ln net.Listener, h http.Handler) {
 		_ = ln.Close()
 		return
 	}
-	s.servers = append(s.servers, srv)
-	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
+	s.stops = append(s.stops, func() { srv.Stop(stopGrace) })
+	s.wg.Go(func() {
 		if err := srv.Serve(ln); err != nil {
 			select {
 			case s.failed <- fmt.Errorf("serve the inbox on %s: %w", ln.Addr(), err):
 			default:
 			}
 		}
-	}()
+	})
 }
 
 // Close closes the queue with reason, so that every waiting asker is told,
@@ -101,22 +99,11 @@ func (s *Server) Close(reason string) {
 	s.queue.Close(reason)
 	s.mu.Lock()
 	s.closed = true
-	servers, stops := s.servers, s.stops
+	stops := s.stops
 	s.mu.Unlock()
 	var wg sync.WaitGroup
 	for _, stop := range stops {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			stop()
-		}()
-	}
-	for _, srv := range servers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			srv.Stop(stopGrace)
-		}()
+		wg.Go(stop)
 	}
 	// The waits are given the same grace to tell their askers.
 	late := time.AfterFunc(stopGrace, s.closeConns)
