@@ -47,11 +47,8 @@ const (
 // number of sets behind it is no longer N, or the inbox quits, and then
 // answers with the page to show; /sets/0/wait waits for a set to come.
 type Web struct {
-	queue *inbox.Queue
-	token string
-	home  string
-	now   func() time.Time
-	h     http.Handler
+	o WebOptions
+	h http.Handler
 
 	mu   sync.Mutex
 	seen map[uint64]*inbox.Set // the sets shown on a page, to tell how they ended
@@ -77,10 +74,10 @@ type WebOptions struct {
 
 // NewWeb returns the page of o.Queue.
 func NewWeb(o WebOptions) (*Web, error) {
-	v := &Web{queue: o.Queue, token: o.Token, home: o.Home, now: o.now, seen: map[uint64]*inbox.Set{}}
-	if v.now == nil {
-		v.now = time.Now
+	if o.now == nil {
+		o.now = time.Now
 	}
+	v := &Web{o: o, seen: map[uint64]*inbox.Set{}}
 	g, err := localhttp.NewGuard(o.Addr, o.Host, o.Token, localhttp.MaxFormBytes(webMaxQuestions))
 	if err != nil {
 		return nil, err
@@ -111,14 +108,14 @@ func base(s *inbox.Set) string {
 // page is the page of s (nil for none), with more sets waiting behind it
 // and notice on top.
 func (v *Web) page(s *inbox.Set, more int, notice string, problem bool) *web.Page {
-	p := &web.Page{Base: base(s), Token: v.token, Queue: &web.InQueue{Notice: notice, Problem: problem, Home: "/"}}
+	p := &web.Page{Base: base(s), Token: v.o.Token, Queue: &web.InQueue{Notice: notice, Problem: problem, Home: "/"}}
 	if s == nil {
 		return p
 	}
 	v.remember(s)
 	p.Questions = s.Questions
-	p.Queue.From = source(s, v.home)
-	p.Queue.Waited = max(v.now().Sub(s.Arrived), 0)
+	p.Queue.From = source(s, v.o.Home)
+	p.Queue.Waited = max(v.o.now().Sub(s.Arrived), 0)
 	p.Queue.More = more
 	return p
 }
@@ -126,7 +123,7 @@ func (v *Web) page(s *inbox.Set, more int, notice string, problem bool) *web.Pag
 // writeShown writes, with code, the page of the set the queue shows (or
 // that nothing waits, or that the inbox has quit), with notice on top.
 func (v *Web) writeShown(w http.ResponseWriter, code int, notice string, problem bool) {
-	snap := v.queue.Snapshot()
+	snap := v.o.Queue.Snapshot()
 	switch {
 	case snap.Closed:
 		v.page(nil, 0, "", false).WriteClosed(w, code)
@@ -141,7 +138,7 @@ func (v *Web) writeShown(w http.ResponseWriter, code int, notice string, problem
 // ended, the page of the set shown now, saying how it ended.
 func (v *Web) serveSet(w http.ResponseWriter, r *http.Request) {
 	id, _ := setID(r)
-	snap := v.queue.Snapshot()
+	snap := v.o.Queue.Snapshot()
 	if i := index(snap.Sets, id); i >= 0 && !snap.Closed {
 		v.page(snap.Sets[i], len(snap.Sets)-1, "", false).WriteForm(w, http.StatusOK, nil)
 		return
@@ -169,7 +166,7 @@ func (v *Web) serveWait(w http.ResponseWriter, r *http.Request) {
 	t := time.NewTimer(webPollWait)
 	defer t.Stop()
 	for {
-		snap := v.queue.Snapshot()
+		snap := v.o.Queue.Snapshot()
 		i := index(snap.Sets, id)
 		if more < 0 {
 			more = len(snap.Sets) - 1
@@ -205,7 +202,7 @@ func (v *Web) serveAnswer(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	p := v.page(s, max(v.queue.Len()-1, 0), "", false)
+	p := v.page(s, max(v.o.Queue.Len()-1, 0), "", false)
 	sub := p.Parse(values)
 	if !sub.OK() {
 		if s.End().State != inbox.Waiting {
@@ -215,29 +212,29 @@ func (v *Web) serveAnswer(w http.ResponseWriter, r *http.Request) {
 		p.WriteForm(w, http.StatusBadRequest, sub)
 		return
 	}
-	switch err := v.queue.Answer(s, sub.Answers); {
+	switch err := v.o.Queue.Answer(s, sub.Answers); {
 	case errors.Is(err, inbox.ErrEnded):
 		v.writeEnded(w, s, "sent")
 	case err != nil:
 		// The page checks what the queue checks: this is a bug.
 		http.Error(w, "The answer could not be taken: "+err.Error(), http.StatusBadRequest)
 	default:
-		v.writeShown(w, http.StatusOK, fmt.Sprintf("Sent to %s.", source(s, v.home)), false)
+		v.writeShown(w, http.StatusOK, fmt.Sprintf("Sent to %s.", source(s, v.o.Home)), false)
 	}
 }
 
 // serveCancel cancels the set the form was made for: its asker exits 130.
 func (v *Web) serveCancel(w http.ResponseWriter, r *http.Request) {
-	v.serveMove(w, r, "cancelled", v.queue.Cancel, func(s *inbox.Set) string {
-		return fmt.Sprintf("Cancelled the questions from %s.", source(s, v.home))
+	v.serveMove(w, r, "cancelled", v.o.Queue.Cancel, func(s *inbox.Set) string {
+		return fmt.Sprintf("Cancelled the questions from %s.", source(s, v.o.Home))
 	})
 }
 
 // serveNext moves the set the form was made for behind the others, and
 // shows the next.
 func (v *Web) serveNext(w http.ResponseWriter, r *http.Request) {
-	v.serveMove(w, r, "", v.queue.Skip, func(s *inbox.Set) string {
-		if snap := v.queue.Snapshot(); len(snap.Sets) == 1 && snap.Sets[0] == s {
+	v.serveMove(w, r, "", v.o.Queue.Skip, func(s *inbox.Set) string {
+		if snap := v.o.Queue.Snapshot(); len(snap.Sets) == 1 && snap.Sets[0] == s {
 			return "No other set is waiting."
 		}
 		return ""
@@ -309,12 +306,12 @@ func (v *Web) endedNotice(id uint64) string {
 	if s == nil {
 		return "Those questions are no longer waiting."
 	}
-	return endedText(s.End(), source(s, v.home))
+	return endedText(s.End(), source(s, v.o.Home))
 }
 
 // endedBefore says how s ended, for a form for it that came too late.
 func (v *Web) endedBefore(s *inbox.Set) string {
-	from, e := source(s, v.home), s.End()
+	from, e := source(s, v.o.Home), s.End()
 	switch e.State {
 	case inbox.Answered:
 		return fmt.Sprintf("The questions from %s had already been answered.", from)
@@ -345,7 +342,7 @@ func (v *Web) remember(s *inbox.Set) {
 // lookup returns the set with id: waiting, or shown on a page and ended
 // since; nil when there is none.
 func (v *Web) lookup(id uint64) *inbox.Set {
-	snap := v.queue.Snapshot()
+	snap := v.o.Queue.Snapshot()
 	if i := index(snap.Sets, id); i >= 0 {
 		return snap.Sets[i]
 	}
