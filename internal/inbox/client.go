@@ -268,19 +268,22 @@ func resolve(ctx context.Context, hostport string) (string, error) {
 	return net.JoinHostPort(ips[0].String(), port), nil
 }
 
-// newRequest is a request for path at the inbox. Over the socket the host
-// means nothing; over TCP it is the inbox's, which it checks.
-func (c *client) newRequest(ctx context.Context, method, path string, body io.Reader) (*http.Request, error) {
+// do sends a request for path to the inbox, and returns its reply when
+// its status is 200 (the caller closes its body). No inbox at the address
+// is an *UnreachableError; a request it refused, a *RefusedError. Over the
+// socket the host means nothing; over TCP it is the inbox's, which it
+// checks.
+func (c *client) do(ctx context.Context, method, path string, body io.Reader) (*http.Response, error) {
 	host := "inbox"
 	if c.overTCP() {
 		var err error
 		if host, err = resolve(ctx, c.tcp.Host); err != nil {
-			return nil, err
+			return nil, &UnreachableError{Addr: c.addr, Err: err}
 		}
 	}
 	req, err := http.NewRequestWithContext(ctx, method, "http://"+host+path, body)
 	if err != nil {
-		return nil, err
+		return nil, &UnreachableError{Addr: c.addr, Err: err}
 	}
 	if c.overTCP() {
 		req.Header.Set("Authorization", "Bearer "+c.tcp.Token)
@@ -288,7 +291,18 @@ func (c *client) newRequest(ctx context.Context, method, path string, body io.Re
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	return req, nil
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return nil, &UnreachableError{Addr: c.addr, Err: err}
+	}
+	if resp.StatusCode != http.StatusOK {
+		// Only read: closing it loses nothing.
+		defer func() { _ = resp.Body.Close() }()
+		refused := &RefusedError{Addr: c.addr, Status: resp.StatusCode}
+		_ = json.NewDecoder(io.LimitReader(resp.Body, 64<<10)).Decode(&refused.Body)
+		return nil, refused
+	}
+	return resp, nil
 }
 
 // Probe asks whether an inbox answers at the address, within ProbeTimeout,
@@ -297,31 +311,17 @@ func (c *client) newRequest(ctx context.Context, method, path string, body io.Re
 func (c *client) Probe(ctx context.Context) (Status, error) {
 	ctx, cancel := context.WithTimeout(ctx, ProbeTimeout)
 	defer cancel()
-	req, err := c.newRequest(ctx, http.MethodGet, PathStatus, nil)
+	resp, err := c.do(ctx, http.MethodGet, PathStatus, nil)
 	if err != nil {
-		return Status{}, &UnreachableError{Addr: c.addr, Err: err}
-	}
-	resp, err := c.hc.Do(req)
-	if err != nil {
-		return Status{}, &UnreachableError{Addr: c.addr, Err: err}
+		return Status{}, err
 	}
 	// Only read: closing it loses nothing.
 	defer func() { _ = resp.Body.Close() }()
-	if resp.StatusCode != http.StatusOK {
-		return Status{}, refused(c.addr, resp)
-	}
 	var st Status
 	if err := json.NewDecoder(io.LimitReader(resp.Body, 64<<10)).Decode(&st); err != nil || st.Inbox != Name {
 		return Status{}, &UnreachableError{Addr: c.addr, Err: errors.New("something else than an askuser inbox answers there")}
 	}
 	return st, nil
-}
-
-// refused reads the reply to a request the inbox refused.
-func refused(a Addr, resp *http.Response) error {
-	e := &RefusedError{Addr: a, Status: resp.StatusCode}
-	_ = json.NewDecoder(io.LimitReader(resp.Body, 64<<10)).Decode(&e.Body)
-	return e
 }
 
 // Ask puts req to the inbox and waits until the set ends (see Transport).
@@ -335,23 +335,15 @@ func (c *client) Ask(ctx context.Context, req *Request, queued func(ahead int)) 
 	}
 	reqCtx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
-	hreq, err := c.newRequest(reqCtx, http.MethodPost, pathAsk, bytes.NewReader(body))
-	if err != nil {
-		return Event{}, &UnreachableError{Addr: c.addr, Err: err}
-	}
-	resp, err := c.hc.Do(hreq)
+	resp, err := c.do(reqCtx, http.MethodPost, pathAsk, bytes.NewReader(body))
 	if err != nil {
 		if ctx.Err() != nil {
 			return Event{}, context.Cause(ctx)
 		}
-		return Event{}, &UnreachableError{Addr: c.addr, Err: err}
+		return Event{}, err
 	}
 	// Only read: closing it loses nothing.
 	defer func() { _ = resp.Body.Close() }()
-	if resp.StatusCode != http.StatusOK {
-		return Event{}, refused(c.addr, resp)
-	}
-
 	return c.wait(ctx, reqCtx, stop, resp.Body, queued)
 }
 
