@@ -179,8 +179,7 @@ type lineResult struct {
 // askSet asks s with line prompts until it is answered, a command is
 // typed (cmd) or the set ends.
 func (l *Line) askSet(ctx context.Context, s *inbox.Set, in *lines, guard time.Time) (cmd string, r lineResult) {
-	askCtx, stop := context.WithCancelCause(ctx)
-	defer stop(nil)
+	askCtx, stop := until(ctx, s.Done(), errStop)
 	commands := make(chan string, 1)
 	asker := line.New(&feed{in: in, done: askCtx.Done(), commands: commands, guard: guard, out: l.Out}, l.Out, !l.Terminal)
 	answered := make(chan lineResult, 1)
@@ -193,9 +192,6 @@ func (l *Line) askSet(ctx context.Context, s *inbox.Set, in *lines, guard time.T
 	select {
 	case r = <-answered:
 	case cmd = <-commands:
-		stop(errStop)
-		r = <-answered
-	case <-s.Done():
 		stop(errStop)
 		r = <-answered
 	}
@@ -342,6 +338,19 @@ func endedText(e inbox.End, from string) string {
 		return "The inbox has quit."
 	}
 	return fmt.Sprintf("The questions from %s are no longer waiting.", from)
+}
+
+// until returns ctx, ended with cause once ch is closed, or by stop.
+func until(ctx context.Context, ch <-chan struct{}, cause error) (_ context.Context, stop context.CancelCauseFunc) {
+	ctx, stop = context.WithCancelCause(ctx)
+	go func() {
+		select {
+		case <-ch:
+			stop(cause)
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, stop
 }
 
 // say writes a line for the person. A failed write is not reported here:

@@ -149,15 +149,8 @@ var (
 // idle shows the idle screen until the queue changes, and reports whether
 // the person quit.
 func (s *Terminal) idle(ctx context.Context, changed <-chan struct{}) (quit bool, err error) {
-	idleCtx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	go func() {
-		select {
-		case <-changed:
-			cancel(errChanged)
-		case <-idleCtx.Done():
-		}
-	}()
+	idleCtx, stop := until(ctx, changed, errChanged)
+	defer stop(nil)
 	err = s.ui.Idle(idleCtx, "askuser inbox", fmt.Sprintf(idleText, s.o.Where))
 	var key *tui.KeyError
 	switch {
@@ -176,15 +169,8 @@ func (s *Terminal) idle(ctx context.Context, changed <-chan struct{}) (quit bool
 // next set comes on screen: "" when the person moved on (answered,
 // cancelled or skipped the set), else what happened to this one.
 func (s *Terminal) present(ctx context.Context, set *inbox.Set) (why string, quit bool, err error) {
-	setCtx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	go func() {
-		select {
-		case <-set.Done():
-			cancel(errEnded)
-		case <-setCtx.Done():
-		}
-	}()
+	setCtx, stop := until(ctx, set.Done(), errEnded)
+	defer stop(nil)
 	answers, asked := s.ui.Ask(setCtx, set.Questions)
 
 	from := prompt.Display(source(set, s.o.Home))
