@@ -100,10 +100,10 @@ func (l *Line) Run(ctx context.Context) error {
 			idle = true
 			l.moved = false
 		}
-		text, state, wake := in.takeIdle(!l.Terminal)
+		got, state, wake := in.next(!l.Terminal)
 		switch state {
 		case lineTaken:
-			switch command(text) {
+			switch command(got.text) {
 			case cmdQuit:
 				return nil
 			case "":
@@ -406,25 +406,18 @@ func (ls *lines) add(text *string) {
 // the input, and false when done is closed first (no line is taken then).
 func (ls *lines) take(done <-chan struct{}) (*typed, bool) {
 	for {
-		ls.mu.Lock()
 		select {
 		case <-done:
-			ls.mu.Unlock()
 			return nil, false
 		default:
 		}
-		if len(ls.buf) > 0 {
-			line := ls.buf[0]
-			ls.buf = ls.buf[1:]
-			ls.mu.Unlock()
+		line, state, wake := ls.next(false)
+		switch state {
+		case lineTaken:
 			return &line, true
-		}
-		if ls.ended {
-			ls.mu.Unlock()
+		case inputEnded:
 			return nil, true
 		}
-		wake := ls.wake
-		ls.mu.Unlock()
 		select {
 		case <-wake:
 		case <-done:
@@ -449,26 +442,26 @@ func (ls *lines) drop() int {
 	return n
 }
 
-// What takeIdle found.
+// What next found.
 const (
 	noLine     = iota // nothing to take now: wait on the channel returned
 	lineTaken         // a line was taken
 	inputEnded        // the input has ended, and no line is left
 )
 
-// takeIdle takes a line typed while no set is shown. With keep, only
-// /quit is taken: other lines, commands too, wait for the set they are
-// meant for.
-func (ls *lines) takeIdle(keep bool) (string, int, <-chan struct{}) {
+// next takes the next line, when there is one to take: with keep, while
+// no set is shown, only /quit is taken, and other lines, commands too,
+// wait for the set they are meant for.
+func (ls *lines) next(keep bool) (typed, int, <-chan struct{}) {
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
 	if len(ls.buf) > 0 && (!keep || command(ls.buf[0].text) == cmdQuit) {
-		text := ls.buf[0].text
+		line := ls.buf[0]
 		ls.buf = ls.buf[1:]
-		return text, lineTaken, nil
+		return line, lineTaken, nil
 	}
 	if ls.ended && len(ls.buf) == 0 {
-		return "", inputEnded, nil
+		return typed{}, inputEnded, nil
 	}
-	return "", noLine, ls.wake
+	return typed{}, noLine, ls.wake
 }
