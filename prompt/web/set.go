@@ -12,9 +12,9 @@ import (
 	"github.com/askuser/askuser/prompt/web/localhttp"
 )
 
-// pollWait is how long a waiting page's request is held before it is told
-// to ask again.
-const pollWait = 50 * time.Second
+// PollWait is how long a waiting page's request is held before it is told
+// to ask again: a Set's, and the inbox's page's.
+const PollWait = 50 * time.Second
 
 // Set serves the page of one set of questions at its Page's Base, and
 // holds the wait for its answer: GET Base shows the page as it stands, GET
@@ -91,10 +91,10 @@ func (s *Set) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // serveWait holds a page's request until the wait ends, the client goes,
-// or pollWait passes.
+// or PollWait passes.
 func (s *Set) serveWait(w http.ResponseWriter, r *http.Request) {
-	localhttp.Hold(w, pollWait)
-	t := time.NewTimer(pollWait)
+	localhttp.Hold(w, PollWait)
+	t := time.NewTimer(PollWait)
 	defer t.Stop()
 	s.mu.Lock()
 	s.waiters++

@@ -19,9 +19,6 @@ import (
 
 // The limits of the page's requests.
 const (
-	// webPollWait is how long a page's wait is held before it is told to
-	// ask again.
-	webPollWait = 50 * time.Second
 	// webMaxQuestions is the number of questions whose largest form the
 	// guard lets through; each form is then held to its own set's limit
 	// (localhttp.MaxFormBytes).
@@ -149,7 +146,7 @@ func (v *Web) serveSet(w http.ResponseWriter, r *http.Request) {
 // serveWait holds a page's wait until what it shows is out of date: the
 // set it shows has ended, or the number of sets behind it has changed; for
 // the idle page, until a set comes. It answers with the page to show then,
-// saying what became of the set, or with 204 after webPollWait.
+// saying what became of the set, or with 204 after web.PollWait.
 func (v *Web) serveWait(w http.ResponseWriter, r *http.Request) {
 	id, ok := setID(r)
 	if !ok {
@@ -162,8 +159,8 @@ func (v *Web) serveWait(w http.ResponseWriter, r *http.Request) {
 	if err != nil || more < 0 {
 		more = -1
 	}
-	localhttp.Hold(w, webPollWait)
-	t := time.NewTimer(webPollWait)
+	localhttp.Hold(w, web.PollWait)
+	t := time.NewTimer(web.PollWait)
 	defer t.Stop()
 	for {
 		snap := v.o.Queue.Snapshot()
