@@ -96,7 +96,7 @@ func (l *Line) Run(ctx context.Context) error {
 			return nil
 		}
 		if !idle {
-			l.say(fmt.Sprintf("Waiting for questions at %s.", l.Where))
+			say(l.Out, fmt.Sprintf("Waiting for questions at %s.", l.Where))
 			idle = true
 			l.moved = false
 		}
@@ -107,13 +107,13 @@ func (l *Line) Run(ctx context.Context) error {
 			case cmdQuit:
 				return nil
 			case "":
-				l.say("No questions are waiting: nothing was answered.")
+				say(l.Out, "No questions are waiting: nothing was answered.")
 			default:
-				l.say("No questions are waiting.")
+				say(l.Out, "No questions are waiting.")
 			}
 			continue
 		case inputEnded:
-			l.say("The input ended: the inbox quits.")
+			say(l.Out, "The input ended: the inbox quits.")
 			return nil
 		}
 		select {
@@ -156,16 +156,16 @@ func (l *Line) showHeader(s *inbox.Set, more int, in *lines) (guard time.Time) {
 	if more > 0 {
 		header += fmt.Sprintf(" · %d more waiting", more)
 	}
-	l.say("")
-	l.say(header)
+	say(l.Out, "")
+	say(l.Out, header)
 	switch {
 	case dropped == 1:
-		l.say("(A line typed before these questions were shown was dropped.)")
+		say(l.Out, "(A line typed before these questions were shown was dropped.)")
 	case dropped > 1:
-		l.say(fmt.Sprintf("(%d lines typed before these questions were shown were dropped.)", dropped))
+		say(l.Out, fmt.Sprintf("(%d lines typed before these questions were shown were dropped.)", dropped))
 	}
 	if !guard.IsZero() {
-		l.say("(These questions just appeared: a line typed in the first half second is not taken.)")
+		say(l.Out, "(These questions just appeared: a line typed in the first half second is not taken.)")
 	}
 	return guard
 }
@@ -209,14 +209,14 @@ func (l *Line) settle(ctx context.Context, s *inbox.Set, cmd string, r lineResul
 		return true, nil
 	case cmd == cmdCancel:
 		if l.Queue.Cancel(s) == nil {
-			l.say(fmt.Sprintf("Cancelled the questions from %s.", from))
+			say(l.Out, fmt.Sprintf("Cancelled the questions from %s.", from))
 			l.moved = true
 			return false, nil
 		}
 	case cmd == cmdNext:
 		// Sets may have come since this one was shown: count them now.
 		if len(l.Queue.Snapshot().Sets) < 2 {
-			l.say("No other set is waiting.")
+			say(l.Out, "No other set is waiting.")
 			return false, nil
 		}
 		if l.Queue.Skip(s) == nil {
@@ -226,16 +226,16 @@ func (l *Line) settle(ctx context.Context, s *inbox.Set, cmd string, r lineResul
 	case r.err == nil:
 		switch err := l.Queue.Answer(s, r.answers); {
 		case err == nil:
-			l.say(fmt.Sprintf("✔ Sent to %s.", from))
+			say(l.Out, fmt.Sprintf("✔ Sent to %s.", from))
 			l.moved = true
 			return false, nil
 		case !errors.Is(err, inbox.ErrEnded):
 			// The line asker gives only answers that fit: this is a bug.
-			l.say(fmt.Sprintf("Not sent: %v.", err))
+			say(l.Out, fmt.Sprintf("Not sent: %v.", err))
 			return false, nil
 		}
 	case errors.Is(r.err, prompt.ErrNoAnswer):
-		l.say("The input ended: the inbox quits.")
+		say(l.Out, "The input ended: the inbox quits.")
 		return true, nil
 	case ctx.Err() != nil:
 		return true, context.Cause(ctx)
@@ -253,7 +253,7 @@ func (l *Line) endedElsewhere(s *inbox.Set, from string) (quit bool) {
 	if e.State == inbox.Closed {
 		return true
 	}
-	l.say(endedText(e, from))
+	say(l.Out, endedText(e, from))
 	return false
 }
 
@@ -354,9 +354,10 @@ func until(ctx context.Context, ch <-chan struct{}, cause error) (_ context.Cont
 }
 
 // say writes a line for the person. A failed write is not reported here:
-// the prompt written next goes to the same place, and reports it.
-func (l *Line) say(s string) {
-	_, _ = io.WriteString(l.Out, s+"\n")
+// the prompt written next goes to the same place, and reports it; a log
+// has nowhere else to report it.
+func say(w io.Writer, s string) {
+	_, _ = io.WriteString(w, s+"\n")
 }
 
 // lines are the lines of the input, read ahead as they come, so that the
