@@ -184,14 +184,10 @@ type UnreachableError struct {
 }
 
 func (e *UnreachableError) Error() string {
-	var (
-		blocked *BlockedError
-		peer    *peerError
-	)
-	switch {
-	case errors.As(e.Err, &blocked):
+	if blocked, ok := errors.AsType[*BlockedError](e.Err); ok {
 		return blocked.Error()
-	case errors.As(e.Err, &peer):
+	}
+	if peer, ok := errors.AsType[*peerError](e.Err); ok {
 		return fmt.Sprintf("no inbox of yours answers at %s: %v", e.Addr, peer)
 	}
 	return fmt.Sprintf("no inbox answers at %s", e.Addr)
@@ -203,15 +199,11 @@ func (e *UnreachableError) Unwrap() error { return e.Err }
 // that may not be reached, why and how to get through; else how to start
 // one.
 func WithHint(err error) error {
-	var (
-		blocked *BlockedError
-		server  *ServerError
-	)
-	if errors.As(err, &server) {
+	if _, ok := errors.AsType[*ServerError](err); ok {
 		// A NATS server's error says its fix already.
 		return err
 	}
-	if errors.As(err, &blocked) {
+	if blocked, ok := errors.AsType[*BlockedError](err); ok {
 		return fmt.Errorf("%w.\n%s", err, blocked.Hint())
 	}
 	return fmt.Errorf("%w: start one with 'askuser inbox' in a terminal the person sees", err)

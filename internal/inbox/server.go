@@ -407,16 +407,14 @@ func cleanField(name, v string, max int) (string, error) {
 
 // questionsRefused is the reply to questions that do not pass validation.
 func questionsRefused(err error) *ErrorBody {
-	var invalid *schema.ValidationError
-	var syntax *schema.SyntaxError
-	switch {
-	case errors.As(err, &invalid):
+	if invalid, ok := errors.AsType[*schema.ValidationError](err); ok {
 		b := &ErrorBody{Error: "the questions are not valid"}
 		for _, p := range invalid.Problems {
 			b.Problems = append(b.Problems, p.String())
 		}
 		return b
-	case errors.As(err, &syntax):
+	}
+	if syntax, ok := errors.AsType[*schema.SyntaxError](err); ok {
 		return &ErrorBody{Error: "the questions are not JSON: " + syntax.Error()}
 	}
 	return &ErrorBody{Error: "the questions are not valid: " + err.Error()}
