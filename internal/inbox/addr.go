@@ -151,8 +151,7 @@ func AddrFromEnv(getenv func(string) string) (Addr, error) {
 		return defaultAddr(getenv, runUser, os.Getuid()), nil
 	}
 	a, err := ParseAddr(v)
-	var server *ServerError
-	if errors.As(err, &server) {
+	if server, ok := errors.AsType[*ServerError](err); ok {
 		// The value may hold a password: it is not repeated.
 		return nil, &ServerError{Msg: fmt.Sprintf("invalid %s: %s", EnvAddr, server.Msg), Err: server.Err}
 	}

@@ -59,7 +59,7 @@ func (a *asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer,
 	}
 	answers, err := checkAnswers(qs, e.Answers)
 	if err != nil {
-		return nil, a.misfit(err)
+		return nil, fmt.Errorf("the inbox at %s sent an answer that does not fit the questions (%w), so none is printed", a.o.Addr, err)
 	}
 	return answers, nil
 }
@@ -128,12 +128,6 @@ func (a *asker) failure(ctx context.Context, err error) error {
 		return &prompt.UnavailableError{Err: refused}
 	}
 	return err
-}
-
-// misfit is the error of an answer from the inbox that does not fit the
-// questions: it is not printed.
-func (a *asker) misfit(err error) error {
-	return fmt.Errorf("the inbox at %s sent an answer that does not fit the questions (%w), so none is printed", a.o.Addr, err)
 }
 
 // notesKey is the key of the context value that Notef writes to.

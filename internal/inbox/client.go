@@ -184,14 +184,10 @@ type UnreachableError struct {
 }
 
 func (e *UnreachableError) Error() string {
-	var (
-		blocked *BlockedError
-		peer    *peerError
-	)
-	switch {
-	case errors.As(e.Err, &blocked):
+	if blocked, ok := errors.AsType[*BlockedError](e.Err); ok {
 		return blocked.Error()
-	case errors.As(e.Err, &peer):
+	}
+	if peer, ok := errors.AsType[*peerError](e.Err); ok {
 		return fmt.Sprintf("no inbox of yours answers at %s: %v", e.Addr, peer)
 	}
 	return fmt.Sprintf("no inbox answers at %s", e.Addr)
@@ -203,15 +199,11 @@ func (e *UnreachableError) Unwrap() error { return e.Err }
 // that may not be reached, why and how to get through; else how to start
 // one.
 func WithHint(err error) error {
-	var (
-		blocked *BlockedError
-		server  *ServerError
-	)
-	if errors.As(err, &server) {
+	if _, ok := errors.AsType[*ServerError](err); ok {
 		// A NATS server's error says its fix already.
 		return err
 	}
-	if errors.As(err, &blocked) {
+	if blocked, ok := errors.AsType[*BlockedError](err); ok {
 		return fmt.Errorf("%w.\n%s", err, blocked.Hint())
 	}
 	return fmt.Errorf("%w: start one with 'askuser inbox' in a terminal the person sees", err)
@@ -246,19 +238,6 @@ func (e *GoneError) Error() string {
 
 func (e *GoneError) Unwrap() error { return e.Err }
 
-// url is the address of path at the inbox. Over the socket the host means
-// nothing; over TCP it is the inbox's, which it checks.
-func (c *client) url(ctx context.Context, path string) (string, error) {
-	if !c.overTCP() {
-		return "http://inbox" + path, nil
-	}
-	host, err := resolve(ctx, c.tcp.Host)
-	if err != nil {
-		return "", err
-	}
-	return "http://" + host + path, nil
-}
-
 // lookupIP is the resolver's; tests replace it.
 var lookupIP = net.DefaultResolver.LookupIP
 
@@ -281,14 +260,22 @@ func resolve(ctx context.Context, hostport string) (string, error) {
 	return net.JoinHostPort(ips[0].String(), port), nil
 }
 
-func (c *client) newRequest(ctx context.Context, method, path string, body io.Reader) (*http.Request, error) {
-	u, err := c.url(ctx, path)
-	if err != nil {
-		return nil, err
+// do sends a request for path to the inbox, and returns its reply when
+// its status is 200 (the caller closes its body). No inbox at the address
+// is an *UnreachableError; a request it refused, a *RefusedError. Over the
+// socket the host means nothing; over TCP it is the inbox's, which it
+// checks.
+func (c *client) do(ctx context.Context, method, path string, body io.Reader) (*http.Response, error) {
+	host := "inbox"
+	if c.overTCP() {
+		var err error
+		if host, err = resolve(ctx, c.tcp.Host); err != nil {
+			return nil, &UnreachableError{Addr: c.addr, Err: err}
+		}
 	}
-	req, err := http.NewRequestWithContext(ctx, method, u, body)
+	req, err := http.NewRequestWithContext(ctx, method, "http://"+host+path, body)
 	if err != nil {
-		return nil, err
+		return nil, &UnreachableError{Addr: c.addr, Err: err}
 	}
 	if c.overTCP() {
 		req.Header.Set("Authorization", "Bearer "+c.tcp.Token)
@@ -296,7 +283,18 @@ func (c *client) newRequest(ctx context.Context, method, path string, body io.Re
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	return req, nil
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return nil, &UnreachableError{Addr: c.addr, Err: err}
+	}
+	if resp.StatusCode != http.StatusOK {
+		// Only read: closing it loses nothing.
+		defer func() { _ = resp.Body.Close() }()
+		refused := &RefusedError{Addr: c.addr, Status: resp.StatusCode}
+		_ = json.NewDecoder(io.LimitReader(resp.Body, 64<<10)).Decode(&refused.Body)
+		return nil, refused
+	}
+	return resp, nil
 }
 
 // Probe asks whether an inbox answers at the address, within ProbeTimeout,
@@ -305,31 +303,17 @@ func (c *client) newRequest(ctx context.Context, method, path string, body io.Re
 func (c *client) Probe(ctx context.Context) (Status, error) {
 	ctx, cancel := context.WithTimeout(ctx, ProbeTimeout)
 	defer cancel()
-	req, err := c.newRequest(ctx, http.MethodGet, PathStatus, nil)
+	resp, err := c.do(ctx, http.MethodGet, PathStatus, nil)
 	if err != nil {
-		return Status{}, &UnreachableError{Addr: c.addr, Err: err}
-	}
-	resp, err := c.hc.Do(req)
-	if err != nil {
-		return Status{}, &UnreachableError{Addr: c.addr, Err: err}
+		return Status{}, err
 	}
 	// Only read: closing it loses nothing.
 	defer func() { _ = resp.Body.Close() }()
-	if resp.StatusCode != http.StatusOK {
-		return Status{}, refused(c.addr, resp)
-	}
 	var st Status
 	if err := json.NewDecoder(io.LimitReader(resp.Body, 64<<10)).Decode(&st); err != nil || st.Inbox != Name {
 		return Status{}, &UnreachableError{Addr: c.addr, Err: errors.New("something else than an askuser inbox answers there")}
 	}
 	return st, nil
-}
-
-// refused reads the reply to a request the inbox refused.
-func refused(a Addr, resp *http.Response) error {
-	e := &RefusedError{Addr: a, Status: resp.StatusCode}
-	_ = json.NewDecoder(io.LimitReader(resp.Body, 64<<10)).Decode(&e.Body)
-	return e
 }
 
 // Ask puts req to the inbox and waits until the set ends (see Transport).
@@ -341,120 +325,65 @@ func (c *client) Ask(ctx context.Context, req *Request, queued func(ahead int)) 
 	if err != nil {
 		return Event{}, fmt.Errorf("encode the questions: %w", err)
 	}
-	reqCtx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	hreq, err := c.newRequest(reqCtx, http.MethodPost, pathAsk, bytes.NewReader(body))
-	if err != nil {
-		return Event{}, &UnreachableError{Addr: c.addr, Err: err}
-	}
-	resp, err := c.hc.Do(hreq)
+	reqCtx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	resp, err := c.do(reqCtx, http.MethodPost, pathAsk, bytes.NewReader(body))
 	if err != nil {
 		if ctx.Err() != nil {
 			return Event{}, context.Cause(ctx)
 		}
-		return Event{}, &UnreachableError{Addr: c.addr, Err: err}
+		return Event{}, err
 	}
 	// Only read: closing it loses nothing.
 	defer func() { _ = resp.Body.Close() }()
-	if resp.StatusCode != http.StatusOK {
-		return Event{}, refused(c.addr, resp)
-	}
-
-	return c.wait(ctx, reqCtx, resp.Body, queued)
+	return c.wait(ctx, reqCtx, stop, resp.Body, queued)
 }
 
-// streamLine is one line of the stream of events, or why there is none.
-type streamLine struct {
-	b   []byte
-	err error
-}
+// errSilent is the end of a wait over TCP that heard nothing from the
+// inbox for tcpSilence.
+var errSilent = errors.New("no word from the inbox for " + tcpSilence.String())
 
-// readLines sends the lines of body on a channel until one fails or
-// reqCtx ends.
-func readLines(reqCtx context.Context, body io.Reader) <-chan streamLine {
-	lines := make(chan streamLine)
-	go func() {
-		br := bufio.NewReader(body)
-		for {
-			b, err := readLine(br)
-			select {
-			case lines <- streamLine{b, err}:
-			case <-reqCtx.Done():
-				return
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
-	return lines
-}
-
-// wait reads the events of body until the final one, which it returns.
-// Over TCP, an inbox silent for tcpSilence is taken for gone.
-func (c *client) wait(ctx, reqCtx context.Context, body io.Reader, queued func(ahead int)) (Event, error) {
-	lines := readLines(reqCtx, body)
-	var silence <-chan time.Time
-	var timer *time.Timer
+// wait reads the events of body, the reply to the request of reqCtx,
+// until the final one, which it returns. Over TCP, an inbox silent for
+// tcpSilence is taken for gone: the request is stopped, which ends the
+// read.
+func (c *client) wait(ctx, reqCtx context.Context, stop context.CancelCauseFunc, body io.Reader, queued func(ahead int)) (Event, error) {
+	heard := func() {}
 	if c.overTCP() {
-		timer = time.NewTimer(tcpSilence)
-		defer timer.Stop()
-		silence = timer.C
+		silence := time.AfterFunc(tcpSilence, func() { stop(errSilent) })
+		defer silence.Stop()
+		heard = func() { silence.Reset(tcpSilence) }
 	}
-	for {
-		select {
-		case <-ctx.Done():
-			return Event{}, context.Cause(ctx)
-		case <-silence:
-			return Event{}, &GoneError{Addr: c.addr, Err: errors.New("no word from the inbox for " + tcpSilence.String())}
-		case l := <-lines:
-			if l.err != nil {
-				if ctx.Err() != nil {
-					return Event{}, context.Cause(ctx)
-				}
-				return Event{}, &GoneError{Addr: c.addr, Err: l.err}
-			}
-			if timer != nil {
-				timer.Reset(tcpSilence)
-			}
-			var e Event
-			if err := json.Unmarshal(l.b, &e); err != nil {
-				return Event{}, &GoneError{Addr: c.addr, Err: fmt.Errorf("the inbox sent what is not an event: %w", err)}
-			}
-			switch e.Event {
-			case eventQueued:
-				if queued != nil {
-					queued(e.Ahead)
-				}
-			case EventAnswered, EventCancelled, EventClosed:
-				return e, nil
-			}
-			// A heartbeat, or an event of a later version: the wait goes on.
+	lines := bufio.NewScanner(body)
+	// No event is larger.
+	lines.Buffer(nil, maxEventBytes)
+	for lines.Scan() {
+		heard()
+		var e Event
+		if err := json.Unmarshal(lines.Bytes(), &e); err != nil {
+			return Event{}, &GoneError{Addr: c.addr, Err: fmt.Errorf("the inbox sent what is not an event: %w", err)}
 		}
+		switch e.Event {
+		case eventQueued:
+			if queued != nil {
+				queued(e.Ahead)
+			}
+		case EventAnswered, EventCancelled, EventClosed:
+			return e, nil
+		}
+		// A heartbeat, or an event of a later version: the wait goes on.
 	}
-}
-
-// readLine reads one line of the stream, without its newline. A line over
-// maxEventBytes is an error: no event is that large.
-func readLine(br *bufio.Reader) ([]byte, error) {
-	var buf []byte
-	for {
-		chunk, err := br.ReadSlice('\n')
-		buf = append(buf, chunk...)
-		if len(buf) > maxEventBytes {
-			return nil, errors.New("an event is too large")
-		}
-		switch {
-		case err == nil:
-			return bytes.TrimSuffix(buf, []byte("\n")), nil
-		case errors.Is(err, bufio.ErrBufferFull):
-			continue
-		case errors.Is(err, io.EOF):
-			return nil, io.ErrUnexpectedEOF
-		default:
-			return nil, err
-		}
+	err := lines.Err()
+	switch {
+	case ctx.Err() != nil:
+		return Event{}, context.Cause(ctx)
+	case errors.Is(context.Cause(reqCtx), errSilent):
+		err = errSilent
+	case err == nil:
+		// The stream ended before its final event.
+		err = io.ErrUnexpectedEOF
 	}
+	return Event{}, &GoneError{Addr: c.addr, Err: err}
 }
 
 // ServerError is an inbox on a server (NATS) that cannot be used: its address cannot be

@@ -15,7 +15,7 @@
 //     Transport and checks what comes back;
 //   - the transports (transport.go): Transport is how an asker reaches an
 //     inbox, Listener how an inbox is reached. Each has its files: the
-//     Unix socket (socket*.go, peercred_*.go), TCP (tcp.go), the HTTP
+//     Unix socket (socket*.go, peercred*.go), TCP (tcp.go), the HTTP
 //     client of both (client.go); NATS is a package of its own
 //     (natsinbox). A new transport is a new Addr, Transport and
 //     Listener, and touches neither the queue nor the views; one that

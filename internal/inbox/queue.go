@@ -45,16 +45,6 @@ func (s *Set) Source() string {
 	return "an asker"
 }
 
-// First is the set's first question, as ASKUSER_NOTIFY_COMMAND is told it:
-// its header and text ("Confirm" or "Input" and the message for the
-// questions of askuser confirm and input).
-func (s *Set) First() (header, question string) {
-	if len(s.Questions) == 0 {
-		return "", ""
-	}
-	return s.Questions[0].Header, s.Questions[0].Question
-}
-
 // Done returns a channel closed when the set has ended, however it ended.
 func (s *Set) Done() <-chan struct{} { return s.done }
 
@@ -81,18 +71,14 @@ const (
 	Closed          // the inbox quit
 )
 
+var stateNames = [...]string{
+	Waiting: "waiting", Answered: "answered", Cancelled: "cancelled",
+	Withdrawn: "withdrawn", Closed: "closed",
+}
+
 func (st State) String() string {
-	switch st {
-	case Waiting:
-		return "waiting"
-	case Answered:
-		return "answered"
-	case Cancelled:
-		return "cancelled"
-	case Withdrawn:
-		return "withdrawn"
-	case Closed:
-		return "closed"
+	if st >= 0 && int(st) < len(stateNames) {
+		return stateNames[st]
 	}
 	return fmt.Sprintf("State(%d)", int(st))
 }

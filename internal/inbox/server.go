@@ -43,13 +43,13 @@ type Server struct {
 	queue   *Queue
 	schemas schemaCache
 
-	mu      sync.Mutex
-	servers []*localhttp.Server
+	mu sync.Mutex
 	// conns are the connections of the askers that wait, taken over from
 	// net/http (see streamWait), which Close closes once their grace is
 	// over.
 	conns map[net.Conn]struct{}
-	// stops stop the feeds of transports that do not carry HTTP.
+	// stops stop the servers of the transports that carry HTTP (Serve),
+	// and the feeds of those that do not (OnClose).
 	stops  []func()
 	closed bool
 	wg     sync.WaitGroup
@@ -81,17 +81,15 @@ func (s *Server) Serve(ln net.Listener, h http.Handler) {
 		_ = ln.Close()
 		return
 	}
-	s.servers = append(s.servers, srv)
-	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
+	s.stops = append(s.stops, func() { srv.Stop(stopGrace) })
+	s.wg.Go(func() {
 		if err := srv.Serve(ln); err != nil {
 			select {
 			case s.failed <- fmt.Errorf("serve the inbox on %s: %w", ln.Addr(), err):
 			default:
 			}
 		}
-	}()
+	})
 }
 
 // Close closes the queue with reason, so that every waiting asker is told,
@@ -101,22 +99,11 @@ func (s *Server) Close(reason string) {
 	s.queue.Close(reason)
 	s.mu.Lock()
 	s.closed = true
-	servers, stops := s.servers, s.stops
+	stops := s.stops
 	s.mu.Unlock()
 	var wg sync.WaitGroup
 	for _, stop := range stops {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			stop()
-		}()
-	}
-	for _, srv := range servers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			srv.Stop(stopGrace)
-		}()
+		wg.Go(stop)
 	}
 	// The waits are given the same grace to tell their askers.
 	late := time.AfterFunc(stopGrace, s.closeConns)
@@ -155,7 +142,7 @@ func (s *Server) handler() http.Handler {
 	mux.HandleFunc("GET "+PathStatus, s.serveStatus)
 	mux.HandleFunc("POST "+pathAsk, s.serveAsk)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, http.StatusNotFound, ErrorBody{Error: "not found: an askuser inbox serves " + PathStatus + " and " + pathAsk})
+		writeJSON(w, http.StatusNotFound, ErrorBody{Error: "not found: an askuser inbox serves " + PathStatus + " and " + pathAsk})
 	})
 	return mux
 }
@@ -167,14 +154,13 @@ func (s *Server) serveStatus(w http.ResponseWriter, _ *http.Request) {
 // serveAsk queues the set a request holds and streams its wait to the
 // asker, until the set ends or the asker goes.
 func (s *Server) serveAsk(w http.ResponseWriter, r *http.Request) {
-	req, refusal := readRequest(w, r)
-	if refusal != nil {
-		writeError(w, refusal.code, refusal.body)
+	req, ok := readRequest(w, r)
+	if !ok {
 		return
 	}
 	set, refused := s.Check(req)
 	if refused != nil {
-		writeError(w, http.StatusBadRequest, *refused)
+		writeJSON(w, http.StatusBadRequest, refused)
 		return
 	}
 	closing := ErrorBody{Error: "the inbox is closing"}
@@ -182,42 +168,42 @@ func (s *Server) serveAsk(w http.ResponseWriter, r *http.Request) {
 	// queue, then waits until the asker has been told, even when the set
 	// comes on the screen and the person quits at once.
 	if err := s.startWait(); err != nil {
-		writeError(w, http.StatusServiceUnavailable, closing)
+		writeJSON(w, http.StatusServiceUnavailable, closing)
 		return
 	}
 	ahead, err := s.queue.Add(set)
 	if err != nil {
 		s.wg.Done()
-		writeError(w, http.StatusServiceUnavailable, closing)
+		writeJSON(w, http.StatusServiceUnavailable, closing)
 		return
 	}
 	s.streamWait(w, set, ahead)
 }
 
-// refusal is a request refused before its set is looked at.
-type refusal struct {
-	code int
-	body ErrorBody
-}
-
 // readRequest reads the body of POST /v1/ask, of at most MaxRequestBytes.
-func readRequest(w http.ResponseWriter, r *http.Request) (*Request, *refusal) {
+// When it cannot, it has refused the request, before its set is looked
+// at.
+func readRequest(w http.ResponseWriter, r *http.Request) (_ *Request, ok bool) {
+	refuse := func(code int, msg string) (*Request, bool) {
+		writeJSON(w, code, ErrorBody{Error: msg})
+		return nil, false
+	}
 	if r.ContentLength > MaxRequestBytes {
-		return nil, &refusal{http.StatusRequestEntityTooLarge, ErrorBody{Error: "the request is too large"}}
+		return refuse(http.StatusRequestEntityTooLarge, "the request is too large")
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxRequestBytes))
 	var tooLarge *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooLarge):
-		return nil, &refusal{http.StatusRequestEntityTooLarge, ErrorBody{Error: "the request is too large"}}
+		return refuse(http.StatusRequestEntityTooLarge, "the request is too large")
 	case err != nil:
-		return nil, &refusal{http.StatusBadRequest, ErrorBody{Error: "the request could not be read"}}
+		return refuse(http.StatusBadRequest, "the request could not be read")
 	}
 	var req Request
 	if err := json.Unmarshal(body, &req); err != nil {
-		return nil, &refusal{http.StatusBadRequest, ErrorBody{Error: "the request is not JSON: " + err.Error()}}
+		return refuse(http.StatusBadRequest, "the request is not JSON: "+err.Error())
 	}
-	return &req, nil
+	return &req, true
 }
 
 // streamWait answers the request of set, queued with ahead sets before
@@ -421,16 +407,14 @@ func cleanField(name, v string, max int) (string, error) {
 
 // questionsRefused is the reply to questions that do not pass validation.
 func questionsRefused(err error) *ErrorBody {
-	var invalid *schema.ValidationError
-	var syntax *schema.SyntaxError
-	switch {
-	case errors.As(err, &invalid):
+	if invalid, ok := errors.AsType[*schema.ValidationError](err); ok {
 		b := &ErrorBody{Error: "the questions are not valid"}
 		for _, p := range invalid.Problems {
 			b.Problems = append(b.Problems, p.String())
 		}
 		return b
-	case errors.As(err, &syntax):
+	}
+	if syntax, ok := errors.AsType[*schema.SyntaxError](err); ok {
 		return &ErrorBody{Error: "the questions are not JSON: " + syntax.Error()}
 	}
 	return &ErrorBody{Error: "the questions are not valid: " + err.Error()}
@@ -491,8 +475,4 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 	w.WriteHeader(code)
 	// A reply that cannot be written has no one left to read it.
 	_, _ = w.Write(append(b, '\n'))
-}
-
-func writeError(w http.ResponseWriter, code int, b ErrorBody) {
-	writeJSON(w, code, b)
 }

@@ -39,8 +39,9 @@ const staleProbe = time.Second
 // the socket). Every connection accepted is checked: one from a process
 // of another user is closed at once (see allowPeer).
 func ListenSocket(path string) (net.Listener, error) {
-	if err := checkSocketPath(path); err != nil {
-		return nil, err
+	if len(path) > maxSocketPath {
+		// The system's own error says "invalid argument".
+		return nil, fmt.Errorf("the socket path %s is too long for a Unix socket (%d bytes; at most %d): set %s to a shorter path", path, len(path), maxSocketPath, EnvAddr)
 	}
 	dir := filepath.Dir(path)
 	d, err := openPrivateDir(dir)
@@ -75,14 +76,10 @@ func ListenSocket(path string) (net.Listener, error) {
 	return &peerListener{Listener: ln, self: os.Getuid()}, nil
 }
 
-// checkSocketPath refuses a path too long for a Unix socket's address,
-// with a message that says so (the system's says "invalid argument").
-func checkSocketPath(path string) error {
-	if len(path) > maxSocketPath {
-		return fmt.Errorf("the socket path %s is too long for a Unix socket (%d bytes; at most %d): set %s to a shorter path", path, len(path), maxSocketPath, EnvAddr)
-	}
-	return nil
-}
+// maxSocketPath is the longest path a Unix socket's address holds, as the
+// system defines it: 108 bytes with the final NUL on Linux, 104 on the
+// BSDs and macOS.
+const maxSocketPath = len(syscall.RawSockaddrUnix{}.Path) - 1
 
 // openPrivateDir makes the inbox's directory when it is missing, then opens
 // it, refusing a link there, and checks what it opened (privateDir).

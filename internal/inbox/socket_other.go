@@ -7,9 +7,6 @@ import (
 	"os"
 )
 
-// maxSocketPath is the longest path a Unix socket's address holds.
-const maxSocketPath = 107
-
 // fileOwner cannot say who owns a file here; the socket's directory, in the
 // user's own profile, keeps others out.
 func fileOwner(os.FileInfo) (int, bool) { return 0, false }

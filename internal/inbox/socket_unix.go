@@ -7,19 +7,9 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"runtime"
 	"sync"
 	"syscall"
 )
-
-// maxSocketPath is the longest path a Unix socket's address holds: 108
-// bytes with the final NUL on Linux, 104 on the BSDs and macOS.
-var maxSocketPath = func() int {
-	if runtime.GOOS == "linux" {
-		return 107
-	}
-	return 103
-}()
 
 // fileOwner returns the user id of a file's owner.
 func fileOwner(fi os.FileInfo) (int, bool) {

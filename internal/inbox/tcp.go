@@ -59,7 +59,7 @@ type tokenGuard struct {
 
 func (g *tokenGuard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !g.hosts.AllowsHost(r.Host) {
-		writeError(w, http.StatusForbidden, ErrorBody{Error: "forbidden: this inbox answers only to its own address; use the address that askuser inbox printed"})
+		writeJSON(w, http.StatusForbidden, ErrorBody{Error: "forbidden: this inbox answers only to its own address; use the address that askuser inbox printed"})
 		return
 	}
 	token := r.URL.Query().Get("token")
@@ -67,7 +67,7 @@ func (g *tokenGuard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		token = strings.TrimSpace(auth)
 	}
 	if subtle.ConstantTimeCompare([]byte(token), g.token) != 1 {
-		writeError(w, http.StatusForbidden, ErrorBody{Error: "forbidden: the token is wrong or missing; use the whole address that askuser inbox printed"})
+		writeJSON(w, http.StatusForbidden, ErrorBody{Error: "forbidden: the token is wrong or missing; use the whole address that askuser inbox printed"})
 		return
 	}
 	g.next.ServeHTTP(w, r)

@@ -303,39 +303,38 @@ func (l *Asker) say(line string) {
 // read reads one line from the shared reader. The last line may lack a
 // line ending; end of input before any text is ErrNoAnswer.
 func (l *Asker) read() lineResult {
-	var buf []byte
-	tooLong := false
-	for {
-		chunk, err := l.in.ReadSlice('\n')
-		if len(buf)+len(chunk) > MaxLineLength+2 { // room for "\r\n"
-			tooLong = true
-		} else {
-			buf = append(buf, chunk...)
-		}
-		switch {
-		case err == nil:
-			return lineOf(buf, tooLong)
-		case errors.Is(err, bufio.ErrBufferFull):
-			continue
-		case errors.Is(err, io.EOF):
-			if len(buf) == 0 && !tooLong {
-				return lineResult{err: prompt.ErrNoAnswer}
-			}
-			return lineOf(buf, tooLong)
-		default:
-			return lineResult{err: fmt.Errorf("read answer: %w", err)}
-		}
-	}
-}
-
-// lineOf is the result for a line read into buf, which holds at most
-// MaxLineLength bytes and a line ending.
-func lineOf(buf []byte, tooLong bool) lineResult {
-	text := strings.TrimSuffix(strings.TrimSuffix(string(buf), "\n"), "\r")
-	if tooLong || len(text) > MaxLineLength {
+	text, err := ReadLine(l.in)
+	switch {
+	case errors.Is(err, io.EOF):
+		return lineResult{err: prompt.ErrNoAnswer}
+	case err != nil:
+		return lineResult{err: fmt.Errorf("read answer: %w", err)}
+	case len(text) > MaxLineLength:
 		return lineResult{tooLong: true}
 	}
 	return lineResult{text: text}
+}
+
+// ReadLine reads one line from br, without its line ending (LF or CRLF);
+// the last line may lack one, and io.EOF is the end of the input before
+// any text. A line longer than MaxLineLength is cut to one byte more,
+// which an Asker refuses as too long: so a reader that reads lines ahead
+// (the inbox's) keeps no more of one than the Asker it hands them to.
+func ReadLine(br *bufio.Reader) (string, error) {
+	var buf []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		// Room for one byte too many and "\r\n".
+		buf = append(buf, chunk[:min(len(chunk), MaxLineLength+3-len(buf))]...)
+		switch {
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case err == nil, errors.Is(err, io.EOF) && len(buf) > 0:
+			text := strings.TrimSuffix(strings.TrimSuffix(string(buf), "\n"), "\r")
+			return text[:min(len(text), MaxLineLength+1)], nil
+		}
+		return "", err
+	}
 }
 
 func writeIndented(b *strings.Builder, text, indent string) {

@@ -12,9 +12,9 @@ import (
 	"github.com/askuser/askuser/prompt/web/localhttp"
 )
 
-// pollWait is how long a waiting page's request is held before it is told
-// to ask again.
-const pollWait = 50 * time.Second
+// PollWait is how long a waiting page's request is held before it is told
+// to ask again: a Set's, and the inbox's page's.
+const PollWait = 50 * time.Second
 
 // Set serves the page of one set of questions at its Page's Base, and
 // holds the wait for its answer: GET Base shows the page as it stands, GET
@@ -91,10 +91,10 @@ func (s *Set) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // serveWait holds a page's request until the wait ends, the client goes,
-// or pollWait passes.
+// or PollWait passes.
 func (s *Set) serveWait(w http.ResponseWriter, r *http.Request) {
-	localhttp.Hold(w, pollWait)
-	t := time.NewTimer(pollWait)
+	localhttp.Hold(w, PollWait)
+	t := time.NewTimer(PollWait)
 	defer t.Stop()
 	s.mu.Lock()
 	s.waiters++
@@ -114,19 +114,8 @@ func (s *Set) serveWait(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Set) servePost(w http.ResponseWriter, r *http.Request, action string) {
-	body, err := io.ReadAll(r.Body)
-	var tooLarge *http.MaxBytesError
-	switch {
-	case errors.As(err, &tooLarge):
-		localhttp.Refuse(w, http.StatusRequestEntityTooLarge, "The form is too large.")
-		return
-	case err != nil:
-		localhttp.Refuse(w, http.StatusBadRequest, "The form could not be read.")
-		return
-	}
-	values, err := url.ParseQuery(string(body))
-	if err != nil {
-		localhttp.Refuse(w, http.StatusBadRequest, "The form could not be read.")
+	values, ok := ReadForm(w, r)
+	if !ok {
 		return
 	}
 	if action == "cancel" {
@@ -143,6 +132,24 @@ func (s *Set) servePost(w http.ResponseWriter, r *http.Request, action string) {
 		return
 	}
 	s.reply(w, s.End(Status{State: Answered, Answers: sub.Answers}))
+}
+
+// ReadForm reads the fields of the form that r posts, within the size its
+// Guard allows. A form that cannot be read is refused (413 when it is too
+// large, else 400), and ok is false.
+func ReadForm(w http.ResponseWriter, r *http.Request) (_ url.Values, ok bool) {
+	body, err := io.ReadAll(r.Body)
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		localhttp.Refuse(w, http.StatusRequestEntityTooLarge, "The form is too large.")
+		return nil, false
+	}
+	values, parseErr := url.ParseQuery(string(body))
+	if err != nil || parseErr != nil {
+		localhttp.Refuse(w, http.StatusBadRequest, "The form could not be read.")
+		return nil, false
+	}
+	return values, true
 }
 
 // reply shows how the wait ended: 200 to the request that ended it, 409 to

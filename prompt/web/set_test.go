@@ -102,7 +102,7 @@ func TestSetAnswer(t *testing.T) {
 
 // TestSetWait checks the long poll: it ends when the wait ends (here, ended
 // from outside, as the inbox does when the terminal answers), when its
-// client goes, and never on its own before pollWait.
+// client goes, and never on its own before PollWait.
 func TestSetWait(t *testing.T) {
 	s := newTestSet("/")
 	ctx, cancel := context.WithCancel(context.Background())

@@ -20,8 +20,11 @@ func arrival(o Options, out io.Writer, p *page) func(*inbox.Set) {
 		if o.NotifyCommand == "" {
 			return
 		}
-		header, question := s.First()
-		run := notify.Start(o.NotifyCommand, "ASKUSER_FROM="+s.Source(), "ASKUSER_HEADER="+header, "ASKUSER_QUESTION="+question, "ASKUSER_URL="+p.setURL(s))
+		// A queued set has a question at least (the schema's minItems), and
+		// the one question of askuser confirm or input has the header
+		// "Confirm" or "Input".
+		first := s.Questions[0]
+		run := notify.Start(o.NotifyCommand, "ASKUSER_FROM="+s.Source(), "ASKUSER_HEADER="+first.Header, "ASKUSER_QUESTION="+first.Question, "ASKUSER_URL="+p.setURL(s))
 		go func() {
 			<-run.Done()
 			run.Warn(out)

@@ -96,24 +96,24 @@ func (l *Line) Run(ctx context.Context) error {
 			return nil
 		}
 		if !idle {
-			l.say(fmt.Sprintf("Waiting for questions at %s.", l.Where))
+			say(l.Out, fmt.Sprintf("Waiting for questions at %s.", l.Where))
 			idle = true
 			l.moved = false
 		}
-		text, state, wake := in.takeIdle(!l.Terminal)
+		got, state, wake := in.next(!l.Terminal)
 		switch state {
 		case lineTaken:
-			switch command(text) {
+			switch command(got.text) {
 			case cmdQuit:
 				return nil
 			case "":
-				l.say("No questions are waiting: nothing was answered.")
+				say(l.Out, "No questions are waiting: nothing was answered.")
 			default:
-				l.say("No questions are waiting.")
+				say(l.Out, "No questions are waiting.")
 			}
 			continue
 		case inputEnded:
-			l.say("The input ended: the inbox quits.")
+			say(l.Out, "The input ended: the inbox quits.")
 			return nil
 		}
 		select {
@@ -156,16 +156,16 @@ func (l *Line) showHeader(s *inbox.Set, more int, in *lines) (guard time.Time) {
 	if more > 0 {
 		header += fmt.Sprintf(" · %d more waiting", more)
 	}
-	l.say("")
-	l.say(header)
+	say(l.Out, "")
+	say(l.Out, header)
 	switch {
 	case dropped == 1:
-		l.say("(A line typed before these questions were shown was dropped.)")
+		say(l.Out, "(A line typed before these questions were shown was dropped.)")
 	case dropped > 1:
-		l.say(fmt.Sprintf("(%d lines typed before these questions were shown were dropped.)", dropped))
+		say(l.Out, fmt.Sprintf("(%d lines typed before these questions were shown were dropped.)", dropped))
 	}
 	if !guard.IsZero() {
-		l.say("(These questions just appeared: a line typed in the first half second is not taken.)")
+		say(l.Out, "(These questions just appeared: a line typed in the first half second is not taken.)")
 	}
 	return guard
 }
@@ -179,8 +179,7 @@ type lineResult struct {
 // askSet asks s with line prompts until it is answered, a command is
 // typed (cmd) or the set ends.
 func (l *Line) askSet(ctx context.Context, s *inbox.Set, in *lines, guard time.Time) (cmd string, r lineResult) {
-	askCtx, stop := context.WithCancelCause(ctx)
-	defer stop(nil)
+	askCtx, stop := until(ctx, s.Done(), errStop)
 	commands := make(chan string, 1)
 	asker := line.New(&feed{in: in, done: askCtx.Done(), commands: commands, guard: guard, out: l.Out}, l.Out, !l.Terminal)
 	answered := make(chan lineResult, 1)
@@ -193,9 +192,6 @@ func (l *Line) askSet(ctx context.Context, s *inbox.Set, in *lines, guard time.T
 	select {
 	case r = <-answered:
 	case cmd = <-commands:
-		stop(errStop)
-		r = <-answered
-	case <-s.Done():
 		stop(errStop)
 		r = <-answered
 	}
@@ -213,14 +209,14 @@ func (l *Line) settle(ctx context.Context, s *inbox.Set, cmd string, r lineResul
 		return true, nil
 	case cmd == cmdCancel:
 		if l.Queue.Cancel(s) == nil {
-			l.say(fmt.Sprintf("Cancelled the questions from %s.", from))
+			say(l.Out, fmt.Sprintf("Cancelled the questions from %s.", from))
 			l.moved = true
 			return false, nil
 		}
 	case cmd == cmdNext:
 		// Sets may have come since this one was shown: count them now.
 		if len(l.Queue.Snapshot().Sets) < 2 {
-			l.say("No other set is waiting.")
+			say(l.Out, "No other set is waiting.")
 			return false, nil
 		}
 		if l.Queue.Skip(s) == nil {
@@ -230,16 +226,16 @@ func (l *Line) settle(ctx context.Context, s *inbox.Set, cmd string, r lineResul
 	case r.err == nil:
 		switch err := l.Queue.Answer(s, r.answers); {
 		case err == nil:
-			l.say(fmt.Sprintf("✔ Sent to %s.", from))
+			say(l.Out, fmt.Sprintf("✔ Sent to %s.", from))
 			l.moved = true
 			return false, nil
 		case !errors.Is(err, inbox.ErrEnded):
 			// The line asker gives only answers that fit: this is a bug.
-			l.say(fmt.Sprintf("Not sent: %v.", err))
+			say(l.Out, fmt.Sprintf("Not sent: %v.", err))
 			return false, nil
 		}
 	case errors.Is(r.err, prompt.ErrNoAnswer):
-		l.say("The input ended: the inbox quits.")
+		say(l.Out, "The input ended: the inbox quits.")
 		return true, nil
 	case ctx.Err() != nil:
 		return true, context.Cause(ctx)
@@ -253,16 +249,11 @@ func (l *Line) settle(ctx context.Context, s *inbox.Set, cmd string, r lineResul
 // command or the answer reached it, and reports whether the inbox is to
 // quit.
 func (l *Line) endedElsewhere(s *inbox.Set, from string) (quit bool) {
-	switch e := s.End(); e.State {
-	case inbox.Withdrawn:
-		l.say(fmt.Sprintf("The asker from %s stopped waiting: its questions were withdrawn.", from))
-	case inbox.Answered:
-		l.say(fmt.Sprintf("The questions from %s were answered elsewhere%s.", from, e.ByWhom()))
-	case inbox.Cancelled:
-		l.say(fmt.Sprintf("The questions from %s were cancelled elsewhere%s.", from, e.ByWhom()))
-	case inbox.Closed:
+	e := s.End()
+	if e.State == inbox.Closed {
 		return true
 	}
+	say(l.Out, endedText(e, from))
 	return false
 }
 
@@ -333,10 +324,40 @@ func source(s *inbox.Set, home string) string {
 	return prompt.ShortHome(s.Source(), home)
 }
 
+// endedText says how a set from from ended while a view showed it, as
+// every view says it.
+func endedText(e inbox.End, from string) string {
+	switch e.State {
+	case inbox.Answered:
+		return fmt.Sprintf("The questions from %s were answered elsewhere%s.", from, e.ByWhom())
+	case inbox.Cancelled:
+		return fmt.Sprintf("The questions from %s were cancelled elsewhere%s.", from, e.ByWhom())
+	case inbox.Withdrawn:
+		return fmt.Sprintf("The asker from %s stopped waiting: its questions were withdrawn.", from)
+	case inbox.Closed:
+		return "The inbox has quit."
+	}
+	return fmt.Sprintf("The questions from %s are no longer waiting.", from)
+}
+
+// until returns ctx, ended with cause once ch is closed, or by stop.
+func until(ctx context.Context, ch <-chan struct{}, cause error) (_ context.Context, stop context.CancelCauseFunc) {
+	ctx, stop = context.WithCancelCause(ctx)
+	go func() {
+		select {
+		case <-ch:
+			stop(cause)
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, stop
+}
+
 // say writes a line for the person. A failed write is not reported here:
-// the prompt written next goes to the same place, and reports it.
-func (l *Line) say(s string) {
-	_, _ = io.WriteString(l.Out, s+"\n")
+// the prompt written next goes to the same place, and reports it; a log
+// has nowhere else to report it.
+func say(w io.Writer, s string) {
+	_, _ = io.WriteString(w, s+"\n")
 }
 
 // lines are the lines of the input, read ahead as they come, so that the
@@ -354,16 +375,12 @@ type typed struct {
 	at   time.Time
 }
 
-// maxLine is the longest line kept whole: a longer one is cut to one byte
-// more, which the line asker refuses as too long.
-const maxLine = line.MaxLineLength + 2
-
 func readLines(r io.Reader) *lines {
 	ls := &lines{wake: make(chan struct{})}
 	go func() {
 		br := bufio.NewReader(r)
 		for {
-			text, err := readLine(br)
+			text, err := line.ReadLine(br)
 			if err != nil {
 				ls.add(nil)
 				return
@@ -372,26 +389,6 @@ func readLines(r io.Reader) *lines {
 		}
 	}()
 	return ls
-}
-
-func readLine(br *bufio.Reader) (string, error) {
-	var buf []byte
-	for {
-		chunk, err := br.ReadSlice('\n')
-		if len(buf) < maxLine+1 {
-			buf = append(buf, chunk[:min(len(chunk), maxLine+1-len(buf))]...)
-		}
-		switch {
-		case err == nil:
-		case errors.Is(err, bufio.ErrBufferFull):
-			continue
-		case errors.Is(err, io.EOF) && len(buf) > 0:
-		default:
-			return "", err
-		}
-		s := strings.TrimSuffix(string(buf), "\n")
-		return strings.TrimSuffix(s, "\r"), nil
-	}
 }
 
 func (ls *lines) add(text *string) {
@@ -410,25 +407,18 @@ func (ls *lines) add(text *string) {
 // the input, and false when done is closed first (no line is taken then).
 func (ls *lines) take(done <-chan struct{}) (*typed, bool) {
 	for {
-		ls.mu.Lock()
 		select {
 		case <-done:
-			ls.mu.Unlock()
 			return nil, false
 		default:
 		}
-		if len(ls.buf) > 0 {
-			line := ls.buf[0]
-			ls.buf = ls.buf[1:]
-			ls.mu.Unlock()
+		line, state, wake := ls.next(false)
+		switch state {
+		case lineTaken:
 			return &line, true
-		}
-		if ls.ended {
-			ls.mu.Unlock()
+		case inputEnded:
 			return nil, true
 		}
-		wake := ls.wake
-		ls.mu.Unlock()
 		select {
 		case <-wake:
 		case <-done:
@@ -453,26 +443,26 @@ func (ls *lines) drop() int {
 	return n
 }
 
-// What takeIdle found.
+// What next found.
 const (
 	noLine     = iota // nothing to take now: wait on the channel returned
 	lineTaken         // a line was taken
 	inputEnded        // the input has ended, and no line is left
 )
 
-// takeIdle takes a line typed while no set is shown. With keep, only
-// /quit is taken: other lines, commands too, wait for the set they are
-// meant for.
-func (ls *lines) takeIdle(keep bool) (string, int, <-chan struct{}) {
+// next takes the next line, when there is one to take: with keep, while
+// no set is shown, only /quit is taken, and other lines, commands too,
+// wait for the set they are meant for.
+func (ls *lines) next(keep bool) (typed, int, <-chan struct{}) {
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
 	if len(ls.buf) > 0 && (!keep || command(ls.buf[0].text) == cmdQuit) {
-		text := ls.buf[0].text
+		line := ls.buf[0]
 		ls.buf = ls.buf[1:]
-		return text, lineTaken, nil
+		return line, lineTaken, nil
 	}
 	if ls.ended && len(ls.buf) == 0 {
-		return "", inputEnded, nil
+		return typed{}, inputEnded, nil
 	}
-	return "", noLine, ls.wake
+	return typed{}, noLine, ls.wake
 }

@@ -27,16 +27,16 @@ type Log struct {
 // snapshots may miss one that comes and goes between two.
 func (l *Log) Arrived(s *inbox.Set) {
 	from := prompt.Display(source(s, l.Home))
-	l.say(fmt.Sprintf("Arrived: questions from %s · %d waiting", from, l.Queue.Len()))
+	say(l.Out, fmt.Sprintf("Arrived: questions from %s · %d waiting", from, l.Queue.Len()))
 	go func() {
 		<-s.Done()
 		switch e := s.End(); e.State {
 		case inbox.Answered:
-			l.say(fmt.Sprintf("Answered: the questions from %s", from))
+			say(l.Out, fmt.Sprintf("Answered: the questions from %s", from))
 		case inbox.Cancelled:
-			l.say(fmt.Sprintf("Cancelled: the questions from %s (its asker exits 130)", from))
+			say(l.Out, fmt.Sprintf("Cancelled: the questions from %s (its asker exits 130)", from))
 		case inbox.Withdrawn:
-			l.say(fmt.Sprintf("Withdrawn: the questions from %s (%s)", from, prompt.Display(e.Reason)))
+			say(l.Out, fmt.Sprintf("Withdrawn: the questions from %s (%s)", from, prompt.Display(e.Reason)))
 		}
 		// Closed: the inbox quits, and says so once for all.
 	}()
@@ -47,9 +47,4 @@ func (l *Log) Arrived(s *inbox.Set) {
 func (l *Log) Run(ctx context.Context) error {
 	<-ctx.Done()
 	return context.Cause(ctx)
-}
-
-// say writes a line of the log; a failed write has nowhere else to go.
-func (l *Log) say(s string) {
-	_, _ = io.WriteString(l.Out, s+"\n")
 }

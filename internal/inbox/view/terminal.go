@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -28,15 +29,10 @@ import (
 // The terminal is held in raw mode for as long as Run runs, and given
 // back as it was found however Run returns.
 type Terminal struct {
-	queue  *inbox.Queue
+	o      TerminalOptions
 	ui     *tui.Asker
-	out    *os.File
-	where  string
-	home   string
-	now    func() time.Time
 	redraw chan struct{}
 	shown  atomic.Pointer[inbox.Set] // the set on screen, nil while idle
-	guard  time.Duration             // keyPause, but in tests
 }
 
 // TerminalOptions configure a Terminal.
@@ -62,11 +58,11 @@ type TerminalOptions struct {
 
 // NewTerminal returns the terminal view of o.Queue.
 func NewTerminal(o TerminalOptions) *Terminal {
-	s := &Terminal{queue: o.Queue, out: o.Out, where: o.Where, home: o.Home, now: o.now, redraw: make(chan struct{}, 1)}
-	if s.now == nil {
-		s.now = time.Now
+	if o.now == nil {
+		o.now = time.Now
 	}
-	s.guard = cmp.Or(o.keyGuard, keyPause)
+	o.keyGuard = cmp.Or(o.keyGuard, keyPause)
+	s := &Terminal{o: o, redraw: make(chan struct{}, 1)}
 	s.ui = tui.New(tui.Options{
 		In: o.In, Out: o.Out, Color: o.Color, Review: true,
 		Banner: s.banner, Hints: s.hints, Take: s.take, Redraw: s.redraw,
@@ -91,20 +87,17 @@ func (s *Terminal) Run(ctx context.Context) (err error) {
 		}
 	}()
 	watching, stop := context.WithCancel(ctx)
-	watched := make(chan struct{})
-	go func() {
-		defer close(watched)
-		s.watch(watching)
-	}()
+	var watched sync.WaitGroup
+	watched.Go(func() { s.watch(watching) })
 	defer func() {
 		stop()
-		<-watched
+		watched.Wait()
 	}()
 
 	var last *inbox.Set
 	why := arrived // how the next set comes on screen; "" when the person moved there
 	for {
-		v := s.queue.Snapshot()
+		v := s.o.Queue.Snapshot()
 		if len(v.Sets) == 0 {
 			s.shown.Store(nil)
 			if v.Closed {
@@ -124,7 +117,7 @@ func (s *Terminal) Run(ctx context.Context) (err error) {
 			// here.
 			s.ui.Forget()
 			if why != "" {
-				s.ui.Pause(s.guard, why+": keys are paused for a moment.")
+				s.ui.Pause(s.o.keyGuard, why+": keys are paused for a moment.")
 			}
 			last = set
 		}
@@ -156,16 +149,9 @@ var (
 // idle shows the idle screen until the queue changes, and reports whether
 // the person quit.
 func (s *Terminal) idle(ctx context.Context, changed <-chan struct{}) (quit bool, err error) {
-	idleCtx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	go func() {
-		select {
-		case <-changed:
-			cancel(errChanged)
-		case <-idleCtx.Done():
-		}
-	}()
-	err = s.ui.Idle(idleCtx, "askuser inbox", fmt.Sprintf(idleText, s.where))
+	idleCtx, stop := until(ctx, changed, errChanged)
+	defer stop(nil)
+	err = s.ui.Idle(idleCtx, "askuser inbox", fmt.Sprintf(idleText, s.o.Where))
 	var key *tui.KeyError
 	switch {
 	case errors.Is(err, tui.ErrQuit), errors.As(err, &key):
@@ -183,22 +169,15 @@ func (s *Terminal) idle(ctx context.Context, changed <-chan struct{}) (quit bool
 // next set comes on screen: "" when the person moved on (answered,
 // cancelled or skipped the set), else what happened to this one.
 func (s *Terminal) present(ctx context.Context, set *inbox.Set) (why string, quit bool, err error) {
-	setCtx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	go func() {
-		select {
-		case <-set.Done():
-			cancel(errEnded)
-		case <-setCtx.Done():
-		}
-	}()
+	setCtx, stop := until(ctx, set.Done(), errEnded)
+	defer stop(nil)
 	answers, asked := s.ui.Ask(setCtx, set.Questions)
 
-	from := prompt.Display(source(set, s.home))
+	from := prompt.Display(source(set, s.o.Home))
 	var key *tui.KeyError
 	switch {
 	case asked == nil:
-		switch err := s.queue.Answer(set, answers); {
+		switch err := s.o.Queue.Answer(set, answers); {
 		case err == nil:
 			// A line that cannot be printed is not reported here: the
 			// screen drawn next goes to the same terminal, and reports
@@ -213,11 +192,11 @@ func (s *Terminal) present(ctx context.Context, set *inbox.Set) (why string, qui
 	case errors.As(asked, &key) && key.Key == tui.KeyInterrupt:
 		return "", true, nil
 	case errors.As(asked, &key):
-		if s.queue.Skip(set) == nil {
+		if s.o.Queue.Skip(set) == nil {
 			return "", false, nil
 		}
 	case errors.Is(asked, prompt.ErrCancelled):
-		if s.queue.Cancel(set) == nil {
+		if s.o.Queue.Cancel(set) == nil {
 			_ = s.ui.PrintNotice(false, fmt.Sprintf("Cancelled the questions from %s.", from))
 			return "", false, nil
 		}
@@ -243,10 +222,10 @@ func (s *Terminal) ended(set *inbox.Set, from string) (why string, quit bool) {
 		_ = s.ui.PrintNotice(false, fmt.Sprintf("The questions from %s were withdrawn (%s).", from, e.Reason))
 		return "The questions before were withdrawn", false
 	case inbox.Answered:
-		_ = s.ui.PrintNotice(true, fmt.Sprintf("The questions from %s were answered elsewhere%s.", from, e.ByWhom()))
+		_ = s.ui.PrintNotice(true, endedText(e, from))
 		return "The questions before were answered elsewhere", false
 	case inbox.Cancelled:
-		_ = s.ui.PrintNotice(false, fmt.Sprintf("The questions from %s were cancelled elsewhere%s.", from, e.ByWhom()))
+		_ = s.ui.PrintNotice(false, endedText(e, from))
 		return "The questions before were cancelled elsewhere", false
 	case inbox.Closed:
 		return "", true
@@ -261,7 +240,7 @@ func (s *Terminal) banner() []string {
 	if set == nil {
 		return nil
 	}
-	parts := []string{"From " + source(set, s.home), "waiting " + prompt.Waited(s.now().Sub(set.Arrived))}
+	parts := []string{"From " + source(set, s.o.Home), "waiting " + prompt.Waited(s.o.now().Sub(set.Arrived))}
 	if n := s.others(set); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d more waiting", n))
 	}
@@ -293,7 +272,7 @@ func (s *Terminal) take(k tui.Key) bool {
 // others is the number of sets that wait besides set.
 func (s *Terminal) others(set *inbox.Set) int {
 	n := 0
-	for _, o := range s.queue.Snapshot().Sets {
+	for _, o := range s.o.Queue.Snapshot().Sets {
 		if o != set {
 			n++
 		}
@@ -310,7 +289,7 @@ func (s *Terminal) watch(ctx context.Context) {
 	state := func() string { return strings.Join(s.banner(), "\x00") + "\x01" + strings.Join(s.hints(), "\x00") }
 	last := state() // what the first frame shows
 	for {
-		v := s.queue.Snapshot()
+		v := s.o.Queue.Snapshot()
 		if now := state(); now != last {
 			last = now
 			select {
@@ -320,7 +299,7 @@ func (s *Terminal) watch(ctx context.Context) {
 		}
 		next := time.Second
 		if set := s.shown.Load(); set != nil {
-			next = min(next, untilChange(s.now().Sub(set.Arrived)))
+			next = min(next, untilChange(s.o.now().Sub(set.Arrived)))
 		}
 		timer.Reset(next)
 		select {
@@ -348,7 +327,7 @@ func untilChange(d time.Duration) time.Duration {
 // goes to the terminal as it is.
 func (s *Terminal) Write(p []byte) (int, error) {
 	if len(bytes.Trim(p, "\a")) == 0 {
-		return s.out.Write(p)
+		return s.o.Out.Write(p)
 	}
 	lines := strings.Split(strings.TrimSuffix(string(p), "\n"), "\n")
 	for i, l := range lines {

@@ -3,26 +3,22 @@ package view
 import (
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/askuser/askuser/internal/inbox"
-	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/prompt/web"
 	"github.com/askuser/askuser/prompt/web/localhttp"
 )
 
 // The limits of the page's requests.
 const (
-	// webPollWait is how long a page's wait is held before it is told to
-	// ask again.
-	webPollWait = 50 * time.Second
 	// webMaxQuestions is the number of questions whose largest form the
 	// guard lets through; each form is then held to its own set's limit
 	// (localhttp.MaxFormBytes).
@@ -48,11 +44,8 @@ const (
 // number of sets behind it is no longer N, or the inbox quits, and then
 // answers with the page to show; /sets/0/wait waits for a set to come.
 type Web struct {
-	queue *inbox.Queue
-	token string
-	home  string
-	now   func() time.Time
-	h     http.Handler
+	o WebOptions
+	h http.Handler
 
 	mu   sync.Mutex
 	seen map[uint64]*inbox.Set // the sets shown on a page, to tell how they ended
@@ -78,10 +71,10 @@ type WebOptions struct {
 
 // NewWeb returns the page of o.Queue.
 func NewWeb(o WebOptions) (*Web, error) {
-	v := &Web{queue: o.Queue, token: o.Token, home: o.Home, now: o.now, seen: map[uint64]*inbox.Set{}}
-	if v.now == nil {
-		v.now = time.Now
+	if o.now == nil {
+		o.now = time.Now
 	}
+	v := &Web{o: o, seen: map[uint64]*inbox.Set{}}
 	g, err := localhttp.NewGuard(o.Addr, o.Host, o.Token, localhttp.MaxFormBytes(webMaxQuestions))
 	if err != nil {
 		return nil, err
@@ -112,14 +105,14 @@ func base(s *inbox.Set) string {
 // page is the page of s (nil for none), with more sets waiting behind it
 // and notice on top.
 func (v *Web) page(s *inbox.Set, more int, notice string, problem bool) *web.Page {
-	p := &web.Page{Base: base(s), Token: v.token, Queue: &web.InQueue{Notice: notice, Problem: problem, Home: "/"}}
+	p := &web.Page{Base: base(s), Token: v.o.Token, Queue: &web.InQueue{Notice: notice, Problem: problem, Home: "/"}}
 	if s == nil {
 		return p
 	}
 	v.remember(s)
 	p.Questions = s.Questions
-	p.Queue.From = source(s, v.home)
-	p.Queue.Waited = max(v.now().Sub(s.Arrived), 0)
+	p.Queue.From = source(s, v.o.Home)
+	p.Queue.Waited = max(v.o.now().Sub(s.Arrived), 0)
 	p.Queue.More = more
 	return p
 }
@@ -127,7 +120,7 @@ func (v *Web) page(s *inbox.Set, more int, notice string, problem bool) *web.Pag
 // writeShown writes, with code, the page of the set the queue shows (or
 // that nothing waits, or that the inbox has quit), with notice on top.
 func (v *Web) writeShown(w http.ResponseWriter, code int, notice string, problem bool) {
-	snap := v.queue.Snapshot()
+	snap := v.o.Queue.Snapshot()
 	switch {
 	case snap.Closed:
 		v.page(nil, 0, "", false).WriteClosed(w, code)
@@ -142,7 +135,7 @@ func (v *Web) writeShown(w http.ResponseWriter, code int, notice string, problem
 // ended, the page of the set shown now, saying how it ended.
 func (v *Web) serveSet(w http.ResponseWriter, r *http.Request) {
 	id, _ := setID(r)
-	snap := v.queue.Snapshot()
+	snap := v.o.Queue.Snapshot()
 	if i := index(snap.Sets, id); i >= 0 && !snap.Closed {
 		v.page(snap.Sets[i], len(snap.Sets)-1, "", false).WriteForm(w, http.StatusOK, nil)
 		return
@@ -153,7 +146,7 @@ func (v *Web) serveSet(w http.ResponseWriter, r *http.Request) {
 // serveWait holds a page's wait until what it shows is out of date: the
 // set it shows has ended, or the number of sets behind it has changed; for
 // the idle page, until a set comes. It answers with the page to show then,
-// saying what became of the set, or with 204 after webPollWait.
+// saying what became of the set, or with 204 after web.PollWait.
 func (v *Web) serveWait(w http.ResponseWriter, r *http.Request) {
 	id, ok := setID(r)
 	if !ok {
@@ -166,11 +159,11 @@ func (v *Web) serveWait(w http.ResponseWriter, r *http.Request) {
 	if err != nil || more < 0 {
 		more = -1
 	}
-	localhttp.Hold(w, webPollWait)
-	t := time.NewTimer(webPollWait)
+	localhttp.Hold(w, web.PollWait)
+	t := time.NewTimer(web.PollWait)
 	defer t.Stop()
 	for {
-		snap := v.queue.Snapshot()
+		snap := v.o.Queue.Snapshot()
 		i := index(snap.Sets, id)
 		if more < 0 {
 			more = len(snap.Sets) - 1
@@ -206,7 +199,7 @@ func (v *Web) serveAnswer(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	p := v.page(s, max(v.queue.Len()-1, 0), "", false)
+	p := v.page(s, max(v.o.Queue.Len()-1, 0), "", false)
 	sub := p.Parse(values)
 	if !sub.OK() {
 		if s.End().State != inbox.Waiting {
@@ -216,29 +209,29 @@ func (v *Web) serveAnswer(w http.ResponseWriter, r *http.Request) {
 		p.WriteForm(w, http.StatusBadRequest, sub)
 		return
 	}
-	switch err := v.queue.Answer(s, sub.Answers); {
+	switch err := v.o.Queue.Answer(s, sub.Answers); {
 	case errors.Is(err, inbox.ErrEnded):
 		v.writeEnded(w, s, "sent")
 	case err != nil:
 		// The page checks what the queue checks: this is a bug.
 		http.Error(w, "The answer could not be taken: "+err.Error(), http.StatusBadRequest)
 	default:
-		v.writeShown(w, http.StatusOK, fmt.Sprintf("Sent to %s.", source(s, v.home)), false)
+		v.writeShown(w, http.StatusOK, fmt.Sprintf("Sent to %s.", source(s, v.o.Home)), false)
 	}
 }
 
 // serveCancel cancels the set the form was made for: its asker exits 130.
 func (v *Web) serveCancel(w http.ResponseWriter, r *http.Request) {
-	v.serveMove(w, r, "cancelled", v.queue.Cancel, func(s *inbox.Set) string {
-		return fmt.Sprintf("Cancelled the questions from %s.", source(s, v.home))
+	v.serveMove(w, r, "cancelled", v.o.Queue.Cancel, func(s *inbox.Set) string {
+		return fmt.Sprintf("Cancelled the questions from %s.", source(s, v.o.Home))
 	})
 }
 
 // serveNext moves the set the form was made for behind the others, and
 // shows the next.
 func (v *Web) serveNext(w http.ResponseWriter, r *http.Request) {
-	v.serveMove(w, r, "", v.queue.Skip, func(s *inbox.Set) string {
-		if snap := v.queue.Snapshot(); len(snap.Sets) == 1 && snap.Sets[0] == s {
+	v.serveMove(w, r, "", v.o.Queue.Skip, func(s *inbox.Set) string {
+		if snap := v.o.Queue.Snapshot(); len(snap.Sets) == 1 && snap.Sets[0] == s {
 			return "No other set is waiting."
 		}
 		return ""
@@ -265,31 +258,19 @@ func (v *Web) serveMove(w http.ResponseWriter, r *http.Request, what string, mov
 // be read, it has replied: 409 with the page to show instead, saying that
 // nothing was done (what says what would have been), 413 or 400.
 func (v *Web) readPost(w http.ResponseWriter, r *http.Request, what string) (*inbox.Set, url.Values, bool) {
-	body, err := io.ReadAll(r.Body)
-	var tooLarge *http.MaxBytesError
-	switch {
-	case errors.As(err, &tooLarge):
-		http.Error(w, "The form is too large.", http.StatusRequestEntityTooLarge)
-		return nil, nil, false
-	case err != nil:
-		http.Error(w, "The form could not be read.", http.StatusBadRequest)
-		return nil, nil, false
-	}
-	values, err := url.ParseQuery(string(body))
-	if err != nil {
-		http.Error(w, "The form could not be read.", http.StatusBadRequest)
-		return nil, nil, false
-	}
-	id, ok := setID(r)
+	id, known := setID(r)
 	s := v.lookup(id)
-	if !ok || s == nil {
-		v.writeShown(w, http.StatusConflict, notDone(what, "those questions are no longer waiting."), true)
+	if s != nil {
+		// The guard lets through the form of the largest set; each set's
+		// form is held to its own size.
+		r.Body = http.MaxBytesReader(w, r.Body, localhttp.MaxFormBytes(len(s.Questions)))
+	}
+	values, ok := web.ReadForm(w, r)
+	if !ok {
 		return nil, nil, false
 	}
-	// The guard lets through the form of the largest set; each set's form
-	// is held to its own size.
-	if int64(len(body)) > localhttp.MaxFormBytes(len(s.Questions)) {
-		http.Error(w, "The form is too large.", http.StatusRequestEntityTooLarge)
+	if !known || s == nil {
+		v.writeShown(w, http.StatusConflict, notDone(what, "Those questions are no longer waiting."), true)
 		return nil, nil, false
 	}
 	if s.End().State != inbox.Waiting {
@@ -302,15 +283,16 @@ func (v *Web) readPost(w http.ResponseWriter, r *http.Request, what string) (*in
 // writeEnded answers a form for s, which has ended, with 409 and the page
 // of the set shown now, saying how s ended and that nothing was done.
 func (v *Web) writeEnded(w http.ResponseWriter, s *inbox.Set, what string) {
-	v.writeShown(w, http.StatusConflict, notDone(what, lowerFirst(v.endedBefore(s))), true)
+	v.writeShown(w, http.StatusConflict, notDone(what, v.endedBefore(s)), true)
 }
 
-// notDone says that what the person sent was not done, because of why.
+// notDone says that what the person sent was not done, because of why, a
+// sentence of ours.
 func notDone(what, why string) string {
 	if what == "" {
-		return prompt.Capitalize(why)
+		return why
 	}
-	return "Not " + what + ": " + why
+	return "Not " + what + ": " + strings.ToLower(why[:1]) + why[1:]
 }
 
 // endedNotice says how the set with id ended, for a page that showed it.
@@ -321,35 +303,19 @@ func (v *Web) endedNotice(id uint64) string {
 	if s == nil {
 		return "Those questions are no longer waiting."
 	}
-	return v.ended(s)
-}
-
-// ended says how s ended, as the terminal screen says it.
-func (v *Web) ended(s *inbox.Set) string {
-	from := source(s, v.home)
-	switch e := s.End(); e.State {
-	case inbox.Answered:
-		return fmt.Sprintf("The questions from %s were answered elsewhere%s.", from, e.ByWhom())
-	case inbox.Cancelled:
-		return fmt.Sprintf("The questions from %s were cancelled elsewhere%s.", from, e.ByWhom())
-	case inbox.Withdrawn:
-		return fmt.Sprintf("The asker from %s stopped waiting: its questions were withdrawn.", from)
-	case inbox.Closed:
-		return "The inbox has quit."
-	}
-	return fmt.Sprintf("The questions from %s are no longer waiting.", from)
+	return endedText(s.End(), source(s, v.o.Home))
 }
 
 // endedBefore says how s ended, for a form for it that came too late.
 func (v *Web) endedBefore(s *inbox.Set) string {
-	from := source(s, v.home)
-	switch s.End().State {
+	from, e := source(s, v.o.Home), s.End()
+	switch e.State {
 	case inbox.Answered:
 		return fmt.Sprintf("The questions from %s had already been answered.", from)
 	case inbox.Cancelled:
 		return fmt.Sprintf("The questions from %s had been cancelled.", from)
 	}
-	return v.ended(s)
+	return endedText(e, from)
 }
 
 // remember keeps s, shown on a page, to say how it ended when a page asks.
@@ -373,7 +339,7 @@ func (v *Web) remember(s *inbox.Set) {
 // lookup returns the set with id: waiting, or shown on a page and ended
 // since; nil when there is none.
 func (v *Web) lookup(id uint64) *inbox.Set {
-	snap := v.queue.Snapshot()
+	snap := v.o.Queue.Snapshot()
 	if i := index(snap.Sets, id); i >= 0 {
 		return snap.Sets[i]
 	}
@@ -382,24 +348,13 @@ func (v *Web) lookup(id uint64) *inbox.Set {
 	return v.seen[id]
 }
 
+// index is the position of the set with id in sets, or -1.
 func index(sets []*inbox.Set, id uint64) int {
-	for i, s := range sets {
-		if s.ID == id {
-			return i
-		}
-	}
-	return -1
+	return slices.IndexFunc(sets, func(s *inbox.Set) bool { return s.ID == id })
 }
 
 // setID reads the set's ID from the request's path.
 func setID(r *http.Request) (uint64, bool) {
 	id, err := strconv.ParseUint(r.PathValue("id"), 10, 64)
 	return id, err == nil
-}
-
-func lowerFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToLower(s[:1]) + s[1:]
 }
