@@ -376,9 +376,9 @@ func ParseChoice(q schema.Question, line string) (labels []string, other bool, p
 	if len(picks) == 0 {
 		// Only separators: not the empty line that takes the default.
 		if q.MultiSelect {
-			return nil, false, fmt.Sprintf("%q is not a choice: enter numbers from 0 to %d, separated by commas or spaces.", line, n)
+			return nil, false, fmt.Sprintf(`"%s" is not a choice: enter numbers from 0 to %d, separated by commas or spaces.`, prompt.Display(line), n)
 		}
-		return nil, false, fmt.Sprintf("%q is not a choice: enter a number from 0 to %d.", line, n)
+		return nil, false, fmt.Sprintf(`"%s" is not a choice: enter a number from 0 to %d.`, prompt.Display(line), n)
 	}
 	if !q.MultiSelect && len(picks) > 1 {
 		return nil, false, "Choose one option: enter a single number."
@@ -433,5 +433,7 @@ func unknown(s string, n int) string {
 	if isNumber(s) {
 		return fmt.Sprintf("%s is not a choice: enter a number from 0 to %d.", s, n)
 	}
-	return fmt.Sprintf("No option is called %q: enter a number from 0 to %d, or an option's label.", s, n)
+	// What was typed is drawn as every other text is (%q would leave a
+	// character that draws nothing as it is).
+	return fmt.Sprintf(`No option is called "%s": enter a number from 0 to %d, or an option's label.`, prompt.Display(s), n)
 }

@@ -290,7 +290,7 @@ func btoi(b bool) int {
 // FuzzParseChoice: any line for any question gives a choice or a reason to
 // ask again, never both, never neither.
 func FuzzParseChoice(f *testing.F) {
-	for _, s := range []string{"", "1", "0", "other", "2,3", "1 3", " sqlite ", "Dark mode", "dark mode, 0", "4", "-1", "1,,2", "99999999999999999999", "\x1b[A", "Auth Search"} {
+	for _, s := range []string{"", "1", "0", "other", "2,3", "1 3", " sqlite ", "Dark mode", "dark mode, 0", "4", "-1", "1,,2", "99999999999999999999", "\x1b[A", "Auth Search", "\ufe050"} {
 		f.Add(s, false)
 		f.Add(s, true)
 	}

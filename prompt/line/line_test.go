@@ -62,6 +62,8 @@ func TestParseChoice(t *testing.T) {
 		{"several numbers", database, "1 2", nil, false, "Choose one option: enter a single number."},
 		{"several numbers with a comma", database, "1,2", nil, false, "Choose one option: enter a single number."},
 		{"a number and other", database, "1 0", nil, false, "Choose one option: enter a single number."},
+		{"a character that draws nothing", database, "\ufe050", nil, false, `No option is called "⟨U+FE05⟩0": enter a number from 0 to 3, or an option's label.`},
+		{"an escape", database, "\x1b[2J", nil, false, `No option is called "\x1b[2J": enter a number from 0 to 3, or an option's label.`},
 		{"only a comma", database, ",", nil, false, `"," is not a choice: enter a number from 0 to 3.`},
 
 		// Multi-select.
