@@ -81,14 +81,8 @@ func TestMCPInboxAnswers(t *testing.T) {
 	default:
 		t.Error("the client's log does not say where the questions wait")
 	}
-	// stderr is copied from a pipe: the line written before the question
-	// left may still be on its way when the answer is back.
-	for deadline := time.Now().Add(5 * time.Second); !strings.Contains(r.stderr.String(), where+"…\n"); {
-		if time.Now().After(deadline) {
-			t.Errorf("stderr does not say where the questions wait:\n%s", r.stderr)
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
+	if !r.printed(regexp.MustCompile(regexp.QuoteMeta(where + "…\n"))) {
+		t.Errorf("stderr does not say where the questions wait:\n%s", r.stderr)
 	}
 
 	// --from and ASKUSER_FROM name the asker instead; --key keys the
@@ -395,7 +389,7 @@ func TestMCPInstantDeclineAsksInTheInbox(t *testing.T) {
 				res, err := wait(t, call)
 				answered(t, res, err, `{"answers":{"Name":"OrderList"}}`)
 				why := regexp.MustCompile(`askuser mcp: The MCP client could not show the form: it ` + map[string]string{"decline": "declined", "cancel": "cancelled"}[action] + ` the form \d+ ms after it was sent, sooner than a person can read it\. Asking another way\.\n`)
-				if !why.MatchString(r.stderr.String()) {
+				if !r.printed(why) {
 					t.Errorf("stderr does not say why the form was passed over:\n%s", r.stderr)
 				}
 			})

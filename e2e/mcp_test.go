@@ -900,6 +900,18 @@ func TestMCPInstantDeclineAsksOnThePage(t *testing.T) {
 	}
 }
 
+// printed reports whether askuser mcp's stderr matches re within 5 s.
+// stderr is copied from a pipe: a line written before the question left
+// may still be on its way when the answer is back.
+func (r *mcpRun) printed(re *regexp.Regexp) bool {
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if re.MatchString(r.stderr.String()) {
+			return true
+		}
+	}
+	return re.MatchString(r.stderr.String())
+}
+
 // answeredOnPage calls the tool with oneQuestion, and checks that it is
 // asked on the web page and answered there.
 func (r *mcpRun) answeredOnPage(t *testing.T) {
