@@ -61,27 +61,28 @@ func anthropicAPI(m *mock) http.Handler {
 	return mux
 }
 
-// anthropicResult finds the result of the scripted call in the last
-// message.
+// anthropicResult finds the result of the scripted call in the messages
+// since the model's last: the last holds it, or one before it, where
+// Claude Code adds a system message of its own after the result (the
+// deferred tools it offers, such as askuser's approve tool).
 func anthropicResult(msgs []struct {
 	Role    string
 	Content json.RawMessage
 }, id string) (string, bool, bool) {
-	if len(msgs) == 0 {
-		return "", false, false
-	}
-	var blocks []struct {
-		Type      string
-		ToolUseID string `json:"tool_use_id"`
-		Content   json.RawMessage
-		IsError   bool `json:"is_error"`
-	}
-	if json.Unmarshal(msgs[len(msgs)-1].Content, &blocks) != nil {
-		return "", false, false
-	}
-	for _, b := range blocks {
-		if b.Type == "tool_result" && b.ToolUseID == id {
-			return textOf(b.Content), b.IsError, true
+	for i := len(msgs) - 1; i >= 0 && msgs[i].Role != "assistant"; i-- {
+		var blocks []struct {
+			Type      string
+			ToolUseID string `json:"tool_use_id"`
+			Content   json.RawMessage
+			IsError   bool `json:"is_error"`
+		}
+		if json.Unmarshal(msgs[i].Content, &blocks) != nil {
+			continue
+		}
+		for _, b := range blocks {
+			if b.Type == "tool_result" && b.ToolUseID == id {
+				return textOf(b.Content), b.IsError, true
+			}
 		}
 	}
 	return "", false, false

@@ -24,7 +24,13 @@ var claude = cli{
 		interactiveMode: "`claude`, asking before each tool (`defaultMode` `default`)",
 	},
 	session: &session{
-		approve: []keys{{shows: "Do you want to proceed?", send: []string{"Enter"}}},
+		approve: []keys{
+			{shows: "Do you want to proceed?", send: []string{"Enter"}},
+			// Offered after a call the person approved, by Claude Code
+			// from 2.1.332 on some days: the person keeps asking before
+			// each tool, as the session was set up.
+			{shows: "Make auto mode your default permission mode?", send: []string{"Down", "Enter"}},
+		},
 		// Right opens the choices, Space takes the one under the cursor,
 		// and Accept is below the field for the person's own answer.
 		form: keys{shows: "requests your input", send: []string{"Right", "Down", "Space", "Down", "Down", "Enter"}},
