@@ -75,14 +75,14 @@ func benchRedraw(b *testing.B, askuser, transport string, n, rate, keys int) (al
 		b.Fatal(err)
 	}
 	s := startRedrawInbox(b, askuser, addr, dir)
-	if _, err := s.waitFor("the idle screen", func(out string) bool { return strings.Contains(out, "Waiting for questions") }); err != nil {
+	if _, err := s.waitFor("the idle screen", time.Minute, func(out string) bool { return strings.Contains(out, "Waiting for questions") }); err != nil {
 		b.Fatal(err)
 	}
 	req := func(i int) *inbox.Request {
 		return &inbox.Request{From: fmt.Sprintf("asker-%d", i), Questions: redrawQuestions}
 	}
 	_, stopFirst := startAskers(a, 1, rate, req)
-	if _, err := s.waitFor("the first set, taking keys", func(out string) bool {
+	if _, err := s.waitFor("the first set, taking keys", time.Minute, func(out string) bool {
 		return strings.Contains(out, "From asker-0") && !strings.Contains(out[strings.LastIndex(out, "From asker-0"):], "⏸")
 	}); err != nil {
 		b.Fatal(err)
@@ -93,7 +93,8 @@ func benchRedraw(b *testing.B, askuser, transport string, n, rate, keys int) (al
 	}
 	b.StopTimer()
 	_, stop := startAskers(a, n-1, rate, func(i int) *inbox.Request { return req(i + 1) })
-	if _, err := s.waitFor("every set", func(out string) bool { return strings.Contains(out, fmt.Sprintf(" %d more waiting", n-1)) }); err != nil {
+	// The askers take n/rate seconds to start.
+	if _, err := s.waitFor("every set", time.Minute+time.Duration(n)*time.Second/time.Duration(rate), func(out string) bool { return strings.Contains(out, fmt.Sprintf(" %d more waiting", n-1)) }); err != nil {
 		b.Fatal(err)
 	}
 	b.StartTimer()
@@ -209,15 +210,22 @@ func (s *redrawTerm) mark() {
 	s.since = s.since[:0]
 }
 
-// waitFor waits until ok holds for what was drawn since the last mark,
-// escape sequences removed, and returns when the read that made it so
-// returned.
-func (s *redrawTerm) waitFor(what string, ok func(string) bool) (time.Time, error) {
-	timeout := time.After(time.Minute)
+// lookBack is how much of what was drawn waitFor looks at: several of
+// the inbox's frames. Looking at all of it would take time that grows
+// with every frame, from the cores the inbox runs on, while thousands of
+// sets arrive.
+const lookBack = 16 << 10
+
+// waitFor waits, at most within, until ok holds for the end of what was
+// drawn since the last mark, escape sequences removed, and returns when
+// the read that made it so returned.
+func (s *redrawTerm) waitFor(what string, within time.Duration, ok func(string) bool) (time.Time, error) {
+	timeout := time.After(within)
 	for {
 		chunks, ended := s.take()
 		for _, c := range chunks {
 			s.since = append(s.since, c.b...)
+			s.since = s.since[max(0, len(s.since)-lookBack):]
 			s.all = append(s.all, c.b...)
 			s.all = s.all[max(0, len(s.all)-4096):]
 			if ok(stripEscapes(s.since)) {
@@ -230,7 +238,7 @@ func (s *redrawTerm) waitFor(what string, ok func(string) bool) (time.Time, erro
 		select {
 		case <-s.wake:
 		case <-timeout:
-			return time.Time{}, fmt.Errorf("no %s within a minute; askuser inbox drew:\n%s", what, stripEscapes(s.all))
+			return time.Time{}, fmt.Errorf("no %s within %s; askuser inbox drew:\n%s", what, within, stripEscapes(s.all))
 		}
 	}
 }
@@ -254,7 +262,7 @@ func (s *redrawTerm) redraws(keys int) ([]time.Duration, error) {
 		if _, err := s.ptm.WriteString("\x1b[B"); err != nil {
 			return nil, err
 		}
-		at, err := s.waitFor("frame with the focus on option "+want, func(out string) bool {
+		at, err := s.waitFor("frame with the focus on option "+want, time.Minute, func(out string) bool {
 			m := focusFrame.FindAllStringSubmatch(out, -1)
 			return len(m) > 0 && m[len(m)-1][1] == want
 		})
