@@ -38,10 +38,19 @@ func NewRootCmd(env *Env) *cobra.Command {
 	return cmd
 }
 
-func fixedCompletions(values ...string) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-	return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return values, cobra.ShellCompDirectiveNoFileComp
+// fixedCompletions completes a flag's value from values, and never from
+// the files of the directory.
+func fixedCompletions(values ...string) cobra.CompletionFunc {
+	return cobra.FixedCompletions(values, cobra.ShellCompDirectiveNoFileComp)
+}
+
+// uiCompletions completes --ui from the ways a command offers, its table.
+func uiCompletions(uis []ask.UI) cobra.CompletionFunc {
+	names := make([]string, len(uis))
+	for i, u := range uis {
+		names[i] = string(u)
 	}
+	return fixedCompletions(names...)
 }
 
 // noArgs rejects arguments with a usage error.

@@ -183,14 +183,13 @@ func outcomeOf(err error) outcome {
 
 // isType matches an error that is, or wraps, a T.
 func isType[T error](err error) bool {
-	var t T
-	return errors.As(err, &t)
+	_, ok := errors.AsType[T](err)
+	return ok
 }
 
 // as is the T that err is or wraps; outcomes call it after isType.
 func as[T error](err error) T {
-	var t T
-	errors.As(err, &t)
+	t, _ := errors.AsType[T](err)
 	return t
 }
 
