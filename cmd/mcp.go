@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
@@ -156,7 +155,7 @@ func mcpRun(ctx context.Context, env *Env, opts mcpOptions) error {
 		return err
 	}
 	o := mcpserver.Options{
-		Implementation: &mcp.Implementation{Name: "askuser", Title: "askuser", Version: strings.Fields(env.Build.String())[1]},
+		Implementation: &mcp.Implementation{Name: "askuser", Title: "askuser", Version: env.Build.version()},
 		Tool:           tool,
 		Request:        ask.Request{Schema: sch, Key: opts.key, Arrays: opts.arrays, Presets: presets},
 		Route: func(own *ask.Way, from string) *ask.Route {

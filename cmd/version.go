@@ -13,6 +13,19 @@ import (
 // 2026-11-22)". A binary built without ldflags reports what the Go build
 // recorded.
 func (b Build) String() string {
+	v, commit, date := b.recorded()
+	return fmt.Sprintf("askuser %s (commit %s, built %s)", v, commit, date)
+}
+
+// version is the version alone: "1.2.0", or "dev".
+func (b Build) version() string {
+	v, _, _ := b.recorded()
+	return v
+}
+
+// recorded is the version, the commit (12 digits) and the build date, from
+// ldflags, else from what the Go build recorded, else words that say so.
+func (b Build) recorded() (version, commit, date string) {
 	v, commit, date := b.Version, b.Commit, b.Date
 	if info, ok := debug.ReadBuildInfo(); ok {
 		if v == "" && info.Main.Version != "" && info.Main.Version != "(devel)" {
@@ -28,8 +41,7 @@ func (b Build) String() string {
 		}
 	}
 	commit = commit[:min(len(commit), 12)]
-	return fmt.Sprintf("askuser %s (commit %s, built %s)",
-		cmp.Or(v, "dev"), cmp.Or(commit, "unknown"), cmp.Or(date, "unknown"))
+	return cmp.Or(v, "dev"), cmp.Or(commit, "unknown"), cmp.Or(date, "unknown")
 }
 
 func newVersionCmd(env *Env) *cobra.Command {
