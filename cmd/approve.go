@@ -9,7 +9,6 @@ import (
 	"github.com/askuser/askuser/internal/approve"
 	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/prompt"
-	"github.com/askuser/askuser/schema"
 )
 
 // approveLong is askuser approve's help.
@@ -19,8 +18,8 @@ The person sees which tool, from which directory, and what the call will do,
 and chooses Allow, Deny, or Allow for this session; their own answer (Other)
 or a note on Deny is the reason the model is told.
 
-It asks in the inbox (stdin holds the hook's input, not answers), or as --ui
-says. Without an answer (no inbox, a cancel, --timeout), it prints nothing
+It asks in the inbox (stdin holds the hook's input, not answers), or on the
+controlling terminal with --tty, or as --ui says. Without an answer (no inbox, a cancel, --timeout), it prints nothing
 and exits as askuser does, never 0 or 2: Claude Code then decides as it does
 without the hook.`
 
@@ -51,17 +50,18 @@ func approveRun(ctx context.Context, env *Env, o ask.Options) error {
 	if err != nil {
 		return err
 	}
-	in, err := io.ReadAll(io.LimitReader(env.IO.In, schema.MaxInputSize))
+	in, err := ask.ReadLimited(env.IO.In, -1)
 	if err != nil {
 		return err
 	}
-	r, err := approve.Parse(in)
+	r, err := approve.Parse(in.Data)
 	if err != nil {
 		return ask.UsageErrorf("%s, as Claude Code's PermissionRequest hook gives it on stdin", err)
 	}
-	if o.Mode == ask.UIAuto {
+	if o.Mode == ask.UIAuto && !o.TTY {
 		// stdin held the hook's input, and no person answers there: of
-		// auto's ways, only the inbox is left.
+		// auto's ways, only the inbox is left, unless --tty names the
+		// controlling terminal.
 		o.Mode = ask.UIInbox
 	}
 	who := "An agent"

@@ -330,6 +330,22 @@ func TestTUIOnTheControllingTerminal(t *testing.T) {
 	}
 }
 
+// askuser approve reads the hook's input on stdin; with --tty it asks on
+// the controlling terminal rather than in the inbox.
+func TestApproveOnTheControllingTerminal(t *testing.T) {
+	t.Parallel()
+	var stderr bytes.Buffer
+	hook := `{"hook_event_name":"PermissionRequest","cwd":"/src/api","tool_name":"Bash","tool_input":{"command":"make"}}`
+	r := startTUI(t, runOpts{stdin: strings.NewReader(hook), stderr: &stderr}, "approve", "--tty")
+	r.expect("An agent in /src/api asks to use Bash:")
+	r.expect("❯ 1. Allow")
+	r.send(keyEnter)
+	r.exit(0, `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}`+"\n")
+	if stderr.Len() > 0 {
+		t.Errorf("stderr = %q, want nothing", stderr.String())
+	}
+}
+
 func TestTUIColour(t *testing.T) {
 	t.Parallel()
 	for _, color := range []bool{true, false} {

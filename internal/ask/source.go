@@ -65,7 +65,7 @@ func ReadSource(stdin Stdin, args []string, file string, answersFollow bool) (*S
 	case answersFollow:
 		return readStream(stdin.R)
 	default:
-		src, err = readLimited(stdin.R, -1)
+		src, err = ReadLimited(stdin.R, -1)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read questions: %w", err)
@@ -112,14 +112,14 @@ func readFile(name string) (*Source, error) {
 	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
 		size = fi.Size()
 	}
-	return readLimited(f, size)
+	return ReadLimited(f, size)
 }
 
-// readLimited reads r to its end, refusing more than the size limit without
+// ReadLimited reads r to its end, refusing more than the size limit without
 // reading it all. size, when not negative, is what r will give, to read it
 // into a buffer of that size rather than one that doubles as it fills: a
 // 1 MiB file would otherwise peak at about twice that.
-func readLimited(r io.Reader, size int64) (*Source, error) {
+func ReadLimited(r io.Reader, size int64) (*Source, error) {
 	if size > schema.MaxInputSize {
 		return nil, &schema.TooLargeError{Size: size}
 	}
