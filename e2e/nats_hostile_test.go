@@ -354,14 +354,15 @@ func TestNATSHostileForgedEnds(t *testing.T) {
 		_ = w.Close()
 		return buf.Bytes()
 	}
-	// The sealed one first: the inbox leaves it (it may be an end of long
-	// ago), so that the subject holds it when the others come.
+	// The sealed one first, expiring as askuser's ends do (after a day):
+	// the inbox leaves it (it may be an end of long ago), so that the
+	// subject holds it when the others come.
 	for i, body := range [][]byte{
 		sealedEnd(`{"end":"answered","by":"your-boss@security","answer":{"event":"answered","answers":[{"labels":["PostgreSQL"]}]}}`),
 		[]byte(`{"end":"answered","by":"your-boss@security"}`),
 		[]byte(`{"end":"withdrawn","reason":"the asker was fired"}`),
 	} {
-		_, err := h.js.Publish(context.Background(), "askuser.alice.end."+id, body)
+		_, err := h.js.Publish(context.Background(), "askuser.alice.end."+id, body, jetstream.WithMsgTTL(24*time.Hour))
 		if i > 0 && (err == nil || !strings.Contains(err.Error(), "maximum messages per subject")) {
 			t.Fatalf("a second end on one subject: %v", err)
 		}
@@ -655,6 +656,44 @@ func TestNATSHostileJunkTold(t *testing.T) {
 			t.Fatal(err)
 		}
 		in.screen.waitFor(t, "Deleted a message on "+c.subject+" that "+c.told+"\n", 10*time.Second)
+	}
+}
+
+// What the agents' credentials store to stay for good is deleted: an end
+// sealed to the inbox, for a set it never saw, that would never expire
+// (Nats-TTL: never) and so hold the stream's room until it is full. And a
+// subject with an escape sequence in it is told, not obeyed.
+func TestNATSHostileLastingJunk(t *testing.T) {
+	ns := readmeServer(t, nil)
+	alice := newTenant(t, ns, "alice")
+	in := alice.start(t)
+	js := admin(t, ns)
+	h := hostile(t, ns, "alice")
+	var end bytes.Buffer
+	w, _ := age.Encrypt(&end, alice.recipient(t))
+	_, _ = io.WriteString(w, `{"end":"withdrawn"}`)
+	_ = w.Close()
+	subject := "askuser.alice.end." + strings.Repeat("0f", 16)
+	msg := &nats.Msg{Subject: subject, Header: nats.Header{}, Data: end.Bytes()}
+	msg.Header.Set(jetstream.MsgTTLHeader, "never")
+	if _, err := h.js.PublishMsg(context.Background(), msg); err != nil {
+		t.Fatal(err)
+	}
+	in.screen.waitFor(t, "Deleted a message on "+subject+" that does not expire as an end of a set does.\n", 10*time.Second)
+	deadline := time.Now().Add(10 * time.Second)
+	for len(storedSubjects(t, js, "ASKUSER_alice", subject)) != 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the lasting end was not deleted")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+
+	if _, err := h.js.Publish(context.Background(), "askuser.alice.set.\x1b[2J.1", []byte("junk")); err != nil {
+		t.Fatal(err)
+	}
+	in.screen.waitFor(t, `Deleted a message on askuser.alice.set.\x1b[2J.1 that is not a set of questions.`+"\n", 10*time.Second)
+	if strings.Contains(in.screen.String(), "\x1b") {
+		t.Errorf("the inbox wrote an escape sequence from a subject:\n%q", in.screen)
 	}
 }
 

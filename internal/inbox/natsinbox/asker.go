@@ -33,8 +33,10 @@ const (
 	endRefused   = "refused"   // the inbox refused the set
 )
 
-// wireEnd is how a set ended, sealed to its asker and to the inbox (so
-// that every inbox on the queue can say who answered). Its subject, which
+// wireEnd is how a set ended. An inbox's end is sealed to the asker and
+// to the inbox (so that every inbox on the queue can say who answered);
+// an asker's withdrawal, to the inbox alone (unsealed under
+// insecure=plaintext). Its subject, which
 // only who knows the set's secret can name, is what makes it the set's.
 type wireEnd struct {
 	End string `json:"end"`

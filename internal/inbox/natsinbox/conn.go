@@ -63,6 +63,10 @@ const (
 	// asker had waited when it stored that copy, in milliseconds: a set
 	// asked again keeps its waiting time.
 	headerWaited = "Askuser-Waited"
+	// maxWaited bounds the waiting time a copy says: what the agents'
+	// credentials write there cannot overflow a time, nor claim a set
+	// waited longer than a week.
+	maxWaited = 7 * 24 * time.Hour
 )
 
 // role is which side of the inbox a connection is.

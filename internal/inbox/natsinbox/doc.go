@@ -11,9 +11,13 @@
 // but cannot read another's questions or answers (they are sealed), replace
 // a stored set (a subject takes one message, and a set's secret names its
 // subject), forge an end (only who knows the secret can name the end's
-// subject), fill the server (the streams have limits, and what the inbox
-// cannot open is deleted), or touch the streams (only the inbox's
-// credentials may: see README's permissions).
+// subject), fill the server (the streams have limits; what the inbox
+// cannot open, and an end that would never expire, is deleted), or touch
+// the streams (only the inbox's credentials may: see README's
+// permissions). Within the limits, it can take up the queue's room with
+// sets and ends of its own, for as long as they are kept (a day at most):
+// the credentials are shared, so the server cannot tell its messages
+// from another agent's.
 package natsinbox
 
 // On NATS, an inbox NAME (address.Name) is two JetStream streams, which
@@ -24,9 +28,10 @@ package natsinbox
 //	  askuser.NAME.set.ID.N  a copy of a set (a wireSet, sealed to the
 //	                         inbox's recipient), stored for setTTL; its
 //	                         asker stores copy N+1 every setTTL/2
-//	  askuser.NAME.end.END   how the set ended (a wireEnd, sealed to its
-//	                         asker and the inbox), stored for endTTL: the
-//	                         first stored is the end
+//	  askuser.NAME.end.END   how the set ended (a wireEnd, sealed to the
+//	                         inbox, and to the asker when an inbox ended
+//	                         it), stored for endTTL: the first stored is
+//	                         the end
 //	  askuser.NAME.key       the recipient of the first inbox: askers
 //	                         whose address has no to= seal to it, and an
 //	                         inbox with another identity is refused

@@ -357,7 +357,12 @@ func (f *feed) onStored(gen, epoch int64) func(jetstream.Msg) {
 		f.last[0].Store(md.Sequence.Stream)
 		t, data := tokens(m.Subject()), m.Data()
 		seq, ts, pending := md.Sequence.Stream, md.Timestamp, md.NumPending
+		// How long the set waited before this copy, as its asker says: not
+		// less than nothing, nor more than maxWaited, however it is
+		// written.
 		waited, _ := strconv.ParseInt(m.Headers().Get(headerWaited), 10, 64)
+		waited = min(max(waited, 0), maxWaited.Milliseconds())
+		ttl := m.Headers().Get(jetstream.MsgTTLHeader)
 		f.do(func() {
 			if !f.current(gen) {
 				return
@@ -367,7 +372,7 @@ func (f *feed) onStored(gen, epoch int64) func(jetstream.Msg) {
 			case len(t) == 3 && t[0] == "set":
 				f.onSet(t[1], m.Subject(), at, ts, time.Duration(waited)*time.Millisecond, data)
 			case len(t) == 2 && t[0] == "end":
-				f.onEnd(t[1], m.Subject(), at, ts, data)
+				f.onEnd(t[1], m.Subject(), at, ts, ttl, data)
 			}
 			if pending == 0 && !f.caughtUp {
 				f.caughtUp = true
@@ -396,7 +401,12 @@ func (f *feed) onBeat(gen int64) func(jetstream.Msg) {
 			}
 			e := f.byID[id]
 			if e == nil {
-				f.early[id] = later(f.early[id], ts)
+				// Kept for a set not read yet, if a set could have that id,
+				// and within the beats' own bound: the agents' credentials
+				// may beat for anything.
+				if isDigest(id) && (len(f.early) < maxBeats || !f.early[id].IsZero()) {
+					f.early[id] = later(f.early[id], ts)
+				}
 				return
 			}
 			e.beat = later(e.beat, ts)
@@ -490,7 +500,7 @@ func (f *feed) open(id string, data []byte) (*wireSet, string) {
 func (f *feed) junk(subject, problem string) {
 	f.reported[problem]++
 	if f.reported[problem] == 1 {
-		f.l.say("Deleted a message on %s that %s.\n", subject, problem)
+		f.l.say("Deleted a message on %s that %s.\n", prompt.Display(subject), problem)
 	}
 }
 
@@ -516,11 +526,18 @@ func (f *feed) sayJunk() {
 // its asker: a set still shown here ends as it ended there, and its copies
 // are deleted. An end of no set this inbox knows may be an end of long
 // ago, and is left for its asker, unless it is not even sealed.
-func (f *feed) onEnd(end, subject string, at stored, ts time.Time, data []byte) {
+func (f *feed) onEnd(end, subject string, at stored, ts time.Time, ttl string, data []byte) {
 	e := f.byEnd[end]
 	if e == nil {
-		if !sealed(data) && !f.l.addr.Plaintext {
+		switch {
+		case !sealed(data) && !f.l.addr.Plaintext:
 			f.junk(subject, "is not a sealed end of a set")
+			f.delete(at)
+		case ttl != endTTL.String():
+			// Every end askuser stores expires after endTTL: one that
+			// would stay longer (Nats-TTL: never) would hold the stream's
+			// room for good.
+			f.junk(subject, "does not expire as an end of a set does")
 			f.delete(at)
 		}
 		return
@@ -772,7 +789,7 @@ func (f *feed) endedElsewhere(end string) string {
 	e := remoteEnd(w)
 	what := map[inbox.State]string{inbox.Answered: "were answered elsewhere", inbox.Cancelled: "were cancelled elsewhere", inbox.Withdrawn: "were withdrawn"}[e.State]
 	if e.Reason != "" {
-		what += " (" + e.Reason + ")"
+		what += " (" + prompt.Display(e.Reason) + ")"
 	}
 	return what
 }

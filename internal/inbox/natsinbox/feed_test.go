@@ -288,7 +288,7 @@ func TestAnsweredAsEndArrives(t *testing.T) {
 	f, in, e := handFeed(t, a, id, "one")
 	f.show(e)
 	answer(t, in.q, e.set, "SQLite")
-	f.onEnd(e.end, "", stored{seq: 1}, time.Now(), otherEnd(t, f, id, "two", e))
+	f.onEnd(e.end, "", stored{seq: 1}, time.Now(), endTTL.String(), otherEnd(t, f, id, "two", e))
 	f.settle(e)
 	f.ending.Wait()
 	if said := in.said.String(); !strings.Contains(said, "was not sent: they were answered elsewhere (by two) first") {
@@ -301,7 +301,7 @@ func TestAnsweredAsEndArrives(t *testing.T) {
 func TestEndBeforeShown(t *testing.T) {
 	_, a, id := setup(t)
 	f, in, e := handFeed(t, a, id, "one")
-	f.onEnd(e.end, "", stored{seq: 1}, time.Now(), otherEnd(t, f, id, "two", e))
+	f.onEnd(e.end, "", stored{seq: 1}, time.Now(), endTTL.String(), otherEnd(t, f, id, "two", e))
 	f.show(e)
 	if v := in.q.Snapshot(); len(v.Sets) != 0 {
 		t.Fatalf("the queue holds %d sets", len(v.Sets))

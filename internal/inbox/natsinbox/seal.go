@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"filippo.io/age"
@@ -187,4 +188,11 @@ func endID(secret string) string { return digest("askuser end", secret) }
 func digest(label, secret string) string {
 	h := sha256.Sum256([]byte(label + "\x00" + secret))
 	return hex.EncodeToString(h[:16])
+}
+
+// isDigest reports whether id has the form of digest's: a set's id or an
+// end's could be it.
+func isDigest(id string) bool {
+	b, err := hex.DecodeString(id)
+	return err == nil && len(b) == 16 && id == strings.ToLower(id)
 }
