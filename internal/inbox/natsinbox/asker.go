@@ -316,13 +316,15 @@ func (a *ask) post(ctx context.Context) error {
 		case slow(err) && a.conn.refusedSubject(msg.Subject) == nil:
 			// Stored again, it is stored once: its id says so.
 			slowly.note(ctx, a.addr)
+		case errors.Is(err, nats.ErrMaxPayload), errors.Is(err, jetstream.ErrStreamMessageExceedsMaximum):
+			// Before isFull: the stream's refusal of a message too large
+			// also speaks of a maximum, and no room made will take it.
+			return tooLarge(a.addr, a.conn, len(a.body))
 		case isFull(err):
 			if !said {
 				said = true
 				inbox.Notef(ctx, "The inbox's queue on the NATS server at %s is full: waiting for room.", a.addr.serverURL())
 			}
-		case errors.Is(err, nats.ErrMaxPayload):
-			return tooLarge(a.addr, a.conn, len(a.body))
 		default:
 			var server *inbox.ServerError
 			if errors.As(err, &server) {
