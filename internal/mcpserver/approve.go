@@ -50,16 +50,15 @@ func (s *Server) approve(reqCtx context.Context, req *mcp.CallToolRequest) (*mcp
 	if who == "" {
 		who = "The agent"
 	}
-	got, err := s.ask(reqCtx, req, []schema.Question{r.Question(who, s.opts.Request.Schema.Limits())})
-	var (
-		back        *handBack
-		unavailable *prompt.UnavailableError
-		d           approve.Decision
-	)
+	// Never through the client's forms: the client waits on the approval
+	// to run another tool, and holds its servers' forms until then (Claude
+	// Code 2.1.332 does, even in claude -p, which declines them at once
+	// otherwise), so that the form would wait for ever behind the approval
+	// it is for.
+	got, err := s.ask(reqCtx, req, []schema.Question{r.Question(who, s.opts.Request.Schema.Limits())}, nil, errApproveForms)
+	var d approve.Decision
 	switch {
-	case errors.As(err, &back):
-		return back.result, nil
-	case errors.As(err, &unavailable), errors.Is(err, errClientCancelled), errors.Is(err, errClientGone), errors.Is(err, errStopped):
+	case errors.As(err, new(*prompt.UnavailableError)), withdrawn(err):
 		return toolError(err), nil
 	case err != nil:
 		d = approve.Refusal("Not allowed, for want of an answer: " + strings.TrimPrefix(toolText(err), "Error: "))

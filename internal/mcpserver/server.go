@@ -1,10 +1,11 @@
-// Package mcpserver is askuser's MCP server: one tool that takes the
-// questions as askuser does. It is built on the official MCP SDK, which
+// Package mcpserver is askuser's MCP server: the tool askuser, which takes
+// the questions as askuser does, and approve, which asks whether an
+// agent's tool call may run (approve.go). It is built on the official MCP SDK, which
 // owns the protocol, and on the ask engine (internal/ask), which checks,
 // routes, answers and words a call as it does a run of askuser, so that
 // the two agree exactly: the route of ways that reach the person (the
 // inbox, a web page) is the engine's. This package owns only what is
-// MCP's: the tool and its calls, the client's own forms (elicitation),
+// MCP's: the tools and their calls, the client's own forms (elicitation),
 // which it adds to the route, the notices in the client's log, the
 // outcomes of the client's own, and the line filter that keeps JSON-RPC's
 // rules where the SDK's transport does not (wire.go).
@@ -163,7 +164,7 @@ func (s *Server) call(reqCtx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 		return toolError(err), nil
 	}
 	if len(c.Pending) > 0 {
-		got, err := s.ask(reqCtx, req, c.Questions())
+		got, err := s.ask(reqCtx, req, c.Questions(), s.forms(req), errNoForms)
 		var back *handBack
 		switch {
 		case errors.As(err, &back):
@@ -221,21 +222,18 @@ var (
 	errApproveForms = errors.New("approve does not ask through the MCP client's forms, which the client holds until the approval ends, and askuser mcp runs with --ui elicit")
 )
 
-// ask reaches the person with qs for the call req along its route, in the
-// call's context, and says on stderr and in the client's log where the
-// questions wait, and why the form was passed over when it asked nobody.
-// A form handed back to the client to fill in, and call again with, is a
-// *handBack.
-func (s *Server) ask(reqCtx context.Context, req *mcp.CallToolRequest, qs []schema.Question) ([]prompt.Answer, error) {
+// ask reaches the person with qs for the call req along its route, own
+// (the client's forms, or nil) first, in the call's context, and says on
+// stderr and in the client's log where the questions wait, and why the
+// form was passed over when it asked nobody. A route of no way is none,
+// unavailable. A form handed back to the client to fill in, and call
+// again with, is a *handBack.
+func (s *Server) ask(reqCtx context.Context, req *mcp.CallToolRequest, qs []schema.Question, own *ask.Way, none error) ([]prompt.Answer, error) {
 	ctx, cancel := s.callContext(reqCtx)
 	defer cancel()
-	route := s.opts.Route(s.forms(req), callFrom(req))
-	switch {
-	case len(route.Ways) > 0:
-	case req.Params.Name == ApproveName:
-		return nil, &prompt.UnavailableError{Err: errApproveForms}
-	default:
-		return nil, &prompt.UnavailableError{Err: errNoForms}
+	route := s.opts.Route(own, callFrom(req))
+	if len(route.Ways) == 0 {
+		return nil, &prompt.UnavailableError{Err: none}
 	}
 	route.OnOpen = func(ctx context.Context, _ string, o *ask.Opened, after error) {
 		if after != nil {
@@ -250,13 +248,9 @@ func (s *Server) ask(reqCtx context.Context, req *mcp.CallToolRequest, qs []sche
 }
 
 // forms is the client's own way of reaching the person, when it declared
-// elicitation: a form, filled in in its own interface. A call of approve
-// is never asked there: the client waits on it to run another tool, and
-// holds its servers' forms until then (Claude Code 2.1.332 does, even in
-// claude -p, which declines them at once otherwise), so that the form
-// would wait for ever behind the approval it is for.
+// elicitation: a form, filled in in its own interface.
 func (s *Server) forms(req *mcp.CallToolRequest) *ask.Way {
-	if !declaresElicitation(req) || req.Params.Name == ApproveName {
+	if !declaresElicitation(req) {
 		return nil
 	}
 	return &ask.Way{Name: "form", Open: func(context.Context) (*ask.Opened, error) {
@@ -404,8 +398,15 @@ func toolText(err error) string {
 	case errors.As(err, &nobody):
 		// The client's form asked nobody, and no way came after it.
 		return fmt.Sprintf("Error: %s. Tell the person, who can run askuser mcp with --ui web.", prompt.Capitalize(nobody.Error()))
-	case errors.Is(err, errClientCancelled), errors.Is(err, errClientGone), errors.Is(err, errStopped):
+	case withdrawn(err):
 		return fmt.Sprintf("Error: %s, and the questions were withdrawn.", prompt.Capitalize(err.Error()))
 	}
 	return ask.ToolErrorText(err)
+}
+
+// withdrawn reports whether err ended a call's questions from the
+// client's side or the server's: the client cancelled the call or went, or
+// the server stopped.
+func withdrawn(err error) bool {
+	return errors.Is(err, errClientCancelled) || errors.Is(err, errClientGone) || errors.Is(err, errStopped)
 }
