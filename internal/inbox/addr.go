@@ -121,9 +121,9 @@ func CanListen(a Addr) error {
 // TokenBeside is the token of askers over TCP at an address beside a
 // (askuser inbox --listen): a's own when a is over TCP too, so that one
 // ASKUSER_INBOX reaches both, else a new one.
-func TokenBeside(a Addr) (string, error) {
+func TokenBeside(a Addr) string {
 	if t, ok := a.(TCPAddr); ok {
-		return t.Token, nil
+		return t.Token
 	}
 	return localhttp.NewToken()
 }

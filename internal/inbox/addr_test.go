@@ -81,11 +81,11 @@ func TestCanListen(t *testing.T) {
 			t.Errorf("CanListen(%s) = %v, want %q", c.a, err, c.problem)
 		}
 	}
-	if got, err := TokenBeside(TCPAddr{Host: "127.0.0.1:7777", Token: token}); err != nil || got != token {
-		t.Errorf("TokenBeside(TCP) = %q, %v", got, err)
+	if got := TokenBeside(TCPAddr{Host: "127.0.0.1:7777", Token: token}); got != token {
+		t.Errorf("TokenBeside(TCP) = %q", got)
 	}
-	if got, err := TokenBeside(SocketAddr("/tmp/inbox.sock")); err != nil || len(got) < minTokenLength {
-		t.Errorf("TokenBeside(socket) = %q, %v", got, err)
+	if got := TokenBeside(SocketAddr("/tmp/inbox.sock")); len(got) < minTokenLength {
+		t.Errorf("TokenBeside(socket) = %q", got)
 	}
 }
 

@@ -467,11 +467,7 @@ func (p *Page) inQueue() *Page {
 // write writes v with a policy that lets the page run only its own inline
 // style and script, send only to this server, and be framed by nothing.
 func (p *Page) write(w http.ResponseWriter, code int, v *view) {
-	nonce, err := localhttp.RandomString(18)
-	if err != nil {
-		localhttp.Refuse(w, http.StatusInternalServerError, "Could not make the page.")
-		return
-	}
+	nonce := localhttp.RandomString(18)
 	v.Nonce, v.MaxOther = nonce, schema.MaxOtherLength
 	v.AnswerURL, v.CancelURL, v.WaitURL = p.url(p.Base, "answer"), p.url(p.Base, "cancel"), p.url(p.Base, "wait")
 	v.App = "askuser"

@@ -66,10 +66,7 @@ func New(o Options) (*Asker, error) {
 	if !ok {
 		return nil, fmt.Errorf("serve the page: not a TCP address: %s", o.Listener.Addr())
 	}
-	token, err := localhttp.NewToken()
-	if err != nil {
-		return nil, err
-	}
+	token := localhttp.NewToken()
 	display := o.Host
 	if display == "" {
 		display = tcp.IP.String()

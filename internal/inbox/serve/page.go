@@ -51,10 +51,7 @@ func serveExtras(ctx context.Context, o Options, srv *inbox.Server, p *page, out
 // serveTCP accepts askers over TCP on Listen, with a token, and serves p
 // there too when it is set.
 func serveTCP(ctx context.Context, o Options, srv *inbox.Server, p *page, out io.Writer) error {
-	token, err := inbox.TokenBeside(o.Addr)
-	if err != nil {
-		return err
-	}
+	token := inbox.TokenBeside(o.Addr)
 	what := "the inbox"
 	if p != nil {
 		what = "the inbox, with its page,"
@@ -88,12 +85,11 @@ type page struct {
 }
 
 // newPage is the page of an inbox with o, nil without Web.
-func newPage(o Options, home string) (*page, error) {
+func newPage(o Options, home string) *page {
 	if !o.Web {
-		return nil, nil
+		return nil
 	}
-	token, err := localhttp.NewToken()
-	return &page{home: home, token: token}, err
+	return &page{home: home, token: localhttp.NewToken()}
 }
 
 // on returns the page's handler on ln, whose address is shown with host.

@@ -61,10 +61,7 @@ type Options struct {
 func Run(ctx context.Context, o Options) error {
 	out := &lockedWriter{w: o.IO.ErrOut}
 	home, _ := os.UserHomeDir()
-	p, err := newPage(o, home)
-	if err != nil {
-		return err
-	}
+	p := newPage(o, home)
 	q, shown := newQueue(o, out, home, p)
 	srv := inbox.NewServer(q, o.Schema)
 	quit := "the person quit the inbox"
