@@ -151,7 +151,7 @@ type BlockedError struct {
 	err  error
 }
 
-// Another reports whether the socket is another user's inbox.
+// another reports whether the socket is another user's inbox.
 func (e *BlockedError) another() bool { return e.owner >= 0 && e.owner != e.self }
 
 func (e *BlockedError) Error() string {

@@ -70,7 +70,7 @@ func (s *Server) Queue() *Queue { return s.queue }
 func (s *Server) Failed() <-chan error { return s.failed }
 
 // Serve serves h on ln until Close, with the limits of every listener of
-// the inbox, so that the inbox's quitting ends its waits too: Handler
+// the inbox, so that the inbox's quitting ends its waits too: handler
 // behind a transport's checks, or the inbox's web page (which checks its
 // requests itself).
 func (s *Server) Serve(ln net.Listener, h http.Handler) {
@@ -135,7 +135,7 @@ func (s *Server) OnClose(stop func()) {
 	}
 }
 
-// Handler is the protocol's handler, the same behind every transport
+// handler is the protocol's handler, the same behind every transport
 // that carries HTTP.
 func (s *Server) handler() http.Handler {
 	mux := http.NewServeMux()

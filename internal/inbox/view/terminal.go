@@ -70,7 +70,7 @@ func NewTerminal(o TerminalOptions) *Terminal {
 	return s
 }
 
-// Idle is what the screen says while nothing waits, with the address.
+// idleText is what the screen says while nothing waits, with the address.
 const idleText = "Waiting for questions at %s.\nThe questions that agents ask with askuser arrive here, oldest first."
 
 // Run shows the queue until the person quits (it returns nil then) or
