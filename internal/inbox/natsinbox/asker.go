@@ -231,16 +231,8 @@ func (a *ask) run(ctx context.Context, queued func(ahead int)) (inbox.Event, err
 
 // seal makes the set's message, sealed to a.to (as it is, with none: see
 // client.recipient).
-func (a *ask) seal() error {
-	plain, err := json.Marshal(wireSet{Request: *a.req, Reply: a.reply.Recipient().String(), Secret: a.secret})
-	if err != nil {
-		return fmt.Errorf("encode the questions: %w", err)
-	}
-	to, err := recipients(a.to)
-	if err != nil {
-		return err
-	}
-	a.body, err = seal(plain, to...)
+func (a *ask) seal() (err error) {
+	a.body, err = sealJSON(wireSet{Request: *a.req, Reply: a.reply.Recipient().String(), Secret: a.secret}, a.to)
 	return err
 }
 
@@ -485,9 +477,7 @@ func (a *ask) read(data []byte) (inbox.Event, error) {
 // killed) is withdrawn when its beats stop, and leaves the server when its
 // last copy's time is up.
 func (a *ask) withdraw() {
-	plain, _ := json.Marshal(wireEnd{End: endWithdrawn, Reason: "the asker stopped waiting"})
-	to, _ := recipients(a.to)
-	body, err := seal(plain, to...)
+	body, err := sealJSON(wireEnd{End: endWithdrawn, Reason: "the asker stopped waiting"}, a.to)
 	if err != nil {
 		return
 	}

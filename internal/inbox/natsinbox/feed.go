@@ -158,7 +158,7 @@ type feed struct {
 	srv         *inbox.Server
 	queue       *inbox.Queue
 	conn        *conn
-	sets, beats jetstream.Stream
+	sets, beats jetstream.Stream // by name: they stay good when the streams are made anew
 	ctx         context.Context
 	cancel      context.CancelFunc
 	events      chan func()
@@ -175,7 +175,6 @@ type feed struct {
 	consMu     sync.Mutex
 	consumers  []jetstream.ConsumeContext
 	setsCons   jetstream.Consumer
-	streams    [2]jetstream.Stream
 	created    [2]time.Time
 	generation atomic.Int64
 	// epoch counts the times the streams were made anew; last is the
@@ -195,9 +194,8 @@ type feed struct {
 	lastTick    time.Time     // the server's time of the last tick
 	window      time.Time     // since when ticks came without a gap
 	skew        time.Duration // the server's clock less this machine's
-	ticked      bool
-	caughtUp    bool // the sets' stream was read to its end once
-	ready       bool // the sets that waited before the inbox are shown
+	caughtUp    bool          // the sets' stream was read to its end once
+	ready       bool          // the sets that waited before the inbox are shown
 	reported    map[string]int
 }
 
@@ -303,7 +301,6 @@ func (f *feed) consume(ctx context.Context, sets, beats jetstream.Stream, resume
 			}
 		}
 	})
-	f.streams = [2]jetstream.Stream{sets, beats}
 	for i, s := range []struct {
 		stream  jetstream.Stream
 		filters []string
@@ -550,15 +547,21 @@ func (f *feed) onEnd(end, subject string, at stored, ts time.Time, ttl string, d
 	if !e.shown {
 		return
 	}
-	var w wireEnd
-	if plain, err := open(data, f.l.id, maxMessage); err == nil {
-		_ = json.Unmarshal(plain, &w)
-	}
-	if !f.queue.EndElsewhere(e.set, remoteEnd(w)) {
+	if !f.queue.EndElsewhere(e.set, remoteEnd(f.readEnd(data))) {
 		// Answered or cancelled here a moment ago: its end is stored
 		// next, to be refused, and the person told who came first.
 		e.settled = false
 	}
+}
+
+// readEnd opens an end stored by another inbox, or by an asker; what
+// cannot be read is an end that says nothing (remoteEnd words it).
+func (f *feed) readEnd(data []byte) wireEnd {
+	var w wireEnd
+	if plain, err := open(data, f.l.id, maxMessage); err == nil {
+		_ = json.Unmarshal(plain, &w)
+	}
+	return w
 }
 
 // remoteEnd is how a set ended elsewhere, as the views say it.
@@ -611,7 +614,7 @@ func (f *feed) show(e *entry) {
 // that waited before the inbox started and whose asker is alive, oldest
 // first.
 func (f *feed) showWaiting() {
-	if f.ready || !f.ticked || !f.caughtUp {
+	if f.ready || f.lastTick.IsZero() || !f.caughtUp {
 		return
 	}
 	f.ready = true
@@ -653,10 +656,10 @@ func (f *feed) settle(e *entry) {
 // the server) was away, asleep or cut off, and whoever missed beats then
 // is not held to them.
 func (f *feed) tick(ts time.Time) {
-	if !f.ticked || ts.Sub(f.lastTick) > 2*beatEvery {
+	if f.lastTick.IsZero() || ts.Sub(f.lastTick) > 2*beatEvery {
 		f.window = ts
 	}
-	f.lastTick, f.ticked = ts, true
+	f.lastTick = ts
 	f.skew = time.Until(ts)
 	if !f.ready {
 		f.showWaiting()
@@ -727,15 +730,7 @@ func (f *feed) publish(e *entry, w wireEnd, what string) {
 	if f.closing {
 		return
 	}
-	plain, err := json.Marshal(w)
-	var to []age.Recipient
-	if err == nil {
-		to, err = recipients(e.reply, f.l.id.Recipient().String())
-	}
-	var body []byte
-	if err == nil {
-		body, err = seal(plain, to...)
-	}
+	body, err := sealJSON(w, e.reply, f.l.id.Recipient().String())
 	source := "an asker"
 	if e.set != nil {
 		source = e.set.Source()
@@ -782,9 +777,7 @@ func (f *feed) publish(e *entry, w wireEnd, what string) {
 func (f *feed) endedElsewhere(end string) string {
 	var w wireEnd
 	if m, err := f.conn.lastEnd(f.ctx, end); err == nil && m != nil {
-		if plain, err := open(m.Data, f.l.id, maxMessage); err == nil {
-			_ = json.Unmarshal(plain, &w)
-		}
+		w = f.readEnd(m.Data)
 	}
 	e := remoteEnd(w)
 	what := map[inbox.State]string{inbox.Answered: "were answered elsewhere", inbox.Cancelled: "were cancelled elsewhere", inbox.Withdrawn: "were withdrawn"}[e.State]
@@ -912,10 +905,8 @@ func (f *feed) resume() {
 		case <-f.conn.reconnected:
 		}
 		f.l.say("Connected to the NATS server at %s again.\n", f.l.addr.serverURL())
-		f.consMu.Lock()
-		sets, beats := f.streams[0], f.streams[1]
-		f.consMu.Unlock()
-		if err := f.consume(f.ctx, sets, beats, true); err != nil {
+		// f.sets and f.beats name the streams, as made anew too.
+		if err := f.consume(f.ctx, f.sets, f.beats, true); err != nil {
 			f.l.say("%v.\n", err)
 		}
 	}

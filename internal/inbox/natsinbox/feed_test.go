@@ -243,7 +243,7 @@ func handFeed(t *testing.T, a *address, id *age.X25519Identity, by string) (*fee
 		t.Fatal(err)
 	}
 	l := &listener{addr: a, id: id, by: by, out: in.said}
-	f := &feed{l: l, srv: in.srv, queue: in.q, conn: c, sets: sets, beats: beats, ready: true, ticked: true, caughtUp: true,
+	f := &feed{l: l, srv: in.srv, queue: in.q, conn: c, sets: sets, beats: beats, ready: true, caughtUp: true,
 		byID: map[string]*entry{}, byEnd: map[string]*entry{}, early: map[string]time.Time{}, reported: map[string]int{},
 		toDelete: make(chan struct{}, 1), lastTick: time.Now()}
 	f.ctx, f.cancel = context.WithCancel(context.Background())

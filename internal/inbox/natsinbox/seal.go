@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -123,6 +124,20 @@ func seal(plain []byte, to ...age.Recipient) ([]byte, error) {
 		return nil, fmt.Errorf("seal: %w", err)
 	}
 	return buf.Bytes(), nil
+}
+
+// sealJSON seals v, as JSON, to the recipients to that are not ""; with
+// none, it goes as it is (see seal).
+func sealJSON(v any, to ...string) ([]byte, error) {
+	plain, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	rs, err := recipients(to...)
+	if err != nil {
+		return nil, err
+	}
+	return seal(plain, rs...)
 }
 
 // errNotForUs is a message sealed, but not to the identity that tried to
