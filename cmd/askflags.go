@@ -35,12 +35,13 @@ func (f *askFlags) register(cmd *cobra.Command) {
 // resolve reads --ui and checks the flags that go with it, then where the
 // inbox is, and the timeout, into the engine's options.
 func (f *askFlags) resolve(cmd *cobra.Command, env *Env) (ask.Options, error) {
-	mode, err := flagSetting(cmd, env, "ui").ui(commandLineUIs, "")
+	ui := flagSetting(cmd, env, "ui")
+	mode, err := ui.ui(commandLineUIs, "")
 	if err != nil {
 		return ask.Options{}, err
 	}
 	o := ask.Options{
-		Mode: mode, TTY: f.tty, Bell: f.bell,
+		Mode: mode, ModeFrom: ui.named(), TTY: f.tty, Bell: f.bell,
 		Color:         tui.ColorEnabled(env.Getenv),
 		NotifyCommand: env.Getenv("ASKUSER_NOTIFY_COMMAND"),
 		Web:           ask.WebOptions{Open: f.open, Browser: env.Getenv("BROWSER")},

@@ -169,11 +169,7 @@ func inboxServeOptions(cmd *cobra.Command, env *Env, f inboxFlags) (serve.Option
 		}
 		opts.Listen = &l
 	}
-	from := "--ui " + string(mode)
-	if ui.env {
-		from = "ASKUSER_UI=" + string(mode)
-	}
-	if opts.Terminal, err = inboxOnTerminal(env, mode, from); err != nil {
+	if opts.Terminal, err = inboxOnTerminal(env, mode, ui.named()); err != nil {
 		return opts, err
 	}
 	opts.Headless = opts.Web && !opts.Terminal && opts.StdinNull

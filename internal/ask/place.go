@@ -1,6 +1,7 @@
 package ask
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -212,7 +213,7 @@ func NewPlace(env *Env, o Options, rest io.Reader) Place {
 // TERM=dumb), else with line prompts. Closing the opened way calls done,
 // when set.
 func askOn(o Options, s *Streams, done func()) (*Opened, error) {
-	screen, err := s.UseScreen(o.Mode, o.Plain, "--ui tui", "use --tty to ask on the controlling terminal, or --ui line")
+	screen, err := s.UseScreen(o.Mode, o.Plain, cmp.Or(o.ModeFrom, "--ui tui"), "use --tty to ask on the controlling terminal, or --ui line")
 	if err != nil {
 		if done != nil {
 			done()

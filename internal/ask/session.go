@@ -18,7 +18,10 @@ import (
 // Options are how to ask, resolved once from the flags and the
 // environment, before anything is read.
 type Options struct {
-	Mode    UI
+	Mode UI
+	// ModeFrom says where Mode came from, for errors: "--ui tui" or
+	// "ASKUSER_UI=tui"; "--ui tui" when empty.
+	ModeFrom string
 	TTY     bool          // ask on the controlling terminal
 	Timeout time.Duration // 0 for none
 	Bell    bool
