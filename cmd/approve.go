@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"io"
+	"os"
 
 	"github.com/spf13/cobra"
 
@@ -66,7 +67,8 @@ func approveRun(ctx context.Context, env *Env, o ask.Options) error {
 	}
 	who := "An agent"
 	if r.Cwd != "" {
-		who += " in " + prompt.ShortHome(r.Cwd, env.Getenv("HOME"))
+		home, _ := os.UserHomeDir() // as askuser mcp's approve and the inbox find it
+		who += " in " + prompt.ShortHome(r.Cwd, home)
 	}
 	answer, err := ask.ConverseOne(ctx, env.engine(), o, r.Question(who, sch.Limits()))
 	if err != nil {

@@ -49,6 +49,15 @@ func flagSetting(cmd *cobra.Command, env *Env, name string) setting {
 	return setting{value: f.Value.String(), from: "--" + name, set: f.Changed}
 }
 
+// named says where the setting's value came from, with the value, for
+// errors: "--ui tui", "ASKUSER_UI=tui".
+func (s setting) named() string {
+	if s.env {
+		return s.from + "=" + s.value
+	}
+	return s.from + " " + s.value
+}
+
 // duration reads a setting of a duration that may not be negative.
 func (s setting) duration() (time.Duration, error) {
 	d, err := time.ParseDuration(s.value)
@@ -141,7 +150,8 @@ func inboxOptions(env *Env, from string) (ask.InboxOptions, error) {
 		return ask.InboxOptions{}, inboxAddrError(err)
 	}
 	o := ask.InboxOptions{Addr: a, From: ask.CutFrom(from)}
-	// The limit variables have been checked when the schema was compiled.
+	// A bad limit variable is reported where the schema is compiled
+	// (loadSchema); here it only leaves the limits out.
 	if l, err := schema.LimitsFromEnv(env.Getenv); err == nil && l != (schema.Limits{}) {
 		o.Limits = &l
 	}
