@@ -164,17 +164,6 @@ func (q *Queue) Snapshot() Snapshot {
 	return Snapshot{Sets: slices.Clip(q.sets), Closed: q.closed, Changed: q.changed}
 }
 
-// Shown returns the set shown, the oldest that waits and was not skipped,
-// or nil when none waits.
-func (q *Queue) Shown() *Set {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	if len(q.sets) == 0 {
-		return nil
-	}
-	return q.sets[0]
-}
-
 // Len returns the number of waiting sets.
 func (q *Queue) Len() int {
 	q.mu.Lock()

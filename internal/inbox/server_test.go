@@ -652,7 +652,7 @@ func TestProbe(t *testing.T) {
 	if err != nil || st != (Status{Inbox: "askuser", Version: 1, Waiting: 1}) {
 		t.Errorf("Probe = %+v, %v", st, err)
 	}
-	_ = in.q.Cancel(in.q.Shown())
+	_ = in.q.Cancel(first(in.q))
 	result(t, got, 5*time.Second)
 
 	var unreachable *UnreachableError
