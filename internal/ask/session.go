@@ -22,9 +22,9 @@ type Options struct {
 	// ModeFrom says where Mode came from, for errors: "--ui tui" or
 	// "ASKUSER_UI=tui"; "--ui tui" when empty.
 	ModeFrom string
-	TTY     bool          // ask on the controlling terminal
-	Timeout time.Duration // 0 for none
-	Bell    bool
+	TTY      bool          // ask on the controlling terminal
+	Timeout  time.Duration // 0 for none
+	Bell     bool
 	// Plain has auto mode use line prompts on a terminal too (ACCESSIBLE,
 	// TERM=dumb).
 	Plain bool
