@@ -2,7 +2,6 @@ package serve
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -109,5 +108,5 @@ func (p *page) setURL(s *inbox.Set) string {
 	if p == nil {
 		return ""
 	}
-	return fmt.Sprintf("%s/sets/%d/?token=%s", p.server, s.ID, p.token)
+	return p.server + view.SetPath(s) + "?token=" + p.token
 }

@@ -93,9 +93,9 @@ func NewWeb(o WebOptions) (*Web, error) {
 // ServeHTTP serves the page; see Web.
 func (v *Web) ServeHTTP(w http.ResponseWriter, r *http.Request) { v.h.ServeHTTP(w, r) }
 
-// base is the address under which set s's page lives; the idle page's is
+// SetPath is the path under which set s's page lives; the idle page's is
 // /sets/0/, as no set has the ID 0.
-func base(s *inbox.Set) string {
+func SetPath(s *inbox.Set) string {
 	if s == nil {
 		return "/sets/0/"
 	}
@@ -105,7 +105,7 @@ func base(s *inbox.Set) string {
 // page is the page of s (nil for none), with more sets waiting behind it
 // and notice on top.
 func (v *Web) page(s *inbox.Set, more int, notice string, problem bool) *web.Page {
-	p := &web.Page{Base: base(s), Token: v.o.Token, Queue: &web.InQueue{Notice: notice, Problem: problem, Home: "/"}}
+	p := &web.Page{Base: SetPath(s), Token: v.o.Token, Queue: &web.InQueue{Notice: notice, Problem: problem, Home: "/"}}
 	if s == nil {
 		return p
 	}
