@@ -28,7 +28,6 @@ const (
 	sgrBold    = "1"
 	sgrDim     = "2"
 	sgrReverse = "7"
-	sgrRed     = "31"
 	sgrGreen   = "32"
 	sgrYellow  = "33"
 	sgrCyan    = "36"

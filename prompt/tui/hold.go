@@ -151,7 +151,7 @@ func (t *Asker) Print(text string) error {
 		return err
 	}
 	var b bytes.Buffer
-	drawn := len(t.drawn) > 0
+	drawn := len(t.last.lines) > 0
 	if drawn {
 		w, _ := t.size()
 		t.erase(&b, w)

@@ -98,10 +98,9 @@ type Asker struct {
 	saved   *term.State // mode to put back; nil when the terminal is ours no more
 	undoOut func()      // undoes output set-up (Windows console modes)
 	hidden  bool        // the cursor is hidden
-	drawn   []int       // widths of the lines of the frame on screen
+	last    frame       // the frame on screen; no lines when there is none
 	row     int         // line of that frame the cursor is on
 	col     int         // column the cursor is at
-	last    frame       // the frame on screen, when drawn is not empty
 }
 
 // New returns a terminal UI asker on the given terminal.
@@ -207,14 +206,14 @@ func (t *Asker) Restore() error {
 		return nil
 	}
 	var b bytes.Buffer
-	if len(t.drawn) > 0 {
+	if len(t.last.lines) > 0 {
 		// Interrupted mid-question: keep what was shown, and move below it
 		// so what the caller prints next starts on a fresh line.
-		if n := len(t.drawn) - 1 - t.row; n > 0 {
+		if n := len(t.last.lines) - 1 - t.row; n > 0 {
 			fmt.Fprintf(&b, "\x1b[%dB", n)
 		}
 		b.WriteString("\r\n")
-		t.drawn = nil
+		t.last = frame{}
 	}
 	if t.hidden {
 		b.WriteString("\x1b[?25h")
@@ -286,13 +285,9 @@ func (t *Asker) put(b *bytes.Buffer, f frame) {
 		t.hidden = true
 	}
 	b.WriteString(strings.Join(f.lines, "\r\n"))
-	t.drawn = t.drawn[:0]
-	for _, l := range f.lines {
-		t.drawn = append(t.drawn, width(l))
-	}
-	t.row = len(f.lines) - 1
-	t.col = t.drawn[t.row]
 	t.last = f
+	t.row = len(f.lines) - 1
+	t.col = width(f.lines[t.row])
 	if f.cursor >= 0 {
 		if n := t.row - f.focus; n > 0 {
 			fmt.Fprintf(b, "\x1b[%dA", n)
@@ -313,13 +308,13 @@ func (t *Asker) put(b *bytes.Buffer, f frame) {
 func (t *Asker) clear() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.saved == nil || len(t.drawn) == 0 {
+	if t.saved == nil || len(t.last.lines) == 0 {
 		return nil
 	}
 	var b bytes.Buffer
 	w, _ := t.size()
 	t.erase(&b, w)
-	t.drawn = t.drawn[:0]
+	t.last = frame{}
 	_, err := t.Out.Write(b.Bytes())
 	return err
 }
@@ -329,14 +324,14 @@ func (t *Asker) clear() error {
 // that narrowed since it was drawn has rewrapped it.
 func (t *Asker) erase(b *bytes.Buffer, termWidth int) {
 	b.WriteString("\r")
-	if len(t.drawn) == 0 {
+	if len(t.last.lines) == 0 {
 		b.WriteString("\x1b[J")
 		return
 	}
 	rows := func(w int) int { return max(1, (w+termWidth-1)/termWidth) }
 	up := rows(t.col) - 1
-	for _, w := range t.drawn[:t.row] {
-		up += rows(w)
+	for _, l := range t.last.lines[:t.row] {
+		up += rows(width(l))
 	}
 	if up > 0 {
 		fmt.Fprintf(b, "\x1b[%dA", up)
