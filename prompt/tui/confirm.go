@@ -15,7 +15,7 @@ type confirmPrompt struct {
 // Prompt reads keys until y, n, Enter, Esc or Ctrl+C.
 func (p *confirmPrompt) Prompt(*survey.PromptConfig) (any, error) {
 	for {
-		k, err := p.s.nextKey(p.render)
+		k, err := p.s.nextKey(textLayouts, p.frame)
 		if err != nil {
 			return nil, err
 		}
@@ -41,8 +41,6 @@ func (p *confirmPrompt) Cleanup(*survey.PromptConfig, any) error { return nil }
 
 // Error is never called: every answer is valid.
 func (p *confirmPrompt) Error(*survey.PromptConfig, error) error { return nil }
-
-func (p *confirmPrompt) render() error { return p.s.show(textLayouts, p.frame) }
 
 func (p *confirmPrompt) frame(l layout, w int) frame {
 	st := p.s.tui.st

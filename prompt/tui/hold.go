@@ -122,9 +122,8 @@ func (t *Asker) Idle(ctx context.Context, title, text string) error {
 			}
 			return f
 		}
-		render := func() error { return s.show(shortLayouts, build) }
 		for {
-			k, err := s.nextKeyOrEsc(render)
+			k, err := s.nextKeyOrEsc(shortLayouts, build)
 			if err != nil {
 				return err
 			}

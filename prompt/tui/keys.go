@@ -59,11 +59,12 @@ type keyReader struct {
 	resized bool
 }
 
-// nextKey draws a prompt with render and reads the next key. Esc and Ctrl+C
+// nextKey draws a prompt's frame, built by build with the first of
+// layouts that fits (see show), and reads the next key. Esc and Ctrl+C
 // come back as ErrCancelled: they cancel from every screen alike, but for
 // the screens that Esc leaves for the one before (see nextKeyOrEsc).
-func (s *dialog) nextKey(render func() error) (key, error) {
-	k, err := s.nextKeyOrEsc(render)
+func (s *dialog) nextKey(layouts []layout, build func(layout, int) frame) (key, error) {
+	k, err := s.nextKeyOrEsc(layouts, build)
 	if err == nil && k.kind == keyEsc {
 		return key{}, prompt.ErrCancelled
 	}
@@ -75,13 +76,14 @@ func (s *dialog) nextKey(render func() error) (key, error) {
 // only Ctrl+C cancels.
 //
 // A key that the caller takes (Options.Take) comes back as a *KeyError.
-func (s *dialog) nextKeyOrEsc(render func() error) (key, error) {
+func (s *dialog) nextKeyOrEsc(layouts []layout, build func(layout, int) frame) (key, error) {
+	render := func() error { return s.show(layouts, build) }
 	if s.tui.forget {
 		// Just before the frame is drawn rather than just after: a key
 		// pressed in between cannot have been meant for anything else,
 		// and a key pressed in answer to the frame is never lost.
 		s.tui.forget = false
-		s.keys.drop()
+		s.tui.held.drop()
 	}
 	if s.tui.pause > 0 {
 		if err := s.guard(render); err != nil {
@@ -91,7 +93,7 @@ func (s *dialog) nextKeyOrEsc(render func() error) (key, error) {
 	if err := render(); err != nil {
 		return key{}, err
 	}
-	k, _, err := s.keys.readKeyUntil(time.Time{})
+	k, _, err := s.tui.held.readKeyUntil(time.Time{})
 	if err != nil {
 		return key{}, err
 	}
@@ -125,7 +127,7 @@ func (s *dialog) guard(render func() error) error {
 	}
 	dropped := false
 	for {
-		k, ok, err := s.keys.readKeyUntil(until)
+		k, ok, err := t.held.readKeyUntil(until)
 		switch {
 		case err != nil:
 			return err
@@ -136,7 +138,7 @@ func (s *dialog) guard(render func() error) error {
 			}
 			return nil
 		case k.kind == keyInterrupt:
-			s.keys.buf = append(s.keys.buf[:0], 0x03)
+			t.held.buf = append(t.held.buf[:0], 0x03)
 			t.mark = ""
 			return nil
 		case k.kind == keyResize:

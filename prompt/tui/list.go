@@ -91,7 +91,7 @@ func (p *listPrompt) Prompt(*survey.PromptConfig) (any, error) {
 	n := len(p.q.Options)
 	multi := p.q.MultiSelect
 	for {
-		k, err := p.s.nextKey(p.render)
+		k, err := p.s.nextKey(listLayouts, p.frame)
 		if err != nil {
 			return nil, err
 		}
@@ -167,8 +167,6 @@ func (p *listPrompt) Error(_ *survey.PromptConfig, err error) error {
 	p.message = err.Error()
 	return nil
 }
-
-func (p *listPrompt) render() error { return p.s.show(listLayouts, p.frame) }
 
 var listLayouts = []layout{
 	{gap: true, questionLines: -1, descLines: -1, previewLines: 12, hint: true},

@@ -52,7 +52,7 @@ func (p *reviewPrompt) entries() int { return len(p.qs) + 2 }
 func (p *reviewPrompt) Prompt(*survey.PromptConfig) (any, error) {
 	n := p.entries()
 	for {
-		k, err := p.s.nextKey(p.render)
+		k, err := p.s.nextKey(shortLayouts, p.frame)
 		if err != nil {
 			return nil, err
 		}
@@ -74,8 +74,6 @@ func (p *reviewPrompt) Cleanup(*survey.PromptConfig, any) error { return nil }
 
 // Error is never called: every entry is a valid choice.
 func (p *reviewPrompt) Error(*survey.PromptConfig, error) error { return nil }
-
-func (p *reviewPrompt) render() error { return p.s.show(shortLayouts, p.frame) }
 
 func (p *reviewPrompt) frame(l layout, w int) frame {
 	st := p.s.tui.st

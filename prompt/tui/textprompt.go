@@ -60,7 +60,7 @@ func (p *textPrompt) Prompt(*survey.PromptConfig) (any, error) {
 		next = p.s.nextKeyOrEsc
 	}
 	for {
-		k, err := next(p.render)
+		k, err := next(textLayouts, p.frame)
 		if err != nil {
 			return nil, err
 		}
@@ -184,8 +184,6 @@ func (p *textPrompt) Error(_ *survey.PromptConfig, err error) error {
 	p.text, p.pos = p.text[:0], 0
 	return nil
 }
-
-func (p *textPrompt) render() error { return p.s.show(textLayouts, p.frame) }
 
 func (p *textPrompt) frame(l layout, w int) frame {
 	st := p.s.tui.st

@@ -167,13 +167,12 @@ func (t *Asker) run(ctx context.Context, total int, f func(*dialog) error) (err 
 			}
 		}()
 	}
-	keys := t.held
-	defer keys.in.watch(ctx)()
+	defer t.held.in.watch(ctx)()
 
 	// What the guard of one frame says is not for the frames of another
 	// call.
 	defer func() { t.mark = "" }()
-	s := &dialog{tui: t, keys: keys, total: total}
+	s := &dialog{tui: t, total: total}
 	if err := f(s); err != nil {
 		// Why f stopped says more than a failure to erase the screen.
 		_ = t.clear()
@@ -339,11 +338,10 @@ func (t *Asker) erase(b *bytes.Buffer, termWidth int) {
 	b.WriteString("\x1b[J")
 }
 
-// dialog is one run of Ask: the screens it draws and
-// the keys it reads.
+// dialog is one run of Ask: the screens it draws, for total questions,
+// with the keys it reads from the terminal held (Asker.held).
 type dialog struct {
 	tui   *Asker
-	keys  *keyReader
 	total int
 }
 
