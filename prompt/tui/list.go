@@ -23,7 +23,9 @@ const (
 	otherDescription = "Type your own answer"
 )
 
-// listResult is what the option list returns.
+// listResult is what the option list returns, as a pointer: survey
+// stores a pointer as it is, where it takes a struct for a set of named
+// answers.
 type listResult struct {
 	picked []int // indexes of the chosen options, in option order
 	other  bool  // Other was chosen
@@ -31,16 +33,6 @@ type listResult struct {
 	// note on the answer (n): the list is shown again afterwards, as it
 	// was.
 	note bool
-}
-
-// WriteAnswer lets survey store a listResult.
-func (r *listResult) WriteAnswer(_ string, v any) error {
-	res, ok := v.(listResult)
-	if !ok {
-		return fmt.Errorf("unexpected answer of type %T", v)
-	}
-	*r = res
-	return nil
 }
 
 // listPrompt shows a question's options and lets the person choose one
@@ -115,7 +107,7 @@ func (p *listPrompt) Prompt(*survey.PromptConfig) (any, error) {
 			p.toggle(p.cursor)
 		case k.is('n'):
 			p.message = ""
-			return listResult{note: true}, nil
+			return &listResult{note: true}, nil
 		case digit >= 0:
 			p.cursor = digit
 			if !multi {
@@ -131,14 +123,14 @@ func (p *listPrompt) toggle(i int) {
 	p.message = ""
 }
 
-func (p *listPrompt) single(i int) listResult {
+func (p *listPrompt) single(i int) *listResult {
 	if i == len(p.q.Options) {
-		return listResult{other: true}
+		return &listResult{other: true}
 	}
-	return listResult{picked: []int{i}}
+	return &listResult{picked: []int{i}}
 }
 
-func (p *listPrompt) multi() listResult {
+func (p *listPrompt) multi() *listResult {
 	n := len(p.q.Options)
 	var r listResult
 	for i, on := range p.checked[:n] {
@@ -147,12 +139,12 @@ func (p *listPrompt) multi() listResult {
 		}
 	}
 	r.other = p.checked[n]
-	return r
+	return &r
 }
 
 // validate accepts a multi-select confirmation only with something chosen.
 func (p *listPrompt) validate(v any) error {
-	if r, _ := v.(listResult); len(r.picked) == 0 && !r.other && !r.note {
+	if r, ok := v.(*listResult); ok && len(r.picked) == 0 && !r.other && !r.note {
 		return errors.New("choose at least one: Space or a number, then Enter")
 	}
 	return nil

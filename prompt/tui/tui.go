@@ -397,9 +397,9 @@ func (s *dialog) ask(index int, q schema.Question, prev prompt.Answer) (prompt.A
 
 // choose shows the list until the person chooses, with the note prompt
 // in between each time they press n.
-func (s *dialog) choose(list *listPrompt, head func(layout, int) []string) (listResult, error) {
+func (s *dialog) choose(list *listPrompt, head func(layout, int) []string) (*listResult, error) {
 	for {
-		choice, err := askOne[listResult](s, list, list.validate)
+		choice, err := askOne[*listResult](s, list, list.validate)
 		if err != nil || !choice.note {
 			return choice, err
 		}
@@ -408,7 +408,7 @@ func (s *dialog) choose(list *listPrompt, head func(layout, int) []string) (list
 		switch {
 		case errors.Is(err, errBack):
 		case err != nil:
-			return listResult{}, err
+			return nil, err
 		default:
 			list.note = note
 		}
