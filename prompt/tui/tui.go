@@ -372,9 +372,21 @@ func (s *dialog) ask(index int, q schema.Question, prev prompt.Answer) (prompt.A
 	}
 	list := newListPrompt(s, q, index, prev)
 	for {
-		choice, err := s.choose(list, head)
+		choice, err := askOne[*listResult](s, list, list.validate)
 		if err != nil {
 			return prompt.Answer{}, err
+		}
+		if choice.note {
+			// n: the note, then the list again, as it was.
+			note, err := askNote(s, newTextPrompt(s, head, list.note))
+			switch {
+			case errors.Is(err, errBack):
+			case err != nil:
+				return prompt.Answer{}, err
+			default:
+				list.note = note
+			}
+			continue
 		}
 		a := prompt.Answer{Note: list.note}
 		for _, i := range choice.picked {
@@ -392,26 +404,6 @@ func (s *dialog) ask(index int, q schema.Question, prev prompt.Answer) (prompt.A
 			return prompt.Answer{}, err
 		}
 		return a, nil
-	}
-}
-
-// choose shows the list until the person chooses, with the note prompt
-// in between each time they press n.
-func (s *dialog) choose(list *listPrompt, head func(layout, int) []string) (*listResult, error) {
-	for {
-		choice, err := askOne[*listResult](s, list, list.validate)
-		if err != nil || !choice.note {
-			return choice, err
-		}
-		// n: the note, then the list again, as it was.
-		note, err := askNote(s, newTextPrompt(s, head, list.note))
-		switch {
-		case errors.Is(err, errBack):
-		case err != nil:
-			return nil, err
-		default:
-			list.note = note
-		}
 	}
 }
 
