@@ -8,7 +8,6 @@ import (
 	"io"
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
@@ -133,14 +132,10 @@ func (s *Schema) Parse(data []byte, key KeyBy) (*Input, error) {
 func (s *Schema) validate(doc any) []Problem {
 	// The library leaves the key "" out of the locations it reports (the
 	// value at {"answers":{"":1}} is reported at /answers), which would
-	// put the problem on the wrong value. Such a key is given a name that
-	// no key of the document has, and given back its own name in the
+	// put the problem on the wrong value. Such a key is named emptyKey
+	// while the library checks it, and given back its own name in the
 	// problems.
-	empty := ""
-	if hasKey(doc, "") {
-		empty = unusedKey(doc)
-		renameEmptyKeys(doc, empty)
-	}
+	renameEmptyKeys(doc)
 	err := s.compiled.Validate(s.withinLimits(doc))
 	if err == nil {
 		return nil
@@ -151,7 +146,7 @@ func (s *Schema) validate(doc any) []Problem {
 		// here; decode makes neither.
 		return []Problem{problem(nil, "cannot be checked: %v", err)}
 	}
-	return s.translate(ve, doc, empty)
+	return s.translate(ve, doc)
 }
 
 // withinLimits returns doc, or a copy of it (sharing what it does not
@@ -281,49 +276,25 @@ func emptyOfType(raw []byte) any {
 	return json.Number("0")
 }
 
-// unusedKey returns a non-empty key that no object in v has.
-func unusedKey(v any) string {
-	for n := 1; ; n++ {
-		k := strings.Repeat("\x00", n) + "empty key"
-		if !hasKey(v, k) {
-			return k
-		}
-	}
-}
+// emptyKey is the name of the key "" while the library checks a document
+// (see Schema.validate). It is not UTF-8, and the JSON decoder makes every
+// key UTF-8, so no key of a document has it.
+const emptyKey = "\xff"
 
-// hasKey reports whether an object in v has the key key.
-func hasKey(v any, key string) bool {
-	switch v := v.(type) {
-	case map[string]any:
-		for k, e := range v {
-			if k == key || hasKey(e, key) {
-				return true
-			}
-		}
-	case []any:
-		for _, e := range v {
-			if hasKey(e, key) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// renameEmptyKeys renames the key "" of every object in v to name.
-func renameEmptyKeys(v any, name string) {
+// renameEmptyKeys renames the key "" of every object in v to emptyKey.
+func renameEmptyKeys(v any) {
 	switch v := v.(type) {
 	case map[string]any:
 		if e, ok := v[""]; ok {
 			delete(v, "")
-			v[name] = e
+			v[emptyKey] = e
 		}
 		for _, e := range v {
-			renameEmptyKeys(e, name)
+			renameEmptyKeys(e)
 		}
 	case []any:
 		for _, e := range v {
-			renameEmptyKeys(e, name)
+			renameEmptyKeys(e)
 		}
 	}
 }
@@ -331,6 +302,6 @@ func renameEmptyKeys(v any, name string) {
 // lookup returns the value at a JSON pointer (without the leading '#'),
 // written as the library writes one, in the schema document, or nil.
 func (s *Schema) lookup(pointer string) any {
-	_, v := locate(s.doc, pointer, "")
+	_, v := locate(s.doc, pointer)
 	return v
 }

@@ -16,9 +16,8 @@ import (
 // translate turns the library's error tree into plain-language problems.
 // Only the leaves say what is wrong; the inner nodes say which schema
 // applied. The library's own messages are not used: they carry schema
-// locations and library wording. empty, when not "", is the name that
-// validate gave the key "" (see Schema.validate).
-func (s *Schema) translate(ve *jsonschema.ValidationError, doc any, empty string) []Problem {
+// locations and library wording.
+func (s *Schema) translate(ve *jsonschema.ValidationError, doc any) []Problem {
 	var out []Problem
 	var walk func(*jsonschema.ValidationError)
 	walk = func(e *jsonschema.ValidationError) {
@@ -28,15 +27,15 @@ func (s *Schema) translate(ve *jsonschema.ValidationError, doc any, empty string
 			}
 			return
 		}
-		out = append(out, s.leaf(e, doc, empty)...)
+		out = append(out, s.leaf(e, doc)...)
 	}
 	walk(ve)
 	return out
 }
 
 // leaf explains one failed keyword.
-func (s *Schema) leaf(e *jsonschema.ValidationError, doc any, empty string) []Problem {
-	tokens, value := locate(doc, e.InstanceLocation, empty)
+func (s *Schema) leaf(e *jsonschema.ValidationError, doc any) []Problem {
+	tokens, value := locate(doc, e.InstanceLocation)
 	_, fragment, _ := strings.Cut(e.AbsoluteKeywordLocation, "#")
 	kv := s.lookup(fragment)
 	when := s.condition(fragment)
@@ -54,7 +53,7 @@ func (s *Schema) leaf(e *jsonschema.ValidationError, doc any, empty string) []Pr
 	case "required":
 		return missing(tokens, value, kv)
 	case "additionalProperties":
-		return s.unknownFields(tokens, value, parent, empty)
+		return s.unknownFields(tokens, value, parent)
 	case "type":
 		return one(tokens, "must be %s (got %s)", article(kv), jsonType(value))
 	case "minLength":
@@ -105,7 +104,7 @@ func missing(tokens []any, value, kv any) []Problem {
 // unknownFields names each field of the object value at tokens that the
 // properties of the schema at parent do not list, with the field it may
 // have been meant to be, or else the fields allowed.
-func (s *Schema) unknownFields(tokens []any, value any, parent, empty string) []Problem {
+func (s *Schema) unknownFields(tokens []any, value any, parent string) []Problem {
 	obj, _ := value.(map[string]any)
 	props := s.lookup(parent + "/properties")
 	allowed := keysInOrder(props)
@@ -114,7 +113,7 @@ func (s *Schema) unknownFields(tokens []any, value any, parent, empty string) []
 		if _, ok := props.(map[string]any)[name]; ok {
 			continue
 		}
-		if name == empty {
+		if name == emptyKey {
 			name = ""
 		}
 		msg := "unknown field"
@@ -163,9 +162,9 @@ func one(tokens []any, format string, args ...any) []Problem {
 
 // locate resolves a location that the library reports, in the instance or
 // in the schema, to path tokens (indexes as int) and the value there, or
-// nil. The library writes each token of the pointer URL-escaped; empty is
-// the name the key "" has in doc.
-func locate(doc any, pointer, empty string) ([]any, any) {
+// nil. The library writes each token of the pointer URL-escaped; the key
+// "" goes by emptyKey in doc.
+func locate(doc any, pointer string) ([]any, any) {
 	tokens := []any{}
 	v := doc
 	if pointer == "" {
@@ -187,7 +186,7 @@ func locate(doc any, pointer, empty string) ([]any, any) {
 			}
 		case map[string]any:
 			v = c[tok]
-			if tok == empty && empty != "" {
+			if tok == emptyKey {
 				tok = ""
 			}
 			tokens = append(tokens, tok)
