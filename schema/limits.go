@@ -172,18 +172,13 @@ func patch(raw []byte, o Overrides) ([]byte, error) {
 // ok is false when the description does not begin with the schema's own
 // limit, and is then left as it is.
 func describeQuestions(raw []byte, n int) (_ []byte, ok bool) {
-	var doc struct {
-		Description string `json:"description"`
-		Properties  struct {
-			Questions struct {
-				MaxItems int `json:"maxItems"`
-			} `json:"questions"`
-		} `json:"properties"`
-	}
-	if json.Unmarshal(raw, &doc) != nil {
+	doc, err := decodeAll(raw)
+	if err != nil {
 		return nil, false
 	}
-	rest, ok := strings.CutPrefix(doc.Description, fmt.Sprintf("1-%d questions", doc.Properties.Questions.MaxItems))
+	_, desc := locate(doc, "/description")
+	_, most := locate(doc, questionsPointer)
+	rest, ok := strings.CutPrefix(str(desc), fmt.Sprintf("1-%d questions", intOf(most)))
 	if !ok {
 		return nil, false
 	}
@@ -305,10 +300,3 @@ func unescapePointer(s string) string {
 
 // Limits returns the limits in effect, as the compiled schema has them.
 func (s *Schema) Limits() Limits { return s.limits }
-
-// readLimits reads the limits in effect from the schema document, once.
-func (s *Schema) readLimits() {
-	for _, l := range limits {
-		*l.field(&s.limits) = intOf(s.lookup(l.pointer))
-	}
-}

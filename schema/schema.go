@@ -32,7 +32,7 @@ type Schema struct {
 	// be of one JSON type (metadata): they are checked for that type
 	// without being built. See decode.
 	opaque map[string]bool
-	limits Limits // read from doc, once
+	limits Limits // read from doc by Compile
 }
 
 // Compile patches the schema text raw with the overrides and compiles it
@@ -62,7 +62,9 @@ func Compile(raw []byte, o Overrides) (*Schema, error) {
 		return nil, fmt.Errorf("compile schema: %w", err)
 	}
 	s := &Schema{raw: patched, doc: doc, compiled: compiled, opaque: opaqueFields(doc)}
-	s.readLimits()
+	for _, l := range limits {
+		*l.field(&s.limits) = intOf(s.lookup(l.pointer))
+	}
 	return s, nil
 }
 

@@ -17,19 +17,14 @@ import (
 // Only the leaves say what is wrong; the inner nodes say which schema
 // applied. The library's own messages are not used: they carry schema
 // locations and library wording.
-func (s *Schema) translate(ve *jsonschema.ValidationError, doc any) []Problem {
-	var out []Problem
-	var walk func(*jsonschema.ValidationError)
-	walk = func(e *jsonschema.ValidationError) {
-		if len(e.Causes) > 0 {
-			for _, c := range e.Causes {
-				walk(c)
-			}
-			return
-		}
-		out = append(out, s.leaf(e, doc)...)
+func (s *Schema) translate(e *jsonschema.ValidationError, doc any) []Problem {
+	if len(e.Causes) == 0 {
+		return s.leaf(e, doc)
 	}
-	walk(ve)
+	var out []Problem
+	for _, c := range e.Causes {
+		out = append(out, s.translate(c, doc)...)
+	}
 	return out
 }
 
@@ -226,14 +221,11 @@ func stringsOf(v any) []string {
 
 func str(v any) string { s, _ := v.(string); return s }
 
+// lenOf is the number of items of v, an array: minItems and maxItems apply
+// to nothing else.
 func lenOf(v any) int {
-	switch v := v.(type) {
-	case []any:
-		return len(v)
-	case map[string]any:
-		return len(v)
-	}
-	return 0
+	a, _ := v.([]any)
+	return len(a)
 }
 
 func items(n int) string {
@@ -253,12 +245,9 @@ func keysInOrder(v any) []string {
 // article names the JSON type(s) of a "type" keyword value, with an
 // article: "a string", "an object".
 func article(v any) string {
-	var names []string
-	switch t := v.(type) {
-	case string:
+	names := stringsOf(v)
+	if t, ok := v.(string); ok {
 		names = []string{t}
-	case []any:
-		names = stringsOf(t)
 	}
 	for i, n := range names {
 		switch n {
