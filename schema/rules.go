@@ -24,7 +24,7 @@ func rules(doc any, key KeyBy, lim Limits) (*Input, []Problem) {
 	qs, keyed, ps := questionRules(raw, key, lim.MaxOptions)
 	keys := newKeyIndex(qs, key)
 	in := &Input{Questions: qs}
-	in.Answers, ps = keys.check(root, "answers", keyed, answerRule(qs), ps)
+	in.Answers, ps = keys.check(root, "answers", keyed, answerRule, ps)
 	in.Annotations, ps = keys.check(root, "annotations", keyed, noteRule, ps)
 	return in, ps
 }
@@ -91,16 +91,14 @@ func labelRules(i int, opts []any) []Problem {
 	return ps
 }
 
-// answerRule reads a preset answer v, at at, to question i of qs, and
-// checks it (answerProblems).
-func answerRule(qs []Question) func(at []any, i int, v any) (string, []Problem) {
-	return func(at []any, i int, v any) (string, []Problem) {
-		s, ok := v.(string)
-		if !ok {
-			return "", nil
-		}
-		return s, answerProblems(qs[i], at, s)
+// answerRule reads a preset answer v, at at, to q, and checks it
+// (answerProblems).
+func answerRule(at []any, q Question, v any) (string, []Problem) {
+	s, ok := v.(string)
+	if !ok {
+		return "", nil
 	}
+	return s, answerProblems(q, at, s)
 }
 
 // answerProblems says what is wrong with s, a preset answer to q at at: it
@@ -119,7 +117,7 @@ func answerProblems(q Question, at []any, s string) []Problem {
 
 // noteRule reads the notes of a preset annotation v, at at, cleaned by
 // CheckOther, and checks that they are not blank and pass it.
-func noteRule(at []any, _ int, v any) (string, []Problem) {
+func noteRule(at []any, _ Question, v any) (string, []Problem) {
 	a, _ := v.(map[string]any)
 	notes, ok := a["notes"].(string)
 	if !ok {
@@ -266,7 +264,7 @@ func (x *keyIndex) resolve(field string, names []string, strict bool) (map[int]s
 // answers, and reads each value that names one question with value, keyed
 // as x keys answers; it is nil when root has no such object. The problems
 // found are added to ps.
-func (x *keyIndex) check(root map[string]any, field string, strict bool, value func(at []any, i int, v any) (string, []Problem), ps []Problem) (map[string]string, []Problem) {
+func (x *keyIndex) check(root map[string]any, field string, strict bool, value func(at []any, q Question, v any) (string, []Problem), ps []Problem) (map[string]string, []Problem) {
 	m, ok := root[field].(map[string]any)
 	if !ok {
 		return nil, ps
@@ -275,7 +273,7 @@ func (x *keyIndex) check(root map[string]any, field string, strict bool, value f
 	ps = append(ps, more...)
 	out := make(map[string]string, len(chosen))
 	for i, k := range chosen {
-		v, more := value([]any{field, k}, i, m[k])
+		v, more := value([]any{field, k}, x.qs[i], m[k])
 		out[x.key.Key(x.qs[i])] = v
 		ps = append(ps, more...)
 	}
