@@ -280,10 +280,9 @@ func jsonType(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
+// quoteJSON writes v, a value that the JSON decoder made, as JSON; such a
+// value always can be.
 func quoteJSON(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
+	b, _ := json.Marshal(v)
 	return string(b)
 }
