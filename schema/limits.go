@@ -82,29 +82,20 @@ type Limits struct {
 func LimitsFromEnv(getenv func(string) string) (Limits, error) {
 	var out Limits
 	for _, l := range limits {
-		n, err := l.fromEnv(getenv)
+		n, err := l.read(l.env, getenv)
 		if err != nil {
 			return Limits{}, err
 		}
-		*l.field(&out) = n
+		old, err := l.read(l.alias, getenv)
+		if err != nil {
+			return Limits{}, err
+		}
+		if n != 0 && old != 0 && n != old {
+			return Limits{}, &LimitError{Env: l.env, Value: getenv(l.env), Min: l.min, Alias: l.alias, AliasValue: getenv(l.alias)}
+		}
+		*l.field(&out) = max(n, old)
 	}
 	return out, nil
-}
-
-// fromEnv reads the limit l under its name and its older name.
-func (l limit) fromEnv(getenv func(string) string) (int, error) {
-	n, err := l.read(l.env, getenv)
-	if err != nil {
-		return 0, err
-	}
-	old, err := l.read(l.alias, getenv)
-	if err != nil {
-		return 0, err
-	}
-	if n != 0 && old != 0 && n != old {
-		return 0, &LimitError{Env: l.env, Value: getenv(l.env), Min: l.min, Alias: l.alias, AliasValue: getenv(l.alias)}
-	}
-	return max(n, old), nil
 }
 
 // read reads the variable name, which holds the limit l; 0 when it is
