@@ -191,33 +191,6 @@ func describeQuestions(raw []byte, n int) (_ []byte, ok bool) {
 // original text so that the schema printed by "askuser schema" keeps its
 // layout and key order.
 func splice(raw []byte, values map[string][]byte) ([]byte, error) {
-	cuts, err := findCuts(raw, values)
-	if err != nil {
-		return nil, err
-	}
-	if len(cuts) != len(values) {
-		return nil, fmt.Errorf("patch schema: %d of %d values found", len(cuts), len(values))
-	}
-	var out bytes.Buffer
-	var at int64
-	for _, c := range cuts {
-		out.Write(raw[at:c.start])
-		out.Write(c.value)
-		at = c.end
-	}
-	out.Write(raw[at:])
-	return out.Bytes(), nil
-}
-
-// A cut is the span of raw that holds one value to replace, and the JSON
-// text to put there.
-type cut struct {
-	start, end int64
-	value      []byte
-}
-
-// findCuts finds the values at the pointers of values in raw, in order.
-func findCuts(raw []byte, values map[string][]byte) ([]cut, error) {
 	// open holds a frame per open container, outermost first: the pointer
 	// token of its current member ("" in an array, where no pointer of
 	// values leads), and, for an object, whether a key comes next.
@@ -226,14 +199,16 @@ func findCuts(raw []byte, values map[string][]byte) ([]cut, error) {
 		object, key bool
 	}
 	var open []frame
-	var cuts []cut
+	var out bytes.Buffer
+	var at int64 // raw is copied to out up to here
+	found := 0
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	for {
 		start := dec.InputOffset()
 		tok, err := dec.Token()
 		if err == io.EOF {
-			return cuts, nil
+			break
 		}
 		if err != nil {
 			return nil, fmt.Errorf("patch schema: %w", err)
@@ -266,9 +241,17 @@ func findCuts(raw []byte, values map[string][]byte) ([]cut, error) {
 			for s < end && strings.IndexByte(" \t\r\n:,", raw[s]) >= 0 {
 				s++
 			}
-			cuts = append(cuts, cut{s, end, v})
+			out.Write(raw[at:s])
+			out.Write(v)
+			at = end
+			found++
 		}
 	}
+	if found != len(values) {
+		return nil, fmt.Errorf("patch schema: %d of %d values found", found, len(values))
+	}
+	out.Write(raw[at:])
+	return out.Bytes(), nil
 }
 
 // escapePointer writes s as one token of a JSON pointer. It runs for every
