@@ -53,24 +53,9 @@ func (a *asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer,
 	if err != nil {
 		return nil, fmt.Errorf("encode the questions: %w", err)
 	}
-	e, err := a.send(ctx, &Request{Questions: raw, Limits: a.o.Limits})
-	if err != nil {
-		return nil, err
-	}
-	answers, err := checkAnswers(qs, e.Answers)
-	if err != nil {
-		return nil, fmt.Errorf("the inbox at %s sent an answer that does not fit the questions (%w), so none is printed", a.o.Addr, err)
-	}
-	return answers, nil
-}
-
-// send puts a set to the inbox and returns the event that answers it.
-func (a *asker) send(ctx context.Context, req *Request) (Event, error) {
-	req.From, req.Cwd = a.o.From, a.o.Cwd
-	where := a.o.Addr
 	ctx = context.WithValue(ctx, notesKey{}, a.o.Out)
-	e, err := a.t.Ask(ctx, req, func(ahead int) {
-		msg := fmt.Sprintf("Waiting for an answer in the inbox (askuser inbox) at %s…", where)
+	e, err := a.t.Ask(ctx, &Request{From: a.o.From, Cwd: a.o.Cwd, Questions: raw, Limits: a.o.Limits}, func(ahead int) {
+		msg := fmt.Sprintf("Waiting for an answer in the inbox (askuser inbox) at %s…", a.o.Addr)
 		switch {
 		case ahead == 1:
 			msg += " 1 set of questions is ahead of this one."
@@ -81,19 +66,23 @@ func (a *asker) send(ctx context.Context, req *Request) (Event, error) {
 		_, _ = fmt.Fprintln(a.o.Out, msg)
 	})
 	if err != nil {
-		return e, a.failure(ctx, err)
+		return nil, a.failure(ctx, err)
 	}
 	switch e.Event {
 	case EventCancelled:
-		return e, prompt.ErrCancelled
+		return nil, prompt.ErrCancelled
 	case EventClosed:
-		msg := fmt.Sprintf("the inbox at %s closed before the questions were answered", where)
+		msg := fmt.Sprintf("the inbox at %s closed before the questions were answered", a.o.Addr)
 		if e.Reason != "" {
 			msg += " (" + e.Reason + ")"
 		}
-		return e, &prompt.UnavailableError{Err: errors.New(msg)}
+		return nil, &prompt.UnavailableError{Err: errors.New(msg)}
 	}
-	return e, nil
+	answers, err := checkAnswers(qs, e.Answers)
+	if err != nil {
+		return nil, fmt.Errorf("the inbox at %s sent an answer that does not fit the questions (%w), so none is printed", a.o.Addr, err)
+	}
+	return answers, nil
 }
 
 // failure says why asking in the inbox failed. An inbox that cannot be
