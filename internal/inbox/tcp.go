@@ -26,49 +26,35 @@ type TCPListener struct {
 	Page        http.Handler
 }
 
-// Serve serves srv on l.Listener.
+// Serve serves srv on l.Listener. The protocol's requests get through only
+// when they carry the token (as "Authorization: Bearer TOKEN", or
+// ?token=TOKEN) and name this server in their Host header, which a page
+// that a DNS-rebinding attacker points at this machine cannot. The token
+// is compared in constant time.
 func (l TCPListener) Serve(_ context.Context, srv *Server) error {
 	g, err := localhttp.NewGuard(l.Listener.Addr(), l.Host, l.Token, MaxRequestBytes)
 	if err != nil {
 		return err
 	}
-	var h http.Handler = &tokenGuard{hosts: g, token: []byte(l.Token), next: srv.handler()}
-	if page := l.Page; page != nil {
-		api := h
-		h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if r.URL.Path == "/v1" || strings.HasPrefix(r.URL.Path, "/v1/") {
-				api.ServeHTTP(w, r)
-				return
-			}
-			page.ServeHTTP(w, r)
-		})
-	}
-	srv.Serve(l.Listener, h)
+	api := srv.handler()
+	srv.Serve(l.Listener, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if l.Page != nil && r.URL.Path != "/v1" && !strings.HasPrefix(r.URL.Path, "/v1/") {
+			l.Page.ServeHTTP(w, r)
+			return
+		}
+		if !g.AllowsHost(r.Host) {
+			writeJSON(w, http.StatusForbidden, ErrorBody{Error: "forbidden: this inbox answers only to its own address; use the address that askuser inbox printed"})
+			return
+		}
+		token := r.URL.Query().Get("token")
+		if auth, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
+			token = strings.TrimSpace(auth)
+		}
+		if subtle.ConstantTimeCompare([]byte(token), []byte(l.Token)) != 1 {
+			writeJSON(w, http.StatusForbidden, ErrorBody{Error: "forbidden: the token is wrong or missing; use the whole address that askuser inbox printed"})
+			return
+		}
+		api.ServeHTTP(w, r)
+	}))
 	return nil
-}
-
-// tokenGuard lets through only the requests over TCP that carry the token
-// (as "Authorization: Bearer TOKEN", or ?token=TOKEN) and name this server
-// in their Host header, which a page that a DNS-rebinding attacker points
-// at this machine cannot. The token is compared in constant time.
-type tokenGuard struct {
-	hosts *localhttp.Guard
-	token []byte
-	next  http.Handler
-}
-
-func (g *tokenGuard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !g.hosts.AllowsHost(r.Host) {
-		writeJSON(w, http.StatusForbidden, ErrorBody{Error: "forbidden: this inbox answers only to its own address; use the address that askuser inbox printed"})
-		return
-	}
-	token := r.URL.Query().Get("token")
-	if auth, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
-		token = strings.TrimSpace(auth)
-	}
-	if subtle.ConstantTimeCompare([]byte(token), g.token) != 1 {
-		writeJSON(w, http.StatusForbidden, ErrorBody{Error: "forbidden: the token is wrong or missing; use the whole address that askuser inbox printed"})
-		return
-	}
-	g.next.ServeHTTP(w, r)
 }
