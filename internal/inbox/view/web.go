@@ -169,10 +169,7 @@ func (v *Web) serveWait(w http.ResponseWriter, r *http.Request) {
 			more = len(snap.Sets) - 1
 		}
 		switch {
-		case snap.Closed:
-			v.page(nil, 0, "", false).WriteClosed(w, http.StatusOK)
-			return
-		case id == 0 && len(snap.Sets) > 0:
+		case snap.Closed, id == 0 && len(snap.Sets) > 0:
 			v.writeShown(w, http.StatusOK, "", false)
 			return
 		case id != 0 && i < 0:
