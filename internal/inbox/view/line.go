@@ -152,12 +152,8 @@ func (l *Line) showHeader(s *inbox.Set, more int, in *lines) (guard time.Time) {
 		}
 	}
 	l.last, l.moved = s, false
-	header := fmt.Sprintf("From %s · waiting %s", prompt.Display(source(s, l.Home)), prompt.Waited(l.now().Sub(s.Arrived)))
-	if more > 0 {
-		header += fmt.Sprintf(" · %d more waiting", more)
-	}
 	say(l.Out, "")
-	say(l.Out, header)
+	say(l.Out, strings.Join(banner(prompt.Display(source(s, l.Home)), l.now().Sub(s.Arrived), more), " · "))
 	switch {
 	case dropped == 1:
 		say(l.Out, "(A line typed before these questions were shown was dropped.)")

@@ -240,9 +240,16 @@ func (s *Terminal) banner() []string {
 	if set == nil {
 		return nil
 	}
-	parts := []string{"From " + source(set, s.o.Home), "waiting " + prompt.Waited(s.o.now().Sub(set.Arrived))}
-	if n := s.others(set); n > 0 {
-		parts = append(parts, fmt.Sprintf("%d more waiting", n))
+	return banner(source(set, s.o.Home), s.o.now().Sub(set.Arrived), s.others(set))
+}
+
+// banner is what the line above a set says, in parts, as every view words
+// it: where the set came from (from, as the view draws it), how long it has
+// waited, and how many more sets wait.
+func banner(from string, waited time.Duration, more int) []string {
+	parts := []string{"From " + from, "waiting " + prompt.Waited(waited)}
+	if more > 0 {
+		parts = append(parts, fmt.Sprintf("%d more waiting", more))
 	}
 	return parts
 }
