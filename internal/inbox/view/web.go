@@ -255,7 +255,7 @@ func (v *Web) serveMove(w http.ResponseWriter, r *http.Request, what string, mov
 // be read, it has replied: 409 with the page to show instead, saying that
 // nothing was done (what says what would have been), 413 or 400.
 func (v *Web) readPost(w http.ResponseWriter, r *http.Request, what string) (*inbox.Set, url.Values, bool) {
-	id, known := setID(r)
+	id, _ := setID(r)
 	s := v.lookup(id)
 	if s != nil {
 		// The guard lets through the form of the largest set; each set's
@@ -266,21 +266,18 @@ func (v *Web) readPost(w http.ResponseWriter, r *http.Request, what string) (*in
 	if !ok {
 		return nil, nil, false
 	}
-	if !known || s == nil {
-		v.writeShown(w, http.StatusConflict, notDone(what, "Those questions are no longer waiting."), true)
-		return nil, nil, false
-	}
-	if s.End().State != inbox.Waiting {
+	if s == nil || s.End().State != inbox.Waiting {
 		v.writeEnded(w, s, what)
 		return nil, nil, false
 	}
 	return s, values, true
 }
 
-// writeEnded answers a form for s, which has ended, with 409 and the page
-// of the set shown now, saying how s ended and that nothing was done.
+// writeEnded answers a form for s, which has ended (nil for a set not
+// known), with 409 and the page of the set shown now, saying how s ended
+// and that nothing was done.
 func (v *Web) writeEnded(w http.ResponseWriter, s *inbox.Set, what string) {
-	v.writeShown(w, http.StatusConflict, notDone(what, v.endedBefore(s)), true)
+	v.writeShown(w, http.StatusConflict, notDone(what, v.ended(s, true)), true)
 }
 
 // notDone says that what the person sent was not done, because of why, a
@@ -295,21 +292,21 @@ func notDone(what, why string) string {
 // endedNotice says how the set with id ended, for a page that showed it.
 func (v *Web) endedNotice(id uint64) string {
 	v.mu.Lock()
-	s := v.seen[id]
-	v.mu.Unlock()
+	defer v.mu.Unlock()
+	return v.ended(v.seen[id], false)
+}
+
+// ended says how s ended (nil for a set not known): for a page that showed
+// it, or, late, for a form for it that came too late.
+func (v *Web) ended(s *inbox.Set, late bool) string {
 	if s == nil {
 		return "Those questions are no longer waiting."
 	}
-	return endedText(s.End(), source(s, v.o.Home))
-}
-
-// endedBefore says how s ended, for a form for it that came too late.
-func (v *Web) endedBefore(s *inbox.Set) string {
 	from, e := source(s, v.o.Home), s.End()
-	switch e.State {
-	case inbox.Answered:
+	switch {
+	case late && e.State == inbox.Answered:
 		return fmt.Sprintf("The questions from %s had already been answered.", from)
-	case inbox.Cancelled:
+	case late && e.State == inbox.Cancelled:
 		return fmt.Sprintf("The questions from %s had been cancelled.", from)
 	}
 	return endedText(e, from)
