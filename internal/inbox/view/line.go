@@ -124,7 +124,8 @@ func (l *Line) Run(ctx context.Context) error {
 	}
 }
 
-// errStop ends the prompts of a set that is no longer to be answered here.
+// errStop ends the prompts of a set that is no longer to be answered here,
+// in every view.
 var errStop = errors.New("stop asking")
 
 // present asks the set s, with more sets waiting behind it, and reports

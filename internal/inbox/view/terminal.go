@@ -139,12 +139,9 @@ const keyPause = 500 * time.Millisecond
 // arrived says how a set comes on screen when none was shown before.
 const arrived = "New questions"
 
-// errChanged ends the idle screen when the queue changes, and errEnded
+// errChanged ends the idle screen when the queue changes; errStop ends
 // the prompts of a set that ended elsewhere.
-var (
-	errChanged = errors.New("the queue changed")
-	errEnded   = errors.New("the set ended")
-)
+var errChanged = errors.New("the queue changed")
 
 // idle shows the idle screen until the queue changes, and reports whether
 // the person quit.
@@ -169,7 +166,7 @@ func (s *Terminal) idle(ctx context.Context, changed <-chan struct{}) (quit bool
 // next set comes on screen: "" when the person moved on (answered,
 // cancelled or skipped the set), else what happened to this one.
 func (s *Terminal) present(ctx context.Context, set *inbox.Set) (why string, quit bool, err error) {
-	setCtx, stop := until(ctx, set.Done(), errEnded)
+	setCtx, stop := until(ctx, set.Done(), errStop)
 	defer stop(nil)
 	answers, asked := s.ui.Ask(setCtx, set.Questions)
 
@@ -202,7 +199,7 @@ func (s *Terminal) present(ctx context.Context, set *inbox.Set) (why string, qui
 		}
 	case ctx.Err() != nil:
 		return "", true, context.Cause(ctx)
-	case !errors.Is(asked, errEnded):
+	case !errors.Is(asked, errStop):
 		// The terminal failed or ended (hung up): nothing more can be
 		// asked on it.
 		return "", true, asked
