@@ -462,11 +462,8 @@ func (c *schemaCache) get(l *schema.Limits) (*schema.Schema, error) {
 }
 
 func writeJSON(w http.ResponseWriter, code int, v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		http.Error(w, "internal error", http.StatusInternalServerError)
-		return
-	}
+	// What is written is a Status or an ErrorBody, which always encode.
+	b, _ := json.Marshal(v)
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Cache-Control", "no-store")
