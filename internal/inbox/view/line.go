@@ -239,19 +239,14 @@ func (l *Line) settle(ctx context.Context, s *inbox.Set, cmd string, r lineResul
 	case !errors.Is(r.err, errStop):
 		return true, r.err
 	}
-	return l.endedElsewhere(s, from), nil
-}
-
-// endedElsewhere says how s ended while it was shown, or before the
-// command or the answer reached it, and reports whether the inbox is to
-// quit.
-func (l *Line) endedElsewhere(s *inbox.Set, from string) (quit bool) {
+	// The set ended while it was shown, or before the command or the
+	// answer reached it: the screen says how, unless the inbox is quitting.
 	e := s.End()
 	if e.State == inbox.Closed {
-		return true
+		return true, nil
 	}
 	say(l.Out, endedText(e, from))
-	return false
+	return false, nil
 }
 
 // feed is the input of one set's line asker. It takes a line from the

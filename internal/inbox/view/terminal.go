@@ -205,29 +205,22 @@ func (s *Terminal) present(ctx context.Context, set *inbox.Set) (why string, qui
 		return "", true, asked
 	}
 	// The set ended while it was shown, or before the key or the answer
-	// reached it.
-	why, quit = s.ended(set, from)
-	return why, quit, nil
-}
-
-// ended says above the screen what became of set, which ended elsewhere
-// while it was shown, and returns how the next set comes on screen, or
-// quit when the inbox is closing.
-func (s *Terminal) ended(set *inbox.Set, from string) (why string, quit bool) {
+	// reached it: a line above the screen says how, and the next set comes
+	// on screen saying so too.
 	switch e := set.End(); e.State {
 	case inbox.Withdrawn:
 		_ = s.ui.PrintNotice(false, fmt.Sprintf("The questions from %s were withdrawn (%s).", from, e.Reason))
-		return "The questions before were withdrawn", false
+		return "The questions before were withdrawn", false, nil
 	case inbox.Answered:
 		_ = s.ui.PrintNotice(true, endedText(e, from))
-		return "The questions before were answered elsewhere", false
+		return "The questions before were answered elsewhere", false, nil
 	case inbox.Cancelled:
 		_ = s.ui.PrintNotice(false, endedText(e, from))
-		return "The questions before were cancelled elsewhere", false
+		return "The questions before were cancelled elsewhere", false, nil
 	case inbox.Closed:
-		return "", true
+		return "", true, nil
 	}
-	return arrived, false
+	return arrived, false, nil
 }
 
 // banner is the line above every screen of a set: where it came from, how
