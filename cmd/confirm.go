@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -10,10 +11,11 @@ import (
 	"github.com/askuser/askuser/schema"
 )
 
-// confirmOptions are what askuser confirm needs, resolved from its flags.
-type confirmOptions struct {
-	question string
-	yes      bool // the answer Enter takes
+// questionOptions are what askuser confirm and input need, resolved from
+// their flags: the one question, with the answer Enter takes, and how to
+// ask it.
+type questionOptions struct {
+	question schema.Question
 	session  ask.Options
 }
 
@@ -36,15 +38,15 @@ no in any case.`,
   askuser confirm "Deploy?"; case $? in 0) make deploy ;; 1) ;; *) exit 1 ;; esac`,
 		Args: questionArg("confirm", "Delete 15 files?"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts := confirmOptions{question: args[0]}
-			var err error
-			if opts.yes, err = parseYesNo(def); err != nil {
+			yes, err := parseYesNo(def)
+			if err != nil {
 				return err
 			}
+			opts := questionOptions{question: schema.ConfirmQuestion(args[0], yes)}
 			if opts.session, err = flags.resolve(cmd, env); err != nil {
 				return err
 			}
-			return confirmRun(cmd.Context(), env, opts)
+			return questionRun(cmd.Context(), env, opts)
 		},
 	}
 	cmd.Flags().StringVar(&def, "default", "yes", "the answer Enter takes: `yes` or no")
@@ -53,16 +55,21 @@ no in any case.`,
 	return cmd
 }
 
-// confirmRun asks the question; a "no" is ask.ErrDeclined.
-func confirmRun(ctx context.Context, env *Env, opts confirmOptions) error {
-	answer, err := ask.ConverseOne(ctx, env.engine(), opts.session, schema.ConfirmQuestion(opts.question, opts.yes))
-	if err != nil {
+// questionRun asks the question of confirm or input: a "no" to confirm is
+// ask.ErrDeclined, and the text typed for input is printed.
+func questionRun(ctx context.Context, env *Env, opts questionOptions) error {
+	answer, err := ask.ConverseOne(ctx, env.engine(), opts.session, opts.question)
+	switch {
+	case err != nil:
 		return err
+	case opts.question.Kind == schema.KindConfirm:
+		if !schema.IsYes(answer) {
+			return ask.ErrDeclined
+		}
+		return nil
 	}
-	if !schema.IsYes(answer) {
-		return ask.ErrDeclined
-	}
-	return nil
+	_, err = fmt.Fprintln(env.IO.Out, answer.Other)
+	return err
 }
 
 func parseYesNo(s string) (bool, error) {

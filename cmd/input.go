@@ -1,9 +1,7 @@
 package cmd
 
 import (
-	"context"
 	"errors"
-	"fmt"
 
 	"github.com/spf13/cobra"
 
@@ -11,14 +9,6 @@ import (
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
 )
-
-// inputOptions are what askuser input needs, resolved from its flags.
-type inputOptions struct {
-	question    string
-	placeholder string // an example answer
-	def         string // the answer Enter takes
-	session     ask.Options
-}
 
 func newInputCmd(env *Env) *cobra.Command {
 	var flags askFlags
@@ -33,15 +23,15 @@ which must be an answer that could be typed (not blank).`,
   branch=$(askuser input "Branch to release from?" --default main)`,
 		Args: questionArg("input", "Component name?"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts := inputOptions{question: args[0], placeholder: placeholder}
-			var err error
-			if opts.def, err = checkDefault(def); err != nil {
+			clean, err := checkDefault(def)
+			if err != nil {
 				return err
 			}
+			opts := questionOptions{question: schema.InputQuestion(args[0], placeholder, clean)}
 			if opts.session, err = flags.resolve(cmd, env); err != nil {
 				return err
 			}
-			return inputRun(cmd.Context(), env, opts)
+			return questionRun(cmd.Context(), env, opts)
 		},
 	}
 	cmd.Flags().StringVar(&placeholder, "placeholder", "", "an example answer shown as a hint")
@@ -68,14 +58,4 @@ func checkDefault(def string) (string, error) {
 		err = errors.New("must be UTF-8 text")
 	}
 	return "", ask.UsageErrorf(`invalid --default "%s": %s`, prompt.Display(def), err)
-}
-
-// inputRun asks for the text and prints it.
-func inputRun(ctx context.Context, env *Env, opts inputOptions) error {
-	answer, err := ask.ConverseOne(ctx, env.engine(), opts.session, schema.InputQuestion(opts.question, opts.placeholder, opts.def))
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintln(env.IO.Out, answer.Other)
-	return err
 }
