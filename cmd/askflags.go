@@ -55,10 +55,8 @@ func (f *askFlags) resolve(cmd *cobra.Command, env *Env) (ask.Options, error) {
 	if mode == ask.UIInbox && f.tty {
 		return ask.Options{}, ask.UsageErrorf("--tty does not go with --ui inbox: the questions are answered in the inbox, not on this terminal")
 	}
-	if mode == ask.UIInbox || mode == ask.UIAuto {
-		if o.Inbox, err = inboxOptions(env, flagSetting(cmd, env, "from").value); err != nil {
-			return ask.Options{}, err
-		}
+	if o.Inbox, err = inboxOptions(cmd, env, mode); err != nil {
+		return ask.Options{}, err
 	}
 	if o.Timeout, err = flagSetting(cmd, env, "timeout").duration(); err != nil {
 		return ask.Options{}, err

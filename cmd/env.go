@@ -141,15 +141,20 @@ func accessible(getenv func(string) string) (bool, error) {
 	return on || getenv("TERM") == "dumb", err
 }
 
-// inboxOptions are where the inbox is (ASKUSER_INBOX), with the limits the
-// questions were validated with, and from, the name of the asker there.
-// A bad ASKUSER_INBOX is reported before anything is read.
-func inboxOptions(env *Env, from string) (ask.InboxOptions, error) {
+// inboxOptions are, for a command of cmd's that asks in mode, and may ask
+// in the inbox in it (auto, inbox), where the inbox is (ASKUSER_INBOX),
+// with the limits the questions were validated with, and the name of the
+// asker there (--from, ASKUSER_FROM). A bad ASKUSER_INBOX is reported
+// before anything is read.
+func inboxOptions(cmd *cobra.Command, env *Env, mode ask.UI) (ask.InboxOptions, error) {
+	if mode != ask.UIAuto && mode != ask.UIInbox {
+		return ask.InboxOptions{}, nil
+	}
 	a, err := inbox.AddrFromEnv(env.Getenv)
 	if err != nil {
 		return ask.InboxOptions{}, inboxAddrError(err)
 	}
-	o := ask.InboxOptions{Addr: a, From: ask.CutFrom(from)}
+	o := ask.InboxOptions{Addr: a, From: ask.CutFrom(flagSetting(cmd, env, "from").value)}
 	// A bad limit variable is reported where the schema is compiled
 	// (loadSchema); here it only leaves the limits out.
 	if l, err := schema.LimitsFromEnv(env.Getenv); err == nil && l != (schema.Limits{}) {

@@ -114,10 +114,8 @@ func mcpResolve(cmd *cobra.Command, env *Env, name, key string) (mcpOptions, err
 	if opts.ask.Mode, err = flagSetting(cmd, env, "ui").ui(mcpUIs, ""); err != nil {
 		return opts, err
 	}
-	if opts.ask.Mode == ask.UIAuto || opts.ask.Mode == ask.UIInbox {
-		if opts.ask.Inbox, err = inboxOptions(env, flagSetting(cmd, env, "from").value); err != nil {
-			return opts, err
-		}
+	if opts.ask.Inbox, err = inboxOptions(cmd, env, opts.ask.Mode); err != nil {
+		return opts, err
 	}
 	// The page is on this machine, opened in the browser.
 	opts.ask.Web = ask.WebOptions{Open: true, Browser: env.Getenv("BROWSER")}
