@@ -132,9 +132,6 @@ func (r *Route) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer,
 	return nil, &prompt.UnavailableError{Err: none}
 }
 
-// Asked is the way that asked last, still open; nil when none did.
-func (r *Route) Asked() *Opened { return r.asked }
-
 // Close releases the way that asked last.
 func (r *Route) Close() {
 	if r.asked != nil && r.asked.Close != nil {

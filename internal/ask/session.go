@@ -108,7 +108,7 @@ func Converse(ctx context.Context, env *Env, o Options, c Conversation) error {
 	}
 	summary, err := c.Ask(ctx, route)
 	// Before Close, which closes the terminal opened for --tty.
-	err = finish(ctx, route.Asked(), err, summary)
+	err = finish(ctx, route.asked, err, summary)
 	route.Close()
 	if notice != nil {
 		// Now that the prompts are off the screen.
