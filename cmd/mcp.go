@@ -152,8 +152,9 @@ func mcpRun(ctx context.Context, env *Env, opts mcpOptions) error {
 	if err != nil {
 		return err
 	}
+	version, _, _ := env.Build.recorded()
 	o := mcpserver.Options{
-		Implementation: &mcp.Implementation{Name: "askuser", Title: "askuser", Version: env.Build.version()},
+		Implementation: &mcp.Implementation{Name: "askuser", Title: "askuser", Version: version},
 		Tool:           tool,
 		Request:        ask.Request{Schema: sch, Key: opts.key, Arrays: opts.arrays, Presets: presets},
 		Route: func(own *ask.Way, from string) *ask.Route {

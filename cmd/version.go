@@ -17,12 +17,6 @@ func (b Build) String() string {
 	return fmt.Sprintf("askuser %s (commit %s, built %s)", v, commit, date)
 }
 
-// version is the version alone: "1.2.0", or "dev".
-func (b Build) version() string {
-	v, _, _ := b.recorded()
-	return v
-}
-
 // recorded is the version, the commit (12 digits) and the build date, from
 // ldflags, else from what the Go build recorded, else words that say so.
 func (b Build) recorded() (version, commit, date string) {
