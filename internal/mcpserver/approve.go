@@ -38,10 +38,6 @@ var approveTool = &mcp.Tool{
 // the call, saying why; where no way reaches anybody, or the client went,
 // the call is a tool error, as for askuser.
 func (s *Server) approve(reqCtx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	if !s.enter() {
-		return toolError(errStopped), nil
-	}
-	defer s.leave()
 	r, err := approve.Parse(req.Params.Arguments)
 	if err != nil {
 		return toolError(err), nil

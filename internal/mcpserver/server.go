@@ -99,8 +99,8 @@ func (s *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	srv := mcp.NewServer(s.opts.Implementation, &mcp.ServerOptions{
 		Logger: slog.New(slog.NewTextHandler(s.opts.Log, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	})
-	srv.AddTool(s.opts.Tool, s.call)
-	srv.AddTool(approveTool, s.approve)
+	srv.AddTool(s.opts.Tool, s.counted(s.call))
+	srv.AddTool(approveTool, s.counted(s.approve))
 	// A client that never sets a level still hears where to answer: with
 	// no level set, the protocol lets the server choose what to send.
 	// The wire bounds the lines; the SDK's own limit, which counts what its
@@ -133,32 +133,30 @@ func (s *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	return nil
 }
 
-// enter counts a call in, unless Run is ending.
-func (s *Server) enter() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.stopping {
-		return false
+// counted is the handler h of a tool, with its calls counted in and out
+// for Run to wait for, and refused once Run is ending.
+func (s *Server) counted(h mcp.ToolHandler) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		s.mu.Lock()
+		if s.stopping {
+			s.mu.Unlock()
+			return toolError(errStopped), nil
+		}
+		s.active++
+		s.calls.Add(1)
+		s.mu.Unlock()
+		defer func() {
+			s.mu.Lock()
+			s.active--
+			s.mu.Unlock()
+			s.calls.Done()
+		}()
+		return h(ctx, req)
 	}
-	s.active++
-	s.calls.Add(1)
-	return true
-}
-
-// leave counts a call out.
-func (s *Server) leave() {
-	s.mu.Lock()
-	s.active--
-	s.mu.Unlock()
-	s.calls.Done()
 }
 
 // call handles one call of the tool.
 func (s *Server) call(reqCtx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	if !s.enter() {
-		return toolError(errStopped), nil
-	}
-	defer s.leave()
 	c, err := s.prepare(req.Params.Arguments)
 	if err != nil {
 		return toolError(err), nil
