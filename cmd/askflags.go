@@ -28,7 +28,7 @@ func (f *askFlags) register(cmd *cobra.Command) {
 	fs.StringVar(&f.listen, "listen", "", "with --ui web, serve the page on `ADDR` (HOST:PORT; default 127.0.0.1 on a random port)")
 	fs.BoolVar(&f.open, "open", false, "with --ui web, open the page in the default browser ($BROWSER, else the system's)")
 	fs.String("from", "", "in the inbox, say the questions come from `NAME` (default $ASKUSER_FROM, else the working directory)")
-	_ = cmd.RegisterFlagCompletionFunc("ui", uiCompletions(commandLineUIs))
+	_ = cmd.RegisterFlagCompletionFunc("ui", fixedCompletions(uiNames(commandLineUIs)...))
 	_ = cmd.RegisterFlagCompletionFunc("listen", fixedCompletions("127.0.0.1:0", "localhost:8080"))
 }
 

@@ -105,12 +105,19 @@ func (s setting) ui(offered []ask.UI, suffix string) (ask.UI, error) {
 	return u, nil
 }
 
-// orList lists uis as a sentence does: "auto, tui or line".
-func orList(uis []ask.UI) string {
+// uiNames are the values of --ui that uis are, in their order: for its
+// completions, and for its errors.
+func uiNames(uis []ask.UI) []string {
 	names := make([]string, len(uis))
 	for i, u := range uis {
 		names[i] = string(u)
 	}
+	return names
+}
+
+// orList lists uis as a sentence does: "auto, tui or line".
+func orList(uis []ask.UI) string {
+	names := uiNames(uis)
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 

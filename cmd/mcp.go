@@ -101,7 +101,7 @@ func newMCPCmd(env *Env) *cobra.Command {
 	f.StringVar(&key, "key", "header", "key the answers by `header` or question text (question)")
 	f.Bool("arrays", false, "write each multi-select answer as a JSON array of its labels, as askuser --arrays does (also $ASKUSER_ARRAYS)")
 	f.Duration("timeout", 0, "give up on a call after `DURATION` (e.g. 5m) without an answer (default $ASKUSER_TIMEOUT, else none)")
-	_ = cmd.RegisterFlagCompletionFunc("ui", uiCompletions(mcpUIs))
+	_ = cmd.RegisterFlagCompletionFunc("ui", fixedCompletions(uiNames(mcpUIs)...))
 	_ = cmd.RegisterFlagCompletionFunc("key", fixedCompletions("header", "question"))
 	return cmd
 }

@@ -44,15 +44,6 @@ func fixedCompletions(values ...string) cobra.CompletionFunc {
 	return cobra.FixedCompletions(values, cobra.ShellCompDirectiveNoFileComp)
 }
 
-// uiCompletions completes --ui from the ways a command offers, its table.
-func uiCompletions(uis []ask.UI) cobra.CompletionFunc {
-	names := make([]string, len(uis))
-	for i, u := range uis {
-		names[i] = string(u)
-	}
-	return fixedCompletions(names...)
-}
-
 // noArgs rejects arguments with a usage error.
 func noArgs(cmd *cobra.Command, args []string) error {
 	if len(args) > 0 {
