@@ -43,17 +43,13 @@ func Run(ctx context.Context, r Request) (*Call, error) {
 	if err != nil || len(c.Pending) == 0 {
 		return c, err
 	}
-	pending := c.Questions()
-	err = Converse(ctx, r.Env, r.Options, Conversation{
-		First: pending[0],
-		Rest:  r.Rest,
-		Ask: func(ctx context.Context, a prompt.Asker) ([]prompt.Summary, error) {
-			got, err := a.Ask(ctx, pending)
-			if err != nil {
-				return nil, err
-			}
+	_, err = Converse(ctx, r.Env, r.Options, Conversation{
+		Questions: c.Questions(),
+		Rest:      r.Rest,
+		// The summary shows every answer, those given in advance too.
+		Summary: func(got []prompt.Answer) []prompt.Summary {
 			c.Fill(got)
-			return c.Summary(), nil
+			return c.Summary()
 		},
 		NoAnswer: c.NoAnswer,
 	})

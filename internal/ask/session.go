@@ -61,25 +61,27 @@ type InboxOptions struct {
 
 // Conversation is what one command asks in a session.
 type Conversation struct {
-	// First is the first question asked, for ASKUSER_NOTIFY_COMMAND.
-	First schema.Question
+	// Questions are asked in order; the first is named to
+	// ASKUSER_NOTIFY_COMMAND.
+	Questions []schema.Question
 	// Rest is what followed the questions on stdin: the answers. It is
 	// nil when the questions came from elsewhere.
 	Rest io.Reader
-	// Ask asks through a and returns what the summary shows.
-	Ask func(ctx context.Context, a prompt.Asker) ([]prompt.Summary, error)
+	// Summary is what the way that asked shows at the end, given got, the
+	// answers to Questions.
+	Summary func(got []prompt.Answer) []prompt.Summary
 	// NoAnswer names the question at which the answer input ended, from
 	// the error that says it did.
 	NoAnswer func(error) error
 }
 
 // Converse runs one session, the same way for every command that asks: it
-// walks the command line's route (see Place.CommandLine), calls the
-// person's attention when a way that draws here opens (the bell,
-// ASKUSER_NOTIFY_COMMAND), lets the way that asked finish (see finish),
-// releases what was opened, and has the command name the question at
-// which the answer input ended.
-func Converse(ctx context.Context, env *Env, o Options, c Conversation) error {
+// asks c's questions along the command line's route (see
+// Place.CommandLine), calls the person's attention when a way that draws
+// here opens (the bell, ASKUSER_NOTIFY_COMMAND), lets the way that asked
+// finish (see finish), releases what was opened, and has the command name
+// the question at which the answer input ended. It returns the answers.
+func Converse(ctx context.Context, env *Env, o Options, c Conversation) ([]prompt.Answer, error) {
 	// Signals are watched from here on, before the terminal is touched, and
 	// only in runs that ask: see Env.WatchSignals.
 	if env.WatchSignals != nil {
@@ -103,10 +105,14 @@ func Converse(ctx context.Context, env *Env, o Options, c Conversation) error {
 			_, _ = io.WriteString(opened.Out, "\a")
 		}
 		if o.NotifyCommand != "" && notice == nil {
-			notice = startNotification(o.NotifyCommand, c.First)
+			notice = startNotification(o.NotifyCommand, c.Questions[0])
 		}
 	}
-	summary, err := c.Ask(ctx, route)
+	got, err := route.Ask(ctx, c.Questions)
+	var summary []prompt.Summary
+	if err == nil {
+		summary = c.Summary(got)
+	}
 	// Before Close, which closes the terminal opened for --tty.
 	err = finish(ctx, route.asked, err, summary)
 	route.Close()
@@ -115,29 +121,23 @@ func Converse(ctx context.Context, env *Env, o Options, c Conversation) error {
 		notice.Warn(env.IO.ErrOut)
 	}
 	if err == nil {
-		return nil
+		return got, nil
 	}
 	// Nobody's error names the question too, and keeps saying how the
 	// person could be reached.
 	var person *NoPersonError
 	errors.As(err, &person)
-	return person.Explain(c.NoAnswer(err))
+	return nil, person.Explain(c.NoAnswer(err))
 }
 
 // ConverseOne runs a session that asks q, the one question of confirm or
 // input, and returns its answer: q's header names its kind for
 // ASKUSER_NOTIFY_COMMAND, and an ended input is named by its question.
 func ConverseOne(ctx context.Context, env *Env, o Options, q schema.Question) (prompt.Answer, error) {
-	var answer prompt.Answer
-	err := Converse(ctx, env, o, Conversation{
-		First: q,
-		Ask: func(ctx context.Context, a prompt.Asker) ([]prompt.Summary, error) {
-			got, err := a.Ask(ctx, []schema.Question{q})
-			if err != nil {
-				return nil, err
-			}
-			answer = got[0]
-			return []prompt.Summary{{Asked: q.Question, Answer: answer.String()}}, nil
+	got, err := Converse(ctx, env, o, Conversation{
+		Questions: []schema.Question{q},
+		Summary: func(got []prompt.Answer) []prompt.Summary {
+			return []prompt.Summary{{Asked: q.Question, Answer: got[0].String()}}
 		},
 		NoAnswer: func(err error) error {
 			if errors.Is(err, prompt.ErrNoAnswer) {
@@ -146,7 +146,10 @@ func ConverseOne(ctx context.Context, env *Env, o Options, q schema.Question) (p
 			return err
 		},
 	})
-	return answer, err
+	if err != nil {
+		return prompt.Answer{}, err
+	}
+	return got[0], nil
 }
 
 // finish lets opened, the way that asked (nil when none did), finish when
