@@ -18,14 +18,11 @@ func withoutClientArgs(args []byte) []byte {
 	if json.Unmarshal(args, &top) != nil {
 		return args
 	}
-	found := false
+	n := len(top)
 	for _, k := range clientArgs {
-		if _, ok := top[k]; ok {
-			delete(top, k)
-			found = true
-		}
+		delete(top, k)
 	}
-	if !found {
+	if len(top) == n {
 		return args
 	}
 	out, err := json.Marshal(top)
