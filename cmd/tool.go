@@ -183,6 +183,14 @@ func mcpTool(name string, sch *schema.Schema) (*mcp.Tool, error) {
 // toolShape is the definition in format, one of toolFormats, with its
 // members in the order the format's documentation gives them.
 func toolShape(format, name, desc string, input json.RawMessage) any {
+	// OpenAI's two formats hold the same function: one under "function",
+	// the other at the top.
+	type function struct {
+		Name        string          `json:"name"`
+		Description string          `json:"description"`
+		Parameters  json.RawMessage `json:"parameters"`
+	}
+	fn := function{name, desc, input}
 	switch format {
 	case "anthropic":
 		return struct {
@@ -191,26 +199,19 @@ func toolShape(format, name, desc string, input json.RawMessage) any {
 			InputSchema json.RawMessage `json:"input_schema"`
 		}{name, desc, input}
 	case "openai":
-		type function struct {
-			Name        string          `json:"name"`
-			Description string          `json:"description"`
-			Parameters  json.RawMessage `json:"parameters"`
-		}
 		return struct {
 			Type     string   `json:"type"`
 			Function function `json:"function"`
-		}{"function", function{name, desc, input}}
+		}{"function", fn}
 	case "openai-responses":
 		return struct {
-			Type        string          `json:"type"`
-			Name        string          `json:"name"`
-			Description string          `json:"description"`
-			Parameters  json.RawMessage `json:"parameters"`
+			Type string `json:"type"`
+			function
 			// Strict is stated, false: the Responses API takes a tool
 			// without it as strict, which asks for a schema written for
 			// it (every property required, no pattern); this one is not.
 			Strict bool `json:"strict"`
-		}{"function", name, desc, input, false}
+		}{"function", fn, false}
 	}
 	return struct {
 		Name        string               `json:"name"`
