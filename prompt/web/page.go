@@ -2,7 +2,7 @@ package web
 
 import (
 	"bytes"
-	"embed"
+	_ "embed" // the page
 	"errors"
 	"fmt"
 	"html/template"
@@ -23,27 +23,21 @@ import (
 // The page is one HTML document with its style and script inline, so that
 // it works offline and the Content-Security-Policy can allow exactly them.
 //
-//go:embed page.html page.css page.js
-var webFiles embed.FS
+//go:embed page.html
+var pageHTML string
+
+//go:embed page.css
+var pageCSS string
+
+//go:embed page.js
+var pageJS string
 
 // The page is parsed when it is first served, not at start-up: every run
 // of askuser would pay for parsing it (about 1,300 allocations), and only
 // --ui web serves it.
-var (
-	webTemplate = sync.OnceValue(func() *template.Template {
-		return template.Must(template.ParseFS(webFiles, "page.html"))
-	})
-	webCSS = sync.OnceValue(func() string { return mustRead("page.css") })
-	webJS  = sync.OnceValue(func() string { return mustRead("page.js") })
-)
-
-func mustRead(name string) string {
-	b, err := webFiles.ReadFile(name)
-	if err != nil {
-		panic(err)
-	}
-	return string(b)
-}
+var webTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("page.html").Parse(pageHTML))
+})
 
 // Page is the page of one set of questions: it writes the set's form, and
 // how the wait for it ended, and reads the answers from a submitted form.
@@ -481,7 +475,7 @@ func (p *Page) write(w http.ResponseWriter, code int, v *view) {
 			NextURL: p.url(p.Base, "next"), HomeURL: p.url(q.Home, ""),
 		}
 	}
-	v.CSS, v.JS = template.CSS(webCSS()), template.JS(webJS())
+	v.CSS, v.JS = template.CSS(pageCSS), template.JS(pageJS)
 	var b bytes.Buffer
 	if err := webTemplate().Execute(&b, v); err != nil {
 		localhttp.Refuse(w, http.StatusInternalServerError, "Could not make the page.")
