@@ -1,7 +1,6 @@
 package elicit
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -92,9 +91,7 @@ type items struct {
 	AnyOf []titled `json:"anyOf"`
 }
 
-// field is a named property. The fields of a form are kept in the order
-// the questions are asked: a client shows them in the order it reads them,
-// and a map would sort "q10" before "q2".
+// field is a named property.
 type field struct {
 	name string
 	prop property
@@ -102,17 +99,22 @@ type field struct {
 
 // requested is the form's schema: an object of flat fields.
 type requested struct {
-	fields   []field
-	required []string
+	Type       string     `json:"type"`
+	Properties properties `json:"properties"`
+	Required   []string   `json:"required,omitempty"`
 }
 
-// MarshalJSON writes the schema with its fields in order.
-func (r requested) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteString(`{"type":"object","properties":{`)
-	for i, f := range r.fields {
+// properties are the fields of a form, kept in the order the questions
+// are asked: a client shows them in the order it reads them, and a map
+// would sort "q10" before "q2".
+type properties []field
+
+// MarshalJSON writes the fields as one object, in order.
+func (ps properties) MarshalJSON() ([]byte, error) {
+	b := []byte{'{'}
+	for i, f := range ps {
 		if i > 0 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
 		name, err := json.Marshal(f.name)
 		if err != nil {
@@ -122,21 +124,9 @@ func (r requested) MarshalJSON() ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		b.Write(name)
-		b.WriteByte(':')
-		b.Write(prop)
+		b = append(append(append(b, name...), ':'), prop...)
 	}
-	b.WriteByte('}')
-	if len(r.required) > 0 {
-		req, err := json.Marshal(r.required)
-		if err != nil {
-			return nil, err
-		}
-		b.WriteString(`,"required":`)
-		b.Write(req)
-	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	return append(b, '}'), nil
 }
 
 // Form returns the elicitation request that asks qs, for a client that
@@ -153,7 +143,7 @@ func Form(qs []schema.Question, version string) *mcp.ElicitParams {
 // the answers that were fine are filled in again.
 func form(qs []schema.Question, version string, problems map[int]string, last map[string]any) *mcp.ElicitParams {
 	legacy := legacyForm(version)
-	var r requested
+	r := requested{Type: "object"}
 	for i, q := range qs {
 		f := fieldsOf(q, i, len(qs))
 		keep := last != nil && problems[i] == ""
@@ -171,7 +161,7 @@ func form(qs []schema.Question, version string, problems map[int]string, last ma
 				desc = joinParts(desc, "For example: "+prompt.Display(q.Placeholder))
 			}
 			p = property{Type: "string", Title: title, Description: desc, MinLength: 1, MaxLength: schema.MaxOtherLength}
-			r.required = append(r.required, f.text)
+			r.Required = append(r.Required, f.text)
 		case q.MultiSelect && legacy:
 			for j, o := range q.Options {
 				p := property{Type: "boolean", Title: title + ": " + prompt.Display(o.Label), Description: oneLine(o.Description)}
@@ -179,7 +169,7 @@ func form(qs []schema.Question, version string, problems map[int]string, last ma
 					p.Description = joinParts(desc, p.Description)
 				}
 				fill(&p, f.box(j))
-				r.fields = append(r.fields, field{f.box(j), p})
+				r.Properties = append(r.Properties, field{f.box(j), p})
 			}
 		case q.MultiSelect:
 			p = property{Type: "array", Title: title + " (choose any)", Description: desc, Items: &items{AnyOf: choices(q)}}
@@ -197,7 +187,7 @@ func form(qs []schema.Question, version string, problems map[int]string, last ma
 				p.Default = q.Default
 			}
 			fill(&p, f.answer(q))
-			r.fields = append(r.fields, field{f.answer(q), p})
+			r.Properties = append(r.Properties, field{f.answer(q), p})
 		}
 		if !q.Kind.OffersOther() {
 			continue
@@ -208,7 +198,7 @@ func form(qs []schema.Question, version string, problems map[int]string, last ma
 			other.Description = "Optional: your own answer, added to the options you chose."
 		}
 		fill(&other, f.other)
-		r.fields = append(r.fields, field{f.other, other})
+		r.Properties = append(r.Properties, field{f.other, other})
 	}
 	return &mcp.ElicitParams{Mode: "form", Message: message(qs, problems), RequestedSchema: r}
 }
