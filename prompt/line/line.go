@@ -57,21 +57,16 @@ func New(in io.Reader, out io.Writer, echo bool) *Asker {
 // echo) and ends before it gave a single line asked nobody: its error is a
 // *prompt.NobodyError. On a terminal, a person ended it.
 func (l *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
-	answers, err := l.askAll(ctx, qs)
-	if err != nil && l.echo && !l.spoke && errors.Is(err, prompt.ErrNoAnswer) {
-		return nil, &prompt.NobodyError{Err: err}
-	}
-	return answers, err
-}
-
-func (l *Asker) askAll(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
 	answers := make([]prompt.Answer, 0, len(qs))
 	for i, q := range qs {
 		a, err := l.ask(ctx, q, i, len(qs))
-		if err != nil {
-			if errors.Is(err, prompt.ErrNoAnswer) {
-				return nil, &prompt.ShortError{Answered: i}
+		if errors.Is(err, prompt.ErrNoAnswer) {
+			err = &prompt.ShortError{Answered: i}
+			if l.echo && !l.spoke {
+				err = &prompt.NobodyError{Err: err}
 			}
+		}
+		if err != nil {
 			return nil, err
 		}
 		answers = append(answers, a)
