@@ -113,25 +113,30 @@ func (s *Set) serveWait(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// servePost ends the wait with the answer or cancel that r posts, and
+// shows how it ended: 200 to the request that ended it, 409 to one that
+// came too late. A form that is not answered well enough is shown again
+// (400) while the wait goes on.
 func (s *Set) servePost(w http.ResponseWriter, r *http.Request, action string) {
 	values, ok := ReadForm(w, r)
 	if !ok {
 		return
 	}
-	if action == "cancel" {
-		s.reply(w, s.End(Status{State: Cancelled}))
-		return
-	}
-	sub := s.page.Parse(values)
-	if !sub.OK() {
-		if st := s.Status(); st.State != Waiting {
-			s.page.WriteStatus(w, http.StatusConflict, st)
+	st := Status{State: Cancelled}
+	if action == "answer" {
+		sub := s.page.Parse(values)
+		if !sub.OK() && s.Status().State == Waiting {
+			s.page.WriteForm(w, http.StatusBadRequest, sub)
 			return
 		}
-		s.page.WriteForm(w, http.StatusBadRequest, sub)
-		return
+		// Once the wait has ended, End ends nothing, however the form was.
+		st = Status{State: Answered, Answers: sub.Answers}
 	}
-	s.reply(w, s.End(Status{State: Answered, Answers: sub.Answers}))
+	code := http.StatusOK
+	if !s.End(st) {
+		code = http.StatusConflict
+	}
+	s.page.WriteStatus(w, code, s.Status())
 }
 
 // ReadForm reads the fields of the form that r posts, within the size its
@@ -150,16 +155,6 @@ func ReadForm(w http.ResponseWriter, r *http.Request) (_ url.Values, ok bool) {
 		return nil, false
 	}
 	return values, true
-}
-
-// reply shows how the wait ended: 200 to the request that ended it, 409 to
-// one that came too late.
-func (s *Set) reply(w http.ResponseWriter, ended bool) {
-	code := http.StatusOK
-	if !ended {
-		code = http.StatusConflict
-	}
-	s.page.WriteStatus(w, code, s.Status())
 }
 
 // allow reports whether r's method is one of methods, and refuses it when
