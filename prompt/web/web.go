@@ -32,14 +32,11 @@ import (
 // token that only the printed address holds, and the server stops at the
 // first answer, cancel, or end of the context.
 type Asker struct {
-	ln    net.Listener
-	host  string // Options.Host
+	o     Options
 	token string
 	url   string
-	out   io.Writer
-	open  func(url string) error
 
-	mu    sync.Mutex // guards out, quiet and set
+	mu    sync.Mutex // guards o.Out, quiet and set
 	quiet bool       // set when Ask returns: nothing more is written
 	asked bool
 	set   *Set // the set being asked, once Ask has begun
@@ -72,12 +69,9 @@ func New(o Options) (*Asker, error) {
 		display = tcp.IP.String()
 	}
 	return &Asker{
-		ln:    o.Listener,
-		host:  o.Host,
+		o:     o,
 		token: token,
 		url:   "http://" + net.JoinHostPort(display, strconv.Itoa(tcp.Port)) + "/?token=" + token,
-		out:   o.Out,
-		open:  o.Open,
 	}, nil
 }
 
@@ -96,7 +90,7 @@ func (w *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer,
 		return nil, errors.New("serve the page: a web asker asks once")
 	}
 	w.asked = true
-	guard, err := localhttp.NewGuard(w.ln.Addr(), w.host, w.token, localhttp.MaxFormBytes(len(qs)))
+	guard, err := localhttp.NewGuard(w.o.Listener.Addr(), w.o.Host, w.token, localhttp.MaxFormBytes(len(qs)))
 	if err != nil {
 		return nil, err
 	}
@@ -106,11 +100,11 @@ func (w *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer,
 	w.mu.Unlock()
 	srv := localhttp.NewServer(guard.Wrap(set))
 	serveErr := make(chan error, 1)
-	go func() { serveErr <- srv.Serve(w.ln) }()
+	go func() { serveErr <- srv.Serve(w.o.Listener) }()
 	w.say("Answer in your browser: %s\n", w.url)
-	if w.open != nil {
+	if w.o.Open != nil {
 		go func() {
-			if err := w.open(w.url); err != nil {
+			if err := w.o.Open(w.url); err != nil {
 				w.say("Could not open a browser (%v); open the address above.\n", err)
 			}
 		}()
@@ -155,7 +149,7 @@ func (w *Asker) say(format string, args ...any) {
 	defer w.mu.Unlock()
 	if !w.quiet {
 		// A notice that cannot be written leaves the page to be answered.
-		_, _ = fmt.Fprintf(w.out, format, args...)
+		_, _ = fmt.Fprintf(w.o.Out, format, args...)
 	}
 }
 
