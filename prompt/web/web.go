@@ -111,24 +111,19 @@ func (w *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer,
 	}
 
 	var failed error
-	served := false
 	select {
 	case <-set.Done():
 	case <-ctx.Done():
 		set.End(Status{State: Withdrawn, Reason: withdrawnReason(context.Cause(ctx))})
-	case failed = <-serveErr:
-		served = true
+	case failed = <-serveErr: // never nil: the server was not stopped
 		set.End(Status{State: Withdrawn, Reason: "the page could not be served"})
 	}
 	w.mu.Lock()
 	w.quiet = true
 	w.mu.Unlock()
 	srv.Stop(stopGrace)
-	if !served {
+	if failed == nil {
 		failed = <-serveErr // nil, once stopped
-	}
-	if failed != nil {
-		failed = fmt.Errorf("serve the page: %w", failed)
 	}
 
 	st := set.Status()
@@ -138,7 +133,7 @@ func (w *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer,
 	case st.State == Cancelled:
 		return nil, prompt.ErrCancelled
 	case failed != nil:
-		return nil, failed
+		return nil, fmt.Errorf("serve the page: %w", failed)
 	}
 	return nil, context.Cause(ctx)
 }
