@@ -75,17 +75,17 @@ func (l *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer,
 }
 
 func (l *Asker) ask(ctx context.Context, q schema.Question, i, n int) (prompt.Answer, error) {
+	if q.Kind == schema.KindConfirm {
+		return l.confirm(ctx, q)
+	}
 	var b strings.Builder
 	// Everything from the input is drawn through prompt.Display or
 	// DisplayMultiline, so that a terminal shows it and obeys none of it.
 	if !q.Kind.Alone() {
 		fmt.Fprintf(&b, "[%d/%d] %s\n", i+1, n, prompt.Display(q.Header))
 	}
-	switch q.Kind {
-	case schema.KindConfirm:
-		return l.confirm(ctx, q)
-	case schema.KindText, schema.KindInput:
-		fmt.Fprintf(&b, "%s\n", prompt.DisplayMultiline(q.Question))
+	fmt.Fprintf(&b, "%s\n", prompt.DisplayMultiline(q.Question))
+	if q.Kind.Typed() {
 		if q.Placeholder != "" {
 			fmt.Fprintf(&b, "  e.g. %s\n", prompt.Display(q.Placeholder))
 		}
@@ -99,7 +99,6 @@ func (l *Asker) ask(ctx context.Context, q schema.Question, i, n int) (prompt.An
 		text, err := l.readText(ctx, ask, q.Default)
 		return prompt.Answer{Other: text}, err
 	}
-	fmt.Fprintf(&b, "%s\n", prompt.DisplayMultiline(q.Question))
 	writeOptions(&b, q)
 	ask := "Enter a number (Enter for 1, 0 for your own answer): "
 	if q.MultiSelect {
