@@ -37,9 +37,8 @@ type Asker struct {
 }
 
 type lineResult struct {
-	text    string
-	tooLong bool
-	err     error
+	text string
+	err  error
 }
 
 // New returns a line asker that reads answers from in and writes prompts
@@ -273,14 +272,15 @@ func (l *Asker) readLine(ctx context.Context, ask string) (string, error) {
 			return "", r.err
 		}
 		l.spoke = true
+		tooLong := len(r.text) > MaxLineLength
 		if l.echo {
-			if r.tooLong {
+			if tooLong {
 				l.say("…")
 			} else {
 				l.say(prompt.Display(r.text))
 			}
 		}
-		if r.tooLong {
+		if tooLong {
 			l.say(fmt.Sprintf("That line is longer than %d KiB; enter a shorter answer.", MaxLineLength>>10))
 			continue
 		}
@@ -295,7 +295,9 @@ func (l *Asker) say(line string) {
 }
 
 // read reads one line from the shared reader. The last line may lack a
-// line ending; end of input before any text is ErrNoAnswer.
+// line ending; end of input before any text is ErrNoAnswer. A line over
+// MaxLineLength comes cut to one byte more (see ReadLine), for readLine to
+// refuse.
 func (l *Asker) read() lineResult {
 	text, err := ReadLine(l.in)
 	switch {
@@ -303,8 +305,6 @@ func (l *Asker) read() lineResult {
 		return lineResult{err: prompt.ErrNoAnswer}
 	case err != nil:
 		return lineResult{err: fmt.Errorf("read answer: %w", err)}
-	case len(text) > MaxLineLength:
-		return lineResult{tooLong: true}
 	}
 	return lineResult{text: text}
 }
