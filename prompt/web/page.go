@@ -126,14 +126,7 @@ type Submission struct {
 }
 
 // OK reports whether the form answered every question, and well.
-func (s *Submission) OK() bool {
-	for _, q := range s.questions {
-		if q.err != "" || q.noteErr != "" {
-			return false
-		}
-	}
-	return true
-}
+func (s *Submission) OK() bool { return s.Answers != nil }
 
 // Parse reads the answers from a submitted form, checking them as every
 // view does (Question.Check). Field qN holds question N's choices, each an
@@ -144,12 +137,13 @@ func (s *Submission) OK() bool {
 // forged form cannot give an answer the page could not.
 func (p *Page) Parse(values url.Values) *Submission {
 	answers := make([]prompt.Answer, len(p.Questions))
-	form := make([]submittedQuestion, len(p.Questions))
+	s := &Submission{questions: make([]submittedQuestion, len(p.Questions))}
+	ok := true
 	for i, q := range p.Questions {
-		form[i], answers[i] = parseQuestion(q, "q"+strconv.Itoa(i), values)
+		s.questions[i], answers[i] = parseQuestion(q, "q"+strconv.Itoa(i), values)
+		ok = ok && s.questions[i].err == "" && s.questions[i].noteErr == ""
 	}
-	s := &Submission{questions: form}
-	if s.OK() {
+	if ok {
 		s.Answers = answers
 	}
 	return s
