@@ -406,14 +406,16 @@ func pickWords(q schema.Question, words []string) (picks []int, problem string) 
 			continue
 		}
 		if isNumber(words[i]) {
-			return nil, unknown(words[i], len(q.Options))
+			return nil, fmt.Sprintf("%s is not a choice: enter a number from 0 to %d.", words[i], len(q.Options))
 		}
-		// A label, misspelt: quote all of its words.
+		// A label, misspelt: quote all of its words, drawn as every other
+		// text is (%q would leave a character that draws nothing as it is).
 		j = i + 1
 		for j < len(words) && !isNumber(words[j]) {
 			j++
 		}
-		return nil, unknown(strings.Join(words[i:j], " "), len(q.Options))
+		misspelt := prompt.Display(strings.Join(words[i:j], " "))
+		return nil, fmt.Sprintf(`No option is called "%s": enter a number from 0 to %d, or an option's label.`, misspelt, len(q.Options))
 	}
 	return picks, ""
 }
@@ -421,13 +423,4 @@ func pickWords(q schema.Question, words []string) (picks []int, problem string) 
 func isNumber(s string) bool {
 	_, err := strconv.Atoi(s)
 	return err == nil
-}
-
-func unknown(s string, n int) string {
-	if isNumber(s) {
-		return fmt.Sprintf("%s is not a choice: enter a number from 0 to %d.", s, n)
-	}
-	// What was typed is drawn as every other text is (%q would leave a
-	// character that draws nothing as it is).
-	return fmt.Sprintf(`No option is called "%s": enter a number from 0 to %d, or an option's label.`, prompt.Display(s), n)
 }
