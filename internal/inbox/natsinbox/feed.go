@@ -232,11 +232,10 @@ func (f *feed) do(fn func()) {
 func (f *feed) start() {
 	f.loopDone = make(chan struct{})
 	go f.loop()
-	f.background.Add(4)
-	go f.ticks()
-	go f.watch()
-	go f.resume()
-	go f.deleter()
+	f.background.Go(f.ticks)
+	f.background.Go(f.watch)
+	f.background.Go(f.resume)
+	f.background.Go(f.deleter)
 }
 
 func (f *feed) loop() {
@@ -810,7 +809,6 @@ func (f *feed) delete(at stored) {
 // deleter deletes what delete was given, until the inbox quits. Every
 // inbox on the queue may try; the first does it.
 func (f *feed) deleter() {
-	defer f.background.Done()
 	for {
 		select {
 		case <-f.ctx.Done():
@@ -858,7 +856,6 @@ func (f *feed) sameStream() bool {
 
 // ticks stores the inbox's tick every beatEvery, until it quits.
 func (f *feed) ticks() {
-	defer f.background.Done()
 	subject := f.l.addr.subject("beat", f.tickID)
 	t := time.NewTicker(beatEvery)
 	defer t.Stop()
@@ -878,7 +875,6 @@ func (f *feed) ticks() {
 // its stream or itself went: a stream made anew (its store was lost) is
 // read again from its start, and one that is missing is made again.
 func (f *feed) watch() {
-	defer f.background.Done()
 	t := time.NewTicker(pollEvery)
 	defer t.Stop()
 	for {
@@ -897,7 +893,6 @@ func (f *feed) watch() {
 // went only after a while (a laptop that wakes). The watcher finds out
 // whether the streams were made anew meanwhile.
 func (f *feed) resume() {
-	defer f.background.Done()
 	for {
 		select {
 		case <-f.ctx.Done():
