@@ -166,12 +166,7 @@ func dial(a *address, r role, name string) (*conn, error) {
 		nats.ReconnectWait(250 * time.Millisecond),
 		nats.ReconnectJitter(100*time.Millisecond, 100*time.Millisecond),
 		nats.PingInterval(pingEvery[r]),
-		nats.ReconnectHandler(func(*nats.Conn) {
-			select {
-			case c.reconnected <- struct{}{}:
-			default:
-			}
-		}),
+		nats.ReconnectHandler(func(*nats.Conn) { poke(c.reconnected) }),
 		// What the server refuses after the connection is made comes
 		// apart from the request that was refused, which only times out:
 		// the subject is kept, for that request's error to name.
@@ -215,6 +210,14 @@ func dial(a *address, r role, name string) (*conn, error) {
 }
 
 func (c *conn) close() { c.nc.Close() }
+
+// poke wakes who waits on ch, unless it is to wake already.
+func poke(ch chan<- struct{}) {
+	select {
+	case ch <- struct{}{}:
+	default:
+	}
+}
 
 // refusedSubject returns what the server last refused this connection, if
 // it mentions subject, else nil.

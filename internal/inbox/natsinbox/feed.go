@@ -294,10 +294,7 @@ func (f *feed) consume(ctx context.Context, sets, beats jetstream.Stream, resume
 	gen, epoch := f.generation.Add(1), f.epoch.Load()
 	onErr := jetstream.ConsumeErrHandler(func(_ jetstream.ConsumeContext, err error) {
 		if errors.Is(err, jetstream.ErrConsumerDeleted) || errors.Is(err, jetstream.ErrStreamNotFound) || errors.Is(err, jetstream.ErrConsumerNotFound) {
-			select {
-			case f.kick <- struct{}{}:
-			default:
-			}
+			poke(f.kick)
 		}
 	})
 	for i, s := range []struct {
@@ -800,10 +797,7 @@ func (f *feed) delete(at stored) {
 	f.deleteMu.Lock()
 	f.deletes = append(f.deletes, at)
 	f.deleteMu.Unlock()
-	select {
-	case f.toDelete <- struct{}{}:
-	default:
-	}
+	poke(f.toDelete)
 }
 
 // deleter deletes what delete was given, until the inbox quits. Every
@@ -846,10 +840,7 @@ func (f *feed) sameStream() bool {
 	same := err == nil && info.Created.Equal(f.created[0])
 	f.consMu.Unlock()
 	if !same {
-		select {
-		case f.kick <- struct{}{}:
-		default:
-		}
+		poke(f.kick)
 	}
 	return same
 }
