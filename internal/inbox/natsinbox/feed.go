@@ -535,7 +535,9 @@ func (f *feed) onEnd(end, subject string, at stored, ts time.Time, ttl string, d
 		}
 		return
 	}
-	f.deleteCopies(e)
+	// The set has ended: its copies go.
+	f.delete(e.seqs...)
+	e.seqs = nil
 	if e.settled {
 		return
 	}
@@ -745,9 +747,7 @@ func (f *feed) publish(e *entry, w wireEnd, what string) {
 			cancel()
 			switch {
 			case err == nil:
-				for _, at := range seqs {
-					f.delete(at)
-				}
+				f.delete(seqs...)
 				return
 			case errors.Is(err, errEndTaken):
 				if what != "" {
@@ -783,19 +783,11 @@ func (f *feed) endedElsewhere(end string) string {
 	return what
 }
 
-// deleteCopies deletes the copies of e's set: it has ended.
-func (f *feed) deleteCopies(e *entry) {
-	for _, at := range e.seqs {
-		f.delete(at)
-	}
-	e.seqs = nil
-}
-
-// delete has a message deleted from the sets' stream, by the deleter: the
+// delete has messages deleted from the sets' stream, by the deleter: the
 // loop does not wait on the server.
-func (f *feed) delete(at stored) {
+func (f *feed) delete(at ...stored) {
 	f.deleteMu.Lock()
-	f.deletes = append(f.deletes, at)
+	f.deletes = append(f.deletes, at...)
 	f.deleteMu.Unlock()
 	poke(f.toDelete)
 }
