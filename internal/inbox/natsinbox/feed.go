@@ -287,7 +287,7 @@ func (f *feed) consume(ctx context.Context, sets, beats jetstream.Stream, resume
 	for _, cc := range f.consumers {
 		// Not waited for: one that is starting itself again on a
 		// connection that went takes its time, and what it still reads
-		// is dropped (see current).
+		// is dropped (see handle).
 		go cc.Stop()
 	}
 	f.consumers = nil
@@ -300,11 +300,29 @@ func (f *feed) consume(ctx context.Context, sets, beats jetstream.Stream, resume
 	for i, s := range []struct {
 		stream  jetstream.Stream
 		filters []string
-		handle  func(jetstream.Msg)
+		// read reads a message of the stream, and returns what the loop
+		// does with it.
+		read func(m jetstream.Msg, md *jetstream.MsgMetadata, epoch int64) func()
 	}{
-		{sets, []string{f.l.addr.subject("set", "*.*"), f.l.addr.subject("end", "*")}, f.onStored(gen, epoch)},
-		{beats, nil, f.onBeat(gen)},
+		{sets, []string{f.l.addr.subject("set", "*.*"), f.l.addr.subject("end", "*")}, f.onStored},
+		{beats, nil, f.onBeat},
 	} {
+		// handle keeps the sequence number of the message, and has the
+		// loop do what it means, unless the consumers were started again
+		// meanwhile (gen is no longer theirs).
+		handle := func(m jetstream.Msg) {
+			md, err := m.Metadata()
+			if err != nil {
+				return
+			}
+			f.last[i].Store(md.Sequence.Stream)
+			fn := s.read(m, md, epoch)
+			f.do(func() {
+				if gen == f.generation.Load() {
+					fn()
+				}
+			})
+		}
 		cfg := jetstream.OrderedConsumerConfig{FilterSubjects: s.filters, DeliverPolicy: jetstream.DeliverAllPolicy}
 		if last := f.last[i].Load(); resume && last > 0 {
 			cfg.DeliverPolicy, cfg.OptStartSeq = jetstream.DeliverByStartSequencePolicy, last+1
@@ -316,7 +334,7 @@ func (f *feed) consume(ctx context.Context, sets, beats jetstream.Stream, resume
 		if err != nil {
 			return f.conn.streamError(s.stream.CachedInfo().Config.Name, err)
 		}
-		cc, err := cons.Consume(s.handle, onErr)
+		cc, err := cons.Consume(handle, onErr)
 		if err != nil {
 			return f.conn.streamError(s.stream.CachedInfo().Config.Name, err)
 		}
@@ -328,9 +346,6 @@ func (f *feed) consume(ctx context.Context, sets, beats jetstream.Stream, resume
 	return nil
 }
 
-// current reports whether gen is the generation of the consumers.
-func (f *feed) current(gen int64) bool { return gen == f.generation.Load() }
-
 // tokens returns the tokens of a subject askuser.NAME.KIND.ID[.N] after
 // NAME.
 func tokens(subject string) []string {
@@ -341,70 +356,56 @@ func tokens(subject string) []string {
 	return parts[2:]
 }
 
-func (f *feed) onStored(gen, epoch int64) func(jetstream.Msg) {
-	return func(m jetstream.Msg) {
-		md, err := m.Metadata()
-		if err != nil {
-			return
+// onStored reads a message of the sets' stream, as it was in epoch: a
+// copy of a set, or an end.
+func (f *feed) onStored(m jetstream.Msg, md *jetstream.MsgMetadata, epoch int64) func() {
+	t, data := tokens(m.Subject()), m.Data()
+	at, ts, pending := stored{epoch: epoch, seq: md.Sequence.Stream}, md.Timestamp, md.NumPending
+	// How long the set waited before this copy, as its asker says: not
+	// less than nothing, nor more than maxWaited, however it is
+	// written.
+	waited, _ := strconv.ParseInt(m.Headers().Get(headerWaited), 10, 64)
+	waited = min(max(waited, 0), maxWaited.Milliseconds())
+	ttl := m.Headers().Get(jetstream.MsgTTLHeader)
+	return func() {
+		switch {
+		case len(t) == 3 && t[0] == "set":
+			f.onSet(t[1], m.Subject(), at, ts, time.Duration(waited)*time.Millisecond, data)
+		case len(t) == 2 && t[0] == "end":
+			f.onEnd(t[1], m.Subject(), at, ts, ttl, data)
 		}
-		f.last[0].Store(md.Sequence.Stream)
-		t, data := tokens(m.Subject()), m.Data()
-		seq, ts, pending := md.Sequence.Stream, md.Timestamp, md.NumPending
-		// How long the set waited before this copy, as its asker says: not
-		// less than nothing, nor more than maxWaited, however it is
-		// written.
-		waited, _ := strconv.ParseInt(m.Headers().Get(headerWaited), 10, 64)
-		waited = min(max(waited, 0), maxWaited.Milliseconds())
-		ttl := m.Headers().Get(jetstream.MsgTTLHeader)
-		f.do(func() {
-			if !f.current(gen) {
-				return
-			}
-			at := stored{epoch: epoch, seq: seq}
-			switch {
-			case len(t) == 3 && t[0] == "set":
-				f.onSet(t[1], m.Subject(), at, ts, time.Duration(waited)*time.Millisecond, data)
-			case len(t) == 2 && t[0] == "end":
-				f.onEnd(t[1], m.Subject(), at, ts, ttl, data)
-			}
-			if pending == 0 && !f.caughtUp {
-				f.caughtUp = true
-				f.showWaiting()
-			}
-		})
+		if pending == 0 && !f.caughtUp {
+			f.caughtUp = true
+			f.showWaiting()
+		}
 	}
 }
 
-func (f *feed) onBeat(gen int64) func(jetstream.Msg) {
-	return func(m jetstream.Msg) {
-		md, err := m.Metadata()
-		t := tokens(m.Subject())
-		if err != nil || len(t) != 2 {
+// onBeat reads a beat of an asker, or the inbox's tick; the beats have no
+// epoch.
+func (f *feed) onBeat(m jetstream.Msg, md *jetstream.MsgMetadata, _ int64) func() {
+	t, ts := tokens(m.Subject()), md.Timestamp
+	return func() {
+		if len(t) != 2 {
 			return
 		}
-		f.last[1].Store(md.Sequence.Stream)
-		id, ts := t[1], md.Timestamp
-		f.do(func() {
-			if !f.current(gen) {
-				return
+		id := t[1]
+		if id == f.tickID {
+			f.tick(ts)
+			return
+		}
+		e := f.byID[id]
+		if e == nil {
+			// Kept for a set not read yet, if a set could have that id,
+			// and within the beats' own bound: the agents' credentials
+			// may beat for anything.
+			if isDigest(id) && (len(f.early) < maxBeats || !f.early[id].IsZero()) {
+				f.early[id] = later(f.early[id], ts)
 			}
-			if id == f.tickID {
-				f.tick(ts)
-				return
-			}
-			e := f.byID[id]
-			if e == nil {
-				// Kept for a set not read yet, if a set could have that id,
-				// and within the beats' own bound: the agents' credentials
-				// may beat for anything.
-				if isDigest(id) && (len(f.early) < maxBeats || !f.early[id].IsZero()) {
-					f.early[id] = later(f.early[id], ts)
-				}
-				return
-			}
-			e.beat = later(e.beat, ts)
-			f.show(e)
-		})
+			return
+		}
+		e.beat = later(e.beat, ts)
+		f.show(e)
 	}
 }
 
@@ -903,7 +904,6 @@ func (f *feed) check() {
 		info, err := s.Info(ctx)
 		if errors.Is(err, jetstream.ErrStreamNotFound) || err == nil && !info.Created.Equal(was[i]) {
 			renewed = true
-			continue
 		}
 	}
 	if !renewed {
