@@ -123,8 +123,7 @@ func (c *client) recipient(ctx context.Context, conn *conn) (to string, keyKnown
 		case slow(err) && conn.refusedSubject(c.addr.setsStream()) == nil:
 			slowly.note(ctx, c.addr)
 		case err != nil:
-			var server *inbox.ServerError
-			if errors.As(err, &server) {
+			if _, ok := errors.AsType[*inbox.ServerError](err); ok {
 				return "", false, err
 			}
 			return "", false, conn.streamError(c.addr.setsStream(), err)
@@ -272,8 +271,7 @@ func (a *ask) beat(ctx context.Context, first bool) error {
 	if refused := a.conn.refusedSubject(subject); refused != nil {
 		return &inbox.ServerError{Err: refused, Msg: fmt.Sprintf("the NATS server at %s does not let these credentials beat (%v): grant them askuser.%s.beat.* as README's \"Across machines\" lists", a.addr.serverURL(), refused, a.addr.Name)}
 	}
-	var server *inbox.ServerError
-	if first && errors.As(err, &server) {
+	if _, ok := errors.AsType[*inbox.ServerError](err); first && ok {
 		return err
 	}
 	return nil
@@ -318,8 +316,7 @@ func (a *ask) post(ctx context.Context) error {
 				inbox.Notef(ctx, "The inbox's queue on the NATS server at %s is full: waiting for room.", a.addr.serverURL())
 			}
 		default:
-			var server *inbox.ServerError
-			if errors.As(err, &server) {
+			if _, ok := errors.AsType[*inbox.ServerError](err); ok {
 				return err
 			}
 			if refused := a.conn.refusedSubject(msg.Subject); refused != nil {
@@ -435,7 +432,6 @@ func (a *ask) settled(ctx context.Context) []byte {
 // end that is not sealed to the asker, or that it cannot read, is said to
 // be so, not taken for an inbox gone.
 func (a *ask) read(data []byte) (inbox.Event, error) {
-	where := a.addr
 	unreadable := func(why string) error {
 		return &inbox.ServerError{Msg: fmt.Sprintf("the end of the questions stored at %s %s: the inbox there is not this version of askuser", a.addr, why)}
 	}
@@ -455,13 +451,13 @@ func (a *ask) read(data []byte) (inbox.Event, error) {
 		if end.Unheard {
 			return inbox.Event{}, errUnheard
 		}
-		return inbox.Event{}, &inbox.GoneError{Addr: where, Err: fmt.Errorf("the inbox withdrew the questions: %s", end.Reason)}
+		return inbox.Event{}, &inbox.GoneError{Addr: a.addr, Err: fmt.Errorf("the inbox withdrew the questions: %s", end.Reason)}
 	case endRefused:
 		body := inbox.ErrorBody{Error: "refused"}
 		if end.Refused != nil {
 			body = *end.Refused
 		}
-		return inbox.Event{}, &inbox.RefusedError{Addr: where, Status: http.StatusBadRequest, Body: body}
+		return inbox.Event{}, &inbox.RefusedError{Addr: a.addr, Status: http.StatusBadRequest, Body: body}
 	case inbox.EventCancelled:
 		return inbox.Event{Event: inbox.EventCancelled}, nil
 	case inbox.EventAnswered:

@@ -151,8 +151,7 @@ func open(msg []byte, id age.Identity, limit int64) ([]byte, error) {
 		return msg, nil
 	}
 	r, err := age.Decrypt(bytes.NewReader(msg), id)
-	var noMatch *age.NoIdentityMatchError
-	if errors.As(err, &noMatch) {
+	if _, ok := errors.AsType[*age.NoIdentityMatchError](err); ok {
 		return nil, errNotForUs
 	}
 	if err != nil {
