@@ -163,10 +163,9 @@ type feed struct {
 	cancel      context.CancelFunc
 	events      chan func()
 	kick        chan struct{} // to the watcher: look at the streams now
-	loopDone    chan struct{}
 	// ending counts the ends being stored, which the inbox waits for a
 	// moment when it quits; background counts the goroutines that run as
-	// long as the feed.
+	// long as the feed, its loop among them.
 	ending, background sync.WaitGroup
 
 	// The consumers, with the time their streams were made, and their
@@ -230,8 +229,7 @@ func (f *feed) do(fn func()) {
 }
 
 func (f *feed) start() {
-	f.loopDone = make(chan struct{})
-	go f.loop()
+	f.background.Go(f.loop)
 	f.background.Go(f.ticks)
 	f.background.Go(f.watch)
 	f.background.Go(f.resume)
@@ -239,7 +237,6 @@ func (f *feed) start() {
 }
 
 func (f *feed) loop() {
-	defer close(f.loopDone)
 	for {
 		select {
 		case fn := <-f.events:
@@ -265,7 +262,6 @@ func (f *feed) stop() {
 	case <-time.After(2 * time.Second):
 	}
 	f.cancel()
-	<-f.loopDone
 	<-done
 	f.background.Wait()
 	// Closed first: a consumer starting itself again stops at once.
