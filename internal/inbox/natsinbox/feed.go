@@ -327,10 +327,10 @@ func (f *feed) consume(ctx context.Context, sets, beats jetstream.Stream, resume
 			f.last[i].Store(0)
 		}
 		cons, err := s.stream.OrderedConsumer(ctx, cfg)
-		if err != nil {
-			return f.conn.streamError(s.stream.CachedInfo().Config.Name, err)
+		var cc jetstream.ConsumeContext
+		if err == nil {
+			cc, err = cons.Consume(handle, onErr)
 		}
-		cc, err := cons.Consume(handle, onErr)
 		if err != nil {
 			return f.conn.streamError(s.stream.CachedInfo().Config.Name, err)
 		}
