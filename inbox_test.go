@@ -17,6 +17,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/internal/inbox/natsinbox"
 	"github.com/askuser/askuser/internal/testutil"
 )
 
@@ -157,7 +158,7 @@ func cmdWaitinbox(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 func waitInbox(ts *testscript.TestScript) {
-	a, err := inbox.AddrFromEnv(ts.Getenv)
+	a, err := inbox.AddrFromEnv(ts.Getenv, natsinbox.Remote())
 	ts.Check(err)
 	c := a.Dial()
 	deadline := time.Now().Add(patience)

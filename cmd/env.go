@@ -11,6 +11,7 @@ import (
 
 	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/internal/inbox/natsinbox"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
 )
@@ -157,9 +158,9 @@ func inboxOptions(cmd *cobra.Command, env *Env, mode ask.UI) (ask.InboxOptions, 
 	if mode != ask.UIAuto && mode != ask.UIInbox {
 		return ask.InboxOptions{}, nil
 	}
-	a, err := inbox.AddrFromEnv(env.Getenv)
+	a, err := inboxAddr(env)
 	if err != nil {
-		return ask.InboxOptions{}, inboxAddrError(err)
+		return ask.InboxOptions{}, err
 	}
 	o := ask.InboxOptions{Addr: a, From: ask.CutFrom(flagSetting(cmd, env, "from").value)}
 	// A bad limit variable is reported where the schema is compiled
@@ -170,13 +171,16 @@ func inboxOptions(cmd *cobra.Command, env *Env, mode ask.UI) (ask.InboxOptions, 
 	return o, nil
 }
 
-// inboxAddrError is the error of an ASKUSER_INBOX that is not an address:
-// a usage error, except for an inbox on NATS, whose every failure makes it
-// unavailable.
-func inboxAddrError(err error) error {
-	var server *inbox.ServerError
-	if errors.As(err, &server) {
-		return &prompt.UnavailableError{Err: err}
+// inboxAddr is the inbox's address (ASKUSER_INBOX), which may be on NATS.
+// One that is not an address is a usage error, except for an inbox on
+// NATS, whose every failure makes it unavailable.
+func inboxAddr(env *Env) (inbox.Addr, error) {
+	a, err := inbox.AddrFromEnv(env.Getenv, natsinbox.Remote())
+	if _, ok := errors.AsType[*inbox.ServerError](err); ok {
+		return nil, &prompt.UnavailableError{Err: err}
 	}
-	return &ask.UsageError{Msg: err.Error()}
+	if err != nil {
+		return nil, &ask.UsageError{Msg: err.Error()}
+	}
+	return a, nil
 }

@@ -152,8 +152,8 @@ func inboxServeOptions(cmd *cobra.Command, env *Env, f inboxFlags) (serve.Option
 	if err != nil {
 		return opts, err
 	}
-	if opts.Addr, err = inbox.AddrFromEnv(env.Getenv); err != nil {
-		return opts, inboxAddrError(err)
+	if opts.Addr, err = inboxAddr(env); err != nil {
+		return opts, err
 	}
 	if err := inbox.CanListen(opts.Addr); err != nil {
 		return opts, ask.UsageErrorf("%s", err)

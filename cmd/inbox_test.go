@@ -302,7 +302,7 @@ func TestInboxListen(t *testing.T) {
 	if !strings.Contains(stderr.String(), "Warning: the inbox is served beyond this machine, on every interface, port ") {
 		t.Errorf("no warning:\n%s", stderr)
 	}
-	parsed, err := inbox.ParseAddr(url)
+	parsed, err := inbox.ParseAddr(url, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -158,7 +158,7 @@ func TestInboxWeb(t *testing.T) {
 // machine.
 func TestInboxWebListen(t *testing.T) {
 	r := startWebInbox(t, map[string]string{}, "--web", "--listen", "0.0.0.0:0")
-	parsed, err := inbox.ParseAddr(strings.TrimSuffix(r.waitLine(t, "Askers elsewhere reach this inbox with ASKUSER_INBOX='"), "'"))
+	parsed, err := inbox.ParseAddr(strings.TrimSuffix(r.waitLine(t, "Askers elsewhere reach this inbox with ASKUSER_INBOX='"), "'"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,9 +4,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/askuser/askuser/internal/ask"
-	// The inbox on a NATS server: its package adds nats:// and tls:// to
-	// the addresses ASKUSER_INBOX takes.
-	_ "github.com/askuser/askuser/internal/inbox/natsinbox"
 	"github.com/askuser/askuser/schema"
 )
 

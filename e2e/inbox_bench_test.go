@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/internal/inbox/natsinbox"
 	"github.com/askuser/askuser/internal/natstest"
 )
 
@@ -112,7 +113,7 @@ func benchAskers(b *testing.B, askuser, transport string, n, rate int) (p50, p95
 	}
 	defer arrivals.Close()
 	addr := benchAddr(b, transport, dir)
-	a, err := inbox.ParseAddr(addr)
+	a, err := inbox.ParseAddr(addr, natsinbox.Remote())
 	if err != nil {
 		b.Fatal(err)
 	}

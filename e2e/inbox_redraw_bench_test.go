@@ -19,6 +19,7 @@ import (
 	"github.com/creack/pty"
 
 	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/internal/inbox/natsinbox"
 )
 
 // BenchmarkInboxRedraw measures how soon the inbox's terminal screen
@@ -70,7 +71,7 @@ func benchRedraw(b *testing.B, askuser, transport string, n, rate, keys int) (al
 	b.StopTimer()
 	dir := b.TempDir()
 	addr := benchAddr(b, transport, dir)
-	a, err := inbox.ParseAddr(addr)
+	a, err := inbox.ParseAddr(addr, natsinbox.Remote())
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -232,7 +232,7 @@ func TestWalkEndsWithAWayThatWent(t *testing.T) {
 // the page), the walk fails at once, and what it says names askuser inbox,
 // for the person to start.
 func TestNoWayNamesTheInbox(t *testing.T) {
-	addr, err := inbox.ParseAddr(filepath.Join(t.TempDir(), "none.sock"))
+	addr, err := inbox.ParseAddr(filepath.Join(t.TempDir(), "none.sock"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

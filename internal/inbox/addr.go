@@ -28,7 +28,7 @@ const minTokenLength = 16
 // Addr is where an inbox is found, one of three: its Unix socket
 // (SocketAddr), an address over TCP with its token (TCPAddr), or an inbox
 // on a server that both sides connect out to, where its sets wait and
-// outlive it (NATS: package natsinbox adds it, see RegisterRemote). Each
+// outlive it (NATS: package natsinbox parses it, see Remote). Each
 // dials and listens itself, so that nothing above this package knows
 // which it is.
 type Addr interface {
@@ -128,29 +128,22 @@ func TokenBeside(a Addr) string {
 	return localhttp.NewToken()
 }
 
-// remoteSchemes parse the addresses of inboxes on a server, by scheme
-// ("nats", "tls"): a transport's package adds its own (RegisterRemote), as
-// database/sql's drivers do, so that this package does not depend on it.
-var remoteSchemes = map[string]func(string) (Addr, error){}
-
-// RegisterRemote has ParseAddr read the addresses of the schemes given
-// with parse, which returns a *ServerError for one it cannot use. It is
-// called from a transport package's init.
-func RegisterRemote(parse func(string) (Addr, error), schemes ...string) {
-	for _, s := range schemes {
-		remoteSchemes[s] = parse
-	}
-}
+// Remote reads the addresses of inboxes on a server that both sides
+// connect out to, by scheme ("nats", "tls"), each returning a
+// *ServerError for an address it cannot use. Such a transport is a package
+// of its own (natsinbox) that cmd hands in, so that this package does not
+// depend on it; a nil Remote reads none.
+type Remote map[string]func(string) (Addr, error)
 
 // AddrFromEnv returns the inbox's address: ASKUSER_INBOX when it is set,
 // else the default (defaultAddr). A value that is not an address is an
-// error that names the variable.
-func AddrFromEnv(getenv func(string) string) (Addr, error) {
+// error that names the variable. remote reads the addresses on a server.
+func AddrFromEnv(getenv func(string) string, remote Remote) (Addr, error) {
 	v := strings.TrimSpace(getenv(EnvAddr))
 	if v == "" {
 		return defaultAddr(getenv, runUser, os.Getuid()), nil
 	}
-	a, err := ParseAddr(v)
+	a, err := ParseAddr(v, remote)
 	if server, ok := errors.AsType[*ServerError](err); ok {
 		// The value may hold a password: it is not repeated.
 		return nil, &ServerError{Msg: fmt.Sprintf("invalid %s: %s", EnvAddr, server.Msg), Err: server.Err}
@@ -163,10 +156,9 @@ func AddrFromEnv(getenv func(string) string) (Addr, error) {
 
 // ParseAddr reads an address as ASKUSER_INBOX holds it: a socket path,
 // unix:PATH, http://HOST:PORT/?token=T, or the address of an inbox on a
-// server
-// (nats:// or tls://, once package natsinbox is linked in). A relative
+// server, of a scheme that remote reads (nats://, tls://). A relative
 // path is taken from the working directory.
-func ParseAddr(s string) (Addr, error) {
+func ParseAddr(s string, remote Remote) (Addr, error) {
 	s = strings.TrimSpace(s)
 	scheme, _, hasScheme := strings.Cut(s, "://")
 	scheme = strings.ToLower(scheme)
@@ -177,12 +169,12 @@ func ParseAddr(s string) (Addr, error) {
 		return socketAddr(strings.TrimPrefix(s, "unix:"))
 	case hasScheme && scheme == "http":
 		return tcpAddr(s)
-	case hasScheme && remoteSchemes[scheme] != nil:
-		return remoteSchemes[scheme](s)
+	case hasScheme && remote[scheme] != nil:
+		return remote[scheme](s)
 	case hasScheme:
 		return nil, errors.New("want a socket path, unix:PATH, http://HOST:PORT/?token=TOKEN or nats://HOST:PORT/NAME?to=age1... (an inbox is not served over https: forward its socket with ssh -R instead)")
 	}
-	if r := mistyped(s); r != "" {
+	if r := mistyped(s, remote); r != "" {
 		return nil, &ServerError{Msg: fmt.Sprintf("the address begins like an address on %s but lacks \"://\": want %s://HOST[:PORT][/NAME][?to=age1...], as askuser inbox prints it", r, r)}
 	}
 	return socketAddr(s)
@@ -191,9 +183,9 @@ func ParseAddr(s string) (Addr, error) {
 // mistyped returns the scheme of an address on a server that s begins with but
 // for its "://" (nats//host, nats:host), or "": such a typo would be read
 // as a socket path, and its error would name the wrong thing.
-func mistyped(s string) string {
+func mistyped(s string, remote Remote) string {
 	lower := strings.ToLower(s)
-	for scheme := range remoteSchemes {
+	for scheme := range remote {
 		if rest, ok := strings.CutPrefix(lower, scheme); ok && (strings.HasPrefix(rest, ":") || strings.HasPrefix(rest, "//")) {
 			return scheme
 		}

@@ -24,7 +24,7 @@ func TestParseAddr(t *testing.T) {
 		{"http://host.docker.internal:7777?token=" + token, TCPAddr{Host: "host.docker.internal:7777", Token: token}},
 		{"HTTP://[::1]:7777/?token=" + token, TCPAddr{Host: "[::1]:7777", Token: token}},
 	} {
-		got, err := ParseAddr(c.in)
+		got, err := ParseAddr(c.in, nil)
 		if err != nil || got != c.want {
 			t.Errorf("ParseAddr(%q) = %+v, %v; want %+v", c.in, got, err, c.want)
 		}
@@ -44,7 +44,7 @@ func TestParseAddr(t *testing.T) {
 		{"http://127.0.0.1:7777/inbox?token=" + token, "without a path"},
 		{"/tmp/a\x00b", "NUL"},
 	} {
-		if got, err := ParseAddr(c.in); err == nil || !strings.Contains(err.Error(), c.problem) {
+		if got, err := ParseAddr(c.in, nil); err == nil || !strings.Contains(err.Error(), c.problem) {
 			t.Errorf("ParseAddr(%q) = %+v, %v; want an error about %q", c.in, got, err, c.problem)
 		}
 	}
@@ -59,7 +59,7 @@ func TestAddrString(t *testing.T) {
 	if got := a.URL(); got != "http://127.0.0.1:7777/?token=secret-secret-secret" {
 		t.Errorf("URL() = %q", got)
 	}
-	back, err := ParseAddr(a.URL())
+	back, err := ParseAddr(a.URL(), nil)
 	if err != nil || back != a {
 		t.Errorf("ParseAddr(URL()) = %+v, %v", back, err)
 	}
@@ -98,12 +98,12 @@ func TestAddrFromEnv(t *testing.T) {
 		{map[string]string{"ASKUSER_INBOX": "/x/inbox.sock", "XDG_RUNTIME_DIR": "/run/user/1"}, "/x/inbox.sock"},
 		{map[string]string{"XDG_RUNTIME_DIR": "/run/user/1", "TMPDIR": "/var/tmp"}, "/run/user/1/askuser/inbox.sock"},
 	} {
-		got, err := AddrFromEnv(env(c.vars))
+		got, err := AddrFromEnv(env(c.vars), nil)
 		if err != nil || got.String() != c.want {
 			t.Errorf("AddrFromEnv(%v) = %+v, %v; want %s", c.vars, got, err, c.want)
 		}
 	}
-	_, err := AddrFromEnv(env(map[string]string{"ASKUSER_INBOX": "https://x:1/"}))
+	_, err := AddrFromEnv(env(map[string]string{"ASKUSER_INBOX": "https://x:1/"}), nil)
 	if err == nil || !strings.HasPrefix(err.Error(), `invalid ASKUSER_INBOX "https://x:1/": `) {
 		t.Errorf("a bad ASKUSER_INBOX: %v", err)
 	}

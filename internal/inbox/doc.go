@@ -4,7 +4,7 @@
 //
 //   - the address (addr.go): ASKUSER_INBOX and its defaults; an Addr is
 //     the socket's, TCP's, or one that another package's transport parses
-//     (RegisterRemote), and dials and listens itself;
+//     (a Remote, which cmd hands in), and dials and listens itself;
 //   - the protocol (protocol.go): what askers and the inbox say to each
 //     other, in JSON, whatever carries it;
 //   - the queue (queue.go): the waiting sets, which every view reads and

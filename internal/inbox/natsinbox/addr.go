@@ -17,10 +17,6 @@ import (
 	"github.com/askuser/askuser/prompt"
 )
 
-func init() {
-	inbox.RegisterRemote(parse, "nats", "tls")
-}
-
 // address is an inbox on a NATS server with JetStream (nats:// or tls://):
 // the server, the credentials NATS takes, the inbox's name (which keeps
 // people's queues apart on a shared server) and its age recipient.
@@ -86,12 +82,17 @@ func parseAddr(s string) (*address, error) {
 	return a, nil
 }
 
-func parse(s string) (inbox.Addr, error) {
-	a, err := parseAddr(s)
-	if err != nil {
-		return nil, err
+// Remote reads the addresses of inboxes on NATS, nats:// and tls://, for
+// inbox.ParseAddr.
+func Remote() inbox.Remote {
+	parse := func(s string) (inbox.Addr, error) {
+		a, err := parseAddr(s)
+		if err != nil {
+			return nil, err
+		}
+		return a, nil
 	}
-	return a, nil
+	return inbox.Remote{"nats": parse, "tls": parse}
 }
 
 func addrOf(s string) (*address, error) {

@@ -25,7 +25,7 @@ func TestParseNATSAddr(t *testing.T) {
 	} {
 		// ASKUSER_INBOX's addresses are read by package inbox, which
 		// this package teaches nats:// and tls://.
-		got, err := inbox.ParseAddr(c.in)
+		got, err := inbox.ParseAddr(c.in, Remote())
 		if n, ok := got.(*address); err != nil || !ok || *n != c.want {
 			t.Errorf("parseAddr(%q) = %+v, %v; want %+v", c.in, got, err, c.want)
 			continue
@@ -52,14 +52,14 @@ func TestParseNATSAddr(t *testing.T) {
 		{"nats://h/x?creds=a&nkey=b", "not both"},
 		{"nats://h/x?ca=", "with a value"},
 	} {
-		_, err := inbox.ParseAddr(c.in)
+		_, err := inbox.ParseAddr(c.in, Remote())
 		var server *inbox.ServerError
 		if !errors.As(err, &server) || !strings.Contains(err.Error(), c.problem) {
 			t.Errorf("parseAddr(%q) = %v; want a ServerError about %q", c.in, err, c.problem)
 		}
 	}
 	// The variable's value, which may hold a password, is not repeated.
-	_, err := inbox.AddrFromEnv(func(string) string { return "nats://u:hunter2@h:0/x" })
+	_, err := inbox.AddrFromEnv(func(string) string { return "nats://u:hunter2@h:0/x" }, Remote())
 	if err == nil || strings.Contains(err.Error(), "hunter2") {
 		t.Errorf("AddrFromEnv: %v", err)
 	}
@@ -70,7 +70,7 @@ func TestParseNATSAddr(t *testing.T) {
 // the wrong thing; its value, which may hold a password, is not repeated.
 func TestMistypedAddr(t *testing.T) {
 	for _, v := range []string{"nats//u:hunter2@host:4222/alice", "nats:/host/alice", "TLS//host", "nats:host"} {
-		_, err := inbox.AddrFromEnv(func(string) string { return v })
+		_, err := inbox.AddrFromEnv(func(string) string { return v }, Remote())
 		var server *inbox.ServerError
 		if !errors.As(err, &server) || strings.Contains(err.Error(), "hunter2") || strings.Contains(err.Error(), "\n") ||
 			!strings.Contains(err.Error(), `lacks "://"`) || !strings.HasPrefix(err.Error(), "invalid ASKUSER_INBOX: ") {
@@ -78,7 +78,7 @@ func TestMistypedAddr(t *testing.T) {
 		}
 	}
 	// A socket path in a directory called nats is a socket path.
-	if a, err := inbox.ParseAddr("nats/inbox.sock"); err != nil || !strings.HasSuffix(a.String(), "/nats/inbox.sock") {
+	if a, err := inbox.ParseAddr("nats/inbox.sock", Remote()); err != nil || !strings.HasSuffix(a.String(), "/nats/inbox.sock") {
 		t.Errorf("nats/inbox.sock: %+v, %v", a, err)
 	}
 }

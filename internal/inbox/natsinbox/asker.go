@@ -2,10 +2,8 @@ package natsinbox
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"strconv"
 	"time"
 
@@ -15,42 +13,6 @@ import (
 
 	"github.com/askuser/askuser/internal/inbox"
 )
-
-// wireSet is a set as its asker stores it, before it is sealed.
-type wireSet struct {
-	Request inbox.Request `json:"request"`
-	// Reply is the asker's fresh age recipient: the end is sealed to it.
-	Reply string `json:"reply"`
-	// Secret names the set's subjects (setID, endID): the inbox checks it
-	// against the subject the set came on.
-	Secret string `json:"secret"`
-}
-
-// The ends a wireEnd carries, beside inbox.EventAnswered and
-// inbox.EventCancelled.
-const (
-	endWithdrawn = "withdrawn" // the asker stopped waiting, or is gone
-	endRefused   = "refused"   // the inbox refused the set
-)
-
-// wireEnd is how a set ended. An inbox's end is sealed to the asker and
-// to the inbox (so that every inbox on the queue can say who answered);
-// an asker's withdrawal, to the inbox alone (unsealed under
-// insecure=plaintext). Its subject, which
-// only who knows the set's secret can name, is what makes it the set's.
-type wireEnd struct {
-	End string `json:"end"`
-	// Answer is the final event of the protocol, for EventAnswered.
-	Answer *inbox.Event `json:"answer,omitempty"`
-	// By names the inbox that answered or cancelled.
-	By     string `json:"by,omitempty"`
-	Reason string `json:"reason,omitempty"`
-	// Unheard is a withdrawal by an inbox that heard no beat of the
-	// asker's for deadAfter: an asker that still waits asks again.
-	Unheard bool `json:"unheard,omitempty"`
-	// Refused is why the inbox refused the set, for endRefused.
-	Refused *inbox.ErrorBody `json:"refused,omitempty"`
-}
 
 // client is the Transport of an inbox on NATS: each Probe and Ask connects
 // to the server on its own.
@@ -330,154 +292,4 @@ func (a *ask) post(ctx context.Context) error {
 		case <-time.After(250 * time.Millisecond):
 		}
 	}
-}
-
-// wait beats, stores a new copy of the set every setTTL/2, and returns the
-// set's end: as soon as one is published, and after every reconnection and
-// every endPoll, read from the stream, so that an end published while the
-// asker was cut off is not missed. Until an inbox's key is on the server,
-// it looks for it every pollEvery, to learn that to= is not the inbox's.
-// When ctx ends, the set is withdrawn.
-func (a *ask) wait(ctx context.Context, ends <-chan *nats.Msg) (inbox.Event, error) {
-	beats := time.NewTicker(beatEvery)
-	defer beats.Stop()
-	copies := time.NewTicker(setTTL / 2)
-	defer copies.Stop()
-	poll := time.NewTicker(endPoll)
-	defer poll.Stop()
-	var keyPoll <-chan time.Time
-	if !a.keyKnown {
-		t := time.NewTicker(pollEvery)
-		defer t.Stop()
-		keyPoll = t.C
-	}
-	for {
-		var data []byte
-		select {
-		case <-ctx.Done():
-			a.withdraw()
-			return inbox.Event{}, context.Cause(ctx)
-		case <-beats.C:
-			if err := a.beat(ctx, false); err != nil {
-				return inbox.Event{}, err
-			}
-			continue
-		case <-copies.C:
-			if err := a.post(ctx); err != nil {
-				return inbox.Event{}, err
-			}
-			continue
-		case <-ends:
-			data = a.settled(ctx)
-		case <-keyPoll:
-			known, err := a.checkKey(ctx)
-			if err != nil {
-				a.withdraw()
-				return inbox.Event{}, err
-			}
-			if known {
-				keyPoll = nil
-			}
-			continue
-		case <-poll.C:
-			data = a.stored(ctx)
-		case <-a.conn.reconnected:
-			data = a.stored(ctx)
-		}
-		if data != nil {
-			return a.read(data)
-		}
-	}
-}
-
-// checkKey ends the wait of a set sealed to a to= that is not the inbox's,
-// as soon as an inbox has stored its recipient; known says that one has.
-func (a *ask) checkKey(ctx context.Context) (known bool, err error) {
-	key, err := a.conn.key(ctx)
-	if err != nil || key == "" {
-		return false, nil
-	}
-	return true, keyMismatch(a.addr, key)
-}
-
-// stored returns the end stored for the set, or nil.
-func (a *ask) stored(ctx context.Context) []byte {
-	m, err := a.conn.lastEnd(ctx, a.end)
-	if err != nil || m == nil {
-		return nil
-	}
-	return m.Data
-}
-
-// settled returns the end stored for the set, once an end was published
-// on its subject: that end itself may be one the stream refused, because
-// another inbox's end was stored first, and the stored one is the answer.
-// A moment is given for an end published just now to be stored; else nil,
-// and the next poll looks again.
-func (a *ask) settled(ctx context.Context) []byte {
-	for wait := 10 * time.Millisecond; ; wait *= 2 {
-		if data := a.stored(ctx); data != nil || wait > beatEvery {
-			return data
-		}
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-time.After(wait):
-		}
-	}
-}
-
-// read returns the event that the set's end means for the asker. Only
-// who knows the set's secret can store its end (its subject says so); an
-// end that is not sealed to the asker, or that it cannot read, is said to
-// be so, not taken for an inbox gone.
-func (a *ask) read(data []byte) (inbox.Event, error) {
-	unreadable := func(why string) error {
-		return &inbox.ServerError{Msg: fmt.Sprintf("the end of the questions stored at %s %s: the inbox there is not this version of askuser", a.addr, why)}
-	}
-	if !sealed(data) {
-		return inbox.Event{}, unreadable("is not sealed to this asker")
-	}
-	plain, err := open(data, a.reply, maxMessage)
-	var end wireEnd
-	if err == nil {
-		err = json.Unmarshal(plain, &end)
-	}
-	if err != nil {
-		return inbox.Event{}, unreadable(fmt.Sprintf("cannot be read (%v)", err))
-	}
-	switch end.End {
-	case endWithdrawn:
-		if end.Unheard {
-			return inbox.Event{}, errUnheard
-		}
-		return inbox.Event{}, &inbox.GoneError{Addr: a.addr, Err: fmt.Errorf("the inbox withdrew the questions: %s", end.Reason)}
-	case endRefused:
-		body := inbox.ErrorBody{Error: "refused"}
-		if end.Refused != nil {
-			body = *end.Refused
-		}
-		return inbox.Event{}, &inbox.RefusedError{Addr: a.addr, Status: http.StatusBadRequest, Body: body}
-	case inbox.EventCancelled:
-		return inbox.Event{Event: inbox.EventCancelled}, nil
-	case inbox.EventAnswered:
-		if end.Answer != nil && end.Answer.Event == inbox.EventAnswered {
-			return *end.Answer, nil
-		}
-	}
-	return inbox.Event{}, unreadable(fmt.Sprintf("is of a kind this asker does not know (%q)", end.End))
-}
-
-// withdraw says that the asker stopped waiting, for every inbox to take
-// the set away. A set that is not withdrawn this way (the asker was
-// killed) is withdrawn when its beats stop, and leaves the server when its
-// last copy's time is up.
-func (a *ask) withdraw() {
-	body, err := sealJSON(wireEnd{End: endWithdrawn, Reason: "the asker stopped waiting"}, a.to)
-	if err != nil {
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-	defer cancel()
-	_ = a.conn.publishEnd(ctx, a.end, body)
 }

@@ -1,28 +1,29 @@
 // Package natsinbox is the inbox across machines: askers and the inbox
 // meet on a NATS server with JetStream (nats:// or tls:// in
-// ASKUSER_INBOX), both connecting out to it. It is a transport of package
-// inbox, behind its Addr, Transport and Listener, and adds its schemes to
-// the addresses inbox.ParseAddr reads. Its rooms: the address
-// (addr.go), the connection and the streams (conn.go), sealing with age
-// and the names a set's secret gives it (seal.go), the asker's side
-// (asker.go) and the inbox's (feed.go).
+// ASKUSER_INBOX), both connecting out to it, and the sets wait there while
+// no inbox runs. It is a transport of package inbox, behind its Addr,
+// Transport and Listener; cmd hands its Remote to inbox.ParseAddr.
+//
+// An asker seals its set with age to the inbox's recipient, stores it,
+// and beats while it waits; the inbox reads every set and beat as the
+// server stores them, shows each set while its asker beats (judged by the
+// server's clock, so that a laptop that sleeps withdraws nothing), and
+// stores how each ended, sealed to its asker. Every inbox on one queue
+// shows every set, and the first end stored wins.
 //
 // One agent may be hostile, holding the agents' credentials: it can ask,
-// but cannot read another's questions or answers (they are sealed), replace
-// a stored set (a subject takes one message, and a set's secret names its
-// subject), forge an end (only who knows the secret can name the end's
-// subject), fill the server (the streams have limits; what the inbox
+// but cannot read another's questions or answers (they are sealed),
+// replace a stored set (a subject takes one message, and a set's secret
+// names its subject), forge an end (only who knows the secret can name the
+// end's subject), fill the server (the streams have limits; what the inbox
 // cannot open, and an end that would never expire, is deleted), or touch
 // the streams (only the inbox's credentials may: see README's
 // permissions). Within the limits, it can take up the queue's room with
-// sets and ends of its own, for as long as they are kept (a day at most):
-// the credentials are shared, so the server cannot tell its messages
-// from another agent's.
+// sets and ends of its own, for as long as they are kept (a day at most).
 package natsinbox
 
 // On NATS, an inbox NAME (address.Name) is two JetStream streams, which
-// only the inbox makes and changes (see address.setsConfig and
-// address.beatsConfig):
+// only the inbox makes and changes (see address.setsConfig and address.beatsConfig):
 //
 //	ASKUSER_NAME        (the sets) every message stored once, never replaced:
 //	  askuser.NAME.set.ID.N  a copy of a set (a wireSet, sealed to the

@@ -639,7 +639,7 @@ func TestCredentials(t *testing.T) {
 		{"nats://" + nkeyed.HostPort() + "/team?nkey=" + seedFile, true},
 		{"nats://" + nkeyed.HostPort() + "/team?nkey=" + otherFile, false},
 	} {
-		a, err := inbox.ParseAddr(c.addr)
+		a, err := inbox.ParseAddr(c.addr, Remote())
 		if err != nil {
 			t.Fatal(err)
 		}

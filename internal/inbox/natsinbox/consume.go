@@ -1,0 +1,228 @@
+package natsinbox
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/askuser/askuser/internal/inbox"
+)
+
+// consume reads both streams in new consumers: from their first message
+// at the start, and again when a stream was made anew (its store lost);
+// from the message after the last read when the connection comes back,
+// rather than wait for the consumers to find out that it went.
+func (f *feed) consume(ctx context.Context, sets, beats jetstream.Stream, resume bool) error {
+	f.consMu.Lock()
+	defer f.consMu.Unlock()
+	for _, cc := range f.consumers {
+		// Not waited for: one that is starting itself again on a
+		// connection that went takes its time, and what it still reads
+		// is dropped (see handle).
+		go cc.Stop()
+	}
+	f.consumers = nil
+	gen, epoch := f.generation.Add(1), f.epoch.Load()
+	onErr := jetstream.ConsumeErrHandler(func(_ jetstream.ConsumeContext, err error) {
+		if errors.Is(err, jetstream.ErrConsumerDeleted) || errors.Is(err, jetstream.ErrStreamNotFound) || errors.Is(err, jetstream.ErrConsumerNotFound) {
+			poke(f.kick)
+		}
+	})
+	for i, s := range []struct {
+		stream  jetstream.Stream
+		filters []string
+		// read reads a message of the stream, and returns what the loop
+		// does with it.
+		read func(m jetstream.Msg, md *jetstream.MsgMetadata, epoch int64) func()
+	}{
+		{sets, []string{f.l.addr.subject("set", "*.*"), f.l.addr.subject("end", "*")}, f.onStored},
+		{beats, nil, f.onBeat},
+	} {
+		// handle keeps the sequence number of the message, and has the
+		// loop do what it means, unless the consumers were started again
+		// meanwhile (gen is no longer theirs).
+		handle := func(m jetstream.Msg) {
+			md, err := m.Metadata()
+			if err != nil {
+				return
+			}
+			f.last[i].Store(md.Sequence.Stream)
+			fn := s.read(m, md, epoch)
+			f.do(func() {
+				if gen == f.generation.Load() {
+					fn()
+				}
+			})
+		}
+		cfg := jetstream.OrderedConsumerConfig{FilterSubjects: s.filters, DeliverPolicy: jetstream.DeliverAllPolicy}
+		if last := f.last[i].Load(); resume && last > 0 {
+			cfg.DeliverPolicy, cfg.OptStartSeq = jetstream.DeliverByStartSequencePolicy, last+1
+		} else {
+			f.created[i] = s.stream.CachedInfo().Created
+			f.last[i].Store(0)
+		}
+		cons, err := s.stream.OrderedConsumer(ctx, cfg)
+		var cc jetstream.ConsumeContext
+		if err == nil {
+			cc, err = cons.Consume(handle, onErr)
+		}
+		if err != nil {
+			return f.conn.streamError(s.stream.CachedInfo().Config.Name, err)
+		}
+		if i == 0 {
+			f.setsCons = cons
+		}
+		f.consumers = append(f.consumers, cc)
+	}
+	return nil
+}
+
+// tokens returns the tokens of a subject askuser.NAME.KIND.ID[.N] after
+// NAME.
+func tokens(subject string) []string {
+	parts := strings.Split(subject, ".")
+	if len(parts) < 4 {
+		return nil
+	}
+	return parts[2:]
+}
+
+// onStored reads a message of the sets' stream, as it was in epoch: a
+// copy of a set, or an end.
+func (f *feed) onStored(m jetstream.Msg, md *jetstream.MsgMetadata, epoch int64) func() {
+	t, data := tokens(m.Subject()), m.Data()
+	at, ts, pending := stored{epoch: epoch, seq: md.Sequence.Stream}, md.Timestamp, md.NumPending
+	// How long the set waited before this copy, as its asker says: not
+	// less than nothing, nor more than maxWaited, however it is
+	// written.
+	waited, _ := strconv.ParseInt(m.Headers().Get(headerWaited), 10, 64)
+	waited = min(max(waited, 0), maxWaited.Milliseconds())
+	ttl := m.Headers().Get(jetstream.MsgTTLHeader)
+	return func() {
+		switch {
+		case len(t) == 3 && t[0] == "set":
+			f.onSet(t[1], m.Subject(), at, ts, time.Duration(waited)*time.Millisecond, data)
+		case len(t) == 2 && t[0] == "end":
+			f.onEnd(t[1], m.Subject(), at, ts, ttl, data)
+		}
+		if pending == 0 && !f.caughtUp {
+			f.caughtUp = true
+			f.showWaiting()
+		}
+	}
+}
+
+// onBeat reads a beat of an asker, or the inbox's tick; the beats have no
+// epoch.
+func (f *feed) onBeat(m jetstream.Msg, md *jetstream.MsgMetadata, _ int64) func() {
+	t, ts := tokens(m.Subject()), md.Timestamp
+	return func() {
+		if len(t) != 2 {
+			return
+		}
+		id := t[1]
+		if id == f.tickID {
+			f.tick(ts)
+			return
+		}
+		e := f.byID[id]
+		if e == nil {
+			// Kept for a set not read yet, if a set could have that id,
+			// and within the beats' own bound: the agents' credentials
+			// may beat for anything.
+			if isDigest(id) && (len(f.early) < maxBeats || !f.early[id].IsZero()) {
+				f.early[id] = later(f.early[id], ts)
+			}
+			return
+		}
+		e.beat = later(e.beat, ts)
+		f.show(e)
+	}
+}
+
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}
+
+// watch looks at both streams every pollEvery, and when a consumer says
+// its stream or itself went: a stream made anew (its store was lost) is
+// read again from its start, and one that is missing is made again.
+func (f *feed) watch() {
+	t := time.NewTicker(pollEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-f.ctx.Done():
+			return
+		case <-t.C:
+		case <-f.kick:
+		}
+		f.check()
+	}
+}
+
+// resume starts the consumers again when the connection comes back, from
+// the message after the last read, at once: they would find out that it
+// went only after a while (a laptop that wakes). The watcher finds out
+// whether the streams were made anew meanwhile.
+func (f *feed) resume() {
+	for {
+		select {
+		case <-f.ctx.Done():
+			return
+		case <-f.conn.reconnected:
+		}
+		f.l.say("Connected to the NATS server at %s again.\n", f.l.addr.serverURL())
+		// f.sets and f.beats name the streams, as made anew too.
+		if err := f.consume(f.ctx, f.sets, f.beats, true); err != nil {
+			f.l.say("%v.\n", err)
+		}
+	}
+}
+
+// check starts the consumers again from the start, when a stream was made
+// anew (its store lost), or made again when it is missing.
+func (f *feed) check() {
+	ctx, cancel := context.WithTimeout(f.ctx, inbox.ProbeTimeout)
+	defer cancel()
+	f.consMu.Lock()
+	was := f.created
+	f.consMu.Unlock()
+	renewed := false
+	for i, s := range []jetstream.Stream{f.sets, f.beats} {
+		info, err := s.Info(ctx)
+		if errors.Is(err, jetstream.ErrStreamNotFound) || err == nil && !info.Created.Equal(was[i]) {
+			renewed = true
+		}
+	}
+	if !renewed {
+		return
+	}
+	// What was read of the streams names other messages now.
+	f.epoch.Add(1)
+	sets, beats, err := f.conn.openStreams(ctx, f.l.say)
+	if err == nil {
+		err = f.l.claimKey(ctx, f.conn)
+	}
+	if err != nil {
+		f.l.say("The inbox's streams on the NATS server were removed, and could not be made again: %v.\n", err)
+		return
+	}
+	f.l.say("The inbox's streams on the NATS server were made anew (their store was lost): reading them again.\n")
+	if err := f.consume(f.ctx, sets, beats, false); err != nil {
+		f.l.say("%v.\n", err)
+		return
+	}
+	f.do(func() {
+		for _, e := range f.byID {
+			e.seqs = nil
+		}
+	})
+}

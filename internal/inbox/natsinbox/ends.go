@@ -1,0 +1,161 @@
+package natsinbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/prompt"
+)
+
+// settle stores how e's set ended here, unless its end came from
+// elsewhere. An answer given here while another inbox's end arrives is
+// stored all the same: the server refuses it, and the person is told who
+// came first, rather than let the answer seem sent.
+func (f *feed) settle(e *entry) {
+	if e.settled {
+		return
+	}
+	e.settled, e.since = true, f.lastTick
+	end := e.set.End()
+	switch end.State {
+	case inbox.Answered:
+		ev, _ := inbox.FinalEvent(e.set)
+		f.publish(e, wireEnd{End: inbox.EventAnswered, Answer: &ev, By: f.l.by}, "Your answer to")
+	case inbox.Cancelled:
+		f.publish(e, wireEnd{End: inbox.EventCancelled, By: f.l.by}, "Your cancel of")
+	}
+}
+
+// withdraw takes away a set whose asker is gone, for every inbox, and
+// here; an asker that was only away asks again when it reads why.
+func (f *feed) withdraw(e *entry) {
+	e.settled, e.since = true, f.lastTick
+	reason := fmt.Sprintf("nothing heard from the asker for %s", deadAfter)
+	f.publish(e, wireEnd{End: endWithdrawn, Reason: reason, Unheard: true}, "")
+	if e.shown {
+		f.queue.Withdraw(e.set, reason)
+	}
+}
+
+// publish stores e's end, sealed to its asker and to the inbox (for the
+// other inboxes to read), trying again while the server is away (an
+// answer given is not lost to a restart), until the inbox quits. Once it
+// is stored, the set's copies are deleted. what, when not "", is how to
+// tell the person of an end that was not stored because another came
+// first.
+func (f *feed) publish(e *entry, w wireEnd, what string) {
+	if f.closing {
+		return
+	}
+	body, err := sealJSON(w, e.reply, f.l.id.Recipient().String())
+	source := "an asker"
+	if e.set != nil {
+		source = e.set.Source()
+	}
+	if err != nil {
+		f.l.say("The end of the questions from %s could not be sealed: %v.\n", source, err)
+		return
+	}
+	seqs := slices.Clone(e.seqs)
+	f.ending.Add(1)
+	go func() {
+		defer f.ending.Done()
+		for {
+			ctx, cancel := context.WithTimeout(f.ctx, inbox.ProbeTimeout)
+			err := f.conn.publishEnd(ctx, e.end, body)
+			cancel()
+			switch {
+			case err == nil:
+				f.delete(seqs...)
+				return
+			case errors.Is(err, errEndTaken):
+				if what != "" {
+					f.l.say("%s the questions from %s was not sent: they %s first.\n", what, source, f.endedElsewhere(e.end))
+				}
+				return
+			case f.ctx.Err() != nil:
+				if what != "" {
+					f.l.say("%s the questions from %s was not sent: the NATS server did not take it before the inbox quit (%v).\n", what, source, err)
+				}
+				return
+			}
+			select {
+			case <-f.ctx.Done():
+			case <-time.After(beatEvery / 2):
+			}
+		}
+	}()
+}
+
+// endedElsewhere says how a set ended elsewhere: "were answered elsewhere
+// (by NAME)".
+func (f *feed) endedElsewhere(end string) string {
+	var w wireEnd
+	if m, err := f.conn.lastEnd(f.ctx, end); err == nil && m != nil {
+		w = f.readEnd(m.Data)
+	}
+	e := remoteEnd(w)
+	what := map[inbox.State]string{inbox.Answered: "were answered elsewhere", inbox.Cancelled: "were cancelled elsewhere", inbox.Withdrawn: "were withdrawn"}[e.State]
+	if e.Reason != "" {
+		what += " (" + prompt.Display(e.Reason) + ")"
+	}
+	return what
+}
+
+// delete has messages deleted from the sets' stream, by the deleter: the
+// loop does not wait on the server.
+func (f *feed) delete(at ...stored) {
+	f.deleteMu.Lock()
+	f.deletes = append(f.deletes, at...)
+	f.deleteMu.Unlock()
+	poke(f.toDelete)
+}
+
+// deleter deletes what delete was given, until the inbox quits. Every
+// inbox on the queue may try; the first does it.
+func (f *feed) deleter() {
+	for {
+		select {
+		case <-f.ctx.Done():
+			return
+		case <-f.toDelete:
+		}
+		f.deleteMu.Lock()
+		seqs := f.deletes
+		f.deletes = nil
+		f.deleteMu.Unlock()
+		if !f.sameStream() {
+			// The stream was made anew, and the watcher is told: its
+			// numbers are not those read.
+			continue
+		}
+		for _, at := range seqs {
+			if at.epoch != f.epoch.Load() {
+				// Read before the stream was made anew.
+				continue
+			}
+			ctx, cancel := context.WithTimeout(f.ctx, inbox.ProbeTimeout)
+			_ = f.sets.DeleteMsg(ctx, at.seq)
+			cancel()
+		}
+	}
+}
+
+// sameStream reports whether the sets' stream is the one the consumers
+// read, and tells the watcher when it is not (or cannot be told).
+func (f *feed) sameStream() bool {
+	ctx, cancel := context.WithTimeout(f.ctx, inbox.ProbeTimeout)
+	defer cancel()
+	info, err := f.sets.Info(ctx)
+	f.consMu.Lock()
+	same := err == nil && info.Created.Equal(f.created[0])
+	f.consMu.Unlock()
+	if !same {
+		poke(f.kick)
+	}
+	return same
+}

@@ -1,0 +1,205 @@
+package natsinbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/askuser/askuser/internal/inbox"
+)
+
+const (
+	// endTTL is how long an end stays stored: long enough for an asker
+	// cut off from the server, or asleep, to read it when it is back.
+	endTTL = 24 * time.Hour
+	// storeAge is the stream's own limit on a message's age: what has no
+	// TTL of its own (nothing askuser stores) and no inbox deleted.
+	storeAge = endTTL + time.Hour
+	// maxMessage bounds a message of the stream, and what is read from
+	// one: a set of the largest questions, sealed.
+	maxMessage = 2 * inbox.MaxRequestBytes
+	// maxStored and maxStoredBytes bound the sets' stream: room for 10,000
+	// waiting sets and a day of their ends, while one credential cannot
+	// fill the server. maxBeats and maxBeatBytes bound the beats'.
+	maxStored      = 100_000
+	maxStoredBytes = 256 << 20
+	maxBeats       = 100_000
+	maxBeatBytes   = 16 << 20
+	// maxBeat bounds a beat: it carries nothing.
+	maxBeat = 256
+	// headerWaited is the header of a copy of a set that says how long its
+	// asker had waited when it stored that copy, in milliseconds: a set
+	// asked again keeps its waiting time.
+	headerWaited = "Askuser-Waited"
+	// maxWaited bounds the waiting time a copy says: what the agents'
+	// credentials write there cannot overflow a time, nor claim a set
+	// waited longer than a week.
+	maxWaited = 7 * 24 * time.Hour
+)
+
+func (a *address) subject(kind, id string) string {
+	return "askuser." + a.Name + "." + kind + "." + id
+}
+
+func (a *address) keySubject() string { return "askuser." + a.Name + ".key" }
+
+func (a *address) setsStream() string { return "ASKUSER_" + a.Name }
+
+// beatsStream is a name no queue's sets stream can have: '-' after
+// ASKUSER.
+func (a *address) beatsStream() string { return "ASKUSER-BEATS_" + a.Name }
+
+func (a *address) setsConfig() jetstream.StreamConfig {
+	return jetstream.StreamConfig{
+		Name:        a.setsStream(),
+		Description: "askuser inbox " + a.Name + ": the sets of questions waiting, sealed, and how each ended",
+		Subjects:    []string{a.subject("set", "*.*"), a.subject("end", "*"), a.keySubject()},
+		Storage:     jetstream.FileStorage,
+		Retention:   jetstream.LimitsPolicy,
+		// Once stored, a message is never replaced: a second one on its
+		// subject is refused, and the stream's limits refuse what does
+		// not fit rather than drop what waits.
+		MaxMsgsPerSubject:    1,
+		Discard:              jetstream.DiscardNew,
+		DiscardNewPerSubject: true,
+		MaxMsgs:              maxStored,
+		MaxBytes:             maxStoredBytes,
+		MaxMsgSize:           int32(maxMessage),
+		MaxAge:               storeAge,
+		AllowMsgTTL:          true,
+		AllowDirect:          true,
+		DenyPurge:            true,
+		Duplicates:           2 * time.Minute,
+	}
+}
+
+func (a *address) beatsConfig() jetstream.StreamConfig {
+	return jetstream.StreamConfig{
+		Name:              a.beatsStream(),
+		Description:       "askuser inbox " + a.Name + ": the beats of the askers that wait, and the inbox's ticks",
+		Subjects:          []string{a.subject("beat", "*")},
+		Storage:           jetstream.FileStorage,
+		Retention:         jetstream.LimitsPolicy,
+		MaxMsgsPerSubject: 1,
+		Discard:           jetstream.DiscardOld,
+		MaxMsgs:           maxBeats,
+		MaxBytes:          maxBeatBytes,
+		MaxMsgSize:        maxBeat,
+		MaxAge:            setTTL,
+		DenyPurge:         true,
+		Duplicates:        time.Second,
+	}
+}
+
+// streamError says why the server would not do what was asked of the
+// stream name, and what to do.
+func (c *conn) streamError(name string, err error) error {
+	a := c.addr
+	if refused := c.refusedSubject(name); refused != nil {
+		// The server refused a subject and said so apart: the request
+		// only timed out.
+		err = refused
+	}
+	msg := ""
+	switch {
+	case errors.Is(err, nats.ErrPermissionViolation):
+		msg = fmt.Sprintf("the NATS server at %s does not allow these credentials what the inbox needs (%v): grant them the subjects that README's \"Across machines\" lists", a.serverURL(), err)
+	case errors.Is(err, jetstream.ErrJetStreamNotEnabled), errors.Is(err, jetstream.ErrJetStreamNotEnabledForAccount), errors.Is(err, nats.ErrNoResponders):
+		msg = fmt.Sprintf("the NATS server at %s has no JetStream for this account, where the questions wait: start it with nats-server -js (or enable JetStream for the account)", a.serverURL())
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, nats.ErrTimeout):
+		msg = fmt.Sprintf("the NATS server at %s did not answer for the stream %s: check that JetStream is on (nats-server -js) and that these credentials may use %s and askuser.%s.>", a.serverURL(), name, name, a.Name)
+	default:
+		msg = fmt.Sprintf("the NATS server at %s refused the inbox's stream %s (%v): check that JetStream is on (nats-server -js, version 2.11 or later)", a.serverURL(), name, err)
+	}
+	return &inbox.ServerError{Msg: msg, Err: err}
+}
+
+// openStreams finds the inbox's two streams, makes those missing, and
+// corrects those whose configuration is not askuser's (an agent, or an
+// older askuser, may have made them), saying so with say.
+func (c *conn) openStreams(ctx context.Context, say func(string, ...any)) (sets, beats jetstream.Stream, err error) {
+	if sets, err = c.openStream(ctx, c.addr.setsConfig(), say); err != nil {
+		return nil, nil, err
+	}
+	if beats, err = c.openStream(ctx, c.addr.beatsConfig(), say); err != nil {
+		return nil, nil, err
+	}
+	return sets, beats, nil
+}
+
+func (c *conn) openStream(ctx context.Context, want jetstream.StreamConfig, say func(string, ...any)) (jetstream.Stream, error) {
+	ctx, cancel := context.WithTimeout(ctx, inbox.ProbeTimeout)
+	defer cancel()
+	s, err := c.js.Stream(ctx, want.Name)
+	if errors.Is(err, jetstream.ErrStreamNotFound) {
+		s, err = c.js.CreateStream(ctx, want)
+		if errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
+			s, err = c.js.Stream(ctx, want.Name)
+		}
+	}
+	if err != nil {
+		return nil, c.streamError(want.Name, err)
+	}
+	diffs := configDiff(s.CachedInfo().Config, want)
+	if len(diffs) == 0 {
+		return s, nil
+	}
+	if s, err = c.js.UpdateStream(ctx, want); err != nil {
+		return nil, &inbox.ServerError{Err: err, Msg: fmt.Sprintf("the stream %s on the NATS server at %s has %s, which is not askuser's, and the inbox could not change it (%v): remove it (nats stream rm %s; what waits there is lost) and start the inbox again", want.Name, c.addr.serverURL(), strings.Join(diffs, ", "), err, want.Name)}
+	}
+	say("The stream %s on the NATS server had %s: the inbox changed it to askuser's.\n", want.Name, strings.Join(diffs, ", "))
+	return s, nil
+}
+
+// configDiff names what in have is not as in want, in the words of the
+// nats command's stream configuration.
+func configDiff(have, want jetstream.StreamConfig) []string {
+	var out []string
+	add := func(name string, h, w any) {
+		if fmt.Sprint(h) != fmt.Sprint(w) {
+			out = append(out, fmt.Sprintf("%s %v (askuser's: %v)", name, h, w))
+		}
+	}
+	add("subjects", have.Subjects, want.Subjects)
+	add("storage", have.Storage, want.Storage)
+	add("retention", have.Retention, want.Retention)
+	add("max_msgs_per_subject", have.MaxMsgsPerSubject, want.MaxMsgsPerSubject)
+	add("discard", have.Discard, want.Discard)
+	add("discard_new_per_subject", have.DiscardNewPerSubject, want.DiscardNewPerSubject)
+	add("max_msgs", have.MaxMsgs, want.MaxMsgs)
+	add("max_bytes", have.MaxBytes, want.MaxBytes)
+	add("max_msg_size", have.MaxMsgSize, want.MaxMsgSize)
+	add("max_age", have.MaxAge, want.MaxAge)
+	add("allow_msg_ttl", have.AllowMsgTTL, want.AllowMsgTTL)
+	add("allow_direct", have.AllowDirect, want.AllowDirect)
+	add("deny_purge", have.DenyPurge, want.DenyPurge)
+	add("deny_delete", have.DenyDelete, want.DenyDelete)
+	add("allow_rollup_hdrs", have.AllowRollup, want.AllowRollup)
+	add("sealed", have.Sealed, want.Sealed)
+	return out
+}
+
+// makeStreams makes the inbox's streams for an asker that found none:
+// where its credentials may, it queues its set before any inbox ran, as
+// the inbox would have made them. What is there already is left as it is
+// (the inbox corrects it).
+func (c *conn) makeStreams(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, inbox.ProbeTimeout)
+	defer cancel()
+	for _, cfg := range []jetstream.StreamConfig{c.addr.setsConfig(), c.addr.beatsConfig()} {
+		_, err := c.js.CreateStream(ctx, cfg)
+		if err == nil || errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
+			continue
+		}
+		if c.refusedSubject(cfg.Name) != nil {
+			return &inbox.ServerError{Err: err, Msg: fmt.Sprintf("no inbox has run at %s yet, to make its queue (the stream %s), and these credentials may not make it: start askuser inbox with the inbox's credentials once, then ask again", c.addr, cfg.Name)}
+		}
+		return c.streamError(cfg.Name, err)
+	}
+	return nil
+}

@@ -1,0 +1,163 @@
+package natsinbox
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/askuser/askuser/internal/inbox"
+)
+
+// wait beats, stores a new copy of the set every setTTL/2, and returns the
+// set's end: as soon as one is published, and after every reconnection and
+// every endPoll, read from the stream, so that an end published while the
+// asker was cut off is not missed. Until an inbox's key is on the server,
+// it looks for it every pollEvery, to learn that to= is not the inbox's.
+// When ctx ends, the set is withdrawn.
+func (a *ask) wait(ctx context.Context, ends <-chan *nats.Msg) (inbox.Event, error) {
+	beats := time.NewTicker(beatEvery)
+	defer beats.Stop()
+	copies := time.NewTicker(setTTL / 2)
+	defer copies.Stop()
+	poll := time.NewTicker(endPoll)
+	defer poll.Stop()
+	var keyPoll <-chan time.Time
+	if !a.keyKnown {
+		t := time.NewTicker(pollEvery)
+		defer t.Stop()
+		keyPoll = t.C
+	}
+	for {
+		var data []byte
+		select {
+		case <-ctx.Done():
+			a.withdraw()
+			return inbox.Event{}, context.Cause(ctx)
+		case <-beats.C:
+			if err := a.beat(ctx, false); err != nil {
+				return inbox.Event{}, err
+			}
+			continue
+		case <-copies.C:
+			if err := a.post(ctx); err != nil {
+				return inbox.Event{}, err
+			}
+			continue
+		case <-ends:
+			data = a.settled(ctx)
+		case <-keyPoll:
+			known, err := a.checkKey(ctx)
+			if err != nil {
+				a.withdraw()
+				return inbox.Event{}, err
+			}
+			if known {
+				keyPoll = nil
+			}
+			continue
+		case <-poll.C:
+			data = a.stored(ctx)
+		case <-a.conn.reconnected:
+			data = a.stored(ctx)
+		}
+		if data != nil {
+			return a.read(data)
+		}
+	}
+}
+
+// checkKey ends the wait of a set sealed to a to= that is not the inbox's,
+// as soon as an inbox has stored its recipient; known says that one has.
+func (a *ask) checkKey(ctx context.Context) (known bool, err error) {
+	key, err := a.conn.key(ctx)
+	if err != nil || key == "" {
+		return false, nil
+	}
+	return true, keyMismatch(a.addr, key)
+}
+
+// stored returns the end stored for the set, or nil.
+func (a *ask) stored(ctx context.Context) []byte {
+	m, err := a.conn.lastEnd(ctx, a.end)
+	if err != nil || m == nil {
+		return nil
+	}
+	return m.Data
+}
+
+// settled returns the end stored for the set, once an end was published
+// on its subject: that end itself may be one the stream refused, because
+// another inbox's end was stored first, and the stored one is the answer.
+// A moment is given for an end published just now to be stored; else nil,
+// and the next poll looks again.
+func (a *ask) settled(ctx context.Context) []byte {
+	for wait := 10 * time.Millisecond; ; wait *= 2 {
+		if data := a.stored(ctx); data != nil || wait > beatEvery {
+			return data
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(wait):
+		}
+	}
+}
+
+// read returns the event that the set's end means for the asker. Only
+// who knows the set's secret can store its end (its subject says so); an
+// end that is not sealed to the asker, or that it cannot read, is said to
+// be so, not taken for an inbox gone.
+func (a *ask) read(data []byte) (inbox.Event, error) {
+	unreadable := func(why string) error {
+		return &inbox.ServerError{Msg: fmt.Sprintf("the end of the questions stored at %s %s: the inbox there is not this version of askuser", a.addr, why)}
+	}
+	if !sealed(data) {
+		return inbox.Event{}, unreadable("is not sealed to this asker")
+	}
+	plain, err := open(data, a.reply, maxMessage)
+	var end wireEnd
+	if err == nil {
+		err = json.Unmarshal(plain, &end)
+	}
+	if err != nil {
+		return inbox.Event{}, unreadable(fmt.Sprintf("cannot be read (%v)", err))
+	}
+	switch end.End {
+	case endWithdrawn:
+		if end.Unheard {
+			return inbox.Event{}, errUnheard
+		}
+		return inbox.Event{}, &inbox.GoneError{Addr: a.addr, Err: fmt.Errorf("the inbox withdrew the questions: %s", end.Reason)}
+	case endRefused:
+		body := inbox.ErrorBody{Error: "refused"}
+		if end.Refused != nil {
+			body = *end.Refused
+		}
+		return inbox.Event{}, &inbox.RefusedError{Addr: a.addr, Status: http.StatusBadRequest, Body: body}
+	case inbox.EventCancelled:
+		return inbox.Event{Event: inbox.EventCancelled}, nil
+	case inbox.EventAnswered:
+		if end.Answer != nil && end.Answer.Event == inbox.EventAnswered {
+			return *end.Answer, nil
+		}
+	}
+	return inbox.Event{}, unreadable(fmt.Sprintf("is of a kind this asker does not know (%q)", end.End))
+}
+
+// withdraw says that the asker stopped waiting, for every inbox to take
+// the set away. A set that is not withdrawn this way (the asker was
+// killed) is withdrawn when its beats stop, and leaves the server when its
+// last copy's time is up.
+func (a *ask) withdraw() {
+	body, err := sealJSON(wireEnd{End: endWithdrawn, Reason: "the asker stopped waiting"}, a.to)
+	if err != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	_ = a.conn.publishEnd(ctx, a.end, body)
+}
