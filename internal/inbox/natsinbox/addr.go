@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/url"
 	"os/user"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,7 +24,8 @@ import (
 type address struct {
 	// Scheme is "nats" or "tls" (TLS required).
 	Scheme string
-	// Host is HOST:PORT.
+	// Host is HOST:PORT, or the servers of a cluster:
+	// HOST:PORT,HOST:PORT...
 	Host string
 	// User and Password, or Token (a user name without a password), are
 	// the credentials in the address.
@@ -37,6 +39,9 @@ type address struct {
 	// To is the inbox's age recipient, which every set is sealed to; ""
 	// when the address has none.
 	To string
+	// Replicas is how many servers of a cluster keep each of the inbox's
+	// streams (replicas=N), 1 when the address does not say.
+	Replicas int
 	// Plaintext is insecure=plaintext: on an asker's side, it may send its
 	// sets unsealed to a server that is neither local nor over TLS; on the
 	// inbox's, it takes sets that are not sealed to it.
@@ -66,7 +71,7 @@ func validName(name string) bool {
 }
 
 // params are the parameters an address on NATS may carry.
-var params = []string{"to", "creds", "nkey", "ca", "insecure"}
+var params = []string{"to", "creds", "nkey", "ca", "replicas", "insecure"}
 
 // defaultPort is NATS's own.
 const defaultPort = "4222"
@@ -96,15 +101,33 @@ func Remote() inbox.Remote {
 }
 
 func addrOf(s string) (*address, error) {
-	const want = "want nats://[USER:PASSWORD@]HOST[:PORT][/NAME][?to=age1...], as askuser inbox prints it"
-	u, err := url.Parse(s)
+	const want = "want nats://[USER:PASSWORD@]HOST[:PORT][,nats://HOST[:PORT]...][/NAME][?to=age1...], as askuser inbox prints it"
+	// The servers of a cluster are listed as NATS lists them, their URLs
+	// separated by commas: the credentials go before the first, the name
+	// and the parameters after the last.
+	scheme, rest, _ := strings.Cut(s, "://")
+	rest = regexp.MustCompile(`,[A-Za-z]+://`).ReplaceAllString(rest, ",")
+	auth, tail := rest, ""
+	if i := strings.IndexAny(rest, "/?"); i >= 0 {
+		auth, tail = rest[:i], rest[i:]
+	}
+	creds, list := "", auth
+	if i := strings.LastIndex(auth, "@"); i >= 0 {
+		creds, list = auth[:i+1], auth[i+1:]
+	}
+	u, err := url.Parse(scheme + "://" + creds + "servers" + tail)
 	if err != nil {
 		return nil, errors.New(want)
 	}
-	a := &address{Scheme: strings.ToLower(u.Scheme)}
-	if a.Host, err = hostOf(u.Host); err != nil {
-		return nil, fmt.Errorf("%w: %s", err, want)
+	var hosts []string
+	for _, h := range strings.Split(list, ",") {
+		host, err := hostOf(h)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %s", err, want)
+		}
+		hosts = append(hosts, host)
 	}
+	a := &address{Scheme: strings.ToLower(scheme), Host: strings.Join(hosts, ",")}
 	if u.User != nil {
 		if pw, ok := u.User.Password(); ok {
 			a.User, a.Password = u.User.Username(), pw
@@ -161,6 +184,13 @@ func (a *address) setParams(q url.Values) error {
 			return errors.New("to= is not an age recipient (age1...): copy it from the address that askuser inbox printed")
 		}
 	}
+	a.Replicas = 1
+	if v := q.Get("replicas"); v != "" {
+		if n, err := strconv.Atoi(v); err != nil || n < 1 || n > 5 {
+			return fmt.Errorf("replicas=%s: give how many servers of the cluster keep the queue, from 1 to 5 (3 rides out the loss of one)", v)
+		}
+		a.Replicas, _ = strconv.Atoi(v)
+	}
 	switch v := q.Get("insecure"); v {
 	case "":
 	case "plaintext":
@@ -194,9 +224,7 @@ func DefaultName() string {
 
 // String is the address as messages show it: no credentials, no
 // parameters.
-func (a *address) String() string {
-	return a.Scheme + "://" + a.Host + "/" + a.Name
-}
+func (a *address) String() string { return a.serverURL() + "/" + a.Name }
 
 // URL is the address whole, as ASKUSER_INBOX holds it: for the person to
 // give to askers.
@@ -214,6 +242,9 @@ func (a *address) URL() string {
 			q.Set(k, v)
 		}
 	}
+	if a.Replicas > 1 {
+		q.Set("replicas", strconv.Itoa(a.Replicas))
+	}
 	if a.Plaintext {
 		q.Set("insecure", "plaintext")
 	}
@@ -221,9 +252,12 @@ func (a *address) URL() string {
 	return u.String()
 }
 
-// serverURL is the server's address for nats.Connect: no credentials
-// (they are given as options, and so never shown in an error).
-func (a *address) serverURL() string { return a.Scheme + "://" + a.Host }
+// serverURL is the server's address for nats.Connect, each server of a
+// cluster as a URL of its own: no credentials (they are given as options,
+// and so never shown in an error).
+func (a *address) serverURL() string {
+	return a.Scheme + "://" + strings.ReplaceAll(a.Host, ",", ","+a.Scheme+"://")
+}
 
 // Dial returns the transport that askers reach the inbox with.
 func (a *address) Dial() inbox.Transport { return &client{addr: a} }
@@ -243,17 +277,15 @@ func (a *address) Listen(out io.Writer) (inbox.Listener, error) {
 }
 
 // sealRequired says why an asker may not send a set unsealed to a, or ""
-// when it may: with to=, or over TLS, or to a server on this machine, or
+// when it may: with to=, or over TLS, or to servers on this machine, or
 // with insecure=plaintext.
 func (a *address) sealRequired() string {
-	if a.To != "" || a.Scheme == "tls" || a.Plaintext || a.CA != "" {
-		return ""
+	local := func(hostport string) bool {
+		host, _, _ := net.SplitHostPort(hostport)
+		ip := net.ParseIP(host)
+		return strings.EqualFold(host, "localhost") || ip != nil && ip.IsLoopback()
 	}
-	host, _, _ := net.SplitHostPort(a.Host)
-	if strings.EqualFold(host, "localhost") {
-		return ""
-	}
-	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+	if a.To != "" || a.Scheme == "tls" || a.Plaintext || a.CA != "" || !slices.ContainsFunc(strings.Split(a.Host, ","), func(h string) bool { return !local(h) }) {
 		return ""
 	}
 	return fmt.Sprintf("%s has no to=, and the questions would cross %s unsealed and unencrypted: add the to=age1... that askuser inbox printed, or use tls://, or add insecure=plaintext to send them as they are", inbox.EnvAddr, a)

@@ -18,10 +18,14 @@ func TestParseNATSAddr(t *testing.T) {
 		want address
 		url  string
 	}{
-		{"nats://127.0.0.1:4222/alice?to=" + to, address{Scheme: "nats", Host: "127.0.0.1:4222", Name: "alice", To: to}, "nats://127.0.0.1:4222/alice?to=" + to},
-		{"NATS://s3cret@nats.example.com/team", address{Scheme: "nats", Host: "nats.example.com:4222", Name: "team", Token: "s3cret"}, "nats://s3cret@nats.example.com:4222/team"},
-		{"tls://bob:pw@[::1]:7422/bob?ca=ca.pem&creds=a.creds", address{Scheme: "tls", Host: "[::1]:7422", Name: "bob", User: "bob", Password: "pw", CA: "ca.pem", Creds: "a.creds"}, "tls://bob:pw@[::1]:7422/bob?ca=ca.pem&creds=a.creds"},
-		{"nats://h:1/x?nkey=seed.nk&insecure=plaintext", address{Scheme: "nats", Host: "h:1", Name: "x", NKey: "seed.nk", Plaintext: true}, "nats://h:1/x?insecure=plaintext&nkey=seed.nk"},
+		{"nats://127.0.0.1:4222/alice?to=" + to, address{Scheme: "nats", Host: "127.0.0.1:4222", Name: "alice", To: to, Replicas: 1}, "nats://127.0.0.1:4222/alice?to=" + to},
+		{"NATS://s3cret@nats.example.com/team", address{Scheme: "nats", Host: "nats.example.com:4222", Name: "team", Token: "s3cret", Replicas: 1}, "nats://s3cret@nats.example.com:4222/team"},
+		{"tls://bob:pw@[::1]:7422/bob?ca=ca.pem&creds=a.creds", address{Scheme: "tls", Host: "[::1]:7422", Name: "bob", User: "bob", Password: "pw", CA: "ca.pem", Creds: "a.creds", Replicas: 1}, "tls://bob:pw@[::1]:7422/bob?ca=ca.pem&creds=a.creds"},
+		{"nats://h:1/x?nkey=seed.nk&insecure=plaintext", address{Scheme: "nats", Host: "h:1", Name: "x", NKey: "seed.nk", Plaintext: true, Replicas: 1}, "nats://h:1/x?insecure=plaintext&nkey=seed.nk"},
+		// The servers of a cluster, as NATS lists them, or each after the
+		// first without its scheme, as the address is printed.
+		{"nats://h1:4222,nats://h2:4222/me", address{Scheme: "nats", Host: "h1:4222,h2:4222", Name: "me", Replicas: 1}, "nats://h1:4222,h2:4222/me"},
+		{"tls://u:p,w@h1,[::1]:7422,h3/me?replicas=3", address{Scheme: "tls", Host: "h1:4222,[::1]:7422,h3:4222", Name: "me", User: "u", Password: "p,w", Replicas: 3}, "tls://u:p,w@h1:4222,[::1]:7422,h3:4222/me?replicas=3"},
 	} {
 		// ASKUSER_INBOX's addresses are read by package inbox, which
 		// this package teaches nats:// and tls://.
@@ -51,6 +55,9 @@ func TestParseNATSAddr(t *testing.T) {
 		{"nats://h/x?insecure=yes", "insecure=plaintext"},
 		{"nats://h/x?creds=a&nkey=b", "not both"},
 		{"nats://h/x?ca=", "with a value"},
+		{"nats://h1,/x", "host is missing"},
+		{"nats://h/x?replicas=0", "from 1 to 5"},
+		{"nats://h/x?replicas=three", "from 1 to 5"},
 	} {
 		_, err := inbox.ParseAddr(c.in, Remote())
 		var server *inbox.ServerError
@@ -94,6 +101,8 @@ func TestNATSSealRequired(t *testing.T) {
 		"nats://[::1]/x":                               false,
 		"tls://nats.example.com/x":                     false,
 		"nats://nats.example.com/x?insecure=plaintext": false,
+		"nats://127.0.0.1,[::1]:4223/x":                false,
+		"nats://127.0.0.1,nats.example.com/x":          true,
 	} {
 		a, err := parseAddr(in)
 		if err != nil {

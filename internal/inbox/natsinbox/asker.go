@@ -1,10 +1,10 @@
 package natsinbox
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"time"
 
 	"filippo.io/age"
@@ -19,9 +19,12 @@ type wireSet struct {
 	Request inbox.Request `json:"request"`
 	// Reply is the asker's fresh age recipient: the end is sealed to it.
 	Reply string `json:"reply"`
-	// Secret names the set's subjects (setID, endID): the inbox checks it
-	// against the subject the set came on.
+	// Secret names the set's subjects (setID, endID, copyID): the inbox
+	// checks it against the subject the set came on.
 	Secret string `json:"secret"`
+	// Root, in a set asked again, is the id of the set first asked: its
+	// anchor says since when the asker waits (see ask.run).
+	Root string `json:"root,omitempty"`
 }
 
 // The ends a wireEnd carries, beside inbox.EventAnswered and
@@ -75,8 +78,9 @@ func (c *client) Probe(context.Context) (inbox.Status, error) {
 // Ask stores the set, sealed, in the inbox's stream, beats while it waits,
 // and returns its end, always the one the stream stored. A set that an
 // inbox withdrew because it heard no beat (the asker, or the inbox, was
-// away a while: asleep, cut off) is asked again, under a new id, with the
-// time it has waited. When ctx ends, the set is withdrawn.
+// away a while: asleep, cut off) is asked again, under a new id, naming
+// the first (its root), which keeps its waiting time. When ctx ends, the
+// set is withdrawn.
 func (c *client) Ask(ctx context.Context, req *inbox.Request, queued func(ahead int)) (inbox.Event, error) {
 	conn, err := c.dial()
 	if err != nil {
@@ -92,14 +96,14 @@ func (c *client) Ask(ctx context.Context, req *inbox.Request, queued func(ahead 
 	if err != nil {
 		return inbox.Event{}, err
 	}
-	first := time.Now()
+	root := ""
 	for {
-		a := &ask{addr: c.addr, conn: conn, to: to, keyKnown: keyKnown, req: req, waited: time.Since(first)}
+		a := &ask{addr: c.addr, conn: conn, to: to, keyKnown: keyKnown, req: req, root: root}
 		e, err := a.run(ctx, queued)
 		if !errors.Is(err, errUnheard) {
 			return e, err
 		}
-		queued = nil
+		root, queued = cmp.Or(root, a.id), nil
 	}
 }
 
@@ -183,23 +187,22 @@ var errUnheard = errors.New("the set was withdrawn for want of beats while its a
 
 // ask is one set put to an inbox on NATS, while its asker waits.
 type ask struct {
-	addr   *address
-	conn   *conn
-	to     string
-	req    *inbox.Request
-	waited time.Duration // before this ask: the set was asked before
+	addr *address
+	conn *conn
+	to   string
+	req  *inbox.Request
+	root string // the id of the set first asked, when this one asks it again
 
 	secret, id, end string
 	keyKnown        bool // the inbox's key was on the server, and to= is it
 	reply           *age.X25519Identity
 	body            []byte // the set, sealed
 	copies          int
-	start           time.Time
 }
 
 func (a *ask) run(ctx context.Context, queued func(ahead int)) (inbox.Event, error) {
 	a.secret = newSecret()
-	a.id, a.end, a.start = setID(a.secret), endID(a.secret), time.Now()
+	a.id, a.end = setID(a.secret), endID(a.secret)
 	var err error
 	if a.reply, err = age.GenerateX25519Identity(); err != nil {
 		return inbox.Event{}, err
@@ -213,7 +216,16 @@ func (a *ask) run(ctx context.Context, queued func(ahead int)) (inbox.Event, err
 		return inbox.Event{}, &inbox.UnreachableError{Addr: a.addr, Err: err}
 	}
 	defer func() { _ = sub.Unsubscribe() }()
-	// The beat goes first: a set stored is always one whose asker beat.
+	// The set's anchor, copy 0, says when it was first asked, as the
+	// server saw it: the waiting time that the inbox shows goes no further
+	// back. A set asked again has its root's.
+	if a.root == "" {
+		if err := a.store(ctx, a.addr.subject("set", a.id+".0"), nil, endTTL); err != nil {
+			return inbox.Event{}, err
+		}
+	}
+	// The beat goes before the set: a set stored is always one whose
+	// asker beat.
 	if err := a.beat(ctx, true); err != nil {
 		return inbox.Event{}, err
 	}
@@ -229,7 +241,7 @@ func (a *ask) run(ctx context.Context, queued func(ahead int)) (inbox.Event, err
 // seal makes the set's message, sealed to a.to (as it is, with none: see
 // client.recipient).
 func (a *ask) seal() (err error) {
-	a.body, err = sealJSON(wireSet{Request: *a.req, Reply: a.reply.Recipient().String(), Secret: a.secret}, a.to)
+	a.body, err = sealJSON(wireSet{Request: *a.req, Reply: a.reply.Recipient().String(), Secret: a.secret, Root: a.root}, a.to)
 	return err
 }
 
@@ -276,38 +288,44 @@ func (a *ask) beat(ctx context.Context, first bool) error {
 }
 
 // post stores a copy of the set, for setTTL: copy 1, then another every
-// setTTL/2 while the asker waits. A stream that is full is waited on: the
-// inbox makes room as sets end.
+// setTTL/2 while the asker waits, each on a subject that only who knows
+// the set's secret can name (copyID): nobody else can take it first. A
+// later copy that is not stored is only late: the next will come, and the
+// beats go on meanwhile.
 func (a *ask) post(ctx context.Context) error {
 	a.copies++
-	n := strconv.Itoa(a.copies)
-	msg := &nats.Msg{Subject: a.addr.subject("set", a.id+"."+n), Data: a.body, Header: nats.Header{}}
-	msg.Header.Set(headerWaited, strconv.FormatInt((a.waited+time.Since(a.start)).Milliseconds(), 10))
+	err := a.store(ctx, a.addr.subject("set", a.id+"."+copyID(a.secret, a.copies)), a.body, setTTL)
+	if a.copies > 1 && ctx.Err() == nil {
+		return nil
+	}
+	return err
+}
+
+// store stores data on subject, for ttl, trying again while the server
+// is slow to answer or the stream full: the inbox makes room as sets end.
+// A subject that holds a message already holds this one: nobody else can
+// name it.
+func (a *ask) store(ctx context.Context, subject string, data []byte, ttl time.Duration) error {
 	said := false
 	var slowly slowNote
 	for {
 		err := a.ensure(ctx, func() error {
 			pctx, cancel := context.WithTimeout(ctx, inbox.ProbeTimeout)
 			defer cancel()
-			_, err := a.conn.js.PublishMsg(pctx, msg, jetstream.WithMsgID(a.id+"."+n), jetstream.WithMsgTTL(setTTL))
+			_, err := a.conn.js.Publish(pctx, subject, data, jetstream.WithMsgTTL(ttl))
 			return err
 		})
 		switch {
-		case err == nil:
+		case err == nil, isTaken(err):
 			return nil
 		case ctx.Err() != nil:
 			return context.Cause(ctx)
-		case a.copies > 1:
-			// A later copy is only a copy: the next will come, and the
-			// beats go on meanwhile.
-			return nil
-		case slow(err) && a.conn.refusedSubject(msg.Subject) == nil:
-			// Stored again, it is stored once: its id says so.
+		case slow(err) && a.conn.refusedSubject(subject) == nil:
 			slowly.note(ctx, a.addr)
 		case errors.Is(err, nats.ErrMaxPayload), errors.Is(err, jetstream.ErrStreamMessageExceedsMaximum):
 			// Before isFull: the stream's refusal of a message too large
 			// also speaks of a maximum, and no room made will take it.
-			return tooLarge(a.addr, a.conn, len(a.body))
+			return tooLarge(a.addr, a.conn, len(data))
 		case isFull(err):
 			if !said {
 				said = true
@@ -317,10 +335,13 @@ func (a *ask) post(ctx context.Context) error {
 			if _, ok := errors.AsType[*inbox.ServerError](err); ok {
 				return err
 			}
-			if refused := a.conn.refusedSubject(msg.Subject); refused != nil {
+			if refused := a.conn.refusedSubject(subject); refused != nil {
 				err = refused
 			}
 			return &inbox.ServerError{Err: err, Msg: fmt.Sprintf("the NATS server at %s did not store the questions (%v): check that these credentials may publish to askuser.%s.set.*.*", a.addr.serverURL(), err, a.addr.Name)}
+		}
+		if a.copies > 1 {
+			return err
 		}
 		select {
 		case <-ctx.Done():

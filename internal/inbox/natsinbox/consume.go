@@ -3,7 +3,6 @@ package natsinbox
 import (
 	"context"
 	"errors"
-	"strconv"
 	"strings"
 	"time"
 
@@ -92,22 +91,42 @@ func tokens(subject string) []string {
 }
 
 // onStored reads a message of the sets' stream, as it was in epoch: a
-// copy of a set, or an end.
+// set's anchor, a copy of a set, or an end. What it costs to open is paid
+// here, not in the loop. Each must expire as what askuser stores there
+// does: nothing an agent stores outlives the stream's max age.
 func (f *feed) onStored(m jetstream.Msg, md *jetstream.MsgMetadata, epoch int64) func() {
-	t, data := tokens(m.Subject()), m.Data()
+	t, subject := tokens(m.Subject()), m.Subject()
 	at, ts, pending := stored{epoch: epoch, seq: md.Sequence.Stream}, md.Timestamp, md.NumPending
-	// How long the set waited before this copy, as its asker says: not
-	// less than nothing, nor more than maxWaited, however it is
-	// written.
-	waited, _ := strconv.ParseInt(m.Headers().Get(headerWaited), 10, 64)
-	waited = min(max(waited, 0), maxWaited.Milliseconds())
 	ttl := m.Headers().Get(jetstream.MsgTTLHeader)
+	lasting := func(want time.Duration, what string) func() {
+		if ttl == want.String() {
+			return nil
+		}
+		return func() {
+			f.junk(subject, junkLasting(what))
+			f.delete(at)
+		}
+	}
+	var do func()
+	switch {
+	case len(t) == 3 && t[0] == "set" && t[2] == "0":
+		if do = lasting(endTTL, "a set's anchor"); do == nil {
+			do = func() { f.onAnchor(t[1], at, ts) }
+		}
+	case len(t) == 3 && t[0] == "set":
+		if do = lasting(setTTL, "a copy of a set"); do == nil {
+			o := f.open(t[1], m.Data())
+			do = func() { f.onSet(t[1], subject, at, ts, o) }
+		}
+	case len(t) == 2 && t[0] == "end":
+		if do = lasting(endTTL, "an end of a set"); do == nil {
+			sealed, w := sealed(m.Data()), f.readEnd(m.Data())
+			do = func() { f.onEnd(t[1], subject, at, ts, sealed, w) }
+		}
+	}
 	return func() {
-		switch {
-		case len(t) == 3 && t[0] == "set":
-			f.onSet(t[1], m.Subject(), at, ts, time.Duration(waited)*time.Millisecond, data)
-		case len(t) == 2 && t[0] == "end":
-			f.onEnd(t[1], m.Subject(), at, ts, ttl, data)
+		if do != nil {
+			do()
 		}
 		if pending == 0 && !f.caughtUp {
 			f.caughtUp = true
@@ -207,10 +226,7 @@ func (f *feed) check() {
 	}
 	// What was read of the streams names other messages now.
 	f.epoch.Add(1)
-	sets, beats, err := f.conn.openStreams(ctx, f.l.say)
-	if err == nil {
-		err = f.l.claimKey(ctx, f.conn)
-	}
+	sets, beats, err := f.l.openStreams(ctx, f.conn)
 	if err != nil {
 		f.l.say("The inbox's streams on the NATS server were removed, and could not be made again: %v.\n", err)
 		return

@@ -43,10 +43,10 @@ func (f *feed) withdraw(e *entry) {
 
 // publish stores e's end, sealed to its asker and to the inbox (for the
 // other inboxes to read), trying again while the server is away (an
-// answer given is not lost to a restart), until the inbox quits. Once it
-// is stored, the set's copies are deleted. what, when not "", is how to
-// tell the person of an end that was not stored because another came
-// first.
+// answer given is not lost to a restart), until the inbox quits. Once an
+// end is stored, this one or another first, the set's copies are deleted.
+// what, when not "", is how to tell the person of an end that was not
+// stored because another came first.
 func (f *feed) publish(e *entry, w wireEnd, what string) {
 	if f.closing {
 		return
@@ -73,6 +73,7 @@ func (f *feed) publish(e *entry, w wireEnd, what string) {
 				f.delete(seqs...)
 				return
 			case errors.Is(err, errEndTaken):
+				f.delete(seqs...)
 				if what != "" {
 					f.l.say("%s the questions from %s was not sent: they %s first.\n", what, source, f.endedElsewhere(e.end))
 				}

@@ -50,6 +50,8 @@ type feed struct {
 	// The loop's own.
 	byID, byEnd map[string]*entry
 	early       map[string]time.Time // beats of sets not read yet, in the server's time
+	anchors     map[string]anchor    // the anchors of sets, by id
+	ended       map[string]time.Time // the ends of sets not read, by END, in the server's time
 	tickID      string
 	closing     bool          // the inbox quits: no end is stored any more
 	lastTick    time.Time     // the server's time of the last tick
@@ -57,7 +59,22 @@ type feed struct {
 	skew        time.Duration // the server's clock less this machine's
 	caughtUp    bool          // the sets' stream was read to its end once
 	ready       bool          // the sets that waited before the inbox are shown
-	reported    map[string]int
+	minute      time.Time     // the server's time of the last tick that did the minute's work
+	// The junk told this minute, by kind, and the junk not told.
+	told   map[string]struct{}
+	untold int
+}
+
+func newFeed(l *listener, srv *inbox.Server, c *conn, sets, beats jetstream.Stream) *feed {
+	f := &feed{
+		l: l, srv: srv, queue: srv.Queue(), conn: c, sets: sets, beats: beats,
+		events: make(chan func(), 4096), kick: make(chan struct{}, 1), toDelete: make(chan struct{}, 1),
+		byID: map[string]*entry{}, byEnd: map[string]*entry{}, early: map[string]time.Time{},
+		anchors: map[string]anchor{}, ended: map[string]time.Time{}, told: map[string]struct{}{},
+		tickID: "inbox-" + newSecret()[:16],
+	}
+	f.ctx, f.cancel = context.WithCancel(context.Background())
+	return f
 }
 
 // stored is a message of the sets' stream, by its sequence number in the
@@ -68,9 +85,16 @@ type stored struct {
 	seq   uint64
 }
 
+// anchor is a set's anchor: where it is stored, and when.
+type anchor struct {
+	at stored
+	ts time.Time
+}
+
 // entry is a set the feed knows of.
 type entry struct {
 	id, end string
+	root    string     // the id of the set first asked, whose anchor dates it
 	set     *inbox.Set // nil for what is not a set, kept so as to drop its copies
 	reply   string
 	sum     [32]byte  // the digest of its message: every copy is the same

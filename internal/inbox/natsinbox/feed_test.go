@@ -238,15 +238,13 @@ func handFeed(t *testing.T, a *address, id *age.X25519Identity, by string) (*fee
 	if err != nil {
 		t.Fatal(err)
 	}
-	sets, beats, err := c.openStreams(context.Background(), func(string, ...any) {})
+	l := &listener{addr: a, id: id, by: by, out: in.said}
+	sets, beats, err := l.openStreams(context.Background(), c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := &listener{addr: a, id: id, by: by, out: in.said}
-	f := &feed{l: l, srv: in.srv, queue: in.q, conn: c, sets: sets, beats: beats, ready: true, caughtUp: true,
-		byID: map[string]*entry{}, byEnd: map[string]*entry{}, early: map[string]time.Time{}, reported: map[string]int{},
-		toDelete: make(chan struct{}, 1), lastTick: time.Now()}
-	f.ctx, f.cancel = context.WithCancel(context.Background())
+	f := newFeed(l, in.srv, c, sets, beats)
+	f.ready, f.caughtUp, f.lastTick = true, true, time.Now()
 	t.Cleanup(func() {
 		f.cancel()
 		f.ending.Wait()
@@ -288,7 +286,7 @@ func TestAnsweredAsEndArrives(t *testing.T) {
 	f, in, e := handFeed(t, a, id, "one")
 	f.show(e)
 	answer(t, in.q, e.set, "SQLite")
-	f.onEnd(e.end, "", stored{seq: 1}, time.Now(), endTTL.String(), otherEnd(t, f, id, "two", e))
+	f.onEnd(e.end, "", stored{seq: 1}, time.Now(), true, f.readEnd(otherEnd(t, f, id, "two", e)))
 	f.settle(e)
 	f.ending.Wait()
 	if said := in.said.String(); !strings.Contains(said, "was not sent: they were answered elsewhere (by two) first") {
@@ -301,7 +299,7 @@ func TestAnsweredAsEndArrives(t *testing.T) {
 func TestEndBeforeShown(t *testing.T) {
 	_, a, id := setup(t)
 	f, in, e := handFeed(t, a, id, "one")
-	f.onEnd(e.end, "", stored{seq: 1}, time.Now(), endTTL.String(), otherEnd(t, f, id, "two", e))
+	f.onEnd(e.end, "", stored{seq: 1}, time.Now(), true, f.readEnd(otherEnd(t, f, id, "two", e)))
 	f.show(e)
 	if v := in.q.Snapshot(); len(v.Sets) != 0 {
 		t.Fatalf("the queue holds %d sets", len(v.Sets))
@@ -331,7 +329,7 @@ func newAsk(t *testing.T, a *address, to string) (*ask, *conn) {
 		t.Fatal(err)
 	}
 	t.Cleanup(c.close)
-	k := &ask{addr: a, conn: c, to: to, req: askRequest(), secret: newSecret(), start: time.Now()}
+	k := &ask{addr: a, conn: c, to: to, req: askRequest(), secret: newSecret()}
 	k.id, k.end = setID(k.secret), endID(k.secret)
 	k.reply, _ = age.GenerateX25519Identity()
 	if err := k.seal(); err != nil {

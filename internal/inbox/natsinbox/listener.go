@@ -2,11 +2,11 @@ package natsinbox
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"time"
 
 	"filippo.io/age"
 	"github.com/nats-io/nats.go"
@@ -70,21 +70,12 @@ func (l *listener) serve(ctx context.Context, srv *inbox.Server) error {
 	if err != nil {
 		return err
 	}
-	sets, beats, err := c.openStreams(ctx, l.say)
-	if err == nil {
-		err = l.claimKey(ctx, c)
-	}
+	sets, beats, err := l.openStreams(ctx, c)
 	if err != nil {
 		c.close()
 		return err
 	}
-	f := &feed{
-		l: l, srv: srv, queue: srv.Queue(), conn: c, sets: sets, beats: beats,
-		events: make(chan func(), 4096), kick: make(chan struct{}, 1), toDelete: make(chan struct{}, 1),
-		byID: map[string]*entry{}, byEnd: map[string]*entry{}, early: map[string]time.Time{},
-		tickID: "inbox-" + newSecret()[:16], reported: map[string]int{},
-	}
-	f.ctx, f.cancel = context.WithCancel(context.Background())
+	f := newFeed(l, srv, c, sets, beats)
 	if err := f.consume(ctx, sets, beats, false); err != nil {
 		c.close()
 		return err
@@ -107,35 +98,26 @@ func (l *listener) serve(ctx context.Context, srv *inbox.Server) error {
 	return nil
 }
 
-// claimKey stores the inbox's recipient on the server, for askers whose
-// address has no to=, unless the first inbox stored one: then it must be
-// this inbox's, or this inbox could open none of the sets sealed to it.
-func (l *listener) claimKey(ctx context.Context, c *conn) error {
+// openStreams opens the inbox's streams (see conn.openStreams), which
+// name its recipient, and stores a message on its key's subject, for
+// askers whose address has no to= to find it there. A queue made by an
+// inbox of another identity is refused: this one could open none of the
+// sets sealed to it.
+func (l *listener) openStreams(ctx context.Context, c *conn) (sets, beats jetstream.Stream, err error) {
 	mine := l.id.Recipient().String()
-	for range 2 {
-		key, err := c.key(ctx)
-		if err != nil {
-			return c.streamError(l.addr.setsStream(), err)
-		}
-		switch key {
-		case mine:
-			return nil
-		case "":
-			hdr := nats.Header{}
-			hdr.Set(jetstream.MsgTTLHeader, "never")
-			pctx, cancel := context.WithTimeout(ctx, inbox.ProbeTimeout)
-			_, err = c.js.PublishMsg(pctx, &nats.Msg{Subject: l.addr.keySubject(), Header: hdr, Data: []byte(mine)})
-			cancel()
-			if err == nil {
-				return nil
-			}
-			if !isTaken(err) {
-				return c.streamError(l.addr.setsStream(), err)
-			}
-			// Another inbox stored its key just now: read it.
-		default:
-			return &inbox.ServerError{Msg: fmt.Sprintf("the inbox at %s seals to %s, and this inbox's identity (%s, in %s) is another, which could open none of its questions: copy the inbox.age of the machine where this inbox first ran to %s, or give this inbox a name of its own (%s://%s/NAME); if that identity is lost, remove the queue with nats stream rm %s", l.addr, key, mine, l.path, l.path, l.addr.Scheme, l.addr.Host, l.addr.setsStream())}
-		}
+	sets, beats, err = c.openStreams(ctx, mine, l.say)
+	if other, ok := errors.AsType[otherKey](err); ok {
+		return nil, nil, &inbox.ServerError{Msg: fmt.Sprintf("the inbox at %s seals to %s, and this inbox's identity (%s, in %s) is another, which could open none of its questions: copy the inbox.age of the machine where this inbox first ran to %s, or give this inbox a name of its own (%s/NAME); if that identity is lost, remove the queue with nats stream rm %s", l.addr, string(other), mine, l.path, l.path, l.addr.serverURL(), l.addr.setsStream())}
 	}
-	return &inbox.ServerError{Msg: fmt.Sprintf("the NATS server at %s keeps no recipient for %s, though it took one", l.addr.serverURL(), l.addr)}
+	if err != nil {
+		return nil, nil, err
+	}
+	pctx, cancel := context.WithTimeout(ctx, inbox.ProbeTimeout)
+	defer cancel()
+	key := &nats.Msg{Subject: l.addr.keySubject(mine), Header: nats.Header{jetstream.MsgTTLHeader: {"never"}}}
+	// Whatever is stored there already says the same.
+	if _, err := c.js.PublishMsg(pctx, key); err != nil && !isTaken(err) {
+		return nil, nil, c.streamError(l.addr.setsStream(), err)
+	}
+	return sets, beats, nil
 }

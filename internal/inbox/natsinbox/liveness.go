@@ -2,6 +2,7 @@ package natsinbox
 
 import (
 	"context"
+	"maps"
 	"time"
 
 	"github.com/askuser/askuser/internal/inbox"
@@ -52,7 +53,12 @@ func (f *feed) tick(ts time.Time) {
 			delete(f.early, id)
 		}
 	}
-	f.sayJunk()
+	if ts.Sub(f.minute) >= time.Minute {
+		f.minute = ts
+		f.sayJunk()
+		maps.DeleteFunc(f.anchors, func(_ string, a anchor) bool { return ts.Sub(a.ts) > endTTL })
+		maps.DeleteFunc(f.ended, func(_ string, t time.Time) bool { return ts.Sub(t) > endTTL })
+	}
 }
 
 // checkCaughtUp asks the server whether the sets' consumer has read the

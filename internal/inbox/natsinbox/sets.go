@@ -15,17 +15,77 @@ import (
 	"github.com/askuser/askuser/prompt"
 )
 
-// onSet reads a copy of a set. The first copy read is the set: it is
-// opened, checked (its secret must name its subject, and its questions be
-// valid) and shown while its asker beats; later copies, the same bytes,
-// only keep it stored. What cannot be opened, or is not the set known
-// under its id, is told once and deleted, and changes nothing.
-func (f *feed) onSet(id, subject string, at stored, ts time.Time, waited time.Duration, data []byte) {
-	sum := sha256.Sum256(data)
+// What the inbox does not take, in fixed words: nothing of a message's
+// own text is shown, and the kinds told are bounded by these.
+const (
+	junkUnopened    = "cannot be opened"
+	junkNotSet      = "is not a set of questions"
+	junkNotItsSet   = "is not its subject's set (its secret does not name the subject): it was not stored by that set's asker"
+	junkOtherCopy   = "is not its subject's set: the set stored under that id before is another"
+	junkNoReply     = "carries no age recipient to seal its answer to (reply is not age1...)"
+	junkUnsealed    = "is not sealed: this inbox takes only sets sealed to it, unless its address says insecure=plaintext"
+	junkUnsealedEnd = "is not a sealed end of a set"
+)
+
+// junkLasting is the words for a message that would not expire as what
+// askuser stores there does: it would hold the stream's room for longer,
+// or for good (Nats-TTL: never outlives the stream's max age).
+func junkLasting(what string) string { return "does not expire as " + what + " does" }
+
+// opened is a copy of a set as the consumer read it: opened, and its
+// questions checked, there, so that what a copy costs never holds up the
+// loop (answers, beats, other sets).
+type opened struct {
+	sum     [32]byte
+	ws      *wireSet
+	problem string           // why it is not a set this inbox takes, or ""
+	set     *inbox.Set       // its questions, checked
+	refused *inbox.ErrorBody // why the inbox refuses them
+}
+
+// open opens a copy of the set id. A set sent unsealed to an inbox that
+// takes only sealed ones has its wireSet with its problem, for its asker
+// to be told.
+func (f *feed) open(id string, data []byte) *opened {
+	o := &opened{sum: sha256.Sum256(data)}
+	plain, err := open(data, f.l.id, maxMessage)
+	var ws wireSet
+	switch {
+	case errors.Is(err, errNotForUs):
+		o.problem = fmt.Sprintf("is sealed to another recipient than this inbox's (%s): its asker's to= is another inbox's", f.l.id.Recipient())
+	case err != nil:
+		o.problem = junkUnopened
+	case json.Unmarshal(plain, &ws) != nil || ws.Secret == "":
+		o.problem = junkNotSet
+	case setID(ws.Secret) != id:
+		o.problem = junkNotItsSet
+	case ws.Root != "" && !isDigest(ws.Root):
+		o.problem = junkNotSet
+	default:
+		if _, err := age.ParseX25519Recipient(ws.Reply); err != nil {
+			o.problem = junkNoReply
+			break
+		}
+		o.ws = &ws
+		if !sealed(data) && !f.l.addr.Plaintext {
+			o.problem = junkUnsealed
+			break
+		}
+		o.set, o.refused = f.srv.Check(&ws.Request)
+	}
+	return o
+}
+
+// onSet reads a copy of a set, opened (o). The first copy read is the
+// set: shown while its asker beats, as asked when its root's anchor was
+// stored (or this copy, with none). Later copies, the same bytes, only
+// keep it stored. What cannot be opened, or is not the set known under
+// its id, is told and deleted, and changes nothing.
+func (f *feed) onSet(id, subject string, at stored, ts time.Time, o *opened) {
 	if e := f.byID[id]; e != nil {
 		switch {
-		case e.sum != sum:
-			f.junk(subject, "is not its subject's set: the set stored under that id before is another")
+		case e.sum != o.sum:
+			f.junk(subject, junkOtherCopy)
 			f.delete(at)
 		case e.settled:
 			f.delete(at)
@@ -35,109 +95,102 @@ func (f *feed) onSet(id, subject string, at stored, ts time.Time, waited time.Du
 		}
 		return
 	}
-	ws, problem := f.open(id, data)
-	if problem != "" {
-		f.junk(subject, problem)
+	if o.problem != "" {
+		f.junk(subject, o.problem)
 		f.delete(at)
-		if ws != nil {
+		if o.ws != nil {
 			// A set that this inbox will not take, unsealed: its asker is
 			// told why.
-			e := &entry{id: id, end: endID(ws.Secret), reply: ws.Reply, settled: true, since: ts}
+			e := &entry{id: id, end: endID(o.ws.Secret), reply: o.ws.Reply, settled: true, since: ts}
 			f.publish(e, wireEnd{End: endRefused, Refused: &inbox.ErrorBody{Error: "this inbox takes only questions sealed to it: give the asker the address that askuser inbox printed, with its to="}}, "")
 		}
 		return
 	}
-	e := &entry{id: id, end: endID(ws.Secret), reply: ws.Reply, sum: sum, seqs: []stored{at}, posted: ts, asked: ts.Add(-waited), beat: f.early[id]}
+	e := &entry{id: id, end: endID(o.ws.Secret), root: cmp.Or(o.ws.Root, id), reply: o.ws.Reply, sum: o.sum, seqs: []stored{at}, posted: ts, asked: ts, beat: f.early[id]}
+	if a, ok := f.anchors[e.root]; ok && a.ts.Before(ts) {
+		e.asked = a.ts
+	}
 	delete(f.early, id)
 	f.byID[id], f.byEnd[e.end] = e, e
-	set, refused := f.srv.Check(&ws.Request)
-	if refused != nil {
+	switch _, ended := f.ended[e.end]; {
+	case ended:
+		// Its end was stored before it: whatever its copies say, it is
+		// over.
 		e.settled, e.since = true, ts
-		f.publish(e, wireEnd{End: endRefused, Refused: refused}, "")
+		f.delete(at)
+	case o.refused != nil:
+		e.settled, e.since = true, ts
+		f.publish(e, wireEnd{End: endRefused, Refused: o.refused}, "")
+	default:
+		e.set = o.set
+		f.show(e)
+	}
+}
+
+// onAnchor reads a set's anchor: when the set was first asked, as the
+// server saw it, which a set asked again under another id keeps.
+func (f *feed) onAnchor(id string, at stored, ts time.Time) {
+	if len(f.anchors) < maxStored {
+		f.anchors[id] = anchor{at, ts}
+	}
+}
+
+// junk tells the person of a message deleted because it is not what this
+// inbox takes, in fixed words (problem), with its subject: the first of
+// each kind in a minute at once, the others counted, and told as a count
+// at most once a minute (see sayJunk).
+func (f *feed) junk(subject, problem string) {
+	if _, told := f.told[problem]; told {
+		f.untold++
 		return
 	}
-	e.set = set
-	f.show(e)
+	f.told[problem] = struct{}{}
+	if len(subject) > maxShownSubject {
+		subject = subject[:maxShownSubject] + "…"
+	}
+	f.l.say("Deleted a message on %s that %s.\n", prompt.Display(subject), problem)
 }
 
-// open opens a set's message on subject ID, and returns why it is not a
-// set this inbox takes, or "". A set sent unsealed to an inbox that takes
-// only sealed ones is returned with why, for its asker to be told.
-func (f *feed) open(id string, data []byte) (*wireSet, string) {
-	plain, err := open(data, f.l.id, maxMessage)
-	switch {
-	case errors.Is(err, errNotForUs):
-		return nil, fmt.Sprintf("is sealed to another recipient than this inbox's (%s): its asker's to= is another inbox's", f.l.id.Recipient())
-	case err != nil:
-		return nil, fmt.Sprintf("cannot be opened (%v)", err)
-	}
-	var ws wireSet
-	if err := json.Unmarshal(plain, &ws); err != nil || ws.Secret == "" {
-		return nil, "is not a set of questions"
-	}
-	if setID(ws.Secret) != id {
-		return nil, "is not its subject's set (its secret does not name the subject): it was not stored by that set's asker"
-	}
-	if _, err := age.ParseX25519Recipient(ws.Reply); err != nil {
-		return nil, "carries no age recipient to seal its answer to (reply is not age1...)"
-	}
-	if !sealed(data) && !f.l.addr.Plaintext {
-		return &ws, "is not sealed: this inbox takes only sets sealed to it, unless its address says insecure=plaintext"
-	}
-	return &ws, ""
-}
+// maxShownSubject bounds the subject that junk shows: its tokens are the
+// sender's to choose.
+const maxShownSubject = 100
 
-// junk tells the person of a message that is deleted because it is not a
-// set this inbox takes: the first of each kind at once, the rest counted
-// at the next tick.
-func (f *feed) junk(subject, problem string) {
-	f.reported[problem]++
-	if f.reported[problem] == 1 {
-		f.l.say("Deleted a message on %s that %s.\n", prompt.Display(subject), problem)
-	}
-}
-
-// sayJunk tells the person how many messages were deleted since the last
-// tick, beyond the first of each kind.
+// sayJunk tells the person, once a minute (see tick), how many messages
+// were deleted beyond those told, and forgets which kinds were told.
 func (f *feed) sayJunk() {
-	n := 0
-	for problem, count := range f.reported {
-		if count > 1 {
-			n += count - 1
-			f.reported[problem] = 1
-		}
-	}
+	clear(f.told)
 	switch {
-	case n == 1:
+	case f.untold == 1:
 		f.l.say("Deleted 1 more message that this inbox does not take.\n")
-	case n > 1:
-		f.l.say("Deleted %d more messages that this inbox does not take.\n", n)
+	case f.untold > 1:
+		f.l.say("Deleted %d more messages that this inbox does not take.\n", f.untold)
 	}
+	f.untold = 0
 }
 
 // onEnd reads the end of a set, stored here or by another inbox, or by
-// its asker: a set still shown here ends as it ended there, and its copies
-// are deleted. An end of no set this inbox knows may be an end of long
-// ago, and is left for its asker, unless it is not even sealed.
-func (f *feed) onEnd(end, subject string, at stored, ts time.Time, ttl string, data []byte) {
+// its asker, and opened (w; sealed says whether it was): a set still shown here ends as it ended
+// there, and its copies are deleted, its anchor too unless an inbox
+// withdrew it unheard (its asker may ask it again). An end of no set this
+// inbox knows may be an end of long ago, and is left for its asker, unless
+// it is not even sealed; a set read after it is over.
+func (f *feed) onEnd(end, subject string, at stored, ts time.Time, sealed bool, w wireEnd) {
 	e := f.byEnd[end]
 	if e == nil {
-		switch {
-		case !sealed(data) && !f.l.addr.Plaintext:
-			f.junk(subject, "is not a sealed end of a set")
+		if !sealed && !f.l.addr.Plaintext {
+			f.junk(subject, junkUnsealedEnd)
 			f.delete(at)
-		case ttl != endTTL.String():
-			// Every end askuser stores expires after endTTL: one that
-			// would stay longer (Nats-TTL: never) would hold the stream's
-			// room for good.
-			f.junk(subject, "does not expire as an end of a set does")
-			f.delete(at)
+		} else if len(f.ended) < maxStored {
+			f.ended[end] = ts
 		}
 		return
 	}
 	// The set has ended: its copies go.
 	f.delete(e.seqs...)
 	e.seqs = nil
+	if !w.Unheard {
+		f.dropAnchor(e)
+	}
 	if e.settled {
 		return
 	}
@@ -145,10 +198,19 @@ func (f *feed) onEnd(end, subject string, at stored, ts time.Time, ttl string, d
 	if !e.shown {
 		return
 	}
-	if !f.queue.EndElsewhere(e.set, remoteEnd(f.readEnd(data))) {
+	if !f.queue.EndElsewhere(e.set, remoteEnd(w)) {
 		// Answered or cancelled here a moment ago: its end is stored
 		// next, to be refused, and the person told who came first.
 		e.settled = false
+	}
+}
+
+// dropAnchor deletes the anchor of e's root, once its set has ended for
+// good.
+func (f *feed) dropAnchor(e *entry) {
+	if a, ok := f.anchors[e.root]; ok {
+		f.delete(a.at)
+		delete(f.anchors, e.root)
 	}
 }
 

@@ -2,8 +2,11 @@ package natsinbox
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
+	"slices"
 	"strings"
 	"time"
 
@@ -15,7 +18,9 @@ import (
 
 const (
 	// endTTL is how long an end stays stored: long enough for an asker
-	// cut off from the server, or asleep, to read it when it is back.
+	// cut off from the server, or asleep, to read it when it is back. A
+	// set's anchor stays as long, for a set asked again to keep its
+	// waiting time.
 	endTTL = 24 * time.Hour
 	// storeAge is the stream's own limit on a message's age: what has no
 	// TTL of its own (nothing askuser stores) and no inbox deleted.
@@ -32,21 +37,17 @@ const (
 	maxBeatBytes   = 16 << 20
 	// maxBeat bounds a beat: it carries nothing.
 	maxBeat = 256
-	// headerWaited is the header of a copy of a set that says how long its
-	// asker had waited when it stored that copy, in milliseconds: a set
-	// asked again keeps its waiting time.
-	headerWaited = "Askuser-Waited"
-	// maxWaited bounds the waiting time a copy says: what the agents'
-	// credentials write there cannot overflow a time, nor claim a set
-	// waited longer than a week.
-	maxWaited = 7 * 24 * time.Hour
 )
 
 func (a *address) subject(kind, id string) string {
 	return "askuser." + a.Name + "." + kind + "." + id
 }
 
-func (a *address) keySubject() string { return "askuser." + a.Name + ".key" }
+// keySubject is the subject that names the inbox's recipient: the sets'
+// stream takes messages on it for that recipient alone, so that whatever
+// is stored there (a reply that an agent aimed at it included) says the
+// same.
+func (a *address) keySubject(recipient string) string { return a.subject("key", recipient) }
 
 func (a *address) setsStream() string { return "ASKUSER_" + a.Name }
 
@@ -54,12 +55,19 @@ func (a *address) setsStream() string { return "ASKUSER_" + a.Name }
 // ASKUSER.
 func (a *address) beatsStream() string { return "ASKUSER-BEATS_" + a.Name }
 
-func (a *address) setsConfig() jetstream.StreamConfig {
+// setsConfig is the sets' stream, naming the inbox's recipient key
+// (none when an asker makes it: see makeStreams).
+func (a *address) setsConfig(key string) jetstream.StreamConfig {
+	subjects := []string{a.subject("set", "*.*"), a.subject("end", "*")}
+	if key != "" {
+		subjects = append(subjects, a.keySubject(key))
+	}
 	return jetstream.StreamConfig{
 		Name:        a.setsStream(),
 		Description: "askuser inbox " + a.Name + ": the sets of questions waiting, sealed, and how each ended",
-		Subjects:    []string{a.subject("set", "*.*"), a.subject("end", "*"), a.keySubject()},
+		Subjects:    subjects,
 		Storage:     jetstream.FileStorage,
+		Replicas:    a.Replicas,
 		Retention:   jetstream.LimitsPolicy,
 		// Once stored, a message is never replaced: a second one on its
 		// subject is refused, and the stream's limits refuse what does
@@ -74,16 +82,18 @@ func (a *address) setsConfig() jetstream.StreamConfig {
 		AllowMsgTTL:          true,
 		AllowDirect:          true,
 		DenyPurge:            true,
-		Duplicates:           2 * time.Minute,
 	}
 }
 
+// beatsConfig is the beats' stream: in memory, each beat being worth a
+// second, and written ten thousand times a second when as many wait.
 func (a *address) beatsConfig() jetstream.StreamConfig {
 	return jetstream.StreamConfig{
 		Name:              a.beatsStream(),
 		Description:       "askuser inbox " + a.Name + ": the beats of the askers that wait, and the inbox's ticks",
 		Subjects:          []string{a.subject("beat", "*")},
-		Storage:           jetstream.FileStorage,
+		Storage:           jetstream.MemoryStorage,
+		Replicas:          a.Replicas,
 		Retention:         jetstream.LimitsPolicy,
 		MaxMsgsPerSubject: 1,
 		Discard:           jetstream.DiscardOld,
@@ -105,13 +115,19 @@ func (c *conn) streamError(name string, err error) error {
 		// only timed out.
 		err = refused
 	}
+	apiErr, _ := errors.AsType[*jetstream.APIError](err)
+	timedOut := errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout)
 	msg := ""
 	switch {
 	case errors.Is(err, nats.ErrPermissionViolation):
 		msg = fmt.Sprintf("the NATS server at %s does not allow these credentials what the inbox needs (%v): grant them the subjects that README's \"Across machines\" lists", a.serverURL(), err)
 	case errors.Is(err, jetstream.ErrJetStreamNotEnabled), errors.Is(err, jetstream.ErrJetStreamNotEnabledForAccount), errors.Is(err, nats.ErrNoResponders):
 		msg = fmt.Sprintf("the NATS server at %s has no JetStream for this account, where the questions wait: start it with nats-server -js (or enable JetStream for the account)", a.serverURL())
-	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, nats.ErrTimeout):
+	case c.nc.ConnectedClusterName() != "" && (timedOut || apiErr != nil && slices.Contains(unavailable, apiErr.ErrorCode)):
+		msg = fmt.Sprintf("the stream %s is unavailable on the NATS cluster at %s (%v): the servers that keep it are down, or electing its leader; it is back when they are (replicas=3 in %s keeps it while one server is down)", name, a.serverURL(), err, inbox.EnvAddr)
+	case apiErr != nil && apiErr.ErrorCode == errInsufficientResources:
+		msg = fmt.Sprintf("the NATS server at %s has no room for the stream %s (%v): raise the JetStream limits of the server or of this account (max_file, max_mem, max_streams)", a.serverURL(), name, err)
+	case timedOut:
 		msg = fmt.Sprintf("the NATS server at %s did not answer for the stream %s: check that JetStream is on (nats-server -js) and that these credentials may use %s and askuser.%s.>", a.serverURL(), name, name, a.Name)
 	default:
 		msg = fmt.Sprintf("the NATS server at %s refused the inbox's stream %s (%v): check that JetStream is on (nats-server -js, version 2.11 or later)", a.serverURL(), name, err)
@@ -119,11 +135,42 @@ func (c *conn) streamError(name string, err error) error {
 	return &inbox.ServerError{Msg: msg, Err: err}
 }
 
+// The server's errors of a stream that cannot be served now: no servers
+// of the cluster to place it on, the cluster's JetStream away, the stream
+// offline, or (on one server) no room.
+const (
+	errNoPeers               jetstream.ErrorCode = 10005
+	errClusterNotAvailable   jetstream.ErrorCode = 10008
+	errInsufficientResources jetstream.ErrorCode = 10023
+	errStreamOffline         jetstream.ErrorCode = 10118
+)
+
+// unavailable are the errors of a cluster that cannot serve a stream now.
+var unavailable = []jetstream.ErrorCode{errNoPeers, errClusterNotAvailable, errInsufficientResources, errStreamOffline}
+
+// otherKey is a queue whose sets' stream names another inbox's recipient
+// than the one that opens it (see keySubject).
+type otherKey string
+
+func (k otherKey) Error() string { return "the queue seals to " + string(k) }
+
+// keyOf returns the recipient that the subjects of a sets' stream name,
+// or "".
+func (a *address) keyOf(subjects []string) string {
+	for _, s := range subjects {
+		if r, ok := strings.CutPrefix(s, a.subject("key", "")); ok {
+			return r
+		}
+	}
+	return ""
+}
+
 // openStreams finds the inbox's two streams, makes those missing, and
 // corrects those whose configuration is not askuser's (an agent, or an
-// older askuser, may have made them), saying so with say.
-func (c *conn) openStreams(ctx context.Context, say func(string, ...any)) (sets, beats jetstream.Stream, err error) {
-	if sets, err = c.openStream(ctx, c.addr.setsConfig(), say); err != nil {
+// older askuser, may have made them), saying so with say. key is the
+// inbox's recipient: a sets' stream that names another is an otherKey.
+func (c *conn) openStreams(ctx context.Context, key string, say func(string, ...any)) (sets, beats jetstream.Stream, err error) {
+	if sets, err = c.openStream(ctx, c.addr.setsConfig(key), say); err != nil {
 		return nil, nil, err
 	}
 	if beats, err = c.openStream(ctx, c.addr.beatsConfig(), say); err != nil {
@@ -145,14 +192,22 @@ func (c *conn) openStream(ctx context.Context, want jetstream.StreamConfig, say 
 	if err != nil {
 		return nil, c.streamError(want.Name, err)
 	}
-	diffs := configDiff(s.CachedInfo().Config, want)
+	have := s.CachedInfo().Config
+	if k := c.addr.keyOf(have.Subjects); k != "" && k != c.addr.keyOf(want.Subjects) {
+		return nil, otherKey(k)
+	}
+	diffs := configDiff(have, want)
 	if len(diffs) == 0 {
 		return s, nil
 	}
 	if s, err = c.js.UpdateStream(ctx, want); err != nil {
-		return nil, &inbox.ServerError{Err: err, Msg: fmt.Sprintf("the stream %s on the NATS server at %s has %s, which is not askuser's, and the inbox could not change it (%v): remove it (nats stream rm %s; what waits there is lost) and start the inbox again", want.Name, c.addr.serverURL(), strings.Join(diffs, ", "), err, want.Name)}
+		return nil, &inbox.ServerError{Err: err, Msg: fmt.Sprintf("the stream %s on the NATS server at %s has %s, which is not askuser's, and these credentials could not change it (%v): have it removed with credentials that may (nats stream rm %s; what waits there is lost), and start the inbox again, which makes it as askuser's", want.Name, c.addr.serverURL(), strings.Join(diffs, ", "), err, want.Name)}
 	}
-	say("The stream %s on the NATS server had %s: the inbox changed it to askuser's.\n", want.Name, strings.Join(diffs, ", "))
+	if c.addr.keyOf(have.Subjects) != "" || len(diffs) > 1 || !strings.HasPrefix(diffs[0], "subjects") {
+		// A stream that an asker made lacks only the inbox's key: that
+		// is not news.
+		say("The stream %s on the NATS server had %s: the inbox changed it to askuser's.\n", want.Name, strings.Join(diffs, ", "))
+	}
 	return s, nil
 }
 
@@ -161,12 +216,20 @@ func (c *conn) openStream(ctx context.Context, want jetstream.StreamConfig, say 
 func configDiff(have, want jetstream.StreamConfig) []string {
 	var out []string
 	add := func(name string, h, w any) {
-		if fmt.Sprint(h) != fmt.Sprint(w) {
-			out = append(out, fmt.Sprintf("%s %v (askuser's: %v)", name, h, w))
+		show := func(v any) string {
+			if reflect.ValueOf(v).Kind() == reflect.Pointer || reflect.ValueOf(v).Kind() == reflect.Slice && name != "subjects" {
+				b, _ := json.Marshal(v)
+				return string(b)
+			}
+			return fmt.Sprint(v)
+		}
+		if show(h) != show(w) {
+			out = append(out, fmt.Sprintf("%s %s (askuser's: %s)", name, show(h), show(w)))
 		}
 	}
 	add("subjects", have.Subjects, want.Subjects)
 	add("storage", have.Storage, want.Storage)
+	add("replicas", have.Replicas, want.Replicas)
 	add("retention", have.Retention, want.Retention)
 	add("max_msgs_per_subject", have.MaxMsgsPerSubject, want.MaxMsgsPerSubject)
 	add("discard", have.Discard, want.Discard)
@@ -180,18 +243,26 @@ func configDiff(have, want jetstream.StreamConfig) []string {
 	add("deny_purge", have.DenyPurge, want.DenyPurge)
 	add("deny_delete", have.DenyDelete, want.DenyDelete)
 	add("allow_rollup_hdrs", have.AllowRollup, want.AllowRollup)
+	add("allow_msg_schedules", have.AllowMsgSchedules, want.AllowMsgSchedules)
 	add("sealed", have.Sealed, want.Sealed)
+	// What would bring into the stream what was not published on its
+	// subjects, or send its messages elsewhere.
+	add("sources", have.Sources, want.Sources)
+	add("mirror", have.Mirror, want.Mirror)
+	add("subject_transform", have.SubjectTransform, want.SubjectTransform)
+	add("republish", have.RePublish, want.RePublish)
 	return out
 }
 
 // makeStreams makes the inbox's streams for an asker that found none:
 // where its credentials may, it queues its set before any inbox ran, as
-// the inbox would have made them. What is there already is left as it is
-// (the inbox corrects it).
+// the inbox would have made them, but for the inbox's key, which the
+// inbox adds. What is there already is left as it is (the inbox corrects
+// it).
 func (c *conn) makeStreams(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, inbox.ProbeTimeout)
 	defer cancel()
-	for _, cfg := range []jetstream.StreamConfig{c.addr.setsConfig(), c.addr.beatsConfig()} {
+	for _, cfg := range []jetstream.StreamConfig{c.addr.setsConfig(""), c.addr.beatsConfig()} {
 		_, err := c.js.CreateStream(ctx, cfg)
 		if err == nil || errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
 			continue
@@ -242,9 +313,10 @@ func (c *conn) lastEnd(ctx context.Context, end string) (*jetstream.RawStreamMsg
 	return c.directGet(ctx, c.addr.subject("end", end))
 }
 
-// directGet returns the message stored on subject in the sets' stream,
-// or nil, by a direct get: the agents' credentials need no more than that
-// subject (not the stream's information, which lists every subject).
+// directGet returns the last message stored on subject (which may end in
+// a wildcard) in the sets' stream, or nil, by a direct get: the agents'
+// credentials need no more than that subject (not the stream's
+// information, which lists every subject).
 func (c *conn) directGet(ctx context.Context, subject string) (*jetstream.RawStreamMsg, error) {
 	ctx, cancel := context.WithTimeout(ctx, inbox.ProbeTimeout)
 	defer cancel()
@@ -258,15 +330,15 @@ func (c *conn) directGet(ctx context.Context, subject string) (*jetstream.RawStr
 		}
 		return nil, fmt.Errorf("direct get of %s: status %s %s", subject, status, resp.Header.Get("Description"))
 	}
-	return &jetstream.RawStreamMsg{Subject: subject, Header: resp.Header, Data: resp.Data}, nil
+	return &jetstream.RawStreamMsg{Subject: resp.Header.Get(jetstream.SubjectHeader), Header: resp.Header, Data: resp.Data}, nil
 }
 
-// key returns the recipient of the inbox, as the first inbox stored it,
-// or "" when no inbox has yet.
+// key returns the recipient of the inbox, as the sets' stream names it,
+// or "" when no inbox has stored it yet (see listener.storeKey).
 func (c *conn) key(ctx context.Context) (string, error) {
-	m, err := c.directGet(ctx, c.addr.keySubject())
+	m, err := c.directGet(ctx, c.addr.subject("key", "*"))
 	if err != nil || m == nil {
 		return "", err
 	}
-	return string(m.Data), nil
+	return c.addr.keyOf([]string{m.Subject}), nil
 }
