@@ -140,10 +140,11 @@ func (h *hostileConn) wasRefused(subject string) bool {
 	return false
 }
 
-// admin is the test's own connection, which may look at every stream.
-func admin(t *testing.T, ns *natstest.Server) jetstream.JetStream {
+// admin is the test's own connection to the account of the person name,
+// which may look at every stream there.
+func admin(t *testing.T, ns *natstest.Server, name string) jetstream.JetStream {
 	t.Helper()
-	nc, err := nats.Connect("nats://"+ns.HostPort(), nats.UserInfo("test-admin", "test-admin"))
+	nc, err := nats.Connect("nats://"+ns.HostPort(), nats.UserInfo("test-admin-"+name, "test-admin"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,15 +170,25 @@ func storedSubjects(t *testing.T, js jetstream.JetStream, stream, filter string)
 	return info.State.Subjects
 }
 
-// leakedSetID is the id of the one set stored in alice's queue, as a leak
-// would give it to a hostile agent: the test's admin reads it.
-func leakedSetID(t *testing.T, js jetstream.JetStream) string {
+// leakedCopy is the subject of a copy of the one set stored in alice's
+// queue, askuser.alice.set.ID.COPY, as a leak would give it to a hostile
+// agent: the test's admin reads it.
+func leakedCopy(t *testing.T, js jetstream.JetStream) string {
 	t.Helper()
 	for subject := range storedSubjects(t, js, "ASKUSER_alice", "askuser.alice.set.>") {
-		return strings.Split(subject, ".")[3]
+		if !strings.HasSuffix(subject, ".0") {
+			return subject
+		}
 	}
 	t.Fatal("no set is stored")
 	return ""
+}
+
+// leakedSetID is the id of the one set stored in alice's queue, as a leak
+// would give it to a hostile agent.
+func leakedSetID(t *testing.T, js jetstream.JetStream) string {
+	t.Helper()
+	return strings.Split(leakedCopy(t, js), ".")[3]
 }
 
 // forgedSet is a set of the attacker's own, as askuser stores one: its
@@ -205,9 +216,10 @@ func forgedSet(t *testing.T, question string, reply age.Recipient, to ...age.Rec
 }
 
 // D1: with the agents' credentials, a hostile agent can neither learn a
-// set's id nor, knowing it, replace the set: the server refuses a second
-// message on its subject, and a copy of the attacker's own on the next
-// copy's subject is deleted by the inbox, whose secret check it fails.
+// set's id nor, knowing it and its copy's subject, replace the set: the
+// server refuses a second message on the subject, and a copy of the
+// attacker's own on another subject of the set's is deleted by the inbox,
+// which knows the set under that id.
 // After a restart, the inbox shows the victim's questions, and the answer
 // goes to the victim.
 func TestNATSHostileReplaceSet(t *testing.T) {
@@ -226,14 +238,15 @@ func TestNATSHostileReplaceSet(t *testing.T) {
 		t.Fatalf("the stream's information, which lists its subjects, was not refused: %v", err)
 	}
 
-	id := leakedSetID(t, admin(t, ns))
+	copied := leakedCopy(t, admin(t, ns, "alice"))
+	id := strings.Split(copied, ".")[3]
 	thief, _ := age.GenerateX25519Identity()
 	forged := forgedSet(t, "ATTACKER QUESTION?", thief.Recipient(), alice.recipient(t))
-	_, err := h.js.Publish(context.Background(), "askuser.alice.set."+id+".1", forged)
+	_, err := h.js.Publish(context.Background(), copied, forged, jetstream.WithMsgTTL(2*time.Minute))
 	if err == nil || !strings.Contains(err.Error(), "maximum messages per subject") {
 		t.Fatalf("the set's own subject took a second message: %v", err)
 	}
-	if _, err := h.js.Publish(context.Background(), "askuser.alice.set."+id+".2", forged); err != nil {
+	if _, err := h.js.Publish(context.Background(), "askuser.alice.set."+id+".2", forged, jetstream.WithMsgTTL(2*time.Minute)); err != nil {
 		t.Fatal(err)
 	}
 	in.screen.waitFor(t, "Deleted a message on askuser.alice.set."+id+".2 that is not its subject's set", 10*time.Second)
@@ -345,7 +358,7 @@ func TestNATSHostileForgedEnds(t *testing.T) {
 	in := alice.start(t)
 	victim := alice.ask(t, "victim")
 	in.screen.waitFor(t, "From victim", 30*time.Second)
-	id := leakedSetID(t, admin(t, ns))
+	id := leakedSetID(t, admin(t, ns, "alice"))
 	h := hostile(t, ns, "alice")
 	sealedEnd := func(plain string) []byte {
 		var buf bytes.Buffer
@@ -366,7 +379,7 @@ func TestNATSHostileForgedEnds(t *testing.T) {
 		if i > 0 && (err == nil || !strings.Contains(err.Error(), "maximum messages per subject")) {
 			t.Fatalf("a second end on one subject: %v", err)
 		}
-		if _, err := h.js.Publish(context.Background(), fmt.Sprintf("askuser.alice.end.%s%d", id, i), body); err != nil {
+		if _, err := h.js.Publish(context.Background(), fmt.Sprintf("askuser.alice.end.%s%d", id, i), body, jetstream.WithMsgTTL(24*time.Hour)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -387,7 +400,7 @@ func TestNATSHostileFlood(t *testing.T) {
 	ns := readmeServer(t, nil)
 	alice := newTenant(t, ns, "alice")
 	in := alice.start(t)
-	js := admin(t, ns)
+	js := admin(t, ns, "alice")
 	s, err := js.Stream(context.Background(), "ASKUSER_alice")
 	if err != nil {
 		t.Fatal(err)
@@ -426,9 +439,10 @@ func TestNATSHostileFlood(t *testing.T) {
 	if n := strings.Count(in.screen.String(), "Deleted a message on askuser.alice.set.junk"); n != 1 {
 		t.Errorf("the junk was told of %d times:\n%s", n, in.screen)
 	}
-	// Once the inbox has cleared it, the stream holds the real set alone.
+	// Once the inbox has cleared it, the stream holds the real set alone:
+	// its anchor and its copy.
 	deadline := time.Now().Add(30 * time.Second)
-	for len(storedSubjects(t, js, "ASKUSER_alice", "askuser.alice.set.>")) != 1 {
+	for len(storedSubjects(t, js, "ASKUSER_alice", "askuser.alice.set.>")) != 2 {
 		if time.Now().After(deadline) {
 			t.Fatalf("the junk was not deleted: %d sets stored", len(storedSubjects(t, js, "ASKUSER_alice", "askuser.alice.set.>")))
 		}
@@ -652,7 +666,8 @@ func TestNATSHostileJunkTold(t *testing.T) {
 		{"askuser.alice.set.elsewhere.1", forgedSet(t, "Q?", other.Recipient(), other.Recipient()), "is sealed to another recipient than this inbox's (" + fmt.Sprint(alice.recipient(t)) + "): its asker's to= is another inbox's."},
 		{"askuser.alice.set." + id + ".1", noReply.Bytes(), "carries no age recipient to seal its answer to (reply is not age1...)."},
 	} {
-		if _, err := h.js.Publish(context.Background(), c.subject, c.body); err != nil {
+		// Stored to expire as a copy of a set does, to be opened.
+		if _, err := h.js.Publish(context.Background(), c.subject, c.body, jetstream.WithMsgTTL(2*time.Minute)); err != nil {
 			t.Fatal(err)
 		}
 		in.screen.waitFor(t, "Deleted a message on "+c.subject+" that "+c.told+"\n", 10*time.Second)
@@ -667,7 +682,7 @@ func TestNATSHostileLastingJunk(t *testing.T) {
 	ns := readmeServer(t, nil)
 	alice := newTenant(t, ns, "alice")
 	in := alice.start(t)
-	js := admin(t, ns)
+	js := admin(t, ns, "alice")
 	h := hostile(t, ns, "alice")
 	var end bytes.Buffer
 	w, _ := age.Encrypt(&end, alice.recipient(t))
@@ -691,7 +706,7 @@ func TestNATSHostileLastingJunk(t *testing.T) {
 	if _, err := h.js.Publish(context.Background(), "askuser.alice.set.\x1b[2J.1", []byte("junk")); err != nil {
 		t.Fatal(err)
 	}
-	in.screen.waitFor(t, `Deleted a message on askuser.alice.set.\x1b[2J.1 that is not a set of questions.`+"\n", 10*time.Second)
+	in.screen.waitFor(t, `Deleted a message on askuser.alice.set.\x1b[2J.1 that does not expire as a copy of a set does.`+"\n", 10*time.Second)
 	if strings.Contains(in.screen.String(), "\x1b") {
 		t.Errorf("the inbox wrote an escape sequence from a subject:\n%q", in.screen)
 	}

@@ -290,8 +290,9 @@ func readmeServerConf(t *testing.T) string {
 }
 
 // readmeServer starts a NATS server with the configuration of
-// docs/across-machines.md, as the page prints it, changed by change when it is not nil, and with one more user
-// of the test's own, test-admin, who may do anything (see admin).
+// docs/across-machines.md, as the page prints it, changed by change when
+// it is not nil, and with a user of the test's own in each person's
+// account, test-admin-NAME, who may do anything there (see admin).
 func readmeServer(t *testing.T, change func(*server.Options)) *natstest.Server {
 	t.Helper()
 	conf := filepath.Join(t.TempDir(), "nats-server.conf")
@@ -306,7 +307,15 @@ func readmeServer(t *testing.T, change func(*server.Options)) *natstest.Server {
 		host, port, store := o.Host, o.Port, o.StoreDir
 		*o = *loaded
 		o.Host, o.Port, o.StoreDir, o.NoLog, o.NoSigs = host, port, store, true, true
-		o.Users = append(o.Users, &server.User{Username: "test-admin", Password: "test-admin"})
+		for _, name := range []string{"alice", "bob"} {
+			u := &server.User{Username: "test-admin-" + name, Password: "test-admin"}
+			for _, acc := range o.Accounts {
+				if acc.Name == name {
+					u.Account = acc
+				}
+			}
+			o.Users = append(o.Users, u)
+		}
 		if change != nil {
 			change(o)
 		}

@@ -53,7 +53,10 @@ func (f *feed) tick(ts time.Time) {
 			delete(f.early, id)
 		}
 	}
-	if ts.Sub(f.minute) >= time.Minute {
+	switch {
+	case f.minute.IsZero():
+		f.minute = ts
+	case ts.Sub(f.minute) >= time.Minute:
 		f.minute = ts
 		f.sayJunk()
 		maps.DeleteFunc(f.anchors, func(_ string, a anchor) bool { return ts.Sub(a.ts) > endTTL })
