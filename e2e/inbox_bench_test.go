@@ -254,7 +254,7 @@ func waitReady(b *testing.B, screen *screenOut, a inbox.Addr) {
 }
 
 // peakRSS is a process's peak resident set, in KiB (VmHWM).
-func peakRSS(b *testing.B, pid int) int {
+func peakRSS(b testing.TB, pid int) int {
 	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		b.Fatal(err)

@@ -195,13 +195,32 @@ func leakedSetID(t *testing.T, js jetstream.JetStream) string {
 // questions, its reply recipient (the attacker's), and a secret of its own.
 func forgedSet(t *testing.T, question string, reply age.Recipient, to ...age.Recipient) []byte {
 	t.Helper()
+	return setOf(t, newTestSecret(), question, reply, to...)
+}
+
+// newTestSecret is a set's secret, as askuser makes one.
+func newTestSecret() string {
 	secret := make([]byte, 32)
 	_, _ = rand.Read(secret)
+	return hex.EncodeToString(secret)
+}
+
+// setOf is a set of secret as askuser stores it, asking question, with
+// reply as its recipient, sealed to to (unsealed without).
+func setOf(t *testing.T, secret, question string, reply age.Recipient, to ...age.Recipient) []byte {
+	t.Helper()
 	plain, _ := json.Marshal(map[string]any{
 		"request": map[string]any{"kind": "ask", "from": "victim", "questions": json.RawMessage(`[{"question":"` + question + `","header":"Database","options":[{"label":"PostgreSQL","description":"Relational"},{"label":"SQLite","description":"Embedded"}],"multiSelect":false}]`)},
 		"reply":   fmt.Sprint(reply),
-		"secret":  hex.EncodeToString(secret),
+		"secret":  secret,
 	})
+	return sealTo(t, plain, to...)
+}
+
+// sealTo seals plain to the recipients to, as askuser seals; with none, it
+// is plain.
+func sealTo(t *testing.T, plain []byte, to ...age.Recipient) []byte {
+	t.Helper()
 	if len(to) == 0 {
 		return plain
 	}
@@ -213,6 +232,13 @@ func forgedSet(t *testing.T, question string, reply age.Recipient, to ...age.Rec
 	_, _ = w.Write(plain)
 	_ = w.Close()
 	return buf.Bytes()
+}
+
+// digestOf is what askuser names a set's subjects after: its id ("askuser
+// set") or its end's ("askuser end").
+func digestOf(label, secret string) string {
+	sum := sha256.Sum256([]byte(label + "\x00" + secret))
+	return hex.EncodeToString(sum[:16])
 }
 
 // D1: with the agents' credentials, a hostile agent can neither learn a

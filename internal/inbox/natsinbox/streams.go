@@ -330,7 +330,14 @@ func (c *conn) directGet(ctx context.Context, subject string) (*jetstream.RawStr
 		}
 		return nil, fmt.Errorf("direct get of %s: status %s %s", subject, status, resp.Header.Get("Description"))
 	}
-	return &jetstream.RawStreamMsg{Subject: resp.Header.Get(jetstream.SubjectHeader), Header: resp.Header, Data: resp.Data}, nil
+	// The server adds its headers after those stored with the message,
+	// which an agent may have written (by aiming at the stream a reply
+	// that carries them): its subject is the last.
+	subjects := resp.Header.Values(jetstream.SubjectHeader)
+	if len(subjects) == 0 {
+		return nil, fmt.Errorf("direct get of %s: no subject", subject)
+	}
+	return &jetstream.RawStreamMsg{Subject: subjects[len(subjects)-1], Header: resp.Header, Data: resp.Data}, nil
 }
 
 // key returns the recipient of the inbox, as the sets' stream names it,

