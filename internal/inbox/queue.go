@@ -29,6 +29,14 @@ type Set struct {
 	// Questions are the set's questions, validated.
 	Questions []schema.Question
 
+	// Sent, when its transport makes it before the set is queued,
+	// receives word of the set's end from the transport: nil once it has
+	// reached the asker's side (stored on the server that keeps the sets,
+	// for NATS), else why not, or not yet. Answer and Cancel wait for the
+	// first word, so that no view shows as sent what is not. Without it,
+	// an end is sent as soon as the set ends.
+	Sent chan error
+
 	done chan struct{}
 	end  End // written once, before done is closed
 }
@@ -95,6 +103,18 @@ type End struct {
 // ErrEnded is the error of an answer, cancel or skip of a set that has
 // already ended: answered in another view, withdrawn, or closed.
 var ErrEnded = errors.New("the set has already ended")
+
+// NotSentError is an answer or cancel that ended its set here, but that
+// its transport did not get to the asker's side (see Set.Sent): not at
+// all, or not yet (Pending), and then it goes as soon as it can.
+type NotSentError struct {
+	Err     error
+	Pending bool
+}
+
+func (e *NotSentError) Error() string { return "not sent: " + e.Err.Error() }
+
+func (e *NotSentError) Unwrap() error { return e.Err }
 
 // errClosed is the error of a set added to a queue that is closed.
 var errClosed = errors.New("the inbox is closing")
@@ -199,7 +219,9 @@ func (q *Queue) Add(s *Set) (ahead int, err error) {
 
 // Answer ends s with the person's answers, after checking that they answer
 // s (Question.Check): a view can never send what the person could not have
-// given. It fails with ErrEnded when s has already ended.
+// given. It fails with ErrEnded when s has already ended, and with a
+// *NotSentError when it ended s but its transport did not get the answers
+// to its asker's side (see Set.Sent).
 func (q *Queue) Answer(s *Set, answers []prompt.Answer) error {
 	answers, err := checkAnswers(s.Questions, answers)
 	if err != nil {
@@ -208,14 +230,30 @@ func (q *Queue) Answer(s *Set, answers []prompt.Answer) error {
 	if !q.end(s, End{State: Answered, Answers: answers}) {
 		return ErrEnded
 	}
-	return nil
+	return s.sent()
 }
 
 // Cancel ends s as cancelled by the person; its asker exits 130. It fails
-// with ErrEnded when s has already ended.
+// as Answer does.
 func (q *Queue) Cancel(s *Set) error {
 	if !q.end(s, End{State: Cancelled}) {
 		return ErrEnded
+	}
+	return s.sent()
+}
+
+// sent waits for the first word of s's end from its transport, when it
+// gives word (see Set.Sent), and returns a *NotSentError when it did not
+// go.
+func (s *Set) sent() error {
+	if s.Sent == nil {
+		return nil
+	}
+	if err := <-s.Sent; err != nil {
+		if _, ok := errors.AsType[*NotSentError](err); ok {
+			return err
+		}
+		return &NotSentError{Err: err}
 	}
 	return nil
 }

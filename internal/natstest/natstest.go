@@ -1,7 +1,8 @@
 // Package natstest runs a NATS server with JetStream for a test, for the
 // tests of the inbox on NATS: on a port of its own, with its store in a
 // directory of the test's, inside the test's process and restartable on
-// the same port and store (Start), or as a program of its own (StartProcess).
+// the same port and store (Start), as a cluster of such servers
+// (StartCluster), or as a program of its own (StartProcess).
 package natstest
 
 import (
@@ -15,6 +16,7 @@ import (
 	"fmt"
 	"math/big"
 	"net"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -57,6 +59,48 @@ func Start(t testing.TB, change func(*server.Options)) *Server {
 	return s
 }
 
+// StartCluster runs a cluster of n servers with JetStream, as Start runs
+// one, each routed to the others, and returns once its JetStream has a
+// leader and every server is current with it.
+func StartCluster(t testing.TB, n int) []*Server {
+	t.Helper()
+	routes := make([]*url.URL, n)
+	ports := make([]int, n)
+	for i := range n {
+		ports[i] = freePort(t)
+		routes[i] = &url.URL{Scheme: "nats-route", Host: net.JoinHostPort("127.0.0.1", strconv.Itoa(ports[i]))}
+	}
+	servers := make([]*Server, n)
+	for i := range n {
+		servers[i] = Start(t, func(o *server.Options) {
+			o.ServerName = fmt.Sprintf("n%d", i+1)
+			o.Cluster = server.ClusterOpts{Name: "askuser-test", Host: "127.0.0.1", Port: ports[i]}
+			o.Routes = routes
+		})
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for !clusterReady(servers) {
+		if time.Now().After(deadline) {
+			t.Fatal("the NATS cluster's JetStream has no leader")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return servers
+}
+
+func clusterReady(servers []*Server) bool {
+	leaders := 0
+	for _, s := range servers {
+		if s.s == nil || !s.s.JetStreamIsCurrent() {
+			return false
+		}
+		if s.s.JetStreamIsLeader() {
+			leaders++
+		}
+	}
+	return leaders == 1
+}
+
 func freePort(t testing.TB) int {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -83,6 +127,9 @@ func (s *Server) Restart() {
 	}
 	s.s = ns
 }
+
+// Name is the server's name in its cluster.
+func (s *Server) Name() string { return s.Opts.ServerName }
 
 // Stop shuts the server down, as a restart does.
 func (s *Server) Stop() {

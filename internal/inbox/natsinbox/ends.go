@@ -45,25 +45,42 @@ func (f *feed) withdraw(e *entry) {
 // other inboxes to read), trying again while the server is away (an
 // answer given is not lost to a restart), until the inbox quits. Once an
 // end is stored, this one or another first, the set's copies are deleted.
-// what, when not "", is how to tell the person of an end that was not
-// stored because another came first.
+// The first word of it goes to the view that waits on the set (see
+// inbox.Set.Sent): stored, not stored because another end came first, or
+// not stored yet. what, when not "", is how to tell the person of what
+// happens after that last: "Your answer to".
 func (f *feed) publish(e *entry, w wireEnd, what string) {
-	if f.closing {
-		return
-	}
-	body, err := sealJSON(w, e.reply, f.l.id.Recipient().String())
 	source := "an asker"
 	if e.set != nil {
 		source = e.set.Source()
 	}
-	if err != nil {
-		f.l.say("The end of the questions from %s could not be sealed: %v.\n", source, err)
+	body, err := sealJSON(w, e.reply, f.l.id.Recipient().String())
+	switch {
+	case f.closing:
+		f.sent(e, errors.New("the inbox is quitting"))
+		return
+	case err != nil:
+		f.sent(e, fmt.Errorf("it could not be sealed: %w", err))
 		return
 	}
 	seqs := slices.Clone(e.seqs)
 	f.ending.Add(1)
 	go func() {
 		defer f.ending.Done()
+		// late says that the view was told it is not stored yet: what
+		// comes of it then is told here.
+		late := false
+		tell := func(err error) {
+			switch {
+			case !late:
+				f.sent(e, err)
+			case what == "":
+			case err == nil:
+				f.l.say("%s the questions from %s is stored on the NATS server now: sent.\n", what, source)
+			default:
+				f.l.say("%s the questions from %s was not sent: %v.\n", what, source, err)
+			}
+		}
 		for {
 			ctx, cancel := context.WithTimeout(f.ctx, inbox.ProbeTimeout)
 			err := f.conn.publishEnd(ctx, e.end, body)
@@ -71,18 +88,18 @@ func (f *feed) publish(e *entry, w wireEnd, what string) {
 			switch {
 			case err == nil:
 				f.delete(seqs...)
+				tell(nil)
 				return
 			case errors.Is(err, errEndTaken):
 				f.delete(seqs...)
-				if what != "" {
-					f.l.say("%s the questions from %s was not sent: they %s first.\n", what, source, f.endedElsewhere(e.end))
-				}
+				tell(fmt.Errorf("they %s first", f.endedElsewhere(e.end)))
 				return
 			case f.ctx.Err() != nil:
-				if what != "" {
-					f.l.say("%s the questions from %s was not sent: the NATS server did not take it before the inbox quit (%v).\n", what, source, err)
-				}
+				tell(fmt.Errorf("the NATS server did not take it before the inbox quit (%v)", err))
 				return
+			case !late:
+				f.sent(e, &inbox.NotSentError{Pending: true, Err: fmt.Errorf("the NATS server at %s has not stored it: %v", f.l.addr.serverURL(), err)})
+				late = true
 			}
 			select {
 			case <-f.ctx.Done():
@@ -90,6 +107,17 @@ func (f *feed) publish(e *entry, w wireEnd, what string) {
 			}
 		}
 	}()
+}
+
+// sent gives the first word of e's end to whoever waits for it.
+func (f *feed) sent(e *entry, err error) {
+	if e.set == nil || e.set.Sent == nil {
+		return
+	}
+	select {
+	case e.set.Sent <- err:
+	default:
+	}
 }
 
 // endedElsewhere says how a set ended elsewhere: "were answered elsewhere

@@ -2,6 +2,7 @@ package natsinbox
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -150,6 +151,11 @@ func (f *feed) stop() {
 	f.cancel()
 	<-done
 	f.background.Wait()
+	// What was answered as the loop stopped is not stored: nothing waits
+	// for word of it any more.
+	for _, e := range f.byID {
+		f.sent(e, errors.New("the inbox quit first"))
+	}
 	// Closed first: a consumer starting itself again stops at once.
 	f.conn.close()
 	f.consMu.Lock()

@@ -251,6 +251,7 @@ func (f *feed) show(e *entry) {
 	}
 	e.shown = true
 	e.set.Arrived = e.asked.Add(-f.skew)
+	e.set.Sent = make(chan error, 1)
 	if _, err := f.queue.Add(e.set); err != nil {
 		return
 	}

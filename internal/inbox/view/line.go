@@ -205,8 +205,13 @@ func (l *Line) settle(ctx context.Context, s *inbox.Set, cmd string, r lineResul
 	case cmd == cmdQuit:
 		return true, nil
 	case cmd == cmdCancel:
-		if l.Queue.Cancel(s) == nil {
+		switch err := l.Queue.Cancel(s); {
+		case err == nil:
 			say(l.Out, fmt.Sprintf("Cancelled the questions from %s.", from))
+			l.moved = true
+			return false, nil
+		case notSent(err, "cancel of", from) != "":
+			say(l.Out, notSent(err, "cancel of", from))
 			l.moved = true
 			return false, nil
 		}
@@ -224,6 +229,10 @@ func (l *Line) settle(ctx context.Context, s *inbox.Set, cmd string, r lineResul
 		switch err := l.Queue.Answer(s, r.answers); {
 		case err == nil:
 			say(l.Out, fmt.Sprintf("✔ Sent to %s.", from))
+			l.moved = true
+			return false, nil
+		case notSent(err, "answer to", from) != "":
+			say(l.Out, notSent(err, "answer to", from))
 			l.moved = true
 			return false, nil
 		case !errors.Is(err, inbox.ErrEnded):
@@ -330,6 +339,21 @@ func endedText(e inbox.End, from string) string {
 		return "The inbox has quit."
 	}
 	return fmt.Sprintf("The questions from %s are no longer waiting.", from)
+}
+
+// notSent says what became of the person's answer or cancel (what: "answer
+// to", "cancel of") of the questions from from, which ended its set here
+// but did not reach its asker (err, an *inbox.NotSentError); "" for any
+// other err.
+func notSent(err error, what, from string) string {
+	ns, ok := errors.AsType[*inbox.NotSentError](err)
+	switch {
+	case !ok:
+		return ""
+	case ns.Pending:
+		return fmt.Sprintf("Your %s the questions from %s is not sent yet (%v): it goes as soon as it can.", what, from, ns.Err)
+	}
+	return fmt.Sprintf("Your %s the questions from %s was not sent: %v.", what, from, ns.Err)
 }
 
 // until returns ctx, ended with cause once ch is closed, or by stop.

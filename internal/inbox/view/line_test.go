@@ -362,3 +362,36 @@ func TestLineContext(t *testing.T) {
 		t.Errorf("Run = %v", err)
 	}
 }
+
+// An answer or a cancel whose transport says when it has reached the
+// asker's side (inbox.Set.Sent) is shown as sent only then; one that did
+// not go, or has not yet, is shown as such.
+func TestLineSentOnceStored(t *testing.T) {
+	q := newQueue()
+	qs := []schema.Question{question("Database", "PostgreSQL", "SQLite")}
+	sets := make([]*inbox.Set, 3)
+	for i, from := range []string{"stored", "late", "beaten"} {
+		sets[i] = add(t, q, &inbox.Set{From: from, Questions: qs, Sent: make(chan error, 1)})
+	}
+	s := startScreen(t, false, q)
+	s.waitOut(t, "From stored")
+	s.write(t, "2\n")
+	ended(t, sets[0])
+	time.Sleep(100 * time.Millisecond)
+	if strings.Contains(s.out.String(), "Sent to stored") {
+		t.Fatalf("the answer was shown as sent before its transport said so:\n%s", s.out.String())
+	}
+	sets[0].Sent <- nil
+	s.waitOut(t, "✔ Sent to stored.\n")
+	s.waitOut(t, "From late")
+	sets[1].Sent <- &inbox.NotSentError{Pending: true, Err: errors.New("the server has not stored it: timeout")}
+	s.write(t, "1\n")
+	s.waitOut(t, "Your answer to the questions from late is not sent yet (the server has not stored it: timeout): it goes as soon as it can.\n")
+	s.waitOut(t, "From beaten")
+	sets[2].Sent <- errors.New("they were answered elsewhere (by two) first")
+	s.write(t, "/cancel\n")
+	s.waitOut(t, "Your cancel of the questions from beaten was not sent: they were answered elsewhere (by two) first.\n")
+	if strings.Contains(s.out.String(), "Sent to late") || strings.Contains(s.out.String(), "Cancelled the questions from beaten") {
+		t.Errorf("what was not sent was shown as sent:\n%s", s.out.String())
+	}
+}

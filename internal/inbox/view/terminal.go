@@ -181,6 +181,9 @@ func (s *Terminal) present(ctx context.Context, set *inbox.Set) (why string, qui
 			// it.
 			_ = s.ui.PrintSummary(from+" · ", prompt.Summarize(set.Questions, answers))
 			return "", false, nil
+		case notSent(err, "answer to", from) != "":
+			_ = s.ui.PrintNotice(false, notSent(err, "answer to", from))
+			return "", false, nil
 		case !errors.Is(err, inbox.ErrEnded):
 			// The terminal UI gives only answers that fit: this is a bug.
 			_ = s.ui.PrintNotice(false, fmt.Sprintf("Not sent to %s: %v.", from, err))
@@ -193,8 +196,12 @@ func (s *Terminal) present(ctx context.Context, set *inbox.Set) (why string, qui
 			return "", false, nil
 		}
 	case errors.Is(asked, prompt.ErrCancelled):
-		if s.o.Queue.Cancel(set) == nil {
+		switch err := s.o.Queue.Cancel(set); {
+		case err == nil:
 			_ = s.ui.PrintNotice(false, fmt.Sprintf("Cancelled the questions from %s.", from))
+			return "", false, nil
+		case notSent(err, "cancel of", from) != "":
+			_ = s.ui.PrintNotice(false, notSent(err, "cancel of", from))
 			return "", false, nil
 		}
 	case ctx.Err() != nil:

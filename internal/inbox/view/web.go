@@ -209,6 +209,8 @@ func (v *Web) serveAnswer(w http.ResponseWriter, r *http.Request) {
 	switch err := v.o.Queue.Answer(s, sub.Answers); {
 	case errors.Is(err, inbox.ErrEnded):
 		v.writeEnded(w, s, "sent")
+	case notSent(err, "answer to", source(s, v.o.Home)) != "":
+		v.writeShown(w, http.StatusOK, notSent(err, "answer to", source(s, v.o.Home)), false)
 	case err != nil:
 		// The page checks what the queue checks: this is a bug.
 		http.Error(w, "The answer could not be taken: "+err.Error(), http.StatusBadRequest)
@@ -243,11 +245,14 @@ func (v *Web) serveMove(w http.ResponseWriter, r *http.Request, what string, mov
 	if !ok {
 		return
 	}
-	if move(s) != nil {
+	switch err := move(s); {
+	case err == nil:
+		v.writeShown(w, http.StatusOK, done(s), false)
+	case notSent(err, "cancel of", source(s, v.o.Home)) != "":
+		v.writeShown(w, http.StatusOK, notSent(err, "cancel of", source(s, v.o.Home)), false)
+	default:
 		v.writeEnded(w, s, what)
-		return
 	}
-	v.writeShown(w, http.StatusOK, done(s), false)
 }
 
 // readPost reads the form of a POST under /sets/ID/, and returns the set

@@ -1,6 +1,7 @@
 package view
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -512,4 +513,24 @@ func shown(q *inbox.Queue) *inbox.Set {
 		return v.Sets[0]
 	}
 	return nil
+}
+
+// An answer or a cancel sent from the page whose transport did not get it
+// to the asker's side (see inbox.Set.Sent) is shown as not sent.
+func TestWebNotSent(t *testing.T) {
+	q := newQueue()
+	w := startWeb(t, q)
+	qs := []schema.Question{question("Database", "PostgreSQL", "SQLite")}
+	a := add(t, q, &inbox.Set{From: "a", Questions: qs, Sent: make(chan error, 1)})
+	b := add(t, q, &inbox.Set{From: "b", Questions: qs, Sent: make(chan error, 1)})
+	a.Sent <- &inbox.NotSentError{Pending: true, Err: errors.New("the server has not stored it: timeout")}
+	r := w.post(t, setPath(a, "answer"), "q0=2")
+	if r.code != http.StatusOK || !shows(r.body, b) || notice(r.body) != "Your answer to the questions from a is not sent yet (the server has not stored it: timeout): it goes as soon as it can." {
+		t.Fatalf("answer: %d, notice %q", r.code, notice(r.body))
+	}
+	b.Sent <- errors.New("they were answered elsewhere (by two) first")
+	r = w.post(t, setPath(b, "cancel"), "")
+	if r.code != http.StatusOK || notice(r.body) != "Your cancel of the questions from b was not sent: they were answered elsewhere (by two) first." {
+		t.Fatalf("cancel: %d, notice %q", r.code, notice(r.body))
+	}
 }
