@@ -146,7 +146,9 @@ func TestNATSHostileInboxRights(t *testing.T) {
 	cfg := s.CachedInfo().Config
 	for _, change := range []func(c *jetstream.StreamConfig){
 		func(c *jetstream.StreamConfig) { c.Sources = []*jetstream.StreamSource{{Name: "ASKUSER_alice"}} },
-		func(c *jetstream.StreamConfig) { c.Subjects = append(c.Subjects, "_askuser.alice.>", "_askuser.bob.agent.>") },
+		func(c *jetstream.StreamConfig) {
+			c.Subjects = append(c.Subjects, "_askuser.alice.>", "_askuser.bob.agent.>")
+		},
 		func(c *jetstream.StreamConfig) { c.MaxBytes, c.MaxMsgs = -1, -1 },
 	} {
 		c := cfg
