@@ -23,7 +23,9 @@ import (
 // configuration as docs/across-machines.md prints it (one account per
 // person): what a hostile agent, or a person's own inbox credentials, do
 // with the server's replies, the streams' rights, junk that costs, copies
-// that never expire, a set's copies and its waiting time.
+// that never expire, a set's copies and its waiting time. Each has a
+// server of its own: those that time nothing finer than seconds run in
+// parallel, beside the one that waits a minute for a set's next copy.
 
 // N1: nothing of one person's account reaches another's. Bob's agent,
 // holding only bob's agents' credentials, aims the server's replies at
@@ -33,6 +35,7 @@ import (
 // acknowledgements at alice's beat subject. Alice's stream stores none of
 // it, and her inbox shows nothing.
 func TestNATSHostileAcrossAccounts(t *testing.T) {
+	t.Parallel()
 	ns := readmeServer(t, nil)
 	alice, bob := newTenant(t, ns, "alice"), newTenant(t, ns, "bob")
 	in := alice.start(t)
@@ -71,6 +74,7 @@ func TestNATSHostileAcrossAccounts(t *testing.T) {
 // key had or another, the next inbox starts all the same, and an asker
 // without to= seals its set to that inbox, not to the agent.
 func TestNATSHostileKeyPlanted(t *testing.T) {
+	t.Parallel()
 	ns := readmeServer(t, nil)
 	alice := newTenant(t, ns, "alice")
 	alice.start(t).quit(t)
@@ -128,6 +132,7 @@ func TestNATSHostileKeyPlanted(t *testing.T) {
 // finds its stream so changed by credentials that may says what differs,
 // and what to run, rather than take it.
 func TestNATSHostileInboxRights(t *testing.T) {
+	t.Parallel()
 	ns := readmeServer(t, nil)
 	alice, bob := newTenant(t, ns, "alice"), newTenant(t, ns, "bob")
 	in := alice.start(t)
@@ -188,6 +193,7 @@ func TestNATSHostileInboxRights(t *testing.T) {
 // subject, and deleted; none of their text reaches the screen, and the
 // inbox's peak memory stays bounded.
 func TestNATSHostileJunkUnquoted(t *testing.T) {
+	t.Parallel()
 	n, maxRSS := 200, 128<<10
 	if raceBuild {
 		// The race detector's own memory is several times the program's.
@@ -268,6 +274,7 @@ func TestNATSHostileCostlyJunk(t *testing.T) {
 // stores the end of a set of its own, then a thousand copies of the set
 // that would never expire (Nats-TTL: never). The inbox deletes them all.
 func TestNATSHostileLastingCopies(t *testing.T) {
+	t.Parallel()
 	ns := readmeServer(t, nil)
 	alice := newTenant(t, ns, "alice")
 	alice.start(t)
@@ -370,6 +377,7 @@ func TestNATSHostileCopyNotSuppressed(t *testing.T) {
 // an inbox that starts then shows first the set asked before it, and the
 // agent's as waiting a moment.
 func TestNATSHostileQueueJump(t *testing.T) {
+	t.Parallel()
 	ns := readmeServer(t, nil)
 	alice := newTenant(t, ns, "alice")
 	alice.start(t).quit(t)

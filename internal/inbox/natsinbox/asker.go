@@ -216,26 +216,61 @@ func (a *ask) run(ctx context.Context, queued func(ahead int)) (inbox.Event, err
 		return inbox.Event{}, &inbox.UnreachableError{Addr: a.addr, Err: err}
 	}
 	defer func() { _ = sub.Unsubscribe() }()
-	// The set's anchor, copy 0, says when it was first asked, as the
-	// server saw it: the waiting time that the inbox shows goes no further
-	// back. A set asked again has its root's.
-	if a.root == "" {
-		if err := a.store(ctx, a.addr.subject("set", a.id+".0"), nil, endTTL); err != nil {
-			return inbox.Event{}, err
-		}
-	}
-	// The beat goes before the set: a set stored is always one whose
-	// asker beat.
-	if err := a.beat(ctx, true); err != nil {
-		return inbox.Event{}, err
-	}
-	if err := a.post(ctx); err != nil {
+	if err := a.open(ctx); err != nil {
 		return inbox.Event{}, err
 	}
 	if queued != nil {
 		queued(0)
 	}
 	return a.wait(ctx, ends)
+}
+
+// open stores the set's anchor, its asker's first beat and its first
+// copy. The anchor (copy 0) says when the set was first asked, as the
+// server saw it: the waiting time that the inbox shows goes no further
+// back; a set asked again has its root's. The beat goes before the set: a
+// set stored is always one whose asker beat. The two are sent ahead of the
+// copy and their acknowledgements awaited after it, so that the three
+// take the time of one; one that fails is stored again as the copy was.
+func (a *ask) open(ctx context.Context) error {
+	type ahead struct {
+		ack   jetstream.PubAckFuture
+		again func() error
+	}
+	var sent []ahead
+	send := func(subject string, again func() error, opts ...jetstream.PublishOpt) {
+		ack, err := a.conn.js.PublishAsync(subject, nil, opts...)
+		if err != nil {
+			ack = nil
+		}
+		sent = append(sent, ahead{ack, again})
+	}
+	if a.root == "" {
+		anchor := a.addr.subject("set", a.id+".0")
+		send(anchor, func() error { return a.store(ctx, anchor, nil, endTTL) }, jetstream.WithMsgTTL(endTTL))
+	}
+	send(a.addr.subject("beat", a.id), func() error { return a.beat(ctx, true) })
+	if err := a.post(ctx); err != nil {
+		return err
+	}
+	for _, s := range sent {
+		if s.ack != nil {
+			select {
+			case <-s.ack.Ok():
+				continue
+			case err := <-s.ack.Err():
+				if isTaken(err) {
+					continue
+				}
+			case <-ctx.Done():
+				return context.Cause(ctx)
+			}
+		}
+		if err := s.again(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // seal makes the set's message, sealed to a.to (as it is, with none: see

@@ -37,9 +37,12 @@ func (f *feed) consume(ctx context.Context, sets, beats jetstream.Stream, resume
 		// read reads a message of the stream, and returns what the loop
 		// does with it.
 		read func(m jetstream.Msg, md *jetstream.MsgMetadata, epoch int64) func()
+		// pull bounds what the client holds of the stream, read but not
+		// yet handled: the sets' messages may be a megabyte each.
+		pull jetstream.PullConsumeOpt
 	}{
-		{sets, []string{f.l.addr.subject("set", "*.*"), f.l.addr.subject("end", "*")}, f.onStored},
-		{beats, nil, f.onBeat},
+		{sets, []string{f.l.addr.subject("set", "*.*"), f.l.addr.subject("end", "*")}, f.onStored, jetstream.PullMaxBytes(8 * maxMessage)},
+		{beats, nil, f.onBeat, jetstream.PullMaxMessages(1000)},
 	} {
 		// handle keeps the sequence number of the message, and has the
 		// loop do what it means, unless the consumers were started again
@@ -67,7 +70,7 @@ func (f *feed) consume(ctx context.Context, sets, beats jetstream.Stream, resume
 		cons, err := s.stream.OrderedConsumer(ctx, cfg)
 		var cc jetstream.ConsumeContext
 		if err == nil {
-			cc, err = cons.Consume(handle, onErr)
+			cc, err = cons.Consume(handle, onErr, s.pull)
 		}
 		if err != nil {
 			return f.conn.streamError(s.stream.CachedInfo().Config.Name, err)
