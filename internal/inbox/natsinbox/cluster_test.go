@@ -79,7 +79,7 @@ func TestClusterLosesNoSet(t *testing.T) {
 	for i := range results {
 		results[i] = askOver(context.Background(), a.Dial(), &inbox.Request{From: fmt.Sprintf("asker-%d", i), Questions: json.RawMessage(questionsJSON)})
 	}
-	waitForLong(t, in.q, n, time.Duration(n)*100*time.Millisecond+10*time.Second)
+	waitWithin(t, in.q, n, time.Duration(n)*100*time.Millisecond+10*time.Second)
 
 	leaderOf(t, servers, a.setsStream()).Stop()
 	// As long again as a set whose asker is gone takes to be withdrawn,
@@ -91,7 +91,7 @@ func TestClusterLosesNoSet(t *testing.T) {
 	}
 	// A set asked now is shown too.
 	late := askOver(context.Background(), a.Dial(), &inbox.Request{From: "late", Questions: json.RawMessage(questionsJSON)})
-	sets = waitForLong(t, in.q, n+1, 30*time.Second)
+	sets = waitWithin(t, in.q, n+1, 30*time.Second)
 	for _, s := range sets {
 		if err := in.q.Answer(s, []prompt.Answer{{Labels: []string{"SQLite"}}}); err != nil {
 			t.Fatalf("the answer to %s: %v", s.From, err)
@@ -104,24 +104,6 @@ func TestClusterLosesNoSet(t *testing.T) {
 	}
 	if strings.Contains(in.said.String(), "withdrawn") {
 		t.Errorf("the inbox said:\n%s", in.said)
-	}
-}
-
-// waitForLong waits up to d until the queue holds n sets, and returns
-// them.
-func waitForLong(t *testing.T, q *inbox.Queue, n int, d time.Duration) []*inbox.Set {
-	t.Helper()
-	deadline := time.After(d)
-	for {
-		v := q.Snapshot()
-		if len(v.Sets) == n {
-			return v.Sets
-		}
-		select {
-		case <-v.Changed:
-		case <-deadline:
-			t.Fatalf("the queue holds %d sets, want %d", len(v.Sets), n)
-		}
 	}
 }
 

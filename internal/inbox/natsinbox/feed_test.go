@@ -110,7 +110,14 @@ func askOver(ctx context.Context, tr inbox.Transport, req *inbox.Request) <-chan
 // waitFor waits until the queue holds n sets, and returns them.
 func waitFor(t *testing.T, q *inbox.Queue, n int) []*inbox.Set {
 	t.Helper()
-	deadline := time.After(10 * time.Second)
+	return waitWithin(t, q, n, 10*time.Second)
+}
+
+// waitWithin waits up to d until the queue holds n sets, and returns
+// them.
+func waitWithin(t *testing.T, q *inbox.Queue, n int, d time.Duration) []*inbox.Set {
+	t.Helper()
+	deadline := time.After(d)
 	for {
 		v := q.Snapshot()
 		if len(v.Sets) == n {
