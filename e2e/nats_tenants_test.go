@@ -196,8 +196,9 @@ func TestNATSHostileJunkUnquoted(t *testing.T) {
 	t.Parallel()
 	n, maxRSS := 200, 128<<10
 	if raceBuild {
-		// The race detector's own memory is several times the program's.
-		n, maxRSS = 40, 512<<10
+		// The race detector's own memory is several times the program's,
+		// and its time too.
+		n, maxRSS = 10, 512<<10
 	}
 	ns := readmeServer(t, nil)
 	alice := newTenant(t, ns, "alice")
@@ -233,8 +234,12 @@ func TestNATSHostileJunkUnquoted(t *testing.T) {
 // N4: what junk costs never delays answers. Behind 1,500 messages sealed
 // to 1,024 recipients each (askuser seals to two at most, and each
 // recipient tried costs the inbox a key exchange), an answer reaches its
-// asker within 1 s.
+// asker within 1 s. Under -short, behind 300.
 func TestNATSHostileCostlyJunk(t *testing.T) {
+	n := 1500
+	if testing.Short() {
+		n = 300
+	}
 	ns := readmeServer(t, nil)
 	alice := newTenant(t, ns, "alice")
 	in := alice.start(t)
@@ -247,7 +252,7 @@ func TestNATSHostileCostlyJunk(t *testing.T) {
 	}
 	costly := sealTo(t, []byte("{}"), rs...)
 	h := hostile(t, ns, "alice")
-	for i := range 1500 {
+	for i := range n {
 		err := h.PublishMsg(&nats.Msg{Subject: fmt.Sprintf("askuser.alice.set.costly%d.1", i), Data: costly, Header: nats.Header{jetstream.MsgTTLHeader: {"2m0s"}}})
 		if err == nil && i%100 == 99 {
 			err = h.Flush()
