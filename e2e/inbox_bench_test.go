@@ -26,8 +26,10 @@ import (
 
 // BenchmarkInboxAskers puts many askers into one askuser inbox, over the
 // Unix socket and over NATS, and reports how long each set took from its
-// asker's start to its arrival in the inbox (p50, p95), and the inbox's
-// peak RSS:
+// asker's start to its arrival in the inbox (p50, p95), the inbox's peak
+// RSS, and, over NATS, what each waiting asker costs the server a second
+// (messages and bytes it takes in and sends out, from its monitoring port,
+// over 10 s once every set has arrived):
 //
 //	go test ./e2e -run '^$' -bench InboxAskers -benchtime 1x
 //
@@ -51,10 +53,18 @@ func BenchmarkInboxAskers(b *testing.B) {
 			for _, build := range inboxBuilds() {
 				b.Run(build.name, func(b *testing.B) {
 					for i := 0; i < b.N; i++ {
-						p50, p95, rss := benchAskers(b, build.path, transport, n, rate)
-						b.ReportMetric(ms(p50), "p50-ms")
-						b.ReportMetric(ms(p95), "p95-ms")
-						b.ReportMetric(float64(rss)/1024, "inbox-peak-RSS-MiB")
+						r := benchAskers(b, build.path, transport, n, rate)
+						b.ReportMetric(ms(r.p50), "p50-ms")
+						b.ReportMetric(ms(r.p95), "p95-ms")
+						b.ReportMetric(float64(r.rssKiB)/1024, "inbox-peak-RSS-MiB")
+						if r.load != nil {
+							// What each waiting asker costs the server, a
+							// second: messages and bytes in, and out.
+							b.ReportMetric(r.load[0], "server-in-msgs/asker/s")
+							b.ReportMetric(r.load[1], "server-in-B/asker/s")
+							b.ReportMetric(r.load[2], "server-out-msgs/asker/s")
+							b.ReportMetric(r.load[3], "server-out-B/asker/s")
+						}
 					}
 				})
 			}
@@ -97,9 +107,21 @@ func envInt(name string, def int) int {
 // confirmDeploy is the question each asker of the benchmark sends.
 var confirmDeploy = json.RawMessage(`[{"type":"confirm","question":"Deploy?","header":"Confirm","default":"Yes"}]`)
 
-// benchAskers runs one round, and returns the percentiles and the inbox's
-// peak RSS in KiB.
-func benchAskers(b *testing.B, askuser, transport string, n, rate int) (p50, p95 time.Duration, rssKiB int) {
+// benchResult is what one round measured: the percentiles of the sets'
+// arrival, the inbox's peak RSS in KiB, and, over NATS, what the server
+// took in and sent out for each waiting asker, a second (messages and
+// bytes in, messages and bytes out), measured over loadSpan once every
+// set had arrived.
+type benchResult struct {
+	p50, p95 time.Duration
+	rssKiB   int
+	load     []float64
+}
+
+const loadSpan = 10 * time.Second
+
+// benchAskers runs one round.
+func benchAskers(b *testing.B, askuser, transport string, n, rate int) benchResult {
 	b.StopTimer()
 	dir := b.TempDir()
 	fifo := filepath.Join(dir, "arrivals")
@@ -112,7 +134,7 @@ func benchAskers(b *testing.B, askuser, transport string, n, rate int) (p50, p95
 		b.Fatal(err)
 	}
 	defer arrivals.Close()
-	addr := benchAddr(b, transport, dir)
+	addr, server := benchAddr(b, transport, dir)
 	a, err := inbox.ParseAddr(addr, natsinbox.Remote())
 	if err != nil {
 		b.Fatal(err)
@@ -136,7 +158,14 @@ func benchAskers(b *testing.B, askuser, transport string, n, rate int) (p50, p95
 		b.Fatalf("the sets did not all arrive; the inbox shows:\n%s", screen)
 	}
 	b.StopTimer()
-	rssKiB = peakRSS(b, cmd.Process.Pid)
+	r := benchResult{rssKiB: peakRSS(b, cmd.Process.Pid)}
+	if server != nil {
+		before := server.Traffic(b)
+		time.Sleep(loadSpan)
+		after := server.Traffic(b)
+		per := func(d int64) float64 { return float64(d) / loadSpan.Seconds() / float64(n) }
+		r.load = []float64{per(after.InMsgs - before.InMsgs), per(after.InBytes - before.InBytes), per(after.OutMsgs - before.OutMsgs), per(after.OutBytes - before.OutBytes)}
+	}
 	if err := stop(); err != nil {
 		b.Fatal(err)
 	}
@@ -145,18 +174,20 @@ func benchAskers(b *testing.B, askuser, transport string, n, rate int) (p50, p95
 	for i := range n {
 		waits[i] = arrived[i].Sub(started[i])
 	}
-	return percentile(waits, 50), percentile(waits, 95), rssKiB
+	r.p50, r.p95 = percentile(waits, 50), percentile(waits, 95)
+	return r
 }
 
 // benchAddr is the address of a benchmark's inbox over transport: a
 // socket in dir, or a queue on nats-server, run as a program of its own
 // (the askers' connections and the server's ends of them would be more
-// files than one process may open).
-func benchAddr(b *testing.B, transport, dir string) string {
+// files than one process may open), which it returns too.
+func benchAddr(b *testing.B, transport, dir string) (string, *natstest.Process) {
 	if transport == "nats" {
-		return natstest.StartProcess(b).URL("bench")
+		p := natstest.StartProcess(b)
+		return p.URL("bench"), p
 	}
-	return "unix:" + filepath.Join(dir, "inbox.sock")
+	return "unix:" + filepath.Join(dir, "inbox.sock"), nil
 }
 
 // startAskers starts n askers, rate a second, each the asker's side of

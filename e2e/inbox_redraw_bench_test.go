@@ -70,7 +70,7 @@ var redrawQuestions = json.RawMessage(`[{"question":"Which database should we us
 func benchRedraw(b *testing.B, askuser, transport string, n, rate, keys int) (alone, many []time.Duration, rssKiB int) {
 	b.StopTimer()
 	dir := b.TempDir()
-	addr := benchAddr(b, transport, dir)
+	addr, _ := benchAddr(b, transport, dir)
 	a, err := inbox.ParseAddr(addr, natsinbox.Remote())
 	if err != nil {
 		b.Fatal(err)

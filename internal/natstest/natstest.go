@@ -12,10 +12,12 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
+	"encoding/json"
 	"encoding/pem"
 	"fmt"
 	"math/big"
 	"net"
+	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
@@ -206,8 +208,8 @@ func TLS(t testing.TB) (*tls.Config, string) {
 // may not share the test's process: ten thousand connections are twenty
 // thousand files in one process, more than a process may have open here.
 type Process struct {
-	cmd  *exec.Cmd
-	port int
+	cmd           *exec.Cmd
+	port, monitor int
 }
 
 // StartProcess builds nats-server, at the version go.mod requires (the
@@ -220,8 +222,8 @@ func StartProcess(t testing.TB) *Process {
 	if out, err := exec.Command("go", "build", "-o", bin, "github.com/nats-io/nats-server/v2").CombinedOutput(); err != nil {
 		t.Fatalf("build nats-server: %v\n%s", err, out)
 	}
-	p := &Process{port: freePort(t)}
-	p.cmd = exec.Command(bin, "-js", "-sd", filepath.Join(dir, "store"), "-a", "127.0.0.1", "-p", strconv.Itoa(p.port))
+	p := &Process{port: freePort(t), monitor: freePort(t)}
+	p.cmd = exec.Command(bin, "-js", "-sd", filepath.Join(dir, "store"), "-a", "127.0.0.1", "-p", strconv.Itoa(p.port), "-m", strconv.Itoa(p.monitor))
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -248,3 +250,27 @@ func (p *Process) HostPort() string { return net.JoinHostPort("127.0.0.1", strco
 
 // URL is nats://HOST:PORT/NAME.
 func (p *Process) URL(name string) string { return fmt.Sprintf("nats://%s/%s", p.HostPort(), name) }
+
+// Traffic is what a server has taken in and sent out since it started:
+// messages and bytes, as its monitoring port counts them (/varz).
+type Traffic struct {
+	InMsgs   int64 `json:"in_msgs"`
+	InBytes  int64 `json:"in_bytes"`
+	OutMsgs  int64 `json:"out_msgs"`
+	OutBytes int64 `json:"out_bytes"`
+}
+
+// Traffic returns the server's traffic so far.
+func (p *Process) Traffic(t testing.TB) Traffic {
+	t.Helper()
+	resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/varz", p.monitor))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = resp.Body.Close() }()
+	var tr Traffic
+	if err := json.NewDecoder(resp.Body).Decode(&tr); err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
