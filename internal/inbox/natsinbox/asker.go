@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"time"
 
 	"filippo.io/age"
@@ -57,17 +58,45 @@ type wireEnd struct {
 // to the server on its own.
 type client struct{ addr *address }
 
-func (c *client) dial() (*conn, error) {
+// dial connects to the server. An asker whose server is slow to take its
+// connection (a fleet of askers started at once) tries again for a while,
+// saying so, unless patient is false (a probe); a server that refuses it,
+// or that nothing answers for connectPatience, is unreachable.
+func (c *client) dial(ctx context.Context, patient bool) (*conn, error) {
 	if why := c.addr.sealRequired(); why != "" {
 		return nil, &inbox.ServerError{Msg: why}
 	}
-	return dial(c.addr, roleAgent, "askuser")
+	var slowly slowNote
+	deadline := time.Now().Add(connectPatience)
+	for {
+		conn, err := dial(c.addr, roleAgent, "askuser")
+		if err == nil || !patient || !slowConnect(err) || time.Now().After(deadline) {
+			return conn, err
+		}
+		slowly.note(ctx, c.addr)
+		select {
+		case <-ctx.Done():
+			return nil, context.Cause(ctx)
+		case <-time.After(250 * time.Millisecond):
+		}
+	}
+}
+
+// connectPatience is how long an asker tries to connect to a server that
+// is slow to take connections.
+const connectPatience = 30 * time.Second
+
+// slowConnect reports whether err is a connection that timed out, not one
+// refused: the server may be only busy.
+func slowConnect(err error) bool {
+	netErr, ok := errors.AsType[net.Error](err)
+	return ok && netErr.Timeout() || errors.Is(err, nats.ErrTimeout)
 }
 
 // Probe connects to the server: then the set can wait there, whether an
 // inbox is connected yet or not.
-func (c *client) Probe(context.Context) (inbox.Status, error) {
-	conn, err := c.dial()
+func (c *client) Probe(ctx context.Context) (inbox.Status, error) {
+	conn, err := c.dial(ctx, false)
 	if err != nil {
 		return inbox.Status{}, err
 	}
@@ -82,7 +111,7 @@ func (c *client) Probe(context.Context) (inbox.Status, error) {
 // the first (its root), which keeps its waiting time. When ctx ends, the
 // set is withdrawn.
 func (c *client) Ask(ctx context.Context, req *inbox.Request, queued func(ahead int)) (inbox.Event, error) {
-	conn, err := c.dial()
+	conn, err := c.dial(ctx, true)
 	if err != nil {
 		return inbox.Event{}, err
 	}

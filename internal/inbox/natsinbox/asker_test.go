@@ -183,3 +183,28 @@ func TestSetLeavesWithoutInbox(t *testing.T) {
 		t.Fatalf("%d copies of sets are stored %s after their askers stopped", n, setTTL+2*time.Second)
 	}
 }
+
+// An asker whose server is slow to take its connection (a fleet of askers
+// started at once) waits it out rather than take it for no server: its
+// first connections, which nothing answers, time out, and it connects once
+// the server answers again.
+func TestAskerWaitsOutASlowServer(t *testing.T) {
+	ns, a, id := setup(t)
+	in := startInbox(t, a, id, "one")
+	proxy := newCutter(t, ns.HostPort())
+	proxy.freeze(true)
+	via := *a
+	via.Host = proxy.ln.Addr().String()
+	res := askOver(context.Background(), via.Dial(), askRequest())
+	time.Sleep(inbox.ProbeTimeout + time.Second)
+	select {
+	case r := <-res:
+		t.Fatalf("the asker ended while the server was slow: %+v, %v", r.e, r.err)
+	default:
+	}
+	proxy.freeze(false)
+	answer(t, in.q, waitWithin(t, in.q, 1, 3*inbox.ProbeTimeout)[0], "SQLite")
+	if r := result(t, res, 10*time.Second); r.err != nil || r.e.Answers[0].Labels[0] != "SQLite" {
+		t.Fatalf("got %+v, %v", r.e, r.err)
+	}
+}
