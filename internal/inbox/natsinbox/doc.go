@@ -1,5 +1,5 @@
 // Package natsinbox is the inbox across machines: askers and the inbox
-// meet on a NATS server with JetStream (nats:// or tls:// in
+// meet on a NATS server or cluster with JetStream (nats:// or tls:// in
 // ASKUSER_INBOX), both connecting out to it, and the sets wait there while
 // no inbox runs. It is a transport of package inbox, behind its Addr,
 // Transport and Listener; cmd hands its Remote to inbox.ParseAddr.
@@ -9,40 +9,45 @@
 // server stores them, shows each set while its asker beats (judged by the
 // server's clock, so that a laptop that sleeps withdraws nothing), and
 // stores how each ended, sealed to its asker. Every inbox on one queue
-// shows every set, and the first end stored wins.
+// shows every set, and the first end stored wins; an answer is sent once
+// it is stored.
 //
-// One agent may be hostile, holding the agents' credentials: it can ask,
-// but cannot read another's questions or answers (they are sealed),
-// replace a stored set (a subject takes one message, and a set's secret
-// names its subject), forge an end (only who knows the secret can name the
-// end's subject), fill the server (the streams have limits; what the inbox
-// cannot open, and an end that would never expire, is deleted), or touch
-// the streams (only the inbox's credentials may: see the permissions of
-// docs/across-machines.md). Within the limits, it can take up the queue's room with
-// sets and ends of its own, for as long as they are kept (a day at most).
+// People are kept apart by NATS accounts (see docs/across-machines.md).
+// Inside one, an agent may be hostile, holding the agents' credentials: it
+// can ask, but cannot read another's questions or answers (they are
+// sealed), name another set's copies or end (its secret names them),
+// replace a stored set or forge an end (a subject takes one message),
+// plant the inbox's recipient (its subject names it), claim to have
+// waited longer than the server saw, or store what outlives the stream's
+// age; what the inbox cannot open costs it no key work, is deleted, and is
+// told in fixed words. Within the streams' limits, it can take up the
+// queue's room with sets and ends of its own, for a day at most.
 package natsinbox
 
 // On NATS, an inbox NAME (address.Name) is two JetStream streams, which
-// only the inbox makes and changes (see address.setsConfig and address.beatsConfig):
+// only the inbox makes (see address.setsConfig and address.beatsConfig):
 //
 //	ASKUSER_NAME        (the sets) every message stored once, never replaced:
-//	  askuser.NAME.set.ID.N  a copy of a set (a wireSet, sealed to the
-//	                         inbox's recipient), stored for setTTL; its
-//	                         asker stores copy N+1 every setTTL/2
-//	  askuser.NAME.end.END   how the set ended (a wireEnd, sealed to the
-//	                         inbox, and to the asker when an inbox ended
-//	                         it), stored for endTTL: the first stored is
-//	                         the end
-//	  askuser.NAME.key       the recipient of the first inbox: askers
-//	                         whose address has no to= seal to it, and an
-//	                         inbox with another identity is refused
-//	ASKUSER-BEATS_NAME  (the beats) the last of each subject kept:
-//	  askuser.NAME.beat.ID   the asker's beat, every beatEvery, and the
-//	                         inbox's tick: the server's time on each says
-//	                         who still waits (see feed.tick)
+//	  askuser.NAME.set.ID.0     the set's anchor, stored for endTTL: when
+//	                            it was first asked, as the server saw it
+//	  askuser.NAME.set.ID.COPY  a copy of a set (a wireSet, sealed to the
+//	                            inbox's recipient), stored for setTTL; its
+//	                            asker stores the next every setTTL/2
+//	  askuser.NAME.end.END      how the set ended (a wireEnd, sealed to the
+//	                            inbox, and to the asker when an inbox ended
+//	                            it), stored for endTTL: the first stored is
+//	                            the end
+//	  askuser.NAME.key.R        the inbox's recipient R, which the stream
+//	                            takes on this subject alone: askers whose
+//	                            address has no to= seal to it, and an inbox
+//	                            with another identity is refused
+//	ASKUSER-BEATS_NAME  (the beats, in memory) the last of each subject kept:
+//	  askuser.NAME.beat.ID      the asker's beat, every beatEvery, and the
+//	                            inbox's tick: the server's time on each says
+//	                            who still waits (see feed.tick)
 //
-// ID and END are digests of the set's secret (setID, endID): only its
-// asker and the inboxes that opened it can name its end. Subjects and
-// headers hold no question. Each side takes its replies under a prefix of
-// its own (address.replyPrefix), so that no user of the server sees
-// another's.
+// ID, COPY and END are digests of the set's secret (setID, copyID, endID):
+// only its asker and the inboxes that opened it can name its copies and
+// its end. Subjects and headers hold no question. Each side takes its
+// replies under a prefix of its own (address.replyPrefix), so that no user
+// of the server sees another's.

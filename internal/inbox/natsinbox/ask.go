@@ -1,0 +1,215 @@
+package natsinbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"filippo.io/age"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/askuser/askuser/internal/inbox"
+)
+
+// ask is one set put to an inbox on NATS, while its asker waits.
+type ask struct {
+	addr *address
+	conn *conn
+	to   string
+	req  *inbox.Request
+	root string // the id of the set first asked, when this one asks it again
+
+	secret, id, end string
+	keyKnown        bool // the inbox's key was on the server, and to= is it
+	reply           *age.X25519Identity
+	body            []byte // the set, sealed
+	copies          int
+}
+
+func (a *ask) run(ctx context.Context, queued func(ahead int)) (inbox.Event, error) {
+	a.secret = newSecret()
+	a.id, a.end = setID(a.secret), endID(a.secret)
+	var err error
+	if a.reply, err = age.GenerateX25519Identity(); err != nil {
+		return inbox.Event{}, err
+	}
+	if err := a.seal(); err != nil {
+		return inbox.Event{}, err
+	}
+	ends := make(chan *nats.Msg, 4)
+	sub, err := a.conn.nc.ChanSubscribe(a.addr.subject("end", a.end), ends)
+	if err != nil {
+		return inbox.Event{}, &inbox.UnreachableError{Addr: a.addr, Err: err}
+	}
+	defer func() { _ = sub.Unsubscribe() }()
+	if err := a.open(ctx); err != nil {
+		return inbox.Event{}, err
+	}
+	if queued != nil {
+		queued(0)
+	}
+	return a.wait(ctx, ends)
+}
+
+// open stores the set's anchor, its asker's first beat and its first
+// copy. The anchor (copy 0) says when the set was first asked, as the
+// server saw it: the waiting time that the inbox shows goes no further
+// back; a set asked again has its root's. The beat goes before the set: a
+// set stored is always one whose asker beat. The two are sent ahead of the
+// copy and their acknowledgements awaited after it, so that the three
+// take the time of one; one that fails is stored again as the copy was.
+func (a *ask) open(ctx context.Context) error {
+	type ahead struct {
+		ack   jetstream.PubAckFuture
+		again func() error
+	}
+	var sent []ahead
+	send := func(subject string, again func() error, opts ...jetstream.PublishOpt) {
+		ack, err := a.conn.js.PublishAsync(subject, nil, opts...)
+		if err != nil {
+			ack = nil
+		}
+		sent = append(sent, ahead{ack, again})
+	}
+	if a.root == "" {
+		anchor := a.addr.subject("set", a.id+".0")
+		send(anchor, func() error { return a.store(ctx, anchor, nil, endTTL) }, jetstream.WithMsgTTL(endTTL))
+	}
+	send(a.addr.subject("beat", a.id), func() error { return a.beat(ctx, true) })
+	if err := a.post(ctx); err != nil {
+		return err
+	}
+	for _, s := range sent {
+		if s.ack != nil {
+			select {
+			case <-s.ack.Ok():
+				continue
+			case err := <-s.ack.Err():
+				if isTaken(err) {
+					continue
+				}
+			case <-ctx.Done():
+				return context.Cause(ctx)
+			}
+		}
+		if err := s.again(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// seal makes the set's message, sealed to a.to (as it is, with none: see
+// client.recipient).
+func (a *ask) seal() (err error) {
+	a.body, err = sealJSON(wireSet{Request: *a.req, Reply: a.reply.Recipient().String(), Secret: a.secret, Root: a.root}, a.to)
+	return err
+}
+
+// ensure runs do, making the inbox's streams first when the server has
+// none yet (no inbox has ever run there).
+func (a *ask) ensure(ctx context.Context, do func() error) error {
+	err := do()
+	if !errors.Is(err, jetstream.ErrNoStreamResponse) && !errors.Is(err, nats.ErrNoResponders) {
+		return err
+	}
+	if err := a.conn.makeStreams(ctx); err != nil {
+		return err
+	}
+	return do()
+}
+
+// beat stores the asker's beat. A beat the server refuses for want of
+// permission ends the asker: the inbox would never hear it. One that is
+// not stored otherwise (the server away, the streams being made again) is
+// only late, but the first: without it, the set is not stored, and it is
+// stored with the stream's reply, which says that the streams are there.
+// The others are only sent: the stream stores what comes on its subjects,
+// and ten thousand askers waiting need not be answered every second.
+func (a *ask) beat(ctx context.Context, first bool) error {
+	subject := a.addr.subject("beat", a.id)
+	var err error
+	if first {
+		err = a.ensure(ctx, func() error {
+			bctx, cancel := context.WithTimeout(ctx, beatEvery)
+			defer cancel()
+			_, err := a.conn.js.Publish(bctx, subject, nil)
+			return err
+		})
+	} else {
+		err = a.conn.nc.Publish(subject, nil)
+	}
+	if refused := a.conn.refusedSubject(subject); refused != nil {
+		return &inbox.ServerError{Err: refused, Msg: fmt.Sprintf("the NATS server at %s does not let these credentials beat (%v): grant them askuser.%s.beat.* as docs/across-machines.md lists", a.addr.serverURL(), refused, a.addr.Name)}
+	}
+	if _, ok := errors.AsType[*inbox.ServerError](err); first && ok {
+		return err
+	}
+	return nil
+}
+
+// post stores a copy of the set, for setTTL: copy 1, then another every
+// setTTL/2 while the asker waits, each on a subject that only who knows
+// the set's secret can name (copyID): nobody else can take it first. A
+// later copy that is not stored is only late: the next will come, and the
+// beats go on meanwhile.
+func (a *ask) post(ctx context.Context) error {
+	a.copies++
+	err := a.store(ctx, a.addr.subject("set", a.id+"."+copyID(a.secret, a.copies)), a.body, setTTL)
+	if a.copies > 1 && ctx.Err() == nil {
+		return nil
+	}
+	return err
+}
+
+// store stores data on subject, for ttl, trying again while the server
+// is slow to answer or the stream full: the inbox makes room as sets end.
+// A subject that holds a message already holds this one: nobody else can
+// name it.
+func (a *ask) store(ctx context.Context, subject string, data []byte, ttl time.Duration) error {
+	said := false
+	var slowly slowNote
+	for {
+		err := a.ensure(ctx, func() error {
+			pctx, cancel := context.WithTimeout(ctx, inbox.ProbeTimeout)
+			defer cancel()
+			_, err := a.conn.js.Publish(pctx, subject, data, jetstream.WithMsgTTL(ttl))
+			return err
+		})
+		switch {
+		case err == nil, isTaken(err):
+			return nil
+		case ctx.Err() != nil:
+			return context.Cause(ctx)
+		case slow(err) && a.conn.refusedSubject(subject) == nil:
+			slowly.note(ctx, a.addr)
+		case errors.Is(err, nats.ErrMaxPayload), errors.Is(err, jetstream.ErrStreamMessageExceedsMaximum):
+			// Before isFull: the stream's refusal of a message too large
+			// also speaks of a maximum, and no room made will take it.
+			return tooLarge(a.addr, a.conn, len(data))
+		case isFull(err):
+			if !said {
+				said = true
+				inbox.Notef(ctx, "The inbox's queue on the NATS server at %s is full: waiting for room.", a.addr.serverURL())
+			}
+		default:
+			if _, ok := errors.AsType[*inbox.ServerError](err); ok {
+				return err
+			}
+			if refused := a.conn.refusedSubject(subject); refused != nil {
+				err = refused
+			}
+			return &inbox.ServerError{Err: err, Msg: fmt.Sprintf("the NATS server at %s did not store the questions (%v): check that these credentials may publish to askuser.%s.set.*.*", a.addr.serverURL(), err, a.addr.Name)}
+		}
+		if a.copies > 1 {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return context.Cause(ctx)
+		case <-time.After(250 * time.Millisecond):
+		}
+	}
+}
