@@ -205,14 +205,7 @@ func (l *Line) settle(ctx context.Context, s *inbox.Set, cmd string, r lineResul
 	case cmd == cmdQuit:
 		return true, nil
 	case cmd == cmdCancel:
-		switch err := l.Queue.Cancel(s); {
-		case err == nil:
-			say(l.Out, fmt.Sprintf("Cancelled the questions from %s.", from))
-			l.moved = true
-			return false, nil
-		case notSent(err, "cancel of", from) != "":
-			say(l.Out, notSent(err, "cancel of", from))
-			l.moved = true
+		if l.took(l.Queue.Cancel(s), "cancel of", from, fmt.Sprintf("Cancelled the questions from %s.", from)) {
 			return false, nil
 		}
 	case cmd == cmdNext:
@@ -227,13 +220,7 @@ func (l *Line) settle(ctx context.Context, s *inbox.Set, cmd string, r lineResul
 		}
 	case r.err == nil:
 		switch err := l.Queue.Answer(s, r.answers); {
-		case err == nil:
-			say(l.Out, fmt.Sprintf("✔ Sent to %s.", from))
-			l.moved = true
-			return false, nil
-		case notSent(err, "answer to", from) != "":
-			say(l.Out, notSent(err, "answer to", from))
-			l.moved = true
+		case l.took(err, "answer to", from, fmt.Sprintf("✔ Sent to %s.", from)):
 			return false, nil
 		case !errors.Is(err, inbox.ErrEnded):
 			// The line asker gives only answers that fit: this is a bug.
@@ -256,6 +243,20 @@ func (l *Line) settle(ctx context.Context, s *inbox.Set, cmd string, r lineResul
 	}
 	say(l.Out, endedText(e, from))
 	return false, nil
+}
+
+// took says, when the queue took the person's answer or cancel (what) of
+// the set from from (err, from Answer or Cancel), what became of it: done
+// when it was sent, else why not; and reports whether it did.
+func (l *Line) took(err error, what, from, done string) bool {
+	if err != nil {
+		done = notSent(err, what, from)
+	}
+	if done != "" {
+		say(l.Out, done)
+		l.moved = true
+	}
+	return done != ""
 }
 
 // feed is the input of one set's line asker. It takes a line from the
