@@ -208,3 +208,26 @@ func TestAskerWaitsOutASlowServer(t *testing.T) {
 		t.Fatalf("got %+v, %v", r.e, r.err)
 	}
 }
+
+// An asker whose to= is not the inbox's is told so at once, naming the
+// inbox's recipient, rather than wait for an answer nobody can give: its
+// set, which the inbox cannot open, is withdrawn and never shown.
+func TestAskerToNotTheInbox(t *testing.T) {
+	_, a, id := setup(t)
+	in := startInbox(t, a, id, "one")
+	other, err := age.GenerateX25519Identity()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrong := *a
+	wrong.To = other.Recipient().String()
+	res := askOver(context.Background(), wrong.Dial(), askRequest())
+	r := result(t, res, pollEvery-time.Second)
+	var server *inbox.ServerError
+	if !errors.As(r.err, &server) || !strings.Contains(r.err.Error(), "seals to "+id.Recipient().String()) {
+		t.Fatalf("got %+v, %v", r.e, r.err)
+	}
+	if n := len(in.q.Snapshot().Sets); n != 0 {
+		t.Fatalf("the inbox shows %d sets", n)
+	}
+}
