@@ -32,6 +32,10 @@ func TestScripts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	examples, err := filepath.Abs("docs/examples")
+	if err != nil {
+		t.Fatal(err)
+	}
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/scripts",
 		RequireExplicitExec: true,
@@ -46,6 +50,8 @@ func TestScripts(t *testing.T) {
 			env.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
 			// The schema as written, for comparing with "askuser schema".
 			env.Setenv("SCHEMA_FILE", schemaFile)
+			// The examples of the docs, run as the docs show them.
+			env.Setenv("EXAMPLES", examples)
 			return nil
 		},
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){

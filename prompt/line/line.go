@@ -101,7 +101,7 @@ func (l *Asker) ask(ctx context.Context, q schema.Question, i, n int) (prompt.An
 	writeOptions(&b, q)
 	ask := "Enter a number (Enter for 1, 0 for your own answer): "
 	if q.MultiSelect {
-		ask = "Enter numbers separated by commas or spaces (Enter for 1, 0 for your own answer): "
+		ask = "Enter numbers separated by commas or spaces (0 for your own answer): "
 	}
 	note := ""
 	for shown := false; ; {
@@ -342,13 +342,19 @@ func writeIndented(b *strings.Builder, text, indent string) {
 // ParseChoice reads a typed choice for q: a number (1-N, or 0 for the
 // person's own answer), an option's label (ignoring case) or "other"; in a
 // multi-select question, several of these separated by commas or spaces.
-// An empty line chooses the first option. It returns the chosen labels in
+// An empty line chooses the first option of a single-select question; of a
+// multi-select, it chooses nothing, and is asked again, as the terminal UI
+// refuses Enter with nothing ticked: a stray blank line in piped answers
+// must not choose for the person. It returns the chosen labels in
 // option order and whether the person's own answer should be asked for, or
 // a problem to show before asking again.
 func ParseChoice(q schema.Question, line string) (labels []string, other bool, problem string) {
 	line = strings.TrimSpace(line)
 	n := len(q.Options)
-	if line == "" {
+	switch {
+	case line == "" && q.MultiSelect:
+		return nil, false, fmt.Sprintf("Choose at least one: enter numbers from 0 to %d, separated by commas or spaces.", n)
+	case line == "":
 		return []string{q.Options[0].Label}, false, ""
 	}
 	// A whole line that names one option, even one with spaces or commas in

@@ -67,7 +67,8 @@ func TestParseChoice(t *testing.T) {
 		{"only a comma", database, ",", nil, false, `"," is not a choice: enter a number from 0 to 3.`},
 
 		// Multi-select.
-		{"multi: empty takes the first", features, "", []string{"Auth"}, false, ""},
+		{"multi: empty chooses nothing", features, "", nil, false, "Choose at least one: enter numbers from 0 to 4, separated by commas or spaces."},
+		{"multi: spaces choose nothing", features, " \t ", nil, false, "Choose at least one: enter numbers from 0 to 4, separated by commas or spaces."},
 		{"multi: one number", features, "4", []string{"Reports"}, false, ""},
 		{"multi: commas", features, "1,3", []string{"Auth", "Yes, billing"}, false, ""},
 		{"multi: spaces", features, "1 3", []string{"Auth", "Yes, billing"}, false, ""},
@@ -173,7 +174,7 @@ Which features?
   4. Reports
      Charts
   0. Other (type your own answer)
-Enter numbers separated by commas or spaces (Enter for 1, 0 for your own answer): `
+Enter numbers separated by commas or spaces (0 for your own answer): `
 	if transcript != wantTranscript {
 		t.Errorf("transcript without echo:\n%s\nwant:\n%s", transcript, wantTranscript)
 	}
