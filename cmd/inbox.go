@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"syscall"
 
@@ -74,12 +75,12 @@ with a Next button to move to the next one and Cancel to cancel it; either
 view, the page or the terminal, can answer, and the other moves on.
 With stdin from /dev/null (a service, nohup), --web serves the page until
 a signal, and logs on stderr each set that arrives and how it ends;
-without --web, nothing could answer there, and the inbox quits at once.
+without --web, nothing could answer there, and the inbox exits 69 at once.
 
 Exit codes: 0 quit, 1 another inbox already runs at the address, 64 usage
-error, 69 the address of --listen or --web cannot be listened on, --ui tui
-has no terminal, or the NATS server cannot be used, 129 hung up, 143
-terminated.`
+error, 69 nothing can answer here (no terminal and no --web), the address of
+--listen or --web cannot be listened on, --ui tui has no terminal, or the
+NATS server cannot be used, 129 hung up, 143 terminated.`
 
 func newInboxCmd(env *Env) *cobra.Command {
 	var f inboxFlags
@@ -141,7 +142,6 @@ func inboxServeOptions(cmd *cobra.Command, env *Env, f inboxFlags) (serve.Option
 	opts := serve.Options{
 		Schema:        env.Schema,
 		IO:            env.IO,
-		StdinNull:     ask.StdinKind(env.IO.InFile, env.IO.InTTY) == "/dev/null",
 		Color:         tui.ColorEnabled(env.Getenv),
 		Browser:       env.Getenv("BROWSER"),
 		NotifyCommand: env.Getenv("ASKUSER_NOTIFY_COMMAND"),
@@ -172,7 +172,14 @@ func inboxServeOptions(cmd *cobra.Command, env *Env, f inboxFlags) (serve.Option
 	if opts.Terminal, err = inboxOnTerminal(env, mode, ui.named()); err != nil {
 		return opts, err
 	}
-	opts.Headless = opts.Web && !opts.Terminal && opts.StdinNull
+	// stdin /dev/null or a socket (a service, nohup, an agent's command)
+	// takes no answers, and no screen is drawn: only the page can answer.
+	if nobody := ask.StdinKind(env.IO.InFile, env.IO.InTTY); nobody != "" && !opts.Terminal {
+		if !opts.Web {
+			return opts, &prompt.UnavailableError{Err: fmt.Errorf("nothing can answer here: stdin is %s and there is no terminal; run askuser inbox in a terminal, or add --web to answer on its web page", nobody)}
+		}
+		opts.Headless = true
+	}
 	terminal := opts.Terminal
 	opts.Ended = func(ctx context.Context, err error) (string, error) {
 		return inboxEnded(ctx, env, terminal, err)

@@ -40,7 +40,7 @@ func TestInboxWebWithoutTerminal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(in.screen.String(), "askuser inbox: stdin is /dev/null, so the questions are answered on the web page only.") {
+	if !strings.Contains(in.screen.String(), "askuser inbox: nothing can be typed here (no terminal), so the questions are answered on the web page only.") {
 		t.Errorf("the inbox does not say how it serves:\n%s", in.screen)
 	}
 	// Still serving a moment later, where it used to quit at once.

@@ -30,7 +30,7 @@ func listen(ctx context.Context, o Options, srv *inbox.Server, p *page, out io.W
 	}
 	switch {
 	case o.Headless:
-		say(out, "askuser inbox: stdin is /dev/null, so the questions are answered on the web page only. The inbox serves until it is stopped (SIGTERM or SIGINT), and logs here each set that arrives or ends.\nWaiting for questions at %s.\n", o.Addr)
+		say(out, "askuser inbox: nothing can be typed here (no terminal), so the questions are answered on the web page only. The inbox serves until it is stopped (SIGTERM or SIGINT), and logs here each set that arrives or ends.\nWaiting for questions at %s.\n", o.Addr)
 	case !o.Terminal:
 		say(out, "askuser inbox: the questions that agents ask with askuser arrive here, oldest first.\n%s\n", view.Help)
 	}

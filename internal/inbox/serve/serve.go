@@ -34,11 +34,11 @@ type Options struct {
 	// the page in Browser ("" for the system's).
 	Web, Open bool
 	Browser   string
-	// Headless is set for Web with stdin /dev/null (a service, nohup, a
-	// container without a terminal): the page is the only view, and the
-	// inbox serves until a signal, logging each set that comes and goes.
-	// StdinNull says that stdin is /dev/null.
-	Headless, StdinNull bool
+	// Headless is set for Web with stdin /dev/null or a socket (a service,
+	// nohup, a container without a terminal, an agent's command): the page
+	// is the only view, and the inbox serves until a signal, logging each
+	// set that comes and goes.
+	Headless bool
 	// Schema is the embedded schema the questions are validated against.
 	Schema []byte
 
@@ -76,11 +76,8 @@ func Run(ctx context.Context, o Options) error {
 		defer stop()
 	}
 	failed, err := showQueue(ctx, shown.Run, srv.Failed())
-	switch {
-	case failed:
+	if failed {
 		quit = "the inbox failed"
-	case !o.Terminal && err == nil && !o.Headless && o.StdinNull:
-		_, _ = fmt.Fprintln(o.IO.ErrOut, "Nothing can answer here without a terminal: run askuser inbox in a terminal, or add --web to answer on its web page.")
 	}
 	if !failed && o.Ended != nil {
 		var why string
