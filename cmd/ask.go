@@ -126,7 +126,7 @@ func docArg(_ *cobra.Command, args []string) error {
 // askRun reads the questions, asks those that are not answered in advance,
 // and prints every answer.
 func askRun(ctx context.Context, env *Env, opts askOptions) error {
-	presets, err := ask.ParsePresets(env.Getenv("ASKUSER_ANSWERS"))
+	presets, err := presetAnswers(env)
 	if err != nil {
 		return err
 	}

@@ -4,7 +4,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/askuser/askuser/internal/ask"
-	"github.com/askuser/askuser/prompt/tui"
 	"github.com/askuser/askuser/prompt/web/localhttp"
 )
 
@@ -42,14 +41,14 @@ func (f *askFlags) resolve(cmd *cobra.Command, env *Env) (ask.Options, error) {
 	}
 	o := ask.Options{
 		Mode: mode, ModeFrom: ui.named(), TTY: f.tty, Bell: f.bell,
-		Color:         tui.ColorEnabled(env.Getenv),
-		NotifyCommand: env.Getenv("ASKUSER_NOTIFY_COMMAND"),
-		Web:           ask.WebOptions{Open: f.open, Browser: env.Getenv("BROWSER")},
+		Color:         colorEnabled(env),
+		NotifyCommand: notifyCommand(env),
+		Web:           ask.WebOptions{Open: f.open, Browser: browser(env)},
 	}
 	if o.Web.Listen, err = checkWebFlags(mode, f, cmd.Flags().Changed("listen")); err != nil {
 		return ask.Options{}, err
 	}
-	if o.Plain, err = accessible(env.Getenv); err != nil {
+	if o.Plain, err = accessible(env); err != nil {
 		return ask.Options{}, err
 	}
 	if mode == ask.UIInbox && f.tty {

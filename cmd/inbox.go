@@ -13,7 +13,6 @@ import (
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/inbox/serve"
 	"github.com/askuser/askuser/prompt"
-	"github.com/askuser/askuser/prompt/tui"
 	"github.com/askuser/askuser/prompt/web/localhttp"
 )
 
@@ -122,7 +121,7 @@ var inboxUIs = []ask.UI{ask.UIAuto, ask.UITUI, ask.UILine}
 // screen rather than as line prompts, as askuser chooses its terminal UI.
 // from names where ui came from, for the error.
 func inboxOnTerminal(env *Env, ui ask.UI, from string) (bool, error) {
-	plain, err := accessible(env.Getenv)
+	plain, err := accessible(env)
 	if err != nil {
 		return false, err
 	}
@@ -142,9 +141,9 @@ func inboxServeOptions(cmd *cobra.Command, env *Env, f inboxFlags) (serve.Option
 	opts := serve.Options{
 		Schema:        env.Schema,
 		IO:            env.IO,
-		Color:         tui.ColorEnabled(env.Getenv),
-		Browser:       env.Getenv("BROWSER"),
-		NotifyCommand: env.Getenv("ASKUSER_NOTIFY_COMMAND"),
+		Color:         colorEnabled(env),
+		Browser:       browser(env),
+		NotifyCommand: notifyCommand(env),
 		Watch:         env.WatchSignals,
 	}
 	ui := flagSetting(cmd, env, "ui")
@@ -152,8 +151,8 @@ func inboxServeOptions(cmd *cobra.Command, env *Env, f inboxFlags) (serve.Option
 	if err != nil {
 		return opts, err
 	}
-	if opts.Addr, err = inbox.AddrFromEnv(env.Getenv); err != nil {
-		return opts, inboxAddrError(err)
+	if opts.Addr, err = inboxAddr(env); err != nil {
+		return opts, err
 	}
 	if err := inbox.CanListen(opts.Addr); err != nil {
 		return opts, ask.UsageErrorf("%s", err)

@@ -118,7 +118,7 @@ func mcpResolve(cmd *cobra.Command, env *Env, name, key string) (mcpOptions, err
 		return opts, err
 	}
 	// The page is on this machine, opened in the browser.
-	opts.ask.Web = ask.WebOptions{Open: true, Browser: env.Getenv("BROWSER")}
+	opts.ask.Web = ask.WebOptions{Open: true, Browser: browser(env)}
 	if opts.ask.Web.Listen, err = localhttp.ParseAddr(localhttp.DefaultAddr); err != nil {
 		return opts, err
 	}
@@ -144,7 +144,7 @@ func mcpRun(ctx context.Context, env *Env, opts mcpOptions) error {
 	if err != nil {
 		return err
 	}
-	presets, err := ask.ParsePresets(env.Getenv("ASKUSER_ANSWERS"))
+	presets, err := presetAnswers(env)
 	if err != nil {
 		return err
 	}

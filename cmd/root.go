@@ -34,6 +34,7 @@ func NewRootCmd(env *Env) *cobra.Command {
 		newDocsCmd(env),
 		newVersionCmd(env),
 		newCompletionCmd(),
+		newEnvironmentTopic(),
 	)
 	return cmd
 }
@@ -54,7 +55,11 @@ func noArgs(cmd *cobra.Command, args []string) error {
 
 // loadSchema compiles the embedded schema with the limit variables applied.
 func loadSchema(env *Env) (*schema.Schema, error) {
-	o, err := schema.OverridesFromEnv(env.Getenv)
+	l, err := env.limits()
+	if err != nil {
+		return nil, err
+	}
+	o, err := l.Overrides()
 	if err != nil {
 		return nil, err
 	}

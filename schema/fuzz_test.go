@@ -28,7 +28,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(`{"questions":[{"question":"q","header":"h","options":[{"label":"a","description":"d"},{"label":"b","description":"d"}],"multiSelect":false,"header":"h2"}],"metadata":{"n":1e400,"a":[1,2.5,{"b":-0}]},"metadata":{"m":1}}`), false)
 	f.Add([]byte(`{"questions":[{"question":"q","header":"h","options":[{"label":"a","description":"d"},{"label":"b","description":"d"}],"multiSelect":true}],"answers":{"h":"a, B, typed, \u001b"}}`), true)
 	f.Add([]byte(`{"questions":[{"question":"Why?","header":"Why","type":"text","placeholder":"because"},{"question":"q","header":"c","type":"choice","options":[{"label":"a","description":"d"},{"label":"b","description":"d"}],"multiSelect":false}],"answers":{"Why":"  typed\u001b "}}`), false)
-	s := compileWith(f, nil)
+	s := compileWith(f, Limits{})
 	f.Fuzz(func(t *testing.T, data []byte, byQuestion bool) {
 		key := KeyHeader
 		if byQuestion {

@@ -62,8 +62,8 @@ func Compile(raw []byte, o Overrides) (*Schema, error) {
 		return nil, fmt.Errorf("compile schema: %w", err)
 	}
 	s := &Schema{raw: patched, doc: doc, compiled: compiled, opaque: opaqueFields(doc)}
-	for _, l := range limits {
-		*l.field(&s.limits) = intOf(s.lookup(l.pointer))
+	for _, l := range AllLimits {
+		*s.limits.Field(l) = intOf(s.lookup(limitKeys[l].pointer))
 	}
 	return s, nil
 }

@@ -493,7 +493,7 @@ func TestMetadataIsBuiltWhenTheSchemaLooksInside(t *testing.T) {
 // examined: they cannot be asked and must go anyway, and 1 MiB of them
 // would otherwise make a million problems. The count is the whole one.
 func TestProblemsStopPastTheLimits(t *testing.T) {
-	s := compileWith(t, map[string]string{"ASKUSER_MAX_QUESTIONS": "2", "ASKUSER_MAX_OPTIONS": "3"})
+	s := compileWith(t, Limits{MaxQuestions: 2, MaxOptions: 3})
 	qs := make([]string, 1000)
 	for i := range qs {
 		qs[i] = `{"question":"Q?","header":"H","options":[{"label":"Other","description":""}],"multiSelect":false}`

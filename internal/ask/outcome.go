@@ -9,6 +9,7 @@
 package ask
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -40,6 +41,9 @@ const (
 type UsageError struct {
 	Msg       string
 	ShowUsage bool // follow the message with the one-line usage
+	// See is the help to read, when not the command's own: "askuser help
+	// environment" for a variable's value.
+	See string
 }
 
 func (e *UsageError) Error() string { return e.Msg }
@@ -122,7 +126,6 @@ var outcomes = []outcome{
 		}},
 	{is: isErr(ErrDeclined), code: exit(ExitError), cli: func(error, string) string { return "" }},
 	{is: isType[*UsageError], code: exit(ExitUsage), cli: usageReport},
-	{is: isType[*schema.LimitError], code: exit(ExitUsage), cli: plain},
 	{is: isType[*schema.SyntaxError], code: exit(ExitInvalid), cli: syntaxReport},
 	{is: isType[*schema.ValidationError], code: exit(ExitInvalid), cli: validationReport},
 	{is: isType[*schema.TooLargeError], code: exit(ExitInvalid), cli: func(error, string) string {
@@ -219,7 +222,7 @@ func usageReport(err error, cmdPath string) string {
 	if usage.ShowUsage {
 		return msg + usageLine(cmdPath) + "\n"
 	}
-	return msg + fmt.Sprintf("Run '%s --help' for usage.\n", cmdPath)
+	return msg + fmt.Sprintf("Run '%s' for usage.\n", cmp.Or(usage.See, cmdPath+" --help"))
 }
 
 // syntaxReport is the message of questions that are not JSON, with a word

@@ -32,7 +32,6 @@ func TestOutcome(t *testing.T) {
 		{"cancelled without a cause", context.Canceled, ExitError, "Error: Context canceled\n"},
 		{"usage", UsageErrorf("unknown flag: --x"), ExitUsage, "Error: Unknown flag: --x\nRun 'askuser --help' for usage.\n"},
 		{"missing JSON", &UsageError{Msg: "Missing JSON parameter", ShowUsage: true}, ExitUsage, "Error: Missing JSON parameter\n" + usage},
-		{"limit", &schema.LimitError{Env: "ASK_MAX_OPTIONS", Value: "1", Min: 2}, ExitUsage, "Error: ASK_MAX_OPTIONS must be an integer of at least 2 (got \"1\")\n"},
 		{"syntax", &schema.SyntaxError{Msg: "unexpected end of input", Line: 2, Column: 3}, ExitInvalid,
 			"Error: Invalid JSON format: unexpected end of input at line 2, column 3\n" + usage},
 		{"validation", &schema.ValidationError{Problems: []schema.Problem{{Path: "questions", Message: "required"}, {Path: "answers.x", Message: "must not be empty"}}}, ExitInvalid,

@@ -7,7 +7,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"runtime"
 	"strings"
@@ -38,7 +37,10 @@ func Start(command string, vars ...string) *Run {
 		shell, flag = "cmd", "/C"
 	}
 	c := exec.Command(shell, flag, command)
-	c.Env = os.Environ()
+	// The command runs with askuser's environment, as Environ gives it
+	// (nothing of it is read here), and the variables that describe the
+	// questions.
+	c.Env = c.Environ()
 	for _, v := range vars {
 		name, value, _ := strings.Cut(v, "=")
 		c.Env = append(c.Env, name+"="+prompt.Display(value))

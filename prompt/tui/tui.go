@@ -29,8 +29,9 @@ type Options struct {
 	// Out is the terminal the questions are drawn on: stderr, or the same
 	// /dev/tty. Nothing is ever written anywhere else.
 	Out terminal.FileWriter
-	// Color turns on colours and text styles (see ColorEnabled). Without
-	// it no SGR sequence is written at all; only cursor movement is.
+	// Color turns on colours and text styles (the command line reads
+	// NO_COLOR and its kin). Without it no SGR sequence is written at all;
+	// only cursor movement is.
 	Color bool
 	// Review shows every answer after the last of two or more questions,
 	// to submit, change one, or cancel.

@@ -41,7 +41,7 @@ type TerminalOptions struct {
 	// In and Out are the terminal: keys are read from In, the screen is
 	// drawn on Out.
 	In, Out *os.File
-	// Color turns on colours (see tui.ColorEnabled).
+	// Color turns on colours (see tui.Options).
 	Color bool
 	// Where is the inbox's address, shown while nothing waits.
 	Where string
