@@ -27,6 +27,7 @@ func NewRootCmd(env *Env) *cobra.Command {
 		newValidateCmd(env),
 		newConfirmCmd(env),
 		newInputCmd(env),
+		newChooseCmd(env),
 		newInboxCmd(env),
 		newToolCmd(env),
 		newMCPCmd(env),

@@ -42,16 +42,17 @@ type Question struct {
 type Kind uint8
 
 // The kinds of question. The input gives KindChoice (without "type") and
-// KindText; KindConfirm and KindInput are the questions of askuser confirm
-// and askuser input, asked alone, with a Default.
+// KindText; KindConfirm, KindInput and KindChoose are the questions of
+// askuser confirm, input and choose, which askuser makes (see Scripted).
 const (
 	KindChoice  Kind = iota // the options (several with MultiSelect), or Other
 	KindText                // typed text, without options
 	KindConfirm             // Yes or No
 	KindInput               // a line of typed text
+	KindChoose              // a choice, as KindChoice, among options without descriptions
 )
 
-var kindNames = [...]string{KindChoice: "choice", KindText: "text", KindConfirm: "confirm", KindInput: "input"}
+var kindNames = [...]string{KindChoice: "choice", KindText: "text", KindConfirm: "confirm", KindInput: "input", KindChoose: "choose"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
@@ -80,11 +81,17 @@ func (k Kind) Typed() bool { return k == KindText || k == KindInput }
 
 // OffersOther reports whether the person may type an answer of their own
 // (Other) instead of, or beside, the options.
-func (k Kind) OffersOther() bool { return k == KindChoice }
+func (k Kind) OffersOther() bool { return k == KindChoice || k == KindChoose }
 
 // Alone reports whether the question is asked on its own, as askuser
 // confirm and input ask theirs: without its header, and without a note.
 func (k Kind) Alone() bool { return k == KindConfirm || k == KindInput }
+
+// Scripted reports whether the question is the one question of a command
+// for scripts (askuser confirm, input, choose), which askuser makes from
+// its arguments rather than reads from the input: the schema does not
+// take it, and Remake checks it instead.
+func (k Kind) Scripted() bool { return k.Alone() || k == KindChoose }
 
 // The options of a question of KindConfirm.
 const (
@@ -110,14 +117,45 @@ func InputQuestion(message, placeholder, def string) Question {
 	return Question{Kind: KindInput, Header: "Input", Question: message, Placeholder: placeholder, Default: def}
 }
 
+// ChooseQuestion is the question of askuser choose: question, under
+// header, with an option for each of labels (several may be chosen with
+// multi), and Other. Its answer is the labels chosen, or the person's own
+// text. It returns why the labels cannot be options: each must be text
+// that could be typed (CheckOther), not Other (which every choice offers)
+// and unlike the others, ignoring case, as the schema has the labels of
+// the input.
+func ChooseQuestion(question, header string, labels []string, multi bool) (Question, error) {
+	if len(labels) == 0 {
+		return Question{}, errors.New("needs at least one option")
+	}
+	q := Question{Kind: KindChoose, Header: header, Question: question, MultiSelect: multi, Options: make([]Option, len(labels))}
+	seen := map[string]int{}
+	for i, l := range labels {
+		clean, err := CheckOther(l)
+		if err != nil {
+			return Question{}, fmt.Errorf("option %d %w", i+1, err)
+		}
+		norm := strings.ToLower(StripInvisible(clean))
+		if norm == "other" {
+			return Question{}, fmt.Errorf("option %d must not be %q: an Other choice is added automatically", i+1, l)
+		}
+		if first, dup := seen[norm]; dup {
+			return Question{}, fmt.Errorf("option %d is option %d again (%q): options must differ, ignoring case", i+1, first+1, l)
+		}
+		seen[norm] = i
+		q.Options[i] = Option{Label: clean}
+	}
+	return q, nil
+}
+
 // IsYes reports whether a, the answer to a ConfirmQuestion, is yes.
 func IsYes(a Answer) bool { return len(a.Labels) == 1 && a.Labels[0] == Yes }
 
-// Alone returns q, a question of a kind asked alone that comes from
-// elsewhere (an asker's request to the inbox), made again from its text,
-// placeholder and default, once they are checked: the rest of such a
-// question is not the sender's to say.
-func Alone(q Question) (Question, error) {
+// Remake returns q, the question of a command for scripts (see Scripted)
+// that comes from elsewhere (an asker's request to the inbox), made again
+// from its text, options and default, once they are checked: the rest of
+// such a question is not the sender's to say.
+func Remake(q Question) (Question, error) {
 	if IsBlank(q.Question) {
 		return Question{}, fmt.Errorf("a %s question needs its question", q.Kind)
 	}
@@ -136,8 +174,21 @@ func Alone(q Question) (Question, error) {
 			}
 		}
 		return InputQuestion(q.Question, q.Placeholder, def), nil
+	case KindChoose:
+		if IsBlank(q.Header) {
+			return Question{}, errors.New("a choose question needs its header")
+		}
+		labels := make([]string, len(q.Options))
+		for i, o := range q.Options {
+			labels[i] = o.Label
+		}
+		c, err := ChooseQuestion(q.Question, q.Header, labels, q.MultiSelect)
+		if err != nil {
+			return Question{}, fmt.Errorf("a choose question's %w", err)
+		}
+		return c, nil
 	}
-	return Question{}, fmt.Errorf("a %s question is not asked alone", q.Kind)
+	return Question{}, fmt.Errorf("a %s question is not made by a command", q.Kind)
 }
 
 // Option is one choice of a question.

@@ -150,7 +150,9 @@ func (l *Asker) ask(ctx context.Context, q schema.Question, i, n int) (prompt.An
 func writeOptions(b *strings.Builder, q schema.Question) {
 	for j, o := range q.Options {
 		fmt.Fprintf(b, "  %d. %s\n", j+1, prompt.Display(o.Label))
-		writeIndented(b, prompt.DisplayMultiline(o.Description), "     ")
+		if o.Description != "" { // askuser choose's options have none
+			writeIndented(b, prompt.DisplayMultiline(o.Description), "     ")
+		}
 		if o.Preview != "" && !q.MultiSelect {
 			writeIndented(b, prompt.DisplayMultiline(o.Preview), "     │ ")
 		}

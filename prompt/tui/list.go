@@ -244,7 +244,7 @@ func (p *listPrompt) option(i int, l layout, w int) []string {
 		codes = []string{sgrCyan, sgrBold}
 	}
 	lines := []string{line + st.paint(truncate(label, w-indent), codes...)}
-	if l.descLines == 0 {
+	if l.descLines == 0 || desc == "" { // askuser choose's options have none
 		return lines
 	}
 	descLines := wrap(desc, w-indent)
