@@ -18,6 +18,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/askuser/askuser/cmd"
 	"github.com/askuser/askuser/internal/testutil"
 )
 
@@ -206,14 +207,7 @@ func (r *running) finish(ts *testscript.TestScript, want int, after string) {
 // so that a program started outside exec sees what exec would show it.
 func scriptEnv(ts *testscript.TestScript) []string {
 	var env []string
-	for _, k := range []string{
-		"PATH", "HOME", "TMPDIR", "WORK", "GORACE",
-		"NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "TERM", "ACCESSIBLE",
-		"ASKUSER_MAX_QUESTIONS", "ASKUSER_MAX_OPTIONS", "ASKUSER_HEADER_MAX_LENGTH", "ASKUSER_QUESTION_MAX_LENGTH",
-		"ASK_MAX_QUESTIONS", "ASK_MAX_OPTIONS", "ASK_HEADER_MAX_LENGTH", "ASK_QUESTION_MAX_LENGTH",
-		"ASKUSER_TIMEOUT", "ASKUSER_ANSWERS", "ASKUSER_NOTIFY_COMMAND",
-		"ASKUSER_INBOX", "ASKUSER_UI", "ASKUSER_FROM",
-	} {
+	for _, k := range append([]string{"PATH", "HOME", "WORK", "GORACE"}, cmd.VariableNames()...) {
 		if v := ts.Getenv(k); v != "" {
 			env = append(env, k+"="+v)
 		}

@@ -94,6 +94,19 @@ var limitVariables = [...]*variable{
 // commands, to be read through the table above only.
 func processEnv(name string) string { return os.Getenv(name) }
 
+// VariableNames are the names of every variable of the table, and the
+// older names: for a test harness to pass on what a script sets.
+func VariableNames() []string {
+	var names []string
+	for _, v := range variables {
+		names = append(names, v.name)
+		if v.alias != "" {
+			names = append(names, v.alias)
+		}
+	}
+	return names
+}
+
 // get is v's value in env's environment, trimmed of white space: "" when
 // it is unset.
 func (env *Env) get(v *variable) string {
@@ -122,11 +135,17 @@ type setting struct {
 func flagSetting(cmd *cobra.Command, env *Env, name string) setting {
 	f := cmd.Flags().Lookup(name)
 	if i := slices.IndexFunc(variables, func(v *variable) bool { return v.flag == name }); i >= 0 && !f.Changed {
-		if v := env.get(variables[i]); v != "" {
-			return setting{value: v, from: variables[i].name, env: true, set: true}
+		if s := envSetting(env, variables[i]); s.set {
+			return s
 		}
 	}
 	return setting{value: f.Value.String(), from: "--" + name, set: f.Changed}
+}
+
+// envSetting is the setting that v gives, unset when v is empty.
+func envSetting(env *Env, v *variable) setting {
+	value := env.get(v)
+	return setting{value: value, from: v.name, env: true, set: value != ""}
 }
 
 // named says where the setting's value came from, with the value, for

@@ -34,6 +34,7 @@ func NewRootCmd(env *Env) *cobra.Command {
 		newApproveCmd(env),
 		newDocsCmd(env),
 		newVersionCmd(env),
+		newDoctorCmd(env),
 		newCompletionCmd(),
 		newEnvironmentTopic(),
 	)

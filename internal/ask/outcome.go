@@ -82,6 +82,10 @@ func (e *NoAnswerError) Unwrap() error { return prompt.ErrNoAnswer }
 // ErrDeclined is a "no" to askuser confirm: exit 1, with nothing to report.
 var ErrDeclined = errors.New("declined")
 
+// ErrReported is the failure of a command that has said what is wrong in
+// its own output (askuser doctor): exit 1, with nothing more to report.
+var ErrReported = errors.New("reported")
+
 // SingleQuotesError is a syntax error in questions written with single
 // quotes, as Python and JavaScript allow and JSON does not; its report
 // says so.
@@ -124,7 +128,7 @@ var outcomes = []outcome{
 		tool: func(err error) string {
 			return fmt.Sprintf("Error: %s.", prompt.Capitalize(err.Error())) + DontAskAgain
 		}},
-	{is: isErr(ErrDeclined), code: exit(ExitError), cli: func(error, string) string { return "" }},
+	{is: func(err error) bool { return errors.Is(err, ErrDeclined) || errors.Is(err, ErrReported) }, code: exit(ExitError), cli: func(error, string) string { return "" }},
 	{is: isType[*UsageError], code: exit(ExitUsage), cli: usageReport},
 	{is: isType[*schema.SyntaxError], code: exit(ExitInvalid), cli: syntaxReport},
 	{is: isType[*schema.ValidationError], code: exit(ExitInvalid), cli: validationReport},
