@@ -69,6 +69,9 @@ func approveRun(ctx context.Context, env *Env, o ask.Options) error {
 	if r.Cwd != "" {
 		home, _ := os.UserHomeDir() // as askuser mcp's approve and the inbox find it
 		who += " in " + prompt.ShortHome(r.Cwd, home)
+		// The inbox says where a set comes from: the agent's directory,
+		// which the question names, not the hook's own.
+		o.Inbox.Cwd = r.Cwd
 	}
 	answer, err := ask.ConverseOne(ctx, env.engine(), o, r.Question(who, sch.Limits()))
 	if err != nil {

@@ -32,8 +32,9 @@ In a terminal, the oldest set is shown at once, with the screens and keys
 of askuser's own terminal UI (arrows or j/k, digits, 0 for Other, Space,
 Enter, n for a note, the review of several answers). Tab moves to the next
 waiting set, Esc cancels the set shown (its asker exits 130), and Ctrl+C,
-or q while nothing waits, quits. A line stays above the screen for each
-set answered, cancelled, or withdrawn while it was shown.
+or q while nothing waits, quits. A line stays above the screen for every
+set that ends, whichever view ended it: its answers, given here or on the
+web page, or that it was cancelled, answered elsewhere or withdrawn.
 
 Elsewhere (stdin not a terminal, --ui line or ASKUSER_UI=line,
 ACCESSIBLE=1, TERM=dumb), the sets are asked as numbered prompts. Instead

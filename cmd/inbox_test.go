@@ -48,7 +48,7 @@ func personInbox(t *testing.T, answer func(*inbox.Set) []prompt.Answer) inbox.So
 		for {
 			v := q.Snapshot()
 			if len(v.Sets) > 0 {
-				_ = q.Answer(v.Sets[0], answer(v.Sets[0]))
+				_ = q.Answer(v.Sets[0], inbox.ViaHere, answer(v.Sets[0]))
 				continue
 			}
 			select {

@@ -145,7 +145,24 @@ func TestInboxWeb(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the asker got no answer")
 	}
-	r.waitStderr(t, "The questions from deployer were answered elsewhere.\n")
+	// The inbox's own view records the answer given on the page, as one
+	// given there, and a cancel there.
+	r.waitStderr(t, "Deploy now? [Y/n]: \n✔ deployer, on the web page · Deploy now? No\n")
+	go func() {
+		e, err := inbox.SocketAddr(r.sock).Dial().Ask(context.Background(), confirmRequest("dropper", "Drop the table?"), nil)
+		if err != nil {
+			t.Error(err)
+		}
+		asked <- e
+	}()
+	r.waitStderr(t, "Drop the table? [Y/n]: ")
+	if code, body := fetch(t, http.MethodPost, r.at("/sets/2/cancel"), ""); code != http.StatusOK || !strings.Contains(body, "Cancelled the questions from dropper.") {
+		t.Fatalf("cancel on the page: %d\n%s", code, body)
+	}
+	if e := <-asked; e.Event != inbox.EventCancelled {
+		t.Errorf("the asker got %+v", e)
+	}
+	r.waitStderr(t, "Drop the table? [Y/n]: \nThe questions from dropper were cancelled on the web page.\n")
 	// The askers' socket knows nothing of the page, and the page nothing
 	// of the askers' protocol.
 	if code, _ := fetch(t, http.MethodGet, r.at(inbox.PathStatus), ""); code != http.StatusNotFound {

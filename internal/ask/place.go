@@ -266,7 +266,10 @@ func inboxWay(o InboxOptions, log io.Writer) Way {
 			return err
 		},
 		Open: func(context.Context) (*Opened, error) {
-			cwd, _ := os.Getwd()
+			cwd := o.Cwd
+			if cwd == "" {
+				cwd, _ = os.Getwd()
+			}
 			a := inbox.NewAsker(inbox.AskerOptions{Addr: o.Addr, From: o.From, Cwd: cwd, Limits: o.Limits, Out: log})
 			return &Opened{Asker: a, Where: fmt.Sprintf("Waiting for an answer in the inbox (askuser inbox) at %s.", o.Addr)}, nil
 		},

@@ -54,8 +54,11 @@ type WebOptions struct {
 type InboxOptions struct {
 	Addr inbox.Addr
 	// From names the asker in the inbox: --from, else ASKUSER_FROM; the
-	// inbox shows the working directory when it is empty.
-	From   string
+	// inbox shows Cwd when it is empty.
+	From string
+	// Cwd is the directory the questions are about, "" for the working
+	// directory: askuser approve's is the agent's.
+	Cwd    string
 	Limits *schema.Limits
 }
 

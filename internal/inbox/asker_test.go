@@ -62,7 +62,7 @@ func TestAskerAnswered(t *testing.T) {
 		t.Fatalf("the inbox got %+v", s)
 	}
 	reply := []prompt.Answer{{Labels: []string{"SQLite"}, Note: "small is fine"}, {Labels: []string{"Auth", "Search"}, Other: "SSO"}}
-	if err := q.Answer(s, reply); err != nil {
+	if err := q.Answer(s, ViaHere, reply); err != nil {
 		t.Fatal(err)
 	}
 	r := <-done
@@ -118,7 +118,7 @@ func TestAskerConfirmAndInput(t *testing.T) {
 		if !reflect.DeepEqual(s.Questions, []schema.Question{c.q}) {
 			t.Fatalf("queued %+v, want %+v", s.Questions, c.q)
 		}
-		if err := q.Answer(s, []prompt.Answer{c.answer}); err != nil {
+		if err := q.Answer(s, ViaHere, []prompt.Answer{c.answer}); err != nil {
 			t.Fatal(err)
 		}
 		if r := <-done; r.err != nil || !reflect.DeepEqual(r.answers, []prompt.Answer{c.answer}) {
@@ -136,7 +136,7 @@ func TestCancelled(t *testing.T) {
 		_, err := newAsker(a, new(testutil.Buffer)).Ask(context.Background(), questions)
 		done <- err
 	}()
-	_ = q.Cancel(shown(t, q))
+	_ = q.Cancel(shown(t, q), ViaHere)
 	if err := <-done; !errors.Is(err, prompt.ErrCancelled) {
 		t.Errorf("Ask = %v, want ErrCancelled", err)
 	}

@@ -114,7 +114,7 @@ func TestAskAnswered(t *testing.T) {
 	if s.From != "test" || s.Cwd != "/src/api" || len(s.Questions) != 1 || s.Questions[0].Options[1].Label != "SQLite" {
 		t.Fatalf("queued %+v", s)
 	}
-	if err := in.q.Answer(s, []prompt.Answer{{Labels: []string{"SQLite"}, Note: "small"}}); err != nil {
+	if err := in.q.Answer(s, ViaHere, []prompt.Answer{{Labels: []string{"SQLite"}, Note: "small"}}); err != nil {
 		t.Fatal(err)
 	}
 	r := result(t, got, 5*time.Second)
@@ -141,7 +141,7 @@ func TestConfirmAndInput(t *testing.T) {
 		if !reflect.DeepEqual(s.Questions, []schema.Question{c.q}) {
 			t.Fatalf("queued %+v", s.Questions)
 		}
-		_ = in.q.Answer(s, []prompt.Answer{c.answer})
+		_ = in.q.Answer(s, ViaHere, []prompt.Answer{c.answer})
 		if r := result(t, got, 5*time.Second); r.err != nil || !reflect.DeepEqual(r.e.Answers, []prompt.Answer{c.answer}) {
 			t.Errorf("%s: %+v, %v", c.q.Question, r.e, r.err)
 		}
@@ -151,7 +151,7 @@ func TestConfirmAndInput(t *testing.T) {
 func TestAskCancelled(t *testing.T) {
 	in := startInbox(t)
 	got := ask(context.Background(), in.client, askRequest())
-	_ = in.q.Cancel(waitFor(t, in.q, 1)[0])
+	_ = in.q.Cancel(waitFor(t, in.q, 1)[0], ViaHere)
 	if r := result(t, got, 5*time.Second); r.err != nil || r.e.Event != EventCancelled {
 		t.Errorf("Ask = %+v, %v", r.e, r.err)
 	}
@@ -206,7 +206,7 @@ func TestAskWithdrawn(t *testing.T) {
 	if e := s.End(); e.State != Withdrawn {
 		t.Errorf("ended %+v", e)
 	}
-	if err := in.q.Answer(s, []prompt.Answer{{Labels: []string{"SQLite"}}}); !errors.Is(err, ErrEnded) {
+	if err := in.q.Answer(s, ViaHere, []prompt.Answer{{Labels: []string{"SQLite"}}}); !errors.Is(err, ErrEnded) {
 		t.Errorf("answer after withdrawal: %v", err)
 	}
 }
@@ -245,7 +245,7 @@ func TestAskEitherKey(t *testing.T) {
 		if resp.StatusCode != http.StatusOK || len(s.Questions) != 2 {
 			t.Errorf("%s: status %d, queued %+v", body, resp.StatusCode, s)
 		}
-		_ = in.q.Cancel(s)
+		_ = in.q.Cancel(s, ViaHere)
 		resp.Body.Close()
 		waitFor(t, in.q, 0)
 	}
@@ -313,7 +313,7 @@ func TestAskRefused(t *testing.T) {
 	if len(s.Questions[0].Options) != 5 {
 		t.Errorf("queued %+v", s)
 	}
-	_ = in.q.Cancel(s)
+	_ = in.q.Cancel(s, ViaHere)
 	result(t, got, 5*time.Second)
 	if in.q.Len() != 0 {
 		t.Error("a refused set was queued")
@@ -652,7 +652,7 @@ func TestProbe(t *testing.T) {
 	if err != nil || st != (Status{Inbox: "askuser", Version: 1, Waiting: 1}) {
 		t.Errorf("Probe = %+v, %v", st, err)
 	}
-	_ = in.q.Cancel(first(in.q))
+	_ = in.q.Cancel(first(in.q), ViaHere)
 	result(t, got, 5*time.Second)
 
 	var unreachable *UnreachableError
@@ -723,7 +723,7 @@ func TestTCPToken(t *testing.T) {
 		t.Fatalf("with the token: %v", err)
 	}
 	got := ask(context.Background(), good, askRequest())
-	_ = q.Answer(waitFor(t, q, 1)[0], []prompt.Answer{{Labels: []string{"PostgreSQL"}}})
+	_ = q.Answer(waitFor(t, q, 1)[0], ViaHere, []prompt.Answer{{Labels: []string{"PostgreSQL"}}})
 	if r := result(t, got, 5*time.Second); r.err != nil || r.e.Answers[0].Labels[0] != "PostgreSQL" {
 		t.Errorf("ask over TCP: %+v, %v", r.e, r.err)
 	}

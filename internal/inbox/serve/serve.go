@@ -106,7 +106,7 @@ func newQueue(o Options, out *lockedWriter, home string, p *page) (*inbox.Queue,
 	}
 	switch {
 	case o.Headless:
-		log = &view.Log{Queue: q, Out: out, Home: home}
+		log = view.NewLog(q, out, home)
 		return q, log
 	case o.Terminal:
 		term := view.NewTerminal(view.TerminalOptions{

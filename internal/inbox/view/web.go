@@ -206,7 +206,7 @@ func (v *Web) serveAnswer(w http.ResponseWriter, r *http.Request) {
 		p.WriteForm(w, http.StatusBadRequest, sub)
 		return
 	}
-	switch err := v.o.Queue.Answer(s, sub.Answers); {
+	switch err := v.o.Queue.Answer(s, inbox.ViaPage, sub.Answers); {
 	case errors.Is(err, inbox.ErrEnded):
 		v.writeEnded(w, s, "sent")
 	case err != nil:
@@ -219,7 +219,7 @@ func (v *Web) serveAnswer(w http.ResponseWriter, r *http.Request) {
 
 // serveCancel cancels the set the form was made for: its asker exits 130.
 func (v *Web) serveCancel(w http.ResponseWriter, r *http.Request) {
-	v.serveMove(w, r, "cancelled", v.o.Queue.Cancel, func(s *inbox.Set) string {
+	v.serveMove(w, r, "cancelled", func(s *inbox.Set) error { return v.o.Queue.Cancel(s, inbox.ViaPage) }, func(s *inbox.Set) string {
 		return fmt.Sprintf("Cancelled the questions from %s.", source(s, v.o.Home))
 	})
 }
@@ -310,6 +310,21 @@ func (v *Web) ended(s *inbox.Set, late bool) string {
 		return fmt.Sprintf("The questions from %s had been cancelled.", from)
 	}
 	return endedText(e, from)
+}
+
+// endedText says how a set from from ended while a page showed it.
+func endedText(e inbox.End, from string) string {
+	switch e.State {
+	case inbox.Answered:
+		return fmt.Sprintf("The questions from %s were answered elsewhere%s.", from, e.ByWhom())
+	case inbox.Cancelled:
+		return fmt.Sprintf("The questions from %s were cancelled elsewhere%s.", from, e.ByWhom())
+	case inbox.Withdrawn:
+		return fmt.Sprintf("The asker from %s stopped waiting: its questions were withdrawn.", from)
+	case inbox.Closed:
+		return "The inbox has quit."
+	}
+	return fmt.Sprintf("The questions from %s are no longer waiting.", from)
 }
 
 // remember keeps s, shown on a page, to say how it ended when a page asks.

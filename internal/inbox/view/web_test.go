@@ -265,11 +265,11 @@ func TestWebFormForAnEndedSet(t *testing.T) {
 		}
 	}
 	terminal := []prompt.Answer{{Labels: []string{"PostgreSQL"}}}
-	if err := q.Answer(answered, terminal); err != nil {
+	if err := q.Answer(answered, inbox.ViaHere, terminal); err != nil {
 		t.Fatal(err)
 	}
 	q.Withdraw(withdrawn, "gone")
-	if err := q.Cancel(cancelled); err != nil {
+	if err := q.Cancel(cancelled, inbox.ViaHere); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -379,7 +379,7 @@ func TestWebNextAndCancel(t *testing.T) {
 	if got := ended(t, b); got.State != inbox.Cancelled {
 		t.Errorf("b: %+v", got)
 	}
-	if err := q.Cancel(c); err != nil {
+	if err := q.Cancel(c, inbox.ViaHere); err != nil {
 		t.Fatal(err)
 	}
 	r = w.post(t, setPath(a, "next"), "")
@@ -479,10 +479,10 @@ func TestWebWait(t *testing.T) {
 		notice string
 	}{
 		{"answered", func(s *inbox.Set) {
-			_ = q.Answer(s, []prompt.Answer{{Labels: []string{"SQLite"}}})
+			_ = q.Answer(s, inbox.ViaHere, []prompt.Answer{{Labels: []string{"SQLite"}}})
 		}, "The questions from b were answered elsewhere."},
 		{"withdrawn", func(s *inbox.Set) { q.Withdraw(s, "killed") }, "The asker from a stopped waiting: its questions were withdrawn."},
-		{"cancelled", func(s *inbox.Set) { _ = q.Cancel(s) }, "The questions from c were cancelled elsewhere."},
+		{"cancelled", func(s *inbox.Set) { _ = q.Cancel(s, inbox.ViaHere) }, "The questions from c were cancelled elsewhere."},
 	} {
 		s := shown(q)
 		w.get(t, "/")
