@@ -20,7 +20,7 @@ type askFlags struct {
 
 func (f *askFlags) register(cmd *cobra.Command) {
 	fs := cmd.Flags()
-	fs.String("ui", "", "how to ask: `auto`, tui (terminal UI), line (numbered prompts), web (a local web page) or inbox (askuser inbox) (default $ASKUSER_UI, else auto)")
+	fs.String("ui", "", "how to ask, `MODE`: auto, tui (terminal UI), line (numbered prompts), web (a local web page) or inbox (askuser inbox) (default $ASKUSER_UI, else auto)")
 	fs.BoolVar(&f.tty, "tty", false, "ask on the controlling terminal even when stdin is a pipe")
 	fs.Duration("timeout", 0, "give up after `DURATION` (e.g. 5m) without an answer: exit 124 (default $ASKUSER_TIMEOUT, else none)")
 	fs.BoolVar(&f.bell, "bell", false, "ring the terminal bell when the first question appears")

@@ -13,7 +13,7 @@ func newChooseCmd(env *Env) *cobra.Command {
 		header, question string
 	)
 	cmd := &cobra.Command{
-		Use:   "choose [--multi] [--header HEADER] [--question QUESTION] OPTION...",
+		Use:   "choose [--multi] [--question QUESTION] OPTION...",
 		Short: "Ask for a choice among options and print it",
 		Long: `Ask the person to choose among the options given, for scripts, and print the
 choice followed by a newline; with --multi, any number of them, one a line,
@@ -28,7 +28,8 @@ confirm, but for 1, which is an unexpected failure here.`,
 		Example: `  target=$(askuser choose staging production --question "Deploy where?")
   askuser choose --multi linux darwin windows --header Platforms |
     while read -r os; do GOOS=$os go build ./...; done
-  askuser choose --json --header Database PostgreSQL SQLite   # {"answers":{"Database":"SQLite"}}`,
+  askuser choose --json --header Database PostgreSQL SQLite
+  # {"answers":{"Database":"SQLite"}}`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return ask.UsageErrorf("choose needs the options to choose from, e.g. askuser choose staging production")

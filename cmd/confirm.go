@@ -24,10 +24,11 @@ prompts accept y, yes, n and no in any case.`,
 		Example: `  askuser confirm "Delete 15 files?" --default no && rm -- *.tmp
   if askuser confirm "Deploy to production?" --timeout 2m; then make deploy; fi
 
-  askuser confirm "Deploy?"; case $? in 0) make deploy ;; 1) ;; *) exit 1 ;; esac`,
+  askuser confirm "Deploy?"
+  case $? in 0) make deploy ;; 1) ;; *) exit 1 ;; esac`,
 		Args: questionArg("confirm", "Delete 15 files?"),
 	}
-	cmd.Flags().StringVar(&def, "default", "yes", "the answer Enter takes: `yes` or no")
+	cmd.Flags().StringVar(&def, "default", "yes", "the answer Enter takes, `ANSWER`: yes or no")
 	_ = cmd.RegisterFlagCompletionFunc("default", fixedCompletions("yes", "no"))
 	return newQuestionCmd(env, cmd, func(args []string) (schema.Question, error) {
 		yes, err := parseYesNo(def)

@@ -51,8 +51,9 @@ The inbox listens on a Unix socket that only you can use: $ASKUSER_INBOX
 when set, else $XDG_RUNTIME_DIR/askuser/inbox.sock; without
 XDG_RUNTIME_DIR, /run/user/UID/askuser/inbox.sock when that directory is
 yours, else askuser-UID/inbox.sock in the temporary directory (askers take
-the first of the two that has a socket). Askers read the same variables. For agents in containers, VMs and CI, --listen ADDR also accepts
-askers over TCP with a token: give them the ASKUSER_INBOX it prints. Across
+the first of the two that has a socket). Askers read the same variables.
+For agents in containers, VMs and CI, --listen ADDR also accepts askers
+over TCP with a token: give them the ASKUSER_INBOX it prints. Across
 machines, forward the socket with ssh -R rather: that is encrypted.
 
 Across machines without a tunnel, the inbox and its askers meet on a NATS
@@ -86,15 +87,19 @@ func newInboxCmd(env *Env) *cobra.Command {
 	var f inboxFlags
 	cmd := &cobra.Command{
 		Use:   "inbox [--web [--open]] [--listen ADDR]",
-		Short: "Collect the questions of every agent in one place, and answer them there",
+		Short: "Collect every agent's questions in one place, to answer there",
 		Long:  inboxLong,
-		Example: `  askuser inbox                          # in a tmux pane; then use your agents as usual
-  askuser inbox --web --open              # answer on a web page too
-  askuser inbox --listen 0.0.0.0:7777     # also for agents in containers
+		Example: `  askuser inbox                               # in a tmux pane, then use agents
+  askuser inbox --web --open                  # answer on a web page too
+  askuser inbox --listen 0.0.0.0:7777         # also for agents in containers
   askuser inbox --web --listen 0.0.0.0:7777   # and the page for your phone
   ASKUSER_INBOX=/tmp/team.sock askuser inbox
-  ASKUSER_INBOX=nats://nats.example.com:4222/alice askuser inbox   # askers anywhere: the address it prints
-  ssh -R /tmp/askuser.sock:$XDG_RUNTIME_DIR/askuser/inbox.sock build-host   # askers there: ASKUSER_INBOX=/tmp/askuser.sock`,
+
+  # Askers anywhere: give them the address it prints.
+  ASKUSER_INBOX=nats://nats.example.com:4222/alice askuser inbox
+
+  # Askers on build-host: ASKUSER_INBOX=/tmp/askuser.sock there.
+  ssh -R /tmp/askuser.sock:$XDG_RUNTIME_DIR/askuser/inbox.sock build-host`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts, err := inboxServeOptions(cmd, env, f)
@@ -107,7 +112,7 @@ func newInboxCmd(env *Env) *cobra.Command {
 	cmd.Flags().StringVar(&f.listen, "listen", "", "also accept askers over TCP on `ADDR` (HOST:PORT), with a token; with --web, serve the page there too")
 	cmd.Flags().BoolVar(&f.web, "web", false, "also show the queue on a web page, at an address with a token (on 127.0.0.1 unless --listen)")
 	cmd.Flags().BoolVar(&f.open, "open", false, "with --web, open the page in the default browser ($BROWSER, else the system's)")
-	cmd.Flags().String("ui", "", "how to show the questions: `auto`, tui (the terminal screen) or line (numbered prompts) (default $ASKUSER_UI when tui or line, else auto)")
+	cmd.Flags().String("ui", "", "how to show the questions, `MODE`: auto, tui (the terminal screen) or line (numbered prompts) (default $ASKUSER_UI when tui or line, else auto)")
 	_ = cmd.RegisterFlagCompletionFunc("listen", fixedCompletions("127.0.0.1:0", "0.0.0.0:7777"))
 	_ = cmd.RegisterFlagCompletionFunc("ui", fixedCompletions(uiNames(inboxUIs)...))
 	return cmd

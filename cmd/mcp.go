@@ -95,10 +95,10 @@ func newMCPCmd(env *Env) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.String("ui", "", "how to reach the person: `auto`, elicit (the client's own interface), inbox (askuser inbox) or web (a local web page) (default $ASKUSER_UI, else auto)")
-	f.StringVar(&name, "name", "askuser", "the tool's `name`")
+	f.String("ui", "", "how to reach the person, `MODE`: auto, elicit (the client's own interface), inbox (askuser inbox) or web (a local web page) (default $ASKUSER_UI, else auto)")
+	f.StringVar(&name, "name", "askuser", "the tool's `NAME`")
 	f.String("from", "", "in the inbox, say the questions come from `NAME` (default $ASKUSER_FROM, else the MCP client and the working directory)")
-	f.StringVar(&key, "key", "header", "key the answers by `header` or question text (question)")
+	f.StringVar(&key, "key", "header", "key the answers by `KEY`: header, or question for the question text")
 	f.Bool("arrays", false, "write each multi-select answer as a JSON array of its labels, as askuser --arrays does (also $ASKUSER_ARRAYS)")
 	f.Duration("timeout", 0, "give up on a call after `DURATION` (e.g. 5m) without an answer (default $ASKUSER_TIMEOUT, else none)")
 	_ = cmd.RegisterFlagCompletionFunc("ui", fixedCompletions(uiNames(mcpUIs)...))

@@ -226,9 +226,9 @@ func compareToken(a, b any) int {
 	return strings.Compare(as, bs)
 }
 
-// suggest returns the allowed name closest to name, or "" when none is
+// Suggest returns the allowed name closest to name, or "" when none is
 // close enough to be what was meant.
-func suggest(name string, allowed []string) string {
+func Suggest(name string, allowed []string) string {
 	best, bestDist := "", -1
 	for _, a := range allowed {
 		d := distance(strings.ToLower(name), strings.ToLower(a))

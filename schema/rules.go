@@ -226,7 +226,7 @@ func (x *keyIndex) resolve(field string, names []string, strict bool) (map[int]s
 		case n == 0:
 			if strict {
 				msg := "no question has this header or question text"
-				if s := suggest(k, x.names()); s != "" {
+				if s := Suggest(k, x.names()); s != "" {
 					msg += fmt.Sprintf("; did you mean %q?", s)
 				}
 				ps = append(ps, problem(at, "%s", msg))

@@ -66,8 +66,8 @@ func TestSuggest(t *testing.T) {
 		{"anything", nil, ""},
 	}
 	for _, tt := range tests {
-		if got := suggest(tt.name, tt.allowed); got != tt.want {
-			t.Errorf("suggest(%q, %q) = %q, want %q", tt.name, tt.allowed, got, tt.want)
+		if got := Suggest(tt.name, tt.allowed); got != tt.want {
+			t.Errorf("Suggest(%q, %q) = %q, want %q", tt.name, tt.allowed, got, tt.want)
 		}
 	}
 }

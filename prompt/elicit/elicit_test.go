@@ -160,6 +160,21 @@ func TestFormBeforeTitledEnums(t *testing.T) {
 	if _, ok := got["q2_pick"]; ok {
 		t.Error("an array in a form for 2025-06-18")
 	}
+	// Each box says what its own option means, and no other's; the first,
+	// in this form of two questions, the question too.
+	for j, o := range multi.Options {
+		want := o.Description
+		if j == 0 {
+			want = multi.Question + " — " + want
+		}
+		if got := got[fieldsOf(multi, 1, 2).box(j)].(map[string]any)["description"]; got != want {
+			t.Errorf("box for %s says %q, want %q", o.Label, got, want)
+		}
+	}
+	one := requestedJSON(t, Form([]schema.Question{multi}, "2025-06-18"))["properties"].(map[string]any)
+	if got := one[fieldsOf(multi, 0, 1).box(0)].(map[string]any)["description"]; got != multi.Options[0].Description {
+		t.Errorf("the first box of a form of one question says %q, want only %q", got, multi.Options[0].Description)
+	}
 	a, again, err := Outcome([]schema.Question{single, multi}, "2025-06-18", &mcp.ElicitResult{Action: "accept", Content: map[string]any{
 		"q1_pick": "SQLite", "q2_pick_3": true, "q2_pick_1": true, "q2_pick_2": false,
 	}})

@@ -163,10 +163,12 @@ func form(qs []schema.Question, version string, problems map[int]string, last ma
 			p = property{Type: "string", Title: title, Description: desc, MinLength: 1, MaxLength: schema.MaxOtherLength}
 			r.Required = append(r.Required, f.text)
 		case q.MultiSelect && legacy:
+			// Each box says what its own option means; the first, in a
+			// form of several questions, the question too.
 			for j, o := range q.Options {
 				p := property{Type: "boolean", Title: title + ": " + prompt.Display(o.Label), Description: oneLine(o.Description)}
-				if j == 0 {
-					p.Description = joinParts(desc, p.Description)
+				if j == 0 && len(qs) > 1 {
+					p.Description = joinParts(oneLine(q.Question), p.Description)
 				}
 				fill(&p, f.box(j))
 				r.Properties = append(r.Properties, field{f.box(j), p})
