@@ -1,5 +1,5 @@
 // Command askuser asks the person at the keyboard multiple-choice questions
-// and prints the answers as JSON. See SPEC in the README and "askuser docs".
+// and prints the answers as JSON. See README.md and "askuser docs".
 package main
 
 import (

@@ -5,21 +5,23 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 )
 
-// TestReadmeLayout keeps the layout in README's Development section true
-// to the tree: every name it lists exists, and every package is listed, so
+// TestLayoutMap keeps the layout map of docs/development.md true to the
+// tree: every name it lists exists, and every package is listed, so
 // that a reader who goes by it finds each room where it says.
-func TestReadmeLayout(t *testing.T) {
-	b, err := os.ReadFile("README.md")
+func TestLayoutMap(t *testing.T) {
+	b, err := os.ReadFile("docs/development.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	block := regexp.MustCompile("(?s)Where things live:\n\n```\n(.*?)```").FindSubmatch(b)
+	block := regexp.MustCompile("(?s)## Where things live\n\n```\n(.*?)```").FindSubmatch(b)
 	if block == nil {
-		t.Fatal("README.md has no layout under \"Where things live:\"")
+		t.Fatal("docs/development.md has no layout under \"## Where things live\"")
 	}
 	listed := map[string]bool{}
 	parent := ""
@@ -39,7 +41,7 @@ func TestReadmeLayout(t *testing.T) {
 			}
 			path = strings.TrimSuffix(path, "/")
 			if _, err := os.Stat(path); err != nil {
-				t.Errorf("README lists %s: %v", path, err)
+				t.Errorf("the layout map lists %s: %v", path, err)
 			}
 			listed[path] = true
 		}
@@ -52,7 +54,7 @@ func TestReadmeLayout(t *testing.T) {
 			return filepath.SkipDir
 		}
 		if gofiles, _ := filepath.Glob(filepath.Join(path, "*.go")); len(gofiles) > 0 && !listed[filepath.ToSlash(path)] {
-			t.Errorf("README's layout does not list the package in %s/", path)
+			t.Errorf("the layout map does not list the package in %s/", path)
 		}
 		return nil
 	})
@@ -61,12 +63,12 @@ func TestReadmeLayout(t *testing.T) {
 	}
 }
 
-// TestReadmeSetupNPX keeps the npx form beside every MCP snippet of "Set up
-// your agent tool": the snippet with its askuser command (the suite in
+// TestSetupNPX keeps the npx form beside every MCP snippet of
+// docs/setup.md: the snippet with its askuser command (the suite in
 // e2e/agents runs those as written), then a line giving the same server
 // started through npx, for machines without askuser installed.
-func TestReadmeSetupNPX(t *testing.T) {
-	b, err := os.ReadFile("README.md")
+func TestSetupNPX(t *testing.T) {
+	b, err := os.ReadFile("docs/setup.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,19 +77,136 @@ func TestReadmeSetupNPX(t *testing.T) {
 		re := regexp.MustCompile("<!-- setup: " + name + " -->\n```[a-z]*\n([^`]*)```\n\n(With npx: [^\n]*)\n")
 		m := re.FindSubmatch(b)
 		if m == nil {
-			t.Errorf("README: the setup snippet %q is not followed by a \"With npx:\" line", name)
+			t.Errorf("docs/setup.md: the setup snippet %q is not followed by a \"With npx:\" line", name)
 			continue
 		}
 		snippet, npx := string(m[1]), string(m[2])
 		if !strings.Contains(snippet, "askuser") || !strings.Contains(snippet, "mcp") {
-			t.Errorf("README: the setup snippet %q does not start askuser mcp:\n%s", name, snippet)
+			t.Errorf("docs/setup.md: the setup snippet %q does not start askuser mcp:\n%s", name, snippet)
 		}
 		// The same server: askuser mcp, through npx -y, in the snippet's
 		// own syntax (a command line, TOML or JSON; Crush and Auggie take
 		// the arguments with --args).
 		flat := strings.NewReplacer(`"`, "", ",", "", "[", "", "]", "", "--args ", "").Replace(npx)
 		if !strings.Contains(flat, "npx") || !strings.Contains(flat, "-y askuser mcp") {
-			t.Errorf("README: %q's npx line does not run npx -y askuser mcp: %s", name, npx)
+			t.Errorf("docs/setup.md: %q's npx line does not run npx -y askuser mcp: %s", name, npx)
 		}
+	}
+}
+
+// TestDocsLinks keeps the links between README and the pages of docs/
+// true: every relative link names a file that exists, every #anchor a
+// heading of the page it points into (as GitHub makes anchors), and every
+// topic page in docs/ is linked from README, so that none is left where a
+// reader cannot find it.
+func TestDocsLinks(t *testing.T) {
+	pages, _ := filepath.Glob("docs/*.md")
+	commands, _ := filepath.Glob("docs/commands/*.md")
+	pages = append(append(pages, commands...), "README.md")
+	link := regexp.MustCompile(`\]\(([^)\s]+)\)`)
+	anchors := map[string]map[string]bool{}
+	anchorsOf := func(page string) map[string]bool {
+		if a, ok := anchors[page]; ok {
+			return a
+		}
+		b, err := os.ReadFile(page)
+		if err != nil {
+			return nil
+		}
+		anchors[page] = headingAnchors(string(b))
+		return anchors[page]
+	}
+	fromReadme := map[string]bool{}
+	for _, page := range pages {
+		b, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range link.FindAllStringSubmatch(outsideFences(string(b)), -1) {
+			target := m[1]
+			if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+				continue
+			}
+			file, anchor, _ := strings.Cut(target, "#")
+			dest := page
+			if file != "" {
+				dest = filepath.Clean(filepath.Join(filepath.Dir(page), file))
+				if _, err := os.Stat(dest); err != nil {
+					t.Errorf("%s links to %s, which does not exist", page, target)
+					continue
+				}
+			}
+			if page == "README.md" {
+				fromReadme[filepath.ToSlash(dest)] = true
+			}
+			if anchor != "" && strings.HasSuffix(dest, ".md") && !anchorsOf(dest)[anchor] {
+				t.Errorf("%s links to %s, but %s has no heading with the anchor #%s", page, target, dest, anchor)
+			}
+		}
+	}
+	topics, _ := filepath.Glob("docs/*.md")
+	for _, topic := range topics {
+		if !fromReadme[filepath.ToSlash(topic)] {
+			t.Errorf("README does not link to %s", topic)
+		}
+	}
+}
+
+// outsideFences is a Markdown page with its fenced code blocks blanked, so
+// that what looks like a link inside code is not taken for one.
+func outsideFences(page string) string {
+	var b strings.Builder
+	fenced := false
+	for _, line := range strings.SplitAfter(page, "\n") {
+		if strings.HasPrefix(line, "```") {
+			fenced = !fenced
+			continue
+		}
+		if !fenced {
+			b.WriteString(line)
+		}
+	}
+	return b.String()
+}
+
+// headingAnchors are the anchors GitHub gives a page's headings: the text
+// in lower case, without punctuation, spaces made hyphens, and -1, -2 ...
+// after a repeated one.
+func headingAnchors(page string) map[string]bool {
+	anchors := map[string]bool{}
+	for _, line := range strings.Split(outsideFences(page), "\n") {
+		text, ok := strings.CutPrefix(line, "#")
+		if !ok {
+			continue
+		}
+		text = strings.TrimSpace(strings.TrimLeft(text, "#"))
+		var slug strings.Builder
+		for _, r := range strings.ToLower(text) {
+			switch {
+			case r == ' ':
+				slug.WriteRune('-')
+			case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+				slug.WriteRune(r)
+			}
+		}
+		anchor := slug.String()
+		for n := 1; anchors[anchor]; n++ {
+			anchor = slug.String() + "-" + strconv.Itoa(n)
+		}
+		anchors[anchor] = true
+	}
+	return anchors
+}
+
+// TestReadmeIsAFrontPage keeps README a page a newcomer reads in two
+// minutes: what askuser is, install, the first question, where agent users
+// start, and links; the rest lives in the topic pages of docs/.
+func TestReadmeIsAFrontPage(t *testing.T) {
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(b), "\n"); n > 300 {
+		t.Errorf("README.md is %d lines; a front page stays within 300, with topics in docs/", n)
 	}
 }

@@ -64,18 +64,18 @@ func TestNotifyCommandRunsWhileAsking(t *testing.T) {
 	}
 }
 
-// README's push recipe, run as README prints it against a local server in
+// docs/away.md's push recipe, run as the page prints it against a local server in
 // ntfy's place: each set that arrives at askuser inbox --web is sent with
 // where it came from, its question, and ASKUSER_URL, the address of its
 // own page, which shows it.
-func TestReadmePushRecipe(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
+func TestPushRecipe(t *testing.T) {
+	readme, err := os.ReadFile("../docs/away.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := regexp.MustCompile("<!-- setup: ntfy -->\n```sh\nexport ASKUSER_NOTIFY_COMMAND='([^'\n]*)'\n```").FindSubmatch(readme)
 	if m == nil {
-		t.Fatal("README has no ntfy recipe: an export of ASKUSER_NOTIFY_COMMAND under <!-- setup: ntfy -->")
+		t.Fatal("docs/away.md has no ntfy recipe: an export of ASKUSER_NOTIFY_COMMAND under <!-- setup: ntfy -->")
 	}
 	type push struct {
 		path, title, click, body string

@@ -29,8 +29,8 @@ import (
 	"github.com/askuser/askuser/internal/natstest"
 )
 
-// The adversarial suite of the inbox on NATS: a server with README's
-// permissions, as README prints them (two people, alice and bob, each with
+// The adversarial suite of the inbox on NATS: a server with the
+// permissions of docs/across-machines.md, as the page prints them (two people, alice and bob, each with
 // an inbox's user and an agents' user), askuser inbox and its askers as
 // processes, and a hostile client that holds the agents' credentials and
 // nothing else, trying what the threat model of SPEC §9 says it cannot do.

@@ -274,23 +274,23 @@ func TestNATSAnsweredElsewhere(t *testing.T) {
 	two.screen.waitFor(t, "The questions from impatient were withdrawn (", 5*time.Second)
 }
 
-// readmeServerConf is the nats-server configuration that README gives for a
-// shared server: the subjects the agents and the inbox are allowed.
+// readmeServerConf is the nats-server configuration that
+// docs/across-machines.md gives for a shared server: the subjects the agents and the inbox are allowed.
 func readmeServerConf(t *testing.T) string {
 	t.Helper()
-	b, err := os.ReadFile("../README.md")
+	b, err := os.ReadFile("../docs/across-machines.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := regexp.MustCompile("(?s)```conf\n(# nats-server.conf: askuser.*?)```").FindSubmatch(b)
 	if m == nil {
-		t.Fatal("README has no nats-server.conf for askuser")
+		t.Fatal("docs/across-machines.md has no nats-server.conf for askuser")
 	}
 	return string(m[1])
 }
 
-// readmeServer starts a NATS server with README's configuration, as README
-// prints it, changed by change when it is not nil, and with one more user
+// readmeServer starts a NATS server with the configuration of
+// docs/across-machines.md, as the page prints it, changed by change when it is not nil, and with one more user
 // of the test's own, test-admin, who may do anything (see admin).
 func readmeServer(t *testing.T, change func(*server.Options)) *natstest.Server {
 	t.Helper()
@@ -300,7 +300,7 @@ func readmeServer(t *testing.T, change func(*server.Options)) *natstest.Server {
 	}
 	loaded, err := server.ProcessConfigFile(conf)
 	if err != nil {
-		t.Fatalf("README's nats-server.conf: %v", err)
+		t.Fatalf("docs/across-machines.md's nats-server.conf: %v", err)
 	}
 	return natstest.Start(t, func(o *server.Options) {
 		host, port, store := o.Host, o.Port, o.StoreDir

@@ -26,7 +26,7 @@ func TestReleaseArchives(t *testing.T) {
 	for _, p := range pages {
 		want = append(want, "man/"+strings.ReplaceAll(strings.TrimSuffix(filepath.Base(p), ".md"), "_", "-")+".1")
 	}
-	want = append(want, "completions/askuser.bash", "completions/askuser.zsh", "completions/askuser.fish", "README.md", "docs/agents.md")
+	want = append(want, "completions/askuser.bash", "completions/askuser.zsh", "completions/askuser.fish", "README.md", "docs/agents.md", "docs/setup.md", "docs/commands/askuser.md")
 	archives, _ := filepath.Glob(filepath.Join(r.dist, "askuser_"+snapshotVersion+"_*"))
 	if len(archives) != 6 {
 		t.Fatalf("the snapshot has %d archives, want six: %v", len(archives), archives)

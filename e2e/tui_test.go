@@ -818,3 +818,32 @@ func TestTUIOnlyQuestionsOnStdin(t *testing.T) {
 		t.Errorf("the terminal shows:\n%s", r.tm.Screen())
 	}
 }
+
+// TestTUIPicture draws README's picture of the terminal UI from the screen
+// of askuser asking docs/examples/database.json, and checks that
+// docs/tui.svg is that picture: when the terminal UI changes, this test
+// fails until -update-screenshots draws it again.
+func TestTUIPicture(t *testing.T) {
+	t.Parallel()
+	r := startTUI(t, runOpts{cols: 72, rows: 14}, "-f", "../docs/examples/database.json")
+	r.expect("↑/↓ move")
+	r.send("j")
+	r.expect("❯ 2. SQLite")
+	got := r.tm.SVG()
+	r.send(keyEsc)
+	r.exit(130, "")
+	const picture = "../docs/tui.svg"
+	if *updateScreenshots {
+		if err := os.WriteFile(picture, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(picture)
+	if err != nil {
+		t.Fatalf("%v (go test ./e2e -run TestTUIPicture -update-screenshots draws it)", err)
+	}
+	if string(want) != got {
+		t.Errorf("%s is not the terminal UI's screen as it is now; go test ./e2e -run TestTUIPicture -update-screenshots draws it again", picture)
+	}
+}

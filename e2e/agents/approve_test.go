@@ -21,7 +21,7 @@ const approvals = `
 ## Approving tool calls
 
 Where an agent tool lets an outside program answer its permission prompts, askuser asks the
-person instead, in the inbox or on a page they can see (see [README](../README.md#set-up-your-agent-tool)).
+person instead, in the inbox or on a page they can see (see [approvals](setup.md#approvals)).
 What each tool offers, in the version read:
 
 | tool | what it offers | askuser |

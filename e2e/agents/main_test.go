@@ -8,7 +8,7 @@
 // their interactive sessions too, in tmux; the person answers where the
 // questions show (askuser inbox, in a pseudo-terminal or in tmux, or the
 // CLI's own form); the test checks the exact tool result the model
-// received. It reads the set-up snippets from README.md, and -update writes
+// received. It reads the set-up snippets from docs/setup.md, and -update writes
 // the matrix of its results to docs/reach.md.
 //
 // The CLIs are about two gigabytes from npm, installed once per lock file

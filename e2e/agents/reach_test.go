@@ -307,7 +307,7 @@ includes the CLI's own work before it runs the command or the MCP call, and the 
 machine.
 
 "default" is the CLI's own non-interactive run with askuser set up as
-[README](../README.md#set-up-your-agent-tool) says; "README" adds what README recommends for
+[the set-up page](setup.md) says; "README" adds what README recommends for
 that route (nothing, for MCP: that cell is the default run's). "interactive" is the CLI's own session in a terminal (tmux), set up as README says
 for each route but for %[1]sASKUSER_UI=inbox%[1]s, so that askuser goes by what the CLI gives a command;
 the person approves what the CLI asks them to approve. Qwen Code and Copilot CLI have question

@@ -12,11 +12,11 @@ import (
 	"testing"
 )
 
-// readme is where the set-up snippets live, each a fenced block under a
+// readme is the page where the set-up snippets live, each a fenced block under a
 // line <!-- setup: NAME -->.
-const readme = "../../README.md"
+const readme = "../../docs/setup.md"
 
-// snippets are README's set-up snippets by name, read by TestMain.
+// snippets are docs/setup.md's set-up snippets by name, read by TestMain.
 var snippets map[string]string
 
 var setupMark = regexp.MustCompile(`^<!-- setup: ([a-z-]+) -->$`)
@@ -49,22 +49,22 @@ func readSnippets(name string) (map[string]string, error) {
 	return found, sc.Err()
 }
 
-// snippet is README's snippet called name.
+// snippet is docs/setup.md's snippet called name.
 func snippet(t *testing.T, name string) string {
 	t.Helper()
 	s, ok := snippets[name]
 	if !ok {
-		t.Fatalf("README.md has no snippet marked <!-- setup: %s -->", name)
+		t.Fatalf("docs/setup.md has no snippet marked <!-- setup: %s -->", name)
 	}
 	return s
 }
 
-// snippetJSON is README's JSON snippet called name, decoded.
+// snippetJSON is docs/setup.md's JSON snippet called name, decoded.
 func snippetJSON(t *testing.T, name string) map[string]any {
 	t.Helper()
 	var v map[string]any
 	if err := json.Unmarshal([]byte(snippet(t, name)), &v); err != nil {
-		t.Fatalf("README.md's %s snippet is not JSON: %v", name, err)
+		t.Fatalf("docs/setup.md's %s snippet is not JSON: %v", name, err)
 	}
 	return v
 }
@@ -76,7 +76,7 @@ func exports(t *testing.T, name string) []string {
 	for _, line := range strings.Split(strings.TrimSpace(snippet(t, name)), "\n") {
 		kv, ok := strings.CutPrefix(line, "export ")
 		if !ok || !strings.Contains(kv, "=") {
-			t.Fatalf("README.md's %s snippet: %q is not export NAME=VALUE", name, line)
+			t.Fatalf("docs/setup.md's %s snippet: %q is not export NAME=VALUE", name, line)
 		}
 		env = append(env, kv)
 	}

@@ -10,7 +10,7 @@
 //	go run ./scripts/npm                writes dist/npm/askuser and dist/npm/@askuser/*
 //
 // Every package takes the version of the build (the tag without its "v").
-// Publishing them is left to a person (README.md says how).
+// Publishing them is left to a person (docs/development.md says how).
 package main
 
 import (

@@ -269,7 +269,7 @@ func (a *ask) beat(ctx context.Context, first bool) error {
 		err = a.conn.nc.Publish(subject, nil)
 	}
 	if refused := a.conn.refusedSubject(subject); refused != nil {
-		return &inbox.ServerError{Err: refused, Msg: fmt.Sprintf("the NATS server at %s does not let these credentials beat (%v): grant them askuser.%s.beat.* as README's \"Across machines\" lists", a.addr.serverURL(), refused, a.addr.Name)}
+		return &inbox.ServerError{Err: refused, Msg: fmt.Sprintf("the NATS server at %s does not let these credentials beat (%v): grant them askuser.%s.beat.* as docs/across-machines.md lists", a.addr.serverURL(), refused, a.addr.Name)}
 	}
 	if _, ok := errors.AsType[*inbox.ServerError](err); first && ok {
 		return err

@@ -263,7 +263,7 @@ func (c *conn) streamError(name string, err error) error {
 	msg := ""
 	switch {
 	case errors.Is(err, nats.ErrPermissionViolation):
-		msg = fmt.Sprintf("the NATS server at %s does not allow these credentials what the inbox needs (%v): grant them the subjects that README's \"Across machines\" lists", a.serverURL(), err)
+		msg = fmt.Sprintf("the NATS server at %s does not allow these credentials what the inbox needs (%v): grant them the subjects that docs/across-machines.md lists", a.serverURL(), err)
 	case errors.Is(err, jetstream.ErrJetStreamNotEnabled), errors.Is(err, jetstream.ErrJetStreamNotEnabledForAccount), errors.Is(err, nats.ErrNoResponders):
 		msg = fmt.Sprintf("the NATS server at %s has no JetStream for this account, where the questions wait: start it with nats-server -js (or enable JetStream for the account)", a.serverURL())
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, nats.ErrTimeout):

@@ -13,8 +13,8 @@
 // subject), forge an end (only who knows the secret can name the end's
 // subject), fill the server (the streams have limits; what the inbox
 // cannot open, and an end that would never expire, is deleted), or touch
-// the streams (only the inbox's credentials may: see README's
-// permissions). Within the limits, it can take up the queue's room with
+// the streams (only the inbox's credentials may: see the permissions of
+// docs/across-machines.md). Within the limits, it can take up the queue's room with
 // sets and ends of its own, for as long as they are kept (a day at most):
 // the credentials are shared, so the server cannot tell its messages
 // from another agent's.
