@@ -3,6 +3,7 @@ package main
 import (
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -208,5 +209,51 @@ func TestReadmeIsAFrontPage(t *testing.T) {
 	}
 	if n := strings.Count(string(b), "\n"); n > 300 {
 		t.Errorf("README.md is %d lines; a front page stays within 300, with topics in docs/", n)
+	}
+}
+
+// TestInstallFirstRoute runs the first route README's install section
+// shows, exactly as printed, in this clone, as a newcomer would on a fresh
+// machine (with GOBIN a folder of the test's, first on PATH): it must end
+// with a working askuser, which answers the example question it asks.
+func TestInstallFirstRoute(t *testing.T) {
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(b), "\n## Install\n")
+	if !ok {
+		t.Fatal("README.md has no \"## Install\" section")
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	// The first block of lines indented as code.
+	block := regexp.MustCompile(`(?m)(?:^    .*\n)+`).FindString(section)
+	if block == "" {
+		t.Fatal("README's install section shows no commands")
+	}
+	var script []string
+	for _, line := range strings.Split(strings.TrimRight(block, "\n"), "\n") {
+		script = append(script, strings.TrimPrefix(line, "    "))
+	}
+	if !strings.HasPrefix(script[0], "go install .") {
+		t.Errorf("the first route is no longer the clone's: %q; say which routes need a release", script[0])
+	}
+	bin := t.TempDir()
+	sh := exec.Command("bash", "-e", "-c", strings.Join(script, "\n"))
+	sh.Env = append(os.Environ(), "GOBIN="+bin, "PATH="+bin+string(filepath.ListSeparator)+os.Getenv("PATH"),
+		// No inbox of the person who runs the tests is asked: the
+		// example is answered on stdin.
+		"ASKUSER_INBOX="+filepath.Join(bin, "none.sock"))
+	sh.Stdin = strings.NewReader("2\n")
+	var stdout, stderr strings.Builder
+	sh.Stdout, sh.Stderr = &stdout, &stderr
+	if err := sh.Run(); err != nil {
+		t.Fatalf("README's install lines failed: %v\n%s\nstderr:\n%s", err, strings.Join(script, "\n"), stderr.String())
+	}
+	if _, err := os.Stat(filepath.Join(bin, "askuser")); err != nil {
+		t.Errorf("no askuser installed: %v", err)
+	}
+	if got := stdout.String(); got != `{"answers":{"Database":"SQLite"}}`+"\n" {
+		t.Errorf("the askuser installed answered %q; stderr:\n%s", got, stderr.String())
 	}
 }
