@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/askuser/askuser/prompt/tui"
 )
 
 // newEnvironmentTopic is "askuser help environment", as gh has it: the
@@ -39,7 +41,7 @@ func environmentHelp() string {
 			fmt.Fprintf(&b, " (--%s)", v.flag)
 		}
 		b.WriteString("\n")
-		for _, line := range wrap(v.about(), helpWidth-2) {
+		for _, line := range tui.Wrap(v.about(), helpWidth-2) {
 			b.WriteString("  " + line + "\n")
 		}
 	}
@@ -80,25 +82,3 @@ func (v *variable) title() string {
 
 // helpWidth is the width the help is written to.
 const helpWidth = 80
-
-// wrap breaks text into lines of at most width columns, at spaces; a word
-// longer than width has a line of its own.
-func wrap(text string, width int) []string {
-	var lines []string
-	line := ""
-	for _, w := range strings.Fields(text) {
-		switch {
-		case line == "":
-			line = w
-		case len(line)+1+len(w) <= width:
-			line += " " + w
-		default:
-			lines = append(lines, line)
-			line = w
-		}
-	}
-	if line != "" {
-		lines = append(lines, line)
-	}
-	return lines
-}

@@ -65,7 +65,7 @@ func TestFlagSuggestion(t *testing.T) {
 		want string
 	}{
 		{[]string{"--uii", "line"}, "Error: Unknown flag: --uii; did you mean --ui?\nRun 'askuser --help' for usage.\n"},
-		{[]string{"confirm", "--defualt", "no", "Go?"}, "Error: Unknown flag: --defualt; did you mean --default?\nRun 'askuser confirm --help' for usage.\n"},
+		{[]string{"confirm", "--defalt", "no", "Go?"}, "Error: Unknown flag: --defalt; did you mean --default?\nRun 'askuser confirm --help' for usage.\n"},
 		{[]string{"inbox", "--wbe"}, "Error: Unknown flag: --wbe; did you mean --web?\nRun 'askuser inbox --help' for usage.\n"},
 		{[]string{"--colour"}, "Error: Unknown flag: --colour\nRun 'askuser --help' for usage.\n"},
 	} {

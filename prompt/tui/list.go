@@ -247,7 +247,7 @@ func (p *listPrompt) option(i int, l layout, w int) []string {
 	if l.descLines == 0 || desc == "" { // askuser choose's options have none
 		return lines
 	}
-	descLines := wrap(desc, w-indent)
+	descLines := Wrap(desc, w-indent)
 	if l.descLines > 0 {
 		descLines = clip(descLines, l.descLines, w-indent)
 	}
