@@ -720,7 +720,9 @@ func TestNATSHostileIdentity(t *testing.T) {
 			return config
 		}, "may be read by others (mode 0644)"},
 	} {
-		second := runToEnd(t, natsEnv(t, alice.inbox, c.config()), "inbox")
+		// With --web, as a service runs it: without a terminal, an inbox
+		// with nothing to answer on exits 69 before it tries the server.
+		second := runToEnd(t, natsEnv(t, alice.inbox, c.config()), "inbox", "--web")
 		if second.code != 69 || !strings.Contains(second.out, c.told) || strings.Count(second.out, "\n") != 1 {
 			t.Errorf("%s: exit %d:\n%s", c.name, second.code, second.out)
 		}

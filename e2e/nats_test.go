@@ -326,8 +326,10 @@ func TestNATSReadmePermissions(t *testing.T) {
 		t.Fatalf("the inbox printed %q", addr)
 	}
 
-	// The agents' user cannot be an inbox.
-	spy := exec.Command(askuserPath(t), "inbox")
+	// The agents' user cannot be an inbox. (With --web, as a service runs
+	// it: stdin is /dev/null, and without a page to answer on the inbox
+	// exits 69 before it tries the server.)
+	spy := exec.Command(askuserPath(t), "inbox", "--web")
 	spy.Env = natsEnv(t, agentAddr, config)
 	out, _ := spy.CombinedOutput()
 	t.Logf("askuser inbox as the agents' user: %s", out)

@@ -12,44 +12,52 @@ import (
 )
 
 // serveExtras serves what the options add: askers over TCP (Listen) and
-// the web page p (nil without Web).
-func serveExtras(ctx context.Context, o Options, srv *inbox.Server, p *page, out io.Writer) error {
+// the web page p (nil without Web). It returns what tells the person
+// where they are, to be called once the inbox serves at its address too:
+// an inbox that fails there says nothing of a page it will not serve.
+func serveExtras(ctx context.Context, o Options, srv *inbox.Server, p *page, out io.Writer) (announce func(), _ error) {
+	var elsewhere inbox.TCPAddr
 	if o.Listen != nil {
-		if err := serveTCP(ctx, o, srv, p, out); err != nil {
-			return err
+		var err error
+		if elsewhere, err = serveTCP(ctx, o, srv, p, out); err != nil {
+			return nil, err
 		}
 	} else if p != nil {
 		local, _ := localhttp.ParseAddr(localhttp.DefaultAddr)
 		ln, host, err := localhttp.ListenFor(local, "the inbox's page", out)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		h, err := p.on(ln, host)
 		if err != nil {
 			_ = ln.Close()
-			return err
+			return nil, err
 		}
 		srv.Serve(ln, h)
 	}
-	switch {
-	case o.Headless:
-		say(out, "Answer in your browser: %s\n", p.url)
-	case p != nil:
-		say(out, "Answer in your browser too: %s\n", p.url)
-	}
-	if p != nil && o.Open {
-		go func() {
-			if err := localhttp.OpenBrowser(o.Browser, p.url); err != nil {
-				say(out, "Could not open a browser (%v); open the address above.\n", err)
-			}
-		}()
-	}
-	return nil
+	return func() {
+		if o.Listen != nil {
+			say(out, "Askers elsewhere reach this inbox with ASKUSER_INBOX='%s'\n", elsewhere.URL())
+		}
+		switch {
+		case o.Headless:
+			say(out, "Answer in your browser: %s\n", p.url)
+		case p != nil:
+			say(out, "Answer in your browser too: %s\n", p.url)
+		}
+		if p != nil && o.Open {
+			go func() {
+				if err := localhttp.OpenBrowser(o.Browser, p.url); err != nil {
+					say(out, "Could not open a browser (%v); open the address above.\n", err)
+				}
+			}()
+		}
+	}, nil
 }
 
 // serveTCP accepts askers over TCP on Listen, with a token, and serves p
-// there too when it is set.
-func serveTCP(ctx context.Context, o Options, srv *inbox.Server, p *page, out io.Writer) error {
+// there too when it is set; it returns the address askers there use.
+func serveTCP(ctx context.Context, o Options, srv *inbox.Server, p *page, out io.Writer) (inbox.TCPAddr, error) {
 	token := inbox.TokenBeside(o.Addr)
 	what := "the inbox"
 	if p != nil {
@@ -57,22 +65,20 @@ func serveTCP(ctx context.Context, o Options, srv *inbox.Server, p *page, out io
 	}
 	ln, host, err := localhttp.ListenFor(*o.Listen, what, out)
 	if err != nil {
-		return err
+		return inbox.TCPAddr{}, err
 	}
 	tcp := inbox.TCPListener{Listener: ln, Host: host, Token: token}
 	if p != nil {
 		if tcp.Page, err = p.on(ln, host); err != nil {
 			_ = ln.Close()
-			return err
+			return inbox.TCPAddr{}, err
 		}
 	}
 	if err := tcp.Serve(ctx, srv); err != nil {
 		_ = ln.Close()
-		return err
+		return inbox.TCPAddr{}, err
 	}
-	addr := inbox.TCPAddr{Host: hostPort(host, ln.Addr().String()), Token: token}
-	say(out, "Askers elsewhere reach this inbox with ASKUSER_INBOX='%s'\n", addr.URL())
-	return nil
+	return inbox.TCPAddr{Host: hostPort(host, ln.Addr().String()), Token: token}, nil
 }
 
 // page is the inbox's web page (Web), before it is served.
