@@ -11,9 +11,9 @@ import (
 	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/inbox/serve"
+	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/prompt/tui"
-	"github.com/askuser/askuser/prompt/web/localhttp"
 )
 
 // inboxLong is askuser inbox's help.
@@ -125,7 +125,7 @@ func inboxOnTerminal(env *Env, ui ask.UI, from string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return env.IO.UseScreen(ui, plain, from, "use --ui line")
+	return ui.UseScreen(env.IO, plain, from, "use --ui line")
 }
 
 // inboxFlags are askuser inbox's flags, as cobra sets them; --ui is read

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/askuser/askuser/internal/ask"
+	"github.com/askuser/askuser/internal/iostreams"
 	"github.com/askuser/askuser/internal/ptytest"
 	"github.com/askuser/askuser/prompt"
 )
@@ -34,7 +35,7 @@ func TestInboxOnTerminal(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			env := &Env{
-				IO:     &IOStreams{In: tty, ErrOut: tty, InFile: tty, ErrFile: tty, InTTY: c.inTTY, ErrTTY: c.errTTY},
+				IO:     &iostreams.Streams{In: tty, ErrOut: tty, InFile: tty, ErrFile: tty, InTTY: c.inTTY, ErrTTY: c.errTTY},
 				Getenv: varsEnv(c.env),
 			}
 			got, err := inboxOnTerminal(env, ask.UI(c.ui), "--ui "+c.ui)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/internal/ask"
+	"github.com/askuser/askuser/internal/iostreams"
 	"github.com/askuser/askuser/prompt"
 )
 
@@ -37,7 +38,7 @@ func testEnv(t *testing.T) *Env {
 		t.Fatal(err)
 	}
 	return &Env{
-		IO:     &IOStreams{In: strings.NewReader(""), Out: new(bytes.Buffer), ErrOut: new(bytes.Buffer)},
+		IO:     &iostreams.Streams{In: strings.NewReader(""), Out: new(bytes.Buffer), ErrOut: new(bytes.Buffer)},
 		Getenv: noInbox(t),
 		Schema: raw,
 		Build:  Build{Version: "1.0.0", Commit: "abcdef", Date: "2026-01-01"},
@@ -55,7 +56,7 @@ func run(t *testing.T, ctx context.Context, stdin io.Reader, vars map[string]str
 	var stdout, stderr strings.Builder
 	none := noInbox(t)
 	env := &Env{
-		IO: &IOStreams{In: stdin, Out: &stdout, ErrOut: &stderr},
+		IO: &iostreams.Streams{In: stdin, Out: &stdout, ErrOut: &stderr},
 		Getenv: func(k string) string {
 			if v, ok := vars[k]; ok {
 				return v

@@ -10,11 +10,12 @@ import (
 	"runtime"
 
 	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/internal/iostreams"
+	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/prompt/line"
 	"github.com/askuser/askuser/prompt/tui"
 	"github.com/askuser/askuser/prompt/web"
-	"github.com/askuser/askuser/prompt/web/localhttp"
 )
 
 // The names of the ways that a Place has.
@@ -185,7 +186,7 @@ func NewPlace(env *Env, o Options, rest io.Reader) Place {
 			if err != nil {
 				return nil, err
 			}
-			return askOn(o, &Streams{In: in, InFile: in, InTTY: true, ErrOut: out, ErrFile: out, ErrTTY: true}, func() {
+			return askOn(o, &iostreams.Streams{In: in, InFile: in, InTTY: true, ErrOut: out, ErrFile: out, ErrTTY: true}, func() {
 				// Opened only to ask on; nothing was written that a failed
 				// close could lose.
 				_ = in.Close()
@@ -212,8 +213,8 @@ func NewPlace(env *Env, o Options, rest io.Reader) Place {
 // terminals, unless line prompts are asked for (--ui line, ACCESSIBLE,
 // TERM=dumb), else with line prompts. Closing the opened way calls done,
 // when set.
-func askOn(o Options, s *Streams, done func()) (*Opened, error) {
-	screen, err := s.UseScreen(o.Mode, o.Plain, cmp.Or(o.ModeFrom, "--ui tui"), "use --tty to ask on the controlling terminal, or --ui line")
+func askOn(o Options, s *iostreams.Streams, done func()) (*Opened, error) {
+	screen, err := o.Mode.UseScreen(s, o.Plain, cmp.Or(o.ModeFrom, "--ui tui"), "use --tty to ask on the controlling terminal, or --ui line")
 	if err != nil {
 		if done != nil {
 			done()
@@ -279,9 +280,9 @@ func inboxWay(o InboxOptions, log io.Writer) Way {
 // notices go to out.
 func webWay(listen localhttp.Addr, opener func(url string) error, out io.Writer) Way {
 	return Way{Name: WayWeb, Open: func(context.Context) (*Opened, error) {
-		ln, host, err := localhttp.Listen(listen, out)
+		ln, host, err := localhttp.Listen(listen, "the page", out)
 		if err != nil {
-			return nil, err
+			return nil, &prompt.UnavailableError{Err: err}
 		}
 		w, err := web.New(web.Options{Listener: ln, Host: host, Out: out, Open: opener})
 		if err != nil {

@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
 )
@@ -245,5 +247,34 @@ func TestNoWayNamesTheInbox(t *testing.T) {
 	}
 	if text := ToolErrorText(err); !isType[*prompt.UnavailableError](err) || !strings.Contains(text, "'askuser inbox'") {
 		t.Errorf("walk: %v; the model reads %q, want it to name askuser inbox", err, text)
+	}
+}
+
+// TestWebUnavailable checks that an address that cannot be listened on
+// is reported as a way of asking that cannot be used, saying why.
+func TestWebUnavailable(t *testing.T) {
+	held, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	for _, tc := range []struct{ addr, msg string }{
+		{held.Addr().String(), "cannot serve the page on " + held.Addr().String() + ": address already in use"},
+		// TEST-NET-1: an address no machine has.
+		{"192.0.2.1:0", "cannot serve the page on 192.0.2.1:0: cannot assign requested address"},
+	} {
+		a, err := localhttp.ParseAddr(tc.addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opened, err := webWay(a, nil, io.Discard).Open(t.Context())
+		if err == nil {
+			opened.Close()
+			t.Errorf("the page on %s opened", tc.addr)
+			continue
+		}
+		if _, ok := errors.AsType[*prompt.UnavailableError](err); !ok || err.Error() != tc.msg {
+			t.Errorf("the page on %s: %T %q, want a *prompt.UnavailableError %q", tc.addr, err, err, tc.msg)
+		}
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"io"
 	"os"
 	"time"
+
+	"github.com/askuser/askuser/internal/iostreams"
 )
 
 // endGrace is how long a stdin that is not a terminal is given to show
@@ -22,7 +24,7 @@ const endGrace = 100 * time.Millisecond
 // or returns nil when somebody may. It reads stdin (rest, when the
 // questions came on it) to see whether it has already ended, and then
 // returns the reader to read the answers on from.
-func noPerson(s *Streams, rest io.Reader) (*NoPersonError, io.Reader) {
+func noPerson(s *iostreams.Streams, rest io.Reader) (*NoPersonError, io.Reader) {
 	if s.InTTY {
 		return nil, nil
 	}

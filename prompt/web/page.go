@@ -15,8 +15,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/prompt"
-	"github.com/askuser/askuser/prompt/web/localhttp"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -127,6 +127,14 @@ type Submission struct {
 
 // OK reports whether the form answered every question, and well.
 func (s *Submission) OK() bool { return s.Answers != nil }
+
+// MaxFormBytes is the largest form that the page of n questions sends, with
+// room to spare: every choice, and an answer of the person's own and a note
+// of the longest length in 4-byte characters, each percent-encoded.
+func MaxFormBytes(n int) int64 {
+	perQuestion := int64(2*schema.MaxOtherLength*4*3 + 1024)
+	return 16<<10 + int64(n)*perQuestion
+}
 
 // Parse reads the answers from a submitted form, checking them as every
 // view does (Question.Check). Field qN holds question N's choices, each an

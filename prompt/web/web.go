@@ -20,8 +20,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/prompt"
-	"github.com/askuser/askuser/prompt/web/localhttp"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -90,7 +90,7 @@ func (w *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer,
 		return nil, errors.New("serve the page: a web asker asks once")
 	}
 	w.asked = true
-	guard, err := localhttp.NewGuard(w.o.Listener.Addr(), w.o.Host, w.token, localhttp.MaxFormBytes(len(qs)))
+	guard, err := localhttp.NewGuard(w.o.Listener.Addr(), w.o.Host, w.token, MaxFormBytes(len(qs)))
 	if err != nil {
 		return nil, err
 	}

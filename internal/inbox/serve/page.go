@@ -8,7 +8,8 @@ import (
 
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/inbox/view"
-	"github.com/askuser/askuser/prompt/web/localhttp"
+	"github.com/askuser/askuser/internal/localhttp"
+	"github.com/askuser/askuser/prompt"
 )
 
 // serveExtras serves what the options add: askers over TCP (Listen) and
@@ -20,9 +21,9 @@ func serveExtras(ctx context.Context, o Options, srv *inbox.Server, p *page, out
 		}
 	} else if p != nil {
 		local, _ := localhttp.ParseAddr(localhttp.DefaultAddr)
-		ln, host, err := localhttp.ListenFor(local, "the inbox's page", out)
+		ln, host, err := localhttp.Listen(local, "the inbox's page", out)
 		if err != nil {
-			return err
+			return &prompt.UnavailableError{Err: err}
 		}
 		h, err := p.on(ln, host)
 		if err != nil {
@@ -55,9 +56,9 @@ func serveTCP(ctx context.Context, o Options, srv *inbox.Server, p *page, out io
 	if p != nil {
 		what = "the inbox, with its page,"
 	}
-	ln, host, err := localhttp.ListenFor(*o.Listen, what, out)
+	ln, host, err := localhttp.Listen(*o.Listen, what, out)
 	if err != nil {
-		return err
+		return &prompt.UnavailableError{Err: err}
 	}
 	tcp := inbox.TCPListener{Listener: ln, Host: host, Token: token}
 	if p != nil {

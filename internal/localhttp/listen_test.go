@@ -53,7 +53,7 @@ func TestListen(t *testing.T) {
 			t.Fatal(err)
 		}
 		var out bytes.Buffer
-		ln, host, err := Listen(a, &out)
+		ln, host, err := Listen(a, "the page", &out)
 		if err != nil {
 			t.Fatalf("Listen(%s): %v", tc.addr, err)
 		}
