@@ -192,8 +192,7 @@ func inboxEnded(ctx context.Context, env *Env, terminal bool, err error) (why st
 			return "", nil
 		}
 	}
-	var sig *ask.SignalError
-	if errors.As(err, &sig) {
+	if sig, ok := errors.AsType[*ask.SignalError](err); ok {
 		if sig.Sig != syscall.SIGTERM && sig.Sig != syscall.SIGHUP {
 			// Ctrl+C is how the person quits.
 			return "", nil

@@ -39,8 +39,8 @@ func TestInboxOnTerminal(t *testing.T) {
 				Getenv: varsEnv(c.env),
 			}
 			got, err := inboxOnTerminal(env, ask.UI(c.ui), "--ui "+c.ui)
-			var unavailable *prompt.UnavailableError
-			if got != c.want || errors.As(err, &unavailable) != c.unavailable {
+			_, ok := errors.AsType[*prompt.UnavailableError](err)
+			if got != c.want || ok != c.unavailable {
 				t.Errorf("inboxOnTerminal = %v, %v; want %v, unavailable %v", got, err, c.want, c.unavailable)
 			}
 		})

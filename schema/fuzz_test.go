@@ -105,17 +105,15 @@ func checkAsUnmarshal(t *testing.T, data []byte, in *Input, key KeyBy) {
 }
 
 func checkCleanError(t *testing.T, data []byte, err error) {
-	var (
-		syntax  *SyntaxError
-		invalid *ValidationError
-		large   *TooLargeError
-	)
+	syntax, isSyntax := errors.AsType[*SyntaxError](err)
+	invalid, isInvalid := errors.AsType[*ValidationError](err)
+	_, isLarge := errors.AsType[*TooLargeError](err)
 	switch {
-	case errors.As(err, &syntax):
+	case isSyntax:
 		if syntax.Line < 1 || syntax.Column < 1 || syntax.Line > strings.Count(string(data), "\n")+1 {
 			t.Fatalf("syntax error at line %d, column %d of %q", syntax.Line, syntax.Column, data)
 		}
-	case errors.As(err, &invalid):
+	case isInvalid:
 		if len(invalid.Problems) == 0 {
 			t.Fatal("validation error with no problems")
 		}
@@ -130,7 +128,7 @@ func checkCleanError(t *testing.T, data []byte, err error) {
 				t.Fatalf("library wording in %q", p)
 			}
 		}
-	case errors.As(err, &large):
+	case isLarge:
 		if len(data) <= MaxInputSize {
 			t.Fatalf("%d bytes called too large", len(data))
 		}

@@ -99,8 +99,8 @@ func TestOverridesFromEnvBad(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.env+"="+tt.value, func(t *testing.T) {
 			_, err := OverridesFromEnv(env(map[string]string{tt.env: tt.value}))
-			var le *LimitError
-			if !errors.As(err, &le) {
+			le, ok := errors.AsType[*LimitError](err)
+			if !ok {
 				t.Fatalf("err = %v, want a *LimitError", err)
 			}
 			if le.Env != tt.env || le.Value != tt.value || le.Min != tt.min {
@@ -129,8 +129,8 @@ func TestLimitsFromEnvBothNamesDisagree(t *testing.T) {
 	}
 	for _, tt := range tests {
 		l, err := LimitsFromEnv(env(tt.vars))
-		var le *LimitError
-		if !errors.As(err, &le) {
+		_, ok := errors.AsType[*LimitError](err)
+		if !ok {
 			t.Fatalf("%v: err = %v, limits %+v, want a *LimitError", tt.vars, err, l)
 		}
 		if err.Error() != tt.msg {

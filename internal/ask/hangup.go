@@ -60,8 +60,7 @@ func hungUp(ctx context.Context, err error, terminals []*os.File) bool {
 			return true
 		}
 	}
-	var pathErr *os.PathError
-	if errors.Is(err, prompt.ErrNoAnswer) || errors.As(err, &pathErr) {
+	if _, failed := errors.AsType[*os.PathError](err); failed || errors.Is(err, prompt.ErrNoAnswer) {
 		select {
 		case <-ctx.Done():
 		case <-time.After(hangupGrace):

@@ -49,12 +49,11 @@ func (e *NoPersonError) Explain(err error) error {
 // reason to give up on asking: the server's error is the outcome.
 func nobody(none *NoWayError, addr inbox.Addr, stdinTTY bool) error {
 	probe := none.why(WayInbox)
-	var server *inbox.ServerError
-	if !stdinTTY && errors.As(probe, &server) {
+	if server, ok := errors.AsType[*inbox.ServerError](probe); ok && !stdinTTY {
 		return &prompt.UnavailableError{Err: server}
 	}
-	var person *NoPersonError
-	if !errors.As(none.why(WayHere), &person) {
+	person, ok := errors.AsType[*NoPersonError](none.why(WayHere))
+	if !ok {
 		// Line prompts asked nobody: their input ended before the first
 		// answer.
 		person = &NoPersonError{Stdin: "it ended before the first answer"}
@@ -68,8 +67,7 @@ func nobody(none *NoWayError, addr inbox.Addr, stdinTTY bool) error {
 func (e *NoPersonError) report() string {
 	where := fmt.Sprintf("no inbox answers at %s", e.Addr)
 	hint := "To reach the person, have them run 'askuser inbox' in a terminal and ask again, or use --ui web --open."
-	var blocked *inbox.BlockedError
-	if errors.As(e.Probe, &blocked) {
+	if blocked, ok := errors.AsType[*inbox.BlockedError](e.Probe); ok {
 		// An inbox may well be there: say what kept it out of reach.
 		where, hint = blocked.Error(), blocked.Hint()
 	}

@@ -102,51 +102,62 @@ func usageLine(cmdPath string) string {
 // asking again at once would only repeat.
 const DontAskAgain = " Do not ask again at once: carry on with what you know, or stop and say what you need."
 
-// outcome is one kind of outcome: how to tell it, its exit code, and its
-// words on the command line (stderr) and to a model (an MCP tool error).
-// tool is nil where the model reads what the command line writes.
+// outcome is what an outcome means: its exit code, and its words on the
+// command line (stderr) and to a model (an MCP tool error; "" where the
+// model reads what the command line writes).
 type outcome struct {
-	is   func(error) bool
-	code func(error) int
-	cli  func(err error, cmdPath string) string
-	tool func(error) string
+	code      int
+	cli, tool string
 }
 
-// outcomes is the one table of outcomes, in the order they are told
-// apart: the first that matches an error is its outcome. Those of the
-// MCP client's own (its forms, its requests) are worded by askuser mcp.
-var outcomes = []outcome{
-	{is: isType[*EndedError], code: exit(ExitUnavailable), cli: plain,
-		tool: func(err error) string {
-			return fmt.Sprintf("Error: %s.", prompt.Capitalize(err.Error())) + DontAskAgain
-		}},
-	{is: isErr(ErrDeclined), code: exit(ExitError), cli: func(error, string) string { return "" }},
-	{is: isType[*UsageError], code: exit(ExitUsage), cli: usageReport},
-	{is: isType[*schema.LimitError], code: exit(ExitUsage), cli: plain},
-	{is: isType[*schema.SyntaxError], code: exit(ExitInvalid), cli: syntaxReport},
-	{is: isType[*schema.ValidationError], code: exit(ExitInvalid), cli: validationReport},
-	{is: isType[*schema.TooLargeError], code: exit(ExitInvalid), cli: func(error, string) string {
-		return fmt.Sprintf("Error: Input too large: the questions are larger than 1 MiB (%d bytes); shorten them\n", schema.MaxInputSize)
-	}},
-	{is: isType[*prompt.UnavailableError], code: exit(ExitUnavailable), cli: plain, tool: unavailableText},
-	{is: isType[*NoPersonError], code: exit(ExitNoAnswer),
-		cli: func(err error, _ string) string { return as[*NoPersonError](err).report() }},
-	{is: isErr(prompt.ErrNoAnswer), code: exit(ExitNoAnswer),
-		cli: func(err error, _ string) string { return fmt.Sprintf("Error: No answer: %s\n", err) }},
-	{is: isType[*TimeoutError], code: exit(ExitTimeout),
-		cli: func(err error, _ string) string { return errorLine(as[*TimeoutError](err)) },
-		tool: func(err error) string {
-			return fmt.Sprintf("Error: Timed out after %s: nobody answered in time.", as[*TimeoutError](err).After) + DontAskAgain
-		}},
-	{is: isErr(context.DeadlineExceeded), code: exit(ExitTimeout), cli: plain},
-	{is: isErr(prompt.ErrCancelled), code: exit(ExitCancel),
-		cli: func(error, string) string { return "Error: Cancelled by the user\n" },
-		tool: func(error) string {
-			return "Error: Cancelled: the person closed the questions without answering." + DontAskAgain
-		}},
-	{is: isType[*SignalError], code: signalCode, cli: func(err error, _ string) string {
-		return fmt.Sprintf("Error: Stopped by %s\n", as[*SignalError](err).Name())
-	}},
+// outcomeOf is the one table of outcomes, in the order they are told
+// apart: the first that err is, is its outcome. A usage error points to
+// the help of cmdPath. Those of the MCP client's own (its forms, its
+// requests) are worded by askuser mcp.
+func outcomeOf(err error, cmdPath string) outcome {
+	if _, ok := errors.AsType[*EndedError](err); ok {
+		return outcome{ExitUnavailable, errorLine(err), fmt.Sprintf("Error: %s.", prompt.Capitalize(err.Error())) + DontAskAgain}
+	}
+	if errors.Is(err, ErrDeclined) {
+		return outcome{code: ExitError}
+	}
+	if usage, ok := errors.AsType[*UsageError](err); ok {
+		return outcome{code: ExitUsage, cli: usageReport(usage, cmdPath)}
+	}
+	if _, ok := errors.AsType[*schema.LimitError](err); ok {
+		return outcome{code: ExitUsage, cli: errorLine(err)}
+	}
+	if syntax, ok := errors.AsType[*schema.SyntaxError](err); ok {
+		return outcome{code: ExitInvalid, cli: syntaxReport(err, syntax, cmdPath)}
+	}
+	if invalid, ok := errors.AsType[*schema.ValidationError](err); ok {
+		return outcome{code: ExitInvalid, cli: validationReport(invalid)}
+	}
+	if _, ok := errors.AsType[*schema.TooLargeError](err); ok {
+		return outcome{code: ExitInvalid, cli: fmt.Sprintf("Error: Input too large: the questions are larger than 1 MiB (%d bytes); shorten them\n", schema.MaxInputSize)}
+	}
+	if unavailable, ok := errors.AsType[*prompt.UnavailableError](err); ok {
+		return outcome{ExitUnavailable, errorLine(err), unavailableText(err, unavailable)}
+	}
+	if person, ok := errors.AsType[*NoPersonError](err); ok {
+		return outcome{code: ExitNoAnswer, cli: person.report()}
+	}
+	if errors.Is(err, prompt.ErrNoAnswer) {
+		return outcome{code: ExitNoAnswer, cli: fmt.Sprintf("Error: No answer: %s\n", err)}
+	}
+	if timeout, ok := errors.AsType[*TimeoutError](err); ok {
+		return outcome{ExitTimeout, errorLine(timeout), fmt.Sprintf("Error: Timed out after %s: nobody answered in time.", timeout.After) + DontAskAgain}
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return outcome{code: ExitTimeout, cli: errorLine(err)}
+	}
+	if errors.Is(err, prompt.ErrCancelled) {
+		return outcome{ExitCancel, "Error: Cancelled by the user\n", "Error: Cancelled: the person closed the questions without answering." + DontAskAgain}
+	}
+	if sig, ok := errors.AsType[*SignalError](err); ok {
+		return outcome{code: sig.exitCode(), cli: fmt.Sprintf("Error: Stopped by %s\n", sig.Name())}
+	}
+	return outcome{code: ExitError, cli: errorLine(err)}
 }
 
 // Outcome says what the outcome err means on the command line: the text to
@@ -156,55 +167,23 @@ func Outcome(err error, cmdPath string) (string, int) {
 	if err == nil {
 		return "", ExitOK
 	}
-	o := outcomeOf(err)
-	return o.cli(err, cmdPath), o.code(err)
+	o := outcomeOf(err, cmdPath)
+	return o.cli, o.code
 }
 
 // ToolErrorText is what a call of askuser mcp that got no answers tells
 // the model: what happened, and what to do next.
 func ToolErrorText(err error) string {
-	o := outcomeOf(err)
-	if o.tool != nil {
-		return o.tool(err)
+	o := outcomeOf(err, "askuser mcp")
+	if o.tool != "" {
+		return o.tool
 	}
-	return strings.TrimSuffix(o.cli(err, "askuser mcp"), "\n")
+	return strings.TrimSuffix(o.cli, "\n")
 }
 
-// outcomeOf is the first outcome in the table that err is, else an
-// unexpected failure.
-func outcomeOf(err error) outcome {
-	for _, o := range outcomes {
-		if o.is(err) {
-			return o
-		}
-	}
-	return outcome{code: exit(ExitError), cli: plain}
-}
-
-// isType matches an error that is, or wraps, a T.
-func isType[T error](err error) bool {
-	_, ok := errors.AsType[T](err)
-	return ok
-}
-
-// as is the T that err is or wraps; outcomes call it after isType.
-func as[T error](err error) T {
-	t, _ := errors.AsType[T](err)
-	return t
-}
-
-// isErr matches an error that is, or wraps, target.
-func isErr(target error) func(error) bool {
-	return func(err error) bool { return errors.Is(err, target) }
-}
-
-func exit(code int) func(error) int {
-	return func(error) int { return code }
-}
-
-// signalCode is the exit code of the signal that ended the run.
-func signalCode(err error) int {
-	switch as[*SignalError](err).Sig {
+// exitCode is the exit code of the signal that ended the run.
+func (e *SignalError) exitCode() int {
+	switch e.Sig {
 	case syscall.SIGHUP:
 		return ExitHangup
 	case syscall.SIGTERM:
@@ -213,8 +192,7 @@ func signalCode(err error) int {
 	return ExitCancel
 }
 
-func usageReport(err error, cmdPath string) string {
-	usage := as[*UsageError](err)
+func usageReport(usage *UsageError, cmdPath string) string {
 	msg := fmt.Sprintf("Error: %s\n", prompt.Capitalize(usage.Msg))
 	if usage.ShowUsage {
 		return msg + usageLine(cmdPath) + "\n"
@@ -222,20 +200,20 @@ func usageReport(err error, cmdPath string) string {
 	return msg + fmt.Sprintf("Run '%s --help' for usage.\n", cmdPath)
 }
 
-// syntaxReport is the message of questions that are not JSON, with a word
-// on quoting when they were written with single quotes.
-func syntaxReport(err error, cmdPath string) string {
-	msg := fmt.Sprintf("Error: Invalid JSON format: %s\n", as[*schema.SyntaxError](err))
-	if isType[*SingleQuotesError](err) {
+// syntaxReport is the message of questions that are not JSON (syntax),
+// with a word on quoting when they were written with single quotes.
+func syntaxReport(err error, syntax *schema.SyntaxError, cmdPath string) string {
+	msg := fmt.Sprintf("Error: Invalid JSON format: %s\n", syntax)
+	if _, ok := errors.AsType[*SingleQuotesError](err); ok {
 		msg += "JSON takes double quotes around keys and strings; put single quotes around the whole argument, for the shell:\n"
 	}
 	return msg + usageLine(cmdPath) + "\n"
 }
 
-func validationReport(err error, _ string) string {
+func validationReport(invalid *schema.ValidationError) string {
 	var b strings.Builder
 	b.WriteString("Error: Validation failed\n")
-	for _, p := range as[*schema.ValidationError](err).Problems {
+	for _, p := range invalid.Problems {
 		fmt.Fprintf(&b, "- %s\n", p)
 	}
 	return b.String()
@@ -243,16 +221,13 @@ func validationReport(err error, _ string) string {
 
 // unavailableText tells the model why no way could reach the person, and
 // what the person can do about it.
-func unavailableText(err error) string {
+func unavailableText(err error, unavailable *prompt.UnavailableError) string {
 	hint := "Tell the person, who can change how askuser mcp is set up."
-	if none := as[*NoWayError](err); none != nil && len(none.Hints) > 0 {
+	if none, ok := errors.AsType[*NoWayError](err); ok && len(none.Hints) > 0 {
 		hint = strings.Join(none.Hints, " ")
 	}
-	return fmt.Sprintf("Error: %s. %s", prompt.Capitalize(as[*prompt.UnavailableError](err).Error()), hint)
+	return fmt.Sprintf("Error: %s. %s", prompt.Capitalize(unavailable.Error()), hint)
 }
-
-// plain is the plain report of err: "Error: " and its message.
-func plain(err error, _ string) string { return errorLine(err) }
 
 func errorLine(err error) string {
 	return fmt.Sprintf("Error: %s\n", prompt.Capitalize(err.Error()))

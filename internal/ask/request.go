@@ -83,7 +83,7 @@ func ParseKey(s string) (schema.KeyBy, error) {
 // single quotes says so.
 func Parse(sch *schema.Schema, doc []byte, key schema.KeyBy) (*schema.Input, error) {
 	in, err := sch.Parse(doc, key)
-	if isType[*schema.SyntaxError](err) && singleQuoted(doc) {
+	if _, syntax := errors.AsType[*schema.SyntaxError](err); syntax && singleQuoted(doc) {
 		return nil, &SingleQuotesError{Err: err}
 	}
 	return in, err
@@ -145,8 +145,8 @@ func (c *Call) Summary() []prompt.Summary {
 // NoAnswer names the question at which the answer input ended, when err
 // says that it did.
 func (c *Call) NoAnswer(err error) error {
-	var short *prompt.ShortError
-	if !errors.As(err, &short) {
+	short, ok := errors.AsType[*prompt.ShortError](err)
+	if !ok {
 		return err
 	}
 	q := c.Input.Questions[c.Pending[short.Answered]]

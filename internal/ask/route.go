@@ -2,6 +2,7 @@ package ask
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -98,7 +99,7 @@ func (r *Route) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer,
 		}
 		o, err := w.Open(ctx)
 		if err != nil {
-			if !isType[*prompt.UnavailableError](err) {
+			if _, ok := errors.AsType[*prompt.UnavailableError](err); !ok {
 				return nil, err
 			}
 			none.add(w, err)
@@ -110,19 +111,21 @@ func (r *Route) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer,
 			r.OnOpen(ctx, w.Name, o, after)
 		}
 		answers, err := o.Ask(ctx, qs)
+		_, nobody := errors.AsType[*prompt.NobodyError](err)
+		unavailable, gone := errors.AsType[*prompt.UnavailableError](err)
 		switch {
 		case err == nil:
 			return answers, nil
 		case ctx.Err() != nil:
 			return nil, context.Cause(ctx)
-		case isType[*prompt.NobodyError](err) && i < len(r.Ways)-1:
+		case nobody && i < len(r.Ways)-1:
 			none.add(w, err)
 			after = err
 			continue
-		case isType[*prompt.UnavailableError](err):
+		case gone:
 			// It could reach the person when it was opened: it went (an
 			// inbox that quit) while the questions waited there.
-			return nil, &EndedError{Err: as[*prompt.UnavailableError](err).Err}
+			return nil, &EndedError{Err: unavailable.Err}
 		}
 		return nil, err
 	}

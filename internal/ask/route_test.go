@@ -153,15 +153,17 @@ func TestRouteOrder(t *testing.T) {
 			}
 			answers, err := route.Ask(context.Background(), []schema.Question{{Header: "H"}})
 			got := ""
-			var person *NoPersonError
+			person, nobody := errors.AsType[*NoPersonError](err)
+			_, formNobody := errors.AsType[*prompt.NobodyError](err)
+			_, isUnavailable := errors.AsType[*prompt.UnavailableError](err)
 			switch {
 			case err == nil:
 				got = answers[0].Labels[0]
-			case errors.As(err, &person):
+			case nobody:
 				got = nobodyAsked + person.Stdin
-			case isType[*prompt.NobodyError](err):
+			case formNobody:
 				got = "the form asked nobody"
-			case isType[*prompt.UnavailableError](err):
+			case isUnavailable:
 				got = unavailable
 			default:
 				got = err.Error()
@@ -208,8 +210,9 @@ func TestWalkPassesOver(t *testing.T) {
 	r.Ways = r.Ways[:2]
 	_, err = r.Ask(context.Background(), nil)
 	want := "no way of asking can reach the person (inbox: no inbox here; web: web cannot open)"
-	var none *NoWayError
-	if !isType[*prompt.UnavailableError](err) || !errors.As(err, &none) || err.Error() != want || strings.Join(none.Hints, " ") != "Start the inbox." {
+	none, ok := errors.AsType[*NoWayError](err)
+	_, unavailable := errors.AsType[*prompt.UnavailableError](err)
+	if !unavailable || !ok || err.Error() != want || strings.Join(none.Hints, " ") != "Start the inbox." {
 		t.Errorf("no way: %v, want %q with the inbox's hint", err, want)
 	}
 }
@@ -224,8 +227,8 @@ func TestWalkEndsWithAWayThatWent(t *testing.T) {
 	}}
 	r := &Route{Ways: []Way{goes, answering("web", false)}}
 	_, err := r.Ask(context.Background(), nil)
-	var ended *EndedError
-	if !errors.As(err, &ended) || err.Error() != "the inbox closed" {
+	_, ok := errors.AsType[*EndedError](err)
+	if !ok || err.Error() != "the inbox closed" {
 		t.Errorf("walk: %v, want the inbox's end", err)
 	}
 }
@@ -245,7 +248,8 @@ func TestNoWayNamesTheInbox(t *testing.T) {
 	if took := time.Since(start); took > time.Second {
 		t.Errorf("the walk took %s to find that nobody can be reached", took)
 	}
-	if text := ToolErrorText(err); !isType[*prompt.UnavailableError](err) || !strings.Contains(text, "'askuser inbox'") {
+	_, unavailable := errors.AsType[*prompt.UnavailableError](err)
+	if text := ToolErrorText(err); !unavailable || !strings.Contains(text, "'askuser inbox'") {
 		t.Errorf("walk: %v; the model reads %q, want it to name askuser inbox", err, text)
 	}
 }

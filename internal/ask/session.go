@@ -125,8 +125,7 @@ func Converse(ctx context.Context, env *Env, o Options, c Conversation) ([]promp
 	}
 	// Nobody's error names the question too, and keeps saying how the
 	// person could be reached.
-	var person *NoPersonError
-	errors.As(err, &person)
+	person, _ := errors.AsType[*NoPersonError](err)
 	return nil, person.Explain(c.NoAnswer(err))
 }
 

@@ -283,13 +283,13 @@ func TestOutcomeRefusals(t *testing.T) {
 		"a number typed":        {Action: "accept", Content: map[string]any{"q1_other": 1.0}},
 		"nothing":               nil,
 	} {
-		var ce *ClientError
-		if _, again, err := Outcome(qs, "", res); !errors.As(err, &ce) || again != nil {
+		_, again, err := Outcome(qs, "", res)
+		if _, ok := errors.AsType[*ClientError](err); !ok || again != nil {
 			t.Errorf("%s: %v (again %v), want a ClientError", name, err, again)
 		}
 	}
-	var ce *ClientError
-	if _, _, err := Outcome([]schema.Question{multi}, "", &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1_pick": "Login"}}); !errors.As(err, &ce) {
+	_, _, err := Outcome([]schema.Question{multi}, "", &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1_pick": "Login"}})
+	if _, ok := errors.AsType[*ClientError](err); !ok {
 		t.Errorf("text for a multi-select: %v", err)
 	}
 }
@@ -323,8 +323,8 @@ func TestAsker(t *testing.T) {
 		sent = append(sent, p)
 		return &mcp.ElicitResult{Action: "accept"}, nil
 	}}
-	var ce *ClientError
-	if _, err := a.Ask(context.Background(), []schema.Question{single}); !errors.As(err, &ce) || len(sent) != maxRounds {
+	_, err = a.Ask(context.Background(), []schema.Question{single})
+	if _, ok := errors.AsType[*ClientError](err); !ok || len(sent) != maxRounds {
 		t.Errorf("a client that never answers: %v after %d forms", err, len(sent))
 	}
 
@@ -389,8 +389,8 @@ func TestAskerTellsTheClientsReplyFromThePersons(t *testing.T) {
 	}
 	for _, action := range []string{"decline", "cancel"} {
 		_, err := reply(0, action).Ask(context.Background(), []schema.Question{single})
-		var failed *prompt.NobodyError
-		if !errors.As(err, &failed) || !strings.Contains(err.Error(), "sooner than a person can read it") {
+		_, ok := errors.AsType[*prompt.NobodyError](err)
+		if !ok || !strings.Contains(err.Error(), "sooner than a person can read it") {
 			t.Errorf("an instant %s: %v, want a NobodyError", action, err)
 		}
 	}

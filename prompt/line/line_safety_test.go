@@ -74,8 +74,8 @@ func TestLineHostileTextIsNotObeyed(t *testing.T) {
 	a, out, err := askLine(t, "\x1b[A2\n", q)
 	if err != nil {
 		// "\x1b[A2" is not a choice; then the input ends.
-		var short *prompt.ShortError
-		if !errors.As(err, &short) {
+		_, ok := errors.AsType[*prompt.ShortError](err)
+		if !ok {
 			t.Fatal(err)
 		}
 	}
@@ -165,8 +165,8 @@ func TestLineVeryLongLine(t *testing.T) {
 // refused line and then the end of the input.
 func TestLineVeryLongLastLine(t *testing.T) {
 	_, _, err := askLine(t, "0\n"+strings.Repeat("y", 3*MaxLineLength), single())
-	var short *prompt.ShortError
-	if !errors.As(err, &short) || short.Answered != 0 {
+	short, ok := errors.AsType[*prompt.ShortError](err)
+	if !ok || short.Answered != 0 {
 		t.Fatalf("err = %v, want a prompt.ShortError after 0 answers", err)
 	}
 }
@@ -187,8 +187,8 @@ func TestLineAnswers(t *testing.T) {
 
 func TestLineEndOfInput(t *testing.T) {
 	_, _, err := askLine(t, "1\n", single(), single())
-	var short *prompt.ShortError
-	if !errors.As(err, &short) || short.Answered != 1 || !errors.Is(err, prompt.ErrNoAnswer) {
+	short, ok := errors.AsType[*prompt.ShortError](err)
+	if !ok || short.Answered != 1 || !errors.Is(err, prompt.ErrNoAnswer) {
 		t.Fatalf("err = %v, want a prompt.ShortError after 1 answer", err)
 	}
 }
@@ -237,8 +237,8 @@ func FuzzLineAsk(f *testing.F) {
 		a, err := New(bytes.NewReader(input), &out, true).Ask(ctx, qs)
 		checkDrawable(t, out.String(), true)
 		if err != nil {
-			var short *prompt.ShortError
-			if !errors.As(err, &short) || short.Answered < 0 || short.Answered >= len(qs) {
+			short, ok := errors.AsType[*prompt.ShortError](err)
+			if !ok || short.Answered < 0 || short.Answered >= len(qs) {
 				t.Fatalf("err = %v", err)
 			}
 			return

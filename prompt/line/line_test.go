@@ -285,8 +285,8 @@ func TestLineEOF(t *testing.T) {
 			if got != nil {
 				t.Errorf("answers = %+v, want none", got)
 			}
-			var short *prompt.ShortError
-			if !errors.As(err, &short) {
+			short, ok := errors.AsType[*prompt.ShortError](err)
+			if !ok {
 				t.Fatalf("err = %v, want a *prompt.ShortError", err)
 			}
 			if short.Answered != tt.answered {
@@ -450,8 +450,7 @@ func TestSilentInput(t *testing.T) {
 	} {
 		for _, qs := range [][]schema.Question{{database, database}, {schema.ConfirmQuestion("Deploy?", true)}} {
 			_, err := New(strings.NewReader(tc.input), io.Discard, true).Ask(context.Background(), qs)
-			var silent *prompt.NobodyError
-			if got := errors.As(err, &silent); got != tc.silent || (got && !errors.Is(err, prompt.ErrNoAnswer)) {
+			if _, got := errors.AsType[*prompt.NobodyError](err); got != tc.silent || (got && !errors.Is(err, prompt.ErrNoAnswer)) {
 				t.Errorf("input %q, %d questions: %v; silent %v, want %v", tc.input, len(qs), err, got, tc.silent)
 			}
 		}

@@ -181,11 +181,11 @@ func (t *Asker) run(ctx context.Context, total int, f func(*dialog) error) (err 
 			// the reason to stop is the context's.
 			return context.Cause(ctx)
 		}
-		var key *KeyError
+		_, key := errors.AsType[*KeyError](err)
 		switch {
 		case errors.Is(err, io.EOF):
 			return prompt.ErrNoAnswer
-		case errors.Is(err, prompt.ErrCancelled), errors.Is(err, ErrQuit), errors.As(err, &key):
+		case errors.Is(err, prompt.ErrCancelled), errors.Is(err, ErrQuit), key:
 			return err
 		}
 		return fmt.Errorf("terminal ui: %w", err)

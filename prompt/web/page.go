@@ -220,11 +220,11 @@ func parseQuestion(q schema.Question, name string, values url.Values) (submitted
 // typedProblem says on the page what schema.CheckOther found wrong with a
 // typed answer or note (what), or "" when nothing was.
 func typedProblem(what string, err error) string {
-	var long *schema.OtherLengthError
+	long, tooLong := errors.AsType[*schema.OtherLengthError](err)
 	switch {
 	case err == nil:
 		return ""
-	case errors.As(err, &long):
+	case tooLong:
 		return fmt.Sprintf("Your %s is too long: at most %d characters (got %d).", what, schema.MaxOtherLength, long.Length)
 	case errors.Is(err, schema.ErrOtherEncoding):
 		return fmt.Sprintf("Your %s was not sent as UTF-8 text.", what)

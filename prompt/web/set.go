@@ -144,8 +144,7 @@ func (s *Set) servePost(w http.ResponseWriter, r *http.Request, action string) {
 // large, else 400), and ok is false.
 func ReadForm(w http.ResponseWriter, r *http.Request) (_ url.Values, ok bool) {
 	body, err := io.ReadAll(r.Body)
-	var tooLarge *http.MaxBytesError
-	if errors.As(err, &tooLarge) {
+	if _, tooLarge := errors.AsType[*http.MaxBytesError](err); tooLarge {
 		localhttp.Refuse(w, http.StatusRequestEntityTooLarge, "The form is too large.")
 		return nil, false
 	}
