@@ -62,7 +62,7 @@ func questionRun(ctx context.Context, env *Env, opts questionOptions) error {
 	switch {
 	case err != nil:
 		return err
-	case opts.question.Kind == schema.KindConfirm:
+	case opts.question.Kind.Form() == schema.FormYesNo:
 		if !schema.IsYes(answer) {
 			return ask.ErrDeclined
 		}

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -134,25 +135,15 @@ func noteRule(at []any, _ Question, v any) (string, []Problem) {
 	return notes, nil
 }
 
-// questionOf reads a decoded question that may not be valid, as far as its
-// shape allows.
+// questionOf reads a decoded question that may not be valid into a
+// Question, by the Question's own JSON fields, as far as its shape allows:
+// json.Unmarshal leaves a field of the wrong type empty, for the schema to
+// report. A "type" that names no kind stops it there, after every other
+// field of the question: json.Marshal sorts the keys.
 func questionOf(q map[string]any) Question {
 	var out Question
-	out.Question, _ = q["question"].(string)
-	out.Header, _ = q["header"].(string)
-	_ = out.Kind.UnmarshalText([]byte(str(q["type"]))) // the schema admits only kinds
-	out.MultiSelect, _ = q["multiSelect"].(bool)
-	out.Placeholder, _ = q["placeholder"].(string)
-	opts, _ := q["options"].([]any)
-	for _, o := range opts {
-		if o, ok := o.(map[string]any); ok {
-			if l, ok := o["label"].(string); ok {
-				d, _ := o["description"].(string)
-				p, _ := o["preview"].(string)
-				out.Options = append(out.Options, Option{Label: l, Description: d, Preview: p})
-			}
-		}
-	}
+	b, _ := json.Marshal(q) // decoded JSON, which writes again
+	_ = json.Unmarshal(b, &out)
 	return out
 }
 

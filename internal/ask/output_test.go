@@ -2,10 +2,12 @@ package ask
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/askuser/askuser/internal/testutil"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
 )
@@ -117,5 +119,20 @@ func TestWriteAnswersError(t *testing.T) {
 	}
 	if _, code := Outcome(err, "askuser"); code != ExitError {
 		t.Errorf("exit code %d", code)
+	}
+}
+
+// TestEveryKind writes the answer to a question of every kind of schema's
+// kind table, as its text, under its key.
+func TestEveryKind(t *testing.T) {
+	for _, c := range testutil.KindCases(t) {
+		var b strings.Builder
+		if err := WriteAnswers(&b, []schema.Question{c.Question}, []prompt.Answer{c.Answer}, Output{Key: schema.KeyHeader, Arrays: true}); err != nil {
+			t.Fatal(err)
+		}
+		want := fmt.Sprintf(`{"answers":{%q:%q}}`+"\n", c.Question.Header, c.Answer.String())
+		if b.String() != want {
+			t.Errorf("the %s question: %s, want %s", c.Question.Kind, b.String(), want)
+		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/askuser/askuser/internal/testutil"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
 )
@@ -413,5 +414,36 @@ func TestAskerTellsTheClientsReplyFromThePersons(t *testing.T) {
 	}
 	if _, err := slowThenFast.Ask(context.Background(), []schema.Question{single}); !errors.Is(err, prompt.ErrCancelled) {
 		t.Errorf("a cancel after the person sent the form: %v, want ErrCancelled", err)
+	}
+}
+
+// TestEveryKind asks a question of every kind of schema's kind table in a
+// form: the form has the fields a person fills in to answer it, and the
+// reply is read as that answer.
+func TestEveryKind(t *testing.T) {
+	content := map[schema.Form]map[string]any{
+		schema.FormChoose: {"q1_pick": "Second"},
+		schema.FormYesNo:  {"q1_pick": schema.Yes},
+		schema.FormType:   {"q1_text": "typed"},
+	}
+	for _, c := range testutil.KindCases(t) {
+		reply, ok := content[c.Question.Kind.Form()]
+		if !ok {
+			t.Fatalf("a form cannot answer a %s question", c.Question.Kind)
+		}
+		qs := []schema.Question{c.Question}
+		form, err := json.Marshal(Form(qs, "").RequestedSchema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name := range reply {
+			if !strings.Contains(string(form), `"`+name+`":`) {
+				t.Errorf("the %s question: the form %s has no field %s", c.Question.Kind, form, name)
+			}
+		}
+		got, again, err := Outcome(qs, "", &mcp.ElicitResult{Action: "accept", Content: reply})
+		if err != nil || again != nil || !reflect.DeepEqual(got, []prompt.Answer{c.Answer}) {
+			t.Errorf("the %s question: %+v, %v (again %v); want %+v", c.Question.Kind, got, err, again, c.Answer)
+		}
 	}
 }

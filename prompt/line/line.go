@@ -74,7 +74,7 @@ func (l *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer,
 }
 
 func (l *Asker) ask(ctx context.Context, q schema.Question, i, n int) (prompt.Answer, error) {
-	if q.Kind == schema.KindConfirm {
+	if q.Kind.Form() == schema.FormYesNo {
 		return l.confirm(ctx, q)
 	}
 	var b strings.Builder

@@ -456,3 +456,19 @@ func TestSilentInput(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryKind asks a question of every kind of schema's kind table, as
+// a person answers it here.
+func TestEveryKind(t *testing.T) {
+	input := map[schema.Form]string{schema.FormChoose: "2\n", schema.FormYesNo: "y\n", schema.FormType: "typed\n"}
+	for _, c := range testutil.KindCases(t) {
+		in, ok := input[c.Question.Kind.Form()]
+		if !ok {
+			t.Fatalf("the line prompts cannot answer a %s question", c.Question.Kind)
+		}
+		got, err := New(strings.NewReader(in), io.Discard, false).Ask(context.Background(), []schema.Question{c.Question})
+		if err != nil || !reflect.DeepEqual(got, []prompt.Answer{c.Answer}) {
+			t.Errorf("the %s question: %+v, %v; want %+v", c.Question.Kind, got, err, c.Answer)
+		}
+	}
+}

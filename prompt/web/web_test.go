@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/askuser/askuser/internal/testutil"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
 )
@@ -344,5 +345,32 @@ func TestMaxFormBytes(t *testing.T) {
 	}
 	if MaxFormBytes(4) <= MaxFormBytes(1) {
 		t.Errorf("the limit does not grow with the questions")
+	}
+}
+
+// TestEveryKind asks a question of every kind of schema's kind table on
+// the page: it draws the question, and reads the fields a person fills in
+// to answer it.
+func TestEveryKind(t *testing.T) {
+	fields := map[schema.Form]url.Values{
+		schema.FormChoose: {"q0": {"2"}},
+		schema.FormYesNo:  {"q0": {"1"}},
+		schema.FormType:   {"q0-other": {"typed"}},
+	}
+	for _, c := range testutil.KindCases(t) {
+		values, ok := fields[c.Question.Kind.Form()]
+		if !ok {
+			t.Fatalf("the page cannot answer a %s question", c.Question.Kind)
+		}
+		p := &Page{Base: "/", Token: "t", Questions: []schema.Question{c.Question}}
+		page := written(t, func(w http.ResponseWriter) { p.WriteForm(w, 200, nil) })
+		for name := range values {
+			if !strings.Contains(page, c.Question.Question) || !strings.Contains(page, `name="`+name+`"`) {
+				t.Errorf("the %s question: the page does not show it with its field %s", c.Question.Kind, name)
+			}
+		}
+		if sub := p.Parse(values); !reflect.DeepEqual(sub.Answers, []prompt.Answer{c.Answer}) {
+			t.Errorf("the %s question: %+v (problems %q), want %+v", c.Question.Kind, sub.Answers, sub.problems(), c.Answer)
+		}
 	}
 }

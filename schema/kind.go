@@ -1,0 +1,163 @@
+package schema
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Kind is what a question asks for: a closed set, read once where a
+// question comes in (its "type"). What differs between kinds is one row
+// of the table kinds, which every view reads through Kind's methods: none
+// switches on a kind.
+type Kind uint8
+
+// The kinds of question. The input gives KindChoice (without "type") and
+// KindText; KindConfirm and KindInput are the questions of askuser confirm
+// and askuser input, asked alone, with a Default.
+const (
+	KindChoice  Kind = iota // the options (several with MultiSelect), or Other
+	KindText                // typed text, without options
+	KindConfirm             // Yes or No
+	KindInput               // a line of typed text
+)
+
+// Form is how a question is answered: each view has one way of asking
+// each form, and asks every kind of that form alike.
+type Form uint8
+
+// The forms of answer.
+const (
+	FormChoose Form = iota // choose among the options (several with MultiSelect)
+	FormYesNo              // Yes or No, the options of the question
+	FormType               // type text, without options
+)
+
+// kindRow is what differs between kinds: how the question is answered
+// (form), whether the person may type an answer of their own (Other)
+// instead of, or beside, the options, and whether it is asked alone, as
+// askuser confirm and input ask theirs, under header: without its header
+// shown, and without a note.
+type kindRow struct {
+	name   string // as the input's "type" writes it
+	form   Form
+	other  bool
+	alone  bool
+	header string
+}
+
+// kinds is the one table of what differs between the kinds of question,
+// a row a kind.
+var kinds = [...]kindRow{
+	KindChoice:  {name: "choice", form: FormChoose, other: true},
+	KindText:    {name: "text", form: FormType},
+	KindConfirm: {name: "confirm", form: FormYesNo, alone: true, header: "Confirm"},
+	KindInput:   {name: "input", form: FormType, alone: true, header: "Input"},
+}
+
+// Kinds are the kinds of question, in the order of the table.
+func Kinds() []Kind {
+	ks := make([]Kind, len(kinds))
+	for i := range kinds {
+		ks[i] = Kind(i)
+	}
+	return ks
+}
+
+func (k Kind) String() string {
+	if int(k) < len(kinds) {
+		return kinds[k].name
+	}
+	return fmt.Sprintf("Kind(%d)", int(k))
+}
+
+// MarshalText writes k as the input's "type" does.
+func (k Kind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// UnmarshalText reads a kind as the input's "type" (or an asker's request
+// to the inbox) writes it.
+func (k *Kind) UnmarshalText(b []byte) error {
+	i := slices.IndexFunc(kinds[:], func(row kindRow) bool { return row.name == string(b) })
+	if i < 0 {
+		return fmt.Errorf("unknown type of question %q", b)
+	}
+	*k = Kind(i)
+	return nil
+}
+
+// Form says how a question of kind k is answered.
+func (k Kind) Form() Form { return kinds[k].form }
+
+// Typed reports whether the answer is text the person types rather than
+// a choice among options.
+func (k Kind) Typed() bool { return k.Form() == FormType }
+
+// OffersOther reports whether the person may type an answer of their own
+// (Other) instead of, or beside, the options.
+func (k Kind) OffersOther() bool { return kinds[k].other }
+
+// Alone reports whether the question is asked on its own, as askuser
+// confirm and input ask theirs: without its header, and without a note.
+func (k Kind) Alone() bool { return kinds[k].alone }
+
+// The options of a question of FormYesNo.
+const (
+	Yes = "Yes"
+	No  = "No"
+)
+
+// ConfirmQuestion is the yes/no question of askuser confirm, whose answer
+// is the option Yes or No (see IsYes); Enter takes Yes when yes is set.
+func ConfirmQuestion(message string, yes bool) Question {
+	def := No
+	if yes {
+		def = Yes
+	}
+	return KindConfirm.alone(message, "", def)
+}
+
+// InputQuestion is the question of askuser input, a line of text, whose
+// answer is the text typed (Answer.Other); Enter takes def when it is not
+// "". The placeholder is an example answer.
+func InputQuestion(message, placeholder, def string) Question {
+	return KindInput.alone(message, placeholder, def)
+}
+
+// alone is the question of kind k, asked alone, with its text, and the
+// placeholder and default that its form takes.
+func (k Kind) alone(text, placeholder, def string) Question {
+	q := Question{Kind: k, Header: kinds[k].header, Question: text, Default: def}
+	switch k.Form() {
+	case FormYesNo:
+		q.Options = []Option{{Label: Yes}, {Label: No}}
+	case FormType:
+		q.Placeholder = placeholder
+	}
+	return q
+}
+
+// IsYes reports whether a, the answer to a ConfirmQuestion, is yes.
+func IsYes(a Answer) bool { return len(a.Labels) == 1 && a.Labels[0] == Yes }
+
+// Alone returns q, a question of a kind asked alone that comes from
+// elsewhere (an asker's request to the inbox), made again from its text,
+// placeholder and default, once they are checked: the rest of such a
+// question is not the sender's to say.
+func Alone(q Question) (Question, error) {
+	if IsBlank(q.Question) {
+		return Question{}, fmt.Errorf("a %s question needs its question", q.Kind)
+	}
+	def := q.Default
+	switch form := q.Kind.Form(); {
+	case !q.Kind.Alone() || form == FormChoose:
+		// The options of a choice would be the sender's to say.
+		return Question{}, fmt.Errorf("a %s question is not asked alone", q.Kind)
+	case form == FormYesNo && def != Yes && def != No:
+		return Question{}, fmt.Errorf("the default of a %s question must be Yes or No", q.Kind)
+	case form == FormType && def != "":
+		var err error
+		if def, err = CheckOther(def); err != nil {
+			return Question{}, fmt.Errorf("the default %w", err)
+		}
+	}
+	return q.Kind.alone(q.Question, q.Placeholder, def), nil
+}
