@@ -97,10 +97,10 @@ func TestRunCancelled(t *testing.T) {
 		code  int
 		msg   string
 	}{
-		{&ask.SignalError{Sig: syscall.SIGTERM}, ask.ExitTerm, "Error: Stopped by SIGTERM\n"},
-		{&ask.SignalError{Sig: syscall.SIGHUP}, ask.ExitHangup, "Error: Stopped by SIGHUP\n"},
-		{&ask.SignalError{Sig: os.Interrupt}, ask.ExitCancel, "Error: Stopped by SIGINT\n"},
-		{prompt.ErrCancelled, ask.ExitCancel, "Error: Cancelled by the user\n"},
+		{&ask.SignalError{Sig: syscall.SIGTERM}, 143, "Error: Stopped by SIGTERM\n"},
+		{&ask.SignalError{Sig: syscall.SIGHUP}, 129, "Error: Stopped by SIGHUP\n"},
+		{&ask.SignalError{Sig: os.Interrupt}, 130, "Error: Stopped by SIGINT\n"},
+		{prompt.ErrCancelled, 130, "Error: Cancelled by the user\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.cause.Error(), func(t *testing.T) {
@@ -120,7 +120,7 @@ func TestRunTimeout(t *testing.T) {
 	r, w := io.Pipe()
 	defer w.Close()
 	code, stdout, stderr := run(t, context.Background(), r, nil, "--timeout", "20ms", oneQuestion)
-	if code != ask.ExitTimeout || stdout != "" || !strings.HasSuffix(stderr, "Error: Timed out after 20ms waiting for an answer\n") {
+	if code != 124 || stdout != "" || !strings.HasSuffix(stderr, "Error: Timed out after 20ms waiting for an answer\n") {
 		t.Errorf("exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
 	}
 }

@@ -143,7 +143,7 @@ func IsYes(a Answer) bool { return len(a.Labels) == 1 && a.Labels[0] == Yes }
 // placeholder and default, once they are checked: the rest of such a
 // question is not the sender's to say.
 func Alone(q Question) (Question, error) {
-	if IsBlank(q.Question) {
+	if isBlank(q.Question) {
 		return Question{}, fmt.Errorf("a %s question needs its question", q.Kind)
 	}
 	def := q.Default

@@ -24,22 +24,22 @@ import (
 // Exit codes. They are part of the contract: agents and scripts branch on
 // them.
 const (
-	ExitOK          = 0   // answered
-	ExitError       = 1   // unexpected failure: I/O, terminal
-	ExitUsage       = 64  // bad command line or limit variable
-	ExitInvalid     = 65  // the questions are not valid
-	ExitNoAnswer    = 66  // the answer input ended early
-	ExitUnavailable = 69  // the way of asking chosen cannot be used here
-	ExitTimeout     = 124 // --timeout passed
-	ExitHangup      = 129 // SIGHUP
-	ExitCancel      = 130 // Esc, Ctrl+C, SIGINT
-	ExitTerm        = 143 // SIGTERM
+	exitOK          = 0   // answered
+	exitError       = 1   // unexpected failure: I/O, terminal
+	exitUsage       = 64  // bad command line or limit variable
+	exitInvalid     = 65  // the questions are not valid
+	exitNoAnswer    = 66  // the answer input ended early
+	exitUnavailable = 69  // the way of asking chosen cannot be used here
+	exitTimeout     = 124 // --timeout passed
+	exitHangup      = 129 // SIGHUP
+	exitCancel      = 130 // Esc, Ctrl+C, SIGINT
+	exitTerm        = 143 // SIGTERM
 )
 
 // UsageError is a mistake in how askuser was invoked.
 type UsageError struct {
 	Msg       string
-	ShowUsage bool // follow the message with the one-line usage
+	showUsage bool // follow the message with the one-line usage
 }
 
 func (e *UsageError) Error() string { return e.Msg }
@@ -49,12 +49,12 @@ func UsageErrorf(format string, args ...any) error {
 	return &UsageError{Msg: fmt.Sprintf(format, args...)}
 }
 
-// TimeoutError is the cause of a context that ran out of time: the
+// timeoutError is the cause of a context that ran out of time: the
 // command line's --timeout, and a call of askuser mcp that waited its
 // timeout.
-type TimeoutError struct{ After time.Duration }
+type timeoutError struct{ After time.Duration }
 
-func (e *TimeoutError) Error() string {
+func (e *timeoutError) Error() string {
 	return fmt.Sprintf("timed out after %s waiting for an answer", e.After)
 }
 
@@ -63,29 +63,29 @@ type SignalError struct{ Sig os.Signal }
 
 func (e *SignalError) Error() string { return "received " + e.Sig.String() }
 
-// NoAnswerError says which question the answer input ended at.
-type NoAnswerError struct {
+// noAnswerError says which question the answer input ended at.
+type noAnswerError struct {
 	Index, Total int
 	Key          string
 }
 
-func (e *NoAnswerError) Error() string {
+func (e *noAnswerError) Error() string {
 	return fmt.Sprintf("the answer input ended before question %d of %d (%q) was answered", e.Index, e.Total, e.Key)
 }
 
-func (e *NoAnswerError) Unwrap() error { return prompt.ErrNoAnswer }
+func (e *noAnswerError) Unwrap() error { return prompt.ErrNoAnswer }
 
 // ErrDeclined is a "no" to askuser confirm: exit 1, with nothing to report.
 var ErrDeclined = errors.New("declined")
 
-// SingleQuotesError is a syntax error in questions written with single
+// singleQuotesError is a syntax error in questions written with single
 // quotes, as Python and JavaScript allow and JSON does not; its report
 // says so.
-type SingleQuotesError struct{ Err error }
+type singleQuotesError struct{ Err error }
 
-func (e *SingleQuotesError) Error() string { return e.Err.Error() }
+func (e *singleQuotesError) Error() string { return e.Err.Error() }
 
-func (e *SingleQuotesError) Unwrap() error { return e.Err }
+func (e *singleQuotesError) Unwrap() error { return e.Err }
 
 // usageLine is shown after the errors that mean "this is not how to call
 // me", for the command that was run, cmdPath: askuser validate reads the
@@ -115,49 +115,49 @@ type outcome struct {
 // the help of cmdPath. Those of the MCP client's own (its forms, its
 // requests) are worded by askuser mcp.
 func outcomeOf(err error, cmdPath string) outcome {
-	if _, ok := errors.AsType[*EndedError](err); ok {
-		return outcome{ExitUnavailable, errorLine(err), fmt.Sprintf("Error: %s.", prompt.Capitalize(err.Error())) + DontAskAgain}
+	if _, ok := errors.AsType[*endedError](err); ok {
+		return outcome{exitUnavailable, errorLine(err), fmt.Sprintf("Error: %s.", prompt.Capitalize(err.Error())) + DontAskAgain}
 	}
 	if errors.Is(err, ErrDeclined) {
-		return outcome{code: ExitError}
+		return outcome{code: exitError}
 	}
 	if usage, ok := errors.AsType[*UsageError](err); ok {
-		return outcome{code: ExitUsage, cli: usageReport(usage, cmdPath)}
+		return outcome{code: exitUsage, cli: usageReport(usage, cmdPath)}
 	}
 	if _, ok := errors.AsType[*schema.LimitError](err); ok {
-		return outcome{code: ExitUsage, cli: errorLine(err)}
+		return outcome{code: exitUsage, cli: errorLine(err)}
 	}
 	if syntax, ok := errors.AsType[*schema.SyntaxError](err); ok {
-		return outcome{code: ExitInvalid, cli: syntaxReport(err, syntax, cmdPath)}
+		return outcome{code: exitInvalid, cli: syntaxReport(err, syntax, cmdPath)}
 	}
 	if invalid, ok := errors.AsType[*schema.ValidationError](err); ok {
-		return outcome{code: ExitInvalid, cli: validationReport(invalid)}
+		return outcome{code: exitInvalid, cli: validationReport(invalid)}
 	}
 	if _, ok := errors.AsType[*schema.TooLargeError](err); ok {
-		return outcome{code: ExitInvalid, cli: fmt.Sprintf("Error: Input too large: the questions are larger than 1 MiB (%d bytes); shorten them\n", schema.MaxInputSize)}
+		return outcome{code: exitInvalid, cli: fmt.Sprintf("Error: Input too large: the questions are larger than 1 MiB (%d bytes); shorten them\n", schema.MaxInputSize)}
 	}
 	if unavailable, ok := errors.AsType[*prompt.UnavailableError](err); ok {
-		return outcome{ExitUnavailable, errorLine(err), unavailableText(err, unavailable)}
+		return outcome{exitUnavailable, errorLine(err), unavailableText(err, unavailable)}
 	}
-	if person, ok := errors.AsType[*NoPersonError](err); ok {
-		return outcome{code: ExitNoAnswer, cli: person.report()}
+	if person, ok := errors.AsType[*noPersonError](err); ok {
+		return outcome{code: exitNoAnswer, cli: person.report()}
 	}
 	if errors.Is(err, prompt.ErrNoAnswer) {
-		return outcome{code: ExitNoAnswer, cli: fmt.Sprintf("Error: No answer: %s\n", err)}
+		return outcome{code: exitNoAnswer, cli: fmt.Sprintf("Error: No answer: %s\n", err)}
 	}
-	if timeout, ok := errors.AsType[*TimeoutError](err); ok {
-		return outcome{ExitTimeout, errorLine(timeout), fmt.Sprintf("Error: Timed out after %s: nobody answered in time.", timeout.After) + DontAskAgain}
+	if timeout, ok := errors.AsType[*timeoutError](err); ok {
+		return outcome{exitTimeout, errorLine(timeout), fmt.Sprintf("Error: Timed out after %s: nobody answered in time.", timeout.After) + DontAskAgain}
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
-		return outcome{code: ExitTimeout, cli: errorLine(err)}
+		return outcome{code: exitTimeout, cli: errorLine(err)}
 	}
 	if errors.Is(err, prompt.ErrCancelled) {
-		return outcome{ExitCancel, "Error: Cancelled by the user\n", "Error: Cancelled: the person closed the questions without answering." + DontAskAgain}
+		return outcome{exitCancel, "Error: Cancelled by the user\n", "Error: Cancelled: the person closed the questions without answering." + DontAskAgain}
 	}
 	if sig, ok := errors.AsType[*SignalError](err); ok {
 		return outcome{code: sig.exitCode(), cli: fmt.Sprintf("Error: Stopped by %s\n", sig.Name())}
 	}
-	return outcome{code: ExitError, cli: errorLine(err)}
+	return outcome{code: exitError, cli: errorLine(err)}
 }
 
 // Outcome says what the outcome err means on the command line: the text to
@@ -165,7 +165,7 @@ func outcomeOf(err error, cmdPath string) outcome {
 // error points to the help of the command that was run, cmdPath.
 func Outcome(err error, cmdPath string) (string, int) {
 	if err == nil {
-		return "", ExitOK
+		return "", exitOK
 	}
 	o := outcomeOf(err, cmdPath)
 	return o.cli, o.code
@@ -185,16 +185,16 @@ func ToolErrorText(err error) string {
 func (e *SignalError) exitCode() int {
 	switch e.Sig {
 	case syscall.SIGHUP:
-		return ExitHangup
+		return exitHangup
 	case syscall.SIGTERM:
-		return ExitTerm
+		return exitTerm
 	}
-	return ExitCancel
+	return exitCancel
 }
 
 func usageReport(usage *UsageError, cmdPath string) string {
 	msg := fmt.Sprintf("Error: %s\n", prompt.Capitalize(usage.Msg))
-	if usage.ShowUsage {
+	if usage.showUsage {
 		return msg + usageLine(cmdPath) + "\n"
 	}
 	return msg + fmt.Sprintf("Run '%s --help' for usage.\n", cmdPath)
@@ -204,7 +204,7 @@ func usageReport(usage *UsageError, cmdPath string) string {
 // with a word on quoting when they were written with single quotes.
 func syntaxReport(err error, syntax *schema.SyntaxError, cmdPath string) string {
 	msg := fmt.Sprintf("Error: Invalid JSON format: %s\n", syntax)
-	if _, ok := errors.AsType[*SingleQuotesError](err); ok {
+	if _, ok := errors.AsType[*singleQuotesError](err); ok {
 		msg += "JSON takes double quotes around keys and strings; put single quotes around the whole argument, for the shell:\n"
 	}
 	return msg + usageLine(cmdPath) + "\n"
@@ -223,7 +223,7 @@ func validationReport(invalid *schema.ValidationError) string {
 // what the person can do about it.
 func unavailableText(err error, unavailable *prompt.UnavailableError) string {
 	hint := "Tell the person, who can change how askuser mcp is set up."
-	if none, ok := errors.AsType[*NoWayError](err); ok && len(none.Hints) > 0 {
+	if none, ok := errors.AsType[*noWayError](err); ok && len(none.Hints) > 0 {
 		hint = strings.Join(none.Hints, " ")
 	}
 	return fmt.Sprintf("Error: %s. %s", prompt.Capitalize(unavailable.Error()), hint)

@@ -11,7 +11,7 @@ import (
 )
 
 // Output says how the answers are written.
-type Output struct {
+type output struct {
 	Key schema.KeyBy
 	// arrays writes each multi-select answer as an array of the chosen
 	// labels, in option order, with the typed answer as one more element:
@@ -20,10 +20,10 @@ type Output struct {
 	Arrays bool
 }
 
-// WriteAnswers prints {"answers":{...}}, and "annotations" with the notes
+// writeAnswers prints {"answers":{...}}, and "annotations" with the notes
 // when any answer has one, with the keys in question order, as one write,
 // so that a reader never sees part of a result.
-func WriteAnswers(w io.Writer, qs []schema.Question, answers []prompt.Answer, o Output) error {
+func writeAnswers(w io.Writer, qs []schema.Question, answers []prompt.Answer, o output) error {
 	keys := make([]string, len(qs))
 	values := make([]any, len(qs))
 	var noted []string // the keys of the answers with a note

@@ -43,7 +43,7 @@ func TestWriteAnswers(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(string(tt.key), func(t *testing.T) {
 			var w writes
-			if err := WriteAnswers(&w, qs, answers, Output{Key: tt.key}); err != nil {
+			if err := writeAnswers(&w, qs, answers, output{Key: tt.key}); err != nil {
 				t.Fatal(err)
 			}
 			if len(w.calls) != 1 {
@@ -74,17 +74,17 @@ func TestWriteAnswersArraysAndNotes(t *testing.T) {
 	}
 	for _, tt := range []struct {
 		name string
-		o    Output
+		o    output
 		want string
 	}{
-		{"strings", Output{Key: schema.KeyHeader},
+		{"strings", output{Key: schema.KeyHeader},
 			`{"answers":{"Go":"Yes, proceed","Features":"A, B, C, D, and E","Own":"Z, too","Name":"Card"},"annotations":{"Go":{"notes":"say \"why\""},"Name":{"notes":"<short>"}}}` + "\n"},
-		{"arrays", Output{Key: schema.KeyQuestion, Arrays: true},
+		{"arrays", output{Key: schema.KeyQuestion, Arrays: true},
 			`{"answers":{"Proceed?":"Yes, proceed","Which?":["A, B","C","D, and E"],"Own?":["Z, too"],"Name?":"Card"},"annotations":{"Proceed?":{"notes":"say \"why\""},"Name?":{"notes":"<short>"}}}` + "\n"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var w writes
-			if err := WriteAnswers(&w, qs, answers, tt.o); err != nil {
+			if err := writeAnswers(&w, qs, answers, tt.o); err != nil {
 				t.Fatal(err)
 			}
 			if len(w.calls) != 1 || w.calls[0] != tt.want {
@@ -97,7 +97,7 @@ func TestWriteAnswersArraysAndNotes(t *testing.T) {
 func TestWriteAnswersValidUTF8(t *testing.T) {
 	var b strings.Builder
 	qs := []schema.Question{{Header: "H\xff"}}
-	if err := WriteAnswers(&b, qs, []prompt.Answer{{Other: "caf\xe9 \x00\u2028"}}, Output{Key: schema.KeyHeader}); err != nil {
+	if err := writeAnswers(&b, qs, []prompt.Answer{{Other: "caf\xe9 \x00\u2028"}}, output{Key: schema.KeyHeader}); err != nil {
 		t.Fatal(err)
 	}
 	if !utf8.ValidString(b.String()) {
@@ -113,11 +113,11 @@ type failingWriter struct{}
 func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("broken pipe") }
 
 func TestWriteAnswersError(t *testing.T) {
-	err := WriteAnswers(failingWriter{}, []schema.Question{{Header: "H"}}, []prompt.Answer{{Labels: []string{"A"}}}, Output{Key: schema.KeyHeader})
+	err := writeAnswers(failingWriter{}, []schema.Question{{Header: "H"}}, []prompt.Answer{{Labels: []string{"A"}}}, output{Key: schema.KeyHeader})
 	if err == nil || !strings.Contains(err.Error(), "write answers: broken pipe") {
 		t.Errorf("err = %v", err)
 	}
-	if _, code := Outcome(err, "askuser"); code != ExitError {
+	if _, code := Outcome(err, "askuser"); code != exitError {
 		t.Errorf("exit code %d", code)
 	}
 }
@@ -127,7 +127,7 @@ func TestWriteAnswersError(t *testing.T) {
 func TestEveryKind(t *testing.T) {
 	for _, c := range testutil.KindCases(t) {
 		var b strings.Builder
-		if err := WriteAnswers(&b, []schema.Question{c.Question}, []prompt.Answer{c.Answer}, Output{Key: schema.KeyHeader, Arrays: true}); err != nil {
+		if err := writeAnswers(&b, []schema.Question{c.Question}, []prompt.Answer{c.Answer}, output{Key: schema.KeyHeader, Arrays: true}); err != nil {
 			t.Fatal(err)
 		}
 		want := fmt.Sprintf(`{"answers":{%q:%q}}`+"\n", c.Question.Header, c.Answer.String())

@@ -69,44 +69,44 @@ func TestRouteOrder(t *testing.T) {
 		want       string // the way that asked, or nobodyAsked and why, or unavailable
 		wantProbed bool   // the inbox was probed
 	}{
-		{rule: "a terminal at both ends is asked here, the inbox unprobed", stdin: tty, stderrTTY: true, inbox: true, want: WayHere},
-		{rule: "piped answers are read here", stdin: pipe, want: WayHere},
-		{rule: "piped answers are read here, stderr a terminal or not", stdin: pipe, stderrTTY: true, inbox: true, want: WayHere},
-		{rule: "/dev/null: the inbox, when one answers", stdin: null, inbox: true, want: WayInbox, wantProbed: true},
+		{rule: "a terminal at both ends is asked here, the inbox unprobed", stdin: tty, stderrTTY: true, inbox: true, want: wayHere},
+		{rule: "piped answers are read here", stdin: pipe, want: wayHere},
+		{rule: "piped answers are read here, stderr a terminal or not", stdin: pipe, stderrTTY: true, inbox: true, want: wayHere},
+		{rule: "/dev/null: the inbox, when one answers", stdin: null, inbox: true, want: wayInbox, wantProbed: true},
 		{rule: "/dev/null and no inbox: nobody", stdin: null, want: nobodyAsked + null, wantProbed: true},
-		{rule: "a silent socket: the inbox", stdin: socket, inbox: true, want: WayInbox, wantProbed: true},
+		{rule: "a silent socket: the inbox", stdin: socket, inbox: true, want: wayInbox, wantProbed: true},
 		{rule: "a silent socket and no inbox: nobody", stdin: socket, want: nobodyAsked + socket, wantProbed: true},
-		{rule: "stdin that already ended: the inbox", stdin: ended, inbox: true, want: WayInbox, wantProbed: true},
+		{rule: "stdin that already ended: the inbox", stdin: ended, inbox: true, want: wayInbox, wantProbed: true},
 		{rule: "stdin that already ended and no inbox: nobody", stdin: ended, want: nobodyAsked + ended, wantProbed: true},
-		{rule: "line prompts whose input ends before the first answer: the inbox", stdin: late, inbox: true, want: WayInbox, wantProbed: true},
+		{rule: "line prompts whose input ends before the first answer: the inbox", stdin: late, inbox: true, want: wayInbox, wantProbed: true},
 		{rule: "line prompts whose input ends before the first answer, no inbox: nobody, never the terminal", stdin: late, foreground: true,
 			want: nobodyAsked + "it ended before the first answer", wantProbed: true},
-		{rule: "stderr captured: the inbox before the terminal", stdin: tty, foreground: true, inbox: true, want: WayInbox, wantProbed: true},
-		{rule: "stderr captured, no inbox, askuser in the foreground: /dev/tty", stdin: tty, foreground: true, want: WayTerminal, wantProbed: true},
+		{rule: "stderr captured: the inbox before the terminal", stdin: tty, foreground: true, inbox: true, want: wayInbox, wantProbed: true},
+		{rule: "stderr captured, no inbox, askuser in the foreground: /dev/tty", stdin: tty, foreground: true, want: wayTerminal, wantProbed: true},
 		{rule: "stderr captured, no inbox, the terminal someone else's: nobody", stdin: tty, want: nobodyAsked + "a terminal, in whose foreground askuser does not run", wantProbed: true},
-		{rule: "--ui line asks here, whatever stdin is", mode: UILine, stdin: null, inbox: true, want: WayHere},
-		{rule: "--ui inbox asks in the inbox", mode: UIInbox, stdin: tty, stderrTTY: true, inbox: true, want: WayInbox, wantProbed: true},
+		{rule: "--ui line asks here, whatever stdin is", mode: UILine, stdin: null, inbox: true, want: wayHere},
+		{rule: "--ui inbox asks in the inbox", mode: UIInbox, stdin: tty, stderrTTY: true, inbox: true, want: wayInbox, wantProbed: true},
 		{rule: "--ui inbox without an inbox: unavailable", mode: UIInbox, stdin: tty, stderrTTY: true, want: unavailable, wantProbed: true},
-		{rule: "--ui web asks on the page", mode: UIWeb, stdin: null, inbox: true, want: WayWeb},
-		{rule: "--tty asks on the terminal", tty: true, stdin: pipe, inbox: true, want: WayTerminal},
+		{rule: "--ui web asks on the page", mode: UIWeb, stdin: null, inbox: true, want: wayWeb},
+		{rule: "--tty asks on the terminal", tty: true, stdin: pipe, inbox: true, want: wayTerminal},
 
 		{rule: "mcp: forms declared: the client asks, the inbox unprobed", door: client, own: "forms", inbox: true, want: "form"},
-		{rule: "mcp: no forms, an inbox answers: the inbox", door: client, inbox: true, want: WayInbox, wantProbed: true},
-		{rule: "mcp: no forms, no inbox: the web page, opened in a browser", door: client, browser: true, want: WayWeb, wantProbed: true},
+		{rule: "mcp: no forms, an inbox answers: the inbox", door: client, inbox: true, want: wayInbox, wantProbed: true},
+		{rule: "mcp: no forms, no inbox: the web page, opened in a browser", door: client, browser: true, want: wayWeb, wantProbed: true},
 		{rule: "mcp: no forms, no inbox, no browser: nobody can be reached", door: client, want: unavailable, wantProbed: true},
-		{rule: "mcp: no inbox, no browser, stderr a terminal: the page, whose address it shows", door: client, stderrTTY: true, want: WayWeb, wantProbed: true},
-		{rule: "mcp: forms declined at once: the inbox", door: client, own: "declined", inbox: true, want: WayInbox, wantProbed: true},
-		{rule: "mcp: forms declined at once, no inbox: the web page, opened in a browser", door: client, own: "declined", browser: true, want: WayWeb, wantProbed: true},
+		{rule: "mcp: no inbox, no browser, stderr a terminal: the page, whose address it shows", door: client, stderrTTY: true, want: wayWeb, wantProbed: true},
+		{rule: "mcp: forms declined at once: the inbox", door: client, own: "declined", inbox: true, want: wayInbox, wantProbed: true},
+		{rule: "mcp: forms declined at once, no inbox: the web page, opened in a browser", door: client, own: "declined", browser: true, want: wayWeb, wantProbed: true},
 		{rule: "mcp: forms declined at once, no inbox, no browser: nobody can be reached", door: client, own: "declined", want: unavailable, wantProbed: true},
-		{rule: "mcp: --ui inbox: never the forms", door: client, mode: UIInbox, own: "forms", inbox: true, want: WayInbox, wantProbed: true},
-		{rule: "mcp: --ui web: the page", door: client, mode: UIWeb, own: "forms", inbox: true, want: WayWeb},
-		{rule: "mcp: --ui web, no browser: the page, whose address the person chose to find", door: client, mode: UIWeb, want: WayWeb},
+		{rule: "mcp: --ui inbox: never the forms", door: client, mode: UIInbox, own: "forms", inbox: true, want: wayInbox, wantProbed: true},
+		{rule: "mcp: --ui web: the page", door: client, mode: UIWeb, own: "forms", inbox: true, want: wayWeb},
+		{rule: "mcp: --ui web, no browser: the page, whose address the person chose to find", door: client, mode: UIWeb, want: wayWeb},
 		{rule: "mcp: --ui elicit: the forms", door: client, mode: UIElicit, own: "forms", inbox: true, want: "form"},
 		{rule: "mcp: --ui elicit, forms declined at once: that is the outcome", door: client, mode: UIElicit, own: "declined", inbox: true, want: "the form asked nobody"},
 	} {
 		t.Run(tc.rule, func(t *testing.T) {
 			probed := false
-			box := answering(WayInbox, false)
+			box := answering(wayInbox, false)
 			box.Reaches = func(context.Context) error {
 				probed = true
 				if tc.inbox {
@@ -115,20 +115,20 @@ func TestRouteOrder(t *testing.T) {
 				return errors.New("no inbox answers")
 			}
 			p := Place{
-				StdinTTY:  tc.stdin == tty,
-				StderrTTY: tc.stderrTTY,
-				Nobody: func() *NoPersonError {
+				stdinTTY:  tc.stdin == tty,
+				stderrTTY: tc.stderrTTY,
+				nobody: func() *noPersonError {
 					switch tc.stdin {
 					case null, socket, ended:
-						return &NoPersonError{Stdin: tc.stdin}
+						return &noPersonError{Stdin: tc.stdin}
 					}
 					return nil
 				},
-				Foreground: func() bool { return tc.foreground },
-				Here:       answering(WayHere, tc.stdin == late),
-				Terminal:   answering(WayTerminal, false),
+				foreground: func() bool { return tc.foreground },
+				here:       answering(wayHere, tc.stdin == late),
+				terminal:   answering(wayTerminal, false),
 				Inbox:      box,
-				Web:        answering(WayWeb, false),
+				Web:        answering(wayWeb, false),
 				Browse: func(string) error {
 					if tc.browser {
 						return nil
@@ -149,11 +149,11 @@ func TestRouteOrder(t *testing.T) {
 				}
 				route = p.Client(Options{Mode: mode}, own)
 			} else {
-				route = p.CommandLine(Options{Mode: mode, TTY: tc.tty})
+				route = p.commandLine(Options{Mode: mode, TTY: tc.tty})
 			}
 			answers, err := route.Ask(context.Background(), []schema.Question{{Header: "H"}})
 			got := ""
-			person, nobody := errors.AsType[*NoPersonError](err)
+			person, nobody := errors.AsType[*noPersonError](err)
 			_, formNobody := errors.AsType[*prompt.NobodyError](err)
 			_, isUnavailable := errors.AsType[*prompt.UnavailableError](err)
 			switch {
@@ -210,7 +210,7 @@ func TestWalkPassesOver(t *testing.T) {
 	r.Ways = r.Ways[:2]
 	_, err = r.Ask(context.Background(), nil)
 	want := "no way of asking can reach the person (inbox: no inbox here; web: web cannot open)"
-	none, ok := errors.AsType[*NoWayError](err)
+	none, ok := errors.AsType[*noWayError](err)
 	_, unavailable := errors.AsType[*prompt.UnavailableError](err)
 	if !unavailable || !ok || err.Error() != want || strings.Join(none.Hints, " ") != "Start the inbox." {
 		t.Errorf("no way: %v, want %q with the inbox's hint", err, want)
@@ -227,7 +227,7 @@ func TestWalkEndsWithAWayThatWent(t *testing.T) {
 	}}
 	r := &Route{Ways: []Way{goes, answering("web", false)}}
 	_, err := r.Ask(context.Background(), nil)
-	_, ok := errors.AsType[*EndedError](err)
+	_, ok := errors.AsType[*endedError](err)
 	if !ok || err.Error() != "the inbox closed" {
 		t.Errorf("walk: %v, want the inbox's end", err)
 	}
@@ -241,7 +241,7 @@ func TestNoWayNamesTheInbox(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := Place{Inbox: inboxWay(InboxOptions{Addr: addr}, io.Discard), Web: answering(WayWeb, false),
+	p := Place{Inbox: inboxWay(InboxOptions{Addr: addr}, io.Discard), Web: answering(wayWeb, false),
 		Browse: func(string) error { return errors.New("no browser here") }}
 	start := time.Now()
 	_, err = p.Client(Options{Mode: UIAuto}, nil).Ask(context.Background(), []schema.Question{{Header: "H"}})
@@ -273,7 +273,7 @@ func TestWebUnavailable(t *testing.T) {
 		}
 		opened, err := webWay(a, nil, io.Discard).Open(t.Context())
 		if err == nil {
-			opened.Close()
+			opened.close()
 			t.Errorf("the page on %s opened", tc.addr)
 			continue
 		}

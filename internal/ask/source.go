@@ -77,7 +77,7 @@ func ReadSource(stdin Stdin, args []string, file string, answersFollow bool) (*S
 }
 
 func missingJSON() error {
-	return &UsageError{Msg: "Missing JSON parameter", ShowUsage: true}
+	return &UsageError{Msg: "Missing JSON parameter", showUsage: true}
 }
 
 // isBlank reports whether b holds no document: only white space, after a

@@ -22,7 +22,7 @@ func streamEnv(stdin io.Reader, inTTY bool) Stdin {
 
 func isMissing(err error) bool {
 	u, ok := errors.AsType[*UsageError](err)
-	return ok && u.Msg == "Missing JSON parameter" && u.ShowUsage
+	return ok && u.Msg == "Missing JSON parameter" && u.showUsage
 }
 
 func TestReadSourceArgument(t *testing.T) {
@@ -46,7 +46,7 @@ func TestReadSourceArgument(t *testing.T) {
 	}
 	_, err = ReadSource(env, []string{oneQuestion}, "q.json", true)
 	u, ok := errors.AsType[*UsageError](err)
-	if !ok || u.ShowUsage {
+	if !ok || u.showUsage {
 		t.Errorf("argument and file: err = %v, want a usage error", err)
 	}
 }
@@ -91,7 +91,7 @@ func TestReadSourceFile(t *testing.T) {
 		t.Errorf("a directory is not a file to read: %v", err)
 	}
 	_, err = ReadSource(env, nil, filepath.Join(dir, "missing.json"), true)
-	if _, code := Outcome(err, "askuser"); !errors.Is(err, os.ErrNotExist) || code != ExitError {
+	if _, code := Outcome(err, "askuser"); !errors.Is(err, os.ErrNotExist) || code != exitError {
 		t.Errorf("missing file: err = %v (exit %d)", err, code)
 	}
 }

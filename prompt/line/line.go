@@ -16,9 +16,9 @@ import (
 	"github.com/askuser/askuser/schema"
 )
 
-// MaxLineLength is the longest answer line read; the rest of a longer line is
+// maxLineLength is the longest answer line read; the rest of a longer line is
 // read and dropped, and the question asked again.
-const MaxLineLength = 64 << 10
+const maxLineLength = 64 << 10
 
 // Asker asks with numbered prompts: a question, its options numbered from 1,
 // and a line to type the answer on, or n to write a note on it first. It
@@ -123,7 +123,7 @@ func (l *Asker) ask(ctx context.Context, q schema.Question, i, n int) (prompt.An
 			}
 			continue
 		}
-		labels, other, problem := ParseChoice(q, line)
+		labels, other, problem := parseChoice(q, line)
 		if problem != "" {
 			l.say(problem)
 			continue
@@ -246,7 +246,7 @@ func (l *Asker) confirm(ctx context.Context, q schema.Question) (prompt.Answer, 
 var ErrAskAgain = errors.New("ask again")
 
 // readLine shows ask and reads one line, without its line ending. A line
-// over MaxLineLength is refused and asked again.
+// over maxLineLength is refused and asked again.
 func (l *Asker) readLine(ctx context.Context, ask string) (string, error) {
 	for {
 		if _, err := io.WriteString(l.out, ask); err != nil {
@@ -272,7 +272,7 @@ func (l *Asker) readLine(ctx context.Context, ask string) (string, error) {
 			return "", r.err
 		}
 		l.spoke = true
-		tooLong := len(r.text) > MaxLineLength
+		tooLong := len(r.text) > maxLineLength
 		if l.echo {
 			if tooLong {
 				l.say("…")
@@ -281,7 +281,7 @@ func (l *Asker) readLine(ctx context.Context, ask string) (string, error) {
 			}
 		}
 		if tooLong {
-			l.say(fmt.Sprintf("That line is longer than %d KiB; enter a shorter answer.", MaxLineLength>>10))
+			l.say(fmt.Sprintf("That line is longer than %d KiB; enter a shorter answer.", maxLineLength>>10))
 			continue
 		}
 		return r.text, nil
@@ -296,7 +296,7 @@ func (l *Asker) say(line string) {
 
 // read reads one line from the shared reader. The last line may lack a
 // line ending; end of input before any text is ErrNoAnswer. A line over
-// MaxLineLength comes cut to one byte more (see ReadLine), for readLine to
+// maxLineLength comes cut to one byte more (see ReadLine), for readLine to
 // refuse.
 func (l *Asker) read() lineResult {
 	text, err := ReadLine(l.in)
@@ -311,7 +311,7 @@ func (l *Asker) read() lineResult {
 
 // ReadLine reads one line from br, without its line ending (LF or CRLF);
 // the last line may lack one, and io.EOF is the end of the input before
-// any text. A line longer than MaxLineLength is cut to one byte more,
+// any text. A line longer than maxLineLength is cut to one byte more,
 // which an Asker refuses as too long: so a reader that reads lines ahead
 // (the inbox's) keeps no more of one than the Asker it hands them to.
 func ReadLine(br *bufio.Reader) (string, error) {
@@ -319,13 +319,13 @@ func ReadLine(br *bufio.Reader) (string, error) {
 	for {
 		chunk, err := br.ReadSlice('\n')
 		// Room for one byte too many and "\r\n".
-		buf = append(buf, chunk[:min(len(chunk), MaxLineLength+3-len(buf))]...)
+		buf = append(buf, chunk[:min(len(chunk), maxLineLength+3-len(buf))]...)
 		switch {
 		case errors.Is(err, bufio.ErrBufferFull):
 			continue
 		case err == nil, errors.Is(err, io.EOF) && len(buf) > 0:
 			text := strings.TrimSuffix(strings.TrimSuffix(string(buf), "\n"), "\r")
-			return text[:min(len(text), MaxLineLength+1)], nil
+			return text[:min(len(text), maxLineLength+1)], nil
 		}
 		return "", err
 	}
@@ -339,13 +339,13 @@ func writeIndented(b *strings.Builder, text, indent string) {
 	}
 }
 
-// ParseChoice reads a typed choice for q: a number (1-N, or 0 for the
+// parseChoice reads a typed choice for q: a number (1-N, or 0 for the
 // person's own answer), an option's label (ignoring case) or "other"; in a
 // multi-select question, several of these separated by commas or spaces.
 // An empty line chooses the first option. It returns the chosen labels in
 // option order and whether the person's own answer should be asked for, or
 // a problem to show before asking again.
-func ParseChoice(q schema.Question, line string) (labels []string, other bool, problem string) {
+func parseChoice(q schema.Question, line string) (labels []string, other bool, problem string) {
 	line = strings.TrimSpace(line)
 	n := len(q.Options)
 	if line == "" {

@@ -124,10 +124,10 @@ func TestLineOther(t *testing.T) {
 	}
 }
 
-// A line far over MaxLineLength is refused and asked again, without
-// holding more than MaxLineLength of it in memory or waiting for more.
+// A line far over maxLineLength is refused and asked again, without
+// holding more than maxLineLength of it in memory or waiting for more.
 func TestLineVeryLongLine(t *testing.T) {
-	for _, size := range []int{MaxLineLength - 10, MaxLineLength + 1, 4 * MaxLineLength, 16 << 20} {
+	for _, size := range []int{maxLineLength - 10, maxLineLength + 1, 4 * maxLineLength, 16 << 20} {
 		input := "0\n" + strings.Repeat("x", size) + "\nshort\n"
 		done := make(chan struct{})
 		var a []prompt.Answer
@@ -152,10 +152,10 @@ func TestLineVeryLongLine(t *testing.T) {
 		if a[0].Other != want {
 			t.Errorf("%d-byte line: answer of %d bytes, want %d", size, len(a[0].Other), len(want))
 		}
-		if size > MaxLineLength && !strings.Contains(out, "That line is longer than 64 KiB; enter a shorter answer.\n") {
+		if size > maxLineLength && !strings.Contains(out, "That line is longer than 64 KiB; enter a shorter answer.\n") {
 			t.Errorf("%d-byte line: no refusal in transcript", size)
 		}
-		if size > MaxLineLength && len(out) > 8<<10 {
+		if size > maxLineLength && len(out) > 8<<10 {
 			t.Errorf("%d-byte line: transcript of %d bytes echoes the line", size, len(out))
 		}
 	}
@@ -164,7 +164,7 @@ func TestLineVeryLongLine(t *testing.T) {
 // A long line at the end of the input, with no line ending, is still one
 // refused line and then the end of the input.
 func TestLineVeryLongLastLine(t *testing.T) {
-	_, _, err := askLine(t, "0\n"+strings.Repeat("y", 3*MaxLineLength), single())
+	_, _, err := askLine(t, "0\n"+strings.Repeat("y", 3*maxLineLength), single())
 	short, ok := errors.AsType[*prompt.ShortError](err)
 	if !ok || short.Answered != 0 {
 		t.Fatalf("err = %v, want a prompt.ShortError after 0 answers", err)
@@ -299,7 +299,7 @@ func FuzzParseChoice(f *testing.F) {
 		if isMulti {
 			q = multi()
 		}
-		labels, other, problem := ParseChoice(q, line)
+		labels, other, problem := parseChoice(q, line)
 		if problem != "" {
 			if labels != nil || other {
 				t.Fatalf("ParseChoice(%q) = %q, %v and problem %q", line, labels, other, problem)

@@ -87,7 +87,7 @@ func TestParseChoice(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			labels, other, problem := ParseChoice(tt.q, tt.line)
+			labels, other, problem := parseChoice(tt.q, tt.line)
 			if !reflect.DeepEqual(labels, tt.labels) || other != tt.other || problem != tt.problem {
 				t.Errorf("ParseChoice(%q) = %q, %v, %q\n                 want %q, %v, %q",
 					tt.line, labels, other, problem, tt.labels, tt.other, tt.problem)
@@ -300,7 +300,7 @@ func TestLineEOF(t *testing.T) {
 }
 
 func TestLineTooLong(t *testing.T) {
-	for _, n := range []int{MaxLineLength + 3, 3 * MaxLineLength} {
+	for _, n := range []int{maxLineLength + 3, 3 * maxLineLength} {
 		input := strings.Repeat("1", n) + "\n2\n"
 		got, transcript, err := ask(t, input, true, database)
 		if err != nil {
@@ -318,7 +318,7 @@ func TestLineTooLong(t *testing.T) {
 	}
 
 	// At the limit, a line is read (and here, refused as no choice).
-	input := strings.Repeat("x", MaxLineLength) + "\r\n2\n"
+	input := strings.Repeat("x", maxLineLength) + "\r\n2\n"
 	got, transcript, err := ask(t, input, false, database)
 	if err != nil || len(got) != 1 || got[0].Labels[0] != "SQLite" {
 		t.Fatalf("at the limit: %+v, %v", got, err)
@@ -329,7 +329,7 @@ func TestLineTooLong(t *testing.T) {
 
 	// A long line that ends the input is still refused, then the end of
 	// input is reported.
-	_, _, err = ask(t, strings.Repeat("1", 2*MaxLineLength), false, database)
+	_, _, err = ask(t, strings.Repeat("1", 2*maxLineLength), false, database)
 	if !errors.Is(err, prompt.ErrNoAnswer) {
 		t.Errorf("long last line: err = %v, want prompt.ErrNoAnswer", err)
 	}

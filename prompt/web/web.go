@@ -4,7 +4,7 @@
 //
 // The pieces are apart so that a server of several sets of questions (the
 // inbox's page) can be built from them: Page writes one set's page and
-// reads its form, and Set serves one set and holds the wait for its
+// reads its form, and setServer serves one set and holds the wait for its
 // answer. The package localhttp, below this one, guards every request
 // before a handler sees it and serves with the limits a page on a local
 // port needs. Asker puts them together for --ui web.
@@ -39,7 +39,7 @@ type Asker struct {
 	mu    sync.Mutex // guards o.Out, quiet and set
 	quiet bool       // set when Ask returns: nothing more is written
 	asked bool
-	set   *Set // the set being asked, once Ask has begun
+	set   *setServer // the set being asked, once Ask has begun
 }
 
 // Options configure a Web asker.
@@ -94,7 +94,7 @@ func (w *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer,
 	if err != nil {
 		return nil, err
 	}
-	set := NewSet(&Page{Questions: qs, Base: "/", Token: w.token})
+	set := newSetServer(&Page{Questions: qs, Base: "/", Token: w.token})
 	w.mu.Lock()
 	w.set = set
 	w.mu.Unlock()
@@ -112,11 +112,11 @@ func (w *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer,
 
 	var failed error
 	select {
-	case <-set.Done():
+	case <-set.done:
 	case <-ctx.Done():
-		set.End(Status{State: Withdrawn, Reason: withdrawnReason(context.Cause(ctx))})
+		set.end(waitStatus{State: stateWithdrawn, Reason: withdrawnReason(context.Cause(ctx))})
 	case failed = <-serveErr: // never nil: the server was not stopped
-		set.End(Status{State: Withdrawn, Reason: "the page could not be served"})
+		set.end(waitStatus{State: stateWithdrawn, Reason: "the page could not be served"})
 	}
 	w.mu.Lock()
 	w.quiet = true
@@ -126,11 +126,11 @@ func (w *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer,
 		failed = <-serveErr // nil, once stopped
 	}
 
-	st := set.Status()
+	st := set.current()
 	switch {
-	case st.State == Answered:
+	case st.State == stateAnswered:
 		return st.Answers, nil
-	case st.State == Cancelled:
+	case st.State == stateCancelled:
 		return nil, prompt.ErrCancelled
 	case failed != nil:
 		return nil, fmt.Errorf("serve the page: %w", failed)
