@@ -73,6 +73,9 @@ func (l *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer,
 	return answers, nil
 }
 
+// ask asks q, question i of n, as its form is asked: a yes/no question
+// on one line; else under its header (unless it is asked alone) and its
+// text, typed text, or the options.
 func (l *Asker) ask(ctx context.Context, q schema.Question, i, n int) (prompt.Answer, error) {
 	if q.Kind.Form() == schema.FormYesNo {
 		return l.confirm(ctx, q)
@@ -85,31 +88,45 @@ func (l *Asker) ask(ctx context.Context, q schema.Question, i, n int) (prompt.An
 	}
 	fmt.Fprintf(&b, "%s\n", prompt.DisplayMultiline(q.Question))
 	if q.Kind.Typed() {
-		if q.Placeholder != "" {
-			fmt.Fprintf(&b, "  e.g. %s\n", prompt.Display(q.Placeholder))
-		}
-		if _, err := io.WriteString(l.out, b.String()); err != nil {
-			return prompt.Answer{}, fmt.Errorf("write prompt: %w", err)
-		}
-		ask := textPrompt
-		if q.Default != "" {
-			ask = fmt.Sprintf(`Your answer (Enter for "%s"): `, prompt.Display(q.Default))
-		}
-		text, err := l.readText(ctx, ask, q.Default)
-		return prompt.Answer{Other: text}, err
+		return l.typed(ctx, q, &b)
 	}
 	writeOptions(&b, q)
+	return l.choose(ctx, q, b.String())
+}
+
+// typed asks q for typed text, after what b holds, with its example
+// answer; Enter on nothing takes its default, if any.
+func (l *Asker) typed(ctx context.Context, q schema.Question, b *strings.Builder) (prompt.Answer, error) {
+	if q.Placeholder != "" {
+		fmt.Fprintf(b, "  e.g. %s\n", prompt.Display(q.Placeholder))
+	}
+	if _, err := io.WriteString(l.out, b.String()); err != nil {
+		return prompt.Answer{}, fmt.Errorf("write prompt: %w", err)
+	}
+	ask := textPrompt
+	if q.Default != "" {
+		ask = fmt.Sprintf(`Your answer (Enter for "%s"): `, prompt.Display(q.Default))
+	}
+	text, err := l.readText(ctx, ask, q.Default)
+	return prompt.Answer{Other: text}, err
+}
+
+// choose asks for q's choice, after shown (the question and its options):
+// numbers or labels, or n for a note on the answer, and the person's own
+// answer when Other is chosen. Nothing typed there goes back to the
+// options, shown again.
+func (l *Asker) choose(ctx context.Context, q schema.Question, shown string) (prompt.Answer, error) {
 	ask := "Enter a number (Enter for 1, 0 for your own answer): "
 	if q.MultiSelect {
 		ask = "Enter numbers separated by commas or spaces (Enter for 1, 0 for your own answer): "
 	}
 	note := ""
-	for shown := false; ; {
-		if !shown {
-			if _, err := io.WriteString(l.out, b.String()); err != nil {
+	for again := true; ; {
+		if again {
+			if _, err := io.WriteString(l.out, shown); err != nil {
 				return prompt.Answer{}, fmt.Errorf("write prompt: %w", err)
 			}
-			shown = true
+			again = false
 		}
 		line, err := l.readLine(ctx, ask)
 		if err != nil {
@@ -135,7 +152,7 @@ func (l *Asker) ask(ctx context.Context, q schema.Question, i, n int) (prompt.An
 				// Other was not what the person wanted after all: the
 				// question again, from its options.
 				l.say("Nothing typed: back to the options.")
-				shown = false
+				again = true
 				continue
 			}
 			if err != nil {
