@@ -1,9 +1,7 @@
-// Package cmd owns the command line of askuser: the cobra commands, a file
-// each, whose flags become options (askflags.go for those of every command
-// that asks) with the environment variables that stand in for them
-// (env.go, where every variable askuser reads is read), and whose run
-// functions call the ask engine (internal/ask), which reads the questions,
-// asks them, and says what each outcome means.
+// Package cmd owns the command line of askuser: the cobra commands, whose
+// flags become options with the environment variables that stand in for
+// them, and whose run functions call the ask engine (internal/ask), which
+// reads the questions, asks them, and says what each outcome means.
 package cmd
 
 import (

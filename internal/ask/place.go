@@ -50,14 +50,13 @@ type Place struct {
 // errNoTerminal is why the terminal that stdin is cannot be asked on.
 var errNoTerminal = errors.New("stdin is not a terminal in whose foreground askuser runs")
 
-// commandLine is the route of askuser, askuser confirm and askuser input
-// (SPEC §5, §7). --ui web asks only on the page, --ui inbox only in the
-// inbox, --tty only on the terminal, --ui tui and line only here. In auto
-// mode: here, when somebody may answer at stdin and see the prompts on
-// stderr; else the inbox, when one answers; else the terminal that stdin
-// is, when stderr is captured and askuser runs in that terminal's
-// foreground; else nobody, whose answer is none, said with how to reach
-// the person (see nobody).
+// commandLine is the route of askuser, askuser confirm and askuser input.
+// --ui web asks only on the page, --ui inbox only in the inbox, --tty only
+// on the terminal, --ui tui and line only here. In auto mode: here, when
+// somebody may answer at stdin and see the prompts on stderr; else the
+// inbox, when one answers; else the terminal that stdin is, when stderr is
+// captured and askuser runs in that terminal's foreground; else nobody,
+// whose answer is none, said with how to reach the person (see nobody).
 func (p Place) commandLine(o Options) *Route {
 	r := &Route{timeout: o.Timeout}
 	switch {
@@ -100,7 +99,7 @@ func (p Place) commandLine(o Options) *Route {
 
 // Client is the route of a door that has no terminal, only a client that
 // may have a way of its own to reach the person, own (askuser mcp: the
-// MCP client's forms), nil when it has none now (SPEC §8). In auto mode:
+// MCP client's forms), nil when it has none now. In auto mode:
 // own, else the inbox when one answers, else a web page that someone can
 // see (see page). --ui elicit asks only through own, --ui inbox only in
 // the inbox, --ui web only on the page.

@@ -36,8 +36,8 @@ func answering(name string, nobody bool) Way {
 	}}
 }
 
-// The rules of SPEC §5 and §7 (the command line) and §8 (askuser mcp,
-// whose client may have forms of its own): which way asks the person,
+// The rules of the command line and of askuser mcp (whose client may have
+// forms of its own): which way asks the person,
 // walked by the one Route.Ask, from what the place finds out about stdin,
 // stderr, the terminal, the inbox and the client.
 func TestRouteOrder(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 // UI is how questions are asked: the value of --ui.
 type UI string
 
-// The ways --ui names: auto chooses among them (SPEC §5, §7 and §8), the
+// The ways --ui names: auto chooses among them (see Place), the
 // others force one.
 const (
 	UIAuto UI = "auto"

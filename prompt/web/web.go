@@ -1,13 +1,12 @@
 // Package web asks on a one-time web page served on a local address with
 // net/http, for the person whose terminal the agent cannot reach. The page
-// and its style and script are embedded (page.html, page.css, page.js).
+// and its style and script are embedded.
 //
 // The pieces are apart so that a server of several sets of questions (the
 // inbox's page) can be built from them: Page writes one set's page and
-// reads its form, and setServer serves one set and holds the wait for its
-// answer. The package localhttp, below this one, guards every request
-// before a handler sees it and serves with the limits a page on a local
-// port needs. Asker puts them together for --ui web.
+// reads its form, which Asker serves for --ui web, holding the wait for
+// its answer. internal/localhttp guards every request before a handler
+// sees it and serves with the limits a page on a local port needs.
 package web
 
 import (
