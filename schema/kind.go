@@ -38,11 +38,10 @@ const (
 // askuser confirm and input ask theirs, under header: without its header
 // shown, and without a note.
 type kindRow struct {
-	name   string // as the input's "type" writes it
-	form   Form
-	other  bool
-	alone  bool
-	header string
+	name         string // as the input's "type" writes it
+	form         Form
+	other, alone bool
+	header       string
 }
 
 // kinds is the one table of what differs between the kinds of question,
@@ -54,14 +53,9 @@ var kinds = [...]kindRow{
 	KindInput:   {name: "input", form: FormType, alone: true, header: "Input"},
 }
 
-// Kinds are the kinds of question, in the order of the table.
-func Kinds() []Kind {
-	ks := make([]Kind, len(kinds))
-	for i := range kinds {
-		ks[i] = Kind(i)
-	}
-	return ks
-}
+// Kinds is how many kinds of question there are: for k := range Kinds
+// visits each.
+const Kinds = Kind(len(kinds))
 
 func (k Kind) String() string {
 	if int(k) < len(kinds) {

@@ -43,7 +43,7 @@ func TestWriteAnswers(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(string(tt.key), func(t *testing.T) {
 			var w writes
-			if err := writeAnswers(&w, qs, answers, output{Key: tt.key}); err != nil {
+			if err := writeAnswers(&w, qs, answers, tt.key, false); err != nil {
 				t.Fatal(err)
 			}
 			if len(w.calls) != 1 {
@@ -73,18 +73,19 @@ func TestWriteAnswersArraysAndNotes(t *testing.T) {
 		{Other: "Card", Note: "<short>"},
 	}
 	for _, tt := range []struct {
-		name string
-		o    output
-		want string
+		name   string
+		key    schema.KeyBy
+		arrays bool
+		want   string
 	}{
-		{"strings", output{Key: schema.KeyHeader},
+		{"strings", schema.KeyHeader, false,
 			`{"answers":{"Go":"Yes, proceed","Features":"A, B, C, D, and E","Own":"Z, too","Name":"Card"},"annotations":{"Go":{"notes":"say \"why\""},"Name":{"notes":"<short>"}}}` + "\n"},
-		{"arrays", output{Key: schema.KeyQuestion, Arrays: true},
+		{"arrays", schema.KeyQuestion, true,
 			`{"answers":{"Proceed?":"Yes, proceed","Which?":["A, B","C","D, and E"],"Own?":["Z, too"],"Name?":"Card"},"annotations":{"Proceed?":{"notes":"say \"why\""},"Name?":{"notes":"<short>"}}}` + "\n"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var w writes
-			if err := writeAnswers(&w, qs, answers, tt.o); err != nil {
+			if err := writeAnswers(&w, qs, answers, tt.key, tt.arrays); err != nil {
 				t.Fatal(err)
 			}
 			if len(w.calls) != 1 || w.calls[0] != tt.want {
@@ -97,7 +98,7 @@ func TestWriteAnswersArraysAndNotes(t *testing.T) {
 func TestWriteAnswersValidUTF8(t *testing.T) {
 	var b strings.Builder
 	qs := []schema.Question{{Header: "H\xff"}}
-	if err := writeAnswers(&b, qs, []prompt.Answer{{Other: "caf\xe9 \x00\u2028"}}, output{Key: schema.KeyHeader}); err != nil {
+	if err := writeAnswers(&b, qs, []prompt.Answer{{Other: "caf\xe9 \x00\u2028"}}, schema.KeyHeader, false); err != nil {
 		t.Fatal(err)
 	}
 	if !utf8.ValidString(b.String()) {
@@ -113,7 +114,7 @@ type failingWriter struct{}
 func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("broken pipe") }
 
 func TestWriteAnswersError(t *testing.T) {
-	err := writeAnswers(failingWriter{}, []schema.Question{{Header: "H"}}, []prompt.Answer{{Labels: []string{"A"}}}, output{Key: schema.KeyHeader})
+	err := writeAnswers(failingWriter{}, []schema.Question{{Header: "H"}}, []prompt.Answer{{Labels: []string{"A"}}}, schema.KeyHeader, false)
 	if err == nil || !strings.Contains(err.Error(), "write answers: broken pipe") {
 		t.Errorf("err = %v", err)
 	}
@@ -127,7 +128,7 @@ func TestWriteAnswersError(t *testing.T) {
 func TestEveryKind(t *testing.T) {
 	for _, c := range testutil.KindCases(t) {
 		var b strings.Builder
-		if err := writeAnswers(&b, []schema.Question{c.Question}, []prompt.Answer{c.Answer}, output{Key: schema.KeyHeader, Arrays: true}); err != nil {
+		if err := writeAnswers(&b, []schema.Question{c.Question}, []prompt.Answer{c.Answer}, schema.KeyHeader, true); err != nil {
 			t.Fatal(err)
 		}
 		want := fmt.Sprintf(`{"answers":{%q:%q}}`+"\n", c.Question.Header, c.Answer.String())

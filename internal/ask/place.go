@@ -283,11 +283,7 @@ func webWay(listen localhttp.Addr, opener func(url string) error, out io.Writer)
 		if err != nil {
 			return nil, &prompt.UnavailableError{Err: err}
 		}
-		w, err := web.New(web.Options{Listener: ln, Host: host, Out: out, Open: opener})
-		if err != nil {
-			_ = ln.Close()
-			return nil, err
-		}
+		w := web.New(web.Options{Listener: ln, Host: host, Out: out, Open: opener})
 		// Opened only to ask on: nothing a failed close could lose.
 		return &Opened{Asker: w, Where: "Answer in your browser: " + w.URL(), url: w.URL(), out: out, close: func() { _ = ln.Close() }}, nil
 	}}

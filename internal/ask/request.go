@@ -156,7 +156,7 @@ func (c *Call) noAnswer(err error) error {
 // Write writes every answer, as the command line prints them.
 func (c *Call) Write(w io.Writer) error {
 	c.withInputNotes()
-	return writeAnswers(w, c.input.Questions, c.answers, output{Key: c.Key, Arrays: c.Arrays})
+	return writeAnswers(w, c.input.Questions, c.answers, c.Key, c.Arrays)
 }
 
 // withInputNotes passes a note the input gave for a question through to

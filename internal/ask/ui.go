@@ -34,7 +34,8 @@ const (
 // auto does when they are, unless the person asked for plain line prompts
 // (ACCESSIBLE, TERM=dumb); line does not.
 func (ui UI) UseScreen(s *iostreams.Streams, plain bool, named, instead string) (bool, error) {
-	terminals := s.Terminals()
+	// Both are terminals, with the files that the screen is drawn on.
+	terminals := s.InTTY && s.ErrTTY && s.InFile != nil && s.ErrFile != nil
 	switch ui {
 	case UITUI:
 		if !terminals {

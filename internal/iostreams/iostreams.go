@@ -30,12 +30,6 @@ func System() *Streams {
 	}
 }
 
-// Terminals reports whether stdin and stderr are both terminals, with the
-// files that a screen is drawn on.
-func (s *Streams) Terminals() bool {
-	return s.InTTY && s.ErrTTY && s.InFile != nil && s.ErrFile != nil
-}
-
 func isTerminal(f *os.File) bool {
 	return isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd())
 }

@@ -20,7 +20,7 @@ type KindCase struct {
 func KindCases(t testing.TB) []KindCase {
 	t.Helper()
 	var cases []KindCase
-	for _, k := range schema.Kinds() {
+	for k := range schema.Kinds {
 		q := schema.Question{Kind: k, Header: "Pick", Question: "Which one?"}
 		var a schema.Answer
 		switch k.Form() {

@@ -40,10 +40,7 @@ func startAsker(t *testing.T, ctx context.Context, ask func(context.Context, *As
 		t.Fatal(err)
 	}
 	a := &asked{out: &testutil.Buffer{}, done: make(chan struct{})}
-	w, err := New(Options{Listener: ln, Out: a.out})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := New(Options{Listener: ln, Out: a.out})
 	a.w, a.url = w, w.URL()
 	go func() {
 		defer close(a.done)

@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"strconv"
 	"sync"
 	"time"
 
@@ -56,22 +55,10 @@ type Options struct {
 	Open func(url string) error
 }
 
-// New returns an asker that serves on o.Listener.
-func New(o Options) (*Asker, error) {
-	tcp, ok := o.Listener.Addr().(*net.TCPAddr)
-	if !ok {
-		return nil, fmt.Errorf("serve the page: not a TCP address: %s", o.Listener.Addr())
-	}
+// New returns an asker that serves on o.Listener, a TCP listener.
+func New(o Options) *Asker {
 	token := localhttp.NewToken()
-	display := o.Host
-	if display == "" {
-		display = tcp.IP.String()
-	}
-	return &Asker{
-		o:     o,
-		token: token,
-		url:   "http://" + net.JoinHostPort(display, strconv.Itoa(tcp.Port)) + "/?token=" + token,
-	}, nil
+	return &Asker{o: o, token: token, url: "http://" + localhttp.HostPort(o.Host, o.Listener.Addr()) + "/?token=" + token}
 }
 
 // URL returns the page's address, with its token.

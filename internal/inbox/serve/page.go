@@ -71,7 +71,7 @@ func serveTCP(ctx context.Context, o Options, srv *inbox.Server, p *page, out io
 		_ = ln.Close()
 		return err
 	}
-	addr := inbox.TCPAddr{Host: hostPort(host, ln.Addr().String()), Token: token}
+	addr := inbox.TCPAddr{Host: localhttp.HostPort(host, ln.Addr()), Token: token}
 	say(out, "Askers elsewhere reach this inbox with ASKUSER_INBOX='%s'\n", addr.URL())
 	return nil
 }
@@ -98,7 +98,7 @@ func (p *page) on(ln net.Listener, host string) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.server = "http://" + hostPort(host, ln.Addr().String())
+	p.server = "http://" + localhttp.HostPort(host, ln.Addr())
 	p.url = p.server + "/?token=" + p.token
 	return h, nil
 }
