@@ -210,3 +210,28 @@ func TestReadmeIsAFrontPage(t *testing.T) {
 		t.Errorf("README.md is %d lines; a front page stays within 300, with topics in docs/", n)
 	}
 }
+
+// TestNewKindFiles keeps the development page's list of the files a new
+// kind of question touches short and true: at most six, each of them
+// there (NAME stands for the kind's own).
+func TestNewKindFiles(t *testing.T) {
+	b, err := os.ReadFile("docs/development.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	section := regexp.MustCompile("(?s)## A new kind of question\n(.*?)\n## ").FindSubmatch(b)
+	if section == nil {
+		t.Fatal(`docs/development.md has no section "## A new kind of question"`)
+	}
+	items := regexp.MustCompile("(?m)^[0-9]+\\. `([^`]+)`").FindAllSubmatch(section[1], -1)
+	if len(items) == 0 || len(items) > 6 {
+		t.Errorf("the list of the files a new kind touches has %d, want 1 to 6", len(items))
+	}
+	for _, item := range items {
+		if path := string(item[1]); !strings.Contains(path, "NAME") {
+			if _, err := os.Stat(path); err != nil {
+				t.Errorf("the list of the files a new kind touches names %s: %v", path, err)
+			}
+		}
+	}
+}
