@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -233,5 +234,33 @@ func TestNewKindFiles(t *testing.T) {
 				t.Errorf("the list of the files a new kind touches names %s: %v", path, err)
 			}
 		}
+	}
+}
+
+// TestNoSpecReference keeps the project speaking of itself: nothing in
+// its code or pages (but this test) cites a SPEC, which the project does
+// not have; what a rule says is in the pages of docs/.
+func TestNoSpecReference(t *testing.T) {
+	spec := regexp.MustCompile(`\bSPEC\b`)
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir() && path != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules"):
+			return filepath.SkipDir
+		case d.IsDir() || path == "readme_test.go" || !slices.Contains([]string{".go", ".md", ".txtar", ".tmpl"}, filepath.Ext(path)):
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if loc := spec.FindIndex(b); loc != nil {
+			t.Errorf("%s:%d cites a specification the project does not have", path, 1+strings.Count(string(b[:loc[0]]), "\n"))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
