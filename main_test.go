@@ -92,11 +92,10 @@ func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 func exitCodeOf(ts *testscript.TestScript, err error) int {
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
+	if err == nil {
 		return 0
-	case errors.As(err, &ee):
+	}
+	if ee, ok := errors.AsType[*exec.ExitError](err); ok {
 		return ee.ExitCode()
 	}
 	ts.Fatalf("run: %v", err)

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -209,6 +210,59 @@ func TestReadmeIsAFrontPage(t *testing.T) {
 	}
 	if n := strings.Count(string(b), "\n"); n > 300 {
 		t.Errorf("README.md is %d lines; a front page stays within 300, with topics in docs/", n)
+	}
+}
+
+// TestNewKindFiles keeps the development page's list of the files a new
+// kind of question touches short and true: at most six, each of them
+// there (NAME stands for the kind's own).
+func TestNewKindFiles(t *testing.T) {
+	b, err := os.ReadFile("docs/development.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	section := regexp.MustCompile("(?s)## A new kind of question\n(.*?)\n## ").FindSubmatch(b)
+	if section == nil {
+		t.Fatal(`docs/development.md has no section "## A new kind of question"`)
+	}
+	items := regexp.MustCompile("(?m)^[0-9]+\\. `([^`]+)`").FindAllSubmatch(section[1], -1)
+	if len(items) == 0 || len(items) > 6 {
+		t.Errorf("the list of the files a new kind touches has %d, want 1 to 6", len(items))
+	}
+	for _, item := range items {
+		if path := string(item[1]); !strings.Contains(path, "NAME") {
+			if _, err := os.Stat(path); err != nil {
+				t.Errorf("the list of the files a new kind touches names %s: %v", path, err)
+			}
+		}
+	}
+}
+
+// TestNoSpecReference keeps the project speaking of itself: nothing in
+// its code or pages (but this test) cites a SPEC, which the project does
+// not have; what a rule says is in the pages of docs/.
+func TestNoSpecReference(t *testing.T) {
+	spec := regexp.MustCompile(`\bSPEC\b`)
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir() && path != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules"):
+			return filepath.SkipDir
+		case d.IsDir() || path == "readme_test.go" || !slices.Contains([]string{".go", ".md", ".txtar", ".tmpl"}, filepath.Ext(path)):
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if loc := spec.FindIndex(b); loc != nil {
+			t.Errorf("%s:%d cites a specification the project does not have", path, 1+strings.Count(string(b[:loc[0]]), "\n"))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -48,11 +48,11 @@ confirm, but for 1, which is an unexpected failure here.`,
 				question = "Choose one or more"
 			}
 		}
-		switch {
-		case schema.IsBlank(question):
-			return schema.Question{}, ask.UsageErrorf("invalid --question: must not be blank")
-		case schema.IsBlank(header):
-			return schema.Question{}, ask.UsageErrorf("invalid --header: must not be blank")
+		if _, err := schema.CheckOther(question); err != nil {
+			return schema.Question{}, ask.UsageErrorf("invalid --question: %s", err)
+		}
+		if _, err := schema.CheckOther(header); err != nil {
+			return schema.Question{}, ask.UsageErrorf("invalid --header: %s", err)
 		}
 		q, err := schema.ChooseQuestion(question, header, args, multi)
 		if err != nil {

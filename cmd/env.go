@@ -387,8 +387,7 @@ func inboxOptions(cmd *cobra.Command, env *Env, mode ask.UI) (ask.InboxOptions, 
 // a usage error, except for an inbox on NATS, whose every failure makes it
 // unavailable.
 func inboxAddrError(err error) error {
-	var server *inbox.ServerError
-	if errors.As(err, &server) {
+	if _, ok := errors.AsType[*inbox.ServerError](err); ok {
 		return &prompt.UnavailableError{Err: err}
 	}
 	return &ask.UsageError{Msg: err.Error(), See: "askuser help environment"}

@@ -12,8 +12,8 @@ import (
 	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/inbox/serve"
+	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/prompt"
-	"github.com/askuser/askuser/prompt/web/localhttp"
 )
 
 // inboxLong is askuser inbox's help.
@@ -131,7 +131,7 @@ func inboxOnTerminal(env *Env, ui ask.UI, from string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return env.IO.UseScreen(ui, plain, from, "use --ui line")
+	return ui.UseScreen(env.IO, plain, from, "use --ui line")
 }
 
 // inboxFlags are askuser inbox's flags, as cobra sets them; --ui is read
@@ -204,8 +204,7 @@ func inboxEnded(ctx context.Context, env *Env, terminal bool, err error) (why st
 			return "", nil
 		}
 	}
-	var sig *ask.SignalError
-	if errors.As(err, &sig) {
+	if sig, ok := errors.AsType[*ask.SignalError](err); ok {
 		if sig.Sig != syscall.SIGTERM && sig.Sig != syscall.SIGHUP {
 			// Ctrl+C is how the person quits.
 			return "", nil

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/internal/iostreams"
 	"github.com/askuser/askuser/internal/testutil"
 	"github.com/askuser/askuser/schema"
 )
@@ -38,7 +39,7 @@ func startWebInbox(t *testing.T, vars map[string]string, args ...string) *webInb
 	vars["ASKUSER_INBOX"] = r.sock
 	pr, pw := io.Pipe()
 	r.in = pw
-	env := &Env{IO: &IOStreams{In: pr, Out: new(bytes.Buffer), ErrOut: r.stderr}, Getenv: varsEnv(vars), Schema: raw}
+	env := &Env{IO: &iostreams.Streams{In: pr, Out: new(bytes.Buffer), ErrOut: r.stderr}, Getenv: varsEnv(vars), Schema: raw}
 	go func() { r.code <- Run(context.Background(), env, append([]string{"inbox"}, args...)) }()
 	t.Cleanup(func() {
 		pw.Close()

@@ -14,9 +14,8 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/mattn/go-isatty"
-
 	"github.com/askuser/askuser/internal/ask"
+	"github.com/askuser/askuser/internal/iostreams"
 )
 
 // Build describes the running binary; release builds set it with ldflags.
@@ -24,27 +23,10 @@ type Build struct {
 	Version, Commit, Date string
 }
 
-// IOStreams are the process's standard streams: see ask.Streams.
-type IOStreams = ask.Streams
-
-// System returns the streams of the process.
-func System() *IOStreams {
-	return &IOStreams{
-		In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
-		InFile: os.Stdin, ErrFile: os.Stderr,
-		InTTY:  isTerminal(os.Stdin),
-		ErrTTY: isTerminal(os.Stderr),
-	}
-}
-
-func isTerminal(f *os.File) bool {
-	return isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd())
-}
-
 // Env is what the commands need from outside: streams, environment, the
 // embedded schema and the build.
 type Env struct {
-	IO *IOStreams
+	IO *iostreams.Streams
 	// Getenv reads the environment: only through the table of env.go,
 	// which names every variable askuser reads.
 	Getenv func(string) string
@@ -72,7 +54,7 @@ func Main(schemaJSON []byte, build Build) int {
 	// A reader that goes away is an error to report, not a reason to die
 	// silently by SIGPIPE.
 	signal.Ignore(syscall.SIGPIPE)
-	env := &Env{IO: System(), Getenv: processEnv, Schema: schemaJSON, Build: build, WatchSignals: watchSignals}
+	env := &Env{IO: iostreams.System(), Getenv: processEnv, Schema: schemaJSON, Build: build, WatchSignals: watchSignals}
 	return Run(context.Background(), env, os.Args[1:])
 }
 

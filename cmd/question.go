@@ -70,7 +70,7 @@ func questionRun(ctx context.Context, env *Env, opts questionOptions) error {
 		}
 	}
 	if opts.json {
-		err = ask.WriteAnswers(env.IO.Out, []schema.Question{q}, []schema.Answer{answer}, ask.Output{Key: schema.KeyHeader})
+		err = ask.WriteAnswers(env.IO.Out, []schema.Question{q}, []schema.Answer{answer}, schema.KeyHeader, false)
 	} else if len(text) > 0 {
 		// One write, as the answers of askuser: a reader never sees part.
 		_, err = fmt.Fprint(env.IO.Out, strings.Join(text, "\n")+"\n")

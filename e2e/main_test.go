@@ -2,8 +2,8 @@
 // meet it as a person, a script or a browser would: in a pseudo-terminal,
 // over real pipes, over HTTP and in headless Chromium, and many times over
 // on generated questions. The golden tests of the command line are
-// testscript scripts at the repository's root; windows_wine_test.go runs
-// them against the Windows build.
+// testscript scripts at the repository's root; a suite here runs them
+// against the Windows build, under Wine.
 package e2e
 
 import (

@@ -33,7 +33,7 @@ import (
 // permissions of docs/across-machines.md, as the page prints them (two people, alice and bob, each with
 // an inbox's user and an agents' user), askuser inbox and its askers as
 // processes, and a hostile client that holds the agents' credentials and
-// nothing else, trying what the threat model of SPEC §9 says it cannot do.
+// nothing else, trying what the page says such a client cannot do.
 // The test's own user, test-admin, only looks: it plays the leak of a set's
 // id where a test needs one.
 

@@ -490,10 +490,7 @@ func askInProcess(t *testing.T, questions string) (string, <-chan []prompt.Answe
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := web.New(web.Options{Listener: ln, Out: io.Discard})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := web.New(web.Options{Listener: ln, Out: io.Discard})
 	ctx, cancel := context.WithCancel(context.Background())
 	answers := make(chan []prompt.Answer, 1)
 	done := make(chan struct{})

@@ -43,8 +43,8 @@ func TestCheckOther(t *testing.T) {
 		})
 	}
 	_, err := CheckOther(long + "x")
-	var le *OtherLengthError
-	if !errors.As(err, &le) || le.Length != MaxOtherLength+1 {
+	le, ok := errors.AsType[*OtherLengthError](err)
+	if !ok || le.Length != MaxOtherLength+1 {
 		t.Fatalf("CheckOther(2001 characters) = %v, want an *OtherLengthError of 2001", err)
 	}
 	if want := "must be at most 2000 characters (got 2001)"; err.Error() != want {

@@ -151,6 +151,37 @@ func describeQuestions(raw []byte, n int) (_ []byte, ok bool) {
 // original text so that the schema printed by "askuser schema" keeps its
 // layout and key order.
 func splice(raw []byte, values map[string][]byte) ([]byte, error) {
+	var out bytes.Buffer
+	var at int64 // raw is copied to out up to here
+	found := 0
+	err := eachValue(raw, func(pointer string, start, end int64) {
+		v, ok := values[pointer]
+		if !ok {
+			return
+		}
+		for start < end && strings.IndexByte(" \t\r\n:,", raw[start]) >= 0 {
+			start++
+		}
+		out.Write(raw[at:start])
+		out.Write(v)
+		at = end
+		found++
+	})
+	if err != nil {
+		return nil, fmt.Errorf("patch schema: %w", err)
+	}
+	if found != len(values) {
+		return nil, fmt.Errorf("patch schema: %d of %d values found", found, len(values))
+	}
+	out.Write(raw[at:])
+	return out.Bytes(), nil
+}
+
+// eachValue reads raw, a JSON text, and calls at for each of its values
+// that is not an object or an array, with its JSON pointer and where it
+// is in raw: it ends at end, and starts at start or after the separator
+// and white space that follow start.
+func eachValue(raw []byte, at func(pointer string, start, end int64)) error {
 	// open holds a frame per open container, outermost first: the pointer
 	// token of its current member ("" in an array, where no pointer of
 	// values leads), and, for an object, whether a key comes next.
@@ -159,19 +190,16 @@ func splice(raw []byte, values map[string][]byte) ([]byte, error) {
 		object, key bool
 	}
 	var open []frame
-	var out bytes.Buffer
-	var at int64 // raw is copied to out up to here
-	found := 0
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	for {
 		start := dec.InputOffset()
 		tok, err := dec.Token()
 		if err == io.EOF {
-			break
+			return nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("patch schema: %w", err)
+			return err
 		}
 		if tok == json.Delim('}') || tok == json.Delim(']') {
 			open = open[:len(open)-1]
@@ -193,25 +221,10 @@ func splice(raw []byte, values map[string][]byte) ([]byte, error) {
 		for _, f := range open {
 			pointer.WriteString("/" + f.token)
 		}
-		if v, ok := values[pointer.String()]; ok {
-			// InputOffset before Token may sit before the separator and
-			// whitespace; the value itself ends at the new offset.
-			end := dec.InputOffset()
-			s := start
-			for s < end && strings.IndexByte(" \t\r\n:,", raw[s]) >= 0 {
-				s++
-			}
-			out.Write(raw[at:s])
-			out.Write(v)
-			at = end
-			found++
-		}
+		// InputOffset before Token may sit before the separator and
+		// white space; the value itself ends at the new offset.
+		at(pointer.String(), start, dec.InputOffset())
 	}
-	if found != len(values) {
-		return nil, fmt.Errorf("patch schema: %d of %d values found", found, len(values))
-	}
-	out.Write(raw[at:])
-	return out.Bytes(), nil
 }
 
 // escapePointer writes s as one token of a JSON pointer. It runs for every

@@ -224,8 +224,8 @@ func TestAddPresets(t *testing.T) {
 			}
 			err = in.AddPresets("ASKUSER_ANSWERS", tt.presets, tt.key)
 			if tt.errs != nil {
-				var ve *ValidationError
-				if !errors.As(err, &ve) {
+				ve, ok := errors.AsType[*ValidationError](err)
+				if !ok {
 					t.Fatalf("err = %v, want a *ValidationError", err)
 				}
 				var got []string

@@ -142,8 +142,8 @@ func (s *Schema) validate(doc any) []Problem {
 	if err == nil {
 		return nil
 	}
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
+	ve, ok := errors.AsType[*jsonschema.ValidationError](err)
+	if !ok {
 		// Only a value that is not JSON, or a schema that loops, gets
 		// here; decode makes neither.
 		return []Problem{problem(nil, "cannot be checked: %v", err)}

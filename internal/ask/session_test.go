@@ -114,7 +114,7 @@ func TestRouteCloses(t *testing.T) {
 	open := way.Open
 	way.Open = func(ctx context.Context) (*Opened, error) {
 		o, err := open(ctx)
-		o.Close = func() { closed++ }
+		o.close = func() { closed++ }
 		return o, err
 	}
 	r := &Route{Ways: []Way{way}}

@@ -14,7 +14,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/askuser/askuser/prompt/web/localhttp"
+	"github.com/askuser/askuser/internal/localhttp"
+	"github.com/askuser/askuser/prompt"
 )
 
 // EnvAddr is the variable that gives the inbox's address (see Where), as
@@ -99,9 +100,9 @@ func (a TCPAddr) Listen(out io.Writer) (Listener, error) {
 	if err != nil {
 		return nil, err
 	}
-	ln, host, err := localhttp.ListenFor(l, "the inbox", out)
+	ln, host, err := localhttp.Listen(l, "the inbox", out)
 	if err != nil {
-		return nil, err
+		return nil, &prompt.UnavailableError{Err: err}
 	}
 	return TCPListener{Listener: ln, Host: host, Token: a.Token}, nil
 }

@@ -14,7 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/askuser/askuser/prompt/web/localhttp"
+	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -192,9 +192,9 @@ func readRequest(w http.ResponseWriter, r *http.Request) (_ *Request, ok bool) {
 		return refuse(http.StatusRequestEntityTooLarge, "the request is too large")
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxRequestBytes))
-	var tooLarge *http.MaxBytesError
+	_, tooLarge := errors.AsType[*http.MaxBytesError](err)
 	switch {
-	case errors.As(err, &tooLarge):
+	case tooLarge:
 		return refuse(http.StatusRequestEntityTooLarge, "the request is too large")
 	case err != nil:
 		return refuse(http.StatusBadRequest, "the request could not be read")

@@ -19,8 +19,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/prompt"
-	"github.com/askuser/askuser/prompt/web/localhttp"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -296,15 +296,15 @@ func TestAskRefused(t *testing.T) {
 		{&Request{Cwd: "a\x00b", Questions: json.RawMessage(questionsJSON)}, "NUL"},
 	} {
 		_, err := in.client.Ask(context.Background(), c.req, nil)
-		var refused *RefusedError
-		if !errors.As(err, &refused) || refused.Status != http.StatusBadRequest || !strings.Contains(refused.Body.Error, c.problem) {
+		refused, ok := errors.AsType[*RefusedError](err)
+		if !ok || refused.Status != http.StatusBadRequest || !strings.Contains(refused.Body.Error, c.problem) {
 			t.Errorf("Ask(%+v) = %v; want a 400 about %q", c.req, err, c.problem)
 		}
 	}
 	// The problems are listed as askuser validate lists them.
 	_, err := in.client.Ask(context.Background(), &Request{Questions: json.RawMessage(five)}, nil)
-	var refused *RefusedError
-	if !errors.As(err, &refused) || !reflect.DeepEqual(refused.Body.Problems, []string{"questions[0].options: must have at most 4 items (got 5)"}) {
+	refused, ok := errors.AsType[*RefusedError](err)
+	if !ok || !reflect.DeepEqual(refused.Body.Problems, []string{"questions[0].options: must have at most 4 items (got 5)"}) {
 		t.Errorf("problems: %v", err)
 	}
 	// With the asker's own limits, the same set is queued.
@@ -418,8 +418,8 @@ func TestSocketRefusesAnotherUser(t *testing.T) {
 func TestClientRefusesAnotherUsersInbox(t *testing.T) {
 	in := startInbox(t)
 	_, err := dialSocket(context.Background(), new(net.Dialer).DialContext, string(in.addr), os.Getuid()+1)
-	var blocked *BlockedError
-	if !errors.As(err, &blocked) || !blocked.another() {
+	blocked, ok := errors.AsType[*BlockedError](err)
+	if !ok || !blocked.another() {
 		t.Errorf("dial as another user: %v", err)
 	}
 }
@@ -455,8 +455,8 @@ func TestBlockedErrors(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := dialSocket(context.Background(), c.dial, string(in.addr), c.self)
-			var blocked *BlockedError
-			if !errors.As(err, &blocked) || blocked.another() != c.another {
+			blocked, ok := errors.AsType[*BlockedError](err)
+			if !ok || blocked.another() != c.another {
 				t.Fatalf("dial: %v", err)
 			}
 			text := WithHint(&UnreachableError{Addr: in.addr, Err: err}).Error()
@@ -581,11 +581,11 @@ func TestStaleSocketStartsAtOnce(t *testing.T) {
 		var winners []net.Listener
 		for i := 0; i < starts; i++ {
 			r := <-results
-			var live *liveError
+			_, live := errors.AsType[*liveError](r.err)
 			switch {
 			case r.err == nil:
 				winners = append(winners, r.ln)
-			case !errors.As(r.err, &live):
+			case !live:
 				t.Errorf("round %d: an inbox failed otherwise: %v", round, r.err)
 			}
 		}
@@ -617,8 +617,8 @@ func TestStaleSocketStartsAtOnce(t *testing.T) {
 func TestLiveSocketNotTakenOver(t *testing.T) {
 	in := startInbox(t)
 	_, err := ListenSocket(string(in.addr))
-	var live *liveError
-	if !errors.As(err, &live) || err.Error() != "an inbox is already running at "+string(in.addr)+": use that one, or quit it first" {
+	_, ok := errors.AsType[*liveError](err)
+	if !ok || err.Error() != "an inbox is already running at "+string(in.addr)+": use that one, or quit it first" {
 		t.Errorf("second inbox: %v", err)
 	}
 	if _, err := in.client.Probe(context.Background()); err != nil {
@@ -655,12 +655,13 @@ func TestProbe(t *testing.T) {
 	_ = in.q.Cancel(first(in.q), ViaHere)
 	result(t, got, 5*time.Second)
 
-	var unreachable *UnreachableError
-	if _, err := SocketAddr(filepath.Join(t.TempDir(), "none.sock")).Dial().Probe(context.Background()); !errors.As(err, &unreachable) {
+	_, err = SocketAddr(filepath.Join(t.TempDir(), "none.sock")).Dial().Probe(context.Background())
+	if _, ok := errors.AsType[*UnreachableError](err); !ok {
 		t.Errorf("nothing there: %v", err)
 	}
 	other := httpOnSocket(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprintln(w, `{"hello":1}`) }))
-	if _, err := SocketAddr(other).Dial().Probe(context.Background()); !errors.As(err, &unreachable) || !strings.Contains(err.Error(), "no inbox answers at") {
+	_, err = SocketAddr(other).Dial().Probe(context.Background())
+	if _, ok := errors.AsType[*UnreachableError](err); !ok || !strings.Contains(err.Error(), "no inbox answers at") {
 		t.Errorf("another server: %v", err)
 	}
 }
@@ -691,8 +692,8 @@ func TestAskInboxGone(t *testing.T) {
 	}))
 	start := time.Now()
 	_, err := SocketAddr(path).Dial().Ask(context.Background(), askRequest(), nil)
-	var gone *GoneError
-	if !errors.As(err, &gone) || time.Since(start) > 2*time.Second {
+	_, ok := errors.AsType[*GoneError](err)
+	if !ok || time.Since(start) > 2*time.Second {
 		t.Errorf("Ask = %v after %s", err, time.Since(start))
 	}
 }
@@ -730,8 +731,8 @@ func TestTCPToken(t *testing.T) {
 
 	for _, wrong := range []string{token[:len(token)-1] + "0", strings.ToUpper(token), token + "x"} {
 		_, err := TCPAddr{Host: host, Token: wrong}.Dial().Ask(context.Background(), askRequest(), nil)
-		var refused *RefusedError
-		if !errors.As(err, &refused) || refused.Status != http.StatusForbidden || !strings.Contains(refused.Body.Error, "token is wrong or missing") {
+		refused, ok := errors.AsType[*RefusedError](err)
+		if !ok || refused.Status != http.StatusForbidden || !strings.Contains(refused.Body.Error, "token is wrong or missing") {
 			t.Errorf("token %q: %v", wrong, err)
 		}
 	}

@@ -27,6 +27,7 @@ import (
 	"github.com/spf13/cobra/doc"
 
 	"github.com/askuser/askuser/cmd"
+	"github.com/askuser/askuser/internal/iostreams"
 )
 
 func main() {
@@ -122,7 +123,7 @@ func withVariables(page []byte) ([]byte, error) {
 // and no input, writing to out and errOut.
 func newEnv(schemaJSON []byte, out, errOut io.Writer) *cmd.Env {
 	return &cmd.Env{
-		IO:     &cmd.IOStreams{In: strings.NewReader(""), Out: out, ErrOut: errOut},
+		IO:     &iostreams.Streams{In: strings.NewReader(""), Out: out, ErrOut: errOut},
 		Getenv: func(string) string { return "" },
 		Schema: schemaJSON,
 	}

@@ -3,7 +3,6 @@ package serve
 import (
 	"context"
 	"io"
-	"net"
 
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/inbox/view"
@@ -36,14 +35,4 @@ func listen(ctx context.Context, o Options, srv *inbox.Server, p *page, out io.W
 		say(out, "askuser inbox: the questions that agents ask with askuser arrive here, oldest first.\n%s\n", view.Help)
 	}
 	return nil
-}
-
-// hostPort is the address to show for a listener on addr whose host is
-// shown as host ("" for addr's own).
-func hostPort(host, addr string) string {
-	if host == "" {
-		return addr
-	}
-	_, port, _ := net.SplitHostPort(addr)
-	return net.JoinHostPort(host, port)
 }

@@ -8,7 +8,8 @@ import (
 
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/inbox/view"
-	"github.com/askuser/askuser/prompt/web/localhttp"
+	"github.com/askuser/askuser/internal/localhttp"
+	"github.com/askuser/askuser/prompt"
 )
 
 // serveExtras serves what the options add: askers over TCP (Listen) and
@@ -24,9 +25,9 @@ func serveExtras(ctx context.Context, o Options, srv *inbox.Server, p *page, out
 		}
 	} else if p != nil {
 		local, _ := localhttp.ParseAddr(localhttp.DefaultAddr)
-		ln, host, err := localhttp.ListenFor(local, "the inbox's page", out)
+		ln, host, err := localhttp.Listen(local, "the inbox's page", out)
 		if err != nil {
-			return nil, err
+			return nil, &prompt.UnavailableError{Err: err}
 		}
 		h, err := p.on(ln, host)
 		if err != nil {
@@ -63,9 +64,9 @@ func serveTCP(ctx context.Context, o Options, srv *inbox.Server, p *page, out io
 	if p != nil {
 		what = "the inbox, with its page,"
 	}
-	ln, host, err := localhttp.ListenFor(*o.Listen, what, out)
+	ln, host, err := localhttp.Listen(*o.Listen, what, out)
 	if err != nil {
-		return inbox.TCPAddr{}, err
+		return inbox.TCPAddr{}, &prompt.UnavailableError{Err: err}
 	}
 	tcp := inbox.TCPListener{Listener: ln, Host: host, Token: token}
 	if p != nil {
@@ -78,7 +79,7 @@ func serveTCP(ctx context.Context, o Options, srv *inbox.Server, p *page, out io
 		_ = ln.Close()
 		return inbox.TCPAddr{}, err
 	}
-	return inbox.TCPAddr{Host: hostPort(host, ln.Addr().String()), Token: token}, nil
+	return inbox.TCPAddr{Host: localhttp.HostPort(host, ln.Addr()), Token: token}, nil
 }
 
 // page is the inbox's web page (Web), before it is served.
@@ -103,7 +104,7 @@ func (p *page) on(ln net.Listener, host string) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.server = "http://" + hostPort(host, ln.Addr().String())
+	p.server = "http://" + localhttp.HostPort(host, ln.Addr())
 	p.url = p.server + "/?token=" + p.token
 	return h, nil
 }

@@ -12,10 +12,10 @@ import (
 	"io"
 	"os"
 
-	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/inbox/view"
-	"github.com/askuser/askuser/prompt/web/localhttp"
+	"github.com/askuser/askuser/internal/iostreams"
+	"github.com/askuser/askuser/internal/localhttp"
 )
 
 // Options are what an inbox needs, resolved from the command line and the
@@ -44,7 +44,7 @@ type Options struct {
 
 	// IO are the inbox's standard streams: it reads stdin and draws on
 	// stderr.
-	IO            *ask.Streams
+	IO            *iostreams.Streams
 	Color         bool
 	NotifyCommand string // ASKUSER_NOTIFY_COMMAND
 	// Watch, when set, returns a ctx that ends with a signal, and is called

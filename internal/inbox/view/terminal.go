@@ -151,9 +151,9 @@ func (s *Terminal) idle(ctx context.Context, changed <-chan struct{}) (quit bool
 	idleCtx, stop := until(ctx, changed, errChanged)
 	defer stop(nil)
 	err = s.ui.Idle(idleCtx, "askuser inbox", fmt.Sprintf(idleText, s.o.Where))
-	var key *tui.KeyError
+	_, key := errors.AsType[*tui.KeyError](err)
 	switch {
-	case errors.Is(err, tui.ErrQuit), errors.As(err, &key):
+	case errors.Is(err, tui.ErrQuit), key:
 		return true, nil
 	case ctx.Err() != nil:
 		return true, context.Cause(ctx)
@@ -172,7 +172,7 @@ func (s *Terminal) present(ctx context.Context, set *inbox.Set) (why string, qui
 	defer stop(nil)
 	answers, asked := s.ui.Ask(setCtx, set.Questions)
 
-	var key *tui.KeyError
+	key, keyed := errors.AsType[*tui.KeyError](asked)
 	switch {
 	case asked == nil:
 		switch err := s.o.Queue.Answer(set, inbox.ViaHere, answers); {
@@ -183,9 +183,9 @@ func (s *Terminal) present(ctx context.Context, set *inbox.Set) (why string, qui
 			_ = s.ui.PrintNotice(false, fmt.Sprintf("Not sent to %s: %v.", prompt.Display(source(set, s.o.Home)), err))
 			return "", false, nil
 		}
-	case errors.As(asked, &key) && key.Key == tui.KeyInterrupt:
+	case keyed && key.Key == tui.KeyInterrupt:
 		return "", true, nil
-	case errors.As(asked, &key):
+	case keyed:
 		if s.o.Queue.Skip(set) == nil {
 			return "", false, nil
 		}
@@ -201,7 +201,7 @@ func (s *Terminal) present(ctx context.Context, set *inbox.Set) (why string, qui
 		return "", true, asked
 	}
 	// The set ended while it was shown, or before the key or the answer
-	// reached it: a line above the screen says how (Record), and the next
+	// reached it: a line above the screen says how (record), and the next
 	// set comes on screen saying so too.
 	switch set.End().State {
 	case inbox.Withdrawn:

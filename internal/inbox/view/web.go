@@ -13,15 +13,15 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/prompt/web"
-	"github.com/askuser/askuser/prompt/web/localhttp"
 )
 
 // The limits of the page's requests.
 const (
 	// webMaxQuestions is the number of questions whose largest form the
 	// guard lets through; each form is then held to its own set's limit
-	// (localhttp.MaxFormBytes).
+	// (web.MaxFormBytes).
 	webMaxQuestions = 32
 	// webMaxSeen bounds the sets that ended and are still remembered, to
 	// tell a page that sends a form for one how it ended.
@@ -75,7 +75,7 @@ func NewWeb(o WebOptions) (*Web, error) {
 		o.now = time.Now
 	}
 	v := &Web{o: o, seen: map[uint64]*inbox.Set{}}
-	g, err := localhttp.NewGuard(o.Addr, o.Host, o.Token, localhttp.MaxFormBytes(webMaxQuestions))
+	g, err := localhttp.NewGuard(o.Addr, o.Host, o.Token, web.MaxFormBytes(webMaxQuestions))
 	if err != nil {
 		return nil, err
 	}
@@ -260,7 +260,7 @@ func (v *Web) readPost(w http.ResponseWriter, r *http.Request, what string) (*in
 	if s != nil {
 		// The guard lets through the form of the largest set; each set's
 		// form is held to its own size.
-		r.Body = http.MaxBytesReader(w, r.Body, localhttp.MaxFormBytes(len(s.Questions)))
+		r.Body = http.MaxBytesReader(w, r.Body, web.MaxFormBytes(len(s.Questions)))
 	}
 	values, ok := web.ReadForm(w, r)
 	if !ok {

@@ -13,7 +13,7 @@ import (
 
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/prompt"
-	"github.com/askuser/askuser/prompt/web/localhttp"
+	"github.com/askuser/askuser/prompt/web"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -220,8 +220,8 @@ func TestWebRefuses(t *testing.T) {
 		{"another host name", "GET", w.at("/"), nil, "evil.example:" + w.srv.Listener.Addr().String()[strings.LastIndex(w.srv.Listener.Addr().String(), ":")+1:], "", http.StatusForbidden},
 		{"another site's form", "POST", w.at(setPath(a, "answer")), map[string]string{"Origin": "http://evil.example", "Content-Type": "application/x-www-form-urlencoded"}, "", form, http.StatusForbidden},
 		{"not a form", "POST", w.at(setPath(a, "answer")), map[string]string{"Content-Type": "application/json"}, "", `{"q0":"2"}`, http.StatusUnsupportedMediaType},
-		{"larger than any form", "POST", w.at(setPath(a, "answer")), map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, "", form + "&q0-note=" + strings.Repeat("x", int(localhttp.MaxFormBytes(webMaxQuestions))), http.StatusRequestEntityTooLarge},
-		{"larger than this set's form", "POST", w.at(setPath(a, "answer")), map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, "", form + "&pad=" + strings.Repeat("x", int(localhttp.MaxFormBytes(1))), http.StatusRequestEntityTooLarge},
+		{"larger than any form", "POST", w.at(setPath(a, "answer")), map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, "", form + "&q0-note=" + strings.Repeat("x", int(web.MaxFormBytes(webMaxQuestions))), http.StatusRequestEntityTooLarge},
+		{"larger than this set's form", "POST", w.at(setPath(a, "answer")), map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, "", form + "&pad=" + strings.Repeat("x", int(web.MaxFormBytes(1))), http.StatusRequestEntityTooLarge},
 		{"cancel from another site", "POST", w.at(setPath(a, "cancel")), map[string]string{"Origin": "null", "Content-Type": "application/x-www-form-urlencoded"}, "", "", http.StatusForbidden},
 		{"an answer by GET", "GET", w.at(setPath(a, "answer")), nil, "", "", http.StatusMethodNotAllowed},
 		{"a set that is not a number", "POST", w.at("/sets/x/answer"), map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, "", form, http.StatusConflict},

@@ -14,8 +14,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-
-	"github.com/askuser/askuser/schema"
 )
 
 // Guard is what stands between the network and a page: it lets through
@@ -43,9 +41,9 @@ type Guard struct {
 
 // NewGuard returns the guard of a server that listens on addr, a TCP
 // address, and whose address is shown with host, such as "localhost" ("" for
-// addr's own IP address; see Options.Host). Every request must carry token
+// addr's own IP address, as Listen returns it). Every request must carry token
 // in its "token" query parameter. A request body over maxBody bytes is
-// refused (see MaxFormBytes).
+// refused.
 func NewGuard(addr net.Addr, host, token string, maxBody int64) (*Guard, error) {
 	tcp, ok := addr.(*net.TCPAddr)
 	if !ok {
@@ -163,12 +161,4 @@ func RandomString(n int) string {
 	b := make([]byte, n)
 	_, _ = rand.Read(b)
 	return base64.RawURLEncoding.EncodeToString(b)
-}
-
-// MaxFormBytes is the largest form that the page of n questions sends, with
-// room to spare: every choice, and an answer of the person's own and a note
-// of the longest length in 4-byte characters, each percent-encoded.
-func MaxFormBytes(n int) int64 {
-	perQuestion := int64(2*schema.MaxOtherLength*4*3 + 1024)
-	return 16<<10 + int64(n)*perQuestion
 }
