@@ -89,11 +89,27 @@ type Via int
 
 // The places a set is answered or cancelled.
 const (
-	ViaNone      Via = iota // not by the person: withdrawn, or closed
-	ViaHere                 // this inbox's terminal screen or line prompts
-	ViaPage                 // this inbox's web page
-	ViaElsewhere            // another inbox on the same queue (NATS): Reason says "by NAME"
+	ViaNone         Via = iota // not by the person: withdrawn, or closed
+	ViaHere                    // this inbox's terminal screen or line prompts
+	ViaPage                    // this inbox's web page
+	ViaElsewhere               // another inbox on the same queue (NATS): Reason says "by NAME"
+	ViaNotification            // a one-tap link of the set's notification, served with the page
 )
+
+var viaNames = [...]string{
+	ViaNone: "", ViaHere: "here", ViaPage: "page", ViaElsewhere: "elsewhere",
+	ViaNotification: "notification",
+}
+
+// String names v as the history and the notification command's
+// ASKUSER_VIA write it: "here", "page", "notification", "elsewhere"; ""
+// for ViaNone.
+func (v Via) String() string {
+	if v >= 0 && int(v) < len(viaNames) {
+		return viaNames[v]
+	}
+	return fmt.Sprintf("Via(%d)", int(v))
+}
 
 // End is how a set ended: the one record of it, which every view reads
 // to tell the person, whichever view ended it.
@@ -104,7 +120,7 @@ type End struct {
 	// At is when it ended, by the queue's clock.
 	At time.Time
 	// Answers are the answers, one per question, when State is Answered
-	// here or on the page.
+	// in this inbox (here, on the page, from the notification).
 	Answers []prompt.Answer
 	// Reason says why a set was withdrawn or closed, for the person.
 	Reason string

@@ -38,24 +38,26 @@ func where(e inbox.End) string {
 		return "here"
 	case inbox.ViaPage:
 		return "on the web page"
+	case inbox.ViaNotification:
+		return "from the notification"
 	}
 	return "elsewhere" + e.ByWhom()
 }
 
 // answersShown reports whether the answers of a set that ended with e are
-// recorded, rather than its outcome: those given here or on the page,
-// which this inbox holds.
+// recorded, rather than its outcome: those given here, on the page or
+// from the notification, which this inbox holds.
 func answersShown(e inbox.End) bool {
-	return e.State == inbox.Answered && (e.Via == inbox.ViaHere || e.Via == inbox.ViaPage)
+	return e.State == inbox.Answered && e.Via != inbox.ViaElsewhere
 }
 
 // answersPrefix is what comes before each answer recorded of a set from
 // from: "~/src/api · ", or "~/src/api, on the web page · ".
 func answersPrefix(e inbox.End, from string) string {
-	if e.Via == inbox.ViaPage {
-		return from + ", on the web page · "
+	if e.Via == inbox.ViaHere {
+		return from + " · "
 	}
-	return from + " · "
+	return from + ", " + where(e) + " · "
 }
 
 // writeAnswers writes the answers of s, which ended with e, on b, as the

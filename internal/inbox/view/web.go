@@ -65,6 +65,9 @@ type WebOptions struct {
 	// Home is the person's home directory, shown as ~ in the working
 	// directories that sets come from.
 	Home string
+	// Links, when set, make the links that answer a set from its
+	// notification (see Web.Taps), which the page serves.
+	Links *Links
 	// now is the clock; time.Now when nil.
 	now func() time.Time
 }
@@ -87,6 +90,14 @@ func NewWeb(o WebOptions) (*Web, error) {
 	mux.HandleFunc("POST /sets/{id}/cancel", v.serveCancel)
 	mux.HandleFunc("POST /sets/{id}/next", v.serveNext)
 	v.h = g.Wrap(mux)
+	if o.Links != nil {
+		// A link that answers from a notification is its own credential:
+		// it carries a key of its own, not the page's token.
+		outer := http.NewServeMux()
+		outer.Handle("/", v.h)
+		outer.Handle("/sets/{id}/tap/{n}", g.WrapLink(tapMaxBody, http.HandlerFunc(v.serveTap)))
+		v.h = outer
+	}
 	return v, nil
 }
 
@@ -297,13 +308,15 @@ func (v *Web) endedNotice(id uint64) string {
 }
 
 // ended says how s ended (nil for a set not known): for a page that showed
-// it, or, late, for a form for it that came too late.
+// it, or, late, for a form or a link for it that came too late.
 func (v *Web) ended(s *inbox.Set, late bool) string {
 	if s == nil {
 		return "Those questions are no longer waiting."
 	}
 	from, e := source(s, v.o.Home), s.End()
 	switch {
+	case late && e.State == inbox.Answered && e.Via == inbox.ViaNotification:
+		return fmt.Sprintf("The questions from %s had already been answered from the notification.", from)
 	case late && e.State == inbox.Answered:
 		return fmt.Sprintf("The questions from %s had already been answered.", from)
 	case late && e.State == inbox.Cancelled:
@@ -314,6 +327,9 @@ func (v *Web) ended(s *inbox.Set, late bool) string {
 
 // endedText says how a set from from ended while a page showed it.
 func endedText(e inbox.End, from string) string {
+	if e.State == inbox.Answered && e.Via == inbox.ViaNotification {
+		return fmt.Sprintf("The questions from %s were answered from the notification.", from)
+	}
 	switch e.State {
 	case inbox.Answered:
 		return fmt.Sprintf("The questions from %s were answered elsewhere%s.", from, e.ByWhom())

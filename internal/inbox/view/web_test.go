@@ -22,13 +22,14 @@ const webToken = "page-token-0123456789abcdef0123456789"
 // testWeb is the inbox's page of a queue, served on a loopback port.
 type testWeb struct {
 	q   *inbox.Queue
+	v   *Web
 	srv *httptest.Server
 }
 
 func startWeb(t *testing.T, q *inbox.Queue) *testWeb {
 	t.Helper()
 	srv := httptest.NewUnstartedServer(nil)
-	v, err := NewWeb(WebOptions{Queue: q, Addr: srv.Listener.Addr(), Token: webToken, Home: "/home/me",
+	v, err := NewWeb(WebOptions{Queue: q, Addr: srv.Listener.Addr(), Token: webToken, Home: "/home/me", Links: NewLinks(),
 		now: func() time.Time { return time.Date(2026, 1, 1, 0, 1, 15, 0, time.UTC) }})
 	if err != nil {
 		t.Fatal(err)
@@ -36,7 +37,7 @@ func startWeb(t *testing.T, q *inbox.Queue) *testWeb {
 	srv.Config.Handler = v
 	srv.Start()
 	t.Cleanup(srv.Close)
-	return &testWeb{q: q, srv: srv}
+	return &testWeb{q: q, v: v, srv: srv}
 }
 
 // at is the address of path on the page's server, with the token.
