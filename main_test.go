@@ -53,6 +53,9 @@ func TestScripts(t *testing.T) {
 			env.Setenv("SCHEMA_FILE", schemaFile)
 			// The examples of the docs, run as the docs show them.
 			env.Setenv("EXAMPLES", examples)
+			// The inboxes of the scripts keep their history in the
+			// script's own directory.
+			env.Setenv("XDG_STATE_HOME", filepath.Join(env.WorkDir, ".state"))
 			return nil
 		},
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){

@@ -41,9 +41,11 @@ func (f *askFlags) resolve(cmd *cobra.Command, env *Env) (ask.Options, error) {
 	}
 	o := ask.Options{
 		Mode: mode, ModeFrom: ui.named(), TTY: f.tty, Bell: f.bell,
-		Color:         colorEnabled(env),
-		NotifyCommand: notifyCommand(env),
-		Web:           ask.WebOptions{Open: f.open, Browser: browser(env)},
+		Color: colorEnabled(env),
+		Web:   ask.WebOptions{Open: f.open, Browser: browser(env)},
+	}
+	if o.Notify, _, err = notifyCommands(env); err != nil {
+		return ask.Options{}, err
 	}
 	if o.Web.Listen, err = checkWebFlags(mode, f, cmd.Flags().Changed("listen")); err != nil {
 		return ask.Options{}, err

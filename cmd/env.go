@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,7 +13,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/askuser/askuser/internal/ask"
+	"github.com/askuser/askuser/internal/history"
 	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/internal/notify"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
 )
@@ -47,7 +50,15 @@ var (
 	varAnswers = &variable{name: "ASKUSER_ANSWERS", def: "none",
 		does: `Answers known in advance, as a JSON object keyed by header or question text ({"Database":"SQLite"}): those questions are not asked.`}
 	varNotify = &variable{name: "ASKUSER_NOTIFY_COMMAND", secret: true, def: "none",
-		does: "A shell command run when questions appear, with ASKUSER_FROM, ASKUSER_HEADER, ASKUSER_QUESTION and, in the inbox with --web, ASKUSER_URL set."}
+		does: "A shell command run when questions appear (ASKUSER_EVENT=asked), with ASKUSER_HEADER, ASKUSER_QUESTION, ASKUSER_ACTIONS and ASKUSER_JSON set; in the inbox also ASKUSER_FROM and ASKUSER_SET, and with --web ASKUSER_URL, the set's page, and in ASKUSER_ACTIONS the links that answer a single choice in one tap. The inbox runs it again for a reminder (ASKUSER_EVENT=reminded)."}
+	varNotifyEnd = &variable{name: "ASKUSER_NOTIFY_END_COMMAND", secret: true, def: "none",
+		does: "The inbox's: a shell command run when a set it told of ends (ASKUSER_EVENT=ended), with ASKUSER_SET, ASKUSER_FROM, ASKUSER_OUTCOME (answered, cancelled, withdrawn, closed), ASKUSER_VIA (here, page, notification, elsewhere) and ASKUSER_JSON set: to take the notification back."}
+	varNotifyPrivate = &variable{name: "ASKUSER_NOTIFY_PRIVATE", def: "false",
+		does: "Keep the questions' text out of notifications: ASKUSER_HEADER and ASKUSER_QUESTION are not given, nor one-tap actions (their labels are text); only who asks, and with --web the set's page."}
+	varRemind = &variable{name: "ASKUSER_REMIND", flag: "remind", def: "none",
+		does: "In the inbox, notify again (the bell, and ASKUSER_NOTIFY_COMMAND with ASKUSER_EVENT=reminded) when a set still waits after this long (10m)."}
+	varHistory = &variable{name: "ASKUSER_HISTORY", def: "on",
+		does: "What the inbox keeps of every set that ends, in its history (askuser history): on (who asked, when, how it ended and where, how long it waited), answers (that and the answers) or off."}
 	varMaxQuestions = &variable{name: "ASKUSER_MAX_QUESTIONS", alias: "ASK_MAX_QUESTIONS", def: "4",
 		does: "The most questions in one set."}
 	varMaxOptions = &variable{name: "ASKUSER_MAX_OPTIONS", alias: "ASK_MAX_OPTIONS", def: "4",
@@ -72,14 +83,17 @@ var (
 		does: "Without ASKUSER_INBOX, the inbox's socket is askuser/inbox.sock in this directory."}
 	varTempDir = &variable{name: "TMPDIR", def: "/tmp",
 		does: "Without ASKUSER_INBOX and a runtime directory, the inbox's socket is askuser-UID/inbox.sock in this directory."}
+	varStateHome = &variable{name: "XDG_STATE_HOME", def: "~/.local/state",
+		does: "The inbox keeps its history in askuser/history.jsonl in this directory."}
 )
 
 // variables is the table, in the order the help lists it.
 var variables = []*variable{
-	varUI, varTimeout, varArrays, varFrom, varInbox, varAnswers, varNotify,
+	varUI, varTimeout, varArrays, varFrom, varInbox, varAnswers,
+	varNotify, varNotifyEnd, varNotifyPrivate, varRemind, varHistory,
 	varMaxQuestions, varMaxOptions, varHeaderMax, varQuestionMax,
 	varAccessible, varTerm, varNoColor, varCliColor, varCliColorForce, varBrowser,
-	varRuntimeDir, varTempDir,
+	varRuntimeDir, varTempDir, varStateHome,
 }
 
 // limitVariables are the variables of the schema's limits, by limit.
@@ -284,8 +298,45 @@ func colorEnabled(env *Env) bool {
 // browser is the browser that opens web pages, "" for the system's.
 func browser(env *Env) string { return env.get(varBrowser) }
 
-// notifyCommand is the command run when questions appear, "" for none.
-func notifyCommand(env *Env) string { return env.get(varNotify) }
+// notifyCommands are the commands run when questions appear, and, in the
+// inbox, when they end, each with whether the notifications keep the
+// questions' text to themselves (ASKUSER_NOTIFY_PRIVATE).
+func notifyCommands(env *Env) (asked, ended notify.Command, _ error) {
+	private, err := envSetting(env, varNotifyPrivate).boolean()
+	if err != nil {
+		return notify.Command{}, notify.Command{}, err
+	}
+	return notify.Command{Name: varNotify.name, Line: env.get(varNotify), Private: private},
+		notify.Command{Name: varNotifyEnd.name, Line: env.get(varNotifyEnd), Private: private}, nil
+}
+
+// historyKeep is what the inbox keeps in its history (ASKUSER_HISTORY).
+func historyKeep(env *Env) (history.Keep, error) {
+	keep, err := history.ParseKeep(env.get(varHistory))
+	if err != nil {
+		return 0, ofVariable(ask.UsageErrorf("invalid %s %q: %s", varHistory.name, env.get(varHistory), err))
+	}
+	return keep, nil
+}
+
+// historyPath is where the inbox's history is: in $XDG_STATE_HOME/askuser,
+// else ~/.local/state/askuser, as the XDG base directories have it. A
+// relative XDG_STATE_HOME is refused, as Go refuses a relative
+// XDG_CONFIG_HOME.
+func historyPath(env *Env) (string, error) {
+	dir := env.get(varStateHome)
+	switch {
+	case dir != "" && !filepath.IsAbs(dir):
+		return "", ofVariable(ask.UsageErrorf("invalid %s %q: must be an absolute path", varStateHome.name, dir))
+	case dir == "":
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("find the history: %w; set %s", err, varStateHome.name)
+		}
+		dir = filepath.Join(home, ".local", "state")
+	}
+	return filepath.Join(dir, "askuser", history.FileName), nil
+}
 
 // presetAnswers are the answers known in advance (ASKUSER_ANSWERS).
 func presetAnswers(env *Env) (map[string]string, error) {

@@ -24,11 +24,12 @@ const (
 	environmentIntro = `askuser reads these environment variables. A flag given on the command line
 wins over the variable that stands in for it. askuser doctor shows which of
 them are set.`
-	environmentOutro = `A switch (ASKUSER_ARRAYS, ACCESSIBLE) takes 1/0, true/false, yes/no or on/off,
-in any case; any other value, as any value a variable does not take, is a usage
-error (exit 64) that names the variable. Beyond these, only Go's own look-ups
-read the environment: the home directory (HOME), shown as ~, and the folder of
-the NATS inbox's identity ($XDG_CONFIG_HOME/askuser, else ~/.config/askuser).`
+	environmentOutro = `A switch (ASKUSER_ARRAYS, ASKUSER_NOTIFY_PRIVATE, ACCESSIBLE) takes 1/0,
+true/false, yes/no or on/off, in any case; any other value, as any value a
+variable does not take, is a usage error (exit 64) that names the variable.
+Beyond these, only Go's own look-ups read the environment: the home
+directory (HOME), shown as ~, and the folder of the NATS inbox's identity
+($XDG_CONFIG_HOME/askuser, else ~/.config/askuser).`
 )
 
 // environmentHelp is the help of the variables: each with the flag it

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/askuser/askuser/internal/ask"
+	"github.com/askuser/askuser/internal/history"
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/inbox/serve"
 	"github.com/askuser/askuser/internal/localhttp"
@@ -45,7 +46,14 @@ When the inbox quits, every asker still waiting ends with exit 69. An
 asker that stops waiting (killed, Ctrl+C, --timeout) withdraws its
 questions. Each arrival rings the bell and runs ASKUSER_NOTIFY_COMMAND,
 with ASKUSER_FROM, ASKUSER_HEADER and ASKUSER_QUESTION set, and with --web
-ASKUSER_URL, the address of the set's own page, for a notification to open.
+ASKUSER_URL, the address of the set's own page, for a notification to open,
+and ASKUSER_ACTIONS: for one single choice among at most three options, a
+link for each that answers it in one tap from the notification's buttons.
+--remind DURATION rings and runs it again for a set still waiting after
+DURATION. When a set ends, ASKUSER_NOTIFY_END_COMMAND runs, to take its
+notification back; ASKUSER_NOTIFY_PRIVATE=1 keeps the questions' text out
+of both. Every set that ends is kept in the history: askuser history shows
+it.
 
 The inbox listens on a Unix socket that only you can use: $ASKUSER_INBOX
 when set, else $XDG_RUNTIME_DIR/askuser/inbox.sock; without
@@ -113,6 +121,7 @@ func newInboxCmd(env *Env) *cobra.Command {
 	cmd.Flags().BoolVar(&f.web, "web", false, "also show the queue on a web page, at an address with a token (on 127.0.0.1 unless --listen)")
 	cmd.Flags().BoolVar(&f.open, "open", false, "with --web, open the page in the default browser ($BROWSER, else the system's)")
 	cmd.Flags().String("ui", "", "how to show the questions, `MODE`: auto, tui (the terminal screen) or line (numbered prompts) (default $ASKUSER_UI when tui or line, else auto)")
+	cmd.Flags().Duration("remind", 0, "notify again when a set still waits after `DURATION` (e.g. 10m): the bell, and ASKUSER_NOTIFY_COMMAND (default $ASKUSER_REMIND, else never)")
 	_ = cmd.RegisterFlagCompletionFunc("listen", fixedCompletions("127.0.0.1:0", "0.0.0.0:7777"))
 	_ = cmd.RegisterFlagCompletionFunc("ui", fixedCompletions(uiNames(inboxUIs)...))
 	return cmd
@@ -145,16 +154,18 @@ type inboxFlags struct {
 // inbox's options.
 func inboxServeOptions(cmd *cobra.Command, env *Env, f inboxFlags) (serve.Options, error) {
 	opts := serve.Options{
-		Schema:        env.Schema,
-		IO:            env.IO,
-		Color:         colorEnabled(env),
-		Browser:       browser(env),
-		NotifyCommand: notifyCommand(env),
-		Watch:         env.WatchSignals,
+		Schema:  env.Schema,
+		IO:      env.IO,
+		Color:   colorEnabled(env),
+		Browser: browser(env),
+		Watch:   env.WatchSignals,
 	}
 	ui := flagSetting(cmd, env, "ui")
 	mode, err := ui.ui(inboxUIs, " for the inbox")
 	if err != nil {
+		return opts, err
+	}
+	if err := inboxTelling(cmd, env, &opts); err != nil {
 		return opts, err
 	}
 	if opts.Addr, err = inboxAddr(env); err != nil {
@@ -190,6 +201,25 @@ func inboxServeOptions(cmd *cobra.Command, env *Env, f inboxFlags) (serve.Option
 		return inboxEnded(ctx, env, terminal, err)
 	}
 	return opts, nil
+}
+
+// inboxTelling resolves how the inbox tells the person of its sets, into
+// o: the notification commands, the reminders (--remind, ASKUSER_REMIND),
+// and the history.
+func inboxTelling(cmd *cobra.Command, env *Env, o *serve.Options) error {
+	var err error
+	if o.Notify, o.NotifyEnd, err = notifyCommands(env); err != nil {
+		return err
+	}
+	if o.Remind, err = flagSetting(cmd, env, "remind").duration(); err != nil {
+		return err
+	}
+	if o.HistoryKeep, err = historyKeep(env); err != nil || o.HistoryKeep == history.KeepNothing {
+		return err
+	}
+	path, err := historyPath(env)
+	o.History = &history.File{Path: path}
+	return err
 }
 
 // inboxEnded makes err, the error its view returned, the inbox's, and

@@ -17,6 +17,20 @@ import (
 	"github.com/askuser/askuser/prompt"
 )
 
+// TestMain runs the tests with a home directory of their own: the inboxes
+// they start keep their history under it (~/.local/state/askuser), not in
+// the history of the person running the tests.
+func TestMain(m *testing.M) {
+	home, err := os.MkdirTemp("", "askuser-cmd-home-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("HOME", home)
+	code := m.Run()
+	os.RemoveAll(home)
+	os.Exit(code)
+}
+
 // noInbox is an environment whose inbox address has nothing at it: a
 // test's askuser never reaches an inbox of the person running the tests.
 func noInbox(t *testing.T) func(string) string {

@@ -32,6 +32,7 @@ func NewRootCmd(env *Env) *cobra.Command {
 		newInputCmd(env),
 		newChooseCmd(env),
 		newInboxCmd(env),
+		newHistoryCmd(env),
 		newToolCmd(env),
 		newMCPCmd(env),
 		newApproveCmd(env),

@@ -72,6 +72,8 @@ func TestMain(m *testing.M) {
 	// The askuser runs of the tests never reach an inbox of the person
 	// running them: the tests of the inbox give their own address.
 	os.Setenv("ASKUSER_INBOX", filepath.Join(dir, "no-inbox.sock"))
+	// Nor do their inboxes keep their history in the person's.
+	os.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
 	askuserBin, err = buildAskuser(dir)
 	code := 1
 	if err != nil {

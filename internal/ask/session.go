@@ -33,12 +33,12 @@ type Options struct {
 	Review bool
 	// Color turns on colours in the terminal UI (NO_COLOR, CLICOLOR).
 	Color bool
-	// NotifyCommand (ASKUSER_NOTIFY_COMMAND) is run when the questions are
-	// asked where the person has to be told (not in the inbox, which runs
-	// its own).
-	NotifyCommand string
-	Web           WebOptions
-	Inbox         InboxOptions
+	// Notify (ASKUSER_NOTIFY_COMMAND) is run when the questions are asked
+	// where the person has to be told (not in the inbox, which runs its
+	// own).
+	Notify notify.Command
+	Web    WebOptions
+	Inbox  InboxOptions
 }
 
 // WebOptions are how the web page is served: on Listen, and opened in the
@@ -107,8 +107,9 @@ func converse(ctx context.Context, env *Env, o Options, c conversation) ([]promp
 			// seen.
 			_, _ = io.WriteString(opened.out, "\a")
 		}
-		if o.NotifyCommand != "" && notice == nil {
-			notice = startNotification(o.NotifyCommand, c.Questions[0])
+		if notice == nil {
+			first := c.Questions[0]
+			notice = o.Notify.Start(notify.Notice{Event: notify.Asked, Header: first.Header, Question: first.Question})
 		}
 	}
 	got, err := route.Ask(ctx, c.Questions)
@@ -165,12 +166,6 @@ func finish(ctx context.Context, opened *Opened, err error, summary []prompt.Sum
 		err = f.Finish(ctx, err, summary)
 	}
 	return Ended(ctx, err, opened.terminals)
-}
-
-// startNotification runs ASKUSER_NOTIFY_COMMAND with the first question in
-// its environment.
-func startNotification(command string, q schema.Question) *notify.Run {
-	return notify.Start(command, "ASKUSER_HEADER="+q.Header, "ASKUSER_QUESTION="+q.Question)
 }
 
 // MaxFrom is how long the name of where a set comes from may be, in

@@ -9,6 +9,7 @@ import (
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/inbox/view"
 	"github.com/askuser/askuser/internal/localhttp"
+	"github.com/askuser/askuser/internal/notify"
 	"github.com/askuser/askuser/prompt"
 )
 
@@ -86,24 +87,28 @@ func serveTCP(ctx context.Context, o Options, srv *inbox.Server, p *page, out io
 type page struct {
 	queue       *inbox.Queue
 	home, token string
-	url         string // its address, with its token, once served
-	server      string // its scheme, host and port, once served
+	links       *view.Links
+	url         string    // its address, with its token, once served
+	server      string    // its scheme, host and port, once served
+	web         *view.Web // its handler, once served
 }
 
-// newPage is the page of an inbox with o, nil without Web.
-func newPage(o Options, home string) *page {
+// newPage is the page of an inbox with o, nil without Web; it serves the
+// links of the sets' notifications too.
+func newPage(o Options, home string, links *view.Links) *page {
 	if !o.Web {
 		return nil
 	}
-	return &page{home: home, token: localhttp.NewToken()}
+	return &page{home: home, token: localhttp.NewToken(), links: links}
 }
 
 // on returns the page's handler on ln, whose address is shown with host.
 func (p *page) on(ln net.Listener, host string) (http.Handler, error) {
-	h, err := view.NewWeb(view.WebOptions{Queue: p.queue, Addr: ln.Addr(), Host: host, Token: p.token, Home: p.home})
+	h, err := view.NewWeb(view.WebOptions{Queue: p.queue, Addr: ln.Addr(), Host: host, Token: p.token, Home: p.home, Links: p.links})
 	if err != nil {
 		return nil, err
 	}
+	p.web = h
 	p.server = "http://" + localhttp.HostPort(host, ln.Addr())
 	p.url = p.server + "/?token=" + p.token
 	return h, nil
@@ -116,4 +121,18 @@ func (p *page) setURL(s *inbox.Set) string {
 		return ""
 	}
 	return p.server + view.SetPath(s) + "?token=" + p.token
+}
+
+// actions are the options of s, each with the link that answers it in one
+// tap (see view.Web.Taps); none when there is no page, or s is not one
+// single choice among few options.
+func (p *page) actions(s *inbox.Set) []notify.Action {
+	if p == nil || p.web == nil {
+		return nil
+	}
+	var actions []notify.Action
+	for i, path := range p.web.Taps(s) {
+		actions = append(actions, notify.Action{Label: s.Questions[0].Options[i].Label, URL: p.server + path})
+	}
+	return actions
 }
