@@ -99,6 +99,12 @@ func fetch(t *testing.T, method, u, form string) (int, string) {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 		req.Header.Set("Origin", "http://"+req.URL.Host)
 	}
+	return send(t, req)
+}
+
+// send sends req, and returns the reply's status and text.
+func send(t *testing.T, req *http.Request) (int, string) {
+	t.Helper()
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
