@@ -69,7 +69,10 @@ func historyRun(o historyOptions, w, errw io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("read the history: %w", err)
 	}
-	if skipped > 0 {
+	switch {
+	case skipped == 1:
+		_, _ = fmt.Fprintf(errw, "Warning: a line of %s is not a set of the history, and was left out.\n", o.Path)
+	case skipped > 1:
 		_, _ = fmt.Fprintf(errw, "Warning: %d lines of %s are not sets of the history, and were left out.\n", skipped, o.Path)
 	}
 	agents := history.Agents(records)

@@ -8,11 +8,13 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/askuser/askuser/internal/history"
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/schema"
 )
@@ -142,6 +144,22 @@ func answered(t *testing.T, ended <-chan inbox.Event, want string) {
 	}
 }
 
+// waitHistory waits for the history at path to hold a set, and returns
+// the newest.
+func waitHistory(t *testing.T, path string) history.Record {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if rs, _, err := history.Read(path); err == nil && len(rs) > 0 {
+			return rs[0]
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the history at %s holds nothing", path)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 var setName = regexp.MustCompile(`^[0-9a-f]{32}$`)
 
 // The ntfy recipe: a set of one choice is pushed with who asks, its
@@ -151,6 +169,7 @@ var setName = regexp.MustCompile(`^[0-9a-f]{32}$`)
 func TestNtfyRecipeOneTap(t *testing.T) {
 	ntfy, got := recorder(t)
 	vars := recipe(t, "ntfy", "https://ntfy.sh/", ntfy.URL+"/")
+	vars["XDG_STATE_HOME"] = t.TempDir()
 	r := startWebInbox(t, vars, "--web")
 	ended := r.ask(choiceRequest("deployer"))
 	push := next(t, got, r)
@@ -172,6 +191,11 @@ func TestNtfyRecipeOneTap(t *testing.T) {
 		t.Errorf("then sent %s %s, want the notification deleted", del.method, del.path)
 	}
 	r.waitStderr(t, "✔ deployer, from the notification · Database: SQLite\n")
+	// The history keeps it as answered from the notification.
+	kept := waitHistory(t, filepath.Join(vars["XDG_STATE_HOME"], "askuser", history.FileName))
+	if kept.From != "deployer" || kept.How() != "answered from the notification" || kept.Ended.Before(kept.Asked) || kept.Answers != nil {
+		t.Errorf("the history keeps %+v", kept)
+	}
 	// The other button, tapped late, answers nothing, and says why.
 	if code, body := tapAction(t, actions, "PostgreSQL"); code != http.StatusConflict || body != "Not answered: the questions from deployer had already been answered from the notification.\n" {
 		t.Errorf("the other button, late: %d %q", code, body)
