@@ -32,7 +32,7 @@ type told struct {
 	reminder *time.Timer   // nil without Remind
 }
 
-func newNotifier(o Options, out io.Writer, p *page, e ended) *notifier {
+func newNotifier(o Options, out io.Writer, p *page, e endings) *notifier {
 	return &notifier{o: o, out: out, page: p, links: e.links, after: e.after, sets: map[*inbox.Set]*told{}}
 }
 

@@ -77,7 +77,7 @@ func Run(ctx context.Context, o Options) error {
 	links := view.NewLinks()
 	p := newPage(o, home, links)
 	var after sync.WaitGroup
-	q, shown := newQueue(o, out, home, p, ended{links: links, after: &after})
+	q, shown := newQueue(o, out, home, p, endings{links: links, after: &after})
 	srv := inbox.NewServer(q, o.Schema)
 	quit := "the person quit the inbox"
 	defer func() {
@@ -109,11 +109,11 @@ func Run(ctx context.Context, o Options) error {
 	return err
 }
 
-// ended is what newQueue needs to tell of each set's end: the links that
+// endings is what newQueue needs to tell of each set's end: the links that
 // name the sets, and the work that follows an end, which runs apart from
 // the goroutine that ended the set, so that the views record the end
 // first.
-type ended struct {
+type endings struct {
 	links *view.Links
 	after *sync.WaitGroup
 }
@@ -139,7 +139,7 @@ func settle(after *sync.WaitGroup, grace time.Duration) {
 // without a terminal, the terminal screen, or line prompts; p, the web
 // page (nil for none), shows it too. Each set is told of (see notifier),
 // and kept in the history when it ends.
-func newQueue(o Options, out *lockedWriter, home string, p *page, e ended) (*inbox.Queue, interface{ Run(context.Context) error }) {
+func newQueue(o Options, out *lockedWriter, home string, p *page, e endings) (*inbox.Queue, interface{ Run(context.Context) error }) {
 	var log *view.Log
 	n := newNotifier(o, out, p, e)
 	q := inbox.NewQueue(inbox.QueueOptions{OnArrive: func(s *inbox.Set) {
