@@ -158,7 +158,7 @@ func cmdWaitinbox(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 func waitInbox(ts *testscript.TestScript) {
-	a, err := inbox.AddrFromEnv(ts.Getenv, natsinbox.Remote())
+	a, err := inbox.Where{Inbox: ts.Getenv("ASKUSER_INBOX"), RuntimeDir: ts.Getenv("XDG_RUNTIME_DIR"), TempDir: ts.Getenv("TMPDIR"), Remote: natsinbox.Remote()}.Addr()
 	ts.Check(err)
 	c := a.Dial()
 	deadline := time.Now().Add(patience)

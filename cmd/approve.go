@@ -20,18 +20,20 @@ and chooses Allow, Deny, or Allow for this session; their own answer (Other)
 or a note on Deny is the reason the model is told.
 
 It asks in the inbox (stdin holds the hook's input, not answers), or on the
-controlling terminal with --tty, or as --ui says. Without an answer (no inbox, a cancel, --timeout), it prints nothing
-and exits as askuser does, never 0 or 2: Claude Code then decides as it does
-without the hook.`
+controlling terminal with --tty, or as --ui says. Without an answer (no
+inbox, a cancel, --timeout), it prints nothing and exits as askuser does,
+never 0 or 2: Claude Code then decides as it does without the hook. The
+hook's timeout, in seconds, is how long Claude Code waits for the person.`
 
 func newApproveCmd(env *Env) *cobra.Command {
 	var flags askFlags
 	cmd := &cobra.Command{
 		Use:   "approve",
-		Short: "Ask whether an agent's tool call may run, as Claude Code's PermissionRequest hook",
+		Short: "Ask whether an agent's tool call may run (Claude Code's hook)",
 		Long:  approveLong,
 		Example: `  # ~/.claude/settings.json
-  {"hooks":{"PermissionRequest":[{"hooks":[{"type":"command","command":"askuser approve","timeout":86400}]}]}}`,
+  {"hooks":{"PermissionRequest":[
+    {"hooks":[{"type":"command","command":"askuser approve","timeout":3600}]}]}}`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o, err := flags.resolve(cmd, env)
@@ -69,6 +71,9 @@ func approveRun(ctx context.Context, env *Env, o ask.Options) error {
 	if r.Cwd != "" {
 		home, _ := os.UserHomeDir() // as askuser mcp's approve and the inbox find it
 		who += " in " + prompt.ShortHome(r.Cwd, home)
+		// The inbox says where a set comes from: the agent's directory,
+		// which the question names, not the hook's own.
+		o.Inbox.Cwd = r.Cwd
 	}
 	answer, err := ask.ConverseOne(ctx, env.engine(), o, r.Question(who, sch.Limits()))
 	if err != nil {

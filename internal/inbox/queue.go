@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/askuser/askuser/prompt"
@@ -33,13 +34,21 @@ type Set struct {
 	// receives word of the set's end from the transport: nil once it has
 	// reached the asker's side (stored on the server that keeps the sets,
 	// for NATS), else why not, or not yet. Answer and Cancel wait for the
-	// first word, so that no view shows as sent what is not. Without it,
-	// an end is sent as soon as the set ends.
+	// first word before the set's end is told (OnEnd), so that no view
+	// shows as sent what is not (see NotSent). Without it, an end is sent
+	// as soon as the set ends.
 	Sent chan error
 
-	done chan struct{}
-	end  End // written once, before done is closed
+	done    chan struct{}
+	end     End // written once, before done is closed
+	notSent atomic.Pointer[NotSentError]
 }
+
+// NotSent is what became of the person's answer or cancel that ended s in
+// this inbox, when its transport did not get it to the asker's side (see
+// Sent): nil once it did, or while the word is awaited. Those told of the
+// set's end (OnEnd) are told after the word.
+func (s *Set) NotSent() *NotSentError { return s.notSent.Load() }
 
 // Source says where the set came from, for the person: the name the asker
 // gave, else its working directory. Draw it through prompt.Display.
@@ -91,10 +100,44 @@ func (st State) String() string {
 	return fmt.Sprintf("State(%d)", int(st))
 }
 
-// End is how a set ended.
+// Via is where the person answered or cancelled a set: in which view of
+// this inbox, or in another inbox on the same queue.
+type Via int
+
+// The places a set is answered or cancelled.
+const (
+	ViaNone         Via = iota // not by the person: withdrawn, or closed
+	ViaHere                    // this inbox's terminal screen or line prompts
+	ViaPage                    // this inbox's web page
+	ViaElsewhere               // another inbox on the same queue (NATS): Reason says "by NAME"
+	ViaNotification            // a one-tap link of the set's notification, served with the page
+)
+
+var viaNames = [...]string{
+	ViaNone: "", ViaHere: "here", ViaPage: "page", ViaElsewhere: "elsewhere",
+	ViaNotification: "notification",
+}
+
+// String names v as the history and the notification command's
+// ASKUSER_VIA write it: "here", "page", "notification", "elsewhere"; ""
+// for ViaNone.
+func (v Via) String() string {
+	if v >= 0 && int(v) < len(viaNames) {
+		return viaNames[v]
+	}
+	return fmt.Sprintf("Via(%d)", int(v))
+}
+
+// End is how a set ended: the one record of it, which every view reads
+// to tell the person, whichever view ended it.
 type End struct {
 	State State
-	// Answers are the answers, one per question, when State is Answered.
+	// Via is where the person answered or cancelled it.
+	Via Via
+	// At is when it ended, by the queue's clock.
+	At time.Time
+	// Answers are the answers, one per question, when State is Answered
+	// in this inbox (here, on the page, from the notification).
 	Answers []prompt.Answer
 	// Reason says why a set was withdrawn or closed, for the person.
 	Reason string
@@ -144,6 +187,7 @@ type Queue struct {
 	lastID  uint64
 
 	onArrive func(*Set)
+	onEnd    []func(*Set) // see OnEnd
 	now      func() time.Time
 }
 
@@ -163,6 +207,17 @@ func NewQueue(o QueueOptions) *Queue {
 		q.now = time.Now
 	}
 	return q
+}
+
+// OnEnd has f called with each set that ends from now on, however it
+// ended (see Set.End), once it has: outside the queue's lock, in the
+// goroutine that ended it. It is for the views to record every outcome,
+// whichever view gave it: a view that reads snapshots may miss a set that
+// comes and goes between two.
+func (q *Queue) OnEnd(f func(*Set)) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.onEnd = append(q.onEnd, f)
 }
 
 // Snapshot is the queue at one moment.
@@ -217,43 +272,53 @@ func (q *Queue) Add(s *Set) (ahead int, err error) {
 	return ahead, nil
 }
 
-// Answer ends s with the person's answers, after checking that they answer
-// s (Question.Check): a view can never send what the person could not have
-// given. It fails with ErrEnded when s has already ended, and with a
-// *NotSentError when it ended s but its transport did not get the answers
-// to its asker's side (see Set.Sent).
-func (q *Queue) Answer(s *Set, answers []prompt.Answer) error {
+// Answer ends s with the person's answers, given in the view via, after
+// checking that they answer s (Question.Check): a view can never send what
+// the person could not have given. It fails with ErrEnded when s has
+// already ended, and with a *NotSentError when it ended s but its
+// transport did not get the answers to its asker's side (see Set.Sent).
+func (q *Queue) Answer(s *Set, via Via, answers []prompt.Answer) error {
 	answers, err := checkAnswers(s.Questions, answers)
 	if err != nil {
 		return err
 	}
-	if !q.end(s, End{State: Answered, Answers: answers}) {
+	if !q.end(s, End{State: Answered, Via: via, Answers: answers}) {
 		return ErrEnded
 	}
-	return s.sent()
+	return s.sentError()
 }
 
-// Cancel ends s as cancelled by the person; its asker exits 130. It fails
-// as Answer does.
-func (q *Queue) Cancel(s *Set) error {
-	if !q.end(s, End{State: Cancelled}) {
+// Cancel ends s as cancelled by the person in the view via; its asker
+// exits 130. It fails as Answer does.
+func (q *Queue) Cancel(s *Set, via Via) error {
+	if !q.end(s, End{State: Cancelled, Via: via}) {
 		return ErrEnded
 	}
-	return s.sent()
+	return s.sentError()
 }
 
-// sent waits for the first word of s's end from its transport, when it
-// gives word (see Set.Sent), and returns a *NotSentError when it did not
-// go.
-func (s *Set) sent() error {
+// awaitSent waits for the first word of the end of s, which the person
+// gave in this inbox, from its transport, when it gives word (see
+// Set.Sent), and keeps what did not go (NotSent).
+func (s *Set) awaitSent() {
 	if s.Sent == nil {
-		return nil
+		return
 	}
-	if err := <-s.Sent; err != nil {
-		if _, ok := errors.AsType[*NotSentError](err); ok {
-			return err
-		}
-		return &NotSentError{Err: err}
+	err := <-s.Sent
+	if err == nil {
+		return
+	}
+	ns, ok := errors.AsType[*NotSentError](err)
+	if !ok {
+		ns = &NotSentError{Err: err}
+	}
+	s.notSent.Store(ns)
+}
+
+// sentError is NotSent, as Answer and Cancel return it.
+func (s *Set) sentError() error {
+	if ns := s.NotSent(); ns != nil {
+		return ns
 	}
 	return nil
 }
@@ -261,7 +326,10 @@ func (s *Set) sent() error {
 // EndElsewhere ends s as it ended in another inbox on the same queue (e:
 // answered or cancelled there, with Reason "by NAME", or withdrawn), and
 // reports whether s was still waiting.
-func (q *Queue) EndElsewhere(s *Set, e End) bool { return q.end(s, e) }
+func (q *Queue) EndElsewhere(s *Set, e End) bool {
+	e.Via = ViaElsewhere
+	return q.end(s, e)
+}
 
 // ByWhom is " (by NAME)" for a set that another inbox on the same queue
 // answered or cancelled, for the views to add to "answered elsewhere";
@@ -299,31 +367,51 @@ func (q *Queue) Skip(s *Set) error {
 // from then on: the inbox is quitting.
 func (q *Queue) Close(reason string) {
 	q.mu.Lock()
-	defer q.mu.Unlock()
 	if q.closed {
+		q.mu.Unlock()
 		return
 	}
 	q.closed = true
-	for _, s := range q.sets {
-		s.end = End{State: Closed, Reason: reason}
+	ended := q.sets
+	at := q.now()
+	for _, s := range ended {
+		s.end = End{State: Closed, At: at, Reason: reason}
 		close(s.done)
 	}
 	q.sets = nil
 	q.changedLocked()
+	tell := q.onEnd
+	q.mu.Unlock()
+	for _, s := range ended {
+		for _, f := range tell {
+			f(s)
+		}
+	}
 }
 
-// end ends s with e unless it has ended, and reports whether it did.
+// end ends s with e unless it has ended, and reports whether it did. An
+// end the person gave in this inbox is told (OnEnd) once its transport
+// gave word of it (Set.NotSent).
 func (q *Queue) end(s *Set, e End) bool {
 	q.mu.Lock()
-	defer q.mu.Unlock()
 	i := slices.Index(q.sets, s)
 	if i < 0 {
+		q.mu.Unlock()
 		return false
 	}
 	q.sets = without(q.sets, i)
+	e.At = q.now()
 	s.end = e
 	close(s.done)
 	q.changedLocked()
+	tell := q.onEnd
+	q.mu.Unlock()
+	if e.Via != ViaNone && e.Via != ViaElsewhere {
+		s.awaitSent()
+	}
+	for _, f := range tell {
+		f(s)
+	}
 	return true
 }
 

@@ -93,7 +93,7 @@ func TestClusterLosesNoSet(t *testing.T) {
 	late := askOver(context.Background(), a.Dial(), &inbox.Request{From: "late", Questions: json.RawMessage(questionsJSON)})
 	sets = waitWithin(t, in.q, n+1, 30*time.Second)
 	for _, s := range sets {
-		if err := in.q.Answer(s, []prompt.Answer{{Labels: []string{"SQLite"}}}); err != nil {
+		if err := in.q.Answer(s, inbox.ViaHere, []prompt.Answer{{Labels: []string{"SQLite"}}}); err != nil {
 			t.Fatalf("the answer to %s: %v", s.From, err)
 		}
 	}

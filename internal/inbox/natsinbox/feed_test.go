@@ -144,7 +144,7 @@ func result(t *testing.T, ch <-chan askResult, within time.Duration) askResult {
 
 func answer(t *testing.T, q *inbox.Queue, s *inbox.Set, label string) {
 	t.Helper()
-	if err := q.Answer(s, []prompt.Answer{{Labels: []string{label}}}); err != nil {
+	if err := q.Answer(s, inbox.ViaHere, []prompt.Answer{{Labels: []string{label}}}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -160,7 +160,7 @@ func TestAnswered(t *testing.T) {
 	if set.From != "test" || set.Questions[0].Header != "Database" {
 		t.Fatalf("queued %+v", set)
 	}
-	if err := in.q.Answer(set, []prompt.Answer{{Labels: []string{"SQLite"}, Note: "small"}}); err != nil {
+	if err := in.q.Answer(set, inbox.ViaHere, []prompt.Answer{{Labels: []string{"SQLite"}, Note: "small"}}); err != nil {
 		t.Fatal(err)
 	}
 	r := result(t, res, 10*time.Second)
@@ -187,7 +187,7 @@ func TestTwoInboxesRace(t *testing.T) {
 		errs := make([]error, 2)
 		var wg sync.WaitGroup
 		for i, in := range []*testInbox{one, two} {
-			wg.Go(func() { errs[i] = in.q.Answer(sets[i], []prompt.Answer{{Labels: []string{labels[i]}}}) })
+			wg.Go(func() { errs[i] = in.q.Answer(sets[i], inbox.ViaHere, []prompt.Answer{{Labels: []string{labels[i]}}}) })
 		}
 		wg.Wait()
 		r := result(t, res, 10*time.Second)
@@ -284,7 +284,7 @@ func TestAnsweredAsEndArrives(t *testing.T) {
 	f, in, e := handFeed(t, a, id, "one")
 	f.show(e)
 	answered := make(chan error, 1)
-	go func() { answered <- in.q.Answer(e.set, []prompt.Answer{{Labels: []string{"SQLite"}}}) }()
+	go func() { answered <- in.q.Answer(e.set, inbox.ViaHere, []prompt.Answer{{Labels: []string{"SQLite"}}}) }()
 	<-e.set.Done()
 	f.onEnd(e.end, "", stored{seq: 1}, time.Now(), true, f.readEnd(otherEnd(t, f, id, "two", e)))
 	f.settle(e)
@@ -598,7 +598,7 @@ func TestSealedWithoutTo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := in.q.Cancel(set); err != nil {
+	if err := in.q.Cancel(set, inbox.ViaHere); err != nil {
 		t.Fatal(err)
 	}
 	if r := result(t, res, 10*time.Second); r.err != nil || r.e.Event != inbox.EventCancelled {
