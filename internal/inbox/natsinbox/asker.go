@@ -134,15 +134,10 @@ func (c *client) Ask(ctx context.Context, req *inbox.Request, queued func(ahead 
 	}
 }
 
-// recipient is the recipient the set is sealed to: to=, which is checked
-// against the inbox's as the set waits (see ask.wait), not before, to keep
-// a round trip off a set's way; else the one the first inbox stored on the
-// server, waited for while no inbox has run; none with insecure=plaintext
-// and no inbox yet.
+// recipient is the recipient the set is sealed to: to=, which must be the
+// inbox's; else the one the first inbox stored on the server, waited for
+// while no inbox has run; none with insecure=plaintext and no inbox yet.
 func (c *client) recipient(ctx context.Context, conn *conn) (to string, keyKnown bool, err error) {
-	if c.addr.To != "" {
-		return c.addr.To, false, nil
-	}
 	said := false
 	var slowly slowNote
 	for {
@@ -161,6 +156,8 @@ func (c *client) recipient(ctx context.Context, conn *conn) (to string, keyKnown
 				return "", false, err
 			}
 			return "", false, conn.streamError(c.addr.setsStream(), err)
+		case c.addr.To != "":
+			return c.addr.To, key != "", keyMismatch(c.addr, key)
 		case key != "" || c.addr.Plaintext:
 			return key, key != "", nil
 		case !said:

@@ -15,9 +15,9 @@ import (
 // wait beats, stores a new copy of the set every setTTL/2, and returns the
 // set's end: as soon as one is published, and after every reconnection and
 // every endPoll, read from the stream, so that an end published while the
-// asker was cut off is not missed. Until it knows the inbox's key, it
-// looks for it at once, then every pollEvery, to learn that to= is not the
-// inbox's. When ctx ends, the set is withdrawn.
+// asker was cut off is not missed. Until an inbox's key is on the server,
+// it looks for it every pollEvery, to learn that to= is not the inbox's.
+// When ctx ends, the set is withdrawn.
 func (a *ask) wait(ctx context.Context, ends <-chan *nats.Msg) (inbox.Event, error) {
 	beats := time.NewTicker(beatEvery)
 	defer beats.Stop()
@@ -26,10 +26,10 @@ func (a *ask) wait(ctx context.Context, ends <-chan *nats.Msg) (inbox.Event, err
 	poll := time.NewTicker(endPoll)
 	defer poll.Stop()
 	var keyPoll <-chan time.Time
-	keyTimer := time.NewTimer(0)
-	defer keyTimer.Stop()
 	if !a.keyKnown {
-		keyPoll = keyTimer.C
+		t := time.NewTicker(pollEvery)
+		defer t.Stop()
+		keyPoll = t.C
 	}
 	for {
 		var data []byte
@@ -57,8 +57,6 @@ func (a *ask) wait(ctx context.Context, ends <-chan *nats.Msg) (inbox.Event, err
 			}
 			if known {
 				keyPoll = nil
-			} else {
-				keyTimer.Reset(pollEvery)
 			}
 			continue
 		case <-poll.C:
