@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"go/ast"
 	"go/build"
 	"go/parser"
@@ -55,32 +54,21 @@ func TestShortFunctions(t *testing.T) {
 				continue
 			}
 			start, end := fset.Position(fn.Pos()), fset.Position(fn.End())
-			most := cmp.Or(stillLong[dir+" "+fn.Name.Name], maxFuncLines)
-			if n := end.Line - start.Line + 1; n > most {
-				t.Errorf("%s: %s is %d lines, more than %d", start, fn.Name.Name, n, most)
+			if n := end.Line - start.Line + 1; n > maxFuncLines {
+				t.Errorf("%s: %s is %d lines, more than %d", start, fn.Name.Name, n, maxFuncLines)
 			}
 		}
 	}
 }
-
-// stillLong are the functions, by package and name, that are still longer
-// than maxFuncLines, with the length they may not pass: natsinbox's
-// consume, whose package is being split by concern (issue 33). Delete its
-// line when it is 60 lines or fewer.
-var stillLong = map[string]int{"internal/inbox/natsinbox consume": 64}
 
 // testHelpers are the packages that only tests import.
 var testHelpers = []string{"internal/ptytest", "internal/natstest", "internal/testutil"}
 
 // TestErrorsMatchedOneWay checks that errors are matched one way, in the
 // product and in its tests: errors.AsType gives the error it finds, where
-// errors.As needs a variable declared to be pointed at. natsinbox, being
-// split by concern (issue 33), is left out until it matches its errors so.
+// errors.As needs a variable declared to be pointed at.
 func TestErrorsMatchedOneWay(t *testing.T) {
-	for path, f := range goFiles(t, ".") {
-		if strings.HasPrefix(filepath.ToSlash(path), "internal/inbox/natsinbox/") {
-			continue
-		}
+	for _, f := range goFiles(t, ".") {
 		ast.Inspect(f, func(n ast.Node) bool {
 			if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel.Name == "As" {
 				if pkg, ok := sel.X.(*ast.Ident); ok && pkg.Name == "errors" {

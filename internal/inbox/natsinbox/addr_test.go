@@ -1,7 +1,6 @@
 package natsinbox
 
 import (
-	"errors"
 	"strings"
 	"testing"
 
@@ -60,8 +59,7 @@ func TestParseNATSAddr(t *testing.T) {
 		{"nats://h/x?replicas=three", "from 1 to 5"},
 	} {
 		_, err := inbox.ParseAddr(c.in, Remote())
-		var server *inbox.ServerError
-		if !errors.As(err, &server) || !strings.Contains(err.Error(), c.problem) {
+		if !isA[*inbox.ServerError](err) || !strings.Contains(err.Error(), c.problem) {
 			t.Errorf("parseAddr(%q) = %v; want a ServerError about %q", c.in, err, c.problem)
 		}
 	}
@@ -78,8 +76,7 @@ func TestParseNATSAddr(t *testing.T) {
 func TestMistypedAddr(t *testing.T) {
 	for _, v := range []string{"nats//u:hunter2@host:4222/alice", "nats:/host/alice", "TLS//host", "nats:host"} {
 		_, err := inbox.Where{Inbox: v, Remote: Remote()}.Addr()
-		var server *inbox.ServerError
-		if !errors.As(err, &server) || strings.Contains(err.Error(), "hunter2") || strings.Contains(err.Error(), "\n") ||
+		if !isA[*inbox.ServerError](err) || strings.Contains(err.Error(), "hunter2") || strings.Contains(err.Error(), "\n") ||
 			!strings.Contains(err.Error(), `lacks "://"`) || !strings.HasPrefix(err.Error(), "invalid ASKUSER_INBOX: ") {
 			t.Errorf("%s: %v", v, err)
 		}

@@ -3,7 +3,6 @@ package natsinbox
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -128,8 +127,7 @@ func TestAskerUnreadableEnd(t *testing.T) {
 			t.Fatal(err)
 		}
 		r := result(t, res, 10*time.Second)
-		var server *inbox.ServerError
-		if !errors.As(r.err, &server) || !strings.Contains(r.err.Error(), "the end of the questions stored at "+a.String()) || strings.Contains(r.err.Error(), "went away") {
+		if !isA[*inbox.ServerError](r.err) || !strings.Contains(r.err.Error(), "the end of the questions stored at "+a.String()) || strings.Contains(r.err.Error(), "went away") {
 			t.Errorf("got %v", r.err)
 		}
 	}
@@ -223,8 +221,7 @@ func TestAskerToNotTheInbox(t *testing.T) {
 	wrong.To = other.Recipient().String()
 	res := askOver(context.Background(), wrong.Dial(), askRequest())
 	r := result(t, res, pollEvery-time.Second)
-	var server *inbox.ServerError
-	if !errors.As(r.err, &server) || !strings.Contains(r.err.Error(), "seals to "+id.Recipient().String()) {
+	if !isA[*inbox.ServerError](r.err) || !strings.Contains(r.err.Error(), "seals to "+id.Recipient().String()) {
 		t.Fatalf("got %+v, %v", r.e, r.err)
 	}
 	if n := len(in.q.Snapshot().Sets); n != 0 {

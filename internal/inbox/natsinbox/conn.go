@@ -153,16 +153,22 @@ func connectError(a *address, err error) error {
 	case errors.Is(err, nats.ErrAuthorization), errors.Is(err, nats.ErrAuthExpired), errors.Is(err, nats.ErrAuthRevoked),
 		strings.Contains(strings.ToLower(err.Error()), "authorization violation"):
 		msg = fmt.Sprintf("the NATS server at %s refused the credentials: check the token, user:password, creds= or nkey= in %s", a.serverURL(), inbox.EnvAddr)
-	case errors.As(err, new(x509.UnknownAuthorityError)), errors.As(err, new(*tls.CertificateVerificationError)), errors.As(err, new(x509.HostnameError)):
+	case isA[x509.UnknownAuthorityError](err), isA[*tls.CertificateVerificationError](err), isA[x509.HostnameError](err):
 		msg = fmt.Sprintf("the NATS server at %s has a certificate this machine does not trust (%v): give its CA with ca=FILE in %s", a.serverURL(), err, inbox.EnvAddr)
 	case errors.Is(err, nats.ErrSecureConnRequired):
 		msg = fmt.Sprintf("the NATS server at %s requires TLS: use tls:// in %s", a.serverURL(), inbox.EnvAddr)
-	case errors.As(err, new(tls.RecordHeaderError)), errors.Is(err, nats.ErrSecureConnWanted):
+	case isA[tls.RecordHeaderError](err), errors.Is(err, nats.ErrSecureConnWanted):
 		msg = fmt.Sprintf("the NATS server at %s does not speak TLS: use nats:// in %s", a.serverURL(), inbox.EnvAddr)
-	case errors.Is(err, nats.ErrNoServers), errors.As(err, new(*net.OpError)), errors.Is(err, nats.ErrTimeout):
+	case errors.Is(err, nats.ErrNoServers), isA[*net.OpError](err), errors.Is(err, nats.ErrTimeout):
 		msg = fmt.Sprintf("no NATS server answers at %s: start one (nats-server -js), or check the host and port in %s", a.serverURL(), inbox.EnvAddr)
 	default:
 		msg = fmt.Sprintf("cannot connect to the NATS server at %s (%v): check %s", a.serverURL(), err, inbox.EnvAddr)
 	}
 	return &inbox.ServerError{Msg: msg, Err: err}
+}
+
+// isA reports whether err is, or wraps, an error of type E.
+func isA[E error](err error) bool {
+	_, ok := errors.AsType[E](err)
+	return ok
 }

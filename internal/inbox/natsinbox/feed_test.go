@@ -445,8 +445,7 @@ func TestTooLarge(t *testing.T) {
 	}
 	req := &inbox.Request{Questions: json.RawMessage(`[{"type":"input","question":"` + strings.Repeat("x", 5000) + `","header":"Input"}]`)}
 	_, err = a.Dial().Ask(context.Background(), req, nil)
-	var server *inbox.ServerError
-	if !errors.As(err, &server) || !strings.Contains(err.Error(), "raise its max_payload") {
+	if !isA[*inbox.ServerError](err) || !strings.Contains(err.Error(), "raise its max_payload") {
 		t.Fatalf("got %v", err)
 	}
 }
@@ -458,8 +457,7 @@ func TestRefused(t *testing.T) {
 	startInbox(t, a, id, "one")
 	req := &inbox.Request{From: "test", Questions: []byte(`[{"question":"Q?","header":"H","options":[],"multiSelect":false}]`)}
 	_, err := a.Dial().Ask(context.Background(), req, nil)
-	var refused *inbox.RefusedError
-	if !errors.As(err, &refused) || refused.Status != 400 || len(refused.Body.Problems) == 0 {
+	if refused, ok := errors.AsType[*inbox.RefusedError](err); !ok || refused.Status != 400 || len(refused.Body.Problems) == 0 {
 		t.Fatalf("got %v", err)
 	}
 }
@@ -642,11 +640,10 @@ func TestCredentials(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err = a.Dial().Probe(context.Background())
-		var server *inbox.ServerError
 		switch {
 		case c.ok && err != nil:
 			t.Errorf("%s: %v", c.addr, err)
-		case !c.ok && (!errors.As(err, &server) || !strings.Contains(err.Error(), "refused the credentials")):
+		case !c.ok && (!isA[*inbox.ServerError](err) || !strings.Contains(err.Error(), "refused the credentials")):
 			t.Errorf("%s: %v; want the credentials refused", c.addr, err)
 		}
 	}

@@ -279,15 +279,15 @@ func (c *conn) makeStreams(ctx context.Context) error {
 // room (its limits on messages or bytes): the inbox makes room as it
 // deletes what ended.
 func isFull(err error) bool {
-	var apiErr *jetstream.APIError
-	return errors.As(err, &apiErr) && strings.Contains(apiErr.Description, "maximum") && !strings.Contains(apiErr.Description, "per subject") && !strings.Contains(apiErr.Description, "payload")
+	apiErr, ok := errors.AsType[*jetstream.APIError](err)
+	return ok && strings.Contains(apiErr.Description, "maximum") && !strings.Contains(apiErr.Description, "per subject") && !strings.Contains(apiErr.Description, "payload")
 }
 
 // isTaken reports whether err is the stream refusing a message because
 // its subject holds one already.
 func isTaken(err error) bool {
-	var apiErr *jetstream.APIError
-	return errors.As(err, &apiErr) && strings.Contains(apiErr.Description, "per subject")
+	apiErr, ok := errors.AsType[*jetstream.APIError](err)
+	return ok && strings.Contains(apiErr.Description, "per subject")
 }
 
 // errEndTaken is an end published where another one already is: the set

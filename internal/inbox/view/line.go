@@ -215,7 +215,7 @@ func (l *Line) settle(ctx context.Context, s *inbox.Set, cmd string, r lineResul
 	case cmd == cmdQuit:
 		return true, nil
 	case cmd == cmdCancel:
-		if err := l.Queue.Cancel(s, inbox.ViaHere); err == nil || errors.As(err, new(*inbox.NotSentError)) {
+		if err := l.Queue.Cancel(s, inbox.ViaHere); err == nil || isNotSent(err) {
 			l.moved = true
 			return false, nil
 		}
@@ -231,7 +231,7 @@ func (l *Line) settle(ctx context.Context, s *inbox.Set, cmd string, r lineResul
 		}
 	case r.err == nil:
 		switch err := l.Queue.Answer(s, inbox.ViaHere, r.answers); {
-		case err == nil || errors.As(err, new(*inbox.NotSentError)):
+		case err == nil || isNotSent(err):
 			l.moved = true
 			return false, nil
 		case !errors.Is(err, inbox.ErrEnded):

@@ -1,6 +1,7 @@
 package view
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -49,6 +50,14 @@ func notSent(s *inbox.Set, e inbox.End, from string) string {
 		return fmt.Sprintf("Your %s the questions from %s is not sent yet (%s): it goes as soon as it can.", what, from, why)
 	}
 	return fmt.Sprintf("Your %s the questions from %s was not sent: %s.", what, from, why)
+}
+
+// isNotSent reports whether err, from Answer or Cancel, is an answer or
+// cancel that ended its set here but did not reach its asker: the set's
+// record says what became of it (notSent).
+func isNotSent(err error) bool {
+	_, ok := errors.AsType[*inbox.NotSentError](err)
+	return ok
 }
 
 // where says where the person answered or cancelled a set, for outcome.

@@ -126,7 +126,7 @@ func (v *Web) serveTap(w http.ResponseWriter, r *http.Request) {
 	}
 	label := s.Questions[0].Options[n-1].Label
 	err = v.o.Queue.Answer(s, inbox.ViaNotification, []prompt.Answer{{Labels: []string{label}}})
-	notSentYet := errors.As(err, new(*inbox.NotSentError))
+	notSentYet := isNotSent(err)
 	switch {
 	case errors.Is(err, inbox.ErrEnded):
 		v.writeTapEnded(w, s)

@@ -176,7 +176,7 @@ func (s *Terminal) present(ctx context.Context, set *inbox.Set) (why string, qui
 	switch {
 	case asked == nil:
 		switch err := s.o.Queue.Answer(set, inbox.ViaHere, answers); {
-		case err == nil || errors.As(err, new(*inbox.NotSentError)):
+		case err == nil || isNotSent(err):
 			// The answers, or what became of them, are recorded (record).
 			return "", false, nil
 		case !errors.Is(err, inbox.ErrEnded):
@@ -191,7 +191,7 @@ func (s *Terminal) present(ctx context.Context, set *inbox.Set) (why string, qui
 			return "", false, nil
 		}
 	case errors.Is(asked, prompt.ErrCancelled):
-		if err := s.o.Queue.Cancel(set, inbox.ViaHere); err == nil || errors.As(err, new(*inbox.NotSentError)) {
+		if err := s.o.Queue.Cancel(set, inbox.ViaHere); err == nil || isNotSent(err) {
 			return "", false, nil
 		}
 	case ctx.Err() != nil:

@@ -220,7 +220,7 @@ func (v *Web) serveAnswer(w http.ResponseWriter, r *http.Request) {
 	switch err := v.o.Queue.Answer(s, inbox.ViaPage, sub.Answers); {
 	case errors.Is(err, inbox.ErrEnded):
 		v.writeEnded(w, s, "sent")
-	case errors.As(err, new(*inbox.NotSentError)):
+	case isNotSent(err):
 		v.writeShown(w, http.StatusOK, notSent(s, s.End(), source(s, v.o.Home)), false)
 	case err != nil:
 		// The page checks what the queue checks: this is a bug.
@@ -259,7 +259,7 @@ func (v *Web) serveMove(w http.ResponseWriter, r *http.Request, what string, mov
 	switch err := move(s); {
 	case err == nil:
 		v.writeShown(w, http.StatusOK, done(s), false)
-	case errors.As(err, new(*inbox.NotSentError)):
+	case isNotSent(err):
 		v.writeShown(w, http.StatusOK, notSent(s, s.End(), source(s, v.o.Home)), false)
 	default:
 		v.writeEnded(w, s, what)
