@@ -61,8 +61,8 @@ func leaderOf(t *testing.T, servers []*natstest.Server, stream string) *natstest
 // wait: the leader of the sets' stream. No asker and no inbox is started
 // again: none is withdrawn, the inbox still takes sets, and every answer
 // given after is shown as sent once it is stored, and reaches its asker.
-// ASKUSER_CLUSTER_SETS sets how many wait: 1000 plays the fleet that
-// SPEC's scale speaks of; the default keeps the test short.
+// ASKUSER_CLUSTER_SETS sets how many wait: 1000 plays a fleet of a
+// thousand askers; the default keeps the test short.
 func TestClusterLosesNoSet(t *testing.T) {
 	n := 100
 	if testing.Short() {
