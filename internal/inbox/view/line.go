@@ -256,15 +256,15 @@ func (l *Line) settle(ctx context.Context, s *inbox.Set, cmd string, r lineResul
 // what became of an answer or cancel given in this inbox that did not
 // reach its asker; "✔ Sent to FROM." for the answers given here, which
 // the prompts show already; the answers given on the web page; else its
-// outcome. The queue
-// calls it (OnEnd), from any goroutine: Out takes whole writes.
+// outcome. The queue calls it (OnEnd), from any goroutine: Out takes
+// whole writes.
 func (l *Line) record(s *inbox.Set) {
 	e := s.End()
 	from := prompt.Display(source(s, l.Home))
 	var b strings.Builder
-	switch text := outcome(e, from); {
-	case notSent(s, e, from) != "":
-		b.WriteString(notSent(s, e, from) + "\n")
+	switch text, unsent := outcome(e, from), notSent(s, e, from); {
+	case unsent != "":
+		b.WriteString(unsent + "\n")
 	case e.State == inbox.Answered && e.Via == inbox.ViaHere:
 		fmt.Fprintf(&b, "✔ Sent to %s.\n", from)
 	case answersShown(e):
