@@ -181,7 +181,7 @@ func TestNATSHostileInboxRights(t *testing.T) {
 	if _, err := admin(t, ns, "bob").UpdateStream(context.Background(), changed); err != nil {
 		t.Fatal(err)
 	}
-	r := runToEnd(t, natsEnv(t, bob.inbox, bob.config), "inbox")
+	r := runToEnd(t, natsEnv(t, bob.inbox, bob.config), "inbox", "--web")
 	if r.code != 69 || strings.Count(r.out, "\n") != 1 || !strings.Contains(r.out, "has sources [{") || !strings.Contains(r.out, "ASKUSER-BEATS_bob") || !strings.Contains(r.out, "nats stream rm ASKUSER_bob") {
 		t.Errorf("bob's inbox, on a stream with a source: exit %d\n%s", r.code, r.out)
 	}
