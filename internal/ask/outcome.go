@@ -49,6 +49,15 @@ func UsageErrorf(format string, args ...any) error {
 	return &UsageError{Msg: fmt.Sprintf(format, args...)}
 }
 
+// InputError is input that is not what the command reads (askuser
+// approve's, from an agent tool): one line says what it is and what to
+// do, exit 65 as for questions that are not valid.
+type InputError struct{ Err error }
+
+func (e *InputError) Error() string { return e.Err.Error() }
+
+func (e *InputError) Unwrap() error { return e.Err }
+
 // TimeoutError is the cause of a context that ran out of time: the
 // command line's --timeout, and a call of askuser mcp that waited its
 // timeout.
@@ -124,6 +133,7 @@ var outcomes = []outcome{
 	{is: isType[*UsageError], code: exit(ExitUsage), cli: usageReport},
 	{is: isType[*schema.LimitError], code: exit(ExitUsage), cli: plain},
 	{is: isType[*schema.SyntaxError], code: exit(ExitInvalid), cli: syntaxReport},
+	{is: isType[*InputError], code: exit(ExitInvalid), cli: plain},
 	{is: isType[*schema.ValidationError], code: exit(ExitInvalid), cli: validationReport},
 	{is: isType[*schema.TooLargeError], code: exit(ExitInvalid), cli: func(error, string) string {
 		return fmt.Sprintf("Error: Input too large: the questions are larger than 1 MiB (%d bytes); shorten them\n", schema.MaxInputSize)
