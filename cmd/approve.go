@@ -2,6 +2,8 @@ package cmd
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"os"
 
@@ -13,22 +15,37 @@ import (
 )
 
 // approveLong is askuser approve's help.
-const approveLong = `Ask the person whether an agent's tool call may run, as Claude Code's
-PermissionRequest hook: the hook's input on stdin, the decision on stdout.
-The person sees which tool, from which directory, and what the call will do,
-and chooses Allow, Deny, or Allow for this session; their own answer (Other)
-or a note on Deny is the reason the model is told.
+const approveLong = `Ask the person what an agent tool would ask in its own dialog: whether a
+tool call may run, or the tool's own questions. The input comes on stdin, the
+decision goes to stdout, in the agent tool's own form:
 
-It asks in the inbox (stdin holds the hook's input, not answers), or on the
-controlling terminal with --tty, or as --ui says. Without an answer (no inbox, a cancel, --timeout), it prints nothing
-and exits as askuser does, never 0 or 2: Claude Code then decides as it does
-without the hook.`
+  - Claude Code's PermissionRequest or PreToolUse hook, and Codex's
+  - OpenCode's permission.asked and question.asked events, as OpenCode's
+    askuser plugin passes them on
+
+A call is asked as which tool, from which directory, and what it will do:
+Allow, Deny, or Allow for this session, which names the rule it adds (a
+command's prefix, such as Bash(go test *), never a whole tool) and is offered
+only where the agent tool takes one. Your own answer (Other) or a note on
+Deny is the reason the model is told. The agent tool's own questions
+(Claude Code's AskUserQuestion, OpenCode's questions) are asked as questions,
+ASKUSER_ANSWERS answering them as it answers askuser's, and their answers
+go back to the model; a plan (ExitPlanMode) is asked as a plan; a call of
+askuser mcp's own tool is allowed without asking, since it asks you itself.
+
+It asks in the inbox (stdin holds the input, not answers), or on the
+controlling terminal with --tty, or as --ui says. When the question is
+answered in Claude Code's own dialog first, it leaves the inbox and askuser
+approve ends, writing nothing. Without an answer (no inbox, a cancel,
+--timeout), it writes nothing and exits as askuser does, never 0 or 2: the
+agent tool then asks in its own dialog, or decides as it does without the
+hook.`
 
 func newApproveCmd(env *Env) *cobra.Command {
 	var flags askFlags
 	cmd := &cobra.Command{
 		Use:   "approve",
-		Short: "Ask whether an agent's tool call may run, as Claude Code's PermissionRequest hook",
+		Short: "Answer an agent tool's permission prompts and own questions, as its hook",
 		Long:  approveLong,
 		Example: `  # ~/.claude/settings.json
   {"hooks":{"PermissionRequest":[{"hooks":[{"type":"command","command":"askuser approve","timeout":86400}]}]}}`,
@@ -45,9 +62,17 @@ func newApproveCmd(env *Env) *cobra.Command {
 	return cmd
 }
 
+// errAnsweredThere is why askuser approve stopped asking: the agent tool's
+// own dialog was answered.
+var errAnsweredThere = errors.New("answered in the agent tool's own dialog")
+
 // approveRun reads the hook's input, asks, and writes the hook's output.
 func approveRun(ctx context.Context, env *Env, o ask.Options) error {
 	sch, err := loadSchema(env)
+	if err != nil {
+		return err
+	}
+	presets, err := ask.ParsePresets(env.Getenv("ASKUSER_ANSWERS"))
 	if err != nil {
 		return err
 	}
@@ -55,9 +80,9 @@ func approveRun(ctx context.Context, env *Env, o ask.Options) error {
 	if err != nil {
 		return err
 	}
-	r, err := approve.Parse(in.Data)
+	r, err := approve.ParseHook(in.Data)
 	if err != nil {
-		return ask.UsageErrorf("%s, as Claude Code's PermissionRequest hook gives it on stdin", err)
+		return &ask.InputError{Err: err}
 	}
 	if o.Mode == ask.UIAuto && !o.TTY {
 		// stdin held the hook's input, and no person answers there: of
@@ -70,10 +95,28 @@ func approveRun(ctx context.Context, env *Env, o ask.Options) error {
 		home, _ := os.UserHomeDir() // as askuser mcp's approve and the inbox find it
 		who += " in " + prompt.ShortHome(r.Cwd, home)
 	}
-	answer, err := ask.ConverseOne(ctx, env.engine(), o, r.Question(who, sch.Limits()))
+	asking, err := r.Ask(approve.Settings{Who: who, Schema: sch, Presets: presets})
 	if err != nil {
 		return err
 	}
-	_, err = io.WriteString(env.IO.Out, r.Decide(answer).Hook()+"\n")
+	var got []prompt.Answer
+	if len(asking.Questions) > 0 {
+		ctx, stop := context.WithCancelCause(ctx)
+		defer stop(nil)
+		go func() {
+			if r.Answered(ctx) == nil {
+				stop(errAnsweredThere)
+			}
+		}()
+		got, err = ask.ConverseQuestions(ctx, env.engine(), o, asking.Questions...)
+		if errors.Is(context.Cause(ctx), errAnsweredThere) {
+			_, err = fmt.Fprintln(env.IO.ErrOut, "Answered in the agent tool's own dialog: the question left the inbox.")
+			return err
+		}
+		if err != nil {
+			return err
+		}
+	}
+	_, err = io.WriteString(env.IO.Out, r.Output(asking.Decide(got))+"\n")
 	return err
 }

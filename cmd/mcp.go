@@ -148,7 +148,7 @@ func mcpRun(ctx context.Context, env *Env, opts mcpOptions) error {
 	if err != nil {
 		return err
 	}
-	tool, err := mcpTool(opts.name, sch)
+	tool, err := mcpTool(opts.name, sch, opts.key, opts.arrays)
 	if err != nil {
 		return err
 	}
