@@ -58,15 +58,26 @@ type mock struct {
 	srv    *httptest.Server
 	call   toolCall
 	callID string
+	// then are the calls that the mock makes after the first, each once
+	// the result of the one before came back (the Messages and Gemini
+	// APIs make them).
+	then []toolCall
 
 	mu       sync.Mutex
 	sent     time.Time       // when the tool call went out
 	result   string          // the tool result the CLI sent back
 	isError  bool            // whether the CLI marked it as an error
+	results  []result        // the result of each call, in order
 	schema   json.RawMessage // the called tool's input schema, as offered
 	got      chan struct{}
 	requests []string        // method and path of every request, for failures
 	names    map[string]bool // every tool any request offered
+}
+
+// result is the tool result of one call, as the CLI sent it back.
+type result struct {
+	text    string
+	isError bool
 }
 
 // newMock serves handler on a loopback address for the scripted call.
@@ -113,17 +124,43 @@ func (m *mock) Schema() json.RawMessage {
 	return m.schema
 }
 
-// record keeps the tool result the CLI sent back, once.
-func (m *mock) record(result string, isError bool) {
+// record keeps the tool result the CLI sent back for the call the mock
+// made last. It returns the next call to make, with its ID, if one is left.
+func (m *mock) record(text string, isError bool) (toolCall, string, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	select {
-	case <-m.got:
-		return
-	default:
+	m.results = append(m.results, result{text, isError})
+	if len(m.results) == 1 {
+		m.result, m.isError = text, isError
+		close(m.got)
 	}
-	m.result, m.isError = result, isError
-	close(m.got)
+	if len(m.results) > len(m.then) {
+		return toolCall{}, "", false
+	}
+	return m.then[len(m.results)-1], m.currentID(), true
+}
+
+// currentID is the ID of the call the mock made last, of the first
+// (m.callID) and those it made then. m.mu is held.
+func (m *mock) currentID() string {
+	if len(m.results) == 0 {
+		return m.callID
+	}
+	return fmt.Sprintf("%s_then%d", m.callID, len(m.results))
+}
+
+// pending is the ID of the call whose result the mock waits for.
+func (m *mock) pending() string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.currentID()
+}
+
+// Results are the results of every call made, in order.
+func (m *mock) Results() []result {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]result(nil), m.results...)
 }
 
 // Sent is when the tool call went out, zero if it never did.

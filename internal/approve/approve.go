@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/askuser/askuser/internal/ask"
@@ -37,8 +38,9 @@ func (a Asking) Decide(got []prompt.Answer) Decision { return a.decide(got) }
 
 // Ask is what the person is asked about r. The agent tool's own questions
 // are asked as they are, and answered in the input that carries them back;
-// a plan is asked as the plan it is; a call of askuser's own tool, which
-// asks the person itself, is allowed without asking; any other call is
+// a plan is asked as the plan it is; a call of askuser's own tool, or a
+// shell command that only runs askuser, which asks the person itself, is
+// allowed without asking; any other call is
 // asked as Allow, Deny, or Allow for this session. Questions that askuser
 // cannot ask (more than its limits take) are an error: the agent tool then
 // asks them in its own dialog.
@@ -54,7 +56,7 @@ func (r Request) Ask(s Settings) (Asking, error) {
 		return r.askQuestions(r.Input, s)
 	case r.Tool == "ExitPlanMode":
 		return r.askPlan(s), nil
-	case r.ownTool():
+	case r.ownTool(), r.ownCommand():
 		return Asking{decide: func([]prompt.Answer) Decision { return Decision{Allow: true} }}, nil
 	}
 	return r.askCall(s), nil
@@ -72,6 +74,63 @@ func (r Request) ownTool() bool {
 		Questions []json.RawMessage `json:"questions"`
 	}
 	return json.Unmarshal(r.Input, &in) == nil && len(in.Questions) > 0
+}
+
+// ownCommand reports whether r is a shell command that runs askuser to ask
+// the person, and nothing else: askuser, with its arguments quoted or not,
+// its questions from a file (<), and no other command, substitution, or
+// expansion.
+func (r Request) ownCommand() bool {
+	if r.Tool != "Bash" {
+		return false
+	}
+	var in struct {
+		Command string `json:"command"`
+	}
+	if json.Unmarshal(r.Input, &in) != nil {
+		return false
+	}
+	cmd := strings.TrimSpace(in.Command)
+	rest, ok := strings.CutPrefix(cmd, "askuser")
+	if !ok || rest != "" && rest[0] != ' ' || askuserServes.MatchString(rest) {
+		return false
+	}
+	return plainWords(rest)
+}
+
+// askuserServes matches the arguments of askuser's commands that do not
+// ask (the inbox, the MCP server), which run on.
+var askuserServes = regexp.MustCompile(`^\s+(inbox|mcp|approve|completion)\b`)
+
+// plainWords reports whether s, the rest of a shell command, is words and
+// quoted strings only, with at most one input redirection: nothing that
+// would run anything but the command, or expand to anything.
+func plainWords(s string) bool {
+	redirected := false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\'':
+			end := strings.IndexByte(s[i+1:], '\'')
+			if end < 0 {
+				return false
+			}
+			i += end + 1
+		case '"':
+			end := strings.IndexByte(s[i+1:], '"')
+			if end < 0 || strings.ContainsAny(s[i+1:i+1+end], "$`\\") {
+				return false
+			}
+			i += end + 1
+		case '<':
+			if redirected {
+				return false
+			}
+			redirected = true
+		case ';', '&', '|', '`', '$', '(', ')', '>', '\n', '\\', '*', '?', '[', '~', '{':
+			return false
+		}
+	}
+	return true
 }
 
 // askQuestions asks the questions of doc, askuser's input format, keyed by

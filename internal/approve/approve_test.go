@@ -379,6 +379,36 @@ func TestOwnTool(t *testing.T) {
 	}
 }
 
+// A shell command that only runs askuser asks the person itself, and is
+// allowed without asking; one that runs anything else as well, or could,
+// is asked about as any other.
+func TestOwnCommand(t *testing.T) {
+	for cmd, own := range map[string]bool{
+		`askuser '{"questions":[{"question":"Which (one)?","header":"H; x","options":[]}]}'`: true,
+		`askuser < questions.json`:                         true,
+		`askuser -f questions.json --timeout 5m`:           true,
+		`askuser confirm "Delete the files?" --default no`: true,
+		`askuser`:                      true,
+		`askuser inbox`:                false,
+		`askuser mcp`:                  false,
+		`askuser '{}' && rm -rf build`: false,
+		`askuser "$(cat q.json)"`:      false,
+		"askuser `cat q.json`":         false,
+		`askuser '{}' > /etc/passwd`:   false,
+		`askuser < a < b`:              false,
+		`askuser '{} ; rm -rf /`:       false,
+		`askuserx '{}'`:                false,
+		`rm -rf build; askuser '{}'`:   false,
+		`askuser ~/q.json`:             false,
+	} {
+		in, _ := json.Marshal(map[string]string{"command": cmd})
+		r := parseHook(t, `{"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":`+string(in)+`}`)
+		if got := len(asking(t, r, nil).Questions) == 0; got != own {
+			t.Errorf("%s: allowed without asking %v, want %v", cmd, got, own)
+		}
+	}
+}
+
 // A plan (Claude Code's ExitPlanMode) is asked as a plan: the plan in the
 // preview, yes with the mode to go on in where the decision sets it, or
 // keep planning, with the person's words.

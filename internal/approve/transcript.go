@@ -19,8 +19,11 @@ import (
 // ends: at once for a question, or for a call the person denied; when it
 // has run, for one they allowed.
 
-// pollEvery is how often the transcript is read for the call's result.
-const pollEvery = 200 * time.Millisecond
+// pollEvery is how often the transcript is read for the call's result: a
+// stat, and a read of what is new. Claude Code writes the result as it
+// sends the model its next request, some 0.5 s after the answer; the
+// question must leave the inbox within 1 s.
+const pollEvery = 50 * time.Millisecond
 
 // maxTail is how much of the end of the transcript is read for the call:
 // it is among the last things written there.
