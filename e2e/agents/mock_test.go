@@ -59,8 +59,8 @@ type mock struct {
 	call   toolCall
 	callID string
 	// then are the calls that the mock makes after the first, each once
-	// the result of the one before came back (the Messages and Gemini
-	// APIs make them).
+	// the result of the one before came back (the Messages, Gemini and
+	// Chat Completions APIs make them).
 	then []toolCall
 
 	mu       sync.Mutex

@@ -49,18 +49,19 @@ func withHook(t *testing.T, r *runCtx) {
 	writeFile(t, name, string(b))
 }
 
-// claudeSession is interactive Claude Code in tmux, set up as README says
-// with the hook, beside askuser inbox, playing a scripted model's calls.
-type claudeSession struct {
+// sideBySide is an agent tool's interactive session in tmux, beside
+// askuser inbox, playing a scripted model's calls.
+type sideBySide struct {
 	t   *testing.T
 	x   *tmux
 	mk  *mock
 	run *runCtx
 }
 
-// startClaude starts Claude Code's session for the calls, with env added
-// to its environment; the inbox starts when inbox is set.
-func startClaude(t *testing.T, inbox bool, env []string, calls ...toolCall) *claudeSession {
+// startClaude starts Claude Code's session, set up as README says with the
+// hook, for the calls, with env added to its environment; the inbox starts
+// when inbox is set.
+func startClaude(t *testing.T, inbox bool, env []string, calls ...toolCall) *sideBySide {
 	t.Helper()
 	r := newRun(t, interactiveMode, mcpPath)
 	mk := newMock(t, calls[0], anthropicAPI)
@@ -70,7 +71,7 @@ func startClaude(t *testing.T, inbox bool, env []string, calls ...toolCall) *cla
 	args := claude.setup(t, r)
 	args[0] = filepath.Join(binDir, args[0])
 	withHook(t, r)
-	s := &claudeSession{t: t, x: newTmux(t, r), mk: mk, run: r}
+	s := &sideBySide{t: t, x: newTmux(t, r), mk: mk, run: r}
 	if inbox {
 		s.startInbox()
 	}
@@ -79,14 +80,14 @@ func startClaude(t *testing.T, inbox bool, env []string, calls ...toolCall) *cla
 }
 
 // startInbox starts askuser inbox in a terminal of its own.
-func (s *claudeSession) startInbox() {
+func (s *sideBySide) startInbox() {
 	s.x.start("inbox", s.t.TempDir(), askuserBin, "inbox")
 	s.x.wait("inbox", "Waiting for questions at", 10*time.Second)
 }
 
 // screens are the session's screens: Claude Code's, and the inbox's ("" when
 // it has not started).
-func (s *claudeSession) screens() (cli, inbox string) {
+func (s *sideBySide) screens() (cli, inbox string) {
 	cli = s.x.screen("cli")
 	if strings.Contains(s.x.run("list-sessions", "-F", "#{session_name}"), "inbox") {
 		inbox = s.x.screen("inbox")
@@ -98,7 +99,7 @@ func (s *claudeSession) screens() (cli, inbox string) {
 // the test when it does not; it says no to Claude Code's offer of auto
 // mode, which may come after any approval, as the person keeps asking
 // before each tool.
-func (s *claudeSession) until(what string, d time.Duration, cond func(cli, inbox string) bool) {
+func (s *sideBySide) until(what string, d time.Duration, cond func(cli, inbox string) bool) {
 	s.t.Helper()
 	var cli, inbox string
 	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
@@ -111,11 +112,17 @@ func (s *claudeSession) until(what string, d time.Duration, cond func(cli, inbox
 			return
 		}
 	}
-	s.t.Fatalf("%s never came; Claude Code's screen:\n%s\n\nthe inbox:\n%s\n\nrequests:\n%s", what, cli, inbox, s.mk.Requests())
+	var logs strings.Builder
+	files, _ := filepath.Glob(filepath.Join(s.run.home, ".local", "share", "*", "log", "*.log"))
+	for _, f := range files {
+		b, _ := os.ReadFile(f)
+		logs.WriteString(f + ":\n" + string(b) + "\n")
+	}
+	s.t.Fatalf("%s never came; the agent's screen:\n%s\n\nthe inbox:\n%s\n\nrequests:\n%s\n\nlogs:\n%s", what, cli, inbox, s.mk.Requests(), logs.String())
 }
 
 // result waits for the result of the nth call (from 1) and returns it.
-func (s *claudeSession) result(n int) result {
+func (s *sideBySide) result(n int) result {
 	s.t.Helper()
 	s.until("the result of call "+string(rune('0'+n)), time.Minute, func(string, string) bool { return len(s.mk.Results()) >= n })
 	return s.mk.Results()[n-1]
@@ -127,7 +134,7 @@ func shows(screen, question string) bool {
 }
 
 // press types key into session name, and returns when.
-func (s *claudeSession) press(name, key string) time.Time {
+func (s *sideBySide) press(name, key string) time.Time {
 	at := time.Now()
 	s.x.run("send-keys", "-t", name, key)
 	return at
@@ -136,7 +143,7 @@ func (s *claudeSession) press(name, key string) time.Time {
 // written waits until Claude Code's transcript of the session holds the
 // result of the call id, and returns when it saw it there: what Claude
 // Code tells a hook of the answer given in its own dialog.
-func (s *claudeSession) written(id string) time.Time {
+func (s *sideBySide) written(id string) time.Time {
 	s.t.Helper()
 	for end := time.Now().Add(time.Minute); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
 		files, _ := filepath.Glob(filepath.Join(s.run.home, ".claude", "projects", "*", "*.jsonl"))
@@ -152,7 +159,7 @@ func (s *claudeSession) written(id string) time.Time {
 
 // gone waits until the inbox no longer shows what, and returns how long
 // after since that took.
-func (s *claudeSession) gone(what string, since time.Time) time.Duration {
+func (s *sideBySide) gone(what string, since time.Time) time.Duration {
 	s.t.Helper()
 	s.until("the inbox letting "+what+" go", 10*time.Second, func(_, inbox string) bool { return !strings.Contains(inbox, what) })
 	return time.Since(since)
@@ -325,7 +332,7 @@ func TestClaudeSessionRule(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(r.dir, "build"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	s := &claudeSession{t: t, x: newTmux(t, r), mk: mk, run: r}
+	s := &sideBySide{t: t, x: newTmux(t, r), mk: mk, run: r}
 	s.startInbox()
 	s.x.start("cli", r.dir, filepath.Join(binDir, "claude"), "-p", prompt, "--output-format", "text")
 
