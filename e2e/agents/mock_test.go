@@ -62,6 +62,9 @@ type mock struct {
 	// the result of the one before came back (the Messages, Gemini and
 	// Chat Completions APIs make them).
 	then []toolCall
+	// done, when set, ends the calls early: no call follows a result it
+	// says yes to.
+	done func(text string) bool
 
 	mu       sync.Mutex
 	sent     time.Time       // when the tool call went out
@@ -134,7 +137,7 @@ func (m *mock) record(text string, isError bool) (toolCall, string, bool) {
 		m.result, m.isError = text, isError
 		close(m.got)
 	}
-	if len(m.results) > len(m.then) {
+	if len(m.results) > len(m.then) || m.done != nil && m.done(text) {
 		return toolCall{}, "", false
 	}
 	return m.then[len(m.results)-1], m.currentID(), true
