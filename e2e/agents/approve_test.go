@@ -142,3 +142,58 @@ func (p *person) approve(m *mock, ended <-chan struct{}, keys []string) bool {
 	p.tm.ExpectScreen("✔")
 	return true
 }
+
+// Codex's interactive session, asking before commands that are not
+// trusted, with askuser approve as its PermissionRequest hook (README's
+// hooks.json, trusted as the person trusts it in /hooks): the approval is
+// asked in the inbox, and Allow runs the command, whose output the model
+// gets; Deny with a note stops it, and the model reads why.
+func TestCodexApproves(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		keys []string
+		want string // in the tool result the model gets
+		ran  bool
+	}{
+		{"Allow", []string{"1"}, "the command ran", true},
+		{"Deny", []string{"n", "not on a Friday", "Enter", "2"}, "not on a Friday", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := newRun(t, interactiveMode, shellPath)
+			// The command asks to run outside the sandbox, which Codex
+			// asks the person about.
+			call := codex.shellCall(approveCommand)
+			call.Args["sandbox_permissions"] = "require_escalated"
+			call.Args["justification"] = "Leave a file"
+			mk := newMock(t, call, codex.api)
+			r.api = mk.URL()
+			addr := filepath.Join(t.TempDir(), "inbox.sock")
+			r.env = append(interactiveEnv(r.home), "ASKUSER_INBOX="+addr)
+			args := codex.setup(t, r)
+			args[0] = filepath.Join(binDir, args[0])
+			codexHome := filepath.Join(r.home, ".codex")
+			config, err := os.ReadFile(filepath.Join(codexHome, "config.toml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Codex asks before a command that leaves the sandbox.
+			writeFile(t, filepath.Join(codexHome, "config.toml"), "approval_policy = \"on-request\"\n"+string(config))
+			writeFile(t, filepath.Join(codexHome, "hooks.json"), snippet(t, "codex-hook"))
+			// The person trusted the hook once, in /hooks.
+			args = append(args[:1], append([]string{"--dangerously-bypass-hook-trust"}, args[1:]...)...)
+			s := &sideBySide{t: t, x: newTmux(t, r), mk: mk, run: r}
+			s.startInbox()
+			s.x.start("cli", r.dir, args...)
+			s.until("the approval in the inbox", 3*time.Minute, func(_, inbox string) bool {
+				return shows(inbox, "asks to use Bash:\n"+approveCommand)
+			})
+			s.x.send("inbox", tc.keys...)
+			got := s.result(1)
+			_, err = os.Stat(filepath.Join(r.dir, "approved.txt"))
+			if !strings.Contains(got.text, tc.want) || (err == nil) != tc.ran {
+				t.Errorf("the model got (the command ran: %v):\n%s\nwant it to say %q", err == nil, got.text, tc.want)
+			}
+		})
+	}
+}
