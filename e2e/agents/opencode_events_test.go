@@ -44,14 +44,7 @@ func startOpenCode(t *testing.T, c cli, calls ...toolCall) *sideBySide {
 	settings["permission"] = map[string]any{"bash": "ask"}
 	b, _ = json.Marshal(settings)
 	writeFile(t, config, string(b))
-	dir := filepath.Join(r.home, ".config", c.command)
-	writeFile(t, filepath.Join(dir, "plugins", "askuser.js"), snippet(t, "opencode-plugin"))
-	// OpenCode installs its plugin package into a configuration directory
-	// with plugins from npm, and loads them once it is there: this machine
-	// has no network, and the plugin needs nothing from it. The lock file
-	// says it is there.
-	writeFile(t, filepath.Join(dir, "node_modules", ".keep"), "")
-	writeFile(t, filepath.Join(dir, "package-lock.json"), `{"packages":{"":{"dependencies":{"@opencode-ai/plugin":"*"}}}}`)
+	writeFile(t, filepath.Join(r.home, ".config", c.command, "plugins", "askuser.js"), snippet(t, "opencode-plugin"))
 	s := &sideBySide{t: t, x: newTmux(t, r), mk: mk, run: r}
 	s.startInbox()
 	s.x.start("cli", r.dir, args...)

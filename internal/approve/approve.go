@@ -46,6 +46,8 @@ func (a Asking) Decide(got []prompt.Answer) Decision { return a.decide(got) }
 // asks them in its own dialog.
 func (r Request) Ask(s Settings) (Asking, error) {
 	switch {
+	case r.Form == PlainPermissionRequest && questionTools[r.Tool]:
+		return Asking{}, &prompt.UnavailableError{Err: fmt.Errorf("%s is answered only in the agent tool's own dialog, which its PermissionRequest hook cannot hand the answers back to", r.Tool)}
 	case r.Form == OpenCodeQuestion:
 		doc, err := openCodeDoc(r.Input, s.Schema.Limits())
 		if err != nil {
@@ -61,6 +63,11 @@ func (r Request) Ask(s Settings) (Asking, error) {
 	}
 	return r.askCall(s), nil
 }
+
+// questionTools are the agent tools' own question tools, by the names
+// their hooks give them: Claude Code's, Qwen Code's, Copilot CLI's and
+// Gemini CLI's, Codex's.
+var questionTools = map[string]bool{"AskUserQuestion": true, "ask_user_question": true, "ask_user": true, "request_user_input": true}
 
 // ownTool reports whether r is a call of askuser's own tool, served by
 // askuser mcp under the name Claude Code gives an MCP server's tool

@@ -441,6 +441,25 @@ func TestPlan(t *testing.T) {
 	}
 }
 
+// Qwen Code's PermissionRequest hook takes allow or deny as Codex's does;
+// its own question tool it answers only in its own dialog, where askuser
+// approve leaves it, asking nothing.
+func TestQwen(t *testing.T) {
+	r := parseHook(t, `{"session_id":"s","transcript_path":"/t.jsonl","cwd":"/src/api","hook_event_name":"PermissionRequest","timestamp":"2026-11-29T00:00:00Z",`+
+		`"permission_mode":"default","tool_name":"mcp__db__query","tool_input":{"sql":"select 1"}}`)
+	a := asking(t, r, nil)
+	if labels(a.Questions[0]) != "Allow|Deny" {
+		t.Errorf("options %s", labels(a.Questions[0]))
+	}
+	if got, want := r.Output(a.Decide([]prompt.Answer{{Labels: []string{Allow}}})), `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}`; got != want {
+		t.Errorf("allow: %s, want %s", got, want)
+	}
+	r = parseHook(t, `{"session_id":"s","hook_event_name":"PermissionRequest","timestamp":"2026-11-29T00:00:00Z","tool_name":"ask_user_question","tool_input":`+askUserQuestion+`}`)
+	if _, err := r.Ask(Settings{Who: "who", Schema: compile(t, schema.Limits{})}); err == nil || !strings.Contains(err.Error(), "ask_user_question is answered only in the agent tool's own dialog") {
+		t.Errorf("Qwen Code's own question: %v", err)
+	}
+}
+
 // Codex's PermissionRequest hook takes allow or deny with a message, and
 // nothing more.
 func TestCodex(t *testing.T) {

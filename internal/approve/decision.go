@@ -35,10 +35,10 @@ func (r Request) Output(d Decision) string {
 	switch r.Form {
 	case PromptTool:
 		return marshal(r.claudeDecision(d, r.Input))
-	case PermissionRequest, CodexPermissionRequest:
-		// Without the input, the call runs as it was asked; Codex takes
-		// neither input nor rules (0.169.0 fails closed on them), and is
-		// never offered either.
+	case PermissionRequest, PlainPermissionRequest:
+		// Without the input, the call runs as it was asked; the plain
+		// hooks take neither input nor rules, and are never offered
+		// either.
 		return hookOutput(hookSpecific{HookEventName: "PermissionRequest", Decision: r.claudeDecision(d, nil)})
 	case PreToolUse:
 		if !d.Allow {

@@ -37,10 +37,12 @@ const (
 	// PreToolUse is Claude Code's or Codex's PreToolUse hook, which runs
 	// before any dialog, and whose decision has no rules for the session.
 	PreToolUse
-	// CodexPermissionRequest is Codex's PermissionRequest hook, which
-	// takes allow or deny and a message, and fails closed on anything
-	// else (Codex 0.169.0).
-	CodexPermissionRequest
+	// PlainPermissionRequest is the PermissionRequest hook of Codex and
+	// of Qwen Code, which run it before their own dialog and take allow,
+	// or deny with a message, and nothing more: Codex 0.169.0 fails closed
+	// on anything else, Qwen Code 0.24.4 drops it, and neither hands the
+	// answers of its own question tool back from a hook.
+	PlainPermissionRequest
 	// OpenCodePermission and OpenCodeQuestion are OpenCode's
 	// permission.asked and question.asked events, passed on by OpenCode's
 	// askuser plugin (see docs/setup.md), which replies with the decision
@@ -131,8 +133,10 @@ func ParseHook(in []byte) (Request, error) {
 		Cwd         string          `json:"cwd"`
 		Transcript  string          `json:"transcript_path"`
 		Suggestions []update        `json:"permission_suggestions"`
-		// Codex's hooks name the turn; Claude Code's do not.
-		Turn string `json:"turn_id"`
+		// Codex's hooks name the turn, Qwen Code's the time; Claude
+		// Code's neither.
+		Turn      string          `json:"turn_id"`
+		Timestamp json.RawMessage `json:"timestamp"`
 		// A subagent's call, which its own transcript holds.
 		Agent string `json:"agent_id"`
 		// An OpenCode event, with the directory the plugin works in.
@@ -151,8 +155,8 @@ func ParseHook(in []byte) (Request, error) {
 		r.Transcript = ""
 	}
 	switch {
-	case h.Event == "PermissionRequest" && h.Turn != "":
-		r.Form = CodexPermissionRequest
+	case h.Event == "PermissionRequest" && (h.Turn != "" || h.Timestamp != nil):
+		r.Form = PlainPermissionRequest
 	case h.Event == "PermissionRequest":
 		r.Form = PermissionRequest
 	case h.Event == "PreToolUse":
