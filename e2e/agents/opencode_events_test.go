@@ -51,12 +51,21 @@ func startOpenCode(t *testing.T, c cli, calls ...toolCall) *sideBySide {
 	return s
 }
 
-// OpenCode with askuser's plugin: its permission prompt and its own
-// question are asked in the inbox too, as what they are. Answered in the
-// inbox, OpenCode's dialog closes and the model gets the person's answer;
-// answered in OpenCode's dialog, the inbox lets them go within a second.
+// OpenCode, and Kilo Code, its fork, with askuser's plugin: its permission
+// prompt and its own question are asked in the inbox too, as what they
+// are. Answered in the inbox, OpenCode's dialog closes and the model gets
+// the person's answer; answered in OpenCode's dialog, the inbox lets them
+// go within a second.
 func TestOpenCodeOwnQuestions(t *testing.T) {
-	t.Parallel()
+	for _, c := range []cli{opencode, kilo} {
+		t.Run(strings.ReplaceAll(c.name, " ", "_"), func(t *testing.T) {
+			t.Parallel()
+			openCodeOwnQuestions(t, c)
+		})
+	}
+}
+
+func openCodeOwnQuestions(t *testing.T, c cli) {
 	const (
 		database = "Which database should we use?"
 		cache    = "Which cache should we use?"
@@ -64,7 +73,7 @@ func TestOpenCodeOwnQuestions(t *testing.T) {
 	bash := func(command string) toolCall {
 		return toolCall{Name: "bash", Args: map[string]any{"command": command, "description": "Leave a file"}}
 	}
-	s := startOpenCode(t, opencode,
+	s := startOpenCode(t, c,
 		bash(approveCommand),
 		bash("touch second.txt && echo the second ran"),
 		question(database, "Database", "PostgreSQL", "SQLite"),
@@ -82,10 +91,18 @@ func TestOpenCodeOwnQuestions(t *testing.T) {
 	s.until("the permission in both places", time.Minute, func(cli, inbox string) bool {
 		return shows(inbox, "asks to use bash:\ntouch second.txt") && strings.Contains(cli, "Allow once")
 	})
-	took := s.gone("touch second.txt", s.press("cli", "Enter"))
-	t.Logf("allowed in OpenCode's dialog, the permission left the inbox %s after the key", took)
+	// The inbox lets it go once OpenCode has taken the answer, which its
+	// own dialog closing shows.
+	s.press("cli", "Enter")
+	var closed time.Time
+	s.until("OpenCode's dialog closing", time.Minute, func(cli, _ string) bool {
+		closed = time.Now()
+		return !strings.Contains(cli, "Allow once")
+	})
+	took := s.gone("touch second.txt", closed)
+	t.Logf("allowed in %s's dialog, the permission left the inbox %s after the dialog closed", c.name, took)
 	if took > time.Second {
-		t.Errorf("allowed in OpenCode's dialog, the permission left the inbox %s after the key, want within 1 s", took)
+		t.Errorf("allowed in %s's dialog, the permission left the inbox %s after the dialog closed, want within 1 s", c.name, took)
 	}
 	if got := s.result(2); !strings.Contains(got.text, "the second ran") {
 		t.Errorf("allowed in OpenCode's dialog, the model got:\n%s", got.text)
@@ -101,9 +118,9 @@ func TestOpenCodeOwnQuestions(t *testing.T) {
 	// The question, answered in OpenCode's dialog.
 	s.until("the question in both places", time.Minute, func(cli, inbox string) bool { return shows(inbox, cache) && strings.Contains(cli, "Memcached") })
 	took = s.gone(cache, s.press("cli", "2"))
-	t.Logf("answered in OpenCode's dialog, the question left the inbox %s after the key", took)
+	t.Logf("answered in %s's dialog, the question left the inbox %s after the key", c.name, took)
 	if took > time.Second {
-		t.Errorf("answered in OpenCode's dialog, the question left the inbox %s after the key, want within 1 s", took)
+		t.Errorf("answered in %s's dialog, the question left the inbox %s after the key, want within 1 s", c.name, took)
 	}
 	if got := s.result(4); !strings.Contains(got.text, `"`+cache+`"="Memcached"`) {
 		t.Errorf("answered in OpenCode's dialog, the model got:\n%s", got.text)
