@@ -95,7 +95,21 @@ func approveRun(ctx context.Context, env *Env, o ask.Options) error {
 		home, _ := os.UserHomeDir() // as askuser mcp's approve and the inbox find it
 		who += " in " + prompt.ShortHome(r.Cwd, home)
 	}
-	asking, err := r.Ask(approve.Settings{Who: who, Schema: sch, Presets: presets})
+	err = approveAsk(ctx, env, o, r, approve.Settings{Who: who, Schema: sch, Presets: presets})
+	if r.Form.Quiet() && err != nil {
+		// Copilot CLI denies a call whose hook fails: without an answer,
+		// it asks in its own dialog only when the hook ends quietly.
+		text, _ := ask.Outcome(err, "askuser approve")
+		_, err = io.WriteString(env.IO.ErrOut, text)
+	}
+	return err
+}
+
+// approveAsk asks the person about r, and writes the decision their
+// answers make; when the agent tool's own dialog was answered first, it
+// says so on stderr, and writes nothing.
+func approveAsk(ctx context.Context, env *Env, o ask.Options, r approve.Request, s approve.Settings) error {
+	asking, err := r.Ask(s)
 	if err != nil {
 		return err
 	}

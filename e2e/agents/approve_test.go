@@ -197,3 +197,57 @@ func TestCodexApproves(t *testing.T) {
 		})
 	}
 }
+
+// Copilot CLI's interactive session, with askuser approve as its
+// permissionRequest hook (README's, in the project's .github/hooks): the
+// command's approval is asked in the inbox, Allow runs it, and Deny with
+// the person's own words stops it, the model reading them; with no inbox,
+// Copilot CLI asks in its own dialog.
+func TestCopilotApproves(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		inbox bool
+		keys  []string
+		want  string // in the tool result the model gets
+		ran   bool
+	}{
+		{"Allow", true, []string{"1"}, "the command ran", true},
+		{"Deny", true, []string{"0", "not on a Friday", "Enter"}, "not on a Friday", false},
+		{"no inbox", false, nil, "the command ran", true},
+	} {
+		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) {
+			t.Parallel()
+			r := newRun(t, interactiveMode, shellPath)
+			mk := newMock(t, copilot.shellCall(approveCommand), copilot.api)
+			r.api = mk.URL()
+			r.env = append(interactiveEnv(r.home), "ASKUSER_INBOX="+filepath.Join(t.TempDir(), "inbox.sock"))
+			args := copilot.setup(t, r)
+			args[0] = filepath.Join(binDir, args[0])
+			writeFile(t, filepath.Join(r.dir, ".github", "hooks", "askuser.json"), snippet(t, "copilot-hook"))
+			s := &sideBySide{t: t, x: newTmux(t, r), mk: mk, run: r}
+			if tc.inbox {
+				s.startInbox()
+			}
+			s.x.start("cli", r.dir, args...)
+			s.until("the approval", 3*time.Minute, func(cli, inbox string) bool {
+				if strings.Contains(cli, "Do you trust the files in this folder?") {
+					s.x.send("cli", "1")
+				}
+				if !tc.inbox {
+					return strings.Contains(cli, "Do you want to run this command?")
+				}
+				return shows(inbox, "asks to use bash:\n"+approveCommand)
+			})
+			if tc.inbox {
+				s.x.send("inbox", tc.keys...)
+			} else {
+				s.x.send("cli", "1")
+			}
+			got := s.result(1)
+			_, err := os.Stat(filepath.Join(r.dir, "approved.txt"))
+			if !strings.Contains(got.text, tc.want) || (err == nil) != tc.ran {
+				t.Errorf("the model got (the command ran: %v):\n%s\nwant it to say %q", err == nil, got.text, tc.want)
+			}
+		})
+	}
+}

@@ -46,7 +46,7 @@ func (a Asking) Decide(got []prompt.Answer) Decision { return a.decide(got) }
 // asks them in its own dialog.
 func (r Request) Ask(s Settings) (Asking, error) {
 	switch {
-	case r.Form == PlainPermissionRequest && questionTools[r.Tool]:
+	case (r.Form == PlainPermissionRequest || r.Form == CopilotPermission) && questionTools[r.Tool]:
 		return Asking{}, &prompt.UnavailableError{Err: fmt.Errorf("%s is answered only in the agent tool's own dialog, which its PermissionRequest hook cannot hand the answers back to", r.Tool)}
 	case r.Form == OpenCodeQuestion:
 		doc, err := openCodeDoc(r.Input, s.Schema.Limits())

@@ -162,7 +162,7 @@ func TestParse(t *testing.T) {
 	}
 	for in, want := range map[string]string{
 		`[]`:                                   `read the hook's input: it must be a JSON object, as Claude Code's and Codex's hooks give it on stdin`,
-		`{"tool_name":"Bash","tool_input":{}}`: `read the hook's input: "hook_event_name" is missing: askuser approve answers Claude Code's and Codex's PermissionRequest and PreToolUse hooks`,
+		`{"tool_name":"Bash","tool_input":{}}`: `read the hook's input: "hook_event_name" is missing: askuser approve answers the PermissionRequest and PreToolUse hooks of Claude Code, Codex and Qwen Code, and Copilot CLI's permissionRequest hook`,
 		`{"hook_event_name":"PermissionRequest","tool_name":"Bash","input":{"command":"ls"}}`: `read the tool call to approve: "tool_input" must be the call's arguments, an object`,
 		`{"hook_event_name":"PreToolUse","tool_input":{}}`:                                    `read the tool call to approve: "tool_name" is missing`,
 		`{"hook_event_name":"Notification","message":"Claude needs your permission"}`:         `this is the input of a "Notification" hook: askuser approve answers only the PermissionRequest and PreToolUse hooks; take it out of the "Notification" hooks in the settings`,
@@ -457,6 +457,32 @@ func TestQwen(t *testing.T) {
 	r = parseHook(t, `{"session_id":"s","hook_event_name":"PermissionRequest","timestamp":"2026-11-29T00:00:00Z","tool_name":"ask_user_question","tool_input":`+askUserQuestion+`}`)
 	if _, err := r.Ask(Settings{Who: "who", Schema: compile(t, schema.Limits{})}); err == nil || !strings.Contains(err.Error(), "ask_user_question is answered only in the agent tool's own dialog") {
 		t.Errorf("Qwen Code's own question: %v", err)
+	}
+}
+
+// Copilot CLI's permissionRequest hook gives its input in its own names,
+// and takes allow, or deny with a message, at the top of its output.
+func TestCopilot(t *testing.T) {
+	r := parseHook(t, `{"hookName":"permissionRequest","sessionId":"s","timestamp":1795915905530,"cwd":"/src/api","toolName":"bash",`+
+		`"toolInput":{"command":"touch x"},"permissionSuggestions":[]}`)
+	a, err := r.Ask(Settings{Who: "An agent in /src/api", Schema: compile(t, schema.Limits{})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q := a.Questions[0]; q.Question != "An agent in /src/api asks to use bash:\ntouch x" || labels(q) != "Allow|Deny" {
+		t.Errorf("asked %q: %s", q.Question, labels(q))
+	}
+	if got, want := r.Output(a.Decide([]prompt.Answer{{Labels: []string{Allow}}})), `{"behavior":"allow"}`; got != want {
+		t.Errorf("allow: %s, want %s", got, want)
+	}
+	if got, want := r.Output(a.Decide([]prompt.Answer{{Other: "not on a Friday"}})), `{"behavior":"deny","message":"The person denied this call of bash, and said why: not on a Friday"}`; got != want {
+		t.Errorf("deny: %s, want %s", got, want)
+	}
+	if !r.Form.Quiet() {
+		t.Error("Copilot CLI's hook is not quiet without an answer")
+	}
+	if _, err := ParseHook([]byte(`{"hookName":"permissionRequest","toolName":"bash","toolArgs":{}}`)); err == nil || !strings.Contains(err.Error(), `"toolInput"`) {
+		t.Errorf("a hook's input without toolInput: %v", err)
 	}
 }
 

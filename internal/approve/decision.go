@@ -45,6 +45,15 @@ func (r Request) Output(d Decision) string {
 			return hookOutput(hookSpecific{HookEventName: "PreToolUse", PermissionDecision: "deny", PermissionDecisionReason: d.Message})
 		}
 		return hookOutput(hookSpecific{HookEventName: "PreToolUse", PermissionDecision: "allow", UpdatedInput: d.Input})
+	case CopilotPermission:
+		type decision struct {
+			Behavior string `json:"behavior"`
+			Message  string `json:"message,omitempty"`
+		}
+		if !d.Allow {
+			return marshal(decision{"deny", d.Message})
+		}
+		return marshal(decision{Behavior: "allow"})
 	case OpenCodePermission:
 		type reply struct {
 			Reply   string `json:"reply"`

@@ -43,6 +43,11 @@ const (
 	// on anything else, Qwen Code 0.24.4 drops it, and neither hands the
 	// answers of its own question tool back from a hook.
 	PlainPermissionRequest
+	// CopilotPermission is Copilot CLI's permissionRequest hook, which
+	// runs before its own dialog and takes allow, or deny with a message
+	// (1.0.102): it denies the call when the hook fails, and asks in its
+	// own dialog when the hook decides nothing (see Quiet).
+	CopilotPermission
 	// OpenCodePermission and OpenCodeQuestion are OpenCode's
 	// permission.asked and question.asked events, passed on by OpenCode's
 	// askuser plugin (see docs/setup.md), which replies with the decision
@@ -50,6 +55,11 @@ const (
 	OpenCodePermission
 	OpenCodeQuestion
 )
+
+// Quiet reports whether the agent tool takes a hook that ends in failure
+// for a denial, so that no answer must end quietly instead, without a
+// decision: the tool then asks in its own dialog.
+func (f Form) Quiet() bool { return f == CopilotPermission }
 
 // rules reports whether the form's decision can carry rules for the rest
 // of the session.
@@ -139,6 +149,10 @@ func ParseHook(in []byte) (Request, error) {
 		Timestamp json.RawMessage `json:"timestamp"`
 		// A subagent's call, which its own transcript holds.
 		Agent string `json:"agent_id"`
+		// Copilot CLI's hook, in its own names.
+		HookName     string          `json:"hookName"`
+		CopilotTool  string          `json:"toolName"`
+		CopilotInput json.RawMessage `json:"toolInput"`
 		// An OpenCode event, with the directory the plugin works in.
 		Type       string          `json:"type"`
 		Properties json.RawMessage `json:"properties"`
@@ -147,8 +161,12 @@ func ParseHook(in []byte) (Request, error) {
 	if json.Unmarshal(in, &h) != nil {
 		return Request{}, errors.New(`read the hook's input: it must be a JSON object, as Claude Code's and Codex's hooks give it on stdin`)
 	}
-	if h.Type != "" && h.Event == "" {
+	switch {
+	case h.Type != "" && h.Event == "":
 		return parseOpenCode(h.Type, h.Properties, h.Directory)
+	case h.HookName == "permissionRequest":
+		r := Request{Form: CopilotPermission, Tool: h.CopilotTool, Input: h.CopilotInput, Cwd: h.Cwd}
+		return r, r.check("toolInput")
 	}
 	r := Request{Tool: h.Tool, Input: h.Input, Cwd: h.Cwd, Transcript: h.Transcript, suggestions: h.Suggestions}
 	if h.Agent != "" {
@@ -162,7 +180,7 @@ func ParseHook(in []byte) (Request, error) {
 	case h.Event == "PreToolUse":
 		r.Form = PreToolUse
 	case h.Event == "":
-		return Request{}, errors.New(`read the hook's input: "hook_event_name" is missing: askuser approve answers Claude Code's and Codex's PermissionRequest and PreToolUse hooks`)
+		return Request{}, errors.New(`read the hook's input: "hook_event_name" is missing: askuser approve answers the PermissionRequest and PreToolUse hooks of Claude Code, Codex and Qwen Code, and Copilot CLI's permissionRequest hook`)
 	default:
 		event := strconv.Quote(prompt.Cut(h.Event, maxEvent))
 		return Request{}, fmt.Errorf("this is the input of a %s hook: askuser approve answers only the PermissionRequest and PreToolUse hooks; take it out of the %s hooks in the settings", event, event)
