@@ -5,6 +5,7 @@ package agents
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -245,6 +246,56 @@ func TestCopilotApproves(t *testing.T) {
 			}
 			got := s.result(1)
 			_, err := os.Stat(filepath.Join(r.dir, "approved.txt"))
+			if !strings.Contains(got.text, tc.want) || (err == nil) != tc.ran {
+				t.Errorf("the model got (the command ran: %v):\n%s\nwant it to say %q", err == nil, got.text, tc.want)
+			}
+		})
+	}
+}
+
+// Qwen Code's interactive session, asking before each command, with
+// askuser approve as its PermissionRequest hook (README's): the command's
+// approval is asked in the inbox, Allow runs it, Deny with a note stops
+// it, the model reading why.
+func TestQwenApproves(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		keys []string
+		want string // in the tool result the model gets
+		ran  bool
+	}{
+		{"Allow", []string{"1"}, "the command ran", true},
+		{"Deny", []string{"n", "not on a Friday", "Enter", "2"}, "not on a Friday", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := newRun(t, interactiveMode, mcpPath)
+			mk := newMock(t, qwen.shellCall(approveCommand), qwen.api)
+			r.api = mk.URL()
+			r.env = append(interactiveEnv(r.home), "ASKUSER_INBOX="+filepath.Join(t.TempDir(), "inbox.sock"))
+			args := qwen.setup(t, r)
+			args[0] = filepath.Join(binDir, args[0])
+			// Every command asks, rather than Qwen Code's own classifier
+			// deciding.
+			args = append(args, "--approval-mode", "default")
+			name := filepath.Join(r.home, ".qwen", "settings.json")
+			var settings map[string]any
+			b, err := os.ReadFile(name)
+			if err != nil || json.Unmarshal(b, &settings) != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			settings["hooks"] = snippetJSON(t, "qwen-hook")["hooks"]
+			b, _ = json.Marshal(settings)
+			writeFile(t, name, string(b))
+			s := &sideBySide{t: t, x: newTmux(t, r), mk: mk, run: r}
+			s.startInbox()
+			s.x.start("cli", r.dir, args...)
+			s.until("the approval in the inbox", 3*time.Minute, func(_, inbox string) bool {
+				return shows(inbox, "asks to use run_shell_command:\n"+approveCommand)
+			})
+			s.x.send("inbox", tc.keys...)
+			got := s.result(1)
+			_, err = os.Stat(filepath.Join(r.dir, "approved.txt"))
 			if !strings.Contains(got.text, tc.want) || (err == nil) != tc.ran {
 				t.Errorf("the model got (the command ran: %v):\n%s\nwant it to say %q", err == nil, got.text, tc.want)
 			}

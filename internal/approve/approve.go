@@ -249,13 +249,13 @@ const (
 // maxPreview is how long a preview may be (schema.json).
 const maxPreview = 4000
 
-// subjects name, for Claude Code's own tools and OpenCode's bash, the
-// argument that says what a call does: the question shows it, the preview
-// every argument.
+// subjects name, for Claude Code's own tools and the shell tools of the
+// others, the argument that says what a call does: the question shows it,
+// the preview every argument.
 var subjects = map[string]string{
 	"Bash": "command", "Edit": "file_path", "MultiEdit": "file_path", "Write": "file_path", "Read": "file_path",
 	"NotebookEdit": "notebook_path", "WebFetch": "url", "WebSearch": "query", "Glob": "pattern", "Grep": "pattern",
-	"bash": "command",
+	"bash": "command", "run_shell_command": "command",
 }
 
 // askCall asks whether the call may run. The question names the tool and
