@@ -19,7 +19,8 @@ const approveLong = `Ask the person what an agent tool would ask in its own dial
 tool call may run, or the tool's own questions. The input comes on stdin, the
 decision goes to stdout, in the agent tool's own form:
 
-  - Claude Code's PermissionRequest or PreToolUse hook, and Codex's
+  - the PermissionRequest and PreToolUse hooks of Claude Code, Codex and
+    Qwen Code, and Copilot CLI's permissionRequest hook
   - OpenCode's permission.asked and question.asked events, as OpenCode's
     askuser plugin passes them on
 
@@ -30,8 +31,9 @@ only where the agent tool takes one. Your own answer (Other) or a note on
 Deny is the reason the model is told. The agent tool's own questions
 (Claude Code's AskUserQuestion, OpenCode's questions) are asked as questions,
 ASKUSER_ANSWERS answering them as it answers askuser's, and their answers
-go back to the model; a plan (ExitPlanMode) is asked as a plan; a call of
-askuser mcp's own tool is allowed without asking, since it asks you itself.
+go back to the model; a plan (ExitPlanMode) is asked as a plan; askuser's
+own MCP tool, and a command that only runs askuser, are allowed without
+asking, since they ask the person themselves.
 
 It asks in the inbox (stdin holds the input, not answers), or on the
 controlling terminal with --tty, or as --ui says. When the question is
@@ -39,7 +41,8 @@ answered in Claude Code's own dialog first, it leaves the inbox and askuser
 approve ends, writing nothing. Without an answer (no inbox, a cancel,
 --timeout), it writes nothing and exits as askuser does, never 0 or 2: the
 agent tool then asks in its own dialog, or decides as it does without the
-hook.`
+hook. For Copilot CLI, which takes a failed hook for a denial, it exits 0
+instead, writing nothing on stdout.`
 
 func newApproveCmd(env *Env) *cobra.Command {
 	var flags askFlags

@@ -14,25 +14,6 @@ import (
 	"time"
 )
 
-// approvals is the section of docs/reach.md on approving tool calls: what
-// each agent tool offers an outside program that would answer its
-// permission prompts, at the version read, and what askuser does with it.
-// TestClaudeApproves runs Claude Code's two ways.
-const approvals = `
-## Approving tool calls
-
-Where an agent tool lets an outside program answer its permission prompts, askuser asks the
-person instead, in the inbox or on a page they can see (see [approvals](setup.md#approvals)).
-What each tool offers, in the version read:
-
-| tool | what it offers | askuser |
-|---|---|---|
-| Claude Code 2.1.332 (Agent SDK 0.3.332) | ` + "`--permission-prompt-tool`" + ` (an MCP tool) in ` + "`claude -p`" + `; the ` + "`PermissionRequest`" + ` hook, in every session | ✓ both: askuser mcp's ` + "`approve`" + ` and ` + "`askuser approve`" + `; the suite runs each with ` + "`claude -p`" + `: Allow in the inbox runs the Bash call, Deny with a note stops it and the model reads why |
-| Codex 0.169.0 | a ` + "`PermissionRequest`" + ` hook with Claude Code's input and decision | not yet: it fails closed on a decision that changes its rules (Allow for this session), runs a hook only once the person has trusted it, and ` + "`codex exec`" + `, whose approval policy is never, asks nothing |
-| Gemini CLI 0.61.0 | no way: a ` + "`BeforeTool`" + ` hook can deny a call or have it confirmed, never allow it, and the ` + "`ToolPermission`" + ` notification only tells; ` + "`gemini -p`" + ` offers no tool that needs a confirmation | – |
-| OpenCode 1.18.33 | no hook: a permission request is an event, answered through its server's API; ` + "`opencode run`" + ` rejects each at once ("auto-rejecting"), before anything else could answer | – |
-`
-
 // approveCommand is the Bash call that no rule allows: it leaves a file
 // behind when it runs, and says so.
 const approveCommand = "touch approved.txt && echo the command ran"

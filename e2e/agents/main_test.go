@@ -69,7 +69,14 @@ func run(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	return m.Run()
+	code := m.Run()
+	if *update && code == 0 {
+		if err := writeReach(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+	}
+	return code
 }
 
 // clis are the programs of the installed packages, by the names people

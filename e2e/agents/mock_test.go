@@ -68,6 +68,7 @@ type mock struct {
 
 	mu       sync.Mutex
 	sent     time.Time       // when the tool call went out
+	sentAt   []time.Time     // when each call went out, the first and those after
 	result   string          // the tool result the CLI sent back
 	isError  bool            // whether the CLI marked it as an error
 	results  []result        // the result of each call, in order
@@ -109,6 +110,7 @@ func (m *mock) calling() bool {
 		return false
 	}
 	m.sent = time.Now()
+	m.sentAt = append(m.sentAt, m.sent)
 	return true
 }
 
@@ -140,6 +142,7 @@ func (m *mock) record(text string, isError bool) (toolCall, string, bool) {
 	if len(m.results) > len(m.then) || m.done != nil && m.done(text) {
 		return toolCall{}, "", false
 	}
+	m.sentAt = append(m.sentAt, time.Now())
 	return m.then[len(m.results)-1], m.currentID(), true
 }
 
@@ -157,6 +160,16 @@ func (m *mock) pending() string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.currentID()
+}
+
+// SentAt is when the nth call (from 1) went out, zero if it did not.
+func (m *mock) SentAt(n int) time.Time {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if n > len(m.sentAt) {
+		return time.Time{}
+	}
+	return m.sentAt[n-1]
 }
 
 // Results are the results of every call made, in order.

@@ -110,6 +110,7 @@ func openCodeOwnQuestions(t *testing.T, c cli) {
 
 	// The question, answered in the inbox.
 	s.until("the question in the inbox", time.Minute, func(_, inbox string) bool { return shows(inbox, database) && strings.Contains(inbox, "2. SQLite") })
+	ownShown.Store(c.name, time.Since(s.mk.SentAt(3)))
 	s.x.send("inbox", "2")
 	if got := s.result(3); !strings.Contains(got.text, `"`+database+`"="SQLite"`) {
 		t.Errorf("answered in the inbox, the model got:\n%s", got.text)

@@ -194,6 +194,7 @@ func TestClaudeOwnQuestions(t *testing.T) {
 
 	// Answered in the inbox.
 	s.until("the question in the inbox", time.Minute, func(_, inbox string) bool { return shows(inbox, database) && strings.Contains(inbox, "2. SQLite") })
+	ownShown.Store(claude.name, time.Since(s.mk.SentAt(1)))
 	s.x.send("inbox", "2")
 	if got := s.result(1); got.isError || got.text != answered(database, "SQLite") {
 		t.Errorf("answered in the inbox, the model got (error %v):\n%s\nwant:\n%s", got.isError, got.text, answered(database, "SQLite"))

@@ -52,28 +52,22 @@ type cell struct {
 	text string
 }
 
+// reach holds the cell of each run of TestReach, by runKey, for
+// docs/reach.md; a cell's text is "" until its run has ended.
+var reach = struct {
+	sync.Mutex
+	cells map[string]cell
+}{cells: map[string]cell{}}
+
 // TestReach runs every CLI by every path in each of its modes, with the
 // person answering where the questions show, and checks the exact tool
 // result the model received. The runs wait on their CLIs more than they
 // work, so they run side by side, as many as go test's -parallel (the
-// number of cores); -update writes the matrix once every run has ended.
+// number of cores); -update writes docs/reach.md once every test has
+// ended (see writeReach).
 func TestReach(t *testing.T) {
-	var mu sync.Mutex
-	results := map[string]cell{}
-	t.Cleanup(func() {
-		if !*update {
-			return
-		}
-		for key, got := range results {
-			if got.text == "" {
-				t.Errorf("-update writes the whole matrix, and %s did not run: leave out -run, or give -run TestReach", key)
-				return
-			}
-		}
-		if err := os.WriteFile(reachDoc, []byte(matrix(results)), 0o644); err != nil {
-			t.Error(err)
-		}
-	})
+	results := reach.cells
+	mu := &reach.Mutex
 	for _, c := range runnable {
 		for _, m := range modes {
 			if c.modes[m] == "" {
@@ -289,12 +283,34 @@ func askuserVersion() string {
 	return strings.TrimSpace(string(out))
 }
 
+// writeReach writes docs/reach.md from the whole suite's run: the
+// matrix of TestReach, and how late the person answered in
+// TestPastTimeLimits.
+func writeReach() error {
+	reach.Lock()
+	defer reach.Unlock()
+	if len(reach.cells) == 0 {
+		return fmt.Errorf("-update writes docs/reach.md from the whole suite: leave out -run")
+	}
+	for key, got := range reach.cells {
+		if got.text == "" {
+			return fmt.Errorf("-update writes the whole matrix, and %s did not run: leave out -run", key)
+		}
+	}
+	for _, c := range runnable {
+		if _, ok := late.Load(c.name); !ok {
+			return fmt.Errorf("-update writes how late the person may answer, and TestPastTimeLimits did not pass for %s", c.name)
+		}
+	}
+	return os.WriteFile(reachDoc, []byte(matrix(reach.cells)), 0o644)
+}
+
 // matrix is docs/reach.md for the results of a run.
 func matrix(results map[string]cell) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, `# Reaching the person from each agent tool
 
-Written by %[1]sgo test -tags heavy ./e2e/agents -run TestReach -update%[1]s from its last run, on
+Written by %[1]sgo test -tags heavy ./e2e/agents -update%[1]s from its last run, on
 %[2]s, with %[1]s%[3]s%[1]s.
 
 Each CLI ran against a scripted model on 127.0.0.1 that made one call: its shell tool running
@@ -312,7 +328,8 @@ that route (nothing, for MCP: that cell is the default run's). "interactive" is 
 for each route but for %[1]sASKUSER_UI=inbox%[1]s, so that askuser goes by what the CLI gives a command;
 the person approves what the CLI asks them to approve. Qwen Code and Copilot CLI have question
 tools of their own (%[1]sask_user_question%[1]s, %[1]sask_user%[1]s), which their non-interactive runs leave out, as
-the suite checks: there, askuser is how the model reaches the person.
+the suite checks: there, askuser is how the model reaches the person. The agent tools' own
+questions, and their approvals, are in the sections after the matrix.
 
 | tool | mode | shell: %[1]saskuser '<json>'%[1]s | shell: %[1]saskuser < questions.json%[1]s | MCP: %[1]saskuser mcp%[1]s |
 |---|---|---|---|---|
@@ -331,6 +348,19 @@ the suite checks: there, askuser is how the model reaches the person.
 	}
 	for _, n := range notRunnable {
 		fmt.Fprintf(&b, "| %s %s | – %s | – | – | – |\n", n.name, n.version(), n.why)
+	}
+	b.WriteString(lateText)
+	for _, c := range runnable {
+		text, _ := late.Load(c.name)
+		fmt.Fprintf(&b, "| %s %s | %s |\n", c.name, version(c), text)
+	}
+	b.WriteString(ownQuestionsText)
+	for _, o := range ownQuestions {
+		shown := "–"
+		if d, ok := ownShown.Load(o.tool); ok {
+			shown = fmt.Sprintf("%.1f s", d.(time.Duration).Seconds())
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", o.tool, o.offers, o.askuser, shown)
 	}
 	return b.String() + approvals
 }
