@@ -125,140 +125,45 @@ func (p *person) approve(m *mock, ended <-chan struct{}, keys []string) bool {
 	return true
 }
 
-// Codex's interactive session, asking before commands that are not
-// trusted, with askuser approve as its PermissionRequest hook (README's
-// hooks.json, trusted as the person trusts it in /hooks): the approval is
-// asked in the inbox, and Allow runs the command, whose output the model
-// gets; Deny with a note stops it, and the model reads why.
-func TestCodexApproves(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		keys []string
-		want string // in the tool result the model gets
-		ran  bool
-	}{
-		{"Allow", []string{"1"}, "the command ran", true},
-		{"Deny", []string{"n", "not on a Friday", "Enter", "2"}, "not on a Friday", false},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			r := newRun(t, interactiveMode, shellPath)
-			// The command asks to run outside the sandbox, which Codex
-			// asks the person about.
-			call := codex.shellCall(approveCommand)
-			call.Args["sandbox_permissions"] = "require_escalated"
-			call.Args["justification"] = "Leave a file"
-			mk := newMock(t, call, codex.api)
-			r.api = mk.URL()
-			addr := filepath.Join(t.TempDir(), "inbox.sock")
-			r.env = append(interactiveEnv(r.home), "ASKUSER_INBOX="+addr)
-			args := codex.setup(t, r)
-			args[0] = filepath.Join(binDir, args[0])
+// hooked is a CLI's interactive session with askuser approve as its
+// approval hook, as README's snippet sets it up.
+type hooked struct {
+	c cli
+	// tool is the CLI's shell tool, as its hook names it.
+	tool string
+	// setup sets the run up, with the hook, and returns the command line;
+	// call is the scripted call, changed as the CLI needs to ask about it.
+	setup func(t *testing.T, r *runCtx, args []string) []string
+	call  func(toolCall) toolCall
+	// own is the CLI's own approval, and the keys that allow the call;
+	// first, a dialog that shows before it, when the CLI has one (its
+	// folder trust).
+	own, first keys
+}
+
+// hookedCLIs are the CLIs whose approvals askuser approve answers as
+// their hook, besides Claude Code (TestClaudeApproves).
+var hookedCLIs = []hooked{
+	{c: codex, tool: "Bash", own: keys{shows: "Would you like to run the following command?", send: []string{"1"}},
+		// The command asks to run outside the sandbox, which Codex asks
+		// the person about.
+		call: func(c toolCall) toolCall {
+			c.Args["sandbox_permissions"], c.Args["justification"] = "require_escalated", "Leave a file"
+			return c
+		},
+		setup: func(t *testing.T, r *runCtx, args []string) []string {
 			codexHome := filepath.Join(r.home, ".codex")
 			config, err := os.ReadFile(filepath.Join(codexHome, "config.toml"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			// Codex asks before a command that leaves the sandbox.
 			writeFile(t, filepath.Join(codexHome, "config.toml"), "approval_policy = \"on-request\"\n"+string(config))
 			writeFile(t, filepath.Join(codexHome, "hooks.json"), snippet(t, "codex-hook"))
 			// The person trusted the hook once, in /hooks.
-			args = append(args[:1], append([]string{"--dangerously-bypass-hook-trust"}, args[1:]...)...)
-			s := &sideBySide{t: t, x: newTmux(t, r), mk: mk, run: r}
-			s.startInbox()
-			s.x.start("cli", r.dir, args...)
-			s.until("the approval in the inbox", 3*time.Minute, func(_, inbox string) bool {
-				return shows(inbox, "asks to use Bash:\n"+approveCommand)
-			})
-			s.x.send("inbox", tc.keys...)
-			got := s.result(1)
-			_, err = os.Stat(filepath.Join(r.dir, "approved.txt"))
-			if !strings.Contains(got.text, tc.want) || (err == nil) != tc.ran {
-				t.Errorf("the model got (the command ran: %v):\n%s\nwant it to say %q", err == nil, got.text, tc.want)
-			}
-		})
-	}
-}
-
-// Copilot CLI's interactive session, with askuser approve as its
-// permissionRequest hook (README's, in the project's .github/hooks): the
-// command's approval is asked in the inbox, Allow runs it, and Deny with
-// the person's own words stops it, the model reading them; with no inbox,
-// Copilot CLI asks in its own dialog.
-func TestCopilotApproves(t *testing.T) {
-	for _, tc := range []struct {
-		name  string
-		inbox bool
-		keys  []string
-		want  string // in the tool result the model gets
-		ran   bool
-	}{
-		{"Allow", true, []string{"1"}, "the command ran", true},
-		{"Deny", true, []string{"0", "not on a Friday", "Enter"}, "not on a Friday", false},
-		{"no inbox", false, nil, "the command ran", true},
-	} {
-		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) {
-			t.Parallel()
-			r := newRun(t, interactiveMode, shellPath)
-			mk := newMock(t, copilot.shellCall(approveCommand), copilot.api)
-			r.api = mk.URL()
-			r.env = append(interactiveEnv(r.home), "ASKUSER_INBOX="+filepath.Join(t.TempDir(), "inbox.sock"))
-			args := copilot.setup(t, r)
-			args[0] = filepath.Join(binDir, args[0])
-			writeFile(t, filepath.Join(r.dir, ".github", "hooks", "askuser.json"), snippet(t, "copilot-hook"))
-			s := &sideBySide{t: t, x: newTmux(t, r), mk: mk, run: r}
-			if tc.inbox {
-				s.startInbox()
-			}
-			s.x.start("cli", r.dir, args...)
-			s.until("the approval", 3*time.Minute, func(cli, inbox string) bool {
-				if strings.Contains(cli, "Do you trust the files in this folder?") {
-					s.x.send("cli", "1")
-				}
-				if !tc.inbox {
-					return strings.Contains(cli, "Do you want to run this command?")
-				}
-				return shows(inbox, "asks to use bash:\n"+approveCommand)
-			})
-			if tc.inbox {
-				s.x.send("inbox", tc.keys...)
-			} else {
-				s.x.send("cli", "1")
-			}
-			got := s.result(1)
-			_, err := os.Stat(filepath.Join(r.dir, "approved.txt"))
-			if !strings.Contains(got.text, tc.want) || (err == nil) != tc.ran {
-				t.Errorf("the model got (the command ran: %v):\n%s\nwant it to say %q", err == nil, got.text, tc.want)
-			}
-		})
-	}
-}
-
-// Qwen Code's interactive session, asking before each command, with
-// askuser approve as its PermissionRequest hook (README's): the command's
-// approval is asked in the inbox, Allow runs it, Deny with a note stops
-// it, the model reading why.
-func TestQwenApproves(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		keys []string
-		want string // in the tool result the model gets
-		ran  bool
-	}{
-		{"Allow", []string{"1"}, "the command ran", true},
-		{"Deny", []string{"n", "not on a Friday", "Enter", "2"}, "not on a Friday", false},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			r := newRun(t, interactiveMode, mcpPath)
-			mk := newMock(t, qwen.shellCall(approveCommand), qwen.api)
-			r.api = mk.URL()
-			r.env = append(interactiveEnv(r.home), "ASKUSER_INBOX="+filepath.Join(t.TempDir(), "inbox.sock"))
-			args := qwen.setup(t, r)
-			args[0] = filepath.Join(binDir, args[0])
-			// Every command asks, rather than Qwen Code's own classifier
-			// deciding.
-			args = append(args, "--approval-mode", "default")
+			return append(args[:1], append([]string{"--dangerously-bypass-hook-trust"}, args[1:]...)...)
+		}},
+	{c: qwen, tool: "run_shell_command", own: keys{shows: "Allow execution of", send: []string{"1"}},
+		setup: func(t *testing.T, r *runCtx, args []string) []string {
 			name := filepath.Join(r.home, ".qwen", "settings.json")
 			var settings map[string]any
 			b, err := os.ReadFile(name)
@@ -268,18 +173,76 @@ func TestQwenApproves(t *testing.T) {
 			settings["hooks"] = snippetJSON(t, "qwen-hook")["hooks"]
 			b, _ = json.Marshal(settings)
 			writeFile(t, name, string(b))
-			s := &sideBySide{t: t, x: newTmux(t, r), mk: mk, run: r}
-			s.startInbox()
-			s.x.start("cli", r.dir, args...)
-			s.until("the approval in the inbox", 3*time.Minute, func(_, inbox string) bool {
-				return shows(inbox, "asks to use run_shell_command:\n"+approveCommand)
+			// Every command asks, rather than Qwen Code's own classifier
+			// deciding.
+			return append(args, "--approval-mode", "default")
+		}},
+	{c: copilot, tool: "bash",
+		setup: func(t *testing.T, r *runCtx, args []string) []string {
+			writeFile(t, filepath.Join(r.dir, ".github", "hooks", "askuser.json"), snippet(t, "copilot-hook"))
+			return args
+		},
+		first: keys{shows: "Do you trust the files in this folder?", send: []string{"1"}},
+		own:   keys{shows: "Do you want to run this command?", send: []string{"1"}}},
+}
+
+// The interactive sessions of Codex, Qwen Code and Copilot CLI, with
+// askuser approve as their approval hook as README sets it up (Codex's
+// trusted as the person trusts it, in /hooks): the command's approval is
+// asked in the inbox; Allow runs it, and the model gets its output; Deny
+// with a note stops it, and the model reads why. With no inbox, the CLI
+// asks in its own dialog, where the person allows it.
+func TestHookApprovals(t *testing.T) {
+	for _, h := range hookedCLIs {
+		for _, tc := range []struct {
+			name  string
+			inbox bool
+			keys  []string
+			want  string // in the tool result the model gets
+			ran   bool
+		}{
+			{"Allow", true, []string{"1"}, "the command ran", true},
+			{"Deny", true, []string{"n", "not on a Friday", "Enter", "2"}, "not on a Friday", false},
+			{"no_inbox", false, nil, "the command ran", true},
+		} {
+			t.Run(strings.ReplaceAll(h.c.name, " ", "_")+"/"+tc.name, func(t *testing.T) {
+				t.Parallel()
+				r := newRun(t, interactiveMode, shellPath)
+				call := h.c.shellCall(approveCommand)
+				if h.call != nil {
+					call = h.call(call)
+				}
+				mk := newMock(t, call, h.c.api)
+				r.api = mk.URL()
+				r.env = append(interactiveEnv(r.home), "ASKUSER_INBOX="+filepath.Join(t.TempDir(), "inbox.sock"))
+				args := h.c.setup(t, r)
+				args[0] = filepath.Join(binDir, args[0])
+				args = h.setup(t, r, args)
+				s := &sideBySide{t: t, x: newTmux(t, r), mk: mk, run: r}
+				if tc.inbox {
+					s.startInbox()
+				}
+				s.x.start("cli", r.dir, args...)
+				s.until("the approval", 3*time.Minute, func(cli, inbox string) bool {
+					if h.first.shows != "" && strings.Contains(cli, h.first.shows) {
+						s.x.send("cli", h.first.send...)
+					}
+					if !tc.inbox {
+						return strings.Contains(cli, h.own.shows)
+					}
+					return shows(inbox, "asks to use "+h.tool+":\n"+approveCommand)
+				})
+				if tc.inbox {
+					s.x.send("inbox", tc.keys...)
+				} else {
+					s.x.send("cli", h.own.send...)
+				}
+				got := s.result(1)
+				_, err := os.Stat(filepath.Join(r.dir, "approved.txt"))
+				if !strings.Contains(got.text, tc.want) || (err == nil) != tc.ran {
+					t.Errorf("the model got (the command ran: %v):\n%s\nwant it to say %q", err == nil, got.text, tc.want)
+				}
 			})
-			s.x.send("inbox", tc.keys...)
-			got := s.result(1)
-			_, err = os.Stat(filepath.Join(r.dir, "approved.txt"))
-			if !strings.Contains(got.text, tc.want) || (err == nil) != tc.ran {
-				t.Errorf("the model got (the command ran: %v):\n%s\nwant it to say %q", err == nil, got.text, tc.want)
-			}
-		})
+		}
 	}
 }

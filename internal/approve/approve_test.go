@@ -161,7 +161,7 @@ func TestParse(t *testing.T) {
 		}
 	}
 	for in, want := range map[string]string{
-		`[]`:                                   `read the hook's input: it must be a JSON object, as Claude Code's and Codex's hooks give it on stdin`,
+		`[]`:                                   `read the hook's input: it must be a JSON object, as the agent tools' hooks give it on stdin`,
 		`{"tool_name":"Bash","tool_input":{}}`: `read the hook's input: "hook_event_name" is missing: askuser approve answers the PermissionRequest and PreToolUse hooks of Claude Code, Codex and Qwen Code, and Copilot CLI's permissionRequest hook`,
 		`{"hook_event_name":"PermissionRequest","tool_name":"Bash","input":{"command":"ls"}}`: `read the tool call to approve: "tool_input" must be the call's arguments, an object`,
 		`{"hook_event_name":"PreToolUse","tool_input":{}}`:                                    `read the tool call to approve: "tool_name" is missing`,

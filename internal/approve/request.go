@@ -128,13 +128,14 @@ func ParseCall(args []byte) (Request, error) {
 		return Request{}, errors.New(`read the tool call to approve: it must be a JSON object of "tool_name" and "input"`)
 	}
 	r := Request{Form: PromptTool, Tool: c.Tool, Input: c.Input}
-	return r, r.check("input")
+	return r, r.check("tool_name", "input")
 }
 
-// ParseHook reads what askuser approve is given on stdin: the input of
-// Claude Code's or Codex's PermissionRequest or PreToolUse hook, or an
-// OpenCode event that OpenCode's askuser plugin passes on. Another hook's
-// input is refused, naming its event.
+// ParseHook reads what askuser approve is given on stdin: the input of the
+// PermissionRequest or PreToolUse hook of Claude Code, Codex or Qwen Code,
+// or of Copilot CLI's permissionRequest hook, or an OpenCode event that
+// OpenCode's askuser plugin passes on. Another hook's input is refused,
+// naming its event.
 func ParseHook(in []byte) (Request, error) {
 	var h struct {
 		Event       string          `json:"hook_event_name"`
@@ -159,14 +160,14 @@ func ParseHook(in []byte) (Request, error) {
 		Directory  string          `json:"directory"`
 	}
 	if json.Unmarshal(in, &h) != nil {
-		return Request{}, errors.New(`read the hook's input: it must be a JSON object, as Claude Code's and Codex's hooks give it on stdin`)
+		return Request{}, errors.New(`read the hook's input: it must be a JSON object, as the agent tools' hooks give it on stdin`)
 	}
 	switch {
 	case h.Type != "" && h.Event == "":
 		return parseOpenCode(h.Type, h.Properties, h.Directory)
 	case h.HookName == "permissionRequest":
 		r := Request{Form: CopilotPermission, Tool: h.CopilotTool, Input: h.CopilotInput, Cwd: h.Cwd}
-		return r, r.check("toolInput")
+		return r, r.check("toolName", "toolInput")
 	}
 	r := Request{Tool: h.Tool, Input: h.Input, Cwd: h.Cwd, Transcript: h.Transcript, suggestions: h.Suggestions}
 	if h.Agent != "" {
@@ -185,14 +186,14 @@ func ParseHook(in []byte) (Request, error) {
 		event := strconv.Quote(prompt.Cut(h.Event, maxEvent))
 		return Request{}, fmt.Errorf("this is the input of a %s hook: askuser approve answers only the PermissionRequest and PreToolUse hooks; take it out of the %s hooks in the settings", event, event)
 	}
-	return r, r.check("tool_input")
+	return r, r.check("tool_name", "tool_input")
 }
 
-// check checks that r names a tool and gives its arguments, the member
-// that the agent tool names input.
-func (r Request) check(input string) error {
+// check checks that r names a tool and gives its arguments, the members
+// that the agent tool calls tool and input.
+func (r Request) check(tool, input string) error {
 	if strings.TrimSpace(r.Tool) == "" {
-		return errors.New(`read the tool call to approve: "tool_name" is missing`)
+		return fmt.Errorf(`read the tool call to approve: %q is missing`, tool)
 	}
 	if !bytes.HasPrefix(bytes.TrimSpace(r.Input), []byte("{")) {
 		return fmt.Errorf(`read the tool call to approve: %q must be the call's arguments, an object`, input)
