@@ -293,18 +293,19 @@ func TestClaudeOwnQuestionsUnanswered(t *testing.T) {
 		database = "Which database should we use?"
 		cache    = "Which cache should we use?"
 	)
-	s := startClaude(t, false, []string{"ASKUSER_TIMEOUT=3s"}, auq(database, "Database", "PostgreSQL", "SQLite"), auq(cache, "Cache", "Redis", "Memcached"))
+	s := startClaude(t, false, []string{"ASKUSER_TIMEOUT=8s"}, auq(database, "Database", "PostgreSQL", "SQLite"), auq(cache, "Cache", "Redis", "Memcached"))
 
-	// No inbox: the dialog asks.
+	// No inbox: the dialog asks. The inbox starts before the next call,
+	// once the hook has found none.
 	s.until("Claude Code's dialog", time.Minute, func(cli, _ string) bool { return strings.Contains(cli, "2. SQLite") })
-	time.Sleep(time.Second)
+	time.Sleep(2 * time.Second)
+	s.startInbox()
 	s.x.send("cli", "2")
 	if got := s.result(1); got.isError || got.text != answered(database, "SQLite") {
 		t.Errorf("with no inbox, the model got:\n%s", got.text)
 	}
 
 	// The inbox, and nobody answers there in time.
-	s.startInbox()
 	s.until("the question in both places", time.Minute, func(cli, inbox string) bool { return shows(inbox, cache) && strings.Contains(cli, "2. Memcached") })
 	s.gone(cache, time.Now())
 	time.Sleep(time.Second)
