@@ -157,7 +157,7 @@ func cmdWaitinbox(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 func waitInbox(ts *testscript.TestScript) {
-	a, err := inbox.AddrFromEnv(ts.Getenv)
+	a, err := inbox.Where{Inbox: ts.Getenv("ASKUSER_INBOX"), RuntimeDir: ts.Getenv("XDG_RUNTIME_DIR"), TempDir: ts.Getenv("TMPDIR")}.Addr()
 	ts.Check(err)
 	c := a.Dial()
 	deadline := time.Now().Add(patience)

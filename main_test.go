@@ -18,6 +18,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/askuser/askuser/cmd"
 	"github.com/askuser/askuser/internal/testutil"
 )
 
@@ -29,6 +30,10 @@ func TestMain(m *testing.M) {
 
 func TestScripts(t *testing.T) {
 	schemaFile, err := filepath.Abs("schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	examples, err := filepath.Abs("docs/examples")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,6 +51,11 @@ func TestScripts(t *testing.T) {
 			env.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
 			// The schema as written, for comparing with "askuser schema".
 			env.Setenv("SCHEMA_FILE", schemaFile)
+			// The examples of the docs, run as the docs show them.
+			env.Setenv("EXAMPLES", examples)
+			// The inboxes of the scripts keep their history in the
+			// script's own directory.
+			env.Setenv("XDG_STATE_HOME", filepath.Join(env.WorkDir, ".state"))
 			return nil
 		},
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){
@@ -85,11 +95,10 @@ func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 func exitCodeOf(ts *testscript.TestScript, err error) int {
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
+	if err == nil {
 		return 0
-	case errors.As(err, &ee):
+	}
+	if ee, ok := errors.AsType[*exec.ExitError](err); ok {
 		return ee.ExitCode()
 	}
 	ts.Fatalf("run: %v", err)
@@ -200,14 +209,7 @@ func (r *running) finish(ts *testscript.TestScript, want int, after string) {
 // so that a program started outside exec sees what exec would show it.
 func scriptEnv(ts *testscript.TestScript) []string {
 	var env []string
-	for _, k := range []string{
-		"PATH", "HOME", "TMPDIR", "WORK", "GORACE",
-		"NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "TERM", "ACCESSIBLE",
-		"ASKUSER_MAX_QUESTIONS", "ASKUSER_MAX_OPTIONS", "ASKUSER_HEADER_MAX_LENGTH", "ASKUSER_QUESTION_MAX_LENGTH",
-		"ASK_MAX_QUESTIONS", "ASK_MAX_OPTIONS", "ASK_HEADER_MAX_LENGTH", "ASK_QUESTION_MAX_LENGTH",
-		"ASKUSER_TIMEOUT", "ASKUSER_ANSWERS", "ASKUSER_NOTIFY_COMMAND",
-		"ASKUSER_INBOX", "ASKUSER_UI", "ASKUSER_FROM",
-	} {
+	for _, k := range append([]string{"PATH", "HOME", "WORK", "GORACE"}, cmd.VariableNames()...) {
 		if v := ts.Getenv(k); v != "" {
 			env = append(env, k+"="+v)
 		}

@@ -3,8 +3,10 @@ package main
 import (
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -208,5 +210,104 @@ func TestReadmeIsAFrontPage(t *testing.T) {
 	}
 	if n := strings.Count(string(b), "\n"); n > 300 {
 		t.Errorf("README.md is %d lines; a front page stays within 300, with topics in docs/", n)
+	}
+}
+
+// TestNewKindFiles keeps the development page's list of the files a new
+// kind of question touches short and true: at most six, each of them
+// there (NAME stands for the kind's own).
+func TestNewKindFiles(t *testing.T) {
+	b, err := os.ReadFile("docs/development.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	section := regexp.MustCompile("(?s)## A new kind of question\n(.*?)\n## ").FindSubmatch(b)
+	if section == nil {
+		t.Fatal(`docs/development.md has no section "## A new kind of question"`)
+	}
+	items := regexp.MustCompile("(?m)^[0-9]+\\. `([^`]+)`").FindAllSubmatch(section[1], -1)
+	if len(items) == 0 || len(items) > 6 {
+		t.Errorf("the list of the files a new kind touches has %d, want 1 to 6", len(items))
+	}
+	for _, item := range items {
+		if path := string(item[1]); !strings.Contains(path, "NAME") {
+			if _, err := os.Stat(path); err != nil {
+				t.Errorf("the list of the files a new kind touches names %s: %v", path, err)
+			}
+		}
+	}
+}
+
+// TestNoSpecReference keeps the project speaking of itself: nothing in
+// its code or pages (but this test) cites a SPEC, which the project does
+// not have; what a rule says is in the pages of docs/.
+func TestNoSpecReference(t *testing.T) {
+	spec := regexp.MustCompile(`\bSPEC\b`)
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir() && path != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules"):
+			return filepath.SkipDir
+		case d.IsDir() || path == "readme_test.go" || !slices.Contains([]string{".go", ".md", ".txtar", ".tmpl"}, filepath.Ext(path)):
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if loc := spec.FindIndex(b); loc != nil {
+			t.Errorf("%s:%d cites a specification the project does not have", path, 1+strings.Count(string(b[:loc[0]]), "\n"))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestInstallFirstRoute runs the first route README's install section
+// shows, exactly as printed, in this clone, as a newcomer would on a fresh
+// machine (with GOBIN a folder of the test's, first on PATH): it must end
+// with a working askuser, which answers the example question it asks.
+func TestInstallFirstRoute(t *testing.T) {
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(b), "\n## Install\n")
+	if !ok {
+		t.Fatal("README.md has no \"## Install\" section")
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	// The first block of lines indented as code.
+	block := regexp.MustCompile(`(?m)(?:^    .*\n)+`).FindString(section)
+	if block == "" {
+		t.Fatal("README's install section shows no commands")
+	}
+	var script []string
+	for _, line := range strings.Split(strings.TrimRight(block, "\n"), "\n") {
+		script = append(script, strings.TrimPrefix(line, "    "))
+	}
+	if !strings.HasPrefix(script[0], "go install .") {
+		t.Errorf("the first route is no longer the clone's: %q; say which routes need a release", script[0])
+	}
+	bin := t.TempDir()
+	sh := exec.Command("bash", "-e", "-c", strings.Join(script, "\n"))
+	sh.Env = append(os.Environ(), "GOBIN="+bin, "PATH="+bin+string(filepath.ListSeparator)+os.Getenv("PATH"),
+		// No inbox of the person who runs the tests is asked: the
+		// example is answered on stdin.
+		"ASKUSER_INBOX="+filepath.Join(bin, "none.sock"))
+	sh.Stdin = strings.NewReader("2\n")
+	var stdout, stderr strings.Builder
+	sh.Stdout, sh.Stderr = &stdout, &stderr
+	if err := sh.Run(); err != nil {
+		t.Fatalf("README's install lines failed: %v\n%s\nstderr:\n%s", err, strings.Join(script, "\n"), stderr.String())
+	}
+	if _, err := os.Stat(filepath.Join(bin, "askuser")); err != nil {
+		t.Errorf("no askuser installed: %v", err)
+	}
+	if got := stdout.String(); got != `{"answers":{"Database":"SQLite"}}`+"\n" {
+		t.Errorf("the askuser installed answered %q; stderr:\n%s", got, stderr.String())
 	}
 }

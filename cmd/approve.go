@@ -42,16 +42,18 @@ approve ends, writing nothing. Without an answer (no inbox, a cancel,
 --timeout), it writes nothing and exits as askuser does, never 0 or 2: the
 agent tool then asks in its own dialog, or decides as it does without the
 hook. For Copilot CLI, which takes a failed hook for a denial, it exits 0
-instead, writing nothing on stdout.`
+instead, writing nothing on stdout. A hook's timeout is how long the agent
+tool waits for the person: give it a day (86400 s).`
 
 func newApproveCmd(env *Env) *cobra.Command {
 	var flags askFlags
 	cmd := &cobra.Command{
 		Use:   "approve",
-		Short: "Answer an agent tool's permission prompts and own questions, as its hook",
+		Short: "Answer an agent tool's approvals and own questions (its hook)",
 		Long:  approveLong,
 		Example: `  # ~/.claude/settings.json
-  {"hooks":{"PermissionRequest":[{"hooks":[{"type":"command","command":"askuser approve","timeout":86400}]}]}}`,
+  {"hooks":{"PermissionRequest":[{"hooks":[
+    {"type":"command","command":"askuser approve","timeout":86400}]}]}}`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o, err := flags.resolve(cmd, env)
@@ -75,7 +77,7 @@ func approveRun(ctx context.Context, env *Env, o ask.Options) error {
 	if err != nil {
 		return err
 	}
-	presets, err := ask.ParsePresets(env.Getenv("ASKUSER_ANSWERS"))
+	presets, err := presetAnswers(env)
 	if err != nil {
 		return err
 	}
@@ -97,6 +99,9 @@ func approveRun(ctx context.Context, env *Env, o ask.Options) error {
 	if r.Cwd != "" {
 		home, _ := os.UserHomeDir() // as askuser mcp's approve and the inbox find it
 		who += " in " + prompt.ShortHome(r.Cwd, home)
+		// The inbox says where a set comes from: the agent's directory,
+		// which the question names, not the hook's own.
+		o.Inbox.Cwd = r.Cwd
 	}
 	err = approveAsk(ctx, env, o, r, approve.Settings{Who: who, Schema: sch, Presets: presets})
 	if r.Form.Quiet() && err != nil {

@@ -22,8 +22,9 @@ type askOptions struct {
 }
 
 // askLong is askuser's help.
-const askLong = `askuser asks the person at the keyboard 1-4 multiple-choice questions and prints
-the answers as one line of JSON on stdout: {"answers":{"<header>":"<label>",...}}.
+const askLong = `askuser asks the person at the keyboard 1-4 multiple-choice questions and
+prints the answers as one line of JSON on stdout:
+{"answers":{"<header>":"<label>",...}}.
 
 The questions come as the single argument, from --file, or on stdin. They are
 asked in a terminal UI when there is a terminal, in the person's inbox
@@ -56,13 +57,14 @@ func newAskCmd(env *Env) *cobra.Command {
 		Use:   "askuser [flags] ['<json>']",
 		Short: "Ask the person at the keyboard multiple-choice questions and print the answers as JSON",
 		Long:  askLong,
-		Example: `  askuser '{"questions":[{"question":"Which database should we use?","header":"Database",
-    "options":[{"label":"PostgreSQL (Recommended)","description":"Relational, rich features"},
-               {"label":"SQLite","description":"Embedded, zero configuration"}],
-    "multiSelect":false}]}'
+		Example: `  askuser '{"questions":[{"question":"Which database should we use?",
+    "header":"Database","multiSelect":false,"options":[
+    {"label":"PostgreSQL (Recommended)",
+     "description":"Relational, rich features"},
+    {"label":"SQLite","description":"Embedded, zero configuration"}]}]}'
 
   askuser -f questions.json --key question
-  printf '%s\n2\n' "$json" | askuser        # questions and then answers on stdin`,
+  printf '%s\n2\n' "$json" | askuser    # questions, then answers, on stdin`,
 		Version:       env.Build.String(),
 		Args:          askArgs,
 		SilenceErrors: true,
@@ -87,7 +89,7 @@ func newAskCmd(env *Env) *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringVarP(&file, "file", "f", "", "read the questions from `FILE` (\"-\" for stdin)")
-	f.StringVar(&key, "key", "header", "key the answers by `header` or question text (question)")
+	f.StringVar(&key, "key", "header", "key the answers by `KEY`: header, or question for the question text")
 	f.BoolVar(&noReview, "no-review", false, "in the terminal UI, submit after the last question without a review")
 	f.Bool("arrays", false, "write each multi-select answer as a JSON array of labels, typed text last (default $ASKUSER_ARRAYS)")
 	flags.register(cmd)
@@ -126,7 +128,7 @@ func docArg(_ *cobra.Command, args []string) error {
 // askRun reads the questions, asks those that are not answered in advance,
 // and prints every answer.
 func askRun(ctx context.Context, env *Env, opts askOptions) error {
-	presets, err := ask.ParsePresets(env.Getenv("ASKUSER_ANSWERS"))
+	presets, err := presetAnswers(env)
 	if err != nil {
 		return err
 	}

@@ -4,8 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/askuser/askuser/internal/ask"
-	"github.com/askuser/askuser/prompt/tui"
-	"github.com/askuser/askuser/prompt/web/localhttp"
+	"github.com/askuser/askuser/internal/localhttp"
 )
 
 // askFlags are the flags of every command that asks, as cobra sets them:
@@ -21,7 +20,7 @@ type askFlags struct {
 
 func (f *askFlags) register(cmd *cobra.Command) {
 	fs := cmd.Flags()
-	fs.String("ui", "", "how to ask: `auto`, tui (terminal UI), line (numbered prompts), web (a local web page) or inbox (askuser inbox) (default $ASKUSER_UI, else auto)")
+	fs.String("ui", "", "how to ask, `MODE`: auto, tui (terminal UI), line (numbered prompts), web (a local web page) or inbox (askuser inbox) (default $ASKUSER_UI, else auto)")
 	fs.BoolVar(&f.tty, "tty", false, "ask on the controlling terminal even when stdin is a pipe")
 	fs.Duration("timeout", 0, "give up after `DURATION` (e.g. 5m) without an answer: exit 124 (default $ASKUSER_TIMEOUT, else none)")
 	fs.BoolVar(&f.bell, "bell", false, "ring the terminal bell when the first question appears")
@@ -42,14 +41,16 @@ func (f *askFlags) resolve(cmd *cobra.Command, env *Env) (ask.Options, error) {
 	}
 	o := ask.Options{
 		Mode: mode, ModeFrom: ui.named(), TTY: f.tty, Bell: f.bell,
-		Color:         tui.ColorEnabled(env.Getenv),
-		NotifyCommand: env.Getenv("ASKUSER_NOTIFY_COMMAND"),
-		Web:           ask.WebOptions{Open: f.open, Browser: env.Getenv("BROWSER")},
+		Color: colorEnabled(env),
+		Web:   ask.WebOptions{Open: f.open, Browser: browser(env)},
+	}
+	if o.Notify, _, err = notifyCommands(env); err != nil {
+		return ask.Options{}, err
 	}
 	if o.Web.Listen, err = checkWebFlags(mode, f, cmd.Flags().Changed("listen")); err != nil {
 		return ask.Options{}, err
 	}
-	if o.Plain, err = accessible(env.Getenv); err != nil {
+	if o.Plain, err = accessible(env); err != nil {
 		return ask.Options{}, err
 	}
 	if mode == ask.UIInbox && f.tty {

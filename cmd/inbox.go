@@ -3,17 +3,18 @@ package cmd
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"syscall"
 
 	"github.com/spf13/cobra"
 
 	"github.com/askuser/askuser/internal/ask"
+	"github.com/askuser/askuser/internal/history"
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/inbox/serve"
+	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/prompt"
-	"github.com/askuser/askuser/prompt/tui"
-	"github.com/askuser/askuser/prompt/web/localhttp"
 )
 
 // inboxLong is askuser inbox's help.
@@ -32,8 +33,9 @@ In a terminal, the oldest set is shown at once, with the screens and keys
 of askuser's own terminal UI (arrows or j/k, digits, 0 for Other, Space,
 Enter, n for a note, the review of several answers). Tab moves to the next
 waiting set, Esc cancels the set shown (its asker exits 130), and Ctrl+C,
-or q while nothing waits, quits. A line stays above the screen for each
-set answered, cancelled, or withdrawn while it was shown.
+or q while nothing waits, quits. A line stays above the screen for every
+set that ends, whichever view ended it: its answers, given here or on the
+web page, or that it was cancelled, answered elsewhere or withdrawn.
 
 Elsewhere (stdin not a terminal, --ui line or ASKUSER_UI=line,
 ACCESSIBLE=1, TERM=dumb), the sets are asked as numbered prompts. Instead
@@ -44,14 +46,22 @@ When the inbox quits, every asker still waiting ends with exit 69. An
 asker that stops waiting (killed, Ctrl+C, --timeout) withdraws its
 questions. Each arrival rings the bell and runs ASKUSER_NOTIFY_COMMAND,
 with ASKUSER_FROM, ASKUSER_HEADER and ASKUSER_QUESTION set, and with --web
-ASKUSER_URL, the address of the set's own page, for a notification to open.
+ASKUSER_URL, the address of the set's own page, for a notification to open,
+and ASKUSER_ACTIONS: for one single choice among at most three options, a
+link for each that answers it in one tap from the notification's buttons.
+--remind DURATION rings and runs it again for a set still waiting after
+DURATION. When a set ends, ASKUSER_NOTIFY_END_COMMAND runs, to take its
+notification back; ASKUSER_NOTIFY_PRIVATE=1 keeps the questions' text out
+of both. Every set that ends is kept in the history: askuser history shows
+it.
 
 The inbox listens on a Unix socket that only you can use: $ASKUSER_INBOX
 when set, else $XDG_RUNTIME_DIR/askuser/inbox.sock; without
 XDG_RUNTIME_DIR, /run/user/UID/askuser/inbox.sock when that directory is
 yours, else askuser-UID/inbox.sock in the temporary directory (askers take
-the first of the two that has a socket). Askers read the same variables. For agents in containers, VMs and CI, --listen ADDR also accepts
-askers over TCP with a token: give them the ASKUSER_INBOX it prints. Across
+the first of the two that has a socket). Askers read the same variables.
+For agents in containers, VMs and CI, --listen ADDR also accepts askers
+over TCP with a token: give them the ASKUSER_INBOX it prints. Across
 machines, forward the socket with ssh -R rather: that is encrypted.
 
 Across machines without a tunnel, the inbox and its askers meet on a NATS
@@ -74,26 +84,30 @@ with a Next button to move to the next one and Cancel to cancel it; either
 view, the page or the terminal, can answer, and the other moves on.
 With stdin from /dev/null (a service, nohup), --web serves the page until
 a signal, and logs on stderr each set that arrives and how it ends;
-without --web, nothing could answer there, and the inbox quits at once.
+without --web, nothing could answer there, and the inbox exits 69 at once.
 
 Exit codes: 0 quit, 1 another inbox already runs at the address, 64 usage
-error, 69 the address of --listen or --web cannot be listened on, --ui tui
-has no terminal, or the NATS server cannot be used, 129 hung up, 143
-terminated.`
+error, 69 nothing can answer here (no terminal and no --web), the address of
+--listen or --web cannot be listened on, --ui tui has no terminal, or the
+NATS server cannot be used, 129 hung up, 143 terminated.`
 
 func newInboxCmd(env *Env) *cobra.Command {
 	var f inboxFlags
 	cmd := &cobra.Command{
 		Use:   "inbox [--web [--open]] [--listen ADDR]",
-		Short: "Collect the questions of every agent in one place, and answer them there",
+		Short: "Collect every agent's questions in one place, to answer there",
 		Long:  inboxLong,
-		Example: `  askuser inbox                          # in a tmux pane; then use your agents as usual
-  askuser inbox --web --open              # answer on a web page too
-  askuser inbox --listen 0.0.0.0:7777     # also for agents in containers
+		Example: `  askuser inbox                               # in a tmux pane, then use agents
+  askuser inbox --web --open                  # answer on a web page too
+  askuser inbox --listen 0.0.0.0:7777         # also for agents in containers
   askuser inbox --web --listen 0.0.0.0:7777   # and the page for your phone
   ASKUSER_INBOX=/tmp/team.sock askuser inbox
-  ASKUSER_INBOX=nats://nats.example.com:4222/alice askuser inbox   # askers anywhere: the address it prints
-  ssh -R /tmp/askuser.sock:$XDG_RUNTIME_DIR/askuser/inbox.sock build-host   # askers there: ASKUSER_INBOX=/tmp/askuser.sock`,
+
+  # Askers anywhere: give them the address it prints.
+  ASKUSER_INBOX=nats://nats.example.com:4222/alice askuser inbox
+
+  # Askers on build-host: ASKUSER_INBOX=/tmp/askuser.sock there.
+  ssh -R /tmp/askuser.sock:$XDG_RUNTIME_DIR/askuser/inbox.sock build-host`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts, err := inboxServeOptions(cmd, env, f)
@@ -106,7 +120,8 @@ func newInboxCmd(env *Env) *cobra.Command {
 	cmd.Flags().StringVar(&f.listen, "listen", "", "also accept askers over TCP on `ADDR` (HOST:PORT), with a token; with --web, serve the page there too")
 	cmd.Flags().BoolVar(&f.web, "web", false, "also show the queue on a web page, at an address with a token (on 127.0.0.1 unless --listen)")
 	cmd.Flags().BoolVar(&f.open, "open", false, "with --web, open the page in the default browser ($BROWSER, else the system's)")
-	cmd.Flags().String("ui", "", "how to show the questions: `auto`, tui (the terminal screen) or line (numbered prompts) (default $ASKUSER_UI when tui or line, else auto)")
+	cmd.Flags().String("ui", "", "how to show the questions, `MODE`: auto, tui (the terminal screen) or line (numbered prompts) (default $ASKUSER_UI when tui or line, else auto)")
+	cmd.Flags().Duration("remind", 0, "notify again when a set still waits after `DURATION` (e.g. 10m): the bell, and ASKUSER_NOTIFY_COMMAND (default $ASKUSER_REMIND, else never)")
 	_ = cmd.RegisterFlagCompletionFunc("listen", fixedCompletions("127.0.0.1:0", "0.0.0.0:7777"))
 	_ = cmd.RegisterFlagCompletionFunc("ui", fixedCompletions(uiNames(inboxUIs)...))
 	return cmd
@@ -121,11 +136,11 @@ var inboxUIs = []ask.UI{ask.UIAuto, ask.UITUI, ask.UILine}
 // screen rather than as line prompts, as askuser chooses its terminal UI.
 // from names where ui came from, for the error.
 func inboxOnTerminal(env *Env, ui ask.UI, from string) (bool, error) {
-	plain, err := accessible(env.Getenv)
+	plain, err := accessible(env)
 	if err != nil {
 		return false, err
 	}
-	return env.IO.UseScreen(ui, plain, from, "use --ui line")
+	return ui.UseScreen(env.IO, plain, from, "use --ui line")
 }
 
 // inboxFlags are askuser inbox's flags, as cobra sets them; --ui is read
@@ -139,21 +154,22 @@ type inboxFlags struct {
 // inbox's options.
 func inboxServeOptions(cmd *cobra.Command, env *Env, f inboxFlags) (serve.Options, error) {
 	opts := serve.Options{
-		Schema:        env.Schema,
-		IO:            env.IO,
-		StdinNull:     ask.StdinKind(env.IO.InFile, env.IO.InTTY) == "/dev/null",
-		Color:         tui.ColorEnabled(env.Getenv),
-		Browser:       env.Getenv("BROWSER"),
-		NotifyCommand: env.Getenv("ASKUSER_NOTIFY_COMMAND"),
-		Watch:         env.WatchSignals,
+		Schema:  env.Schema,
+		IO:      env.IO,
+		Color:   colorEnabled(env),
+		Browser: browser(env),
+		Watch:   env.WatchSignals,
 	}
 	ui := flagSetting(cmd, env, "ui")
 	mode, err := ui.ui(inboxUIs, " for the inbox")
 	if err != nil {
 		return opts, err
 	}
-	if opts.Addr, err = inbox.AddrFromEnv(env.Getenv); err != nil {
-		return opts, inboxAddrError(err)
+	if err := inboxTelling(cmd, env, &opts); err != nil {
+		return opts, err
+	}
+	if opts.Addr, err = inboxAddr(env); err != nil {
+		return opts, err
 	}
 	if err := inbox.CanListen(opts.Addr); err != nil {
 		return opts, ask.UsageErrorf("%s", err)
@@ -172,12 +188,38 @@ func inboxServeOptions(cmd *cobra.Command, env *Env, f inboxFlags) (serve.Option
 	if opts.Terminal, err = inboxOnTerminal(env, mode, ui.named()); err != nil {
 		return opts, err
 	}
-	opts.Headless = opts.Web && !opts.Terminal && opts.StdinNull
+	// stdin /dev/null or a socket (a service, nohup, an agent's command)
+	// takes no answers, and no screen is drawn: only the page can answer.
+	if nobody := ask.StdinKind(env.IO.InFile, env.IO.InTTY); nobody != "" && !opts.Terminal {
+		if !opts.Web {
+			return opts, &prompt.UnavailableError{Err: fmt.Errorf("nothing can answer here: stdin is %s and there is no terminal; run askuser inbox in a terminal, or add --web to answer on its web page", nobody)}
+		}
+		opts.Headless = true
+	}
 	terminal := opts.Terminal
 	opts.Ended = func(ctx context.Context, err error) (string, error) {
 		return inboxEnded(ctx, env, terminal, err)
 	}
 	return opts, nil
+}
+
+// inboxTelling resolves how the inbox tells the person of its sets, into
+// o: the notification commands, the reminders (--remind, ASKUSER_REMIND),
+// and the history.
+func inboxTelling(cmd *cobra.Command, env *Env, o *serve.Options) error {
+	var err error
+	if o.Notify, o.NotifyEnd, err = notifyCommands(env); err != nil {
+		return err
+	}
+	if o.Remind, err = flagSetting(cmd, env, "remind").duration(); err != nil {
+		return err
+	}
+	if o.HistoryKeep, err = historyKeep(env); err != nil || o.HistoryKeep == history.KeepNothing {
+		return err
+	}
+	path, err := historyPath(env)
+	o.History = &history.File{Path: path}
+	return err
 }
 
 // inboxEnded makes err, the error its view returned, the inbox's, and
@@ -192,8 +234,7 @@ func inboxEnded(ctx context.Context, env *Env, terminal bool, err error) (why st
 			return "", nil
 		}
 	}
-	var sig *ask.SignalError
-	if errors.As(err, &sig) {
+	if sig, ok := errors.AsType[*ask.SignalError](err); ok {
 		if sig.Sig != syscall.SIGTERM && sig.Sig != syscall.SIGHUP {
 			// Ctrl+C is how the person quits.
 			return "", nil

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/askuser/askuser/internal/ask"
+	"github.com/askuser/askuser/internal/iostreams"
 	"github.com/askuser/askuser/internal/ptytest"
 	"github.com/askuser/askuser/prompt"
 )
@@ -34,12 +35,12 @@ func TestInboxOnTerminal(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			env := &Env{
-				IO:     &IOStreams{In: tty, ErrOut: tty, InFile: tty, ErrFile: tty, InTTY: c.inTTY, ErrTTY: c.errTTY},
+				IO:     &iostreams.Streams{In: tty, ErrOut: tty, InFile: tty, ErrFile: tty, InTTY: c.inTTY, ErrTTY: c.errTTY},
 				Getenv: varsEnv(c.env),
 			}
 			got, err := inboxOnTerminal(env, ask.UI(c.ui), "--ui "+c.ui)
-			var unavailable *prompt.UnavailableError
-			if got != c.want || errors.As(err, &unavailable) != c.unavailable {
+			_, ok := errors.AsType[*prompt.UnavailableError](err)
+			if got != c.want || ok != c.unavailable {
 				t.Errorf("inboxOnTerminal = %v, %v; want %v, unavailable %v", got, err, c.want, c.unavailable)
 			}
 		})

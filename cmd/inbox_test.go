@@ -16,6 +16,7 @@ import (
 
 	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/internal/iostreams"
 	"github.com/askuser/askuser/internal/testutil"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
@@ -48,7 +49,7 @@ func personInbox(t *testing.T, answer func(*inbox.Set) []prompt.Answer) inbox.So
 		for {
 			v := q.Snapshot()
 			if len(v.Sets) > 0 {
-				_ = q.Answer(v.Sets[0], answer(v.Sets[0]))
+				_ = q.Answer(v.Sets[0], inbox.ViaHere, answer(v.Sets[0]))
 				continue
 			}
 			select {
@@ -142,7 +143,7 @@ func startInboxCmd(t *testing.T, vars map[string]string, errTTY bool, ctx contex
 	pr, pw := io.Pipe()
 	r := &inboxRunning{in: pw, stderr: new(testutil.Buffer), code: make(chan int, 1), addr: a}
 	env := &Env{
-		IO:           &IOStreams{In: pr, Out: new(bytes.Buffer), ErrOut: r.stderr, ErrTTY: errTTY},
+		IO:           &iostreams.Streams{In: pr, Out: new(bytes.Buffer), ErrOut: r.stderr, ErrTTY: errTTY},
 		Getenv:       varsEnv(vars),
 		Schema:       raw,
 		WatchSignals: watch,
@@ -245,8 +246,8 @@ func TestInboxSignals(t *testing.T) {
 		reason string
 	}{
 		{os.Interrupt, 0, "the person quit the inbox"},
-		{syscall.SIGTERM, ask.ExitTerm, "the inbox was stopped by SIGTERM"},
-		{syscall.SIGHUP, ask.ExitHangup, "the inbox was stopped by SIGHUP"},
+		{syscall.SIGTERM, 143, "the inbox was stopped by SIGTERM"},
+		{syscall.SIGHUP, 129, "the inbox was stopped by SIGHUP"},
 	} {
 		t.Run(c.sig.String(), func(t *testing.T) {
 			// The signal ends the context that the command runs in, with
@@ -285,7 +286,7 @@ func TestInboxListen(t *testing.T) {
 	defer pw.Close()
 	stderr := new(testutil.Buffer)
 	sock := filepath.Join(t.TempDir(), "inbox.sock")
-	env := &Env{IO: &IOStreams{In: pr, Out: new(bytes.Buffer), ErrOut: stderr}, Getenv: varsEnv(map[string]string{"ASKUSER_INBOX": sock}), Schema: raw}
+	env := &Env{IO: &iostreams.Streams{In: pr, Out: new(bytes.Buffer), ErrOut: stderr}, Getenv: varsEnv(map[string]string{"ASKUSER_INBOX": sock}), Schema: raw}
 	code := make(chan int, 1)
 	go func() { code <- Run(ctx, env, []string{"inbox", "--listen", "0.0.0.0:0"}) }()
 	deadline := time.Now().Add(10 * time.Second)
@@ -342,7 +343,7 @@ func TestInboxAtTCPAddress(t *testing.T) {
 	raw, _ := os.ReadFile("../schema.json")
 	pr, pw := io.Pipe()
 	stderr := new(testutil.Buffer)
-	env := &Env{IO: &IOStreams{In: pr, Out: new(bytes.Buffer), ErrOut: stderr}, Getenv: varsEnv(map[string]string{"ASKUSER_INBOX": url}), Schema: raw}
+	env := &Env{IO: &iostreams.Streams{In: pr, Out: new(bytes.Buffer), ErrOut: stderr}, Getenv: varsEnv(map[string]string{"ASKUSER_INBOX": url}), Schema: raw}
 	code := make(chan int, 1)
 	go func() { code <- Run(context.Background(), env, []string{"inbox"}) }()
 
@@ -366,7 +367,7 @@ func TestInboxAtTCPAddress(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	io.WriteString(pw, "n\n")
-	if c := <-asked; c != ask.ExitError {
+	if c := <-asked; c != 1 {
 		t.Errorf("confirm answered no: exit %d; stderr:\n%s", c, asker.IO.ErrOut)
 	}
 	if strings.Contains(asker.IO.ErrOut.(*bytes.Buffer).String(), "kkkk") {

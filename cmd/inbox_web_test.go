@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/internal/iostreams"
 	"github.com/askuser/askuser/internal/testutil"
 	"github.com/askuser/askuser/schema"
 )
@@ -38,7 +39,7 @@ func startWebInbox(t *testing.T, vars map[string]string, args ...string) *webInb
 	vars["ASKUSER_INBOX"] = r.sock
 	pr, pw := io.Pipe()
 	r.in = pw
-	env := &Env{IO: &IOStreams{In: pr, Out: new(bytes.Buffer), ErrOut: r.stderr}, Getenv: varsEnv(vars), Schema: raw}
+	env := &Env{IO: &iostreams.Streams{In: pr, Out: new(bytes.Buffer), ErrOut: r.stderr}, Getenv: varsEnv(vars), Schema: raw}
 	go func() { r.code <- Run(context.Background(), env, append([]string{"inbox"}, args...)) }()
 	t.Cleanup(func() {
 		pw.Close()
@@ -98,6 +99,12 @@ func fetch(t *testing.T, method, u, form string) (int, string) {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 		req.Header.Set("Origin", "http://"+req.URL.Host)
 	}
+	return send(t, req)
+}
+
+// send sends req, and returns the reply's status and text.
+func send(t *testing.T, req *http.Request) (int, string) {
+	t.Helper()
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -145,7 +152,24 @@ func TestInboxWeb(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the asker got no answer")
 	}
-	r.waitStderr(t, "The questions from deployer were answered elsewhere.\n")
+	// The inbox's own view records the answer given on the page, as one
+	// given there, and a cancel there.
+	r.waitStderr(t, "Deploy now? [Y/n]: \n✔ deployer, on the web page · Deploy now? No\n")
+	go func() {
+		e, err := inbox.SocketAddr(r.sock).Dial().Ask(context.Background(), confirmRequest("dropper", "Drop the table?"), nil)
+		if err != nil {
+			t.Error(err)
+		}
+		asked <- e
+	}()
+	r.waitStderr(t, "Drop the table? [Y/n]: ")
+	if code, body := fetch(t, http.MethodPost, r.at("/sets/2/cancel"), ""); code != http.StatusOK || !strings.Contains(body, "Cancelled the questions from dropper.") {
+		t.Fatalf("cancel on the page: %d\n%s", code, body)
+	}
+	if e := <-asked; e.Event != inbox.EventCancelled {
+		t.Errorf("the asker got %+v", e)
+	}
+	r.waitStderr(t, "Drop the table? [Y/n]: \nThe questions from dropper were cancelled on the web page.\n")
 	// The askers' socket knows nothing of the page, and the page nothing
 	// of the askers' protocol.
 	if code, _ := fetch(t, http.MethodGet, r.at(inbox.PathStatus), ""); code != http.StatusNotFound {

@@ -11,33 +11,25 @@ import (
 )
 
 func newInputCmd(env *Env) *cobra.Command {
-	var flags askFlags
 	var placeholder, def string
 	cmd := &cobra.Command{
 		Use:   "input QUESTION",
 		Short: "Ask for a line of text and print it",
 		Long: `Ask the person for a line of text, for scripts, and print it followed by a
-newline. The answer may not be empty; with --default, Enter takes the default,
-which must be an answer that could be typed (not blank).`,
+newline (with --json, the answer as askuser prints answers). The answer may
+not be empty; with --default, Enter takes the default, which must be an answer
+that could be typed (not blank). The exit codes are those of askuser confirm,
+but for 1, which is an unexpected failure here.`,
 		Example: `  name=$(askuser input "Component name?" --placeholder UserCard)
   branch=$(askuser input "Branch to release from?" --default main)`,
 		Args: questionArg("input", "Component name?"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			clean, err := checkDefault(def)
-			if err != nil {
-				return err
-			}
-			opts := questionOptions{question: schema.InputQuestion(args[0], placeholder, clean)}
-			if opts.session, err = flags.resolve(cmd, env); err != nil {
-				return err
-			}
-			return questionRun(cmd.Context(), env, opts)
-		},
 	}
-	cmd.Flags().StringVar(&placeholder, "placeholder", "", "an example answer shown as a hint")
-	cmd.Flags().StringVar(&def, "default", "", "the answer Enter takes")
-	flags.register(cmd)
-	return cmd
+	cmd.Flags().StringVar(&placeholder, "placeholder", "", "show `TEXT` as an example answer")
+	cmd.Flags().StringVar(&def, "default", "", "make `TEXT` the answer Enter takes")
+	return newQuestionCmd(env, cmd, func(args []string) (schema.Question, error) {
+		clean, err := checkDefault(def)
+		return schema.InputQuestion(args[0], placeholder, clean), err
+	})
 }
 
 // checkDefault checks --default as a typed answer is checked, before

@@ -1,9 +1,10 @@
 // Package cmd owns the command line of askuser: the cobra commands, a file
 // each, whose flags become options (askflags.go for those of every command
 // that asks) with the environment variables that stand in for them
-// (env.go, where every variable askuser reads is read), and whose run
-// functions call the ask engine (internal/ask), which reads the questions,
-// asks them, and says what each outcome means.
+// (env.go, the one table of every variable askuser reads, and the only
+// file that reads them), and whose run functions call the ask engine
+// (internal/ask), which reads the questions, asks them, and says what each
+// outcome means.
 package cmd
 
 import (
@@ -13,9 +14,8 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/mattn/go-isatty"
-
 	"github.com/askuser/askuser/internal/ask"
+	"github.com/askuser/askuser/internal/iostreams"
 )
 
 // Build describes the running binary; release builds set it with ldflags.
@@ -23,27 +23,12 @@ type Build struct {
 	Version, Commit, Date string
 }
 
-// IOStreams are the process's standard streams: see ask.Streams.
-type IOStreams = ask.Streams
-
-// System returns the streams of the process.
-func System() *IOStreams {
-	return &IOStreams{
-		In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
-		InFile: os.Stdin, ErrFile: os.Stderr,
-		InTTY:  isTerminal(os.Stdin),
-		ErrTTY: isTerminal(os.Stderr),
-	}
-}
-
-func isTerminal(f *os.File) bool {
-	return isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd())
-}
-
 // Env is what the commands need from outside: streams, environment, the
 // embedded schema and the build.
 type Env struct {
-	IO     *IOStreams
+	IO *iostreams.Streams
+	// Getenv reads the environment: only through the table of env.go,
+	// which names every variable askuser reads.
 	Getenv func(string) string
 	Schema []byte
 	Build  Build
@@ -54,6 +39,8 @@ type Env struct {
 	// (validate, schema, preset answers) does not start the thread that
 	// watching signals takes, and dies of a signal as any command does.
 	WatchSignals func(ctx context.Context) (_ context.Context, stop func())
+
+	limitsRead *limitsRead // the limit variables, once read (see limits)
 }
 
 // engine is what the ask engine needs of env.
@@ -67,7 +54,7 @@ func Main(schemaJSON []byte, build Build) int {
 	// A reader that goes away is an error to report, not a reason to die
 	// silently by SIGPIPE.
 	signal.Ignore(syscall.SIGPIPE)
-	env := &Env{IO: System(), Getenv: os.Getenv, Schema: schemaJSON, Build: build, WatchSignals: watchSignals}
+	env := &Env{IO: iostreams.System(), Getenv: processEnv, Schema: schemaJSON, Build: build, WatchSignals: watchSignals}
 	return Run(context.Background(), env, os.Args[1:])
 }
 

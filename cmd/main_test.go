@@ -13,8 +13,23 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/internal/ask"
+	"github.com/askuser/askuser/internal/iostreams"
 	"github.com/askuser/askuser/prompt"
 )
+
+// TestMain runs the tests with a home directory of their own: the inboxes
+// they start keep their history under it (~/.local/state/askuser), not in
+// the history of the person running the tests.
+func TestMain(m *testing.M) {
+	home, err := os.MkdirTemp("", "askuser-cmd-home-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("HOME", home)
+	code := m.Run()
+	os.RemoveAll(home)
+	os.Exit(code)
+}
 
 // noInbox is an environment whose inbox address has nothing at it: a
 // test's askuser never reaches an inbox of the person running the tests.
@@ -37,7 +52,7 @@ func testEnv(t *testing.T) *Env {
 		t.Fatal(err)
 	}
 	return &Env{
-		IO:     &IOStreams{In: strings.NewReader(""), Out: new(bytes.Buffer), ErrOut: new(bytes.Buffer)},
+		IO:     &iostreams.Streams{In: strings.NewReader(""), Out: new(bytes.Buffer), ErrOut: new(bytes.Buffer)},
 		Getenv: noInbox(t),
 		Schema: raw,
 		Build:  Build{Version: "1.0.0", Commit: "abcdef", Date: "2026-01-01"},
@@ -55,7 +70,7 @@ func run(t *testing.T, ctx context.Context, stdin io.Reader, vars map[string]str
 	var stdout, stderr strings.Builder
 	none := noInbox(t)
 	env := &Env{
-		IO: &IOStreams{In: stdin, Out: &stdout, ErrOut: &stderr},
+		IO: &iostreams.Streams{In: stdin, Out: &stdout, ErrOut: &stderr},
 		Getenv: func(k string) string {
 			if v, ok := vars[k]; ok {
 				return v
@@ -96,10 +111,10 @@ func TestRunCancelled(t *testing.T) {
 		code  int
 		msg   string
 	}{
-		{&ask.SignalError{Sig: syscall.SIGTERM}, ask.ExitTerm, "Error: Stopped by SIGTERM\n"},
-		{&ask.SignalError{Sig: syscall.SIGHUP}, ask.ExitHangup, "Error: Stopped by SIGHUP\n"},
-		{&ask.SignalError{Sig: os.Interrupt}, ask.ExitCancel, "Error: Stopped by SIGINT\n"},
-		{prompt.ErrCancelled, ask.ExitCancel, "Error: Cancelled by the user\n"},
+		{&ask.SignalError{Sig: syscall.SIGTERM}, 143, "Error: Stopped by SIGTERM\n"},
+		{&ask.SignalError{Sig: syscall.SIGHUP}, 129, "Error: Stopped by SIGHUP\n"},
+		{&ask.SignalError{Sig: os.Interrupt}, 130, "Error: Stopped by SIGINT\n"},
+		{prompt.ErrCancelled, 130, "Error: Cancelled by the user\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.cause.Error(), func(t *testing.T) {
@@ -119,7 +134,7 @@ func TestRunTimeout(t *testing.T) {
 	r, w := io.Pipe()
 	defer w.Close()
 	code, stdout, stderr := run(t, context.Background(), r, nil, "--timeout", "20ms", oneQuestion)
-	if code != ask.ExitTimeout || stdout != "" || !strings.HasSuffix(stderr, "Error: Timed out after 20ms waiting for an answer\n") {
+	if code != 124 || stdout != "" || !strings.HasSuffix(stderr, "Error: Timed out after 20ms waiting for an answer\n") {
 		t.Errorf("exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
 	}
 }

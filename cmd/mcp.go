@@ -9,8 +9,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/askuser/askuser/internal/ask"
+	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/internal/mcpserver"
-	"github.com/askuser/askuser/prompt/web/localhttp"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -103,10 +103,10 @@ func newMCPCmd(env *Env) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.String("ui", "", "how to reach the person: `auto`, elicit (the client's own interface), inbox (askuser inbox) or web (a local web page) (default $ASKUSER_UI, else auto)")
-	f.StringVar(&name, "name", "askuser", "the tool's `name`")
+	f.String("ui", "", "how to reach the person, `MODE`: auto, elicit (the client's own interface), inbox (askuser inbox) or web (a local web page) (default $ASKUSER_UI, else auto)")
+	f.StringVar(&name, "name", "askuser", "the tool's `NAME`")
 	f.String("from", "", "in the inbox, say the questions come from `NAME` (default $ASKUSER_FROM, else the MCP client and the working directory)")
-	f.StringVar(&key, "key", "header", "key the answers by `header` or question text (question)")
+	f.StringVar(&key, "key", "header", "key the answers by `KEY`: header, or question for the question text")
 	f.Bool("arrays", false, "write each multi-select answer as a JSON array of its labels, as askuser --arrays does (also $ASKUSER_ARRAYS)")
 	f.Duration("timeout", 0, "give up on a call after `DURATION` (e.g. 5m) without an answer (default $ASKUSER_TIMEOUT, else none)")
 	_ = cmd.RegisterFlagCompletionFunc("ui", fixedCompletions(uiNames(mcpUIs)...))
@@ -126,7 +126,7 @@ func mcpResolve(cmd *cobra.Command, env *Env, name, key string) (mcpOptions, err
 		return opts, err
 	}
 	// The page is on this machine, opened in the browser.
-	opts.ask.Web = ask.WebOptions{Open: true, Browser: env.Getenv("BROWSER")}
+	opts.ask.Web = ask.WebOptions{Open: true, Browser: browser(env)}
 	if opts.ask.Web.Listen, err = localhttp.ParseAddr(localhttp.DefaultAddr); err != nil {
 		return opts, err
 	}
@@ -152,7 +152,7 @@ func mcpRun(ctx context.Context, env *Env, opts mcpOptions) error {
 	if err != nil {
 		return err
 	}
-	presets, err := ask.ParsePresets(env.Getenv("ASKUSER_ANSWERS"))
+	presets, err := presetAnswers(env)
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,11 @@
 package cmd
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/askuser/askuser/internal/ask"
 	// The inbox on a NATS server: its package adds nats:// and tls:// to
@@ -18,24 +22,73 @@ func NewRootCmd(env *Env) *cobra.Command {
 	cmd.SetOut(env.IO.Out)
 	cmd.SetErr(env.IO.ErrOut)
 	cmd.SetVersionTemplate("{{.Version}}\n")
-	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		return &ask.UsageError{Msg: err.Error()}
-	})
+	cmd.SetUsageTemplate(usageTemplate)
+	cmd.SetFlagErrorFunc(flagError)
 	cmd.CompletionOptions.DisableDefaultCmd = true
 	cmd.AddCommand(
 		newSchemaCmd(env),
 		newValidateCmd(env),
 		newConfirmCmd(env),
 		newInputCmd(env),
+		newChooseCmd(env),
 		newInboxCmd(env),
+		newHistoryCmd(env),
 		newToolCmd(env),
 		newMCPCmd(env),
 		newApproveCmd(env),
 		newDocsCmd(env),
 		newVersionCmd(env),
+		newDoctorCmd(env),
 		newCompletionCmd(),
+		newManCmd(env),
+		newEnvironmentTopic(),
 	)
 	return cmd
+}
+
+// usageTemplate is cobra's, with the flags wrapped to the width of the rest
+// of the help (helpWidth), and the help topics named as "askuser help"
+// takes them.
+const usageTemplate = `Usage:{{if .Runnable}}
+  {{.UseLine}}{{end}}{{if .HasAvailableSubCommands}}
+  {{.CommandPath}} [command]{{end}}{{if .HasExample}}
+
+Examples:
+{{.Example}}{{end}}{{if .HasAvailableSubCommands}}
+
+Available Commands:{{range .Commands}}{{if (or .IsAvailableCommand (eq .Name "help"))}}
+  {{rpad .Name .NamePadding }} {{.Short}}{{end}}{{end}}{{end}}{{if .HasAvailableLocalFlags}}
+
+Flags:
+{{.LocalFlags.FlagUsagesWrapped 80 | trimTrailingWhitespaces}}{{end}}{{if .HasAvailableInheritedFlags}}
+
+Global Flags:
+{{.InheritedFlags.FlagUsagesWrapped 80 | trimTrailingWhitespaces}}{{end}}{{if .HasHelpSubCommands}}
+
+Help topics:{{range .Commands}}{{if .IsAdditionalHelpTopicCommand}}
+  {{rpad .Name .NamePadding }} {{.Short}}{{end}}{{end}}{{end}}{{if .HasAvailableSubCommands}}
+
+Use "{{.CommandPath}} [command] --help" for more about a command{{if .HasHelpSubCommands}}, and
+"{{.CommandPath}} help [topic]" for a topic{{end}}.{{end}}
+`
+
+// flagError is the usage error of a flag that cmd cannot take: one it does
+// not have is told the closest it has, as JSON fields are ("did you mean
+// --ui?"), and as cobra tells commands.
+func flagError(cmd *cobra.Command, err error) error {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "unknown flag: --"); ok {
+		var names []string
+		cmd.Flags().VisitAll(func(f *pflag.Flag) {
+			if !f.Hidden {
+				names = append(names, f.Name)
+			}
+		})
+		if s := schema.Suggest(name, names); s != "" {
+			msg += fmt.Sprintf("; did you mean --%s?", s)
+		}
+	}
+	return &ask.UsageError{Msg: msg}
 }
 
 // fixedCompletions completes a flag's value from values, and never from
@@ -54,7 +107,11 @@ func noArgs(cmd *cobra.Command, args []string) error {
 
 // loadSchema compiles the embedded schema with the limit variables applied.
 func loadSchema(env *Env) (*schema.Schema, error) {
-	o, err := schema.OverridesFromEnv(env.Getenv)
+	l, err := env.limits()
+	if err != nil {
+		return nil, err
+	}
+	o, err := l.Overrides()
 	if err != nil {
 		return nil, err
 	}

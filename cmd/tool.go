@@ -84,8 +84,8 @@ argument and return its stdout (or, on failure, its stderr) as the result.`,
 			return toolRun(env, cmd.OutOrStdout(), toolOptions{format: format, name: name})
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "", "the definition's shape: `anthropic`, openai, openai-responses or mcp (required)")
-	cmd.Flags().StringVar(&name, "name", "askuser", "the tool's `name`")
+	cmd.Flags().StringVar(&format, "format", "", "the definition's shape, `FORMAT`: anthropic, openai, openai-responses or mcp (required)")
+	cmd.Flags().StringVar(&name, "name", "askuser", "the tool's `NAME`")
 	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletions(toolFormats...))
 	return cmd
 }

@@ -36,7 +36,7 @@ on stderr and exits 65 (64 for a usage error).`,
 		},
 	}
 	cmd.Flags().StringVarP(&file, "file", "f", "", "read the questions from `FILE` (\"-\" for stdin)")
-	cmd.Flags().StringVar(&key, "key", "header", "check uniqueness of `header` or question text (question)")
+	cmd.Flags().StringVar(&key, "key", "header", "check that each `KEY` is unique: header, or question for the question text")
 	return cmd
 }
 

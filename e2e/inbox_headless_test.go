@@ -40,7 +40,7 @@ func TestInboxWebWithoutTerminal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(in.screen.String(), "askuser inbox: stdin is /dev/null, so the questions are answered on the web page only.") {
+	if !strings.Contains(in.screen.String(), "askuser inbox: nothing can be typed here (no terminal), so the questions are answered on the web page only.") {
 		t.Errorf("the inbox does not say how it serves:\n%s", in.screen)
 	}
 	// Still serving a moment later, where it used to quit at once.
@@ -67,12 +67,12 @@ func TestInboxWebWithoutTerminal(t *testing.T) {
 		t.Fatalf("answer on the page: status %d", resp.StatusCode)
 	}
 	answered.exited(t, 0, `{"answers":{"Database":"SQLite"}}`+"\n")
-	in.screen.waitFor(t, "Answered: the questions from builder\n", time.Minute)
+	in.screen.waitFor(t, "The questions from builder were answered on the web page.\n", time.Minute)
 
 	withdrawn := startAsker(t, string(a), dir, "quitter", "-f", "q.json")
 	in.screen.waitFor(t, "Arrived: questions from quitter · 1 waiting\n", time.Minute)
 	withdrawn.cmd.Process.Signal(syscall.SIGTERM)
-	in.screen.waitFor(t, "Withdrawn: the questions from quitter (", 10*time.Second)
+	in.screen.waitFor(t, "The questions from quitter were withdrawn (", 10*time.Second)
 
 	waiting := startAsker(t, string(a), dir, "late", "confirm", "Deploy?")
 	in.waitWaiting(t, 1, time.Minute)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -28,13 +29,14 @@ import (
 
 var inboxPageLine = regexp.MustCompile(`(?m)^Answer in your browser too: (http://\S+)$`)
 
-// startWebInbox starts askuser inbox --web on a socket of the test's, and
-// returns it once it answers, with its page's address.
-func startWebInbox(t *testing.T) (*inboxProcess, string) {
+// startWebInbox starts askuser inbox --web on a socket of the test's, with
+// the variables env added, and returns it once it answers, with its page's
+// address.
+func startWebInbox(t *testing.T, env ...string) (*inboxProcess, string) {
 	t.Helper()
 	a := inbox.SocketAddr(filepath.Join(t.TempDir(), "inbox.sock"))
 	cmd := exec.Command(askuserPath(t), "inbox", "--web")
-	cmd.Env = inboxEnv(string(a))
+	cmd.Env = append(inboxEnv(string(a)), env...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -118,6 +120,7 @@ func TestBrowserInbox(t *testing.T) {
 		{"NextAndCancel", browserInboxNextAndCancel},
 		{"WithoutJavaScript", browserInboxWithoutJavaScript},
 		{"Phone", browserInboxPhone},
+		{"OneTap", browserInboxOneTap},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.test(t, browser) })
 	}
@@ -161,7 +164,8 @@ func browserInboxPageAndTerminal(t *testing.T, browser context.Context) {
 	waitFor(t, ctx, textIs("#notice", "Sent to first."))
 	waitFor(t, ctx, sourceIs("second"))
 	first.exited(t, 0, `{"answers":{"Database":"SQLite"},"annotations":{"Database":{"notes":"One file, <no> server"}}}`+"\n")
-	in.screen.waitFor(t, "The questions from first were answered elsewhere.\n", 10*time.Second)
+	// The terminal records the answer given on the page, as its own.
+	in.screen.waitFor(t, "✔ first, on the web page · Database: SQLite\n  Note: One file, <no> server\n", 10*time.Second)
 	in.screen.waitFor(t, "From second · waiting ", 10*time.Second)
 	in.screen.waitFor(t, "Deploy now? [Y/n]: ", 10*time.Second)
 	// The page is ready for keys on the next set: its default, Yes, is
@@ -189,7 +193,7 @@ func browserInboxPageAndTerminal(t *testing.T, browser context.Context) {
 	<-third.done
 	waitFor(t, ctx, textIs("#notice", "The asker from third stopped waiting: its questions were withdrawn."))
 	waitFor(t, ctx, textIs("#title", "Nothing is waiting"))
-	in.screen.waitFor(t, "The asker from third stopped waiting: its questions were withdrawn.\n", 10*time.Second)
+	in.screen.waitFor(t, "The questions from third were withdrawn (", 10*time.Second)
 
 	// The inbox quits: the page says so.
 	in.stdin.Close()
@@ -230,7 +234,7 @@ func browserInboxNextAndCancel(t *testing.T, browser context.Context) {
 	waitFor(t, ctx, textIs("#notice", "Sent to first."))
 	waitFor(t, ctx, textIs("#title", "Nothing is waiting"))
 	first.exited(t, 0, `{"answers":{"Database":"SQLite"}}`+"\n")
-	in.screen.waitFor(t, "The questions from first were answered elsewhere.\n", 10*time.Second)
+	in.screen.waitFor(t, "✔ first, on the web page · Database: SQLite\n", 10*time.Second)
 }
 
 // browserInboxWithoutJavaScript answers on the page as a plain form: each
@@ -406,4 +410,96 @@ func phoneFits(t *testing.T, ctx context.Context, what string) {
 	for _, b := range bad {
 		t.Errorf("%s on a phone: %s", what, b)
 	}
+}
+
+// notice is what the inbox told its notification command of a set, as
+// ASKUSER_JSON holds it.
+type notice struct {
+	Event, From, URL string
+	Actions          []struct{ Label, URL, Method string }
+}
+
+// notices reads what the notification command wrote to told, a line each,
+// until there are n.
+func notices(t *testing.T, told string, n int) []notice {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		b, _ := os.ReadFile(told)
+		if lines := strings.Split(strings.TrimSpace(string(b)), "\n"); len(b) > 0 && len(lines) >= n {
+			var got []notice
+			for _, l := range lines {
+				var e notice
+				if err := json.Unmarshal([]byte(l), &e); err != nil {
+					t.Fatalf("the command was told %q: %v", l, err)
+				}
+				got = append(got, e)
+			}
+			return got
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the command was told %d notices, want %d:\n%s", len(b), n, b)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// browserInboxOneTap follows sets from their notification to a phone, at
+// 390x844: the page the notification opens (ASKUSER_URL) shows the set;
+// the link of a button, opened in the browser, answers nothing, as a
+// preview of it must not; the button's own request, a POST as ntfy's app
+// sends it, answers the set in one tap, and the page open on the phone
+// says so and moves on; the button used again answers nothing. A set of
+// several questions comes without buttons, and is answered on its page.
+func browserInboxOneTap(t *testing.T, browser context.Context) {
+	ctx := newTab(t, browser)
+	dir := inboxQuestionsDir(t)
+	told := filepath.Join(dir, "told")
+	in, _ := startWebInbox(t, `ASKUSER_NOTIFY_COMMAND=printf '%s\n' "$ASKUSER_JSON" >> `+told)
+	bot := startAsker(t, string(in.addr), dir, "release-bot", "confirm", "Tag v1.2.0?")
+	tagged := notices(t, told, 1)[0]
+	if tagged.Event != "asked" || tagged.From != "release-bot" || len(tagged.Actions) != 2 || tagged.Actions[0].Label != "Yes" || tagged.Actions[0].Method != http.MethodPost {
+		t.Fatalf("the notification: %+v", tagged)
+	}
+	do(t, ctx,
+		chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile),
+		chromedp.Navigate(tagged.URL),
+	)
+	waitFor(t, ctx, sourceIs("release-bot"))
+	phoneFits(t, ctx, "the page of release-bot's set")
+
+	// The button's link, opened in a browser, answers nothing.
+	link := newTab(t, browser)
+	do(t, link, chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile), chromedp.Navigate(tagged.Actions[0].URL))
+	waitFor(t, link, `document.body.textContent.startsWith("Not answered: this link answers with a POST")`)
+	if w := eval[int](t, link, `document.documentElement.scrollWidth - window.innerWidth`); w > 0 {
+		t.Errorf("the link's reply is %dpx wider than the phone", w)
+	}
+
+	// The button answers, and the page on the phone moves on by itself.
+	if r := new(webRun).do(t, http.MethodPost, tagged.Actions[0].URL, "", nil); r.code != http.StatusOK || r.body != "Answered Yes to the questions from release-bot.\n" {
+		t.Fatalf("the button: %d %q", r.code, r.body)
+	}
+	bot.exited(t, 0, "")
+	waitFor(t, ctx, textIs("#notice", "The questions from release-bot were answered from the notification."))
+	waitFor(t, ctx, textIs("#title", "Nothing is waiting"))
+	in.screen.waitFor(t, "✔ release-bot, from the notification · Tag v1.2.0? Yes\n", 10*time.Second)
+	for _, a := range tagged.Actions {
+		if r := new(webRun).do(t, http.MethodPost, a.URL, "", nil); r.code != http.StatusConflict || r.body != "Not answered: the questions from release-bot had already been answered from the notification.\n" {
+			t.Errorf("the button %s again: %d %q", a.Label, r.code, r.body)
+		}
+	}
+
+	// Several questions: no buttons; the notification opens the set's
+	// page, where it is answered.
+	api := startAsker(t, string(in.addr), dir, "api-agent", "-f", "rich.json")
+	rich := notices(t, told, 2)[1]
+	if rich.From != "api-agent" || len(rich.Actions) != 0 {
+		t.Fatalf("the notification: %+v", rich)
+	}
+	do(t, ctx, chromedp.Navigate(rich.URL), chromedp.WaitVisible(chromedp.CSS("#q1")))
+	phoneFits(t, ctx, "the page of api-agent's set")
+	do(t, ctx, click(`label[for="q0-2"]`), click(`label[for="q1-1"]`), click("#submit-button"))
+	waitFor(t, ctx, textIs("#notice", "Sent to api-agent."))
+	api.exited(t, 0, `{"answers":{"Database":"SQLite","Features":"Login"}}`+"\n")
 }

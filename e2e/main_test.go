@@ -2,8 +2,8 @@
 // meet it as a person, a script or a browser would: in a pseudo-terminal,
 // over real pipes, over HTTP and in headless Chromium, and many times over
 // on generated questions. The golden tests of the command line are
-// testscript scripts at the repository's root; windows_wine_test.go runs
-// them against the Windows build.
+// testscript scripts at the repository's root; a suite here runs them
+// against the Windows build, under Wine.
 package e2e
 
 import (
@@ -72,6 +72,8 @@ func TestMain(m *testing.M) {
 	// The askuser runs of the tests never reach an inbox of the person
 	// running them: the tests of the inbox give their own address.
 	os.Setenv("ASKUSER_INBOX", filepath.Join(dir, "no-inbox.sock"))
+	// Nor do their inboxes keep their history in the person's.
+	os.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
 	askuserBin, err = buildAskuser(dir)
 	code := 1
 	if err != nil {

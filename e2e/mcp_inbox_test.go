@@ -199,7 +199,7 @@ func TestMCPInboxNone(t *testing.T) {
 // leave its queue within a second, shown or not, and the screen says so of
 // the one shown. The server goes on serving.
 func TestMCPInboxWithdrawn(t *testing.T) {
-	const withdrawn = "The asker from claude-code via MCP in ~/project stopped waiting: its questions were withdrawn.\n"
+	const withdrawn = "The questions from claude-code via MCP in ~/project were withdrawn ("
 	t.Run("client cancels", func(t *testing.T) {
 		in := startInbox(t)
 		r := startMCP(t, inboxClient(t, in, "claude-code"))

@@ -33,7 +33,7 @@ import (
 // permissions of docs/across-machines.md, as the page prints them (two people, alice and bob, each with
 // an inbox's user and an agents' user), askuser inbox and its askers as
 // processes, and a hostile client that holds the agents' credentials and
-// nothing else, trying what the threat model of SPEC §9 says it cannot do.
+// nothing else, trying what the page says such a client cannot do.
 // The test's own user, test-admin, only looks: it plays the leak of a set's
 // id where a test needs one.
 
@@ -720,7 +720,9 @@ func TestNATSHostileIdentity(t *testing.T) {
 			return config
 		}, "may be read by others (mode 0644)"},
 	} {
-		second := runToEnd(t, natsEnv(t, alice.inbox, c.config()), "inbox")
+		// With --web, as a service runs it: without a terminal, an inbox
+		// with nothing to answer on exits 69 before it tries the server.
+		second := runToEnd(t, natsEnv(t, alice.inbox, c.config()), "inbox", "--web")
 		if second.code != 69 || !strings.Contains(second.out, c.told) || strings.Count(second.out, "\n") != 1 {
 			t.Errorf("%s: exit %d:\n%s", c.name, second.code, second.out)
 		}

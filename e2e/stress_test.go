@@ -147,7 +147,7 @@ func generateCase(rng *rand.Rand) stressCase {
 		var other string
 		var typed string
 		switch {
-		case rng.IntN(10) == 0: // Enter: the first option
+		case rng.IntN(10) == 0 && !q.MultiSelect: // Enter: the first option (a multi-select asks again)
 			chosen[0] = true
 		case !q.MultiSelect:
 			j := rng.IntN(no + 1)

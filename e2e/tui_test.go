@@ -579,6 +579,48 @@ func TestTUIInput(t *testing.T) {
 	}
 }
 
+// askuser choose in the terminal UI: the options given, without
+// descriptions, and Other; the choice on stdout, one a line with --multi.
+func TestTUIChoose(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		args   []string
+		steps  []string // keys to send, and "=TEXT" for what the screen shows next
+		code   int
+		stdout string
+	}{
+		{"Enter takes the first", nil, []string{keyEnter}, 0, "staging\n"},
+		{"a digit", nil, []string{"2"}, 0, "production\n"},
+		{"multi", []string{"--multi"}, []string{"1", "3", keyEnter}, 0, "staging\nlocal\n"},
+		{"multi takes no empty choice", []string{"--multi"}, []string{keyEnter, "=Choose at least one", " ", keyEnter}, 0, "staging\n"},
+		{"Other", nil, []string{"0", "=Your answer:", "qa" + keyEnter}, 0, "qa\n"},
+		{"Esc", nil, []string{keyEsc}, 130, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			args := append([]string{"choose", "--question", "Deploy where?", "staging", "production", "local"}, tt.args...)
+			r := startTUI(t, runOpts{env: []string{"NO_COLOR=1"}}, args...)
+			r.expect("[Choose]\nDeploy where?\n\n")
+			// The options have no descriptions: no line under each.
+			box := ""
+			if len(tt.args) > 0 {
+				box = "[ ] "
+			}
+			r.expect("❯ " + box + "1. staging\n  " + box + "2. production\n  " + box + "3. local\n  " + box + "0. Other\n")
+			for _, s := range tt.steps {
+				if text, ok := strings.CutPrefix(s, "="); ok {
+					r.expect(text)
+				} else {
+					r.send(s)
+				}
+			}
+			r.exit(tt.code, tt.stdout)
+		})
+	}
+}
+
 // A blank --default is refused before anything is drawn: Enter would offer
 // it, and refuse it, for ever.
 func TestTUIInputBlankDefault(t *testing.T) {

@@ -115,6 +115,13 @@ func newTab(t *testing.T, browser context.Context) context.Context {
 	if _, err := chromedp.Call(ctx, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true}); err != nil {
 		t.Fatalf("open a tab: %v", err)
 	}
+	// The tab asks for reduced motion, so that the page scrolls at once: a
+	// smooth scroll still moving when a click lands (as on a loaded
+	// machine) would move the element out from under the pointer.
+	reduced := emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}}}
+	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, reduced); err != nil {
+		t.Fatalf("open a tab: %v", err)
+	}
 	return ctx
 }
 
@@ -490,10 +497,7 @@ func askInProcess(t *testing.T, questions string) (string, <-chan []prompt.Answe
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := web.New(web.Options{Listener: ln, Out: io.Discard})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := web.New(web.Options{Listener: ln, Out: io.Discard})
 	ctx, cancel := context.WithCancel(context.Background())
 	answers := make(chan []prompt.Answer, 1)
 	done := make(chan struct{})

@@ -702,8 +702,8 @@ func TestWebListenUnavailable(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err = cmd.Run()
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != 69 {
+	exit, ok := errors.AsType[*exec.ExitError](err)
+	if !ok || exit.ExitCode() != 69 {
 		t.Fatalf("askuser: %v, want exit 69; stderr:\n%s", err, stderr.String())
 	}
 	if want := "Error: Cannot serve the page on " + held.Addr().String() + ": address already in use\n"; stderr.String() != want || stdout.Len() != 0 {

@@ -141,7 +141,7 @@ func (e *OtherLengthError) Error() string {
 // DEL, C1) and bidirectional controls are dropped; surrounding white space
 // is trimmed. It fails with ErrOtherEncoding when s is not valid UTF-8,
 // ErrOtherEmpty when what is left is blank in the sense of the questions'
-// texts (IsBlank: only white space, such as U+3000, and characters that
+// texts (isBlank: only white space, such as U+3000, and characters that
 // draw nothing, such as U+200B), and an *OtherLengthError when more than
 // MaxOtherLength characters are left. Every asker calls it on every typed
 // answer and asks again on error.
@@ -160,7 +160,7 @@ func CheckOther(s string) (string, error) {
 		return r
 	}, s)
 	s = strings.TrimFunc(s, WhiteSpace)
-	if IsBlank(s) {
+	if isBlank(s) {
 		return "", ErrOtherEmpty
 	}
 	if n := utf8.RuneCountInString(s); n > MaxOtherLength {

@@ -43,8 +43,8 @@ func TestCheckOther(t *testing.T) {
 		})
 	}
 	_, err := CheckOther(long + "x")
-	var le *OtherLengthError
-	if !errors.As(err, &le) || le.Length != MaxOtherLength+1 {
+	le, ok := errors.AsType[*OtherLengthError](err)
+	if !ok || le.Length != MaxOtherLength+1 {
 		t.Fatalf("CheckOther(2001 characters) = %v, want an *OtherLengthError of 2001", err)
 	}
 	if want := "must be at most 2000 characters (got 2001)"; err.Error() != want {
@@ -118,26 +118,65 @@ func TestCheck(t *testing.T) {
 	}
 }
 
-// TestAlone checks that the question of askuser confirm or input that an
-// asker sends is made again from its text and default, checked.
-func TestAlone(t *testing.T) {
+// TestRemake checks that the question of askuser confirm, input or choose
+// that an asker sends is made again from its text, options and default,
+// checked.
+func TestRemake(t *testing.T) {
 	sent := ConfirmQuestion("Deploy?", false)
 	sent.Options = append(sent.Options, Option{Label: "Maybe"})
 	sent.Header = "Forged"
-	if got, err := Alone(sent); err != nil || !reflect.DeepEqual(got, ConfirmQuestion("Deploy?", false)) {
-		t.Errorf("Alone(%+v) = %+v, %v", sent, got, err)
+	if got, err := Remake(sent); err != nil || !reflect.DeepEqual(got, ConfirmQuestion("Deploy?", false)) {
+		t.Errorf("Remake(%+v) = %+v, %v", sent, got, err)
 	}
-	if got, err := Alone(InputQuestion("Branch?", "main", " dev\t")); err != nil || got.Default != "dev" || got.Placeholder != "main" {
-		t.Errorf("Alone(input) = %+v, %v", got, err)
+	if got, err := Remake(InputQuestion("Branch?", "main", " dev\t")); err != nil || got.Default != "dev" || got.Placeholder != "main" {
+		t.Errorf("Remake(input) = %+v, %v", got, err)
+	}
+	choose, err := ChooseQuestion("Where?", "Deploy", []string{"staging", "prod"}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forged := choose
+	forged.Options = []Option{{Label: "staging", Description: "said by the sender", Preview: "also"}, {Label: "prod\t"}}
+	forged.Placeholder, forged.Default = "x", "prod"
+	if got, err := Remake(forged); err != nil || !reflect.DeepEqual(got, choose) {
+		t.Errorf("Remake(%+v) = %+v, %v; want %+v", forged, got, err, choose)
 	}
 	for _, q := range []Question{
 		{Kind: KindConfirm, Question: "Deploy?", Default: "maybe"},
 		{Kind: KindConfirm, Question: " \u200b", Default: "Yes"},
 		InputQuestion("Branch?", "", "\x1b"),
 		{Question: "Which?", Header: "h"},
+		{Kind: KindChoose, Question: "Which?", Header: "h"},
+		{Kind: KindChoose, Question: "Which?", Header: " ", Options: []Option{{Label: "a"}}},
+		{Kind: KindChoose, Question: "Which?", Header: "h", Options: []Option{{Label: "a"}, {Label: "A"}}},
+		{Kind: KindChoose, Question: "Which?", Header: "h", Options: []Option{{Label: "other"}}},
+		{Kind: KindChoose, Question: "Which?", Header: "h", Options: []Option{{Label: "a"}, {Label: "\u200b"}}},
 	} {
-		if got, err := Alone(q); err == nil {
-			t.Errorf("Alone(%+v) = %+v", q, got)
+		if got, err := Remake(q); err == nil {
+			t.Errorf("Remake(%+v) = %+v", q, got)
+		}
+	}
+}
+
+// The options of askuser choose are checked as the input's labels are,
+// and each error names the option by its place on the command line.
+func TestChooseQuestion(t *testing.T) {
+	q, err := ChooseQuestion("Which?", "Pick", []string{" a\tb ", "c"}, false)
+	if err != nil || q.Kind != KindChoose || len(q.Options) != 2 || q.Options[0].Label != "a b" || q.Options[1] != (Option{Label: "c"}) {
+		t.Errorf("ChooseQuestion = %+v, %v", q, err)
+	}
+	for _, tt := range []struct {
+		labels []string
+		msg    string
+	}{
+		{nil, "needs at least one option"},
+		{[]string{"a", " "}, "option 2 must not be empty"},
+		{[]string{"Other"}, `option 1 must not be "Other": an Other choice is added automatically`},
+		{[]string{"SQLite", "sq\u200blite"}, `option 2 is option 1 again ("sq\u200blite"): options must differ, ignoring case`},
+		{[]string{"\xff"}, "option 1 must be UTF-8 text; check the terminal's encoding"},
+	} {
+		if _, err := ChooseQuestion("Which?", "Pick", tt.labels, true); err == nil || err.Error() != tt.msg {
+			t.Errorf("ChooseQuestion(%q): %v, want %s", tt.labels, err, tt.msg)
 		}
 	}
 }

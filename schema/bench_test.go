@@ -52,7 +52,7 @@ func maximalInput() []byte {
 }
 
 func TestBenchInputsAreValid(t *testing.T) {
-	s := compileWith(t, nil)
+	s := compileWith(t, Limits{})
 	for name, data := range map[string][]byte{"minimal": []byte(minimalInput), "maximal": maximalInput()} {
 		if _, err := s.Parse(data, KeyHeader); err != nil {
 			t.Errorf("%s: %v", name, err)
@@ -83,7 +83,7 @@ func BenchmarkCompileAndParse(b *testing.B) {
 
 // BenchmarkParse is parse and validate alone, with the schema compiled once.
 func BenchmarkParse(b *testing.B) {
-	s := compileWith(b, nil)
+	s := compileWith(b, Limits{})
 	for name, data := range map[string][]byte{"minimal": []byte(minimalInput), "maximal": maximalInput()} {
 		b.Run(name, func(b *testing.B) {
 			b.SetBytes(int64(len(data)))

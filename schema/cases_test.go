@@ -20,16 +20,16 @@ func embedded(t testing.TB) []byte {
 
 // overrideSets are limit overrides the tests try: none, the smallest, and
 // large ones.
-var overrideSets = []map[string]string{
+var overrideSets = []Limits{
 	{},
-	{"ASKUSER_MAX_QUESTIONS": "1", "ASKUSER_MAX_OPTIONS": "2", "ASKUSER_HEADER_MAX_LENGTH": "1", "ASKUSER_QUESTION_MAX_LENGTH": "1"},
-	{"ASKUSER_MAX_QUESTIONS": "40", "ASKUSER_MAX_OPTIONS": "26", "ASKUSER_HEADER_MAX_LENGTH": "100", "ASKUSER_QUESTION_MAX_LENGTH": "100000"},
+	{MaxQuestions: 1, MaxOptions: 2, HeaderMaxLength: 1, QuestionMaxLength: 1},
+	{MaxQuestions: 40, MaxOptions: 26, HeaderMaxLength: 100, QuestionMaxLength: 100000},
 }
 
-// compileWith compiles the embedded schema with the limit variables env.
-func compileWith(t testing.TB, env map[string]string) *Schema {
+// compileWith compiles the embedded schema with the limits l.
+func compileWith(t testing.TB, l Limits) *Schema {
 	t.Helper()
-	o, err := OverridesFromEnv(func(k string) string { return env[k] })
+	o, err := l.Overrides()
 	if err != nil {
 		t.Fatal(err)
 	}

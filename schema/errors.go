@@ -38,16 +38,14 @@ func (e *trailingError) Error() string { return "unexpected content after the JS
 // syntaxError turns an error of the JSON decoder into a *SyntaxError that
 // says where in data the problem is.
 func syntaxError(data []byte, err error) *SyntaxError {
-	var (
-		se  *json.SyntaxError
-		te  *trailingError
-		msg string
-		off int64
-	)
+	te, trailing := errors.AsType[*trailingError](err)
+	se, syntax := errors.AsType[*json.SyntaxError](err)
+	var msg string
+	var off int64
 	switch {
-	case errors.As(err, &te):
+	case trailing:
 		msg, off = te.Error(), te.offset
-	case errors.As(err, &se):
+	case syntax:
 		msg, off = se.Error(), se.Offset-1
 		if strings.HasSuffix(msg, "unexpected end of JSON input") {
 			msg, off = "unexpected end of input", int64(len(data))
@@ -226,9 +224,9 @@ func compareToken(a, b any) int {
 	return strings.Compare(as, bs)
 }
 
-// suggest returns the allowed name closest to name, or "" when none is
+// Suggest returns the allowed name closest to name, or "" when none is
 // close enough to be what was meant.
-func suggest(name string, allowed []string) string {
+func Suggest(name string, allowed []string) string {
 	best, bestDist := "", -1
 	for _, a := range allowed {
 		d := distance(strings.ToLower(name), strings.ToLower(a))

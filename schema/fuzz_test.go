@@ -28,7 +28,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(`{"questions":[{"question":"q","header":"h","options":[{"label":"a","description":"d"},{"label":"b","description":"d"}],"multiSelect":false,"header":"h2"}],"metadata":{"n":1e400,"a":[1,2.5,{"b":-0}]},"metadata":{"m":1}}`), false)
 	f.Add([]byte(`{"questions":[{"question":"q","header":"h","options":[{"label":"a","description":"d"},{"label":"b","description":"d"}],"multiSelect":true}],"answers":{"h":"a, B, typed, \u001b"}}`), true)
 	f.Add([]byte(`{"questions":[{"question":"Why?","header":"Why","type":"text","placeholder":"because"},{"question":"q","header":"c","type":"choice","options":[{"label":"a","description":"d"},{"label":"b","description":"d"}],"multiSelect":false}],"answers":{"Why":"  typed\u001b "}}`), false)
-	s := compileWith(f, nil)
+	s := compileWith(f, Limits{})
 	f.Fuzz(func(t *testing.T, data []byte, byQuestion bool) {
 		key := KeyHeader
 		if byQuestion {
@@ -105,17 +105,15 @@ func checkAsUnmarshal(t *testing.T, data []byte, in *Input, key KeyBy) {
 }
 
 func checkCleanError(t *testing.T, data []byte, err error) {
-	var (
-		syntax  *SyntaxError
-		invalid *ValidationError
-		large   *TooLargeError
-	)
+	syntax, isSyntax := errors.AsType[*SyntaxError](err)
+	invalid, isInvalid := errors.AsType[*ValidationError](err)
+	_, isLarge := errors.AsType[*TooLargeError](err)
 	switch {
-	case errors.As(err, &syntax):
+	case isSyntax:
 		if syntax.Line < 1 || syntax.Column < 1 || syntax.Line > strings.Count(string(data), "\n")+1 {
 			t.Fatalf("syntax error at line %d, column %d of %q", syntax.Line, syntax.Column, data)
 		}
-	case errors.As(err, &invalid):
+	case isInvalid:
 		if len(invalid.Problems) == 0 {
 			t.Fatal("validation error with no problems")
 		}
@@ -130,7 +128,7 @@ func checkCleanError(t *testing.T, data []byte, err error) {
 				t.Fatalf("library wording in %q", p)
 			}
 		}
-	case errors.As(err, &large):
+	case isLarge:
 		if len(data) <= MaxInputSize {
 			t.Fatalf("%d bytes called too large", len(data))
 		}
@@ -159,15 +157,15 @@ func checkInput(t *testing.T, in *Input, key KeyBy) {
 	for i, q := range in.Questions {
 		text := func(s string, max int) bool {
 			n := utf8.RuneCountInString(s)
-			return n >= 1 && n <= max && !IsBlank(s)
+			return n >= 1 && n <= max && !isBlank(s)
 		}
 		if !text(q.Question, 500) || !text(q.Header, 12) {
 			t.Fatalf("question %d: bad question or header %q %q", i, q.Question, q.Header)
 		}
-		if keys[StripInvisible(key.Key(q))] {
+		if keys[stripInvisible(key.Key(q))] {
 			t.Fatalf("question %d: key %q twice", i, key.Key(q))
 		}
-		keys[StripInvisible(key.Key(q))] = true
+		keys[stripInvisible(key.Key(q))] = true
 		if q.Kind.Typed() {
 			if len(q.Options) != 0 || q.MultiSelect || utf8.RuneCountInString(q.Placeholder) > 100 {
 				t.Fatalf("text question %d: %+v", i, q)
@@ -182,7 +180,7 @@ func checkInput(t *testing.T, in *Input, key KeyBy) {
 			if !text(o.Label, 50) || !text(o.Description, 200) || utf8.RuneCountInString(o.Preview) > 4000 || q.MultiSelect && o.Preview != "" {
 				t.Fatalf("question %d option %d: bad %+v", i, j, o)
 			}
-			l := strings.ToLower(strings.TrimSpace(StripInvisible(o.Label)))
+			l := strings.ToLower(strings.TrimSpace(stripInvisible(o.Label)))
 			if l == "other" || labels[l] {
 				t.Fatalf("question %d option %d: label %q", i, j, o.Label)
 			}
@@ -190,12 +188,12 @@ func checkInput(t *testing.T, in *Input, key KeyBy) {
 		}
 	}
 	for k, v := range in.Answers {
-		if !keys[StripInvisible(k)] || IsBlank(v) {
+		if !keys[stripInvisible(k)] || isBlank(v) {
 			t.Fatalf("preset answer %q: %q", k, v)
 		}
 	}
 	for k, v := range in.Annotations {
-		if !keys[StripInvisible(k)] || IsBlank(v) {
+		if !keys[stripInvisible(k)] || isBlank(v) {
 			t.Fatalf("note %q: %q", k, v)
 		}
 	}

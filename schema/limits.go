@@ -9,28 +9,40 @@ import (
 	"strings"
 )
 
-// A limit is one number of the embedded schema that an environment variable
-// may change.
-type limit struct {
-	env     string
-	alias   string // the variable's older name, still read
-	pointer string // JSON pointer to the keyword in schema.json
-	min     int    // smallest value that still leaves a valid input possible
-	field   func(*Limits) *int
+// Limit is one number of the embedded schema that may be changed: one
+// field of Limits. The command line says which setting changes it.
+type Limit int
+
+// The limits, in the order of Limits' fields.
+const (
+	MaxQuestions Limit = iota
+	MaxOptions
+	HeaderMaxLength
+	QuestionMaxLength
+)
+
+// AllLimits are the limits, in the order of Limits' fields.
+var AllLimits = []Limit{MaxQuestions, MaxOptions, HeaderMaxLength, QuestionMaxLength}
+
+// limitKeys say where each limit is: its name in Limits' JSON, the JSON
+// pointer to its keyword in schema.json, and the smallest value that still
+// leaves a valid input possible.
+var limitKeys = [...]struct {
+	name, pointer string
+	min           int
+}{
+	MaxQuestions:      {"maxQuestions", questionsPointer, 1},
+	MaxOptions:        {"maxOptions", "/$defs/question/properties/options/maxItems", 2},
+	HeaderMaxLength:   {"headerMaxLength", "/$defs/question/properties/header/maxLength", 1},
+	QuestionMaxLength: {"questionMaxLength", "/$defs/question/properties/question/maxLength", 1},
 }
 
-// limits are the limit variables, the only list of their names. The
-// ASK_ names came first; agents set up then still use them.
-var limits = []limit{
-	{"ASKUSER_MAX_QUESTIONS", "ASK_MAX_QUESTIONS", questionsPointer, 1,
-		func(l *Limits) *int { return &l.MaxQuestions }},
-	{"ASKUSER_MAX_OPTIONS", "ASK_MAX_OPTIONS", "/$defs/question/properties/options/maxItems", 2,
-		func(l *Limits) *int { return &l.MaxOptions }},
-	{"ASKUSER_HEADER_MAX_LENGTH", "ASK_HEADER_MAX_LENGTH", "/$defs/question/properties/header/maxLength", 1,
-		func(l *Limits) *int { return &l.HeaderMaxLength }},
-	{"ASKUSER_QUESTION_MAX_LENGTH", "ASK_QUESTION_MAX_LENGTH", "/$defs/question/properties/question/maxLength", 1,
-		func(l *Limits) *int { return &l.QuestionMaxLength }},
-}
+// String is l's name in Limits' JSON: maxQuestions.
+func (l Limit) String() string { return limitKeys[l].name }
+
+// Min is the smallest value of l that still leaves a valid input possible:
+// a question needs two options.
+func (l Limit) Min() int { return limitKeys[l].min }
 
 // questionsPointer is the limit of the number of questions, which the
 // schema's description names too.
@@ -39,29 +51,18 @@ const questionsPointer = "/properties/questions/maxItems"
 // Overrides maps a limit's JSON pointer in the schema to its new value.
 type Overrides map[string]int
 
-// LimitError is a limit variable whose value is not acceptable, or, when
-// Alias is set, a limit variable and its older name set to different
-// numbers.
+// LimitError is a limit below its Min.
 type LimitError struct {
-	Env, Value string
-	Min        int
-	// Alias and AliasValue are the older name of Env and its value.
-	Alias, AliasValue string
+	Limit Limit
+	Value int
 }
 
 func (e *LimitError) Error() string {
-	if e.Alias != "" {
-		return fmt.Sprintf("%s=%s and %s=%s disagree: %s is the older name of %s; unset it or give both the same value",
-			e.Env, strings.TrimSpace(e.Value), e.Alias, strings.TrimSpace(e.AliasValue), e.Alias, e.Env)
-	}
-	if e.Min > 1 {
-		return fmt.Sprintf("%s must be an integer of at least %d (got %q)", e.Env, e.Min, e.Value)
-	}
-	return fmt.Sprintf("%s must be a positive integer (got %q)", e.Env, e.Value)
+	return fmt.Sprintf("the limit %s must be at least %d (got %d)", e.Limit, e.Limit.Min(), e.Value)
 }
 
-// Limits are the numbers that the limit variables may change. In Limits
-// read from the environment, 0 is a limit left as the schema has it. The
+// Limits are the numbers of the schema that may be changed. In Limits
+// that change a schema, 0 is a limit left as the schema has it. The
 // inbox's protocol carries them, the limits an asker checked its questions
 // against, with these names.
 type Limits struct {
@@ -71,73 +72,32 @@ type Limits struct {
 	QuestionMaxLength int `json:"questionMaxLength,omitempty"`
 }
 
-// LimitsFromEnv reads the limit variables through getenv: ASKUSER_MAX_QUESTIONS,
-// ASKUSER_MAX_OPTIONS, ASKUSER_HEADER_MAX_LENGTH and
-// ASKUSER_QUESTION_MAX_LENGTH, or their older names ASK_MAX_QUESTIONS,
-// ASK_MAX_OPTIONS, ASK_HEADER_MAX_LENGTH and ASK_QUESTION_MAX_LENGTH. An
-// unset or empty variable leaves its limit 0. A limit set under both names
-// must have the same number under both: when they differ, one of two
-// settings the person made would be ignored without a word, so neither is
-// taken and the error says so.
-func LimitsFromEnv(getenv func(string) string) (Limits, error) {
-	var out Limits
-	for _, l := range limits {
-		n, err := l.read(l.env, getenv)
-		if err != nil {
-			return Limits{}, err
-		}
-		old, err := l.read(l.alias, getenv)
-		if err != nil {
-			return Limits{}, err
-		}
-		if n != 0 && old != 0 && n != old {
-			return Limits{}, &LimitError{Env: l.env, Value: getenv(l.env), Min: l.min, Alias: l.alias, AliasValue: getenv(l.alias)}
-		}
-		*l.field(&out) = max(n, old)
-	}
-	return out, nil
-}
-
-// read reads the variable name, which holds the limit l; 0 when it is
-// unset or empty.
-func (l limit) read(name string, getenv func(string) string) (int, error) {
-	v := strings.TrimSpace(getenv(name))
-	if v == "" {
-		return 0, nil
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < l.min {
-		return 0, &LimitError{Env: name, Value: getenv(name), Min: l.min}
-	}
-	return n, nil
+// Field is the field of ls that holds l.
+func (ls *Limits) Field(l Limit) *int {
+	return [...]*int{
+		MaxQuestions:      &ls.MaxQuestions,
+		MaxOptions:        &ls.MaxOptions,
+		HeaderMaxLength:   &ls.HeaderMaxLength,
+		QuestionMaxLength: &ls.QuestionMaxLength,
+	}[l]
 }
 
 // Overrides returns the limits of ls that are not 0 as overrides of the
-// schema, checked as the variables are: the inbox takes limits an asker
-// sends it this way.
+// schema, each checked against its Min: the command line gives its
+// settings this way, and the inbox the limits an asker sends it.
 func (ls Limits) Overrides() (Overrides, error) {
 	o := Overrides{}
-	for _, l := range limits {
-		n := *l.field(&ls)
+	for _, l := range AllLimits {
+		n := *ls.Field(l)
 		if n == 0 {
 			continue
 		}
-		if n < l.min {
-			return nil, &LimitError{Env: l.env, Value: strconv.Itoa(n), Min: l.min}
+		if n < l.Min() {
+			return nil, &LimitError{Limit: l, Value: n}
 		}
-		o[l.pointer] = n
+		o[limitKeys[l].pointer] = n
 	}
 	return o, nil
-}
-
-// OverridesFromEnv reads the limit variables through getenv, as
-// LimitsFromEnv does, as overrides of the schema.
-func OverridesFromEnv(getenv func(string) string) (Overrides, error) {
-	ls, err := LimitsFromEnv(getenv)
-	if err != nil {
-		return nil, err
-	}
-	return ls.Overrides()
 }
 
 // patch returns raw with the numbers at the overridden pointers replaced,
@@ -191,6 +151,37 @@ func describeQuestions(raw []byte, n int) (_ []byte, ok bool) {
 // original text so that the schema printed by "askuser schema" keeps its
 // layout and key order.
 func splice(raw []byte, values map[string][]byte) ([]byte, error) {
+	var out bytes.Buffer
+	var at int64 // raw is copied to out up to here
+	found := 0
+	err := eachValue(raw, func(pointer string, start, end int64) {
+		v, ok := values[pointer]
+		if !ok {
+			return
+		}
+		for start < end && strings.IndexByte(" \t\r\n:,", raw[start]) >= 0 {
+			start++
+		}
+		out.Write(raw[at:start])
+		out.Write(v)
+		at = end
+		found++
+	})
+	if err != nil {
+		return nil, fmt.Errorf("patch schema: %w", err)
+	}
+	if found != len(values) {
+		return nil, fmt.Errorf("patch schema: %d of %d values found", found, len(values))
+	}
+	out.Write(raw[at:])
+	return out.Bytes(), nil
+}
+
+// eachValue reads raw, a JSON text, and calls at for each of its values
+// that is not an object or an array, with its JSON pointer and where it
+// is in raw: it ends at end, and starts at start or after the separator
+// and white space that follow start.
+func eachValue(raw []byte, at func(pointer string, start, end int64)) error {
 	// open holds a frame per open container, outermost first: the pointer
 	// token of its current member ("" in an array, where no pointer of
 	// values leads), and, for an object, whether a key comes next.
@@ -199,19 +190,16 @@ func splice(raw []byte, values map[string][]byte) ([]byte, error) {
 		object, key bool
 	}
 	var open []frame
-	var out bytes.Buffer
-	var at int64 // raw is copied to out up to here
-	found := 0
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	for {
 		start := dec.InputOffset()
 		tok, err := dec.Token()
 		if err == io.EOF {
-			break
+			return nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("patch schema: %w", err)
+			return err
 		}
 		if tok == json.Delim('}') || tok == json.Delim(']') {
 			open = open[:len(open)-1]
@@ -233,25 +221,10 @@ func splice(raw []byte, values map[string][]byte) ([]byte, error) {
 		for _, f := range open {
 			pointer.WriteString("/" + f.token)
 		}
-		if v, ok := values[pointer.String()]; ok {
-			// InputOffset before Token may sit before the separator and
-			// whitespace; the value itself ends at the new offset.
-			end := dec.InputOffset()
-			s := start
-			for s < end && strings.IndexByte(" \t\r\n:,", raw[s]) >= 0 {
-				s++
-			}
-			out.Write(raw[at:s])
-			out.Write(v)
-			at = end
-			found++
-		}
+		// InputOffset before Token may sit before the separator and
+		// white space; the value itself ends at the new offset.
+		at(pointer.String(), start, dec.InputOffset())
 	}
-	if found != len(values) {
-		return nil, fmt.Errorf("patch schema: %d of %d values found", found, len(values))
-	}
-	out.Write(raw[at:])
-	return out.Bytes(), nil
 }
 
 // escapePointer writes s as one token of a JSON pointer. It runs for every

@@ -2,174 +2,78 @@ package schema
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"maps"
 	"strings"
 	"testing"
 )
 
-func env(vars map[string]string) func(string) string {
-	return func(k string) string { return vars[k] }
-}
-
-func TestOverridesFromEnv(t *testing.T) {
+// Overrides gives each limit that is not 0 as the override of its keyword
+// in the schema, and refuses a limit below its Min: the limits an asker
+// sends the inbox mean what they meant to the asker.
+func TestLimitsOverrides(t *testing.T) {
 	tests := []struct {
 		name string
-		vars map[string]string
+		l    Limits
 		want Overrides
 	}{
-		{"unset", nil, Overrides{}},
-		{"empty", map[string]string{"ASKUSER_MAX_QUESTIONS": ""}, Overrides{}},
-		{"blank", map[string]string{"ASKUSER_MAX_QUESTIONS": "  "}, Overrides{}},
-		{"questions", map[string]string{"ASKUSER_MAX_QUESTIONS": "6"},
-			Overrides{"/properties/questions/maxItems": 6}},
-		{"options", map[string]string{"ASKUSER_MAX_OPTIONS": "2"},
-			Overrides{"/$defs/question/properties/options/maxItems": 2}},
-		{"header", map[string]string{"ASKUSER_HEADER_MAX_LENGTH": "1"},
-			Overrides{"/$defs/question/properties/header/maxLength": 1}},
-		{"question, spaces around", map[string]string{"ASKUSER_QUESTION_MAX_LENGTH": " 800\n"},
-			Overrides{"/$defs/question/properties/question/maxLength": 800}},
-		{"all", map[string]string{
-			"ASKUSER_MAX_QUESTIONS": "1", "ASKUSER_MAX_OPTIONS": "9",
-			"ASKUSER_HEADER_MAX_LENGTH": "40", "ASKUSER_QUESTION_MAX_LENGTH": "1000",
-		}, Overrides{
+		{"none", Limits{}, Overrides{}},
+		{"questions", Limits{MaxQuestions: 6}, Overrides{"/properties/questions/maxItems": 6}},
+		{"options", Limits{MaxOptions: 2}, Overrides{"/$defs/question/properties/options/maxItems": 2}},
+		{"header", Limits{HeaderMaxLength: 1}, Overrides{"/$defs/question/properties/header/maxLength": 1}},
+		{"question", Limits{QuestionMaxLength: 800}, Overrides{"/$defs/question/properties/question/maxLength": 800}},
+		{"all", Limits{1, 9, 40, 1000}, Overrides{
 			"/properties/questions/maxItems":                1,
 			"/$defs/question/properties/options/maxItems":   9,
 			"/$defs/question/properties/header/maxLength":   40,
 			"/$defs/question/properties/question/maxLength": 1000,
 		}},
-		{"older names", map[string]string{
-			"ASK_MAX_QUESTIONS": "2", "ASK_MAX_OPTIONS": "3",
-			"ASK_HEADER_MAX_LENGTH": "20", "ASK_QUESTION_MAX_LENGTH": " 700",
-		}, Overrides{
-			"/properties/questions/maxItems":                2,
-			"/$defs/question/properties/options/maxItems":   3,
-			"/$defs/question/properties/header/maxLength":   20,
-			"/$defs/question/properties/question/maxLength": 700,
-		}},
-		{"both names, one number", map[string]string{"ASKUSER_MAX_OPTIONS": "6", "ASK_MAX_OPTIONS": " 6 "},
-			Overrides{"/$defs/question/properties/options/maxItems": 6}},
-		{"both names, older one empty", map[string]string{"ASKUSER_MAX_OPTIONS": "6", "ASK_MAX_OPTIONS": ""},
-			Overrides{"/$defs/question/properties/options/maxItems": 6}},
-		{"both names, newer one empty", map[string]string{"ASKUSER_MAX_OPTIONS": "", "ASK_MAX_OPTIONS": "5"},
-			Overrides{"/$defs/question/properties/options/maxItems": 5}},
-		{"each name for another limit", map[string]string{"ASKUSER_MAX_QUESTIONS": "3", "ASK_MAX_OPTIONS": "5"},
-			Overrides{"/properties/questions/maxItems": 3, "/$defs/question/properties/options/maxItems": 5}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := OverridesFromEnv(env(tt.vars))
+			got, err := tt.l.Overrides()
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(got) != len(tt.want) {
-				t.Fatalf("got %v, want %v", got, tt.want)
-			}
-			for k, v := range tt.want {
-				if got[k] != v {
-					t.Errorf("%s = %d, want %d", k, got[k], v)
-				}
+			if !maps.Equal(got, tt.want) {
+				t.Errorf("got %v, want %v", got, tt.want)
 			}
 		})
 	}
-}
-
-func TestOverridesFromEnvBad(t *testing.T) {
-	tests := []struct {
-		env, value string
-		min        int
-		msg        string
+	for _, tt := range []struct {
+		l   Limits
+		msg string
 	}{
-		{"ASKUSER_MAX_QUESTIONS", "abc", 1, `ASKUSER_MAX_QUESTIONS must be a positive integer (got "abc")`},
-		{"ASKUSER_MAX_QUESTIONS", "0", 1, `ASKUSER_MAX_QUESTIONS must be a positive integer (got "0")`},
-		{"ASKUSER_MAX_QUESTIONS", "-2", 1, `ASKUSER_MAX_QUESTIONS must be a positive integer (got "-2")`},
-		{"ASKUSER_MAX_QUESTIONS", "1.5", 1, `ASKUSER_MAX_QUESTIONS must be a positive integer (got "1.5")`},
-		{"ASKUSER_MAX_QUESTIONS", "4x", 1, `ASKUSER_MAX_QUESTIONS must be a positive integer (got "4x")`},
-		{"ASKUSER_MAX_OPTIONS", "1", 2, `ASKUSER_MAX_OPTIONS must be an integer of at least 2 (got "1")`},
-		{"ASKUSER_MAX_OPTIONS", "abc", 2, `ASKUSER_MAX_OPTIONS must be an integer of at least 2 (got "abc")`},
-		{"ASKUSER_HEADER_MAX_LENGTH", "0", 1, `ASKUSER_HEADER_MAX_LENGTH must be a positive integer (got "0")`},
-		{"ASKUSER_QUESTION_MAX_LENGTH", "abc", 1, `ASKUSER_QUESTION_MAX_LENGTH must be a positive integer (got "abc")`},
-		{"ASKUSER_QUESTION_MAX_LENGTH", " 0 ", 1, `ASKUSER_QUESTION_MAX_LENGTH must be a positive integer (got " 0 ")`},
-		// The older names are checked alike, and the error names the
-		// variable that is set.
-		{"ASK_MAX_QUESTIONS", "abc", 1, `ASK_MAX_QUESTIONS must be a positive integer (got "abc")`},
-		{"ASK_MAX_OPTIONS", "1", 2, `ASK_MAX_OPTIONS must be an integer of at least 2 (got "1")`},
-		{"ASK_HEADER_MAX_LENGTH", "0", 1, `ASK_HEADER_MAX_LENGTH must be a positive integer (got "0")`},
-		{"ASK_QUESTION_MAX_LENGTH", " 0 ", 1, `ASK_QUESTION_MAX_LENGTH must be a positive integer (got " 0 ")`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.env+"="+tt.value, func(t *testing.T) {
-			_, err := OverridesFromEnv(env(map[string]string{tt.env: tt.value}))
-			var le *LimitError
-			if !errors.As(err, &le) {
-				t.Fatalf("err = %v, want a *LimitError", err)
-			}
-			if le.Env != tt.env || le.Value != tt.value || le.Min != tt.min {
-				t.Errorf("got %+v", le)
-			}
-			if err.Error() != tt.msg {
-				t.Errorf("message\n got %s\nwant %s", err, tt.msg)
-			}
-		})
-	}
-}
-
-// A limit set to two numbers under its two names is refused, whichever is
-// valid: taking either would ignore the other setting without a word.
-func TestLimitsFromEnvBothNamesDisagree(t *testing.T) {
-	tests := []struct {
-		vars map[string]string
-		msg  string
-	}{
-		{map[string]string{"ASKUSER_MAX_OPTIONS": "6", "ASK_MAX_OPTIONS": "5"},
-			"ASKUSER_MAX_OPTIONS=6 and ASK_MAX_OPTIONS=5 disagree: ASK_MAX_OPTIONS is the older name of ASKUSER_MAX_OPTIONS; unset it or give both the same value"},
-		{map[string]string{"ASKUSER_QUESTION_MAX_LENGTH": " 800 ", "ASK_QUESTION_MAX_LENGTH": "80"},
-			"ASKUSER_QUESTION_MAX_LENGTH=800 and ASK_QUESTION_MAX_LENGTH=80 disagree: ASK_QUESTION_MAX_LENGTH is the older name of ASKUSER_QUESTION_MAX_LENGTH; unset it or give both the same value"},
-		{map[string]string{"ASKUSER_MAX_QUESTIONS": "6", "ASK_MAX_QUESTIONS": "0"},
-			`ASK_MAX_QUESTIONS must be a positive integer (got "0")`},
-	}
-	for _, tt := range tests {
-		l, err := LimitsFromEnv(env(tt.vars))
-		var le *LimitError
-		if !errors.As(err, &le) {
-			t.Fatalf("%v: err = %v, limits %+v, want a *LimitError", tt.vars, err, l)
-		}
-		if err.Error() != tt.msg {
-			t.Errorf("message\n got %s\nwant %s", err, tt.msg)
-		}
-		if _, err := OverridesFromEnv(env(tt.vars)); err == nil || err.Error() != tt.msg {
-			t.Errorf("OverridesFromEnv: err = %v, want %s", err, tt.msg)
+		{Limits{MaxOptions: 1}, "the limit maxOptions must be at least 2 (got 1)"},
+		{Limits{MaxQuestions: -3}, "the limit maxQuestions must be at least 1 (got -3)"},
+		{Limits{HeaderMaxLength: 12, QuestionMaxLength: -1}, "the limit questionMaxLength must be at least 1 (got -1)"},
+	} {
+		_, err := tt.l.Overrides()
+		if le, ok := errors.AsType[*LimitError](err); !ok || err.Error() != tt.msg {
+			t.Errorf("Overrides of %+v: err = %v (%+v), want %s", tt.l, err, le, tt.msg)
 		}
 	}
 }
 
-// LimitsFromEnv fills each limit from its variable, and leaves 0 for the
-// schema's own; Overrides turns them back into the same overrides as the
-// variables give, so the limits an asker sends the inbox mean what they
-// meant to the asker.
-func TestLimitsFromEnvAndOverrides(t *testing.T) {
-	vars := map[string]string{"ASKUSER_MAX_QUESTIONS": "7", "ASK_HEADER_MAX_LENGTH": "30"}
-	l, err := LimitsFromEnv(env(vars))
+// Each limit names its own field of Limits, and the fields' JSON names.
+func TestLimitField(t *testing.T) {
+	var ls Limits
+	for i, l := range AllLimits {
+		*ls.Field(l) = i + 1
+	}
+	if want := (Limits{1, 2, 3, 4}); ls != want {
+		t.Errorf("fields set through Field: %+v, want %+v", ls, want)
+	}
+	b, err := json.Marshal(ls)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (Limits{MaxQuestions: 7, HeaderMaxLength: 30}); l != want {
-		t.Fatalf("LimitsFromEnv = %+v, want %+v", l, want)
-	}
-	o, err := l.Overrides()
-	if err != nil {
-		t.Fatal(err)
-	}
-	fromEnv, _ := OverridesFromEnv(env(vars))
-	if len(o) != 2 || len(fromEnv) != 2 || o["/properties/questions/maxItems"] != 7 ||
-		o["/$defs/question/properties/header/maxLength"] != 30 || fromEnv["/properties/questions/maxItems"] != 7 {
-		t.Errorf("Overrides() = %v, OverridesFromEnv = %v", o, fromEnv)
-	}
-	_, err = Limits{MaxOptions: 1}.Overrides()
-	if err == nil || err.Error() != `ASKUSER_MAX_OPTIONS must be an integer of at least 2 (got "1")` {
-		t.Errorf("Overrides of MaxOptions 1: err = %v", err)
-	}
-	if _, err := (Limits{MaxQuestions: -3}).Overrides(); err == nil {
-		t.Error("Overrides of MaxQuestions -3: no error")
+	for i, l := range AllLimits {
+		if !strings.Contains(string(b), fmt.Sprintf(`"%s":%d`, l, i+1)) {
+			t.Errorf("%s is not the JSON name of its field: %s", l, b)
+		}
 	}
 }
 
@@ -194,7 +98,7 @@ func TestCompileWithoutOverrides(t *testing.T) {
 func TestCompileOverrides(t *testing.T) {
 	raw := embedded(t)
 	tests := []struct {
-		env, value string
+		set Limits
 		// old and new are the schema line before and after.
 		old, new string
 		// also is a text that changes with the limit, before and after.
@@ -205,7 +109,7 @@ func TestCompileOverrides(t *testing.T) {
 		problem        string
 	}{
 		{
-			"ASKUSER_MAX_QUESTIONS", "2",
+			Limits{MaxQuestions: 2},
 			`      "maxItems": 4,`, `      "maxItems": 2,`,
 			[2]string{`"description": "1-4 questions for`, `"description": "1-2 questions for`},
 			Limits{2, 4, 12, 500},
@@ -214,7 +118,7 @@ func TestCompileOverrides(t *testing.T) {
 			"questions: must have at most 2 items (got 3)",
 		},
 		{
-			"ASKUSER_MAX_OPTIONS", "5",
+			Limits{MaxOptions: 5},
 			`          "maxItems": 4,`, `          "maxItems": 5,`,
 			[2]string{},
 			Limits{4, 5, 12, 500},
@@ -223,7 +127,7 @@ func TestCompileOverrides(t *testing.T) {
 			"questions[0].options: must have at most 5 items (got 6)",
 		},
 		{
-			"ASKUSER_HEADER_MAX_LENGTH", "20",
+			Limits{HeaderMaxLength: 20},
 			`          "maxLength": 12`, `          "maxLength": 20`,
 			[2]string{},
 			Limits{4, 4, 20, 500},
@@ -232,7 +136,7 @@ func TestCompileOverrides(t *testing.T) {
 			"questions[0].header: must be at most 20 characters (got 21)",
 		},
 		{
-			"ASKUSER_QUESTION_MAX_LENGTH", "10",
+			Limits{QuestionMaxLength: 10},
 			`          "maxLength": 500`, `          "maxLength": 10`,
 			[2]string{},
 			Limits{4, 4, 12, 10},
@@ -242,8 +146,8 @@ func TestCompileOverrides(t *testing.T) {
 		},
 	}
 	for _, tt := range tests {
-		t.Run(tt.env, func(t *testing.T) {
-			o, err := OverridesFromEnv(env(map[string]string{tt.env: tt.value}))
+		t.Run(fmt.Sprint(tt.set), func(t *testing.T) {
+			o, err := tt.set.Overrides()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -308,14 +212,14 @@ func TestPatchLayout(t *testing.T) {
 func TestDescriptionFollowsQuestionLimit(t *testing.T) {
 	raw := embedded(t)
 	for _, tt := range []struct {
-		max  string
+		max  int
 		want string
 	}{
-		{"", `"description": "1-4 questions for the person at the keyboard: multiple-choice (an \"Other\" choice`},
-		{"9", `"description": "1-9 questions for the person at the keyboard: multiple-choice (an \"Other\" choice`},
-		{"1", `"description": "1 question for the person at the keyboard: multiple-choice (an \"Other\" choice`},
+		{0, `"description": "1-4 questions for the person at the keyboard: multiple-choice (an \"Other\" choice`},
+		{9, `"description": "1-9 questions for the person at the keyboard: multiple-choice (an \"Other\" choice`},
+		{1, `"description": "1 question for the person at the keyboard: multiple-choice (an \"Other\" choice`},
 	} {
-		o, err := OverridesFromEnv(env(map[string]string{"ASKUSER_MAX_QUESTIONS": tt.max, "ASKUSER_MAX_OPTIONS": "6"}))
+		o, err := Limits{MaxQuestions: tt.max, MaxOptions: 6}.Overrides()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -324,7 +228,7 @@ func TestDescriptionFollowsQuestionLimit(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !strings.Contains(string(s.Bytes()), tt.want) {
-			t.Errorf("ASKUSER_MAX_QUESTIONS=%q: the schema does not say\n%s\n%s", tt.max, tt.want, firstLines(s.Bytes(), 5))
+			t.Errorf("maxQuestions %d: the schema does not say\n%s\n%s", tt.max, tt.want, firstLines(s.Bytes(), 5))
 		}
 	}
 }

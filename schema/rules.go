@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -42,10 +43,10 @@ func questionRules(raw []any, key KeyBy, maxOptions int) (qs []Question, keyed b
 			continue
 		}
 		qs[i] = questionOf(q)
-		if k := key.Key(qs[i]); !IsBlank(k) {
+		if k := key.Key(qs[i]); !isBlank(k) {
 			// Keys that differ only by what draws nothing look the same
 			// on the screen and in the output.
-			shown := StripInvisible(k)
+			shown := stripInvisible(k)
 			if first, dup := seen[shown]; dup {
 				ps = append(ps, problem([]any{"questions", i, string(key)},
 					"same as questions[%d].%s (%q); answers are keyed by %s, so each must be different",
@@ -71,13 +72,13 @@ func labelRules(i int, opts []any) []Problem {
 			continue
 		}
 		l, ok := o["label"].(string)
-		if !ok || IsBlank(l) {
+		if !ok || isBlank(l) {
 			continue
 		}
 		at := []any{"questions", i, "options", j, "label"}
 		// Labels are compared as a person reads them: "Other\u200b"
 		// is Other, and "SQ\u200bLite" is SQLite.
-		norm := strings.ToLower(strings.TrimSpace(StripInvisible(l)))
+		norm := strings.ToLower(strings.TrimSpace(stripInvisible(l)))
 		if norm == "other" {
 			ps = append(ps, problem(at, "must not be %q: an Other choice is added to every question automatically", l))
 			continue
@@ -134,25 +135,15 @@ func noteRule(at []any, _ Question, v any) (string, []Problem) {
 	return notes, nil
 }
 
-// questionOf reads a decoded question that may not be valid, as far as its
-// shape allows.
+// questionOf reads a decoded question that may not be valid into a
+// Question, by the Question's own JSON fields, as far as its shape allows:
+// json.Unmarshal leaves a field of the wrong type empty, for the schema to
+// report. A "type" that names no kind stops it there, after every other
+// field of the question: json.Marshal sorts the keys.
 func questionOf(q map[string]any) Question {
 	var out Question
-	out.Question, _ = q["question"].(string)
-	out.Header, _ = q["header"].(string)
-	_ = out.Kind.UnmarshalText([]byte(str(q["type"]))) // the schema admits only kinds
-	out.MultiSelect, _ = q["multiSelect"].(bool)
-	out.Placeholder, _ = q["placeholder"].(string)
-	opts, _ := q["options"].([]any)
-	for _, o := range opts {
-		if o, ok := o.(map[string]any); ok {
-			if l, ok := o["label"].(string); ok {
-				d, _ := o["description"].(string)
-				p, _ := o["preview"].(string)
-				out.Options = append(out.Options, Option{Label: l, Description: d, Preview: p})
-			}
-		}
-	}
+	b, _ := json.Marshal(q) // decoded JSON, which writes again
+	_ = json.Unmarshal(b, &out)
 	return out
 }
 
@@ -172,12 +163,12 @@ func newKeyIndex(qs []Question, key KeyBy) *keyIndex {
 	x := &keyIndex{key: key, qs: qs, byKey: map[string]int{}, byOther: map[string][]int{}}
 	for i, q := range qs {
 		k, other := key.Key(q), key.other().Key(q)
-		if !IsBlank(k) {
+		if !isBlank(k) {
 			if _, dup := x.byKey[k]; !dup {
 				x.byKey[k] = i
 			}
 		}
-		if !IsBlank(other) {
+		if !isBlank(other) {
 			x.byOther[other] = append(x.byOther[other], i)
 		}
 	}
@@ -203,7 +194,7 @@ func (x *keyIndex) names() []string {
 	var out []string
 	for _, by := range []KeyBy{x.key, x.key.other()} {
 		for _, q := range x.qs {
-			if k := by.Key(q); !IsBlank(k) {
+			if k := by.Key(q); !isBlank(k) {
 				out = append(out, k)
 			}
 		}
@@ -226,7 +217,7 @@ func (x *keyIndex) resolve(field string, names []string, strict bool) (map[int]s
 		case n == 0:
 			if strict {
 				msg := "no question has this header or question text"
-				if s := suggest(k, x.names()); s != "" {
+				if s := Suggest(k, x.names()); s != "" {
 					msg += fmt.Sprintf("; did you mean %q?", s)
 				}
 				ps = append(ps, problem(at, "%s", msg))
@@ -323,7 +314,7 @@ func noText(s string) string {
 	switch {
 	case s == "":
 		return msgEmpty
-	case IsBlank(s):
+	case isBlank(s):
 		return msgBlank
 	}
 	return ""

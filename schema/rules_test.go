@@ -66,8 +66,8 @@ func TestSuggest(t *testing.T) {
 		{"anything", nil, ""},
 	}
 	for _, tt := range tests {
-		if got := suggest(tt.name, tt.allowed); got != tt.want {
-			t.Errorf("suggest(%q, %q) = %q, want %q", tt.name, tt.allowed, got, tt.want)
+		if got := Suggest(tt.name, tt.allowed); got != tt.want {
+			t.Errorf("Suggest(%q, %q) = %q, want %q", tt.name, tt.allowed, got, tt.want)
 		}
 	}
 }
@@ -224,8 +224,8 @@ func TestAddPresets(t *testing.T) {
 			}
 			err = in.AddPresets("ASKUSER_ANSWERS", tt.presets, tt.key)
 			if tt.errs != nil {
-				var ve *ValidationError
-				if !errors.As(err, &ve) {
+				ve, ok := errors.AsType[*ValidationError](err)
+				if !ok {
 					t.Fatalf("err = %v, want a *ValidationError", err)
 				}
 				var got []string

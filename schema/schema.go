@@ -62,8 +62,8 @@ func Compile(raw []byte, o Overrides) (*Schema, error) {
 		return nil, fmt.Errorf("compile schema: %w", err)
 	}
 	s := &Schema{raw: patched, doc: doc, compiled: compiled, opaque: opaqueFields(doc)}
-	for _, l := range limits {
-		*l.field(&s.limits) = intOf(s.lookup(l.pointer))
+	for _, l := range AllLimits {
+		*s.limits.Field(l) = intOf(s.lookup(limitKeys[l].pointer))
 	}
 	return s, nil
 }
@@ -142,8 +142,8 @@ func (s *Schema) validate(doc any) []Problem {
 	if err == nil {
 		return nil
 	}
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
+	ve, ok := errors.AsType[*jsonschema.ValidationError](err)
+	if !ok {
 		// Only a value that is not JSON, or a schema that loops, gets
 		// here; decode makes neither.
 		return []Problem{problem(nil, "cannot be checked: %v", err)}

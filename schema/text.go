@@ -57,9 +57,9 @@ func defaultIgnorable(r rune) bool {
 		!(r >= 0xfff9 && r <= 0xfffb || r >= 0x13430 && r <= 0x1345f)
 }
 
-// IsBlank reports whether s shows nothing: it is empty, or made only of
+// isBlank reports whether s shows nothing: it is empty, or made only of
 // white space and invisible characters.
-func IsBlank(s string) bool {
+func isBlank(s string) bool {
 	for _, r := range s {
 		if !WhiteSpace(r) && !Invisible(r) {
 			return false
@@ -68,9 +68,9 @@ func IsBlank(s string) bool {
 	return true
 }
 
-// StripInvisible returns s without its invisible characters, for comparing
+// stripInvisible returns s without its invisible characters, for comparing
 // texts as a person sees them: "SQ\u200bLite" is "SQLite".
-func StripInvisible(s string) string {
+func stripInvisible(s string) string {
 	// Map returns s itself when it drops nothing, as for most texts.
 	return strings.Map(func(r rune) rune {
 		if Invisible(r) {

@@ -111,7 +111,7 @@ func TestControls(t *testing.T) {
 		if got, want := BidiControl(r), unicode.Is(unicode.Bidi_Control, r); got != want {
 			t.Errorf("BidiControl(%U) = %v, want %v", r, got, want)
 		}
-		if (Control(r) || BidiControl(r)) && !IsBlank(string(r)) {
+		if (Control(r) || BidiControl(r)) && !isBlank(string(r)) {
 			t.Errorf("%U is a control that is not blank", r)
 		}
 	}
@@ -139,8 +139,8 @@ func TestIsBlank(t *testing.T) {
 		"😀":                        false,
 		"\ufffd":                   false, // what undecodable bytes become
 	} {
-		if got := IsBlank(s); got != want {
-			t.Errorf("IsBlank(%q) = %v, want %v", s, got, want)
+		if got := isBlank(s); got != want {
+			t.Errorf("isBlank(%q) = %v, want %v", s, got, want)
 		}
 	}
 }
@@ -154,8 +154,8 @@ func TestStripInvisible(t *testing.T) {
 		"a b\u3000c":              "a b\u3000c", // white space is kept
 		"":                        "",
 	} {
-		if got := StripInvisible(s); got != want {
-			t.Errorf("StripInvisible(%q) = %q, want %q", s, got, want)
+		if got := stripInvisible(s); got != want {
+			t.Errorf("stripInvisible(%q) = %q, want %q", s, got, want)
 		}
 	}
 }
@@ -163,7 +163,7 @@ func TestStripInvisible(t *testing.T) {
 var update = flag.Bool("update", false, "write the \"not blank\" pattern of schema.json from the tables of text.go")
 
 // The "not blank" pattern of schema.json is written from the tables of
-// text.go, as \uXXXX escapes, and means there what IsBlank means: Go's
+// text.go, as \uXXXX escapes, and means there what isBlank means: Go's
 // regexp, which the library uses, finds a character in a string exactly
 // when that character is neither white space nor invisible. With -update
 // the test writes the pattern into schema.json first.
@@ -199,7 +199,7 @@ func TestSchemaPatternIsNotBlank(t *testing.T) {
 		}
 	}
 	for _, s := range []string{" a ", "\u3000\u200bx", "SQ\u200bLite"} {
-		if !re.MatchString(s) || IsBlank(s) {
+		if !re.MatchString(s) || isBlank(s) {
 			t.Errorf("%q is blank", s)
 		}
 	}

@@ -112,7 +112,7 @@ func (s *Schema) unknownFields(tokens []any, value any, parent string) []Problem
 			name = ""
 		}
 		msg := "unknown field"
-		if sug := suggest(name, allowed); sug != "" {
+		if sug := Suggest(name, allowed); sug != "" {
 			msg += fmt.Sprintf("; did you mean %q?", sug)
 		} else {
 			msg += fmt.Sprintf(" (allowed: %s)", strings.Join(allowed, ", "))

@@ -44,8 +44,8 @@ func compileDefault(t *testing.T) *Schema {
 func problems(t *testing.T, s *Schema, input string, key KeyBy) []string {
 	t.Helper()
 	_, err := s.Parse([]byte(input), key)
-	var ve *ValidationError
-	if !errors.As(err, &ve) {
+	ve, ok := errors.AsType[*ValidationError](err)
+	if !ok {
 		t.Fatalf("Parse(%s) = %v, want a *ValidationError", input, err)
 	}
 	out := make([]string, len(ve.Problems))
@@ -297,8 +297,8 @@ func TestSyntaxErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.input, func(t *testing.T) {
 			_, err := s.Parse([]byte(tt.input), KeyHeader)
-			var se *SyntaxError
-			if !errors.As(err, &se) {
+			se, ok := errors.AsType[*SyntaxError](err)
+			if !ok {
 				t.Fatalf("err = %v, want a *SyntaxError", err)
 			}
 			if se.Error() != tt.want {
@@ -315,8 +315,8 @@ func TestParseTooLarge(t *testing.T) {
 		t.Fatalf("at the limit: %v", err)
 	}
 	_, err := s.Parse([]byte(doc(q("Q?", "H"))+pad+" "), KeyHeader)
-	var tl *TooLargeError
-	if !errors.As(err, &tl) {
+	tl, ok := errors.AsType[*TooLargeError](err)
+	if !ok {
 		t.Fatalf("err = %v, want a *TooLargeError", err)
 	}
 	if tl.Size != MaxInputSize+1 {
@@ -418,15 +418,15 @@ func TestParseByteOrderMark(t *testing.T) {
 	}
 	// Only one, and only at the start.
 	for _, input := range []string{"\ufeff\ufeff" + doc(q("Q?", "H")), " \ufeff" + doc(q("Q?", "H"))} {
-		var se *SyntaxError
-		if _, err := s.Parse([]byte(input), KeyHeader); !errors.As(err, &se) {
+		_, err := s.Parse([]byte(input), KeyHeader)
+		if _, ok := errors.AsType[*SyntaxError](err); !ok {
 			t.Errorf("%q: err = %v, want a *SyntaxError", input, err)
 		}
 	}
 	pad := strings.Repeat(" ", MaxInputSize-len(doc(q("Q?", "H")))-2)
 	_, err = s.Parse([]byte("\ufeff"+doc(q("Q?", "H"))+pad), KeyHeader)
-	var tl *TooLargeError
-	if !errors.As(err, &tl) {
+	_, ok := errors.AsType[*TooLargeError](err)
+	if !ok {
 		t.Errorf("1 MiB and a byte-order mark: err = %v, want a *TooLargeError", err)
 	}
 }
@@ -493,7 +493,7 @@ func TestMetadataIsBuiltWhenTheSchemaLooksInside(t *testing.T) {
 // examined: they cannot be asked and must go anyway, and 1 MiB of them
 // would otherwise make a million problems. The count is the whole one.
 func TestProblemsStopPastTheLimits(t *testing.T) {
-	s := compileWith(t, map[string]string{"ASKUSER_MAX_QUESTIONS": "2", "ASKUSER_MAX_OPTIONS": "3"})
+	s := compileWith(t, Limits{MaxQuestions: 2, MaxOptions: 3})
 	qs := make([]string, 1000)
 	for i := range qs {
 		qs[i] = `{"question":"Q?","header":"H","options":[{"label":"Other","description":""}],"multiSelect":false}`

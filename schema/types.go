@@ -5,9 +5,7 @@
 package schema
 
 import (
-	"errors"
 	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -34,110 +32,6 @@ type Question struct {
 	// Default is the answer Enter takes in a question of KindConfirm (Yes
 	// or No) or KindInput (text; "" for none). The input cannot give it.
 	Default string `json:"default,omitempty"`
-}
-
-// Kind is what a question asks for: a closed set, read once where a
-// question comes in (its "type"). Every view draws each kind, and Check
-// checks an answer to any of them.
-type Kind uint8
-
-// The kinds of question. The input gives KindChoice (without "type") and
-// KindText; KindConfirm and KindInput are the questions of askuser confirm
-// and askuser input, asked alone, with a Default.
-const (
-	KindChoice  Kind = iota // the options (several with MultiSelect), or Other
-	KindText                // typed text, without options
-	KindConfirm             // Yes or No
-	KindInput               // a line of typed text
-)
-
-var kindNames = [...]string{KindChoice: "choice", KindText: "text", KindConfirm: "confirm", KindInput: "input"}
-
-func (k Kind) String() string {
-	if int(k) < len(kindNames) {
-		return kindNames[k]
-	}
-	return fmt.Sprintf("Kind(%d)", int(k))
-}
-
-// MarshalText writes k as the input's "type" does.
-func (k Kind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
-
-// UnmarshalText reads a kind as the input's "type" (or an asker's request
-// to the inbox) writes it.
-func (k *Kind) UnmarshalText(b []byte) error {
-	i := slices.Index(kindNames[:], string(b))
-	if i < 0 {
-		return fmt.Errorf("unknown type of question %q", b)
-	}
-	*k = Kind(i)
-	return nil
-}
-
-// Typed reports whether the answer is text the person types rather than
-// a choice among options.
-func (k Kind) Typed() bool { return k == KindText || k == KindInput }
-
-// OffersOther reports whether the person may type an answer of their own
-// (Other) instead of, or beside, the options.
-func (k Kind) OffersOther() bool { return k == KindChoice }
-
-// Alone reports whether the question is asked on its own, as askuser
-// confirm and input ask theirs: without its header, and without a note.
-func (k Kind) Alone() bool { return k == KindConfirm || k == KindInput }
-
-// The options of a question of KindConfirm.
-const (
-	Yes = "Yes"
-	No  = "No"
-)
-
-// ConfirmQuestion is the yes/no question of askuser confirm, whose answer
-// is the option Yes or No (see IsYes); Enter takes Yes when yes is set.
-func ConfirmQuestion(message string, yes bool) Question {
-	def := No
-	if yes {
-		def = Yes
-	}
-	return Question{Kind: KindConfirm, Header: "Confirm", Question: message,
-		Options: []Option{{Label: Yes}, {Label: No}}, Default: def}
-}
-
-// InputQuestion is the question of askuser input, a line of text, whose
-// answer is the text typed (Answer.Other); Enter takes def when it is not
-// "". The placeholder is an example answer.
-func InputQuestion(message, placeholder, def string) Question {
-	return Question{Kind: KindInput, Header: "Input", Question: message, Placeholder: placeholder, Default: def}
-}
-
-// IsYes reports whether a, the answer to a ConfirmQuestion, is yes.
-func IsYes(a Answer) bool { return len(a.Labels) == 1 && a.Labels[0] == Yes }
-
-// Alone returns q, a question of a kind asked alone that comes from
-// elsewhere (an asker's request to the inbox), made again from its text,
-// placeholder and default, once they are checked: the rest of such a
-// question is not the sender's to say.
-func Alone(q Question) (Question, error) {
-	if IsBlank(q.Question) {
-		return Question{}, fmt.Errorf("a %s question needs its question", q.Kind)
-	}
-	switch q.Kind {
-	case KindConfirm:
-		if q.Default != Yes && q.Default != No {
-			return Question{}, errors.New("the default of a confirm question must be Yes or No")
-		}
-		return ConfirmQuestion(q.Question, q.Default == Yes), nil
-	case KindInput:
-		def := q.Default
-		if def != "" {
-			var err error
-			if def, err = CheckOther(def); err != nil {
-				return Question{}, fmt.Errorf("the default %w", err)
-			}
-		}
-		return InputQuestion(q.Question, q.Placeholder, def), nil
-	}
-	return Question{}, fmt.Errorf("a %s question is not asked alone", q.Kind)
 }
 
 // Option is one choice of a question.

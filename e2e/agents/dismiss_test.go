@@ -8,7 +8,8 @@ import (
 	"time"
 )
 
-// TestFormDismissed checks SPEC's "no false decline" rule against the
+// TestFormDismissed checks the rule that no form is falsely declined (see
+// docs/mcp.md) against the
 // forms that Claude Code and Codex draw for askuser's MCP tool in their
 // interactive sessions: a person who reads the form and then declines or
 // cancels it is reported as such to the model, never taken for a client

@@ -151,8 +151,8 @@ func (r Request) askQuestions(doc []byte, s Settings) (Asking, error) {
 	return Asking{Questions: c.Questions(), decide: func(got []prompt.Answer) Decision {
 		c.Fill(got)
 		if r.Form == OpenCodeQuestion {
-			answers := make([][]string, len(c.Answers))
-			for i, a := range c.Answers {
+			answers := make([][]string, len(c.Answers()))
+			for i, a := range c.Answers() {
 				answers[i] = append([]string{}, a.Labels...)
 				if a.Other != "" {
 					answers[i] = append(answers[i], a.Other)

@@ -26,9 +26,9 @@ import (
 // causes.
 const hangupGrace = 250 * time.Millisecond
 
-// Hangup is the cause of a conversation ended by its terminal hanging
+// hangup is the cause of a conversation ended by its terminal hanging
 // up, seen before the signal.
-var Hangup = &SignalError{Sig: syscall.SIGHUP}
+var hangup = &SignalError{Sig: syscall.SIGHUP}
 
 // Ended is err, the error that a conversation held on terminals ended
 // with, as the person knows it: a hang-up when one of them hung up,
@@ -37,7 +37,7 @@ var Hangup = &SignalError{Sig: syscall.SIGHUP}
 // input that a hang-up also causes.
 func Ended(ctx context.Context, err error, terminals []*os.File) error {
 	if hungUp(ctx, err, terminals) {
-		return Hangup
+		return hangup
 	}
 	if err != nil && ctx.Err() != nil {
 		return context.Cause(ctx)
@@ -60,8 +60,7 @@ func hungUp(ctx context.Context, err error, terminals []*os.File) bool {
 			return true
 		}
 	}
-	var pathErr *os.PathError
-	if errors.Is(err, prompt.ErrNoAnswer) || errors.As(err, &pathErr) {
+	if _, failed := errors.AsType[*os.PathError](err); failed || errors.Is(err, prompt.ErrNoAnswer) {
 		select {
 		case <-ctx.Done():
 		case <-time.After(hangupGrace):

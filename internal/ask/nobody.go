@@ -8,9 +8,9 @@ import (
 	"github.com/askuser/askuser/prompt"
 )
 
-// NoPersonError is no answer where nobody could give one: stdin gave
+// noPersonError is no answer where nobody could give one: stdin gave
 // nothing, and no inbox answers. Its report says how to reach the person.
-type NoPersonError struct {
+type noPersonError struct {
 	err    error  // the no-answer error, naming the question
 	Stdin  string // what stdin is, or what it did
 	Silent bool   // stdin never ended: it only never spoke
@@ -21,18 +21,18 @@ type NoPersonError struct {
 	Probe    error // why no inbox answered
 }
 
-func (e *NoPersonError) Error() string {
+func (e *noPersonError) Error() string {
 	if e.err == nil {
 		return "nobody can answer on stdin (" + e.Stdin + ")"
 	}
 	return e.err.Error()
 }
 
-func (e *NoPersonError) Unwrap() error { return e.err }
+func (e *noPersonError) Unwrap() error { return e.err }
 
-// Explain makes err, when it is no answer, a *NoPersonError that says how
+// explain makes err, when it is no answer, a *noPersonError that says how
 // to reach the person. e may be nil: err is then returned as it is.
-func (e *NoPersonError) Explain(err error) error {
+func (e *noPersonError) explain(err error) error {
 	if e == nil || !errors.Is(err, prompt.ErrNoAnswer) {
 		return err
 	}
@@ -42,34 +42,32 @@ func (e *NoPersonError) Explain(err error) error {
 }
 
 // nobody is the end of the command line's route in auto mode, where no
-// way reached the person (see CommandLine): no answer, with why nobody
+// way reached the person (see commandLine): no answer, with why nobody
 // could answer at stdin (none's why for here) and no inbox at addr (its
 // why for the inbox). When stdin is not a terminal and the person chose an
 // inbox on NATS whose server cannot be used, that is theirs to fix, not a
 // reason to give up on asking: the server's error is the outcome.
-func nobody(none *NoWayError, addr inbox.Addr, stdinTTY bool) error {
-	probe := none.why(WayInbox)
-	var server *inbox.ServerError
-	if !stdinTTY && errors.As(probe, &server) {
+func nobody(none *noWayError, addr inbox.Addr, stdinTTY bool) error {
+	probe := none.why(wayInbox)
+	if server, ok := errors.AsType[*inbox.ServerError](probe); ok && !stdinTTY {
 		return &prompt.UnavailableError{Err: server}
 	}
-	var person *NoPersonError
-	if !errors.As(none.why(WayHere), &person) {
+	person, ok := errors.AsType[*noPersonError](none.why(wayHere))
+	if !ok {
 		// Line prompts asked nobody: their input ended before the first
 		// answer.
-		person = &NoPersonError{Stdin: "it ended before the first answer"}
+		person = &noPersonError{Stdin: "it ended before the first answer"}
 	}
 	why := *person
 	why.Addr, why.Probe = addr, probe
-	return why.Explain(&prompt.ShortError{})
+	return why.explain(&prompt.ShortError{})
 }
 
 // report is the message of exit 66 for e.
-func (e *NoPersonError) report() string {
+func (e *noPersonError) report() string {
 	where := fmt.Sprintf("no inbox answers at %s", e.Addr)
 	hint := "To reach the person, have them run 'askuser inbox' in a terminal and ask again, or use --ui web --open."
-	var blocked *inbox.BlockedError
-	if errors.As(e.Probe, &blocked) {
+	if blocked, ok := errors.AsType[*inbox.BlockedError](e.Probe); ok {
 		// An inbox may well be there: say what kept it out of reach.
 		where, hint = blocked.Error(), blocked.Hint()
 	}

@@ -10,28 +10,22 @@ import (
 	"github.com/askuser/askuser/schema"
 )
 
-// Output says how the answers are written.
-type Output struct {
-	Key schema.KeyBy
-	// arrays writes each multi-select answer as an array of the chosen
-	// labels, in option order, with the typed answer as one more element:
-	// labels and typed text may hold ", ", which the joined string cannot
-	// be split at again.
-	Arrays bool
-}
-
-// WriteAnswers prints {"answers":{...}}, and "annotations" with the notes
-// when any answer has one, with the keys in question order, as one write,
-// so that a reader never sees part of a result.
-func WriteAnswers(w io.Writer, qs []schema.Question, answers []prompt.Answer, o Output) error {
+// WriteAnswers prints {"answers":{...}}, keyed as key says, and
+// "annotations" with the notes when any answer has one, with the keys in
+// question order, as one write, so that a reader never sees part of a
+// result. With arrays, each multi-select answer is an array of the chosen
+// labels, in option order, with the typed answer as one more element:
+// labels and typed text may hold ", ", which the joined string cannot be
+// split at again.
+func WriteAnswers(w io.Writer, qs []schema.Question, answers []prompt.Answer, key schema.KeyBy, arrays bool) error {
 	keys := make([]string, len(qs))
 	values := make([]any, len(qs))
 	var noted []string // the keys of the answers with a note
 	var notes []any
 	for i, q := range qs {
 		a := answers[i]
-		keys[i], values[i] = o.Key.Key(q), a.String()
-		if o.Arrays && q.MultiSelect && !q.Kind.Typed() {
+		keys[i], values[i] = key.Key(q), a.String()
+		if arrays && q.MultiSelect && !q.Kind.Typed() {
 			labels := append([]string{}, a.Labels...)
 			if a.Other != "" {
 				labels = append(labels, a.Other)

@@ -2,10 +2,12 @@ package ask
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/askuser/askuser/internal/testutil"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
 )
@@ -41,7 +43,7 @@ func TestWriteAnswers(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(string(tt.key), func(t *testing.T) {
 			var w writes
-			if err := WriteAnswers(&w, qs, answers, Output{Key: tt.key}); err != nil {
+			if err := WriteAnswers(&w, qs, answers, tt.key, false); err != nil {
 				t.Fatal(err)
 			}
 			if len(w.calls) != 1 {
@@ -71,18 +73,19 @@ func TestWriteAnswersArraysAndNotes(t *testing.T) {
 		{Other: "Card", Note: "<short>"},
 	}
 	for _, tt := range []struct {
-		name string
-		o    Output
-		want string
+		name   string
+		key    schema.KeyBy
+		arrays bool
+		want   string
 	}{
-		{"strings", Output{Key: schema.KeyHeader},
+		{"strings", schema.KeyHeader, false,
 			`{"answers":{"Go":"Yes, proceed","Features":"A, B, C, D, and E","Own":"Z, too","Name":"Card"},"annotations":{"Go":{"notes":"say \"why\""},"Name":{"notes":"<short>"}}}` + "\n"},
-		{"arrays", Output{Key: schema.KeyQuestion, Arrays: true},
+		{"arrays", schema.KeyQuestion, true,
 			`{"answers":{"Proceed?":"Yes, proceed","Which?":["A, B","C","D, and E"],"Own?":["Z, too"],"Name?":"Card"},"annotations":{"Proceed?":{"notes":"say \"why\""},"Name?":{"notes":"<short>"}}}` + "\n"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var w writes
-			if err := WriteAnswers(&w, qs, answers, tt.o); err != nil {
+			if err := WriteAnswers(&w, qs, answers, tt.key, tt.arrays); err != nil {
 				t.Fatal(err)
 			}
 			if len(w.calls) != 1 || w.calls[0] != tt.want {
@@ -95,7 +98,7 @@ func TestWriteAnswersArraysAndNotes(t *testing.T) {
 func TestWriteAnswersValidUTF8(t *testing.T) {
 	var b strings.Builder
 	qs := []schema.Question{{Header: "H\xff"}}
-	if err := WriteAnswers(&b, qs, []prompt.Answer{{Other: "caf\xe9 \x00\u2028"}}, Output{Key: schema.KeyHeader}); err != nil {
+	if err := WriteAnswers(&b, qs, []prompt.Answer{{Other: "caf\xe9 \x00\u2028"}}, schema.KeyHeader, false); err != nil {
 		t.Fatal(err)
 	}
 	if !utf8.ValidString(b.String()) {
@@ -111,11 +114,26 @@ type failingWriter struct{}
 func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("broken pipe") }
 
 func TestWriteAnswersError(t *testing.T) {
-	err := WriteAnswers(failingWriter{}, []schema.Question{{Header: "H"}}, []prompt.Answer{{Labels: []string{"A"}}}, Output{Key: schema.KeyHeader})
+	err := WriteAnswers(failingWriter{}, []schema.Question{{Header: "H"}}, []prompt.Answer{{Labels: []string{"A"}}}, schema.KeyHeader, false)
 	if err == nil || !strings.Contains(err.Error(), "write answers: broken pipe") {
 		t.Errorf("err = %v", err)
 	}
-	if _, code := Outcome(err, "askuser"); code != ExitError {
+	if _, code := Outcome(err, "askuser"); code != exitError {
 		t.Errorf("exit code %d", code)
+	}
+}
+
+// TestEveryKind writes the answer to a question of every kind of schema's
+// kind table, as its text, under its key.
+func TestEveryKind(t *testing.T) {
+	for _, c := range testutil.KindCases(t) {
+		var b strings.Builder
+		if err := WriteAnswers(&b, []schema.Question{c.Question}, []prompt.Answer{c.Answer}, schema.KeyHeader, true); err != nil {
+			t.Fatal(err)
+		}
+		want := fmt.Sprintf(`{"answers":{%q:%q}}`+"\n", c.Question.Header, c.Answer.String())
+		if b.String() != want {
+			t.Errorf("the %s question: %s, want %s", c.Question.Kind, b.String(), want)
+		}
 	}
 }

@@ -10,37 +10,38 @@ import (
 	"runtime"
 
 	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/internal/iostreams"
+	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/prompt/line"
 	"github.com/askuser/askuser/prompt/tui"
 	"github.com/askuser/askuser/prompt/web"
-	"github.com/askuser/askuser/prompt/web/localhttp"
 )
 
 // The names of the ways that a Place has.
 const (
-	WayHere     = "here"     // the terminal UI or line prompts, on stdin and stderr
-	WayTerminal = "terminal" // the terminal that stdin is (/dev/tty)
-	WayInbox    = "inbox"    // askuser inbox
-	WayWeb      = "web"      // a web page
+	wayHere     = "here"     // the terminal UI or line prompts, on stdin and stderr
+	wayTerminal = "terminal" // the terminal that stdin is (/dev/tty)
+	wayInbox    = "inbox"    // askuser inbox
+	wayWeb      = "web"      // a web page
 )
 
 // Place is where a route runs: what it finds out there about the person,
 // and the ways it has of reaching them. The probes are called only when
 // the walk gets to the way that needs them.
 type Place struct {
-	// StdinTTY and StderrTTY say whether stdin and stderr are terminals.
-	StdinTTY, StderrTTY bool
-	// Nobody says why nobody can answer at stdin, when it is not a
+	// stdinTTY and stderrTTY say whether stdin and stderr are terminals.
+	stdinTTY, stderrTTY bool
+	// nobody says why nobody can answer at stdin, when it is not a
 	// terminal: it is /dev/null, a silent socket, or it has already
 	// ended. It returns nil when somebody may answer there.
-	Nobody func() *NoPersonError
-	// Foreground reports whether askuser runs in the foreground of the
+	nobody func() *noPersonError
+	// foreground reports whether askuser runs in the foreground of the
 	// terminal that stdin is.
-	Foreground func() bool
-	// Here asks on stdin and stderr, Terminal on the terminal that stdin
+	foreground func() bool
+	// here asks on stdin and stderr, terminal on the terminal that stdin
 	// is, Inbox in the inbox (its Reaches probes it), Web on a web page.
-	Here, Terminal, Inbox, Web Way
+	here, terminal, Inbox, Web Way
 	// Browse opens the address of the page that Web opened in a browser;
 	// nil when askuser is not to open one (no --open).
 	Browse func(url string) error
@@ -49,62 +50,61 @@ type Place struct {
 // errNoTerminal is why the terminal that stdin is cannot be asked on.
 var errNoTerminal = errors.New("stdin is not a terminal in whose foreground askuser runs")
 
-// CommandLine is the route of askuser, askuser confirm and askuser input
-// (SPEC §5, §7). --ui web asks only on the page, --ui inbox only in the
-// inbox, --tty only on the terminal, --ui tui and line only here. In auto
-// mode: here, when somebody may answer at stdin and see the prompts on
-// stderr; else the inbox, when one answers; else the terminal that stdin
-// is, when stderr is captured and askuser runs in that terminal's
-// foreground; else nobody, whose answer is none, said with how to reach
-// the person (see nobody).
-func (p Place) CommandLine(o Options) *Route {
-	r := &Route{Timeout: o.Timeout}
+// commandLine is the route of askuser, askuser confirm and askuser input.
+// --ui web asks only on the page, --ui inbox only in the inbox, --tty only
+// on the terminal, --ui tui and line only here. In auto mode: here, when
+// somebody may answer at stdin and see the prompts on stderr; else the
+// inbox, when one answers; else the terminal that stdin is, when stderr is
+// captured and askuser runs in that terminal's foreground; else nobody,
+// whose answer is none, said with how to reach the person (see nobody).
+func (p Place) commandLine(o Options) *Route {
+	r := &Route{timeout: o.Timeout}
 	switch {
 	case o.Mode == UIWeb:
 		r.Ways = []Way{p.Web}
 	case o.Mode == UIInbox:
 		r.Ways = []Way{p.Inbox}
-		r.End = func(none *NoWayError) error {
+		r.end = func(none *noWayError) error {
 			return &prompt.UnavailableError{Err: inbox.WithHint(none.Errs[0])}
 		}
 	case o.TTY:
-		r.Ways = []Way{p.Terminal}
+		r.Ways = []Way{p.terminal}
 	case o.Mode != UIAuto:
-		r.Ways = []Way{p.Here}
+		r.Ways = []Way{p.here}
 	default:
-		unseen := p.StdinTTY && !p.StderrTTY
-		here, terminal := p.Here, p.Terminal
+		unseen := p.stdinTTY && !p.stderrTTY
+		here, terminal := p.here, p.terminal
 		here.Reaches = func(context.Context) error {
 			if unseen {
 				// Nobody would see the prompts. Should no inbox answer and
 				// the terminal not be askuser's, nobody is asked.
-				return &NoPersonError{Stdin: "a terminal, in whose foreground askuser does not run", Silent: true}
+				return &noPersonError{Stdin: "a terminal, in whose foreground askuser does not run", Silent: true}
 			}
-			if why := p.Nobody(); why != nil {
+			if why := p.nobody(); why != nil {
 				return why
 			}
 			return nil
 		}
 		terminal.Reaches = func(context.Context) error {
-			if unseen && p.Foreground() {
+			if unseen && p.foreground() {
 				return nil
 			}
 			return errNoTerminal
 		}
 		r.Ways = []Way{here, p.Inbox, terminal}
-		r.End = func(none *NoWayError) error { return nobody(none, o.Inbox.Addr, p.StdinTTY) }
+		r.end = func(none *noWayError) error { return nobody(none, o.Inbox.Addr, p.stdinTTY) }
 	}
 	return r
 }
 
 // Client is the route of a door that has no terminal, only a client that
 // may have a way of its own to reach the person, own (askuser mcp: the
-// MCP client's forms), nil when it has none now (SPEC §8). In auto mode:
+// MCP client's forms), nil when it has none now. In auto mode:
 // own, else the inbox when one answers, else a web page that someone can
 // see (see page). --ui elicit asks only through own, --ui inbox only in
 // the inbox, --ui web only on the page.
 func (p Place) Client(o Options, own *Way) *Route {
-	r := &Route{Timeout: o.Timeout}
+	r := &Route{timeout: o.Timeout}
 	if own != nil && (o.Mode == UIAuto || o.Mode == UIElicit) {
 		r.Ways = append(r.Ways, *own)
 	}
@@ -123,7 +123,7 @@ func (p Place) Client(o Options, own *Way) *Route {
 // on, written on stderr: in auto mode, stderr is not a terminal (an MCP
 // client keeps it in a log). --ui web is the person's choice of the page,
 // whose address they know where to find.
-func (p Place) unseen(mode UI) bool { return mode == UIAuto && !p.StderrTTY }
+func (p Place) unseen(mode UI) bool { return mode == UIAuto && !p.stderrTTY }
 
 // page is the web way where nobody sees its address: it reaches the person
 // only when a browser opens it, and never waits on a page nobody can see.
@@ -139,11 +139,11 @@ func (p Place) page() Way {
 		}
 		err = errNoBrowser
 		if p.Browse != nil {
-			err = p.Browse(o.URL)
+			err = p.Browse(o.url)
 		}
 		if err != nil {
-			if o.Close != nil {
-				o.Close()
+			if o.close != nil {
+				o.close()
 			}
 			return nil, &prompt.UnavailableError{Err: fmt.Errorf("no browser could show the page (%w), and its address is written where nobody sees it", err)}
 		}
@@ -163,29 +163,29 @@ func NewPlace(env *Env, o Options, rest io.Reader) Place {
 	// it was read to see whether it had ended, from where that read it.
 	answers := rest
 	p := Place{
-		StdinTTY:  env.IO.InTTY,
-		StderrTTY: env.IO.ErrTTY,
-		Nobody: func() *NoPersonError {
+		stdinTTY:  env.IO.InTTY,
+		stderrTTY: env.IO.ErrTTY,
+		nobody: func() *noPersonError {
 			why, read := noPerson(env.IO, rest)
 			if read != nil {
 				answers = read
 			}
 			return why
 		},
-		Foreground: func() bool { return inForeground(env.IO.InFile) },
-		Here: Way{Name: WayHere, Open: func(context.Context) (*Opened, error) {
+		foreground: func() bool { return inForeground(env.IO.InFile) },
+		here: Way{Name: wayHere, Open: func(context.Context) (*Opened, error) {
 			s := *env.IO
 			if answers != nil {
 				s.In, s.InFile, s.InTTY = answers, nil, false
 			}
 			return askOn(o, &s, nil)
 		}},
-		Terminal: Way{Name: WayTerminal, Open: func(context.Context) (*Opened, error) {
+		terminal: Way{Name: wayTerminal, Open: func(context.Context) (*Opened, error) {
 			in, out, err := openTTY()
 			if err != nil {
 				return nil, err
 			}
-			return askOn(o, &Streams{In: in, InFile: in, InTTY: true, ErrOut: out, ErrFile: out, ErrTTY: true}, func() {
+			return askOn(o, &iostreams.Streams{In: in, InFile: in, InTTY: true, ErrOut: out, ErrFile: out, ErrTTY: true}, func() {
 				// Opened only to ask on; nothing was written that a failed
 				// close could lose.
 				_ = in.Close()
@@ -212,20 +212,20 @@ func NewPlace(env *Env, o Options, rest io.Reader) Place {
 // terminals, unless line prompts are asked for (--ui line, ACCESSIBLE,
 // TERM=dumb), else with line prompts. Closing the opened way calls done,
 // when set.
-func askOn(o Options, s *Streams, done func()) (*Opened, error) {
-	screen, err := s.UseScreen(o.Mode, o.Plain, cmp.Or(o.ModeFrom, "--ui tui"), "use --tty to ask on the controlling terminal, or --ui line")
+func askOn(o Options, s *iostreams.Streams, done func()) (*Opened, error) {
+	screen, err := o.Mode.UseScreen(s, o.Plain, cmp.Or(o.ModeFrom, "--ui tui"), "use --tty to ask on the controlling terminal, or --ui line")
 	if err != nil {
 		if done != nil {
 			done()
 		}
 		return nil, err
 	}
-	opened := &Opened{Out: s.ErrOut, Close: done}
+	opened := &Opened{out: s.ErrOut, close: done}
 	if s.InTTY && s.InFile != nil {
-		opened.Terminals = append(opened.Terminals, s.InFile)
+		opened.terminals = append(opened.terminals, s.InFile)
 	}
 	if s.ErrTTY && s.ErrFile != nil {
-		opened.Terminals = append(opened.Terminals, s.ErrFile)
+		opened.terminals = append(opened.terminals, s.ErrFile)
 	}
 	if screen {
 		opened.Asker = tui.New(tui.Options{In: s.InFile, Out: s.ErrFile, Color: o.Color, Review: o.Review})
@@ -259,14 +259,17 @@ func openTTY() (in, out *os.File, err error) {
 // questions wait.
 func inboxWay(o InboxOptions, log io.Writer) Way {
 	return Way{
-		Name: WayInbox,
+		Name: wayInbox,
 		Hint: "Ask the person to run 'askuser inbox' in a terminal they keep in view, then ask again.",
 		Reaches: func(ctx context.Context) error {
 			_, err := o.Addr.Dial().Probe(ctx)
 			return err
 		},
 		Open: func(context.Context) (*Opened, error) {
-			cwd, _ := os.Getwd()
+			cwd := o.Cwd
+			if cwd == "" {
+				cwd, _ = os.Getwd()
+			}
 			a := inbox.NewAsker(inbox.AskerOptions{Addr: o.Addr, From: o.From, Cwd: cwd, Limits: o.Limits, Out: log})
 			return &Opened{Asker: a, Where: fmt.Sprintf("Waiting for an answer in the inbox (askuser inbox) at %s.", o.Addr)}, nil
 		},
@@ -278,17 +281,13 @@ func inboxWay(o InboxOptions, log io.Writer) Way {
 // be had is reported before anything is asked. The page's address and its
 // notices go to out.
 func webWay(listen localhttp.Addr, opener func(url string) error, out io.Writer) Way {
-	return Way{Name: WayWeb, Open: func(context.Context) (*Opened, error) {
-		ln, host, err := localhttp.Listen(listen, out)
+	return Way{Name: wayWeb, Open: func(context.Context) (*Opened, error) {
+		ln, host, err := localhttp.Listen(listen, "the page", out)
 		if err != nil {
-			return nil, err
+			return nil, &prompt.UnavailableError{Err: err}
 		}
-		w, err := web.New(web.Options{Listener: ln, Host: host, Out: out, Open: opener})
-		if err != nil {
-			_ = ln.Close()
-			return nil, err
-		}
+		w := web.New(web.Options{Listener: ln, Host: host, Out: out, Open: opener})
 		// Opened only to ask on: nothing a failed close could lose.
-		return &Opened{Asker: w, Where: "Answer in your browser: " + w.URL(), URL: w.URL(), Out: out, Close: func() { _ = ln.Close() }}, nil
+		return &Opened{Asker: w, Where: "Answer in your browser: " + w.URL(), url: w.URL(), out: out, close: func() { _ = ln.Close() }}, nil
 	}}
 }

@@ -43,15 +43,15 @@ func Run(ctx context.Context, r Request) (*Call, error) {
 	if err != nil || len(c.Pending) == 0 {
 		return c, err
 	}
-	_, err = Converse(ctx, r.Env, r.Options, Conversation{
+	_, err = converse(ctx, r.Env, r.Options, conversation{
 		Questions: c.Questions(),
 		Rest:      r.Rest,
 		// The summary shows every answer, those given in advance too.
 		Summary: func(got []prompt.Answer) []prompt.Summary {
 			c.Fill(got)
-			return c.Summary()
+			return c.summary()
 		},
-		NoAnswer: c.NoAnswer,
+		NoAnswer: c.noAnswer,
 	})
 	return c, err
 }
@@ -60,11 +60,11 @@ func Run(ctx context.Context, r Request) (*Call, error) {
 // advance taken: what is left to ask, and where the answers go.
 type Call struct {
 	Request
-	Input *schema.Input
-	// Answers holds an answer for each question, in question order: the
+	input *schema.Input
+	// answers holds an answer for each question, in question order: the
 	// ones given in advance, then those that Fill adds.
-	Answers []prompt.Answer
-	// Pending are the indexes in Input.Questions of the questions to ask.
+	answers []prompt.Answer
+	// Pending are the indexes in input.Questions of the questions to ask.
 	Pending []int
 }
 
@@ -83,8 +83,8 @@ func ParseKey(s string) (schema.KeyBy, error) {
 // single quotes says so.
 func Parse(sch *schema.Schema, doc []byte, key schema.KeyBy) (*schema.Input, error) {
 	in, err := sch.Parse(doc, key)
-	if isType[*schema.SyntaxError](err) && singleQuoted(doc) {
-		return nil, &SingleQuotesError{Err: err}
+	if _, syntax := errors.AsType[*schema.SyntaxError](err); syntax && singleQuoted(doc) {
+		return nil, &singleQuotesError{Err: err}
 	}
 	return in, err
 }
@@ -99,7 +99,7 @@ func Prepare(r Request) (*Call, error) {
 	if err := in.AddPresets("ASKUSER_ANSWERS", r.Presets, r.Key); err != nil {
 		return nil, err
 	}
-	c := &Call{Request: r, Input: in, Answers: make([]prompt.Answer, len(in.Questions))}
+	c := &Call{Request: r, input: in, answers: make([]prompt.Answer, len(in.Questions))}
 	for i, q := range in.Questions {
 		v, ok := in.Answers[r.Key.Key(q)]
 		if !ok {
@@ -114,7 +114,7 @@ func Prepare(r Request) (*Call, error) {
 				return nil, fmt.Errorf("preset answer for %q: %w", r.Key.Key(q), err)
 			}
 		}
-		c.Answers[i] = prompt.Answer{Labels: labels, Other: other}
+		c.answers[i] = prompt.Answer{Labels: labels, Other: other}
 	}
 	return c, nil
 }
@@ -123,7 +123,7 @@ func Prepare(r Request) (*Call, error) {
 func (c *Call) Questions() []schema.Question {
 	qs := make([]schema.Question, len(c.Pending))
 	for j, i := range c.Pending {
-		qs[j] = c.Input.Questions[i]
+		qs[j] = c.input.Questions[i]
 	}
 	return qs
 }
@@ -131,41 +131,45 @@ func (c *Call) Questions() []schema.Question {
 // Fill takes the answers to Questions, in their order.
 func (c *Call) Fill(got []prompt.Answer) {
 	for j, i := range c.Pending {
-		c.Answers[i] = got[j]
+		c.answers[i] = got[j]
 	}
 	c.withInputNotes()
 }
 
 // Summary lists every answer, the ones given in advance included, for an
 // asker to show at the end.
-func (c *Call) Summary() []prompt.Summary {
-	return prompt.Summarize(c.Input.Questions, c.Answers)
+func (c *Call) summary() []prompt.Summary {
+	return prompt.Summarize(c.input.Questions, c.answers)
 }
 
 // NoAnswer names the question at which the answer input ended, when err
 // says that it did.
-func (c *Call) NoAnswer(err error) error {
-	var short *prompt.ShortError
-	if !errors.As(err, &short) {
+func (c *Call) noAnswer(err error) error {
+	short, ok := errors.AsType[*prompt.ShortError](err)
+	if !ok {
 		return err
 	}
-	q := c.Input.Questions[c.Pending[short.Answered]]
-	return &NoAnswerError{Index: c.Pending[short.Answered] + 1, Total: len(c.Input.Questions), Key: c.Key.Key(q)}
+	q := c.input.Questions[c.Pending[short.Answered]]
+	return &noAnswerError{Index: c.Pending[short.Answered] + 1, Total: len(c.input.Questions), Key: c.Key.Key(q)}
 }
+
+// Answers are every answer, in question order, once Fill has taken those
+// asked, for a door that writes them in a form of its own.
+func (c *Call) Answers() []prompt.Answer { return c.answers }
 
 // Write writes every answer, as the command line prints them.
 func (c *Call) Write(w io.Writer) error {
 	c.withInputNotes()
-	return WriteAnswers(w, c.Input.Questions, c.Answers, Output{Key: c.Key, Arrays: c.Arrays})
+	return WriteAnswers(w, c.input.Questions, c.answers, c.Key, c.Arrays)
 }
 
 // withInputNotes passes a note the input gave for a question through to
 // its answer, asked or not, unless the person wrote one of their own,
 // which wins: it is the newer word of the person the notes come from.
 func (c *Call) withInputNotes() {
-	for i, q := range c.Input.Questions {
-		if c.Answers[i].Note == "" {
-			c.Answers[i].Note = c.Input.Annotations[c.Key.Key(q)]
+	for i, q := range c.input.Questions {
+		if c.answers[i].Note == "" {
+			c.answers[i].Note = c.input.Annotations[c.Key.Key(q)]
 		}
 	}
 }

@@ -2,6 +2,7 @@ package ask
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -40,33 +41,33 @@ type Opened struct {
 	// URL"), for a door that says it elsewhere too; the asker says it on
 	// stderr itself. "" for nothing to tell.
 	Where string
-	// URL is the address of a way that is a page, for a browser to open.
-	URL string
-	// Out is where the asker draws, where the bell rings; nil for a way
+	// url is the address of a way that is a page, for a browser to open.
+	url string
+	// out is where the asker draws, where the bell rings; nil for a way
 	// that tells the person itself that questions came (the inbox rings
 	// its own bell).
-	Out io.Writer
-	// Terminals are the sides of the conversation that are terminals, to
+	out io.Writer
+	// terminals are the sides of the conversation that are terminals, to
 	// tell a hang-up from other failures (see Ended).
-	Terminals []*os.File
-	// Close, when set, releases what Open took, once the conversation is
+	terminals []*os.File
+	// close, when set, releases what Open took, once the conversation is
 	// over.
-	Close func()
+	close func()
 }
 
 // Route is the ways of reaching the person, in the order they are tried,
 // and how long to wait for them. Ask walks it.
 type Route struct {
 	Ways []Way
-	// Timeout, when not 0, ends the walk with a *TimeoutError after it.
-	Timeout time.Duration
+	// timeout, when not 0, ends the walk with a *timeoutError after it.
+	timeout time.Duration
 	// OnOpen, when set, is called when a way has opened, before it asks:
 	// with its name, and with after, the error of the way before it that
 	// asked nobody (nil when none did).
 	OnOpen func(ctx context.Context, name string, o *Opened, after error)
-	// End is what the walk returns when no way asked anybody; nil for a
+	// end is what the walk returns when no way asked anybody; nil for a
 	// *prompt.UnavailableError that says why each way could not.
-	End func(none *NoWayError) error
+	end func(none *noWayError) error
 
 	asked *Opened // the way that asked last, until Close
 }
@@ -76,15 +77,15 @@ type Route struct {
 // A way that cannot reach the person, or that asked nobody (a
 // *prompt.NobodyError) while ways follow it, hands the questions on to the
 // next. A way that could reach the person and went while the questions
-// waited there is an *EndedError. When ctx ends, or the timeout passes,
+// waited there is an *endedError. When ctx ends, or the timeout passes,
 // Ask returns why.
 func (r *Route) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
-	if r.Timeout > 0 {
+	if r.timeout > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(ctx, r.Timeout, &TimeoutError{After: r.Timeout})
+		ctx, cancel = context.WithTimeoutCause(ctx, r.timeout, &timeoutError{After: r.timeout})
 		defer cancel()
 	}
-	none := &NoWayError{}
+	none := &noWayError{}
 	var after error
 	for i, w := range r.Ways {
 		if w.Reaches != nil {
@@ -98,7 +99,7 @@ func (r *Route) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer,
 		}
 		o, err := w.Open(ctx)
 		if err != nil {
-			if !isType[*prompt.UnavailableError](err) {
+			if _, ok := errors.AsType[*prompt.UnavailableError](err); !ok {
 				return nil, err
 			}
 			none.add(w, err)
@@ -110,45 +111,47 @@ func (r *Route) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer,
 			r.OnOpen(ctx, w.Name, o, after)
 		}
 		answers, err := o.Ask(ctx, qs)
+		_, nobody := errors.AsType[*prompt.NobodyError](err)
+		unavailable, gone := errors.AsType[*prompt.UnavailableError](err)
 		switch {
 		case err == nil:
 			return answers, nil
 		case ctx.Err() != nil:
 			return nil, context.Cause(ctx)
-		case isType[*prompt.NobodyError](err) && i < len(r.Ways)-1:
+		case nobody && i < len(r.Ways)-1:
 			none.add(w, err)
 			after = err
 			continue
-		case isType[*prompt.UnavailableError](err):
+		case gone:
 			// It could reach the person when it was opened: it went (an
 			// inbox that quit) while the questions waited there.
-			return nil, &EndedError{Err: as[*prompt.UnavailableError](err).Err}
+			return nil, &endedError{Err: unavailable.Err}
 		}
 		return nil, err
 	}
-	if r.End != nil {
-		return nil, r.End(none)
+	if r.end != nil {
+		return nil, r.end(none)
 	}
 	return nil, &prompt.UnavailableError{Err: none}
 }
 
 // Close releases the way that asked last.
 func (r *Route) Close() {
-	if r.asked != nil && r.asked.Close != nil {
-		r.asked.Close()
+	if r.asked != nil && r.asked.close != nil {
+		r.asked.close()
 	}
 	r.asked = nil
 }
 
-// NoWayError is why no way could reach the person, with what the person
+// noWayError is why no way could reach the person, with what the person
 // can do about it.
-type NoWayError struct {
+type noWayError struct {
 	Ways  []string // the ways, by name
 	Errs  []error  // why each could not
 	Hints []string // the ways' hints
 }
 
-func (e *NoWayError) add(w Way, err error) {
+func (e *noWayError) add(w Way, err error) {
 	e.Ways = append(e.Ways, w.Name)
 	e.Errs = append(e.Errs, err)
 	if w.Hint != "" {
@@ -158,7 +161,7 @@ func (e *NoWayError) add(w Way, err error) {
 
 // why is why the way named name could not reach the person; nil when it
 // was not tried.
-func (e *NoWayError) why(name string) error {
+func (e *noWayError) why(name string) error {
 	for i, n := range e.Ways {
 		if n == name {
 			return e.Errs[i]
@@ -167,7 +170,7 @@ func (e *NoWayError) why(name string) error {
 	return nil
 }
 
-func (e *NoWayError) Error() string {
+func (e *noWayError) Error() string {
 	if len(e.Errs) == 1 {
 		return e.Errs[0].Error()
 	}
@@ -178,12 +181,12 @@ func (e *NoWayError) Error() string {
 	return fmt.Sprintf("no way of asking can reach the person (%s)", strings.Join(reasons, "; "))
 }
 
-// EndedError is a way of asking that went while the questions waited
+// endedError is a way of asking that went while the questions waited
 // there, before the person answered them.
-type EndedError struct {
+type endedError struct {
 	Err error
 }
 
-func (e *EndedError) Error() string { return e.Err.Error() }
+func (e *endedError) Error() string { return e.Err.Error() }
 
-func (e *EndedError) Unwrap() error { return e.Err }
+func (e *endedError) Unwrap() error { return e.Err }

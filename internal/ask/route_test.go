@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
 )
@@ -34,8 +36,8 @@ func answering(name string, nobody bool) Way {
 	}}
 }
 
-// The rules of SPEC §5 and §7 (the command line) and §8 (askuser mcp,
-// whose client may have forms of its own): which way asks the person,
+// The rules of the command line and of askuser mcp (whose client may have
+// forms of its own): which way asks the person,
 // walked by the one Route.Ask, from what the place finds out about stdin,
 // stderr, the terminal, the inbox and the client.
 func TestRouteOrder(t *testing.T) {
@@ -67,44 +69,44 @@ func TestRouteOrder(t *testing.T) {
 		want       string // the way that asked, or nobodyAsked and why, or unavailable
 		wantProbed bool   // the inbox was probed
 	}{
-		{rule: "a terminal at both ends is asked here, the inbox unprobed", stdin: tty, stderrTTY: true, inbox: true, want: WayHere},
-		{rule: "piped answers are read here", stdin: pipe, want: WayHere},
-		{rule: "piped answers are read here, stderr a terminal or not", stdin: pipe, stderrTTY: true, inbox: true, want: WayHere},
-		{rule: "/dev/null: the inbox, when one answers", stdin: null, inbox: true, want: WayInbox, wantProbed: true},
+		{rule: "a terminal at both ends is asked here, the inbox unprobed", stdin: tty, stderrTTY: true, inbox: true, want: wayHere},
+		{rule: "piped answers are read here", stdin: pipe, want: wayHere},
+		{rule: "piped answers are read here, stderr a terminal or not", stdin: pipe, stderrTTY: true, inbox: true, want: wayHere},
+		{rule: "/dev/null: the inbox, when one answers", stdin: null, inbox: true, want: wayInbox, wantProbed: true},
 		{rule: "/dev/null and no inbox: nobody", stdin: null, want: nobodyAsked + null, wantProbed: true},
-		{rule: "a silent socket: the inbox", stdin: socket, inbox: true, want: WayInbox, wantProbed: true},
+		{rule: "a silent socket: the inbox", stdin: socket, inbox: true, want: wayInbox, wantProbed: true},
 		{rule: "a silent socket and no inbox: nobody", stdin: socket, want: nobodyAsked + socket, wantProbed: true},
-		{rule: "stdin that already ended: the inbox", stdin: ended, inbox: true, want: WayInbox, wantProbed: true},
+		{rule: "stdin that already ended: the inbox", stdin: ended, inbox: true, want: wayInbox, wantProbed: true},
 		{rule: "stdin that already ended and no inbox: nobody", stdin: ended, want: nobodyAsked + ended, wantProbed: true},
-		{rule: "line prompts whose input ends before the first answer: the inbox", stdin: late, inbox: true, want: WayInbox, wantProbed: true},
+		{rule: "line prompts whose input ends before the first answer: the inbox", stdin: late, inbox: true, want: wayInbox, wantProbed: true},
 		{rule: "line prompts whose input ends before the first answer, no inbox: nobody, never the terminal", stdin: late, foreground: true,
 			want: nobodyAsked + "it ended before the first answer", wantProbed: true},
-		{rule: "stderr captured: the inbox before the terminal", stdin: tty, foreground: true, inbox: true, want: WayInbox, wantProbed: true},
-		{rule: "stderr captured, no inbox, askuser in the foreground: /dev/tty", stdin: tty, foreground: true, want: WayTerminal, wantProbed: true},
+		{rule: "stderr captured: the inbox before the terminal", stdin: tty, foreground: true, inbox: true, want: wayInbox, wantProbed: true},
+		{rule: "stderr captured, no inbox, askuser in the foreground: /dev/tty", stdin: tty, foreground: true, want: wayTerminal, wantProbed: true},
 		{rule: "stderr captured, no inbox, the terminal someone else's: nobody", stdin: tty, want: nobodyAsked + "a terminal, in whose foreground askuser does not run", wantProbed: true},
-		{rule: "--ui line asks here, whatever stdin is", mode: UILine, stdin: null, inbox: true, want: WayHere},
-		{rule: "--ui inbox asks in the inbox", mode: UIInbox, stdin: tty, stderrTTY: true, inbox: true, want: WayInbox, wantProbed: true},
+		{rule: "--ui line asks here, whatever stdin is", mode: UILine, stdin: null, inbox: true, want: wayHere},
+		{rule: "--ui inbox asks in the inbox", mode: UIInbox, stdin: tty, stderrTTY: true, inbox: true, want: wayInbox, wantProbed: true},
 		{rule: "--ui inbox without an inbox: unavailable", mode: UIInbox, stdin: tty, stderrTTY: true, want: unavailable, wantProbed: true},
-		{rule: "--ui web asks on the page", mode: UIWeb, stdin: null, inbox: true, want: WayWeb},
-		{rule: "--tty asks on the terminal", tty: true, stdin: pipe, inbox: true, want: WayTerminal},
+		{rule: "--ui web asks on the page", mode: UIWeb, stdin: null, inbox: true, want: wayWeb},
+		{rule: "--tty asks on the terminal", tty: true, stdin: pipe, inbox: true, want: wayTerminal},
 
 		{rule: "mcp: forms declared: the client asks, the inbox unprobed", door: client, own: "forms", inbox: true, want: "form"},
-		{rule: "mcp: no forms, an inbox answers: the inbox", door: client, inbox: true, want: WayInbox, wantProbed: true},
-		{rule: "mcp: no forms, no inbox: the web page, opened in a browser", door: client, browser: true, want: WayWeb, wantProbed: true},
+		{rule: "mcp: no forms, an inbox answers: the inbox", door: client, inbox: true, want: wayInbox, wantProbed: true},
+		{rule: "mcp: no forms, no inbox: the web page, opened in a browser", door: client, browser: true, want: wayWeb, wantProbed: true},
 		{rule: "mcp: no forms, no inbox, no browser: nobody can be reached", door: client, want: unavailable, wantProbed: true},
-		{rule: "mcp: no inbox, no browser, stderr a terminal: the page, whose address it shows", door: client, stderrTTY: true, want: WayWeb, wantProbed: true},
-		{rule: "mcp: forms declined at once: the inbox", door: client, own: "declined", inbox: true, want: WayInbox, wantProbed: true},
-		{rule: "mcp: forms declined at once, no inbox: the web page, opened in a browser", door: client, own: "declined", browser: true, want: WayWeb, wantProbed: true},
+		{rule: "mcp: no inbox, no browser, stderr a terminal: the page, whose address it shows", door: client, stderrTTY: true, want: wayWeb, wantProbed: true},
+		{rule: "mcp: forms declined at once: the inbox", door: client, own: "declined", inbox: true, want: wayInbox, wantProbed: true},
+		{rule: "mcp: forms declined at once, no inbox: the web page, opened in a browser", door: client, own: "declined", browser: true, want: wayWeb, wantProbed: true},
 		{rule: "mcp: forms declined at once, no inbox, no browser: nobody can be reached", door: client, own: "declined", want: unavailable, wantProbed: true},
-		{rule: "mcp: --ui inbox: never the forms", door: client, mode: UIInbox, own: "forms", inbox: true, want: WayInbox, wantProbed: true},
-		{rule: "mcp: --ui web: the page", door: client, mode: UIWeb, own: "forms", inbox: true, want: WayWeb},
-		{rule: "mcp: --ui web, no browser: the page, whose address the person chose to find", door: client, mode: UIWeb, want: WayWeb},
+		{rule: "mcp: --ui inbox: never the forms", door: client, mode: UIInbox, own: "forms", inbox: true, want: wayInbox, wantProbed: true},
+		{rule: "mcp: --ui web: the page", door: client, mode: UIWeb, own: "forms", inbox: true, want: wayWeb},
+		{rule: "mcp: --ui web, no browser: the page, whose address the person chose to find", door: client, mode: UIWeb, want: wayWeb},
 		{rule: "mcp: --ui elicit: the forms", door: client, mode: UIElicit, own: "forms", inbox: true, want: "form"},
 		{rule: "mcp: --ui elicit, forms declined at once: that is the outcome", door: client, mode: UIElicit, own: "declined", inbox: true, want: "the form asked nobody"},
 	} {
 		t.Run(tc.rule, func(t *testing.T) {
 			probed := false
-			box := answering(WayInbox, false)
+			box := answering(wayInbox, false)
 			box.Reaches = func(context.Context) error {
 				probed = true
 				if tc.inbox {
@@ -113,20 +115,20 @@ func TestRouteOrder(t *testing.T) {
 				return errors.New("no inbox answers")
 			}
 			p := Place{
-				StdinTTY:  tc.stdin == tty,
-				StderrTTY: tc.stderrTTY,
-				Nobody: func() *NoPersonError {
+				stdinTTY:  tc.stdin == tty,
+				stderrTTY: tc.stderrTTY,
+				nobody: func() *noPersonError {
 					switch tc.stdin {
 					case null, socket, ended:
-						return &NoPersonError{Stdin: tc.stdin}
+						return &noPersonError{Stdin: tc.stdin}
 					}
 					return nil
 				},
-				Foreground: func() bool { return tc.foreground },
-				Here:       answering(WayHere, tc.stdin == late),
-				Terminal:   answering(WayTerminal, false),
+				foreground: func() bool { return tc.foreground },
+				here:       answering(wayHere, tc.stdin == late),
+				terminal:   answering(wayTerminal, false),
 				Inbox:      box,
-				Web:        answering(WayWeb, false),
+				Web:        answering(wayWeb, false),
 				Browse: func(string) error {
 					if tc.browser {
 						return nil
@@ -147,19 +149,21 @@ func TestRouteOrder(t *testing.T) {
 				}
 				route = p.Client(Options{Mode: mode}, own)
 			} else {
-				route = p.CommandLine(Options{Mode: mode, TTY: tc.tty})
+				route = p.commandLine(Options{Mode: mode, TTY: tc.tty})
 			}
 			answers, err := route.Ask(context.Background(), []schema.Question{{Header: "H"}})
 			got := ""
-			var person *NoPersonError
+			person, nobody := errors.AsType[*noPersonError](err)
+			_, formNobody := errors.AsType[*prompt.NobodyError](err)
+			_, isUnavailable := errors.AsType[*prompt.UnavailableError](err)
 			switch {
 			case err == nil:
 				got = answers[0].Labels[0]
-			case errors.As(err, &person):
+			case nobody:
 				got = nobodyAsked + person.Stdin
-			case isType[*prompt.NobodyError](err):
+			case formNobody:
 				got = "the form asked nobody"
-			case isType[*prompt.UnavailableError](err):
+			case isUnavailable:
 				got = unavailable
 			default:
 				got = err.Error()
@@ -206,8 +210,9 @@ func TestWalkPassesOver(t *testing.T) {
 	r.Ways = r.Ways[:2]
 	_, err = r.Ask(context.Background(), nil)
 	want := "no way of asking can reach the person (inbox: no inbox here; web: web cannot open)"
-	var none *NoWayError
-	if !isType[*prompt.UnavailableError](err) || !errors.As(err, &none) || err.Error() != want || strings.Join(none.Hints, " ") != "Start the inbox." {
+	none, ok := errors.AsType[*noWayError](err)
+	_, unavailable := errors.AsType[*prompt.UnavailableError](err)
+	if !unavailable || !ok || err.Error() != want || strings.Join(none.Hints, " ") != "Start the inbox." {
 		t.Errorf("no way: %v, want %q with the inbox's hint", err, want)
 	}
 }
@@ -222,8 +227,8 @@ func TestWalkEndsWithAWayThatWent(t *testing.T) {
 	}}
 	r := &Route{Ways: []Way{goes, answering("web", false)}}
 	_, err := r.Ask(context.Background(), nil)
-	var ended *EndedError
-	if !errors.As(err, &ended) || err.Error() != "the inbox closed" {
+	_, ok := errors.AsType[*endedError](err)
+	if !ok || err.Error() != "the inbox closed" {
 		t.Errorf("walk: %v, want the inbox's end", err)
 	}
 }
@@ -236,14 +241,44 @@ func TestNoWayNamesTheInbox(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := Place{Inbox: inboxWay(InboxOptions{Addr: addr}, io.Discard), Web: answering(WayWeb, false),
+	p := Place{Inbox: inboxWay(InboxOptions{Addr: addr}, io.Discard), Web: answering(wayWeb, false),
 		Browse: func(string) error { return errors.New("no browser here") }}
 	start := time.Now()
 	_, err = p.Client(Options{Mode: UIAuto}, nil).Ask(context.Background(), []schema.Question{{Header: "H"}})
 	if took := time.Since(start); took > time.Second {
 		t.Errorf("the walk took %s to find that nobody can be reached", took)
 	}
-	if text := ToolErrorText(err); !isType[*prompt.UnavailableError](err) || !strings.Contains(text, "'askuser inbox'") {
+	_, unavailable := errors.AsType[*prompt.UnavailableError](err)
+	if text := ToolErrorText(err); !unavailable || !strings.Contains(text, "'askuser inbox'") {
 		t.Errorf("walk: %v; the model reads %q, want it to name askuser inbox", err, text)
+	}
+}
+
+// TestWebUnavailable checks that an address that cannot be listened on
+// is reported as a way of asking that cannot be used, saying why.
+func TestWebUnavailable(t *testing.T) {
+	held, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	for _, tc := range []struct{ addr, msg string }{
+		{held.Addr().String(), "cannot serve the page on " + held.Addr().String() + ": address already in use"},
+		// TEST-NET-1: an address no machine has.
+		{"192.0.2.1:0", "cannot serve the page on 192.0.2.1:0: cannot assign requested address"},
+	} {
+		a, err := localhttp.ParseAddr(tc.addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opened, err := webWay(a, nil, io.Discard).Open(t.Context())
+		if err == nil {
+			opened.close()
+			t.Errorf("the page on %s opened", tc.addr)
+			continue
+		}
+		if _, ok := errors.AsType[*prompt.UnavailableError](err); !ok || err.Error() != tc.msg {
+			t.Errorf("the page on %s: %T %q, want a *prompt.UnavailableError %q", tc.addr, err, err, tc.msg)
+		}
 	}
 }

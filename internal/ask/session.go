@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/internal/notify"
 	"github.com/askuser/askuser/prompt"
-	"github.com/askuser/askuser/prompt/web/localhttp"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -33,12 +33,12 @@ type Options struct {
 	Review bool
 	// Color turns on colours in the terminal UI (NO_COLOR, CLICOLOR).
 	Color bool
-	// NotifyCommand (ASKUSER_NOTIFY_COMMAND) is run when the questions are
-	// asked where the person has to be told (not in the inbox, which runs
-	// its own).
-	NotifyCommand string
-	Web           WebOptions
-	Inbox         InboxOptions
+	// Notify (ASKUSER_NOTIFY_COMMAND) is run when the questions are asked
+	// where the person has to be told (not in the inbox, which runs its
+	// own).
+	Notify notify.Command
+	Web    WebOptions
+	Inbox  InboxOptions
 }
 
 // WebOptions are how the web page is served: on Listen, and opened in the
@@ -54,13 +54,16 @@ type WebOptions struct {
 type InboxOptions struct {
 	Addr inbox.Addr
 	// From names the asker in the inbox: --from, else ASKUSER_FROM; the
-	// inbox shows the working directory when it is empty.
-	From   string
+	// inbox shows Cwd when it is empty.
+	From string
+	// Cwd is the directory the questions are about, "" for the working
+	// directory: askuser approve's is the agent's.
+	Cwd    string
 	Limits *schema.Limits
 }
 
-// Conversation is what one command asks in a session.
-type Conversation struct {
+// conversation is what one command asks in a session.
+type conversation struct {
 	// Questions are asked in order; the first is named to
 	// ASKUSER_NOTIFY_COMMAND.
 	Questions []schema.Question
@@ -75,13 +78,13 @@ type Conversation struct {
 	NoAnswer func(error) error
 }
 
-// Converse runs one session, the same way for every command that asks: it
+// converse runs one session, the same way for every command that asks: it
 // asks c's questions along the command line's route (see
-// Place.CommandLine), calls the person's attention when a way that draws
+// Place.commandLine), calls the person's attention when a way that draws
 // here opens (the bell, ASKUSER_NOTIFY_COMMAND), lets the way that asked
 // finish (see finish), releases what was opened, and has the command name
 // the question at which the answer input ended. It returns the answers.
-func Converse(ctx context.Context, env *Env, o Options, c Conversation) ([]prompt.Answer, error) {
+func converse(ctx context.Context, env *Env, o Options, c conversation) ([]prompt.Answer, error) {
 	// Signals are watched from here on, before the terminal is touched, and
 	// only in runs that ask: see Env.WatchSignals.
 	if env.WatchSignals != nil {
@@ -89,23 +92,24 @@ func Converse(ctx context.Context, env *Env, o Options, c Conversation) ([]promp
 		ctx, stop = env.WatchSignals(ctx)
 		defer stop()
 	}
-	route := NewPlace(env, o, c.Rest).CommandLine(o)
+	route := NewPlace(env, o, c.Rest).commandLine(o)
 	var notice *notify.Run
 	route.OnOpen = func(_ context.Context, name string, opened *Opened, after error) {
 		if after != nil {
 			// Only line prompts ask nobody on the command line.
 			_, _ = fmt.Fprintf(env.IO.ErrOut, "The answer input ended before the first answer: asking in the %s instead.\n", name)
 		}
-		if opened.Out == nil {
+		if opened.out == nil {
 			return
 		}
 		if o.Bell {
 			// The bell only calls; a failed write leaves the question to be
 			// seen.
-			_, _ = io.WriteString(opened.Out, "\a")
+			_, _ = io.WriteString(opened.out, "\a")
 		}
-		if o.NotifyCommand != "" && notice == nil {
-			notice = startNotification(o.NotifyCommand, c.Questions[0])
+		if notice == nil {
+			first := c.Questions[0]
+			notice = o.Notify.Start(notify.Notice{Event: notify.Asked, Header: first.Header, Question: first.Question})
 		}
 	}
 	got, err := route.Ask(ctx, c.Questions)
@@ -125,9 +129,8 @@ func Converse(ctx context.Context, env *Env, o Options, c Conversation) ([]promp
 	}
 	// Nobody's error names the question too, and keeps saying how the
 	// person could be reached.
-	var person *NoPersonError
-	errors.As(err, &person)
-	return nil, person.Explain(c.NoAnswer(err))
+	person, _ := errors.AsType[*noPersonError](err)
+	return nil, person.explain(c.NoAnswer(err))
 }
 
 // ConverseOne runs a session that asks q, the one question of confirm or
@@ -146,7 +149,7 @@ func ConverseOne(ctx context.Context, env *Env, o Options, q schema.Question) (p
 // its kind for ASKUSER_NOTIFY_COMMAND, and an ended input is named by the
 // question it ended at.
 func ConverseQuestions(ctx context.Context, env *Env, o Options, qs ...schema.Question) ([]prompt.Answer, error) {
-	return Converse(ctx, env, o, Conversation{
+	return converse(ctx, env, o, conversation{
 		Questions: qs,
 		Summary: func(got []prompt.Answer) []prompt.Summary {
 			return prompt.Summarize(qs, got)
@@ -159,7 +162,7 @@ func ConverseQuestions(ctx context.Context, env *Env, o Options, qs ...schema.Qu
 			if short, ok := errors.AsType[*prompt.ShortError](err); ok {
 				at = short.Answered
 			}
-			return &NoAnswerError{Index: at + 1, Total: len(qs), Key: qs[at].Question}
+			return &noAnswerError{Index: at + 1, Total: len(qs), Key: qs[at].Question}
 		},
 	})
 }
@@ -174,13 +177,7 @@ func finish(ctx context.Context, opened *Opened, err error, summary []prompt.Sum
 	if f, ok := opened.Asker.(prompt.Finisher); ok {
 		err = f.Finish(ctx, err, summary)
 	}
-	return Ended(ctx, err, opened.Terminals)
-}
-
-// startNotification runs ASKUSER_NOTIFY_COMMAND with the first question in
-// its environment.
-func startNotification(command string, q schema.Question) *notify.Run {
-	return notify.Start(command, "ASKUSER_HEADER="+q.Header, "ASKUSER_QUESTION="+q.Question)
+	return Ended(ctx, err, opened.terminals)
 }
 
 // MaxFrom is how long the name of where a set comes from may be, in

@@ -10,10 +10,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/askuser/askuser/internal/notify"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/prompt/line"
 	"github.com/askuser/askuser/schema"
 )
+
+// startNotification runs line as ASKUSER_NOTIFY_COMMAND, told of q.
+func startNotification(line string, q schema.Question) *notify.Run {
+	return notify.Command{Name: "ASKUSER_NOTIFY_COMMAND", Line: line}.Start(notify.Notice{Header: q.Header, Question: q.Question})
+}
 
 // A failed notification command is a warning after the prompts, not an
 // error.
@@ -114,7 +120,7 @@ func TestRouteCloses(t *testing.T) {
 	open := way.Open
 	way.Open = func(ctx context.Context) (*Opened, error) {
 		o, err := open(ctx)
-		o.Close = func() { closed++ }
+		o.close = func() { closed++ }
 		return o, err
 	}
 	r := &Route{Ways: []Way{way}}

@@ -31,8 +31,8 @@ type Source struct {
 // that order of preference. A document on a terminal is never waited for:
 // with neither argument nor file, a terminal stdin means the parameter is
 // missing. answersFollow says what may follow the document on stdin: the
-// answers, when asking (SPEC §5.2), or nothing but white space, when only
-// validating.
+// answers, when asking on line prompts, or nothing but white space, when
+// only validating.
 //
 // The size limit counts every byte of the questions as given — a leading
 // byte-order mark and white space included — whichever the source: the
@@ -77,7 +77,7 @@ func ReadSource(stdin Stdin, args []string, file string, answersFollow bool) (*S
 }
 
 func missingJSON() error {
-	return &UsageError{Msg: "Missing JSON parameter", ShowUsage: true}
+	return &UsageError{Msg: "Missing JSON parameter", showUsage: true}
 }
 
 // isBlank reports whether b holds no document: only white space, after a

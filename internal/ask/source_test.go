@@ -21,8 +21,8 @@ func streamEnv(stdin io.Reader, inTTY bool) Stdin {
 }
 
 func isMissing(err error) bool {
-	var u *UsageError
-	return errors.As(err, &u) && u.Msg == "Missing JSON parameter" && u.ShowUsage
+	u, ok := errors.AsType[*UsageError](err)
+	return ok && u.Msg == "Missing JSON parameter" && u.showUsage
 }
 
 func TestReadSourceArgument(t *testing.T) {
@@ -40,13 +40,13 @@ func TestReadSourceArgument(t *testing.T) {
 		}
 	}
 	_, err = ReadSource(env, []string{strings.Repeat(" ", schema.MaxInputSize) + "{}"}, "", true)
-	var tl *schema.TooLargeError
-	if !errors.As(err, &tl) {
+	_, ok := errors.AsType[*schema.TooLargeError](err)
+	if !ok {
 		t.Errorf("large argument: err = %v, want a *schema.TooLargeError", err)
 	}
 	_, err = ReadSource(env, []string{oneQuestion}, "q.json", true)
-	var u *UsageError
-	if !errors.As(err, &u) || u.ShowUsage {
+	u, ok := errors.AsType[*UsageError](err)
+	if !ok || u.showUsage {
 		t.Errorf("argument and file: err = %v, want a usage error", err)
 	}
 }
@@ -73,8 +73,8 @@ func TestReadSourceFile(t *testing.T) {
 		t.Errorf("blank file: err = %v", err)
 	}
 	_, err = ReadSource(env, nil, write("big.json", strings.Repeat(" ", schema.MaxInputSize+1)), true)
-	var tl *schema.TooLargeError
-	if !errors.As(err, &tl) {
+	_, ok := errors.AsType[*schema.TooLargeError](err)
+	if !ok {
 		t.Errorf("large file: err = %v", err)
 	}
 	if _, err := ReadSource(env, nil, write("limit.json", oneQuestion+strings.Repeat(" ", schema.MaxInputSize-len(oneQuestion))), true); err != nil {
@@ -82,15 +82,16 @@ func TestReadSourceFile(t *testing.T) {
 	}
 	// A file's name given as the argument points to -f.
 	_, err = ReadSource(env, []string{filepath.Join(dir, "q.json")}, "", true)
-	var u *UsageError
-	if !errors.As(err, &u) || !strings.Contains(u.Msg, "read it with -f") {
+	u, ok := errors.AsType[*UsageError](err)
+	if !ok || !strings.Contains(u.Msg, "read it with -f") {
 		t.Errorf("file name as the argument: err = %v, want a usage error", err)
 	}
-	if _, err := ReadSource(env, []string{dir}, "", true); errors.As(err, &u) {
+	_, err = ReadSource(env, []string{dir}, "", true)
+	if _, ok := errors.AsType[*UsageError](err); ok {
 		t.Errorf("a directory is not a file to read: %v", err)
 	}
 	_, err = ReadSource(env, nil, filepath.Join(dir, "missing.json"), true)
-	if _, code := Outcome(err, "askuser"); !errors.Is(err, os.ErrNotExist) || code != ExitError {
+	if _, code := Outcome(err, "askuser"); !errors.Is(err, os.ErrNotExist) || code != exitError {
 		t.Errorf("missing file: err = %v (exit %d)", err, code)
 	}
 }
@@ -162,8 +163,8 @@ func TestReadStreamErrors(t *testing.T) {
 	// A document over the limit is refused without reading it all.
 	big := io.MultiReader(strings.NewReader(`{"metadata":"`), infinite('x'))
 	_, err = readStream(big)
-	var tl *schema.TooLargeError
-	if !errors.As(err, &tl) {
+	_, ok := errors.AsType[*schema.TooLargeError](err)
+	if !ok {
 		t.Errorf("endless document: err = %v, want a *schema.TooLargeError", err)
 	}
 	// Answers may follow a document of nearly the limit.
@@ -241,11 +242,11 @@ func TestSourcesAgree(t *testing.T) {
 		t.Fatalf("oneQuestion is %d bytes; the column above expects 150", n)
 	}
 	outcome := func(src *Source, err error) string {
-		var tl *schema.TooLargeError
+		_, tooLarge := errors.AsType[*schema.TooLargeError](err)
 		switch {
 		case isMissing(err):
 			return "missing"
-		case errors.As(err, &tl):
+		case tooLarge:
 			return "too large"
 		case err != nil:
 			return "read: " + err.Error()

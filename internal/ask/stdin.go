@@ -11,6 +11,8 @@ import (
 	"io"
 	"os"
 	"time"
+
+	"github.com/askuser/askuser/internal/iostreams"
 )
 
 // endGrace is how long a stdin that is not a terminal is given to show
@@ -22,13 +24,13 @@ const endGrace = 100 * time.Millisecond
 // or returns nil when somebody may. It reads stdin (rest, when the
 // questions came on it) to see whether it has already ended, and then
 // returns the reader to read the answers on from.
-func noPerson(s *Streams, rest io.Reader) (*NoPersonError, io.Reader) {
+func noPerson(s *iostreams.Streams, rest io.Reader) (*noPersonError, io.Reader) {
 	if s.InTTY {
 		return nil, nil
 	}
 	kind := StdinKind(s.InFile, false)
 	if rest == nil && (kind == "/dev/null" || kind == "a socket") {
-		return &NoPersonError{Stdin: kind, Silent: kind == "a socket"}, nil
+		return &noPersonError{Stdin: kind, Silent: kind == "a socket"}, nil
 	}
 	r := cmp.Or(rest, s.In)
 	if r == nil {
@@ -39,11 +41,11 @@ func noPerson(s *Streams, rest io.Reader) (*NoPersonError, io.Reader) {
 	case !ended:
 		return nil, read
 	case rest == nil:
-		return &NoPersonError{Stdin: "it was empty"}, read
+		return &noPersonError{Stdin: "it was empty"}, read
 	}
 	// The questions were given where the answers should follow: a
 	// person at a terminal can give them otherwise.
-	return &NoPersonError{Stdin: "it held only the questions", Terminal: terminalExists()}, read
+	return &noPersonError{Stdin: "it held only the questions", Terminal: terminalExists()}, read
 }
 
 // endedAlready reports whether r ends within grace without giving a byte,

@@ -3,13 +3,14 @@ package ask
 import (
 	"fmt"
 
+	"github.com/askuser/askuser/internal/iostreams"
 	"github.com/askuser/askuser/prompt"
 )
 
 // UI is how questions are asked: the value of --ui.
 type UI string
 
-// The ways --ui names: auto chooses among them (SPEC §5, §7 and §8), the
+// The ways --ui names: auto chooses among them (see Place), the
 // others force one.
 const (
 	UIAuto UI = "auto"
@@ -27,12 +28,12 @@ const (
 )
 
 // UseScreen reports whether to draw on the terminal screen (the terminal
-// UI, the inbox's screen) rather than as line prompts, with ui: tui does,
+// UI, the inbox's screen) rather than as line prompts, on s: tui does,
 // and is unavailable unless stdin and stderr are terminals, an error that
 // names where tui came from (named: "--ui tui") and what to use instead;
 // auto does when they are, unless the person asked for plain line prompts
 // (ACCESSIBLE, TERM=dumb); line does not.
-func (s *Streams) UseScreen(ui UI, plain bool, named, instead string) (bool, error) {
+func (ui UI) UseScreen(s *iostreams.Streams, plain bool, named, instead string) (bool, error) {
 	// Both are terminals, with the files that the screen is drawn on.
 	terminals := s.InTTY && s.ErrTTY && s.InFile != nil && s.ErrFile != nil
 	switch ui {

@@ -14,11 +14,12 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/askuser/askuser/prompt/web/localhttp"
+	"github.com/askuser/askuser/internal/localhttp"
+	"github.com/askuser/askuser/prompt"
 )
 
-// EnvAddr is the variable that both sides read for the inbox's address, so
-// that one export (or none) pairs them.
+// EnvAddr is the variable that gives the inbox's address (see Where), as
+// messages name it.
 const EnvAddr = "ASKUSER_INBOX"
 
 // minTokenLength is the shortest token an address over TCP may carry: a
@@ -99,9 +100,9 @@ func (a TCPAddr) Listen(out io.Writer) (Listener, error) {
 	if err != nil {
 		return nil, err
 	}
-	ln, host, err := localhttp.ListenFor(l, "the inbox", out)
+	ln, host, err := localhttp.Listen(l, "the inbox", out)
 	if err != nil {
-		return nil, err
+		return nil, &prompt.UnavailableError{Err: err}
 	}
 	return TCPListener{Listener: ln, Host: host, Token: a.Token}, nil
 }
@@ -142,13 +143,24 @@ func RegisterRemote(parse func(string) (Addr, error), schemes ...string) {
 	}
 }
 
-// AddrFromEnv returns the inbox's address: ASKUSER_INBOX when it is set,
-// else the default (defaultAddr). A value that is not an address is an
-// error that names the variable.
-func AddrFromEnv(getenv func(string) string) (Addr, error) {
-	v := strings.TrimSpace(getenv(EnvAddr))
+// Where is what the inbox's address is found from, as the command line
+// reads it from the environment: both sides find it alike, so that one
+// export (or none) pairs them.
+type Where struct {
+	// Inbox is the address given (ASKUSER_INBOX), "" for the default.
+	Inbox string
+	// RuntimeDir and TempDir are the directories of the default
+	// (XDG_RUNTIME_DIR, TMPDIR): see defaultAddr.
+	RuntimeDir, TempDir string
+}
+
+// Addr returns the inbox's address: the one given, else the default
+// (defaultAddr). A value that is not an address is an error that names
+// ASKUSER_INBOX.
+func (w Where) Addr() (Addr, error) {
+	v := strings.TrimSpace(w.Inbox)
 	if v == "" {
-		return defaultAddr(getenv, runUser, os.Getuid()), nil
+		return defaultAddr(w, runUser, os.Getuid()), nil
 	}
 	a, err := ParseAddr(v)
 	if server, ok := errors.AsType[*ServerError](err); ok {
@@ -249,8 +261,8 @@ func tcpAddr(s string) (Addr, error) {
 const runUser = "/run/user"
 
 // defaultAddr is the address without ASKUSER_INBOX of user uid (-1 where
-// the system has no user ids), with the runtime directories under root
-// (runUser), the same for the inbox and its askers:
+// the system has no user ids), with the directories of w and the runtime
+// directories under root (runUser), the same for the inbox and its askers:
 // $XDG_RUNTIME_DIR/askuser/inbox.sock; without
 // XDG_RUNTIME_DIR, /run/user/UID/askuser/inbox.sock or
 // askuser-UID/inbox.sock in the temporary directory ($TMPDIR, else /tmp),
@@ -258,11 +270,11 @@ const runUser = "/run/user"
 // /run/user/UID is the user's directory, else the second. So an asker whose
 // environment lost XDG_RUNTIME_DIR still finds the inbox that the person
 // started with it.
-func defaultAddr(getenv func(string) string, root string, uid int) SocketAddr {
-	if d := getenv("XDG_RUNTIME_DIR"); d != "" && filepath.IsAbs(d) {
+func defaultAddr(w Where, root string, uid int) SocketAddr {
+	if d := w.RuntimeDir; d != "" && filepath.IsAbs(d) {
 		return SocketAddr(filepath.Join(d, "askuser", "inbox.sock"))
 	}
-	tmp := getenv("TMPDIR")
+	tmp := w.TempDir
 	if tmp == "" || !filepath.IsAbs(tmp) {
 		tmp = "/tmp"
 		if runtime.GOOS == "windows" {

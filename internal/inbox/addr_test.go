@@ -89,21 +89,21 @@ func TestCanListen(t *testing.T) {
 	}
 }
 
-func TestAddrFromEnv(t *testing.T) {
-	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+func TestWhereAddr(t *testing.T) {
 	for _, c := range []struct {
-		vars map[string]string
+		w    Where
 		want string
 	}{
-		{map[string]string{"ASKUSER_INBOX": "/x/inbox.sock", "XDG_RUNTIME_DIR": "/run/user/1"}, "/x/inbox.sock"},
-		{map[string]string{"XDG_RUNTIME_DIR": "/run/user/1", "TMPDIR": "/var/tmp"}, "/run/user/1/askuser/inbox.sock"},
+		{Where{Inbox: "/x/inbox.sock", RuntimeDir: "/run/user/1"}, "/x/inbox.sock"},
+		{Where{Inbox: " unix:/x/inbox.sock\n"}, "/x/inbox.sock"},
+		{Where{RuntimeDir: "/run/user/1", TempDir: "/var/tmp"}, "/run/user/1/askuser/inbox.sock"},
 	} {
-		got, err := AddrFromEnv(env(c.vars))
+		got, err := c.w.Addr()
 		if err != nil || got.String() != c.want {
-			t.Errorf("AddrFromEnv(%v) = %+v, %v; want %s", c.vars, got, err, c.want)
+			t.Errorf("%+v.Addr() = %+v, %v; want %s", c.w, got, err, c.want)
 		}
 	}
-	_, err := AddrFromEnv(env(map[string]string{"ASKUSER_INBOX": "https://x:1/"}))
+	_, err := Where{Inbox: "https://x:1/"}.Addr()
 	if err == nil || !strings.HasPrefix(err.Error(), `invalid ASKUSER_INBOX "https://x:1/": `) {
 		t.Errorf("a bad ASKUSER_INBOX: %v", err)
 	}
@@ -161,12 +161,12 @@ func TestDefaultAddr(t *testing.T) {
 			if c.tmpSock {
 				leaveSocket(t, tmpPath)
 			}
-			vars := map[string]string{"TMPDIR": tmp, "XDG_RUNTIME_DIR": c.xdg}
+			w := Where{TempDir: tmp, RuntimeDir: c.xdg}
 			if c.xdg == "run" {
-				vars["XDG_RUNTIME_DIR"] = runDir
+				w.RuntimeDir = runDir
 			}
 			if c.noTmp {
-				delete(vars, "TMPDIR")
+				w.TempDir = ""
 			}
 			want := map[string]string{
 				"run":  runPath,
@@ -174,7 +174,7 @@ func TestDefaultAddr(t *testing.T) {
 				"/tmp": filepath.Join("/tmp", "askuser-"+strconv.Itoa(uid), "inbox.sock"),
 				"xdg":  "/xdg/askuser/inbox.sock",
 			}[c.want]
-			got := defaultAddr(func(k string) string { return vars[k] }, root, uid)
+			got := defaultAddr(w, root, uid)
 			if string(got) != want {
 				t.Errorf("defaultAddr = %s; want %s", got, want)
 			}

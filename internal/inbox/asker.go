@@ -92,20 +92,18 @@ func (a *asker) failure(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
 		return context.Cause(ctx)
 	}
-	var (
-		unreachable *UnreachableError
-		gone        *GoneError
-		refused     *RefusedError
-		server      *ServerError
-	)
-	switch {
-	case errors.As(err, &server):
+	if server, ok := errors.AsType[*ServerError](err); ok {
 		return &prompt.UnavailableError{Err: server}
-	case errors.As(err, &unreachable):
+	}
+	if unreachable, ok := errors.AsType[*UnreachableError](err); ok {
 		return &prompt.UnavailableError{Err: WithHint(unreachable)}
-	case errors.As(err, &gone):
+	}
+	if gone, ok := errors.AsType[*GoneError](err); ok {
 		return &prompt.UnavailableError{Err: gone}
-	case errors.As(err, &refused) && refused.Status == http.StatusBadRequest:
+	}
+	refused, ok := errors.AsType[*RefusedError](err)
+	switch {
+	case ok && refused.Status == http.StatusBadRequest:
 		// The questions passed this askuser's validation: the inbox is of
 		// another version, or was given other limits.
 		msg := refused.Error()
@@ -113,7 +111,7 @@ func (a *asker) failure(ctx context.Context, err error) error {
 			msg += ":\n- " + strings.Join(refused.Body.Problems, "\n- ")
 		}
 		return errors.New(msg)
-	case errors.As(err, &refused):
+	case ok:
 		return &prompt.UnavailableError{Err: refused}
 	}
 	return err

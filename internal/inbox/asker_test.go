@@ -62,7 +62,7 @@ func TestAskerAnswered(t *testing.T) {
 		t.Fatalf("the inbox got %+v", s)
 	}
 	reply := []prompt.Answer{{Labels: []string{"SQLite"}, Note: "small is fine"}, {Labels: []string{"Auth", "Search"}, Other: "SSO"}}
-	if err := q.Answer(s, reply); err != nil {
+	if err := q.Answer(s, ViaHere, reply); err != nil {
 		t.Fatal(err)
 	}
 	r := <-done
@@ -118,7 +118,7 @@ func TestAskerConfirmAndInput(t *testing.T) {
 		if !reflect.DeepEqual(s.Questions, []schema.Question{c.q}) {
 			t.Fatalf("queued %+v, want %+v", s.Questions, c.q)
 		}
-		if err := q.Answer(s, []prompt.Answer{c.answer}); err != nil {
+		if err := q.Answer(s, ViaHere, []prompt.Answer{c.answer}); err != nil {
 			t.Fatal(err)
 		}
 		if r := <-done; r.err != nil || !reflect.DeepEqual(r.answers, []prompt.Answer{c.answer}) {
@@ -136,7 +136,7 @@ func TestCancelled(t *testing.T) {
 		_, err := newAsker(a, new(testutil.Buffer)).Ask(context.Background(), questions)
 		done <- err
 	}()
-	_ = q.Cancel(shown(t, q))
+	_ = q.Cancel(shown(t, q), ViaHere)
 	if err := <-done; !errors.Is(err, prompt.ErrCancelled) {
 		t.Errorf("Ask = %v, want ErrCancelled", err)
 	}
@@ -155,8 +155,8 @@ func TestInboxQuits(t *testing.T) {
 	go srv.Close("the person quit the inbox")
 	select {
 	case err := <-done:
-		var unavailable *prompt.UnavailableError
-		if !errors.As(err, &unavailable) || err.Error() != "the inbox at "+string(a)+" closed before the questions were answered (the person quit the inbox)" {
+		_, ok := errors.AsType[*prompt.UnavailableError](err)
+		if !ok || err.Error() != "the inbox at "+string(a)+" closed before the questions were answered (the person quit the inbox)" {
 			t.Errorf("Ask = %v", err)
 		}
 	case <-time.After(2 * time.Second):
@@ -190,8 +190,8 @@ func TestWithdrawn(t *testing.T) {
 func TestNoInbox(t *testing.T) {
 	a := SocketAddr(filepath.Join(t.TempDir(), "none.sock"))
 	_, err := newAsker(a, new(testutil.Buffer)).Ask(context.Background(), questions)
-	var unavailable *prompt.UnavailableError
-	if !errors.As(err, &unavailable) || err.Error() != "no inbox answers at "+string(a)+": start one with 'askuser inbox' in a terminal the person sees" {
+	_, ok := errors.AsType[*prompt.UnavailableError](err)
+	if !ok || err.Error() != "no inbox answers at "+string(a)+": start one with 'askuser inbox' in a terminal the person sees" {
 		t.Errorf("Ask = %v", err)
 	}
 }
@@ -254,8 +254,8 @@ func TestInboxGone(t *testing.T) {
 	a := fakeInbox(t, "")
 	start := time.Now()
 	_, err := newAsker(a, new(testutil.Buffer)).Ask(context.Background(), questions)
-	var unavailable *prompt.UnavailableError
-	if !errors.As(err, &unavailable) || err.Error() != "the inbox at "+string(a)+" went away before the questions were answered" || time.Since(start) > 2*time.Second {
+	_, ok := errors.AsType[*prompt.UnavailableError](err)
+	if !ok || err.Error() != "the inbox at "+string(a)+" went away before the questions were answered" || time.Since(start) > 2*time.Second {
 		t.Errorf("Ask = %v after %s", err, time.Since(start))
 	}
 }

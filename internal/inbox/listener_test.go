@@ -63,7 +63,7 @@ func TestListenerOfAnotherTransport(t *testing.T) {
 	if set.From != "elsewhere" {
 		t.Errorf("the set came from %q, want elsewhere", set.From)
 	}
-	if err := q.Answer(set, []prompt.Answer{{Labels: []string{"SQLite"}}}); err != nil {
+	if err := q.Answer(set, ViaHere, []prompt.Answer{{Labels: []string{"SQLite"}}}); err != nil {
 		t.Fatal(err)
 	}
 	r := <-done

@@ -83,10 +83,44 @@ func (st State) String() string {
 	return fmt.Sprintf("State(%d)", int(st))
 }
 
-// End is how a set ended.
+// Via is where the person answered or cancelled a set: in which view of
+// this inbox, or in another inbox on the same queue.
+type Via int
+
+// The places a set is answered or cancelled.
+const (
+	ViaNone         Via = iota // not by the person: withdrawn, or closed
+	ViaHere                    // this inbox's terminal screen or line prompts
+	ViaPage                    // this inbox's web page
+	ViaElsewhere               // another inbox on the same queue (NATS): Reason says "by NAME"
+	ViaNotification            // a one-tap link of the set's notification, served with the page
+)
+
+var viaNames = [...]string{
+	ViaNone: "", ViaHere: "here", ViaPage: "page", ViaElsewhere: "elsewhere",
+	ViaNotification: "notification",
+}
+
+// String names v as the history and the notification command's
+// ASKUSER_VIA write it: "here", "page", "notification", "elsewhere"; ""
+// for ViaNone.
+func (v Via) String() string {
+	if v >= 0 && int(v) < len(viaNames) {
+		return viaNames[v]
+	}
+	return fmt.Sprintf("Via(%d)", int(v))
+}
+
+// End is how a set ended: the one record of it, which every view reads
+// to tell the person, whichever view ended it.
 type End struct {
 	State State
-	// Answers are the answers, one per question, when State is Answered.
+	// Via is where the person answered or cancelled it.
+	Via Via
+	// At is when it ended, by the queue's clock.
+	At time.Time
+	// Answers are the answers, one per question, when State is Answered
+	// in this inbox (here, on the page, from the notification).
 	Answers []prompt.Answer
 	// Reason says why a set was withdrawn or closed, for the person.
 	Reason string
@@ -124,6 +158,7 @@ type Queue struct {
 	lastID  uint64
 
 	onArrive func(*Set)
+	onEnd    []func(*Set) // see OnEnd
 	now      func() time.Time
 }
 
@@ -143,6 +178,17 @@ func NewQueue(o QueueOptions) *Queue {
 		q.now = time.Now
 	}
 	return q
+}
+
+// OnEnd has f called with each set that ends from now on, however it
+// ended (see Set.End), once it has: outside the queue's lock, in the
+// goroutine that ended it. It is for the views to record every outcome,
+// whichever view gave it: a view that reads snapshots may miss a set that
+// comes and goes between two.
+func (q *Queue) OnEnd(f func(*Set)) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.onEnd = append(q.onEnd, f)
 }
 
 // Snapshot is the queue at one moment.
@@ -197,24 +243,25 @@ func (q *Queue) Add(s *Set) (ahead int, err error) {
 	return ahead, nil
 }
 
-// Answer ends s with the person's answers, after checking that they answer
-// s (Question.Check): a view can never send what the person could not have
-// given. It fails with ErrEnded when s has already ended.
-func (q *Queue) Answer(s *Set, answers []prompt.Answer) error {
+// Answer ends s with the person's answers, given in the view via, after
+// checking that they answer s (Question.Check): a view can never send what
+// the person could not have given. It fails with ErrEnded when s has
+// already ended.
+func (q *Queue) Answer(s *Set, via Via, answers []prompt.Answer) error {
 	answers, err := checkAnswers(s.Questions, answers)
 	if err != nil {
 		return err
 	}
-	if !q.end(s, End{State: Answered, Answers: answers}) {
+	if !q.end(s, End{State: Answered, Via: via, Answers: answers}) {
 		return ErrEnded
 	}
 	return nil
 }
 
-// Cancel ends s as cancelled by the person; its asker exits 130. It fails
-// with ErrEnded when s has already ended.
-func (q *Queue) Cancel(s *Set) error {
-	if !q.end(s, End{State: Cancelled}) {
+// Cancel ends s as cancelled by the person in the view via; its asker
+// exits 130. It fails with ErrEnded when s has already ended.
+func (q *Queue) Cancel(s *Set, via Via) error {
+	if !q.end(s, End{State: Cancelled, Via: via}) {
 		return ErrEnded
 	}
 	return nil
@@ -223,7 +270,10 @@ func (q *Queue) Cancel(s *Set) error {
 // EndElsewhere ends s as it ended in another inbox on the same queue (e:
 // answered or cancelled there, with Reason "by NAME", or withdrawn), and
 // reports whether s was still waiting.
-func (q *Queue) EndElsewhere(s *Set, e End) bool { return q.end(s, e) }
+func (q *Queue) EndElsewhere(s *Set, e End) bool {
+	e.Via = ViaElsewhere
+	return q.end(s, e)
+}
 
 // ByWhom is " (by NAME)" for a set that another inbox on the same queue
 // answered or cancelled, for the views to add to "answered elsewhere";
@@ -261,31 +311,46 @@ func (q *Queue) Skip(s *Set) error {
 // from then on: the inbox is quitting.
 func (q *Queue) Close(reason string) {
 	q.mu.Lock()
-	defer q.mu.Unlock()
 	if q.closed {
+		q.mu.Unlock()
 		return
 	}
 	q.closed = true
-	for _, s := range q.sets {
-		s.end = End{State: Closed, Reason: reason}
+	ended := q.sets
+	at := q.now()
+	for _, s := range ended {
+		s.end = End{State: Closed, At: at, Reason: reason}
 		close(s.done)
 	}
 	q.sets = nil
 	q.changedLocked()
+	tell := q.onEnd
+	q.mu.Unlock()
+	for _, s := range ended {
+		for _, f := range tell {
+			f(s)
+		}
+	}
 }
 
 // end ends s with e unless it has ended, and reports whether it did.
 func (q *Queue) end(s *Set, e End) bool {
 	q.mu.Lock()
-	defer q.mu.Unlock()
 	i := slices.Index(q.sets, s)
 	if i < 0 {
+		q.mu.Unlock()
 		return false
 	}
 	q.sets = without(q.sets, i)
+	e.At = q.now()
 	s.end = e
 	close(s.done)
 	q.changedLocked()
+	tell := q.onEnd
+	q.mu.Unlock()
+	for _, f := range tell {
+		f(s)
+	}
 	return true
 }
 

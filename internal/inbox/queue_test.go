@@ -41,6 +41,54 @@ func sources(sets []*Set) string {
 	return strings.Join(names, " ")
 }
 
+// The end of a set is its one record: how it ended, where the person
+// answered or cancelled it, and when; each end is told to every OnEnd once,
+// after the set has ended, the inbox's quitting too.
+func TestQueueRecordsEachEnd(t *testing.T) {
+	now := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
+	q := NewQueue(QueueOptions{Now: func() time.Time { return now }})
+	var told []string
+	q.OnEnd(func(s *Set) {
+		if s.End().State == Waiting {
+			t.Errorf("%s told before it ended", s.From)
+		}
+		told = append(told, s.From)
+	})
+	q.OnEnd(func(s *Set) { told = append(told, s.From+" again") })
+	here, page, other, gone, left := askSet("here"), askSet("page"), askSet("other"), askSet("gone"), askSet("left")
+	for _, s := range []*Set{here, page, other, gone, left} {
+		mustAdd(t, q, s)
+	}
+	now = now.Add(time.Minute)
+	if err := q.Answer(here, ViaHere, []prompt.Answer{{Labels: []string{"SQLite"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := q.Cancel(page, ViaPage); err != nil {
+		t.Fatal(err)
+	}
+	q.EndElsewhere(other, End{State: Answered, Reason: "by bob"})
+	q.Withdraw(gone, "the asker went away")
+	_ = q.Cancel(here, ViaPage) // ended already: not told again
+	q.Close("the person quit the inbox")
+	for _, tt := range []struct {
+		s    *Set
+		want End
+	}{
+		{here, End{State: Answered, Via: ViaHere, At: now, Answers: []prompt.Answer{{Labels: []string{"SQLite"}}}}},
+		{page, End{State: Cancelled, Via: ViaPage, At: now}},
+		{other, End{State: Answered, Via: ViaElsewhere, At: now, Reason: "by bob"}},
+		{gone, End{State: Withdrawn, At: now, Reason: "the asker went away"}},
+		{left, End{State: Closed, At: now, Reason: "the person quit the inbox"}},
+	} {
+		if got := tt.s.End(); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s ended %+v, want %+v", tt.s.From, got, tt.want)
+		}
+	}
+	if want := "here here again page page again other other again gone gone again left left again"; strings.Join(told, " ") != want {
+		t.Errorf("told %q, want %q", strings.Join(told, " "), want)
+	}
+}
+
 // Sets wait in the order they arrived; the oldest is shown; a skip moves
 // the shown one to the back; every end takes a set out exactly once.
 func TestQueueOrder(t *testing.T) {
@@ -60,10 +108,10 @@ func TestQueueOrder(t *testing.T) {
 	if got := sources(q.Snapshot().Sets); got != "b c a" {
 		t.Errorf("after a skip: %q", got)
 	}
-	if err := q.Answer(b, []prompt.Answer{{Labels: []string{"SQLite"}}}); err != nil {
+	if err := q.Answer(b, ViaHere, []prompt.Answer{{Labels: []string{"SQLite"}}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := q.Cancel(b); !errors.Is(err, ErrEnded) {
+	if err := q.Cancel(b, ViaHere); !errors.Is(err, ErrEnded) {
 		t.Errorf("cancel after answer: %v", err)
 	}
 	if err := q.Skip(b); !errors.Is(err, ErrEnded) {
@@ -78,7 +126,7 @@ func TestQueueOrder(t *testing.T) {
 	if e := c.End(); e.State != Withdrawn || e.Reason != "gone" {
 		t.Errorf("c ended %+v", e)
 	}
-	if err := q.Cancel(a); err != nil {
+	if err := q.Cancel(a, ViaHere); err != nil {
 		t.Fatal(err)
 	}
 	if first(q) != nil || q.Len() != 0 {
@@ -104,7 +152,7 @@ func TestQueueAnswerChecked(t *testing.T) {
 		{{Labels: []string{"SQLite", "MySQL"}}},
 		{{Other: " \t "}},
 	} {
-		if err := q.Answer(s, bad); err == nil {
+		if err := q.Answer(s, ViaHere, bad); err == nil {
 			t.Errorf("answer %+v accepted", bad)
 		}
 	}
@@ -113,18 +161,18 @@ func TestQueueAnswerChecked(t *testing.T) {
 	}
 	in := askSet("a", schema.InputQuestion("Name?", "", ""))
 	mustAdd(t, q, in)
-	if err := q.Answer(in, []prompt.Answer{{Other: "\x1b\x07 "}}); err == nil {
+	if err := q.Answer(in, ViaHere, []prompt.Answer{{Other: "\x1b\x07 "}}); err == nil {
 		t.Error("input answered with nothing but an escape sequence")
 	}
-	if err := q.Answer(in, []prompt.Answer{{Other: "  main\t"}}); err != nil || in.End().Answers[0].Other != "main" {
+	if err := q.Answer(in, ViaHere, []prompt.Answer{{Other: "  main\t"}}); err != nil || in.End().Answers[0].Other != "main" {
 		t.Errorf("input: %v, %+v", err, in.End())
 	}
 	cf := askSet("a", schema.ConfirmQuestion("Go?", true))
 	mustAdd(t, q, cf)
-	if err := q.Answer(cf, []prompt.Answer{{Labels: []string{"Yes"}, Note: "sure"}}); err == nil {
+	if err := q.Answer(cf, ViaHere, []prompt.Answer{{Labels: []string{"Yes"}, Note: "sure"}}); err == nil {
 		t.Error("confirm answered with a note")
 	}
-	if err := q.Answer(cf, []prompt.Answer{{Labels: []string{"Yes"}}}); err != nil || !schema.IsYes(cf.End().Answers[0]) {
+	if err := q.Answer(cf, ViaHere, []prompt.Answer{{Labels: []string{"Yes"}}}); err != nil || !schema.IsYes(cf.End().Answers[0]) {
 		t.Errorf("confirm: %v, %+v", err, cf.End())
 	}
 }
@@ -143,7 +191,7 @@ func TestQueueWakesViews(t *testing.T) {
 		func(s *Set) { mustAdd(t, q, s) },
 		func(s *Set) { mustAdd(t, q, askSet("other")) },
 		func(s *Set) { _ = q.Skip(s) },
-		func(s *Set) { _ = q.Cancel(s) },
+		func(s *Set) { _ = q.Cancel(s, ViaHere) },
 		func(*Set) { q.Close("quit") },
 	}
 	s := askSet("s")
@@ -241,9 +289,9 @@ func TestQueueConcurrent(t *testing.T) {
 				var won bool
 				switch (i + w) % 4 {
 				case 0:
-					won = q.Answer(s, []prompt.Answer{{Labels: []string{"MySQL"}}}) == nil
+					won = q.Answer(s, ViaHere, []prompt.Answer{{Labels: []string{"MySQL"}}}) == nil
 				case 1:
-					won = q.Cancel(s) == nil
+					won = q.Cancel(s, ViaHere) == nil
 				case 2:
 					won = q.Withdraw(s, "gone")
 				case 3:

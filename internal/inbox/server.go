@@ -14,7 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/askuser/askuser/prompt/web/localhttp"
+	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -192,9 +192,9 @@ func readRequest(w http.ResponseWriter, r *http.Request) (_ *Request, ok bool) {
 		return refuse(http.StatusRequestEntityTooLarge, "the request is too large")
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxRequestBytes))
-	var tooLarge *http.MaxBytesError
+	_, tooLarge := errors.AsType[*http.MaxBytesError](err)
 	switch {
-	case errors.As(err, &tooLarge):
+	case tooLarge:
 		return refuse(http.StatusRequestEntityTooLarge, "the request is too large")
 	case err != nil:
 		return refuse(http.StatusBadRequest, "the request could not be read")
@@ -370,12 +370,13 @@ func (s *Server) Check(req *Request) (*Set, *ErrorBody) {
 // answers by header, or else by question text, would: the answers go back
 // in question order, so the inbox needs no key, and it takes no set that
 // every asker would refuse. The problems are those under the header key.
-// The one question of askuser confirm or input, which the input format
-// cannot give, is made again from its text and default (schema.Alone).
+// The one question of askuser confirm, input or choose, which the input
+// format cannot give, is made again from its text, options and default
+// (schema.Remake).
 func questionsOf(sch *schema.Schema, raw json.RawMessage) ([]schema.Question, error) {
 	var alone []schema.Question
-	if json.Unmarshal(raw, &alone) == nil && len(alone) == 1 && alone[0].Kind.Alone() {
-		q, err := schema.Alone(alone[0])
+	if json.Unmarshal(raw, &alone) == nil && len(alone) == 1 && alone[0].Kind.Scripted() {
+		q, err := schema.Remake(alone[0])
 		return []schema.Question{q}, err
 	}
 	doc := make([]byte, 0, len(raw)+16)

@@ -19,8 +19,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/prompt"
-	"github.com/askuser/askuser/prompt/web/localhttp"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -114,7 +114,7 @@ func TestAskAnswered(t *testing.T) {
 	if s.From != "test" || s.Cwd != "/src/api" || len(s.Questions) != 1 || s.Questions[0].Options[1].Label != "SQLite" {
 		t.Fatalf("queued %+v", s)
 	}
-	if err := in.q.Answer(s, []prompt.Answer{{Labels: []string{"SQLite"}, Note: "small"}}); err != nil {
+	if err := in.q.Answer(s, ViaHere, []prompt.Answer{{Labels: []string{"SQLite"}, Note: "small"}}); err != nil {
 		t.Fatal(err)
 	}
 	r := result(t, got, 5*time.Second)
@@ -141,7 +141,7 @@ func TestConfirmAndInput(t *testing.T) {
 		if !reflect.DeepEqual(s.Questions, []schema.Question{c.q}) {
 			t.Fatalf("queued %+v", s.Questions)
 		}
-		_ = in.q.Answer(s, []prompt.Answer{c.answer})
+		_ = in.q.Answer(s, ViaHere, []prompt.Answer{c.answer})
 		if r := result(t, got, 5*time.Second); r.err != nil || !reflect.DeepEqual(r.e.Answers, []prompt.Answer{c.answer}) {
 			t.Errorf("%s: %+v, %v", c.q.Question, r.e, r.err)
 		}
@@ -151,7 +151,7 @@ func TestConfirmAndInput(t *testing.T) {
 func TestAskCancelled(t *testing.T) {
 	in := startInbox(t)
 	got := ask(context.Background(), in.client, askRequest())
-	_ = in.q.Cancel(waitFor(t, in.q, 1)[0])
+	_ = in.q.Cancel(waitFor(t, in.q, 1)[0], ViaHere)
 	if r := result(t, got, 5*time.Second); r.err != nil || r.e.Event != EventCancelled {
 		t.Errorf("Ask = %+v, %v", r.e, r.err)
 	}
@@ -206,7 +206,7 @@ func TestAskWithdrawn(t *testing.T) {
 	if e := s.End(); e.State != Withdrawn {
 		t.Errorf("ended %+v", e)
 	}
-	if err := in.q.Answer(s, []prompt.Answer{{Labels: []string{"SQLite"}}}); !errors.Is(err, ErrEnded) {
+	if err := in.q.Answer(s, ViaHere, []prompt.Answer{{Labels: []string{"SQLite"}}}); !errors.Is(err, ErrEnded) {
 		t.Errorf("answer after withdrawal: %v", err)
 	}
 }
@@ -245,7 +245,7 @@ func TestAskEitherKey(t *testing.T) {
 		if resp.StatusCode != http.StatusOK || len(s.Questions) != 2 {
 			t.Errorf("%s: status %d, queued %+v", body, resp.StatusCode, s)
 		}
-		_ = in.q.Cancel(s)
+		_ = in.q.Cancel(s, ViaHere)
 		resp.Body.Close()
 		waitFor(t, in.q, 0)
 	}
@@ -296,15 +296,15 @@ func TestAskRefused(t *testing.T) {
 		{&Request{Cwd: "a\x00b", Questions: json.RawMessage(questionsJSON)}, "NUL"},
 	} {
 		_, err := in.client.Ask(context.Background(), c.req, nil)
-		var refused *RefusedError
-		if !errors.As(err, &refused) || refused.Status != http.StatusBadRequest || !strings.Contains(refused.Body.Error, c.problem) {
+		refused, ok := errors.AsType[*RefusedError](err)
+		if !ok || refused.Status != http.StatusBadRequest || !strings.Contains(refused.Body.Error, c.problem) {
 			t.Errorf("Ask(%+v) = %v; want a 400 about %q", c.req, err, c.problem)
 		}
 	}
 	// The problems are listed as askuser validate lists them.
 	_, err := in.client.Ask(context.Background(), &Request{Questions: json.RawMessage(five)}, nil)
-	var refused *RefusedError
-	if !errors.As(err, &refused) || !reflect.DeepEqual(refused.Body.Problems, []string{"questions[0].options: must have at most 4 items (got 5)"}) {
+	refused, ok := errors.AsType[*RefusedError](err)
+	if !ok || !reflect.DeepEqual(refused.Body.Problems, []string{"questions[0].options: must have at most 4 items (got 5)"}) {
 		t.Errorf("problems: %v", err)
 	}
 	// With the asker's own limits, the same set is queued.
@@ -313,7 +313,7 @@ func TestAskRefused(t *testing.T) {
 	if len(s.Questions[0].Options) != 5 {
 		t.Errorf("queued %+v", s)
 	}
-	_ = in.q.Cancel(s)
+	_ = in.q.Cancel(s, ViaHere)
 	result(t, got, 5*time.Second)
 	if in.q.Len() != 0 {
 		t.Error("a refused set was queued")
@@ -418,8 +418,8 @@ func TestSocketRefusesAnotherUser(t *testing.T) {
 func TestClientRefusesAnotherUsersInbox(t *testing.T) {
 	in := startInbox(t)
 	_, err := dialSocket(context.Background(), new(net.Dialer).DialContext, string(in.addr), os.Getuid()+1)
-	var blocked *BlockedError
-	if !errors.As(err, &blocked) || !blocked.another() {
+	blocked, ok := errors.AsType[*BlockedError](err)
+	if !ok || !blocked.another() {
 		t.Errorf("dial as another user: %v", err)
 	}
 }
@@ -455,8 +455,8 @@ func TestBlockedErrors(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := dialSocket(context.Background(), c.dial, string(in.addr), c.self)
-			var blocked *BlockedError
-			if !errors.As(err, &blocked) || blocked.another() != c.another {
+			blocked, ok := errors.AsType[*BlockedError](err)
+			if !ok || blocked.another() != c.another {
 				t.Fatalf("dial: %v", err)
 			}
 			text := WithHint(&UnreachableError{Addr: in.addr, Err: err}).Error()
@@ -581,11 +581,11 @@ func TestStaleSocketStartsAtOnce(t *testing.T) {
 		var winners []net.Listener
 		for i := 0; i < starts; i++ {
 			r := <-results
-			var live *liveError
+			_, live := errors.AsType[*liveError](r.err)
 			switch {
 			case r.err == nil:
 				winners = append(winners, r.ln)
-			case !errors.As(r.err, &live):
+			case !live:
 				t.Errorf("round %d: an inbox failed otherwise: %v", round, r.err)
 			}
 		}
@@ -617,8 +617,8 @@ func TestStaleSocketStartsAtOnce(t *testing.T) {
 func TestLiveSocketNotTakenOver(t *testing.T) {
 	in := startInbox(t)
 	_, err := ListenSocket(string(in.addr))
-	var live *liveError
-	if !errors.As(err, &live) || err.Error() != "an inbox is already running at "+string(in.addr)+": use that one, or quit it first" {
+	_, ok := errors.AsType[*liveError](err)
+	if !ok || err.Error() != "an inbox is already running at "+string(in.addr)+": use that one, or quit it first" {
 		t.Errorf("second inbox: %v", err)
 	}
 	if _, err := in.client.Probe(context.Background()); err != nil {
@@ -652,15 +652,16 @@ func TestProbe(t *testing.T) {
 	if err != nil || st != (Status{Inbox: "askuser", Version: 1, Waiting: 1}) {
 		t.Errorf("Probe = %+v, %v", st, err)
 	}
-	_ = in.q.Cancel(first(in.q))
+	_ = in.q.Cancel(first(in.q), ViaHere)
 	result(t, got, 5*time.Second)
 
-	var unreachable *UnreachableError
-	if _, err := SocketAddr(filepath.Join(t.TempDir(), "none.sock")).Dial().Probe(context.Background()); !errors.As(err, &unreachable) {
+	_, err = SocketAddr(filepath.Join(t.TempDir(), "none.sock")).Dial().Probe(context.Background())
+	if _, ok := errors.AsType[*UnreachableError](err); !ok {
 		t.Errorf("nothing there: %v", err)
 	}
 	other := httpOnSocket(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprintln(w, `{"hello":1}`) }))
-	if _, err := SocketAddr(other).Dial().Probe(context.Background()); !errors.As(err, &unreachable) || !strings.Contains(err.Error(), "no inbox answers at") {
+	_, err = SocketAddr(other).Dial().Probe(context.Background())
+	if _, ok := errors.AsType[*UnreachableError](err); !ok || !strings.Contains(err.Error(), "no inbox answers at") {
 		t.Errorf("another server: %v", err)
 	}
 }
@@ -691,8 +692,8 @@ func TestAskInboxGone(t *testing.T) {
 	}))
 	start := time.Now()
 	_, err := SocketAddr(path).Dial().Ask(context.Background(), askRequest(), nil)
-	var gone *GoneError
-	if !errors.As(err, &gone) || time.Since(start) > 2*time.Second {
+	_, ok := errors.AsType[*GoneError](err)
+	if !ok || time.Since(start) > 2*time.Second {
 		t.Errorf("Ask = %v after %s", err, time.Since(start))
 	}
 }
@@ -723,15 +724,15 @@ func TestTCPToken(t *testing.T) {
 		t.Fatalf("with the token: %v", err)
 	}
 	got := ask(context.Background(), good, askRequest())
-	_ = q.Answer(waitFor(t, q, 1)[0], []prompt.Answer{{Labels: []string{"PostgreSQL"}}})
+	_ = q.Answer(waitFor(t, q, 1)[0], ViaHere, []prompt.Answer{{Labels: []string{"PostgreSQL"}}})
 	if r := result(t, got, 5*time.Second); r.err != nil || r.e.Answers[0].Labels[0] != "PostgreSQL" {
 		t.Errorf("ask over TCP: %+v, %v", r.e, r.err)
 	}
 
 	for _, wrong := range []string{token[:len(token)-1] + "0", strings.ToUpper(token), token + "x"} {
 		_, err := TCPAddr{Host: host, Token: wrong}.Dial().Ask(context.Background(), askRequest(), nil)
-		var refused *RefusedError
-		if !errors.As(err, &refused) || refused.Status != http.StatusForbidden || !strings.Contains(refused.Body.Error, "token is wrong or missing") {
+		refused, ok := errors.AsType[*RefusedError](err)
+		if !ok || refused.Status != http.StatusForbidden || !strings.Contains(refused.Body.Error, "token is wrong or missing") {
 			t.Errorf("token %q: %v", wrong, err)
 		}
 	}

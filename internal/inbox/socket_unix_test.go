@@ -33,8 +33,7 @@ func fallbackPath(t *testing.T) (tmp, path string) {
 	if err := os.Chmod(tmp, 0o1777); err != nil {
 		t.Fatal(err)
 	}
-	env := map[string]string{"TMPDIR": tmp}
-	a := defaultAddr(func(k string) string { return env[k] }, t.TempDir(), os.Getuid())
+	a := defaultAddr(Where{TempDir: tmp}, t.TempDir(), os.Getuid())
 	return tmp, string(a)
 }
 

@@ -74,8 +74,9 @@ func (s *Server) approve(reqCtx context.Context, req *mcp.CallToolRequest) (*mcp
 		got, err = s.ask(reqCtx, req, asking.Questions, nil, errApproveForms)
 	}
 	var d approve.Decision
+	_, unavailable := errors.AsType[*prompt.UnavailableError](err)
 	switch {
-	case errors.As(err, new(*prompt.UnavailableError)), withdrawn(err):
+	case unavailable, withdrawn(err):
 		return toolError(err), nil
 	case err != nil:
 		d = approve.Refusal("Not allowed, for want of an answer: " + strings.TrimPrefix(toolText(err), "Error: "))

@@ -1,6 +1,6 @@
 // Package mcpserver is askuser's MCP server: the tool askuser, which takes
 // the questions as askuser does, and approve, which asks whether an
-// agent's tool call may run (approve.go). It is built on the official MCP SDK, which
+// agent's tool call may run. It is built on the official MCP SDK, which
 // owns the protocol, and on the ask engine (internal/ask), which checks,
 // routes, answers and words a call as it does a run of askuser, so that
 // the two agree exactly: the route of ways that reach the person (the
@@ -8,7 +8,7 @@
 // MCP's: the tools and their calls, the client's own forms (elicitation),
 // which it adds to the route, the notices in the client's log, the
 // outcomes of the client's own, and the line filter that keeps JSON-RPC's
-// rules where the SDK's transport does not (wire.go).
+// rules where the SDK's transport does not.
 package mcpserver
 
 import (
@@ -175,9 +175,9 @@ func (s *Server) call(reqCtx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 	}
 	if len(c.Pending) > 0 {
 		got, err := s.ask(reqCtx, req, c.Questions(), s.forms(req), errNoForms)
-		var back *handBack
+		back, handed := errors.AsType[*handBack](err)
 		switch {
-		case errors.As(err, &back):
+		case handed:
 			return back.result, nil
 		case err != nil:
 			return toolError(err), nil
@@ -351,16 +351,14 @@ func toolError(err error) *mcp.CallToolResult {
 // toolText words the outcomes that are the MCP client's and the call's
 // own, and has the engine word the others (see ask.ToolErrorText).
 func toolText(err error) string {
-	var (
-		client *elicit.ClientError
-		nobody *prompt.NobodyError
-	)
+	client, fromClient := errors.AsType[*elicit.ClientError](err)
+	nobody, askedNobody := errors.AsType[*prompt.NobodyError](err)
 	switch {
 	case errors.Is(err, elicit.ErrDeclined):
 		return "Error: The person declined to answer." + ask.DontAskAgain
-	case errors.As(err, &client):
+	case fromClient:
 		return fmt.Sprintf("Error: %s; no answers were taken from it.", prompt.Capitalize(client.Error()))
-	case errors.As(err, &nobody):
+	case askedNobody:
 		// The client's form asked nobody, and no way came after it.
 		return fmt.Sprintf("Error: %s. Tell the person, who can run askuser mcp with --ui web.", prompt.Capitalize(nobody.Error()))
 	case withdrawn(err):

@@ -308,10 +308,9 @@ func TestInstantDeclineWithFormsOnly(t *testing.T) {
 	}
 }
 
-// The route of askuser mcp (SPEC §8), as the server walks it: the
-// client's own forms when it declares them, else the inbox when one
-// answers, else the web page; --ui elicit, inbox and web keep one way of
-// these.
+// The route of askuser mcp, as the server walks it: the client's own
+// forms when it declares them, else the inbox when one answers, else the
+// web page; --ui elicit, inbox and web keep one way of these.
 func TestRoute(t *testing.T) {
 	forms := &mcp.ClientOptions{ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1_pick": "PostgreSQL"}}, nil

@@ -1,13 +1,15 @@
 // Package notify runs ASKUSER_NOTIFY_COMMAND, the person's own way of being
-// reached elsewhere (a desktop notification, a chat message) when questions
-// appear: for askuser when it asks, and for the inbox when a set arrives.
+// reached elsewhere (a desktop notification, a chat message, a push to the
+// phone) when questions appear: for askuser when it asks, and for the
+// inbox when a set arrives, and again when it still waits; and the inbox's
+// ASKUSER_NOTIFY_END_COMMAND, which takes the notification back when the
+// set ends. What each run is told of the set is a Notice.
 package notify
 
 import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"runtime"
 	"strings"
@@ -15,52 +17,62 @@ import (
 	"github.com/askuser/askuser/prompt"
 )
 
+// Command is the person's notification command: ASKUSER_NOTIFY_COMMAND,
+// or the inbox's ASKUSER_NOTIFY_END_COMMAND.
+type Command struct {
+	// Name is the variable that gives it, for its warning.
+	Name string
+	// Line is the command, run through the shell; "" for none.
+	Line string
+	// Private keeps the questions' text out of the notices
+	// (ASKUSER_NOTIFY_PRIVATE): they say who asks, and the set's page.
+	Private bool
+}
+
 // Run is one run of the notification command. It is never waited for: the
 // questions do not depend on it, and askuser may finish first.
 type Run struct {
+	name string
 	done chan struct{}
 	err  error
 }
 
-// Start runs command through the shell with the process's environment and
-// vars ("NAME=value") added, and returns at once. The command's stdout is
+// Start runs the command through the shell, with the process's
+// environment and the variables that tell n (see Notice), and returns at
+// once; it returns nil when there is no command. The command's stdout is
 // not askuser's (that carries only the answers); the start of its stderr
 // is kept for the error that Failed reports.
-//
-// Each value is passed as prompt.Display shows it: the text comes from
-// the asker, and a command that echoes it (into tmux, a notification)
-// must not obey its escape sequences or bidirectional controls, and a NUL
-// in it would keep the command from starting at all.
-func Start(command string, vars ...string) *Run {
-	n := &Run{done: make(chan struct{})}
+func (c Command) Start(n Notice) *Run {
+	if c.Line == "" {
+		return nil
+	}
+	r := &Run{name: c.Name, done: make(chan struct{})}
 	shell, flag := "/bin/sh", "-c"
 	if runtime.GOOS == "windows" {
 		shell, flag = "cmd", "/C"
 	}
-	c := exec.Command(shell, flag, command)
-	c.Env = os.Environ()
-	for _, v := range vars {
-		name, value, _ := strings.Cut(v, "=")
-		c.Env = append(c.Env, name+"="+prompt.Display(value))
-	}
+	cmd := exec.Command(shell, flag, c.Line)
+	// The command runs with askuser's environment, as Environ gives it
+	// (nothing of it is read here), and the variables of the notice.
+	cmd.Env = append(environ(cmd.Environ()), n.vars(c.Private)...)
 	var stderr bytes.Buffer
-	c.Stderr = &limitedBuffer{buf: &stderr, max: 500}
-	c.Stdout = nil
-	if err := c.Start(); err != nil {
-		n.err = err
-		close(n.done)
-		return n
+	cmd.Stderr = &limitedBuffer{buf: &stderr, max: 500}
+	cmd.Stdout = nil
+	if err := cmd.Start(); err != nil {
+		r.err = err
+		close(r.done)
+		return r
 	}
 	go func() {
-		defer close(n.done)
-		if err := c.Wait(); err != nil {
+		defer close(r.done)
+		if err := cmd.Wait(); err != nil {
 			if msg := strings.TrimSpace(stderr.String()); msg != "" {
 				err = fmt.Errorf("%w: %s", err, msg)
 			}
-			n.err = err
+			r.err = err
 		}
 	}()
-	return n
+	return r
 }
 
 // Done returns a channel closed when the command has ended.
@@ -77,14 +89,14 @@ func (n *Run) Failed() error {
 	}
 }
 
-// Warn writes, when the command has failed, a warning that says so on w
-// (the person's terminal). The command's own stderr is in the message:
-// drawn through Display, so that its escape sequences are shown, not
-// obeyed, and its lines make one line. A warning that cannot be written
-// has nowhere else to go.
+// Warn writes, when the command has failed, a warning that names it and
+// says so on w (the person's terminal). The
+// command's own stderr is in the message: drawn through Display, so that
+// its escape sequences are shown, not obeyed, and its lines make one
+// line. A warning that cannot be written has nowhere else to go.
 func (n *Run) Warn(w io.Writer) {
 	if err := n.Failed(); err != nil {
-		_, _ = fmt.Fprintf(w, "Warning: ASKUSER_NOTIFY_COMMAND failed: %s\n", prompt.Display(err.Error()))
+		_, _ = fmt.Fprintf(w, "Warning: %s failed: %s\n", n.name, prompt.Display(err.Error()))
 	}
 }
 

@@ -248,13 +248,13 @@ func chosenOf(q schema.Question, f fields, legacy bool, content map[string]any) 
 // only space is no answer.
 func checkTyped(s string) (string, string) {
 	text, err := schema.CheckOther(s)
-	var long *schema.OtherLengthError
+	long, tooLong := errors.AsType[*schema.OtherLengthError](err)
 	switch {
 	case err == nil:
 		return text, ""
 	case errors.Is(err, schema.ErrOtherEmpty):
 		return "", ""
-	case errors.As(err, &long):
+	case tooLong:
 		return "", fmt.Sprintf("Your answer is too long: at most %d characters (got %d).", schema.MaxOtherLength, long.Length)
 	}
 	return "", "Your answer " + err.Error() + "."

@@ -13,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/askuser/askuser/internal/testutil"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
 )
@@ -160,6 +161,21 @@ func TestFormBeforeTitledEnums(t *testing.T) {
 	if _, ok := got["q2_pick"]; ok {
 		t.Error("an array in a form for 2025-06-18")
 	}
+	// Each box says what its own option means, and no other's; the first,
+	// in this form of two questions, the question too.
+	for j, o := range multi.Options {
+		want := o.Description
+		if j == 0 {
+			want = multi.Question + " — " + want
+		}
+		if got := got[fieldsOf(multi, 1, 2).box(j)].(map[string]any)["description"]; got != want {
+			t.Errorf("box for %s says %q, want %q", o.Label, got, want)
+		}
+	}
+	one := requestedJSON(t, Form([]schema.Question{multi}, "2025-06-18"))["properties"].(map[string]any)
+	if got := one[fieldsOf(multi, 0, 1).box(0)].(map[string]any)["description"]; got != multi.Options[0].Description {
+		t.Errorf("the first box of a form of one question says %q, want only %q", got, multi.Options[0].Description)
+	}
 	a, again, err := Outcome([]schema.Question{single, multi}, "2025-06-18", &mcp.ElicitResult{Action: "accept", Content: map[string]any{
 		"q1_pick": "SQLite", "q2_pick_3": true, "q2_pick_1": true, "q2_pick_2": false,
 	}})
@@ -283,13 +299,13 @@ func TestOutcomeRefusals(t *testing.T) {
 		"a number typed":        {Action: "accept", Content: map[string]any{"q1_other": 1.0}},
 		"nothing":               nil,
 	} {
-		var ce *ClientError
-		if _, again, err := Outcome(qs, "", res); !errors.As(err, &ce) || again != nil {
+		_, again, err := Outcome(qs, "", res)
+		if _, ok := errors.AsType[*ClientError](err); !ok || again != nil {
 			t.Errorf("%s: %v (again %v), want a ClientError", name, err, again)
 		}
 	}
-	var ce *ClientError
-	if _, _, err := Outcome([]schema.Question{multi}, "", &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1_pick": "Login"}}); !errors.As(err, &ce) {
+	_, _, err := Outcome([]schema.Question{multi}, "", &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1_pick": "Login"}})
+	if _, ok := errors.AsType[*ClientError](err); !ok {
 		t.Errorf("text for a multi-select: %v", err)
 	}
 }
@@ -323,8 +339,8 @@ func TestAsker(t *testing.T) {
 		sent = append(sent, p)
 		return &mcp.ElicitResult{Action: "accept"}, nil
 	}}
-	var ce *ClientError
-	if _, err := a.Ask(context.Background(), []schema.Question{single}); !errors.As(err, &ce) || len(sent) != maxRounds {
+	_, err = a.Ask(context.Background(), []schema.Question{single})
+	if _, ok := errors.AsType[*ClientError](err); !ok || len(sent) != maxRounds {
 		t.Errorf("a client that never answers: %v after %d forms", err, len(sent))
 	}
 
@@ -389,8 +405,8 @@ func TestAskerTellsTheClientsReplyFromThePersons(t *testing.T) {
 	}
 	for _, action := range []string{"decline", "cancel"} {
 		_, err := reply(0, action).Ask(context.Background(), []schema.Question{single})
-		var failed *prompt.NobodyError
-		if !errors.As(err, &failed) || !strings.Contains(err.Error(), "sooner than a person can read it") {
+		_, ok := errors.AsType[*prompt.NobodyError](err)
+		if !ok || !strings.Contains(err.Error(), "sooner than a person can read it") {
 			t.Errorf("an instant %s: %v, want a NobodyError", action, err)
 		}
 	}
@@ -413,5 +429,36 @@ func TestAskerTellsTheClientsReplyFromThePersons(t *testing.T) {
 	}
 	if _, err := slowThenFast.Ask(context.Background(), []schema.Question{single}); !errors.Is(err, prompt.ErrCancelled) {
 		t.Errorf("a cancel after the person sent the form: %v, want ErrCancelled", err)
+	}
+}
+
+// TestEveryKind asks a question of every kind of schema's kind table in a
+// form: the form has the fields a person fills in to answer it, and the
+// reply is read as that answer.
+func TestEveryKind(t *testing.T) {
+	content := map[schema.Form]map[string]any{
+		schema.FormChoose: {"q1_pick": "Second"},
+		schema.FormYesNo:  {"q1_pick": schema.Yes},
+		schema.FormType:   {"q1_text": "typed"},
+	}
+	for _, c := range testutil.KindCases(t) {
+		reply, ok := content[c.Question.Kind.Form()]
+		if !ok {
+			t.Fatalf("a form cannot answer a %s question", c.Question.Kind)
+		}
+		qs := []schema.Question{c.Question}
+		form, err := json.Marshal(Form(qs, "").RequestedSchema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name := range reply {
+			if !strings.Contains(string(form), `"`+name+`":`) {
+				t.Errorf("the %s question: the form %s has no field %s", c.Question.Kind, form, name)
+			}
+		}
+		got, again, err := Outcome(qs, "", &mcp.ElicitResult{Action: "accept", Content: reply})
+		if err != nil || again != nil || !reflect.DeepEqual(got, []prompt.Answer{c.Answer}) {
+			t.Errorf("the %s question: %+v, %v (again %v); want %+v", c.Question.Kind, got, err, again, c.Answer)
+		}
 	}
 }

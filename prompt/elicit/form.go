@@ -142,65 +142,75 @@ func Form(qs []schema.Question, version string) *mcp.ElicitParams {
 // with the answers the person sent, and last holds what they sent, so that
 // the answers that were fine are filled in again.
 func form(qs []schema.Question, version string, problems map[int]string, last map[string]any) *mcp.ElicitParams {
-	legacy := legacyForm(version)
 	r := requested{Type: "object"}
 	for i, q := range qs {
-		f := fieldsOf(q, i, len(qs))
 		keep := last != nil && problems[i] == ""
 		fill := func(p *property, name string) {
 			if v, ok := last[name]; keep && ok && v != nil && v != "" {
 				p.Default = v
 			}
 		}
-		desc := describe(q, len(qs) > 1)
-		title := prompt.Display(q.Header)
-		var p property
-		switch {
-		case q.Kind.Typed():
-			if q.Placeholder != "" {
-				desc = joinParts(desc, "For example: "+prompt.Display(q.Placeholder))
-			}
-			p = property{Type: "string", Title: title, Description: desc, MinLength: 1, MaxLength: schema.MaxOtherLength}
-			r.Required = append(r.Required, f.text)
-		case q.MultiSelect && legacy:
-			for j, o := range q.Options {
-				p := property{Type: "boolean", Title: title + ": " + prompt.Display(o.Label), Description: oneLine(o.Description)}
-				if j == 0 {
-					p.Description = joinParts(desc, p.Description)
-				}
-				fill(&p, f.box(j))
-				r.Properties = append(r.Properties, field{f.box(j), p})
-			}
-		case q.MultiSelect:
-			p = property{Type: "array", Title: title + " (choose any)", Description: desc, Items: &items{AnyOf: choices(q)}}
-		case legacy:
-			p = property{Type: "string", Title: title, Description: desc}
-			for _, c := range choices(q) {
-				p.Enum = append(p.Enum, c.Const)
-				p.EnumNames = append(p.EnumNames, c.Title)
-			}
-		default:
-			p = property{Type: "string", Title: title, Description: desc, OneOf: choices(q)}
-		}
-		if p.Type != "" { // boxes to tick have no field of their own
-			if q.Default != "" {
-				p.Default = q.Default
-			}
-			fill(&p, f.answer(q))
-			r.Properties = append(r.Properties, field{f.answer(q), p})
-		}
-		if !q.Kind.OffersOther() {
-			continue
-		}
-		other := property{Type: "string", Title: title + ": your own answer", MaxLength: schema.MaxOtherLength,
-			Description: "Optional: type your own answer instead of choosing an option."}
-		if q.MultiSelect {
-			other.Description = "Optional: your own answer, added to the options you chose."
-		}
-		fill(&other, f.other)
-		r.Properties = append(r.Properties, field{f.other, other})
+		r.add(q, fieldsOf(q, i, len(qs)), legacyForm(version), len(qs) > 1, fill)
 	}
 	return &mcp.ElicitParams{Mode: "form", Message: message(qs, problems), RequestedSchema: r}
+}
+
+// add adds the fields of q, named as f says, to the form (legacy: of a
+// protocol version without titled enums and arrays; several: of several
+// questions, which says each question beside its fields), with what fill
+// gives each: its answer or its choice, a box to tick per option for a
+// multi-select question without arrays, and the person's own answer where
+// Other is offered.
+func (r *requested) add(q schema.Question, f fields, legacy, several bool, fill func(p *property, name string)) {
+	title := prompt.Display(q.Header)
+	desc := describe(q, several)
+	var p property
+	switch {
+	case q.Kind.Typed():
+		if q.Placeholder != "" {
+			desc = joinParts(desc, "For example: "+prompt.Display(q.Placeholder))
+		}
+		p = property{Type: "string", Title: title, Description: desc, MinLength: 1, MaxLength: schema.MaxOtherLength}
+		r.Required = append(r.Required, f.text)
+	case q.MultiSelect && legacy:
+		// Each box says what its own option means; the first, in a form
+		// of several questions, the question too.
+		for j, o := range q.Options {
+			p := property{Type: "boolean", Title: title + ": " + prompt.Display(o.Label), Description: oneLine(o.Description)}
+			if j == 0 && several {
+				p.Description = joinParts(oneLine(q.Question), p.Description)
+			}
+			fill(&p, f.box(j))
+			r.Properties = append(r.Properties, field{f.box(j), p})
+		}
+	case q.MultiSelect:
+		p = property{Type: "array", Title: title + " (choose any)", Description: desc, Items: &items{AnyOf: choices(q)}}
+	case legacy:
+		p = property{Type: "string", Title: title, Description: desc}
+		for _, c := range choices(q) {
+			p.Enum = append(p.Enum, c.Const)
+			p.EnumNames = append(p.EnumNames, c.Title)
+		}
+	default:
+		p = property{Type: "string", Title: title, Description: desc, OneOf: choices(q)}
+	}
+	if p.Type != "" { // boxes to tick have no field of their own
+		if q.Default != "" {
+			p.Default = q.Default
+		}
+		fill(&p, f.answer(q))
+		r.Properties = append(r.Properties, field{f.answer(q), p})
+	}
+	if !q.Kind.OffersOther() {
+		return
+	}
+	other := property{Type: "string", Title: title + ": your own answer", MaxLength: schema.MaxOtherLength,
+		Description: "Optional: type your own answer instead of choosing an option."}
+	if q.MultiSelect {
+		other.Description = "Optional: your own answer, added to the options you chose."
+	}
+	fill(&other, f.other)
+	r.Properties = append(r.Properties, field{f.other, other})
 }
 
 // choices are the options of q as a titled enum.

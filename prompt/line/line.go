@@ -16,9 +16,9 @@ import (
 	"github.com/askuser/askuser/schema"
 )
 
-// MaxLineLength is the longest answer line read; the rest of a longer line is
+// maxLineLength is the longest answer line read; the rest of a longer line is
 // read and dropped, and the question asked again.
-const MaxLineLength = 64 << 10
+const maxLineLength = 64 << 10
 
 // Asker asks with numbered prompts: a question, its options numbered from 1,
 // and a line to type the answer on, or n to write a note on it first. It
@@ -73,8 +73,11 @@ func (l *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer,
 	return answers, nil
 }
 
+// ask asks q, question i of n, as its form is asked: a yes/no question
+// on one line; else under its header (unless it is asked alone) and its
+// text, typed text, or the options.
 func (l *Asker) ask(ctx context.Context, q schema.Question, i, n int) (prompt.Answer, error) {
-	if q.Kind == schema.KindConfirm {
+	if q.Kind.Form() == schema.FormYesNo {
 		return l.confirm(ctx, q)
 	}
 	var b strings.Builder
@@ -85,31 +88,45 @@ func (l *Asker) ask(ctx context.Context, q schema.Question, i, n int) (prompt.An
 	}
 	fmt.Fprintf(&b, "%s\n", prompt.DisplayMultiline(q.Question))
 	if q.Kind.Typed() {
-		if q.Placeholder != "" {
-			fmt.Fprintf(&b, "  e.g. %s\n", prompt.Display(q.Placeholder))
-		}
-		if _, err := io.WriteString(l.out, b.String()); err != nil {
-			return prompt.Answer{}, fmt.Errorf("write prompt: %w", err)
-		}
-		ask := textPrompt
-		if q.Default != "" {
-			ask = fmt.Sprintf(`Your answer (Enter for "%s"): `, prompt.Display(q.Default))
-		}
-		text, err := l.readText(ctx, ask, q.Default)
-		return prompt.Answer{Other: text}, err
+		return l.typed(ctx, q, &b)
 	}
 	writeOptions(&b, q)
+	return l.choose(ctx, q, b.String())
+}
+
+// typed asks q for typed text, after what b holds, with its example
+// answer; Enter on nothing takes its default, if any.
+func (l *Asker) typed(ctx context.Context, q schema.Question, b *strings.Builder) (prompt.Answer, error) {
+	if q.Placeholder != "" {
+		fmt.Fprintf(b, "  e.g. %s\n", prompt.Display(q.Placeholder))
+	}
+	if _, err := io.WriteString(l.out, b.String()); err != nil {
+		return prompt.Answer{}, fmt.Errorf("write prompt: %w", err)
+	}
+	ask := textPrompt
+	if q.Default != "" {
+		ask = fmt.Sprintf(`Your answer (Enter for "%s"): `, prompt.Display(q.Default))
+	}
+	text, err := l.readText(ctx, ask, q.Default)
+	return prompt.Answer{Other: text}, err
+}
+
+// choose asks for q's choice, after shown (the question and its options):
+// numbers or labels, or n for a note on the answer, and the person's own
+// answer when Other is chosen. Nothing typed there goes back to the
+// options, shown again.
+func (l *Asker) choose(ctx context.Context, q schema.Question, shown string) (prompt.Answer, error) {
 	ask := "Enter a number (Enter for 1, 0 for your own answer): "
 	if q.MultiSelect {
-		ask = "Enter numbers separated by commas or spaces (Enter for 1, 0 for your own answer): "
+		ask = "Enter numbers separated by commas or spaces (0 for your own answer): "
 	}
 	note := ""
-	for shown := false; ; {
-		if !shown {
-			if _, err := io.WriteString(l.out, b.String()); err != nil {
+	for again := true; ; {
+		if again {
+			if _, err := io.WriteString(l.out, shown); err != nil {
 				return prompt.Answer{}, fmt.Errorf("write prompt: %w", err)
 			}
-			shown = true
+			again = false
 		}
 		line, err := l.readLine(ctx, ask)
 		if err != nil {
@@ -123,7 +140,7 @@ func (l *Asker) ask(ctx context.Context, q schema.Question, i, n int) (prompt.An
 			}
 			continue
 		}
-		labels, other, problem := ParseChoice(q, line)
+		labels, other, problem := parseChoice(q, line)
 		if problem != "" {
 			l.say(problem)
 			continue
@@ -135,7 +152,7 @@ func (l *Asker) ask(ctx context.Context, q schema.Question, i, n int) (prompt.An
 				// Other was not what the person wanted after all: the
 				// question again, from its options.
 				l.say("Nothing typed: back to the options.")
-				shown = false
+				again = true
 				continue
 			}
 			if err != nil {
@@ -150,7 +167,9 @@ func (l *Asker) ask(ctx context.Context, q schema.Question, i, n int) (prompt.An
 func writeOptions(b *strings.Builder, q schema.Question) {
 	for j, o := range q.Options {
 		fmt.Fprintf(b, "  %d. %s\n", j+1, prompt.Display(o.Label))
-		writeIndented(b, prompt.DisplayMultiline(o.Description), "     ")
+		if o.Description != "" { // askuser choose's options have none
+			writeIndented(b, prompt.DisplayMultiline(o.Description), "     ")
+		}
 		if o.Preview != "" && !q.MultiSelect {
 			writeIndented(b, prompt.DisplayMultiline(o.Preview), "     │ ")
 		}
@@ -246,7 +265,7 @@ func (l *Asker) confirm(ctx context.Context, q schema.Question) (prompt.Answer, 
 var ErrAskAgain = errors.New("ask again")
 
 // readLine shows ask and reads one line, without its line ending. A line
-// over MaxLineLength is refused and asked again.
+// over maxLineLength is refused and asked again.
 func (l *Asker) readLine(ctx context.Context, ask string) (string, error) {
 	for {
 		if _, err := io.WriteString(l.out, ask); err != nil {
@@ -272,7 +291,7 @@ func (l *Asker) readLine(ctx context.Context, ask string) (string, error) {
 			return "", r.err
 		}
 		l.spoke = true
-		tooLong := len(r.text) > MaxLineLength
+		tooLong := len(r.text) > maxLineLength
 		if l.echo {
 			if tooLong {
 				l.say("…")
@@ -281,7 +300,7 @@ func (l *Asker) readLine(ctx context.Context, ask string) (string, error) {
 			}
 		}
 		if tooLong {
-			l.say(fmt.Sprintf("That line is longer than %d KiB; enter a shorter answer.", MaxLineLength>>10))
+			l.say(fmt.Sprintf("That line is longer than %d KiB; enter a shorter answer.", maxLineLength>>10))
 			continue
 		}
 		return r.text, nil
@@ -296,7 +315,7 @@ func (l *Asker) say(line string) {
 
 // read reads one line from the shared reader. The last line may lack a
 // line ending; end of input before any text is ErrNoAnswer. A line over
-// MaxLineLength comes cut to one byte more (see ReadLine), for readLine to
+// maxLineLength comes cut to one byte more (see ReadLine), for readLine to
 // refuse.
 func (l *Asker) read() lineResult {
 	text, err := ReadLine(l.in)
@@ -311,7 +330,7 @@ func (l *Asker) read() lineResult {
 
 // ReadLine reads one line from br, without its line ending (LF or CRLF);
 // the last line may lack one, and io.EOF is the end of the input before
-// any text. A line longer than MaxLineLength is cut to one byte more,
+// any text. A line longer than maxLineLength is cut to one byte more,
 // which an Asker refuses as too long: so a reader that reads lines ahead
 // (the inbox's) keeps no more of one than the Asker it hands them to.
 func ReadLine(br *bufio.Reader) (string, error) {
@@ -319,13 +338,13 @@ func ReadLine(br *bufio.Reader) (string, error) {
 	for {
 		chunk, err := br.ReadSlice('\n')
 		// Room for one byte too many and "\r\n".
-		buf = append(buf, chunk[:min(len(chunk), MaxLineLength+3-len(buf))]...)
+		buf = append(buf, chunk[:min(len(chunk), maxLineLength+3-len(buf))]...)
 		switch {
 		case errors.Is(err, bufio.ErrBufferFull):
 			continue
 		case err == nil, errors.Is(err, io.EOF) && len(buf) > 0:
 			text := strings.TrimSuffix(strings.TrimSuffix(string(buf), "\n"), "\r")
-			return text[:min(len(text), MaxLineLength+1)], nil
+			return text[:min(len(text), maxLineLength+1)], nil
 		}
 		return "", err
 	}
@@ -339,16 +358,22 @@ func writeIndented(b *strings.Builder, text, indent string) {
 	}
 }
 
-// ParseChoice reads a typed choice for q: a number (1-N, or 0 for the
+// parseChoice reads a typed choice for q: a number (1-N, or 0 for the
 // person's own answer), an option's label (ignoring case) or "other"; in a
 // multi-select question, several of these separated by commas or spaces.
-// An empty line chooses the first option. It returns the chosen labels in
+// An empty line chooses the first option of a single-select question; of a
+// multi-select, it chooses nothing, and is asked again, as the terminal UI
+// refuses Enter with nothing ticked: a stray blank line in piped answers
+// must not choose for the person. It returns the chosen labels in
 // option order and whether the person's own answer should be asked for, or
 // a problem to show before asking again.
-func ParseChoice(q schema.Question, line string) (labels []string, other bool, problem string) {
+func parseChoice(q schema.Question, line string) (labels []string, other bool, problem string) {
 	line = strings.TrimSpace(line)
 	n := len(q.Options)
-	if line == "" {
+	switch {
+	case line == "" && q.MultiSelect:
+		return nil, false, fmt.Sprintf("Choose at least one: enter numbers from 0 to %d, separated by commas or spaces.", n)
+	case line == "":
 		return []string{q.Options[0].Label}, false, ""
 	}
 	// A whole line that names one option, even one with spaces or commas in

@@ -74,8 +74,8 @@ func TestLineHostileTextIsNotObeyed(t *testing.T) {
 	a, out, err := askLine(t, "\x1b[A2\n", q)
 	if err != nil {
 		// "\x1b[A2" is not a choice; then the input ends.
-		var short *prompt.ShortError
-		if !errors.As(err, &short) {
+		_, ok := errors.AsType[*prompt.ShortError](err)
+		if !ok {
 			t.Fatal(err)
 		}
 	}
@@ -124,10 +124,10 @@ func TestLineOther(t *testing.T) {
 	}
 }
 
-// A line far over MaxLineLength is refused and asked again, without
-// holding more than MaxLineLength of it in memory or waiting for more.
+// A line far over maxLineLength is refused and asked again, without
+// holding more than maxLineLength of it in memory or waiting for more.
 func TestLineVeryLongLine(t *testing.T) {
-	for _, size := range []int{MaxLineLength - 10, MaxLineLength + 1, 4 * MaxLineLength, 16 << 20} {
+	for _, size := range []int{maxLineLength - 10, maxLineLength + 1, 4 * maxLineLength, 16 << 20} {
 		input := "0\n" + strings.Repeat("x", size) + "\nshort\n"
 		done := make(chan struct{})
 		var a []prompt.Answer
@@ -152,10 +152,10 @@ func TestLineVeryLongLine(t *testing.T) {
 		if a[0].Other != want {
 			t.Errorf("%d-byte line: answer of %d bytes, want %d", size, len(a[0].Other), len(want))
 		}
-		if size > MaxLineLength && !strings.Contains(out, "That line is longer than 64 KiB; enter a shorter answer.\n") {
+		if size > maxLineLength && !strings.Contains(out, "That line is longer than 64 KiB; enter a shorter answer.\n") {
 			t.Errorf("%d-byte line: no refusal in transcript", size)
 		}
-		if size > MaxLineLength && len(out) > 8<<10 {
+		if size > maxLineLength && len(out) > 8<<10 {
 			t.Errorf("%d-byte line: transcript of %d bytes echoes the line", size, len(out))
 		}
 	}
@@ -164,9 +164,9 @@ func TestLineVeryLongLine(t *testing.T) {
 // A long line at the end of the input, with no line ending, is still one
 // refused line and then the end of the input.
 func TestLineVeryLongLastLine(t *testing.T) {
-	_, _, err := askLine(t, "0\n"+strings.Repeat("y", 3*MaxLineLength), single())
-	var short *prompt.ShortError
-	if !errors.As(err, &short) || short.Answered != 0 {
+	_, _, err := askLine(t, "0\n"+strings.Repeat("y", 3*maxLineLength), single())
+	short, ok := errors.AsType[*prompt.ShortError](err)
+	if !ok || short.Answered != 0 {
 		t.Fatalf("err = %v, want a prompt.ShortError after 0 answers", err)
 	}
 }
@@ -187,8 +187,8 @@ func TestLineAnswers(t *testing.T) {
 
 func TestLineEndOfInput(t *testing.T) {
 	_, _, err := askLine(t, "1\n", single(), single())
-	var short *prompt.ShortError
-	if !errors.As(err, &short) || short.Answered != 1 || !errors.Is(err, prompt.ErrNoAnswer) {
+	short, ok := errors.AsType[*prompt.ShortError](err)
+	if !ok || short.Answered != 1 || !errors.Is(err, prompt.ErrNoAnswer) {
 		t.Fatalf("err = %v, want a prompt.ShortError after 1 answer", err)
 	}
 }
@@ -237,8 +237,8 @@ func FuzzLineAsk(f *testing.F) {
 		a, err := New(bytes.NewReader(input), &out, true).Ask(ctx, qs)
 		checkDrawable(t, out.String(), true)
 		if err != nil {
-			var short *prompt.ShortError
-			if !errors.As(err, &short) || short.Answered < 0 || short.Answered >= len(qs) {
+			short, ok := errors.AsType[*prompt.ShortError](err)
+			if !ok || short.Answered < 0 || short.Answered >= len(qs) {
 				t.Fatalf("err = %v", err)
 			}
 			return
@@ -299,7 +299,7 @@ func FuzzParseChoice(f *testing.F) {
 		if isMulti {
 			q = multi()
 		}
-		labels, other, problem := ParseChoice(q, line)
+		labels, other, problem := parseChoice(q, line)
 		if problem != "" {
 			if labels != nil || other {
 				t.Fatalf("ParseChoice(%q) = %q, %v and problem %q", line, labels, other, problem)

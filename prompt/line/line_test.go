@@ -67,7 +67,8 @@ func TestParseChoice(t *testing.T) {
 		{"only a comma", database, ",", nil, false, `"," is not a choice: enter a number from 0 to 3.`},
 
 		// Multi-select.
-		{"multi: empty takes the first", features, "", []string{"Auth"}, false, ""},
+		{"multi: empty chooses nothing", features, "", nil, false, "Choose at least one: enter numbers from 0 to 4, separated by commas or spaces."},
+		{"multi: spaces choose nothing", features, " \t ", nil, false, "Choose at least one: enter numbers from 0 to 4, separated by commas or spaces."},
 		{"multi: one number", features, "4", []string{"Reports"}, false, ""},
 		{"multi: commas", features, "1,3", []string{"Auth", "Yes, billing"}, false, ""},
 		{"multi: spaces", features, "1 3", []string{"Auth", "Yes, billing"}, false, ""},
@@ -87,7 +88,7 @@ func TestParseChoice(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			labels, other, problem := ParseChoice(tt.q, tt.line)
+			labels, other, problem := parseChoice(tt.q, tt.line)
 			if !reflect.DeepEqual(labels, tt.labels) || other != tt.other || problem != tt.problem {
 				t.Errorf("ParseChoice(%q) = %q, %v, %q\n                 want %q, %v, %q",
 					tt.line, labels, other, problem, tt.labels, tt.other, tt.problem)
@@ -173,7 +174,7 @@ Which features?
   4. Reports
      Charts
   0. Other (type your own answer)
-Enter numbers separated by commas or spaces (Enter for 1, 0 for your own answer): `
+Enter numbers separated by commas or spaces (0 for your own answer): `
 	if transcript != wantTranscript {
 		t.Errorf("transcript without echo:\n%s\nwant:\n%s", transcript, wantTranscript)
 	}
@@ -285,8 +286,8 @@ func TestLineEOF(t *testing.T) {
 			if got != nil {
 				t.Errorf("answers = %+v, want none", got)
 			}
-			var short *prompt.ShortError
-			if !errors.As(err, &short) {
+			short, ok := errors.AsType[*prompt.ShortError](err)
+			if !ok {
 				t.Fatalf("err = %v, want a *prompt.ShortError", err)
 			}
 			if short.Answered != tt.answered {
@@ -300,7 +301,7 @@ func TestLineEOF(t *testing.T) {
 }
 
 func TestLineTooLong(t *testing.T) {
-	for _, n := range []int{MaxLineLength + 3, 3 * MaxLineLength} {
+	for _, n := range []int{maxLineLength + 3, 3 * maxLineLength} {
 		input := strings.Repeat("1", n) + "\n2\n"
 		got, transcript, err := ask(t, input, true, database)
 		if err != nil {
@@ -318,7 +319,7 @@ func TestLineTooLong(t *testing.T) {
 	}
 
 	// At the limit, a line is read (and here, refused as no choice).
-	input := strings.Repeat("x", MaxLineLength) + "\r\n2\n"
+	input := strings.Repeat("x", maxLineLength) + "\r\n2\n"
 	got, transcript, err := ask(t, input, false, database)
 	if err != nil || len(got) != 1 || got[0].Labels[0] != "SQLite" {
 		t.Fatalf("at the limit: %+v, %v", got, err)
@@ -329,7 +330,7 @@ func TestLineTooLong(t *testing.T) {
 
 	// A long line that ends the input is still refused, then the end of
 	// input is reported.
-	_, _, err = ask(t, strings.Repeat("1", 2*MaxLineLength), false, database)
+	_, _, err = ask(t, strings.Repeat("1", 2*maxLineLength), false, database)
 	if !errors.Is(err, prompt.ErrNoAnswer) {
 		t.Errorf("long last line: err = %v, want prompt.ErrNoAnswer", err)
 	}
@@ -450,10 +451,25 @@ func TestSilentInput(t *testing.T) {
 	} {
 		for _, qs := range [][]schema.Question{{database, database}, {schema.ConfirmQuestion("Deploy?", true)}} {
 			_, err := New(strings.NewReader(tc.input), io.Discard, true).Ask(context.Background(), qs)
-			var silent *prompt.NobodyError
-			if got := errors.As(err, &silent); got != tc.silent || (got && !errors.Is(err, prompt.ErrNoAnswer)) {
+			if _, got := errors.AsType[*prompt.NobodyError](err); got != tc.silent || (got && !errors.Is(err, prompt.ErrNoAnswer)) {
 				t.Errorf("input %q, %d questions: %v; silent %v, want %v", tc.input, len(qs), err, got, tc.silent)
 			}
+		}
+	}
+}
+
+// TestEveryKind asks a question of every kind of schema's kind table, as
+// a person answers it here.
+func TestEveryKind(t *testing.T) {
+	input := map[schema.Form]string{schema.FormChoose: "2\n", schema.FormYesNo: "y\n", schema.FormType: "typed\n"}
+	for _, c := range testutil.KindCases(t) {
+		in, ok := input[c.Question.Kind.Form()]
+		if !ok {
+			t.Fatalf("the line prompts cannot answer a %s question", c.Question.Kind)
+		}
+		got, err := New(strings.NewReader(in), io.Discard, false).Ask(context.Background(), []schema.Question{c.Question})
+		if err != nil || !reflect.DeepEqual(got, []prompt.Answer{c.Answer}) {
+			t.Errorf("the %s question: %+v, %v; want %+v", c.Question.Kind, got, err, c.Answer)
 		}
 	}
 }

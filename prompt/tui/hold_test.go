@@ -163,9 +163,9 @@ func TestTakenKeys(t *testing.T) {
 				}
 			}
 			_, err := ask.wait(t)
-			var key *tui.KeyError
+			key, ok := errors.AsType[*tui.KeyError](err)
 			switch {
-			case tc.key != 0 && (!errors.As(err, &key) || key.Key != tc.key):
+			case tc.key != 0 && (!ok || key.Key != tc.key):
 				t.Errorf("Ask error = %v, want the KeyError of %v", err, tc.key)
 			case tc.key == 0 && !errors.Is(err, tc.err):
 				t.Errorf("Ask error = %v, want %v", err, tc.err)
@@ -191,8 +191,8 @@ func TestTabNotTaken(t *testing.T) {
 	c.set(func(c *chrome) { c.takes[tui.KeyTab] = true })
 	tm.ExpectScreen("  Yes   ❯ No")
 	tm.Send(tab)
-	var key *tui.KeyError
-	if _, err := ask.wait(t); !errors.As(err, &key) || key.Key != tui.KeyTab {
+	_, err := ask.wait(t)
+	if key, ok := errors.AsType[*tui.KeyError](err); !ok || key.Key != tui.KeyTab {
 		t.Errorf("Confirm error = %v, want Tab's KeyError", err)
 	}
 	checkRestored(t, tm)
@@ -392,9 +392,9 @@ func TestIdle(t *testing.T) {
 				tm.Send(tc.keys)
 			}
 			_, err := idle.wait(t)
-			var key *tui.KeyError
+			key, ok := errors.AsType[*tui.KeyError](err)
 			switch {
-			case tc.key != 0 && (!errors.As(err, &key) || key.Key != tc.key):
+			case tc.key != 0 && (!ok || key.Key != tc.key):
 				t.Errorf("Idle error = %v, want the KeyError of %v", err, tc.key)
 			case tc.key == 0 && !errors.Is(err, tc.err):
 				t.Errorf("Idle error = %v, want %v", err, tc.err)

@@ -100,7 +100,7 @@ func (s *dialog) heading(q schema.Question, index int, l layout, w int) []string
 		}
 		lines = append(lines, s.chip(q.Header, progress, w))
 	}
-	question := wrap(prompt.DisplayMultiline(q.Question), w)
+	question := Wrap(prompt.DisplayMultiline(q.Question), w)
 	if l.questionLines >= 0 {
 		question = clip(question, max(1, l.questionLines), w)
 	}

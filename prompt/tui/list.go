@@ -244,10 +244,10 @@ func (p *listPrompt) option(i int, l layout, w int) []string {
 		codes = []string{sgrCyan, sgrBold}
 	}
 	lines := []string{line + st.paint(truncate(label, w-indent), codes...)}
-	if l.descLines == 0 {
+	if l.descLines == 0 || desc == "" { // askuser choose's options have none
 		return lines
 	}
-	descLines := wrap(desc, w-indent)
+	descLines := Wrap(desc, w-indent)
 	if l.descLines > 0 {
 		descLines = clip(descLines, l.descLines, w-indent)
 	}

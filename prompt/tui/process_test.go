@@ -53,9 +53,9 @@ func caller() int {
 	ui := tui.New(tui.Options{In: tty, Out: tty, Color: true})
 	answers, err := ui.Ask(ctx, qs)
 	err = ui.Finish(ctx, err, prompt.Summarize(qs, answers))
-	var s signalled
+	s, isSignal := errors.AsType[signalled](err)
 	switch {
-	case errors.As(err, &s):
+	case isSignal:
 		fmt.Fprintf(tty, "Error: %v\n", err)
 		return 128 + int(s.sig)
 	case err != nil:

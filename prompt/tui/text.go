@@ -81,10 +81,10 @@ func window(text []rune, pos, w int) (shown string, col int) {
 	return truncate(left+after, w), width(left)
 }
 
-// wrap breaks s into lines of at most w columns, at spaces where it can
+// Wrap breaks s into lines of at most w columns, at spaces where it can
 // and inside words that are longer than a line. Newlines in s start new
 // lines.
-func wrap(s string, w int) []string {
+func Wrap(s string, w int) []string {
 	w = max(w, 1)
 	var lines []string
 	for _, para := range strings.Split(s, "\n") {

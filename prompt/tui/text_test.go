@@ -75,13 +75,13 @@ func TestWrap(t *testing.T) {
 		{"", 5, []string{""}},
 	}
 	for _, tt := range tests {
-		got := wrap(tt.in, tt.w)
+		got := Wrap(tt.in, tt.w)
 		if !slices.Equal(got, tt.want) {
-			t.Errorf("wrap(%q, %d) = %q, want %q", tt.in, tt.w, got, tt.want)
+			t.Errorf("Wrap(%q, %d) = %q, want %q", tt.in, tt.w, got, tt.want)
 		}
 		for _, l := range got {
 			if width(l) > tt.w {
-				t.Errorf("wrap(%q, %d): line %q is %d wide", tt.in, tt.w, l, width(l))
+				t.Errorf("Wrap(%q, %d): line %q is %d wide", tt.in, tt.w, l, width(l))
 			}
 		}
 	}

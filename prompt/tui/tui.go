@@ -29,8 +29,9 @@ type Options struct {
 	// Out is the terminal the questions are drawn on: stderr, or the same
 	// /dev/tty. Nothing is ever written anywhere else.
 	Out terminal.FileWriter
-	// Color turns on colours and text styles (see ColorEnabled). Without
-	// it no SGR sequence is written at all; only cursor movement is.
+	// Color turns on colours and text styles (the command line reads
+	// NO_COLOR and its kin). Without it no SGR sequence is written at all;
+	// only cursor movement is.
 	Color bool
 	// Review shows every answer after the last of two or more questions,
 	// to submit, change one, or cancel.
@@ -181,11 +182,11 @@ func (t *Asker) run(ctx context.Context, total int, f func(*dialog) error) (err 
 			// the reason to stop is the context's.
 			return context.Cause(ctx)
 		}
-		var key *KeyError
+		_, key := errors.AsType[*KeyError](err)
 		switch {
 		case errors.Is(err, io.EOF):
 			return prompt.ErrNoAnswer
-		case errors.Is(err, prompt.ErrCancelled), errors.Is(err, ErrQuit), errors.As(err, &key):
+		case errors.Is(err, prompt.ErrCancelled), errors.Is(err, ErrQuit), key:
 			return err
 		}
 		return fmt.Errorf("terminal ui: %w", err)
@@ -354,8 +355,8 @@ type dialog struct {
 // answer being changed, if any, to start from.
 func (s *dialog) ask(index int, q schema.Question, prev prompt.Answer) (prompt.Answer, error) {
 	head := func(l layout, w int) []string { return s.heading(q, index, l, w) }
-	switch q.Kind {
-	case schema.KindConfirm:
+	switch q.Kind.Form() {
+	case schema.FormYesNo:
 		yes, err := askOne[bool](s, &confirmPrompt{s: s, head: head, yes: q.Default == schema.Yes})
 		if err != nil {
 			return prompt.Answer{}, err
@@ -364,7 +365,7 @@ func (s *dialog) ask(index int, q schema.Question, prev prompt.Answer) (prompt.A
 			return prompt.Answer{Labels: []string{schema.Yes}}, nil
 		}
 		return prompt.Answer{Labels: []string{schema.No}}, nil
-	case schema.KindText, schema.KindInput:
+	case schema.FormType:
 		text := newTextPrompt(s, head, prev.Other)
 		text.placeholder, text.def = q.Placeholder, q.Default
 		other, err := askText(s, text, validateText, nil)

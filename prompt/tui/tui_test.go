@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/internal/ptytest"
+	"github.com/askuser/askuser/internal/testutil"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/prompt/tui"
 	"github.com/askuser/askuser/schema"
@@ -745,4 +746,24 @@ func TestTUINoteOnTheAnswer(t *testing.T) {
 	tm.Send("1" + enter)
 	a.answer(t, prompt.Answer{Other: "MariaDB", Note: "Fits"}, labels("Auth"))
 	checkRestored(t, tm)
+}
+
+// TestEveryKind asks a question of every kind of schema's kind table, as
+// a person answers it here.
+func TestEveryKind(t *testing.T) {
+	t.Parallel()
+	keys := map[schema.Form]string{schema.FormChoose: down + enter, schema.FormYesNo: "y", schema.FormType: "typed" + enter}
+	for _, c := range testutil.KindCases(t) {
+		t.Run(c.Question.Kind.String(), func(t *testing.T) {
+			in, ok := keys[c.Question.Kind.Form()]
+			if !ok {
+				t.Fatalf("the terminal UI cannot answer a %s question", c.Question.Kind)
+			}
+			tm := ptytest.New(t, 60, 30)
+			a := startAsk(t, tm, false, c.Question)
+			tm.ExpectScreen(c.Question.Question)
+			tm.Send(in)
+			a.answer(t, c.Answer)
+		})
+	}
 }

@@ -17,7 +17,6 @@ import (
 
 	"github.com/askuser/askuser/internal/testutil"
 	"github.com/askuser/askuser/prompt"
-	"github.com/askuser/askuser/prompt/web/localhttp"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -41,10 +40,7 @@ func startAsker(t *testing.T, ctx context.Context, ask func(context.Context, *As
 		t.Fatal(err)
 	}
 	a := &asked{out: &testutil.Buffer{}, done: make(chan struct{})}
-	w, err := New(Options{Listener: ln, Out: a.out})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := New(Options{Listener: ln, Out: a.out})
 	a.w, a.url = w, w.URL()
 	go func() {
 		defer close(a.done)
@@ -329,35 +325,5 @@ func TestAskerManyClients(t *testing.T) {
 			t.Fatalf("%d goroutines before, %d after:\n%s", before, runtime.NumGoroutine(), buf[:runtime.Stack(buf, true)])
 		}
 		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-// TestListenUnavailable checks that an address that cannot be listened on
-// is reported as a way of asking that cannot be used, saying why.
-func TestListenUnavailable(t *testing.T) {
-	held, err := net.Listen("tcp4", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer held.Close()
-	for _, tc := range []struct{ addr, msg string }{
-		{held.Addr().String(), "cannot serve the page on " + held.Addr().String() + ": address already in use"},
-		// TEST-NET-1: an address no machine has.
-		{"192.0.2.1:0", "cannot serve the page on 192.0.2.1:0: cannot assign requested address"},
-	} {
-		a, err := localhttp.ParseAddr(tc.addr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ln, _, err := localhttp.Listen(a, io.Discard)
-		if err == nil {
-			ln.Close()
-			t.Errorf("localhttp.Listen(%s) succeeded", tc.addr)
-			continue
-		}
-		var unavailable *prompt.UnavailableError
-		if !errors.As(err, &unavailable) || err.Error() != tc.msg {
-			t.Errorf("localhttp.Listen(%s): %T %q, want a *prompt.UnavailableError %q", tc.addr, err, err, tc.msg)
-		}
 	}
 }

@@ -15,8 +15,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/prompt"
-	"github.com/askuser/askuser/prompt/web/localhttp"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -42,7 +42,7 @@ var webTemplate = sync.OnceValue(func() *template.Template {
 // Page is the page of one set of questions: it writes the set's form, and
 // how the wait for it ended, and reads the answers from a submitted form.
 // It serves nothing and keeps no state, so that one server can show the
-// pages of several sets (Set serves one). Everything it shows from the
+// pages of several sets (setServer serves one). Everything it shows from the
 // questions goes through prompt.Display or prompt.DisplayMultiline, and
 // every typed answer and note through schema.CheckOther.
 type Page struct {
@@ -84,22 +84,22 @@ type InQueue struct {
 	Home string
 }
 
-// State is where the wait for a set of questions stands.
-type State int
+// waitState is where the wait for a set of questions stands.
+type waitState int
 
-// The states of a wait: Waiting for an answer, or how it ended.
+// The states of a wait: waiting for an answer, or how it ended.
 const (
-	Waiting   State = iota
-	Answered        // answered on a page, or elsewhere
-	Cancelled       // the person cancelled on a page
-	Withdrawn       // the asker stopped waiting: it timed out, was stopped, or left
+	stateWaiting   waitState = iota
+	stateAnswered            // answered on a page, or elsewhere
+	stateCancelled           // the person cancelled on a page
+	stateWithdrawn           // the asker stopped waiting: it timed out, was stopped, or left
 )
 
-// Status is where the wait for a set of questions stands, with what it
+// waitStatus is where the wait for a set of questions stands, with what it
 // ended with.
-type Status struct {
-	State State
-	// Answers are the answers, one per item, when Answered.
+type waitStatus struct {
+	State waitState
+	// Answers are the answers, one per item, when stateAnswered.
 	Answers []prompt.Answer
 	// Reason says why the questions were withdrawn, for the page to show;
 	// "" when there is nothing to say.
@@ -127,6 +127,14 @@ type Submission struct {
 
 // OK reports whether the form answered every question, and well.
 func (s *Submission) OK() bool { return s.Answers != nil }
+
+// MaxFormBytes is the largest form that the page of n questions sends, with
+// room to spare: every choice, and an answer of the person's own and a note
+// of the longest length in 4-byte characters, each percent-encoded.
+func MaxFormBytes(n int) int64 {
+	perQuestion := int64(2*schema.MaxOtherLength*4*3 + 1024)
+	return 16<<10 + int64(n)*perQuestion
+}
 
 // Parse reads the answers from a submitted form, checking them as every
 // view does (Question.Check). Field qN holds question N's choices, each an
@@ -212,11 +220,11 @@ func parseQuestion(q schema.Question, name string, values url.Values) (submitted
 // typedProblem says on the page what schema.CheckOther found wrong with a
 // typed answer or note (what), or "" when nothing was.
 func typedProblem(what string, err error) string {
-	var long *schema.OtherLengthError
+	long, tooLong := errors.AsType[*schema.OtherLengthError](err)
 	switch {
 	case err == nil:
 		return ""
-	case errors.As(err, &long):
+	case tooLong:
 		return fmt.Sprintf("Your %s is too long: at most %d characters (got %d).", what, schema.MaxOtherLength, long.Length)
 	case errors.Is(err, schema.ErrOtherEncoding):
 		return fmt.Sprintf("Your %s was not sent as UTF-8 text.", what)
@@ -400,15 +408,15 @@ func webOptions(id string, q schema.Question, chosen func(int) bool) (opts []web
 	return opts, hasPreview
 }
 
-// WriteStatus writes the page as st has it, with code: the questions while
-// Waiting, and how the wait ended after that.
-func (p *Page) WriteStatus(w http.ResponseWriter, code int, st Status) {
+// writeStatus writes the page as st has it, with code: the questions while
+// waiting, and how the wait ended after that.
+func (p *Page) writeStatus(w http.ResponseWriter, code int, st waitStatus) {
 	var v *view
 	switch st.State {
-	case Waiting:
+	case stateWaiting:
 		p.WriteForm(w, code, nil)
 		return
-	case Answered:
+	case stateAnswered:
 		v = &view{State: "answered", Title: "Answered"}
 		for i, q := range p.Questions {
 			line := webSummaryLine{
@@ -421,7 +429,7 @@ func (p *Page) WriteStatus(w http.ResponseWriter, code int, st Status) {
 			}
 			v.Summary = append(v.Summary, line)
 		}
-	case Cancelled:
+	case stateCancelled:
 		v = &view{State: "cancelled", Title: "Cancelled"}
 	default:
 		v = &view{State: "withdrawn", Title: "Question withdrawn", Reason: st.Reason}

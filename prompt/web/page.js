@@ -90,7 +90,9 @@
     if (noteWrong && $('.error', card).textContent === '') { openNote(card); return; }
     var c = choices(card).filter(function (c) { return c.checked; })[0] || choices(card)[0] || otherText(card);
     c.focus();
-    card.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+    // Smooth, unless the person asked for less motion.
+    var still = window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+    card.scrollIntoView({ block: 'nearest', behavior: still ? 'auto' : 'smooth' });
   }
 
   // current is the option whose preview a card shows: the focused one, or

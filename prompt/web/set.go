@@ -9,55 +9,52 @@ import (
 	"sync"
 	"time"
 
-	"github.com/askuser/askuser/prompt/web/localhttp"
+	"github.com/askuser/askuser/internal/localhttp"
 )
 
 // PollWait is how long a waiting page's request is held before it is told
-// to ask again: a Set's, and the inbox's page's.
+// to ask again: a setServer's, and the inbox's page's.
 const PollWait = 50 * time.Second
 
-// Set serves the page of one set of questions at its Page's Base, and
+// setServer serves the page of one set of questions at its Page's Base, and
 // holds the wait for its answer: GET Base shows the page as it stands, GET
 // Base+"wait" is held until the wait ends (so that every open page learns
 // at once that it was answered, elsewhere too, or withdrawn), and POST
 // Base+"answer" and Base+"cancel" end it. The first answer, cancel or End
-// wins; a form sent after that is told how the wait ended (409). Set owns
+// wins; a form sent after that is told how the wait ended (409). It owns
 // no server: mount it on one, behind a Guard.
-type Set struct {
+type setServer struct {
 	page *Page
 
 	mu      sync.Mutex
-	status  Status
-	done    chan struct{} // closed when status leaves Waiting
+	status  waitStatus
+	done    chan struct{} // closed when the wait ends: status leaves stateWaiting
 	waiters int           // requests held by serveWait, for the tests to wait for
 }
 
-// NewSet returns the Set that serves p, waiting.
-func NewSet(p *Page) *Set {
-	return &Set{page: p, done: make(chan struct{})}
+// newSetServer returns the setServer that serves p, waiting.
+func newSetServer(p *Page) *setServer {
+	return &setServer{page: p, done: make(chan struct{})}
 }
 
-// Done returns a channel closed when the wait ends.
-func (s *Set) Done() <-chan struct{} { return s.done }
-
-// Status returns where the wait stands.
-func (s *Set) Status() Status {
+// current returns where the wait stands.
+func (s *setServer) current() waitStatus {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.status
 }
 
-// End ends the wait with st, whose State is not Waiting, unless it has
+// end ends the wait with st, whose State is not stateWaiting, unless it has
 // ended already, and reports whether this call ended it: for an answer
 // given elsewhere, or questions withdrawn. Pages waiting on the set learn
 // it at once.
-func (s *Set) End(st Status) bool {
-	if st.State == Waiting {
+func (s *setServer) end(st waitStatus) bool {
+	if st.State == stateWaiting {
 		return false
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.status.State != Waiting {
+	if s.status.State != stateWaiting {
 		return false
 	}
 	s.status = st
@@ -65,8 +62,8 @@ func (s *Set) End(st Status) bool {
 	return true
 }
 
-// ServeHTTP serves the page's addresses; see Set.
-func (s *Set) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+// ServeHTTP serves the page's addresses; see setServer.
+func (s *setServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rest, ok := strings.CutPrefix(r.URL.Path, s.page.Base)
 	if !ok {
 		localhttp.Refuse(w, http.StatusNotFound, "Not found.")
@@ -75,7 +72,7 @@ func (s *Set) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch rest {
 	case "":
 		if allow(w, r, http.MethodGet, http.MethodHead) {
-			s.page.WriteStatus(w, http.StatusOK, s.Status())
+			s.page.writeStatus(w, http.StatusOK, s.current())
 		}
 	case "wait":
 		if allow(w, r, http.MethodGet) {
@@ -92,7 +89,7 @@ func (s *Set) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // serveWait holds a page's request until the wait ends, the client goes,
 // or PollWait passes.
-func (s *Set) serveWait(w http.ResponseWriter, r *http.Request) {
+func (s *setServer) serveWait(w http.ResponseWriter, r *http.Request) {
 	localhttp.Hold(w, PollWait)
 	t := time.NewTimer(PollWait)
 	defer t.Stop()
@@ -106,7 +103,7 @@ func (s *Set) serveWait(w http.ResponseWriter, r *http.Request) {
 	}()
 	select {
 	case <-s.done:
-		s.page.WriteStatus(w, http.StatusOK, s.Status())
+		s.page.writeStatus(w, http.StatusOK, s.current())
 	case <-t.C:
 		w.WriteHeader(http.StatusNoContent)
 	case <-r.Context().Done():
@@ -117,26 +114,26 @@ func (s *Set) serveWait(w http.ResponseWriter, r *http.Request) {
 // shows how it ended: 200 to the request that ended it, 409 to one that
 // came too late. A form that is not answered well enough is shown again
 // (400) while the wait goes on.
-func (s *Set) servePost(w http.ResponseWriter, r *http.Request, action string) {
+func (s *setServer) servePost(w http.ResponseWriter, r *http.Request, action string) {
 	values, ok := ReadForm(w, r)
 	if !ok {
 		return
 	}
-	st := Status{State: Cancelled}
+	st := waitStatus{State: stateCancelled}
 	if action == "answer" {
 		sub := s.page.Parse(values)
-		if !sub.OK() && s.Status().State == Waiting {
+		if !sub.OK() && s.current().State == stateWaiting {
 			s.page.WriteForm(w, http.StatusBadRequest, sub)
 			return
 		}
 		// Once the wait has ended, End ends nothing, however the form was.
-		st = Status{State: Answered, Answers: sub.Answers}
+		st = waitStatus{State: stateAnswered, Answers: sub.Answers}
 	}
 	code := http.StatusOK
-	if !s.End(st) {
+	if !s.end(st) {
 		code = http.StatusConflict
 	}
-	s.page.WriteStatus(w, code, s.Status())
+	s.page.writeStatus(w, code, s.current())
 }
 
 // ReadForm reads the fields of the form that r posts, within the size its
@@ -144,8 +141,7 @@ func (s *Set) servePost(w http.ResponseWriter, r *http.Request, action string) {
 // large, else 400), and ok is false.
 func ReadForm(w http.ResponseWriter, r *http.Request) (_ url.Values, ok bool) {
 	body, err := io.ReadAll(r.Body)
-	var tooLarge *http.MaxBytesError
-	if errors.As(err, &tooLarge) {
+	if _, tooLarge := errors.AsType[*http.MaxBytesError](err); tooLarge {
 		localhttp.Refuse(w, http.StatusRequestEntityTooLarge, "The form is too large.")
 		return nil, false
 	}

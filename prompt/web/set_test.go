@@ -11,8 +11,8 @@ import (
 	"github.com/askuser/askuser/prompt"
 )
 
-func newTestSet(base string) *Set {
-	return NewSet(&Page{Base: base, Token: "t", Questions: webQuestions[:1]})
+func newTestSet(base string) *setServer {
+	return newSetServer(&Page{Base: base, Token: "t", Questions: webQuestions[:1]})
 }
 
 func serve(h http.Handler, method, target, body string) *httptest.ResponseRecorder {
@@ -55,7 +55,7 @@ func TestSetRoutes(t *testing.T) {
 	if rec := serve(s, "GET", "/sets/7/", ""); !strings.Contains(rec.Body.String(), `action="/sets/7/answer?token=t"`) {
 		t.Errorf("the page does not send its form under its base:\n%s", rec.Body)
 	}
-	if st := s.Status(); st.State != Waiting {
+	if st := s.current(); st.State != stateWaiting {
 		t.Errorf("status %+v, want Waiting", st)
 	}
 }
@@ -73,7 +73,7 @@ func TestSetAnswer(t *testing.T) {
 		t.Errorf("malformed form: %d", rec.Code)
 	}
 	select {
-	case <-s.Done():
+	case <-s.done:
 		t.Fatal("a refused form ended the wait")
 	default:
 	}
@@ -81,9 +81,9 @@ func TestSetAnswer(t *testing.T) {
 	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), "<dd>SQLite</dd>") {
 		t.Fatalf("answer: %d\n%s", rec.Code, rec.Body)
 	}
-	<-s.Done()
-	want := Status{State: Answered, Answers: []prompt.Answer{{Labels: []string{"SQLite"}, Note: "small data"}}}
-	if st := s.Status(); st.State != want.State || len(st.Answers) != 1 || st.Answers[0].String() != "SQLite" || st.Answers[0].Note != "small data" {
+	<-s.done
+	want := waitStatus{State: stateAnswered, Answers: []prompt.Answer{{Labels: []string{"SQLite"}, Note: "small data"}}}
+	if st := s.current(); st.State != want.State || len(st.Answers) != 1 || st.Answers[0].String() != "SQLite" || st.Answers[0].Note != "small data" {
 		t.Errorf("status %+v, want %+v", st, want)
 	}
 	for _, form := range []string{"q0=1", "q0=MySQL"} {
@@ -95,8 +95,8 @@ func TestSetAnswer(t *testing.T) {
 	if rec := serve(s, "POST", "/cancel", ""); rec.Code != http.StatusConflict {
 		t.Errorf("cancel after the answer: %d", rec.Code)
 	}
-	if s.End(Status{State: Withdrawn}) || s.Status().State != Answered {
-		t.Errorf("End after the answer changed the status to %+v", s.Status())
+	if s.end(waitStatus{State: stateWithdrawn}) || s.current().State != stateAnswered {
+		t.Errorf("End after the answer changed the status to %+v", s.current())
 	}
 }
 
@@ -129,10 +129,10 @@ func TestSetWait(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the wait of a client that went is still held")
 	}
-	if s.End(Status{State: Waiting}) {
+	if s.end(waitStatus{State: stateWaiting}) {
 		t.Fatal("End with Waiting ended the wait")
 	}
-	if !s.End(Status{State: Withdrawn, Reason: "timed out after 1s"}) {
+	if !s.end(waitStatus{State: stateWithdrawn, Reason: "timed out after 1s"}) {
 		t.Fatal("End did not end the wait")
 	}
 	select {
@@ -157,13 +157,13 @@ func TestSetCancel(t *testing.T) {
 	if rec := serve(s, "POST", "/answer", "q0=1"); rec.Code != http.StatusConflict || !strings.Contains(rec.Body.String(), "Cancelled") {
 		t.Errorf("answer after cancel: %d\n%s", rec.Code, rec.Body)
 	}
-	if st := s.Status(); st.State != Cancelled || st.Answers != nil {
+	if st := s.current(); st.State != stateCancelled || st.Answers != nil {
 		t.Errorf("status %+v", st)
 	}
 }
 
 // waiting returns how many pages are waiting on the set.
-func (s *Set) waiting() int {
+func (s *setServer) waiting() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.waiters

@@ -1,13 +1,12 @@
 // Package web asks on a one-time web page served on a local address with
 // net/http, for the person whose terminal the agent cannot reach. The page
-// and its style and script are embedded (page.html, page.css, page.js).
+// and its style and script are embedded.
 //
 // The pieces are apart so that a server of several sets of questions (the
 // inbox's page) can be built from them: Page writes one set's page and
-// reads its form, and Set serves one set and holds the wait for its
-// answer. The package localhttp, below this one, guards every request
-// before a handler sees it and serves with the limits a page on a local
-// port needs. Asker puts them together for --ui web.
+// reads its form, which Asker serves for --ui web, holding the wait for
+// its answer. internal/localhttp guards every request before a handler
+// sees it and serves with the limits a page on a local port needs.
 package web
 
 import (
@@ -16,12 +15,11 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"strconv"
 	"sync"
 	"time"
 
+	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/prompt"
-	"github.com/askuser/askuser/prompt/web/localhttp"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -39,7 +37,7 @@ type Asker struct {
 	mu    sync.Mutex // guards o.Out, quiet and set
 	quiet bool       // set when Ask returns: nothing more is written
 	asked bool
-	set   *Set // the set being asked, once Ask has begun
+	set   *setServer // the set being asked, once Ask has begun
 }
 
 // Options configure a Web asker.
@@ -57,22 +55,10 @@ type Options struct {
 	Open func(url string) error
 }
 
-// New returns an asker that serves on o.Listener.
-func New(o Options) (*Asker, error) {
-	tcp, ok := o.Listener.Addr().(*net.TCPAddr)
-	if !ok {
-		return nil, fmt.Errorf("serve the page: not a TCP address: %s", o.Listener.Addr())
-	}
+// New returns an asker that serves on o.Listener, a TCP listener.
+func New(o Options) *Asker {
 	token := localhttp.NewToken()
-	display := o.Host
-	if display == "" {
-		display = tcp.IP.String()
-	}
-	return &Asker{
-		o:     o,
-		token: token,
-		url:   "http://" + net.JoinHostPort(display, strconv.Itoa(tcp.Port)) + "/?token=" + token,
-	}, nil
+	return &Asker{o: o, token: token, url: "http://" + localhttp.HostPort(o.Host, o.Listener.Addr()) + "/?token=" + token}
 }
 
 // URL returns the page's address, with its token.
@@ -90,11 +76,11 @@ func (w *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer,
 		return nil, errors.New("serve the page: a web asker asks once")
 	}
 	w.asked = true
-	guard, err := localhttp.NewGuard(w.o.Listener.Addr(), w.o.Host, w.token, localhttp.MaxFormBytes(len(qs)))
+	guard, err := localhttp.NewGuard(w.o.Listener.Addr(), w.o.Host, w.token, MaxFormBytes(len(qs)))
 	if err != nil {
 		return nil, err
 	}
-	set := NewSet(&Page{Questions: qs, Base: "/", Token: w.token})
+	set := newSetServer(&Page{Questions: qs, Base: "/", Token: w.token})
 	w.mu.Lock()
 	w.set = set
 	w.mu.Unlock()
@@ -112,11 +98,11 @@ func (w *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer,
 
 	var failed error
 	select {
-	case <-set.Done():
+	case <-set.done:
 	case <-ctx.Done():
-		set.End(Status{State: Withdrawn, Reason: withdrawnReason(context.Cause(ctx))})
+		set.end(waitStatus{State: stateWithdrawn, Reason: withdrawnReason(context.Cause(ctx))})
 	case failed = <-serveErr: // never nil: the server was not stopped
-		set.End(Status{State: Withdrawn, Reason: "the page could not be served"})
+		set.end(waitStatus{State: stateWithdrawn, Reason: "the page could not be served"})
 	}
 	w.mu.Lock()
 	w.quiet = true
@@ -126,11 +112,11 @@ func (w *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer,
 		failed = <-serveErr // nil, once stopped
 	}
 
-	st := set.Status()
+	st := set.current()
 	switch {
-	case st.State == Answered:
+	case st.State == stateAnswered:
 		return st.Answers, nil
-	case st.State == Cancelled:
+	case st.State == stateCancelled:
 		return nil, prompt.ErrCancelled
 	case failed != nil:
 		return nil, fmt.Errorf("serve the page: %w", failed)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/askuser/askuser/internal/testutil"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
 )
@@ -147,7 +148,7 @@ func TestWebPageShowsTextAsDisplayed(t *testing.T) {
 		`<span class="visually-hidden"> on: Which\u202e one?`,
 	)
 	check("answered", written(t, func(w http.ResponseWriter) {
-		p.WriteStatus(w, 200, Status{State: Answered, Answers: []prompt.Answer{{Other: "typed <i>", Note: "note <b>\u202e"}}})
+		p.writeStatus(w, 200, waitStatus{State: stateAnswered, Answers: []prompt.Answer{{Other: "typed <i>", Note: "note <b>\u202e"}}})
 	}),
 		`<span class="chip">\x1b[31mDB</span>`,
 		"<dd>typed &lt;i&gt;</dd>",
@@ -331,5 +332,45 @@ func TestPageInQueue(t *testing.T) {
 	}
 	if !strings.Contains(alone, `<main id="main" data-state="form" data-wait="/wait?token=t">`) {
 		t.Errorf("a page of its own waits elsewhere:\n%s", alone)
+	}
+}
+
+func TestMaxFormBytes(t *testing.T) {
+	// The largest form the page sends: every option chosen, and an answer
+	// and a note of the longest length in 4-byte characters, escaped.
+	longest := strings.Repeat("%F0%9F%98%80", 2000)
+	form := "q0=0&q0=1&q0=2&q0=3&q0=4&q0-other=" + longest + "&q0-note=" + longest
+	if int64(len(form)) > MaxFormBytes(1) {
+		t.Errorf("a full form of %d bytes is over the limit of %d", len(form), MaxFormBytes(1))
+	}
+	if MaxFormBytes(4) <= MaxFormBytes(1) {
+		t.Errorf("the limit does not grow with the questions")
+	}
+}
+
+// TestEveryKind asks a question of every kind of schema's kind table on
+// the page: it draws the question, and reads the fields a person fills in
+// to answer it.
+func TestEveryKind(t *testing.T) {
+	fields := map[schema.Form]url.Values{
+		schema.FormChoose: {"q0": {"2"}},
+		schema.FormYesNo:  {"q0": {"1"}},
+		schema.FormType:   {"q0-other": {"typed"}},
+	}
+	for _, c := range testutil.KindCases(t) {
+		values, ok := fields[c.Question.Kind.Form()]
+		if !ok {
+			t.Fatalf("the page cannot answer a %s question", c.Question.Kind)
+		}
+		p := &Page{Base: "/", Token: "t", Questions: []schema.Question{c.Question}}
+		page := written(t, func(w http.ResponseWriter) { p.WriteForm(w, 200, nil) })
+		for name := range values {
+			if !strings.Contains(page, c.Question.Question) || !strings.Contains(page, `name="`+name+`"`) {
+				t.Errorf("the %s question: the page does not show it with its field %s", c.Question.Kind, name)
+			}
+		}
+		if sub := p.Parse(values); !reflect.DeepEqual(sub.Answers, []prompt.Answer{c.Answer}) {
+			t.Errorf("the %s question: %+v (problems %q), want %+v", c.Question.Kind, sub.Answers, sub.problems(), c.Answer)
+		}
 	}
 }

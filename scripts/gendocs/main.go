@@ -1,6 +1,8 @@
 // Command gendocs writes the documentation that is made from askuser's
 // commands: docs/agents.md, the guide that "askuser docs" prints with the
-// default limits, and docs/commands/*.md, cobra's page of each command.
+// default limits, docs/commands/*.md, cobra's page of each command, and
+// the table of environment variables of docs/reference.md, from the one
+// table of settings (cmd/env.go).
 // Run it through "go generate ./cmd" after changing a command; its test
 // fails while docs/ differs from what it would write.
 //
@@ -18,12 +20,14 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/cobra/doc"
 
 	"github.com/askuser/askuser/cmd"
+	"github.com/askuser/askuser/internal/iostreams"
 )
 
 func main() {
@@ -50,7 +54,7 @@ func run(schemaFile, out string) error {
 	if err != nil {
 		return err
 	}
-	files, err := generate(raw)
+	files, err := generate(raw, out)
 	if err != nil {
 		return err
 	}
@@ -71,13 +75,21 @@ func run(schemaFile, out string) error {
 }
 
 // generate returns the documentation, by path under docs/, for askuser
-// built with schemaJSON and run with an empty environment.
-func generate(schemaJSON []byte) (map[string][]byte, error) {
+// built with schemaJSON and run with an empty environment; the reference
+// page is the one in docs, with its table of variables written again.
+func generate(schemaJSON []byte, docs string) (map[string][]byte, error) {
 	guide, err := output(schemaJSON, "docs")
 	if err != nil {
 		return nil, err
 	}
 	files := map[string][]byte{"agents.md": guide}
+	ref, err := os.ReadFile(filepath.Join(docs, referencePage))
+	if err != nil {
+		return nil, err
+	}
+	if files[referencePage], err = withVariables(ref); err != nil {
+		return nil, err
+	}
 	root := cmd.NewRootCmd(newEnv(schemaJSON, io.Discard, io.Discard))
 	root.DisableAutoGenTag = true
 	if err := addPages(files, root); err != nil {
@@ -86,11 +98,32 @@ func generate(schemaJSON []byte) (map[string][]byte, error) {
 	return files, nil
 }
 
+// referencePage is the page under docs/ that holds the table of variables,
+// between its two markers.
+const referencePage = "reference.md"
+
+// The markers around the table of variables on the reference page.
+const (
+	tableStart = "<!-- The table is written from cmd/env.go by go generate ./cmd: edit it there. -->\n"
+	tableEnd   = "<!-- end of the table -->\n"
+)
+
+// withVariables is page with the table of variables between its markers
+// written from the table of settings.
+func withVariables(page []byte) ([]byte, error) {
+	before, rest, ok := bytes.Cut(page, []byte(tableStart))
+	_, after, ok2 := bytes.Cut(rest, []byte(tableEnd))
+	if !ok || !ok2 {
+		return nil, fmt.Errorf("docs/%s lacks the markers of the table of variables: %q and %q", referencePage, tableStart, tableEnd)
+	}
+	return slices.Concat(before, []byte(tableStart), []byte(cmd.EnvironmentTable()), []byte(tableEnd), after), nil
+}
+
 // newEnv is askuser built with schemaJSON, run with an empty environment
 // and no input, writing to out and errOut.
 func newEnv(schemaJSON []byte, out, errOut io.Writer) *cmd.Env {
 	return &cmd.Env{
-		IO:     &cmd.IOStreams{In: strings.NewReader(""), Out: out, ErrOut: errOut},
+		IO:     &iostreams.Streams{In: strings.NewReader(""), Out: out, ErrOut: errOut},
 		Getenv: func(string) string { return "" },
 		Schema: schemaJSON,
 	}

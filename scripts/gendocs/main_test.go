@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -15,7 +16,7 @@ func TestDocsUpToDate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := generate(raw)
+	want, err := generate(raw, "../../docs")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +43,8 @@ func TestDocsUpToDate(t *testing.T) {
 }
 
 // run writes the files that the test compares: a command added to the
-// tree gets its page, and a page of no command is removed.
+// tree gets its page, a page of no command is removed, and the reference
+// page's table of variables is written again from the table of settings.
 func TestRunWritesEveryPage(t *testing.T) {
 	out := t.TempDir()
 	stale := filepath.Join(out, "commands", "askuser_gone.md")
@@ -52,13 +54,23 @@ func TestRunWritesEveryPage(t *testing.T) {
 	if err := os.WriteFile(stale, []byte("old"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	ref, err := os.ReadFile("../../docs/reference.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, rest, _ := bytes.Cut(ref, []byte(tableStart))
+	_, after, _ := bytes.Cut(rest, []byte(tableEnd))
+	old := slices.Concat(before, []byte(tableStart+"| `ASKUSER_GONE` | | | a variable no more |\n"+tableEnd), after)
+	if err := os.WriteFile(filepath.Join(out, "reference.md"), old, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if err := run("../../schema.json", out); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(stale); !os.IsNotExist(err) {
 		t.Errorf("the page of a command that is gone was kept: %v", err)
 	}
-	for _, name := range []string{"agents.md", "commands/askuser.md", "commands/askuser_validate.md"} {
+	for _, name := range []string{"agents.md", "reference.md", "commands/askuser.md", "commands/askuser_validate.md"} {
 		got, err := os.ReadFile(filepath.Join(out, name))
 		if err != nil {
 			t.Error(err)

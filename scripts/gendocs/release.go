@@ -1,15 +1,10 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
-
-	"github.com/spf13/cobra"
-	"github.com/spf13/cobra/doc"
 
 	"github.com/askuser/askuser/cmd"
 )
@@ -39,42 +34,11 @@ func runRelease(schemaFile, dir, version string, date int64) error {
 	if date > 0 {
 		when = time.Unix(date, 0).UTC()
 	}
-	if err := writeManPages(raw, filepath.Join(dir, "man"), version, when); err != nil {
+	root := cmd.NewRootCmd(newEnv(raw, io.Discard, io.Discard))
+	if err := cmd.WriteManPages(root, filepath.Join(dir, "man"), version, when); err != nil {
 		return err
 	}
 	return writeCompletions(raw, filepath.Join(dir, "completions"))
-}
-
-// writeManPages writes cobra's man page of every command into dir.
-func writeManPages(schemaJSON []byte, dir, version string, date time.Time) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	root := cmd.NewRootCmd(newEnv(schemaJSON, io.Discard, io.Discard))
-	root.DisableAutoGenTag = true
-	escapeAngles(root)
-	// No title: cobra names each page after its command (ASKUSER-MCP).
-	header := &doc.GenManHeader{
-		Section: "1",
-		Date:    &date,
-		Source:  "askuser " + version,
-		Manual:  "askuser manual",
-	}
-	if err := doc.GenManTree(root, header, dir); err != nil {
-		return fmt.Errorf("man pages: %w", err)
-	}
-	return nil
-}
-
-// escapeAngles keeps the <json> and <header> of the commands' texts on the
-// man pages: cobra writes a page as Markdown, where <...> would be HTML and
-// be dropped.
-func escapeAngles(c *cobra.Command) {
-	escape := strings.NewReplacer("<", `\<`).Replace
-	c.Use, c.Short, c.Long = escape(c.Use), escape(c.Short), escape(c.Long)
-	for _, sub := range c.Commands() {
-		escapeAngles(sub)
-	}
 }
 
 // writeCompletions writes what "askuser completion SHELL" prints for each

@@ -59,9 +59,9 @@ func TestParseNATSAddr(t *testing.T) {
 		}
 	}
 	// The variable's value, which may hold a password, is not repeated.
-	_, err := inbox.AddrFromEnv(func(string) string { return "nats://u:hunter2@h:0/x" })
+	_, err := inbox.Where{Inbox: "nats://u:hunter2@h:0/x"}.Addr()
 	if err == nil || strings.Contains(err.Error(), "hunter2") {
-		t.Errorf("AddrFromEnv: %v", err)
+		t.Errorf("Where.Addr: %v", err)
 	}
 }
 
@@ -70,7 +70,7 @@ func TestParseNATSAddr(t *testing.T) {
 // the wrong thing; its value, which may hold a password, is not repeated.
 func TestMistypedAddr(t *testing.T) {
 	for _, v := range []string{"nats//u:hunter2@host:4222/alice", "nats:/host/alice", "TLS//host", "nats:host"} {
-		_, err := inbox.AddrFromEnv(func(string) string { return v })
+		_, err := inbox.Where{Inbox: v}.Addr()
 		var server *inbox.ServerError
 		if !errors.As(err, &server) || strings.Contains(err.Error(), "hunter2") || strings.Contains(err.Error(), "\n") ||
 			!strings.Contains(err.Error(), `lacks "://"`) || !strings.HasPrefix(err.Error(), "invalid ASKUSER_INBOX: ") {

@@ -138,7 +138,7 @@ func result(t *testing.T, ch <-chan askResult, within time.Duration) askResult {
 
 func answer(t *testing.T, q *inbox.Queue, s *inbox.Set, label string) {
 	t.Helper()
-	if err := q.Answer(s, []prompt.Answer{{Labels: []string{label}}}); err != nil {
+	if err := q.Answer(s, inbox.ViaHere, []prompt.Answer{{Labels: []string{label}}}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -154,7 +154,7 @@ func TestAnswered(t *testing.T) {
 	if set.From != "test" || set.Questions[0].Header != "Database" {
 		t.Fatalf("queued %+v", set)
 	}
-	if err := in.q.Answer(set, []prompt.Answer{{Labels: []string{"SQLite"}, Note: "small"}}); err != nil {
+	if err := in.q.Answer(set, inbox.ViaHere, []prompt.Answer{{Labels: []string{"SQLite"}, Note: "small"}}); err != nil {
 		t.Fatal(err)
 	}
 	r := result(t, res, 10*time.Second)
@@ -182,7 +182,7 @@ func TestTwoInboxesRace(t *testing.T) {
 				defer wg.Done()
 				// A set ended here by the other inbox first is not
 				// answered twice.
-				if err := in.q.Answer(sets[i], []prompt.Answer{{Labels: []string{labels[i]}}}); err != nil && !errors.Is(err, inbox.ErrEnded) {
+				if err := in.q.Answer(sets[i], inbox.ViaHere, []prompt.Answer{{Labels: []string{labels[i]}}}); err != nil && !errors.Is(err, inbox.ErrEnded) {
 					t.Error(err)
 				}
 			}()
@@ -600,7 +600,7 @@ func TestSealedWithoutTo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := in.q.Cancel(set); err != nil {
+	if err := in.q.Cancel(set, inbox.ViaHere); err != nil {
 		t.Fatal(err)
 	}
 	if r := result(t, res, 10*time.Second); r.err != nil || r.e.Event != inbox.EventCancelled {

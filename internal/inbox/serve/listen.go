@@ -3,7 +3,6 @@ package serve
 import (
 	"context"
 	"io"
-	"net"
 
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/inbox/view"
@@ -11,38 +10,29 @@ import (
 
 // listen serves the inbox on every transport the options name: its
 // address (the Unix socket, TCP or NATS, which listens itself), TCP on
-// Listen, and the web page p (nil for none); then it tells the person
-// where the questions arrive. The page is served before the askers'
-// address, so that a set that arrives has its page's address already, for
-// the notification command; the address is served even when the page
-// could not be, for the server to close it.
+// Listen, and the web page p (nil for none); then, once all serve, it
+// tells the person where the questions arrive. The page is served before
+// the askers' address, so that a set that arrives has its page's address
+// already, for the notification command; the address is served even when
+// the page could not be, for the server to close it.
 func listen(ctx context.Context, o Options, srv *inbox.Server, p *page, out io.Writer) error {
 	at, err := o.Addr.Listen(out)
 	if err != nil {
 		return err
 	}
-	extras := serveExtras(ctx, o, srv, p, out)
+	announce, extras := serveExtras(ctx, o, srv, p, out)
 	if err := at.Serve(ctx, srv); err != nil {
 		return err
 	}
 	if extras != nil {
 		return extras
 	}
+	announce()
 	switch {
 	case o.Headless:
-		say(out, "askuser inbox: stdin is /dev/null, so the questions are answered on the web page only. The inbox serves until it is stopped (SIGTERM or SIGINT), and logs here each set that arrives or ends.\nWaiting for questions at %s.\n", o.Addr)
+		say(out, "askuser inbox: nothing can be typed here (no terminal), so the questions are answered on the web page only. The inbox serves until it is stopped (SIGTERM or SIGINT), and logs here each set that arrives or ends.\nWaiting for questions at %s.\n", o.Addr)
 	case !o.Terminal:
 		say(out, "askuser inbox: the questions that agents ask with askuser arrive here, oldest first.\n%s\n", view.Help)
 	}
 	return nil
-}
-
-// hostPort is the address to show for a listener on addr whose host is
-// shown as host ("" for addr's own).
-func hostPort(host, addr string) string {
-	if host == "" {
-		return addr
-	}
-	_, port, _ := net.SplitHostPort(addr)
-	return net.JoinHostPort(host, port)
 }

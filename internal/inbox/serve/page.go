@@ -8,96 +8,108 @@ import (
 
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/inbox/view"
-	"github.com/askuser/askuser/prompt/web/localhttp"
+	"github.com/askuser/askuser/internal/localhttp"
+	"github.com/askuser/askuser/internal/notify"
+	"github.com/askuser/askuser/prompt"
 )
 
 // serveExtras serves what the options add: askers over TCP (Listen) and
-// the web page p (nil without Web).
-func serveExtras(ctx context.Context, o Options, srv *inbox.Server, p *page, out io.Writer) error {
+// the web page p (nil without Web). It returns what tells the person
+// where they are, to be called once the inbox serves at its address too:
+// an inbox that fails there says nothing of a page it will not serve.
+func serveExtras(ctx context.Context, o Options, srv *inbox.Server, p *page, out io.Writer) (announce func(), _ error) {
+	var elsewhere inbox.TCPAddr
 	if o.Listen != nil {
-		if err := serveTCP(ctx, o, srv, p, out); err != nil {
-			return err
+		var err error
+		if elsewhere, err = serveTCP(ctx, o, srv, p, out); err != nil {
+			return nil, err
 		}
 	} else if p != nil {
 		local, _ := localhttp.ParseAddr(localhttp.DefaultAddr)
-		ln, host, err := localhttp.ListenFor(local, "the inbox's page", out)
+		ln, host, err := localhttp.Listen(local, "the inbox's page", out)
 		if err != nil {
-			return err
+			return nil, &prompt.UnavailableError{Err: err}
 		}
 		h, err := p.on(ln, host)
 		if err != nil {
 			_ = ln.Close()
-			return err
+			return nil, err
 		}
 		srv.Serve(ln, h)
 	}
-	switch {
-	case o.Headless:
-		say(out, "Answer in your browser: %s\n", p.url)
-	case p != nil:
-		say(out, "Answer in your browser too: %s\n", p.url)
-	}
-	if p != nil && o.Open {
-		go func() {
-			if err := localhttp.OpenBrowser(o.Browser, p.url); err != nil {
-				say(out, "Could not open a browser (%v); open the address above.\n", err)
-			}
-		}()
-	}
-	return nil
+	return func() {
+		if o.Listen != nil {
+			say(out, "Askers elsewhere reach this inbox with ASKUSER_INBOX='%s'\n", elsewhere.URL())
+		}
+		switch {
+		case o.Headless:
+			say(out, "Answer in your browser: %s\n", p.url)
+		case p != nil:
+			say(out, "Answer in your browser too: %s\n", p.url)
+		}
+		if p != nil && o.Open {
+			go func() {
+				if err := localhttp.OpenBrowser(o.Browser, p.url); err != nil {
+					say(out, "Could not open a browser (%v); open the address above.\n", err)
+				}
+			}()
+		}
+	}, nil
 }
 
 // serveTCP accepts askers over TCP on Listen, with a token, and serves p
-// there too when it is set.
-func serveTCP(ctx context.Context, o Options, srv *inbox.Server, p *page, out io.Writer) error {
+// there too when it is set; it returns the address askers there use.
+func serveTCP(ctx context.Context, o Options, srv *inbox.Server, p *page, out io.Writer) (inbox.TCPAddr, error) {
 	token := inbox.TokenBeside(o.Addr)
 	what := "the inbox"
 	if p != nil {
 		what = "the inbox, with its page,"
 	}
-	ln, host, err := localhttp.ListenFor(*o.Listen, what, out)
+	ln, host, err := localhttp.Listen(*o.Listen, what, out)
 	if err != nil {
-		return err
+		return inbox.TCPAddr{}, &prompt.UnavailableError{Err: err}
 	}
 	tcp := inbox.TCPListener{Listener: ln, Host: host, Token: token}
 	if p != nil {
 		if tcp.Page, err = p.on(ln, host); err != nil {
 			_ = ln.Close()
-			return err
+			return inbox.TCPAddr{}, err
 		}
 	}
 	if err := tcp.Serve(ctx, srv); err != nil {
 		_ = ln.Close()
-		return err
+		return inbox.TCPAddr{}, err
 	}
-	addr := inbox.TCPAddr{Host: hostPort(host, ln.Addr().String()), Token: token}
-	say(out, "Askers elsewhere reach this inbox with ASKUSER_INBOX='%s'\n", addr.URL())
-	return nil
+	return inbox.TCPAddr{Host: localhttp.HostPort(host, ln.Addr()), Token: token}, nil
 }
 
 // page is the inbox's web page (Web), before it is served.
 type page struct {
 	queue       *inbox.Queue
 	home, token string
-	url         string // its address, with its token, once served
-	server      string // its scheme, host and port, once served
+	links       *view.Links
+	url         string    // its address, with its token, once served
+	server      string    // its scheme, host and port, once served
+	web         *view.Web // its handler, once served
 }
 
-// newPage is the page of an inbox with o, nil without Web.
-func newPage(o Options, home string) *page {
+// newPage is the page of an inbox with o, nil without Web; it serves the
+// links of the sets' notifications too.
+func newPage(o Options, home string, links *view.Links) *page {
 	if !o.Web {
 		return nil
 	}
-	return &page{home: home, token: localhttp.NewToken()}
+	return &page{home: home, token: localhttp.NewToken(), links: links}
 }
 
 // on returns the page's handler on ln, whose address is shown with host.
 func (p *page) on(ln net.Listener, host string) (http.Handler, error) {
-	h, err := view.NewWeb(view.WebOptions{Queue: p.queue, Addr: ln.Addr(), Host: host, Token: p.token, Home: p.home})
+	h, err := view.NewWeb(view.WebOptions{Queue: p.queue, Addr: ln.Addr(), Host: host, Token: p.token, Home: p.home, Links: p.links})
 	if err != nil {
 		return nil, err
 	}
-	p.server = "http://" + hostPort(host, ln.Addr().String())
+	p.web = h
+	p.server = "http://" + localhttp.HostPort(host, ln.Addr())
 	p.url = p.server + "/?token=" + p.token
 	return h, nil
 }
@@ -109,4 +121,18 @@ func (p *page) setURL(s *inbox.Set) string {
 		return ""
 	}
 	return p.server + view.SetPath(s) + "?token=" + p.token
+}
+
+// actions are the options of s, each with the link that answers it in one
+// tap (see view.Web.Taps); none when there is no page, or s is not one
+// single choice among few options.
+func (p *page) actions(s *inbox.Set) []notify.Action {
+	if p == nil || p.web == nil {
+		return nil
+	}
+	var actions []notify.Action
+	for i, path := range p.web.Taps(s) {
+		actions = append(actions, notify.Action{Label: s.Questions[0].Options[i].Label, URL: p.server + path})
+	}
+	return actions
 }

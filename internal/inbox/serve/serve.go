@@ -11,11 +11,16 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
+	"sync/atomic"
+	"time"
 
-	"github.com/askuser/askuser/internal/ask"
+	"github.com/askuser/askuser/internal/history"
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/inbox/view"
-	"github.com/askuser/askuser/prompt/web/localhttp"
+	"github.com/askuser/askuser/internal/iostreams"
+	"github.com/askuser/askuser/internal/localhttp"
+	"github.com/askuser/askuser/internal/notify"
 )
 
 // Options are what an inbox needs, resolved from the command line and the
@@ -34,19 +39,27 @@ type Options struct {
 	// the page in Browser ("" for the system's).
 	Web, Open bool
 	Browser   string
-	// Headless is set for Web with stdin /dev/null (a service, nohup, a
-	// container without a terminal): the page is the only view, and the
-	// inbox serves until a signal, logging each set that comes and goes.
-	// StdinNull says that stdin is /dev/null.
-	Headless, StdinNull bool
+	// Headless is set for Web with stdin /dev/null or a socket (a service,
+	// nohup, a container without a terminal, an agent's command): the page
+	// is the only view, and the inbox serves until a signal, logging each
+	// set that comes and goes.
+	Headless bool
 	// Schema is the embedded schema the questions are validated against.
 	Schema []byte
 
 	// IO are the inbox's standard streams: it reads stdin and draws on
 	// stderr.
-	IO            *ask.Streams
-	Color         bool
-	NotifyCommand string // ASKUSER_NOTIFY_COMMAND
+	IO    *iostreams.Streams
+	Color bool
+	// Notify is run when a set arrives (ASKUSER_NOTIFY_COMMAND), and again
+	// when it still waits after Remind (0 for never); NotifyEnd, when it
+	// ends (ASKUSER_NOTIFY_END_COMMAND).
+	Notify, NotifyEnd notify.Command
+	Remind            time.Duration
+	// History, when set, keeps the outcome of every set that ends, with
+	// what HistoryKeep says.
+	History     *history.File
+	HistoryKeep history.Keep
 	// Watch, when set, returns a ctx that ends with a signal, and is called
 	// once the inbox serves.
 	Watch func(ctx context.Context) (_ context.Context, stop func())
@@ -61,11 +74,18 @@ type Options struct {
 func Run(ctx context.Context, o Options) error {
 	out := &lockedWriter{w: o.IO.ErrOut}
 	home, _ := os.UserHomeDir()
-	p := newPage(o, home)
-	q, shown := newQueue(o, out, home, p)
+	links := view.NewLinks()
+	p := newPage(o, home, links)
+	var after sync.WaitGroup
+	q, shown := newQueue(o, out, home, p, endings{links: links, after: &after})
 	srv := inbox.NewServer(q, o.Schema)
 	quit := "the person quit the inbox"
-	defer func() { srv.Close(quit) }()
+	defer func() {
+		srv.Close(quit)
+		// What follows the ends of the sets closed now: their history,
+		// and the end command that takes back their notifications.
+		settle(&after, afterGrace)
+	}()
 
 	if err := listen(ctx, o, srv, p, out); err != nil {
 		return err
@@ -76,11 +96,8 @@ func Run(ctx context.Context, o Options) error {
 		defer stop()
 	}
 	failed, err := showQueue(ctx, shown.Run, srv.Failed())
-	switch {
-	case failed:
+	if failed {
 		quit = "the inbox failed"
-	case !o.Terminal && err == nil && !o.Headless && o.StdinNull:
-		_, _ = fmt.Fprintln(o.IO.ErrOut, "Nothing can answer here without a terminal: run askuser inbox in a terminal, or add --web to answer on its web page.")
 	}
 	if !failed && o.Ended != nil {
 		var why string
@@ -92,24 +109,53 @@ func Run(ctx context.Context, o Options) error {
 	return err
 }
 
+// endings is what newQueue needs to tell of each set's end: the links that
+// name the sets, and the work that follows an end, which runs apart from
+// the goroutine that ended the set, so that the views record the end
+// first.
+type endings struct {
+	links *view.Links
+	after *sync.WaitGroup
+}
+
+// afterGrace is how long a quitting inbox waits for what follows the ends
+// of its last sets: their history is written, and the end command started.
+const afterGrace = 2 * time.Second
+
+// settle waits for after, at most grace.
+func settle(after *sync.WaitGroup, grace time.Duration) {
+	done := make(chan struct{})
+	go func() {
+		after.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(grace):
+	}
+}
+
 // newQueue makes the inbox's queue and the view that shows it: the log
 // without a terminal, the terminal screen, or line prompts; p, the web
-// page (nil for none), shows it too.
-func newQueue(o Options, out *lockedWriter, home string, p *page) (*inbox.Queue, interface{ Run(context.Context) error }) {
+// page (nil for none), shows it too. Each set is told of (see notifier),
+// and kept in the history when it ends.
+func newQueue(o Options, out *lockedWriter, home string, p *page, e endings) (*inbox.Queue, interface{ Run(context.Context) error }) {
 	var log *view.Log
-	arrived := arrival(o, out, p)
+	n := newNotifier(o, out, p, e)
 	q := inbox.NewQueue(inbox.QueueOptions{OnArrive: func(s *inbox.Set) {
-		arrived(s)
+		n.arrived(s)
 		if log != nil {
 			log.Arrived(s)
 		}
 	}})
+	q.OnEnd(n.ended)
+	keepHistory(q, o, out, e.after)
 	if p != nil {
 		p.queue = q
 	}
 	switch {
 	case o.Headless:
-		log = &view.Log{Queue: q, Out: out, Home: home}
+		log = view.NewLog(q, out, home)
 		return q, log
 	case o.Terminal:
 		term := view.NewTerminal(view.TerminalOptions{
@@ -124,6 +170,28 @@ func newQueue(o Options, out *lockedWriter, home string, p *page) (*inbox.Queue,
 		return q, term
 	}
 	return q, &view.Line{Queue: q, In: o.IO.In, Out: out, Terminal: o.IO.InTTY, Where: o.Addr.String(), Home: home}
+}
+
+// keepHistory appends each set that ends on q to o.History. A set closed
+// with an inbox on NATS has not ended: it waits on the server for the next
+// inbox, which keeps it. A history that cannot be written is said once,
+// and the inbox goes on.
+func keepHistory(q *inbox.Queue, o Options, out io.Writer, after *sync.WaitGroup) {
+	if o.History == nil {
+		return
+	}
+	var warned atomic.Bool
+	q.OnEnd(func(s *inbox.Set) {
+		if s.End().State == inbox.Closed && o.Addr.Durable() {
+			return
+		}
+		r := history.Of(s, o.HistoryKeep)
+		after.Go(func() {
+			if err := o.History.Append(r); err != nil && !warned.Swap(true) {
+				say(out, "Warning: the history could not be written: %v. The inbox goes on; this is said once.\n", err)
+			}
+		})
+	})
 }
 
 // showQueue runs a view of the inbox until it returns, or the inbox

@@ -9,6 +9,7 @@ package view
 
 import (
 	"bufio"
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -16,6 +17,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/askuser/askuser/internal/inbox"
@@ -68,15 +70,22 @@ type Line struct {
 	// (answered, cancelled or skipped it): the next set then takes lines
 	// at once, as it does when Terminal is not set.
 	moved bool
+	// out is Out, which keeps the line a prompt waits on: see record.
+	out *screenWriter
+	// shown is the set whose prompts are on screen, nil while none is.
+	shown atomic.Pointer[inbox.Set]
 }
 
 // Run shows the queue until the input ends or /quit is typed (it returns
-// nil then), or ctx ends (it returns context.Cause(ctx)). It does not close
-// the queue: the caller does, once the screen is gone.
+// nil then), or ctx ends (it returns context.Cause(ctx)), and records each
+// set that ends meanwhile. It does not close the queue: the caller does,
+// once the screen is gone.
 func (l *Line) Run(ctx context.Context) error {
 	if l.now == nil {
 		l.now = time.Now
 	}
+	l.out = &screenWriter{w: l.Out}
+	l.Queue.OnEnd(l.record)
 	in := readLines(l.In)
 	idle := false
 	for {
@@ -96,7 +105,7 @@ func (l *Line) Run(ctx context.Context) error {
 			return nil
 		}
 		if !idle {
-			say(l.Out, fmt.Sprintf("Waiting for questions at %s.", l.Where))
+			say(l.out, fmt.Sprintf("Waiting for questions at %s.", l.Where))
 			idle = true
 			l.moved = false
 		}
@@ -107,13 +116,13 @@ func (l *Line) Run(ctx context.Context) error {
 			case cmdQuit:
 				return nil
 			case "":
-				say(l.Out, "No questions are waiting: nothing was answered.")
+				say(l.out, "No questions are waiting: nothing was answered.")
 			default:
-				say(l.Out, "No questions are waiting.")
+				say(l.out, "No questions are waiting.")
 			}
 			continue
 		case inputEnded:
-			say(l.Out, "The input ended: the inbox quits.")
+			say(l.out, "The input ended: the inbox quits.")
 			return nil
 		}
 		select {
@@ -131,6 +140,8 @@ var errStop = errors.New("stop asking")
 // present asks the set s, with more sets waiting behind it, and reports
 // whether the inbox is to quit.
 func (l *Line) present(ctx context.Context, s *inbox.Set, more int, in *lines) (quit bool, err error) {
+	l.shown.Store(s)
+	defer l.shown.Store(nil)
 	guard := l.showHeader(s, more, in)
 	cmd, r := l.askSet(ctx, s, in, guard)
 	return l.settle(ctx, s, cmd, r)
@@ -153,16 +164,16 @@ func (l *Line) showHeader(s *inbox.Set, more int, in *lines) (guard time.Time) {
 		}
 	}
 	l.last, l.moved = s, false
-	say(l.Out, "")
-	say(l.Out, strings.Join(banner(prompt.Display(source(s, l.Home)), l.now().Sub(s.Arrived), more), " · "))
+	say(l.out, "")
+	say(l.out, strings.Join(banner(prompt.Display(source(s, l.Home)), l.now().Sub(s.Arrived), more), " · "))
 	switch {
 	case dropped == 1:
-		say(l.Out, "(A line typed before these questions were shown was dropped.)")
+		say(l.out, "(A line typed before these questions were shown was dropped.)")
 	case dropped > 1:
-		say(l.Out, fmt.Sprintf("(%d lines typed before these questions were shown were dropped.)", dropped))
+		say(l.out, fmt.Sprintf("(%d lines typed before these questions were shown were dropped.)", dropped))
 	}
 	if !guard.IsZero() {
-		say(l.Out, "(These questions just appeared: a line typed in the first half second is not taken.)")
+		say(l.out, "(These questions just appeared: a line typed in the first half second is not taken.)")
 	}
 	return guard
 }
@@ -178,7 +189,7 @@ type lineResult struct {
 func (l *Line) askSet(ctx context.Context, s *inbox.Set, in *lines, guard time.Time) (cmd string, r lineResult) {
 	askCtx, stop := until(ctx, s.Done(), errStop)
 	commands := make(chan string, 1)
-	asker := line.New(&feed{in: in, done: askCtx.Done(), commands: commands, guard: guard, out: l.Out}, l.Out, !l.Terminal)
+	asker := line.New(&feed{in: in, done: askCtx.Done(), commands: commands, guard: guard, out: l.out}, l.out, !l.Terminal)
 	answered := make(chan lineResult, 1)
 	go func() {
 		var r lineResult
@@ -200,20 +211,18 @@ func (l *Line) askSet(ctx context.Context, s *inbox.Set, in *lines, guard time.T
 // settle does what the command or the answer r asks with s, and reports
 // whether the inbox is to quit.
 func (l *Line) settle(ctx context.Context, s *inbox.Set, cmd string, r lineResult) (quit bool, err error) {
-	from := prompt.Display(source(s, l.Home))
 	switch {
 	case cmd == cmdQuit:
 		return true, nil
 	case cmd == cmdCancel:
-		if l.Queue.Cancel(s) == nil {
-			say(l.Out, fmt.Sprintf("Cancelled the questions from %s.", from))
+		if l.Queue.Cancel(s, inbox.ViaHere) == nil {
 			l.moved = true
 			return false, nil
 		}
 	case cmd == cmdNext:
 		// Sets may have come since this one was shown: count them now.
 		if len(l.Queue.Snapshot().Sets) < 2 {
-			say(l.Out, "No other set is waiting.")
+			say(l.out, "No other set is waiting.")
 			return false, nil
 		}
 		if l.Queue.Skip(s) == nil {
@@ -221,18 +230,17 @@ func (l *Line) settle(ctx context.Context, s *inbox.Set, cmd string, r lineResul
 			return false, nil
 		}
 	case r.err == nil:
-		switch err := l.Queue.Answer(s, r.answers); {
+		switch err := l.Queue.Answer(s, inbox.ViaHere, r.answers); {
 		case err == nil:
-			say(l.Out, fmt.Sprintf("✔ Sent to %s.", from))
 			l.moved = true
 			return false, nil
 		case !errors.Is(err, inbox.ErrEnded):
 			// The line asker gives only answers that fit: this is a bug.
-			say(l.Out, fmt.Sprintf("Not sent: %v.", err))
+			say(l.out, fmt.Sprintf("Not sent: %v.", err))
 			return false, nil
 		}
 	case errors.Is(r.err, prompt.ErrNoAnswer):
-		say(l.Out, "The input ended: the inbox quits.")
+		say(l.out, "The input ended: the inbox quits.")
 		return true, nil
 	case ctx.Err() != nil:
 		return true, context.Cause(ctx)
@@ -240,13 +248,76 @@ func (l *Line) settle(ctx context.Context, s *inbox.Set, cmd string, r lineResul
 		return true, r.err
 	}
 	// The set ended while it was shown, or before the command or the
-	// answer reached it: the screen says how, unless the inbox is quitting.
+	// answer reached it: Record said how. The inbox may be quitting.
+	return s.End().State == inbox.Closed, nil
+}
+
+// record writes a line that says how s ended, whichever view ended it:
+// "✔ Sent to FROM." for the answers given here, which the prompts show
+// already; the answers given on the web page; else its outcome. The queue
+// calls it (OnEnd), from any goroutine: Out takes whole writes.
+func (l *Line) record(s *inbox.Set) {
 	e := s.End()
-	if e.State == inbox.Closed {
-		return true, nil
+	from := prompt.Display(source(s, l.Home))
+	var b strings.Builder
+	switch text := outcome(e, from); {
+	case e.State == inbox.Answered && e.Via == inbox.ViaHere:
+		fmt.Fprintf(&b, "✔ Sent to %s.\n", from)
+	case answersShown(e):
+		writeAnswers(&b, s, e, from)
+	case text != "":
+		b.WriteString(text + "\n")
+	default:
+		return
 	}
-	say(l.Out, endedText(e, from))
-	return false, nil
+	// A prompt of another set waits: it is asked again below.
+	l.out.interject(b.String(), l.shown.Load() != s)
+}
+
+// screenWriter is the Line's output: it keeps the end of the line being
+// written (a prompt waiting for its answer), so that what is recorded
+// meanwhile (Line.record) goes on lines of its own, with the prompt again
+// below it. It takes whole writes from any goroutine.
+type screenWriter struct {
+	mu   sync.Mutex
+	w    io.Writer
+	tail []byte // the line being written, since its last newline
+}
+
+// maxTail bounds the line kept: a prompt is short.
+const maxTail = 4 << 10
+
+func (s *screenWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n, err := s.w.Write(p)
+	if i := bytes.LastIndexByte(p[:n], '\n'); i >= 0 {
+		s.tail = s.tail[:0]
+		p = p[i+1 : n]
+	} else {
+		p = p[:n]
+	}
+	if len(s.tail)+len(p) <= maxTail {
+		s.tail = append(s.tail, p...)
+	}
+	return n, err
+}
+
+// interject writes lines, whole, on lines of their own: below the line
+// being written, which is written again after them when again is set. A
+// failed write is not reported: see say.
+func (s *screenWriter) interject(lines string, again bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.tail) > 0 {
+		lines = "\n" + lines
+		if again {
+			lines += string(s.tail)
+		} else {
+			s.tail = s.tail[:0]
+		}
+	}
+	_, _ = io.WriteString(s.w, lines)
 }
 
 // feed is the input of one set's line asker. It takes a line from the
@@ -314,22 +385,6 @@ func source(s *inbox.Set, home string) string {
 		return s.From
 	}
 	return prompt.ShortHome(s.Source(), home)
-}
-
-// endedText says how a set from from ended while a view showed it, as
-// every view says it.
-func endedText(e inbox.End, from string) string {
-	switch e.State {
-	case inbox.Answered:
-		return fmt.Sprintf("The questions from %s were answered elsewhere%s.", from, e.ByWhom())
-	case inbox.Cancelled:
-		return fmt.Sprintf("The questions from %s were cancelled elsewhere%s.", from, e.ByWhom())
-	case inbox.Withdrawn:
-		return fmt.Sprintf("The asker from %s stopped waiting: its questions were withdrawn.", from)
-	case inbox.Closed:
-		return "The inbox has quit."
-	}
-	return fmt.Sprintf("The questions from %s are no longer waiting.", from)
 }
 
 // until returns ctx, ended with cause once ch is closed, or by stop.

@@ -217,7 +217,8 @@ func TestLineWithdrawn(t *testing.T) {
 	s.waitOut(t, "[1/1] One\n")
 	start := time.Now()
 	q.Withdraw(a, "gone")
-	s.waitOut(t, "The asker from a stopped waiting: its questions were withdrawn.\n\nFrom b · waiting 12s\n"+guardNote+"Name?\n")
+	s.waitOut(t, "The questions from a were withdrawn (gone).\n")
+	s.waitOut(t, "From b · waiting 12s\n"+guardNote+"Name?\n")
 	if d := time.Since(start); d > time.Second {
 		t.Errorf("the screen took %s", d)
 	}
@@ -226,6 +227,45 @@ func TestLineWithdrawn(t *testing.T) {
 	if e := ended(t, b); e.Answers[0].Other != "Ada" {
 		t.Errorf("b: %+v", e)
 	}
+}
+
+// Every set that ends is recorded, whichever view or inbox ended it and
+// whether it was shown or waited behind: the answers given on the web
+// page, a cancel there, a withdrawal, another inbox's answer. What is
+// recorded while a prompt waits goes on lines of its own, with the prompt
+// again below.
+func TestLineRecordsEveryOutcome(t *testing.T) {
+	q := newQueue()
+	a := add(t, q, &inbox.Set{From: "a", Questions: []schema.Question{question("One", "A", "B")}})
+	b := add(t, q, &inbox.Set{From: "b", Questions: []schema.Question{question("Two", "C", "D"), question("Three", "E", "F")}})
+	c := add(t, q, &inbox.Set{From: "c", Questions: []schema.Question{question("One", "A", "B")}})
+	d := add(t, q, &inbox.Set{From: "d", Questions: []schema.Question{question("One", "A", "B")}})
+	e := add(t, q, &inbox.Set{From: "e", Questions: []schema.Question{question("One", "A", "B")}})
+	s := startScreen(t, false, q)
+	s.waitOut(t, "Enter a number (Enter for 1, 0 for your own answer): ")
+	if err := q.Answer(b, inbox.ViaPage, []prompt.Answer{{Labels: []string{"D"}, Note: "why not"}, {Other: "mine"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := q.Cancel(c, inbox.ViaPage); err != nil {
+		t.Fatal(err)
+	}
+	q.Withdraw(d, "the asker went away")
+	q.EndElsewhere(e, inbox.End{State: inbox.Cancelled, Reason: "by bob@laptop"})
+	const prompt = "Enter a number (Enter for 1, 0 for your own answer): "
+	s.waitOut(t, prompt+"\n"+
+		"✔ b, on the web page · Two: D\n"+
+		"  Note: why not\n"+
+		"✔ b, on the web page · Three: mine\n"+
+		prompt+"\n"+
+		"The questions from c were cancelled on the web page.\n"+
+		prompt+"\n"+
+		"The questions from d were withdrawn (the asker went away).\n"+
+		prompt+"\n"+
+		"The questions from e were cancelled elsewhere (by bob@laptop).\n"+
+		prompt)
+	s.write(t, "2\n")
+	answered(t, a, labels("B"))
+	s.waitOut(t, "bob@laptop).\n"+prompt+"2\n✔ Sent to a.\nWaiting for questions at /run/inbox.sock.\n")
 }
 
 // guardNote is what the screen says of a set that appeared without the
@@ -296,6 +336,7 @@ func TestLineTerminalDropsTypeahead(t *testing.T) {
 	b := add(t, q, &inbox.Set{From: "b", Questions: []schema.Question{schema.ConfirmQuestion("Delete the backups?", false)}})
 	var out testutil.Buffer
 	l := &Line{Queue: q, Out: &out, Terminal: true, now: time.Now}
+	l.out = &screenWriter{w: &out} // as Run makes it
 	// "y" was read before b was shown; "n" is typed at its prompt.
 	in := &lines{buf: []typed{{"y", time.Now()}}, wake: make(chan struct{})}
 	done := make(chan error, 1)

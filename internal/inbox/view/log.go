@@ -13,33 +13,35 @@ import (
 // container without one) and is answered on its web page only: it takes no
 // input, and writes one line for each set that arrives and for each that
 // ends (answered, cancelled or withdrawn), for the person who reads the
-// service's log.
+// service's log. The answers themselves are not logged.
 type Log struct {
-	Queue *inbox.Queue
-	Out   io.Writer
-	// Home is the person's home directory, shown as ~ in the working
-	// directories that sets come from.
-	Home string
+	queue *inbox.Queue
+	out   io.Writer
+	home  string
 }
 
-// Arrived logs s, which has just been queued, and then how it ends. It is
-// for the queue's OnArrive, which is told of every set: a view that reads
-// snapshots may miss one that comes and goes between two.
+// NewLog returns the log of q, written to out, that records each set that
+// ends from now on; home is the person's home directory, shown as ~ in
+// the working directories that sets come from.
+func NewLog(q *inbox.Queue, out io.Writer, home string) *Log {
+	l := &Log{queue: q, out: out, home: home}
+	q.OnEnd(l.record)
+	return l
+}
+
+// Arrived logs s, which has just been queued. It is for the queue's
+// OnArrive, which is told of every set: a view that reads snapshots may
+// miss one that comes and goes between two.
 func (l *Log) Arrived(s *inbox.Set) {
-	from := prompt.Display(source(s, l.Home))
-	say(l.Out, fmt.Sprintf("Arrived: questions from %s · %d waiting", from, l.Queue.Len()))
-	go func() {
-		<-s.Done()
-		switch e := s.End(); e.State {
-		case inbox.Answered:
-			say(l.Out, fmt.Sprintf("Answered: the questions from %s", from))
-		case inbox.Cancelled:
-			say(l.Out, fmt.Sprintf("Cancelled: the questions from %s (its asker exits 130)", from))
-		case inbox.Withdrawn:
-			say(l.Out, fmt.Sprintf("Withdrawn: the questions from %s (%s)", from, prompt.Display(e.Reason)))
-		}
-		// Closed: the inbox quits, and says so once for all.
-	}()
+	say(l.out, fmt.Sprintf("Arrived: questions from %s · %d waiting", prompt.Display(source(s, l.home)), l.queue.Len()))
+}
+
+// record logs how s ended. A set closed with the inbox is not: the inbox
+// says once for all that it quits.
+func (l *Log) record(s *inbox.Set) {
+	if text := outcome(s.End(), prompt.Display(source(s, l.home))); text != "" {
+		say(l.out, text)
+	}
 }
 
 // Run waits until ctx ends (it returns context.Cause(ctx)): the inbox

@@ -17,29 +17,30 @@ func TestLog(t *testing.T) {
 	var l *Log
 	s := &testScreen{} // its output, and how to wait for it
 	q := inbox.NewQueue(inbox.QueueOptions{OnArrive: func(s *inbox.Set) { l.Arrived(s) }})
-	l = &Log{Queue: q, Out: &s.out, Home: "/home/me"}
+	l = NewLog(q, &s.out, "/home/me")
 	answered := add(t, q, &inbox.Set{Cwd: "/home/me/src/api", Questions: []schema.Question{schema.ConfirmQuestion("Deploy?", false)}})
 	cancelled := add(t, q, &inbox.Set{From: "agent\x1b[31m", Questions: []schema.Question{schema.ConfirmQuestion("Drop?", false)}})
 	withdrawn := add(t, q, &inbox.Set{From: "writer", Questions: []schema.Question{schema.InputQuestion("Name?", "", "")}})
 	add(t, q, &inbox.Set{From: "late", Questions: []schema.Question{schema.InputQuestion("Name?", "", "")}})
-	if err := q.Answer(answered, []prompt.Answer{{Labels: []string{"Yes"}}}); err != nil {
+	// Answers are given on the page: the log holds where, not what.
+	if err := q.Answer(answered, inbox.ViaPage, []prompt.Answer{{Labels: []string{"Yes"}}}); err != nil {
 		t.Fatal(err)
 	}
-	s.waitOut(t, "Answered: the questions from ~/src/api\n")
-	if err := q.Cancel(cancelled); err != nil {
+	s.waitOut(t, "The questions from ~/src/api were answered on the web page.\n")
+	if err := q.Cancel(cancelled, inbox.ViaPage); err != nil {
 		t.Fatal(err)
 	}
-	s.waitOut(t, "Cancelled: the questions from agent\\x1b[31m (its asker exits 130)\n")
+	s.waitOut(t, "The questions from agent\\x1b[31m were cancelled on the web page.\n")
 	q.Withdraw(withdrawn, "the asker stopped waiting")
-	s.waitOut(t, "Withdrawn: the questions from writer (the asker stopped waiting)\n")
+	s.waitOut(t, "The questions from writer were withdrawn (the asker stopped waiting).\n")
 	q.Close("the inbox quit")
 	want := "Arrived: questions from ~/src/api · 1 waiting\n" +
 		"Arrived: questions from agent\\x1b[31m · 2 waiting\n" +
 		"Arrived: questions from writer · 3 waiting\n" +
 		"Arrived: questions from late · 4 waiting\n" +
-		"Answered: the questions from ~/src/api\n" +
-		"Cancelled: the questions from agent\\x1b[31m (its asker exits 130)\n" +
-		"Withdrawn: the questions from writer (the asker stopped waiting)\n"
+		"The questions from ~/src/api were answered on the web page.\n" +
+		"The questions from agent\\x1b[31m were cancelled on the web page.\n" +
+		"The questions from writer were withdrawn (the asker stopped waiting).\n"
 	time.Sleep(50 * time.Millisecond) // a line for the closed set would come now
 	if got := s.out.String(); got != want {
 		t.Errorf("the log:\n%s\nwant:\n%s", got, want)

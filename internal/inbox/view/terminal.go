@@ -22,9 +22,9 @@ import (
 // for keys, under a banner that says where it came from, how long it has
 // waited and how many more wait. Tab moves on to the next waiting set, Esc
 // cancels the set shown (its asker exits 130), Ctrl+C quits, and so does
-// q while nothing waits. What became of each set shown stays in a line
-// above the screen: its answers ("✔ ~/src/api · Database: SQLite"), or
-// that it was cancelled, or withdrawn while it was shown.
+// q while nothing waits. What became of every set stays in a line above
+// the screen (see Record), whichever view ended it: its answers ("✔
+// ~/src/api · Database: SQLite"), or that it was cancelled, or withdrawn.
 //
 // The terminal is held in raw mode for as long as Run runs, and given
 // back as it was found however Run returns.
@@ -41,7 +41,7 @@ type TerminalOptions struct {
 	// In and Out are the terminal: keys are read from In, the screen is
 	// drawn on Out.
 	In, Out *os.File
-	// Color turns on colours (see tui.ColorEnabled).
+	// Color turns on colours (see tui.Options).
 	Color bool
 	// Where is the inbox's address, shown while nothing waits.
 	Where string
@@ -56,7 +56,8 @@ type TerminalOptions struct {
 	keyGuard time.Duration
 }
 
-// NewTerminal returns the terminal view of o.Queue.
+// NewTerminal returns the terminal view of o.Queue, which records each set
+// that ends from now on.
 func NewTerminal(o TerminalOptions) *Terminal {
 	if o.now == nil {
 		o.now = time.Now
@@ -67,6 +68,7 @@ func NewTerminal(o TerminalOptions) *Terminal {
 		In: o.In, Out: o.Out, Color: o.Color, Review: true,
 		Banner: s.banner, Hints: s.hints, Take: s.take, Redraw: s.redraw,
 	})
+	o.Queue.OnEnd(s.record)
 	return s
 }
 
@@ -149,9 +151,9 @@ func (s *Terminal) idle(ctx context.Context, changed <-chan struct{}) (quit bool
 	idleCtx, stop := until(ctx, changed, errChanged)
 	defer stop(nil)
 	err = s.ui.Idle(idleCtx, "askuser inbox", fmt.Sprintf(idleText, s.o.Where))
-	var key *tui.KeyError
+	_, key := errors.AsType[*tui.KeyError](err)
 	switch {
-	case errors.Is(err, tui.ErrQuit), errors.As(err, &key):
+	case errors.Is(err, tui.ErrQuit), key:
 		return true, nil
 	case ctx.Err() != nil:
 		return true, context.Cause(ctx)
@@ -170,31 +172,25 @@ func (s *Terminal) present(ctx context.Context, set *inbox.Set) (why string, qui
 	defer stop(nil)
 	answers, asked := s.ui.Ask(setCtx, set.Questions)
 
-	from := prompt.Display(source(set, s.o.Home))
-	var key *tui.KeyError
+	key, keyed := errors.AsType[*tui.KeyError](asked)
 	switch {
 	case asked == nil:
-		switch err := s.o.Queue.Answer(set, answers); {
+		switch err := s.o.Queue.Answer(set, inbox.ViaHere, answers); {
 		case err == nil:
-			// A line that cannot be printed is not reported here: the
-			// screen drawn next goes to the same terminal, and reports
-			// it.
-			_ = s.ui.PrintSummary(from+" · ", prompt.Summarize(set.Questions, answers))
 			return "", false, nil
 		case !errors.Is(err, inbox.ErrEnded):
 			// The terminal UI gives only answers that fit: this is a bug.
-			_ = s.ui.PrintNotice(false, fmt.Sprintf("Not sent to %s: %v.", from, err))
+			_ = s.ui.PrintNotice(false, fmt.Sprintf("Not sent to %s: %v.", prompt.Display(source(set, s.o.Home)), err))
 			return "", false, nil
 		}
-	case errors.As(asked, &key) && key.Key == tui.KeyInterrupt:
+	case keyed && key.Key == tui.KeyInterrupt:
 		return "", true, nil
-	case errors.As(asked, &key):
+	case keyed:
 		if s.o.Queue.Skip(set) == nil {
 			return "", false, nil
 		}
 	case errors.Is(asked, prompt.ErrCancelled):
-		if s.o.Queue.Cancel(set) == nil {
-			_ = s.ui.PrintNotice(false, fmt.Sprintf("Cancelled the questions from %s.", from))
+		if s.o.Queue.Cancel(set, inbox.ViaHere) == nil {
 			return "", false, nil
 		}
 	case ctx.Err() != nil:
@@ -205,22 +201,36 @@ func (s *Terminal) present(ctx context.Context, set *inbox.Set) (why string, qui
 		return "", true, asked
 	}
 	// The set ended while it was shown, or before the key or the answer
-	// reached it: a line above the screen says how, and the next set comes
-	// on screen saying so too.
-	switch e := set.End(); e.State {
+	// reached it: a line above the screen says how (record), and the next
+	// set comes on screen saying so too.
+	switch set.End().State {
 	case inbox.Withdrawn:
-		_ = s.ui.PrintNotice(false, fmt.Sprintf("The questions from %s were withdrawn (%s).", from, e.Reason))
 		return "The questions before were withdrawn", false, nil
 	case inbox.Answered:
-		_ = s.ui.PrintNotice(true, endedText(e, from))
 		return "The questions before were answered elsewhere", false, nil
 	case inbox.Cancelled:
-		_ = s.ui.PrintNotice(false, endedText(e, from))
 		return "The questions before were cancelled elsewhere", false, nil
 	case inbox.Closed:
 		return "", true, nil
 	}
 	return arrived, false, nil
+}
+
+// record leaves a line above the screen that says how s ended, whichever
+// view ended it: its answers, when given here or on the web page, else
+// its outcome. The queue calls it (OnEnd), from any goroutine. A line that
+// cannot be printed is not reported here: the screen drawn next goes to
+// the same terminal, and reports it.
+func (s *Terminal) record(set *inbox.Set) {
+	e := set.End()
+	from := prompt.Display(source(set, s.o.Home))
+	if answersShown(e) {
+		_ = s.ui.PrintSummary(answersPrefix(e, from), prompt.Summarize(set.Questions, e.Answers))
+		return
+	}
+	if text := outcome(e, from); text != "" {
+		_ = s.ui.PrintNotice(e.State == inbox.Answered, text)
+	}
 }
 
 // banner is the line above every screen of a set: where it came from, how

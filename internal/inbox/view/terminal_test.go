@@ -297,10 +297,52 @@ func TestTerminalEndedElsewhere(t *testing.T) {
 		t.Errorf("the withdrawn set left the screen after %s", d)
 	}
 	r.expect("❯ 1. PostgreSQL")
-	if err := r.q.Answer(b, []prompt.Answer{labels("SQLite")}); err != nil {
+	// Answered on the web page: its answers are recorded as those given
+	// here are, saying where.
+	if err := r.q.Answer(b, inbox.ViaPage, []prompt.Answer{labels("SQLite")}); err != nil {
 		t.Fatal(err)
 	}
-	r.expect("✔ The questions from beta were answered elsewhere.\nFrom gamma · waiting 0s\n")
+	r.expect("✔ beta, on the web page · Database: SQLite\nFrom gamma · waiting 0s\n")
+}
+
+// Every set that ends leaves a line above the screen, whichever view
+// ended it and whether it was shown or waited behind: the answers given
+// on the web page as those given here, a cancel there, a withdrawal, and
+// the end that another inbox on the queue gave.
+func TestTerminalRecordsEveryOutcome(t *testing.T) {
+	r := startTerminal(t, 80, 30)
+	a := add(t, r.q, askSet("alpha", database, cache))
+	b := add(t, r.q, askSet("beta", database))
+	c := add(t, r.q, askSet("gamma", database))
+	d := add(t, r.q, askSet("delta", database))
+	e := add(t, r.q, askSet("epsilon", database))
+	r.expect("From alpha · waiting 0s · 4 more waiting")
+	r.ready()
+	if err := r.q.Answer(b, inbox.ViaPage, []prompt.Answer{{Labels: []string{"SQLite"}, Note: "small"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.q.Cancel(c, inbox.ViaPage); err != nil {
+		t.Fatal(err)
+	}
+	r.q.Withdraw(d, "the asker went away")
+	r.q.EndElsewhere(e, inbox.End{State: inbox.Answered, Reason: "by bob@laptop"})
+	r.expect("From alpha · waiting 0s\n")
+	r.send("2")
+	r.expect("[Cache]")
+	r.send("1")
+	r.expect("Submit")
+	r.send(keyEnter)
+	answered(t, a, labels("SQLite"), labels("Redis"))
+	r.expect("askuser inbox")
+	r.send("q")
+	r.exit(t, nil,
+		"✔ beta, on the web page · Database: SQLite",
+		"  Note: small",
+		"✖ The questions from gamma were cancelled on the web page.",
+		"✖ The questions from delta were withdrawn (the asker went away).",
+		"✔ The questions from epsilon were answered elsewhere (by bob@laptop).",
+		"✔ alpha · Database: SQLite",
+		"✔ alpha · Cache: Redis")
 }
 
 // A set that comes on screen without the person moving to it (the one
@@ -321,7 +363,7 @@ func TestTerminalKeyGuard(t *testing.T) {
 			gone := time.Now()
 			if why == "withdrawn" {
 				r.q.Withdraw(a, "the asker went away")
-			} else if err := r.q.Answer(a, []prompt.Answer{labels("SQLite")}); err != nil {
+			} else if err := r.q.Answer(a, inbox.ViaPage, []prompt.Answer{labels("SQLite")}); err != nil {
 				t.Fatal(err)
 			}
 			for _, at := range []time.Duration{20, 100, 400} {

@@ -13,15 +13,15 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/prompt/web"
-	"github.com/askuser/askuser/prompt/web/localhttp"
 )
 
 // The limits of the page's requests.
 const (
 	// webMaxQuestions is the number of questions whose largest form the
 	// guard lets through; each form is then held to its own set's limit
-	// (localhttp.MaxFormBytes).
+	// (web.MaxFormBytes).
 	webMaxQuestions = 32
 	// webMaxSeen bounds the sets that ended and are still remembered, to
 	// tell a page that sends a form for one how it ended.
@@ -65,6 +65,9 @@ type WebOptions struct {
 	// Home is the person's home directory, shown as ~ in the working
 	// directories that sets come from.
 	Home string
+	// Links, when set, make the links that answer a set from its
+	// notification (see Web.Taps), which the page serves.
+	Links *Links
 	// now is the clock; time.Now when nil.
 	now func() time.Time
 }
@@ -75,7 +78,7 @@ func NewWeb(o WebOptions) (*Web, error) {
 		o.now = time.Now
 	}
 	v := &Web{o: o, seen: map[uint64]*inbox.Set{}}
-	g, err := localhttp.NewGuard(o.Addr, o.Host, o.Token, localhttp.MaxFormBytes(webMaxQuestions))
+	g, err := localhttp.NewGuard(o.Addr, o.Host, o.Token, web.MaxFormBytes(webMaxQuestions))
 	if err != nil {
 		return nil, err
 	}
@@ -87,6 +90,14 @@ func NewWeb(o WebOptions) (*Web, error) {
 	mux.HandleFunc("POST /sets/{id}/cancel", v.serveCancel)
 	mux.HandleFunc("POST /sets/{id}/next", v.serveNext)
 	v.h = g.Wrap(mux)
+	if o.Links != nil {
+		// A link that answers from a notification is its own credential:
+		// it carries a key of its own, not the page's token.
+		outer := http.NewServeMux()
+		outer.Handle("/", v.h)
+		outer.Handle("/sets/{id}/tap/{n}", g.WrapLink(tapMaxBody, http.HandlerFunc(v.serveTap)))
+		v.h = outer
+	}
 	return v, nil
 }
 
@@ -206,7 +217,7 @@ func (v *Web) serveAnswer(w http.ResponseWriter, r *http.Request) {
 		p.WriteForm(w, http.StatusBadRequest, sub)
 		return
 	}
-	switch err := v.o.Queue.Answer(s, sub.Answers); {
+	switch err := v.o.Queue.Answer(s, inbox.ViaPage, sub.Answers); {
 	case errors.Is(err, inbox.ErrEnded):
 		v.writeEnded(w, s, "sent")
 	case err != nil:
@@ -219,7 +230,7 @@ func (v *Web) serveAnswer(w http.ResponseWriter, r *http.Request) {
 
 // serveCancel cancels the set the form was made for: its asker exits 130.
 func (v *Web) serveCancel(w http.ResponseWriter, r *http.Request) {
-	v.serveMove(w, r, "cancelled", v.o.Queue.Cancel, func(s *inbox.Set) string {
+	v.serveMove(w, r, "cancelled", func(s *inbox.Set) error { return v.o.Queue.Cancel(s, inbox.ViaPage) }, func(s *inbox.Set) string {
 		return fmt.Sprintf("Cancelled the questions from %s.", source(s, v.o.Home))
 	})
 }
@@ -260,7 +271,7 @@ func (v *Web) readPost(w http.ResponseWriter, r *http.Request, what string) (*in
 	if s != nil {
 		// The guard lets through the form of the largest set; each set's
 		// form is held to its own size.
-		r.Body = http.MaxBytesReader(w, r.Body, localhttp.MaxFormBytes(len(s.Questions)))
+		r.Body = http.MaxBytesReader(w, r.Body, web.MaxFormBytes(len(s.Questions)))
 	}
 	values, ok := web.ReadForm(w, r)
 	if !ok {
@@ -297,19 +308,39 @@ func (v *Web) endedNotice(id uint64) string {
 }
 
 // ended says how s ended (nil for a set not known): for a page that showed
-// it, or, late, for a form for it that came too late.
+// it, or, late, for a form or a link for it that came too late.
 func (v *Web) ended(s *inbox.Set, late bool) string {
 	if s == nil {
 		return "Those questions are no longer waiting."
 	}
 	from, e := source(s, v.o.Home), s.End()
 	switch {
+	case late && e.State == inbox.Answered && e.Via == inbox.ViaNotification:
+		return fmt.Sprintf("The questions from %s had already been answered from the notification.", from)
 	case late && e.State == inbox.Answered:
 		return fmt.Sprintf("The questions from %s had already been answered.", from)
 	case late && e.State == inbox.Cancelled:
 		return fmt.Sprintf("The questions from %s had been cancelled.", from)
 	}
 	return endedText(e, from)
+}
+
+// endedText says how a set from from ended while a page showed it.
+func endedText(e inbox.End, from string) string {
+	if e.State == inbox.Answered && e.Via == inbox.ViaNotification {
+		return fmt.Sprintf("The questions from %s were answered from the notification.", from)
+	}
+	switch e.State {
+	case inbox.Answered:
+		return fmt.Sprintf("The questions from %s were answered elsewhere%s.", from, e.ByWhom())
+	case inbox.Cancelled:
+		return fmt.Sprintf("The questions from %s were cancelled elsewhere%s.", from, e.ByWhom())
+	case inbox.Withdrawn:
+		return fmt.Sprintf("The asker from %s stopped waiting: its questions were withdrawn.", from)
+	case inbox.Closed:
+		return "The inbox has quit."
+	}
+	return fmt.Sprintf("The questions from %s are no longer waiting.", from)
 }
 
 // remember keeps s, shown on a page, to say how it ended when a page asks.

@@ -13,7 +13,7 @@ import (
 
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/prompt"
-	"github.com/askuser/askuser/prompt/web/localhttp"
+	"github.com/askuser/askuser/prompt/web"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -22,13 +22,14 @@ const webToken = "page-token-0123456789abcdef0123456789"
 // testWeb is the inbox's page of a queue, served on a loopback port.
 type testWeb struct {
 	q   *inbox.Queue
+	v   *Web
 	srv *httptest.Server
 }
 
 func startWeb(t *testing.T, q *inbox.Queue) *testWeb {
 	t.Helper()
 	srv := httptest.NewUnstartedServer(nil)
-	v, err := NewWeb(WebOptions{Queue: q, Addr: srv.Listener.Addr(), Token: webToken, Home: "/home/me",
+	v, err := NewWeb(WebOptions{Queue: q, Addr: srv.Listener.Addr(), Token: webToken, Home: "/home/me", Links: NewLinks(),
 		now: func() time.Time { return time.Date(2026, 1, 1, 0, 1, 15, 0, time.UTC) }})
 	if err != nil {
 		t.Fatal(err)
@@ -36,7 +37,7 @@ func startWeb(t *testing.T, q *inbox.Queue) *testWeb {
 	srv.Config.Handler = v
 	srv.Start()
 	t.Cleanup(srv.Close)
-	return &testWeb{q: q, srv: srv}
+	return &testWeb{q: q, v: v, srv: srv}
 }
 
 // at is the address of path on the page's server, with the token.
@@ -220,8 +221,8 @@ func TestWebRefuses(t *testing.T) {
 		{"another host name", "GET", w.at("/"), nil, "evil.example:" + w.srv.Listener.Addr().String()[strings.LastIndex(w.srv.Listener.Addr().String(), ":")+1:], "", http.StatusForbidden},
 		{"another site's form", "POST", w.at(setPath(a, "answer")), map[string]string{"Origin": "http://evil.example", "Content-Type": "application/x-www-form-urlencoded"}, "", form, http.StatusForbidden},
 		{"not a form", "POST", w.at(setPath(a, "answer")), map[string]string{"Content-Type": "application/json"}, "", `{"q0":"2"}`, http.StatusUnsupportedMediaType},
-		{"larger than any form", "POST", w.at(setPath(a, "answer")), map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, "", form + "&q0-note=" + strings.Repeat("x", int(localhttp.MaxFormBytes(webMaxQuestions))), http.StatusRequestEntityTooLarge},
-		{"larger than this set's form", "POST", w.at(setPath(a, "answer")), map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, "", form + "&pad=" + strings.Repeat("x", int(localhttp.MaxFormBytes(1))), http.StatusRequestEntityTooLarge},
+		{"larger than any form", "POST", w.at(setPath(a, "answer")), map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, "", form + "&q0-note=" + strings.Repeat("x", int(web.MaxFormBytes(webMaxQuestions))), http.StatusRequestEntityTooLarge},
+		{"larger than this set's form", "POST", w.at(setPath(a, "answer")), map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, "", form + "&pad=" + strings.Repeat("x", int(web.MaxFormBytes(1))), http.StatusRequestEntityTooLarge},
 		{"cancel from another site", "POST", w.at(setPath(a, "cancel")), map[string]string{"Origin": "null", "Content-Type": "application/x-www-form-urlencoded"}, "", "", http.StatusForbidden},
 		{"an answer by GET", "GET", w.at(setPath(a, "answer")), nil, "", "", http.StatusMethodNotAllowed},
 		{"a set that is not a number", "POST", w.at("/sets/x/answer"), map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, "", form, http.StatusConflict},
@@ -265,11 +266,11 @@ func TestWebFormForAnEndedSet(t *testing.T) {
 		}
 	}
 	terminal := []prompt.Answer{{Labels: []string{"PostgreSQL"}}}
-	if err := q.Answer(answered, terminal); err != nil {
+	if err := q.Answer(answered, inbox.ViaHere, terminal); err != nil {
 		t.Fatal(err)
 	}
 	q.Withdraw(withdrawn, "gone")
-	if err := q.Cancel(cancelled); err != nil {
+	if err := q.Cancel(cancelled, inbox.ViaHere); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -379,7 +380,7 @@ func TestWebNextAndCancel(t *testing.T) {
 	if got := ended(t, b); got.State != inbox.Cancelled {
 		t.Errorf("b: %+v", got)
 	}
-	if err := q.Cancel(c); err != nil {
+	if err := q.Cancel(c, inbox.ViaHere); err != nil {
 		t.Fatal(err)
 	}
 	r = w.post(t, setPath(a, "next"), "")
@@ -479,10 +480,10 @@ func TestWebWait(t *testing.T) {
 		notice string
 	}{
 		{"answered", func(s *inbox.Set) {
-			_ = q.Answer(s, []prompt.Answer{{Labels: []string{"SQLite"}}})
+			_ = q.Answer(s, inbox.ViaHere, []prompt.Answer{{Labels: []string{"SQLite"}}})
 		}, "The questions from b were answered elsewhere."},
 		{"withdrawn", func(s *inbox.Set) { q.Withdraw(s, "killed") }, "The asker from a stopped waiting: its questions were withdrawn."},
-		{"cancelled", func(s *inbox.Set) { _ = q.Cancel(s) }, "The questions from c were cancelled elsewhere."},
+		{"cancelled", func(s *inbox.Set) { _ = q.Cancel(s, inbox.ViaHere) }, "The questions from c were cancelled elsewhere."},
 	} {
 		s := shown(q)
 		w.get(t, "/")

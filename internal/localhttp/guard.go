@@ -14,8 +14,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-
-	"github.com/askuser/askuser/schema"
 )
 
 // Guard is what stands between the network and a page: it lets through
@@ -43,9 +41,9 @@ type Guard struct {
 
 // NewGuard returns the guard of a server that listens on addr, a TCP
 // address, and whose address is shown with host, such as "localhost" ("" for
-// addr's own IP address; see Options.Host). Every request must carry token
+// addr's own IP address, as Listen returns it). Every request must carry token
 // in its "token" query parameter. A request body over maxBody bytes is
-// refused (see MaxFormBytes).
+// refused.
 func NewGuard(addr net.Addr, host, token string, maxBody int64) (*Guard, error) {
 	tcp, ok := addr.(*net.TCPAddr)
 	if !ok {
@@ -65,6 +63,24 @@ func NewGuard(addr net.Addr, host, token string, maxBody int64) (*Guard, error) 
 
 // Wrap returns next behind the guard.
 func (g *Guard) Wrap(next http.Handler) http.Handler {
+	return g.wrap(true, g.maxBody, next)
+}
+
+// WrapLink returns next behind the guard, for a link that is its own
+// credential (a single-use link that answers from a notification, whose
+// handler checks its key): every check of Wrap but the page's token and
+// the form's type, since such a request comes from another program (a
+// push service's app on the phone), with a body no larger than maxBody.
+// Its Origin, when it has one, must still be the page's own: a page of
+// another site that learned the link must not use the person's browser to
+// reach an address that only the person's network can.
+func (g *Guard) WrapLink(maxBody int64, next http.Handler) http.Handler {
+	return g.wrap(false, maxBody, next)
+}
+
+// wrap returns next behind the checks of every request, and, for the
+// page's own requests (page), of its token and its forms' type.
+func (g *Guard) wrap(page bool, maxBody int64, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h.Set("Cache-Control", "no-store")
@@ -82,7 +98,7 @@ func (g *Guard) Wrap(next http.Handler) http.Handler {
 		}
 		// A query that does not parse gives what parsed before the fault,
 		// as for any other address without the token.
-		if subtle.ConstantTimeCompare([]byte(r.URL.Query().Get("token")), g.token) != 1 {
+		if page && subtle.ConstantTimeCompare([]byte(r.URL.Query().Get("token")), g.token) != 1 {
 			Refuse(w, http.StatusForbidden, "Forbidden: open the address that askuser printed, with its token.")
 			return
 		}
@@ -94,17 +110,17 @@ func (g *Guard) Wrap(next http.Handler) http.Handler {
 				return
 			}
 		}
-		if r.Method == http.MethodPost && !isFormType(r.Header.Get("Content-Type")) {
+		if page && r.Method == http.MethodPost && !isFormType(r.Header.Get("Content-Type")) {
 			Refuse(w, http.StatusUnsupportedMediaType, "Send the form as application/x-www-form-urlencoded.")
 			return
 		}
-		if r.ContentLength > g.maxBody {
+		if r.ContentLength > maxBody {
 			Refuse(w, http.StatusRequestEntityTooLarge, "The form is too large.")
 			return
 		}
 		// A body sent without a length up front is cut off at the limit
 		// as it is read; the handler then refuses it.
-		r.Body = http.MaxBytesReader(w, r.Body, g.maxBody)
+		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
 		next.ServeHTTP(w, r)
 	})
 }
@@ -163,12 +179,4 @@ func RandomString(n int) string {
 	b := make([]byte, n)
 	_, _ = rand.Read(b)
 	return base64.RawURLEncoding.EncodeToString(b)
-}
-
-// MaxFormBytes is the largest form that the page of n questions sends, with
-// room to spare: every choice, and an answer of the person's own and a note
-// of the longest length in 4-byte characters, each percent-encoded.
-func MaxFormBytes(n int) int64 {
-	perQuestion := int64(2*schema.MaxOtherLength*4*3 + 1024)
-	return 16<<10 + int64(n)*perQuestion
 }

@@ -8,8 +8,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-
-	"github.com/askuser/askuser/prompt"
 )
 
 // DefaultAddr is where the page is served unless the caller says
@@ -54,32 +52,25 @@ func ParseAddr(s string) (Addr, error) {
 	return a, nil
 }
 
-// Listen starts listening on a, so that an address that cannot be had is
+// Listen starts listening on a for what is served, named in its messages
+// ("the page", "the inbox"), so that an address that cannot be had is
 // reported before anything is asked. It returns the listener and the host
-// to show in the page's address (for Options.Host), and warns on out when
-// the page is served beyond this machine. An address that cannot be
-// listened on (a port in use, an address not on this machine) is a
-// *prompt.UnavailableError: the page cannot be used, and nothing was asked.
-func Listen(a Addr, out io.Writer) (net.Listener, string, error) {
-	return ListenFor(a, "the page", out)
-}
-
-// ListenFor is Listen for what is served, named in its messages ("the
-// page", "the inbox").
-func ListenFor(a Addr, what string, out io.Writer) (net.Listener, string, error) {
+// to show in the page's address (for NewGuard), and warns on out when it
+// is served beyond this machine. An address that cannot be listened on (a
+// port in use, an address not on this machine) is said briefly, for the
+// caller to say what that means.
+func Listen(a Addr, what string, out io.Writer) (net.Listener, string, error) {
 	ln, err := net.Listen(a.network, a.addr)
 	if err != nil {
 		// "listen tcp4 127.0.0.1:8080: bind: address already in use" says
 		// three times what the address and the page say once.
-		var op *net.OpError
-		if errors.As(err, &op) {
+		if op, ok := errors.AsType[*net.OpError](err); ok {
 			err = op.Err
 		}
-		var sys *os.SyscallError
-		if errors.As(err, &sys) {
+		if sys, ok := errors.AsType[*os.SyscallError](err); ok {
 			err = sys.Err
 		}
-		return nil, "", &prompt.UnavailableError{Err: fmt.Errorf("cannot serve %s on %s: %w", what, a.addr, err)}
+		return nil, "", fmt.Errorf("cannot serve %s on %s: %w", what, a.addr, err)
 	}
 	// The address shown: localhost as asked for, this machine's address on
 	// every interface, else the address listened on.
@@ -97,6 +88,16 @@ func ListenFor(a Addr, what string, out io.Writer) (net.Listener, string, error)
 		_, _ = fmt.Fprintf(out, "Warning: %s is served beyond this machine, on %s: anyone who can reach it and has the address can answer, and the address travels unencrypted.\n", what, where)
 	}
 	return ln, display, nil
+}
+
+// HostPort is the address to show for a listener on addr, whose host is
+// shown as host, as Listen returns it ("" for addr's own).
+func HostPort(host string, addr net.Addr) string {
+	if host == "" {
+		return addr.String()
+	}
+	_, port, _ := net.SplitHostPort(addr.String())
+	return net.JoinHostPort(host, port)
 }
 
 // outwardIP is an address of this machine that another machine may reach

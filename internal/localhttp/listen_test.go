@@ -2,6 +2,7 @@ package localhttp
 
 import (
 	"bytes"
+	"net"
 	"testing"
 )
 
@@ -53,13 +54,22 @@ func TestListen(t *testing.T) {
 			t.Fatal(err)
 		}
 		var out bytes.Buffer
-		ln, host, err := Listen(a, &out)
+		ln, host, err := Listen(a, "the page", &out)
 		if err != nil {
 			t.Fatalf("Listen(%s): %v", tc.addr, err)
 		}
 		ln.Close()
 		if host != tc.host || (out.Len() > 0) != tc.warns {
 			t.Errorf("Listen(%s): host %q, warning %q; want host %q, warning %v", tc.addr, host, out.String(), tc.host, tc.warns)
+		}
+	}
+}
+
+func TestHostPort(t *testing.T) {
+	addr := &net.TCPAddr{IP: net.IPv4zero, Port: 8080}
+	for host, want := range map[string]string{"": "0.0.0.0:8080", "localhost": "localhost:8080", "192.0.2.7": "192.0.2.7:8080", "2001:db8::1": "[2001:db8::1]:8080"} {
+		if got := HostPort(host, addr); got != want {
+			t.Errorf("HostPort(%q, %s) = %q, want %q", host, addr, got, want)
 		}
 	}
 }

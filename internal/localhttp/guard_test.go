@@ -135,19 +135,6 @@ func TestGuardOnEveryInterface(t *testing.T) {
 	}
 }
 
-func TestMaxFormBytes(t *testing.T) {
-	// The largest form the page sends: every option chosen, and an answer
-	// and a note of the longest length in 4-byte characters, escaped.
-	longest := strings.Repeat("%F0%9F%98%80", 2000)
-	form := "q0=0&q0=1&q0=2&q0=3&q0=4&q0-other=" + longest + "&q0-note=" + longest
-	if int64(len(form)) > MaxFormBytes(1) {
-		t.Errorf("a full form of %d bytes is over the limit of %d", len(form), MaxFormBytes(1))
-	}
-	if MaxFormBytes(4) <= MaxFormBytes(1) {
-		t.Errorf("the limit does not grow with the questions")
-	}
-}
-
 func TestHostCheck(t *testing.T) {
 	loopback := &Guard{port: "8080", ip: net.ParseIP("127.0.0.1"), display: "127.0.0.1"}
 	every := &Guard{port: "8080", ip: net.IPv6unspecified, display: "192.0.2.7"}

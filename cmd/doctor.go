@@ -1,0 +1,211 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/askuser/askuser/internal/ask"
+	"github.com/askuser/askuser/internal/inbox"
+)
+
+// doctorLong is askuser doctor's help.
+const doctorLong = `Say where things stand for askuser here: the version; where an asker run
+here looks for the inbox (ASKUSER_INBOX, else the socket of the runtime
+directory) and whether an inbox answers there; each way to reach an inbox
+(the Unix socket, TCP, NATS), its address and its state; and the environment
+variables askuser reads that are set, each checked as the commands check it.
+The values that may hold a secret (a token, a private address) are not
+shown.
+
+It waits at most a second for each address. It exits 0 when every setting
+is valid, whether an inbox runs or not, and 1 when a setting is not.`
+
+// doctorWait is how long askuser doctor waits for an address to answer:
+// an inbox answers its status at once, and a doctor that hangs on a
+// server that is down is no help.
+const doctorWait = time.Second
+
+func newDoctorCmd(env *Env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "doctor",
+		Short: "Say where an asker here finds the inbox, and the settings in force",
+		Long:  doctorLong,
+		Example: `  askuser doctor
+  ASKUSER_INBOX=nats://nats.example.com:4222/alice askuser doctor`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return doctorRun(cmd.Context(), env, cmd.OutOrStdout())
+		},
+	}
+}
+
+// doctorRun writes the report on w; see doctorLong.
+func doctorRun(ctx context.Context, env *Env, w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n", env.Build)
+	ok := doctorInbox(ctx, env, &b)
+	ok = doctorSettings(env, &b) && ok
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return err
+	}
+	if !ok {
+		// The report said which setting: nothing more to print.
+		return ask.ErrReported
+	}
+	return nil
+}
+
+// doctorInbox writes where an asker here looks for the inbox, and the
+// state of each transport, and reports whether the address is valid.
+func doctorInbox(ctx context.Context, env *Env, b *strings.Builder) bool {
+	b.WriteString("\nThe inbox\n")
+	a, err := inboxAddr(env)
+	if err != nil {
+		fmt.Fprintf(b, "  ✖ %s\n", prob(err))
+		return false
+	}
+	from := "from " + varRuntimeDir.name
+	switch {
+	case env.get(varInbox) != "":
+		from = "from " + varInbox.name
+	case env.get(varRuntimeDir) == "":
+		from = "the default without " + varRuntimeDir.name
+	}
+	fmt.Fprintf(b, "  Askers here ask at %s (%s).\n", a, from)
+	switch st, err := probe(ctx, a); {
+	case err != nil:
+		fmt.Fprintf(b, "  ✖ %s.\n    An asker with nobody at its stdin exits 66 (69 with --ui inbox): start an\n    inbox in a terminal you keep in view, with askuser inbox.\n", prob(err))
+	case a.Durable():
+		fmt.Fprintf(b, "  ✔ The server answers: the questions of askers wait there for an inbox.\n")
+	default:
+		fmt.Fprintf(b, "  ✔ An inbox answers there, with %s waiting.\n    An asker with nobody at its stdin asks in it.\n", sets(st.Waiting))
+	}
+
+	b.WriteString("\nWays to reach an inbox\n")
+	// The socket is this machine's way, whatever ASKUSER_INBOX names.
+	sock, sockErr := inbox.Where{RuntimeDir: env.get(varRuntimeDir), TempDir: env.get(varTempDir)}.Addr()
+	switch {
+	case sockErr != nil:
+		fmt.Fprintf(b, "  Unix socket  ✖ %s\n", prob(sockErr))
+	case sock == a:
+		fmt.Fprintf(b, "  Unix socket  %s: askers here ask there\n", sock)
+	default:
+		fmt.Fprintf(b, "  Unix socket  %s: %s\n", sock, socketState(ctx, sock))
+	}
+	tcp, nats := "not in use (askuser inbox --listen ADDR)", "not in use (ASKUSER_INBOX=nats://HOST:PORT/NAME)"
+	switch a.(type) {
+	case inbox.SocketAddr:
+	case inbox.TCPAddr:
+		tcp = a.String() + ": askers here ask there"
+	default:
+		nats = a.String() + ": askers here ask there"
+	}
+	fmt.Fprintf(b, "  TCP          %s\n  NATS         %s\n", tcp, nats)
+	return true
+}
+
+// probe asks whether an inbox answers at a, waiting doctorWait at most:
+// a transport may take longer to give up (NATS's connect), and is left to
+// it.
+func probe(ctx context.Context, a inbox.Addr) (inbox.Status, error) {
+	ctx, cancel := context.WithTimeout(ctx, doctorWait)
+	defer cancel()
+	type probed struct {
+		st  inbox.Status
+		err error
+	}
+	done := make(chan probed, 1)
+	go func() {
+		st, err := a.Dial().Probe(ctx)
+		done <- probed{st, err}
+	}()
+	select {
+	case p := <-done:
+		return p.st, p.err
+	case <-ctx.Done():
+		return inbox.Status{}, fmt.Errorf("nothing answers at %s within %s", a, doctorWait)
+	}
+}
+
+// socketState says what is at the socket a: an inbox that answers,
+// nothing, or a socket left behind.
+func socketState(ctx context.Context, a inbox.Addr) string {
+	if _, err := os.Lstat(a.String()); errors.Is(err, os.ErrNotExist) {
+		return "no inbox runs there"
+	}
+	st, err := probe(ctx, a)
+	if err != nil {
+		return prob(err)
+	}
+	return fmt.Sprintf("an inbox answers, with %s waiting", sets(st.Waiting))
+}
+
+// prob is an error of a probe as a sentence's start.
+func prob(err error) string {
+	s := err.Error()
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// sets is "no set", "1 set", "2 sets".
+func sets(n int) string {
+	switch n {
+	case 0:
+		return "no set"
+	case 1:
+		return "1 set"
+	}
+	return fmt.Sprintf("%d sets", n)
+}
+
+// doctorSettings writes the variables of the table that are set, and
+// checks each as the commands read it; it reports whether all are valid.
+func doctorSettings(env *Env, b *strings.Builder) bool {
+	b.WriteString("\nEnvironment (askuser help environment)\n")
+	set := setVariables(env)
+	if len(set) == 0 {
+		b.WriteString("  None of the variables askuser reads is set.\n")
+	}
+	for _, s := range set {
+		fmt.Fprintf(b, "  %s\n", s)
+	}
+	ok := true
+	for _, err := range settingErrors(env) {
+		fmt.Fprintf(b, "  ✖ %s\n", prob(err))
+		ok = false
+	}
+	return ok
+}
+
+// settingErrors are the errors of the variables whose values the commands
+// would refuse, each as they would report it. ASKUSER_INBOX is checked
+// with the inbox.
+func settingErrors(env *Env) []error {
+	checks := []func() error{
+		func() error { _, err := envSetting(env, varUI).ui(commandLineUIs, ""); return err },
+		func() error {
+			if s := envSetting(env, varTimeout); s.set {
+				_, err := s.duration()
+				return err
+			}
+			return nil
+		},
+		func() error { _, err := envSetting(env, varArrays).boolean(); return err },
+		func() error { _, err := accessible(env); return err },
+		func() error { _, err := env.limits(); return err },
+		func() error { _, err := presetAnswers(env); return err },
+	}
+	var errs []error
+	for _, check := range checks {
+		if err := check(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errs
+}

@@ -1,0 +1,251 @@
+// Package history keeps the inbox's record of every set of questions that
+// ended: who asked, when, how it ended and where the person gave it, how
+// long the asker waited, and the answers when the person keeps them. It
+// is one file of JSON lines, newest last, bounded in size (MaxBytes), that
+// every inbox of the person appends to under a lock, and that askuser
+// history reads.
+package history
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rogpeppe/go-internal/lockedfile"
+
+	"github.com/askuser/askuser/internal/inbox"
+)
+
+// MaxBytes bounds the file: once a record takes it past 1 MiB (some
+// 4,000 sets without their answers), the oldest records are dropped,
+// down to KeptBytes, so that it is not written again whole at each set.
+const (
+	MaxBytes  = 1 << 20
+	KeptBytes = MaxBytes * 3 / 4
+)
+
+// FileName is the file's name in its directory, $XDG_STATE_HOME/askuser.
+const FileName = "history.jsonl"
+
+// Keep is what the history keeps of each set.
+type Keep int
+
+// What the person may choose to keep (ASKUSER_HISTORY).
+const (
+	KeepOutcomes Keep = iota // on: who asked, when, how it ended; not the answers
+	KeepAnswers              // answers: the outcomes, and the questions with their answers
+	KeepNothing              // off: no history
+)
+
+var keepNames = [...]string{KeepOutcomes: "on", KeepAnswers: "answers", KeepNothing: "off"}
+
+// ParseKeep reads ASKUSER_HISTORY's value: on (the default, also for ""),
+// answers or off, in any case.
+func ParseKeep(s string) (Keep, error) {
+	if s == "" {
+		return KeepOutcomes, nil
+	}
+	if i := slices.Index(keepNames[:], strings.ToLower(s)); i >= 0 {
+		return Keep(i), nil
+	}
+	return 0, errors.New("must be on, answers or off")
+}
+
+// Record is one set that ended, as the file keeps it: a line of JSON.
+type Record struct {
+	// From is who asked: the name the asker gave, else its directory.
+	From  string    `json:"from"`
+	Asked time.Time `json:"asked"`
+	Ended time.Time `json:"ended"`
+	// Outcome is answered, cancelled, withdrawn or closed (the inbox
+	// quit); Via is where the person answered or cancelled it: here,
+	// page, notification or elsewhere (another inbox on the same queue).
+	Outcome string `json:"outcome"`
+	Via     string `json:"via,omitempty"`
+	// Waited is how long the asker waited, in seconds.
+	Waited float64 `json:"waited_seconds"`
+	// Reason says why a set was withdrawn, or who answered it elsewhere.
+	Reason string `json:"reason,omitempty"`
+	// Questions are the headers of its questions.
+	Questions []string `json:"questions"`
+	// Answers are kept only when the person chose to (KeepAnswers).
+	Answers []Answer `json:"answers,omitempty"`
+}
+
+// Answer is one question of a set, with the person's answer to it.
+type Answer struct {
+	Header   string `json:"header"`
+	Question string `json:"question"`
+	Answer   string `json:"answer"`
+	Note     string `json:"note,omitempty"`
+}
+
+// Of is the record of s, which has ended; its answers are in it only when
+// keep is KeepAnswers.
+func Of(s *inbox.Set, keep Keep) Record {
+	e := s.End()
+	r := Record{
+		From: s.Source(), Asked: s.Arrived, Ended: e.At,
+		Outcome: e.State.String(), Via: e.Via.String(), Reason: e.Reason,
+		Waited: max(e.At.Sub(s.Arrived), 0).Round(time.Millisecond).Seconds(),
+	}
+	for i, q := range s.Questions {
+		r.Questions = append(r.Questions, q.Header)
+		if keep == KeepAnswers && i < len(e.Answers) {
+			a := e.Answers[i]
+			r.Answers = append(r.Answers, Answer{Header: q.Header, Question: q.Question, Answer: a.String(), Note: a.Note})
+		}
+	}
+	return r
+}
+
+// File is the history file at Path. Its methods are safe for concurrent
+// use, in one process and across several (each inbox of the person): the
+// records are appended, and the file trimmed, under the lock of a file
+// beside it (Path+".lock"), and a trimmed file takes the place of the old
+// one whole (a rename), so that a reader never sees half of it.
+type File struct {
+	Path string
+	// mu keeps the appends of one process in turn; the lock file keeps
+	// those of several.
+	mu sync.Mutex
+}
+
+// Append adds r at the end of the file, and trims the file when it is over
+// MaxBytes. The file and its directory are made, for the person only,
+// when they are missing.
+func (f *File) Append(r Record) error {
+	line, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err := os.MkdirAll(filepath.Dir(f.Path), 0o700); err != nil {
+		return err
+	}
+	unlock, err := lockedfile.MutexAt(f.Path + ".lock").Lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	w, err := os.OpenFile(f.Path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	// One write, so that a reader sees the line whole or not at all.
+	_, err = w.Write(append(line, '\n'))
+	size := int64(0)
+	if st, statErr := w.Stat(); statErr == nil {
+		size = st.Size()
+	}
+	if err := errors.Join(err, w.Close()); err != nil || size <= MaxBytes {
+		return err
+	}
+	return f.trim()
+}
+
+// trim writes the file again with its newest records only, KeptBytes at
+// most. The lock is held.
+func (f *File) trim() error {
+	b, err := os.ReadFile(f.Path)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(f.Path), FileName+".*")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(newest(b, KeptBytes))
+	if err = errors.Join(err, tmp.Close()); err == nil {
+		err = os.Rename(tmp.Name(), f.Path)
+	}
+	if err != nil {
+		_ = os.Remove(tmp.Name())
+	}
+	return err
+}
+
+// newest is the end of b, whole lines of it, at most max bytes long.
+func newest(b []byte, max int) []byte {
+	over := len(b) - max
+	if over <= 0 {
+		return b
+	}
+	end := bytes.IndexByte(b[over-1:], '\n')
+	if end < 0 {
+		return nil
+	}
+	return b[over+end:]
+}
+
+// Read returns the records of the file at path, newest first (none when
+// there is no file yet), and how many of its lines are not records.
+func Read(path string) (_ []Record, skipped int, _ error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, 0, nil
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	// A line still being written is not read.
+	if i := bytes.LastIndexByte(b, '\n'); i < len(b)-1 {
+		b = b[:i+1]
+	}
+	var rs []Record
+	for line := range bytes.Lines(b) {
+		var r Record
+		if err := json.Unmarshal(line, &r); err != nil || r.Outcome == "" {
+			skipped++
+			continue
+		}
+		rs = append(rs, r)
+	}
+	// The inboxes append their records as each set ends, one after the
+	// other; the newest end first, whatever the order they came in.
+	slices.SortStableFunc(rs, func(a, b Record) int { return b.Ended.Compare(a.Ended) })
+	return rs, skipped, nil
+}
+
+// WaitedFor is how long the asker of r waited.
+func (r Record) WaitedFor() time.Duration {
+	return time.Duration(r.Waited * float64(time.Second)).Round(time.Millisecond)
+}
+
+// How says how r's set ended, and where: "answered from the notification",
+// "cancelled here", "withdrawn (killed)".
+func (r Record) How() string {
+	switch {
+	case r.Outcome == "closed":
+		return "closed (the inbox quit)"
+	case r.Via == "" && r.Reason != "":
+		return fmt.Sprintf("%s (%s)", r.Outcome, r.Reason)
+	case r.Via == "":
+		return r.Outcome
+	}
+	where, ok := viaWords[r.Via]
+	if !ok {
+		where = r.Via
+	}
+	how := r.Outcome + " " + where
+	if r.Via == inbox.ViaElsewhere.String() && r.Reason != "" {
+		how += " (" + r.Reason + ")"
+	}
+	return how
+}
+
+var viaWords = map[string]string{
+	inbox.ViaHere.String():         "here",
+	inbox.ViaPage.String():         "on the page",
+	inbox.ViaNotification.String(): "from the notification",
+	inbox.ViaElsewhere.String():    "elsewhere",
+}

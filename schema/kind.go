@@ -1,0 +1,210 @@
+package schema
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Kind is what a question asks for: a closed set, read once where a
+// question comes in (its "type"). What differs between kinds is one row
+// of the table kinds, which every view reads through Kind's methods: none
+// switches on a kind.
+type Kind uint8
+
+// The kinds of question. The input gives KindChoice (without "type") and
+// KindText; KindConfirm, KindInput and KindChoose are the questions of
+// askuser confirm, input and choose, which askuser makes from their
+// arguments (see Scripted): the first two asked alone, with a Default.
+const (
+	KindChoice  Kind = iota // the options (several with MultiSelect), or Other
+	KindText                // typed text, without options
+	KindConfirm             // Yes or No
+	KindInput               // a line of typed text
+	KindChoose              // the options given, without descriptions, or Other
+)
+
+// Form is how a question is answered: each view has one way of asking
+// each form, and asks every kind of that form alike.
+type Form uint8
+
+// The forms of answer.
+const (
+	FormChoose Form = iota // choose among the options (several with MultiSelect)
+	FormYesNo              // Yes or No, the options of the question
+	FormType               // type text, without options
+)
+
+// kindRow is what differs between kinds: how the question is answered
+// (form), whether the person may type an answer of their own (Other)
+// instead of, or beside, the options, whether it is asked alone, as
+// askuser confirm and input ask theirs, under header: without its header
+// shown, and without a note; and whether a command makes it (scripted).
+type kindRow struct {
+	name                   string // as the input's "type" writes it
+	form                   Form
+	other, alone, scripted bool
+	header                 string
+}
+
+// kinds is the one table of what differs between the kinds of question,
+// a row a kind.
+var kinds = [...]kindRow{
+	KindChoice:  {name: "choice", form: FormChoose, other: true},
+	KindText:    {name: "text", form: FormType},
+	KindConfirm: {name: "confirm", form: FormYesNo, alone: true, scripted: true, header: "Confirm"},
+	KindInput:   {name: "input", form: FormType, alone: true, scripted: true, header: "Input"},
+	KindChoose:  {name: "choose", form: FormChoose, other: true, scripted: true},
+}
+
+// Kinds is how many kinds of question there are: for k := range Kinds
+// visits each.
+const Kinds = Kind(len(kinds))
+
+func (k Kind) String() string {
+	if int(k) < len(kinds) {
+		return kinds[k].name
+	}
+	return fmt.Sprintf("Kind(%d)", int(k))
+}
+
+// MarshalText writes k as the input's "type" does.
+func (k Kind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// UnmarshalText reads a kind as the input's "type" (or an asker's request
+// to the inbox) writes it.
+func (k *Kind) UnmarshalText(b []byte) error {
+	i := slices.IndexFunc(kinds[:], func(row kindRow) bool { return row.name == string(b) })
+	if i < 0 {
+		return fmt.Errorf("unknown type of question %q", b)
+	}
+	*k = Kind(i)
+	return nil
+}
+
+// Form says how a question of kind k is answered.
+func (k Kind) Form() Form { return kinds[k].form }
+
+// Typed reports whether the answer is text the person types rather than
+// a choice among options.
+func (k Kind) Typed() bool { return k.Form() == FormType }
+
+// OffersOther reports whether the person may type an answer of their own
+// (Other) instead of, or beside, the options.
+func (k Kind) OffersOther() bool { return kinds[k].other }
+
+// Alone reports whether the question is asked on its own, as askuser
+// confirm and input ask theirs: without its header, and without a note.
+func (k Kind) Alone() bool { return kinds[k].alone }
+
+// Scripted reports whether the question is the one question of a command
+// for scripts (askuser confirm, input, choose), which askuser makes from
+// its arguments rather than reads from the input: the schema does not
+// take it, and Remake checks it instead.
+func (k Kind) Scripted() bool { return kinds[k].scripted }
+
+// The options of a question of FormYesNo.
+const (
+	Yes = "Yes"
+	No  = "No"
+)
+
+// ConfirmQuestion is the yes/no question of askuser confirm, whose answer
+// is the option Yes or No (see IsYes); Enter takes Yes when yes is set.
+func ConfirmQuestion(message string, yes bool) Question {
+	def := No
+	if yes {
+		def = Yes
+	}
+	return KindConfirm.alone(message, "", def)
+}
+
+// InputQuestion is the question of askuser input, a line of text, whose
+// answer is the text typed (Answer.Other); Enter takes def when it is not
+// "". The placeholder is an example answer.
+func InputQuestion(message, placeholder, def string) Question {
+	return KindInput.alone(message, placeholder, def)
+}
+
+// alone is the question of kind k, asked alone, with its text, and the
+// placeholder and default that its form takes.
+func (k Kind) alone(text, placeholder, def string) Question {
+	q := Question{Kind: k, Header: kinds[k].header, Question: text, Default: def}
+	switch k.Form() {
+	case FormYesNo:
+		q.Options = []Option{{Label: Yes}, {Label: No}}
+	case FormType:
+		q.Placeholder = placeholder
+	}
+	return q
+}
+
+// ChooseQuestion is the question of askuser choose: question, under
+// header, with an option for each of labels (several may be chosen with
+// multi), and Other. Its answer is the labels chosen, or the person's own
+// text. It returns why the labels cannot be options: each must be text
+// that could be typed (CheckOther), not Other (which every choice offers)
+// and unlike the others, ignoring case, as the schema has the labels of
+// the input.
+func ChooseQuestion(question, header string, labels []string, multi bool) (Question, error) {
+	if len(labels) == 0 {
+		return Question{}, errors.New("needs at least one option")
+	}
+	q := Question{Kind: KindChoose, Header: header, Question: question, MultiSelect: multi, Options: make([]Option, len(labels))}
+	seen := map[string]int{}
+	for i, l := range labels {
+		clean, err := CheckOther(l)
+		if err != nil {
+			return Question{}, fmt.Errorf("option %d %w", i+1, err)
+		}
+		norm := strings.ToLower(stripInvisible(clean))
+		if norm == "other" {
+			return Question{}, fmt.Errorf("option %d must not be %q: an Other choice is added automatically", i+1, l)
+		}
+		if first, dup := seen[norm]; dup {
+			return Question{}, fmt.Errorf("option %d is option %d again (%q): options must differ, ignoring case", i+1, first+1, l)
+		}
+		seen[norm] = i
+		q.Options[i] = Option{Label: clean}
+	}
+	return q, nil
+}
+
+// IsYes reports whether a, the answer to a ConfirmQuestion, is yes.
+func IsYes(a Answer) bool { return len(a.Labels) == 1 && a.Labels[0] == Yes }
+
+// Remake returns q, the question of a command for scripts (see Scripted)
+// that comes from elsewhere (an asker's request to the inbox), made again
+// from its text, options and default, once they are checked: the rest of
+// such a question is not the sender's to say.
+func Remake(q Question) (Question, error) {
+	if isBlank(q.Question) {
+		return Question{}, fmt.Errorf("a %s question needs its question", q.Kind)
+	}
+	def := q.Default
+	switch form := q.Kind.Form(); {
+	case !q.Kind.Scripted():
+		return Question{}, fmt.Errorf("a %s question is not made by a command", q.Kind)
+	case form == FormChoose && isBlank(q.Header):
+		return Question{}, fmt.Errorf("a %s question needs its header", q.Kind)
+	case form == FormChoose:
+		labels := make([]string, len(q.Options))
+		for i, o := range q.Options {
+			labels[i] = o.Label
+		}
+		c, err := ChooseQuestion(q.Question, q.Header, labels, q.MultiSelect)
+		if err != nil {
+			return Question{}, fmt.Errorf("a %s question's %w", q.Kind, err)
+		}
+		return c, nil
+	case form == FormYesNo && def != Yes && def != No:
+		return Question{}, fmt.Errorf("the default of a %s question must be Yes or No", q.Kind)
+	case form == FormType && def != "":
+		var err error
+		if def, err = CheckOther(def); err != nil {
+			return Question{}, fmt.Errorf("the default %w", err)
+		}
+	}
+	return q.Kind.alone(q.Question, q.Placeholder, def), nil
+}
