@@ -136,15 +136,18 @@ func (s *Server) keep(key string, w *waiting, cause error) bool {
 var errStillWaiting = errors.New("the MCP client stopped waiting for a call (a time limit of its own); its questions still wait for the person, and a call with the same questions gets the answer")
 
 // start starts asking qs for the call req, in a context of their own that
-// ends when the server stops or every call that waits for them is
-// withdrawn. s.mu is held.
+// ends when every call that waits for them is withdrawn, or when the
+// server stops, whatever stopped it (a signal), with errStopped. s.mu is
+// held.
 func (s *Server) start(key string, req *mcp.CallToolRequest, qs []schema.Question, own *ask.Way, none error) *waiting {
-	ctx, stop := context.WithCancelCause(s.ctx)
+	ctx, stop := context.WithCancelCause(context.WithoutCancel(s.ctx))
+	stopped := context.AfterFunc(s.ctx, func() { stop(errStopped) })
 	w := &waiting{done: make(chan struct{}), stop: stop}
 	s.waits[key] = w
 	go func() {
 		defer close(w.done)
 		defer stop(nil)
+		defer stopped()
 		route := s.opts.Route(own, callFrom(req))
 		if len(route.Ways) == 0 {
 			w.err = &prompt.UnavailableError{Err: none}
