@@ -46,25 +46,29 @@ question in the inbox, in the suite's run.
 |---|---|---|---|
 `
 
-// ownQuestions are the rows of that section, in the matrix's order.
-var ownQuestions = []struct{ tool, offers, askuser string }{
+// ownQuestions are the rows of that section, in the matrix's order; timed
+// where askuser asks the tool's own question, and the suite times it.
+var ownQuestions = []struct {
+	tool, offers, askuser string
+	timed                 bool
+}{
 	{claude.name, "Claude Code 2.1.332: `AskUserQuestion`, in its interactive sessions (`claude -p` leaves it out); its " +
 		"`PermissionRequest` hook sees it, and an allow whose `updatedInput` holds `answers` and `annotations` answers it",
 		"✓ `askuser approve` asks it in the inbox and answers in `updatedInput`; Claude Code's dialog closes. Answered in Claude " +
 			"Code's dialog first, it leaves the inbox once Claude Code writes the answer to the session's transcript (about 0.5 s after " +
-			"the key; Claude Code leaves the hook running and tells it nothing), within 0.2 s of that. `ExitPlanMode` is asked as a plan"},
+			"the key; Claude Code leaves the hook running and tells it nothing), within 0.2 s of that. `ExitPlanMode` is asked as a plan", true},
 	{codex.name, "Codex 0.169.0: `request_user_input`, answered by the client of its app-server (its own session)",
-		"– no hook sees it, and no outside program may answer it"},
+		"– no hook sees it, and no outside program may answer it", false},
 	{gemini.name, "Gemini CLI 0.61.0: `ask_user`, answered only through its confirmation dialog",
-		"– a `BeforeTool` hook can deny it or change its input, which carries no answers"},
+		"– a `BeforeTool` hook can deny it or change its input, which carries no answers", false},
 	{opencode.name, "OpenCode 1.18.33: `question`, a `question.asked` event of its server that any client may answer",
 		"✓ askuser's plugin (see [setup](setup.md)) asks it in the inbox and replies through the server; answered in OpenCode first " +
-			"(`question.replied`), it ends askuser and the question leaves the inbox"},
+			"(`question.replied`), it ends askuser and the question leaves the inbox", true},
 	{qwen.name, "Qwen Code 0.24.4: `ask_user_question`, answered only in its own dialog: its `PermissionRequest` hook's allow does not answer it",
-		"– `askuser approve` leaves it to Qwen Code's dialog, asking nothing"},
+		"– `askuser approve` leaves it to Qwen Code's dialog, asking nothing", false},
 	{copilot.name, "Copilot CLI 1.0.102: `ask_user`, answered in its own dialog; its `permissionRequest` hook takes allow or deny only",
-		"– left to Copilot CLI's dialog"},
-	{kilo.name, "Kilo Code 7.7.7: OpenCode's `question`", "✓ the same plugin, in `~/.config/kilo/plugins/`"},
+		"– left to Copilot CLI's dialog", false},
+	{kilo.name, "Kilo Code 7.7.7: OpenCode's `question`", "✓ the same plugin, in `~/.config/kilo/plugins/`", true},
 }
 
 // approvals is the section of docs/reach.md on approving tool calls.
