@@ -2,6 +2,7 @@ package approve
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"strings"
 	"testing"
@@ -357,6 +358,21 @@ func TestQuestionsNeverAllowDeny(t *testing.T) {
 					t.Errorf("%s is asked as %q: %s", r.Tool, labels(q), q.Question)
 				}
 			}
+		}
+	}
+	// The question tools whose hooks cannot hand answers back (Qwen Code's
+	// ask_user_question, Copilot CLI's ask_user, Codex's
+	// request_user_input) are left to the agent tool's own dialog: nothing
+	// is asked, and askuser approve ends without a decision.
+	for _, in := range []string{
+		`{"session_id":"s","hook_event_name":"PermissionRequest","timestamp":"2026-11-29T00:00:00Z","tool_name":"ask_user_question","tool_input":` + askUserQuestion + `}`,
+		`{"hookName":"permissionRequest","sessionId":"s","timestamp":1795915905530,"toolName":"ask_user","toolInput":{"question":"Which database?"}}`,
+		`{"session_id":"s","turn_id":"t","hook_event_name":"PermissionRequest","tool_name":"request_user_input","tool_input":{"questions":[]}}`,
+	} {
+		r := parseHook(t, in)
+		a, err := r.Ask(Settings{Who: "who", Schema: compile(t, schema.Limits{})})
+		if _, left := errors.AsType[*prompt.UnavailableError](err); !left || len(a.Questions) != 0 {
+			t.Errorf("%s: asked %+v (%v), want it left to the agent tool's own dialog", r.Tool, a.Questions, err)
 		}
 	}
 }
