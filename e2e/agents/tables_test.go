@@ -79,7 +79,9 @@ Where an agent tool lets an outside program answer its permission prompts, askus
 person instead, in the inbox or on a page they can see (see [setup](setup.md#approvals)).
 **Allow for this session** is offered only where the tool takes a rule, and then adds one no
 wider than the call (Claude Code's own, such as ` + "`Bash(go test *)`" + `, or OpenCode's patterns), named
-in the option. What each tool offers, in the version read:
+in the option. Gemini CLI, Qwen Code and Copilot CLI also run as ACP agents (` + "`--acp`" + `): there they ask
+the editor that runs them (` + "`session/request_permission`" + `), which is the person's screen for the
+session, and no other program can answer beside it. What each tool offers, in the version read:
 
 | tool | what it offers | askuser |
 |---|---|---|
