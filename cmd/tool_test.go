@@ -138,6 +138,13 @@ func TestToolDefinitions(t *testing.T) {
 			if flag := regexp.MustCompile(`--[a-z]+`).FindString(desc); flag != "" {
 				t.Errorf("the description names the flag %s, which a model cannot give", flag)
 			}
+			// Only askuser mcp can keep questions waiting past a client's
+			// time limit for a call: its description says how to collect
+			// the answer then.
+			const again = "call this tool again with the same questions"
+			if strings.Contains(desc, again) != (format == "mcp") {
+				t.Errorf("the description says %q: %v, want %v", again, strings.Contains(desc, again), format == "mcp")
+			}
 			for _, part := range parts {
 				if !strings.Contains(desc, part) {
 					t.Errorf("the description does not say %q", part)
