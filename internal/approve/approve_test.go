@@ -267,8 +267,8 @@ const askUserQuestion = `{"questions":[` +
 // Allow or Deny: their options, multi-select and previews as the model gave
 // them. The answers go back in the input, as Claude Code's own dialog fills
 // it in: answers keyed by question text, notes in annotations; for the
-// PermissionRequest hook, as its decision's updatedInput, and for
-// PreToolUse, as its own.
+// PermissionRequest hook, as its decision's updatedInput, for PreToolUse,
+// as its own, and for askuser mcp's approve, as the decision it answers.
 func TestAskUserQuestion(t *testing.T) {
 	got := []prompt.Answer{{Labels: []string{"SQLite"}, Note: "small data"}, {Labels: []string{"Linux", "macOS"}, Other: "BSD"}}
 	const answered = `"annotations":{"Which database should we use?":{"notes":"small data"}},"answers":{"Which database should we use?":"SQLite","Which platforms?":"Linux, macOS, BSD"}`
@@ -277,8 +277,12 @@ func TestAskUserQuestion(t *testing.T) {
 	}{
 		{"PermissionRequest", `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","updatedInput":{` + answered + `,"questions":`},
 		{"PreToolUse", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{` + answered + `,"questions":`},
+		{"", `{"behavior":"allow","updatedInput":{` + answered + `,"questions":`}, // askuser mcp's approve
 	} {
-		r := parseHook(t, `{"hook_event_name":"`+tc.event+`","tool_name":"AskUserQuestion","cwd":"/src/api","tool_input":`+askUserQuestion+`}`)
+		r := parseCall(t, `{"tool_name":"AskUserQuestion","input":`+askUserQuestion+`}`)
+		if tc.event != "" {
+			r = parseHook(t, `{"hook_event_name":"`+tc.event+`","tool_name":"AskUserQuestion","cwd":"/src/api","tool_input":`+askUserQuestion+`}`)
+		}
 		a := asking(t, r, nil)
 		if len(a.Questions) != 2 || a.Questions[0].Question != "Which database should we use?" || labels(a.Questions[0]) != "PostgreSQL|SQLite" ||
 			a.Questions[0].Options[0].Preview != "CREATE TABLE t ()" || !a.Questions[1].MultiSelect || labels(a.Questions[1]) != "Linux|macOS" {
@@ -294,6 +298,7 @@ func TestAskUserQuestion(t *testing.T) {
 				UpdatedInput json.RawMessage
 				Decision     struct{ UpdatedInput json.RawMessage }
 			}
+			UpdatedInput json.RawMessage
 		}
 		if err := json.Unmarshal([]byte(out), &back); err != nil {
 			t.Fatal(err)
@@ -301,6 +306,9 @@ func TestAskUserQuestion(t *testing.T) {
 		in := back.HookSpecificOutput.UpdatedInput
 		if in == nil {
 			in = back.HookSpecificOutput.Decision.UpdatedInput
+		}
+		if in == nil {
+			in = back.UpdatedInput
 		}
 		var qs struct{ Questions json.RawMessage }
 		if json.Unmarshal(in, &qs) != nil || !sameJSON(qs.Questions, json.RawMessage(askUserQuestion[len(`{"questions":`):len(askUserQuestion)-1])) {
