@@ -203,13 +203,13 @@ func (s *Terminal) present(ctx context.Context, set *inbox.Set) (why string, qui
 	// The set ended while it was shown, or before the key or the answer
 	// reached it: a line above the screen says how (record), and the next
 	// set comes on screen saying so too.
-	switch set.End().State {
+	switch e := set.End(); e.State {
 	case inbox.Withdrawn:
 		return "The questions before were withdrawn", false, nil
 	case inbox.Answered:
-		return "The questions before were answered elsewhere", false, nil
+		return "The questions before were answered " + where(e), false, nil
 	case inbox.Cancelled:
-		return "The questions before were cancelled elsewhere", false, nil
+		return "The questions before were cancelled " + where(e), false, nil
 	case inbox.Closed:
 		return "", true, nil
 	}

@@ -346,16 +346,17 @@ func TestTerminalRecordsEveryOutcome(t *testing.T) {
 }
 
 // A set that comes on screen without the person moving to it (the one
-// shown was withdrawn or answered elsewhere, or it is the first to
-// arrive) takes no keys for a while (keyPause; longer here, for a busy
-// machine), and says so: a key pressed 20, 100 or 400 ms after the set
-// before was withdrawn, meant for that one, does not answer it. Once the guard is over, keys answer it. (A set the
-// person moved to, by answering the one before or Tab, takes keys at
-// once: see TestTerminalQueueOrderAndTab.)
+// shown was withdrawn or answered elsewhere, which it names, or it is the
+// first to arrive) takes no keys for a while (keyPause; longer here, for a
+// busy machine), and says so: a key pressed 20, 100 or 400 ms after the
+// set before was withdrawn, meant for that one, does not answer it. Once
+// the guard is over, keys answer it. (A set the person moved to, by
+// answering the one before or Tab, takes keys at once: see
+// TestTerminalQueueOrderAndTab.)
 func TestTerminalKeyGuard(t *testing.T) {
-	for _, why := range []string{"withdrawn", "answered elsewhere"} {
+	for _, why := range []string{"withdrawn", "answered on the web page"} {
 		t.Run(why, func(t *testing.T) {
-			r := startTerminalGuard(t, 80, 24, 1500*time.Millisecond)
+			r := startTerminalGuard(t, 100, 24, 1500*time.Millisecond)
 			a := add(t, r.q, askSet("alpha", database))
 			b := add(t, r.q, askSet("beta", database))
 			r.expect("From alpha · waiting 0s · 1 more waiting")
