@@ -2,6 +2,8 @@ package cmd
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"os"
 
@@ -13,27 +15,45 @@ import (
 )
 
 // approveLong is askuser approve's help.
-const approveLong = `Ask the person whether an agent's tool call may run, as Claude Code's
-PermissionRequest hook: the hook's input on stdin, the decision on stdout.
-The person sees which tool, from which directory, and what the call will do,
-and chooses Allow, Deny, or Allow for this session; their own answer (Other)
-or a note on Deny is the reason the model is told.
+const approveLong = `Ask the person what an agent tool would ask in its own dialog: whether a
+tool call may run, or the tool's own questions. The input comes on stdin, the
+decision goes to stdout, in the agent tool's own form:
 
-It asks in the inbox (stdin holds the hook's input, not answers), or on the
-controlling terminal with --tty, or as --ui says. Without an answer (no
-inbox, a cancel, --timeout), it prints nothing and exits as askuser does,
-never 0 or 2: Claude Code then decides as it does without the hook. The
-hook's timeout, in seconds, is how long Claude Code waits for the person.`
+  - the PermissionRequest and PreToolUse hooks of Claude Code, Codex and
+    Qwen Code, and Copilot CLI's permissionRequest hook
+  - OpenCode's permission.asked and question.asked events, as OpenCode's
+    askuser plugin passes them on
+
+A call is asked as which tool, from which directory, and what it will do:
+Allow, Deny, or Allow for this session, which names the rule it adds (a
+command's prefix, such as Bash(go test *), never a whole tool) and is offered
+only where the agent tool takes one. Your own answer (Other) or a note on
+Deny is the reason the model is told. The agent tool's own questions
+(Claude Code's AskUserQuestion, OpenCode's questions) are asked as questions,
+ASKUSER_ANSWERS answering them as it answers askuser's, and their answers
+go back to the model; a plan (ExitPlanMode) is asked as a plan; askuser's
+own MCP tool, and a command that only runs askuser, are allowed without
+asking, since they ask the person themselves.
+
+It asks in the inbox (stdin holds the input, not answers), or on the
+controlling terminal with --tty, or as --ui says. When the question is
+answered in Claude Code's own dialog first, it leaves the inbox and askuser
+approve ends, writing nothing. Without an answer (no inbox, a cancel,
+--timeout), it writes nothing and exits as askuser does, never 0 or 2: the
+agent tool then asks in its own dialog, or decides as it does without the
+hook. For Copilot CLI, which takes a failed hook for a denial, it exits 0
+instead, writing nothing on stdout. A hook's timeout is how long the agent
+tool waits for the person: give it a day (86400 s).`
 
 func newApproveCmd(env *Env) *cobra.Command {
 	var flags askFlags
 	cmd := &cobra.Command{
 		Use:   "approve",
-		Short: "Ask whether an agent's tool call may run (Claude Code's hook)",
+		Short: "Answer an agent tool's approvals and own questions (its hook)",
 		Long:  approveLong,
 		Example: `  # ~/.claude/settings.json
-  {"hooks":{"PermissionRequest":[
-    {"hooks":[{"type":"command","command":"askuser approve","timeout":3600}]}]}}`,
+  {"hooks":{"PermissionRequest":[{"hooks":[
+    {"type":"command","command":"askuser approve","timeout":86400}]}]}}`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o, err := flags.resolve(cmd, env)
@@ -47,9 +67,17 @@ func newApproveCmd(env *Env) *cobra.Command {
 	return cmd
 }
 
+// errAnsweredThere is why askuser approve stopped asking: the agent tool's
+// own dialog was answered.
+var errAnsweredThere = errors.New("answered in the agent tool's own dialog")
+
 // approveRun reads the hook's input, asks, and writes the hook's output.
 func approveRun(ctx context.Context, env *Env, o ask.Options) error {
 	sch, err := loadSchema(env)
+	if err != nil {
+		return err
+	}
+	presets, err := presetAnswers(env)
 	if err != nil {
 		return err
 	}
@@ -57,9 +85,9 @@ func approveRun(ctx context.Context, env *Env, o ask.Options) error {
 	if err != nil {
 		return err
 	}
-	r, err := approve.Parse(in.Data)
+	r, err := approve.ParseHook(in.Data)
 	if err != nil {
-		return ask.UsageErrorf("%s, as Claude Code's PermissionRequest hook gives it on stdin", err)
+		return &ask.InputError{Err: err}
 	}
 	if o.Mode == ask.UIAuto && !o.TTY {
 		// stdin held the hook's input, and no person answers there: of
@@ -75,10 +103,42 @@ func approveRun(ctx context.Context, env *Env, o ask.Options) error {
 		// which the question names, not the hook's own.
 		o.Inbox.Cwd = r.Cwd
 	}
-	answer, err := ask.ConverseOne(ctx, env.engine(), o, r.Question(who, sch.Limits()))
+	err = approveAsk(ctx, env, o, r, approve.Settings{Who: who, Schema: sch, Presets: presets})
+	if r.Form.Quiet() && err != nil {
+		// Copilot CLI denies a call whose hook fails: without an answer,
+		// it asks in its own dialog only when the hook ends quietly.
+		text, _ := ask.Outcome(err, "askuser approve")
+		_, err = io.WriteString(env.IO.ErrOut, text)
+	}
+	return err
+}
+
+// approveAsk asks the person about r, and writes the decision their
+// answers make; when the agent tool's own dialog was answered first, it
+// says so on stderr, and writes nothing.
+func approveAsk(ctx context.Context, env *Env, o ask.Options, r approve.Request, s approve.Settings) error {
+	asking, err := r.Ask(s)
 	if err != nil {
 		return err
 	}
-	_, err = io.WriteString(env.IO.Out, r.Decide(answer).Hook()+"\n")
+	var got []prompt.Answer
+	if len(asking.Questions) > 0 {
+		ctx, stop := context.WithCancelCause(ctx)
+		defer stop(nil)
+		go func() {
+			if r.Answered(ctx) == nil {
+				stop(errAnsweredThere)
+			}
+		}()
+		got, err = ask.ConverseQuestions(ctx, env.engine(), o, asking.Questions...)
+		if errors.Is(context.Cause(ctx), errAnsweredThere) {
+			_, err = fmt.Fprintln(env.IO.ErrOut, "Answered in the agent tool's own dialog: the question left the inbox.")
+			return err
+		}
+		if err != nil {
+			return err
+		}
+	}
+	_, err = io.WriteString(env.IO.Out, r.Output(asking.Decide(got))+"\n")
 	return err
 }

@@ -7,6 +7,8 @@ import (
 	"text/template"
 
 	"github.com/spf13/cobra"
+
+	"github.com/askuser/askuser/schema"
 )
 
 // docs/agents.md and docs/commands/*.md are made from the commands:
@@ -47,5 +49,15 @@ func docsRun(env *Env, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return docsTemplate().Execute(w, sch.Limits())
+	return docsTemplate().Execute(w, guide{Limits: sch.Limits()})
+}
+
+// guide is what the agent guide says, besides the limits in effect: as
+// the description of a tool (Tool; MCP for askuser mcp's), which a model
+// calls without flags, it states the output that the tool gives, keyed by
+// question text (KeyQuestion) or with arrays (Arrays), and nothing the
+// model cannot use.
+type guide struct {
+	schema.Limits
+	Tool, MCP, KeyQuestion, Arrays bool
 }

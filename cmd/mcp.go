@@ -65,6 +65,14 @@ set of questions says where it came from: --from or ASKUSER_FROM, else the
 MCP client's name and the server's working directory ("claude-code via MCP
 in ~/src/api"). ASKUSER_INBOX says where the inbox is, as for askuser.
 
+A person may take long to answer. While a call waits, askuser mcp sends the
+client progress every 20 s, which keeps the calls of clients that end them
+after a while without it (OpenCode, Copilot CLI, Claude Code). A client that
+ends a call at a time limit of its own (Gemini CLI's and Qwen Code's timeout)
+cancels it as timed out: its questions then keep waiting for the person, and
+a call with the same questions, which the tool's description tells the model
+to make, gets their answer. Any other cancel withdraws the questions.
+
 Arguments that MCP clients add to every tool's for their own use are taken
 and ignored: wait_for_previous (Gemini CLI). The command line refuses them.
 
@@ -148,7 +156,7 @@ func mcpRun(ctx context.Context, env *Env, opts mcpOptions) error {
 	if err != nil {
 		return err
 	}
-	tool, err := mcpTool(opts.name, sch)
+	tool, err := mcpTool(opts.name, sch, opts.key, opts.arrays)
 	if err != nil {
 		return err
 	}

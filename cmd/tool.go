@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/askuser/askuser/internal/ask"
+	"github.com/askuser/askuser/internal/mcpserver"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -28,15 +29,6 @@ const maxOpenAIDescription = 1024
 
 // toolTitle is the tool's name for people.
 const toolTitle = "Ask the user"
-
-// toolAnnotations are the MCP tool's hints. Asking changes nothing and
-// reaches no one but the person, so clients may run the tool without
-// asking for approval first (codex exec does, with no configuration). It
-// is not idempotent: a second call asks the person again.
-func toolAnnotations() *mcp.ToolAnnotations {
-	no := false
-	return &mcp.ToolAnnotations{Title: toolTitle, ReadOnlyHint: true, DestructiveHint: &no, OpenWorldHint: &no}
-}
 
 // toolName is what the name of a tool may be in all three formats. It and
 // dialect are compiled on first use: every run would pay for compiling them
@@ -126,7 +118,7 @@ func toolDefinition(format, name string, sch *schema.Schema) ([]byte, error) {
 	case !slices.Contains(toolFormats, format):
 		return nil, ask.UsageErrorf("invalid --format %q: must be %s", format, strings.Join(toolFormats, ", "))
 	}
-	desc, input, err := toolText(format, sch)
+	desc, input, err := toolText(format, sch, guide{})
 	if err != nil {
 		return nil, err
 	}
@@ -145,7 +137,7 @@ func toolDefinition(format, name string, sch *schema.Schema) ([]byte, error) {
 // format: a tool's schema is not a document of its own. The rest stays in
 // the order schema.json gives, with the patterns that clients keep intact
 // (see Advertised); the calls are checked against the full schema.
-func toolText(format string, sch *schema.Schema) (string, json.RawMessage, error) {
+func toolText(format string, sch *schema.Schema, g guide) (string, json.RawMessage, error) {
 	adv, err := sch.Advertised()
 	if err != nil {
 		return "", nil, err
@@ -154,16 +146,17 @@ func toolText(format string, sch *schema.Schema) (string, json.RawMessage, error
 	if !json.Valid(input) {
 		return "", nil, fmt.Errorf("schema without $schema is not JSON")
 	}
-	guide := "tool"
+	block := "tool"
 	if strings.HasPrefix(format, "openai") {
-		guide = "tool-short"
+		block = "tool-short"
 	}
 	var b strings.Builder
-	if err := docsTemplate().ExecuteTemplate(&b, guide, sch.Limits()); err != nil {
+	g.Limits, g.Tool, g.MCP = sch.Limits(), true, format == "mcp"
+	if err := docsTemplate().ExecuteTemplate(&b, block, g); err != nil {
 		return "", nil, err
 	}
 	desc := strings.TrimSpace(b.String())
-	if guide == "tool-short" && utf8.RuneCountInString(desc) > maxOpenAIDescription {
+	if block == "tool-short" && utf8.RuneCountInString(desc) > maxOpenAIDescription {
 		// The limits are in the text: only absurd ones make it this long.
 		return "", nil, fmt.Errorf("the tool's description is %d characters, over OpenAI's %d: lower the limit variables", utf8.RuneCountInString(desc), maxOpenAIDescription)
 	}
@@ -171,13 +164,14 @@ func toolText(format string, sch *schema.Schema) (string, json.RawMessage, error
 }
 
 // mcpTool is the tool that askuser mcp offers, as "askuser tool --format
-// mcp" prints it, from the same parts, so that the two never differ.
-func mcpTool(name string, sch *schema.Schema) (*mcp.Tool, error) {
-	desc, input, err := toolText("mcp", sch)
+// mcp" prints it, from the same parts, so that the two never differ but
+// for the output that askuser mcp's --key and --arrays give.
+func mcpTool(name string, sch *schema.Schema, key schema.KeyBy, arrays bool) (*mcp.Tool, error) {
+	desc, input, err := toolText("mcp", sch, guide{KeyQuestion: key == schema.KeyQuestion, Arrays: arrays})
 	if err != nil {
 		return nil, err
 	}
-	return &mcp.Tool{Name: name, Title: toolTitle, Description: desc, InputSchema: input, Annotations: toolAnnotations()}, nil
+	return &mcp.Tool{Name: name, Title: toolTitle, Description: desc, InputSchema: input, Annotations: mcpserver.Annotations(toolTitle)}, nil
 }
 
 // toolShape is the definition in format, one of toolFormats, with its
@@ -219,5 +213,5 @@ func toolShape(format, name, desc string, input json.RawMessage) any {
 		Description string               `json:"description"`
 		InputSchema json.RawMessage      `json:"inputSchema"`
 		Annotations *mcp.ToolAnnotations `json:"annotations"`
-	}{name, toolTitle, desc, input, toolAnnotations()}
+	}{name, toolTitle, desc, input, mcpserver.Annotations(toolTitle)}
 }

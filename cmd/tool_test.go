@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -121,20 +122,34 @@ func TestToolDefinitions(t *testing.T) {
 			}
 
 			desc := findDescription(def)
-			var guide strings.Builder
-			docsTemplate().Execute(&guide, sch.Limits())
+			var text strings.Builder
+			if err := docsTemplate().Execute(&text, guide{Limits: sch.Limits()}); err != nil {
+				t.Fatal(err)
+			}
 			// The description is the guide's own text, not a copy of it:
 			// the whole guide, or for OpenAI its short form, which says
 			// the guide's own sentences.
 			parts := []string{"Ask the person you are working for 1-4 questions", "Never add an \"Other\" option: one is added", "joined by \", \"", "If the person cancels, you get no answers", "Ask once, with everything you need to know"}
 			if !strings.HasPrefix(format, "openai") {
-				parts = append(parts, "Do not use it for what you can find out yourself", "--arrays", `"annotations"`)
+				parts = append(parts, "Do not use it for what you can find out yourself", `"annotations"`)
+			}
+			// A model calls the tool without flags: its description names
+			// none.
+			if flag := regexp.MustCompile(`--[a-z]+`).FindString(desc); flag != "" {
+				t.Errorf("the description names the flag %s, which a model cannot give", flag)
+			}
+			// Only askuser mcp can keep questions waiting past a client's
+			// time limit for a call: its description says how to collect
+			// the answer then.
+			const again = "call this tool again with the same questions"
+			if strings.Contains(desc, again) != (format == "mcp") {
+				t.Errorf("the description says %q: %v, want %v", again, strings.Contains(desc, again), format == "mcp")
 			}
 			for _, part := range parts {
 				if !strings.Contains(desc, part) {
 					t.Errorf("the description does not say %q", part)
 				}
-				if !strings.Contains(guide.String(), part) && !strings.HasPrefix(part, "Ask the person") {
+				if !strings.Contains(text.String(), part) && !strings.HasPrefix(part, "Ask the person") {
 					t.Errorf("the guide does not say %q", part)
 				}
 			}

@@ -333,8 +333,23 @@ func browserInboxPhone(t *testing.T, browser context.Context) {
 	// An approval, as askuser mcp's approve asks it, of a command too long
 	// for a line.
 	command := "rsync -avz --delete ./build/ deploy@example.com:/srv/www/releases/" + strings.Repeat("2026-11-27T04:40:00Z-", 8) + " && ssh deploy@example.com systemctl restart www"
-	call := approve.Request{Tool: "Bash", Input: json.RawMessage(`{"command":` + strconv.Quote(command) + `,"description":"Deploy"}`)}
-	doc, err := json.Marshal(map[string]any{"questions": []schema.Question{call.Question("claude-code via MCP in ~/project", schema.Limits{QuestionMaxLength: 500, HeaderMaxLength: 12, MaxOptions: 4})}})
+	call, err := approve.ParseCall([]byte(`{"tool_name":"Bash","input":{"command":` + strconv.Quote(command) + `,"description":"Deploy"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile("../schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sch, err := schema.Compile(raw, schema.Overrides{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	asking, err := call.Ask(approve.Settings{Who: "claude-code via MCP in ~/project", Schema: sch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := json.Marshal(map[string]any{"questions": asking.Questions})
 	if err != nil {
 		t.Fatal(err)
 	}

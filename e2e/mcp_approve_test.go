@@ -52,8 +52,8 @@ func decided(t *testing.T, ch <-chan outcome, want string) {
 
 // The inbox shows which tool, from which agent and directory, and what
 // the call will do, escaped; Allow returns the input to run, Allow for
-// this session a rule for the tool, and Deny, Other or a note the
-// person's reason.
+// this session a rule for the command's prefix, named in the option, and
+// Deny, Other or a note the person's reason.
 func TestMCPApprove(t *testing.T) {
 	in := startInbox(t)
 	r := startMCP(t, inboxClient(t, in, "claude-code"))
@@ -64,7 +64,7 @@ func TestMCPApprove(t *testing.T) {
 	}{
 		{"Allow", []string{"1"}, `{"behavior":"allow","updatedInput":$INPUT}`},
 		{"Allow for this session", []string{"3"}, `{"behavior":"allow","updatedInput":$INPUT,` +
-			`"updatedPermissions":[{"behavior":"allow","destination":"session","rules":[{"toolName":"Bash"}],"type":"addRules"}]}`},
+			`"updatedPermissions":[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"go test *"}],"behavior":"allow","destination":"session"}]}`},
 		{"Deny", []string{"2"}, `{"behavior":"deny","message":"The person denied this call of Bash, without saying why."}`},
 		{"Deny with a note", []string{"n", "not before the release", "2"}, `{"behavior":"deny","message":"The person denied this call of Bash, and said why: not before the release"}`},
 		{"Other", []string{"0", "use make clean"}, `{"behavior":"deny","message":"The person denied this call of Bash, and said why: use make clean"}`},
@@ -73,17 +73,30 @@ func TestMCPApprove(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			id := fmt.Sprintf("toolu_%d", i)
-			call := r.approveCall(t, bashCall(id))
+			args, input := bashCall(id), bashInput(id)
+			if tc.name == "Allow for this session" {
+				input = `{"command":"go test ./...","description":"Rebuild ` + id + `"}`
+				args = `{"tool_name":"Bash","input":` + input + `,"tool_use_id":"` + id + `"}`
+			}
+			call := r.approveCall(t, args)
 			in.screen.waitFor(t, "│ description: Rebuild "+id+"\n", 10*time.Second)
 			screen := in.screen.String()
-			if !strings.Contains(screen, "claude-code via MCP in ~/project asks to use Bash:\nrm -rf build \\x1b[2J&& make\n") ||
-				!strings.Contains(screen, "│ command: rm -rf build \\x1b[2J&& make\n     │ description: Rebuild "+id+"\n") {
+			screen = screen[strings.LastIndex(screen, "[1/1] Approve"):]
+			switch {
+			case tc.name == "Allow for this session":
+				if !strings.Contains(screen, "3. Allow for this session\n     Let it run, and every later call that Bash(go test *) covers") {
+					t.Errorf("the inbox does not name the rule that Allow for this session adds:\n%s", screen)
+				}
+			case !strings.Contains(screen, "claude-code via MCP in ~/project asks to use Bash:\nrm -rf build \\x1b[2J&& make\n") ||
+				!strings.Contains(screen, "│ command: rm -rf build \\x1b[2J&& make\n     │ description: Rebuild "+id+"\n"):
 				t.Errorf("the inbox does not show the command, escaped, and every argument in the preview:\n%s", screen)
+			case strings.Contains(screen, "Allow for this session"):
+				t.Errorf("Allow for this session is offered for a command of several:\n%s", screen)
 			}
 			for _, line := range tc.lines {
 				in.type_(t, line)
 			}
-			decided(t, call, strings.ReplaceAll(tc.want, "$INPUT", bashInput(id)))
+			decided(t, call, strings.ReplaceAll(tc.want, "$INPUT", input))
 		})
 	}
 }

@@ -246,6 +246,11 @@ func TestMCPListsTheTool(t *testing.T) {
 				t.Fatalf("%d tools, the first %q; want approve and askuser's", len(res.Tools), res.Tools[0].Name)
 			}
 			listed := res.Tools[1]
+			// A model reads approve's description too (askuser's is
+			// TestToolDefinitions'), and calls it without flags.
+			if flag := regexp.MustCompile(`--[a-z]+`).FindString(res.Tools[0].Description); flag != "" {
+				t.Errorf("approve's description names the flag %s, which a model cannot give", flag)
+			}
 
 			def, stderr := runAskuser(t, tc.env, append([]string{"tool", "--format", "mcp"}, tc.args...)...)
 			var want struct {
@@ -268,6 +273,10 @@ func TestMCPListsTheTool(t *testing.T) {
 			wantHints := &mcp.ToolAnnotations{Title: "Ask the user", ReadOnlyHint: true, DestructiveHint: &no, OpenWorldHint: &no}
 			if !reflect.DeepEqual(listed.Annotations, wantHints) || !reflect.DeepEqual(want.Annotations, wantHints) {
 				t.Errorf("annotations: listed %+v, askuser tool %+v, want %+v", listed.Annotations, want.Annotations, wantHints)
+			}
+			approveHints := &mcp.ToolAnnotations{Title: "Ask the user to approve a tool call", ReadOnlyHint: true, DestructiveHint: &no, OpenWorldHint: &no}
+			if !reflect.DeepEqual(res.Tools[0].Annotations, approveHints) {
+				t.Errorf("approve's annotations: %+v, want %+v", res.Tools[0].Annotations, approveHints)
 			}
 
 			schemaText, stderr := runAskuser(t, tc.env, "schema")

@@ -32,8 +32,11 @@ func anthropicAPI(m *mock) http.Handler {
 			names = append(names, tool.Name)
 		}
 		m.tools(names)
-		if res, isErr, ok := anthropicResult(req.Messages, m.callID); ok {
-			m.record(res, isErr)
+		if res, isErr, ok := anthropicResult(req.Messages, m.pending()); ok {
+			if next, id, more := m.record(res, isErr); more {
+				anthropicToolUse(w, id, next)
+				return
+			}
 			anthropicText(w, finalText)
 			return
 		}

@@ -5,6 +5,7 @@ package agents
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,25 +13,6 @@ import (
 	"testing"
 	"time"
 )
-
-// approvals is the section of docs/reach.md on approving tool calls: what
-// each agent tool offers an outside program that would answer its
-// permission prompts, at the version read, and what askuser does with it.
-// TestClaudeApproves runs Claude Code's two ways.
-const approvals = `
-## Approving tool calls
-
-Where an agent tool lets an outside program answer its permission prompts, askuser asks the
-person instead, in the inbox or on a page they can see (see [approvals](setup.md#approvals)).
-What each tool offers, in the version read:
-
-| tool | what it offers | askuser |
-|---|---|---|
-| Claude Code 2.1.332 (Agent SDK 0.3.332) | ` + "`--permission-prompt-tool`" + ` (an MCP tool) in ` + "`claude -p`" + `; the ` + "`PermissionRequest`" + ` hook, in every session | ✓ both: askuser mcp's ` + "`approve`" + ` and ` + "`askuser approve`" + `; the suite runs each with ` + "`claude -p`" + `: Allow in the inbox runs the Bash call, Deny with a note stops it and the model reads why |
-| Codex 0.169.0 | a ` + "`PermissionRequest`" + ` hook with Claude Code's input and decision | not yet: it fails closed on a decision that changes its rules (Allow for this session), runs a hook only once the person has trusted it, and ` + "`codex exec`" + `, whose approval policy is never, asks nothing |
-| Gemini CLI 0.61.0 | no way: a ` + "`BeforeTool`" + ` hook can deny a call or have it confirmed, never allow it, and the ` + "`ToolPermission`" + ` notification only tells; ` + "`gemini -p`" + ` offers no tool that needs a confirmation | – |
-| OpenCode 1.18.33 | no hook: a permission request is an event, answered through its server's API; ` + "`opencode run`" + ` rejects each at once ("auto-rejecting"), before anything else could answer | – |
-`
 
 // approveCommand is the Bash call that no rule allows: it leaves a file
 // behind when it runs, and says so.
@@ -141,4 +123,126 @@ func (p *person) approve(m *mock, ended <-chan struct{}, keys []string) bool {
 	}
 	p.tm.ExpectScreen("✔")
 	return true
+}
+
+// hooked is a CLI's interactive session with askuser approve as its
+// approval hook, as README's snippet sets it up.
+type hooked struct {
+	c cli
+	// tool is the CLI's shell tool, as its hook names it.
+	tool string
+	// setup sets the run up, with the hook, and returns the command line;
+	// call is the scripted call, changed as the CLI needs to ask about it.
+	setup func(t *testing.T, r *runCtx, args []string) []string
+	call  func(toolCall) toolCall
+	// own is the CLI's own approval, and the keys that allow the call;
+	// first, a dialog that shows before it, when the CLI has one (its
+	// folder trust).
+	own, first keys
+}
+
+// hookedCLIs are the CLIs whose approvals askuser approve answers as
+// their hook, besides Claude Code (TestClaudeApproves).
+var hookedCLIs = []hooked{
+	{c: codex, tool: "Bash", own: keys{shows: "Would you like to run the following command?", send: []string{"1"}},
+		// The command asks to run outside the sandbox, which Codex asks
+		// the person about.
+		call: func(c toolCall) toolCall {
+			c.Args["sandbox_permissions"], c.Args["justification"] = "require_escalated", "Leave a file"
+			return c
+		},
+		setup: func(t *testing.T, r *runCtx, args []string) []string {
+			codexHome := filepath.Join(r.home, ".codex")
+			config, err := os.ReadFile(filepath.Join(codexHome, "config.toml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			writeFile(t, filepath.Join(codexHome, "config.toml"), "approval_policy = \"on-request\"\n"+string(config))
+			writeFile(t, filepath.Join(codexHome, "hooks.json"), snippet(t, "codex-hook"))
+			// The person trusted the hook once, in /hooks.
+			return append(args[:1], append([]string{"--dangerously-bypass-hook-trust"}, args[1:]...)...)
+		}},
+	{c: qwen, tool: "run_shell_command", own: keys{shows: "Allow execution of", send: []string{"1"}},
+		setup: func(t *testing.T, r *runCtx, args []string) []string {
+			name := filepath.Join(r.home, ".qwen", "settings.json")
+			var settings map[string]any
+			b, err := os.ReadFile(name)
+			if err != nil || json.Unmarshal(b, &settings) != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			settings["hooks"] = snippetJSON(t, "qwen-hook")["hooks"]
+			b, _ = json.Marshal(settings)
+			writeFile(t, name, string(b))
+			// Every command asks, rather than Qwen Code's own classifier
+			// deciding.
+			return append(args, "--approval-mode", "default")
+		}},
+	{c: copilot, tool: "bash",
+		setup: func(t *testing.T, r *runCtx, args []string) []string {
+			writeFile(t, filepath.Join(r.dir, ".github", "hooks", "askuser.json"), snippet(t, "copilot-hook"))
+			return args
+		},
+		first: keys{shows: "Do you trust the files in this folder?", send: []string{"1"}},
+		own:   keys{shows: "Do you want to run this command?", send: []string{"1"}}},
+}
+
+// The interactive sessions of Codex, Qwen Code and Copilot CLI, with
+// askuser approve as their approval hook as README sets it up (Codex's
+// trusted as the person trusts it, in /hooks): the command's approval is
+// asked in the inbox; Allow runs it, and the model gets its output; Deny
+// with a note stops it, and the model reads why. With no inbox, the CLI
+// asks in its own dialog, where the person allows it.
+func TestHookApprovals(t *testing.T) {
+	for _, h := range hookedCLIs {
+		for _, tc := range []struct {
+			name  string
+			inbox bool
+			keys  []string
+			want  string // in the tool result the model gets
+			ran   bool
+		}{
+			{"Allow", true, []string{"1"}, "the command ran", true},
+			{"Deny", true, []string{"n", "not on a Friday", "Enter", "2"}, "not on a Friday", false},
+			{"no_inbox", false, nil, "the command ran", true},
+		} {
+			t.Run(strings.ReplaceAll(h.c.name, " ", "_")+"/"+tc.name, func(t *testing.T) {
+				t.Parallel()
+				r := newRun(t, interactiveMode, shellPath)
+				call := h.c.shellCall(approveCommand)
+				if h.call != nil {
+					call = h.call(call)
+				}
+				mk := newMock(t, call, h.c.api)
+				r.api = mk.URL()
+				r.env = append(interactiveEnv(r.home), "ASKUSER_INBOX="+filepath.Join(t.TempDir(), "inbox.sock"))
+				args := h.c.setup(t, r)
+				args[0] = filepath.Join(binDir, args[0])
+				args = h.setup(t, r, args)
+				s := &sideBySide{t: t, x: newTmux(t, r), mk: mk, run: r}
+				if tc.inbox {
+					s.startInbox()
+				}
+				s.x.start("cli", r.dir, args...)
+				s.until("the approval", 3*time.Minute, func(cli, inbox string) bool {
+					if h.first.shows != "" && strings.Contains(cli, h.first.shows) {
+						s.x.send("cli", h.first.send...)
+					}
+					if !tc.inbox {
+						return strings.Contains(cli, h.own.shows)
+					}
+					return shows(inbox, "asks to use "+h.tool+":\n"+approveCommand)
+				})
+				if tc.inbox {
+					s.x.send("inbox", tc.keys...)
+				} else {
+					s.x.send("cli", h.own.send...)
+				}
+				got := s.result(1)
+				_, err := os.Stat(filepath.Join(r.dir, "approved.txt"))
+				if !strings.Contains(got.text, tc.want) || (err == nil) != tc.ran {
+					t.Errorf("the model got (the command ran: %v):\n%s\nwant it to say %q", err == nil, got.text, tc.want)
+				}
+			})
+		}
+	}
 }

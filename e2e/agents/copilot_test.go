@@ -5,6 +5,7 @@ package agents
 import (
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // copilot is GitHub Copilot CLI, run as copilot -p, with the mock as its
@@ -15,8 +16,20 @@ var copilot = cli{
 	command: "copilot",
 	pkg:     "@github/copilot",
 	modes: map[mode]string{
-		defaultMode: "`copilot -p`, and `--allow-tool 'shell(askuser)'` for the shell",
-		readmeMode:  "the same, and `ASKUSER_UI=inbox` for the shell",
+		defaultMode:     "`copilot -p`, and `--allow-tool 'shell(askuser)'` for the shell",
+		readmeMode:      "the same, and `ASKUSER_UI=inbox` for the shell",
+		interactiveMode: "`copilot -i`, approving the command when it asks",
+	},
+	session: &session{
+		approve: []keys{
+			{shows: "Do you trust the files in this folder?", send: []string{"1"}},
+			{shows: "Do you want to run this command?", send: []string{"1"}},
+		},
+		// Its form opens on the choice: Down takes the second option,
+		// Enter moves on to the field for the person's own answer, and
+		// Enter there sends the form.
+		form: keys{shows: "askuser needs information", send: []string{"Down", "Enter", "Enter"}, after: time.Second},
+		at:   map[path]place{shellPath: atInbox, stdinPath: atInbox, mcpPath: atForm},
 	},
 	shellResult:  waiting + "\n" + answers + "\n<shellId: $ID completed with exit code 0>",
 	varying:      map[string]string{`<shellId: \w+ `: "<shellId: $$ID "},
@@ -40,6 +53,11 @@ var copilot = cli{
 		// askuser's MCP tool as it is.
 		if r.path == mcpPath {
 			shell(t, r, snippet(t, "copilot"))
+		}
+		switch {
+		case r.mode == interactiveMode:
+			return []string{"copilot", "-i", prompt}
+		case r.path == mcpPath:
 			return []string{"copilot", "-p", prompt}
 		}
 		return []string{"copilot", "-p", prompt, "--allow-tool", "shell(askuser)"}

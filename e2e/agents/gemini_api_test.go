@@ -62,15 +62,24 @@ func geminiAPI(m *mock) http.Handler {
 		}
 		m.note("%s", method)
 		m.tools(names)
-		if n := len(req.Contents); n > 0 {
-			for _, part := range req.Contents[n-1].Parts {
+		// The result of each call is recorded once: the last of the
+		// function responses, when there are more than were recorded.
+		var responses []json.RawMessage
+		for _, c := range req.Contents {
+			for _, part := range c.Parts {
 				if fr := part.FunctionResponse; fr != nil && fr.Name == m.call.Name {
-					text, isErr := geminiResult(fr.Response)
-					m.record(text, isErr)
-					geminiReply(w, method, map[string]any{"text": finalText})
-					return
+					responses = append(responses, fr.Response)
 				}
 			}
+		}
+		if n := len(responses); n > 0 && n > len(m.Results()) {
+			text, isErr := geminiResult(responses[n-1])
+			if next, _, more := m.record(text, isErr); more {
+				geminiReply(w, method, map[string]any{"functionCall": map[string]any{"name": next.Name, "args": next.Args}})
+				return
+			}
+			geminiReply(w, method, map[string]any{"text": finalText})
+			return
 		}
 		for _, name := range names {
 			if name == m.call.Name && m.calling() {

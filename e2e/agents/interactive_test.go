@@ -39,8 +39,11 @@ type session struct {
 	// choose the second option and send it.
 	form keys
 	// focus are the keys that move the CLI's keyboard into the terminal
-	// of the command it runs, and what shows once they have.
-	focus keys
+	// of the command it runs, and what shows once they have; terminal,
+	// what the CLI's screen shows of askuser's terminal UI waiting there,
+	// when it shows a part ("" when it shows the questions).
+	focus    keys
+	terminal string
 	// at is where the person answers on each path.
 	at map[path]place
 	// results are the tool results the model must get where they differ
@@ -111,7 +114,7 @@ func runInteractive(t *testing.T, c cli, p path) outcome {
 			// The form did not go: a person gives up on it.
 			x.send("cli", "Escape")
 			formAt = time.Now()
-		case o.at == atTerminal && asks(screen):
+		case o.at == atTerminal && (asks(screen) || c.session.terminal != "" && strings.Contains(screen, c.session.terminal)):
 			shownAt = time.Now()
 			x.send("cli", c.session.focus.send...)
 			x.wait("cli", c.session.focus.shows, 10*time.Second)

@@ -58,15 +58,30 @@ type mock struct {
 	srv    *httptest.Server
 	call   toolCall
 	callID string
+	// then are the calls that the mock makes after the first, each once
+	// the result of the one before came back (the Messages, Gemini and
+	// Chat Completions APIs make them).
+	then []toolCall
+	// done, when set, ends the calls early: no call follows a result it
+	// says yes to.
+	done func(text string) bool
 
 	mu       sync.Mutex
 	sent     time.Time       // when the tool call went out
+	sentAt   []time.Time     // when each call went out, the first and those after
 	result   string          // the tool result the CLI sent back
 	isError  bool            // whether the CLI marked it as an error
+	results  []result        // the result of each call, in order
 	schema   json.RawMessage // the called tool's input schema, as offered
 	got      chan struct{}
 	requests []string        // method and path of every request, for failures
 	names    map[string]bool // every tool any request offered
+}
+
+// result is the tool result of one call, as the CLI sent it back.
+type result struct {
+	text    string
+	isError bool
 }
 
 // newMock serves handler on a loopback address for the scripted call.
@@ -95,6 +110,7 @@ func (m *mock) calling() bool {
 		return false
 	}
 	m.sent = time.Now()
+	m.sentAt = append(m.sentAt, m.sent)
 	return true
 }
 
@@ -113,17 +129,54 @@ func (m *mock) Schema() json.RawMessage {
 	return m.schema
 }
 
-// record keeps the tool result the CLI sent back, once.
-func (m *mock) record(result string, isError bool) {
+// record keeps the tool result the CLI sent back for the call the mock
+// made last. It returns the next call to make, with its ID, if one is left.
+func (m *mock) record(text string, isError bool) (toolCall, string, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	select {
-	case <-m.got:
-		return
-	default:
+	m.results = append(m.results, result{text, isError})
+	if len(m.results) == 1 {
+		m.result, m.isError = text, isError
+		close(m.got)
 	}
-	m.result, m.isError = result, isError
-	close(m.got)
+	if len(m.results) > len(m.then) || m.done != nil && m.done(text) {
+		return toolCall{}, "", false
+	}
+	m.sentAt = append(m.sentAt, time.Now())
+	return m.then[len(m.results)-1], m.currentID(), true
+}
+
+// currentID is the ID of the call the mock made last, of the first
+// (m.callID) and those it made then. m.mu is held.
+func (m *mock) currentID() string {
+	if len(m.results) == 0 {
+		return m.callID
+	}
+	return fmt.Sprintf("%s_then%d", m.callID, len(m.results))
+}
+
+// pending is the ID of the call whose result the mock waits for.
+func (m *mock) pending() string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.currentID()
+}
+
+// SentAt is when the nth call (from 1) went out, zero if it did not.
+func (m *mock) SentAt(n int) time.Time {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if n > len(m.sentAt) {
+		return time.Time{}
+	}
+	return m.sentAt[n-1]
+}
+
+// Results are the results of every call made, in order.
+func (m *mock) Results() []result {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]result(nil), m.results...)
 }
 
 // Sent is when the tool call went out, zero if it never did.

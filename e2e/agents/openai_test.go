@@ -132,8 +132,14 @@ func chatAPI(m *mock) http.Handler {
 			if msg.Role == "tool" && msg.ToolCallID == "call_search_1" {
 				m.note("tool_search gave %.300s", textOf(msg.Content))
 			}
-			if msg.Role == "tool" && msg.ToolCallID == m.callID {
-				m.record(textOf(msg.Content), false)
+			if msg.Role == "tool" && msg.ToolCallID == m.pending() {
+				if next, id, more := m.record(textOf(msg.Content), false); more {
+					chatReply(w, map[string]any{"role": "assistant", "tool_calls": []any{map[string]any{
+						"index": 0, "id": id, "type": "function",
+						"function": map[string]any{"name": next.Name, "arguments": next.argsJSON()},
+					}}}, "tool_calls")
+					return
+				}
 				chatReply(w, map[string]any{"role": "assistant", "content": finalText}, "stop")
 				return
 			}

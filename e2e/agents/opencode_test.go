@@ -12,7 +12,7 @@ import (
 // OpenAI-compatible provider. Its shell tool is bash; MCP tools are
 // SERVER_TOOL.
 var opencode = func() cli {
-	c := openCodeLike("OpenCode", "opencode", "opencode-ai", filepath.Join(".config", "opencode", "opencode.json"), "OPENCODE_")
+	c := openCodeLike("OpenCode", "opencode", "opencode-ai", "@opencode-ai/plugin", filepath.Join(".config", "opencode", "opencode.json"), "OPENCODE_")
 	c.modes[interactiveMode] = "`opencode --prompt`"
 	c.session = &session{at: map[path]place{shellPath: atInbox, stdinPath: atInbox, mcpPath: atInbox}}
 	return c
@@ -21,12 +21,17 @@ var opencode = func() cli {
 // kilo is Kilo Code's CLI, a fork of OpenCode that keeps its
 // configuration's shape under its own names. Its telemetry, on by
 // default, holds up every run trying to reach its server.
-var kilo = openCodeLike("Kilo Code", "kilo", "@kilocode/cli", filepath.Join(".config", "kilo", "kilo.json"), "KILO_", "KILO_TELEMETRY_LEVEL=off")
+var kilo = func() cli {
+	c := openCodeLike("Kilo Code", "kilo", "@kilocode/cli", "@kilocode/plugin", filepath.Join(".config", "kilo", "kilo.json"), "KILO_", "KILO_TELEMETRY_LEVEL=off")
+	c.modes[interactiveMode] = "`kilo --prompt`"
+	c.session = &session{at: map[path]place{shellPath: atInbox, stdinPath: atInbox, mcpPath: atInbox}}
+	return c
+}()
 
-// openCodeLike is OpenCode or a fork of it: its program, npm package,
-// configuration file (under HOME), the prefix of its variables, and
-// more variables of its own.
-func openCodeLike(name, command, pkg, config, prefix string, env ...string) cli {
+// openCodeLike is OpenCode or a fork of it: its program, npm package, the
+// npm package of its plugins, configuration file (under HOME), the prefix
+// of its variables, and more variables of its own.
+func openCodeLike(name, command, pkg, plugin, config, prefix string, env ...string) cli {
 	return cli{
 		name:    name,
 		command: command,
@@ -61,6 +66,13 @@ func openCodeLike(name, command, pkg, config, prefix string, env ...string) cli 
 			}
 			b, _ := json.MarshalIndent(cfg, "", "  ")
 			writeFile(t, filepath.Join(r.home, config), string(b))
+			// It installs the package of its plugins into its
+			// configuration's directory from npm, and its interactive
+			// session waits for that: this machine has no network. The
+			// lock file says the package is there.
+			dir := filepath.Dir(filepath.Join(r.home, config))
+			writeFile(t, filepath.Join(dir, "node_modules", ".keep"), "")
+			writeFile(t, filepath.Join(dir, "package-lock.json"), `{"packages":{"":{"dependencies":{"`+plugin+`":"*"}}}}`)
 			for _, v := range []string{"DISABLE_MODELS_FETCH", "DISABLE_AUTOUPDATE", "DISABLE_DEFAULT_PLUGINS", "DISABLE_LSP_DOWNLOAD", "DISABLE_SHARE"} {
 				r.env = append(r.env, prefix+v+"=1")
 			}

@@ -52,28 +52,22 @@ type cell struct {
 	text string
 }
 
+// reach holds the cell of each run of TestReach, by runKey, for
+// docs/reach.md; a cell's text is "" until its run has ended.
+var reach = struct {
+	sync.Mutex
+	cells map[string]cell
+}{cells: map[string]cell{}}
+
 // TestReach runs every CLI by every path in each of its modes, with the
 // person answering where the questions show, and checks the exact tool
 // result the model received. The runs wait on their CLIs more than they
 // work, so they run side by side, as many as go test's -parallel (the
-// number of cores); -update writes the matrix once every run has ended.
+// number of cores); -update writes docs/reach.md once every test has
+// ended (see writeReach).
 func TestReach(t *testing.T) {
-	var mu sync.Mutex
-	results := map[string]cell{}
-	t.Cleanup(func() {
-		if !*update {
-			return
-		}
-		for key, got := range results {
-			if got.text == "" {
-				t.Errorf("-update writes the whole matrix, and %s did not run: leave out -run, or give -run TestReach", key)
-				return
-			}
-		}
-		if err := os.WriteFile(reachDoc, []byte(matrix(results)), 0o644); err != nil {
-			t.Error(err)
-		}
-	})
+	results := reach.cells
+	mu := &reach.Mutex
 	for _, c := range runnable {
 		for _, m := range modes {
 			if c.modes[m] == "" {
@@ -267,18 +261,23 @@ func (c cli) normalize(result, addr string) string {
 // version is what the CLI's --version says, and the npm package's version
 // when it differs (the Agent SDK bundles Claude Code).
 func version(c cli) string {
-	out, err := exec.Command(filepath.Join(binDir, c.command), "--version").Output()
-	v, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
-	if err != nil || v == "" {
-		v = "unknown"
-	}
-	var p struct{ Version string }
-	b, err := os.ReadFile(filepath.Join(cacheDir, "node_modules", c.pkg, "package.json"))
-	if err == nil && json.Unmarshal(b, &p) == nil && !strings.Contains(v, p.Version) {
-		v += " (" + c.pkg + " " + p.Version + ")"
-	}
-	return "`" + v + "`"
+	v, _ := versions.LoadOrStore(c.name, sync.OnceValue(func() string {
+		out, err := exec.Command(filepath.Join(binDir, c.command), "--version").Output()
+		v, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
+		if err != nil || v == "" {
+			v = "unknown"
+		}
+		if p := packageVersion(c.pkg); !strings.Contains(v, p) {
+			v += " (" + c.pkg + " " + p + ")"
+		}
+		return "`" + v + "`"
+	}))
+	return v.(func() string)()
 }
+
+// versions holds version's answer by the CLI's name: the page names each
+// CLI in several rows, and some take a second to say.
+var versions sync.Map
 
 // askuserVersion is what askuser --version says.
 func askuserVersion() string {
@@ -289,12 +288,74 @@ func askuserVersion() string {
 	return strings.TrimSpace(string(out))
 }
 
-// matrix is docs/reach.md for the results of a run.
-func matrix(results map[string]cell) string {
+// unmeasured stands in docs/reach.md for what this run did not measure
+// (a test left out by -run).
+const unmeasured = "\x00"
+
+// writeReach writes docs/reach.md from the whole suite's run: the
+// matrix of TestReach, how late the person answered in
+// TestPastTimeLimits, and when the agent tools' own questions showed.
+func writeReach() error {
+	page := matrix()
+	if strings.Contains(page, unmeasured) {
+		return fmt.Errorf("-update writes docs/reach.md from the whole suite, and part of it did not run: leave out -run")
+	}
+	return os.WriteFile(reachDoc, []byte(page), 0o644)
+}
+
+// checkReach fails when docs/reach.md says other than what this run
+// measured: each line the run measured in full must be the page's, but for
+// the times things took to show, which vary with the machine's load, and
+// the date and build the page was written with.
+func checkReach() error {
+	b, err := os.ReadFile(reachDoc)
+	if err != nil {
+		return err
+	}
+	got, want := strings.Split(string(b), "\n"), strings.Split(matrix(), "\n")
+	if len(got) != len(want) {
+		return fmt.Errorf("%s has %d lines, and this run's page %d: write it with go test -tags heavy ./e2e/agents -update", reachDoc, len(got), len(want))
+	}
+	var differ []string
+	for i, w := range want {
+		if !strings.Contains(w, unmeasured) && varies(got[i]) != varies(w) {
+			differ = append(differ, fmt.Sprintf("line %d:\n  the page: %s\n  this run: %s", i+1, got[i], w))
+		}
+	}
+	if len(differ) > 0 {
+		return fmt.Errorf("%s says other than this run, which it should say (go test -tags heavy ./e2e/agents -update writes it):\n%s", reachDoc, strings.Join(differ, "\n"))
+	}
+	return nil
+}
+
+// varying is what docs/reach.md may say differently from run to run.
+var varying = []struct {
+	re   *regexp.Regexp
+	with string
+}{
+	{regexp.MustCompile(`on screen \d+\.\d s`), "on screen … s"},
+	{regexp.MustCompile(`\| \d+\.\d s \|`), "| … s |"},
+	{regexp.MustCompile("^\\d{4}-\\d\\d-\\d\\d, with `[^`]*`\\.$"), "…, with …."},
+}
+
+// varies puts placeholders in a line of docs/reach.md where it may differ
+// from run to run.
+func varies(line string) string {
+	for _, v := range varying {
+		line = v.re.ReplaceAllString(line, v.with)
+	}
+	return line
+}
+
+// matrix is docs/reach.md for the results of this run, with unmeasured
+// where they are missing.
+func matrix() string {
+	reach.Lock()
+	defer reach.Unlock()
 	var b strings.Builder
 	fmt.Fprintf(&b, `# Reaching the person from each agent tool
 
-Written by %[1]sgo test -tags heavy ./e2e/agents -run TestReach -update%[1]s from its last run, on
+Written by %[1]sgo test -tags heavy ./e2e/agents -update%[1]s from its last run, on
 %[2]s, with %[1]s%[3]s%[1]s.
 
 Each CLI ran against a scripted model on 127.0.0.1 that made one call: its shell tool running
@@ -312,7 +373,8 @@ that route (nothing, for MCP: that cell is the default run's). "interactive" is 
 for each route but for %[1]sASKUSER_UI=inbox%[1]s, so that askuser goes by what the CLI gives a command;
 the person approves what the CLI asks them to approve. Qwen Code and Copilot CLI have question
 tools of their own (%[1]sask_user_question%[1]s, %[1]sask_user%[1]s), which their non-interactive runs leave out, as
-the suite checks: there, askuser is how the model reaches the person.
+the suite checks: there, askuser is how the model reaches the person. The agent tools' own
+questions, and their approvals, are in the sections after the matrix.
 
 | tool | mode | shell: %[1]saskuser '<json>'%[1]s | shell: %[1]saskuser < questions.json%[1]s | MCP: %[1]saskuser mcp%[1]s |
 |---|---|---|---|---|
@@ -324,13 +386,35 @@ the suite checks: there, askuser is how the model reaches the person.
 			}
 			fmt.Fprintf(&b, "| %s %s | %s: %s |", c.name, version(c), m, c.modes[m])
 			for _, p := range paths {
-				fmt.Fprintf(&b, " %s |", results[runKey(c, m, p)].text)
+				text := reach.cells[runKey(c, m, p)].text
+				if text == "" {
+					text = unmeasured
+				}
+				fmt.Fprintf(&b, " %s |", text)
 			}
 			b.WriteString("\n")
 		}
 	}
 	for _, n := range notRunnable {
 		fmt.Fprintf(&b, "| %s %s | – %s | – | – | – |\n", n.name, n.version(), n.why)
+	}
+	b.WriteString(lateText)
+	for _, c := range runnable {
+		text, ok := late.Load(c.name)
+		if !ok {
+			text = unmeasured
+		}
+		fmt.Fprintf(&b, "| %s %s | %s |\n", c.name, version(c), text)
+	}
+	b.WriteString(ownQuestionsText)
+	for _, o := range ownQuestions {
+		shown := "–"
+		if d, ok := ownShown.Load(o.tool); ok {
+			shown = fmt.Sprintf("%.1f s", d.(time.Duration).Seconds())
+		} else if o.timed {
+			shown = unmeasured
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", o.tool, o.offers, o.askuser, shown)
 	}
 	return b.String() + approvals
 }

@@ -82,3 +82,27 @@ func exports(t *testing.T, name string) []string {
 	}
 	return env
 }
+
+// The snippets give the person a day to answer wherever the agent tool
+// has a time limit of its own that they set: Gemini CLI's and Qwen Code's
+// MCP timeout (milliseconds), the approval hooks' timeout (seconds, but
+// Qwen Code's, which takes a day only in milliseconds).
+func TestSnippetsWaitADay(t *testing.T) {
+	const day = 24 * 60 * 60
+	for name, want := range map[string]float64{"gemini": day * 1000, "qwen": day * 1000} {
+		server := snippetJSON(t, name)["mcpServers"].(map[string]any)["askuser"].(map[string]any)
+		if got := server["timeout"]; got != want {
+			t.Errorf("%s's MCP timeout is %v, want a day, %v ms", name, got, want)
+		}
+	}
+	for name, want := range map[string]float64{"claude-hook": day, "codex-hook": day, "qwen-hook": day * 1000} {
+		hook := snippetJSON(t, name)["hooks"].(map[string]any)["PermissionRequest"].([]any)[0].(map[string]any)["hooks"].([]any)[0].(map[string]any)
+		if hook["command"] != "askuser approve" || hook["timeout"] != want {
+			t.Errorf("%s: %v, want askuser approve with a timeout of a day, %v", name, hook, want)
+		}
+	}
+	hook := snippetJSON(t, "copilot-hook")["hooks"].(map[string]any)["permissionRequest"].([]any)[0].(map[string]any)
+	if hook["bash"] != "askuser approve" || hook["timeoutSec"] != float64(day) {
+		t.Errorf("copilot-hook: %v, want askuser approve with a timeout of a day", hook)
+	}
+}

@@ -1,54 +1,245 @@
-// Package approve asks the person whether an agent's tool call may run,
-// for an agent tool that lets an outside program answer its permission
-// prompts (Claude Code's --permission-prompt-tool): the call becomes one
-// question, asked the way every question is asked, and the answer becomes
-// the decision the agent tool expects.
 package approve
 
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 
+	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
 )
 
-// Request is a tool call that waits for the person's approval, as Claude
-// Code sends it to its permission prompt tool, or to its PermissionRequest
-// hook (the input as tool_input, and the directory it works in).
-type Request struct {
-	Tool  string          `json:"tool_name"`
-	Input json.RawMessage `json:"input"`
-	Cwd   string          `json:"cwd"`
+// Settings are what asking about a request takes from askuser's settings.
+type Settings struct {
+	// Who names the agent and where it works, in the question about a
+	// call: "An agent in ~/src/api".
+	Who string
+	// Schema checks the questions, with the limits in force.
+	Schema *schema.Schema
+	// Presets are the answers known before asking (ASKUSER_ANSWERS): they
+	// answer the agent tool's own questions as they answer askuser's.
+	Presets map[string]string
 }
 
-// Parse reads the request that args, the approving tool's arguments or
-// the hook's input, hold.
-func Parse(args []byte) (Request, error) {
-	var r struct {
-		Request
-		HookInput json.RawMessage `json:"tool_input"`
-	}
-	if json.Unmarshal(args, &r) != nil {
-		return r.Request, errors.New(`read the tool call to approve: it must be a JSON object of "tool_name" and "input"`)
-	}
-	if r.Input == nil {
-		r.Input = r.HookInput
-	}
-	if strings.TrimSpace(r.Tool) == "" {
-		return r.Request, errors.New(`read the tool call to approve: "tool_name" is missing`)
-	}
-	if !bytes.HasPrefix(bytes.TrimSpace(r.Input), []byte("{")) {
-		return r.Request, errors.New(`read the tool call to approve: "input" must be the call's arguments, an object`)
-	}
-	return r.Request, nil
+// Asking is what the person is asked about a request, and how their
+// answers decide it.
+type Asking struct {
+	// Questions are asked in order. None: the request is decided without
+	// asking anybody (see Decide).
+	Questions []schema.Question
+	decide    func(got []prompt.Answer) Decision
 }
 
-// The options of the question, as the person reads them; Other, which
-// every view adds, is a denial in the person's words.
+// Decide is the decision that got, the answers to a's questions, make.
+func (a Asking) Decide(got []prompt.Answer) Decision { return a.decide(got) }
+
+// Ask is what the person is asked about r. The agent tool's own questions
+// are asked as they are, and answered in the input that carries them back;
+// a plan is asked as the plan it is; a call of askuser's own tool, or a
+// shell command that only runs askuser, which asks the person itself, is
+// allowed without asking; any other call is
+// asked as Allow, Deny, or Allow for this session. Questions that askuser
+// cannot ask (more than its limits take) are an error: the agent tool then
+// asks them in its own dialog.
+func (r Request) Ask(s Settings) (Asking, error) {
+	switch {
+	case (r.Form == PlainPermissionRequest || r.Form == CopilotPermission) && questionTools[r.Tool]:
+		return Asking{}, &prompt.UnavailableError{Err: fmt.Errorf("%s is answered only in the agent tool's own dialog, which its PermissionRequest hook cannot hand the answers back to", r.Tool)}
+	case r.Form == OpenCodeQuestion:
+		doc, err := openCodeDoc(r.Input, s.Schema.Limits())
+		if err != nil {
+			return Asking{}, err
+		}
+		return r.askQuestions(doc, s)
+	case r.Tool == "AskUserQuestion":
+		return r.askQuestions(r.Input, s)
+	case r.Tool == "ExitPlanMode":
+		return r.askPlan(s), nil
+	case r.ownTool(), r.ownCommand():
+		return Asking{decide: func([]prompt.Answer) Decision { return Decision{Allow: true} }}, nil
+	}
+	return r.askCall(s), nil
+}
+
+// questionTools are the agent tools' own question tools, by the names
+// their hooks give them: Claude Code's, Qwen Code's, Copilot CLI's and
+// Gemini CLI's, Codex's.
+var questionTools = map[string]bool{"AskUserQuestion": true, "ask_user_question": true, "ask_user": true, "request_user_input": true}
+
+// ownTool reports whether r is a call of askuser's own tool, served by
+// askuser mcp under the name Claude Code gives an MCP server's tool
+// (mcp__askuser__askuser for the server that README's set-up adds),
+// with questions to ask.
+func (r Request) ownTool() bool {
+	if !strings.HasPrefix(r.Tool, "mcp__") || !strings.HasSuffix(r.Tool, "__askuser") {
+		return false
+	}
+	var in struct {
+		Questions []json.RawMessage `json:"questions"`
+	}
+	return json.Unmarshal(r.Input, &in) == nil && len(in.Questions) > 0
+}
+
+// ownCommand reports whether r is a shell command that runs askuser to ask
+// the person, and nothing else: askuser, with its arguments quoted or not,
+// its questions from a file (<), and no other command, substitution, or
+// expansion.
+func (r Request) ownCommand() bool {
+	if r.Tool != "Bash" {
+		return false
+	}
+	var in struct {
+		Command string `json:"command"`
+	}
+	if json.Unmarshal(r.Input, &in) != nil {
+		return false
+	}
+	cmd := strings.TrimSpace(in.Command)
+	rest, ok := strings.CutPrefix(cmd, "askuser")
+	if !ok || rest != "" && rest[0] != ' ' || askuserServes.MatchString(rest) {
+		return false
+	}
+	return plainWords(rest)
+}
+
+// askuserServes matches the arguments of askuser's commands that do not
+// ask (the inbox, the MCP server), which run on.
+var askuserServes = regexp.MustCompile(`^\s+(inbox|mcp|approve|completion)\b`)
+
+// plainWords reports whether s, the rest of a shell command, is words and
+// quoted strings only, with at most one input redirection: nothing that
+// would run anything but the command, or expand to anything.
+func plainWords(s string) bool {
+	redirected := false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\'':
+			end := strings.IndexByte(s[i+1:], '\'')
+			if end < 0 {
+				return false
+			}
+			i += end + 1
+		case '"':
+			end := strings.IndexByte(s[i+1:], '"')
+			if end < 0 || strings.ContainsAny(s[i+1:i+1+end], "$`\\") {
+				return false
+			}
+			i += end + 1
+		case '<':
+			if redirected {
+				return false
+			}
+			redirected = true
+		case ';', '&', '|', '`', '$', '(', ')', '>', '\n', '\\', '*', '?', '[', '~', '{':
+			return false
+		}
+	}
+	return true
+}
+
+// askQuestions asks the questions of doc, askuser's input format, keyed by
+// question text as the agent tools key their answers, and answers them in
+// r's input.
+func (r Request) askQuestions(doc []byte, s Settings) (Asking, error) {
+	c, err := ask.Prepare(ask.Request{Schema: s.Schema, Doc: doc, Key: schema.KeyQuestion, Presets: s.Presets})
+	if err != nil {
+		return Asking{}, err
+	}
+	return Asking{Questions: c.Questions(), decide: func(got []prompt.Answer) Decision {
+		c.Fill(got)
+		if r.Form == OpenCodeQuestion {
+			answers := make([][]string, len(c.Answers()))
+			for i, a := range c.Answers() {
+				answers[i] = append([]string{}, a.Labels...)
+				if a.Other != "" {
+					answers[i] = append(answers[i], a.Other)
+				}
+			}
+			return Decision{Allow: true, Answers: answers}
+		}
+		var b bytes.Buffer
+		// Writing to memory fails only for want of it.
+		_ = c.Write(&b)
+		return Decision{Allow: true, Input: withAnswers(r.Input, b.Bytes())}
+	}}, nil
+}
+
+// withAnswers is input, the questions as the agent tool gave them, with
+// the answers and notes of out, askuser's output for them: the input that
+// Claude Code's AskUserQuestion reads the person's answers from (Claude Code
+// 2.1.332: "answers" keyed by question text, "annotations" with their
+// notes), as its own dialog fills it in.
+func withAnswers(input json.RawMessage, out []byte) json.RawMessage {
+	var in, answers map[string]json.RawMessage
+	if json.Unmarshal(input, &in) != nil || json.Unmarshal(out, &answers) != nil {
+		return input
+	}
+	delete(in, "annotations")
+	for k, v := range answers {
+		in[k] = v
+	}
+	return json.RawMessage(marshal(in))
+}
+
+// The answers to the question about a plan, as the person reads them.
+const (
+	PlanAcceptEdits = "Yes, and accept edits"
+	PlanAskEdits    = "Yes, and ask before edits"
+	PlanYes         = "Yes"
+	KeepPlanning    = "No, keep planning"
+)
+
+// askPlan asks whether the agent may carry out its plan (Claude Code's
+// ExitPlanMode), shown in the preview of each yes, as Claude Code's own
+// dialog does: yes, going on in the permission mode the answer names,
+// where the decision can set it, or no, keep planning, with the person's
+// words for the model.
+func (r Request) askPlan(s Settings) Asking {
+	var in struct {
+		Plan     string `json:"plan"`
+		PlanFile string `json:"planFilePath"`
+	}
+	_ = json.Unmarshal(r.Input, &in)
+	plan := strings.TrimSpace(in.Plan)
+	if plan == "" && in.PlanFile != "" {
+		plan = "The plan is in " + in.PlanFile + "."
+	}
+	plan = prompt.Cut(plan, maxPreview)
+	keep := schema.Option{Label: KeepPlanning, Description: "The agent keeps planning; to say what to change, type your answer (Other) or add a note."}
+	// Where the decision cannot set the mode (a PreToolUse hook), the
+	// agent goes on in the one it had before planning.
+	opts := []schema.Option{{Label: PlanYes, Description: "Approve the plan: the agent starts carrying it out.", Preview: plan}, keep}
+	modes := map[string]string{PlanAcceptEdits: "acceptEdits", PlanAskEdits: "default"}
+	if r.Form == PromptTool || r.Form == PermissionRequest {
+		opts = []schema.Option{
+			{Label: PlanAcceptEdits, Description: "Approve the plan: the agent carries it out, and edits files without asking.", Preview: plan},
+			{Label: PlanAskEdits, Description: "Approve the plan: the agent carries it out, and asks before each edit.", Preview: plan},
+			keep,
+		}
+	}
+	l := s.Schema.Limits()
+	q := schema.Question{
+		Header:   prompt.Cut("Plan", l.HeaderMaxLength),
+		Question: prompt.Cut(s.Who+" has a plan ready, and asks to carry it out.", l.QuestionMaxLength),
+		Options:  opts[:min(len(opts), l.MaxOptions)],
+	}
+	return Asking{Questions: []schema.Question{q}, decide: func(got []prompt.Answer) Decision {
+		a := got[0]
+		if len(a.Labels) == 1 && a.Labels[0] != KeepPlanning {
+			return Decision{Allow: true, Mode: modes[a.Labels[0]]}
+		}
+		if why := reason(a); why != "" {
+			return Refusal("The person wants you to keep planning, and said: " + why)
+		}
+		return Refusal("The person wants you to keep planning.")
+	}}
+}
+
+// The options of the question about a call, as the person reads them;
+// Other, which every view adds, is a denial in the person's words.
 const (
 	Allow        = "Allow"
 	AllowSession = "Allow for this session"
@@ -58,25 +249,30 @@ const (
 // maxPreview is how long a preview may be (schema.json).
 const maxPreview = 4000
 
-// subjects name, for Claude Code's own tools, the argument that says what
-// a call does: the question shows it, the preview every argument.
+// subjects name, for Claude Code's own tools and the shell tools of the
+// others, the argument that says what a call does: the question shows it,
+// the preview every argument.
 var subjects = map[string]string{
 	"Bash": "command", "Edit": "file_path", "MultiEdit": "file_path", "Write": "file_path", "Read": "file_path",
 	"NotebookEdit": "notebook_path", "WebFetch": "url", "WebSearch": "query", "Glob": "pattern", "Grep": "pattern",
+	"bash": "command", "run_shell_command": "command",
 }
 
-// Question is the question that asks the person about r, which who (the
-// agent, and where it works) made, within the limits l of the questions.
-// The question names the tool and what the call does (the command, the
-// file, the address), cut to fit; the preview of Allow holds every
-// argument. The views draw both as they draw every question, escapes and
-// controls shown, not obeyed.
-func (r Request) Question(who string, l schema.Limits) schema.Question {
-	text := fmt.Sprintf("%s asks to use %s.", who, r.Tool)
+// askCall asks whether the call may run. The question names the tool and
+// what the call does (the command, the file, the address; OpenCode's
+// patterns), cut to fit; the preview of Allow holds every argument. The
+// views draw both as they draw every question, escapes and controls shown,
+// not obeyed. Allow for this session is offered where the decision can
+// carry a rule as narrow as the call (see sessionRules), and says which.
+func (r Request) askCall(s Settings) Asking {
+	text := fmt.Sprintf("%s asks to use %s.", s.Who, r.Tool)
+	if len(r.patterns) > 0 {
+		text = fmt.Sprintf("%s asks to use %s:\n%s", s.Who, r.Tool, strings.Join(r.patterns, "\n"))
+	}
 	var preview strings.Builder
 	for _, f := range fieldsOf(r.Input) {
 		if f[0] == subjects[r.Tool] {
-			text = fmt.Sprintf("%s asks to use %s:\n%s", who, r.Tool, f[1])
+			text = fmt.Sprintf("%s asks to use %s:\n%s", s.Who, r.Tool, f[1])
 		}
 		if strings.Contains(f[1], "\n") {
 			f[1] = "\n  " + strings.ReplaceAll(f[1], "\n", "\n  ")
@@ -86,13 +282,39 @@ func (r Request) Question(who string, l schema.Limits) schema.Question {
 	opts := []schema.Option{
 		{Label: Allow, Description: "Let this call run as shown.", Preview: prompt.Cut(strings.TrimSpace(preview.String()), maxPreview)},
 		{Label: Deny, Description: "Do not let it run; the agent is told. To say why, type your answer (Other) or add a note."},
-		{Label: AllowSession, Description: prompt.Cut("Let it run, and every call of "+r.Tool+" until this session of the agent ends.", 200)},
 	}
-	return schema.Question{
+	rules := r.sessionRules()
+	if desc := sessionText(rules); desc != "" {
+		opts = append(opts, schema.Option{Label: AllowSession, Description: desc})
+	}
+	l := s.Schema.Limits()
+	q := schema.Question{
 		Header:   prompt.Cut("Approve", l.HeaderMaxLength),
 		Question: prompt.Cut(text, l.QuestionMaxLength),
 		Options:  opts[:min(len(opts), l.MaxOptions)],
 	}
+	return Asking{Questions: []schema.Question{q}, decide: func(got []prompt.Answer) Decision {
+		a := got[0]
+		if len(a.Labels) == 1 && a.Labels[0] != Deny {
+			d := Decision{Allow: true}
+			if a.Labels[0] == AllowSession {
+				d.Rules = rules
+			}
+			return d
+		}
+		// A note on Allow has no place in the decision, which carries no
+		// message.
+		if why := reason(a); why != "" {
+			return Refusal(fmt.Sprintf("The person denied this call of %s, and said why: %s", r.Tool, why))
+		}
+		return Refusal(fmt.Sprintf("The person denied this call of %s, without saying why.", r.Tool))
+	}}
+}
+
+// reason is what the person said with an answer: their own answer and
+// their note.
+func reason(a prompt.Answer) string {
+	return strings.TrimSpace(a.Other + " " + a.Note)
 }
 
 // fieldsOf reads input, a JSON object, as the person reads a call's
@@ -119,55 +341,3 @@ func fieldsOf(input json.RawMessage) [][2]string {
 	}
 	return out
 }
-
-// Decision is the answer to a request, as Claude Code's permission prompt
-// tool gives it: allow, with the input to run the tool with, and rules
-// for the rest of the session, or deny, with a message for the model.
-type Decision struct {
-	Behavior           string           `json:"behavior"`
-	UpdatedInput       json.RawMessage  `json:"updatedInput,omitempty"`
-	UpdatedPermissions []map[string]any `json:"updatedPermissions,omitempty"`
-	Message            string           `json:"message,omitempty"`
-}
-
-// JSON is d as JSON text, with <, > and & as they are, as askuser writes
-// its answers.
-func (d Decision) JSON() string {
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	// The input is JSON already, as it was read; the rest are strings.
-	_ = enc.Encode(d)
-	return strings.TrimSuffix(b.String(), "\n")
-}
-
-// Hook is d as Claude Code's PermissionRequest hook answers: without the
-// input, so that the call runs as it was asked.
-func (d Decision) Hook() string {
-	d.UpdatedInput = nil
-	return `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":` + d.JSON() + "}}"
-}
-
-// Decide is the decision that the person's answer a makes. Allow lets the
-// call run as it was asked, and for the session adds a rule that allows
-// the tool; Deny, or an answer of the person's own, denies it, with their
-// words as the reason. A note on Allow has no place in the decision, which
-// carries no message.
-func (r Request) Decide(a prompt.Answer) Decision {
-	if len(a.Labels) == 1 && a.Labels[0] != Deny {
-		d := Decision{Behavior: "allow", UpdatedInput: r.Input}
-		if a.Labels[0] == AllowSession {
-			d.UpdatedPermissions = []map[string]any{{"type": "addRules", "rules": []map[string]string{{"toolName": r.Tool}}, "behavior": "allow", "destination": "session"}}
-		}
-		return d
-	}
-	why := strings.TrimSpace(a.Other + " " + a.Note)
-	if why == "" {
-		return Refusal(fmt.Sprintf("The person denied this call of %s, without saying why.", r.Tool))
-	}
-	return Refusal(fmt.Sprintf("The person denied this call of %s, and said why: %s", r.Tool, why))
-}
-
-// Refusal is the decision that denies a call with message, for the model
-// to read.
-func Refusal(message string) Decision { return Decision{Behavior: "deny", Message: message} }

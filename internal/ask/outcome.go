@@ -53,6 +53,15 @@ func UsageErrorf(format string, args ...any) error {
 	return &UsageError{Msg: fmt.Sprintf(format, args...)}
 }
 
+// InputError is input that is not what the command reads (askuser
+// approve's, from an agent tool): one line says what it is and what to
+// do, exit 65 as for questions that are not valid.
+type InputError struct{ Err error }
+
+func (e *InputError) Error() string { return e.Err.Error() }
+
+func (e *InputError) Unwrap() error { return e.Err }
+
 // timeoutError is the cause of a context that ran out of time: the
 // command line's --timeout, and a call of askuser mcp that waited its
 // timeout.
@@ -134,6 +143,9 @@ func outcomeOf(err error, cmdPath string) outcome {
 	}
 	if syntax, ok := errors.AsType[*schema.SyntaxError](err); ok {
 		return outcome{code: exitInvalid, cli: syntaxReport(err, syntax, cmdPath)}
+	}
+	if _, ok := errors.AsType[*InputError](err); ok {
+		return outcome{code: exitInvalid, cli: errorLine(err)}
 	}
 	if invalid, ok := errors.AsType[*schema.ValidationError](err); ok {
 		return outcome{code: exitInvalid, cli: validationReport(invalid)}

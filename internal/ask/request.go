@@ -153,6 +153,10 @@ func (c *Call) noAnswer(err error) error {
 	return &noAnswerError{Index: c.Pending[short.Answered] + 1, Total: len(c.input.Questions), Key: c.Key.Key(q)}
 }
 
+// Answers are every answer, in question order, once Fill has taken those
+// asked, for a door that writes them in a form of its own.
+func (c *Call) Answers() []prompt.Answer { return c.answers }
+
 // Write writes every answer, as the command line prints them.
 func (c *Call) Write(w io.Writer) error {
 	c.withInputNotes()

@@ -134,25 +134,37 @@ func converse(ctx context.Context, env *Env, o Options, c conversation) ([]promp
 }
 
 // ConverseOne runs a session that asks q, the one question of confirm or
-// input, and returns its answer: q's header names its kind for
-// ASKUSER_NOTIFY_COMMAND, and an ended input is named by its question.
+// input, and returns its answer (see ConverseQuestions).
 func ConverseOne(ctx context.Context, env *Env, o Options, q schema.Question) (prompt.Answer, error) {
-	got, err := converse(ctx, env, o, conversation{
-		Questions: []schema.Question{q},
-		Summary: func(got []prompt.Answer) []prompt.Summary {
-			return []prompt.Summary{{Asked: q.Question, Answer: got[0].String()}}
-		},
-		NoAnswer: func(err error) error {
-			if errors.Is(err, prompt.ErrNoAnswer) {
-				return &noAnswerError{Index: 1, Total: 1, Key: q.Question}
-			}
-			return err
-		},
-	})
+	got, err := ConverseQuestions(ctx, env, o, q)
 	if err != nil {
 		return prompt.Answer{}, err
 	}
 	return got[0], nil
+}
+
+// ConverseQuestions runs a session that asks qs, questions that come from
+// no input document (confirm, input, an agent tool's approval or its own
+// questions), and returns their answers: the first question's header names
+// its kind for ASKUSER_NOTIFY_COMMAND, and an ended input is named by the
+// question it ended at.
+func ConverseQuestions(ctx context.Context, env *Env, o Options, qs ...schema.Question) ([]prompt.Answer, error) {
+	return converse(ctx, env, o, conversation{
+		Questions: qs,
+		Summary: func(got []prompt.Answer) []prompt.Summary {
+			return prompt.Summarize(qs, got)
+		},
+		NoAnswer: func(err error) error {
+			if !errors.Is(err, prompt.ErrNoAnswer) {
+				return err
+			}
+			at := 0
+			if short, ok := errors.AsType[*prompt.ShortError](err); ok {
+				at = short.Answered
+			}
+			return &noAnswerError{Index: at + 1, Total: len(qs), Key: qs[at].Question}
+		},
+	})
 }
 
 // finish lets opened, the way that asked (nil when none did), finish when

@@ -10,20 +10,21 @@ import (
 
 	"github.com/askuser/askuser/internal/approve"
 	"github.com/askuser/askuser/prompt"
-	"github.com/askuser/askuser/schema"
 )
 
 // ApproveName is the name of the tool that asks the person whether an
 // agent's tool call may run.
 const ApproveName = "approve"
 
-// approveTool is the tool that Claude Code calls, named with
-// --permission-prompt-tool, to ask whether a call of another tool may run.
+// approveTool is the tool that Claude Code calls, named as its permission
+// prompt tool, to ask whether a call of another tool may run. Its
+// description tells a model only what the model can do with it: nothing.
 var approveTool = &mcp.Tool{
-	Name:  ApproveName,
-	Title: "Ask the user to approve a tool call",
-	Description: "Asks the person whether a tool call may run, as Claude Code's permission prompt tool: " +
-		"claude -p --permission-prompt-tool mcp__askuser__approve. Claude Code calls it itself; a model has no need to. " +
+	Name:        ApproveName,
+	Title:       approveTitle,
+	Annotations: Annotations(approveTitle),
+	Description: "Asks the person whether another tool's call may run, on behalf of the agent tool, which calls it itself " +
+		"before a call that its rules do not allow. A model has no need to call it: to ask the person something, use askuser. " +
 		`It answers with a decision as JSON text: {"behavior":"allow","updatedInput":{...}} or {"behavior":"deny","message":"..."}.`,
 	InputSchema: json.RawMessage(`{"type":"object","properties":{` +
 		`"tool_name":{"type":"string","description":"The tool that the call would run"},` +
@@ -32,13 +33,26 @@ var approveTool = &mcp.Tool{
 		`"required":["tool_name","input"]}`),
 }
 
-// approve handles one call of the approve tool: it asks the person the
-// question of the call to approve, along the call's route, and answers
-// with their decision. No answer (a timeout, a cancel, a decline) denies
-// the call, saying why; where no way reaches anybody, or the client went,
-// the call is a tool error, as for askuser.
+// approveTitle is the approve tool's name for people.
+const approveTitle = "Ask the user to approve a tool call"
+
+// Annotations are the hints of a tool of askuser mcp, titled title. Asking
+// changes nothing and reaches no one but the person, so clients may run
+// the tools without asking for approval first (codex exec does, with no
+// configuration). They are not idempotent: a second call asks the person
+// again.
+func Annotations(title string) *mcp.ToolAnnotations {
+	no := false
+	return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: true, DestructiveHint: &no, OpenWorldHint: &no}
+}
+
+// approve handles one call of the approve tool: it asks the person what
+// the call to approve comes down to (see approve.Request.Ask), along the
+// call's route, and answers with their decision. No answer (a timeout, a
+// cancel, a decline) denies the call, saying why; where no way reaches
+// anybody, or the client went, the call is a tool error, as for askuser.
 func (s *Server) approve(reqCtx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	r, err := approve.Parse(req.Params.Arguments)
+	r, err := approve.ParseCall(req.Params.Arguments)
 	if err != nil {
 		return toolError(err), nil
 	}
@@ -46,12 +60,19 @@ func (s *Server) approve(reqCtx context.Context, req *mcp.CallToolRequest) (*mcp
 	if who == "" {
 		who = "The agent"
 	}
-	// Never through the client's forms: the client waits on the approval
-	// to run another tool, and holds its servers' forms until then (Claude
-	// Code 2.1.332 does, even in claude -p, which declines them at once
-	// otherwise), so that the form would wait for ever behind the approval
-	// it is for.
-	got, err := s.ask(reqCtx, req, []schema.Question{r.Question(who, s.opts.Request.Schema.Limits())}, nil, errApproveForms)
+	asking, err := r.Ask(approve.Settings{Who: who, Schema: s.opts.Request.Schema, Presets: s.opts.Request.Presets})
+	if err != nil {
+		return toolError(err), nil
+	}
+	var got []prompt.Answer
+	if len(asking.Questions) > 0 {
+		// Never through the client's forms: the client waits on the
+		// approval to run another tool, and holds its servers' forms until
+		// then (Claude Code 2.1.332 does, even in claude -p, which declines
+		// them at once otherwise), so that the form would wait for ever
+		// behind the approval it is for.
+		got, err = s.ask(reqCtx, req, asking.Questions, nil, errApproveForms)
+	}
 	var d approve.Decision
 	_, unavailable := errors.AsType[*prompt.UnavailableError](err)
 	switch {
@@ -60,7 +81,7 @@ func (s *Server) approve(reqCtx context.Context, req *mcp.CallToolRequest) (*mcp
 	case err != nil:
 		d = approve.Refusal("Not allowed, for want of an answer: " + strings.TrimPrefix(toolText(err), "Error: "))
 	default:
-		d = r.Decide(got[0])
+		d = asking.Decide(got)
 	}
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: d.JSON()}}}, nil
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: r.Output(d)}}}, nil
 }

@@ -52,6 +52,9 @@ type Options struct {
 	// client that does so sooner could not show it (see elicit.Unattended).
 	// 0 means elicit.Quickest.
 	Quickest time.Duration
+	// ProgressEvery is how often a waiting call sends the client progress;
+	// 0 means DefaultProgressEvery.
+	ProgressEvery time.Duration
 	// Log receives notices for the person who runs the server: stderr,
 	// never stdout, which carries the protocol.
 	Log io.Writer
@@ -67,6 +70,11 @@ type Server struct {
 	stopping bool           // set when Run ends: no call starts after it
 	active   int            // the calls under way
 	calls    sync.WaitGroup // the calls under way, to wait for
+	// waits are the sets of questions being asked, by their calls' keys
+	// (see callKey); timedOut the keys of calls that the client cancelled
+	// for a time limit of its own.
+	waits    map[string]*waiting
+	timedOut map[string]bool
 }
 
 // New returns a server with opts.
@@ -74,7 +82,10 @@ func New(opts Options) *Server {
 	if opts.Quickest == 0 {
 		opts.Quickest = elicit.Quickest
 	}
-	return &Server{opts: opts}
+	if opts.ProgressEvery == 0 {
+		opts.ProgressEvery = DefaultProgressEvery
+	}
+	return &Server{opts: opts, waits: map[string]*waiting{}, timedOut: map[string]bool{}}
 }
 
 // stopGrace is how long stopping waits for the replies of the calls it
@@ -94,6 +105,7 @@ func (s *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	// pipe of our own does. The wire passes on only what the SDK reads.
 	input, feed := io.Pipe()
 	output := newWire(out, s.opts.Log)
+	output.timedOut = s.noteTimedOut
 	go output.pump(in, feed)
 
 	srv := mcp.NewServer(s.opts.Implementation, &mcp.ServerOptions{
@@ -194,56 +206,11 @@ func (s *Server) prepare(args json.RawMessage) (*ask.Call, error) {
 	return ask.Prepare(r)
 }
 
-// callContext is the context a call waits in: it ends, with a cause that
-// says why, when the client cancels the request or goes away, or when the
-// server stops.
-func (s *Server) callContext(reqCtx context.Context) (context.Context, func()) {
-	ctx, cancel := context.WithCancelCause(context.WithoutCancel(reqCtx))
-	stopReq := context.AfterFunc(reqCtx, func() {
-		if errors.Is(context.Cause(reqCtx), io.EOF) {
-			cancel(errClientGone)
-		} else {
-			cancel(errClientCancelled)
-		}
-	})
-	stopSrv := context.AfterFunc(s.ctx, func() { cancel(errStopped) })
-	return ctx, func() {
-		stopReq()
-		stopSrv()
-		cancel(nil)
-	}
-}
-
 // Why a call is not asked through the client's forms with --ui elicit.
 var (
 	errNoForms      = errors.New("the MCP client cannot show questions: it did not declare elicitation, and askuser mcp runs with --ui elicit")
 	errApproveForms = errors.New("approve does not ask through the MCP client's forms, which the client holds until the approval ends, and askuser mcp runs with --ui elicit")
 )
-
-// ask reaches the person with qs for the call req along its route, own
-// (the client's forms, or nil) first, in the call's context, and says on
-// stderr and in the client's log where the questions wait, and why the
-// form was passed over when it asked nobody. A route of no way is none,
-// unavailable. A form handed back to the client to fill in, and call
-// again with, is a *handBack.
-func (s *Server) ask(reqCtx context.Context, req *mcp.CallToolRequest, qs []schema.Question, own *ask.Way, none error) ([]prompt.Answer, error) {
-	ctx, cancel := s.callContext(reqCtx)
-	defer cancel()
-	route := s.opts.Route(own, callFrom(req))
-	if len(route.Ways) == 0 {
-		return nil, &prompt.UnavailableError{Err: none}
-	}
-	route.OnOpen = func(ctx context.Context, _ string, o *ask.Opened, after error) {
-		if after != nil {
-			s.passOver(ctx, req, after)
-		}
-		if o.Where != "" {
-			s.notice(ctx, req, o.Where)
-		}
-	}
-	defer route.Close()
-	return route.Ask(ctx, qs)
-}
 
 // forms is the client's own way of reaching the person, when it declared
 // elicitation: a form, filled in in its own interface.

@@ -34,14 +34,24 @@ type wire struct {
 	// inFlight holds the id of each request of the client's that has not
 	// been answered yet: true once the client cancelled it.
 	inFlight map[jsonrpc.ID]bool
-	initID   jsonrpc.ID // the initialize request's, to read the version
-	version  string     // the protocol version the session speaks
-	n        int        // replies written, answered or dropped
+	// calls hold the tool and arguments of each tools/call in flight, for
+	// timedOut.
+	calls    map[jsonrpc.ID]toolCall
+	timedOut func(tool string, args json.RawMessage) // see Server.noteTimedOut
+	initID   jsonrpc.ID                              // the initialize request's, to read the version
+	version  string                                  // the protocol version the session speaks
+	n        int                                     // replies written, answered or dropped
 	wrote    chan struct{}
 }
 
 func newWire(out, log io.Writer) *wire {
-	return &wire{out: out, log: log, inFlight: map[jsonrpc.ID]bool{}, wrote: make(chan struct{})}
+	return &wire{out: out, log: log, inFlight: map[jsonrpc.ID]bool{}, calls: map[jsonrpc.ID]toolCall{}, wrote: make(chan struct{})}
+}
+
+// toolCall is a tools/call request's tool and arguments.
+type toolCall struct {
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
 }
 
 // maxLine is the longest line read, as the SDK's own limit.
@@ -125,8 +135,14 @@ func (w *wire) admit(line []byte) bool {
 	_, busy := w.inFlight[req.ID]
 	if !busy {
 		w.inFlight[req.ID] = false
-		if req.Method == "initialize" {
+		switch req.Method {
+		case "initialize":
 			w.initID = req.ID
+		case "tools/call":
+			var c toolCall
+			if json.Unmarshal(req.Params, &c) == nil {
+				w.calls[req.ID] = c
+			}
 		}
 	}
 	w.mu.Unlock()
@@ -180,10 +196,12 @@ func (w *wire) batchProblem(raws []json.RawMessage) string {
 }
 
 // cancel marks the request that a notifications/cancelled names: its
-// reply is not sent.
+// reply is not sent. A call cancelled for a time limit of the client's own
+// is told to timedOut, before the SDK hears of the cancel.
 func (w *wire) cancel(params json.RawMessage) {
 	var p struct {
-		RequestID any `json:"requestId"`
+		RequestID any    `json:"requestId"`
+		Reason    string `json:"reason"`
 	}
 	if json.Unmarshal(params, &p) != nil {
 		return
@@ -196,7 +214,11 @@ func (w *wire) cancel(params json.RawMessage) {
 	if _, ok := w.inFlight[id]; ok {
 		w.inFlight[id] = true
 	}
+	c, call := w.calls[id]
 	w.mu.Unlock()
+	if call && w.timedOut != nil && timeoutReason.MatchString(p.Reason) {
+		w.timedOut(c.Name, c.Arguments)
+	}
 }
 
 // refuse answers a message that the SDK is not given, with id (null when
@@ -291,6 +313,7 @@ func (w *wire) Write(p []byte) (int, error) {
 	for _, r := range replies {
 		cancelled, ok := w.inFlight[r.ID]
 		delete(w.inFlight, r.ID)
+		delete(w.calls, r.ID)
 		drop = len(replies) == 1 && ok && cancelled
 		if r.ID == w.initID && r.Error == nil {
 			var res struct{ ProtocolVersion string }

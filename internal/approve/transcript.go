@@ -1,0 +1,173 @@
+package approve
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"reflect"
+	"time"
+)
+
+// Claude Code (2.1.332) runs its PermissionRequest hook while its own
+// dialog asks the same in the terminal, and when the person answers there,
+// it leaves the hook running until the hook's own timeout, and ignores
+// what it writes: it sends no signal and closes nothing. What it does
+// write is the call's result, in the session's transcript, once the call
+// ends: at once for a question, or for a call the person denied; when it
+// has run, for one they allowed.
+
+// pollEvery is how often the transcript is read for the call's result: a
+// stat, and a read of what is new. Claude Code writes the result as it
+// sends the model its next request, some 0.5 s after the answer; the
+// question must leave the inbox within 1 s.
+const pollEvery = 50 * time.Millisecond
+
+// maxTail is how much of the end of the transcript is read for the call:
+// it is among the last things written there.
+const maxTail = 8 << 20
+
+// Answered returns once the call that r asks about has its result in
+// Claude Code's transcript: it was answered elsewhere (or ran), and asking
+// the person about it is over. It returns ctx's error when ctx ends first,
+// and waits for ctx to end when r gives no transcript, or the transcript
+// does not say which call r is.
+func (r Request) Answered(ctx context.Context) error {
+	if r.Form != PermissionRequest || r.Transcript == "" {
+		<-ctx.Done()
+		return ctx.Err()
+	}
+	w := &watch{r: r, calls: map[string]bool{}, ended: map[string]bool{}}
+	defer w.close()
+	if w.open() {
+		w.read()
+	}
+	// The calls that had ended before r was asked are not it.
+	for id := range w.ended {
+		delete(w.calls, id)
+	}
+	w.ended = map[string]bool{}
+	tick := time.NewTicker(pollEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-tick.C:
+		}
+		if w.f == nil && !w.open() {
+			continue
+		}
+		w.read()
+		if w.over() {
+			return nil
+		}
+	}
+}
+
+// watch reads a transcript for the calls that may be r, and their results.
+type watch struct {
+	r       Request
+	f       *os.File
+	in      *bufio.Reader
+	line    []byte // the end of the transcript, a line not yet ended
+	partial bool   // the first line read is the end of one cut short
+	// calls are the calls of r's tool, true for those with r's input.
+	calls map[string]bool
+	// ended are those calls whose results were read.
+	ended map[string]bool
+}
+
+// open opens the transcript, at its last maxTail bytes, and reports
+// whether it could.
+func (w *watch) open() bool {
+	f, err := os.Open(w.r.Transcript)
+	if err != nil {
+		return false
+	}
+	if info, err := f.Stat(); err == nil && info.Size() > maxTail {
+		_, _ = f.Seek(info.Size()-maxTail, io.SeekStart)
+		w.partial = true
+	}
+	w.f, w.in = f, bufio.NewReader(f)
+	return true
+}
+
+// close closes the transcript, which was only read.
+func (w *watch) close() {
+	if w.f != nil {
+		_ = w.f.Close()
+	}
+}
+
+// read reads the lines written since it last read.
+func (w *watch) read() {
+	for {
+		chunk, err := w.in.ReadBytes('\n')
+		w.line = append(w.line, chunk...)
+		if err != nil {
+			return
+		}
+		if !w.partial {
+			w.take(w.line)
+		}
+		w.partial = false
+		w.line = w.line[:0]
+	}
+}
+
+// take reads one line of the transcript: a message of the model's, with
+// calls of tools, or one with their results.
+func (w *watch) take(line []byte) {
+	if !bytes.Contains(line, []byte(`"tool_use`)) && !bytes.Contains(line, []byte(`"tool_result"`)) {
+		return
+	}
+	var entry struct {
+		Message struct {
+			Content []struct {
+				Type      string          `json:"type"`
+				ID        string          `json:"id"`
+				Name      string          `json:"name"`
+				Input     json.RawMessage `json:"input"`
+				ToolUseID string          `json:"tool_use_id"`
+			} `json:"content"`
+		} `json:"message"`
+	}
+	if json.Unmarshal(line, &entry) != nil {
+		return
+	}
+	for _, c := range entry.Message.Content {
+		switch {
+		case c.Type == "tool_use" && c.Name == w.r.Tool:
+			w.calls[c.ID] = sameJSON(c.Input, w.r.Input)
+		case c.Type == "tool_result":
+			w.ended[c.ToolUseID] = true
+		}
+	}
+}
+
+// over reports whether the call that r is has ended: the one call of its
+// tool that was waiting, or among several, the one with its input.
+func (w *watch) over() bool {
+	exact := false
+	for _, same := range w.calls {
+		exact = exact || same
+	}
+	if !exact && len(w.calls) > 1 {
+		return false
+	}
+	for id, same := range w.calls {
+		if w.ended[id] && (same || !exact) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameJSON reports whether a and b are the same JSON value.
+func sameJSON(a, b json.RawMessage) bool {
+	var va, vb any
+	return json.Unmarshal(a, &va) == nil && json.Unmarshal(b, &vb) == nil && reflect.DeepEqual(va, vb)
+}
