@@ -39,14 +39,21 @@ func (r Request) Answered(ctx context.Context) error {
 		<-ctx.Done()
 		return ctx.Err()
 	}
-	w := &watch{r: r, calls: map[string]bool{}, ended: map[string]bool{}}
+	w := &watch{r: r, calls: map[string]bool{}, ended: map[string]bool{}, earlier: map[string]bool{}}
 	defer w.close()
 	if w.open() {
 		w.read()
 	}
-	// The calls that had ended before r was asked are not it.
-	for id := range w.ended {
-		delete(w.calls, id)
+	// The calls that had ended before r was asked are not it. One still
+	// waiting then, with another input, is not it either: it is an
+	// earlier call whose result is not written yet, and r's own may be
+	// written after it.
+	for id, same := range w.calls {
+		if w.ended[id] {
+			delete(w.calls, id)
+		} else if !same {
+			w.earlier[id] = true
+		}
 	}
 	w.ended = map[string]bool{}
 	tick := time.NewTicker(pollEvery)
@@ -78,6 +85,9 @@ type watch struct {
 	calls map[string]bool
 	// ended are those calls whose results were read.
 	ended map[string]bool
+	// earlier are the calls with another input than r's that were
+	// waiting when r was asked.
+	earlier map[string]bool
 }
 
 // open opens the transcript, at its last maxTail bytes, and reports
@@ -148,22 +158,22 @@ func (w *watch) take(line []byte) {
 	}
 }
 
-// over reports whether the call that r is has ended: the one call of its
-// tool that was waiting, or among several, the one with its input.
+// over reports whether the call that r is has ended: the call of its
+// tool with its input, or when none has it, the one call of the tool
+// with another input made since r was asked.
 func (w *watch) over() bool {
 	exact := false
-	for _, same := range w.calls {
-		exact = exact || same
-	}
-	if !exact && len(w.calls) > 1 {
-		return false
-	}
+	var other []string
 	for id, same := range w.calls {
-		if w.ended[id] && (same || !exact) {
+		exact = exact || same
+		if same && w.ended[id] {
 			return true
 		}
+		if !same && !w.earlier[id] {
+			other = append(other, id)
+		}
 	}
-	return false
+	return !exact && len(other) == 1 && w.ended[other[0]]
 }
 
 // sameJSON reports whether a and b are the same JSON value.

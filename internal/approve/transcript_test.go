@@ -88,12 +88,29 @@ func TestAnswered(t *testing.T) {
 		t.Error("not answered by its own call's result")
 	}
 
+	// An earlier call of the tool, with other questions, whose result is
+	// written after the hook started (and before its own call is), is not
+	// it; a call with another input than the hook's, made after it
+	// started, is, when it is the only one.
+	name = filepath.Join(dir, "earlier.jsonl")
+	appendTo(t, name, useLine("first", "AskUserQuestion", `{"questions":[{"question":"Database?"}]}`))
+	second := `{"questions":[{"question":"Cache?"}]}`
+	if ok, _ := answered(hookIn(t, name, "AskUserQuestion", second), 2*time.Second, func() { appendTo(t, name, resultLine("first")) }); ok {
+		t.Error("answered by the result of the call before it")
+	}
+	ok, _ := answered(hookIn(t, name, "AskUserQuestion", second), 2*time.Second, func() {
+		appendTo(t, name, useLine("second", "AskUserQuestion", `{"questions":[{"question":"Cache?"}],"answers":{}}`), resultLine("second"))
+	})
+	if !ok {
+		t.Error("not answered by the one call made since, whose input differs")
+	}
+
 	// The call written after the hook started, and its result in a line
 	// written in two pieces.
 	name = filepath.Join(dir, "late.jsonl")
 	appendTo(t, name, useLine("old", "Bash", input), resultLine("old"))
 	res := resultLine("late")
-	ok, _ := answered(hookIn(t, name, "Bash", input), 3*time.Second, func() {
+	ok, _ = answered(hookIn(t, name, "Bash", input), 3*time.Second, func() {
 		appendTo(t, name, useLine("late", "Bash", input), res[:20])
 		time.Sleep(2 * pollEvery)
 		appendTo(t, name, res[20:])
