@@ -14,7 +14,7 @@
 //
 // The CLIs are about two gigabytes from npm, installed once per lock file
 // in the suite's cache, so the suite only builds with the heavy tag:
-// go test -tags heavy ./e2e/agents
+// go test -tags heavy -timeout 30m ./e2e/agents
 package agents
 
 import (

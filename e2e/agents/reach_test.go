@@ -314,7 +314,7 @@ func checkReach() error {
 	}
 	got, want := strings.Split(string(b), "\n"), strings.Split(matrix(), "\n")
 	if len(got) != len(want) {
-		return fmt.Errorf("%s has %d lines, and this run's page %d: write it with go test -tags heavy ./e2e/agents -update", reachDoc, len(got), len(want))
+		return fmt.Errorf("%s has %d lines, and this run's page %d: write it with go test -tags heavy -timeout 30m ./e2e/agents -update", reachDoc, len(got), len(want))
 	}
 	var differ []string
 	for i, w := range want {
@@ -323,7 +323,7 @@ func checkReach() error {
 		}
 	}
 	if len(differ) > 0 {
-		return fmt.Errorf("%s says other than this run, which it should say (go test -tags heavy ./e2e/agents -update writes it):\n%s", reachDoc, strings.Join(differ, "\n"))
+		return fmt.Errorf("%s says other than this run, which it should say (go test -tags heavy -timeout 30m ./e2e/agents -update writes it):\n%s", reachDoc, strings.Join(differ, "\n"))
 	}
 	return nil
 }
