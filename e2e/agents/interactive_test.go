@@ -135,8 +135,11 @@ func runInteractive(t *testing.T, c cli, p path) outcome {
 	}
 	o.asked = !shownAt.IsZero()
 	if o.asked {
+		// From the person's approval of the call, when there was one
+		// before the questions showed (a dialog of the CLI's that came
+		// after them, beside the inbox, is not what they waited for).
 		from := mk.Sent()
-		if approved.After(from) {
+		if approved.After(from) && approved.Before(shownAt) {
 			from = approved
 		}
 		o.shown = shownAt.Sub(from)
