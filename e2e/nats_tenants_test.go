@@ -129,8 +129,8 @@ func TestNATSHostileKeyPlanted(t *testing.T) {
 // streams, nor lift their limits: bob, holding his own inbox's
 // credentials, cannot make his stream read alice's, catch her replies, or
 // grow without bound, and nothing of alice's reaches it. An inbox that
-// finds its stream so changed by credentials that may says what differs,
-// and what to run, rather than take it.
+// finds its stream so changed (by credentials that may change it) says
+// what differs, and what to run, rather than take it.
 func TestNATSHostileInboxRights(t *testing.T) {
 	t.Parallel()
 	ns := readmeServer(t, nil)
