@@ -118,7 +118,28 @@ func freePort(t testing.TB) int {
 // Restart starts the server again after Stop, on the same port and store.
 func (s *Server) Restart() {
 	s.t.Helper()
+	s.start(*s.Opts)
+}
+
+// RestartWithoutJetStream starts the server again after Stop, on the same
+// port, with JetStream off until EnableJetStream.
+func (s *Server) RestartWithoutJetStream() {
+	s.t.Helper()
 	o := *s.Opts
+	o.JetStream = false
+	s.start(o)
+}
+
+// EnableJetStream turns JetStream on, on the same store, in a server
+// started without it.
+func (s *Server) EnableJetStream() {
+	s.t.Helper()
+	if err := s.s.EnableJetStream(&server.JetStreamConfig{StoreDir: s.Opts.StoreDir}); err != nil {
+		s.t.Fatal(err)
+	}
+}
+
+func (s *Server) start(o server.Options) {
 	ns, err := server.NewServer(&o)
 	if err != nil {
 		s.t.Fatal(err)

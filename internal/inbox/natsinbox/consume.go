@@ -14,17 +14,13 @@ import (
 // consume reads both streams in new consumers: from their first message
 // at the start, and again when a stream was made anew (its store lost);
 // from the message after the last read when the connection comes back,
-// rather than wait for the consumers to find out that it went.
+// rather than wait for the consumers to find out that it went. When one
+// cannot start (the stream's leader not elected yet), none runs: the
+// watcher tries again (see check).
 func (f *feed) consume(ctx context.Context, sets, beats jetstream.Stream, resume bool) error {
 	f.consMu.Lock()
 	defer f.consMu.Unlock()
-	for _, cc := range f.consumers {
-		// Not waited for: one that is starting itself again on a
-		// connection that went takes its time, and what it still reads
-		// is dropped (see handle).
-		go cc.Stop()
-	}
-	f.consumers = nil
+	f.stopConsumers()
 	gen, epoch := f.generation.Add(1), f.epoch.Load()
 	for i, r := range []reading{
 		{sets, []string{f.l.addr.subject("set", "*.*"), f.l.addr.subject("end", "*")}, f.onStored, jetstream.PullMaxBytes(8 * maxMessage)},
@@ -32,6 +28,7 @@ func (f *feed) consume(ctx context.Context, sets, beats jetstream.Stream, resume
 	} {
 		cons, cc, err := f.read(ctx, i, r, gen, epoch, resume)
 		if err != nil {
+			f.stopConsumers()
 			return f.conn.streamError(r.stream.CachedInfo().Config.Name, err)
 		}
 		if i == 0 {
@@ -40,6 +37,33 @@ func (f *feed) consume(ctx context.Context, sets, beats jetstream.Stream, resume
 		f.consumers = append(f.consumers, cc)
 	}
 	return nil
+}
+
+// stopConsumers stops the consumers, with consMu held. They are not
+// waited for: one that is starting itself again on a connection that went
+// takes its time, and what it still reads is dropped (see read's handle).
+func (f *feed) stopConsumers() {
+	for _, cc := range f.consumers {
+		go cc.Stop()
+	}
+	f.consumers = nil
+}
+
+// readAgain starts the consumers again from the message after the last
+// read, and says whether they run: an error once, until they do again.
+func (f *feed) readAgain() {
+	f.reading(f.consume(f.ctx, f.sets, f.beats, true))
+}
+
+// reading tells the person that the consumers could not start (err), once
+// until they run again, and then that they do.
+func (f *feed) reading(err error) {
+	switch {
+	case err != nil && !f.deaf.Swap(true):
+		f.l.say("%v.\n", err)
+	case err == nil && f.deaf.Swap(false):
+		f.l.say("Reading the inbox's streams on the NATS server at %s again.\n", f.l.addr.serverURL())
+	}
 }
 
 // reading is how one of the two streams is read.
@@ -213,19 +237,20 @@ func (f *feed) resume() {
 		}
 		f.l.say("Connected to the NATS server at %s again.\n", f.l.addr.serverURL())
 		// f.sets and f.beats name the streams, as made anew too.
-		if err := f.consume(f.ctx, f.sets, f.beats, true); err != nil {
-			f.l.say("%v.\n", err)
-		}
+		f.readAgain()
 	}
 }
 
 // check starts the consumers again from the start, when a stream was made
-// anew (its store lost), or made again when it is missing.
+// anew (its store lost), or made again when it is missing; and from the
+// message after the last read when none runs, because they could not
+// start when last asked to (a cluster electing the stream's leader as the
+// connection came back).
 func (f *feed) check() {
 	ctx, cancel := context.WithTimeout(f.ctx, inbox.ProbeTimeout)
 	defer cancel()
 	f.consMu.Lock()
-	was := f.created
+	was, stopped := f.created, f.consumers == nil
 	f.consMu.Unlock()
 	renewed := false
 	for i, s := range []jetstream.Stream{f.sets, f.beats} {
@@ -235,6 +260,9 @@ func (f *feed) check() {
 		}
 	}
 	if !renewed {
+		if stopped {
+			f.readAgain()
+		}
 		return
 	}
 	// What was read of the streams names other messages now.
@@ -245,13 +273,10 @@ func (f *feed) check() {
 		return
 	}
 	f.l.say("The inbox's streams on the NATS server were made anew (their store was lost): reading them again.\n")
-	if err := f.consume(f.ctx, sets, beats, false); err != nil {
-		f.l.say("%v.\n", err)
-		return
-	}
 	f.do(func() {
 		for _, e := range f.byID {
 			e.seqs = nil
 		}
 	})
+	f.reading(f.consume(f.ctx, sets, beats, false))
 }

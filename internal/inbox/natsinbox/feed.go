@@ -39,6 +39,7 @@ type feed struct {
 	setsCons   jetstream.Consumer
 	created    [2]time.Time
 	generation atomic.Int64
+	deaf       atomic.Bool // none runs: they could not start, which was told
 	// epoch counts the times the streams were made anew; last is the
 	// sequence number of the last message read of each.
 	epoch atomic.Int64

@@ -697,15 +697,53 @@ func TestStoreLost(t *testing.T) {
 		}
 	}
 	ns.Restart()
-	deadline := time.Now().Add(15 * time.Second)
-	for !strings.Contains(in.said.String(), "made anew") {
-		if time.Now().After(deadline) {
-			t.Fatalf("the inbox said:\n%s", in.said)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	waitSaid(t, in.said, "made anew", 15*time.Second)
 	answer(t, in.q, set, "SQLite")
 	if r := result(t, res, 10*time.Second); r.err != nil || r.e.Answers[0].Labels[0] != "SQLite" {
 		t.Fatalf("got %+v, %v\n%s", r.e, r.err, in.said)
+	}
+}
+
+// An inbox whose streams cannot be read when its connection comes back
+// (the server is back, its JetStream not yet: a cluster electing the
+// streams' leaders is the same) says so once, reads them again from where
+// it stopped once they can be, and says that too; it is not started
+// again.
+func TestFeedReadsAgain(t *testing.T) {
+	ns, a, id := setup(t)
+	in := startInbox(t, a, id, "one")
+	first := askOver(context.Background(), a.Dial(), askRequest())
+	waitFor(t, in.q, 1)
+	ns.Stop()
+	ns.RestartWithoutJetStream()
+	unreadable := "has no JetStream for this account"
+	waitSaid(t, in.said, unreadable, 15*time.Second)
+	// The watcher tries again meanwhile, and says nothing more.
+	time.Sleep(2 * pollEvery)
+	ns.EnableJetStream()
+	waitSaid(t, in.said, "Reading the inbox's streams on the NATS server at "+a.serverURL()+" again.", 15*time.Second)
+	if n := strings.Count(in.said.String(), unreadable); n != 1 {
+		t.Errorf("the inbox said %d times that it cannot read its streams:\n%s", n, in.said)
+	}
+	late := askOver(context.Background(), a.Dial(), askRequest())
+	for _, s := range waitWithin(t, in.q, 2, 10*time.Second) {
+		answer(t, in.q, s, "SQLite")
+	}
+	for _, ch := range []<-chan askResult{first, late} {
+		if r := result(t, ch, 10*time.Second); r.err != nil || r.e.Answers[0].Labels[0] != "SQLite" {
+			t.Fatalf("got %+v, %v\n%s", r.e, r.err, in.said)
+		}
+	}
+}
+
+// waitSaid waits up to d until the inbox has said want.
+func waitSaid(t *testing.T, said *lines, want string, d time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !strings.Contains(said.String(), want) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the inbox did not say %q within %s:\n%s", want, d, said)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
