@@ -11,11 +11,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -36,9 +36,10 @@ import (
 // BENCH_ASKERS (1000) askers start at BENCH_RATE (200) a second; each is
 // the asker's side of askuser (inbox.Dial, then Ask) in this process, so
 // that the figure is the transport's and the inbox's, not the start of a
-// thousand processes. The inbox is the built askuser inbox, with line
-// prompts; a set's arrival is when the inbox runs ASKUSER_NOTIFY_COMMAND
-// for it, which writes the set's name to a FIFO that the benchmark reads.
+// thousand processes. The inbox is the built askuser inbox, answered on its
+// page only (--web, with no terminal), which logs a line for each set
+// that arrives: the benchmark reads its stderr, and a set's arrival is
+// when the line naming it comes.
 // The NATS server is nats-server, built from the version go.mod requires
 // and run beside them, with JetStream on disk.
 //
@@ -124,27 +125,15 @@ const loadSpan = 10 * time.Second
 func benchAskers(b *testing.B, askuser, transport string, n, rate int) benchResult {
 	b.StopTimer()
 	dir := b.TempDir()
-	fifo := filepath.Join(dir, "arrivals")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		b.Fatal(err)
-	}
-	// Read and written at once: the reader sees no end between writers.
-	arrivals, err := os.OpenFile(fifo, os.O_RDWR, 0)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer arrivals.Close()
 	addr, server := benchAddr(b, transport, dir)
 	a, err := inbox.ParseAddr(addr, natsinbox.Remote())
 	if err != nil {
 		b.Fatal(err)
 	}
-	cmd, screen := startBenchInbox(b, askuser, addr, dir, fifo)
-	waitReady(b, screen, a)
-
 	arrived := make([]time.Time, n)
 	read := make(chan error, 1)
-	go func() { read <- readArrivals(arrivals, arrived) }()
+	cmd, screen := startBenchInbox(b, askuser, addr, dir, func(log io.Reader) { read <- readArrivals(log, arrived) })
+	waitReady(b, screen, a)
 	b.StartTimer()
 	started, stop := startAskers(a, n, rate, func(i int) *inbox.Request {
 		return &inbox.Request{Questions: confirmDeploy, From: fmt.Sprintf("asker-%d", i)}
@@ -229,41 +218,51 @@ func startAskers(a inbox.Addr, n, rate int, req func(i int) *inbox.Request) (sta
 	}
 }
 
-// startBenchInbox starts the inbox of the program askuser at addr, which
-// writes the name of each set that arrives to fifo; it quits when the
-// benchmark ends.
-func startBenchInbox(b *testing.B, askuser, addr, dir, fifo string) (*exec.Cmd, *screenOut) {
-	cmd := exec.Command(askuser, "inbox", "--ui", "line")
-	cmd.Env = append(os.Environ(), "ASKUSER_INBOX="+addr, "XDG_CONFIG_HOME="+dir, "NO_COLOR=1",
-		`ASKUSER_NOTIFY_COMMAND=echo "$ASKUSER_FROM" > `+fifo)
-	stdin, err := cmd.StdinPipe()
+// startBenchInbox starts the inbox of the program askuser at addr,
+// answered on its web page only, and has read read its log (stderr) as it
+// is written; the inbox quits when the benchmark ends.
+func startBenchInbox(b *testing.B, askuser, addr, dir string, read func(log io.Reader)) (*exec.Cmd, *screenOut) {
+	cmd := exec.Command(askuser, "inbox", "--web")
+	cmd.Env = append(os.Environ(), "ASKUSER_INBOX="+addr, "XDG_CONFIG_HOME="+dir, "XDG_STATE_HOME="+dir, "NO_COLOR=1")
+	log, err := cmd.StderrPipe()
 	if err != nil {
 		b.Fatal(err)
 	}
 	screen := newScreenOut()
-	cmd.Stderr = screen
 	if err := cmd.Start(); err != nil {
 		b.Fatal(err)
 	}
+	go read(io.TeeReader(log, screen))
 	b.Cleanup(func() {
-		stdin.Close()
+		_ = cmd.Process.Signal(os.Interrupt)
 		_ = cmd.Wait()
 	})
 	return cmd, screen
 }
 
+// arrivedLine is the inbox's log line for a set that arrives.
+var arrivedLine = regexp.MustCompile(`^Arrived: questions from asker-(\d+) `)
+
 // readArrivals stamps the arrival of each set named asker-I in arrived[I],
-// until every one has arrived.
-func readArrivals(r io.Reader, arrived []time.Time) error {
-	sc := bufio.NewScanner(r)
-	for got := 0; got < len(arrived) && sc.Scan(); got++ {
-		i, err := strconv.Atoi(strings.TrimPrefix(sc.Text(), "asker-"))
-		if err != nil || i < 0 || i >= len(arrived) {
+// as the inbox's log says, until every one has arrived; it reads the rest
+// of the log after.
+func readArrivals(log io.Reader, arrived []time.Time) error {
+	sc := bufio.NewScanner(log)
+	for got := 0; got < len(arrived) && sc.Scan(); {
+		m := arrivedLine.FindStringSubmatch(sc.Text())
+		if m == nil {
+			continue
+		}
+		i, err := strconv.Atoi(m[1])
+		if err != nil || i >= len(arrived) || !arrived[i].IsZero() {
 			return fmt.Errorf("arrival %q", sc.Text())
 		}
 		arrived[i] = time.Now()
+		got++
 	}
-	return sc.Err()
+	err := sc.Err()
+	go func() { _, _ = io.Copy(io.Discard, log) }()
+	return err
 }
 
 // waitReady waits until the inbox takes askers: for NATS, until it has
