@@ -163,9 +163,26 @@ func (w Where) Addr() (Addr, error) {
 		return nil, &ServerError{Msg: fmt.Sprintf("invalid %s: %s", EnvAddr, server.Msg), Err: server.Err}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("invalid %s %q: %w", EnvAddr, v, err)
+		return nil, fmt.Errorf("invalid %s %q: %w", EnvAddr, withoutSecrets(v), err)
 	}
 	return a, nil
+}
+
+// withoutSecrets is an address as an error quotes it: errors reach logs
+// and models, so the value of each token= and a password are left out.
+func withoutSecrets(v string) string {
+	if u, err := url.Parse(v); err == nil && u.User != nil {
+		v = u.Redacted()
+	}
+	parts := strings.Split(v, "token=")
+	for i := 1; i < len(parts); i++ {
+		rest := ""
+		if j := strings.IndexAny(parts[i], "&#"); j >= 0 {
+			rest = parts[i][j:]
+		}
+		parts[i] = "…" + rest
+	}
+	return strings.Join(parts, "token=")
 }
 
 // ParseAddr reads an address as ASKUSER_INBOX holds it: a socket path,
