@@ -63,7 +63,8 @@ func Start(t testing.TB, change func(*server.Options)) *Server {
 
 // StartCluster runs a cluster of n servers with JetStream, as Start runs
 // one, each routed to the others, and returns once its JetStream has a
-// leader and every server is current with it.
+// leader and every server is current with it: within a minute, which a
+// machine busy with other tests may take.
 func StartCluster(t testing.TB, n int) []*Server {
 	t.Helper()
 	routes := make([]*url.URL, n)
@@ -80,7 +81,7 @@ func StartCluster(t testing.TB, n int) []*Server {
 			o.Routes = routes
 		})
 	}
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for !clusterReady(servers) {
 		if time.Now().After(deadline) {
 			t.Fatal("the NATS cluster's JetStream has no leader")
