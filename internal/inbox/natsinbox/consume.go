@@ -52,12 +52,12 @@ func (f *feed) stopConsumers() {
 // readAgain starts the consumers again from the message after the last
 // read, and says whether they run: an error once, until they do again.
 func (f *feed) readAgain() {
-	f.reading(f.consume(f.ctx, f.sets, f.beats, true))
+	f.report(f.consume(f.ctx, f.sets, f.beats, true))
 }
 
-// reading tells the person that the consumers could not start (err), once
+// report tells the person that the consumers could not start (err), once
 // until they run again, and then that they do.
-func (f *feed) reading(err error) {
+func (f *feed) report(err error) {
 	switch {
 	case err != nil && !f.deaf.Swap(true):
 		f.l.say("%v.\n", err)
@@ -278,5 +278,5 @@ func (f *feed) check() {
 			e.seqs = nil
 		}
 	})
-	f.reading(f.consume(f.ctx, sets, beats, false))
+	f.report(f.consume(f.ctx, sets, beats, false))
 }
