@@ -244,25 +244,31 @@ func startBenchInbox(b *testing.B, askuser, addr, dir string, read func(log io.R
 var arrivedLine = regexp.MustCompile(`^Arrived: questions from asker-(\d+) `)
 
 // readArrivals stamps the arrival of each set named asker-I in arrived[I],
-// as the inbox's log says, until every one has arrived; it reads the rest
-// of the log after.
+// as the inbox's log says, until every one has arrived. It reads the rest
+// of the log after, whatever it returns: an inbox whose stderr is not
+// read stops at its next line, and would not quit.
 func readArrivals(log io.Reader, arrived []time.Time) error {
+	defer func() { go func() { _, _ = io.Copy(io.Discard, log) }() }()
 	sc := bufio.NewScanner(log)
-	for got := 0; got < len(arrived) && sc.Scan(); {
+	for got := 0; got < len(arrived); {
+		if !sc.Scan() {
+			return fmt.Errorf("the inbox's log ended after %d arrivals of %d (%v)", got, len(arrived), sc.Err())
+		}
 		m := arrivedLine.FindStringSubmatch(sc.Text())
 		if m == nil {
 			continue
 		}
 		i, err := strconv.Atoi(m[1])
-		if err != nil || i >= len(arrived) || !arrived[i].IsZero() {
-			return fmt.Errorf("arrival %q", sc.Text())
+		switch {
+		case err != nil || i >= len(arrived):
+			return fmt.Errorf("an arrival of no asker of the benchmark: %q", sc.Text())
+		case !arrived[i].IsZero():
+			return fmt.Errorf("asker-%d's set arrived twice (it was asked again): %q", i, sc.Text())
 		}
 		arrived[i] = time.Now()
 		got++
 	}
-	err := sc.Err()
-	go func() { _, _ = io.Copy(io.Discard, log) }()
-	return err
+	return nil
 }
 
 // waitReady waits until the inbox takes askers: for NATS, until it has
