@@ -74,6 +74,16 @@ type Line struct {
 	out *screenWriter
 	// shown is the set whose prompts are on screen, nil while none is.
 	shown atomic.Pointer[inbox.Set]
+	// recording is the set shown last, and closed once record has run
+	// for it (see awaitRecord).
+	recording atomic.Pointer[recording]
+}
+
+// recording is a set shown, and whether how it ended is recorded.
+type recording struct {
+	s    *inbox.Set
+	once sync.Once
+	done chan struct{}
 }
 
 // Run shows the queue until the input ends or /quit is typed (it returns
@@ -105,6 +115,7 @@ func (l *Line) Run(ctx context.Context) error {
 			return nil
 		}
 		if !idle {
+			l.awaitRecord(ctx)
 			say(l.out, fmt.Sprintf("Waiting for questions at %s.", l.Where))
 			idle = true
 			l.moved = false
@@ -140,6 +151,7 @@ var errStop = errors.New("stop asking")
 // present asks the set s, with more sets waiting behind it, and reports
 // whether the inbox is to quit.
 func (l *Line) present(ctx context.Context, s *inbox.Set, more int, in *lines) (quit bool, err error) {
+	l.recording.Store(&recording{s: s, done: make(chan struct{})})
 	l.shown.Store(s)
 	defer l.shown.Store(nil)
 	guard := l.showHeader(s, more, in)
@@ -252,6 +264,25 @@ func (l *Line) settle(ctx context.Context, s *inbox.Set, cmd string, r lineResul
 	return s.End().State == inbox.Closed, nil
 }
 
+// awaitRecord waits, when the set shown last has ended, until how it ended
+// is recorded (the queue wakes the views before it tells them), so that
+// the record comes before what is said next.
+func (l *Line) awaitRecord(ctx context.Context) {
+	r := l.recording.Load()
+	if r == nil {
+		return
+	}
+	select {
+	case <-r.s.Done():
+	default:
+		return
+	}
+	select {
+	case <-r.done:
+	case <-ctx.Done():
+	}
+}
+
 // record writes a line that says how s ended, whichever view ended it:
 // what became of an answer or cancel given in this inbox that did not
 // reach its asker; "✔ Sent to FROM." for the answers given here, which
@@ -259,6 +290,9 @@ func (l *Line) settle(ctx context.Context, s *inbox.Set, cmd string, r lineResul
 // outcome. The queue calls it (OnEnd), from any goroutine: Out takes
 // whole writes.
 func (l *Line) record(s *inbox.Set) {
+	if r := l.recording.Load(); r != nil && r.s == s {
+		defer r.once.Do(func() { close(r.done) })
+	}
 	e := s.End()
 	from := prompt.Display(source(s, l.Home))
 	var b strings.Builder
