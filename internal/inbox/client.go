@@ -11,9 +11,11 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -327,10 +329,20 @@ func (c *client) Ask(ctx context.Context, req *Request, queued func(ahead int)) 
 	}
 	reqCtx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
-	resp, err := c.do(reqCtx, http.MethodPost, pathAsk, bytes.NewReader(body))
+	// The inbox queues the set before it sends the reply's header: once
+	// the request is out, a connection that ends is an inbox that went
+	// with the questions, not one that was never there.
+	var sent atomic.Bool
+	traced := httptrace.WithClientTrace(reqCtx, &httptrace.ClientTrace{
+		WroteRequest: func(w httptrace.WroteRequestInfo) { sent.Store(w.Err == nil) },
+	})
+	resp, err := c.do(traced, http.MethodPost, pathAsk, bytes.NewReader(body))
 	if err != nil {
 		if ctx.Err() != nil {
 			return Event{}, context.Cause(ctx)
+		}
+		if unreachable, ok := errors.AsType[*UnreachableError](err); ok && sent.Load() {
+			return Event{}, &GoneError{Addr: c.addr, Err: unreachable.Err}
 		}
 		return Event{}, err
 	}

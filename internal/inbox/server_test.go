@@ -680,21 +680,32 @@ func httpOnSocket(t *testing.T, h http.Handler) string {
 }
 
 // An inbox that dies (its connection ends without a final event) is a
-// GoneError at once.
+// GoneError at once: after its header, or before it, once it has read the
+// questions (it queues them before it replies), for it had them.
 func TestAskInboxGone(t *testing.T) {
-	path := httpOnSocket(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/x-ndjson")
-		fmt.Fprintln(w, `{"event":"queued"}`)
-		w.(http.Flusher).Flush()
-		// Then the connection is cut, as by a killed inbox.
-		c, _, _ := http.NewResponseController(w).Hijack()
-		c.Close()
-	}))
-	start := time.Now()
-	_, err := SocketAddr(path).Dial().Ask(context.Background(), askRequest(), nil)
-	_, ok := errors.AsType[*GoneError](err)
-	if !ok || time.Since(start) > 2*time.Second {
-		t.Errorf("Ask = %v after %s", err, time.Since(start))
+	for _, c := range []struct {
+		name   string
+		header bool
+	}{{"after the header", true}, {"before the header", false}} {
+		t.Run(c.name, func(t *testing.T) {
+			path := httpOnSocket(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				_, _ = io.ReadAll(r.Body)
+				if c.header {
+					w.Header().Set("Content-Type", "application/x-ndjson")
+					fmt.Fprintln(w, `{"event":"queued"}`)
+					w.(http.Flusher).Flush()
+				}
+				// Then the connection is cut, as by a killed inbox.
+				conn, _, _ := http.NewResponseController(w).Hijack()
+				conn.Close()
+			}))
+			start := time.Now()
+			_, err := SocketAddr(path).Dial().Ask(context.Background(), askRequest(), nil)
+			_, ok := errors.AsType[*GoneError](err)
+			if !ok || time.Since(start) > 2*time.Second {
+				t.Errorf("Ask = %v after %s", err, time.Since(start))
+			}
+		})
 	}
 }
 
