@@ -17,11 +17,12 @@ import (
 const module = "github.com/askuser/askuser"
 
 // TestPlumbingIsALeaf checks that the plumbing many packages share, the
-// HTTP serving of the web page and the inbox and the standard streams,
+// HTTP serving of the web page and the inbox, the standard streams and
+// the JSON that askuser prints,
 // imports no package of askuser: a change above it cannot reach it, and it
 // can be read alone.
 func TestPlumbingIsALeaf(t *testing.T) {
-	for _, dir := range []string{"internal/localhttp", "internal/iostreams"} {
+	for _, dir := range []string{"internal/localhttp", "internal/iostreams", "internal/jsonout"} {
 		p, err := build.ImportDir(dir, 0)
 		if err != nil {
 			t.Fatal(err)

@@ -7,6 +7,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/askuser/askuser/internal/jsonout"
 )
 
 // Limit is one number of the embedded schema that may be changed: one
@@ -137,13 +139,7 @@ func describeQuestions(raw []byte, n int) (_ []byte, ok bool) {
 	if n == 1 {
 		count = "1 question"
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if enc.Encode(count+rest) != nil {
-		return nil, false
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), true
+	return []byte(jsonout.String(count + rest)), true
 }
 
 // splice returns raw with the values (strings, numbers, booleans, null) at

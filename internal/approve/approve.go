@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/askuser/askuser/internal/ask"
+	"github.com/askuser/askuser/internal/jsonout"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
 )
@@ -181,7 +182,7 @@ func withAnswers(input json.RawMessage, out []byte) json.RawMessage {
 	for k, v := range answers {
 		in[k] = v
 	}
-	return json.RawMessage(marshal(in))
+	return json.RawMessage(jsonout.String(in))
 }
 
 // The answers to the question about a plan, as the person reads them.

@@ -2,7 +2,8 @@ package approve
 
 import (
 	"encoding/json"
-	"strings"
+
+	"github.com/askuser/askuser/internal/jsonout"
 )
 
 // Decision is the answer to a request: allow it, or deny it with a message
@@ -34,7 +35,7 @@ func Refusal(message string) Decision { return Decision{Message: message} }
 func (r Request) Output(d Decision) string {
 	switch r.Form {
 	case PromptTool:
-		return marshal(r.claudeDecision(d, r.Input))
+		return jsonout.String(r.claudeDecision(d, r.Input))
 	case PermissionRequest, PlainPermissionRequest:
 		// Without the input, the call runs as it was asked; the plain
 		// hooks take neither input nor rules, and are never offered
@@ -51,9 +52,9 @@ func (r Request) Output(d Decision) string {
 			Message  string `json:"message,omitempty"`
 		}
 		if !d.Allow {
-			return marshal(decision{"deny", d.Message})
+			return jsonout.String(decision{"deny", d.Message})
 		}
-		return marshal(decision{Behavior: "allow"})
+		return jsonout.String(decision{Behavior: "allow"})
 	case OpenCodePermission:
 		type reply struct {
 			Reply   string `json:"reply"`
@@ -61,13 +62,13 @@ func (r Request) Output(d Decision) string {
 		}
 		switch {
 		case !d.Allow:
-			return marshal(reply{"reject", d.Message})
+			return jsonout.String(reply{"reject", d.Message})
 		case len(d.Rules) > 0:
-			return marshal(reply{Reply: "always"})
+			return jsonout.String(reply{Reply: "always"})
 		}
-		return marshal(reply{Reply: "once"})
+		return jsonout.String(reply{Reply: "once"})
 	}
-	return marshal(struct {
+	return jsonout.String(struct {
 		Answers [][]string `json:"answers"`
 	}{d.Answers})
 }
@@ -110,18 +111,7 @@ type hookSpecific struct {
 
 // hookOutput is the output of a hook that decided h.
 func hookOutput(h hookSpecific) string {
-	return marshal(struct {
+	return jsonout.String(struct {
 		HookSpecificOutput hookSpecific `json:"hookSpecificOutput"`
 	}{h})
-}
-
-// marshal is v as JSON text, with <, > and & as they are, as askuser
-// writes its answers.
-func marshal(v any) string {
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	// Only values of this package's types, and JSON read before.
-	_ = enc.Encode(v)
-	return strings.TrimSuffix(b.String(), "\n")
 }

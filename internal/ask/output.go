@@ -2,10 +2,10 @@ package ask
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 
+	"github.com/askuser/askuser/internal/jsonout"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
 )
@@ -60,18 +60,9 @@ func writeObject(b *bytes.Buffer, keys []string, values []any) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		writeJSON(b, k)
+		b.WriteString(jsonout.String(k))
 		b.WriteByte(':')
-		writeJSON(b, values[i])
+		b.WriteString(jsonout.String(values[i]))
 	}
 	b.WriteByte('}')
-}
-
-// writeJSON writes v as JSON without HTML escaping: the output is read by
-// programs, not embedded in pages.
-func writeJSON(b *bytes.Buffer, v any) {
-	enc := json.NewEncoder(b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(v)       // strings, and maps and slices of them, always encode
-	b.Truncate(b.Len() - 1) // Encode ends with a newline
 }

@@ -1,7 +1,6 @@
 package inbox
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/askuser/askuser/internal/jsonout"
 	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/schema"
 )
@@ -298,12 +298,7 @@ func (s *Server) stream(conn net.Conn, set *Set, ahead int) {
 
 // eventLine is e as a line of the stream.
 func eventLine(e Event) []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	// An Event always encodes.
-	_ = enc.Encode(e)
-	return b.Bytes()
+	return []byte(jsonout.String(e) + "\n")
 }
 
 // startWait counts a wait that Close waits for, or fails with errClosed

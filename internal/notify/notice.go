@@ -1,11 +1,10 @@
 package notify
 
 import (
-	"bytes"
-	"encoding/json"
 	"slices"
 	"strings"
 
+	"github.com/askuser/askuser/internal/jsonout"
 	"github.com/askuser/askuser/prompt"
 )
 
@@ -131,19 +130,9 @@ func (n Notice) vars(private bool) []string {
 	if n.Event != Ended {
 		// An empty list rather than none, so that a recipe can put it
 		// into a header or a body as it is.
-		vars = append(vars, varActions+"="+marshal(append([]action{}, p.Actions...)))
+		vars = append(vars, varActions+"="+jsonout.String(append([]action{}, p.Actions...)))
 	}
-	return append(vars, varJSON+"="+marshal(p))
-}
-
-// marshal writes v as JSON on one line, with <, > and & as they are.
-func marshal(v any) string {
-	var b bytes.Buffer
-	e := json.NewEncoder(&b)
-	e.SetEscapeHTML(false)
-	// Of strings, lists and booleans: nothing fails to encode.
-	_ = e.Encode(v)
-	return strings.TrimSuffix(b.String(), "\n")
+	return append(vars, varJSON+"="+jsonout.String(p))
 }
 
 // environ is env without the variables of ours, which the command is
