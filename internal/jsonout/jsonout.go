@@ -1,5 +1,5 @@
 // Package jsonout writes JSON as askuser prints it: on one line, with <,
-// > and & as they are, for programs read it, not web pages.
+// > and & as they are, since programs read it, not web pages.
 package jsonout
 
 import (
@@ -7,8 +7,8 @@ import (
 	"encoding/json"
 )
 
-// Marshal returns v as JSON text on one line, without a newline.
-func Marshal(v any) ([]byte, error) {
+// marshal returns v as JSON text on one line, without a newline.
+func marshal(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
@@ -19,10 +19,10 @@ func Marshal(v any) ([]byte, error) {
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
-// String is Marshal's text of v, a value that always encodes: strings,
+// String is the JSON text of v, a value that always encodes: strings,
 // numbers, booleans, JSON read before, and maps, slices and structs of
 // them.
 func String(v any) string {
-	b, _ := Marshal(v)
+	b, _ := marshal(v)
 	return string(b)
 }
