@@ -102,6 +102,7 @@ func (l *Line) Run(ctx context.Context) error {
 		if ctx.Err() != nil {
 			return context.Cause(ctx)
 		}
+		l.awaitRecord(ctx)
 		v := l.Queue.Snapshot()
 		if len(v.Sets) > 0 {
 			idle = false
@@ -115,7 +116,6 @@ func (l *Line) Run(ctx context.Context) error {
 			return nil
 		}
 		if !idle {
-			l.awaitRecord(ctx)
 			say(l.out, fmt.Sprintf("Waiting for questions at %s.", l.Where))
 			idle = true
 			l.moved = false
@@ -266,7 +266,8 @@ func (l *Line) settle(ctx context.Context, s *inbox.Set, cmd string, r lineResul
 
 // awaitRecord waits, when the set shown last has ended, until how it ended
 // is recorded (the queue wakes the views before it tells them), so that
-// the record comes before what is said next.
+// the record comes before what is said next: the next set, or that none
+// waits.
 func (l *Line) awaitRecord(ctx context.Context) {
 	r := l.recording.Load()
 	if r == nil {

@@ -229,6 +229,26 @@ func TestLineWithdrawn(t *testing.T) {
 	}
 }
 
+// How a set shown ended is said before the next set is shown: the queue
+// wakes the view before it tells it of the end, and the view waits for
+// its record. Withdrawn while its prompt waits, it is recorded below the
+// prompt, and the next set's header follows.
+func TestLineRecordsBeforeTheNext(t *testing.T) {
+	for i := 0; i < 50; i++ {
+		q := newQueue()
+		a := add(t, q, &inbox.Set{From: "a", Questions: []schema.Question{question("One", "A", "B")}})
+		add(t, q, &inbox.Set{From: "b", Questions: []schema.Question{schema.InputQuestion("Name?", "", "")}})
+		s := startScreen(t, false, q)
+		s.waitOut(t, "[1/1] One\n")
+		q.Withdraw(a, "gone")
+		s.waitOut(t, "Name?\n")
+		out := s.out.String()
+		if rec, next := strings.Index(out, "The questions from a were withdrawn (gone).\n"), strings.Index(out, "From b"); rec < 0 || rec > next {
+			t.Fatalf("run %d: the withdrawal of a is not said before b is shown:\n%s", i, out)
+		}
+	}
+}
+
 // Every set that ends is recorded, whichever view or inbox ended it and
 // whether it was shown or waited behind: the answers given on the web
 // page, a cancel there, a withdrawal, another inbox's answer. What is
