@@ -53,7 +53,7 @@ var (
 	varNotify = &variable{name: "ASKUSER_NOTIFY_COMMAND", secret: true, def: "none",
 		does: "A shell command run when questions appear (ASKUSER_EVENT=asked), with ASKUSER_HEADER, ASKUSER_QUESTION, ASKUSER_ACTIONS and ASKUSER_JSON set; in the inbox also ASKUSER_FROM and ASKUSER_SET, and with --web ASKUSER_URL, the set's page, and in ASKUSER_ACTIONS the links that answer a single choice in one tap. The inbox runs it again for a reminder (ASKUSER_EVENT=reminded)."}
 	varNotifyEnd = &variable{name: "ASKUSER_NOTIFY_END_COMMAND", secret: true, def: "none",
-		does: "The inbox's: a shell command run when a set it told of ends (ASKUSER_EVENT=ended), with ASKUSER_SET, ASKUSER_FROM, ASKUSER_OUTCOME (answered, cancelled, withdrawn, closed), ASKUSER_VIA (here, page, notification, elsewhere) and ASKUSER_JSON set: to take the notification back."}
+		does: "The inbox's: a shell command run when a set it told of ends (ASKUSER_EVENT=ended), with ASKUSER_SET, ASKUSER_FROM, ASKUSER_OUTCOME (answered, cancelled, withdrawn, closed), ASKUSER_VIA (here, page, notification, chat, elsewhere) and ASKUSER_JSON set: to take the notification back."}
 	varNotifyPrivate = &variable{name: "ASKUSER_NOTIFY_PRIVATE", def: "false",
 		does: "Keep the questions' text out of notifications: ASKUSER_HEADER and ASKUSER_QUESTION are not given, nor one-tap actions (their labels are text); only who asks, and with --web the set's page."}
 	varRemind = &variable{name: "ASKUSER_REMIND", flag: "remind", def: "none",

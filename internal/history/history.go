@@ -67,7 +67,8 @@ type Record struct {
 	Ended time.Time `json:"ended"`
 	// Outcome is answered, cancelled, withdrawn or closed (the inbox
 	// quit); Via is where the person answered or cancelled it: here,
-	// page, notification or elsewhere (another inbox on the same queue).
+	// page, notification, chat or elsewhere (another inbox on the same
+	// queue).
 	Outcome string `json:"outcome"`
 	Via     string `json:"via,omitempty"`
 	// Waited is how long the asker waited, in seconds.
@@ -247,5 +248,6 @@ var viaWords = map[string]string{
 	inbox.ViaHere.String():         "here",
 	inbox.ViaPage.String():         "on the page",
 	inbox.ViaNotification.String(): "from the notification",
+	inbox.ViaChat.String():         "in the chat",
 	inbox.ViaElsewhere.String():    "elsewhere",
 }
