@@ -15,6 +15,7 @@ import (
 	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/internal/history"
 	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/internal/inbox/chat"
 	"github.com/askuser/askuser/internal/inbox/natsinbox"
 	"github.com/askuser/askuser/internal/notify"
 	"github.com/askuser/askuser/prompt"
@@ -58,6 +59,28 @@ var (
 		does: "Keep the questions' text out of notifications: ASKUSER_HEADER and ASKUSER_QUESTION are not given, nor one-tap actions (their labels are text); only who asks, and with --web the set's page."}
 	varRemind = &variable{name: "ASKUSER_REMIND", flag: "remind", def: "none",
 		does: "In the inbox, notify again (the bell, and ASKUSER_NOTIFY_COMMAND with ASKUSER_EVENT=reminded) when a set still waits after this long (10m)."}
+	varChat = &variable{name: "ASKUSER_CHAT", def: "none",
+		does: "The inbox's chat: telegram or matrix, to post each set there and take the person's answers (the ASKUSER_TELEGRAM_ or ASKUSER_MATRIX_ variables say where)."}
+	varTelegramToken = &variable{name: "ASKUSER_TELEGRAM_TOKEN", secret: true,
+		does: "The Telegram bot's token, from @BotFather."}
+	varTelegramChat = &variable{name: "ASKUSER_TELEGRAM_CHAT",
+		does: "The ID of the Telegram chat the bot posts to: your own chat with it (your user ID), or a group's."}
+	varTelegramPeople = &variable{name: "ASKUSER_TELEGRAM_PEOPLE", def: "ASKUSER_TELEGRAM_CHAT",
+		does: "The Telegram user IDs of those who may answer in the chat, separated by commas."}
+	varTelegramAPI = &variable{name: "ASKUSER_TELEGRAM_API", def: "https://api.telegram.org",
+		does: "The Bot API server's address, for a Bot API server of your own."}
+	varMatrixServer = &variable{name: "ASKUSER_MATRIX_HOMESERVER",
+		does: "The address of the Matrix homeserver of the inbox's account (https://matrix.example.org)."}
+	varMatrixUser = &variable{name: "ASKUSER_MATRIX_USER",
+		does: "The Matrix user ID of the inbox's account (@askuser:example.org)."}
+	varMatrixPassword = &variable{name: "ASKUSER_MATRIX_PASSWORD", secret: true,
+		does: "The password of the inbox's Matrix account (or ASKUSER_MATRIX_TOKEN)."}
+	varMatrixToken = &variable{name: "ASKUSER_MATRIX_TOKEN", secret: true,
+		does: "An access token of the inbox's Matrix account, in place of its password."}
+	varMatrixRoom = &variable{name: "ASKUSER_MATRIX_ROOM",
+		does: "The ID of the Matrix room the inbox posts to (!abc:example.org), unencrypted, which its account was invited to."}
+	varMatrixPeople = &variable{name: "ASKUSER_MATRIX_PEOPLE",
+		does: "The Matrix user IDs of those who may answer in the room, separated by commas (@you:example.org)."}
 	varHistory = &variable{name: "ASKUSER_HISTORY", def: "on",
 		does: "What the inbox keeps of every set that ends, in its history (askuser history): on (who asked, when, how it ended and where, how long it waited), answers (that and the answers) or off."}
 	varMaxQuestions = &variable{name: "ASKUSER_MAX_QUESTIONS", alias: "ASK_MAX_QUESTIONS", def: "4",
@@ -91,7 +114,10 @@ var (
 // variables is the table, in the order the help lists it.
 var variables = []*variable{
 	varUI, varTimeout, varArrays, varFrom, varInbox, varAnswers,
-	varNotify, varNotifyEnd, varNotifyPrivate, varRemind, varHistory,
+	varNotify, varNotifyEnd, varNotifyPrivate, varRemind,
+	varChat, varTelegramToken, varTelegramChat, varTelegramPeople, varTelegramAPI,
+	varMatrixServer, varMatrixUser, varMatrixPassword, varMatrixToken, varMatrixRoom, varMatrixPeople,
+	varHistory,
 	varMaxQuestions, varMaxOptions, varHeaderMax, varQuestionMax,
 	varAccessible, varTerm, varNoColor, varCliColor, varCliColorForce, varBrowser,
 	varRuntimeDir, varTempDir, varStateHome,
@@ -309,6 +335,48 @@ func notifyCommands(env *Env) (asked, ended notify.Command, _ error) {
 	}
 	return notify.Command{Name: varNotify.name, Line: env.get(varNotify), Private: private},
 		notify.Command{Name: varNotifyEnd.name, Line: env.get(varNotifyEnd), Private: private}, nil
+}
+
+// chatSettings are the inbox's chat (ASKUSER_CHAT and the variables of
+// its service), nil for none.
+func chatSettings(env *Env) (*chat.Settings, error) {
+	name := strings.ToLower(env.get(varChat))
+	bad := func(v *variable, why string) error {
+		return ofVariable(ask.UsageErrorf("%s for ASKUSER_CHAT=%s: %s", v.name, name, why))
+	}
+	list := func(v *variable) []string {
+		return slices.DeleteFunc(strings.Split(strings.ReplaceAll(env.get(v), " ", ""), ","), func(s string) bool { return s == "" })
+	}
+	s := &chat.Settings{Service: name}
+	switch name {
+	case "":
+		return nil, nil
+	case "telegram":
+		chatID, err := strconv.ParseInt(env.get(varTelegramChat), 10, 64)
+		switch {
+		case env.get(varTelegramToken) == "":
+			return nil, bad(varTelegramToken, "not set; create a bot with @BotFather and give its token")
+		case err != nil:
+			return nil, bad(varTelegramChat, "must be the chat's ID, a number")
+		}
+		s.Telegram = chat.TelegramOptions{Token: env.get(varTelegramToken), Chat: chatID, Server: env.get(varTelegramAPI)}
+		s.People = list(varTelegramPeople)
+	case "matrix":
+		s.Matrix = chat.MatrixOptions{Homeserver: env.get(varMatrixServer), User: env.get(varMatrixUser),
+			Password: env.get(varMatrixPassword), Token: env.get(varMatrixToken), Room: env.get(varMatrixRoom)}
+		s.People = list(varMatrixPeople)
+		for _, v := range []*variable{varMatrixServer, varMatrixUser, varMatrixRoom, varMatrixPeople} {
+			if env.get(v) == "" {
+				return nil, bad(v, "not set")
+			}
+		}
+		if s.Matrix.Password == "" && s.Matrix.Token == "" {
+			return nil, bad(varMatrixPassword, "not set, nor ASKUSER_MATRIX_TOKEN")
+		}
+	default:
+		return nil, ofVariable(ask.UsageErrorf("invalid %s %q: must be one of %s", varChat.name, name, strings.Join(chat.Services, ", ")))
+	}
+	return s, nil
 }
 
 // historyKeep is what the inbox keeps in its history (ASKUSER_HISTORY).

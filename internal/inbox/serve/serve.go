@@ -17,6 +17,7 @@ import (
 
 	"github.com/askuser/askuser/internal/history"
 	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/internal/inbox/chat"
 	"github.com/askuser/askuser/internal/inbox/view"
 	"github.com/askuser/askuser/internal/iostreams"
 	"github.com/askuser/askuser/internal/localhttp"
@@ -39,9 +40,9 @@ type Options struct {
 	// the page in Browser ("" for the system's).
 	Web, Open bool
 	Browser   string
-	// Headless is set for Web with stdin /dev/null or a socket (a service,
-	// nohup, a container without a terminal, an agent's command): the page
-	// is the only view, and the inbox serves until a signal, logging each
+	// Headless is set for Web or Chat with stdin /dev/null or a socket (a
+	// service, nohup, a container without a terminal, an agent's command):
+	// the page and the chat are the only views, and the inbox serves until a signal, logging each
 	// set that comes and goes.
 	Headless bool
 	// Schema is the embedded schema the questions are validated against.
@@ -56,6 +57,9 @@ type Options struct {
 	// ends (ASKUSER_NOTIFY_END_COMMAND).
 	Notify, NotifyEnd notify.Command
 	Remind            time.Duration
+	// Chat, when set, is the person's chat, where every set is posted
+	// and answered too.
+	Chat *chat.Settings
 	// History, when set, keeps the outcome of every set that ends, with
 	// what HistoryKeep says.
 	History     *history.File
@@ -95,6 +99,13 @@ func Run(ctx context.Context, o Options) error {
 		ctx, stop = o.Watch(ctx)
 		defer stop()
 	}
+	if o.Chat != nil {
+		stop, err := startChat(ctx, o, q, links, home, out)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 	failed, err := showQueue(ctx, shown.Run, srv.Failed())
 	if failed {
 		quit = "the inbox failed"
@@ -107,6 +118,34 @@ func Run(ctx context.Context, o Options) error {
 	}
 	sayLeft(out, q.Len(), o.Addr.Durable())
 	return err
+}
+
+// startChat shows q in the person's chat (o.Chat) until ctx ends or stop
+// is called. A chat that fails is said, and the inbox goes on with its
+// other views; a chat that cannot start, for its settings, fails the
+// inbox before it shows anything.
+func startChat(ctx context.Context, o Options, q *inbox.Queue, links *view.Links, home string, out io.Writer) (stop func(), _ error) {
+	var warned atomic.Bool
+	warn := func(err error) {
+		if !warned.Swap(true) {
+			say(out, "Warning: the chat: %v. It is tried again; this is said once.\n", err)
+		}
+	}
+	svc, room, people, err := o.Chat.Open(warn)
+	if err != nil {
+		return nil, err
+	}
+	c := chat.New(chat.Options{Queue: q, Service: svc, Room: room, People: people, Links: links,
+		Private: o.Notify.Private, Home: home, Log: out})
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := c.Run(ctx); ctx.Err() == nil {
+			say(out, "Warning: the chat stopped: %v. The inbox goes on without it.\n", err)
+		}
+	}()
+	return func() { cancel(); <-done }, nil
 }
 
 // endings is what newQueue needs to tell of each set's end: the links that
