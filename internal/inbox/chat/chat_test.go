@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/internal/inbox/chat/chattest"
 	"github.com/askuser/askuser/internal/inbox/view"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
@@ -49,15 +50,15 @@ func (s *syncBuffer) String() string {
 // API server of the test's.
 type rig struct {
 	q   *inbox.Queue
-	api *botAPI
+	api *chattest.BotAPI
 	log *syncBuffer
 }
 
 func startTelegram(t *testing.T, private bool) *rig {
 	t.Helper()
-	api := newBotAPI(t, token)
+	api := chattest.NewBotAPI(t, token)
 	r := &rig{q: inbox.NewQueue(inbox.QueueOptions{}), api: api, log: &syncBuffer{}}
-	tg, err := NewTelegram(TelegramOptions{Token: token, Chat: person, Server: api.srv.URL, Warn: func(err error) { r.log.Write([]byte(err.Error() + "\n")) }})
+	tg, err := NewTelegram(TelegramOptions{Token: token, Chat: person, Server: api.URL, Warn: func(err error) { r.log.Write([]byte(err.Error() + "\n")) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +71,7 @@ func startTelegram(t *testing.T, private bool) *rig {
 		cancel()
 		<-done
 		r.q.Close("the test is over")
-		if strings.Contains(r.log.String(), token) || slices.ContainsFunc(api.sentReplies(), func(s string) bool { return strings.Contains(s, token) }) {
+		if strings.Contains(r.log.String(), token) || slices.ContainsFunc(api.Replies(), func(s string) bool { return strings.Contains(s, token) }) {
 			t.Errorf("the token was logged or sent:\n%s", r.log.String())
 		}
 	})
@@ -96,8 +97,8 @@ func (r *rig) add(t *testing.T, qs ...schema.Question) (*inbox.Set, int) {
 	if _, err := r.q.Add(s); err != nil {
 		t.Fatal(err)
 	}
-	n := r.api.messages() + 1
-	waitFor(t, "the set is posted", func() bool { return r.api.messages() >= n })
+	n := r.api.Messages() + 1
+	waitFor(t, "the set is posted", func() bool { return r.api.Messages() >= n })
 	return s, n
 }
 
@@ -117,25 +118,15 @@ func ended(t *testing.T, s *inbox.Set) inbox.End {
 func (r *rig) answered(t *testing.T, id string) string {
 	t.Helper()
 	var line string
-	waitFor(t, "the tap is answered", func() (ok bool) { line, ok = r.api.answer(id); return ok })
+	waitFor(t, "the tap is answered", func() (ok bool) { line, ok = r.api.Answer(id); return ok })
 	return line
 }
 
 // edited waits for message id to be edited n times, and returns it.
-func (r *rig) edited(t *testing.T, id, n int) botMessage {
+func (r *rig) edited(t *testing.T, id, n int) chattest.Message {
 	t.Helper()
-	waitFor(t, "the message is edited", func() bool { return r.api.message(id).edits >= n })
-	return r.api.message(id)
-}
-
-func labels(m botMessage) []string {
-	var out []string
-	for _, row := range m.keyboard {
-		for _, b := range row {
-			out = append(out, b.Text)
-		}
-	}
-	return out
+	waitFor(t, "the message is edited", func() bool { return r.api.Message(id).Edits >= n })
+	return r.api.Message(id)
 }
 
 var db = schema.Question{Header: "Database", Question: "Which database?", Options: []schema.Option{
@@ -149,16 +140,16 @@ var features = schema.Question{Header: "Features", Question: "Which features?", 
 func TestSingleChoiceIsAButtonPerOption(t *testing.T) {
 	r := startTelegram(t, false)
 	s, msg := r.add(t, db)
-	m := r.api.message(msg)
-	if got, want := labels(m), []string{"1. Postgres", "2. SQLite", "Cancel"}; !slices.Equal(got, want) {
+	m := r.api.Message(msg)
+	if got, want := m.Labels(), []string{"1. Postgres", "2. SQLite", "Cancel"}; !slices.Equal(got, want) {
 		t.Errorf("buttons %q, want %q", got, want)
 	}
 	for _, part := range []string{"Questions from api", "[Database] Which database?", "1. Postgres — A server.", "Preview:\n   import sqlite3\n   db = sqlite3.connect(\"app.db\")"} {
-		if !strings.Contains(m.text, part) {
-			t.Errorf("the message has no %q:\n%s", part, m.text)
+		if !strings.Contains(m.Text, part) {
+			t.Errorf("the message has no %q:\n%s", part, m.Text)
 		}
 	}
-	id := r.api.tap(person, person, msg, "SQLite")
+	id := r.api.Tap(person, person, msg, "SQLite")
 	e := ended(t, s)
 	if e.State != inbox.Answered || e.Via != inbox.ViaChat || !slices.Equal(e.Answers[0].Labels, []string{"SQLite"}) {
 		t.Errorf("end %+v, want SQLite answered in the chat", e)
@@ -167,8 +158,8 @@ func TestSingleChoiceIsAButtonPerOption(t *testing.T) {
 		t.Errorf("the tap was answered %q", line)
 	}
 	got := r.edited(t, msg, 1)
-	if len(got.keyboard) != 0 || !strings.Contains(got.text, "answered in the chat.\nDatabase: SQLite") {
-		t.Errorf("the message after the answer: %q with %q", got.text, labels(got))
+	if len(got.Keyboard) != 0 || !strings.Contains(got.Text, "answered in the chat.\nDatabase: SQLite") {
+		t.Errorf("the message after the answer: %q with %q", got.Text, got.Labels())
 	}
 	// The terminal's records say where, as the history does.
 	waitFor(t, "the log records the answer", func() bool {
@@ -180,21 +171,21 @@ func TestSeveralChoicesAreToggledThenDone(t *testing.T) {
 	r := startTelegram(t, false)
 	s, msg := r.add(t, features)
 	// Done with nothing chosen is refused by the question's check.
-	r.answered(t, r.api.tap(person, person, msg, "Done"))
+	r.answered(t, r.api.Tap(person, person, msg, "Done"))
 	m := r.edited(t, msg, 1)
-	if !strings.Contains(m.text, "Not taken: nothing is chosen.") {
-		t.Errorf("after Done with nothing chosen: %q", m.text)
+	if !strings.Contains(m.Text, "Not taken: nothing is chosen.") {
+		t.Errorf("after Done with nothing chosen: %q", m.Text)
 	}
-	r.answered(t, r.api.tap(person, person, msg, "Auth"))
+	r.answered(t, r.api.Tap(person, person, msg, "Auth"))
 	r.edited(t, msg, 2)
-	r.answered(t, r.api.tap(person, person, msg, "Export"))
+	r.answered(t, r.api.Tap(person, person, msg, "Export"))
 	m = r.edited(t, msg, 3)
-	if got := labels(m); !slices.Contains(got, "☑ 1. Auth") || !slices.Contains(got, "☐ 2. Search") || !slices.Contains(got, "☑ 3. Export") {
+	if got := m.Labels(); !slices.Contains(got, "☑ 1. Auth") || !slices.Contains(got, "☐ 2. Search") || !slices.Contains(got, "☑ 3. Export") {
 		t.Errorf("toggles %q", got)
 	}
-	r.answered(t, r.api.tap(person, person, msg, "Auth")) // unchosen
+	r.answered(t, r.api.Tap(person, person, msg, "Auth")) // unchosen
 	r.edited(t, msg, 4)
-	r.api.tap(person, person, msg, "Done")
+	r.api.Tap(person, person, msg, "Done")
 	if e := ended(t, s); !slices.Equal(e.Answers[0].Labels, []string{"Export"}) {
 		t.Errorf("answers %+v, want Export", e.Answers)
 	}
@@ -203,11 +194,11 @@ func TestSeveralChoicesAreToggledThenDone(t *testing.T) {
 func TestOtherAndNoteAreReplies(t *testing.T) {
 	r := startTelegram(t, false)
 	s, msg := r.add(t, db)
-	r.api.write(person, person, msg, "note: keep it small")
-	if m := r.edited(t, msg, 1); !strings.Contains(m.text, "Note: keep it small") {
-		t.Errorf("the note is not shown: %q", m.text)
+	r.api.Write(person, person, msg, "note: keep it small")
+	if m := r.edited(t, msg, 1); !strings.Contains(m.Text, "Note: keep it small") {
+		t.Errorf("the note is not shown: %q", m.Text)
 	}
-	r.api.write(person, person, msg, "DuckDB")
+	r.api.Write(person, person, msg, "DuckDB")
 	e := ended(t, s)
 	if want := (prompt.Answer{Other: "DuckDB", Note: "keep it small"}); e.Answers[0].Other != want.Other || e.Answers[0].Note != want.Note || len(e.Answers[0].Labels) != 0 {
 		t.Errorf("answer %+v, want %+v", e.Answers[0], want)
@@ -218,7 +209,7 @@ func TestTypedQuestionIsAReply(t *testing.T) {
 	r := startTelegram(t, false)
 	s, _ := r.add(t, schema.Question{Header: "Name", Question: "What name?", Kind: schema.KindText})
 	// A message that replies to none answers the one set posted.
-	r.api.write(person, person, 0, "  askuser  ")
+	r.api.Write(person, person, 0, "  askuser  ")
 	if e := ended(t, s); e.Answers[0].Other != "askuser" {
 		t.Errorf("answer %+v", e.Answers[0])
 	}
@@ -227,24 +218,24 @@ func TestTypedQuestionIsAReply(t *testing.T) {
 func TestSeveralQuestionsAreReviewedBeforeTheyGo(t *testing.T) {
 	r := startTelegram(t, false)
 	s, msg := r.add(t, db, features)
-	if m := r.api.message(msg); !strings.Contains(m.text, "(1 of 2)") {
-		t.Errorf("first question: %q", m.text)
+	if m := r.api.Message(msg); !strings.Contains(m.Text, "(1 of 2)") {
+		t.Errorf("first question: %q", m.Text)
 	}
-	r.answered(t, r.api.tap(person, person, msg, "Postgres"))
-	if m := r.edited(t, msg, 1); !strings.Contains(m.text, "(2 of 2)") || !strings.Contains(m.text, "Which features?") {
-		t.Errorf("second question: %q", m.text)
+	r.answered(t, r.api.Tap(person, person, msg, "Postgres"))
+	if m := r.edited(t, msg, 1); !strings.Contains(m.Text, "(2 of 2)") || !strings.Contains(m.Text, "Which features?") {
+		t.Errorf("second question: %q", m.Text)
 	}
-	r.answered(t, r.api.tap(person, person, msg, "Search"))
+	r.answered(t, r.api.Tap(person, person, msg, "Search"))
 	r.edited(t, msg, 2)
-	r.answered(t, r.api.tap(person, person, msg, "Done"))
+	r.answered(t, r.api.Tap(person, person, msg, "Done"))
 	m := r.edited(t, msg, 3)
-	if !strings.Contains(m.text, "Your answers, not sent yet:\nDatabase: Postgres\nFeatures: Search") || !slices.Equal(labels(m), []string{"Send", "Answer again", "Cancel"}) {
-		t.Errorf("review: %q %q", m.text, labels(m))
+	if !strings.Contains(m.Text, "Your answers, not sent yet:\nDatabase: Postgres\nFeatures: Search") || !slices.Equal(m.Labels(), []string{"Send", "Answer again", "Cancel"}) {
+		t.Errorf("review: %q %q", m.Text, m.Labels())
 	}
 	if s.End().State != inbox.Waiting {
 		t.Fatal("the answers went before the review")
 	}
-	r.api.tap(person, person, msg, "Send")
+	r.api.Tap(person, person, msg, "Send")
 	e := ended(t, s)
 	if len(e.Answers) != 2 || e.Answers[0].Labels[0] != "Postgres" || e.Answers[1].Labels[0] != "Search" {
 		t.Errorf("answers %+v", e.Answers)
@@ -259,11 +250,11 @@ func TestApprovalShowsWhatTheSessionRuleCovers(t *testing.T) {
 		{Label: "Allow for this session", Description: "Let it run, and every later call that Bash(npm test) covers, until the agent's session ends."},
 	}}
 	s, msg := r.add(t, approval)
-	m := r.api.message(msg)
-	if !strings.Contains(m.text, "3. Allow for this session — Let it run, and every later call that Bash(npm test) covers") || !strings.Contains(m.text, "npm test") {
-		t.Errorf("approval: %q", m.text)
+	m := r.api.Message(msg)
+	if !strings.Contains(m.Text, "3. Allow for this session — Let it run, and every later call that Bash(npm test) covers") || !strings.Contains(m.Text, "npm test") {
+		t.Errorf("approval: %q", m.Text)
 	}
-	r.api.tap(person, person, msg, "Allow for this session")
+	r.api.Tap(person, person, msg, "Allow for this session")
 	if e := ended(t, s); e.Answers[0].Labels[0] != "Allow for this session" {
 		t.Errorf("answers %+v", e.Answers)
 	}
@@ -272,7 +263,7 @@ func TestApprovalShowsWhatTheSessionRuleCovers(t *testing.T) {
 func TestCancelInTheChat(t *testing.T) {
 	r := startTelegram(t, false)
 	s, msg := r.add(t, db)
-	r.api.tap(person, person, msg, "Cancel")
+	r.api.Tap(person, person, msg, "Cancel")
 	if e := ended(t, s); e.State != inbox.Cancelled || e.Via != inbox.ViaChat {
 		t.Errorf("end %+v", e)
 	}
@@ -281,16 +272,16 @@ func TestCancelInTheChat(t *testing.T) {
 func TestEndedElsewhereIsShownEndedAndTapsChangeNothing(t *testing.T) {
 	r := startTelegram(t, false)
 	s, msg := r.add(t, db)
-	before := r.api.message(msg)
+	before := r.api.Message(msg)
 	if err := r.q.Answer(s, inbox.ViaHere, []prompt.Answer{{Labels: []string{"Postgres"}}}); err != nil {
 		t.Fatal(err)
 	}
 	m := r.edited(t, msg, 1)
-	if len(m.keyboard) != 0 || !strings.HasSuffix(m.text, "answered at the inbox.") {
-		t.Errorf("after the answer at the inbox: %q %q", m.text, labels(m))
+	if len(m.Keyboard) != 0 || !strings.HasSuffix(m.Text, "answered at the inbox.") {
+		t.Errorf("after the answer at the inbox: %q %q", m.Text, m.Labels())
 	}
 	// A tap on the message as the phone still showed it.
-	id := r.api.tapData(person, person, msg, before.keyboard[1][0].CallbackData)
+	id := r.api.TapData(person, person, msg, before.Keyboard[1][0].CallbackData)
 	if line := r.answered(t, id); !strings.Contains(line, "already ended: answered at the inbox.") {
 		t.Errorf("a late tap was answered %q", line)
 	}
@@ -300,12 +291,12 @@ func TestEndedElsewhereIsShownEndedAndTapsChangeNothing(t *testing.T) {
 
 	w, msg2 := r.add(t, db)
 	r.q.Withdraw(w, "killed")
-	if m := r.edited(t, msg2, 1); len(m.keyboard) != 0 || !strings.HasSuffix(m.text, "withdrawn (killed).") {
-		t.Errorf("after the withdrawal: %q %q", m.text, labels(m))
+	if m := r.edited(t, msg2, 1); len(m.Keyboard) != 0 || !strings.HasSuffix(m.Text, "withdrawn (killed).") {
+		t.Errorf("after the withdrawal: %q %q", m.Text, m.Labels())
 	}
-	r.api.write(person, person, msg2, "DuckDB")
+	r.api.Write(person, person, msg2, "DuckDB")
 	waitFor(t, "the late reply is answered", func() bool {
-		return slices.ContainsFunc(r.api.sentReplies(), func(s string) bool { return strings.Contains(s, "already ended: withdrawn (killed).") })
+		return slices.ContainsFunc(r.api.Replies(), func(s string) bool { return strings.Contains(s, "already ended: withdrawn (killed).") })
 	})
 }
 
@@ -313,37 +304,37 @@ func TestOnlyThePersonAnswers(t *testing.T) {
 	r := startTelegram(t, false)
 	s, msg := r.add(t, db)
 	// Someone else in the chat, and the person in another chat.
-	if line := r.answered(t, r.api.tap(stranger, person, msg, "SQLite")); line != lineNotYours {
+	if line := r.answered(t, r.api.Tap(stranger, person, msg, "SQLite")); line != lineNotYours {
 		t.Errorf("a stranger's tap was answered %q", line)
 	}
-	if line := r.answered(t, r.api.tap(person, stranger, msg, "SQLite")); line != lineNotYours {
+	if line := r.answered(t, r.api.Tap(person, stranger, msg, "SQLite")); line != lineNotYours {
 		t.Errorf("a tap from another chat was answered %q", line)
 	}
-	r.api.write(stranger, stranger, msg, "DuckDB")
-	waitFor(t, "the stranger's reply is refused", func() bool { return slices.Contains(r.api.sentReplies(), lineNotYours) })
+	r.api.Write(stranger, stranger, msg, "DuckDB")
+	waitFor(t, "the stranger's reply is refused", func() bool { return slices.Contains(r.api.Replies(), lineNotYours) })
 	// A key made up, one of another button, one of an earlier version.
-	data := r.api.message(msg).keyboard[1][0].CallbackData
+	data := r.api.Message(msg).Keyboard[1][0].CallbackData
 	last := "A"
 	if strings.HasSuffix(data, "A") {
 		last = "B"
 	}
 	forged := data[:len(data)-1] + last
-	if line := r.answered(t, r.api.tapData(person, person, msg, forged)); line != lineUnknown {
+	if line := r.answered(t, r.api.TapData(person, person, msg, forged)); line != lineUnknown {
 		t.Errorf("a forged key was answered %q", line)
 	}
 	other := strings.Replace(data, ".2.", ".1.", 1)
-	if line := r.answered(t, r.api.tapData(person, person, msg, other)); line != lineUnknown {
+	if line := r.answered(t, r.api.TapData(person, person, msg, other)); line != lineUnknown {
 		t.Errorf("another button's key was answered %q", line)
 	}
-	r.api.write(person, person, msg, "note: first")
+	r.api.Write(person, person, msg, "note: first")
 	r.edited(t, msg, 1)
-	if line := r.answered(t, r.api.tapData(person, person, msg, data)); line != lineStale {
+	if line := r.answered(t, r.api.TapData(person, person, msg, data)); line != lineStale {
 		t.Errorf("an earlier version's key was answered %q", line)
 	}
 	if s.End().State != inbox.Waiting {
 		t.Fatalf("the set ended: %+v", s.End())
 	}
-	r.api.tap(person, person, msg, "SQLite")
+	r.api.Tap(person, person, msg, "SQLite")
 	if e := ended(t, s); e.Answers[0].Labels[0] != "SQLite" {
 		t.Errorf("answers %+v", e.Answers)
 	}
@@ -352,23 +343,23 @@ func TestOnlyThePersonAnswers(t *testing.T) {
 func TestPrivateSendsNoQuestionText(t *testing.T) {
 	r := startTelegram(t, true)
 	s, msg := r.add(t, db)
-	m := r.api.message(msg)
-	if m.text != "Questions from api wait. Answer them at the inbox or on its page." || len(m.keyboard) != 0 {
-		t.Errorf("private message: %q %q", m.text, labels(m))
+	m := r.api.Message(msg)
+	if m.Text != "Questions from api wait. Answer them at the inbox or on its page." || len(m.Keyboard) != 0 {
+		t.Errorf("private message: %q %q", m.Text, m.Labels())
 	}
-	r.api.write(person, person, msg, "DuckDB")
-	waitFor(t, "the reply is refused", func() bool { return len(r.api.sentReplies()) > 0 })
+	r.api.Write(person, person, msg, "DuckDB")
+	waitFor(t, "the reply is refused", func() bool { return len(r.api.Replies()) > 0 })
 	if err := r.q.Answer(s, inbox.ViaHere, []prompt.Answer{{Labels: []string{"SQLite"}}}); err != nil {
 		t.Fatal(err)
 	}
-	if m := r.edited(t, msg, 1); strings.Contains(m.text, "SQLite") || strings.Contains(m.text, "database") {
-		t.Errorf("private end: %q", m.text)
+	if m := r.edited(t, msg, 1); strings.Contains(m.Text, "SQLite") || strings.Contains(m.Text, "database") {
+		t.Errorf("private end: %q", m.Text)
 	}
 }
 
 func TestBadTokenIsSaidWithoutIt(t *testing.T) {
-	api := newBotAPI(t, "other:token")
-	tg, err := NewTelegram(TelegramOptions{Token: token, Chat: person, Server: api.srv.URL})
+	api := chattest.NewBotAPI(t, "other:token")
+	tg, err := NewTelegram(TelegramOptions{Token: token, Chat: person, Server: api.URL})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,7 @@
-package chat
+// Package chattest gives the tests of the inbox's chat the services it
+// talks to, on this machine: a Telegram Bot API server of its own, and a
+// Matrix homeserver (Dendrite, -tags heavy).
+package chattest
 
 import (
 	"encoding/json"
@@ -13,14 +16,15 @@ import (
 	"time"
 )
 
-// botAPI is a Telegram Bot API server on this machine, answering as the
+// BotAPI is a Telegram Bot API server on this machine, answering as the
 // Bot API's documentation says (https://core.telegram.org/bots/api) for
 // the methods a bot of the inbox calls: getMe, getUpdates (long
 // polling, with offset and timeout), sendMessage and editMessageText
 // (with an inline keyboard as reply_markup), and answerCallbackQuery. Its
 // people tap buttons and write messages through tap and write.
-type botAPI struct {
+type BotAPI struct {
 	t     *testing.T
+	URL   string
 	srv   *httptest.Server
 	token string
 	cq    atomic.Int64
@@ -29,45 +33,48 @@ type botAPI struct {
 	updates  []map[string]any
 	nextID   int64
 	wake     chan struct{} // closed at the next update
-	msgs     map[int]*botMessage
+	msgs     map[int]*Message
 	lastMsg  int
 	answered map[string]string // callback query ID → the line it was answered with
 	replies  []string          // the texts of messages sent that replied to another
 	requests []string          // every request's path and form, to look for the token
 }
 
-// botMessage is a message the bot sent, as it stands.
-type botMessage struct {
-	chat     int64
-	text     string
-	keyboard [][]botButton
-	edits    int
+// Message is a message the bot sent, as it stands.
+type Message struct {
+	Chat     int64
+	Text     string
+	Keyboard [][]Button
+	Edits    int
 }
 
-type botButton struct {
+// Button is a button of an inline keyboard.
+type Button struct {
 	Text         string `json:"text"`
 	CallbackData string `json:"callback_data"`
 }
 
-func newBotAPI(t *testing.T, token string) *botAPI {
-	b := &botAPI{t: t, token: token, wake: make(chan struct{}), msgs: map[int]*botMessage{}, answered: map[string]string{}, nextID: 1}
+// NewBotAPI starts a Bot API server for the bot with token, until t ends.
+func NewBotAPI(t *testing.T, token string) *BotAPI {
+	b := &BotAPI{t: t, token: token, wake: make(chan struct{}), msgs: map[int]*Message{}, answered: map[string]string{}, nextID: 1}
 	b.srv = httptest.NewServer(http.HandlerFunc(b.serve))
+	b.URL = b.srv.URL
 	t.Cleanup(b.srv.Close)
 	return b
 }
 
-func (b *botAPI) reply(w http.ResponseWriter, result any) {
+func (b *BotAPI) reply(w http.ResponseWriter, result any) {
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(map[string]any{"ok": true, "result": result})
 }
 
-func (b *botAPI) fail(w http.ResponseWriter, code int, desc string) {
+func (b *BotAPI) fail(w http.ResponseWriter, code int, desc string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(code)
 	_ = json.NewEncoder(w).Encode(map[string]any{"ok": false, "error_code": code, "description": desc})
 }
 
-func (b *botAPI) serve(w http.ResponseWriter, r *http.Request) {
+func (b *BotAPI) serve(w http.ResponseWriter, r *http.Request) {
 	token, method, ok := strings.Cut(strings.TrimPrefix(r.URL.Path, "/bot"), "/")
 	if err := r.ParseMultipartForm(1 << 20); err != nil && !strings.Contains(err.Error(), "not multipart") {
 		_ = r.ParseForm()
@@ -116,13 +123,13 @@ func (b *botAPI) serve(w http.ResponseWriter, r *http.Request) {
 			b.fail(w, http.StatusBadRequest, "Bad Request: message text is empty")
 			return
 		}
-		m := &botMessage{chat: chat, text: form("text"), keyboard: parseKeyboard(b.t, form("reply_markup"))}
+		m := &Message{Chat: chat, Text: form("text"), Keyboard: parseKeyboard(b.t, form("reply_markup"))}
 		b.mu.Lock()
 		b.lastMsg++
 		id := b.lastMsg
 		b.msgs[id] = m
 		if form("reply_parameters") != "" {
-			b.replies = append(b.replies, m.text)
+			b.replies = append(b.replies, m.Text)
 		}
 		b.mu.Unlock()
 		b.reply(w, b.messageJSON(id, m))
@@ -136,13 +143,13 @@ func (b *botAPI) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		kb := parseKeyboard(b.t, form("reply_markup"))
-		if m.text == form("text") && fmt.Sprint(m.keyboard) == fmt.Sprint(kb) {
+		if m.Text == form("text") && fmt.Sprint(m.Keyboard) == fmt.Sprint(kb) {
 			b.mu.Unlock()
 			b.fail(w, http.StatusBadRequest, "Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message")
 			return
 		}
-		m.text, m.keyboard = form("text"), kb
-		m.edits++
+		m.Text, m.Keyboard = form("text"), kb
+		m.Edits++
 		b.mu.Unlock()
 		b.reply(w, b.messageJSON(id, m))
 	case "answerCallbackQuery":
@@ -155,12 +162,12 @@ func (b *botAPI) serve(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func parseKeyboard(t *testing.T, markup string) [][]botButton {
+func parseKeyboard(t *testing.T, markup string) [][]Button {
 	if markup == "" {
 		return nil
 	}
 	var k struct {
-		InlineKeyboard [][]botButton `json:"inline_keyboard"`
+		InlineKeyboard [][]Button `json:"inline_keyboard"`
 	}
 	if err := json.Unmarshal([]byte(markup), &k); err != nil {
 		t.Errorf("reply_markup %q: %v", markup, err)
@@ -171,12 +178,12 @@ func parseKeyboard(t *testing.T, markup string) [][]botButton {
 	return k.InlineKeyboard
 }
 
-func (b *botAPI) messageJSON(id int, m *botMessage) map[string]any {
-	return map[string]any{"message_id": id, "date": time.Now().Unix(), "chat": map[string]any{"id": m.chat, "type": "private"}, "text": m.text}
+func (b *BotAPI) messageJSON(id int, m *Message) map[string]any {
+	return map[string]any{"message_id": id, "date": time.Now().Unix(), "chat": map[string]any{"id": m.Chat, "type": "private"}, "text": m.Text}
 }
 
 // push adds an update, and wakes the long polls.
-func (b *botAPI) push(u map[string]any) string {
+func (b *BotAPI) push(u map[string]any) string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	u["update_id"] = b.nextID
@@ -192,13 +199,13 @@ func user(id int64) map[string]any {
 	return map[string]any{"id": id, "is_bot": false, "first_name": "P" + strconv.FormatInt(id, 10)}
 }
 
-// tapData has user, in chat, tap a button of message msg whose data is
+// TapData has user, in chat, tap a button of message msg whose data is
 // data, and returns the callback query's ID.
-func (b *botAPI) tapData(userID, chat int64, msg int, data string) string {
+func (b *BotAPI) TapData(userID, chat int64, msg int, data string) string {
 	b.mu.Lock()
 	text := ""
 	if m := b.msgs[msg]; m != nil {
-		text = m.text
+		text = m.Text
 	}
 	b.mu.Unlock()
 	id := fmt.Sprintf("cq%d", b.cq.Add(1))
@@ -208,12 +215,12 @@ func (b *botAPI) tapData(userID, chat int64, msg int, data string) string {
 	return id
 }
 
-// tap has user tap the button of message msg whose label has label in it,
+// Tap has user tap the button of message msg whose label has label in it,
 // and returns the callback query's ID.
-func (b *botAPI) tap(userID, chat int64, msg int, label string) string {
+func (b *BotAPI) Tap(userID, chat int64, msg int, label string) string {
 	b.t.Helper()
 	data := ""
-	for _, row := range b.message(msg).keyboard {
+	for _, row := range b.Message(msg).Keyboard {
 		for _, bt := range row {
 			if strings.Contains(bt.Text, label) {
 				data = bt.CallbackData
@@ -221,14 +228,14 @@ func (b *botAPI) tap(userID, chat int64, msg int, label string) string {
 		}
 	}
 	if data == "" {
-		b.t.Fatalf("no button %q on message %d: %+v", label, msg, b.message(msg).keyboard)
+		b.t.Fatalf("no button %q on message %d: %+v", label, msg, b.Message(msg).Keyboard)
 	}
-	return b.tapData(userID, chat, msg, data)
+	return b.TapData(userID, chat, msg, data)
 }
 
-// write has user write text in chat, in reply to message replyTo (0 for
+// Write has user write text in chat, in reply to message replyTo (0 for
 // none).
-func (b *botAPI) write(userID, chat int64, replyTo int, text string) {
+func (b *BotAPI) Write(userID, chat int64, replyTo int, text string) {
 	m := map[string]any{"message_id": 10000 + int(b.nextID), "date": 1, "from": user(userID), "chat": map[string]any{"id": chat, "type": "private"}, "text": text}
 	if replyTo > 0 {
 		m["reply_to_message"] = map[string]any{"message_id": replyTo, "date": 1, "chat": map[string]any{"id": chat, "type": "private"}}
@@ -236,33 +243,46 @@ func (b *botAPI) write(userID, chat int64, replyTo int, text string) {
 	b.push(map[string]any{"message": m})
 }
 
-// message is a copy of message id as it stands.
-func (b *botAPI) message(id int) botMessage {
+// Message is a copy of message id as it stands.
+func (b *BotAPI) Message(id int) Message {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if m := b.msgs[id]; m != nil {
 		return *m
 	}
-	return botMessage{}
+	return Message{}
 }
 
-// answer is the line a callback query was answered with, and whether it
+// Answer is the line a callback query was answered with, and whether it
 // was.
-func (b *botAPI) answer(id string) (string, bool) {
+func (b *BotAPI) Answer(id string) (string, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	line, ok := b.answered[id]
 	return line, ok
 }
 
-func (b *botAPI) sentReplies() []string {
+// Replies are the texts of the messages the bot sent in reply to one.
+func (b *BotAPI) Replies() []string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return append([]string(nil), b.replies...)
 }
 
-func (b *botAPI) messages() int {
+// Messages is how many messages the bot sent.
+func (b *BotAPI) Messages() int {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.lastMsg
+}
+
+// Labels are the labels of m's buttons, in order.
+func (m Message) Labels() []string {
+	var out []string
+	for _, row := range m.Keyboard {
+		for _, b := range row {
+			out = append(out, b.Text)
+		}
+	}
+	return out
 }
