@@ -211,10 +211,6 @@ func (m *Member) Reply(tb testing.TB, room id.RoomID, to id.EventID, text string
 	}
 }
 
-// Within is how long a test waits for what must happen: no busy machine
-// takes it; how fast it happens is for benchmarks.
-const Within = 30 * time.Second
-
 // IsEdit reports whether evt edits another message.
 func IsEdit(evt *event.Event) bool {
 	c := evt.Content.AsMessage()
