@@ -148,7 +148,10 @@ func (c *Chat) Run(ctx context.Context) error {
 	go func() { failed <- c.o.Service.Listen(ctx, events) }()
 	for {
 		snap := c.o.Queue.Snapshot()
-		c.sync(ctx, snap)
+		var retry <-chan time.Time
+		if !c.sync(ctx, snap) {
+			retry = time.After(retryAfter)
+		}
 		select {
 		case <-ctx.Done():
 			return context.Cause(ctx)
@@ -157,13 +160,20 @@ func (c *Chat) Run(ctx context.Context) error {
 		case e := <-events:
 			c.handle(ctx, e)
 		case <-snap.Changed:
+		case <-retry:
 		}
 	}
 }
 
+// retryAfter is how long the view waits to post again the sets that it
+// could not post, when nothing else happens before.
+const retryAfter = 5 * time.Second
+
 // sync posts the sets of snap not posted yet, oldest first, and shows as
-// ended those posted that no longer wait.
-func (c *Chat) sync(ctx context.Context, snap inbox.Snapshot) {
+// ended those posted that no longer wait. It reports whether every set
+// that waits is posted: after a post that fails, the rest wait for the
+// next time, so that a service that is down costs one call at a time.
+func (c *Chat) sync(ctx context.Context, snap inbox.Snapshot) bool {
 	waiting := make(map[uint64]bool, len(snap.Sets))
 	for _, s := range snap.Sets {
 		waiting[s.ID] = true
@@ -174,12 +184,18 @@ func (c *Chat) sync(ctx context.Context, snap inbox.Snapshot) {
 		}
 	}
 	for _, s := range snap.Sets {
-		if c.posts[s.ID] == nil && s.End().State == inbox.Waiting {
-			p := &post{set: s, answers: make([]prompt.Answer, len(s.Questions))}
+		p := c.posts[s.ID]
+		if p == nil {
+			p = &post{set: s, answers: make([]prompt.Answer, len(s.Questions))}
 			c.posts[s.ID] = p
-			c.post(ctx, p)
+		}
+		if !p.shown && s.End().State == inbox.Waiting {
+			if c.post(ctx, p); !p.shown {
+				return false
+			}
 		}
 	}
+	return true
 }
 
 // post posts p's first version.

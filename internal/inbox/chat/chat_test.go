@@ -417,3 +417,19 @@ func TestHungServiceDoesNotDelayTheOtherViews(t *testing.T) {
 		t.Errorf("the log recorded %d answers of 100:\n%s", n, log.String())
 	}
 }
+
+func TestSetNotPostedIsPostedAgain(t *testing.T) {
+	r := startTelegram(t, false)
+	r.api.FailSends(1)
+	s, msg := r.add(t, db)
+	if m := r.api.Message(msg); !strings.Contains(m.Text, "Which database?") {
+		t.Errorf("posted again: %q", m.Text)
+	}
+	if !strings.Contains(r.log.String(), "Warning: the chat could not post a message") {
+		t.Errorf("the failure was not said:\n%s", r.log.String())
+	}
+	r.api.Tap(person, person, msg, "Postgres")
+	if e := ended(t, s); e.Answers[0].Labels[0] != "Postgres" {
+		t.Errorf("answers %+v", e.Answers)
+	}
+}

@@ -32,6 +32,7 @@ type BotAPI struct {
 	srv   *httptest.Server
 	token string
 	cq    atomic.Int64
+	fails atomic.Int64 // how many sendMessage calls still to fail
 
 	mu       sync.Mutex
 	updates  []map[string]any
@@ -122,6 +123,10 @@ func (b *BotAPI) serve(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	case "sendMessage":
+		if b.fails.Add(-1) >= 0 {
+			b.fail(w, http.StatusInternalServerError, "Internal Server Error")
+			return
+		}
 		chat, err := strconv.ParseInt(form("chat_id"), 10, 64)
 		if err != nil || form("text") == "" {
 			b.fail(w, http.StatusBadRequest, "Bad Request: message text is empty")
@@ -272,6 +277,10 @@ func (b *BotAPI) Replies() []string {
 	defer b.mu.Unlock()
 	return append([]string(nil), b.replies...)
 }
+
+// FailSends has the next n sendMessage calls fail, as a server that is
+// down for a while.
+func (b *BotAPI) FailSends(n int64) { b.fails.Store(n) }
 
 // Messages is how many messages the bot sent.
 func (b *BotAPI) Messages() int {
