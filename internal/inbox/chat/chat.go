@@ -593,7 +593,7 @@ func (c *Chat) ended1(ctx context.Context, e Event, p *post, err error, line str
 	case errors.Is(err, inbox.ErrEnded):
 		line = "Not answered: these questions had already ended."
 	case notSent:
-		line = "Not sent: " + prompt.Display(ns.Error()) + "."
+		line = "Not sent: " + prompt.Display(ns.Err.Error()) + "."
 	case err != nil:
 		// The queue's own check refused it: show why, and keep the set.
 		p.line = "Not taken: " + prompt.Display(err.Error()) + "."

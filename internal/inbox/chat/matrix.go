@@ -82,6 +82,13 @@ func (m *Matrix) Listen(ctx context.Context, events chan<- Event) error {
 	if _, err := m.cli.JoinRoomByID(ctx, id.RoomID(m.o.Room)); err != nil {
 		return fmt.Errorf("join the Matrix room %s: %w; invite %s to it", m.o.Room, err, m.o.User)
 	}
+	var enc event.EncryptionEventContent
+	switch err := m.cli.StateEvent(ctx, id.RoomID(m.o.Room), event.StateEncryption, "", &enc); {
+	case err == nil && enc.Algorithm != "":
+		return fmt.Errorf("the Matrix room %s is encrypted, which askuser cannot read or write yet: use a room without encryption (docs/away.md)", m.o.Room)
+	case err != nil && !errors.Is(err, mautrix.MNotFound):
+		return fmt.Errorf("read the Matrix room %s: %w", m.o.Room, err)
+	}
 	syncer := m.cli.Syncer.(*mautrix.DefaultSyncer)
 	// What was said before the inbox started is not for it.
 	syncer.OnSync(m.cli.DontProcessOldEvents)

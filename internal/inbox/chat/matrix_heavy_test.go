@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"maunium.net/go/mautrix"
+	"maunium.net/go/mautrix/event"
 	"maunium.net/go/mautrix/id"
 
 	"github.com/askuser/askuser/internal/inbox"
@@ -150,4 +151,29 @@ func BenchmarkMatrixArrival(b *testing.B) {
 	p95 := took[min(len(took)-1, len(took)*95/100)]
 	b.ReportMetric(float64(p95.Milliseconds()), "p95-ms")
 	b.ReportMetric(float64(took[len(took)/2].Milliseconds()), "p50-ms")
+}
+
+// An encrypted room is refused at once, and said why: the account could
+// read nothing of it, and its own messages would go unencrypted.
+func TestMatrixEncryptedRoomRefused(t *testing.T) {
+	hs := chattest.StartDendrite(t)
+	bot := hs.Register(t, "askuser", "bot-password-1234")
+	person := hs.Register(t, "person", "person-password-1234")
+	room, err := person.CreateRoom(context.Background(), &mautrix.ReqCreateRoom{Preset: "private_chat", Invite: []id.UserID{bot.UserID},
+		InitialState: []*event.Event{{Type: event.StateEncryption, Content: event.Content{Parsed: &event.EncryptionEventContent{Algorithm: id.AlgorithmMegolmV1}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, roomID, people, err := Settings{Service: "matrix", People: []string{person.UserID.String()},
+		Matrix: MatrixOptions{Homeserver: hs.URL, User: bot.UserID.String(), Password: "bot-password-1234", Room: room.RoomID.String()},
+	}.Open(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := New(Options{Queue: inbox.NewQueue(inbox.QueueOptions{}), Service: svc, Room: roomID, People: people, Links: view.NewLinks()})
+	ctx, cancel := context.WithTimeout(context.Background(), within)
+	defer cancel()
+	if err := c.Run(ctx); err == nil || !strings.Contains(err.Error(), "is encrypted") {
+		t.Errorf("Run in an encrypted room: %v", err)
+	}
 }
