@@ -156,6 +156,9 @@ func (c *Chat) Run(ctx context.Context) error {
 		case <-ctx.Done():
 			return context.Cause(ctx)
 		case err := <-failed:
+			if ctx.Err() != nil {
+				return context.Cause(ctx)
+			}
 			return fmt.Errorf("the chat: %w", err)
 		case e := <-events:
 			c.handle(ctx, e)

@@ -27,15 +27,22 @@ import (
 // 127.0.0.1 with SQLite and without federation.
 const dendriteVersion = "v0.13.8"
 
+// The user's cache and home, as they are when the test binary starts:
+// cmd's tests give themselves a home of their own before they run, where
+// no Dendrite is built yet, and where go would download its modules again.
+var (
+	userCache, userCacheErr = os.UserCacheDir()
+	userHome                = os.Getenv("HOME")
+)
+
 // dendriteBinaries builds Dendrite's server and its two config tools
 // once, into the user's cache, and returns their directory.
 func dendriteBinaries(tb testing.TB) string {
 	tb.Helper()
-	base, err := os.UserCacheDir()
-	if err != nil {
-		tb.Fatalf("a cache for Dendrite: %v", err)
+	if userCacheErr != nil {
+		tb.Fatalf("a cache for Dendrite: %v", userCacheErr)
 	}
-	dir := filepath.Join(base, "askuser", "dendrite-"+dendriteVersion)
+	dir := filepath.Join(userCache, "askuser", "dendrite-"+dendriteVersion)
 	tools := []string{"dendrite", "generate-config", "generate-keys"}
 	if !slices.ContainsFunc(tools, func(t string) bool { _, err := os.Stat(filepath.Join(dir, t)); return err != nil }) {
 		return dir
@@ -50,7 +57,7 @@ func dendriteBinaries(tb testing.TB) string {
 	// Outside this module, so that Dendrite builds with its own
 	// dependencies' versions.
 	cmd.Dir = os.TempDir()
-	cmd.Env = append(os.Environ(), "GOBIN="+dir, "GOFLAGS=", "GOWORK=off")
+	cmd.Env = append(os.Environ(), "HOME="+userHome, "GOBIN="+dir, "GOFLAGS=", "GOWORK=off")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		tb.Fatalf("build Dendrite %s: %v\n%s", dendriteVersion, err, out)
 	}
