@@ -57,7 +57,9 @@ var (
 	varNotifyPrivate = &variable{name: "ASKUSER_NOTIFY_PRIVATE", def: "false",
 		does: "Keep the questions' text out of notifications: ASKUSER_HEADER and ASKUSER_QUESTION are not given, nor one-tap actions (their labels are text); only who asks, and with --web the set's page."}
 	varRemind = &variable{name: "ASKUSER_REMIND", flag: "remind", def: "none",
-		does: "In the inbox, notify again (the bell, and ASKUSER_NOTIFY_COMMAND with ASKUSER_EVENT=reminded) when a set still waits after this long (10m)."}
+		does: "In the inbox, notify again (the bell, and ASKUSER_NOTIFY_COMMAND with ASKUSER_EVENT=reminded) when a set still waits this long (10m) after it was notified."}
+	varNotifyAfter = &variable{name: "ASKUSER_NOTIFY_AFTER", flag: "notify-after", def: "0s",
+		does: "In the inbox, run ASKUSER_NOTIFY_COMMAND for a set only once it has waited this long unanswered (2m): the desk first. 0 runs it at once; the bell rings at once either way."}
 	varHistory = &variable{name: "ASKUSER_HISTORY", def: "on",
 		does: "What the inbox keeps of every set that ends, in its history (askuser history): on (who asked, when, how it ended and where, how long it waited), answers (that and the answers) or off."}
 	varMaxQuestions = &variable{name: "ASKUSER_MAX_QUESTIONS", alias: "ASK_MAX_QUESTIONS", def: "4",
@@ -91,7 +93,7 @@ var (
 // variables is the table, in the order the help lists it.
 var variables = []*variable{
 	varUI, varTimeout, varArrays, varFrom, varInbox, varAnswers,
-	varNotify, varNotifyEnd, varNotifyPrivate, varRemind, varHistory,
+	varNotify, varNotifyEnd, varNotifyPrivate, varNotifyAfter, varRemind, varHistory,
 	varMaxQuestions, varMaxOptions, varHeaderMax, varQuestionMax,
 	varAccessible, varTerm, varNoColor, varCliColor, varCliColorForce, varBrowser,
 	varRuntimeDir, varTempDir, varStateHome,

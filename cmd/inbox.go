@@ -46,11 +46,13 @@ When the inbox quits, every asker still waiting ends with exit 69. An
 asker that stops waiting (killed, Ctrl+C, --timeout) withdraws its
 questions. Each arrival rings the bell and runs ASKUSER_NOTIFY_COMMAND,
 with ASKUSER_FROM, ASKUSER_HEADER and ASKUSER_QUESTION set, and with --web
-ASKUSER_URL, the address of the set's own page, for a notification to open,
-and ASKUSER_ACTIONS: for one single choice among at most three options, a
-link for each that answers it in one tap from the notification's buttons.
---remind DURATION rings and runs it again for a set still waiting after
-DURATION. When a set ends, ASKUSER_NOTIFY_END_COMMAND runs, to take its
+ASKUSER_URL, the address of the set's own page, for a notification to
+open, and ASKUSER_ACTIONS: for one single choice among at most three
+options, a link for each that answers it in one tap from the
+notification's buttons. --notify-after DURATION runs it only for a set
+still waiting after DURATION, the desk first (the bell rings at once).
+--remind DURATION rings and runs it again for a set still waiting DURATION
+after that. When a set ends, ASKUSER_NOTIFY_END_COMMAND runs, to take its
 notification back; ASKUSER_NOTIFY_PRIVATE=1 keeps the questions' text out
 of both. Every set that ends is kept in the history: askuser history shows
 it.
@@ -121,7 +123,8 @@ func newInboxCmd(env *Env) *cobra.Command {
 	cmd.Flags().BoolVar(&f.web, "web", false, "also show the queue on a web page, at an address with a token (on 127.0.0.1 unless --listen)")
 	cmd.Flags().BoolVar(&f.open, "open", false, "with --web, open the page in the default browser ($BROWSER, else the system's)")
 	cmd.Flags().String("ui", "", "how to show the questions, `MODE`: auto, tui (the terminal screen) or line (numbered prompts) (default $ASKUSER_UI when tui or line, else auto)")
-	cmd.Flags().Duration("remind", 0, "notify again when a set still waits after `DURATION` (e.g. 10m): the bell, and ASKUSER_NOTIFY_COMMAND (default $ASKUSER_REMIND, else never)")
+	cmd.Flags().Duration("notify-after", 0, "run ASKUSER_NOTIFY_COMMAND for a set only once it has waited `DURATION` unanswered (e.g. 2m); the bell rings at once (default $ASKUSER_NOTIFY_AFTER, else at once)")
+	cmd.Flags().Duration("remind", 0, "notify again when a set still waits `DURATION` (e.g. 10m) after it was notified: the bell, and ASKUSER_NOTIFY_COMMAND (default $ASKUSER_REMIND, else never)")
 	_ = cmd.RegisterFlagCompletionFunc("listen", fixedCompletions("127.0.0.1:0", "0.0.0.0:7777"))
 	_ = cmd.RegisterFlagCompletionFunc("ui", fixedCompletions(uiNames(inboxUIs)...))
 	return cmd
@@ -204,11 +207,15 @@ func inboxServeOptions(cmd *cobra.Command, env *Env, f inboxFlags) (serve.Option
 }
 
 // inboxTelling resolves how the inbox tells the person of its sets, into
-// o: the notification commands, the reminders (--remind, ASKUSER_REMIND),
+// o: the notification commands, their delay (--notify-after,
+// ASKUSER_NOTIFY_AFTER), the reminders (--remind, ASKUSER_REMIND),
 // and the history.
 func inboxTelling(cmd *cobra.Command, env *Env, o *serve.Options) error {
 	var err error
 	if o.Notify, o.NotifyEnd, err = notifyCommands(env); err != nil {
+		return err
+	}
+	if o.NotifyAfter, err = flagSetting(cmd, env, "notify-after").duration(); err != nil {
 		return err
 	}
 	if o.Remind, err = flagSetting(cmd, env, "remind").duration(); err != nil {

@@ -51,11 +51,12 @@ type Options struct {
 	// stderr.
 	IO    *iostreams.Streams
 	Color bool
-	// Notify is run when a set arrives (ASKUSER_NOTIFY_COMMAND), and again
-	// when it still waits after Remind (0 for never); NotifyEnd, when it
+	// Notify is run when a set has waited NotifyAfter unanswered (0 for
+	// at once: ASKUSER_NOTIFY_COMMAND), and again when it still waits
+	// Remind after that (0 for never); NotifyEnd, when a set it ran for
 	// ends (ASKUSER_NOTIFY_END_COMMAND).
-	Notify, NotifyEnd notify.Command
-	Remind            time.Duration
+	Notify, NotifyEnd   notify.Command
+	NotifyAfter, Remind time.Duration
 	// History, when set, keeps the outcome of every set that ends, with
 	// what HistoryKeep says.
 	History     *history.File
