@@ -101,12 +101,20 @@ func (p Place) commandLine(o Options) *Route {
 // may have a way of its own to reach the person, own (askuser mcp: the
 // MCP client's forms), nil when it has none now. In auto mode:
 // own, else the inbox when one answers, else a web page that someone can
-// see (see page). --ui elicit asks only through own, --ui inbox only in
-// the inbox, --ui web only on the page.
+// see (see page); and when own asks BesideInbox, the questions wait in
+// the inbox too, when one answers, while own asks them, so that the
+// person away from the desk hears of them: the first answer wins. --ui
+// elicit asks only through own, --ui inbox only in the inbox, --ui web
+// only on the page.
 func (p Place) Client(o Options, own *Way) *Route {
 	r := &Route{timeout: o.Timeout}
 	if own != nil && (o.Mode == UIAuto || o.Mode == UIElicit) {
-		r.Ways = append(r.Ways, *own)
+		w := *own
+		if o.Mode == UIAuto && w.BesideInbox {
+			inbox := p.Inbox
+			w.Beside = &inbox
+		}
+		r.Ways = append(r.Ways, w)
 	}
 	switch o.Mode {
 	case UIInbox:

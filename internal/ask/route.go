@@ -32,6 +32,15 @@ type Way struct {
 	// ("Ask the person to run ..."); "" for nothing better than changing
 	// how askuser is set up.
 	Hint string
+	// BesideInbox says that the questions may wait in the inbox too while
+	// this way asks them, when the route puts them there (see
+	// Place.Client): a door's own way (the MCP client's forms) that the
+	// person away from the desk would not see.
+	BesideInbox bool
+	// Beside, when set, is a way that asks the same questions at the same
+	// time as this one, when it reaches the person: the first answer
+	// wins, and the other copy ends (see Route.Ask).
+	Beside *Way
 }
 
 // Opened is a way of asking, ready to ask.
@@ -69,7 +78,7 @@ type Route struct {
 	// *prompt.UnavailableError that says why each way could not.
 	end func(none *noWayError) error
 
-	asked *Opened // the way that asked last, until Close
+	asked, beside *Opened // the way that asked last, and the one beside it, until Close
 }
 
 // Ask walks the route: each way that reaches the person is opened and asks
@@ -107,10 +116,21 @@ func (r *Route) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer,
 		}
 		r.Close()
 		r.asked = o
+		if w.Beside != nil {
+			r.beside = openBeside(ctx, *w.Beside)
+		}
 		if r.OnOpen != nil {
+			if r.beside != nil {
+				r.OnOpen(ctx, w.Beside.Name, r.beside, nil)
+			}
 			r.OnOpen(ctx, w.Name, o, after)
 		}
-		answers, err := o.Ask(ctx, qs)
+		var answers []prompt.Answer
+		if r.beside != nil {
+			answers, err = r.askBeside(ctx, o, w.Beside.Name, r.beside, qs)
+		} else {
+			answers, err = o.Ask(ctx, qs)
+		}
 		_, nobody := errors.AsType[*prompt.NobodyError](err)
 		unavailable, gone := errors.AsType[*prompt.UnavailableError](err)
 		switch {
@@ -135,12 +155,84 @@ func (r *Route) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer,
 	return nil, &prompt.UnavailableError{Err: none}
 }
 
-// Close releases the way that asked last.
+// Close releases the way that asked last, and the one beside it.
 func (r *Route) Close() {
-	if r.asked != nil && r.asked.close != nil {
-		r.asked.close()
+	for _, o := range []*Opened{r.asked, r.beside} {
+		if o != nil && o.close != nil {
+			o.close()
+		}
 	}
-	r.asked = nil
+	r.asked, r.beside = nil, nil
+}
+
+// openBeside opens w to ask beside another way, when it reaches the
+// person now; nil when it does not, or cannot open: the other way asks
+// alone then.
+func openBeside(ctx context.Context, w Way) *Opened {
+	if w.Reaches != nil && w.Reaches(ctx) != nil {
+		return nil
+	}
+	o, err := w.Open(ctx)
+	if err != nil {
+		return nil
+	}
+	return o
+}
+
+// ErrAnsweredBeside is why a copy of the questions ends when the other
+// copy, asked beside it, was answered first.
+var ErrAnsweredBeside = errors.New("the questions were answered another way")
+
+// askBeside asks qs in first and in beside at once. The first outcome
+// wins, and the other copy ends (its ctx, with ErrAnsweredBeside), and is
+// waited for, so that it has gone (withdrawn from the inbox, the form
+// closed) before the answers go back. Two outcomes do not win: first's
+// *prompt.NobodyError (the client could not show its form), which leaves
+// the questions to beside, as the route would have given them to it, and
+// is told to OnOpen as such; and beside's *prompt.UnavailableError (the
+// inbox went), which leaves them to first.
+func (r *Route) askBeside(ctx context.Context, first *Opened, besideName string, beside *Opened, qs []schema.Question) ([]prompt.Answer, error) {
+	type outcome struct {
+		beside  bool
+		answers []prompt.Answer
+		err     error
+	}
+	firstCtx, stopFirst := context.WithCancelCause(ctx)
+	defer stopFirst(nil)
+	besideCtx, stopBeside := context.WithCancelCause(ctx)
+	defer stopBeside(nil)
+	outcomes := make(chan outcome, 2)
+	go func() {
+		answers, err := first.Ask(firstCtx, qs)
+		outcomes <- outcome{false, answers, err}
+	}()
+	go func() {
+		answers, err := beside.Ask(besideCtx, qs)
+		outcomes <- outcome{true, answers, err}
+	}()
+	for left := 2; ; {
+		got := <-outcomes
+		left--
+		if left == 0 {
+			return got.answers, got.err
+		}
+		_, nobody := errors.AsType[*prompt.NobodyError](got.err)
+		_, gone := errors.AsType[*prompt.UnavailableError](got.err)
+		switch {
+		case ctx.Err() != nil:
+		case !got.beside && nobody:
+			if r.OnOpen != nil {
+				r.OnOpen(ctx, besideName, beside, got.err)
+			}
+			continue
+		case got.beside && gone:
+			continue
+		}
+		stopFirst(ErrAnsweredBeside)
+		stopBeside(ErrAnsweredBeside)
+		<-outcomes
+		return got.answers, got.err
+	}
 }
 
 // noWayError is why no way could reach the person, with what the person
