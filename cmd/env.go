@@ -58,6 +58,8 @@ var (
 		does: "Keep the questions' text out of notifications: ASKUSER_HEADER and ASKUSER_QUESTION are not given, nor one-tap actions (their labels are text); only who asks, and with --web the set's page."}
 	varRemind = &variable{name: "ASKUSER_REMIND", flag: "remind", def: "none",
 		does: "In the inbox, notify again (the bell, and ASKUSER_NOTIFY_COMMAND with ASKUSER_EVENT=reminded) when a set still waits this long (10m) after it was notified."}
+	varNotifyReply = &variable{name: "ASKUSER_NOTIFY_REPLY_URL", secret: true, def: "none",
+		does: "The inbox's: the address of an ntfy topic (https://ntfy.sh/TOPIC) that the one-tap buttons of ASKUSER_ACTIONS post their keys to, and that the inbox reads by connecting out, so that a phone that cannot reach the inbox answers in one tap."}
 	varNotifyAfter = &variable{name: "ASKUSER_NOTIFY_AFTER", flag: "notify-after", def: "0s",
 		does: "In the inbox, run ASKUSER_NOTIFY_COMMAND for a set only once it has waited this long unanswered (2m): the desk first. 0 runs it at once; the bell rings at once either way."}
 	varHistory = &variable{name: "ASKUSER_HISTORY", def: "on",
@@ -93,7 +95,7 @@ var (
 // variables is the table, in the order the help lists it.
 var variables = []*variable{
 	varUI, varTimeout, varArrays, varFrom, varInbox, varAnswers,
-	varNotify, varNotifyEnd, varNotifyPrivate, varNotifyAfter, varRemind, varHistory,
+	varNotify, varNotifyEnd, varNotifyPrivate, varNotifyReply, varNotifyAfter, varRemind, varHistory,
 	varMaxQuestions, varMaxOptions, varHeaderMax, varQuestionMax,
 	varAccessible, varTerm, varNoColor, varCliColor, varCliColorForce, varBrowser,
 	varRuntimeDir, varTempDir, varStateHome,

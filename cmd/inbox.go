@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"syscall"
 
@@ -207,12 +208,15 @@ func inboxServeOptions(cmd *cobra.Command, env *Env, f inboxFlags) (serve.Option
 }
 
 // inboxTelling resolves how the inbox tells the person of its sets, into
-// o: the notification commands, their delay (--notify-after,
-// ASKUSER_NOTIFY_AFTER), the reminders (--remind, ASKUSER_REMIND),
-// and the history.
+// o: the notification commands, their reply topic, their delay
+// (--notify-after, ASKUSER_NOTIFY_AFTER), the reminders (--remind,
+// ASKUSER_REMIND), and the history.
 func inboxTelling(cmd *cobra.Command, env *Env, o *serve.Options) error {
 	var err error
 	if o.Notify, o.NotifyEnd, err = notifyCommands(env); err != nil {
+		return err
+	}
+	if o.ReplyURL, err = replyURL(env); err != nil {
 		return err
 	}
 	if o.NotifyAfter, err = flagSetting(cmd, env, "notify-after").duration(); err != nil {
@@ -227,6 +231,20 @@ func inboxTelling(cmd *cobra.Command, env *Env, o *serve.Options) error {
 	path, err := historyPath(env)
 	o.History = &history.File{Path: path}
 	return err
+}
+
+// replyURL reads ASKUSER_NOTIFY_REPLY_URL, the push service's reply topic:
+// an http or https address, not quoted in its error, as it holds the
+// topic's name, which is its password.
+func replyURL(env *Env) (string, error) {
+	s := envSetting(env, varNotifyReply)
+	if !s.set {
+		return "", nil
+	}
+	if u, err := url.Parse(s.value); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", ofVariable(ask.UsageErrorf("invalid %s: must be the address of a topic, such as https://ntfy.sh/TOPIC", s.from))
+	}
+	return s.value, nil
 }
 
 // inboxEnded makes err, the error its view returned, the inbox's, and

@@ -18,11 +18,12 @@ import (
 // after that; when it ends, the end command (Options.NotifyEnd) runs, so
 // that a recipe can take the notification back.
 type notifier struct {
-	o     Options
-	out   io.Writer
-	page  *page // the inbox's web page, nil for none
-	links *view.Links
-	after *sync.WaitGroup // what follows the ends of sets
+	o       Options
+	out     io.Writer
+	page    *page    // the inbox's web page, nil for none
+	replies *replies // the reply topic, nil for none
+	links   *view.Links
+	after   *sync.WaitGroup // what follows the ends of sets
 
 	mu   sync.Mutex
 	sets map[*inbox.Set]*told // the sets that still wait, told of or to be
@@ -125,7 +126,13 @@ func (n *notifier) tell(s *inbox.Set, t *told, event notify.Event) {
 	// "Confirm" or "Input".
 	first := s.Questions[0]
 	notice := notify.Notice{Event: event, Set: n.links.SetName(s), From: s.Source(), Header: first.Header, Question: first.Question, URL: n.page.setURL(s)}
-	if !n.o.Notify.Private {
+	switch {
+	case n.o.Notify.Private:
+	case n.replies != nil:
+		// The buttons post to the reply topic, which reaches the inbox
+		// wherever the phone is.
+		notice.Actions = n.replies.actions(s)
+	default:
 		notice.Actions = n.page.actions(s)
 	}
 	if run := n.o.Notify.Start(notice); run != nil {
