@@ -114,23 +114,7 @@ func (r *Route) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer,
 			none.add(w, err)
 			continue
 		}
-		r.Close()
-		r.asked = o
-		if w.Beside != nil {
-			r.beside = openBeside(ctx, *w.Beside)
-		}
-		if r.OnOpen != nil {
-			if r.beside != nil {
-				r.OnOpen(ctx, w.Beside.Name, r.beside, nil)
-			}
-			r.OnOpen(ctx, w.Name, o, after)
-		}
-		var answers []prompt.Answer
-		if r.beside != nil {
-			answers, err = r.askBeside(ctx, o, w.Beside.Name, r.beside, qs)
-		} else {
-			answers, err = o.Ask(ctx, qs)
-		}
+		answers, err := r.askOpened(ctx, w, o, after, qs)
 		_, nobody := errors.AsType[*prompt.NobodyError](err)
 		unavailable, gone := errors.AsType[*prompt.UnavailableError](err)
 		switch {
@@ -153,6 +137,27 @@ func (r *Route) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer,
 		return nil, r.end(none)
 	}
 	return nil, &prompt.UnavailableError{Err: none}
+}
+
+// askOpened asks qs in o, which w opened, and in the way beside w, when it
+// has one that reaches the person (see askBeside); after is the error of
+// the way before it that asked nobody, for OnOpen.
+func (r *Route) askOpened(ctx context.Context, w Way, o *Opened, after error, qs []schema.Question) ([]prompt.Answer, error) {
+	r.Close()
+	r.asked = o
+	if w.Beside != nil {
+		r.beside = openBeside(ctx, *w.Beside)
+	}
+	if r.OnOpen != nil {
+		if r.beside != nil {
+			r.OnOpen(ctx, w.Beside.Name, r.beside, nil)
+		}
+		r.OnOpen(ctx, w.Name, o, after)
+	}
+	if r.beside != nil {
+		return r.askBeside(ctx, o, w.Beside.Name, r.beside, qs)
+	}
+	return o.Ask(ctx, qs)
 }
 
 // Close releases the way that asked last, and the one beside it.
@@ -179,12 +184,12 @@ func openBeside(ctx context.Context, w Way) *Opened {
 	return o
 }
 
-// ErrAnsweredBeside is why a copy of the questions ends when the other
+// errAnsweredBeside is why a copy of the questions ends when the other
 // copy, asked beside it, was answered first.
-var ErrAnsweredBeside = errors.New("the questions were answered another way")
+var errAnsweredBeside = errors.New("the questions were answered another way")
 
 // askBeside asks qs in first and in beside at once. The first outcome
-// wins, and the other copy ends (its ctx, with ErrAnsweredBeside), and is
+// wins, and the other copy ends (its ctx, with errAnsweredBeside), and is
 // waited for, so that it has gone (withdrawn from the inbox, the form
 // closed) before the answers go back. Two outcomes do not win: first's
 // *prompt.NobodyError (the client could not show its form), which leaves
@@ -228,8 +233,8 @@ func (r *Route) askBeside(ctx context.Context, first *Opened, besideName string,
 		case got.beside && gone:
 			continue
 		}
-		stopFirst(ErrAnsweredBeside)
-		stopBeside(ErrAnsweredBeside)
+		stopFirst(errAnsweredBeside)
+		stopBeside(errAnsweredBeside)
 		<-outcomes
 		return got.answers, got.err
 	}
