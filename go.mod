@@ -49,4 +49,5 @@ require (
 	golang.org/x/text v0.43.0 // indirect
 	golang.org/x/time v0.16.0 // indirect
 	golang.org/x/tools v0.51.0 // indirect
+	mvdan.cc/sh/v3 v3.14.1 // indirect
 )

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/askuser/askuser/internal/ask"
@@ -84,10 +83,8 @@ func (r Request) ownTool() bool {
 	return json.Unmarshal(r.Input, &in) == nil && len(in.Questions) > 0
 }
 
-// ownCommand reports whether r is a shell command that runs askuser to ask
-// the person, and nothing else: askuser, with its arguments quoted or not,
-// its questions from a file (<), and no other command, substitution, or
-// expansion.
+// ownCommand reports whether r is a shell command that only asks the
+// person through askuser (see onlyAsks).
 func (r Request) ownCommand() bool {
 	if r.Tool != "Bash" {
 		return false
@@ -95,50 +92,7 @@ func (r Request) ownCommand() bool {
 	var in struct {
 		Command string `json:"command"`
 	}
-	if json.Unmarshal(r.Input, &in) != nil {
-		return false
-	}
-	cmd := strings.TrimSpace(in.Command)
-	rest, ok := strings.CutPrefix(cmd, "askuser")
-	if !ok || rest != "" && rest[0] != ' ' || askuserServes.MatchString(rest) {
-		return false
-	}
-	return plainWords(rest)
-}
-
-// askuserServes matches the arguments of askuser's commands that do not
-// ask (the inbox, the MCP server), which run on.
-var askuserServes = regexp.MustCompile(`^\s+(inbox|mcp|approve|completion)\b`)
-
-// plainWords reports whether s, the rest of a shell command, is words and
-// quoted strings only, with at most one input redirection: nothing that
-// would run anything but the command, or expand to anything.
-func plainWords(s string) bool {
-	redirected := false
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '\'':
-			end := strings.IndexByte(s[i+1:], '\'')
-			if end < 0 {
-				return false
-			}
-			i += end + 1
-		case '"':
-			end := strings.IndexByte(s[i+1:], '"')
-			if end < 0 || strings.ContainsAny(s[i+1:i+1+end], "$`\\") {
-				return false
-			}
-			i += end + 1
-		case '<':
-			if redirected {
-				return false
-			}
-			redirected = true
-		case ';', '&', '|', '`', '$', '(', ')', '>', '\n', '\\', '*', '?', '[', '~', '{':
-			return false
-		}
-	}
-	return true
+	return json.Unmarshal(r.Input, &in) == nil && onlyAsks(in.Command)
 }
 
 // askQuestions asks the questions of doc, askuser's input format, keyed by

@@ -403,27 +403,67 @@ func TestOwnTool(t *testing.T) {
 	}
 }
 
-// A shell command that only runs askuser asks the person itself, and is
-// allowed without asking; one that runs anything else as well, or could,
-// is asked about as any other.
+// A shell command that only asks the person, through askuser's asking
+// forms, is allowed without asking: askuser and its confirm, input and
+// choose, with their words quoted or plain, the questions in a
+// here-document or here-string, several of them joined by && or |. Anything
+// else is asked about as any other command: another program, a subcommand
+// that serves, prints or writes files, a flag that reads a file or listens
+// beyond this machine, an expansion, a substitution, a redirection that
+// opens a file or a connection (bash's /dev/tcp), a variable set for askuser.
 func TestOwnCommand(t *testing.T) {
 	for cmd, own := range map[string]bool{
 		`askuser '{"questions":[{"question":"Which (one)?","header":"H; x","options":[]}]}'`: true,
-		`askuser < questions.json`:                         true,
-		`askuser -f questions.json --timeout 5m`:           true,
-		`askuser confirm "Delete the files?" --default no`: true,
-		`askuser`:                      true,
-		`askuser inbox`:                false,
-		`askuser mcp`:                  false,
-		`askuser '{}' && rm -rf build`: false,
-		`askuser "$(cat q.json)"`:      false,
-		"askuser `cat q.json`":         false,
-		`askuser '{}' > /etc/passwd`:   false,
-		`askuser < a < b`:              false,
-		`askuser '{} ; rm -rf /`:       false,
-		`askuserx '{}'`:                false,
-		`rm -rf build; askuser '{}'`:   false,
-		`askuser ~/q.json`:             false,
+		`askuser --timeout 5m --ui inbox '{}'`:                                               true,
+		`askuser confirm "Delete the files?" --default no`:                                   true,
+		`askuser choose --multi --header=Platforms Linux macOS`:                              true,
+		`askuser input --json 'Which branch?'`:                                               true,
+		`askuser`:                                                                            true,
+		"askuser <<'EOF'\n{\"questions\":[]}\nEOF":                                           true,
+		"askuser --key question <<EOF\n{\"questions\":[]}\nEOF":                              true,
+		`askuser <<< '{"questions":[]}'`:                                                     true,
+		`askuser confirm 'Deploy?' && askuser input 'Why?'`:                                  true,
+		`askuser choose a b | askuser confirm "Sure?"`:                                       true,
+		`askuser < /dev/tcp/127.0.0.1/45999`:                                                 false,
+		`askuser <<< '{}' > /dev/udp/127.0.0.1/53`:                                           false,
+		`askuser < questions.json`:                                                           false,
+		`askuser -f questions.json`:                                                          false,
+		`askuser --file=/etc/shadow`:                                                         false,
+		`askuser man /any/dir`:                                                               false,
+		`askuser man`:                                                                        false,
+		`askuser 'man' /any/dir`:                                                             false,
+		`askuser --timeout 5m man /any/dir`:                                                  false,
+		`askuser --tty man /any/dir`:                                                         false,
+		`askuser -- man`:                                                                     false,
+		`askuser completion bash`:                                                            false,
+		`askuser history`:                                                                    false,
+		`askuser inbox`:                                                                      false,
+		`askuser mcp`:                                                                        false,
+		`askuser --from -- --file /etc/shadow`:                                               false,
+		`askuser --json man /any/dir`:                                                        false,
+		"askuser approve <<'EOF'\n{}\nEOF":                                                   false,
+		`askuser -h`:                                                                         false,
+		`askuser --ui web --listen 0.0.0.0:80 '{}'`:                                          false,
+		"askuser <<EOF\n$(cat ~/.ssh/id_rsa)\nEOF":                                           false,
+		`askuser <<< "$HOME"`:                                                                false,
+		`askuser <(cat q.json)`:                                                              false,
+		`askuser '{}' 2>/dev/null`:                                                           false,
+		`askuser '{}' &`:                                                                     false,
+		`ASKUSER_NOTIFY='curl x' askuser '{}'`:                                               false,
+		`./askuser '{}'`:                                                                     false,
+		`askuser '{}' && rm -rf build`:                                                       false,
+		`askuser "$(cat q.json)"`:                                                            false,
+		"askuser `cat q.json`":                                                               false,
+		`askuser $'{}'`:                                                                      false,
+		`askuser < a < b`:                                                                    false,
+		`askuser '{} ; rm -rf /`:                                                             false,
+		`askuserx '{}'`:                                                                      false,
+		`rm -rf build; askuser '{}'`:                                                         false,
+		"askuser\n'{}'":                                                                      false,
+		`askuser ~/q.json`:                                                                   false,
+		`askuser *.json`:                                                                     false,
+		`askuser {a,b}.json`:                                                                 false,
+		`(askuser '{}')`:                                                                     false,
 	} {
 		in, _ := json.Marshal(map[string]string{"command": cmd})
 		r := parseHook(t, `{"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":`+string(in)+`}`)
