@@ -55,7 +55,7 @@ func (r Request) Ask(s Settings) (Asking, error) {
 		}
 		return r.askQuestions(doc, s)
 	case r.Tool == "AskUserQuestion":
-		return r.askQuestions(r.Input, s)
+		return r.askQuestions(withoutAnswers(r.Input), s)
 	case r.Tool == "ExitPlanMode":
 		return r.askPlan(s), nil
 	case r.ownTool(), r.ownCommand():
@@ -120,6 +120,20 @@ func (r Request) askQuestions(doc []byte, s Settings) (Asking, error) {
 		_ = c.Write(&b)
 		return Decision{Allow: true, Input: withAnswers(r.Input, b.Bytes())}
 	}}, nil
+}
+
+// withoutAnswers is input, the agent tool's own questions, without the
+// answers and notes that its dialog fills in: there, they are the agent's,
+// never the person's, who is asked every question (the model asked, and
+// gets the person's answers back, rather than a refusal to ask again).
+func withoutAnswers(input json.RawMessage) json.RawMessage {
+	var in map[string]json.RawMessage
+	if json.Unmarshal(input, &in) != nil {
+		return input
+	}
+	delete(in, "answers")
+	delete(in, "annotations")
+	return json.RawMessage(jsonout.String(in))
 }
 
 // withAnswers is input, the questions as the agent tool gave them, with
