@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/askuser/askuser/internal/ask"
@@ -22,7 +23,14 @@ type Settings struct {
 	// Presets are the answers known before asking (ASKUSER_ANSWERS): they
 	// answer the agent tool's own questions as they answer askuser's.
 	Presets map[string]string
+	// Tools name askuser's own tool as the agent tool calls it, whose
+	// calls ask the person themselves; none: OwnTool.
+	Tools []string
 }
+
+// OwnTool is askuser's own tool as Claude Code names it, served by the MCP
+// server that README's set-up adds (claude mcp add askuser -- askuser mcp).
+const OwnTool = "mcp__askuser__askuser"
 
 // Asking is what the person is asked about a request, and how their
 // answers decide it.
@@ -58,7 +66,7 @@ func (r Request) Ask(s Settings) (Asking, error) {
 		return r.askQuestions(withoutAnswers(r.Input), s)
 	case r.Tool == "ExitPlanMode":
 		return r.askPlan(s), nil
-	case r.ownTool(), r.ownCommand():
+	case r.ownTool(s), r.ownCommand():
 		return Asking{decide: func([]prompt.Answer) Decision { return Decision{Allow: true} }}, nil
 	}
 	return r.askCall(s), nil
@@ -69,18 +77,25 @@ func (r Request) Ask(s Settings) (Asking, error) {
 // Gemini CLI's, Codex's.
 var questionTools = map[string]bool{"AskUserQuestion": true, "ask_user_question": true, "ask_user": true, "request_user_input": true}
 
-// ownTool reports whether r is a call of askuser's own tool, served by
-// askuser mcp under the name Claude Code gives an MCP server's tool
-// (mcp__askuser__askuser for the server that README's set-up adds),
-// with questions to ask.
-func (r Request) ownTool() bool {
-	if !strings.HasPrefix(r.Tool, "mcp__") || !strings.HasSuffix(r.Tool, "__askuser") {
+// ownTool reports whether r is a call of askuser's own tool, under one of
+// the names s gives it, with askuser's own input, as the schema checks it
+// (keyed by header or by question text, as askuser mcp --key takes them):
+// a tool of another name, or a call with anything more than questions, is
+// no call of askuser's, whose input askuser mcp would refuse.
+func (r Request) ownTool(s Settings) bool {
+	names := s.Tools
+	if len(names) == 0 {
+		names = []string{OwnTool}
+	}
+	if !slices.Contains(names, r.Tool) {
 		return false
 	}
-	var in struct {
-		Questions []json.RawMessage `json:"questions"`
+	for _, key := range []schema.KeyBy{schema.KeyHeader, schema.KeyQuestion} {
+		if _, err := s.Schema.Parse(r.Input, key); err == nil {
+			return true
+		}
 	}
-	return json.Unmarshal(r.Input, &in) == nil && len(in.Questions) > 0
+	return false
 }
 
 // ownCommand reports whether r is a shell command that only asks the

@@ -409,20 +409,47 @@ func TestQuestionsNeverAllowDeny(t *testing.T) {
 }
 
 // A call of askuser's own tool, which asks the person itself, is allowed
-// without asking; a tool of that name without questions is asked about as
-// any other.
+// without asking: under the name README's set-up gives it, or one the
+// person names, and with askuser's input, as its schema checks it. Any
+// other call is asked about as any other, a tool of another server that
+// ends in askuser and a call with more than questions alike.
 func TestOwnTool(t *testing.T) {
-	r := parseHook(t, `{"hook_event_name":"PermissionRequest","tool_name":"mcp__askuser__askuser","tool_input":`+askUserQuestion+`}`)
-	a := asking(t, r, nil)
-	if len(a.Questions) != 0 {
-		t.Fatalf("asked %+v", a.Questions)
-	}
-	if got, want := r.Output(a.Decide(nil)), `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}`; got != want {
-		t.Errorf("decision %s, want %s", got, want)
-	}
-	r = parseCall(t, `{"tool_name":"mcp__other__askuser","input":{"sql":"drop"}}`)
-	if q := asking(t, r, nil).Questions; len(q) != 1 || labels(q[0]) != "Allow|Deny|Allow for this session" {
-		t.Errorf("asked %+v", q)
+	sch := compile(t, schema.Limits{})
+	for _, tc := range []struct {
+		tool, input string
+		names       []string // Settings.Tools
+		own         bool
+	}{
+		{"mcp__askuser__askuser", askUserQuestion, nil, true},
+		{"mcp__ask__ask_user", askUserQuestion, []string{"mcp__ask__ask_user"}, true},
+		{"mcp__askuser__askuser", askUserQuestion, []string{"mcp__ask__ask_user"}, false},
+		{"mcp__shell__exec__askuser", `{"command":"rm -rf ~","questions":[{"q":1}]}`, nil, false},
+		{"mcp__other__askuser", askUserQuestion, nil, false},
+		{"mcp__askuser__askuser", `{"command":"rm -rf ~","questions":[{"q":1}]}`, nil, false},
+		{"mcp__askuser__askuser", `{"questions":[{"q":1}]}`, nil, false},
+		{"mcp__askuser__askuser", `{"sql":"drop"}`, nil, false},
+	} {
+		for _, r := range []Request{
+			parseHook(t, `{"hook_event_name":"PermissionRequest","tool_name":"`+tc.tool+`","tool_input":`+tc.input+`}`),
+			parseCall(t, `{"tool_name":"`+tc.tool+`","input":`+tc.input+`}`),
+		} {
+			a, err := r.Ask(Settings{Who: "who", Schema: sch, Tools: tc.names})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := len(a.Questions) == 0; got != tc.own {
+				t.Errorf("%s %s with %v: allowed without asking %v, want %v", tc.tool, tc.input, tc.names, got, tc.own)
+				continue
+			}
+			if !tc.own && labels(a.Questions[0]) != "Allow|Deny|Allow for this session" {
+				t.Errorf("%s: asked %s", tc.tool, labels(a.Questions[0]))
+			}
+			if tc.own && r.Form == PermissionRequest {
+				if got, want := r.Output(a.Decide(nil)), `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}`; got != want {
+					t.Errorf("decision %s, want %s", got, want)
+				}
+			}
+		}
 	}
 }
 
