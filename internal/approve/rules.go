@@ -77,10 +77,14 @@ var (
 // subcommand, then anything ("go test *" for go test ./...), or the command
 // itself when its second word is an argument ("make -j4 all"). A command of
 // several (&&, |, ;, a substitution, a redirection) gets none: a rule for
-// its first part would allow what the others do.
+// its first part would allow what the others do. Nor does a command with
+// a character that Claude Code's rules do not read as itself: * is their
+// wildcard (Bash(rm -rf /tmp/x*) would allow rm -rf /tmp/xyz/ and more),
+// and \ escapes it in Claude Code's matcher, which its documentation does
+// not promise, so that no escaped rule is sure to be read as written.
 func prefixRule(cmd string) string {
 	cmd = strings.TrimSpace(cmd)
-	if cmd == "" || strings.ContainsAny(cmd, ";&|<>`$()\n") {
+	if cmd == "" || strings.ContainsAny(cmd, ";&|<>`$()\n*\\") {
 		return ""
 	}
 	words := strings.Fields(cmd)
