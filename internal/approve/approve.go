@@ -45,11 +45,11 @@ type Asking struct {
 func (a Asking) Decide(got []prompt.Answer) Decision { return a.decide(got) }
 
 // Ask is what the person is asked about r. The agent tool's own questions
-// are asked as they are, and answered in the input that carries them back;
-// a plan is asked as the plan it is; a call of askuser's own tool, or a
-// shell command that only runs askuser, which asks the person itself, is
-// allowed without asking; any other call is
-// asked as Allow, Deny, or Allow for this session. Questions that askuser
+// are asked as they are, every one, and answered in the input that carries
+// them back; a plan is asked as the plan it is; a call of askuser's own
+// tool with askuser's input, or a shell command that only asks through
+// askuser, which ask the person themselves, are allowed without asking;
+// any other call is asked as Allow, Deny, or Allow for this session. Questions that askuser
 // cannot ask (more than its limits take) are an error: the agent tool then
 // asks them in its own dialog.
 func (r Request) Ask(s Settings) (Asking, error) {
