@@ -264,7 +264,7 @@ func (r Request) askCall(s Settings) Asking {
 		fmt.Fprintf(&preview, "%s: %s\n", f[0], f[1])
 	}
 	opts := []schema.Option{
-		{Label: Allow, Description: "Let this call run as shown.", Preview: prompt.Cut(strings.TrimSpace(preview.String()), maxPreview)},
+		{Label: Allow, Description: "Let this call run as shown." + r.noRule(), Preview: prompt.Cut(strings.TrimSpace(preview.String()), maxPreview)},
 		{Label: Deny, Description: "Do not let it run; the agent is told. To say why, type your answer (Other) or add a note."},
 	}
 	rules := r.sessionRules()

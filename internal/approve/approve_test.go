@@ -249,6 +249,11 @@ func TestSessionRules(t *testing.T) {
 			if tc.rule != "" && !strings.Contains(q.Options[2].Description, "every later call that "+tc.rule+" covers") {
 				t.Errorf("Allow for this session says %q, want it to name %s", q.Options[2].Description, tc.rule)
 			}
+			// Where the command's * or \ kept the rule away, Allow says so.
+			if glob := strings.ContainsAny(tc.in, `*\`) && strings.HasPrefix(tc.in, `{"tool_name":"Bash"`); glob != strings.Contains(q.Options[0].Description, "no rule for this session") {
+				t.Errorf("Allow says %q", q.Options[0].Description)
+			}
+			valid(t, compile(t, schema.Limits{}), q)
 		})
 	}
 	// Claude Code's rule for go test ./... allows go test, not rm -rf: the

@@ -60,6 +60,26 @@ func (r Request) sessionRules() []rule {
 	return nil
 }
 
+// noRuleText ends the description of Allow for a command that gets no
+// rule for the session for its * or \ (see prefixRule), where the person
+// would look for one: the option is not offered, and this says why.
+const noRuleText = " It gets no rule for this session: Claude Code's rules read * and \\ in their own way, so that one would allow more than this command."
+
+// noRule is noRuleText for r when it is a shell command whose * or \ kept
+// a rule for the session away; "" for any other.
+func (r Request) noRule() string {
+	if !r.Form.rules() || r.Form == OpenCodePermission || r.suggestions != nil || r.Tool != "Bash" {
+		return ""
+	}
+	var in struct {
+		Command string `json:"command"`
+	}
+	if json.Unmarshal(r.Input, &in) != nil || !strings.ContainsAny(in.Command, "*\\") {
+		return ""
+	}
+	return noRuleText
+}
+
 // mcpTool reports whether name is an MCP server's tool, as Claude Code
 // names them.
 func mcpTool(name string) bool { return strings.HasPrefix(name, "mcp__") }
