@@ -1,7 +1,6 @@
 package approve
 
 import (
-	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -17,9 +16,9 @@ import (
 // connection through bash's /dev/tcp and /dev/udp; > writes one). Anything
 // else, however harmless, is asked about as any other command.
 
-// commands are askuser's commands, by the names cobra finds them under,
-// each with whether it asks the person and does nothing else, as askuser
-// itself does: its questions of one kind do. The others do not:
+// askingCommands are askuser's commands that ask the person and do nothing
+// else, as askuser itself does: its questions of one kind. The others,
+// and any added later, are asked about as any other program is:
 //
 //   - approve decides the agent tool's calls: run by the agent, it would
 //     ask about a call that no agent tool made
@@ -28,21 +27,9 @@ import (
 //   - history prints the person's answers to every agent's questions
 //   - doctor reaches the inbox, and reads the settings, to report on them
 //   - completion, docs, schema, tool, validate, version, environment and
-//     help only print: harmless, but asking nobody, they are asked about
-//     as any other program is (an Allow for this session covers them)
-var commands = map[string]bool{
-	"confirm": true, "input": true, "choose": true,
-	"approve": false, "inbox": false, "mcp": false, "man": false, "history": false, "doctor": false,
-	"completion": false, "docs": false, "schema": false, "tool": false, "validate": false, "version": false,
-	"environment": false, "help": false,
-}
-
-// other reports whether a names one of askuser's commands that does not
-// only ask.
-func other(a string) bool {
-	asks, known := commands[a]
-	return known && !asks
-}
+//     help only print: harmless, but asking nobody (an Allow for this
+//     session covers them)
+var askingCommands = map[string]bool{"confirm": true, "input": true, "choose": true}
 
 // askingFlags are the flags of the asking commands that change only how
 // and for how long the person is asked and how the answer is written,
@@ -108,16 +95,25 @@ func stmtAsks(s *syntax.Stmt) bool {
 }
 
 // askingArgs reports whether args, askuser's arguments, run askuser or one
-// of its asking commands, with asking flags only. Cobra takes the first
-// argument that is neither a flag nor a flag's value for the command; to
-// be sure of whatever cobra takes, no argument but a flag's value may name
-// another command at all, which asks the person about a question that is
-// one such word.
+// of its asking commands, with asking flags only. Cobra takes for the
+// command the first argument that is neither a flag nor a flag's value;
+// rather than follow it through the flags, the command must come first,
+// before any flag, and askuser's own arguments must each be a questions
+// document, a JSON object, which no command's name is.
 func askingArgs(args []string) bool {
+	documents := len(args) == 0 || !askingCommands[args[0]]
+	if !documents {
+		args = args[1:]
+	}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
-			return !slices.ContainsFunc(args[i+1:], other)
+			for _, a := range args[i+1:] {
+				if documents && !isDocument(a) {
+					return false
+				}
+			}
+			return true
 		}
 		if name, ok := strings.CutPrefix(a, "--"); ok {
 			name, _, withValue := strings.Cut(name, "=")
@@ -132,12 +128,18 @@ func askingArgs(args []string) bool {
 			}
 			continue
 		}
-		if strings.HasPrefix(a, "-") && a != "-" || other(a) {
-			// askuser's only shorthands are -f, -h and -v.
+		// askuser's only shorthands are -f, -h and -v.
+		if strings.HasPrefix(a, "-") || documents && !isDocument(a) {
 			return false
 		}
 	}
 	return true
+}
+
+// isDocument reports whether a, one of askuser's own arguments, is a
+// questions document: a JSON object, opened by its brace.
+func isDocument(a string) bool {
+	return strings.HasPrefix(strings.TrimSpace(a), "{")
 }
 
 // wordValue is the value of w as bash passes it: ok only when w is
