@@ -1,6 +1,7 @@
 package approve
 
 import (
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -10,7 +11,7 @@ import (
 // does nothing else. It is read as bash reads it, by mvdan.cc/sh's parser,
 // not by matching its text, so that no quoting, here-document or
 // substitution is misread: it must be askuser in one of its asking forms,
-// or several such joined by && , || or |, each word a literal that the
+// or several such joined by &&, || or |, each word a literal that the
 // shell neither expands nor substitutes, with no variable set for it and
 // no redirection but a here-document or here-string (< opens a file, or a
 // connection through bash's /dev/tcp and /dev/udp; > writes one). Anything
@@ -108,12 +109,7 @@ func askingArgs(args []string) bool {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
-			for _, a := range args[i+1:] {
-				if documents && !isDocument(a) {
-					return false
-				}
-			}
-			return true
+			return !documents || !slices.ContainsFunc(args[i+1:], func(a string) bool { return !isDocument(a) })
 		}
 		if name, ok := strings.CutPrefix(a, "--"); ok {
 			name, _, withValue := strings.Cut(name, "=")
@@ -180,8 +176,11 @@ func wordValue(w *syntax.Word) (string, bool) {
 
 // literalWord reports whether w is a word of literal text (see wordValue).
 func literalWord(w *syntax.Word) bool {
+	if w == nil {
+		return false
+	}
 	_, ok := wordValue(w)
-	return w != nil && ok
+	return ok
 }
 
 // literalHdoc reports whether body, a here-document's, is text that bash
