@@ -49,9 +49,9 @@ func (a Asking) Decide(got []prompt.Answer) Decision { return a.decide(got) }
 // them back; a plan is asked as the plan it is; a call of askuser's own
 // tool with askuser's input, or a shell command that only asks through
 // askuser, which ask the person themselves, are allowed without asking;
-// any other call is asked as Allow, Deny, or Allow for this session. Questions that askuser
-// cannot ask (more than its limits take) are an error: the agent tool then
-// asks them in its own dialog.
+// any other call is asked as Allow, Deny, or Allow for this session.
+// Questions that askuser cannot ask (more than its limits take) are an
+// error: the agent tool then asks them in its own dialog.
 func (r Request) Ask(s Settings) (Asking, error) {
 	switch {
 	case (r.Form == PlainPermissionRequest || r.Form == CopilotPermission) && questionTools[r.Tool]:
