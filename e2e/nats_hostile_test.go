@@ -615,8 +615,10 @@ func TestNATSHostileDeliveries(t *testing.T) {
 // D8: an answer given while the server is down is shown as sent only once
 // it is stored: the inbox says that it is not sent yet, and, once the
 // server is back and has stored it, that it is sent; it reaches the asker,
-// and nothing says it was not sent at all.
+// and nothing says it was not sent at all. Its wait while the server is
+// down runs beside the other tests.
 func TestNATSHostileAnswerWhileDown(t *testing.T) {
+	t.Parallel()
 	ns := readmeServer(t, nil)
 	alice := newTenant(t, ns, "alice")
 	in := alice.start(t)
