@@ -62,10 +62,9 @@ var reach = struct {
 // TestReach runs every CLI by every path in each of its modes (a fork only
 // in its own cells: see ownCell), with the person answering where the
 // questions show, and checks the exact tool result the model received.
-// The runs wait on their CLIs more than they
-// work, so they run side by side, as many as go test's -parallel (the
-// number of cores); -update writes docs/reach.md once every test has
-// ended (see writeReach).
+// The runs wait on their CLIs more than they work, so they run side by
+// side, as many as go test's -parallel (the number of cores); -update
+// writes docs/reach.md once every test has ended (see writeReach).
 func TestReach(t *testing.T) {
 	results := reach.cells
 	mu := &reach.Mutex
