@@ -77,7 +77,7 @@ func newAskCmd(env *Env) *cobra.Command {
 			if opts.key, err = ask.ParseKey(key); err != nil {
 				return err
 			}
-			if opts.arrays, err = flagSetting(cmd, env, "arrays").boolean(); err != nil {
+			if opts.arrays, err = settingArrays.get(cmd, env).boolean(); err != nil {
 				return err
 			}
 			if opts.session, err = flags.resolve(cmd, env); err != nil {
@@ -91,7 +91,7 @@ func newAskCmd(env *Env) *cobra.Command {
 	f.StringVarP(&file, "file", "f", "", "read the questions from `FILE` (\"-\" for stdin)")
 	f.StringVar(&key, "key", "header", "key the answers by `KEY`: header, or question for the question text")
 	f.BoolVar(&noReview, "no-review", false, "in the terminal UI, submit after the last question without a review")
-	f.Bool("arrays", false, "write each multi-select answer as a JSON array of labels, typed text last (default $ASKUSER_ARRAYS)")
+	settingArrays.register(cmd, askingCommands)
 	flags.register(cmd)
 	_ = cmd.RegisterFlagCompletionFunc("key", fixedCompletions("header", "question"))
 	return cmd

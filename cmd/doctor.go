@@ -188,15 +188,18 @@ func doctorSettings(env *Env, b *strings.Builder) bool {
 // with the inbox.
 func settingErrors(env *Env) []error {
 	checks := []func() error{
-		func() error { _, err := envSetting(env, varUI).ui(commandLineUIs, ""); return err },
 		func() error {
-			if s := envSetting(env, varTimeout); s.set {
+			_, err := envSetting(env, settingUI.variable).ui(settingUI.uis[askingCommands], "")
+			return err
+		},
+		func() error {
+			if s := envSetting(env, settingTimeout.variable); s.set {
 				_, err := s.duration()
 				return err
 			}
 			return nil
 		},
-		func() error { _, err := envSetting(env, varArrays).boolean(); return err },
+		func() error { _, err := envSetting(env, settingArrays.variable).boolean(); return err },
 		func() error { _, err := accessible(env); return err },
 		func() error { _, err := env.limits(); return err },
 		func() error { _, err := presetAnswers(env); return err },

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -22,13 +21,12 @@ import (
 )
 
 // variable is an environment variable that askuser reads. Every one is in
-// the table below, beside the flag it stands in for and its default, and
-// is read in this file only (a test holds every other file to it): the
-// packages below cmd take values.
+// the table below, and is read in this file only (a test holds every other
+// file to it): the packages below cmd take values. A variable that stands
+// in for a flag is declared with the flag, in its setting.
 type variable struct {
 	name  string
 	alias string // an older name, still read
-	flag  string // the flag whose default it gives, without "--"; "" for none
 	def   string // what holds while it is unset, for the help; "" to say nothing
 	does  string // what it does, for the help: a sentence or two
 	// secret says that the value may hold a secret (a token, a private
@@ -36,16 +34,85 @@ type variable struct {
 	secret bool
 }
 
-// The settings table: every environment variable askuser reads.
+// A setting is a flag and the variable that stands in for it, declared
+// once: the flag's name, its type (zero is its value when not given), the
+// placeholder of its value in its help, its help for each kind of command
+// that takes it, and, for --ui, the values that each offers and
+// completes. Commands register it and read it by the name of its
+// declaration (see settings.go), never by the flag's name, so that a
+// mistyped setting does not compile.
+type setting struct {
+	flag        string
+	zero        any // "" for text, false for a switch, time.Duration(0) for a duration
+	placeholder string
+	variable    *variable
+	help        map[commandKind]string
+	uis         map[commandKind][]ask.UI
+}
+
+// commandKind is a kind of command: the help of a setting, and the
+// values of --ui, differ by kind.
+type commandKind int
+
+const (
+	askingCommands commandKind = iota // askuser, confirm, input, choose, approve
+	inboxCommand
+	mcpCommand
+)
+
+// The settings: the flags that a variable stands in for.
 var (
-	varUI = &variable{name: "ASKUSER_UI", flag: "ui", def: "auto",
-		does: "How to ask, for every command: auto, tui, line, web or inbox. askuser inbox takes tui and line as its screen and the rest as auto; askuser mcp takes tui and line as auto."}
-	varTimeout = &variable{name: "ASKUSER_TIMEOUT", flag: "timeout", def: "none",
-		does: "How long to wait for an answer (30s, 5m) before giving up with exit 124."}
-	varArrays = &variable{name: "ASKUSER_ARRAYS", flag: "arrays", def: "false",
-		does: "Write each multi-select answer as a JSON array of its labels."}
-	varFrom = &variable{name: "ASKUSER_FROM", flag: "from", def: "the working directory",
-		does: "The name the inbox shows the questions as coming from."}
+	settingUI = &setting{flag: "ui", zero: "", placeholder: "MODE",
+		variable: &variable{name: "ASKUSER_UI", def: "auto",
+			does: "How to ask, for every command: auto, tui, line, web or inbox. askuser inbox takes tui and line as its screen and the rest as auto; askuser mcp takes tui and line as auto."},
+		help: map[commandKind]string{
+			askingCommands: "how to ask, MODE: auto, tui (terminal UI), line (numbered prompts), web (a local web page) or inbox (askuser inbox) (default $ASKUSER_UI, else auto)",
+			inboxCommand:   "how to show the questions, MODE: auto, tui (the terminal screen) or line (numbered prompts) (default $ASKUSER_UI when tui or line, else auto)",
+			mcpCommand:     "how to reach the person, MODE: auto, elicit (the client's own interface), inbox (askuser inbox) or web (a local web page) (default $ASKUSER_UI, else auto)",
+		},
+		// In the order their help lists them. ASKUSER_UI takes those of
+		// the asking commands, for every command (see given.ui).
+		uis: map[commandKind][]ask.UI{
+			askingCommands: {ask.UIAuto, ask.UITUI, ask.UILine, ask.UIWeb, ask.UIInbox},
+			inboxCommand:   {ask.UIAuto, ask.UITUI, ask.UILine},
+			mcpCommand:     {ask.UIAuto, ask.UIElicit, ask.UIInbox, ask.UIWeb},
+		}}
+	settingTimeout = &setting{flag: "timeout", zero: time.Duration(0), placeholder: "DURATION",
+		variable: &variable{name: "ASKUSER_TIMEOUT", def: "none",
+			does: "How long to wait for an answer (30s, 5m) before giving up with exit 124."},
+		help: map[commandKind]string{
+			askingCommands: "give up after DURATION (e.g. 5m) without an answer: exit 124 (default $ASKUSER_TIMEOUT, else none)",
+			mcpCommand:     "give up on a call after DURATION (e.g. 5m) without an answer (default $ASKUSER_TIMEOUT, else none)",
+		}}
+	settingArrays = &setting{flag: "arrays", zero: false,
+		variable: &variable{name: "ASKUSER_ARRAYS", def: "false",
+			does: "Write each multi-select answer as a JSON array of its labels."},
+		help: map[commandKind]string{
+			askingCommands: "write each multi-select answer as a JSON array of labels, typed text last (default $ASKUSER_ARRAYS)",
+			mcpCommand:     "write each multi-select answer as a JSON array of its labels, as askuser --arrays does (also $ASKUSER_ARRAYS)",
+		}}
+	settingFrom = &setting{flag: "from", zero: "", placeholder: "NAME",
+		variable: &variable{name: "ASKUSER_FROM", def: "the working directory",
+			does: "The name the inbox shows the questions as coming from."},
+		help: map[commandKind]string{
+			askingCommands: "in the inbox, say the questions come from NAME (default $ASKUSER_FROM, else the working directory)",
+			mcpCommand:     "in the inbox, say the questions come from NAME (default $ASKUSER_FROM, else the MCP client and the working directory)",
+		}}
+	settingRemind = &setting{flag: "remind", zero: time.Duration(0), placeholder: "DURATION",
+		variable: &variable{name: "ASKUSER_REMIND", def: "none",
+			does: "In the inbox, notify again (the bell, and ASKUSER_NOTIFY_COMMAND with ASKUSER_EVENT=reminded) when a set still waits after this long (10m)."},
+		help: map[commandKind]string{
+			inboxCommand: "notify again when a set still waits after DURATION (e.g. 10m): the bell, and ASKUSER_NOTIFY_COMMAND (default $ASKUSER_REMIND, else never)",
+		}}
+)
+
+// settings are the settings, in the order of their variables in the
+// table.
+var settings = []*setting{settingUI, settingTimeout, settingArrays, settingFrom, settingRemind}
+
+// The settings table: every environment variable askuser reads, beside
+// those of the settings.
+var (
 	varInbox = &variable{name: inbox.EnvAddr, secret: true, def: "$XDG_RUNTIME_DIR/askuser/inbox.sock",
 		does: "Where the inbox is, for the inbox and its askers alike: a socket path, unix:PATH, http://HOST:PORT/?token=T (askuser inbox --listen prints it), or nats://HOST:PORT/NAME?to=age1... (askuser inbox prints it)."}
 	varAnswers = &variable{name: "ASKUSER_ANSWERS", def: "none",
@@ -56,8 +123,6 @@ var (
 		does: "The inbox's: a shell command run when a set it told of ends (ASKUSER_EVENT=ended), with ASKUSER_SET, ASKUSER_FROM, ASKUSER_OUTCOME (answered, cancelled, withdrawn, closed), ASKUSER_VIA (here, page, notification, elsewhere) and ASKUSER_JSON set: to take the notification back."}
 	varNotifyPrivate = &variable{name: "ASKUSER_NOTIFY_PRIVATE", def: "false",
 		does: "Keep the questions' text out of notifications: ASKUSER_HEADER and ASKUSER_QUESTION are not given, nor one-tap actions (their labels are text); only who asks, and with --web the set's page."}
-	varRemind = &variable{name: "ASKUSER_REMIND", flag: "remind", def: "none",
-		does: "In the inbox, notify again (the bell, and ASKUSER_NOTIFY_COMMAND with ASKUSER_EVENT=reminded) when a set still waits after this long (10m)."}
 	varHistory = &variable{name: "ASKUSER_HISTORY", def: "on",
 		does: "What the inbox keeps of every set that ends, in its history (askuser history): on (who asked, when, how it ended and where, how long it waited), answers (that and the answers) or off."}
 	varMaxQuestions = &variable{name: "ASKUSER_MAX_QUESTIONS", alias: "ASK_MAX_QUESTIONS", def: "4",
@@ -90,8 +155,8 @@ var (
 
 // variables is the table, in the order the help lists it.
 var variables = []*variable{
-	varUI, varTimeout, varArrays, varFrom, varInbox, varAnswers,
-	varNotify, varNotifyEnd, varNotifyPrivate, varRemind, varHistory,
+	settingUI.variable, settingTimeout.variable, settingArrays.variable, settingFrom.variable, varInbox, varAnswers,
+	varNotify, varNotifyEnd, varNotifyPrivate, settingRemind.variable, varHistory,
 	varMaxQuestions, varMaxOptions, varHeaderMax, varQuestionMax,
 	varAccessible, varTerm, varNoColor, varCliColor, varCliColorForce, varBrowser,
 	varRuntimeDir, varTempDir, varStateHome,
@@ -134,141 +199,6 @@ func (env *Env) getAlias(v *variable) string {
 		return ""
 	}
 	return strings.TrimSpace(env.Getenv(v.alias))
-}
-
-// setting is the value of a flag: as given on the command line, else as
-// its environment variable gives it (see variable.flag), else the flag's
-// default.
-type setting struct {
-	value string
-	from  string // where the value came from, for errors: "--ui", "ASKUSER_UI"
-	env   bool   // from the environment variable
-	set   bool   // given, on the command line or in the environment
-}
-
-// flagSetting is the setting of cmd's flag name.
-func flagSetting(cmd *cobra.Command, env *Env, name string) setting {
-	f := cmd.Flags().Lookup(name)
-	if i := slices.IndexFunc(variables, func(v *variable) bool { return v.flag == name }); i >= 0 && !f.Changed {
-		if s := envSetting(env, variables[i]); s.set {
-			return s
-		}
-	}
-	return setting{value: f.Value.String(), from: "--" + name, set: f.Changed}
-}
-
-// envSetting is the setting that v gives, unset when v is empty.
-func envSetting(env *Env, v *variable) setting {
-	value := env.get(v)
-	return setting{value: value, from: v.name, env: true, set: value != ""}
-}
-
-// named says where the setting's value came from, with the value, for
-// errors: "--ui tui", "ASKUSER_UI=tui".
-func (s setting) named() string {
-	if s.env {
-		return s.from + "=" + s.value
-	}
-	return s.from + " " + s.value
-}
-
-// duration reads a setting of a duration that may not be negative.
-func (s setting) duration() (time.Duration, error) {
-	d, err := time.ParseDuration(s.value)
-	switch {
-	case s.env && (err != nil || d < 0):
-		return 0, ofVariable(ask.UsageErrorf("invalid %s %q: must be a duration such as 30s or 5m", s.from, s.value))
-	case d < 0:
-		return 0, ask.UsageErrorf("invalid %s %s: must not be negative", s.from, s.value)
-	}
-	return d, err
-}
-
-// boolean reads a boolean setting; see parseBool.
-func (s setting) boolean() (bool, error) {
-	on, err := parseBool(s.from, s.value)
-	if s.env {
-		err = ofVariable(err)
-	}
-	return on, err
-}
-
-// ofVariable is err, a usage error about a variable's value, pointing at
-// the help of the variables rather than the command's.
-func ofVariable(err error) error {
-	if u, ok := errors.AsType[*ask.UsageError](err); ok {
-		u.See = "askuser help environment"
-	}
-	return err
-}
-
-// commandLineUIs are the values of --ui of askuser, confirm and input, in
-// the order their help lists them; ASKUSER_UI takes these for every
-// command.
-var commandLineUIs = []ask.UI{ask.UIAuto, ask.UITUI, ask.UILine, ask.UIWeb, ask.UIInbox}
-
-// ui reads the setting of --ui of a command that offers the ways offered,
-// in the order its help lists them: auto when it is not set. suffix
-// follows the value in a refusal (" for the inbox"). ASKUSER_UI takes the
-// values that it takes for askuser, for every command, so that one
-// setting serves them all; a value that a command does not offer counts
-// as auto there (an MCP server has no terminal to ask at, and the inbox is
-// where askers ask).
-func (s setting) ui(offered []ask.UI, suffix string) (ask.UI, error) {
-	if !s.set {
-		return ask.UIAuto, nil
-	}
-	valid := offered
-	if s.env {
-		valid, suffix = commandLineUIs, ""
-	}
-	u := ask.UI(s.value)
-	if !slices.Contains(valid, u) {
-		err := ask.UsageErrorf("invalid %s %q%s: must be %s", s.from, s.value, suffix, orList(valid))
-		if s.env {
-			err = ofVariable(err)
-		}
-		return "", err
-	}
-	if !slices.Contains(offered, u) {
-		return ask.UIAuto, nil
-	}
-	return u, nil
-}
-
-// uiNames are the values of --ui that uis are, in their order: for its
-// completions, and for its errors.
-func uiNames(uis []ask.UI) []string {
-	names := make([]string, len(uis))
-	for i, u := range uis {
-		names[i] = string(u)
-	}
-	return names
-}
-
-// orList lists uis as a sentence does: "auto, tui or line".
-func orList(uis []ask.UI) string {
-	names := uiNames(uis)
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
-}
-
-// parseBool reads the boolean value v of name (a flag, or an environment
-// variable): what strconv.ParseBool accepts, and yes/no and on/off, in any
-// case; empty is false. Anything else is a usage error that names name, so
-// that a value meant as "on" is never taken as "off" in silence.
-func parseBool(name, v string) (bool, error) {
-	v = strings.TrimSpace(v)
-	switch strings.ToLower(v) {
-	case "yes", "on":
-		return true, nil
-	case "", "no", "off":
-		return false, nil
-	}
-	on, err := strconv.ParseBool(strings.ToLower(v))
-	if err != nil {
-		return false, ask.UsageErrorf("invalid %s %q: must be true or false (also 1/0, yes/no, on/off)", name, v)
-	}
-	return on, nil
 }
 
 // accessible reports whether the person asked for plain line prompts, for
@@ -426,7 +356,7 @@ func inboxOptions(cmd *cobra.Command, env *Env, mode ask.UI) (ask.InboxOptions, 
 	if err != nil {
 		return ask.InboxOptions{}, err
 	}
-	o := ask.InboxOptions{Addr: a, From: ask.CutFrom(flagSetting(cmd, env, "from").value)}
+	o := ask.InboxOptions{Addr: a, From: ask.CutFrom(settingFrom.get(cmd, env).value)}
 	// A bad limit variable is reported where the schema is compiled
 	// (loadSchema); here it only leaves the limits out.
 	if l, err := env.limits(); err == nil && l != (schema.Limits{}) {

@@ -153,7 +153,7 @@ func envReadsIn(t *testing.T, root, file string) (reads []envRead, imports []str
 }
 
 // Every variable of the table has a name of its own, and the help says
-// what each does; each flag a variable stands in for names it in its help.
+// what each does.
 func TestVariablesTable(t *testing.T) {
 	names := map[string]bool{}
 	for _, v := range variables {
@@ -173,17 +173,33 @@ func TestVariablesTable(t *testing.T) {
 		}
 	}
 	help := environmentHelp()
-	root := NewRootCmd(testEnv(t))
 	for _, v := range variables {
 		if !strings.Contains(help, "\n"+v.title()) {
 			t.Errorf("askuser help environment does not list %s", v.name)
 		}
-		if v.flag == "" {
-			continue
+	}
+}
+
+// Every setting's variable is in the table, and its every help names the
+// variable and holds the placeholder of its value. Every flag that a
+// command has under a setting's name is the setting's, and says that the
+// variable stands in for it.
+func TestSettings(t *testing.T) {
+	for _, s := range settings {
+		if !slices.Contains(variables, s.variable) {
+			t.Errorf("the variable of --%s, %s, is not in the table", s.flag, s.variable.name)
 		}
-		for _, c := range append(root.Commands(), root) {
-			if f := c.Flags().Lookup(v.flag); f != nil && !strings.Contains(f.Usage, "$"+v.name) {
-				t.Errorf("%s --%s does not say that %s stands in for it: %q", c.CommandPath(), v.flag, v.name, f.Usage)
+		for c, help := range s.help {
+			if !strings.Contains(help, "$"+s.variable.name) || !strings.Contains(help, s.placeholder) {
+				t.Errorf("--%s's help for the commands of kind %d does not name $%s, or its placeholder %q: %q", s.flag, c, s.variable.name, s.placeholder, help)
+			}
+		}
+	}
+	root := NewRootCmd(testEnv(t))
+	for _, c := range append(root.Commands(), root) {
+		for _, s := range settings {
+			if f := c.Flags().Lookup(s.flag); f != nil && !strings.Contains(f.Usage, "$"+s.variable.name) {
+				t.Errorf("%s --%s is not the setting's: its help does not say that %s stands in for it: %q", c.CommandPath(), s.flag, s.variable.name, f.Usage)
 			}
 		}
 	}

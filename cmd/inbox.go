@@ -120,17 +120,11 @@ func newInboxCmd(env *Env) *cobra.Command {
 	cmd.Flags().StringVar(&f.listen, "listen", "", "also accept askers over TCP on `ADDR` (HOST:PORT), with a token; with --web, serve the page there too")
 	cmd.Flags().BoolVar(&f.web, "web", false, "also show the queue on a web page, at an address with a token (on 127.0.0.1 unless --listen)")
 	cmd.Flags().BoolVar(&f.open, "open", false, "with --web, open the page in the default browser ($BROWSER, else the system's)")
-	cmd.Flags().String("ui", "", "how to show the questions, `MODE`: auto, tui (the terminal screen) or line (numbered prompts) (default $ASKUSER_UI when tui or line, else auto)")
-	cmd.Flags().Duration("remind", 0, "notify again when a set still waits after `DURATION` (e.g. 10m): the bell, and ASKUSER_NOTIFY_COMMAND (default $ASKUSER_REMIND, else never)")
+	settingUI.register(cmd, inboxCommand)
+	settingRemind.register(cmd, inboxCommand)
 	_ = cmd.RegisterFlagCompletionFunc("listen", fixedCompletions("127.0.0.1:0", "0.0.0.0:7777"))
-	_ = cmd.RegisterFlagCompletionFunc("ui", fixedCompletions(uiNames(inboxUIs)...))
 	return cmd
 }
-
-// inboxUIs are the values of askuser inbox's --ui, in the order its help
-// lists them: how it shows its queue. ASKUSER_UI's web and inbox say where
-// askers ask, which is this inbox, and count as auto here.
-var inboxUIs = []ask.UI{ask.UIAuto, ask.UITUI, ask.UILine}
 
 // inboxOnTerminal says whether the inbox shows its queue on the terminal
 // screen rather than as line prompts, as askuser chooses its terminal UI.
@@ -144,7 +138,7 @@ func inboxOnTerminal(env *Env, ui ask.UI, from string) (bool, error) {
 }
 
 // inboxFlags are askuser inbox's flags, as cobra sets them; --ui is read
-// with ASKUSER_UI (see flagSetting).
+// with ASKUSER_UI (see setting.get).
 type inboxFlags struct {
 	listen    string
 	web, open bool
@@ -160,8 +154,10 @@ func inboxServeOptions(cmd *cobra.Command, env *Env, f inboxFlags) (serve.Option
 		Browser: browser(env),
 		Watch:   env.WatchSignals,
 	}
-	ui := flagSetting(cmd, env, "ui")
-	mode, err := ui.ui(inboxUIs, " for the inbox")
+	// ASKUSER_UI's web and inbox say where askers ask, which is this
+	// inbox, and count as auto here.
+	ui := settingUI.get(cmd, env)
+	mode, err := ui.ui(settingUI.uis[inboxCommand], " for the inbox")
 	if err != nil {
 		return opts, err
 	}
@@ -211,7 +207,7 @@ func inboxTelling(cmd *cobra.Command, env *Env, o *serve.Options) error {
 	if o.Notify, o.NotifyEnd, err = notifyCommands(env); err != nil {
 		return err
 	}
-	if o.Remind, err = flagSetting(cmd, env, "remind").duration(); err != nil {
+	if o.Remind, err = settingRemind.get(cmd, env).duration(); err != nil {
 		return err
 	}
 	if o.HistoryKeep, err = historyKeep(env); err != nil || o.HistoryKeep == history.KeepNothing {

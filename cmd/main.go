@@ -1,8 +1,9 @@
 // Package cmd owns the command line of askuser: the cobra commands, a file
-// each, whose flags become options (askflags.go for those of every command
-// that asks) with the environment variables that stand in for them
-// (env.go, the one table of every variable askuser reads, and the only
-// file that reads them), and whose run functions call the ask engine
+// each, whose flags become options (settings.go for those of every command
+// that asks, and for the settings: the flags that environment variables
+// stand in for) with the environment's values (env.go, the one table of
+// every variable and setting, and the only file that reads the
+// environment), and whose run functions call the ask engine
 // (internal/ask), which reads the questions, asks them, and says what each
 // outcome means.
 package cmd

@@ -37,7 +37,7 @@ func TestMCPUI(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		got, err := flagSetting(cmd, env, "ui").ui(mcpUIs, "")
+		got, err := settingUI.get(cmd, env).ui(settingUI.uis[mcpCommand], "")
 		switch {
 		case tc.wantErr != "":
 			if err == nil || err.Error() != tc.wantErr {
