@@ -45,7 +45,12 @@ hook. For Copilot CLI, which takes a failed hook for a denial, it exits 0
 instead, writing nothing on stdout. A hook's timeout is how long the agent
 tool waits for the person: give it a day (86400 s).`
 
-func newApproveCmd(env *Env) *cobra.Command {
+// newApproveCmd is askuser approve, whose flags become the options that
+// runF asks with (approveRun when nil).
+func newApproveCmd(env *Env, runF func(context.Context, ask.Options) error) *cobra.Command {
+	if runF == nil {
+		runF = func(ctx context.Context, o ask.Options) error { return approveRun(ctx, env, o) }
+	}
 	var flags askFlags
 	cmd := &cobra.Command{
 		Use:   "approve",
@@ -60,7 +65,7 @@ func newApproveCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return approveRun(cmd.Context(), env, o)
+			return runF(cmd.Context(), o)
 		},
 	}
 	flags.register(cmd)

@@ -46,8 +46,13 @@ inbox for --ui inbox), 124 timed out, 129 hung up, 130 cancelled,
 
 Run 'askuser docs' for the full guide, written for agents.`
 
-// newAskCmd is the command that asks: askuser itself.
-func newAskCmd(env *Env) *cobra.Command {
+// newAskCmd is the command that asks: askuser itself. Its flags become
+// options that runF runs (askRun when nil): a test passes its own, to
+// check the options without asking anything.
+func newAskCmd(env *Env, runF func(context.Context, askOptions) error) *cobra.Command {
+	if runF == nil {
+		runF = func(ctx context.Context, opts askOptions) error { return askRun(ctx, env, opts) }
+	}
 	var (
 		flags     askFlags
 		file, key string
@@ -84,7 +89,7 @@ func newAskCmd(env *Env) *cobra.Command {
 				return err
 			}
 			opts.session.Review = !noReview
-			return askRun(cmd.Context(), env, opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	f := cmd.Flags()

@@ -91,7 +91,12 @@ error, 69 nothing can answer here (no terminal and no --web), the address of
 --listen or --web cannot be listened on, --ui tui has no terminal, or the
 NATS server cannot be used, 129 hung up, 143 terminated.`
 
-func newInboxCmd(env *Env) *cobra.Command {
+// newInboxCmd is askuser inbox, whose flags become the options that runF
+// serves (serve.Run when nil).
+func newInboxCmd(env *Env, runF func(context.Context, serve.Options) error) *cobra.Command {
+	if runF == nil {
+		runF = serve.Run
+	}
 	var f inboxFlags
 	cmd := &cobra.Command{
 		Use:   "inbox [--web [--open]] [--listen ADDR]",
@@ -114,7 +119,7 @@ func newInboxCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return serve.Run(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().StringVar(&f.listen, "listen", "", "also accept askers over TCP on `ADDR` (HOST:PORT), with a token; with --web, serve the page there too")

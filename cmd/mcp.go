@@ -78,7 +78,12 @@ and ignored: wait_for_previous (Gemini CLI). The command line refuses them.
 
 Nothing but the protocol is written to stdout; notices go to stderr.`
 
-func newMCPCmd(env *Env) *cobra.Command {
+// newMCPCmd is askuser mcp, whose flags become the options that runF
+// serves (mcpRun when nil).
+func newMCPCmd(env *Env, runF func(context.Context, mcpOptions) error) *cobra.Command {
+	if runF == nil {
+		runF = func(ctx context.Context, opts mcpOptions) error { return mcpRun(ctx, env, opts) }
+	}
 	var name, key string
 	cmd := &cobra.Command{
 		Use:   "mcp",
@@ -95,7 +100,7 @@ func newMCPCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return mcpRun(cmd.Context(), env, opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	f := cmd.Flags()

@@ -14,7 +14,7 @@ import (
 // NewRootCmd returns askuser's command tree: the ask command, with every
 // other command under it. Run runs it; scripts/gendocs documents it.
 func NewRootCmd(env *Env) *cobra.Command {
-	cmd := newAskCmd(env)
+	cmd := newAskCmd(env, nil)
 	cmd.SetIn(env.IO.In)
 	cmd.SetOut(env.IO.Out)
 	cmd.SetErr(env.IO.ErrOut)
@@ -25,14 +25,14 @@ func NewRootCmd(env *Env) *cobra.Command {
 	cmd.AddCommand(
 		newSchemaCmd(env),
 		newValidateCmd(env),
-		newConfirmCmd(env),
-		newInputCmd(env),
-		newChooseCmd(env),
-		newInboxCmd(env),
+		newConfirmCmd(env, nil),
+		newInputCmd(env, nil),
+		newChooseCmd(env, nil),
+		newInboxCmd(env, nil),
 		newHistoryCmd(env),
 		newToolCmd(env),
-		newMCPCmd(env),
-		newApproveCmd(env),
+		newMCPCmd(env, nil),
+		newApproveCmd(env, nil),
 		newDocsCmd(env),
 		newVersionCmd(env),
 		newDoctorCmd(env),
