@@ -46,11 +46,8 @@ instead, writing nothing on stdout. A hook's timeout is how long the agent
 tool waits for the person: give it a day (86400 s).`
 
 // newApproveCmd is askuser approve, whose flags become the options that
-// runF asks with (approveRun when nil).
-func newApproveCmd(env *Env, runF func(context.Context, ask.Options) error) *cobra.Command {
-	if runF == nil {
-		runF = func(ctx context.Context, o ask.Options) error { return approveRun(ctx, env, o) }
-	}
+// runF asks with (approveRun, but for tests).
+func newApproveCmd(env *Env, runF func(context.Context, *Env, ask.Options) error) *cobra.Command {
 	var flags askFlags
 	cmd := &cobra.Command{
 		Use:   "approve",
@@ -65,7 +62,7 @@ func newApproveCmd(env *Env, runF func(context.Context, ask.Options) error) *cob
 			if err != nil {
 				return err
 			}
-			return runF(cmd.Context(), o)
+			return runF(cmd.Context(), env, o)
 		},
 	}
 	flags.register(cmd)

@@ -9,7 +9,7 @@ import (
 	"github.com/askuser/askuser/schema"
 )
 
-func newChooseCmd(env *Env, runF func(context.Context, questionOptions) error) *cobra.Command {
+func newChooseCmd(env *Env, runF func(context.Context, *Env, questionOptions) error) *cobra.Command {
 	var (
 		multi            bool
 		header, question string

@@ -11,7 +11,7 @@ import (
 	"github.com/askuser/askuser/schema"
 )
 
-func newConfirmCmd(env *Env, runF func(context.Context, questionOptions) error) *cobra.Command {
+func newConfirmCmd(env *Env, runF func(context.Context, *Env, questionOptions) error) *cobra.Command {
 	var def string
 	cmd := &cobra.Command{
 		Use:   "confirm QUESTION",

@@ -13,6 +13,7 @@ import (
 
 	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/prompt"
 )
 
 // doctorLong is askuser doctor's help.
@@ -211,4 +212,26 @@ func settingErrors(env *Env) []error {
 		}
 	}
 	return errs
+}
+
+// setVariables are the variables of the table that are set in env, with
+// their values ("ASKUSER_UI=inbox"), in the table's order, an older name
+// after its variable. The value of one that may hold a secret is not
+// shown.
+func setVariables(env *Env) []string {
+	var set []string
+	show := func(name, value string, secret bool) {
+		switch {
+		case value == "":
+		case secret:
+			set = append(set, name+" is set (its value may hold a secret: not shown)")
+		default:
+			set = append(set, fmt.Sprintf("%s=%s", name, prompt.Display(value)))
+		}
+	}
+	for _, v := range variables {
+		show(v.name, env.get(v), v.secret)
+		show(v.alias, env.getAlias(v), v.secret)
+	}
+	return set
 }

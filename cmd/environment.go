@@ -10,7 +10,7 @@ import (
 )
 
 // newEnvironmentTopic is "askuser help environment", as gh has it: the
-// variables of the table (env.go), written from it.
+// variables of the table (settings.go), written from it.
 func newEnvironmentTopic() *cobra.Command {
 	return &cobra.Command{
 		Use:   "environment",

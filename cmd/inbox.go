@@ -92,11 +92,8 @@ error, 69 nothing can answer here (no terminal and no --web), the address of
 NATS server cannot be used, 129 hung up, 143 terminated.`
 
 // newInboxCmd is askuser inbox, whose flags become the options that runF
-// serves (serve.Run when nil).
+// serves (serve.Run, but for tests).
 func newInboxCmd(env *Env, runF func(context.Context, serve.Options) error) *cobra.Command {
-	if runF == nil {
-		runF = serve.Run
-	}
 	var f inboxFlags
 	cmd := &cobra.Command{
 		Use:   "inbox [--web [--open]] [--listen ADDR]",

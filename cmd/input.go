@@ -12,7 +12,7 @@ import (
 	"github.com/askuser/askuser/schema"
 )
 
-func newInputCmd(env *Env, runF func(context.Context, questionOptions) error) *cobra.Command {
+func newInputCmd(env *Env, runF func(context.Context, *Env, questionOptions) error) *cobra.Command {
 	var placeholder, def string
 	cmd := &cobra.Command{
 		Use:   "input QUESTION",

@@ -79,11 +79,8 @@ and ignored: wait_for_previous (Gemini CLI). The command line refuses them.
 Nothing but the protocol is written to stdout; notices go to stderr.`
 
 // newMCPCmd is askuser mcp, whose flags become the options that runF
-// serves (mcpRun when nil).
-func newMCPCmd(env *Env, runF func(context.Context, mcpOptions) error) *cobra.Command {
-	if runF == nil {
-		runF = func(ctx context.Context, opts mcpOptions) error { return mcpRun(ctx, env, opts) }
-	}
+// serves (mcpRun, but for tests).
+func newMCPCmd(env *Env, runF func(context.Context, *Env, mcpOptions) error) *cobra.Command {
 	var name, key string
 	cmd := &cobra.Command{
 		Use:   "mcp",
@@ -100,7 +97,7 @@ func newMCPCmd(env *Env, runF func(context.Context, mcpOptions) error) *cobra.Co
 			if err != nil {
 				return err
 			}
-			return runF(cmd.Context(), opts)
+			return runF(cmd.Context(), env, opts)
 		},
 	}
 	f := cmd.Flags()
@@ -136,7 +133,7 @@ func mcpResolve(cmd *cobra.Command, env *Env, name, key string) (mcpOptions, err
 	if name == mcpserver.ApproveName {
 		return opts, ask.UsageErrorf("invalid --name %q: the approving tool has that name", name)
 	}
-	if opts.key, err = ask.ParseKey(key); err != nil {
+	if opts.key, err = parseKey(key); err != nil {
 		return opts, err
 	}
 	if opts.arrays, err = settingArrays.get(cmd, env).boolean(); err != nil {

@@ -31,7 +31,7 @@ func TestMCPUI(t *testing.T) {
 		{env: "popup", wantErr: `invalid ASKUSER_UI "popup": must be auto, tui, line, web or inbox`},
 	} {
 		env := &Env{Getenv: varsEnv(map[string]string{"ASKUSER_UI": tc.env})}
-		cmd := newMCPCmd(env, nil)
+		cmd := newMCPCmd(env, mcpRun)
 		if tc.given {
 			if err := cmd.ParseFlags([]string{"--ui", tc.flag}); err != nil {
 				t.Fatal(err)

@@ -96,7 +96,7 @@ func optionsCmd(env *Env, args []string, got *string) *cobra.Command {
 			o.Mode, o.ModeFrom, o.Timeout, o.TTY, o.Bell, o.Review, o.Inbox.Addr, o.Inbox.From)
 		return strings.Replace(s, "inbox=<nil>", "inbox=", 1)
 	}
-	question := func(_ context.Context, o questionOptions) error {
+	question := func(_ context.Context, _ *Env, o questionOptions) error {
 		q := o.question
 		labels := []string{}
 		for _, opt := range q.Options {
@@ -128,12 +128,12 @@ func optionsCmd(env *Env, args []string, got *string) *cobra.Command {
 			return nil
 		})
 	case "mcp":
-		cmd = newMCPCmd(env, func(_ context.Context, o mcpOptions) error {
+		cmd = newMCPCmd(env, func(_ context.Context, _ *Env, o mcpOptions) error {
 			*got = fmt.Sprintf("%s name=%s key=%s arrays=%t", session(o.ask), o.name, o.key, o.arrays)
 			return nil
 		})
 	default:
-		cmd = newAskCmd(env, func(_ context.Context, o askOptions) error {
+		cmd = newAskCmd(env, func(_ context.Context, _ *Env, o askOptions) error {
 			*got = fmt.Sprintf("%s key=%s arrays=%t", session(o.session), o.key, o.arrays)
 			if o.session.Mode == ask.UIWeb {
 				*got += fmt.Sprintf(" listen=%v", o.session.Web.Listen)

@@ -27,12 +27,9 @@ type questionOptions struct {
 
 // newQuestionCmd completes cmd, a command for scripts with its help and
 // flags, with the flags of every command that asks, --json, and the run
-// that asks the question that question makes of the arguments: runF, or
-// questionRun when it is nil.
-func newQuestionCmd(env *Env, cmd *cobra.Command, runF func(context.Context, questionOptions) error, question func(args []string) (schema.Question, error)) *cobra.Command {
-	if runF == nil {
-		runF = func(ctx context.Context, opts questionOptions) error { return questionRun(ctx, env, opts) }
-	}
+// that asks the question that question makes of the arguments: runF
+// (questionRun, but for tests).
+func newQuestionCmd(env *Env, cmd *cobra.Command, runF func(context.Context, *Env, questionOptions) error, question func(args []string) (schema.Question, error)) *cobra.Command {
 	var flags askFlags
 	var asJSON bool
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
@@ -44,7 +41,7 @@ func newQuestionCmd(env *Env, cmd *cobra.Command, runF func(context.Context, que
 		if opts.session, err = flags.resolve(cmd, env); err != nil {
 			return err
 		}
-		return runF(cmd.Context(), opts)
+		return runF(cmd.Context(), env, opts)
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, `print the answer as askuser prints answers: {"answers":{...}}`)
 	flags.register(cmd)

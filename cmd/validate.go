@@ -29,7 +29,7 @@ on stderr and exits 65 (64 for a usage error).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts := validateOptions{args: args, file: file}
 			var err error
-			if opts.key, err = ask.ParseKey(key); err != nil {
+			if opts.key, err = parseKey(key); err != nil {
 				return err
 			}
 			return validateRun(env, opts)
