@@ -96,17 +96,3 @@ func noArgs(cmd *cobra.Command, args []string) error {
 	}
 	return nil
 }
-
-// readInput reads the questions document, and the schema that checks it
-// (see ask.Parse). answersFollow is as for ask.ReadSource.
-func readInput(env *Env, args []string, file string, answersFollow bool) (*schema.Schema, *ask.Source, error) {
-	sch, err := loadSchema(env)
-	if err != nil {
-		return nil, nil, err
-	}
-	src, err := ask.ReadSource(ask.Stdin{R: env.IO.In, TTY: env.IO.InTTY}, args, file, answersFollow)
-	if err != nil {
-		return nil, nil, err
-	}
-	return sch, src, nil
-}
