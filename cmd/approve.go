@@ -50,7 +50,9 @@ hook. For Copilot CLI, which takes a failed hook for a denial, it exits 0
 instead, writing nothing on stdout. A hook's timeout is how long the agent
 tool waits for the person: give it a day (86400 s).`
 
-func newApproveCmd(env *Env) *cobra.Command {
+// newApproveCmd is askuser approve, whose flags become the options that
+// runF asks with (approveRun, but for tests).
+func newApproveCmd(env *Env, runF func(context.Context, *Env, approveOptions) error) *cobra.Command {
 	var flags askFlags
 	var tools []string
 	cmd := &cobra.Command{
@@ -66,7 +68,7 @@ func newApproveCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return approveRun(cmd.Context(), env, o, tools)
+			return runF(cmd.Context(), env, approveOptions{Options: o, Tools: tools})
 		},
 	}
 	flags.register(cmd)
@@ -78,8 +80,15 @@ func newApproveCmd(env *Env) *cobra.Command {
 // own dialog was answered.
 var errAnsweredThere = errors.New("answered in the agent tool's own dialog")
 
+// approveOptions are askuser approve's: those of every command that asks,
+// and the names under which askuser's own tool passes without asking.
+type approveOptions struct {
+	ask.Options
+	Tools []string
+}
+
 // approveRun reads the hook's input, asks, and writes the hook's output.
-func approveRun(ctx context.Context, env *Env, o ask.Options, tools []string) error {
+func approveRun(ctx context.Context, env *Env, o approveOptions) error {
 	sch, err := loadSchema(env)
 	if err != nil {
 		return err
@@ -110,7 +119,7 @@ func approveRun(ctx context.Context, env *Env, o ask.Options, tools []string) er
 		// which the question names, not the hook's own.
 		o.Inbox.Cwd = r.Cwd
 	}
-	err = approveAsk(ctx, env, o, r, approve.Settings{Who: who, Schema: sch, Presets: presets, Tools: tools})
+	err = approveAsk(ctx, env, o.Options, r, approve.Settings{Who: who, Schema: sch, Presets: presets, Tools: o.Tools})
 	if r.Form.Quiet() && err != nil {
 		// Copilot CLI denies a call whose hook fails: without an answer,
 		// it asks in its own dialog only when the hook ends quietly.
