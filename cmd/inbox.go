@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"syscall"
 
@@ -94,7 +93,9 @@ error, 69 nothing can answer here (no terminal and no --web), the address of
 --listen or --web cannot be listened on, --ui tui has no terminal, or the
 NATS server cannot be used, 129 hung up, 143 terminated.`
 
-func newInboxCmd(env *Env) *cobra.Command {
+// newInboxCmd is askuser inbox, whose flags become the options that runF
+// serves (serve.Run, but for tests).
+func newInboxCmd(env *Env, runF func(context.Context, serve.Options) error) *cobra.Command {
 	var f inboxFlags
 	cmd := &cobra.Command{
 		Use:   "inbox [--web [--open]] [--listen ADDR]",
@@ -117,24 +118,18 @@ func newInboxCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return serve.Run(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().StringVar(&f.listen, "listen", "", "also accept askers over TCP on `ADDR` (HOST:PORT), with a token; with --web, serve the page there too")
 	cmd.Flags().BoolVar(&f.web, "web", false, "also show the queue on a web page, at an address with a token (on 127.0.0.1 unless --listen)")
 	cmd.Flags().BoolVar(&f.open, "open", false, "with --web, open the page in the default browser ($BROWSER, else the system's)")
-	cmd.Flags().String("ui", "", "how to show the questions, `MODE`: auto, tui (the terminal screen) or line (numbered prompts) (default $ASKUSER_UI when tui or line, else auto)")
-	cmd.Flags().Duration("notify-after", 0, "run ASKUSER_NOTIFY_COMMAND for a set only once it has waited `DURATION` unanswered (e.g. 2m); the bell rings at once (default $ASKUSER_NOTIFY_AFTER, else at once)")
-	cmd.Flags().Duration("remind", 0, "notify again when a set still waits `DURATION` (e.g. 10m) after it was notified: the bell, and ASKUSER_NOTIFY_COMMAND (default $ASKUSER_REMIND, else never)")
+	settingUI.register(cmd, inboxCommand)
+	settingNotifyAfter.register(cmd, inboxCommand)
+	settingRemind.register(cmd, inboxCommand)
 	_ = cmd.RegisterFlagCompletionFunc("listen", fixedCompletions("127.0.0.1:0", "0.0.0.0:7777"))
-	_ = cmd.RegisterFlagCompletionFunc("ui", fixedCompletions(uiNames(inboxUIs)...))
 	return cmd
 }
-
-// inboxUIs are the values of askuser inbox's --ui, in the order its help
-// lists them: how it shows its queue. ASKUSER_UI's web and inbox say where
-// askers ask, which is this inbox, and count as auto here.
-var inboxUIs = []ask.UI{ask.UIAuto, ask.UITUI, ask.UILine}
 
 // inboxOnTerminal says whether the inbox shows its queue on the terminal
 // screen rather than as line prompts, as askuser chooses its terminal UI.
@@ -148,7 +143,7 @@ func inboxOnTerminal(env *Env, ui ask.UI, from string) (bool, error) {
 }
 
 // inboxFlags are askuser inbox's flags, as cobra sets them; --ui is read
-// with ASKUSER_UI (see flagSetting).
+// with ASKUSER_UI (see setting.get).
 type inboxFlags struct {
 	listen    string
 	web, open bool
@@ -164,8 +159,10 @@ func inboxServeOptions(cmd *cobra.Command, env *Env, f inboxFlags) (serve.Option
 		Browser: browser(env),
 		Watch:   env.WatchSignals,
 	}
-	ui := flagSetting(cmd, env, "ui")
-	mode, err := ui.ui(inboxUIs, " for the inbox")
+	// ASKUSER_UI's web and inbox say where askers ask, which is this
+	// inbox, and count as auto here.
+	ui := settingUI.get(cmd, env)
+	mode, err := ui.ui(settingUI.uis[inboxCommand], " for the inbox")
 	if err != nil {
 		return opts, err
 	}
@@ -219,10 +216,10 @@ func inboxTelling(cmd *cobra.Command, env *Env, o *serve.Options) error {
 	if o.ReplyURL, err = replyURL(env); err != nil {
 		return err
 	}
-	if o.NotifyAfter, err = flagSetting(cmd, env, "notify-after").duration(); err != nil {
+	if o.NotifyAfter, err = settingNotifyAfter.get(cmd, env).duration(); err != nil {
 		return err
 	}
-	if o.Remind, err = flagSetting(cmd, env, "remind").duration(); err != nil {
+	if o.Remind, err = settingRemind.get(cmd, env).duration(); err != nil {
 		return err
 	}
 	if o.HistoryKeep, err = historyKeep(env); err != nil || o.HistoryKeep == history.KeepNothing {
@@ -231,20 +228,6 @@ func inboxTelling(cmd *cobra.Command, env *Env, o *serve.Options) error {
 	path, err := historyPath(env)
 	o.History = &history.File{Path: path}
 	return err
-}
-
-// replyURL reads ASKUSER_NOTIFY_REPLY_URL, the push service's reply topic:
-// an http or https address, not quoted in its error, as it holds the
-// topic's name, which is its password.
-func replyURL(env *Env) (string, error) {
-	s := envSetting(env, varNotifyReply)
-	if !s.set {
-		return "", nil
-	}
-	if u, err := url.Parse(s.value); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", ofVariable(ask.UsageErrorf("invalid %s: must be the address of a topic, such as https://ntfy.sh/TOPIC", s.from))
-	}
-	return s.value, nil
 }
 
 // inboxEnded makes err, the error its view returned, the inbox's, and

@@ -427,3 +427,28 @@ func TestApproveNeverAsksTheForms(t *testing.T) {
 		}
 	}
 }
+
+// approve allows a call of the server's own tool, as Claude Code names it
+// in README's set-up, with askuser's input, without asking: it asks the
+// person itself. A tool of another server whose name ends the same, or a
+// call with more than questions, is asked about as any other.
+func TestApproveOwnTool(t *testing.T) {
+	questions := `{"questions":[{"question":"Which database?","header":"Database","multiSelect":false,"options":[{"label":"PostgreSQL","description":"Relational"},{"label":"SQLite","description":"Embedded"}]}]}`
+	for _, tc := range []struct {
+		args, want string
+	}{
+		{`{"tool_name":"mcp__askuser__askuser","input":` + questions + `}`, `{"behavior":"allow","updatedInput":` + questions + `}`},
+		{`{"tool_name":"mcp__shell__exec__askuser","input":{"command":"rm -rf ~","questions":[{"q":1}]}}`, `{"behavior":"deny","message":"The person denied this call of mcp__shell__exec__askuser, without saying why."}`},
+		{`{"tool_name":"mcp__askuser__askuser","input":{"command":"rm -rf ~","questions":[{"q":1}]}}`, `{"behavior":"deny","message":"The person denied this call of mcp__askuser__askuser, without saying why."}`},
+	} {
+		var opened []string
+		cs := serve(t, Options{Route: route(ask.UIAuto, way("inbox", "Deny", &opened), way("web", "", &opened))}, nil)
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: ApproveName, Arguments: json.RawMessage(tc.args)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.Content[0].(*mcp.TextContent).Text; got != tc.want {
+			t.Errorf("%s: %s, want %s", tc.args, got, tc.want)
+		}
+	}
+}
