@@ -3,6 +3,7 @@ package cmd
 import (
 	"encoding/json"
 	"errors"
+	"net/url"
 	"os"
 	"slices"
 	"strconv"
@@ -225,6 +226,20 @@ func notifyCommands(env *Env) (asked, ended notify.Command, _ error) {
 	}
 	return notify.Command{Name: varNotify.name, Line: env.get(varNotify), Private: private},
 		notify.Command{Name: varNotifyEnd.name, Line: env.get(varNotifyEnd), Private: private}, nil
+}
+
+// replyURL reads ASKUSER_NOTIFY_REPLY_URL, the push service's reply topic:
+// an http or https address, not quoted in its error, as it holds the
+// topic's name, which is its password.
+func replyURL(env *Env) (string, error) {
+	s := envSetting(env, varNotifyReply)
+	if !s.set {
+		return "", nil
+	}
+	if u, err := url.Parse(s.value); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", ofVariable(ask.UsageErrorf("invalid %s: must be the address of a topic, such as https://ntfy.sh/TOPIC", s.from))
+	}
+	return s.value, nil
 }
 
 // checkWebFlags refuses the web page's flags without --ui web, and --tty

@@ -46,11 +46,13 @@ When the inbox quits, every asker still waiting ends with exit 69. An
 asker that stops waiting (killed, Ctrl+C, --timeout) withdraws its
 questions. Each arrival rings the bell and runs ASKUSER_NOTIFY_COMMAND,
 with ASKUSER_FROM, ASKUSER_HEADER and ASKUSER_QUESTION set, and with --web
-ASKUSER_URL, the address of the set's own page, for a notification to open,
-and ASKUSER_ACTIONS: for one single choice among at most three options, a
-link for each that answers it in one tap from the notification's buttons.
---remind DURATION rings and runs it again for a set still waiting after
-DURATION. When a set ends, ASKUSER_NOTIFY_END_COMMAND runs, to take its
+ASKUSER_URL, the address of the set's own page, for a notification to
+open, and ASKUSER_ACTIONS: for one single choice among at most three
+options, a link for each that answers it in one tap from the
+notification's buttons. --notify-after DURATION runs it only for a set
+still waiting after DURATION, the desk first (the bell rings at once).
+--remind DURATION rings and runs it again for a set still waiting DURATION
+after that. When a set ends, ASKUSER_NOTIFY_END_COMMAND runs, to take its
 notification back; ASKUSER_NOTIFY_PRIVATE=1 keeps the questions' text out
 of both. Every set that ends is kept in the history: askuser history shows
 it.
@@ -123,6 +125,7 @@ func newInboxCmd(env *Env, runF func(context.Context, serve.Options) error) *cob
 	cmd.Flags().BoolVar(&f.web, "web", false, "also show the queue on a web page, at an address with a token (on 127.0.0.1 unless --listen)")
 	cmd.Flags().BoolVar(&f.open, "open", false, "with --web, open the page in the default browser ($BROWSER, else the system's)")
 	settingUI.register(cmd, inboxCommand)
+	settingNotifyAfter.register(cmd, inboxCommand)
 	settingRemind.register(cmd, inboxCommand)
 	_ = cmd.RegisterFlagCompletionFunc("listen", fixedCompletions("127.0.0.1:0", "0.0.0.0:7777"))
 	return cmd
@@ -202,11 +205,18 @@ func inboxServeOptions(cmd *cobra.Command, env *Env, f inboxFlags) (serve.Option
 }
 
 // inboxTelling resolves how the inbox tells the person of its sets, into
-// o: the notification commands, the reminders (--remind, ASKUSER_REMIND),
-// and the history.
+// o: the notification commands, their reply topic, their delay
+// (--notify-after, ASKUSER_NOTIFY_AFTER), the reminders (--remind,
+// ASKUSER_REMIND), and the history.
 func inboxTelling(cmd *cobra.Command, env *Env, o *serve.Options) error {
 	var err error
 	if o.Notify, o.NotifyEnd, err = notifyCommands(env); err != nil {
+		return err
+	}
+	if o.ReplyURL, err = replyURL(env); err != nil {
+		return err
+	}
+	if o.NotifyAfter, err = settingNotifyAfter.get(cmd, env).duration(); err != nil {
 		return err
 	}
 	if o.Remind, err = settingRemind.get(cmd, env).duration(); err != nil {

@@ -46,7 +46,8 @@ denies the call, saying why.
 How the person is reached (--ui, default $ASKUSER_UI, else auto):
 
   auto    through the client's own interface (MCP elicitation) when the
-          client offers it, else in the inbox (askuser inbox) when one
+          client offers it, and in the inbox (askuser inbox) too when one
+          answers, the first answer winning; else in the inbox when one
           answers, else on a web page that someone can see: opened in the
           browser, or its address on stderr when stderr is a terminal.
           Where none of these reaches anybody, a call fails at once,

@@ -91,17 +91,23 @@ var (
 			askingCommands: "in the inbox, say the questions come from NAME (default $ASKUSER_FROM, else the working directory)",
 			mcpCommand:     "in the inbox, say the questions come from NAME (default $ASKUSER_FROM, else the MCP client and the working directory)",
 		}}
+	settingNotifyAfter = &setting{flag: "notify-after", zero: time.Duration(0), placeholder: "DURATION",
+		variable: &variable{name: "ASKUSER_NOTIFY_AFTER", def: "0s",
+			does: "In the inbox, run ASKUSER_NOTIFY_COMMAND for a set only once it has waited this long unanswered (2m): the desk first. 0 runs it at once; the bell rings at once either way."},
+		help: map[commandKind]string{
+			inboxCommand: "run ASKUSER_NOTIFY_COMMAND for a set only once it has waited DURATION unanswered (e.g. 2m); the bell rings at once (default $ASKUSER_NOTIFY_AFTER, else at once)",
+		}}
 	settingRemind = &setting{flag: "remind", zero: time.Duration(0), placeholder: "DURATION",
 		variable: &variable{name: "ASKUSER_REMIND", def: "none",
-			does: "In the inbox, notify again (the bell, and ASKUSER_NOTIFY_COMMAND with ASKUSER_EVENT=reminded) when a set still waits after this long (10m)."},
+			does: "In the inbox, notify again (the bell, and ASKUSER_NOTIFY_COMMAND with ASKUSER_EVENT=reminded) when a set still waits this long (10m) after it was notified."},
 		help: map[commandKind]string{
-			inboxCommand: "notify again when a set still waits after DURATION (e.g. 10m): the bell, and ASKUSER_NOTIFY_COMMAND (default $ASKUSER_REMIND, else never)",
+			inboxCommand: "notify again when a set still waits DURATION (e.g. 10m) after it was notified: the bell, and ASKUSER_NOTIFY_COMMAND (default $ASKUSER_REMIND, else never)",
 		}}
 )
 
 // settings are the settings, in the order of their variables in the
 // table.
-var settings = []*setting{settingUI, settingTimeout, settingArrays, settingFrom, settingRemind}
+var settings = []*setting{settingUI, settingTimeout, settingArrays, settingFrom, settingNotifyAfter, settingRemind}
 
 // The settings table: every environment variable askuser reads, beside
 // those of the settings.
@@ -116,6 +122,8 @@ var (
 		does: "The inbox's: a shell command run when a set it told of ends (ASKUSER_EVENT=ended), with ASKUSER_SET, ASKUSER_FROM, ASKUSER_OUTCOME (answered, cancelled, withdrawn, closed), ASKUSER_VIA (here, page, notification, elsewhere) and ASKUSER_JSON set: to take the notification back."}
 	varNotifyPrivate = &variable{name: "ASKUSER_NOTIFY_PRIVATE", def: "false",
 		does: "Keep the questions' text out of notifications: ASKUSER_HEADER and ASKUSER_QUESTION are not given, nor one-tap actions (their labels are text); only who asks, and with --web the set's page."}
+	varNotifyReply = &variable{name: "ASKUSER_NOTIFY_REPLY_URL", secret: true, def: "none",
+		does: "The inbox's: the address of an ntfy topic (https://ntfy.sh/TOPIC) that the one-tap buttons of ASKUSER_ACTIONS post their keys to, and that the inbox reads by connecting out, so that a phone that cannot reach the inbox answers in one tap."}
 	varHistory = &variable{name: "ASKUSER_HISTORY", def: "on",
 		does: "What the inbox keeps of every set that ends, in its history (askuser history): on (who asked, when, how it ended and where, how long it waited), answers (that and the answers) or off."}
 	varMaxQuestions = &variable{name: "ASKUSER_MAX_QUESTIONS", alias: "ASK_MAX_QUESTIONS", def: "4",
@@ -149,7 +157,7 @@ var (
 // variables is the table, in the order the help lists it.
 var variables = []*variable{
 	settingUI.variable, settingTimeout.variable, settingArrays.variable, settingFrom.variable, varInbox, varAnswers,
-	varNotify, varNotifyEnd, varNotifyPrivate, settingRemind.variable, varHistory,
+	varNotify, varNotifyEnd, varNotifyPrivate, varNotifyReply, settingNotifyAfter.variable, settingRemind.variable, varHistory,
 	varMaxQuestions, varMaxOptions, varHeaderMax, varQuestionMax,
 	varAccessible, varTerm, varNoColor, varCliColor, varCliColorForce, varBrowser,
 	varRuntimeDir, varTempDir, varStateHome,

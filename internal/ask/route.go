@@ -30,6 +30,15 @@ type Way struct {
 	// ("Ask the person to run ..."); "" for nothing better than changing
 	// how askuser is set up.
 	Hint string
+	// BesideInbox says that the questions may wait in the inbox too while
+	// this way asks them, when the route puts them there (see
+	// Place.Client): a door's own way (the MCP client's forms) that the
+	// person away from the desk would not see.
+	BesideInbox bool
+	// Beside, when set, is a way that asks the same questions at the same
+	// time as this one, when it reaches the person: the first answer
+	// wins, and the other copy ends (see Route.Ask).
+	Beside *Way
 }
 
 // Opened is a way of asking, ready to ask.
@@ -67,7 +76,7 @@ type Route struct {
 	// *prompt.UnavailableError that says why each way could not.
 	end func(none *noWayError) error
 
-	asked *Opened // the way that asked last, until Close
+	asked, beside *Opened // the way that asked last, and the one beside it, until Close
 }
 
 // noWayError is why no way could reach the person, with what the person
