@@ -115,7 +115,7 @@ func (t *Asker) Idle(ctx context.Context, title, text string) error {
 	return t.run(ctx, 0, func(s *dialog) error {
 		build := func(l layout, w int) frame {
 			f := frame{cursor: -1, lines: []string{s.chip(title, "", w)}}
-			f.lines = append(f.lines, Wrap(prompt.DisplayMultiline(text), w)...)
+			f.lines = append(f.lines, prompt.Wrap(prompt.DisplayMultiline(text), w)...)
 			if l.hint {
 				f.gap(l)
 				f.lines = append(f.lines, s.keyHints(w, "q quit")...)

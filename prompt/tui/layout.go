@@ -100,7 +100,7 @@ func (s *dialog) heading(q schema.Question, index int, l layout, w int) []string
 		}
 		lines = append(lines, s.chip(q.Header, progress, w))
 	}
-	question := Wrap(prompt.DisplayMultiline(q.Question), w)
+	question := prompt.Wrap(prompt.DisplayMultiline(q.Question), w)
 	if l.questionLines >= 0 {
 		question = clip(question, max(1, l.questionLines), w)
 	}
@@ -116,7 +116,7 @@ func (s *dialog) chip(header, progress string, w int) string {
 	st := s.tui.st
 	chipRoom := w - 2
 	if progress != "" {
-		chipRoom -= 2 + width(progress)
+		chipRoom -= 2 + prompt.Width(progress)
 	}
 	if chipRoom < 4 {
 		progress, chipRoom = "", w-2
@@ -142,7 +142,7 @@ func (st style) hints(w int, parts ...string) []string {
 		switch {
 		case line == "":
 			line = p
-		case width(line)+3+width(p) <= w:
+		case prompt.Width(line)+3+prompt.Width(p) <= w:
 			line += " · " + p
 		default:
 			lines = append(lines, line)
@@ -185,7 +185,7 @@ func (t *Asker) bannerLines(w int) []string {
 	}
 	line := t.st.paint(truncate(prompt.Display(parts[0]), w), sgrBold)
 	for _, p := range parts[1:] {
-		room := w - width(line) - 3
+		room := w - prompt.Width(line) - 3
 		if room < 1 {
 			break
 		}

@@ -287,7 +287,7 @@ func (t *Asker) put(b *bytes.Buffer, f frame) {
 	b.WriteString(strings.Join(f.lines, "\r\n"))
 	t.last = f
 	t.row = len(f.lines) - 1
-	t.col = width(f.lines[t.row])
+	t.col = prompt.Width(f.lines[t.row])
 	if f.cursor >= 0 {
 		if n := t.row - f.focus; n > 0 {
 			fmt.Fprintf(b, "\x1b[%dA", n)
@@ -331,7 +331,7 @@ func (t *Asker) erase(b *bytes.Buffer, termWidth int) {
 	rows := func(w int) int { return max(1, (w+termWidth-1)/termWidth) }
 	up := rows(t.col) - 1
 	for _, l := range t.last.lines[:t.row] {
-		up += rows(width(l))
+		up += rows(prompt.Width(l))
 	}
 	if up > 0 {
 		fmt.Fprintf(b, "\x1b[%dA", up)
