@@ -4,7 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/askuser/askuser/internal/ask"
-	"github.com/askuser/askuser/internal/localhttp"
+	"github.com/askuser/askuser/prompt/web/localhttp"
 )
 
 // askFlags are the flags of every command that asks, as cobra sets them:

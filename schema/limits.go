@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/askuser/askuser/internal/jsonout"
+	"github.com/askuser/askuser/schema/jsonout"
 )
 
 // Limit is one number of the embedded schema that may be changed: one

@@ -8,9 +8,9 @@ import (
 	"strings"
 
 	"github.com/askuser/askuser/internal/ask"
-	"github.com/askuser/askuser/internal/jsonout"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
+	"github.com/askuser/askuser/schema/jsonout"
 )
 
 // Settings are what asking about a request takes from askuser's settings.

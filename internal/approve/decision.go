@@ -3,7 +3,7 @@ package approve
 import (
 	"encoding/json"
 
-	"github.com/askuser/askuser/internal/jsonout"
+	"github.com/askuser/askuser/schema/jsonout"
 )
 
 // Decision is the answer to a request: allow it, or deny it with a message

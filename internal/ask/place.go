@@ -11,11 +11,11 @@ import (
 
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/iostreams"
-	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/prompt/line"
 	"github.com/askuser/askuser/prompt/tui"
 	"github.com/askuser/askuser/prompt/web"
+	"github.com/askuser/askuser/prompt/web/localhttp"
 )
 
 // The names of the ways that a Place has.

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/internal/inbox"
-	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/prompt/web/localhttp"
 	"github.com/askuser/askuser/schema"
 )
 

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/internal/inbox"
-	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/internal/notify"
 	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/prompt/web/localhttp"
 	"github.com/askuser/askuser/schema"
 )
 

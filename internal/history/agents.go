@@ -4,8 +4,6 @@ import (
 	"cmp"
 	"slices"
 	"time"
-
-	"github.com/askuser/askuser/internal/inbox"
 )
 
 // Agent is how long one agent (one From) waited for the person's answers:
@@ -26,7 +24,7 @@ type Agent struct {
 func Agents(rs []Record) []Agent {
 	waits := map[string][]time.Duration{}
 	for _, r := range rs {
-		if r.Outcome == inbox.Answered.String() && r.Via != inbox.ViaElsewhere.String() {
+		if r.Outcome == Answered && r.Via != ViaElsewhere {
 			waits[r.From] = append(waits[r.From], r.WaitedFor())
 		}
 	}

@@ -13,9 +13,9 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/askuser/askuser/internal/jsonout"
-	"github.com/askuser/askuser/internal/localhttp"
+	"github.com/askuser/askuser/prompt/web/localhttp"
 	"github.com/askuser/askuser/schema"
+	"github.com/askuser/askuser/schema/jsonout"
 )
 
 // The limits of a request. The questions are at most schema.MaxInputSize,

@@ -18,8 +18,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/prompt/web/localhttp"
 	"github.com/askuser/askuser/schema"
 )
 
