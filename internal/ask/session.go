@@ -180,13 +180,9 @@ func finish(ctx context.Context, opened *Opened, err error, summary []prompt.Sum
 	return Ended(ctx, err, opened.terminals)
 }
 
-// MaxFrom is how long the name of where a set comes from may be, in
-// characters, in the inbox.
-const MaxFrom = 200
-
 // CutFrom is --from or ASKUSER_FROM as the inbox takes it: a longer name is
-// cut to MaxFrom characters, its end marked with "…". The inbox refuses a
+// cut to inbox.MaxFrom characters, its end marked with "…". The inbox refuses a
 // longer one, and a name too long is no reason to leave questions unasked.
 func CutFrom(from string) string {
-	return prompt.Cut(strings.TrimSpace(from), MaxFrom)
+	return prompt.Cut(strings.TrimSpace(from), inbox.MaxFrom)
 }
