@@ -63,7 +63,7 @@ func questionRun(ctx context.Context, env *Env, opts questionOptions) error {
 	switch q.Kind {
 	case schema.KindInput:
 		text = []string{answer.Other}
-	case schema.KindChoose:
+	case schema.KindList:
 		text = answer.Labels
 		if answer.Other != "" {
 			text = append(text, answer.Other)

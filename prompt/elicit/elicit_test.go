@@ -436,13 +436,13 @@ func TestAskerTellsTheClientsReplyFromThePersons(t *testing.T) {
 // form: the form has the fields a person fills in to answer it, and the
 // reply is read as that answer.
 func TestEveryKind(t *testing.T) {
-	content := map[schema.Form]map[string]any{
-		schema.FormChoose: {"q1_pick": "Second"},
-		schema.FormYesNo:  {"q1_pick": schema.Yes},
-		schema.FormType:   {"q1_text": "typed"},
+	content := map[schema.Gesture]map[string]any{
+		schema.GesturePick: {"q1_pick": "Second"},
+		schema.GestureYesNo:  {"q1_pick": schema.Yes},
+		schema.GestureType:   {"q1_text": "typed"},
 	}
 	for _, c := range testutil.KindCases(t) {
-		reply, ok := content[c.Question.Kind.Form()]
+		reply, ok := content[c.Question.Kind.Gesture()]
 		if !ok {
 			t.Fatalf("a form cannot answer a %s question", c.Question.Kind)
 		}

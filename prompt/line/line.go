@@ -77,7 +77,7 @@ func (l *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer,
 // on one line; else under its header (unless it is asked alone) and its
 // text, typed text, or the options.
 func (l *Asker) ask(ctx context.Context, q schema.Question, i, n int) (prompt.Answer, error) {
-	if q.Kind.Form() == schema.FormYesNo {
+	if q.Kind.Gesture() == schema.GestureYesNo {
 		return l.confirm(ctx, q)
 	}
 	var b strings.Builder

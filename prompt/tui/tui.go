@@ -355,8 +355,8 @@ type dialog struct {
 // answer being changed, if any, to start from.
 func (s *dialog) ask(index int, q schema.Question, prev prompt.Answer) (prompt.Answer, error) {
 	head := func(l layout, w int) []string { return s.heading(q, index, l, w) }
-	switch q.Kind.Form() {
-	case schema.FormYesNo:
+	switch q.Kind.Gesture() {
+	case schema.GestureYesNo:
 		yes, err := askOne[bool](s, &confirmPrompt{s: s, head: head, yes: q.Default == schema.Yes})
 		if err != nil {
 			return prompt.Answer{}, err
@@ -365,7 +365,7 @@ func (s *dialog) ask(index int, q schema.Question, prev prompt.Answer) (prompt.A
 			return prompt.Answer{Labels: []string{schema.Yes}}, nil
 		}
 		return prompt.Answer{Labels: []string{schema.No}}, nil
-	case schema.FormType:
+	case schema.GestureType:
 		text := newTextPrompt(s, head, prev.Other)
 		text.placeholder, text.def = q.Placeholder, q.Default
 		other, err := askText(s, text, validateText, nil)
