@@ -104,7 +104,7 @@ func approveRun(ctx context.Context, env *Env, o ask.Options) error {
 		o.Inbox.Cwd = r.Cwd
 	}
 	err = approveAsk(ctx, env, o, r, approve.Settings{Who: who, Schema: sch, Presets: presets})
-	if r.Form.Quiet() && err != nil {
+	if r.Dialect.Quiet() && err != nil {
 		// Copilot CLI denies a call whose hook fails: without an answer,
 		// it asks in its own dialog only when the hook ends quietly.
 		text, _ := ask.Outcome(err, "askuser approve")

@@ -502,7 +502,7 @@ func TestCopilot(t *testing.T) {
 	if got, want := r.Output(a.Decide([]prompt.Answer{{Other: "not on a Friday"}})), `{"behavior":"deny","message":"The person denied this call of bash, and said why: not on a Friday"}`; got != want {
 		t.Errorf("deny: %s, want %s", got, want)
 	}
-	if !r.Form.Quiet() {
+	if !r.Dialect.Quiet() {
 		t.Error("Copilot CLI's hook is not quiet without an answer")
 	}
 	if _, err := ParseHook([]byte(`{"hookName":"permissionRequest","toolName":"bash","toolArgs":{}}`)); err == nil || !strings.Contains(err.Error(), `"toolInput"`) {

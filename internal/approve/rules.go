@@ -17,13 +17,13 @@ import (
 // other than an MCP server's is dropped. Its permission prompt tool gives
 // none, and the rule is made as Claude Code words them (see prefixRule).
 // OpenCode gives the patterns its own "Allow always" would allow, unless
-// they are every call of the tool ("*"). The other forms' decisions carry
+// they are every call of the tool ("*"). The other dialects' decisions carry
 // no rules.
 func (r Request) sessionRules() []rule {
 	switch {
-	case !r.Form.rules():
+	case !r.Dialect.rules():
 		return nil
-	case r.Form == OpenCodePermission:
+	case r.Dialect == OpenCodePermission:
 		if len(r.always) == 0 || slices.Contains(r.always, "*") {
 			return nil
 		}
