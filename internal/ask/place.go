@@ -228,9 +228,9 @@ func askOn(o Options, s *iostreams.Streams, done func()) (*Opened, error) {
 		opened.terminals = append(opened.terminals, s.ErrFile)
 	}
 	if screen {
-		opened.Asker = tui.New(tui.Options{In: s.InFile, Out: s.ErrFile, Color: o.Color, Review: o.Review})
+		opened.Prompter = tui.New(tui.Options{In: s.InFile, Out: s.ErrFile, Color: o.Color, Review: o.Review})
 	} else {
-		opened.Asker = line.New(s.In, s.ErrOut, !s.InTTY)
+		opened.Prompter = line.New(s.In, s.ErrOut, !s.InTTY)
 	}
 	return opened, nil
 }
@@ -271,7 +271,7 @@ func inboxWay(o InboxOptions, log io.Writer) Way {
 				cwd, _ = os.Getwd()
 			}
 			a := inbox.NewAsker(inbox.AskerOptions{Addr: o.Addr, From: o.From, Cwd: cwd, Limits: o.Limits, Out: log})
-			return &Opened{Asker: a, Where: fmt.Sprintf("Waiting for an answer in the inbox (askuser inbox) at %s.", o.Addr)}, nil
+			return &Opened{Prompter: a, Where: fmt.Sprintf("Waiting for an answer in the inbox (askuser inbox) at %s.", o.Addr)}, nil
 		},
 	}
 }
@@ -288,6 +288,6 @@ func webWay(listen localhttp.Addr, opener func(url string) error, out io.Writer)
 		}
 		w := web.New(web.Options{Listener: ln, Host: host, Out: out, Open: opener})
 		// Opened only to ask on: nothing a failed close could lose.
-		return &Opened{Asker: w, Where: "Answer in your browser: " + w.URL(), url: w.URL(), out: out, close: func() { _ = ln.Close() }}, nil
+		return &Opened{Prompter: w, Where: "Answer in your browser: " + w.URL(), url: w.URL(), out: out, close: func() { _ = ln.Close() }}, nil
 	}}
 }

@@ -36,7 +36,7 @@ type Way struct {
 
 // Opened is a way of asking, ready to ask.
 type Opened struct {
-	prompt.Asker
+	prompt.Prompter
 	// Where tells where the questions wait ("Answer in your browser:
 	// URL"), for a door that says it elsewhere too; the asker says it on
 	// stderr itself. "" for nothing to tell.

@@ -174,7 +174,7 @@ func finish(ctx context.Context, opened *Opened, err error, summary []prompt.Sum
 	if opened == nil {
 		return err
 	}
-	if f, ok := opened.Asker.(prompt.Finisher); ok {
+	if f, ok := opened.Prompter.(prompt.Finisher); ok {
 		err = f.Finish(ctx, err, summary)
 	}
 	return Ended(ctx, err, opened.terminals)

@@ -219,7 +219,7 @@ func (s *Server) forms(req *mcp.CallToolRequest) *ask.Way {
 		return nil
 	}
 	return &ask.Way{Name: "form", Open: func(context.Context) (*ask.Opened, error) {
-		return &ask.Opened{Asker: &formAsker{s: s, req: req}}, nil
+		return &ask.Opened{Prompter: &formAsker{s: s, req: req}}, nil
 	}}
 }
 
@@ -233,7 +233,7 @@ func (f *formAsker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Ans
 	if roundTrips(f.req) {
 		return f.s.elicitRound(f.req, qs)
 	}
-	a := &elicit.Asker{Elicit: f.req.Session.Elicit, Version: f.req.ProtocolVersion(), Quickest: f.s.opts.Quickest}
+	a := &elicit.Prompter{Elicit: f.req.Session.Elicit, Version: f.req.ProtocolVersion(), Quickest: f.s.opts.Quickest}
 	return a.Ask(ctx, qs)
 }
 
@@ -272,7 +272,7 @@ func (s *Server) elicitRound(req *mcp.CallToolRequest, qs []schema.Question) ([]
 	if !ok {
 		return nil, &elicit.ClientError{Msg: fmt.Sprintf("a %T", reply)}
 	}
-	// Only the first form carries when it was sent (see elicit.Asker).
+	// Only the first form carries when it was sent (see elicit.Prompter).
 	if sent, ok := sentAt(req.Params.RequestState); ok {
 		if err := elicit.Unattended(res, time.Since(sent), s.opts.Quickest); err != nil {
 			return nil, err

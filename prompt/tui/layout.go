@@ -175,7 +175,7 @@ func (s *dialog) show(layouts []layout, build func(l layout, w int) frame) error
 // bannerLines lays out the caller's banner (Options.Banner) in w columns:
 // its parts joined by " · ", the first bold and the others dimmed, as
 // many as fit.
-func (t *Asker) bannerLines(w int) []string {
+func (t *Prompter) bannerLines(w int) []string {
 	if t.Banner == nil {
 		return nil
 	}
@@ -216,7 +216,7 @@ func (s *dialog) keyLine(w int, parts ...string) []string {
 // withHints returns parts without the hints of the keys that the caller
 // has taken over, followed by the caller's own hints, and reports
 // whether that changed anything.
-func (t *Asker) withHints(parts []string) ([]string, bool) {
+func (t *Prompter) withHints(parts []string) ([]string, bool) {
 	var extra []string
 	if t.Hints != nil {
 		extra = t.Hints()

@@ -151,7 +151,7 @@ func (p *listPrompt) validate(v any) error {
 }
 
 // Cleanup leaves the list on screen: whatever is drawn next replaces it,
-// and the last one is erased when the asker is done.
+// and the last one is erased when the prompter is done.
 func (p *listPrompt) Cleanup(*survey.PromptConfig, any) error { return nil }
 
 // Error keeps the reason to show it when the list is drawn again.

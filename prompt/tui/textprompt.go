@@ -175,7 +175,7 @@ func askOther(s *dialog, p *textPrompt) (string, error) {
 }
 
 // Cleanup leaves the prompt on screen: whatever is drawn next replaces it,
-// and the last one is erased when the asker is done.
+// and the last one is erased when the prompter is done.
 func (p *textPrompt) Cleanup(*survey.PromptConfig, any) error { return nil }
 
 // Error keeps the reason to show it when the prompt is drawn again.

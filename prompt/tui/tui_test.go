@@ -53,7 +53,7 @@ var (
 
 // asking is an Ask running in its own goroutine on a test terminal.
 type asking struct {
-	tui     *tui.Asker
+	tui     *tui.Prompter
 	cancel  context.CancelCauseFunc
 	done    chan struct{}
 	answers []prompt.Answer

@@ -353,9 +353,9 @@ func TestMaxFormBytes(t *testing.T) {
 // to answer it.
 func TestEveryKind(t *testing.T) {
 	fields := map[schema.Gesture]url.Values{
-		schema.GesturePick: {"q0": {"2"}},
-		schema.GestureYesNo:  {"q0": {"1"}},
-		schema.GestureType:   {"q0-other": {"typed"}},
+		schema.GesturePick:  {"q0": {"2"}},
+		schema.GestureYesNo: {"q0": {"1"}},
+		schema.GestureType:  {"q0-other": {"typed"}},
 	}
 	for _, c := range testutil.KindCases(t) {
 		values, ok := fields[c.Question.Kind.Gesture()]
