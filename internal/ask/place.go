@@ -155,26 +155,26 @@ func (p Place) page() Way {
 // errNoBrowser is why a page is not shown in a browser without --open.
 var errNoBrowser = errors.New("askuser opens none without --open")
 
-// NewPlace is where askuser runs, with env's streams, asking as o says;
+// NewPlace is where askuser runs, on streams, asking as o says;
 // rest is what followed the questions on stdin (the answers), nil when
 // they came from elsewhere.
-func NewPlace(env *Env, o Options, rest io.Reader) Place {
+func NewPlace(streams *Streams, o Options, rest io.Reader) Place {
 	// answers is where line prompts read the answers: rest, or stdin once
 	// it was read to see whether it had ended, from where that read it.
 	answers := rest
 	p := Place{
-		stdinTTY:  env.IO.InTTY,
-		stderrTTY: env.IO.ErrTTY,
+		stdinTTY:  streams.IO.InTTY,
+		stderrTTY: streams.IO.ErrTTY,
 		nobody: func() *noPersonError {
-			why, read := noPerson(env.IO, rest)
+			why, read := noPerson(streams.IO, rest)
 			if read != nil {
 				answers = read
 			}
 			return why
 		},
-		foreground: func() bool { return inForeground(env.IO.InFile) },
+		foreground: func() bool { return inForeground(streams.IO.InFile) },
 		here: Way{Name: wayHere, Open: func(context.Context) (*Opened, error) {
-			s := *env.IO
+			s := *streams.IO
 			if answers != nil {
 				s.In, s.InFile, s.InTTY = answers, nil, false
 			}
@@ -192,7 +192,7 @@ func NewPlace(env *Env, o Options, rest io.Reader) Place {
 				_ = out.Close()
 			})
 		}},
-		Inbox: inboxWay(o.Inbox, env.IO.ErrOut),
+		Inbox: inboxWay(o.Inbox, streams.IO.ErrOut),
 	}
 	if o.Web.Open {
 		p.Browse = func(url string) error { return localhttp.OpenBrowser(o.Web.Browser, url) }
@@ -204,7 +204,7 @@ func NewPlace(env *Env, o Options, rest io.Reader) Place {
 	if p.unseen(o.Mode) {
 		opener = nil
 	}
-	p.Web = webWay(o.Web.Listen, opener, env.IO.ErrOut)
+	p.Web = webWay(o.Web.Listen, opener, streams.IO.ErrOut)
 	return p
 }
 

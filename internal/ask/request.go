@@ -28,10 +28,10 @@ type Request struct {
 	// the input's "answers" are.
 	Presets map[string]string
 
-	// Env, Options and Rest are how Run asks: the streams and the
+	// Streams, Options and Rest are how Run asks: the streams and the
 	// environment, how to ask, and what followed the questions on stdin
 	// (the answers; nil when the questions came from elsewhere).
-	Env     *Env
+	Streams *Streams
 	Options Options
 	Rest    io.Reader
 }
@@ -43,7 +43,7 @@ func Run(ctx context.Context, r Request) (*Call, error) {
 	if err != nil || len(c.Pending) == 0 {
 		return c, err
 	}
-	_, err = converse(ctx, r.Env, r.Options, conversation{
+	_, err = converse(ctx, r.Streams, r.Options, conversation{
 		Questions: c.Questions(),
 		Rest:      r.Rest,
 		// The summary shows every answer, those given in advance too.

@@ -84,20 +84,20 @@ type conversation struct {
 // here opens (the bell, ASKUSER_NOTIFY_COMMAND), lets the way that asked
 // finish (see finish), releases what was opened, and has the command name
 // the question at which the answer input ended. It returns the answers.
-func converse(ctx context.Context, env *Env, o Options, c conversation) ([]prompt.Answer, error) {
+func converse(ctx context.Context, streams *Streams, o Options, c conversation) ([]prompt.Answer, error) {
 	// Signals are watched from here on, before the terminal is touched, and
-	// only in runs that ask: see Env.WatchSignals.
-	if env.WatchSignals != nil {
+	// only in runs that ask: see Streams.WatchSignals.
+	if streams.WatchSignals != nil {
 		var stop func()
-		ctx, stop = env.WatchSignals(ctx)
+		ctx, stop = streams.WatchSignals(ctx)
 		defer stop()
 	}
-	route := NewPlace(env, o, c.Rest).commandLine(o)
+	route := NewPlace(streams, o, c.Rest).commandLine(o)
 	var notice *notify.Run
 	route.OnOpen = func(_ context.Context, name string, opened *Opened, after error) {
 		if after != nil {
 			// Only line prompts ask nobody on the command line.
-			_, _ = fmt.Fprintf(env.IO.ErrOut, "The answer input ended before the first answer: asking in the %s instead.\n", name)
+			_, _ = fmt.Fprintf(streams.IO.ErrOut, "The answer input ended before the first answer: asking in the %s instead.\n", name)
 		}
 		if opened.out == nil {
 			return
@@ -122,7 +122,7 @@ func converse(ctx context.Context, env *Env, o Options, c conversation) ([]promp
 	route.Close()
 	if notice != nil {
 		// Now that the prompts are off the screen.
-		notice.Warn(env.IO.ErrOut)
+		notice.Warn(streams.IO.ErrOut)
 	}
 	if err == nil {
 		return got, nil
@@ -135,8 +135,8 @@ func converse(ctx context.Context, env *Env, o Options, c conversation) ([]promp
 
 // ConverseOne runs a session that asks q, the one question of confirm or
 // input, and returns its answer (see ConverseQuestions).
-func ConverseOne(ctx context.Context, env *Env, o Options, q schema.Question) (prompt.Answer, error) {
-	got, err := ConverseQuestions(ctx, env, o, q)
+func ConverseOne(ctx context.Context, streams *Streams, o Options, q schema.Question) (prompt.Answer, error) {
+	got, err := ConverseQuestions(ctx, streams, o, q)
 	if err != nil {
 		return prompt.Answer{}, err
 	}
@@ -148,8 +148,8 @@ func ConverseOne(ctx context.Context, env *Env, o Options, q schema.Question) (p
 // questions), and returns their answers: the first question's header names
 // its kind for ASKUSER_NOTIFY_COMMAND, and an ended input is named by the
 // question it ended at.
-func ConverseQuestions(ctx context.Context, env *Env, o Options, qs ...schema.Question) ([]prompt.Answer, error) {
-	return converse(ctx, env, o, conversation{
+func ConverseQuestions(ctx context.Context, streams *Streams, o Options, qs ...schema.Question) ([]prompt.Answer, error) {
+	return converse(ctx, streams, o, conversation{
 		Questions: qs,
 		Summary: func(got []prompt.Answer) []prompt.Summary {
 			return prompt.Summarize(qs, got)
