@@ -55,7 +55,7 @@ func newQuestionCmd(env *Env, cmd *cobra.Command, question func(args []string) (
 // for a "no").
 func questionRun(ctx context.Context, env *Env, opts questionOptions) error {
 	q := opts.question
-	answer, err := ask.ConverseOne(ctx, env.engine(), opts.session, q)
+	answer, err := ask.RunOne(ctx, env.engine(), opts.session, q)
 	if err != nil {
 		return err
 	}

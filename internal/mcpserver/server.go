@@ -197,7 +197,7 @@ func (s *Server) call(reqCtx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 
 // prepare checks a call's arguments as the command line checks its input,
 // and takes the answers given in advance.
-func (s *Server) prepare(args json.RawMessage) (*ask.Call, error) {
+func (s *Server) prepare(args json.RawMessage) (*ask.Prepared, error) {
 	if len(args) == 0 {
 		args = json.RawMessage("{}")
 	}

@@ -99,7 +99,7 @@ func TestSessionFinish(t *testing.T) {
 
 // The reason the session's context ended (a signal, a timeout) wins over
 // what the asker saw, such as the end of input that a hang-up causes; a
-// conversation that succeeded keeps its answers.
+// asking that succeeded keeps its answers.
 func TestSessionFinishPrefersTheContext(t *testing.T) {
 	cause := &SignalError{Sig: syscall.SIGHUP}
 	ctx, cancel := context.WithCancelCause(context.Background())

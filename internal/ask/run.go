@@ -50,7 +50,7 @@ type WebOptions struct {
 }
 
 // InboxOptions are what asking in the inbox needs, resolved with the other
-// session options.
+// options of the run.
 type InboxOptions struct {
 	Addr inbox.Addr
 	// From names the asker in the inbox: --from, else ASKUSER_FROM; the
@@ -62,8 +62,8 @@ type InboxOptions struct {
 	Limits *schema.Limits
 }
 
-// conversation is what one command asks in a session.
-type conversation struct {
+// asking is what one command asks in a run.
+type asking struct {
 	// Questions are asked in order; the first is named to
 	// ASKUSER_NOTIFY_COMMAND.
 	Questions []schema.Question
@@ -78,13 +78,13 @@ type conversation struct {
 	NoAnswer func(error) error
 }
 
-// converse runs one session, the same way for every command that asks: it
+// runAsking does one run, the same way for every command that asks: it
 // asks c's questions along the command line's route (see
 // Place.commandLine), calls the person's attention when a way that draws
 // here opens (the bell, ASKUSER_NOTIFY_COMMAND), lets the way that asked
 // finish (see finish), releases what was opened, and has the command name
 // the question at which the answer input ended. It returns the answers.
-func converse(ctx context.Context, streams *Streams, o Options, c conversation) ([]prompt.Answer, error) {
+func runAsking(ctx context.Context, streams *Streams, o Options, c asking) ([]prompt.Answer, error) {
 	// Signals are watched from here on, before the terminal is touched, and
 	// only in runs that ask: see Streams.WatchSignals.
 	if streams.WatchSignals != nil {
@@ -133,23 +133,23 @@ func converse(ctx context.Context, streams *Streams, o Options, c conversation) 
 	return nil, person.explain(c.NoAnswer(err))
 }
 
-// ConverseOne runs a session that asks q, the one question of confirm or
-// input, and returns its answer (see ConverseQuestions).
-func ConverseOne(ctx context.Context, streams *Streams, o Options, q schema.Question) (prompt.Answer, error) {
-	got, err := ConverseQuestions(ctx, streams, o, q)
+// RunOne does a run that asks q, the one question of confirm or
+// input, and returns its answer (see RunQuestions).
+func RunOne(ctx context.Context, streams *Streams, o Options, q schema.Question) (prompt.Answer, error) {
+	got, err := RunQuestions(ctx, streams, o, q)
 	if err != nil {
 		return prompt.Answer{}, err
 	}
 	return got[0], nil
 }
 
-// ConverseQuestions runs a session that asks qs, questions that come from
+// RunQuestions does a run that asks qs, questions that come from
 // no input document (confirm, input, an agent tool's approval or its own
 // questions), and returns their answers: the first question's header names
 // its kind for ASKUSER_NOTIFY_COMMAND, and an ended input is named by the
 // question it ended at.
-func ConverseQuestions(ctx context.Context, streams *Streams, o Options, qs ...schema.Question) ([]prompt.Answer, error) {
-	return converse(ctx, streams, o, conversation{
+func RunQuestions(ctx context.Context, streams *Streams, o Options, qs ...schema.Question) ([]prompt.Answer, error) {
+	return runAsking(ctx, streams, o, asking{
 		Questions: qs,
 		Summary: func(got []prompt.Answer) []prompt.Summary {
 			return prompt.Summarize(qs, got)
@@ -169,7 +169,7 @@ func ConverseQuestions(ctx context.Context, streams *Streams, o Options, qs ...s
 
 // finish lets opened, the way that asked (nil when none did), finish when
 // it has something to do at the end (see prompt.Finisher), and says how
-// the conversation ended (see Ended).
+// the run ended (see Ended).
 func finish(ctx context.Context, opened *Opened, err error, summary []prompt.Summary) error {
 	if opened == nil {
 		return err
