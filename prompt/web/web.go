@@ -5,8 +5,8 @@
 // The pieces are apart so that a server of several sets of questions (the
 // inbox's page) can be built from them: Page writes one set's page and
 // reads its form, which Prompter serves for --ui web, holding the wait for
-// its answer. internal/localhttp guards every request before a handler
-// sees it and serves with the limits a page on a local port needs.
+// its answer. localhttp, beneath it, guards every request before a
+// handler sees it and serves with the limits a page on a local port needs.
 package web
 
 import (
