@@ -11,7 +11,7 @@ import (
 // terminal UI lays out its screens with them, and the command line its
 // help.
 
-// Width is the number of terminal columns s takes; its escape sequences
+// Width counts the terminal columns s takes; its escape sequences
 // (colours) take none. It may overestimate (a combining mark counts as
 // one), which only ever truncates early.
 func Width(s string) int {

@@ -111,7 +111,7 @@ const (
 	No  = "No"
 )
 
-// ConfirmQuestion is the yes/no question of askuser confirm, whose answer
+// ConfirmQuestion makes the yes/no question of askuser confirm, whose answer
 // is the option Yes or No (see IsYes); Enter takes Yes when yes is set.
 func ConfirmQuestion(message string, yes bool) Question {
 	def := No
@@ -121,14 +121,14 @@ func ConfirmQuestion(message string, yes bool) Question {
 	return KindConfirm.alone(message, "", def)
 }
 
-// InputQuestion is the question of askuser input, a line of text, whose
+// InputQuestion makes the question of askuser input, a line of text, whose
 // answer is the text typed (Answer.Other); Enter takes def when it is not
 // "". The placeholder is an example answer.
 func InputQuestion(message, placeholder, def string) Question {
 	return KindInput.alone(message, placeholder, def)
 }
 
-// alone is the question of kind k, asked alone, with its text, and the
+// alone makes the question of kind k, asked alone, with its text, and the
 // placeholder and default that its gesture takes.
 func (k Kind) alone(text, placeholder, def string) Question {
 	q := Question{Kind: k, Header: kinds[k].header, Question: text, Default: def}
@@ -141,7 +141,7 @@ func (k Kind) alone(text, placeholder, def string) Question {
 	return q
 }
 
-// ChooseQuestion is the question of askuser choose: question, under
+// ChooseQuestion makes the question of askuser choose: question, under
 // header, with an option for each of labels (several may be chosen with
 // multi), and Other. Its answer is the labels chosen, or the person's own
 // text. It returns why the labels cannot be options: each must be text

@@ -17,8 +17,8 @@ type Agent struct {
 	P95      time.Duration `json:"-"`
 }
 
-// Agents are the waits of each agent that the person answered in rs, the
-// one answered most first, then by name. A set answered in another inbox
+// Agents gathers the waits of each agent that the person answered in rs,
+// the one answered most first, then by name. A set answered in another inbox
 // on the same queue is left out: that inbox's history counts it, and two
 // inboxes on one machine share one history.
 func Agents(rs []Record) []Agent {
@@ -39,7 +39,7 @@ func Agents(rs []Record) []Agent {
 	return agents
 }
 
-// rank is the p-th percentile of sorted, by the nearest rank: the
+// rank returns the p-th percentile of sorted, by the nearest rank: the
 // smallest of them that at least p in 100 of them do not pass.
 func rank(sorted []time.Duration, p int) time.Duration {
 	i := (p*len(sorted) + 99) / 100 // the rank, ceil(p/100 * n), from 1

@@ -164,7 +164,7 @@ func (f *File) trim() error {
 	return err
 }
 
-// newest is the end of b, whole lines of it, at most max bytes long.
+// newest returns the end of b, whole lines of it, at most max bytes long.
 func newest(b []byte, max int) []byte {
 	over := len(b) - max
 	if over <= 0 {
@@ -206,7 +206,7 @@ func Read(path string) (_ []Record, skipped int, _ error) {
 	return rs, skipped, nil
 }
 
-// WaitedFor is how long the asker of r waited.
+// WaitedFor returns how long the asker of r waited.
 func (r Record) WaitedFor() time.Duration {
 	return time.Duration(r.Waited * float64(time.Second)).Round(time.Millisecond)
 }

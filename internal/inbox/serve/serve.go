@@ -194,7 +194,7 @@ func keepHistory(q *inbox.Queue, o Options, out io.Writer, after *sync.WaitGroup
 	})
 }
 
-// recordOf is the history's record of s, which has ended; its answers are
+// recordOf makes the history's record of s, which has ended; its answers are
 // in it only when keep is history.KeepAnswers.
 func recordOf(s *inbox.Set, keep history.Keep) history.Record {
 	e := s.End()
