@@ -18,11 +18,10 @@ const module = "github.com/askuser/askuser"
 
 // TestPlumbingIsALeaf checks that the plumbing many packages share, the
 // HTTP serving of the web page and the inbox, the standard streams and
-// the JSON that askuser prints,
-// imports no package of askuser: a change above it cannot reach it, and it
+// the JSON that askuser prints, imports no package of askuser: a change above it cannot reach it, and it
 // can be read alone.
 func TestPlumbingIsALeaf(t *testing.T) {
-	for _, dir := range []string{"internal/localhttp", "internal/iostreams", "internal/jsonout"} {
+	for _, dir := range []string{"prompt/web/localhttp", "internal/iostreams", "schema/jsonout"} {
 		p, err := build.ImportDir(dir, 0)
 		if err != nil {
 			t.Fatal(err)
@@ -30,6 +29,56 @@ func TestPlumbingIsALeaf(t *testing.T) {
 		for _, imp := range p.Imports {
 			if imp == module || strings.HasPrefix(imp, module+"/") {
 				t.Errorf("%s imports %s: the packages that stand on it must not be beneath it", dir, imp)
+			}
+		}
+	}
+}
+
+// floor is the floor of the house the package in dir (a path from the
+// module's root) stands on, lowest first: schema, prompt, the ways of
+// asking (prompt/...), the rooms above them (internal/...: the engine, the
+// inbox, the MCP server, which share their floor), cmd, and main.
+func floor(dir string) int {
+	switch {
+	case dir == ".":
+		return 5
+	case dir == "cmd" || strings.HasPrefix(dir, "cmd/"):
+		return 4
+	case strings.HasPrefix(dir, "internal/"):
+		return 3
+	case strings.HasPrefix(dir, "prompt/"):
+		return 2
+	case dir == "prompt":
+		return 1
+	}
+	return 0
+}
+
+// TestArrowsPointDown checks that askuser's imports run one way, down the
+// floors of rooms: cmd above the ways of asking (prompt/...), above
+// prompt, above schema; a leaf that a floor shares is filed beneath its
+// lowest user (schema/jsonout, prompt/web/localhttp). And the history,
+// which the inbox writes, knows nothing of the inbox.
+func TestArrowsPointDown(t *testing.T) {
+	seen := map[string]bool{}
+	for path := range goFiles(t, "main.go", "cmd", "internal", "prompt", "schema") {
+		dir := filepath.ToSlash(filepath.Dir(path))
+		if strings.HasSuffix(path, "_test.go") || seen[dir] || slices.Contains(testHelpers, dir) {
+			continue
+		}
+		seen[dir] = true
+		p, err := build.ImportDir(dir, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range p.Imports {
+			rel, ok := strings.CutPrefix(imp, module+"/")
+			if !ok {
+				continue
+			}
+			below := floor(rel) < floor(dir) || strings.HasPrefix(rel, dir+"/") || floor(dir) == 3 && floor(rel) == 3
+			if !below || dir == "internal/history" && strings.HasPrefix(rel, "internal/inbox") {
+				t.Errorf("%s imports %s, which is not beneath it", dir, rel)
 			}
 		}
 	}

@@ -120,7 +120,7 @@ func approveRun(ctx context.Context, env *Env, o approveOptions) error {
 		o.Inbox.Cwd = r.Cwd
 	}
 	err = approveAsk(ctx, env, o.Options, r, approve.Settings{Who: who, Schema: sch, Presets: presets, Tools: o.Tools})
-	if r.Form.Quiet() && err != nil {
+	if r.Dialect.Quiet() && err != nil {
 		// Copilot CLI denies a call whose hook fails: without an answer,
 		// it asks in its own dialog only when the hook ends quietly.
 		text, _ := ask.Outcome(err, "askuser approve")
@@ -146,7 +146,7 @@ func approveAsk(ctx context.Context, env *Env, o ask.Options, r approve.Request,
 				stop(errAnsweredThere)
 			}
 		}()
-		got, err = ask.ConverseQuestions(ctx, env.engine(), o, asking.Questions...)
+		got, err = ask.RunQuestions(ctx, env.engine(), o, asking.Questions...)
 		if errors.Is(context.Cause(ctx), errAnsweredThere) {
 			_, err = fmt.Fprintln(env.IO.ErrOut, "Answered in the agent tool's own dialog: the question left the inbox.")
 			return err

@@ -144,7 +144,7 @@ func askRun(ctx context.Context, env *Env, opts askOptions) error {
 	}
 	c, err := ask.Run(ctx, ask.Request{
 		Schema: opts.schema, Doc: src.Data, Key: opts.key, Arrays: opts.arrays, Presets: opts.presets,
-		Env: env.engine(), Options: opts.session, Rest: src.Rest,
+		Streams: env.engine(), Options: opts.session, Rest: src.Rest,
 	})
 	if err != nil {
 		return err

@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/askuser/askuser/prompt/tui"
+	"github.com/askuser/askuser/prompt"
 )
 
 // newEnvironmentTopic is "askuser help environment", as gh has it: the
@@ -44,7 +44,7 @@ func environmentHelp() string {
 			fmt.Fprintf(&b, " (--%s)", flag)
 		}
 		b.WriteString("\n")
-		for _, line := range tui.Wrap(v.about(), helpWidth-2) {
+		for _, line := range prompt.Wrap(v.about(), helpWidth-2) {
 			b.WriteString("  " + line + "\n")
 		}
 	}

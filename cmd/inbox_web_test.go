@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"net"
@@ -52,7 +51,9 @@ func startInbox(t *testing.T, vars map[string]string, args ...string) *webInbox 
 	vars["ASKUSER_INBOX"] = r.sock
 	pr, pw := io.Pipe()
 	r.in = pw
-	env := &Env{IO: &iostreams.Streams{In: pr, Out: new(bytes.Buffer), ErrOut: r.stderr}, Getenv: varsEnv(vars), Schema: raw}
+	ios, _, _, _ := iostreams.Test()
+	ios.In, ios.ErrOut = pr, r.stderr
+	env := &Env{IO: ios, Getenv: varsEnv(vars), Schema: raw}
 	go func() { r.code <- Run(context.Background(), env, append([]string{"inbox"}, args...)) }()
 	t.Cleanup(func() {
 		pw.Close()

@@ -46,8 +46,8 @@ type Env struct {
 }
 
 // engine is what the ask engine needs of env.
-func (env *Env) engine() *ask.Env {
-	return &ask.Env{IO: env.IO, WatchSignals: env.WatchSignals}
+func (env *Env) engine() *ask.Streams {
+	return &ask.Streams{IO: env.IO, WatchSignals: env.WatchSignals}
 }
 
 // Main runs askuser with the process's arguments, streams and signals, and

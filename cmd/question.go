@@ -56,7 +56,7 @@ func newQuestionCmd(env *Env, cmd *cobra.Command, runF func(context.Context, *En
 // for a "no").
 func questionRun(ctx context.Context, env *Env, opts questionOptions) error {
 	q := opts.question
-	answer, err := ask.ConverseOne(ctx, env.engine(), opts.session, q)
+	answer, err := ask.RunOne(ctx, env.engine(), opts.session, q)
 	if err != nil {
 		return err
 	}
@@ -64,7 +64,7 @@ func questionRun(ctx context.Context, env *Env, opts questionOptions) error {
 	switch q.Kind {
 	case schema.KindInput:
 		text = []string{answer.Other}
-	case schema.KindChoose:
+	case schema.KindList:
 		text = answer.Labels
 		if answer.Other != "" {
 			text = append(text, answer.Other)

@@ -17,7 +17,7 @@ import (
 // already shown. Bidirectional overrides make text read differently from
 // how it is stored. None of that may reach the terminal from the input.
 //
-// Every asker therefore draws input text only through Display (one-line
+// Every prompter therefore draws input text only through Display (one-line
 // fields: header, label, an answer echoed or shown in a summary) or
 // DisplayMultiline (question, description, preview). The answers printed
 // as JSON keep the original strings.

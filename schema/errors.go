@@ -244,7 +244,7 @@ func Suggest(name string, allowed []string) string {
 	return best
 }
 
-// distance is the Levenshtein distance between a and b, in characters.
+// distance counts the Levenshtein distance between a and b, in characters.
 func distance(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
 	prev := make([]int, len(rb)+1)

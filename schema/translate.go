@@ -221,7 +221,7 @@ func stringsOf(v any) []string {
 
 func str(v any) string { s, _ := v.(string); return s }
 
-// lenOf is the number of items of v, an array: minItems and maxItems apply
+// lenOf counts the items of v, an array: minItems and maxItems apply
 // to nothing else.
 func lenOf(v any) int {
 	a, _ := v.([]any)

@@ -8,9 +8,9 @@ import (
 	"strings"
 
 	"github.com/askuser/askuser/internal/ask"
-	"github.com/askuser/askuser/internal/jsonout"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
+	"github.com/askuser/askuser/schema/jsonout"
 )
 
 // Settings are what asking about a request takes from askuser's settings.
@@ -54,9 +54,9 @@ func (a Asking) Decide(got []prompt.Answer) Decision { return a.decide(got) }
 // error: the agent tool then asks them in its own dialog.
 func (r Request) Ask(s Settings) (Asking, error) {
 	switch {
-	case (r.Form == PlainPermissionRequest || r.Form == CopilotPermission) && questionTools[r.Tool]:
+	case (r.Dialect == PlainPermissionRequest || r.Dialect == CopilotPermission) && questionTools[r.Tool]:
 		return Asking{}, &prompt.UnavailableError{Err: fmt.Errorf("%s is answered only in the agent tool's own dialog, which its PermissionRequest hook cannot hand the answers back to", r.Tool)}
-	case r.Form == OpenCodeQuestion:
+	case r.Dialect == OpenCodeQuestion:
 		doc, err := openCodeDoc(r.Input, s.Schema.Limits())
 		if err != nil {
 			return Asking{}, err
@@ -120,7 +120,7 @@ func (r Request) askQuestions(doc []byte, s Settings) (Asking, error) {
 	}
 	return Asking{Questions: c.Questions(), decide: func(got []prompt.Answer) Decision {
 		c.Fill(got)
-		if r.Form == OpenCodeQuestion {
+		if r.Dialect == OpenCodeQuestion {
 			answers := make([][]string, len(c.Answers()))
 			for i, a := range c.Answers() {
 				answers[i] = append([]string{}, a.Labels...)
@@ -197,7 +197,7 @@ func (r Request) askPlan(s Settings) Asking {
 	// agent goes on in the one it had before planning.
 	opts := []schema.Option{{Label: PlanYes, Description: "Approve the plan: the agent starts carrying it out.", Preview: plan}, keep}
 	modes := map[string]string{PlanAcceptEdits: "acceptEdits", PlanAskEdits: "default"}
-	if r.Form == PromptTool || r.Form == PermissionRequest {
+	if r.Dialect == PromptTool || r.Dialect == PermissionRequest {
 		opts = []schema.Option{
 			{Label: PlanAcceptEdits, Description: "Approve the plan: the agent carries it out, and edits files without asking.", Preview: plan},
 			{Label: PlanAskEdits, Description: "Approve the plan: the agent carries it out, and asks before each edit.", Preview: plan},

@@ -364,11 +364,11 @@ func TestAgentAnswersNotTaken(t *testing.T) {
 	} {
 		a := asking(t, r, nil)
 		if len(a.Questions) != 1 || a.Questions[0].Question != "May I force-push to main?" {
-			t.Fatalf("%v: asked %+v, want the question", r.Form, a.Questions)
+			t.Fatalf("%v: asked %+v, want the question", r.Dialect, a.Questions)
 		}
 		out := r.Output(a.Decide([]prompt.Answer{{Labels: []string{"No"}}}))
 		if !strings.Contains(out, `"answers":{"May I force-push to main?":"No"}`) || strings.Contains(out, "the person agreed") {
-			t.Errorf("%v: %s", r.Form, out)
+			t.Errorf("%v: %s", r.Dialect, out)
 		}
 	}
 }
@@ -454,7 +454,7 @@ func TestOwnTool(t *testing.T) {
 			if !tc.own && labels(a.Questions[0]) != "Allow|Deny|Allow for this session" {
 				t.Errorf("%s: asked %s", tc.tool, labels(a.Questions[0]))
 			}
-			if tc.own && r.Form == PermissionRequest {
+			if tc.own && r.Dialect == PermissionRequest {
 				if got, want := r.Output(a.Decide(nil)), `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}`; got != want {
 					t.Errorf("decision %s, want %s", got, want)
 				}
@@ -608,7 +608,7 @@ func TestCopilot(t *testing.T) {
 	if got, want := r.Output(a.Decide([]prompt.Answer{{Other: "not on a Friday"}})), `{"behavior":"deny","message":"The person denied this call of bash, and said why: not on a Friday"}`; got != want {
 		t.Errorf("deny: %s, want %s", got, want)
 	}
-	if !r.Form.Quiet() {
+	if !r.Dialect.Quiet() {
 		t.Error("Copilot CLI's hook is not quiet without an answer")
 	}
 	if _, err := ParseHook([]byte(`{"hookName":"permissionRequest","toolName":"bash","toolArgs":{}}`)); err == nil || !strings.Contains(err.Error(), `"toolInput"`) {

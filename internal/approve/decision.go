@@ -3,7 +3,7 @@ package approve
 import (
 	"encoding/json"
 
-	"github.com/askuser/askuser/internal/jsonout"
+	"github.com/askuser/askuser/schema/jsonout"
 )
 
 // Decision is the answer to a request: allow it, or deny it with a message
@@ -33,7 +33,7 @@ func Refusal(message string) Decision { return Decision{Message: message} }
 // Output is d as r's agent tool reads it: askuser approve writes it on
 // stdout, askuser mcp's approve tool returns it as text.
 func (r Request) Output(d Decision) string {
-	switch r.Form {
+	switch r.Dialect {
 	case PromptTool:
 		return jsonout.String(r.claudeDecision(d, r.Input))
 	case PermissionRequest, PlainPermissionRequest:

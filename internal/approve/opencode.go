@@ -49,13 +49,13 @@ func parseOpenCode(typ string, props json.RawMessage, dir string) (Request, erro
 		if len(input) == 0 || input[0] != '{' {
 			input = json.RawMessage("{}")
 		}
-		return Request{Form: OpenCodePermission, Tool: p.Permission, Input: input, Cwd: dir, patterns: p.Patterns, always: p.Always}, nil
+		return Request{Dialect: OpenCodePermission, Tool: p.Permission, Input: input, Cwd: dir, patterns: p.Patterns, always: p.Always}, nil
 	case "question.asked":
 		var q openCodeQuestions
 		if json.Unmarshal(props, &q) != nil || len(q.Questions) == 0 {
 			return Request{}, errors.New(`read OpenCode's question.asked event: its "properties" must hold the "questions"`)
 		}
-		return Request{Form: OpenCodeQuestion, Tool: "question", Input: props, Cwd: dir}, nil
+		return Request{Dialect: OpenCodeQuestion, Tool: "question", Input: props, Cwd: dir}, nil
 	}
 	return Request{}, fmt.Errorf("askuser approve answers OpenCode's permission.asked and question.asked events, not %q", typ)
 }

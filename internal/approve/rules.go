@@ -17,13 +17,13 @@ import (
 // other than an MCP server's is dropped. Its permission prompt tool gives
 // none, and the rule is made as Claude Code words them (see prefixRule).
 // OpenCode gives the patterns its own "Allow always" would allow, unless
-// they are every call of the tool ("*"). The other forms' decisions carry
+// they are every call of the tool ("*"). The other dialects' decisions carry
 // no rules.
 func (r Request) sessionRules() []rule {
 	switch {
-	case !r.Form.rules():
+	case !r.Dialect.rules():
 		return nil
-	case r.Form == OpenCodePermission:
+	case r.Dialect == OpenCodePermission:
 		if len(r.always) == 0 || slices.Contains(r.always, "*") {
 			return nil
 		}
@@ -68,7 +68,7 @@ const noRuleText = " It gets no rule for this session: Claude Code's rules read 
 // noRule is noRuleText for r when it is a shell command whose * or \ kept
 // a rule for the session away; "" for any other.
 func (r Request) noRule() string {
-	if !r.Form.rules() || r.Form == OpenCodePermission || r.suggestions != nil || r.Tool != "Bash" {
+	if !r.Dialect.rules() || r.Dialect == OpenCodePermission || r.suggestions != nil || r.Tool != "Bash" {
 		return ""
 	}
 	var in struct {

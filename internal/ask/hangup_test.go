@@ -16,7 +16,7 @@ import (
 )
 
 // A terminal whose other side has closed says that it hung up; the
-// conversation it ended is a hang-up at once, whatever error the asker
+// asking it ended is a hang-up at once, whatever error the asker
 // saw, except a cancellation, which the person chose.
 func TestHungUp(t *testing.T) {
 	ptm, pts, err := pty.Open()

@@ -2,7 +2,7 @@
 // mcp (internal/mcpserver) share: where the questions come from, a request
 // and the answers given in advance, the ways of reaching the person that a
 // Place has and the route each door takes through them, the one walk of a
-// route, the command line's session around it, the answers written as
+// route, the command line's run around it, the answers written as
 // JSON, and the one table that says what every outcome means: its exit
 // code, its message on stderr, and what a model reads in a tool error. It
 // reads no environment variable: cmd resolves its Options.

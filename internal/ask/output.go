@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/askuser/askuser/internal/jsonout"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
+	"github.com/askuser/askuser/schema/jsonout"
 )
 
 // WriteAnswers prints {"answers":{...}}, keyed as key says, and

@@ -11,11 +11,11 @@ import (
 
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/iostreams"
-	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/prompt/line"
 	"github.com/askuser/askuser/prompt/tui"
 	"github.com/askuser/askuser/prompt/web"
+	"github.com/askuser/askuser/prompt/web/localhttp"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -323,26 +323,26 @@ func (p Place) page() Way {
 // errNoBrowser is why a page is not shown in a browser without --open.
 var errNoBrowser = errors.New("askuser opens none without --open")
 
-// NewPlace is where askuser runs, with env's streams, asking as o says;
+// NewPlace is where askuser runs, on streams, asking as o says;
 // rest is what followed the questions on stdin (the answers), nil when
 // they came from elsewhere.
-func NewPlace(env *Env, o Options, rest io.Reader) Place {
+func NewPlace(streams *Streams, o Options, rest io.Reader) Place {
 	// answers is where line prompts read the answers: rest, or stdin once
 	// it was read to see whether it had ended, from where that read it.
 	answers := rest
 	p := Place{
-		stdinTTY:  env.IO.InTTY,
-		stderrTTY: env.IO.ErrTTY,
+		stdinTTY:  streams.IO.InTTY,
+		stderrTTY: streams.IO.ErrTTY,
 		nobody: func() *noPersonError {
-			why, read := noPerson(env.IO, rest)
+			why, read := noPerson(streams.IO, rest)
 			if read != nil {
 				answers = read
 			}
 			return why
 		},
-		foreground: func() bool { return inForeground(env.IO.InFile) },
+		foreground: func() bool { return inForeground(streams.IO.InFile) },
 		here: Way{Name: wayHere, Open: func(context.Context) (*Opened, error) {
-			s := *env.IO
+			s := *streams.IO
 			if answers != nil {
 				s.In, s.InFile, s.InTTY = answers, nil, false
 			}
@@ -360,7 +360,7 @@ func NewPlace(env *Env, o Options, rest io.Reader) Place {
 				_ = out.Close()
 			})
 		}},
-		Inbox: inboxWay(o.Inbox, env.IO.ErrOut),
+		Inbox: inboxWay(o.Inbox, streams.IO.ErrOut),
 	}
 	if o.Web.Open {
 		p.Browse = func(url string) error { return localhttp.OpenBrowser(o.Web.Browser, url) }
@@ -372,7 +372,7 @@ func NewPlace(env *Env, o Options, rest io.Reader) Place {
 	if p.unseen(o.Mode) {
 		opener = nil
 	}
-	p.Web = webWay(o.Web.Listen, opener, env.IO.ErrOut)
+	p.Web = webWay(o.Web.Listen, opener, streams.IO.ErrOut)
 	return p
 }
 
@@ -396,9 +396,9 @@ func askOn(o Options, s *iostreams.Streams, done func()) (*Opened, error) {
 		opened.terminals = append(opened.terminals, s.ErrFile)
 	}
 	if screen {
-		opened.Asker = tui.New(tui.Options{In: s.InFile, Out: s.ErrFile, Color: o.Color, Review: o.Review})
+		opened.Prompter = tui.New(tui.Options{In: s.InFile, Out: s.ErrFile, Color: o.Color, Review: o.Review})
 	} else {
-		opened.Asker = line.New(s.In, s.ErrOut, !s.InTTY)
+		opened.Prompter = line.New(s.In, s.ErrOut, !s.InTTY)
 	}
 	return opened, nil
 }
@@ -439,7 +439,7 @@ func inboxWay(o InboxOptions, log io.Writer) Way {
 				cwd, _ = os.Getwd()
 			}
 			a := inbox.NewAsker(inbox.AskerOptions{Addr: o.Addr, From: o.From, Cwd: cwd, Limits: o.Limits, Out: log})
-			return &Opened{Asker: a, Where: fmt.Sprintf("Waiting for an answer in the inbox (askuser inbox) at %s.", o.Addr)}, nil
+			return &Opened{Prompter: a, Where: fmt.Sprintf("Waiting for an answer in the inbox (askuser inbox) at %s.", o.Addr)}, nil
 		},
 	}
 }
@@ -456,6 +456,6 @@ func webWay(listen localhttp.Addr, opener func(url string) error, out io.Writer)
 		}
 		w := web.New(web.Options{Listener: ln, Host: host, Out: out, Open: opener})
 		// Opened only to ask on: nothing a failed close could lose.
-		return &Opened{Asker: w, Where: "Answer in your browser: " + w.URL(), url: w.URL(), out: out, close: func() { _ = ln.Close() }}, nil
+		return &Opened{Prompter: w, Where: "Answer in your browser: " + w.URL(), url: w.URL(), out: out, close: func() { _ = ln.Close() }}, nil
 	}}
 }

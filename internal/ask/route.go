@@ -43,21 +43,21 @@ type Way struct {
 
 // Opened is a way of asking, ready to ask.
 type Opened struct {
-	prompt.Asker
+	prompt.Prompter
 	// Where tells where the questions wait ("Answer in your browser:
-	// URL"), for a door that says it elsewhere too; the asker says it on
+	// URL"), for a door that says it elsewhere too; the prompter says it on
 	// stderr itself. "" for nothing to tell.
 	Where string
 	// url is the address of a way that is a page, for a browser to open.
 	url string
-	// out is where the asker draws, where the bell rings; nil for a way
+	// out is where the prompter draws, where the bell rings; nil for a way
 	// that tells the person itself that questions came (the inbox rings
 	// its own bell).
 	out io.Writer
-	// terminals are the sides of the conversation that are terminals, to
+	// terminals are the sides of the run that are terminals, to
 	// tell a hang-up from other failures (see Ended).
 	terminals []*os.File
-	// close, when set, releases what Open took, once the conversation is
+	// close, when set, releases what Open took, once the run is
 	// over.
 	close func()
 }

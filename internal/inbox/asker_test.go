@@ -22,7 +22,7 @@ var questions = []schema.Question{
 	{Question: "Which features?", Header: "Features", MultiSelect: true, Options: []schema.Option{{Label: "Auth", Description: "a"}, {Label: "Search", Description: "b"}}},
 }
 
-func newAsker(a Addr, out *testutil.Buffer) prompt.Asker {
+func newAsker(a Addr, out *testutil.Buffer) prompt.Prompter {
 	return NewAsker(AskerOptions{Addr: a, From: "tests", Cwd: "/src", Out: out})
 }
 
@@ -224,7 +224,7 @@ func fakeInbox(t *testing.T, event string) SocketAddr {
 func TestAnswerNeverInvented(t *testing.T) {
 	for _, c := range []struct {
 		event string
-		ask   func(prompt.Asker) (any, error)
+		ask   func(prompt.Prompter) (any, error)
 	}{
 		{`{"event":"answered","answers":[{"labels":["MySQL"]},{"labels":["Auth"]}]}`, askAll},
 		{`{"event":"answered","answers":[{"labels":["SQLite"]}]}`, askAll},
@@ -242,10 +242,10 @@ func TestAnswerNeverInvented(t *testing.T) {
 	}
 }
 
-func askAll(a prompt.Asker) (any, error) { return a.Ask(context.Background(), questions) }
+func askAll(a prompt.Prompter) (any, error) { return a.Ask(context.Background(), questions) }
 
-func askOne(q schema.Question) func(prompt.Asker) (any, error) {
-	return func(a prompt.Asker) (any, error) { return a.Ask(context.Background(), []schema.Question{q}) }
+func askOne(q schema.Question) func(prompt.Prompter) (any, error) {
+	return func(a prompt.Prompter) (any, error) { return a.Ask(context.Background(), []schema.Question{q}) }
 }
 
 // An inbox that dies while the questions wait ends the asker at once,

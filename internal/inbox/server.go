@@ -13,9 +13,9 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/askuser/askuser/internal/jsonout"
-	"github.com/askuser/askuser/internal/localhttp"
+	"github.com/askuser/askuser/prompt/web/localhttp"
 	"github.com/askuser/askuser/schema"
+	"github.com/askuser/askuser/schema/jsonout"
 )
 
 // The limits of a request. The questions are at most schema.MaxInputSize,
@@ -23,9 +23,11 @@ import (
 const (
 	// MaxRequestBytes is the largest body of POST /v1/ask.
 	MaxRequestBytes = schema.MaxInputSize + 64<<10
-	// maxFromLength and maxCwdLength bound where a set says it came from.
-	maxFromLength = 200
-	maxCwdLength  = 4096
+	// MaxFrom and maxCwdLength bound where a set says it came from, in
+	// characters: the askers cut a longer name to MaxFrom (ask.CutFrom),
+	// and the inbox refuses one past it.
+	MaxFrom      = 200
+	maxCwdLength = 4096
 	// writeGrace is how long an asker may take to take in one event
 	// before it is taken for gone.
 	writeGrace = 10 * time.Second
@@ -342,7 +344,7 @@ func FinalEvent(set *Set) (Event, bool) {
 func (s *Server) Check(req *Request) (*Set, *ErrorBody) {
 	set := &Set{}
 	var err error
-	if set.From, err = cleanField("from", req.From, maxFromLength); err != nil {
+	if set.From, err = cleanField("from", req.From, MaxFrom); err != nil {
 		return nil, &ErrorBody{Error: err.Error()}
 	}
 	if set.Cwd, err = cleanField("cwd", req.Cwd, maxCwdLength); err != nil {

@@ -34,7 +34,7 @@ func realInbox(t *testing.T) (*inbox.Queue, func(*ask.Way, string) *ask.Route) {
 	_ = inbox.SocketListener{Listener: ln}.Serve(context.Background(), srv)
 	t.Cleanup(func() { srv.Close("the test is over") })
 	o := ask.Options{Mode: ask.UIAuto, Inbox: ask.InboxOptions{Addr: inbox.SocketAddr(path)}}
-	env := &ask.Env{IO: &iostreams.Streams{In: eofReader{}, Out: io.Discard, ErrOut: io.Discard}}
+	env := &ask.Streams{IO: &iostreams.Streams{In: eofReader{}, Out: io.Discard, ErrOut: io.Discard}}
 	return q, func(own *ask.Way, _ string) *ask.Route { return ask.NewPlace(env, o, nil).Client(o, own) }
 }
 

@@ -7,13 +7,13 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/askuser/askuser/internal/ask"
+	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/prompt"
 )
 
 // maxFromClient is how long the client's name may be, in characters, in
 // where a call's questions come from: it leaves room for the directory
-// within ask.MaxFrom.
+// within inbox.MaxFrom.
 const maxFromClient = 60
 
 // callFrom is where the call req comes from: see clientFrom.
@@ -47,7 +47,7 @@ func clientFrom(client *mcp.Implementation, cwd, home string) string {
 		return from
 	}
 	cwd = prompt.ShortHome(cwd, home)
-	if utf8.RuneCountInString(from)+len(" in ")+utf8.RuneCountInString(cwd) > ask.MaxFrom {
+	if utf8.RuneCountInString(from)+len(" in ")+utf8.RuneCountInString(cwd) > inbox.MaxFrom {
 		return from
 	}
 	return from + " in " + cwd

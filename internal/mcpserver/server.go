@@ -197,7 +197,7 @@ func (s *Server) call(reqCtx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 
 // prepare checks a call's arguments as the command line checks its input,
 // and takes the answers given in advance.
-func (s *Server) prepare(args json.RawMessage) (*ask.Call, error) {
+func (s *Server) prepare(args json.RawMessage) (*ask.Prepared, error) {
 	if len(args) == 0 {
 		args = json.RawMessage("{}")
 	}
@@ -223,7 +223,7 @@ func (s *Server) forms(req *mcp.CallToolRequest) *ask.Way {
 	// handed back in the call's result is the client's until it calls
 	// again, and is asked alone.
 	return &ask.Way{Name: "form", BesideInbox: !roundTrips(req), Open: func(context.Context) (*ask.Opened, error) {
-		return &ask.Opened{Asker: &formAsker{s: s, req: req}}, nil
+		return &ask.Opened{Prompter: &formAsker{s: s, req: req}}, nil
 	}}
 }
 
@@ -237,7 +237,7 @@ func (f *formAsker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Ans
 	if roundTrips(f.req) {
 		return f.s.elicitRound(f.req, qs)
 	}
-	a := &elicit.Asker{Elicit: f.req.Session.Elicit, Version: f.req.ProtocolVersion(), Quickest: f.s.opts.Quickest}
+	a := &elicit.Prompter{Elicit: f.req.Session.Elicit, Version: f.req.ProtocolVersion(), Quickest: f.s.opts.Quickest}
 	return a.Ask(ctx, qs)
 }
 
@@ -276,7 +276,7 @@ func (s *Server) elicitRound(req *mcp.CallToolRequest, qs []schema.Question) ([]
 	if !ok {
 		return nil, &elicit.ClientError{Msg: fmt.Sprintf("a %T", reply)}
 	}
-	// Only the first form carries when it was sent (see elicit.Asker).
+	// Only the first form carries when it was sent (see elicit.Prompter).
 	if sent, ok := sentAt(req.Params.RequestState); ok {
 		if err := elicit.Unattended(res, time.Since(sent), s.opts.Quickest); err != nil {
 			return nil, err

@@ -22,7 +22,7 @@ import (
 // The server's routing, in-process, with ways of asking that the tests
 // make up; e2e/mcp_test.go meets the built askuser mcp as clients do.
 
-// askerFunc is a prompt.Asker.
+// askerFunc is a prompt.Prompter.
 type askerFunc func(context.Context, []schema.Question) ([]prompt.Answer, error)
 
 func (f askerFunc) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
@@ -38,7 +38,7 @@ func way(name, label string, opened *[]string) ask.Way {
 			return nil, &prompt.UnavailableError{Err: fmt.Errorf("no %s here", name)}
 		}
 		return &ask.Opened{
-			Asker: askerFunc(func(context.Context, []schema.Question) ([]prompt.Answer, error) {
+			Prompter: askerFunc(func(context.Context, []schema.Question) ([]prompt.Answer, error) {
 				return []prompt.Answer{{Labels: []string{label}}}, nil
 			}),
 			Where: "Answer on " + name,
@@ -200,7 +200,7 @@ func TestWayGoesWhileWaiting(t *testing.T) {
 	goes := ask.Way{Name: "inbox", Open: func(context.Context) (*ask.Opened, error) {
 		opened = append(opened, "inbox")
 		return &ask.Opened{
-			Asker: askerFunc(func(context.Context, []schema.Question) ([]prompt.Answer, error) {
+			Prompter: askerFunc(func(context.Context, []schema.Question) ([]prompt.Answer, error) {
 				return nil, &prompt.UnavailableError{Err: errors.New("the inbox at /run/inbox.sock closed before the questions were answered (the person quit the inbox)")}
 			}),
 		}, nil
@@ -264,8 +264,8 @@ func TestInstantDeclineIsTheClients(t *testing.T) {
 				inbox.Open = func(ctx context.Context) (*ask.Opened, error) {
 					o, err := open(ctx)
 					if err == nil {
-						answer := o.Asker
-						o.Asker = askerFunc(func(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
+						answer := o.Prompter
+						o.Prompter = askerFunc(func(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
 							select {
 							case <-log.passed:
 								return answer.Ask(ctx, qs)

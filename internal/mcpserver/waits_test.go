@@ -32,7 +32,7 @@ func (p *person) way() ask.Way {
 		p.mu.Lock()
 		p.asked++
 		p.mu.Unlock()
-		return &ask.Opened{Asker: askerFunc(func(ctx context.Context, _ []schema.Question) ([]prompt.Answer, error) {
+		return &ask.Opened{Prompter: askerFunc(func(ctx context.Context, _ []schema.Question) ([]prompt.Answer, error) {
 			select {
 			case label := <-p.answer:
 				return []prompt.Answer{{Labels: []string{label}}}, nil

@@ -4,8 +4,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/askuser/askuser/internal/jsonout"
 	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/schema/jsonout"
 )
 
 // Event is what a notification tells of a set of questions.

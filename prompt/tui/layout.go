@@ -100,7 +100,7 @@ func (s *dialog) heading(q schema.Question, index int, l layout, w int) []string
 		}
 		lines = append(lines, s.chip(q.Header, progress, w))
 	}
-	question := Wrap(prompt.DisplayMultiline(q.Question), w)
+	question := prompt.Wrap(prompt.DisplayMultiline(q.Question), w)
 	if l.questionLines >= 0 {
 		question = clip(question, max(1, l.questionLines), w)
 	}
@@ -116,7 +116,7 @@ func (s *dialog) chip(header, progress string, w int) string {
 	st := s.tui.st
 	chipRoom := w - 2
 	if progress != "" {
-		chipRoom -= 2 + width(progress)
+		chipRoom -= 2 + prompt.Width(progress)
 	}
 	if chipRoom < 4 {
 		progress, chipRoom = "", w-2
@@ -142,7 +142,7 @@ func (st style) hints(w int, parts ...string) []string {
 		switch {
 		case line == "":
 			line = p
-		case width(line)+3+width(p) <= w:
+		case prompt.Width(line)+3+prompt.Width(p) <= w:
 			line += " · " + p
 		default:
 			lines = append(lines, line)
@@ -175,7 +175,7 @@ func (s *dialog) show(layouts []layout, build func(l layout, w int) frame) error
 // bannerLines lays out the caller's banner (Options.Banner) in w columns:
 // its parts joined by " · ", the first bold and the others dimmed, as
 // many as fit.
-func (t *Asker) bannerLines(w int) []string {
+func (t *Prompter) bannerLines(w int) []string {
 	if t.Banner == nil {
 		return nil
 	}
@@ -185,7 +185,7 @@ func (t *Asker) bannerLines(w int) []string {
 	}
 	line := t.st.paint(truncate(prompt.Display(parts[0]), w), sgrBold)
 	for _, p := range parts[1:] {
-		room := w - width(line) - 3
+		room := w - prompt.Width(line) - 3
 		if room < 1 {
 			break
 		}
@@ -216,7 +216,7 @@ func (s *dialog) keyLine(w int, parts ...string) []string {
 // withHints returns parts without the hints of the keys that the caller
 // has taken over, followed by the caller's own hints, and reports
 // whether that changed anything.
-func (t *Asker) withHints(parts []string) ([]string, bool) {
+func (t *Prompter) withHints(parts []string) ([]string, bool) {
 	var extra []string
 	if t.Hints != nil {
 		extra = t.Hints()

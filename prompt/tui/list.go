@@ -151,7 +151,7 @@ func (p *listPrompt) validate(v any) error {
 }
 
 // Cleanup leaves the list on screen: whatever is drawn next replaces it,
-// and the last one is erased when the asker is done.
+// and the last one is erased when the prompter is done.
 func (p *listPrompt) Cleanup(*survey.PromptConfig, any) error { return nil }
 
 // Error keeps the reason to show it when the list is drawn again.
@@ -233,7 +233,7 @@ func (p *listPrompt) option(i int, l layout, w int) []string {
 		box = "[ ] "
 	}
 	line := pointer + box + num
-	indent := width(line) // which counts no escape sequence
+	indent := prompt.Width(line) // which counts no escape sequence
 	var codes []string
 	switch {
 	case rec && focused:
@@ -247,7 +247,7 @@ func (p *listPrompt) option(i int, l layout, w int) []string {
 	if l.descLines == 0 || desc == "" { // askuser choose's options have none
 		return lines
 	}
-	descLines := Wrap(desc, w-indent)
+	descLines := prompt.Wrap(desc, w-indent)
 	if l.descLines > 0 {
 		descLines = clip(descLines, l.descLines, w-indent)
 	}
@@ -315,5 +315,5 @@ func previewLines(s string) []string {
 // noteLine lays out a note on an answer in w columns, after indent:
 // "Note: " and the note, dimmed.
 func noteLine(indent, note string, w int, st style) string {
-	return indent + st.paint(truncate("Note: "+prompt.Display(note), w-width(indent)), sgrDim)
+	return indent + st.paint(truncate("Note: "+prompt.Display(note), w-prompt.Width(indent)), sgrDim)
 }

@@ -84,10 +84,10 @@ func (p *reviewPrompt) frame(l layout, w int) frame {
 	col := 0
 	for i, q := range p.qs {
 		headers[i] = truncate(prompt.Display(q.Header), max(4, w/3))
-		col = max(col, width(headers[i]))
+		col = max(col, prompt.Width(headers[i]))
 	}
 	for i, h := range headers {
-		pad := strings.Repeat(" ", col-width(h))
+		pad := strings.Repeat(" ", col-prompt.Width(h))
 		answer := truncate(prompt.Display(p.answers[i].String()), w-col-4)
 		f.lines = append(f.lines, "  "+st.paint(h, sgrBold)+pad+"  "+st.paint(answer, sgrCyan))
 		if note := p.answers[i].Note; note != "" {

@@ -175,7 +175,7 @@ func askOther(s *dialog, p *textPrompt) (string, error) {
 }
 
 // Cleanup leaves the prompt on screen: whatever is drawn next replaces it,
-// and the last one is erased when the asker is done.
+// and the last one is erased when the prompter is done.
 func (p *textPrompt) Cleanup(*survey.PromptConfig, any) error { return nil }
 
 // Error keeps the reason to show it when the prompt is drawn again.
@@ -194,7 +194,7 @@ func (p *textPrompt) frame(l layout, w int) frame {
 		f.lines = append(f.lines, st.paint(truncate(chosen, w), sgrDim))
 	}
 	prefix := truncate(p.prefix, w/2)
-	room := max(1, w-width(prefix)-1)
+	room := max(1, w-prompt.Width(prefix)-1)
 	// What was typed (or pasted) is drawn by the rule every text from
 	// outside is drawn by: a control character or a bidirectional
 	// override is shown as its escape, not obeyed. Each side of the
@@ -208,7 +208,7 @@ func (p *textPrompt) frame(l layout, w int) frame {
 		line += p.hint(room)
 	}
 	f.focus = len(f.lines)
-	f.cursor = width(prefix) + col
+	f.cursor = prompt.Width(prefix) + col
 	f.lines = append(f.lines, line)
 	if p.message != "" {
 		f.lines = append(f.lines, st.paint(truncate("✖ "+prompt.Capitalize(p.message), w), sgrYellow))

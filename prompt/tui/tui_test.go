@@ -53,7 +53,7 @@ var (
 
 // asking is an Ask running in its own goroutine on a test terminal.
 type asking struct {
-	tui     *tui.Asker
+	tui     *tui.Prompter
 	cancel  context.CancelCauseFunc
 	done    chan struct{}
 	answers []prompt.Answer
@@ -752,10 +752,10 @@ func TestTUINoteOnTheAnswer(t *testing.T) {
 // a person answers it here.
 func TestEveryKind(t *testing.T) {
 	t.Parallel()
-	keys := map[schema.Form]string{schema.FormChoose: down + enter, schema.FormYesNo: "y", schema.FormType: "typed" + enter}
+	keys := map[schema.Gesture]string{schema.GesturePick: down + enter, schema.GestureYesNo: "y", schema.GestureType: "typed" + enter}
 	for _, c := range testutil.KindCases(t) {
 		t.Run(c.Question.Kind.String(), func(t *testing.T) {
-			in, ok := keys[c.Question.Kind.Form()]
+			in, ok := keys[c.Question.Kind.Gesture()]
 			if !ok {
 				t.Fatalf("the terminal UI cannot answer a %s question", c.Question.Kind)
 			}

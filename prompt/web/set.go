@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/askuser/askuser/internal/localhttp"
+	"github.com/askuser/askuser/prompt/web/localhttp"
 )
 
 // PollWait is how long a waiting page's request is held before it is told

@@ -19,8 +19,8 @@ import (
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/inbox/view"
 	"github.com/askuser/askuser/internal/iostreams"
-	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/internal/notify"
+	"github.com/askuser/askuser/prompt/web/localhttp"
 )
 
 // Options are what an inbox needs, resolved from the command line and the
@@ -200,13 +200,32 @@ func keepHistory(q *inbox.Queue, o Options, out io.Writer, after *sync.WaitGroup
 		if s.End().State == inbox.Closed && o.Addr.Durable() {
 			return
 		}
-		r := history.Of(s, o.HistoryKeep)
+		r := recordOf(s, o.HistoryKeep)
 		after.Go(func() {
 			if err := o.History.Append(r); err != nil && !warned.Swap(true) {
 				say(out, "Warning: the history could not be written: %v. The inbox goes on; this is said once.\n", err)
 			}
 		})
 	})
+}
+
+// recordOf makes the history's record of s, which has ended; its answers are
+// in it only when keep is history.KeepAnswers.
+func recordOf(s *inbox.Set, keep history.Keep) history.Record {
+	e := s.End()
+	r := history.Record{
+		From: s.Source(), Asked: s.Arrived, Ended: e.At,
+		Outcome: e.State.String(), Via: e.Via.String(), Reason: e.Reason,
+		Waited: max(e.At.Sub(s.Arrived), 0).Round(time.Millisecond).Seconds(),
+	}
+	for i, q := range s.Questions {
+		r.Questions = append(r.Questions, q.Header)
+		if keep == history.KeepAnswers && i < len(e.Answers) {
+			a := e.Answers[i]
+			r.Answers = append(r.Answers, history.Answer{Header: q.Header, Question: q.Question, Answer: a.String(), Note: a.Note})
+		}
+	}
+	return r
 }
 
 // showQueue runs a view of the inbox until it returns, or the inbox
