@@ -357,10 +357,7 @@ func (s *dialog) ask(index int, q schema.Question, prev prompt.Answer) (prompt.A
 		if err != nil {
 			return prompt.Answer{}, err
 		}
-		if yes {
-			return prompt.Answer{Labels: []string{schema.Yes}}, nil
-		}
-		return prompt.Answer{Labels: []string{schema.No}}, nil
+		return prompt.Answer{Labels: []string{schema.YesOrNo(yes)}}, nil
 	case schema.FormType:
 		text := newTextPrompt(s, head, prev.Other)
 		text.placeholder, text.def = q.Placeholder, q.Default
