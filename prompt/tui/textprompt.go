@@ -203,9 +203,7 @@ func (p *textPrompt) frame(l layout, w int) frame {
 	f.focus = len(f.lines)
 	f.cursor = width(prefix) + col
 	f.lines = append(f.lines, line)
-	if p.message != "" {
-		f.lines = append(f.lines, st.paint(truncate("✖ "+prompt.Capitalize(p.message), w), sgrYellow))
-	}
+	f.refused(st, p.message, w)
 	if l.hint {
 		f.gap(l)
 		keys := []string{"Enter submit", "Esc cancel"}
