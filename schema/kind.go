@@ -114,11 +114,16 @@ const (
 // ConfirmQuestion makes the yes/no question of askuser confirm, whose answer
 // is the option Yes or No (see IsYes); Enter takes Yes when yes is set.
 func ConfirmQuestion(message string, yes bool) Question {
-	def := No
+	return KindConfirm.alone(message, "", YesOrNo(yes))
+}
+
+// YesOrNo is the option Yes when yes is set, else No: the answer of a
+// ConfirmQuestion, or its default.
+func YesOrNo(yes bool) string {
 	if yes {
-		def = Yes
+		return Yes
 	}
-	return KindConfirm.alone(message, "", def)
+	return No
 }
 
 // InputQuestion makes the question of askuser input, a line of text, whose

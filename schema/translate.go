@@ -195,8 +195,7 @@ func locate(doc any, pointer string) ([]any, any) {
 
 // with returns tokens extended by more, without sharing tokens' array.
 func with(tokens []any, more ...any) []any {
-	out := make([]any, 0, len(tokens)+len(more))
-	return append(append(out, tokens...), more...)
+	return slices.Concat(tokens, more)
 }
 
 func intOf(v any) int {

@@ -8,6 +8,7 @@ package history
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -222,11 +223,7 @@ func (r Record) How() string {
 	case r.Via == "":
 		return r.Outcome
 	}
-	where, ok := viaWords[r.Via]
-	if !ok {
-		where = r.Via
-	}
-	how := r.Outcome + " " + where
+	how := r.Outcome + " " + cmp.Or(viaWords[r.Via], r.Via)
 	if r.Via == ViaElsewhere && r.Reason != "" {
 		how += " (" + r.Reason + ")"
 	}

@@ -40,6 +40,14 @@ func (f *frame) gap(l layout) {
 	}
 }
 
+// refused adds the line that says why the last answer was not taken, when
+// message says it, as every prompt that refuses answers shows it.
+func (f *frame) refused(st style, message string, w int) {
+	if message != "" {
+		f.lines = append(f.lines, st.paint(truncate("✖ "+prompt.Capitalize(message), w), sgrYellow))
+	}
+}
+
 // crop keeps at most h lines of f: its first line, which says which
 // question this is, and as many lines around its focus as fit.
 func (f frame) crop(h int) frame {

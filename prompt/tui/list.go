@@ -192,9 +192,7 @@ func (p *listPrompt) frame(l layout, w int) frame {
 		f.gap(l)
 		f.lines = append(f.lines, noteLine("", p.note, w, st))
 	}
-	if p.message != "" {
-		f.lines = append(f.lines, st.paint(truncate("✖ "+prompt.Capitalize(p.message), w), sgrYellow))
-	}
+	f.refused(st, p.message, w)
 	if l.hint {
 		hints := []string{"↑/↓ move", fmt.Sprintf("Enter or 1-%d choose", n), "0 Other", "n note", "Esc cancel"}
 		if multi {

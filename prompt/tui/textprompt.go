@@ -116,13 +116,6 @@ func (p *textPrompt) Prompt(*survey.PromptConfig) (any, error) {
 var validateText = validateTyped("your answer", "cancel",
 	errors.New("an answer is needed: type it, or press Esc to cancel"))
 
-// validateBlankOr returns a validator that accepts text when CheckOther
-// does, or when it is blank, which the caller takes as going back (Other)
-// or as no note; what names the text in what it says.
-func validateBlankOr(what string) survey.Validator {
-	return validateTyped(what, "go back", nil)
-}
-
 // validateTyped returns a validator that accepts text when CheckOther
 // does, and blank text with the error blank (nil to accept it); what names
 // the text in what it says of one refused, and esc what Esc does.
@@ -161,7 +154,7 @@ func askText(s *dialog, p *textPrompt, validate survey.Validator, onBlank error)
 func askNote(s *dialog, p *textPrompt) (string, error) {
 	p.prefix, p.back = notePrefix, true
 	p.keys, p.emptyKeys = []string{"Enter save", "Esc back"}, []string{"Enter no note", "Esc back"}
-	return askText(s, p, validateBlankOr("your note"), nil)
+	return askText(s, p, validateTyped("your note", "go back", nil), nil)
 }
 
 // askOther asks for the answer of one's own after Other was chosen, until
@@ -171,7 +164,7 @@ func askNote(s *dialog, p *textPrompt) (string, error) {
 func askOther(s *dialog, p *textPrompt) (string, error) {
 	p.back = true
 	p.keys, p.emptyKeys = []string{"Enter submit", "Esc back"}, []string{"Enter or Esc back"}
-	return askText(s, p, validateBlankOr("your answer"), errBack)
+	return askText(s, p, validateTyped("your answer", "go back", nil), errBack)
 }
 
 // Cleanup leaves the prompt on screen: whatever is drawn next replaces it,
@@ -210,9 +203,7 @@ func (p *textPrompt) frame(l layout, w int) frame {
 	f.focus = len(f.lines)
 	f.cursor = prompt.Width(prefix) + col
 	f.lines = append(f.lines, line)
-	if p.message != "" {
-		f.lines = append(f.lines, st.paint(truncate("✖ "+prompt.Capitalize(p.message), w), sgrYellow))
-	}
+	f.refused(st, p.message, w)
 	if l.hint {
 		f.gap(l)
 		keys := []string{"Enter submit", "Esc cancel"}

@@ -262,16 +262,21 @@ func (t *Prompter) size() (w, h int) {
 	return 80, 24
 }
 
-// draw replaces the frame on screen with f, in a single write.
+// draw replaces the frame on screen with f, in a single write; a frame of
+// no lines erases it, leaving the cursor where it began.
 func (t *Prompter) draw(f frame, termWidth int) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.saved == nil {
+	if t.saved == nil || len(f.lines) == 0 && len(t.last.lines) == 0 {
 		return nil
 	}
 	var b bytes.Buffer
 	t.erase(&b, termWidth)
-	t.put(&b, f)
+	if len(f.lines) > 0 {
+		t.put(&b, f)
+	} else {
+		t.last = frame{}
+	}
 	_, err := t.Out.Write(b.Bytes())
 	return err
 }
@@ -306,17 +311,8 @@ func (t *Prompter) put(b *bytes.Buffer, f frame) {
 
 // clear erases the frame on screen, leaving the cursor where it began.
 func (t *Prompter) clear() error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.saved == nil || len(t.last.lines) == 0 {
-		return nil
-	}
-	var b bytes.Buffer
 	w, _ := t.size()
-	t.erase(&b, w)
-	t.last = frame{}
-	_, err := t.Out.Write(b.Bytes())
-	return err
+	return t.draw(frame{}, w)
 }
 
 // erase moves the cursor to the first line of the frame on screen and
@@ -361,10 +357,7 @@ func (s *dialog) ask(index int, q schema.Question, prev prompt.Answer) (prompt.A
 		if err != nil {
 			return prompt.Answer{}, err
 		}
-		if yes {
-			return prompt.Answer{Labels: []string{schema.Yes}}, nil
-		}
-		return prompt.Answer{Labels: []string{schema.No}}, nil
+		return prompt.Answer{Labels: []string{schema.YesOrNo(yes)}}, nil
 	case schema.GestureType:
 		text := newTextPrompt(s, head, prev.Other)
 		text.placeholder, text.def = q.Placeholder, q.Default
