@@ -7,6 +7,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -431,4 +432,148 @@ func TestNATSHostileQueueJump(t *testing.T) {
 	if waited == nil || !regexp.MustCompile(`^\d+s$`).MatchString(waited[1]) {
 		t.Errorf("the agent's set shows %v as its waiting time:\n%s", waited, after)
 	}
+}
+
+// N7: the person's own agents cannot act as the inbox. Holding alice's
+// agents' credentials and nothing else, an agent aims every reply it can
+// make the server send (a direct get of the key and of an end of its own,
+// whose body is a JetStream request; the acknowledgement of a set, an end
+// and a beat) at the JetStream API of alice's streams: delete, purge,
+// update (subjects, republish, sources, limits), a consumer, the deletion
+// of the key, and a key of its own. The streams, their configuration and
+// the key stay as they were, and the set that waits is still answered.
+func TestNATSHostileAgentsAsInbox(t *testing.T) {
+	t.Parallel()
+	ns := readmeServer(t, nil)
+	alice := newTenant(t, ns, "alice")
+	in := alice.start(t)
+	a := alice.ask(t, "victim")
+	in.screen.waitFor(t, "From victim", 30*time.Second)
+
+	ctx := context.Background()
+	js := admin(t, ns, "alice")
+	info := func(name string) *jetstream.StreamInfo {
+		t.Helper()
+		s, err := js.Stream(ctx, name)
+		if err != nil {
+			t.Fatalf("the stream %s: %v", name, err)
+		}
+		i, err := s.Info(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return i
+	}
+	keys := func() []string {
+		var out []string
+		for subject := range storedSubjects(t, js, "ASKUSER_alice", "askuser.alice.key.>") {
+			out = append(out, subject)
+		}
+		return out
+	}
+	before := map[string]*jetstream.StreamInfo{}
+	for _, name := range []string{"ASKUSER_alice", "ASKUSER-BEATS_alice"} {
+		before[name] = info(name)
+	}
+	sets := storedSubjects(t, js, "ASKUSER_alice", "askuser.alice.set.>")
+	key := keys()
+	if len(key) != 1 {
+		t.Fatalf("the keys stored: %v", key)
+	}
+	keySeq := func() uint64 {
+		s, _ := js.Stream(ctx, "ASKUSER_alice")
+		m, err := s.GetLastMsgForSubject(ctx, key[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m.Sequence
+	}()
+
+	h := hostile(t, ns, "alice")
+	thief, _ := age.GenerateX25519Identity()
+	// Bodies that are JetStream requests, stored where the agent may
+	// store: its own ends.
+	leak := before["ASKUSER_alice"].Config
+	leak.Subjects = append(leak.Subjects, "_askuser.alice.agent.leak")
+	leak.RePublish = &jetstream.RePublish{Source: ">", Destination: "askuser.alice.end.leak"}
+	leak.Sources = []*jetstream.StreamSource{{Name: "ASKUSER-BEATS_alice"}}
+	leak.MaxMsgs, leak.MaxBytes, leak.MaxAge = -1, -1, 0
+	update, _ := json.Marshal(leak)
+	consumer, _ := json.Marshal(map[string]any{"stream_name": "ASKUSER_alice", "config": map[string]any{"deliver_subject": "_askuser.alice.agent.spy", "ack_policy": "none"}})
+	delKey, _ := json.Marshal(map[string]any{"seq": keySeq, "no_erase": true})
+	bodies := map[string][]byte{"update": update, "consumer": consumer, "delkey": delKey, "empty": nil}
+	ends := map[string]string{}
+	for name, body := range bodies {
+		end := "askuser.alice.end." + digestOf("askuser end", newTestSecret())
+		if _, err := h.js.Publish(ctx, end, body, jetstream.WithMsgTTL(2*time.Minute)); err != nil {
+			t.Fatalf("the agent's end: %v", err)
+		}
+		ends[name] = end
+	}
+	targets := map[string]string{
+		"$JS.API.STREAM.DELETE.ASKUSER_alice":                  "empty",
+		"$JS.API.STREAM.DELETE.ASKUSER-BEATS_alice":            "empty",
+		"$JS.API.STREAM.PURGE.ASKUSER_alice":                   "empty",
+		"$JS.API.STREAM.PURGE.ASKUSER-BEATS_alice":             "empty",
+		"$JS.API.STREAM.UPDATE.ASKUSER_alice":                  "update",
+		"$JS.API.CONSUMER.CREATE.ASKUSER_alice":                "consumer",
+		"$JS.API.CONSUMER.CREATE.ASKUSER_alice.spy":            "consumer",
+		"$JS.API.STREAM.MSG.DELETE.ASKUSER_alice":              "delkey",
+		"askuser.alice.key." + thief.Recipient().String():      "empty",
+		"$JS.API.STREAM.CREATE.ASKUSER_alice":                  "update",
+		"$JS.API.CONSUMER.DURABLE.CREATE.ASKUSER_alice.spy":    "consumer",
+		"$JS.API.DIRECT.GET.ASKUSER_alice.askuser.alice.key.*": "empty",
+	}
+	id := digestOf("askuser set", newTestSecret())
+	for target, body := range targets {
+		// Each responder the agents reach, its reply aimed at target.
+		_ = h.PublishRequest("$JS.API.DIRECT.GET.ASKUSER_alice."+ends[body], target, nil)
+		_ = h.PublishRequest("$JS.API.DIRECT.GET.ASKUSER_alice.askuser.alice.key.*", target, nil)
+		_ = h.PublishRequest("askuser.alice.beat."+id, target, nil)
+		_ = h.PublishRequest("askuser.alice.set."+id+"."+digestOf("askuser copy", newTestSecret()), target, bodies[body])
+		_ = h.PublishRequest("askuser.alice.end."+digestOf("askuser end", newTestSecret()), target, bodies[body])
+		// And the request itself.
+		_ = h.Publish(target, bodies[body])
+	}
+	_ = h.Flush()
+	time.Sleep(2 * time.Second)
+
+	// The inbox that runs would make a stream anew, and store its key
+	// again: what the agent did shows in when each was made and stored.
+	for name, was := range before {
+		now := info(name)
+		if !now.Created.Equal(was.Created) {
+			t.Errorf("the stream %s was made anew at %s (was %s)", name, now.Created, was.Created)
+		}
+		if d := configDiffs(now.Config, was.Config); d != nil {
+			t.Errorf("the agent changed the stream %s: %v", name, d)
+		}
+		if now.State.Consumers > was.State.Consumers {
+			t.Errorf("the stream %s has %d consumers, had %d", name, now.State.Consumers, was.State.Consumers)
+		}
+	}
+	if got := keys(); fmt.Sprint(got) != fmt.Sprint(key) {
+		t.Errorf("the keys stored are %v, were %v", got, key)
+	}
+	s, _ := js.Stream(ctx, "ASKUSER_alice")
+	if m, err := s.GetLastMsgForSubject(ctx, key[0]); err != nil || m.Sequence != keySeq {
+		t.Errorf("the key was stored anew (%v)", err)
+	}
+	for subject := range sets {
+		if _, ok := storedSubjects(t, js, "ASKUSER_alice", subject)[subject]; !ok {
+			t.Errorf("the set's %s is gone", subject)
+		}
+	}
+	in.type_(t, "sqlite")
+	a.answered(t, 0, sqlite)
+}
+
+// configDiffs names what differs between two configurations of a stream.
+func configDiffs(got, want jetstream.StreamConfig) []string {
+	g, _ := json.Marshal(got)
+	w, _ := json.Marshal(want)
+	if string(g) == string(w) {
+		return nil
+	}
+	return []string{string(g), string(w)}
 }
