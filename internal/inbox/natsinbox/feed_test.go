@@ -10,6 +10,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -745,5 +746,57 @@ func waitSaid(t *testing.T, said *lines, want string, d time.Duration) {
 			t.Fatalf("the inbox did not say %q within %s:\n%s", want, d, said)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// An answer counts as sent only on the sets' stream's own acknowledgement
+// of its end. While the stream does not take the ends' subjects, whoever
+// reads them answers the end's reply subject with an acknowledgement of
+// its own (another stream's, then the sets' stream's name with a
+// sequence): the answer is not sent yet, and it is sent, and said so,
+// once the stream stores it.
+func TestForgedAck(t *testing.T) {
+	_, a, id := setup(t)
+	f, in, e := handFeed(t, a, id, "one")
+	ctx := context.Background()
+	want := f.sets.CachedInfo().Config
+	without := want
+	without.Subjects = slices.DeleteFunc(slices.Clone(want.Subjects), func(s string) bool { return s == a.subject("end", "*") })
+	if _, err := f.conn.js.UpdateStream(ctx, without); err != nil {
+		t.Fatal(err)
+	}
+	forged := make(chan []byte, 1)
+	forged <- []byte(`{"stream":"` + a.beatsStream() + `","seq":1}`)
+	sub, err := f.conn.nc.Subscribe(a.subject("end", "*"), func(m *nats.Msg) {
+		ack := []byte(`{"stream":"` + a.setsStream() + `","seq":7}`)
+		select {
+		case ack = <-forged:
+		default:
+		}
+		_ = m.Respond(ack)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = sub.Unsubscribe() }()
+	f.show(e)
+	answered := make(chan error, 1)
+	go func() { answered <- in.q.Answer(e.set, inbox.ViaHere, []prompt.Answer{{Labels: []string{"SQLite"}}}) }()
+	<-e.set.Done()
+	f.settle(e)
+	err = <-answered
+	if notSent, ok := errors.AsType[*inbox.NotSentError](err); !ok || !notSent.Pending {
+		t.Fatalf("the answer, acknowledged by another than the sets' stream: %v", err)
+	}
+	time.Sleep(2 * beatEvery)
+	if m, _ := f.conn.lastEnd(ctx, e.end); m != nil || strings.Contains(in.said.String(), "sent.") {
+		t.Fatalf("the answer is said sent, and stored: %v\n%s", m, in.said)
+	}
+	if _, err := f.conn.js.UpdateStream(ctx, want); err != nil {
+		t.Fatal(err)
+	}
+	waitSaid(t, in.said, "is stored on the NATS server now: sent.", 10*time.Second)
+	if m, _ := f.conn.lastEnd(ctx, e.end); m == nil {
+		t.Fatal("the answer said sent is not stored")
 	}
 }

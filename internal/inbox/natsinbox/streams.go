@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -294,15 +295,35 @@ func isTaken(err error) bool {
 // ended first elsewhere.
 var errEndTaken = errors.New("the set has already ended")
 
+// errNotStored is an acknowledgement of an end that the sets' stream did
+// not give: another stream's, or one that whoever reads the ends' subjects
+// sent to the reply subject it saw.
+var errNotStored = errors.New("what acknowledged it was not the sets' stream storing it")
+
 // publishEnd stores the end of a set, unless one is stored already: then
 // the error is errEndTaken, but when the one stored is body itself (stored
-// before, its reply lost to a server restarting).
+// before, its reply lost to a server restarting). An end counts as stored
+// only on the sets' stream's own word: its acknowledgement names the
+// stream and a sequence, and the stream holds body at that sequence on
+// the end's subject; anything else on the reply subject is errNotStored.
 func (c *conn) publishEnd(ctx context.Context, end string, body []byte) error {
-	_, err := c.js.Publish(ctx, c.addr.subject("end", end), body, jetstream.WithMsgTTL(endTTL))
-	if !isTaken(err) {
+	ack, err := c.js.Publish(ctx, c.addr.subject("end", end), body, jetstream.WithMsgTTL(endTTL))
+	if err != nil && !isTaken(err) {
 		return err
 	}
-	if m, _ := c.lastEnd(ctx, end); m != nil && string(m.Data) == string(body) {
+	if err == nil && (ack.Stream != c.addr.setsStream() || ack.Sequence == 0) {
+		return errNotStored
+	}
+	m, gerr := c.lastEnd(ctx, end)
+	switch {
+	case gerr != nil:
+		return gerr
+	case m == nil:
+		return errNotStored
+	case string(m.Data) == string(body):
+		if seqs := m.Header.Values(jetstream.SequenceHeader); err == nil && (len(seqs) == 0 || seqs[len(seqs)-1] != strconv.FormatUint(ack.Sequence, 10)) {
+			return errNotStored
+		}
 		return nil
 	}
 	return errEndTaken
