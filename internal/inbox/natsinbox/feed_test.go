@@ -800,3 +800,31 @@ func TestForgedAck(t *testing.T) {
 		t.Fatal("the answer said sent is not stored")
 	}
 }
+
+// What an end carries from the wire (who answered, why it was withdrawn)
+// reaches the views, the log, the history and the notifications through
+// the display rule of the questions, bounded: any asker may store its own
+// set's end, and write there a window title, a cleared screen and a
+// "sent" line of its own.
+func TestRemoteEndDisplayed(t *testing.T) {
+	hostile := "legit\x1b]0;pwned\x07\x1b[2J\x1b[32m✔ Sent to legit-L.\x1b[0m\n" + strings.Repeat("x", 10_000)
+	for _, w := range []wireEnd{
+		{End: inbox.EventAnswered, By: hostile},
+		{End: inbox.EventCancelled, By: hostile},
+		{End: endWithdrawn, Reason: hostile},
+	} {
+		got := remoteEnd(w).Reason
+		if strings.ContainsAny(got, "\x1b\x07\n") || len(got) > 4*maxWireText {
+			t.Errorf("the end %s is shown as %q", w.End, got)
+		}
+	}
+	a := &ask{addr: &address{Name: "team"}}
+	a.reply, _ = age.GenerateX25519Identity()
+	body, err := sealJSON(wireEnd{End: endWithdrawn, Reason: hostile}, a.reply.Recipient().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.read(body); err == nil || strings.ContainsAny(err.Error(), "\x1b\x07") {
+		t.Errorf("the asker says %q", err)
+	}
+}

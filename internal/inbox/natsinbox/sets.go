@@ -225,10 +225,14 @@ func (f *feed) readEnd(data []byte) wireEnd {
 }
 
 // remoteEnd is how a set ended elsewhere, as the views say it.
+// Whatever of it came from the wire (who ended it, why) is made safe to
+// show by the display rule of the questions, and bounded, here where it
+// enters, since it goes on to the views, the log, the history and the
+// notifications: any asker may store its own set's end, with any text.
 func remoteEnd(w wireEnd) inbox.End {
 	by := ""
 	if w.By != "" {
-		by = "by " + w.By
+		by = "by " + wireText(w.By)
 	}
 	switch w.End {
 	case inbox.EventAnswered:
@@ -236,7 +240,7 @@ func remoteEnd(w wireEnd) inbox.End {
 	case inbox.EventCancelled:
 		return inbox.End{State: inbox.Cancelled, Reason: by}
 	}
-	reason := w.Reason
+	reason := wireText(w.Reason)
 	if reason == "" {
 		reason = "the asker stopped waiting"
 	}
@@ -282,4 +286,25 @@ func (f *feed) showWaiting() {
 	for _, e := range live {
 		f.show(e)
 	}
+}
+
+// maxWireText bounds a text of the wire that askuser shows (an inbox's
+// name, a reason), in characters.
+const maxWireText = 200
+
+// wireText is a text read from the wire as askuser shows it: on one
+// line, through the display rule of the questions (prompt.Display: no
+// terminal escapes, no invisible characters), and at most maxWireText
+// characters.
+func wireText(s string) string {
+	if n := 0; len(s) > maxWireText {
+		for i := range s {
+			if n == maxWireText {
+				s = s[:i] + "…"
+				break
+			}
+			n++
+		}
+	}
+	return prompt.Display(s)
 }
