@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"filippo.io/age"
+	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -124,5 +125,28 @@ func TestClusterStreamUnavailable(t *testing.T) {
 	t.Log(err)
 	if err == nil || !strings.Contains(err.Error(), "is unavailable on the NATS cluster at") || strings.Contains(err.Error(), "JetStream is on") {
 		t.Fatalf("an inbox whose stream's server is down: %v", err)
+	}
+}
+
+// A server whose JetStream limits have no room for the queue's streams
+// (each replica counted) is named so, with its fix: the limits to raise,
+// not JetStream to turn on.
+func TestNoRoomForStreams(t *testing.T) {
+	ns := natstest.Start(t, func(o *server.Options) { o.JetStreamMaxStore = 64 << 20 })
+	id, _ := age.GenerateX25519Identity()
+	a, err := parseAddr(ns.URL("team", "to="+id.Recipient().String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := &testInbox{q: inbox.NewQueue(inbox.QueueOptions{}), said: &lines{}}
+	in.srv = inbox.NewServer(in.q, schemaJSON(t))
+	l := &listener{addr: a, id: id, by: "one", out: in.said}
+	err = l.Serve(context.Background(), in.srv)
+	if err == nil {
+		in.srv.Close("the test is over")
+		t.Fatal("the inbox started on a server with no room for its streams")
+	}
+	if msg := err.Error(); !strings.Contains(msg, "insufficient storage") || !strings.Contains(msg, "max_file") || strings.Contains(msg, "JetStream is on") {
+		t.Errorf("the inbox says: %v", err)
 	}
 }
