@@ -321,6 +321,16 @@ func (c *conn) publishEnd(ctx context.Context, end string, body []byte) error {
 		return errNotStored
 	}
 	m, gerr := c.lastEnd(ctx, end)
+	// A direct get may be answered by a replica that has not stored the
+	// end yet, on a cluster: it is given a moment to.
+	for wait := 10 * time.Millisecond; err == nil && gerr == nil && m == nil && wait < 2*time.Second; wait *= 2 {
+		select {
+		case <-ctx.Done():
+			return context.Cause(ctx)
+		case <-time.After(wait):
+		}
+		m, gerr = c.lastEnd(ctx, end)
+	}
 	switch {
 	case gerr != nil:
 		return gerr
