@@ -19,7 +19,7 @@ type ask struct {
 	conn *conn
 	to   string
 	req  *inbox.Request
-	root string // the id of the set first asked, when this one asks it again
+	root string // the secret of the set first asked, when this one asks it again
 
 	secret, id, end string
 	keyKnown        bool // the inbox's key was on the server, and to= is it

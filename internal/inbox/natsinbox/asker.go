@@ -21,8 +21,10 @@ type wireSet struct {
 	// Secret names the set's subjects (setID, endID, copyID): the inbox
 	// checks it against the subject the set came on.
 	Secret string `json:"secret"`
-	// Root, in a set asked again, is the id of the set first asked: its
-	// anchor says since when the asker waits (see ask.run).
+	// Root, in a set asked again, is the secret of the set first asked,
+	// which only its asker knows: its anchor says since when the asker
+	// waits, when an inbox withdrew it for want of beats (see
+	// feed.rootOf).
 	Root string `json:"root,omitempty"`
 }
 
@@ -50,6 +52,11 @@ type wireEnd struct {
 	Unheard bool `json:"unheard,omitempty"`
 	// Refused is why the inbox refused the set, for endRefused.
 	Refused *inbox.ErrorBody `json:"refused,omitempty"`
+	// Proof, in an inbox's withdrawal for want of beats, is a MAC of the
+	// end's id that only an inbox with the queue's identity can make (see
+	// listener.unheardProof): an asker, which may store its own set's end
+	// too, cannot say so of a set no inbox withdrew.
+	Proof string `json:"proof,omitempty"`
 }
 
 // client is the Transport of an inbox on NATS: each Probe and Ask connects
@@ -130,7 +137,7 @@ func (c *client) Ask(ctx context.Context, req *inbox.Request, queued func(ahead 
 		if !errors.Is(err, errUnheard) {
 			return e, err
 		}
-		root, queued = cmp.Or(root, a.id), nil
+		root, queued = cmp.Or(root, a.secret), nil
 	}
 }
 

@@ -828,3 +828,54 @@ func TestRemoteEndDisplayed(t *testing.T) {
 		t.Errorf("the asker says %q", err)
 	}
 }
+
+// A set asked again is dated from the anchor of the set it names as its
+// root only when an inbox withdrew that set for want of beats, and the
+// set proves to be its asker's (it knows the root's secret): an anchor
+// stored alone an hour ago, or with an end of its asker's own saying it was
+// withdrawn unheard, gains nothing; the inbox's own withdrawal does.
+func TestRootDates(t *testing.T) {
+	_, a, id := setup(t)
+	f, _, _ := handFeed(t, a, id, "one")
+	reply, _ := age.GenerateX25519Identity()
+	now := time.Now()
+	hourAgo := now.Add(-time.Hour)
+	asked := func(root string, seq uint64) time.Time {
+		t.Helper()
+		secret := newSecret()
+		body, err := sealJSON(wireSet{Request: *askRequest(), Reply: reply.Recipient().String(), Secret: secret, Root: root}, id.Recipient().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		sid := setID(secret)
+		f.onSet(sid, a.subject("set", sid+"."+copyID(secret, 1)), stored{seq: seq}, now, f.open(sid, body))
+		e := f.byID[sid]
+		if e == nil {
+			t.Fatal("the set was not taken")
+		}
+		return e.asked
+	}
+	root := func(seq uint64) string {
+		s := newSecret()
+		f.onAnchor(setID(s), stored{seq: seq}, hourAgo)
+		return s
+	}
+
+	alone := root(10)
+	if got := asked(alone, 11); !got.Equal(now) {
+		t.Errorf("a set naming an anchor stored alone is dated %s", got)
+	}
+	own := root(20)
+	f.onEnd(endID(own), "", stored{seq: 21}, hourAgo, true, wireEnd{End: endWithdrawn, Unheard: true, Proof: strings.Repeat("0", 64)})
+	if got := asked(own, 22); !got.Equal(now) {
+		t.Errorf("a set naming a root that its asker said withdrawn is dated %s", got)
+	}
+	withdrawn := root(30)
+	f.onEnd(endID(withdrawn), "", stored{seq: 31}, hourAgo, true, wireEnd{End: endWithdrawn, Unheard: true, Proof: f.l.unheardProof(endID(withdrawn))})
+	if got := asked(setID(withdrawn), 32); !got.Equal(now) {
+		t.Errorf("a set naming its root by id, not by secret, is dated %s", got)
+	}
+	if got := asked(withdrawn, 33); !got.Equal(hourAgo) {
+		t.Errorf("a set asked again after an inbox withdrew it is dated %s, not %s", got, hourAgo)
+	}
+}

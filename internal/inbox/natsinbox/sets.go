@@ -2,6 +2,7 @@ package natsinbox
 
 import (
 	"cmp"
+	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
@@ -59,7 +60,8 @@ func (f *feed) open(id string, data []byte) *opened {
 		o.problem = junkNotSet
 	case setID(ws.Secret) != id:
 		o.problem = junkNotItsSet
-	case ws.Root != "" && !isDigest(ws.Root):
+	case ws.Root != "" && !isSecret(ws.Root) && !isDigest(ws.Root):
+		// A digest is an older asker's root, which dates nothing.
 		o.problem = junkNotSet
 	default:
 		if _, err := age.ParseX25519Recipient(ws.Reply); err != nil {
@@ -106,7 +108,7 @@ func (f *feed) onSet(id, subject string, at stored, ts time.Time, o *opened) {
 		}
 		return
 	}
-	e := &entry{id: id, end: endID(o.ws.Secret), root: cmp.Or(o.ws.Root, id), reply: o.ws.Reply, sum: o.sum, seqs: []stored{at}, posted: ts, asked: ts, beat: f.early[id]}
+	e := &entry{id: id, end: endID(o.ws.Secret), root: f.rootOf(id, o.ws.Root), reply: o.ws.Reply, sum: o.sum, seqs: []stored{at}, posted: ts, asked: ts, beat: f.early[id]}
 	if a, ok := f.anchors[e.root]; ok && a.ts.Before(ts) {
 		e.asked = a.ts
 	}
@@ -125,6 +127,21 @@ func (f *feed) onSet(id, subject string, at stored, ts time.Time, o *opened) {
 		e.set = o.set
 		f.show(e)
 	}
+}
+
+// rootOf is the id of the set whose anchor dates the set id: the set first
+// asked, which root names by its secret, when an inbox withdrew it for
+// want of beats (its asker, cut off, asks again); else its own. Naming
+// another message as a root gains nothing: an anchor stored alone, an end
+// that its own asker stored, another asker's set.
+func (f *feed) rootOf(id, root string) string {
+	if !isSecret(root) {
+		return id
+	}
+	if _, ok := f.unheard[endID(root)]; !ok {
+		return id
+	}
+	return setID(root)
 }
 
 // onAnchor reads a set's anchor: when the set was first asked, as the
@@ -175,6 +192,9 @@ func (f *feed) sayJunk() {
 // inbox knows may be an end of long ago, and is left for its asker, unless
 // it is not even sealed; a set read after it is over.
 func (f *feed) onEnd(end, subject string, at stored, ts time.Time, sealed bool, w wireEnd) {
+	if w.Unheard && hmac.Equal([]byte(f.l.unheardProof(end)), []byte(w.Proof)) && len(f.unheard) < maxStored {
+		f.unheard[end] = ts
+	}
 	e := f.byEnd[end]
 	if e == nil {
 		if !sealed && !f.l.addr.Plaintext {
