@@ -150,3 +150,53 @@ func TestNoRoomForStreams(t *testing.T) {
 		t.Errorf("the inbox says: %v", err)
 	}
 }
+
+// A queue on a cluster of three servers, replicas=3, loses no set when two
+// of them are killed (the sets' leader among them) and one comes back:
+// an asker that starts while the queue has no quorum waits, rather than
+// say that no inbox has run there, and every set that waited is answered
+// once the quorum is back.
+func TestClusterNoQuorum(t *testing.T) {
+	servers := natstest.StartCluster(t, 3)
+	id, _ := age.GenerateX25519Identity()
+	a := clusterAddr(t, servers, "replicas=3&to="+id.Recipient().String())
+	in := startInbox(t, a, id, "one")
+	const n = 5
+	results := make([]<-chan askResult, n)
+	for i := range results {
+		results[i] = askOver(context.Background(), a.Dial(), &inbox.Request{From: fmt.Sprintf("asker-%d", i), Questions: json.RawMessage(questionsJSON)})
+	}
+	sets := waitWithin(t, in.q, n, 30*time.Second)
+	leader := leaderOf(t, servers, a.setsStream())
+	var other *natstest.Server
+	for _, s := range servers {
+		if s != leader {
+			other = s
+			break
+		}
+	}
+	leader.Stop()
+	other.Stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	late := askOver(ctx, a.Dial(), &inbox.Request{From: "late", Questions: json.RawMessage(questionsJSON)})
+	select {
+	case r := <-late:
+		t.Fatalf("an asker on a cluster without quorum ended: %+v, %v", r.e, r.err)
+	case <-time.After(deadAfter + 5*time.Second):
+	}
+	other.Restart()
+	for _, s := range sets {
+		if err := in.q.Answer(s, inbox.ViaHere, []prompt.Answer{{Labels: []string{"SQLite"}}}); err != nil {
+			t.Logf("the answer to %s: %v", s.From, err)
+		}
+	}
+	for i, ch := range results {
+		if r := result(t, ch, 2*time.Minute); r.err != nil || len(r.e.Answers) != 1 || r.e.Answers[0].Labels[0] != "SQLite" {
+			t.Fatalf("asker %d got %+v, %v\n%s", i, r.e, r.err, in.said)
+		}
+	}
+	if strings.Contains(in.said.String(), "withdrawn") {
+		t.Errorf("the inbox said:\n%s", in.said)
+	}
+}
