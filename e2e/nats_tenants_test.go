@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -576,4 +577,83 @@ func configDiffs(got, want jetstream.StreamConfig) []string {
 		return nil
 	}
 	return []string{string(g), string(w)}
+}
+
+// D13: naming another message as a set's root gains nothing. An agent
+// stores an anchor of its own, alone, and asks a set 15 s later naming
+// that anchor's set as its root (by its id, as askers before this one did,
+// and by its secret, as they do now): the inbox shows each set as waiting
+// since it was asked, not since the anchor.
+func TestNATSHostileRootJump(t *testing.T) {
+	t.Parallel()
+	ns := readmeServer(t, nil)
+	alice := newTenant(t, ns, "alice")
+	in := alice.start(t)
+	h := hostile(t, ns, "alice")
+	ctx := context.Background()
+	rootSecret := newTestSecret()
+	rootID := digestOf("askuser set", rootSecret)
+	if _, err := h.js.Publish(ctx, "askuser.alice.set."+rootID+".0", nil, jetstream.WithMsgTTL(24*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(15 * time.Second)
+	thief, _ := age.GenerateX25519Identity()
+	var ids []string
+	for i, root := range []string{rootID, rootSecret} {
+		secret := newTestSecret()
+		id := digestOf("askuser set", secret)
+		plain, _ := json.Marshal(map[string]any{
+			"request": map[string]any{"kind": "ask", "from": fmt.Sprintf("jumper-%d", i), "questions": json.RawMessage(`[{"question":"Jump the queue?","header":"Database","options":[{"label":"PostgreSQL","description":"Relational"},{"label":"SQLite","description":"Embedded"}],"multiSelect":false}]`)},
+			"reply":   thief.Recipient().String(),
+			"secret":  secret,
+			"root":    root,
+		})
+		if _, err := h.js.Publish(ctx, "askuser.alice.beat."+id, nil); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := h.js.Publish(ctx, "askuser.alice.set."+id+".1", sealTo(t, plain, alice.recipient(t)), jetstream.WithMsgTTL(2*time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for {
+			for _, id := range ids {
+				_ = h.Publish("askuser.alice.beat."+id, nil)
+			}
+			select {
+			case <-stop:
+				return
+			case <-time.After(300 * time.Millisecond):
+			}
+		}
+	})
+	defer func() {
+		close(stop)
+		wg.Wait()
+	}()
+	in.screen.waitFor(t, "From jumper-", 30*time.Second)
+	first := regexp.MustCompile(`From (jumper-\d) · waiting (\d+)s`).FindStringSubmatch(in.screen.String())
+	if first == nil {
+		t.Fatalf("the inbox shows:\n%s", in.screen)
+	}
+	if n, _ := strconv.Atoi(first[2]); n >= 10 {
+		t.Errorf("%s, asked a moment ago, is shown as waiting %ss: since the anchor it named", first[1], first[2])
+	}
+	in.type_(t, "sqlite")
+	in.screen.waitFor(t, "Sent to "+first[1], 10*time.Second)
+	after := in.screen.String()[strings.Index(in.screen.String(), "Sent to "+first[1]):]
+	second := regexp.MustCompile(`From (jumper-\d) · waiting (\d+)s`).FindStringSubmatch(after)
+	if second == nil {
+		in.screen.waitFor(t, "From jumper-", 10*time.Second)
+		second = regexp.MustCompile(`From (jumper-\d) · waiting (\d+)s`).FindStringSubmatch(in.screen.String()[strings.Index(in.screen.String(), "Sent to "+first[1]):])
+	}
+	if second == nil {
+		t.Fatalf("the inbox shows:\n%s", in.screen)
+	}
+	if n, _ := strconv.Atoi(second[2]); n >= 15 {
+		t.Errorf("%s, asked a moment ago, is shown as waiting %ss: since the anchor it named", second[1], second[2])
+	}
 }
