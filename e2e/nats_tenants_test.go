@@ -657,3 +657,48 @@ func TestNATSHostileRootJump(t *testing.T) {
 		t.Errorf("%s, asked a moment ago, is shown as waiting %ss: since the anchor it named", second[1], second[2])
 	}
 }
+
+// D14: an agent may store its own set's end, with any text as who
+// answered it; the inbox's line view shows it through the display rule of
+// the questions: no window title, no cleared screen, no line of its own.
+func TestNATSHostileEndText(t *testing.T) {
+	t.Parallel()
+	ns := readmeServer(t, nil)
+	alice := newTenant(t, ns, "alice")
+	in := alice.start(t)
+	h := hostile(t, ns, "alice")
+	ctx := context.Background()
+	secret := newTestSecret()
+	id := digestOf("askuser set", secret)
+	thief, _ := age.GenerateX25519Identity()
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for {
+			_ = h.Publish("askuser.alice.beat."+id, nil)
+			select {
+			case <-stop:
+				return
+			case <-time.After(300 * time.Millisecond):
+			}
+		}
+	})
+	defer func() {
+		close(stop)
+		wg.Wait()
+	}()
+	time.Sleep(500 * time.Millisecond)
+	if _, err := h.js.Publish(ctx, "askuser.alice.set."+id+".1", setOf(t, secret, "Shown before its end?", thief.Recipient(), alice.recipient(t)), jetstream.WithMsgTTL(2*time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	in.screen.waitFor(t, "Shown before its end?", 30*time.Second)
+	plain, _ := json.Marshal(map[string]any{"end": "answered", "answer": map[string]any{"event": "answered"}, "by": "legit\x1b]0;pwned\x07\x1b[2J\x1b[32m\n✔ Sent to legit-L.\x1b[0m"})
+	if _, err := h.js.Publish(ctx, "askuser.alice.end."+digestOf("askuser end", secret), sealTo(t, plain, alice.recipient(t), thief.Recipient()), jetstream.WithMsgTTL(24*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	in.screen.waitFor(t, "answered elsewhere", 10*time.Second)
+	time.Sleep(500 * time.Millisecond)
+	if s := in.screen.String(); strings.Contains(s, "\x1b]0;") || strings.Contains(s, "\x1b[2J") || strings.Contains(s, "\n✔ Sent to legit-L.") {
+		t.Errorf("the inbox wrote the end's text raw:\n%q", s[strings.Index(s, "Shown before"):])
+	}
+}
