@@ -702,3 +702,82 @@ func TestNATSHostileEndText(t *testing.T) {
 		t.Errorf("the inbox wrote the end's text raw:\n%q", s[strings.Index(s, "Shown before"):])
 	}
 }
+
+// D15: limits carried by sets cost the inbox bounded CPU. An agent stores
+// 3,000 sets (300 with -short), each with limits of its own; an honest
+// set asked after them is shown. The bound is one no busy machine
+// reaches; the unit test of the inbox's checks counts the compiles.
+func TestNATSHostileManyLimits(t *testing.T) {
+	t.Parallel()
+	n := 3000
+	if testing.Short() {
+		n = 300
+	}
+	ns := readmeServer(t, nil)
+	alice := newTenant(t, ns, "alice")
+	in := alice.start(t)
+	h := hostile(t, ns, "alice")
+	thief, _ := age.GenerateX25519Identity()
+	to := alice.recipient(t)
+	for i := range n {
+		secret := newTestSecret()
+		id := digestOf("askuser set", secret)
+		plain, _ := json.Marshal(map[string]any{
+			"request": map[string]any{"kind": "ask", "from": "limits", "limits": map[string]any{"questionMaxLength": 1000 + i},
+				"questions": json.RawMessage(`[{"question":"Costly?","header":"Database","options":[{"label":"PostgreSQL","description":"Relational"},{"label":"SQLite","description":"Embedded"}],"multiSelect":false}]`)},
+			"reply":  thief.Recipient().String(),
+			"secret": secret,
+		})
+		if _, err := h.js.PublishAsync("askuser.alice.set."+id+".1", sealTo(t, plain, to), jetstream.WithMsgTTL(2*time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	select {
+	case <-h.js.PublishAsyncComplete():
+	case <-time.After(time.Minute):
+		t.Fatal("the sets were not all stored")
+	}
+	start := time.Now()
+	a := alice.ask(t, "honest")
+	in.screen.waitFor(t, "From honest", 60*time.Second)
+	t.Logf("the honest set was shown %s after it was asked, behind %d sets with limits of their own", time.Since(start), n)
+	in.type_(t, "sqlite")
+	a.answered(t, 0, sqlite)
+}
+
+// N8: the agents' account is bounded in what it takes of the server's
+// memory, not only in storage: a connection's subscriptions, and a
+// message's size.
+func TestNATSHostileAgentsLimits(t *testing.T) {
+	t.Parallel()
+	ns := readmeServer(t, nil)
+	h := hostile(t, ns, "alice")
+	for i := range 64 {
+		_, _ = h.SubscribeSync(fmt.Sprintf("_askuser.alice.agent.sub%d", i))
+	}
+	_ = h.Flush()
+	if !h.wasLimited("maximum subscriptions exceeded") {
+		t.Error("the agents' connection took 64 subscriptions")
+	}
+	if err := h.Publish("askuser.alice.beat.x", make([]byte, 2<<20)); err == nil {
+		t.Error("the agents' connection published 2 MiB")
+	}
+}
+
+// wasLimited waits a moment for the server to refuse what its error
+// names, and reports whether it did.
+func (h *hostileConn) wasLimited(what string) bool {
+	deadline := time.Now().Add(2 * time.Second)
+	for time.Now().Before(deadline) {
+		h.mu.Lock()
+		for _, r := range h.refused {
+			if strings.Contains(strings.ToLower(r), what) {
+				h.mu.Unlock()
+				return true
+			}
+		}
+		h.mu.Unlock()
+		time.Sleep(20 * time.Millisecond)
+	}
+	return false
+}

@@ -352,6 +352,9 @@ func (s *Server) Check(req *Request) (*Set, *ErrorBody) {
 		return nil, &ErrorBody{Error: "a set needs questions"}
 	}
 	sch, err := s.schemas.get(req.Limits)
+	if errors.Is(err, ErrTooManyLimits) {
+		return nil, &ErrorBody{Error: err.Error()}
+	}
 	if err != nil {
 		return nil, &ErrorBody{Error: "invalid limits: " + err.Error()}
 	}
@@ -460,7 +463,7 @@ func (c *schemaCache) get(l *schema.Limits) (*schema.Schema, error) {
 	// and kept: no variety of others holds up the sets that carry none.
 	own := key == schema.Limits{}
 	if !own && c.compiled >= maxCompiles {
-		return nil, errTooManyLimits
+		return nil, ErrTooManyLimits
 	}
 	if !own {
 		c.compiled++
@@ -484,9 +487,10 @@ func (c *schemaCache) get(l *schema.Limits) (*schema.Schema, error) {
 	return sch, nil
 }
 
-// errTooManyLimits refuses limits that the inbox would compile past
-// maxCompiles in a minute.
-var errTooManyLimits = fmt.Errorf("the inbox checked questions against %d different limits in the last minute, its most: ask again in a minute, or with askuser's own limits", maxCompiles)
+// ErrTooManyLimits refuses limits that the inbox would compile past
+// maxCompiles in a minute: Check says it in these words alone, for a
+// transport that keeps its sets to check them later to tell it apart.
+var ErrTooManyLimits = fmt.Errorf("the inbox checked questions against %d different limits in the last minute, its most: ask again in a minute, or with askuser's own limits", maxCompiles)
 
 func writeJSON(w http.ResponseWriter, code int, v any) {
 	// What is written is a Status or an ErrorBody, which always encode.

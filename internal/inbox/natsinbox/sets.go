@@ -26,6 +26,8 @@ const (
 	junkNoReply     = "carries no age recipient to seal its answer to (reply is not age1...)"
 	junkUnsealed    = "is not sealed: this inbox takes only sets sealed to it, unless its address says insecure=plaintext"
 	junkUnsealedEnd = "is not a sealed end of a set"
+	// junkTooManyLimits is a set left for its next copy.
+	junkTooManyLimits = "carries limits of its own past the different limits the inbox checks in a minute: its asker's next copy is checked"
 )
 
 // junkLasting is the words for a message that would not expire as what
@@ -74,6 +76,11 @@ func (f *feed) open(id string, data []byte) *opened {
 			break
 		}
 		o.set, o.refused = f.srv.Check(&ws.Request)
+		if o.refused != nil && o.refused.Error == inbox.ErrTooManyLimits.Error() {
+			// Not refused, and no end stored for it, which would cost
+			// as much again: its asker's next copy is checked.
+			o.problem, o.ws, o.refused = junkTooManyLimits, nil, nil
+		}
 	}
 	return o
 }
