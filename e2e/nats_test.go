@@ -278,7 +278,7 @@ func TestNATSAnsweredElsewhere(t *testing.T) {
 
 // readmeServerConf is the nats-server configuration that
 // docs/across-machines.md gives for a shared server: the subjects the agents and the inbox are allowed.
-func readmeServerConf(t *testing.T) string {
+func readmeServerConf(t testing.TB) string {
 	t.Helper()
 	b, err := os.ReadFile("../docs/across-machines.md")
 	if err != nil {

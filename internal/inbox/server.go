@@ -354,6 +354,9 @@ func (s *Server) Check(req *Request) (*Set, *ErrorBody) {
 		return nil, &ErrorBody{Error: "a set needs questions"}
 	}
 	sch, err := s.schemas.get(req.Limits)
+	if errors.Is(err, ErrTooManyLimits) {
+		return nil, &ErrorBody{Error: err.Error()}
+	}
 	if err != nil {
 		return nil, &ErrorBody{Error: "invalid limits: " + err.Error()}
 	}
@@ -419,16 +422,25 @@ func questionsRefused(err error) *ErrorBody {
 }
 
 // schemaCache compiles the schema once for each set of limits that askers
-// send.
+// send, and bounds what compiling costs: at most maxCompiles a minute,
+// whatever the variety of limits that arrive (a hostile asker's sets may
+// each carry limits of their own, and a compile costs milliseconds).
 type schemaCache struct {
 	raw []byte
 	mu  sync.Mutex
 	m   map[schema.Limits]*schema.Schema
+	// since is the start of the minute that compiled counts.
+	since    time.Time
+	compiled int
 }
 
-// maxSchemas bounds the cache: askers with many different limits are rare,
-// and each compiled schema is kept for the inbox's life.
+// maxSchemas bounds the cache: askers with many different limits are rare.
+// When it is full, one compiled schema makes room for the next.
 const maxSchemas = 8
+
+// maxCompiles bounds the schemas compiled a minute: the limits beyond are
+// refused, as the set's asker is told, until the minute is over.
+const maxCompiles = 16
 
 func (c *schemaCache) get(l *schema.Limits) (*schema.Schema, error) {
 	var key schema.Limits
@@ -446,6 +458,18 @@ func (c *schemaCache) get(l *schema.Limits) (*schema.Schema, error) {
 	if err != nil {
 		return nil, err
 	}
+	if now := time.Now(); now.Sub(c.since) >= time.Minute {
+		c.since, c.compiled = now, 0
+	}
+	// askuser's own limits (none sent) are compiled whatever the count,
+	// and kept: no variety of others holds up the sets that carry none.
+	own := key == schema.Limits{}
+	if !own && c.compiled >= maxCompiles {
+		return nil, ErrTooManyLimits
+	}
+	if !own {
+		c.compiled++
+	}
 	sch, err := schema.Compile(c.raw, o)
 	if err != nil {
 		return nil, err
@@ -453,11 +477,22 @@ func (c *schemaCache) get(l *schema.Limits) (*schema.Schema, error) {
 	if c.m == nil {
 		c.m = map[schema.Limits]*schema.Schema{}
 	}
-	if len(c.m) < maxSchemas {
-		c.m[key] = sch
+	if len(c.m) >= maxSchemas {
+		for k := range c.m {
+			if k != (schema.Limits{}) {
+				delete(c.m, k)
+				break
+			}
+		}
 	}
+	c.m[key] = sch
 	return sch, nil
 }
+
+// ErrTooManyLimits refuses limits that the inbox would compile past
+// maxCompiles in a minute: Check says it in these words alone, for a
+// transport that keeps its sets to check them later to tell it apart.
+var ErrTooManyLimits = fmt.Errorf("the inbox checked questions against %d different limits in the last minute, its most: ask again in a minute, or with askuser's own limits", maxCompiles)
 
 func writeJSON(w http.ResponseWriter, code int, v any) {
 	// What is written is a Status or an ErrorBody, which always encode.

@@ -856,3 +856,36 @@ func TestTCPWithPage(t *testing.T) {
 		}
 	}
 }
+
+// Limits carried by sets cost bounded CPU: behind 3,000 sets each with
+// limits of its own (300 with -short), at most maxCompiles schemas are
+// compiled, the others are refused as too many, and a set with askuser's
+// own limits is checked at once. The bound on the time is one no busy
+// machine reaches, but a set held up by every compile would.
+func TestManyLimits(t *testing.T) {
+	n := 3000
+	if testing.Short() {
+		n = 300
+	}
+	srv := NewServer(NewQueue(QueueOptions{}), schemaJSON(t))
+	start := time.Now()
+	refused := 0
+	for i := range n {
+		_, body := srv.Check(&Request{Questions: json.RawMessage(questionsJSON), Limits: &schema.Limits{QuestionMaxLength: 1000 + i}})
+		if body != nil {
+			if !strings.Contains(body.Error, "different limits") {
+				t.Fatalf("set %d refused: %+v", i, body)
+			}
+			refused++
+		}
+	}
+	if _, body := srv.Check(&Request{Questions: json.RawMessage(questionsJSON)}); body != nil {
+		t.Fatalf("the set with askuser's own limits: %+v", body)
+	}
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("%d sets with limits of their own, and one with none, took %s to check", n, d)
+	}
+	if srv.schemas.compiled > maxCompiles || refused != n-maxCompiles {
+		t.Errorf("%d schemas compiled, %d sets refused, of %d", srv.schemas.compiled, refused, n)
+	}
+}
