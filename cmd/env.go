@@ -175,13 +175,24 @@ func (s setting) named() string {
 // duration reads a setting of a duration that may not be negative.
 func (s setting) duration() (time.Duration, error) {
 	d, err := time.ParseDuration(s.value)
-	switch {
-	case s.env && (err != nil || d < 0):
-		return 0, ofVariable(ask.UsageErrorf("invalid %s %q: must be a duration such as 30s or 5m", s.from, s.value))
-	case d < 0:
-		return 0, ask.UsageErrorf("invalid %s %s: must not be negative", s.from, s.value)
+	if err == nil && d >= 0 {
+		return d, nil
 	}
-	return d, err
+	err = badDuration(s.from, s.value, err == nil)
+	if s.env {
+		err = ofVariable(err)
+	}
+	return 0, err
+}
+
+// badDuration is the one wording of a duration that askuser cannot take,
+// from a flag (where the flag's parsing finds it) or from a variable
+// alike: value, given by from, is not a duration, or is negative.
+func badDuration(from, value string, negative bool) error {
+	if negative {
+		return ask.UsageErrorf("invalid %s %q: must not be negative", from, value)
+	}
+	return ask.UsageErrorf("invalid %s %q: must be a duration such as 30s or 5m", from, value)
 }
 
 // boolean reads a boolean setting; see parseBool.
