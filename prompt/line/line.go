@@ -183,7 +183,7 @@ func writeOptions(b *strings.Builder, q schema.Question) {
 // were.
 func isNoteKey(q schema.Question, line string) bool {
 	line = strings.TrimSpace(line)
-	if !strings.EqualFold(line, "n") {
+	if !q.Kind.OffersNote() || !strings.EqualFold(line, "n") {
 		return false
 	}
 	_, named := q.Choice(line)

@@ -105,7 +105,7 @@ func (p *listPrompt) Prompt(*survey.PromptConfig) (any, error) {
 			return p.multi(), nil
 		case k.is(' ') && multi:
 			p.toggle(p.cursor)
-		case k.is('n'):
+		case k.is('n') && p.q.Kind.OffersNote():
 			p.message = ""
 			return &listResult{note: true}, nil
 		case digit >= 0:
@@ -196,10 +196,15 @@ func (p *listPrompt) frame(l layout, w int) frame {
 		f.lines = append(f.lines, st.paint(truncate("✖ "+prompt.Capitalize(p.message), w), sgrYellow))
 	}
 	if l.hint {
-		hints := []string{"↑/↓ move", fmt.Sprintf("Enter or 1-%d choose", n), "0 Other", "n note", "Esc cancel"}
-		if multi {
-			hints = []string{"↑/↓ move", fmt.Sprintf("Space or 1-%d toggle", n), "0 Other", "Enter confirm", "n note", "Esc cancel"}
+		note := "n note"
+		if !p.q.Kind.OffersNote() {
+			note = ""
 		}
+		hints := []string{"↑/↓ move", fmt.Sprintf("Enter or 1-%d choose", n), "0 Other", note, "Esc cancel"}
+		if multi {
+			hints = []string{"↑/↓ move", fmt.Sprintf("Space or 1-%d toggle", n), "0 Other", "Enter confirm", note, "Esc cancel"}
+		}
+		hints = slices.DeleteFunc(hints, func(h string) bool { return h == "" })
 		f.gap(l)
 		f.lines = append(f.lines, p.s.keyHints(w, hints...)...)
 	}
