@@ -123,6 +123,27 @@ func (p *listPrompt) toggle(i int) {
 	p.message = ""
 }
 
+// noteFor is what a note written now goes with, to be shown with it: the
+// options ticked (multi-select), else the one under the cursor.
+func (p *listPrompt) noteFor() []string {
+	label := func(i int) string {
+		if i == len(p.q.Options) {
+			return "Other"
+		}
+		return p.q.Options[i].Label
+	}
+	var labels []string
+	for i, on := range p.checked {
+		if on {
+			labels = append(labels, label(i))
+		}
+	}
+	if len(labels) == 0 {
+		labels = []string{label(p.cursor)}
+	}
+	return labels
+}
+
 func (p *listPrompt) single(i int) *listResult {
 	if i == len(p.q.Options) {
 		return &listResult{other: true}
