@@ -857,3 +857,25 @@ func TestTCPWithPage(t *testing.T) {
 		}
 	}
 }
+
+// The inbox tells its web page's address in its status on its Unix
+// socket, where only its own user reaches it, and never over TCP, where
+// anyone with the token does.
+func TestStatusPage(t *testing.T) {
+	in := startInbox(t)
+	const page = "http://127.0.0.1:4321/?token=abc"
+	in.srv.SetPage(page)
+	if st, err := in.client.Probe(context.Background()); err != nil || st.Page != page {
+		t.Errorf("on the socket: %+v, %v; want the page", st, err)
+	}
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := (TCPListener{Listener: ln, Token: "t0k"}).Serve(context.Background(), in.srv); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := (TCPAddr{Host: ln.Addr().String(), Token: "t0k"}).Dial().Probe(context.Background()); err != nil || st.Page != "" {
+		t.Errorf("over TCP: %+v, %v; want no page", st, err)
+	}
+}
