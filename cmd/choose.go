@@ -1,13 +1,15 @@
 package cmd
 
 import (
+	"context"
+
 	"github.com/spf13/cobra"
 
 	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/schema"
 )
 
-func newChooseCmd(env *Env) *cobra.Command {
+func newChooseCmd(env *Env, runF func(context.Context, *Env, questionOptions) error) *cobra.Command {
 	var (
 		multi            bool
 		header, question string
@@ -42,7 +44,7 @@ confirm, but for 1, which is an unexpected failure here.`,
 	f.BoolVar(&multi, "multi", false, "let the person choose any number of the options (at least one)")
 	f.StringVar(&header, "header", "Choose", "show `HEADER` above the question, and key the answer by it with --json")
 	f.StringVar(&question, "question", "", "ask `QUESTION` (default \"Choose one\", with --multi \"Choose one or more\")")
-	return newQuestionCmd(env, cmd, func(args []string) (schema.Question, error) {
+	return newQuestionCmd(env, cmd, runF, func(args []string) (schema.Question, error) {
 		if !cmd.Flags().Changed("question") {
 			question = "Choose one"
 			if multi {

@@ -192,15 +192,18 @@ func doctorSettings(env *Env, b *strings.Builder) bool {
 // with the inbox.
 func settingErrors(env *Env) []error {
 	checks := []func() error{
-		func() error { _, err := envSetting(env, varUI).ui(commandLineUIs, ""); return err },
 		func() error {
-			if s := envSetting(env, varTimeout); s.set {
+			_, err := envSetting(env, settingUI.variable).ui(settingUI.uis[askingCommands], "")
+			return err
+		},
+		func() error {
+			if s := envSetting(env, settingTimeout.variable); s.set {
 				_, err := s.duration()
 				return err
 			}
 			return nil
 		},
-		func() error { _, err := envSetting(env, varArrays).boolean(); return err },
+		func() error { _, err := envSetting(env, settingArrays.variable).boolean(); return err },
 		func() error { _, err := accessible(env); return err },
 		func() error { _, err := env.limits(); return err },
 		func() error { _, err := presetAnswers(env); return err },
@@ -212,4 +215,26 @@ func settingErrors(env *Env) []error {
 		}
 	}
 	return errs
+}
+
+// setVariables are the variables of the table that are set in env, with
+// their values ("ASKUSER_UI=inbox"), in the table's order, an older name
+// after its variable. The value of one that may hold a secret is not
+// shown.
+func setVariables(env *Env) []string {
+	var set []string
+	show := func(name, value string, secret bool) {
+		switch {
+		case value == "":
+		case secret:
+			set = append(set, name+" is set (its value may hold a secret: not shown)")
+		default:
+			set = append(set, fmt.Sprintf("%s=%s", name, prompt.Display(value)))
+		}
+	}
+	for _, v := range variables {
+		show(v.name, env.get(v), v.secret)
+		show(v.alias, env.getAlias(v), v.secret)
+	}
+	return set
 }

@@ -10,7 +10,7 @@ import (
 )
 
 // newEnvironmentTopic is "askuser help environment", as gh has it: the
-// variables of the table (env.go), written from it.
+// variables of the table (settings.go), written from it.
 func newEnvironmentTopic() *cobra.Command {
 	return &cobra.Command{
 		Use:   "environment",
@@ -40,8 +40,8 @@ func environmentHelp() string {
 	b.WriteString(environmentIntro + "\n")
 	for _, v := range variables {
 		b.WriteString("\n" + v.title())
-		if v.flag != "" {
-			fmt.Fprintf(&b, " (--%s)", v.flag)
+		if flag := v.flag(); flag != "" {
+			fmt.Fprintf(&b, " (--%s)", flag)
 		}
 		b.WriteString("\n")
 		for _, line := range tui.Wrap(v.about(), helpWidth-2) {
@@ -59,8 +59,8 @@ func EnvironmentTable() string {
 	b.WriteString("| variable | flag | unset | does |\n|---|---|---|---|\n")
 	for _, v := range variables {
 		flag := ""
-		if v.flag != "" {
-			flag = "`--" + v.flag + "`"
+		if f := v.flag(); f != "" {
+			flag = "`--" + f + "`"
 		}
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", strings.ReplaceAll(v.title(), ", ", "`, `"), flag, v.def, v.does)
 	}
@@ -73,6 +73,16 @@ func (v *variable) about() string {
 		return v.does
 	}
 	return v.does + " Unset: " + v.def + "."
+}
+
+// flag is the flag v stands in for, "" for none.
+func (v *variable) flag() string {
+	for _, s := range settings {
+		if s.variable == v {
+			return s.flag
+		}
+	}
+	return ""
 }
 
 // title names v, with its older name.

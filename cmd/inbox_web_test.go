@@ -31,6 +31,19 @@ type webInbox struct {
 
 func startWebInbox(t *testing.T, vars map[string]string, args ...string) *webInbox {
 	t.Helper()
+	r := startInbox(t, vars, args...)
+	line := r.waitLine(t, "Answer in your browser too: ")
+	var err error
+	if r.page, err = url.Parse(line); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// startInbox runs askuser inbox with args and vars, as startWebInbox does,
+// with or without its page.
+func startInbox(t *testing.T, vars map[string]string, args ...string) *webInbox {
+	t.Helper()
 	raw, err := os.ReadFile("../schema.json")
 	if err != nil {
 		t.Fatal(err)
@@ -49,10 +62,6 @@ func startWebInbox(t *testing.T, vars map[string]string, args ...string) *webInb
 			t.Error("the inbox did not quit")
 		}
 	})
-	line := r.waitLine(t, "Answer in your browser too: ")
-	if r.page, err = url.Parse(line); err != nil {
-		t.Fatal(err)
-	}
 	return r
 }
 

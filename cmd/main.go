@@ -1,8 +1,10 @@
 // Package cmd owns the command line of askuser: the cobra commands, a file
-// each, whose flags become options (askflags.go for those of every command
-// that asks) with the environment variables that stand in for them
-// (env.go, the one table of every variable askuser reads, and the only
-// file that reads them), and whose run functions call the ask engine
+// each, whose flags become options with the environment variables that
+// stand in for them (settings.go, the one table of every variable and of
+// the flags they stand in for; flags.go registers the flags of every
+// command that asks, and env.go, the only file that reads the environment,
+// reads them all in the order the asker does), and whose run functions
+// call the ask engine
 // (internal/ask), which reads the questions, asks them, and says what each
 // outcome means.
 package cmd
@@ -27,8 +29,8 @@ type Build struct {
 // embedded schema and the build.
 type Env struct {
 	IO *iostreams.Streams
-	// Getenv reads the environment: only through the table of env.go,
-	// which names every variable askuser reads.
+	// Getenv reads the environment: only in env.go, through the table of
+	// settings.go, which names every variable askuser reads.
 	Getenv func(string) string
 	Schema []byte
 	Build  Build

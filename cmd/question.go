@@ -27,8 +27,9 @@ type questionOptions struct {
 
 // newQuestionCmd completes cmd, a command for scripts with its help and
 // flags, with the flags of every command that asks, --json, and the run
-// that asks the question that question makes of the arguments.
-func newQuestionCmd(env *Env, cmd *cobra.Command, question func(args []string) (schema.Question, error)) *cobra.Command {
+// that asks the question that question makes of the arguments: runF
+// (questionRun, but for tests).
+func newQuestionCmd(env *Env, cmd *cobra.Command, runF func(context.Context, *Env, questionOptions) error, question func(args []string) (schema.Question, error)) *cobra.Command {
 	var flags askFlags
 	var asJSON bool
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
@@ -40,7 +41,7 @@ func newQuestionCmd(env *Env, cmd *cobra.Command, question func(args []string) (
 		if opts.session, err = flags.resolve(cmd, env); err != nil {
 			return err
 		}
-		return questionRun(cmd.Context(), env, opts)
+		return runF(cmd.Context(), env, opts)
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, `print the answer as askuser prints answers: {"answers":{...}}`)
 	flags.register(cmd)

@@ -173,8 +173,10 @@ func TestNATSAcrossMachines(t *testing.T) {
 }
 
 // A set waits through everything but its end: the inbox killed and started
-// again, and the NATS server restarted, on the same store.
+// again, and the NATS server restarted, on the same store. Its waits for
+// the restarts run beside the other tests.
 func TestNATSRestarts(t *testing.T) {
+	t.Parallel()
 	ns := natstest.Start(t, nil)
 	config := t.TempDir()
 	in, addr := startNATSInbox(t, ns.URL("team", ""), config)

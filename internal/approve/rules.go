@@ -60,6 +60,26 @@ func (r Request) sessionRules() []rule {
 	return nil
 }
 
+// noRuleText ends the description of Allow for a command that gets no
+// rule for the session for its * or \ (see prefixRule), where the person
+// would look for one: the option is not offered, and this says why.
+const noRuleText = " It gets no rule for this session: Claude Code's rules read * and \\ in their own way, so that one would allow more than this command."
+
+// noRule is noRuleText for r when it is a shell command whose * or \ kept
+// a rule for the session away; "" for any other.
+func (r Request) noRule() string {
+	if !r.Form.rules() || r.Form == OpenCodePermission || r.suggestions != nil || r.Tool != "Bash" {
+		return ""
+	}
+	var in struct {
+		Command string `json:"command"`
+	}
+	if json.Unmarshal(r.Input, &in) != nil || !strings.ContainsAny(in.Command, "*\\") {
+		return ""
+	}
+	return noRuleText
+}
+
 // mcpTool reports whether name is an MCP server's tool, as Claude Code
 // names them.
 func mcpTool(name string) bool { return strings.HasPrefix(name, "mcp__") }
@@ -77,10 +97,14 @@ var (
 // subcommand, then anything ("go test *" for go test ./...), or the command
 // itself when its second word is an argument ("make -j4 all"). A command of
 // several (&&, |, ;, a substitution, a redirection) gets none: a rule for
-// its first part would allow what the others do.
+// its first part would allow what the others do. Nor does a command with
+// a character that Claude Code's rules do not read as itself: * is their
+// wildcard (Bash(rm -rf /tmp/x*) would allow rm -rf /tmp/xyz/ and more),
+// and \ escapes it in Claude Code's matcher, which its documentation does
+// not promise, so that no escaped rule is sure to be read as written.
 func prefixRule(cmd string) string {
 	cmd = strings.TrimSpace(cmd)
-	if cmd == "" || strings.ContainsAny(cmd, ";&|<>`$()\n") {
+	if cmd == "" || strings.ContainsAny(cmd, ";&|<>`$()\n*\\") {
 		return ""
 	}
 	words := strings.Fields(cmd)

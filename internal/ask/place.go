@@ -16,6 +16,7 @@ import (
 	"github.com/askuser/askuser/prompt/line"
 	"github.com/askuser/askuser/prompt/tui"
 	"github.com/askuser/askuser/prompt/web"
+	"github.com/askuser/askuser/schema"
 )
 
 // The names of the ways that a Place has.
@@ -101,12 +102,20 @@ func (p Place) commandLine(o Options) *Route {
 // may have a way of its own to reach the person, own (askuser mcp: the
 // MCP client's forms), nil when it has none now. In auto mode:
 // own, else the inbox when one answers, else a web page that someone can
-// see (see page). --ui elicit asks only through own, --ui inbox only in
-// the inbox, --ui web only on the page.
+// see (see page); and when own asks BesideInbox, the questions wait in
+// the inbox too, when one answers, while own asks them, so that the
+// person away from the desk hears of them: the first answer wins. --ui
+// elicit asks only through own, --ui inbox only in the inbox, --ui web
+// only on the page.
 func (p Place) Client(o Options, own *Way) *Route {
 	r := &Route{timeout: o.Timeout}
 	if own != nil && (o.Mode == UIAuto || o.Mode == UIElicit) {
-		r.Ways = append(r.Ways, *own)
+		w := *own
+		if o.Mode == UIAuto && w.BesideInbox {
+			inbox := p.Inbox
+			w.Beside = &inbox
+		}
+		r.Ways = append(r.Ways, w)
 	}
 	switch o.Mode {
 	case UIInbox:
@@ -117,6 +126,165 @@ func (p Place) Client(o Options, own *Way) *Route {
 		r.Ways = append(r.Ways, p.Inbox, p.page())
 	}
 	return r
+}
+
+// Ask walks the route: each way that reaches the person is opened and asks
+// qs, and the first that asks somebody gives the answers or the outcome.
+// A way that cannot reach the person, or that asked nobody (a
+// *prompt.NobodyError) while ways follow it, hands the questions on to the
+// next. A way that could reach the person and went while the questions
+// waited there is an *endedError. When ctx ends, or the timeout passes,
+// Ask returns why.
+func (r *Route) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
+	if r.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, r.timeout, &timeoutError{After: r.timeout})
+		defer cancel()
+	}
+	none := &noWayError{}
+	var after error
+	for i, w := range r.Ways {
+		if w.Reaches != nil {
+			if err := w.Reaches(ctx); err != nil {
+				if ctx.Err() != nil {
+					return nil, context.Cause(ctx)
+				}
+				none.add(w, err)
+				continue
+			}
+		}
+		o, err := w.Open(ctx)
+		if err != nil {
+			if _, ok := errors.AsType[*prompt.UnavailableError](err); !ok {
+				return nil, err
+			}
+			none.add(w, err)
+			continue
+		}
+		answers, err := r.askOpened(ctx, w, o, after, qs)
+		_, nobody := errors.AsType[*prompt.NobodyError](err)
+		unavailable, gone := errors.AsType[*prompt.UnavailableError](err)
+		switch {
+		case err == nil:
+			return answers, nil
+		case ctx.Err() != nil:
+			return nil, context.Cause(ctx)
+		case nobody && i < len(r.Ways)-1:
+			none.add(w, err)
+			after = err
+			continue
+		case gone:
+			// It could reach the person when it was opened: it went (an
+			// inbox that quit) while the questions waited there.
+			return nil, &endedError{Err: unavailable.Err}
+		}
+		return nil, err
+	}
+	if r.end != nil {
+		return nil, r.end(none)
+	}
+	return nil, &prompt.UnavailableError{Err: none}
+}
+
+// askOpened asks qs in o, which w opened, and in the way beside w, when it
+// has one that reaches the person (see askBeside); after is the error of
+// the way before it that asked nobody, for OnOpen.
+func (r *Route) askOpened(ctx context.Context, w Way, o *Opened, after error, qs []schema.Question) ([]prompt.Answer, error) {
+	r.Close()
+	r.asked = o
+	if w.Beside != nil {
+		r.beside = openBeside(ctx, *w.Beside)
+	}
+	if r.OnOpen != nil {
+		if r.beside != nil {
+			r.OnOpen(ctx, w.Beside.Name, r.beside, nil)
+		}
+		r.OnOpen(ctx, w.Name, o, after)
+	}
+	if r.beside != nil {
+		return r.askBeside(ctx, o, w.Beside.Name, r.beside, qs)
+	}
+	return o.Ask(ctx, qs)
+}
+
+// Close releases the way that asked last, and the one beside it.
+func (r *Route) Close() {
+	for _, o := range []*Opened{r.asked, r.beside} {
+		if o != nil && o.close != nil {
+			o.close()
+		}
+	}
+	r.asked, r.beside = nil, nil
+}
+
+// openBeside opens w to ask beside another way, when it reaches the
+// person now; nil when it does not, or cannot open: the other way asks
+// alone then.
+func openBeside(ctx context.Context, w Way) *Opened {
+	if w.Reaches != nil && w.Reaches(ctx) != nil {
+		return nil
+	}
+	o, err := w.Open(ctx)
+	if err != nil {
+		return nil
+	}
+	return o
+}
+
+// errAnsweredBeside is why a copy of the questions ends when the other
+// copy, asked beside it, was answered first.
+var errAnsweredBeside = errors.New("the questions were answered another way")
+
+// askBeside asks qs in first and in beside at once. The first outcome
+// wins, and the other copy ends (its ctx, with errAnsweredBeside), and is
+// waited for, so that it has gone (withdrawn from the inbox, the form
+// closed) before the answers go back. Two outcomes do not win: first's
+// *prompt.NobodyError (the client could not show its form), which leaves
+// the questions to beside, as the route would have given them to it, and
+// is told to OnOpen as such; and beside's *prompt.UnavailableError (the
+// inbox went), which leaves them to first.
+func (r *Route) askBeside(ctx context.Context, first *Opened, besideName string, beside *Opened, qs []schema.Question) ([]prompt.Answer, error) {
+	type outcome struct {
+		beside  bool
+		answers []prompt.Answer
+		err     error
+	}
+	firstCtx, stopFirst := context.WithCancelCause(ctx)
+	defer stopFirst(nil)
+	besideCtx, stopBeside := context.WithCancelCause(ctx)
+	defer stopBeside(nil)
+	outcomes := make(chan outcome, 2)
+	go func() {
+		answers, err := first.Ask(firstCtx, qs)
+		outcomes <- outcome{false, answers, err}
+	}()
+	go func() {
+		answers, err := beside.Ask(besideCtx, qs)
+		outcomes <- outcome{true, answers, err}
+	}()
+	for left := 2; ; {
+		got := <-outcomes
+		left--
+		if left == 0 {
+			return got.answers, got.err
+		}
+		_, nobody := errors.AsType[*prompt.NobodyError](got.err)
+		_, gone := errors.AsType[*prompt.UnavailableError](got.err)
+		switch {
+		case ctx.Err() != nil:
+		case !got.beside && nobody:
+			if r.OnOpen != nil {
+				r.OnOpen(ctx, besideName, beside, got.err)
+			}
+			continue
+		case got.beside && gone:
+			continue
+		}
+		stopFirst(errAnsweredBeside)
+		stopBeside(errAnsweredBeside)
+		<-outcomes
+		return got.answers, got.err
+	}
 }
 
 // unseen reports whether nobody sees the address of a page that mode asks

@@ -2,11 +2,9 @@ package ask
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
@@ -66,16 +64,6 @@ type Call struct {
 	answers []prompt.Answer
 	// Pending are the indexes in input.Questions of the questions to ask.
 	Pending []int
-}
-
-// ParseKey checks the value of --key: a *UsageError unless it is header
-// or question.
-func ParseKey(s string) (schema.KeyBy, error) {
-	k, err := schema.ParseKeyBy(s)
-	if err != nil {
-		return "", &UsageError{Msg: err.Error()}
-	}
-	return k, nil
 }
 
 // Parse checks the questions document doc with sch, its answers and notes
@@ -172,18 +160,4 @@ func (c *Call) withInputNotes() {
 			c.answers[i].Note = c.input.Annotations[c.Key.Key(q)]
 		}
 	}
-}
-
-// ParsePresets reads ASKUSER_ANSWERS, answers known before asking for runs
-// without a person: a JSON object of strings keyed by header or by
-// question text, as the input's "answers" are.
-func ParsePresets(v string) (map[string]string, error) {
-	if strings.TrimSpace(v) == "" {
-		return nil, nil
-	}
-	var presets map[string]string
-	if err := json.Unmarshal([]byte(v), &presets); err != nil || presets == nil {
-		return nil, UsageErrorf(`invalid ASKUSER_ANSWERS: must be a JSON object of strings, like {"Database":"SQLite"}`)
-	}
-	return presets, nil
 }

@@ -60,7 +60,12 @@ func (s *Server) approve(reqCtx context.Context, req *mcp.CallToolRequest) (*mcp
 	if who == "" {
 		who = "The agent"
 	}
-	asking, err := r.Ask(approve.Settings{Who: who, Schema: s.opts.Request.Schema, Presets: s.opts.Request.Presets})
+	// The server's own tool, as Claude Code names it under the server's
+	// name in README's set-up: a server added under another name has its
+	// tool's calls asked about as any other's, since the server cannot
+	// learn the name the client gave it.
+	own := "mcp__askuser__" + s.opts.Tool.Name
+	asking, err := r.Ask(approve.Settings{Who: who, Schema: s.opts.Request.Schema, Presets: s.opts.Request.Presets, Tools: []string{own}})
 	if err != nil {
 		return toolError(err), nil
 	}

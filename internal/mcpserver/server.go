@@ -218,7 +218,11 @@ func (s *Server) forms(req *mcp.CallToolRequest) *ask.Way {
 	if !declaresElicitation(req) {
 		return nil
 	}
-	return &ask.Way{Name: "form", Open: func(context.Context) (*ask.Opened, error) {
+	// A form asked as the server's own request can be ended when the
+	// inbox answers first (the SDK sends notifications/cancelled); one
+	// handed back in the call's result is the client's until it calls
+	// again, and is asked alone.
+	return &ask.Way{Name: "form", BesideInbox: !roundTrips(req), Open: func(context.Context) (*ask.Opened, error) {
 		return &ask.Opened{Asker: &formAsker{s: s, req: req}}, nil
 	}}
 }

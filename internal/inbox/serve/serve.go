@@ -51,11 +51,17 @@ type Options struct {
 	// stderr.
 	IO    *iostreams.Streams
 	Color bool
-	// Notify is run when a set arrives (ASKUSER_NOTIFY_COMMAND), and again
-	// when it still waits after Remind (0 for never); NotifyEnd, when it
+	// Notify is run when a set has waited NotifyAfter unanswered (0 for
+	// at once: ASKUSER_NOTIFY_COMMAND), and again when it still waits
+	// Remind after that (0 for never); NotifyEnd, when a set it ran for
 	// ends (ASKUSER_NOTIFY_END_COMMAND).
-	Notify, NotifyEnd notify.Command
-	Remind            time.Duration
+	Notify, NotifyEnd   notify.Command
+	NotifyAfter, Remind time.Duration
+	// ReplyURL, when set, is the push service's reply topic
+	// (ASKUSER_NOTIFY_REPLY_URL, an ntfy topic's address): the one-tap
+	// buttons post their keys there, and the inbox reads it by connecting
+	// out, so that a phone that cannot reach the inbox answers.
+	ReplyURL string
 	// History, when set, keeps the outcome of every set that ends, with
 	// what HistoryKeep says.
 	History     *history.File
@@ -77,7 +83,7 @@ func Run(ctx context.Context, o Options) error {
 	links := view.NewLinks()
 	p := newPage(o, home, links)
 	var after sync.WaitGroup
-	q, shown := newQueue(o, out, home, p, endings{links: links, after: &after})
+	q, shown, replies := newQueue(o, out, home, p, endings{links: links, after: &after})
 	srv := inbox.NewServer(q, o.Schema)
 	quit := "the person quit the inbox"
 	defer func() {
@@ -89,6 +95,11 @@ func Run(ctx context.Context, o Options) error {
 
 	if err := listen(ctx, o, srv, p, out); err != nil {
 		return err
+	}
+	if replies != nil {
+		ctx, stop := context.WithCancel(ctx)
+		defer stop()
+		go replies.subscribe(ctx)
 	}
 	if o.Watch != nil {
 		var stop func()
@@ -138,8 +149,9 @@ func settle(after *sync.WaitGroup, grace time.Duration) {
 // newQueue makes the inbox's queue and the view that shows it: the log
 // without a terminal, the terminal screen, or line prompts; p, the web
 // page (nil for none), shows it too. Each set is told of (see notifier),
-// and kept in the history when it ends.
-func newQueue(o Options, out *lockedWriter, home string, p *page, e endings) (*inbox.Queue, interface{ Run(context.Context) error }) {
+// and kept in the history when it ends; with a reply topic, the replies
+// that answer from it are returned, to read it.
+func newQueue(o Options, out *lockedWriter, home string, p *page, e endings) (*inbox.Queue, interface{ Run(context.Context) error }, *replies) {
 	var log *view.Log
 	n := newNotifier(o, out, p, e)
 	q := inbox.NewQueue(inbox.QueueOptions{OnArrive: func(s *inbox.Set) {
@@ -149,6 +161,9 @@ func newQueue(o Options, out *lockedWriter, home string, p *page, e endings) (*i
 		}
 	}})
 	q.OnEnd(n.ended)
+	if o.ReplyURL != "" {
+		n.replies = newReplies(o.ReplyURL, q, e.links, out)
+	}
 	keepHistory(q, o, out, e.after)
 	if p != nil {
 		p.queue = q
@@ -156,7 +171,7 @@ func newQueue(o Options, out *lockedWriter, home string, p *page, e endings) (*i
 	switch {
 	case o.Headless:
 		log = view.NewLog(q, out, home)
-		return q, log
+		return q, log, n.replies
 	case o.Terminal:
 		term := view.NewTerminal(view.TerminalOptions{
 			Queue: q, In: o.IO.InFile, Out: o.IO.ErrFile, Color: o.Color,
@@ -167,9 +182,9 @@ func newQueue(o Options, out *lockedWriter, home string, p *page, e endings) (*i
 		// is said before it runs (the addresses) goes to the terminal as
 		// it is.
 		out.w = term
-		return q, term
+		return q, term, n.replies
 	}
-	return q, &view.Line{Queue: q, In: o.IO.In, Out: out, Terminal: o.IO.InTTY, Where: o.Addr.String(), Home: home}
+	return q, &view.Line{Queue: q, In: o.IO.In, Out: out, Terminal: o.IO.InTTY, Where: o.Addr.String(), Home: home}, n.replies
 }
 
 // keepHistory appends each set that ends on q to o.History. A set closed

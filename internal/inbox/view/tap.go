@@ -73,6 +73,20 @@ func (l *Links) key(id uint64, n int) string {
 	return base64.RawURLEncoding.EncodeToString(l.mac("tap", id, uint64(n)))
 }
 
+// Keys returns the key of each option of s, in order, the keys of its
+// links, for a push service's reply topic to carry back to the inbox (see
+// notify.Subscribe); none when s cannot be answered in one tap.
+func (l *Links) Keys(s *inbox.Set) []string {
+	if !OneTap(s) {
+		return nil
+	}
+	keys := make([]string, len(s.Questions[0].Options))
+	for i := range keys {
+		keys[i] = l.key(s.ID, i+1)
+	}
+	return keys
+}
+
 // OneTap reports whether s can be answered in one tap: it is one question
 // that chooses one of at most MaxTaps options (Other, when it is offered,
 // is chosen on the set's page).
