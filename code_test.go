@@ -163,3 +163,66 @@ func goFiles(t *testing.T, roots ...string) iter.Seq2[string, *ast.File] {
 		}
 	}
 }
+
+// TestNoTightTimeBounds checks that no test fails a machine for being busy:
+// a time measured in a test (time.Since, a Sub, a variable holding one) is
+// compared with testutil.Slow, or with a bound built on a figure of the
+// program, never with a second or two written out. How fast askuser is
+// lives in the benchmarks (docs/performance.md). The agent CLIs' suite
+// (e2e/agents, -tags heavy) is left out: it is not run by go test ./...,
+// and its bounds are the CLIs' own timing, which it measures.
+func TestNoTightTimeBounds(t *testing.T) {
+	for path, f := range goFiles(t, ".") {
+		if !strings.HasSuffix(path, "_test.go") || strings.HasPrefix(path, filepath.Join("e2e", "agents")) || path == filepath.Join("internal", "approve", "transcript_test.go") {
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			b, ok := n.(*ast.BinaryExpr)
+			if !ok || (b.Op != token.GTR && b.Op != token.GEQ && b.Op != token.SUB) {
+				return true
+			}
+			measured, bound := b.X, b.Y
+			if b.Op == token.SUB {
+				measured, bound = b.Y, b.X
+			}
+			if isMeasured(measured) && isWrittenDuration(bound) {
+				t.Errorf("%s: a measured time compared with a bound written out; compare it with testutil.Slow", fset.Position(b.Pos()))
+			}
+			return true
+		})
+	}
+}
+
+// isMeasured reports whether e is a time measured in a test: a call of
+// time.Since or of a Sub method, or a variable (which the test set from
+// one).
+func isMeasured(e ast.Expr) bool {
+	switch e := e.(type) {
+	case *ast.Ident:
+		return true
+	case *ast.CallExpr:
+		sel, ok := e.Fun.(*ast.SelectorExpr)
+		if !ok {
+			return false
+		}
+		pkg, _ := sel.X.(*ast.Ident)
+		return sel.Sel.Name == "Sub" || (pkg != nil && pkg.Name == "time" && sel.Sel.Name == "Since")
+	}
+	return false
+}
+
+// isWrittenDuration reports whether e is a duration written out of
+// numbers and time's units alone, such as 2*time.Second.
+func isWrittenDuration(e ast.Expr) bool {
+	switch e := e.(type) {
+	case *ast.SelectorExpr:
+		pkg, _ := e.X.(*ast.Ident)
+		return pkg != nil && pkg.Name == "time" && strings.HasSuffix(strings.ToLower(e.Sel.Name), "second")
+	case *ast.BinaryExpr:
+		_, lit := e.X.(*ast.BasicLit)
+		return e.Op == token.MUL && lit && isWrittenDuration(e.Y)
+	case *ast.ParenExpr:
+		return isWrittenDuration(e.X)
+	}
+	return false
+}

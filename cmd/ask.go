@@ -115,16 +115,22 @@ func isWord(s string) bool {
 }
 
 // askArgs accepts at most one argument, the questions, and catches a
-// mistyped subcommand before it is read as JSON.
+// mistyped subcommand before it is read as JSON: a lone word, or a first
+// word that is a near miss of a command whatever follows it (askuser
+// chose a b meant choose, not questions in three pieces).
 func askArgs(cmd *cobra.Command, args []string) error {
-	if len(args) == 1 && isWord(args[0]) {
-		msg := fmt.Sprintf("unknown command %q for askuser", args[0])
-		if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
-			msg += fmt.Sprintf("; did you mean %q?", s[0])
-		}
-		return ask.UsageErrorf("%s", msg)
+	if len(args) == 0 || !isWord(args[0]) {
+		return docArg(cmd, args)
 	}
-	return docArg(cmd, args)
+	s := cmd.SuggestionsFor(args[0])
+	if len(args) > 1 && len(s) == 0 {
+		return docArg(cmd, args)
+	}
+	msg := fmt.Sprintf("unknown command %q for askuser", args[0])
+	if len(s) > 0 {
+		msg += fmt.Sprintf("; did you mean %q?", s[0])
+	}
+	return ask.UsageErrorf("%s", msg)
 }
 
 // docArg accepts at most one argument, the questions.

@@ -22,7 +22,8 @@ choice followed by a newline; with --multi, any number of them, one a line,
 in the order given. Like every question of askuser's, it also offers Other
 (0), for the person's own answer, which is printed as typed (last, after the
 options chosen). With --json, the answer is printed as askuser prints answers,
-keyed by the header.
+keyed by the header. Like confirm and input, it asks for no note: only
+askuser's own answers have a place for one (annotations).
 
 Each option must be text that could be typed, and options must differ,
 ignoring case; "Other" is not one. The exit codes are those of askuser

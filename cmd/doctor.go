@@ -87,6 +87,9 @@ func doctorInbox(ctx context.Context, env *Env, b *strings.Builder) bool {
 		fmt.Fprintf(b, "  ✔ The server answers: the questions of askers wait there for an inbox.\n")
 	default:
 		fmt.Fprintf(b, "  ✔ An inbox answers there, with %s waiting.\n    An asker with nobody at its stdin asks in it.\n", sets(st.Waiting))
+		if st.Page != "" {
+			fmt.Fprintf(b, "    Its web page: %s\n", prompt.Display(st.Page))
+		}
 	}
 
 	b.WriteString("\nWays to reach an inbox\n")

@@ -380,13 +380,24 @@ func readLimit(l schema.Limit, name, value string) (int, error) {
 // duration reads the value of a duration that may not be negative.
 func (g given) duration() (time.Duration, error) {
 	d, err := time.ParseDuration(g.value)
-	switch {
-	case g.env && (err != nil || d < 0):
-		return 0, ofVariable(ask.UsageErrorf("invalid %s %q: must be a duration such as 30s or 5m", g.from, g.value))
-	case d < 0:
-		return 0, ask.UsageErrorf("invalid %s %s: must not be negative", g.from, g.value)
+	if err == nil && d >= 0 {
+		return d, nil
 	}
-	return d, err
+	err = badDuration(g.from, g.value, err == nil)
+	if g.env {
+		err = ofVariable(err)
+	}
+	return 0, err
+}
+
+// badDuration is the one wording of a duration that askuser cannot take,
+// from a flag (where the flag's parsing finds it) or from a variable
+// alike: value, given by from, is not a duration, or is negative.
+func badDuration(from, value string, negative bool) error {
+	if negative {
+		return ask.UsageErrorf("invalid %s %q: must not be negative", from, value)
+	}
+	return ask.UsageErrorf("invalid %s %q: must be a duration such as 30s or 5m", from, value)
 }
 
 // presetAnswers are the answers known in advance, for runs without a

@@ -39,7 +39,7 @@ func TestFlagsToOptions(t *testing.T) {
 		{[]string{"--ui", "popup"}, nil, `error: invalid --ui "popup": must be auto, tui, line, web or inbox`},
 		{nil, map[string]string{"ASKUSER_UI": "elicit"}, `error: invalid ASKUSER_UI "elicit": must be auto, tui, line, web or inbox`},
 		{nil, map[string]string{"ASKUSER_TIMEOUT": "soon"}, `error: invalid ASKUSER_TIMEOUT "soon": must be a duration such as 30s or 5m`},
-		{[]string{"--timeout", "-1s"}, nil, `error: invalid --timeout -1s: must not be negative`},
+		{[]string{"--timeout", "-1s"}, nil, `error: invalid --timeout "-1s": must not be negative`},
 		{nil, map[string]string{"ASKUSER_ARRAYS": "maybe"}, `error: invalid ASKUSER_ARRAYS "maybe": must be true or false (also 1/0, yes/no, on/off)`},
 		{[]string{"--listen", ":7000"}, nil, `error: --listen serves the web page: add --ui web, or drop --listen`},
 		{[]string{"--ui", "inbox", "--tty"}, nil, `error: --tty does not go with --ui inbox: the questions are answered in the inbox, not on this terminal`},
@@ -59,7 +59,7 @@ func TestFlagsToOptions(t *testing.T) {
 		{[]string{"inbox", "--web", "--remind", "0"}, map[string]string{"ASKUSER_REMIND": "1h"},
 			"addr=SOCK web=true open=false listen= remind=0s terminal=false headless=false history=true"},
 		{[]string{"inbox", "--ui", "web"}, nil, `error: invalid --ui "web" for the inbox: must be auto, tui or line`},
-		{[]string{"inbox", "--web"}, map[string]string{"ASKUSER_REMIND": "-1m"}, `error: invalid ASKUSER_REMIND "-1m": must be a duration such as 30s or 5m`},
+		{[]string{"inbox", "--web"}, map[string]string{"ASKUSER_REMIND": "-1m"}, `error: invalid ASKUSER_REMIND "-1m": must not be negative`},
 		{[]string{"inbox", "--open"}, nil, `error: --open opens the inbox's web page: add --web, or drop --open`},
 
 		{[]string{"mcp"}, map[string]string{"ASKUSER_UI": "tui", "ASKUSER_FROM": "agent"},

@@ -74,7 +74,9 @@ func questionRun(ctx context.Context, env *Env, opts questionOptions) error {
 		err = ask.WriteAnswers(env.IO.Out, []schema.Question{q}, []schema.Answer{answer}, schema.KeyHeader, false)
 	} else if len(text) > 0 {
 		// One write, as the answers of askuser: a reader never sees part.
-		_, err = fmt.Fprint(env.IO.Out, strings.Join(text, "\n")+"\n")
+		if _, werr := fmt.Fprint(env.IO.Out, strings.Join(text, "\n")+"\n"); werr != nil {
+			err = &ask.NotWrittenError{Err: werr}
+		}
 	}
 	if err == nil && q.Kind == schema.KindConfirm && !schema.IsYes(answer) {
 		return ask.ErrDeclined

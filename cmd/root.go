@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -74,6 +75,9 @@ Use "{{.CommandPath}} [command] --help" for more about a command{{if .HasHelpSub
 // not have is told the closest it has, as JSON fields are ("did you mean
 // --ui?"), and as cobra tells commands.
 func flagError(cmd *cobra.Command, err error) error {
+	if invalid, ok := errors.AsType[*pflag.InvalidValueError](err); ok && invalid.GetFlag().Value.Type() == "duration" {
+		return badDuration("--"+invalid.GetFlag().Name, invalid.GetValue(), false)
+	}
 	msg := err.Error()
 	if name, ok := strings.CutPrefix(msg, "unknown flag: --"); ok {
 		var names []string

@@ -27,6 +27,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/askuser/askuser/internal/natstest"
+	"github.com/askuser/askuser/internal/testutil"
 )
 
 // The adversarial suite of the inbox on NATS: a server with the
@@ -125,7 +126,7 @@ func hostile(t *testing.T, ns *natstest.Server, name string) *hostileConn {
 // wasRefused waits a moment for the server to refuse what mentions
 // subject, and reports whether it did.
 func (h *hostileConn) wasRefused(subject string) bool {
-	deadline := time.Now().Add(2 * time.Second)
+	deadline := time.Now().Add(testutil.Slow)
 	for time.Now().Before(deadline) {
 		h.mu.Lock()
 		for _, r := range h.refused {
@@ -352,7 +353,7 @@ func TestNATSHostileSleep(t *testing.T) {
 	late.waitStderr(t, "Waiting for an answer in the inbox", 30*time.Second)
 	asked := time.Now()
 	waitArrived(4)
-	if d := time.Since(asked); d > 2*time.Second {
+	if d := time.Since(asked); d > testutil.Slow {
 		t.Errorf("a set asked after the wake took %s to arrive", d)
 	}
 	// Each set says how long it has waited since it was first asked.
@@ -460,7 +461,7 @@ func TestNATSHostileFlood(t *testing.T) {
 	real.waitStderr(t, "Waiting for an answer in the inbox", 30*time.Second)
 	asked := time.Now()
 	in.screen.waitFor(t, "From real", 30*time.Second)
-	if d := time.Since(asked); d > time.Second {
+	if d := time.Since(asked); d > testutil.Slow {
 		t.Errorf("the set behind the flood took %s to show", d)
 	}
 	if n := strings.Count(in.screen.String(), "Deleted a message on askuser.alice.set.junk"); n != 1 {

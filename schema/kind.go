@@ -41,19 +41,21 @@ const (
 // (its gesture), whether the person may type an answer of their own (Other)
 // instead of, or beside, the options, whether it is asked alone, as
 // askuser confirm and input ask theirs, under header: without its header
-// shown, and without a note; and whether a command makes it (scripted).
+// shown; whether the person may attach a note to the answer (note),
+// which only askuser's own answers have a place for (annotations); and
+// whether a command makes it (scripted).
 type kindRow struct {
-	name                   string // as the input's "type" writes it
-	gesture                Gesture
-	other, alone, scripted bool
-	header                 string
+	name                         string // as the input's "type" writes it
+	gesture                      Gesture
+	other, alone, note, scripted bool
+	header                       string
 }
 
 // kinds is the one table of what differs between the kinds of question,
 // a row a kind.
 var kinds = [...]kindRow{
-	KindChoice:  {name: "choice", gesture: GesturePick, other: true},
-	KindText:    {name: "text", gesture: GestureType},
+	KindChoice:  {name: "choice", gesture: GesturePick, other: true, note: true},
+	KindText:    {name: "text", gesture: GestureType, note: true},
 	KindConfirm: {name: "confirm", gesture: GestureYesNo, alone: true, scripted: true, header: "Confirm"},
 	KindInput:   {name: "input", gesture: GestureType, alone: true, scripted: true, header: "Input"},
 	KindList:    {name: "choose", gesture: GesturePick, other: true, scripted: true},
@@ -96,8 +98,14 @@ func (k Kind) Typed() bool { return k.Gesture() == GestureType }
 func (k Kind) OffersOther() bool { return kinds[k].other }
 
 // Alone reports whether the question is asked on its own, as askuser
-// confirm and input ask theirs: without its header, and without a note.
+// confirm and input ask theirs: without its header.
 func (k Kind) Alone() bool { return kinds[k].alone }
+
+// OffersNote reports whether the person may attach a note to the answer:
+// to askuser's own questions, whose answers carry notes (annotations),
+// and not to those of the commands for scripts, whose printed answer has
+// no place for one.
+func (k Kind) OffersNote() bool { return kinds[k].note }
 
 // Scripted reports whether the question is the one question of a command
 // for scripts (askuser confirm, input, choose), which askuser makes from

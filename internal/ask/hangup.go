@@ -23,8 +23,9 @@ import (
 // hangupGrace is how long a run whose terminal read as ended is
 // given to turn out to have hung up, where the terminal cannot say so
 // itself: the kernel's SIGHUP may arrive just after the end of input it
-// causes.
-const hangupGrace = 250 * time.Millisecond
+// causes. A test makes it longer, to tell a wait for it from a busy
+// machine's delay.
+var hangupGrace = 250 * time.Millisecond
 
 // hangup is the cause of a run ended by its terminal hanging
 // up, seen before the signal.

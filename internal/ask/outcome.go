@@ -184,6 +184,15 @@ func Outcome(err error, cmdPath string) (string, int) {
 	if err == nil {
 		return "", exitOK
 	}
+	// A command that prints text (docs, history, a listing) whose reader
+	// went away, as head does after its lines, ends quietly, as git's
+	// commands do; exit 0 rather than git's 141 (death by SIGPIPE), which
+	// the contract's table does not have and which fails a pipeline under
+	// set -o pipefail for a reader that took what it wanted. An answer
+	// that could not be written is never dropped so: it is reported.
+	if _, answer := errors.AsType[*NotWrittenError](err); errors.Is(err, syscall.EPIPE) && !answer {
+		return "", exitOK
+	}
 	o := outcomeOf(err, cmdPath)
 	return o.cli, o.code
 }

@@ -403,6 +403,25 @@ func askOn(o Options, s *iostreams.Streams, done func()) (*Opened, error) {
 	return opened, nil
 }
 
+// OnStdinTerminal is s, or, where stdin is a terminal and stderr is not
+// (askuser inbox 2>log) and askuser runs in that terminal's foreground (a
+// person typed the command there), streams that read and draw on that
+// terminal (/dev/tty), as an asker in the same place asks there: what is
+// written into the captured stderr, nobody sees. stdout stays as it is.
+func OnStdinTerminal(s *iostreams.Streams) *iostreams.Streams {
+	if !s.InTTY || s.ErrTTY || !inForeground(s.InFile) {
+		return s
+	}
+	in, out, err := openTTY()
+	if err != nil {
+		return s
+	}
+	t := *s
+	t.In, t.InFile, t.InTTY = in, in, true
+	t.ErrOut, t.ErrFile, t.ErrTTY = out, out, true
+	return &t
+}
+
 // openTTY opens the controlling terminal for reading and writing. Without
 // one, the terminal cannot be asked on.
 func openTTY() (in, out *os.File, err error) {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/internal/notify"
+	"github.com/askuser/askuser/internal/testutil"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/prompt/line"
 	"github.com/askuser/askuser/schema"
@@ -48,11 +49,11 @@ func TestNotifyCommandFailureIsShownNotObeyed(t *testing.T) {
 // A notification command still running when askuser is done is neither
 // waited for nor reported.
 func TestNotifyCommandNotWaitedFor(t *testing.T) {
-	n := startNotification("sleep 5", schema.Question{})
+	n := startNotification("sleep 60", schema.Question{})
 	start := time.Now()
 	var errOut bytes.Buffer
 	n.Warn(&errOut)
-	if d := time.Since(start); d > 2*time.Second {
+	if d := time.Since(start); d > testutil.Slow {
 		t.Errorf("end waited %s for the notification command", d)
 	}
 	if errOut.Len() != 0 {

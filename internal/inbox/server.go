@@ -54,6 +54,7 @@ type Server struct {
 	// and the feeds of those that do not (OnClose).
 	stops  []func()
 	closed bool
+	page   string // the web page's address, for Status on the Unix socket
 	wg     sync.WaitGroup
 	failed chan error
 }
@@ -149,8 +150,22 @@ func (s *Server) handler() http.Handler {
 	return mux
 }
 
-func (s *Server) serveStatus(w http.ResponseWriter, _ *http.Request) {
-	writeJSON(w, http.StatusOK, Status{Inbox: Name, Version: Version, Waiting: s.queue.Len()})
+func (s *Server) serveStatus(w http.ResponseWriter, r *http.Request) {
+	st := Status{Inbox: Name, Version: Version, Waiting: s.queue.Len()}
+	if local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && local.Network() == "unix" {
+		s.mu.Lock()
+		st.Page = s.page
+		s.mu.Unlock()
+	}
+	writeJSON(w, http.StatusOK, st)
+}
+
+// SetPage sets the address of the inbox's web page, with its token, which
+// the status tells on the Unix socket only (see Status).
+func (s *Server) SetPage(url string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.page = url
 }
 
 // serveAsk queues the set a request holds and streams its wait to the

@@ -133,6 +133,13 @@ func (l *Prompter) choose(ctx context.Context, q schema.Question, shown string) 
 			return prompt.Answer{}, err
 		}
 		if isNoteKey(q, line) {
+			// The note is asked before the answer it goes with: the
+			// question is said again, as the options may be far above.
+			next := "the number you enter next"
+			if q.MultiSelect {
+				next = "the numbers you enter next"
+			}
+			l.say(fmt.Sprintf("A note on your answer to: %s (%s)", prompt.Display(q.Question), next))
 			// An empty line is no note.
 			note, err = l.readTyped(ctx, "Your note (Enter for none): ", "Your note", "press Enter for none", nil)
 			if err != nil {
@@ -183,7 +190,7 @@ func writeOptions(b *strings.Builder, q schema.Question) {
 // were.
 func isNoteKey(q schema.Question, line string) bool {
 	line = strings.TrimSpace(line)
-	if !strings.EqualFold(line, "n") {
+	if !q.Kind.OffersNote() || !strings.EqualFold(line, "n") {
 		return false
 	}
 	_, named := q.Choice(line)

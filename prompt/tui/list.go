@@ -105,7 +105,7 @@ func (p *listPrompt) Prompt(*survey.PromptConfig) (any, error) {
 			return p.multi(), nil
 		case k.is(' ') && multi:
 			p.toggle(p.cursor)
-		case k.is('n'):
+		case k.is('n') && p.q.Kind.OffersNote():
 			p.message = ""
 			return &listResult{note: true}, nil
 		case digit >= 0:
@@ -121,6 +121,27 @@ func (p *listPrompt) Prompt(*survey.PromptConfig) (any, error) {
 func (p *listPrompt) toggle(i int) {
 	p.checked[i] = !p.checked[i]
 	p.message = ""
+}
+
+// noteFor is what a note written now goes with, to be shown with it: the
+// options ticked (multi-select), else the one under the cursor.
+func (p *listPrompt) noteFor() []string {
+	label := func(i int) string {
+		if i == len(p.q.Options) {
+			return "Other"
+		}
+		return p.q.Options[i].Label
+	}
+	var labels []string
+	for i, on := range p.checked {
+		if on {
+			labels = append(labels, label(i))
+		}
+	}
+	if len(labels) == 0 {
+		labels = []string{label(p.cursor)}
+	}
+	return labels
 }
 
 func (p *listPrompt) single(i int) *listResult {
@@ -194,10 +215,15 @@ func (p *listPrompt) frame(l layout, w int) frame {
 	}
 	f.refused(st, p.message, w)
 	if l.hint {
-		hints := []string{"↑/↓ move", fmt.Sprintf("Enter or 1-%d choose", n), "0 Other", "n note", "Esc cancel"}
-		if multi {
-			hints = []string{"↑/↓ move", fmt.Sprintf("Space or 1-%d toggle", n), "0 Other", "Enter confirm", "n note", "Esc cancel"}
+		note := "n note"
+		if !p.q.Kind.OffersNote() {
+			note = ""
 		}
+		hints := []string{"↑/↓ move", fmt.Sprintf("Enter or 1-%d choose", n), "0 Other", note, "Esc cancel"}
+		if multi {
+			hints = []string{"↑/↓ move", fmt.Sprintf("Space or 1-%d toggle", n), "0 Other", "Enter confirm", note, "Esc cancel"}
+		}
+		hints = slices.DeleteFunc(hints, func(h string) bool { return h == "" })
 		f.gap(l)
 		f.lines = append(f.lines, p.s.keyHints(w, hints...)...)
 	}

@@ -22,6 +22,7 @@ type textPrompt struct {
 	head        func(l layout, w int) []string
 	prefix      string   // put before the text being typed
 	chosen      []string // labels also chosen, in a multi-select
+	noteFor     []string // a note's: the labels it goes with
 	placeholder string   // an example answer, shown while the text is empty
 	def         string   // the answer Enter takes while the text is empty
 	// back makes Esc return errBack, to go back to the screen this one was
@@ -185,6 +186,10 @@ func (p *textPrompt) frame(l layout, w int) frame {
 	if len(p.chosen) > 0 {
 		chosen := "Chosen: " + prompt.Display(strings.Join(p.chosen, ", "))
 		f.lines = append(f.lines, st.paint(truncate(chosen, w), sgrDim))
+	}
+	if len(p.noteFor) > 0 {
+		about := "For: " + prompt.Display(strings.Join(p.noteFor, ", "))
+		f.lines = append(f.lines, st.paint(truncate(about, w), sgrDim))
 	}
 	prefix := truncate(p.prefix, w/2)
 	room := max(1, w-prompt.Width(prefix)-1)

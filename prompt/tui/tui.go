@@ -372,7 +372,9 @@ func (s *dialog) ask(index int, q schema.Question, prev prompt.Answer) (prompt.A
 		}
 		if choice.note {
 			// n: the note, then the list again, as it was.
-			note, err := askNote(s, newTextPrompt(s, head, list.note))
+			text := newTextPrompt(s, head, list.note)
+			text.noteFor = list.noteFor()
+			note, err := askNote(s, text)
 			switch {
 			case errors.Is(err, errBack):
 			case err != nil:

@@ -748,6 +748,28 @@ func TestTUINoteOnTheAnswer(t *testing.T) {
 	checkRestored(t, tm)
 }
 
+// The note's screen says what the note goes with: the question, and the
+// option under the cursor (single-select) or those ticked (multi-select).
+func TestTUINoteSaysWhatItGoesWith(t *testing.T) {
+	t.Parallel()
+	tm := ptytest.New(t, 80, 30)
+	a := startAsk(t, tm, false, database, features)
+	tm.ExpectScreen("n note")
+	tm.Send(down + "n")
+	tm.ExpectScreen("For: SQLite")
+	tm.ExpectScreen("Which database should we use?")
+	tm.Send("Small" + enter)
+	tm.ExpectScreen("Note: Small")
+	tm.Send(enter)
+	tm.ExpectScreen("❯ [ ] 1. Auth")
+	tm.Send("13n")
+	tm.ExpectScreen("For: Auth, Search")
+	tm.ExpectScreen("Which features should we enable?")
+	tm.Send(enter + enter)
+	a.answer(t, prompt.Answer{Labels: []string{"SQLite"}, Note: "Small"}, labels("Auth", "Search"))
+	checkRestored(t, tm)
+}
+
 // TestEveryKind asks a question of every kind of schema's kind table, as
 // a person answers it here.
 func TestEveryKind(t *testing.T) {

@@ -166,7 +166,7 @@ func parseQuestion(q schema.Question, name string, values url.Values) (submitted
 		other:  values.Get(name + "-other"),
 		note:   values.Get(name + "-note"),
 	}
-	if !q.Kind.Alone() {
+	if q.Kind.OffersNote() {
 		// The note is checked apart, so that the page can say what is
 		// wrong with it and with the answer at once.
 		note, err := schema.CheckOther(fq.note)
@@ -361,7 +361,7 @@ func (p *Page) WriteForm(w http.ResponseWriter, code int, sub *Submission) {
 			OtherText: fq.other,
 			Error:     fq.err,
 		}
-		if !q.Kind.Alone() {
+		if q.Kind.OffersNote() {
 			wq.Note = &webNote{
 				Text: fq.note, Error: fq.noteErr, Max: schema.MaxOtherLength,
 				Open: strings.TrimSpace(fq.note) != "" || fq.noteErr != "",

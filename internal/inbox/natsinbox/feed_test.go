@@ -23,6 +23,7 @@ import (
 
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/natstest"
+	"github.com/askuser/askuser/internal/testutil"
 	"github.com/askuser/askuser/prompt"
 )
 
@@ -426,8 +427,8 @@ func TestWithdrawn(t *testing.T) {
 			}
 			break
 		}
-		if time.Since(start) > 10*time.Second {
-			t.Fatal("the silent set was not withdrawn within 10 s")
+		if time.Since(start) > deadAfter+testutil.Slow {
+			t.Fatalf("the silent set was not withdrawn within %s", deadAfter+testutil.Slow)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}

@@ -37,6 +37,9 @@ func serveExtras(ctx context.Context, o Options, srv *inbox.Server, p *page, out
 		}
 		srv.Serve(ln, h)
 	}
+	if p != nil {
+		srv.SetPage(p.url)
+	}
 	return func() {
 		if o.Listen != nil {
 			say(out, "Askers elsewhere reach this inbox with ASKUSER_INBOX='%s'\n", elsewhere.URL())
