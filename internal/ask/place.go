@@ -81,6 +81,10 @@ func (p Place) commandLine(o Options) *Route {
 				// the terminal not be askuser's, nobody is asked.
 				return &noPersonError{Stdin: "a terminal, in whose foreground askuser does not run", Silent: true}
 			}
+			if p.stdinTTY {
+				return nil
+			}
+			// Only a stdin that is not a terminal is asked what it is.
 			if why := p.nobody(); why != nil {
 				return why
 			}
