@@ -18,7 +18,7 @@ import (
 // own. Whichever the prompter meets first, a run ended by a hang-up
 // ends with exit 129, whatever the way of asking: the signal is not
 // needed to tell, and the signal that comes later is ignored (see
-// watchSignals).
+// WatchSignals).
 
 // hangupGrace is how long a run whose terminal read as ended is
 // given to turn out to have hung up, where the terminal cannot say so

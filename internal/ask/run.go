@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/askuser/askuser/internal/inbox"
@@ -131,6 +134,40 @@ func runAsking(ctx context.Context, streams *Streams, o Options, c asking) ([]pr
 	// person could be reached.
 	person, _ := errors.AsType[*noPersonError](err)
 	return nil, person.explain(c.NoAnswer(err))
+}
+
+// WatchSignals ends ctx with a *SignalError when the process receives
+// SIGINT, SIGTERM or SIGHUP, until stop is called. SIGHUP stays caught
+// after stop, and is then without effect. The command line gives it to
+// its runs as Streams.WatchSignals (and to the inbox and askuser mcp); it
+// lives beside runAsking, which starts it, so that a run reads in one file.
+func WatchSignals(parent context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(parent)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	// A hang-up sends its SIGHUP when the kernel gets to it, maybe after
+	// the run it ended has been reported as one (see Ended).
+	// Were SIGHUP's default restored, or SIGHUP ignored, when the
+	// run is over, that late signal could kill askuser before it
+	// exits with the code that says so: the runtime kills the process
+	// with a signal it no longer wants even while the change is being
+	// made. So it is never given back: once stop is called, it fills this
+	// channel, which nobody reads.
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	go func() {
+		select {
+		case s := <-sigs:
+			cancel(&SignalError{Sig: s})
+		case s := <-hup:
+			cancel(&SignalError{Sig: s})
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sigs)
+		cancel(nil)
+	}
 }
 
 // RunOne does a run that asks q, the one question of confirm or
