@@ -290,13 +290,21 @@ func inboxOptions(cmd *cobra.Command, env *Env, mode ask.UI) (ask.InboxOptions, 
 	if err != nil {
 		return ask.InboxOptions{}, err
 	}
-	o := ask.InboxOptions{Addr: a, From: ask.CutFrom(settingFrom.get(cmd, env).value)}
+	o := ask.InboxOptions{Addr: a, From: cutFrom(settingFrom.get(cmd, env).value)}
 	// A bad limit variable is reported where the schema is compiled
 	// (loadSchema); here it only leaves the limits out.
 	if l, err := env.limits(); err == nil && l != (schema.Limits{}) {
 		o.Limits = &l
 	}
 	return o, nil
+}
+
+// cutFrom returns --from or ASKUSER_FROM as the inbox takes it: a longer
+// name is cut to inbox.MaxFrom characters, its end marked with "…". The
+// inbox refuses a longer one, and a name too long is no reason to leave
+// questions unasked.
+func cutFrom(from string) string {
+	return prompt.Cut(strings.TrimSpace(from), inbox.MaxFrom)
 }
 
 // inboxAddr is where the inbox is: ASKUSER_INBOX, else the default of

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
@@ -215,11 +214,4 @@ func finish(ctx context.Context, opened *Opened, err error, summary []prompt.Sum
 		err = f.Finish(ctx, err, summary)
 	}
 	return Ended(ctx, err, opened.terminals)
-}
-
-// CutFrom is --from or ASKUSER_FROM as the inbox takes it: a longer name is
-// cut to inbox.MaxFrom characters, its end marked with "…". The inbox refuses a
-// longer one, and a name too long is no reason to leave questions unasked.
-func CutFrom(from string) string {
-	return prompt.Cut(strings.TrimSpace(from), inbox.MaxFrom)
 }
