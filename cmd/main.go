@@ -45,11 +45,6 @@ type Env struct {
 	limitsRead *limitsRead // the limit variables, once read (see limits)
 }
 
-// engine is what the ask engine needs of env.
-func (env *Env) engine() *ask.Streams {
-	return &ask.Streams{IO: env.IO, WatchSignals: env.WatchSignals}
-}
-
 // Main runs askuser with the process's arguments, streams and signals, and
 // returns the exit code.
 func Main(schemaJSON []byte, build Build) int {
