@@ -407,6 +407,29 @@ func askOn(o Options, s *iostreams.Streams, done func()) (*Opened, error) {
 	return opened, nil
 }
 
+// UseScreen reports whether to draw on the terminal screen (the terminal
+// UI, the inbox's screen) rather than as line prompts, on s: tui does,
+// and is unavailable unless stdin and stderr are terminals, an error that
+// names where tui came from (named: "--ui tui") and what to use instead;
+// auto does when they are, unless the person asked for plain line prompts
+// (ACCESSIBLE, TERM=dumb); line does not.
+func (ui UI) UseScreen(s *iostreams.Streams, plain bool, named, instead string) (bool, error) {
+	// Both are terminals, with the files that the screen is drawn on.
+	terminals := s.InTTY && s.ErrTTY && s.InFile != nil && s.ErrFile != nil
+	switch ui {
+	case UITUI:
+		if !terminals {
+			// Not an error of the person's or of askuser's: exit 69, which
+			// no script reads as an answer (confirm's 1 is a no).
+			return false, &prompt.UnavailableError{Err: fmt.Errorf("%s needs a terminal, and stdin or stderr is not one: %s", named, instead)}
+		}
+		return true, nil
+	case UIAuto:
+		return terminals && !plain, nil
+	}
+	return false, nil
+}
+
 // openTTY opens the controlling terminal for reading and writing. Without
 // one, the terminal cannot be asked on.
 func openTTY() (in, out *os.File, err error) {
