@@ -137,7 +137,8 @@ func docArg(_ *cobra.Command, args []string) error {
 
 // engine returns what the ask engine takes of env: its streams and the
 // signals to watch. Every command that asks passes it; it lives here, beside
-// askRun, so that askuser's run is read without a turn back into main.go.
+// askRun, which takes it first, so that askuser's run reads on from here
+// to the engine without a turn back into main.go.
 func (env *Env) engine() *ask.Streams {
 	return &ask.Streams{IO: env.IO, WatchSignals: env.WatchSignals}
 }
@@ -145,13 +146,14 @@ func (env *Env) engine() *ask.Streams {
 // askRun reads the questions, asks those that are not answered in advance,
 // and prints every answer.
 func askRun(ctx context.Context, env *Env, opts askOptions) error {
+	streams := env.engine()
 	src, err := ask.ReadSource(ask.Stdin{R: env.IO.In, TTY: env.IO.InTTY}, opts.args, opts.file, true)
 	if err != nil {
 		return err
 	}
 	c, err := ask.Run(ctx, ask.Request{
 		Schema: opts.schema, Doc: src.Data, Key: opts.key, Arrays: opts.arrays, Presets: opts.presets,
-		Streams: env.engine(), Options: opts.session, Rest: src.Rest,
+		Streams: streams, Options: opts.session, Rest: src.Rest,
 	})
 	if err != nil {
 		return err
