@@ -30,7 +30,7 @@ const hangupGrace = 250 * time.Millisecond
 // up, seen before the signal.
 var hangup = &SignalError{Sig: syscall.SIGHUP}
 
-// Ended is err, the error that a run held on terminals ended
+// Ended returns err, the error that a run held on terminals ended
 // with, as the person knows it: a hang-up when one of them hung up,
 // whether its signal has come yet or not (see hungUp), else the reason ctx
 // ended (a signal) rather than what the prompter saw, such as the end of
