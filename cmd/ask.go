@@ -48,7 +48,7 @@ inbox for --ui inbox), 124 timed out, 129 hung up, 130 cancelled,
 
 Run 'askuser docs' for the full guide, written for agents.`
 
-// newAskCmd is the command that asks: askuser itself. Its flags become
+// newAskCmd returns the command that asks: askuser itself. Its flags become
 // options that runF runs (askRun): a test passes its own, to check the
 // options without asking anything.
 func newAskCmd(env *Env, runF func(context.Context, *Env, askOptions) error) *cobra.Command {
