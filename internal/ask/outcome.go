@@ -104,10 +104,11 @@ func (e *singleQuotesError) Error() string { return e.Err.Error() }
 
 func (e *singleQuotesError) Unwrap() error { return e.Err }
 
-// usageLine returns the line shown after the errors that mean "this is not how to call
-// me", for the command that was run, cmdPath: askuser validate reads the
-// questions as askuser does, and every other command that reads them
-// (askuser mcp, through its calls) is answered with askuser's own form.
+// usageLine returns the line shown after the errors that mean "this is not
+// how to call me", for the command that was run, cmdPath: askuser validate
+// reads the questions as askuser does, and every other command that reads
+// them (askuser mcp, through its calls) is answered with askuser's own
+// form.
 func usageLine(cmdPath string) string {
 	if strings.HasSuffix(cmdPath, " validate") {
 		return fmt.Sprintf(`Usage: %s '{"questions":[...]}'`, cmdPath)

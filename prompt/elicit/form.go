@@ -245,10 +245,10 @@ func describe(q schema.Question, withQuestion bool) string {
 	return desc
 }
 
-// oneLine puts multi-line text on one line for a field's description: clients draw a
-// description on one line, and some show a raw line break as "�". Its
-// lines are joined with " · ", which every client draws, and blank ones
-// left out.
+// oneLine puts multi-line text on one line for a field's description:
+// clients draw a description on one line, and some show a raw line break as
+// "�". Its lines are joined with " · ", which every client draws, and blank
+// ones left out.
 func oneLine(s string) string {
 	var lines []string
 	for _, l := range strings.Split(prompt.DisplayMultiline(s), "\n") {

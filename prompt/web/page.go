@@ -128,9 +128,9 @@ type Submission struct {
 // OK reports whether the form answered every question, and well.
 func (s *Submission) OK() bool { return s.Answers != nil }
 
-// MaxFormBytes returns the largest form that the page of n questions sends, with
-// room to spare: every choice, and an answer of the person's own and a note
-// of the longest length in 4-byte characters, each percent-encoded.
+// MaxFormBytes returns the largest form that the page of n questions sends,
+// with room to spare: every choice, and an answer of the person's own and a
+// note of the longest length in 4-byte characters, each percent-encoded.
 func MaxFormBytes(n int) int64 {
 	perQuestion := int64(2*schema.MaxOtherLength*4*3 + 1024)
 	return 16<<10 + int64(n)*perQuestion
