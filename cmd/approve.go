@@ -50,7 +50,7 @@ hook. For Copilot CLI, which takes a failed hook for a denial, it exits 0
 instead, writing nothing on stdout. A hook's timeout is how long the agent
 tool waits for the person: give it a day (86400 s).`
 
-// newApproveCmd is askuser approve, whose flags become the options that
+// newApproveCmd returns askuser approve, whose flags become the options that
 // runF asks with (approveRun, but for tests).
 func newApproveCmd(env *Env, runF func(context.Context, *Env, approveOptions) error) *cobra.Command {
 	var flags askFlags

@@ -48,7 +48,7 @@ inbox for --ui inbox), 124 timed out, 129 hung up, 130 cancelled,
 
 Run 'askuser docs' for the full guide, written for agents.`
 
-// newAskCmd is the command that asks: askuser itself. Its flags become
+// newAskCmd returns the command that asks: askuser itself. Its flags become
 // options that runF runs (askRun): a test passes its own, to check the
 // options without asking anything.
 func newAskCmd(env *Env, runF func(context.Context, *Env, askOptions) error) *cobra.Command {
@@ -141,16 +141,25 @@ func docArg(_ *cobra.Command, args []string) error {
 	return nil
 }
 
+// engine returns what the ask engine takes of env: its streams and the
+// signals to watch. Every command that asks passes it; it lives here, beside
+// askRun, which takes it first, so that askuser's run reads on from here
+// to the engine without a turn back into main.go.
+func (env *Env) engine() *ask.Streams {
+	return &ask.Streams{IO: env.IO, WatchSignals: env.WatchSignals}
+}
+
 // askRun reads the questions, asks those that are not answered in advance,
 // and prints every answer.
 func askRun(ctx context.Context, env *Env, opts askOptions) error {
+	streams := env.engine()
 	src, err := ask.ReadSource(ask.Stdin{R: env.IO.In, TTY: env.IO.InTTY}, opts.args, opts.file, true)
 	if err != nil {
 		return err
 	}
 	c, err := ask.Run(ctx, ask.Request{
 		Schema: opts.schema, Doc: src.Data, Key: opts.key, Arrays: opts.arrays, Presets: opts.presets,
-		Streams: env.engine(), Options: opts.session, Rest: src.Rest,
+		Streams: streams, Options: opts.session, Rest: src.Rest,
 	})
 	if err != nil {
 		return err

@@ -151,13 +151,13 @@ func socketState(ctx context.Context, a inbox.Addr) string {
 	return fmt.Sprintf("an inbox answers, with %s waiting", sets(st.Waiting))
 }
 
-// prob is an error of a probe as a sentence's start.
+// prob returns an error of a probe as a sentence's start.
 func prob(err error) string {
 	s := err.Error()
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// sets is "no set", "1 set", "2 sets".
+// sets returns "no set", "1 set", "2 sets".
 func sets(n int) string {
 	switch n {
 	case 0:
@@ -187,7 +187,7 @@ func doctorSettings(env *Env, b *strings.Builder) bool {
 	return ok
 }
 
-// settingErrors are the errors of the variables whose values the commands
+// settingErrors returns the errors of the variables whose values the commands
 // would refuse, each as they would report it. ASKUSER_INBOX is checked
 // with the inbox.
 func settingErrors(env *Env) []error {
@@ -217,7 +217,7 @@ func settingErrors(env *Env) []error {
 	return errs
 }
 
-// setVariables are the variables of the table that are set in env, with
+// setVariables returns the variables of the table that are set in env, with
 // their values ("ASKUSER_UI=inbox"), in the table's order, an older name
 // after its variable. The value of one that may hold a secret is not
 // shown.

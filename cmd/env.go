@@ -27,7 +27,7 @@ import (
 // and the schema with its limits. It is the only file that reads the
 // environment, and reads only the variables of the table (settings.go).
 
-// processEnv is the process's environment, which Main gives the
+// processEnv returns the process's environment, which Main gives the
 // commands, to be read through the table only.
 func processEnv(name string) string { return os.Getenv(name) }
 
@@ -41,7 +41,7 @@ func parseKey(s string) (schema.KeyBy, error) {
 	return k, nil
 }
 
-// get is the value of s in cmd, which registered it.
+// get returns the value of s in cmd, which registered it.
 func (s *setting) get(cmd *cobra.Command, env *Env) given {
 	f := cmd.Flags().Lookup(s.flag)
 	if !f.Changed {
@@ -52,19 +52,19 @@ func (s *setting) get(cmd *cobra.Command, env *Env) given {
 	return given{value: f.Value.String(), from: "--" + s.flag, set: f.Changed}
 }
 
-// envSetting is the value that v gives, unset when v is empty.
+// envSetting returns the value that v gives, unset when v is empty.
 func envSetting(env *Env, v *variable) given {
 	value := env.get(v)
 	return given{value: value, from: v.name, env: true, set: value != ""}
 }
 
-// get is v's value in env's environment, trimmed of white space: "" when
+// get returns v's value in env's environment, trimmed of white space: "" when
 // it is unset.
 func (env *Env) get(v *variable) string {
 	return strings.TrimSpace(env.Getenv(v.name))
 }
 
-// getAlias is the value of v's older name.
+// getAlias returns the value of v's older name.
 func (env *Env) getAlias(v *variable) string {
 	if v.alias == "" {
 		return ""
@@ -109,7 +109,7 @@ func parseBool(name, v string) (bool, error) {
 	return on, nil
 }
 
-// ofVariable is err, a usage error about a variable's value, pointing at
+// ofVariable returns err, a usage error about a variable's value, pointing at
 // the help of the variables rather than the command's.
 func ofVariable(err error) error {
 	if u, ok := errors.AsType[*ask.UsageError](err); ok {
@@ -213,10 +213,10 @@ func colorEnabled(env *Env) bool {
 	return env.get(varTerm) != "dumb"
 }
 
-// browser is the browser that opens web pages, "" for the system's.
+// browser returns the browser that opens web pages, "" for the system's.
 func browser(env *Env) string { return env.get(varBrowser) }
 
-// notifyCommands are the commands run when questions appear, and, in the
+// notifyCommands returns the commands run when questions appear, and, in the
 // inbox, when they end, each with whether the notifications keep the
 // questions' text to themselves (ASKUSER_NOTIFY_PRIVATE).
 func notifyCommands(env *Env) (asked, ended notify.Command, _ error) {
@@ -290,7 +290,7 @@ func inboxOptions(cmd *cobra.Command, env *Env, mode ask.UI) (ask.InboxOptions, 
 	if err != nil {
 		return ask.InboxOptions{}, err
 	}
-	o := ask.InboxOptions{Addr: a, From: ask.CutFrom(settingFrom.get(cmd, env).value)}
+	o := ask.InboxOptions{Addr: a, From: cutFrom(settingFrom.get(cmd, env).value)}
 	// A bad limit variable is reported where the schema is compiled
 	// (loadSchema); here it only leaves the limits out.
 	if l, err := env.limits(); err == nil && l != (schema.Limits{}) {
@@ -299,7 +299,15 @@ func inboxOptions(cmd *cobra.Command, env *Env, mode ask.UI) (ask.InboxOptions, 
 	return o, nil
 }
 
-// inboxAddr is where the inbox is: ASKUSER_INBOX, else the default of
+// cutFrom returns --from or ASKUSER_FROM as the inbox takes it: a longer
+// name is cut to inbox.MaxFrom characters, its end marked with "…". The
+// inbox refuses a longer one, and a name too long is no reason to leave
+// questions unasked.
+func cutFrom(from string) string {
+	return prompt.Cut(strings.TrimSpace(from), inbox.MaxFrom)
+}
+
+// inboxAddr returns where the inbox is: ASKUSER_INBOX, else the default of
 // the runtime directories. A value that is not an address is an error
 // (see inboxAddrError).
 func inboxAddr(env *Env) (inbox.Addr, error) {
@@ -310,7 +318,7 @@ func inboxAddr(env *Env) (inbox.Addr, error) {
 	return a, nil
 }
 
-// inboxAddrError is the error of an ASKUSER_INBOX that is not an address:
+// inboxAddrError returns the error of an ASKUSER_INBOX that is not an address:
 // a usage error, except for an inbox on NATS, whose every failure makes it
 // unavailable.
 func inboxAddrError(err error) error {
@@ -320,7 +328,7 @@ func inboxAddrError(err error) error {
 	return &ask.UsageError{Msg: err.Error(), See: "askuser help environment"}
 }
 
-// limits are the limits the limit variables set, 0 for each left as the
+// limits returns the limits the limit variables set, 0 for each left as the
 // schema has it, read once a run: the schema is compiled with them, and
 // the inbox told of them. A limit set under both its names must have the
 // same number under both: when they differ, one of two settings the person
@@ -400,7 +408,7 @@ func badDuration(from, value string, negative bool) error {
 	return ask.UsageErrorf("invalid %s %q: must be a duration such as 30s or 5m", from, value)
 }
 
-// presetAnswers are the answers known in advance, for runs without a
+// presetAnswers returns the answers known in advance, for runs without a
 // person (ASKUSER_ANSWERS): a JSON object of strings keyed by header or by
 // question text, as the input's "answers" are.
 func presetAnswers(env *Env) (map[string]string, error) {

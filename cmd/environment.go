@@ -9,7 +9,7 @@ import (
 	"github.com/askuser/askuser/prompt"
 )
 
-// newEnvironmentTopic is "askuser help environment", as gh has it: the
+// newEnvironmentTopic returns "askuser help environment", as gh has it: the
 // variables of the table (settings.go), written from it.
 func newEnvironmentTopic() *cobra.Command {
 	return &cobra.Command{
@@ -32,7 +32,7 @@ directory (HOME), shown as ~, and the folder of the NATS inbox's identity
 ($XDG_CONFIG_HOME/askuser, else ~/.config/askuser).`
 )
 
-// environmentHelp is the help of the variables: each with the flag it
+// environmentHelp returns the help of the variables: each with the flag it
 // stands in for, what holds while it is unset, and what it does, wrapped
 // to the width of the rest of the help.
 func environmentHelp() string {
@@ -52,7 +52,7 @@ func environmentHelp() string {
 	return b.String()
 }
 
-// EnvironmentTable is the variables as a Markdown table, for the
+// EnvironmentTable returns the variables as a Markdown table, for the
 // reference page (scripts/gendocs writes it there).
 func EnvironmentTable() string {
 	var b strings.Builder
@@ -75,7 +75,7 @@ func (v *variable) about() string {
 	return v.does + " Unset: " + v.def + "."
 }
 
-// flag is the flag v stands in for, "" for none.
+// flag returns the flag v stands in for, "" for none.
 func (v *variable) flag() string {
 	for _, s := range settings {
 		if s.variable == v {

@@ -62,7 +62,7 @@ func fixedCompletions(values ...string) cobra.CompletionFunc {
 	return cobra.FixedCompletions(values, cobra.ShellCompDirectiveNoFileComp)
 }
 
-// uiNames are the values of --ui that uis are, in their order: for its
+// uiNames returns the values of --ui that uis are, in their order: for its
 // completions, and for its errors.
 func uiNames(uis []ask.UI) []string {
 	names := make([]string, len(uis))

@@ -140,10 +140,10 @@ func writeHistoryJSON(w io.Writer, records []history.Record, agents []history.Ag
 	return e.Encode(out)
 }
 
-// seconds is d in seconds, to the millisecond.
+// seconds returns d in seconds, to the millisecond.
 func seconds(d time.Duration) float64 { return d.Round(time.Millisecond).Seconds() }
 
-// historyKeep is what the inbox keeps in its history (ASKUSER_HISTORY).
+// historyKeep returns what the inbox keeps in its history (ASKUSER_HISTORY).
 func historyKeep(env *Env) (history.Keep, error) {
 	keep, err := history.ParseKeep(env.get(varHistory))
 	if err != nil {
@@ -152,7 +152,7 @@ func historyKeep(env *Env) (history.Keep, error) {
 	return keep, nil
 }
 
-// historyPath is where the inbox's history is: in $XDG_STATE_HOME/askuser,
+// historyPath returns where the inbox's history is: in $XDG_STATE_HOME/askuser,
 // else ~/.local/state/askuser, as the XDG base directories have it. A
 // relative XDG_STATE_HOME is refused, as Go refuses a relative
 // XDG_CONFIG_HOME.

@@ -93,7 +93,7 @@ error, 69 nothing can answer here (no terminal and no --web), the address of
 --listen or --web cannot be listened on, --ui tui has no terminal, or the
 NATS server cannot be used, 129 hung up, 143 terminated.`
 
-// newInboxCmd is askuser inbox, whose flags become the options that runF
+// newInboxCmd returns askuser inbox, whose flags become the options that runF
 // serves (serve.Run, but for tests).
 func newInboxCmd(env *Env, runF func(context.Context, serve.Options) error) *cobra.Command {
 	var f inboxFlags

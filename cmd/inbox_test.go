@@ -253,7 +253,7 @@ func TestInboxSignals(t *testing.T) {
 	} {
 		t.Run(c.sig.String(), func(t *testing.T) {
 			// The signal ends the context that the command runs in, with
-			// the cause that watchSignals gives it.
+			// the cause that ask.WatchSignals gives it.
 			ctx, send := context.WithCancelCause(context.Background())
 			r := startInboxCmd(t, map[string]string{}, false, ctx, nil)
 			asked := make(chan inbox.Event, 1)

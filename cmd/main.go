@@ -45,51 +45,14 @@ type Env struct {
 	limitsRead *limitsRead // the limit variables, once read (see limits)
 }
 
-// engine is what the ask engine needs of env.
-func (env *Env) engine() *ask.Streams {
-	return &ask.Streams{IO: env.IO, WatchSignals: env.WatchSignals}
-}
-
 // Main runs askuser with the process's arguments, streams and signals, and
 // returns the exit code.
 func Main(schemaJSON []byte, build Build) int {
 	// A reader that goes away is an error to report, not a reason to die
 	// silently by SIGPIPE.
 	signal.Ignore(syscall.SIGPIPE)
-	env := &Env{IO: iostreams.System(), Getenv: processEnv, Schema: schemaJSON, Build: build, WatchSignals: watchSignals}
+	env := &Env{IO: iostreams.System(), Getenv: processEnv, Schema: schemaJSON, Build: build, WatchSignals: ask.WatchSignals}
 	return Run(context.Background(), env, os.Args[1:])
-}
-
-// watchSignals ends ctx with a *ask.SignalError when the process receives
-// SIGINT, SIGTERM or SIGHUP, until stop is called. SIGHUP stays caught
-// after stop, and is then without effect.
-func watchSignals(parent context.Context) (context.Context, func()) {
-	ctx, cancel := context.WithCancelCause(parent)
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	// A hang-up sends its SIGHUP when the kernel gets to it, maybe after
-	// the conversation it ended has been reported as one (see ask.Ended).
-	// Were SIGHUP's default restored, or SIGHUP ignored, when the
-	// conversation is over, that late signal could kill askuser before it
-	// exits with the code that says so: the runtime kills the process
-	// with a signal it no longer wants even while the change is being
-	// made. So it is never given back: once stop is called, it fills this
-	// channel, which nobody reads.
-	hup := make(chan os.Signal, 1)
-	signal.Notify(hup, syscall.SIGHUP)
-	go func() {
-		select {
-		case s := <-sigs:
-			cancel(&ask.SignalError{Sig: s})
-		case s := <-hup:
-			cancel(&ask.SignalError{Sig: s})
-		case <-ctx.Done():
-		}
-	}()
-	return ctx, func() {
-		signal.Stop(sigs)
-		cancel(nil)
-	}
 }
 
 // Run runs askuser with args and returns the exit code. Errors are reported

@@ -79,7 +79,7 @@ and ignored: wait_for_previous (Gemini CLI). The command line refuses them.
 
 Nothing but the protocol is written to stdout; notices go to stderr.`
 
-// newMCPCmd is askuser mcp, whose flags become the options that runF
+// newMCPCmd returns askuser mcp, whose flags become the options that runF
 // serves (mcpRun, but for tests).
 func newMCPCmd(env *Env, runF func(context.Context, *Env, mcpOptions) error) *cobra.Command {
 	var name, key string

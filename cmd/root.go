@@ -71,7 +71,7 @@ Use "{{.CommandPath}} [command] --help" for more about a command{{if .HasHelpSub
 "{{.CommandPath}} help [topic]" for a topic{{end}}.{{end}}
 `
 
-// flagError is the usage error of a flag that cmd cannot take: one it does
+// flagError returns the usage error of a flag that cmd cannot take: one it does
 // not have is told the closest it has, as JSON fields are ("did you mean
 // --ui?"), and as cobra tells commands.
 func flagError(cmd *cobra.Command, err error) error {

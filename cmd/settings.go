@@ -171,7 +171,7 @@ var limitVariables = [...]*variable{
 	schema.QuestionMaxLength: varQuestionMax,
 }
 
-// VariableNames are the names of every variable of the table, and the
+// VariableNames returns the names of every variable of the table, and the
 // older names: for a test harness to pass on what a script sets.
 func VariableNames() []string {
 	var names []string

@@ -39,7 +39,7 @@ func Display(s string) string {
 	return display(s, false)
 }
 
-// DisplayMultiline is Display for multi-line fields (descriptions,
+// DisplayMultiline does what Display does, for multi-line fields (descriptions,
 // previews): line breaks (LF, CRLF) are kept as "\n" and tabs expand to the
 // next multiple of 4 columns. A carriage return that does not end a line is
 // shown as `\r`, since it would move the cursor back over the line.

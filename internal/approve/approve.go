@@ -41,10 +41,10 @@ type Asking struct {
 	decide    func(got []prompt.Answer) Decision
 }
 
-// Decide is the decision that got, the answers to a's questions, make.
+// Decide returns the decision that got, the answers to a's questions, make.
 func (a Asking) Decide(got []prompt.Answer) Decision { return a.decide(got) }
 
-// Ask is what the person is asked about r. The agent tool's own questions
+// Ask returns what the person is asked about r. The agent tool's own questions
 // are asked as they are, every one, and answered in the input that carries
 // them back; a plan is asked as the plan it is; a call of askuser's own
 // tool with askuser's input, or a shell command that only asks through
@@ -137,7 +137,7 @@ func (r Request) askQuestions(doc []byte, s Settings) (Asking, error) {
 	}}, nil
 }
 
-// withoutAnswers is input, the agent tool's own questions, without the
+// withoutAnswers returns input, the agent tool's own questions, without the
 // answers and notes that its dialog fills in: there, they are the agent's,
 // never the person's, who is asked every question (the model asked, and
 // gets the person's answers back, rather than a refusal to ask again).
@@ -151,7 +151,7 @@ func withoutAnswers(input json.RawMessage) json.RawMessage {
 	return json.RawMessage(jsonout.String(in))
 }
 
-// withAnswers is input, the questions as the agent tool gave them, with
+// withAnswers returns input, the questions as the agent tool gave them, with
 // the answers and notes of out, askuser's output for them: the input that
 // Claude Code's AskUserQuestion reads the person's answers from (Claude Code
 // 2.1.332: "answers" keyed by question text, "annotations" with their
@@ -295,7 +295,7 @@ func (r Request) askCall(s Settings) Asking {
 	}}
 }
 
-// reason is what the person said with an answer: their own answer and
+// reason returns what the person said with an answer: their own answer and
 // their note.
 func reason(a prompt.Answer) string {
 	return strings.TrimSpace(a.Other + " " + a.Note)

@@ -138,7 +138,7 @@ func isDocument(a string) bool {
 	return strings.HasPrefix(strings.TrimSpace(a), "{")
 }
 
-// wordValue is the value of w as bash passes it: ok only when w is
+// wordValue returns the value of w as bash passes it: ok only when w is
 // literal text, quoted or not, that bash neither expands (a parameter, a
 // glob, a tilde, braces) nor substitutes.
 func wordValue(w *syntax.Word) (string, bool) {
@@ -194,7 +194,7 @@ func literalHdoc(body *syntax.Word) bool {
 	return true
 }
 
-// unescapeDouble is s, the text of a double-quoted string, as bash reads
+// unescapeDouble returns s, the text of a double-quoted string, as bash reads
 // it: a backslash escapes $, `, ", \ and a newline, and is itself
 // elsewhere.
 func unescapeDouble(s string) string {

@@ -60,7 +60,7 @@ func parseOpenCode(typ string, props json.RawMessage, dir string) (Request, erro
 	return Request{}, fmt.Errorf("askuser approve answers OpenCode's permission.asked and question.asked events, not %q", typ)
 }
 
-// openCodeDoc is the questions of an OpenCode question.asked event as
+// openCodeDoc returns the questions of an OpenCode question.asked event as
 // askuser's input: the headers cut to the length askuser's take (the
 // answers go back in order, not by header).
 func openCodeDoc(input json.RawMessage, l schema.Limits) ([]byte, error) {

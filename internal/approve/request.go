@@ -108,7 +108,7 @@ type rule struct {
 	RuleContent string `json:"ruleContent,omitempty"`
 }
 
-// String is the rule as Claude Code's settings and its dialog write it:
+// String returns the rule as Claude Code's settings and its dialog write it:
 // Bash(go test *).
 func (r rule) String() string {
 	if r.RuleContent == "" {

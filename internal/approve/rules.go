@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// sessionRules are the rules that Allow for this session adds for the
+// sessionRules returns the rules that Allow for this session adds for the
 // rest of the agent's session: never wider than what was asked, and none
 // where no rule that narrow can be given (the option is then not
 // offered). Claude Code's PermissionRequest hook gives the rules its own
@@ -65,7 +65,7 @@ func (r Request) sessionRules() []rule {
 // would look for one: the option is not offered, and this says why.
 const noRuleText = " It gets no rule for this session: Claude Code's rules read * and \\ in their own way, so that one would allow more than this command."
 
-// noRule is noRuleText for r when it is a shell command whose * or \ kept
+// noRule returns noRuleText for r when it is a shell command whose * or \ kept
 // a rule for the session away; "" for any other.
 func (r Request) noRule() string {
 	if !r.Dialect.rules() || r.Dialect == OpenCodePermission || r.suggestions != nil || r.Tool != "Bash" {
@@ -92,7 +92,7 @@ var (
 	subcommand  = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)
 )
 
-// prefixRule is the content of a rule for the shell command cmd, as Claude
+// prefixRule returns the content of a rule for the shell command cmd, as Claude
 // Code 2.1.332 words the rule its dialog offers: the program and its
 // subcommand, then anything ("go test *" for go test ./...), or the command
 // itself when its second word is an argument ("make -j4 all"). A command of
@@ -117,7 +117,7 @@ func prefixRule(cmd string) string {
 	return strings.Join(words, " ")
 }
 
-// sessionText is the description of Allow for this session with rules,
+// sessionText returns the description of Allow for this session with rules,
 // naming them; "" when there are none, or they do not fit.
 func sessionText(rules []rule) string {
 	if len(rules) == 0 {

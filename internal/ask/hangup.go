@@ -18,7 +18,7 @@ import (
 // own. Whichever the prompter meets first, a run ended by a hang-up
 // ends with exit 129, whatever the way of asking: the signal is not
 // needed to tell, and the signal that comes later is ignored (see
-// watchSignals).
+// WatchSignals).
 
 // hangupGrace is how long a run whose terminal read as ended is
 // given to turn out to have hung up, where the terminal cannot say so
@@ -31,7 +31,7 @@ var hangupGrace = 250 * time.Millisecond
 // up, seen before the signal.
 var hangup = &SignalError{Sig: syscall.SIGHUP}
 
-// Ended is err, the error that a run held on terminals ended
+// Ended returns err, the error that a run held on terminals ended
 // with, as the person knows it: a hang-up when one of them hung up,
 // whether its signal has come yet or not (see hungUp), else the reason ctx
 // ended (a signal) rather than what the prompter saw, such as the end of

@@ -51,7 +51,7 @@ type Place struct {
 // errNoTerminal is why the terminal that stdin is cannot be asked on.
 var errNoTerminal = errors.New("stdin is not a terminal in whose foreground askuser runs")
 
-// commandLine is the route of askuser, askuser confirm and askuser input.
+// commandLine returns the route of askuser, askuser confirm and askuser input.
 // --ui web asks only on the page, --ui inbox only in the inbox, --tty only
 // on the terminal, --ui tui and line only here. In auto mode: here, when
 // somebody may answer at stdin and see the prompts on stderr; else the
@@ -81,6 +81,10 @@ func (p Place) commandLine(o Options) *Route {
 				// the terminal not be askuser's, nobody is asked.
 				return &noPersonError{Stdin: "a terminal, in whose foreground askuser does not run", Silent: true}
 			}
+			if p.stdinTTY {
+				return nil
+			}
+			// Only a stdin that is not a terminal is asked what it is.
 			if why := p.nobody(); why != nil {
 				return why
 			}
@@ -98,7 +102,7 @@ func (p Place) commandLine(o Options) *Route {
 	return r
 }
 
-// Client is the route of a door that has no terminal, only a client that
+// Client returns the route of a door that has no terminal, only a client that
 // may have a way of its own to reach the person, own (askuser mcp: the
 // MCP client's forms), nil when it has none now. In auto mode:
 // own, else the inbox when one answers, else a web page that someone can
@@ -293,7 +297,7 @@ func (r *Route) askBeside(ctx context.Context, first *Opened, besideName string,
 // whose address they know where to find.
 func (p Place) unseen(mode UI) bool { return mode == UIAuto && !p.stderrTTY }
 
-// page is the web way where nobody sees its address: it reaches the person
+// page returns the web way where nobody sees its address: it reaches the person
 // only when a browser opens it, and never waits on a page nobody can see.
 func (p Place) page() Way {
 	if !p.unseen(UIAuto) {
@@ -323,7 +327,7 @@ func (p Place) page() Way {
 // errNoBrowser is why a page is not shown in a browser without --open.
 var errNoBrowser = errors.New("askuser opens none without --open")
 
-// NewPlace is where askuser runs, on streams, asking as o says;
+// NewPlace returns where askuser runs, on streams, asking as o says;
 // rest is what followed the questions on stdin (the answers), nil when
 // they came from elsewhere.
 func NewPlace(streams *Streams, o Options, rest io.Reader) Place {
@@ -420,6 +424,29 @@ func OnStdinTerminal(s *iostreams.Streams) *iostreams.Streams {
 	t.In, t.InFile, t.InTTY = in, in, true
 	t.ErrOut, t.ErrFile, t.ErrTTY = out, out, true
 	return &t
+}
+
+// UseScreen reports whether to draw on the terminal screen (the terminal
+// UI, the inbox's screen) rather than as line prompts, on s: tui does,
+// and is unavailable unless stdin and stderr are terminals, an error that
+// names where tui came from (named: "--ui tui") and what to use instead;
+// auto does when they are, unless the person asked for plain line prompts
+// (ACCESSIBLE, TERM=dumb); line does not.
+func (ui UI) UseScreen(s *iostreams.Streams, plain bool, named, instead string) (bool, error) {
+	// Both are terminals, with the files that the screen is drawn on.
+	terminals := s.InTTY && s.ErrTTY && s.InFile != nil && s.ErrFile != nil
+	switch ui {
+	case UITUI:
+		if !terminals {
+			// Not an error of the person's or of askuser's: exit 69, which
+			// no script reads as an answer (confirm's 1 is a no).
+			return false, &prompt.UnavailableError{Err: fmt.Errorf("%s needs a terminal, and stdin or stderr is not one: %s", named, instead)}
+		}
+		return true, nil
+	case UIAuto:
+		return terminals && !plain, nil
+	}
+	return false, nil
 }
 
 // openTTY opens the controlling terminal for reading and writing. Without

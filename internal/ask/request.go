@@ -107,7 +107,7 @@ func Prepare(r Request) (*Prepared, error) {
 	return c, nil
 }
 
-// Questions are the questions left to ask, in order.
+// Questions returns the questions left to ask, in order.
 func (c *Prepared) Questions() []schema.Question {
 	qs := make([]schema.Question, len(c.Pending))
 	for j, i := range c.Pending {
@@ -141,7 +141,7 @@ func (c *Prepared) noAnswer(err error) error {
 	return &noAnswerError{Index: c.Pending[short.Answered] + 1, Total: len(c.input.Questions), Key: c.Key.Key(q)}
 }
 
-// Answers are every answer, in question order, once Fill has taken those
+// Answers returns every answer, in question order, once Fill has taken those
 // asked, for a door that writes them in a form of its own.
 func (c *Prepared) Answers() []prompt.Answer { return c.answers }
 

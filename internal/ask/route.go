@@ -95,7 +95,7 @@ func (e *noWayError) add(w Way, err error) {
 	}
 }
 
-// why is why the way named name could not reach the person; nil when it
+// why returns why the way named name could not reach the person; nil when it
 // was not tried.
 func (e *noWayError) why(name string) error {
 	for i, n := range e.Ways {

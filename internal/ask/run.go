@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
+	"os"
+	"os/signal"
+	"syscall"
 	"time"
 
 	"github.com/askuser/askuser/internal/inbox"
@@ -133,6 +135,40 @@ func runAsking(ctx context.Context, streams *Streams, o Options, c asking) ([]pr
 	return nil, person.explain(c.NoAnswer(err))
 }
 
+// WatchSignals ends ctx with a *SignalError when the process receives
+// SIGINT, SIGTERM or SIGHUP, until stop is called. SIGHUP stays caught
+// after stop, and is then without effect. The command line gives it to
+// its runs as Streams.WatchSignals (and to the inbox and askuser mcp); it
+// lives beside runAsking, which starts it, so that a run reads in one file.
+func WatchSignals(parent context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(parent)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	// A hang-up sends its SIGHUP when the kernel gets to it, maybe after
+	// the run it ended has been reported as one (see Ended).
+	// Were SIGHUP's default restored, or SIGHUP ignored, when the
+	// run is over, that late signal could kill askuser before it
+	// exits with the code that says so: the runtime kills the process
+	// with a signal it no longer wants even while the change is being
+	// made. So it is never given back: once stop is called, it fills this
+	// channel, which nobody reads.
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	go func() {
+		select {
+		case s := <-sigs:
+			cancel(&SignalError{Sig: s})
+		case s := <-hup:
+			cancel(&SignalError{Sig: s})
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sigs)
+		cancel(nil)
+	}
+}
+
 // RunOne does a run that asks q, the one question of confirm or
 // input, and returns its answer (see RunQuestions).
 func RunOne(ctx context.Context, streams *Streams, o Options, q schema.Question) (prompt.Answer, error) {
@@ -178,11 +214,4 @@ func finish(ctx context.Context, opened *Opened, err error, summary []prompt.Sum
 		err = f.Finish(ctx, err, summary)
 	}
 	return Ended(ctx, err, opened.terminals)
-}
-
-// CutFrom is --from or ASKUSER_FROM as the inbox takes it: a longer name is
-// cut to inbox.MaxFrom characters, its end marked with "…". The inbox refuses a
-// longer one, and a name too long is no reason to leave questions unasked.
-func CutFrom(from string) string {
-	return prompt.Cut(strings.TrimSpace(from), inbox.MaxFrom)
 }

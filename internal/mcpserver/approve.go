@@ -36,7 +36,7 @@ var approveTool = &mcp.Tool{
 // approveTitle is the approve tool's name for people.
 const approveTitle = "Ask the user to approve a tool call"
 
-// Annotations are the hints of a tool of askuser mcp, titled title. Asking
+// Annotations returns the hints of a tool of askuser mcp, titled title. Asking
 // changes nothing and reaches no one but the person, so clients may run
 // the tools without asking for approval first (codex exec does, with no
 // configuration). They are not idempotent: a second call asks the person

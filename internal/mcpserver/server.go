@@ -145,7 +145,7 @@ func (s *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	return nil
 }
 
-// counted is the handler h of a tool, with its calls counted in and out
+// counted returns the handler h of a tool, with its calls counted in and out
 // for Run to wait for, and refused once Run is ending.
 func (s *Server) counted(h mcp.ToolHandler) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -212,7 +212,7 @@ var (
 	errApproveForms = errors.New("approve does not ask through the MCP client's forms, which the client holds until the approval ends, and askuser mcp runs with --ui elicit")
 )
 
-// forms is the client's own way of reaching the person, when it declared
+// forms returns the client's own way of reaching the person, when it declared
 // elicitation: a form, filled in in its own interface.
 func (s *Server) forms(req *mcp.CallToolRequest) *ask.Way {
 	if !declaresElicitation(req) {
@@ -289,7 +289,7 @@ func (s *Server) elicitRound(req *mcp.CallToolRequest, qs []schema.Question) ([]
 	return answers, err
 }
 
-// formSent is the request state of a call whose first form was sent at t:
+// formSent returns the request state of a call whose first form was sent at t:
 // the client hands it back with the reply, and the server keeps nothing.
 func formSent(t time.Time) string {
 	return "form-sent=" + strconv.FormatInt(t.UnixMilli(), 10)
@@ -346,7 +346,7 @@ var (
 	errStopped         = errors.New("askuser mcp stopped")
 )
 
-// toolError is the result of a call that got no answers: what happened,
+// toolError returns the result of a call that got no answers: what happened,
 // and what to do next, worded for the model.
 func toolError(err error) *mcp.CallToolResult {
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: toolText(err)}}}

@@ -39,7 +39,7 @@ type ClientError struct {
 
 func (e *ClientError) Error() string { return "the MCP client replied to the form with " + e.Msg }
 
-// notShown is an elicitation request that the client failed, rather than
+// notShown returns an elicitation request that the client failed, rather than
 // answered, and why: it declared elicitation but cannot show this form,
 // or does not show forms at all. Nothing was asked of the person.
 func notShown(why error) error {
@@ -200,7 +200,7 @@ func read(q schema.Question, f fields, legacy bool, content map[string]any) (pro
 	return a, "", &ClientError{Msg: fmt.Sprintf("an answer to %s that does not fit it (%v)", f.answer(q), err)}
 }
 
-// chosenOf is what the reply chose among q's options, in its fields f, as
+// chosenOf returns what the reply chose among q's options, in its fields f, as
 // the form asked: boxes to tick (legacy), a list, or one choice.
 func chosenOf(q schema.Question, f fields, legacy bool, content map[string]any) ([]string, error) {
 	var chosen []string

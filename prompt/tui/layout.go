@@ -210,7 +210,7 @@ func (s *dialog) keyHints(w int, parts ...string) []string {
 	return s.tui.st.hints(w, parts...)
 }
 
-// keyLine is keyHints for the screens whose keys are listed on one line
+// keyLine returns keyHints for the screens whose keys are listed on one line
 // cut short where the terminal is too narrow for it, as long as the
 // caller adds none.
 func (s *dialog) keyLine(w int, parts ...string) []string {

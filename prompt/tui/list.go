@@ -230,7 +230,7 @@ func (p *listPrompt) frame(l layout, w int) frame {
 	return f
 }
 
-// option is the lines of option i (n, the number of options, for Other):
+// option returns the lines of option i (n, the number of options, for Other):
 // its label line, pointed at when focused, ticked when checked, and its
 // description as the layout l allows.
 func (p *listPrompt) option(i int, l layout, w int) []string {

@@ -72,7 +72,8 @@ func (p *reviewPrompt) Prompt(*survey.PromptConfig) (any, error) {
 // Cleanup leaves the review on screen: whatever is drawn next replaces it.
 func (p *reviewPrompt) Cleanup(*survey.PromptConfig, any) error { return nil }
 
-// Error is never called: every entry is a valid choice.
+// Error does nothing, as survey never calls it here: every entry is a valid
+// choice.
 func (p *reviewPrompt) Error(*survey.PromptConfig, error) error { return nil }
 
 func (p *reviewPrompt) frame(l layout, w int) frame {

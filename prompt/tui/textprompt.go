@@ -225,7 +225,7 @@ func (p *textPrompt) frame(l layout, w int) frame {
 	return f
 }
 
-// hint is what the empty text shows: the placeholder, or else the default.
+// hint returns what the empty text shows: the placeholder, or else the default.
 // It is dimmed; without colour, an example says so in words.
 func (p *textPrompt) hint(w int) string {
 	st := p.s.tui.st
