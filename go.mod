@@ -23,6 +23,7 @@ require (
 	golang.org/x/sys v0.50.0
 	golang.org/x/term v0.48.0
 	maunium.net/go/mautrix v0.33.0
+	mvdan.cc/sh/v3 v3.14.1
 )
 
 require (

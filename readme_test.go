@@ -311,3 +311,31 @@ func TestInstallFirstRoute(t *testing.T) {
 		t.Errorf("the askuser installed answered %q; stderr:\n%s", got, stderr.String())
 	}
 }
+
+// TestFirstRunSaid checks that README says what the first go run of the
+// set-up prints: a go: downloading line for each module Go fetches, about
+// as many as the program is built from (Go fetches a few more, to check
+// the module graph), and then nothing while it compiles.
+func TestFirstRunSaid(t *testing.T) {
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, _ := strings.Cut(string(b), "\n## Set up from a clone\n")
+	section, _, _ = strings.Cut(section, "\n## ")
+	m := regexp.MustCompile("`go: downloading` line for each module it fetches \\(about (\\d+)\\)").FindStringSubmatch(strings.Join(strings.Fields(section), " "))
+	if m == nil {
+		t.Fatalf("README's set-up does not say that the first go run prints a `go: downloading` line for each module it fetches (about N):\n%s", section)
+	}
+	out, err := exec.Command("go", "list", "-deps", "-f", "{{with .Module}}{{if not .Main}}{{.Path}}{{end}}{{end}}", ".").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	modules := map[string]bool{}
+	for _, p := range strings.Fields(string(out)) {
+		modules[p] = true
+	}
+	if n, _ := strconv.Atoi(m[1]); n < len(modules) || n > len(modules)+15 {
+		t.Errorf("README says about %d lines; askuser is built from %d modules", n, len(modules))
+	}
+}

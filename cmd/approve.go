@@ -31,9 +31,14 @@ only where the agent tool takes one. Your own answer (Other) or a note on
 Deny is the reason the model is told. The agent tool's own questions
 (Claude Code's AskUserQuestion, OpenCode's questions) are asked as questions,
 ASKUSER_ANSWERS answering them as it answers askuser's, and their answers
-go back to the model; a plan (ExitPlanMode) is asked as a plan; askuser's
-own MCP tool, and a command that only runs askuser, are allowed without
-asking, since they ask the person themselves.
+go back to the model, and answers the agent put in them itself are never
+taken; a plan (ExitPlanMode) is asked as a plan. Only what asks the person
+and does nothing else is allowed without asking: a call of askuser's own
+MCP tool, mcp__askuser__askuser (--tool names it otherwise), with askuser's
+input; a shell command that runs askuser, confirm, input or choose, its
+questions in its arguments or a here-document, with no other redirection,
+command, substitution or expansion, and no flag that reads a file (-f) or
+serves the page beyond this machine (--listen).
 
 It asks in the inbox (stdin holds the input, not answers), or on the
 controlling terminal with --tty, or as --ui says. When the question is
@@ -45,8 +50,11 @@ hook. For Copilot CLI, which takes a failed hook for a denial, it exits 0
 instead, writing nothing on stdout. A hook's timeout is how long the agent
 tool waits for the person: give it a day (86400 s).`
 
-func newApproveCmd(env *Env) *cobra.Command {
+// newApproveCmd returns askuser approve, whose flags become the options that
+// runF asks with (approveRun, but for tests).
+func newApproveCmd(env *Env, runF func(context.Context, *Env, approveOptions) error) *cobra.Command {
 	var flags askFlags
+	var tools []string
 	cmd := &cobra.Command{
 		Use:   "approve",
 		Short: "Answer an agent tool's approvals and own questions (its hook)",
@@ -60,10 +68,11 @@ func newApproveCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return approveRun(cmd.Context(), env, o)
+			return runF(cmd.Context(), env, approveOptions{Options: o, Tools: tools})
 		},
 	}
 	flags.register(cmd)
+	cmd.Flags().StringArrayVar(&tools, "tool", nil, "allow calls of `NAME` with askuser's input without asking, as askuser's own tool under the name the agent tool gives it; repeat for several (default "+approve.OwnTool+")")
 	return cmd
 }
 
@@ -71,8 +80,15 @@ func newApproveCmd(env *Env) *cobra.Command {
 // own dialog was answered.
 var errAnsweredThere = errors.New("answered in the agent tool's own dialog")
 
+// approveOptions are askuser approve's: those of every command that asks,
+// and the names under which askuser's own tool passes without asking.
+type approveOptions struct {
+	ask.Options
+	Tools []string
+}
+
 // approveRun reads the hook's input, asks, and writes the hook's output.
-func approveRun(ctx context.Context, env *Env, o ask.Options) error {
+func approveRun(ctx context.Context, env *Env, o approveOptions) error {
 	sch, err := loadSchema(env)
 	if err != nil {
 		return err
@@ -103,8 +119,8 @@ func approveRun(ctx context.Context, env *Env, o ask.Options) error {
 		// which the question names, not the hook's own.
 		o.Inbox.Cwd = r.Cwd
 	}
-	err = approveAsk(ctx, env, o, r, approve.Settings{Who: who, Schema: sch, Presets: presets})
-	if r.Form.Quiet() && err != nil {
+	err = approveAsk(ctx, env, o.Options, r, approve.Settings{Who: who, Schema: sch, Presets: presets, Tools: o.Tools})
+	if r.Dialect.Quiet() && err != nil {
 		// Copilot CLI denies a call whose hook fails: without an answer,
 		// it asks in its own dialog only when the hook ends quietly.
 		text, _ := ask.Outcome(err, "askuser approve")
@@ -130,7 +146,7 @@ func approveAsk(ctx context.Context, env *Env, o ask.Options, r approve.Request,
 				stop(errAnsweredThere)
 			}
 		}()
-		got, err = ask.ConverseQuestions(ctx, env.engine(), o, asking.Questions...)
+		got, err = ask.RunQuestions(ctx, env.engine(), o, asking.Questions...)
 		if errors.Is(context.Cause(ctx), errAnsweredThere) {
 			_, err = fmt.Fprintln(env.IO.ErrOut, "Answered in the agent tool's own dialog: the question left the inbox.")
 			return err

@@ -19,6 +19,8 @@ type askOptions struct {
 	key     schema.KeyBy
 	arrays  bool // --arrays: multi-select answers as arrays
 	session ask.Options
+	presets map[string]string // ASKUSER_ANSWERS
+	schema  *schema.Schema    // with the limits the variables set
 }
 
 // askLong is askuser's help.
@@ -46,8 +48,10 @@ inbox for --ui inbox), 124 timed out, 129 hung up, 130 cancelled,
 
 Run 'askuser docs' for the full guide, written for agents.`
 
-// newAskCmd is the command that asks: askuser itself.
-func newAskCmd(env *Env) *cobra.Command {
+// newAskCmd returns the command that asks: askuser itself. Its flags become
+// options that runF runs (askRun): a test passes its own, to check the
+// options without asking anything.
+func newAskCmd(env *Env, runF func(context.Context, *Env, askOptions) error) *cobra.Command {
 	var (
 		flags     askFlags
 		file, key string
@@ -74,24 +78,30 @@ func newAskCmd(env *Env) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts := askOptions{args: args, file: file}
 			var err error
-			if opts.key, err = ask.ParseKey(key); err != nil {
+			if opts.key, err = parseKey(key); err != nil {
 				return err
 			}
-			if opts.arrays, err = flagSetting(cmd, env, "arrays").boolean(); err != nil {
+			if opts.arrays, err = settingArrays.get(cmd, env).boolean(); err != nil {
 				return err
 			}
 			if opts.session, err = flags.resolve(cmd, env); err != nil {
 				return err
 			}
 			opts.session.Review = !noReview
-			return askRun(cmd.Context(), env, opts)
+			if opts.presets, err = presetAnswers(env); err != nil {
+				return err
+			}
+			if opts.schema, err = loadSchema(env); err != nil {
+				return err
+			}
+			return runF(cmd.Context(), env, opts)
 		},
 	}
 	f := cmd.Flags()
 	f.StringVarP(&file, "file", "f", "", "read the questions from `FILE` (\"-\" for stdin)")
 	f.StringVar(&key, "key", "header", "key the answers by `KEY`: header, or question for the question text")
 	f.BoolVar(&noReview, "no-review", false, "in the terminal UI, submit after the last question without a review")
-	f.Bool("arrays", false, "write each multi-select answer as a JSON array of labels, typed text last (default $ASKUSER_ARRAYS)")
+	settingArrays.register(cmd, askingCommands)
 	flags.register(cmd)
 	_ = cmd.RegisterFlagCompletionFunc("key", fixedCompletions("header", "question"))
 	return cmd
@@ -105,16 +115,22 @@ func isWord(s string) bool {
 }
 
 // askArgs accepts at most one argument, the questions, and catches a
-// mistyped subcommand before it is read as JSON.
+// mistyped subcommand before it is read as JSON: a lone word, or a first
+// word that is a near miss of a command whatever follows it (askuser
+// chose a b meant choose, not questions in three pieces).
 func askArgs(cmd *cobra.Command, args []string) error {
-	if len(args) == 1 && isWord(args[0]) {
-		msg := fmt.Sprintf("unknown command %q for askuser", args[0])
-		if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
-			msg += fmt.Sprintf("; did you mean %q?", s[0])
-		}
-		return ask.UsageErrorf("%s", msg)
+	if len(args) == 0 || !isWord(args[0]) {
+		return docArg(cmd, args)
 	}
-	return docArg(cmd, args)
+	s := cmd.SuggestionsFor(args[0])
+	if len(args) > 1 && len(s) == 0 {
+		return docArg(cmd, args)
+	}
+	msg := fmt.Sprintf("unknown command %q for askuser", args[0])
+	if len(s) > 0 {
+		msg += fmt.Sprintf("; did you mean %q?", s[0])
+	}
+	return ask.UsageErrorf("%s", msg)
 }
 
 // docArg accepts at most one argument, the questions.
@@ -125,20 +141,25 @@ func docArg(_ *cobra.Command, args []string) error {
 	return nil
 }
 
+// engine returns what the ask engine takes of env: its streams and the
+// signals to watch. Every command that asks passes it; it lives here, beside
+// askRun, which takes it first, so that askuser's run reads on from here
+// to the engine without a turn back into main.go.
+func (env *Env) engine() *ask.Streams {
+	return &ask.Streams{IO: env.IO, WatchSignals: env.WatchSignals}
+}
+
 // askRun reads the questions, asks those that are not answered in advance,
 // and prints every answer.
 func askRun(ctx context.Context, env *Env, opts askOptions) error {
-	presets, err := presetAnswers(env)
-	if err != nil {
-		return err
-	}
-	sch, src, err := readInput(env, opts.args, opts.file, true)
+	streams := env.engine()
+	src, err := ask.ReadSource(ask.Stdin{R: env.IO.In, TTY: env.IO.InTTY}, opts.args, opts.file, true)
 	if err != nil {
 		return err
 	}
 	c, err := ask.Run(ctx, ask.Request{
-		Schema: sch, Doc: src.Data, Key: opts.key, Arrays: opts.arrays, Presets: presets,
-		Env: env.engine(), Options: opts.session, Rest: src.Rest,
+		Schema: opts.schema, Doc: src.Data, Key: opts.key, Arrays: opts.arrays, Presets: opts.presets,
+		Streams: streams, Options: opts.session, Rest: src.Rest,
 	})
 	if err != nil {
 		return err

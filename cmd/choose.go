@@ -1,13 +1,15 @@
 package cmd
 
 import (
+	"context"
+
 	"github.com/spf13/cobra"
 
 	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/schema"
 )
 
-func newChooseCmd(env *Env) *cobra.Command {
+func newChooseCmd(env *Env, runF func(context.Context, *Env, questionOptions) error) *cobra.Command {
 	var (
 		multi            bool
 		header, question string
@@ -20,7 +22,8 @@ choice followed by a newline; with --multi, any number of them, one a line,
 in the order given. Like every question of askuser's, it also offers Other
 (0), for the person's own answer, which is printed as typed (last, after the
 options chosen). With --json, the answer is printed as askuser prints answers,
-keyed by the header.
+keyed by the header. Like confirm and input, it asks for no note: only
+askuser's own answers have a place for one (annotations).
 
 Each option must be text that could be typed, and options must differ,
 ignoring case; "Other" is not one. The exit codes are those of askuser
@@ -41,7 +44,7 @@ confirm, but for 1, which is an unexpected failure here.`,
 	f.BoolVar(&multi, "multi", false, "let the person choose any number of the options (at least one)")
 	f.StringVar(&header, "header", "Choose", "show `HEADER` above the question, and key the answer by it with --json")
 	f.StringVar(&question, "question", "", "ask `QUESTION` (default \"Choose one\", with --multi \"Choose one or more\")")
-	return newQuestionCmd(env, cmd, func(args []string) (schema.Question, error) {
+	return newQuestionCmd(env, cmd, runF, func(args []string) (schema.Question, error) {
 		if !cmd.Flags().Changed("question") {
 			question = "Choose one"
 			if multi {

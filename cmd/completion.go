@@ -42,7 +42,7 @@ zsh: completion must be turned on (autoload -U compinit; compinit in
 	}
 }
 
-// withoutBashCompletion is cobra's bash script, which reads the words to
+// withoutBashCompletion returns cobra's bash script, which reads the words to
 // complete with _get_comp_words_by_ref of the bash-completion package,
 // made to work without it, as git's own completion script does: there,
 // the words are taken as bash split them (at : and = too), which

@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"context"
+
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -9,7 +11,7 @@ import (
 	"github.com/askuser/askuser/schema"
 )
 
-func newConfirmCmd(env *Env) *cobra.Command {
+func newConfirmCmd(env *Env, runF func(context.Context, *Env, questionOptions) error) *cobra.Command {
 	var def string
 	cmd := &cobra.Command{
 		Use:   "confirm QUESTION",
@@ -30,7 +32,7 @@ prompts accept y, yes, n and no in any case.`,
 	}
 	cmd.Flags().StringVar(&def, "default", "yes", "the answer Enter takes, `ANSWER`: yes or no")
 	_ = cmd.RegisterFlagCompletionFunc("default", fixedCompletions("yes", "no"))
-	return newQuestionCmd(env, cmd, func(args []string) (schema.Question, error) {
+	return newQuestionCmd(env, cmd, runF, func(args []string) (schema.Question, error) {
 		yes, err := parseYesNo(def)
 		return schema.ConfirmQuestion(args[0], yes), err
 	})

@@ -13,6 +13,7 @@ import (
 
 	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/prompt"
 )
 
 // doctorLong is askuser doctor's help.
@@ -86,6 +87,9 @@ func doctorInbox(ctx context.Context, env *Env, b *strings.Builder) bool {
 		fmt.Fprintf(b, "  ✔ The server answers: the questions of askers wait there for an inbox.\n")
 	default:
 		fmt.Fprintf(b, "  ✔ An inbox answers there, with %s waiting.\n    An asker with nobody at its stdin asks in it.\n", sets(st.Waiting))
+		if st.Page != "" {
+			fmt.Fprintf(b, "    Its web page: %s\n", prompt.Display(st.Page))
+		}
 	}
 
 	b.WriteString("\nWays to reach an inbox\n")
@@ -147,13 +151,13 @@ func socketState(ctx context.Context, a inbox.Addr) string {
 	return fmt.Sprintf("an inbox answers, with %s waiting", sets(st.Waiting))
 }
 
-// prob is an error of a probe as a sentence's start.
+// prob returns an error of a probe as a sentence's start.
 func prob(err error) string {
 	s := err.Error()
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// sets is "no set", "1 set", "2 sets".
+// sets returns "no set", "1 set", "2 sets".
 func sets(n int) string {
 	switch n {
 	case 0:
@@ -183,20 +187,23 @@ func doctorSettings(env *Env, b *strings.Builder) bool {
 	return ok
 }
 
-// settingErrors are the errors of the variables whose values the commands
+// settingErrors returns the errors of the variables whose values the commands
 // would refuse, each as they would report it. ASKUSER_INBOX is checked
 // with the inbox.
 func settingErrors(env *Env) []error {
 	checks := []func() error{
-		func() error { _, err := envSetting(env, varUI).ui(commandLineUIs, ""); return err },
 		func() error {
-			if s := envSetting(env, varTimeout); s.set {
+			_, err := envSetting(env, settingUI.variable).ui(settingUI.uis[askingCommands], "")
+			return err
+		},
+		func() error {
+			if s := envSetting(env, settingTimeout.variable); s.set {
 				_, err := s.duration()
 				return err
 			}
 			return nil
 		},
-		func() error { _, err := envSetting(env, varArrays).boolean(); return err },
+		func() error { _, err := envSetting(env, settingArrays.variable).boolean(); return err },
 		func() error { _, err := accessible(env); return err },
 		func() error { _, err := env.limits(); return err },
 		func() error { _, err := presetAnswers(env); return err },
@@ -208,4 +215,26 @@ func settingErrors(env *Env) []error {
 		}
 	}
 	return errs
+}
+
+// setVariables returns the variables of the table that are set in env, with
+// their values ("ASKUSER_UI=inbox"), in the table's order, an older name
+// after its variable. The value of one that may hold a secret is not
+// shown.
+func setVariables(env *Env) []string {
+	var set []string
+	show := func(name, value string, secret bool) {
+		switch {
+		case value == "":
+		case secret:
+			set = append(set, name+" is set (its value may hold a secret: not shown)")
+		default:
+			set = append(set, fmt.Sprintf("%s=%s", name, prompt.Display(value)))
+		}
+	}
+	for _, v := range variables {
+		show(v.name, env.get(v), v.secret)
+		show(v.alias, env.getAlias(v), v.secret)
+	}
+	return set
 }

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -90,5 +91,30 @@ Environment (askuser help environment)
 				t.Errorf("exit %d, stderr %q, stdout:\n%s\nwant exit %d, stdout:\n%s", code, stderr, stdout, tt.code, want)
 			}
 		})
+	}
+}
+
+// With an inbox that serves a web page running, doctor gives the page's
+// address again, which the inbox printed once, at its start: the inbox
+// tells it on its Unix socket only, to the same user.
+func TestDoctorPage(t *testing.T) {
+	raw, err := os.ReadFile("../schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := inbox.SocketAddr(filepath.Join(t.TempDir(), "inbox.sock"))
+	ln, err := inbox.ListenSocket(string(a))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := inbox.NewServer(inbox.NewQueue(inbox.QueueOptions{}), raw)
+	_ = inbox.SocketListener{Listener: ln}.Serve(context.Background(), srv)
+	t.Cleanup(func() { srv.Close("the test is over") })
+	const page = "http://127.0.0.1:4321/?token=abc"
+	srv.SetPage(page)
+	code, stdout, stderr := run(t, context.Background(), strings.NewReader(""), map[string]string{"ASKUSER_INBOX": string(a)}, "doctor")
+	want := "  ✔ An inbox answers there, with no set waiting.\n    An asker with nobody at its stdin asks in it.\n    Its web page: " + page + "\n"
+	if code != 0 || !strings.Contains(stdout, want) {
+		t.Errorf("exit %d, stderr %q, stdout:\n%s\nwant it to hold:\n%s", code, stderr, stdout, want)
 	}
 }

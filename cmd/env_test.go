@@ -28,10 +28,11 @@ var envCalls = []string{"Getenv", "getenv", "LookupEnv", "lookupEnv"}
 
 // TestEnvironmentReadOnlyInTheTable finds every read of the environment in
 // the files askuser is built from (every platform's, tests aside): none
-// may be outside env.go, the table, so that every variable askuser reads
-// is named there, beside its flag and default, and the packages below cmd
-// take values. In env.go, every read names a variable of the table, not a
-// name of its own.
+// may be outside env.go, which reads the variables of the table
+// (settings.go), so that every variable askuser reads is named there,
+// beside its flag and default, and the packages below cmd take values. In
+// env.go, every read names a variable of the table, not a name of its
+// own; and no file but settings.go declares a variable.
 func TestEnvironmentReadOnlyInTheTable(t *testing.T) {
 	const module = "github.com/askuser/askuser"
 	root, err := filepath.Abs("..")
@@ -61,6 +62,11 @@ func TestEnvironmentReadOnlyInTheTable(t *testing.T) {
 			}
 			file := filepath.Join(dir, name)
 			reads, imports := envReadsIn(t, root, file)
+			if filepath.Base(dir) == "cmd" && name != "settings.go" {
+				for _, at := range variablesDeclaredIn(t, root, file) {
+					t.Errorf("%s declares a variable: declare it in the table, in cmd/settings.go", at)
+				}
+			}
 			for _, imp := range imports {
 				if imp == module || strings.HasPrefix(imp, module+"/") {
 					queue = append(queue, imp)
@@ -87,6 +93,29 @@ func TestEnvironmentReadOnlyInTheTable(t *testing.T) {
 	if inTable == 0 {
 		t.Error("no read of the environment found in cmd/env.go: the scan finds nothing")
 	}
+}
+
+// variablesDeclaredIn says where file declares a variable of the table's
+// type (a composite literal of variable).
+func variablesDeclaredIn(t *testing.T, root, file string) []string {
+	t.Helper()
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, file, nil, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var at []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		if lit, ok := n.(*ast.CompositeLit); ok {
+			if id, ok := lit.Type.(*ast.Ident); ok && id.Name == "variable" {
+				p := fset.Position(lit.Pos())
+				rel, _ := filepath.Rel(root, p.Filename)
+				at = append(at, fmt.Sprintf("%s:%d", filepath.ToSlash(rel), p.Line))
+			}
+		}
+		return true
+	})
+	return at
 }
 
 // envRead is a read of the environment in a file: where, what, and
@@ -153,7 +182,7 @@ func envReadsIn(t *testing.T, root, file string) (reads []envRead, imports []str
 }
 
 // Every variable of the table has a name of its own, and the help says
-// what each does; each flag a variable stands in for names it in its help.
+// what each does.
 func TestVariablesTable(t *testing.T) {
 	names := map[string]bool{}
 	for _, v := range variables {
@@ -173,17 +202,33 @@ func TestVariablesTable(t *testing.T) {
 		}
 	}
 	help := environmentHelp()
-	root := NewRootCmd(testEnv(t))
 	for _, v := range variables {
 		if !strings.Contains(help, "\n"+v.title()) {
 			t.Errorf("askuser help environment does not list %s", v.name)
 		}
-		if v.flag == "" {
-			continue
+	}
+}
+
+// Every setting's variable is in the table, and its every help names the
+// variable and holds the placeholder of its value. Every flag that a
+// command has under a setting's name is the setting's, and says that the
+// variable stands in for it.
+func TestSettings(t *testing.T) {
+	for _, s := range settings {
+		if !slices.Contains(variables, s.variable) {
+			t.Errorf("the variable of --%s, %s, is not in the table", s.flag, s.variable.name)
 		}
-		for _, c := range append(root.Commands(), root) {
-			if f := c.Flags().Lookup(v.flag); f != nil && !strings.Contains(f.Usage, "$"+v.name) {
-				t.Errorf("%s --%s does not say that %s stands in for it: %q", c.CommandPath(), v.flag, v.name, f.Usage)
+		for c, help := range s.help {
+			if !strings.Contains(help, "$"+s.variable.name) || !strings.Contains(help, s.placeholder) {
+				t.Errorf("--%s's help for the commands of kind %d does not name $%s, or its placeholder %q: %q", s.flag, c, s.variable.name, s.placeholder, help)
+			}
+		}
+	}
+	root := NewRootCmd(testEnv(t))
+	for _, c := range append(root.Commands(), root) {
+		for _, s := range settings {
+			if f := c.Flags().Lookup(s.flag); f != nil && !strings.Contains(f.Usage, "$"+s.variable.name) {
+				t.Errorf("%s --%s is not the setting's: its help does not say that %s stands in for it: %q", c.CommandPath(), s.flag, s.variable.name, f.Usage)
 			}
 		}
 	}

@@ -6,11 +6,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/askuser/askuser/prompt/tui"
+	"github.com/askuser/askuser/prompt"
 )
 
-// newEnvironmentTopic is "askuser help environment", as gh has it: the
-// variables of the table (env.go), written from it.
+// newEnvironmentTopic returns "askuser help environment", as gh has it: the
+// variables of the table (settings.go), written from it.
 func newEnvironmentTopic() *cobra.Command {
 	return &cobra.Command{
 		Use:   "environment",
@@ -32,7 +32,7 @@ directory (HOME), shown as ~, and the folder of the NATS inbox's identity
 ($XDG_CONFIG_HOME/askuser, else ~/.config/askuser).`
 )
 
-// environmentHelp is the help of the variables: each with the flag it
+// environmentHelp returns the help of the variables: each with the flag it
 // stands in for, what holds while it is unset, and what it does, wrapped
 // to the width of the rest of the help.
 func environmentHelp() string {
@@ -40,11 +40,11 @@ func environmentHelp() string {
 	b.WriteString(environmentIntro + "\n")
 	for _, v := range variables {
 		b.WriteString("\n" + v.title())
-		if v.flag != "" {
-			fmt.Fprintf(&b, " (--%s)", v.flag)
+		if flag := v.flag(); flag != "" {
+			fmt.Fprintf(&b, " (--%s)", flag)
 		}
 		b.WriteString("\n")
-		for _, line := range tui.Wrap(v.about(), helpWidth-2) {
+		for _, line := range prompt.Wrap(v.about(), helpWidth-2) {
 			b.WriteString("  " + line + "\n")
 		}
 	}
@@ -52,15 +52,15 @@ func environmentHelp() string {
 	return b.String()
 }
 
-// EnvironmentTable is the variables as a Markdown table, for the
+// EnvironmentTable returns the variables as a Markdown table, for the
 // reference page (scripts/gendocs writes it there).
 func EnvironmentTable() string {
 	var b strings.Builder
 	b.WriteString("| variable | flag | unset | does |\n|---|---|---|---|\n")
 	for _, v := range variables {
 		flag := ""
-		if v.flag != "" {
-			flag = "`--" + v.flag + "`"
+		if f := v.flag(); f != "" {
+			flag = "`--" + f + "`"
 		}
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", strings.ReplaceAll(v.title(), ", ", "`, `"), flag, v.def, v.does)
 	}
@@ -73,6 +73,16 @@ func (v *variable) about() string {
 		return v.does
 	}
 	return v.does + " Unset: " + v.def + "."
+}
+
+// flag returns the flag v stands in for, "" for none.
+func (v *variable) flag() string {
+	for _, s := range settings {
+		if s.variable == v {
+			return s.flag
+		}
+	}
+	return ""
 }
 
 // title names v, with its older name.

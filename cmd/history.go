@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/internal/history"
 	"github.com/askuser/askuser/prompt"
 )
@@ -138,5 +140,33 @@ func writeHistoryJSON(w io.Writer, records []history.Record, agents []history.Ag
 	return e.Encode(out)
 }
 
-// seconds is d in seconds, to the millisecond.
+// seconds returns d in seconds, to the millisecond.
 func seconds(d time.Duration) float64 { return d.Round(time.Millisecond).Seconds() }
+
+// historyKeep returns what the inbox keeps in its history (ASKUSER_HISTORY).
+func historyKeep(env *Env) (history.Keep, error) {
+	keep, err := history.ParseKeep(env.get(varHistory))
+	if err != nil {
+		return 0, ofVariable(ask.UsageErrorf("invalid %s %q: %s", varHistory.name, env.get(varHistory), err))
+	}
+	return keep, nil
+}
+
+// historyPath returns where the inbox's history is: in $XDG_STATE_HOME/askuser,
+// else ~/.local/state/askuser, as the XDG base directories have it. A
+// relative XDG_STATE_HOME is refused, as Go refuses a relative
+// XDG_CONFIG_HOME.
+func historyPath(env *Env) (string, error) {
+	dir := env.get(varStateHome)
+	switch {
+	case dir != "" && !filepath.IsAbs(dir):
+		return "", ofVariable(ask.UsageErrorf("invalid %s %q: must be an absolute path", varStateHome.name, dir))
+	case dir == "":
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("find the history: %w; set %s", err, varStateHome.name)
+		}
+		dir = filepath.Join(home, ".local", "state")
+	}
+	return filepath.Join(dir, "askuser", history.FileName), nil
+}

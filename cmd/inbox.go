@@ -13,8 +13,8 @@ import (
 	"github.com/askuser/askuser/internal/history"
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/inbox/serve"
-	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/prompt/web/localhttp"
 )
 
 // inboxLong is askuser inbox's help.
@@ -46,11 +46,13 @@ When the inbox quits, every asker still waiting ends with exit 69. An
 asker that stops waiting (killed, Ctrl+C, --timeout) withdraws its
 questions. Each arrival rings the bell and runs ASKUSER_NOTIFY_COMMAND,
 with ASKUSER_FROM, ASKUSER_HEADER and ASKUSER_QUESTION set, and with --web
-ASKUSER_URL, the address of the set's own page, for a notification to open,
-and ASKUSER_ACTIONS: for one single choice among at most three options, a
-link for each that answers it in one tap from the notification's buttons.
---remind DURATION rings and runs it again for a set still waiting after
-DURATION. When a set ends, ASKUSER_NOTIFY_END_COMMAND runs, to take its
+ASKUSER_URL, the address of the set's own page, for a notification to
+open, and ASKUSER_ACTIONS: for one single choice among at most three
+options, a link for each that answers it in one tap from the
+notification's buttons. --notify-after DURATION runs it only for a set
+still waiting after DURATION, the desk first (the bell rings at once).
+--remind DURATION rings and runs it again for a set still waiting DURATION
+after that. When a set ends, ASKUSER_NOTIFY_END_COMMAND runs, to take its
 notification back; ASKUSER_NOTIFY_PRIVATE=1 keeps the questions' text out
 of both. Every set that ends is kept in the history: askuser history shows
 it.
@@ -98,7 +100,9 @@ error, 69 nothing can answer here (no terminal and no --web), the address of
 --listen or --web cannot be listened on, --ui tui has no terminal, or the
 NATS server cannot be used, 129 hung up, 143 terminated.`
 
-func newInboxCmd(env *Env) *cobra.Command {
+// newInboxCmd returns askuser inbox, whose flags become the options that runF
+// serves (serve.Run, but for tests).
+func newInboxCmd(env *Env, runF func(context.Context, serve.Options) error) *cobra.Command {
 	var f inboxFlags
 	cmd := &cobra.Command{
 		Use:   "inbox [--web [--open]] [--listen ADDR]",
@@ -117,27 +121,22 @@ func newInboxCmd(env *Env) *cobra.Command {
   ssh -R /tmp/askuser.sock:$XDG_RUNTIME_DIR/askuser/inbox.sock build-host`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			opts, err := inboxServeOptions(cmd, env, f)
+			opts, err := inboxServeOptions(cmd, inboxEnv(env), f)
 			if err != nil {
 				return err
 			}
-			return serve.Run(cmd.Context(), opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().StringVar(&f.listen, "listen", "", "also accept askers over TCP on `ADDR` (HOST:PORT), with a token; with --web, serve the page there too")
 	cmd.Flags().BoolVar(&f.web, "web", false, "also show the queue on a web page, at an address with a token (on 127.0.0.1 unless --listen)")
 	cmd.Flags().BoolVar(&f.open, "open", false, "with --web, open the page in the default browser ($BROWSER, else the system's)")
-	cmd.Flags().String("ui", "", "how to show the questions, `MODE`: auto, tui (the terminal screen) or line (numbered prompts) (default $ASKUSER_UI when tui or line, else auto)")
-	cmd.Flags().Duration("remind", 0, "notify again when a set still waits after `DURATION` (e.g. 10m): the bell, and ASKUSER_NOTIFY_COMMAND (default $ASKUSER_REMIND, else never)")
+	settingUI.register(cmd, inboxCommand)
+	settingNotifyAfter.register(cmd, inboxCommand)
+	settingRemind.register(cmd, inboxCommand)
 	_ = cmd.RegisterFlagCompletionFunc("listen", fixedCompletions("127.0.0.1:0", "0.0.0.0:7777"))
-	_ = cmd.RegisterFlagCompletionFunc("ui", fixedCompletions(uiNames(inboxUIs)...))
 	return cmd
 }
-
-// inboxUIs are the values of askuser inbox's --ui, in the order its help
-// lists them: how it shows its queue. ASKUSER_UI's web and inbox say where
-// askers ask, which is this inbox, and count as auto here.
-var inboxUIs = []ask.UI{ask.UIAuto, ask.UITUI, ask.UILine}
 
 // inboxOnTerminal says whether the inbox shows its queue on the terminal
 // screen rather than as line prompts, as askuser chooses its terminal UI.
@@ -150,8 +149,18 @@ func inboxOnTerminal(env *Env, ui ask.UI, from string) (bool, error) {
 	return ui.UseScreen(env.IO, plain, from, "use --ui line")
 }
 
+// inboxEnv is env with the streams the inbox shows its queue on: the
+// terminal a person typed askuser inbox at, even with its stderr captured
+// (2>log, 2>&1 | tee log), where the line prompts would fill the file
+// before a blank screen.
+func inboxEnv(env *Env) *Env {
+	e := *env
+	e.IO = ask.OnStdinTerminal(env.IO)
+	return &e
+}
+
 // inboxFlags are askuser inbox's flags, as cobra sets them; --ui is read
-// with ASKUSER_UI (see flagSetting).
+// with ASKUSER_UI (see setting.get).
 type inboxFlags struct {
 	listen    string
 	web, open bool
@@ -167,8 +176,10 @@ func inboxServeOptions(cmd *cobra.Command, env *Env, f inboxFlags) (serve.Option
 		Browser: browser(env),
 		Watch:   env.WatchSignals,
 	}
-	ui := flagSetting(cmd, env, "ui")
-	mode, err := ui.ui(inboxUIs, " for the inbox")
+	// ASKUSER_UI's web and inbox say where askers ask, which is this
+	// inbox, and count as auto here.
+	ui := settingUI.get(cmd, env)
+	mode, err := ui.ui(settingUI.uis[inboxCommand], " for the inbox")
 	if err != nil {
 		return opts, err
 	}
@@ -214,14 +225,21 @@ func inboxServeOptions(cmd *cobra.Command, env *Env, f inboxFlags) (serve.Option
 }
 
 // inboxTelling resolves how the inbox tells the person of its sets, into
-// o: the notification commands, the reminders (--remind, ASKUSER_REMIND),
-// and the history.
+// o: the notification commands, their reply topic, their delay
+// (--notify-after, ASKUSER_NOTIFY_AFTER), the reminders (--remind,
+// ASKUSER_REMIND), and the history.
 func inboxTelling(cmd *cobra.Command, env *Env, o *serve.Options) error {
 	var err error
 	if o.Notify, o.NotifyEnd, err = notifyCommands(env); err != nil {
 		return err
 	}
-	if o.Remind, err = flagSetting(cmd, env, "remind").duration(); err != nil {
+	if o.ReplyURL, err = replyURL(env); err != nil {
+		return err
+	}
+	if o.NotifyAfter, err = settingNotifyAfter.get(cmd, env).duration(); err != nil {
+		return err
+	}
+	if o.Remind, err = settingRemind.get(cmd, env).duration(); err != nil {
 		return err
 	}
 	if o.HistoryKeep, err = historyKeep(env); err != nil || o.HistoryKeep == history.KeepNothing {

@@ -34,8 +34,10 @@ func TestInboxOnTerminal(t *testing.T) {
 		{"tui without one", "tui", false, true, nil, false, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			ios, _, _, _ := iostreams.Test()
+			ios.In, ios.ErrOut, ios.InFile, ios.ErrFile, ios.InTTY, ios.ErrTTY = tty, tty, tty, tty, c.inTTY, c.errTTY
 			env := &Env{
-				IO:     &iostreams.Streams{In: tty, ErrOut: tty, InFile: tty, ErrFile: tty, InTTY: c.inTTY, ErrTTY: c.errTTY},
+				IO:     ios,
 				Getenv: varsEnv(c.env),
 			}
 			got, err := inboxOnTerminal(env, ask.UI(c.ui), "--ui "+c.ui)

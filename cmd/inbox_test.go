@@ -142,8 +142,10 @@ func startInboxCmd(t *testing.T, vars map[string]string, errTTY bool, ctx contex
 	vars["ASKUSER_INBOX"] = string(a)
 	pr, pw := io.Pipe()
 	r := &inboxRunning{in: pw, stderr: new(testutil.Buffer), code: make(chan int, 1), addr: a}
+	ios, _, _, _ := iostreams.Test()
+	ios.In, ios.ErrOut, ios.ErrTTY = pr, r.stderr, errTTY
 	env := &Env{
-		IO:           &iostreams.Streams{In: pr, Out: new(bytes.Buffer), ErrOut: r.stderr, ErrTTY: errTTY},
+		IO:           ios,
 		Getenv:       varsEnv(vars),
 		Schema:       raw,
 		WatchSignals: watch,
@@ -251,7 +253,7 @@ func TestInboxSignals(t *testing.T) {
 	} {
 		t.Run(c.sig.String(), func(t *testing.T) {
 			// The signal ends the context that the command runs in, with
-			// the cause that watchSignals gives it.
+			// the cause that ask.WatchSignals gives it.
 			ctx, send := context.WithCancelCause(context.Background())
 			r := startInboxCmd(t, map[string]string{}, false, ctx, nil)
 			asked := make(chan inbox.Event, 1)
@@ -286,7 +288,9 @@ func TestInboxListen(t *testing.T) {
 	defer pw.Close()
 	stderr := new(testutil.Buffer)
 	sock := filepath.Join(t.TempDir(), "inbox.sock")
-	env := &Env{IO: &iostreams.Streams{In: pr, Out: new(bytes.Buffer), ErrOut: stderr}, Getenv: varsEnv(map[string]string{"ASKUSER_INBOX": sock}), Schema: raw}
+	ios, _, _, _ := iostreams.Test()
+	ios.In, ios.ErrOut = pr, stderr
+	env := &Env{IO: ios, Getenv: varsEnv(map[string]string{"ASKUSER_INBOX": sock}), Schema: raw}
 	code := make(chan int, 1)
 	go func() { code <- Run(ctx, env, []string{"inbox", "--listen", "0.0.0.0:0"}) }()
 	deadline := time.Now().Add(10 * time.Second)
@@ -343,7 +347,9 @@ func TestInboxAtTCPAddress(t *testing.T) {
 	raw, _ := os.ReadFile("../schema.json")
 	pr, pw := io.Pipe()
 	stderr := new(testutil.Buffer)
-	env := &Env{IO: &iostreams.Streams{In: pr, Out: new(bytes.Buffer), ErrOut: stderr}, Getenv: varsEnv(map[string]string{"ASKUSER_INBOX": url}), Schema: raw}
+	ios, _, _, _ := iostreams.Test()
+	ios.In, ios.ErrOut = pr, stderr
+	env := &Env{IO: ios, Getenv: varsEnv(map[string]string{"ASKUSER_INBOX": url}), Schema: raw}
 	code := make(chan int, 1)
 	go func() { code <- Run(context.Background(), env, []string{"inbox"}) }()
 

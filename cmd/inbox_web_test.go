@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"net"
@@ -31,6 +30,19 @@ type webInbox struct {
 
 func startWebInbox(t *testing.T, vars map[string]string, args ...string) *webInbox {
 	t.Helper()
+	r := startInbox(t, vars, args...)
+	line := r.waitLine(t, "Answer in your browser too: ")
+	var err error
+	if r.page, err = url.Parse(line); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// startInbox runs askuser inbox with args and vars, as startWebInbox does,
+// with or without its page.
+func startInbox(t *testing.T, vars map[string]string, args ...string) *webInbox {
+	t.Helper()
 	raw, err := os.ReadFile("../schema.json")
 	if err != nil {
 		t.Fatal(err)
@@ -39,7 +51,9 @@ func startWebInbox(t *testing.T, vars map[string]string, args ...string) *webInb
 	vars["ASKUSER_INBOX"] = r.sock
 	pr, pw := io.Pipe()
 	r.in = pw
-	env := &Env{IO: &iostreams.Streams{In: pr, Out: new(bytes.Buffer), ErrOut: r.stderr}, Getenv: varsEnv(vars), Schema: raw}
+	ios, _, _, _ := iostreams.Test()
+	ios.In, ios.ErrOut = pr, r.stderr
+	env := &Env{IO: ios, Getenv: varsEnv(vars), Schema: raw}
 	go func() { r.code <- Run(context.Background(), env, append([]string{"inbox"}, args...)) }()
 	t.Cleanup(func() {
 		pw.Close()
@@ -49,10 +63,6 @@ func startWebInbox(t *testing.T, vars map[string]string, args ...string) *webInb
 			t.Error("the inbox did not quit")
 		}
 	})
-	line := r.waitLine(t, "Answer in your browser too: ")
-	if r.page, err = url.Parse(line); err != nil {
-		t.Fatal(err)
-	}
 	return r
 }
 

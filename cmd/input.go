@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"context"
+
 	"errors"
 
 	"github.com/spf13/cobra"
@@ -10,7 +12,7 @@ import (
 	"github.com/askuser/askuser/schema"
 )
 
-func newInputCmd(env *Env) *cobra.Command {
+func newInputCmd(env *Env, runF func(context.Context, *Env, questionOptions) error) *cobra.Command {
 	var placeholder, def string
 	cmd := &cobra.Command{
 		Use:   "input QUESTION",
@@ -26,7 +28,7 @@ but for 1, which is an unexpected failure here.`,
 	}
 	cmd.Flags().StringVar(&placeholder, "placeholder", "", "show `TEXT` as an example answer")
 	cmd.Flags().StringVar(&def, "default", "", "make `TEXT` the answer Enter takes")
-	return newQuestionCmd(env, cmd, func(args []string) (schema.Question, error) {
+	return newQuestionCmd(env, cmd, runF, func(args []string) (schema.Question, error) {
 		clean, err := checkDefault(def)
 		return schema.InputQuestion(args[0], placeholder, clean), err
 	})

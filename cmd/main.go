@@ -1,8 +1,10 @@
 // Package cmd owns the command line of askuser: the cobra commands, a file
-// each, whose flags become options (askflags.go for those of every command
-// that asks) with the environment variables that stand in for them
-// (env.go, the one table of every variable askuser reads, and the only
-// file that reads them), and whose run functions call the ask engine
+// each, whose flags become options with the environment variables that
+// stand in for them (settings.go, the one table of every variable and of
+// the flags they stand in for; flags.go registers the flags of every
+// command that asks, and env.go, the only file that reads the environment,
+// reads them all in the order the asker does), and whose run functions
+// call the ask engine
 // (internal/ask), which reads the questions, asks them, and says what each
 // outcome means.
 package cmd
@@ -27,8 +29,8 @@ type Build struct {
 // embedded schema and the build.
 type Env struct {
 	IO *iostreams.Streams
-	// Getenv reads the environment: only through the table of env.go,
-	// which names every variable askuser reads.
+	// Getenv reads the environment: only in env.go, through the table of
+	// settings.go, which names every variable askuser reads.
 	Getenv func(string) string
 	Schema []byte
 	Build  Build
@@ -43,51 +45,14 @@ type Env struct {
 	limitsRead *limitsRead // the limit variables, once read (see limits)
 }
 
-// engine is what the ask engine needs of env.
-func (env *Env) engine() *ask.Env {
-	return &ask.Env{IO: env.IO, WatchSignals: env.WatchSignals}
-}
-
 // Main runs askuser with the process's arguments, streams and signals, and
 // returns the exit code.
 func Main(schemaJSON []byte, build Build) int {
 	// A reader that goes away is an error to report, not a reason to die
 	// silently by SIGPIPE.
 	signal.Ignore(syscall.SIGPIPE)
-	env := &Env{IO: iostreams.System(), Getenv: processEnv, Schema: schemaJSON, Build: build, WatchSignals: watchSignals}
+	env := &Env{IO: iostreams.System(), Getenv: processEnv, Schema: schemaJSON, Build: build, WatchSignals: ask.WatchSignals}
 	return Run(context.Background(), env, os.Args[1:])
-}
-
-// watchSignals ends ctx with a *ask.SignalError when the process receives
-// SIGINT, SIGTERM or SIGHUP, until stop is called. SIGHUP stays caught
-// after stop, and is then without effect.
-func watchSignals(parent context.Context) (context.Context, func()) {
-	ctx, cancel := context.WithCancelCause(parent)
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	// A hang-up sends its SIGHUP when the kernel gets to it, maybe after
-	// the conversation it ended has been reported as one (see ask.Ended).
-	// Were SIGHUP's default restored, or SIGHUP ignored, when the
-	// conversation is over, that late signal could kill askuser before it
-	// exits with the code that says so: the runtime kills the process
-	// with a signal it no longer wants even while the change is being
-	// made. So it is never given back: once stop is called, it fills this
-	// channel, which nobody reads.
-	hup := make(chan os.Signal, 1)
-	signal.Notify(hup, syscall.SIGHUP)
-	go func() {
-		select {
-		case s := <-sigs:
-			cancel(&ask.SignalError{Sig: s})
-		case s := <-hup:
-			cancel(&ask.SignalError{Sig: s})
-		case <-ctx.Done():
-		}
-	}()
-	return ctx, func() {
-		signal.Stop(sigs)
-		cancel(nil)
-	}
 }
 
 // Run runs askuser with args and returns the exit code. Errors are reported

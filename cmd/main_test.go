@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -51,8 +50,9 @@ func testEnv(t *testing.T) *Env {
 	if err != nil {
 		t.Fatal(err)
 	}
+	ios, _, _, _ := iostreams.Test()
 	return &Env{
-		IO:     &iostreams.Streams{In: strings.NewReader(""), Out: new(bytes.Buffer), ErrOut: new(bytes.Buffer)},
+		IO:     ios,
 		Getenv: noInbox(t),
 		Schema: raw,
 		Build:  Build{Version: "1.0.0", Commit: "abcdef", Date: "2026-01-01"},
@@ -67,10 +67,11 @@ func run(t *testing.T, ctx context.Context, stdin io.Reader, vars map[string]str
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stdout, stderr strings.Builder
+	ios, _, stdout, stderr := iostreams.Test()
+	ios.In = stdin
 	none := noInbox(t)
 	env := &Env{
-		IO: &iostreams.Streams{In: stdin, Out: &stdout, ErrOut: &stderr},
+		IO: ios,
 		Getenv: func(k string) string {
 			if v, ok := vars[k]; ok {
 				return v

@@ -9,8 +9,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/askuser/askuser/internal/ask"
-	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/internal/mcpserver"
+	"github.com/askuser/askuser/prompt/web/localhttp"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -46,7 +46,8 @@ denies the call, saying why.
 How the person is reached (--ui, default $ASKUSER_UI, else auto):
 
   auto    through the client's own interface (MCP elicitation) when the
-          client offers it, else in the inbox (askuser inbox) when one
+          client offers it, and in the inbox (askuser inbox) too when one
+          answers, the first answer winning; else in the inbox when one
           answers, else on a web page that someone can see: opened in the
           browser, or its address on stderr when stderr is a terminal.
           Where none of these reaches anybody, a call fails at once,
@@ -78,11 +79,9 @@ and ignored: wait_for_previous (Gemini CLI). The command line refuses them.
 
 Nothing but the protocol is written to stdout; notices go to stderr.`
 
-// mcpUIs are the values of askuser mcp's --ui, in the order its help
-// lists them.
-var mcpUIs = []ask.UI{ask.UIAuto, ask.UIElicit, ask.UIInbox, ask.UIWeb}
-
-func newMCPCmd(env *Env) *cobra.Command {
+// newMCPCmd returns askuser mcp, whose flags become the options that runF
+// serves (mcpRun, but for tests).
+func newMCPCmd(env *Env, runF func(context.Context, *Env, mcpOptions) error) *cobra.Command {
 	var name, key string
 	cmd := &cobra.Command{
 		Use:   "mcp",
@@ -99,17 +98,16 @@ func newMCPCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return mcpRun(cmd.Context(), env, opts)
+			return runF(cmd.Context(), env, opts)
 		},
 	}
 	f := cmd.Flags()
-	f.String("ui", "", "how to reach the person, `MODE`: auto, elicit (the client's own interface), inbox (askuser inbox) or web (a local web page) (default $ASKUSER_UI, else auto)")
+	settingUI.register(cmd, mcpCommand)
 	f.StringVar(&name, "name", "askuser", "the tool's `NAME`")
-	f.String("from", "", "in the inbox, say the questions come from `NAME` (default $ASKUSER_FROM, else the MCP client and the working directory)")
+	settingFrom.register(cmd, mcpCommand)
 	f.StringVar(&key, "key", "header", "key the answers by `KEY`: header, or question for the question text")
-	f.Bool("arrays", false, "write each multi-select answer as a JSON array of its labels, as askuser --arrays does (also $ASKUSER_ARRAYS)")
-	f.Duration("timeout", 0, "give up on a call after `DURATION` (e.g. 5m) without an answer (default $ASKUSER_TIMEOUT, else none)")
-	_ = cmd.RegisterFlagCompletionFunc("ui", fixedCompletions(uiNames(mcpUIs)...))
+	settingArrays.register(cmd, mcpCommand)
+	settingTimeout.register(cmd, mcpCommand)
 	_ = cmd.RegisterFlagCompletionFunc("key", fixedCompletions("header", "question"))
 	return cmd
 }
@@ -119,7 +117,7 @@ func newMCPCmd(env *Env) *cobra.Command {
 func mcpResolve(cmd *cobra.Command, env *Env, name, key string) (mcpOptions, error) {
 	opts := mcpOptions{name: name}
 	var err error
-	if opts.ask.Mode, err = flagSetting(cmd, env, "ui").ui(mcpUIs, ""); err != nil {
+	if opts.ask.Mode, err = settingUI.get(cmd, env).ui(settingUI.uis[mcpCommand], ""); err != nil {
 		return opts, err
 	}
 	if opts.ask.Inbox, err = inboxOptions(cmd, env, opts.ask.Mode); err != nil {
@@ -136,13 +134,13 @@ func mcpResolve(cmd *cobra.Command, env *Env, name, key string) (mcpOptions, err
 	if name == mcpserver.ApproveName {
 		return opts, ask.UsageErrorf("invalid --name %q: the approving tool has that name", name)
 	}
-	if opts.key, err = ask.ParseKey(key); err != nil {
+	if opts.key, err = parseKey(key); err != nil {
 		return opts, err
 	}
-	if opts.arrays, err = flagSetting(cmd, env, "arrays").boolean(); err != nil {
+	if opts.arrays, err = settingArrays.get(cmd, env).boolean(); err != nil {
 		return opts, err
 	}
-	opts.ask.Timeout, err = flagSetting(cmd, env, "timeout").duration()
+	opts.ask.Timeout, err = settingTimeout.get(cmd, env).duration()
 	return opts, err
 }
 

@@ -31,13 +31,13 @@ func TestMCPUI(t *testing.T) {
 		{env: "popup", wantErr: `invalid ASKUSER_UI "popup": must be auto, tui, line, web or inbox`},
 	} {
 		env := &Env{Getenv: varsEnv(map[string]string{"ASKUSER_UI": tc.env})}
-		cmd := newMCPCmd(env)
+		cmd := newMCPCmd(env, mcpRun)
 		if tc.given {
 			if err := cmd.ParseFlags([]string{"--ui", tc.flag}); err != nil {
 				t.Fatal(err)
 			}
 		}
-		got, err := flagSetting(cmd, env, "ui").ui(mcpUIs, "")
+		got, err := settingUI.get(cmd, env).ui(settingUI.uis[mcpCommand], "")
 		switch {
 		case tc.wantErr != "":
 			if err == nil || err.Error() != tc.wantErr {

@@ -27,8 +27,9 @@ type questionOptions struct {
 
 // newQuestionCmd completes cmd, a command for scripts with its help and
 // flags, with the flags of every command that asks, --json, and the run
-// that asks the question that question makes of the arguments.
-func newQuestionCmd(env *Env, cmd *cobra.Command, question func(args []string) (schema.Question, error)) *cobra.Command {
+// that asks the question that question makes of the arguments: runF
+// (questionRun, but for tests).
+func newQuestionCmd(env *Env, cmd *cobra.Command, runF func(context.Context, *Env, questionOptions) error, question func(args []string) (schema.Question, error)) *cobra.Command {
 	var flags askFlags
 	var asJSON bool
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
@@ -40,7 +41,7 @@ func newQuestionCmd(env *Env, cmd *cobra.Command, question func(args []string) (
 		if opts.session, err = flags.resolve(cmd, env); err != nil {
 			return err
 		}
-		return questionRun(cmd.Context(), env, opts)
+		return runF(cmd.Context(), env, opts)
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, `print the answer as askuser prints answers: {"answers":{...}}`)
 	flags.register(cmd)
@@ -55,7 +56,7 @@ func newQuestionCmd(env *Env, cmd *cobra.Command, question func(args []string) (
 // for a "no").
 func questionRun(ctx context.Context, env *Env, opts questionOptions) error {
 	q := opts.question
-	answer, err := ask.ConverseOne(ctx, env.engine(), opts.session, q)
+	answer, err := ask.RunOne(ctx, env.engine(), opts.session, q)
 	if err != nil {
 		return err
 	}
@@ -63,7 +64,7 @@ func questionRun(ctx context.Context, env *Env, opts questionOptions) error {
 	switch q.Kind {
 	case schema.KindInput:
 		text = []string{answer.Other}
-	case schema.KindChoose:
+	case schema.KindList:
 		text = answer.Labels
 		if answer.Other != "" {
 			text = append(text, answer.Other)
@@ -73,7 +74,9 @@ func questionRun(ctx context.Context, env *Env, opts questionOptions) error {
 		err = ask.WriteAnswers(env.IO.Out, []schema.Question{q}, []schema.Answer{answer}, schema.KeyHeader, false)
 	} else if len(text) > 0 {
 		// One write, as the answers of askuser: a reader never sees part.
-		_, err = fmt.Fprint(env.IO.Out, strings.Join(text, "\n")+"\n")
+		if _, werr := fmt.Fprint(env.IO.Out, strings.Join(text, "\n")+"\n"); werr != nil {
+			err = &ask.NotWrittenError{Err: werr}
+		}
 	}
 	if err == nil && q.Kind == schema.KindConfirm && !schema.IsYes(answer) {
 		return ask.ErrDeclined

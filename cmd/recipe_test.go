@@ -40,7 +40,7 @@ func recipe(t *testing.T, name, service, url string) map[string]string {
 	if snippet == string(m[1]) {
 		t.Fatalf("the %s snippet does not send to %s:\n%s", name, service, m[1])
 	}
-	out, err := exec.Command("sh", "-c", snippet+`printf '%s\0%s' "$ASKUSER_NOTIFY_COMMAND" "$ASKUSER_NOTIFY_END_COMMAND"`).Output()
+	out, err := exec.Command("sh", "-c", snippet+`printf '%s\0%s\0%s' "$ASKUSER_NOTIFY_COMMAND" "$ASKUSER_NOTIFY_END_COMMAND" "$ASKUSER_NOTIFY_REPLY_URL"`).Output()
 	if err != nil {
 		t.Fatalf("the %s snippet: %v", name, err)
 	}
@@ -48,7 +48,11 @@ func recipe(t *testing.T, name, service, url string) map[string]string {
 	if commands[0] == "" || commands[1] == "" {
 		t.Fatalf("the %s snippet sets no command: %q", name, commands)
 	}
-	return map[string]string{"ASKUSER_NOTIFY_COMMAND": commands[0], "ASKUSER_NOTIFY_END_COMMAND": commands[1]}
+	vars := map[string]string{"ASKUSER_NOTIFY_COMMAND": commands[0], "ASKUSER_NOTIFY_END_COMMAND": commands[1]}
+	if commands[2] != "" {
+		vars["ASKUSER_NOTIFY_REPLY_URL"] = commands[2]
+	}
+	return vars
 }
 
 // sent is a request the recording server took.

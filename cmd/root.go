@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -8,13 +9,14 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/askuser/askuser/internal/ask"
+	"github.com/askuser/askuser/internal/inbox/serve"
 	"github.com/askuser/askuser/schema"
 )
 
 // NewRootCmd returns askuser's command tree: the ask command, with every
 // other command under it. Run runs it; scripts/gendocs documents it.
 func NewRootCmd(env *Env) *cobra.Command {
-	cmd := newAskCmd(env)
+	cmd := newAskCmd(env, askRun)
 	cmd.SetIn(env.IO.In)
 	cmd.SetOut(env.IO.Out)
 	cmd.SetErr(env.IO.ErrOut)
@@ -25,14 +27,14 @@ func NewRootCmd(env *Env) *cobra.Command {
 	cmd.AddCommand(
 		newSchemaCmd(env),
 		newValidateCmd(env),
-		newConfirmCmd(env),
-		newInputCmd(env),
-		newChooseCmd(env),
-		newInboxCmd(env),
+		newConfirmCmd(env, questionRun),
+		newInputCmd(env, questionRun),
+		newChooseCmd(env, questionRun),
+		newInboxCmd(env, serve.Run),
 		newHistoryCmd(env),
 		newToolCmd(env),
-		newMCPCmd(env),
-		newApproveCmd(env),
+		newMCPCmd(env, mcpRun),
+		newApproveCmd(env, approveRun),
 		newDocsCmd(env),
 		newVersionCmd(env),
 		newDoctorCmd(env),
@@ -69,10 +71,13 @@ Use "{{.CommandPath}} [command] --help" for more about a command{{if .HasHelpSub
 "{{.CommandPath}} help [topic]" for a topic{{end}}.{{end}}
 `
 
-// flagError is the usage error of a flag that cmd cannot take: one it does
+// flagError returns the usage error of a flag that cmd cannot take: one it does
 // not have is told the closest it has, as JSON fields are ("did you mean
 // --ui?"), and as cobra tells commands.
 func flagError(cmd *cobra.Command, err error) error {
+	if invalid, ok := errors.AsType[*pflag.InvalidValueError](err); ok && invalid.GetFlag().Value.Type() == "duration" {
+		return badDuration("--"+invalid.GetFlag().Name, invalid.GetValue(), false)
+	}
 	msg := err.Error()
 	if name, ok := strings.CutPrefix(msg, "unknown flag: --"); ok {
 		var names []string
@@ -88,43 +93,10 @@ func flagError(cmd *cobra.Command, err error) error {
 	return &ask.UsageError{Msg: msg}
 }
 
-// fixedCompletions completes a flag's value from values, and never from
-// the files of the directory.
-func fixedCompletions(values ...string) cobra.CompletionFunc {
-	return cobra.FixedCompletions(values, cobra.ShellCompDirectiveNoFileComp)
-}
-
 // noArgs rejects arguments with a usage error.
 func noArgs(cmd *cobra.Command, args []string) error {
 	if len(args) > 0 {
 		return ask.UsageErrorf("%q takes no arguments (got %q)", cmd.CommandPath(), args[0])
 	}
 	return nil
-}
-
-// loadSchema compiles the embedded schema with the limit variables applied.
-func loadSchema(env *Env) (*schema.Schema, error) {
-	l, err := env.limits()
-	if err != nil {
-		return nil, err
-	}
-	o, err := l.Overrides()
-	if err != nil {
-		return nil, err
-	}
-	return schema.Compile(env.Schema, o)
-}
-
-// readInput reads the questions document, and the schema that checks it
-// (see ask.Parse). answersFollow is as for ask.ReadSource.
-func readInput(env *Env, args []string, file string, answersFollow bool) (*schema.Schema, *ask.Source, error) {
-	sch, err := loadSchema(env)
-	if err != nil {
-		return nil, nil, err
-	}
-	src, err := ask.ReadSource(ask.Stdin{R: env.IO.In, TTY: env.IO.InTTY}, args, file, answersFollow)
-	if err != nil {
-		return nil, nil, err
-	}
-	return sch, src, nil
 }

@@ -132,7 +132,7 @@ func toolDefinition(format, name string, sch *schema.Schema) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
-// toolText is the tool's description in format (the guide, short for
+// toolText returns the tool's description in format (the guide, short for
 // OpenAI's), and its input schema. The schema's dialect is implied by each
 // format: a tool's schema is not a document of its own. The rest stays in
 // the order schema.json gives, with the patterns that clients keep intact
@@ -163,7 +163,7 @@ func toolText(format string, sch *schema.Schema, g guide) (string, json.RawMessa
 	return desc, input, nil
 }
 
-// mcpTool is the tool that askuser mcp offers, as "askuser tool --format
+// mcpTool returns the tool that askuser mcp offers, as "askuser tool --format
 // mcp" prints it, from the same parts, so that the two never differ but
 // for the output that askuser mcp's --key and --arrays give.
 func mcpTool(name string, sch *schema.Schema, key schema.KeyBy, arrays bool) (*mcp.Tool, error) {
@@ -174,7 +174,7 @@ func mcpTool(name string, sch *schema.Schema, key schema.KeyBy, arrays bool) (*m
 	return &mcp.Tool{Name: name, Title: toolTitle, Description: desc, InputSchema: input, Annotations: mcpserver.Annotations(toolTitle)}, nil
 }
 
-// toolShape is the definition in format, one of toolFormats, with its
+// toolShape returns the definition in format, one of toolFormats, with its
 // members in the order the format's documentation gives them.
 func toolShape(format, name, desc string, input json.RawMessage) any {
 	// OpenAI's two formats hold the same function: one under "function",

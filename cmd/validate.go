@@ -29,7 +29,7 @@ on stderr and exits 65 (64 for a usage error).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts := validateOptions{args: args, file: file}
 			var err error
-			if opts.key, err = ask.ParseKey(key); err != nil {
+			if opts.key, err = parseKey(key); err != nil {
 				return err
 			}
 			return validateRun(env, opts)
@@ -43,9 +43,13 @@ on stderr and exits 65 (64 for a usage error).`,
 // validateRun reads and checks the questions, as askuser would before
 // asking them.
 func validateRun(env *Env, opts validateOptions) error {
+	sch, err := loadSchema(env)
+	if err != nil {
+		return err
+	}
 	// Nothing is asked: what follows the document on stdin is not
 	// answers, and must be nothing.
-	sch, src, err := readInput(env, opts.args, opts.file, false)
+	src, err := ask.ReadSource(ask.Stdin{R: env.IO.In, TTY: env.IO.InTTY}, opts.args, opts.file, false)
 	if err != nil {
 		return err
 	}

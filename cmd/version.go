@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// String is the version line: "askuser 1.2.0 (commit abc1234, built
+// String returns the version line: "askuser 1.2.0 (commit abc1234, built
 // 2026-11-22)". A binary built without ldflags reports what the Go build
 // recorded.
 func (b Build) String() string {
@@ -17,7 +17,7 @@ func (b Build) String() string {
 	return fmt.Sprintf("askuser %s (commit %s, built %s)", v, commit, date)
 }
 
-// recorded is the version, the commit (12 digits) and the build date, from
+// recorded returns the version, the commit (12 digits) and the build date, from
 // ldflags, else from what the Go build recorded, else words that say so.
 func (b Build) recorded() (version, commit, date string) {
 	v, commit, date := b.Version, b.Commit, b.Date

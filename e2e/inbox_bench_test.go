@@ -125,8 +125,8 @@ const loadSpan = 10 * time.Second
 func benchAskers(b *testing.B, askuser, transport string, n, rate int) benchResult {
 	b.StopTimer()
 	dir := b.TempDir()
-	addr, server := benchAddr(b, transport, dir)
-	a, err := inbox.ParseAddr(addr, natsinbox.Remote())
+	addr, askers, server := benchAddr(b, transport, dir)
+	a, err := inbox.ParseAddr(askers, natsinbox.Remote())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -167,16 +167,21 @@ func benchAskers(b *testing.B, askuser, transport string, n, rate int) benchResu
 	return r
 }
 
-// benchAddr is the address of a benchmark's inbox over transport: a
-// socket in dir, or a queue on nats-server, run as a program of its own
-// (the askers' connections and the server's ends of them would be more
-// files than one process may open), which it returns too.
-func benchAddr(b *testing.B, transport, dir string) (string, *natstest.Process) {
+// benchAddr is the address of a benchmark's inbox over transport, and its
+// askers': a socket in dir, or alice's queue on nats-server with the
+// shared server's configuration of docs/across-machines.md (the inbox with
+// its account's user, the askers with the agents'), run as a program of
+// its own (the askers' connections and the server's ends of them would be
+// more files than one process may open), which it returns too. The
+// askers go without to=: the server is on this machine.
+func benchAddr(b *testing.B, transport, dir string) (inboxAddr, askers string, _ *natstest.Process) {
 	if transport == "nats" {
-		p := natstest.StartProcess(b)
-		return p.URL("bench"), p
+		p := natstest.StartProcess(b, readmeServerConf(b))
+		return fmt.Sprintf("nats://alice-inbox:ALICE-INBOX-PASSWORD@%s/alice", p.HostPort()),
+			fmt.Sprintf("nats://alice-agent:ALICE-AGENT-PASSWORD@%s/alice", p.HostPort()), p
 	}
-	return "unix:" + filepath.Join(dir, "inbox.sock"), nil
+	addr := "unix:" + filepath.Join(dir, "inbox.sock")
+	return addr, addr, nil
 }
 
 // startAskers starts n askers, rate a second, each the asker's side of

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/internal/testutil"
 )
 
 // headlessPageLine is the line that gives the page of an inbox without a
@@ -78,7 +79,7 @@ func TestInboxWebWithoutTerminal(t *testing.T) {
 	in.waitWaiting(t, 1, time.Minute)
 	in.cmd.Process.Signal(syscall.SIGTERM)
 	in.ended(t, 10*time.Second, 143, in.screen)
-	in.screen.waitFor(t, "The inbox quits: the asker still waiting is told.\n", time.Second)
+	in.screen.waitFor(t, "The inbox quits: the asker still waiting is told.\n", testutil.Slow)
 	waiting.exited(t, 69, "")
 	if _, err := in.client.Probe(context.Background()); err == nil {
 		t.Error("the inbox still answers after SIGTERM")

@@ -70,8 +70,8 @@ var redrawQuestions = json.RawMessage(`[{"question":"Which database should we us
 func benchRedraw(b *testing.B, askuser, transport string, n, rate, keys int) (alone, many []time.Duration, rssKiB int) {
 	b.StopTimer()
 	dir := b.TempDir()
-	addr, _ := benchAddr(b, transport, dir)
-	a, err := inbox.ParseAddr(addr, natsinbox.Remote())
+	addr, askers, _ := benchAddr(b, transport, dir)
+	a, err := inbox.ParseAddr(askers, natsinbox.Remote())
 	if err != nil {
 		b.Fatal(err)
 	}

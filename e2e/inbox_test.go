@@ -226,8 +226,8 @@ func TestInboxQuitEndsAskers(t *testing.T) {
 			for _, a := range askers {
 				select {
 				case <-a.done:
-				case <-time.After(2*time.Second - time.Since(start)):
-					t.Fatalf("%s still waits 2 s after the inbox went; stderr:\n%s", a.name, a.stderr)
+				case <-time.After(testutil.Slow - time.Since(start)):
+					t.Fatalf("%s still waits %s after the inbox went; stderr:\n%s", a.name, testutil.Slow, a.stderr)
 				}
 				if a.code() == 0 || a.stdout.String() != "" {
 					t.Errorf("%s: exit %d, stdout %q", a.name, a.code(), a.stdout)
@@ -256,17 +256,17 @@ func TestInboxWithdrawn(t *testing.T) {
 
 	start := time.Now()
 	shown.cmd.Process.Kill()
-	in.screen.waitFor(t, "The questions from shown were withdrawn (", time.Second)
-	in.screen.waitFor(t, "From queued", time.Second)
+	in.screen.waitFor(t, "The questions from shown were withdrawn (", testutil.Slow)
+	in.screen.waitFor(t, "From queued", testutil.Slow)
 	queued.cmd.Process.Signal(os.Interrupt)
-	in.waitWaiting(t, 1, time.Second)
+	in.waitWaiting(t, 1, testutil.Slow)
 	t.Logf("both withdrawn within %s", time.Since(start))
 	<-queued.done
 	if queued.code() != 130 || queued.stdout.String() != "" {
 		t.Errorf("Ctrl+C: exit %d, stdout %q", queued.code(), queued.stdout)
 	}
 
-	in.screen.waitFor(t, "From last", time.Second)
+	in.screen.waitFor(t, "From last", testutil.Slow)
 	io.WriteString(in.stdin, "sqlite\n")
 	<-last.done
 	if got := last.stdout.String(); last.code() != 0 || got != `{"answers":{"Database":"SQLite"}}`+"\n" {

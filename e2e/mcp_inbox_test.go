@@ -212,10 +212,10 @@ func TestMCPInboxWithdrawn(t *testing.T) {
 
 		start := time.Now()
 		cancelQueued()
-		in.waitWaiting(t, 1, time.Second)
+		in.waitWaiting(t, 1, testutil.Slow)
 		cancelShown()
-		in.screen.waitFor(t, withdrawn, time.Second)
-		in.waitWaiting(t, 0, time.Second)
+		in.screen.waitFor(t, withdrawn, testutil.Slow)
+		in.waitWaiting(t, 0, testutil.Slow)
 		t.Logf("both withdrawn within %s", time.Since(start))
 		for _, call := range []<-chan outcome{queued, shown} {
 			if _, err := wait(t, call); !errors.Is(err, context.Canceled) {
@@ -240,8 +240,8 @@ func TestMCPInboxWithdrawn(t *testing.T) {
 		if got, want := failed(t, res, err), "Error: Timed out after 2s: nobody answered in time. Do not ask again at once: carry on with what you know, or stop and say what you need."; got != want {
 			t.Errorf("tool error %q, want %q", got, want)
 		}
-		in.screen.waitFor(t, withdrawn, time.Second)
-		in.waitWaiting(t, 0, time.Second-time.Since(start))
+		in.screen.waitFor(t, withdrawn, testutil.Slow)
+		in.waitWaiting(t, 0, testutil.Slow-time.Since(start))
 	})
 
 	t.Run("client goes away", func(t *testing.T) {
@@ -264,8 +264,8 @@ func TestMCPInboxWithdrawn(t *testing.T) {
 			`{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"+string(call)+"\n")
 		in.screen.waitFor(t, "Which database should we use?", 10*time.Second)
 		stdin.Close()
-		in.screen.waitFor(t, withdrawn, time.Second)
-		in.waitWaiting(t, 0, time.Second)
+		in.screen.waitFor(t, withdrawn, testutil.Slow)
+		in.waitWaiting(t, 0, testutil.Slow)
 		select {
 		case <-p.done:
 		case <-time.After(5 * time.Second):
@@ -284,8 +284,8 @@ func TestMCPInboxWithdrawn(t *testing.T) {
 		if err := r.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 			t.Fatal(err)
 		}
-		in.screen.waitFor(t, withdrawn, time.Second)
-		in.waitWaiting(t, 0, time.Second)
+		in.screen.waitFor(t, withdrawn, testutil.Slow)
+		in.waitWaiting(t, 0, testutil.Slow)
 		res, err := wait(t, call)
 		if got, want := failed(t, res, err), "Error: Askuser mcp stopped, and the questions were withdrawn."; got != want {
 			t.Errorf("tool error %q, want %q", got, want)

@@ -27,6 +27,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/askuser/askuser/internal/natstest"
+	"github.com/askuser/askuser/internal/testutil"
 )
 
 // The adversarial suite of the inbox on NATS: a server with the
@@ -125,7 +126,7 @@ func hostile(t *testing.T, ns *natstest.Server, name string) *hostileConn {
 // wasRefused waits a moment for the server to refuse what mentions
 // subject, and reports whether it did.
 func (h *hostileConn) wasRefused(subject string) bool {
-	deadline := time.Now().Add(2 * time.Second)
+	deadline := time.Now().Add(testutil.Slow)
 	for time.Now().Before(deadline) {
 		h.mu.Lock()
 		for _, r := range h.refused {
@@ -292,8 +293,9 @@ func TestNATSHostileReplaceSet(t *testing.T) {
 // longer than the server takes to drop its connection) loses nothing and
 // withdraws nothing: no asker is withdrawn or asks again, each set shows
 // the time since it was first asked, and a set asked after the wake
-// arrives at once.
+// arrives at once. Its 24 s of sleeps run beside the other tests.
 func TestNATSHostileSleep(t *testing.T) {
+	t.Parallel()
 	// The server drops a client that answers no ping for about 6 s.
 	ns := readmeServer(t, func(o *server.Options) { o.PingInterval, o.MaxPingsOut = 2*time.Second, 2 })
 	alice := newTenant(t, ns, "alice")
@@ -351,7 +353,7 @@ func TestNATSHostileSleep(t *testing.T) {
 	late.waitStderr(t, "Waiting for an answer in the inbox", 30*time.Second)
 	asked := time.Now()
 	waitArrived(4)
-	if d := time.Since(asked); d > 2*time.Second {
+	if d := time.Since(asked); d > testutil.Slow {
 		t.Errorf("a set asked after the wake took %s to arrive", d)
 	}
 	// Each set says how long it has waited since it was first asked.
@@ -459,7 +461,7 @@ func TestNATSHostileFlood(t *testing.T) {
 	real.waitStderr(t, "Waiting for an answer in the inbox", 30*time.Second)
 	asked := time.Now()
 	in.screen.waitFor(t, "From real", 30*time.Second)
-	if d := time.Since(asked); d > time.Second {
+	if d := time.Since(asked); d > testutil.Slow {
 		t.Errorf("the set behind the flood took %s to show", d)
 	}
 	if n := strings.Count(in.screen.String(), "Deleted a message on askuser.alice.set.junk"); n != 1 {
@@ -525,8 +527,10 @@ func TestNATSHostileWrongTo(t *testing.T) {
 // D6: the agents' credentials cannot make, change, purge or remove a
 // queue's streams; a stream made by an agent where the server lets it
 // (an open server), with limits not askuser's, is corrected by the inbox,
-// and its sets wait as long as the person takes.
+// and its sets wait as long as the person takes. Its wait past the
+// stream's max age runs beside the other tests.
 func TestNATSHostileStreams(t *testing.T) {
+	t.Parallel()
 	ns := readmeServer(t, nil)
 	h := hostile(t, ns, "bob")
 	ctx := context.Background()
@@ -612,8 +616,10 @@ func TestNATSHostileDeliveries(t *testing.T) {
 // D8: an answer given while the server is down is shown as sent only once
 // it is stored: the inbox says that it is not sent yet, and, once the
 // server is back and has stored it, that it is sent; it reaches the asker,
-// and nothing says it was not sent at all.
+// and nothing says it was not sent at all. Its wait while the server is
+// down runs beside the other tests.
 func TestNATSHostileAnswerWhileDown(t *testing.T) {
+	t.Parallel()
 	ns := readmeServer(t, nil)
 	alice := newTenant(t, ns, "alice")
 	in := alice.start(t)

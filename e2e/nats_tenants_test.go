@@ -7,8 +7,10 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -17,6 +19,8 @@ import (
 	"filippo.io/age"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/askuser/askuser/internal/testutil"
 )
 
 // The adversarial suite's second round, on the shared server's
@@ -269,7 +273,7 @@ func TestNATSHostileCostlyJunk(t *testing.T) {
 	a.answered(t, 0, sqlite)
 	d := time.Since(answered)
 	t.Logf("the answer reached its asker %s after it was typed", d)
-	if d > time.Second {
+	if d > testutil.Slow {
 		t.Errorf("the answer took %s to reach its asker behind the junk", d)
 	}
 }
@@ -431,4 +435,351 @@ func TestNATSHostileQueueJump(t *testing.T) {
 	if waited == nil || !regexp.MustCompile(`^\d+s$`).MatchString(waited[1]) {
 		t.Errorf("the agent's set shows %v as its waiting time:\n%s", waited, after)
 	}
+}
+
+// N7: the person's own agents cannot act as the inbox. Holding alice's
+// agents' credentials and nothing else, an agent aims every reply it can
+// make the server send (a direct get of the key and of an end of its own,
+// whose body is a JetStream request; the acknowledgement of a set, an end
+// and a beat) at the JetStream API of alice's streams: delete, purge,
+// update (subjects, republish, sources, limits), a consumer, the deletion
+// of the key, and a key of its own. The streams, their configuration and
+// the key stay as they were, and the set that waits is still answered.
+func TestNATSHostileAgentsAsInbox(t *testing.T) {
+	t.Parallel()
+	ns := readmeServer(t, nil)
+	alice := newTenant(t, ns, "alice")
+	in := alice.start(t)
+	a := alice.ask(t, "victim")
+	in.screen.waitFor(t, "From victim", 30*time.Second)
+
+	ctx := context.Background()
+	js := admin(t, ns, "alice")
+	info := func(name string) *jetstream.StreamInfo {
+		t.Helper()
+		s, err := js.Stream(ctx, name)
+		if err != nil {
+			t.Fatalf("the stream %s: %v", name, err)
+		}
+		i, err := s.Info(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return i
+	}
+	keys := func() []string {
+		var out []string
+		for subject := range storedSubjects(t, js, "ASKUSER_alice", "askuser.alice.key.>") {
+			out = append(out, subject)
+		}
+		return out
+	}
+	before := map[string]*jetstream.StreamInfo{}
+	for _, name := range []string{"ASKUSER_alice", "ASKUSER-BEATS_alice"} {
+		before[name] = info(name)
+	}
+	sets := storedSubjects(t, js, "ASKUSER_alice", "askuser.alice.set.>")
+	key := keys()
+	if len(key) != 1 {
+		t.Fatalf("the keys stored: %v", key)
+	}
+	keySeq := func() uint64 {
+		s, _ := js.Stream(ctx, "ASKUSER_alice")
+		m, err := s.GetLastMsgForSubject(ctx, key[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m.Sequence
+	}()
+
+	h := hostile(t, ns, "alice")
+	thief, _ := age.GenerateX25519Identity()
+	// Bodies that are JetStream requests, stored where the agent may
+	// store: its own ends.
+	leak := before["ASKUSER_alice"].Config
+	leak.Subjects = append(leak.Subjects, "_askuser.alice.agent.leak")
+	leak.RePublish = &jetstream.RePublish{Source: ">", Destination: "askuser.alice.end.leak"}
+	leak.Sources = []*jetstream.StreamSource{{Name: "ASKUSER-BEATS_alice"}}
+	leak.MaxMsgs, leak.MaxBytes, leak.MaxAge = -1, -1, 0
+	update, _ := json.Marshal(leak)
+	consumer, _ := json.Marshal(map[string]any{"stream_name": "ASKUSER_alice", "config": map[string]any{"deliver_subject": "_askuser.alice.agent.spy", "ack_policy": "none"}})
+	delKey, _ := json.Marshal(map[string]any{"seq": keySeq, "no_erase": true})
+	bodies := map[string][]byte{"update": update, "consumer": consumer, "delkey": delKey, "empty": nil}
+	ends := map[string]string{}
+	for name, body := range bodies {
+		end := "askuser.alice.end." + digestOf("askuser end", newTestSecret())
+		if _, err := h.js.Publish(ctx, end, body, jetstream.WithMsgTTL(2*time.Minute)); err != nil {
+			t.Fatalf("the agent's end: %v", err)
+		}
+		ends[name] = end
+	}
+	targets := map[string]string{
+		"$JS.API.STREAM.DELETE.ASKUSER_alice":                  "empty",
+		"$JS.API.STREAM.DELETE.ASKUSER-BEATS_alice":            "empty",
+		"$JS.API.STREAM.PURGE.ASKUSER_alice":                   "empty",
+		"$JS.API.STREAM.PURGE.ASKUSER-BEATS_alice":             "empty",
+		"$JS.API.STREAM.UPDATE.ASKUSER_alice":                  "update",
+		"$JS.API.CONSUMER.CREATE.ASKUSER_alice":                "consumer",
+		"$JS.API.CONSUMER.CREATE.ASKUSER_alice.spy":            "consumer",
+		"$JS.API.STREAM.MSG.DELETE.ASKUSER_alice":              "delkey",
+		"askuser.alice.key." + thief.Recipient().String():      "empty",
+		"$JS.API.STREAM.CREATE.ASKUSER_alice":                  "update",
+		"$JS.API.CONSUMER.DURABLE.CREATE.ASKUSER_alice.spy":    "consumer",
+		"$JS.API.DIRECT.GET.ASKUSER_alice.askuser.alice.key.*": "empty",
+	}
+	id := digestOf("askuser set", newTestSecret())
+	for target, body := range targets {
+		// Each responder the agents reach, its reply aimed at target.
+		_ = h.PublishRequest("$JS.API.DIRECT.GET.ASKUSER_alice."+ends[body], target, nil)
+		_ = h.PublishRequest("$JS.API.DIRECT.GET.ASKUSER_alice.askuser.alice.key.*", target, nil)
+		_ = h.PublishRequest("askuser.alice.beat."+id, target, nil)
+		_ = h.PublishRequest("askuser.alice.set."+id+"."+digestOf("askuser copy", newTestSecret()), target, bodies[body])
+		_ = h.PublishRequest("askuser.alice.end."+digestOf("askuser end", newTestSecret()), target, bodies[body])
+		// And the request itself.
+		_ = h.Publish(target, bodies[body])
+	}
+	_ = h.Flush()
+	time.Sleep(2 * time.Second)
+
+	// The inbox that runs would make a stream anew, and store its key
+	// again: what the agent did shows in when each was made and stored.
+	for name, was := range before {
+		now := info(name)
+		if !now.Created.Equal(was.Created) {
+			t.Errorf("the stream %s was made anew at %s (was %s)", name, now.Created, was.Created)
+		}
+		if d := configDiffs(now.Config, was.Config); d != nil {
+			t.Errorf("the agent changed the stream %s: %v", name, d)
+		}
+		if now.State.Consumers > was.State.Consumers {
+			t.Errorf("the stream %s has %d consumers, had %d", name, now.State.Consumers, was.State.Consumers)
+		}
+	}
+	if got := keys(); fmt.Sprint(got) != fmt.Sprint(key) {
+		t.Errorf("the keys stored are %v, were %v", got, key)
+	}
+	s, _ := js.Stream(ctx, "ASKUSER_alice")
+	if m, err := s.GetLastMsgForSubject(ctx, key[0]); err != nil || m.Sequence != keySeq {
+		t.Errorf("the key was stored anew (%v)", err)
+	}
+	for subject := range sets {
+		if _, ok := storedSubjects(t, js, "ASKUSER_alice", subject)[subject]; !ok {
+			t.Errorf("the set's %s is gone", subject)
+		}
+	}
+	in.type_(t, "sqlite")
+	a.answered(t, 0, sqlite)
+}
+
+// configDiffs names what differs between two configurations of a stream.
+func configDiffs(got, want jetstream.StreamConfig) []string {
+	g, _ := json.Marshal(got)
+	w, _ := json.Marshal(want)
+	if string(g) == string(w) {
+		return nil
+	}
+	return []string{string(g), string(w)}
+}
+
+// D13: naming another message as a set's root gains nothing. An agent
+// stores an anchor of its own, alone, and asks a set 15 s later naming
+// that anchor's set as its root (by its id, as askers before this one did,
+// and by its secret, as they do now): the inbox shows each set as waiting
+// since it was asked, not since the anchor.
+func TestNATSHostileRootJump(t *testing.T) {
+	t.Parallel()
+	ns := readmeServer(t, nil)
+	alice := newTenant(t, ns, "alice")
+	in := alice.start(t)
+	h := hostile(t, ns, "alice")
+	ctx := context.Background()
+	rootSecret := newTestSecret()
+	rootID := digestOf("askuser set", rootSecret)
+	if _, err := h.js.Publish(ctx, "askuser.alice.set."+rootID+".0", nil, jetstream.WithMsgTTL(24*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(15 * time.Second)
+	thief, _ := age.GenerateX25519Identity()
+	var ids []string
+	for i, root := range []string{rootID, rootSecret} {
+		secret := newTestSecret()
+		id := digestOf("askuser set", secret)
+		plain, _ := json.Marshal(map[string]any{
+			"request": map[string]any{"kind": "ask", "from": fmt.Sprintf("jumper-%d", i), "questions": json.RawMessage(`[{"question":"Jump the queue?","header":"Database","options":[{"label":"PostgreSQL","description":"Relational"},{"label":"SQLite","description":"Embedded"}],"multiSelect":false}]`)},
+			"reply":   thief.Recipient().String(),
+			"secret":  secret,
+			"root":    root,
+		})
+		if _, err := h.js.Publish(ctx, "askuser.alice.beat."+id, nil); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := h.js.Publish(ctx, "askuser.alice.set."+id+".1", sealTo(t, plain, alice.recipient(t)), jetstream.WithMsgTTL(2*time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for {
+			for _, id := range ids {
+				_ = h.Publish("askuser.alice.beat."+id, nil)
+			}
+			select {
+			case <-stop:
+				return
+			case <-time.After(300 * time.Millisecond):
+			}
+		}
+	})
+	defer func() {
+		close(stop)
+		wg.Wait()
+	}()
+	in.screen.waitFor(t, "From jumper-", 30*time.Second)
+	first := regexp.MustCompile(`From (jumper-\d) · waiting (\d+)s`).FindStringSubmatch(in.screen.String())
+	if first == nil {
+		t.Fatalf("the inbox shows:\n%s", in.screen)
+	}
+	if n, _ := strconv.Atoi(first[2]); n >= 10 {
+		t.Errorf("%s, asked a moment ago, is shown as waiting %ss: since the anchor it named", first[1], first[2])
+	}
+	in.type_(t, "sqlite")
+	in.screen.waitFor(t, "Sent to "+first[1], 10*time.Second)
+	after := in.screen.String()[strings.Index(in.screen.String(), "Sent to "+first[1]):]
+	second := regexp.MustCompile(`From (jumper-\d) · waiting (\d+)s`).FindStringSubmatch(after)
+	if second == nil {
+		in.screen.waitFor(t, "From jumper-", 10*time.Second)
+		second = regexp.MustCompile(`From (jumper-\d) · waiting (\d+)s`).FindStringSubmatch(in.screen.String()[strings.Index(in.screen.String(), "Sent to "+first[1]):])
+	}
+	if second == nil {
+		t.Fatalf("the inbox shows:\n%s", in.screen)
+	}
+	if n, _ := strconv.Atoi(second[2]); n >= 15 {
+		t.Errorf("%s, asked a moment ago, is shown as waiting %ss: since the anchor it named", second[1], second[2])
+	}
+}
+
+// D14: an agent may store its own set's end, with any text as who
+// answered it; the inbox's line view shows it through the display rule of
+// the questions: no window title, no cleared screen, no line of its own.
+func TestNATSHostileEndText(t *testing.T) {
+	t.Parallel()
+	ns := readmeServer(t, nil)
+	alice := newTenant(t, ns, "alice")
+	in := alice.start(t)
+	h := hostile(t, ns, "alice")
+	ctx := context.Background()
+	secret := newTestSecret()
+	id := digestOf("askuser set", secret)
+	thief, _ := age.GenerateX25519Identity()
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for {
+			_ = h.Publish("askuser.alice.beat."+id, nil)
+			select {
+			case <-stop:
+				return
+			case <-time.After(300 * time.Millisecond):
+			}
+		}
+	})
+	defer func() {
+		close(stop)
+		wg.Wait()
+	}()
+	time.Sleep(500 * time.Millisecond)
+	if _, err := h.js.Publish(ctx, "askuser.alice.set."+id+".1", setOf(t, secret, "Shown before its end?", thief.Recipient(), alice.recipient(t)), jetstream.WithMsgTTL(2*time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	in.screen.waitFor(t, "Shown before its end?", 30*time.Second)
+	plain, _ := json.Marshal(map[string]any{"end": "answered", "answer": map[string]any{"event": "answered"}, "by": "legit\x1b]0;pwned\x07\x1b[2J\x1b[32m\n✔ Sent to legit-L.\x1b[0m"})
+	if _, err := h.js.Publish(ctx, "askuser.alice.end."+digestOf("askuser end", secret), sealTo(t, plain, alice.recipient(t), thief.Recipient()), jetstream.WithMsgTTL(24*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	in.screen.waitFor(t, "answered elsewhere", 10*time.Second)
+	time.Sleep(500 * time.Millisecond)
+	if s := in.screen.String(); strings.Contains(s, "\x1b]0;") || strings.Contains(s, "\x1b[2J") || strings.Contains(s, "\n✔ Sent to legit-L.") {
+		t.Errorf("the inbox wrote the end's text raw:\n%q", s[strings.Index(s, "Shown before"):])
+	}
+}
+
+// D15: limits carried by sets cost the inbox bounded CPU. An agent stores
+// 3,000 sets (300 with -short), each with limits of its own; an honest
+// set asked after them is shown. The bound is one no busy machine
+// reaches; the unit test of the inbox's checks counts the compiles.
+func TestNATSHostileManyLimits(t *testing.T) {
+	t.Parallel()
+	n := 3000
+	if testing.Short() {
+		n = 300
+	}
+	ns := readmeServer(t, nil)
+	alice := newTenant(t, ns, "alice")
+	in := alice.start(t)
+	h := hostile(t, ns, "alice")
+	thief, _ := age.GenerateX25519Identity()
+	to := alice.recipient(t)
+	for i := range n {
+		secret := newTestSecret()
+		id := digestOf("askuser set", secret)
+		plain, _ := json.Marshal(map[string]any{
+			"request": map[string]any{"kind": "ask", "from": "limits", "limits": map[string]any{"questionMaxLength": 1000 + i},
+				"questions": json.RawMessage(`[{"question":"Costly?","header":"Database","options":[{"label":"PostgreSQL","description":"Relational"},{"label":"SQLite","description":"Embedded"}],"multiSelect":false}]`)},
+			"reply":  thief.Recipient().String(),
+			"secret": secret,
+		})
+		if _, err := h.js.PublishAsync("askuser.alice.set."+id+".1", sealTo(t, plain, to), jetstream.WithMsgTTL(2*time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	select {
+	case <-h.js.PublishAsyncComplete():
+	case <-time.After(time.Minute):
+		t.Fatal("the sets were not all stored")
+	}
+	start := time.Now()
+	a := alice.ask(t, "honest")
+	in.screen.waitFor(t, "From honest", 60*time.Second)
+	t.Logf("the honest set was shown %s after it was asked, behind %d sets with limits of their own", time.Since(start), n)
+	in.type_(t, "sqlite")
+	a.answered(t, 0, sqlite)
+}
+
+// N8: the agents' account is bounded in what it takes of the server's
+// memory, not only in storage: a connection's subscriptions, and a
+// message's size.
+func TestNATSHostileAgentsLimits(t *testing.T) {
+	t.Parallel()
+	ns := readmeServer(t, nil)
+	h := hostile(t, ns, "alice")
+	for i := range 64 {
+		_, _ = h.SubscribeSync(fmt.Sprintf("_askuser.alice.agent.sub%d", i))
+	}
+	_ = h.Flush()
+	if !h.wasLimited("maximum subscriptions exceeded") {
+		t.Error("the agents' connection took 64 subscriptions")
+	}
+	if err := h.Publish("askuser.alice.beat.x", make([]byte, 2<<20)); err == nil {
+		t.Error("the agents' connection published 2 MiB")
+	}
+}
+
+// wasLimited waits a moment for the server to refuse what its error
+// names, and reports whether it did.
+func (h *hostileConn) wasLimited(what string) bool {
+	deadline := time.Now().Add(2 * time.Second)
+	for time.Now().Before(deadline) {
+		h.mu.Lock()
+		for _, r := range h.refused {
+			if strings.Contains(strings.ToLower(r), what) {
+				h.mu.Unlock()
+				return true
+			}
+		}
+		h.mu.Unlock()
+		time.Sleep(20 * time.Millisecond)
+	}
+	return false
 }

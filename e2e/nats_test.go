@@ -173,8 +173,10 @@ func TestNATSAcrossMachines(t *testing.T) {
 }
 
 // A set waits through everything but its end: the inbox killed and started
-// again, and the NATS server restarted, on the same store.
+// again, and the NATS server restarted, on the same store. Its waits for
+// the restarts run beside the other tests.
 func TestNATSRestarts(t *testing.T) {
+	t.Parallel()
 	ns := natstest.Start(t, nil)
 	config := t.TempDir()
 	in, addr := startNATSInbox(t, ns.URL("team", ""), config)
@@ -276,7 +278,7 @@ func TestNATSAnsweredElsewhere(t *testing.T) {
 
 // readmeServerConf is the nats-server configuration that
 // docs/across-machines.md gives for a shared server: the subjects the agents and the inbox are allowed.
-func readmeServerConf(t *testing.T) string {
+func readmeServerConf(t testing.TB) string {
 	t.Helper()
 	b, err := os.ReadFile("../docs/across-machines.md")
 	if err != nil {

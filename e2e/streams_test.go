@@ -96,7 +96,7 @@ func TestStdoutClosedEarly(t *testing.T) {
 	if code != 1 {
 		t.Errorf("exit %d, want 1; stderr:\n%s", code, stderr)
 	}
-	if !strings.Contains(stderr, "Error: Write answers: ") || !strings.Contains(stderr, "broken pipe") {
+	if !strings.Contains(stderr, "Error: The person answered, but the answer could not be written: the reader of stdout went away (") || !strings.Contains(stderr, "broken pipe") {
 		t.Errorf("stderr does not report the broken pipe:\n%s", stderr)
 	}
 	if strings.Contains(stderr, "panic") || strings.Contains(stderr, "goroutine ") {

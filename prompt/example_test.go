@@ -11,14 +11,14 @@ import (
 	"github.com/askuser/askuser/schema"
 )
 
-// Every way of asking is an Asker, and gives one checked answer per
+// Every way of asking is a Prompter, and gives one checked answer per
 // question: here the line prompts, answered by a script.
-func ExampleAsker() {
+func ExamplePrompter() {
 	qs := []schema.Question{{Question: "Which database?", Header: "Database", Options: []schema.Option{
 		{Label: "PostgreSQL", Description: "Relational"},
 		{Label: "SQLite", Description: "Embedded"},
 	}}}
-	var asker prompt.Asker = line.New(strings.NewReader("2\n"), io.Discard, false)
+	var asker prompt.Prompter = line.New(strings.NewReader("2\n"), io.Discard, false)
 	answers, err := asker.Ask(context.Background(), qs)
 	if err != nil {
 		panic(err)

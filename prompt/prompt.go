@@ -1,4 +1,4 @@
-// Package prompt holds what every way of asking shares: the Asker
+// Package prompt holds what every way of asking shares: the Prompter
 // interfaces, their errors, and the text rule (Display) that keeps what
 // the questions say from being obeyed by a terminal. What the person gives
 // is a schema.Answer, checked by schema's Question.Check and CheckOther.
@@ -13,26 +13,26 @@ import (
 	"github.com/askuser/askuser/schema"
 )
 
-// Asker puts questions to the person and returns one Answer per question, in
+// Prompter puts questions to the person and returns one Answer per question, in
 // order. When ctx is done, Ask returns context.Cause(ctx) promptly.
 //
-// Every Asker must:
+// Every Prompter must:
 //   - draw text from the input only through Display (header, label, an
 //     answer shown back) or DisplayMultiline (question, description,
 //     preview), so that escape sequences in it are shown, not obeyed;
 //   - pass every typed answer through schema.CheckOther, use the text it
 //     returns, and ask again when it returns an error;
 //   - ask each kind of question (schema.Kind) in its own way.
-type Asker interface {
+type Prompter interface {
 	Ask(ctx context.Context, qs []schema.Question) ([]Answer, error)
 }
 
-// Finisher is an Asker with something to do when a conversation is over,
+// Finisher is a Prompter with something to do when a conversation is over,
 // before the streams it was given are closed. Its caller calls Finish,
-// when the asker has it, with the context that Ask was given and the
+// when the prompter has it, with the context that Ask was given and the
 // error it returned, and goes on with the error Finish
 // returns. When err is nil, summary holds every answer of the
-// conversation, the ones given in advance included, for the asker to show.
+// conversation, the ones given in advance included, for the prompter to show.
 type Finisher interface {
 	Finish(ctx context.Context, err error, summary []Summary) error
 }
@@ -86,7 +86,7 @@ func (e *UnavailableError) Unwrap() error { return e.Err }
 // answered.
 var ErrNoAnswer = errors.New("the answer input ended before every question was answered")
 
-// NobodyError is an asker that asked nobody, and Err says why: line
+// NobodyError is a prompter that asked nobody, and Err says why: line
 // prompts whose input (not a terminal) ended before it gave anything at
 // all (Err is then ErrNoAnswer), or a client that declined its form sooner
 // than a person could read it. The questions may be handed on to the next

@@ -17,7 +17,7 @@ import (
 // already shown. Bidirectional overrides make text read differently from
 // how it is stored. None of that may reach the terminal from the input.
 //
-// Every asker therefore draws input text only through Display (one-line
+// Every prompter therefore draws input text only through Display (one-line
 // fields: header, label, an answer echoed or shown in a summary) or
 // DisplayMultiline (question, description, preview). The answers printed
 // as JSON keep the original strings.
@@ -39,7 +39,7 @@ func Display(s string) string {
 	return display(s, false)
 }
 
-// DisplayMultiline is Display for multi-line fields (descriptions,
+// DisplayMultiline does what Display does, for multi-line fields (descriptions,
 // previews): line breaks (LF, CRLF) are kept as "\n" and tabs expand to the
 // next multiple of 4 columns. A carriage return that does not end a line is
 // shown as `\r`, since it would move the cursor back over the line.

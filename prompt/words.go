@@ -22,7 +22,7 @@ func Waited(d time.Duration) string {
 	return fmt.Sprintf("%dh%dm", int(d.Hours()), int(d.Minutes())%60)
 }
 
-// ShortHome is path with the home directory home written ~, as shells show
+// ShortHome returns path with the home directory home written ~, as shells show
 // it: where a set of questions comes from reads shorter, and the same
 // wherever it is shown.
 func ShortHome(path, home string) string {
@@ -38,7 +38,7 @@ func ShortHome(path, home string) string {
 	return path
 }
 
-// Capitalize is s with its first letter upper case, to start a sentence
+// Capitalize returns s with its first letter upper case, to start a sentence
 // with an error's text.
 func Capitalize(s string) string {
 	r, size := utf8.DecodeRuneInString(s)
@@ -48,7 +48,7 @@ func Capitalize(s string) string {
 	return string(unicode.ToUpper(r)) + s[size:]
 }
 
-// Cut is s in at most n characters (any number when n is 0): when it is
+// Cut returns s in at most n characters (any number when n is 0): when it is
 // longer, its end is cut and marked with "…".
 func Cut(s string, n int) string {
 	if r := []rune(s); n > 0 && len(r) > n {

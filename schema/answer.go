@@ -57,7 +57,7 @@ func (q Question) Check(a Answer) (Answer, error) {
 	var out Answer
 	var err error
 	if a.Note != "" {
-		if q.Kind.Alone() {
+		if !q.Kind.OffersNote() {
 			return out, fmt.Errorf("a %s question takes no note", q.Kind)
 		}
 		if out.Note, err = CheckOther(a.Note); err != nil {

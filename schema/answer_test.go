@@ -146,11 +146,11 @@ func TestRemake(t *testing.T) {
 		{Kind: KindConfirm, Question: " \u200b", Default: "Yes"},
 		InputQuestion("Branch?", "", "\x1b"),
 		{Question: "Which?", Header: "h"},
-		{Kind: KindChoose, Question: "Which?", Header: "h"},
-		{Kind: KindChoose, Question: "Which?", Header: " ", Options: []Option{{Label: "a"}}},
-		{Kind: KindChoose, Question: "Which?", Header: "h", Options: []Option{{Label: "a"}, {Label: "A"}}},
-		{Kind: KindChoose, Question: "Which?", Header: "h", Options: []Option{{Label: "other"}}},
-		{Kind: KindChoose, Question: "Which?", Header: "h", Options: []Option{{Label: "a"}, {Label: "\u200b"}}},
+		{Kind: KindList, Question: "Which?", Header: "h"},
+		{Kind: KindList, Question: "Which?", Header: " ", Options: []Option{{Label: "a"}}},
+		{Kind: KindList, Question: "Which?", Header: "h", Options: []Option{{Label: "a"}, {Label: "A"}}},
+		{Kind: KindList, Question: "Which?", Header: "h", Options: []Option{{Label: "other"}}},
+		{Kind: KindList, Question: "Which?", Header: "h", Options: []Option{{Label: "a"}, {Label: "\u200b"}}},
 	} {
 		if got, err := Remake(q); err == nil {
 			t.Errorf("Remake(%+v) = %+v", q, got)
@@ -162,7 +162,7 @@ func TestRemake(t *testing.T) {
 // and each error names the option by its place on the command line.
 func TestChooseQuestion(t *testing.T) {
 	q, err := ChooseQuestion("Which?", "Pick", []string{" a\tb ", "c"}, false)
-	if err != nil || q.Kind != KindChoose || len(q.Options) != 2 || q.Options[0].Label != "a b" || q.Options[1] != (Option{Label: "c"}) {
+	if err != nil || q.Kind != KindList || len(q.Options) != 2 || q.Options[0].Label != "a b" || q.Options[1] != (Option{Label: "c"}) {
 		t.Errorf("ChooseQuestion = %+v, %v", q, err)
 	}
 	for _, tt := range []struct {

@@ -24,10 +24,15 @@ func (e *TooLargeError) Error() string {
 type SyntaxError struct {
 	Msg          string // what is wrong, in plain words
 	Line, Column int    // 1-based; Column counts characters
+	Expected     string // what JSON has there instead, in plain words
 }
 
 func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("%s at line %d, column %d", e.Msg, e.Line, e.Column)
+	msg := fmt.Sprintf("%s at line %d, column %d", e.Msg, e.Line, e.Column)
+	if e.Expected != "" {
+		msg += "; expected " + e.Expected
+	}
+	return msg
 }
 
 // trailingError is content after the first JSON value.
@@ -35,29 +40,73 @@ type trailingError struct{ offset int64 }
 
 func (e *trailingError) Error() string { return "unexpected content after the JSON document" }
 
+// aValue is what JSON expects where a value begins.
+const aValue = "a value: an object, an array, a string in double quotes, a number, true, false or null"
+
+// expectations say in words what the JSON decoder expected, for the
+// context that ends each of its messages (encoding/json's scanner, which
+// words them for programmers: "invalid character 'o' in literal null
+// (expecting 'u')").
+var expectations = []struct{ context, expected string }{
+	{"looking for beginning of value", aValue},
+	{"looking for beginning of object key string", "a key in double quotes"},
+	{"after object key", "a colon after the key"},
+	{"after object key:value pair", "a comma, or the } that closes the object"},
+	{"after array element", "a comma, or the ] that closes the array"},
+	{"in string literal", `the closing quote: a line break or tab in a string is written \n or \t`},
+	{`in \u hexadecimal character escape`, `four hexadecimal digits after \u`},
+	{"in string escape code", `an escape: \" \\ \/ \b \f \n \r \t or \u and four hexadecimal digits`},
+	// Before "in numeric literal", which ends them.
+	{"after decimal point in numeric literal", "a digit"},
+	{"in exponent of numeric literal", "a digit"},
+	{"in numeric literal", "a digit"},
+	{"after top-level value", "nothing more: give one document"},
+}
+
+// unexpected words a message of the JSON decoder, "invalid character C
+// CONTEXT", as the character found and what was expected instead; a
+// message it does not know is kept as it is.
+func unexpected(msg string) (found, expected string) {
+	rest, ok := strings.CutPrefix(msg, "invalid character ")
+	if !ok {
+		return msg, ""
+	}
+	if i := strings.Index(rest, "' in literal "); i >= 0 {
+		return "unexpected " + rest[:i+1], "true, false or null, as any other text goes in double quotes"
+	}
+	for _, e := range expectations {
+		if c, ok := strings.CutSuffix(rest, " "+e.context); ok {
+			return "unexpected " + c, e.expected
+		}
+	}
+	return msg, ""
+}
+
 // syntaxError turns an error of the JSON decoder into a *SyntaxError that
-// says where in data the problem is.
+// says where in data the problem is, and what was expected there.
 func syntaxError(data []byte, err error) *SyntaxError {
 	te, trailing := errors.AsType[*trailingError](err)
 	se, syntax := errors.AsType[*json.SyntaxError](err)
-	var msg string
+	const theRest = "the rest of the document, every { and [ closed"
+	var msg, expected string
 	var off int64
 	switch {
 	case trailing:
-		msg, off = te.Error(), te.offset
+		msg, expected, off = te.Error(), "nothing more: give one document", te.offset
 	case syntax:
-		msg, off = se.Error(), se.Offset-1
+		off = se.Offset - 1
+		msg, expected = unexpected(se.Error())
 		if strings.HasSuffix(msg, "unexpected end of JSON input") {
-			msg, off = "unexpected end of input", int64(len(data))
+			msg, expected, off = "unexpected end of input", theRest, int64(len(data))
 		}
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
-		msg, off = "unexpected end of input", int64(len(data))
+		msg, expected, off = "unexpected end of input", theRest, int64(len(data))
 	default:
 		msg = err.Error()
 	}
 	off = min(max(off, 0), int64(len(data)))
 	line, col := position(data[:off])
-	return &SyntaxError{Msg: msg, Line: line, Column: col}
+	return &SyntaxError{Msg: msg, Line: line, Column: col, Expected: expected}
 }
 
 // position returns the 1-based line and character column just after before.
@@ -244,7 +293,7 @@ func Suggest(name string, allowed []string) string {
 	return best
 }
 
-// distance is the Levenshtein distance between a and b, in characters.
+// distance counts the Levenshtein distance between a and b, in characters.
 func distance(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
 	prev := make([]int, len(rb)+1)

@@ -96,7 +96,7 @@ func ExampleQuestion_Check() {
 // A yes/no question, as askuser confirm asks it, and its answer.
 func ExampleConfirmQuestion() {
 	q := schema.ConfirmQuestion("Delete 15 files?", false)
-	fmt.Println(q.Kind, q.Kind.Form() == schema.FormYesNo, q.Default)
+	fmt.Println(q.Kind, q.Kind.Gesture() == schema.GestureYesNo, q.Default)
 	a, _ := q.Check(schema.Answer{Labels: []string{schema.Yes}})
 	fmt.Println(schema.IsYes(a))
 	// Output:

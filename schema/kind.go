@@ -14,7 +14,7 @@ import (
 type Kind uint8
 
 // The kinds of question. The input gives KindChoice (without "type") and
-// KindText; KindConfirm, KindInput and KindChoose are the questions of
+// KindText; KindConfirm, KindInput and KindList are the questions of
 // askuser confirm, input and choose, which askuser makes from their
 // arguments (see Scripted): the first two asked alone, with a Default.
 const (
@@ -22,40 +22,43 @@ const (
 	KindText                // typed text, without options
 	KindConfirm             // Yes or No
 	KindInput               // a line of typed text
-	KindChoose              // the options given, without descriptions, or Other
+	KindList                // askuser choose's: the options given as a list, without descriptions, or Other
 )
 
-// Form is how a question is answered: each view has one way of asking
-// each form, and asks every kind of that form alike.
-type Form uint8
+// Gesture is what the person does to answer a question: pick among its
+// options, say yes or no, or type. Each view has one way of taking each
+// gesture, and asks every kind of that gesture alike.
+type Gesture uint8
 
-// The forms of answer.
+// The gestures that answer.
 const (
-	FormChoose Form = iota // choose among the options (several with MultiSelect)
-	FormYesNo              // Yes or No, the options of the question
-	FormType               // type text, without options
+	GesturePick  Gesture = iota // choose among the options (several with MultiSelect)
+	GestureYesNo                // Yes or No, the options of the question
+	GestureType                 // type text, without options
 )
 
 // kindRow is what differs between kinds: how the question is answered
-// (form), whether the person may type an answer of their own (Other)
+// (its gesture), whether the person may type an answer of their own (Other)
 // instead of, or beside, the options, whether it is asked alone, as
 // askuser confirm and input ask theirs, under header: without its header
-// shown, and without a note; and whether a command makes it (scripted).
+// shown; whether the person may attach a note to the answer (note),
+// which only askuser's own answers have a place for (annotations); and
+// whether a command makes it (scripted).
 type kindRow struct {
-	name                   string // as the input's "type" writes it
-	form                   Form
-	other, alone, scripted bool
-	header                 string
+	name                         string // as the input's "type" writes it
+	gesture                      Gesture
+	other, alone, note, scripted bool
+	header                       string
 }
 
 // kinds is the one table of what differs between the kinds of question,
 // a row a kind.
 var kinds = [...]kindRow{
-	KindChoice:  {name: "choice", form: FormChoose, other: true},
-	KindText:    {name: "text", form: FormType},
-	KindConfirm: {name: "confirm", form: FormYesNo, alone: true, scripted: true, header: "Confirm"},
-	KindInput:   {name: "input", form: FormType, alone: true, scripted: true, header: "Input"},
-	KindChoose:  {name: "choose", form: FormChoose, other: true, scripted: true},
+	KindChoice:  {name: "choice", gesture: GesturePick, other: true, note: true},
+	KindText:    {name: "text", gesture: GestureType, note: true},
+	KindConfirm: {name: "confirm", gesture: GestureYesNo, alone: true, scripted: true, header: "Confirm"},
+	KindInput:   {name: "input", gesture: GestureType, alone: true, scripted: true, header: "Input"},
+	KindList:    {name: "choose", gesture: GesturePick, other: true, scripted: true},
 }
 
 // Kinds is how many kinds of question there are: for k := range Kinds
@@ -83,20 +86,26 @@ func (k *Kind) UnmarshalText(b []byte) error {
 	return nil
 }
 
-// Form says how a question of kind k is answered.
-func (k Kind) Form() Form { return kinds[k].form }
+// Gesture says what the person does to answer a question of kind k.
+func (k Kind) Gesture() Gesture { return kinds[k].gesture }
 
 // Typed reports whether the answer is text the person types rather than
 // a choice among options.
-func (k Kind) Typed() bool { return k.Form() == FormType }
+func (k Kind) Typed() bool { return k.Gesture() == GestureType }
 
 // OffersOther reports whether the person may type an answer of their own
 // (Other) instead of, or beside, the options.
 func (k Kind) OffersOther() bool { return kinds[k].other }
 
 // Alone reports whether the question is asked on its own, as askuser
-// confirm and input ask theirs: without its header, and without a note.
+// confirm and input ask theirs: without its header.
 func (k Kind) Alone() bool { return kinds[k].alone }
+
+// OffersNote reports whether the person may attach a note to the answer:
+// to askuser's own questions, whose answers carry notes (annotations),
+// and not to those of the commands for scripts, whose printed answer has
+// no place for one.
+func (k Kind) OffersNote() bool { return kinds[k].note }
 
 // Scripted reports whether the question is the one question of a command
 // for scripts (askuser confirm, input, choose), which askuser makes from
@@ -104,43 +113,48 @@ func (k Kind) Alone() bool { return kinds[k].alone }
 // take it, and Remake checks it instead.
 func (k Kind) Scripted() bool { return kinds[k].scripted }
 
-// The options of a question of FormYesNo.
+// The options of a question of GestureYesNo.
 const (
 	Yes = "Yes"
 	No  = "No"
 )
 
-// ConfirmQuestion is the yes/no question of askuser confirm, whose answer
+// ConfirmQuestion makes the yes/no question of askuser confirm, whose answer
 // is the option Yes or No (see IsYes); Enter takes Yes when yes is set.
 func ConfirmQuestion(message string, yes bool) Question {
-	def := No
-	if yes {
-		def = Yes
-	}
-	return KindConfirm.alone(message, "", def)
+	return KindConfirm.alone(message, "", YesOrNo(yes))
 }
 
-// InputQuestion is the question of askuser input, a line of text, whose
+// YesOrNo is the option Yes when yes is set, else No: the answer of a
+// ConfirmQuestion, or its default.
+func YesOrNo(yes bool) string {
+	if yes {
+		return Yes
+	}
+	return No
+}
+
+// InputQuestion makes the question of askuser input, a line of text, whose
 // answer is the text typed (Answer.Other); Enter takes def when it is not
 // "". The placeholder is an example answer.
 func InputQuestion(message, placeholder, def string) Question {
 	return KindInput.alone(message, placeholder, def)
 }
 
-// alone is the question of kind k, asked alone, with its text, and the
-// placeholder and default that its form takes.
+// alone makes the question of kind k, asked alone, with its text, and the
+// placeholder and default that its gesture takes.
 func (k Kind) alone(text, placeholder, def string) Question {
 	q := Question{Kind: k, Header: kinds[k].header, Question: text, Default: def}
-	switch k.Form() {
-	case FormYesNo:
+	switch k.Gesture() {
+	case GestureYesNo:
 		q.Options = []Option{{Label: Yes}, {Label: No}}
-	case FormType:
+	case GestureType:
 		q.Placeholder = placeholder
 	}
 	return q
 }
 
-// ChooseQuestion is the question of askuser choose: question, under
+// ChooseQuestion makes the question of askuser choose: question, under
 // header, with an option for each of labels (several may be chosen with
 // multi), and Other. Its answer is the labels chosen, or the person's own
 // text. It returns why the labels cannot be options: each must be text
@@ -151,7 +165,7 @@ func ChooseQuestion(question, header string, labels []string, multi bool) (Quest
 	if len(labels) == 0 {
 		return Question{}, errors.New("needs at least one option")
 	}
-	q := Question{Kind: KindChoose, Header: header, Question: question, MultiSelect: multi, Options: make([]Option, len(labels))}
+	q := Question{Kind: KindList, Header: header, Question: question, MultiSelect: multi, Options: make([]Option, len(labels))}
 	seen := map[string]int{}
 	for i, l := range labels {
 		clean, err := CheckOther(l)
@@ -183,12 +197,12 @@ func Remake(q Question) (Question, error) {
 		return Question{}, fmt.Errorf("a %s question needs its question", q.Kind)
 	}
 	def := q.Default
-	switch form := q.Kind.Form(); {
+	switch g := q.Kind.Gesture(); {
 	case !q.Kind.Scripted():
 		return Question{}, fmt.Errorf("a %s question is not made by a command", q.Kind)
-	case form == FormChoose && isBlank(q.Header):
+	case g == GesturePick && isBlank(q.Header):
 		return Question{}, fmt.Errorf("a %s question needs its header", q.Kind)
-	case form == FormChoose:
+	case g == GesturePick:
 		labels := make([]string, len(q.Options))
 		for i, o := range q.Options {
 			labels[i] = o.Label
@@ -198,9 +212,9 @@ func Remake(q Question) (Question, error) {
 			return Question{}, fmt.Errorf("a %s question's %w", q.Kind, err)
 		}
 		return c, nil
-	case form == FormYesNo && def != Yes && def != No:
+	case g == GestureYesNo && def != Yes && def != No:
 		return Question{}, fmt.Errorf("the default of a %s question must be Yes or No", q.Kind)
-	case form == FormType && def != "":
+	case g == GestureType && def != "":
 		var err error
 		if def, err = CheckOther(def); err != nil {
 			return Question{}, fmt.Errorf("the default %w", err)

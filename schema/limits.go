@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/askuser/askuser/internal/jsonout"
+	"github.com/askuser/askuser/schema/jsonout"
 )
 
 // Limit is one number of the embedded schema that may be changed: one
@@ -39,10 +39,10 @@ var limitKeys = [...]struct {
 	QuestionMaxLength: {"questionMaxLength", "/$defs/question/properties/question/maxLength", 1},
 }
 
-// String is l's name in Limits' JSON: maxQuestions.
+// String returns l's name in Limits' JSON: maxQuestions.
 func (l Limit) String() string { return limitKeys[l].name }
 
-// Min is the smallest value of l that still leaves a valid input possible:
+// Min returns the smallest value of l that still leaves a valid input possible:
 // a question needs two options.
 func (l Limit) Min() int { return limitKeys[l].min }
 
@@ -74,7 +74,7 @@ type Limits struct {
 	QuestionMaxLength int `json:"questionMaxLength,omitempty"`
 }
 
-// Field is the field of ls that holds l.
+// Field returns the field of ls that holds l.
 func (ls *Limits) Field(l Limit) *int {
 	return [...]*int{
 		MaxQuestions:      &ls.MaxQuestions,

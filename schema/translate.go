@@ -195,8 +195,7 @@ func locate(doc any, pointer string) ([]any, any) {
 
 // with returns tokens extended by more, without sharing tokens' array.
 func with(tokens []any, more ...any) []any {
-	out := make([]any, 0, len(tokens)+len(more))
-	return append(append(out, tokens...), more...)
+	return slices.Concat(tokens, more)
 }
 
 func intOf(v any) int {
@@ -221,7 +220,7 @@ func stringsOf(v any) []string {
 
 func str(v any) string { s, _ := v.(string); return s }
 
-// lenOf is the number of items of v, an array: minItems and maxItems apply
+// lenOf counts the items of v, an array: minItems and maxItems apply
 // to nothing else.
 func lenOf(v any) int {
 	a, _ := v.([]any)

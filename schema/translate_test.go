@@ -285,14 +285,21 @@ func TestSyntaxErrors(t *testing.T) {
 		input string
 		want  string
 	}{
-		{`{"questions":[}`, "invalid character '}' looking for beginning of value at line 1, column 15"},
-		{"{\n  \"questions\": [\n    {\"question\": x}\n  ]\n}", "invalid character 'x' looking for beginning of value at line 3, column 18"},
-		{`{"é": "ü" "x"}`, "invalid character '\"' after object key:value pair at line 1, column 11"},
-		{`{"questions":[`, "unexpected end of input at line 1, column 15"},
-		{"{\n", "unexpected end of input at line 2, column 1"},
-		{`{} []`, "unexpected content after the JSON document at line 1, column 4"},
-		{"{}\n\n  x", "unexpected content after the JSON document at line 3, column 3"},
-		{`questions`, "invalid character 'q' looking for beginning of value at line 1, column 1"},
+		{`{"questions":[}`, "unexpected '}' at line 1, column 15; expected a value: an object, an array, a string in double quotes, a number, true, false or null"},
+		{"{\n  \"questions\": [\n    {\"question\": x}\n  ]\n}", "unexpected 'x' at line 3, column 18; expected a value: an object, an array, a string in double quotes, a number, true, false or null"},
+		{`{"é": "ü" "x"}`, "unexpected '\"' at line 1, column 11; expected a comma, or the } that closes the object"},
+		{`[1 2]`, "unexpected '2' at line 1, column 4; expected a comma, or the ] that closes the array"},
+		{`{"a" 1}`, "unexpected '1' at line 1, column 6; expected a colon after the key"},
+		{`{"a":1,}`, "unexpected '}' at line 1, column 8; expected a key in double quotes"},
+		{`not json`, "unexpected 'o' at line 1, column 2; expected true, false or null, as any other text goes in double quotes"},
+		{`[1.x]`, "unexpected 'x' at line 1, column 4; expected a digit"},
+		{`["a\qb"]`, "unexpected 'q' at line 1, column 5; expected an escape: \\\" \\\\ \\/ \\b \\f \\n \\r \\t or \\u and four hexadecimal digits"},
+		{"[\"a\nb\"]", "unexpected '\\n' at line 1, column 4; expected the closing quote: a line break or tab in a string is written \\n or \\t"},
+		{`{"questions":[`, "unexpected end of input at line 1, column 15; expected the rest of the document, every { and [ closed"},
+		{"{\n", "unexpected end of input at line 2, column 1; expected the rest of the document, every { and [ closed"},
+		{`{} []`, "unexpected content after the JSON document at line 1, column 4; expected nothing more: give one document"},
+		{"{}\n\n  x", "unexpected content after the JSON document at line 3, column 3; expected nothing more: give one document"},
+		{`questions`, "unexpected 'q' at line 1, column 1; expected a value: an object, an array, a string in double quotes, a number, true, false or null"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.input, func(t *testing.T) {
@@ -413,7 +420,7 @@ func TestParseByteOrderMark(t *testing.T) {
 		t.Errorf("after a byte-order mark: %v", err)
 	}
 	_, err := s.Parse([]byte("\ufeff"+`{"questions":[}`), KeyHeader)
-	if err == nil || err.Error() != "invalid character '}' looking for beginning of value at line 1, column 15" {
+	if err == nil || err.Error() != "unexpected '}' at line 1, column 15; expected a value: an object, an array, a string in double quotes, a number, true, false or null" {
 		t.Errorf("syntax error after a byte-order mark: %v", err)
 	}
 	// Only one, and only at the start.

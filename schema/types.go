@@ -72,7 +72,7 @@ func (k KeyBy) Key(q Question) string {
 	return q.Header
 }
 
-// other is the KeyBy of the field that k does not name.
+// other returns the KeyBy of the field that k does not name.
 func (k KeyBy) other() KeyBy {
 	if k == KeyQuestion {
 		return KeyHeader

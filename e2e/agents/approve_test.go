@@ -23,16 +23,19 @@ const approveCommand = "touch approved.txt && echo the command ran"
 // askuser mcp's approve named as the permission prompt tool, or askuser
 // approve as the PermissionRequest hook. Allow runs the call and the model
 // gets its output; Deny with a note keeps it from running, and the model
-// reads that the person denied it, and why.
+// reads that the person denied it, and why. Each run, in a home and with
+// an inbox of its own, waits on Claude Code beside the suite's others.
 func TestClaudeApproves(t *testing.T) {
 	for _, way := range []string{"claude-approve", "claude-hook"} {
 		t.Run(way+"/Allow", func(t *testing.T) {
+			t.Parallel()
 			o := runApproval(t, way, "1")
 			if o.result != "the command ran" || o.isError || !o.ran {
 				t.Errorf("the model got (error %v, the command ran: %v):\n%s\n\n%s", o.isError, o.ran, o.result, o.describe())
 			}
 		})
 		t.Run(way+"/Deny", func(t *testing.T) {
+			t.Parallel()
 			o := runApproval(t, way, "n", "not on a Friday\r", "2")
 			const want = "The person denied this call of Bash, and said why: not on a Friday"
 			if o.result != want || !o.isError || o.ran {

@@ -19,12 +19,15 @@ var opencode = func() cli {
 }()
 
 // kilo is Kilo Code's CLI, a fork of OpenCode that keeps its
-// configuration's shape under its own names. Its telemetry, on by
-// default, holds up every run trying to reach its server.
+// configuration's shape under its own names, and runs OpenCode's plugins.
+// The suite runs it on its own MCP configuration, its own questions and
+// the past time limits; its other cells of the matrix are OpenCode's. Its
+// telemetry, on by default, holds up every run trying to reach its server.
 var kilo = func() cli {
 	c := openCodeLike("Kilo Code", "kilo", "@kilocode/cli", "@kilocode/plugin", filepath.Join(".config", "kilo", "kilo.json"), "KILO_", "KILO_TELEMETRY_LEVEL=off")
 	c.modes[interactiveMode] = "`kilo --prompt`"
 	c.session = &session{at: map[path]place{shellPath: atInbox, stdinPath: atInbox, mcpPath: atInbox}}
+	c.forkOf = &opencode
 	return c
 }()
 

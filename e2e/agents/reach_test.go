@@ -59,12 +59,12 @@ var reach = struct {
 	cells map[string]cell
 }{cells: map[string]cell{}}
 
-// TestReach runs every CLI by every path in each of its modes, with the
-// person answering where the questions show, and checks the exact tool
-// result the model received. The runs wait on their CLIs more than they
-// work, so they run side by side, as many as go test's -parallel (the
-// number of cores); -update writes docs/reach.md once every test has
-// ended (see writeReach).
+// TestReach runs every CLI by every path in each of its modes (a fork only
+// in its own cells: see ownCell), with the person answering where the
+// questions show, and checks the exact tool result the model received.
+// The runs wait on their CLIs more than they work, so they run side by
+// side, as many as go test's -parallel (the number of cores); -update
+// writes docs/reach.md once every test has ended (see writeReach).
 func TestReach(t *testing.T) {
 	results := reach.cells
 	mu := &reach.Mutex
@@ -75,7 +75,7 @@ func TestReach(t *testing.T) {
 			}
 			for _, p := range paths {
 				key := runKey(c, m, p)
-				if _, dup := results[key]; dup {
+				if _, dup := results[key]; dup || !c.ownCell(m, p) {
 					continue
 				}
 				results[key] = cell{}
@@ -373,8 +373,10 @@ that route (nothing, for MCP: that cell is the default run's). "interactive" is 
 for each route but for %[1]sASKUSER_UI=inbox%[1]s, so that askuser goes by what the CLI gives a command;
 the person approves what the CLI asks them to approve. Qwen Code and Copilot CLI have question
 tools of their own (%[1]sask_user_question%[1]s, %[1]sask_user%[1]s), which their non-interactive runs leave out, as
-the suite checks: there, askuser is how the model reaches the person. The agent tools' own
-questions, and their approvals, are in the sections after the matrix.
+the suite checks: there, askuser is how the model reaches the person. Kilo Code is OpenCode's
+fork, with the same tools and plugin, and its configuration's shape under its own names: the suite
+runs it by the MCP server of its own configuration, and its cells "as OpenCode's" are OpenCode's
+runs. The agent tools' own questions, and their approvals, are in the sections after the matrix.
 
 | tool | mode | shell: %[1]saskuser '<json>'%[1]s | shell: %[1]saskuser < questions.json%[1]s | MCP: %[1]saskuser mcp%[1]s |
 |---|---|---|---|---|
@@ -387,6 +389,9 @@ questions, and their approvals, are in the sections after the matrix.
 			fmt.Fprintf(&b, "| %s %s | %s: %s |", c.name, version(c), m, c.modes[m])
 			for _, p := range paths {
 				text := reach.cells[runKey(c, m, p)].text
+				if !c.ownCell(m, p) {
+					text = asOriginal(*c.forkOf, m, p)
+				}
 				if text == "" {
 					text = unmeasured
 				}
@@ -417,6 +422,18 @@ questions, and their approvals, are in the sections after the matrix.
 		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", o.tool, o.offers, o.askuser, shown)
 	}
 	return b.String() + approvals
+}
+
+// asOriginal is a fork's cell that its original's run of m and p stands
+// for: the mark of the original's cell and its name, or "" when that run
+// did not end. The caller holds reach.
+func asOriginal(original cli, m mode, p path) string {
+	text := reach.cells[runKey(original, m, p)].text
+	if text == "" {
+		return ""
+	}
+	mark, _, _ := strings.Cut(text, " ")
+	return mark + " as " + original.name + "'s"
 }
 
 // runnable are the CLIs the suite runs, in the matrix's order.

@@ -73,6 +73,21 @@ type cli struct {
 	// session is how the CLI's interactive session goes for the person;
 	// nil for a CLI the suite runs only non-interactively.
 	session *session
+	// forkOf is the CLI this one is a fork of, with the same tools,
+	// plugin and configuration under its own names; nil for none. The
+	// suite runs a fork only where it is its own (see ownCell), and
+	// docs/reach.md gives the original's runs for its other cells.
+	forkOf *cli
+}
+
+// ownCell reports whether the matrix's cell of m and p is the CLI's own
+// run: every cell of a CLI but a fork, whose own is the MCP server of its
+// own configuration, in its default run (README's MCP cell is that run).
+// The shell routes and the interactive session are the original's code
+// under the fork's name, and each run of those costs half a minute or
+// more of a two-core machine.
+func (c cli) ownCell(m mode, p path) bool {
+	return c.forkOf == nil || p == mcpPath && m != interactiveMode
 }
 
 // readmeShell reports whether the run's shell route takes README's

@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/askuser/askuser/internal/ask"
-	"github.com/askuser/askuser/internal/jsonout"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
+	"github.com/askuser/askuser/schema/jsonout"
 )
 
 // Settings are what asking about a request takes from askuser's settings.
@@ -23,7 +23,14 @@ type Settings struct {
 	// Presets are the answers known before asking (ASKUSER_ANSWERS): they
 	// answer the agent tool's own questions as they answer askuser's.
 	Presets map[string]string
+	// Tools name askuser's own tool as the agent tool calls it, whose
+	// calls ask the person themselves; none: OwnTool.
+	Tools []string
 }
+
+// OwnTool is askuser's own tool as Claude Code names it, served by the MCP
+// server that README's set-up adds (claude mcp add askuser -- askuser mcp).
+const OwnTool = "mcp__askuser__askuser"
 
 // Asking is what the person is asked about a request, and how their
 // answers decide it.
@@ -34,32 +41,32 @@ type Asking struct {
 	decide    func(got []prompt.Answer) Decision
 }
 
-// Decide is the decision that got, the answers to a's questions, make.
+// Decide returns the decision that got, the answers to a's questions, make.
 func (a Asking) Decide(got []prompt.Answer) Decision { return a.decide(got) }
 
-// Ask is what the person is asked about r. The agent tool's own questions
-// are asked as they are, and answered in the input that carries them back;
-// a plan is asked as the plan it is; a call of askuser's own tool, or a
-// shell command that only runs askuser, which asks the person itself, is
-// allowed without asking; any other call is
-// asked as Allow, Deny, or Allow for this session. Questions that askuser
-// cannot ask (more than its limits take) are an error: the agent tool then
-// asks them in its own dialog.
+// Ask returns what the person is asked about r. The agent tool's own questions
+// are asked as they are, every one, and answered in the input that carries
+// them back; a plan is asked as the plan it is; a call of askuser's own
+// tool with askuser's input, or a shell command that only asks through
+// askuser, which ask the person themselves, are allowed without asking;
+// any other call is asked as Allow, Deny, or Allow for this session.
+// Questions that askuser cannot ask (more than its limits take) are an
+// error: the agent tool then asks them in its own dialog.
 func (r Request) Ask(s Settings) (Asking, error) {
 	switch {
-	case (r.Form == PlainPermissionRequest || r.Form == CopilotPermission) && questionTools[r.Tool]:
+	case (r.Dialect == PlainPermissionRequest || r.Dialect == CopilotPermission) && questionTools[r.Tool]:
 		return Asking{}, &prompt.UnavailableError{Err: fmt.Errorf("%s is answered only in the agent tool's own dialog, which its PermissionRequest hook cannot hand the answers back to", r.Tool)}
-	case r.Form == OpenCodeQuestion:
+	case r.Dialect == OpenCodeQuestion:
 		doc, err := openCodeDoc(r.Input, s.Schema.Limits())
 		if err != nil {
 			return Asking{}, err
 		}
 		return r.askQuestions(doc, s)
 	case r.Tool == "AskUserQuestion":
-		return r.askQuestions(r.Input, s)
+		return r.askQuestions(withoutAnswers(r.Input), s)
 	case r.Tool == "ExitPlanMode":
 		return r.askPlan(s), nil
-	case r.ownTool(), r.ownCommand():
+	case r.ownTool(s), r.ownCommand():
 		return Asking{decide: func([]prompt.Answer) Decision { return Decision{Allow: true} }}, nil
 	}
 	return r.askCall(s), nil
@@ -70,24 +77,29 @@ func (r Request) Ask(s Settings) (Asking, error) {
 // Gemini CLI's, Codex's.
 var questionTools = map[string]bool{"AskUserQuestion": true, "ask_user_question": true, "ask_user": true, "request_user_input": true}
 
-// ownTool reports whether r is a call of askuser's own tool, served by
-// askuser mcp under the name Claude Code gives an MCP server's tool
-// (mcp__askuser__askuser for the server that README's set-up adds),
-// with questions to ask.
-func (r Request) ownTool() bool {
-	if !strings.HasPrefix(r.Tool, "mcp__") || !strings.HasSuffix(r.Tool, "__askuser") {
+// ownTool reports whether r is a call of askuser's own tool, under one of
+// the names s gives it, with askuser's own input, as the schema checks it
+// (keyed by header or by question text, as askuser mcp --key takes them):
+// a tool of another name, or a call with anything more than questions, is
+// no call of askuser's, whose input askuser mcp would refuse.
+func (r Request) ownTool(s Settings) bool {
+	names := s.Tools
+	if len(names) == 0 {
+		names = []string{OwnTool}
+	}
+	if !slices.Contains(names, r.Tool) {
 		return false
 	}
-	var in struct {
-		Questions []json.RawMessage `json:"questions"`
+	for _, key := range []schema.KeyBy{schema.KeyHeader, schema.KeyQuestion} {
+		if _, err := s.Schema.Parse(r.Input, key); err == nil {
+			return true
+		}
 	}
-	return json.Unmarshal(r.Input, &in) == nil && len(in.Questions) > 0
+	return false
 }
 
-// ownCommand reports whether r is a shell command that runs askuser to ask
-// the person, and nothing else: askuser, with its arguments quoted or not,
-// its questions from a file (<), and no other command, substitution, or
-// expansion.
+// ownCommand reports whether r is a shell command that only asks the
+// person through askuser (see onlyAsks).
 func (r Request) ownCommand() bool {
 	if r.Tool != "Bash" {
 		return false
@@ -95,50 +107,7 @@ func (r Request) ownCommand() bool {
 	var in struct {
 		Command string `json:"command"`
 	}
-	if json.Unmarshal(r.Input, &in) != nil {
-		return false
-	}
-	cmd := strings.TrimSpace(in.Command)
-	rest, ok := strings.CutPrefix(cmd, "askuser")
-	if !ok || rest != "" && rest[0] != ' ' || askuserServes.MatchString(rest) {
-		return false
-	}
-	return plainWords(rest)
-}
-
-// askuserServes matches the arguments of askuser's commands that do not
-// ask (the inbox, the MCP server), which run on.
-var askuserServes = regexp.MustCompile(`^\s+(inbox|mcp|approve|completion)\b`)
-
-// plainWords reports whether s, the rest of a shell command, is words and
-// quoted strings only, with at most one input redirection: nothing that
-// would run anything but the command, or expand to anything.
-func plainWords(s string) bool {
-	redirected := false
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '\'':
-			end := strings.IndexByte(s[i+1:], '\'')
-			if end < 0 {
-				return false
-			}
-			i += end + 1
-		case '"':
-			end := strings.IndexByte(s[i+1:], '"')
-			if end < 0 || strings.ContainsAny(s[i+1:i+1+end], "$`\\") {
-				return false
-			}
-			i += end + 1
-		case '<':
-			if redirected {
-				return false
-			}
-			redirected = true
-		case ';', '&', '|', '`', '$', '(', ')', '>', '\n', '\\', '*', '?', '[', '~', '{':
-			return false
-		}
-	}
-	return true
+	return json.Unmarshal(r.Input, &in) == nil && onlyAsks(in.Command)
 }
 
 // askQuestions asks the questions of doc, askuser's input format, keyed by
@@ -151,7 +120,7 @@ func (r Request) askQuestions(doc []byte, s Settings) (Asking, error) {
 	}
 	return Asking{Questions: c.Questions(), decide: func(got []prompt.Answer) Decision {
 		c.Fill(got)
-		if r.Form == OpenCodeQuestion {
+		if r.Dialect == OpenCodeQuestion {
 			answers := make([][]string, len(c.Answers()))
 			for i, a := range c.Answers() {
 				answers[i] = append([]string{}, a.Labels...)
@@ -168,7 +137,21 @@ func (r Request) askQuestions(doc []byte, s Settings) (Asking, error) {
 	}}, nil
 }
 
-// withAnswers is input, the questions as the agent tool gave them, with
+// withoutAnswers returns input, the agent tool's own questions, without the
+// answers and notes that its dialog fills in: there, they are the agent's,
+// never the person's, who is asked every question (the model asked, and
+// gets the person's answers back, rather than a refusal to ask again).
+func withoutAnswers(input json.RawMessage) json.RawMessage {
+	var in map[string]json.RawMessage
+	if json.Unmarshal(input, &in) != nil {
+		return input
+	}
+	delete(in, "answers")
+	delete(in, "annotations")
+	return json.RawMessage(jsonout.String(in))
+}
+
+// withAnswers returns input, the questions as the agent tool gave them, with
 // the answers and notes of out, askuser's output for them: the input that
 // Claude Code's AskUserQuestion reads the person's answers from (Claude Code
 // 2.1.332: "answers" keyed by question text, "annotations" with their
@@ -214,7 +197,7 @@ func (r Request) askPlan(s Settings) Asking {
 	// agent goes on in the one it had before planning.
 	opts := []schema.Option{{Label: PlanYes, Description: "Approve the plan: the agent starts carrying it out.", Preview: plan}, keep}
 	modes := map[string]string{PlanAcceptEdits: "acceptEdits", PlanAskEdits: "default"}
-	if r.Form == PromptTool || r.Form == PermissionRequest {
+	if r.Dialect == PromptTool || r.Dialect == PermissionRequest {
 		opts = []schema.Option{
 			{Label: PlanAcceptEdits, Description: "Approve the plan: the agent carries it out, and edits files without asking.", Preview: plan},
 			{Label: PlanAskEdits, Description: "Approve the plan: the agent carries it out, and asks before each edit.", Preview: plan},
@@ -281,7 +264,7 @@ func (r Request) askCall(s Settings) Asking {
 		fmt.Fprintf(&preview, "%s: %s\n", f[0], f[1])
 	}
 	opts := []schema.Option{
-		{Label: Allow, Description: "Let this call run as shown.", Preview: prompt.Cut(strings.TrimSpace(preview.String()), maxPreview)},
+		{Label: Allow, Description: "Let this call run as shown." + r.noRule(), Preview: prompt.Cut(strings.TrimSpace(preview.String()), maxPreview)},
 		{Label: Deny, Description: "Do not let it run; the agent is told. To say why, type your answer (Other) or add a note."},
 	}
 	rules := r.sessionRules()
@@ -312,7 +295,7 @@ func (r Request) askCall(s Settings) Asking {
 	}}
 }
 
-// reason is what the person said with an answer: their own answer and
+// reason returns what the person said with an answer: their own answer and
 // their note.
 func reason(a prompt.Answer) string {
 	return strings.TrimSpace(a.Other + " " + a.Note)

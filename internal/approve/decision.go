@@ -3,7 +3,7 @@ package approve
 import (
 	"encoding/json"
 
-	"github.com/askuser/askuser/internal/jsonout"
+	"github.com/askuser/askuser/schema/jsonout"
 )
 
 // Decision is the answer to a request: allow it, or deny it with a message
@@ -26,14 +26,14 @@ type Decision struct {
 	Message string
 }
 
-// Refusal is the decision that denies a call with message, for the model
+// Refusal returns the decision that denies a call with message, for the model
 // to read.
 func Refusal(message string) Decision { return Decision{Message: message} }
 
-// Output is d as r's agent tool reads it: askuser approve writes it on
+// Output returns d as r's agent tool reads it: askuser approve writes it on
 // stdout, askuser mcp's approve tool returns it as text.
 func (r Request) Output(d Decision) string {
-	switch r.Form {
+	switch r.Dialect {
 	case PromptTool:
 		return jsonout.String(r.claudeDecision(d, r.Input))
 	case PermissionRequest, PlainPermissionRequest:
@@ -73,7 +73,7 @@ func (r Request) Output(d Decision) string {
 	}{d.Answers})
 }
 
-// claudeDecision is d as Claude Code's permission prompt tool and
+// claudeDecision returns d as Claude Code's permission prompt tool and
 // PermissionRequest hook give it: allow, with the input to run the call
 // with (input, unless d changed it) and the changes to the session's rules
 // and mode, or deny with a message.
@@ -109,7 +109,7 @@ type hookSpecific struct {
 	UpdatedInput             json.RawMessage `json:"updatedInput,omitempty"`
 }
 
-// hookOutput is the output of a hook that decided h.
+// hookOutput returns the output of a hook that decided h.
 func hookOutput(h hookSpecific) string {
 	return jsonout.String(struct {
 		HookSpecificOutput hookSpecific `json:"hookSpecificOutput"`

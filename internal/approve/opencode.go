@@ -49,18 +49,18 @@ func parseOpenCode(typ string, props json.RawMessage, dir string) (Request, erro
 		if len(input) == 0 || input[0] != '{' {
 			input = json.RawMessage("{}")
 		}
-		return Request{Form: OpenCodePermission, Tool: p.Permission, Input: input, Cwd: dir, patterns: p.Patterns, always: p.Always}, nil
+		return Request{Dialect: OpenCodePermission, Tool: p.Permission, Input: input, Cwd: dir, patterns: p.Patterns, always: p.Always}, nil
 	case "question.asked":
 		var q openCodeQuestions
 		if json.Unmarshal(props, &q) != nil || len(q.Questions) == 0 {
 			return Request{}, errors.New(`read OpenCode's question.asked event: its "properties" must hold the "questions"`)
 		}
-		return Request{Form: OpenCodeQuestion, Tool: "question", Input: props, Cwd: dir}, nil
+		return Request{Dialect: OpenCodeQuestion, Tool: "question", Input: props, Cwd: dir}, nil
 	}
 	return Request{}, fmt.Errorf("askuser approve answers OpenCode's permission.asked and question.asked events, not %q", typ)
 }
 
-// openCodeDoc is the questions of an OpenCode question.asked event as
+// openCodeDoc returns the questions of an OpenCode question.asked event as
 // askuser's input: the headers cut to the length askuser's take (the
 // answers go back in order, not by header).
 func openCodeDoc(input json.RawMessage, l schema.Limits) ([]byte, error) {

@@ -4,8 +4,8 @@
 // own questions (Claude Code's AskUserQuestion, OpenCode's questions),
 // which are asked as questions, never as Allow or Deny. A request becomes
 // the questions the person is asked, the way every question is asked, and
-// their answers become the decision, written in the form the agent tool
-// reads (see Form).
+// their answers become the decision, written in the dialect the agent tool
+// reads (see Dialect).
 package approve
 
 import (
@@ -22,15 +22,15 @@ import (
 // maxEvent is how much of a hook event's name an error quotes.
 const maxEvent = 40
 
-// Form is how a request came, which is also how its decision must be
+// Dialect is how a request came, which is also how its decision must be
 // written: each agent tool reads its own.
-type Form uint8
+type Dialect uint8
 
-// The forms of a request.
+// The dialects of a request.
 const (
 	// PromptTool is a call of askuser mcp's approve tool, Claude Code's
 	// --permission-prompt-tool: tool_name and input.
-	PromptTool Form = iota
+	PromptTool Dialect = iota
 	// PermissionRequest is Claude Code's PermissionRequest hook, which
 	// runs while Claude Code's own dialog asks the same.
 	PermissionRequest
@@ -59,18 +59,18 @@ const (
 // Quiet reports whether the agent tool takes a hook that ends in failure
 // for a denial, so that no answer must end quietly instead, without a
 // decision: the tool then asks in its own dialog.
-func (f Form) Quiet() bool { return f == CopilotPermission }
+func (f Dialect) Quiet() bool { return f == CopilotPermission }
 
-// rules reports whether the form's decision can carry rules for the rest
+// rules reports whether the dialect's decision can carry rules for the rest
 // of the session.
-func (f Form) rules() bool {
+func (f Dialect) rules() bool {
 	return f == PromptTool || f == PermissionRequest || f == OpenCodePermission
 }
 
 // Request is a tool call that waits for the person's answer: a tool call to
 // approve, or a question of the agent tool's own.
 type Request struct {
-	Form Form
+	Dialect Dialect
 	// Tool names the tool that the call would run: Bash, AskUserQuestion,
 	// mcp__db__query; OpenCode's permission (bash, edit) or "question".
 	Tool string
@@ -108,7 +108,7 @@ type rule struct {
 	RuleContent string `json:"ruleContent,omitempty"`
 }
 
-// String is the rule as Claude Code's settings and its dialog write it:
+// String returns the rule as Claude Code's settings and its dialog write it:
 // Bash(go test *).
 func (r rule) String() string {
 	if r.RuleContent == "" {
@@ -127,7 +127,7 @@ func ParseCall(args []byte) (Request, error) {
 	if json.Unmarshal(args, &c) != nil {
 		return Request{}, errors.New(`read the tool call to approve: it must be a JSON object of "tool_name" and "input"`)
 	}
-	r := Request{Form: PromptTool, Tool: c.Tool, Input: c.Input}
+	r := Request{Dialect: PromptTool, Tool: c.Tool, Input: c.Input}
 	return r, r.check("tool_name", "input")
 }
 
@@ -166,7 +166,7 @@ func ParseHook(in []byte) (Request, error) {
 	case h.Type != "" && h.Event == "":
 		return parseOpenCode(h.Type, h.Properties, h.Directory)
 	case h.HookName == "permissionRequest":
-		r := Request{Form: CopilotPermission, Tool: h.CopilotTool, Input: h.CopilotInput, Cwd: h.Cwd}
+		r := Request{Dialect: CopilotPermission, Tool: h.CopilotTool, Input: h.CopilotInput, Cwd: h.Cwd}
 		return r, r.check("toolName", "toolInput")
 	}
 	r := Request{Tool: h.Tool, Input: h.Input, Cwd: h.Cwd, Transcript: h.Transcript, suggestions: h.Suggestions}
@@ -175,11 +175,11 @@ func ParseHook(in []byte) (Request, error) {
 	}
 	switch {
 	case h.Event == "PermissionRequest" && (h.Turn != "" || h.Timestamp != nil):
-		r.Form = PlainPermissionRequest
+		r.Dialect = PlainPermissionRequest
 	case h.Event == "PermissionRequest":
-		r.Form = PermissionRequest
+		r.Dialect = PermissionRequest
 	case h.Event == "PreToolUse":
-		r.Form = PreToolUse
+		r.Dialect = PreToolUse
 	case h.Event == "":
 		return Request{}, errors.New(`read the hook's input: "hook_event_name" is missing: askuser approve answers the PermissionRequest and PreToolUse hooks of Claude Code, Codex and Qwen Code, and Copilot CLI's permissionRequest hook`)
 	default:

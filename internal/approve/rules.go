@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// sessionRules are the rules that Allow for this session adds for the
+// sessionRules returns the rules that Allow for this session adds for the
 // rest of the agent's session: never wider than what was asked, and none
 // where no rule that narrow can be given (the option is then not
 // offered). Claude Code's PermissionRequest hook gives the rules its own
@@ -17,13 +17,13 @@ import (
 // other than an MCP server's is dropped. Its permission prompt tool gives
 // none, and the rule is made as Claude Code words them (see prefixRule).
 // OpenCode gives the patterns its own "Allow always" would allow, unless
-// they are every call of the tool ("*"). The other forms' decisions carry
+// they are every call of the tool ("*"). The other dialects' decisions carry
 // no rules.
 func (r Request) sessionRules() []rule {
 	switch {
-	case !r.Form.rules():
+	case !r.Dialect.rules():
 		return nil
-	case r.Form == OpenCodePermission:
+	case r.Dialect == OpenCodePermission:
 		if len(r.always) == 0 || slices.Contains(r.always, "*") {
 			return nil
 		}
@@ -60,6 +60,26 @@ func (r Request) sessionRules() []rule {
 	return nil
 }
 
+// noRuleText ends the description of Allow for a command that gets no
+// rule for the session for its * or \ (see prefixRule), where the person
+// would look for one: the option is not offered, and this says why.
+const noRuleText = " It gets no rule for this session: Claude Code's rules read * and \\ in their own way, so that one would allow more than this command."
+
+// noRule returns noRuleText for r when it is a shell command whose * or \ kept
+// a rule for the session away; "" for any other.
+func (r Request) noRule() string {
+	if !r.Dialect.rules() || r.Dialect == OpenCodePermission || r.suggestions != nil || r.Tool != "Bash" {
+		return ""
+	}
+	var in struct {
+		Command string `json:"command"`
+	}
+	if json.Unmarshal(r.Input, &in) != nil || !strings.ContainsAny(in.Command, "*\\") {
+		return ""
+	}
+	return noRuleText
+}
+
 // mcpTool reports whether name is an MCP server's tool, as Claude Code
 // names them.
 func mcpTool(name string) bool { return strings.HasPrefix(name, "mcp__") }
@@ -72,15 +92,19 @@ var (
 	subcommand  = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)
 )
 
-// prefixRule is the content of a rule for the shell command cmd, as Claude
+// prefixRule returns the content of a rule for the shell command cmd, as Claude
 // Code 2.1.332 words the rule its dialog offers: the program and its
 // subcommand, then anything ("go test *" for go test ./...), or the command
 // itself when its second word is an argument ("make -j4 all"). A command of
 // several (&&, |, ;, a substitution, a redirection) gets none: a rule for
-// its first part would allow what the others do.
+// its first part would allow what the others do. Nor does a command with
+// a character that Claude Code's rules do not read as itself: * is their
+// wildcard (Bash(rm -rf /tmp/x*) would allow rm -rf /tmp/xyz/ and more),
+// and \ escapes it in Claude Code's matcher, which its documentation does
+// not promise, so that no escaped rule is sure to be read as written.
 func prefixRule(cmd string) string {
 	cmd = strings.TrimSpace(cmd)
-	if cmd == "" || strings.ContainsAny(cmd, ";&|<>`$()\n") {
+	if cmd == "" || strings.ContainsAny(cmd, ";&|<>`$()\n*\\") {
 		return ""
 	}
 	words := strings.Fields(cmd)
@@ -93,7 +117,7 @@ func prefixRule(cmd string) string {
 	return strings.Join(words, " ")
 }
 
-// sessionText is the description of Allow for this session with rules,
+// sessionText returns the description of Allow for this session with rules,
 // naming them; "" when there are none, or they do not fit.
 func sessionText(rules []rule) string {
 	if len(rules) == 0 {

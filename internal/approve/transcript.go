@@ -35,7 +35,7 @@ const maxTail = 8 << 20
 // and waits for ctx to end when r gives no transcript, or the transcript
 // does not say which call r is.
 func (r Request) Answered(ctx context.Context) error {
-	if r.Form != PermissionRequest || r.Transcript == "" {
+	if r.Dialect != PermissionRequest || r.Transcript == "" {
 		<-ctx.Done()
 		return ctx.Err()
 	}

@@ -41,7 +41,7 @@ func (e *noPersonError) explain(err error) error {
 	return &explained
 }
 
-// nobody is the end of the command line's route in auto mode, where no
+// nobody returns the end of the command line's route in auto mode, where no
 // way reached the person (see commandLine): no answer, with why nobody
 // could answer at stdin (none's why for here) and no inbox at addr (its
 // why for the inbox). When stdin is not a terminal and the person chose an
@@ -63,7 +63,7 @@ func nobody(none *noWayError, addr inbox.Addr, stdinTTY bool) error {
 	return why.explain(&prompt.ShortError{})
 }
 
-// report is the message of exit 66 for e.
+// report returns the message of exit 66 for e.
 func (e *noPersonError) report() string {
 	where := fmt.Sprintf("no inbox answers at %s", e.Addr)
 	hint := "To reach the person, have them run 'askuser inbox' in a terminal and ask again, or use --ui web --open."

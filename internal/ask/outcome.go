@@ -2,7 +2,7 @@
 // mcp (internal/mcpserver) share: where the questions come from, a request
 // and the answers given in advance, the ways of reaching the person that a
 // Place has and the route each door takes through them, the one walk of a
-// route, the command line's session around it, the answers written as
+// route, the command line's run around it, the answers written as
 // JSON, and the one table that says what every outcome means: its exit
 // code, its message on stderr, and what a model reads in a tool error. It
 // reads no environment variable: cmd resolves its Options.
@@ -48,7 +48,7 @@ type UsageError struct {
 
 func (e *UsageError) Error() string { return e.Msg }
 
-// UsageErrorf is a *UsageError with a formatted message.
+// UsageErrorf returns a *UsageError with a formatted message.
 func UsageErrorf(format string, args ...any) error {
 	return &UsageError{Msg: fmt.Sprintf(format, args...)}
 }
@@ -104,10 +104,11 @@ func (e *singleQuotesError) Error() string { return e.Err.Error() }
 
 func (e *singleQuotesError) Unwrap() error { return e.Err }
 
-// usageLine is shown after the errors that mean "this is not how to call
-// me", for the command that was run, cmdPath: askuser validate reads the
-// questions as askuser does, and every other command that reads them
-// (askuser mcp, through its calls) is answered with askuser's own form.
+// usageLine returns the line shown after the errors that mean "this is not
+// how to call me", for the command that was run, cmdPath: askuser validate
+// reads the questions as askuser does, and every other command that reads
+// them (askuser mcp, through its calls) is answered with askuser's own
+// form.
 func usageLine(cmdPath string) string {
 	if strings.HasSuffix(cmdPath, " validate") {
 		return fmt.Sprintf(`Usage: %s '{"questions":[...]}'`, cmdPath)
@@ -127,7 +128,7 @@ type outcome struct {
 	cli, tool string
 }
 
-// outcomeOf is the one table of outcomes, in the order they are told
+// outcomeOf returns the one table of outcomes, in the order they are told
 // apart: the first that err is, is its outcome. A usage error points to
 // the help of cmdPath. Those of the MCP client's own (its forms, its
 // requests) are worded by askuser mcp.
@@ -184,11 +185,20 @@ func Outcome(err error, cmdPath string) (string, int) {
 	if err == nil {
 		return "", exitOK
 	}
+	// A command that prints text (docs, history, a listing) whose reader
+	// went away, as head does after its lines, ends quietly, as git's
+	// commands do; exit 0 rather than git's 141 (death by SIGPIPE), which
+	// the contract's table does not have and which fails a pipeline under
+	// set -o pipefail for a reader that took what it wanted. An answer
+	// that could not be written is never dropped so: it is reported.
+	if _, answer := errors.AsType[*NotWrittenError](err); errors.Is(err, syscall.EPIPE) && !answer {
+		return "", exitOK
+	}
 	o := outcomeOf(err, cmdPath)
 	return o.cli, o.code
 }
 
-// ToolErrorText is what a call of askuser mcp that got no answers tells
+// ToolErrorText returns what a call of askuser mcp that got no answers tells
 // the model: what happened, and what to do next.
 func ToolErrorText(err error) string {
 	o := outcomeOf(err, "askuser mcp")
@@ -198,7 +208,7 @@ func ToolErrorText(err error) string {
 	return strings.TrimSuffix(o.cli, "\n")
 }
 
-// exitCode is the exit code of the signal that ended the run.
+// exitCode returns the exit code of the signal that ended the run.
 func (e *SignalError) exitCode() int {
 	switch e.Sig {
 	case syscall.SIGHUP:
@@ -217,7 +227,7 @@ func usageReport(usage *UsageError, cmdPath string) string {
 	return msg + fmt.Sprintf("Run '%s' for usage.\n", cmp.Or(usage.See, cmdPath+" --help"))
 }
 
-// syntaxReport is the message of questions that are not JSON (syntax),
+// syntaxReport returns the message of questions that are not JSON (syntax),
 // with a word on quoting when they were written with single quotes.
 func syntaxReport(err error, syntax *schema.SyntaxError, cmdPath string) string {
 	msg := fmt.Sprintf("Error: Invalid JSON format: %s\n", syntax)
@@ -250,7 +260,7 @@ func errorLine(err error) string {
 	return fmt.Sprintf("Error: %s\n", prompt.Capitalize(err.Error()))
 }
 
-// Name is the signal's name as the person knows it: SIGINT, SIGTERM,
+// Name returns the signal's name as the person knows it: SIGINT, SIGTERM,
 // SIGHUP.
 func (e *SignalError) Name() string {
 	switch e.Sig {

@@ -2,12 +2,13 @@ package ask
 
 import (
 	"bytes"
-	"fmt"
+	"errors"
 	"io"
+	"syscall"
 
-	"github.com/askuser/askuser/internal/jsonout"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
+	"github.com/askuser/askuser/schema/jsonout"
 )
 
 // WriteAnswers prints {"answers":{...}}, keyed as key says, and
@@ -47,10 +48,24 @@ func WriteAnswers(w io.Writer, qs []schema.Question, answers []prompt.Answer, ke
 	}
 	b.WriteString("}\n")
 	if _, err := w.Write(b.Bytes()); err != nil {
-		return fmt.Errorf("write answers: %w", err)
+		return &NotWrittenError{Err: err}
 	}
 	return nil
 }
+
+// NotWrittenError is an answer the person gave that could not be written
+// on stdout: its error says the answer is lost, where a command that only
+// prints text ends quietly when its reader has gone (see Outcome).
+type NotWrittenError struct{ Err error }
+
+func (e *NotWrittenError) Error() string {
+	if errors.Is(e.Err, syscall.EPIPE) {
+		return "the person answered, but the answer could not be written: the reader of stdout went away (" + e.Err.Error() + ")"
+	}
+	return "the person answered, but the answer could not be written: " + e.Err.Error()
+}
+
+func (e *NotWrittenError) Unwrap() error { return e.Err }
 
 // writeObject writes the JSON object of keys and their values, in that
 // order.

@@ -115,7 +115,7 @@ func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("broken p
 
 func TestWriteAnswersError(t *testing.T) {
 	err := WriteAnswers(failingWriter{}, []schema.Question{{Header: "H"}}, []prompt.Answer{{Labels: []string{"A"}}}, schema.KeyHeader, false)
-	if err == nil || !strings.Contains(err.Error(), "write answers: broken pipe") {
+	if err == nil || !strings.Contains(err.Error(), "the answer could not be written: broken pipe") {
 		t.Errorf("err = %v", err)
 	}
 	if _, code := Outcome(err, "askuser"); code != exitError {

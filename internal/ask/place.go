@@ -11,11 +11,12 @@ import (
 
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/iostreams"
-	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/prompt/line"
 	"github.com/askuser/askuser/prompt/tui"
 	"github.com/askuser/askuser/prompt/web"
+	"github.com/askuser/askuser/prompt/web/localhttp"
+	"github.com/askuser/askuser/schema"
 )
 
 // The names of the ways that a Place has.
@@ -50,7 +51,7 @@ type Place struct {
 // errNoTerminal is why the terminal that stdin is cannot be asked on.
 var errNoTerminal = errors.New("stdin is not a terminal in whose foreground askuser runs")
 
-// commandLine is the route of askuser, askuser confirm and askuser input.
+// commandLine returns the route of askuser, askuser confirm and askuser input.
 // --ui web asks only on the page, --ui inbox only in the inbox, --tty only
 // on the terminal, --ui tui and line only here. In auto mode: here, when
 // somebody may answer at stdin and see the prompts on stderr; else the
@@ -80,6 +81,10 @@ func (p Place) commandLine(o Options) *Route {
 				// the terminal not be askuser's, nobody is asked.
 				return &noPersonError{Stdin: "a terminal, in whose foreground askuser does not run", Silent: true}
 			}
+			if p.stdinTTY {
+				return nil
+			}
+			// Only a stdin that is not a terminal is asked what it is.
 			if why := p.nobody(); why != nil {
 				return why
 			}
@@ -97,16 +102,24 @@ func (p Place) commandLine(o Options) *Route {
 	return r
 }
 
-// Client is the route of a door that has no terminal, only a client that
+// Client returns the route of a door that has no terminal, only a client that
 // may have a way of its own to reach the person, own (askuser mcp: the
 // MCP client's forms), nil when it has none now. In auto mode:
 // own, else the inbox when one answers, else a web page that someone can
-// see (see page). --ui elicit asks only through own, --ui inbox only in
-// the inbox, --ui web only on the page.
+// see (see page); and when own asks BesideInbox, the questions wait in
+// the inbox too, when one answers, while own asks them, so that the
+// person away from the desk hears of them: the first answer wins. --ui
+// elicit asks only through own, --ui inbox only in the inbox, --ui web
+// only on the page.
 func (p Place) Client(o Options, own *Way) *Route {
 	r := &Route{timeout: o.Timeout}
 	if own != nil && (o.Mode == UIAuto || o.Mode == UIElicit) {
-		r.Ways = append(r.Ways, *own)
+		w := *own
+		if o.Mode == UIAuto && w.BesideInbox {
+			inbox := p.Inbox
+			w.Beside = &inbox
+		}
+		r.Ways = append(r.Ways, w)
 	}
 	switch o.Mode {
 	case UIInbox:
@@ -119,13 +132,172 @@ func (p Place) Client(o Options, own *Way) *Route {
 	return r
 }
 
+// Ask walks the route: each way that reaches the person is opened and asks
+// qs, and the first that asks somebody gives the answers or the outcome.
+// A way that cannot reach the person, or that asked nobody (a
+// *prompt.NobodyError) while ways follow it, hands the questions on to the
+// next. A way that could reach the person and went while the questions
+// waited there is an *endedError. When ctx ends, or the timeout passes,
+// Ask returns why.
+func (r *Route) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
+	if r.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, r.timeout, &timeoutError{After: r.timeout})
+		defer cancel()
+	}
+	none := &noWayError{}
+	var after error
+	for i, w := range r.Ways {
+		if w.Reaches != nil {
+			if err := w.Reaches(ctx); err != nil {
+				if ctx.Err() != nil {
+					return nil, context.Cause(ctx)
+				}
+				none.add(w, err)
+				continue
+			}
+		}
+		o, err := w.Open(ctx)
+		if err != nil {
+			if _, ok := errors.AsType[*prompt.UnavailableError](err); !ok {
+				return nil, err
+			}
+			none.add(w, err)
+			continue
+		}
+		answers, err := r.askOpened(ctx, w, o, after, qs)
+		_, nobody := errors.AsType[*prompt.NobodyError](err)
+		unavailable, gone := errors.AsType[*prompt.UnavailableError](err)
+		switch {
+		case err == nil:
+			return answers, nil
+		case ctx.Err() != nil:
+			return nil, context.Cause(ctx)
+		case nobody && i < len(r.Ways)-1:
+			none.add(w, err)
+			after = err
+			continue
+		case gone:
+			// It could reach the person when it was opened: it went (an
+			// inbox that quit) while the questions waited there.
+			return nil, &endedError{Err: unavailable.Err}
+		}
+		return nil, err
+	}
+	if r.end != nil {
+		return nil, r.end(none)
+	}
+	return nil, &prompt.UnavailableError{Err: none}
+}
+
+// askOpened asks qs in o, which w opened, and in the way beside w, when it
+// has one that reaches the person (see askBeside); after is the error of
+// the way before it that asked nobody, for OnOpen.
+func (r *Route) askOpened(ctx context.Context, w Way, o *Opened, after error, qs []schema.Question) ([]prompt.Answer, error) {
+	r.Close()
+	r.asked = o
+	if w.Beside != nil {
+		r.beside = openBeside(ctx, *w.Beside)
+	}
+	if r.OnOpen != nil {
+		if r.beside != nil {
+			r.OnOpen(ctx, w.Beside.Name, r.beside, nil)
+		}
+		r.OnOpen(ctx, w.Name, o, after)
+	}
+	if r.beside != nil {
+		return r.askBeside(ctx, o, w.Beside.Name, r.beside, qs)
+	}
+	return o.Ask(ctx, qs)
+}
+
+// Close releases the way that asked last, and the one beside it.
+func (r *Route) Close() {
+	for _, o := range []*Opened{r.asked, r.beside} {
+		if o != nil && o.close != nil {
+			o.close()
+		}
+	}
+	r.asked, r.beside = nil, nil
+}
+
+// openBeside opens w to ask beside another way, when it reaches the
+// person now; nil when it does not, or cannot open: the other way asks
+// alone then.
+func openBeside(ctx context.Context, w Way) *Opened {
+	if w.Reaches != nil && w.Reaches(ctx) != nil {
+		return nil
+	}
+	o, err := w.Open(ctx)
+	if err != nil {
+		return nil
+	}
+	return o
+}
+
+// errAnsweredBeside is why a copy of the questions ends when the other
+// copy, asked beside it, was answered first.
+var errAnsweredBeside = errors.New("the questions were answered another way")
+
+// askBeside asks qs in first and in beside at once. The first outcome
+// wins, and the other copy ends (its ctx, with errAnsweredBeside), and is
+// waited for, so that it has gone (withdrawn from the inbox, the form
+// closed) before the answers go back. Two outcomes do not win: first's
+// *prompt.NobodyError (the client could not show its form), which leaves
+// the questions to beside, as the route would have given them to it, and
+// is told to OnOpen as such; and beside's *prompt.UnavailableError (the
+// inbox went), which leaves them to first.
+func (r *Route) askBeside(ctx context.Context, first *Opened, besideName string, beside *Opened, qs []schema.Question) ([]prompt.Answer, error) {
+	type outcome struct {
+		beside  bool
+		answers []prompt.Answer
+		err     error
+	}
+	firstCtx, stopFirst := context.WithCancelCause(ctx)
+	defer stopFirst(nil)
+	besideCtx, stopBeside := context.WithCancelCause(ctx)
+	defer stopBeside(nil)
+	outcomes := make(chan outcome, 2)
+	go func() {
+		answers, err := first.Ask(firstCtx, qs)
+		outcomes <- outcome{false, answers, err}
+	}()
+	go func() {
+		answers, err := beside.Ask(besideCtx, qs)
+		outcomes <- outcome{true, answers, err}
+	}()
+	for left := 2; ; {
+		got := <-outcomes
+		left--
+		if left == 0 {
+			return got.answers, got.err
+		}
+		_, nobody := errors.AsType[*prompt.NobodyError](got.err)
+		_, gone := errors.AsType[*prompt.UnavailableError](got.err)
+		switch {
+		case ctx.Err() != nil:
+		case !got.beside && nobody:
+			if r.OnOpen != nil {
+				r.OnOpen(ctx, besideName, beside, got.err)
+			}
+			continue
+		case got.beside && gone:
+			continue
+		}
+		stopFirst(errAnsweredBeside)
+		stopBeside(errAnsweredBeside)
+		<-outcomes
+		return got.answers, got.err
+	}
+}
+
 // unseen reports whether nobody sees the address of a page that mode asks
 // on, written on stderr: in auto mode, stderr is not a terminal (an MCP
 // client keeps it in a log). --ui web is the person's choice of the page,
 // whose address they know where to find.
 func (p Place) unseen(mode UI) bool { return mode == UIAuto && !p.stderrTTY }
 
-// page is the web way where nobody sees its address: it reaches the person
+// page returns the web way where nobody sees its address: it reaches the person
 // only when a browser opens it, and never waits on a page nobody can see.
 func (p Place) page() Way {
 	if !p.unseen(UIAuto) {
@@ -155,26 +327,26 @@ func (p Place) page() Way {
 // errNoBrowser is why a page is not shown in a browser without --open.
 var errNoBrowser = errors.New("askuser opens none without --open")
 
-// NewPlace is where askuser runs, with env's streams, asking as o says;
+// NewPlace returns where askuser runs, on streams, asking as o says;
 // rest is what followed the questions on stdin (the answers), nil when
 // they came from elsewhere.
-func NewPlace(env *Env, o Options, rest io.Reader) Place {
+func NewPlace(streams *Streams, o Options, rest io.Reader) Place {
 	// answers is where line prompts read the answers: rest, or stdin once
 	// it was read to see whether it had ended, from where that read it.
 	answers := rest
 	p := Place{
-		stdinTTY:  env.IO.InTTY,
-		stderrTTY: env.IO.ErrTTY,
+		stdinTTY:  streams.IO.InTTY,
+		stderrTTY: streams.IO.ErrTTY,
 		nobody: func() *noPersonError {
-			why, read := noPerson(env.IO, rest)
+			why, read := noPerson(streams.IO, rest)
 			if read != nil {
 				answers = read
 			}
 			return why
 		},
-		foreground: func() bool { return inForeground(env.IO.InFile) },
+		foreground: func() bool { return inForeground(streams.IO.InFile) },
 		here: Way{Name: wayHere, Open: func(context.Context) (*Opened, error) {
-			s := *env.IO
+			s := *streams.IO
 			if answers != nil {
 				s.In, s.InFile, s.InTTY = answers, nil, false
 			}
@@ -192,7 +364,7 @@ func NewPlace(env *Env, o Options, rest io.Reader) Place {
 				_ = out.Close()
 			})
 		}},
-		Inbox: inboxWay(o.Inbox, env.IO.ErrOut),
+		Inbox: inboxWay(o.Inbox, streams.IO.ErrOut),
 	}
 	if o.Web.Open {
 		p.Browse = func(url string) error { return localhttp.OpenBrowser(o.Web.Browser, url) }
@@ -204,7 +376,7 @@ func NewPlace(env *Env, o Options, rest io.Reader) Place {
 	if p.unseen(o.Mode) {
 		opener = nil
 	}
-	p.Web = webWay(o.Web.Listen, opener, env.IO.ErrOut)
+	p.Web = webWay(o.Web.Listen, opener, streams.IO.ErrOut)
 	return p
 }
 
@@ -228,11 +400,53 @@ func askOn(o Options, s *iostreams.Streams, done func()) (*Opened, error) {
 		opened.terminals = append(opened.terminals, s.ErrFile)
 	}
 	if screen {
-		opened.Asker = tui.New(tui.Options{In: s.InFile, Out: s.ErrFile, Color: o.Color, Review: o.Review})
+		opened.Prompter = tui.New(tui.Options{In: s.InFile, Out: s.ErrFile, Color: o.Color, Review: o.Review})
 	} else {
-		opened.Asker = line.New(s.In, s.ErrOut, !s.InTTY)
+		opened.Prompter = line.New(s.In, s.ErrOut, !s.InTTY)
 	}
 	return opened, nil
+}
+
+// OnStdinTerminal is s, or, where stdin is a terminal and stderr is not
+// (askuser inbox 2>log) and askuser runs in that terminal's foreground (a
+// person typed the command there), streams that read and draw on that
+// terminal (/dev/tty), as an asker in the same place asks there: what is
+// written into the captured stderr, nobody sees. stdout stays as it is.
+func OnStdinTerminal(s *iostreams.Streams) *iostreams.Streams {
+	if !s.InTTY || s.ErrTTY || !inForeground(s.InFile) {
+		return s
+	}
+	in, out, err := openTTY()
+	if err != nil {
+		return s
+	}
+	t := *s
+	t.In, t.InFile, t.InTTY = in, in, true
+	t.ErrOut, t.ErrFile, t.ErrTTY = out, out, true
+	return &t
+}
+
+// UseScreen reports whether to draw on the terminal screen (the terminal
+// UI, the inbox's screen) rather than as line prompts, on s: tui does,
+// and is unavailable unless stdin and stderr are terminals, an error that
+// names where tui came from (named: "--ui tui") and what to use instead;
+// auto does when they are, unless the person asked for plain line prompts
+// (ACCESSIBLE, TERM=dumb); line does not.
+func (ui UI) UseScreen(s *iostreams.Streams, plain bool, named, instead string) (bool, error) {
+	// Both are terminals, with the files that the screen is drawn on.
+	terminals := s.InTTY && s.ErrTTY && s.InFile != nil && s.ErrFile != nil
+	switch ui {
+	case UITUI:
+		if !terminals {
+			// Not an error of the person's or of askuser's: exit 69, which
+			// no script reads as an answer (confirm's 1 is a no).
+			return false, &prompt.UnavailableError{Err: fmt.Errorf("%s needs a terminal, and stdin or stderr is not one: %s", named, instead)}
+		}
+		return true, nil
+	case UIAuto:
+		return terminals && !plain, nil
+	}
+	return false, nil
 }
 
 // openTTY opens the controlling terminal for reading and writing. Without
@@ -271,7 +485,7 @@ func inboxWay(o InboxOptions, log io.Writer) Way {
 				cwd, _ = os.Getwd()
 			}
 			a := inbox.NewAsker(inbox.AskerOptions{Addr: o.Addr, From: o.From, Cwd: cwd, Limits: o.Limits, Out: log})
-			return &Opened{Asker: a, Where: fmt.Sprintf("Waiting for an answer in the inbox (askuser inbox) at %s.", o.Addr)}, nil
+			return &Opened{Prompter: a, Where: fmt.Sprintf("Waiting for an answer in the inbox (askuser inbox) at %s.", o.Addr)}, nil
 		},
 	}
 }
@@ -288,6 +502,6 @@ func webWay(listen localhttp.Addr, opener func(url string) error, out io.Writer)
 		}
 		w := web.New(web.Options{Listener: ln, Host: host, Out: out, Open: opener})
 		// Opened only to ask on: nothing a failed close could lose.
-		return &Opened{Asker: w, Where: "Answer in your browser: " + w.URL(), url: w.URL(), out: out, close: func() { _ = ln.Close() }}, nil
+		return &Opened{Prompter: w, Where: "Answer in your browser: " + w.URL(), url: w.URL(), out: out, close: func() { _ = ln.Close() }}, nil
 	}}
 }

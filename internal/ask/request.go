@@ -2,11 +2,9 @@ package ask
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
@@ -28,22 +26,22 @@ type Request struct {
 	// the input's "answers" are.
 	Presets map[string]string
 
-	// Env, Options and Rest are how Run asks: the streams and the
+	// Streams, Options and Rest are how Run asks: the streams and the
 	// environment, how to ask, and what followed the questions on stdin
 	// (the answers; nil when the questions came from elsewhere).
-	Env     *Env
+	Streams *Streams
 	Options Options
 	Rest    io.Reader
 }
 
 // Run asks the questions of r that are not answered in advance, in one
-// session, and returns the call with every answer, for Write.
-func Run(ctx context.Context, r Request) (*Call, error) {
+// run, and returns the prepared request with every answer, for Write.
+func Run(ctx context.Context, r Request) (*Prepared, error) {
 	c, err := Prepare(r)
 	if err != nil || len(c.Pending) == 0 {
 		return c, err
 	}
-	_, err = converse(ctx, r.Env, r.Options, conversation{
+	_, err = runAsking(ctx, r.Streams, r.Options, asking{
 		Questions: c.Questions(),
 		Rest:      r.Rest,
 		// The summary shows every answer, those given in advance too.
@@ -56,9 +54,9 @@ func Run(ctx context.Context, r Request) (*Call, error) {
 	return c, err
 }
 
-// Call is a Request with its questions checked and the answers given in
+// Prepared is a Request with its questions checked and the answers given in
 // advance taken: what is left to ask, and where the answers go.
-type Call struct {
+type Prepared struct {
 	Request
 	input *schema.Input
 	// answers holds an answer for each question, in question order: the
@@ -66,16 +64,6 @@ type Call struct {
 	answers []prompt.Answer
 	// Pending are the indexes in input.Questions of the questions to ask.
 	Pending []int
-}
-
-// ParseKey checks the value of --key: a *UsageError unless it is header
-// or question.
-func ParseKey(s string) (schema.KeyBy, error) {
-	k, err := schema.ParseKeyBy(s)
-	if err != nil {
-		return "", &UsageError{Msg: err.Error()}
-	}
-	return k, nil
 }
 
 // Parse checks the questions document doc with sch, its answers and notes
@@ -91,7 +79,7 @@ func Parse(sch *schema.Schema, doc []byte, key schema.KeyBy) (*schema.Input, err
 
 // Prepare checks r's questions, adds the presets to their answers given in
 // advance, and takes them.
-func Prepare(r Request) (*Call, error) {
+func Prepare(r Request) (*Prepared, error) {
 	in, err := Parse(r.Schema, r.Doc, r.Key)
 	if err != nil {
 		return nil, err
@@ -99,7 +87,7 @@ func Prepare(r Request) (*Call, error) {
 	if err := in.AddPresets("ASKUSER_ANSWERS", r.Presets, r.Key); err != nil {
 		return nil, err
 	}
-	c := &Call{Request: r, input: in, answers: make([]prompt.Answer, len(in.Questions))}
+	c := &Prepared{Request: r, input: in, answers: make([]prompt.Answer, len(in.Questions))}
 	for i, q := range in.Questions {
 		v, ok := in.Answers[r.Key.Key(q)]
 		if !ok {
@@ -119,8 +107,8 @@ func Prepare(r Request) (*Call, error) {
 	return c, nil
 }
 
-// Questions are the questions left to ask, in order.
-func (c *Call) Questions() []schema.Question {
+// Questions returns the questions left to ask, in order.
+func (c *Prepared) Questions() []schema.Question {
 	qs := make([]schema.Question, len(c.Pending))
 	for j, i := range c.Pending {
 		qs[j] = c.input.Questions[i]
@@ -129,22 +117,22 @@ func (c *Call) Questions() []schema.Question {
 }
 
 // Fill takes the answers to Questions, in their order.
-func (c *Call) Fill(got []prompt.Answer) {
+func (c *Prepared) Fill(got []prompt.Answer) {
 	for j, i := range c.Pending {
 		c.answers[i] = got[j]
 	}
 	c.withInputNotes()
 }
 
-// Summary lists every answer, the ones given in advance included, for an
-// asker to show at the end.
-func (c *Call) summary() []prompt.Summary {
+// Summary lists every answer, the ones given in advance included, for a
+// prompter to show at the end.
+func (c *Prepared) summary() []prompt.Summary {
 	return prompt.Summarize(c.input.Questions, c.answers)
 }
 
 // NoAnswer names the question at which the answer input ended, when err
 // says that it did.
-func (c *Call) noAnswer(err error) error {
+func (c *Prepared) noAnswer(err error) error {
 	short, ok := errors.AsType[*prompt.ShortError](err)
 	if !ok {
 		return err
@@ -153,12 +141,12 @@ func (c *Call) noAnswer(err error) error {
 	return &noAnswerError{Index: c.Pending[short.Answered] + 1, Total: len(c.input.Questions), Key: c.Key.Key(q)}
 }
 
-// Answers are every answer, in question order, once Fill has taken those
+// Answers returns every answer, in question order, once Fill has taken those
 // asked, for a door that writes them in a form of its own.
-func (c *Call) Answers() []prompt.Answer { return c.answers }
+func (c *Prepared) Answers() []prompt.Answer { return c.answers }
 
 // Write writes every answer, as the command line prints them.
-func (c *Call) Write(w io.Writer) error {
+func (c *Prepared) Write(w io.Writer) error {
 	c.withInputNotes()
 	return WriteAnswers(w, c.input.Questions, c.answers, c.Key, c.Arrays)
 }
@@ -166,24 +154,10 @@ func (c *Call) Write(w io.Writer) error {
 // withInputNotes passes a note the input gave for a question through to
 // its answer, asked or not, unless the person wrote one of their own,
 // which wins: it is the newer word of the person the notes come from.
-func (c *Call) withInputNotes() {
+func (c *Prepared) withInputNotes() {
 	for i, q := range c.input.Questions {
 		if c.answers[i].Note == "" {
 			c.answers[i].Note = c.input.Annotations[c.Key.Key(q)]
 		}
 	}
-}
-
-// ParsePresets reads ASKUSER_ANSWERS, answers known before asking for runs
-// without a person: a JSON object of strings keyed by header or by
-// question text, as the input's "answers" are.
-func ParsePresets(v string) (map[string]string, error) {
-	if strings.TrimSpace(v) == "" {
-		return nil, nil
-	}
-	var presets map[string]string
-	if err := json.Unmarshal([]byte(v), &presets); err != nil || presets == nil {
-		return nil, UsageErrorf(`invalid ASKUSER_ANSWERS: must be a JSON object of strings, like {"Database":"SQLite"}`)
-	}
-	return presets, nil
 }

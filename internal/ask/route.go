@@ -2,7 +2,6 @@ package ask
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,7 +9,6 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/prompt"
-	"github.com/askuser/askuser/schema"
 )
 
 // A Way is one way of reaching the person, in a Route.
@@ -32,25 +30,34 @@ type Way struct {
 	// ("Ask the person to run ..."); "" for nothing better than changing
 	// how askuser is set up.
 	Hint string
+	// BesideInbox says that the questions may wait in the inbox too while
+	// this way asks them, when the route puts them there (see
+	// Place.Client): a door's own way (the MCP client's forms) that the
+	// person away from the desk would not see.
+	BesideInbox bool
+	// Beside, when set, is a way that asks the same questions at the same
+	// time as this one, when it reaches the person: the first answer
+	// wins, and the other copy ends (see Route.Ask).
+	Beside *Way
 }
 
 // Opened is a way of asking, ready to ask.
 type Opened struct {
-	prompt.Asker
+	prompt.Prompter
 	// Where tells where the questions wait ("Answer in your browser:
-	// URL"), for a door that says it elsewhere too; the asker says it on
+	// URL"), for a door that says it elsewhere too; the prompter says it on
 	// stderr itself. "" for nothing to tell.
 	Where string
 	// url is the address of a way that is a page, for a browser to open.
 	url string
-	// out is where the asker draws, where the bell rings; nil for a way
+	// out is where the prompter draws, where the bell rings; nil for a way
 	// that tells the person itself that questions came (the inbox rings
 	// its own bell).
 	out io.Writer
-	// terminals are the sides of the conversation that are terminals, to
+	// terminals are the sides of the run that are terminals, to
 	// tell a hang-up from other failures (see Ended).
 	terminals []*os.File
-	// close, when set, releases what Open took, once the conversation is
+	// close, when set, releases what Open took, once the run is
 	// over.
 	close func()
 }
@@ -69,78 +76,7 @@ type Route struct {
 	// *prompt.UnavailableError that says why each way could not.
 	end func(none *noWayError) error
 
-	asked *Opened // the way that asked last, until Close
-}
-
-// Ask walks the route: each way that reaches the person is opened and asks
-// qs, and the first that asks somebody gives the answers or the outcome.
-// A way that cannot reach the person, or that asked nobody (a
-// *prompt.NobodyError) while ways follow it, hands the questions on to the
-// next. A way that could reach the person and went while the questions
-// waited there is an *endedError. When ctx ends, or the timeout passes,
-// Ask returns why.
-func (r *Route) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
-	if r.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(ctx, r.timeout, &timeoutError{After: r.timeout})
-		defer cancel()
-	}
-	none := &noWayError{}
-	var after error
-	for i, w := range r.Ways {
-		if w.Reaches != nil {
-			if err := w.Reaches(ctx); err != nil {
-				if ctx.Err() != nil {
-					return nil, context.Cause(ctx)
-				}
-				none.add(w, err)
-				continue
-			}
-		}
-		o, err := w.Open(ctx)
-		if err != nil {
-			if _, ok := errors.AsType[*prompt.UnavailableError](err); !ok {
-				return nil, err
-			}
-			none.add(w, err)
-			continue
-		}
-		r.Close()
-		r.asked = o
-		if r.OnOpen != nil {
-			r.OnOpen(ctx, w.Name, o, after)
-		}
-		answers, err := o.Ask(ctx, qs)
-		_, nobody := errors.AsType[*prompt.NobodyError](err)
-		unavailable, gone := errors.AsType[*prompt.UnavailableError](err)
-		switch {
-		case err == nil:
-			return answers, nil
-		case ctx.Err() != nil:
-			return nil, context.Cause(ctx)
-		case nobody && i < len(r.Ways)-1:
-			none.add(w, err)
-			after = err
-			continue
-		case gone:
-			// It could reach the person when it was opened: it went (an
-			// inbox that quit) while the questions waited there.
-			return nil, &endedError{Err: unavailable.Err}
-		}
-		return nil, err
-	}
-	if r.end != nil {
-		return nil, r.end(none)
-	}
-	return nil, &prompt.UnavailableError{Err: none}
-}
-
-// Close releases the way that asked last.
-func (r *Route) Close() {
-	if r.asked != nil && r.asked.close != nil {
-		r.asked.close()
-	}
-	r.asked = nil
+	asked, beside *Opened // the way that asked last, and the one beside it, until Close
 }
 
 // noWayError is why no way could reach the person, with what the person
@@ -159,7 +95,7 @@ func (e *noWayError) add(w Way, err error) {
 	}
 }
 
-// why is why the way named name could not reach the person; nil when it
+// why returns why the way named name could not reach the person; nil when it
 // was not tried.
 func (e *noWayError) why(name string) error {
 	for i, n := range e.Ways {

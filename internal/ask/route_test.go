@@ -11,12 +11,13 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/internal/inbox"
-	"github.com/askuser/askuser/internal/localhttp"
+	"github.com/askuser/askuser/internal/testutil"
 	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/prompt/web/localhttp"
 	"github.com/askuser/askuser/schema"
 )
 
-// askerFunc is a prompt.Asker.
+// askerFunc is a prompt.Prompter.
 type askerFunc func(context.Context, []schema.Question) ([]prompt.Answer, error)
 
 func (f askerFunc) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
@@ -27,7 +28,7 @@ func (f askerFunc) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answ
 // or asks nobody when nobody is set.
 func answering(name string, nobody bool) Way {
 	return Way{Name: name, Open: func(context.Context) (*Opened, error) {
-		return &Opened{Asker: askerFunc(func(context.Context, []schema.Question) ([]prompt.Answer, error) {
+		return &Opened{Prompter: askerFunc(func(context.Context, []schema.Question) ([]prompt.Answer, error) {
 			if nobody {
 				return nil, &prompt.NobodyError{Err: &prompt.ShortError{}}
 			}
@@ -221,7 +222,7 @@ func TestWalkPassesOver(t *testing.T) {
 // quits) ends the walk: the person could have seen the questions.
 func TestWalkEndsWithAWayThatWent(t *testing.T) {
 	goes := Way{Name: "inbox", Open: func(context.Context) (*Opened, error) {
-		return &Opened{Asker: askerFunc(func(context.Context, []schema.Question) ([]prompt.Answer, error) {
+		return &Opened{Prompter: askerFunc(func(context.Context, []schema.Question) ([]prompt.Answer, error) {
 			return nil, &prompt.UnavailableError{Err: errors.New("the inbox closed")}
 		})}, nil
 	}}
@@ -245,7 +246,7 @@ func TestNoWayNamesTheInbox(t *testing.T) {
 		Browse: func(string) error { return errors.New("no browser here") }}
 	start := time.Now()
 	_, err = p.Client(Options{Mode: UIAuto}, nil).Ask(context.Background(), []schema.Question{{Header: "H"}})
-	if took := time.Since(start); took > time.Second {
+	if took := time.Since(start); took > testutil.Slow {
 		t.Errorf("the walk took %s to find that nobody can be reached", took)
 	}
 	_, unavailable := errors.AsType[*prompt.UnavailableError](err)

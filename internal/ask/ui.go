@@ -1,13 +1,8 @@
 package ask
 
-import (
-	"fmt"
-
-	"github.com/askuser/askuser/internal/iostreams"
-	"github.com/askuser/askuser/prompt"
-)
-
-// UI is how questions are asked: the value of --ui.
+// UI is how questions are asked: the value of --ui. Whether a way draws
+// on the screen for it is UseScreen's to say, beside askOn (place.go),
+// which asks by it.
 type UI string
 
 // The ways --ui names: auto chooses among them (see Place), the
@@ -26,26 +21,3 @@ const (
 	// (askuser mcp: the MCP client's forms).
 	UIElicit UI = "elicit"
 )
-
-// UseScreen reports whether to draw on the terminal screen (the terminal
-// UI, the inbox's screen) rather than as line prompts, on s: tui does,
-// and is unavailable unless stdin and stderr are terminals, an error that
-// names where tui came from (named: "--ui tui") and what to use instead;
-// auto does when they are, unless the person asked for plain line prompts
-// (ACCESSIBLE, TERM=dumb); line does not.
-func (ui UI) UseScreen(s *iostreams.Streams, plain bool, named, instead string) (bool, error) {
-	// Both are terminals, with the files that the screen is drawn on.
-	terminals := s.InTTY && s.ErrTTY && s.InFile != nil && s.ErrFile != nil
-	switch ui {
-	case UITUI:
-		if !terminals {
-			// Not an error of the person's or of askuser's: exit 69, which
-			// no script reads as an answer (confirm's 1 is a no).
-			return false, &prompt.UnavailableError{Err: fmt.Errorf("%s needs a terminal, and stdin or stderr is not one: %s", named, instead)}
-		}
-		return true, nil
-	case UIAuto:
-		return terminals && !plain, nil
-	}
-	return false, nil
-}

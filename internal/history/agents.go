@@ -4,8 +4,6 @@ import (
 	"cmp"
 	"slices"
 	"time"
-
-	"github.com/askuser/askuser/internal/inbox"
 )
 
 // Agent is how long one agent (one From) waited for the person's answers:
@@ -19,14 +17,14 @@ type Agent struct {
 	P95      time.Duration `json:"-"`
 }
 
-// Agents are the waits of each agent that the person answered in rs, the
-// one answered most first, then by name. A set answered in another inbox
+// Agents gathers the waits of each agent that the person answered in rs,
+// the one answered most first, then by name. A set answered in another inbox
 // on the same queue is left out: that inbox's history counts it, and two
 // inboxes on one machine share one history.
 func Agents(rs []Record) []Agent {
 	waits := map[string][]time.Duration{}
 	for _, r := range rs {
-		if r.Outcome == inbox.Answered.String() && r.Via != inbox.ViaElsewhere.String() {
+		if r.Outcome == Answered && r.Via != ViaElsewhere {
 			waits[r.From] = append(waits[r.From], r.WaitedFor())
 		}
 	}
@@ -41,7 +39,7 @@ func Agents(rs []Record) []Agent {
 	return agents
 }
 
-// rank is the p-th percentile of sorted, by the nearest rank: the
+// rank returns the p-th percentile of sorted, by the nearest rank: the
 // smallest of them that at least p in 100 of them do not pass.
 func rank(sorted []time.Duration, p int) time.Duration {
 	i := (p*len(sorted) + 99) / 100 // the rank, ceil(p/100 * n), from 1

@@ -8,6 +8,7 @@ package history
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,8 +21,6 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/lockedfile"
-
-	"github.com/askuser/askuser/internal/inbox"
 )
 
 // MaxBytes bounds the file: once a record takes it past 1 MiB (some
@@ -89,24 +88,16 @@ type Answer struct {
 	Note     string `json:"note,omitempty"`
 }
 
-// Of is the record of s, which has ended; its answers are in it only when
-// keep is KeepAnswers.
-func Of(s *inbox.Set, keep Keep) Record {
-	e := s.End()
-	r := Record{
-		From: s.Source(), Asked: s.Arrived, Ended: e.At,
-		Outcome: e.State.String(), Via: e.Via.String(), Reason: e.Reason,
-		Waited: max(e.At.Sub(s.Arrived), 0).Round(time.Millisecond).Seconds(),
-	}
-	for i, q := range s.Questions {
-		r.Questions = append(r.Questions, q.Header)
-		if keep == KeepAnswers && i < len(e.Answers) {
-			a := e.Answers[i]
-			r.Answers = append(r.Answers, Answer{Header: q.Header, Question: q.Question, Answer: a.String(), Note: a.Note})
-		}
-	}
-	return r
-}
+// The words of a record's Outcome and Via that the history reads: the
+// inbox's own names of a set's end and of where it was given (the inbox
+// writes them, and its tests hold them to these).
+const (
+	Answered        = "answered"
+	ViaHere         = "here"
+	ViaPage         = "page"
+	ViaNotification = "notification"
+	ViaElsewhere    = "elsewhere"
+)
 
 // File is the history file at Path. Its methods are safe for concurrent
 // use, in one process and across several (each inbox of the person): the
@@ -175,7 +166,7 @@ func (f *File) trim() error {
 	return err
 }
 
-// newest is the end of b, whole lines of it, at most max bytes long.
+// newest returns the end of b, whole lines of it, at most max bytes long.
 func newest(b []byte, max int) []byte {
 	over := len(b) - max
 	if over <= 0 {
@@ -217,7 +208,7 @@ func Read(path string) (_ []Record, skipped int, _ error) {
 	return rs, skipped, nil
 }
 
-// WaitedFor is how long the asker of r waited.
+// WaitedFor returns how long the asker of r waited.
 func (r Record) WaitedFor() time.Duration {
 	return time.Duration(r.Waited * float64(time.Second)).Round(time.Millisecond)
 }
@@ -233,21 +224,16 @@ func (r Record) How() string {
 	case r.Via == "":
 		return r.Outcome
 	}
-	where, ok := viaWords[r.Via]
-	if !ok {
-		where = r.Via
-	}
-	how := r.Outcome + " " + where
-	if r.Via == inbox.ViaElsewhere.String() && r.Reason != "" {
+	how := r.Outcome + " " + cmp.Or(viaWords[r.Via], r.Via)
+	if r.Via == ViaElsewhere && r.Reason != "" {
 		how += " (" + r.Reason + ")"
 	}
 	return how
 }
 
 var viaWords = map[string]string{
-	inbox.ViaHere.String():         "here",
-	inbox.ViaPage.String():         "on the page",
-	inbox.ViaNotification.String(): "from the notification",
-	inbox.ViaChat.String():         "in the chat",
-	inbox.ViaElsewhere.String():    "elsewhere",
+	ViaHere:         "here",
+	ViaPage:         "on the page",
+	ViaNotification: "from the notification",
+	ViaElsewhere:    "elsewhere",
 }

@@ -10,73 +10,39 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/askuser/askuser/internal/inbox"
-	"github.com/askuser/askuser/schema"
 )
 
 var t0 = time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 
-// ended is a set from from, queued at t0 and ended by end at t0+waited.
-func ended(t *testing.T, from string, waited time.Duration, end func(*inbox.Queue, *inbox.Set)) *inbox.Set {
-	t.Helper()
-	now := t0
-	q := inbox.NewQueue(inbox.QueueOptions{Now: func() time.Time { return now }})
-	s := &inbox.Set{From: from, Questions: []schema.Question{
-		{Header: "Database", Question: "Which database?", Options: []schema.Option{{Label: "PostgreSQL"}, {Label: "SQLite"}}},
-	}}
-	if _, err := q.Add(s); err != nil {
-		t.Fatal(err)
-	}
-	now = t0.Add(waited)
-	end(q, s)
-	return s
-}
-
-func answer(via inbox.Via) func(*inbox.Queue, *inbox.Set) {
-	return func(q *inbox.Queue, s *inbox.Set) {
-		_ = q.Answer(s, via, []schema.Answer{{Labels: []string{"SQLite"}, Note: "one file"}})
+// answered is a record of a set from from, asked at t0 and answered here
+// after waited.
+func answered(from string, waited time.Duration) Record {
+	return Record{
+		From: from, Asked: t0, Ended: t0.Add(waited), Outcome: Answered, Via: ViaHere,
+		Waited: waited.Seconds(), Questions: []string{"Database"},
 	}
 }
 
-// A record says who asked, when, how it ended and where, how long the
-// asker waited and the questions' headers; the answers only when they are
-// kept.
-func TestOf(t *testing.T) {
-	s := ended(t, "deployer", 12500*time.Millisecond, answer(inbox.ViaNotification))
-	r := Of(s, KeepOutcomes)
-	want := Record{From: "deployer", Asked: t0, Ended: t0.Add(12500 * time.Millisecond), Outcome: "answered", Via: "notification", Waited: 12.5, Questions: []string{"Database"}}
-	if fmt.Sprint(r) != fmt.Sprint(want) {
-		t.Errorf("the record:\n%+v\nwant\n%+v", r, want)
-	}
-	if r.How() != "answered from the notification" || r.WaitedFor() != 12500*time.Millisecond {
-		t.Errorf("How() = %q, WaitedFor() = %s", r.How(), r.WaitedFor())
-	}
-	r = Of(s, KeepAnswers)
-	if len(r.Answers) != 1 || r.Answers[0] != (Answer{Header: "Database", Question: "Which database?", Answer: "SQLite", Note: "one file"}) {
-		t.Errorf("the answers kept: %+v", r.Answers)
-	}
+// How says how a set ended and where, in words.
+func TestHow(t *testing.T) {
 	for _, c := range []struct {
-		end  func(*inbox.Queue, *inbox.Set)
-		how  string
-		keep Keep
+		r   Record
+		how string
 	}{
-		{answer(inbox.ViaHere), "answered here", KeepAnswers},
-		{answer(inbox.ViaPage), "answered on the page", KeepAnswers},
-		{func(q *inbox.Queue, s *inbox.Set) {
-			q.EndElsewhere(s, inbox.End{State: inbox.Answered, Reason: "by bob@laptop"})
-		}, "answered elsewhere (by bob@laptop)", KeepAnswers},
-		{func(q *inbox.Queue, s *inbox.Set) { _ = q.Cancel(s, inbox.ViaHere) }, "cancelled here", KeepAnswers},
-		{func(q *inbox.Queue, s *inbox.Set) { q.Withdraw(s, "the asker was stopped") }, "withdrawn (the asker was stopped)", KeepAnswers},
-		{func(q *inbox.Queue, s *inbox.Set) { q.Close("the person quit the inbox") }, "closed (the inbox quit)", KeepAnswers},
+		{Record{Outcome: Answered, Via: ViaNotification}, "answered from the notification"},
+		{Record{Outcome: Answered, Via: ViaHere}, "answered here"},
+		{Record{Outcome: Answered, Via: ViaPage}, "answered on the page"},
+		{Record{Outcome: Answered, Via: ViaElsewhere, Reason: "by bob@laptop"}, "answered elsewhere (by bob@laptop)"},
+		{Record{Outcome: "cancelled", Via: ViaHere}, "cancelled here"},
+		{Record{Outcome: "withdrawn", Reason: "the asker was stopped"}, "withdrawn (the asker was stopped)"},
+		{Record{Outcome: "closed", Reason: "the person quit the inbox"}, "closed (the inbox quit)"},
 	} {
-		r := Of(ended(t, "x", time.Second, c.end), c.keep)
-		if r.How() != c.how {
-			t.Errorf("How() = %q, want %q", r.How(), c.how)
+		if got := c.r.How(); got != c.how {
+			t.Errorf("How() = %q, want %q", got, c.how)
 		}
-		if (r.Outcome == "answered" && r.Via != "elsewhere") != (len(r.Answers) == 1) {
-			t.Errorf("%s: answers %+v", c.how, r.Answers)
-		}
+	}
+	if r := answered("a", 12500*time.Millisecond); r.WaitedFor() != 12500*time.Millisecond {
+		t.Errorf("WaitedFor() = %s", r.WaitedFor())
 	}
 }
 
@@ -86,7 +52,7 @@ func TestOf(t *testing.T) {
 func TestAppendRead(t *testing.T) {
 	f := &File{Path: filepath.Join(t.TempDir(), "state", "askuser", FileName)}
 	for _, waited := range []time.Duration{3 * time.Second, time.Second, 2 * time.Second} {
-		if err := f.Append(Of(ended(t, "a", waited, answer(inbox.ViaHere)), KeepOutcomes)); err != nil {
+		if err := f.Append(answered("a", waited)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -117,10 +83,10 @@ func TestAppendRead(t *testing.T) {
 // whole, down to KeptBytes, and the newest are all there.
 func TestAppendTrims(t *testing.T) {
 	f := &File{Path: filepath.Join(t.TempDir(), FileName)}
-	s := ended(t, strings.Repeat("x", 900), time.Second, answer(inbox.ViaHere))
+	rec := answered(strings.Repeat("x", 900), time.Second)
 	var n int
 	for n = 0; n < 3000; n++ {
-		r := Of(s, KeepOutcomes)
+		r := rec
 		r.Reason = fmt.Sprint(n)
 		if err := f.Append(r); err != nil {
 			t.Fatal(err)
@@ -157,14 +123,14 @@ func TestAppendConcurrently(t *testing.T) {
 		whole bool
 	}{{10, true}, {2000, false}} {
 		path := filepath.Join(t.TempDir(), FileName)
-		s := ended(t, strings.Repeat("y", c.from), time.Second, answer(inbox.ViaHere))
+		rec := answered(strings.Repeat("y", c.from), time.Second)
 		const inboxes, each = 8, 100
 		var wg sync.WaitGroup
 		for i := range inboxes {
 			f := &File{Path: path}
 			wg.Go(func() {
 				for j := range each {
-					r := Of(s, KeepOutcomes)
+					r := rec
 					r.Reason = fmt.Sprintf("%d/%d", i, j)
 					if err := f.Append(r); err != nil {
 						t.Error(err)

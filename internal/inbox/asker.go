@@ -41,7 +41,7 @@ type asker struct {
 }
 
 // NewAsker returns an asker that asks in the inbox at o.Addr.
-func NewAsker(o AskerOptions) prompt.Asker { return &asker{o: o, t: o.Addr.Dial()} }
+func NewAsker(o AskerOptions) prompt.Prompter { return &asker{o: o, t: o.Addr.Dial()} }
 
 // Ask puts the questions to the inbox and waits for the answers. When ctx
 // ends, the questions are withdrawn from the inbox and Ask returns

@@ -22,7 +22,7 @@ var questions = []schema.Question{
 	{Question: "Which features?", Header: "Features", MultiSelect: true, Options: []schema.Option{{Label: "Auth", Description: "a"}, {Label: "Search", Description: "b"}}},
 }
 
-func newAsker(a Addr, out *testutil.Buffer) prompt.Asker {
+func newAsker(a Addr, out *testutil.Buffer) prompt.Prompter {
 	return NewAsker(AskerOptions{Addr: a, From: "tests", Cwd: "/src", Out: out})
 }
 
@@ -159,8 +159,8 @@ func TestInboxQuits(t *testing.T) {
 		if !ok || err.Error() != "the inbox at "+string(a)+" closed before the questions were answered (the person quit the inbox)" {
 			t.Errorf("Ask = %v", err)
 		}
-	case <-time.After(2 * time.Second):
-		t.Fatal("the asker still waits 2 s after the inbox quit")
+	case <-time.After(testutil.Slow):
+		t.Fatal("the asker still waits long after the inbox quit")
 	}
 }
 
@@ -182,7 +182,7 @@ func TestWithdrawn(t *testing.T) {
 	}
 	select {
 	case <-s.Done():
-	case <-time.After(time.Second):
+	case <-time.After(testutil.Slow):
 		t.Fatal("the set is still queued")
 	}
 }
@@ -224,7 +224,7 @@ func fakeInbox(t *testing.T, event string) SocketAddr {
 func TestAnswerNeverInvented(t *testing.T) {
 	for _, c := range []struct {
 		event string
-		ask   func(prompt.Asker) (any, error)
+		ask   func(prompt.Prompter) (any, error)
 	}{
 		{`{"event":"answered","answers":[{"labels":["MySQL"]},{"labels":["Auth"]}]}`, askAll},
 		{`{"event":"answered","answers":[{"labels":["SQLite"]}]}`, askAll},
@@ -242,10 +242,10 @@ func TestAnswerNeverInvented(t *testing.T) {
 	}
 }
 
-func askAll(a prompt.Asker) (any, error) { return a.Ask(context.Background(), questions) }
+func askAll(a prompt.Prompter) (any, error) { return a.Ask(context.Background(), questions) }
 
-func askOne(q schema.Question) func(prompt.Asker) (any, error) {
-	return func(a prompt.Asker) (any, error) { return a.Ask(context.Background(), []schema.Question{q}) }
+func askOne(q schema.Question) func(prompt.Prompter) (any, error) {
+	return func(a prompt.Prompter) (any, error) { return a.Ask(context.Background(), []schema.Question{q}) }
 }
 
 // An inbox that dies while the questions wait ends the asker at once,
@@ -255,7 +255,7 @@ func TestInboxGone(t *testing.T) {
 	start := time.Now()
 	_, err := newAsker(a, new(testutil.Buffer)).Ask(context.Background(), questions)
 	_, ok := errors.AsType[*prompt.UnavailableError](err)
-	if !ok || err.Error() != "the inbox at "+string(a)+" went away before the questions were answered" || time.Since(start) > 2*time.Second {
+	if !ok || err.Error() != "the inbox at "+string(a)+" went away before the questions were answered" || time.Since(start) > testutil.Slow {
 		t.Errorf("Ask = %v after %s", err, time.Since(start))
 	}
 }

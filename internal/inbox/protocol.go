@@ -61,6 +61,11 @@ type Status struct {
 	Inbox   string `json:"inbox"`
 	Version int    `json:"version"`
 	Waiting int    `json:"waiting"`
+	// Page is the address of the inbox's web page, with its token, told
+	// only on the Unix socket, whose peer is checked to be the inbox's own
+	// user: the person gets it again (askuser doctor) after the line the
+	// inbox printed at its start has scrolled away.
+	Page string `json:"page,omitempty"`
 }
 
 // Request is the body of POST /v1/ask: one set of questions, and where it

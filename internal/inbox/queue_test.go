@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/askuser/askuser/internal/testutil"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
 )
@@ -201,7 +202,7 @@ func TestQueueWakesViews(t *testing.T) {
 		for _, v := range []Snapshot{v1, v2} {
 			select {
 			case <-v.Changed:
-			case <-time.After(time.Second):
+			case <-time.After(testutil.Slow):
 				t.Fatalf("change %d woke no view", i)
 			}
 		}

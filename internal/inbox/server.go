@@ -13,9 +13,9 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/askuser/askuser/internal/jsonout"
-	"github.com/askuser/askuser/internal/localhttp"
+	"github.com/askuser/askuser/prompt/web/localhttp"
 	"github.com/askuser/askuser/schema"
+	"github.com/askuser/askuser/schema/jsonout"
 )
 
 // The limits of a request. The questions are at most schema.MaxInputSize,
@@ -23,9 +23,11 @@ import (
 const (
 	// MaxRequestBytes is the largest body of POST /v1/ask.
 	MaxRequestBytes = schema.MaxInputSize + 64<<10
-	// maxFromLength and maxCwdLength bound where a set says it came from.
-	maxFromLength = 200
-	maxCwdLength  = 4096
+	// MaxFrom and maxCwdLength bound where a set says it came from, in
+	// characters: the askers cut a longer name to MaxFrom (cmd's cutFrom),
+	// and the inbox refuses one past it.
+	MaxFrom      = 200
+	maxCwdLength = 4096
 	// writeGrace is how long an asker may take to take in one event
 	// before it is taken for gone.
 	writeGrace = 10 * time.Second
@@ -52,6 +54,7 @@ type Server struct {
 	// and the feeds of those that do not (OnClose).
 	stops  []func()
 	closed bool
+	page   string // the web page's address, for Status on the Unix socket
 	wg     sync.WaitGroup
 	failed chan error
 }
@@ -147,8 +150,22 @@ func (s *Server) handler() http.Handler {
 	return mux
 }
 
-func (s *Server) serveStatus(w http.ResponseWriter, _ *http.Request) {
-	writeJSON(w, http.StatusOK, Status{Inbox: Name, Version: Version, Waiting: s.queue.Len()})
+func (s *Server) serveStatus(w http.ResponseWriter, r *http.Request) {
+	st := Status{Inbox: Name, Version: Version, Waiting: s.queue.Len()}
+	if local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && local.Network() == "unix" {
+		s.mu.Lock()
+		st.Page = s.page
+		s.mu.Unlock()
+	}
+	writeJSON(w, http.StatusOK, st)
+}
+
+// SetPage sets the address of the inbox's web page, with its token, which
+// the status tells on the Unix socket only (see Status).
+func (s *Server) SetPage(url string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.page = url
 }
 
 // serveAsk queues the set a request holds and streams its wait to the
@@ -342,7 +359,7 @@ func FinalEvent(set *Set) (Event, bool) {
 func (s *Server) Check(req *Request) (*Set, *ErrorBody) {
 	set := &Set{}
 	var err error
-	if set.From, err = cleanField("from", req.From, maxFromLength); err != nil {
+	if set.From, err = cleanField("from", req.From, MaxFrom); err != nil {
 		return nil, &ErrorBody{Error: err.Error()}
 	}
 	if set.Cwd, err = cleanField("cwd", req.Cwd, maxCwdLength); err != nil {
@@ -352,6 +369,9 @@ func (s *Server) Check(req *Request) (*Set, *ErrorBody) {
 		return nil, &ErrorBody{Error: "a set needs questions"}
 	}
 	sch, err := s.schemas.get(req.Limits)
+	if errors.Is(err, ErrTooManyLimits) {
+		return nil, &ErrorBody{Error: err.Error()}
+	}
 	if err != nil {
 		return nil, &ErrorBody{Error: "invalid limits: " + err.Error()}
 	}
@@ -417,16 +437,25 @@ func questionsRefused(err error) *ErrorBody {
 }
 
 // schemaCache compiles the schema once for each set of limits that askers
-// send.
+// send, and bounds what compiling costs: at most maxCompiles a minute,
+// whatever the variety of limits that arrive (a hostile asker's sets may
+// each carry limits of their own, and a compile costs milliseconds).
 type schemaCache struct {
 	raw []byte
 	mu  sync.Mutex
 	m   map[schema.Limits]*schema.Schema
+	// since is the start of the minute that compiled counts.
+	since    time.Time
+	compiled int
 }
 
-// maxSchemas bounds the cache: askers with many different limits are rare,
-// and each compiled schema is kept for the inbox's life.
+// maxSchemas bounds the cache: askers with many different limits are rare.
+// When it is full, one compiled schema makes room for the next.
 const maxSchemas = 8
+
+// maxCompiles bounds the schemas compiled a minute: the limits beyond are
+// refused, as the set's asker is told, until the minute is over.
+const maxCompiles = 16
 
 func (c *schemaCache) get(l *schema.Limits) (*schema.Schema, error) {
 	var key schema.Limits
@@ -444,6 +473,18 @@ func (c *schemaCache) get(l *schema.Limits) (*schema.Schema, error) {
 	if err != nil {
 		return nil, err
 	}
+	if now := time.Now(); now.Sub(c.since) >= time.Minute {
+		c.since, c.compiled = now, 0
+	}
+	// askuser's own limits (none sent) are compiled whatever the count,
+	// and kept: no variety of others holds up the sets that carry none.
+	own := key == schema.Limits{}
+	if !own && c.compiled >= maxCompiles {
+		return nil, ErrTooManyLimits
+	}
+	if !own {
+		c.compiled++
+	}
 	sch, err := schema.Compile(c.raw, o)
 	if err != nil {
 		return nil, err
@@ -451,11 +492,22 @@ func (c *schemaCache) get(l *schema.Limits) (*schema.Schema, error) {
 	if c.m == nil {
 		c.m = map[schema.Limits]*schema.Schema{}
 	}
-	if len(c.m) < maxSchemas {
-		c.m[key] = sch
+	if len(c.m) >= maxSchemas {
+		for k := range c.m {
+			if k != (schema.Limits{}) {
+				delete(c.m, k)
+				break
+			}
+		}
 	}
+	c.m[key] = sch
 	return sch, nil
 }
+
+// ErrTooManyLimits refuses limits that the inbox would compile past
+// maxCompiles in a minute: Check says it in these words alone, for a
+// transport that keeps its sets to check them later to tell it apart.
+var ErrTooManyLimits = fmt.Errorf("the inbox checked questions against %d different limits in the last minute, its most: ask again in a minute, or with askuser's own limits", maxCompiles)
 
 func writeJSON(w http.ResponseWriter, code int, v any) {
 	// What is written is a Status or an ErrorBody, which always encode.

@@ -7,7 +7,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/askuser/askuser/internal/localhttp"
+	"github.com/askuser/askuser/prompt/web/localhttp"
 )
 
 // TCPListener serves the inbox to askers over TCP on Listener until the

@@ -36,7 +36,7 @@ var approveTool = &mcp.Tool{
 // approveTitle is the approve tool's name for people.
 const approveTitle = "Ask the user to approve a tool call"
 
-// Annotations are the hints of a tool of askuser mcp, titled title. Asking
+// Annotations returns the hints of a tool of askuser mcp, titled title. Asking
 // changes nothing and reaches no one but the person, so clients may run
 // the tools without asking for approval first (codex exec does, with no
 // configuration). They are not idempotent: a second call asks the person
@@ -60,7 +60,12 @@ func (s *Server) approve(reqCtx context.Context, req *mcp.CallToolRequest) (*mcp
 	if who == "" {
 		who = "The agent"
 	}
-	asking, err := r.Ask(approve.Settings{Who: who, Schema: s.opts.Request.Schema, Presets: s.opts.Request.Presets})
+	// The server's own tool, as Claude Code names it under the server's
+	// name in README's set-up: a server added under another name has its
+	// tool's calls asked about as any other's, since the server cannot
+	// learn the name the client gave it.
+	own := "mcp__askuser__" + s.opts.Tool.Name
+	asking, err := r.Ask(approve.Settings{Who: who, Schema: s.opts.Request.Schema, Presets: s.opts.Request.Presets, Tools: []string{own}})
 	if err != nil {
 		return toolError(err), nil
 	}

@@ -10,7 +10,7 @@ var clientArgs = []string{
 	"wait_for_previous", // Gemini CLI: whether to wait for the calls before it
 }
 
-// withoutClientArgs is a call's arguments without clientArgs. Arguments
+// withoutClientArgs returns a call's arguments without clientArgs. Arguments
 // that hold none, or are not a JSON object, are returned as they are, for
 // the schema to judge.
 func withoutClientArgs(args []byte) []byte {

@@ -7,27 +7,27 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/askuser/askuser/internal/ask"
+	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/prompt"
 )
 
 // maxFromClient is how long the client's name may be, in characters, in
 // where a call's questions come from: it leaves room for the directory
-// within ask.MaxFrom.
+// within inbox.MaxFrom.
 const maxFromClient = 60
 
-// callFrom is where the call req comes from: see clientFrom.
+// callFrom returns where the call req comes from: see clientFrom.
 func callFrom(req *mcp.CallToolRequest) string {
 	cwd, _ := os.Getwd()
 	home, _ := os.UserHomeDir()
 	return clientFrom(req.ClientInfo(), cwd, home)
 }
 
-// clientFrom is where a call's questions come from, in the inbox, when --from
-// and ASKUSER_FROM are empty: the MCP client as it names itself, and the
-// directory it started the server in ("claude-code via MCP in ~/src/api"),
-// which tells one project's agent from another's. It is "" (the inbox then
-// shows the directory) when the client gave no name.
+// clientFrom returns where a call's questions come from, in the inbox, when
+// --from and ASKUSER_FROM are empty: the MCP client as it names itself, and
+// the directory it started the server in ("claude-code via MCP in
+// ~/src/api"), which tells one project's agent from another's. It is ""
+// (the inbox then shows the directory) when the client gave no name.
 func clientFrom(client *mcp.Implementation, cwd, home string) string {
 	if client == nil {
 		return ""
@@ -47,7 +47,7 @@ func clientFrom(client *mcp.Implementation, cwd, home string) string {
 		return from
 	}
 	cwd = prompt.ShortHome(cwd, home)
-	if utf8.RuneCountInString(from)+len(" in ")+utf8.RuneCountInString(cwd) > ask.MaxFrom {
+	if utf8.RuneCountInString(from)+len(" in ")+utf8.RuneCountInString(cwd) > inbox.MaxFrom {
 		return from
 	}
 	return from + " in " + cwd

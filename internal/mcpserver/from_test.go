@@ -6,7 +6,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/askuser/askuser/internal/ask"
+	"github.com/askuser/askuser/internal/inbox"
 )
 
 // In the inbox, a call's questions say which client asked, and from which
@@ -33,7 +33,7 @@ func TestClientFrom(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("clientFrom(%+v, %q, %q) = %q, want %q", tc.client, tc.cwd, tc.home, got, tc.want)
 		}
-		if n := len([]rune(got)); n > ask.MaxFrom {
+		if n := len([]rune(got)); n > inbox.MaxFrom {
 			t.Errorf("clientFrom(%+v, %q, %q) is %d characters long", tc.client, tc.cwd, tc.home, n)
 		}
 	}

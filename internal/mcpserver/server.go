@@ -145,7 +145,7 @@ func (s *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	return nil
 }
 
-// counted is the handler h of a tool, with its calls counted in and out
+// counted returns the handler h of a tool, with its calls counted in and out
 // for Run to wait for, and refused once Run is ending.
 func (s *Server) counted(h mcp.ToolHandler) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -197,7 +197,7 @@ func (s *Server) call(reqCtx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 
 // prepare checks a call's arguments as the command line checks its input,
 // and takes the answers given in advance.
-func (s *Server) prepare(args json.RawMessage) (*ask.Call, error) {
+func (s *Server) prepare(args json.RawMessage) (*ask.Prepared, error) {
 	if len(args) == 0 {
 		args = json.RawMessage("{}")
 	}
@@ -212,14 +212,18 @@ var (
 	errApproveForms = errors.New("approve does not ask through the MCP client's forms, which the client holds until the approval ends, and askuser mcp runs with --ui elicit")
 )
 
-// forms is the client's own way of reaching the person, when it declared
+// forms returns the client's own way of reaching the person, when it declared
 // elicitation: a form, filled in in its own interface.
 func (s *Server) forms(req *mcp.CallToolRequest) *ask.Way {
 	if !declaresElicitation(req) {
 		return nil
 	}
-	return &ask.Way{Name: "form", Open: func(context.Context) (*ask.Opened, error) {
-		return &ask.Opened{Asker: &formAsker{s: s, req: req}}, nil
+	// A form asked as the server's own request can be ended when the
+	// inbox answers first (the SDK sends notifications/cancelled); one
+	// handed back in the call's result is the client's until it calls
+	// again, and is asked alone.
+	return &ask.Way{Name: "form", BesideInbox: !roundTrips(req), Open: func(context.Context) (*ask.Opened, error) {
+		return &ask.Opened{Prompter: &formAsker{s: s, req: req}}, nil
 	}}
 }
 
@@ -233,7 +237,7 @@ func (f *formAsker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Ans
 	if roundTrips(f.req) {
 		return f.s.elicitRound(f.req, qs)
 	}
-	a := &elicit.Asker{Elicit: f.req.Session.Elicit, Version: f.req.ProtocolVersion(), Quickest: f.s.opts.Quickest}
+	a := &elicit.Prompter{Elicit: f.req.Session.Elicit, Version: f.req.ProtocolVersion(), Quickest: f.s.opts.Quickest}
 	return a.Ask(ctx, qs)
 }
 
@@ -272,7 +276,7 @@ func (s *Server) elicitRound(req *mcp.CallToolRequest, qs []schema.Question) ([]
 	if !ok {
 		return nil, &elicit.ClientError{Msg: fmt.Sprintf("a %T", reply)}
 	}
-	// Only the first form carries when it was sent (see elicit.Asker).
+	// Only the first form carries when it was sent (see elicit.Prompter).
 	if sent, ok := sentAt(req.Params.RequestState); ok {
 		if err := elicit.Unattended(res, time.Since(sent), s.opts.Quickest); err != nil {
 			return nil, err
@@ -285,7 +289,7 @@ func (s *Server) elicitRound(req *mcp.CallToolRequest, qs []schema.Question) ([]
 	return answers, err
 }
 
-// formSent is the request state of a call whose first form was sent at t:
+// formSent returns the request state of a call whose first form was sent at t:
 // the client hands it back with the reply, and the server keeps nothing.
 func formSent(t time.Time) string {
 	return "form-sent=" + strconv.FormatInt(t.UnixMilli(), 10)
@@ -342,7 +346,7 @@ var (
 	errStopped         = errors.New("askuser mcp stopped")
 )
 
-// toolError is the result of a call that got no answers: what happened,
+// toolError returns the result of a call that got no answers: what happened,
 // and what to do next, worded for the model.
 func toolError(err error) *mcp.CallToolResult {
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: toolText(err)}}}

@@ -22,7 +22,7 @@ import (
 // The server's routing, in-process, with ways of asking that the tests
 // make up; e2e/mcp_test.go meets the built askuser mcp as clients do.
 
-// askerFunc is a prompt.Asker.
+// askerFunc is a prompt.Prompter.
 type askerFunc func(context.Context, []schema.Question) ([]prompt.Answer, error)
 
 func (f askerFunc) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
@@ -38,7 +38,7 @@ func way(name, label string, opened *[]string) ask.Way {
 			return nil, &prompt.UnavailableError{Err: fmt.Errorf("no %s here", name)}
 		}
 		return &ask.Opened{
-			Asker: askerFunc(func(context.Context, []schema.Question) ([]prompt.Answer, error) {
+			Prompter: askerFunc(func(context.Context, []schema.Question) ([]prompt.Answer, error) {
 				return []prompt.Answer{{Labels: []string{label}}}, nil
 			}),
 			Where: "Answer on " + name,
@@ -200,7 +200,7 @@ func TestWayGoesWhileWaiting(t *testing.T) {
 	goes := ask.Way{Name: "inbox", Open: func(context.Context) (*ask.Opened, error) {
 		opened = append(opened, "inbox")
 		return &ask.Opened{
-			Asker: askerFunc(func(context.Context, []schema.Question) ([]prompt.Answer, error) {
+			Prompter: askerFunc(func(context.Context, []schema.Question) ([]prompt.Answer, error) {
 				return nil, &prompt.UnavailableError{Err: errors.New("the inbox at /run/inbox.sock closed before the questions were answered (the person quit the inbox)")}
 			}),
 		}, nil
@@ -216,7 +216,7 @@ func TestWayGoesWhileWaiting(t *testing.T) {
 }
 
 // --ui inbox asks a client that has forms through the inbox; auto asks it
-// through its forms.
+// through its forms, with the inbox beside them (see TestInboxBesideForm).
 func TestElicitation(t *testing.T) {
 	elicited := 0
 	copts := &mcp.ClientOptions{ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
@@ -228,12 +228,13 @@ func TestElicitation(t *testing.T) {
 	if text, _ := call(t, cs); text != `{"answers":{"Database":"SQLite"}}` || elicited != 0 {
 		t.Errorf("--ui inbox: %q, %d forms", text, elicited)
 	}
-	cs = serve(t, Options{Route: route(ask.UIAuto, way("inbox", "SQLite", &opened), way("web", "MySQL", &opened))}, copts)
+	p := newPerson()
+	cs = serve(t, Options{Route: route(ask.UIAuto, p.way(), way("web", "MySQL", &opened))}, copts)
 	if text, _ := call(t, cs); text != `{"answers":{"Database":"PostgreSQL"}}` || elicited != 1 {
 		t.Errorf("auto: %q, %d forms", text, elicited)
 	}
-	if len(opened) != 1 {
-		t.Errorf("ways opened: %v", opened)
+	if len(opened) != 1 || p.sets() != 1 {
+		t.Errorf("ways opened: %v, and the inbox %d times", opened, p.sets())
 	}
 }
 
@@ -254,9 +255,28 @@ func TestInstantDeclineIsTheClients(t *testing.T) {
 						return &mcp.ElicitResult{Action: action}, nil
 					}}
 				}
+				// The inbox, which asks beside a form the server asks for
+				// (2025-11-25), is answered once the form is passed over.
 				var opened []string
-				var log strings.Builder
-				o := Options{Quickest: quickest, Route: route(ask.UIAuto, way("inbox", "SQLite", &opened), way("web", "", &opened)), Log: &log}
+				log := newPassLog()
+				inbox := way("inbox", "SQLite", &opened)
+				open := inbox.Open
+				inbox.Open = func(ctx context.Context) (*ask.Opened, error) {
+					o, err := open(ctx)
+					if err == nil {
+						answer := o.Prompter
+						o.Prompter = askerFunc(func(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
+							select {
+							case <-log.passed:
+								return answer.Ask(ctx, qs)
+							case <-ctx.Done():
+								return nil, context.Cause(ctx)
+							}
+						})
+					}
+					return o, err
+				}
+				o := Options{Quickest: quickest, Route: route(ask.UIAuto, inbox, way("web", "", &opened)), Log: log}
 				logs := make(chan string, 4)
 				instant := reply(0)
 				instant.LoggingMessageHandler = func(_ context.Context, r *mcp.LoggingMessageRequest) { //nolint:staticcheck // the notice is a log message
@@ -266,27 +286,31 @@ func TestInstantDeclineIsTheClients(t *testing.T) {
 				if text, isErr := call(t, cs); isErr || text != `{"answers":{"Database":"SQLite"}}` {
 					t.Errorf("an instant %s: %q (error %v), want the inbox's answer", action, text, isErr)
 				}
-				if want := "askuser mcp: The MCP client could not show the form: it " + action; !strings.HasPrefix(log.String(), want) || !strings.Contains(log.String(), "sooner than a person can read it. Asking another way.\n") {
+				if want := "askuser mcp: The MCP client could not show the form: it " + action; !strings.HasPrefix(log.String(), want) || !strings.Contains(log.String(), passedOver) {
 					t.Errorf("stderr: %q, want it to start %q", log.String(), want)
 				}
 				// From 2026-07-28 on, a call sends log messages only at the
 				// level the client asks for in it, and this client asks none.
-				if version != "" {
+				// Where the inbox beside the form waits comes first there.
+				for said := ""; version != "" && !strings.HasPrefix("askuser mcp: "+said+"\n", log.String()); {
 					select {
-					case got := <-logs:
-						if !strings.HasPrefix("askuser mcp: "+got+"\n", log.String()) {
-							t.Errorf("the client's log says %q, stderr %q", got, log.String())
-						}
+					case said = <-logs:
 					case <-time.After(5 * time.Second):
-						t.Error("no notice in the client's log")
+						t.Fatalf("no notice in the client's log says what stderr says, %q", log.String())
 					}
 				}
 
-				opened = nil
-				cs = serveVersion(t, Options{Quickest: quickest, Route: route(ask.UIAuto, way("inbox", "SQLite", &opened), way("web", "", &opened))}, reply(quickest+100*time.Millisecond), version)
+				// The person's own decline wins over the inbox beside the
+				// form, which is withdrawn.
+				p := newPerson()
+				cs = serveVersion(t, Options{Quickest: quickest, Route: route(ask.UIAuto, p.way(), way("web", "", &opened))}, reply(quickest+100*time.Millisecond), version)
 				want := map[string]string{"decline": "Error: The person declined to answer.", "cancel": "Error: Cancelled: the person closed the questions"}[action]
-				if text, isErr := call(t, cs); !isErr || !strings.HasPrefix(text, want) || len(opened) != 0 {
-					t.Errorf("a %s at a person's pace: %q, ways opened %v; want %q", action, text, opened, want)
+				beside := 0
+				if version != "" {
+					beside = 1
+				}
+				if text, isErr := call(t, cs); !isErr || !strings.HasPrefix(text, want) || p.sets() != beside || len(p.withdrawn) != beside {
+					t.Errorf("a %s at a person's pace: %q, the inbox asked %d times and withdrawn %d; want %q", action, text, p.sets(), len(p.withdrawn), want)
 				}
 			})
 		}
@@ -309,8 +333,9 @@ func TestInstantDeclineWithFormsOnly(t *testing.T) {
 }
 
 // The route of askuser mcp, as the server walks it: the client's own
-// forms when it declares them, else the inbox when one answers, else the
-// web page; --ui elicit, inbox and web keep one way of these.
+// forms when it declares them, with the inbox beside them when one
+// answers, else the inbox when one answers, else the web page; --ui
+// elicit, inbox and web keep one way of these.
 func TestRoute(t *testing.T) {
 	forms := &mcp.ClientOptions{ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1_pick": "PostgreSQL"}}, nil
@@ -323,7 +348,9 @@ func TestRoute(t *testing.T) {
 		want       string // the answer, or the start of the error
 		wantProbed []string
 	}{
-		{"forms declared: the client asks", ask.UIAuto, forms, true, "PostgreSQL", nil},
+		{"forms declared: the client asks, the inbox beside", ask.UIAuto, forms, true, "PostgreSQL", []string{"inbox"}},
+		{"forms declared, no inbox: the client asks alone", ask.UIAuto, forms, false, "PostgreSQL", []string{"inbox"}},
+		{"--ui elicit: the forms alone", ask.UIElicit, forms, true, "PostgreSQL", nil},
 		{"no forms, an inbox answers: the inbox", ask.UIAuto, nil, true, "SQLite", []string{"inbox"}},
 		{"no forms, no inbox: the web page", ask.UIAuto, nil, false, "MySQL", []string{"inbox", "web"}},
 		{"--ui inbox: never the forms", ask.UIInbox, forms, true, "SQLite", []string{"inbox"}},
@@ -342,6 +369,10 @@ func TestRoute(t *testing.T) {
 			}
 			var opened []string
 			inbox, web := way("inbox", "SQLite", &opened), way("web", "MySQL", &opened)
+			if tc.client != nil && tc.mode == ask.UIAuto {
+				// Beside the forms, the person answers in the form.
+				inbox = newPerson().way()
+			}
 			inbox.Reaches, web.Reaches = probe("inbox", tc.inbox), probe("web", true)
 			cs := serve(t, Options{Route: route(tc.mode, inbox, web)}, tc.client)
 			text, _ := call(t, cs)
@@ -393,6 +424,31 @@ func TestApproveNeverAsksTheForms(t *testing.T) {
 		}
 		if got := res.Content[0].(*mcp.TextContent).Text; got != want {
 			t.Errorf("--ui %s: %s, want %s", mode, got, want)
+		}
+	}
+}
+
+// approve allows a call of the server's own tool, as Claude Code names it
+// in README's set-up, with askuser's input, without asking: it asks the
+// person itself. A tool of another server whose name ends the same, or a
+// call with more than questions, is asked about as any other.
+func TestApproveOwnTool(t *testing.T) {
+	questions := `{"questions":[{"question":"Which database?","header":"Database","multiSelect":false,"options":[{"label":"PostgreSQL","description":"Relational"},{"label":"SQLite","description":"Embedded"}]}]}`
+	for _, tc := range []struct {
+		args, want string
+	}{
+		{`{"tool_name":"mcp__askuser__askuser","input":` + questions + `}`, `{"behavior":"allow","updatedInput":` + questions + `}`},
+		{`{"tool_name":"mcp__shell__exec__askuser","input":{"command":"rm -rf ~","questions":[{"q":1}]}}`, `{"behavior":"deny","message":"The person denied this call of mcp__shell__exec__askuser, without saying why."}`},
+		{`{"tool_name":"mcp__askuser__askuser","input":{"command":"rm -rf ~","questions":[{"q":1}]}}`, `{"behavior":"deny","message":"The person denied this call of mcp__askuser__askuser, without saying why."}`},
+	} {
+		var opened []string
+		cs := serve(t, Options{Route: route(ask.UIAuto, way("inbox", "Deny", &opened), way("web", "", &opened))}, nil)
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: ApproveName, Arguments: json.RawMessage(tc.args)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.Content[0].(*mcp.TextContent).Text; got != tc.want {
+			t.Errorf("%s: %s, want %s", tc.args, got, tc.want)
 		}
 	}
 }

@@ -155,7 +155,7 @@ func (s *Server) start(key string, req *mcp.CallToolRequest, qs []schema.Questio
 		}
 		route.OnOpen = func(ctx context.Context, name string, o *ask.Opened, after error) {
 			s.mu.Lock()
-			w.form = o.Asker != nil && own != nil && name == own.Name
+			w.form = o.Prompter != nil && own != nil && name == own.Name
 			s.mu.Unlock()
 			if after != nil {
 				s.passOver(ctx, req, after)

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/askuser/askuser/internal/ask"
+	"github.com/askuser/askuser/internal/testutil"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
 )
@@ -32,7 +33,7 @@ func (p *person) way() ask.Way {
 		p.mu.Lock()
 		p.asked++
 		p.mu.Unlock()
-		return &ask.Opened{Asker: askerFunc(func(ctx context.Context, _ []schema.Question) ([]prompt.Answer, error) {
+		return &ask.Opened{Prompter: askerFunc(func(ctx context.Context, _ []schema.Question) ([]prompt.Answer, error) {
 			select {
 			case label := <-p.answer:
 				return []prompt.Answer{{Labels: []string{label}}}, nil
@@ -174,8 +175,8 @@ func TestCancelledCallWithdraws(t *testing.T) {
 	}
 	select {
 	case <-p.withdrawn:
-	case <-time.After(time.Second):
-		t.Fatal("the questions were not withdrawn within a second")
+	case <-time.After(testutil.Slow):
+		t.Fatal("the questions were not withdrawn")
 	}
 	p.answer <- "SQLite"
 	if text, _ := callWith(context.Background(), cs, nil); text != `{"answers":{"Database":"SQLite"}}` {

@@ -282,7 +282,7 @@ func readID(line []byte) json.RawMessage {
 	return nil
 }
 
-// rawID is id as JSON.
+// rawID returns id as JSON.
 func rawID(id jsonrpc.ID) json.RawMessage {
 	b, _ := json.Marshal(id.Raw())
 	return b
@@ -335,7 +335,7 @@ func (w *wire) Write(p []byte) (int, error) {
 // Close leaves stdout open: it is the process's, not the session's.
 func (w *wire) Close() error { return nil }
 
-// replied is how many replies the SDK has written.
+// replied returns how many replies the SDK has written.
 func (w *wire) replied() int {
 	w.mu.Lock()
 	defer w.mu.Unlock()

@@ -145,7 +145,7 @@ func errorCode(m map[string]any) int {
 // closed.
 func held(release <-chan struct{}) ask.Way {
 	return ask.Way{Name: "inbox", Open: func(context.Context) (*ask.Opened, error) {
-		return &ask.Opened{Asker: askerFunc(func(ctx context.Context, _ []schema.Question) ([]prompt.Answer, error) {
+		return &ask.Opened{Prompter: askerFunc(func(ctx context.Context, _ []schema.Question) ([]prompt.Answer, error) {
 			select {
 			case <-release:
 				return []prompt.Answer{{Labels: []string{"SQLite"}}}, nil

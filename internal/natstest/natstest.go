@@ -23,6 +23,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -236,8 +237,10 @@ type Process struct {
 
 // StartProcess builds nats-server, at the version go.mod requires (the
 // build cache keeps it), and runs it with JetStream on 127.0.0.1, on a
-// free port, with its store in a temporary directory, until the test ends.
-func StartProcess(t testing.TB) *Process {
+// free port, with its store in a temporary directory, until the test ends;
+// with conf, a configuration file's text (accounts, users, limits), it
+// runs with that too.
+func StartProcess(t testing.TB, conf ...string) *Process {
 	t.Helper()
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "nats-server")
@@ -245,7 +248,15 @@ func StartProcess(t testing.TB) *Process {
 		t.Fatalf("build nats-server: %v\n%s", err, out)
 	}
 	p := &Process{port: freePort(t), monitor: freePort(t)}
-	p.cmd = exec.Command(bin, "-js", "-sd", filepath.Join(dir, "store"), "-a", "127.0.0.1", "-p", strconv.Itoa(p.port), "-m", strconv.Itoa(p.monitor))
+	args := []string{"-js", "-sd", filepath.Join(dir, "store"), "-a", "127.0.0.1", "-p", strconv.Itoa(p.port), "-m", strconv.Itoa(p.monitor)}
+	if len(conf) > 0 {
+		file := filepath.Join(dir, "nats-server.conf")
+		if err := os.WriteFile(file, []byte(strings.Join(conf, "\n")), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		args = append(args, "-c", file)
+	}
+	p.cmd = exec.Command(bin, args...)
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -4,8 +4,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/askuser/askuser/internal/jsonout"
 	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/schema/jsonout"
 )
 
 // Event is what a notification tells of a set of questions.
@@ -23,9 +23,11 @@ var eventNames = [...]string{Asked: "asked", Reminded: "reminded", Ended: "ended
 func (e Event) String() string { return eventNames[e] }
 
 // Action is one option of the set, answered in one tap: its label, and the
-// single-use link that answers it when it is sent a POST.
+// single-use link that answers it when it is sent a POST; or, with a reply
+// topic, the topic's address, and the single-use key posted to it, which
+// the inbox reads there (see Subscribe).
 type Action struct {
-	Label, URL string
+	Label, URL, Body string
 }
 
 // Notice is what a notification command is told of one set, each field
@@ -83,6 +85,7 @@ type action struct {
 	Label  string `json:"label"`
 	URL    string `json:"url"`
 	Method string `json:"method"`
+	Body   string `json:"body,omitempty"`
 	Clear  bool   `json:"clear"`
 }
 
@@ -116,7 +119,7 @@ func (n Notice) vars(private bool) []string {
 		Outcome: n.Outcome, Via: n.Via,
 	}
 	for _, a := range n.Actions {
-		p.Actions = append(p.Actions, action{Action: "http", Label: prompt.Display(a.Label), URL: a.URL, Method: "POST", Clear: true})
+		p.Actions = append(p.Actions, action{Action: "http", Label: prompt.Display(a.Label), URL: a.URL, Method: "POST", Body: a.Body, Clear: true})
 	}
 	vars := []string{varEvent + "=" + p.Event}
 	for _, v := range [...]struct{ name, value string }{

@@ -3,7 +3,9 @@
 // phone) when questions appear: for askuser when it asks, and for the
 // inbox when a set arrives, and again when it still waits; and the inbox's
 // ASKUSER_NOTIFY_END_COMMAND, which takes the notification back when the
-// set ends. What each run is told of the set is a Notice.
+// set ends. What each run is told of the set is a Notice. It also reads
+// the push service's reply topic, where the notification's buttons post
+// (Subscribe).
 package notify
 
 import (

@@ -43,7 +43,7 @@ func seen(t *testing.T, c Command, n Notice, names ...string) []string {
 // notice that has a value, and one JSON object of them all.
 func TestStartVars(t *testing.T) {
 	n := Notice{Event: Asked, Set: "0a1b", From: "~/src/api", Header: "Database", Question: "Which one?",
-		URL: "http://h:1/sets/1/?token=T", Actions: []Action{{"PostgreSQL", "http://h:1/sets/1/tap/1?key=a"}, {"SQLite", "http://h:1/sets/1/tap/2?key=b"}}}
+		URL: "http://h:1/sets/1/?token=T", Actions: []Action{{Label: "PostgreSQL", URL: "http://h:1/sets/1/tap/1?key=a"}, {Label: "SQLite", URL: "http://h:1/sets/1/tap/2?key=b"}}}
 	got := seen(t, Command{}, n, "ASKUSER_EVENT", "ASKUSER_SET", "ASKUSER_FROM", "ASKUSER_HEADER", "ASKUSER_QUESTION", "ASKUSER_URL", "ASKUSER_ACTIONS", "ASKUSER_OUTCOME", "ASKUSER_JSON")
 	want := []string{
 		"ASKUSER_EVENT=asked", "ASKUSER_SET=0a1b", "ASKUSER_FROM=~/src/api", "ASKUSER_HEADER=Database", "ASKUSER_QUESTION=Which one?",
@@ -74,7 +74,7 @@ func TestStartEnded(t *testing.T) {
 func TestStartPrivate(t *testing.T) {
 	t.Setenv("ASKUSER_QUESTION", "inherited text")
 	n := Notice{Event: Asked, Set: "0a1b", From: "deployer", Header: "Secret", Question: "Rotate the prod key?",
-		URL: "http://h:1/sets/1/?token=T", Actions: []Action{{"Yes", "http://h:1/sets/1/tap/1?key=a"}}}
+		URL: "http://h:1/sets/1/?token=T", Actions: []Action{{Label: "Yes", URL: "http://h:1/sets/1/tap/1?key=a"}}}
 	got := seen(t, Command{Private: true}, n, "ASKUSER_HEADER", "ASKUSER_QUESTION", "ASKUSER_FROM", "ASKUSER_URL", "ASKUSER_ACTIONS", "ASKUSER_JSON")
 	want := []string{"ASKUSER_HEADER=unset", "ASKUSER_QUESTION=unset", "ASKUSER_FROM=deployer", "ASKUSER_URL=http://h:1/sets/1/?token=T", "ASKUSER_ACTIONS=[]",
 		`ASKUSER_JSON={"event":"asked","set":"0a1b","from":"deployer","url":"http://h:1/sets/1/?token=T"}`}

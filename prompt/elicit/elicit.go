@@ -10,7 +10,7 @@
 //
 // Form and Outcome are the two halves of one round, for a server that
 // returns the form to the client and reads the reply on the next call (the
-// multi round-trip requests of MCP 2026-07-28); Asker runs the rounds
+// multi round-trip requests of MCP 2026-07-28); Prompter runs the rounds
 // itself over a session that lets the server send requests.
 package elicit
 
@@ -39,19 +39,19 @@ type ClientError struct {
 
 func (e *ClientError) Error() string { return "the MCP client replied to the form with " + e.Msg }
 
-// notShown is an elicitation request that the client failed, rather than
+// notShown returns an elicitation request that the client failed, rather than
 // answered, and why: it declared elicitation but cannot show this form,
 // or does not show forms at all. Nothing was asked of the person.
 func notShown(why error) error {
 	return &prompt.NobodyError{Err: fmt.Errorf("the MCP client could not show the form: %w", why)}
 }
 
-// Asker asks through elicitation requests that it sends itself. It asks
+// Prompter asks through elicitation requests that it sends itself. It asks
 // again, saying why, until the person sends answers that are fine, or
 // declines, or cancels, or ctx ends. A request the client fails, or
 // declines or cancels sooner than a person could (see Unattended), asked
 // nobody: a *prompt.NobodyError.
-type Asker struct {
+type Prompter struct {
 	// Elicit sends one elicitation request and returns the client's reply,
 	// as mcp.ServerSession.Elicit does; it must return promptly when ctx
 	// is done.
@@ -93,8 +93,8 @@ func Unattended(res *mcp.ElicitResult, after, quickest time.Duration) error {
 // showing them would otherwise be asked without end.
 const maxRounds = 10
 
-// Ask puts qs to the person through the client; see Asker.
-func (a *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
+// Ask puts qs to the person through the client; see Prompter.
+func (a *Prompter) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
 	params := Form(qs, a.Version)
 	for round := 1; ; round++ {
 		if round > maxRounds {
@@ -200,7 +200,7 @@ func read(q schema.Question, f fields, legacy bool, content map[string]any) (pro
 	return a, "", &ClientError{Msg: fmt.Sprintf("an answer to %s that does not fit it (%v)", f.answer(q), err)}
 }
 
-// chosenOf is what the reply chose among q's options, in its fields f, as
+// chosenOf returns what the reply chose among q's options, in its fields f, as
 // the form asked: boxes to tick (legacy), a list, or one choice.
 func chosenOf(q schema.Question, f fields, legacy bool, content map[string]any) ([]string, error) {
 	var chosen []string
@@ -244,7 +244,7 @@ func chosenOf(q schema.Question, f fields, legacy bool, content map[string]any) 
 	return chosen, nil
 }
 
-// checkTyped checks a typed answer as every asker does. An answer that is
+// checkTyped checks a typed answer as every prompter does. An answer that is
 // only space is no answer.
 func checkTyped(s string) (string, string) {
 	text, err := schema.CheckOther(s)

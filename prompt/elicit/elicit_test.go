@@ -310,14 +310,14 @@ func TestOutcomeRefusals(t *testing.T) {
 	}
 }
 
-// Asker asks again until the answers are fine, and stops when ctx ends.
-func TestAsker(t *testing.T) {
+// Prompter asks again until the answers are fine, and stops when ctx ends.
+func TestPrompter(t *testing.T) {
 	var sent []*mcp.ElicitParams
 	replies := []map[string]any{
 		{},
 		{"q1_pick": "SQLite"},
 	}
-	a := &Asker{Elicit: func(_ context.Context, p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+	a := &Prompter{Elicit: func(_ context.Context, p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
 		sent = append(sent, p)
 		return &mcp.ElicitResult{Action: "accept", Content: replies[len(sent)-1]}, nil
 	}}
@@ -335,7 +335,7 @@ func TestAsker(t *testing.T) {
 	// A client that sends the form back empty, as one that accepts forms
 	// without showing them would, is not asked without end.
 	sent = nil
-	a = &Asker{Elicit: func(_ context.Context, p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+	a = &Prompter{Elicit: func(_ context.Context, p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
 		sent = append(sent, p)
 		return &mcp.ElicitResult{Action: "accept"}, nil
 	}}
@@ -346,7 +346,7 @@ func TestAsker(t *testing.T) {
 
 	ctx, cancel := context.WithCancelCause(context.Background())
 	stopped := errors.New("stopped")
-	a = &Asker{Elicit: func(ctx context.Context, _ *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+	a = &Prompter{Elicit: func(ctx context.Context, _ *mcp.ElicitParams) (*mcp.ElicitResult, error) {
 		cancel(stopped)
 		<-ctx.Done()
 		return nil, ctx.Err()
@@ -393,10 +393,10 @@ func TestFormFieldsAreOneLine(t *testing.T) {
 // the form could not be shown, and nothing was asked of the person. One
 // that takes a person's time is the person's, and so is one that follows
 // a form the person already sent back.
-func TestAskerTellsTheClientsReplyFromThePersons(t *testing.T) {
+func TestPrompterTellsTheClientsReplyFromThePersons(t *testing.T) {
 	const quickest = 150 * time.Millisecond
-	reply := func(delay time.Duration, actions ...string) *Asker {
-		return &Asker{Quickest: quickest, Elicit: func(context.Context, *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+	reply := func(delay time.Duration, actions ...string) *Prompter {
+		return &Prompter{Quickest: quickest, Elicit: func(context.Context, *mcp.ElicitParams) (*mcp.ElicitResult, error) {
 			time.Sleep(delay)
 			a := actions[0]
 			actions = actions[1:]
@@ -418,7 +418,7 @@ func TestAskerTellsTheClientsReplyFromThePersons(t *testing.T) {
 	}
 	// The first reply is slow and accepted with nothing chosen; the form
 	// asked again is then cancelled at once.
-	slowThenFast := &Asker{Quickest: quickest}
+	slowThenFast := &Prompter{Quickest: quickest}
 	n := 0
 	slowThenFast.Elicit = func(context.Context, *mcp.ElicitParams) (*mcp.ElicitResult, error) {
 		if n++; n == 1 {
@@ -436,13 +436,13 @@ func TestAskerTellsTheClientsReplyFromThePersons(t *testing.T) {
 // form: the form has the fields a person fills in to answer it, and the
 // reply is read as that answer.
 func TestEveryKind(t *testing.T) {
-	content := map[schema.Form]map[string]any{
-		schema.FormChoose: {"q1_pick": "Second"},
-		schema.FormYesNo:  {"q1_pick": schema.Yes},
-		schema.FormType:   {"q1_text": "typed"},
+	content := map[schema.Gesture]map[string]any{
+		schema.GesturePick:  {"q1_pick": "Second"},
+		schema.GestureYesNo: {"q1_pick": schema.Yes},
+		schema.GestureType:  {"q1_text": "typed"},
 	}
 	for _, c := range testutil.KindCases(t) {
-		reply, ok := content[c.Question.Kind.Form()]
+		reply, ok := content[c.Question.Kind.Gesture()]
 		if !ok {
 			t.Fatalf("a form cannot answer a %s question", c.Question.Kind)
 		}

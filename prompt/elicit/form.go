@@ -33,16 +33,16 @@ type fields struct {
 	options           int // the number of options, for box
 }
 
-// fieldsOf are the fields of question i (q) of a form of n questions.
+// fieldsOf returns the fields of question i (q) of a form of n questions.
 func fieldsOf(q schema.Question, i, n int) fields {
 	prefix := "q" + padded(i+1, n) + "_"
 	return fields{pick: prefix + "pick", other: prefix + "other", text: prefix + "text", options: len(q.Options)}
 }
 
-// box is the box to tick of option j.
+// box returns the box to tick of option j.
 func (f fields) box(j int) string { return f.pick + "_" + padded(j+1, f.options) }
 
-// answer is the field of q's answer: its text, or its choice.
+// answer returns the field of q's answer: its text, or its choice.
 func (f fields) answer(q schema.Question) string {
 	if q.Kind.Typed() {
 		return f.text
@@ -50,7 +50,7 @@ func (f fields) answer(q schema.Question) string {
 	return f.pick
 }
 
-// typed is the field of what the person types for q: the answer itself
+// typed returns the field of what the person types for q: the answer itself
 // for typed text, the answer of their own (Other) for a choice, and none
 // ("") for a yes/no question.
 func (f fields) typed(q schema.Question) string {
@@ -63,7 +63,7 @@ func (f fields) typed(q schema.Question) string {
 	return ""
 }
 
-// padded is k, with leading zeros to the width of n.
+// padded returns k, with leading zeros to the width of n.
 func padded(k, n int) string { return fmt.Sprintf("%0*d", len(strconv.Itoa(n)), k) }
 
 // property is the schema of one form field: a subset of JSON Schema that
@@ -138,7 +138,7 @@ func Form(qs []schema.Question, version string) *mcp.ElicitParams {
 	return form(qs, version, nil, nil)
 }
 
-// form is Form, asking again: problems say, by question, what was wrong
+// form returns Form, asking again: problems say, by question, what was wrong
 // with the answers the person sent, and last holds what they sent, so that
 // the answers that were fine are filled in again.
 func form(qs []schema.Question, version string, problems map[int]string, last map[string]any) *mcp.ElicitParams {
@@ -213,7 +213,7 @@ func (r *requested) add(q schema.Question, f fields, legacy, several bool, fill 
 	r.Properties = append(r.Properties, field{f.other, other})
 }
 
-// choices are the options of q as a titled enum.
+// choices returns the options of q as a titled enum.
 func choices(q schema.Question) []titled {
 	cs := make([]titled, len(q.Options))
 	for j, o := range q.Options {
@@ -222,7 +222,7 @@ func choices(q schema.Question) []titled {
 	return cs
 }
 
-// describe is the description of q's field: the question itself when the
+// describe returns the description of q's field: the question itself when the
 // form holds several (one question is the form's message), then what each
 // option means and, for the options that have one, its preview. It is one
 // line (see oneLine).
@@ -245,10 +245,10 @@ func describe(q schema.Question, withQuestion bool) string {
 	return desc
 }
 
-// oneLine is multi-line text for a field's description: clients draw a
-// description on one line, and some show a raw line break as "�". Its
-// lines are joined with " · ", which every client draws, and blank ones
-// left out.
+// oneLine puts multi-line text on one line for a field's description:
+// clients draw a description on one line, and some show a raw line break as
+// "�". Its lines are joined with " · ", which every client draws, and blank
+// ones left out.
 func oneLine(s string) string {
 	var lines []string
 	for _, l := range strings.Split(prompt.DisplayMultiline(s), "\n") {
@@ -259,7 +259,7 @@ func oneLine(s string) string {
 	return strings.Join(lines, " · ")
 }
 
-// message is what the form says above its fields: the question, or how
+// message returns what the form says above its fields: the question, or how
 // many there are; and, when asking again, what to put right.
 func message(qs []schema.Question, problems map[int]string) string {
 	var b strings.Builder

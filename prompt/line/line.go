@@ -20,10 +20,10 @@ import (
 // read and dropped, and the question asked again.
 const maxLineLength = 64 << 10
 
-// Asker asks with numbered prompts: a question, its options numbered from 1,
+// Prompter asks with numbered prompts: a question, its options numbered from 1,
 // and a line to type the answer on, or n to write a note on it first. It
 // suits pipes, scripts, screen readers and dumb terminals.
-type Asker struct {
+type Prompter struct {
 	in  *bufio.Reader
 	out io.Writer
 	// echo repeats each line read after its prompt, for input that is not
@@ -41,21 +41,21 @@ type lineResult struct {
 	err  error
 }
 
-// New returns a line asker that reads answers from in and writes prompts
+// New returns a line prompter that reads answers from in and writes prompts
 // to out. All of its questions share one buffered reader on in. With echo,
 // each answer read is written after its prompt.
-func New(in io.Reader, out io.Writer, echo bool) *Asker {
+func New(in io.Reader, out io.Writer, echo bool) *Prompter {
 	br, ok := in.(*bufio.Reader)
 	if !ok {
 		br = bufio.NewReader(in)
 	}
-	return &Asker{in: br, out: out, echo: echo}
+	return &Prompter{in: br, out: out, echo: echo}
 }
 
 // Ask asks each question in turn. An input that is not a terminal (see
 // echo) and ends before it gave a single line asked nobody: its error is a
 // *prompt.NobodyError. On a terminal, a person ended it.
-func (l *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
+func (l *Prompter) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
 	answers := make([]prompt.Answer, 0, len(qs))
 	for i, q := range qs {
 		a, err := l.ask(ctx, q, i, len(qs))
@@ -76,8 +76,8 @@ func (l *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer,
 // ask asks q, question i of n, as its form is asked: a yes/no question
 // on one line; else under its header (unless it is asked alone) and its
 // text, typed text, or the options.
-func (l *Asker) ask(ctx context.Context, q schema.Question, i, n int) (prompt.Answer, error) {
-	if q.Kind.Form() == schema.FormYesNo {
+func (l *Prompter) ask(ctx context.Context, q schema.Question, i, n int) (prompt.Answer, error) {
+	if q.Kind.Gesture() == schema.GestureYesNo {
 		return l.confirm(ctx, q)
 	}
 	var b strings.Builder
@@ -96,7 +96,7 @@ func (l *Asker) ask(ctx context.Context, q schema.Question, i, n int) (prompt.An
 
 // typed asks q for typed text, after what b holds, with its example
 // answer; Enter on nothing takes its default, if any.
-func (l *Asker) typed(ctx context.Context, q schema.Question, b *strings.Builder) (prompt.Answer, error) {
+func (l *Prompter) typed(ctx context.Context, q schema.Question, b *strings.Builder) (prompt.Answer, error) {
 	if q.Placeholder != "" {
 		fmt.Fprintf(b, "  e.g. %s\n", prompt.Display(q.Placeholder))
 	}
@@ -115,7 +115,7 @@ func (l *Asker) typed(ctx context.Context, q schema.Question, b *strings.Builder
 // numbers or labels, or n for a note on the answer, and the person's own
 // answer when Other is chosen. Nothing typed there goes back to the
 // options, shown again.
-func (l *Asker) choose(ctx context.Context, q schema.Question, shown string) (prompt.Answer, error) {
+func (l *Prompter) choose(ctx context.Context, q schema.Question, shown string) (prompt.Answer, error) {
 	ask := "Enter a number (Enter for 1, 0 for your own answer): "
 	if q.MultiSelect {
 		ask = "Enter numbers separated by commas or spaces (0 for your own answer): "
@@ -133,6 +133,13 @@ func (l *Asker) choose(ctx context.Context, q schema.Question, shown string) (pr
 			return prompt.Answer{}, err
 		}
 		if isNoteKey(q, line) {
+			// The note is asked before the answer it goes with: the
+			// question is said again, as the options may be far above.
+			next := "the number you enter next"
+			if q.MultiSelect {
+				next = "the numbers you enter next"
+			}
+			l.say(fmt.Sprintf("A note on your answer to: %s (%s)", prompt.Display(q.Question), next))
 			// An empty line is no note.
 			note, err = l.readTyped(ctx, "Your note (Enter for none): ", "Your note", "press Enter for none", nil)
 			if err != nil {
@@ -183,7 +190,7 @@ func writeOptions(b *strings.Builder, q schema.Question) {
 // were.
 func isNoteKey(q schema.Question, line string) bool {
 	line = strings.TrimSpace(line)
-	if !strings.EqualFold(line, "n") {
+	if !q.Kind.OffersNote() || !strings.EqualFold(line, "n") {
 		return false
 	}
 	_, named := q.Choice(line)
@@ -203,7 +210,7 @@ var errBack = errors.New("back to the options")
 // readTyped asks with ask until CheckOther accepts the line, and returns
 // it as CheckOther cleans it; an empty line returns "" and onEmpty. A line
 // refused is named what, and instead says what else the person can do.
-func (l *Asker) readTyped(ctx context.Context, ask, what, instead string, onEmpty error) (string, error) {
+func (l *Prompter) readTyped(ctx context.Context, ask, what, instead string, onEmpty error) (string, error) {
 	for {
 		line, err := l.readLine(ctx, ask)
 		if err != nil {
@@ -222,7 +229,7 @@ func (l *Asker) readTyped(ctx context.Context, ask, what, instead string, onEmpt
 
 // readText asks for a line of text until CheckOther accepts it; an empty
 // line takes def when there is one.
-func (l *Asker) readText(ctx context.Context, ask, def string) (string, error) {
+func (l *Prompter) readText(ctx context.Context, ask, def string) (string, error) {
 	for {
 		s, err := l.readTyped(ctx, ask, "Your answer", "press Ctrl+C to cancel", schema.ErrOtherEmpty)
 		switch {
@@ -237,7 +244,7 @@ func (l *Asker) readText(ctx context.Context, ask, def string) (string, error) {
 
 // confirm asks a yes/no question; an empty line takes its default. It
 // accepts y, yes, n and no in any case.
-func (l *Asker) confirm(ctx context.Context, q schema.Question) (prompt.Answer, error) {
+func (l *Prompter) confirm(ctx context.Context, q schema.Question) (prompt.Answer, error) {
 	ask := prompt.DisplayMultiline(q.Question) + " [Y/n]: "
 	if q.Default != schema.Yes {
 		ask = prompt.DisplayMultiline(q.Question) + " [y/N]: "
@@ -266,7 +273,7 @@ var ErrAskAgain = errors.New("ask again")
 
 // readLine shows ask and reads one line, without its line ending. A line
 // over maxLineLength is refused and asked again.
-func (l *Asker) readLine(ctx context.Context, ask string) (string, error) {
+func (l *Prompter) readLine(ctx context.Context, ask string) (string, error) {
 	for {
 		if _, err := io.WriteString(l.out, ask); err != nil {
 			return "", fmt.Errorf("write prompt: %w", err)
@@ -309,7 +316,7 @@ func (l *Asker) readLine(ctx context.Context, ask string) (string, error) {
 
 // say writes a line for the person. A failed write is not reported here:
 // the prompt written next goes to the same place, and reports it.
-func (l *Asker) say(line string) {
+func (l *Prompter) say(line string) {
 	_, _ = io.WriteString(l.out, line+"\n")
 }
 
@@ -317,7 +324,7 @@ func (l *Asker) say(line string) {
 // line ending; end of input before any text is ErrNoAnswer. A line over
 // maxLineLength comes cut to one byte more (see ReadLine), for readLine to
 // refuse.
-func (l *Asker) read() lineResult {
+func (l *Prompter) read() lineResult {
 	text, err := ReadLine(l.in)
 	switch {
 	case errors.Is(err, io.EOF):
@@ -331,8 +338,8 @@ func (l *Asker) read() lineResult {
 // ReadLine reads one line from br, without its line ending (LF or CRLF);
 // the last line may lack one, and io.EOF is the end of the input before
 // any text. A line longer than maxLineLength is cut to one byte more,
-// which an Asker refuses as too long: so a reader that reads lines ahead
-// (the inbox's) keeps no more of one than the Asker it hands them to.
+// which a Prompter refuses as too long: so a reader that reads lines ahead
+// (the inbox's) keeps no more of one than the Prompter it hands them to.
 func ReadLine(br *bufio.Reader) (string, error) {
 	var buf []byte
 	for {

@@ -461,9 +461,9 @@ func TestSilentInput(t *testing.T) {
 // TestEveryKind asks a question of every kind of schema's kind table, as
 // a person answers it here.
 func TestEveryKind(t *testing.T) {
-	input := map[schema.Form]string{schema.FormChoose: "2\n", schema.FormYesNo: "y\n", schema.FormType: "typed\n"}
+	input := map[schema.Gesture]string{schema.GesturePick: "2\n", schema.GestureYesNo: "y\n", schema.GestureType: "typed\n"}
 	for _, c := range testutil.KindCases(t) {
-		in, ok := input[c.Question.Kind.Form()]
+		in, ok := input[c.Question.Kind.Gesture()]
 		if !ok {
 			t.Fatalf("the line prompts cannot answer a %s question", c.Question.Kind)
 		}

@@ -39,7 +39,7 @@ func (p *confirmPrompt) Prompt(*survey.PromptConfig) (any, error) {
 // Cleanup leaves the prompt on screen; Confirm erases it.
 func (p *confirmPrompt) Cleanup(*survey.PromptConfig, any) error { return nil }
 
-// Error is never called: every answer is valid.
+// Error does nothing, as survey never calls it here: every answer is valid.
 func (p *confirmPrompt) Error(*survey.PromptConfig, error) error { return nil }
 
 func (p *confirmPrompt) frame(l layout, w int) frame {

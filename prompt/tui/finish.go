@@ -9,7 +9,7 @@ import (
 	"github.com/askuser/askuser/prompt"
 )
 
-var _ prompt.Finisher = (*Asker)(nil)
+var _ prompt.Finisher = (*Prompter)(nil)
 
 // Finish ends a conversation on the terminal. When the answers are known,
 // it writes them on the terminal, one line each, such as
@@ -18,7 +18,7 @@ var _ prompt.Finisher = (*Asker)(nil)
 // nothing else would be left to say what was answered. (Telling a hang-up
 // from the end of input it causes is the caller's: it is the same for
 // every way of asking on a terminal.)
-func (t *Asker) Finish(_ context.Context, err error, summary []prompt.Summary) error {
+func (t *Prompter) Finish(_ context.Context, err error, summary []prompt.Summary) error {
 	if err == nil {
 		// The answers are printed whatever happens here: a summary that
 		// cannot be drawn loses nothing.

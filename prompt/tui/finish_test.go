@@ -27,7 +27,7 @@ func TestFinishShowsTheAnswers(t *testing.T) {
 		{true, "\x1b[32m✔\x1b[0m \x1b[1mDatabase:\x1b[0m \x1b[36mPostgreSQL (Recommended)\x1b[0m\n"},
 	} {
 		var out fakeTerminal
-		a := &Asker{Options: Options{Out: &out}, st: style{color: tc.color}}
+		a := &Prompter{Options: Options{Out: &out}, st: style{color: tc.color}}
 		s := summary
 		if tc.color {
 			s = summary[:1]
@@ -44,7 +44,7 @@ func TestFinishShowsTheAnswers(t *testing.T) {
 // A conversation that failed shows no summary and keeps its error.
 func TestFinishAfterAnError(t *testing.T) {
 	var out fakeTerminal
-	a := &Asker{Options: Options{Out: &out}}
+	a := &Prompter{Options: Options{Out: &out}}
 	summary := []prompt.Summary{{Asked: "Database:", Answer: "SQLite"}}
 	for _, err := range []error{prompt.ErrCancelled, prompt.ErrNoAnswer} {
 		if got := a.Finish(context.Background(), err, summary); got != err {

@@ -48,7 +48,7 @@ func (e *KeyError) Error() string { return e.Key.String() + " pressed" }
 // ErrQuit is the error of an Idle that the person ended with q.
 var ErrQuit = errors.New("quit")
 
-func (t *Asker) takes(k Key) bool { return t.Take != nil && t.Take(k) }
+func (t *Prompter) takes(k Key) bool { return t.Take != nil && t.Take(k) }
 
 // Hold takes the terminal over for a caller that asks one set of
 // questions after another (askuser inbox): it puts it in raw mode and
@@ -59,7 +59,7 @@ func (t *Asker) takes(k Key) bool { return t.Take != nil && t.Take(k) }
 // (but see Forget). Each still erases its frame before it returns.
 //
 // Call Hold, the calls that ask, Forget and Release from one goroutine.
-func (t *Asker) Hold() error {
+func (t *Prompter) Hold() error {
 	if t.held != nil {
 		return errors.New("terminal ui is already held")
 	}
@@ -79,7 +79,7 @@ func (t *Asker) Hold() error {
 // Release gives back the terminal that Hold took, as it was found, after
 // erasing what is on screen but the lines printed above it. Restore does
 // the same from another goroutine, for a signal path that cannot wait.
-func (t *Asker) Release() error {
+func (t *Prompter) Release() error {
 	if t.held != nil {
 		t.held.in.close()
 		t.held = nil
@@ -93,7 +93,7 @@ func (t *Asker) Release() error {
 // questions, keys typed for the screen that has gone (an answer to a set
 // just withdrawn) must not answer the one that replaced it, which the
 // person had not seen. Ctrl+C is kept: it quits whatever is shown.
-func (t *Asker) Forget() { t.forget = true }
+func (t *Prompter) Forget() { t.forget = true }
 
 // Pause has the next frame drawn take no keys for d once it is drawn,
 // and show note above it meanwhile (marked ⏸): for a set of questions
@@ -104,18 +104,18 @@ func (t *Asker) Forget() { t.forget = true }
 // kept for later, but Ctrl+C, which quits whatever is shown. When one was
 // dropped, a line says so until the next key. Call it with Forget, which
 // drops what was typed before the frame.
-func (t *Asker) Pause(d time.Duration, note string) { t.pause, t.pauseNote = d, note }
+func (t *Prompter) Pause(d time.Duration, note string) { t.pause, t.pauseNote = d, note }
 
 // Idle shows a screen with nothing to answer: the banner, title as a
 // chip, text, and the keys: q to quit, and the caller's hints. It returns
 // ErrQuit when q is pressed, context.Cause(ctx) when ctx is done, and for
 // Ctrl+C the *KeyError of a caller that takes it (else ErrCancelled);
 // other keys do nothing. The screen is erased before Idle returns.
-func (t *Asker) Idle(ctx context.Context, title, text string) error {
+func (t *Prompter) Idle(ctx context.Context, title, text string) error {
 	return t.run(ctx, 0, func(s *dialog) error {
 		build := func(l layout, w int) frame {
 			f := frame{cursor: -1, lines: []string{s.chip(title, "", w)}}
-			f.lines = append(f.lines, Wrap(prompt.DisplayMultiline(text), w)...)
+			f.lines = append(f.lines, prompt.Wrap(prompt.DisplayMultiline(text), w)...)
 			if l.hint {
 				f.gap(l)
 				f.lines = append(f.lines, s.keyHints(w, "q quit")...)
@@ -138,7 +138,7 @@ func (t *Asker) Idle(ctx context.Context, title, text string) error {
 // it, so that the text stays on the terminal (and in its scrollback) while
 // the frames come and go. It may be called from any goroutine. Text from
 // elsewhere must have been made safe with prompt.Display.
-func (t *Asker) Print(text string) error {
+func (t *Prompter) Print(text string) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if !strings.HasSuffix(text, "\n") {
@@ -168,7 +168,7 @@ func (t *Asker) Print(text string) error {
 // PrintSummary prints the answers as Finish does ("✔ Database:
 // PostgreSQL"), each line after prefix, which says whose answers they
 // were, above the frame on screen (see Print).
-func (t *Asker) PrintSummary(prefix string, summary []prompt.Summary) error {
+func (t *Prompter) PrintSummary(prefix string, summary []prompt.Summary) error {
 	var b strings.Builder
 	if err := writeSummary(&b, prefix, summary, t.st); err != nil {
 		return err
@@ -179,7 +179,7 @@ func (t *Asker) PrintSummary(prefix string, summary []prompt.Summary) error {
 // PrintNotice prints a line above the frame on screen (see Print) that
 // says what became of questions: marked ✔ when they were answered, and ✖
 // when they were not.
-func (t *Asker) PrintNotice(answered bool, text string) error {
+func (t *Prompter) PrintNotice(answered bool, text string) error {
 	mark := t.st.paint("✖", sgrYellow)
 	if answered {
 		mark = t.st.paint("✔", sgrGreen)

@@ -71,7 +71,7 @@ func (s *dialog) nextKey(layouts []layout, build func(layout, int) frame) (key, 
 	return k, err
 }
 
-// nextKeyOrEsc is nextKey for a screen opened from another one, such as
+// nextKeyOrEsc returns nextKey for a screen opened from another one, such as
 // the note of an answer, which Esc closes: Esc comes back as a key, and
 // only Ctrl+C cancels.
 //

@@ -40,6 +40,14 @@ func (f *frame) gap(l layout) {
 	}
 }
 
+// refused adds the line that says why the last answer was not taken, when
+// message says it, as every prompt that refuses answers shows it.
+func (f *frame) refused(st style, message string, w int) {
+	if message != "" {
+		f.lines = append(f.lines, st.paint(truncate("✖ "+prompt.Capitalize(message), w), sgrYellow))
+	}
+}
+
 // crop keeps at most h lines of f: its first line, which says which
 // question this is, and as many lines around its focus as fit.
 func (f frame) crop(h int) frame {
@@ -100,7 +108,7 @@ func (s *dialog) heading(q schema.Question, index int, l layout, w int) []string
 		}
 		lines = append(lines, s.chip(q.Header, progress, w))
 	}
-	question := Wrap(prompt.DisplayMultiline(q.Question), w)
+	question := prompt.Wrap(prompt.DisplayMultiline(q.Question), w)
 	if l.questionLines >= 0 {
 		question = clip(question, max(1, l.questionLines), w)
 	}
@@ -116,7 +124,7 @@ func (s *dialog) chip(header, progress string, w int) string {
 	st := s.tui.st
 	chipRoom := w - 2
 	if progress != "" {
-		chipRoom -= 2 + width(progress)
+		chipRoom -= 2 + prompt.Width(progress)
 	}
 	if chipRoom < 4 {
 		progress, chipRoom = "", w-2
@@ -142,7 +150,7 @@ func (st style) hints(w int, parts ...string) []string {
 		switch {
 		case line == "":
 			line = p
-		case width(line)+3+width(p) <= w:
+		case prompt.Width(line)+3+prompt.Width(p) <= w:
 			line += " · " + p
 		default:
 			lines = append(lines, line)
@@ -175,7 +183,7 @@ func (s *dialog) show(layouts []layout, build func(l layout, w int) frame) error
 // bannerLines lays out the caller's banner (Options.Banner) in w columns:
 // its parts joined by " · ", the first bold and the others dimmed, as
 // many as fit.
-func (t *Asker) bannerLines(w int) []string {
+func (t *Prompter) bannerLines(w int) []string {
 	if t.Banner == nil {
 		return nil
 	}
@@ -185,7 +193,7 @@ func (t *Asker) bannerLines(w int) []string {
 	}
 	line := t.st.paint(truncate(prompt.Display(parts[0]), w), sgrBold)
 	for _, p := range parts[1:] {
-		room := w - width(line) - 3
+		room := w - prompt.Width(line) - 3
 		if room < 1 {
 			break
 		}
@@ -202,7 +210,7 @@ func (s *dialog) keyHints(w int, parts ...string) []string {
 	return s.tui.st.hints(w, parts...)
 }
 
-// keyLine is keyHints for the screens whose keys are listed on one line
+// keyLine returns keyHints for the screens whose keys are listed on one line
 // cut short where the terminal is too narrow for it, as long as the
 // caller adds none.
 func (s *dialog) keyLine(w int, parts ...string) []string {
@@ -216,7 +224,7 @@ func (s *dialog) keyLine(w int, parts ...string) []string {
 // withHints returns parts without the hints of the keys that the caller
 // has taken over, followed by the caller's own hints, and reports
 // whether that changed anything.
-func (t *Asker) withHints(parts []string) ([]string, bool) {
+func (t *Prompter) withHints(parts []string) ([]string, bool) {
 	var extra []string
 	if t.Hints != nil {
 		extra = t.Hints()

@@ -105,7 +105,7 @@ func (p *listPrompt) Prompt(*survey.PromptConfig) (any, error) {
 			return p.multi(), nil
 		case k.is(' ') && multi:
 			p.toggle(p.cursor)
-		case k.is('n'):
+		case k.is('n') && p.q.Kind.OffersNote():
 			p.message = ""
 			return &listResult{note: true}, nil
 		case digit >= 0:
@@ -121,6 +121,27 @@ func (p *listPrompt) Prompt(*survey.PromptConfig) (any, error) {
 func (p *listPrompt) toggle(i int) {
 	p.checked[i] = !p.checked[i]
 	p.message = ""
+}
+
+// noteFor is what a note written now goes with, to be shown with it: the
+// options ticked (multi-select), else the one under the cursor.
+func (p *listPrompt) noteFor() []string {
+	label := func(i int) string {
+		if i == len(p.q.Options) {
+			return "Other"
+		}
+		return p.q.Options[i].Label
+	}
+	var labels []string
+	for i, on := range p.checked {
+		if on {
+			labels = append(labels, label(i))
+		}
+	}
+	if len(labels) == 0 {
+		labels = []string{label(p.cursor)}
+	}
+	return labels
 }
 
 func (p *listPrompt) single(i int) *listResult {
@@ -151,7 +172,7 @@ func (p *listPrompt) validate(v any) error {
 }
 
 // Cleanup leaves the list on screen: whatever is drawn next replaces it,
-// and the last one is erased when the asker is done.
+// and the last one is erased when the prompter is done.
 func (p *listPrompt) Cleanup(*survey.PromptConfig, any) error { return nil }
 
 // Error keeps the reason to show it when the list is drawn again.
@@ -192,21 +213,24 @@ func (p *listPrompt) frame(l layout, w int) frame {
 		f.gap(l)
 		f.lines = append(f.lines, noteLine("", p.note, w, st))
 	}
-	if p.message != "" {
-		f.lines = append(f.lines, st.paint(truncate("✖ "+prompt.Capitalize(p.message), w), sgrYellow))
-	}
+	f.refused(st, p.message, w)
 	if l.hint {
-		hints := []string{"↑/↓ move", fmt.Sprintf("Enter or 1-%d choose", n), "0 Other", "n note", "Esc cancel"}
-		if multi {
-			hints = []string{"↑/↓ move", fmt.Sprintf("Space or 1-%d toggle", n), "0 Other", "Enter confirm", "n note", "Esc cancel"}
+		note := "n note"
+		if !p.q.Kind.OffersNote() {
+			note = ""
 		}
+		hints := []string{"↑/↓ move", fmt.Sprintf("Enter or 1-%d choose", n), "0 Other", note, "Esc cancel"}
+		if multi {
+			hints = []string{"↑/↓ move", fmt.Sprintf("Space or 1-%d toggle", n), "0 Other", "Enter confirm", note, "Esc cancel"}
+		}
+		hints = slices.DeleteFunc(hints, func(h string) bool { return h == "" })
 		f.gap(l)
 		f.lines = append(f.lines, p.s.keyHints(w, hints...)...)
 	}
 	return f
 }
 
-// option is the lines of option i (n, the number of options, for Other):
+// option returns the lines of option i (n, the number of options, for Other):
 // its label line, pointed at when focused, ticked when checked, and its
 // description as the layout l allows.
 func (p *listPrompt) option(i int, l layout, w int) []string {
@@ -233,7 +257,7 @@ func (p *listPrompt) option(i int, l layout, w int) []string {
 		box = "[ ] "
 	}
 	line := pointer + box + num
-	indent := width(line) // which counts no escape sequence
+	indent := prompt.Width(line) // which counts no escape sequence
 	var codes []string
 	switch {
 	case rec && focused:
@@ -247,7 +271,7 @@ func (p *listPrompt) option(i int, l layout, w int) []string {
 	if l.descLines == 0 || desc == "" { // askuser choose's options have none
 		return lines
 	}
-	descLines := Wrap(desc, w-indent)
+	descLines := prompt.Wrap(desc, w-indent)
 	if l.descLines > 0 {
 		descLines = clip(descLines, l.descLines, w-indent)
 	}
@@ -315,5 +339,5 @@ func previewLines(s string) []string {
 // noteLine lays out a note on an answer in w columns, after indent:
 // "Note: " and the note, dimmed.
 func noteLine(indent, note string, w int, st style) string {
-	return indent + st.paint(truncate("Note: "+prompt.Display(note), w-width(indent)), sgrDim)
+	return indent + st.paint(truncate("Note: "+prompt.Display(note), w-prompt.Width(indent)), sgrDim)
 }

@@ -72,7 +72,8 @@ func (p *reviewPrompt) Prompt(*survey.PromptConfig) (any, error) {
 // Cleanup leaves the review on screen: whatever is drawn next replaces it.
 func (p *reviewPrompt) Cleanup(*survey.PromptConfig, any) error { return nil }
 
-// Error is never called: every entry is a valid choice.
+// Error does nothing, as survey never calls it here: every entry is a valid
+// choice.
 func (p *reviewPrompt) Error(*survey.PromptConfig, error) error { return nil }
 
 func (p *reviewPrompt) frame(l layout, w int) frame {
@@ -84,10 +85,10 @@ func (p *reviewPrompt) frame(l layout, w int) frame {
 	col := 0
 	for i, q := range p.qs {
 		headers[i] = truncate(prompt.Display(q.Header), max(4, w/3))
-		col = max(col, width(headers[i]))
+		col = max(col, prompt.Width(headers[i]))
 	}
 	for i, h := range headers {
-		pad := strings.Repeat(" ", col-width(h))
+		pad := strings.Repeat(" ", col-prompt.Width(h))
 		answer := truncate(prompt.Display(p.answers[i].String()), w-col-4)
 		f.lines = append(f.lines, "  "+st.paint(h, sgrBold)+pad+"  "+st.paint(answer, sgrCyan))
 		if note := p.answers[i].Note; note != "" {

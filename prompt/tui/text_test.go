@@ -3,6 +3,8 @@ package tui
 import (
 	"slices"
 	"testing"
+
+	"github.com/askuser/askuser/prompt"
 )
 
 func TestTruncate(t *testing.T) {
@@ -19,8 +21,8 @@ func TestTruncate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got := truncate(tt.in, tt.w)
-		if got != tt.want || width(got) > tt.w {
-			t.Errorf("truncate(%q, %d) = %q (width %d), want %q", tt.in, tt.w, got, width(got), tt.want)
+		if got != tt.want || prompt.Width(got) > tt.w {
+			t.Errorf("truncate(%q, %d) = %q (width %d), want %q", tt.in, tt.w, got, prompt.Width(got), tt.want)
 		}
 	}
 }
@@ -55,34 +57,8 @@ func TestWindow(t *testing.T) {
 		if got != tt.want || col != tt.col {
 			t.Errorf("window(%q, %d, %d) = %q, %d; want %q, %d", tt.text, tt.pos, tt.w, got, col, tt.want, tt.col)
 		}
-		if width(got) > tt.w {
+		if prompt.Width(got) > tt.w {
 			t.Errorf("window(%q, %d, %d) = %q, wider than %d", tt.text, tt.pos, tt.w, got, tt.w)
-		}
-	}
-}
-
-func TestWrap(t *testing.T) {
-	tests := []struct {
-		in   string
-		w    int
-		want []string
-	}{
-		{"one two three", 7, []string{"one two", "three"}},
-		{"one two three", 80, []string{"one two three"}},
-		{"abcdefghij kl", 4, []string{"abcd", "efgh", "ij", "kl"}},
-		{"first\n\nthird", 10, []string{"first", "", "third"}},
-		{"宽字符很宽", 4, []string{"宽字", "符很", "宽"}},
-		{"", 5, []string{""}},
-	}
-	for _, tt := range tests {
-		got := Wrap(tt.in, tt.w)
-		if !slices.Equal(got, tt.want) {
-			t.Errorf("Wrap(%q, %d) = %q, want %q", tt.in, tt.w, got, tt.want)
-		}
-		for _, l := range got {
-			if width(l) > tt.w {
-				t.Errorf("Wrap(%q, %d): line %q is %d wide", tt.in, tt.w, l, width(l))
-			}
 		}
 	}
 }

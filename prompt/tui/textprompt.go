@@ -22,6 +22,7 @@ type textPrompt struct {
 	head        func(l layout, w int) []string
 	prefix      string   // put before the text being typed
 	chosen      []string // labels also chosen, in a multi-select
+	noteFor     []string // a note's: the labels it goes with
 	placeholder string   // an example answer, shown while the text is empty
 	def         string   // the answer Enter takes while the text is empty
 	// back makes Esc return errBack, to go back to the screen this one was
@@ -116,13 +117,6 @@ func (p *textPrompt) Prompt(*survey.PromptConfig) (any, error) {
 var validateText = validateTyped("your answer", "cancel",
 	errors.New("an answer is needed: type it, or press Esc to cancel"))
 
-// validateBlankOr returns a validator that accepts text when CheckOther
-// does, or when it is blank, which the caller takes as going back (Other)
-// or as no note; what names the text in what it says.
-func validateBlankOr(what string) survey.Validator {
-	return validateTyped(what, "go back", nil)
-}
-
 // validateTyped returns a validator that accepts text when CheckOther
 // does, and blank text with the error blank (nil to accept it); what names
 // the text in what it says of one refused, and esc what Esc does.
@@ -161,7 +155,7 @@ func askText(s *dialog, p *textPrompt, validate survey.Validator, onBlank error)
 func askNote(s *dialog, p *textPrompt) (string, error) {
 	p.prefix, p.back = notePrefix, true
 	p.keys, p.emptyKeys = []string{"Enter save", "Esc back"}, []string{"Enter no note", "Esc back"}
-	return askText(s, p, validateBlankOr("your note"), nil)
+	return askText(s, p, validateTyped("your note", "go back", nil), nil)
 }
 
 // askOther asks for the answer of one's own after Other was chosen, until
@@ -171,11 +165,11 @@ func askNote(s *dialog, p *textPrompt) (string, error) {
 func askOther(s *dialog, p *textPrompt) (string, error) {
 	p.back = true
 	p.keys, p.emptyKeys = []string{"Enter submit", "Esc back"}, []string{"Enter or Esc back"}
-	return askText(s, p, validateBlankOr("your answer"), errBack)
+	return askText(s, p, validateTyped("your answer", "go back", nil), errBack)
 }
 
 // Cleanup leaves the prompt on screen: whatever is drawn next replaces it,
-// and the last one is erased when the asker is done.
+// and the last one is erased when the prompter is done.
 func (p *textPrompt) Cleanup(*survey.PromptConfig, any) error { return nil }
 
 // Error keeps the reason to show it when the prompt is drawn again.
@@ -193,8 +187,12 @@ func (p *textPrompt) frame(l layout, w int) frame {
 		chosen := "Chosen: " + prompt.Display(strings.Join(p.chosen, ", "))
 		f.lines = append(f.lines, st.paint(truncate(chosen, w), sgrDim))
 	}
+	if len(p.noteFor) > 0 {
+		about := "For: " + prompt.Display(strings.Join(p.noteFor, ", "))
+		f.lines = append(f.lines, st.paint(truncate(about, w), sgrDim))
+	}
 	prefix := truncate(p.prefix, w/2)
-	room := max(1, w-width(prefix)-1)
+	room := max(1, w-prompt.Width(prefix)-1)
 	// What was typed (or pasted) is drawn by the rule every text from
 	// outside is drawn by: a control character or a bidirectional
 	// override is shown as its escape, not obeyed. Each side of the
@@ -208,11 +206,9 @@ func (p *textPrompt) frame(l layout, w int) frame {
 		line += p.hint(room)
 	}
 	f.focus = len(f.lines)
-	f.cursor = width(prefix) + col
+	f.cursor = prompt.Width(prefix) + col
 	f.lines = append(f.lines, line)
-	if p.message != "" {
-		f.lines = append(f.lines, st.paint(truncate("✖ "+prompt.Capitalize(p.message), w), sgrYellow))
-	}
+	f.refused(st, p.message, w)
 	if l.hint {
 		f.gap(l)
 		keys := []string{"Enter submit", "Esc cancel"}
@@ -229,7 +225,7 @@ func (p *textPrompt) frame(l layout, w int) frame {
 	return f
 }
 
-// hint is what the empty text shows: the placeholder, or else the default.
+// hint returns what the empty text shows: the placeholder, or else the default.
 // It is dimmed; without colour, an example says so in words.
 func (p *textPrompt) hint(w int) string {
 	st := p.s.tui.st

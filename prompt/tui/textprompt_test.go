@@ -30,7 +30,7 @@ func TestValidateText(t *testing.T) {
 
 // The note and Other prompts refuse what CheckOther refuses, saying why,
 // but take a blank text: it is no note, or back to the options.
-func TestValidateBlankOr(t *testing.T) {
+func TestValidateTypedBlank(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"Fits on one machine", ""},
 		{"", ""},
@@ -39,13 +39,13 @@ func TestValidateBlankOr(t *testing.T) {
 		{"\xff", "your note must be UTF-8 text; check the terminal's encoding; type it again, or press Esc to go back"},
 	}
 	for _, tt := range tests {
-		err := validateBlankOr("your note")(tt.in)
+		err := validateTyped("your note", "go back", nil)(tt.in)
 		got := ""
 		if err != nil {
 			got = err.Error()
 		}
 		if got != tt.want {
-			t.Errorf("validateBlankOr(%.20q) = %q, want %q", tt.in, got, tt.want)
+			t.Errorf("validateTyped(%.20q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }

@@ -60,7 +60,7 @@ type Options struct {
 	Redraw <-chan struct{}
 }
 
-// Asker asks questions in the terminal, one screen per question, with the
+// Prompter asks questions in the terminal, one screen per question, with the
 // arrow keys, j/k, digits, Space and Enter; a text question, Confirm and
 // Input each take one screen too. Esc or Ctrl+C cancel from any screen,
 // the review included, but for the note and the answer of one's own after
@@ -74,7 +74,7 @@ type Options struct {
 //
 // Nothing is left on the screen to say what was answered: Finish, called
 // once all answers are known, shows them.
-type Asker struct {
+type Prompter struct {
 	Options
 	inFd  int
 	outFd int
@@ -104,9 +104,9 @@ type Asker struct {
 	col     int         // column the cursor is at
 }
 
-// New returns a terminal UI asker on the given terminal.
-func New(opts Options) *Asker {
-	return &Asker{
+// New returns a terminal UI prompter on the given terminal.
+func New(opts Options) *Prompter {
+	return &Prompter{
 		Options: opts,
 		inFd:    int(opts.In.Fd()),
 		outFd:   int(opts.Out.Fd()),
@@ -114,7 +114,7 @@ func New(opts Options) *Asker {
 	}
 }
 
-var _ prompt.Asker = (*Asker)(nil)
+var _ prompt.Prompter = (*Prompter)(nil)
 
 // Ask asks each question in turn and returns the answers. With the
 // Review option and two or more questions, it then shows every answer and
@@ -122,7 +122,7 @@ var _ prompt.Asker = (*Asker)(nil)
 // ErrCancelled when the person presses Esc or Ctrl+C (or chooses Cancel),
 // and context.Cause(ctx) as soon as ctx is done. In every case the
 // questions are erased and the terminal is restored before Ask returns.
-func (t *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
+func (t *Prompter) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
 	if len(qs) == 0 {
 		return nil, nil
 	}
@@ -153,7 +153,7 @@ func (t *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer,
 // returns ErrCancelled, ErrNoAnswer (the terminal's input ended) or
 // context.Cause(ctx) when ctx is done, whatever f saw, or the *KeyError
 // of a key that the caller takes.
-func (t *Asker) run(ctx context.Context, total int, f func(*dialog) error) (err error) {
+func (t *Prompter) run(ctx context.Context, total int, f func(*dialog) error) (err error) {
 	if ctx.Err() != nil {
 		return context.Cause(ctx)
 	}
@@ -199,7 +199,7 @@ func (t *Asker) run(ctx context.Context, total int, f func(*dialog) error) (err 
 // It is safe to call from any goroutine and any number of times. Once it
 // has run, the Ask in progress draws nothing more;
 // cancel its context to make it return.
-func (t *Asker) Restore() error {
+func (t *Prompter) Restore() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.saved == nil {
@@ -235,7 +235,7 @@ func (t *Asker) Restore() error {
 
 // enter puts the terminal into raw mode, so that every key arrives at once
 // and unechoed, and Ctrl+C arrives as a key rather than a signal.
-func (t *Asker) enter() error {
+func (t *Prompter) enter() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.saved != nil {
@@ -253,7 +253,7 @@ func (t *Asker) enter() error {
 
 // size returns the terminal's width and height, from the output or else
 // the input, or the classic 80×24 when neither says.
-func (t *Asker) size() (w, h int) {
+func (t *Prompter) size() (w, h int) {
 	for _, fd := range []int{t.outFd, t.inFd} {
 		if w, h, err := term.GetSize(fd); err == nil && w > 0 && h > 0 {
 			return w, h
@@ -262,16 +262,21 @@ func (t *Asker) size() (w, h int) {
 	return 80, 24
 }
 
-// draw replaces the frame on screen with f, in a single write.
-func (t *Asker) draw(f frame, termWidth int) error {
+// draw replaces the frame on screen with f, in a single write; a frame of
+// no lines erases it, leaving the cursor where it began.
+func (t *Prompter) draw(f frame, termWidth int) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.saved == nil {
+	if t.saved == nil || len(f.lines) == 0 && len(t.last.lines) == 0 {
 		return nil
 	}
 	var b bytes.Buffer
 	t.erase(&b, termWidth)
-	t.put(&b, f)
+	if len(f.lines) > 0 {
+		t.put(&b, f)
+	} else {
+		t.last = frame{}
+	}
 	_, err := t.Out.Write(b.Bytes())
 	return err
 }
@@ -279,7 +284,7 @@ func (t *Asker) draw(f frame, termWidth int) error {
 // put writes f into b, for b to be written where the cursor is at the
 // start of an empty line, and keeps where f is and where the cursor ends.
 // t.mu is held.
-func (t *Asker) put(b *bytes.Buffer, f frame) {
+func (t *Prompter) put(b *bytes.Buffer, f frame) {
 	if f.cursor < 0 && !t.hidden {
 		b.WriteString("\x1b[?25l")
 		t.hidden = true
@@ -287,7 +292,7 @@ func (t *Asker) put(b *bytes.Buffer, f frame) {
 	b.WriteString(strings.Join(f.lines, "\r\n"))
 	t.last = f
 	t.row = len(f.lines) - 1
-	t.col = width(f.lines[t.row])
+	t.col = prompt.Width(f.lines[t.row])
 	if f.cursor >= 0 {
 		if n := t.row - f.focus; n > 0 {
 			fmt.Fprintf(b, "\x1b[%dA", n)
@@ -305,24 +310,15 @@ func (t *Asker) put(b *bytes.Buffer, f frame) {
 }
 
 // clear erases the frame on screen, leaving the cursor where it began.
-func (t *Asker) clear() error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.saved == nil || len(t.last.lines) == 0 {
-		return nil
-	}
-	var b bytes.Buffer
+func (t *Prompter) clear() error {
 	w, _ := t.size()
-	t.erase(&b, w)
-	t.last = frame{}
-	_, err := t.Out.Write(b.Bytes())
-	return err
+	return t.draw(frame{}, w)
 }
 
 // erase moves the cursor to the first line of the frame on screen and
 // erases from there down. A line counts as several rows when a terminal
 // that narrowed since it was drawn has rewrapped it.
-func (t *Asker) erase(b *bytes.Buffer, termWidth int) {
+func (t *Prompter) erase(b *bytes.Buffer, termWidth int) {
 	b.WriteString("\r")
 	if len(t.last.lines) == 0 {
 		b.WriteString("\x1b[J")
@@ -331,7 +327,7 @@ func (t *Asker) erase(b *bytes.Buffer, termWidth int) {
 	rows := func(w int) int { return max(1, (w+termWidth-1)/termWidth) }
 	up := rows(t.col) - 1
 	for _, l := range t.last.lines[:t.row] {
-		up += rows(width(l))
+		up += rows(prompt.Width(l))
 	}
 	if up > 0 {
 		fmt.Fprintf(b, "\x1b[%dA", up)
@@ -340,9 +336,9 @@ func (t *Asker) erase(b *bytes.Buffer, termWidth int) {
 }
 
 // dialog is one run of Ask: the screens it draws, for total questions,
-// with the keys it reads from the terminal held (Asker.held).
+// with the keys it reads from the terminal held (Prompter.held).
 type dialog struct {
-	tui   *Asker
+	tui   *Prompter
 	total int
 }
 
@@ -355,17 +351,14 @@ type dialog struct {
 // answer being changed, if any, to start from.
 func (s *dialog) ask(index int, q schema.Question, prev prompt.Answer) (prompt.Answer, error) {
 	head := func(l layout, w int) []string { return s.heading(q, index, l, w) }
-	switch q.Kind.Form() {
-	case schema.FormYesNo:
+	switch q.Kind.Gesture() {
+	case schema.GestureYesNo:
 		yes, err := askOne[bool](s, &confirmPrompt{s: s, head: head, yes: q.Default == schema.Yes})
 		if err != nil {
 			return prompt.Answer{}, err
 		}
-		if yes {
-			return prompt.Answer{Labels: []string{schema.Yes}}, nil
-		}
-		return prompt.Answer{Labels: []string{schema.No}}, nil
-	case schema.FormType:
+		return prompt.Answer{Labels: []string{schema.YesOrNo(yes)}}, nil
+	case schema.GestureType:
 		text := newTextPrompt(s, head, prev.Other)
 		text.placeholder, text.def = q.Placeholder, q.Default
 		other, err := askText(s, text, validateText, nil)
@@ -379,7 +372,9 @@ func (s *dialog) ask(index int, q schema.Question, prev prompt.Answer) (prompt.A
 		}
 		if choice.note {
 			// n: the note, then the list again, as it was.
-			note, err := askNote(s, newTextPrompt(s, head, list.note))
+			text := newTextPrompt(s, head, list.note)
+			text.noteFor = list.noteFor()
+			note, err := askNote(s, text)
 			switch {
 			case errors.Is(err, errBack):
 			case err != nil:

@@ -53,7 +53,7 @@ var (
 
 // asking is an Ask running in its own goroutine on a test terminal.
 type asking struct {
-	tui     *tui.Asker
+	tui     *tui.Prompter
 	cancel  context.CancelCauseFunc
 	done    chan struct{}
 	answers []prompt.Answer
@@ -748,14 +748,36 @@ func TestTUINoteOnTheAnswer(t *testing.T) {
 	checkRestored(t, tm)
 }
 
+// The note's screen says what the note goes with: the question, and the
+// option under the cursor (single-select) or those ticked (multi-select).
+func TestTUINoteSaysWhatItGoesWith(t *testing.T) {
+	t.Parallel()
+	tm := ptytest.New(t, 80, 30)
+	a := startAsk(t, tm, false, database, features)
+	tm.ExpectScreen("n note")
+	tm.Send(down + "n")
+	tm.ExpectScreen("For: SQLite")
+	tm.ExpectScreen("Which database should we use?")
+	tm.Send("Small" + enter)
+	tm.ExpectScreen("Note: Small")
+	tm.Send(enter)
+	tm.ExpectScreen("❯ [ ] 1. Auth")
+	tm.Send("13n")
+	tm.ExpectScreen("For: Auth, Search")
+	tm.ExpectScreen("Which features should we enable?")
+	tm.Send(enter + enter)
+	a.answer(t, prompt.Answer{Labels: []string{"SQLite"}, Note: "Small"}, labels("Auth", "Search"))
+	checkRestored(t, tm)
+}
+
 // TestEveryKind asks a question of every kind of schema's kind table, as
 // a person answers it here.
 func TestEveryKind(t *testing.T) {
 	t.Parallel()
-	keys := map[schema.Form]string{schema.FormChoose: down + enter, schema.FormYesNo: "y", schema.FormType: "typed" + enter}
+	keys := map[schema.Gesture]string{schema.GesturePick: down + enter, schema.GestureYesNo: "y", schema.GestureType: "typed" + enter}
 	for _, c := range testutil.KindCases(t) {
 		t.Run(c.Question.Kind.String(), func(t *testing.T) {
-			in, ok := keys[c.Question.Kind.Form()]
+			in, ok := keys[c.Question.Kind.Gesture()]
 			if !ok {
 				t.Fatalf("the terminal UI cannot answer a %s question", c.Question.Kind)
 			}

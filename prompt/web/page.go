@@ -15,8 +15,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/prompt/web/localhttp"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -128,9 +128,9 @@ type Submission struct {
 // OK reports whether the form answered every question, and well.
 func (s *Submission) OK() bool { return s.Answers != nil }
 
-// MaxFormBytes is the largest form that the page of n questions sends, with
-// room to spare: every choice, and an answer of the person's own and a note
-// of the longest length in 4-byte characters, each percent-encoded.
+// MaxFormBytes returns the largest form that the page of n questions sends,
+// with room to spare: every choice, and an answer of the person's own and a
+// note of the longest length in 4-byte characters, each percent-encoded.
 func MaxFormBytes(n int) int64 {
 	perQuestion := int64(2*schema.MaxOtherLength*4*3 + 1024)
 	return 16<<10 + int64(n)*perQuestion
@@ -166,7 +166,7 @@ func parseQuestion(q schema.Question, name string, values url.Values) (submitted
 		other:  values.Get(name + "-other"),
 		note:   values.Get(name + "-note"),
 	}
-	if !q.Kind.Alone() {
+	if q.Kind.OffersNote() {
 		// The note is checked apart, so that the page can say what is
 		// wrong with it and with the answer at once.
 		note, err := schema.CheckOther(fq.note)
@@ -313,7 +313,7 @@ type webSummaryLine struct {
 	Header, Question, Answer, Note string
 }
 
-// url is the page's address of action ("", "answer", ...) under base, with
+// url returns the page's address of action ("", "answer", ...) under base, with
 // the token and then the query parameters in pairs (name, value).
 func (p *Page) url(base, action string, params ...string) string {
 	u, sep := base+action, "?"
@@ -361,7 +361,7 @@ func (p *Page) WriteForm(w http.ResponseWriter, code int, sub *Submission) {
 			OtherText: fq.other,
 			Error:     fq.err,
 		}
-		if !q.Kind.Alone() {
+		if q.Kind.OffersNote() {
 			wq.Note = &webNote{
 				Text: fq.note, Error: fq.noteErr, Max: schema.MaxOtherLength,
 				Open: strings.TrimSpace(fq.note) != "" || fq.noteErr != "",
@@ -383,7 +383,7 @@ func (p *Page) WriteForm(w http.ResponseWriter, code int, sub *Submission) {
 	p.write(w, code, v)
 }
 
-// webOptions are the options of q, whose fields are named id, as the page
+// webOptions returns the options of q, whose fields are named id, as the page
 // shows them, chosen or not; hasPreview says whether any has a preview.
 func webOptions(id string, q schema.Question, chosen func(int) bool) (opts []webOption, hasPreview bool) {
 	for j, o := range q.Options {
@@ -450,7 +450,7 @@ func (p *Page) WriteClosed(w http.ResponseWriter, code int) {
 	p.inQueue().write(w, code, &view{State: "closed", Title: "The inbox has quit"})
 }
 
-// inQueue is p as a page of a queue.
+// inQueue returns p as a page of a queue.
 func (p *Page) inQueue() *Page {
 	if p.Queue != nil {
 		return p

@@ -5,11 +5,12 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/askuser/askuser/internal/localhttp"
+	"github.com/askuser/askuser/prompt/web/localhttp"
 )
 
 // PollWait is how long a waiting page's request is held before it is told
@@ -157,10 +158,8 @@ func ReadForm(w http.ResponseWriter, r *http.Request) (_ url.Values, ok bool) {
 // not: 405 with the methods allowed, or 501 for a method HTTP does not
 // know.
 func allow(w http.ResponseWriter, r *http.Request, methods ...string) bool {
-	for _, m := range methods {
-		if r.Method == m {
-			return true
-		}
+	if slices.Contains(methods, r.Method) {
+		return true
 	}
 	switch r.Method {
 	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,

@@ -4,9 +4,9 @@
 //
 // The pieces are apart so that a server of several sets of questions (the
 // inbox's page) can be built from them: Page writes one set's page and
-// reads its form, which Asker serves for --ui web, holding the wait for
-// its answer. internal/localhttp guards every request before a handler
-// sees it and serves with the limits a page on a local port needs.
+// reads its form, which Prompter serves for --ui web, holding the wait for
+// its answer. localhttp, beneath it, guards every request before a
+// handler sees it and serves with the limits a page on a local port needs.
 package web
 
 import (
@@ -18,18 +18,18 @@ import (
 	"sync"
 	"time"
 
-	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/prompt/web/localhttp"
 	"github.com/askuser/askuser/schema"
 )
 
-// Asker asks on a one-time web page served on a local address: for the
+// Prompter asks on a one-time web page served on a local address: for the
 // person whose terminal the agent cannot reach (a full-screen app owns it,
 // or the agent runs in a container, over SSH, in CI). The page is embedded
 // in the binary and needs no network. Every request must carry a random
 // token that only the printed address holds, and the server stops at the
 // first answer, cancel, or end of the context.
-type Asker struct {
+type Prompter struct {
 	o     Options
 	token string
 	url   string
@@ -40,7 +40,7 @@ type Asker struct {
 	set   *setServer // the set being asked, once Ask has begun
 }
 
-// Options configure a Web asker.
+// Options configure a Web prompter.
 type Options struct {
 	// Listener is where the page is served. Ask closes it.
 	Listener net.Listener
@@ -55,14 +55,14 @@ type Options struct {
 	Open func(url string) error
 }
 
-// New returns an asker that serves on o.Listener, a TCP listener.
-func New(o Options) *Asker {
+// New returns a prompter that serves on o.Listener, a TCP listener.
+func New(o Options) *Prompter {
 	token := localhttp.NewToken()
-	return &Asker{o: o, token: token, url: "http://" + localhttp.HostPort(o.Host, o.Listener.Addr()) + "/?token=" + token}
+	return &Prompter{o: o, token: token, url: "http://" + localhttp.HostPort(o.Host, o.Listener.Addr()) + "/?token=" + token}
 }
 
 // URL returns the page's address, with its token.
-func (w *Asker) URL() string { return w.url }
+func (w *Prompter) URL() string { return w.url }
 
 // stopGrace is how long the requests in flight when the wait ends are
 // given to finish: the reply to the answer, and the waiting pages
@@ -71,9 +71,9 @@ const stopGrace = 2 * time.Second
 
 // Ask serves the page until it is answered or cancelled there, or ctx is
 // done. A Web asks once.
-func (w *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
+func (w *Prompter) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
 	if w.asked {
-		return nil, errors.New("serve the page: a web asker asks once")
+		return nil, errors.New("serve the page: a web prompter asks once")
 	}
 	w.asked = true
 	guard, err := localhttp.NewGuard(w.o.Listener.Addr(), w.o.Host, w.token, MaxFormBytes(len(qs)))
@@ -125,7 +125,7 @@ func (w *Asker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer,
 }
 
 // say writes a line for the person at the terminal, unless Ask is over.
-func (w *Asker) say(format string, args ...any) {
+func (w *Prompter) say(format string, args ...any) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if !w.quiet {

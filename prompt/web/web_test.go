@@ -352,13 +352,13 @@ func TestMaxFormBytes(t *testing.T) {
 // the page: it draws the question, and reads the fields a person fills in
 // to answer it.
 func TestEveryKind(t *testing.T) {
-	fields := map[schema.Form]url.Values{
-		schema.FormChoose: {"q0": {"2"}},
-		schema.FormYesNo:  {"q0": {"1"}},
-		schema.FormType:   {"q0-other": {"typed"}},
+	fields := map[schema.Gesture]url.Values{
+		schema.GesturePick:  {"q0": {"2"}},
+		schema.GestureYesNo: {"q0": {"1"}},
+		schema.GestureType:  {"q0-other": {"typed"}},
 	}
 	for _, c := range testutil.KindCases(t) {
-		values, ok := fields[c.Question.Kind.Form()]
+		values, ok := fields[c.Question.Kind.Gesture()]
 		if !ok {
 			t.Fatalf("the page cannot answer a %s question", c.Question.Kind)
 		}

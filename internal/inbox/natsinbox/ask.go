@@ -19,7 +19,7 @@ type ask struct {
 	conn *conn
 	to   string
 	req  *inbox.Request
-	root string // the id of the set first asked, when this one asks it again
+	root string // the secret of the set first asked, when this one asks it again
 
 	secret, id, end string
 	keyKnown        bool // the inbox's key was on the server, and to= is it
@@ -90,6 +90,9 @@ func (a *ask) open(ctx context.Context) error {
 				if isTaken(err) {
 					continue
 				}
+			case <-time.After(inbox.ProbeTimeout):
+				// No answer: a cluster without quorum keeps none, and
+				// the message is stored again, as the copy was.
 			case <-ctx.Done():
 				return context.Cause(ctx)
 			}
@@ -116,7 +119,7 @@ func (a *ask) ensure(ctx context.Context, do func() error) error {
 		return err
 	}
 	if err := a.conn.makeStreams(ctx); err != nil {
-		return err
+		return a.conn.noQuorum(err)
 	}
 	return do()
 }
@@ -183,6 +186,8 @@ func (a *ask) store(ctx context.Context, subject string, data []byte, ttl time.D
 			return nil
 		case ctx.Err() != nil:
 			return context.Cause(ctx)
+		case errors.Is(err, errNoQuorum):
+			slowly.noQuorum(ctx, a.addr)
 		case slow(err) && a.conn.refusedSubject(subject) == nil:
 			slowly.note(ctx, a.addr)
 		case errors.Is(err, nats.ErrMaxPayload), errors.Is(err, jetstream.ErrStreamMessageExceedsMaximum):

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/askuser/askuser/internal/inbox"
 )
@@ -21,8 +22,10 @@ type wireSet struct {
 	// Secret names the set's subjects (setID, endID, copyID): the inbox
 	// checks it against the subject the set came on.
 	Secret string `json:"secret"`
-	// Root, in a set asked again, is the id of the set first asked: its
-	// anchor says since when the asker waits (see ask.run).
+	// Root, in a set asked again, is the secret of the set first asked,
+	// which only its asker knows: its anchor says since when the asker
+	// waits, when an inbox withdrew it for want of beats (see
+	// feed.rootOf).
 	Root string `json:"root,omitempty"`
 }
 
@@ -50,6 +53,11 @@ type wireEnd struct {
 	Unheard bool `json:"unheard,omitempty"`
 	// Refused is why the inbox refused the set, for endRefused.
 	Refused *inbox.ErrorBody `json:"refused,omitempty"`
+	// Proof, in an inbox's withdrawal for want of beats, is a MAC of the
+	// end's id that only an inbox with the queue's identity can make (see
+	// listener.unheardProof): an asker, which may store its own set's end
+	// too, cannot say so of a set no inbox withdrew.
+	Proof string `json:"proof,omitempty"`
 }
 
 // client is the Transport of an inbox on NATS: each Probe and Ask connects
@@ -130,7 +138,7 @@ func (c *client) Ask(ctx context.Context, req *inbox.Request, queued func(ahead 
 		if !errors.Is(err, errUnheard) {
 			return e, err
 		}
-		root, queued = cmp.Or(root, a.id), nil
+		root, queued = cmp.Or(root, a.secret), nil
 	}
 }
 
@@ -143,12 +151,15 @@ func (c *client) recipient(ctx context.Context, conn *conn) (to string, keyKnown
 	for {
 		key, err := conn.key(ctx)
 		if errors.Is(err, nats.ErrNoResponders) {
-			// No stream: no inbox has run here, or JetStream is off.
-			err = conn.makeStreams(ctx)
+			// No stream: no inbox has run here, or JetStream is off; or,
+			// on a cluster, its servers have no quorum.
+			err = conn.noQuorum(conn.makeStreams(ctx))
 		}
 		switch {
 		case ctx.Err() != nil:
 			return "", false, context.Cause(ctx)
+		case errors.Is(err, errNoQuorum):
+			slowly.noQuorum(ctx, c.addr)
 		case slow(err) && conn.refusedSubject(c.addr.setsStream()) == nil:
 			slowly.note(ctx, c.addr)
 		case err != nil:
@@ -180,14 +191,41 @@ func slow(err error) bool {
 	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout)
 }
 
-// slowNote tells the person, once, that the server is slow to answer.
-type slowNote bool
+// slowNote tells the person, once, that the server is slow to answer, and
+// once that the cluster's servers that keep the queue do not answer.
+type slowNote struct{ slow, quorum bool }
 
 func (s *slowNote) note(ctx context.Context, a *address) {
-	if !*s {
-		*s = true
+	if !s.slow {
+		s.slow = true
 		inbox.Notef(ctx, "The NATS server at %s is slow to answer: still trying.", a.serverURL())
 	}
+}
+
+func (s *slowNote) noQuorum(ctx context.Context, a *address) {
+	if !s.quorum {
+		s.quorum = true
+		inbox.Notef(ctx, "The inbox's queue on the NATS cluster at %s does not answer: the servers that keep it have no quorum (down, or electing its leader), unless no inbox has run there yet; waiting until it does.", a.serverURL())
+	}
+}
+
+// errNoQuorum is a queue on a cluster that does not answer, and that the
+// asker cannot make: its servers may be down or electing a leader, which
+// is waited out, as a restart of one server is.
+var errNoQuorum = errors.New("the queue's servers on the cluster do not answer")
+
+// noQuorum is err, the queue not made, as an asker on a cluster takes it:
+// errNoQuorum, but when err says that JetStream is off or the credentials
+// are refused. Off a cluster, a server with no queue answers at once that
+// it has none.
+func (c *conn) noQuorum(err error) error {
+	if err == nil || c.nc.ConnectedClusterName() == "" {
+		return err
+	}
+	if errors.Is(err, jetstream.ErrJetStreamNotEnabled) || errors.Is(err, jetstream.ErrJetStreamNotEnabledForAccount) {
+		return err
+	}
+	return errNoQuorum
 }
 
 // keyMismatch refuses a to= that is not the recipient of the inbox, as

@@ -12,16 +12,24 @@
 // shows every set, and the first end stored wins; an answer is sent once
 // it is stored.
 //
-// People are kept apart by NATS accounts (see docs/across-machines.md).
-// Inside one, an agent may be hostile, holding the agents' credentials: it
+// People are kept apart by NATS accounts (see docs/across-machines.md),
+// and each person's agents from the inbox by an account of their own,
+// which reaches only the subjects the inbox's account exports to it as
+// services (so that no reply subject an agent names is one of the inbox's
+// account) and never the JetStream API; the asker's subjects are the same
+// whether it reaches them so or in one account. An agent may be hostile,
+// holding the agents' credentials: it
 // can ask, but cannot read another's questions or answers (they are
 // sealed), name another set's copies or end (its secret names them),
 // replace a stored set or forge an end (a subject takes one message),
 // plant the inbox's recipient (its subject names it), claim to have
 // waited longer than the server saw, or store what outlives the stream's
 // age; what the inbox cannot open costs it no key work, is deleted, and is
-// told in fixed words. Within the streams' limits, it can take up the
-// queue's room with sets and ends of its own, for a day at most.
+// told in fixed words. An end counts as stored only on the sets' stream's
+// own acknowledgement, and a set asked again is dated from its root only
+// when an inbox proves it withdrew that root. Within the streams' limits,
+// it can take up the queue's room with sets and ends of its own, for a
+// day at most.
 package natsinbox
 
 // On NATS, an inbox NAME (address.Name) is two JetStream streams, which

@@ -35,7 +35,7 @@ func (f *feed) settle(e *entry) {
 func (f *feed) withdraw(e *entry) {
 	e.settled, e.since = true, f.lastTick
 	reason := fmt.Sprintf("nothing heard from the asker for %s", deadAfter)
-	f.publish(e, wireEnd{End: endWithdrawn, Reason: reason, Unheard: true}, "")
+	f.publish(e, wireEnd{End: endWithdrawn, Reason: reason, Unheard: true, Proof: f.l.unheardProof(e.end)}, "")
 	if e.shown {
 		f.queue.Withdraw(e.set, reason)
 	}

@@ -53,6 +53,7 @@ type feed struct {
 	byID, byEnd map[string]*entry
 	early       map[string]time.Time // beats of sets not read yet, in the server's time
 	anchors     map[string]anchor    // the anchors of sets, by id
+	unheard     map[string]time.Time // the ends of sets that an inbox withdrew for want of beats, by end id
 	ended       map[string]time.Time // the ends of sets not read, by END, in the server's time
 	tickID      string
 	closing     bool          // the inbox quits: no end is stored any more
@@ -72,7 +73,7 @@ func newFeed(l *listener, srv *inbox.Server, c *conn, sets, beats jetstream.Stre
 		l: l, srv: srv, queue: srv.Queue(), conn: c, sets: sets, beats: beats,
 		events: make(chan func(), 4096), kick: make(chan struct{}, 1), toDelete: make(chan struct{}, 1),
 		byID: map[string]*entry{}, byEnd: map[string]*entry{}, early: map[string]time.Time{},
-		anchors: map[string]anchor{}, ended: map[string]time.Time{}, told: map[string]struct{}{},
+		anchors: map[string]anchor{}, unheard: map[string]time.Time{}, ended: map[string]time.Time{}, told: map[string]struct{}{},
 		tickID: "inbox-" + newSecret()[:16],
 	}
 	f.ctx, f.cancel = context.WithCancel(context.Background())

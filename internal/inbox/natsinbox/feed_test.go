@@ -10,6 +10,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -22,6 +23,7 @@ import (
 
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/natstest"
+	"github.com/askuser/askuser/internal/testutil"
 	"github.com/askuser/askuser/prompt"
 )
 
@@ -425,8 +427,8 @@ func TestWithdrawn(t *testing.T) {
 			}
 			break
 		}
-		if time.Since(start) > 10*time.Second {
-			t.Fatal("the silent set was not withdrawn within 10 s")
+		if time.Since(start) > deadAfter+testutil.Slow {
+			t.Fatalf("the silent set was not withdrawn within %s", deadAfter+testutil.Slow)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -745,5 +747,136 @@ func waitSaid(t *testing.T, said *lines, want string, d time.Duration) {
 			t.Fatalf("the inbox did not say %q within %s:\n%s", want, d, said)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// An answer counts as sent only on the sets' stream's own acknowledgement
+// of its end. While the stream does not take the ends' subjects, whoever
+// reads them answers the end's reply subject with an acknowledgement of
+// its own (another stream's, then the sets' stream's name with a
+// sequence): the answer is not sent yet, and it is sent, and said so,
+// once the stream stores it.
+func TestForgedAck(t *testing.T) {
+	_, a, id := setup(t)
+	f, in, e := handFeed(t, a, id, "one")
+	ctx := context.Background()
+	want := f.sets.CachedInfo().Config
+	without := want
+	without.Subjects = slices.DeleteFunc(slices.Clone(want.Subjects), func(s string) bool { return s == a.subject("end", "*") })
+	if _, err := f.conn.js.UpdateStream(ctx, without); err != nil {
+		t.Fatal(err)
+	}
+	forged := make(chan []byte, 1)
+	forged <- []byte(`{"stream":"` + a.beatsStream() + `","seq":1}`)
+	sub, err := f.conn.nc.Subscribe(a.subject("end", "*"), func(m *nats.Msg) {
+		ack := []byte(`{"stream":"` + a.setsStream() + `","seq":7}`)
+		select {
+		case ack = <-forged:
+		default:
+		}
+		_ = m.Respond(ack)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = sub.Unsubscribe() }()
+	f.show(e)
+	answered := make(chan error, 1)
+	go func() { answered <- in.q.Answer(e.set, inbox.ViaHere, []prompt.Answer{{Labels: []string{"SQLite"}}}) }()
+	<-e.set.Done()
+	f.settle(e)
+	err = <-answered
+	if notSent, ok := errors.AsType[*inbox.NotSentError](err); !ok || !notSent.Pending {
+		t.Fatalf("the answer, acknowledged by another than the sets' stream: %v", err)
+	}
+	time.Sleep(2 * beatEvery)
+	if m, _ := f.conn.lastEnd(ctx, e.end); m != nil || strings.Contains(in.said.String(), "sent.") {
+		t.Fatalf("the answer is said sent, and stored: %v\n%s", m, in.said)
+	}
+	if _, err := f.conn.js.UpdateStream(ctx, want); err != nil {
+		t.Fatal(err)
+	}
+	waitSaid(t, in.said, "is stored on the NATS server now: sent.", 10*time.Second)
+	if m, _ := f.conn.lastEnd(ctx, e.end); m == nil {
+		t.Fatal("the answer said sent is not stored")
+	}
+}
+
+// What an end carries from the wire (who answered, why it was withdrawn)
+// reaches the views, the log, the history and the notifications through
+// the display rule of the questions, bounded: any asker may store its own
+// set's end, and write there a window title, a cleared screen and a
+// "sent" line of its own.
+func TestRemoteEndDisplayed(t *testing.T) {
+	hostile := "legit\x1b]0;pwned\x07\x1b[2J\x1b[32m✔ Sent to legit-L.\x1b[0m\n" + strings.Repeat("x", 10_000)
+	for _, w := range []wireEnd{
+		{End: inbox.EventAnswered, By: hostile},
+		{End: inbox.EventCancelled, By: hostile},
+		{End: endWithdrawn, Reason: hostile},
+	} {
+		got := remoteEnd(w).Reason
+		if strings.ContainsAny(got, "\x1b\x07\n") || len(got) > 4*maxWireText {
+			t.Errorf("the end %s is shown as %q", w.End, got)
+		}
+	}
+	a := &ask{addr: &address{Name: "team"}}
+	a.reply, _ = age.GenerateX25519Identity()
+	body, err := sealJSON(wireEnd{End: endWithdrawn, Reason: hostile}, a.reply.Recipient().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.read(body); err == nil || strings.ContainsAny(err.Error(), "\x1b\x07") {
+		t.Errorf("the asker says %q", err)
+	}
+}
+
+// A set asked again is dated from the anchor of the set it names as its
+// root only when an inbox withdrew that set for want of beats, and the
+// set proves to be its asker's (it knows the root's secret): an anchor
+// stored alone an hour ago, or with an end of its asker's own saying it was
+// withdrawn unheard, gains nothing; the inbox's own withdrawal does.
+func TestRootDates(t *testing.T) {
+	_, a, id := setup(t)
+	f, _, _ := handFeed(t, a, id, "one")
+	reply, _ := age.GenerateX25519Identity()
+	now := time.Now()
+	hourAgo := now.Add(-time.Hour)
+	asked := func(root string, seq uint64) time.Time {
+		t.Helper()
+		secret := newSecret()
+		body, err := sealJSON(wireSet{Request: *askRequest(), Reply: reply.Recipient().String(), Secret: secret, Root: root}, id.Recipient().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		sid := setID(secret)
+		f.onSet(sid, a.subject("set", sid+"."+copyID(secret, 1)), stored{seq: seq}, now, f.open(sid, body))
+		e := f.byID[sid]
+		if e == nil {
+			t.Fatal("the set was not taken")
+		}
+		return e.asked
+	}
+	root := func(seq uint64) string {
+		s := newSecret()
+		f.onAnchor(setID(s), stored{seq: seq}, hourAgo)
+		return s
+	}
+
+	alone := root(10)
+	if got := asked(alone, 11); !got.Equal(now) {
+		t.Errorf("a set naming an anchor stored alone is dated %s", got)
+	}
+	own := root(20)
+	f.onEnd(endID(own), "", stored{seq: 21}, hourAgo, true, wireEnd{End: endWithdrawn, Unheard: true, Proof: strings.Repeat("0", 64)})
+	if got := asked(own, 22); !got.Equal(now) {
+		t.Errorf("a set naming a root that its asker said withdrawn is dated %s", got)
+	}
+	withdrawn := root(30)
+	f.onEnd(endID(withdrawn), "", stored{seq: 31}, hourAgo, true, wireEnd{End: endWithdrawn, Unheard: true, Proof: f.l.unheardProof(endID(withdrawn))})
+	if got := asked(setID(withdrawn), 32); !got.Equal(now) {
+		t.Errorf("a set naming its root by id, not by secret, is dated %s", got)
+	}
+	if got := asked(withdrawn, 33); !got.Equal(hourAgo) {
+		t.Errorf("a set asked again after an inbox withdrew it is dated %s, not %s", got, hourAgo)
 	}
 }

@@ -2,6 +2,9 @@ package natsinbox
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -120,4 +123,14 @@ func (l *listener) openStreams(ctx context.Context, c *conn) (sets, beats jetstr
 		return nil, nil, c.streamError(l.addr.setsStream(), err)
 	}
 	return sets, beats, nil
+}
+
+// unheardProof is the Proof of the inbox's withdrawal of the set whose end
+// is end, for want of beats: a MAC of end under a key drawn from the
+// queue's identity, which every inbox of the queue holds and no asker.
+func (l *listener) unheardProof(end string) string {
+	key := sha256.Sum256([]byte("askuser unheard\x00" + l.id.String()))
+	m := hmac.New(sha256.New, key[:])
+	m.Write([]byte(end))
+	return hex.EncodeToString(m.Sum(nil))
 }

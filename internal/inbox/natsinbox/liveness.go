@@ -61,6 +61,7 @@ func (f *feed) tick(ts time.Time) {
 		f.sayJunk()
 		maps.DeleteFunc(f.anchors, func(_ string, a anchor) bool { return ts.Sub(a.ts) > endTTL })
 		maps.DeleteFunc(f.ended, func(_ string, t time.Time) bool { return ts.Sub(t) > endTTL })
+		maps.DeleteFunc(f.unheard, func(_ string, t time.Time) bool { return ts.Sub(t) > endTTL })
 	}
 }
 

@@ -227,6 +227,12 @@ func digest(label, secret string) string {
 
 // isDigest reports whether id has the form of digest's: a set's id or an
 // end's could be it.
+// isSecret says whether s is a set's secret, as newSecret makes one.
+func isSecret(s string) bool {
+	b, err := hex.DecodeString(s)
+	return err == nil && len(b) == 32 && s == strings.ToLower(s)
+}
+
 func isDigest(id string) bool {
 	b, err := hex.DecodeString(id)
 	return err == nil && len(b) == 16 && id == strings.ToLower(id)

@@ -2,6 +2,7 @@ package natsinbox
 
 import (
 	"cmp"
+	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
@@ -25,6 +26,8 @@ const (
 	junkNoReply     = "carries no age recipient to seal its answer to (reply is not age1...)"
 	junkUnsealed    = "is not sealed: this inbox takes only sets sealed to it, unless its address says insecure=plaintext"
 	junkUnsealedEnd = "is not a sealed end of a set"
+	// junkTooManyLimits is a set left for its next copy.
+	junkTooManyLimits = "carries limits of its own past the different limits the inbox checks in a minute: its asker's next copy is checked"
 )
 
 // junkLasting is the words for a message that would not expire as what
@@ -59,7 +62,8 @@ func (f *feed) open(id string, data []byte) *opened {
 		o.problem = junkNotSet
 	case setID(ws.Secret) != id:
 		o.problem = junkNotItsSet
-	case ws.Root != "" && !isDigest(ws.Root):
+	case ws.Root != "" && !isSecret(ws.Root) && !isDigest(ws.Root):
+		// A digest is an older asker's root, which dates nothing.
 		o.problem = junkNotSet
 	default:
 		if _, err := age.ParseX25519Recipient(ws.Reply); err != nil {
@@ -72,6 +76,11 @@ func (f *feed) open(id string, data []byte) *opened {
 			break
 		}
 		o.set, o.refused = f.srv.Check(&ws.Request)
+		if o.refused != nil && o.refused.Error == inbox.ErrTooManyLimits.Error() {
+			// Not refused, and no end stored for it, which would cost
+			// as much again: its asker's next copy is checked.
+			o.problem, o.ws, o.refused = junkTooManyLimits, nil, nil
+		}
 	}
 	return o
 }
@@ -106,7 +115,7 @@ func (f *feed) onSet(id, subject string, at stored, ts time.Time, o *opened) {
 		}
 		return
 	}
-	e := &entry{id: id, end: endID(o.ws.Secret), root: cmp.Or(o.ws.Root, id), reply: o.ws.Reply, sum: o.sum, seqs: []stored{at}, posted: ts, asked: ts, beat: f.early[id]}
+	e := &entry{id: id, end: endID(o.ws.Secret), root: f.rootOf(id, o.ws.Root), reply: o.ws.Reply, sum: o.sum, seqs: []stored{at}, posted: ts, asked: ts, beat: f.early[id]}
 	if a, ok := f.anchors[e.root]; ok && a.ts.Before(ts) {
 		e.asked = a.ts
 	}
@@ -125,6 +134,21 @@ func (f *feed) onSet(id, subject string, at stored, ts time.Time, o *opened) {
 		e.set = o.set
 		f.show(e)
 	}
+}
+
+// rootOf is the id of the set whose anchor dates the set id: the set first
+// asked, which root names by its secret, when an inbox withdrew it for
+// want of beats (its asker, cut off, asks again); else its own. Naming
+// another message as a root gains nothing: an anchor stored alone, an end
+// that its own asker stored, another asker's set.
+func (f *feed) rootOf(id, root string) string {
+	if !isSecret(root) {
+		return id
+	}
+	if _, ok := f.unheard[endID(root)]; !ok {
+		return id
+	}
+	return setID(root)
 }
 
 // onAnchor reads a set's anchor: when the set was first asked, as the
@@ -175,6 +199,9 @@ func (f *feed) sayJunk() {
 // inbox knows may be an end of long ago, and is left for its asker, unless
 // it is not even sealed; a set read after it is over.
 func (f *feed) onEnd(end, subject string, at stored, ts time.Time, sealed bool, w wireEnd) {
+	if w.Unheard && hmac.Equal([]byte(f.l.unheardProof(end)), []byte(w.Proof)) && len(f.unheard) < maxStored {
+		f.unheard[end] = ts
+	}
 	e := f.byEnd[end]
 	if e == nil {
 		if !sealed && !f.l.addr.Plaintext {
@@ -225,10 +252,14 @@ func (f *feed) readEnd(data []byte) wireEnd {
 }
 
 // remoteEnd is how a set ended elsewhere, as the views say it.
+// Whatever of it came from the wire (who ended it, why) is made safe to
+// show by the display rule of the questions, and bounded, here where it
+// enters, since it goes on to the views, the log, the history and the
+// notifications: any asker may store its own set's end, with any text.
 func remoteEnd(w wireEnd) inbox.End {
 	by := ""
 	if w.By != "" {
-		by = "by " + w.By
+		by = "by " + wireText(w.By)
 	}
 	switch w.End {
 	case inbox.EventAnswered:
@@ -236,7 +267,7 @@ func remoteEnd(w wireEnd) inbox.End {
 	case inbox.EventCancelled:
 		return inbox.End{State: inbox.Cancelled, Reason: by}
 	}
-	reason := w.Reason
+	reason := wireText(w.Reason)
 	if reason == "" {
 		reason = "the asker stopped waiting"
 	}
@@ -282,4 +313,25 @@ func (f *feed) showWaiting() {
 	for _, e := range live {
 		f.show(e)
 	}
+}
+
+// maxWireText bounds a text of the wire that askuser shows (an inbox's
+// name, a reason), in characters.
+const maxWireText = 200
+
+// wireText is a text read from the wire as askuser shows it: on one
+// line, through the display rule of the questions (prompt.Display: no
+// terminal escapes, no invisible characters), and at most maxWireText
+// characters.
+func wireText(s string) string {
+	if n := 0; len(s) > maxWireText {
+		for i := range s {
+			if n == maxWireText {
+				s = s[:i] + "…"
+				break
+			}
+			n++
+		}
+	}
+	return prompt.Display(s)
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -123,6 +124,8 @@ func (c *conn) streamError(name string, err error) error {
 		msg = fmt.Sprintf("the NATS server at %s does not allow these credentials what the inbox needs (%v): grant them the subjects that docs/across-machines.md lists", a.serverURL(), err)
 	case errors.Is(err, jetstream.ErrJetStreamNotEnabled), errors.Is(err, jetstream.ErrJetStreamNotEnabledForAccount), errors.Is(err, nats.ErrNoResponders):
 		msg = fmt.Sprintf("the NATS server at %s has no JetStream for this account, where the questions wait: start it with nats-server -js (or enable JetStream for the account)", a.serverURL())
+	case apiErr != nil && apiErr.ErrorCode == errStorageExceeded:
+		msg = fmt.Sprintf("the NATS server at %s has insufficient storage for the stream %s (%v): raise this account's JetStream limits (max_file, max_mem), each replica counted (three times what the streams take with replicas=%d), or the server's, as docs/across-machines.md's configuration gives them", a.serverURL(), name, err, max(a.Replicas, 1))
 	case c.nc.ConnectedClusterName() != "" && (timedOut || apiErr != nil && slices.Contains(unavailable, apiErr.ErrorCode)):
 		msg = fmt.Sprintf("the stream %s is unavailable on the NATS cluster at %s (%v): the servers that keep it are down, or electing its leader; it is back when they are (replicas=3 in %s keeps it while one server is down)", name, a.serverURL(), err, inbox.EnvAddr)
 	case apiErr != nil && apiErr.ErrorCode == errInsufficientResources:
@@ -143,6 +146,10 @@ const (
 	errClusterNotAvailable   jetstream.ErrorCode = 10008
 	errInsufficientResources jetstream.ErrorCode = 10023
 	errStreamOffline         jetstream.ErrorCode = 10118
+	// errStorageExceeded is "insufficient storage resources available":
+	// the account's (or the server's) JetStream limits have no room for
+	// the stream, each replica counted.
+	errStorageExceeded jetstream.ErrorCode = 10047
 )
 
 // unavailable are the errors of a cluster that cannot serve a stream now.
@@ -294,15 +301,45 @@ func isTaken(err error) bool {
 // ended first elsewhere.
 var errEndTaken = errors.New("the set has already ended")
 
+// errNotStored is an acknowledgement of an end that the sets' stream did
+// not give: another stream's, or one that whoever reads the ends' subjects
+// sent to the reply subject it saw.
+var errNotStored = errors.New("what acknowledged it was not the sets' stream storing it")
+
 // publishEnd stores the end of a set, unless one is stored already: then
 // the error is errEndTaken, but when the one stored is body itself (stored
-// before, its reply lost to a server restarting).
+// before, its reply lost to a server restarting). An end counts as stored
+// only on the sets' stream's own word: its acknowledgement names the
+// stream and a sequence, and the stream holds body at that sequence on
+// the end's subject; anything else on the reply subject is errNotStored.
 func (c *conn) publishEnd(ctx context.Context, end string, body []byte) error {
-	_, err := c.js.Publish(ctx, c.addr.subject("end", end), body, jetstream.WithMsgTTL(endTTL))
-	if !isTaken(err) {
+	ack, err := c.js.Publish(ctx, c.addr.subject("end", end), body, jetstream.WithMsgTTL(endTTL))
+	if err != nil && !isTaken(err) {
 		return err
 	}
-	if m, _ := c.lastEnd(ctx, end); m != nil && string(m.Data) == string(body) {
+	if err == nil && (ack.Stream != c.addr.setsStream() || ack.Sequence == 0) {
+		return errNotStored
+	}
+	m, gerr := c.lastEnd(ctx, end)
+	// A direct get may be answered by a replica that has not stored the
+	// end yet, on a cluster: it is given a moment to.
+	for wait := 10 * time.Millisecond; err == nil && gerr == nil && m == nil && wait < 2*time.Second; wait *= 2 {
+		select {
+		case <-ctx.Done():
+			return context.Cause(ctx)
+		case <-time.After(wait):
+		}
+		m, gerr = c.lastEnd(ctx, end)
+	}
+	switch {
+	case gerr != nil:
+		return gerr
+	case m == nil:
+		return errNotStored
+	case string(m.Data) == string(body):
+		if seqs := m.Header.Values(jetstream.SequenceHeader); err == nil && (len(seqs) == 0 || seqs[len(seqs)-1] != strconv.FormatUint(ack.Sequence, 10)) {
+			return errNotStored
+		}
 		return nil
 	}
 	return errEndTaken

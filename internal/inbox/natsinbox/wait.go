@@ -10,6 +10,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/prompt"
 )
 
 // wait beats, stores a new copy of the set every setTTL/2, and returns the
@@ -131,11 +132,15 @@ func (a *ask) read(data []byte) (inbox.Event, error) {
 		if end.Unheard {
 			return inbox.Event{}, errUnheard
 		}
-		return inbox.Event{}, &inbox.GoneError{Addr: a.addr, Err: fmt.Errorf("the inbox withdrew the questions: %s", end.Reason)}
+		return inbox.Event{}, &inbox.GoneError{Addr: a.addr, Err: fmt.Errorf("the inbox withdrew the questions: %s", wireText(end.Reason))}
 	case endRefused:
 		body := inbox.ErrorBody{Error: "refused"}
 		if end.Refused != nil {
-			body = *end.Refused
+			// Through the display rule, as every text of the wire.
+			body.Error = prompt.Display(end.Refused.Error)
+			for _, p := range end.Refused.Problems {
+				body.Problems = append(body.Problems, prompt.Display(p))
+			}
 		}
 		return inbox.Event{}, &inbox.RefusedError{Addr: a.addr, Status: http.StatusBadRequest, Body: body}
 	case inbox.EventCancelled:

@@ -1,11 +1,13 @@
 package serve
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/askuser/askuser/internal/history"
 	"github.com/askuser/askuser/internal/inbox"
@@ -86,5 +88,75 @@ func TestKeepHistoryFailure(t *testing.T) {
 	after.Wait()
 	if got := said.String(); strings.Count(got, "Warning: the history could not be written: ") != 1 || !strings.HasSuffix(got, "The inbox goes on; this is said once.\n") {
 		t.Errorf("said %q", got)
+	}
+}
+
+var t0 = time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+
+// ended is a set from from, queued at t0 and ended by end at t0+waited.
+func ended(t *testing.T, from string, waited time.Duration, end func(*inbox.Queue, *inbox.Set)) *inbox.Set {
+	t.Helper()
+	now := t0
+	q := inbox.NewQueue(inbox.QueueOptions{Now: func() time.Time { return now }})
+	s := &inbox.Set{From: from, Questions: []schema.Question{
+		{Header: "Database", Question: "Which database?", Options: []schema.Option{{Label: "PostgreSQL"}, {Label: "SQLite"}}},
+	}}
+	if _, err := q.Add(s); err != nil {
+		t.Fatal(err)
+	}
+	now = t0.Add(waited)
+	end(q, s)
+	return s
+}
+
+func answer(via inbox.Via) func(*inbox.Queue, *inbox.Set) {
+	return func(q *inbox.Queue, s *inbox.Set) {
+		_ = q.Answer(s, via, []schema.Answer{{Labels: []string{"SQLite"}, Note: "one file"}})
+	}
+}
+
+// A record says who asked, when, how it ended and where, how long the
+// asker waited and the questions' headers; the answers only when they are
+// kept. Its outcome and where it was given are in the history's words.
+func TestRecordOf(t *testing.T) {
+	s := ended(t, "deployer", 12500*time.Millisecond, answer(inbox.ViaNotification))
+	r := recordOf(s, history.KeepOutcomes)
+	want := history.Record{From: "deployer", Asked: t0, Ended: t0.Add(12500 * time.Millisecond), Outcome: "answered", Via: "notification", Waited: 12.5, Questions: []string{"Database"}}
+	if fmt.Sprint(r) != fmt.Sprint(want) {
+		t.Errorf("the record:\n%+v\nwant\n%+v", r, want)
+	}
+	r = recordOf(s, history.KeepAnswers)
+	if len(r.Answers) != 1 || r.Answers[0] != (history.Answer{Header: "Database", Question: "Which database?", Answer: "SQLite", Note: "one file"}) {
+		t.Errorf("the answers kept: %+v", r.Answers)
+	}
+	for _, c := range []struct {
+		end  func(*inbox.Queue, *inbox.Set)
+		how  string
+		keep history.Keep
+	}{
+		{answer(inbox.ViaHere), "answered here", history.KeepAnswers},
+		{answer(inbox.ViaPage), "answered on the page", history.KeepAnswers},
+		{func(q *inbox.Queue, s *inbox.Set) {
+			q.EndElsewhere(s, inbox.End{State: inbox.Answered, Reason: "by bob@laptop"})
+		}, "answered elsewhere (by bob@laptop)", history.KeepAnswers},
+		{func(q *inbox.Queue, s *inbox.Set) { _ = q.Cancel(s, inbox.ViaHere) }, "cancelled here", history.KeepAnswers},
+		{func(q *inbox.Queue, s *inbox.Set) { q.Withdraw(s, "the asker was stopped") }, "withdrawn (the asker was stopped)", history.KeepAnswers},
+		{func(q *inbox.Queue, s *inbox.Set) { q.Close("the person quit the inbox") }, "closed (the inbox quit)", history.KeepAnswers},
+	} {
+		r := recordOf(ended(t, "x", time.Second, c.end), c.keep)
+		if r.How() != c.how {
+			t.Errorf("How() = %q, want %q", r.How(), c.how)
+		}
+		if (r.Outcome == history.Answered && r.Via != history.ViaElsewhere) != (len(r.Answers) == 1) {
+			t.Errorf("%s: answers %+v", c.how, r.Answers)
+		}
+	}
+	for via, word := range map[inbox.Via]string{inbox.ViaHere: history.ViaHere, inbox.ViaPage: history.ViaPage, inbox.ViaNotification: history.ViaNotification, inbox.ViaElsewhere: history.ViaElsewhere} {
+		if via.String() != word {
+			t.Errorf("the inbox writes %q where the history reads %q", via, word)
+		}
+	}
+	if inbox.Answered.String() != history.Answered {
+		t.Errorf("the inbox writes %q where the history reads %q", inbox.Answered, history.Answered)
 	}
 }

@@ -11,29 +11,48 @@ import (
 )
 
 // notifier tells the person of each set: when it arrives, the bell rings
-// on the inbox's terminal and the notification command (Options.Notify)
-// runs, and again when the set still waits after Options.Remind; when it
-// ends, the end command (Options.NotifyEnd) runs, so that a recipe can
-// take the notification back.
+// on the inbox's terminal; once it has waited Options.NotifyAfter
+// unanswered (at once for 0), the person is taken to be away from the
+// desk, and the notification command (Options.Notify) runs, with every
+// hook given to onAway; again when the set still waits Options.Remind
+// after that; when it ends, the end command (Options.NotifyEnd) runs, so
+// that a recipe can take the notification back.
 type notifier struct {
-	o     Options
-	out   io.Writer
-	page  *page // the inbox's web page, nil for none
-	links *view.Links
-	after *sync.WaitGroup // what follows the ends of sets
+	o       Options
+	out     io.Writer
+	page    *page    // the inbox's web page, nil for none
+	replies *replies // the reply topic, nil for none
+	links   *view.Links
+	after   *sync.WaitGroup // what follows the ends of sets
 
 	mu   sync.Mutex
-	sets map[*inbox.Set]*told // the sets told of that still wait
+	sets map[*inbox.Set]*told // the sets that still wait, told of or to be
+	away []func(*inbox.Set)   // see onAway
 }
 
 // told is what was done to tell of one set.
 type told struct {
-	runs     []*notify.Run // the commands run for it
-	reminder *time.Timer   // nil without Remind
+	runs  []*notify.Run // the commands run for it
+	timer *time.Timer   // until it is told of away (NotifyAfter), then until the reminder (Remind); nil for neither
+	away  bool          // the person was told of it away from the desk
 }
 
 func newNotifier(o Options, out io.Writer, p *page, e endings) *notifier {
 	return &notifier{o: o, out: out, page: p, links: e.links, after: e.after, sets: map[*inbox.Set]*told{}}
+}
+
+// onAway has f called with each set that still waits Options.NotifyAfter
+// after it arrived (at once for 0), once, when the notification command
+// runs for it: for a view that reaches the person away from the desk (a
+// chat) to show it only then. A set that ends first is never given to f.
+// f is called with the notifier's lock held, so that the set's end is not
+// told (Queue.OnEnd, in the goroutine that ended it) before f returns: f
+// must return at once, doing its work apart. It is to be called before
+// the queue takes sets.
+func (n *notifier) onAway(f func(*inbox.Set)) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.away = append(n.away, f)
 }
 
 // arrived tells of s, which has just been queued; the queue calls it
@@ -43,7 +62,8 @@ func newNotifier(o Options, out io.Writer, p *page, e endings) *notifier {
 func (n *notifier) arrived(s *inbox.Set) { go n.arrive(s) }
 
 // arrive tells of s, unless it has already ended: then it is not told of
-// (n.mu orders the two, see ended).
+// (n.mu orders the two, see ended). The bell is the desk's, and rings at
+// once; the rest waits for NotifyAfter.
 func (n *notifier) arrive(s *inbox.Set) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
@@ -52,9 +72,33 @@ func (n *notifier) arrive(s *inbox.Set) {
 	}
 	t := &told{}
 	n.sets[s] = t
+	n.ring()
+	if n.o.NotifyAfter > 0 {
+		t.timer = time.AfterFunc(n.o.NotifyAfter, func() { n.gone(s) })
+		return
+	}
+	n.goneLocked(s, t)
+}
+
+// gone tells of s away from the desk, when it still waits.
+func (n *notifier) gone(s *inbox.Set) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if t := n.sets[s]; t != nil && !t.away {
+		n.goneLocked(s, t)
+	}
+}
+
+// goneLocked runs the notification command and the away hooks for s, and
+// sets its reminder. n.mu is held.
+func (n *notifier) goneLocked(s *inbox.Set, t *told) {
+	t.away = true
 	n.tell(s, t, notify.Asked)
+	for _, f := range n.away {
+		f(s)
+	}
 	if n.o.Remind > 0 {
-		t.reminder = time.AfterFunc(n.o.Remind, func() { n.remind(s) })
+		t.timer = time.AfterFunc(n.o.Remind, func() { n.remind(s) })
 	}
 }
 
@@ -63,22 +107,32 @@ func (n *notifier) remind(s *inbox.Set) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if t := n.sets[s]; t != nil {
+		n.ring()
 		n.tell(s, t, notify.Reminded)
 	}
 }
 
-// tell rings the bell and runs the notification command for s, as event
-// says. n.mu is held.
-func (n *notifier) tell(s *inbox.Set, t *told, event notify.Event) {
+// ring rings the bell on the inbox's terminal.
+func (n *notifier) ring() {
 	if n.o.IO.ErrTTY {
 		_, _ = io.WriteString(n.out, "\a")
 	}
+}
+
+// tell runs the notification command for s, as event says. n.mu is held.
+func (n *notifier) tell(s *inbox.Set, t *told, event notify.Event) {
 	// A queued set has a question at least (the schema's minItems), and
 	// the one question of askuser confirm or input has the header
 	// "Confirm" or "Input".
 	first := s.Questions[0]
 	notice := notify.Notice{Event: event, Set: n.links.SetName(s), From: s.Source(), Header: first.Header, Question: first.Question, URL: n.page.setURL(s)}
-	if !n.o.Notify.Private {
+	switch {
+	case n.o.Notify.Private:
+	case n.replies != nil:
+		// The buttons post to the reply topic, which reaches the inbox
+		// wherever the phone is.
+		notice.Actions = n.replies.actions(s)
+	default:
 		notice.Actions = n.page.actions(s)
 	}
 	if run := n.o.Notify.Start(notice); run != nil {
@@ -94,14 +148,13 @@ func (n *notifier) ended(s *inbox.Set) {
 	n.mu.Lock()
 	t := n.sets[s]
 	delete(n.sets, s)
+	if t != nil && t.timer != nil {
+		t.timer.Stop()
+	}
 	n.mu.Unlock()
-	if t == nil {
-		return
-	}
-	if t.reminder != nil {
-		t.reminder.Stop()
-	}
-	if n.o.NotifyEnd.Line == "" {
+	// A set that ended before the person was told of it away has no
+	// notification to take back.
+	if t == nil || !t.away || n.o.NotifyEnd.Line == "" {
 		return
 	}
 	e := s.End()

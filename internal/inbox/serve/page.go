@@ -8,9 +8,9 @@ import (
 
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/inbox/view"
-	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/internal/notify"
 	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/prompt/web/localhttp"
 )
 
 // serveExtras serves what the options add: askers over TCP (Listen) and
@@ -36,6 +36,9 @@ func serveExtras(ctx context.Context, o Options, srv *inbox.Server, p *page, out
 			return nil, err
 		}
 		srv.Serve(ln, h)
+	}
+	if p != nil {
+		srv.SetPage(p.url)
 	}
 	return func() {
 		if o.Listen != nil {

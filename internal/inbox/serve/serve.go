@@ -20,8 +20,8 @@ import (
 	"github.com/askuser/askuser/internal/inbox/chat"
 	"github.com/askuser/askuser/internal/inbox/view"
 	"github.com/askuser/askuser/internal/iostreams"
-	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/internal/notify"
+	"github.com/askuser/askuser/prompt/web/localhttp"
 )
 
 // Options are what an inbox needs, resolved from the command line and the
@@ -52,11 +52,17 @@ type Options struct {
 	// stderr.
 	IO    *iostreams.Streams
 	Color bool
-	// Notify is run when a set arrives (ASKUSER_NOTIFY_COMMAND), and again
-	// when it still waits after Remind (0 for never); NotifyEnd, when it
+	// Notify is run when a set has waited NotifyAfter unanswered (0 for
+	// at once: ASKUSER_NOTIFY_COMMAND), and again when it still waits
+	// Remind after that (0 for never); NotifyEnd, when a set it ran for
 	// ends (ASKUSER_NOTIFY_END_COMMAND).
-	Notify, NotifyEnd notify.Command
-	Remind            time.Duration
+	Notify, NotifyEnd   notify.Command
+	NotifyAfter, Remind time.Duration
+	// ReplyURL, when set, is the push service's reply topic
+	// (ASKUSER_NOTIFY_REPLY_URL, an ntfy topic's address): the one-tap
+	// buttons post their keys there, and the inbox reads it by connecting
+	// out, so that a phone that cannot reach the inbox answers.
+	ReplyURL string
 	// Chat, when set, is the person's chat, where every set is posted
 	// and answered too.
 	Chat *chat.Settings
@@ -81,7 +87,7 @@ func Run(ctx context.Context, o Options) error {
 	links := view.NewLinks()
 	p := newPage(o, home, links)
 	var after sync.WaitGroup
-	q, shown := newQueue(o, out, home, p, endings{links: links, after: &after})
+	q, shown, replies := newQueue(o, out, home, p, endings{links: links, after: &after})
 	srv := inbox.NewServer(q, o.Schema)
 	quit := "the person quit the inbox"
 	defer func() {
@@ -93,6 +99,11 @@ func Run(ctx context.Context, o Options) error {
 
 	if err := listen(ctx, o, srv, p, out); err != nil {
 		return err
+	}
+	if replies != nil {
+		ctx, stop := context.WithCancel(ctx)
+		defer stop()
+		go replies.subscribe(ctx)
 	}
 	if o.Watch != nil {
 		var stop func()
@@ -177,8 +188,9 @@ func settle(after *sync.WaitGroup, grace time.Duration) {
 // newQueue makes the inbox's queue and the view that shows it: the log
 // without a terminal, the terminal screen, or line prompts; p, the web
 // page (nil for none), shows it too. Each set is told of (see notifier),
-// and kept in the history when it ends.
-func newQueue(o Options, out *lockedWriter, home string, p *page, e endings) (*inbox.Queue, interface{ Run(context.Context) error }) {
+// and kept in the history when it ends; with a reply topic, the replies
+// that answer from it are returned, to read it.
+func newQueue(o Options, out *lockedWriter, home string, p *page, e endings) (*inbox.Queue, interface{ Run(context.Context) error }, *replies) {
 	var log *view.Log
 	n := newNotifier(o, out, p, e)
 	q := inbox.NewQueue(inbox.QueueOptions{OnArrive: func(s *inbox.Set) {
@@ -188,6 +200,9 @@ func newQueue(o Options, out *lockedWriter, home string, p *page, e endings) (*i
 		}
 	}})
 	q.OnEnd(n.ended)
+	if o.ReplyURL != "" {
+		n.replies = newReplies(o.ReplyURL, q, e.links, out)
+	}
 	keepHistory(q, o, out, e.after)
 	if p != nil {
 		p.queue = q
@@ -195,7 +210,7 @@ func newQueue(o Options, out *lockedWriter, home string, p *page, e endings) (*i
 	switch {
 	case o.Headless:
 		log = view.NewLog(q, out, home)
-		return q, log
+		return q, log, n.replies
 	case o.Terminal:
 		term := view.NewTerminal(view.TerminalOptions{
 			Queue: q, In: o.IO.InFile, Out: o.IO.ErrFile, Color: o.Color,
@@ -206,9 +221,9 @@ func newQueue(o Options, out *lockedWriter, home string, p *page, e endings) (*i
 		// is said before it runs (the addresses) goes to the terminal as
 		// it is.
 		out.w = term
-		return q, term
+		return q, term, n.replies
 	}
-	return q, &view.Line{Queue: q, In: o.IO.In, Out: out, Terminal: o.IO.InTTY, Where: o.Addr.String(), Home: home}
+	return q, &view.Line{Queue: q, In: o.IO.In, Out: out, Terminal: o.IO.InTTY, Where: o.Addr.String(), Home: home}, n.replies
 }
 
 // keepHistory appends each set that ends on q to o.History. A set closed
@@ -224,13 +239,32 @@ func keepHistory(q *inbox.Queue, o Options, out io.Writer, after *sync.WaitGroup
 		if s.End().State == inbox.Closed && o.Addr.Durable() {
 			return
 		}
-		r := history.Of(s, o.HistoryKeep)
+		r := recordOf(s, o.HistoryKeep)
 		after.Go(func() {
 			if err := o.History.Append(r); err != nil && !warned.Swap(true) {
 				say(out, "Warning: the history could not be written: %v. The inbox goes on; this is said once.\n", err)
 			}
 		})
 	})
+}
+
+// recordOf makes the history's record of s, which has ended; its answers are
+// in it only when keep is history.KeepAnswers.
+func recordOf(s *inbox.Set, keep history.Keep) history.Record {
+	e := s.End()
+	r := history.Record{
+		From: s.Source(), Asked: s.Arrived, Ended: e.At,
+		Outcome: e.State.String(), Via: e.Via.String(), Reason: e.Reason,
+		Waited: max(e.At.Sub(s.Arrived), 0).Round(time.Millisecond).Seconds(),
+	}
+	for i, q := range s.Questions {
+		r.Questions = append(r.Questions, q.Header)
+		if keep == history.KeepAnswers && i < len(e.Answers) {
+			a := e.Answers[i]
+			r.Answers = append(r.Answers, history.Answer{Header: q.Header, Question: q.Question, Answer: a.String(), Note: a.Note})
+		}
+	}
+	return r
 }
 
 // showQueue runs a view of the inbox until it returns, or the inbox

@@ -12,8 +12,8 @@ import (
 	"strconv"
 
 	"github.com/askuser/askuser/internal/inbox"
-	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/prompt/web/localhttp"
 )
 
 // The links of a set's notification: with them, a set of one single
@@ -80,6 +80,20 @@ func (l *Links) key(id uint64, n int) string {
 // Telegram's 64 bytes of a button's data.
 func (l *Links) ButtonKey(id, ver uint64, n int) string {
 	return base64.RawURLEncoding.EncodeToString(l.mac("chat", id, ver, uint64(n))[:16])
+}
+
+// Keys returns the key of each option of s, in order, the keys of its
+// links, for a push service's reply topic to carry back to the inbox (see
+// notify.Subscribe); none when s cannot be answered in one tap.
+func (l *Links) Keys(s *inbox.Set) []string {
+	if !OneTap(s) {
+		return nil
+	}
+	keys := make([]string, len(s.Questions[0].Options))
+	for i := range keys {
+		keys[i] = l.key(s.ID, i+1)
+	}
+	return keys
 }
 
 // OneTap reports whether s can be answered in one tap: it is one question

@@ -30,7 +30,7 @@ import (
 // back as it was found however Run returns.
 type Terminal struct {
 	o      TerminalOptions
-	ui     *tui.Asker
+	ui     *tui.Prompter
 	redraw chan struct{}
 	shown  atomic.Pointer[inbox.Set] // the set on screen, nil while idle
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/ptytest"
+	"github.com/askuser/askuser/internal/testutil"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
 )
@@ -293,7 +294,7 @@ func TestTerminalEndedElsewhere(t *testing.T) {
 	start := time.Now()
 	r.q.Withdraw(a, "the asker went away")
 	r.expect("✖ The questions from alpha were withdrawn (the asker went away).\nFrom beta · waiting 0s · 1 more waiting")
-	if d := time.Since(start); d > time.Second {
+	if d := time.Since(start); d > testutil.Slow {
 		t.Errorf("the withdrawn set left the screen after %s", d)
 	}
 	r.expect("❯ 1. PostgreSQL")

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/internal/inbox"
-	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/prompt/web"
+	"github.com/askuser/askuser/prompt/web/localhttp"
 )
 
 // The limits of the page's requests.

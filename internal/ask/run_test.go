@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/internal/notify"
+	"github.com/askuser/askuser/internal/testutil"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/prompt/line"
 	"github.com/askuser/askuser/schema"
@@ -48,11 +49,11 @@ func TestNotifyCommandFailureIsShownNotObeyed(t *testing.T) {
 // A notification command still running when askuser is done is neither
 // waited for nor reported.
 func TestNotifyCommandNotWaitedFor(t *testing.T) {
-	n := startNotification("sleep 5", schema.Question{})
+	n := startNotification("sleep 60", schema.Question{})
 	start := time.Now()
 	var errOut bytes.Buffer
 	n.Warn(&errOut)
-	if d := time.Since(start); d > 2*time.Second {
+	if d := time.Since(start); d > testutil.Slow {
 		t.Errorf("end waited %s for the notification command", d)
 	}
 	if errOut.Len() != 0 {
@@ -62,7 +63,7 @@ func TestNotifyCommandNotWaitedFor(t *testing.T) {
 
 // finishingAsker is an asker that records how it was finished.
 type finishingAsker struct {
-	prompt.Asker
+	prompt.Prompter
 	err     error // what Finish returns
 	summary []prompt.Summary
 	calls   int
@@ -83,15 +84,15 @@ func TestSessionFinish(t *testing.T) {
 	summary := []prompt.Summary{{Asked: "Database:", Answer: "SQLite"}}
 	a := &finishingAsker{}
 	ctx := context.Background()
-	if err := finish(ctx, &Opened{Asker: a}, nil, summary); err != nil || a.calls != 1 || len(a.summary) != 1 {
+	if err := finish(ctx, &Opened{Prompter: a}, nil, summary); err != nil || a.calls != 1 || len(a.summary) != 1 {
 		t.Errorf("finish = %v after %d calls with %v", err, a.calls, a.summary)
 	}
 	a.err = prompt.ErrCancelled
-	if err := finish(ctx, &Opened{Asker: a}, errors.New("read"), nil); err != prompt.ErrCancelled {
+	if err := finish(ctx, &Opened{Prompter: a}, errors.New("read"), nil); err != prompt.ErrCancelled {
 		t.Errorf("finish = %v, want what Finish returned", err)
 	}
 
-	plain := &Opened{Asker: line.New(strings.NewReader(""), io.Discard, false)}
+	plain := &Opened{Prompter: line.New(strings.NewReader(""), io.Discard, false)}
 	if err := finish(ctx, plain, prompt.ErrNoAnswer, summary); err != prompt.ErrNoAnswer {
 		t.Errorf("finish = %v, want the asker's error", err)
 	}
@@ -99,12 +100,12 @@ func TestSessionFinish(t *testing.T) {
 
 // The reason the session's context ended (a signal, a timeout) wins over
 // what the asker saw, such as the end of input that a hang-up causes; a
-// conversation that succeeded keeps its answers.
+// asking that succeeded keeps its answers.
 func TestSessionFinishPrefersTheContext(t *testing.T) {
 	cause := &SignalError{Sig: syscall.SIGHUP}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	cancel(cause)
-	opened := &Opened{Asker: &finishingAsker{}}
+	opened := &Opened{Prompter: &finishingAsker{}}
 	if err := finish(ctx, opened, prompt.ErrNoAnswer, nil); err != cause {
 		t.Errorf("finish = %v, want %v", err, cause)
 	}

@@ -90,7 +90,7 @@ func Listen(a Addr, what string, out io.Writer) (net.Listener, string, error) {
 	return ln, display, nil
 }
 
-// HostPort is the address to show for a listener on addr, whose host is
+// HostPort returns the address to show for a listener on addr, whose host is
 // shown as host, as Listen returns it ("" for addr's own).
 func HostPort(host string, addr net.Addr) string {
 	if host == "" {
@@ -100,7 +100,7 @@ func HostPort(host string, addr net.Addr) string {
 	return net.JoinHostPort(host, port)
 }
 
-// outwardIP is an address of this machine that another machine may reach
+// outwardIP returns an address of this machine that another machine may reach
 // it on: the first IPv4 address of an interface that is up and not
 // loopback, else localhost.
 func outwardIP() string {

@@ -6,10 +6,10 @@ import (
 	"github.com/askuser/askuser/internal/iostreams"
 )
 
-// Env is what a session needs from outside: the streams, and the signals
-// to watch while it asks. It reads no environment variable: its Options
-// are resolved from them.
-type Env struct {
+// Streams are the standard streams that asking is given, and the signals
+// it watches meanwhile: all it takes from outside. It reads no environment
+// variable: the command line resolves its Options from them.
+type Streams struct {
 	IO *iostreams.Streams
 	// WatchSignals, when set, returns a ctx that ends with a *SignalError
 	// on SIGINT, SIGTERM or SIGHUP, until stop is called.

@@ -5,13 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
+	"os"
+	"os/signal"
+	"syscall"
 	"time"
 
 	"github.com/askuser/askuser/internal/inbox"
-	"github.com/askuser/askuser/internal/localhttp"
 	"github.com/askuser/askuser/internal/notify"
 	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/prompt/web/localhttp"
 	"github.com/askuser/askuser/schema"
 )
 
@@ -50,7 +52,7 @@ type WebOptions struct {
 }
 
 // InboxOptions are what asking in the inbox needs, resolved with the other
-// session options.
+// options of the run.
 type InboxOptions struct {
 	Addr inbox.Addr
 	// From names the asker in the inbox: --from, else ASKUSER_FROM; the
@@ -62,8 +64,8 @@ type InboxOptions struct {
 	Limits *schema.Limits
 }
 
-// conversation is what one command asks in a session.
-type conversation struct {
+// asking is what one command asks in a run.
+type asking struct {
 	// Questions are asked in order; the first is named to
 	// ASKUSER_NOTIFY_COMMAND.
 	Questions []schema.Question
@@ -78,26 +80,26 @@ type conversation struct {
 	NoAnswer func(error) error
 }
 
-// converse runs one session, the same way for every command that asks: it
+// runAsking does one run, the same way for every command that asks: it
 // asks c's questions along the command line's route (see
 // Place.commandLine), calls the person's attention when a way that draws
 // here opens (the bell, ASKUSER_NOTIFY_COMMAND), lets the way that asked
 // finish (see finish), releases what was opened, and has the command name
 // the question at which the answer input ended. It returns the answers.
-func converse(ctx context.Context, env *Env, o Options, c conversation) ([]prompt.Answer, error) {
+func runAsking(ctx context.Context, streams *Streams, o Options, c asking) ([]prompt.Answer, error) {
 	// Signals are watched from here on, before the terminal is touched, and
-	// only in runs that ask: see Env.WatchSignals.
-	if env.WatchSignals != nil {
+	// only in runs that ask: see Streams.WatchSignals.
+	if streams.WatchSignals != nil {
 		var stop func()
-		ctx, stop = env.WatchSignals(ctx)
+		ctx, stop = streams.WatchSignals(ctx)
 		defer stop()
 	}
-	route := NewPlace(env, o, c.Rest).commandLine(o)
+	route := NewPlace(streams, o, c.Rest).commandLine(o)
 	var notice *notify.Run
 	route.OnOpen = func(_ context.Context, name string, opened *Opened, after error) {
 		if after != nil {
 			// Only line prompts ask nobody on the command line.
-			_, _ = fmt.Fprintf(env.IO.ErrOut, "The answer input ended before the first answer: asking in the %s instead.\n", name)
+			_, _ = fmt.Fprintf(streams.IO.ErrOut, "The answer input ended before the first answer: asking in the %s instead.\n", name)
 		}
 		if opened.out == nil {
 			return
@@ -122,7 +124,7 @@ func converse(ctx context.Context, env *Env, o Options, c conversation) ([]promp
 	route.Close()
 	if notice != nil {
 		// Now that the prompts are off the screen.
-		notice.Warn(env.IO.ErrOut)
+		notice.Warn(streams.IO.ErrOut)
 	}
 	if err == nil {
 		return got, nil
@@ -133,23 +135,57 @@ func converse(ctx context.Context, env *Env, o Options, c conversation) ([]promp
 	return nil, person.explain(c.NoAnswer(err))
 }
 
-// ConverseOne runs a session that asks q, the one question of confirm or
-// input, and returns its answer (see ConverseQuestions).
-func ConverseOne(ctx context.Context, env *Env, o Options, q schema.Question) (prompt.Answer, error) {
-	got, err := ConverseQuestions(ctx, env, o, q)
+// WatchSignals ends ctx with a *SignalError when the process receives
+// SIGINT, SIGTERM or SIGHUP, until stop is called. SIGHUP stays caught
+// after stop, and is then without effect. The command line gives it to
+// its runs as Streams.WatchSignals (and to the inbox and askuser mcp); it
+// lives beside runAsking, which starts it, so that a run reads in one file.
+func WatchSignals(parent context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(parent)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	// A hang-up sends its SIGHUP when the kernel gets to it, maybe after
+	// the run it ended has been reported as one (see Ended).
+	// Were SIGHUP's default restored, or SIGHUP ignored, when the
+	// run is over, that late signal could kill askuser before it
+	// exits with the code that says so: the runtime kills the process
+	// with a signal it no longer wants even while the change is being
+	// made. So it is never given back: once stop is called, it fills this
+	// channel, which nobody reads.
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	go func() {
+		select {
+		case s := <-sigs:
+			cancel(&SignalError{Sig: s})
+		case s := <-hup:
+			cancel(&SignalError{Sig: s})
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sigs)
+		cancel(nil)
+	}
+}
+
+// RunOne does a run that asks q, the one question of confirm or
+// input, and returns its answer (see RunQuestions).
+func RunOne(ctx context.Context, streams *Streams, o Options, q schema.Question) (prompt.Answer, error) {
+	got, err := RunQuestions(ctx, streams, o, q)
 	if err != nil {
 		return prompt.Answer{}, err
 	}
 	return got[0], nil
 }
 
-// ConverseQuestions runs a session that asks qs, questions that come from
+// RunQuestions does a run that asks qs, questions that come from
 // no input document (confirm, input, an agent tool's approval or its own
 // questions), and returns their answers: the first question's header names
 // its kind for ASKUSER_NOTIFY_COMMAND, and an ended input is named by the
 // question it ended at.
-func ConverseQuestions(ctx context.Context, env *Env, o Options, qs ...schema.Question) ([]prompt.Answer, error) {
-	return converse(ctx, env, o, conversation{
+func RunQuestions(ctx context.Context, streams *Streams, o Options, qs ...schema.Question) ([]prompt.Answer, error) {
+	return runAsking(ctx, streams, o, asking{
 		Questions: qs,
 		Summary: func(got []prompt.Answer) []prompt.Summary {
 			return prompt.Summarize(qs, got)
@@ -169,24 +205,13 @@ func ConverseQuestions(ctx context.Context, env *Env, o Options, qs ...schema.Qu
 
 // finish lets opened, the way that asked (nil when none did), finish when
 // it has something to do at the end (see prompt.Finisher), and says how
-// the conversation ended (see Ended).
+// the run ended (see Ended).
 func finish(ctx context.Context, opened *Opened, err error, summary []prompt.Summary) error {
 	if opened == nil {
 		return err
 	}
-	if f, ok := opened.Asker.(prompt.Finisher); ok {
+	if f, ok := opened.Prompter.(prompt.Finisher); ok {
 		err = f.Finish(ctx, err, summary)
 	}
 	return Ended(ctx, err, opened.terminals)
-}
-
-// MaxFrom is how long the name of where a set comes from may be, in
-// characters, in the inbox.
-const MaxFrom = 200
-
-// CutFrom is --from or ASKUSER_FROM as the inbox takes it: a longer name is
-// cut to MaxFrom characters, its end marked with "…". The inbox refuses a
-// longer one, and a name too long is no reason to leave questions unasked.
-func CutFrom(from string) string {
-	return prompt.Cut(strings.TrimSpace(from), MaxFrom)
 }

@@ -20,10 +20,10 @@ import (
 	"github.com/askuser/askuser/schema"
 )
 
-// asked is an Asker at work in the test: its address, and what its ask
+// asked is a Prompter at work in the test: its address, and what its ask
 // returns once it does.
 type asked struct {
-	w     *Asker
+	w     *Prompter
 	url   string
 	out   *testutil.Buffer
 	done  chan struct{}
@@ -32,8 +32,8 @@ type asked struct {
 	err   error
 }
 
-// startAsker serves a new Asker on a loopback port and runs ask with it.
-func startAsker(t *testing.T, ctx context.Context, ask func(context.Context, *Asker) (any, error)) *asked {
+// startPrompter serves a new Prompter on a loopback port and runs ask with it.
+func startPrompter(t *testing.T, ctx context.Context, ask func(context.Context, *Prompter) (any, error)) *asked {
 	t.Helper()
 	ln, err := net.Listen("tcp4", "127.0.0.1:0")
 	if err != nil {
@@ -88,8 +88,8 @@ func (a *asked) wait(t *testing.T) {
 	}
 }
 
-func askQuestions(qs []schema.Question) func(context.Context, *Asker) (any, error) {
-	return func(ctx context.Context, w *Asker) (any, error) { return w.Ask(ctx, qs) }
+func askQuestions(qs []schema.Question) func(context.Context, *Prompter) (any, error) {
+	return func(ctx context.Context, w *Prompter) (any, error) { return w.Ask(ctx, qs) }
 }
 
 func get(t *testing.T, client *http.Client, u string) (int, string) {
@@ -113,11 +113,11 @@ func post(client *http.Client, u, form string) (int, string, error) {
 	return resp.StatusCode, string(b), err
 }
 
-// TestAskerNote checks that a note sent with the form comes back on its
+// TestPrompterNote checks that a note sent with the form comes back on its
 // answer, checked as a typed answer is.
-func TestAskerNote(t *testing.T) {
+func TestPrompterNote(t *testing.T) {
 	qs := []schema.Question{webQuestions[0], webQuestions[1]}
-	a := startAsker(t, context.Background(), askQuestions(qs))
+	a := startPrompter(t, context.Background(), askQuestions(qs))
 	client := &http.Client{}
 	defer client.CloseIdleConnections()
 	code, body, err := post(client, a.at("/answer"), "q0=2&q0-note=small+data%1B[0m&q1=1&q1=3&q1-note=+")
@@ -135,11 +135,11 @@ func TestAskerNote(t *testing.T) {
 	}
 }
 
-// TestAskerConfirmAndInputHaveNoNote checks that askuser confirm and input,
+// TestPrompterConfirmAndInputHaveNoNote checks that askuser confirm and input,
 // which print only the answer, offer no note, and take none.
-func TestAskerConfirmAndInputHaveNoNote(t *testing.T) {
+func TestPrompterConfirmAndInputHaveNoNote(t *testing.T) {
 	for name, tc := range map[string]struct {
-		ask  func(context.Context, *Asker) (any, error)
+		ask  func(context.Context, *Prompter) (any, error)
 		form string
 		want any
 	}{
@@ -147,7 +147,7 @@ func TestAskerConfirmAndInputHaveNoNote(t *testing.T) {
 		"input":   {askQuestions([]schema.Question{schema.InputQuestion("Name?", "", "Card")}), "q0-other=Deck&q0-note=why", []prompt.Answer{{Other: "Deck"}}},
 	} {
 		t.Run(name, func(t *testing.T) {
-			a := startAsker(t, context.Background(), tc.ask)
+			a := startPrompter(t, context.Background(), tc.ask)
 			client := &http.Client{}
 			defer client.CloseIdleConnections()
 			code, page := get(t, client, a.url)
@@ -165,12 +165,12 @@ func TestAskerConfirmAndInputHaveNoNote(t *testing.T) {
 	}
 }
 
-// TestAskerWithdrawn checks that a page waiting when the context ends
+// TestPrompterWithdrawn checks that a page waiting when the context ends
 // learns why, and that Ask returns the context's cause.
-func TestAskerWithdrawn(t *testing.T) {
+func TestPrompterWithdrawn(t *testing.T) {
 	cause := errors.New("timed out after 1s")
 	ctx, cancel := context.WithCancelCause(context.Background())
-	a := startAsker(t, ctx, askQuestions([]schema.Question{webQuestions[0]}))
+	a := startPrompter(t, ctx, askQuestions([]schema.Question{webQuestions[0]}))
 	client := &http.Client{}
 	defer client.CloseIdleConnections()
 	waited := make(chan string, 1)
@@ -198,14 +198,14 @@ func TestAskerWithdrawn(t *testing.T) {
 	}
 }
 
-// TestAskerManyClients has 50 clients, each on connections of its own,
+// TestPrompterManyClients has 50 clients, each on connections of its own,
 // load the page and wait on it, then all answer at once: every request
 // gets a proper reply, exactly one answer wins and is the one Ask returns,
 // every waiting page learns that it was answered, Ask returns at once, and
 // nothing is left running.
-func TestAskerManyClients(t *testing.T) {
+func TestPrompterManyClients(t *testing.T) {
 	before := runtime.NumGoroutine()
-	a := startAsker(t, context.Background(), askQuestions([]schema.Question{webQuestions[0]}))
+	a := startPrompter(t, context.Background(), askQuestions([]schema.Question{webQuestions[0]}))
 	const clients = 50
 	type result struct {
 		form       string
@@ -314,7 +314,7 @@ func TestAskerManyClients(t *testing.T) {
 	if a.err != nil || len(got) != 1 || got[0].String() != want.String() || got[0].Note != want.Note {
 		t.Errorf("Ask = %#v, %v; want the winner's %#v", a.value, a.err, want)
 	}
-	if took := a.end.Sub(results[winner].answered); took > time.Second {
+	if took := a.end.Sub(results[winner].answered); took > testutil.Slow {
 		t.Errorf("Ask returned %v after the answer", took)
 	}
 	// Nothing of the server is left running.

@@ -19,7 +19,7 @@ func marshal(v any) ([]byte, error) {
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
-// String is the JSON text of v, a value that always encodes: strings,
+// String returns the JSON text of v, a value that always encodes: strings,
 // numbers, booleans, JSON read before, and maps, slices and structs of
 // them.
 func String(v any) string {

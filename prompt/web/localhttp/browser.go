@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// browserCommand is the command that opens url: $BROWSER when set (the
+// browserCommand returns the command that opens url: $BROWSER when set (the
 // address replaces a %s in it, or follows it), else the system's opener.
 func browserCommand(browser, url string) *exec.Cmd {
 	if f := strings.Fields(browser); len(f) > 0 {

@@ -1,0 +1,179 @@
+package view
+
+import (
+	"bufio"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/askuser/askuser/prompt/line"
+)
+
+// The line view's input: the lines typed, read ahead, and the commands
+// among them.
+
+// feed is the input of one set's line asker. It takes a line from the
+// input only when the asker reads, so that the lines after the set's last
+// answer are left for the sets after it; a command is sent on commands
+// instead of being read. Once done is closed, it takes nothing more.
+type feed struct {
+	in       *lines
+	done     <-chan struct{}
+	commands chan<- string
+	rest     []byte
+	// guard, when set, is when the set starts taking lines: one typed
+	// before, as it appeared, is refused with a line to out that says so,
+	// and the asker asks again (see line.ErrAskAgain). So is a command,
+	// but /quit.
+	guard time.Time
+	out   io.Writer
+}
+
+func (f *feed) Read(p []byte) (int, error) {
+	for len(f.rest) == 0 {
+		next, ok := f.in.take(f.done)
+		switch {
+		case !ok:
+			return 0, errStop
+		case next == nil:
+			return 0, io.EOF
+		}
+		c := command(next.text)
+		if next.at.Before(f.guard) && c != cmdQuit {
+			// A failed write shows in the prompt written next.
+			_, _ = io.WriteString(f.out, "(A line typed as these questions appeared was not taken: read them, then answer.)\n")
+			return 0, line.ErrAskAgain
+		}
+		if c != "" {
+			select {
+			case f.commands <- c:
+			default:
+			}
+			<-f.done
+			return 0, errStop
+		}
+		f.rest = []byte(next.text + "\n")
+	}
+	n := copy(p, f.rest)
+	f.rest = f.rest[n:]
+	return n, nil
+}
+
+// command returns the command a line is, or "".
+func command(text string) string {
+	switch c := strings.ToLower(strings.TrimSpace(text)); c {
+	case cmdNext, "/skip":
+		return cmdNext
+	case cmdCancel, cmdQuit:
+		return c
+	}
+	return ""
+}
+
+// lines are the lines of the input, read ahead as they come, so that the
+// screen can wait for a line and for the queue at once.
+type lines struct {
+	mu    sync.Mutex
+	buf   []typed
+	ended bool
+	wake  chan struct{} // closed and replaced when a line comes or the input ends
+}
+
+// typed is a line of the input, and when it came.
+type typed struct {
+	text string
+	at   time.Time
+}
+
+func readLines(r io.Reader) *lines {
+	ls := &lines{wake: make(chan struct{})}
+	go func() {
+		br := bufio.NewReader(r)
+		for {
+			text, err := line.ReadLine(br)
+			if err != nil {
+				ls.add(nil)
+				return
+			}
+			ls.add(&text)
+		}
+	}()
+	return ls
+}
+
+func (ls *lines) add(text *string) {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	if text == nil {
+		ls.ended = true
+	} else {
+		ls.buf = append(ls.buf, typed{*text, time.Now()})
+	}
+	close(ls.wake)
+	ls.wake = make(chan struct{})
+}
+
+// take waits for the next line and takes it; it returns nil at the end of
+// the input, and false when done is closed first (no line is taken then).
+func (ls *lines) take(done <-chan struct{}) (*typed, bool) {
+	for {
+		select {
+		case <-done:
+			return nil, false
+		default:
+		}
+		line, state, wake := ls.next(false)
+		switch state {
+		case lineTaken:
+			return &line, true
+		case inputEnded:
+			return nil, true
+		}
+		select {
+		case <-wake:
+		case <-done:
+			return nil, false
+		}
+	}
+}
+
+// drop drops the lines read and not yet taken, but /quit, and returns how
+// many it dropped.
+func (ls *lines) drop() int {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	var kept []typed
+	for _, line := range ls.buf {
+		if command(line.text) == cmdQuit {
+			kept = append(kept, line)
+		}
+	}
+	n := len(ls.buf) - len(kept)
+	ls.buf = kept
+	return n
+}
+
+// What next found.
+const (
+	noLine     = iota // nothing to take now: wait on the channel returned
+	lineTaken         // a line was taken
+	inputEnded        // the input has ended, and no line is left
+)
+
+// next takes the next line, when there is one to take: with keep, while
+// no set is shown, only /quit is taken, and other lines, commands too,
+// wait for the set they are meant for.
+func (ls *lines) next(keep bool) (typed, int, <-chan struct{}) {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	if len(ls.buf) > 0 && (!keep || command(ls.buf[0].text) == cmdQuit) {
+		line := ls.buf[0]
+		ls.buf = ls.buf[1:]
+		return line, lineTaken, nil
+	}
+	if ls.ended && len(ls.buf) == 0 {
+		return typed{}, inputEnded, nil
+	}
+	return typed{}, noLine, ls.wake
+}

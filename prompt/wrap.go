@@ -1,0 +1,75 @@
+package prompt
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/AlecAivazis/survey/v2/terminal"
+)
+
+// The columns text takes on a terminal, and text broken to fit them: the
+// terminal UI lays out its screens with them, and the command line its
+// help.
+
+// Width counts the terminal columns s takes; its escape sequences
+// (colours) take none. It may overestimate (a combining mark counts as
+// one), which only ever truncates early.
+func Width(s string) int {
+	return terminal.StringWidth(s)
+}
+
+func runeWidth(r rune) int {
+	if r < 0x80 {
+		return 1
+	}
+	return terminal.StringWidth(string(r))
+}
+
+// Fit returns the longest prefix of s that fits in w columns.
+func Fit(s string, w int) string {
+	used := 0
+	for i, r := range s {
+		rw := runeWidth(r)
+		if used+rw > w {
+			return s[:i]
+		}
+		used += rw
+	}
+	return s
+}
+
+// Wrap breaks s into lines of at most w columns, at spaces where it can
+// and inside words that are longer than a line. Newlines in s start new
+// lines.
+func Wrap(s string, w int) []string {
+	w = max(w, 1)
+	var lines []string
+	for _, para := range strings.Split(s, "\n") {
+		line, lineW := "", 0
+		for _, word := range strings.Fields(para) {
+			ww := Width(word)
+			switch {
+			case lineW > 0 && lineW+1+ww <= w:
+				line += " " + word
+				lineW += 1 + ww
+				continue
+			case lineW > 0:
+				lines = append(lines, line)
+				line, lineW = "", 0
+			}
+			for ww > w {
+				head := Fit(word, w)
+				if head == "" { // a character wider than the line
+					_, size := utf8.DecodeRuneInString(word)
+					head = word[:size]
+				}
+				lines = append(lines, head)
+				word = word[len(head):]
+				ww = Width(word)
+			}
+			line, lineW = word, ww
+		}
+		lines = append(lines, line)
+	}
+	return lines
+}
