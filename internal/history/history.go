@@ -96,6 +96,7 @@ const (
 	ViaHere         = "here"
 	ViaPage         = "page"
 	ViaNotification = "notification"
+	ViaChat         = "chat"
 	ViaElsewhere    = "elsewhere"
 )
 
@@ -235,5 +236,6 @@ var viaWords = map[string]string{
 	ViaHere:         "here",
 	ViaPage:         "on the page",
 	ViaNotification: "from the notification",
+	ViaChat:         "in the chat",
 	ViaElsewhere:    "elsewhere",
 }
