@@ -58,11 +58,13 @@ of both. Every set that ends is kept in the history: askuser history shows
 it.
 
 ASKUSER_CHAT=telegram or matrix also posts every set to your chat, with a
-button per option, where you answer it from wherever your chat app works:
-the inbox connects out to the chat service and listens on nothing. Only the
-people of ASKUSER_TELEGRAM_PEOPLE or ASKUSER_MATRIX_PEOPLE answer there; a
-set answered or withdrawn elsewhere is shown ended in the chat. With stdin
-from /dev/null, the chat alone may answer. See docs/away.md.
+button per option, where you answer it from wherever your chat app works;
+with --notify-after, only a set still waiting after DURATION, as the
+notification. The inbox connects out to the chat service and listens on
+nothing. Only the people of ASKUSER_TELEGRAM_PEOPLE or
+ASKUSER_MATRIX_PEOPLE answer there; a set answered or withdrawn elsewhere
+is shown ended in the chat. With stdin from /dev/null, the chat alone may
+answer. See docs/away.md.
 
 The inbox listens on a Unix socket that only you can use: $ASKUSER_INBOX
 when set, else $XDG_RUNTIME_DIR/askuser/inbox.sock; without

@@ -93,9 +93,9 @@ var (
 		}}
 	settingNotifyAfter = &setting{flag: "notify-after", zero: time.Duration(0), placeholder: "DURATION",
 		variable: &variable{name: "ASKUSER_NOTIFY_AFTER", def: "0s",
-			does: "In the inbox, run ASKUSER_NOTIFY_COMMAND for a set only once it has waited this long unanswered (2m): the desk first. 0 runs it at once; the bell rings at once either way."},
+			does: "In the inbox, run ASKUSER_NOTIFY_COMMAND for a set, and post it to the chat (ASKUSER_CHAT), only once it has waited this long unanswered (2m): the desk first. 0 does both at once; the bell rings at once either way."},
 		help: map[commandKind]string{
-			inboxCommand: "run ASKUSER_NOTIFY_COMMAND for a set only once it has waited DURATION unanswered (e.g. 2m); the bell rings at once (default $ASKUSER_NOTIFY_AFTER, else at once)",
+			inboxCommand: "run ASKUSER_NOTIFY_COMMAND for a set, and post it to the chat, only once it has waited DURATION unanswered (e.g. 2m); the bell rings at once (default $ASKUSER_NOTIFY_AFTER, else at once)",
 		}}
 	settingRemind = &setting{flag: "remind", zero: time.Duration(0), placeholder: "DURATION",
 		variable: &variable{name: "ASKUSER_REMIND", def: "none",

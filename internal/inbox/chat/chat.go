@@ -93,6 +93,12 @@ type Options struct {
 	// Log is where the view says what went wrong with the service (never
 	// its token or password, which the services keep to themselves).
 	Log io.Writer
+	// Held holds each set back from the chat until Away is given it: the
+	// inbox gives it once the set has waited unanswered as long as the
+	// notification waits (--notify-after), so that the person away from
+	// the desk is told, and the desk answers first. Without it, every set
+	// that waits is posted at once.
+	Held bool
 }
 
 // callTimeout bounds each call to the service, so that a service that
@@ -110,6 +116,10 @@ type Chat struct {
 	posts  map[uint64]*post // the sets posted, by set ID
 	ended  []*post          // the last keepEnded sets that ended, oldest first
 	warned sync.Map         // the problems said once
+
+	mu   sync.Mutex
+	away map[uint64]*inbox.Set // with Options.Held, the sets given to Away, by ID
+	wake chan struct{}         // Away's word to Run
 }
 
 // post is one set as the chat shows it.
@@ -133,7 +143,41 @@ type post struct {
 
 // New returns the chat view of o.Queue.
 func New(o Options) *Chat {
-	return &Chat{o: o, posts: map[uint64]*post{}}
+	return &Chat{o: o, posts: map[uint64]*post{}, away: map[uint64]*inbox.Set{}, wake: make(chan struct{}, 1)}
+}
+
+// Away lets s, which waits, be posted, with Options.Held. It returns at
+// once, whenever it is called: the chat posts s apart, in Run.
+func (c *Chat) Away(s *inbox.Set) {
+	c.mu.Lock()
+	c.away[s.ID] = s
+	c.mu.Unlock()
+	select {
+	case c.wake <- struct{}{}:
+	default:
+	}
+}
+
+// due reports whether s may be posted: without Options.Held, any set;
+// with it, a set given to Away.
+func (c *Chat) due(s *inbox.Set) bool {
+	if !c.o.Held {
+		return true
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.away[s.ID] != nil
+}
+
+// forget forgets the sets given to Away that have ended.
+func (c *Chat) forget() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for id, s := range c.away {
+		if s.End().State != inbox.Waiting {
+			delete(c.away, id)
+		}
+	}
 }
 
 // Run posts the sets of the queue as they come and takes the person's
@@ -163,6 +207,7 @@ func (c *Chat) Run(ctx context.Context) error {
 		case e := <-events:
 			c.handle(ctx, e)
 		case <-snap.Changed:
+		case <-c.wake:
 		case <-retry:
 		}
 	}
@@ -172,11 +217,12 @@ func (c *Chat) Run(ctx context.Context) error {
 // could not post, when nothing else happens before.
 const retryAfter = 5 * time.Second
 
-// sync posts the sets of snap not posted yet, oldest first, and shows as
-// ended those posted that no longer wait. It reports whether every set
-// that waits is posted: after a post that fails, the rest wait for the
+// sync posts the sets of snap not posted yet that are due, oldest first,
+// and shows as ended those posted that no longer wait. It reports whether
+// every set due is posted: after a post that fails, the rest wait for the
 // next time, so that a service that is down costs one call at a time.
 func (c *Chat) sync(ctx context.Context, snap inbox.Snapshot) bool {
+	defer c.forget()
 	waiting := make(map[uint64]bool, len(snap.Sets))
 	for _, s := range snap.Sets {
 		waiting[s.ID] = true
@@ -192,7 +238,7 @@ func (c *Chat) sync(ctx context.Context, snap inbox.Snapshot) bool {
 			p = &post{set: s, answers: make([]prompt.Answer, len(s.Questions))}
 			c.posts[s.ID] = p
 		}
-		if !p.shown && s.End().State == inbox.Waiting {
+		if !p.shown && s.End().State == inbox.Waiting && c.due(s) {
 			if c.post(ctx, p); !p.shown {
 				return false
 			}
