@@ -112,8 +112,9 @@ func TestMCPInboxAnswers(t *testing.T) {
 	}
 }
 
-// In auto order, a client that shows forms is asked in them even while an
-// inbox runs; one without forms is asked in the inbox when one runs, and
+// In auto order, a client that shows forms is asked in them and, while an
+// inbox runs, in the inbox beside them, where an answer in the form
+// withdraws the set; one without forms is asked in the inbox when one runs, and
 // on the web page when none does. --ui inbox and ASKUSER_UI=inbox ask in
 // the inbox even a client with forms; ASKUSER_UI=tui counts as auto.
 func TestMCPInboxInAutoOrder(t *testing.T) {
@@ -121,7 +122,7 @@ func TestMCPInboxInAutoOrder(t *testing.T) {
 	sqlite := func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"q1_pick": "SQLite"}}, nil
 	}
-	t.Run("forms first", func(t *testing.T) {
+	t.Run("forms answered first", func(t *testing.T) {
 		for _, v := range elicitVersions {
 			for _, ui := range []string{"", "tui"} {
 				c := inboxClient(t, in, "vscode")
@@ -132,8 +133,15 @@ func TestMCPInboxInAutoOrder(t *testing.T) {
 				answered(t, res, err, `{"answers":{"Database":"SQLite"}}`)
 			}
 		}
-		if st, err := in.client.Probe(context.Background()); err != nil || st.Waiting != 0 || strings.Contains(in.screen.String(), "From ") {
-			t.Errorf("a client with forms was asked in the inbox (%d waiting, %v); it shows:\n%s", st.Waiting, err, in.screen)
+		// The question waited in the inbox beside the form, where the
+		// client's version lets askuser end the form: answered in the
+		// form, it was withdrawn from the inbox, and nothing waits there.
+		in.screen.waitUntil(t, "say that each set shown beside a form answered there was withdrawn", func(screen string) bool {
+			return strings.Count(screen, "From vscode via MCP") == strings.Count(screen, "The questions from vscode via MCP in ~/project were withdrawn")
+		}, testutil.Slow)
+		in.waitWaiting(t, 0, testutil.Slow)
+		if !strings.Contains(in.screen.String(), "From vscode via MCP") {
+			t.Errorf("no call with forms waited in the inbox beside them; it shows:\n%s", in.screen)
 		}
 	})
 
@@ -384,14 +392,17 @@ func TestMCPInstantDeclineAsksInTheInbox(t *testing.T) {
 				}
 				r := startMCP(t, c)
 				call := r.start(t, context.Background(), nameQuestion)
-				in.screen.waitFor(t, "From claude-code via MCP in ~/project · waiting ", 10*time.Second)
-				in.type_(t, "OrderList")
-				res, err := wait(t, call)
-				answered(t, res, err, `{"answers":{"Name":"OrderList"}}`)
+				// The question waits in the inbox beside the form from the
+				// start; the person answers there once the form was passed
+				// over, so that the form's end is the client's, not moot.
 				why := regexp.MustCompile(`askuser mcp: The MCP client could not show the form: it ` + map[string]string{"decline": "declined", "cancel": "cancelled"}[action] + ` the form \d+ ms after it was sent, sooner than a person can read it\. Asking another way\.\n`)
 				if !r.printed(why) {
 					t.Errorf("stderr does not say why the form was passed over:\n%s", r.stderr)
 				}
+				in.screen.waitFor(t, "From claude-code via MCP in ~/project · waiting ", 10*time.Second)
+				in.type_(t, "OrderList")
+				res, err := wait(t, call)
+				answered(t, res, err, `{"answers":{"Name":"OrderList"}}`)
 			})
 		}
 	}

@@ -692,7 +692,7 @@ func TestTUINote(t *testing.T) {
 		r := startTUI(t, runOpts{env: []string{"NO_COLOR=1"}}, "--no-review", questions(qDatabase, qFeatures))
 		r.expect("❯ 1. PostgreSQL")
 		r.send("n")
-		r.expect("[Database]  Question 1 of 2\nWhich database should we use?\n\nNote:\n\nEnter no note · Esc back · Ctrl+C cancel")
+		r.expect("[Database]  Question 1 of 2\nWhich database should we use?\n\nFor: PostgreSQL (Recommended)\nNote:\n\nEnter no note · Esc back · Ctrl+C cancel")
 		r.send("Fits on one machine")
 		r.expect("Note: Fits on one machine\n\nEnter save · Esc back · Ctrl+C cancel")
 		r.send(keyEnter)

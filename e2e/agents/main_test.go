@@ -26,6 +26,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -135,6 +136,20 @@ func installCLIs() (string, error) {
 		return "", fmt.Errorf("a cache for the agent CLIs: %w", err)
 	}
 	dir := filepath.Join(base, "askuser", "e2e-agents", hex.EncodeToString(sum.Sum(nil))[:16])
+	// One install at a time: two runs of the suite side by side, each
+	// running npm in the same directory, left packages half unpacked
+	// (Gemini CLI without its policies) that both then took as installed.
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return "", err
+	}
+	lock, err := os.OpenFile(dir+".lock", os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return "", err
+	}
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		return "", fmt.Errorf("lock the agent CLIs' cache: %w", err)
+	}
 	done := filepath.Join(dir, "installed")
 	if _, err := os.Stat(done); err == nil {
 		return dir, nil
