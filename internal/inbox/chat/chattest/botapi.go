@@ -6,6 +6,7 @@ package chattest
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -84,6 +85,10 @@ func (b *BotAPI) serve(w http.ResponseWriter, r *http.Request) {
 	if err := r.ParseMultipartForm(1 << 20); err != nil && !strings.Contains(err.Error(), "not multipart") {
 		_ = r.ParseForm()
 	}
+	// The form's parts may end before the body does (the last chunk of a
+	// chunked body): read it to its end, so that the server sees the bot
+	// go, and a long poll that it gave up on ends with it.
+	_, _ = io.Copy(io.Discard, r.Body)
 	b.mu.Lock()
 	b.requests = append(b.requests, r.URL.Path+" "+fmt.Sprint(r.Form))
 	b.mu.Unlock()
