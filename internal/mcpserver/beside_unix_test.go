@@ -7,12 +7,16 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/iostreams"
+	"github.com/askuser/askuser/internal/testutil"
 	"github.com/askuser/askuser/prompt"
 )
 
@@ -91,6 +95,124 @@ func TestRealInboxBesideForm(t *testing.T) {
 		if text := <-got; text != `{"answers":{"Database":"PostgreSQL"}}` {
 			t.Errorf("call: %q, want the form's answer", text)
 		}
+		within(t, s.Done(), "the end of the inbox's set")
+		if e := s.End(); e.State != inbox.Withdrawn {
+			t.Errorf("the inbox's set ended %+v, want withdrawn", e)
+		}
+	})
+}
+
+// logged waits for the server's log l to say text.
+func logged(t *testing.T, l *passLog, text string) {
+	t.Helper()
+	for deadline := time.Now().Add(testutil.Slow); !strings.Contains(l.String(), text); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the server's log does not say %q:\n%s", text, l)
+		}
+	}
+}
+
+// A client that takes its forms in the call's result (protocol versions
+// after 2025-11-25) is handed back the form, and the questions wait in
+// the inbox beside it, for askuser inbox's own server on a socket: the
+// first answer wins. Answered in the inbox, the reply to the form that
+// the client brings when it calls again is dropped; the form answered
+// first withdraws the set; a form the client could not show leaves the
+// set waiting; and a session that closes before the client calls again
+// withdraws it.
+func TestRealInboxBesideRoundTripForm(t *testing.T) {
+	t.Run("the inbox answers", func(t *testing.T) {
+		q, route := realInbox(t)
+		f, log := newForm(), newPassLog()
+		cs := serveVersion(t, Options{Route: route, Log: log}, f.client(), "")
+		got := make(chan string, 1)
+		go func() {
+			text, _ := callWith(context.Background(), cs, nil)
+			got <- text
+		}()
+		within(t, f.shown, "the form")
+		s := queued(t, q)
+		if err := q.Answer(s, inbox.ViaHere, []prompt.Answer{{Labels: []string{"SQLite"}}}); err != nil {
+			t.Fatal(err)
+		}
+		logged(t, log, answeredIdle)
+		f.answer <- "PostgreSQL"
+		if text := <-got; text != `{"answers":{"Database":"SQLite"}}` {
+			t.Errorf("call: %q, want the inbox's answer", text)
+		}
+		logged(t, log, "before the MCP client sent the form's reply, which is dropped.")
+	})
+	t.Run("the form answers", func(t *testing.T) {
+		q, route := realInbox(t)
+		f := newForm()
+		cs := serveVersion(t, Options{Route: route}, f.client(), "")
+		got := make(chan string, 1)
+		go func() {
+			text, _ := callWith(context.Background(), cs, nil)
+			got <- text
+		}()
+		within(t, f.shown, "the form")
+		s := queued(t, q)
+		f.answer <- "PostgreSQL"
+		if text := <-got; text != `{"answers":{"Database":"PostgreSQL"}}` {
+			t.Errorf("call: %q, want the form's answer", text)
+		}
+		within(t, s.Done(), "the end of the inbox's set")
+		if e := s.End(); e.State != inbox.Withdrawn {
+			t.Errorf("the inbox's set ended %+v, want withdrawn", e)
+		}
+	})
+	t.Run("the client could not show the form", func(t *testing.T) {
+		q, route := realInbox(t)
+		log := newPassLog()
+		// The client declines the form once the set waits in the inbox
+		// (or the wait for it is over: nil), sooner than Quickest: no
+		// person saw the form.
+		beside := make(chan *inbox.Set, 1)
+		decline := &mcp.ClientOptions{ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			var set *inbox.Set
+			for deadline := time.Now().Add(testutil.Slow); set == nil && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+				if sets := q.Snapshot().Sets; len(sets) == 1 {
+					set = sets[0]
+				}
+			}
+			beside <- set
+			return &mcp.ElicitResult{Action: "decline"}, nil
+		}}
+		cs := serveVersion(t, Options{Route: route, Log: log, Quickest: 2 * testutil.Slow}, decline, "")
+		got := make(chan string, 1)
+		go func() {
+			text, _ := callWith(context.Background(), cs, nil)
+			got <- text
+		}()
+		s := <-beside
+		if s == nil {
+			t.Fatal("no set waited in the inbox beside the form")
+		}
+		within(t, log.passed, "the form passed over")
+		if e := s.End(); e.State != inbox.Waiting {
+			t.Fatalf("the inbox's set ended %+v when the form was passed over, want it waiting", e)
+		}
+		if err := q.Answer(s, inbox.ViaHere, []prompt.Answer{{Labels: []string{"SQLite"}}}); err != nil {
+			t.Fatal(err)
+		}
+		if text := <-got; text != `{"answers":{"Database":"SQLite"}}` {
+			t.Errorf("call: %q, want the inbox's answer", text)
+		}
+		if n := len(q.Snapshot().Sets); n != 0 {
+			t.Errorf("%d sets wait in the inbox, want none", n)
+		}
+	})
+	t.Run("the session closes", func(t *testing.T) {
+		q, route := realInbox(t)
+		f := newForm()
+		cs := serveVersion(t, Options{Route: route}, f.client(), "")
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		go callWith(ctx, cs, nil)
+		within(t, f.shown, "the form")
+		s := queued(t, q)
+		cs.Close()
 		within(t, s.Done(), "the end of the inbox's set")
 		if e := s.End(); e.State != inbox.Withdrawn {
 			t.Errorf("the inbox's set ended %+v, want withdrawn", e)

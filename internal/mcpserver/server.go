@@ -70,6 +70,7 @@ type Server struct {
 	stopping bool           // set when Run ends: no call starts after it
 	active   int            // the calls under way
 	calls    sync.WaitGroup // the calls under way, to wait for
+	asking   sync.WaitGroup // the questions being asked, to wait for
 	// waits are the sets of questions being asked, by their calls' keys
 	// (see callKey); timedOut the keys of calls that the client cancelled
 	// for a time limit of its own.
@@ -89,12 +90,14 @@ func New(opts Options) *Server {
 }
 
 // stopGrace is how long stopping waits for the replies of the calls it
-// ends to be written.
+// ends to be written, and for the questions it ends to be withdrawn.
 const stopGrace = 2 * time.Second
 
 // Run serves the tool on in and out (stdin and stdout) until the client
 // goes or ctx ends, then ends the calls still waiting (withdrawing their
-// questions), and returns once their replies are written.
+// questions) and the questions that wait for no call (beside a form handed
+// back to the client), and returns once their replies are written and the
+// questions withdrawn.
 func (s *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
@@ -135,6 +138,15 @@ func (s *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	replied := output.replied()
 	stop(errStopped)
 	s.calls.Wait()
+	withdrawn := make(chan struct{})
+	go func() {
+		s.asking.Wait()
+		close(withdrawn)
+	}()
+	select {
+	case <-withdrawn:
+	case <-time.After(stopGrace):
+	}
 	// The session writes nothing once it is closing: the replies of the
 	// calls just ended go out first.
 	output.await(replied+owed, stopGrace)
@@ -174,7 +186,11 @@ func (s *Server) call(reqCtx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 		return toolError(err), nil
 	}
 	if len(c.Pending) > 0 {
-		got, err := s.ask(reqCtx, req, c.Questions(), s.forms(req), errNoForms)
+		var own func(*waiting, turn) *ask.Way
+		if declaresElicitation(req) {
+			own = s.forms
+		}
+		got, err := s.ask(reqCtx, req, c.Questions(), own, errNoForms)
 		back, handed := errors.AsType[*handBack](err)
 		switch {
 		case handed:
@@ -212,33 +228,78 @@ var (
 	errApproveForms = errors.New("approve does not ask through the MCP client's forms, which the client holds until the approval ends, and askuser mcp runs with --ui elicit")
 )
 
-// forms returns the client's own way of reaching the person, when it declared
-// elicitation: a form, filled in in its own interface.
-func (s *Server) forms(req *mcp.CallToolRequest) *ask.Way {
-	if !declaresElicitation(req) {
-		return nil
-	}
-	// A form asked as the server's own request can be ended when the
-	// inbox answers first (the SDK sends notifications/cancelled); one
-	// handed back in the call's result is the client's until it calls
-	// again, and is asked alone.
-	return &ask.Way{Name: "form", BesideInbox: !roundTrips(req), Open: func(context.Context) (*ask.Opened, error) {
-		return &ask.Opened{Prompter: &formAsker{s: s, req: req}}, nil
+// forms returns the client's own way of reaching the person, a form filled
+// in in its own interface, for the questions that wait in w, which the call
+// first asks first. The form waits beside the inbox: one asked as the
+// server's own request is ended when the inbox answers first (the SDK
+// sends notifications/cancelled); one handed back in the call's result is
+// the client's until it calls again with the reply, which then comes too
+// late and is dropped. A call that starts with a reply, to a form of which
+// nothing waits here, takes it at once.
+func (s *Server) forms(w *waiting, first turn) *ask.Way {
+	beside := !roundTrips(first.req) || !replied(first.req)
+	return &ask.Way{Name: "form", BesideInbox: beside, Open: func(context.Context) (*ask.Opened, error) {
+		return &ask.Opened{Prompter: &formAsker{s: s, w: w, first: first}}, nil
 	}}
 }
 
-// formAsker asks through the client's own forms, as the client takes them.
+// formAsker asks through the client's own forms, as the client takes them,
+// for the questions that wait in w, which the call first asks first.
 type formAsker struct {
-	s   *Server
-	req *mcp.CallToolRequest
+	s     *Server
+	w     *waiting
+	first turn
 }
 
 func (f *formAsker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
-	if roundTrips(f.req) {
-		return f.s.elicitRound(f.req, qs)
+	req := f.first.req
+	if roundTrips(req) {
+		return f.s.elicitRounds(ctx, f.w, f.first, qs)
 	}
-	a := &elicit.Prompter{Elicit: f.req.Session.Elicit, Version: f.req.ProtocolVersion(), Quickest: f.s.opts.Quickest}
+	a := &elicit.Prompter{Elicit: req.Session.Elicit, Version: req.ProtocolVersion(), Quickest: f.s.opts.Quickest}
 	return a.Ask(ctx, qs)
+}
+
+// elicitRounds asks qs through a client that fills in forms between calls,
+// starting with the call t: each form is handed back to the call that
+// waits (see elicitRound), and the next call that meets the questions
+// waiting in w brings its reply. The form ends, and a reply that comes
+// after is dropped, when ctx ends: the inbox beside it answered first.
+func (s *Server) elicitRounds(ctx context.Context, w *waiting, t turn, qs []schema.Question) ([]prompt.Answer, error) {
+	for {
+		answers, err := s.elicitRound(t.req, qs)
+		back, handed := errors.AsType[*handBack](err)
+		if !handed {
+			return answers, err
+		}
+		t.back <- back
+		select {
+		case t = <-w.turns:
+		case <-ctx.Done():
+			return nil, context.Cause(ctx)
+		}
+		if ctx.Err() != nil {
+			if replied(t.req) {
+				s.dropped(context.WithoutCancel(ctx), t.req)
+			}
+			return nil, context.Cause(ctx)
+		}
+	}
+}
+
+// replied reports whether the call req carries a reply to askuser's form.
+func replied(req *mcp.CallToolRequest) bool {
+	_, ok := req.Params.InputResponses[formID]
+	return ok
+}
+
+// dropped tells the person, on stderr and in the client's log, that the
+// reply to the form that the call req carries came after the questions
+// were answered another way (in the inbox), and is dropped.
+func (s *Server) dropped(ctx context.Context, req *mcp.CallToolRequest) {
+	text := "The questions were answered another way (in the inbox) before the MCP client sent the form's reply, which is dropped."
+	_, _ = fmt.Fprintf(s.opts.Log, "askuser mcp: %s\n", text)
+	s.notice(ctx, req, text)
 }
 
 // handBack is a call's result that hands the client a form to fill in and
@@ -263,8 +324,9 @@ const formID = "askuser"
 // elicitRound asks through a client that fills in forms between calls:
 // the first call hands back the form, and the call made again with the
 // person's reply returns the answers, or hands back the form again with
-// what to put right. The server keeps nothing between the two; the call
-// carries the questions again.
+// what to put right. The call carries the questions again, and the first
+// form's request state when it was sent, so that a reply is taken even by
+// a server that kept nothing of the form.
 func (s *Server) elicitRound(req *mcp.CallToolRequest, qs []schema.Question) ([]prompt.Answer, error) {
 	version := req.ProtocolVersion()
 	reply, ok := req.Params.InputResponses[formID]

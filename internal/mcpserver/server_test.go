@@ -255,8 +255,8 @@ func TestInstantDeclineIsTheClients(t *testing.T) {
 						return &mcp.ElicitResult{Action: action}, nil
 					}}
 				}
-				// The inbox, which asks beside a form the server asks for
-				// (2025-11-25), is answered once the form is passed over.
+				// The inbox, which asks beside the form, is answered once the
+				// form is passed over.
 				var opened []string
 				log := newPassLog()
 				inbox := way("inbox", "SQLite", &opened)
@@ -305,11 +305,7 @@ func TestInstantDeclineIsTheClients(t *testing.T) {
 				p := newPerson()
 				cs = serveVersion(t, Options{Quickest: quickest, Route: route(ask.UIAuto, p.way(), way("web", "", &opened))}, reply(quickest+100*time.Millisecond), version)
 				want := map[string]string{"decline": "Error: The person declined to answer.", "cancel": "Error: Cancelled: the person closed the questions"}[action]
-				beside := 0
-				if version != "" {
-					beside = 1
-				}
-				if text, isErr := call(t, cs); !isErr || !strings.HasPrefix(text, want) || p.sets() != beside || len(p.withdrawn) != beside {
+				if text, isErr := call(t, cs); !isErr || !strings.HasPrefix(text, want) || p.sets() != 1 || len(p.withdrawn) != 1 {
 					t.Errorf("a %s at a person's pace: %q, the inbox asked %d times and withdrawn %d; want %q", action, text, p.sets(), len(p.withdrawn), want)
 				}
 			})

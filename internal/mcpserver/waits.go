@@ -69,6 +69,17 @@ type waiting struct {
 	// client's own form asks, which ends with the call (s.mu holds both).
 	calls int
 	form  bool
+	// turns takes the calls that come while a form handed back to the
+	// client waits for its reply (see elicitRounds).
+	turns chan turn
+}
+
+// turn is a call that meets the questions waiting for it: the form it
+// carries a reply to, when any, goes to the form that waits for the
+// reply, and back takes the form handed back to the client in its result.
+type turn struct {
+	req  *mcp.CallToolRequest
+	back chan *handBack
 }
 
 // ask reaches the person with qs for the call req along its route, own
@@ -76,31 +87,47 @@ type waiting struct {
 // client's log where the questions wait, and why the form was passed over
 // when it asked nobody. A route of no way is none, unavailable. A form
 // handed back to the client to fill in, and call again with, is a
-// *handBack. A call whose questions already wait, from a call the client
-// stopped waiting for, waits for their answer instead of asking again.
-func (s *Server) ask(reqCtx context.Context, req *mcp.CallToolRequest, qs []schema.Question, own *ask.Way, none error) ([]prompt.Answer, error) {
+// *handBack, and the questions keep waiting (in the inbox, when one runs)
+// for the call that carries the form's reply. A call whose questions
+// already wait, from a call the client stopped waiting for or one that
+// handed back a form, waits for their answer instead of asking again,
+// and hands the form that waits its reply, when it carries one. own, nil
+// for none, returns the client's way for the questions that wait in w,
+// first asked by the call first.
+func (s *Server) ask(reqCtx context.Context, req *mcp.CallToolRequest, qs []schema.Question, own func(w *waiting, first turn) *ask.Way, none error) ([]prompt.Answer, error) {
 	key := callKey(req.Params.Name, req.Params.Arguments)
+	t := turn{req: req, back: make(chan *handBack, 1)}
+	var offer chan<- turn
 	s.mu.Lock()
 	w := s.waits[key]
 	if w == nil {
-		w = s.start(key, req, qs, own, none)
+		w = s.start(key, t, qs, own, none)
+	} else {
+		offer = w.turns
 	}
 	w.calls++
 	s.mu.Unlock()
 	ctx, stopProgress := context.WithCancel(reqCtx)
 	defer stopProgress()
 	s.progress(ctx, req)
-	select {
-	case <-w.done:
-		s.mu.Lock()
-		w.calls--
-		if s.waits[key] == w {
-			delete(s.waits, key)
+wait:
+	for {
+		select {
+		case offer <- t:
+			offer = nil
+		case back := <-t.back:
+			s.mu.Lock()
+			w.calls--
+			s.mu.Unlock()
+			return nil, back
+		case <-w.done:
+			if offer != nil && w.err == nil && replied(req) {
+				s.dropped(reqCtx, req)
+			}
+			return s.collect(key, w)
+		case <-reqCtx.Done():
+			break wait
 		}
-		delete(s.timedOut, key)
-		s.mu.Unlock()
-		return w.got, w.err
-	case <-reqCtx.Done():
 	}
 	cause := errClientCancelled
 	if errors.Is(context.Cause(reqCtx), io.EOF) {
@@ -122,6 +149,19 @@ func (s *Server) ask(reqCtx context.Context, req *mcp.CallToolRequest, qs []sche
 	return nil, errStillWaiting
 }
 
+// collect returns the outcome of the questions that waited in w, for a
+// call that waited for them, and forgets them.
+func (s *Server) collect(key string, w *waiting) ([]prompt.Answer, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w.calls--
+	if s.waits[key] == w {
+		delete(s.waits, key)
+	}
+	delete(s.timedOut, key)
+	return w.got, w.err
+}
+
 // keep reports whether the questions of w, whose last call the client
 // stopped waiting for with cause, keep waiting for the person: when the
 // client gave up on the call for a time limit of its own, and the questions
@@ -135,27 +175,34 @@ func (s *Server) keep(key string, w *waiting, cause error) bool {
 // errStillWaiting is why a call ended while its questions still wait.
 var errStillWaiting = errors.New("the MCP client stopped waiting for a call (a time limit of its own); its questions still wait for the person, and a call with the same questions gets the answer")
 
-// start starts asking qs for the call req, in a context of their own that
-// ends when every call that waits for them is withdrawn, or when the
-// server stops, whatever stopped it (a signal), with errStopped. s.mu is
-// held.
-func (s *Server) start(key string, req *mcp.CallToolRequest, qs []schema.Question, own *ask.Way, none error) *waiting {
+// start starts asking qs for the call first, in a context of their own
+// that ends when every call that waits for them is withdrawn, or when the
+// server stops, whatever stopped it (a signal, or the client closing the
+// session), with errStopped. s.mu is held.
+func (s *Server) start(key string, first turn, qs []schema.Question, own func(*waiting, turn) *ask.Way, none error) *waiting {
 	ctx, stop := context.WithCancelCause(context.WithoutCancel(s.ctx))
 	stopped := context.AfterFunc(s.ctx, func() { stop(errStopped) })
-	w := &waiting{done: make(chan struct{}), stop: stop}
+	w := &waiting{done: make(chan struct{}), stop: stop, turns: make(chan turn)}
 	s.waits[key] = w
+	req := first.req
+	var way *ask.Way
+	if own != nil {
+		way = own(w, first)
+	}
+	s.asking.Add(1)
 	go func() {
+		defer s.asking.Done()
 		defer close(w.done)
 		defer stop(nil)
 		defer stopped()
-		route := s.opts.Route(own, callFrom(req))
+		route := s.opts.Route(way, callFrom(req))
 		if len(route.Ways) == 0 {
 			w.err = &prompt.UnavailableError{Err: none}
 			return
 		}
 		route.OnOpen = func(ctx context.Context, name string, o *ask.Opened, after error) {
 			s.mu.Lock()
-			w.form = o.Prompter != nil && own != nil && name == own.Name
+			w.form = o.Prompter != nil && way != nil && name == way.Name
 			s.mu.Unlock()
 			if after != nil {
 				s.passOver(ctx, req, after)
@@ -166,9 +213,20 @@ func (s *Server) start(key string, req *mcp.CallToolRequest, qs []schema.Questio
 		}
 		defer route.Close()
 		w.got, w.err = route.Ask(ctx, qs)
+		s.mu.Lock()
+		idle := w.calls == 0
+		s.mu.Unlock()
+		if idle && w.err == nil {
+			_, _ = fmt.Fprintf(s.opts.Log, "askuser mcp: %s\n", answeredIdle)
+		}
 	}()
 	return w
 }
+
+// answeredIdle says that the person answered questions that no call waited
+// for: one the client stopped waiting for, or one whose form the client
+// still shows, whose reply will be dropped.
+const answeredIdle = "The person answered questions that no call waits for now (in the inbox, beside a form the MCP client may still show, whose reply is then dropped); the next call with the same questions gets the answers."
 
 // callKey names a call by its tool and its arguments, without those the
 // client adds for its own use, so that the same questions asked again meet
