@@ -44,7 +44,8 @@ Ways to reach an inbox
 Environment (askuser help environment)
   XDG_RUNTIME_DIR={RUN}
 `},
-		{"an inbox", map[string]string{"XDG_RUNTIME_DIR": runDir, "ASKUSER_INBOX": string(person), "ASKUSER_FROM": "ci"}, 0, `askuser 1.2.3 (commit abc, built 2026-01-02)
+		{"an inbox", map[string]string{"XDG_RUNTIME_DIR": runDir, "ASKUSER_INBOX": string(person), "ASKUSER_FROM": "ci",
+			"ASKUSER_CHAT": "telegram", "ASKUSER_TELEGRAM_TOKEN": "123:bot-token", "ASKUSER_MATRIX_PASSWORD": "hunter2"}, 0, `askuser 1.2.3 (commit abc, built 2026-01-02)
 
 The inbox
   Askers here ask at {PERSON} (from ASKUSER_INBOX).
@@ -59,6 +60,9 @@ Ways to reach an inbox
 Environment (askuser help environment)
   ASKUSER_FROM=ci
   ASKUSER_INBOX is set (its value may hold a secret: not shown)
+  ASKUSER_CHAT=telegram
+  ASKUSER_TELEGRAM_TOKEN is set (its value may hold a secret: not shown)
+  ASKUSER_MATRIX_PASSWORD is set (its value may hold a secret: not shown)
   XDG_RUNTIME_DIR={RUN}
 `},
 		{"NATS", map[string]string{"XDG_RUNTIME_DIR": runDir, "ASKUSER_INBOX": nats, "ASKUSER_MAX_OPTIONS": "1"}, 1, `askuser 1.2.3 (commit abc, built 2026-01-02)

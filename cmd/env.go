@@ -14,6 +14,7 @@ import (
 
 	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/internal/inbox/chat"
 	"github.com/askuser/askuser/internal/inbox/natsinbox"
 	"github.com/askuser/askuser/internal/notify"
 	"github.com/askuser/askuser/prompt"
@@ -240,6 +241,48 @@ func replyURL(env *Env) (string, error) {
 		return "", ofVariable(ask.UsageErrorf("invalid %s: must be the address of a topic, such as https://ntfy.sh/TOPIC", s.from))
 	}
 	return s.value, nil
+}
+
+// chatSettings returns the inbox's chat (ASKUSER_CHAT and the variables of
+// its service), nil for none.
+func chatSettings(env *Env) (*chat.Settings, error) {
+	name := strings.ToLower(env.get(varChat))
+	bad := func(v *variable, why string) error {
+		return ofVariable(ask.UsageErrorf("%s for ASKUSER_CHAT=%s: %s", v.name, name, why))
+	}
+	list := func(v *variable) []string {
+		return slices.DeleteFunc(strings.Split(strings.ReplaceAll(env.get(v), " ", ""), ","), func(s string) bool { return s == "" })
+	}
+	s := &chat.Settings{Service: name}
+	switch name {
+	case "":
+		return nil, nil
+	case "telegram":
+		chatID, err := strconv.ParseInt(env.get(varTelegramChat), 10, 64)
+		switch {
+		case env.get(varTelegramToken) == "":
+			return nil, bad(varTelegramToken, "not set; create a bot with @BotFather and give its token")
+		case err != nil:
+			return nil, bad(varTelegramChat, "must be the chat's ID, a number")
+		}
+		s.Telegram = chat.TelegramOptions{Token: env.get(varTelegramToken), Chat: chatID, Server: env.get(varTelegramAPI)}
+		s.People = list(varTelegramPeople)
+	case "matrix":
+		s.Matrix = chat.MatrixOptions{Homeserver: env.get(varMatrixServer), User: env.get(varMatrixUser),
+			Password: env.get(varMatrixPassword), Token: env.get(varMatrixToken), Room: env.get(varMatrixRoom)}
+		s.People = list(varMatrixPeople)
+		for _, v := range []*variable{varMatrixServer, varMatrixUser, varMatrixRoom, varMatrixPeople} {
+			if env.get(v) == "" {
+				return nil, bad(v, "not set")
+			}
+		}
+		if s.Matrix.Password == "" && s.Matrix.Token == "" {
+			return nil, bad(varMatrixPassword, "not set, nor ASKUSER_MATRIX_TOKEN")
+		}
+	default:
+		return nil, ofVariable(ask.UsageErrorf("invalid %s %q: must be one of %s", varChat.name, name, strings.Join(chat.Services, ", ")))
+	}
+	return s, nil
 }
 
 // checkWebFlags refuses the web page's flags without --ui web, and --tty

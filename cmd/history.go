@@ -20,12 +20,12 @@ import (
 // historyLong is askuser history's help.
 const historyLong = `Show the history of the inbox: every set of questions that ended in it,
 newest first, with who asked, when it ended, how long the asker waited, how
-it ended and where (answered here, on the page, from the notification, or
-in another inbox on the same queue; cancelled; withdrawn by its asker;
-closed when the inbox quit) and the headers of its questions. Then, for
-each agent, how many of its sets you answered in the inbox and how long it
-waited for your answer: the median (p50) and the wait that 95 in 100 of
-them did not pass (p95).
+it ended and where (answered here, on the page, from the notification, in
+the chat, or in another inbox on the same queue; cancelled; withdrawn by
+its asker; closed when the inbox quit) and the headers of its questions.
+Then, for each agent, how many of its sets you answered in the inbox and
+how long it waited for your answer: the median (p50) and the wait that 95
+in 100 of them did not pass (p95).
 
 Every inbox of yours appends to the same file, $XDG_STATE_HOME/askuser/
 history.jsonl (else ~/.local/state/askuser/history.jsonl), one JSON object

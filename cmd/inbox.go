@@ -57,6 +57,15 @@ notification back; ASKUSER_NOTIFY_PRIVATE=1 keeps the questions' text out
 of both. Every set that ends is kept in the history: askuser history shows
 it.
 
+ASKUSER_CHAT=telegram or matrix also posts every set to your chat, with a
+button per option, where you answer it from wherever your chat app works;
+with --notify-after, only a set still waiting after DURATION, as the
+notification. The inbox connects out to the chat service and listens on
+nothing. Only the people of ASKUSER_TELEGRAM_PEOPLE or
+ASKUSER_MATRIX_PEOPLE answer there; a set answered or withdrawn elsewhere
+is shown ended in the chat. With stdin from /dev/null, the chat alone may
+answer. See docs/away.md.
+
 The inbox listens on a Unix socket that only you can use: $ASKUSER_INBOX
 when set, else $XDG_RUNTIME_DIR/askuser/inbox.sock; without
 XDG_RUNTIME_DIR, /run/user/UID/askuser/inbox.sock when that directory is
@@ -179,6 +188,9 @@ func inboxServeOptions(cmd *cobra.Command, env *Env, f inboxFlags) (serve.Option
 	if err := inboxTelling(cmd, env, &opts); err != nil {
 		return opts, err
 	}
+	if opts.Chat, err = chatSettings(env); err != nil {
+		return opts, err
+	}
 	if opts.Addr, err = inboxAddr(env); err != nil {
 		return opts, err
 	}
@@ -202,8 +214,8 @@ func inboxServeOptions(cmd *cobra.Command, env *Env, f inboxFlags) (serve.Option
 	// stdin /dev/null or a socket (a service, nohup, an agent's command)
 	// takes no answers, and no screen is drawn: only the page can answer.
 	if nobody := ask.StdinKind(env.IO.InFile, env.IO.InTTY); nobody != "" && !opts.Terminal {
-		if !opts.Web {
-			return opts, &prompt.UnavailableError{Err: fmt.Errorf("nothing can answer here: stdin is %s and there is no terminal; run askuser inbox in a terminal, or add --web to answer on its web page", nobody)}
+		if !opts.Web && opts.Chat == nil {
+			return opts, &prompt.UnavailableError{Err: fmt.Errorf("nothing can answer here: stdin is %s and there is no terminal; run askuser inbox in a terminal, add --web to answer on its web page, or set ASKUSER_CHAT to answer in your chat", nobody)}
 		}
 		opts.Headless = true
 	}

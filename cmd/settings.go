@@ -93,9 +93,9 @@ var (
 		}}
 	settingNotifyAfter = &setting{flag: "notify-after", zero: time.Duration(0), placeholder: "DURATION",
 		variable: &variable{name: "ASKUSER_NOTIFY_AFTER", def: "0s",
-			does: "In the inbox, run ASKUSER_NOTIFY_COMMAND for a set only once it has waited this long unanswered (2m): the desk first. 0 runs it at once; the bell rings at once either way."},
+			does: "In the inbox, run ASKUSER_NOTIFY_COMMAND for a set, and post it to the chat (ASKUSER_CHAT), only once it has waited this long unanswered (2m): the desk first. 0 does both at once; the bell rings at once either way."},
 		help: map[commandKind]string{
-			inboxCommand: "run ASKUSER_NOTIFY_COMMAND for a set only once it has waited DURATION unanswered (e.g. 2m); the bell rings at once (default $ASKUSER_NOTIFY_AFTER, else at once)",
+			inboxCommand: "run ASKUSER_NOTIFY_COMMAND for a set, and post it to the chat, only once it has waited DURATION unanswered (e.g. 2m); the bell rings at once (default $ASKUSER_NOTIFY_AFTER, else at once)",
 		}}
 	settingRemind = &setting{flag: "remind", zero: time.Duration(0), placeholder: "DURATION",
 		variable: &variable{name: "ASKUSER_REMIND", def: "none",
@@ -119,11 +119,33 @@ var (
 	varNotify = &variable{name: "ASKUSER_NOTIFY_COMMAND", secret: true, def: "none",
 		does: "A shell command run when questions appear (ASKUSER_EVENT=asked), with ASKUSER_HEADER, ASKUSER_QUESTION, ASKUSER_ACTIONS and ASKUSER_JSON set; in the inbox also ASKUSER_FROM and ASKUSER_SET, and with --web ASKUSER_URL, the set's page, and in ASKUSER_ACTIONS the links that answer a single choice in one tap. The inbox runs it again for a reminder (ASKUSER_EVENT=reminded)."}
 	varNotifyEnd = &variable{name: "ASKUSER_NOTIFY_END_COMMAND", secret: true, def: "none",
-		does: "The inbox's: a shell command run when a set it told of ends (ASKUSER_EVENT=ended), with ASKUSER_SET, ASKUSER_FROM, ASKUSER_OUTCOME (answered, cancelled, withdrawn, closed), ASKUSER_VIA (here, page, notification, elsewhere) and ASKUSER_JSON set: to take the notification back."}
+		does: "The inbox's: a shell command run when a set it told of ends (ASKUSER_EVENT=ended), with ASKUSER_SET, ASKUSER_FROM, ASKUSER_OUTCOME (answered, cancelled, withdrawn, closed), ASKUSER_VIA (here, page, notification, chat, elsewhere) and ASKUSER_JSON set: to take the notification back."}
 	varNotifyPrivate = &variable{name: "ASKUSER_NOTIFY_PRIVATE", def: "false",
 		does: "Keep the questions' text out of notifications: ASKUSER_HEADER and ASKUSER_QUESTION are not given, nor one-tap actions (their labels are text); only who asks, and with --web the set's page."}
 	varNotifyReply = &variable{name: "ASKUSER_NOTIFY_REPLY_URL", secret: true, def: "none",
 		does: "The inbox's: the address of an ntfy topic (https://ntfy.sh/TOPIC) that the one-tap buttons of ASKUSER_ACTIONS post their keys to, and that the inbox reads by connecting out, so that a phone that cannot reach the inbox answers in one tap."}
+	varChat = &variable{name: "ASKUSER_CHAT", def: "none",
+		does: "The inbox's chat: telegram or matrix, to post each set there and take the person's answers (the ASKUSER_TELEGRAM_ or ASKUSER_MATRIX_ variables say where)."}
+	varTelegramToken = &variable{name: "ASKUSER_TELEGRAM_TOKEN", secret: true,
+		does: "The Telegram bot's token, from @BotFather."}
+	varTelegramChat = &variable{name: "ASKUSER_TELEGRAM_CHAT",
+		does: "The ID of the Telegram chat the bot posts to: your own chat with it (your user ID), or a group's."}
+	varTelegramPeople = &variable{name: "ASKUSER_TELEGRAM_PEOPLE", def: "ASKUSER_TELEGRAM_CHAT",
+		does: "The Telegram user IDs of those who may answer in the chat, separated by commas."}
+	varTelegramAPI = &variable{name: "ASKUSER_TELEGRAM_API", def: "https://api.telegram.org",
+		does: "The Bot API server's address, for a Bot API server of your own."}
+	varMatrixServer = &variable{name: "ASKUSER_MATRIX_HOMESERVER",
+		does: "The address of the Matrix homeserver of the inbox's account (https://matrix.example.org)."}
+	varMatrixUser = &variable{name: "ASKUSER_MATRIX_USER",
+		does: "The Matrix user ID of the inbox's account (@askuser:example.org)."}
+	varMatrixPassword = &variable{name: "ASKUSER_MATRIX_PASSWORD", secret: true,
+		does: "The password of the inbox's Matrix account (or ASKUSER_MATRIX_TOKEN)."}
+	varMatrixToken = &variable{name: "ASKUSER_MATRIX_TOKEN", secret: true,
+		does: "An access token of the inbox's Matrix account, in place of its password."}
+	varMatrixRoom = &variable{name: "ASKUSER_MATRIX_ROOM",
+		does: "The ID of the Matrix room the inbox posts to (!abc:example.org), unencrypted, which its account was invited to."}
+	varMatrixPeople = &variable{name: "ASKUSER_MATRIX_PEOPLE",
+		does: "The Matrix user IDs of those who may answer in the room, separated by commas (@you:example.org)."}
 	varHistory = &variable{name: "ASKUSER_HISTORY", def: "on",
 		does: "What the inbox keeps of every set that ends, in its history (askuser history): on (who asked, when, how it ended and where, how long it waited), answers (that and the answers) or off."}
 	varMaxQuestions = &variable{name: "ASKUSER_MAX_QUESTIONS", alias: "ASK_MAX_QUESTIONS", def: "4",
@@ -157,7 +179,10 @@ var (
 // variables is the table, in the order the help lists it.
 var variables = []*variable{
 	settingUI.variable, settingTimeout.variable, settingArrays.variable, settingFrom.variable, varInbox, varAnswers,
-	varNotify, varNotifyEnd, varNotifyPrivate, varNotifyReply, settingNotifyAfter.variable, settingRemind.variable, varHistory,
+	varNotify, varNotifyEnd, varNotifyPrivate, varNotifyReply, settingNotifyAfter.variable, settingRemind.variable,
+	varChat, varTelegramToken, varTelegramChat, varTelegramPeople, varTelegramAPI,
+	varMatrixServer, varMatrixUser, varMatrixPassword, varMatrixToken, varMatrixRoom, varMatrixPeople,
+	varHistory,
 	varMaxQuestions, varMaxOptions, varHeaderMax, varQuestionMax,
 	varAccessible, varTerm, varNoColor, varCliColor, varCliColorForce, varBrowser,
 	varRuntimeDir, varTempDir, varStateHome,

@@ -66,7 +66,8 @@ type Record struct {
 	Ended time.Time `json:"ended"`
 	// Outcome is answered, cancelled, withdrawn or closed (the inbox
 	// quit); Via is where the person answered or cancelled it: here,
-	// page, notification or elsewhere (another inbox on the same queue).
+	// page, notification, chat or elsewhere (another inbox on the same
+	// queue).
 	Outcome string `json:"outcome"`
 	Via     string `json:"via,omitempty"`
 	// Waited is how long the asker waited, in seconds.
@@ -95,6 +96,7 @@ const (
 	ViaHere         = "here"
 	ViaPage         = "page"
 	ViaNotification = "notification"
+	ViaChat         = "chat"
 	ViaElsewhere    = "elsewhere"
 )
 
@@ -234,5 +236,6 @@ var viaWords = map[string]string{
 	ViaHere:         "here",
 	ViaPage:         "on the page",
 	ViaNotification: "from the notification",
+	ViaChat:         "in the chat",
 	ViaElsewhere:    "elsewhere",
 }

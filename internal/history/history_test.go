@@ -32,6 +32,8 @@ func TestHow(t *testing.T) {
 		{Record{Outcome: Answered, Via: ViaNotification}, "answered from the notification"},
 		{Record{Outcome: Answered, Via: ViaHere}, "answered here"},
 		{Record{Outcome: Answered, Via: ViaPage}, "answered on the page"},
+		{Record{Outcome: Answered, Via: ViaChat}, "answered in the chat"},
+		{Record{Outcome: "cancelled", Via: ViaChat}, "cancelled in the chat"},
 		{Record{Outcome: Answered, Via: ViaElsewhere, Reason: "by bob@laptop"}, "answered elsewhere (by bob@laptop)"},
 		{Record{Outcome: "cancelled", Via: ViaHere}, "cancelled here"},
 		{Record{Outcome: "withdrawn", Reason: "the asker was stopped"}, "withdrawn (the asker was stopped)"},

@@ -111,16 +111,17 @@ const (
 	ViaPage                    // this inbox's web page
 	ViaElsewhere               // another inbox on the same queue (NATS): Reason says "by NAME"
 	ViaNotification            // a one-tap link of the set's notification, served with the page
+	ViaChat                    // the person's chat app (Matrix, Telegram), which the inbox reads
 )
 
 var viaNames = [...]string{
 	ViaNone: "", ViaHere: "here", ViaPage: "page", ViaElsewhere: "elsewhere",
-	ViaNotification: "notification",
+	ViaNotification: "notification", ViaChat: "chat",
 }
 
 // String names v as the history and the notification command's
-// ASKUSER_VIA write it: "here", "page", "notification", "elsewhere"; ""
-// for ViaNone.
+// ASKUSER_VIA write it: "here", "page", "notification", "chat",
+// "elsewhere"; "" for ViaNone.
 func (v Via) String() string {
 	if v >= 0 && int(v) < len(viaNames) {
 		return viaNames[v]

@@ -136,6 +136,7 @@ func TestRecordOf(t *testing.T) {
 	}{
 		{answer(inbox.ViaHere), "answered here", history.KeepAnswers},
 		{answer(inbox.ViaPage), "answered on the page", history.KeepAnswers},
+		{answer(inbox.ViaChat), "answered in the chat", history.KeepAnswers},
 		{func(q *inbox.Queue, s *inbox.Set) {
 			q.EndElsewhere(s, inbox.End{State: inbox.Answered, Reason: "by bob@laptop"})
 		}, "answered elsewhere (by bob@laptop)", history.KeepAnswers},
@@ -151,7 +152,7 @@ func TestRecordOf(t *testing.T) {
 			t.Errorf("%s: answers %+v", c.how, r.Answers)
 		}
 	}
-	for via, word := range map[inbox.Via]string{inbox.ViaHere: history.ViaHere, inbox.ViaPage: history.ViaPage, inbox.ViaNotification: history.ViaNotification, inbox.ViaElsewhere: history.ViaElsewhere} {
+	for via, word := range map[inbox.Via]string{inbox.ViaHere: history.ViaHere, inbox.ViaPage: history.ViaPage, inbox.ViaNotification: history.ViaNotification, inbox.ViaChat: history.ViaChat, inbox.ViaElsewhere: history.ViaElsewhere} {
 		if via.String() != word {
 			t.Errorf("the inbox writes %q where the history reads %q", via, word)
 		}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/askuser/askuser/internal/history"
 	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/internal/inbox/chat"
 	"github.com/askuser/askuser/internal/inbox/view"
 	"github.com/askuser/askuser/internal/iostreams"
 	"github.com/askuser/askuser/internal/notify"
@@ -39,9 +40,9 @@ type Options struct {
 	// the page in Browser ("" for the system's).
 	Web, Open bool
 	Browser   string
-	// Headless is set for Web with stdin /dev/null or a socket (a service,
-	// nohup, a container without a terminal, an agent's command): the page
-	// is the only view, and the inbox serves until a signal, logging each
+	// Headless is set for Web or Chat with stdin /dev/null or a socket (a
+	// service, nohup, a container without a terminal, an agent's command):
+	// the page and the chat are the only views, and the inbox serves until a signal, logging each
 	// set that comes and goes.
 	Headless bool
 	// Schema is the embedded schema the questions are validated against.
@@ -62,6 +63,10 @@ type Options struct {
 	// buttons post their keys there, and the inbox reads it by connecting
 	// out, so that a phone that cannot reach the inbox answers.
 	ReplyURL string
+	// Chat, when set, is the person's chat, where every set is posted
+	// once it has waited NotifyAfter unanswered, as the notification
+	// runs, and answered too.
+	Chat *chat.Settings
 	// History, when set, keeps the outcome of every set that ends, with
 	// what HistoryKeep says.
 	History     *history.File
@@ -83,7 +88,7 @@ func Run(ctx context.Context, o Options) error {
 	links := view.NewLinks()
 	p := newPage(o, home, links)
 	var after sync.WaitGroup
-	q, shown, replies := newQueue(o, out, home, p, endings{links: links, after: &after})
+	q, shown, n := newQueue(o, out, home, p, endings{links: links, after: &after})
 	srv := inbox.NewServer(q, o.Schema)
 	quit := "the person quit the inbox"
 	defer func() {
@@ -93,18 +98,28 @@ func Run(ctx context.Context, o Options) error {
 		settle(&after, afterGrace)
 	}()
 
+	var runChat func(context.Context) (stop func())
+	if o.Chat != nil {
+		var err error
+		if runChat, err = openChat(o, q, n, links, home, out); err != nil {
+			return err
+		}
+	}
 	if err := listen(ctx, o, srv, p, out); err != nil {
 		return err
 	}
-	if replies != nil {
+	if n.replies != nil {
 		ctx, stop := context.WithCancel(ctx)
 		defer stop()
-		go replies.subscribe(ctx)
+		go n.replies.subscribe(ctx)
 	}
 	if o.Watch != nil {
 		var stop func()
 		ctx, stop = o.Watch(ctx)
 		defer stop()
+	}
+	if runChat != nil {
+		defer runChat(ctx)()
 	}
 	failed, err := showQueue(ctx, shown.Run, srv.Failed())
 	if failed {
@@ -118,6 +133,40 @@ func Run(ctx context.Context, o Options) error {
 	}
 	sayLeft(out, q.Len(), o.Addr.Durable())
 	return err
+}
+
+// openChat opens the person's chat (o.Chat), to show q there once run: it
+// is to be called before the queue takes sets. Each set is posted once n
+// tells of it away from the desk, when it has waited o.NotifyAfter
+// unanswered (at once for 0); a set that ends first never reaches the
+// chat. run shows q until ctx ends or stop is called. A chat that fails
+// is said, and the inbox goes on with its other views; a chat that
+// cannot start, for its settings, fails the inbox before it listens.
+func openChat(o Options, q *inbox.Queue, n *notifier, links *view.Links, home string, out io.Writer) (run func(context.Context) (stop func()), _ error) {
+	var warned atomic.Bool
+	warn := func(err error) {
+		if !warned.Swap(true) {
+			say(out, "Warning: the chat: %v. It is tried again; this is said once.\n", err)
+		}
+	}
+	svc, room, people, err := o.Chat.Open(warn)
+	if err != nil {
+		return nil, err
+	}
+	c := chat.New(chat.Options{Queue: q, Service: svc, Room: room, People: people, Links: links,
+		Private: o.Notify.Private, Home: home, Log: out, Held: true})
+	n.onAway(c.Away)
+	return func(ctx context.Context) (stop func()) {
+		ctx, cancel := context.WithCancel(ctx)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			if err := c.Run(ctx); ctx.Err() == nil {
+				say(out, "Warning: the chat stopped: %v. The inbox goes on without it.\n", err)
+			}
+		}()
+		return func() { cancel(); <-done }
+	}, nil
 }
 
 // endings is what newQueue needs to tell of each set's end: the links that
@@ -148,10 +197,10 @@ func settle(after *sync.WaitGroup, grace time.Duration) {
 
 // newQueue makes the inbox's queue and the view that shows it: the log
 // without a terminal, the terminal screen, or line prompts; p, the web
-// page (nil for none), shows it too. Each set is told of (see notifier),
-// and kept in the history when it ends; with a reply topic, the replies
-// that answer from it are returned, to read it.
-func newQueue(o Options, out *lockedWriter, home string, p *page, e endings) (*inbox.Queue, interface{ Run(context.Context) error }, *replies) {
+// page (nil for none), shows it too. Each set is told of by the notifier
+// returned, which with a reply topic holds the replies that answer from
+// it, to read it; and kept in the history when it ends.
+func newQueue(o Options, out *lockedWriter, home string, p *page, e endings) (*inbox.Queue, interface{ Run(context.Context) error }, *notifier) {
 	var log *view.Log
 	n := newNotifier(o, out, p, e)
 	q := inbox.NewQueue(inbox.QueueOptions{OnArrive: func(s *inbox.Set) {
@@ -171,7 +220,7 @@ func newQueue(o Options, out *lockedWriter, home string, p *page, e endings) (*i
 	switch {
 	case o.Headless:
 		log = view.NewLog(q, out, home)
-		return q, log, n.replies
+		return q, log, n
 	case o.Terminal:
 		term := view.NewTerminal(view.TerminalOptions{
 			Queue: q, In: o.IO.InFile, Out: o.IO.ErrFile, Color: o.Color,
@@ -182,9 +231,9 @@ func newQueue(o Options, out *lockedWriter, home string, p *page, e endings) (*i
 		// is said before it runs (the addresses) goes to the terminal as
 		// it is.
 		out.w = term
-		return q, term, n.replies
+		return q, term, n
 	}
-	return q, &view.Line{Queue: q, In: o.IO.In, Out: out, Terminal: o.IO.InTTY, Where: o.Addr.String(), Home: home}, n.replies
+	return q, &view.Line{Queue: q, In: o.IO.In, Out: out, Terminal: o.IO.InTTY, Where: o.Addr.String(), Home: home}, n
 }
 
 // keepHistory appends each set that ends on q to o.History. A set closed

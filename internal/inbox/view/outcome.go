@@ -69,13 +69,15 @@ func where(e inbox.End) string {
 		return "on the web page"
 	case inbox.ViaNotification:
 		return "from the notification"
+	case inbox.ViaChat:
+		return "in the chat"
 	}
 	return "elsewhere" + e.ByWhom()
 }
 
 // answersShown reports whether the answers of a set that ended with e are
-// recorded, rather than its outcome: those given here, on the page or
-// from the notification, which this inbox holds.
+// recorded, rather than its outcome: those given here, on the page, from
+// the notification or in the chat, which this inbox holds.
 func answersShown(e inbox.End) bool {
 	return e.State == inbox.Answered && e.Via != inbox.ViaElsewhere
 }

@@ -73,6 +73,15 @@ func (l *Links) key(id uint64, n int) string {
 	return base64.RawURLEncoding.EncodeToString(l.mac("tap", id, uint64(n)))
 }
 
+// ButtonKey is the key of button n of version ver of the message that
+// shows the set with id in the person's chat (see package chat): good for
+// that one button of that one message only, as the chat view checks it.
+// It is cut to 128 bits, so that with the numbers it names it fits in
+// Telegram's 64 bytes of a button's data.
+func (l *Links) ButtonKey(id, ver uint64, n int) string {
+	return base64.RawURLEncoding.EncodeToString(l.mac("chat", id, ver, uint64(n))[:16])
+}
+
 // Keys returns the key of each option of s, in order, the keys of its
 // links, for a push service's reply topic to carry back to the inbox (see
 // notify.Subscribe); none when s cannot be answered in one tap.

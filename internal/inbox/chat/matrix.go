@@ -1,0 +1,222 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"maunium.net/go/mautrix"
+	"maunium.net/go/mautrix/event"
+	"maunium.net/go/mautrix/id"
+)
+
+// Matrix is a chat with the person in a Matrix room, through an account
+// of the inbox's own on any homeserver, with mautrix-go's client: the
+// inbox syncs (long polling) and never listens. Matrix has no buttons
+// that every client shows, so a message lists its buttons, numbered, and
+// a reply with a number taps that button of the message it replies to.
+// The room must not be encrypted (see docs/away.md).
+type Matrix struct {
+	o     MatrixOptions
+	cli   *mautrix.Client
+	ready chan struct{} // closed once logged in and in the room
+
+	mu      sync.Mutex
+	buttons map[MessageID][]Button // the buttons of each message that has some
+}
+
+// MatrixOptions are what the account needs.
+type MatrixOptions struct {
+	// Homeserver is the homeserver's address (https://matrix.example.org).
+	Homeserver string
+	// User is the account's user ID (@askuser:example.org); Password or
+	// Token its password or access token: never printed or logged.
+	User, Password, Token string
+	// Room is the ID of the room to post in (!abc:example.org), which the
+	// account was invited to or is in.
+	Room string
+	// Warn is told of what goes wrong while the account syncs, which it
+	// tries again.
+	Warn func(error)
+}
+
+// NewMatrix returns the Matrix chat of o; it reaches the homeserver only
+// once used.
+func NewMatrix(o MatrixOptions) (*Matrix, error) {
+	if o.Warn == nil {
+		o.Warn = func(error) {}
+	}
+	switch {
+	case o.Homeserver == "" || o.User == "" || o.Room == "":
+		return nil, errors.New("a Matrix chat needs a homeserver, a user and a room")
+	case o.Password == "" && o.Token == "":
+		return nil, errors.New("a Matrix chat needs the account's password or access token")
+	}
+	cli, err := mautrix.NewClient(o.Homeserver, id.UserID(o.User), o.Token)
+	if err != nil {
+		return nil, fmt.Errorf("the Matrix homeserver: %w", err)
+	}
+	return &Matrix{o: o, cli: cli, ready: make(chan struct{}), buttons: map[MessageID][]Button{}}, nil
+}
+
+// Listen logs in (with the password), joins the room, and syncs until ctx
+// ends: each message of someone else's is an event.
+func (m *Matrix) Listen(ctx context.Context, events chan<- Event) error {
+	if m.o.Token == "" {
+		_, err := m.cli.Login(ctx, &mautrix.ReqLogin{
+			Type:                     mautrix.AuthTypePassword,
+			Identifier:               mautrix.UserIdentifier{Type: mautrix.IdentifierTypeUser, User: m.o.User},
+			Password:                 m.o.Password,
+			InitialDeviceDisplayName: "askuser inbox",
+			StoreCredentials:         true,
+		})
+		if err != nil {
+			return fmt.Errorf("log in to Matrix as %s: %w; check ASKUSER_MATRIX_PASSWORD", m.o.User, err)
+		}
+	}
+	if _, err := m.cli.JoinRoomByID(ctx, id.RoomID(m.o.Room)); err != nil {
+		return fmt.Errorf("join the Matrix room %s: %w; invite %s to it", m.o.Room, err, m.o.User)
+	}
+	var enc event.EncryptionEventContent
+	switch err := m.cli.StateEvent(ctx, id.RoomID(m.o.Room), event.StateEncryption, "", &enc); {
+	case err == nil && enc.Algorithm != "":
+		return fmt.Errorf("the Matrix room %s is encrypted, which askuser cannot read or write yet: use a room without encryption (docs/away.md)", m.o.Room)
+	case err != nil && !errors.Is(err, mautrix.MNotFound):
+		return fmt.Errorf("read the Matrix room %s: %w", m.o.Room, err)
+	}
+	syncer := m.cli.Syncer.(*mautrix.DefaultSyncer)
+	// What was said before the inbox started is not for it.
+	syncer.OnSync(m.cli.DontProcessOldEvents)
+	syncer.OnEventType(event.EventMessage, func(ctx context.Context, evt *event.Event) {
+		if e, ok := m.event(evt); ok {
+			select {
+			case events <- e:
+			case <-ctx.Done():
+			}
+		}
+	})
+	close(m.ready)
+	for wait := time.Second; ; wait = min(2*wait, 30*time.Second) {
+		err := m.cli.SyncWithContext(ctx)
+		if ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
+		m.o.Warn(fmt.Errorf("the Matrix sync: %w", err))
+		select {
+		case <-ctx.Done():
+			return context.Cause(ctx)
+		case <-time.After(wait):
+		}
+	}
+}
+
+// event is what evt, a message in a room, says a person did: a reply
+// with the number of a button taps it.
+func (m *Matrix) event(evt *event.Event) (Event, bool) {
+	msg := evt.Content.AsMessage()
+	if evt.Sender == m.cli.UserID || msg == nil || msg.NewContent != nil {
+		return Event{}, false
+	}
+	to := MessageID(msg.RelatesTo.GetReplyTo())
+	msg.RemoveReplyFallback()
+	e := Event{Sender: evt.Sender.String(), Room: evt.RoomID.String(), Text: strings.TrimSpace(msg.Body), To: to, Ref: evt.ID.String()}
+	if n, err := strconv.Atoi(e.Text); err == nil {
+		m.mu.Lock()
+		if e.To == "" && len(m.buttons) == 1 {
+			for id := range m.buttons {
+				e.To = id
+			}
+		}
+		if b := m.buttons[e.To]; n >= 1 && n <= len(b) {
+			e.Data, e.Text = b[n-1].Data, ""
+		}
+		m.mu.Unlock()
+	}
+	return e, e.Text != "" || e.Data != ""
+}
+
+// content is msg as a Matrix message: its text, then its buttons,
+// numbered, to reply with.
+func content(msg Message) *event.MessageEventContent {
+	var b strings.Builder
+	b.WriteString(msg.Text)
+	n := 0
+	for i, row := range msg.Buttons {
+		if i == 0 {
+			b.WriteString("\n\nReply with a number:")
+		}
+		for _, bt := range row {
+			n++
+			fmt.Fprintf(&b, "\n(%d) %s", n, bt.Label)
+		}
+	}
+	return &event.MessageEventContent{MsgType: event.MsgText, Body: b.String()}
+}
+
+// remember keeps the buttons of the message id, in the order content
+// numbers them.
+func (m *Matrix) remember(id MessageID, msg Message) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(msg.Buttons) == 0 {
+		delete(m.buttons, id)
+		return
+	}
+	m.buttons[id] = slices.Concat(msg.Buttons...)
+}
+
+// wait waits until the account is in the room.
+func (m *Matrix) wait(ctx context.Context) error {
+	select {
+	case <-m.ready:
+		return nil
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	}
+}
+
+// Post sends msg to the room.
+func (m *Matrix) Post(ctx context.Context, msg Message) (MessageID, error) {
+	if err := m.wait(ctx); err != nil {
+		return "", err
+	}
+	resp, err := m.cli.SendMessageEvent(ctx, id.RoomID(m.o.Room), event.EventMessage, content(msg))
+	if err != nil {
+		return "", err
+	}
+	mid := MessageID(resp.EventID)
+	m.remember(mid, msg)
+	return mid, nil
+}
+
+// Edit replaces the message mid with msg, as Matrix edits are made: a new
+// event that replaces it.
+func (m *Matrix) Edit(ctx context.Context, mid MessageID, msg Message) error {
+	if err := m.wait(ctx); err != nil {
+		return err
+	}
+	c := content(msg)
+	c.SetEdit(id.EventID(mid))
+	m.remember(mid, msg)
+	_, err := m.cli.SendMessageEvent(ctx, id.RoomID(m.o.Room), event.EventMessage, c)
+	return err
+}
+
+// Tell replies to e's message with line, as a notice.
+func (m *Matrix) Tell(ctx context.Context, e Event, line string) error {
+	if line == "" || e.Ref == "" {
+		return nil
+	}
+	if err := m.wait(ctx); err != nil {
+		return err
+	}
+	c := &event.MessageEventContent{MsgType: event.MsgNotice, Body: line,
+		RelatesTo: &event.RelatesTo{InReplyTo: &event.InReplyTo{EventID: id.EventID(e.Ref)}}}
+	_, err := m.cli.SendMessageEvent(ctx, id.RoomID(e.Room), event.EventMessage, c)
+	return err
+}
