@@ -1,0 +1,267 @@
+package chat
+
+import (
+	"context"
+	"crypto/hmac"
+	"errors"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/schema"
+)
+
+// Lines told to those who tap or reply when nothing changes.
+const (
+	lineNotYours  = "Not answered: only the inbox's person answers here."
+	lineStale     = "Not answered: this button is not the question's as it stands now; use the message's buttons."
+	lineUnknown   = "Not answered: this button was not made for a set of this inbox."
+	lineNoText    = "Not taken: this question takes no answer of your own; tap a button."
+	lineWhichText = "Not taken: reply to the message of the question you answer."
+)
+
+// handle does what e asks, when the person asked it in the room.
+func (c *Chat) handle(ctx context.Context, e Event) {
+	if e.Room != c.o.Room || !slices.Contains(c.o.People, e.Sender) {
+		c.tell(ctx, e, lineNotYours)
+		return
+	}
+	if c.o.Private {
+		c.tell(ctx, e, "Not taken: the questions are kept out of the chat; answer them at the inbox or on its page.")
+		return
+	}
+	if e.Data != "" {
+		c.tap(ctx, e)
+		return
+	}
+	if e.Text == "" {
+		return
+	}
+	p := c.replied(e)
+	if p == nil {
+		c.tell(ctx, e, lineWhichText)
+		return
+	}
+	if p.end != "" {
+		c.tell(ctx, e, "Not taken: these questions have already ended: "+p.end)
+		return
+	}
+	c.text(ctx, e, p)
+}
+
+// replied is the set that e's text answers: the one of the message it
+// replies to, else the only one waiting that is posted, else nil.
+func (c *Chat) replied(e Event) *post {
+	if e.To != "" {
+		for _, p := range c.posts {
+			if p.shown && p.msg == e.To {
+				return p
+			}
+		}
+		for _, p := range c.ended {
+			if p.msg == e.To {
+				return p
+			}
+		}
+		return nil
+	}
+	if len(c.posts) == 1 {
+		for _, p := range c.posts {
+			return p
+		}
+	}
+	return nil
+}
+
+// tap does what the button of e does, when its data is a key that the
+// view made for the current version of a set's message.
+func (c *Chat) tap(ctx context.Context, e Event) {
+	id, ver, n, ok := c.parse(e.Data)
+	if !ok {
+		c.tell(ctx, e, lineUnknown)
+		return
+	}
+	p := c.posts[id]
+	if p == nil {
+		i := slices.IndexFunc(c.ended, func(p *post) bool { return p.set.ID == id })
+		if i < 0 {
+			c.tell(ctx, e, "Not answered: these questions have already ended.")
+			return
+		}
+		c.tell(ctx, e, "Not answered: these questions have already ended: "+c.ended[i].end)
+		return
+	}
+	if ver != p.ver || n < 1 || n > len(p.acts) {
+		c.tell(ctx, e, lineStale)
+		return
+	}
+	c.do(ctx, e, p, p.acts[n-1])
+}
+
+// parse reads a button's data, "SET.VERSION.BUTTON.KEY", and reports
+// whether its key is the one the view made for it.
+func (c *Chat) parse(data string) (id, ver uint64, n int, ok bool) {
+	parts := strings.Split(data, ".")
+	if len(parts) != 4 {
+		return 0, 0, 0, false
+	}
+	id, err1 := strconv.ParseUint(parts[0], 10, 64)
+	ver, err2 := strconv.ParseUint(parts[1], 10, 64)
+	n, err3 := strconv.Atoi(parts[2])
+	if err := errors.Join(err1, err2, err3); err != nil || n < 1 {
+		return 0, 0, 0, false
+	}
+	want := c.o.Links.ButtonKey(id, ver, n)
+	return id, ver, n, hmac.Equal([]byte(parts[3]), []byte(want))
+}
+
+// do does a, a button of p's message that the person tapped.
+func (c *Chat) do(ctx context.Context, e Event, p *post, a action) {
+	s := p.set
+	p.line = ""
+	switch a.kind {
+	case cancel:
+		err := c.o.Queue.Cancel(s, inbox.ViaChat)
+		c.ended1(ctx, e, p, err, "Cancelled.")
+		return
+	case send:
+		c.answer(ctx, e, p)
+		return
+	case redo:
+		p.at = 0
+		p.answers = make([]prompt.Answer, len(s.Questions))
+	case choose:
+		q := s.Questions[p.at]
+		p.answers[p.at].Labels = []string{q.Options[a.option].Label}
+		p.answers[p.at].Other = ""
+		if !c.next(ctx, e, p) {
+			return
+		}
+	case toggle:
+		q := s.Questions[p.at]
+		label := q.Options[a.option].Label
+		ans := &p.answers[p.at]
+		if i := slices.Index(ans.Labels, label); i >= 0 {
+			ans.Labels = slices.Delete(ans.Labels, i, i+1)
+		} else {
+			ans.Labels = append(ans.Labels, label)
+		}
+	case done:
+		if !c.next(ctx, e, p) {
+			return
+		}
+	}
+	c.tell(ctx, e, "")
+	c.update(ctx, p)
+}
+
+// next checks the answer to the question shown, and moves on: to the
+// next question, to the review of several, or, for one, sends it. It
+// reports whether p is still to be shown.
+func (c *Chat) next(ctx context.Context, e Event, p *post) bool {
+	s := p.set
+	ans, err := s.Questions[p.at].Check(p.answers[p.at])
+	if err != nil {
+		p.line = "Not taken: " + prompt.Display(err.Error()) + "."
+		return true
+	}
+	p.answers[p.at] = ans
+	p.at++
+	if p.at < len(s.Questions) || len(s.Questions) > 1 {
+		return true
+	}
+	c.answer(ctx, e, p)
+	return false
+}
+
+// answer sends p's answers, checked by the queue as every view's are.
+func (c *Chat) answer(ctx context.Context, e Event, p *post) {
+	err := c.o.Queue.Answer(p.set, inbox.ViaChat, p.answers)
+	c.ended1(ctx, e, p, err, "Answered.")
+}
+
+// ended1 tells e's sender how the answer or cancel of p went, and shows
+// p ended when it did: the queue wakes the view too, but the person
+// should not wait for it.
+func (c *Chat) ended1(ctx context.Context, e Event, p *post, err error, line string) {
+	ns, notSent := errors.AsType[*inbox.NotSentError](err)
+	switch {
+	case errors.Is(err, inbox.ErrEnded):
+		line = "Not answered: these questions had already ended."
+	case notSent:
+		line = "Not sent: " + prompt.Display(ns.Err.Error()) + "."
+	case err != nil:
+		// The queue's own check refused it: show why, and keep the set.
+		p.line = "Not taken: " + prompt.Display(err.Error()) + "."
+		c.tell(ctx, e, p.line)
+		c.update(ctx, p)
+		return
+	}
+	c.tell(ctx, e, line)
+	if c.posts[p.set.ID] == p && p.set.End().State != inbox.Waiting {
+		c.finish(ctx, p)
+	}
+}
+
+// notePrefix starts a reply that is a note on the question shown.
+const notePrefix = "note:"
+
+// text takes e's text as the answer of the person's own to the question
+// that p shows, or as a note on it.
+func (c *Chat) text(ctx context.Context, e Event, p *post) {
+	s := p.set
+	if p.at == len(s.Questions) {
+		c.tell(ctx, e, "Not taken: tap Send, or Answer again.")
+		return
+	}
+	q := s.Questions[p.at]
+	ans := &p.answers[p.at]
+	p.line = ""
+	text := strings.TrimSpace(e.Text)
+	if low := strings.ToLower(text); strings.HasPrefix(low, notePrefix) && !q.Kind.Alone() {
+		note, err := schema.CheckOther(strings.TrimSpace(text[len(notePrefix):]))
+		if err != nil {
+			c.tell(ctx, e, "Not taken: the note "+err.Error()+".")
+			return
+		}
+		ans.Note = note
+		c.tell(ctx, e, "Note taken.")
+		c.update(ctx, p)
+		return
+	}
+	if !q.Kind.Typed() && !q.Kind.OffersOther() {
+		c.tell(ctx, e, lineNoText)
+		return
+	}
+	other, err := schema.CheckOther(text)
+	if err != nil {
+		c.tell(ctx, e, "Not taken: your answer "+err.Error()+".")
+		return
+	}
+	ans.Other = other
+	if q.MultiSelect {
+		c.tell(ctx, e, "Taken; tap Done when your choices are made.")
+		c.update(ctx, p)
+		return
+	}
+	ans.Labels = nil
+	if c.next(ctx, e, p) {
+		c.tell(ctx, e, "")
+		c.update(ctx, p)
+	}
+}
+
+// tell tells e's sender line, when there is one to tell or e was a tap
+// (which the service must answer).
+func (c *Chat) tell(ctx context.Context, e Event, line string) {
+	if line == "" && e.Data == "" {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, callTimeout)
+	defer cancel()
+	if err := c.o.Service.Tell(ctx, e, line); err != nil {
+		c.warn("answer", err)
+	}
+}

@@ -1,0 +1,177 @@
+package chat
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/prompt"
+	"github.com/askuser/askuser/schema"
+)
+
+// actionKind is what a button does.
+type actionKind int
+
+const (
+	choose actionKind = iota // answer the question with the option
+	toggle                   // choose or unchoose the option
+	done                     // the choices of the question are made
+	send                     // send the answers reviewed
+	redo                     // answer the questions again
+	cancel                   // cancel the set (its asker exits 130)
+)
+
+// action is what one button of a message does.
+type action struct {
+	kind   actionKind
+	option int
+}
+
+// render is p's current message, and the actions of its buttons.
+func (c *Chat) render(p *post) Message {
+	s := p.set
+	from := s.From
+	if from == "" {
+		from = prompt.ShortHome(s.Source(), c.o.Home)
+	}
+	from = prompt.Display(from)
+	var b strings.Builder
+	switch {
+	case p.end != "":
+		fmt.Fprintf(&b, "Questions from %s: %s", from, p.end)
+		return Message{Text: b.String()}
+	case c.o.Private:
+		fmt.Fprintf(&b, "Questions from %s wait. Answer them at the inbox or on its page.", from)
+		return Message{Text: b.String()}
+	}
+	p.ver++
+	p.acts = nil
+	fmt.Fprintf(&b, "Questions from %s", from)
+	if len(s.Questions) > 1 && p.at < len(s.Questions) {
+		fmt.Fprintf(&b, " (%d of %d)", p.at+1, len(s.Questions))
+	}
+	b.WriteString("\n\n")
+	var rows [][]Button
+	if p.at == len(s.Questions) {
+		rows = c.renderReview(&b, p)
+	} else {
+		rows = c.renderQuestion(&b, p)
+	}
+	if p.line != "" {
+		fmt.Fprintf(&b, "\n\n%s", p.line)
+	}
+	rows = append(rows, c.button(p, "Cancel", action{kind: cancel}))
+	return Message{Text: b.String(), Buttons: rows}
+}
+
+// button is a row of one button of p's current version that does a: its
+// data names the set, the version and the button, with their key.
+func (c *Chat) button(p *post, label string, a action) []Button {
+	p.acts = append(p.acts, a)
+	n := len(p.acts)
+	id := p.set.ID
+	data := fmt.Sprintf("%d.%d.%d.%s", id, p.ver, n, c.o.Links.ButtonKey(id, p.ver, n))
+	return []Button{{Label: label, Data: data}}
+}
+
+// renderReview writes the answers of p, to be sent or given again.
+func (c *Chat) renderReview(b *strings.Builder, p *post) [][]Button {
+	b.WriteString("Your answers, not sent yet:\n")
+	for _, a := range prompt.Summarize(p.set.Questions, p.answers) {
+		fmt.Fprintf(b, "%s %s\n", prompt.Display(a.Asked), prompt.Display(a.Answer))
+		if a.Note != "" {
+			fmt.Fprintf(b, "  Note: %s\n", prompt.Display(a.Note))
+		}
+	}
+	return [][]Button{c.button(p, "Send", action{kind: send}), c.button(p, "Answer again", action{kind: redo})}
+}
+
+// renderQuestion writes the question p shows, its options with their
+// descriptions and previews, and how to answer; a button per option, a
+// toggle for several choices.
+func (c *Chat) renderQuestion(b *strings.Builder, p *post) [][]Button {
+	q := p.set.Questions[p.at]
+	a := p.answers[p.at]
+	var rows [][]Button
+	if !q.Kind.Alone() {
+		fmt.Fprintf(b, "[%s] ", prompt.Display(q.Header))
+	}
+	b.WriteString(prompt.DisplayMultiline(q.Question))
+	b.WriteString("\n")
+	for i, o := range q.Options {
+		fmt.Fprintf(b, "\n%d. %s", i+1, prompt.Display(o.Label))
+		if o.Description != "" {
+			fmt.Fprintf(b, " — %s", prompt.DisplayMultiline(o.Description))
+		}
+		if o.Preview != "" {
+			fmt.Fprintf(b, "\n   Preview:\n   %s", strings.ReplaceAll(prompt.DisplayMultiline(o.Preview), "\n", "\n   "))
+		}
+		label := fmt.Sprintf("%d. %s", i+1, prompt.Display(o.Label))
+		switch {
+		case q.MultiSelect && slices.Contains(a.Labels, o.Label):
+			rows = append(rows, c.button(p, "☑ "+label, action{kind: toggle, option: i}))
+		case q.MultiSelect:
+			rows = append(rows, c.button(p, "☐ "+label, action{kind: toggle, option: i}))
+		default:
+			rows = append(rows, c.button(p, label, action{kind: choose, option: i}))
+		}
+	}
+	if len(q.Options) > 0 {
+		b.WriteString("\n")
+	}
+	b.WriteString(howToAnswer(q))
+	if a.Other != "" && q.MultiSelect {
+		fmt.Fprintf(b, "\nYour own answer: %s", prompt.Display(a.Other))
+	}
+	if a.Note != "" {
+		fmt.Fprintf(b, "\nNote: %s", prompt.Display(a.Note))
+	}
+	if q.MultiSelect {
+		rows = append(rows, c.button(p, "Done", action{kind: done}))
+	}
+	return rows
+}
+
+// howToAnswer says how q is answered in the chat, beside its buttons.
+func howToAnswer(q schema.Question) string {
+	var how string
+	switch {
+	case q.Kind.Typed():
+		how = "\nReply to this message with your answer."
+	case q.Kind.OffersOther() && q.MultiSelect:
+		how = "\nTap to choose, then Done. Or reply with an answer of your own."
+	case q.Kind.OffersOther():
+		how = "\nTap one, or reply to this message with an answer of your own."
+	}
+	if !q.Kind.Alone() {
+		how += " To add a note, reply \"note: \" and the note."
+	}
+	return how
+}
+
+// endText says how s ended, for its message in the chat; with the
+// answers, when they were given in the chat and are not private.
+func (c *Chat) endText(s *inbox.Set) string {
+	e := s.End()
+	where := map[inbox.Via]string{
+		inbox.ViaHere: "at the inbox", inbox.ViaPage: "on the web page",
+		inbox.ViaNotification: "from the notification", inbox.ViaChat: "in the chat",
+		inbox.ViaElsewhere: "in another inbox" + e.ByWhom(),
+	}[e.Via]
+	switch e.State {
+	case inbox.Answered:
+		text := "answered " + where + "."
+		if e.Via == inbox.ViaChat && !c.o.Private {
+			for _, a := range prompt.Summarize(s.Questions, e.Answers) {
+				text += fmt.Sprintf("\n%s %s", prompt.Display(a.Asked), prompt.Display(a.Answer))
+			}
+		}
+		return text
+	case inbox.Cancelled:
+		return "cancelled " + where + "."
+	case inbox.Withdrawn:
+		return fmt.Sprintf("withdrawn (%s).", prompt.Display(e.Reason))
+	}
+	return "the inbox quit."
+}
