@@ -5,7 +5,7 @@ package chat
 import (
 	"context"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -130,6 +130,23 @@ func TestMatrixRoom(t *testing.T) {
 	}
 }
 
+// show adds a set of one question from from, and waits until the
+// person's client has its message.
+func (r *matrixRig) show(tb testing.TB, from string) *inbox.Set {
+	tb.Helper()
+	s := r.add(tb, from, db)
+	r.person.Find(tb, "Questions from "+from+"\n", nil)
+	return s
+}
+
+// reportLatency reports the median and the 95th percentile of took.
+func reportLatency(b *testing.B, took []time.Duration) {
+	slices.Sort(took)
+	p95 := took[min(len(took)-1, len(took)*95/100)]
+	b.ReportMetric(float64(p95.Milliseconds()), "p95-ms")
+	b.ReportMetric(float64(took[len(took)/2].Milliseconds()), "p50-ms")
+}
+
 // BenchmarkMatrixArrival measures how long a set takes from its arrival in
 // the queue to the person's client in the room, through a real
 // homeserver: its p95 is to be under a second.
@@ -138,19 +155,47 @@ func BenchmarkMatrixArrival(b *testing.B) {
 	var took []time.Duration
 	b.ResetTimer()
 	for i := range b.N {
-		from := fmt.Sprintf("bench-%d", i)
 		start := time.Now()
-		s := r.add(b, from, db)
-		r.person.Find(b, "Questions from "+from+"\n", nil)
+		s := r.show(b, fmt.Sprintf("bench-%d", i))
 		took = append(took, time.Since(start))
 		b.StopTimer()
 		r.q.Withdraw(s, "measured")
 		b.StartTimer()
 	}
-	sort.Slice(took, func(i, j int) bool { return took[i] < took[j] })
-	p95 := took[min(len(took)-1, len(took)*95/100)]
-	b.ReportMetric(float64(p95.Milliseconds()), "p95-ms")
-	b.ReportMetric(float64(took[len(took)/2].Milliseconds()), "p50-ms")
+	reportLatency(b, took)
+}
+
+// BenchmarkMatrixEnded measures how long a set shown in the room and
+// ended elsewhere takes from its end in the queue to the person's client
+// having its message edited to say so, buttons gone, through a real
+// homeserver: every other set is answered at the inbox, as at the desk,
+// and the rest withdrawn. Its p95 is to be under a second.
+func BenchmarkMatrixEnded(b *testing.B) {
+	r := startMatrix(b)
+	var took []time.Duration
+	b.ResetTimer()
+	for i := range b.N {
+		from := fmt.Sprintf("bench-%d", i)
+		b.StopTimer()
+		s := r.show(b, from)
+		b.StartTimer()
+		start := time.Now()
+		want := "Questions from " + from + ": withdrawn (measured)."
+		if i%2 == 0 {
+			if err := r.q.Answer(s, inbox.ViaHere, []prompt.Answer{{Labels: []string{"Postgres"}}}); err != nil {
+				b.Fatal(err)
+			}
+			want = "Questions from " + from + ": answered at the inbox."
+		} else {
+			r.q.Withdraw(s, "measured")
+		}
+		edit := r.person.Find(b, want, chattest.IsEdit)
+		took = append(took, time.Since(start))
+		if body := edit.Content.AsMessage().NewContent.Body; strings.Contains(body, "Reply with a number") {
+			b.Fatalf("the ended set still lists its buttons: %q", body)
+		}
+	}
+	reportLatency(b, took)
 }
 
 // An encrypted room is refused at once, and said why: the account could
