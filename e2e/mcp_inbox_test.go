@@ -138,7 +138,7 @@ func TestMCPInboxInAutoOrder(t *testing.T) {
 		// form, it was withdrawn from the inbox, and nothing waits there.
 		// A set may be withdrawn before the inbox shows it: what counts
 		// is that one came, and left.
-		in.screen.waitFor(t, "The questions from vscode via MCP in ~/project were withdrawn", testutil.Slow)
+		in.screen.waitFor(t, "The questions from vscode via MCP in ~/project were withdrawn (answered in the MCP client's form).", testutil.Slow)
 		in.waitWaiting(t, 0, testutil.Slow)
 	})
 

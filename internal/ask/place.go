@@ -206,7 +206,7 @@ func (r *Route) askOpened(ctx context.Context, w Way, o *Opened, after error, qs
 		r.OnOpen(ctx, w.Name, o, after)
 	}
 	if r.beside != nil {
-		return r.askBeside(ctx, o, w.Beside.Name, r.beside, qs)
+		return r.askBeside(ctx, w.Name, o, w.Beside.Name, r.beside, qs)
 	}
 	return o.Ask(ctx, qs)
 }
@@ -236,18 +236,44 @@ func openBeside(ctx context.Context, w Way) *Opened {
 }
 
 // errAnsweredBeside is why a copy of the questions ends when the other
-// copy, asked beside it, was answered first.
+// copy, asked beside it, ended first without answers.
 var errAnsweredBeside = errors.New("the questions were answered another way")
 
-// askBeside asks qs in first and in beside at once. The first outcome
-// wins, and the other copy ends (its ctx, with errAnsweredBeside), and is
-// waited for, so that it has gone (withdrawn from the inbox, the form
-// closed) before the answers go back. Two outcomes do not win: first's
+// WayForm is the name of the way of askuser mcp's MCP client, which asks in
+// its own forms.
+const WayForm = "form"
+
+// AnsweredElsewhere is why a copy of the questions ends when the other
+// copy, asked beside it in the way named Way, was answered first. The inbox
+// says so when Way is one it has words for (see WithdrawCode).
+type AnsweredElsewhere struct {
+	Way string
+}
+
+func (e *AnsweredElsewhere) Error() string {
+	return "the questions were answered another way (" + e.Way + ")"
+}
+
+// WithdrawCode is the code of the inbox's Withdrawal for where the
+// questions were answered (inbox.Withdrawer): the MCP client's form, or ""
+// for a way the inbox has no words for.
+func (e *AnsweredElsewhere) WithdrawCode() string {
+	if e.Way == WayForm {
+		return inbox.WithdrawForm
+	}
+	return ""
+}
+
+// askBeside asks qs in first (the way named firstName) and in beside at
+// once. The first outcome wins, and the other copy ends (its ctx, with an
+// *AnsweredElsewhere when the winner answered, else errAnsweredBeside),
+// and is waited for, so that it has gone (withdrawn from the inbox, the
+// form closed) before the answers go back. Two outcomes do not win: first's
 // *prompt.NobodyError (the client could not show its form), which leaves
 // the questions to beside, as the route would have given them to it, and
 // is told to OnOpen as such; and beside's *prompt.UnavailableError (the
 // inbox went), which leaves them to first.
-func (r *Route) askBeside(ctx context.Context, first *Opened, besideName string, beside *Opened, qs []schema.Question) ([]prompt.Answer, error) {
+func (r *Route) askBeside(ctx context.Context, firstName string, first *Opened, besideName string, beside *Opened, qs []schema.Question) ([]prompt.Answer, error) {
 	type outcome struct {
 		beside  bool
 		answers []prompt.Answer
@@ -284,8 +310,15 @@ func (r *Route) askBeside(ctx context.Context, first *Opened, besideName string,
 		case got.beside && gone:
 			continue
 		}
-		stopFirst(errAnsweredBeside)
-		stopBeside(errAnsweredBeside)
+		why := errAnsweredBeside
+		if got.err == nil {
+			why = &AnsweredElsewhere{Way: besideName}
+			if !got.beside {
+				why = &AnsweredElsewhere{Way: firstName}
+			}
+		}
+		stopFirst(why)
+		stopBeside(why)
 		<-outcomes
 		return got.answers, got.err
 	}

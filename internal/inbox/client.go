@@ -18,6 +18,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/askuser/askuser/schema/jsonout"
 )
 
 // The client's limits.
@@ -50,6 +52,12 @@ type client struct {
 func newClient(a Addr, path string, tcp TCPAddr) *client {
 	self := os.Getuid()
 	d := &net.Dialer{Timeout: ProbeTimeout}
+	dial := d.DialContext
+	if path != "" {
+		dial = func(ctx context.Context, _, _ string) (net.Conn, error) {
+			return dialSocket(ctx, d.DialContext, path, self)
+		}
+	}
 	tr := &http.Transport{
 		// The inbox is on this machine, or at an address the person gave:
 		// never through a proxy of the environment.
@@ -57,14 +65,45 @@ func newClient(a Addr, path string, tcp TCPAddr) *client {
 		DisableKeepAlives:      true,
 		ResponseHeaderTimeout:  headerTimeout,
 		MaxResponseHeaderBytes: 64 << 10,
-		DialContext:            d.DialContext,
-	}
-	if path != "" {
-		tr.DialContext = func(ctx context.Context, _, _ string) (net.Conn, error) {
-			return dialSocket(ctx, d.DialContext, path, self)
-		}
+		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			conn, err := dial(ctx, network, addr)
+			if err != nil {
+				return nil, err
+			}
+			if asked, ok := ctx.Value(askKey{}).(context.Context); ok {
+				return &askConn{Conn: conn, asked: asked}, nil
+			}
+			return conn, nil
+		},
 	}
 	return &client{addr: a, tcp: tcp, hc: &http.Client{Transport: tr}}
+}
+
+// askKey is the key of the context value of a request to POST /v1/ask:
+// the context of its Ask, whose cause says why the set is withdrawn.
+type askKey struct{}
+
+// withdrawalGrace is how long the Withdrawal may take to be written, which
+// holds up the end of the Ask.
+const withdrawalGrace = time.Second
+
+// askConn is the connection of a request to POST /v1/ask. When net/http
+// closes it once the Ask's context, asked, has ended with a cause that is
+// a Withdrawer, it first sends the inbox the Withdrawal that says why.
+type askConn struct {
+	net.Conn
+	asked context.Context
+}
+
+func (c *askConn) Close() error {
+	if code := WithdrawCode(c.asked); code != "" {
+		// The inbox reads the line before the end of the connection; a
+		// line that cannot be written leaves the set withdrawn without its
+		// reason.
+		_ = c.SetWriteDeadline(time.Now().Add(withdrawalGrace))
+		_, _ = c.Write([]byte(jsonout.String(Withdrawal{Withdraw: code}) + "\n"))
+	}
+	return c.Conn.Close()
 }
 
 // overTCP reports whether the inbox is reached over TCP, where the end of
@@ -327,7 +366,7 @@ func (c *client) Ask(ctx context.Context, req *Request, queued func(ahead int)) 
 	if err != nil {
 		return Event{}, fmt.Errorf("encode the questions: %w", err)
 	}
-	reqCtx, stop := context.WithCancelCause(ctx)
+	reqCtx, stop := context.WithCancelCause(context.WithValue(ctx, askKey{}, ctx))
 	defer stop(nil)
 	// The inbox queues the set before it sends the reply's header: once
 	// the request is out, a connection that ends is an inbox that went

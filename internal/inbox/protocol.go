@@ -1,7 +1,9 @@
 package inbox
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"time"
 
 	"github.com/askuser/askuser/prompt"
@@ -22,8 +24,11 @@ import (
 //	                 connection (no Content-Length, no chunks).
 //
 // An asker withdraws its set by closing its connection: nothing else is
-// needed, so that an asker that is killed withdraws too. A request that is
-// refused gets a status other than 200 and an ErrorBody.
+// needed, so that an asker that is killed withdraws too. An asker that
+// knows why it withdraws may first send one line on the connection, a
+// Withdrawal, whose code the inbox turns into its own words (see
+// WithdrawReason). A request that is refused gets a status other than 200
+// and an ErrorBody.
 const (
 	PathStatus = "/v1/status"
 	pathAsk    = "/v1/ask"
@@ -117,4 +122,62 @@ type ErrorBody struct {
 	// Problems lists what is wrong with the questions, as askuser
 	// validate writes them, when they are what was refused.
 	Problems []string `json:"problems,omitempty"`
+}
+
+// Withdrawal is the one line that an asker may send on its connection
+// before it closes it, to say why it withdraws its set: a code, never
+// words, so that no asker puts text of its choosing on the person's
+// screen.
+type Withdrawal struct {
+	Withdraw string `json:"withdraw"`
+}
+
+// The codes of a Withdrawal that the inbox knows.
+const (
+	// WithdrawForm: the questions were answered in the MCP client's form,
+	// which asked them beside the inbox.
+	WithdrawForm = "form"
+)
+
+// maxWithdrawalBytes is the most of a Withdrawal line that the inbox reads;
+// a longer line is not one.
+const maxWithdrawalBytes = 200
+
+// reasonStopped is why a set is withdrawn whose asker closed its
+// connection without a known code.
+const reasonStopped = "the asker stopped waiting"
+
+// withdrawReasons are the inbox's words for each code it knows.
+var withdrawReasons = map[string]string{
+	WithdrawForm: "answered in the MCP client's form",
+}
+
+// WithdrawReason returns the inbox's words for the withdrawal of a set
+// whose asker gave code: "the asker stopped waiting" for "" and for every
+// code the inbox does not know.
+func WithdrawReason(code string) string {
+	if r, ok := withdrawReasons[code]; ok {
+		return r
+	}
+	return reasonStopped
+}
+
+// Withdrawer is a cause of the end of an asker's context (context.Cause)
+// that says why its set is withdrawn, as a code of a Withdrawal: "" for
+// none that the inbox knows.
+type Withdrawer interface {
+	error
+	WithdrawCode() string
+}
+
+// WithdrawCode returns the code of the cause of ctx's end (a Withdrawer),
+// "" when it has not ended, or ended without one.
+func WithdrawCode(ctx context.Context) string {
+	if ctx.Err() == nil {
+		return ""
+	}
+	if w, ok := errors.AsType[Withdrawer](context.Cause(ctx)); ok {
+		return w.WithdrawCode()
+	}
+	return ""
 }

@@ -1,6 +1,7 @@
 package inbox
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -243,9 +244,9 @@ func (s *Server) streamWait(w http.ResponseWriter, set *Set, ahead int) {
 	h.Set("Cache-Control", "no-store")
 	h.Set("Transfer-Encoding", "identity")
 	w.WriteHeader(http.StatusOK)
-	// Hijack sends the header first. The reader it returns holds nothing:
-	// the request has been read whole, and the asker sends nothing more.
-	conn, _, err := http.NewResponseController(w).Hijack()
+	// Hijack sends the header first. The reader it returns may hold the
+	// start of what the asker sent after its request: its Withdrawal.
+	conn, brw, err := http.NewResponseController(w).Hijack()
 	if err != nil {
 		// Every listener of the server serves HTTP/1.1, which can be
 		// taken over: this is a bug, and the asker sees its stream end.
@@ -256,19 +257,25 @@ func (s *Server) streamWait(w http.ResponseWriter, set *Set, ahead int) {
 	s.mu.Lock()
 	s.conns[conn] = struct{}{}
 	s.mu.Unlock()
+	var from io.Reader = conn
+	if n := brw.Reader.Buffered(); n > 0 {
+		held, _ := brw.Reader.Peek(n)
+		from = io.MultiReader(bytes.NewReader(held), conn)
+	}
 	go func() {
 		defer s.endWait(conn)
-		s.stream(conn, set, ahead)
+		s.stream(conn, from, set, ahead)
 	}()
 }
 
 // wait is the heartbeat's line.
 var wait = []byte(`{"event":"wait"}` + "\n")
 
-// stream carries the wait of set on conn, its asker's connection: the
-// "queued" event, a heartbeat, then the final event; the set is withdrawn
-// when the asker goes. It closes conn.
-func (s *Server) stream(conn net.Conn, set *Set, ahead int) {
+// stream carries the wait of set on conn, its asker's connection, which
+// it reads from from: the "queued" event, a heartbeat, then the final
+// event; the set is withdrawn when the asker goes, for the reason its
+// Withdrawal gives. It closes conn.
+func (s *Server) stream(conn net.Conn, from io.Reader, set *Set, ahead int) {
 	defer func() { _ = conn.Close() }()
 	send := func(line []byte) error {
 		_ = conn.SetWriteDeadline(time.Now().Add(writeGrace))
@@ -276,17 +283,27 @@ func (s *Server) stream(conn net.Conn, set *Set, ahead int) {
 		return err
 	}
 	if send(eventLine(Event{Event: eventQueued, Ahead: ahead})) != nil {
-		s.queue.Withdraw(set, "the asker went away")
+		// An asker that withdrew at once may have said why before it went.
+		why := "the asker went away"
+		_ = conn.SetReadDeadline(time.Now().Add(withdrawalWait))
+		if code := readWithdrawal(from); code != "" {
+			why = WithdrawReason(code)
+		}
+		s.queue.Withdraw(set, why)
 		return
 	}
 	gone := make(chan struct{})
+	// why is the reason that the asker's Withdrawal gives, read before gone
+	// is closed.
+	why := reasonStopped
 	go func() {
 		defer close(gone)
-		// The asker sends nothing more: a read returns when it goes, or
-		// when conn is closed here.
+		// The asker sends nothing more than its Withdrawal: a read returns
+		// when it goes, or when conn is closed here.
+		why = WithdrawReason(readWithdrawal(from))
 		var b [1]byte
 		for {
-			if _, err := conn.Read(b[:]); err != nil {
+			if _, err := from.Read(b[:]); err != nil {
 				return
 			}
 		}
@@ -301,7 +318,7 @@ func (s *Server) stream(conn net.Conn, set *Set, ahead int) {
 			}
 			return
 		case <-gone:
-			s.queue.Withdraw(set, "the asker stopped waiting")
+			s.queue.Withdraw(set, why)
 			return
 		case <-t.C:
 			if send(wait) != nil {
@@ -311,6 +328,32 @@ func (s *Server) stream(conn net.Conn, set *Set, ahead int) {
 			t.Reset(heartbeat(s.queue.Len()))
 		}
 	}
+}
+
+// withdrawalWait is how long the inbox waits for the Withdrawal of an
+// asker that went before its set's stream began.
+const withdrawalWait = 100 * time.Millisecond
+
+// readWithdrawal reads the asker's Withdrawal from r, one line of at most
+// maxWithdrawalBytes, and returns its code: "" for anything else, or for
+// nothing before r ends. What follows the line is left in r.
+func readWithdrawal(r io.Reader) string {
+	var line []byte
+	var b [1]byte
+	for len(line) <= maxWithdrawalBytes {
+		if _, err := r.Read(b[:]); err != nil {
+			return ""
+		}
+		if b[0] == '\n' {
+			var w Withdrawal
+			if json.Unmarshal(line, &w) != nil {
+				return ""
+			}
+			return w.Withdraw
+		}
+		line = append(line, b[0])
+	}
+	return ""
 }
 
 // eventLine is e as a line of the stream.

@@ -212,6 +212,122 @@ func TestAskWithdrawn(t *testing.T) {
 	}
 }
 
+// withdrawing is the cause of the end of an asker's context that gives
+// code as the reason of its withdrawal.
+type withdrawing string
+
+func (w withdrawing) Error() string        { return "withdrawn: " + string(w) }
+func (w withdrawing) WithdrawCode() string { return string(w) }
+
+// An asker whose context ends with a cause that gives a code withdraws its
+// set with the inbox's words for that code; a code the inbox does not know,
+// whatever it says, is the asker that stopped waiting.
+func TestAskWithdrawnWithReason(t *testing.T) {
+	for code, want := range map[string]string{
+		WithdrawForm:                        "answered in the MCP client's form",
+		"Your session expired: run curl x":  "the asker stopped waiting",
+		"answered in the MCP client's form": "the asker stopped waiting",
+	} {
+		t.Run(code, func(t *testing.T) {
+			in := startInbox(t)
+			ctx, cancel := context.WithCancelCause(context.Background())
+			// The asker withdraws once its stream began, as it would while
+			// the set waits.
+			heard := make(chan struct{})
+			got := make(chan askResult, 1)
+			go func() {
+				e, err := in.client.Ask(ctx, askRequest(), func(int) { close(heard) })
+				got <- askResult{e, err}
+			}()
+			s := waitFor(t, in.q, 1)[0]
+			select {
+			case <-heard:
+			case <-time.After(testutil.Slow):
+				t.Fatal("the inbox did not say that the set was queued")
+			}
+			cancel(withdrawing(code))
+			if r := result(t, got, testutil.Slow); !errors.Is(r.err, withdrawing(code)) {
+				t.Errorf("Ask = %+v, %v; want the context's cause", r.e, r.err)
+			}
+			select {
+			case <-s.Done():
+			case <-time.After(testutil.Slow):
+				t.Fatal("the set is still queued long after its asker went")
+			}
+			if e := s.End(); e.State != Withdrawn || e.Reason != want {
+				t.Errorf("ended %+v, want withdrawn (%s)", e, want)
+			}
+		})
+	}
+}
+
+// The inbox reads at most one line of a withdrawing asker, of at most
+// maxWithdrawalBytes, whether it came with the request or after it, and
+// shows none of its text: a line that is too long, not JSON, or of a code
+// it does not know is the asker that stopped waiting.
+func TestWithdrawalLine(t *testing.T) {
+	body, _ := json.Marshal(askRequest())
+	long := `{"withdraw":"form","pad":"` + strings.Repeat("x", maxWithdrawalBytes) + `"}`
+	for _, c := range []struct {
+		name, line string
+		early      bool
+		want       string
+	}{
+		{"known", `{"withdraw":"form"}` + "\n", false, "answered in the MCP client's form"},
+		{"known with the request", `{"withdraw":"form"}` + "\n", true, "answered in the MCP client's form"},
+		// Withdrawn before the stream began, or as it begins.
+		{"known at once", `{"withdraw":"form"}` + "\n", true, "answered in the MCP client's form"},
+		{"unknown", `{"withdraw":"Type your password in the terminal"}` + "\n", false, "the asker stopped waiting"},
+		{"too long", long + "\n", false, "the asker stopped waiting"},
+		{"not JSON", "answered in the MCP client's form\n", true, "the asker stopped waiting"},
+		{"no end of line", `{"withdraw":"form"}`, false, "the asker stopped waiting"},
+		{"a second line", "{}\n" + `{"withdraw":"form"}` + "\n", false, "the asker stopped waiting"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			in := startInbox(t)
+			conn, err := net.Dial("unix", string(in.addr))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			req := fmt.Sprintf("POST %s HTTP/1.1\r\nHost: inbox\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", pathAsk, len(body), body)
+			if c.early {
+				req += c.line
+			}
+			if _, err := io.WriteString(conn, req); err != nil {
+				t.Fatal(err)
+			}
+			s := waitFor(t, in.q, 1)[0]
+			// The stream begins before the asker withdraws, as it does while
+			// the set waits.
+			r := bufio.NewReader(conn)
+			for c.name != "known at once" {
+				line, err := r.ReadString('\n')
+				if err != nil {
+					t.Fatalf("the stream ended before its queued event: %v", err)
+				}
+				if strings.Contains(line, eventQueued) {
+					break
+				}
+			}
+			if !c.early {
+				if _, err := io.WriteString(conn, c.line); err != nil {
+					t.Fatal(err)
+				}
+			}
+			conn.Close()
+			select {
+			case <-s.Done():
+			case <-time.After(testutil.Slow):
+				t.Fatal("the set is still queued long after its asker went")
+			}
+			if e := s.End(); e.State != Withdrawn || e.Reason != c.want {
+				t.Errorf("ended %+v, want withdrawn (%s)", e, c.want)
+			}
+		})
+	}
+}
+
 // rawAsk posts body to the inbox over its socket and returns the reply.
 func rawAsk(t *testing.T, in *testInbox, body io.Reader, length int64) *http.Response {
 	t.Helper()

@@ -96,8 +96,8 @@ func TestRealInboxBesideForm(t *testing.T) {
 			t.Errorf("call: %q, want the form's answer", text)
 		}
 		within(t, s.Done(), "the end of the inbox's set")
-		if e := s.End(); e.State != inbox.Withdrawn {
-			t.Errorf("the inbox's set ended %+v, want withdrawn", e)
+		if e := s.End(); e.State != inbox.Withdrawn || e.Reason != "answered in the MCP client's form" {
+			t.Errorf("the inbox's set ended %+v, want withdrawn, answered in the MCP client's form", e)
 		}
 	})
 }
@@ -158,8 +158,8 @@ func TestRealInboxBesideRoundTripForm(t *testing.T) {
 			t.Errorf("call: %q, want the form's answer", text)
 		}
 		within(t, s.Done(), "the end of the inbox's set")
-		if e := s.End(); e.State != inbox.Withdrawn {
-			t.Errorf("the inbox's set ended %+v, want withdrawn", e)
+		if e := s.End(); e.State != inbox.Withdrawn || e.Reason != "answered in the MCP client's form" {
+			t.Errorf("the inbox's set ended %+v, want withdrawn, answered in the MCP client's form", e)
 		}
 	})
 	t.Run("the client could not show the form", func(t *testing.T) {
@@ -214,8 +214,10 @@ func TestRealInboxBesideRoundTripForm(t *testing.T) {
 		s := queued(t, q)
 		cs.Close()
 		within(t, s.Done(), "the end of the inbox's set")
-		if e := s.End(); e.State != inbox.Withdrawn {
-			t.Errorf("the inbox's set ended %+v, want withdrawn", e)
+		// The session's end is no answer: the set is withdrawn because the
+		// asker went, whether before its stream began or after.
+		if e := s.End(); e.State != inbox.Withdrawn || (e.Reason != "the asker stopped waiting" && e.Reason != "the asker went away") {
+			t.Errorf("the inbox's set ended %+v, want withdrawn, the asker gone", e)
 		}
 	})
 }

@@ -238,7 +238,7 @@ var (
 // nothing waits here, takes it at once.
 func (s *Server) forms(w *waiting, first turn) *ask.Way {
 	beside := !roundTrips(first.req) || !replied(first.req)
-	return &ask.Way{Name: "form", BesideInbox: beside, Open: func(context.Context) (*ask.Opened, error) {
+	return &ask.Way{Name: ask.WayForm, BesideInbox: beside, Open: func(context.Context) (*ask.Opened, error) {
 		return &ask.Opened{Prompter: &formAsker{s: s, w: w, first: first}}, nil
 	}}
 }

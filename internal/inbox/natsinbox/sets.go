@@ -268,7 +268,12 @@ func remoteEnd(w wireEnd) inbox.End {
 		return inbox.End{State: inbox.Cancelled, Reason: by}
 	}
 	reason := wireText(w.Reason)
-	if reason == "" {
+	switch {
+	case w.Withdraw != "":
+		// A code, never its text: only the inbox's words for the codes it
+		// knows are shown.
+		reason = inbox.WithdrawReason(w.Withdraw)
+	case reason == "":
 		reason = "the asker stopped waiting"
 	}
 	return inbox.End{State: inbox.Withdrawn, Reason: reason}

@@ -36,7 +36,7 @@ func (a *ask) wait(ctx context.Context, ends <-chan *nats.Msg) (inbox.Event, err
 		var data []byte
 		select {
 		case <-ctx.Done():
-			a.withdraw()
+			a.withdraw(inbox.WithdrawCode(ctx))
 			return inbox.Event{}, context.Cause(ctx)
 		case <-beats.C:
 			if err := a.beat(ctx, false); err != nil {
@@ -53,7 +53,7 @@ func (a *ask) wait(ctx context.Context, ends <-chan *nats.Msg) (inbox.Event, err
 		case <-keyPoll:
 			known, err := a.checkKey(ctx)
 			if err != nil {
-				a.withdraw()
+				a.withdraw("")
 				return inbox.Event{}, err
 			}
 			if known {
@@ -154,11 +154,12 @@ func (a *ask) read(data []byte) (inbox.Event, error) {
 }
 
 // withdraw says that the asker stopped waiting, for every inbox to take
-// the set away. A set that is not withdrawn this way (the asker was
+// the set away, with code, the code of an inbox.Withdrawal that says why
+// ("" for none). A set that is not withdrawn this way (the asker was
 // killed) is withdrawn when its beats stop, and leaves the server when its
 // last copy's time is up.
-func (a *ask) withdraw() {
-	body, err := sealJSON(wireEnd{End: endWithdrawn, Reason: "the asker stopped waiting"}, a.to)
+func (a *ask) withdraw(code string) {
+	body, err := sealJSON(wireEnd{End: endWithdrawn, Reason: "the asker stopped waiting", Withdraw: code}, a.to)
 	if err != nil {
 		return
 	}
