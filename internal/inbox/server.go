@@ -259,7 +259,7 @@ func (s *Server) streamWait(w http.ResponseWriter, set *Set, ahead int) {
 	s.mu.Unlock()
 	var from io.Reader = conn
 	if n := brw.Reader.Buffered(); n > 0 {
-		held, _ := brw.Reader.Peek(n)
+		held, _ := brw.Peek(n)
 		from = io.MultiReader(bytes.NewReader(held), conn)
 	}
 	go func() {
