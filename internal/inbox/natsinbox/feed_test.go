@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"net"
@@ -985,5 +986,51 @@ func TestAnchorDates(t *testing.T) {
 		if deleted := slices.Contains(f.deletes, at); deleted == c.dated {
 			t.Errorf("an anchor %s: deleted %v", c.what, deleted)
 		}
+	}
+}
+
+// An anchor whose check the server never read dates nothing. An agent
+// writing the headers by hand puts the check on lines after a bare
+// newline: the server reads them as part of the line before, and stores
+// the anchor ahead of any copy of its set, where this client reads them as
+// headers of their own; the line they follow gives them away.
+func TestAnchorHiddenCheck(t *testing.T) {
+	ns, a, id := setup(t)
+	in := startInbox(t, a, id, "one")
+	k, c := newAsk(t, a, a.To)
+	anchor := a.subject("set", k.id+".0")
+	raw, err := net.Dial("tcp", ns.HostPort())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	hdr := "NATS/1.0\r\nX: 1\n" + jetstream.ExpectedLastSubjSeqHeader + ": 5\n" + jetstream.ExpectedLastSubjSeqSubjHeader + ": " + k.copySubject(1) + "\r\n" + jetstream.MsgTTLHeader + ": " + endTTL.String() + "\r\n\r\n"
+	if _, err := fmt.Fprintf(raw, "CONNECT {\"verbose\":false,\"headers\":true}\r\nHPUB %s %d %d\r\n%s\r\n", anchor, len(hdr), len(hdr), hdr); err != nil {
+		t.Fatal(err)
+	}
+	anchored := time.Now()
+	js, _ := jetstream.New(c.nc)
+	stream, err := js.Stream(context.Background(), a.setsStream())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := stream.GetLastMsgForSubject(context.Background(), anchor); err == nil {
+			break
+		}
+		if time.Since(anchored) > testutil.Slow {
+			t.Fatal("the server did not store the anchor")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(2 * time.Second)
+	if err := k.beat(context.Background(), true); err != nil {
+		t.Fatal(err)
+	}
+	if err := k.post(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if s := waitFor(t, in.q, 1)[0]; !s.Arrived.After(anchored.Add(time.Second)) {
+		t.Errorf("a set asked 2 s after an anchor stored alone is shown as asked at %s, its anchor's time (%s)", s.Arrived, anchored)
 	}
 }
