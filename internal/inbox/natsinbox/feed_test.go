@@ -825,6 +825,10 @@ func TestForgedAck(t *testing.T) {
 	if m, _ := f.conn.lastEnd(ctx, e.end); m == nil {
 		t.Fatal("the answer said sent is not stored")
 	}
+	// The last word, for the history.
+	if ns := e.set.LastWord(); ns != nil {
+		t.Fatalf("the last word of an answer stored: %v", ns)
+	}
 }
 
 // What an end carries from the wire (who answered, why it was withdrawn)

@@ -311,7 +311,9 @@ func (f *feed) show(e *entry) {
 	}
 	e.shown = true
 	e.set.Arrived = e.asked.Add(-f.skew)
-	e.set.Sent = make(chan error, 1)
+	// Room for both words of its end: not yet, then the last (see
+	// inbox.Set.Sent).
+	e.set.Sent = make(chan error, 2)
 	if _, err := f.queue.Add(e.set); err != nil {
 		return
 	}
