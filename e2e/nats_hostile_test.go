@@ -640,7 +640,7 @@ func TestNATSHostileAnswerWhileDown(t *testing.T) {
 	}
 }
 
-// D16: an answer counts as sent only on the sets' stream's own
+// D17: an answer counts as sent only on the sets' stream's own
 // acknowledgement of its end, never on what else reaches its reply
 // subject. A hostile agent fills the sets' stream to its limits with
 // anchors that the inbox keeps (a day's, as askuser stores them), so that
