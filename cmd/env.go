@@ -65,11 +65,9 @@ func (env *Env) get(v *variable) string {
 	return strings.TrimSpace(env.Getenv(v.name))
 }
 
-// getAlias returns the value of v's older name.
+// getAlias returns the value of v's older name: "" for a variable without
+// one, as no variable is named "".
 func (env *Env) getAlias(v *variable) string {
-	if v.alias == "" {
-		return ""
-	}
 	return strings.TrimSpace(env.Getenv(v.alias))
 }
 
@@ -85,10 +83,16 @@ type given struct {
 // boolean reads the value of a switch; see parseBool.
 func (g given) boolean() (bool, error) {
 	on, err := parseBool(g.from, g.value)
+	return on, g.see(err)
+}
+
+// see returns err, about g's value, pointing at the help of the variables
+// when the value came from one (see ofVariable).
+func (g given) see(err error) error {
 	if g.env {
-		err = ofVariable(err)
+		return ofVariable(err)
 	}
-	return on, err
+	return err
 }
 
 // parseBool reads the boolean value v of name (a flag, or an environment
@@ -170,11 +174,7 @@ func (g given) ui(offered []ask.UI, suffix string) (ask.UI, error) {
 	}
 	u := ask.UI(g.value)
 	if !slices.Contains(valid, u) {
-		err := ask.UsageErrorf("invalid %s %q%s: must be %s", g.from, g.value, suffix, orList(valid))
-		if g.env {
-			err = ofVariable(err)
-		}
-		return "", err
+		return "", g.see(ask.UsageErrorf("invalid %s %q%s: must be %s", g.from, g.value, suffix, orList(valid)))
 	}
 	if !slices.Contains(offered, u) {
 		return ask.UIAuto, nil
@@ -333,7 +333,10 @@ func inboxOptions(cmd *cobra.Command, env *Env, mode ask.UI) (ask.InboxOptions, 
 	if err != nil {
 		return ask.InboxOptions{}, err
 	}
-	o := ask.InboxOptions{Addr: a, From: cutFrom(settingFrom.get(cmd, env).value)}
+	// A longer --from or ASKUSER_FROM is cut to inbox.MaxFrom characters,
+	// its end marked with "…": the inbox refuses a longer one, and a name
+	// too long is no reason to leave questions unasked.
+	o := ask.InboxOptions{Addr: a, From: prompt.Cut(strings.TrimSpace(settingFrom.get(cmd, env).value), inbox.MaxFrom)}
 	// A bad limit variable is reported where the schema is compiled
 	// (loadSchema); here it only leaves the limits out.
 	if l, err := env.limits(); err == nil && l != (schema.Limits{}) {
@@ -342,70 +345,41 @@ func inboxOptions(cmd *cobra.Command, env *Env, mode ask.UI) (ask.InboxOptions, 
 	return o, nil
 }
 
-// cutFrom returns --from or ASKUSER_FROM as the inbox takes it: a longer
-// name is cut to inbox.MaxFrom characters, its end marked with "…". The
-// inbox refuses a longer one, and a name too long is no reason to leave
-// questions unasked.
-func cutFrom(from string) string {
-	return prompt.Cut(strings.TrimSpace(from), inbox.MaxFrom)
-}
-
 // inboxAddr returns where the inbox is: ASKUSER_INBOX, else the default of
-// the runtime directories. A value that is not an address is an error
-// (see inboxAddrError).
+// the runtime directories. A value that is not an address is a usage
+// error, except for an inbox on NATS, whose every failure makes it
+// unavailable.
 func inboxAddr(env *Env) (inbox.Addr, error) {
 	a, err := inbox.Where{Inbox: env.get(varInbox), RuntimeDir: env.get(varRuntimeDir), TempDir: env.get(varTempDir), Remote: natsinbox.Remote()}.Addr()
-	if err != nil {
-		return nil, inboxAddrError(err)
+	switch _, nats := errors.AsType[*inbox.ServerError](err); {
+	case nats:
+		return nil, &prompt.UnavailableError{Err: err}
+	case err != nil:
+		return nil, &ask.UsageError{Msg: err.Error(), See: "askuser help environment"}
 	}
 	return a, nil
 }
 
-// inboxAddrError returns the error of an ASKUSER_INBOX that is not an address:
-// a usage error, except for an inbox on NATS, whose every failure makes it
-// unavailable.
-func inboxAddrError(err error) error {
-	if _, ok := errors.AsType[*inbox.ServerError](err); ok {
-		return &prompt.UnavailableError{Err: err}
-	}
-	return &ask.UsageError{Msg: err.Error(), See: "askuser help environment"}
-}
-
 // limits returns the limits the limit variables set, 0 for each left as the
-// schema has it, read once a run: the schema is compiled with them, and
-// the inbox told of them. A limit set under both its names must have the
-// same number under both: when they differ, one of two settings the person
-// made would be ignored without a word, so neither is taken.
+// schema has it: the schema is compiled with them, and the inbox told of
+// them. A limit set under both its names must have the same number under
+// both: when they differ, one of two settings the person made would be
+// ignored without a word, so neither is taken.
 func (env *Env) limits() (schema.Limits, error) {
-	if env.limitsRead == nil {
-		env.limitsRead = &limitsRead{}
-		l, err := readLimits(env)
-		env.limitsRead.l, env.limitsRead.err = l, ofVariable(err)
-	}
-	return env.limitsRead.l, env.limitsRead.err
-}
-
-// limitsRead are the limits as read, with the error of reading them.
-type limitsRead struct {
-	l   schema.Limits
-	err error
-}
-
-func readLimits(env *Env) (schema.Limits, error) {
 	var ls schema.Limits
 	for _, l := range schema.AllLimits {
 		v := limitVariables[l]
 		n, err := readLimit(l, v.name, env.get(v))
 		if err != nil {
-			return schema.Limits{}, err
+			return schema.Limits{}, ofVariable(err)
 		}
 		old, err := readLimit(l, v.alias, env.getAlias(v))
 		if err != nil {
-			return schema.Limits{}, err
+			return schema.Limits{}, ofVariable(err)
 		}
 		if n != 0 && old != 0 && n != old {
-			return schema.Limits{}, ask.UsageErrorf("%s=%s and %s=%s disagree: %s is the older name of %s; unset it or give both the same value",
-				v.name, env.get(v), v.alias, env.getAlias(v), v.alias, v.name)
+			return schema.Limits{}, ofVariable(ask.UsageErrorf("%s=%s and %s=%s disagree: %s is the older name of %s; unset it or give both the same value",
+				v.name, env.get(v), v.alias, env.getAlias(v), v.alias, v.name))
 		}
 		*ls.Field(l) = max(n, old)
 	}
@@ -428,17 +402,17 @@ func readLimit(l schema.Limit, name, value string) (int, error) {
 	return n, nil
 }
 
-// duration reads the value of a duration that may not be negative.
+// duration reads the value of a duration that may not be negative: 0
+// when it is not given, the default of every duration setting.
 func (g given) duration() (time.Duration, error) {
+	if !g.set {
+		return 0, nil
+	}
 	d, err := time.ParseDuration(g.value)
 	if err == nil && d >= 0 {
 		return d, nil
 	}
-	err = badDuration(g.from, g.value, err == nil)
-	if g.env {
-		err = ofVariable(err)
-	}
-	return 0, err
+	return 0, g.see(badDuration(g.from, g.value, err == nil))
 }
 
 // badDuration is the one wording of a duration that askuser cannot take,

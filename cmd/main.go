@@ -41,8 +41,6 @@ type Env struct {
 	// (validate, schema, preset answers) does not start the thread that
 	// watching signals takes, and dies of a signal as any command does.
 	WatchSignals func(ctx context.Context) (_ context.Context, stop func())
-
-	limitsRead *limitsRead // the limit variables, once read (see limits)
 }
 
 // Main runs askuser with the process's arguments, streams and signals, and

@@ -25,7 +25,7 @@ const (
 	// MaxRequestBytes is the largest body of POST /v1/ask.
 	MaxRequestBytes = schema.MaxInputSize + 64<<10
 	// MaxFrom and maxCwdLength bound where a set says it came from, in
-	// characters: the askers cut a longer name to MaxFrom (cmd's cutFrom),
+	// characters: the askers cut a longer name to MaxFrom (cmd's inboxOptions),
 	// and the inbox refuses one past it.
 	MaxFrom      = 200
 	maxCwdLength = 4096
