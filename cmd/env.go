@@ -35,11 +35,10 @@ func processEnv(name string) string { return os.Getenv(name) }
 // parseKey checks the value of --key: a usage error unless it is header
 // or question.
 func parseKey(s string) (schema.KeyBy, error) {
-	k, err := schema.ParseKeyBy(s)
-	if err != nil {
-		return "", &ask.UsageError{Msg: err.Error()}
+	if k := schema.KeyBy(s); k == schema.KeyHeader || k == schema.KeyQuestion {
+		return k, nil
 	}
-	return k, nil
+	return "", ask.UsageErrorf("invalid --key %q: must be header or question", s)
 }
 
 // get returns the value of s in cmd, which registered it.
@@ -102,16 +101,12 @@ func (g given) see(err error) error {
 func parseBool(name, v string) (bool, error) {
 	v = strings.TrimSpace(v)
 	switch strings.ToLower(v) {
-	case "yes", "on":
+	case "1", "t", "true", "yes", "on":
 		return true, nil
-	case "", "no", "off":
+	case "", "0", "f", "false", "no", "off":
 		return false, nil
 	}
-	on, err := strconv.ParseBool(strings.ToLower(v))
-	if err != nil {
-		return false, ask.UsageErrorf("invalid %s %q: must be true or false (also 1/0, yes/no, on/off)", name, v)
-	}
-	return on, nil
+	return false, ask.UsageErrorf("invalid %s %q: must be true or false (also 1/0, yes/no, on/off)", name, v)
 }
 
 // ofVariable returns err, a usage error about a variable's value, pointing at
