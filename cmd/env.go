@@ -129,7 +129,7 @@ func (f *askFlags) resolve(cmd *cobra.Command, env *Env) (ask.Options, error) {
 	o := ask.Options{
 		Mode: mode, ModeFrom: ui.named(), TTY: f.tty, Bell: f.bell,
 		Color: colorEnabled(env),
-		Web:   ask.WebOptions{Open: f.open, Browser: browser(env)},
+		Web:   ask.WebOptions{Open: f.open, Browser: env.get(varBrowser)},
 	}
 	if o.Notify, _, err = notifyCommands(env); err != nil {
 		return ask.Options{}, err
@@ -208,9 +208,6 @@ func colorEnabled(env *Env) bool {
 	}
 	return env.get(varTerm) != "dumb"
 }
-
-// browser returns the browser that opens web pages, "" for the system's.
-func browser(env *Env) string { return env.get(varBrowser) }
 
 // notifyCommands returns the commands run when questions appear, and, in the
 // inbox, when they end, each with whether the notifications keep the

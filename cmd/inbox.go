@@ -171,7 +171,7 @@ func inboxServeOptions(cmd *cobra.Command, env *Env, f inboxFlags) (serve.Option
 		Schema:  env.Schema,
 		IO:      env.IO,
 		Color:   colorEnabled(env),
-		Browser: browser(env),
+		Browser: env.get(varBrowser),
 		Watch:   env.WatchSignals,
 	}
 	// ASKUSER_UI's web and inbox say where askers ask, which is this
