@@ -438,9 +438,5 @@ func loadSchema(env *Env) (*schema.Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	o, err := l.Overrides()
-	if err != nil {
-		return nil, err
-	}
-	return schema.Compile(env.Schema, o)
+	return schema.Compile(env.Schema, l)
 }

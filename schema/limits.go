@@ -50,9 +50,6 @@ func (l Limit) Min() int { return limitKeys[l].min }
 // schema's description names too.
 const questionsPointer = "/properties/questions/maxItems"
 
-// Overrides maps a limit's JSON pointer in the schema to its new value.
-type Overrides map[string]int
-
 // LimitError is a limit below its Min.
 type LimitError struct {
 	Limit Limit
@@ -84,35 +81,27 @@ func (ls *Limits) Field(l Limit) *int {
 	}[l]
 }
 
-// Overrides returns the limits of ls that are not 0 as overrides of the
-// schema, each checked against its Min: the command line gives its
-// settings this way, and the inbox the limits an asker sends it.
-func (ls Limits) Overrides() (Overrides, error) {
-	o := Overrides{}
+// Check checks each limit of ls that is not 0 against its Min: Compile
+// does, and the inbox, before it compiles the limits an asker sends it.
+func (ls Limits) Check() error {
 	for _, l := range AllLimits {
-		n := *ls.Field(l)
-		if n == 0 {
-			continue
+		if n := *ls.Field(l); n != 0 && n < l.Min() {
+			return &LimitError{Limit: l, Value: n}
 		}
-		if n < l.Min() {
-			return nil, &LimitError{Limit: l, Value: n}
-		}
-		o[limitKeys[l].pointer] = n
 	}
-	return o, nil
+	return nil
 }
 
-// patch returns raw with the numbers at the overridden pointers replaced,
-// and the number of questions that the description names.
-func patch(raw []byte, o Overrides) ([]byte, error) {
-	if len(o) == 0 {
-		return raw, nil
+// patch returns raw with the limits of ls that are not 0 in place of the
+// schema's, and the number of questions that the description names.
+func patch(raw []byte, ls Limits) ([]byte, error) {
+	values := map[string][]byte{}
+	for _, l := range AllLimits {
+		if n := *ls.Field(l); n != 0 {
+			values[limitKeys[l].pointer] = []byte(strconv.Itoa(n))
+		}
 	}
-	values := make(map[string][]byte, len(o)+1)
-	for p, v := range o {
-		values[p] = []byte(strconv.Itoa(v))
-	}
-	if n, ok := o[questionsPointer]; ok {
+	if n := ls.MaxQuestions; n != 0 {
 		if d, ok := describeQuestions(raw, n); ok {
 			values["/description"] = d
 		}

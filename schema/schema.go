@@ -35,11 +35,14 @@ type Schema struct {
 	limits Limits // read from doc by Compile
 }
 
-// Compile patches the schema text raw with the overrides and compiles it
-// with santhosh-tekuri/jsonschema, which first checks it against the
-// meta-schema of draft 2020-12.
-func Compile(raw []byte, o Overrides) (*Schema, error) {
-	patched, err := patch(raw, o)
+// Compile patches the schema text raw with the limits of l that are not 0
+// (see Check) and compiles it with santhosh-tekuri/jsonschema, which first
+// checks it against the meta-schema of draft 2020-12.
+func Compile(raw []byte, l Limits) (*Schema, error) {
+	if err := l.Check(); err != nil {
+		return nil, err
+	}
+	patched, err := patch(raw, l)
 	if err != nil {
 		return nil, err
 	}

@@ -224,7 +224,7 @@ func writePattern(t *testing.T, raw []byte) []byte {
 // ECMA-262 (with the u flag and without) and Python read alike; the
 // schema itself keeps the full pattern.
 func TestAdvertisedPatternsAreASCII(t *testing.T) {
-	s, err := Compile(embedded(t), nil)
+	s, err := Compile(embedded(t), Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,7 +270,7 @@ func TestAdvertisedPatternsAreASCII(t *testing.T) {
 	if !strings.Contains(string(s.Bytes()), `"pattern": `+jsonEscaped(notBlankPattern())) {
 		t.Error("the schema itself lost the full pattern")
 	}
-	if _, err := Compile(adv, nil); err != nil {
+	if _, err := Compile(adv, Limits{}); err != nil {
 		t.Errorf("the advertised schema does not compile: %v", err)
 	}
 }
@@ -288,7 +288,7 @@ var needsType = map[string]string{
 // Every keyword of the advertised schema that applies to one type has
 // that type beside it, or around it for the same value.
 func TestAdvertisedTypesBesideKeywords(t *testing.T) {
-	s, err := Compile(embedded(t), nil)
+	s, err := Compile(embedded(t), Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
