@@ -277,16 +277,12 @@ func (x *keyIndex) check(root map[string]any, field string, strict bool, value f
 // refuses, is a *ValidationError.
 func (in *Input) AddPresets(from string, presets map[string]string, key KeyBy) error {
 	chosen, ps := newKeyIndex(in.Questions, key).resolve(from, slices.Collect(maps.Keys(presets)), true)
-	for i, q := range in.Questions {
-		pk, ok := chosen[i]
-		if !ok {
-			continue
-		}
+	for i, pk := range chosen {
+		q, v := in.Questions[i], presets[pk]
 		k := key.Key(q)
 		if _, own := in.Answers[k]; own {
 			continue
 		}
-		v := presets[pk]
 		if bad := answerProblems(q, []any{from, pk}, v); bad != nil {
 			ps = append(ps, bad...)
 			continue
