@@ -236,6 +236,9 @@ func TestAdvertisedPatternsAreASCII(t *testing.T) {
 	if err := json.Unmarshal(adv, &doc); err != nil {
 		t.Fatalf("advertised schema: %v\n%s", err, adv)
 	}
+	if _, ok := doc.(map[string]any)["$schema"]; ok {
+		t.Error("the advertised schema names its dialect: a tool's schema is not a document of its own")
+	}
 	var patterns []string
 	var walk func(any)
 	walk = func(v any) {
