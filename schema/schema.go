@@ -197,7 +197,7 @@ func (s *Schema) withinLimits(doc any) any {
 // objects there would otherwise take twenty megabytes of maps, to be
 // thrown away.
 func decode(data []byte, opaque map[string]bool) (any, error) {
-	if len(opaque) == 0 || firstByte(data) != '{' {
+	if len(opaque) == 0 || !bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n"), []byte("{")) {
 		return decodeAll(data)
 	}
 	var fields map[string]json.RawMessage
@@ -244,18 +244,10 @@ func decodeOne(data []byte, v any) error {
 	return nil
 }
 
-func firstByte(data []byte) byte {
-	data = bytes.TrimLeft(data, " \t\r\n")
-	if len(data) == 0 {
-		return 0
-	}
-	return data[0]
-}
-
 // emptyOfType returns an empty value of the JSON type of raw, a valid JSON
-// value.
+// value as the decoder gives it, without the white space around it.
 func emptyOfType(raw []byte) any {
-	switch firstByte(raw) {
+	switch raw[0] {
 	case '{':
 		return map[string]any{}
 	case '[':
