@@ -18,11 +18,7 @@ func compile(t *testing.T, l schema.Limits) *schema.Schema {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, err := l.Overrides()
-	if err != nil {
-		t.Fatal(err)
-	}
-	sch, err := schema.Compile(raw, o)
+	sch, err := schema.Compile(raw, l)
 	if err != nil {
 		t.Fatal(err)
 	}
