@@ -1,6 +1,7 @@
 package natsinbox
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -1037,4 +1038,70 @@ func TestAnchorHiddenCheck(t *testing.T) {
 	if s := waitFor(t, in.q, 1)[0]; !s.Arrived.After(anchored.Add(time.Second)) {
 		t.Errorf("a set asked 2 s after an anchor stored alone is shown as asked at %s, its anchor's time (%s)", s.Arrived, anchored)
 	}
+}
+
+// A server that times out the login of a connection is busy, not absent:
+// the login is made again, and only when it fails every time is the error
+// the asker's, saying so. An account at its most connections says that.
+func TestLoginRefused(t *testing.T) {
+	ns := natstest.Start(t, nil)
+	for _, c := range []struct {
+		refused int
+		err     string
+		want    string
+	}{
+		{loginTries - 1, "Authentication Timeout", ""},
+		{loginTries, "Authentication Timeout", "timed out this connection's login 4 times (nats: Authentication Timeout): the server, or this machine, is too busy"},
+		{1, "maximum account active connections exceeded", "holds as many connections as it allows (nats: maximum account active connections exceeded): end some"},
+	} {
+		gate := newLoginGate(t, ns.HostPort(), c.refused, c.err)
+		a, err := inbox.ParseAddr("nats://"+gate.Addr().String()+"/team", Remote())
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = a.Dial().Probe(context.Background())
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("with %d logins refused: %v", c.refused, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("with %d logins refused: %v; want %q", c.refused, err, c.want)
+		}
+	}
+}
+
+// newLoginGate listens for connections to target: to the first refused of
+// them it gives the server's greeting and then the server's error errText
+// for the login, as a busy or a full server would; the others it forwards.
+func newLoginGate(t *testing.T, target string, refused int, errText string) net.Listener {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for n := 0; ; n++ {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			s, err := net.Dial("tcp", target)
+			if err != nil {
+				c.Close()
+				return
+			}
+			if n >= refused {
+				go func() { io.Copy(s, c); s.Close() }()
+				go func() { io.Copy(c, s); c.Close() }()
+				continue
+			}
+			greeting, _ := bufio.NewReader(s).ReadString('\n')
+			s.Close()
+			io.WriteString(c, greeting)
+			bufio.NewReader(c).ReadString('\n')
+			fmt.Fprintf(c, "-ERR '%s'\r\n", errText)
+			c.Close()
+		}
+	}()
+	return ln
 }
