@@ -297,9 +297,7 @@ func replied(req *mcp.CallToolRequest) bool {
 // reply to the form that the call req carries came after the questions
 // were answered another way (in the inbox), and is dropped.
 func (s *Server) dropped(ctx context.Context, req *mcp.CallToolRequest) {
-	text := "The questions were answered another way (in the inbox) before the MCP client sent the form's reply, which is dropped."
-	_, _ = fmt.Fprintf(s.opts.Log, "askuser mcp: %s\n", text)
-	s.notice(ctx, req, text)
+	s.tell(ctx, req, "The questions were answered another way (in the inbox) before the MCP client sent the form's reply, which is dropped.")
 }
 
 // handBack is a call's result that hands the client a form to fill in and
@@ -309,14 +307,6 @@ type handBack struct {
 }
 
 func (*handBack) Error() string { return "the form is handed back to the client" }
-
-// passOver tells the person, on stderr and in the client's log, that the
-// client's form asked them nothing and why, before another way asks.
-func (s *Server) passOver(ctx context.Context, req *mcp.CallToolRequest, failed error) {
-	text := prompt.Capitalize(failed.Error()) + ". Asking another way."
-	_, _ = fmt.Fprintf(s.opts.Log, "askuser mcp: %s\n", text)
-	s.notice(ctx, req, text)
-}
 
 // formID names the form among a call's input requests.
 const formID = "askuser"
@@ -398,6 +388,13 @@ func (s *Server) notice(ctx context.Context, req *mcp.CallToolRequest, text stri
 	// what clients show; the notice only helps, the way of asking says it
 	// too.
 	_ = req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: "notice", Logger: "askuser", Data: text}) //nolint:staticcheck // see above
+}
+
+// tell tells the person text on stderr and in the client's log, where no
+// way of asking says it itself.
+func (s *Server) tell(ctx context.Context, req *mcp.CallToolRequest, text string) {
+	_, _ = fmt.Fprintf(s.opts.Log, "askuser mcp: %s\n", text)
+	s.notice(ctx, req, text)
 }
 
 // Why a call stopped waiting other than for an answer. Their text is what

@@ -205,7 +205,9 @@ func (s *Server) start(key string, first turn, qs []schema.Question, own func(*w
 			w.form = o.Prompter != nil && way != nil && name == way.Name
 			s.mu.Unlock()
 			if after != nil {
-				s.passOver(ctx, req, after)
+				// The client's form asked nobody: say why, before another
+				// way asks.
+				s.tell(ctx, req, prompt.Capitalize(after.Error())+". Asking another way.")
 			}
 			if o.Where != "" {
 				s.notice(ctx, req, o.Where)
