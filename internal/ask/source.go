@@ -188,21 +188,17 @@ func (*discard) UnmarshalJSON([]byte) error { return nil }
 // holds nothing but spaces, so that the first answer is the next line. It
 // returns the number of bytes dropped.
 func skipLineEnd(r *bufio.Reader) int64 {
-	var n int64
-	for {
+	for n := int64(0); ; n++ {
 		b, err := r.ReadByte()
-		if err != nil {
+		switch {
+		case err != nil:
+			return n
+		case b == '\n':
+			return n + 1
+		case b != ' ' && b != '\t' && b != '\r':
+			r.UnreadByte()
 			return n
 		}
-		switch b {
-		case ' ', '\t', '\r':
-			n++
-			continue
-		case '\n':
-			return n + 1
-		}
-		r.UnreadByte()
-		return n
 	}
 }
 
