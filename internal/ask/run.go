@@ -169,16 +169,6 @@ func WatchSignals(parent context.Context) (context.Context, func()) {
 	}
 }
 
-// RunOne does a run that asks q, the one question of confirm or
-// input, and returns its answer (see RunQuestions).
-func RunOne(ctx context.Context, streams *Streams, o Options, q schema.Question) (prompt.Answer, error) {
-	got, err := RunQuestions(ctx, streams, o, q)
-	if err != nil {
-		return prompt.Answer{}, err
-	}
-	return got[0], nil
-}
-
 // RunQuestions does a run that asks qs, questions that come from
 // no input document (confirm, input, an agent tool's approval or its own
 // questions), and returns their answers: the first question's header names
