@@ -230,57 +230,54 @@ var (
 
 // forms returns the client's own way of reaching the person, a form filled
 // in in its own interface, for the questions that wait in w, which the call
-// first asks first. The form waits beside the inbox: one asked as the
-// server's own request is ended when the inbox answers first (the SDK
-// sends notifications/cancelled); one handed back in the call's result is
-// the client's until it calls again with the reply, which then comes too
-// late and is dropped. A call that starts with a reply, to a form of which
+// first asks first: as the server's own request (elicit.Prompter), or
+// handed back in the call's result (rounds), as the client takes it. The
+// form waits beside the inbox: one asked as the server's own request is
+// ended when the inbox answers first (the SDK sends
+// notifications/cancelled); one handed back in the call's result is the
+// client's until it calls again with the reply, which then comes too late
+// and is dropped. A call that starts with a reply, to a form of which
 // nothing waits here, takes it at once.
 func (s *Server) forms(w *waiting, first turn) *ask.Way {
-	beside := !roundTrips(first.req) || !replied(first.req)
+	req := first.req
+	var form prompt.Prompter = &elicit.Prompter{Elicit: req.Session.Elicit, Version: req.ProtocolVersion(), Quickest: s.opts.Quickest}
+	if roundTrips(req) {
+		form = &rounds{s: s, w: w, first: first}
+	}
+	beside := !roundTrips(req) || !replied(req)
 	return &ask.Way{Name: ask.WayForm, BesideInbox: beside, Open: func(context.Context) (*ask.Opened, error) {
-		return &ask.Opened{Prompter: &formAsker{s: s, w: w, first: first}}, nil
+		return &ask.Opened{Prompter: form}, nil
 	}}
 }
 
-// formAsker asks through the client's own forms, as the client takes them,
-// for the questions that wait in w, which the call first asks first.
-type formAsker struct {
+// rounds asks through a client that fills in forms between calls, for the
+// questions that wait in w, starting with the call first: each form is
+// handed back to the call that waits (see elicitRound), and the next call
+// that meets the questions waiting in w brings its reply. The form ends,
+// and a reply that comes after is dropped, when ctx ends: the inbox beside
+// it answered first.
+type rounds struct {
 	s     *Server
 	w     *waiting
 	first turn
 }
 
-func (f *formAsker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
-	req := f.first.req
-	if roundTrips(req) {
-		return f.s.elicitRounds(ctx, f.w, f.first, qs)
-	}
-	a := &elicit.Prompter{Elicit: req.Session.Elicit, Version: req.ProtocolVersion(), Quickest: f.s.opts.Quickest}
-	return a.Ask(ctx, qs)
-}
-
-// elicitRounds asks qs through a client that fills in forms between calls,
-// starting with the call t: each form is handed back to the call that
-// waits (see elicitRound), and the next call that meets the questions
-// waiting in w brings its reply. The form ends, and a reply that comes
-// after is dropped, when ctx ends: the inbox beside it answered first.
-func (s *Server) elicitRounds(ctx context.Context, w *waiting, t turn, qs []schema.Question) ([]prompt.Answer, error) {
-	for {
-		answers, err := s.elicitRound(t.req, qs)
+func (r *rounds) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
+	for t := r.first; ; {
+		answers, err := r.s.elicitRound(t.req, qs)
 		back, handed := errors.AsType[*handBack](err)
 		if !handed {
 			return answers, err
 		}
 		t.back <- back
 		select {
-		case t = <-w.turns:
+		case t = <-r.w.turns:
 		case <-ctx.Done():
 			return nil, context.Cause(ctx)
 		}
 		if ctx.Err() != nil {
 			if replied(t.req) {
-				s.dropped(context.WithoutCancel(ctx), t.req)
+				r.s.dropped(context.WithoutCancel(ctx), t.req)
 			}
 			return nil, context.Cause(ctx)
 		}

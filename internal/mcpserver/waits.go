@@ -70,7 +70,7 @@ type waiting struct {
 	calls int
 	form  bool
 	// turns takes the calls that come while a form handed back to the
-	// client waits for its reply (see elicitRounds).
+	// client waits for its reply (see rounds).
 	turns chan turn
 }
 
