@@ -143,27 +143,24 @@ func runAsking(ctx context.Context, streams *Streams, o Options, c asking) ([]pr
 func WatchSignals(parent context.Context) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(parent)
 	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	// A hang-up sends its SIGHUP when the kernel gets to it, maybe after
-	// the run it ended has been reported as one (see Ended).
-	// Were SIGHUP's default restored, or SIGHUP ignored, when the
-	// run is over, that late signal could kill askuser before it
-	// exits with the code that says so: the runtime kills the process
-	// with a signal it no longer wants even while the change is being
-	// made. So it is never given back: once stop is called, it fills this
-	// channel, which nobody reads.
-	hup := make(chan os.Signal, 1)
-	signal.Notify(hup, syscall.SIGHUP)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	go func() {
 		select {
 		case s := <-sigs:
-			cancel(&SignalError{Sig: s})
-		case s := <-hup:
 			cancel(&SignalError{Sig: s})
 		case <-ctx.Done():
 		}
 	}()
 	return ctx, func() {
+		// A hang-up sends its SIGHUP when the kernel gets to it, maybe
+		// after the run it ended has been reported as one (see Ended).
+		// Were SIGHUP's default restored, or SIGHUP ignored, when the run
+		// is over, that late signal could kill askuser before it exits
+		// with the code that says so: the runtime kills the process with
+		// a signal it no longer wants even while the change is being made.
+		// So it is never given back: from now on, it fills a channel that
+		// nobody reads, caught there before sigs lets it go.
+		signal.Notify(make(chan os.Signal, 1), syscall.SIGHUP)
 		signal.Stop(sigs)
 		cancel(nil)
 	}
