@@ -38,11 +38,10 @@ type Asking struct {
 	// Questions are asked in order. None: the request is decided without
 	// asking anybody (see Decide).
 	Questions []schema.Question
-	decide    func(got []prompt.Answer) Decision
+	// Decide returns the decision that got, the answers to Questions,
+	// make.
+	Decide func(got []prompt.Answer) Decision
 }
-
-// Decide returns the decision that got, the answers to a's questions, make.
-func (a Asking) Decide(got []prompt.Answer) Decision { return a.decide(got) }
 
 // Ask returns what the person is asked about r. The agent tool's own questions
 // are asked as they are, every one, and answered in the input that carries
@@ -67,7 +66,7 @@ func (r Request) Ask(s Settings) (Asking, error) {
 	case r.Tool == "ExitPlanMode":
 		return r.askPlan(s), nil
 	case r.ownTool(s), r.ownCommand():
-		return Asking{decide: func([]prompt.Answer) Decision { return Decision{Allow: true} }}, nil
+		return Asking{Decide: func([]prompt.Answer) Decision { return Decision{Allow: true} }}, nil
 	}
 	return r.askCall(s), nil
 }
@@ -122,7 +121,7 @@ func (r Request) askQuestions(doc []byte, s Settings) (Asking, error) {
 	if err != nil {
 		return Asking{}, err
 	}
-	return Asking{Questions: c.Questions(), decide: func(got []prompt.Answer) Decision {
+	return Asking{Questions: c.Questions(), Decide: func(got []prompt.Answer) Decision {
 		c.Fill(got)
 		if r.Dialect == OpenCodeQuestion {
 			answers := make([][]string, len(c.Answers()))
@@ -228,7 +227,7 @@ func (s Settings) one(header, text string, opts []schema.Option, decide func(pro
 		Question: prompt.Cut(text, l.QuestionMaxLength),
 		Options:  opts[:min(len(opts), l.MaxOptions)],
 	}
-	return Asking{Questions: []schema.Question{q}, decide: func(got []prompt.Answer) Decision { return decide(got[0]) }}
+	return Asking{Questions: []schema.Question{q}, Decide: func(got []prompt.Answer) Decision { return decide(got[0]) }}
 }
 
 // The options of the question about a call, as the person reads them;
