@@ -65,7 +65,7 @@ func (r Request) Ask(s Settings) (Asking, error) {
 		return r.askQuestions(withoutAnswers(r.Input), s)
 	case r.Tool == "ExitPlanMode":
 		return r.askPlan(s), nil
-	case r.ownTool(s), r.ownCommand():
+	case r.ownTool(s), onlyAsks(r.command()):
 		return Asking{Decide: func([]prompt.Answer) Decision { return Decision{Allow: true} }}, nil
 	}
 	return r.askCall(s), nil
@@ -96,10 +96,6 @@ func (r Request) ownTool(s Settings) bool {
 	}
 	return false
 }
-
-// ownCommand reports whether r is a shell command that only asks the
-// person through askuser (see onlyAsks).
-func (r Request) ownCommand() bool { return onlyAsks(r.command()) }
 
 // command returns the command of a call of Claude Code's Bash tool; "" for
 // any other call, or one whose input gives none.

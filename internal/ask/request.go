@@ -47,7 +47,7 @@ func Run(ctx context.Context, r Request) (*Prepared, error) {
 		// The summary shows every answer, those given in advance too.
 		Summary: func(got []prompt.Answer) []prompt.Summary {
 			c.Fill(got)
-			return c.summary()
+			return prompt.Summarize(c.input.Questions, c.answers)
 		},
 		NoAnswer: c.noAnswer,
 	})
@@ -122,12 +122,6 @@ func (c *Prepared) Fill(got []prompt.Answer) {
 		c.answers[i] = got[j]
 	}
 	c.withInputNotes()
-}
-
-// Summary lists every answer, the ones given in advance included, for a
-// prompter to show at the end.
-func (c *Prepared) summary() []prompt.Summary {
-	return prompt.Summarize(c.input.Questions, c.answers)
 }
 
 // NoAnswer names the question at which the answer input ended, when err

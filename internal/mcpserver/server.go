@@ -24,6 +24,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/askuser/askuser/internal/ask"
@@ -107,8 +108,8 @@ func (s *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	// way; closing stdin does not interrupt a read of a pipe, closing a
 	// pipe of our own does. The wire passes on only what the SDK reads.
 	input, feed := io.Pipe()
-	output := newWire(out, s.opts.Log)
-	output.timedOut = s.noteTimedOut
+	output := &wire{out: out, log: s.opts.Log, timedOut: s.noteTimedOut,
+		inFlight: map[jsonrpc.ID]bool{}, calls: map[jsonrpc.ID]toolCall{}, wrote: make(chan struct{})}
 	go output.pump(in, feed)
 
 	srv := mcp.NewServer(s.opts.Implementation, &mcp.ServerOptions{
