@@ -228,10 +228,7 @@ func openBeside(ctx context.Context, w Way) *Opened {
 	if w.Reaches != nil && w.Reaches(ctx) != nil {
 		return nil
 	}
-	o, err := w.Open(ctx)
-	if err != nil {
-		return nil
-	}
+	o, _ := w.Open(ctx)
 	return o
 }
 
