@@ -41,17 +41,7 @@ func Run(ctx context.Context, r Request) (*Prepared, error) {
 	if err != nil || len(c.Pending) == 0 {
 		return c, err
 	}
-	_, err = runAsking(ctx, r.Streams, r.Options, asking{
-		Questions: c.Questions(),
-		Rest:      r.Rest,
-		// The summary shows every answer, those given in advance too.
-		Summary: func(got []prompt.Answer) []prompt.Summary {
-			c.Fill(got)
-			return prompt.Summarize(c.input.Questions, c.answers)
-		},
-		NoAnswer: c.noAnswer,
-	})
-	return c, err
+	return c, runAsking(ctx, r.Streams, r.Options, c, c.noAnswer)
 }
 
 // Prepared is a Request with its questions checked and the answers given in
