@@ -99,29 +99,29 @@ var shortLayouts = []layout{
 // heading lays out what every prompt of a question shows first: the
 // header as a chip, with the progress when there is more than one
 // question, unless the question is asked alone; and the question.
-func (s *dialog) heading(q schema.Question, index int, l layout, w int) []string {
+func (t *Prompter) heading(q schema.Question, index int, l layout, w int) []string {
 	var lines []string
 	if !q.Kind.Alone() {
 		progress := ""
-		if s.total > 1 {
-			progress = fmt.Sprintf("Question %d of %d", index+1, s.total)
+		if t.total > 1 {
+			progress = fmt.Sprintf("Question %d of %d", index+1, t.total)
 		}
-		lines = append(lines, s.chip(q.Header, progress, w))
+		lines = append(lines, t.chip(q.Header, progress, w))
 	}
 	question := prompt.Wrap(prompt.DisplayMultiline(q.Question), w)
 	if l.questionLines >= 0 {
 		question = clip(question, max(1, l.questionLines), w)
 	}
 	for _, line := range question {
-		lines = append(lines, s.tui.st.paint(line, sgrBold))
+		lines = append(lines, t.st.paint(line, sgrBold))
 	}
 	return lines
 }
 
 // chip lays out a header as a chip, followed by the progress when there is
 // room for it.
-func (s *dialog) chip(header, progress string, w int) string {
-	st := s.tui.st
+func (t *Prompter) chip(header, progress string, w int) string {
+	st := t.st
 	chipRoom := w - 2
 	if progress != "" {
 		chipRoom -= 2 + prompt.Width(progress)
@@ -166,18 +166,18 @@ func (st style) hints(w int, parts ...string) []string {
 
 // show draws a prompt's frame: built in the terminal's width with the
 // first of layouts that fits its height, under the caller's banner.
-func (s *dialog) show(layouts []layout, build func(l layout, w int) frame) error {
-	w, h := s.tui.size()
-	banner := s.tui.bannerLines(w - 1)
-	if m := s.tui.mark; m != "" {
-		banner = append(banner, s.tui.st.paint(truncate(m, w-1), sgrYellow))
+func (t *Prompter) show(layouts []layout, build func(l layout, w int) frame) error {
+	w, h := t.size()
+	banner := t.bannerLines(w - 1)
+	if m := t.mark; m != "" {
+		banner = append(banner, t.st.paint(truncate(m, w-1), sgrYellow))
 	}
 	f := fit(layouts, h-len(banner), func(l layout) frame { return build(l, w-1) })
 	if len(banner) > 0 {
 		f.lines = append(banner, f.lines...)
 		f.focus += len(banner)
 	}
-	return s.tui.draw(f, w)
+	return t.draw(f, w)
 }
 
 // bannerLines lays out the caller's banner (Options.Banner) in w columns:
@@ -205,20 +205,20 @@ func (t *Prompter) bannerLines(w int) []string {
 // keyHints lays out the keys listed under a frame, as st.hints does:
 // parts, but for the keys that the caller has taken over, then the
 // caller's own hints.
-func (s *dialog) keyHints(w int, parts ...string) []string {
-	parts, _ = s.tui.withHints(parts)
-	return s.tui.st.hints(w, parts...)
+func (t *Prompter) keyHints(w int, parts ...string) []string {
+	parts, _ = t.withHints(parts)
+	return t.st.hints(w, parts...)
 }
 
 // keyLine returns keyHints for the screens whose keys are listed on one line
 // cut short where the terminal is too narrow for it, as long as the
 // caller adds none.
-func (s *dialog) keyLine(w int, parts ...string) []string {
-	all, added := s.tui.withHints(parts)
+func (t *Prompter) keyLine(w int, parts ...string) []string {
+	all, added := t.withHints(parts)
 	if !added {
-		return []string{s.tui.st.paint(truncate(strings.Join(parts, " · "), w), sgrDim)}
+		return []string{t.st.paint(truncate(strings.Join(parts, " · "), w), sgrDim)}
 	}
-	return s.tui.st.hints(w, all...)
+	return t.st.hints(w, all...)
 }
 
 // withHints returns parts without the hints of the keys that the caller

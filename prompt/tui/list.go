@@ -40,7 +40,7 @@ type listResult struct {
 // is Other, numbered 0 and chosen with 0, as on the line prompt and the
 // web page; n asks for a note on the answer.
 type listPrompt struct {
-	s       *dialog
+	t       *Prompter
 	q       schema.Question
 	index   int
 	cursor  int    // focused entry; len(q.Options) is Other
@@ -52,9 +52,9 @@ type listPrompt struct {
 // newListPrompt returns the list for q, starting from the answer prev
 // when an answer is being changed: its options ticked (multi-select) and
 // the cursor on the first of them.
-func newListPrompt(s *dialog, q schema.Question, index int, prev prompt.Answer) *listPrompt {
+func newListPrompt(t *Prompter, q schema.Question, index int, prev prompt.Answer) *listPrompt {
 	n := len(q.Options)
-	p := &listPrompt{s: s, q: q, index: index, cursor: -1, note: prev.Note}
+	p := &listPrompt{t: t, q: q, index: index, cursor: -1, note: prev.Note}
 	if q.MultiSelect {
 		p.checked = make([]bool, n+1)
 	}
@@ -83,7 +83,7 @@ func (p *listPrompt) Prompt(*survey.PromptConfig) (any, error) {
 	n := len(p.q.Options)
 	multi := p.q.MultiSelect
 	for {
-		k, err := p.s.nextKey(listLayouts, p.frame)
+		k, err := p.t.nextKey(listLayouts, p.frame, false)
 		if err != nil {
 			return nil, err
 		}
@@ -194,11 +194,11 @@ var listLayouts = []layout{
 
 // frame lays out the list in w columns.
 func (p *listPrompt) frame(l layout, w int) frame {
-	st := p.s.tui.st
+	st := p.t.st
 	multi := p.q.MultiSelect
 	n := len(p.q.Options)
 	f := frame{cursor: -1}
-	f.lines = p.s.heading(p.q, p.index, l, w)
+	f.lines = p.t.heading(p.q, p.index, l, w)
 	f.gap(l)
 	for i := 0; i <= n; i++ {
 		if i == p.cursor {
@@ -225,7 +225,7 @@ func (p *listPrompt) frame(l layout, w int) frame {
 		}
 		hints = slices.DeleteFunc(hints, func(h string) bool { return h == "" })
 		f.gap(l)
-		f.lines = append(f.lines, p.s.keyHints(w, hints...)...)
+		f.lines = append(f.lines, p.t.keyHints(w, hints...)...)
 	}
 	return f
 }
@@ -234,7 +234,7 @@ func (p *listPrompt) frame(l layout, w int) frame {
 // its label line, pointed at when focused, ticked when checked, and its
 // description as the layout l allows.
 func (p *listPrompt) option(i int, l layout, w int) []string {
-	st := p.s.tui.st
+	st := p.t.st
 	multi := p.q.MultiSelect
 	n := len(p.q.Options)
 	label, desc, rec := otherLabel, otherDescription, false
@@ -286,7 +286,7 @@ func (p *listPrompt) option(i int, l layout, w int) []string {
 // limit) whichever option is focused, so that moving does not make the
 // frame jump.
 func (p *listPrompt) preview(l layout, w int) []string {
-	st := p.s.tui.st
+	st := p.t.st
 	tallest := 0
 	for _, o := range p.q.Options {
 		tallest = max(tallest, len(previewLines(o.Preview)))

@@ -13,10 +13,10 @@ import (
 // review shows every answer and lets the person submit them, change any
 // one (asking that question again, starting from its answer, and coming
 // back here), or cancel.
-func (s *dialog) review(qs []schema.Question, answers []prompt.Answer) error {
+func (t *Prompter) review(qs []schema.Question, answers []prompt.Answer) error {
 	for {
-		p := &reviewPrompt{s: s, qs: qs, answers: answers}
-		choice, err := askOne[int](s, p)
+		p := &reviewPrompt{t: t, qs: qs, answers: answers}
+		choice, err := askOne[int](t, p)
 		if err != nil {
 			return err
 		}
@@ -27,7 +27,7 @@ func (s *dialog) review(qs []schema.Question, answers []prompt.Answer) error {
 			return prompt.ErrCancelled
 		}
 		i := choice - 1
-		a, err := s.ask(i, qs[i], answers[i])
+		a, err := t.ask(i, qs[i], answers[i])
 		if err != nil {
 			return err
 		}
@@ -38,7 +38,7 @@ func (s *dialog) review(qs []schema.Question, answers []prompt.Answer) error {
 // reviewPrompt is the review screen: the answers, then the entries Submit,
 // Change <header> for each question, and Cancel.
 type reviewPrompt struct {
-	s       *dialog
+	t       *Prompter
 	qs      []schema.Question
 	answers []prompt.Answer
 	cursor  int // the focused entry
@@ -52,7 +52,7 @@ func (p *reviewPrompt) entries() int { return len(p.qs) + 2 }
 func (p *reviewPrompt) Prompt(*survey.PromptConfig) (any, error) {
 	n := p.entries()
 	for {
-		k, err := p.s.nextKey(shortLayouts, p.frame)
+		k, err := p.t.nextKey(shortLayouts, p.frame, false)
 		if err != nil {
 			return nil, err
 		}
@@ -77,9 +77,9 @@ func (p *reviewPrompt) Cleanup(*survey.PromptConfig, any) error { return nil }
 func (p *reviewPrompt) Error(*survey.PromptConfig, error) error { return nil }
 
 func (p *reviewPrompt) frame(l layout, w int) frame {
-	st := p.s.tui.st
+	st := p.t.st
 	f := frame{cursor: -1}
-	f.lines = append(f.lines, p.s.chip("Review", "", w), st.paint(truncate("Submit these answers?", w), sgrBold))
+	f.lines = append(f.lines, p.t.chip("Review", "", w), st.paint(truncate("Submit these answers?", w), sgrBold))
 	f.gap(l)
 	headers := make([]string, len(p.qs))
 	col := 0
@@ -116,7 +116,7 @@ func (p *reviewPrompt) frame(l layout, w int) frame {
 	}
 	if l.hint {
 		f.gap(l)
-		f.lines = append(f.lines, p.s.keyLine(w, "↑/↓ move", fmt.Sprintf("Enter or 1-%d choose", p.entries()), "Esc cancel")...)
+		f.lines = append(f.lines, p.t.keyLine(w, "↑/↓ move", fmt.Sprintf("Enter or 1-%d choose", p.entries()), "Esc cancel")...)
 	}
 	return f
 }
