@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"bytes"
 	"errors"
 	"strconv"
 	"strings"
@@ -160,15 +161,9 @@ func (kr *keyReader) drop() {
 		}
 		kr.buf = append(kr.buf, tmp[:n]...)
 	}
-	interrupted := false
-	for b := kr.buf; len(b) > 0; {
-		k, n, ok := decodeKey(b)
-		if !ok {
-			break
-		}
-		interrupted = interrupted || k.kind == keyInterrupt
-		b = b[n:]
-	}
+	// A terminal sends the byte 0x03 for Ctrl+C alone: no other key has
+	// it in its sequence.
+	interrupted := bytes.IndexByte(kr.buf, 0x03) >= 0
 	kr.buf = kr.buf[:0]
 	if interrupted {
 		kr.buf = append(kr.buf, 0x03)
