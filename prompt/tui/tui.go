@@ -373,10 +373,7 @@ func (t *Prompter) ask(index int, q schema.Question, prev prompt.Answer) (prompt
 			}
 			continue
 		}
-		a := prompt.Answer{Note: list.note}
-		for _, i := range choice.picked {
-			a.Labels = append(a.Labels, q.Options[i].Label)
-		}
+		a := prompt.Answer{Labels: choice.labels, Note: list.note}
 		if !choice.other {
 			return a, nil
 		}
