@@ -21,9 +21,9 @@ func (t *Prompter) review(qs []schema.Question, answers []prompt.Answer) error {
 			return err
 		}
 		switch {
-		case choice == p.submit():
+		case choice == 0:
 			return nil
-		case choice == p.cancel():
+		case choice == len(qs)+1:
 			return prompt.ErrCancelled
 		}
 		i := choice - 1
@@ -35,8 +35,8 @@ func (t *Prompter) review(qs []schema.Question, answers []prompt.Answer) error {
 	}
 }
 
-// reviewPrompt is the review screen: the answers, then the entries Submit,
-// Change <header> for each question, and Cancel.
+// reviewPrompt is the review screen: the answers, then the entries Submit
+// (0), Change <header> for each question (from 1), and Cancel (the last).
 type reviewPrompt struct {
 	t       *Prompter
 	qs      []schema.Question
@@ -44,8 +44,7 @@ type reviewPrompt struct {
 	cursor  int // the focused entry
 }
 
-func (p *reviewPrompt) submit() int  { return 0 }
-func (p *reviewPrompt) cancel() int  { return len(p.qs) + 1 }
+// entries is the number of entries.
 func (p *reviewPrompt) entries() int { return len(p.qs) + 2 }
 
 // Prompt reads keys until an entry is chosen, or Esc or Ctrl+C.
@@ -99,9 +98,9 @@ func (p *reviewPrompt) frame(l layout, w int) frame {
 	for i := range p.entries() {
 		var label string
 		switch i {
-		case p.submit():
+		case 0:
 			label = "Submit"
-		case p.cancel():
+		case p.entries() - 1:
 			label = "Cancel"
 		default:
 			label = "Change " + headers[i-1]
