@@ -45,11 +45,8 @@ type lineResult struct {
 // to out. All of its questions share one buffered reader on in. With echo,
 // each answer read is written after its prompt.
 func New(in io.Reader, out io.Writer, echo bool) *Prompter {
-	br, ok := in.(*bufio.Reader)
-	if !ok {
-		br = bufio.NewReader(in)
-	}
-	return &Prompter{in: br, out: out, echo: echo}
+	// A *bufio.Reader of the default size or more is used as it is.
+	return &Prompter{in: bufio.NewReader(in), out: out, echo: echo}
 }
 
 // Ask asks each question in turn. An input that is not a terminal (see
