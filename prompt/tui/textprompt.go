@@ -19,12 +19,13 @@ import (
 type textPrompt struct {
 	t *Prompter
 	// head lays out what is shown above the text: the question or message.
-	head        func(l layout, w int) []string
-	prefix      string   // put before the text being typed
-	chosen      []string // labels also chosen, in a multi-select
-	noteFor     []string // a note's: the labels it goes with
-	placeholder string   // an example answer, shown while the text is empty
-	def         string   // the answer Enter takes while the text is empty
+	head   func(l layout, w int) []string
+	prefix string // put before the text being typed
+	// above is a line shown above the text: the labels also chosen, in a
+	// multi-select, or those a note goes with.
+	above       string
+	placeholder string // an example answer, shown while the text is empty
+	def         string // the answer Enter takes while the text is empty
 	// back makes Esc return errBack, to go back to the screen this one was
 	// opened from, rather than cancel; Ctrl+C still cancels. keys and
 	// emptyKeys then list what Enter and Esc do, with text and without.
@@ -179,13 +180,8 @@ func (p *textPrompt) frame(l layout, w int) frame {
 	st := p.t.st
 	f := frame{lines: p.head(l, w)}
 	f.gap(l)
-	if len(p.chosen) > 0 {
-		chosen := "Chosen: " + prompt.Display(strings.Join(p.chosen, ", "))
-		f.lines = append(f.lines, st.paint(truncate(chosen, w), sgrDim))
-	}
-	if len(p.noteFor) > 0 {
-		about := "For: " + prompt.Display(strings.Join(p.noteFor, ", "))
-		f.lines = append(f.lines, st.paint(truncate(about, w), sgrDim))
+	if p.above != "" {
+		f.lines = append(f.lines, st.paint(truncate(prompt.Display(p.above), w), sgrDim))
 	}
 	prefix := truncate(p.prefix, w/2)
 	room := max(1, w-prompt.Width(prefix)-1)

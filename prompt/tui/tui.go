@@ -362,7 +362,7 @@ func (t *Prompter) ask(index int, q schema.Question, prev prompt.Answer) (prompt
 		if choice.note {
 			// n: the note, then the list again, as it was.
 			text := newTextPrompt(t, head, list.note)
-			text.noteFor = list.noteFor()
+			text.above = "For: " + strings.Join(list.noteFor(), ", ")
 			note, err := askNote(t, text)
 			switch {
 			case errors.Is(err, errBack):
@@ -378,7 +378,9 @@ func (t *Prompter) ask(index int, q schema.Question, prev prompt.Answer) (prompt
 			return a, nil
 		}
 		text := newTextPrompt(t, head, prev.Other)
-		text.chosen = a.Labels
+		if len(a.Labels) > 0 {
+			text.above = "Chosen: " + strings.Join(a.Labels, ", ")
+		}
 		switch a.Other, err = askOther(t, text); {
 		case errors.Is(err, errBack):
 			continue
