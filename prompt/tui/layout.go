@@ -173,10 +173,8 @@ func (t *Prompter) show(layouts []layout, build func(l layout, w int) frame) err
 		banner = append(banner, t.st.paint(truncate(m, w-1), sgrYellow))
 	}
 	f := fit(layouts, h-len(banner), func(l layout) frame { return build(l, w-1) })
-	if len(banner) > 0 {
-		f.lines = append(banner, f.lines...)
-		f.focus += len(banner)
-	}
+	f.lines = append(banner, f.lines...)
+	f.focus += len(banner)
 	return t.draw(f, w)
 }
 

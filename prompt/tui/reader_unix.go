@@ -37,8 +37,7 @@ func newTTYInput(f interface{ Fd() uintptr }, redraw <-chan struct{}) (*ttyInput
 	if err != nil {
 		return nil, err
 	}
-	in := &ttyInput{fd: int(f.Fd()), wakeR: r, wakeW: w, resize: make(chan struct{}, 1)}
-	in.winch = make(chan os.Signal, 1)
+	in := &ttyInput{fd: int(f.Fd()), wakeR: r, wakeW: w, winch: make(chan os.Signal, 1), resize: make(chan struct{}, 1)}
 	signal.Notify(in.winch, syscall.SIGWINCH)
 	go func() {
 		for {
