@@ -56,7 +56,7 @@ func (p *confirmPrompt) frame(l layout, w int) frame {
 	f.lines = append(f.lines, choice("Yes", p.yes)+"   "+choice("No", !p.yes))
 	if l.hint {
 		f.gap(l)
-		f.lines = append(f.lines, p.t.keyLine(w, "y yes", "n no", "←/→ move", "Enter choose", "Esc cancel")...)
+		f.lines = append(f.lines, p.t.keyHints(w, true, "y yes", "n no", "←/→ move", "Enter choose", "Esc cancel")...)
 	}
 	return f
 }

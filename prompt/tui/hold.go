@@ -118,7 +118,7 @@ func (t *Prompter) Idle(ctx context.Context, title, text string) error {
 			f.lines = append(f.lines, prompt.Wrap(prompt.DisplayMultiline(text), w)...)
 			if l.hint {
 				f.gap(l)
-				f.lines = append(f.lines, t.keyHints(w, "q quit")...)
+				f.lines = append(f.lines, t.keyHints(w, false, "q quit")...)
 			}
 			return f
 		}

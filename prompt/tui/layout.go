@@ -140,30 +140,6 @@ func (t *Prompter) chip(header, progress string, w int) string {
 	return chip
 }
 
-// hints lays out the line that lists the keys, dimmed: the parts joined by
-// " · ", over as many lines of w columns as they need, broken only between
-// parts, so that a narrow terminal cuts none of them off.
-func (st style) hints(w int, parts ...string) []string {
-	var lines []string
-	line := ""
-	for _, p := range parts {
-		switch {
-		case line == "":
-			line = p
-		case prompt.Width(line)+3+prompt.Width(p) <= w:
-			line += " · " + p
-		default:
-			lines = append(lines, line)
-			line = p
-		}
-	}
-	lines = append(lines, line)
-	for i, l := range lines {
-		lines[i] = st.paint(truncate(l, w), sgrDim)
-	}
-	return lines
-}
-
 // show draws a prompt's frame: built in the terminal's width with the
 // first of layouts that fits its height, under the caller's banner.
 func (t *Prompter) show(layouts []layout, build func(l layout, w int) frame) error {
@@ -200,41 +176,43 @@ func (t *Prompter) bannerLines(w int) []string {
 	return []string{line}
 }
 
-// keyHints lays out the keys listed under a frame, as st.hints does:
-// parts, but for the keys that the caller has taken over, then the
-// caller's own hints.
-func (t *Prompter) keyHints(w int, parts ...string) []string {
-	parts, _ = t.withHints(parts)
-	return t.st.hints(w, parts...)
-}
-
-// keyLine returns keyHints for the screens whose keys are listed on one line
-// cut short where the terminal is too narrow for it, as long as the
-// caller adds none.
-func (t *Prompter) keyLine(w int, parts ...string) []string {
-	all, added := t.withHints(parts)
-	if !added {
-		return []string{t.st.paint(truncate(strings.Join(parts, " · "), w), sgrDim)}
-	}
-	return t.st.hints(w, all...)
-}
-
-// withHints returns parts without the hints of the keys that the caller
-// has taken over, followed by the caller's own hints, and reports
-// whether that changed anything.
-func (t *Prompter) withHints(parts []string) ([]string, bool) {
+// keyHints lays out the keys listed under a frame, dimmed: parts, but the
+// hint of Ctrl+C when the caller has taken that key over, then the
+// caller's own hints, joined by " · " over as many lines of w columns as
+// they need, broken only between parts, so that a narrow terminal cuts
+// none of them off. The screens whose keys are listed on one line
+// (oneLine) have it cut short instead where the terminal is too narrow
+// for it, as long as the caller changes nothing.
+func (t *Prompter) keyHints(w int, oneLine bool, parts ...string) []string {
 	var extra []string
 	if t.Hints != nil {
 		extra = t.Hints()
 	}
 	takesInterrupt := t.takes(KeyInterrupt)
-	if len(extra) == 0 && !takesInterrupt {
-		return parts, false
+	if oneLine && len(extra) == 0 && !takesInterrupt {
+		return []string{t.st.paint(truncate(strings.Join(parts, " · "), w), sgrDim)}
 	}
-	out := slices.DeleteFunc(slices.Clone(parts), func(p string) bool {
-		return takesInterrupt && p == interruptHint
-	})
-	return append(out, extra...), true
+	if takesInterrupt {
+		parts = slices.DeleteFunc(slices.Clone(parts), func(p string) bool { return p == interruptHint })
+	}
+	var lines []string
+	line := ""
+	for _, p := range slices.Concat(parts, extra) {
+		switch {
+		case line == "":
+			line = p
+		case prompt.Width(line)+3+prompt.Width(p) <= w:
+			line += " · " + p
+		default:
+			lines = append(lines, line)
+			line = p
+		}
+	}
+	lines = append(lines, line)
+	for i, l := range lines {
+		lines[i] = t.st.paint(truncate(l, w), sgrDim)
+	}
+	return lines
 }
 
 // interruptHint is the hint of Ctrl+C where Esc does something else.

@@ -204,7 +204,7 @@ func (p *listPrompt) frame(l layout, w int) frame {
 		}
 		hints = append(hints, "Esc cancel")
 		f.gap(l)
-		f.lines = append(f.lines, p.t.keyHints(w, hints...)...)
+		f.lines = append(f.lines, p.t.keyHints(w, false, hints...)...)
 	}
 	return f
 }

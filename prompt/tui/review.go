@@ -115,7 +115,7 @@ func (p *reviewPrompt) frame(l layout, w int) frame {
 	}
 	if l.hint {
 		f.gap(l)
-		f.lines = append(f.lines, p.t.keyLine(w, "↑/↓ move", fmt.Sprintf("Enter or 1-%d choose", p.entries()), "Esc cancel")...)
+		f.lines = append(f.lines, p.t.keyHints(w, true, "↑/↓ move", fmt.Sprintf("Enter or 1-%d choose", p.entries()), "Esc cancel")...)
 	}
 	return f
 }

@@ -212,7 +212,7 @@ func (p *textPrompt) frame(l layout, w int) frame {
 		case len(p.text) == 0 && p.def != "":
 			keys[0] = fmt.Sprintf(`Enter for "%s"`, prompt.Display(p.def))
 		}
-		f.lines = append(f.lines, p.t.keyHints(w, keys...)...)
+		f.lines = append(f.lines, p.t.keyHints(w, false, keys...)...)
 	}
 	return f
 }
