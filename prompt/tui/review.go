@@ -81,11 +81,14 @@ func (p *reviewPrompt) frame(l layout, w int) frame {
 	f.lines = append(f.lines, p.t.chip("Review", "", w), st.paint(truncate("Submit these answers?", w), sgrBold))
 	f.gap(l)
 	headers := make([]string, len(p.qs))
+	labels := []string{"Submit"} // the entries
 	col := 0
 	for i, q := range p.qs {
 		headers[i] = truncate(prompt.Display(q.Header), max(4, w/3))
 		col = max(col, prompt.Width(headers[i]))
+		labels = append(labels, "Change "+headers[i])
 	}
+	labels = append(labels, "Cancel")
 	for i, h := range headers {
 		pad := strings.Repeat(" ", col-prompt.Width(h))
 		answer := truncate(prompt.Display(p.answers[i].String()), w-col-4)
@@ -95,16 +98,7 @@ func (p *reviewPrompt) frame(l layout, w int) frame {
 		}
 	}
 	f.gap(l)
-	for i := range p.entries() {
-		var label string
-		switch i {
-		case 0:
-			label = "Submit"
-		case p.entries() - 1:
-			label = "Cancel"
-		default:
-			label = "Change " + headers[i-1]
-		}
+	for i, label := range labels {
 		num := fmt.Sprintf("%d. ", i+1)
 		if i == p.cursor {
 			f.focus = len(f.lines)
