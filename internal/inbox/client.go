@@ -143,8 +143,8 @@ func dialSocket(ctx context.Context, dial func(ctx context.Context, network, add
 	if err != nil {
 		return nil, err
 	}
-	cred, credErr := peerCred(conn)
-	if err := allowPeer(cred, credErr, self); err != nil {
+	uid, credErr := peerCred(conn)
+	if err := allowPeer(uid, credErr, self); err != nil {
 		_ = conn.Close()
 		return nil, &peerError{Err: err}
 	}

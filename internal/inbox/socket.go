@@ -200,14 +200,6 @@ func clearStale(path string) error {
 	return nil
 }
 
-// credentials is what the system says of the process at the other end of a
-// connection to a Unix socket.
-type credentials struct {
-	// Known is false where the system cannot say (see peerCred).
-	Known bool
-	UID   int
-}
-
 // errNoPeerCred is peerCred's error where the system has no way to tell
 // who is at the other end.
 var errNoPeerCred = errors.New("the system does not tell who is at the other end of a socket")
@@ -216,18 +208,17 @@ var errNoPeerCred = errors.New("the system does not tell who is at the other end
 // ends: the inbox checks each asker that connects, and each asker checks
 // the inbox it reached. Only a process of the same user (self) may; the
 // socket's mode and its directory's keep others out already, and this
-// holds when they do not (root, a directory shared by mistake). Where the
-// system cannot tell (err is errNoPeerCred), those are all there is.
-func allowPeer(c credentials, err error, self int) error {
+// holds when they do not (root, a directory shared by mistake). uid and
+// err are peerCred's: where the system cannot tell (errNoPeerCred), those
+// are all there is.
+func allowPeer(uid int, err error, self int) error {
 	switch {
 	case errors.Is(err, errNoPeerCred):
 		return nil
 	case err != nil:
 		return fmt.Errorf("cannot tell who is at the other end of the socket: %w", err)
-	case !c.Known:
-		return errors.New("cannot tell who is at the other end of the socket")
-	case c.UID != self:
-		return fmt.Errorf("the process at the other end of the socket is another user's (uid %d, not %d)", c.UID, self)
+	case uid != self:
+		return fmt.Errorf("the process at the other end of the socket is another user's (uid %d, not %d)", uid, self)
 	}
 	return nil
 }
@@ -245,8 +236,8 @@ func (l *peerListener) Accept() (net.Conn, error) {
 		if err != nil {
 			return nil, err
 		}
-		cred, err := peerCred(c)
-		if allowPeer(cred, err, l.self) != nil {
+		uid, err := peerCred(c)
+		if allowPeer(uid, err, l.self) != nil {
 			_ = c.Close()
 			continue
 		}
