@@ -63,7 +63,7 @@ type Server struct {
 // NewServer returns a server of q that validates the questions that
 // arrive against schemaJSON, the embedded schema.
 func NewServer(q *Queue, schemaJSON []byte) *Server {
-	return &Server{queue: q, schemas: schemaCache{raw: schemaJSON}, conns: map[net.Conn]struct{}{}, failed: make(chan error, 4)}
+	return &Server{queue: q, schemas: schemaCache{raw: schemaJSON, m: map[schema.Limits]*schema.Schema{}}, conns: map[net.Conn]struct{}{}, failed: make(chan error, 4)}
 }
 
 // Queue returns the queue the server serves.
@@ -412,11 +412,8 @@ func (s *Server) Check(req *Request) (*Set, *ErrorBody) {
 		return nil, &ErrorBody{Error: "a set needs questions"}
 	}
 	sch, err := s.schemas.get(req.Limits)
-	if errors.Is(err, ErrTooManyLimits) {
-		return nil, &ErrorBody{Error: err.Error()}
-	}
 	if err != nil {
-		return nil, &ErrorBody{Error: "invalid limits: " + err.Error()}
+		return nil, &ErrorBody{Error: err.Error()}
 	}
 	if set.Questions, err = questionsOf(sch, req.Questions); err != nil {
 		return nil, questionsRefused(err)
@@ -480,7 +477,7 @@ func questionsRefused(err error) *ErrorBody {
 }
 
 // schemaCache compiles the schema once for each set of limits that askers
-// send, and bounds what compiling costs: at most maxCompiles a minute,
+// send (m, made with the cache), and bounds what compiling costs: at most maxCompiles a minute,
 // whatever the variety of limits that arrive (a hostile asker's sets may
 // each carry limits of their own, and a compile costs milliseconds).
 type schemaCache struct {
@@ -514,26 +511,22 @@ func (c *schemaCache) get(l *schema.Limits) (*schema.Schema, error) {
 	// change anything else in the schema.
 	o, err := key.Overrides()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("invalid limits: %w", err)
 	}
 	if now := time.Now(); now.Sub(c.since) >= time.Minute {
 		c.since, c.compiled = now, 0
 	}
 	// askuser's own limits (none sent) are compiled whatever the count,
 	// and kept: no variety of others holds up the sets that carry none.
-	own := key == schema.Limits{}
-	if !own && c.compiled >= maxCompiles {
-		return nil, ErrTooManyLimits
-	}
-	if !own {
+	if key != (schema.Limits{}) {
+		if c.compiled >= maxCompiles {
+			return nil, ErrTooManyLimits
+		}
 		c.compiled++
 	}
 	sch, err := schema.Compile(c.raw, o)
 	if err != nil {
-		return nil, err
-	}
-	if c.m == nil {
-		c.m = map[schema.Limits]*schema.Schema{}
+		return nil, fmt.Errorf("invalid limits: %w", err)
 	}
 	if len(c.m) >= maxSchemas {
 		for k := range c.m {
