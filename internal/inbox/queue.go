@@ -2,7 +2,6 @@ package inbox
 
 import (
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -93,12 +92,7 @@ var stateNames = [...]string{
 	Withdrawn: "withdrawn", Closed: "closed",
 }
 
-func (st State) String() string {
-	if st >= 0 && int(st) < len(stateNames) {
-		return stateNames[st]
-	}
-	return fmt.Sprintf("State(%d)", int(st))
-}
+func (st State) String() string { return stateNames[st] }
 
 // Via is where the person answered or cancelled a set: in which view of
 // this inbox, or in another inbox on the same queue.
@@ -122,12 +116,7 @@ var viaNames = [...]string{
 // String names v as the history and the notification command's
 // ASKUSER_VIA write it: "here", "page", "notification", "chat",
 // "elsewhere"; "" for ViaNone.
-func (v Via) String() string {
-	if v >= 0 && int(v) < len(viaNames) {
-		return viaNames[v]
-	}
-	return fmt.Sprintf("Via(%d)", int(v))
-}
+func (v Via) String() string { return viaNames[v] }
 
 // End is how a set ended: the one record of it, which every view reads
 // to tell the person, whichever view ended it.
