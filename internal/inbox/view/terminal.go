@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -284,13 +285,11 @@ func (s *Terminal) take(k tui.Key) bool {
 
 // others is the number of sets that wait besides set.
 func (s *Terminal) others(set *inbox.Set) int {
-	n := 0
-	for _, o := range s.o.Queue.Snapshot().Sets {
-		if o != set {
-			n++
-		}
+	sets := s.o.Queue.Snapshot().Sets
+	if slices.Contains(sets, set) {
+		return len(sets) - 1
 	}
-	return n
+	return len(sets)
 }
 
 // watch has the screen drawn again whenever what its banner and hints say
