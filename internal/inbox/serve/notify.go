@@ -23,7 +23,10 @@ type notifier struct {
 	page    *page    // the inbox's web page, nil for none
 	replies *replies // the reply topic, nil for none
 	links   *view.Links
-	after   *sync.WaitGroup // what follows the ends of sets
+	// after is the work that follows the ends of sets, which runs apart
+	// from the goroutine that ended each, so that the views record the
+	// end first.
+	after *sync.WaitGroup
 
 	mu   sync.Mutex
 	sets map[*inbox.Set]*told // the sets that still wait, told of or to be
@@ -37,8 +40,8 @@ type told struct {
 	away  bool          // the person was told of it away from the desk
 }
 
-func newNotifier(o Options, out io.Writer, p *page, e endings) *notifier {
-	return &notifier{o: o, out: out, page: p, links: e.links, after: e.after, sets: map[*inbox.Set]*told{}}
+func newNotifier(o Options, out io.Writer, p *page, links *view.Links, after *sync.WaitGroup) *notifier {
+	return &notifier{o: o, out: out, page: p, links: links, after: after, sets: map[*inbox.Set]*told{}}
 }
 
 // onAway has f called with each set that still waits Options.NotifyAfter
