@@ -272,19 +272,13 @@ func (q *Queue) Answer(s *Set, via Via, answers []prompt.Answer) error {
 	if err != nil {
 		return err
 	}
-	if !q.end(s, End{State: Answered, Via: via, Answers: answers}) {
-		return ErrEnded
-	}
-	return s.sentError()
+	return q.end(s, End{State: Answered, Via: via, Answers: answers})
 }
 
 // Cancel ends s as cancelled by the person in the view via; its asker
 // exits 130. It fails as Answer does.
 func (q *Queue) Cancel(s *Set, via Via) error {
-	if !q.end(s, End{State: Cancelled, Via: via}) {
-		return ErrEnded
-	}
-	return s.sentError()
+	return q.end(s, End{State: Cancelled, Via: via})
 }
 
 // awaitSent waits for the first word of the end of s, which the person
@@ -305,20 +299,12 @@ func (s *Set) awaitSent() {
 	s.notSent.Store(ns)
 }
 
-// sentError is NotSent, as Answer and Cancel return it.
-func (s *Set) sentError() error {
-	if ns := s.NotSent(); ns != nil {
-		return ns
-	}
-	return nil
-}
-
 // EndElsewhere ends s as it ended in another inbox on the same queue (e:
 // answered or cancelled there, with Reason "by NAME", or withdrawn), and
 // reports whether s was still waiting.
 func (q *Queue) EndElsewhere(s *Set, e End) bool {
 	e.Via = ViaElsewhere
-	return q.end(s, e)
+	return q.end(s, e) == nil
 }
 
 // ByWhom is " (by NAME)" for a set that another inbox on the same queue
@@ -334,7 +320,7 @@ func (e End) ByWhom() string {
 // Withdraw ends s because its asker stopped waiting, and reports whether s
 // was still waiting.
 func (q *Queue) Withdraw(s *Set, reason string) bool {
-	return q.end(s, End{State: Withdrawn, Reason: reason})
+	return q.end(s, End{State: Withdrawn, Reason: reason}) == nil
 }
 
 // Skip moves s, when it waits, behind every other waiting set, so that the
@@ -379,15 +365,16 @@ func (q *Queue) Close(reason string) {
 	}
 }
 
-// end ends s with e unless it has ended, and reports whether it did. An
-// end the person gave in this inbox is told (OnEnd) once its transport
-// gave word of it (Set.NotSent).
-func (q *Queue) end(s *Set, e End) bool {
+// end ends s with e, or fails with ErrEnded when it has ended. An end the
+// person gave in this inbox is told (OnEnd) once its transport gave word
+// of it, and when that word is that it was not sent, end fails with it
+// (Set.NotSent).
+func (q *Queue) end(s *Set, e End) error {
 	q.mu.Lock()
 	i := slices.Index(q.sets, s)
 	if i < 0 {
 		q.mu.Unlock()
-		return false
+		return ErrEnded
 	}
 	q.sets = without(q.sets, i)
 	e.At = q.now()
@@ -402,7 +389,10 @@ func (q *Queue) end(s *Set, e End) bool {
 	for _, f := range tell {
 		f(s)
 	}
-	return true
+	if ns := s.NotSent(); ns != nil {
+		return ns
+	}
+	return nil
 }
 
 // without returns a new slice of sets without sets[i], leaving sets as it
