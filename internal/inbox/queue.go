@@ -210,6 +210,10 @@ func (q *Queue) OnEnd(f func(*Set)) {
 	q.onEnd = append(q.onEnd, f)
 }
 
+// Now is the time by the queue's clock, which sets arrive and end by, and
+// by which the views say how long a set has waited.
+func (q *Queue) Now() time.Time { return q.now() }
+
 // Snapshot is the queue at one moment.
 type Snapshot struct {
 	// Sets are the waiting sets in order: Sets[0], when there is one, is

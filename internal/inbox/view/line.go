@@ -51,9 +51,6 @@ type Line struct {
 	// Home is the person's home directory, shown as ~ in the working
 	// directories that sets come from.
 	Home string
-	// now is the clock; time.Now when nil.
-	now func() time.Time
-
 	last *inbox.Set // the set shown last
 	// keyGuard, when set, replaces keyPause: tests that type lines at
 	// given times use a longer one, which a busy machine cannot outrun.
@@ -83,9 +80,6 @@ type recording struct {
 // set that ends meanwhile. It does not close the queue: the caller does,
 // once the screen is gone.
 func (l *Line) Run(ctx context.Context) error {
-	if l.now == nil {
-		l.now = time.Now
-	}
 	l.out = &screenWriter{w: l.Out}
 	l.Queue.OnEnd(l.record)
 	in := readLines(l.In)
@@ -165,7 +159,7 @@ func (l *Line) showHeader(s *inbox.Set, more int, in *lines) (guard time.Time) {
 	}
 	l.last, l.moved = s, false
 	say(l.out, "")
-	say(l.out, strings.Join(banner(prompt.Display(source(s, l.Home)), l.now().Sub(s.Arrived), more), " · "))
+	say(l.out, strings.Join(banner(prompt.Display(source(s, l.Home)), l.Queue.Now().Sub(s.Arrived), more), " · "))
 	switch {
 	case dropped == 1:
 		say(l.out, "(A line typed before these questions were shown was dropped.)")

@@ -68,15 +68,10 @@ type WebOptions struct {
 	// Links, when set, make the links that answer a set from its
 	// notification (see Web.Taps), which the page serves.
 	Links *Links
-	// now is the clock; time.Now when nil.
-	now func() time.Time
 }
 
 // NewWeb returns the page of o.Queue.
 func NewWeb(o WebOptions) (*Web, error) {
-	if o.now == nil {
-		o.now = time.Now
-	}
 	v := &Web{o: o, seen: map[uint64]*inbox.Set{}}
 	g, err := localhttp.NewGuard(o.Addr, o.Host, o.Token, web.MaxFormBytes(webMaxQuestions))
 	if err != nil {
@@ -123,7 +118,7 @@ func (v *Web) page(s *inbox.Set, more int, notice string, problem bool) *web.Pag
 	v.remember(s)
 	p.Questions = s.Questions
 	p.Queue.From = source(s, v.o.Home)
-	p.Queue.Waited = max(v.o.now().Sub(s.Arrived), 0)
+	p.Queue.Waited = max(v.o.Queue.Now().Sub(s.Arrived), 0)
 	p.Queue.More = more
 	return p
 }
