@@ -232,10 +232,10 @@ func (r Record) How() string {
 	return how
 }
 
+// viaWords are the words of the places whose name is not already how
+// How says it ("here", "elsewhere").
 var viaWords = map[string]string{
-	ViaHere:         "here",
 	ViaPage:         "on the page",
 	ViaNotification: "from the notification",
 	ViaChat:         "in the chat",
-	ViaElsewhere:    "elsewhere",
 }
