@@ -1,6 +1,7 @@
 package inbox
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -264,7 +265,7 @@ func (s *Server) streamWait(w http.ResponseWriter, set *Set, ahead int) {
 	}
 	go func() {
 		defer s.endWait(conn)
-		s.stream(conn, from, set, ahead)
+		s.stream(conn, bufio.NewReaderSize(from, maxWithdrawalBytes+1), set, ahead)
 	}()
 }
 
@@ -275,7 +276,7 @@ var wait = []byte(`{"event":"wait"}` + "\n")
 // it reads from from: the "queued" event, a heartbeat, then the final
 // event; the set is withdrawn when the asker goes, for the reason its
 // Withdrawal gives. It closes conn.
-func (s *Server) stream(conn net.Conn, from io.Reader, set *Set, ahead int) {
+func (s *Server) stream(conn net.Conn, from *bufio.Reader, set *Set, ahead int) {
 	defer func() { _ = conn.Close() }()
 	send := func(line []byte) error {
 		_ = conn.SetWriteDeadline(time.Now().Add(writeGrace))
@@ -301,12 +302,7 @@ func (s *Server) stream(conn net.Conn, from io.Reader, set *Set, ahead int) {
 		// The asker sends nothing more than its Withdrawal: a read returns
 		// when it goes, or when conn is closed here.
 		why = WithdrawReason(readWithdrawal(from))
-		var b [1]byte
-		for {
-			if _, err := from.Read(b[:]); err != nil {
-				return
-			}
-		}
+		_, _ = io.Copy(io.Discard, from)
 	}()
 	t := time.NewTimer(heartbeat(s.queue.Len()))
 	defer t.Stop()
@@ -335,25 +331,15 @@ func (s *Server) stream(conn net.Conn, from io.Reader, set *Set, ahead int) {
 const withdrawalWait = 100 * time.Millisecond
 
 // readWithdrawal reads the asker's Withdrawal from r, one line of at most
-// maxWithdrawalBytes, and returns its code: "" for anything else, or for
-// nothing before r ends. What follows the line is left in r.
-func readWithdrawal(r io.Reader) string {
-	var line []byte
-	var b [1]byte
-	for len(line) <= maxWithdrawalBytes {
-		if _, err := r.Read(b[:]); err != nil {
-			return ""
-		}
-		if b[0] == '\n' {
-			var w Withdrawal
-			if json.Unmarshal(line, &w) != nil {
-				return ""
-			}
-			return w.Withdraw
-		}
-		line = append(line, b[0])
+// maxWithdrawalBytes (r holds no more, with its newline), and returns its
+// code: "" for anything else, or for nothing before r ends. What follows
+// the line is left in r.
+func readWithdrawal(r *bufio.Reader) string {
+	var w Withdrawal
+	if line, err := r.ReadSlice('\n'); err != nil || json.Unmarshal(line, &w) != nil {
+		return ""
 	}
-	return ""
+	return w.Withdraw
 }
 
 // eventLine is e as a line of the stream.
