@@ -3,6 +3,7 @@ package view
 import (
 	"bufio"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -143,15 +144,9 @@ func (ls *lines) take(done <-chan struct{}) (*typed, bool) {
 func (ls *lines) drop() int {
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
-	var kept []typed
-	for _, line := range ls.buf {
-		if command(line.text) == cmdQuit {
-			kept = append(kept, line)
-		}
-	}
-	n := len(ls.buf) - len(kept)
-	ls.buf = kept
-	return n
+	n := len(ls.buf)
+	ls.buf = slices.DeleteFunc(ls.buf, func(l typed) bool { return command(l.text) != cmdQuit })
+	return n - len(ls.buf)
 }
 
 // What next found.
