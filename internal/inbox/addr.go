@@ -321,6 +321,5 @@ func ownDir(dir string, uid int) bool {
 	if err != nil || !fi.IsDir() {
 		return false
 	}
-	owner, ok := fileOwner(fi)
-	return ok && owner == uid
+	return fileOwner(fi) == uid
 }

@@ -129,15 +129,12 @@ func dialSocket(ctx context.Context, dial func(ctx context.Context, network, add
 	if fi.Mode()&fs.ModeSocket == 0 {
 		return nil, fmt.Errorf("%s is not a socket", path)
 	}
-	owner, known := fileOwner(fi)
-	if known && owner != self {
+	owner := fileOwner(fi)
+	if owner >= 0 && owner != self {
 		return nil, &BlockedError{path: path, owner: owner, self: self, err: fs.ErrPermission}
 	}
 	conn, err := dial(ctx, "unix", path)
 	if errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EACCES) {
-		if !known {
-			owner = -1
-		}
 		return nil, &BlockedError{path: path, owner: owner, self: self, err: err}
 	}
 	if err != nil {
@@ -157,10 +154,7 @@ func dialSocket(ctx context.Context, dial func(ctx context.Context, network, add
 func blockerOf(path string) (string, int) {
 	for dir := filepath.Dir(path); ; dir = filepath.Dir(dir) {
 		if fi, err := os.Lstat(dir); err == nil {
-			if uid, ok := fileOwner(fi); ok {
-				return dir, uid
-			}
-			return dir, -1
+			return dir, fileOwner(fi)
 		}
 		if dir == filepath.Dir(dir) {
 			return dir, -1

@@ -118,7 +118,7 @@ func openPrivateDir(dir string) (*os.File, error) {
 // made it would choose where the socket goes.
 func linkError(dir string, fi os.FileInfo) error {
 	by := ""
-	if uid, ok := fileOwner(fi); ok {
+	if uid := fileOwner(fi); uid >= 0 {
 		by = " made by " + userName(uid)
 	}
 	return fmt.Errorf("the inbox's directory %s is a symbolic link%s, not a directory: the inbox listens only in a real directory of yours, so that nobody else chooses where its socket goes; remove the link, or set %s to a path in a directory of your own", dir, by, EnvAddr)
@@ -154,8 +154,8 @@ func privateDir(dir string, fi os.FileInfo, self int) error {
 	if !fi.IsDir() {
 		return fmt.Errorf("%s is not a directory", dir)
 	}
-	uid, ok := fileOwner(fi)
-	if !ok {
+	uid := fileOwner(fi)
+	if uid < 0 {
 		// Not a Unix system: the directory is in the user's own profile.
 		return nil
 	}
@@ -181,7 +181,7 @@ func clearStale(path string) error {
 	if fi.Mode()&fs.ModeSocket == 0 {
 		return fmt.Errorf("%s exists and is not a socket: remove it, or set %s to another path", path, EnvAddr)
 	}
-	if uid, ok := fileOwner(fi); ok && uid != os.Getuid() {
+	if uid := fileOwner(fi); uid >= 0 && uid != os.Getuid() {
 		return fmt.Errorf("the socket %s belongs to another user (%s): remove it (as that user), or set %s to a path in a directory of your own", path, userName(uid), EnvAddr)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), staleProbe)
