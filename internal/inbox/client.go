@@ -301,19 +301,14 @@ func resolve(ctx context.Context, hostport string) (string, error) {
 // socket the host means nothing; over TCP it is the inbox's, which it
 // checks.
 func (c *client) do(ctx context.Context, method, path string, body io.Reader) (*http.Response, error) {
-	host := "inbox"
-	if c.overTCP() {
-		var err error
-		if host, err = resolve(ctx, c.tcp.Host); err != nil {
-			return nil, &UnreachableError{Addr: c.addr, Err: err}
-		}
+	req, err := http.NewRequestWithContext(ctx, method, "http://inbox"+path, body)
+	if err == nil && c.overTCP() {
+		req.Header.Set("Authorization", "Bearer "+c.tcp.Token)
+		req.URL.Host, err = resolve(ctx, c.tcp.Host)
+		req.Host = req.URL.Host
 	}
-	req, err := http.NewRequestWithContext(ctx, method, "http://"+host+path, body)
 	if err != nil {
 		return nil, &UnreachableError{Addr: c.addr, Err: err}
-	}
-	if c.overTCP() {
-		req.Header.Set("Authorization", "Bearer "+c.tcp.Token)
 	}
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
