@@ -17,7 +17,8 @@ import (
 // feed is the input of one set's line asker. It takes a line from the
 // input only when the asker reads, so that the lines after the set's last
 // answer are left for the sets after it; a command is sent on commands
-// instead of being read. Once done is closed, it takes nothing more.
+// instead of being read, and ends the asker's reading (errStop): it reads
+// no more after an error. Once done is closed, it takes nothing more.
 type feed struct {
 	in       *lines
 	done     <-chan struct{}
@@ -47,11 +48,7 @@ func (f *feed) Read(p []byte) (int, error) {
 			return 0, line.ErrAskAgain
 		}
 		if c != "" {
-			select {
-			case f.commands <- c:
-			default:
-			}
-			<-f.done
+			f.commands <- c
 			return 0, errStop
 		}
 		f.rest = []byte(next.text + "\n")

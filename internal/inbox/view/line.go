@@ -137,8 +137,8 @@ func (l *Line) present(ctx context.Context, s *inbox.Set, more int, in *lines) (
 	l.shown.Store(s)
 	defer l.shown.Store(nil)
 	guard := l.showHeader(s, more, in)
-	cmd, r := l.askSet(ctx, s, in, guard)
-	return l.settle(ctx, s, cmd, r)
+	cmd, answers, asked := l.askSet(ctx, s, in, guard)
+	return l.settle(ctx, s, cmd, answers, asked)
 }
 
 // showHeader says where s came from, how long it waited and how many more
@@ -172,39 +172,25 @@ func (l *Line) showHeader(s *inbox.Set, more int, in *lines) (guard time.Time) {
 	return guard
 }
 
-// lineResult is what the line asker of one set gave.
-type lineResult struct {
-	answers []prompt.Answer
-	err     error
-}
-
 // askSet asks s with line prompts until it is answered, a command is
-// typed (cmd) or the set ends.
-func (l *Line) askSet(ctx context.Context, s *inbox.Set, in *lines, guard time.Time) (cmd string, r lineResult) {
+// typed (cmd: the prompts then end with errStop) or the set ends.
+func (l *Line) askSet(ctx context.Context, s *inbox.Set, in *lines, guard time.Time) (cmd string, _ []prompt.Answer, _ error) {
 	askCtx, stop := until(ctx, s.Done(), errStop)
+	// A read still waiting for a line gives up without taking one.
+	defer stop(errStop)
 	commands := make(chan string, 1)
 	asker := line.New(&feed{in: in, done: askCtx.Done(), commands: commands, guard: guard, out: l.out}, l.out, !l.Terminal)
-	answered := make(chan lineResult, 1)
-	go func() {
-		var r lineResult
-		r.answers, r.err = asker.Ask(askCtx, s.Questions)
-		answered <- r
-	}()
-
+	answers, err := asker.Ask(askCtx, s.Questions)
 	select {
-	case r = <-answered:
 	case cmd = <-commands:
-		stop(errStop)
-		r = <-answered
+	default:
 	}
-	// A read still waiting for a line gives up without taking one.
-	stop(errStop)
-	return cmd, r
+	return cmd, answers, err
 }
 
-// settle does what the command or the answer r asks with s, and reports
-// whether the inbox is to quit.
-func (l *Line) settle(ctx context.Context, s *inbox.Set, cmd string, r lineResult) (quit bool, err error) {
+// settle does what the command, or the answers the prompts gave (asked
+// is their error), ask with s, and reports whether the inbox is to quit.
+func (l *Line) settle(ctx context.Context, s *inbox.Set, cmd string, answers []prompt.Answer, asked error) (quit bool, err error) {
 	switch {
 	case cmd == cmdQuit:
 		return true, nil
@@ -223,8 +209,8 @@ func (l *Line) settle(ctx context.Context, s *inbox.Set, cmd string, r lineResul
 			l.moved = true
 			return false, nil
 		}
-	case r.err == nil:
-		switch err := l.Queue.Answer(s, inbox.ViaHere, r.answers); {
+	case asked == nil:
+		switch err := l.Queue.Answer(s, inbox.ViaHere, answers); {
 		case err == nil || isNotSent(err):
 			l.moved = true
 			return false, nil
@@ -233,13 +219,13 @@ func (l *Line) settle(ctx context.Context, s *inbox.Set, cmd string, r lineResul
 			say(l.out, fmt.Sprintf("Not sent: %v.", err))
 			return false, nil
 		}
-	case errors.Is(r.err, prompt.ErrNoAnswer):
+	case errors.Is(asked, prompt.ErrNoAnswer):
 		say(l.out, "The input ended: the inbox quits.")
 		return true, nil
 	case ctx.Err() != nil:
 		return true, context.Cause(ctx)
-	case !errors.Is(r.err, errStop):
-		return true, r.err
+	case !errors.Is(asked, errStop):
+		return true, asked
 	}
 	// The set ended while it was shown, or before the command or the
 	// answer reached it: Record said how. The inbox may be quitting.
