@@ -184,9 +184,7 @@ func clearStale(path string) error {
 	if uid := fileOwner(fi); uid >= 0 && uid != os.Getuid() {
 		return fmt.Errorf("the socket %s belongs to another user (%s): remove it (as that user), or set %s to a path in a directory of your own", path, userName(uid), EnvAddr)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), staleProbe)
-	defer cancel()
-	c, err := new(net.Dialer).DialContext(ctx, "unix", path)
+	c, err := net.DialTimeout("unix", path, staleProbe)
 	if err == nil {
 		_ = c.Close()
 		return &liveError{Addr: SocketAddr(path)}
