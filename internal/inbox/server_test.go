@@ -697,7 +697,7 @@ func TestStaleSocketStartsAtOnce(t *testing.T) {
 		var winners []net.Listener
 		for i := 0; i < starts; i++ {
 			r := <-results
-			_, live := errors.AsType[*liveError](r.err)
+			live := errors.Is(r.err, errLive)
 			switch {
 			case r.err == nil:
 				winners = append(winners, r.ln)
@@ -733,7 +733,7 @@ func TestStaleSocketStartsAtOnce(t *testing.T) {
 func TestLiveSocketNotTakenOver(t *testing.T) {
 	in := startInbox(t)
 	_, err := ListenSocket(string(in.addr))
-	_, ok := errors.AsType[*liveError](err)
+	ok := errors.Is(err, errLive)
 	if !ok || err.Error() != "an inbox is already running at "+string(in.addr)+": use that one, or quit it first" {
 		t.Errorf("second inbox: %v", err)
 	}

@@ -14,14 +14,13 @@ import (
 	"time"
 )
 
-// liveError is the error of an inbox that would take over the address of
-// another that still answers there.
-type liveError struct {
-	Addr Addr
-}
+// errLive is the error of an inbox that would take over the address of
+// another that still answers there (see liveError).
+var errLive = errors.New("an inbox is already running")
 
-func (e *liveError) Error() string {
-	return fmt.Sprintf("an inbox is already running at %s: use that one, or quit it first", e.Addr)
+// liveError is errLive at path.
+func liveError(path string) error {
+	return fmt.Errorf("%w at %s: use that one, or quit it first", errLive, path)
 }
 
 // staleProbe is how long ListenSocket waits to learn whether a socket left
@@ -34,7 +33,7 @@ const staleProbe = time.Second
 // where the socket goes, or replace it); the socket is made 0600 as it is
 // bound, never by a path that could lead elsewhere. A socket left there by
 // an inbox that is gone (nothing accepts on it) is replaced; one that
-// still accepts is never taken over: that is a *liveError, even for
+// still accepts is never taken over: that is errLive, even for
 // inboxes that start at once (they take turns, through a lock file beside
 // the socket). Every connection accepted is checked: one from a process
 // of another user is closed at once (see allowPeer).
@@ -65,7 +64,7 @@ func ListenSocket(path string) (net.Listener, error) {
 	if err != nil {
 		if errors.Is(err, syscall.EADDRINUSE) {
 			// Another inbox took the address between the check and now.
-			return nil, &liveError{Addr: SocketAddr(path)}
+			return nil, liveError(path)
 		}
 		return nil, fmt.Errorf("listen on %s: %w", path, err)
 	}
@@ -187,7 +186,7 @@ func clearStale(path string) error {
 	c, err := net.DialTimeout("unix", path, staleProbe)
 	if err == nil {
 		_ = c.Close()
-		return &liveError{Addr: SocketAddr(path)}
+		return liveError(path)
 	}
 	if !errors.Is(err, syscall.ECONNREFUSED) {
 		return fmt.Errorf("check the socket at %s: %w", path, err)
