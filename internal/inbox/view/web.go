@@ -65,7 +65,7 @@ type WebOptions struct {
 	// Home is the person's home directory, shown as ~ in the working
 	// directories that sets come from.
 	Home string
-	// Links, when set, make the links that answer a set from its
+	// Links make the links that answer a set from its
 	// notification (see Web.Taps), which the page serves.
 	Links *Links
 }
@@ -84,15 +84,12 @@ func NewWeb(o WebOptions) (*Web, error) {
 	mux.HandleFunc("POST /sets/{id}/answer", v.serveAnswer)
 	mux.HandleFunc("POST /sets/{id}/cancel", v.serveCancel)
 	mux.HandleFunc("POST /sets/{id}/next", v.serveNext)
-	v.h = g.Wrap(mux)
-	if o.Links != nil {
-		// A link that answers from a notification is its own credential:
-		// it carries a key of its own, not the page's token.
-		outer := http.NewServeMux()
-		outer.Handle("/", v.h)
-		outer.Handle("/sets/{id}/tap/{n}", g.WrapLink(tapMaxBody, http.HandlerFunc(v.serveTap)))
-		v.h = outer
-	}
+	// A link that answers from a notification is its own credential: it
+	// carries a key of its own, not the page's token.
+	outer := http.NewServeMux()
+	outer.Handle("/", g.Wrap(mux))
+	outer.Handle("/sets/{id}/tap/{n}", g.WrapLink(tapMaxBody, http.HandlerFunc(v.serveTap)))
+	v.h = outer
 	return v, nil
 }
 
