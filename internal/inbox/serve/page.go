@@ -74,14 +74,13 @@ func serveExtras(ctx context.Context, o Options, srv *inbox.Server, p *page, out
 	}, nil
 }
 
-// page is the inbox's web page (Web), before it is served.
+// page is the inbox's web page (Web), before it is served: its options,
+// but for its queue (set by newQueue) and its listener's.
 type page struct {
-	queue       *inbox.Queue
-	home, token string
-	links       *view.Links
-	url         string    // its address, with its token, once served
-	server      string    // its scheme, host and port, once served
-	web         *view.Web // its handler, once served
+	o      view.WebOptions
+	url    string    // its address, with its token, once served
+	server string    // its scheme, host and port, once served
+	web    *view.Web // its handler, once served
 }
 
 // newPage is the page of an inbox with o, nil without Web; it serves the
@@ -90,18 +89,19 @@ func newPage(o Options, home string, links *view.Links) *page {
 	if !o.Web {
 		return nil
 	}
-	return &page{home: home, token: localhttp.NewToken(), links: links}
+	return &page{o: view.WebOptions{Home: home, Token: localhttp.NewToken(), Links: links}}
 }
 
 // on returns the page's handler on ln, whose address is shown with host.
 func (p *page) on(ln net.Listener, host string) (http.Handler, error) {
-	h, err := view.NewWeb(view.WebOptions{Queue: p.queue, Addr: ln.Addr(), Host: host, Token: p.token, Home: p.home, Links: p.links})
+	p.o.Addr, p.o.Host = ln.Addr(), host
+	h, err := view.NewWeb(p.o)
 	if err != nil {
 		return nil, err
 	}
 	p.web = h
 	p.server = "http://" + localhttp.HostPort(host, ln.Addr())
-	p.url = p.server + "/?token=" + p.token
+	p.url = p.server + "/?token=" + p.o.Token
 	return h, nil
 }
 
@@ -111,7 +111,7 @@ func (p *page) setURL(s *inbox.Set) string {
 	if p == nil {
 		return ""
 	}
-	return p.server + view.SetPath(s) + "?token=" + p.token
+	return p.server + view.SetPath(s) + "?token=" + p.o.Token
 }
 
 // actions are the options of s, each with the link that answers it in one

@@ -206,7 +206,7 @@ func newQueue(o Options, out *lockedWriter, home string, p *page, n *notifier) (
 	}
 	keepHistory(q, o, out, n.after)
 	if p != nil {
-		p.queue = q
+		p.o.Queue = q
 	}
 	switch {
 	case o.Headless:
