@@ -182,18 +182,9 @@ func (s *Server) serveAsk(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, refused)
 		return
 	}
-	closing := ErrorBody{Error: "the inbox is closing"}
-	// The wait is counted before its set is queued: Close, which closes the
-	// queue, then waits until the asker has been told, even when the set
-	// comes on the screen and the person quits at once.
-	if err := s.startWait(); err != nil {
-		writeJSON(w, http.StatusServiceUnavailable, closing)
-		return
-	}
-	ahead, err := s.queue.Add(set)
+	ahead, err := s.startWait(set)
 	if err != nil {
-		s.wg.Done()
-		writeJSON(w, http.StatusServiceUnavailable, closing)
+		writeJSON(w, http.StatusServiceUnavailable, ErrorBody{Error: "the inbox is closing"})
 		return
 	}
 	s.streamWait(w, set, ahead)
@@ -347,16 +338,24 @@ func eventLine(e Event) []byte {
 	return []byte(jsonout.String(e) + "\n")
 }
 
-// startWait counts a wait that Close waits for, or fails with errClosed
-// once the server is closing.
-func (s *Server) startWait() error {
+// startWait counts a wait that Close waits for, and then queues its set,
+// with ahead sets before it; it fails with errClosed once the server or
+// its queue is closing. The wait is counted before its set is queued:
+// Close, which closes the queue, then waits until the asker has been
+// told, even when the set comes on the screen and the person quits at
+// once.
+func (s *Server) startWait(set *Set) (ahead int, err error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.closed {
-		return errClosed
+		s.mu.Unlock()
+		return 0, errClosed
 	}
 	s.wg.Add(1)
-	return nil
+	s.mu.Unlock()
+	if ahead, err = s.queue.Add(set); err != nil {
+		s.wg.Done()
+	}
+	return ahead, err
 }
 
 // endWait is the end of a wait, and of its asker's connection.
