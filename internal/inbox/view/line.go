@@ -68,10 +68,10 @@ type Line struct {
 	recording atomic.Pointer[recording]
 }
 
-// recording is a set shown, and whether how it ended is recorded.
+// recording is a set shown, and whether how it ended is recorded: done
+// is made for each time it is shown, and closed when it ends.
 type recording struct {
 	s    *inbox.Set
-	once sync.Once
 	done chan struct{}
 }
 
@@ -237,18 +237,15 @@ func (l *Line) settle(ctx context.Context, s *inbox.Set, cmd string, answers []p
 // the record comes before what is said next: the next set, or that none
 // waits.
 func (l *Line) awaitRecord(ctx context.Context) {
-	r := l.recording.Load()
-	if r == nil {
-		return
-	}
-	select {
-	case <-r.s.Done():
-	default:
-		return
-	}
-	select {
-	case <-r.done:
-	case <-ctx.Done():
+	if r := l.recording.Load(); r != nil {
+		select {
+		case <-r.s.Done():
+			select {
+			case <-r.done:
+			case <-ctx.Done():
+			}
+		default:
+		}
 	}
 }
 
@@ -260,7 +257,8 @@ func (l *Line) awaitRecord(ctx context.Context) {
 // whole writes.
 func (l *Line) record(s *inbox.Set) {
 	if r := l.recording.Load(); r != nil && r.s == s {
-		defer r.once.Do(func() { close(r.done) })
+		// The queue tells of each set's end once.
+		defer close(r.done)
 	}
 	e := s.End()
 	from := prompt.Display(source(s, l.Home))
