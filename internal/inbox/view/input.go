@@ -88,28 +88,25 @@ func readLines(r io.Reader) *lines {
 	ls := &lines{wake: make(chan struct{})}
 	go func() {
 		br := bufio.NewReader(r)
-		for {
-			text, err := line.ReadLine(br)
-			if err != nil {
-				ls.add(nil)
-				return
-			}
-			ls.add(&text)
+		for ls.add(line.ReadLine(br)) {
 		}
 	}()
 	return ls
 }
 
-func (ls *lines) add(text *string) {
+// add keeps a line read, or, with err, the end of the input, and reports
+// whether more lines may come.
+func (ls *lines) add(text string, err error) bool {
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
-	if text == nil {
+	if err != nil {
 		ls.ended = true
 	} else {
-		ls.buf = append(ls.buf, typed{*text, time.Now()})
+		ls.buf = append(ls.buf, typed{text, time.Now()})
 	}
 	close(ls.wake)
 	ls.wake = make(chan struct{})
+	return err == nil
 }
 
 // take waits for the next line and takes it; it returns nil at the end of

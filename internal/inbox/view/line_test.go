@@ -375,8 +375,7 @@ func TestLineTerminalDropsTypeahead(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	time.Sleep(keyPause) // a line typed as the set appears is refused too
-	text := "n"
-	in.add(&text)
+	in.add("n", nil)
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
