@@ -3,6 +3,7 @@ package inbox
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -253,11 +254,7 @@ type RefusedError struct {
 }
 
 func (e *RefusedError) Error() string {
-	msg := e.Body.Error
-	if msg == "" {
-		msg = http.StatusText(e.Status)
-	}
-	return fmt.Sprintf("the inbox at %s refused the questions: %s", e.Addr, msg)
+	return fmt.Sprintf("the inbox at %s refused the questions: %s", e.Addr, cmp.Or(e.Body.Error, http.StatusText(e.Status)))
 }
 
 // GoneError is an inbox whose connection ended, or fell silent, before the

@@ -1,6 +1,7 @@
 package inbox
 
 import (
+	"cmp"
 	"errors"
 	"slices"
 	"strings"
@@ -51,15 +52,7 @@ func (s *Set) NotSent() *NotSentError { return s.notSent.Load() }
 
 // Source says where the set came from, for the person: the name the asker
 // gave, else its working directory. Draw it through prompt.Display.
-func (s *Set) Source() string {
-	switch {
-	case s.From != "":
-		return s.From
-	case s.Cwd != "":
-		return s.Cwd
-	}
-	return "an asker"
-}
+func (s *Set) Source() string { return cmp.Or(s.From, s.Cwd, "an asker") }
 
 // Done returns a channel closed when the set has ended, however it ended.
 func (s *Set) Done() <-chan struct{} { return s.done }
