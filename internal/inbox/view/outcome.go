@@ -1,6 +1,7 @@
 package view
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"strings"
@@ -62,10 +63,7 @@ func isNotSent(err error) bool {
 
 // where says where the person answered or cancelled a set, for outcome.
 func where(e inbox.End) string {
-	if w := viaWords[e.Via]; w != "" {
-		return w
-	}
-	return "elsewhere" + e.ByWhom()
+	return cmp.Or(viaWords[e.Via], "elsewhere"+e.ByWhom())
 }
 
 // viaWords are the words of each view of this inbox, for where.
