@@ -318,8 +318,5 @@ func isSocket(path string) bool {
 // ownDir reports whether dir is a directory (not a link) of user uid's.
 func ownDir(dir string, uid int) bool {
 	fi, err := os.Lstat(dir)
-	if err != nil || !fi.IsDir() {
-		return false
-	}
-	return fileOwner(fi) == uid
+	return err == nil && fi.IsDir() && fileOwner(fi) == uid
 }
