@@ -296,11 +296,10 @@ func (s *screenWriter) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	n, err := s.w.Write(p)
-	if i := bytes.LastIndexByte(p[:n], '\n'); i >= 0 {
+	p = p[:n]
+	if i := bytes.LastIndexByte(p, '\n'); i >= 0 {
 		s.tail = s.tail[:0]
-		p = p[i+1 : n]
-	} else {
-		p = p[:n]
+		p = p[i+1:]
 	}
 	if len(s.tail)+len(p) <= maxTail {
 		s.tail = append(s.tail, p...)
