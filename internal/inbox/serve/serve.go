@@ -274,15 +274,11 @@ func recordOf(s *inbox.Set, keep history.Keep) history.Record {
 func showQueue(ctx context.Context, run func(context.Context) error, failures <-chan error) (failed bool, err error) {
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
-	var shownErr error
-	shown := make(chan struct{})
-	go func() {
-		defer close(shown)
-		shownErr = run(ctx)
-	}()
+	shown := make(chan error, 1)
+	go func() { shown <- run(ctx) }()
 	select {
-	case <-shown:
-		return false, shownErr
+	case err = <-shown:
+		return false, err
 	case err = <-failures:
 		// The view stops because it is told to: the failure is what to
 		// report.
