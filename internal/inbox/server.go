@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -419,8 +420,7 @@ func questionsOf(sch *schema.Schema, raw json.RawMessage) ([]schema.Question, er
 		q, err := schema.Remake(alone[0])
 		return []schema.Question{q}, err
 	}
-	doc := make([]byte, 0, len(raw)+16)
-	doc = append(append(append(doc, `{"questions":`...), raw...), '}')
+	doc := slices.Concat([]byte(`{"questions":`), raw, []byte("}"))
 	in, err := sch.Parse(doc, schema.KeyHeader)
 	if err != nil {
 		var again error
