@@ -49,10 +49,7 @@ var keepNames = [...]string{KeepOutcomes: "on", KeepAnswers: "answers", KeepNoth
 // ParseKeep reads ASKUSER_HISTORY's value: on (the default, also for ""),
 // answers or off, in any case.
 func ParseKeep(s string) (Keep, error) {
-	if s == "" {
-		return KeepOutcomes, nil
-	}
-	if i := slices.Index(keepNames[:], strings.ToLower(s)); i >= 0 {
+	if i := slices.Index(keepNames[:], cmp.Or(strings.ToLower(s), "on")); i >= 0 {
 		return Keep(i), nil
 	}
 	return 0, errors.New("must be on, answers or off")
@@ -233,10 +230,10 @@ func (r Record) How() string {
 	return how
 }
 
+// viaWords are the words of the places whose name is not already how
+// How says it ("here", "elsewhere").
 var viaWords = map[string]string{
-	ViaHere:         "here",
 	ViaPage:         "on the page",
 	ViaNotification: "from the notification",
 	ViaChat:         "in the chat",
-	ViaElsewhere:    "elsewhere",
 }

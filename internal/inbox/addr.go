@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -174,16 +175,11 @@ func withoutSecrets(v string) string {
 	if u, err := url.Parse(v); err == nil && u.User != nil {
 		v = u.Redacted()
 	}
-	parts := strings.Split(v, "token=")
-	for i := 1; i < len(parts); i++ {
-		rest := ""
-		if j := strings.IndexAny(parts[i], "&#"); j >= 0 {
-			rest = parts[i][j:]
-		}
-		parts[i] = "…" + rest
-	}
-	return strings.Join(parts, "token=")
+	return tokenValue.ReplaceAllString(v, "token=…")
 }
+
+// tokenValue is a token= and its value, up to the next & or #.
+var tokenValue = regexp.MustCompile(`token=[^&#]*`)
 
 // ParseAddr reads an address as ASKUSER_INBOX holds it: a socket path,
 // unix:PATH, http://HOST:PORT/?token=T, or the address of an inbox on a
@@ -322,9 +318,5 @@ func isSocket(path string) bool {
 // ownDir reports whether dir is a directory (not a link) of user uid's.
 func ownDir(dir string, uid int) bool {
 	fi, err := os.Lstat(dir)
-	if err != nil || !fi.IsDir() {
-		return false
-	}
-	owner, ok := fileOwner(fi)
-	return ok && owner == uid
+	return err == nil && fi.IsDir() && fileOwner(fi) == uid
 }

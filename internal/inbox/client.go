@@ -3,6 +3,7 @@ package inbox
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -129,22 +130,19 @@ func dialSocket(ctx context.Context, dial func(ctx context.Context, network, add
 	if fi.Mode()&fs.ModeSocket == 0 {
 		return nil, fmt.Errorf("%s is not a socket", path)
 	}
-	owner, known := fileOwner(fi)
-	if known && owner != self {
+	owner := fileOwner(fi)
+	if owner >= 0 && owner != self {
 		return nil, &BlockedError{path: path, owner: owner, self: self, err: fs.ErrPermission}
 	}
 	conn, err := dial(ctx, "unix", path)
 	if errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EACCES) {
-		if !known {
-			owner = -1
-		}
 		return nil, &BlockedError{path: path, owner: owner, self: self, err: err}
 	}
 	if err != nil {
 		return nil, err
 	}
-	cred, credErr := peerCred(conn)
-	if err := allowPeer(cred, credErr, self); err != nil {
+	uid, credErr := peerCred(conn)
+	if err := allowPeer(uid, credErr, self); err != nil {
 		_ = conn.Close()
 		return nil, &peerError{Err: err}
 	}
@@ -157,10 +155,7 @@ func dialSocket(ctx context.Context, dial func(ctx context.Context, network, add
 func blockerOf(path string) (string, int) {
 	for dir := filepath.Dir(path); ; dir = filepath.Dir(dir) {
 		if fi, err := os.Lstat(dir); err == nil {
-			if uid, ok := fileOwner(fi); ok {
-				return dir, uid
-			}
-			return dir, -1
+			return dir, fileOwner(fi)
 		}
 		if dir == filepath.Dir(dir) {
 			return dir, -1
@@ -259,11 +254,7 @@ type RefusedError struct {
 }
 
 func (e *RefusedError) Error() string {
-	msg := e.Body.Error
-	if msg == "" {
-		msg = http.StatusText(e.Status)
-	}
-	return fmt.Sprintf("the inbox at %s refused the questions: %s", e.Addr, msg)
+	return fmt.Sprintf("the inbox at %s refused the questions: %s", e.Addr, cmp.Or(e.Body.Error, http.StatusText(e.Status)))
 }
 
 // GoneError is an inbox whose connection ended, or fell silent, before the
@@ -307,19 +298,14 @@ func resolve(ctx context.Context, hostport string) (string, error) {
 // socket the host means nothing; over TCP it is the inbox's, which it
 // checks.
 func (c *client) do(ctx context.Context, method, path string, body io.Reader) (*http.Response, error) {
-	host := "inbox"
-	if c.overTCP() {
-		var err error
-		if host, err = resolve(ctx, c.tcp.Host); err != nil {
-			return nil, &UnreachableError{Addr: c.addr, Err: err}
-		}
+	req, err := http.NewRequestWithContext(ctx, method, "http://inbox"+path, body)
+	if err == nil && c.overTCP() {
+		req.Header.Set("Authorization", "Bearer "+c.tcp.Token)
+		req.URL.Host, err = resolve(ctx, c.tcp.Host)
+		req.Host = req.URL.Host
 	}
-	req, err := http.NewRequestWithContext(ctx, method, "http://"+host+path, body)
 	if err != nil {
 		return nil, &UnreachableError{Addr: c.addr, Err: err}
-	}
-	if c.overTCP() {
-		req.Header.Set("Authorization", "Bearer "+c.tcp.Token)
 	}
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")

@@ -7,24 +7,20 @@ import (
 	"net"
 )
 
-// peerCred asks the system who is at the other end of a connection to a
-// Unix socket (peerUID).
-func peerCred(c net.Conn) (credentials, error) {
+// peerCred asks the system which user is at the other end of a connection
+// to a Unix socket (peerUID).
+func peerCred(c net.Conn) (uid int, _ error) {
 	uc, ok := c.(*net.UnixConn)
 	if !ok {
-		return credentials{}, errors.New("not a Unix socket")
+		return 0, errors.New("not a Unix socket")
 	}
 	raw, err := uc.SyscallConn()
 	if err != nil {
-		return credentials{}, err
+		return 0, err
 	}
-	var uid int
 	var uidErr error
 	if err := raw.Control(func(fd uintptr) { uid, uidErr = peerUID(int(fd)) }); err != nil {
-		return credentials{}, err
+		return 0, err
 	}
-	if uidErr != nil {
-		return credentials{}, uidErr
-	}
-	return credentials{Known: true, UID: uid}, nil
+	return uid, uidErr
 }

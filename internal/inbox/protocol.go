@@ -173,9 +173,7 @@ type Withdrawer interface {
 // WithdrawCode returns the code of the cause of ctx's end (a Withdrawer),
 // "" when it has not ended, or ended without one.
 func WithdrawCode(ctx context.Context) string {
-	if ctx.Err() == nil {
-		return ""
-	}
+	// Cause is nil while ctx has not ended.
 	if w, ok := errors.AsType[Withdrawer](context.Cause(ctx)); ok {
 		return w.WithdrawCode()
 	}

@@ -1,8 +1,8 @@
 package inbox
 
 import (
+	"cmp"
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -79,15 +79,7 @@ func (s *Set) LastWord() *NotSentError {
 
 // Source says where the set came from, for the person: the name the asker
 // gave, else its working directory. Draw it through prompt.Display.
-func (s *Set) Source() string {
-	switch {
-	case s.From != "":
-		return s.From
-	case s.Cwd != "":
-		return s.Cwd
-	}
-	return "an asker"
-}
+func (s *Set) Source() string { return cmp.Or(s.From, s.Cwd, "an asker") }
 
 // Done returns a channel closed when the set has ended, however it ended.
 func (s *Set) Done() <-chan struct{} { return s.done }
@@ -120,12 +112,7 @@ var stateNames = [...]string{
 	Withdrawn: "withdrawn", Closed: "closed",
 }
 
-func (st State) String() string {
-	if st >= 0 && int(st) < len(stateNames) {
-		return stateNames[st]
-	}
-	return fmt.Sprintf("State(%d)", int(st))
-}
+func (st State) String() string { return stateNames[st] }
 
 // Via is where the person answered or cancelled a set: in which view of
 // this inbox, or in another inbox on the same queue.
@@ -149,12 +136,7 @@ var viaNames = [...]string{
 // String names v as the history and the notification command's
 // ASKUSER_VIA write it: "here", "page", "notification", "chat",
 // "elsewhere"; "" for ViaNone.
-func (v Via) String() string {
-	if v >= 0 && int(v) < len(viaNames) {
-		return viaNames[v]
-	}
-	return fmt.Sprintf("Via(%d)", int(v))
-}
+func (v Via) String() string { return viaNames[v] }
 
 // End is how a set ended: the one record of it, which every view reads
 // to tell the person, whichever view ended it.
@@ -248,6 +230,10 @@ func (q *Queue) OnEnd(f func(*Set)) {
 	q.onEnd = append(q.onEnd, f)
 }
 
+// Now is the time by the queue's clock, which sets arrive and end by, and
+// by which the views say how long a set has waited.
+func (q *Queue) Now() time.Time { return q.now() }
+
 // Snapshot is the queue at one moment.
 type Snapshot struct {
 	// Sets are the waiting sets in order: Sets[0], when there is one, is
@@ -310,19 +296,13 @@ func (q *Queue) Answer(s *Set, via Via, answers []prompt.Answer) error {
 	if err != nil {
 		return err
 	}
-	if !q.end(s, End{State: Answered, Via: via, Answers: answers}) {
-		return ErrEnded
-	}
-	return s.sentError()
+	return q.end(s, End{State: Answered, Via: via, Answers: answers})
 }
 
 // Cancel ends s as cancelled by the person in the view via; its asker
 // exits 130. It fails as Answer does.
 func (q *Queue) Cancel(s *Set, via Via) error {
-	if !q.end(s, End{State: Cancelled, Via: via}) {
-		return ErrEnded
-	}
-	return s.sentError()
+	return q.end(s, End{State: Cancelled, Via: via})
 }
 
 // awaitSent waits for the first word of the end of s, which the person
@@ -343,20 +323,12 @@ func (s *Set) awaitSent() {
 	s.notSent.Store(ns)
 }
 
-// sentError is NotSent, as Answer and Cancel return it.
-func (s *Set) sentError() error {
-	if ns := s.NotSent(); ns != nil {
-		return ns
-	}
-	return nil
-}
-
 // EndElsewhere ends s as it ended in another inbox on the same queue (e:
 // answered or cancelled there, with Reason "by NAME", or withdrawn), and
 // reports whether s was still waiting.
 func (q *Queue) EndElsewhere(s *Set, e End) bool {
 	e.Via = ViaElsewhere
-	return q.end(s, e)
+	return q.end(s, e) == nil
 }
 
 // ByWhom is " (by NAME)" for a set that another inbox on the same queue
@@ -372,7 +344,7 @@ func (e End) ByWhom() string {
 // Withdraw ends s because its asker stopped waiting, and reports whether s
 // was still waiting.
 func (q *Queue) Withdraw(s *Set, reason string) bool {
-	return q.end(s, End{State: Withdrawn, Reason: reason})
+	return q.end(s, End{State: Withdrawn, Reason: reason}) == nil
 }
 
 // Skip moves s, when it waits, behind every other waiting set, so that the
@@ -417,15 +389,16 @@ func (q *Queue) Close(reason string) {
 	}
 }
 
-// end ends s with e unless it has ended, and reports whether it did. An
-// end the person gave in this inbox is told (OnEnd) once its transport
-// gave word of it (Set.NotSent).
-func (q *Queue) end(s *Set, e End) bool {
+// end ends s with e, or fails with ErrEnded when it has ended. An end the
+// person gave in this inbox is told (OnEnd) once its transport gave word
+// of it, and when that word is that it was not sent, end fails with it
+// (Set.NotSent).
+func (q *Queue) end(s *Set, e End) error {
 	q.mu.Lock()
 	i := slices.Index(q.sets, s)
 	if i < 0 {
 		q.mu.Unlock()
-		return false
+		return ErrEnded
 	}
 	q.sets = without(q.sets, i)
 	e.At = q.now()
@@ -440,7 +413,10 @@ func (q *Queue) end(s *Set, e End) bool {
 	for _, f := range tell {
 		f(s)
 	}
-	return true
+	if ns := s.NotSent(); ns != nil {
+		return ns
+	}
+	return nil
 }
 
 // without returns a new slice of sets without sets[i], leaving sets as it

@@ -1,6 +1,7 @@
 package inbox
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -8,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -63,7 +65,7 @@ type Server struct {
 // NewServer returns a server of q that validates the questions that
 // arrive against schemaJSON, the embedded schema.
 func NewServer(q *Queue, schemaJSON []byte) *Server {
-	return &Server{queue: q, schemas: schemaCache{raw: schemaJSON}, conns: map[net.Conn]struct{}{}, failed: make(chan error, 4)}
+	return &Server{queue: q, schemas: schemaCache{raw: schemaJSON, m: map[schema.Limits]*schema.Schema{}}, conns: map[net.Conn]struct{}{}, failed: make(chan error, 4)}
 }
 
 // Queue returns the queue the server serves.
@@ -181,18 +183,9 @@ func (s *Server) serveAsk(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, refused)
 		return
 	}
-	closing := ErrorBody{Error: "the inbox is closing"}
-	// The wait is counted before its set is queued: Close, which closes the
-	// queue, then waits until the asker has been told, even when the set
-	// comes on the screen and the person quits at once.
-	if err := s.startWait(); err != nil {
-		writeJSON(w, http.StatusServiceUnavailable, closing)
-		return
-	}
-	ahead, err := s.queue.Add(set)
+	ahead, err := s.startWait(set)
 	if err != nil {
-		s.wg.Done()
-		writeJSON(w, http.StatusServiceUnavailable, closing)
+		writeJSON(w, http.StatusServiceUnavailable, ErrorBody{Error: "the inbox is closing"})
 		return
 	}
 	s.streamWait(w, set, ahead)
@@ -264,7 +257,7 @@ func (s *Server) streamWait(w http.ResponseWriter, set *Set, ahead int) {
 	}
 	go func() {
 		defer s.endWait(conn)
-		s.stream(conn, from, set, ahead)
+		s.stream(conn, bufio.NewReaderSize(from, maxWithdrawalBytes+1), set, ahead)
 	}()
 }
 
@@ -275,7 +268,7 @@ var wait = []byte(`{"event":"wait"}` + "\n")
 // it reads from from: the "queued" event, a heartbeat, then the final
 // event; the set is withdrawn when the asker goes, for the reason its
 // Withdrawal gives. It closes conn.
-func (s *Server) stream(conn net.Conn, from io.Reader, set *Set, ahead int) {
+func (s *Server) stream(conn net.Conn, from *bufio.Reader, set *Set, ahead int) {
 	defer func() { _ = conn.Close() }()
 	send := func(line []byte) error {
 		_ = conn.SetWriteDeadline(time.Now().Add(writeGrace))
@@ -301,12 +294,7 @@ func (s *Server) stream(conn net.Conn, from io.Reader, set *Set, ahead int) {
 		// The asker sends nothing more than its Withdrawal: a read returns
 		// when it goes, or when conn is closed here.
 		why = WithdrawReason(readWithdrawal(from))
-		var b [1]byte
-		for {
-			if _, err := from.Read(b[:]); err != nil {
-				return
-			}
-		}
+		_, _ = io.Copy(io.Discard, from)
 	}()
 	t := time.NewTimer(heartbeat(s.queue.Len()))
 	defer t.Stop()
@@ -335,25 +323,15 @@ func (s *Server) stream(conn net.Conn, from io.Reader, set *Set, ahead int) {
 const withdrawalWait = 100 * time.Millisecond
 
 // readWithdrawal reads the asker's Withdrawal from r, one line of at most
-// maxWithdrawalBytes, and returns its code: "" for anything else, or for
-// nothing before r ends. What follows the line is left in r.
-func readWithdrawal(r io.Reader) string {
-	var line []byte
-	var b [1]byte
-	for len(line) <= maxWithdrawalBytes {
-		if _, err := r.Read(b[:]); err != nil {
-			return ""
-		}
-		if b[0] == '\n' {
-			var w Withdrawal
-			if json.Unmarshal(line, &w) != nil {
-				return ""
-			}
-			return w.Withdraw
-		}
-		line = append(line, b[0])
+// maxWithdrawalBytes (r holds no more, with its newline), and returns its
+// code: "" for anything else, or for nothing before r ends. What follows
+// the line is left in r.
+func readWithdrawal(r *bufio.Reader) string {
+	var w Withdrawal
+	if line, err := r.ReadSlice('\n'); err != nil || json.Unmarshal(line, &w) != nil {
+		return ""
 	}
-	return ""
+	return w.Withdraw
 }
 
 // eventLine is e as a line of the stream.
@@ -361,16 +339,24 @@ func eventLine(e Event) []byte {
 	return []byte(jsonout.String(e) + "\n")
 }
 
-// startWait counts a wait that Close waits for, or fails with errClosed
-// once the server is closing.
-func (s *Server) startWait() error {
+// startWait counts a wait that Close waits for, and then queues its set,
+// with ahead sets before it; it fails with errClosed once the server or
+// its queue is closing. The wait is counted before its set is queued:
+// Close, which closes the queue, then waits until the asker has been
+// told, even when the set comes on the screen and the person quits at
+// once.
+func (s *Server) startWait(set *Set) (ahead int, err error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.closed {
-		return errClosed
+		s.mu.Unlock()
+		return 0, errClosed
 	}
 	s.wg.Add(1)
-	return nil
+	s.mu.Unlock()
+	if ahead, err = s.queue.Add(set); err != nil {
+		s.wg.Done()
+	}
+	return ahead, err
 }
 
 // endWait is the end of a wait, and of its asker's connection.
@@ -412,11 +398,8 @@ func (s *Server) Check(req *Request) (*Set, *ErrorBody) {
 		return nil, &ErrorBody{Error: "a set needs questions"}
 	}
 	sch, err := s.schemas.get(req.Limits)
-	if errors.Is(err, ErrTooManyLimits) {
-		return nil, &ErrorBody{Error: err.Error()}
-	}
 	if err != nil {
-		return nil, &ErrorBody{Error: "invalid limits: " + err.Error()}
+		return nil, &ErrorBody{Error: err.Error()}
 	}
 	if set.Questions, err = questionsOf(sch, req.Questions); err != nil {
 		return nil, questionsRefused(err)
@@ -437,8 +420,7 @@ func questionsOf(sch *schema.Schema, raw json.RawMessage) ([]schema.Question, er
 		q, err := schema.Remake(alone[0])
 		return []schema.Question{q}, err
 	}
-	doc := make([]byte, 0, len(raw)+16)
-	doc = append(append(append(doc, `{"questions":`...), raw...), '}')
+	doc := slices.Concat([]byte(`{"questions":`), raw, []byte("}"))
 	in, err := sch.Parse(doc, schema.KeyHeader)
 	if err != nil {
 		var again error
@@ -480,7 +462,7 @@ func questionsRefused(err error) *ErrorBody {
 }
 
 // schemaCache compiles the schema once for each set of limits that askers
-// send, and bounds what compiling costs: at most maxCompiles a minute,
+// send (m, made with the cache), and bounds what compiling costs: at most maxCompiles a minute,
 // whatever the variety of limits that arrive (a hostile asker's sets may
 // each carry limits of their own, and a compile costs milliseconds).
 type schemaCache struct {
@@ -513,26 +495,22 @@ func (c *schemaCache) get(l *schema.Limits) (*schema.Schema, error) {
 	// The limits get the checks the variables get: the wire cannot
 	// change anything else in the schema.
 	if err := key.Check(); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("invalid limits: %w", err)
 	}
 	if now := time.Now(); now.Sub(c.since) >= time.Minute {
 		c.since, c.compiled = now, 0
 	}
 	// askuser's own limits (none sent) are compiled whatever the count,
 	// and kept: no variety of others holds up the sets that carry none.
-	own := key == schema.Limits{}
-	if !own && c.compiled >= maxCompiles {
-		return nil, ErrTooManyLimits
-	}
-	if !own {
+	if key != (schema.Limits{}) {
+		if c.compiled >= maxCompiles {
+			return nil, ErrTooManyLimits
+		}
 		c.compiled++
 	}
 	sch, err := schema.Compile(c.raw, key)
 	if err != nil {
-		return nil, err
-	}
-	if c.m == nil {
-		c.m = map[schema.Limits]*schema.Schema{}
+		return nil, fmt.Errorf("invalid limits: %w", err)
 	}
 	if len(c.m) >= maxSchemas {
 		for k := range c.m {

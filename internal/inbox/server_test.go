@@ -480,22 +480,21 @@ func TestAskTooLarge(t *testing.T) {
 func TestAllowPeer(t *testing.T) {
 	self := 1000
 	for _, c := range []struct {
-		cred credentials
-		err  error
-		ok   bool
+		uid int
+		err error
+		ok  bool
 	}{
-		{credentials{Known: true, UID: 1000}, nil, true},
-		{credentials{Known: true, UID: 1001}, nil, false},
-		{credentials{Known: true, UID: 0}, nil, false},
-		{credentials{}, nil, false},
-		{credentials{}, syscall.EBADF, false},
-		{credentials{}, errNoPeerCred, true},
+		{1000, nil, true},
+		{1001, nil, false},
+		{0, nil, false},
+		{0, syscall.EBADF, false},
+		{0, errNoPeerCred, true},
 	} {
-		if err := allowPeer(c.cred, c.err, self); (err == nil) != c.ok {
-			t.Errorf("allowPeer(%+v, %v) = %v", c.cred, c.err, err)
+		if err := allowPeer(c.uid, c.err, self); (err == nil) != c.ok {
+			t.Errorf("allowPeer(%+v, %v) = %v", c.uid, c.err, err)
 		}
 	}
-	if err := allowPeer(credentials{Known: true, UID: 1001}, nil, self); err == nil || !strings.Contains(err.Error(), "another user's (uid 1001, not 1000)") {
+	if err := allowPeer(1001, nil, self); err == nil || !strings.Contains(err.Error(), "another user's (uid 1001, not 1000)") {
 		t.Errorf("refusal: %v", err)
 	}
 }
@@ -698,7 +697,7 @@ func TestStaleSocketStartsAtOnce(t *testing.T) {
 		var winners []net.Listener
 		for i := 0; i < starts; i++ {
 			r := <-results
-			_, live := errors.AsType[*liveError](r.err)
+			live := errors.Is(r.err, errLive)
 			switch {
 			case r.err == nil:
 				winners = append(winners, r.ln)
@@ -734,7 +733,7 @@ func TestStaleSocketStartsAtOnce(t *testing.T) {
 func TestLiveSocketNotTakenOver(t *testing.T) {
 	in := startInbox(t)
 	_, err := ListenSocket(string(in.addr))
-	_, ok := errors.AsType[*liveError](err)
+	ok := errors.Is(err, errLive)
 	if !ok || err.Error() != "an inbox is already running at "+string(in.addr)+": use that one, or quit it first" {
 		t.Errorf("second inbox: %v", err)
 	}

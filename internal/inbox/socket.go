@@ -14,14 +14,13 @@ import (
 	"time"
 )
 
-// liveError is the error of an inbox that would take over the address of
-// another that still answers there.
-type liveError struct {
-	Addr Addr
-}
+// errLive is the error of an inbox that would take over the address of
+// another that still answers there (see liveError).
+var errLive = errors.New("an inbox is already running")
 
-func (e *liveError) Error() string {
-	return fmt.Sprintf("an inbox is already running at %s: use that one, or quit it first", e.Addr)
+// liveError is errLive at path.
+func liveError(path string) error {
+	return fmt.Errorf("%w at %s: use that one, or quit it first", errLive, path)
 }
 
 // staleProbe is how long ListenSocket waits to learn whether a socket left
@@ -34,7 +33,7 @@ const staleProbe = time.Second
 // where the socket goes, or replace it); the socket is made 0600 as it is
 // bound, never by a path that could lead elsewhere. A socket left there by
 // an inbox that is gone (nothing accepts on it) is replaced; one that
-// still accepts is never taken over: that is a *liveError, even for
+// still accepts is never taken over: that is errLive, even for
 // inboxes that start at once (they take turns, through a lock file beside
 // the socket). Every connection accepted is checked: one from a process
 // of another user is closed at once (see allowPeer).
@@ -65,7 +64,7 @@ func ListenSocket(path string) (net.Listener, error) {
 	if err != nil {
 		if errors.Is(err, syscall.EADDRINUSE) {
 			// Another inbox took the address between the check and now.
-			return nil, &liveError{Addr: SocketAddr(path)}
+			return nil, liveError(path)
 		}
 		return nil, fmt.Errorf("listen on %s: %w", path, err)
 	}
@@ -118,7 +117,7 @@ func openPrivateDir(dir string) (*os.File, error) {
 // made it would choose where the socket goes.
 func linkError(dir string, fi os.FileInfo) error {
 	by := ""
-	if uid, ok := fileOwner(fi); ok {
+	if uid := fileOwner(fi); uid >= 0 {
 		by = " made by " + userName(uid)
 	}
 	return fmt.Errorf("the inbox's directory %s is a symbolic link%s, not a directory: the inbox listens only in a real directory of yours, so that nobody else chooses where its socket goes; remove the link, or set %s to a path in a directory of your own", dir, by, EnvAddr)
@@ -154,8 +153,8 @@ func privateDir(dir string, fi os.FileInfo, self int) error {
 	if !fi.IsDir() {
 		return fmt.Errorf("%s is not a directory", dir)
 	}
-	uid, ok := fileOwner(fi)
-	if !ok {
+	uid := fileOwner(fi)
+	if uid < 0 {
 		// Not a Unix system: the directory is in the user's own profile.
 		return nil
 	}
@@ -181,15 +180,13 @@ func clearStale(path string) error {
 	if fi.Mode()&fs.ModeSocket == 0 {
 		return fmt.Errorf("%s exists and is not a socket: remove it, or set %s to another path", path, EnvAddr)
 	}
-	if uid, ok := fileOwner(fi); ok && uid != os.Getuid() {
+	if uid := fileOwner(fi); uid >= 0 && uid != os.Getuid() {
 		return fmt.Errorf("the socket %s belongs to another user (%s): remove it (as that user), or set %s to a path in a directory of your own", path, userName(uid), EnvAddr)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), staleProbe)
-	defer cancel()
-	c, err := new(net.Dialer).DialContext(ctx, "unix", path)
+	c, err := net.DialTimeout("unix", path, staleProbe)
 	if err == nil {
 		_ = c.Close()
-		return &liveError{Addr: SocketAddr(path)}
+		return liveError(path)
 	}
 	if !errors.Is(err, syscall.ECONNREFUSED) {
 		return fmt.Errorf("check the socket at %s: %w", path, err)
@@ -200,14 +197,6 @@ func clearStale(path string) error {
 	return nil
 }
 
-// credentials is what the system says of the process at the other end of a
-// connection to a Unix socket.
-type credentials struct {
-	// Known is false where the system cannot say (see peerCred).
-	Known bool
-	UID   int
-}
-
 // errNoPeerCred is peerCred's error where the system has no way to tell
 // who is at the other end.
 var errNoPeerCred = errors.New("the system does not tell who is at the other end of a socket")
@@ -216,18 +205,17 @@ var errNoPeerCred = errors.New("the system does not tell who is at the other end
 // ends: the inbox checks each asker that connects, and each asker checks
 // the inbox it reached. Only a process of the same user (self) may; the
 // socket's mode and its directory's keep others out already, and this
-// holds when they do not (root, a directory shared by mistake). Where the
-// system cannot tell (err is errNoPeerCred), those are all there is.
-func allowPeer(c credentials, err error, self int) error {
+// holds when they do not (root, a directory shared by mistake). uid and
+// err are peerCred's: where the system cannot tell (errNoPeerCred), those
+// are all there is.
+func allowPeer(uid int, err error, self int) error {
 	switch {
 	case errors.Is(err, errNoPeerCred):
 		return nil
 	case err != nil:
 		return fmt.Errorf("cannot tell who is at the other end of the socket: %w", err)
-	case !c.Known:
-		return errors.New("cannot tell who is at the other end of the socket")
-	case c.UID != self:
-		return fmt.Errorf("the process at the other end of the socket is another user's (uid %d, not %d)", c.UID, self)
+	case uid != self:
+		return fmt.Errorf("the process at the other end of the socket is another user's (uid %d, not %d)", uid, self)
 	}
 	return nil
 }
@@ -245,8 +233,8 @@ func (l *peerListener) Accept() (net.Conn, error) {
 		if err != nil {
 			return nil, err
 		}
-		cred, err := peerCred(c)
-		if allowPeer(cred, err, l.self) != nil {
+		uid, err := peerCred(c)
+		if allowPeer(uid, err, l.self) != nil {
 			_ = c.Close()
 			continue
 		}

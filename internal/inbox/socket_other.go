@@ -7,9 +7,9 @@ import (
 	"os"
 )
 
-// fileOwner cannot say who owns a file here; the socket's directory, in the
-// user's own profile, keeps others out.
-func fileOwner(os.FileInfo) (int, bool) { return 0, false }
+// fileOwner cannot say who owns a file here (-1); the socket's directory,
+// in the user's own profile, keeps others out.
+func fileOwner(os.FileInfo) int { return -1 }
 
 // lockAddress has nothing to take here: a second inbox finds the first by
 // its socket alone.

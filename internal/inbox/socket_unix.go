@@ -11,13 +11,14 @@ import (
 	"syscall"
 )
 
-// fileOwner returns the user id of a file's owner.
-func fileOwner(fi os.FileInfo) (int, bool) {
+// fileOwner returns the user id of a file's owner, -1 where the system
+// does not tell.
+func fileOwner(fi os.FileInfo) int {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok {
-		return 0, false
+		return -1
 	}
-	return int(st.Uid), true
+	return int(st.Uid)
 }
 
 // openDirNoFollow opens the directory dir, and fails where dir is a link.
@@ -80,7 +81,7 @@ func ownFile(f *os.File) error {
 	if !fi.Mode().IsRegular() {
 		return fmt.Errorf("the inbox's lock file %s is not a plain file: remove it, or set %s to a path in a directory of your own", f.Name(), EnvAddr)
 	}
-	if uid, ok := fileOwner(fi); ok && uid != os.Getuid() {
+	if uid := fileOwner(fi); uid >= 0 && uid != os.Getuid() {
 		return fmt.Errorf("the inbox's lock file %s belongs to another user (%s): remove it, or set %s to a path in a directory of your own", f.Name(), userName(uid), EnvAddr)
 	}
 	return nil

@@ -22,6 +22,9 @@ var eventNames = [...]string{Asked: "asked", Reminded: "reminded", Ended: "ended
 
 func (e Event) String() string { return eventNames[e] }
 
+// MarshalText writes e by its name, as ASKUSER_JSON gives it.
+func (e Event) MarshalText() ([]byte, error) { return []byte(e.String()), nil }
+
 // Action is one option of the set, answered in one tap: its label, and the
 // single-use link that answers it when it is sent a POST; or, with a reply
 // topic, the topic's address, and the single-use key posted to it, which
@@ -30,28 +33,35 @@ type Action struct {
 	Label, URL, Body string
 }
 
+// MarshalJSON writes a as ntfy takes an action button (see action).
+func (a Action) MarshalJSON() ([]byte, error) {
+	return []byte(jsonout.String(action{Action: "http", Label: a.Label, URL: a.URL, Method: "POST", Body: a.Body, Clear: true})), nil
+}
+
 // Notice is what a notification command is told of one set, each field
-// in a variable of its own (see Command.Start). A field left empty is not
-// given.
+// in a variable of its own (see Command.Start), and all in one JSON object
+// (ASKUSER_JSON), for a webhook. A field left empty is not given.
 type Notice struct {
-	Event Event
+	Event Event `json:"event"`
 	// Set names the set for the push service, the same in each of its
 	// notices, so that a later one can replace or take back the first
 	// (ntfy's sequence ID): random, so that it tells the service nothing.
-	Set string
+	Set string `json:"set,omitempty"`
 	// From says who asks (the inbox's --from, or the asker's directory).
-	From string
+	From string `json:"from,omitempty"`
 	// Header and Question are the first question's header and text.
-	Header, Question string
+	Header   string `json:"header,omitempty"`
+	Question string `json:"question,omitempty"`
 	// URL is the address of the set's page, with its token.
-	URL string
+	URL string `json:"url,omitempty"`
 	// Actions answer the set in one tap, one per option, when it is one
 	// single choice.
-	Actions []Action
+	Actions []Action `json:"actions,omitempty"`
 	// Outcome and Via say how an Ended set ended (answered, cancelled,
 	// withdrawn, closed) and where the person gave it (here, page,
 	// notification, elsewhere).
-	Outcome, Via string
+	Outcome string `json:"outcome,omitempty"`
+	Via     string `json:"via,omitempty"`
 }
 
 // The variables that a notification command is given. ASKUSER_FROM is not
@@ -89,19 +99,6 @@ type action struct {
 	Clear  bool   `json:"clear"`
 }
 
-// payload is the notice as one JSON object (ASKUSER_JSON), for a webhook.
-type payload struct {
-	Event    string   `json:"event"`
-	Set      string   `json:"set,omitempty"`
-	From     string   `json:"from,omitempty"`
-	Header   string   `json:"header,omitempty"`
-	Question string   `json:"question,omitempty"`
-	URL      string   `json:"url,omitempty"`
-	Actions  []action `json:"actions,omitempty"`
-	Outcome  string   `json:"outcome,omitempty"`
-	Via      string   `json:"via,omitempty"`
-}
-
 // vars are the variables that tell n, each as prompt.Display shows it:
 // the text comes from the asker, and a command that echoes it (into tmux,
 // a notification) must not obey its escape sequences or bidirectional
@@ -113,29 +110,29 @@ func (n Notice) vars(private bool) []string {
 	if private {
 		n.Header, n.Question, n.Actions = "", "", nil
 	}
-	p := payload{
-		Event: n.Event.String(), Set: n.Set, From: prompt.Display(n.From),
-		Header: prompt.Display(n.Header), Question: prompt.Display(n.Question), URL: n.URL,
-		Outcome: n.Outcome, Via: n.Via,
+	n.From, n.Header, n.Question = prompt.Display(n.From), prompt.Display(n.Header), prompt.Display(n.Question)
+	// A copy, with the labels as they are shown; an empty list rather than
+	// none, so that a recipe can put ASKUSER_ACTIONS into a header or a
+	// body as it is.
+	actions := make([]Action, len(n.Actions))
+	for i, a := range n.Actions {
+		a.Label = prompt.Display(a.Label)
+		actions[i] = a
 	}
-	for _, a := range n.Actions {
-		p.Actions = append(p.Actions, action{Action: "http", Label: prompt.Display(a.Label), URL: a.URL, Method: "POST", Body: a.Body, Clear: true})
-	}
-	vars := []string{varEvent + "=" + p.Event}
+	n.Actions = actions
+	vars := []string{varEvent + "=" + n.Event.String()}
 	for _, v := range [...]struct{ name, value string }{
-		{varSet, p.Set}, {varFrom, p.From}, {varHeader, p.Header}, {varQuestion, p.Question},
-		{varURL, p.URL}, {varOutcome, p.Outcome}, {varVia, p.Via},
+		{varSet, n.Set}, {varFrom, n.From}, {varHeader, n.Header}, {varQuestion, n.Question},
+		{varURL, n.URL}, {varOutcome, n.Outcome}, {varVia, n.Via},
 	} {
 		if v.value != "" {
 			vars = append(vars, v.name+"="+v.value)
 		}
 	}
 	if n.Event != Ended {
-		// An empty list rather than none, so that a recipe can put it
-		// into a header or a body as it is.
-		vars = append(vars, varActions+"="+jsonout.String(append([]action{}, p.Actions...)))
+		vars = append(vars, varActions+"="+jsonout.String(n.Actions))
 	}
-	return append(vars, varJSON+"="+jsonout.String(p))
+	return append(vars, varJSON+"="+jsonout.String(n))
 }
 
 // environ is env without the variables of ours, which the command is

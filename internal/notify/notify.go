@@ -59,15 +59,10 @@ func (c Command) Start(n Notice) *Run {
 	cmd.Env = append(environ(cmd.Environ()), n.vars(c.Private)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &limitedBuffer{buf: &stderr, max: 500}
-	cmd.Stdout = nil
-	if err := cmd.Start(); err != nil {
-		r.err = err
-		close(r.done)
-		return r
-	}
 	go func() {
 		defer close(r.done)
-		if err := cmd.Wait(); err != nil {
+		// Stdout is left nil: the null device.
+		if err := cmd.Run(); err != nil {
 			if msg := strings.TrimSpace(stderr.String()); msg != "" {
 				err = fmt.Errorf("%w: %s", err, msg)
 			}

@@ -93,7 +93,10 @@ func TestStartShowsTheText(t *testing.T) {
 	if got[0] != "ASKUSER_QUESTION="+want || want != prompt.Display(text) {
 		t.Errorf("the command saw %q; want %q", got[0], want)
 	}
-	var p payload
+	var p struct {
+		Question string
+		Actions  []struct{ Label string }
+	}
 	if err := json.Unmarshal([]byte(strings.TrimPrefix(got[1], "ASKUSER_JSON=")), &p); err != nil {
 		t.Fatal(err)
 	}

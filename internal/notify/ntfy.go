@@ -73,18 +73,14 @@ func Subscribe(ctx context.Context, client *http.Client, topic string, got func(
 // posted from now on) until it ends, calling opened once the server
 // answers with it.
 func subscribeOnce(ctx context.Context, client *http.Client, topic, since string, opened func(), got func(ntfyMessage)) error {
-	u, err := url.Parse(strings.TrimSuffix(topic, "/") + "/json")
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(topic, "/")+"/json", nil)
 	if err != nil {
 		return err
 	}
 	if since != "" {
-		q := u.Query()
+		q := req.URL.Query()
 		q.Set("since", since)
-		u.RawQuery = q.Encode()
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
-	if err != nil {
-		return err
+		req.URL.RawQuery = q.Encode()
 	}
 	resp, err := client.Do(req)
 	if uerr, ok := errors.AsType[*url.Error](err); ok {

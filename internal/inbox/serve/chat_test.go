@@ -33,7 +33,8 @@ func startChatted(t *testing.T, o Options) (*inbox.Queue, *chattest.BotAPI) {
 	out := &lockedWriter{w: &strings.Builder{}}
 	var after sync.WaitGroup
 	links := view.NewLinks()
-	q, _, n := newQueue(o, out, "", nil, endings{links: links, after: &after})
+	n := newNotifier(o, out, nil, links, &after)
+	q, _ := newQueue(o, out, "", nil, n)
 	run, err := openChat(o, q, n, links, "", out)
 	if err != nil {
 		t.Fatal(err)

@@ -23,7 +23,10 @@ type notifier struct {
 	page    *page    // the inbox's web page, nil for none
 	replies *replies // the reply topic, nil for none
 	links   *view.Links
-	after   *sync.WaitGroup // what follows the ends of sets
+	// after is the work that follows the ends of sets, which runs apart
+	// from the goroutine that ended each, so that the views record the
+	// end first.
+	after *sync.WaitGroup
 
 	mu   sync.Mutex
 	sets map[*inbox.Set]*told // the sets that still wait, told of or to be
@@ -37,8 +40,8 @@ type told struct {
 	away  bool          // the person was told of it away from the desk
 }
 
-func newNotifier(o Options, out io.Writer, p *page, e endings) *notifier {
-	return &notifier{o: o, out: out, page: p, links: e.links, after: e.after, sets: map[*inbox.Set]*told{}}
+func newNotifier(o Options, out io.Writer, p *page, links *view.Links, after *sync.WaitGroup) *notifier {
+	return &notifier{o: o, out: out, page: p, links: links, after: after, sets: map[*inbox.Set]*told{}}
 }
 
 // onAway has f called with each set that still waits Options.NotifyAfter
@@ -74,18 +77,24 @@ func (n *notifier) arrive(s *inbox.Set) {
 	n.sets[s] = t
 	n.ring()
 	if n.o.NotifyAfter > 0 {
-		t.timer = time.AfterFunc(n.o.NotifyAfter, func() { n.gone(s) })
+		t.timer = time.AfterFunc(n.o.NotifyAfter, func() { n.due(s) })
 		return
 	}
 	n.goneLocked(s, t)
 }
 
-// gone tells of s away from the desk, when it still waits.
-func (n *notifier) gone(s *inbox.Set) {
+// due tells of s when its timer fires, if it still waits: away from the
+// desk the first time, and again as a reminder after that.
+func (n *notifier) due(s *inbox.Set) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if t := n.sets[s]; t != nil && !t.away {
+	switch t := n.sets[s]; {
+	case t == nil:
+	case !t.away:
 		n.goneLocked(s, t)
+	default:
+		n.ring()
+		n.tell(s, t, notify.Reminded)
 	}
 }
 
@@ -98,17 +107,7 @@ func (n *notifier) goneLocked(s *inbox.Set, t *told) {
 		f(s)
 	}
 	if n.o.Remind > 0 {
-		t.timer = time.AfterFunc(n.o.Remind, func() { n.remind(s) })
-	}
-}
-
-// remind tells of s again, when it still waits.
-func (n *notifier) remind(s *inbox.Set) {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	if t := n.sets[s]; t != nil {
-		n.ring()
-		n.tell(s, t, notify.Reminded)
+		t.timer = time.AfterFunc(n.o.Remind, func() { n.due(s) })
 	}
 }
 

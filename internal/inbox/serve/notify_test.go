@@ -38,7 +38,7 @@ func newNotified(t *testing.T, o Options) *notified {
 	o.IO = &iostreams.Streams{}
 	o.Notify = notify.Command{Name: "ASKUSER_NOTIFY_COMMAND", Line: record}
 	o.NotifyEnd = notify.Command{Name: "ASKUSER_NOTIFY_END_COMMAND", Line: record}
-	n := newNotifier(o, &strings.Builder{}, nil, endings{links: view.NewLinks(), after: &r.after})
+	n := newNotifier(o, &strings.Builder{}, nil, view.NewLinks(), &r.after)
 	n.onAway(func(s *inbox.Set) {
 		r.mu.Lock()
 		defer r.mu.Unlock()

@@ -13,44 +13,58 @@ import (
 	"github.com/askuser/askuser/prompt/web/localhttp"
 )
 
-// serveExtras serves what the options add: askers over TCP (Listen) and
-// the web page p (nil without Web). It returns what tells the person
-// where they are, to be called once the inbox serves at its address too:
-// an inbox that fails there says nothing of a page it will not serve.
+// serveExtras serves what the options add: askers over TCP (Listen), with
+// a token, and the web page p (nil without Web), there too or else on this
+// machine only. It returns what tells the person where they are, to be
+// called once the inbox serves at its address too: an inbox that fails
+// there says nothing of a page it will not serve.
 func serveExtras(ctx context.Context, o Options, srv *inbox.Server, p *page, out io.Writer) (announce func(), _ error) {
-	var elsewhere inbox.TCPAddr
-	if o.Listen != nil {
-		var err error
-		if elsewhere, err = serveTCP(ctx, o, srv, p, out); err != nil {
-			return nil, err
-		}
-	} else if p != nil {
+	at, what := o.Listen, "the inbox"
+	switch {
+	case at == nil && p == nil:
+		return func() {}, nil
+	case at == nil:
 		local, _ := localhttp.ParseAddr(localhttp.DefaultAddr)
-		ln, host, err := localhttp.Listen(local, "the inbox's page", out)
-		if err != nil {
-			return nil, &prompt.UnavailableError{Err: err}
-		}
-		h, err := p.on(ln, host)
-		if err != nil {
+		at, what = &local, "the inbox's page"
+	case p != nil:
+		what = "the inbox, with its page,"
+	}
+	ln, host, err := localhttp.Listen(*at, what, out)
+	if err != nil {
+		return nil, &prompt.UnavailableError{Err: err}
+	}
+	var h http.Handler
+	if p != nil {
+		if h, err = p.on(ln, host); err != nil {
 			_ = ln.Close()
 			return nil, err
 		}
-		srv.Serve(ln, h)
-	}
-	if p != nil {
 		srv.SetPage(p.url)
+	}
+	var elsewhere inbox.TCPAddr
+	if o.Listen == nil {
+		srv.Serve(ln, h)
+	} else {
+		tcp := inbox.TCPListener{Listener: ln, Host: host, Token: inbox.TokenBeside(o.Addr), Page: h}
+		if err := tcp.Serve(ctx, srv); err != nil {
+			_ = ln.Close()
+			return nil, err
+		}
+		elsewhere = inbox.TCPAddr{Host: localhttp.HostPort(host, ln.Addr()), Token: tcp.Token}
 	}
 	return func() {
 		if o.Listen != nil {
 			say(out, "Askers elsewhere reach this inbox with ASKUSER_INBOX='%s'\n", elsewhere.URL())
 		}
 		switch {
+		case p == nil:
+			return
 		case o.Headless:
 			say(out, "Answer in your browser: %s\n", p.url)
-		case p != nil:
+		default:
 			say(out, "Answer in your browser too: %s\n", p.url)
 		}
-		if p != nil && o.Open {
+		if o.Open {
 			go func() {
 				if err := localhttp.OpenBrowser(o.Browser, p.url); err != nil {
 					say(out, "Could not open a browser (%v); open the address above.\n", err)
@@ -60,40 +74,13 @@ func serveExtras(ctx context.Context, o Options, srv *inbox.Server, p *page, out
 	}, nil
 }
 
-// serveTCP accepts askers over TCP on Listen, with a token, and serves p
-// there too when it is set; it returns the address askers there use.
-func serveTCP(ctx context.Context, o Options, srv *inbox.Server, p *page, out io.Writer) (inbox.TCPAddr, error) {
-	token := inbox.TokenBeside(o.Addr)
-	what := "the inbox"
-	if p != nil {
-		what = "the inbox, with its page,"
-	}
-	ln, host, err := localhttp.Listen(*o.Listen, what, out)
-	if err != nil {
-		return inbox.TCPAddr{}, &prompt.UnavailableError{Err: err}
-	}
-	tcp := inbox.TCPListener{Listener: ln, Host: host, Token: token}
-	if p != nil {
-		if tcp.Page, err = p.on(ln, host); err != nil {
-			_ = ln.Close()
-			return inbox.TCPAddr{}, err
-		}
-	}
-	if err := tcp.Serve(ctx, srv); err != nil {
-		_ = ln.Close()
-		return inbox.TCPAddr{}, err
-	}
-	return inbox.TCPAddr{Host: localhttp.HostPort(host, ln.Addr()), Token: token}, nil
-}
-
-// page is the inbox's web page (Web), before it is served.
+// page is the inbox's web page (Web), before it is served: its options,
+// but for its queue (set by newQueue) and its listener's.
 type page struct {
-	queue       *inbox.Queue
-	home, token string
-	links       *view.Links
-	url         string    // its address, with its token, once served
-	server      string    // its scheme, host and port, once served
-	web         *view.Web // its handler, once served
+	o      view.WebOptions
+	url    string    // its address, with its token, once served
+	server string    // its scheme, host and port, once served
+	web    *view.Web // its handler, once served
 }
 
 // newPage is the page of an inbox with o, nil without Web; it serves the
@@ -102,18 +89,19 @@ func newPage(o Options, home string, links *view.Links) *page {
 	if !o.Web {
 		return nil
 	}
-	return &page{home: home, token: localhttp.NewToken(), links: links}
+	return &page{o: view.WebOptions{Home: home, Token: localhttp.NewToken(), Links: links}}
 }
 
 // on returns the page's handler on ln, whose address is shown with host.
 func (p *page) on(ln net.Listener, host string) (http.Handler, error) {
-	h, err := view.NewWeb(view.WebOptions{Queue: p.queue, Addr: ln.Addr(), Host: host, Token: p.token, Home: p.home, Links: p.links})
+	p.o.Addr, p.o.Host = ln.Addr(), host
+	h, err := view.NewWeb(p.o)
 	if err != nil {
 		return nil, err
 	}
 	p.web = h
 	p.server = "http://" + localhttp.HostPort(host, ln.Addr())
-	p.url = p.server + "/?token=" + p.token
+	p.url = p.server + "/?token=" + p.o.Token
 	return h, nil
 }
 
@@ -123,7 +111,7 @@ func (p *page) setURL(s *inbox.Set) string {
 	if p == nil {
 		return ""
 	}
-	return p.server + view.SetPath(s) + "?token=" + p.token
+	return p.server + view.SetPath(s) + "?token=" + p.o.Token
 }
 
 // actions are the options of s, each with the link that answers it in one

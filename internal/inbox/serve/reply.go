@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/inbox/view"
@@ -29,7 +30,7 @@ type replies struct {
 	mu      sync.Mutex
 	keys    map[string]tap          // the keys of the sets that wait
 	sets    map[*inbox.Set][]string // the keys of each of them
-	ignored int                     // messages that are no key of a waiting set
+	ignored atomic.Int64            // messages that are no key of a waiting set
 }
 
 // tap is what a key answers: option n (from 1) of set s.
@@ -93,10 +94,7 @@ func (r *replies) read(text string) {
 			return
 		}
 	}
-	r.mu.Lock()
-	r.ignored++
-	n := r.ignored
-	r.mu.Unlock()
+	n := r.ignored.Add(1)
 	// Said for each of the first ten, then at each power of ten: someone
 	// who posts to the topic does not flood the terminal.
 	if n <= 10 || isPowerOfTen(n) {
@@ -105,7 +103,7 @@ func (r *replies) read(text string) {
 }
 
 // isPowerOfTen reports whether n is 1, 10, 100 and so on.
-func isPowerOfTen(n int) bool {
+func isPowerOfTen(n int64) bool {
 	for n >= 10 && n%10 == 0 {
 		n /= 10
 	}

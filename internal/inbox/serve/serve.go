@@ -88,7 +88,8 @@ func Run(ctx context.Context, o Options) error {
 	links := view.NewLinks()
 	p := newPage(o, home, links)
 	var after sync.WaitGroup
-	q, shown, n := newQueue(o, out, home, p, endings{links: links, after: &after})
+	n := newNotifier(o, out, p, links, &after)
+	q, shown := newQueue(o, out, home, p, n)
 	srv := inbox.NewServer(q, o.Schema)
 	quit := "the person quit the inbox"
 	defer func() {
@@ -169,15 +170,6 @@ func openChat(o Options, q *inbox.Queue, n *notifier, links *view.Links, home st
 	}, nil
 }
 
-// endings is what newQueue needs to tell of each set's end: the links that
-// name the sets, and the work that follows an end, which runs apart from
-// the goroutine that ended the set, so that the views record the end
-// first.
-type endings struct {
-	links *view.Links
-	after *sync.WaitGroup
-}
-
 // afterGrace is how long a quitting inbox waits for what follows the ends
 // of its last sets: their history is written, and the end command started.
 const afterGrace = 2 * time.Second
@@ -197,12 +189,11 @@ func settle(after *sync.WaitGroup, grace time.Duration) {
 
 // newQueue makes the inbox's queue and the view that shows it: the log
 // without a terminal, the terminal screen, or line prompts; p, the web
-// page (nil for none), shows it too. Each set is told of by the notifier
-// returned, which with a reply topic holds the replies that answer from
-// it, to read it; and kept in the history when it ends.
-func newQueue(o Options, out *lockedWriter, home string, p *page, e endings) (*inbox.Queue, interface{ Run(context.Context) error }, *notifier) {
+// page (nil for none), shows it too. Each set is told of by n, which with
+// a reply topic is given the replies that answer from it, to read it; and
+// kept in the history when it ends.
+func newQueue(o Options, out *lockedWriter, home string, p *page, n *notifier) (*inbox.Queue, interface{ Run(context.Context) error }) {
 	var log *view.Log
-	n := newNotifier(o, out, p, e)
 	q := inbox.NewQueue(inbox.QueueOptions{OnArrive: func(s *inbox.Set) {
 		n.arrived(s)
 		if log != nil {
@@ -211,16 +202,16 @@ func newQueue(o Options, out *lockedWriter, home string, p *page, e endings) (*i
 	}})
 	q.OnEnd(n.ended)
 	if o.ReplyURL != "" {
-		n.replies = newReplies(o.ReplyURL, q, e.links, out)
+		n.replies = newReplies(o.ReplyURL, q, n.links, out)
 	}
-	keepHistory(q, o, out, e.after)
+	keepHistory(q, o, out, n.after)
 	if p != nil {
-		p.queue = q
+		p.o.Queue = q
 	}
 	switch {
 	case o.Headless:
 		log = view.NewLog(q, out, home)
-		return q, log, n
+		return q, log
 	case o.Terminal:
 		term := view.NewTerminal(view.TerminalOptions{
 			Queue: q, In: o.IO.InFile, Out: o.IO.ErrFile, Color: o.Color,
@@ -231,9 +222,9 @@ func newQueue(o Options, out *lockedWriter, home string, p *page, e endings) (*i
 		// is said before it runs (the addresses) goes to the terminal as
 		// it is.
 		out.w = term
-		return q, term, n
+		return q, term
 	}
-	return q, &view.Line{Queue: q, In: o.IO.In, Out: out, Terminal: o.IO.InTTY, Where: o.Addr.String(), Home: home}, n
+	return q, &view.Line{Queue: q, In: o.IO.In, Out: out, Terminal: o.IO.InTTY, Where: o.Addr.String(), Home: home}
 }
 
 // keepHistory appends each set that ends on q to o.History. A set closed
@@ -289,15 +280,11 @@ func recordOf(s *inbox.Set, keep history.Keep) history.Record {
 func showQueue(ctx context.Context, run func(context.Context) error, failures <-chan error) (failed bool, err error) {
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
-	var shownErr error
-	shown := make(chan struct{})
-	go func() {
-		defer close(shown)
-		shownErr = run(ctx)
-	}()
+	shown := make(chan error, 1)
+	go func() { shown <- run(ctx) }()
 	select {
-	case <-shown:
-		return false, shownErr
+	case err = <-shown:
+		return false, err
 	case err = <-failures:
 		// The view stops because it is told to: the failure is what to
 		// report.

@@ -3,6 +3,7 @@ package view
 import (
 	"bufio"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -16,7 +17,8 @@ import (
 // feed is the input of one set's line asker. It takes a line from the
 // input only when the asker reads, so that the lines after the set's last
 // answer are left for the sets after it; a command is sent on commands
-// instead of being read. Once done is closed, it takes nothing more.
+// instead of being read, and ends the asker's reading (errStop): it reads
+// no more after an error. Once done is closed, it takes nothing more.
 type feed struct {
 	in       *lines
 	done     <-chan struct{}
@@ -46,11 +48,7 @@ func (f *feed) Read(p []byte) (int, error) {
 			return 0, line.ErrAskAgain
 		}
 		if c != "" {
-			select {
-			case f.commands <- c:
-			default:
-			}
-			<-f.done
+			f.commands <- c
 			return 0, errStop
 		}
 		f.rest = []byte(next.text + "\n")
@@ -90,28 +88,25 @@ func readLines(r io.Reader) *lines {
 	ls := &lines{wake: make(chan struct{})}
 	go func() {
 		br := bufio.NewReader(r)
-		for {
-			text, err := line.ReadLine(br)
-			if err != nil {
-				ls.add(nil)
-				return
-			}
-			ls.add(&text)
+		for ls.add(line.ReadLine(br)) {
 		}
 	}()
 	return ls
 }
 
-func (ls *lines) add(text *string) {
+// add keeps a line read, or, with err, the end of the input, and reports
+// whether more lines may come.
+func (ls *lines) add(text string, err error) bool {
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
-	if text == nil {
+	if err != nil {
 		ls.ended = true
 	} else {
-		ls.buf = append(ls.buf, typed{*text, time.Now()})
+		ls.buf = append(ls.buf, typed{text, time.Now()})
 	}
 	close(ls.wake)
 	ls.wake = make(chan struct{})
+	return err == nil
 }
 
 // take waits for the next line and takes it; it returns nil at the end of
@@ -143,15 +138,9 @@ func (ls *lines) take(done <-chan struct{}) (*typed, bool) {
 func (ls *lines) drop() int {
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
-	var kept []typed
-	for _, line := range ls.buf {
-		if command(line.text) == cmdQuit {
-			kept = append(kept, line)
-		}
-	}
-	n := len(ls.buf) - len(kept)
-	ls.buf = kept
-	return n
+	n := len(ls.buf)
+	ls.buf = slices.DeleteFunc(ls.buf, func(l typed) bool { return command(l.text) != cmdQuit })
+	return n - len(ls.buf)
 }
 
 // What next found.

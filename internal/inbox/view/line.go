@@ -51,9 +51,6 @@ type Line struct {
 	// Home is the person's home directory, shown as ~ in the working
 	// directories that sets come from.
 	Home string
-	// now is the clock; time.Now when nil.
-	now func() time.Time
-
 	last *inbox.Set // the set shown last
 	// keyGuard, when set, replaces keyPause: tests that type lines at
 	// given times use a longer one, which a busy machine cannot outrun.
@@ -71,10 +68,10 @@ type Line struct {
 	recording atomic.Pointer[recording]
 }
 
-// recording is a set shown, and whether how it ended is recorded.
+// recording is a set shown, and whether how it ended is recorded: done
+// is made for each time it is shown, and closed when it ends.
 type recording struct {
 	s    *inbox.Set
-	once sync.Once
 	done chan struct{}
 }
 
@@ -83,9 +80,6 @@ type recording struct {
 // set that ends meanwhile. It does not close the queue: the caller does,
 // once the screen is gone.
 func (l *Line) Run(ctx context.Context) error {
-	if l.now == nil {
-		l.now = time.Now
-	}
 	l.out = &screenWriter{w: l.Out}
 	l.Queue.OnEnd(l.record)
 	in := readLines(l.In)
@@ -143,8 +137,8 @@ func (l *Line) present(ctx context.Context, s *inbox.Set, more int, in *lines) (
 	l.shown.Store(s)
 	defer l.shown.Store(nil)
 	guard := l.showHeader(s, more, in)
-	cmd, r := l.askSet(ctx, s, in, guard)
-	return l.settle(ctx, s, cmd, r)
+	cmd, answers, asked := l.askSet(ctx, s, in, guard)
+	return l.settle(ctx, s, cmd, answers, asked)
 }
 
 // showHeader says where s came from, how long it waited and how many more
@@ -165,7 +159,7 @@ func (l *Line) showHeader(s *inbox.Set, more int, in *lines) (guard time.Time) {
 	}
 	l.last, l.moved = s, false
 	say(l.out, "")
-	say(l.out, strings.Join(banner(prompt.Display(source(s, l.Home)), l.now().Sub(s.Arrived), more), " · "))
+	say(l.out, strings.Join(banner(prompt.Display(source(s, l.Home)), l.Queue.Now().Sub(s.Arrived), more), " · "))
 	switch {
 	case dropped == 1:
 		say(l.out, "(A line typed before these questions were shown was dropped.)")
@@ -178,39 +172,25 @@ func (l *Line) showHeader(s *inbox.Set, more int, in *lines) (guard time.Time) {
 	return guard
 }
 
-// lineResult is what the line asker of one set gave.
-type lineResult struct {
-	answers []prompt.Answer
-	err     error
-}
-
 // askSet asks s with line prompts until it is answered, a command is
-// typed (cmd) or the set ends.
-func (l *Line) askSet(ctx context.Context, s *inbox.Set, in *lines, guard time.Time) (cmd string, r lineResult) {
+// typed (cmd: the prompts then end with errStop) or the set ends.
+func (l *Line) askSet(ctx context.Context, s *inbox.Set, in *lines, guard time.Time) (cmd string, _ []prompt.Answer, _ error) {
 	askCtx, stop := until(ctx, s.Done(), errStop)
+	// A read still waiting for a line gives up without taking one.
+	defer stop(errStop)
 	commands := make(chan string, 1)
 	asker := line.New(&feed{in: in, done: askCtx.Done(), commands: commands, guard: guard, out: l.out}, l.out, !l.Terminal)
-	answered := make(chan lineResult, 1)
-	go func() {
-		var r lineResult
-		r.answers, r.err = asker.Ask(askCtx, s.Questions)
-		answered <- r
-	}()
-
+	answers, err := asker.Ask(askCtx, s.Questions)
 	select {
-	case r = <-answered:
 	case cmd = <-commands:
-		stop(errStop)
-		r = <-answered
+	default:
 	}
-	// A read still waiting for a line gives up without taking one.
-	stop(errStop)
-	return cmd, r
+	return cmd, answers, err
 }
 
-// settle does what the command or the answer r asks with s, and reports
-// whether the inbox is to quit.
-func (l *Line) settle(ctx context.Context, s *inbox.Set, cmd string, r lineResult) (quit bool, err error) {
+// settle does what the command, or the answers the prompts gave (asked
+// is their error), ask with s, and reports whether the inbox is to quit.
+func (l *Line) settle(ctx context.Context, s *inbox.Set, cmd string, answers []prompt.Answer, asked error) (quit bool, err error) {
 	switch {
 	case cmd == cmdQuit:
 		return true, nil
@@ -229,8 +209,8 @@ func (l *Line) settle(ctx context.Context, s *inbox.Set, cmd string, r lineResul
 			l.moved = true
 			return false, nil
 		}
-	case r.err == nil:
-		switch err := l.Queue.Answer(s, inbox.ViaHere, r.answers); {
+	case asked == nil:
+		switch err := l.Queue.Answer(s, inbox.ViaHere, answers); {
 		case err == nil || isNotSent(err):
 			l.moved = true
 			return false, nil
@@ -239,13 +219,13 @@ func (l *Line) settle(ctx context.Context, s *inbox.Set, cmd string, r lineResul
 			say(l.out, fmt.Sprintf("Not sent: %v.", err))
 			return false, nil
 		}
-	case errors.Is(r.err, prompt.ErrNoAnswer):
+	case errors.Is(asked, prompt.ErrNoAnswer):
 		say(l.out, "The input ended: the inbox quits.")
 		return true, nil
 	case ctx.Err() != nil:
 		return true, context.Cause(ctx)
-	case !errors.Is(r.err, errStop):
-		return true, r.err
+	case !errors.Is(asked, errStop):
+		return true, asked
 	}
 	// The set ended while it was shown, or before the command or the
 	// answer reached it: Record said how. The inbox may be quitting.
@@ -257,18 +237,15 @@ func (l *Line) settle(ctx context.Context, s *inbox.Set, cmd string, r lineResul
 // the record comes before what is said next: the next set, or that none
 // waits.
 func (l *Line) awaitRecord(ctx context.Context) {
-	r := l.recording.Load()
-	if r == nil {
-		return
-	}
-	select {
-	case <-r.s.Done():
-	default:
-		return
-	}
-	select {
-	case <-r.done:
-	case <-ctx.Done():
+	if r := l.recording.Load(); r != nil {
+		select {
+		case <-r.s.Done():
+			select {
+			case <-r.done:
+			case <-ctx.Done():
+			}
+		default:
+		}
 	}
 }
 
@@ -280,7 +257,8 @@ func (l *Line) awaitRecord(ctx context.Context) {
 // whole writes.
 func (l *Line) record(s *inbox.Set) {
 	if r := l.recording.Load(); r != nil && r.s == s {
-		defer r.once.Do(func() { close(r.done) })
+		// The queue tells of each set's end once.
+		defer close(r.done)
 	}
 	e := s.End()
 	from := prompt.Display(source(s, l.Home))
@@ -318,11 +296,10 @@ func (s *screenWriter) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	n, err := s.w.Write(p)
-	if i := bytes.LastIndexByte(p[:n], '\n'); i >= 0 {
+	p = p[:n]
+	if i := bytes.LastIndexByte(p, '\n'); i >= 0 {
 		s.tail = s.tail[:0]
-		p = p[i+1 : n]
-	} else {
-		p = p[:n]
+		p = p[i+1:]
 	}
 	if len(s.tail)+len(p) <= maxTail {
 		s.tail = append(s.tail, p...)

@@ -35,8 +35,7 @@ func startScreen(t *testing.T, terminal bool, q *inbox.Queue, opts ...func(*Line
 	t.Helper()
 	pr, pw := io.Pipe()
 	s := &testScreen{q: q, in: pw, done: make(chan error, 1)}
-	l := &Line{Queue: q, In: pr, Out: &s.out, Terminal: terminal, Where: "/run/inbox.sock", Home: "/home/me",
-		now: func() time.Time { return time.Date(2026, 1, 1, 0, 0, 12, 0, time.UTC) }}
+	l := &Line{Queue: q, In: pr, Out: &s.out, Terminal: terminal, Where: "/run/inbox.sock", Home: "/home/me"}
 	for _, o := range opts {
 		o(l)
 	}
@@ -50,12 +49,19 @@ func startScreen(t *testing.T, terminal bool, q *inbox.Queue, opts ...func(*Line
 	return s
 }
 
+// arrival is when the sets of the tests arrive, unless they say: 12
+// seconds before the time of newQueue's clock.
+var arrival = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
 func newQueue() *inbox.Queue {
-	return inbox.NewQueue(inbox.QueueOptions{Now: func() time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC) }})
+	return inbox.NewQueue(inbox.QueueOptions{Now: func() time.Time { return arrival.Add(12 * time.Second) }})
 }
 
 func add(t *testing.T, q *inbox.Queue, s *inbox.Set) *inbox.Set {
 	t.Helper()
+	if s.Arrived.IsZero() {
+		s.Arrived = arrival
+	}
 	if _, err := q.Add(s); err != nil {
 		t.Fatal(err)
 	}
@@ -355,7 +361,7 @@ func TestLineTerminalDropsTypeahead(t *testing.T) {
 	q := newQueue()
 	b := add(t, q, &inbox.Set{From: "b", Questions: []schema.Question{schema.ConfirmQuestion("Delete the backups?", false)}})
 	var out testutil.Buffer
-	l := &Line{Queue: q, Out: &out, Terminal: true, now: time.Now}
+	l := &Line{Queue: q, Out: &out, Terminal: true}
 	l.out = &screenWriter{w: &out} // as Run makes it
 	// "y" was read before b was shown; "n" is typed at its prompt.
 	in := &lines{buf: []typed{{"y", time.Now()}}, wake: make(chan struct{})}
@@ -369,8 +375,7 @@ func TestLineTerminalDropsTypeahead(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	time.Sleep(keyPause) // a line typed as the set appears is refused too
-	text := "n"
-	in.add(&text)
+	in.add("n", nil)
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}

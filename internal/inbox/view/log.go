@@ -1,6 +1,7 @@
 package view
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -41,11 +42,7 @@ func (l *Log) Arrived(s *inbox.Set) {
 // is not: the inbox says once for all that it quits.
 func (l *Log) record(s *inbox.Set) {
 	e, from := s.End(), prompt.Display(source(s, l.home))
-	text := notSent(s, e, from)
-	if text == "" {
-		text = outcome(e, from)
-	}
-	if text != "" {
+	if text := cmp.Or(notSent(s, e, from), outcome(e, from)); text != "" {
 		say(l.out, text)
 	}
 }

@@ -1,6 +1,7 @@
 package view
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"strings"
@@ -62,17 +63,13 @@ func isNotSent(err error) bool {
 
 // where says where the person answered or cancelled a set, for outcome.
 func where(e inbox.End) string {
-	switch e.Via {
-	case inbox.ViaHere:
-		return "here"
-	case inbox.ViaPage:
-		return "on the web page"
-	case inbox.ViaNotification:
-		return "from the notification"
-	case inbox.ViaChat:
-		return "in the chat"
-	}
-	return "elsewhere" + e.ByWhom()
+	return cmp.Or(viaWords[e.Via], "elsewhere"+e.ByWhom())
+}
+
+// viaWords are the words of each view of this inbox, for where.
+var viaWords = [...]string{
+	inbox.ViaHere: "here", inbox.ViaPage: "on the web page",
+	inbox.ViaNotification: "from the notification", inbox.ViaChat: "in the chat",
 }
 
 // answersShown reports whether the answers of a set that ended with e are

@@ -109,16 +109,16 @@ func OneTap(s *inbox.Set) bool {
 
 // Taps returns the path of the link that answers each option of s, in
 // order, with its key ("/sets/ID/tap/N?key=K"); none when s cannot be
-// answered in one tap, or the page makes no links.
+// answered in one tap.
 func (v *Web) Taps(s *inbox.Set) []string {
-	if v.o.Links == nil || !OneTap(s) {
+	if !OneTap(s) {
 		return nil
 	}
 	// Kept, to say how it ended when a link comes late.
 	v.remember(s)
-	taps := make([]string, len(s.Questions[0].Options))
-	for i := range taps {
-		taps[i] = fmt.Sprintf("%stap/%d?key=%s", SetPath(s), i+1, v.o.Links.key(s.ID, i+1))
+	taps := v.o.Links.Keys(s)
+	for i, key := range taps {
+		taps[i] = fmt.Sprintf("%stap/%d?key=%s", SetPath(s), i+1, key)
 	}
 	return taps
 }
@@ -147,22 +147,18 @@ func (v *Web) serveTap(w http.ResponseWriter, r *http.Request) {
 		v.writeTapEnded(w, s)
 		return
 	}
-	label := s.Questions[0].Options[n-1].Label
-	err = v.o.Queue.Answer(s, inbox.ViaNotification, []prompt.Answer{{Labels: []string{label}}})
-	notSentYet := isNotSent(err)
-	switch {
+	label, from := s.Questions[0].Options[n-1].Label, prompt.Display(source(s, v.o.Home))
+	text := fmt.Sprintf("Answered %s to the questions from %s.", prompt.Display(label), from)
+	switch err := v.o.Queue.Answer(s, inbox.ViaNotification, []prompt.Answer{{Labels: []string{label}}}); {
 	case errors.Is(err, inbox.ErrEnded):
 		v.writeTapEnded(w, s)
 		return
-	case err != nil && !notSentYet:
+	case isNotSent(err):
+		text = notSent(s, s.End(), from)
+	case err != nil:
 		// The link answers as the queue checks: this is a bug.
 		localhttp.Refuse(w, http.StatusBadRequest, "Not answered: "+err.Error())
 		return
-	}
-	from := prompt.Display(source(s, v.o.Home))
-	text := fmt.Sprintf("Answered %s to the questions from %s.", prompt.Display(label), from)
-	if notSentYet {
-		text = notSent(s, s.End(), from)
 	}
 	w.Header().Set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'")
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -48,9 +49,6 @@ type TerminalOptions struct {
 	// Home is the person's home directory, shown as ~ in the working
 	// directories that sets come from.
 	Home string
-	// now is the clock; time.Now when nil.
-	now func() time.Time
-
 	// keyGuard, when set, replaces keyPause: tests that press keys at
 	// given times use a longer one, which a busy machine cannot outrun.
 	keyGuard time.Duration
@@ -59,9 +57,6 @@ type TerminalOptions struct {
 // NewTerminal returns the terminal view of o.Queue, which records each set
 // that ends from now on.
 func NewTerminal(o TerminalOptions) *Terminal {
-	if o.now == nil {
-		o.now = time.Now
-	}
 	o.keyGuard = cmp.Or(o.keyGuard, keyPause)
 	s := &Terminal{o: o, redraw: make(chan struct{}, 1)}
 	s.ui = tui.New(tui.Options{
@@ -246,7 +241,7 @@ func (s *Terminal) banner() []string {
 	if set == nil {
 		return nil
 	}
-	return banner(source(set, s.o.Home), s.o.now().Sub(set.Arrived), s.others(set))
+	return banner(source(set, s.o.Home), s.o.Queue.Now().Sub(set.Arrived), s.others(set))
 }
 
 // banner is what the line above a set says, in parts, as every view words
@@ -284,13 +279,11 @@ func (s *Terminal) take(k tui.Key) bool {
 
 // others is the number of sets that wait besides set.
 func (s *Terminal) others(set *inbox.Set) int {
-	n := 0
-	for _, o := range s.o.Queue.Snapshot().Sets {
-		if o != set {
-			n++
-		}
+	sets := s.o.Queue.Snapshot().Sets
+	if slices.Contains(sets, set) {
+		return len(sets) - 1
 	}
-	return n
+	return len(sets)
 }
 
 // watch has the screen drawn again whenever what its banner and hints say
@@ -312,7 +305,7 @@ func (s *Terminal) watch(ctx context.Context) {
 		}
 		next := time.Second
 		if set := s.shown.Load(); set != nil {
-			next = min(next, untilChange(s.o.now().Sub(set.Arrived)))
+			next = min(next, untilChange(s.o.Queue.Now().Sub(set.Arrived)))
 		}
 		timer.Reset(next)
 		select {

@@ -71,7 +71,7 @@ func startTerminalGuard(t *testing.T, cols, rows int, guard time.Duration) *term
 	c := &clock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	r := &terminalRun{tm: ptytest.New(t, cols, rows), clock: c, done: make(chan error, 1)}
 	r.q = inbox.NewQueue(inbox.QueueOptions{Now: c.Now})
-	r.s = NewTerminal(TerminalOptions{Queue: r.q, In: r.tm.Tty(), Out: r.tm.Tty(), Where: "/run/user/1000/askuser/inbox.sock", Home: "/home/me", now: c.Now, keyGuard: guard})
+	r.s = NewTerminal(TerminalOptions{Queue: r.q, In: r.tm.Tty(), Out: r.tm.Tty(), Where: "/run/user/1000/askuser/inbox.sock", Home: "/home/me", keyGuard: guard})
 	ctx, cancel := context.WithCancelCause(context.Background())
 	r.cancel = cancel
 	go func() { r.done <- r.s.Run(ctx) }()

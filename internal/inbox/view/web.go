@@ -65,18 +65,13 @@ type WebOptions struct {
 	// Home is the person's home directory, shown as ~ in the working
 	// directories that sets come from.
 	Home string
-	// Links, when set, make the links that answer a set from its
+	// Links make the links that answer a set from its
 	// notification (see Web.Taps), which the page serves.
 	Links *Links
-	// now is the clock; time.Now when nil.
-	now func() time.Time
 }
 
 // NewWeb returns the page of o.Queue.
 func NewWeb(o WebOptions) (*Web, error) {
-	if o.now == nil {
-		o.now = time.Now
-	}
 	v := &Web{o: o, seen: map[uint64]*inbox.Set{}}
 	g, err := localhttp.NewGuard(o.Addr, o.Host, o.Token, web.MaxFormBytes(webMaxQuestions))
 	if err != nil {
@@ -89,15 +84,12 @@ func NewWeb(o WebOptions) (*Web, error) {
 	mux.HandleFunc("POST /sets/{id}/answer", v.serveAnswer)
 	mux.HandleFunc("POST /sets/{id}/cancel", v.serveCancel)
 	mux.HandleFunc("POST /sets/{id}/next", v.serveNext)
-	v.h = g.Wrap(mux)
-	if o.Links != nil {
-		// A link that answers from a notification is its own credential:
-		// it carries a key of its own, not the page's token.
-		outer := http.NewServeMux()
-		outer.Handle("/", v.h)
-		outer.Handle("/sets/{id}/tap/{n}", g.WrapLink(tapMaxBody, http.HandlerFunc(v.serveTap)))
-		v.h = outer
-	}
+	// A link that answers from a notification is its own credential: it
+	// carries a key of its own, not the page's token.
+	outer := http.NewServeMux()
+	outer.Handle("/", g.Wrap(mux))
+	outer.Handle("/sets/{id}/tap/{n}", g.WrapLink(tapMaxBody, http.HandlerFunc(v.serveTap)))
+	v.h = outer
 	return v, nil
 }
 
@@ -123,7 +115,7 @@ func (v *Web) page(s *inbox.Set, more int, notice string, problem bool) *web.Pag
 	v.remember(s)
 	p.Questions = s.Questions
 	p.Queue.From = source(s, v.o.Home)
-	p.Queue.Waited = max(v.o.now().Sub(s.Arrived), 0)
+	p.Queue.Waited = max(v.o.Queue.Now().Sub(s.Arrived), 0)
 	p.Queue.More = more
 	return p
 }
@@ -151,7 +143,7 @@ func (v *Web) serveSet(w http.ResponseWriter, r *http.Request) {
 		v.page(snap.Sets[i], len(snap.Sets)-1, "", false).WriteForm(w, http.StatusOK, nil)
 		return
 	}
-	v.writeShown(w, http.StatusOK, v.endedNotice(id), false)
+	v.writeShown(w, http.StatusOK, v.ended(v.lookup(id), false), false)
 }
 
 // serveWait holds a page's wait until what it shows is out of date: the
@@ -184,7 +176,7 @@ func (v *Web) serveWait(w http.ResponseWriter, r *http.Request) {
 			v.writeShown(w, http.StatusOK, "", false)
 			return
 		case id != 0 && i < 0:
-			v.writeShown(w, http.StatusOK, v.endedNotice(id), false)
+			v.writeShown(w, http.StatusOK, v.ended(v.lookup(id), false), false)
 			return
 		case id != 0 && len(snap.Sets)-1 != more:
 			v.page(snap.Sets[i], len(snap.Sets)-1, "", false).WriteForm(w, http.StatusOK, nil)
@@ -208,61 +200,52 @@ func (v *Web) serveAnswer(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := v.page(s, max(v.o.Queue.Len()-1, 0), "", false)
-	sub := p.Parse(values)
-	if !sub.OK() {
-		if s.End().State != inbox.Waiting {
-			v.writeEnded(w, s, "sent")
-			return
-		}
-		p.WriteForm(w, http.StatusBadRequest, sub)
-		return
-	}
-	switch err := v.o.Queue.Answer(s, inbox.ViaPage, sub.Answers); {
-	case errors.Is(err, inbox.ErrEnded):
+	switch sub := p.Parse(values); {
+	case sub.OK():
+		err := v.o.Queue.Answer(s, inbox.ViaPage, sub.Answers)
+		v.writeDone(w, s, "sent", err, fmt.Sprintf("Sent to %s.", source(s, v.o.Home)))
+	case s.End().State != inbox.Waiting:
 		v.writeEnded(w, s, "sent")
-	case isNotSent(err):
-		v.writeShown(w, http.StatusOK, notSent(s, s.End(), source(s, v.o.Home)), false)
-	case err != nil:
-		// The page checks what the queue checks: this is a bug.
-		http.Error(w, "The answer could not be taken: "+err.Error(), http.StatusBadRequest)
 	default:
-		v.writeShown(w, http.StatusOK, fmt.Sprintf("Sent to %s.", source(s, v.o.Home)), false)
+		p.WriteForm(w, http.StatusBadRequest, sub)
 	}
 }
 
 // serveCancel cancels the set the form was made for: its asker exits 130.
 func (v *Web) serveCancel(w http.ResponseWriter, r *http.Request) {
-	v.serveMove(w, r, "cancelled", func(s *inbox.Set) error { return v.o.Queue.Cancel(s, inbox.ViaPage) }, func(s *inbox.Set) string {
-		return fmt.Sprintf("Cancelled the questions from %s.", source(s, v.o.Home))
-	})
+	if s, _, ok := v.readPost(w, r, "cancelled"); ok {
+		err := v.o.Queue.Cancel(s, inbox.ViaPage)
+		v.writeDone(w, s, "cancelled", err, fmt.Sprintf("Cancelled the questions from %s.", source(s, v.o.Home)))
+	}
 }
 
 // serveNext moves the set the form was made for behind the others, and
 // shows the next.
 func (v *Web) serveNext(w http.ResponseWriter, r *http.Request) {
-	v.serveMove(w, r, "", v.o.Queue.Skip, func(s *inbox.Set) string {
+	if s, _, ok := v.readPost(w, r, ""); ok {
+		err, notice := v.o.Queue.Skip(s), ""
 		if snap := v.o.Queue.Snapshot(); len(snap.Sets) == 1 && snap.Sets[0] == s {
-			return "No other set is waiting."
+			notice = "No other set is waiting."
 		}
-		return ""
-	})
+		v.writeDone(w, s, "", err, notice)
+	}
 }
 
-// serveMove does move to the set the form was made for, and shows the
-// page that follows with the notice done gives; when the set has ended
-// meanwhile, it shows that instead, saying that nothing was what.
-func (v *Web) serveMove(w http.ResponseWriter, r *http.Request, what string, move func(*inbox.Set) error, done func(*inbox.Set) string) {
-	s, _, ok := v.readPost(w, r, what)
-	if !ok {
-		return
-	}
-	switch err := move(s); {
+// writeDone shows the page that follows what a form for s asked, which the
+// queue did (err), with notice on top; or what became of an answer or
+// cancel that was not sent; or, when s had ended first, that nothing was
+// what.
+func (v *Web) writeDone(w http.ResponseWriter, s *inbox.Set, what string, err error, notice string) {
+	switch {
 	case err == nil:
-		v.writeShown(w, http.StatusOK, done(s), false)
+		v.writeShown(w, http.StatusOK, notice, false)
 	case isNotSent(err):
 		v.writeShown(w, http.StatusOK, notSent(s, s.End(), source(s, v.o.Home)), false)
-	default:
+	case errors.Is(err, inbox.ErrEnded):
 		v.writeEnded(w, s, what)
+	default:
+		// The page checks what the queue checks: this is a bug.
+		http.Error(w, "The answer could not be taken: "+err.Error(), http.StatusBadRequest)
 	}
 }
 
@@ -305,13 +288,6 @@ func notDone(what, why string) string {
 	return "Not " + what + ": " + strings.ToLower(why[:1]) + why[1:]
 }
 
-// endedNotice says how the set with id ended, for a page that showed it.
-func (v *Web) endedNotice(id uint64) string {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	return v.ended(v.seen[id], false)
-}
-
 // ended says how s ended (nil for a set not known): for a page that showed
 // it, or, late, for a form or a link for it that came too late.
 func (v *Web) ended(s *inbox.Set, late bool) string {
@@ -319,30 +295,23 @@ func (v *Web) ended(s *inbox.Set, late bool) string {
 		return "Those questions are no longer waiting."
 	}
 	from, e := source(s, v.o.Home), s.End()
+	notified := e.State == inbox.Answered && e.Via == inbox.ViaNotification
 	switch {
-	case late && e.State == inbox.Answered && e.Via == inbox.ViaNotification:
+	case late && notified:
 		return fmt.Sprintf("The questions from %s had already been answered from the notification.", from)
 	case late && e.State == inbox.Answered:
 		return fmt.Sprintf("The questions from %s had already been answered.", from)
 	case late && e.State == inbox.Cancelled:
 		return fmt.Sprintf("The questions from %s had been cancelled.", from)
-	}
-	return endedText(e, from)
-}
-
-// endedText says how a set from from ended while a page showed it.
-func endedText(e inbox.End, from string) string {
-	if e.State == inbox.Answered && e.Via == inbox.ViaNotification {
+	case notified:
 		return fmt.Sprintf("The questions from %s were answered from the notification.", from)
-	}
-	switch e.State {
-	case inbox.Answered:
+	case e.State == inbox.Answered:
 		return fmt.Sprintf("The questions from %s were answered elsewhere%s.", from, e.ByWhom())
-	case inbox.Cancelled:
+	case e.State == inbox.Cancelled:
 		return fmt.Sprintf("The questions from %s were cancelled elsewhere%s.", from, e.ByWhom())
-	case inbox.Withdrawn:
+	case e.State == inbox.Withdrawn:
 		return fmt.Sprintf("The asker from %s stopped waiting: its questions were withdrawn.", from)
-	case inbox.Closed:
+	case e.State == inbox.Closed:
 		return "The inbox has quit."
 	}
 	return fmt.Sprintf("The questions from %s are no longer waiting.", from)

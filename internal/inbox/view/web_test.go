@@ -30,8 +30,7 @@ type testWeb struct {
 func startWeb(t *testing.T, q *inbox.Queue) *testWeb {
 	t.Helper()
 	srv := httptest.NewUnstartedServer(nil)
-	v, err := NewWeb(WebOptions{Queue: q, Addr: srv.Listener.Addr(), Token: webToken, Home: "/home/me", Links: NewLinks(),
-		now: func() time.Time { return time.Date(2026, 1, 1, 0, 1, 15, 0, time.UTC) }})
+	v, err := NewWeb(WebOptions{Queue: q, Addr: srv.Listener.Addr(), Token: webToken, Home: "/home/me", Links: NewLinks()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +119,7 @@ func TestWebShowsTheOldestSet(t *testing.T) {
 		!strings.Contains(r.body, `data-wait="/sets/0/wait?token=`+webToken+`&amp;more=0"`) {
 		t.Fatalf("idle: %d\n%s", r.code, r.body)
 	}
-	a := add(t, q, &inbox.Set{Cwd: "/home/me/src/api", Questions: []schema.Question{question("Database", "PostgreSQL", "SQLite")}})
+	a := add(t, q, &inbox.Set{Cwd: "/home/me/src/api", Arrived: arrival.Add(-63 * time.Second), Questions: []schema.Question{question("Database", "PostgreSQL", "SQLite")}})
 	b := add(t, q, &inbox.Set{From: "deployer", Questions: []schema.Question{schema.ConfirmQuestion("Deploy?", true)}})
 	add(t, q, &inbox.Set{From: "namer", Questions: []schema.Question{schema.InputQuestion("Name?", "", "")}})
 	r = w.get(t, "/")

@@ -1,6 +1,7 @@
 package view
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"io"
@@ -19,10 +20,7 @@ var errStop = errors.New("stop asking")
 // source is where a set came from: its name, or its directory with the
 // home directory shown as ~.
 func source(s *inbox.Set, home string) string {
-	if s.From != "" {
-		return s.From
-	}
-	return prompt.ShortHome(s.Source(), home)
+	return cmp.Or(s.From, prompt.ShortHome(s.Source(), home))
 }
 
 // until returns ctx, ended with cause once ch is closed, or by stop.
