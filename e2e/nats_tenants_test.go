@@ -686,7 +686,7 @@ func TestNATSHostileEarlyAnchor(t *testing.T) {
 	if anchors := storedSubjects(t, admin(t, ns, "alice"), "ASKUSER_alice", "askuser.alice.set.*.0"); len(anchors) != 2 {
 		t.Fatalf("the anchors stored are %v, want the agent's and the honest asker's", anchors)
 	}
-	time.Sleep(15*time.Second - time.Since(anchored))
+	time.Sleep(time.Until(anchored.Add(15 * time.Second)))
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() {
