@@ -273,3 +273,21 @@ func TestInboxWithdrawn(t *testing.T) {
 		t.Errorf("last: exit %d, stdout %q", last.code(), got)
 	}
 }
+
+// answered waits for a to exit and checks its exit code and stdout.
+func (a *asker) answered(t *testing.T, code int, stdout string) {
+	t.Helper()
+	select {
+	case <-a.done:
+	case <-time.After(testutil.Slow):
+		t.Fatalf("%s did not exit; stderr:\n%s", a.name, a.stderr)
+	}
+	if a.code() != code || a.stdout.String() != stdout {
+		t.Errorf("%s: exit %d, stdout %q; want %d, %q\nstderr:\n%s", a.name, a.code(), a.stdout, code, stdout, a.stderr)
+	}
+}
+
+const (
+	sqlite     = `{"answers":{"Database":"SQLite"}}` + "\n"
+	postgreSQL = `{"answers":{"Database":"PostgreSQL"}}` + "\n"
+)

@@ -119,24 +119,6 @@ func (r *inboxTerm) exit(code int) {
 	}
 }
 
-// answered waits for a to exit and checks its exit code and stdout.
-func (a *asker) answered(t *testing.T, code int, stdout string) {
-	t.Helper()
-	select {
-	case <-a.done:
-	case <-time.After(ptytest.Timeout):
-		t.Fatalf("%s did not exit; stderr:\n%s", a.name, a.stderr)
-	}
-	if a.code() != code || a.stdout.String() != stdout {
-		t.Errorf("%s: exit %d, stdout %q; want %d, %q\nstderr:\n%s", a.name, a.code(), a.stdout, code, stdout, a.stderr)
-	}
-}
-
-const (
-	sqlite     = `{"answers":{"Database":"SQLite"}}` + "\n"
-	postgreSQL = `{"answers":{"Database":"PostgreSQL"}}` + "\n"
-)
-
 // The oldest set is shown at once, with where it came from, how long it
 // has waited and how many more wait, which arrivals bring up to date; Tab
 // moves to the next; each answer goes to its own asker, and stays above

@@ -87,6 +87,15 @@ func (s *testScreen) write(t *testing.T, text string) {
 	}
 }
 
+func labels(l ...string) prompt.Answer { return prompt.Answer{Labels: l} }
+
+func answered(t *testing.T, set *inbox.Set, want ...prompt.Answer) {
+	t.Helper()
+	if e := ended(t, set); e.State != inbox.Answered || !reflect.DeepEqual(e.Answers, want) {
+		t.Errorf("the set from %s ended %v with %+v, want answered %+v", set.Source(), e.State, e.Answers, want)
+	}
+}
+
 func ended(t *testing.T, set *inbox.Set) inbox.End {
 	t.Helper()
 	select {

@@ -124,15 +124,6 @@ func askSet(from string, qs ...schema.Question) *inbox.Set {
 	return &inbox.Set{From: from, Questions: qs}
 }
 
-func labels(l ...string) prompt.Answer { return prompt.Answer{Labels: l} }
-
-func answered(t *testing.T, set *inbox.Set, want ...prompt.Answer) {
-	t.Helper()
-	if e := ended(t, set); e.State != inbox.Answered || !reflect.DeepEqual(e.Answers, want) {
-		t.Errorf("the set from %s ended %v with %+v, want answered %+v", set.Source(), e.State, e.Answers, want)
-	}
-}
-
 var (
 	database = question("Database", "PostgreSQL", "SQLite")
 	cache    = question("Cache", "Redis", "None")
