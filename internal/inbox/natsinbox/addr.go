@@ -51,24 +51,9 @@ type address struct {
 // maxName is the longest name of an inbox.
 const maxName = 64
 
-// nameByte says whether c may be in an inbox's name: one token of a
-// subject, and part of a stream's name.
-func nameByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
-}
-
-// validName says whether name can name an inbox.
-func validName(name string) bool {
-	if name == "" || len(name) > maxName {
-		return false
-	}
-	for i := 0; i < len(name); i++ {
-		if !nameByte(name[i]) {
-			return false
-		}
-	}
-	return true
-}
+// notName matches what may not be in an inbox's name, which is one token
+// of a subject, and part of a stream's name.
+var notName = regexp.MustCompile(`[^A-Za-z0-9_-]`)
 
 // params are the parameters an address on NATS may carry.
 var params = []string{"to", "creds", "nkey", "ca", "replicas", "insecure"}
@@ -76,31 +61,23 @@ var params = []string{"to", "creds", "nkey", "ca", "replicas", "insecure"}
 // defaultPort is NATS's own.
 const defaultPort = "4222"
 
-// parseAddr reads nats://[CREDENTIALS@]HOST[:PORT][/NAME][?PARAMS]. An
-// address that cannot be used is an *inbox.ServerError, which makes the
-// inbox unavailable, as every NATS inbox that cannot be reached does.
-func parseAddr(s string) (*address, error) {
-	a, err := addrOf(s)
-	if err != nil {
-		return nil, &inbox.ServerError{Msg: err.Error(), Err: err}
-	}
-	return a, nil
-}
-
 // Remote reads the addresses of inboxes on NATS, nats:// and tls://, for
-// inbox.ParseAddr.
+// inbox.ParseAddr. An address that cannot be used is an
+// *inbox.ServerError, which makes the inbox unavailable, as every NATS
+// inbox that cannot be reached does.
 func Remote() inbox.Remote {
 	parse := func(s string) (inbox.Addr, error) {
 		a, err := parseAddr(s)
 		if err != nil {
-			return nil, err
+			return nil, &inbox.ServerError{Msg: err.Error(), Err: err}
 		}
 		return a, nil
 	}
 	return inbox.Remote{"nats": parse, "tls": parse}
 }
 
-func addrOf(s string) (*address, error) {
+// parseAddr reads nats://[CREDENTIALS@]HOST[:PORT][/NAME][?PARAMS].
+func parseAddr(s string) (*address, error) {
 	const want = "want nats://[USER:PASSWORD@]HOST[:PORT][,nats://HOST[:PORT]...][/NAME][?to=age1...], as askuser inbox prints it"
 	// The servers of a cluster are listed as NATS lists them, their URLs
 	// separated by commas: the credentials go before the first, the name
@@ -136,7 +113,7 @@ func addrOf(s string) (*address, error) {
 		}
 	}
 	if name := strings.Trim(u.Path, "/"); name != "" {
-		if !validName(name) {
+		if len(name) > maxName || notName.MatchString(name) {
 			return nil, fmt.Errorf("the inbox's name %q may hold only letters, digits, _ and - (at most 64)", name)
 		}
 		a.Name = name
@@ -210,16 +187,9 @@ func DefaultName() string {
 	}
 	// A Windows user is DOMAIN\name.
 	name = name[strings.LastIndexAny(name, `\/`)+1:]
-	b := []byte(name)
-	for i, c := range b {
-		if !nameByte(c) {
-			b[i] = '_'
-		}
-	}
-	if len(b) > maxName {
-		b = b[:maxName]
-	}
-	return string(b)
+	// Each byte that may not be in a name is a _, as it always was.
+	name = notName.ReplaceAllStringFunc(name, func(c string) string { return strings.Repeat("_", len(c)) })
+	return name[:min(len(name), maxName)]
 }
 
 // String is the address as messages show it: no credentials, no
