@@ -193,8 +193,7 @@ func (a *ask) copySubject(n int) string {
 // name it. It returns the message's sequence in the stream, 0 when the
 // subject held it already.
 func (a *ask) store(ctx context.Context, subject string, data []byte, ttl time.Duration, opts ...jetstream.PublishOpt) (uint64, error) {
-	said := false
-	var slowly slowNote
+	said := notes{}
 	for {
 		var seq uint64
 		err := a.ensure(ctx, func() error {
@@ -212,18 +211,15 @@ func (a *ask) store(ctx context.Context, subject string, data []byte, ttl time.D
 		case ctx.Err() != nil:
 			return 0, context.Cause(ctx)
 		case errors.Is(err, errNoQuorum):
-			slowly.noQuorum(ctx, a.addr)
+			said.once(ctx, noteNoQuorum, a.addr.serverURL())
 		case slow(err) && a.conn.refusedSubject(subject) == nil:
-			slowly.note(ctx, a.addr)
+			said.once(ctx, noteSlow, a.addr.serverURL())
 		case errors.Is(err, nats.ErrMaxPayload), errors.Is(err, jetstream.ErrStreamMessageExceedsMaximum):
 			// Before isFull: the stream's refusal of a message too large
 			// also speaks of a maximum, and no room made will take it.
 			return 0, tooLarge(a.addr, a.conn, len(data))
 		case isFull(err):
-			if !said {
-				said = true
-				inbox.Notef(ctx, "The inbox's queue on the NATS server at %s is full: waiting for room.", a.addr.serverURL())
-			}
+			said.once(ctx, "The inbox's queue on the NATS server at %s is full: waiting for room.", a.addr.serverURL())
 		default:
 			if _, ok := errors.AsType[*inbox.ServerError](err); ok {
 				return 0, err
@@ -236,10 +232,8 @@ func (a *ask) store(ctx context.Context, subject string, data []byte, ttl time.D
 		if a.copies > 1 {
 			return 0, err
 		}
-		select {
-		case <-ctx.Done():
-			return 0, context.Cause(ctx)
-		case <-time.After(250 * time.Millisecond):
+		if err := sleep(ctx, 250*time.Millisecond); err != nil {
+			return 0, err
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package natsinbox
 
 import (
+	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
@@ -138,6 +139,16 @@ func poke(ch chan<- struct{}) {
 	select {
 	case ch <- struct{}{}:
 	default:
+	}
+}
+
+// sleep waits d, unless ctx ends first: then it says why.
+func sleep(ctx context.Context, d time.Duration) error {
+	select {
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	case <-time.After(d):
+		return nil
 	}
 }
 

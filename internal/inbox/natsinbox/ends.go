@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"time"
 
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/prompt"
@@ -103,10 +102,7 @@ func (f *feed) publish(e *entry, w wireEnd, what string) {
 				f.sent(e, &inbox.NotSentError{Pending: true, Err: fmt.Errorf("the NATS server at %s has not stored it: %v", f.l.addr.serverURL(), err)})
 				late = true
 			}
-			select {
-			case <-f.ctx.Done():
-			case <-time.After(beatEvery / 2):
-			}
+			_ = sleep(f.ctx, beatEvery/2)
 		}
 	}()
 }

@@ -100,10 +100,8 @@ func (a *ask) settled(ctx context.Context) []byte {
 		if data := a.stored(ctx); data != nil || wait > beatEvery {
 			return data
 		}
-		select {
-		case <-ctx.Done():
+		if sleep(ctx, wait) != nil {
 			return nil
-		case <-time.After(wait):
 		}
 	}
 }
