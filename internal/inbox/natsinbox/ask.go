@@ -72,27 +72,22 @@ func (a *ask) open(ctx context.Context) error {
 		ack   jetstream.PubAckFuture
 		again func() error
 	}
-	var sent []ahead
-	send := func(subject string, again func() error, opts ...jetstream.PublishOpt) {
-		ack, err := a.conn.js.PublishAsync(subject, nil, opts...)
-		if err != nil {
-			ack = nil
-		}
-		sent = append(sent, ahead{ack, again})
-	}
-	send(a.addr.subject("beat", a.id), func() error { return a.beat(ctx, true) })
+	// A future is nil when the message could not be sent.
+	beat, _ := a.conn.js.PublishAsync(a.addr.subject("beat", a.id), nil)
+	sent := []ahead{{beat, func() error { return a.beat(ctx, true) }}}
 	if err := a.post(ctx); err != nil {
 		return err
 	}
 	if a.root == "" && a.first != 0 {
 		anchor := a.addr.subject("set", a.id+".0")
 		named := jetstream.WithExpectLastSequenceForSubject(a.first, a.copySubject(1))
-		send(anchor, func() error {
+		ack, _ := a.conn.js.PublishAsync(anchor, nil, jetstream.WithMsgTTL(endTTL), named)
+		sent = append(sent, ahead{ack, func() error {
 			// Refused, its copy is gone already (the set refused at
 			// once): it would date nothing.
 			_, _ = a.store(ctx, anchor, nil, endTTL, named)
 			return context.Cause(ctx)
-		}, jetstream.WithMsgTTL(endTTL), named)
+		}})
 	}
 	for _, s := range sent {
 		if s.ack != nil {

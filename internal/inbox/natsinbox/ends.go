@@ -50,10 +50,6 @@ func (f *feed) withdraw(e *entry) {
 // is how to tell the person of what happens after "not stored yet":
 // "Your answer to".
 func (f *feed) publish(e *entry, w wireEnd, what string) {
-	source := "an asker"
-	if e.set != nil {
-		source = e.set.Source()
-	}
 	body, err := sealJSON(w, e.reply, f.l.id.Recipient().String())
 	switch {
 	case f.closing:
@@ -64,9 +60,7 @@ func (f *feed) publish(e *entry, w wireEnd, what string) {
 		return
 	}
 	seqs := slices.Clone(e.seqs)
-	f.ending.Add(1)
-	go func() {
-		defer f.ending.Done()
+	f.ending.Go(func() {
 		// late says that the view was told it is not stored yet: what
 		// comes of it then is told here.
 		late := false
@@ -77,9 +71,11 @@ func (f *feed) publish(e *entry, w wireEnd, what string) {
 			switch {
 			case !late, what == "":
 			case err == nil:
-				f.l.say("%s the questions from %s is stored on the NATS server now: sent.\n", what, source)
+				// Only a set shown here is answered or cancelled here:
+				// e.set is there.
+				f.l.say("%s the questions from %s is stored on the NATS server now: sent.\n", what, e.set.Source())
 			default:
-				f.l.say("%s the questions from %s was not sent: %v.\n", what, source, err)
+				f.l.say("%s the questions from %s was not sent: %v.\n", what, e.set.Source(), err)
 			}
 		}
 		for {
@@ -104,7 +100,7 @@ func (f *feed) publish(e *entry, w wireEnd, what string) {
 			}
 			_ = sleep(f.ctx, beatEvery/2)
 		}
-	}()
+	})
 }
 
 // sent gives a word of e's end to whoever waits for it: the first, and,

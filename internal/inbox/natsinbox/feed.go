@@ -141,17 +141,9 @@ func (f *feed) stop() {
 	// Once the loop has run this, it starts storing no end: ending is
 	// only waited on.
 	f.do(func() { f.closing = true })
-	done := make(chan struct{})
-	go func() {
-		f.ending.Wait()
-		close(done)
-	}()
-	select {
-	case <-done:
-	case <-time.After(2 * time.Second):
-	}
+	time.AfterFunc(2*time.Second, f.cancel)
+	f.ending.Wait()
 	f.cancel()
-	<-done
 	f.background.Wait()
 	// What was answered as the loop stopped is not stored: nothing waits
 	// for word of it any more.

@@ -55,9 +55,6 @@ func loadIdentity(path string) (id *age.X25519Identity, created bool, err error)
 func readPrivate(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, err
-		}
 		return nil, fmt.Errorf("read the inbox's identity: %w", err)
 	}
 	defer func() { _ = f.Close() }()
