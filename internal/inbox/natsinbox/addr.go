@@ -3,7 +3,6 @@ package natsinbox
 import (
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/url"
 	"os/user"
@@ -15,7 +14,6 @@ import (
 	"filippo.io/age"
 
 	"github.com/askuser/askuser/internal/inbox"
-	"github.com/askuser/askuser/prompt"
 )
 
 // address is an inbox on a NATS server with JetStream (nats:// or tls://):
@@ -234,17 +232,6 @@ func (a *address) Dial() inbox.Transport { return &client{addr: a} }
 
 // Durable is true: the sets wait on the server for the next inbox.
 func (a *address) Durable() bool { return true }
-
-// Listen returns the inbox's side, with its age identity, made the first
-// time (see listener). A server that cannot be used makes the inbox
-// unavailable (exit 69), as for its askers.
-func (a *address) Listen(out io.Writer) (inbox.Listener, error) {
-	l, err := newListener(a, out)
-	if err != nil {
-		return nil, &prompt.UnavailableError{Err: err}
-	}
-	return l, nil
-}
 
 // sealRequired says why an asker may not send a set unsealed to a, or ""
 // when it may: with to=, or over TLS, or to servers on this machine, or

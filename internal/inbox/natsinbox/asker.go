@@ -80,7 +80,7 @@ func (c *client) dial(ctx context.Context, patient bool) (*conn, error) {
 	deadline := time.Now().Add(connectPatience)
 	for {
 		conn, err := dial(c.addr, roleAgent, "askuser")
-		if err == nil || !patient || !slowConnect(err) || time.Now().After(deadline) {
+		if err == nil || !patient || !slow(err) || time.Now().After(deadline) {
 			return conn, err
 		}
 		said.once(ctx, noteSlow, c.addr.serverURL())
@@ -93,13 +93,6 @@ func (c *client) dial(ctx context.Context, patient bool) (*conn, error) {
 // connectPatience is how long an asker tries to connect to a server that
 // is slow to take connections.
 const connectPatience = 30 * time.Second
-
-// slowConnect reports whether err is a connection that timed out, not one
-// refused: the server may be only busy.
-func slowConnect(err error) bool {
-	netErr, ok := errors.AsType[net.Error](err)
-	return ok && netErr.Timeout() || errors.Is(err, nats.ErrTimeout)
-}
 
 // Probe connects to the server: then the set can wait there, whether an
 // inbox is connected yet or not.
@@ -183,10 +176,13 @@ func (c *client) recipient(ctx context.Context, conn *conn) (to string, keyKnown
 	}
 }
 
-// slow reports whether err is a request of the server's that timed out:
-// a busy server, which the asker waits out, as it waits out a restart.
+// slow reports whether err is a connection or a request of the server's
+// that timed out, not one refused: a busy server, which the asker waits
+// out, as it waits out a restart. A context's deadline is a net.Error
+// that timed out.
 func slow(err error) bool {
-	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout)
+	netErr, ok := errors.AsType[net.Error](err)
+	return ok && netErr.Timeout() || errors.Is(err, nats.ErrTimeout)
 }
 
 // notes tells the person each note once, by its format.
