@@ -36,7 +36,7 @@ func (f *feed) withdraw(e *entry) {
 	reason := fmt.Sprintf("nothing heard from the asker for %s", deadAfter)
 	f.publish(e, wireEnd{End: endWithdrawn, Reason: reason, Unheard: true, Proof: f.l.unheardProof(e.end)}, "")
 	if e.shown {
-		f.queue.Withdraw(e.set, reason)
+		f.srv.Queue().Withdraw(e.set, reason)
 	}
 }
 
@@ -61,46 +61,46 @@ func (f *feed) publish(e *entry, w wireEnd, what string) {
 	}
 	seqs := slices.Clone(e.seqs)
 	f.ending.Go(func() {
-		// late says that the view was told it is not stored yet: what
-		// comes of it then is told here.
-		late := false
-		tell := func(err error) {
-			// The first word, or the last after "not yet", for the
-			// history (see inbox.Set.LastWord).
-			f.sent(e, err)
-			switch {
-			case !late, what == "":
-			case err == nil:
-				// Only a set shown here is answered or cancelled here:
-				// e.set is there.
-				f.l.say("%s the questions from %s is stored on the NATS server now: sent.\n", what, e.set.Source())
-			default:
-				f.l.say("%s the questions from %s was not sent: %v.\n", what, e.set.Source(), err)
-			}
-		}
-		for {
-			ctx, cancel := context.WithTimeout(f.ctx, inbox.ProbeTimeout)
-			err := f.conn.publishEnd(ctx, e.end, body)
-			cancel()
-			switch {
-			case err == nil:
-				f.delete(seqs...)
-				tell(nil)
-				return
-			case errors.Is(err, errEndTaken):
-				f.delete(seqs...)
-				tell(fmt.Errorf("they %s first", f.endedElsewhere(e.end)))
-				return
-			case f.ctx.Err() != nil:
-				tell(fmt.Errorf("the NATS server did not take it before the inbox quit (%v)", err))
-				return
-			case !late:
-				f.sent(e, &inbox.NotSentError{Pending: true, Err: fmt.Errorf("the NATS server at %s has not stored it: %v", f.l.addr.serverURL(), err)})
-				late = true
-			}
-			_ = sleep(f.ctx, beatEvery/2)
+		late, err := f.storeEnd(e, body, seqs)
+		// The first word, or the last after "not yet", for the history
+		// (see inbox.Set.LastWord).
+		f.sent(e, err)
+		switch {
+		case !late, what == "":
+		case err == nil:
+			// Only a set shown here is answered or cancelled here: e.set
+			// is there.
+			f.l.say("%s the questions from %s is stored on the NATS server now: sent.\n", what, e.set.Source())
+		default:
+			f.l.say("%s the questions from %s was not sent: %v.\n", what, e.set.Source(), err)
 		}
 	})
+}
+
+// storeEnd stores e's end, body, until it or another is stored, when the
+// set's copies (seqs) are deleted, or the inbox quits. late says that the
+// view was told meanwhile that it is not stored yet: what comes of it
+// then is for the person to be told.
+func (f *feed) storeEnd(e *entry, body []byte, seqs []stored) (late bool, err error) {
+	for {
+		ctx, cancel := context.WithTimeout(f.ctx, inbox.ProbeTimeout)
+		err := f.conn.publishEnd(ctx, e.end, body)
+		cancel()
+		switch {
+		case err == nil:
+			f.delete(seqs...)
+			return late, nil
+		case errors.Is(err, errEndTaken):
+			f.delete(seqs...)
+			return late, fmt.Errorf("they %s first", f.endedElsewhere(e.end))
+		case f.ctx.Err() != nil:
+			return late, fmt.Errorf("the NATS server did not take it before the inbox quit (%v)", err)
+		case !late:
+			f.sent(e, &inbox.NotSentError{Pending: true, Err: fmt.Errorf("the NATS server at %s has not stored it: %v", f.l.addr.serverURL(), err)})
+			late = true
+		}
+		_ = sleep(f.ctx, beatEvery/2)
+	}
 }
 
 // sent gives a word of e's end to whoever waits for it: the first, and,

@@ -19,7 +19,6 @@ import (
 type feed struct {
 	l           *listener
 	srv         *inbox.Server
-	queue       *inbox.Queue
 	conn        *conn
 	sets, beats jetstream.Stream // by name: they stay good when the streams are made anew
 	ctx         context.Context
@@ -70,7 +69,7 @@ type feed struct {
 
 func newFeed(l *listener, srv *inbox.Server, c *conn, sets, beats jetstream.Stream) *feed {
 	f := &feed{
-		l: l, srv: srv, queue: srv.Queue(), conn: c, sets: sets, beats: beats,
+		l: l, srv: srv, conn: c, sets: sets, beats: beats,
 		events: make(chan func(), 4096), kick: make(chan struct{}, 1), toDelete: make(chan struct{}, 1),
 		byID: map[string]*entry{}, byEnd: map[string]*entry{}, early: map[string]time.Time{},
 		anchors: map[string]anchor{}, unheard: map[string]time.Time{}, ended: map[string]time.Time{}, told: map[string]struct{}{},

@@ -246,7 +246,7 @@ func (f *feed) onEnd(end, subject string, at stored, ts time.Time, sealed bool, 
 	if !e.shown {
 		return
 	}
-	if !f.queue.EndElsewhere(e.set, remoteEnd(w)) {
+	if !f.srv.Queue().EndElsewhere(e.set, remoteEnd(w)) {
 		// Answered or cancelled here a moment ago: its end is stored
 		// next, to be refused, and the person told who came first.
 		e.settled = false
@@ -302,7 +302,7 @@ func (f *feed) show(e *entry) {
 	// Room for both words of its end: not yet, then the last (see
 	// inbox.Set.Sent).
 	e.set.Sent = make(chan error, 2)
-	if _, err := f.queue.Add(e.set); err != nil {
+	if _, err := f.srv.Queue().Add(e.set); err != nil {
 		return
 	}
 	go func() {
