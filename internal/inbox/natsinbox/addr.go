@@ -103,20 +103,17 @@ func parseAddr(s string) (*address, error) {
 		hosts = append(hosts, host)
 	}
 	a := &address{Scheme: strings.ToLower(scheme), Host: strings.Join(hosts, ",")}
-	if u.User != nil {
-		if pw, ok := u.User.Password(); ok {
-			a.User, a.Password = u.User.Username(), pw
-		} else {
-			a.Token = u.User.Username()
-		}
-	}
-	if name := strings.Trim(u.Path, "/"); name != "" {
-		if len(name) > maxName || notName.MatchString(name) {
-			return nil, fmt.Errorf("the inbox's name %q may hold only letters, digits, _ and - (at most 64)", name)
-		}
-		a.Name = name
+	// Userinfo's methods take a nil one for no credentials.
+	if pw, ok := u.User.Password(); ok {
+		a.User, a.Password = u.User.Username(), pw
 	} else {
+		a.Token = u.User.Username()
+	}
+	if a.Name = strings.Trim(u.Path, "/"); a.Name == "" {
 		a.Name = DefaultName()
+	}
+	if len(a.Name) > maxName || notName.MatchString(a.Name) {
+		return nil, fmt.Errorf("the inbox's name %q may hold only letters, digits, _ and - (at most 64)", a.Name)
 	}
 	if err := a.setParams(u.Query()); err != nil {
 		return nil, err
@@ -125,9 +122,6 @@ func parseAddr(s string) (*address, error) {
 }
 
 func hostOf(hostport string) (string, error) {
-	if hostport == "" {
-		return "", errors.New("the host is missing")
-	}
 	host, port, err := net.SplitHostPort(hostport)
 	if err != nil {
 		host, port = strings.Trim(hostport, "[]"), defaultPort
