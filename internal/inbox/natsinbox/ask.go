@@ -117,15 +117,15 @@ func (a *ask) seal() (err error) {
 	return err
 }
 
-// ensure runs do, making the inbox's streams first when the server has
-// none yet (no inbox has ever run there).
-func (a *ask) ensure(ctx context.Context, do func() error) error {
-	err := do()
+// ensure stores a message with do, again after making the inbox's streams
+// when the server has none yet (no inbox has ever run there).
+func (a *ask) ensure(ctx context.Context, do func() (*jetstream.PubAck, error)) (*jetstream.PubAck, error) {
+	ack, err := do()
 	if !errors.Is(err, jetstream.ErrNoStreamResponse) && !errors.Is(err, nats.ErrNoResponders) {
-		return err
+		return ack, err
 	}
 	if err := a.conn.makeStreams(ctx); err != nil {
-		return a.conn.noQuorum(err)
+		return nil, a.conn.noQuorum(err)
 	}
 	return do()
 }
@@ -141,11 +141,10 @@ func (a *ask) beat(ctx context.Context, first bool) error {
 	subject := a.addr.subject("beat", a.id)
 	var err error
 	if first {
-		err = a.ensure(ctx, func() error {
+		_, err = a.ensure(ctx, func() (*jetstream.PubAck, error) {
 			bctx, cancel := context.WithTimeout(ctx, beatEvery)
 			defer cancel()
-			_, err := a.conn.js.Publish(bctx, subject, nil)
-			return err
+			return a.conn.js.Publish(bctx, subject, nil)
 		})
 	} else {
 		err = a.conn.nc.Publish(subject, nil)
@@ -188,19 +187,16 @@ func (a *ask) copySubject(n int) string {
 func (a *ask) store(ctx context.Context, subject string, data []byte, ttl time.Duration, opts ...jetstream.PublishOpt) (uint64, error) {
 	said := notes{}
 	for {
-		var seq uint64
-		err := a.ensure(ctx, func() error {
+		ack, err := a.ensure(ctx, func() (*jetstream.PubAck, error) {
 			pctx, cancel := context.WithTimeout(ctx, inbox.ProbeTimeout)
 			defer cancel()
-			ack, err := a.conn.js.Publish(pctx, subject, data, append(opts, jetstream.WithMsgTTL(ttl))...)
-			if err == nil {
-				seq = ack.Sequence
-			}
-			return err
+			return a.conn.js.Publish(pctx, subject, data, append(opts, jetstream.WithMsgTTL(ttl))...)
 		})
 		switch {
-		case err == nil, isTaken(err):
-			return seq, nil
+		case err == nil:
+			return ack.Sequence, nil
+		case isTaken(err):
+			return 0, nil
 		case ctx.Err() != nil:
 			return 0, context.Cause(ctx)
 		case errors.Is(err, errNoQuorum):

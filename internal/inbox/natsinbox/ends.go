@@ -19,8 +19,7 @@ func (f *feed) settle(e *entry) {
 		return
 	}
 	e.settled, e.since = true, f.lastTick
-	end := e.set.End()
-	switch end.State {
+	switch e.set.End().State {
 	case inbox.Answered:
 		ev, _ := inbox.FinalEvent(e.set)
 		f.publish(e, wireEnd{End: inbox.EventAnswered, Answer: &ev, By: f.l.by}, "Your answer to")
