@@ -1040,21 +1040,24 @@ func TestAnchorHiddenCheck(t *testing.T) {
 	}
 }
 
-// A server that times out the login of a connection is busy, not absent:
-// the login is made again, and only when it fails every time is the error
+// A server that is late with the login of a connection (its "Authentication
+// Timeout", or its own ping before its answer) is busy, not absent: the
+// login is made again, and only when it is late every time is the error
 // the asker's, saying so. An account at its most connections says that.
 func TestLoginRefused(t *testing.T) {
 	ns := natstest.Start(t, nil)
 	for _, c := range []struct {
 		refused int
-		err     string
+		line    string
 		want    string
 	}{
-		{loginTries - 1, "Authentication Timeout", ""},
-		{loginTries, "Authentication Timeout", "timed out this connection's login 4 times (nats: Authentication Timeout): the server, or this machine, is too busy"},
-		{1, "maximum account active connections exceeded", "holds as many connections as it allows (nats: maximum account active connections exceeded): end some"},
+		{loginTries - 1, "-ERR 'Authentication Timeout'", ""},
+		{loginTries - 1, "PING", ""},
+		{loginTries, "-ERR 'Authentication Timeout'", "did not finish this connection's login in time, 4 times (nats: Authentication Timeout): the server, or this machine, is too busy"},
+		{loginTries, "PING", "did not finish this connection's login in time, 4 times (nats: expected 'PONG', got 'PING'): the server, or this machine, is too busy"},
+		{1, "-ERR 'maximum account active connections exceeded'", "holds as many connections as it allows (nats: maximum account active connections exceeded): end some"},
 	} {
-		gate := newLoginGate(t, ns.HostPort(), c.refused, c.err)
+		gate := newLoginGate(t, ns.HostPort(), c.refused, c.line)
 		a, err := inbox.ParseAddr("nats://"+gate.Addr().String()+"/team", Remote())
 		if err != nil {
 			t.Fatal(err)
@@ -1062,17 +1065,17 @@ func TestLoginRefused(t *testing.T) {
 		_, err = a.Dial().Probe(context.Background())
 		switch {
 		case c.want == "" && err != nil:
-			t.Errorf("with %d logins refused: %v", c.refused, err)
+			t.Errorf("with %d logins answered %s: %v", c.refused, c.line, err)
 		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
-			t.Errorf("with %d logins refused: %v; want %q", c.refused, err, c.want)
+			t.Errorf("with %d logins answered %s: %v; want %q", c.refused, c.line, err, c.want)
 		}
 	}
 }
 
 // newLoginGate listens for connections to target: to the first refused of
-// them it gives the server's greeting and then the server's error errText
-// for the login, as a busy or a full server would; the others it forwards.
-func newLoginGate(t *testing.T, target string, refused int, errText string) net.Listener {
+// them it gives the server's greeting and then line for the login, as a
+// busy or a full server would; the others it forwards.
+func newLoginGate(t *testing.T, target string, refused int, line string) net.Listener {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -1099,7 +1102,7 @@ func newLoginGate(t *testing.T, target string, refused int, errText string) net.
 			s.Close()
 			io.WriteString(c, greeting)
 			bufio.NewReader(c).ReadString('\n')
-			fmt.Fprintf(c, "-ERR '%s'\r\n", errText)
+			io.WriteString(c, line+"\r\n")
 			c.Close()
 		}
 	}()
