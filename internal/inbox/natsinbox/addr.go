@@ -3,7 +3,6 @@ package natsinbox
 import (
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/url"
 	"os/user"
@@ -15,7 +14,6 @@ import (
 	"filippo.io/age"
 
 	"github.com/askuser/askuser/internal/inbox"
-	"github.com/askuser/askuser/prompt"
 )
 
 // address is an inbox on a NATS server with JetStream (nats:// or tls://):
@@ -51,24 +49,9 @@ type address struct {
 // maxName is the longest name of an inbox.
 const maxName = 64
 
-// nameByte says whether c may be in an inbox's name: one token of a
-// subject, and part of a stream's name.
-func nameByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
-}
-
-// validName says whether name can name an inbox.
-func validName(name string) bool {
-	if name == "" || len(name) > maxName {
-		return false
-	}
-	for i := 0; i < len(name); i++ {
-		if !nameByte(name[i]) {
-			return false
-		}
-	}
-	return true
-}
+// notName matches what may not be in an inbox's name, which is one token
+// of a subject, and part of a stream's name.
+var notName = regexp.MustCompile(`[^A-Za-z0-9_-]`)
 
 // params are the parameters an address on NATS may carry.
 var params = []string{"to", "creds", "nkey", "ca", "replicas", "insecure"}
@@ -76,31 +59,23 @@ var params = []string{"to", "creds", "nkey", "ca", "replicas", "insecure"}
 // defaultPort is NATS's own.
 const defaultPort = "4222"
 
-// parseAddr reads nats://[CREDENTIALS@]HOST[:PORT][/NAME][?PARAMS]. An
-// address that cannot be used is an *inbox.ServerError, which makes the
-// inbox unavailable, as every NATS inbox that cannot be reached does.
-func parseAddr(s string) (*address, error) {
-	a, err := addrOf(s)
-	if err != nil {
-		return nil, &inbox.ServerError{Msg: err.Error(), Err: err}
-	}
-	return a, nil
-}
-
 // Remote reads the addresses of inboxes on NATS, nats:// and tls://, for
-// inbox.ParseAddr.
+// inbox.ParseAddr. An address that cannot be used is an
+// *inbox.ServerError, which makes the inbox unavailable, as every NATS
+// inbox that cannot be reached does.
 func Remote() inbox.Remote {
 	parse := func(s string) (inbox.Addr, error) {
 		a, err := parseAddr(s)
 		if err != nil {
-			return nil, err
+			return nil, &inbox.ServerError{Msg: err.Error(), Err: err}
 		}
 		return a, nil
 	}
 	return inbox.Remote{"nats": parse, "tls": parse}
 }
 
-func addrOf(s string) (*address, error) {
+// parseAddr reads nats://[CREDENTIALS@]HOST[:PORT][/NAME][?PARAMS].
+func parseAddr(s string) (*address, error) {
 	const want = "want nats://[USER:PASSWORD@]HOST[:PORT][,nats://HOST[:PORT]...][/NAME][?to=age1...], as askuser inbox prints it"
 	// The servers of a cluster are listed as NATS lists them, their URLs
 	// separated by commas: the credentials go before the first, the name
@@ -128,20 +103,17 @@ func addrOf(s string) (*address, error) {
 		hosts = append(hosts, host)
 	}
 	a := &address{Scheme: strings.ToLower(scheme), Host: strings.Join(hosts, ",")}
-	if u.User != nil {
-		if pw, ok := u.User.Password(); ok {
-			a.User, a.Password = u.User.Username(), pw
-		} else {
-			a.Token = u.User.Username()
-		}
-	}
-	if name := strings.Trim(u.Path, "/"); name != "" {
-		if !validName(name) {
-			return nil, fmt.Errorf("the inbox's name %q may hold only letters, digits, _ and - (at most 64)", name)
-		}
-		a.Name = name
+	// Userinfo's methods take a nil one for no credentials.
+	if pw, ok := u.User.Password(); ok {
+		a.User, a.Password = u.User.Username(), pw
 	} else {
+		a.Token = u.User.Username()
+	}
+	if a.Name = strings.Trim(u.Path, "/"); a.Name == "" {
 		a.Name = DefaultName()
+	}
+	if len(a.Name) > maxName || notName.MatchString(a.Name) {
+		return nil, fmt.Errorf("the inbox's name %q may hold only letters, digits, _ and - (at most 64)", a.Name)
 	}
 	if err := a.setParams(u.Query()); err != nil {
 		return nil, err
@@ -150,9 +122,6 @@ func addrOf(s string) (*address, error) {
 }
 
 func hostOf(hostport string) (string, error) {
-	if hostport == "" {
-		return "", errors.New("the host is missing")
-	}
 	host, port, err := net.SplitHostPort(hostport)
 	if err != nil {
 		host, port = strings.Trim(hostport, "[]"), defaultPort
@@ -210,16 +179,9 @@ func DefaultName() string {
 	}
 	// A Windows user is DOMAIN\name.
 	name = name[strings.LastIndexAny(name, `\/`)+1:]
-	b := []byte(name)
-	for i, c := range b {
-		if !nameByte(c) {
-			b[i] = '_'
-		}
-	}
-	if len(b) > maxName {
-		b = b[:maxName]
-	}
-	return string(b)
+	// Each byte that may not be in a name is a _, as it always was.
+	name = notName.ReplaceAllStringFunc(name, func(c string) string { return strings.Repeat("_", len(c)) })
+	return name[:min(len(name), maxName)]
 }
 
 // String is the address as messages show it: no credentials, no
@@ -264,17 +226,6 @@ func (a *address) Dial() inbox.Transport { return &client{addr: a} }
 
 // Durable is true: the sets wait on the server for the next inbox.
 func (a *address) Durable() bool { return true }
-
-// Listen returns the inbox's side, with its age identity, made the first
-// time (see listener). A server that cannot be used makes the inbox
-// unavailable (exit 69), as for its askers.
-func (a *address) Listen(out io.Writer) (inbox.Listener, error) {
-	l, err := newListener(a, out)
-	if err != nil {
-		return nil, &prompt.UnavailableError{Err: err}
-	}
-	return l, nil
-}
 
 // sealRequired says why an asker may not send a set unsealed to a, or ""
 // when it may: with to=, or over TLS, or to servers on this machine, or

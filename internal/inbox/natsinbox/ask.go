@@ -34,10 +34,8 @@ type ask struct {
 func (a *ask) run(ctx context.Context, queued func(ahead int)) (inbox.Event, error) {
 	a.secret = newSecret()
 	a.id, a.end = setID(a.secret), endID(a.secret)
-	var err error
-	if a.reply, err = age.GenerateX25519Identity(); err != nil {
-		return inbox.Event{}, err
-	}
+	// It cannot fail: crypto/rand.Read does not.
+	a.reply, _ = age.GenerateX25519Identity()
 	if err := a.seal(); err != nil {
 		return inbox.Event{}, err
 	}
@@ -72,27 +70,22 @@ func (a *ask) open(ctx context.Context) error {
 		ack   jetstream.PubAckFuture
 		again func() error
 	}
-	var sent []ahead
-	send := func(subject string, again func() error, opts ...jetstream.PublishOpt) {
-		ack, err := a.conn.js.PublishAsync(subject, nil, opts...)
-		if err != nil {
-			ack = nil
-		}
-		sent = append(sent, ahead{ack, again})
-	}
-	send(a.addr.subject("beat", a.id), func() error { return a.beat(ctx, true) })
+	// A future is nil when the message could not be sent.
+	beat, _ := a.conn.js.PublishAsync(a.addr.subject("beat", a.id), nil)
+	sent := []ahead{{beat, func() error { return a.beat(ctx, true) }}}
 	if err := a.post(ctx); err != nil {
 		return err
 	}
 	if a.root == "" && a.first != 0 {
 		anchor := a.addr.subject("set", a.id+".0")
 		named := jetstream.WithExpectLastSequenceForSubject(a.first, a.copySubject(1))
-		send(anchor, func() error {
+		ack, _ := a.conn.js.PublishAsync(anchor, nil, jetstream.WithMsgTTL(endTTL), named)
+		sent = append(sent, ahead{ack, func() error {
 			// Refused, its copy is gone already (the set refused at
 			// once): it would date nothing.
 			_, _ = a.store(ctx, anchor, nil, endTTL, named)
 			return context.Cause(ctx)
-		}, jetstream.WithMsgTTL(endTTL), named)
+		}})
 	}
 	for _, s := range sent {
 		if s.ack != nil {
@@ -124,15 +117,15 @@ func (a *ask) seal() (err error) {
 	return err
 }
 
-// ensure runs do, making the inbox's streams first when the server has
-// none yet (no inbox has ever run there).
-func (a *ask) ensure(ctx context.Context, do func() error) error {
-	err := do()
+// ensure stores a message with do, again after making the inbox's streams
+// when the server has none yet (no inbox has ever run there).
+func (a *ask) ensure(ctx context.Context, do func() (*jetstream.PubAck, error)) (*jetstream.PubAck, error) {
+	ack, err := do()
 	if !errors.Is(err, jetstream.ErrNoStreamResponse) && !errors.Is(err, nats.ErrNoResponders) {
-		return err
+		return ack, err
 	}
 	if err := a.conn.makeStreams(ctx); err != nil {
-		return a.conn.noQuorum(err)
+		return nil, a.conn.noQuorum(err)
 	}
 	return do()
 }
@@ -148,11 +141,10 @@ func (a *ask) beat(ctx context.Context, first bool) error {
 	subject := a.addr.subject("beat", a.id)
 	var err error
 	if first {
-		err = a.ensure(ctx, func() error {
+		_, err = a.ensure(ctx, func() (*jetstream.PubAck, error) {
 			bctx, cancel := context.WithTimeout(ctx, beatEvery)
 			defer cancel()
-			_, err := a.conn.js.Publish(bctx, subject, nil)
-			return err
+			return a.conn.js.Publish(bctx, subject, nil)
 		})
 	} else {
 		err = a.conn.nc.Publish(subject, nil)
@@ -193,37 +185,30 @@ func (a *ask) copySubject(n int) string {
 // name it. It returns the message's sequence in the stream, 0 when the
 // subject held it already.
 func (a *ask) store(ctx context.Context, subject string, data []byte, ttl time.Duration, opts ...jetstream.PublishOpt) (uint64, error) {
-	said := false
-	var slowly slowNote
+	said := notes{}
 	for {
-		var seq uint64
-		err := a.ensure(ctx, func() error {
+		ack, err := a.ensure(ctx, func() (*jetstream.PubAck, error) {
 			pctx, cancel := context.WithTimeout(ctx, inbox.ProbeTimeout)
 			defer cancel()
-			ack, err := a.conn.js.Publish(pctx, subject, data, append(opts, jetstream.WithMsgTTL(ttl))...)
-			if err == nil {
-				seq = ack.Sequence
-			}
-			return err
+			return a.conn.js.Publish(pctx, subject, data, append(opts, jetstream.WithMsgTTL(ttl))...)
 		})
 		switch {
-		case err == nil, isTaken(err):
-			return seq, nil
+		case err == nil:
+			return ack.Sequence, nil
+		case isTaken(err):
+			return 0, nil
 		case ctx.Err() != nil:
 			return 0, context.Cause(ctx)
 		case errors.Is(err, errNoQuorum):
-			slowly.noQuorum(ctx, a.addr)
+			said.once(ctx, noteNoQuorum, a.addr.serverURL())
 		case slow(err) && a.conn.refusedSubject(subject) == nil:
-			slowly.note(ctx, a.addr)
+			said.once(ctx, noteSlow, a.addr.serverURL())
 		case errors.Is(err, nats.ErrMaxPayload), errors.Is(err, jetstream.ErrStreamMessageExceedsMaximum):
 			// Before isFull: the stream's refusal of a message too large
 			// also speaks of a maximum, and no room made will take it.
 			return 0, tooLarge(a.addr, a.conn, len(data))
 		case isFull(err):
-			if !said {
-				said = true
-				inbox.Notef(ctx, "The inbox's queue on the NATS server at %s is full: waiting for room.", a.addr.serverURL())
-			}
+			said.once(ctx, "The inbox's queue on the NATS server at %s is full: waiting for room.", a.addr.serverURL())
 		default:
 			if _, ok := errors.AsType[*inbox.ServerError](err); ok {
 				return 0, err
@@ -236,10 +221,8 @@ func (a *ask) store(ctx context.Context, subject string, data []byte, ttl time.D
 		if a.copies > 1 {
 			return 0, err
 		}
-		select {
-		case <-ctx.Done():
-			return 0, context.Cause(ctx)
-		case <-time.After(250 * time.Millisecond):
+		if err := sleep(ctx, 250*time.Millisecond); err != nil {
+			return 0, err
 		}
 	}
 }

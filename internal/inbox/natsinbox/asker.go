@@ -76,18 +76,16 @@ func (c *client) dial(ctx context.Context, patient bool) (*conn, error) {
 	if why := c.addr.sealRequired(); why != "" {
 		return nil, &inbox.ServerError{Msg: why}
 	}
-	var slowly slowNote
+	said := notes{}
 	deadline := time.Now().Add(connectPatience)
 	for {
 		conn, err := dial(c.addr, roleAgent, "askuser")
-		if err == nil || !patient || !slowConnect(err) || time.Now().After(deadline) {
+		if err == nil || !patient || !slow(err) || time.Now().After(deadline) {
 			return conn, err
 		}
-		slowly.note(ctx, c.addr)
-		select {
-		case <-ctx.Done():
-			return nil, context.Cause(ctx)
-		case <-time.After(250 * time.Millisecond):
+		said.once(ctx, noteSlow, c.addr.serverURL())
+		if err := sleep(ctx, 250*time.Millisecond); err != nil {
+			return nil, err
 		}
 	}
 }
@@ -95,13 +93,6 @@ func (c *client) dial(ctx context.Context, patient bool) (*conn, error) {
 // connectPatience is how long an asker tries to connect to a server that
 // is slow to take connections.
 const connectPatience = 30 * time.Second
-
-// slowConnect reports whether err is a connection that timed out, not one
-// refused: the server may be only busy.
-func slowConnect(err error) bool {
-	netErr, ok := errors.AsType[net.Error](err)
-	return ok && netErr.Timeout() || errors.Is(err, nats.ErrTimeout)
-}
 
 // Probe connects to the server: then the set can wait there, whether an
 // inbox is connected yet or not.
@@ -150,8 +141,7 @@ func (c *client) Ask(ctx context.Context, req *inbox.Request, queued func(ahead 
 // inbox's; else the one the first inbox stored on the server, waited for
 // while no inbox has run; none with insecure=plaintext and no inbox yet.
 func (c *client) recipient(ctx context.Context, conn *conn) (to string, keyKnown bool, err error) {
-	said := false
-	var slowly slowNote
+	said := notes{}
 	for {
 		key, err := conn.key(ctx)
 		if errors.Is(err, nats.ErrNoResponders) {
@@ -163,9 +153,9 @@ func (c *client) recipient(ctx context.Context, conn *conn) (to string, keyKnown
 		case ctx.Err() != nil:
 			return "", false, context.Cause(ctx)
 		case errors.Is(err, errNoQuorum):
-			slowly.noQuorum(ctx, c.addr)
+			said.once(ctx, noteNoQuorum, c.addr.serverURL())
 		case slow(err) && conn.refusedSubject(c.addr.setsStream()) == nil:
-			slowly.note(ctx, c.addr)
+			said.once(ctx, noteSlow, c.addr.serverURL())
 		case err != nil:
 			if _, ok := errors.AsType[*inbox.ServerError](err); ok {
 				return "", false, err
@@ -175,43 +165,42 @@ func (c *client) recipient(ctx context.Context, conn *conn) (to string, keyKnown
 			return c.addr.To, key != "", keyMismatch(c.addr, key)
 		case key != "" || c.addr.Plaintext:
 			return key, key != "", nil
-		case !said:
+		default:
 			// The asker's first words on stderr come from inbox.Asker;
 			// this one says why they are late.
-			said = true
-			inbox.Notef(ctx, "No inbox has run at %s yet: waiting for the first, to seal the questions to it.", c.addr)
+			said.once(ctx, "No inbox has run at %s yet: waiting for the first, to seal the questions to it.", c.addr)
 		}
-		select {
-		case <-ctx.Done():
-			return "", false, context.Cause(ctx)
-		case <-time.After(pollEvery):
+		if err := sleep(ctx, pollEvery); err != nil {
+			return "", false, err
 		}
 	}
 }
 
-// slow reports whether err is a request of the server's that timed out:
-// a busy server, which the asker waits out, as it waits out a restart.
+// slow reports whether err is a connection or a request of the server's
+// that timed out, not one refused: a busy server, which the asker waits
+// out, as it waits out a restart. A context's deadline is a net.Error
+// that timed out.
 func slow(err error) bool {
-	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout)
+	netErr, ok := errors.AsType[net.Error](err)
+	return ok && netErr.Timeout() || errors.Is(err, nats.ErrTimeout)
 }
 
-// slowNote tells the person, once, that the server is slow to answer, and
-// once that the cluster's servers that keep the queue do not answer.
-type slowNote struct{ slow, quorum bool }
+// notes tells the person each note once, by its format.
+type notes map[string]bool
 
-func (s *slowNote) note(ctx context.Context, a *address) {
-	if !s.slow {
-		s.slow = true
-		inbox.Notef(ctx, "The NATS server at %s is slow to answer: still trying.", a.serverURL())
+func (n notes) once(ctx context.Context, format string, args ...any) {
+	if !n[format] {
+		n[format] = true
+		inbox.Notef(ctx, format, args...)
 	}
 }
 
-func (s *slowNote) noQuorum(ctx context.Context, a *address) {
-	if !s.quorum {
-		s.quorum = true
-		inbox.Notef(ctx, "The inbox's queue on the NATS cluster at %s does not answer: the servers that keep it have no quorum (down, or electing its leader), unless no inbox has run there yet; waiting until it does.", a.serverURL())
-	}
-}
+// The notes of a server that is slow to answer, and of a cluster whose
+// servers that keep the queue do not answer.
+const (
+	noteSlow     = "The NATS server at %s is slow to answer: still trying."
+	noteNoQuorum = "The inbox's queue on the NATS cluster at %s does not answer: the servers that keep it have no quorum (down, or electing its leader), unless no inbox has run there yet; waiting until it does."
+)
 
 // errNoQuorum is a queue on a cluster that does not answer, and that the
 // asker cannot make: its servers may be down or electing a leader, which

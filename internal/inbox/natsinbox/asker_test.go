@@ -44,11 +44,7 @@ func spy(t *testing.T, a *address, id *age.X25519Identity) <-chan wireSet {
 func endAs(t *testing.T, c *conn, ws wireSet, w wireEnd) {
 	t.Helper()
 	plain, _ := json.Marshal(w)
-	to, err := recipients(ws.Reply)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, err := seal(plain, to...)
+	body, err := seal(plain, ws.Reply)
 	if err == nil {
 		err = c.publishEnd(context.Background(), endID(ws.Secret), body)
 	}
@@ -110,13 +106,11 @@ func TestAskerUnreadableEnd(t *testing.T) {
 	for _, end := range []func(ws wireSet) []byte{
 		func(wireSet) []byte { return []byte(`{"end":"answered","by":"your-boss"}`) },
 		func(ws wireSet) []byte {
-			to, _ := recipients(ws.Reply)
-			b, _ := seal([]byte("not json"), to...)
+			b, _ := seal([]byte("not json"), ws.Reply)
 			return b
 		},
 		func(ws wireSet) []byte {
-			to, _ := recipients(ws.Reply)
-			b, _ := seal([]byte(`{"end":"promoted"}`), to...)
+			b, _ := seal([]byte(`{"end":"promoted"}`), ws.Reply)
 			return b
 		},
 	} {

@@ -1,13 +1,14 @@
 package natsinbox
 
 import (
+	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
 	"fmt"
 	"net"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -59,9 +60,8 @@ type conn struct {
 	// reconnected receives a value at each reconnection.
 	reconnected chan struct{}
 
-	mu sync.Mutex
 	// refused is what the server last refused this connection.
-	refused error
+	refused atomic.Pointer[error]
 }
 
 // pingEvery is how often a side's connection makes sure the server is
@@ -88,9 +88,7 @@ func dial(a *address, r role, name string) (*conn, error) {
 		// the subject is kept, for that request's error to name.
 		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
 			if errors.Is(err, nats.ErrPermissionViolation) {
-				c.mu.Lock()
-				c.refused = err
-				c.mu.Unlock()
+				c.refused.Store(&err)
 			}
 		}),
 	}
@@ -125,10 +123,8 @@ func dial(a *address, r role, name string) (*conn, error) {
 		return nil, connectError(a, err)
 	}
 	c.nc = nc
-	if c.js, err = jetstream.New(nc); err != nil {
-		nc.Close()
-		return nil, c.streamError(a.setsStream(), err)
-	}
+	// With no option, it cannot fail.
+	c.js, _ = jetstream.New(nc)
 	return c, nil
 }
 
@@ -142,13 +138,21 @@ func poke(ch chan<- struct{}) {
 	}
 }
 
+// sleep waits d, unless ctx ends first: then it says why.
+func sleep(ctx context.Context, d time.Duration) error {
+	select {
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	case <-time.After(d):
+		return nil
+	}
+}
+
 // refusedSubject returns what the server last refused this connection, if
 // it mentions subject, else nil.
 func (c *conn) refusedSubject(subject string) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.refused != nil && strings.Contains(c.refused.Error(), subject) {
-		return c.refused
+	if refused := c.refused.Load(); refused != nil && strings.Contains((*refused).Error(), subject) {
+		return *refused
 	}
 	return nil
 }

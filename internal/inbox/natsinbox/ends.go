@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"time"
 
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/prompt"
@@ -20,8 +19,7 @@ func (f *feed) settle(e *entry) {
 		return
 	}
 	e.settled, e.since = true, f.lastTick
-	end := e.set.End()
-	switch end.State {
+	switch e.set.End().State {
 	case inbox.Answered:
 		ev, _ := inbox.FinalEvent(e.set)
 		f.publish(e, wireEnd{End: inbox.EventAnswered, Answer: &ev, By: f.l.by}, "Your answer to")
@@ -37,7 +35,7 @@ func (f *feed) withdraw(e *entry) {
 	reason := fmt.Sprintf("nothing heard from the asker for %s", deadAfter)
 	f.publish(e, wireEnd{End: endWithdrawn, Reason: reason, Unheard: true, Proof: f.l.unheardProof(e.end)}, "")
 	if e.shown {
-		f.queue.Withdraw(e.set, reason)
+		f.srv.Queue().Withdraw(e.set, reason)
 	}
 }
 
@@ -51,10 +49,6 @@ func (f *feed) withdraw(e *entry) {
 // is how to tell the person of what happens after "not stored yet":
 // "Your answer to".
 func (f *feed) publish(e *entry, w wireEnd, what string) {
-	source := "an asker"
-	if e.set != nil {
-		source = e.set.Source()
-	}
 	body, err := sealJSON(w, e.reply, f.l.id.Recipient().String())
 	switch {
 	case f.closing:
@@ -65,50 +59,47 @@ func (f *feed) publish(e *entry, w wireEnd, what string) {
 		return
 	}
 	seqs := slices.Clone(e.seqs)
-	f.ending.Add(1)
-	go func() {
-		defer f.ending.Done()
-		// late says that the view was told it is not stored yet: what
-		// comes of it then is told here.
-		late := false
-		tell := func(err error) {
-			// The first word, or the last after "not yet", for the
-			// history (see inbox.Set.LastWord).
-			f.sent(e, err)
-			switch {
-			case !late, what == "":
-			case err == nil:
-				f.l.say("%s the questions from %s is stored on the NATS server now: sent.\n", what, source)
-			default:
-				f.l.say("%s the questions from %s was not sent: %v.\n", what, source, err)
-			}
+	f.ending.Go(func() {
+		late, err := f.storeEnd(e, body, seqs)
+		// The first word, or the last after "not yet", for the history
+		// (see inbox.Set.LastWord).
+		f.sent(e, err)
+		switch {
+		case !late, what == "":
+		case err == nil:
+			// Only a set shown here is answered or cancelled here: e.set
+			// is there.
+			f.l.say("%s the questions from %s is stored on the NATS server now: sent.\n", what, e.set.Source())
+		default:
+			f.l.say("%s the questions from %s was not sent: %v.\n", what, e.set.Source(), err)
 		}
-		for {
-			ctx, cancel := context.WithTimeout(f.ctx, inbox.ProbeTimeout)
-			err := f.conn.publishEnd(ctx, e.end, body)
-			cancel()
-			switch {
-			case err == nil:
-				f.delete(seqs...)
-				tell(nil)
-				return
-			case errors.Is(err, errEndTaken):
-				f.delete(seqs...)
-				tell(fmt.Errorf("they %s first", f.endedElsewhere(e.end)))
-				return
-			case f.ctx.Err() != nil:
-				tell(fmt.Errorf("the NATS server did not take it before the inbox quit (%v)", err))
-				return
-			case !late:
-				f.sent(e, &inbox.NotSentError{Pending: true, Err: fmt.Errorf("the NATS server at %s has not stored it: %v", f.l.addr.serverURL(), err)})
-				late = true
-			}
-			select {
-			case <-f.ctx.Done():
-			case <-time.After(beatEvery / 2):
-			}
+	})
+}
+
+// storeEnd stores e's end, body, until it or another is stored, when the
+// set's copies (seqs) are deleted, or the inbox quits. late says that the
+// view was told meanwhile that it is not stored yet: what comes of it
+// then is for the person to be told.
+func (f *feed) storeEnd(e *entry, body []byte, seqs []stored) (late bool, err error) {
+	for {
+		ctx, cancel := context.WithTimeout(f.ctx, inbox.ProbeTimeout)
+		err := f.conn.publishEnd(ctx, e.end, body)
+		cancel()
+		switch {
+		case err == nil:
+			f.delete(seqs...)
+			return late, nil
+		case errors.Is(err, errEndTaken):
+			f.delete(seqs...)
+			return late, fmt.Errorf("they %s first", f.endedElsewhere(e.end))
+		case f.ctx.Err() != nil:
+			return late, fmt.Errorf("the NATS server did not take it before the inbox quit (%v)", err)
+		case !late:
+			f.sent(e, &inbox.NotSentError{Pending: true, Err: fmt.Errorf("the NATS server at %s has not stored it: %v", f.l.addr.serverURL(), err)})
+			late = true
 		}
-	}()
+		_ = sleep(f.ctx, beatEvery/2)
+	}
 }
 
 // sent gives a word of e's end to whoever waits for it: the first, and,

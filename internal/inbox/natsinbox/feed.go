@@ -19,7 +19,6 @@ import (
 type feed struct {
 	l           *listener
 	srv         *inbox.Server
-	queue       *inbox.Queue
 	conn        *conn
 	sets, beats jetstream.Stream // by name: they stay good when the streams are made anew
 	ctx         context.Context
@@ -70,7 +69,7 @@ type feed struct {
 
 func newFeed(l *listener, srv *inbox.Server, c *conn, sets, beats jetstream.Stream) *feed {
 	f := &feed{
-		l: l, srv: srv, queue: srv.Queue(), conn: c, sets: sets, beats: beats,
+		l: l, srv: srv, conn: c, sets: sets, beats: beats,
 		events: make(chan func(), 4096), kick: make(chan struct{}, 1), toDelete: make(chan struct{}, 1),
 		byID: map[string]*entry{}, byEnd: map[string]*entry{}, early: map[string]time.Time{},
 		anchors: map[string]anchor{}, unheard: map[string]time.Time{}, ended: map[string]time.Time{}, told: map[string]struct{}{},
@@ -141,17 +140,9 @@ func (f *feed) stop() {
 	// Once the loop has run this, it starts storing no end: ending is
 	// only waited on.
 	f.do(func() { f.closing = true })
-	done := make(chan struct{})
-	go func() {
-		f.ending.Wait()
-		close(done)
-	}()
-	select {
-	case <-done:
-	case <-time.After(2 * time.Second):
-	}
+	time.AfterFunc(2*time.Second, f.cancel)
+	f.ending.Wait()
 	f.cancel()
-	<-done
 	f.background.Wait()
 	// What was answered as the loop stopped is not stored: nothing waits
 	// for word of it any more.

@@ -270,7 +270,7 @@ func otherEnd(t *testing.T, f *feed, id *age.X25519Identity, by string, e *entry
 	t.Helper()
 	body, err := json.Marshal(wireEnd{End: inbox.EventAnswered, By: by, Answer: &inbox.Event{Event: inbox.EventAnswered}})
 	if err == nil {
-		body, err = seal(body, id.Recipient())
+		body, err = seal(body, id.Recipient().String())
 	}
 	if err == nil {
 		err = f.conn.publishEnd(context.Background(), e.end, body)
@@ -361,7 +361,7 @@ func TestAskerTakesStoredEnd(t *testing.T) {
 	end := func(label, by string) []byte {
 		body, err := json.Marshal(wireEnd{End: inbox.EventAnswered, By: by, Answer: &inbox.Event{Event: inbox.EventAnswered, Answers: []prompt.Answer{{Labels: []string{label}}}}})
 		if err == nil {
-			body, err = seal(body, k.reply.Recipient(), id.Recipient())
+			body, err = seal(body, k.reply.Recipient().String(), id.Recipient().String())
 		}
 		if err != nil {
 			t.Fatal(err)

@@ -19,7 +19,7 @@ import (
 	"github.com/askuser/askuser/prompt"
 )
 
-// listener serves the inbox at an address on NATS (see address.Listen): it
+// listener serves the inbox at an address on NATS: it
 // reads every set waiting on the server and every one that arrives, shows
 // each while its asker beats, and stores how each ended there. Every
 // inbox on the same queue shows every set; the first end stored wins, and
@@ -35,18 +35,21 @@ type listener struct {
 	out io.Writer
 }
 
-func newListener(a *address, out io.Writer) (*listener, error) {
+// Listen returns the inbox's side, with its age identity, made the first
+// time. A server that cannot be used makes the inbox unavailable (exit
+// 69), as for its askers.
+func (a *address) Listen(out io.Writer) (inbox.Listener, error) {
 	dir, err := os.UserConfigDir()
 	if err != nil {
-		return nil, fmt.Errorf("find where to keep the inbox's identity: %w", err)
+		return nil, &prompt.UnavailableError{Err: fmt.Errorf("find where to keep the inbox's identity: %w", err)}
 	}
 	path := filepath.Join(dir, identityFile)
 	id, created, err := loadIdentity(path)
 	if err != nil {
-		return nil, &inbox.ServerError{Msg: err.Error(), Err: err}
+		return nil, &prompt.UnavailableError{Err: &inbox.ServerError{Msg: err.Error(), Err: err}}
 	}
 	if r := id.Recipient().String(); a.To != "" && a.To != r {
-		return nil, &inbox.ServerError{Msg: fmt.Sprintf("%s has to=%s, but this inbox's recipient is %s (kept in %s): use the address this inbox prints, or copy the identity of the inbox that printed yours", inbox.EnvAddr, a.To, r, path)}
+		return nil, &prompt.UnavailableError{Err: &inbox.ServerError{Msg: fmt.Sprintf("%s has to=%s, but this inbox's recipient is %s (kept in %s): use the address this inbox prints, or copy the identity of the inbox that printed yours", inbox.EnvAddr, a.To, r, path)}}
 	}
 	by := DefaultName()
 	if host, err := os.Hostname(); err == nil && host != "" {
@@ -62,26 +65,19 @@ func (l *listener) say(format string, args ...any) { _, _ = fmt.Fprintf(l.out, f
 // inbox. A server that cannot be used makes the inbox unavailable (exit
 // 69), as for its askers.
 func (l *listener) Serve(ctx context.Context, srv *inbox.Server) error {
-	if err := l.serve(ctx, srv); err != nil {
-		return &prompt.UnavailableError{Err: err}
-	}
-	return nil
-}
-
-func (l *listener) serve(ctx context.Context, srv *inbox.Server) error {
 	c, err := dial(l.addr, roleInbox, "askuser inbox")
 	if err != nil {
-		return err
+		return &prompt.UnavailableError{Err: err}
 	}
 	sets, beats, err := l.openStreams(ctx, c)
 	if err != nil {
 		c.close()
-		return err
+		return &prompt.UnavailableError{Err: err}
 	}
 	f := newFeed(l, srv, c, sets, beats)
 	if err := f.consume(ctx, sets, beats, false); err != nil {
 		c.close()
-		return err
+		return &prompt.UnavailableError{Err: err}
 	}
 	f.caughtUp = sets.CachedInfo().State.Msgs == 0
 	if l.created {

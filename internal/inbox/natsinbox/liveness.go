@@ -48,11 +48,7 @@ func (f *feed) tick(ts time.Time) {
 			f.show(e)
 		}
 	}
-	for id, t := range f.early {
-		if ts.Sub(t) > setTTL {
-			delete(f.early, id)
-		}
-	}
+	maps.DeleteFunc(f.early, func(_ string, t time.Time) bool { return ts.Sub(t) > setTTL })
 	switch {
 	case f.minute.IsZero():
 		f.minute = ts

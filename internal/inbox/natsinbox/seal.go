@@ -55,9 +55,6 @@ func loadIdentity(path string) (id *age.X25519Identity, created bool, err error)
 func readPrivate(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, err
-		}
 		return nil, fmt.Errorf("read the inbox's identity: %w", err)
 	}
 	defer func() { _ = f.Close() }()
@@ -73,10 +70,8 @@ func readPrivate(path string) ([]byte, error) {
 }
 
 func createIdentity(path string) (*age.X25519Identity, error) {
-	id, err := age.GenerateX25519Identity()
-	if err != nil {
-		return nil, err
-	}
+	// It cannot fail: crypto/rand.Read does not.
+	id, _ := age.GenerateX25519Identity()
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("make the directory of the inbox's identity: %w", err)
 	}
@@ -91,11 +86,8 @@ func createIdentity(path string) (*age.X25519Identity, error) {
 	if err != nil {
 		return nil, fmt.Errorf("make the inbox's identity: %w", err)
 	}
-	if _, err := io.WriteString(f, text); err != nil {
-		_ = f.Close()
-		return nil, fmt.Errorf("write the inbox's identity: %w", err)
-	}
-	if err := f.Close(); err != nil {
+	_, err = io.WriteString(f, text)
+	if err := errors.Join(err, f.Close()); err != nil {
 		return nil, fmt.Errorf("write the inbox's identity: %w", err)
 	}
 	return id, nil
@@ -107,38 +99,43 @@ var ageHeader = []byte("age-encryption.org/v1\n")
 // sealed reports whether msg is sealed with age.
 func sealed(msg []byte) bool { return bytes.HasPrefix(msg, ageHeader) }
 
-// seal encrypts plain to every recipient given; with none, plain goes as
-// it is (the address allowed that: see address.sealRequired).
-func seal(plain []byte, to ...age.Recipient) ([]byte, error) {
-	if len(to) == 0 {
+// seal encrypts plain to every recipient given that is not ""; with none,
+// plain goes as it is (the address allowed that: see
+// address.sealRequired).
+func seal(plain []byte, to ...string) ([]byte, error) {
+	var rs []age.Recipient
+	for _, r := range to {
+		if r == "" {
+			continue
+		}
+		x, err := age.ParseX25519Recipient(r)
+		if err != nil {
+			return nil, err
+		}
+		rs = append(rs, x)
+	}
+	if len(rs) == 0 {
 		return plain, nil
 	}
 	var buf bytes.Buffer
-	w, err := age.Encrypt(&buf, to...)
+	w, err := age.Encrypt(&buf, rs...)
 	if err != nil {
 		return nil, fmt.Errorf("seal: %w", err)
 	}
-	if _, err := w.Write(plain); err != nil {
-		return nil, fmt.Errorf("seal: %w", err)
-	}
-	if err := w.Close(); err != nil {
+	_, err = w.Write(plain)
+	if err := errors.Join(err, w.Close()); err != nil {
 		return nil, fmt.Errorf("seal: %w", err)
 	}
 	return buf.Bytes(), nil
 }
 
-// sealJSON seals v, as JSON, to the recipients to that are not ""; with
-// none, it goes as it is (see seal).
+// sealJSON seals v, as JSON (see seal).
 func sealJSON(v any, to ...string) ([]byte, error) {
 	plain, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
 	}
-	rs, err := recipients(to...)
-	if err != nil {
-		return nil, err
-	}
-	return seal(plain, rs...)
+	return seal(plain, to...)
 }
 
 // errNotForUs is a message sealed, but not to the identity that tried to
@@ -184,22 +181,6 @@ func open(msg []byte, id age.Identity, limit int64) ([]byte, error) {
 	return plain, nil
 }
 
-// recipients parses the recipients given, skipping empty ones.
-func recipients(rs ...string) ([]age.Recipient, error) {
-	var out []age.Recipient
-	for _, r := range rs {
-		if r == "" {
-			continue
-		}
-		x, err := age.ParseX25519Recipient(r)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, x)
-	}
-	return out, nil
-}
-
 // newSecret is a set's secret: 32 random bytes, in hex.
 func newSecret() string {
 	b := make([]byte, 32)
@@ -225,15 +206,15 @@ func digest(label, secret string) string {
 	return hex.EncodeToString(h[:16])
 }
 
+// isSecret reports whether s is a set's secret, as newSecret makes one.
+func isSecret(s string) bool { return isHex(s, 32) }
+
 // isDigest reports whether id has the form of digest's: a set's id or an
 // end's could be it.
-// isSecret says whether s is a set's secret, as newSecret makes one.
-func isSecret(s string) bool {
-	b, err := hex.DecodeString(s)
-	return err == nil && len(b) == 32 && s == strings.ToLower(s)
-}
+func isDigest(id string) bool { return isHex(id, 16) }
 
-func isDigest(id string) bool {
-	b, err := hex.DecodeString(id)
-	return err == nil && len(b) == 16 && id == strings.ToLower(id)
+// isHex reports whether s is n bytes in lower-case hex.
+func isHex(s string, n int) bool {
+	b, err := hex.DecodeString(s)
+	return err == nil && len(b) == n && s == strings.ToLower(s)
 }

@@ -73,7 +73,7 @@ func TestSetNames(t *testing.T) {
 func TestSeal(t *testing.T) {
 	id, _ := age.GenerateX25519Identity()
 	other, _ := age.GenerateX25519Identity()
-	msg, err := seal([]byte("Which database?"), id.Recipient())
+	msg, err := seal([]byte("Which database?"), id.Recipient().String())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package natsinbox
 
 import (
-	"cmp"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/json"
@@ -146,13 +145,10 @@ func (f *feed) onSet(id, subject string, at stored, ts time.Time, o *opened) {
 // another message as a root gains nothing: an anchor stored alone, an end
 // that its own asker stored, another asker's set.
 func (f *feed) rootOf(id, root string) string {
-	if !isSecret(root) {
-		return id
+	if _, ok := f.unheard[endID(root)]; ok && isSecret(root) {
+		return setID(root)
 	}
-	if _, ok := f.unheard[endID(root)]; !ok {
-		return id
-	}
-	return setID(root)
+	return id
 }
 
 // onAnchor reads a set's anchor (h, its headers): when the set was first
@@ -239,8 +235,9 @@ func (f *feed) onEnd(end, subject string, at stored, ts time.Time, sealed bool, 
 	// The set has ended: its copies go.
 	f.delete(e.seqs...)
 	e.seqs = nil
-	if !w.Unheard {
-		f.dropAnchor(e)
+	if a, ok := f.anchors[e.root]; ok && !w.Unheard {
+		f.delete(a.at)
+		delete(f.anchors, e.root)
 	}
 	if e.settled {
 		return
@@ -249,19 +246,10 @@ func (f *feed) onEnd(end, subject string, at stored, ts time.Time, sealed bool, 
 	if !e.shown {
 		return
 	}
-	if !f.queue.EndElsewhere(e.set, remoteEnd(w)) {
+	if !f.srv.Queue().EndElsewhere(e.set, remoteEnd(w)) {
 		// Answered or cancelled here a moment ago: its end is stored
 		// next, to be refused, and the person told who came first.
 		e.settled = false
-	}
-}
-
-// dropAnchor deletes the anchor of e's root, once its set has ended for
-// good.
-func (f *feed) dropAnchor(e *entry) {
-	if a, ok := f.anchors[e.root]; ok {
-		f.delete(a.at)
-		delete(f.anchors, e.root)
 	}
 }
 
@@ -314,7 +302,7 @@ func (f *feed) show(e *entry) {
 	// Room for both words of its end: not yet, then the last (see
 	// inbox.Set.Sent).
 	e.set.Sent = make(chan error, 2)
-	if _, err := f.queue.Add(e.set); err != nil {
+	if _, err := f.srv.Queue().Add(e.set); err != nil {
 		return
 	}
 	go func() {
@@ -340,7 +328,7 @@ func (f *feed) showWaiting() {
 			live = append(live, e)
 		}
 	}
-	slices.SortFunc(live, func(a, b *entry) int { return cmp.Compare(a.asked.UnixNano(), b.asked.UnixNano()) })
+	slices.SortFunc(live, func(a, b *entry) int { return a.asked.Compare(b.asked) })
 	for _, e := range live {
 		f.show(e)
 	}
@@ -355,14 +343,9 @@ const maxWireText = 200
 // terminal escapes, no invisible characters), and at most maxWireText
 // characters.
 func wireText(s string) string {
-	if n := 0; len(s) > maxWireText {
-		for i := range s {
-			if n == maxWireText {
-				s = s[:i] + "…"
-				break
-			}
-			n++
-		}
+	// Read from JSON, s is valid UTF-8: its runes are its characters.
+	if r := []rune(s); len(r) > maxWireText {
+		s = string(r[:maxWireText]) + "…"
 	}
 	return prompt.Display(s)
 }

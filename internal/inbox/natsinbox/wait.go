@@ -26,11 +26,10 @@ func (a *ask) wait(ctx context.Context, ends <-chan *nats.Msg) (inbox.Event, err
 	defer copies.Stop()
 	poll := time.NewTicker(endPoll)
 	defer poll.Stop()
-	var keyPoll <-chan time.Time
-	if !a.keyKnown {
-		t := time.NewTicker(pollEvery)
-		defer t.Stop()
-		keyPoll = t.C
+	keyPoll := time.NewTicker(pollEvery)
+	defer keyPoll.Stop()
+	if a.keyKnown {
+		keyPoll.Stop()
 	}
 	for {
 		var data []byte
@@ -42,24 +41,22 @@ func (a *ask) wait(ctx context.Context, ends <-chan *nats.Msg) (inbox.Event, err
 			if err := a.beat(ctx, false); err != nil {
 				return inbox.Event{}, err
 			}
-			continue
 		case <-copies.C:
 			if err := a.post(ctx); err != nil {
 				return inbox.Event{}, err
 			}
-			continue
 		case <-ends:
 			data = a.settled(ctx)
-		case <-keyPoll:
-			known, err := a.checkKey(ctx)
-			if err != nil {
-				a.withdraw("")
-				return inbox.Event{}, err
+		case <-keyPoll.C:
+			// A set sealed to a to= that is not the inbox's ends as soon
+			// as an inbox has stored its recipient.
+			if key, err := a.conn.key(ctx); err == nil && key != "" {
+				keyPoll.Stop()
+				if err := keyMismatch(a.addr, key); err != nil {
+					a.withdraw("")
+					return inbox.Event{}, err
+				}
 			}
-			if known {
-				keyPoll = nil
-			}
-			continue
 		case <-poll.C:
 			data = a.stored(ctx)
 		case <-a.conn.reconnected:
@@ -69,16 +66,6 @@ func (a *ask) wait(ctx context.Context, ends <-chan *nats.Msg) (inbox.Event, err
 			return a.read(data)
 		}
 	}
-}
-
-// checkKey ends the wait of a set sealed to a to= that is not the inbox's,
-// as soon as an inbox has stored its recipient; known says that one has.
-func (a *ask) checkKey(ctx context.Context) (known bool, err error) {
-	key, err := a.conn.key(ctx)
-	if err != nil || key == "" {
-		return false, nil
-	}
-	return true, keyMismatch(a.addr, key)
 }
 
 // stored returns the end stored for the set, or nil.
@@ -100,10 +87,8 @@ func (a *ask) settled(ctx context.Context) []byte {
 		if data := a.stored(ctx); data != nil || wait > beatEvery {
 			return data
 		}
-		select {
-		case <-ctx.Done():
+		if sleep(ctx, wait) != nil {
 			return nil
-		case <-time.After(wait):
 		}
 	}
 }
