@@ -643,8 +643,9 @@ func TestNATSHostileAnswerWhileDown(t *testing.T) {
 // D17: an answer counts as sent only on the sets' stream's own
 // acknowledgement of its end, never on what else reaches its reply
 // subject. A hostile agent fills the sets' stream to its limits with
-// anchors that the inbox keeps (a day's, as askuser stores them), so that
-// the stream refuses the person's answer. It listens wherever its
+// sealed ends of sets of its own, which the inbox leaves for their askers
+// (a day's, as askuser stores them), so that the stream refuses the
+// person's answer. It listens wherever its
 // credentials let it (everything, the ends, the inbox's replies, the
 // API), and to every reply subject it hears on the inbox's tries it sends
 // the acknowledgements of the beats' stream and of the sets' stream,
@@ -664,12 +665,35 @@ func TestNATSHostileForgedAck(t *testing.T) {
 	js := admin(t, ns, "alice")
 	h := hostile(t, ns, "alice")
 
+	var mu sync.Mutex
+	var lastSeq uint64 // the sets' stream's last sequence, as the agent's acks say
+	// The filler is stored before the agent listens: it would hear its
+	// own ends, and answer its own stores.
+	// The filler: ends, largest first, until the stream takes not even
+	// the smallest.
+	var filler []uint64
+	nobody, _ := age.GenerateX25519Identity()
+	for _, size := range []int{900_000, 64 << 10, 4 << 10, 256, 0} {
+		body := sealTo(t, make([]byte, size), nobody.Recipient())
+		for {
+			ack, err := h.js.Publish(ctx, "askuser.alice.end."+digestOf("askuser end", newTestSecret()), body, jetstream.WithMsgTTL(24*time.Hour))
+			if err != nil {
+				if !strings.Contains(err.Error(), "maximum") {
+					t.Fatalf("the filler of %d bytes: %v", size, err)
+				}
+				break
+			}
+			filler = append(filler, ack.Sequence)
+			mu.Lock()
+			lastSeq = ack.Sequence
+			mu.Unlock()
+		}
+	}
+
 	// The listener: what the server refuses it is refused; the ends are
 	// its to hear.
-	var mu sync.Mutex
 	var tries []string // the subjects of the ends it heard
 	replies := map[string]bool{}
-	var lastSeq uint64 // the sets' stream's last sequence, as the agent's acks say
 	beat := digestOf("askuser set", newTestSecret())
 	forge := func(reply string) {
 		mu.Lock()
@@ -714,25 +738,6 @@ func TestNATSHostileForgedAck(t *testing.T) {
 		}
 	}
 
-	// The filler: anchors, largest first, until the stream takes not even
-	// an empty one.
-	var filler []uint64
-	for _, size := range []int{1_000_000, 64 << 10, 4 << 10, 256, 0} {
-		body := make([]byte, size)
-		for {
-			ack, err := h.js.Publish(ctx, "askuser.alice.set."+digestOf("askuser set", newTestSecret())+".0", body, jetstream.WithMsgTTL(24*time.Hour))
-			if err != nil {
-				if !strings.Contains(err.Error(), "maximum") {
-					t.Fatalf("the filler of %d bytes: %v", size, err)
-				}
-				break
-			}
-			filler = append(filler, ack.Sequence)
-			mu.Lock()
-			lastSeq = ack.Sequence
-			mu.Unlock()
-		}
-	}
 	stream, err := js.Stream(ctx, "ASKUSER_alice")
 	if err != nil {
 		t.Fatal(err)
@@ -741,7 +746,7 @@ func TestNATSHostileForgedAck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("the agent stored %d anchors: the stream holds %d messages, %d bytes", len(filler), info.State.Msgs, info.State.Bytes)
+	t.Logf("the agent stored %d ends: the stream holds %d messages, %d bytes", len(filler), info.State.Msgs, info.State.Bytes)
 
 	in.type_(t, "sqlite")
 	in.screen.waitFor(t, "Your answer to the questions from victim is not sent yet (", 30*time.Second)
@@ -780,8 +785,11 @@ func TestNATSHostileForgedAck(t *testing.T) {
 	if s := in.screen.String(); strings.Contains(s, "stored on the NATS server now: sent") || strings.Contains(s, "Sent to victim") {
 		t.Fatalf("the inbox says sent an answer that the stream refused:\n%s", s)
 	}
-	if ends := storedSubjects(t, js, "ASKUSER_alice", "askuser.alice.end.>"); len(ends) != 0 {
-		t.Fatalf("an end was stored in a full stream: %v", ends)
+	mu.Lock()
+	victimEnd := tries[0]
+	mu.Unlock()
+	if ends := storedSubjects(t, js, "ASKUSER_alice", "askuser.alice.end.>"); ends[victimEnd] != 0 || len(ends) != len(filler) {
+		t.Fatalf("a full stream holds %d ends, the victim's %d times, for the agent's %d", len(ends), ends[victimEnd], len(filler))
 	}
 	if b, _ := os.ReadFile(history); bytes.Contains(b, []byte(`"answered"`)) {
 		t.Errorf("the history says answered while the answer is not stored:\n%s", b)
