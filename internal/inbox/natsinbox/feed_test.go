@@ -1004,6 +1004,22 @@ func TestAnchorHiddenCheck(t *testing.T) {
 	in := startInbox(t, a, id, "one")
 	k, c := newAsk(t, a, a.To)
 	anchor := a.subject("set", k.id+".0")
+	js, _ := jetstream.New(c.nc)
+	stream, err := js.Stream(context.Background(), a.setsStream())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The running inbox may delete the anchor as soon as it is stored:
+	// that it was is read from the stream's last sequence, which nothing
+	// else moves meanwhile.
+	lastSeq := func() uint64 {
+		info, err := stream.Info(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return info.State.LastSeq
+	}
+	before := lastSeq()
 	raw, err := net.Dial("tcp", ns.HostPort())
 	if err != nil {
 		t.Fatal(err)
@@ -1014,15 +1030,7 @@ func TestAnchorHiddenCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	anchored := time.Now()
-	js, _ := jetstream.New(c.nc)
-	stream, err := js.Stream(context.Background(), a.setsStream())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := stream.GetLastMsgForSubject(context.Background(), anchor); err == nil {
-			break
-		}
+	for lastSeq() == before {
 		if time.Since(anchored) > testutil.Slow {
 			t.Fatal("the server did not store the anchor")
 		}
