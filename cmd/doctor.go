@@ -189,6 +189,8 @@ func doctorSettings(env *Env, b *strings.Builder) bool {
 		errOf(envSetting(env, settingNotifyAfter.variable).duration()),
 		errOf(envSetting(env, settingRemind.variable).duration()),
 		errOf(envSetting(env, varNotifyPrivate).boolean()),
+		errOf(replyURL(env)),
+		errOf(chatSettings(env)),
 		errOf(historyKeep(env)),
 		errOf(accessible(env)),
 		errOf(env.limits()),
