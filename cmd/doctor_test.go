@@ -45,7 +45,7 @@ Environment (askuser help environment)
   XDG_RUNTIME_DIR={RUN}
 `},
 		{"an inbox", map[string]string{"XDG_RUNTIME_DIR": runDir, "ASKUSER_INBOX": string(person), "ASKUSER_FROM": "ci",
-			"ASKUSER_CHAT": "telegram", "ASKUSER_TELEGRAM_TOKEN": "123:bot-token", "ASKUSER_MATRIX_PASSWORD": "hunter2"}, 0, `askuser 1.2.3 (commit abc, built 2026-01-02)
+			"ASKUSER_CHAT": "telegram", "ASKUSER_TELEGRAM_TOKEN": "123:bot-token", "ASKUSER_TELEGRAM_CHAT": "-100123", "ASKUSER_MATRIX_PASSWORD": "hunter2"}, 0, `askuser 1.2.3 (commit abc, built 2026-01-02)
 
 The inbox
   Askers here ask at {PERSON} (from ASKUSER_INBOX).
@@ -62,6 +62,7 @@ Environment (askuser help environment)
   ASKUSER_INBOX is set (its value may hold a secret: not shown)
   ASKUSER_CHAT=telegram
   ASKUSER_TELEGRAM_TOKEN is set (its value may hold a secret: not shown)
+  ASKUSER_TELEGRAM_CHAT=-100123
   ASKUSER_MATRIX_PASSWORD is set (its value may hold a secret: not shown)
   XDG_RUNTIME_DIR={RUN}
 `},
