@@ -128,25 +128,33 @@ func TestClusterStreamUnavailable(t *testing.T) {
 }
 
 // A server whose JetStream limits have no room for the queue's streams
-// (each replica counted) is named so, with its fix: the limits to raise,
-// not JetStream to turn on.
+// (each replica counted), on disk or in memory, is named so, with its
+// fix: the limits to raise, not JetStream to turn on.
 func TestNoRoomForStreams(t *testing.T) {
-	ns := natstest.Start(t, func(o *server.Options) { o.JetStreamMaxStore = 64 << 20 })
-	id, _ := age.GenerateX25519Identity()
-	a, err := parseAddr(ns.URL("team", "to="+id.Recipient().String()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := &testInbox{q: inbox.NewQueue(inbox.QueueOptions{}), said: &lines{}}
-	in.srv = inbox.NewServer(in.q, schemaJSON(t))
-	l := &listener{addr: a, id: id, by: "one", out: in.said}
-	err = l.Serve(context.Background(), in.srv)
-	if err == nil {
-		in.srv.Close("the test is over")
-		t.Fatal("the inbox started on a server with no room for its streams")
-	}
-	if msg := err.Error(); !strings.Contains(msg, "insufficient storage") || !strings.Contains(msg, "max_file") || strings.Contains(msg, "JetStream is on") {
-		t.Errorf("the inbox says: %v", err)
+	for _, c := range []struct {
+		change      func(*server.Options)
+		said, limit string
+	}{
+		{func(o *server.Options) { o.JetStreamMaxStore = 64 << 20 }, "insufficient storage", "max_file"},
+		{func(o *server.Options) { o.JetStreamMaxMemory = 8 << 20 }, "insufficient memory", "max_mem"},
+	} {
+		ns := natstest.Start(t, c.change)
+		id, _ := age.GenerateX25519Identity()
+		a, err := parseAddr(ns.URL("team", "to="+id.Recipient().String()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := &testInbox{q: inbox.NewQueue(inbox.QueueOptions{}), said: &lines{}}
+		in.srv = inbox.NewServer(in.q, schemaJSON(t))
+		l := &listener{addr: a, id: id, by: "one", out: in.said}
+		err = l.Serve(context.Background(), in.srv)
+		if err == nil {
+			in.srv.Close("the test is over")
+			t.Fatalf("the inbox started on a server with no room for its streams (%s)", c.limit)
+		}
+		if msg := err.Error(); !strings.Contains(msg, c.said) || !strings.Contains(msg, c.limit) || strings.Contains(msg, "JetStream is on") {
+			t.Errorf("the inbox says: %v", err)
+		}
 	}
 }
 

@@ -131,7 +131,7 @@ func (c *conn) streamError(name string, err error) error {
 		msg = fmt.Sprintf("the NATS server at %s does not allow these credentials what the inbox needs (%v): grant them the subjects that docs/across-machines.md lists", a.serverURL(), err)
 	case errors.Is(err, jetstream.ErrJetStreamNotEnabled), errors.Is(err, jetstream.ErrJetStreamNotEnabledForAccount), errors.Is(err, nats.ErrNoResponders):
 		msg = fmt.Sprintf("the NATS server at %s has no JetStream for this account, where the questions wait: start it with nats-server -js (or enable JetStream for the account)", a.serverURL())
-	case apiErr != nil && (apiErr.ErrorCode == errStorageExceeded):
+	case apiErr != nil && (apiErr.ErrorCode == errStorageExceeded || apiErr.ErrorCode == errMemoryExceeded):
 		msg = fmt.Sprintf("the NATS server at %s has insufficient storage for the stream %s (%v): raise this account's JetStream limits (max_file, max_mem), each replica counted (three times what the streams take with replicas=%d), or the server's, as docs/across-machines.md's configuration gives them", a.serverURL(), name, err, max(a.Replicas, 1))
 	case c.nc.ConnectedClusterName() != "" && (timedOut || apiErr != nil && slices.Contains(unavailable, apiErr.ErrorCode)):
 		msg = fmt.Sprintf("the stream %s is unavailable on the NATS cluster at %s (%v): the servers that keep it have no quorum (too many of them are down) or are electing its leader; it is back when they do (replicas=3 in %s keeps it while one server is down)", name, a.serverURL(), err, inbox.EnvAddr)
@@ -153,10 +153,12 @@ const (
 	errClusterNotAvailable   jetstream.ErrorCode = 10008
 	errInsufficientResources jetstream.ErrorCode = 10023
 	errStreamOffline         jetstream.ErrorCode = 10118
-	// errStorageExceeded is "insufficient storage resources available":
-	// the account's (or the server's) JetStream limits have no room for
-	// the stream, each replica counted.
+	// errStorageExceeded is "insufficient storage resources available",
+	// and errMemoryExceeded the same in memory: the account's (or the
+	// server's) JetStream limits have no room for the stream, each replica
+	// counted.
 	errStorageExceeded jetstream.ErrorCode = 10047
+	errMemoryExceeded  jetstream.ErrorCode = 10028
 )
 
 // unavailable are the errors of a cluster that cannot serve a stream now.
