@@ -255,12 +255,18 @@ func (f *feed) check() {
 	f.consMu.Unlock()
 	renewed := false
 	var down error
+	onCluster := f.conn.nc.IsConnected() && f.conn.nc.ConnectedClusterName() != ""
 	for i, s := range []jetstream.Stream{f.sets, f.beats} {
 		info, err := s.Info(ctx)
+		if err == nil && onCluster && info.Cluster != nil && info.Cluster.Leader == "" {
+			// A server of the stream's that has seen no leader for a
+			// while answers for it.
+			err = errNoLeader
+		}
 		switch {
 		case errors.Is(err, jetstream.ErrStreamNotFound) || err == nil && !info.Created.Equal(was[i]):
 			renewed = true
-		case err != nil && down == nil && f.conn.nc.IsConnected() && f.conn.nc.ConnectedClusterName() != "":
+		case err != nil && down == nil && onCluster:
 			// The consumers may not find out for a while that nothing
 			// comes (a cluster without quorum): the person is told now.
 			down = f.conn.streamError(s.CachedInfo().Config.Name, err)

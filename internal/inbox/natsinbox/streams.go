@@ -133,7 +133,7 @@ func (c *conn) streamError(name string, err error) error {
 		msg = fmt.Sprintf("the NATS server at %s has no JetStream for this account, where the questions wait: start it with nats-server -js (or enable JetStream for the account)", a.serverURL())
 	case apiErr != nil && (apiErr.ErrorCode == errStorageExceeded || apiErr.ErrorCode == errMemoryExceeded):
 		msg = fmt.Sprintf("the NATS server at %s has insufficient storage for the stream %s (%v): raise this account's JetStream limits (max_file, max_mem), each replica counted (three times what the streams take with replicas=%d), or the server's, as docs/across-machines.md's configuration gives them", a.serverURL(), name, err, max(a.Replicas, 1))
-	case c.nc.ConnectedClusterName() != "" && (timedOut || apiErr != nil && slices.Contains(unavailable, apiErr.ErrorCode)):
+	case c.nc.ConnectedClusterName() != "" && (timedOut || errors.Is(err, errNoLeader) || apiErr != nil && slices.Contains(unavailable, apiErr.ErrorCode)):
 		msg = fmt.Sprintf("the stream %s is unavailable on the NATS cluster at %s (%v): the servers that keep it have no quorum (too many of them are down) or are electing its leader; it is back when they do (replicas=3 in %s keeps it while one server is down)", name, a.serverURL(), err, inbox.EnvAddr)
 	case apiErr != nil && apiErr.ErrorCode == errInsufficientResources:
 		msg = fmt.Sprintf("the NATS server at %s has no room for the stream %s (%v): raise the JetStream limits of the server or of this account (max_file, max_mem, max_streams)", a.serverURL(), name, err)
@@ -160,6 +160,9 @@ const (
 	errStorageExceeded jetstream.ErrorCode = 10047
 	errMemoryExceeded  jetstream.ErrorCode = 10028
 )
+
+// errNoLeader is a stream on a cluster that no server leads.
+var errNoLeader = errors.New("no server of the cluster leads it")
 
 // unavailable are the errors of a cluster that cannot serve a stream now.
 var unavailable = []jetstream.ErrorCode{errNoPeers, errClusterNotAvailable, errInsufficientResources, errStreamOffline}
