@@ -173,7 +173,6 @@ func (a *ask) post(ctx context.Context) error {
 // name it.
 func (a *ask) store(ctx context.Context, subject string, data []byte, ttl time.Duration) error {
 	said := false
-	var slowly slowNote
 	for {
 		err := a.ensure(ctx, func() error {
 			pctx, cancel := context.WithTimeout(ctx, inbox.ProbeTimeout)
@@ -187,9 +186,9 @@ func (a *ask) store(ctx context.Context, subject string, data []byte, ttl time.D
 		case ctx.Err() != nil:
 			return context.Cause(ctx)
 		case errors.Is(err, errNoQuorum):
-			slowly.noQuorum(ctx, a.addr)
+			a.conn.slowly.noQuorum(ctx, a.addr)
 		case slow(err) && a.conn.refusedSubject(subject) == nil:
-			slowly.note(ctx, a.addr)
+			a.conn.slowly.note(ctx, a.addr)
 		case errors.Is(err, nats.ErrMaxPayload), errors.Is(err, jetstream.ErrStreamMessageExceedsMaximum):
 			// Before isFull: the stream's refusal of a message too large
 			// also speaks of a maximum, and no room made will take it.

@@ -151,7 +151,6 @@ func (c *client) Ask(ctx context.Context, req *inbox.Request, queued func(ahead 
 // while no inbox has run; none with insecure=plaintext and no inbox yet.
 func (c *client) recipient(ctx context.Context, conn *conn) (to string, keyKnown bool, err error) {
 	said := false
-	var slowly slowNote
 	for {
 		key, err := conn.key(ctx)
 		if errors.Is(err, nats.ErrNoResponders) {
@@ -163,9 +162,9 @@ func (c *client) recipient(ctx context.Context, conn *conn) (to string, keyKnown
 		case ctx.Err() != nil:
 			return "", false, context.Cause(ctx)
 		case errors.Is(err, errNoQuorum):
-			slowly.noQuorum(ctx, c.addr)
+			conn.slowly.noQuorum(ctx, c.addr)
 		case slow(err) && conn.refusedSubject(c.addr.setsStream()) == nil:
-			slowly.note(ctx, c.addr)
+			conn.slowly.note(ctx, c.addr)
 		case err != nil:
 			if _, ok := errors.AsType[*inbox.ServerError](err); ok {
 				return "", false, err

@@ -58,6 +58,9 @@ type conn struct {
 	js   jetstream.JetStream
 	// reconnected receives a value at each reconnection.
 	reconnected chan struct{}
+	// slowly is what an asker told of a slow server, or of a cluster
+	// without quorum: once each, wherever it waits.
+	slowly slowNote
 
 	mu sync.Mutex
 	// refused is what the server last refused this connection.
