@@ -97,7 +97,10 @@ func StartCluster(t testing.TB, n int, conf string) []*Server {
 	for i := range n {
 		servers[i] = start(t, func(o *server.Options) {
 			o.ServerName = fmt.Sprintf("n%d", i+1)
-			o.Cluster = server.ClusterOpts{Name: "askuser-test", Host: "127.0.0.1", Port: ports[i]}
+			// A name of its own: a server of another test's cluster that
+			// takes a port of this one's, freed by a restart, is not let
+			// in as a route.
+			o.Cluster = server.ClusterOpts{Name: fmt.Sprintf("askuser-test-%d", ports[0]), Host: "127.0.0.1", Port: ports[i]}
 			o.Routes = routes
 		}, file)
 	}
