@@ -153,7 +153,7 @@ func (env *Env) engine() *ask.Streams {
 // and prints every answer.
 func askRun(ctx context.Context, env *Env, opts askOptions) error {
 	streams := env.engine()
-	src, err := ask.ReadSource(ask.Stdin{R: env.IO.In, TTY: env.IO.InTTY}, opts.args, opts.file, true)
+	src, err := ask.ReadSource(env.IO, opts.args, opts.file, true)
 	if err != nil {
 		return err
 	}

@@ -169,7 +169,9 @@ func sets(n int) string {
 }
 
 // doctorSettings writes the variables of the table that are set, and
-// checks each as the commands read it; it reports whether all are valid.
+// checks each as the commands read it, with the error of each value they
+// would refuse, as they would report it (ASKUSER_INBOX is checked with
+// the inbox); it reports whether all are valid.
 func doctorSettings(env *Env, b *strings.Builder) bool {
 	b.WriteString("\nEnvironment (askuser help environment)\n")
 	set := setVariables(env)
@@ -180,42 +182,24 @@ func doctorSettings(env *Env, b *strings.Builder) bool {
 		fmt.Fprintf(b, "  %s\n", s)
 	}
 	ok := true
-	for _, err := range settingErrors(env) {
-		fmt.Fprintf(b, "  ✖ %s\n", prob(err))
-		ok = false
+	for _, err := range []error{
+		errOf(envSetting(env, settingUI.variable).ui(settingUI.uis[askingCommands], "")),
+		errOf(envSetting(env, settingTimeout.variable).duration()),
+		errOf(envSetting(env, settingArrays.variable).boolean()),
+		errOf(accessible(env)),
+		errOf(env.limits()),
+		errOf(presetAnswers(env)),
+	} {
+		if err != nil {
+			fmt.Fprintf(b, "  ✖ %s\n", prob(err))
+			ok = false
+		}
 	}
 	return ok
 }
 
-// settingErrors returns the errors of the variables whose values the commands
-// would refuse, each as they would report it. ASKUSER_INBOX is checked
-// with the inbox.
-func settingErrors(env *Env) []error {
-	checks := []func() error{
-		func() error {
-			_, err := envSetting(env, settingUI.variable).ui(settingUI.uis[askingCommands], "")
-			return err
-		},
-		func() error {
-			if s := envSetting(env, settingTimeout.variable); s.set {
-				_, err := s.duration()
-				return err
-			}
-			return nil
-		},
-		func() error { _, err := envSetting(env, settingArrays.variable).boolean(); return err },
-		func() error { _, err := accessible(env); return err },
-		func() error { _, err := env.limits(); return err },
-		func() error { _, err := presetAnswers(env); return err },
-	}
-	var errs []error
-	for _, check := range checks {
-		if err := check(); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return errs
-}
+// errOf returns the error of a call that returns a value and an error.
+func errOf[T any](_ T, err error) error { return err }
 
 // setVariables returns the variables of the table that are set in env, with
 // their values ("ASKUSER_UI=inbox"), in the table's order, an older name

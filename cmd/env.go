@@ -35,11 +35,10 @@ func processEnv(name string) string { return os.Getenv(name) }
 // parseKey checks the value of --key: a usage error unless it is header
 // or question.
 func parseKey(s string) (schema.KeyBy, error) {
-	k, err := schema.ParseKeyBy(s)
-	if err != nil {
-		return "", &ask.UsageError{Msg: err.Error()}
+	if k := schema.KeyBy(s); k == schema.KeyHeader || k == schema.KeyQuestion {
+		return k, nil
 	}
-	return k, nil
+	return "", ask.UsageErrorf("invalid --key %q: must be header or question", s)
 }
 
 // get returns the value of s in cmd, which registered it.
@@ -65,11 +64,9 @@ func (env *Env) get(v *variable) string {
 	return strings.TrimSpace(env.Getenv(v.name))
 }
 
-// getAlias returns the value of v's older name.
+// getAlias returns the value of v's older name: "" for a variable without
+// one, as no variable is named "".
 func (env *Env) getAlias(v *variable) string {
-	if v.alias == "" {
-		return ""
-	}
 	return strings.TrimSpace(env.Getenv(v.alias))
 }
 
@@ -85,10 +82,16 @@ type given struct {
 // boolean reads the value of a switch; see parseBool.
 func (g given) boolean() (bool, error) {
 	on, err := parseBool(g.from, g.value)
+	return on, g.see(err)
+}
+
+// see returns err, about g's value, pointing at the help of the variables
+// when the value came from one (see ofVariable).
+func (g given) see(err error) error {
 	if g.env {
-		err = ofVariable(err)
+		return ofVariable(err)
 	}
-	return on, err
+	return err
 }
 
 // parseBool reads the boolean value v of name (a flag, or an environment
@@ -98,16 +101,12 @@ func (g given) boolean() (bool, error) {
 func parseBool(name, v string) (bool, error) {
 	v = strings.TrimSpace(v)
 	switch strings.ToLower(v) {
-	case "yes", "on":
+	case "1", "t", "true", "yes", "on":
 		return true, nil
-	case "", "no", "off":
+	case "", "0", "f", "false", "no", "off":
 		return false, nil
 	}
-	on, err := strconv.ParseBool(strings.ToLower(v))
-	if err != nil {
-		return false, ask.UsageErrorf("invalid %s %q: must be true or false (also 1/0, yes/no, on/off)", name, v)
-	}
-	return on, nil
+	return false, ask.UsageErrorf("invalid %s %q: must be true or false (also 1/0, yes/no, on/off)", name, v)
 }
 
 // ofVariable returns err, a usage error about a variable's value, pointing at
@@ -130,7 +129,7 @@ func (f *askFlags) resolve(cmd *cobra.Command, env *Env) (ask.Options, error) {
 	o := ask.Options{
 		Mode: mode, ModeFrom: ui.named(), TTY: f.tty, Bell: f.bell,
 		Color: colorEnabled(env),
-		Web:   ask.WebOptions{Open: f.open, Browser: browser(env)},
+		Web:   ask.WebOptions{Open: f.open, Browser: env.get(varBrowser)},
 	}
 	if o.Notify, _, err = notifyCommands(env); err != nil {
 		return ask.Options{}, err
@@ -170,11 +169,7 @@ func (g given) ui(offered []ask.UI, suffix string) (ask.UI, error) {
 	}
 	u := ask.UI(g.value)
 	if !slices.Contains(valid, u) {
-		err := ask.UsageErrorf("invalid %s %q%s: must be %s", g.from, g.value, suffix, orList(valid))
-		if g.env {
-			err = ofVariable(err)
-		}
-		return "", err
+		return "", g.see(ask.UsageErrorf("invalid %s %q%s: must be %s", g.from, g.value, suffix, orList(valid)))
 	}
 	if !slices.Contains(offered, u) {
 		return ask.UIAuto, nil
@@ -213,9 +208,6 @@ func colorEnabled(env *Env) bool {
 	}
 	return env.get(varTerm) != "dumb"
 }
-
-// browser returns the browser that opens web pages, "" for the system's.
-func browser(env *Env) string { return env.get(varBrowser) }
 
 // notifyCommands returns the commands run when questions appear, and, in the
 // inbox, when they end, each with whether the notifications keep the
@@ -333,7 +325,10 @@ func inboxOptions(cmd *cobra.Command, env *Env, mode ask.UI) (ask.InboxOptions, 
 	if err != nil {
 		return ask.InboxOptions{}, err
 	}
-	o := ask.InboxOptions{Addr: a, From: cutFrom(settingFrom.get(cmd, env).value)}
+	// A longer --from or ASKUSER_FROM is cut to inbox.MaxFrom characters,
+	// its end marked with "…": the inbox refuses a longer one, and a name
+	// too long is no reason to leave questions unasked.
+	o := ask.InboxOptions{Addr: a, From: prompt.Cut(strings.TrimSpace(settingFrom.get(cmd, env).value), inbox.MaxFrom)}
 	// A bad limit variable is reported where the schema is compiled
 	// (loadSchema); here it only leaves the limits out.
 	if l, err := env.limits(); err == nil && l != (schema.Limits{}) {
@@ -342,70 +337,41 @@ func inboxOptions(cmd *cobra.Command, env *Env, mode ask.UI) (ask.InboxOptions, 
 	return o, nil
 }
 
-// cutFrom returns --from or ASKUSER_FROM as the inbox takes it: a longer
-// name is cut to inbox.MaxFrom characters, its end marked with "…". The
-// inbox refuses a longer one, and a name too long is no reason to leave
-// questions unasked.
-func cutFrom(from string) string {
-	return prompt.Cut(strings.TrimSpace(from), inbox.MaxFrom)
-}
-
 // inboxAddr returns where the inbox is: ASKUSER_INBOX, else the default of
-// the runtime directories. A value that is not an address is an error
-// (see inboxAddrError).
+// the runtime directories. A value that is not an address is a usage
+// error, except for an inbox on NATS, whose every failure makes it
+// unavailable.
 func inboxAddr(env *Env) (inbox.Addr, error) {
 	a, err := inbox.Where{Inbox: env.get(varInbox), RuntimeDir: env.get(varRuntimeDir), TempDir: env.get(varTempDir), Remote: natsinbox.Remote()}.Addr()
-	if err != nil {
-		return nil, inboxAddrError(err)
+	switch _, nats := errors.AsType[*inbox.ServerError](err); {
+	case nats:
+		return nil, &prompt.UnavailableError{Err: err}
+	case err != nil:
+		return nil, &ask.UsageError{Msg: err.Error(), See: "askuser help environment"}
 	}
 	return a, nil
 }
 
-// inboxAddrError returns the error of an ASKUSER_INBOX that is not an address:
-// a usage error, except for an inbox on NATS, whose every failure makes it
-// unavailable.
-func inboxAddrError(err error) error {
-	if _, ok := errors.AsType[*inbox.ServerError](err); ok {
-		return &prompt.UnavailableError{Err: err}
-	}
-	return &ask.UsageError{Msg: err.Error(), See: "askuser help environment"}
-}
-
 // limits returns the limits the limit variables set, 0 for each left as the
-// schema has it, read once a run: the schema is compiled with them, and
-// the inbox told of them. A limit set under both its names must have the
-// same number under both: when they differ, one of two settings the person
-// made would be ignored without a word, so neither is taken.
+// schema has it: the schema is compiled with them, and the inbox told of
+// them. A limit set under both its names must have the same number under
+// both: when they differ, one of two settings the person made would be
+// ignored without a word, so neither is taken.
 func (env *Env) limits() (schema.Limits, error) {
-	if env.limitsRead == nil {
-		env.limitsRead = &limitsRead{}
-		l, err := readLimits(env)
-		env.limitsRead.l, env.limitsRead.err = l, ofVariable(err)
-	}
-	return env.limitsRead.l, env.limitsRead.err
-}
-
-// limitsRead are the limits as read, with the error of reading them.
-type limitsRead struct {
-	l   schema.Limits
-	err error
-}
-
-func readLimits(env *Env) (schema.Limits, error) {
 	var ls schema.Limits
 	for _, l := range schema.AllLimits {
 		v := limitVariables[l]
 		n, err := readLimit(l, v.name, env.get(v))
 		if err != nil {
-			return schema.Limits{}, err
+			return schema.Limits{}, ofVariable(err)
 		}
 		old, err := readLimit(l, v.alias, env.getAlias(v))
 		if err != nil {
-			return schema.Limits{}, err
+			return schema.Limits{}, ofVariable(err)
 		}
 		if n != 0 && old != 0 && n != old {
-			return schema.Limits{}, ask.UsageErrorf("%s=%s and %s=%s disagree: %s is the older name of %s; unset it or give both the same value",
-				v.name, env.get(v), v.alias, env.getAlias(v), v.alias, v.name)
+			return schema.Limits{}, ofVariable(ask.UsageErrorf("%s=%s and %s=%s disagree: %s is the older name of %s; unset it or give both the same value",
+				v.name, env.get(v), v.alias, env.getAlias(v), v.alias, v.name))
 		}
 		*ls.Field(l) = max(n, old)
 	}
@@ -428,17 +394,17 @@ func readLimit(l schema.Limit, name, value string) (int, error) {
 	return n, nil
 }
 
-// duration reads the value of a duration that may not be negative.
+// duration reads the value of a duration that may not be negative: 0
+// when it is not given, the default of every duration setting.
 func (g given) duration() (time.Duration, error) {
+	if !g.set {
+		return 0, nil
+	}
 	d, err := time.ParseDuration(g.value)
 	if err == nil && d >= 0 {
 		return d, nil
 	}
-	err = badDuration(g.from, g.value, err == nil)
-	if g.env {
-		err = ofVariable(err)
-	}
-	return 0, err
+	return 0, g.see(badDuration(g.from, g.value, err == nil))
 }
 
 // badDuration is the one wording of a duration that askuser cannot take,
@@ -472,9 +438,5 @@ func loadSchema(env *Env) (*schema.Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	o, err := l.Overrides()
-	if err != nil {
-		return nil, err
-	}
-	return schema.Compile(env.Schema, o)
+	return schema.Compile(env.Schema, l)
 }

@@ -128,10 +128,8 @@ type agentJSON struct {
 }
 
 func writeHistoryJSON(w io.Writer, records []history.Record, agents []history.Agent) error {
-	out := historyJSON{Sets: records, Agents: []agentJSON{}}
-	if out.Sets == nil {
-		out.Sets = []history.Record{}
-	}
+	// Both lists are [] when empty, never null.
+	out := historyJSON{Sets: append([]history.Record{}, records...), Agents: []agentJSON{}}
 	for _, a := range agents {
 		out.Agents = append(out.Agents, agentJSON{From: a.From, Answered: a.Answered, P50: seconds(a.P50), P95: seconds(a.P95)})
 	}

@@ -123,7 +123,13 @@ func newInboxCmd(env *Env, runF func(context.Context, serve.Options) error) *cob
   ssh -R /tmp/askuser.sock:$XDG_RUNTIME_DIR/askuser/inbox.sock build-host`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			opts, err := inboxServeOptions(cmd, inboxEnv(env), f)
+			// The queue is shown on the terminal a person typed askuser
+			// inbox at, even with its stderr captured (2>log, 2>&1 | tee
+			// log), where the line prompts would fill the file before a
+			// blank screen.
+			e := *env
+			e.IO = ask.OnStdinTerminal(env.IO)
+			opts, err := inboxServeOptions(cmd, &e, f)
 			if err != nil {
 				return err
 			}
@@ -151,16 +157,6 @@ func inboxOnTerminal(env *Env, ui ask.UI, from string) (bool, error) {
 	return ui.UseScreen(env.IO, plain, from, "use --ui line")
 }
 
-// inboxEnv is env with the streams the inbox shows its queue on: the
-// terminal a person typed askuser inbox at, even with its stderr captured
-// (2>log, 2>&1 | tee log), where the line prompts would fill the file
-// before a blank screen.
-func inboxEnv(env *Env) *Env {
-	e := *env
-	e.IO = ask.OnStdinTerminal(env.IO)
-	return &e
-}
-
 // inboxFlags are askuser inbox's flags, as cobra sets them; --ui is read
 // with ASKUSER_UI (see setting.get).
 type inboxFlags struct {
@@ -175,7 +171,7 @@ func inboxServeOptions(cmd *cobra.Command, env *Env, f inboxFlags) (serve.Option
 		Schema:  env.Schema,
 		IO:      env.IO,
 		Color:   colorEnabled(env),
-		Browser: browser(env),
+		Browser: env.get(varBrowser),
 		Watch:   env.WatchSignals,
 	}
 	// ASKUSER_UI's web and inbox say where askers ask, which is this

@@ -41,8 +41,6 @@ type Env struct {
 	// (validate, schema, preset answers) does not start the thread that
 	// watching signals takes, and dies of a signal as any command does.
 	WatchSignals func(ctx context.Context) (_ context.Context, stop func())
-
-	limitsRead *limitsRead // the limit variables, once read (see limits)
 }
 
 // Main runs askuser with the process's arguments, streams and signals, and
@@ -60,12 +58,10 @@ func Main(schemaJSON []byte, build Build) int {
 func Run(ctx context.Context, env *Env, args []string) int {
 	root := NewRootCmd(env)
 	root.SetArgs(args)
+	// cobra returns the command that ran, or that its error is about: the
+	// root when no command was found, never nil.
 	cmd, err := root.ExecuteContextC(ctx)
-	path := root.CommandPath()
-	if cmd != nil {
-		path = cmd.CommandPath()
-	}
-	msg, code := ask.Outcome(err, path)
+	msg, code := ask.Outcome(err, cmd.CommandPath())
 	if msg != "" {
 		// Nothing is left to do with a failed write of the last words.
 		_, _ = io.WriteString(env.IO.ErrOut, msg)

@@ -124,7 +124,7 @@ func mcpResolve(cmd *cobra.Command, env *Env, name, key string) (mcpOptions, err
 		return opts, err
 	}
 	// The page is on this machine, opened in the browser.
-	opts.ask.Web = ask.WebOptions{Open: true, Browser: browser(env)}
+	opts.ask.Web = ask.WebOptions{Open: true, Browser: env.get(varBrowser)}
 	if opts.ask.Web.Listen, err = localhttp.ParseAddr(localhttp.DefaultAddr); err != nil {
 		return opts, err
 	}

@@ -56,10 +56,11 @@ func newQuestionCmd(env *Env, cmd *cobra.Command, runF func(context.Context, *En
 // for a "no").
 func questionRun(ctx context.Context, env *Env, opts questionOptions) error {
 	q := opts.question
-	answer, err := ask.RunOne(ctx, env.engine(), opts.session, q)
+	got, err := ask.RunQuestions(ctx, env.engine(), opts.session, q)
 	if err != nil {
 		return err
 	}
+	answer := got[0]
 	var text []string
 	switch q.Kind {
 	case schema.KindInput:

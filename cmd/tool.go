@@ -30,16 +30,11 @@ const maxOpenAIDescription = 1024
 // toolTitle is the tool's name for people.
 const toolTitle = "Ask the user"
 
-// toolName is what the name of a tool may be in all three formats. It and
-// dialect are compiled on first use: every run would pay for compiling them
-// at start-up, and only "askuser tool" needs them.
+// toolName is what the name of a tool may be in all three formats. It is
+// compiled on first use: every run would pay for compiling it at
+// start-up, and only "askuser tool" and "askuser mcp" need it.
 var toolName = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
-})
-
-// dialect is the "$schema" member of schema.json.
-var dialect = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?m)^\s*"\$schema":\s*"[^"]*",\n`)
 })
 
 func newToolCmd(env *Env) *cobra.Command {
@@ -133,18 +128,12 @@ func toolDefinition(format, name string, sch *schema.Schema) ([]byte, error) {
 }
 
 // toolText returns the tool's description in format (the guide, short for
-// OpenAI's), and its input schema. The schema's dialect is implied by each
-// format: a tool's schema is not a document of its own. The rest stays in
-// the order schema.json gives, with the patterns that clients keep intact
-// (see Advertised); the calls are checked against the full schema.
+// OpenAI's), and its input schema, as tool definitions carry it (see
+// Advertised); the calls are checked against the full schema.
 func toolText(format string, sch *schema.Schema, g guide) (string, json.RawMessage, error) {
-	adv, err := sch.Advertised()
+	input, err := sch.Advertised()
 	if err != nil {
 		return "", nil, err
-	}
-	input := json.RawMessage(dialect().ReplaceAll(adv, nil))
-	if !json.Valid(input) {
-		return "", nil, fmt.Errorf("schema without $schema is not JSON")
 	}
 	block := "tool"
 	if strings.HasPrefix(format, "openai") {

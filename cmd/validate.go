@@ -49,7 +49,7 @@ func validateRun(env *Env, opts validateOptions) error {
 	}
 	// Nothing is asked: what follows the document on stdin is not
 	// answers, and must be nothing.
-	src, err := ask.ReadSource(ask.Stdin{R: env.IO.In, TTY: env.IO.InTTY}, opts.args, opts.file, false)
+	src, err := ask.ReadSource(env.IO, opts.args, opts.file, false)
 	if err != nil {
 		return err
 	}

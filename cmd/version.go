@@ -3,7 +3,6 @@ package cmd
 import (
 	"cmp"
 	"fmt"
-	"io"
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
@@ -45,13 +44,8 @@ func newVersionCmd(env *Env) *cobra.Command {
 		Example: "  askuser version\n  askuser --version",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return versionRun(env, cmd.OutOrStdout())
+			_, err := fmt.Fprintln(cmd.OutOrStdout(), env.Build)
+			return err
 		},
 	}
-}
-
-// versionRun prints the version line.
-func versionRun(env *Env, w io.Writer) error {
-	_, err := fmt.Fprintln(w, env.Build.String())
-	return err
 }

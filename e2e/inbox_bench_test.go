@@ -135,7 +135,7 @@ func benchAskers(b *testing.B, askuser, transport string, n, rate int) benchResu
 	cmd, screen := startBenchInbox(b, askuser, addr, dir, func(log io.Reader) { read <- readArrivals(log, arrived) })
 	waitReady(b, screen, a)
 	b.StartTimer()
-	started, stop := startAskers(a, n, rate, func(i int) *inbox.Request {
+	started, failed, stop := startAskers(a, n, rate, func(i int) *inbox.Request {
 		return &inbox.Request{Questions: confirmDeploy, From: fmt.Sprintf("asker-%d", i)}
 	})
 	select {
@@ -143,12 +143,22 @@ func benchAskers(b *testing.B, askuser, transport string, n, rate int) benchResu
 		if err != nil {
 			b.Fatal(err)
 		}
+	case err := <-failed:
+		// Such as the server refusing a connection past the agents'
+		// account's max_connections: the sets would never all arrive.
+		b.Fatal(err)
 	case <-time.After(2 * time.Minute):
 		b.Fatalf("the sets did not all arrive; the inbox shows:\n%s", screen)
 	}
 	b.StopTimer()
 	r := benchResult{rssKiB: peakRSS(b, cmd.Process.Pid)}
 	if server != nil {
+		// The askers are the agents' of the page's configuration, each a
+		// connection of the account that holds no streams, within its
+		// max_connections.
+		if got := server.Connections(b, "alice-agents"); got != n {
+			b.Fatalf("the server holds %d connections of alice's agents' account, for %d askers", got, n)
+		}
 		before := server.Traffic(b)
 		time.Sleep(loadSpan)
 		after := server.Traffic(b)
@@ -187,12 +197,13 @@ func benchAddr(b *testing.B, transport, dir string) (inboxAddr, askers string, _
 // startAskers starts n askers, rate a second, each the asker's side of
 // askuser putting req(i) to the inbox at a, and returns when each started.
 // They wait until stop, which withdraws their sets, waits until every one
-// has ended, and returns the error of the first that ended before.
-func startAskers(a inbox.Addr, n, rate int, req func(i int) *inbox.Request) (started []time.Time, stop func() error) {
+// has ended, and returns the error of the first that ended before, unless
+// failed gave it first.
+func startAskers(a inbox.Addr, n, rate int, req func(i int) *inbox.Request) (started []time.Time, failed <-chan error, stop func() error) {
 	started = make([]time.Time, n)
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
-	failed := make(chan error, 1)
+	first := make(chan error, 1)
 	tick := time.NewTicker(time.Second / time.Duration(rate))
 	defer tick.Stop()
 	for i := range n {
@@ -206,16 +217,16 @@ func startAskers(a inbox.Addr, n, rate int, req func(i int) *inbox.Request) (sta
 				return
 			}
 			select {
-			case failed <- fmt.Errorf("asker %d ended before the benchmark did: %+v, %w", i, e, err):
+			case first <- fmt.Errorf("asker %d ended before the benchmark did: %+v, %w", i, e, err):
 			default:
 			}
 		}()
 	}
-	return started, func() error {
+	return started, first, func() error {
 		cancel()
 		wg.Wait()
 		select {
-		case err := <-failed:
+		case err := <-first:
 			return err
 		default:
 			return nil

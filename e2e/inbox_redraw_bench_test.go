@@ -82,7 +82,7 @@ func benchRedraw(b *testing.B, askuser, transport string, n, rate, keys int) (al
 	req := func(i int) *inbox.Request {
 		return &inbox.Request{From: fmt.Sprintf("asker-%d", i), Questions: redrawQuestions}
 	}
-	_, stopFirst := startAskers(a, 1, rate, req)
+	_, _, stopFirst := startAskers(a, 1, rate, req)
 	if _, err := s.waitFor("the first set, taking keys", time.Minute, func(out string) bool {
 		return strings.Contains(out, "From asker-0") && !strings.Contains(out[strings.LastIndex(out, "From asker-0"):], "⏸")
 	}); err != nil {
@@ -93,7 +93,7 @@ func benchRedraw(b *testing.B, askuser, transport string, n, rate, keys int) (al
 		b.Fatal(err)
 	}
 	b.StopTimer()
-	_, stop := startAskers(a, n-1, rate, func(i int) *inbox.Request { return req(i + 1) })
+	_, _, stop := startAskers(a, n-1, rate, func(i int) *inbox.Request { return req(i + 1) })
 	// The askers take n/rate seconds to start.
 	if _, err := s.waitFor("every set", time.Minute+time.Duration(n)*time.Second/time.Duration(rate), func(out string) bool { return strings.Contains(out, fmt.Sprintf(" %d more waiting", n-1)) }); err != nil {
 		b.Fatal(err)

@@ -341,7 +341,7 @@ func browserInboxPhone(t *testing.T, browser context.Context) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sch, err := schema.Compile(raw, schema.Overrides{})
+	sch, err := schema.Compile(raw, schema.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}

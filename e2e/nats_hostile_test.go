@@ -640,6 +640,186 @@ func TestNATSHostileAnswerWhileDown(t *testing.T) {
 	}
 }
 
+// D17: an answer counts as sent only on the sets' stream's own
+// acknowledgement of its end, never on what else reaches its reply
+// subject. A hostile agent fills the sets' stream to its limits with
+// anchors that the inbox keeps (a day's, as askuser stores them), so that
+// the stream refuses the person's answer. It listens wherever its
+// credentials let it (everything, the ends, the inbox's replies, the
+// API), and to every reply subject it hears on the inbox's tries it sends
+// the acknowledgements of the beats' stream and of the sets' stream,
+// itself and through each responder it reaches. The inbox says that the
+// answer is not sent yet, stores no end and keeps no history of it while
+// the stream refuses it; once room is made (the filler deleted, as the
+// person or the server's operator would), the end is stored, the inbox
+// says it is sent, the history says answered, and the asker gets it.
+func TestNATSHostileForgedAck(t *testing.T) {
+	ns := readmeServer(t, nil)
+	alice := newTenant(t, ns, "alice")
+	state := t.TempDir()
+	in := alice.start(t, "XDG_STATE_HOME="+state)
+	victim := alice.ask(t, "victim")
+	in.screen.waitFor(t, "From victim", 30*time.Second)
+	ctx := context.Background()
+	js := admin(t, ns, "alice")
+	h := hostile(t, ns, "alice")
+
+	// The listener: what the server refuses it is refused; the ends are
+	// its to hear.
+	var mu sync.Mutex
+	var tries []string // the subjects of the ends it heard
+	replies := map[string]bool{}
+	var lastSeq uint64 // the sets' stream's last sequence, as the agent's acks say
+	beat := digestOf("askuser set", newTestSecret())
+	forge := func(reply string) {
+		mu.Lock()
+		seq := lastSeq + 1
+		mu.Unlock()
+		for _, ack := range []string{
+			`{"stream":"ASKUSER-BEATS_alice","seq":1}`,
+			fmt.Sprintf(`{"stream":"ASKUSER_alice","seq":%d}`, seq),
+		} {
+			_ = h.Publish(reply, []byte(ack))
+		}
+		// The responders the agent reaches, their replies aimed there.
+		_ = h.PublishRequest("askuser.alice.beat."+beat, reply, nil)
+		_ = h.PublishRequest("$JS.API.DIRECT.GET.ASKUSER_alice.askuser.alice.key.*", reply, nil)
+		_ = h.PublishRequest("askuser.alice.set."+digestOf("askuser set", newTestSecret())+".0", reply, nil)
+	}
+	heard := func(m *nats.Msg) {
+		mu.Lock()
+		if strings.HasPrefix(m.Subject, "askuser.alice.end.") {
+			tries = append(tries, m.Subject)
+		}
+		fresh := m.Reply != "" && !replies[m.Reply]
+		if m.Reply != "" {
+			replies[m.Reply] = true
+		}
+		mu.Unlock()
+		if fresh {
+			forge(m.Reply)
+		}
+	}
+	for _, subject := range []string{">", "askuser.alice.>", "_askuser.alice.inbox.>", "$JS.API.>"} {
+		if _, err := h.Subscribe(subject, heard); err != nil {
+			t.Fatal(err)
+		}
+		if !h.wasRefused(subject) {
+			t.Errorf("the agents' credentials subscribed to %s", subject)
+		}
+	}
+	for _, subject := range []string{"askuser.alice.end.*", "_askuser.alice.agent.>"} {
+		if _, err := h.Subscribe(subject, heard); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// The filler: anchors, largest first, until the stream takes not even
+	// an empty one.
+	var filler []uint64
+	for _, size := range []int{1_000_000, 64 << 10, 4 << 10, 256, 0} {
+		body := make([]byte, size)
+		for {
+			ack, err := h.js.Publish(ctx, "askuser.alice.set."+digestOf("askuser set", newTestSecret())+".0", body, jetstream.WithMsgTTL(24*time.Hour))
+			if err != nil {
+				if !strings.Contains(err.Error(), "maximum") {
+					t.Fatalf("the filler of %d bytes: %v", size, err)
+				}
+				break
+			}
+			filler = append(filler, ack.Sequence)
+			mu.Lock()
+			lastSeq = ack.Sequence
+			mu.Unlock()
+		}
+	}
+	stream, err := js.Stream(ctx, "ASKUSER_alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := stream.Info(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("the agent stored %d anchors: the stream holds %d messages, %d bytes", len(filler), info.State.Msgs, info.State.Bytes)
+
+	in.type_(t, "sqlite")
+	in.screen.waitFor(t, "Your answer to the questions from victim is not sent yet (", 30*time.Second)
+	// The inbox tries again, and the agent hears each try and answers it.
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		mu.Lock()
+		n := len(tries)
+		mu.Unlock()
+		if n >= 3 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the agent heard %d tries of the inbox's end:\n%s", n, in.screen)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(2 * time.Second)
+	mu.Lock()
+	// On the page's configuration, the agent hears the inbox's reply
+	// subjects (the ends' stream export carries them), but they are the
+	// inbox's account's: its own publishes there are refused, and what a
+	// responder sends there for it stays in the agents' account.
+	t.Logf("the agent heard %d tries of the inbox's end, with %d reply subjects, and forged acknowledgements to each", len(tries), len(replies))
+	h.mu.Lock()
+	refused := 0
+	for _, r := range h.refused {
+		if strings.Contains(r, "Publish to \"_askuser.alice.inbox.") {
+			refused++
+		}
+	}
+	h.mu.Unlock()
+	t.Logf("the server refused %d of the agent's publishes to them", refused)
+	mu.Unlock()
+	history := filepath.Join(state, "askuser", "history.jsonl")
+	if s := in.screen.String(); strings.Contains(s, "stored on the NATS server now: sent") || strings.Contains(s, "Sent to victim") {
+		t.Fatalf("the inbox says sent an answer that the stream refused:\n%s", s)
+	}
+	if ends := storedSubjects(t, js, "ASKUSER_alice", "askuser.alice.end.>"); len(ends) != 0 {
+		t.Fatalf("an end was stored in a full stream: %v", ends)
+	}
+	if b, _ := os.ReadFile(history); bytes.Contains(b, []byte(`"answered"`)) {
+		t.Errorf("the history says answered while the answer is not stored:\n%s", b)
+	}
+	select {
+	case <-victim.done:
+		t.Fatalf("the asker exited %d before its answer was stored: %s", victim.code(), victim.stdout)
+	default:
+	}
+
+	// Room is made: the filler goes.
+	for _, seq := range filler {
+		if err := stream.DeleteMsg(ctx, seq); err != nil {
+			t.Fatal(err)
+		}
+	}
+	in.screen.waitFor(t, "Your answer to the questions from victim is stored on the NATS server now: sent.\n", 30*time.Second)
+	victim.answered(t, 0, sqlite)
+	ends := storedSubjects(t, js, "ASKUSER_alice", "askuser.alice.end.>")
+	mu.Lock()
+	heardEnd := len(tries) > 0 && ends[tries[0]] == 1
+	mu.Unlock()
+	if len(ends) != 1 || !heardEnd {
+		t.Errorf("the ends stored: %v; the agent heard tries on %v", ends, tries[:1])
+	}
+	deadline = time.Now().Add(testutil.Slow)
+	for {
+		b, _ := os.ReadFile(history)
+		if bytes.Contains(b, []byte(`"from":"victim"`)) && bytes.Contains(b, []byte(`"outcome":"answered"`)) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the history, once the answer was sent:\n%s", b)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // D9: when the server loses its store, the streams are made anew, and a
 // running inbox reads them again from their start: a set asked then is
 // shown, rather than skipped until the new stream's sequence passes the

@@ -656,6 +656,77 @@ func TestNATSHostileRootJump(t *testing.T) {
 	}
 }
 
+// D16: a set's waiting time counts from the first copy that its own
+// asker stored. An agent stores its own set's anchor alone (one naming a
+// copy not stored, the server refuses), an honest asker asks (its anchor,
+// naming its copy, is stored), and 15 s after the anchor the agent asks
+// that set: an inbox that starts then shows the honest set first, and
+// the agent's as waiting since its copy, not since its anchor.
+func TestNATSHostileEarlyAnchor(t *testing.T) {
+	t.Parallel()
+	ns := readmeServer(t, nil)
+	alice := newTenant(t, ns, "alice")
+	alice.start(t).quit(t)
+	h := hostile(t, ns, "alice")
+	ctx := context.Background()
+	secret := newTestSecret()
+	id := digestOf("askuser set", secret)
+	anchor := "askuser.alice.set." + id + ".0"
+	if _, err := h.js.Publish(ctx, anchor, nil, jetstream.WithMsgTTL(24*time.Hour), jetstream.WithExpectLastSequenceForSubject(1, "askuser.alice.set."+id+".1")); err == nil {
+		t.Fatal("the server stored an anchor naming a copy that is not stored")
+	}
+	if _, err := h.js.Publish(ctx, anchor, nil, jetstream.WithMsgTTL(24*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	anchored := time.Now()
+	honest := alice.ask(t, "honest")
+	honest.waitStderr(t, "Waiting for an answer in the inbox", 30*time.Second)
+	// The honest asker's anchor, which names its first copy, the server
+	// took through the agents' import.
+	if anchors := storedSubjects(t, admin(t, ns, "alice"), "ASKUSER_alice", "askuser.alice.set.*.0"); len(anchors) != 2 {
+		t.Fatalf("the anchors stored are %v, want the agent's and the honest asker's", anchors)
+	}
+	time.Sleep(15*time.Second - time.Since(anchored))
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for {
+			_ = h.Publish("askuser.alice.beat."+id, nil)
+			select {
+			case <-stop:
+				return
+			case <-time.After(300 * time.Millisecond):
+			}
+		}
+	})
+	defer func() {
+		close(stop)
+		wg.Wait()
+	}()
+	thief, _ := age.GenerateX25519Identity()
+	if _, err := h.js.Publish(ctx, "askuser.alice.set."+id+".1", setOf(t, secret, "Jump the queue?", thief.Recipient(), alice.recipient(t)), jetstream.WithMsgTTL(2*time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	in := alice.start(t)
+	in.screen.waitFor(t, "From ", 30*time.Second)
+	first := regexp.MustCompile(`From (\S+) · waiting (\S+)`).FindStringSubmatch(in.screen.String())
+	if first == nil || first[1] != "honest" {
+		t.Fatalf("the inbox showed first %v:\n%s", first, in.screen)
+	}
+	in.type_(t, "sqlite")
+	honest.answered(t, 0, sqlite)
+	in.screen.waitFor(t, "Jump the queue?", 10*time.Second)
+	after := in.screen.String()[strings.Index(in.screen.String(), "Sent to honest"):]
+	waited := regexp.MustCompile(`From victim · waiting (\d+)s`).FindStringSubmatch(after)
+	if waited == nil {
+		t.Fatalf("the agent's set shows no waiting time in seconds:\n%s", after)
+	}
+	t.Logf("the agent's set, its anchor stored 15 s before its copy, shows as waiting %ss", waited[1])
+	if n, _ := strconv.Atoi(waited[1]); n >= 15 {
+		t.Errorf("the agent's set, asked a moment ago, shows %v as its waiting time: since its anchor:\n%s", waited, after)
+	}
+}
+
 // D14: an agent may store its own set's end, with any text as who
 // answered it; the inbox's line view shows it through the display rule of
 // the questions: no window title, no cleared screen, no line of its own.

@@ -100,16 +100,9 @@ func display(s string, multiline bool) string {
 // isPlain reports whether s can be drawn as it is: the common case, checked
 // without allocating.
 func isPlain(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < utf8.RuneSelf && schema.Control(rune(c)) {
+	for _, r := range s {
+		if r == utf8.RuneError || schema.Control(r) || isHidden(r) || drawsNothing(r) {
 			return false
-		} else if c >= utf8.RuneSelf {
-			for _, r := range s[i:] {
-				if r == utf8.RuneError || schema.Control(r) || isHidden(r) || drawsNothing(r) {
-					return false
-				}
-			}
-			return true
 		}
 	}
 	return true

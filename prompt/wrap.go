@@ -18,18 +18,11 @@ func Width(s string) int {
 	return terminal.StringWidth(s)
 }
 
-func runeWidth(r rune) int {
-	if r < 0x80 {
-		return 1
-	}
-	return terminal.StringWidth(string(r))
-}
-
 // Fit returns the longest prefix of s that fits in w columns.
 func Fit(s string, w int) string {
 	used := 0
 	for i, r := range s {
-		rw := runeWidth(r)
+		rw := Width(string(r))
 		if used+rw > w {
 			return s[:i]
 		}

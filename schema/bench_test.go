@@ -69,7 +69,7 @@ func BenchmarkCompileAndParse(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			for b.Loop() {
-				s, err := Compile(raw, nil)
+				s, err := Compile(raw, Limits{})
 				if err != nil {
 					b.Fatal(err)
 				}

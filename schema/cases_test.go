@@ -29,11 +29,7 @@ var overrideSets = []Limits{
 // compileWith compiles the embedded schema with the limits l.
 func compileWith(t testing.TB, l Limits) *Schema {
 	t.Helper()
-	o, err := l.Overrides()
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := Compile(embedded(t), o)
+	s, err := Compile(embedded(t), l)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -217,37 +217,36 @@ func formatPath(tokens []any) string {
 }
 
 func isIdent(s string) bool {
-	if s == "" {
-		return false
-	}
 	for i, r := range s {
 		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
 			return false
 		}
 	}
-	return true
+	return s != ""
+}
+
+// ranks lists the fields of the schema's objects by their place in their
+// object, as the schema declares them: the first field of each, then the
+// second, and so on.
+var ranks = [][]string{
+	{"questions", "question", "label", "notes"},
+	{"metadata", "header", "description"},
+	{"answers", "type", "preview"},
+	{"options", "annotations"},
+	{"multiSelect"},
+	{"placeholder"},
 }
 
 // rank orders the fields of one object as the schema declares them, so
 // that problems read top to bottom like the input; unknown fields come
-// after the known ones. (A switch rather than a map: a map literal is built
-// at start-up on every run.)
+// after the known ones. (Not a map: a map literal is built at start-up on
+// every run.)
 func rank(field string) int {
-	switch field {
-	case "questions", "question", "label", "notes":
-		return 1
-	case "metadata", "header", "description":
-		return 2
-	case "answers", "type", "preview":
-		return 3
-	case "options", "annotations":
-		return 4
-	case "multiSelect":
-		return 5
-	case "placeholder":
-		return 6
+	i := slices.IndexFunc(ranks, func(fields []string) bool { return slices.Contains(fields, field) })
+	if i < 0 {
+		return len(ranks)
 	}
-	return 13
+	return i
 }
 
 // comparePath orders paths token by token, a path before the paths under

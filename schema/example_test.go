@@ -31,7 +31,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	s, err := schema.Compile(raw, nil)
+	s, err := schema.Compile(raw, schema.Limits{})
 	if err != nil {
 		panic(err)
 	}
@@ -60,7 +60,7 @@ func ExampleSchema_Parse_invalid() {
 	if err != nil {
 		panic(err)
 	}
-	s, err := schema.Compile(raw, nil)
+	s, err := schema.Compile(raw, schema.Limits{})
 	if err != nil {
 		panic(err)
 	}

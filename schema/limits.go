@@ -1,12 +1,12 @@
 package schema
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
+
+	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
 
 	"github.com/askuser/askuser/schema/jsonout"
 )
@@ -50,9 +50,6 @@ func (l Limit) Min() int { return limitKeys[l].min }
 // schema's description names too.
 const questionsPointer = "/properties/questions/maxItems"
 
-// Overrides maps a limit's JSON pointer in the schema to its new value.
-type Overrides map[string]int
-
 // LimitError is a limit below its Min.
 type LimitError struct {
 	Limit Limit
@@ -84,35 +81,27 @@ func (ls *Limits) Field(l Limit) *int {
 	}[l]
 }
 
-// Overrides returns the limits of ls that are not 0 as overrides of the
-// schema, each checked against its Min: the command line gives its
-// settings this way, and the inbox the limits an asker sends it.
-func (ls Limits) Overrides() (Overrides, error) {
-	o := Overrides{}
+// Check checks each limit of ls that is not 0 against its Min: Compile
+// does, and the inbox, before it compiles the limits an asker sends it.
+func (ls Limits) Check() error {
 	for _, l := range AllLimits {
-		n := *ls.Field(l)
-		if n == 0 {
-			continue
+		if n := *ls.Field(l); n != 0 && n < l.Min() {
+			return &LimitError{Limit: l, Value: n}
 		}
-		if n < l.Min() {
-			return nil, &LimitError{Limit: l, Value: n}
-		}
-		o[limitKeys[l].pointer] = n
 	}
-	return o, nil
+	return nil
 }
 
-// patch returns raw with the numbers at the overridden pointers replaced,
-// and the number of questions that the description names.
-func patch(raw []byte, o Overrides) ([]byte, error) {
-	if len(o) == 0 {
-		return raw, nil
+// patch returns raw with the limits of ls that are not 0 in place of the
+// schema's, and the number of questions that the description names.
+func patch(raw []byte, ls Limits) ([]byte, error) {
+	values := map[string][]byte{}
+	for _, l := range AllLimits {
+		if n := *ls.Field(l); n != 0 {
+			values[limitKeys[l].pointer] = []byte(strconv.Itoa(n))
+		}
 	}
-	values := make(map[string][]byte, len(o)+1)
-	for p, v := range o {
-		values[p] = []byte(strconv.Itoa(v))
-	}
-	if n, ok := o[questionsPointer]; ok {
+	if n := ls.MaxQuestions; n != 0 {
 		if d, ok := describeQuestions(raw, n); ok {
 			values["/description"] = d
 		}
@@ -125,13 +114,9 @@ func patch(raw []byte, o Overrides) ([]byte, error) {
 // ok is false when the description does not begin with the schema's own
 // limit, and is then left as it is.
 func describeQuestions(raw []byte, n int) (_ []byte, ok bool) {
-	doc, err := decodeAll(raw)
-	if err != nil {
-		return nil, false
-	}
-	_, desc := locate(doc, "/description")
-	_, most := locate(doc, questionsPointer)
-	rest, ok := strings.CutPrefix(str(desc), fmt.Sprintf("1-%d questions", intOf(most)))
+	desc := gjson.GetBytes(raw, "description").String()
+	most := gjson.GetBytes(raw, jsonPath(questionsPointer)).Int()
+	rest, ok := strings.CutPrefix(desc, fmt.Sprintf("1-%d questions", most))
 	if !ok {
 		return nil, false
 	}
@@ -142,92 +127,32 @@ func describeQuestions(raw []byte, n int) (_ []byte, ok bool) {
 	return []byte(jsonout.String(count + rest)), true
 }
 
-// splice returns raw with the values (strings, numbers, booleans, null) at
-// the pointers replaced by the JSON texts given. It splices them into the
-// original text so that the schema printed by "askuser schema" keeps its
-// layout and key order.
+// splice returns raw with the values at the pointers replaced by the JSON
+// texts given. sjson splices them into the original text, so that the
+// schema printed by "askuser schema" keeps its layout and key order; a
+// pointer that raw does not have is an error, not a value added.
 func splice(raw []byte, values map[string][]byte) ([]byte, error) {
-	var out bytes.Buffer
-	var at int64 // raw is copied to out up to here
-	found := 0
-	err := eachValue(raw, func(pointer string, start, end int64) {
-		v, ok := values[pointer]
-		if !ok {
-			return
+	out := raw
+	for pointer, v := range values {
+		path := jsonPath(pointer)
+		if !gjson.GetBytes(out, path).Exists() {
+			return nil, fmt.Errorf("patch schema: %s is not in the schema", pointer)
 		}
-		for start < end && strings.IndexByte(" \t\r\n:,", raw[start]) >= 0 {
-			start++
+		var err error
+		if out, err = sjson.SetRawBytes(out, path, v); err != nil {
+			return nil, fmt.Errorf("patch schema: %w", err)
 		}
-		out.Write(raw[at:start])
-		out.Write(v)
-		at = end
-		found++
-	})
-	if err != nil {
-		return nil, fmt.Errorf("patch schema: %w", err)
 	}
-	if found != len(values) {
-		return nil, fmt.Errorf("patch schema: %d of %d values found", found, len(values))
-	}
-	out.Write(raw[at:])
-	return out.Bytes(), nil
+	return out, nil
 }
 
-// eachValue reads raw, a JSON text, and calls at for each of its values
-// that is not an object or an array, with its JSON pointer and where it
-// is in raw: it ends at end, and starts at start or after the separator
-// and white space that follow start.
-func eachValue(raw []byte, at func(pointer string, start, end int64)) error {
-	// open holds a frame per open container, outermost first: the pointer
-	// token of its current member ("" in an array, where no pointer of
-	// values leads), and, for an object, whether a key comes next.
-	type frame struct {
-		token       string
-		object, key bool
+// jsonPath writes a JSON pointer as the path that gjson and sjson take.
+func jsonPath(pointer string) string {
+	tokens := strings.Split(strings.TrimPrefix(pointer, "/"), "/")
+	for i, t := range tokens {
+		tokens[i] = gjson.Escape(unescapePointer(t))
 	}
-	var open []frame
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	for {
-		start := dec.InputOffset()
-		tok, err := dec.Token()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if tok == json.Delim('}') || tok == json.Delim(']') {
-			open = open[:len(open)-1]
-			continue
-		}
-		n := len(open)
-		if n > 0 && open[n-1].key {
-			open[n-1].token, open[n-1].key = escapePointer(tok.(string)), false
-			continue
-		}
-		if n > 0 && open[n-1].object {
-			open[n-1].key = true // after this member's value
-		}
-		if tok == json.Delim('{') || tok == json.Delim('[') {
-			open = append(open, frame{object: tok == json.Delim('{'), key: tok == json.Delim('{')})
-			continue
-		}
-		var pointer strings.Builder
-		for _, f := range open {
-			pointer.WriteString("/" + f.token)
-		}
-		// InputOffset before Token may sit before the separator and
-		// white space; the value itself ends at the new offset.
-		at(pointer.String(), start, dec.InputOffset())
-	}
-}
-
-// escapePointer writes s as one token of a JSON pointer. It runs for every
-// key of the schema; ReplaceAll returns s itself when there is nothing to
-// escape, as for most keys.
-func escapePointer(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+	return strings.Join(tokens, ".")
 }
 
 // unescapePointer reads one token of a JSON pointer.

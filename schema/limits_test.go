@@ -5,42 +5,32 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"strings"
 	"testing"
 )
 
-// Overrides gives each limit that is not 0 as the override of its keyword
-// in the schema, and refuses a limit below its Min: the limits an asker
-// sends the inbox mean what they meant to the asker.
-func TestLimitsOverrides(t *testing.T) {
-	tests := []struct {
-		name string
-		l    Limits
-		want Overrides
-	}{
-		{"none", Limits{}, Overrides{}},
-		{"questions", Limits{MaxQuestions: 6}, Overrides{"/properties/questions/maxItems": 6}},
-		{"options", Limits{MaxOptions: 2}, Overrides{"/$defs/question/properties/options/maxItems": 2}},
-		{"header", Limits{HeaderMaxLength: 1}, Overrides{"/$defs/question/properties/header/maxLength": 1}},
-		{"question", Limits{QuestionMaxLength: 800}, Overrides{"/$defs/question/properties/question/maxLength": 800}},
-		{"all", Limits{1, 9, 40, 1000}, Overrides{
-			"/properties/questions/maxItems":                1,
-			"/$defs/question/properties/options/maxItems":   9,
-			"/$defs/question/properties/header/maxLength":   40,
-			"/$defs/question/properties/question/maxLength": 1000,
-		}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := tt.l.Overrides()
-			if err != nil {
-				t.Fatal(err)
+// Compile gives each limit that is not 0 as its keyword in the schema,
+// and Check, and Compile, refuse a limit below its Min: the limits an
+// asker sends the inbox mean what they meant to the asker.
+func TestLimitsCheck(t *testing.T) {
+	schemas := Limits{4, 4, 12, 500}
+	for _, l := range []Limits{{}, {MaxQuestions: 6}, {MaxOptions: 2}, {HeaderMaxLength: 1}, {QuestionMaxLength: 800}, {1, 9, 40, 1000}} {
+		if err := l.Check(); err != nil {
+			t.Errorf("Check of %+v: %v", l, err)
+		}
+		s, err := Compile(embedded(t), l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := schemas
+		for _, f := range AllLimits {
+			if n := *l.Field(f); n != 0 {
+				*want.Field(f) = n
 			}
-			if !maps.Equal(got, tt.want) {
-				t.Errorf("got %v, want %v", got, tt.want)
-			}
-		})
+		}
+		if got := s.Limits(); got != want {
+			t.Errorf("Compile with %+v: Limits() = %+v, want %+v", l, got, want)
+		}
 	}
 	for _, tt := range []struct {
 		l   Limits
@@ -50,9 +40,12 @@ func TestLimitsOverrides(t *testing.T) {
 		{Limits{MaxQuestions: -3}, "the limit maxQuestions must be at least 1 (got -3)"},
 		{Limits{HeaderMaxLength: 12, QuestionMaxLength: -1}, "the limit questionMaxLength must be at least 1 (got -1)"},
 	} {
-		_, err := tt.l.Overrides()
+		err := tt.l.Check()
 		if le, ok := errors.AsType[*LimitError](err); !ok || err.Error() != tt.msg {
-			t.Errorf("Overrides of %+v: err = %v (%+v), want %s", tt.l, err, le, tt.msg)
+			t.Errorf("Check of %+v: err = %v (%+v), want %s", tt.l, err, le, tt.msg)
+		}
+		if _, err := Compile(embedded(t), tt.l); err == nil || err.Error() != tt.msg {
+			t.Errorf("Compile with %+v: err = %v, want %s", tt.l, err, tt.msg)
 		}
 	}
 }
@@ -79,7 +72,7 @@ func TestLimitField(t *testing.T) {
 
 func TestCompileWithoutOverrides(t *testing.T) {
 	raw := embedded(t)
-	s, err := Compile(raw, Overrides{})
+	s, err := Compile(raw, Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,11 +140,7 @@ func TestCompileOverrides(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprint(tt.set), func(t *testing.T) {
-			o, err := tt.set.Overrides()
-			if err != nil {
-				t.Fatal(err)
-			}
-			s, err := Compile(raw, o)
+			s, err := Compile(raw, tt.set)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -180,7 +169,7 @@ func TestCompileOverrides(t *testing.T) {
 func TestCompileKeepsTheRawText(t *testing.T) {
 	raw := embedded(t)
 	keep := bytes.Clone(raw)
-	if _, err := Compile(raw, Overrides{"/properties/questions/maxItems": 7}); err != nil {
+	if _, err := Compile(raw, Limits{MaxQuestions: 7}); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(raw, keep) {
@@ -188,16 +177,16 @@ func TestCompileKeepsTheRawText(t *testing.T) {
 	}
 }
 
-func TestPatchUnknownPointer(t *testing.T) {
-	_, err := Compile(embedded(t), Overrides{"/properties/nothing/maxItems": 3})
+func TestSpliceUnknownPointer(t *testing.T) {
+	_, err := splice(embedded(t), map[string][]byte{"/properties/nothing/maxItems": []byte("3")})
 	if err == nil {
 		t.Fatal("no error for an override the schema does not have")
 	}
 }
 
-func TestPatchLayout(t *testing.T) {
+func TestSpliceLayout(t *testing.T) {
 	raw := []byte("{\n  \"a\": {\"max\":  12 , \"b\": [1, {\"max\": 2}]},\n  \"c\":3\n}\n")
-	got, err := patch(raw, Overrides{"/a/max": 150, "/c": 7})
+	got, err := splice(raw, map[string][]byte{"/a/max": []byte("150"), "/c": []byte("7")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,11 +208,7 @@ func TestDescriptionFollowsQuestionLimit(t *testing.T) {
 		{9, `"description": "1-9 questions for the person at the keyboard: multiple-choice (an \"Other\" choice`},
 		{1, `"description": "1 question for the person at the keyboard: multiple-choice (an \"Other\" choice`},
 	} {
-		o, err := Limits{MaxQuestions: tt.max, MaxOptions: 6}.Overrides()
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := Compile(raw, o)
+		s, err := Compile(raw, Limits{MaxQuestions: tt.max, MaxOptions: 6})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -38,10 +38,7 @@ func questionRules(raw []any, key KeyBy, maxOptions int) (qs []Question, keyed b
 	qs = make([]Question, len(raw))
 	seen := map[string]int{} // answer key, as seen → index of the first question with it
 	for i, q := range raw {
-		q, ok := q.(map[string]any)
-		if !ok {
-			continue
-		}
+		q, _ := q.(map[string]any)
 		qs[i] = questionOf(q)
 		if k := key.Key(qs[i]); !isBlank(k) {
 			// Keys that differ only by what draws nothing look the same
@@ -67,10 +64,7 @@ func labelRules(i int, opts []any) []Problem {
 	var ps []Problem
 	labels := map[string]int{}
 	for j, o := range opts {
-		o, ok := o.(map[string]any)
-		if !ok {
-			continue
-		}
+		o, _ := o.(map[string]any)
 		l, ok := o["label"].(string)
 		if !ok || isBlank(l) {
 			continue
@@ -283,16 +277,12 @@ func (x *keyIndex) check(root map[string]any, field string, strict bool, value f
 // refuses, is a *ValidationError.
 func (in *Input) AddPresets(from string, presets map[string]string, key KeyBy) error {
 	chosen, ps := newKeyIndex(in.Questions, key).resolve(from, slices.Collect(maps.Keys(presets)), true)
-	for i, q := range in.Questions {
-		pk, ok := chosen[i]
-		if !ok {
-			continue
-		}
+	for i, pk := range chosen {
+		q, v := in.Questions[i], presets[pk]
 		k := key.Key(q)
 		if _, own := in.Answers[k]; own {
 			continue
 		}
-		v := presets[pk]
 		if bad := answerProblems(q, []any{from, pk}, v); bad != nil {
 			ps = append(ps, bad...)
 			continue

@@ -109,17 +109,7 @@ func TestResolve(t *testing.T) {
 	}
 }
 
-func TestParseKeyBy(t *testing.T) {
-	for _, s := range []string{"header", "question"} {
-		if k, err := ParseKeyBy(s); err != nil || string(k) != s {
-			t.Errorf("ParseKeyBy(%q) = %q, %v", s, k, err)
-		}
-	}
-	for _, s := range []string{"", "Header", "label", "questions"} {
-		if _, err := ParseKeyBy(s); err == nil {
-			t.Errorf("ParseKeyBy(%q): no error", s)
-		}
-	}
+func TestKeyBy(t *testing.T) {
 	q := Question{Question: "Which?", Header: "H"}
 	if KeyHeader.Key(q) != "H" || KeyQuestion.Key(q) != "Which?" {
 		t.Error("Key does not pick the field")

@@ -35,11 +35,14 @@ type Schema struct {
 	limits Limits // read from doc by Compile
 }
 
-// Compile patches the schema text raw with the overrides and compiles it
-// with santhosh-tekuri/jsonschema, which first checks it against the
-// meta-schema of draft 2020-12.
-func Compile(raw []byte, o Overrides) (*Schema, error) {
-	patched, err := patch(raw, o)
+// Compile patches the schema text raw with the limits of l that are not 0
+// (see Check) and compiles it with santhosh-tekuri/jsonschema, which first
+// checks it against the meta-schema of draft 2020-12.
+func Compile(raw []byte, l Limits) (*Schema, error) {
+	if err := l.Check(); err != nil {
+		return nil, err
+	}
+	patched, err := patch(raw, l)
 	if err != nil {
 		return nil, err
 	}
@@ -79,10 +82,7 @@ func opaqueFields(doc any) map[string]bool {
 	props, _ := root["properties"].(map[string]any)
 	out := map[string]bool{}
 	for name, p := range props {
-		p, ok := p.(map[string]any)
-		if !ok {
-			continue
-		}
+		p, _ := p.(map[string]any)
 		if _, ok := p["type"].(string); !ok {
 			continue
 		}
@@ -158,10 +158,7 @@ func (s *Schema) validate(doc any) []Problem {
 // and must go anyway, and checking it could list a million problems: 1 MiB
 // of empty questions took the library 18 s and 1.5 GB.
 func (s *Schema) withinLimits(doc any) any {
-	root, ok := doc.(map[string]any)
-	if !ok {
-		return doc
-	}
+	root, _ := doc.(map[string]any)
 	qs, ok := root["questions"].([]any)
 	if !ok {
 		return doc
@@ -172,12 +169,9 @@ func (s *Schema) withinLimits(doc any) any {
 		qs, changed = slices.Clone(qs[:l.MaxQuestions+1]), true
 	}
 	for i, q := range qs {
-		q, ok := q.(map[string]any)
-		if !ok {
-			continue
-		}
-		opts, ok := q["options"].([]any)
-		if !ok || len(opts) <= l.MaxOptions+1 {
+		q, _ := q.(map[string]any)
+		opts, _ := q["options"].([]any)
+		if len(opts) <= l.MaxOptions+1 {
 			continue
 		}
 		if !changed {
@@ -203,7 +197,7 @@ func (s *Schema) withinLimits(doc any) any {
 // objects there would otherwise take twenty megabytes of maps, to be
 // thrown away.
 func decode(data []byte, opaque map[string]bool) (any, error) {
-	if len(opaque) == 0 || firstByte(data) != '{' {
+	if len(opaque) == 0 || !bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n"), []byte("{")) {
 		return decodeAll(data)
 	}
 	var fields map[string]json.RawMessage
@@ -250,18 +244,10 @@ func decodeOne(data []byte, v any) error {
 	return nil
 }
 
-func firstByte(data []byte) byte {
-	data = bytes.TrimLeft(data, " \t\r\n")
-	if len(data) == 0 {
-		return 0
-	}
-	return data[0]
-}
-
 // emptyOfType returns an empty value of the JSON type of raw, a valid JSON
-// value.
+// value as the decoder gives it, without the white space around it.
 func emptyOfType(raw []byte) any {
-	switch firstByte(raw) {
+	switch raw[0] {
 	case '{':
 		return map[string]any{}
 	case '[':

@@ -3,6 +3,9 @@ package schema
 import (
 	"strings"
 	"unicode"
+
+	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
 )
 
 // The texts of the questions must show something: a header, a label or a
@@ -95,9 +98,15 @@ var advertisedText = map[string][]byte{
 }
 
 // Advertised returns the schema text as tool definitions carry it: Bytes,
-// with the "not blank" pattern of a text written so that every client
-// keeps it intact (see advertisedText). It validates as Bytes does, except
-// that texts made only of invisible characters pass it.
+// in the order schema.json gives, with the "not blank" pattern of a text
+// written so that every client keeps it intact (see advertisedText), and
+// without "$schema": a tool's schema is not a document of its own, and
+// each format of tool definition implies its dialect. It validates as
+// Bytes does, except that texts made only of invisible characters pass it.
 func (s *Schema) Advertised() ([]byte, error) {
-	return splice(s.raw, advertisedText)
+	adv, err := splice(s.raw, advertisedText)
+	if err != nil {
+		return nil, err
+	}
+	return sjson.DeleteBytes(adv, gjson.Escape("$schema"))
 }

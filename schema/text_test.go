@@ -224,7 +224,7 @@ func writePattern(t *testing.T, raw []byte) []byte {
 // ECMA-262 (with the u flag and without) and Python read alike; the
 // schema itself keeps the full pattern.
 func TestAdvertisedPatternsAreASCII(t *testing.T) {
-	s, err := Compile(embedded(t), nil)
+	s, err := Compile(embedded(t), Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,6 +235,9 @@ func TestAdvertisedPatternsAreASCII(t *testing.T) {
 	var doc any
 	if err := json.Unmarshal(adv, &doc); err != nil {
 		t.Fatalf("advertised schema: %v\n%s", err, adv)
+	}
+	if _, ok := doc.(map[string]any)["$schema"]; ok {
+		t.Error("the advertised schema names its dialect: a tool's schema is not a document of its own")
 	}
 	var patterns []string
 	var walk func(any)
@@ -270,7 +273,7 @@ func TestAdvertisedPatternsAreASCII(t *testing.T) {
 	if !strings.Contains(string(s.Bytes()), `"pattern": `+jsonEscaped(notBlankPattern())) {
 		t.Error("the schema itself lost the full pattern")
 	}
-	if _, err := Compile(adv, nil); err != nil {
+	if _, err := Compile(adv, Limits{}); err != nil {
 		t.Errorf("the advertised schema does not compile: %v", err)
 	}
 }
@@ -288,7 +291,7 @@ var needsType = map[string]string{
 // Every keyword of the advertised schema that applies to one type has
 // that type beside it, or around it for the same value.
 func TestAdvertisedTypesBesideKeywords(t *testing.T) {
-	s, err := Compile(embedded(t), nil)
+	s, err := Compile(embedded(t), Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}

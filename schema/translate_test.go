@@ -32,7 +32,7 @@ func doc(qs ...string) string {
 
 func compileDefault(t *testing.T) *Schema {
 	t.Helper()
-	s, err := Compile(embedded(t), Overrides{})
+	s, err := Compile(embedded(t), Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -480,7 +480,7 @@ func TestMetadataIsBuiltWhenTheSchemaLooksInside(t *testing.T) {
 	raw := strings.Replace(string(embedded(t)),
 		`"description": "Free-form data for the caller (analytics, tracing); ignored.",`,
 		`"description": "Free-form data for the caller (analytics, tracing); ignored.", "required": ["trace"],`, 1)
-	s, err := Compile([]byte(raw), nil)
+	s, err := Compile([]byte(raw), Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}

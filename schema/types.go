@@ -5,7 +5,6 @@
 package schema
 
 import (
-	"fmt"
 	"strings"
 )
 
@@ -54,15 +53,6 @@ const (
 	KeyHeader   KeyBy = "header"
 	KeyQuestion KeyBy = "question"
 )
-
-// ParseKeyBy checks the value of the --key flag.
-func ParseKeyBy(s string) (KeyBy, error) {
-	switch KeyBy(s) {
-	case KeyHeader, KeyQuestion:
-		return KeyBy(s), nil
-	}
-	return "", fmt.Errorf("invalid --key %q: must be header or question", s)
-}
 
 // Key returns the answer key of q.
 func (k KeyBy) Key(q Question) string {

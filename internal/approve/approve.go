@@ -38,11 +38,10 @@ type Asking struct {
 	// Questions are asked in order. None: the request is decided without
 	// asking anybody (see Decide).
 	Questions []schema.Question
-	decide    func(got []prompt.Answer) Decision
+	// Decide returns the decision that got, the answers to Questions,
+	// make.
+	Decide func(got []prompt.Answer) Decision
 }
-
-// Decide returns the decision that got, the answers to a's questions, make.
-func (a Asking) Decide(got []prompt.Answer) Decision { return a.decide(got) }
 
 // Ask returns what the person is asked about r. The agent tool's own questions
 // are asked as they are, every one, and answered in the input that carries
@@ -66,8 +65,8 @@ func (r Request) Ask(s Settings) (Asking, error) {
 		return r.askQuestions(withoutAnswers(r.Input), s)
 	case r.Tool == "ExitPlanMode":
 		return r.askPlan(s), nil
-	case r.ownTool(s), r.ownCommand():
-		return Asking{decide: func([]prompt.Answer) Decision { return Decision{Allow: true} }}, nil
+	case r.ownTool(s), onlyAsks(r.command()):
+		return Asking{Decide: func([]prompt.Answer) Decision { return Decision{Allow: true} }}, nil
 	}
 	return r.askCall(s), nil
 }
@@ -98,16 +97,16 @@ func (r Request) ownTool(s Settings) bool {
 	return false
 }
 
-// ownCommand reports whether r is a shell command that only asks the
-// person through askuser (see onlyAsks).
-func (r Request) ownCommand() bool {
-	if r.Tool != "Bash" {
-		return false
-	}
+// command returns the command of a call of Claude Code's Bash tool; "" for
+// any other call, or one whose input gives none.
+func (r Request) command() string {
 	var in struct {
 		Command string `json:"command"`
 	}
-	return json.Unmarshal(r.Input, &in) == nil && onlyAsks(in.Command)
+	if r.Tool != "Bash" || json.Unmarshal(r.Input, &in) != nil {
+		return ""
+	}
+	return in.Command
 }
 
 // askQuestions asks the questions of doc, askuser's input format, keyed by
@@ -118,7 +117,7 @@ func (r Request) askQuestions(doc []byte, s Settings) (Asking, error) {
 	if err != nil {
 		return Asking{}, err
 	}
-	return Asking{Questions: c.Questions(), decide: func(got []prompt.Answer) Decision {
+	return Asking{Questions: c.Questions(), Decide: func(got []prompt.Answer) Decision {
 		c.Fill(got)
 		if r.Dialect == OpenCodeQuestion {
 			answers := make([][]string, len(c.Answers()))
@@ -204,14 +203,7 @@ func (r Request) askPlan(s Settings) Asking {
 			keep,
 		}
 	}
-	l := s.Schema.Limits()
-	q := schema.Question{
-		Header:   prompt.Cut("Plan", l.HeaderMaxLength),
-		Question: prompt.Cut(s.Who+" has a plan ready, and asks to carry it out.", l.QuestionMaxLength),
-		Options:  opts[:min(len(opts), l.MaxOptions)],
-	}
-	return Asking{Questions: []schema.Question{q}, decide: func(got []prompt.Answer) Decision {
-		a := got[0]
+	return s.one("Plan", s.Who+" has a plan ready, and asks to carry it out.", opts, func(a prompt.Answer) Decision {
 		if len(a.Labels) == 1 && a.Labels[0] != KeepPlanning {
 			return Decision{Allow: true, Mode: modes[a.Labels[0]]}
 		}
@@ -219,7 +211,19 @@ func (r Request) askPlan(s Settings) Asking {
 			return Refusal("The person wants you to keep planning, and said: " + why)
 		}
 		return Refusal("The person wants you to keep planning.")
-	}}
+	})
+}
+
+// one asks one question, headed header, of text and opts, cut to fit
+// s's limits; decide makes its answer the decision.
+func (s Settings) one(header, text string, opts []schema.Option, decide func(prompt.Answer) Decision) Asking {
+	l := s.Schema.Limits()
+	q := schema.Question{
+		Header:   prompt.Cut(header, l.HeaderMaxLength),
+		Question: prompt.Cut(text, l.QuestionMaxLength),
+		Options:  opts[:min(len(opts), l.MaxOptions)],
+	}
+	return Asking{Questions: []schema.Question{q}, Decide: func(got []prompt.Answer) Decision { return decide(got[0]) }}
 }
 
 // The options of the question about a call, as the person reads them;
@@ -271,14 +275,7 @@ func (r Request) askCall(s Settings) Asking {
 	if desc := sessionText(rules); desc != "" {
 		opts = append(opts, schema.Option{Label: AllowSession, Description: desc})
 	}
-	l := s.Schema.Limits()
-	q := schema.Question{
-		Header:   prompt.Cut("Approve", l.HeaderMaxLength),
-		Question: prompt.Cut(text, l.QuestionMaxLength),
-		Options:  opts[:min(len(opts), l.MaxOptions)],
-	}
-	return Asking{Questions: []schema.Question{q}, decide: func(got []prompt.Answer) Decision {
-		a := got[0]
+	return s.one("Approve", text, opts, func(a prompt.Answer) Decision {
 		if len(a.Labels) == 1 && a.Labels[0] != Deny {
 			d := Decision{Allow: true}
 			if a.Labels[0] == AllowSession {
@@ -292,7 +289,7 @@ func (r Request) askCall(s Settings) Asking {
 			return Refusal(fmt.Sprintf("The person denied this call of %s, and said why: %s", r.Tool, why))
 		}
 		return Refusal(fmt.Sprintf("The person denied this call of %s, without saying why.", r.Tool))
-	}}
+	})
 }
 
 // reason returns what the person said with an answer: their own answer and

@@ -18,11 +18,7 @@ func compile(t *testing.T, l schema.Limits) *schema.Schema {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, err := l.Overrides()
-	if err != nil {
-		t.Fatal(err)
-	}
-	sch, err := schema.Compile(raw, o)
+	sch, err := schema.Compile(raw, l)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -529,6 +525,10 @@ func TestOwnCommand(t *testing.T) {
 		`askuser ~/q.json`:                                                                   false,
 		`askuser *.json`:                                                                     false,
 		`askuser {a,b}.json`:                                                                 false,
+		`askuser confirm "Say \"yes\" to \$5?"`:                                              true,
+		`askuser "con"'firm' "Deploy?"`:                                                      true,
+		`askuser "--fi"le /etc/shadow`:                                                       false,
+		"askuser confirm \"--ui\x00x\" inbox 'Deploy?'":                                      false,
 		`(askuser '{}')`:                                                                     false,
 	} {
 		in, _ := json.Marshal(map[string]string{"command": cmd})

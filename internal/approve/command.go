@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -71,7 +72,7 @@ func stmtAsks(s *syntax.Stmt) bool {
 		}
 		// A here-string's word, or the body of a here-document whose
 		// delimiter is not quoted, is expanded as a word is.
-		if r.Op == syntax.WordHdoc && !literalWord(r.Word) || r.Hdoc != nil && !literalHdoc(r.Hdoc) {
+		if r.Op == syntax.WordHdoc && !literalWord(r.Word) || r.Hdoc != nil && !literalParts(r.Hdoc.Parts) {
 			return false
 		}
 	}
@@ -140,9 +141,9 @@ func isDocument(a string) bool {
 
 // wordValue returns the value of w as bash passes it: ok only when w is
 // literal text, quoted or not, that bash neither expands (a parameter, a
-// glob, a tilde, braces) nor substitutes.
+// glob, a tilde, braces) nor substitutes. Its quotes and escapes are
+// taken away as bash does, by mvdan.cc/sh's expand.
 func wordValue(w *syntax.Word) (string, bool) {
-	var b strings.Builder
 	for _, p := range w.Parts {
 		switch p := p.(type) {
 		case *syntax.Lit:
@@ -150,28 +151,20 @@ func wordValue(w *syntax.Word) (string, bool) {
 			if strings.ContainsAny(p.Value, "*?[]{}~\\") {
 				return "", false
 			}
-			b.WriteString(p.Value)
 		case *syntax.SglQuoted:
 			if p.Dollar {
 				return "", false
 			}
-			b.WriteString(p.Value)
 		case *syntax.DblQuoted:
-			if p.Dollar {
+			if p.Dollar || !literalParts(p.Parts) {
 				return "", false
-			}
-			for _, q := range p.Parts {
-				l, ok := q.(*syntax.Lit)
-				if !ok {
-					return "", false
-				}
-				b.WriteString(unescapeDouble(l.Value))
 			}
 		default:
 			return "", false
 		}
 	}
-	return b.String(), true
+	v, err := expand.Literal(nil, w)
+	return v, err == nil
 }
 
 // literalWord reports whether w is a word of literal text (see wordValue).
@@ -183,30 +176,14 @@ func literalWord(w *syntax.Word) bool {
 	return ok
 }
 
-// literalHdoc reports whether body, a here-document's, is text that bash
-// passes as it is: every part literal, none a parameter or a substitution.
-func literalHdoc(body *syntax.Word) bool {
-	for _, p := range body.Parts {
+// literalParts reports whether parts, a here-document's body or a
+// double-quoted string's, are text that bash passes as it is (escapes
+// aside): every part literal, none a parameter or a substitution.
+func literalParts(parts []syntax.WordPart) bool {
+	for _, p := range parts {
 		if _, ok := p.(*syntax.Lit); !ok {
 			return false
 		}
 	}
 	return true
-}
-
-// unescapeDouble returns s, the text of a double-quoted string, as bash reads
-// it: a backslash escapes $, `, ", \ and a newline, and is itself
-// elsewhere.
-func unescapeDouble(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("$`\"\\\n", s[i+1]) >= 0 {
-			i++
-			if s[i] == '\n' {
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }

@@ -26,13 +26,10 @@ type openCodePermission struct {
 // openCodeQuestions is the request of a question.asked event.
 type openCodeQuestions struct {
 	Questions []struct {
-		Question string `json:"question"`
-		Header   string `json:"header"`
-		Options  []struct {
-			Label       string `json:"label"`
-			Description string `json:"description"`
-		} `json:"options"`
-		Multiple bool `json:"multiple"`
+		Question string   `json:"question"`
+		Header   string   `json:"header"`
+		Options  []option `json:"options"`
+		Multiple bool     `json:"multiple"`
 	} `json:"questions"`
 }
 
@@ -60,6 +57,13 @@ func parseOpenCode(typ string, props json.RawMessage, dir string) (Request, erro
 	return Request{}, fmt.Errorf("askuser approve answers OpenCode's permission.asked and question.asked events, not %q", typ)
 }
 
+// option is an option of a question, as OpenCode's question.asked event
+// and askuser's input both write it.
+type option struct {
+	Label       string `json:"label"`
+	Description string `json:"description"`
+}
+
 // openCodeDoc returns the questions of an OpenCode question.asked event as
 // askuser's input: the headers cut to the length askuser's take (the
 // answers go back in order, not by header).
@@ -68,25 +72,19 @@ func openCodeDoc(input json.RawMessage, l schema.Limits) ([]byte, error) {
 	if err := json.Unmarshal(input, &q); err != nil {
 		return nil, err
 	}
-	type option struct {
-		Label       string `json:"label"`
-		Description string `json:"description"`
-	}
 	type question struct {
 		Question    string   `json:"question"`
 		Header      string   `json:"header"`
 		Options     []option `json:"options"`
 		MultiSelect bool     `json:"multiSelect"`
 	}
-	doc := struct {
+	var doc struct {
 		Questions []question `json:"questions"`
-	}{}
+	}
 	for _, oq := range q.Questions {
-		nq := question{Question: oq.Question, Header: prompt.Cut(oq.Header, l.HeaderMaxLength), MultiSelect: oq.Multiple, Options: []option{}}
-		for _, o := range oq.Options {
-			nq.Options = append(nq.Options, option(o))
-		}
-		doc.Questions = append(doc.Questions, nq)
+		// Never null: the schema asks for a list.
+		opts := append([]option{}, oq.Options...)
+		doc.Questions = append(doc.Questions, question{Question: oq.Question, Header: prompt.Cut(oq.Header, l.HeaderMaxLength), MultiSelect: oq.Multiple, Options: opts})
 	}
 	return json.Marshal(doc)
 }

@@ -1,7 +1,6 @@
 package approve
 
 import (
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
@@ -45,14 +44,8 @@ func (r Request) sessionRules() []rule {
 			}
 		}
 		return rules
-	case r.Tool == "Bash":
-		var in struct {
-			Command string `json:"command"`
-		}
-		_ = json.Unmarshal(r.Input, &in)
-		if content := prefixRule(in.Command); content != "" {
-			return []rule{{ToolName: "Bash", RuleContent: content}}
-		}
+	case prefixRule(r.command()) != "":
+		return []rule{{ToolName: "Bash", RuleContent: prefixRule(r.command())}}
 	case mcpTool(r.Tool):
 		// The tool of one server, which does one thing.
 		return []rule{{ToolName: r.Tool}}
@@ -68,13 +61,7 @@ const noRuleText = " It gets no rule for this session: Claude Code's rules read 
 // noRule returns noRuleText for r when it is a shell command whose * or \ kept
 // a rule for the session away; "" for any other.
 func (r Request) noRule() string {
-	if !r.Dialect.rules() || r.Dialect == OpenCodePermission || r.suggestions != nil || r.Tool != "Bash" {
-		return ""
-	}
-	var in struct {
-		Command string `json:"command"`
-	}
-	if json.Unmarshal(r.Input, &in) != nil || !strings.ContainsAny(in.Command, "*\\") {
+	if !r.Dialect.rules() || r.Dialect == OpenCodePermission || r.suggestions != nil || !strings.ContainsAny(r.command(), "*\\") {
 		return ""
 	}
 	return noRuleText

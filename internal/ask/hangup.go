@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"slices"
 	"syscall"
 	"time"
 
@@ -56,10 +57,8 @@ func hungUp(ctx context.Context, err error, terminals []*os.File) bool {
 	if err == nil || len(terminals) == 0 || ctx.Err() != nil || errors.Is(err, prompt.ErrCancelled) {
 		return false
 	}
-	for _, f := range terminals {
-		if terminalGone(f) {
-			return true
-		}
+	if slices.ContainsFunc(terminals, terminalGone) {
+		return true
 	}
 	if _, failed := errors.AsType[*os.PathError](err); failed || errors.Is(err, prompt.ErrNoAnswer) {
 		select {

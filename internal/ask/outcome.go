@@ -208,13 +208,17 @@ func ToolErrorText(err error) string {
 	return strings.TrimSuffix(o.cli, "\n")
 }
 
+// signals are the signals that end a run, by the names the person knows
+// them by, with their exit codes; any other ends it as SIGINT does.
+var signals = map[os.Signal]struct {
+	name string
+	code int
+}{os.Interrupt: {"SIGINT", exitCancel}, syscall.SIGTERM: {"SIGTERM", exitTerm}, syscall.SIGHUP: {"SIGHUP", exitHangup}}
+
 // exitCode returns the exit code of the signal that ended the run.
 func (e *SignalError) exitCode() int {
-	switch e.Sig {
-	case syscall.SIGHUP:
-		return exitHangup
-	case syscall.SIGTERM:
-		return exitTerm
+	if s, ok := signals[e.Sig]; ok {
+		return s.code
 	}
 	return exitCancel
 }
@@ -263,13 +267,8 @@ func errorLine(err error) string {
 // Name returns the signal's name as the person knows it: SIGINT, SIGTERM,
 // SIGHUP.
 func (e *SignalError) Name() string {
-	switch e.Sig {
-	case os.Interrupt:
-		return "SIGINT"
-	case syscall.SIGTERM:
-		return "SIGTERM"
-	case syscall.SIGHUP:
-		return "SIGHUP"
+	if s, ok := signals[e.Sig]; ok {
+		return s.name
 	}
 	return e.Sig.String()
 }

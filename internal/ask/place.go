@@ -206,7 +206,7 @@ func (r *Route) askOpened(ctx context.Context, w Way, o *Opened, after error, qs
 		r.OnOpen(ctx, w.Name, o, after)
 	}
 	if r.beside != nil {
-		return r.askBeside(ctx, w.Name, o, w.Beside.Name, r.beside, qs)
+		return r.askBeside(ctx, w, o, r.beside, qs)
 	}
 	return o.Ask(ctx, qs)
 }
@@ -228,10 +228,7 @@ func openBeside(ctx context.Context, w Way) *Opened {
 	if w.Reaches != nil && w.Reaches(ctx) != nil {
 		return nil
 	}
-	o, err := w.Open(ctx)
-	if err != nil {
-		return nil
-	}
+	o, _ := w.Open(ctx)
 	return o
 }
 
@@ -264,64 +261,50 @@ func (e *AnsweredElsewhere) WithdrawCode() string {
 	return ""
 }
 
-// askBeside asks qs in first (the way named firstName) and in beside at
-// once. The first outcome wins, and the other copy ends (its ctx, with an
-// *AnsweredElsewhere when the winner answered, else errAnsweredBeside),
-// and is waited for, so that it has gone (withdrawn from the inbox, the
-// form closed) before the answers go back. Two outcomes do not win: first's
-// *prompt.NobodyError (the client could not show its form), which leaves
-// the questions to beside, as the route would have given them to it, and
-// is told to OnOpen as such; and beside's *prompt.UnavailableError (the
-// inbox went), which leaves them to first.
-func (r *Route) askBeside(ctx context.Context, firstName string, first *Opened, besideName string, beside *Opened, qs []schema.Question) ([]prompt.Answer, error) {
+// askBeside asks qs in first, which w opened, and in beside, which
+// w.Beside opened, at once. The first outcome wins, and the other copy ends
+// (its ctx, with an *AnsweredElsewhere when the winner answered, else
+// errAnsweredBeside), and is waited for, so that it has gone (withdrawn
+// from the inbox, the form closed) before the answers go back. Two
+// outcomes do not win, and leave the questions to the other copy alone:
+// first's *prompt.NobodyError (the client could not show its form), as the
+// route would have given them to beside, which is told to OnOpen as such;
+// and beside's *prompt.UnavailableError (the inbox went).
+func (r *Route) askBeside(ctx context.Context, w Way, first, beside *Opened, qs []schema.Question) ([]prompt.Answer, error) {
 	type outcome struct {
 		beside  bool
 		answers []prompt.Answer
 		err     error
 	}
-	firstCtx, stopFirst := context.WithCancelCause(ctx)
-	defer stopFirst(nil)
-	besideCtx, stopBeside := context.WithCancelCause(ctx)
-	defer stopBeside(nil)
+	askCtx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
 	outcomes := make(chan outcome, 2)
-	go func() {
-		answers, err := first.Ask(firstCtx, qs)
-		outcomes <- outcome{false, answers, err}
-	}()
-	go func() {
-		answers, err := beside.Ask(besideCtx, qs)
-		outcomes <- outcome{true, answers, err}
-	}()
-	for left := 2; ; {
-		got := <-outcomes
-		left--
-		if left == 0 {
-			return got.answers, got.err
+	for i, o := range []*Opened{first, beside} {
+		go func() {
+			answers, err := o.Ask(askCtx, qs)
+			outcomes <- outcome{i == 1, answers, err}
+		}()
+	}
+	got := <-outcomes
+	_, nobody := errors.AsType[*prompt.NobodyError](got.err)
+	_, gone := errors.AsType[*prompt.UnavailableError](got.err)
+	if ctx.Err() == nil && (!got.beside && nobody || got.beside && gone) {
+		if !got.beside && r.OnOpen != nil {
+			r.OnOpen(ctx, w.Beside.Name, beside, got.err)
 		}
-		_, nobody := errors.AsType[*prompt.NobodyError](got.err)
-		_, gone := errors.AsType[*prompt.UnavailableError](got.err)
-		switch {
-		case ctx.Err() != nil:
-		case !got.beside && nobody:
-			if r.OnOpen != nil {
-				r.OnOpen(ctx, besideName, beside, got.err)
-			}
-			continue
-		case got.beside && gone:
-			continue
-		}
-		why := errAnsweredBeside
-		if got.err == nil {
-			why = &AnsweredElsewhere{Way: besideName}
-			if !got.beside {
-				why = &AnsweredElsewhere{Way: firstName}
-			}
-		}
-		stopFirst(why)
-		stopBeside(why)
-		<-outcomes
+		got = <-outcomes
 		return got.answers, got.err
 	}
+	why := errAnsweredBeside
+	if got.err == nil {
+		why = &AnsweredElsewhere{Way: w.Name}
+		if got.beside {
+			why = &AnsweredElsewhere{Way: w.Beside.Name}
+		}
+	}
+	stop(why)
+	<-outcomes
+	return got.answers, got.err
 }
 
 // unseen reports whether nobody sees the address of a page that mode asks

@@ -41,17 +41,7 @@ func Run(ctx context.Context, r Request) (*Prepared, error) {
 	if err != nil || len(c.Pending) == 0 {
 		return c, err
 	}
-	_, err = runAsking(ctx, r.Streams, r.Options, asking{
-		Questions: c.Questions(),
-		Rest:      r.Rest,
-		// The summary shows every answer, those given in advance too.
-		Summary: func(got []prompt.Answer) []prompt.Summary {
-			c.Fill(got)
-			return c.summary()
-		},
-		NoAnswer: c.noAnswer,
-	})
-	return c, err
+	return c, runAsking(ctx, r.Streams, r.Options, c, c.noAnswer)
 }
 
 // Prepared is a Request with its questions checked and the answers given in
@@ -122,12 +112,6 @@ func (c *Prepared) Fill(got []prompt.Answer) {
 		c.answers[i] = got[j]
 	}
 	c.withInputNotes()
-}
-
-// Summary lists every answer, the ones given in advance included, for a
-// prompter to show at the end.
-func (c *Prepared) summary() []prompt.Summary {
-	return prompt.Summarize(c.input.Questions, c.answers)
 }
 
 // NoAnswer names the question at which the answer input ended, when err

@@ -22,9 +22,9 @@ type Way struct {
 	// socket) is probed only when needed. Nil for a way that only Open can
 	// tell.
 	Reaches func(ctx context.Context) error
-	// Open readies the way to ask. A *prompt.UnavailableError says that it
-	// cannot reach the person now, and the next way is tried; any other
-	// error ends the walk.
+	// Open readies the way to ask, or returns no Opened and why not. A
+	// *prompt.UnavailableError says that it cannot reach the person now,
+	// and the next way is tried; any other error ends the walk.
 	Open func(ctx context.Context) (*Opened, error)
 	// Hint tells what the person can do when this way cannot reach them
 	// ("Ask the person to run ..."); "" for nothing better than changing

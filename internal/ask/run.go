@@ -64,29 +64,14 @@ type InboxOptions struct {
 	Limits *schema.Limits
 }
 
-// asking is what one command asks in a run.
-type asking struct {
-	// Questions are asked in order; the first is named to
-	// ASKUSER_NOTIFY_COMMAND.
-	Questions []schema.Question
-	// Rest is what followed the questions on stdin: the answers. It is
-	// nil when the questions came from elsewhere.
-	Rest io.Reader
-	// Summary is what the way that asked shows at the end, given got, the
-	// answers to Questions.
-	Summary func(got []prompt.Answer) []prompt.Summary
-	// NoAnswer names the question at which the answer input ended, from
-	// the error that says it did.
-	NoAnswer func(error) error
-}
-
 // runAsking does one run, the same way for every command that asks: it
-// asks c's questions along the command line's route (see
-// Place.commandLine), calls the person's attention when a way that draws
-// here opens (the bell, ASKUSER_NOTIFY_COMMAND), lets the way that asked
-// finish (see finish), releases what was opened, and has the command name
-// the question at which the answer input ended. It returns the answers.
-func runAsking(ctx context.Context, streams *Streams, o Options, c asking) ([]prompt.Answer, error) {
+// asks c's pending questions along the command line's route (see
+// Place.commandLine), the first named to ASKUSER_NOTIFY_COMMAND, calls the
+// person's attention when a way that draws here opens (the bell,
+// ASKUSER_NOTIFY_COMMAND), lets the way that asked finish with every
+// answer (see finish), releases what was opened, and has noAnswer name the
+// question at which the answer input ended. It fills c with the answers.
+func runAsking(ctx context.Context, streams *Streams, o Options, c *Prepared, noAnswer func(error) error) error {
 	// Signals are watched from here on, before the terminal is touched, and
 	// only in runs that ask: see Streams.WatchSignals.
 	if streams.WatchSignals != nil {
@@ -94,6 +79,7 @@ func runAsking(ctx context.Context, streams *Streams, o Options, c asking) ([]pr
 		ctx, stop = streams.WatchSignals(ctx)
 		defer stop()
 	}
+	qs := c.Questions()
 	route := NewPlace(streams, o, c.Rest).commandLine(o)
 	var notice *notify.Run
 	route.OnOpen = func(_ context.Context, name string, opened *Opened, after error) {
@@ -110,14 +96,16 @@ func runAsking(ctx context.Context, streams *Streams, o Options, c asking) ([]pr
 			_, _ = io.WriteString(opened.out, "\a")
 		}
 		if notice == nil {
-			first := c.Questions[0]
+			first := qs[0]
 			notice = o.Notify.Start(notify.Notice{Event: notify.Asked, Header: first.Header, Question: first.Question})
 		}
 	}
-	got, err := route.Ask(ctx, c.Questions)
+	got, err := route.Ask(ctx, qs)
 	var summary []prompt.Summary
 	if err == nil {
-		summary = c.Summary(got)
+		// The summary shows every answer, those given in advance too.
+		c.Fill(got)
+		summary = prompt.Summarize(c.input.Questions, c.answers)
 	}
 	// Before Close, which closes the terminal opened for --tty.
 	err = finish(ctx, route.asked, err, summary)
@@ -127,12 +115,12 @@ func runAsking(ctx context.Context, streams *Streams, o Options, c asking) ([]pr
 		notice.Warn(streams.IO.ErrOut)
 	}
 	if err == nil {
-		return got, nil
+		return nil
 	}
 	// Nobody's error names the question too, and keeps saying how the
 	// person could be reached.
 	person, _ := errors.AsType[*noPersonError](err)
-	return nil, person.explain(c.NoAnswer(err))
+	return person.explain(noAnswer(err))
 }
 
 // WatchSignals ends ctx with a *SignalError when the process receives
@@ -143,40 +131,27 @@ func runAsking(ctx context.Context, streams *Streams, o Options, c asking) ([]pr
 func WatchSignals(parent context.Context) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(parent)
 	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	// A hang-up sends its SIGHUP when the kernel gets to it, maybe after
-	// the run it ended has been reported as one (see Ended).
-	// Were SIGHUP's default restored, or SIGHUP ignored, when the
-	// run is over, that late signal could kill askuser before it
-	// exits with the code that says so: the runtime kills the process
-	// with a signal it no longer wants even while the change is being
-	// made. So it is never given back: once stop is called, it fills this
-	// channel, which nobody reads.
-	hup := make(chan os.Signal, 1)
-	signal.Notify(hup, syscall.SIGHUP)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	go func() {
 		select {
 		case s := <-sigs:
-			cancel(&SignalError{Sig: s})
-		case s := <-hup:
 			cancel(&SignalError{Sig: s})
 		case <-ctx.Done():
 		}
 	}()
 	return ctx, func() {
+		// A hang-up sends its SIGHUP when the kernel gets to it, maybe
+		// after the run it ended has been reported as one (see Ended).
+		// Were SIGHUP's default restored, or SIGHUP ignored, when the run
+		// is over, that late signal could kill askuser before it exits
+		// with the code that says so: the runtime kills the process with
+		// a signal it no longer wants even while the change is being made.
+		// So it is never given back: from now on, it fills a channel that
+		// nobody reads, caught there before sigs lets it go.
+		signal.Notify(make(chan os.Signal, 1), syscall.SIGHUP)
 		signal.Stop(sigs)
 		cancel(nil)
 	}
-}
-
-// RunOne does a run that asks q, the one question of confirm or
-// input, and returns its answer (see RunQuestions).
-func RunOne(ctx context.Context, streams *Streams, o Options, q schema.Question) (prompt.Answer, error) {
-	got, err := RunQuestions(ctx, streams, o, q)
-	if err != nil {
-		return prompt.Answer{}, err
-	}
-	return got[0], nil
 }
 
 // RunQuestions does a run that asks qs, questions that come from
@@ -185,22 +160,25 @@ func RunOne(ctx context.Context, streams *Streams, o Options, q schema.Question)
 // its kind for ASKUSER_NOTIFY_COMMAND, and an ended input is named by the
 // question it ended at.
 func RunQuestions(ctx context.Context, streams *Streams, o Options, qs ...schema.Question) ([]prompt.Answer, error) {
-	return runAsking(ctx, streams, o, asking{
-		Questions: qs,
-		Summary: func(got []prompt.Answer) []prompt.Summary {
-			return prompt.Summarize(qs, got)
-		},
-		NoAnswer: func(err error) error {
-			if !errors.Is(err, prompt.ErrNoAnswer) {
-				return err
-			}
-			at := 0
-			if short, ok := errors.AsType[*prompt.ShortError](err); ok {
-				at = short.Answered
-			}
-			return &noAnswerError{Index: at + 1, Total: len(qs), Key: qs[at].Question}
-		},
+	// Every question is left to ask, and none has a note given in advance.
+	c := &Prepared{input: &schema.Input{Questions: qs}, answers: make([]prompt.Answer, len(qs))}
+	for i := range qs {
+		c.Pending = append(c.Pending, i)
+	}
+	err := runAsking(ctx, streams, o, c, func(err error) error {
+		if !errors.Is(err, prompt.ErrNoAnswer) {
+			return err
+		}
+		at := 0
+		if short, ok := errors.AsType[*prompt.ShortError](err); ok {
+			at = short.Answered
+		}
+		return &noAnswerError{Index: at + 1, Total: len(qs), Key: qs[at].Question}
 	})
+	if err != nil {
+		return nil, err
+	}
+	return c.answers, nil
 }
 
 // finish lets opened, the way that asked (nil when none did), finish when

@@ -10,14 +10,9 @@ import (
 	"os"
 	"strings"
 
+	"github.com/askuser/askuser/internal/iostreams"
 	"github.com/askuser/askuser/schema"
 )
-
-// Stdin is the standard input, where the questions may come.
-type Stdin struct {
-	R   io.Reader
-	TTY bool // a terminal: a document is never waited for there
-}
 
 // Source is a questions document as read, before it is parsed.
 type Source struct {
@@ -27,10 +22,10 @@ type Source struct {
 	Rest io.Reader
 }
 
-// ReadSource reads the questions from the argument, the file, or stdin, in
-// that order of preference. A document on a terminal is never waited for:
-// with neither argument nor file, a terminal stdin means the parameter is
-// missing. answersFollow says what may follow the document on stdin: the
+// ReadSource reads the questions from the argument, the file, or s's
+// stdin, in that order of preference. A document on a terminal is never
+// waited for: with neither argument nor file, a terminal stdin means the
+// parameter is missing. answersFollow says what may follow the document on stdin: the
 // answers, when asking on line prompts, or nothing but white space, when
 // only validating.
 //
@@ -40,7 +35,7 @@ type Source struct {
 // follow on stdin, everything up to where they start (the document, then
 // the spaces and line end after it), which is the same bytes a file holding
 // only the questions would have.
-func ReadSource(stdin Stdin, args []string, file string, answersFollow bool) (*Source, error) {
+func ReadSource(s *iostreams.Streams, args []string, file string, answersFollow bool) (*Source, error) {
 	var src *Source
 	var err error
 	switch {
@@ -60,12 +55,12 @@ func ReadSource(stdin Stdin, args []string, file string, answersFollow bool) (*S
 		return &Source{Data: []byte(args[0])}, nil
 	case file != "" && file != "-":
 		src, err = readFile(file)
-	case stdin.TTY && file != "-":
+	case s.InTTY && file != "-":
 		return nil, missingJSON()
 	case answersFollow:
-		return readStream(stdin.R)
+		return readStream(s.In)
 	default:
-		src, err = ReadLimited(stdin.R, -1)
+		src, err = ReadLimited(s.In, -1)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read questions: %w", err)
@@ -188,21 +183,17 @@ func (*discard) UnmarshalJSON([]byte) error { return nil }
 // holds nothing but spaces, so that the first answer is the next line. It
 // returns the number of bytes dropped.
 func skipLineEnd(r *bufio.Reader) int64 {
-	var n int64
-	for {
+	for n := int64(0); ; n++ {
 		b, err := r.ReadByte()
-		if err != nil {
+		switch {
+		case err != nil:
+			return n
+		case b == '\n':
+			return n + 1
+		case b != ' ' && b != '\t' && b != '\r':
+			r.UnreadByte()
 			return n
 		}
-		switch b {
-		case ' ', '\t', '\r':
-			n++
-			continue
-		case '\n':
-			return n + 1
-		}
-		r.UnreadByte()
-		return n
 	}
 }
 

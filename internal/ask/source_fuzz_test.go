@@ -139,7 +139,7 @@ func testSchema(t testing.TB) *schema.Schema {
 	testSchemaOnce.Do(func() {
 		var raw []byte
 		if raw, testSchemaErr = os.ReadFile("../../schema.json"); testSchemaErr == nil {
-			testSchemaOf, testSchemaErr = schema.Compile(raw, nil)
+			testSchemaOf, testSchemaErr = schema.Compile(raw, schema.Limits{})
 		}
 	})
 	if testSchemaErr != nil {

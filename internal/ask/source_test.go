@@ -10,14 +10,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/askuser/askuser/internal/iostreams"
 	"github.com/askuser/askuser/schema"
 )
 
 // oneQuestion is a valid document of one question.
 const oneQuestion = `{"questions":[{"question":"Which?","header":"Which","options":[{"label":"A","description":"a"},{"label":"B","description":"b"}],"multiSelect":false}]}`
 
-func streamEnv(stdin io.Reader, inTTY bool) Stdin {
-	return Stdin{R: stdin, TTY: inTTY}
+func streamEnv(stdin io.Reader, inTTY bool) *iostreams.Streams {
+	return &iostreams.Streams{In: stdin, InTTY: inTTY}
 }
 
 func isMissing(err error) bool {

@@ -72,7 +72,8 @@ type Record struct {
 	Via     string `json:"via,omitempty"`
 	// Waited is how long the asker waited, in seconds.
 	Waited float64 `json:"waited_seconds"`
-	// Reason says why a set was withdrawn, or who answered it elsewhere.
+	// Reason says why a set was withdrawn, who answered it elsewhere, or
+	// why an answer or cancel given here was not sent.
 	Reason string `json:"reason,omitempty"`
 	// Questions are the headers of its questions.
 	Questions []string `json:"questions"`
@@ -226,7 +227,7 @@ func (r Record) How() string {
 		return r.Outcome
 	}
 	how := r.Outcome + " " + cmp.Or(viaWords[r.Via], r.Via)
-	if r.Via == ViaElsewhere && r.Reason != "" {
+	if r.Reason != "" {
 		how += " (" + r.Reason + ")"
 	}
 	return how

@@ -36,6 +36,7 @@ func TestHow(t *testing.T) {
 		{Record{Outcome: "cancelled", Via: ViaChat}, "cancelled in the chat"},
 		{Record{Outcome: Answered, Via: ViaElsewhere, Reason: "by bob@laptop"}, "answered elsewhere (by bob@laptop)"},
 		{Record{Outcome: "cancelled", Via: ViaHere}, "cancelled here"},
+		{Record{Outcome: Answered, Via: ViaHere, Reason: "not sent: the inbox quit first"}, "answered here (not sent: the inbox quit first)"},
 		{Record{Outcome: "withdrawn", Reason: "the asker was stopped"}, "withdrawn (the asker was stopped)"},
 		{Record{Outcome: "closed", Reason: "the person quit the inbox"}, "closed (the inbox quit)"},
 	} {

@@ -35,13 +35,18 @@ type Set struct {
 	// reached the asker's side (stored on the server that keeps the sets,
 	// for NATS), else why not, or not yet. Answer and Cancel wait for the
 	// first word before the set's end is told (OnEnd), so that no view
-	// shows as sent what is not (see NotSent). Without it, an end is sent
-	// as soon as the set ends.
+	// shows as sent what is not (see NotSent). A first word that is a
+	// *NotSentError with Pending is followed by the last: nil once it is
+	// stored, else why it was not (see LastWord). Without it, an end is
+	// sent as soon as the set ends.
 	Sent chan error
 
 	done    chan struct{}
 	end     End // written once, before done is closed
 	notSent atomic.Pointer[NotSentError]
+
+	lastOnce sync.Once
+	last     *NotSentError // see LastWord
 }
 
 // NotSent is what became of the person's answer or cancel that ended s in
@@ -49,6 +54,28 @@ type Set struct {
 // Sent): nil once it did, or while the word is awaited. Those told of the
 // set's end (OnEnd) are told after the word.
 func (s *Set) NotSent() *NotSentError { return s.notSent.Load() }
+
+// LastWord waits for what became of the person's answer or cancel that
+// ended s in this inbox, once s has ended and its end was told (OnEnd):
+// nil once it reached the asker's side (or for an end that was not given
+// here), else why not. When the first word was that it is not sent yet
+// (NotSent, Pending), it waits for the transport's last word, which comes
+// when it is stored, or when the inbox gives up on it (it quits): until
+// then, nobody may say that the asker has the answer.
+func (s *Set) LastWord() *NotSentError {
+	s.lastOnce.Do(func() {
+		s.last = s.NotSent()
+		if s.last == nil || !s.last.Pending {
+			return
+		}
+		if err := <-s.Sent; err != nil {
+			s.last = &NotSentError{Err: err}
+		} else {
+			s.last = nil
+		}
+	})
+	return s.last
+}
 
 // Source says where the set came from, for the person: the name the asker
 // gave, else its working directory. Draw it through prompt.Display.

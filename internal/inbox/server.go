@@ -25,7 +25,7 @@ const (
 	// MaxRequestBytes is the largest body of POST /v1/ask.
 	MaxRequestBytes = schema.MaxInputSize + 64<<10
 	// MaxFrom and maxCwdLength bound where a set says it came from, in
-	// characters: the askers cut a longer name to MaxFrom (cmd's cutFrom),
+	// characters: the askers cut a longer name to MaxFrom (cmd's inboxOptions),
 	// and the inbox refuses one past it.
 	MaxFrom      = 200
 	maxCwdLength = 4096
@@ -512,8 +512,7 @@ func (c *schemaCache) get(l *schema.Limits) (*schema.Schema, error) {
 	}
 	// The limits get the checks the variables get: the wire cannot
 	// change anything else in the schema.
-	o, err := key.Overrides()
-	if err != nil {
+	if err := key.Check(); err != nil {
 		return nil, err
 	}
 	if now := time.Now(); now.Sub(c.since) >= time.Minute {
@@ -528,7 +527,7 @@ func (c *schemaCache) get(l *schema.Limits) (*schema.Schema, error) {
 	if !own {
 		c.compiled++
 	}
-	sch, err := schema.Compile(c.raw, o)
+	sch, err := schema.Compile(c.raw, key)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -56,10 +57,7 @@ func (s *Server) approve(reqCtx context.Context, req *mcp.CallToolRequest) (*mcp
 	if err != nil {
 		return toolError(err), nil
 	}
-	who := callFrom(req)
-	if who == "" {
-		who = "The agent"
-	}
+	who := cmp.Or(callFrom(req), "The agent")
 	// The server's own tool, as Claude Code names it under the server's
 	// name in README's set-up: a server added under another name has its
 	// tool's calls asked about as any other's, since the server cannot

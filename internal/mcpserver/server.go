@@ -24,6 +24,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/askuser/askuser/internal/ask"
@@ -107,8 +108,8 @@ func (s *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	// way; closing stdin does not interrupt a read of a pipe, closing a
 	// pipe of our own does. The wire passes on only what the SDK reads.
 	input, feed := io.Pipe()
-	output := newWire(out, s.opts.Log)
-	output.timedOut = s.noteTimedOut
+	output := &wire{out: out, log: s.opts.Log, timedOut: s.noteTimedOut,
+		inFlight: map[jsonrpc.ID]bool{}, calls: map[jsonrpc.ID]toolCall{}, wrote: make(chan struct{})}
 	go output.pump(in, feed)
 
 	srv := mcp.NewServer(s.opts.Implementation, &mcp.ServerOptions{
@@ -230,57 +231,54 @@ var (
 
 // forms returns the client's own way of reaching the person, a form filled
 // in in its own interface, for the questions that wait in w, which the call
-// first asks first. The form waits beside the inbox: one asked as the
-// server's own request is ended when the inbox answers first (the SDK
-// sends notifications/cancelled); one handed back in the call's result is
-// the client's until it calls again with the reply, which then comes too
-// late and is dropped. A call that starts with a reply, to a form of which
+// first asks first: as the server's own request (elicit.Prompter), or
+// handed back in the call's result (rounds), as the client takes it. The
+// form waits beside the inbox: one asked as the server's own request is
+// ended when the inbox answers first (the SDK sends
+// notifications/cancelled); one handed back in the call's result is the
+// client's until it calls again with the reply, which then comes too late
+// and is dropped. A call that starts with a reply, to a form of which
 // nothing waits here, takes it at once.
 func (s *Server) forms(w *waiting, first turn) *ask.Way {
-	beside := !roundTrips(first.req) || !replied(first.req)
+	req := first.req
+	var form prompt.Prompter = &elicit.Prompter{Elicit: req.Session.Elicit, Version: req.ProtocolVersion(), Quickest: s.opts.Quickest}
+	if roundTrips(req) {
+		form = &rounds{s: s, w: w, first: first}
+	}
+	beside := !roundTrips(req) || !replied(req)
 	return &ask.Way{Name: ask.WayForm, BesideInbox: beside, Open: func(context.Context) (*ask.Opened, error) {
-		return &ask.Opened{Prompter: &formAsker{s: s, w: w, first: first}}, nil
+		return &ask.Opened{Prompter: form}, nil
 	}}
 }
 
-// formAsker asks through the client's own forms, as the client takes them,
-// for the questions that wait in w, which the call first asks first.
-type formAsker struct {
+// rounds asks through a client that fills in forms between calls, for the
+// questions that wait in w, starting with the call first: each form is
+// handed back to the call that waits (see elicitRound), and the next call
+// that meets the questions waiting in w brings its reply. The form ends,
+// and a reply that comes after is dropped, when ctx ends: the inbox beside
+// it answered first.
+type rounds struct {
 	s     *Server
 	w     *waiting
 	first turn
 }
 
-func (f *formAsker) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
-	req := f.first.req
-	if roundTrips(req) {
-		return f.s.elicitRounds(ctx, f.w, f.first, qs)
-	}
-	a := &elicit.Prompter{Elicit: req.Session.Elicit, Version: req.ProtocolVersion(), Quickest: f.s.opts.Quickest}
-	return a.Ask(ctx, qs)
-}
-
-// elicitRounds asks qs through a client that fills in forms between calls,
-// starting with the call t: each form is handed back to the call that
-// waits (see elicitRound), and the next call that meets the questions
-// waiting in w brings its reply. The form ends, and a reply that comes
-// after is dropped, when ctx ends: the inbox beside it answered first.
-func (s *Server) elicitRounds(ctx context.Context, w *waiting, t turn, qs []schema.Question) ([]prompt.Answer, error) {
-	for {
-		answers, err := s.elicitRound(t.req, qs)
+func (r *rounds) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
+	for t := r.first; ; {
+		answers, err := r.s.elicitRound(t.req, qs)
 		back, handed := errors.AsType[*handBack](err)
 		if !handed {
 			return answers, err
 		}
 		t.back <- back
 		select {
-		case t = <-w.turns:
+		case t = <-r.w.turns:
 		case <-ctx.Done():
 			return nil, context.Cause(ctx)
 		}
 		if ctx.Err() != nil {
 			if replied(t.req) {
-				s.dropped(context.WithoutCancel(ctx), t.req)
+				r.s.dropped(context.WithoutCancel(ctx), t.req)
 			}
 			return nil, context.Cause(ctx)
 		}
@@ -297,9 +295,7 @@ func replied(req *mcp.CallToolRequest) bool {
 // reply to the form that the call req carries came after the questions
 // were answered another way (in the inbox), and is dropped.
 func (s *Server) dropped(ctx context.Context, req *mcp.CallToolRequest) {
-	text := "The questions were answered another way (in the inbox) before the MCP client sent the form's reply, which is dropped."
-	_, _ = fmt.Fprintf(s.opts.Log, "askuser mcp: %s\n", text)
-	s.notice(ctx, req, text)
+	s.tell(ctx, req, "The questions were answered another way (in the inbox) before the MCP client sent the form's reply, which is dropped.")
 }
 
 // handBack is a call's result that hands the client a form to fill in and
@@ -309,14 +305,6 @@ type handBack struct {
 }
 
 func (*handBack) Error() string { return "the form is handed back to the client" }
-
-// passOver tells the person, on stderr and in the client's log, that the
-// client's form asked them nothing and why, before another way asks.
-func (s *Server) passOver(ctx context.Context, req *mcp.CallToolRequest, failed error) {
-	text := prompt.Capitalize(failed.Error()) + ". Asking another way."
-	_, _ = fmt.Fprintf(s.opts.Log, "askuser mcp: %s\n", text)
-	s.notice(ctx, req, text)
-}
 
 // formID names the form among a call's input requests.
 const formID = "askuser"
@@ -398,6 +386,13 @@ func (s *Server) notice(ctx context.Context, req *mcp.CallToolRequest, text stri
 	// what clients show; the notice only helps, the way of asking says it
 	// too.
 	_ = req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: "notice", Logger: "askuser", Data: text}) //nolint:staticcheck // see above
+}
+
+// tell tells the person text on stderr and in the client's log, where no
+// way of asking says it itself.
+func (s *Server) tell(ctx context.Context, req *mcp.CallToolRequest, text string) {
+	_, _ = fmt.Fprintf(s.opts.Log, "askuser mcp: %s\n", text)
+	s.notice(ctx, req, text)
 }
 
 // Why a call stopped waiting other than for an answer. Their text is what

@@ -93,7 +93,7 @@ var repoSchema = func() *schema.Schema {
 	if err != nil {
 		panic(err)
 	}
-	sch, err := schema.Compile(raw, schema.Overrides{})
+	sch, err := schema.Compile(raw, schema.Limits{})
 	if err != nil {
 		panic(err)
 	}

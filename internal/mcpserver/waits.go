@@ -70,7 +70,7 @@ type waiting struct {
 	calls int
 	form  bool
 	// turns takes the calls that come while a form handed back to the
-	// client waits for its reply (see elicitRounds).
+	// client waits for its reply (see rounds).
 	turns chan turn
 }
 
@@ -205,7 +205,9 @@ func (s *Server) start(key string, first turn, qs []schema.Question, own func(*w
 			w.form = o.Prompter != nil && way != nil && name == way.Name
 			s.mu.Unlock()
 			if after != nil {
-				s.passOver(ctx, req, after)
+				// The client's form asked nobody: say why, before another
+				// way asks.
+				s.tell(ctx, req, prompt.Capitalize(after.Error())+". Asking another way.")
 			}
 			if o.Where != "" {
 				s.notice(ctx, req, o.Where)

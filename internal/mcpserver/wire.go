@@ -44,10 +44,6 @@ type wire struct {
 	wrote    chan struct{}
 }
 
-func newWire(out, log io.Writer) *wire {
-	return &wire{out: out, log: log, inFlight: map[jsonrpc.ID]bool{}, calls: map[jsonrpc.ID]toolCall{}, wrote: make(chan struct{})}
-}
-
 // toolCall is a tools/call request's tool and arguments.
 type toolCall struct {
 	Name      string          `json:"name"`
@@ -216,7 +212,7 @@ func (w *wire) cancel(params json.RawMessage) {
 	}
 	c, call := w.calls[id]
 	w.mu.Unlock()
-	if call && w.timedOut != nil && timeoutReason.MatchString(p.Reason) {
+	if call && timeoutReason.MatchString(p.Reason) {
 		w.timedOut(c.Name, c.Arguments)
 	}
 }

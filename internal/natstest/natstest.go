@@ -347,3 +347,21 @@ func (p *Process) Traffic(t testing.TB) Traffic {
 	}
 	return tr
 }
+
+// Connections returns how many clients of the account acc the server
+// holds, as its monitoring port counts them (/connz).
+func (p *Process) Connections(t testing.TB, acc string) int {
+	t.Helper()
+	resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/connz?acc=%s&limit=1", p.monitor, url.QueryEscape(acc)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = resp.Body.Close() }()
+	var c struct {
+		Total int `json:"total"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&c); err != nil {
+		t.Fatal(err)
+	}
+	return c.Total
+}

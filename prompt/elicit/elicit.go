@@ -169,7 +169,7 @@ func read(q schema.Question, f fields, legacy bool, content map[string]any) (pro
 		}
 	}
 	if name := f.typed(q); name != "" {
-		own, err := str(content, name)
+		own, err := field[string](content, name, "text")
 		if err != nil {
 			return a, "", err
 		}
@@ -206,24 +206,19 @@ func chosenOf(q schema.Question, f fields, legacy bool, content map[string]any) 
 	var chosen []string
 	switch {
 	case q.MultiSelect && legacy:
-		for j := range q.Options {
-			v, ok := content[f.box(j)]
-			if !ok || v == nil {
-				continue
-			}
-			tick, ok := v.(bool)
-			if !ok {
-				return nil, &ClientError{Msg: fmt.Sprintf("%s for %s, which is a box to tick", describeValue(v), f.box(j))}
+		for j, o := range q.Options {
+			tick, err := field[bool](content, f.box(j), "a box to tick")
+			if err != nil {
+				return nil, err
 			}
 			if tick {
-				chosen = append(chosen, q.Options[j].Label)
+				chosen = append(chosen, o.Label)
 			}
 		}
 	case q.MultiSelect:
-		v := content[f.pick]
-		list, ok := v.([]any)
-		if v != nil && !ok {
-			return nil, &ClientError{Msg: fmt.Sprintf("%s for %s, which is a list of options", describeValue(v), f.pick)}
+		list, err := field[[]any](content, f.pick, "a list of options")
+		if err != nil {
+			return nil, err
 		}
 		for _, item := range list {
 			s, ok := item.(string)
@@ -233,7 +228,7 @@ func chosenOf(q schema.Question, f fields, legacy bool, content map[string]any) 
 			chosen = append(chosen, s)
 		}
 	default:
-		s, err := str(content, f.pick)
+		s, err := field[string](content, f.pick, "text")
 		if err != nil {
 			return nil, err
 		}
@@ -260,17 +255,20 @@ func checkTyped(s string) (string, string) {
 	return "", "Your answer " + err.Error() + "."
 }
 
-// str reads a text field: "" when it is absent.
-func str(content map[string]any, name string) (string, error) {
+// field reads the field name of the form's content as a T, which the form
+// asks for as what: T's zero value when it is absent, and a *ClientError
+// when it is of another type.
+func field[T any](content map[string]any, name, what string) (T, error) {
+	var zero T
 	v, ok := content[name]
 	if !ok || v == nil {
-		return "", nil
+		return zero, nil
 	}
-	s, ok := v.(string)
+	t, ok := v.(T)
 	if !ok {
-		return "", &ClientError{Msg: fmt.Sprintf("%s for %s, which is text", describeValue(v), name)}
+		return zero, &ClientError{Msg: fmt.Sprintf("%s for %s, which is %s", describeValue(v), name, what)}
 	}
-	return s, nil
+	return t, nil
 }
 
 // describeValue names the JSON type of v, for a ClientError.

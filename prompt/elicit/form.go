@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/askuser/askuser/prompt"
@@ -66,69 +67,6 @@ func (f fields) typed(q schema.Question) string {
 // padded returns k, with leading zeros to the width of n.
 func padded(k, n int) string { return fmt.Sprintf("%0*d", len(strconv.Itoa(n)), k) }
 
-// property is the schema of one form field: a subset of JSON Schema that
-// every elicitation form allows.
-type property struct {
-	Type        string   `json:"type"`
-	Title       string   `json:"title,omitempty"`
-	Description string   `json:"description,omitempty"`
-	OneOf       []titled `json:"oneOf,omitempty"`
-	Enum        []string `json:"enum,omitempty"`
-	EnumNames   []string `json:"enumNames,omitempty"`
-	Items       *items   `json:"items,omitempty"`
-	MinLength   int      `json:"minLength,omitempty"`
-	MaxLength   int      `json:"maxLength,omitempty"`
-	Default     any      `json:"default,omitempty"`
-}
-
-// titled is one choice of a titled enum: the label, and how it is shown.
-type titled struct {
-	Const string `json:"const"`
-	Title string `json:"title"`
-}
-
-type items struct {
-	AnyOf []titled `json:"anyOf"`
-}
-
-// field is a named property.
-type field struct {
-	name string
-	prop property
-}
-
-// requested is the form's schema: an object of flat fields.
-type requested struct {
-	Type       string     `json:"type"`
-	Properties properties `json:"properties"`
-	Required   []string   `json:"required,omitempty"`
-}
-
-// properties are the fields of a form, kept in the order the questions
-// are asked: a client shows them in the order it reads them, and a map
-// would sort "q10" before "q2".
-type properties []field
-
-// MarshalJSON writes the fields as one object, in order.
-func (ps properties) MarshalJSON() ([]byte, error) {
-	b := []byte{'{'}
-	for i, f := range ps {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		name, err := json.Marshal(f.name)
-		if err != nil {
-			return nil, err
-		}
-		prop, err := json.Marshal(f.prop)
-		if err != nil {
-			return nil, err
-		}
-		b = append(append(append(b, name...), ':'), prop...)
-	}
-	return append(b, '}'), nil
-}
-
 // Form returns the elicitation request that asks qs, for a client that
 // speaks protocol version (which decides how choices are written; "" for
 // the newest form). Everything shown from the questions goes through
@@ -140,84 +78,100 @@ func Form(qs []schema.Question, version string) *mcp.ElicitParams {
 
 // form returns Form, asking again: problems say, by question, what was wrong
 // with the answers the person sent, and last holds what they sent, so that
-// the answers that were fine are filled in again.
+// the answers that were fine are filled in again. The fields are kept in
+// the order the questions are asked (PropertyOrder): a client shows them in
+// the order it reads them, and a map would sort "q10" before "q2".
 func form(qs []schema.Question, version string, problems map[int]string, last map[string]any) *mcp.ElicitParams {
-	r := requested{Type: "object"}
+	r := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{}}
 	for i, q := range qs {
 		keep := last != nil && problems[i] == ""
-		fill := func(p *property, name string) {
+		put := func(name string, p *jsonschema.Schema) {
 			if v, ok := last[name]; keep && ok && v != nil && v != "" {
-				p.Default = v
+				p.Default = asDefault(v)
 			}
+			r.Properties[name] = p
+			r.PropertyOrder = append(r.PropertyOrder, name)
 		}
-		r.add(q, fieldsOf(q, i, len(qs)), legacyForm(version), len(qs) > 1, fill)
+		add(r, q, fieldsOf(q, i, len(qs)), legacyForm(version), len(qs) > 1, put)
 	}
 	return &mcp.ElicitParams{Mode: "form", Message: message(qs, problems), RequestedSchema: r}
 }
 
-// add adds the fields of q, named as f says, to the form (legacy: of a
+// add adds the fields of q, named as f says, to the form r (legacy: of a
 // protocol version without titled enums and arrays; several: of several
-// questions, which says each question beside its fields), with what fill
-// gives each: its answer or its choice, a box to tick per option for a
-// multi-select question without arrays, and the person's own answer where
-// Other is offered.
-func (r *requested) add(q schema.Question, f fields, legacy, several bool, fill func(p *property, name string)) {
+// questions, which says each question beside its fields) through put,
+// which fills in what the person sent before: its answer or its choice, a
+// box to tick per option for a multi-select question without arrays, and
+// the person's own answer where Other is offered.
+func add(r *jsonschema.Schema, q schema.Question, f fields, legacy, several bool, put func(name string, p *jsonschema.Schema)) {
 	title := prompt.Display(q.Header)
 	desc := describe(q, several)
-	var p property
+	var p *jsonschema.Schema
 	switch {
 	case q.Kind.Typed():
 		if q.Placeholder != "" {
 			desc = joinParts(desc, "For example: "+prompt.Display(q.Placeholder))
 		}
-		p = property{Type: "string", Title: title, Description: desc, MinLength: 1, MaxLength: schema.MaxOtherLength}
+		p = &jsonschema.Schema{Type: "string", Title: title, Description: desc,
+			MinLength: jsonschema.Ptr(1), MaxLength: jsonschema.Ptr(schema.MaxOtherLength)}
 		r.Required = append(r.Required, f.text)
 	case q.MultiSelect && legacy:
 		// Each box says what its own option means; the first, in a form
 		// of several questions, the question too.
 		for j, o := range q.Options {
-			p := property{Type: "boolean", Title: title + ": " + prompt.Display(o.Label), Description: oneLine(o.Description)}
+			box := &jsonschema.Schema{Type: "boolean", Title: title + ": " + prompt.Display(o.Label), Description: oneLine(o.Description)}
 			if j == 0 && several {
-				p.Description = joinParts(oneLine(q.Question), p.Description)
+				box.Description = joinParts(oneLine(q.Question), box.Description)
 			}
-			fill(&p, f.box(j))
-			r.Properties = append(r.Properties, field{f.box(j), p})
+			put(f.box(j), box)
 		}
 	case q.MultiSelect:
-		p = property{Type: "array", Title: title + " (choose any)", Description: desc, Items: &items{AnyOf: choices(q)}}
+		p = &jsonschema.Schema{Type: "array", Title: title + " (choose any)", Description: desc, Items: &jsonschema.Schema{AnyOf: choices(q)}}
 	case legacy:
-		p = property{Type: "string", Title: title, Description: desc}
-		for _, c := range choices(q) {
-			p.Enum = append(p.Enum, c.Const)
-			p.EnumNames = append(p.EnumNames, c.Title)
+		// An enum, and enumNames (not in JSON Schema) to show it.
+		var names []string
+		p = &jsonschema.Schema{Type: "string", Title: title, Description: desc}
+		for _, o := range q.Options {
+			p.Enum = append(p.Enum, o.Label)
+			names = append(names, prompt.Display(o.Label))
 		}
+		p.Extra = map[string]any{"enumNames": names}
 	default:
-		p = property{Type: "string", Title: title, Description: desc, OneOf: choices(q)}
+		p = &jsonschema.Schema{Type: "string", Title: title, Description: desc, OneOf: choices(q)}
 	}
-	if p.Type != "" { // boxes to tick have no field of their own
+	if p != nil { // boxes to tick have no field of their own
 		if q.Default != "" {
-			p.Default = q.Default
+			p.Default = asDefault(q.Default)
 		}
-		fill(&p, f.answer(q))
-		r.Properties = append(r.Properties, field{f.answer(q), p})
+		put(f.answer(q), p)
 	}
 	if !q.Kind.OffersOther() {
 		return
 	}
-	other := property{Type: "string", Title: title + ": your own answer", MaxLength: schema.MaxOtherLength,
+	other := &jsonschema.Schema{Type: "string", Title: title + ": your own answer", MaxLength: jsonschema.Ptr(schema.MaxOtherLength),
 		Description: "Optional: type your own answer instead of choosing an option."}
 	if q.MultiSelect {
 		other.Description = "Optional: your own answer, added to the options you chose."
 	}
-	fill(&other, f.other)
-	r.Properties = append(r.Properties, field{f.other, other})
+	put(f.other, other)
 }
 
-// choices returns the options of q as a titled enum.
-func choices(q schema.Question) []titled {
-	cs := make([]titled, len(q.Options))
+// asDefault returns v written as JSON, for a field's default; nil, no
+// default, for a value that JSON cannot write, which no form sends.
+func asDefault(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// choices returns the options of q as a titled enum: each label, and how
+// it is shown.
+func choices(q schema.Question) []*jsonschema.Schema {
+	cs := make([]*jsonschema.Schema, len(q.Options))
 	for j, o := range q.Options {
-		cs[j] = titled{Const: o.Label, Title: prompt.Display(o.Label)}
+		cs[j] = &jsonschema.Schema{Const: jsonschema.Ptr[any](o.Label), Title: prompt.Display(o.Label)}
 	}
 	return cs
 }

@@ -45,11 +45,8 @@ type lineResult struct {
 // to out. All of its questions share one buffered reader on in. With echo,
 // each answer read is written after its prompt.
 func New(in io.Reader, out io.Writer, echo bool) *Prompter {
-	br, ok := in.(*bufio.Reader)
-	if !ok {
-		br = bufio.NewReader(in)
-	}
-	return &Prompter{in: br, out: out, echo: echo}
+	// A *bufio.Reader of the default size or more is used as it is.
+	return &Prompter{in: bufio.NewReader(in), out: out, echo: echo}
 }
 
 // Ask asks each question in turn. An input that is not a terminal (see
@@ -95,7 +92,8 @@ func (l *Prompter) ask(ctx context.Context, q schema.Question, i, n int) (prompt
 }
 
 // typed asks q for typed text, after what b holds, with its example
-// answer; Enter on nothing takes its default, if any.
+// answer, until CheckOther accepts it; Enter on nothing takes its default,
+// if any.
 func (l *Prompter) typed(ctx context.Context, q schema.Question, b *strings.Builder) (prompt.Answer, error) {
 	if q.Placeholder != "" {
 		fmt.Fprintf(b, "  e.g. %s\n", prompt.Display(q.Placeholder))
@@ -107,8 +105,16 @@ func (l *Prompter) typed(ctx context.Context, q schema.Question, b *strings.Buil
 	if q.Default != "" {
 		ask = fmt.Sprintf(`Your answer (Enter for "%s"): `, prompt.Display(q.Default))
 	}
-	text, err := l.readText(ctx, ask, q.Default)
-	return prompt.Answer{Other: text}, err
+	for {
+		text, err := l.readTyped(ctx, ask, "Your answer", "press Ctrl+C to cancel", schema.ErrOtherEmpty)
+		switch {
+		case !errors.Is(err, schema.ErrOtherEmpty):
+			return prompt.Answer{Other: text}, err
+		case q.Default != "":
+			return prompt.Answer{Other: q.Default}, nil
+		}
+		l.say("Your answer cannot be empty; type it, or press Ctrl+C to cancel.")
+	}
 }
 
 // choose asks for q's choice, after shown (the question and its options):
@@ -224,21 +230,6 @@ func (l *Prompter) readTyped(ctx context.Context, ask, what, instead string, onE
 		default:
 			l.say(fmt.Sprintf("%s %s; type it again, or %s.", what, err, instead))
 		}
-	}
-}
-
-// readText asks for a line of text until CheckOther accepts it; an empty
-// line takes def when there is one.
-func (l *Prompter) readText(ctx context.Context, ask, def string) (string, error) {
-	for {
-		s, err := l.readTyped(ctx, ask, "Your answer", "press Ctrl+C to cancel", schema.ErrOtherEmpty)
-		switch {
-		case !errors.Is(err, schema.ErrOtherEmpty):
-			return s, err
-		case def != "":
-			return def, nil
-		}
-		l.say("Your answer cannot be empty; type it, or press Ctrl+C to cancel.")
 	}
 }
 

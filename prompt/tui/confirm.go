@@ -7,7 +7,7 @@ import (
 // confirmPrompt asks a yes/no question: y or n answer at once, ←/→ or
 // Tab move between Yes and No, and Enter takes the one focused.
 type confirmPrompt struct {
-	s    *dialog
+	t    *Prompter
 	head func(l layout, w int) []string
 	yes  bool // Yes is focused, rather than No
 }
@@ -15,7 +15,7 @@ type confirmPrompt struct {
 // Prompt reads keys until y, n, Enter, Esc or Ctrl+C.
 func (p *confirmPrompt) Prompt(*survey.PromptConfig) (any, error) {
 	for {
-		k, err := p.s.nextKey(textLayouts, p.frame)
+		k, err := p.t.nextKey(textLayouts, p.frame, false)
 		if err != nil {
 			return nil, err
 		}
@@ -43,7 +43,7 @@ func (p *confirmPrompt) Cleanup(*survey.PromptConfig, any) error { return nil }
 func (p *confirmPrompt) Error(*survey.PromptConfig, error) error { return nil }
 
 func (p *confirmPrompt) frame(l layout, w int) frame {
-	st := p.s.tui.st
+	st := p.t.st
 	f := frame{lines: p.head(l, w), cursor: -1}
 	f.gap(l)
 	choice := func(label string, focused bool) string {
@@ -56,7 +56,7 @@ func (p *confirmPrompt) frame(l layout, w int) frame {
 	f.lines = append(f.lines, choice("Yes", p.yes)+"   "+choice("No", !p.yes))
 	if l.hint {
 		f.gap(l)
-		f.lines = append(f.lines, p.s.keyLine(w, "y yes", "n no", "←/→ move", "Enter choose", "Esc cancel")...)
+		f.lines = append(f.lines, p.t.keyHints(w, true, "y yes", "n no", "←/→ move", "Enter choose", "Esc cancel")...)
 	}
 	return f
 }

@@ -112,18 +112,18 @@ func (t *Prompter) Pause(d time.Duration, note string) { t.pause, t.pauseNote = 
 // Ctrl+C the *KeyError of a caller that takes it (else ErrCancelled);
 // other keys do nothing. The screen is erased before Idle returns.
 func (t *Prompter) Idle(ctx context.Context, title, text string) error {
-	return t.run(ctx, 0, func(s *dialog) error {
+	return t.run(ctx, 0, func() error {
 		build := func(l layout, w int) frame {
-			f := frame{cursor: -1, lines: []string{s.chip(title, "", w)}}
+			f := frame{cursor: -1, lines: []string{t.chip(title, "", w)}}
 			f.lines = append(f.lines, prompt.Wrap(prompt.DisplayMultiline(text), w)...)
 			if l.hint {
 				f.gap(l)
-				f.lines = append(f.lines, s.keyHints(w, "q quit")...)
+				f.lines = append(f.lines, t.keyHints(w, false, "q quit")...)
 			}
 			return f
 		}
 		for {
-			k, err := s.nextKeyOrEsc(shortLayouts, build)
+			k, err := t.nextKey(shortLayouts, build, true)
 			if err != nil {
 				return err
 			}

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"bytes"
 	"errors"
 	"strconv"
 	"strings"
@@ -62,52 +63,43 @@ type keyReader struct {
 // nextKey draws a prompt's frame, built by build with the first of
 // layouts that fits (see show), and reads the next key. Esc and Ctrl+C
 // come back as ErrCancelled: they cancel from every screen alike, but for
-// the screens that Esc leaves for the one before (see nextKeyOrEsc).
-func (s *dialog) nextKey(layouts []layout, build func(layout, int) frame) (key, error) {
-	k, err := s.nextKeyOrEsc(layouts, build)
-	if err == nil && k.kind == keyEsc {
-		return key{}, prompt.ErrCancelled
-	}
-	return k, err
-}
-
-// nextKeyOrEsc returns nextKey for a screen opened from another one, such as
-// the note of an answer, which Esc closes: Esc comes back as a key, and
-// only Ctrl+C cancels.
+// a screen opened from another one (escBack), such as the note of an
+// answer, which Esc closes: Esc then comes back as a key, and only Ctrl+C
+// cancels.
 //
 // A key that the caller takes (Options.Take) comes back as a *KeyError.
-func (s *dialog) nextKeyOrEsc(layouts []layout, build func(layout, int) frame) (key, error) {
-	render := func() error { return s.show(layouts, build) }
-	if s.tui.forget {
+func (t *Prompter) nextKey(layouts []layout, build func(layout, int) frame, escBack bool) (key, error) {
+	render := func() error { return t.show(layouts, build) }
+	if t.forget {
 		// Just before the frame is drawn rather than just after: a key
 		// pressed in between cannot have been meant for anything else,
 		// and a key pressed in answer to the frame is never lost.
-		s.tui.forget = false
-		s.tui.held.drop()
+		t.forget = false
+		t.held.drop()
 	}
-	if s.tui.pause > 0 {
-		if err := s.guard(render); err != nil {
+	if t.pause > 0 {
+		if err := t.guard(render); err != nil {
 			return key{}, err
 		}
 	}
 	if err := render(); err != nil {
 		return key{}, err
 	}
-	k, _, err := s.tui.held.readKeyUntil(time.Time{})
+	k, _, err := t.held.readKeyUntil(time.Time{})
 	if err != nil {
 		return key{}, err
 	}
 	if k.kind != keyResize {
 		// The key was pressed with the frame in sight: whatever the
 		// guard said has been read.
-		s.tui.mark = ""
+		t.mark = ""
 	}
 	switch {
-	case k.kind == keyInterrupt && s.tui.takes(KeyInterrupt):
+	case k.kind == keyInterrupt && t.takes(KeyInterrupt):
 		return key{}, &KeyError{Key: KeyInterrupt}
-	case k.kind == keyInterrupt:
+	case k.kind == keyInterrupt, k.kind == keyEsc && !escBack:
 		return key{}, prompt.ErrCancelled
-	case k.kind == keyTab && s.tui.takes(KeyTab):
+	case k.kind == keyTab && t.takes(KeyTab):
 		return key{}, &KeyError{Key: KeyTab}
 	}
 	return k, nil
@@ -118,8 +110,7 @@ func (s *dialog) nextKeyOrEsc(layouts []layout, build func(layout, int) frame) (
 // not kept, since it was meant for what was on screen before. Ctrl+C
 // is kept to be read next: it quits whatever is shown. When a key was
 // dropped, the mark then says so until the next key.
-func (s *dialog) guard(render func() error) error {
-	t := s.tui
+func (t *Prompter) guard(render func() error) error {
 	until := time.Now().Add(t.pause)
 	t.pause, t.mark = 0, "⏸ "+t.pauseNote
 	if err := render(); err != nil {
@@ -170,15 +161,9 @@ func (kr *keyReader) drop() {
 		}
 		kr.buf = append(kr.buf, tmp[:n]...)
 	}
-	interrupted := false
-	for b := kr.buf; len(b) > 0; {
-		k, n, ok := decodeKey(b)
-		if !ok {
-			break
-		}
-		interrupted = interrupted || k.kind == keyInterrupt
-		b = b[n:]
-	}
+	// A terminal sends the byte 0x03 for Ctrl+C alone: no other key has
+	// it in its sequence.
+	interrupted := bytes.IndexByte(kr.buf, 0x03) >= 0
 	kr.buf = kr.buf[:0]
 	if interrupted {
 		kr.buf = append(kr.buf, 0x03)

@@ -99,29 +99,29 @@ var shortLayouts = []layout{
 // heading lays out what every prompt of a question shows first: the
 // header as a chip, with the progress when there is more than one
 // question, unless the question is asked alone; and the question.
-func (s *dialog) heading(q schema.Question, index int, l layout, w int) []string {
+func (t *Prompter) heading(q schema.Question, index int, l layout, w int) []string {
 	var lines []string
 	if !q.Kind.Alone() {
 		progress := ""
-		if s.total > 1 {
-			progress = fmt.Sprintf("Question %d of %d", index+1, s.total)
+		if t.total > 1 {
+			progress = fmt.Sprintf("Question %d of %d", index+1, t.total)
 		}
-		lines = append(lines, s.chip(q.Header, progress, w))
+		lines = append(lines, t.chip(q.Header, progress, w))
 	}
 	question := prompt.Wrap(prompt.DisplayMultiline(q.Question), w)
 	if l.questionLines >= 0 {
 		question = clip(question, max(1, l.questionLines), w)
 	}
 	for _, line := range question {
-		lines = append(lines, s.tui.st.paint(line, sgrBold))
+		lines = append(lines, t.st.paint(line, sgrBold))
 	}
 	return lines
 }
 
 // chip lays out a header as a chip, followed by the progress when there is
 // room for it.
-func (s *dialog) chip(header, progress string, w int) string {
-	st := s.tui.st
+func (t *Prompter) chip(header, progress string, w int) string {
+	st := t.st
 	chipRoom := w - 2
 	if progress != "" {
 		chipRoom -= 2 + prompt.Width(progress)
@@ -140,44 +140,18 @@ func (s *dialog) chip(header, progress string, w int) string {
 	return chip
 }
 
-// hints lays out the line that lists the keys, dimmed: the parts joined by
-// " · ", over as many lines of w columns as they need, broken only between
-// parts, so that a narrow terminal cuts none of them off.
-func (st style) hints(w int, parts ...string) []string {
-	var lines []string
-	line := ""
-	for _, p := range parts {
-		switch {
-		case line == "":
-			line = p
-		case prompt.Width(line)+3+prompt.Width(p) <= w:
-			line += " · " + p
-		default:
-			lines = append(lines, line)
-			line = p
-		}
-	}
-	lines = append(lines, line)
-	for i, l := range lines {
-		lines[i] = st.paint(truncate(l, w), sgrDim)
-	}
-	return lines
-}
-
 // show draws a prompt's frame: built in the terminal's width with the
 // first of layouts that fits its height, under the caller's banner.
-func (s *dialog) show(layouts []layout, build func(l layout, w int) frame) error {
-	w, h := s.tui.size()
-	banner := s.tui.bannerLines(w - 1)
-	if m := s.tui.mark; m != "" {
-		banner = append(banner, s.tui.st.paint(truncate(m, w-1), sgrYellow))
+func (t *Prompter) show(layouts []layout, build func(l layout, w int) frame) error {
+	w, h := t.size()
+	banner := t.bannerLines(w - 1)
+	if m := t.mark; m != "" {
+		banner = append(banner, t.st.paint(truncate(m, w-1), sgrYellow))
 	}
 	f := fit(layouts, h-len(banner), func(l layout) frame { return build(l, w-1) })
-	if len(banner) > 0 {
-		f.lines = append(banner, f.lines...)
-		f.focus += len(banner)
-	}
-	return s.tui.draw(f, w)
+	f.lines = append(banner, f.lines...)
+	f.focus += len(banner)
+	return t.draw(f, w)
 }
 
 // bannerLines lays out the caller's banner (Options.Banner) in w columns:
@@ -202,41 +176,43 @@ func (t *Prompter) bannerLines(w int) []string {
 	return []string{line}
 }
 
-// keyHints lays out the keys listed under a frame, as st.hints does:
-// parts, but for the keys that the caller has taken over, then the
-// caller's own hints.
-func (s *dialog) keyHints(w int, parts ...string) []string {
-	parts, _ = s.tui.withHints(parts)
-	return s.tui.st.hints(w, parts...)
-}
-
-// keyLine returns keyHints for the screens whose keys are listed on one line
-// cut short where the terminal is too narrow for it, as long as the
-// caller adds none.
-func (s *dialog) keyLine(w int, parts ...string) []string {
-	all, added := s.tui.withHints(parts)
-	if !added {
-		return []string{s.tui.st.paint(truncate(strings.Join(parts, " · "), w), sgrDim)}
-	}
-	return s.tui.st.hints(w, all...)
-}
-
-// withHints returns parts without the hints of the keys that the caller
-// has taken over, followed by the caller's own hints, and reports
-// whether that changed anything.
-func (t *Prompter) withHints(parts []string) ([]string, bool) {
+// keyHints lays out the keys listed under a frame, dimmed: parts, but the
+// hint of Ctrl+C when the caller has taken that key over, then the
+// caller's own hints, joined by " · " over as many lines of w columns as
+// they need, broken only between parts, so that a narrow terminal cuts
+// none of them off. The screens whose keys are listed on one line
+// (oneLine) have it cut short instead where the terminal is too narrow
+// for it, as long as the caller changes nothing.
+func (t *Prompter) keyHints(w int, oneLine bool, parts ...string) []string {
 	var extra []string
 	if t.Hints != nil {
 		extra = t.Hints()
 	}
 	takesInterrupt := t.takes(KeyInterrupt)
-	if len(extra) == 0 && !takesInterrupt {
-		return parts, false
+	if oneLine && len(extra) == 0 && !takesInterrupt {
+		return []string{t.st.paint(truncate(strings.Join(parts, " · "), w), sgrDim)}
 	}
-	out := slices.DeleteFunc(slices.Clone(parts), func(p string) bool {
-		return takesInterrupt && p == interruptHint
-	})
-	return append(out, extra...), true
+	if takesInterrupt {
+		parts = slices.DeleteFunc(slices.Clone(parts), func(p string) bool { return p == interruptHint })
+	}
+	var lines []string
+	line := ""
+	for _, p := range slices.Concat(parts, extra) {
+		switch {
+		case line == "":
+			line = p
+		case prompt.Width(line)+3+prompt.Width(p) <= w:
+			line += " · " + p
+		default:
+			lines = append(lines, line)
+			line = p
+		}
+	}
+	lines = append(lines, line)
+	for i, l := range lines {
+		lines[i] = t.st.paint(truncate(l, w), sgrDim)
+	}
+	return lines
 }
 
 // interruptHint is the hint of Ctrl+C where Esc does something else.

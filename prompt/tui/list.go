@@ -27,8 +27,8 @@ const (
 // stores a pointer as it is, where it takes a struct for a set of named
 // answers.
 type listResult struct {
-	picked []int // indexes of the chosen options, in option order
-	other  bool  // Other was chosen
+	labels []string // the chosen options, in option order
+	other  bool     // Other was chosen
 	// note is set, and nothing else, when the person asked to write a
 	// note on the answer (n): the list is shown again afterwards, as it
 	// was.
@@ -40,11 +40,13 @@ type listResult struct {
 // is Other, numbered 0 and chosen with 0, as on the line prompt and the
 // web page; n asks for a note on the answer.
 type listPrompt struct {
-	s       *dialog
-	q       schema.Question
-	index   int
-	cursor  int    // focused entry; len(q.Options) is Other
-	checked []bool // multi-select: ticked entries, Other last
+	t      *Prompter
+	q      schema.Question
+	index  int
+	cursor int // focused entry; len(q.Options) is Other
+	// checked are the ticked entries, Other last, of a multi-select; of a
+	// single-select, they are only the answer being changed.
+	checked []bool
 	message string // why the last answer was not accepted
 	note    string // the note on the answer, shown under the options
 }
@@ -52,29 +54,13 @@ type listPrompt struct {
 // newListPrompt returns the list for q, starting from the answer prev
 // when an answer is being changed: its options ticked (multi-select) and
 // the cursor on the first of them.
-func newListPrompt(s *dialog, q schema.Question, index int, prev prompt.Answer) *listPrompt {
+func newListPrompt(t *Prompter, q schema.Question, index int, prev prompt.Answer) *listPrompt {
 	n := len(q.Options)
-	p := &listPrompt{s: s, q: q, index: index, cursor: -1, note: prev.Note}
-	if q.MultiSelect {
-		p.checked = make([]bool, n+1)
+	p := &listPrompt{t: t, q: q, index: index, note: prev.Note, checked: make([]bool, n+1)}
+	for i := range p.checked {
+		p.checked[i] = i < n && slices.Contains(prev.Labels, q.Options[i].Label) || i == n && prev.Other != ""
 	}
-	chosen := func(i int) {
-		if p.cursor < 0 {
-			p.cursor = i
-		}
-		if q.MultiSelect {
-			p.checked[i] = true
-		}
-	}
-	for i, o := range q.Options {
-		if slices.Contains(prev.Labels, o.Label) {
-			chosen(i)
-		}
-	}
-	if prev.Other != "" {
-		chosen(n)
-	}
-	p.cursor = max(p.cursor, 0)
+	p.cursor = max(0, slices.Index(p.checked, true))
 	return p
 }
 
@@ -83,7 +69,7 @@ func (p *listPrompt) Prompt(*survey.PromptConfig) (any, error) {
 	n := len(p.q.Options)
 	multi := p.q.MultiSelect
 	for {
-		k, err := p.s.nextKey(listLayouts, p.frame)
+		k, err := p.t.nextKey(listLayouts, p.frame, false)
 		if err != nil {
 			return nil, err
 		}
@@ -99,10 +85,8 @@ func (p *listPrompt) Prompt(*survey.PromptConfig) (any, error) {
 			digit = int(k.r - '1')
 		}
 		switch {
-		case k.kind == keyEnter && !multi:
-			return p.single(p.cursor), nil
 		case k.kind == keyEnter:
-			return p.multi(), nil
+			return p.chosen(), nil
 		case k.is(' ') && multi:
 			p.toggle(p.cursor)
 		case k.is('n') && p.q.Kind.OffersNote():
@@ -111,7 +95,7 @@ func (p *listPrompt) Prompt(*survey.PromptConfig) (any, error) {
 		case digit >= 0:
 			p.cursor = digit
 			if !multi {
-				return p.single(p.cursor), nil
+				return p.chosen(), nil
 			}
 			p.toggle(p.cursor)
 		}
@@ -126,46 +110,42 @@ func (p *listPrompt) toggle(i int) {
 // noteFor is what a note written now goes with, to be shown with it: the
 // options ticked (multi-select), else the one under the cursor.
 func (p *listPrompt) noteFor() []string {
-	label := func(i int) string {
-		if i == len(p.q.Options) {
-			return "Other"
-		}
-		return p.q.Options[i].Label
+	r := p.pick(p.focused)
+	if p.q.MultiSelect && slices.Contains(p.checked, true) {
+		r = p.pick(p.ticked)
 	}
-	var labels []string
-	for i, on := range p.checked {
-		if on {
-			labels = append(labels, label(i))
-		}
+	if r.other {
+		return append(r.labels, otherLabel)
 	}
-	if len(labels) == 0 {
-		labels = []string{label(p.cursor)}
-	}
-	return labels
+	return r.labels
 }
 
-func (p *listPrompt) single(i int) *listResult {
-	if i == len(p.q.Options) {
-		return &listResult{other: true}
+// chosen is what Enter chooses: the entry under the cursor, or the ticked
+// ones of a multi-select.
+func (p *listPrompt) chosen() *listResult {
+	if p.q.MultiSelect {
+		return p.pick(p.ticked)
 	}
-	return &listResult{picked: []int{i}}
+	return p.pick(p.focused)
 }
 
-func (p *listPrompt) multi() *listResult {
-	n := len(p.q.Options)
-	var r listResult
-	for i, on := range p.checked[:n] {
-		if on {
-			r.picked = append(r.picked, i)
+// pick returns the entries for which chosen(i) is true, Other last.
+func (p *listPrompt) pick(chosen func(i int) bool) *listResult {
+	r := &listResult{other: chosen(len(p.q.Options))}
+	for i, o := range p.q.Options {
+		if chosen(i) {
+			r.labels = append(r.labels, o.Label)
 		}
 	}
-	r.other = p.checked[n]
-	return &r
+	return r
 }
+
+func (p *listPrompt) focused(i int) bool { return i == p.cursor }
+func (p *listPrompt) ticked(i int) bool  { return p.checked[i] }
 
 // validate accepts a multi-select confirmation only with something chosen.
 func (p *listPrompt) validate(v any) error {
-	if r, ok := v.(*listResult); ok && len(r.picked) == 0 && !r.other && !r.note {
+	if r, ok := v.(*listResult); ok && len(r.labels) == 0 && !r.other && !r.note {
 		return errors.New("choose at least one: Space or a number, then Enter")
 	}
 	return nil
@@ -194,11 +174,11 @@ var listLayouts = []layout{
 
 // frame lays out the list in w columns.
 func (p *listPrompt) frame(l layout, w int) frame {
-	st := p.s.tui.st
+	st := p.t.st
 	multi := p.q.MultiSelect
 	n := len(p.q.Options)
 	f := frame{cursor: -1}
-	f.lines = p.s.heading(p.q, p.index, l, w)
+	f.lines = p.t.heading(p.q, p.index, l, w)
 	f.gap(l)
 	for i := 0; i <= n; i++ {
 		if i == p.cursor {
@@ -215,17 +195,16 @@ func (p *listPrompt) frame(l layout, w int) frame {
 	}
 	f.refused(st, p.message, w)
 	if l.hint {
-		note := "n note"
-		if !p.q.Kind.OffersNote() {
-			note = ""
-		}
-		hints := []string{"↑/↓ move", fmt.Sprintf("Enter or 1-%d choose", n), "0 Other", note, "Esc cancel"}
+		hints := []string{"↑/↓ move", fmt.Sprintf("Enter or 1-%d choose", n), "0 Other"}
 		if multi {
-			hints = []string{"↑/↓ move", fmt.Sprintf("Space or 1-%d toggle", n), "0 Other", "Enter confirm", note, "Esc cancel"}
+			hints = []string{"↑/↓ move", fmt.Sprintf("Space or 1-%d toggle", n), "0 Other", "Enter confirm"}
 		}
-		hints = slices.DeleteFunc(hints, func(h string) bool { return h == "" })
+		if p.q.Kind.OffersNote() {
+			hints = append(hints, "n note")
+		}
+		hints = append(hints, "Esc cancel")
 		f.gap(l)
-		f.lines = append(f.lines, p.s.keyHints(w, hints...)...)
+		f.lines = append(f.lines, p.t.keyHints(w, false, hints...)...)
 	}
 	return f
 }
@@ -234,7 +213,7 @@ func (p *listPrompt) frame(l layout, w int) frame {
 // its label line, pointed at when focused, ticked when checked, and its
 // description as the layout l allows.
 func (p *listPrompt) option(i int, l layout, w int) []string {
-	st := p.s.tui.st
+	st := p.t.st
 	multi := p.q.MultiSelect
 	n := len(p.q.Options)
 	label, desc, rec := otherLabel, otherDescription, false
@@ -286,7 +265,7 @@ func (p *listPrompt) option(i int, l layout, w int) []string {
 // limit) whichever option is focused, so that moving does not make the
 // frame jump.
 func (p *listPrompt) preview(l layout, w int) []string {
-	st := p.s.tui.st
+	st := p.t.st
 	tallest := 0
 	for _, o := range p.q.Options {
 		tallest = max(tallest, len(previewLines(o.Preview)))

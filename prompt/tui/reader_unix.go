@@ -37,8 +37,7 @@ func newTTYInput(f interface{ Fd() uintptr }, redraw <-chan struct{}) (*ttyInput
 	if err != nil {
 		return nil, err
 	}
-	in := &ttyInput{fd: int(f.Fd()), wakeR: r, wakeW: w, resize: make(chan struct{}, 1)}
-	in.winch = make(chan os.Signal, 1)
+	in := &ttyInput{fd: int(f.Fd()), wakeR: r, wakeW: w, winch: make(chan os.Signal, 1), resize: make(chan struct{}, 1)}
 	signal.Notify(in.winch, syscall.SIGWINCH)
 	go func() {
 		for {
@@ -79,10 +78,6 @@ func (in *ttyInput) wake() {
 // as the context allows; otherwise read returns 0, nil when nothing arrived
 // in time. It returns errResized when the window size changed.
 func (in *ttyInput) read(p []byte, timeout time.Duration) (int, error) {
-	ms := -1
-	if timeout >= 0 {
-		ms = int(timeout / time.Millisecond)
-	}
 	deadline := time.Now().Add(timeout)
 	for {
 		if in.ctx != nil && in.ctx.Err() != nil {
@@ -98,11 +93,12 @@ func (in *ttyInput) read(p []byte, timeout time.Duration) (int, error) {
 			{Fd: int32(in.fd), Events: unix.POLLIN},
 			{Fd: int32(in.wakeR.Fd()), Events: unix.POLLIN},
 		}
+		ms := -1 // what is left of the timeout, each time round
+		if timeout >= 0 {
+			ms = max(0, int(time.Until(deadline)/time.Millisecond))
+		}
 		n, err := unix.Poll(fds, ms)
 		if errors.Is(err, unix.EINTR) {
-			if ms >= 0 {
-				ms = max(0, int(time.Until(deadline)/time.Millisecond))
-			}
 			continue
 		}
 		if err != nil {

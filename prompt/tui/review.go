@@ -13,21 +13,21 @@ import (
 // review shows every answer and lets the person submit them, change any
 // one (asking that question again, starting from its answer, and coming
 // back here), or cancel.
-func (s *dialog) review(qs []schema.Question, answers []prompt.Answer) error {
+func (t *Prompter) review(qs []schema.Question, answers []prompt.Answer) error {
 	for {
-		p := &reviewPrompt{s: s, qs: qs, answers: answers}
-		choice, err := askOne[int](s, p)
+		p := &reviewPrompt{t: t, qs: qs, answers: answers}
+		choice, err := askOne[int](t, p)
 		if err != nil {
 			return err
 		}
 		switch {
-		case choice == p.submit():
+		case choice == 0:
 			return nil
-		case choice == p.cancel():
+		case choice == len(qs)+1:
 			return prompt.ErrCancelled
 		}
 		i := choice - 1
-		a, err := s.ask(i, qs[i], answers[i])
+		a, err := t.ask(i, qs[i], answers[i])
 		if err != nil {
 			return err
 		}
@@ -35,24 +35,23 @@ func (s *dialog) review(qs []schema.Question, answers []prompt.Answer) error {
 	}
 }
 
-// reviewPrompt is the review screen: the answers, then the entries Submit,
-// Change <header> for each question, and Cancel.
+// reviewPrompt is the review screen: the answers, then the entries Submit
+// (0), Change <header> for each question (from 1), and Cancel (the last).
 type reviewPrompt struct {
-	s       *dialog
+	t       *Prompter
 	qs      []schema.Question
 	answers []prompt.Answer
 	cursor  int // the focused entry
 }
 
-func (p *reviewPrompt) submit() int  { return 0 }
-func (p *reviewPrompt) cancel() int  { return len(p.qs) + 1 }
+// entries is the number of entries.
 func (p *reviewPrompt) entries() int { return len(p.qs) + 2 }
 
 // Prompt reads keys until an entry is chosen, or Esc or Ctrl+C.
 func (p *reviewPrompt) Prompt(*survey.PromptConfig) (any, error) {
 	n := p.entries()
 	for {
-		k, err := p.s.nextKey(shortLayouts, p.frame)
+		k, err := p.t.nextKey(shortLayouts, p.frame, false)
 		if err != nil {
 			return nil, err
 		}
@@ -77,16 +76,19 @@ func (p *reviewPrompt) Cleanup(*survey.PromptConfig, any) error { return nil }
 func (p *reviewPrompt) Error(*survey.PromptConfig, error) error { return nil }
 
 func (p *reviewPrompt) frame(l layout, w int) frame {
-	st := p.s.tui.st
+	st := p.t.st
 	f := frame{cursor: -1}
-	f.lines = append(f.lines, p.s.chip("Review", "", w), st.paint(truncate("Submit these answers?", w), sgrBold))
+	f.lines = append(f.lines, p.t.chip("Review", "", w), st.paint(truncate("Submit these answers?", w), sgrBold))
 	f.gap(l)
 	headers := make([]string, len(p.qs))
+	labels := []string{"Submit"} // the entries
 	col := 0
 	for i, q := range p.qs {
 		headers[i] = truncate(prompt.Display(q.Header), max(4, w/3))
 		col = max(col, prompt.Width(headers[i]))
+		labels = append(labels, "Change "+headers[i])
 	}
+	labels = append(labels, "Cancel")
 	for i, h := range headers {
 		pad := strings.Repeat(" ", col-prompt.Width(h))
 		answer := truncate(prompt.Display(p.answers[i].String()), w-col-4)
@@ -96,16 +98,7 @@ func (p *reviewPrompt) frame(l layout, w int) frame {
 		}
 	}
 	f.gap(l)
-	for i := range p.entries() {
-		var label string
-		switch i {
-		case p.submit():
-			label = "Submit"
-		case p.cancel():
-			label = "Cancel"
-		default:
-			label = "Change " + headers[i-1]
-		}
+	for i, label := range labels {
 		num := fmt.Sprintf("%d. ", i+1)
 		if i == p.cursor {
 			f.focus = len(f.lines)
@@ -116,7 +109,7 @@ func (p *reviewPrompt) frame(l layout, w int) frame {
 	}
 	if l.hint {
 		f.gap(l)
-		f.lines = append(f.lines, p.s.keyLine(w, "↑/↓ move", fmt.Sprintf("Enter or 1-%d choose", p.entries()), "Esc cancel")...)
+		f.lines = append(f.lines, p.t.keyHints(w, true, "↑/↓ move", fmt.Sprintf("Enter or 1-%d choose", p.entries()), "Esc cancel")...)
 	}
 	return f
 }

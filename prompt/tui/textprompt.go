@@ -17,14 +17,15 @@ import (
 // was chosen, the answer to a text question, the text of Input, or a note
 // on an answer.
 type textPrompt struct {
-	s *dialog
+	t *Prompter
 	// head lays out what is shown above the text: the question or message.
-	head        func(l layout, w int) []string
-	prefix      string   // put before the text being typed
-	chosen      []string // labels also chosen, in a multi-select
-	noteFor     []string // a note's: the labels it goes with
-	placeholder string   // an example answer, shown while the text is empty
-	def         string   // the answer Enter takes while the text is empty
+	head   func(l layout, w int) []string
+	prefix string // put before the text being typed
+	// above is a line shown above the text: the labels also chosen, in a
+	// multi-select, or those a note goes with.
+	above       string
+	placeholder string // an example answer, shown while the text is empty
+	def         string // the answer Enter takes while the text is empty
 	// back makes Esc return errBack, to go back to the screen this one was
 	// opened from, rather than cancel; Ctrl+C still cancels. keys and
 	// emptyKeys then list what Enter and Esc do, with text and without.
@@ -37,9 +38,9 @@ type textPrompt struct {
 
 // newTextPrompt returns a text prompt under head for an answer, starting
 // with text and the cursor at its end.
-func newTextPrompt(s *dialog, head func(layout, int) []string, text string) *textPrompt {
+func newTextPrompt(t *Prompter, head func(layout, int) []string, text string) *textPrompt {
 	r := []rune(text)
-	return &textPrompt{s: s, head: head, prefix: textPrefix, text: r, pos: len(r)}
+	return &textPrompt{t: t, head: head, prefix: textPrefix, text: r, pos: len(r)}
 }
 
 // textPrefix is put before the answer being typed; notePrefix before a
@@ -56,12 +57,8 @@ var errBack = errors.New("back")
 // Prompt reads keys until Enter, Esc or Ctrl+C, and returns the text
 // without surrounding spaces, or the default when that leaves nothing.
 func (p *textPrompt) Prompt(*survey.PromptConfig) (any, error) {
-	next := p.s.nextKey
-	if p.back {
-		next = p.s.nextKeyOrEsc
-	}
 	for {
-		k, err := next(textLayouts, p.frame)
+		k, err := p.t.nextKey(textLayouts, p.frame, p.back)
 		if err != nil {
 			return nil, err
 		}
@@ -137,8 +134,8 @@ func validateTyped(what, esc string, blank error) survey.Validator {
 // askText asks a text prompt until its answer passes validate, and
 // returns the answer as CheckOther cleans it, or "" and onBlank when it
 // is blank (which validate may refuse).
-func askText(s *dialog, p *textPrompt, validate survey.Validator, onBlank error) (string, error) {
-	text, err := askOne[string](s, p, validate)
+func askText(t *Prompter, p *textPrompt, validate survey.Validator, onBlank error) (string, error) {
+	text, err := askOne[string](t, p, validate)
 	if err != nil {
 		return "", err
 	}
@@ -152,20 +149,20 @@ func askText(s *dialog, p *textPrompt, validate survey.Validator, onBlank error)
 // askNote asks a note prompt until its note passes CheckOther or is blank,
 // and returns the note as CheckOther cleans it ("" for none). Esc returns
 // errBack.
-func askNote(s *dialog, p *textPrompt) (string, error) {
+func askNote(t *Prompter, p *textPrompt) (string, error) {
 	p.prefix, p.back = notePrefix, true
 	p.keys, p.emptyKeys = []string{"Enter save", "Esc back"}, []string{"Enter no note", "Esc back"}
-	return askText(s, p, validateTyped("your note", "go back", nil), nil)
+	return askText(t, p, validateTyped("your note", "go back", nil), nil)
 }
 
 // askOther asks for the answer of one's own after Other was chosen, until
 // it passes CheckOther, and returns it as CheckOther cleans it. Esc, or
 // Enter with nothing typed, returns errBack: Other was not what the
 // person wanted, and the options are shown again.
-func askOther(s *dialog, p *textPrompt) (string, error) {
+func askOther(t *Prompter, p *textPrompt) (string, error) {
 	p.back = true
 	p.keys, p.emptyKeys = []string{"Enter submit", "Esc back"}, []string{"Enter or Esc back"}
-	return askText(s, p, validateTyped("your answer", "go back", nil), errBack)
+	return askText(t, p, validateTyped("your answer", "go back", nil), errBack)
 }
 
 // Cleanup leaves the prompt on screen: whatever is drawn next replaces it,
@@ -180,16 +177,11 @@ func (p *textPrompt) Error(_ *survey.PromptConfig, err error) error {
 }
 
 func (p *textPrompt) frame(l layout, w int) frame {
-	st := p.s.tui.st
+	st := p.t.st
 	f := frame{lines: p.head(l, w)}
 	f.gap(l)
-	if len(p.chosen) > 0 {
-		chosen := "Chosen: " + prompt.Display(strings.Join(p.chosen, ", "))
-		f.lines = append(f.lines, st.paint(truncate(chosen, w), sgrDim))
-	}
-	if len(p.noteFor) > 0 {
-		about := "For: " + prompt.Display(strings.Join(p.noteFor, ", "))
-		f.lines = append(f.lines, st.paint(truncate(about, w), sgrDim))
+	if p.above != "" {
+		f.lines = append(f.lines, st.paint(truncate(prompt.Display(p.above), w), sgrDim))
 	}
 	prefix := truncate(p.prefix, w/2)
 	room := max(1, w-prompt.Width(prefix)-1)
@@ -220,7 +212,7 @@ func (p *textPrompt) frame(l layout, w int) frame {
 		case len(p.text) == 0 && p.def != "":
 			keys[0] = fmt.Sprintf(`Enter for "%s"`, prompt.Display(p.def))
 		}
-		f.lines = append(f.lines, p.s.keyHints(w, keys...)...)
+		f.lines = append(f.lines, p.t.keyHints(w, false, keys...)...)
 	}
 	return f
 }
@@ -228,7 +220,7 @@ func (p *textPrompt) frame(l layout, w int) frame {
 // hint returns what the empty text shows: the placeholder, or else the default.
 // It is dimmed; without colour, an example says so in words.
 func (p *textPrompt) hint(w int) string {
-	st := p.s.tui.st
+	st := p.t.st
 	switch {
 	case p.placeholder != "" && st.color:
 		return st.paint(truncate(prompt.Display(p.placeholder), w), sgrDim)

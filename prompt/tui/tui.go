@@ -76,10 +76,11 @@ type Options struct {
 // once all answers are known, shows them.
 type Prompter struct {
 	Options
-	inFd  int
-	outFd int
-	st    style
+	st style
 
+	// total is the number of questions of the call that asks, for the
+	// progress its screens show.
+	total int
 	// held is the key reader of a terminal held across calls (see Hold),
 	// nil when each call takes the terminal for itself; forget has the
 	// next frame drop the keys typed before it (see Forget). Only the
@@ -106,12 +107,7 @@ type Prompter struct {
 
 // New returns a terminal UI prompter on the given terminal.
 func New(opts Options) *Prompter {
-	return &Prompter{
-		Options: opts,
-		inFd:    int(opts.In.Fd()),
-		outFd:   int(opts.Out.Fd()),
-		st:      style{color: opts.Color},
-	}
+	return &Prompter{Options: opts, st: style{color: opts.Color}}
 }
 
 var _ prompt.Prompter = (*Prompter)(nil)
@@ -127,16 +123,16 @@ func (t *Prompter) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answ
 		return nil, nil
 	}
 	answers := make([]prompt.Answer, len(qs))
-	err := t.run(ctx, len(qs), func(s *dialog) error {
+	err := t.run(ctx, len(qs), func() error {
 		for i, q := range qs {
-			a, err := s.ask(i, q, prompt.Answer{})
+			a, err := t.ask(i, q, prompt.Answer{})
 			if err != nil {
 				return err
 			}
 			answers[i] = a
 		}
 		if t.Review && len(qs) > 1 {
-			return s.review(qs, answers)
+			return t.review(qs, answers)
 		}
 		return nil
 	})
@@ -153,7 +149,7 @@ func (t *Prompter) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answ
 // returns ErrCancelled, ErrNoAnswer (the terminal's input ended) or
 // context.Cause(ctx) when ctx is done, whatever f saw, or the *KeyError
 // of a key that the caller takes.
-func (t *Prompter) run(ctx context.Context, total int, f func(*dialog) error) (err error) {
+func (t *Prompter) run(ctx context.Context, total int, f func() error) (err error) {
 	if ctx.Err() != nil {
 		return context.Cause(ctx)
 	}
@@ -173,8 +169,8 @@ func (t *Prompter) run(ctx context.Context, total int, f func(*dialog) error) (e
 	// What the guard of one frame says is not for the frames of another
 	// call.
 	defer func() { t.mark = "" }()
-	s := &dialog{tui: t, total: total}
-	if err := f(s); err != nil {
+	t.total = total
+	if err := f(); err != nil {
 		// Why f stopped says more than a failure to erase the screen.
 		_ = t.clear()
 		if ctx.Err() != nil {
@@ -224,7 +220,7 @@ func (t *Prompter) Restore() error {
 		t.undoOut()
 		t.undoOut = nil
 	}
-	rerr := term.Restore(t.inFd, t.saved)
+	rerr := term.Restore(int(t.In.Fd()), t.saved)
 	t.saved = nil
 	// The mode matters more than what was written.
 	if err := cmp.Or(rerr, werr); err != nil {
@@ -242,19 +238,19 @@ func (t *Prompter) enter() error {
 		// The saved mode would be overwritten with raw mode, and lost.
 		return errors.New("terminal ui is already asking")
 	}
-	saved, err := term.MakeRaw(t.inFd)
+	saved, err := term.MakeRaw(int(t.In.Fd()))
 	if err != nil {
 		return fmt.Errorf("set terminal mode: %w", err)
 	}
 	t.saved = saved
-	t.undoOut = setUpOutput(t.outFd)
+	t.undoOut = setUpOutput(int(t.Out.Fd()))
 	return nil
 }
 
 // size returns the terminal's width and height, from the output or else
 // the input, or the classic 80×24 when neither says.
 func (t *Prompter) size() (w, h int) {
-	for _, fd := range []int{t.outFd, t.inFd} {
+	for _, fd := range []int{int(t.Out.Fd()), int(t.In.Fd())} {
 		if w, h, err := term.GetSize(fd); err == nil && w > 0 && h > 0 {
 			return w, h
 		}
@@ -335,13 +331,6 @@ func (t *Prompter) erase(b *bytes.Buffer, termWidth int) {
 	b.WriteString("\x1b[J")
 }
 
-// dialog is one run of Ask: the screens it draws, for total questions,
-// with the keys it reads from the terminal held (Prompter.held).
-type dialog struct {
-	tui   *Prompter
-	total int
-}
-
 // ask asks one question: the list of options, then the text prompt when
 // Other was chosen; for typed text, the text prompt alone, where Enter on
 // nothing takes the default, if any; for a yes/no question, Yes and No.
@@ -349,32 +338,32 @@ type dialog struct {
 // to the list with the note as it was; from the Other prompt, Esc or
 // Enter with nothing typed goes back to the list as it was. prev is the
 // answer being changed, if any, to start from.
-func (s *dialog) ask(index int, q schema.Question, prev prompt.Answer) (prompt.Answer, error) {
-	head := func(l layout, w int) []string { return s.heading(q, index, l, w) }
+func (t *Prompter) ask(index int, q schema.Question, prev prompt.Answer) (prompt.Answer, error) {
+	head := func(l layout, w int) []string { return t.heading(q, index, l, w) }
 	switch q.Kind.Gesture() {
 	case schema.GestureYesNo:
-		yes, err := askOne[bool](s, &confirmPrompt{s: s, head: head, yes: q.Default == schema.Yes})
+		yes, err := askOne[bool](t, &confirmPrompt{t: t, head: head, yes: q.Default == schema.Yes})
 		if err != nil {
 			return prompt.Answer{}, err
 		}
 		return prompt.Answer{Labels: []string{schema.YesOrNo(yes)}}, nil
 	case schema.GestureType:
-		text := newTextPrompt(s, head, prev.Other)
+		text := newTextPrompt(t, head, prev.Other)
 		text.placeholder, text.def = q.Placeholder, q.Default
-		other, err := askText(s, text, validateText, nil)
+		other, err := askText(t, text, validateText, nil)
 		return prompt.Answer{Other: other}, err
 	}
-	list := newListPrompt(s, q, index, prev)
+	list := newListPrompt(t, q, index, prev)
 	for {
-		choice, err := askOne[*listResult](s, list, list.validate)
+		choice, err := askOne[*listResult](t, list, list.validate)
 		if err != nil {
 			return prompt.Answer{}, err
 		}
 		if choice.note {
 			// n: the note, then the list again, as it was.
-			text := newTextPrompt(s, head, list.note)
-			text.noteFor = list.noteFor()
-			note, err := askNote(s, text)
+			text := newTextPrompt(t, head, list.note)
+			text.above = "For: " + strings.Join(list.noteFor(), ", ")
+			note, err := askNote(t, text)
 			switch {
 			case errors.Is(err, errBack):
 			case err != nil:
@@ -384,16 +373,15 @@ func (s *dialog) ask(index int, q schema.Question, prev prompt.Answer) (prompt.A
 			}
 			continue
 		}
-		a := prompt.Answer{Note: list.note}
-		for _, i := range choice.picked {
-			a.Labels = append(a.Labels, q.Options[i].Label)
-		}
+		a := prompt.Answer{Labels: choice.labels, Note: list.note}
 		if !choice.other {
 			return a, nil
 		}
-		text := newTextPrompt(s, head, prev.Other)
-		text.chosen = a.Labels
-		switch a.Other, err = askOther(s, text); {
+		text := newTextPrompt(t, head, prev.Other)
+		if len(a.Labels) > 0 {
+			text.above = "Chosen: " + strings.Join(a.Labels, ", ")
+		}
+		switch a.Other, err = askOther(t, text); {
 		case errors.Is(err, errBack):
 			continue
 		case err != nil:
@@ -406,14 +394,14 @@ func (s *dialog) ask(index int, q schema.Question, prev prompt.Answer) (prompt.A
 // askOne runs a prompt through survey, which prompts, validates, has the
 // prompt say why an answer is not accepted (its Error method) and prompts
 // again. survey itself writes nothing: each prompt here draws on the
-// terminal through its dialog and reads keys from it. survey hands the
+// terminal through the Prompter and reads keys from it. survey hands the
 // streams given with WithStdio only to prompts that implement its
 // WithStdio method, and these do not; they are given so that a prompt of
 // survey's own, were one used here, would draw on the terminal rather than
 // on survey's default, stdout.
-func askOne[T any](s *dialog, p survey.Prompt, validators ...survey.Validator) (T, error) {
+func askOne[T any](t *Prompter, p survey.Prompt, validators ...survey.Validator) (T, error) {
 	var v T
-	opts := []survey.AskOpt{survey.WithStdio(s.tui.In, s.tui.Out, s.tui.Out)}
+	opts := []survey.AskOpt{survey.WithStdio(t.In, t.Out, t.Out)}
 	for _, val := range validators {
 		opts = append(opts, survey.WithValidator(val))
 	}

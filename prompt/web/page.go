@@ -347,10 +347,9 @@ func (p *Page) WriteForm(w http.ResponseWriter, code int, sub *Submission) {
 		for j, o := range q.Options {
 			fq.chosen[j+1] = o.Label == q.Default
 		}
-		if sub != nil && i < len(sub.questions) {
+		if sub != nil { // Parse's, of these questions
 			fq = sub.questions[i]
 		}
-		chosen := func(j int) bool { return j < len(fq.chosen) && fq.chosen[j] }
 		// The questions' text is shown as on a terminal (prompt.Display),
 		// and html/template escapes it on top. The text fields' values are
 		// not: they are answers, sent back and checked by schema.CheckOther.
@@ -371,10 +370,10 @@ func (p *Page) WriteForm(w http.ResponseWriter, code int, sub *Submission) {
 			v.AnyOther = true
 			wq.Other = &webOption{
 				ID: id + "-0", Value: "0", Name: "Other",
-				Description: "Type your own answer", Checked: chosen(0),
+				Description: "Type your own answer", Checked: fq.chosen[0],
 			}
 		}
-		wq.Options, wq.HasPreview = webOptions(id, q, chosen)
+		wq.Options, wq.HasPreview = webOptions(id, q, fq.chosen)
 		if fq.err == "" && (sub != nil || q.Default != "") {
 			v.Answered++
 		}
@@ -384,8 +383,9 @@ func (p *Page) WriteForm(w http.ResponseWriter, code int, sub *Submission) {
 }
 
 // webOptions returns the options of q, whose fields are named id, as the page
-// shows them, chosen or not; hasPreview says whether any has a preview.
-func webOptions(id string, q schema.Question, chosen func(int) bool) (opts []webOption, hasPreview bool) {
+// shows them, chosen (chosen[j] for option j from 1) or not; hasPreview says
+// whether any has a preview.
+func webOptions(id string, q schema.Question, chosen []bool) (opts []webOption, hasPreview bool) {
 	for j, o := range q.Options {
 		name := strings.TrimSpace(o.Label)
 		if o.Recommended() {
@@ -402,7 +402,7 @@ func webOptions(id string, q schema.Question, chosen func(int) bool) (opts []web
 			ID: id + "-" + strconv.Itoa(j+1), Value: strconv.Itoa(j + 1),
 			Name: prompt.Display(name), Recommended: o.Recommended(),
 			Description: prompt.DisplayMultiline(o.Description), Preview: prompt.DisplayMultiline(preview),
-			Checked: chosen(j + 1),
+			Checked: chosen[j+1],
 		})
 	}
 	return opts, hasPreview
@@ -437,27 +437,17 @@ func (p *Page) writeStatus(w http.ResponseWriter, code int, st waitStatus) {
 	p.write(w, code, v)
 }
 
-// WriteIdle writes the page of a queue in which nothing waits, with code:
-// it waits on Base+"wait" for a set to arrive. p.Queue says what became
-// of the set shown before; p.Questions are not shown.
+// WriteIdle writes the page of a queue (p.Queue) in which nothing waits,
+// with code: it waits on Base+"wait" for a set to arrive. p.Queue says
+// what became of the set shown before; p.Questions are not shown.
 func (p *Page) WriteIdle(w http.ResponseWriter, code int) {
-	p.inQueue().write(w, code, &view{State: "idle", Title: "Nothing waiting"})
+	p.write(w, code, &view{State: "idle", Title: "Nothing waiting"})
 }
 
-// WriteClosed writes the page of a queue that is gone (the inbox quit),
-// with code.
+// WriteClosed writes the page of a queue (p.Queue) that is gone (the inbox
+// quit), with code.
 func (p *Page) WriteClosed(w http.ResponseWriter, code int) {
-	p.inQueue().write(w, code, &view{State: "closed", Title: "The inbox has quit"})
-}
-
-// inQueue returns p as a page of a queue.
-func (p *Page) inQueue() *Page {
-	if p.Queue != nil {
-		return p
-	}
-	q := *p
-	q.Queue = &InQueue{}
-	return &q
+	p.write(w, code, &view{State: "closed", Title: "The inbox has quit"})
 }
 
 // write writes v with a policy that lets the page run only its own inline

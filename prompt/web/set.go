@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/askuser/askuser/prompt/web/localhttp"
@@ -30,7 +31,7 @@ type setServer struct {
 	mu      sync.Mutex
 	status  waitStatus
 	done    chan struct{} // closed when the wait ends: status leaves stateWaiting
-	waiters int           // requests held by serveWait, for the tests to wait for
+	waiters atomic.Int32  // requests held by serveWait, for the tests to wait for
 }
 
 // newSetServer returns the setServer that serves p, waiting.
@@ -94,14 +95,8 @@ func (s *setServer) serveWait(w http.ResponseWriter, r *http.Request) {
 	localhttp.Hold(w, PollWait)
 	t := time.NewTimer(PollWait)
 	defer t.Stop()
-	s.mu.Lock()
-	s.waiters++
-	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
-		s.waiters--
-		s.mu.Unlock()
-	}()
+	s.waiters.Add(1)
+	defer s.waiters.Add(-1)
 	select {
 	case <-s.done:
 		s.page.writeStatus(w, http.StatusOK, s.current())

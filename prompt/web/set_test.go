@@ -164,7 +164,5 @@ func TestSetCancel(t *testing.T) {
 
 // waiting returns how many pages are waiting on the set.
 func (s *setServer) waiting() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.waiters
+	return int(s.waiters.Load())
 }

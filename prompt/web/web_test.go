@@ -318,7 +318,9 @@ func TestPageInQueue(t *testing.T) {
 			t.Errorf("the idle page lacks %s", want)
 		}
 	}
-	closed := written(t, func(w http.ResponseWriter) { (&Page{Base: "/sets/0/", Token: "t"}).WriteClosed(w, 200) })
+	closed := written(t, func(w http.ResponseWriter) {
+		(&Page{Base: "/sets/0/", Token: "t", Queue: &InQueue{}}).WriteClosed(w, 200)
+	})
 	if !strings.Contains(closed, `data-state="closed"`) || !strings.Contains(closed, `<h1 id="title" tabindex="-1">The inbox has quit</h1>`) {
 		t.Errorf("the closed page:\n%s", closed)
 	}

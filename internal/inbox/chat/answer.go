@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/hmac"
 	"errors"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -54,21 +55,15 @@ func (c *Chat) handle(ctx context.Context, e Event) {
 // replied is the set that e's text answers: the one of the message it
 // replies to, else the only one waiting that is posted, else nil.
 func (c *Chat) replied(e Event) *post {
-	if e.To != "" {
-		for _, p := range c.posts {
-			if p.shown && p.msg == e.To {
-				return p
-			}
-		}
-		for _, p := range c.ended {
-			if p.msg == e.To {
-				return p
-			}
+	posts := slices.Collect(maps.Values(c.posts))
+	if e.To == "" {
+		if len(posts) == 1 {
+			return posts[0]
 		}
 		return nil
 	}
-	if len(c.posts) == 1 {
-		for _, p := range c.posts {
+	for _, p := range slices.Concat(posts, c.ended) {
+		if p.shown && p.msg == e.To {
 			return p
 		}
 	}

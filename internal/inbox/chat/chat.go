@@ -236,7 +236,7 @@ func (c *Chat) sync(ctx context.Context, snap inbox.Snapshot) bool {
 			c.posts[s.ID] = p
 		}
 		if !p.shown && s.End().State == inbox.Waiting && c.due(s) {
-			if c.post(ctx, p); !p.shown {
+			if c.update(ctx, p); !p.shown {
 				return false
 			}
 		}
@@ -244,31 +244,24 @@ func (c *Chat) sync(ctx context.Context, snap inbox.Snapshot) bool {
 	return true
 }
 
-// post posts p's first version.
-func (c *Chat) post(ctx context.Context, p *post) {
+// update shows p's current version in place of the last, or posts it
+// when it was not posted yet.
+func (c *Chat) update(ctx context.Context, p *post) {
 	m := c.render(p)
 	ctx, cancel := context.WithTimeout(ctx, callTimeout)
 	defer cancel()
+	if p.shown {
+		if err := c.o.Service.Edit(ctx, p.msg, m); err != nil {
+			c.warn("edit", err)
+		}
+		return
+	}
 	id, err := c.o.Service.Post(ctx, m)
 	if err != nil {
 		c.warn("post", err)
 		return
 	}
 	p.msg, p.shown = id, true
-}
-
-// update shows p's current version in place of the last.
-func (c *Chat) update(ctx context.Context, p *post) {
-	if !p.shown {
-		c.post(ctx, p)
-		return
-	}
-	m := c.render(p)
-	ctx, cancel := context.WithTimeout(ctx, callTimeout)
-	defer cancel()
-	if err := c.o.Service.Edit(ctx, p.msg, m); err != nil {
-		c.warn("edit", err)
-	}
 }
 
 // finish shows p as ended, buttons gone, and remembers it for a while.

@@ -167,6 +167,23 @@ func TestSingleChoiceIsAButtonPerOption(t *testing.T) {
 	})
 }
 
+// A message longer than Telegram takes is posted cut, with its buttons.
+func TestLongMessageIsCut(t *testing.T) {
+	r := startTelegram(t, false)
+	long := schema.Question{Header: "Plan", Question: "Go on?", Options: []schema.Option{
+		{Label: "Yes", Description: "Go on.", Preview: strings.Repeat("step ", 800)},
+		{Label: "No", Description: "Stop.", Preview: strings.Repeat("undo ", 800)},
+	}}
+	_, msg := r.add(t, long)
+	m := r.api.Message(msg)
+	if n := len([]rune(m.Text)); n > telegramMaxText || n < telegramMaxText-5 || !strings.HasSuffix(m.Text, "…") {
+		t.Errorf("the message is %d characters, ending %q; want %d or a few fewer (the spaces before the cut go), ending in …", n, m.Text[len(m.Text)-20:], telegramMaxText)
+	}
+	if got, want := m.Labels(), []string{"1. Yes", "2. No", "Cancel"}; !slices.Equal(got, want) {
+		t.Errorf("buttons %q, want %q", got, want)
+	}
+}
+
 func TestSeveralChoicesAreToggledThenDone(t *testing.T) {
 	r := startTelegram(t, false)
 	s, msg := r.add(t, features)

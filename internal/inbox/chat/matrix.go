@@ -170,40 +170,36 @@ func (m *Matrix) remember(id MessageID, msg Message) {
 	m.buttons[id] = slices.Concat(msg.Buttons...)
 }
 
-// wait waits until the account is in the room.
-func (m *Matrix) wait(ctx context.Context) error {
+// send sends c to room, once the account is in the room.
+func (m *Matrix) send(ctx context.Context, room string, c *event.MessageEventContent) (MessageID, error) {
 	select {
 	case <-m.ready:
-		return nil
 	case <-ctx.Done():
-		return context.Cause(ctx)
+		return "", context.Cause(ctx)
 	}
+	resp, err := m.cli.SendMessageEvent(ctx, id.RoomID(room), event.EventMessage, c)
+	if err != nil {
+		return "", err
+	}
+	return MessageID(resp.EventID), nil
 }
 
 // Post sends msg to the room.
 func (m *Matrix) Post(ctx context.Context, msg Message) (MessageID, error) {
-	if err := m.wait(ctx); err != nil {
-		return "", err
+	mid, err := m.send(ctx, m.o.Room, content(msg))
+	if err == nil {
+		m.remember(mid, msg)
 	}
-	resp, err := m.cli.SendMessageEvent(ctx, id.RoomID(m.o.Room), event.EventMessage, content(msg))
-	if err != nil {
-		return "", err
-	}
-	mid := MessageID(resp.EventID)
-	m.remember(mid, msg)
-	return mid, nil
+	return mid, err
 }
 
 // Edit replaces the message mid with msg, as Matrix edits are made: a new
 // event that replaces it.
 func (m *Matrix) Edit(ctx context.Context, mid MessageID, msg Message) error {
-	if err := m.wait(ctx); err != nil {
-		return err
-	}
 	c := content(msg)
 	c.SetEdit(id.EventID(mid))
 	m.remember(mid, msg)
-	_, err := m.cli.SendMessageEvent(ctx, id.RoomID(m.o.Room), event.EventMessage, c)
+	_, err := m.send(ctx, m.o.Room, c)
 	return err
 }
 
@@ -212,11 +208,8 @@ func (m *Matrix) Tell(ctx context.Context, e Event, line string) error {
 	if line == "" || e.Ref == "" {
 		return nil
 	}
-	if err := m.wait(ctx); err != nil {
-		return err
-	}
 	c := &event.MessageEventContent{MsgType: event.MsgNotice, Body: line,
 		RelatesTo: &event.RelatesTo{InReplyTo: &event.InReplyTo{EventID: id.EventID(e.Ref)}}}
-	_, err := m.cli.SendMessageEvent(ctx, id.RoomID(e.Room), event.EventMessage, c)
+	_, err := m.send(ctx, e.Room, c)
 	return err
 }

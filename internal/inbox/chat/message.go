@@ -36,17 +36,15 @@ func (c *Chat) render(p *post) Message {
 		from = prompt.ShortHome(s.Source(), c.o.Home)
 	}
 	from = prompt.Display(from)
-	var b strings.Builder
 	switch {
 	case p.end != "":
-		fmt.Fprintf(&b, "Questions from %s: %s", from, p.end)
-		return Message{Text: b.String()}
+		return Message{Text: fmt.Sprintf("Questions from %s: %s", from, p.end)}
 	case c.o.Private:
-		fmt.Fprintf(&b, "Questions from %s wait. Answer them at the inbox or on its page.", from)
-		return Message{Text: b.String()}
+		return Message{Text: fmt.Sprintf("Questions from %s wait. Answer them at the inbox or on its page.", from)}
 	}
 	p.ver++
 	p.acts = nil
+	var b strings.Builder
 	fmt.Fprintf(&b, "Questions from %s", from)
 	if len(s.Questions) > 1 && p.at < len(s.Questions) {
 		fmt.Fprintf(&b, " (%d of %d)", p.at+1, len(s.Questions))

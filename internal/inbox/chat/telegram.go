@@ -11,6 +11,8 @@ import (
 
 	"github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
+
+	"github.com/askuser/askuser/prompt"
 )
 
 // Telegram is a chat with the person through a Telegram bot, by the Bot
@@ -147,17 +149,9 @@ func keyboard(m Message) *models.InlineKeyboardMarkup {
 	return k
 }
 
-// cutText cuts text to what a message may hold.
-func cutText(text string, n int) string {
-	if r := []rune(text); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return text
-}
-
 // Post sends m to the chat.
 func (t *Telegram) Post(ctx context.Context, m Message) (MessageID, error) {
-	sent, err := t.bot.SendMessage(ctx, &bot.SendMessageParams{ChatID: t.chat, Text: cutText(m.Text, telegramMaxText), ReplyMarkup: keyboard(m)})
+	sent, err := t.bot.SendMessage(ctx, &bot.SendMessageParams{ChatID: t.chat, Text: prompt.Cut(m.Text, telegramMaxText), ReplyMarkup: keyboard(m)})
 	if err != nil {
 		return "", t.scrub(err)
 	}
@@ -170,7 +164,7 @@ func (t *Telegram) Edit(ctx context.Context, id MessageID, m Message) error {
 	if err != nil {
 		return fmt.Errorf("not a Telegram message: %q", id)
 	}
-	_, err = t.bot.EditMessageText(ctx, &bot.EditMessageTextParams{ChatID: t.chat, MessageID: n, Text: cutText(m.Text, telegramMaxText), ReplyMarkup: keyboard(m)})
+	_, err = t.bot.EditMessageText(ctx, &bot.EditMessageTextParams{ChatID: t.chat, MessageID: n, Text: prompt.Cut(m.Text, telegramMaxText), ReplyMarkup: keyboard(m)})
 	if err != nil && strings.Contains(err.Error(), "message is not modified") {
 		// The Bot API refuses an edit that changes nothing.
 		return nil

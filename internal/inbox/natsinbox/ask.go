@@ -26,6 +26,9 @@ type ask struct {
 	reply           *age.X25519Identity
 	body            []byte // the set, sealed
 	copies          int
+	// first is its first copy's sequence in the stream, which its anchor
+	// names: 0, and no anchor, when a lost acknowledgement left it unknown.
+	first uint64
 }
 
 func (a *ask) run(ctx context.Context, queued func(ahead int)) (inbox.Event, error) {
@@ -53,13 +56,17 @@ func (a *ask) run(ctx context.Context, queued func(ahead int)) (inbox.Event, err
 	return a.wait(ctx, ends)
 }
 
-// open stores the set's anchor, its asker's first beat and its first
-// copy. The anchor (copy 0) says when the set was first asked, as the
-// server saw it: the waiting time that the inbox shows goes no further
-// back; a set asked again has its root's. The beat goes before the set: a
-// set stored is always one whose asker beat. The two are sent ahead of the
-// copy and their acknowledgements awaited after it, so that the three
-// take the time of one; one that fails is stored again as the copy was.
+// open stores its asker's first beat, the set's first copy and its
+// anchor. The anchor (copy 0) says when the set was first asked, as the
+// server saw it, for as long as an end stays, where a copy stays setTTL:
+// the waiting time that the inbox shows goes no further back; a set asked
+// again has its root's. It comes after the copy and names it, and the
+// server stores it only while that copy is stored: an anchor stored ahead
+// of its set dates nothing (see feed.onAnchor). The beat goes before the
+// set: a set stored is always one whose asker beat. The beat and the
+// anchor are sent without waiting, and their acknowledgements awaited
+// after the copy's, so that the three take little more than the time of
+// one; one that fails is stored again as the copy was.
 func (a *ask) open(ctx context.Context) error {
 	type ahead struct {
 		ack   jetstream.PubAckFuture
@@ -73,13 +80,19 @@ func (a *ask) open(ctx context.Context) error {
 		}
 		sent = append(sent, ahead{ack, again})
 	}
-	if a.root == "" {
-		anchor := a.addr.subject("set", a.id+".0")
-		send(anchor, func() error { return a.store(ctx, anchor, nil, endTTL) }, jetstream.WithMsgTTL(endTTL))
-	}
 	send(a.addr.subject("beat", a.id), func() error { return a.beat(ctx, true) })
 	if err := a.post(ctx); err != nil {
 		return err
+	}
+	if a.root == "" && a.first != 0 {
+		anchor := a.addr.subject("set", a.id+".0")
+		named := jetstream.WithExpectLastSequenceForSubject(a.first, a.copySubject(1))
+		send(anchor, func() error {
+			// Refused, its copy is gone already (the set refused at
+			// once): it would date nothing.
+			_, _ = a.store(ctx, anchor, nil, endTTL, named)
+			return context.Cause(ctx)
+		}, jetstream.WithMsgTTL(endTTL), named)
 	}
 	for _, s := range sent {
 		if s.ack != nil {
@@ -160,31 +173,43 @@ func (a *ask) beat(ctx context.Context, first bool) error {
 // beats go on meanwhile.
 func (a *ask) post(ctx context.Context) error {
 	a.copies++
-	err := a.store(ctx, a.addr.subject("set", a.id+"."+copyID(a.secret, a.copies)), a.body, setTTL)
+	seq, err := a.store(ctx, a.copySubject(a.copies), a.body, setTTL)
+	if a.copies == 1 {
+		a.first = seq
+	}
 	if a.copies > 1 && ctx.Err() == nil {
 		return nil
 	}
 	return err
 }
 
+func (a *ask) copySubject(n int) string {
+	return a.addr.subject("set", a.id+"."+copyID(a.secret, n))
+}
+
 // store stores data on subject, for ttl, trying again while the server
 // is slow to answer or the stream full: the inbox makes room as sets end.
 // A subject that holds a message already holds this one: nobody else can
-// name it.
-func (a *ask) store(ctx context.Context, subject string, data []byte, ttl time.Duration) error {
+// name it. It returns the message's sequence in the stream, 0 when the
+// subject held it already.
+func (a *ask) store(ctx context.Context, subject string, data []byte, ttl time.Duration, opts ...jetstream.PublishOpt) (uint64, error) {
 	said := false
 	for {
+		var seq uint64
 		err := a.ensure(ctx, func() error {
 			pctx, cancel := context.WithTimeout(ctx, inbox.ProbeTimeout)
 			defer cancel()
-			_, err := a.conn.js.Publish(pctx, subject, data, jetstream.WithMsgTTL(ttl))
+			ack, err := a.conn.js.Publish(pctx, subject, data, append(opts, jetstream.WithMsgTTL(ttl))...)
+			if err == nil {
+				seq = ack.Sequence
+			}
 			return err
 		})
 		switch {
 		case err == nil, isTaken(err):
-			return nil
+			return seq, nil
 		case ctx.Err() != nil:
-			return context.Cause(ctx)
+			return 0, context.Cause(ctx)
 		case errors.Is(err, errNoQuorum):
 			a.conn.slowly.noQuorum(ctx, a.addr)
 		case slow(err) && a.conn.refusedSubject(subject) == nil:
@@ -192,7 +217,7 @@ func (a *ask) store(ctx context.Context, subject string, data []byte, ttl time.D
 		case errors.Is(err, nats.ErrMaxPayload), errors.Is(err, jetstream.ErrStreamMessageExceedsMaximum):
 			// Before isFull: the stream's refusal of a message too large
 			// also speaks of a maximum, and no room made will take it.
-			return tooLarge(a.addr, a.conn, len(data))
+			return 0, tooLarge(a.addr, a.conn, len(data))
 		case isFull(err):
 			if !said {
 				said = true
@@ -200,19 +225,19 @@ func (a *ask) store(ctx context.Context, subject string, data []byte, ttl time.D
 			}
 		default:
 			if _, ok := errors.AsType[*inbox.ServerError](err); ok {
-				return err
+				return 0, err
 			}
 			if refused := a.conn.refusedSubject(subject); refused != nil {
 				err = refused
 			}
-			return &inbox.ServerError{Err: err, Msg: fmt.Sprintf("the NATS server at %s did not store the questions (%v): check that these credentials may publish to askuser.%s.set.*.*", a.addr.serverURL(), err, a.addr.Name)}
+			return 0, &inbox.ServerError{Err: err, Msg: fmt.Sprintf("the NATS server at %s did not store the questions (%v): check that these credentials may publish to askuser.%s.set.*.*", a.addr.serverURL(), err, a.addr.Name)}
 		}
 		if a.copies > 1 {
-			return err
+			return 0, err
 		}
 		select {
 		case <-ctx.Done():
-			return context.Cause(ctx)
+			return 0, context.Cause(ctx)
 		case <-time.After(250 * time.Millisecond):
 		}
 	}

@@ -182,6 +182,29 @@ func TestSetLeavesWithoutInbox(t *testing.T) {
 	}
 }
 
+// An asker's anchor, stored after its set's first copy and naming it, is
+// taken by the server and dates the set: an inbox that starts once that
+// copy has left the server shows the set as waiting since it was first
+// asked, not since the oldest copy still stored.
+func TestAnchorKeepsDate(t *testing.T) {
+	defer func(ttl time.Duration) { setTTL = ttl }(setTTL)
+	setTTL = time.Second
+	_, a, id := setup(t)
+	sets := spy(t, a, id)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	res := askOver(ctx, a.Dial(), askRequest())
+	nextSet(t, sets)
+	first := time.Now()
+	time.Sleep(4 * setTTL)
+	in := startInbox(t, a, id, "one")
+	if s := waitFor(t, in.q, 1)[0]; !s.Arrived.Before(first.Add(setTTL)) {
+		t.Errorf("a set whose first copy was stored at %s is shown as asked at %s", first, s.Arrived)
+	}
+	cancel()
+	result(t, res, 5*time.Second)
+}
+
 // An asker whose server is slow to take its connection (a fleet of askers
 // started at once) waits it out rather than take it for no server: its
 // first connections, which nothing answers, time out, and it connects once

@@ -117,6 +117,13 @@ func dial(a *address, r role, name string) (*conn, error) {
 		opts = append(opts, nats.RootCAs(a.CA))
 	}
 	nc, err := nats.Connect(a.serverURL(), opts...)
+	// A server that did not finish the login in time is there and busy,
+	// as when a fleet of askers starts at once: it is tried again before
+	// giving up.
+	for try := 1; isLoginLate(err) && try < loginTries; try++ {
+		time.Sleep(time.Duration(try) * 250 * time.Millisecond)
+		nc, err = nats.Connect(a.serverURL(), opts...)
+	}
 	if err != nil {
 		return nil, connectError(a, err)
 	}
@@ -162,12 +169,28 @@ func connectError(a *address, err error) error {
 		msg = fmt.Sprintf("the NATS server at %s requires TLS: use tls:// in %s", a.serverURL(), inbox.EnvAddr)
 	case isA[tls.RecordHeaderError](err), errors.Is(err, nats.ErrSecureConnWanted):
 		msg = fmt.Sprintf("the NATS server at %s does not speak TLS: use nats:// in %s", a.serverURL(), inbox.EnvAddr)
+	case isLoginLate(err):
+		msg = fmt.Sprintf("the NATS server at %s did not finish this connection's login in time, %d times (%v): the server, or this machine, is too busy; try again when it is not", a.serverURL(), loginTries, err)
+	case strings.Contains(err.Error(), "connections exceeded"):
+		msg = fmt.Sprintf("the NATS server at %s holds as many connections as it allows (%v): end some, or ask its operator for more", a.serverURL(), err)
 	case errors.Is(err, nats.ErrNoServers), isA[*net.OpError](err), errors.Is(err, nats.ErrTimeout):
 		msg = fmt.Sprintf("no NATS server answers at %s: start one (nats-server -js), or check the host and port in %s", a.serverURL(), inbox.EnvAddr)
 	default:
 		msg = fmt.Sprintf("cannot connect to the NATS server at %s (%v): check %s", a.serverURL(), err, inbox.EnvAddr)
 	}
 	return &inbox.ServerError{Msg: msg, Err: err}
+}
+
+// loginTries is how many times a login that was late is made.
+const loginTries = 4
+
+// isLoginLate reports whether err says that the server had the connection
+// but the login was late: the server's "Authentication Timeout", or its
+// first ping come before its answer to the client's (nats.go's "expected
+// 'PONG', got 'PING'").
+func isLoginLate(err error) bool {
+	e := strings.ToLower(fmt.Sprint(err))
+	return strings.Contains(e, "authentication timeout") || strings.Contains(e, "expected 'pong', got 'ping'")
 }
 
 // isA reports whether err is, or wraps, an error of type E.

@@ -149,7 +149,8 @@ func (f *feed) onStored(m jetstream.Msg, md *jetstream.MsgMetadata, epoch int64)
 	switch {
 	case len(t) == 3 && t[0] == "set" && t[2] == "0":
 		if do = lasting(endTTL, "a set's anchor"); do == nil {
-			do = func() { f.onAnchor(t[1], at, ts) }
+			h := m.Headers()
+			do = func() { f.onAnchor(t[1], h, at, ts) }
 		}
 	case len(t) == 3 && t[0] == "set":
 		if do = lasting(setTTL, "a copy of a set"); do == nil {

@@ -37,7 +37,9 @@ package natsinbox
 //
 //	ASKUSER_NAME        (the sets) every message stored once, never replaced:
 //	  askuser.NAME.set.ID.0     the set's anchor, stored for endTTL: when
-//	                            it was first asked, as the server saw it
+//	                            it was first asked, as the server saw it;
+//	                            stored after its first copy, naming it,
+//	                            which the server checks (feed.onAnchor)
 //	  askuser.NAME.set.ID.COPY  a copy of a set (a wireSet, sealed to the
 //	                            inbox's recipient), stored for setTTL; its
 //	                            asker stores the next every setTTL/2

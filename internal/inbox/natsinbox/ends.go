@@ -47,8 +47,9 @@ func (f *feed) withdraw(e *entry) {
 // end is stored, this one or another first, the set's copies are deleted.
 // The first word of it goes to the view that waits on the set (see
 // inbox.Set.Sent): stored, not stored because another end came first, or
-// not stored yet. what, when not "", is how to tell the person of what
-// happens after that last: "Your answer to".
+// not stored yet; after that last, the last word too. what, when not "",
+// is how to tell the person of what happens after "not stored yet":
+// "Your answer to".
 func (f *feed) publish(e *entry, w wireEnd, what string) {
 	source := "an asker"
 	if e.set != nil {
@@ -71,10 +72,11 @@ func (f *feed) publish(e *entry, w wireEnd, what string) {
 		// comes of it then is told here.
 		late := false
 		tell := func(err error) {
+			// The first word, or the last after "not yet", for the
+			// history (see inbox.Set.LastWord).
+			f.sent(e, err)
 			switch {
-			case !late:
-				f.sent(e, err)
-			case what == "":
+			case !late, what == "":
 			case err == nil:
 				f.l.say("%s the questions from %s is stored on the NATS server now: sent.\n", what, source)
 			default:
@@ -109,7 +111,8 @@ func (f *feed) publish(e *entry, w wireEnd, what string) {
 	}()
 }
 
-// sent gives the first word of e's end to whoever waits for it.
+// sent gives a word of e's end to whoever waits for it: the first, and,
+// after a first that it is not stored yet, the last.
 func (f *feed) sent(e *entry, err error) {
 	if e.set == nil || e.set.Sent == nil {
 		return

@@ -1,10 +1,12 @@
 package natsinbox
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"net"
@@ -19,6 +21,7 @@ import (
 	"filippo.io/age"
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 	"github.com/nats-io/nkeys"
 
 	"github.com/askuser/askuser/internal/inbox"
@@ -823,6 +826,10 @@ func TestForgedAck(t *testing.T) {
 	if m, _ := f.conn.lastEnd(ctx, e.end); m == nil {
 		t.Fatal("the answer said sent is not stored")
 	}
+	// The last word, for the history.
+	if ns := e.set.LastWord(); ns != nil {
+		t.Fatalf("the last word of an answer stored: %v", ns)
+	}
 }
 
 // What an end carries from the wire (who answered, why it was withdrawn)
@@ -899,7 +906,7 @@ func TestRootDates(t *testing.T) {
 	}
 	root := func(seq uint64) string {
 		s := newSecret()
-		f.onAnchor(setID(s), stored{seq: seq}, hourAgo)
+		f.onAnchor(setID(s), anchorNaming(a.subject("set", setID(s)+"."+copyID(s, 1)), "7"), stored{seq: seq}, hourAgo)
 		return s
 	}
 
@@ -920,4 +927,184 @@ func TestRootDates(t *testing.T) {
 	if got := asked(withdrawn, 33); !got.Equal(hourAgo) {
 		t.Errorf("a set asked again after an inbox withdrew it is dated %s, not %s", got, hourAgo)
 	}
+}
+
+// anchorNaming is an anchor's headers as askers store it, naming the
+// message on subject, whose sequence is seq, as its set's first copy.
+func anchorNaming(subject, seq string) nats.Header {
+	return nats.Header{jetstream.MsgTTLHeader: {endTTL.String()}, jetstream.ExpectedLastSubjSeqHeader: {seq}, jetstream.ExpectedLastSubjSeqSubjHeader: {subject}}
+}
+
+// A set's waiting time counts from the first copy its asker stored: an
+// anchor dates it only when the server stored the anchor while a copy of
+// the set was (it names the copy, which the server checks). An anchor
+// stored alone an hour before its set, as an agent would to jump the
+// queue, or naming another set's copy, itself or nothing, or with a
+// header more (which could hide the check from the server), dates
+// nothing and is deleted: the set is dated from its copy. Its asker's
+// anchor dates it once its first copy has left the server.
+func TestAnchorDates(t *testing.T) {
+	_, a, id := setup(t)
+	f, _, _ := handFeed(t, a, id, "one")
+	reply, _ := age.GenerateX25519Identity()
+	now := time.Now()
+	hourAgo := now.Add(-time.Hour)
+	copyOf := func(secret string, n int) string { return a.subject("set", setID(secret)+"."+copyID(secret, n)) }
+	other := newSecret()
+	for i, c := range []struct {
+		what   string
+		anchor func(secret string) nats.Header
+		dated  bool
+	}{
+		{"stored alone", func(string) nats.Header { return nats.Header{jetstream.MsgTTLHeader: {endTTL.String()}} }, false},
+		{"naming another set's copy", func(string) nats.Header { return anchorNaming(copyOf(other, 1), "7") }, false},
+		{"naming itself", func(s string) nats.Header { return anchorNaming(a.subject("set", setID(s)+".0"), "7") }, false},
+		{"naming no message", func(s string) nats.Header { return anchorNaming(copyOf(s, 1), "0") }, false},
+		{"with a header more", func(s string) nats.Header {
+			h := anchorNaming(copyOf(s, 1), "7")
+			h.Set("X", "1")
+			return h
+		}, false},
+		{"naming its first copy", func(s string) nats.Header { return anchorNaming(copyOf(s, 1), "7") }, true},
+	} {
+		secret := newSecret()
+		sid := setID(secret)
+		at := stored{seq: uint64(10 * (i + 1))}
+		f.onAnchor(sid, c.anchor(secret), at, hourAgo)
+		body, err := sealJSON(wireSet{Request: *askRequest(), Reply: reply.Recipient().String(), Secret: secret}, id.Recipient().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Its first copy has left the server: the copy read is its third.
+		f.onSet(sid, copyOf(secret, 3), stored{seq: at.seq + 1}, now, f.open(sid, body))
+		e := f.byID[sid]
+		if e == nil {
+			t.Fatalf("the set whose anchor is %s was not taken", c.what)
+		}
+		want := now
+		if c.dated {
+			want = hourAgo
+		}
+		if !e.asked.Equal(want) {
+			t.Errorf("a set whose anchor is %s is dated %s, want %s", c.what, e.asked, want)
+		}
+		if deleted := slices.Contains(f.deletes, at); deleted == c.dated {
+			t.Errorf("an anchor %s: deleted %v", c.what, deleted)
+		}
+	}
+}
+
+// An anchor whose check the server never read dates nothing. An agent
+// writing the headers by hand puts the check on lines after a bare
+// newline: the server reads them as part of the line before, and stores
+// the anchor ahead of any copy of its set, where this client reads them as
+// headers of their own; the line they follow gives them away.
+func TestAnchorHiddenCheck(t *testing.T) {
+	ns, a, id := setup(t)
+	in := startInbox(t, a, id, "one")
+	k, c := newAsk(t, a, a.To)
+	anchor := a.subject("set", k.id+".0")
+	raw, err := net.Dial("tcp", ns.HostPort())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	hdr := "NATS/1.0\r\nX: 1\n" + jetstream.ExpectedLastSubjSeqHeader + ": 5\n" + jetstream.ExpectedLastSubjSeqSubjHeader + ": " + k.copySubject(1) + "\r\n" + jetstream.MsgTTLHeader + ": " + endTTL.String() + "\r\n\r\n"
+	if _, err := fmt.Fprintf(raw, "CONNECT {\"verbose\":false,\"headers\":true}\r\nHPUB %s %d %d\r\n%s\r\n", anchor, len(hdr), len(hdr), hdr); err != nil {
+		t.Fatal(err)
+	}
+	anchored := time.Now()
+	js, _ := jetstream.New(c.nc)
+	stream, err := js.Stream(context.Background(), a.setsStream())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := stream.GetLastMsgForSubject(context.Background(), anchor); err == nil {
+			break
+		}
+		if time.Since(anchored) > testutil.Slow {
+			t.Fatal("the server did not store the anchor")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(2 * time.Second)
+	if err := k.beat(context.Background(), true); err != nil {
+		t.Fatal(err)
+	}
+	if err := k.post(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if s := waitFor(t, in.q, 1)[0]; !s.Arrived.After(anchored.Add(time.Second)) {
+		t.Errorf("a set asked 2 s after an anchor stored alone is shown as asked at %s, its anchor's time (%s)", s.Arrived, anchored)
+	}
+}
+
+// A server that is late with the login of a connection (its "Authentication
+// Timeout", or its own ping before its answer) is busy, not absent: the
+// login is made again, and only when it is late every time is the error
+// the asker's, saying so. An account at its most connections says that.
+func TestLoginRefused(t *testing.T) {
+	ns := natstest.Start(t, nil)
+	for _, c := range []struct {
+		refused int
+		line    string
+		want    string
+	}{
+		{loginTries - 1, "-ERR 'Authentication Timeout'", ""},
+		{loginTries - 1, "PING", ""},
+		{loginTries, "-ERR 'Authentication Timeout'", "did not finish this connection's login in time, 4 times (nats: Authentication Timeout): the server, or this machine, is too busy"},
+		{loginTries, "PING", "did not finish this connection's login in time, 4 times (nats: expected 'PONG', got 'PING'): the server, or this machine, is too busy"},
+		{1, "-ERR 'maximum account active connections exceeded'", "holds as many connections as it allows (nats: maximum account active connections exceeded): end some"},
+	} {
+		gate := newLoginGate(t, ns.HostPort(), c.refused, c.line)
+		a, err := inbox.ParseAddr("nats://"+gate.Addr().String()+"/team", Remote())
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = a.Dial().Probe(context.Background())
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("with %d logins answered %s: %v", c.refused, c.line, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("with %d logins answered %s: %v; want %q", c.refused, c.line, err, c.want)
+		}
+	}
+}
+
+// newLoginGate listens for connections to target: to the first refused of
+// them it gives the server's greeting and then line for the login, as a
+// busy or a full server would; the others it forwards.
+func newLoginGate(t *testing.T, target string, refused int, line string) net.Listener {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for n := 0; ; n++ {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			s, err := net.Dial("tcp", target)
+			if err != nil {
+				c.Close()
+				return
+			}
+			if n >= refused {
+				go func() { io.Copy(s, c); s.Close() }()
+				go func() { io.Copy(c, s); c.Close() }()
+				continue
+			}
+			greeting, _ := bufio.NewReader(s).ReadString('\n')
+			s.Close()
+			io.WriteString(c, greeting)
+			bufio.NewReader(c).ReadString('\n')
+			io.WriteString(c, line+"\r\n")
+			c.Close()
+		}
+	}()
+	return ln
 }

@@ -8,9 +8,13 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"filippo.io/age"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/prompt"
@@ -151,12 +155,32 @@ func (f *feed) rootOf(id, root string) string {
 	return setID(root)
 }
 
-// onAnchor reads a set's anchor: when the set was first asked, as the
-// server saw it, which a set asked again under another id keeps.
-func (f *feed) onAnchor(id string, at stored, ts time.Time) {
+// onAnchor reads a set's anchor (h, its headers): when the set was first
+// asked, as the server saw it, which a set asked again under another id
+// keeps. Only an anchor that the server stored while a copy of its set
+// was stored dates the set: one stored ahead of its set (an older
+// asker's, or an agent's that would claim to have waited longer) dates
+// nothing, and is deleted.
+func (f *feed) onAnchor(id string, h nats.Header, at stored, ts time.Time) {
+	if !namesCopy(f.l.addr.subject("set", id+"."), h) {
+		f.delete(at)
+		return
+	}
 	if len(f.anchors) < maxStored {
 		f.anchors[id] = anchor{at, ts}
 	}
+}
+
+// namesCopy reports whether an anchor's headers (h) had the server store
+// it only while the message it names was stored: a copy of its set, on a
+// subject under prefix other than the anchor's (see ask.open). They hold
+// nothing else: a line that follows a bare newline is a header of its own
+// to this client and part of the line before to the server, so that a
+// line more could hide the check from the server.
+func namesCopy(prefix string, h nats.Header) bool {
+	name, ok := strings.CutPrefix(h.Get(jetstream.ExpectedLastSubjSeqSubjHeader), prefix)
+	seq, err := strconv.ParseUint(h.Get(jetstream.ExpectedLastSubjSeqHeader), 10, 64)
+	return len(h) == 3 && ok && name != "0" && !strings.Contains(name, ".") && err == nil && seq > 0
 }
 
 // junk tells the person of a message deleted because it is not what this
@@ -287,7 +311,9 @@ func (f *feed) show(e *entry) {
 	}
 	e.shown = true
 	e.set.Arrived = e.asked.Add(-f.skew)
-	e.set.Sent = make(chan error, 1)
+	// Room for both words of its end: not yet, then the last (see
+	// inbox.Set.Sent).
+	e.set.Sent = make(chan error, 2)
 	if _, err := f.queue.Add(e.set); err != nil {
 		return
 	}

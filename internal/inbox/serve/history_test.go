@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -88,6 +89,44 @@ func TestKeepHistoryFailure(t *testing.T) {
 	after.Wait()
 	if got := said.String(); strings.Count(got, "Warning: the history could not be written: ") != 1 || !strings.HasSuffix(got, "The inbox goes on; this is said once.\n") {
 		t.Errorf("said %q", got)
+	}
+}
+
+// An answer that its transport has not stored yet is kept only once it
+// is, and one that is never sent is kept as such: the history never says
+// that an asker has an answer it may never get.
+func TestKeepHistoryNotSentYet(t *testing.T) {
+	f := &history.File{Path: filepath.Join(t.TempDir(), "askuser", history.FileName)}
+	var after sync.WaitGroup
+	var out strings.Builder
+	q := inbox.NewQueue(inbox.QueueOptions{})
+	keepHistory(q, Options{Addr: durable{"/run/inbox.sock"}, History: f}, &out, &after)
+	for i, last := range []error{nil, errors.New("the inbox quit first")} {
+		s := &inbox.Set{From: fmt.Sprint("asker-", i), Questions: []schema.Question{schema.ConfirmQuestion("Deploy?", true)}, Sent: make(chan error, 2)}
+		if _, err := q.Add(s); err != nil {
+			t.Fatal(err)
+		}
+		s.Sent <- &inbox.NotSentError{Pending: true, Err: errors.New("the server has not stored it")}
+		if err := q.Answer(s, inbox.ViaHere, []schema.Answer{{Labels: []string{schema.Yes}}}); err == nil {
+			t.Fatal("an answer not stored yet is said sent")
+		}
+		time.Sleep(100 * time.Millisecond)
+		if rs, _, _ := history.Read(f.Path); len(rs) != i {
+			t.Fatalf("kept before its last word: %+v", rs)
+		}
+		s.Sent <- last
+		after.Wait()
+		rs, _, err := history.Read(f.Path)
+		if err != nil || len(rs) != i+1 {
+			t.Fatalf("kept %+v (%v)", rs, err)
+		}
+		want := "answered here"
+		if last != nil {
+			want = "answered here (not sent: the inbox quit first)"
+		}
+		if got := rs[0].How(); got != want {
+			t.Errorf("How() = %q, want %q", got, want)
+		}
 	}
 }
 

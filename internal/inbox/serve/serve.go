@@ -251,6 +251,12 @@ func keepHistory(q *inbox.Queue, o Options, out io.Writer, after *sync.WaitGroup
 		}
 		r := recordOf(s, o.HistoryKeep)
 		after.Go(func() {
+			// An answer is kept once it is sent, or is known not to be:
+			// one that waits to be stored has not reached its asker, and
+			// may never.
+			if ns := s.LastWord(); ns != nil {
+				r.Reason = "not sent: " + ns.Err.Error()
+			}
 			if err := o.History.Append(r); err != nil && !warned.Swap(true) {
 				say(out, "Warning: the history could not be written: %v. The inbox goes on; this is said once.\n", err)
 			}
