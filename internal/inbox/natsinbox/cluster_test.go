@@ -162,8 +162,10 @@ func TestNoRoomForStreams(t *testing.T) {
 // configuration that docs/across-machines.md gives a server of a cluster:
 // its cluster block, with the accounts of the shared server's
 // configuration (an inbox's account and an agents' account for alice and
-// for bob), as the page prints them.
-func pageCluster(t *testing.T) []*natstest.Server {
+// for bob), as the page prints them, but for the passwords, which end in
+// pass, the test's own: a server of another test, which may take the port
+// of one of these while it is down, lets none of this test's clients in.
+func pageCluster(t *testing.T) (servers []*natstest.Server, pass string) {
 	t.Helper()
 	page, err := os.ReadFile("../../../docs/across-machines.md")
 	if err != nil {
@@ -175,18 +177,21 @@ func pageCluster(t *testing.T) []*natstest.Server {
 	if shared == nil || cluster == nil || !strings.Contains(string(cluster[1]), accounts) {
 		t.Fatal("docs/across-machines.md has not the shared server's configuration and a cluster's beside it")
 	}
-	return natstest.StartCluster(t, 3, strings.Replace(string(cluster[1]), accounts, string(shared[1]), 1))
+	pass = "-" + newSecret()[:8]
+	conf := strings.Replace(string(cluster[1]), accounts, strings.ReplaceAll(string(shared[1]), `-PASSWORD"`, `-PASSWORD`+pass+`"`), 1)
+	return natstest.StartCluster(t, 3, conf), pass
 }
 
 // pageAddr is alice's address on a cluster of pageCluster, as the user
-// (alice-inbox, alice-agent) the page's configuration gives her.
-func pageAddr(t *testing.T, servers []*natstest.Server, user, query string) *address {
+// (alice-inbox, alice-agent) the page's configuration gives her, with the
+// password that ends in pass.
+func pageAddr(t *testing.T, servers []*natstest.Server, user, pass, query string) *address {
 	t.Helper()
 	hosts := make([]string, len(servers))
 	for i, s := range servers {
 		hosts[i] = s.HostPort()
 	}
-	a, err := parseAddr(fmt.Sprintf("nats://%s:%s-PASSWORD@%s/alice?%s", user, strings.ToUpper(user), strings.Join(hosts, ",nats://"), query))
+	a, err := parseAddr(fmt.Sprintf("nats://%s:%s-PASSWORD%s@%s/alice?%s", user, strings.ToUpper(user), pass, strings.Join(hosts, ",nats://"), query))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,11 +223,11 @@ func askNoting(ctx context.Context, t *testing.T, a *address, from string, notes
 // every set that waited is answered, those asked meanwhile included.
 func TestClusterNoQuorum(t *testing.T) {
 	start := time.Now()
-	servers := pageCluster(t)
+	servers, pass := pageCluster(t)
 	id, _ := age.GenerateX25519Identity()
 	query := "replicas=3&to=" + id.Recipient().String()
-	in := startInbox(t, pageAddr(t, servers, "alice-inbox", query), id, "one")
-	agents := pageAddr(t, servers, "alice-agent", query)
+	in := startInbox(t, pageAddr(t, servers, "alice-inbox", pass, query), id, "one")
+	agents := pageAddr(t, servers, "alice-agent", pass, query)
 	const n = 5
 	results := make([]<-chan askResult, n)
 	for i := range results {
@@ -289,6 +294,7 @@ func TestClusterNoQuorum(t *testing.T) {
 			t.Fatalf("asker %d got %+v, %v\n%s", i, r.e, r.err, in.said)
 		}
 	}
+	t.Logf("the answers given without quorum reached their askers %s after a server came back", time.Since(back).Round(time.Second))
 	for _, s := range waitWithin(t, in.q, len(late), 2*time.Minute) {
 		answer(t, in.q, s, "SQLite")
 	}
@@ -298,6 +304,7 @@ func TestClusterNoQuorum(t *testing.T) {
 			t.Fatalf("a late asker got %+v, %v\n%s", r.e, r.err, notes[i])
 		}
 	}
+	t.Logf("the askers of the sets asked meanwhile had their answers %s after a server came back", time.Since(back).Round(time.Second))
 	if strings.Contains(in.said.String(), "withdrawn") {
 		t.Errorf("the inbox said:\n%s", in.said)
 	}
