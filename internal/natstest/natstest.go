@@ -36,6 +36,10 @@ type Server struct {
 	// Opts are the options it runs with; Port and StoreDir stay the same
 	// from one start to the next.
 	Opts *server.Options
+	// conf, when set, is a configuration file read again at each start
+	// (accounts, users, limits), Opts's listen, store, name and cluster
+	// over what it gives.
+	conf string
 	s    *server.Server
 }
 
@@ -44,6 +48,11 @@ type Server struct {
 // options first (authorization, TLS). The server is shut down when the
 // test ends.
 func Start(t testing.TB, change func(*server.Options)) *Server {
+	t.Helper()
+	return start(t, change, "")
+}
+
+func start(t testing.TB, change func(*server.Options), conf string) *Server {
 	t.Helper()
 	o := &server.Options{
 		Host:      "127.0.0.1",
@@ -56,7 +65,7 @@ func Start(t testing.TB, change func(*server.Options)) *Server {
 	if change != nil {
 		change(o)
 	}
-	s := &Server{t: t, Opts: o}
+	s := &Server{t: t, Opts: o, conf: conf}
 	s.Restart()
 	t.Cleanup(s.Stop)
 	return s
@@ -65,9 +74,19 @@ func Start(t testing.TB, change func(*server.Options)) *Server {
 // StartCluster runs a cluster of n servers with JetStream, as Start runs
 // one, each routed to the others, and returns once its JetStream has a
 // leader and every server is current with it: within a minute, which a
-// machine busy with other tests may take.
-func StartCluster(t testing.TB, n int) []*Server {
+// machine busy with other tests may take. conf, unless "", is the text of
+// a nats-server.conf that each server runs with (its accounts, users and
+// limits; the test's own ports, store and routes replace its listen,
+// store_dir and cluster block's).
+func StartCluster(t testing.TB, n int, conf string) []*Server {
 	t.Helper()
+	file := ""
+	if conf != "" {
+		file = filepath.Join(t.TempDir(), "nats-server.conf")
+		if err := os.WriteFile(file, []byte(conf), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
 	routes := make([]*url.URL, n)
 	ports := make([]int, n)
 	for i := range n {
@@ -76,11 +95,14 @@ func StartCluster(t testing.TB, n int) []*Server {
 	}
 	servers := make([]*Server, n)
 	for i := range n {
-		servers[i] = Start(t, func(o *server.Options) {
+		servers[i] = start(t, func(o *server.Options) {
 			o.ServerName = fmt.Sprintf("n%d", i+1)
-			o.Cluster = server.ClusterOpts{Name: "askuser-test", Host: "127.0.0.1", Port: ports[i]}
+			// A name of its own: a server of another test's cluster that
+			// takes a port of this one's, freed by a restart, is not let
+			// in as a route.
+			o.Cluster = server.ClusterOpts{Name: fmt.Sprintf("askuser-test-%d", ports[0]), Host: "127.0.0.1", Port: ports[i]}
 			o.Routes = routes
-		})
+		}, file)
 	}
 	deadline := time.Now().Add(time.Minute)
 	for !clusterReady(servers) {
@@ -142,6 +164,18 @@ func (s *Server) EnableJetStream() {
 }
 
 func (s *Server) start(o server.Options) {
+	if s.conf != "" {
+		// Read anew: a server's accounts are its own, not to be shared
+		// with the server it replaces.
+		loaded, err := server.ProcessConfigFile(s.conf)
+		if err != nil {
+			s.t.Fatal(err)
+		}
+		loaded.Host, loaded.Port, loaded.StoreDir, loaded.JetStream = o.Host, o.Port, o.StoreDir, o.JetStream
+		loaded.ServerName, loaded.Cluster, loaded.Routes = o.ServerName, o.Cluster, o.Routes
+		loaded.NoLog, loaded.NoSigs = o.NoLog, o.NoSigs
+		o = *loaded
+	}
 	ns, err := server.NewServer(&o)
 	if err != nil {
 		s.t.Fatal(err)
@@ -151,6 +185,12 @@ func (s *Server) start(o server.Options) {
 		s.t.Fatal("the NATS server did not start")
 	}
 	s.s = ns
+}
+
+// LeadsStream reports whether the server leads the stream of account
+// ("$G" for a server without accounts) in its cluster.
+func (s *Server) LeadsStream(account, stream string) bool {
+	return s.s != nil && s.s.JetStreamIsStreamLeader(account, stream)
 }
 
 // Name is the server's name in its cluster.

@@ -185,7 +185,7 @@ func (a *ask) copySubject(n int) string {
 // name it. It returns the message's sequence in the stream, 0 when the
 // subject held it already.
 func (a *ask) store(ctx context.Context, subject string, data []byte, ttl time.Duration, opts ...jetstream.PublishOpt) (uint64, error) {
-	said := notes{}
+	full := notes{}
 	for {
 		ack, err := a.ensure(ctx, func() (*jetstream.PubAck, error) {
 			pctx, cancel := context.WithTimeout(ctx, inbox.ProbeTimeout)
@@ -200,15 +200,15 @@ func (a *ask) store(ctx context.Context, subject string, data []byte, ttl time.D
 		case ctx.Err() != nil:
 			return 0, context.Cause(ctx)
 		case errors.Is(err, errNoQuorum):
-			said.once(ctx, noteNoQuorum, a.addr.serverURL())
+			a.conn.said.once(ctx, noteNoQuorum, a.addr.serverURL())
 		case slow(err) && a.conn.refusedSubject(subject) == nil:
-			said.once(ctx, noteSlow, a.addr.serverURL())
+			a.conn.said.once(ctx, noteSlow, a.addr.serverURL())
 		case errors.Is(err, nats.ErrMaxPayload), errors.Is(err, jetstream.ErrStreamMessageExceedsMaximum):
 			// Before isFull: the stream's refusal of a message too large
 			// also speaks of a maximum, and no room made will take it.
 			return 0, tooLarge(a.addr, a.conn, len(data))
 		case isFull(err):
-			said.once(ctx, "The inbox's queue on the NATS server at %s is full: waiting for room.", a.addr.serverURL())
+			full.once(ctx, "The inbox's queue on the NATS server at %s is full: waiting for room.", a.addr.serverURL())
 		default:
 			if _, ok := errors.AsType[*inbox.ServerError](err); ok {
 				return 0, err

@@ -141,7 +141,7 @@ func (c *client) Ask(ctx context.Context, req *inbox.Request, queued func(ahead 
 // inbox's; else the one the first inbox stored on the server, waited for
 // while no inbox has run; none with insecure=plaintext and no inbox yet.
 func (c *client) recipient(ctx context.Context, conn *conn) (to string, keyKnown bool, err error) {
-	said := notes{}
+	noInbox := notes{}
 	for {
 		key, err := conn.key(ctx)
 		if errors.Is(err, nats.ErrNoResponders) {
@@ -153,9 +153,9 @@ func (c *client) recipient(ctx context.Context, conn *conn) (to string, keyKnown
 		case ctx.Err() != nil:
 			return "", false, context.Cause(ctx)
 		case errors.Is(err, errNoQuorum):
-			said.once(ctx, noteNoQuorum, c.addr.serverURL())
+			conn.said.once(ctx, noteNoQuorum, c.addr.serverURL())
 		case slow(err) && conn.refusedSubject(c.addr.setsStream()) == nil:
-			said.once(ctx, noteSlow, c.addr.serverURL())
+			conn.said.once(ctx, noteSlow, c.addr.serverURL())
 		case err != nil:
 			if _, ok := errors.AsType[*inbox.ServerError](err); ok {
 				return "", false, err
@@ -168,7 +168,7 @@ func (c *client) recipient(ctx context.Context, conn *conn) (to string, keyKnown
 		default:
 			// The asker's first words on stderr come from inbox.Asker;
 			// this one says why they are late.
-			said.once(ctx, "No inbox has run at %s yet: waiting for the first, to seal the questions to it.", c.addr)
+			noInbox.once(ctx, "No inbox has run at %s yet: waiting for the first, to seal the questions to it.", c.addr)
 		}
 		if err := sleep(ctx, pollEvery); err != nil {
 			return "", false, err

@@ -59,6 +59,9 @@ type conn struct {
 	js   jetstream.JetStream
 	// reconnected receives a value at each reconnection.
 	reconnected chan struct{}
+	// said is what an asker told of a slow server, or of a cluster
+	// without quorum: once each, wherever it waits.
+	said notes
 
 	// refused is what the server last refused this connection.
 	refused atomic.Pointer[error]
@@ -73,7 +76,7 @@ var pingEvery = map[role]time.Duration{roleInbox: 5 * time.Second, roleAgent: 20
 // dial connects to a's server as the side r. Once connected, the client
 // reconnects for ever: a restart of the server is waited out.
 func dial(a *address, r role, name string) (*conn, error) {
-	c := &conn{addr: a, reconnected: make(chan struct{}, 1)}
+	c := &conn{addr: a, reconnected: make(chan struct{}, 1), said: notes{}}
 	opts := []nats.Option{
 		nats.Name(name),
 		nats.Timeout(inbox.ProbeTimeout),

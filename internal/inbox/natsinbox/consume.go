@@ -55,12 +55,13 @@ func (f *feed) readAgain() {
 	f.report(f.consume(f.ctx, f.sets, f.beats, true))
 }
 
-// report tells the person that the consumers could not start (err), once
-// until they run again, and then that they do.
+// report tells the person that the consumers could not start, or that
+// their streams cannot be served (err), once until they read again, and
+// then that they do.
 func (f *feed) report(err error) {
 	switch {
 	case err != nil && !f.deaf.Swap(true):
-		f.l.say("%v.\n", err)
+		f.l.say("%v. The inbox waits until it can read them again.\n", err)
 	case err == nil && f.deaf.Swap(false):
 		f.l.say("Reading the inbox's streams on the NATS server at %s again.\n", f.l.addr.serverURL())
 	}
@@ -254,16 +255,34 @@ func (f *feed) check() {
 	was, stopped := f.created, f.consumers == nil
 	f.consMu.Unlock()
 	renewed := false
+	var down error
+	onCluster := f.conn.nc.IsConnected() && f.conn.nc.ConnectedClusterName() != ""
 	for i, s := range []jetstream.Stream{f.sets, f.beats} {
 		info, err := s.Info(ctx)
-		if errors.Is(err, jetstream.ErrStreamNotFound) || err == nil && !info.Created.Equal(was[i]) {
+		if err == nil && onCluster && info.Cluster != nil && info.Cluster.Leader == "" {
+			// A server of the stream's that has seen no leader for a
+			// while answers for it.
+			err = errNoLeader
+		}
+		switch {
+		case errors.Is(err, jetstream.ErrStreamNotFound) || err == nil && !info.Created.Equal(was[i]):
 			renewed = true
+		case err != nil && down == nil && onCluster:
+			// The consumers may not find out for a while that nothing
+			// comes (a cluster without quorum): the person is told now.
+			down = f.conn.streamError(s.CachedInfo().Config.Name, err)
 		}
 	}
-	if !renewed {
-		if stopped {
-			f.readAgain()
-		}
+	switch {
+	case renewed:
+	case down != nil:
+		f.report(down)
+		return
+	case stopped:
+		f.readAgain()
+		return
+	default:
+		f.report(nil)
 		return
 	}
 	// What was read of the streams names other messages now.

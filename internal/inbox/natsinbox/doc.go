@@ -51,7 +51,8 @@ package natsinbox
 //	                            takes on this subject alone: askers whose
 //	                            address has no to= seal to it, and an inbox
 //	                            with another identity is refused
-//	ASKUSER-BEATS_NAME  (the beats, in memory) the last of each subject kept:
+//	ASKUSER-BEATS_NAME  (the beats, in memory; on disk with replicas=N)
+//	                    the last of each subject kept:
 //	  askuser.NAME.beat.ID      the asker's beat, every beatEvery, and the
 //	                            inbox's tick: the server's time on each says
 //	                            who still waits (see feed.tick)

@@ -87,13 +87,20 @@ func (a *address) setsConfig(key string) jetstream.StreamConfig {
 }
 
 // beatsConfig is the beats' stream: in memory, each beat being worth a
-// second, and written ten thousand times a second when as many wait.
+// second, and written ten thousand times a second when as many wait; on
+// disk when several servers of a cluster keep it: NATS elects no leader
+// on the votes of servers that came back empty, so that in memory, two of
+// its three servers restarted, it would have none until the third is back.
 func (a *address) beatsConfig() jetstream.StreamConfig {
+	storage := jetstream.MemoryStorage
+	if a.Replicas > 1 {
+		storage = jetstream.FileStorage
+	}
 	return jetstream.StreamConfig{
 		Name:              a.beatsStream(),
 		Description:       "askuser inbox " + a.Name + ": the beats of the askers that wait, and the inbox's ticks",
 		Subjects:          []string{a.subject("beat", "*")},
-		Storage:           jetstream.MemoryStorage,
+		Storage:           storage,
 		Replicas:          a.Replicas,
 		Retention:         jetstream.LimitsPolicy,
 		MaxMsgsPerSubject: 1,
@@ -124,10 +131,10 @@ func (c *conn) streamError(name string, err error) error {
 		msg = fmt.Sprintf("the NATS server at %s does not allow these credentials what the inbox needs (%v): grant them the subjects that docs/across-machines.md lists", a.serverURL(), err)
 	case errors.Is(err, jetstream.ErrJetStreamNotEnabled), errors.Is(err, jetstream.ErrJetStreamNotEnabledForAccount), errors.Is(err, nats.ErrNoResponders):
 		msg = fmt.Sprintf("the NATS server at %s has no JetStream for this account, where the questions wait: start it with nats-server -js (or enable JetStream for the account)", a.serverURL())
-	case apiErr != nil && apiErr.ErrorCode == errStorageExceeded:
+	case apiErr != nil && (apiErr.ErrorCode == errStorageExceeded || apiErr.ErrorCode == errMemoryExceeded):
 		msg = fmt.Sprintf("the NATS server at %s has insufficient storage for the stream %s (%v): raise this account's JetStream limits (max_file, max_mem), each replica counted (three times what the streams take with replicas=%d), or the server's, as docs/across-machines.md's configuration gives them", a.serverURL(), name, err, max(a.Replicas, 1))
-	case c.nc.ConnectedClusterName() != "" && (timedOut || apiErr != nil && slices.Contains(unavailable, apiErr.ErrorCode)):
-		msg = fmt.Sprintf("the stream %s is unavailable on the NATS cluster at %s (%v): the servers that keep it are down, or electing its leader; it is back when they are (replicas=3 in %s keeps it while one server is down)", name, a.serverURL(), err, inbox.EnvAddr)
+	case c.nc.ConnectedClusterName() != "" && (timedOut || errors.Is(err, errNoLeader) || apiErr != nil && slices.Contains(unavailable, apiErr.ErrorCode)):
+		msg = fmt.Sprintf("the stream %s is unavailable on the NATS cluster at %s (%v): the servers that keep it have no quorum (too many of them are down) or are electing its leader; it is back when they do (replicas=3 in %s keeps it while one server is down)", name, a.serverURL(), err, inbox.EnvAddr)
 	case apiErr != nil && apiErr.ErrorCode == errInsufficientResources:
 		msg = fmt.Sprintf("the NATS server at %s has no room for the stream %s (%v): raise the JetStream limits of the server or of this account (max_file, max_mem, max_streams)", a.serverURL(), name, err)
 	case timedOut:
@@ -146,11 +153,16 @@ const (
 	errClusterNotAvailable   jetstream.ErrorCode = 10008
 	errInsufficientResources jetstream.ErrorCode = 10023
 	errStreamOffline         jetstream.ErrorCode = 10118
-	// errStorageExceeded is "insufficient storage resources available":
-	// the account's (or the server's) JetStream limits have no room for
-	// the stream, each replica counted.
+	// errStorageExceeded is "insufficient storage resources available",
+	// and errMemoryExceeded the same in memory: the account's (or the
+	// server's) JetStream limits have no room for the stream, each replica
+	// counted.
 	errStorageExceeded jetstream.ErrorCode = 10047
+	errMemoryExceeded  jetstream.ErrorCode = 10028
 )
+
+// errNoLeader is a stream on a cluster that no server leads.
+var errNoLeader = errors.New("no server of the cluster leads it")
 
 // unavailable are the errors of a cluster that cannot serve a stream now.
 var unavailable = []jetstream.ErrorCode{errNoPeers, errClusterNotAvailable, errInsufficientResources, errStreamOffline}
