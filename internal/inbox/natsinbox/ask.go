@@ -46,6 +46,12 @@ func (a *ask) run(ctx context.Context, queued func(ahead int)) (inbox.Event, err
 	}
 	defer func() { _ = sub.Unsubscribe() }()
 	if err := a.open(ctx); err != nil {
+		// Stopped while its set was being stored: the set may be, and
+		// is withdrawn, for the inbox to say why rather than wait out
+		// its beats.
+		if ctx.Err() != nil && a.copies > 0 {
+			a.withdraw(inbox.WithdrawCode(ctx))
+		}
 		return inbox.Event{}, err
 	}
 	if queued != nil {
