@@ -401,22 +401,7 @@ func TestNATSHostileQueueJump(t *testing.T) {
 		Data:    setOf(t, secret, "Jump the queue?", thief.Recipient(), alice.recipient(t)),
 		Header:  nats.Header{"Askuser-Waited": {"604800000"}, jetstream.MsgTTLHeader: {"2m0s"}},
 	}
-	var wg sync.WaitGroup
-	stop := make(chan struct{})
-	wg.Go(func() {
-		for {
-			_ = h.Publish("askuser.alice.beat."+id, nil)
-			select {
-			case <-stop:
-				return
-			case <-time.After(300 * time.Millisecond):
-			}
-		}
-	})
-	defer func() {
-		close(stop)
-		wg.Wait()
-	}()
+	beatFor(t, h, id)
 	time.Sleep(time.Second)
 	if _, err := h.js.PublishMsg(context.Background(), msg); err != nil {
 		t.Fatal(err)
@@ -618,24 +603,7 @@ func TestNATSHostileRootJump(t *testing.T) {
 		}
 		ids = append(ids, id)
 	}
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		for {
-			for _, id := range ids {
-				_ = h.Publish("askuser.alice.beat."+id, nil)
-			}
-			select {
-			case <-stop:
-				return
-			case <-time.After(300 * time.Millisecond):
-			}
-		}
-	})
-	defer func() {
-		close(stop)
-		wg.Wait()
-	}()
+	beatFor(t, h, ids...)
 	in.screen.waitFor(t, "From jumper-", 30*time.Second)
 	first := regexp.MustCompile(`From (jumper-\d) · waiting (\d+)s`).FindStringSubmatch(in.screen.String())
 	if first == nil {
@@ -687,22 +655,7 @@ func TestNATSHostileEarlyAnchor(t *testing.T) {
 		t.Fatalf("the anchors stored are %v, want the agent's and the honest asker's", anchors)
 	}
 	time.Sleep(time.Until(anchored.Add(15 * time.Second)))
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		for {
-			_ = h.Publish("askuser.alice.beat."+id, nil)
-			select {
-			case <-stop:
-				return
-			case <-time.After(300 * time.Millisecond):
-			}
-		}
-	})
-	defer func() {
-		close(stop)
-		wg.Wait()
-	}()
+	beatFor(t, h, id)
 	thief, _ := age.GenerateX25519Identity()
 	if _, err := h.js.Publish(ctx, "askuser.alice.set."+id+".1", setOf(t, secret, "Jump the queue?", thief.Recipient(), alice.recipient(t)), jetstream.WithMsgTTL(2*time.Minute)); err != nil {
 		t.Fatal(err)
@@ -740,22 +693,7 @@ func TestNATSHostileEndText(t *testing.T) {
 	secret := newTestSecret()
 	id := digestOf("askuser set", secret)
 	thief, _ := age.GenerateX25519Identity()
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		for {
-			_ = h.Publish("askuser.alice.beat."+id, nil)
-			select {
-			case <-stop:
-				return
-			case <-time.After(300 * time.Millisecond):
-			}
-		}
-	})
-	defer func() {
-		close(stop)
-		wg.Wait()
-	}()
+	beatFor(t, h, id)
 	time.Sleep(500 * time.Millisecond)
 	if _, err := h.js.Publish(ctx, "askuser.alice.set."+id+".1", setOf(t, secret, "Shown before its end?", thief.Recipient(), alice.recipient(t)), jetstream.WithMsgTTL(2*time.Minute)); err != nil {
 		t.Fatal(err)
@@ -849,4 +787,27 @@ func (h *hostileConn) wasLimited(what string) bool {
 		time.Sleep(20 * time.Millisecond)
 	}
 	return false
+}
+
+// beatFor has the hostile agent h beat for the sets ids, as their askers
+// would, every 300 ms until the test ends.
+func beatFor(t *testing.T, h *hostileConn, ids ...string) {
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for {
+			for _, id := range ids {
+				_ = h.Publish("askuser.alice.beat."+id, nil)
+			}
+			select {
+			case <-stop:
+				return
+			case <-time.After(300 * time.Millisecond):
+			}
+		}
+	})
+	t.Cleanup(func() {
+		close(stop)
+		wg.Wait()
+	})
 }
