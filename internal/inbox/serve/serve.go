@@ -280,14 +280,18 @@ func recordOf(s *inbox.Set, keep history.Keep) history.Record {
 func showQueue(ctx context.Context, run func(context.Context) error, failures <-chan error) (failed bool, err error) {
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
-	shown := make(chan error, 1)
-	go func() { shown <- run(ctx) }()
+	var viewErr error
+	shown := make(chan struct{})
+	go func() {
+		viewErr = run(ctx)
+		close(shown)
+	}()
 	select {
-	case err = <-shown:
-		return false, err
+	case <-shown:
+		return false, viewErr
 	case err = <-failures:
 		// The view stops because it is told to: the failure is what to
-		// report.
+		// report, not the view's own error.
 		stop(err)
 		<-shown
 		return true, err
