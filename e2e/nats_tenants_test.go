@@ -406,19 +406,9 @@ func TestNATSHostileQueueJump(t *testing.T) {
 	if _, err := h.js.PublishMsg(context.Background(), msg); err != nil {
 		t.Fatal(err)
 	}
-	in := alice.start(t)
-	in.screen.waitFor(t, "From ", 30*time.Second)
-	first := regexp.MustCompile(`From (\S+) · waiting (\S+)`).FindStringSubmatch(in.screen.String())
-	if first == nil || first[1] != "honest" {
-		t.Fatalf("the inbox showed first %v:\n%s", first, in.screen)
-	}
-	in.type_(t, "sqlite")
-	honest.answered(t, 0, sqlite)
-	in.screen.waitFor(t, "Jump the queue?", 10*time.Second)
-	after := in.screen.String()[strings.Index(in.screen.String(), "Sent to honest"):]
-	waited := regexp.MustCompile(`From \S+ · waiting (\S+)`).FindStringSubmatch(after)
-	if waited == nil || !regexp.MustCompile(`^\d+s$`).MatchString(waited[1]) {
-		t.Errorf("the agent's set shows %v as its waiting time:\n%s", waited, after)
+	waited, after := honestFirst(t, alice, honest)
+	if !regexp.MustCompile(`^\d+s$`).MatchString(waited) {
+		t.Errorf("the agent's set shows %q as its waiting time:\n%s", waited, after)
 	}
 }
 
@@ -660,23 +650,15 @@ func TestNATSHostileEarlyAnchor(t *testing.T) {
 	if _, err := h.js.Publish(ctx, "askuser.alice.set."+id+".1", setOf(t, secret, "Jump the queue?", thief.Recipient(), alice.recipient(t)), jetstream.WithMsgTTL(2*time.Minute)); err != nil {
 		t.Fatal(err)
 	}
-	in := alice.start(t)
-	in.screen.waitFor(t, "From ", 30*time.Second)
-	first := regexp.MustCompile(`From (\S+) · waiting (\S+)`).FindStringSubmatch(in.screen.String())
-	if first == nil || first[1] != "honest" {
-		t.Fatalf("the inbox showed first %v:\n%s", first, in.screen)
-	}
-	in.type_(t, "sqlite")
-	honest.answered(t, 0, sqlite)
-	in.screen.waitFor(t, "Jump the queue?", 10*time.Second)
-	after := in.screen.String()[strings.Index(in.screen.String(), "Sent to honest"):]
-	waited := regexp.MustCompile(`From victim · waiting (\d+)s`).FindStringSubmatch(after)
-	if waited == nil {
+	waited, after := honestFirst(t, alice, honest)
+	seconds, ok := strings.CutSuffix(waited, "s")
+	n, err := strconv.Atoi(seconds)
+	if !ok || err != nil {
 		t.Fatalf("the agent's set shows no waiting time in seconds:\n%s", after)
 	}
-	t.Logf("the agent's set, its anchor stored 15 s before its copy, shows as waiting %ss", waited[1])
-	if n, _ := strconv.Atoi(waited[1]); n >= 15 {
-		t.Errorf("the agent's set, asked a moment ago, shows %v as its waiting time: since its anchor:\n%s", waited, after)
+	t.Logf("the agent's set, its anchor stored 15 s before its copy, shows as waiting %s", waited)
+	if n >= 15 {
+		t.Errorf("the agent's set, asked a moment ago, shows %s as its waiting time: since its anchor:\n%s", waited, after)
 	}
 }
 
@@ -787,6 +769,28 @@ func (h *hostileConn) wasLimited(what string) bool {
 		time.Sleep(20 * time.Millisecond)
 	}
 	return false
+}
+
+// honestFirst starts alice's inbox, checks that the set it shows first is
+// honest's, answers it, and waits for the agent's set ("Jump the queue?",
+// from victim): it returns the waiting time shown for it ("12s", "" for
+// none) and the screen since honest's answer.
+func honestFirst(t *testing.T, alice *tenant, honest *asker) (waited, after string) {
+	t.Helper()
+	in := alice.start(t)
+	in.screen.waitFor(t, "From ", 30*time.Second)
+	first := regexp.MustCompile(`From (\S+) · waiting (\S+)`).FindStringSubmatch(in.screen.String())
+	if first == nil || first[1] != "honest" {
+		t.Fatalf("the inbox showed first %v:\n%s", first, in.screen)
+	}
+	in.type_(t, "sqlite")
+	honest.answered(t, 0, sqlite)
+	in.screen.waitFor(t, "Jump the queue?", 10*time.Second)
+	after = in.screen.String()[strings.Index(in.screen.String(), "Sent to honest"):]
+	if m := regexp.MustCompile(`From victim · waiting (\S+)`).FindStringSubmatch(after); m != nil {
+		waited = m[1]
+	}
+	return waited, after
 }
 
 // beatFor has the hostile agent h beat for the sets ids, as their askers
