@@ -85,11 +85,7 @@ func TestInboxBesideForm(t *testing.T) {
 	t.Run("the inbox answers", func(t *testing.T) {
 		f, p := newForm(), newPerson()
 		cs := serve(t, Options{Route: route(ask.UIAuto, p.way(), ask.Way{})}, f.client())
-		got := make(chan string, 1)
-		go func() {
-			text, _ := callWith(context.Background(), cs, nil)
-			got <- text
-		}()
+		got := calling(cs)
 		within(t, f.shown, "the form")
 		p.answer <- "SQLite"
 		if text := <-got; text != `{"answers":{"Database":"SQLite"}}` {
@@ -100,11 +96,7 @@ func TestInboxBesideForm(t *testing.T) {
 	t.Run("the form answers", func(t *testing.T) {
 		f, p := newForm(), newPerson()
 		cs := serve(t, Options{Route: route(ask.UIAuto, p.way(), ask.Way{})}, f.client())
-		got := make(chan string, 1)
-		go func() {
-			text, _ := callWith(context.Background(), cs, nil)
-			got <- text
-		}()
+		got := calling(cs)
 		within(t, f.shown, "the form")
 		for deadline := time.Now().Add(10 * time.Second); p.sets() == 0 && time.Now().Before(deadline); {
 			time.Sleep(10 * time.Millisecond)

@@ -66,11 +66,7 @@ func TestRealInboxBesideForm(t *testing.T) {
 		q, route := realInbox(t)
 		f := newForm()
 		cs := serve(t, Options{Route: route}, f.client())
-		got := make(chan string, 1)
-		go func() {
-			text, _ := callWith(context.Background(), cs, nil)
-			got <- text
-		}()
+		got := calling(cs)
 		within(t, f.shown, "the form")
 		if err := q.Answer(queued(t, q), inbox.ViaHere, []prompt.Answer{{Labels: []string{"SQLite"}}}); err != nil {
 			t.Fatal(err)
@@ -84,11 +80,7 @@ func TestRealInboxBesideForm(t *testing.T) {
 		q, route := realInbox(t)
 		f := newForm()
 		cs := serve(t, Options{Route: route}, f.client())
-		got := make(chan string, 1)
-		go func() {
-			text, _ := callWith(context.Background(), cs, nil)
-			got <- text
-		}()
+		got := calling(cs)
 		within(t, f.shown, "the form")
 		s := queued(t, q)
 		f.answer <- "PostgreSQL"
@@ -125,11 +117,7 @@ func TestRealInboxBesideRoundTripForm(t *testing.T) {
 		q, route := realInbox(t)
 		f, log := newForm(), newPassLog()
 		cs := serveVersion(t, Options{Route: route, Log: log}, f.client(), "")
-		got := make(chan string, 1)
-		go func() {
-			text, _ := callWith(context.Background(), cs, nil)
-			got <- text
-		}()
+		got := calling(cs)
 		within(t, f.shown, "the form")
 		s := queued(t, q)
 		if err := q.Answer(s, inbox.ViaHere, []prompt.Answer{{Labels: []string{"SQLite"}}}); err != nil {
@@ -146,11 +134,7 @@ func TestRealInboxBesideRoundTripForm(t *testing.T) {
 		q, route := realInbox(t)
 		f := newForm()
 		cs := serveVersion(t, Options{Route: route}, f.client(), "")
-		got := make(chan string, 1)
-		go func() {
-			text, _ := callWith(context.Background(), cs, nil)
-			got <- text
-		}()
+		got := calling(cs)
 		within(t, f.shown, "the form")
 		s := queued(t, q)
 		f.answer <- "PostgreSQL"
@@ -180,11 +164,7 @@ func TestRealInboxBesideRoundTripForm(t *testing.T) {
 			return &mcp.ElicitResult{Action: "decline"}, nil
 		}}
 		cs := serveVersion(t, Options{Route: route, Log: log, Quickest: 2 * testutil.Slow}, decline, "")
-		got := make(chan string, 1)
-		go func() {
-			text, _ := callWith(context.Background(), cs, nil)
-			got <- text
-		}()
+		got := calling(cs)
 		s := <-beside
 		if s == nil {
 			t.Fatal("no set waited in the inbox beside the form")

@@ -51,6 +51,17 @@ func (p *person) sets() int {
 	return p.asked
 }
 
+// calling calls askuser's tool on cs in the background, and gives the
+// text of its result when it returns.
+func calling(cs *mcp.ClientSession) <-chan string {
+	got := make(chan string, 1)
+	go func() {
+		text, _ := callWith(context.Background(), cs, nil)
+		got <- text
+	}()
+	return got
+}
+
 // callWith calls the tool with questionArgs in ctx, with the progress
 // token when it is not nil.
 func callWith(ctx context.Context, cs *mcp.ClientSession, token any) (string, error) {
