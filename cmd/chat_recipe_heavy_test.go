@@ -27,7 +27,7 @@ func TestMatrixRecipe(t *testing.T) {
 		t.Fatal(err)
 	}
 	you := chattest.Listen(t, person)
-	vars := chatRecipe(t, "matrix", map[string]string{
+	vars := awaySnippet(t, "matrix", map[string]string{
 		"https://matrix.example.org": hs.URL, "@askuser-bot:example.org": bot.UserID.String(),
 		"the-bots-password": password, "!yourroom:example.org": room.RoomID.String(), "@you:example.org": person.UserID.String(),
 	})

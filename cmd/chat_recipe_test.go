@@ -1,10 +1,7 @@
 package cmd
 
 import (
-	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -12,41 +9,6 @@ import (
 	"github.com/askuser/askuser/internal/history"
 	"github.com/askuser/askuser/internal/inbox/chat/chattest"
 )
-
-// chatRecipe runs the snippet under <!-- setup: NAME --> of docs/away.md
-// in the shell, with each key of replace (a placeholder of the page)
-// replaced by its value, and returns the variables of askuser it sets.
-func chatRecipe(t *testing.T, name string, replace map[string]string) map[string]string {
-	t.Helper()
-	page, err := os.ReadFile("../docs/away.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := regexp.MustCompile("<!-- setup: " + name + " -->\n```sh\n([^`]*)```").FindSubmatch(page)
-	if m == nil {
-		t.Fatalf("docs/away.md has no snippet under <!-- setup: %s -->", name)
-	}
-	snippet := string(m[1])
-	for from, to := range replace {
-		if !strings.Contains(snippet, from) {
-			t.Fatalf("the %s snippet has no %q:\n%s", name, from, snippet)
-		}
-		snippet = strings.ReplaceAll(snippet, from, to)
-	}
-	cmd := exec.Command("sh", "-c", snippet+"env -0")
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("the %s snippet: %v", name, err)
-	}
-	vars := map[string]string{}
-	for kv := range strings.SplitSeq(string(out), "\x00") {
-		if k, v, ok := strings.Cut(kv, "="); ok && strings.HasPrefix(k, "ASKUSER_") {
-			vars[k] = v
-		}
-	}
-	return vars
-}
 
 // The Telegram recipe, as printed, with a bot whose Bot API is a local
 // server of the test's: the set is posted to the person's chat with a
@@ -56,7 +18,7 @@ func chatRecipe(t *testing.T, name string, replace map[string]string) map[string
 func TestTelegramRecipe(t *testing.T) {
 	const token = "123456789:SECRET-token-of-the-test"
 	api := chattest.NewBotAPI(t, token)
-	vars := chatRecipe(t, "telegram", map[string]string{"123456789:your-bots-token": token, "your-user-id": "1001"})
+	vars := awaySnippet(t, "telegram", map[string]string{"123456789:your-bots-token": token, "your-user-id": "1001"})
 	vars["ASKUSER_TELEGRAM_API"] = api.URL
 	vars["XDG_STATE_HOME"] = t.TempDir()
 	r := startWebInbox(t, vars, "--web")

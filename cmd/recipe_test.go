@@ -23,10 +23,23 @@ import (
 // local server that records what a push service or a webhook would be
 // sent.
 
-// recipe runs the snippet under <!-- setup: NAME --> of docs/away.md in
-// the shell, with service, the address of the push service or webhook in
-// it, replaced by url, and returns the variables it sets, for the inbox.
+// recipe runs the snippet under <!-- setup: NAME --> of docs/away.md, as
+// awaySnippet does, with service, the address of the push service or
+// webhook in it, replaced by url, and returns the variables it sets, for
+// the inbox: both notification commands among them.
 func recipe(t *testing.T, name, service, url string) map[string]string {
+	t.Helper()
+	vars := awaySnippet(t, name, map[string]string{service: url})
+	if vars["ASKUSER_NOTIFY_COMMAND"] == "" || vars["ASKUSER_NOTIFY_END_COMMAND"] == "" {
+		t.Fatalf("the %s snippet sets no command: %q", name, vars)
+	}
+	return vars
+}
+
+// awaySnippet runs the snippet under <!-- setup: NAME --> of docs/away.md
+// in the shell, with each key of replace (a placeholder of the page)
+// replaced by its value, and returns the variables of askuser it sets.
+func awaySnippet(t *testing.T, name string, replace map[string]string) map[string]string {
 	t.Helper()
 	page, err := os.ReadFile("../docs/away.md")
 	if err != nil {
@@ -36,21 +49,24 @@ func recipe(t *testing.T, name, service, url string) map[string]string {
 	if m == nil {
 		t.Fatalf("docs/away.md has no snippet under <!-- setup: %s -->", name)
 	}
-	snippet := strings.ReplaceAll(string(m[1]), service, url)
-	if snippet == string(m[1]) {
-		t.Fatalf("the %s snippet does not send to %s:\n%s", name, service, m[1])
+	snippet := string(m[1])
+	for from, to := range replace {
+		if !strings.Contains(snippet, from) {
+			t.Fatalf("the %s snippet has no %q:\n%s", name, from, snippet)
+		}
+		snippet = strings.ReplaceAll(snippet, from, to)
 	}
-	out, err := exec.Command("sh", "-c", snippet+`printf '%s\0%s\0%s' "$ASKUSER_NOTIFY_COMMAND" "$ASKUSER_NOTIFY_END_COMMAND" "$ASKUSER_NOTIFY_REPLY_URL"`).Output()
+	cmd := exec.Command("sh", "-c", snippet+"env -0")
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
+	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("the %s snippet: %v", name, err)
 	}
-	commands := strings.Split(string(out), "\x00")
-	if commands[0] == "" || commands[1] == "" {
-		t.Fatalf("the %s snippet sets no command: %q", name, commands)
-	}
-	vars := map[string]string{"ASKUSER_NOTIFY_COMMAND": commands[0], "ASKUSER_NOTIFY_END_COMMAND": commands[1]}
-	if commands[2] != "" {
-		vars["ASKUSER_NOTIFY_REPLY_URL"] = commands[2]
+	vars := map[string]string{}
+	for kv := range strings.SplitSeq(string(out), "\x00") {
+		if k, v, ok := strings.Cut(kv, "="); ok && strings.HasPrefix(k, "ASKUSER_") {
+			vars[k] = v
+		}
 	}
 	return vars
 }
