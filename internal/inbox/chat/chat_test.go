@@ -1,7 +1,6 @@
 package chat
 
 import (
-	"bytes"
 	"context"
 	"slices"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/inbox/chat/chattest"
 	"github.com/askuser/askuser/internal/inbox/view"
+	"github.com/askuser/askuser/internal/testutil"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
 )
@@ -28,36 +28,18 @@ const (
 // takes it; how fast it happens is the benchmark's.
 const within = 30 * time.Second
 
-// syncBuffer is a log the view and the test share.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // rig is an inbox's queue with its log view and its chat view on a Bot
 // API server of the test's.
 type rig struct {
 	q   *inbox.Queue
 	api *chattest.BotAPI
-	log *syncBuffer
+	log *testutil.Buffer
 }
 
 func startTelegram(t *testing.T, private bool) *rig {
 	t.Helper()
 	api := chattest.NewBotAPI(t, token)
-	r := &rig{q: inbox.NewQueue(inbox.QueueOptions{}), api: api, log: &syncBuffer{}}
+	r := &rig{q: inbox.NewQueue(inbox.QueueOptions{}), api: api, log: &testutil.Buffer{}}
 	tg, err := NewTelegram(TelegramOptions{Token: token, Chat: person, Server: api.URL, Warn: func(err error) { r.log.Write([]byte(err.Error() + "\n")) }})
 	if err != nil {
 		t.Fatal(err)
@@ -402,7 +384,7 @@ func (hung) Edit(ctx context.Context, _ MessageID, _ Message) error { <-ctx.Done
 func (hung) Tell(ctx context.Context, _ Event, _ string) error      { <-ctx.Done(); return ctx.Err() }
 
 func TestHungServiceDoesNotDelayTheOtherViews(t *testing.T) {
-	log := &syncBuffer{}
+	log := &testutil.Buffer{}
 	var arrived sync.WaitGroup
 	var lv *view.Log
 	q := inbox.NewQueue(inbox.QueueOptions{OnArrive: func(s *inbox.Set) { lv.Arrived(s); arrived.Done() }})

@@ -17,6 +17,7 @@ import (
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/inbox/chat/chattest"
 	"github.com/askuser/askuser/internal/inbox/view"
+	"github.com/askuser/askuser/internal/testutil"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
 )
@@ -28,7 +29,7 @@ type matrixRig struct {
 	room     id.RoomID
 	person   *chattest.Member
 	stranger *chattest.Member
-	log      *syncBuffer
+	log      *testutil.Buffer
 }
 
 func startMatrix(tb testing.TB) *matrixRig {
@@ -46,7 +47,7 @@ func startMatrix(tb testing.TB) *matrixRig {
 	if _, err := stranger.JoinRoomByID(ctx, room.RoomID); err != nil {
 		tb.Fatal(err)
 	}
-	r := &matrixRig{q: inbox.NewQueue(inbox.QueueOptions{}), room: room.RoomID, log: &syncBuffer{}}
+	r := &matrixRig{q: inbox.NewQueue(inbox.QueueOptions{}), room: room.RoomID, log: &testutil.Buffer{}}
 	r.person, r.stranger = chattest.Listen(tb, person), chattest.Listen(tb, stranger)
 	svc, roomID, people, err := Settings{Service: "matrix", People: []string{person.UserID.String()},
 		Matrix: MatrixOptions{Homeserver: hs.URL, User: bot.UserID.String(), Password: password, Room: room.RoomID.String()},
