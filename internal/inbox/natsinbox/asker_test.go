@@ -131,7 +131,9 @@ func TestAskerUnreadableEnd(t *testing.T) {
 // when no inbox runs to delete it: withdrawn, or killed without a word.
 // Its anchor, which holds nothing, stays for endTTL.
 func TestSetLeavesWithoutInbox(t *testing.T) {
-	defer func(ttl time.Duration) { setTTL = ttl }(setTTL)
+	// Put back once every cleanup of the test has stopped what reads it.
+	ttl := setTTL
+	t.Cleanup(func() { setTTL = ttl })
 	setTTL = 2 * time.Second
 	_, a, id := setup(t)
 	sets := spy(t, a, id)
@@ -181,7 +183,9 @@ func TestSetLeavesWithoutInbox(t *testing.T) {
 // copy has left the server shows the set as waiting since it was first
 // asked, not since the oldest copy still stored.
 func TestAnchorKeepsDate(t *testing.T) {
-	defer func(ttl time.Duration) { setTTL = ttl }(setTTL)
+	// Put back once every cleanup of the test has stopped what reads it.
+	ttl := setTTL
+	t.Cleanup(func() { setTTL = ttl })
 	setTTL = time.Second
 	_, a, id := setup(t)
 	sets := spy(t, a, id)
