@@ -112,7 +112,7 @@ func TestShortFunctions(t *testing.T) {
 }
 
 // testHelpers are the packages that only tests import.
-var testHelpers = []string{"internal/ptytest", "internal/natstest", "internal/testutil", "internal/inbox/chat/chattest"}
+var testHelpers = []string{"internal/ptytest", "internal/natstest", "internal/testutil", "internal/testutil/chattest"}
 
 // TestErrorsMatchedOneWay checks that errors are matched one way, in the
 // product and in its tests: errors.AsType gives the error it finds, where

@@ -10,7 +10,7 @@ import (
 	"maunium.net/go/mautrix"
 	"maunium.net/go/mautrix/id"
 
-	"github.com/askuser/askuser/internal/inbox/chat/chattest"
+	"github.com/askuser/askuser/internal/testutil/chattest"
 )
 
 // The Matrix recipe, as printed, on a Dendrite homeserver of the test's:

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/internal/history"
-	"github.com/askuser/askuser/internal/inbox/chat/chattest"
+	"github.com/askuser/askuser/internal/testutil/chattest"
 )
 
 // The Telegram recipe, as printed, with a bot whose Bot API is a local
