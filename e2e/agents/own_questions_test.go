@@ -4,6 +4,7 @@ package agents
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -112,13 +113,32 @@ func (s *sideBySide) until(what string, d time.Duration, cond func(cli, inbox st
 			return
 		}
 	}
+	s.t.Fatalf("%s never came; %s", what, s.state(cli, inbox))
+}
+
+// state is what a failure says of the session: the screens, the model's
+// requests, the agent's logs, the inbox's history, and the calls and
+// results in Claude Code's transcript.
+func (s *sideBySide) state(cli, inbox string) string {
 	var logs strings.Builder
 	files, _ := filepath.Glob(filepath.Join(s.run.home, ".local", "share", "*", "log", "*.log"))
 	for _, f := range files {
 		b, _ := os.ReadFile(f)
 		logs.WriteString(f + ":\n" + string(b) + "\n")
 	}
-	s.t.Fatalf("%s never came; the agent's screen:\n%s\n\nthe inbox:\n%s\n\nrequests:\n%s\n\nlogs:\n%s", what, cli, inbox, s.mk.Requests(), logs.String())
+	b, _ := os.ReadFile(filepath.Join(s.run.home, ".local", "state", "askuser", "history.jsonl"))
+	logs.WriteString("the inbox's history:\n" + string(b) + "\n")
+	files, _ = filepath.Glob(filepath.Join(s.run.home, ".claude", "projects", "*", "*.jsonl"))
+	for _, f := range files {
+		b, _ := os.ReadFile(f)
+		logs.WriteString(f + ", its calls and results:\n")
+		for line := range strings.Lines(string(b)) {
+			if strings.Contains(line, `"tool_use`) || strings.Contains(line, `"tool_result"`) {
+				logs.WriteString(line)
+			}
+		}
+	}
+	return fmt.Sprintf("the agent's screen:\n%s\n\nthe inbox:\n%s\n\nrequests:\n%s\n\nlogs:\n%s", cli, inbox, s.mk.Requests(), logs.String())
 }
 
 // result waits for the result of the nth call (from 1) and returns it.
@@ -153,7 +173,8 @@ func (s *sideBySide) written(id string) time.Time {
 			}
 		}
 	}
-	s.t.Fatalf("the transcript never held the result of %s", id)
+	cli, inbox := s.screens()
+	s.t.Fatalf("the transcript never held the result of %s; %s", id, s.state(cli, inbox))
 	return time.Time{}
 }
 
