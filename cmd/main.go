@@ -1,12 +1,11 @@
 // Package cmd owns the command line of askuser: the cobra commands, a file
 // each, whose flags become options with the environment variables that
 // stand in for them (settings.go, the one table of every variable and of
-// the flags they stand in for; flags.go registers the flags of every
-// command that asks, and env.go, the only file that reads the environment,
-// reads them all in the order the asker does), and whose run functions
-// call the ask engine
-// (internal/ask), which reads the questions, asks them, and says what each
-// outcome means.
+// the flags they stand in for, registered from it; env.go, the only file
+// that reads the environment, registers the flags of every command that
+// asks and reads them all in the order the asker does), and whose run
+// functions call the ask engine (internal/ask), which reads the questions,
+// asks them, and says what each outcome means.
 package cmd
 
 import (
