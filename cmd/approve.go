@@ -89,11 +89,7 @@ type approveOptions struct {
 
 // approveRun reads the hook's input, asks, and writes the hook's output.
 func approveRun(ctx context.Context, env *Env, o approveOptions) error {
-	sch, err := loadSchema(env)
-	if err != nil {
-		return err
-	}
-	presets, err := presetAnswers(env)
+	sch, presets, err := schemaAndPresets(env)
 	if err != nil {
 		return err
 	}

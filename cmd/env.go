@@ -455,6 +455,17 @@ func presetAnswers(env *Env) (map[string]string, error) {
 	return presets, nil
 }
 
+// schemaAndPresets returns what the commands that ask check their
+// questions against, and the answers known in advance (ASKUSER_ANSWERS).
+func schemaAndPresets(env *Env) (*schema.Schema, map[string]string, error) {
+	sch, err := loadSchema(env)
+	if err != nil {
+		return nil, nil, err
+	}
+	presets, err := presetAnswers(env)
+	return sch, presets, err
+}
+
 // loadSchema compiles the embedded schema with the limit variables applied.
 func loadSchema(env *Env) (*schema.Schema, error) {
 	l, err := env.limits()

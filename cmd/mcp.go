@@ -146,11 +146,7 @@ func mcpResolve(cmd *cobra.Command, env *Env, name, key string) (mcpOptions, err
 
 // mcpRun serves the tool until the client goes or a signal comes.
 func mcpRun(ctx context.Context, env *Env, opts mcpOptions) error {
-	sch, err := loadSchema(env)
-	if err != nil {
-		return err
-	}
-	presets, err := presetAnswers(env)
+	sch, presets, err := schemaAndPresets(env)
 	if err != nil {
 		return err
 	}
