@@ -134,18 +134,10 @@ func docArg(_ *cobra.Command, args []string) error {
 	return nil
 }
 
-// engine returns what the ask engine takes of env: its streams and the
-// signals to watch. Every command that asks passes it; it lives here, beside
-// askRun, which takes it first, so that askuser's run reads on from here
-// to the engine without a turn back into main.go.
-func (env *Env) engine() *ask.Streams {
-	return &ask.Streams{IO: env.IO, WatchSignals: env.WatchSignals}
-}
-
 // askRun reads the questions, asks those that are not answered in advance,
 // and prints every answer.
 func askRun(ctx context.Context, env *Env, opts askOptions) error {
-	opts.Streams = env.engine()
+	opts.Streams = &env.Streams
 	src, err := ask.ReadSource(env.IO, opts.args, opts.file, true)
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"net/url"
@@ -385,11 +386,8 @@ func (env *Env) limits() (schema.Limits, error) {
 	for _, l := range schema.AllLimits {
 		v := limitVariables[l]
 		n, err := readLimit(l, v.name, env.get(v))
-		if err != nil {
-			return schema.Limits{}, ofVariable(err)
-		}
-		old, err := readLimit(l, v.alias, env.getAlias(v))
-		if err != nil {
+		old, oldErr := readLimit(l, v.alias, env.getAlias(v))
+		if err := cmp.Or(err, oldErr); err != nil {
 			return schema.Limits{}, ofVariable(err)
 		}
 		if n != 0 && old != 0 && n != old {

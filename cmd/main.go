@@ -27,19 +27,18 @@ type Build struct {
 // Env is what the commands need from outside: streams, environment, the
 // embedded schema and the build.
 type Env struct {
-	IO *iostreams.Streams
+	// Streams are what the ask engine takes of Env, which every command
+	// that asks hands it. Main sets their WatchSignals (SIGHUP stays
+	// caught, without effect, for the rest of the run), and it is used
+	// only while questions are asked: a run that asks nothing (validate,
+	// schema, preset answers) does not start the thread that watching
+	// signals takes, and dies of a signal as any command does.
+	ask.Streams
 	// Getenv reads the environment: only in env.go, through the table of
 	// settings.go, which names every variable askuser reads.
 	Getenv func(string) string
 	Schema []byte
 	Build  Build
-	// WatchSignals, when set, returns a ctx that ends with a *ask.SignalError
-	// on SIGINT, SIGTERM or SIGHUP, until stop is called; SIGHUP stays
-	// caught, without effect, for the rest of the run. Main sets it, and
-	// it is used only while questions are asked: a run that asks nothing
-	// (validate, schema, preset answers) does not start the thread that
-	// watching signals takes, and dies of a signal as any command does.
-	WatchSignals func(ctx context.Context) (_ context.Context, stop func())
 }
 
 // Main runs askuser with the process's arguments, streams and signals, and
@@ -48,7 +47,7 @@ func Main(schemaJSON []byte, build Build) int {
 	// A reader that goes away is an error to report, not a reason to die
 	// silently by SIGPIPE.
 	signal.Ignore(syscall.SIGPIPE)
-	env := &Env{IO: iostreams.System(), Getenv: processEnv, Schema: schemaJSON, Build: build, WatchSignals: ask.WatchSignals}
+	env := &Env{Streams: ask.Streams{IO: iostreams.System(), WatchSignals: ask.WatchSignals}, Getenv: processEnv, Schema: schemaJSON, Build: build}
 	return Run(context.Background(), env, os.Args[1:])
 }
 
