@@ -176,8 +176,6 @@ func mcpRun(ctx context.Context, env *Env, opts mcpOptions) error {
 	if err := mcpserver.New(o).Run(ctx, env.IO.In, env.IO.Out); err != nil {
 		return err
 	}
-	if ctx.Err() != nil {
-		return context.Cause(ctx)
-	}
-	return nil
+	// nil unless a signal ended ctx.
+	return context.Cause(ctx)
 }
