@@ -69,7 +69,7 @@ func doctorInbox(ctx context.Context, env *Env, b *strings.Builder) bool {
 	b.WriteString("\nThe inbox\n")
 	a, err := inboxAddr(env)
 	if err != nil {
-		fmt.Fprintf(b, "  ✖ %s\n", prob(err))
+		fmt.Fprintf(b, "  ✖ %s\n", prompt.Capitalize(err.Error()))
 		return false
 	}
 	from := "from " + varRuntimeDir.name
@@ -82,7 +82,7 @@ func doctorInbox(ctx context.Context, env *Env, b *strings.Builder) bool {
 	fmt.Fprintf(b, "  Askers here ask at %s (%s).\n", a, from)
 	switch st, err := probe(ctx, a); {
 	case err != nil:
-		fmt.Fprintf(b, "  ✖ %s.\n    An asker with nobody at its stdin exits 66 (69 with --ui inbox): start an\n    inbox in a terminal you keep in view, with askuser inbox.\n", prob(err))
+		fmt.Fprintf(b, "  ✖ %s.\n    An asker with nobody at its stdin exits 66 (69 with --ui inbox): start an\n    inbox in a terminal you keep in view, with askuser inbox.\n", prompt.Capitalize(err.Error()))
 	case a.Durable():
 		fmt.Fprintf(b, "  ✔ The server answers: the questions of askers wait there for an inbox.\n")
 	default:
@@ -143,15 +143,9 @@ func socketState(ctx context.Context, a inbox.Addr) string {
 	}
 	st, err := probe(ctx, a)
 	if err != nil {
-		return prob(err)
+		return prompt.Capitalize(err.Error())
 	}
 	return fmt.Sprintf("an inbox answers, with %s waiting", sets(st.Waiting))
-}
-
-// prob returns an error of a probe as a sentence's start.
-func prob(err error) string {
-	s := err.Error()
-	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // sets returns "no set", "1 set", "2 sets".
@@ -194,7 +188,7 @@ func doctorSettings(env *Env, b *strings.Builder) bool {
 		errOf(presetAnswers(env)),
 	} {
 		if err != nil {
-			fmt.Fprintf(b, "  ✖ %s\n", prob(err))
+			fmt.Fprintf(b, "  ✖ %s\n", prompt.Capitalize(err.Error()))
 			ok = false
 		}
 	}
