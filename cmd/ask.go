@@ -127,12 +127,7 @@ func askArgs(cmd *cobra.Command, args []string) error {
 }
 
 // docArg accepts at most one argument, the questions.
-func docArg(_ *cobra.Command, args []string) error {
-	if len(args) > 1 {
-		return ask.UsageErrorf("too many arguments: give the questions as one argument (got %d); quote the JSON", len(args))
-	}
-	return nil
-}
+var docArg = atMostOne("too many arguments: give the questions as one argument (got %d); quote the JSON")
 
 // askRun reads the questions, asks those that are not answered in advance,
 // and prints every answer.
