@@ -165,12 +165,10 @@ func sets(n int) string {
 // the inbox); it reports whether all are valid.
 func doctorSettings(env *Env, b *strings.Builder) bool {
 	b.WriteString("\nEnvironment (askuser help environment)\n")
-	set := setVariables(env)
-	if len(set) == 0 {
+	before := b.Len()
+	writeSetVariables(env, b)
+	if b.Len() == before {
 		b.WriteString("  None of the variables askuser reads is set.\n")
-	}
-	for _, s := range set {
-		fmt.Fprintf(b, "  %s\n", s)
 	}
 	ok := true
 	for _, err := range []error{
@@ -198,24 +196,22 @@ func doctorSettings(env *Env, b *strings.Builder) bool {
 // errOf returns the error of a call that returns a value and an error.
 func errOf[T any](_ T, err error) error { return err }
 
-// setVariables returns the variables of the table that are set in env, with
-// their values ("ASKUSER_UI=inbox"), in the table's order, an older name
-// after its variable. The value of one that may hold a secret is not
-// shown.
-func setVariables(env *Env) []string {
-	var set []string
+// writeSetVariables writes the variables of the table that are set in env,
+// a line each, with their values ("ASKUSER_UI=inbox"), in the table's
+// order, an older name after its variable. The value of one that may hold
+// a secret is not shown.
+func writeSetVariables(env *Env, b *strings.Builder) {
 	show := func(name, value string, secret bool) {
 		switch {
 		case value == "":
 		case secret:
-			set = append(set, name+" is set (its value may hold a secret: not shown)")
+			fmt.Fprintf(b, "  %s is set (its value may hold a secret: not shown)\n", name)
 		default:
-			set = append(set, fmt.Sprintf("%s=%s", name, prompt.Display(value)))
+			fmt.Fprintf(b, "  %s=%s\n", name, prompt.Display(value))
 		}
 	}
 	for _, v := range variables {
 		show(v.name, env.get(v), v.secret)
 		show(v.alias, env.getAlias(v), v.secret)
 	}
-	return set
 }
