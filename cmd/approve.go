@@ -89,11 +89,7 @@ type approveOptions struct {
 
 // approveRun reads the hook's input, asks, and writes the hook's output.
 func approveRun(ctx context.Context, env *Env, o approveOptions) error {
-	sch, err := loadSchema(env)
-	if err != nil {
-		return err
-	}
-	presets, err := presetAnswers(env)
+	sch, presets, err := schemaAndPresets(env)
 	if err != nil {
 		return err
 	}
@@ -146,7 +142,7 @@ func approveAsk(ctx context.Context, env *Env, o ask.Options, r approve.Request,
 				stop(errAnsweredThere)
 			}
 		}()
-		got, err = ask.RunQuestions(ctx, env.engine(), o, asking.Questions...)
+		got, err = ask.RunQuestions(ctx, &env.Streams, o, asking.Questions...)
 		if errors.Is(context.Cause(ctx), errAnsweredThere) {
 			_, err = fmt.Fprintln(env.IO.ErrOut, "Answered in the agent tool's own dialog: the question left the inbox.")
 			return err

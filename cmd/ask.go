@@ -8,19 +8,15 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/askuser/askuser/internal/ask"
-	"github.com/askuser/askuser/schema"
 )
 
 // askOptions are what askuser needs to ask its questions, resolved from
-// its flags.
+// its flags: where the questions come from, and the engine's request but
+// for them and the streams, which askRun adds.
 type askOptions struct {
-	args    []string // the questions, when given as the argument
-	file    string   // --file
-	key     schema.KeyBy
-	arrays  bool // --arrays: multi-select answers as arrays
-	session ask.Options
-	presets map[string]string // ASKUSER_ANSWERS
-	schema  *schema.Schema    // with the limits the variables set
+	args []string // the questions, when given as the argument
+	file string   // --file
+	ask.Request
 }
 
 // askLong is askuser's help.
@@ -78,20 +74,17 @@ func newAskCmd(env *Env, runF func(context.Context, *Env, askOptions) error) *co
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts := askOptions{args: args, file: file}
 			var err error
-			if opts.key, err = parseKey(key); err != nil {
+			if opts.Key, err = parseKey(key); err != nil {
 				return err
 			}
-			if opts.arrays, err = settingArrays.get(cmd, env).boolean(); err != nil {
+			if opts.Arrays, err = settingArrays.get(cmd, env).boolean(); err != nil {
 				return err
 			}
-			if opts.session, err = flags.resolve(cmd, env); err != nil {
+			if opts.Options, err = flags.resolve(cmd, env); err != nil {
 				return err
 			}
-			opts.session.Review = !noReview
-			if opts.presets, err = presetAnswers(env); err != nil {
-				return err
-			}
-			if opts.schema, err = loadSchema(env); err != nil {
+			opts.Options.Review = !noReview
+			if opts.Schema, opts.Presets, err = schemaAndPresets(env); err != nil {
 				return err
 			}
 			return runF(cmd.Context(), env, opts)
@@ -134,33 +127,18 @@ func askArgs(cmd *cobra.Command, args []string) error {
 }
 
 // docArg accepts at most one argument, the questions.
-func docArg(_ *cobra.Command, args []string) error {
-	if len(args) > 1 {
-		return ask.UsageErrorf("too many arguments: give the questions as one argument (got %d); quote the JSON", len(args))
-	}
-	return nil
-}
-
-// engine returns what the ask engine takes of env: its streams and the
-// signals to watch. Every command that asks passes it; it lives here, beside
-// askRun, which takes it first, so that askuser's run reads on from here
-// to the engine without a turn back into main.go.
-func (env *Env) engine() *ask.Streams {
-	return &ask.Streams{IO: env.IO, WatchSignals: env.WatchSignals}
-}
+var docArg = atMostOne("too many arguments: give the questions as one argument (got %d); quote the JSON")
 
 // askRun reads the questions, asks those that are not answered in advance,
 // and prints every answer.
 func askRun(ctx context.Context, env *Env, opts askOptions) error {
-	streams := env.engine()
+	opts.Streams = &env.Streams
 	src, err := ask.ReadSource(env.IO, opts.args, opts.file, true)
 	if err != nil {
 		return err
 	}
-	c, err := ask.Run(ctx, ask.Request{
-		Schema: opts.schema, Doc: src.Data, Key: opts.key, Arrays: opts.arrays, Presets: opts.presets,
-		Streams: streams, Options: opts.session, Rest: src.Rest,
-	})
+	opts.Doc, opts.Rest = src.Data, src.Rest
+	c, err := ask.Run(ctx, opts.Request)
 	if err != nil {
 		return err
 	}

@@ -69,7 +69,7 @@ func doctorInbox(ctx context.Context, env *Env, b *strings.Builder) bool {
 	b.WriteString("\nThe inbox\n")
 	a, err := inboxAddr(env)
 	if err != nil {
-		fmt.Fprintf(b, "  ✖ %s\n", prob(err))
+		fmt.Fprintf(b, "  ✖ %s\n", prompt.Capitalize(err.Error()))
 		return false
 	}
 	from := "from " + varRuntimeDir.name
@@ -82,7 +82,7 @@ func doctorInbox(ctx context.Context, env *Env, b *strings.Builder) bool {
 	fmt.Fprintf(b, "  Askers here ask at %s (%s).\n", a, from)
 	switch st, err := probe(ctx, a); {
 	case err != nil:
-		fmt.Fprintf(b, "  ✖ %s.\n    An asker with nobody at its stdin exits 66 (69 with --ui inbox): start an\n    inbox in a terminal you keep in view, with askuser inbox.\n", prob(err))
+		fmt.Fprintf(b, "  ✖ %s.\n    An asker with nobody at its stdin exits 66 (69 with --ui inbox): start an\n    inbox in a terminal you keep in view, with askuser inbox.\n", prompt.Capitalize(err.Error()))
 	case a.Durable():
 		fmt.Fprintf(b, "  ✔ The server answers: the questions of askers wait there for an inbox.\n")
 	default:
@@ -93,25 +93,22 @@ func doctorInbox(ctx context.Context, env *Env, b *strings.Builder) bool {
 	}
 
 	b.WriteString("\nWays to reach an inbox\n")
-	// The socket is this machine's way, whatever ASKUSER_INBOX names.
-	sock, sockErr := inbox.Where{RuntimeDir: env.get(varRuntimeDir), TempDir: env.get(varTempDir)}.Addr()
-	switch {
-	case sockErr != nil:
-		fmt.Fprintf(b, "  Unix socket  ✖ %s\n", prob(sockErr))
-	case sock == a:
-		fmt.Fprintf(b, "  Unix socket  %s: askers here ask there\n", sock)
-	default:
-		fmt.Fprintf(b, "  Unix socket  %s: %s\n", sock, socketState(ctx, sock))
+	// The socket is this machine's way, whatever ASKUSER_INBOX names: the
+	// default address, which Where gives without an error.
+	sock, _ := inbox.Where{RuntimeDir: env.get(varRuntimeDir), TempDir: env.get(varTempDir)}.Addr()
+	here := ": askers here ask there"
+	unix, tcp, nats := sock.String()+here, "not in use (askuser inbox --listen ADDR)", "not in use (ASKUSER_INBOX=nats://HOST:PORT/NAME)"
+	if sock != a {
+		unix = sock.String() + ": " + socketState(ctx, sock)
 	}
-	tcp, nats := "not in use (askuser inbox --listen ADDR)", "not in use (ASKUSER_INBOX=nats://HOST:PORT/NAME)"
 	switch a.(type) {
 	case inbox.SocketAddr:
 	case inbox.TCPAddr:
-		tcp = a.String() + ": askers here ask there"
+		tcp = a.String() + here
 	default:
-		nats = a.String() + ": askers here ask there"
+		nats = a.String() + here
 	}
-	fmt.Fprintf(b, "  TCP          %s\n  NATS         %s\n", tcp, nats)
+	fmt.Fprintf(b, "  Unix socket  %s\n  TCP          %s\n  NATS         %s\n", unix, tcp, nats)
 	return true
 }
 
@@ -146,15 +143,9 @@ func socketState(ctx context.Context, a inbox.Addr) string {
 	}
 	st, err := probe(ctx, a)
 	if err != nil {
-		return prob(err)
+		return prompt.Capitalize(err.Error())
 	}
 	return fmt.Sprintf("an inbox answers, with %s waiting", sets(st.Waiting))
-}
-
-// prob returns an error of a probe as a sentence's start.
-func prob(err error) string {
-	s := err.Error()
-	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // sets returns "no set", "1 set", "2 sets".
@@ -174,20 +165,18 @@ func sets(n int) string {
 // the inbox); it reports whether all are valid.
 func doctorSettings(env *Env, b *strings.Builder) bool {
 	b.WriteString("\nEnvironment (askuser help environment)\n")
-	set := setVariables(env)
-	if len(set) == 0 {
+	before := b.Len()
+	writeSetVariables(env, b)
+	if b.Len() == before {
 		b.WriteString("  None of the variables askuser reads is set.\n")
-	}
-	for _, s := range set {
-		fmt.Fprintf(b, "  %s\n", s)
 	}
 	ok := true
 	for _, err := range []error{
-		errOf(envSetting(env, settingUI.variable).ui(settingUI.uis[askingCommands], "")),
-		errOf(envSetting(env, settingTimeout.variable).duration()),
-		errOf(envSetting(env, settingArrays.variable).boolean()),
-		errOf(envSetting(env, settingNotifyAfter.variable).duration()),
-		errOf(envSetting(env, settingRemind.variable).duration()),
+		errOf(envSetting(env, settingUI).ui(settingUI.uis[askingCommands], "")),
+		errOf(envSetting(env, settingTimeout).duration()),
+		errOf(envSetting(env, settingArrays).boolean()),
+		errOf(envSetting(env, settingNotifyAfter).duration()),
+		errOf(envSetting(env, settingRemind).duration()),
 		errOf(envSetting(env, varNotifyPrivate).boolean()),
 		errOf(replyURL(env)),
 		errOf(chatSettings(env)),
@@ -197,7 +186,7 @@ func doctorSettings(env *Env, b *strings.Builder) bool {
 		errOf(presetAnswers(env)),
 	} {
 		if err != nil {
-			fmt.Fprintf(b, "  ✖ %s\n", prob(err))
+			fmt.Fprintf(b, "  ✖ %s\n", prompt.Capitalize(err.Error()))
 			ok = false
 		}
 	}
@@ -207,24 +196,22 @@ func doctorSettings(env *Env, b *strings.Builder) bool {
 // errOf returns the error of a call that returns a value and an error.
 func errOf[T any](_ T, err error) error { return err }
 
-// setVariables returns the variables of the table that are set in env, with
-// their values ("ASKUSER_UI=inbox"), in the table's order, an older name
-// after its variable. The value of one that may hold a secret is not
-// shown.
-func setVariables(env *Env) []string {
-	var set []string
+// writeSetVariables writes the variables of the table that are set in env,
+// a line each, with their values ("ASKUSER_UI=inbox"), in the table's
+// order, an older name after its variable. The value of one that may hold
+// a secret is not shown.
+func writeSetVariables(env *Env, b *strings.Builder) {
 	show := func(name, value string, secret bool) {
 		switch {
 		case value == "":
 		case secret:
-			set = append(set, name+" is set (its value may hold a secret: not shown)")
+			fmt.Fprintf(b, "  %s is set (its value may hold a secret: not shown)\n", name)
 		default:
-			set = append(set, fmt.Sprintf("%s=%s", name, prompt.Display(value)))
+			fmt.Fprintf(b, "  %s=%s\n", name, prompt.Display(value))
 		}
 	}
 	for _, v := range variables {
 		show(v.name, env.get(v), v.secret)
 		show(v.alias, env.getAlias(v), v.secret)
 	}
-	return set
 }

@@ -119,3 +119,13 @@ func TestDoctorPage(t *testing.T) {
 		t.Errorf("exit %d, stderr %q, stdout:\n%s\nwant it to hold:\n%s", code, stderr, stdout, want)
 	}
 }
+
+// With none of the variables of the table set, doctor says so where it
+// would list them.
+func TestDoctorNothingSet(t *testing.T) {
+	code, stdout, stderr := run(t, context.Background(), strings.NewReader(""), map[string]string{"ASKUSER_INBOX": ""}, "doctor")
+	want := "\nEnvironment (askuser help environment)\n  None of the variables askuser reads is set.\n"
+	if code != 0 || !strings.HasSuffix(stdout, want) {
+		t.Errorf("exit %d, stderr %q, stdout:\n%s\nwant exit 0 and it to end with:\n%s", code, stderr, stdout, want)
+	}
+}

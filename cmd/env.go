@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"net/url"
@@ -41,15 +42,15 @@ func parseKey(s string) (schema.KeyBy, error) {
 	return "", ask.UsageErrorf("invalid --key %q: must be header or question", s)
 }
 
-// get returns the value of s in cmd, which registered it.
-func (s *setting) get(cmd *cobra.Command, env *Env) given {
-	f := cmd.Flags().Lookup(s.flag)
+// get returns the value of the setting v in cmd, which registered it.
+func (v *variable) get(cmd *cobra.Command, env *Env) given {
+	f := cmd.Flags().Lookup(v.flag)
 	if !f.Changed {
-		if g := envSetting(env, s.variable); g.set {
+		if g := envSetting(env, v); g.set {
 			return g
 		}
 	}
-	return given{value: f.Value.String(), from: "--" + s.flag, set: f.Changed}
+	return given{value: f.Value.String(), from: "--" + v.flag, set: f.Changed}
 }
 
 // envSetting returns the value that v gives, unset when v is empty.
@@ -116,6 +117,29 @@ func ofVariable(err error) error {
 		u.See = "askuser help environment"
 	}
 	return err
+}
+
+// askFlags are the flags of every command that asks, as cobra sets them:
+// how, where, for how long, and how to get the person's attention. The
+// settings among them (--ui, --timeout, --from) are read with their
+// variables (see variable.get).
+type askFlags struct {
+	tty, bell bool
+	// listen and open serve --ui web.
+	listen string
+	open   bool
+}
+
+func (f *askFlags) register(cmd *cobra.Command) {
+	fs := cmd.Flags()
+	settingUI.register(cmd, askingCommands)
+	fs.BoolVar(&f.tty, "tty", false, "ask on the controlling terminal even when stdin is a pipe")
+	settingTimeout.register(cmd, askingCommands)
+	fs.BoolVar(&f.bell, "bell", false, "ring the terminal bell when the first question appears")
+	fs.StringVar(&f.listen, "listen", "", "with --ui web, serve the page on `ADDR` (HOST:PORT; default 127.0.0.1 on a random port)")
+	fs.BoolVar(&f.open, "open", false, "with --ui web, open the page in the default browser ($BROWSER, else the system's)")
+	settingFrom.register(cmd, askingCommands)
+	_ = cmd.RegisterFlagCompletionFunc("listen", fixedCompletions("127.0.0.1:0", "localhost:8080"))
 }
 
 // resolve reads --ui and checks the flags that go with it, then where the
@@ -362,11 +386,8 @@ func (env *Env) limits() (schema.Limits, error) {
 	for _, l := range schema.AllLimits {
 		v := limitVariables[l]
 		n, err := readLimit(l, v.name, env.get(v))
-		if err != nil {
-			return schema.Limits{}, ofVariable(err)
-		}
-		old, err := readLimit(l, v.alias, env.getAlias(v))
-		if err != nil {
+		old, oldErr := readLimit(l, v.alias, env.getAlias(v))
+		if err := cmp.Or(err, oldErr); err != nil {
 			return schema.Limits{}, ofVariable(err)
 		}
 		if n != 0 && old != 0 && n != old {
@@ -430,6 +451,17 @@ func presetAnswers(env *Env) (map[string]string, error) {
 		return nil, ofVariable(ask.UsageErrorf(`invalid %s: must be a JSON object of strings, like {"Database":"SQLite"}`, varAnswers.name))
 	}
 	return presets, nil
+}
+
+// schemaAndPresets returns what the commands that ask check their
+// questions against, and the answers known in advance (ASKUSER_ANSWERS).
+func schemaAndPresets(env *Env) (*schema.Schema, map[string]string, error) {
+	sch, err := loadSchema(env)
+	if err != nil {
+		return nil, nil, err
+	}
+	presets, err := presetAnswers(env)
+	return sch, presets, err
 }
 
 // loadSchema compiles the embedded schema with the limit variables applied.

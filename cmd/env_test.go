@@ -209,26 +209,30 @@ func TestVariablesTable(t *testing.T) {
 	}
 }
 
-// Every setting's variable is in the table, and its every help names the
+// Every help of a setting (a variable of the table with a flag) names the
 // variable and holds the placeholder of its value. Every flag that a
 // command has under a setting's name is the setting's, and says that the
 // variable stands in for it.
 func TestSettings(t *testing.T) {
-	for _, s := range settings {
-		if !slices.Contains(variables, s.variable) {
-			t.Errorf("the variable of --%s, %s, is not in the table", s.flag, s.variable.name)
+	var settings []*variable
+	for _, v := range variables {
+		if v.flag != "" {
+			settings = append(settings, v)
 		}
-		for c, help := range s.help {
-			if !strings.Contains(help, "$"+s.variable.name) || !strings.Contains(help, s.placeholder) {
-				t.Errorf("--%s's help for the commands of kind %d does not name $%s, or its placeholder %q: %q", s.flag, c, s.variable.name, s.placeholder, help)
+		for c, help := range v.help {
+			if !strings.Contains(help, "$"+v.name) || !strings.Contains(help, v.placeholder) {
+				t.Errorf("--%s's help for the commands of kind %d does not name $%s, or its placeholder %q: %q", v.flag, c, v.name, v.placeholder, help)
 			}
 		}
+	}
+	if len(settings) == 0 {
+		t.Fatal("no variable of the table stands in for a flag")
 	}
 	root := NewRootCmd(testEnv(t))
 	for _, c := range append(root.Commands(), root) {
 		for _, s := range settings {
-			if f := c.Flags().Lookup(s.flag); f != nil && !strings.Contains(f.Usage, "$"+s.variable.name) {
-				t.Errorf("%s --%s is not the setting's: its help does not say that %s stands in for it: %q", c.CommandPath(), s.flag, s.variable.name, f.Usage)
+			if f := c.Flags().Lookup(s.flag); f != nil && !strings.Contains(f.Usage, "$"+s.name) {
+				t.Errorf("%s --%s is not the setting's: its help does not say that %s stands in for it: %q", c.CommandPath(), s.flag, s.name, f.Usage)
 			}
 		}
 	}

@@ -40,8 +40,8 @@ func environmentHelp() string {
 	b.WriteString(environmentIntro + "\n")
 	for _, v := range variables {
 		b.WriteString("\n" + v.title())
-		if flag := v.flag(); flag != "" {
-			fmt.Fprintf(&b, " (--%s)", flag)
+		if v.flag != "" {
+			fmt.Fprintf(&b, " (--%s)", v.flag)
 		}
 		b.WriteString("\n")
 		for _, line := range prompt.Wrap(v.about(), helpWidth-2) {
@@ -59,8 +59,8 @@ func EnvironmentTable() string {
 	b.WriteString("| variable | flag | unset | does |\n|---|---|---|---|\n")
 	for _, v := range variables {
 		flag := ""
-		if f := v.flag(); f != "" {
-			flag = "`--" + f + "`"
+		if v.flag != "" {
+			flag = "`--" + v.flag + "`"
 		}
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", strings.ReplaceAll(v.title(), ", ", "`, `"), flag, v.def, v.does)
 	}
@@ -73,16 +73,6 @@ func (v *variable) about() string {
 		return v.does
 	}
 	return v.does + " Unset: " + v.def + "."
-}
-
-// flag returns the flag v stands in for, "" for none.
-func (v *variable) flag() string {
-	for _, s := range settings {
-		if s.variable == v {
-			return s.flag
-		}
-	}
-	return ""
 }
 
 // title names v, with its older name.

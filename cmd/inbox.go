@@ -158,7 +158,7 @@ func inboxOnTerminal(env *Env, ui ask.UI, from string) (bool, error) {
 }
 
 // inboxFlags are askuser inbox's flags, as cobra sets them; --ui is read
-// with ASKUSER_UI (see setting.get).
+// with ASKUSER_UI (see variable.get).
 type inboxFlags struct {
 	listen    string
 	web, open bool

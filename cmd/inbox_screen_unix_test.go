@@ -37,8 +37,8 @@ func TestInboxOnTerminal(t *testing.T) {
 			ios, _, _, _ := iostreams.Test()
 			ios.In, ios.ErrOut, ios.InFile, ios.ErrFile, ios.InTTY, ios.ErrTTY = tty, tty, tty, tty, c.inTTY, c.errTTY
 			env := &Env{
-				IO:     ios,
-				Getenv: varsEnv(c.env),
+				Streams: ask.Streams{IO: ios},
+				Getenv:  varsEnv(c.env),
 			}
 			got, err := inboxOnTerminal(env, ask.UI(c.ui), "--ui "+c.ui)
 			_, ok := errors.AsType[*prompt.UnavailableError](err)

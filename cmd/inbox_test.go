@@ -145,10 +145,9 @@ func startInboxCmd(t *testing.T, vars map[string]string, errTTY bool, ctx contex
 	ios, _, _, _ := iostreams.Test()
 	ios.In, ios.ErrOut, ios.ErrTTY = pr, r.stderr, errTTY
 	env := &Env{
-		IO:           ios,
-		Getenv:       varsEnv(vars),
-		Schema:       raw,
-		WatchSignals: watch,
+		Streams: ask.Streams{IO: ios, WatchSignals: watch},
+		Getenv:  varsEnv(vars),
+		Schema:  raw,
 	}
 	go func() { r.code <- Run(ctx, env, []string{"inbox"}) }()
 	t.Cleanup(func() { pw.Close() })
@@ -290,7 +289,7 @@ func TestInboxListen(t *testing.T) {
 	sock := filepath.Join(t.TempDir(), "inbox.sock")
 	ios, _, _, _ := iostreams.Test()
 	ios.In, ios.ErrOut = pr, stderr
-	env := &Env{IO: ios, Getenv: varsEnv(map[string]string{"ASKUSER_INBOX": sock}), Schema: raw}
+	env := &Env{Streams: ask.Streams{IO: ios}, Getenv: varsEnv(map[string]string{"ASKUSER_INBOX": sock}), Schema: raw}
 	code := make(chan int, 1)
 	go func() { code <- Run(ctx, env, []string{"inbox", "--listen", "0.0.0.0:0"}) }()
 	deadline := time.Now().Add(10 * time.Second)
@@ -349,7 +348,7 @@ func TestInboxAtTCPAddress(t *testing.T) {
 	stderr := new(testutil.Buffer)
 	ios, _, _, _ := iostreams.Test()
 	ios.In, ios.ErrOut = pr, stderr
-	env := &Env{IO: ios, Getenv: varsEnv(map[string]string{"ASKUSER_INBOX": url}), Schema: raw}
+	env := &Env{Streams: ask.Streams{IO: ios}, Getenv: varsEnv(map[string]string{"ASKUSER_INBOX": url}), Schema: raw}
 	code := make(chan int, 1)
 	go func() { code <- Run(context.Background(), env, []string{"inbox"}) }()
 

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/iostreams"
 	"github.com/askuser/askuser/internal/testutil"
@@ -53,7 +54,7 @@ func startInbox(t *testing.T, vars map[string]string, args ...string) *webInbox 
 	r.in = pw
 	ios, _, _, _ := iostreams.Test()
 	ios.In, ios.ErrOut = pr, r.stderr
-	env := &Env{IO: ios, Getenv: varsEnv(vars), Schema: raw}
+	env := &Env{Streams: ask.Streams{IO: ios}, Getenv: varsEnv(vars), Schema: raw}
 	go func() { r.code <- Run(context.Background(), env, append([]string{"inbox"}, args...)) }()
 	t.Cleanup(func() {
 		pw.Close()

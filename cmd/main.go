@@ -1,12 +1,11 @@
 // Package cmd owns the command line of askuser: the cobra commands, a file
 // each, whose flags become options with the environment variables that
 // stand in for them (settings.go, the one table of every variable and of
-// the flags they stand in for; flags.go registers the flags of every
-// command that asks, and env.go, the only file that reads the environment,
-// reads them all in the order the asker does), and whose run functions
-// call the ask engine
-// (internal/ask), which reads the questions, asks them, and says what each
-// outcome means.
+// the flags they stand in for, registered from it; env.go, the only file
+// that reads the environment, registers the flags of every command that
+// asks and reads them all in the order the asker does), and whose run
+// functions call the ask engine (internal/ask), which reads the questions,
+// asks them, and says what each outcome means.
 package cmd
 
 import (
@@ -28,19 +27,18 @@ type Build struct {
 // Env is what the commands need from outside: streams, environment, the
 // embedded schema and the build.
 type Env struct {
-	IO *iostreams.Streams
+	// Streams are what the ask engine takes of Env, which every command
+	// that asks hands it. Main sets their WatchSignals (SIGHUP stays
+	// caught, without effect, for the rest of the run), and it is used
+	// only while questions are asked: a run that asks nothing (validate,
+	// schema, preset answers) does not start the thread that watching
+	// signals takes, and dies of a signal as any command does.
+	ask.Streams
 	// Getenv reads the environment: only in env.go, through the table of
 	// settings.go, which names every variable askuser reads.
 	Getenv func(string) string
 	Schema []byte
 	Build  Build
-	// WatchSignals, when set, returns a ctx that ends with a *ask.SignalError
-	// on SIGINT, SIGTERM or SIGHUP, until stop is called; SIGHUP stays
-	// caught, without effect, for the rest of the run. Main sets it, and
-	// it is used only while questions are asked: a run that asks nothing
-	// (validate, schema, preset answers) does not start the thread that
-	// watching signals takes, and dies of a signal as any command does.
-	WatchSignals func(ctx context.Context) (_ context.Context, stop func())
 }
 
 // Main runs askuser with the process's arguments, streams and signals, and
@@ -49,7 +47,7 @@ func Main(schemaJSON []byte, build Build) int {
 	// A reader that goes away is an error to report, not a reason to die
 	// silently by SIGPIPE.
 	signal.Ignore(syscall.SIGPIPE)
-	env := &Env{IO: iostreams.System(), Getenv: processEnv, Schema: schemaJSON, Build: build, WatchSignals: ask.WatchSignals}
+	env := &Env{Streams: ask.Streams{IO: iostreams.System(), WatchSignals: ask.WatchSignals}, Getenv: processEnv, Schema: schemaJSON, Build: build}
 	return Run(context.Background(), env, os.Args[1:])
 }
 

@@ -52,10 +52,10 @@ func testEnv(t *testing.T) *Env {
 	}
 	ios, _, _, _ := iostreams.Test()
 	return &Env{
-		IO:     ios,
-		Getenv: noInbox(t),
-		Schema: raw,
-		Build:  Build{Version: "1.0.0", Commit: "abcdef", Date: "2026-01-01"},
+		Streams: ask.Streams{IO: ios},
+		Getenv:  noInbox(t),
+		Schema:  raw,
+		Build:   Build{Version: "1.0.0", Commit: "abcdef", Date: "2026-01-01"},
 	}
 }
 
@@ -71,7 +71,7 @@ func run(t *testing.T, ctx context.Context, stdin io.Reader, vars map[string]str
 	ios.In = stdin
 	none := noInbox(t)
 	env := &Env{
-		IO: ios,
+		Streams: ask.Streams{IO: ios},
 		Getenv: func(k string) string {
 			if v, ok := vars[k]; ok {
 				return v

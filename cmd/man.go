@@ -8,8 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/cobra/doc"
-
-	"github.com/askuser/askuser/internal/ask"
 )
 
 func newManCmd(env *Env) *cobra.Command {
@@ -23,12 +21,7 @@ directory). man reads them from a folder in its path, such as
 carry the same pages.`,
 		Example: `  askuser man ~/.local/share/man/man1 && man askuser-inbox
   askuser man /tmp/askuser-man && man -l /tmp/askuser-man/askuser.1`,
-		Args: func(_ *cobra.Command, args []string) error {
-			if len(args) > 1 {
-				return ask.UsageErrorf("man takes one folder, but got %d", len(args))
-			}
-			return nil
-		},
+		Args: atMostOne("man takes one folder, but got %d"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := "."
 			if len(args) == 1 {

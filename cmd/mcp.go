@@ -123,11 +123,10 @@ func mcpResolve(cmd *cobra.Command, env *Env, name, key string) (mcpOptions, err
 	if opts.ask.Inbox, err = inboxOptions(cmd, env, opts.ask.Mode); err != nil {
 		return opts, err
 	}
-	// The page is on this machine, opened in the browser.
+	// The page is on this machine, opened in the browser. (The default
+	// address always parses.)
 	opts.ask.Web = ask.WebOptions{Open: true, Browser: env.get(varBrowser)}
-	if opts.ask.Web.Listen, err = localhttp.ParseAddr(localhttp.DefaultAddr); err != nil {
-		return opts, err
-	}
+	opts.ask.Web.Listen, _ = localhttp.ParseAddr(localhttp.DefaultAddr)
 	if !toolName().MatchString(name) {
 		return opts, ask.UsageErrorf("invalid --name %q: use 1-64 letters, digits, _ or -", name)
 	}
@@ -146,11 +145,7 @@ func mcpResolve(cmd *cobra.Command, env *Env, name, key string) (mcpOptions, err
 
 // mcpRun serves the tool until the client goes or a signal comes.
 func mcpRun(ctx context.Context, env *Env, opts mcpOptions) error {
-	sch, err := loadSchema(env)
-	if err != nil {
-		return err
-	}
-	presets, err := presetAnswers(env)
+	sch, presets, err := schemaAndPresets(env)
 	if err != nil {
 		return err
 	}
@@ -166,7 +161,7 @@ func mcpRun(ctx context.Context, env *Env, opts mcpOptions) error {
 		Route: func(own *ask.Way, from string) *ask.Route {
 			o := opts.ask
 			o.Inbox.From = cmp.Or(o.Inbox.From, from)
-			return ask.NewPlace(env.engine(), o, nil).Client(o, own)
+			return ask.NewPlace(&env.Streams, o, nil).Client(o, own)
 		},
 		Log: env.IO.ErrOut,
 	}
@@ -181,8 +176,6 @@ func mcpRun(ctx context.Context, env *Env, opts mcpOptions) error {
 	if err := mcpserver.New(o).Run(ctx, env.IO.In, env.IO.Out); err != nil {
 		return err
 	}
-	if ctx.Err() != nil {
-		return context.Cause(ctx)
-	}
-	return nil
+	// nil unless a signal ended ctx.
+	return context.Cause(ctx)
 }

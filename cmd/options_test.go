@@ -134,9 +134,9 @@ func optionsCmd(env *Env, args []string, got *string) *cobra.Command {
 		})
 	default:
 		cmd = newAskCmd(env, func(_ context.Context, _ *Env, o askOptions) error {
-			*got = fmt.Sprintf("%s key=%s arrays=%t", session(o.session), o.key, o.arrays)
-			if o.session.Mode == ask.UIWeb {
-				*got += fmt.Sprintf(" listen=%v", o.session.Web.Listen)
+			*got = fmt.Sprintf("%s key=%s arrays=%t", session(o.Options), o.Key, o.Arrays)
+			if o.Options.Mode == ask.UIWeb {
+				*got += fmt.Sprintf(" listen=%v", o.Options.Web.Listen)
 			}
 			return nil
 		})

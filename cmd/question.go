@@ -56,20 +56,19 @@ func newQuestionCmd(env *Env, cmd *cobra.Command, runF func(context.Context, *En
 // for a "no").
 func questionRun(ctx context.Context, env *Env, opts questionOptions) error {
 	q := opts.question
-	got, err := ask.RunQuestions(ctx, env.engine(), opts.session, q)
+	got, err := ask.RunQuestions(ctx, &env.Streams, opts.session, q)
 	if err != nil {
 		return err
 	}
 	answer := got[0]
-	var text []string
-	switch q.Kind {
-	case schema.KindInput:
-		text = []string{answer.Other}
-	case schema.KindList:
-		text = answer.Labels
-		if answer.Other != "" {
-			text = append(text, answer.Other)
-		}
+	// The labels chosen, then the text typed; confirm's answer is its exit
+	// code. (Input has no labels, and its text is never empty.)
+	text := answer.Labels
+	if answer.Other != "" {
+		text = append(text, answer.Other)
+	}
+	if q.Kind == schema.KindConfirm {
+		text = nil
 	}
 	if opts.json {
 		err = ask.WriteAnswers(env.IO.Out, []schema.Question{q}, []schema.Answer{answer}, schema.KeyHeader, false)

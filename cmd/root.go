@@ -93,6 +93,17 @@ func flagError(cmd *cobra.Command, err error) error {
 	return &ask.UsageError{Msg: msg}
 }
 
+// atMostOne accepts at most one argument: more are a usage error, its
+// message tooMany with their number.
+func atMostOne(tooMany string) cobra.PositionalArgs {
+	return func(_ *cobra.Command, args []string) error {
+		if len(args) > 1 {
+			return ask.UsageErrorf(tooMany, len(args))
+		}
+		return nil
+	}
+}
+
 // noArgs rejects arguments with a usage error.
 func noArgs(cmd *cobra.Command, args []string) error {
 	if len(args) > 0 {

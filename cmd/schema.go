@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -29,10 +30,6 @@ func schemaRun(env *Env, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	out := sch.Bytes()
-	if len(out) > 0 && out[len(out)-1] != '\n' {
-		out = append(out[:len(out):len(out)], '\n')
-	}
-	_, err = w.Write(out)
+	_, err = io.WriteString(w, strings.TrimSuffix(string(sch.Bytes()), "\n")+"\n")
 	return err
 }

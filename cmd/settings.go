@@ -1,7 +1,10 @@
 package cmd
 
 import (
+	"strings"
 	"time"
+
+	"github.com/spf13/cobra"
 
 	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/internal/inbox"
@@ -9,14 +12,19 @@ import (
 )
 
 // This file is the settings table: every environment variable askuser
-// reads, each flag that a variable stands in for declared with it, as a
-// setting, and the help of both. flags.go registers the settings' flags;
-// env.go reads them, and is the only file that reads the environment (a
-// test holds every other file to it): the packages below cmd take values.
+// reads, each flag that a variable stands in for declared with it, and the
+// help of both; and how a command registers a setting's flag. env.go reads
+// them, and is the only file that reads the environment (a test holds every
+// other file to it): the packages below cmd take values.
 
 // variable is an environment variable that askuser reads. Every one is in
-// the table below; one that stands in for a flag is declared with the
-// flag, in its setting.
+// the table below. One that stands in for a flag is a setting, and declares
+// the flag with it: the flag's name, its type (zero is its value when not
+// given), the placeholder of its value in its help, its help for each kind
+// of command that takes it, and, for --ui, the values that each offers and
+// completes. Commands register a setting and read it by the name of its
+// declaration, never by the flag's name, so that a mistyped setting does
+// not compile.
 type variable struct {
 	name  string
 	alias string // an older name, still read
@@ -25,22 +33,49 @@ type variable struct {
 	// secret says that the value may hold a secret (a token, a private
 	// address), which askuser doctor does not show.
 	secret bool
-}
 
-// A setting is a flag and the variable that stands in for it, declared
-// once: the flag's name, its type (zero is its value when not given), the
-// placeholder of its value in its help, its help for each kind of command
-// that takes it, and, for --ui, the values that each offers and
-// completes. Commands register it and read it by the name of its
-// declaration, never by the flag's name, so that a
-// mistyped setting does not compile.
-type setting struct {
-	flag        string
-	zero        any // "" for text, false for a switch, time.Duration(0) for a duration
+	flag        string // "" for a variable that stands in for no flag
+	zero        any    // "" for text, false for a switch, time.Duration(0) for a duration
 	placeholder string
-	variable    *variable
 	help        map[commandKind]string
 	uis         map[commandKind][]ask.UI
+}
+
+// register adds v's flag to cmd, a command of the kind c, with the help
+// and the completions of that kind (TestSettings finds a flag registered
+// without its help).
+func (v *variable) register(cmd *cobra.Command, c commandKind) {
+	help := v.help[c]
+	if v.placeholder != "" {
+		help = strings.Replace(help, v.placeholder, "`"+v.placeholder+"`", 1)
+	}
+	switch zero := v.zero.(type) {
+	case string:
+		cmd.Flags().String(v.flag, zero, help)
+	case bool:
+		cmd.Flags().Bool(v.flag, zero, help)
+	case time.Duration:
+		cmd.Flags().Duration(v.flag, zero, help)
+	}
+	if uis := v.uis[c]; uis != nil {
+		_ = cmd.RegisterFlagCompletionFunc(v.flag, fixedCompletions(uiNames(uis)...))
+	}
+}
+
+// fixedCompletions completes a flag's value from values, and never from
+// the files of the directory.
+func fixedCompletions(values ...string) cobra.CompletionFunc {
+	return cobra.FixedCompletions(values, cobra.ShellCompDirectiveNoFileComp)
+}
+
+// uiNames returns the values of --ui that uis are, in their order: for its
+// completions, and for its errors.
+func uiNames(uis []ask.UI) []string {
+	names := make([]string, len(uis))
+	for i, u := range uis {
+		names[i] = string(u)
+	}
+	return names
 }
 
 // commandKind is a kind of command: the help of a setting, and the
@@ -53,11 +88,10 @@ const (
 	mcpCommand
 )
 
-// The settings: the flags that a variable stands in for.
+// The settings: the variables that stand in for a flag.
 var (
-	settingUI = &setting{flag: "ui", zero: "", placeholder: "MODE",
-		variable: &variable{name: "ASKUSER_UI", def: "auto",
-			does: "How to ask, for every command: auto, tui, line, web or inbox. askuser inbox takes tui and line as its screen and the rest as auto; askuser mcp takes tui and line as auto."},
+	settingUI = &variable{name: "ASKUSER_UI", def: "auto", flag: "ui", zero: "", placeholder: "MODE",
+		does: "How to ask, for every command: auto, tui, line, web or inbox. askuser inbox takes tui and line as its screen and the rest as auto; askuser mcp takes tui and line as auto.",
 		help: map[commandKind]string{
 			askingCommands: "how to ask, MODE: auto, tui (terminal UI), line (numbered prompts), web (a local web page) or inbox (askuser inbox) (default $ASKUSER_UI, else auto)",
 			inboxCommand:   "how to show the questions, MODE: auto, tui (the terminal screen) or line (numbered prompts) (default $ASKUSER_UI when tui or line, else auto)",
@@ -70,44 +104,35 @@ var (
 			inboxCommand:   {ask.UIAuto, ask.UITUI, ask.UILine},
 			mcpCommand:     {ask.UIAuto, ask.UIElicit, ask.UIInbox, ask.UIWeb},
 		}}
-	settingTimeout = &setting{flag: "timeout", zero: time.Duration(0), placeholder: "DURATION",
-		variable: &variable{name: "ASKUSER_TIMEOUT", def: "none",
-			does: "How long to wait for an answer (30s, 5m) before giving up with exit 124."},
+	settingTimeout = &variable{name: "ASKUSER_TIMEOUT", def: "none", flag: "timeout", zero: time.Duration(0), placeholder: "DURATION",
+		does: "How long to wait for an answer (30s, 5m) before giving up with exit 124.",
 		help: map[commandKind]string{
 			askingCommands: "give up after DURATION (e.g. 5m) without an answer: exit 124 (default $ASKUSER_TIMEOUT, else none)",
 			mcpCommand:     "give up on a call after DURATION (e.g. 5m) without an answer (default $ASKUSER_TIMEOUT, else none)",
 		}}
-	settingArrays = &setting{flag: "arrays", zero: false,
-		variable: &variable{name: "ASKUSER_ARRAYS", def: "false",
-			does: "Write each multi-select answer as a JSON array of its labels."},
+	settingArrays = &variable{name: "ASKUSER_ARRAYS", def: "false", flag: "arrays", zero: false,
+		does: "Write each multi-select answer as a JSON array of its labels.",
 		help: map[commandKind]string{
 			askingCommands: "write each multi-select answer as a JSON array of labels, typed text last (default $ASKUSER_ARRAYS)",
 			mcpCommand:     "write each multi-select answer as a JSON array of its labels, as askuser --arrays does (also $ASKUSER_ARRAYS)",
 		}}
-	settingFrom = &setting{flag: "from", zero: "", placeholder: "NAME",
-		variable: &variable{name: "ASKUSER_FROM", def: "the working directory",
-			does: "The name the inbox shows the questions as coming from."},
+	settingFrom = &variable{name: "ASKUSER_FROM", def: "the working directory", flag: "from", zero: "", placeholder: "NAME",
+		does: "The name the inbox shows the questions as coming from.",
 		help: map[commandKind]string{
 			askingCommands: "in the inbox, say the questions come from NAME (default $ASKUSER_FROM, else the working directory)",
 			mcpCommand:     "in the inbox, say the questions come from NAME (default $ASKUSER_FROM, else the MCP client and the working directory)",
 		}}
-	settingNotifyAfter = &setting{flag: "notify-after", zero: time.Duration(0), placeholder: "DURATION",
-		variable: &variable{name: "ASKUSER_NOTIFY_AFTER", def: "0s",
-			does: "In the inbox, run ASKUSER_NOTIFY_COMMAND for a set, and post it to the chat (ASKUSER_CHAT), only once it has waited this long unanswered (2m): the desk first. 0 does both at once; the bell rings at once either way."},
+	settingNotifyAfter = &variable{name: "ASKUSER_NOTIFY_AFTER", def: "0s", flag: "notify-after", zero: time.Duration(0), placeholder: "DURATION",
+		does: "In the inbox, run ASKUSER_NOTIFY_COMMAND for a set, and post it to the chat (ASKUSER_CHAT), only once it has waited this long unanswered (2m): the desk first. 0 does both at once; the bell rings at once either way.",
 		help: map[commandKind]string{
 			inboxCommand: "run ASKUSER_NOTIFY_COMMAND for a set, and post it to the chat, only once it has waited DURATION unanswered (e.g. 2m); the bell rings at once (default $ASKUSER_NOTIFY_AFTER, else at once)",
 		}}
-	settingRemind = &setting{flag: "remind", zero: time.Duration(0), placeholder: "DURATION",
-		variable: &variable{name: "ASKUSER_REMIND", def: "none",
-			does: "In the inbox, notify again (the bell, and ASKUSER_NOTIFY_COMMAND with ASKUSER_EVENT=reminded) when a set still waits this long (10m) after it was notified."},
+	settingRemind = &variable{name: "ASKUSER_REMIND", def: "none", flag: "remind", zero: time.Duration(0), placeholder: "DURATION",
+		does: "In the inbox, notify again (the bell, and ASKUSER_NOTIFY_COMMAND with ASKUSER_EVENT=reminded) when a set still waits this long (10m) after it was notified.",
 		help: map[commandKind]string{
 			inboxCommand: "notify again when a set still waits DURATION (e.g. 10m) after it was notified: the bell, and ASKUSER_NOTIFY_COMMAND (default $ASKUSER_REMIND, else never)",
 		}}
 )
-
-// settings are the settings, in the order of their variables in the
-// table.
-var settings = []*setting{settingUI, settingTimeout, settingArrays, settingFrom, settingNotifyAfter, settingRemind}
 
 // The settings table: every environment variable askuser reads, beside
 // those of the settings.
@@ -178,8 +203,8 @@ var (
 
 // variables is the table, in the order the help lists it.
 var variables = []*variable{
-	settingUI.variable, settingTimeout.variable, settingArrays.variable, settingFrom.variable, varInbox, varAnswers,
-	varNotify, varNotifyEnd, varNotifyPrivate, varNotifyReply, settingNotifyAfter.variable, settingRemind.variable,
+	settingUI, settingTimeout, settingArrays, settingFrom, varInbox, varAnswers,
+	varNotify, varNotifyEnd, varNotifyPrivate, varNotifyReply, settingNotifyAfter, settingRemind,
 	varChat, varTelegramToken, varTelegramChat, varTelegramPeople, varTelegramAPI,
 	varMatrixServer, varMatrixUser, varMatrixPassword, varMatrixToken, varMatrixRoom, varMatrixPeople,
 	varHistory,

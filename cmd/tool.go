@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -97,34 +96,28 @@ func toolRun(env *Env, w io.Writer, opts toolOptions) error {
 	if err != nil {
 		return err
 	}
-	def, err := toolDefinition(opts.format, opts.name, sch)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(def)
-	return err
+	return toolDefinition(w, opts.format, opts.name, sch)
 }
 
-// toolDefinition renders the definition of the tool in format.
-func toolDefinition(format, name string, sch *schema.Schema) ([]byte, error) {
+// toolDefinition writes the definition of the tool in format on w.
+func toolDefinition(w io.Writer, format, name string, sch *schema.Schema) error {
 	switch {
 	case format == "":
-		return nil, ask.UsageErrorf("tool needs --format: %s", strings.Join(toolFormats, ", "))
+		return ask.UsageErrorf("tool needs --format: %s", strings.Join(toolFormats, ", "))
 	case !slices.Contains(toolFormats, format):
-		return nil, ask.UsageErrorf("invalid --format %q: must be %s", format, strings.Join(toolFormats, ", "))
+		return ask.UsageErrorf("invalid --format %q: must be %s", format, strings.Join(toolFormats, ", "))
 	}
 	desc, input, err := toolText(format, sch, guide{})
 	if err != nil {
-		return nil, err
+		return err
 	}
-	var out bytes.Buffer
-	enc := json.NewEncoder(&out)
+	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(toolShape(format, name, desc, input)); err != nil {
-		return nil, fmt.Errorf("write tool definition: %w", err)
+		return fmt.Errorf("write tool definition: %w", err)
 	}
-	return out.Bytes(), nil
+	return nil
 }
 
 // toolText returns the tool's description in format (the guide, short for

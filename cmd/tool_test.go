@@ -86,10 +86,11 @@ func TestToolDefinitions(t *testing.T) {
 	}
 	for format, shape := range toolShapes {
 		t.Run(format, func(t *testing.T) {
-			out, err := toolDefinition(format, "askuser", sch)
-			if err != nil {
+			var b bytes.Buffer
+			if err := toolDefinition(&b, format, "askuser", sch); err != nil {
 				t.Fatal(err)
 			}
+			out := b.Bytes()
 			var def map[string]any
 			if err := json.Unmarshal(out, &def); err != nil {
 				t.Fatalf("not JSON: %v\n%s", err, out)
@@ -174,10 +175,11 @@ func TestToolDescriptionForOpenAIFits(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, format := range []string{"openai", "openai-responses"} {
-			out, err := toolDefinition(format, "askuser", sch)
-			if err != nil {
+			var b bytes.Buffer
+			if err := toolDefinition(&b, format, "askuser", sch); err != nil {
 				t.Fatalf("%s with %v: %v", format, vars, err)
 			}
+			out := b.Bytes()
 			var def map[string]any
 			if err := json.Unmarshal(out, &def); err != nil {
 				t.Fatal(err)

@@ -27,6 +27,7 @@ import (
 	"github.com/spf13/cobra/doc"
 
 	"github.com/askuser/askuser/cmd"
+	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/internal/iostreams"
 )
 
@@ -123,9 +124,9 @@ func withVariables(page []byte) ([]byte, error) {
 // and no input, writing to out and errOut.
 func newEnv(schemaJSON []byte, out, errOut io.Writer) *cmd.Env {
 	return &cmd.Env{
-		IO:     &iostreams.Streams{In: strings.NewReader(""), Out: out, ErrOut: errOut},
-		Getenv: func(string) string { return "" },
-		Schema: schemaJSON,
+		Streams: ask.Streams{IO: &iostreams.Streams{In: strings.NewReader(""), Out: out, ErrOut: errOut}},
+		Getenv:  func(string) string { return "" },
+		Schema:  schemaJSON,
 	}
 }
 
