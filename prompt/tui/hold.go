@@ -18,24 +18,15 @@ import (
 // lines that stay above the screen, waits on a screen of its own while
 // nothing is to be answered, and takes some keys for itself.
 
-// Key is a key that the caller can take over (Options.Take).
-type Key int
+// Key is a key that the caller can take over (Options.Take), by the name
+// a person knows it by.
+type Key string
 
 // The keys a caller can take over.
 const (
-	KeyTab       Key = iota + 1 // Tab, or Shift+Tab
-	KeyInterrupt                // Ctrl+C
+	KeyTab       Key = "Tab" // Tab, or Shift+Tab
+	KeyInterrupt Key = "Ctrl+C"
 )
-
-func (k Key) String() string {
-	switch k {
-	case KeyTab:
-		return "Tab"
-	case KeyInterrupt:
-		return "Ctrl+C"
-	}
-	return fmt.Sprintf("Key(%d)", int(k))
-}
 
 // KeyError is the error of an Ask or Idle that a key the
 // caller took ended (see Options.Take).
@@ -43,7 +34,7 @@ type KeyError struct {
 	Key Key
 }
 
-func (e *KeyError) Error() string { return e.Key.String() + " pressed" }
+func (e *KeyError) Error() string { return string(e.Key) + " pressed" }
 
 // ErrQuit is the error of an Idle that the person ended with q.
 var ErrQuit = errors.New("quit")
