@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/term"
+
 	"github.com/askuser/askuser/prompt"
 )
 
@@ -54,9 +56,15 @@ func (t *Prompter) Hold() error {
 	if t.held != nil {
 		return errors.New("terminal ui is already held")
 	}
-	if err := t.enter(); err != nil {
-		return err
+	// Raw mode: every key arrives at once and unechoed, and Ctrl+C as a
+	// key rather than a signal.
+	saved, err := term.MakeRaw(int(t.In.Fd()))
+	if err != nil {
+		return fmt.Errorf("set terminal mode: %w", err)
 	}
+	t.mu.Lock()
+	t.saved, t.undoOut = saved, setUpOutput(int(t.Out.Fd()))
+	t.mu.Unlock()
 	in, err := newTTYInput(t.In, t.Redraw)
 	if err != nil {
 		// The error that matters is that the terminal cannot be read.

@@ -229,24 +229,6 @@ func (t *Prompter) Restore() error {
 	return nil
 }
 
-// enter puts the terminal into raw mode, so that every key arrives at once
-// and unechoed, and Ctrl+C arrives as a key rather than a signal.
-func (t *Prompter) enter() error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.saved != nil {
-		// The saved mode would be overwritten with raw mode, and lost.
-		return errors.New("terminal ui is already asking")
-	}
-	saved, err := term.MakeRaw(int(t.In.Fd()))
-	if err != nil {
-		return fmt.Errorf("set terminal mode: %w", err)
-	}
-	t.saved = saved
-	t.undoOut = setUpOutput(int(t.Out.Fd()))
-	return nil
-}
-
 // size returns the terminal's width and height, from the output or else
 // the input, or the classic 80×24 when neither says.
 func (t *Prompter) size() (w, h int) {
