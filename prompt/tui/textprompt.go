@@ -76,14 +76,9 @@ func (p *textPrompt) Prompt(*survey.PromptConfig) (any, error) {
 			p.pos++
 			p.message = ""
 		case keyBackspace:
-			if p.pos > 0 {
-				p.text = slices.Delete(p.text, p.pos-1, p.pos)
-				p.pos--
-			}
+			p.cut(max(0, p.pos-1), p.pos)
 		case keyDelete:
-			if p.pos < len(p.text) {
-				p.text = slices.Delete(p.text, p.pos, p.pos+1)
-			}
+			p.cut(p.pos, min(len(p.text), p.pos+1))
 		case keyLeft:
 			p.pos = max(0, p.pos-1)
 		case keyRight:
@@ -93,8 +88,7 @@ func (p *textPrompt) Prompt(*survey.PromptConfig) (any, error) {
 		case keyEnd:
 			p.pos = len(p.text)
 		case keyClearLine:
-			p.text = slices.Delete(p.text, 0, p.pos)
-			p.pos = 0
+			p.cut(0, p.pos)
 		case keyDeleteWord:
 			i := p.pos
 			for i > 0 && unicode.IsSpace(p.text[i-1]) {
@@ -103,10 +97,15 @@ func (p *textPrompt) Prompt(*survey.PromptConfig) (any, error) {
 			for i > 0 && !unicode.IsSpace(p.text[i-1]) {
 				i--
 			}
-			p.text = slices.Delete(p.text, i, p.pos)
-			p.pos = i
+			p.cut(i, p.pos)
 		}
 	}
+}
+
+// cut deletes the text from i to j and puts the cursor where it was.
+func (p *textPrompt) cut(i, j int) {
+	p.text = slices.Delete(p.text, i, j)
+	p.pos = i
 }
 
 // validateText accepts typed text when CheckOther does, and otherwise says
