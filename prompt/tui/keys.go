@@ -148,18 +148,17 @@ const ignoredNote = "A key pressed as these questions appeared was ignored: pres
 // drop drops the keys typed so far and not yet read, but Ctrl+C, which is
 // kept to be read next.
 func (kr *keyReader) drop() {
-	var tmp [256]byte
 	for {
 		// A read that waits for nothing: what the terminal holds now.
-		n, err := kr.in.read(tmp[:], 0)
+		b, err := kr.in.read(0)
 		if errors.Is(err, errResized) {
 			kr.resized = true
 			continue
 		}
-		if n == 0 || err != nil {
+		if len(b) == 0 || err != nil {
 			break
 		}
-		kr.buf = append(kr.buf, tmp[:n]...)
+		kr.buf = append(kr.buf, b...)
 	}
 	// A terminal sends the byte 0x03 for Ctrl+C alone: no other key has
 	// it in its sequence.
@@ -177,7 +176,6 @@ func (kr *keyReader) readKeyUntil(deadline time.Time) (k key, ok bool, err error
 		kr.resized = false
 		return key{kind: keyResize}, true, nil
 	}
-	var tmp [256]byte
 	for {
 		if k, n, ok := decodeKey(kr.buf); ok {
 			kr.buf = kr.buf[n:]
@@ -192,17 +190,17 @@ func (kr *keyReader) readKeyUntil(deadline time.Time) (k key, ok bool, err error
 				return key{}, false, nil
 			}
 		}
-		n, err := kr.in.read(tmp[:], timeout)
+		b, err := kr.in.read(timeout)
 		if errors.Is(err, errResized) {
 			return key{kind: keyResize}, true, nil
 		}
 		if err != nil {
 			return key{}, false, err
 		}
-		if n == 0 && len(kr.buf) == 0 {
+		if len(b) == 0 && len(kr.buf) == 0 {
 			continue // the deadline, checked above
 		}
-		if n == 0 {
+		if len(b) == 0 {
 			// The start of a sequence and nothing more in time: a lone Esc
 			// (or an Alt chord, which nothing here uses), or a broken
 			// character.
@@ -213,7 +211,7 @@ func (kr *keyReader) readKeyUntil(deadline time.Time) (k key, ok bool, err error
 			kr.buf = kr.buf[:0]
 			return k, true, nil
 		}
-		kr.buf = append(kr.buf, tmp[:n]...)
+		kr.buf = append(kr.buf, b...)
 	}
 }
 

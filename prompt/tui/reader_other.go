@@ -17,20 +17,19 @@ type ttyInput struct {
 	redraw <-chan struct{}
 	chunks chan []byte
 	errs   chan error
-	want   chan int
+	want   chan struct{}
 	// pending says that the goroutine has been asked for a read that has
 	// not been delivered yet.
 	pending bool
-	rest    []byte
 }
 
 // newTTYInput reads keys from r. Each receive from redraw (nil for none)
 // interrupts a read as a resize does, for the prompt to be drawn again.
 func newTTYInput(r io.Reader, redraw <-chan struct{}) (*ttyInput, error) {
-	in := &ttyInput{redraw: redraw, chunks: make(chan []byte), errs: make(chan error, 1), want: make(chan int)}
+	in := &ttyInput{redraw: redraw, chunks: make(chan []byte), errs: make(chan error, 1), want: make(chan struct{})}
 	go func() {
-		for size := range in.want {
-			buf := make([]byte, size)
+		for range in.want {
+			buf := make([]byte, 256)
 			n, err := r.Read(buf)
 			if n > 0 {
 				in.chunks <- buf[:n]
@@ -50,12 +49,11 @@ func (in *ttyInput) watch(ctx context.Context) (stop func()) {
 	return func() { in.ctx = nil }
 }
 
-func (in *ttyInput) read(p []byte, timeout time.Duration) (int, error) {
-	if len(in.rest) > 0 {
-		n := copy(p, in.rest)
-		in.rest = in.rest[n:]
-		return n, nil
-	}
+// read returns the bytes the terminal sent next, at least one. A negative
+// timeout waits for as long as the context allows; otherwise read returns
+// nothing when nothing arrived in time. It returns errResized when a
+// redraw is asked for.
+func (in *ttyInput) read(timeout time.Duration) ([]byte, error) {
 	var after <-chan time.Time
 	if timeout >= 0 {
 		t := time.NewTimer(timeout)
@@ -67,24 +65,22 @@ func (in *ttyInput) read(p []byte, timeout time.Duration) (int, error) {
 		done = in.ctx.Done()
 	}
 	if !in.pending {
-		in.want <- len(p)
+		in.want <- struct{}{}
 		in.pending = true
 	}
 	select {
 	case b := <-in.chunks:
 		in.pending = false
-		n := copy(p, b)
-		in.rest = b[n:]
-		return n, nil
+		return b, nil
 	case err := <-in.errs:
 		in.pending = false
-		return 0, err
+		return nil, err
 	case <-after:
-		return 0, nil
+		return nil, nil
 	case <-in.redraw:
-		return 0, errResized
+		return nil, errResized
 	case <-done:
-		return 0, context.Cause(in.ctx)
+		return nil, context.Cause(in.ctx)
 	}
 }
 

@@ -28,6 +28,7 @@ type ttyInput struct {
 	wakeW  *os.File
 	winch  chan os.Signal
 	resize chan struct{}
+	buf    [256]byte // what the last read read
 }
 
 // newTTYInput reads keys from f. Each receive from redraw (nil for none)
@@ -74,19 +75,20 @@ func (in *ttyInput) wake() {
 	_, _ = in.wakeW.Write([]byte{0})
 }
 
-// read reads at least one byte into p. A negative timeout waits for as long
-// as the context allows; otherwise read returns 0, nil when nothing arrived
-// in time. It returns errResized when the window size changed.
-func (in *ttyInput) read(p []byte, timeout time.Duration) (int, error) {
+// read returns the bytes the terminal sent next, at least one, valid
+// until the next read. A negative timeout waits for as long as the
+// context allows; otherwise read returns nothing when nothing arrived in
+// time. It returns errResized when the window size changed.
+func (in *ttyInput) read(timeout time.Duration) ([]byte, error) {
 	deadline := time.Now().Add(timeout)
 	for {
 		if in.ctx != nil && in.ctx.Err() != nil {
-			return 0, context.Cause(in.ctx)
+			return nil, context.Cause(in.ctx)
 		}
 		select {
 		case <-in.resize:
 			in.drainWake()
-			return 0, errResized
+			return nil, errResized
 		default:
 		}
 		fds := []unix.PollFd{
@@ -102,31 +104,31 @@ func (in *ttyInput) read(p []byte, timeout time.Duration) (int, error) {
 			continue
 		}
 		if err != nil {
-			return 0, err
+			return nil, err
 		}
 		if n == 0 {
-			return 0, nil
+			return nil, nil
 		}
 		if fds[1].Revents != 0 {
 			in.drainWake()
 			continue // the checks at the top of the loop say why
 		}
 		if fds[0].Revents&unix.POLLNVAL != 0 {
-			return 0, unix.EBADF
+			return nil, unix.EBADF
 		}
-		n, err = unix.Read(in.fd, p)
+		n, err = unix.Read(in.fd, in.buf[:])
 		switch {
 		case errors.Is(err, unix.EAGAIN) || errors.Is(err, unix.EINTR):
 			continue
 		case errors.Is(err, unix.EIO):
 			// A terminal whose other side has gone away (hang-up) reads EIO.
-			return 0, io.EOF
+			return nil, io.EOF
 		case err != nil:
-			return 0, err
+			return nil, err
 		case n == 0:
-			return 0, io.EOF
+			return nil, io.EOF
 		}
-		return n, nil
+		return in.buf[:n], nil
 	}
 }
 
