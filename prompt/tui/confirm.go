@@ -54,9 +54,6 @@ func (p *confirmPrompt) frame(l layout, w int) frame {
 	}
 	f.focus = len(f.lines)
 	f.lines = append(f.lines, choice("Yes", p.yes)+"   "+choice("No", !p.yes))
-	if l.hint {
-		f.gap(l)
-		f.lines = append(f.lines, p.t.keyHints(w, true, "y yes", "n no", "←/→ move", "Enter choose", "Esc cancel")...)
-	}
+	p.t.keyHints(&f, l, w, true, "y yes", "n no", "←/→ move", "Enter choose", "Esc cancel")
 	return f
 }

@@ -115,10 +115,7 @@ func (t *Prompter) Idle(ctx context.Context, title, text string) error {
 		build := func(l layout, w int) frame {
 			f := frame{cursor: -1, lines: []string{t.chip(title, "", w)}}
 			f.lines = append(f.lines, prompt.Wrap(prompt.DisplayMultiline(text), w)...)
-			if l.hint {
-				f.gap(l)
-				f.lines = append(f.lines, t.keyHints(w, false, "q quit")...)
-			}
+			t.keyHints(&f, l, w, false, "q quit")
 			return f
 		}
 		for {

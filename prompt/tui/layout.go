@@ -176,21 +176,26 @@ func (t *Prompter) bannerLines(w int) []string {
 	return []string{line}
 }
 
-// keyHints lays out the keys listed under a frame, dimmed: parts, but the
-// hint of Ctrl+C when the caller has taken that key over, then the
-// caller's own hints, joined by " · " over as many lines of w columns as
-// they need, broken only between parts, so that a narrow terminal cuts
-// none of them off. The screens whose keys are listed on one line
-// (oneLine) have it cut short instead where the terminal is too narrow
-// for it, as long as the caller changes nothing.
-func (t *Prompter) keyHints(w int, oneLine bool, parts ...string) []string {
+// keyHints ends f, when the layout l lists keys, with the keys, dimmed
+// and after a gap: parts, but the hint of Ctrl+C when the caller has
+// taken that key over, then the caller's own hints, joined by " · " over
+// as many lines of w columns as they need, broken only between parts, so
+// that a narrow terminal cuts none of them off. The screens whose keys
+// are listed on one line (oneLine) have it cut short instead where the
+// terminal is too narrow for it, as long as the caller changes nothing.
+func (t *Prompter) keyHints(f *frame, l layout, w int, oneLine bool, parts ...string) {
+	if !l.hint {
+		return
+	}
+	f.gap(l)
 	var extra []string
 	if t.Hints != nil {
 		extra = t.Hints()
 	}
 	takesInterrupt := t.takes(KeyInterrupt)
 	if oneLine && len(extra) == 0 && !takesInterrupt {
-		return []string{t.st.paint(truncate(strings.Join(parts, " · "), w), sgrDim)}
+		f.lines = append(f.lines, t.st.paint(truncate(strings.Join(parts, " · "), w), sgrDim))
+		return
 	}
 	if takesInterrupt {
 		parts = slices.DeleteFunc(slices.Clone(parts), func(p string) bool { return p == interruptHint })
@@ -208,11 +213,9 @@ func (t *Prompter) keyHints(w int, oneLine bool, parts ...string) []string {
 			line = p
 		}
 	}
-	lines = append(lines, line)
-	for i, l := range lines {
-		lines[i] = t.st.paint(truncate(l, w), sgrDim)
+	for _, h := range append(lines, line) {
+		f.lines = append(f.lines, t.st.paint(truncate(h, w), sgrDim))
 	}
-	return lines
 }
 
 // interruptHint is the hint of Ctrl+C where Esc does something else.

@@ -194,18 +194,14 @@ func (p *listPrompt) frame(l layout, w int) frame {
 		f.lines = append(f.lines, noteLine("", p.note, w, st))
 	}
 	f.refused(st, p.message, w)
-	if l.hint {
-		hints := []string{"↑/↓ move", fmt.Sprintf("Enter or 1-%d choose", n), "0 Other"}
-		if multi {
-			hints = []string{"↑/↓ move", fmt.Sprintf("Space or 1-%d toggle", n), "0 Other", "Enter confirm"}
-		}
-		if p.q.Kind.OffersNote() {
-			hints = append(hints, "n note")
-		}
-		hints = append(hints, "Esc cancel")
-		f.gap(l)
-		f.lines = append(f.lines, p.t.keyHints(w, false, hints...)...)
+	hints := []string{"↑/↓ move", fmt.Sprintf("Enter or 1-%d choose", n), "0 Other"}
+	if multi {
+		hints = []string{"↑/↓ move", fmt.Sprintf("Space or 1-%d toggle", n), "0 Other", "Enter confirm"}
 	}
+	if p.q.Kind.OffersNote() {
+		hints = append(hints, "n note")
+	}
+	p.t.keyHints(&f, l, w, false, append(hints, "Esc cancel")...)
 	return f
 }
 

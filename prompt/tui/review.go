@@ -107,9 +107,6 @@ func (p *reviewPrompt) frame(l layout, w int) frame {
 			f.lines = append(f.lines, "  "+num+truncate(label, w-5))
 		}
 	}
-	if l.hint {
-		f.gap(l)
-		f.lines = append(f.lines, p.t.keyHints(w, true, "↑/↓ move", fmt.Sprintf("Enter or 1-%d choose", p.entries()), "Esc cancel")...)
-	}
+	p.t.keyHints(&f, l, w, true, "↑/↓ move", fmt.Sprintf("Enter or 1-%d choose", p.entries()), "Esc cancel")
 	return f
 }

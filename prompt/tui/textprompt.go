@@ -200,19 +200,16 @@ func (p *textPrompt) frame(l layout, w int) frame {
 	f.cursor = prompt.Width(prefix) + col
 	f.lines = append(f.lines, line)
 	f.refused(st, p.message, w)
-	if l.hint {
-		f.gap(l)
-		keys := []string{"Enter submit", "Esc cancel"}
-		switch {
-		case p.back && len(p.text) == 0:
-			keys = append(slices.Clip(p.emptyKeys), interruptHint)
-		case p.back:
-			keys = append(slices.Clip(p.keys), interruptHint)
-		case len(p.text) == 0 && p.def != "":
-			keys[0] = fmt.Sprintf(`Enter for "%s"`, prompt.Display(p.def))
-		}
-		f.lines = append(f.lines, p.t.keyHints(w, false, keys...)...)
+	keys := []string{"Enter submit", "Esc cancel"}
+	switch {
+	case p.back && len(p.text) == 0:
+		keys = append(slices.Clip(p.emptyKeys), interruptHint)
+	case p.back:
+		keys = append(slices.Clip(p.keys), interruptHint)
+	case len(p.text) == 0 && p.def != "":
+		keys[0] = fmt.Sprintf(`Enter for "%s"`, prompt.Display(p.def))
 	}
+	p.t.keyHints(&f, l, w, false, keys...)
 	return f
 }
 
