@@ -108,11 +108,7 @@ func (t *Prompter) heading(q schema.Question, index int, l layout, w int) []stri
 		}
 		lines = append(lines, t.chip(q.Header, progress, w))
 	}
-	question := prompt.Wrap(prompt.DisplayMultiline(q.Question), w)
-	if l.questionLines >= 0 {
-		question = clip(question, max(1, l.questionLines), w)
-	}
-	for _, line := range question {
+	for _, line := range clip(prompt.Wrap(prompt.DisplayMultiline(q.Question), w), l.questionLines, w) {
 		lines = append(lines, t.st.paint(line, sgrBold))
 	}
 	return lines

@@ -243,14 +243,10 @@ func (p *listPrompt) option(i int, l layout, w int) []string {
 		codes = []string{sgrCyan, sgrBold}
 	}
 	lines := []string{line + st.paint(truncate(label, w-indent), codes...)}
-	if l.descLines == 0 || desc == "" { // askuser choose's options have none
+	if desc == "" { // askuser choose's options have none
 		return lines
 	}
-	descLines := prompt.Wrap(desc, w-indent)
-	if l.descLines > 0 {
-		descLines = clip(descLines, l.descLines, w-indent)
-	}
-	for _, d := range descLines {
+	for _, d := range clip(prompt.Wrap(desc, w-indent), l.descLines, w-indent) {
 		lines = append(lines, strings.Repeat(" ", indent)+st.paint(d, sgrDim))
 	}
 	return lines

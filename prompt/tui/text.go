@@ -53,13 +53,14 @@ func window(text []rune, pos, w int) (shown string, col int) {
 	return truncate(left+after, w), prompt.Width(left)
 }
 
-// clip keeps at most n lines, marking the last kept one with "…" when
-// lines were dropped.
+// clip keeps at most n lines, all of them when n is negative (as a
+// layout says), marking the last kept one with "…" when lines were
+// dropped.
 func clip(lines []string, n, w int) []string {
-	if len(lines) <= n {
+	if n < 0 || len(lines) <= n {
 		return lines
 	}
-	if n <= 0 {
+	if n == 0 {
 		return nil
 	}
 	out := append([]string(nil), lines[:n]...)
