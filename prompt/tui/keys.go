@@ -197,10 +197,7 @@ func (kr *keyReader) readKeyUntil(deadline time.Time) (k key, ok bool, err error
 		if err != nil {
 			return key{}, false, err
 		}
-		if len(b) == 0 && len(kr.buf) == 0 {
-			continue // the deadline, checked above
-		}
-		if len(b) == 0 {
+		if len(b) == 0 && len(kr.buf) > 0 {
 			// The start of a sequence and nothing more in time: a lone Esc
 			// (or an Alt chord, which nothing here uses), or a broken
 			// character.
