@@ -216,10 +216,7 @@ func (t *Prompter) Restore() error {
 		t.hidden = false
 	}
 	_, werr := t.Out.Write(b.Bytes())
-	if t.undoOut != nil {
-		t.undoOut()
-		t.undoOut = nil
-	}
+	t.undoOut()
 	rerr := term.Restore(int(t.In.Fd()), t.saved)
 	t.saved = nil
 	// The mode matters more than what was written.
