@@ -26,10 +26,10 @@ type textPrompt struct {
 	above       string
 	placeholder string // an example answer, shown while the text is empty
 	def         string // the answer Enter takes while the text is empty
-	// back makes Esc return errBack, to go back to the screen this one was
-	// opened from, rather than cancel; Ctrl+C still cancels. keys and
-	// emptyKeys then list what Enter and Esc do, with text and without.
-	back            bool
+	// keys and emptyKeys, set on a screen opened from another one, list
+	// what Enter and Esc do there, with text and without: Esc returns
+	// errBack, to go back to that screen, rather than cancel; Ctrl+C
+	// still cancels.
 	keys, emptyKeys []string
 	text            []rune
 	pos             int // the cursor, an index into text
@@ -58,7 +58,7 @@ var errBack = errors.New("back")
 // without surrounding spaces, or the default when that leaves nothing.
 func (p *textPrompt) Prompt(*survey.PromptConfig) (any, error) {
 	for {
-		k, err := p.t.nextKey(textLayouts, p.frame, p.back)
+		k, err := p.t.nextKey(textLayouts, p.frame, p.keys != nil)
 		if err != nil {
 			return nil, err
 		}
@@ -149,7 +149,7 @@ func askText(t *Prompter, p *textPrompt, validate survey.Validator, onBlank erro
 // and returns the note as CheckOther cleans it ("" for none). Esc returns
 // errBack.
 func askNote(t *Prompter, p *textPrompt) (string, error) {
-	p.prefix, p.back = notePrefix, true
+	p.prefix = notePrefix
 	p.keys, p.emptyKeys = []string{"Enter save", "Esc back"}, []string{"Enter no note", "Esc back"}
 	return askText(t, p, validateTyped("your note", "go back", nil), nil)
 }
@@ -159,7 +159,6 @@ func askNote(t *Prompter, p *textPrompt) (string, error) {
 // Enter with nothing typed, returns errBack: Other was not what the
 // person wanted, and the options are shown again.
 func askOther(t *Prompter, p *textPrompt) (string, error) {
-	p.back = true
 	p.keys, p.emptyKeys = []string{"Enter submit", "Esc back"}, []string{"Enter or Esc back"}
 	return askText(t, p, validateTyped("your answer", "go back", nil), errBack)
 }
@@ -202,9 +201,9 @@ func (p *textPrompt) frame(l layout, w int) frame {
 	f.refused(st, p.message, w)
 	keys := []string{"Enter submit", "Esc cancel"}
 	switch {
-	case p.back && len(p.text) == 0:
+	case p.keys != nil && len(p.text) == 0:
 		keys = append(slices.Clip(p.emptyKeys), interruptHint)
-	case p.back:
+	case p.keys != nil:
 		keys = append(slices.Clip(p.keys), interruptHint)
 	case len(p.text) == 0 && p.def != "":
 		keys[0] = fmt.Sprintf(`Enter for "%s"`, prompt.Display(p.def))
