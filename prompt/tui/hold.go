@@ -103,7 +103,7 @@ func (t *Prompter) Forget() { t.forget = true }
 // kept for later, but Ctrl+C, which quits whatever is shown. When one was
 // dropped, a line says so until the next key. Call it with Forget, which
 // drops what was typed before the frame.
-func (t *Prompter) Pause(d time.Duration, note string) { t.pause, t.pauseNote = d, note }
+func (t *Prompter) Pause(d time.Duration, note string) { t.pause, t.mark = d, "⏸ "+note }
 
 // Idle shows a screen with nothing to answer: the banner, title as a
 // chip, text, and the keys: q to quit, and the caller's hints. It returns

@@ -112,7 +112,7 @@ func (t *Prompter) nextKey(layouts []layout, build func(layout, int) frame, escB
 // dropped, the mark then says so until the next key.
 func (t *Prompter) guard(render func() error) error {
 	until := time.Now().Add(t.pause)
-	t.pause, t.mark = 0, "⏸ "+t.pauseNote
+	t.pause = 0
 	if err := render(); err != nil {
 		return err
 	}

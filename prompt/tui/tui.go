@@ -87,13 +87,11 @@ type Prompter struct {
 	// goroutine that asks uses them.
 	held   *keyReader
 	forget bool
-	// pause is how long the next frame drawn takes no keys, and
-	// pauseNote what it says meanwhile (see Pause); mark is the line
-	// shown above the frame while the guard lasts, and after it when it
-	// dropped a key.
-	pause     time.Duration
-	pauseNote string
-	mark      string
+	// pause is how long the next frame drawn takes no keys (see Pause);
+	// mark is the line shown above the frame while the guard lasts, and
+	// after it when it dropped a key.
+	pause time.Duration
+	mark  string
 
 	// mu guards the terminal: its saved mode and everything written to it.
 	mu      sync.Mutex
