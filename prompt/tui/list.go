@@ -78,11 +78,8 @@ func (p *listPrompt) Prompt(*survey.PromptConfig) (any, error) {
 			continue
 		}
 		digit := -1 // the entry a digit names: 1 to N, and 0 for Other
-		switch {
-		case k.is('0'):
-			digit = n
-		case k.kind == keyRune && k.r >= '1' && k.r <= '9' && int(k.r-'0') <= n:
-			digit = int(k.r - '1')
+		if k.kind == keyRune && k.r >= '0' && k.r <= '9' && int(k.r-'0') <= n {
+			digit = (int(k.r-'0') + n) % (n + 1)
 		}
 		switch {
 		case k.kind == keyEnter:
@@ -110,38 +107,29 @@ func (p *listPrompt) toggle(i int) {
 // noteFor is what a note written now goes with, to be shown with it: the
 // options ticked (multi-select), else the one under the cursor.
 func (p *listPrompt) noteFor() []string {
-	r := p.pick(p.focused)
-	if p.q.MultiSelect && slices.Contains(p.checked, true) {
-		r = p.pick(p.ticked)
-	}
+	r := p.pick(p.q.MultiSelect && slices.Contains(p.checked, true))
 	if r.other {
 		return append(r.labels, otherLabel)
 	}
 	return r.labels
 }
 
-// chosen is what Enter chooses: the entry under the cursor, or the ticked
-// ones of a multi-select.
-func (p *listPrompt) chosen() *listResult {
-	if p.q.MultiSelect {
-		return p.pick(p.ticked)
-	}
-	return p.pick(p.focused)
-}
+// chosen is what Enter chooses: the ticked entries of a multi-select, or
+// the entry under the cursor.
+func (p *listPrompt) chosen() *listResult { return p.pick(p.q.MultiSelect) }
 
-// pick returns the entries for which chosen(i) is true, Other last.
-func (p *listPrompt) pick(chosen func(i int) bool) *listResult {
-	r := &listResult{other: chosen(len(p.q.Options))}
+// pick returns the ticked entries, or else the entry under the cursor,
+// Other last.
+func (p *listPrompt) pick(ticked bool) *listResult {
+	in := func(i int) bool { return ticked && p.checked[i] || !ticked && i == p.cursor }
+	r := &listResult{other: in(len(p.q.Options))}
 	for i, o := range p.q.Options {
-		if chosen(i) {
+		if in(i) {
 			r.labels = append(r.labels, o.Label)
 		}
 	}
 	return r
 }
-
-func (p *listPrompt) focused(i int) bool { return i == p.cursor }
-func (p *listPrompt) ticked(i int) bool  { return p.checked[i] }
 
 // validate accepts a multi-select confirmation only with something chosen.
 func (p *listPrompt) validate(v any) error {
