@@ -88,8 +88,8 @@ type Prompter struct {
 	held   *keyReader
 	forget bool
 	// pause is how long the next frame drawn takes no keys (see Pause);
-	// mark is the line shown above the frame while the guard lasts, and
-	// after it when it dropped a key.
+	// mark is the line shown above the frame while the pause lasts, and
+	// after it when a key was dropped.
 	pause time.Duration
 	mark  string
 
@@ -164,7 +164,7 @@ func (t *Prompter) run(ctx context.Context, total int, f func() error) (err erro
 	}
 	defer t.held.in.watch(ctx)()
 
-	// What the guard of one frame says is not for the frames of another
+	// What the mark of one frame says is not for the frames of another
 	// call.
 	defer func() { t.mark = "" }()
 	t.total = total
