@@ -20,7 +20,7 @@ type textPrompt struct {
 	t *Prompter
 	// head lays out what is shown above the text: the question or message.
 	head   func(l layout, w int) []string
-	prefix string // put before the text being typed
+	prefix string // put before the text being typed: "Your answer: ", "Note: "
 	// above is a line shown above the text: the labels also chosen, in a
 	// multi-select, or those a note goes with.
 	above       string
@@ -40,15 +40,8 @@ type textPrompt struct {
 // with text and the cursor at its end.
 func newTextPrompt(t *Prompter, head func(layout, int) []string, text string) *textPrompt {
 	r := []rune(text)
-	return &textPrompt{t: t, head: head, prefix: textPrefix, text: r, pos: len(r)}
+	return &textPrompt{t: t, head: head, prefix: "Your answer: ", text: r, pos: len(r)}
 }
-
-// textPrefix is put before the answer being typed; notePrefix before a
-// note.
-const (
-	textPrefix = "Your answer: "
-	notePrefix = "Note: "
-)
 
 // errBack is returned by a prompt that Esc closed to go back to the one it
 // was opened from.
@@ -149,7 +142,7 @@ func askText(t *Prompter, p *textPrompt, validate survey.Validator, onBlank erro
 // and returns the note as CheckOther cleans it ("" for none). Esc returns
 // errBack.
 func askNote(t *Prompter, p *textPrompt) (string, error) {
-	p.prefix = notePrefix
+	p.prefix = "Note: "
 	p.keys, p.emptyKeys = []string{"Enter save", "Esc back"}, []string{"Enter no note", "Esc back"}
 	return askText(t, p, validateTyped("your note", "go back", nil), nil)
 }

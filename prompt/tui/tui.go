@@ -319,11 +319,9 @@ func (t *Prompter) ask(index int, q schema.Question, prev prompt.Answer) (prompt
 	head := func(l layout, w int) []string { return t.heading(q, index, l, w) }
 	switch q.Kind.Gesture() {
 	case schema.GestureYesNo:
+		// On an error, the answer is not read.
 		yes, err := askOne[bool](t, &confirmPrompt{t: t, head: head, yes: q.Default == schema.Yes})
-		if err != nil {
-			return prompt.Answer{}, err
-		}
-		return prompt.Answer{Labels: []string{schema.YesOrNo(yes)}}, nil
+		return prompt.Answer{Labels: []string{schema.YesOrNo(yes)}}, err
 	case schema.GestureType:
 		text := newTextPrompt(t, head, prev.Other)
 		text.placeholder, text.def = q.Placeholder, q.Default
