@@ -148,8 +148,7 @@ func (t *Prompter) Print(text string) error {
 	var b bytes.Buffer
 	drawn := len(t.last.lines) > 0
 	if drawn {
-		w, _ := t.size()
-		t.erase(&b, w)
+		t.erase(&b)
 	}
 	// In raw mode a line feed does not return the cursor to the start of
 	// the line.

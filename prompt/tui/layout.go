@@ -147,7 +147,7 @@ func (t *Prompter) show(layouts []layout, build func(l layout, w int) frame) err
 	f := fit(layouts, h-len(banner), func(l layout) frame { return build(l, w-1) })
 	f.lines = append(banner, f.lines...)
 	f.focus += len(banner)
-	return t.draw(f, w)
+	return t.draw(f)
 }
 
 // bannerLines lays out the caller's banner (Options.Banner) in w columns:

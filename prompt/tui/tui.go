@@ -237,14 +237,14 @@ func (t *Prompter) size() (w, h int) {
 
 // draw replaces the frame on screen with f, in a single write; a frame of
 // no lines erases it, leaving the cursor where it began.
-func (t *Prompter) draw(f frame, termWidth int) error {
+func (t *Prompter) draw(f frame) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.saved == nil || len(f.lines) == 0 && len(t.last.lines) == 0 {
 		return nil
 	}
 	var b bytes.Buffer
-	t.erase(&b, termWidth)
+	t.erase(&b)
 	if len(f.lines) > 0 {
 		t.put(&b, f)
 	} else {
@@ -283,20 +283,18 @@ func (t *Prompter) put(b *bytes.Buffer, f frame) {
 }
 
 // clear erases the frame on screen, leaving the cursor where it began.
-func (t *Prompter) clear() error {
-	w, _ := t.size()
-	return t.draw(frame{}, w)
-}
+func (t *Prompter) clear() error { return t.draw(frame{}) }
 
 // erase moves the cursor to the first line of the frame on screen and
 // erases from there down. A line counts as several rows when a terminal
 // that narrowed since it was drawn has rewrapped it.
-func (t *Prompter) erase(b *bytes.Buffer, termWidth int) {
+func (t *Prompter) erase(b *bytes.Buffer) {
 	b.WriteString("\r")
 	if len(t.last.lines) == 0 {
 		b.WriteString("\x1b[J")
 		return
 	}
+	termWidth, _ := t.size()
 	rows := func(w int) int { return max(1, (w+termWidth-1)/termWidth) }
 	up := rows(t.col) - 1
 	for _, l := range t.last.lines[:t.row] {
