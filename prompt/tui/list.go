@@ -175,7 +175,7 @@ func (p *listPrompt) frame(l layout, w int) frame {
 		f.lines = append(f.lines, p.option(i, l, w)...)
 	}
 	if !multi {
-		f.lines = append(f.lines, p.preview(l, w)...)
+		p.preview(&f, l, w)
 	}
 	if p.note != "" {
 		f.gap(l)
@@ -244,7 +244,7 @@ func (p *listPrompt) option(i int, l layout, w int) []string {
 // one. The area is as tall as the tallest preview (up to the layout's
 // limit) whichever option is focused, so that moving does not make the
 // frame jump.
-func (p *listPrompt) preview(l layout, w int) []string {
+func (p *listPrompt) preview(f *frame, l layout, w int) {
 	st := p.t.st
 	tallest := 0
 	for _, o := range p.q.Options {
@@ -252,45 +252,38 @@ func (p *listPrompt) preview(l layout, w int) []string {
 	}
 	area := min(tallest, l.previewLines)
 	if area == 0 {
-		return nil
+		return
 	}
 	var text []string
 	if p.cursor < len(p.q.Options) {
 		text = previewLines(p.q.Options[p.cursor].Preview)
 	}
-	var out []string
-	if l.gap {
-		out = append(out, "")
-	}
+	f.gap(l)
 	bar := st.paint("│ ", sgrDim)
 	for i := range area {
 		switch {
 		case len(text) == 0 && i == 0:
-			out = append(out, bar+st.paint("(no preview)", sgrDim))
+			f.lines = append(f.lines, bar+st.paint("(no preview)", sgrDim))
 		case i == area-1 && len(text) > area:
 			more := fmt.Sprintf("… %d more lines", len(text)-i)
-			out = append(out, bar+st.paint(truncate(more, w-2), sgrDim))
+			f.lines = append(f.lines, bar+st.paint(truncate(more, w-2), sgrDim))
 		case i < len(text):
-			out = append(out, bar+truncate(text[i], w-2))
+			f.lines = append(f.lines, bar+truncate(text[i], w-2))
 		default:
-			out = append(out, st.paint("│", sgrDim))
+			f.lines = append(f.lines, st.paint("│", sgrDim))
 		}
 	}
-	return out
 }
 
 // previewLines splits a preview into the lines to show, without the blank
 // lines around it.
 func previewLines(s string) []string {
-	lines := strings.Split(prompt.DisplayMultiline(s), "\n")
+	lines := strings.Split(strings.TrimRight(prompt.DisplayMultiline(s), " \n"), "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, " ")
 	}
 	for len(lines) > 0 && lines[0] == "" {
 		lines = lines[1:]
-	}
-	for len(lines) > 0 && lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1]
 	}
 	return lines
 }
