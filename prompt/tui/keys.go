@@ -224,8 +224,6 @@ func decodeKey(b []byte) (k key, n int, ok bool) {
 		return key{kind: keyEnter}, 2, true
 	case c < 0x20 || c == 0x7f:
 		return key{kind: controls[c]}, 1, true
-	case c < utf8.RuneSelf:
-		return key{kind: keyRune, r: rune(c)}, 1, true
 	}
 	if !utf8.FullRune(b) {
 		return key{}, 0, false
