@@ -55,9 +55,6 @@ var errResized = errors.New("terminal resized")
 type keyReader struct {
 	in  *ttyInput
 	buf []byte
-	// resized is set when drop met a resize or a redraw, for readKeyUntil to
-	// report it.
-	resized bool
 }
 
 // nextKey draws a prompt's frame, built by build with the first of
@@ -136,7 +133,7 @@ func (kr *keyReader) drop() {
 		// A read that waits for nothing: what the terminal holds now.
 		b, err := kr.in.read(0)
 		if errors.Is(err, errResized) {
-			kr.resized = true
+			// The frame is drawn next, as the terminal is now.
 			continue
 		}
 		if len(b) == 0 || err != nil {
@@ -156,10 +153,6 @@ func (kr *keyReader) drop() {
 // readKeyUntil reads the next key, and gives up at deadline (none when
 // zero), with ok false, when no key has come by then.
 func (kr *keyReader) readKeyUntil(deadline time.Time) (k key, ok bool, err error) {
-	if kr.resized {
-		kr.resized = false
-		return key{kind: keyResize}, true, nil
-	}
 	for {
 		if k, n, ok := decodeKey(kr.buf); ok {
 			kr.buf = kr.buf[n:]
