@@ -33,7 +33,6 @@ const (
 	keyDeleteWord
 	keyEsc
 	keyInterrupt // Ctrl+C
-	keyResize    // not a key: the window size changed, or a redraw was asked for
 )
 
 type key struct {
@@ -94,6 +93,8 @@ func (t *Prompter) nextKey(layouts []layout, build func(layout, int) frame, escB
 		k, ok, err := t.held.readKeyUntil(until)
 		draw = true
 		switch {
+		case errors.Is(err, errResized):
+			continue
 		case err != nil:
 			return key{}, err
 		case !ok: // the pause is over
@@ -101,8 +102,6 @@ func (t *Prompter) nextKey(layouts []layout, build func(layout, int) frame, escB
 			if dropped {
 				t.mark = "✖ " + ignoredNote
 			}
-			continue
-		case k.kind == keyResize:
 			continue
 		case !until.IsZero() && k.kind != keyInterrupt:
 			dropped, draw = true, false
@@ -151,7 +150,8 @@ func (kr *keyReader) drop() {
 }
 
 // readKeyUntil reads the next key, and gives up at deadline (none when
-// zero), with ok false, when no key has come by then.
+// zero), with ok false, when no key has come by then. It returns
+// errResized when the window was resized, or a redraw asked for, first.
 func (kr *keyReader) readKeyUntil(deadline time.Time) (k key, ok bool, err error) {
 	for {
 		if k, n, ok := decodeKey(kr.buf); ok {
@@ -168,9 +168,6 @@ func (kr *keyReader) readKeyUntil(deadline time.Time) (k key, ok bool, err error
 			}
 		}
 		b, err := kr.in.read(timeout)
-		if errors.Is(err, errResized) {
-			return key{kind: keyResize}, true, nil
-		}
 		if err != nil {
 			return key{}, false, err
 		}
