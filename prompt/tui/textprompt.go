@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -59,11 +60,7 @@ func (p *textPrompt) Prompt(*survey.PromptConfig) (any, error) {
 		case keyEsc:
 			return nil, errBack
 		case keyEnter:
-			text := strings.TrimSpace(string(p.text))
-			if text == "" {
-				text = p.def
-			}
-			return text, nil
+			return cmp.Or(strings.TrimSpace(string(p.text)), p.def), nil
 		case keyRune:
 			p.text = slices.Insert(p.text, p.pos, k.r)
 			p.pos++
