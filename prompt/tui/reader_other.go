@@ -13,7 +13,9 @@ import (
 // Read until the next keystroke, which the process is about to stop caring
 // about: Ask is only ever abandoned on the way out.
 type ttyInput struct {
-	ctx    context.Context // the context of the call reading; nil between calls
+	// ctx is the context of the call reading (see watch), set for every
+	// read: the key reader reads only while Ask or Idle runs.
+	ctx    context.Context
 	redraw <-chan struct{}
 	chunks chan []byte
 	errs   chan error
@@ -56,13 +58,7 @@ func (in *ttyInput) watch(ctx context.Context) (stop func()) {
 func (in *ttyInput) read(timeout time.Duration) ([]byte, error) {
 	var after <-chan time.Time
 	if timeout >= 0 {
-		t := time.NewTimer(timeout)
-		defer t.Stop()
-		after = t.C
-	}
-	var done <-chan struct{}
-	if in.ctx != nil {
-		done = in.ctx.Done()
+		after = time.After(timeout)
 	}
 	if !in.pending {
 		in.want <- struct{}{}
@@ -79,7 +75,7 @@ func (in *ttyInput) read(timeout time.Duration) ([]byte, error) {
 		return nil, nil
 	case <-in.redraw:
 		return nil, errResized
-	case <-done:
+	case <-in.ctx.Done():
 		return nil, context.Cause(in.ctx)
 	}
 }

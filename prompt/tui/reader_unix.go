@@ -21,8 +21,9 @@ import (
 // or a redraw is asked for, so Ask can return promptly on a timeout or a
 // signal and leave no reader behind to steal the next keystroke.
 type ttyInput struct {
-	// ctx is the context of the call reading (see watch); nil between
-	// calls. Only the goroutine that reads sets it.
+	// ctx is the context of the call reading (see watch), set for every
+	// read: the key reader reads only while Ask or Idle runs. Only the
+	// goroutine that reads sets it.
 	ctx   context.Context
 	fd    int
 	wakeR *os.File
@@ -84,7 +85,7 @@ func (in *ttyInput) wake(why byte) {
 func (in *ttyInput) read(timeout time.Duration) ([]byte, error) {
 	deadline := time.Now().Add(timeout)
 	for {
-		if in.ctx != nil && in.ctx.Err() != nil {
+		if in.ctx.Err() != nil {
 			return nil, context.Cause(in.ctx)
 		}
 		fds := []unix.PollFd{
