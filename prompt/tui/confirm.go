@@ -15,7 +15,7 @@ type confirmPrompt struct {
 // Prompt reads keys until y, n, Enter, Esc or Ctrl+C.
 func (p *confirmPrompt) Prompt(*survey.PromptConfig) (any, error) {
 	for {
-		k, err := p.t.nextKey(textLayouts, p.frame, false)
+		k, err := p.t.nextKey(shortLayouts, p.frame, false)
 		if err != nil {
 			return nil, err
 		}

@@ -81,19 +81,13 @@ func fit(layouts []layout, h int, build func(layout) frame) frame {
 	return f.crop(h)
 }
 
-// textLayouts serve the screens of one line: text, and yes or no.
-var textLayouts = []layout{
+// shortLayouts serve the screens of one line, text or yes and no, and
+// those without a question, the review and the screen with nothing to
+// answer, which ask nothing of questionLines.
+var shortLayouts = []layout{
 	{gap: true, questionLines: -1, hint: true},
 	{gap: false, questionLines: 3, hint: true},
 	{gap: false, questionLines: 1},
-}
-
-// shortLayouts serve the screens without a question: the review, and the
-// screen with nothing to answer.
-var shortLayouts = []layout{
-	{gap: true, hint: true},
-	{gap: false, hint: true},
-	{gap: false},
 }
 
 // heading lays out what every prompt of a question shows first: the

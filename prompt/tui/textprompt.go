@@ -52,7 +52,7 @@ var errBack = errors.New("back")
 // without surrounding spaces, or the default when that leaves nothing.
 func (p *textPrompt) Prompt(*survey.PromptConfig) (any, error) {
 	for {
-		k, err := p.t.nextKey(textLayouts, p.frame, p.keys != nil)
+		k, err := p.t.nextKey(shortLayouts, p.frame, p.keys != nil)
 		if err != nil {
 			return nil, err
 		}
