@@ -44,12 +44,9 @@ type reviewPrompt struct {
 	cursor  int // the focused entry
 }
 
-// entries is the number of entries.
-func (p *reviewPrompt) entries() int { return len(p.qs) + 2 }
-
 // Prompt reads keys until an entry is chosen, or Esc or Ctrl+C.
 func (p *reviewPrompt) Prompt(*survey.PromptConfig) (any, error) {
-	n := p.entries()
+	n := len(p.qs) + 2 // Submit, Change for each question, Cancel
 	for {
 		k, err := p.t.nextKey(shortLayouts, p.frame, false)
 		if err != nil {
@@ -107,6 +104,6 @@ func (p *reviewPrompt) frame(l layout, w int) frame {
 			f.lines = append(f.lines, "  "+num+truncate(label, w-5))
 		}
 	}
-	p.t.keyHints(&f, l, w, true, "↑/↓ move", fmt.Sprintf("Enter or 1-%d choose", p.entries()), "Esc cancel")
+	p.t.keyHints(&f, l, w, true, "↑/↓ move", fmt.Sprintf("Enter or 1-%d choose", len(labels)), "Esc cancel")
 	return f
 }

@@ -18,15 +18,12 @@ func truncate(s string, w int) string {
 	return strings.TrimRight(prompt.Fit(s, w-1), " ") + "…"
 }
 
-// tail keeps the end of s that fits in w columns, starting it with "…"
-// when something was cut. The text prompt uses it so the cursor end of a
-// long answer stays visible.
+// tail keeps the end of s that fits in w columns, at least one, starting
+// it with "…" when something was cut. The text prompt uses it so the
+// cursor end of a long answer stays visible.
 func tail(s string, w int) string {
 	if prompt.Width(s) <= w {
 		return s
-	}
-	if w <= 0 {
-		return ""
 	}
 	rs := []rune(s)
 	used := 0
