@@ -203,16 +203,15 @@ func (p *textPrompt) frame(l layout, w int) frame {
 }
 
 // hint returns what the empty text shows: the placeholder, or else the default.
-// It is dimmed; without colour, an example says so in words.
+// It is dimmed; without colour, an example says so in words, and a
+// default is not shown.
 func (p *textPrompt) hint(w int) string {
 	st := p.t.st
 	switch {
-	case p.placeholder != "" && st.color:
-		return st.paint(truncate(prompt.Display(p.placeholder), w), sgrDim)
+	case st.color:
+		return st.paint(truncate(prompt.Display(cmp.Or(p.placeholder, p.def)), w), sgrDim)
 	case p.placeholder != "":
 		return truncate("e.g. "+prompt.Display(p.placeholder), w)
-	case p.def != "" && st.color:
-		return st.paint(truncate(prompt.Display(p.def), w), sgrDim)
 	}
 	return ""
 }
