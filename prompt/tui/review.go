@@ -15,8 +15,7 @@ import (
 // back here), or cancel.
 func (t *Prompter) review(qs []schema.Question, answers []prompt.Answer) error {
 	for {
-		p := &reviewPrompt{t: t, qs: qs, answers: answers}
-		choice, err := askOne[int](t, p)
+		choice, err := askOne[int](t, &reviewPrompt{t: t, qs: qs, answers: answers})
 		if err != nil {
 			return err
 		}

@@ -336,13 +336,11 @@ func (t *Prompter) ask(index int, q schema.Question, prev prompt.Answer) (prompt
 			// n: the note, then the list again, as it was.
 			text := newTextPrompt(t, head, list.note)
 			text.above = "For: " + strings.Join(list.noteFor(), ", ")
-			note, err := askNote(t, text)
-			switch {
-			case errors.Is(err, errBack):
-			case err != nil:
-				return prompt.Answer{}, err
-			default:
+			switch note, err := askNote(t, text); {
+			case err == nil:
 				list.note = note
+			case !errors.Is(err, errBack): // Esc leaves the note as it was
+				return prompt.Answer{}, err
 			}
 			continue
 		}
