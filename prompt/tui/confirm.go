@@ -43,12 +43,11 @@ func (p *confirmPrompt) Cleanup(*survey.PromptConfig, any) error { return nil }
 func (p *confirmPrompt) Error(*survey.PromptConfig, error) error { return nil }
 
 func (p *confirmPrompt) frame(l layout, w int) frame {
-	st := p.t.st
 	f := frame{lines: p.head(l, w), cursor: -1}
 	f.gap(l)
 	choice := func(label string, focused bool) string {
 		if focused {
-			return st.paint("❯ "+label, sgrCyan, sgrBold)
+			return p.t.paint("❯ "+label, sgrCyan, sgrBold)
 		}
 		return "  " + label
 	}

@@ -165,7 +165,7 @@ func (t *Prompter) Print(text string) error {
 // were, above the frame on screen (see Print).
 func (t *Prompter) PrintSummary(prefix string, summary []prompt.Summary) error {
 	var b strings.Builder
-	if err := writeSummary(&b, prefix, summary, t.st); err != nil {
+	if err := t.writeSummary(&b, prefix, summary); err != nil {
 		return err
 	}
 	return t.Print(b.String())
@@ -175,9 +175,9 @@ func (t *Prompter) PrintSummary(prefix string, summary []prompt.Summary) error {
 // says what became of questions: marked ✔ when they were answered, and ✖
 // when they were not.
 func (t *Prompter) PrintNotice(answered bool, text string) error {
-	mark := t.st.paint("✖", sgrYellow)
+	mark := t.paint("✖", sgrYellow)
 	if answered {
-		mark = t.st.paint("✔", sgrGreen)
+		mark = t.paint("✔", sgrGreen)
 	}
 	return t.Print(mark + " " + prompt.Display(text))
 }

@@ -42,9 +42,9 @@ func (f *frame) gap(l layout) {
 
 // refused adds the line that says why the last answer was not taken, when
 // message says it, as every prompt that refuses answers shows it.
-func (f *frame) refused(st style, message string, w int) {
+func (f *frame) refused(t *Prompter, message string, w int) {
 	if message != "" {
-		f.lines = append(f.lines, st.paint(truncate("✖ "+prompt.Capitalize(message), w), sgrYellow))
+		f.lines = append(f.lines, t.paint(truncate("✖ "+prompt.Capitalize(message), w), sgrYellow))
 	}
 }
 
@@ -103,7 +103,7 @@ func (t *Prompter) heading(q schema.Question, index int, l layout, w int) []stri
 		lines = append(lines, t.chip(q.Header, progress, w))
 	}
 	for _, line := range clip(prompt.Wrap(prompt.DisplayMultiline(q.Question), w), l.questionLines, w) {
-		lines = append(lines, t.st.paint(line, sgrBold))
+		lines = append(lines, t.paint(line, sgrBold))
 	}
 	return lines
 }
@@ -111,7 +111,6 @@ func (t *Prompter) heading(q schema.Question, index int, l layout, w int) []stri
 // chip lays out a header as a chip, followed by the progress when there is
 // room for it.
 func (t *Prompter) chip(header, progress string, w int) string {
-	st := t.st
 	chipRoom := w - 2
 	if progress != "" {
 		chipRoom -= 2 + prompt.Width(progress)
@@ -121,11 +120,11 @@ func (t *Prompter) chip(header, progress string, w int) string {
 	}
 	header = truncate(prompt.Display(header), chipRoom)
 	chip := "[" + header + "]"
-	if st.color {
-		chip = st.paint(" "+header+" ", sgrBold, sgrReverse)
+	if t.Color {
+		chip = t.paint(" "+header+" ", sgrBold, sgrReverse)
 	}
 	if progress != "" {
-		chip += "  " + st.paint(progress, sgrDim)
+		chip += "  " + t.paint(progress, sgrDim)
 	}
 	return chip
 }
@@ -136,7 +135,7 @@ func (t *Prompter) show(layouts []layout, build func(l layout, w int) frame) err
 	w, h := t.size()
 	banner := t.bannerLines(w - 1)
 	if m := t.mark; m != "" {
-		banner = append(banner, t.st.paint(truncate(m, w-1), sgrYellow))
+		banner = append(banner, t.paint(truncate(m, w-1), sgrYellow))
 	}
 	f := fit(layouts, h-len(banner), func(l layout) frame { return build(l, w-1) })
 	f.lines = append(banner, f.lines...)
@@ -155,13 +154,13 @@ func (t *Prompter) bannerLines(w int) []string {
 	if len(parts) == 0 {
 		return nil
 	}
-	line := t.st.paint(truncate(prompt.Display(parts[0]), w), sgrBold)
+	line := t.paint(truncate(prompt.Display(parts[0]), w), sgrBold)
 	for _, p := range parts[1:] {
 		room := w - prompt.Width(line) - 3
 		if room < 1 {
 			break
 		}
-		line += t.st.paint(" · "+truncate(prompt.Display(p), room), sgrDim)
+		line += t.paint(" · "+truncate(prompt.Display(p), room), sgrDim)
 	}
 	return []string{line}
 }
@@ -184,7 +183,7 @@ func (t *Prompter) keyHints(f *frame, l layout, w int, oneLine bool, parts ...st
 	}
 	takesInterrupt := t.takes(KeyInterrupt)
 	if oneLine && len(extra) == 0 && !takesInterrupt {
-		f.lines = append(f.lines, t.st.paint(truncate(strings.Join(parts, " · "), w), sgrDim))
+		f.lines = append(f.lines, t.paint(truncate(strings.Join(parts, " · "), w), sgrDim))
 		return
 	}
 	if takesInterrupt {
@@ -204,7 +203,7 @@ func (t *Prompter) keyHints(f *frame, l layout, w int, oneLine bool, parts ...st
 		}
 	}
 	for _, h := range append(lines, line) {
-		f.lines = append(f.lines, t.st.paint(truncate(h, w), sgrDim))
+		f.lines = append(f.lines, t.paint(truncate(h, w), sgrDim))
 	}
 }
 

@@ -162,7 +162,6 @@ var listLayouts = []layout{
 
 // frame lays out the list in w columns.
 func (p *listPrompt) frame(l layout, w int) frame {
-	st := p.t.st
 	multi := p.q.MultiSelect
 	n := len(p.q.Options)
 	f := frame{cursor: -1}
@@ -179,9 +178,9 @@ func (p *listPrompt) frame(l layout, w int) frame {
 	}
 	if p.note != "" {
 		f.gap(l)
-		f.lines = append(f.lines, noteLine("", p.note, w, st))
+		f.lines = append(f.lines, p.t.noteLine("", p.note, w))
 	}
-	f.refused(st, p.message, w)
+	f.refused(p.t, p.message, w)
 	hints := []string{"↑/↓ move", fmt.Sprintf("Enter or 1-%d choose", n), "0 Other"}
 	if multi {
 		hints = []string{"↑/↓ move", fmt.Sprintf("Space or 1-%d toggle", n), "0 Other", "Enter confirm"}
@@ -197,7 +196,6 @@ func (p *listPrompt) frame(l layout, w int) frame {
 // its label line, pointed at when focused, ticked when checked, and its
 // description as the layout l allows.
 func (p *listPrompt) option(i int, l layout, w int) []string {
-	st := p.t.st
 	multi := p.q.MultiSelect
 	n := len(p.q.Options)
 	label, desc, rec := otherLabel, otherDescription, false
@@ -211,11 +209,11 @@ func (p *listPrompt) option(i int, l layout, w int) []string {
 	num := fmt.Sprintf("%d. ", (i+1)%(n+1))
 	pointer, box := "  ", ""
 	if focused {
-		pointer = st.paint("❯ ", sgrCyan, sgrBold)
+		pointer = p.t.paint("❯ ", sgrCyan, sgrBold)
 	}
 	switch {
 	case multi && p.checked[i]:
-		box = st.paint("[x] ", sgrGreen, sgrBold)
+		box = p.t.paint("[x] ", sgrGreen, sgrBold)
 	case multi:
 		box = "[ ] "
 	}
@@ -230,12 +228,12 @@ func (p *listPrompt) option(i int, l layout, w int) []string {
 	case focused:
 		codes = []string{sgrCyan, sgrBold}
 	}
-	lines := []string{line + st.paint(truncate(label, w-indent), codes...)}
+	lines := []string{line + p.t.paint(truncate(label, w-indent), codes...)}
 	if desc == "" { // askuser choose's options have none
 		return lines
 	}
 	for _, d := range clip(prompt.Wrap(desc, w-indent), l.descLines, w-indent) {
-		lines = append(lines, strings.Repeat(" ", indent)+st.paint(d, sgrDim))
+		lines = append(lines, strings.Repeat(" ", indent)+p.t.paint(d, sgrDim))
 	}
 	return lines
 }
@@ -245,7 +243,6 @@ func (p *listPrompt) option(i int, l layout, w int) []string {
 // limit) whichever option is focused, so that moving does not make the
 // frame jump.
 func (p *listPrompt) preview(f *frame, l layout, w int) {
-	st := p.t.st
 	tallest := 0
 	for _, o := range p.q.Options {
 		tallest = max(tallest, len(previewLines(o.Preview)))
@@ -259,18 +256,18 @@ func (p *listPrompt) preview(f *frame, l layout, w int) {
 		text = previewLines(p.q.Options[p.cursor].Preview)
 	}
 	f.gap(l)
-	bar := st.paint("│ ", sgrDim)
+	bar := p.t.paint("│ ", sgrDim)
 	for i := range area {
 		switch {
 		case len(text) == 0 && i == 0:
-			f.lines = append(f.lines, bar+st.paint("(no preview)", sgrDim))
+			f.lines = append(f.lines, bar+p.t.paint("(no preview)", sgrDim))
 		case i == area-1 && len(text) > area:
 			more := fmt.Sprintf("… %d more lines", len(text)-i)
-			f.lines = append(f.lines, bar+st.paint(truncate(more, w-2), sgrDim))
+			f.lines = append(f.lines, bar+p.t.paint(truncate(more, w-2), sgrDim))
 		case i < len(text):
 			f.lines = append(f.lines, bar+truncate(text[i], w-2))
 		default:
-			f.lines = append(f.lines, st.paint("│", sgrDim))
+			f.lines = append(f.lines, p.t.paint("│", sgrDim))
 		}
 	}
 }
@@ -290,6 +287,6 @@ func previewLines(s string) []string {
 
 // noteLine lays out a note on an answer in w columns, after indent:
 // "Note: " and the note, dimmed.
-func noteLine(indent, note string, w int, st style) string {
-	return indent + st.paint(truncate("Note: "+prompt.Display(note), w-prompt.Width(indent)), sgrDim)
+func (t *Prompter) noteLine(indent, note string, w int) string {
+	return indent + t.paint(truncate("Note: "+prompt.Display(note), w-prompt.Width(indent)), sgrDim)
 }

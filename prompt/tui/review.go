@@ -72,9 +72,8 @@ func (p *reviewPrompt) Cleanup(*survey.PromptConfig, any) error { return nil }
 func (p *reviewPrompt) Error(*survey.PromptConfig, error) error { return nil }
 
 func (p *reviewPrompt) frame(l layout, w int) frame {
-	st := p.t.st
 	f := frame{cursor: -1}
-	f.lines = append(f.lines, p.t.chip("Review", "", w), st.paint(truncate("Submit these answers?", w), sgrBold))
+	f.lines = append(f.lines, p.t.chip("Review", "", w), p.t.paint(truncate("Submit these answers?", w), sgrBold))
 	f.gap(l)
 	headers := make([]string, len(p.qs))
 	labels := []string{"Submit"} // the entries
@@ -88,9 +87,9 @@ func (p *reviewPrompt) frame(l layout, w int) frame {
 	for i, h := range headers {
 		pad := strings.Repeat(" ", col-prompt.Width(h))
 		answer := truncate(prompt.Display(p.answers[i].String()), w-col-4)
-		f.lines = append(f.lines, "  "+st.paint(h, sgrBold)+pad+"  "+st.paint(answer, sgrCyan))
+		f.lines = append(f.lines, "  "+p.t.paint(h, sgrBold)+pad+"  "+p.t.paint(answer, sgrCyan))
 		if note := p.answers[i].Note; note != "" {
-			f.lines = append(f.lines, noteLine(strings.Repeat(" ", col+4), note, w, st))
+			f.lines = append(f.lines, p.t.noteLine(strings.Repeat(" ", col+4), note, w))
 		}
 	}
 	f.gap(l)
@@ -98,7 +97,7 @@ func (p *reviewPrompt) frame(l layout, w int) frame {
 		num := fmt.Sprintf("%d. ", i+1)
 		if i == p.cursor {
 			f.focus = len(f.lines)
-			f.lines = append(f.lines, st.paint("❯ ", sgrCyan, sgrBold)+num+st.paint(truncate(label, w-5), sgrCyan, sgrBold))
+			f.lines = append(f.lines, p.t.paint("❯ ", sgrCyan, sgrBold)+num+p.t.paint(truncate(label, w-5), sgrCyan, sgrBold))
 		} else {
 			f.lines = append(f.lines, "  "+num+truncate(label, w-5))
 		}

@@ -165,11 +165,10 @@ func (p *textPrompt) Error(_ *survey.PromptConfig, err error) error {
 }
 
 func (p *textPrompt) frame(l layout, w int) frame {
-	st := p.t.st
 	f := frame{lines: p.head(l, w)}
 	f.gap(l)
 	if p.above != "" {
-		f.lines = append(f.lines, st.paint(truncate(prompt.Display(p.above), w), sgrDim))
+		f.lines = append(f.lines, p.t.paint(truncate(prompt.Display(p.above), w), sgrDim))
 	}
 	prefix := truncate(p.prefix, w/2)
 	room := max(1, w-prompt.Width(prefix)-1)
@@ -181,14 +180,14 @@ func (p *textPrompt) frame(l layout, w int) frame {
 	before := []rune(prompt.Display(string(p.text[:p.pos])))
 	drawn := append(before, []rune(prompt.Display(string(p.text[p.pos:])))...)
 	shown, col := window(drawn, len(before), room)
-	line := st.paint(prefix, sgrCyan, sgrBold) + shown
+	line := p.t.paint(prefix, sgrCyan, sgrBold) + shown
 	if len(p.text) == 0 {
 		line += p.hint(room)
 	}
 	f.focus = len(f.lines)
 	f.cursor = prompt.Width(prefix) + col
 	f.lines = append(f.lines, line)
-	f.refused(st, p.message, w)
+	f.refused(p.t, p.message, w)
 	keys := []string{"Enter submit", "Esc cancel"}
 	switch {
 	case p.keys != nil && len(p.text) == 0:
@@ -206,10 +205,9 @@ func (p *textPrompt) frame(l layout, w int) frame {
 // It is dimmed; without colour, an example says so in words, and a
 // default is not shown.
 func (p *textPrompt) hint(w int) string {
-	st := p.t.st
 	switch {
-	case st.color:
-		return st.paint(truncate(prompt.Display(cmp.Or(p.placeholder, p.def)), w), sgrDim)
+	case p.t.Color:
+		return p.t.paint(truncate(prompt.Display(cmp.Or(p.placeholder, p.def)), w), sgrDim)
 	case p.placeholder != "":
 		return truncate("e.g. "+prompt.Display(p.placeholder), w)
 	}

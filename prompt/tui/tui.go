@@ -76,7 +76,6 @@ type Options struct {
 // once all answers are known, shows them.
 type Prompter struct {
 	Options
-	st style
 
 	// total is the number of questions of the call that asks, for the
 	// progress its screens show.
@@ -105,7 +104,7 @@ type Prompter struct {
 
 // New returns a terminal UI prompter on the given terminal.
 func New(opts Options) *Prompter {
-	return &Prompter{Options: opts, st: style{color: opts.Color}}
+	return &Prompter{Options: opts}
 }
 
 var _ prompt.Prompter = (*Prompter)(nil)
