@@ -81,9 +81,9 @@ func fit(layouts []layout, h int, build func(layout) frame) frame {
 	return f.crop(h)
 }
 
-// shortLayouts serve the screens of one line, text or yes and no, and
-// those without a question, the review and the screen with nothing to
-// answer, which ask nothing of questionLines.
+// shortLayouts serve the short screens: text, yes or no, the review, and
+// the screen with nothing to answer (the last two show no question, and
+// so read no questionLines).
 var shortLayouts = []layout{
 	{gap: true, questionLines: -1, hint: true},
 	{gap: false, questionLines: 3, hint: true},
