@@ -49,10 +49,7 @@ type Summary struct {
 // alone, with its note.
 func Summarize(qs []schema.Question, answers []Answer) []Summary {
 	var out []Summary
-	for i, q := range qs {
-		if i >= len(answers) {
-			break
-		}
+	for i, q := range qs[:min(len(qs), len(answers))] {
 		asked := q.Header + ":"
 		if q.Kind.Alone() {
 			asked = q.Question

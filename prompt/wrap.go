@@ -38,19 +38,16 @@ func Wrap(s string, w int) []string {
 	w = max(w, 1)
 	var lines []string
 	for _, para := range strings.Split(s, "\n") {
-		line, lineW := "", 0
+		line := ""
 		for _, word := range strings.Fields(para) {
-			ww := Width(word)
-			switch {
-			case lineW > 0 && lineW+1+ww <= w:
+			if line != "" && Width(line)+1+Width(word) <= w {
 				line += " " + word
-				lineW += 1 + ww
 				continue
-			case lineW > 0:
-				lines = append(lines, line)
-				line, lineW = "", 0
 			}
-			for ww > w {
+			if line != "" {
+				lines = append(lines, line)
+			}
+			for Width(word) > w {
 				head := Fit(word, w)
 				if head == "" { // a character wider than the line
 					_, size := utf8.DecodeRuneInString(word)
@@ -58,9 +55,8 @@ func Wrap(s string, w int) []string {
 				}
 				lines = append(lines, head)
 				word = word[len(head):]
-				ww = Width(word)
 			}
-			line, lineW = word, ww
+			line = word
 		}
 		lines = append(lines, line)
 	}

@@ -4,9 +4,7 @@ import (
 	"strings"
 )
 
-// style paints text with SGR codes, or leaves it plain when colour is off.
-type style struct{ color bool }
-
+// The SGR codes that paint uses.
 const (
 	sgrBold    = "1"
 	sgrDim     = "2"
@@ -16,8 +14,9 @@ const (
 	sgrCyan    = "36"
 )
 
-func (st style) paint(s string, codes ...string) string {
-	if !st.color || s == "" || len(codes) == 0 {
+// paint paints s with SGR codes, or leaves it plain when colour is off.
+func (t *Prompter) paint(s string, codes ...string) string {
+	if !t.Color || s == "" || len(codes) == 0 {
 		return s
 	}
 	return "\x1b[" + strings.Join(codes, ";") + "m" + s + "\x1b[0m"

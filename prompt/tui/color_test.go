@@ -5,10 +5,10 @@ import (
 )
 
 func TestStyleOff(t *testing.T) {
-	if got := (style{}).paint("x", sgrBold, sgrGreen); got != "x" {
+	if got := (&Prompter{}).paint("x", sgrBold, sgrGreen); got != "x" {
 		t.Errorf("paint without colour = %q", got)
 	}
-	if got := (style{color: true}).paint("x", sgrBold, sgrGreen); got != "\x1b[1;32mx\x1b[0m" {
+	if got := (&Prompter{Options: Options{Color: true}}).paint("x", sgrBold, sgrGreen); got != "\x1b[1;32mx\x1b[0m" {
 		t.Errorf("paint with colour = %q", got)
 	}
 }

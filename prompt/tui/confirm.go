@@ -15,7 +15,7 @@ type confirmPrompt struct {
 // Prompt reads keys until y, n, Enter, Esc or Ctrl+C.
 func (p *confirmPrompt) Prompt(*survey.PromptConfig) (any, error) {
 	for {
-		k, err := p.t.nextKey(textLayouts, p.frame, false)
+		k, err := p.t.nextKey(shortLayouts, p.frame, false)
 		if err != nil {
 			return nil, err
 		}
@@ -43,20 +43,16 @@ func (p *confirmPrompt) Cleanup(*survey.PromptConfig, any) error { return nil }
 func (p *confirmPrompt) Error(*survey.PromptConfig, error) error { return nil }
 
 func (p *confirmPrompt) frame(l layout, w int) frame {
-	st := p.t.st
 	f := frame{lines: p.head(l, w), cursor: -1}
 	f.gap(l)
 	choice := func(label string, focused bool) string {
 		if focused {
-			return st.paint("❯ "+label, sgrCyan, sgrBold)
+			return p.t.paint("❯ "+label, sgrCyan, sgrBold)
 		}
 		return "  " + label
 	}
 	f.focus = len(f.lines)
 	f.lines = append(f.lines, choice("Yes", p.yes)+"   "+choice("No", !p.yes))
-	if l.hint {
-		f.gap(l)
-		f.lines = append(f.lines, p.t.keyHints(w, true, "y yes", "n no", "←/→ move", "Enter choose", "Esc cancel")...)
-	}
+	p.t.keyHints(&f, l, w, true, "y yes", "n no", "←/→ move", "Enter choose", "Esc cancel")
 	return f
 }

@@ -4,4 +4,4 @@ package tui
 
 // setUpOutput prepares the output terminal for escape sequences and returns
 // how to undo that. Terminals outside Windows understand them already.
-func setUpOutput(int) func() { return nil }
+func setUpOutput(int) func() { return func() {} }

@@ -22,20 +22,20 @@ func (t *Prompter) Finish(_ context.Context, err error, summary []prompt.Summary
 	if err == nil {
 		// The answers are printed whatever happens here: a summary that
 		// cannot be drawn loses nothing.
-		_ = writeSummary(t.Out, "", summary, t.st)
+		_ = t.writeSummary(t.Out, "", summary)
 	}
 	return err
 }
 
 // writeSummary writes each answer on a line of its own, after prefix, and
 // its note, if any, on the next.
-func writeSummary(w io.Writer, prefix string, summary []prompt.Summary, st style) error {
+func (t *Prompter) writeSummary(w io.Writer, prefix string, summary []prompt.Summary) error {
 	var b strings.Builder
 	for _, s := range summary {
-		fmt.Fprintf(&b, "%s %s%s %s\n", st.paint("✔", sgrGreen), prompt.Display(prefix),
-			st.paint(prompt.Display(s.Asked), sgrBold), st.paint(prompt.Display(s.Answer), sgrCyan))
+		fmt.Fprintf(&b, "%s %s%s %s\n", t.paint("✔", sgrGreen), prompt.Display(prefix),
+			t.paint(prompt.Display(s.Asked), sgrBold), t.paint(prompt.Display(s.Answer), sgrCyan))
 		if s.Note != "" {
-			fmt.Fprintf(&b, "  %s\n", st.paint("Note: "+prompt.Display(s.Note), sgrDim))
+			fmt.Fprintf(&b, "  %s\n", t.paint("Note: "+prompt.Display(s.Note), sgrDim))
 		}
 	}
 	_, err := io.WriteString(w, b.String())

@@ -27,7 +27,7 @@ func TestFinishShowsTheAnswers(t *testing.T) {
 		{true, "\x1b[32m✔\x1b[0m \x1b[1mDatabase:\x1b[0m \x1b[36mPostgreSQL (Recommended)\x1b[0m\n"},
 	} {
 		var out fakeTerminal
-		a := &Prompter{Options: Options{Out: &out}, st: style{color: tc.color}}
+		a := &Prompter{Options: Options{Out: &out, Color: tc.color}}
 		s := summary
 		if tc.color {
 			s = summary[:1]

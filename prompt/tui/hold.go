@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/term"
+
 	"github.com/askuser/askuser/prompt"
 )
 
@@ -18,24 +20,15 @@ import (
 // lines that stay above the screen, waits on a screen of its own while
 // nothing is to be answered, and takes some keys for itself.
 
-// Key is a key that the caller can take over (Options.Take).
-type Key int
+// Key is a key that the caller can take over (Options.Take), by the name
+// a person knows it by.
+type Key string
 
 // The keys a caller can take over.
 const (
-	KeyTab       Key = iota + 1 // Tab, or Shift+Tab
-	KeyInterrupt                // Ctrl+C
+	KeyTab       Key = "Tab" // Tab, or Shift+Tab
+	KeyInterrupt Key = "Ctrl+C"
 )
-
-func (k Key) String() string {
-	switch k {
-	case KeyTab:
-		return "Tab"
-	case KeyInterrupt:
-		return "Ctrl+C"
-	}
-	return fmt.Sprintf("Key(%d)", int(k))
-}
 
 // KeyError is the error of an Ask or Idle that a key the
 // caller took ended (see Options.Take).
@@ -43,7 +36,7 @@ type KeyError struct {
 	Key Key
 }
 
-func (e *KeyError) Error() string { return e.Key.String() + " pressed" }
+func (e *KeyError) Error() string { return string(e.Key) + " pressed" }
 
 // ErrQuit is the error of an Idle that the person ended with q.
 var ErrQuit = errors.New("quit")
@@ -63,9 +56,15 @@ func (t *Prompter) Hold() error {
 	if t.held != nil {
 		return errors.New("terminal ui is already held")
 	}
-	if err := t.enter(); err != nil {
-		return err
+	// Raw mode: every key arrives at once and unechoed, and Ctrl+C as a
+	// key rather than a signal.
+	saved, err := term.MakeRaw(int(t.In.Fd()))
+	if err != nil {
+		return fmt.Errorf("set terminal mode: %w", err)
 	}
+	t.mu.Lock()
+	t.saved, t.undoOut = saved, setUpOutput(int(t.Out.Fd()))
+	t.mu.Unlock()
 	in, err := newTTYInput(t.In, t.Redraw)
 	if err != nil {
 		// The error that matters is that the terminal cannot be read.
@@ -104,7 +103,7 @@ func (t *Prompter) Forget() { t.forget = true }
 // kept for later, but Ctrl+C, which quits whatever is shown. When one was
 // dropped, a line says so until the next key. Call it with Forget, which
 // drops what was typed before the frame.
-func (t *Prompter) Pause(d time.Duration, note string) { t.pause, t.pauseNote = d, note }
+func (t *Prompter) Pause(d time.Duration, note string) { t.pause, t.mark = d, "⏸ "+note }
 
 // Idle shows a screen with nothing to answer: the banner, title as a
 // chip, text, and the keys: q to quit, and the caller's hints. It returns
@@ -116,10 +115,7 @@ func (t *Prompter) Idle(ctx context.Context, title, text string) error {
 		build := func(l layout, w int) frame {
 			f := frame{cursor: -1, lines: []string{t.chip(title, "", w)}}
 			f.lines = append(f.lines, prompt.Wrap(prompt.DisplayMultiline(text), w)...)
-			if l.hint {
-				f.gap(l)
-				f.lines = append(f.lines, t.keyHints(w, false, "q quit")...)
-			}
+			t.keyHints(&f, l, w, false, "q quit")
 			return f
 		}
 		for {
@@ -152,8 +148,7 @@ func (t *Prompter) Print(text string) error {
 	var b bytes.Buffer
 	drawn := len(t.last.lines) > 0
 	if drawn {
-		w, _ := t.size()
-		t.erase(&b, w)
+		t.erase(&b)
 	}
 	// In raw mode a line feed does not return the cursor to the start of
 	// the line.
@@ -170,7 +165,7 @@ func (t *Prompter) Print(text string) error {
 // were, above the frame on screen (see Print).
 func (t *Prompter) PrintSummary(prefix string, summary []prompt.Summary) error {
 	var b strings.Builder
-	if err := writeSummary(&b, prefix, summary, t.st); err != nil {
+	if err := t.writeSummary(&b, prefix, summary); err != nil {
 		return err
 	}
 	return t.Print(b.String())
@@ -180,9 +175,9 @@ func (t *Prompter) PrintSummary(prefix string, summary []prompt.Summary) error {
 // says what became of questions: marked ✔ when they were answered, and ✖
 // when they were not.
 func (t *Prompter) PrintNotice(answered bool, text string) error {
-	mark := t.st.paint("✖", sgrYellow)
+	mark := t.paint("✖", sgrYellow)
 	if answered {
-		mark = t.st.paint("✔", sgrGreen)
+		mark = t.paint("✔", sgrGreen)
 	}
 	return t.Print(mark + " " + prompt.Display(text))
 }

@@ -134,15 +134,15 @@ func TestTakenKeys(t *testing.T) {
 		name  string
 		takes []tui.Key
 		steps []string // keys, then what the screen shows, in turn
-		key   tui.Key  // the KeyError wanted, or 0
+		key   tui.Key  // the KeyError wanted, or ""
 		err   error    // else this error
 	}{
 		{"Tab in the list", []tui.Key{tui.KeyTab}, []string{tab}, tui.KeyTab, nil},
 		{"Tab in the Other prompt", []tui.Key{tui.KeyTab}, []string{"0", "Your answer:", "x" + tab}, tui.KeyTab, nil},
 		{"Ctrl+C in the note", []tui.Key{tui.KeyInterrupt}, []string{"n", "Enter no note · Esc back · Tab next · Ctrl+C quit", ctrlC}, tui.KeyInterrupt, nil},
-		{"Ctrl+C not taken", []tui.Key{tui.KeyTab}, []string{ctrlC}, 0, prompt.ErrCancelled},
-		{"Esc with Ctrl+C taken", []tui.Key{tui.KeyInterrupt}, []string{esc}, 0, prompt.ErrCancelled},
-		{"Esc in the note goes back", []tui.Key{tui.KeyInterrupt}, []string{"n", "Note:", "x" + esc, "❯ 1. PostgreSQL", esc}, 0, prompt.ErrCancelled},
+		{"Ctrl+C not taken", []tui.Key{tui.KeyTab}, []string{ctrlC}, "", prompt.ErrCancelled},
+		{"Esc with Ctrl+C taken", []tui.Key{tui.KeyInterrupt}, []string{esc}, "", prompt.ErrCancelled},
+		{"Esc in the note goes back", []tui.Key{tui.KeyInterrupt}, []string{"n", "Note:", "x" + esc, "❯ 1. PostgreSQL", esc}, "", prompt.ErrCancelled},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -165,9 +165,9 @@ func TestTakenKeys(t *testing.T) {
 			_, err := ask.wait(t)
 			key, ok := errors.AsType[*tui.KeyError](err)
 			switch {
-			case tc.key != 0 && (!ok || key.Key != tc.key):
+			case tc.key != "" && (!ok || key.Key != tc.key):
 				t.Errorf("Ask error = %v, want the KeyError of %v", err, tc.key)
-			case tc.key == 0 && !errors.Is(err, tc.err):
+			case tc.key == "" && !errors.Is(err, tc.err):
 				t.Errorf("Ask error = %v, want %v", err, tc.err)
 			}
 			checkRestored(t, tm)
@@ -359,10 +359,10 @@ func TestIdle(t *testing.T) {
 		err  error
 		key  tui.Key
 	}{
-		{"q", "xq", false, tui.ErrQuit, 0},
+		{"q", "xq", false, tui.ErrQuit, ""},
 		{"Ctrl+C taken", "x" + tab + ctrlC, true, nil, tui.KeyInterrupt},
-		{"Ctrl+C", esc + ctrlC, false, prompt.ErrCancelled, 0},
-		{"context", "", false, context.Canceled, 0},
+		{"Ctrl+C", esc + ctrlC, false, prompt.ErrCancelled, ""},
+		{"context", "", false, context.Canceled, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -394,9 +394,9 @@ func TestIdle(t *testing.T) {
 			_, err := idle.wait(t)
 			key, ok := errors.AsType[*tui.KeyError](err)
 			switch {
-			case tc.key != 0 && (!ok || key.Key != tc.key):
+			case tc.key != "" && (!ok || key.Key != tc.key):
 				t.Errorf("Idle error = %v, want the KeyError of %v", err, tc.key)
-			case tc.key == 0 && !errors.Is(err, tc.err):
+			case tc.key == "" && !errors.Is(err, tc.err):
 				t.Errorf("Idle error = %v, want %v", err, tc.err)
 			}
 			checkRestored(t, tm)

@@ -33,7 +33,6 @@ const (
 	keyDeleteWord
 	keyEsc
 	keyInterrupt // Ctrl+C
-	keyResize    // not a key: the window size changed, or a redraw was asked for
 )
 
 type key struct {
@@ -55,21 +54,24 @@ var errResized = errors.New("terminal resized")
 type keyReader struct {
 	in  *ttyInput
 	buf []byte
-	// resized is set when drop met a resize or a redraw, for readKeyUntil to
-	// report it.
-	resized bool
 }
 
 // nextKey draws a prompt's frame, built by build with the first of
-// layouts that fits (see show), and reads the next key. Esc and Ctrl+C
-// come back as ErrCancelled: they cancel from every screen alike, but for
-// a screen opened from another one (escBack), such as the note of an
-// answer, which Esc closes: Esc then comes back as a key, and only Ctrl+C
+// layouts that fits (see show), and reads the next key; a resize, or a
+// redraw asked for, has the frame drawn again. Esc and Ctrl+C come back
+// as ErrCancelled: they cancel from every screen alike, but for a screen
+// opened from another one (escBack), such as the note of an answer,
+// which Esc closes: Esc then comes back as a key, and only Ctrl+C
 // cancels.
+//
+// After Pause, the frame is drawn under its mark and takes no keys for
+// as long as Pause said: what is pressed meanwhile is dropped, not kept,
+// since it was meant for what was on screen before, but Ctrl+C, which
+// quits whatever is shown. When a key was dropped, the mark then says so
+// until the next key.
 //
 // A key that the caller takes (Options.Take) comes back as a *KeyError.
 func (t *Prompter) nextKey(layouts []layout, build func(layout, int) frame, escBack bool) (key, error) {
-	render := func() error { return t.show(layouts, build) }
 	if t.forget {
 		// Just before the frame is drawn rather than just after: a key
 		// pressed in between cannot have been meant for anything else,
@@ -77,89 +79,66 @@ func (t *Prompter) nextKey(layouts []layout, build func(layout, int) frame, escB
 		t.forget = false
 		t.held.drop()
 	}
+	var until time.Time // the end of the pause, while it lasts
 	if t.pause > 0 {
-		if err := t.guard(render); err != nil {
-			return key{}, err
-		}
+		until, t.pause = time.Now().Add(t.pause), 0
 	}
-	if err := render(); err != nil {
-		return key{}, err
-	}
-	k, _, err := t.held.readKeyUntil(time.Time{})
-	if err != nil {
-		return key{}, err
-	}
-	if k.kind != keyResize {
-		// The key was pressed with the frame in sight: whatever the
-		// guard said has been read.
-		t.mark = ""
-	}
-	switch {
-	case k.kind == keyInterrupt && t.takes(KeyInterrupt):
-		return key{}, &KeyError{Key: KeyInterrupt}
-	case k.kind == keyInterrupt, k.kind == keyEsc && !escBack:
-		return key{}, prompt.ErrCancelled
-	case k.kind == keyTab && t.takes(KeyTab):
-		return key{}, &KeyError{Key: KeyTab}
-	}
-	return k, nil
-}
-
-// guard draws the frame under the mark that Pause asked for and takes no
-// keys for as long as Pause said: what is pressed meanwhile is dropped,
-// not kept, since it was meant for what was on screen before. Ctrl+C
-// is kept to be read next: it quits whatever is shown. When a key was
-// dropped, the mark then says so until the next key.
-func (t *Prompter) guard(render func() error) error {
-	until := time.Now().Add(t.pause)
-	t.pause, t.mark = 0, "⏸ "+t.pauseNote
-	if err := render(); err != nil {
-		return err
-	}
-	dropped := false
+	dropped, draw := false, true
 	for {
+		if draw {
+			if err := t.show(layouts, build); err != nil {
+				return key{}, err
+			}
+		}
 		k, ok, err := t.held.readKeyUntil(until)
+		draw = true
 		switch {
+		case errors.Is(err, errResized):
+			continue
 		case err != nil:
-			return err
-		case !ok:
-			t.mark = ""
+			return key{}, err
+		case !ok: // the pause is over
+			until, t.mark = time.Time{}, ""
 			if dropped {
 				t.mark = "✖ " + ignoredNote
 			}
-			return nil
-		case k.kind == keyInterrupt:
-			t.held.buf = append(t.held.buf[:0], 0x03)
-			t.mark = ""
-			return nil
-		case k.kind == keyResize:
-			if err := render(); err != nil {
-				return err
-			}
-		default:
-			dropped = true
+			continue
+		case !until.IsZero() && k.kind != keyInterrupt:
+			dropped, draw = true, false
+			continue
 		}
+		// The key was pressed with the frame in sight: whatever the
+		// mark said has been read.
+		t.mark = ""
+		switch {
+		case k.kind == keyInterrupt && t.takes(KeyInterrupt):
+			return key{}, &KeyError{Key: KeyInterrupt}
+		case k.kind == keyInterrupt, k.kind == keyEsc && !escBack:
+			return key{}, prompt.ErrCancelled
+		case k.kind == keyTab && t.takes(KeyTab):
+			return key{}, &KeyError{Key: KeyTab}
+		}
+		return k, nil
 	}
 }
 
-// ignoredNote is the mark left when the guard dropped a key.
+// ignoredNote is the mark left when a key was dropped during a pause.
 const ignoredNote = "A key pressed as these questions appeared was ignored: press it again."
 
 // drop drops the keys typed so far and not yet read, but Ctrl+C, which is
 // kept to be read next.
 func (kr *keyReader) drop() {
-	var tmp [256]byte
 	for {
 		// A read that waits for nothing: what the terminal holds now.
-		n, err := kr.in.read(tmp[:], 0)
+		b, err := kr.in.read(0)
 		if errors.Is(err, errResized) {
-			kr.resized = true
+			// The frame is drawn next, as the terminal is now.
 			continue
 		}
-		if n == 0 || err != nil {
+		if len(b) == 0 || err != nil {
 			break
 		}
-		kr.buf = append(kr.buf, tmp[:n]...)
+		kr.buf = append(kr.buf, b...)
 	}
 	// A terminal sends the byte 0x03 for Ctrl+C alone: no other key has
 	// it in its sequence.
@@ -171,13 +150,9 @@ func (kr *keyReader) drop() {
 }
 
 // readKeyUntil reads the next key, and gives up at deadline (none when
-// zero), with ok false, when no key has come by then.
+// zero), with ok false, when no key has come by then. It returns
+// errResized when the window was resized, or a redraw asked for, first.
 func (kr *keyReader) readKeyUntil(deadline time.Time) (k key, ok bool, err error) {
-	if kr.resized {
-		kr.resized = false
-		return key{kind: keyResize}, true, nil
-	}
-	var tmp [256]byte
 	for {
 		if k, n, ok := decodeKey(kr.buf); ok {
 			kr.buf = kr.buf[n:]
@@ -192,17 +167,11 @@ func (kr *keyReader) readKeyUntil(deadline time.Time) (k key, ok bool, err error
 				return key{}, false, nil
 			}
 		}
-		n, err := kr.in.read(tmp[:], timeout)
-		if errors.Is(err, errResized) {
-			return key{kind: keyResize}, true, nil
-		}
+		b, err := kr.in.read(timeout)
 		if err != nil {
 			return key{}, false, err
 		}
-		if n == 0 && len(kr.buf) == 0 {
-			continue // the deadline, checked above
-		}
-		if n == 0 {
+		if len(b) == 0 && len(kr.buf) > 0 {
 			// The start of a sequence and nothing more in time: a lone Esc
 			// (or an Alt chord, which nothing here uses), or a broken
 			// character.
@@ -213,7 +182,7 @@ func (kr *keyReader) readKeyUntil(deadline time.Time) (k key, ok bool, err error
 			kr.buf = kr.buf[:0]
 			return k, true, nil
 		}
-		kr.buf = append(kr.buf, tmp[:n]...)
+		kr.buf = append(kr.buf, b...)
 	}
 }
 
@@ -245,8 +214,6 @@ func decodeKey(b []byte) (k key, n int, ok bool) {
 		return key{kind: keyEnter}, 2, true
 	case c < 0x20 || c == 0x7f:
 		return key{kind: controls[c]}, 1, true
-	case c < utf8.RuneSelf:
-		return key{kind: keyRune, r: rune(c)}, 1, true
 	}
 	if !utf8.FullRune(b) {
 		return key{}, 0, false

@@ -42,9 +42,9 @@ func (f *frame) gap(l layout) {
 
 // refused adds the line that says why the last answer was not taken, when
 // message says it, as every prompt that refuses answers shows it.
-func (f *frame) refused(st style, message string, w int) {
+func (f *frame) refused(t *Prompter, message string, w int) {
 	if message != "" {
-		f.lines = append(f.lines, st.paint(truncate("✖ "+prompt.Capitalize(message), w), sgrYellow))
+		f.lines = append(f.lines, t.paint(truncate("✖ "+prompt.Capitalize(message), w), sgrYellow))
 	}
 }
 
@@ -81,19 +81,13 @@ func fit(layouts []layout, h int, build func(layout) frame) frame {
 	return f.crop(h)
 }
 
-// textLayouts serve the screens of one line: text, and yes or no.
-var textLayouts = []layout{
+// shortLayouts serve the short screens: text, yes or no, the review, and
+// the screen with nothing to answer (the last two show no question, and
+// so read no questionLines).
+var shortLayouts = []layout{
 	{gap: true, questionLines: -1, hint: true},
 	{gap: false, questionLines: 3, hint: true},
 	{gap: false, questionLines: 1},
-}
-
-// shortLayouts serve the screens without a question: the review, and the
-// screen with nothing to answer.
-var shortLayouts = []layout{
-	{gap: true, hint: true},
-	{gap: false, hint: true},
-	{gap: false},
 }
 
 // heading lays out what every prompt of a question shows first: the
@@ -108,12 +102,8 @@ func (t *Prompter) heading(q schema.Question, index int, l layout, w int) []stri
 		}
 		lines = append(lines, t.chip(q.Header, progress, w))
 	}
-	question := prompt.Wrap(prompt.DisplayMultiline(q.Question), w)
-	if l.questionLines >= 0 {
-		question = clip(question, max(1, l.questionLines), w)
-	}
-	for _, line := range question {
-		lines = append(lines, t.st.paint(line, sgrBold))
+	for _, line := range clip(prompt.Wrap(prompt.DisplayMultiline(q.Question), w), l.questionLines, w) {
+		lines = append(lines, t.paint(line, sgrBold))
 	}
 	return lines
 }
@@ -121,7 +111,6 @@ func (t *Prompter) heading(q schema.Question, index int, l layout, w int) []stri
 // chip lays out a header as a chip, followed by the progress when there is
 // room for it.
 func (t *Prompter) chip(header, progress string, w int) string {
-	st := t.st
 	chipRoom := w - 2
 	if progress != "" {
 		chipRoom -= 2 + prompt.Width(progress)
@@ -131,11 +120,11 @@ func (t *Prompter) chip(header, progress string, w int) string {
 	}
 	header = truncate(prompt.Display(header), chipRoom)
 	chip := "[" + header + "]"
-	if st.color {
-		chip = st.paint(" "+header+" ", sgrBold, sgrReverse)
+	if t.Color {
+		chip = t.paint(" "+header+" ", sgrBold, sgrReverse)
 	}
 	if progress != "" {
-		chip += "  " + st.paint(progress, sgrDim)
+		chip += "  " + t.paint(progress, sgrDim)
 	}
 	return chip
 }
@@ -146,12 +135,12 @@ func (t *Prompter) show(layouts []layout, build func(l layout, w int) frame) err
 	w, h := t.size()
 	banner := t.bannerLines(w - 1)
 	if m := t.mark; m != "" {
-		banner = append(banner, t.st.paint(truncate(m, w-1), sgrYellow))
+		banner = append(banner, t.paint(truncate(m, w-1), sgrYellow))
 	}
 	f := fit(layouts, h-len(banner), func(l layout) frame { return build(l, w-1) })
 	f.lines = append(banner, f.lines...)
 	f.focus += len(banner)
-	return t.draw(f, w)
+	return t.draw(f)
 }
 
 // bannerLines lays out the caller's banner (Options.Banner) in w columns:
@@ -165,32 +154,37 @@ func (t *Prompter) bannerLines(w int) []string {
 	if len(parts) == 0 {
 		return nil
 	}
-	line := t.st.paint(truncate(prompt.Display(parts[0]), w), sgrBold)
+	line := t.paint(truncate(prompt.Display(parts[0]), w), sgrBold)
 	for _, p := range parts[1:] {
 		room := w - prompt.Width(line) - 3
 		if room < 1 {
 			break
 		}
-		line += t.st.paint(" · "+truncate(prompt.Display(p), room), sgrDim)
+		line += t.paint(" · "+truncate(prompt.Display(p), room), sgrDim)
 	}
 	return []string{line}
 }
 
-// keyHints lays out the keys listed under a frame, dimmed: parts, but the
-// hint of Ctrl+C when the caller has taken that key over, then the
-// caller's own hints, joined by " · " over as many lines of w columns as
-// they need, broken only between parts, so that a narrow terminal cuts
-// none of them off. The screens whose keys are listed on one line
-// (oneLine) have it cut short instead where the terminal is too narrow
-// for it, as long as the caller changes nothing.
-func (t *Prompter) keyHints(w int, oneLine bool, parts ...string) []string {
+// keyHints ends f, when the layout l lists keys, with the keys, dimmed
+// and after a gap: parts, but the hint of Ctrl+C when the caller has
+// taken that key over, then the caller's own hints, joined by " · " over
+// as many lines of w columns as they need, broken only between parts, so
+// that a narrow terminal cuts none of them off. The screens whose keys
+// are listed on one line (oneLine) have it cut short instead where the
+// terminal is too narrow for it, as long as the caller changes nothing.
+func (t *Prompter) keyHints(f *frame, l layout, w int, oneLine bool, parts ...string) {
+	if !l.hint {
+		return
+	}
+	f.gap(l)
 	var extra []string
 	if t.Hints != nil {
 		extra = t.Hints()
 	}
 	takesInterrupt := t.takes(KeyInterrupt)
 	if oneLine && len(extra) == 0 && !takesInterrupt {
-		return []string{t.st.paint(truncate(strings.Join(parts, " · "), w), sgrDim)}
+		f.lines = append(f.lines, t.paint(truncate(strings.Join(parts, " · "), w), sgrDim))
+		return
 	}
 	if takesInterrupt {
 		parts = slices.DeleteFunc(slices.Clone(parts), func(p string) bool { return p == interruptHint })
@@ -208,11 +202,9 @@ func (t *Prompter) keyHints(w int, oneLine bool, parts ...string) []string {
 			line = p
 		}
 	}
-	lines = append(lines, line)
-	for i, l := range lines {
-		lines[i] = t.st.paint(truncate(l, w), sgrDim)
+	for _, h := range append(lines, line) {
+		f.lines = append(f.lines, t.paint(truncate(h, w), sgrDim))
 	}
-	return lines
 }
 
 // interruptHint is the hint of Ctrl+C where Esc does something else.

@@ -78,11 +78,8 @@ func (p *listPrompt) Prompt(*survey.PromptConfig) (any, error) {
 			continue
 		}
 		digit := -1 // the entry a digit names: 1 to N, and 0 for Other
-		switch {
-		case k.is('0'):
-			digit = n
-		case k.kind == keyRune && k.r >= '1' && k.r <= '9' && int(k.r-'0') <= n:
-			digit = int(k.r - '1')
+		if k.kind == keyRune && k.r >= '0' && k.r <= '9' && int(k.r-'0') <= n {
+			digit = (int(k.r-'0') + n) % (n + 1)
 		}
 		switch {
 		case k.kind == keyEnter:
@@ -110,38 +107,29 @@ func (p *listPrompt) toggle(i int) {
 // noteFor is what a note written now goes with, to be shown with it: the
 // options ticked (multi-select), else the one under the cursor.
 func (p *listPrompt) noteFor() []string {
-	r := p.pick(p.focused)
-	if p.q.MultiSelect && slices.Contains(p.checked, true) {
-		r = p.pick(p.ticked)
-	}
+	r := p.pick(p.q.MultiSelect && slices.Contains(p.checked, true))
 	if r.other {
 		return append(r.labels, otherLabel)
 	}
 	return r.labels
 }
 
-// chosen is what Enter chooses: the entry under the cursor, or the ticked
-// ones of a multi-select.
-func (p *listPrompt) chosen() *listResult {
-	if p.q.MultiSelect {
-		return p.pick(p.ticked)
-	}
-	return p.pick(p.focused)
-}
+// chosen is what Enter chooses: the ticked entries of a multi-select, or
+// the entry under the cursor.
+func (p *listPrompt) chosen() *listResult { return p.pick(p.q.MultiSelect) }
 
-// pick returns the entries for which chosen(i) is true, Other last.
-func (p *listPrompt) pick(chosen func(i int) bool) *listResult {
-	r := &listResult{other: chosen(len(p.q.Options))}
+// pick returns the ticked entries, or else the entry under the cursor,
+// Other last.
+func (p *listPrompt) pick(ticked bool) *listResult {
+	in := func(i int) bool { return ticked && p.checked[i] || !ticked && i == p.cursor }
+	r := &listResult{other: in(len(p.q.Options))}
 	for i, o := range p.q.Options {
-		if chosen(i) {
+		if in(i) {
 			r.labels = append(r.labels, o.Label)
 		}
 	}
 	return r
 }
-
-func (p *listPrompt) focused(i int) bool { return i == p.cursor }
-func (p *listPrompt) ticked(i int) bool  { return p.checked[i] }
 
 // validate accepts a multi-select confirmation only with something chosen.
 func (p *listPrompt) validate(v any) error {
@@ -174,7 +162,6 @@ var listLayouts = []layout{
 
 // frame lays out the list in w columns.
 func (p *listPrompt) frame(l layout, w int) frame {
-	st := p.t.st
 	multi := p.q.MultiSelect
 	n := len(p.q.Options)
 	f := frame{cursor: -1}
@@ -187,25 +174,21 @@ func (p *listPrompt) frame(l layout, w int) frame {
 		f.lines = append(f.lines, p.option(i, l, w)...)
 	}
 	if !multi {
-		f.lines = append(f.lines, p.preview(l, w)...)
+		p.preview(&f, l, w)
 	}
 	if p.note != "" {
 		f.gap(l)
-		f.lines = append(f.lines, noteLine("", p.note, w, st))
+		f.lines = append(f.lines, p.t.noteLine("", p.note, w))
 	}
-	f.refused(st, p.message, w)
-	if l.hint {
-		hints := []string{"↑/↓ move", fmt.Sprintf("Enter or 1-%d choose", n), "0 Other"}
-		if multi {
-			hints = []string{"↑/↓ move", fmt.Sprintf("Space or 1-%d toggle", n), "0 Other", "Enter confirm"}
-		}
-		if p.q.Kind.OffersNote() {
-			hints = append(hints, "n note")
-		}
-		hints = append(hints, "Esc cancel")
-		f.gap(l)
-		f.lines = append(f.lines, p.t.keyHints(w, false, hints...)...)
+	f.refused(p.t, p.message, w)
+	hints := []string{"↑/↓ move", fmt.Sprintf("Enter or 1-%d choose", n), "0 Other"}
+	if multi {
+		hints = []string{"↑/↓ move", fmt.Sprintf("Space or 1-%d toggle", n), "0 Other", "Enter confirm"}
 	}
+	if p.q.Kind.OffersNote() {
+		hints = append(hints, "n note")
+	}
+	p.t.keyHints(&f, l, w, false, append(hints, "Esc cancel")...)
 	return f
 }
 
@@ -213,7 +196,6 @@ func (p *listPrompt) frame(l layout, w int) frame {
 // its label line, pointed at when focused, ticked when checked, and its
 // description as the layout l allows.
 func (p *listPrompt) option(i int, l layout, w int) []string {
-	st := p.t.st
 	multi := p.q.MultiSelect
 	n := len(p.q.Options)
 	label, desc, rec := otherLabel, otherDescription, false
@@ -227,11 +209,11 @@ func (p *listPrompt) option(i int, l layout, w int) []string {
 	num := fmt.Sprintf("%d. ", (i+1)%(n+1))
 	pointer, box := "  ", ""
 	if focused {
-		pointer = st.paint("❯ ", sgrCyan, sgrBold)
+		pointer = p.t.paint("❯ ", sgrCyan, sgrBold)
 	}
 	switch {
 	case multi && p.checked[i]:
-		box = st.paint("[x] ", sgrGreen, sgrBold)
+		box = p.t.paint("[x] ", sgrGreen, sgrBold)
 	case multi:
 		box = "[ ] "
 	}
@@ -246,16 +228,12 @@ func (p *listPrompt) option(i int, l layout, w int) []string {
 	case focused:
 		codes = []string{sgrCyan, sgrBold}
 	}
-	lines := []string{line + st.paint(truncate(label, w-indent), codes...)}
-	if l.descLines == 0 || desc == "" { // askuser choose's options have none
+	lines := []string{line + p.t.paint(truncate(label, w-indent), codes...)}
+	if desc == "" { // askuser choose's options have none
 		return lines
 	}
-	descLines := prompt.Wrap(desc, w-indent)
-	if l.descLines > 0 {
-		descLines = clip(descLines, l.descLines, w-indent)
-	}
-	for _, d := range descLines {
-		lines = append(lines, strings.Repeat(" ", indent)+st.paint(d, sgrDim))
+	for _, d := range clip(prompt.Wrap(desc, w-indent), l.descLines, w-indent) {
+		lines = append(lines, strings.Repeat(" ", indent)+p.t.paint(d, sgrDim))
 	}
 	return lines
 }
@@ -264,59 +242,51 @@ func (p *listPrompt) option(i int, l layout, w int) []string {
 // one. The area is as tall as the tallest preview (up to the layout's
 // limit) whichever option is focused, so that moving does not make the
 // frame jump.
-func (p *listPrompt) preview(l layout, w int) []string {
-	st := p.t.st
+func (p *listPrompt) preview(f *frame, l layout, w int) {
 	tallest := 0
 	for _, o := range p.q.Options {
 		tallest = max(tallest, len(previewLines(o.Preview)))
 	}
 	area := min(tallest, l.previewLines)
 	if area == 0 {
-		return nil
+		return
 	}
 	var text []string
 	if p.cursor < len(p.q.Options) {
 		text = previewLines(p.q.Options[p.cursor].Preview)
 	}
-	var out []string
-	if l.gap {
-		out = append(out, "")
-	}
-	bar := st.paint("│ ", sgrDim)
+	f.gap(l)
+	bar := p.t.paint("│ ", sgrDim)
 	for i := range area {
 		switch {
 		case len(text) == 0 && i == 0:
-			out = append(out, bar+st.paint("(no preview)", sgrDim))
+			f.lines = append(f.lines, bar+p.t.paint("(no preview)", sgrDim))
 		case i == area-1 && len(text) > area:
 			more := fmt.Sprintf("… %d more lines", len(text)-i)
-			out = append(out, bar+st.paint(truncate(more, w-2), sgrDim))
+			f.lines = append(f.lines, bar+p.t.paint(truncate(more, w-2), sgrDim))
 		case i < len(text):
-			out = append(out, bar+truncate(text[i], w-2))
+			f.lines = append(f.lines, bar+truncate(text[i], w-2))
 		default:
-			out = append(out, st.paint("│", sgrDim))
+			f.lines = append(f.lines, p.t.paint("│", sgrDim))
 		}
 	}
-	return out
 }
 
 // previewLines splits a preview into the lines to show, without the blank
 // lines around it.
 func previewLines(s string) []string {
-	lines := strings.Split(prompt.DisplayMultiline(s), "\n")
+	lines := strings.Split(strings.TrimRight(prompt.DisplayMultiline(s), " \n"), "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, " ")
 	}
 	for len(lines) > 0 && lines[0] == "" {
 		lines = lines[1:]
 	}
-	for len(lines) > 0 && lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1]
-	}
 	return lines
 }
 
 // noteLine lays out a note on an answer in w columns, after indent:
 // "Note: " and the note, dimmed.
-func noteLine(indent, note string, w int, st style) string {
-	return indent + st.paint(truncate("Note: "+prompt.Display(note), w-prompt.Width(indent)), sgrDim)
+func (t *Prompter) noteLine(indent, note string, w int) string {
+	return indent + t.paint(truncate("Note: "+prompt.Display(note), w-prompt.Width(indent)), sgrDim)
 }

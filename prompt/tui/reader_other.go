@@ -13,24 +13,25 @@ import (
 // Read until the next keystroke, which the process is about to stop caring
 // about: Ask is only ever abandoned on the way out.
 type ttyInput struct {
-	ctx    context.Context // the context of the call reading; nil between calls
+	// ctx is the context of the call reading (see watch), set for every
+	// read: the key reader reads only while Ask or Idle runs.
+	ctx    context.Context
 	redraw <-chan struct{}
 	chunks chan []byte
 	errs   chan error
-	want   chan int
+	want   chan struct{}
 	// pending says that the goroutine has been asked for a read that has
 	// not been delivered yet.
 	pending bool
-	rest    []byte
 }
 
 // newTTYInput reads keys from r. Each receive from redraw (nil for none)
 // interrupts a read as a resize does, for the prompt to be drawn again.
 func newTTYInput(r io.Reader, redraw <-chan struct{}) (*ttyInput, error) {
-	in := &ttyInput{redraw: redraw, chunks: make(chan []byte), errs: make(chan error, 1), want: make(chan int)}
+	in := &ttyInput{redraw: redraw, chunks: make(chan []byte), errs: make(chan error, 1), want: make(chan struct{})}
 	go func() {
-		for size := range in.want {
-			buf := make([]byte, size)
+		for range in.want {
+			buf := make([]byte, 256)
 			n, err := r.Read(buf)
 			if n > 0 {
 				in.chunks <- buf[:n]
@@ -50,41 +51,32 @@ func (in *ttyInput) watch(ctx context.Context) (stop func()) {
 	return func() { in.ctx = nil }
 }
 
-func (in *ttyInput) read(p []byte, timeout time.Duration) (int, error) {
-	if len(in.rest) > 0 {
-		n := copy(p, in.rest)
-		in.rest = in.rest[n:]
-		return n, nil
-	}
+// read returns the bytes the terminal sent next, at least one. A negative
+// timeout waits for as long as the context allows; otherwise read returns
+// nothing when nothing arrived in time. It returns errResized when a
+// redraw is asked for.
+func (in *ttyInput) read(timeout time.Duration) ([]byte, error) {
 	var after <-chan time.Time
 	if timeout >= 0 {
-		t := time.NewTimer(timeout)
-		defer t.Stop()
-		after = t.C
-	}
-	var done <-chan struct{}
-	if in.ctx != nil {
-		done = in.ctx.Done()
+		after = time.After(timeout)
 	}
 	if !in.pending {
-		in.want <- len(p)
+		in.want <- struct{}{}
 		in.pending = true
 	}
 	select {
 	case b := <-in.chunks:
 		in.pending = false
-		n := copy(p, b)
-		in.rest = b[n:]
-		return n, nil
+		return b, nil
 	case err := <-in.errs:
 		in.pending = false
-		return 0, err
+		return nil, err
 	case <-after:
-		return 0, nil
+		return nil, nil
 	case <-in.redraw:
-		return 0, errResized
-	case <-done:
-		return 0, context.Cause(in.ctx)
+		return nil, errResized
+	case <-in.ctx.Done():
+		return nil, context.Cause(in.ctx)
 	}
 }
 

@@ -3,6 +3,7 @@
 package tui
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -20,15 +21,23 @@ import (
 // or a redraw is asked for, so Ask can return promptly on a timeout or a
 // signal and leave no reader behind to steal the next keystroke.
 type ttyInput struct {
-	// ctx is the context of the call reading (see watch); nil between
-	// calls. Only the goroutine that reads sets it.
-	ctx    context.Context
-	fd     int
-	wakeR  *os.File
-	wakeW  *os.File
-	winch  chan os.Signal
-	resize chan struct{}
+	// ctx is the context of the call reading (see watch), set for every
+	// read: the key reader reads only while Ask or Idle runs. Only the
+	// goroutine that reads sets it.
+	ctx   context.Context
+	fd    int
+	wakeR *os.File
+	wakeW *os.File
+	winch chan os.Signal
+	buf   [256]byte // what the last read read
 }
+
+// What is written on the wake pipe says why: wakeResized for a resize
+// or a redraw, wakeDone for the end of the context.
+const (
+	wakeDone byte = iota
+	wakeResized
+)
 
 // newTTYInput reads keys from f. Each receive from redraw (nil for none)
 // interrupts a read as a resize does, for the prompt to be drawn again.
@@ -37,7 +46,7 @@ func newTTYInput(f interface{ Fd() uintptr }, redraw <-chan struct{}) (*ttyInput
 	if err != nil {
 		return nil, err
 	}
-	in := &ttyInput{fd: int(f.Fd()), wakeR: r, wakeW: w, winch: make(chan os.Signal, 1), resize: make(chan struct{}, 1)}
+	in := &ttyInput{fd: int(f.Fd()), wakeR: r, wakeW: w, winch: make(chan os.Signal, 1)}
 	signal.Notify(in.winch, syscall.SIGWINCH)
 	go func() {
 		for {
@@ -48,11 +57,7 @@ func newTTYInput(f interface{ Fd() uintptr }, redraw <-chan struct{}) (*ttyInput
 				}
 			case <-redraw:
 			}
-			select {
-			case in.resize <- struct{}{}:
-			default:
-			}
-			in.wake()
+			in.wake(wakeResized)
 		}
 	}()
 	return in, nil
@@ -61,33 +66,27 @@ func newTTYInput(f interface{ Fd() uintptr }, redraw <-chan struct{}) (*ttyInput
 // watch makes reads end when ctx is done, until stop is called.
 func (in *ttyInput) watch(ctx context.Context) (stop func()) {
 	in.ctx = ctx
-	unwake := context.AfterFunc(ctx, in.wake)
+	unwake := context.AfterFunc(ctx, func() { in.wake(wakeDone) })
 	return func() {
 		unwake()
 		in.ctx = nil
 	}
 }
 
-func (in *ttyInput) wake() {
-	// A failed write means the pipe is already full or closed; either way
-	// the reader has been woken or is gone.
-	_, _ = in.wakeW.Write([]byte{0})
+func (in *ttyInput) wake(why byte) {
+	// A failed write means the pipe is closed: the reader is gone.
+	_, _ = in.wakeW.Write([]byte{why})
 }
 
-// read reads at least one byte into p. A negative timeout waits for as long
-// as the context allows; otherwise read returns 0, nil when nothing arrived
-// in time. It returns errResized when the window size changed.
-func (in *ttyInput) read(p []byte, timeout time.Duration) (int, error) {
+// read returns the bytes the terminal sent next, at least one, valid
+// until the next read. A negative timeout waits for as long as the
+// context allows; otherwise read returns nothing when nothing arrived in
+// time. It returns errResized when the window size changed.
+func (in *ttyInput) read(timeout time.Duration) ([]byte, error) {
 	deadline := time.Now().Add(timeout)
 	for {
-		if in.ctx != nil && in.ctx.Err() != nil {
-			return 0, context.Cause(in.ctx)
-		}
-		select {
-		case <-in.resize:
-			in.drainWake()
-			return 0, errResized
-		default:
+		if in.ctx.Err() != nil {
+			return nil, context.Cause(in.ctx)
 		}
 		fds := []unix.PollFd{
 			{Fd: int32(in.fd), Events: unix.POLLIN},
@@ -102,44 +101,36 @@ func (in *ttyInput) read(p []byte, timeout time.Duration) (int, error) {
 			continue
 		}
 		if err != nil {
-			return 0, err
+			return nil, err
 		}
 		if n == 0 {
-			return 0, nil
+			return nil, nil
 		}
 		if fds[1].Revents != 0 {
-			in.drainWake()
-			continue // the checks at the top of the loop say why
+			// The pipe has something to read, so this read does not
+			// wait; what it leaves wakes the next poll at once.
+			n, _ := in.wakeR.Read(in.buf[:])
+			if bytes.IndexByte(in.buf[:n], wakeResized) >= 0 {
+				return nil, errResized
+			}
+			continue // the check at the top of the loop says why
 		}
 		if fds[0].Revents&unix.POLLNVAL != 0 {
-			return 0, unix.EBADF
+			return nil, unix.EBADF
 		}
-		n, err = unix.Read(in.fd, p)
+		n, err = unix.Read(in.fd, in.buf[:])
 		switch {
 		case errors.Is(err, unix.EAGAIN) || errors.Is(err, unix.EINTR):
 			continue
 		case errors.Is(err, unix.EIO):
 			// A terminal whose other side has gone away (hang-up) reads EIO.
-			return 0, io.EOF
+			return nil, io.EOF
 		case err != nil:
-			return 0, err
+			return nil, err
 		case n == 0:
-			return 0, io.EOF
+			return nil, io.EOF
 		}
-		return n, nil
-	}
-}
-
-func (in *ttyInput) drainWake() {
-	var b [64]byte
-	fds := []unix.PollFd{{Fd: int32(in.wakeR.Fd()), Events: unix.POLLIN}}
-	for {
-		if n, err := unix.Poll(fds, 0); n <= 0 || err != nil || fds[0].Revents == 0 {
-			return
-		}
-		if n, _ := in.wakeR.Read(b[:]); n < len(b) {
-			return
-		}
+		return in.buf[:n], nil
 	}
 }
 

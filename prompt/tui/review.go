@@ -15,8 +15,7 @@ import (
 // back here), or cancel.
 func (t *Prompter) review(qs []schema.Question, answers []prompt.Answer) error {
 	for {
-		p := &reviewPrompt{t: t, qs: qs, answers: answers}
-		choice, err := askOne[int](t, p)
+		choice, err := askOne[int](t, &reviewPrompt{t: t, qs: qs, answers: answers})
 		if err != nil {
 			return err
 		}
@@ -44,12 +43,9 @@ type reviewPrompt struct {
 	cursor  int // the focused entry
 }
 
-// entries is the number of entries.
-func (p *reviewPrompt) entries() int { return len(p.qs) + 2 }
-
 // Prompt reads keys until an entry is chosen, or Esc or Ctrl+C.
 func (p *reviewPrompt) Prompt(*survey.PromptConfig) (any, error) {
-	n := p.entries()
+	n := len(p.qs) + 2 // Submit, Change for each question, Cancel
 	for {
 		k, err := p.t.nextKey(shortLayouts, p.frame, false)
 		if err != nil {
@@ -76,9 +72,8 @@ func (p *reviewPrompt) Cleanup(*survey.PromptConfig, any) error { return nil }
 func (p *reviewPrompt) Error(*survey.PromptConfig, error) error { return nil }
 
 func (p *reviewPrompt) frame(l layout, w int) frame {
-	st := p.t.st
 	f := frame{cursor: -1}
-	f.lines = append(f.lines, p.t.chip("Review", "", w), st.paint(truncate("Submit these answers?", w), sgrBold))
+	f.lines = append(f.lines, p.t.chip("Review", "", w), p.t.paint(truncate("Submit these answers?", w), sgrBold))
 	f.gap(l)
 	headers := make([]string, len(p.qs))
 	labels := []string{"Submit"} // the entries
@@ -92,9 +87,9 @@ func (p *reviewPrompt) frame(l layout, w int) frame {
 	for i, h := range headers {
 		pad := strings.Repeat(" ", col-prompt.Width(h))
 		answer := truncate(prompt.Display(p.answers[i].String()), w-col-4)
-		f.lines = append(f.lines, "  "+st.paint(h, sgrBold)+pad+"  "+st.paint(answer, sgrCyan))
+		f.lines = append(f.lines, "  "+p.t.paint(h, sgrBold)+pad+"  "+p.t.paint(answer, sgrCyan))
 		if note := p.answers[i].Note; note != "" {
-			f.lines = append(f.lines, noteLine(strings.Repeat(" ", col+4), note, w, st))
+			f.lines = append(f.lines, p.t.noteLine(strings.Repeat(" ", col+4), note, w))
 		}
 	}
 	f.gap(l)
@@ -102,14 +97,11 @@ func (p *reviewPrompt) frame(l layout, w int) frame {
 		num := fmt.Sprintf("%d. ", i+1)
 		if i == p.cursor {
 			f.focus = len(f.lines)
-			f.lines = append(f.lines, st.paint("❯ ", sgrCyan, sgrBold)+num+st.paint(truncate(label, w-5), sgrCyan, sgrBold))
+			f.lines = append(f.lines, p.t.paint("❯ ", sgrCyan, sgrBold)+num+p.t.paint(truncate(label, w-5), sgrCyan, sgrBold))
 		} else {
 			f.lines = append(f.lines, "  "+num+truncate(label, w-5))
 		}
 	}
-	if l.hint {
-		f.gap(l)
-		f.lines = append(f.lines, p.t.keyHints(w, true, "↑/↓ move", fmt.Sprintf("Enter or 1-%d choose", p.entries()), "Esc cancel")...)
-	}
+	p.t.keyHints(&f, l, w, true, "↑/↓ move", fmt.Sprintf("Enter or 1-%d choose", len(labels)), "Esc cancel")
 	return f
 }

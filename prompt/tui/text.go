@@ -18,15 +18,12 @@ func truncate(s string, w int) string {
 	return strings.TrimRight(prompt.Fit(s, w-1), " ") + "…"
 }
 
-// tail keeps the end of s that fits in w columns, starting it with "…"
-// when something was cut. The text prompt uses it so the cursor end of a
-// long answer stays visible.
+// tail keeps the end of s that fits in w columns, at least one, starting
+// it with "…" when something was cut. The text prompt uses it so the
+// cursor end of a long answer stays visible.
 func tail(s string, w int) string {
 	if prompt.Width(s) <= w {
 		return s
-	}
-	if w <= 0 {
-		return ""
 	}
 	rs := []rune(s)
 	used := 0
@@ -53,13 +50,14 @@ func window(text []rune, pos, w int) (shown string, col int) {
 	return truncate(left+after, w), prompt.Width(left)
 }
 
-// clip keeps at most n lines, marking the last kept one with "…" when
-// lines were dropped.
+// clip keeps at most n lines, all of them when n is negative (as a
+// layout says), marking the last kept one with "…" when lines were
+// dropped.
 func clip(lines []string, n, w int) []string {
-	if len(lines) <= n {
+	if n < 0 || len(lines) <= n {
 		return lines
 	}
-	if n <= 0 {
+	if n == 0 {
 		return nil
 	}
 	out := append([]string(nil), lines[:n]...)

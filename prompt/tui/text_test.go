@@ -72,4 +72,11 @@ func TestClip(t *testing.T) {
 	if want := []string{"012345678…"}; !slices.Equal(got, want) {
 		t.Errorf("clip = %q, want %q", got, want)
 	}
+	got = clip([]string{"one", "two", "three"}, -1, 10)
+	if want := []string{"one", "two", "three"}; !slices.Equal(got, want) {
+		t.Errorf("clip with no limit = %q, want %q", got, want)
+	}
+	if got = clip([]string{"one"}, 0, 10); len(got) != 0 {
+		t.Errorf("clip to no lines = %q, want none", got)
+	}
 }

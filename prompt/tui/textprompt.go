@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -20,16 +21,16 @@ type textPrompt struct {
 	t *Prompter
 	// head lays out what is shown above the text: the question or message.
 	head   func(l layout, w int) []string
-	prefix string // put before the text being typed
+	prefix string // put before the text being typed: "Your answer: ", "Note: "
 	// above is a line shown above the text: the labels also chosen, in a
 	// multi-select, or those a note goes with.
 	above       string
 	placeholder string // an example answer, shown while the text is empty
 	def         string // the answer Enter takes while the text is empty
-	// back makes Esc return errBack, to go back to the screen this one was
-	// opened from, rather than cancel; Ctrl+C still cancels. keys and
-	// emptyKeys then list what Enter and Esc do, with text and without.
-	back            bool
+	// keys and emptyKeys, set on a screen opened from another one, list
+	// what Enter and Esc do there, with text and without: Esc returns
+	// errBack, to go back to that screen, rather than cancel; Ctrl+C
+	// still cancels.
 	keys, emptyKeys []string
 	text            []rune
 	pos             int // the cursor, an index into text
@@ -40,15 +41,8 @@ type textPrompt struct {
 // with text and the cursor at its end.
 func newTextPrompt(t *Prompter, head func(layout, int) []string, text string) *textPrompt {
 	r := []rune(text)
-	return &textPrompt{t: t, head: head, prefix: textPrefix, text: r, pos: len(r)}
+	return &textPrompt{t: t, head: head, prefix: "Your answer: ", text: r, pos: len(r)}
 }
-
-// textPrefix is put before the answer being typed; notePrefix before a
-// note.
-const (
-	textPrefix = "Your answer: "
-	notePrefix = "Note: "
-)
 
 // errBack is returned by a prompt that Esc closed to go back to the one it
 // was opened from.
@@ -58,7 +52,7 @@ var errBack = errors.New("back")
 // without surrounding spaces, or the default when that leaves nothing.
 func (p *textPrompt) Prompt(*survey.PromptConfig) (any, error) {
 	for {
-		k, err := p.t.nextKey(textLayouts, p.frame, p.back)
+		k, err := p.t.nextKey(shortLayouts, p.frame, p.keys != nil)
 		if err != nil {
 			return nil, err
 		}
@@ -66,24 +60,15 @@ func (p *textPrompt) Prompt(*survey.PromptConfig) (any, error) {
 		case keyEsc:
 			return nil, errBack
 		case keyEnter:
-			text := strings.TrimSpace(string(p.text))
-			if text == "" {
-				text = p.def
-			}
-			return text, nil
+			return cmp.Or(strings.TrimSpace(string(p.text)), p.def), nil
 		case keyRune:
 			p.text = slices.Insert(p.text, p.pos, k.r)
 			p.pos++
 			p.message = ""
 		case keyBackspace:
-			if p.pos > 0 {
-				p.text = slices.Delete(p.text, p.pos-1, p.pos)
-				p.pos--
-			}
+			p.cut(max(0, p.pos-1), p.pos)
 		case keyDelete:
-			if p.pos < len(p.text) {
-				p.text = slices.Delete(p.text, p.pos, p.pos+1)
-			}
+			p.cut(p.pos, min(len(p.text), p.pos+1))
 		case keyLeft:
 			p.pos = max(0, p.pos-1)
 		case keyRight:
@@ -93,8 +78,7 @@ func (p *textPrompt) Prompt(*survey.PromptConfig) (any, error) {
 		case keyEnd:
 			p.pos = len(p.text)
 		case keyClearLine:
-			p.text = slices.Delete(p.text, 0, p.pos)
-			p.pos = 0
+			p.cut(0, p.pos)
 		case keyDeleteWord:
 			i := p.pos
 			for i > 0 && unicode.IsSpace(p.text[i-1]) {
@@ -103,10 +87,15 @@ func (p *textPrompt) Prompt(*survey.PromptConfig) (any, error) {
 			for i > 0 && !unicode.IsSpace(p.text[i-1]) {
 				i--
 			}
-			p.text = slices.Delete(p.text, i, p.pos)
-			p.pos = i
+			p.cut(i, p.pos)
 		}
 	}
+}
+
+// cut deletes the text from i to j and puts the cursor where it was.
+func (p *textPrompt) cut(i, j int) {
+	p.text = slices.Delete(p.text, i, j)
+	p.pos = i
 }
 
 // validateText accepts typed text when CheckOther does, and otherwise says
@@ -150,7 +139,7 @@ func askText(t *Prompter, p *textPrompt, validate survey.Validator, onBlank erro
 // and returns the note as CheckOther cleans it ("" for none). Esc returns
 // errBack.
 func askNote(t *Prompter, p *textPrompt) (string, error) {
-	p.prefix, p.back = notePrefix, true
+	p.prefix = "Note: "
 	p.keys, p.emptyKeys = []string{"Enter save", "Esc back"}, []string{"Enter no note", "Esc back"}
 	return askText(t, p, validateTyped("your note", "go back", nil), nil)
 }
@@ -160,7 +149,6 @@ func askNote(t *Prompter, p *textPrompt) (string, error) {
 // Enter with nothing typed, returns errBack: Other was not what the
 // person wanted, and the options are shown again.
 func askOther(t *Prompter, p *textPrompt) (string, error) {
-	p.back = true
 	p.keys, p.emptyKeys = []string{"Enter submit", "Esc back"}, []string{"Enter or Esc back"}
 	return askText(t, p, validateTyped("your answer", "go back", nil), errBack)
 }
@@ -177,11 +165,10 @@ func (p *textPrompt) Error(_ *survey.PromptConfig, err error) error {
 }
 
 func (p *textPrompt) frame(l layout, w int) frame {
-	st := p.t.st
 	f := frame{lines: p.head(l, w)}
 	f.gap(l)
 	if p.above != "" {
-		f.lines = append(f.lines, st.paint(truncate(prompt.Display(p.above), w), sgrDim))
+		f.lines = append(f.lines, p.t.paint(truncate(prompt.Display(p.above), w), sgrDim))
 	}
 	prefix := truncate(p.prefix, w/2)
 	room := max(1, w-prompt.Width(prefix)-1)
@@ -193,41 +180,36 @@ func (p *textPrompt) frame(l layout, w int) frame {
 	before := []rune(prompt.Display(string(p.text[:p.pos])))
 	drawn := append(before, []rune(prompt.Display(string(p.text[p.pos:])))...)
 	shown, col := window(drawn, len(before), room)
-	line := st.paint(prefix, sgrCyan, sgrBold) + shown
+	line := p.t.paint(prefix, sgrCyan, sgrBold) + shown
 	if len(p.text) == 0 {
 		line += p.hint(room)
 	}
 	f.focus = len(f.lines)
 	f.cursor = prompt.Width(prefix) + col
 	f.lines = append(f.lines, line)
-	f.refused(st, p.message, w)
-	if l.hint {
-		f.gap(l)
-		keys := []string{"Enter submit", "Esc cancel"}
-		switch {
-		case p.back && len(p.text) == 0:
-			keys = append(slices.Clip(p.emptyKeys), interruptHint)
-		case p.back:
-			keys = append(slices.Clip(p.keys), interruptHint)
-		case len(p.text) == 0 && p.def != "":
-			keys[0] = fmt.Sprintf(`Enter for "%s"`, prompt.Display(p.def))
-		}
-		f.lines = append(f.lines, p.t.keyHints(w, false, keys...)...)
+	f.refused(p.t, p.message, w)
+	keys := []string{"Enter submit", "Esc cancel"}
+	switch {
+	case p.keys != nil && len(p.text) == 0:
+		keys = append(slices.Clip(p.emptyKeys), interruptHint)
+	case p.keys != nil:
+		keys = append(slices.Clip(p.keys), interruptHint)
+	case len(p.text) == 0 && p.def != "":
+		keys[0] = fmt.Sprintf(`Enter for "%s"`, prompt.Display(p.def))
 	}
+	p.t.keyHints(&f, l, w, false, keys...)
 	return f
 }
 
 // hint returns what the empty text shows: the placeholder, or else the default.
-// It is dimmed; without colour, an example says so in words.
+// It is dimmed; without colour, an example says so in words, and a
+// default is not shown.
 func (p *textPrompt) hint(w int) string {
-	st := p.t.st
 	switch {
-	case p.placeholder != "" && st.color:
-		return st.paint(truncate(prompt.Display(p.placeholder), w), sgrDim)
+	case p.t.Color:
+		return p.t.paint(truncate(prompt.Display(cmp.Or(p.placeholder, p.def)), w), sgrDim)
 	case p.placeholder != "":
 		return truncate("e.g. "+prompt.Display(p.placeholder), w)
-	case p.def != "" && st.color:
-		return st.paint(truncate(prompt.Display(p.def), w), sgrDim)
 	}
 	return ""
 }

@@ -49,3 +49,28 @@ func TestValidateTypedBlank(t *testing.T) {
 		}
 	}
 }
+
+// The empty text shows the placeholder, or else the default, dimmed;
+// without colour, a placeholder says in words that it is an example, and
+// a default is shown only in the keys.
+func TestTextHint(t *testing.T) {
+	tests := []struct {
+		color            bool
+		placeholder, def string
+		want             string
+	}{
+		{true, "MariaDB", "", "\x1b[2mMariaDB\x1b[0m"},
+		{true, "MariaDB", "SQLite", "\x1b[2mMariaDB\x1b[0m"},
+		{true, "", "SQLite", "\x1b[2mSQLite\x1b[0m"},
+		{true, "", "", ""},
+		{false, "MariaDB", "SQLite", "e.g. MariaDB"},
+		{false, "", "SQLite", ""},
+		{false, "", "", ""},
+	}
+	for _, tt := range tests {
+		p := &textPrompt{t: &Prompter{Options: Options{Color: tt.color}}, placeholder: tt.placeholder, def: tt.def}
+		if got := p.hint(40); got != tt.want {
+			t.Errorf("hint with colour %v, placeholder %q, default %q = %q, want %q", tt.color, tt.placeholder, tt.def, got, tt.want)
+		}
+	}
+}

@@ -76,7 +76,6 @@ type Options struct {
 // once all answers are known, shows them.
 type Prompter struct {
 	Options
-	st style
 
 	// total is the number of questions of the call that asks, for the
 	// progress its screens show.
@@ -87,13 +86,11 @@ type Prompter struct {
 	// goroutine that asks uses them.
 	held   *keyReader
 	forget bool
-	// pause is how long the next frame drawn takes no keys, and
-	// pauseNote what it says meanwhile (see Pause); mark is the line
-	// shown above the frame while the guard lasts, and after it when it
-	// dropped a key.
-	pause     time.Duration
-	pauseNote string
-	mark      string
+	// pause is how long the next frame drawn takes no keys (see Pause);
+	// mark is the line shown above the frame while the pause lasts, and
+	// after it when a key was dropped.
+	pause time.Duration
+	mark  string
 
 	// mu guards the terminal: its saved mode and everything written to it.
 	mu      sync.Mutex
@@ -107,7 +104,7 @@ type Prompter struct {
 
 // New returns a terminal UI prompter on the given terminal.
 func New(opts Options) *Prompter {
-	return &Prompter{Options: opts, st: style{color: opts.Color}}
+	return &Prompter{Options: opts}
 }
 
 var _ prompt.Prompter = (*Prompter)(nil)
@@ -166,7 +163,7 @@ func (t *Prompter) run(ctx context.Context, total int, f func() error) (err erro
 	}
 	defer t.held.in.watch(ctx)()
 
-	// What the guard of one frame says is not for the frames of another
+	// What the mark of one frame says is not for the frames of another
 	// call.
 	defer func() { t.mark = "" }()
 	t.total = total
@@ -216,34 +213,13 @@ func (t *Prompter) Restore() error {
 		t.hidden = false
 	}
 	_, werr := t.Out.Write(b.Bytes())
-	if t.undoOut != nil {
-		t.undoOut()
-		t.undoOut = nil
-	}
+	t.undoOut()
 	rerr := term.Restore(int(t.In.Fd()), t.saved)
 	t.saved = nil
 	// The mode matters more than what was written.
 	if err := cmp.Or(rerr, werr); err != nil {
 		return fmt.Errorf("restore terminal: %w", err)
 	}
-	return nil
-}
-
-// enter puts the terminal into raw mode, so that every key arrives at once
-// and unechoed, and Ctrl+C arrives as a key rather than a signal.
-func (t *Prompter) enter() error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.saved != nil {
-		// The saved mode would be overwritten with raw mode, and lost.
-		return errors.New("terminal ui is already asking")
-	}
-	saved, err := term.MakeRaw(int(t.In.Fd()))
-	if err != nil {
-		return fmt.Errorf("set terminal mode: %w", err)
-	}
-	t.saved = saved
-	t.undoOut = setUpOutput(int(t.Out.Fd()))
 	return nil
 }
 
@@ -260,14 +236,14 @@ func (t *Prompter) size() (w, h int) {
 
 // draw replaces the frame on screen with f, in a single write; a frame of
 // no lines erases it, leaving the cursor where it began.
-func (t *Prompter) draw(f frame, termWidth int) error {
+func (t *Prompter) draw(f frame) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.saved == nil || len(f.lines) == 0 && len(t.last.lines) == 0 {
 		return nil
 	}
 	var b bytes.Buffer
-	t.erase(&b, termWidth)
+	t.erase(&b)
 	if len(f.lines) > 0 {
 		t.put(&b, f)
 	} else {
@@ -306,20 +282,18 @@ func (t *Prompter) put(b *bytes.Buffer, f frame) {
 }
 
 // clear erases the frame on screen, leaving the cursor where it began.
-func (t *Prompter) clear() error {
-	w, _ := t.size()
-	return t.draw(frame{}, w)
-}
+func (t *Prompter) clear() error { return t.draw(frame{}) }
 
 // erase moves the cursor to the first line of the frame on screen and
 // erases from there down. A line counts as several rows when a terminal
 // that narrowed since it was drawn has rewrapped it.
-func (t *Prompter) erase(b *bytes.Buffer, termWidth int) {
+func (t *Prompter) erase(b *bytes.Buffer) {
 	b.WriteString("\r")
 	if len(t.last.lines) == 0 {
 		b.WriteString("\x1b[J")
 		return
 	}
+	termWidth, _ := t.size()
 	rows := func(w int) int { return max(1, (w+termWidth-1)/termWidth) }
 	up := rows(t.col) - 1
 	for _, l := range t.last.lines[:t.row] {
@@ -342,11 +316,9 @@ func (t *Prompter) ask(index int, q schema.Question, prev prompt.Answer) (prompt
 	head := func(l layout, w int) []string { return t.heading(q, index, l, w) }
 	switch q.Kind.Gesture() {
 	case schema.GestureYesNo:
+		// On an error, the answer is not read.
 		yes, err := askOne[bool](t, &confirmPrompt{t: t, head: head, yes: q.Default == schema.Yes})
-		if err != nil {
-			return prompt.Answer{}, err
-		}
-		return prompt.Answer{Labels: []string{schema.YesOrNo(yes)}}, nil
+		return prompt.Answer{Labels: []string{schema.YesOrNo(yes)}}, err
 	case schema.GestureType:
 		text := newTextPrompt(t, head, prev.Other)
 		text.placeholder, text.def = q.Placeholder, q.Default
@@ -363,13 +335,11 @@ func (t *Prompter) ask(index int, q schema.Question, prev prompt.Answer) (prompt
 			// n: the note, then the list again, as it was.
 			text := newTextPrompt(t, head, list.note)
 			text.above = "For: " + strings.Join(list.noteFor(), ", ")
-			note, err := askNote(t, text)
-			switch {
-			case errors.Is(err, errBack):
-			case err != nil:
-				return prompt.Answer{}, err
-			default:
+			switch note, err := askNote(t, text); {
+			case err == nil:
 				list.note = note
+			case !errors.Is(err, errBack): // Esc leaves the note as it was
+				return prompt.Answer{}, err
 			}
 			continue
 		}

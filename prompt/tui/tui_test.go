@@ -9,8 +9,11 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/creack/pty"
 
 	"github.com/askuser/askuser/internal/ptytest"
 	"github.com/askuser/askuser/internal/testutil"
@@ -788,4 +791,26 @@ func TestEveryKind(t *testing.T) {
 			a.answer(t, c.Answer)
 		})
 	}
+}
+
+// When the window is resized, the screen is laid out again for its new
+// width.
+func TestTUIRedrawsOnResize(t *testing.T) {
+	tm := ptytest.New(t, 60, 30)
+	a := startAsk(t, tm, false, database)
+	tm.ExpectScreen("❯ 1. PostgreSQL")
+	if err := pty.Setsize(tm.Tty(), &pty.Winsize{Cols: 20, Rows: 30}); err != nil {
+		t.Fatal(err)
+	}
+	// Every prompter in this process is told; the others draw their
+	// screens again as they were.
+	if err := syscall.Kill(syscall.Getpid(), syscall.SIGWINCH); err != nil {
+		t.Fatal(err)
+	}
+	tm.ExpectScreenFunc("the question wrapped at 19 columns", func(s string) bool {
+		return strings.Contains(s, "Which database\nshould we use?")
+	})
+	tm.Send(enter)
+	a.answer(t, labels("PostgreSQL (Recommended)"))
+	checkRestored(t, tm)
 }
