@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/tidwall/gjson"
 )
 
 // The SDK's stdio transport ends the session at the first line it cannot
@@ -235,47 +236,15 @@ func (w *wire) refuse(id json.RawMessage, code int, msg string) {
 }
 
 // readID reads the id of a message that the SDK would not read: the
-// top-level "id" when it is a string or a number, else nil. It reads
-// tokens, so a message cut short or nested too deep still gives it.
+// top-level "id" when it is a string or a number, else nil. gjson reads
+// the line only as far as the id, so a message cut short or nested too
+// deep after it still gives it.
 func readID(line []byte) json.RawMessage {
-	dec := json.NewDecoder(bytes.NewReader(line))
-	dec.UseNumber()
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+	id := gjson.GetBytes(line, "id")
+	if id.Type != gjson.String && id.Type != gjson.Number {
 		return nil
 	}
-	key := true // whether the next token at the top level is a key
-	for depth := 1; depth > 0; {
-		t, err := dec.Token()
-		if err != nil {
-			return nil
-		}
-		switch t {
-		case json.Delim('{'), json.Delim('['):
-			depth++
-			continue
-		case json.Delim('}'), json.Delim(']'):
-			depth--
-			key = true
-			continue
-		}
-		if depth != 1 {
-			continue
-		}
-		if !key || t != "id" {
-			key = !key
-			continue
-		}
-		v, err := dec.Token()
-		switch v.(type) {
-		case string, json.Number:
-			if err == nil {
-				id, _ := json.Marshal(v)
-				return id
-			}
-		}
-		return nil
-	}
-	return nil
+	return json.RawMessage(id.Raw)
 }
 
 // rawID returns id as JSON.
