@@ -109,7 +109,7 @@ func (s *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	// pipe of our own does. The wire passes on only what the SDK reads.
 	input, feed := io.Pipe()
 	output := &wire{out: out, log: s.opts.Log, timedOut: s.noteTimedOut,
-		inFlight: map[jsonrpc.ID]bool{}, calls: map[jsonrpc.ID]toolCall{}, wrote: make(chan struct{})}
+		inFlight: map[jsonrpc.ID]bool{}, calls: map[jsonrpc.ID]string{}, wrote: make(chan struct{})}
 	go output.pump(in, feed)
 
 	srv := mcp.NewServer(s.opts.Implementation, &mcp.ServerOptions{

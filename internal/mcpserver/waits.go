@@ -247,10 +247,10 @@ func callKey(tool string, args json.RawMessage) string {
 // timed out", the Go SDK's "context deadline exceeded", and the like.
 var timeoutReason = regexp.MustCompile(`(?i)timed? ?out|deadline exceeded|-32001`)
 
-// noteTimedOut notes that the client cancelled the call of tool with args for
-// a time limit of its own (see keep).
-func (s *Server) noteTimedOut(tool string, args json.RawMessage) {
+// noteTimedOut notes that the client cancelled the call of key for a time
+// limit of its own (see keep).
+func (s *Server) noteTimedOut(key string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.timedOut[callKey(tool, args)] = true
+	s.timedOut[key] = true
 }

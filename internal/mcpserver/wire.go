@@ -35,20 +35,14 @@ type wire struct {
 	// inFlight holds the id of each request of the client's that has not
 	// been answered yet: true once the client cancelled it.
 	inFlight map[jsonrpc.ID]bool
-	// calls hold the tool and arguments of each tools/call in flight, for
+	// calls hold the key of each tools/call in flight (see callKey), for
 	// timedOut.
-	calls    map[jsonrpc.ID]toolCall
-	timedOut func(tool string, args json.RawMessage) // see Server.noteTimedOut
-	initID   jsonrpc.ID                              // the initialize request's, to read the version
-	version  string                                  // the protocol version the session speaks
-	n        int                                     // replies written, answered or dropped
+	calls    map[jsonrpc.ID]string
+	timedOut func(key string) // see Server.noteTimedOut
+	initID   jsonrpc.ID       // the initialize request's, to read the version
+	version  string           // the protocol version the session speaks
+	n        int              // replies written, answered or dropped
 	wrote    chan struct{}
-}
-
-// toolCall is a tools/call request's tool and arguments.
-type toolCall struct {
-	Name      string          `json:"name"`
-	Arguments json.RawMessage `json:"arguments"`
 }
 
 // maxLine is the longest line read, as the SDK's own limit.
@@ -136,9 +130,9 @@ func (w *wire) admit(line []byte) bool {
 		case "initialize":
 			w.initID = req.ID
 		case "tools/call":
-			var c toolCall
+			var c mcp.CallToolParamsRaw
 			if json.Unmarshal(req.Params, &c) == nil {
-				w.calls[req.ID] = c
+				w.calls[req.ID] = callKey(c.Name, c.Arguments)
 			}
 		}
 	}
@@ -196,10 +190,8 @@ func (w *wire) batchProblem(raws []json.RawMessage) string {
 // reply is not sent. A call cancelled for a time limit of the client's own
 // is told to timedOut, before the SDK hears of the cancel.
 func (w *wire) cancel(params json.RawMessage) {
-	var p struct {
-		RequestID any    `json:"requestId"`
-		Reason    string `json:"reason"`
-	}
+	// Read as the SDK reads it: a cancel it cannot read cancels nothing.
+	var p mcp.CancelledParams
 	if json.Unmarshal(params, &p) != nil {
 		return
 	}
@@ -211,10 +203,10 @@ func (w *wire) cancel(params json.RawMessage) {
 	if _, ok := w.inFlight[id]; ok {
 		w.inFlight[id] = true
 	}
-	c, call := w.calls[id]
+	key, call := w.calls[id]
 	w.mu.Unlock()
 	if call && timeoutReason.MatchString(p.Reason) {
-		w.timedOut(c.Name, c.Arguments)
+		w.timedOut(key)
 	}
 }
 
@@ -281,10 +273,7 @@ func (w *wire) Write(p []byte) (int, error) {
 		delete(w.calls, r.ID)
 		drop = len(replies) == 1 && ok && cancelled
 		if r.ID == w.initID && r.Error == nil {
-			var res struct{ ProtocolVersion string }
-			if json.Unmarshal(r.Result, &res) == nil {
-				w.version = res.ProtocolVersion
-			}
+			w.version = gjson.GetBytes(r.Result, "protocolVersion").Str
 		}
 		w.n++
 		close(w.wrote)
