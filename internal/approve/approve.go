@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
+
+	"github.com/tidwall/gjson"
 
 	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/prompt"
@@ -161,9 +164,7 @@ func withAnswers(input json.RawMessage, out []byte) json.RawMessage {
 		return input
 	}
 	delete(in, "annotations")
-	for k, v := range answers {
-		in[k] = v
-	}
+	maps.Copy(in, answers)
 	return json.RawMessage(jsonout.String(in))
 }
 
@@ -303,22 +304,13 @@ func reason(a prompt.Answer) string {
 // JSON, in the order the call gives them.
 func fieldsOf(input json.RawMessage) [][2]string {
 	var out [][2]string
-	dec := json.NewDecoder(bytes.NewReader(input))
-	if _, err := dec.Token(); err != nil {
-		return nil
-	}
-	for dec.More() {
-		k, err := dec.Token()
-		var v json.RawMessage
-		if err != nil || dec.Decode(&v) != nil {
-			break
+	gjson.ParseBytes(input).ForEach(func(k, v gjson.Result) bool {
+		s := v.Raw
+		if v.Type == gjson.String {
+			s = v.Str
 		}
-		name, _ := k.(string)
-		var s string
-		if json.Unmarshal(v, &s) != nil {
-			s = string(v)
-		}
-		out = append(out, [2]string{name, s})
-	}
+		out = append(out, [2]string{k.Str, s})
+		return true
+	})
 	return out
 }

@@ -9,6 +9,8 @@ import (
 	"os"
 	"reflect"
 	"time"
+
+	"github.com/tidwall/gjson"
 )
 
 // Claude Code (2.1.332) runs its PermissionRequest hook while its own
@@ -134,28 +136,17 @@ func (w *watch) take(line []byte) {
 	if !bytes.Contains(line, []byte(`"tool_use`)) && !bytes.Contains(line, []byte(`"tool_result"`)) {
 		return
 	}
-	var entry struct {
-		Message struct {
-			Content []struct {
-				Type      string          `json:"type"`
-				ID        string          `json:"id"`
-				Name      string          `json:"name"`
-				Input     json.RawMessage `json:"input"`
-				ToolUseID string          `json:"tool_use_id"`
-			} `json:"content"`
-		} `json:"message"`
-	}
-	if json.Unmarshal(line, &entry) != nil {
-		return
-	}
-	for _, c := range entry.Message.Content {
-		switch {
-		case c.Type == "tool_use" && c.Name == w.r.Tool:
-			w.calls[c.ID] = sameJSON(c.Input, w.r.Input)
-		case c.Type == "tool_result":
-			w.ended[c.ToolUseID] = true
+	gjson.GetBytes(line, "message.content").ForEach(func(_, c gjson.Result) bool {
+		switch c.Get("type").Str {
+		case "tool_use":
+			if c.Get("name").Str == w.r.Tool {
+				w.calls[c.Get("id").Str] = sameJSON(json.RawMessage(c.Get("input").Raw), w.r.Input)
+			}
+		case "tool_result":
+			w.ended[c.Get("tool_use_id").Str] = true
 		}
-	}
+		return true
+	})
 }
 
 // over reports whether the call that r is has ended: the call of its
