@@ -89,27 +89,20 @@ func (r Request) ownTool(s Settings) bool {
 	if len(names) == 0 {
 		names = []string{OwnTool}
 	}
-	if !slices.Contains(names, r.Tool) {
-		return false
-	}
-	for _, key := range []schema.KeyBy{schema.KeyHeader, schema.KeyQuestion} {
-		if _, err := s.Schema.Parse(r.Input, key); err == nil {
-			return true
-		}
-	}
-	return false
+	keys := []schema.KeyBy{schema.KeyHeader, schema.KeyQuestion}
+	return slices.Contains(names, r.Tool) && slices.ContainsFunc(keys, func(key schema.KeyBy) bool {
+		_, err := s.Schema.Parse(r.Input, key)
+		return err == nil
+	})
 }
 
 // command returns the command of a call of Claude Code's Bash tool; "" for
 // any other call, or one whose input gives none.
 func (r Request) command() string {
-	var in struct {
-		Command string `json:"command"`
-	}
-	if r.Tool != "Bash" || json.Unmarshal(r.Input, &in) != nil {
+	if r.Tool != "Bash" {
 		return ""
 	}
-	return in.Command
+	return gjson.GetBytes(r.Input, "command").Str
 }
 
 // askQuestions asks the questions of doc, askuser's input format, keyed by
@@ -182,14 +175,9 @@ const (
 // where the decision can set it, or no, keep planning, with the person's
 // words for the model.
 func (r Request) askPlan(s Settings) Asking {
-	var in struct {
-		Plan     string `json:"plan"`
-		PlanFile string `json:"planFilePath"`
-	}
-	_ = json.Unmarshal(r.Input, &in)
-	plan := strings.TrimSpace(in.Plan)
-	if plan == "" && in.PlanFile != "" {
-		plan = "The plan is in " + in.PlanFile + "."
+	plan := strings.TrimSpace(gjson.GetBytes(r.Input, "plan").Str)
+	if file := gjson.GetBytes(r.Input, "planFilePath").Str; plan == "" && file != "" {
+		plan = "The plan is in " + file + "."
 	}
 	plan = prompt.Cut(plan, maxPreview)
 	keep := schema.Option{Label: KeepPlanning, Description: "The agent keeps planning; to say what to change, type your answer (Other) or add a note."}
