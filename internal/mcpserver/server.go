@@ -191,11 +191,10 @@ func (s *Server) call(reqCtx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 		if declaresElicitation(req) {
 			own = s.forms
 		}
-		got, err := s.ask(reqCtx, req, c.Questions(), own, errNoForms)
-		back, handed := errors.AsType[*handBack](err)
+		got, back, err := s.ask(reqCtx, req, c.Questions(), own, errNoForms)
 		switch {
-		case handed:
-			return back.result, nil
+		case back != nil:
+			return back, nil
 		case err != nil:
 			return toolError(err), nil
 		}
@@ -265,9 +264,8 @@ type rounds struct {
 
 func (r *rounds) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
 	for t := r.first; ; {
-		answers, err := r.s.elicitRound(t.req, qs)
-		back, handed := errors.AsType[*handBack](err)
-		if !handed {
+		answers, back, err := r.s.elicitRound(t.req, qs)
+		if back == nil {
 			return answers, err
 		}
 		t.back <- back
@@ -298,45 +296,38 @@ func (s *Server) dropped(ctx context.Context, req *mcp.CallToolRequest) {
 	s.tell(ctx, req, "The questions were answered another way (in the inbox) before the MCP client sent the form's reply, which is dropped.")
 }
 
-// handBack is a call's result that hands the client a form to fill in and
-// call again with (see elicitRound): not an answer yet, nor an error.
-type handBack struct {
-	result *mcp.CallToolResult
-}
-
-func (*handBack) Error() string { return "the form is handed back to the client" }
-
 // formID names the form among a call's input requests.
 const formID = "askuser"
 
 // elicitRound asks through a client that fills in forms between calls:
-// the first call hands back the form, and the call made again with the
-// person's reply returns the answers, or hands back the form again with
-// what to put right. The call carries the questions again, and the first
+// the first call hands back the form, a result that asks the client to
+// fill it in and call again (not an answer yet, nor an error), and the
+// call made again with the person's reply returns the answers, or hands
+// back the form again with what to put right. The call carries the questions again, and the first
 // form's request state when it was sent, so that a reply is taken even by
 // a server that kept nothing of the form.
-func (s *Server) elicitRound(req *mcp.CallToolRequest, qs []schema.Question) ([]prompt.Answer, error) {
+func (s *Server) elicitRound(req *mcp.CallToolRequest, qs []schema.Question) (answers []prompt.Answer, back *mcp.CallToolResult, err error) {
 	version := req.ProtocolVersion()
 	reply, ok := req.Params.InputResponses[formID]
 	if !ok {
-		return nil, &handBack{&mcp.CallToolResult{InputRequests: mcp.InputRequestMap{formID: elicit.Form(qs, version)},
-			RequestState: formSent(time.Now())}}
+		return nil, &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{formID: elicit.Form(qs, version)},
+			RequestState: formSent(time.Now())}, nil
 	}
 	res, ok := reply.(*mcp.ElicitResult)
 	if !ok {
-		return nil, &elicit.ClientError{Msg: fmt.Sprintf("a %T", reply)}
+		return nil, nil, &elicit.ClientError{Msg: fmt.Sprintf("a %T", reply)}
 	}
 	// Only the first form carries when it was sent (see elicit.Prompter).
 	if sent, ok := sentAt(req.Params.RequestState); ok {
 		if err := elicit.Unattended(res, time.Since(sent), s.opts.Quickest); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	answers, again, err := elicit.Outcome(qs, version, res)
 	if again != nil {
-		return nil, &handBack{&mcp.CallToolResult{InputRequests: mcp.InputRequestMap{formID: again}}}
+		return nil, &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{formID: again}}, nil
 	}
-	return answers, err
+	return answers, nil, err
 }
 
 // formSent returns the request state of a call whose first form was sent at t:

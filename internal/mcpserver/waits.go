@@ -79,24 +79,24 @@ type waiting struct {
 // reply, and back takes the form handed back to the client in its result.
 type turn struct {
 	req  *mcp.CallToolRequest
-	back chan *handBack
+	back chan *mcp.CallToolResult
 }
 
 // ask reaches the person with qs for the call req along its route, own
 // (the client's forms, or nil) first, and says on stderr and in the
 // client's log where the questions wait, and why the form was passed over
 // when it asked nobody. A route of no way is none, unavailable. A form
-// handed back to the client to fill in, and call again with, is a
-// *handBack, and the questions keep waiting (in the inbox, when one runs)
+// handed back to the client to fill in, and call again with, is back, the
+// call's result, and the questions keep waiting (in the inbox, when one runs)
 // for the call that carries the form's reply. A call whose questions
 // already wait, from a call the client stopped waiting for or one that
 // handed back a form, waits for their answer instead of asking again,
 // and hands the form that waits its reply, when it carries one. own, nil
 // for none, returns the client's way for the questions that wait in w,
 // first asked by the call first.
-func (s *Server) ask(reqCtx context.Context, req *mcp.CallToolRequest, qs []schema.Question, own func(w *waiting, first turn) *ask.Way, none error) ([]prompt.Answer, error) {
+func (s *Server) ask(reqCtx context.Context, req *mcp.CallToolRequest, qs []schema.Question, own func(w *waiting, first turn) *ask.Way, none error) (got []prompt.Answer, back *mcp.CallToolResult, err error) {
 	key := callKey(req.Params.Name, req.Params.Arguments)
-	t := turn{req: req, back: make(chan *handBack, 1)}
+	t := turn{req: req, back: make(chan *mcp.CallToolResult, 1)}
 	var offer chan<- turn
 	s.mu.Lock()
 	w := s.waits[key]
@@ -115,16 +115,24 @@ wait:
 		select {
 		case offer <- t:
 			offer = nil
-		case back := <-t.back:
+		case back = <-t.back:
 			s.mu.Lock()
 			w.calls--
 			s.mu.Unlock()
-			return nil, back
+			return nil, back, nil
 		case <-w.done:
 			if offer != nil && w.err == nil && replied(req) {
 				s.dropped(reqCtx, req)
 			}
-			return s.collect(key, w)
+			// The call takes the outcome, and the questions are forgotten.
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			w.calls--
+			if s.waits[key] == w {
+				delete(s.waits, key)
+			}
+			delete(s.timedOut, key)
+			return w.got, nil, w.err
 		case <-reqCtx.Done():
 			break wait
 		}
@@ -143,23 +151,10 @@ wait:
 	if !kept {
 		w.stop(cause)
 		<-w.done
-		return nil, cause
+		return nil, nil, cause
 	}
 	_, _ = fmt.Fprintf(s.opts.Log, "askuser mcp: %s.\n", errStillWaiting)
-	return nil, errStillWaiting
-}
-
-// collect returns the outcome of the questions that waited in w, for a
-// call that waited for them, and forgets them.
-func (s *Server) collect(key string, w *waiting) ([]prompt.Answer, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	w.calls--
-	if s.waits[key] == w {
-		delete(s.waits, key)
-	}
-	delete(s.timedOut, key)
-	return w.got, w.err
+	return nil, nil, errStillWaiting
 }
 
 // keep reports whether the questions of w, whose last call the client
