@@ -69,7 +69,6 @@ type Server struct {
 
 	mu       sync.Mutex
 	stopping bool           // set when Run ends: no call starts after it
-	active   int            // the calls under way
 	calls    sync.WaitGroup // the calls under way, to wait for
 	asking   sync.WaitGroup // the questions being asked, to wait for
 	// waits are the sets of questions being asked, by their calls' keys
@@ -134,9 +133,7 @@ func (s *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	}
 	s.mu.Lock()
 	s.stopping = true
-	owed := s.active
 	s.mu.Unlock()
-	replied := output.replied()
 	stop(errStopped)
 	s.calls.Wait()
 	withdrawn := make(chan struct{})
@@ -150,7 +147,7 @@ func (s *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	}
 	// The session writes nothing once it is closing: the replies of the
 	// calls just ended go out first.
-	output.await(replied+owed, stopGrace)
+	output.await(stopGrace)
 	_ = ss.Close()
 	if err != nil {
 		return fmt.Errorf("serve MCP: %w", err)
@@ -167,15 +164,9 @@ func (s *Server) counted(h mcp.ToolHandler) mcp.ToolHandler {
 			s.mu.Unlock()
 			return toolError(errStopped), nil
 		}
-		s.active++
 		s.calls.Add(1)
 		s.mu.Unlock()
-		defer func() {
-			s.mu.Lock()
-			s.active--
-			s.mu.Unlock()
-			s.calls.Done()
-		}()
+		defer s.calls.Done()
 		return h(ctx, req)
 	}
 }

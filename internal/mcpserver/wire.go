@@ -41,7 +41,6 @@ type wire struct {
 	timedOut func(key string) // see Server.noteTimedOut
 	initID   jsonrpc.ID       // the initialize request's, to read the version
 	version  string           // the protocol version the session speaks
-	n        int              // replies written, answered or dropped
 	wrote    chan struct{}
 }
 
@@ -125,16 +124,7 @@ func (w *wire) admit(line []byte) bool {
 	w.mu.Lock()
 	_, busy := w.inFlight[req.ID]
 	if !busy {
-		w.inFlight[req.ID] = false
-		switch req.Method {
-		case "initialize":
-			w.initID = req.ID
-		case "tools/call":
-			var c mcp.CallToolParamsRaw
-			if json.Unmarshal(req.Params, &c) == nil {
-				w.calls[req.ID] = callKey(c.Name, c.Arguments)
-			}
-		}
+		w.track(req)
 	}
 	w.mu.Unlock()
 	if busy {
@@ -167,23 +157,38 @@ func (w *wire) batchProblem(raws []json.RawMessage) string {
 	case w.version >= "2025-06-18":
 		return "protocol " + w.version + " has no batches"
 	}
-	ids := map[jsonrpc.ID]bool{}
+	ids := map[jsonrpc.ID]*jsonrpc.Request{}
 	for _, raw := range raws {
 		msg, err := jsonrpc.DecodeMessage(raw)
 		if err != nil {
 			return "in a batch: " + err.Error()
 		}
 		if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
-			if _, busy := w.inFlight[req.ID]; busy || ids[req.ID] {
+			if _, busy := w.inFlight[req.ID]; busy || ids[req.ID] != nil {
 				return fmt.Sprintf("in a batch: id %s is in use", rawID(req.ID))
 			}
-			ids[req.ID] = true
+			ids[req.ID] = req
 		}
 	}
-	for id := range ids {
-		w.inFlight[id] = false
+	for _, req := range ids {
+		w.track(req)
 	}
 	return ""
+}
+
+// track marks req, a request of the client's, in flight, and notes the
+// initialize request's id and a tools/call's key. w.mu is held.
+func (w *wire) track(req *jsonrpc.Request) {
+	w.inFlight[req.ID] = false
+	switch req.Method {
+	case "initialize":
+		w.initID = req.ID
+	case "tools/call":
+		var c mcp.CallToolParamsRaw
+		if json.Unmarshal(req.Params, &c) == nil {
+			w.calls[req.ID] = callKey(c.Name, c.Arguments)
+		}
+	}
 }
 
 // cancel marks the request that a notifications/cancelled names: its
@@ -246,7 +251,7 @@ func rawID(id jsonrpc.ID) json.RawMessage {
 }
 
 // Write writes one message of the SDK's, as it writes them: a reply to a
-// request the client cancelled is counted and dropped.
+// request the client cancelled is dropped.
 func (w *wire) Write(p []byte) (int, error) {
 	// A batch of replies is unmarshalled into its own slices: p is the
 	// SDK's, and not to be written over.
@@ -266,21 +271,18 @@ func (w *wire) Write(p []byte) (int, error) {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	drop := false
+	// The protocol says so: the client has stopped waiting for it.
+	drop := len(replies) == 1 && w.inFlight[replies[0].ID]
 	for _, r := range replies {
-		cancelled, ok := w.inFlight[r.ID]
 		delete(w.inFlight, r.ID)
 		delete(w.calls, r.ID)
-		drop = len(replies) == 1 && ok && cancelled
 		if r.ID == w.initID && r.Error == nil {
 			w.version = gjson.GetBytes(r.Result, "protocolVersion").Str
 		}
-		w.n++
-		close(w.wrote)
-		w.wrote = make(chan struct{})
 	}
+	close(w.wrote)
+	w.wrote = make(chan struct{})
 	if drop {
-		// The protocol says so: the client has stopped waiting for it.
 		return len(p), nil
 	}
 	return w.out.Write(p)
@@ -289,30 +291,28 @@ func (w *wire) Write(p []byte) (int, error) {
 // Close leaves stdout open: it is the process's, not the session's.
 func (w *wire) Close() error { return nil }
 
-// replied returns how many replies the SDK has written.
-func (w *wire) replied() int {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.n
-}
-
 // settleGrace is how long the end of the input waits for the replies to
 // the requests before it.
 const settleGrace = 250 * time.Millisecond
 
 // settle waits until every request read has been answered, or for at
-// most d.
+// most d, once the input has ended; the calls still unanswered then are
+// not awaited again: once the SDK reads the end, it writes no reply.
 func (w *wire) settle(d time.Duration) {
 	w.wait(d, func() bool { return len(w.inFlight) == 0 })
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	clear(w.calls)
 }
 
-// await waits until n replies have been written, or for at most d.
-func (w *wire) await(n int, d time.Duration) {
-	w.wait(d, func() bool { return w.n >= n })
+// await waits until every tools/call read has been answered, or for at
+// most d.
+func (w *wire) await(d time.Duration) {
+	w.wait(d, func() bool { return len(w.calls) == 0 })
 }
 
 // wait waits, for at most d, until done reports true: done is called with
-// w.mu held, at first and after each reply written.
+// w.mu held, at first and after each message written.
 func (w *wire) wait(d time.Duration, done func() bool) {
 	deadline := time.After(d)
 	for {
