@@ -43,9 +43,7 @@ func (r Request) Answered(ctx context.Context) error {
 	}
 	w := &watch{r: r, calls: map[string]bool{}, ended: map[string]bool{}, earlier: map[string]bool{}}
 	defer w.close()
-	if w.open() {
-		w.read()
-	}
+	w.read()
 	// The calls that had ended before r was asked are not it. One still
 	// waiting then, with another input, is not it either: it is an
 	// earlier call whose result is not written yet, and r's own may be
@@ -65,9 +63,6 @@ func (r Request) Answered(ctx context.Context) error {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-tick.C:
-		}
-		if w.f == nil && !w.open() {
-			continue
 		}
 		w.read()
 		if w.over() {
@@ -92,21 +87,6 @@ type watch struct {
 	earlier map[string]bool
 }
 
-// open opens the transcript, at its last maxTail bytes, and reports
-// whether it could.
-func (w *watch) open() bool {
-	f, err := os.Open(w.r.Transcript)
-	if err != nil {
-		return false
-	}
-	if info, err := f.Stat(); err == nil && info.Size() > maxTail {
-		_, _ = f.Seek(info.Size()-maxTail, io.SeekStart)
-		w.partial = true
-	}
-	w.f, w.in = f, bufio.NewReader(f)
-	return true
-}
-
 // close closes the transcript, which was only read.
 func (w *watch) close() {
 	if w.f != nil {
@@ -114,8 +94,20 @@ func (w *watch) close() {
 	}
 }
 
-// read reads the lines written since it last read.
+// read reads the lines written since it last read, from the last
+// maxTail bytes of the transcript when it first opens it.
 func (w *watch) read() {
+	if w.f == nil {
+		f, err := os.Open(w.r.Transcript)
+		if err != nil {
+			return
+		}
+		if info, err := f.Stat(); err == nil && info.Size() > maxTail {
+			_, _ = f.Seek(info.Size()-maxTail, io.SeekStart)
+			w.partial = true
+		}
+		w.f, w.in = f, bufio.NewReader(f)
+	}
 	for {
 		chunk, err := w.in.ReadBytes('\n')
 		w.line = append(w.line, chunk...)
