@@ -13,6 +13,7 @@ package mcpserver
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -80,12 +81,8 @@ type Server struct {
 
 // New returns a server with opts.
 func New(opts Options) *Server {
-	if opts.Quickest == 0 {
-		opts.Quickest = elicit.Quickest
-	}
-	if opts.ProgressEvery == 0 {
-		opts.ProgressEvery = DefaultProgressEvery
-	}
+	opts.Quickest = cmp.Or(opts.Quickest, elicit.Quickest)
+	opts.ProgressEvery = cmp.Or(opts.ProgressEvery, DefaultProgressEvery)
 	return &Server{opts: opts, waits: map[string]*waiting{}, timedOut: map[string]bool{}}
 }
 
@@ -294,9 +291,9 @@ const formID = "askuser"
 // the first call hands back the form, a result that asks the client to
 // fill it in and call again (not an answer yet, nor an error), and the
 // call made again with the person's reply returns the answers, or hands
-// back the form again with what to put right. The call carries the questions again, and the first
-// form's request state when it was sent, so that a reply is taken even by
-// a server that kept nothing of the form.
+// back the form again with what to put right. The call carries the
+// questions again, and the first form's request state when it was sent,
+// so that a reply is taken even by a server that kept nothing of the form.
 func (s *Server) elicitRound(req *mcp.CallToolRequest, qs []schema.Question) (answers []prompt.Answer, back *mcp.CallToolResult, err error) {
 	version := req.ProtocolVersion()
 	reply, ok := req.Params.InputResponses[formID]
