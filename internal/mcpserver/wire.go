@@ -104,7 +104,13 @@ func (w *wire) admit(line []byte) bool {
 		return false
 	}
 	if line[0] == '[' {
-		return w.admitBatch(line)
+		w.mu.Lock()
+		why := w.batchProblem(line)
+		w.mu.Unlock()
+		if why != "" {
+			w.refuse(nil, jsonrpc.CodeInvalidRequest, "Invalid Request: "+why)
+		}
+		return why == ""
 	}
 	msg, err := jsonrpc.DecodeMessage(line)
 	if err != nil {
@@ -112,13 +118,10 @@ func (w *wire) admit(line []byte) bool {
 		return false
 	}
 	req, ok := msg.(*jsonrpc.Request)
-	if !ok {
-		return true
+	if ok && !req.IsCall() && req.Method == "notifications/cancelled" {
+		w.cancel(req.Params)
 	}
-	if !req.IsCall() {
-		if req.Method == "notifications/cancelled" {
-			w.cancel(req.Params)
-		}
+	if !ok || !req.IsCall() {
 		return true
 	}
 	w.mu.Lock()
@@ -133,24 +136,12 @@ func (w *wire) admit(line []byte) bool {
 	return !busy
 }
 
-// admitBatch admits a batch of messages, which protocol versions before
-// 2025-06-18 allow, when the SDK reads every one of them.
-func (w *wire) admitBatch(line []byte) bool {
+// batchProblem says what keeps the SDK from reading line, a batch of
+// messages, which protocol versions before 2025-06-18 allow; or marks its
+// requests in flight and returns "". w.mu is held.
+func (w *wire) batchProblem(line []byte) string {
 	var raws []json.RawMessage
 	_ = json.Unmarshal(line, &raws)
-	w.mu.Lock()
-	why := w.batchProblem(raws)
-	w.mu.Unlock()
-	if why != "" {
-		w.refuse(nil, jsonrpc.CodeInvalidRequest, "Invalid Request: "+why)
-		return false
-	}
-	return true
-}
-
-// batchProblem says what keeps the SDK from reading a batch, or marks its
-// requests in flight and returns "". w.mu is held.
-func (w *wire) batchProblem(raws []json.RawMessage) string {
 	switch {
 	case len(raws) == 0:
 		return "an empty batch"
