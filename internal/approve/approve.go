@@ -246,16 +246,24 @@ func (r Request) askCall(s Settings) Asking {
 	if len(r.patterns) > 0 {
 		text = fmt.Sprintf("%s asks to use %s:\n%s", s.Who, r.Tool, strings.Join(r.patterns, "\n"))
 	}
+	// The preview reads the arguments as the person reads them: name and
+	// value, each string as it is and anything else as JSON, in the order
+	// the call gives them.
 	var preview strings.Builder
-	for _, f := range fieldsOf(r.Input) {
-		if f[0] == subjects[r.Tool] {
-			text = fmt.Sprintf("%s asks to use %s:\n%s", s.Who, r.Tool, f[1])
+	gjson.ParseBytes(r.Input).ForEach(func(name, v gjson.Result) bool {
+		value := v.Raw
+		if v.Type == gjson.String {
+			value = v.Str
 		}
-		if strings.Contains(f[1], "\n") {
-			f[1] = "\n  " + strings.ReplaceAll(f[1], "\n", "\n  ")
+		if name.Str == subjects[r.Tool] {
+			text = fmt.Sprintf("%s asks to use %s:\n%s", s.Who, r.Tool, value)
 		}
-		fmt.Fprintf(&preview, "%s: %s\n", f[0], f[1])
-	}
+		if strings.Contains(value, "\n") {
+			value = "\n  " + strings.ReplaceAll(value, "\n", "\n  ")
+		}
+		fmt.Fprintf(&preview, "%s: %s\n", name.Str, value)
+		return true
+	})
 	opts := []schema.Option{
 		{Label: Allow, Description: "Let this call run as shown." + r.noRule(), Preview: prompt.Cut(strings.TrimSpace(preview.String()), maxPreview)},
 		{Label: Deny, Description: "Do not let it run; the agent is told. To say why, type your answer (Other) or add a note."},
@@ -285,20 +293,4 @@ func (r Request) askCall(s Settings) Asking {
 // their note.
 func reason(a prompt.Answer) string {
 	return strings.TrimSpace(a.Other + " " + a.Note)
-}
-
-// fieldsOf reads input, a JSON object, as the person reads a call's
-// arguments: name and value, each string as it is and anything else as
-// JSON, in the order the call gives them.
-func fieldsOf(input json.RawMessage) [][2]string {
-	var out [][2]string
-	gjson.ParseBytes(input).ForEach(func(k, v gjson.Result) bool {
-		s := v.Raw
-		if v.Type == gjson.String {
-			s = v.Str
-		}
-		out = append(out, [2]string{k.Str, s})
-		return true
-	})
-	return out
 }
