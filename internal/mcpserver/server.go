@@ -65,13 +65,13 @@ type Options struct {
 // Server serves the tool; see Run.
 type Server struct {
 	opts Options
-	// ctx ends every call when Run returns.
+	// ctx ends when Run ends: every call with it, and no call starts
+	// after it.
 	ctx context.Context
 
-	mu       sync.Mutex
-	stopping bool           // set when Run ends: no call starts after it
-	calls    sync.WaitGroup // the calls under way, to wait for
-	asking   sync.WaitGroup // the questions being asked, to wait for
+	mu     sync.Mutex
+	calls  sync.WaitGroup // the calls under way, to wait for
+	asking sync.WaitGroup // the questions being asked, to wait for
 	// waits are the sets of questions being asked, by their calls' keys
 	// (see callKey); timedOut the keys of calls that the client cancelled
 	// for a time limit of its own.
@@ -128,10 +128,10 @@ func (s *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	case err = <-done:
 	case <-ctx.Done():
 	}
+	// No call starts once ctx ends (see counted).
 	s.mu.Lock()
-	s.stopping = true
-	s.mu.Unlock()
 	stop(errStopped)
+	s.mu.Unlock()
 	s.calls.Wait()
 	withdrawn := make(chan struct{})
 	go func() {
@@ -157,7 +157,7 @@ func (s *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 func (s *Server) counted(h mcp.ToolHandler) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		s.mu.Lock()
-		if s.stopping {
+		if s.ctx.Err() != nil {
 			s.mu.Unlock()
 			return toolError(errStopped), nil
 		}
