@@ -75,7 +75,7 @@ func (s *Server) approve(reqCtx context.Context, req *mcp.CallToolRequest) (*mcp
 		// them at once otherwise), so that the form would wait for ever
 		// behind the approval it is for.
 		// No form is handed back: there is none.
-		got, _, err = s.ask(reqCtx, req, asking.Questions, nil, errApproveForms)
+		got, _, err = s.ask(reqCtx, req, asking.Questions, false, errApproveForms)
 	}
 	var d approve.Decision
 	_, unavailable := errors.AsType[*prompt.UnavailableError](err)

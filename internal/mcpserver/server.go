@@ -175,11 +175,7 @@ func (s *Server) call(reqCtx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 		return toolError(err), nil
 	}
 	if len(c.Pending) > 0 {
-		var own func(*waiting, turn) *ask.Way
-		if declaresElicitation(req) {
-			own = s.forms
-		}
-		got, back, err := s.ask(reqCtx, req, c.Questions(), own, errNoForms)
+		got, back, err := s.ask(reqCtx, req, c.Questions(), declaresElicitation(req), errNoForms)
 		switch {
 		case back != nil:
 			return back, nil

@@ -82,26 +82,24 @@ type turn struct {
 	back chan *mcp.CallToolResult
 }
 
-// ask reaches the person with qs for the call req along its route, own
-// (the client's forms, or nil) first, and says on stderr and in the
-// client's log where the questions wait, and why the form was passed over
-// when it asked nobody. A route of no way is none, unavailable. A form
-// handed back to the client to fill in, and call again with, is back, the
-// call's result, and the questions keep waiting (in the inbox, when one runs)
-// for the call that carries the form's reply. A call whose questions
-// already wait, from a call the client stopped waiting for or one that
-// handed back a form, waits for their answer instead of asking again,
-// and hands the form that waits its reply, when it carries one. own, nil
-// for none, returns the client's way for the questions that wait in w,
-// first asked by the call first.
-func (s *Server) ask(reqCtx context.Context, req *mcp.CallToolRequest, qs []schema.Question, own func(w *waiting, first turn) *ask.Way, none error) (got []prompt.Answer, back *mcp.CallToolResult, err error) {
+// ask reaches the person with qs for the call req along its route, the
+// client's forms first when forms is true (see Server.forms), and says on
+// stderr and in the client's log where the questions wait, and why the
+// form was passed over when it asked nobody. A route of no way is none,
+// unavailable. A form handed back to the client to fill in, and call again
+// with, is back, the call's result, and the questions keep waiting (in the
+// inbox, when one runs) for the call that carries the form's reply. A call
+// whose questions already wait, from a call the client stopped waiting for
+// or one that handed back a form, waits for their answer instead of asking
+// again, and hands the form that waits its reply, when it carries one.
+func (s *Server) ask(reqCtx context.Context, req *mcp.CallToolRequest, qs []schema.Question, forms bool, none error) (got []prompt.Answer, back *mcp.CallToolResult, err error) {
 	key := callKey(req.Params.Name, req.Params.Arguments)
 	t := turn{req: req, back: make(chan *mcp.CallToolResult, 1)}
 	var offer chan<- turn
 	s.mu.Lock()
 	w := s.waits[key]
 	if w == nil {
-		w = s.start(key, t, qs, own, none)
+		w = s.start(key, t, qs, forms, none)
 	} else {
 		offer = w.turns
 	}
@@ -174,15 +172,15 @@ var errStillWaiting = errors.New("the MCP client stopped waiting for a call (a t
 // that ends when every call that waits for them is withdrawn, or when the
 // server stops, whatever stopped it (a signal, or the client closing the
 // session), with errStopped. s.mu is held.
-func (s *Server) start(key string, first turn, qs []schema.Question, own func(*waiting, turn) *ask.Way, none error) *waiting {
+func (s *Server) start(key string, first turn, qs []schema.Question, forms bool, none error) *waiting {
 	ctx, stop := context.WithCancelCause(context.WithoutCancel(s.ctx))
 	stopped := context.AfterFunc(s.ctx, func() { stop(errStopped) })
 	w := &waiting{done: make(chan struct{}), stop: stop, turns: make(chan turn)}
 	s.waits[key] = w
 	req := first.req
 	var way *ask.Way
-	if own != nil {
-		way = own(w, first)
+	if forms {
+		way = s.forms(w, first)
 	}
 	s.asking.Add(1)
 	go func() {
