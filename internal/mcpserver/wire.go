@@ -241,34 +241,24 @@ func rawID(id jsonrpc.ID) json.RawMessage {
 	return b
 }
 
-// Write writes one message of the SDK's, as it writes them: a reply to a
-// request the client cancelled is dropped.
+// Write writes one message of the SDK's, or a batch of them, as it writes
+// them: a reply to a request the client cancelled is dropped.
 func (w *wire) Write(p []byte) (int, error) {
-	// A batch of replies is unmarshalled into its own slices: p is the
-	// SDK's, and not to be written over.
-	var raws []json.RawMessage
-	if bytes.HasPrefix(p, []byte("[")) {
-		_ = json.Unmarshal(p, &raws)
-	} else {
-		raws = []json.RawMessage{p}
-	}
-	var replies []*jsonrpc.Response
-	for _, raw := range raws {
-		if msg, err := jsonrpc.DecodeMessage(raw); err == nil {
-			if r, ok := msg.(*jsonrpc.Response); ok {
-				replies = append(replies, r)
-			}
-		}
-	}
+	msgs := gjson.ParseBytes(p).Array()
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	// The protocol says so: the client has stopped waiting for it.
-	drop := len(replies) == 1 && w.inFlight[replies[0].ID]
-	for _, r := range replies {
-		delete(w.inFlight, r.ID)
-		delete(w.calls, r.ID)
-		if r.ID == w.initID && r.Error == nil {
-			w.version = gjson.GetBytes(r.Result, "protocolVersion").Str
+	drop := false
+	for _, m := range msgs {
+		if m.Get("method").Exists() {
+			continue // a request or a notification of the server's
+		}
+		id, _ := jsonrpc.MakeID(m.Get("id").Value())
+		// The protocol says so: the client has stopped waiting for it.
+		drop = len(msgs) == 1 && w.inFlight[id]
+		delete(w.inFlight, id)
+		delete(w.calls, id)
+		if id == w.initID && !m.Get("error").Exists() {
+			w.version = m.Get("result.protocolVersion").Str
 		}
 	}
 	close(w.wrote)
