@@ -191,10 +191,8 @@ func (w *wire) cancel(params json.RawMessage) {
 	if json.Unmarshal(params, &p) != nil {
 		return
 	}
-	id, err := jsonrpc.MakeID(p.RequestID)
-	if err != nil || !id.IsValid() {
-		return
-	}
+	// An id that is none, or none the SDK reads, names no request.
+	id, _ := jsonrpc.MakeID(p.RequestID)
 	w.mu.Lock()
 	if _, ok := w.inFlight[id]; ok {
 		w.inFlight[id] = true
