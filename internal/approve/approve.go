@@ -264,11 +264,11 @@ func (r Request) askCall(s Settings) Asking {
 		fmt.Fprintf(&preview, "%s: %s\n", name.Str, value)
 		return true
 	})
+	rules, noRule := r.sessionRules()
 	opts := []schema.Option{
-		{Label: Allow, Description: "Let this call run as shown." + r.noRule(), Preview: prompt.Cut(strings.TrimSpace(preview.String()), maxPreview)},
+		{Label: Allow, Description: "Let this call run as shown." + noRule, Preview: prompt.Cut(strings.TrimSpace(preview.String()), maxPreview)},
 		{Label: Deny, Description: "Do not let it run; the agent is told. To say why, type your answer (Other) or add a note."},
 	}
-	rules := r.sessionRules()
 	if desc := sessionText(rules); desc != "" {
 		opts = append(opts, schema.Option{Label: AllowSession, Description: desc})
 	}
