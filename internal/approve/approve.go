@@ -196,10 +196,7 @@ func (r Request) askPlan(s Settings) Asking {
 		if len(a.Labels) == 1 && a.Labels[0] != KeepPlanning {
 			return Decision{Allow: true, Mode: modes[a.Labels[0]]}
 		}
-		if why := reason(a); why != "" {
-			return Refusal("The person wants you to keep planning, and said: " + why)
-		}
-		return Refusal("The person wants you to keep planning.")
+		return refusal(a, "The person wants you to keep planning, and said: ", "The person wants you to keep planning.")
 	})
 }
 
@@ -282,15 +279,16 @@ func (r Request) askCall(s Settings) Asking {
 		}
 		// A note on Allow has no place in the decision, which carries no
 		// message.
-		if why := reason(a); why != "" {
-			return Refusal(fmt.Sprintf("The person denied this call of %s, and said why: %s", r.Tool, why))
-		}
-		return Refusal(fmt.Sprintf("The person denied this call of %s, without saying why.", r.Tool))
+		return refusal(a, fmt.Sprintf("The person denied this call of %s, and said why: ", r.Tool), fmt.Sprintf("The person denied this call of %s, without saying why.", r.Tool))
 	})
 }
 
-// reason returns what the person said with an answer: their own answer and
-// their note.
-func reason(a prompt.Answer) string {
-	return strings.TrimSpace(a.Other + " " + a.Note)
+// refusal returns the decision that denies a request for the answer a:
+// said followed by what the person said with it (their own answer and
+// their note), or unsaid when they said nothing.
+func refusal(a prompt.Answer, said, unsaid string) Decision {
+	if why := strings.TrimSpace(a.Other + " " + a.Note); why != "" {
+		return Refusal(said + why)
+	}
+	return Refusal(unsaid)
 }
