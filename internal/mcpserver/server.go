@@ -170,7 +170,14 @@ func (s *Server) counted(h mcp.ToolHandler) mcp.ToolHandler {
 
 // call handles one call of the tool.
 func (s *Server) call(reqCtx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	c, err := s.prepare(req.Params.Arguments)
+	// The arguments are checked as the command line checks its input (none
+	// at all are an empty object), and the answers given in advance taken.
+	r := s.opts.Request
+	r.Doc = withoutClientArgs(req.Params.Arguments)
+	if len(r.Doc) == 0 {
+		r.Doc = []byte("{}")
+	}
+	c, err := ask.Prepare(r)
 	if err != nil {
 		return toolError(err), nil
 	}
@@ -193,17 +200,6 @@ func (s *Server) call(reqCtx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 		Content:           []mcp.Content{&mcp.TextContent{Text: string(out)}},
 		StructuredContent: json.RawMessage(out),
 	}, nil
-}
-
-// prepare checks a call's arguments as the command line checks its input,
-// and takes the answers given in advance.
-func (s *Server) prepare(args json.RawMessage) (*ask.Prepared, error) {
-	if len(args) == 0 {
-		args = json.RawMessage("{}")
-	}
-	r := s.opts.Request
-	r.Doc = withoutClientArgs(args)
-	return ask.Prepare(r)
 }
 
 // Why a call is not asked through the client's forms with --ui elicit.
