@@ -66,12 +66,10 @@ func (w *wire) pump(in io.Reader, feed *io.PipeWriter) {
 			}
 		}
 		if err != nil {
-			if errors.Is(err, io.EOF) {
-				err = nil // the reader sees the end
-			}
 			// The session ends when it reads the end: the requests just
 			// sent (a ping, a list) are answered first, and the calls that
-			// wait for a person are withdrawn as the session ends.
+			// wait for a person are withdrawn as the session ends. The
+			// session reads err, which is io.EOF at the end of the input.
 			w.settle(settleGrace)
 			_ = feed.CloseWithError(err)
 			return
