@@ -1,7 +1,6 @@
 package mcpserver
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/tidwall/gjson"
 
 	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/prompt"
@@ -227,12 +227,9 @@ const answeredIdle = "The person answered questions that no call waits for now (
 // client adds for its own use, so that the same questions asked again meet
 // those that wait.
 func callKey(tool string, args json.RawMessage) string {
-	var b bytes.Buffer
-	if json.Compact(&b, withoutClientArgs(args)) != nil {
-		b.Reset()
-		b.Write(args)
-	}
-	return tool + "\n" + b.String()
+	// The arguments as gjson's @ugly writes them: without the space
+	// between their tokens.
+	return tool + "\n" + gjson.GetBytes(withoutClientArgs(args), "@ugly").Raw
 }
 
 // timeoutReason matches the reason of a cancel that a client's own time
