@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
+
+	"github.com/tidwall/gjson"
 
 	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/prompt"
@@ -86,27 +89,20 @@ func (r Request) ownTool(s Settings) bool {
 	if len(names) == 0 {
 		names = []string{OwnTool}
 	}
-	if !slices.Contains(names, r.Tool) {
-		return false
-	}
-	for _, key := range []schema.KeyBy{schema.KeyHeader, schema.KeyQuestion} {
-		if _, err := s.Schema.Parse(r.Input, key); err == nil {
-			return true
-		}
-	}
-	return false
+	keys := []schema.KeyBy{schema.KeyHeader, schema.KeyQuestion}
+	return slices.Contains(names, r.Tool) && slices.ContainsFunc(keys, func(key schema.KeyBy) bool {
+		_, err := s.Schema.Parse(r.Input, key)
+		return err == nil
+	})
 }
 
 // command returns the command of a call of Claude Code's Bash tool; "" for
 // any other call, or one whose input gives none.
 func (r Request) command() string {
-	var in struct {
-		Command string `json:"command"`
-	}
-	if r.Tool != "Bash" || json.Unmarshal(r.Input, &in) != nil {
+	if r.Tool != "Bash" {
 		return ""
 	}
-	return in.Command
+	return gjson.GetBytes(r.Input, "command").Str
 }
 
 // askQuestions asks the questions of doc, askuser's input format, keyed by
@@ -161,9 +157,7 @@ func withAnswers(input json.RawMessage, out []byte) json.RawMessage {
 		return input
 	}
 	delete(in, "annotations")
-	for k, v := range answers {
-		in[k] = v
-	}
+	maps.Copy(in, answers)
 	return json.RawMessage(jsonout.String(in))
 }
 
@@ -181,14 +175,9 @@ const (
 // where the decision can set it, or no, keep planning, with the person's
 // words for the model.
 func (r Request) askPlan(s Settings) Asking {
-	var in struct {
-		Plan     string `json:"plan"`
-		PlanFile string `json:"planFilePath"`
-	}
-	_ = json.Unmarshal(r.Input, &in)
-	plan := strings.TrimSpace(in.Plan)
-	if plan == "" && in.PlanFile != "" {
-		plan = "The plan is in " + in.PlanFile + "."
+	plan := strings.TrimSpace(gjson.GetBytes(r.Input, "plan").Str)
+	if file := gjson.GetBytes(r.Input, "planFilePath").Str; plan == "" && file != "" {
+		plan = "The plan is in " + file + "."
 	}
 	plan = prompt.Cut(plan, maxPreview)
 	keep := schema.Option{Label: KeepPlanning, Description: "The agent keeps planning; to say what to change, type your answer (Other) or add a note."}
@@ -207,10 +196,7 @@ func (r Request) askPlan(s Settings) Asking {
 		if len(a.Labels) == 1 && a.Labels[0] != KeepPlanning {
 			return Decision{Allow: true, Mode: modes[a.Labels[0]]}
 		}
-		if why := reason(a); why != "" {
-			return Refusal("The person wants you to keep planning, and said: " + why)
-		}
-		return Refusal("The person wants you to keep planning.")
+		return refusal(a, "The person wants you to keep planning, and said: ", "The person wants you to keep planning.")
 	})
 }
 
@@ -257,21 +243,29 @@ func (r Request) askCall(s Settings) Asking {
 	if len(r.patterns) > 0 {
 		text = fmt.Sprintf("%s asks to use %s:\n%s", s.Who, r.Tool, strings.Join(r.patterns, "\n"))
 	}
+	// The preview reads the arguments as the person reads them: name and
+	// value, each string as it is and anything else as JSON, in the order
+	// the call gives them.
 	var preview strings.Builder
-	for _, f := range fieldsOf(r.Input) {
-		if f[0] == subjects[r.Tool] {
-			text = fmt.Sprintf("%s asks to use %s:\n%s", s.Who, r.Tool, f[1])
+	gjson.ParseBytes(r.Input).ForEach(func(name, v gjson.Result) bool {
+		value := v.Raw
+		if v.Type == gjson.String {
+			value = v.Str
 		}
-		if strings.Contains(f[1], "\n") {
-			f[1] = "\n  " + strings.ReplaceAll(f[1], "\n", "\n  ")
+		if name.Str == subjects[r.Tool] {
+			text = fmt.Sprintf("%s asks to use %s:\n%s", s.Who, r.Tool, value)
 		}
-		fmt.Fprintf(&preview, "%s: %s\n", f[0], f[1])
-	}
+		if strings.Contains(value, "\n") {
+			value = "\n  " + strings.ReplaceAll(value, "\n", "\n  ")
+		}
+		fmt.Fprintf(&preview, "%s: %s\n", name.Str, value)
+		return true
+	})
+	rules, noRule := r.sessionRules()
 	opts := []schema.Option{
-		{Label: Allow, Description: "Let this call run as shown." + r.noRule(), Preview: prompt.Cut(strings.TrimSpace(preview.String()), maxPreview)},
+		{Label: Allow, Description: "Let this call run as shown." + noRule, Preview: prompt.Cut(strings.TrimSpace(preview.String()), maxPreview)},
 		{Label: Deny, Description: "Do not let it run; the agent is told. To say why, type your answer (Other) or add a note."},
 	}
-	rules := r.sessionRules()
 	if desc := sessionText(rules); desc != "" {
 		opts = append(opts, schema.Option{Label: AllowSession, Description: desc})
 	}
@@ -285,40 +279,16 @@ func (r Request) askCall(s Settings) Asking {
 		}
 		// A note on Allow has no place in the decision, which carries no
 		// message.
-		if why := reason(a); why != "" {
-			return Refusal(fmt.Sprintf("The person denied this call of %s, and said why: %s", r.Tool, why))
-		}
-		return Refusal(fmt.Sprintf("The person denied this call of %s, without saying why.", r.Tool))
+		return refusal(a, fmt.Sprintf("The person denied this call of %s, and said why: ", r.Tool), fmt.Sprintf("The person denied this call of %s, without saying why.", r.Tool))
 	})
 }
 
-// reason returns what the person said with an answer: their own answer and
-// their note.
-func reason(a prompt.Answer) string {
-	return strings.TrimSpace(a.Other + " " + a.Note)
-}
-
-// fieldsOf reads input, a JSON object, as the person reads a call's
-// arguments: name and value, each string as it is and anything else as
-// JSON, in the order the call gives them.
-func fieldsOf(input json.RawMessage) [][2]string {
-	var out [][2]string
-	dec := json.NewDecoder(bytes.NewReader(input))
-	if _, err := dec.Token(); err != nil {
-		return nil
+// refusal returns the decision that denies a request for the answer a:
+// said followed by what the person said with it (their own answer and
+// their note), or unsaid when they said nothing.
+func refusal(a prompt.Answer, said, unsaid string) Decision {
+	if why := strings.TrimSpace(a.Other + " " + a.Note); why != "" {
+		return Refusal(said + why)
 	}
-	for dec.More() {
-		k, err := dec.Token()
-		var v json.RawMessage
-		if err != nil || dec.Decode(&v) != nil {
-			break
-		}
-		name, _ := k.(string)
-		var s string
-		if json.Unmarshal(v, &s) != nil {
-			s = string(v)
-		}
-		out = append(out, [2]string{name, s})
-	}
-	return out
+	return Refusal(unsaid)
 }

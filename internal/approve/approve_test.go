@@ -564,10 +564,11 @@ func TestPlan(t *testing.T) {
 			t.Errorf("%+v: %s\nwant %s", tc.answer, got, want)
 		}
 	}
-	// PreToolUse cannot set the mode: yes or no.
-	r = parseHook(t, `{"hook_event_name":"PreToolUse","tool_name":"ExitPlanMode","tool_input":{"plan":"1. Add the table"}}`)
-	if q := asking(t, r, nil).Questions[0]; labels(q) != PlanYes+"|"+KeepPlanning {
-		t.Errorf("PreToolUse: %s", labels(q))
+	// PreToolUse cannot set the mode: yes or no. A plan given only as its
+	// file is shown as where it is.
+	r = parseHook(t, `{"hook_event_name":"PreToolUse","tool_name":"ExitPlanMode","tool_input":{"plan":" ","planFilePath":"/src/api/plan.md"}}`)
+	if q := asking(t, r, nil).Questions[0]; labels(q) != PlanYes+"|"+KeepPlanning || q.Options[0].Preview != "The plan is in /src/api/plan.md." {
+		t.Errorf("PreToolUse: %s, preview %q", labels(q), q.Options[0].Preview)
 	}
 }
 

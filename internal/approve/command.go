@@ -70,9 +70,10 @@ func stmtAsks(s *syntax.Stmt) bool {
 		if r.N != nil || r.Op != syntax.Hdoc && r.Op != syntax.DashHdoc && r.Op != syntax.WordHdoc {
 			return false
 		}
-		// A here-string's word, or the body of a here-document whose
-		// delimiter is not quoted, is expanded as a word is.
-		if r.Op == syntax.WordHdoc && !literalWord(r.Word) || r.Hdoc != nil && !literalParts(r.Hdoc.Parts) {
+		// A here-string's word (never nil: the parser asks for one), or
+		// the body of a here-document whose delimiter is not quoted, is
+		// expanded as a word is.
+		if _, ok := wordValue(r.Word); r.Op == syntax.WordHdoc && !ok || r.Hdoc != nil && !literalParts(r.Hdoc.Parts) {
 			return false
 		}
 	}
@@ -165,15 +166,6 @@ func wordValue(w *syntax.Word) (string, bool) {
 	}
 	v, err := expand.Literal(nil, w)
 	return v, err == nil
-}
-
-// literalWord reports whether w is a word of literal text (see wordValue).
-func literalWord(w *syntax.Word) bool {
-	if w == nil {
-		return false
-	}
-	_, ok := wordValue(w)
-	return ok
 }
 
 // literalParts reports whether parts, a here-document's body or a

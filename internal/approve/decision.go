@@ -47,14 +47,9 @@ func (r Request) Output(d Decision) string {
 		}
 		return hookOutput(hookSpecific{HookEventName: "PreToolUse", PermissionDecision: "allow", UpdatedInput: d.Input})
 	case CopilotPermission:
-		type decision struct {
-			Behavior string `json:"behavior"`
-			Message  string `json:"message,omitempty"`
-		}
-		if !d.Allow {
-			return jsonout.String(decision{"deny", d.Message})
-		}
-		return jsonout.String(decision{Behavior: "allow"})
+		// Copilot CLI reads Claude Code's behavior and message: a decision
+		// of its own changes no input, and carries no rule or mode.
+		return jsonout.String(r.claudeDecision(d, nil))
 	case OpenCodePermission:
 		type reply struct {
 			Reply   string `json:"reply"`

@@ -7,32 +7,36 @@ import (
 	"strings"
 )
 
+// noRuleText ends the description of Allow for a command that gets no
+// rule for the session for its * or \ (see prefixRule), where the person
+// would look for one: the option is not offered, and this says why.
+const noRuleText = " It gets no rule for this session: Claude Code's rules read * and \\ in their own way, so that one would allow more than this command."
+
 // sessionRules returns the rules that Allow for this session adds for the
 // rest of the agent's session: never wider than what was asked, and none
 // where no rule that narrow can be given (the option is then not
-// offered). Claude Code's PermissionRequest hook gives the rules its own
-// dialog offers (permission_suggestions: Bash(go test *) for go test ./...,
-// none for rm -rf build), each kept for the session; a rule for a whole tool
-// other than an MCP server's is dropped. Its permission prompt tool gives
-// none, and the rule is made as Claude Code words them (see prefixRule).
-// OpenCode gives the patterns its own "Allow always" would allow, unless
-// they are every call of the tool ("*"). The other dialects' decisions carry
-// no rules.
-func (r Request) sessionRules() []rule {
+// offered), with why, to end Allow's description, when the person would
+// look for one (noRuleText). Claude Code's PermissionRequest hook gives
+// the rules its own dialog offers (permission_suggestions: Bash(go test *)
+// for go test ./..., none for rm -rf build), each kept for the session; a
+// rule for a whole tool other than an MCP server's is dropped. Its
+// permission prompt tool gives none, and the rule is made as Claude Code
+// words them (see prefixRule). OpenCode gives the patterns its own "Allow
+// always" would allow, unless they are every call of the tool ("*"). The
+// other dialects' decisions carry no rules.
+func (r Request) sessionRules() (rules []rule, why string) {
 	switch {
 	case !r.Dialect.rules():
-		return nil
+		return nil, ""
 	case r.Dialect == OpenCodePermission:
 		if len(r.always) == 0 || slices.Contains(r.always, "*") {
-			return nil
+			return nil, ""
 		}
-		rules := make([]rule, len(r.always))
-		for i, p := range r.always {
-			rules[i] = rule{ToolName: r.Tool, RuleContent: p}
+		for _, p := range r.always {
+			rules = append(rules, rule{ToolName: r.Tool, RuleContent: p})
 		}
-		return rules
+		return rules, ""
 	case r.suggestions != nil:
-		var rules []rule
 		for _, u := range r.suggestions {
 			if u.Type != "addRules" || u.Behavior != "allow" {
 				continue
@@ -43,28 +47,16 @@ func (r Request) sessionRules() []rule {
 				}
 			}
 		}
-		return rules
+		return rules, ""
+	case strings.ContainsAny(r.command(), "*\\"):
+		return nil, noRuleText
 	case prefixRule(r.command()) != "":
-		return []rule{{ToolName: "Bash", RuleContent: prefixRule(r.command())}}
+		return []rule{{ToolName: "Bash", RuleContent: prefixRule(r.command())}}, ""
 	case mcpTool(r.Tool):
 		// The tool of one server, which does one thing.
-		return []rule{{ToolName: r.Tool}}
+		return []rule{{ToolName: r.Tool}}, ""
 	}
-	return nil
-}
-
-// noRuleText ends the description of Allow for a command that gets no
-// rule for the session for its * or \ (see prefixRule), where the person
-// would look for one: the option is not offered, and this says why.
-const noRuleText = " It gets no rule for this session: Claude Code's rules read * and \\ in their own way, so that one would allow more than this command."
-
-// noRule returns noRuleText for r when it is a shell command whose * or \ kept
-// a rule for the session away; "" for any other.
-func (r Request) noRule() string {
-	if !r.Dialect.rules() || r.Dialect == OpenCodePermission || r.suggestions != nil || !strings.ContainsAny(r.command(), "*\\") {
-		return ""
-	}
-	return noRuleText
+	return nil, ""
 }
 
 // mcpTool reports whether name is an MCP server's tool, as Claude Code

@@ -9,6 +9,8 @@ import (
 	"os"
 	"reflect"
 	"time"
+
+	"github.com/tidwall/gjson"
 )
 
 // Claude Code (2.1.332) runs its PermissionRequest hook while its own
@@ -41,9 +43,7 @@ func (r Request) Answered(ctx context.Context) error {
 	}
 	w := &watch{r: r, calls: map[string]bool{}, ended: map[string]bool{}, earlier: map[string]bool{}}
 	defer w.close()
-	if w.open() {
-		w.read()
-	}
+	w.read()
 	// The calls that had ended before r was asked are not it. One still
 	// waiting then, with another input, is not it either: it is an
 	// earlier call whose result is not written yet, and r's own may be
@@ -63,9 +63,6 @@ func (r Request) Answered(ctx context.Context) error {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-tick.C:
-		}
-		if w.f == nil && !w.open() {
-			continue
 		}
 		w.read()
 		if w.over() {
@@ -90,21 +87,6 @@ type watch struct {
 	earlier map[string]bool
 }
 
-// open opens the transcript, at its last maxTail bytes, and reports
-// whether it could.
-func (w *watch) open() bool {
-	f, err := os.Open(w.r.Transcript)
-	if err != nil {
-		return false
-	}
-	if info, err := f.Stat(); err == nil && info.Size() > maxTail {
-		_, _ = f.Seek(info.Size()-maxTail, io.SeekStart)
-		w.partial = true
-	}
-	w.f, w.in = f, bufio.NewReader(f)
-	return true
-}
-
 // close closes the transcript, which was only read.
 func (w *watch) close() {
 	if w.f != nil {
@@ -112,8 +94,20 @@ func (w *watch) close() {
 	}
 }
 
-// read reads the lines written since it last read.
+// read reads the lines written since it last read, from the last
+// maxTail bytes of the transcript when it first opens it.
 func (w *watch) read() {
+	if w.f == nil {
+		f, err := os.Open(w.r.Transcript)
+		if err != nil {
+			return
+		}
+		if info, err := f.Stat(); err == nil && info.Size() > maxTail {
+			_, _ = f.Seek(info.Size()-maxTail, io.SeekStart)
+			w.partial = true
+		}
+		w.f, w.in = f, bufio.NewReader(f)
+	}
 	for {
 		chunk, err := w.in.ReadBytes('\n')
 		w.line = append(w.line, chunk...)
@@ -134,28 +128,17 @@ func (w *watch) take(line []byte) {
 	if !bytes.Contains(line, []byte(`"tool_use`)) && !bytes.Contains(line, []byte(`"tool_result"`)) {
 		return
 	}
-	var entry struct {
-		Message struct {
-			Content []struct {
-				Type      string          `json:"type"`
-				ID        string          `json:"id"`
-				Name      string          `json:"name"`
-				Input     json.RawMessage `json:"input"`
-				ToolUseID string          `json:"tool_use_id"`
-			} `json:"content"`
-		} `json:"message"`
-	}
-	if json.Unmarshal(line, &entry) != nil {
-		return
-	}
-	for _, c := range entry.Message.Content {
-		switch {
-		case c.Type == "tool_use" && c.Name == w.r.Tool:
-			w.calls[c.ID] = sameJSON(c.Input, w.r.Input)
-		case c.Type == "tool_result":
-			w.ended[c.ToolUseID] = true
+	gjson.GetBytes(line, "message.content").ForEach(func(_, c gjson.Result) bool {
+		switch c.Get("type").Str {
+		case "tool_use":
+			if c.Get("name").Str == w.r.Tool {
+				w.calls[c.Get("id").Str] = sameJSON(json.RawMessage(c.Get("input").Raw), w.r.Input)
+			}
+		case "tool_result":
+			w.ended[c.Get("tool_use_id").Str] = true
 		}
-	}
+		return true
+	})
 }
 
 // over reports whether the call that r is has ended: the call of its

@@ -118,6 +118,16 @@ func TestAnswered(t *testing.T) {
 	if !ok {
 		t.Error("not answered by a call written after the hook started")
 	}
+
+	// A transcript that is written only after the hook started is read
+	// once it is there.
+	name = filepath.Join(dir, "new.jsonl")
+	ok, _ = answered(hookIn(t, name, "Bash", input), 3*time.Second, func() {
+		appendTo(t, name, useLine("new", "Bash", input), resultLine("new"))
+	})
+	if !ok {
+		t.Error("not answered through a transcript written after the hook started")
+	}
 }
 
 // Without a transcript, or for a subagent's call, whose transcript is

@@ -74,7 +74,8 @@ func (s *Server) approve(reqCtx context.Context, req *mcp.CallToolRequest) (*mcp
 		// then (Claude Code 2.1.332 does, even in claude -p, which declines
 		// them at once otherwise), so that the form would wait for ever
 		// behind the approval it is for.
-		got, err = s.ask(reqCtx, req, asking.Questions, nil, errApproveForms)
+		// Without forms, no form is handed back.
+		got, _, err = s.ask(reqCtx, req, asking.Questions, false, errApproveForms)
 	}
 	var d approve.Decision
 	_, unavailable := errors.AsType[*prompt.UnavailableError](err)

@@ -1,6 +1,9 @@
 package mcpserver
 
-import "encoding/json"
+import (
+	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
+)
 
 // clientArgs are the arguments that MCP clients add to every tool's
 // arguments for their own use, and that a call may carry: askuser mcp takes
@@ -10,22 +13,15 @@ var clientArgs = []string{
 	"wait_for_previous", // Gemini CLI: whether to wait for the calls before it
 }
 
-// withoutClientArgs returns a call's arguments without clientArgs. Arguments
-// that hold none, or are not a JSON object, are returned as they are, for
-// the schema to judge.
+// withoutClientArgs returns a call's arguments without clientArgs, each
+// member as it was given. Arguments that hold none, or are not a JSON
+// object, are returned as they are, for the schema to judge.
 func withoutClientArgs(args []byte) []byte {
-	var top map[string]json.RawMessage
-	if json.Unmarshal(args, &top) != nil {
-		return args
-	}
-	n := len(top)
 	for _, k := range clientArgs {
-		delete(top, k)
+		// Each time the member is given: JSON does not forbid it twice.
+		for gjson.GetBytes(args, k).Exists() {
+			args, _ = sjson.DeleteBytes(args, k)
+		}
 	}
-	if len(top) == n {
-		return args
-	}
-	// The values were read as JSON: they are written as they were.
-	out, _ := json.Marshal(top)
-	return out
+	return args
 }

@@ -13,6 +13,7 @@ package mcpserver
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -64,14 +65,13 @@ type Options struct {
 // Server serves the tool; see Run.
 type Server struct {
 	opts Options
-	// ctx ends every call when Run returns.
+	// ctx ends when Run ends: every call with it, and no call starts
+	// after it.
 	ctx context.Context
 
-	mu       sync.Mutex
-	stopping bool           // set when Run ends: no call starts after it
-	active   int            // the calls under way
-	calls    sync.WaitGroup // the calls under way, to wait for
-	asking   sync.WaitGroup // the questions being asked, to wait for
+	mu     sync.Mutex
+	calls  sync.WaitGroup // the calls under way, to wait for
+	asking sync.WaitGroup // the questions being asked, to wait for
 	// waits are the sets of questions being asked, by their calls' keys
 	// (see callKey); timedOut the keys of calls that the client cancelled
 	// for a time limit of its own.
@@ -81,12 +81,8 @@ type Server struct {
 
 // New returns a server with opts.
 func New(opts Options) *Server {
-	if opts.Quickest == 0 {
-		opts.Quickest = elicit.Quickest
-	}
-	if opts.ProgressEvery == 0 {
-		opts.ProgressEvery = DefaultProgressEvery
-	}
+	opts.Quickest = cmp.Or(opts.Quickest, elicit.Quickest)
+	opts.ProgressEvery = cmp.Or(opts.ProgressEvery, DefaultProgressEvery)
 	return &Server{opts: opts, waits: map[string]*waiting{}, timedOut: map[string]bool{}}
 }
 
@@ -109,7 +105,7 @@ func (s *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	// pipe of our own does. The wire passes on only what the SDK reads.
 	input, feed := io.Pipe()
 	output := &wire{out: out, log: s.opts.Log, timedOut: s.noteTimedOut,
-		inFlight: map[jsonrpc.ID]bool{}, calls: map[jsonrpc.ID]toolCall{}, wrote: make(chan struct{})}
+		inFlight: map[jsonrpc.ID]bool{}, calls: map[jsonrpc.ID]string{}, wrote: make(chan struct{})}
 	go output.pump(in, feed)
 
 	srv := mcp.NewServer(s.opts.Implementation, &mcp.ServerOptions{
@@ -132,12 +128,10 @@ func (s *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	case err = <-done:
 	case <-ctx.Done():
 	}
+	// No call starts once ctx ends (see counted).
 	s.mu.Lock()
-	s.stopping = true
-	owed := s.active
-	s.mu.Unlock()
-	replied := output.replied()
 	stop(errStopped)
+	s.mu.Unlock()
 	s.calls.Wait()
 	withdrawn := make(chan struct{})
 	go func() {
@@ -150,7 +144,7 @@ func (s *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	}
 	// The session writes nothing once it is closing: the replies of the
 	// calls just ended go out first.
-	output.await(replied+owed, stopGrace)
+	output.await(stopGrace)
 	_ = ss.Close()
 	if err != nil {
 		return fmt.Errorf("serve MCP: %w", err)
@@ -163,39 +157,35 @@ func (s *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 func (s *Server) counted(h mcp.ToolHandler) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		s.mu.Lock()
-		if s.stopping {
+		if s.ctx.Err() != nil {
 			s.mu.Unlock()
 			return toolError(errStopped), nil
 		}
-		s.active++
 		s.calls.Add(1)
 		s.mu.Unlock()
-		defer func() {
-			s.mu.Lock()
-			s.active--
-			s.mu.Unlock()
-			s.calls.Done()
-		}()
+		defer s.calls.Done()
 		return h(ctx, req)
 	}
 }
 
 // call handles one call of the tool.
 func (s *Server) call(reqCtx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	c, err := s.prepare(req.Params.Arguments)
+	// The arguments are checked as the command line checks its input (none
+	// at all are an empty object), and the answers given in advance taken.
+	r := s.opts.Request
+	r.Doc = withoutClientArgs(req.Params.Arguments)
+	if len(r.Doc) == 0 {
+		r.Doc = []byte("{}")
+	}
+	c, err := ask.Prepare(r)
 	if err != nil {
 		return toolError(err), nil
 	}
 	if len(c.Pending) > 0 {
-		var own func(*waiting, turn) *ask.Way
-		if declaresElicitation(req) {
-			own = s.forms
-		}
-		got, err := s.ask(reqCtx, req, c.Questions(), own, errNoForms)
-		back, handed := errors.AsType[*handBack](err)
+		got, back, err := s.ask(reqCtx, req, c.Questions(), declaresElicitation(req), errNoForms)
 		switch {
-		case handed:
-			return back.result, nil
+		case back != nil:
+			return back, nil
 		case err != nil:
 			return toolError(err), nil
 		}
@@ -210,17 +200,6 @@ func (s *Server) call(reqCtx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 		Content:           []mcp.Content{&mcp.TextContent{Text: string(out)}},
 		StructuredContent: json.RawMessage(out),
 	}, nil
-}
-
-// prepare checks a call's arguments as the command line checks its input,
-// and takes the answers given in advance.
-func (s *Server) prepare(args json.RawMessage) (*ask.Prepared, error) {
-	if len(args) == 0 {
-		args = json.RawMessage("{}")
-	}
-	r := s.opts.Request
-	r.Doc = withoutClientArgs(args)
-	return ask.Prepare(r)
 }
 
 // Why a call is not asked through the client's forms with --ui elicit.
@@ -265,9 +244,8 @@ type rounds struct {
 
 func (r *rounds) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
 	for t := r.first; ; {
-		answers, err := r.s.elicitRound(t.req, qs)
-		back, handed := errors.AsType[*handBack](err)
-		if !handed {
+		answers, back, err := r.s.elicitRound(t.req, qs)
+		if back == nil {
 			return answers, err
 		}
 		t.back <- back
@@ -298,45 +276,38 @@ func (s *Server) dropped(ctx context.Context, req *mcp.CallToolRequest) {
 	s.tell(ctx, req, "The questions were answered another way (in the inbox) before the MCP client sent the form's reply, which is dropped.")
 }
 
-// handBack is a call's result that hands the client a form to fill in and
-// call again with (see elicitRound): not an answer yet, nor an error.
-type handBack struct {
-	result *mcp.CallToolResult
-}
-
-func (*handBack) Error() string { return "the form is handed back to the client" }
-
 // formID names the form among a call's input requests.
 const formID = "askuser"
 
 // elicitRound asks through a client that fills in forms between calls:
-// the first call hands back the form, and the call made again with the
-// person's reply returns the answers, or hands back the form again with
-// what to put right. The call carries the questions again, and the first
-// form's request state when it was sent, so that a reply is taken even by
-// a server that kept nothing of the form.
-func (s *Server) elicitRound(req *mcp.CallToolRequest, qs []schema.Question) ([]prompt.Answer, error) {
+// the first call hands back the form, a result that asks the client to
+// fill it in and call again (not an answer yet, nor an error), and the
+// call made again with the person's reply returns the answers, or hands
+// back the form again with what to put right. The call carries the
+// questions again, and the first form's request state when it was sent,
+// so that a reply is taken even by a server that kept nothing of the form.
+func (s *Server) elicitRound(req *mcp.CallToolRequest, qs []schema.Question) (answers []prompt.Answer, back *mcp.CallToolResult, err error) {
 	version := req.ProtocolVersion()
 	reply, ok := req.Params.InputResponses[formID]
 	if !ok {
-		return nil, &handBack{&mcp.CallToolResult{InputRequests: mcp.InputRequestMap{formID: elicit.Form(qs, version)},
-			RequestState: formSent(time.Now())}}
+		return nil, &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{formID: elicit.Form(qs, version)},
+			RequestState: formSent(time.Now())}, nil
 	}
 	res, ok := reply.(*mcp.ElicitResult)
 	if !ok {
-		return nil, &elicit.ClientError{Msg: fmt.Sprintf("a %T", reply)}
+		return nil, nil, &elicit.ClientError{Msg: fmt.Sprintf("a %T", reply)}
 	}
 	// Only the first form carries when it was sent (see elicit.Prompter).
 	if sent, ok := sentAt(req.Params.RequestState); ok {
 		if err := elicit.Unattended(res, time.Since(sent), s.opts.Quickest); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	answers, again, err := elicit.Outcome(qs, version, res)
 	if again != nil {
-		return nil, &handBack{&mcp.CallToolResult{InputRequests: mcp.InputRequestMap{formID: again}}}
+		return nil, &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{formID: again}}, nil
 	}
-	return answers, err
+	return answers, nil, err
 }
 
 // formSent returns the request state of a call whose first form was sent at t:

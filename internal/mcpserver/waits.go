@@ -1,7 +1,6 @@
 package mcpserver
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/tidwall/gjson"
 
 	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/prompt"
@@ -79,29 +79,27 @@ type waiting struct {
 // reply, and back takes the form handed back to the client in its result.
 type turn struct {
 	req  *mcp.CallToolRequest
-	back chan *handBack
+	back chan *mcp.CallToolResult
 }
 
-// ask reaches the person with qs for the call req along its route, own
-// (the client's forms, or nil) first, and says on stderr and in the
-// client's log where the questions wait, and why the form was passed over
-// when it asked nobody. A route of no way is none, unavailable. A form
-// handed back to the client to fill in, and call again with, is a
-// *handBack, and the questions keep waiting (in the inbox, when one runs)
-// for the call that carries the form's reply. A call whose questions
-// already wait, from a call the client stopped waiting for or one that
-// handed back a form, waits for their answer instead of asking again,
-// and hands the form that waits its reply, when it carries one. own, nil
-// for none, returns the client's way for the questions that wait in w,
-// first asked by the call first.
-func (s *Server) ask(reqCtx context.Context, req *mcp.CallToolRequest, qs []schema.Question, own func(w *waiting, first turn) *ask.Way, none error) ([]prompt.Answer, error) {
+// ask reaches the person with qs for the call req along its route, the
+// client's forms first when forms is true (see Server.forms), and says on
+// stderr and in the client's log where the questions wait, and why the
+// form was passed over when it asked nobody. A route of no way is none,
+// unavailable. A form handed back to the client to fill in, and call again
+// with, is back, the call's result, and the questions keep waiting (in the
+// inbox, when one runs) for the call that carries the form's reply. A call
+// whose questions already wait, from a call the client stopped waiting for
+// or one that handed back a form, waits for their answer instead of asking
+// again, and hands the form that waits its reply, when it carries one.
+func (s *Server) ask(reqCtx context.Context, req *mcp.CallToolRequest, qs []schema.Question, forms bool, none error) (got []prompt.Answer, back *mcp.CallToolResult, err error) {
 	key := callKey(req.Params.Name, req.Params.Arguments)
-	t := turn{req: req, back: make(chan *handBack, 1)}
+	t := turn{req: req, back: make(chan *mcp.CallToolResult, 1)}
 	var offer chan<- turn
 	s.mu.Lock()
 	w := s.waits[key]
 	if w == nil {
-		w = s.start(key, t, qs, own, none)
+		w = s.start(key, t, qs, forms, none)
 	} else {
 		offer = w.turns
 	}
@@ -115,16 +113,24 @@ wait:
 		select {
 		case offer <- t:
 			offer = nil
-		case back := <-t.back:
+		case back = <-t.back:
 			s.mu.Lock()
 			w.calls--
 			s.mu.Unlock()
-			return nil, back
+			return nil, back, nil
 		case <-w.done:
 			if offer != nil && w.err == nil && replied(req) {
 				s.dropped(reqCtx, req)
 			}
-			return s.collect(key, w)
+			// The call takes the outcome, and the questions are forgotten.
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			w.calls--
+			if s.waits[key] == w {
+				delete(s.waits, key)
+			}
+			delete(s.timedOut, key)
+			return w.got, nil, w.err
 		case <-reqCtx.Done():
 			break wait
 		}
@@ -143,23 +149,10 @@ wait:
 	if !kept {
 		w.stop(cause)
 		<-w.done
-		return nil, cause
+		return nil, nil, cause
 	}
 	_, _ = fmt.Fprintf(s.opts.Log, "askuser mcp: %s.\n", errStillWaiting)
-	return nil, errStillWaiting
-}
-
-// collect returns the outcome of the questions that waited in w, for a
-// call that waited for them, and forgets them.
-func (s *Server) collect(key string, w *waiting) ([]prompt.Answer, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	w.calls--
-	if s.waits[key] == w {
-		delete(s.waits, key)
-	}
-	delete(s.timedOut, key)
-	return w.got, w.err
+	return nil, nil, errStillWaiting
 }
 
 // keep reports whether the questions of w, whose last call the client
@@ -179,15 +172,15 @@ var errStillWaiting = errors.New("the MCP client stopped waiting for a call (a t
 // that ends when every call that waits for them is withdrawn, or when the
 // server stops, whatever stopped it (a signal, or the client closing the
 // session), with errStopped. s.mu is held.
-func (s *Server) start(key string, first turn, qs []schema.Question, own func(*waiting, turn) *ask.Way, none error) *waiting {
+func (s *Server) start(key string, first turn, qs []schema.Question, forms bool, none error) *waiting {
 	ctx, stop := context.WithCancelCause(context.WithoutCancel(s.ctx))
 	stopped := context.AfterFunc(s.ctx, func() { stop(errStopped) })
 	w := &waiting{done: make(chan struct{}), stop: stop, turns: make(chan turn)}
 	s.waits[key] = w
 	req := first.req
 	var way *ask.Way
-	if own != nil {
-		way = own(w, first)
+	if forms {
+		way = s.forms(w, first)
 	}
 	s.asking.Add(1)
 	go func() {
@@ -234,12 +227,9 @@ const answeredIdle = "The person answered questions that no call waits for now (
 // client adds for its own use, so that the same questions asked again meet
 // those that wait.
 func callKey(tool string, args json.RawMessage) string {
-	var b bytes.Buffer
-	if json.Compact(&b, withoutClientArgs(args)) != nil {
-		b.Reset()
-		b.Write(args)
-	}
-	return tool + "\n" + b.String()
+	// The arguments as gjson's @ugly writes them: without the space
+	// between their tokens.
+	return tool + "\n" + gjson.GetBytes(withoutClientArgs(args), "@ugly").Raw
 }
 
 // timeoutReason matches the reason of a cancel that a client's own time
@@ -247,10 +237,10 @@ func callKey(tool string, args json.RawMessage) string {
 // timed out", the Go SDK's "context deadline exceeded", and the like.
 var timeoutReason = regexp.MustCompile(`(?i)timed? ?out|deadline exceeded|-32001`)
 
-// noteTimedOut notes that the client cancelled the call of tool with args for
-// a time limit of its own (see keep).
-func (s *Server) noteTimedOut(tool string, args json.RawMessage) {
+// noteTimedOut notes that the client cancelled the call of key for a time
+// limit of its own (see keep).
+func (s *Server) noteTimedOut(key string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.timedOut[callKey(tool, args)] = true
+	s.timedOut[key] = true
 }

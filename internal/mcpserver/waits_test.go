@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"sync"
 	"testing"
@@ -195,5 +196,24 @@ func TestCancelledCallWithdraws(t *testing.T) {
 	}
 	if n := p.sets(); n != 2 {
 		t.Errorf("the person was asked %d times, want 2", n)
+	}
+}
+
+// The same questions asked again meet those that wait, however the client
+// spaces them and whatever arguments of its own it adds; other questions,
+// or another tool, do not.
+func TestCallKey(t *testing.T) {
+	key := callKey("askuser", json.RawMessage(`{"questions":[{"question":"Which database?"}]}`))
+	for args, same := range map[string]bool{
+		"{ \"questions\" : [ {\"question\": \"Which database?\"} ] }\n":           true,
+		`{"wait_for_previous":true,"questions":[{"question":"Which database?"}]}`: true,
+		`{"questions":[{"question":"Which  database?"}]}`:                         false,
+	} {
+		if got := callKey("askuser", json.RawMessage(args)); (got == key) != same {
+			t.Errorf("%s: key %q, want it the same as %q: %v", args, got, key, same)
+		}
+	}
+	if callKey("approve", json.RawMessage(`{"questions":[{"question":"Which database?"}]}`)) == key {
+		t.Error("another tool's call meets askuser's")
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/tidwall/gjson"
 )
 
 // The SDK's stdio transport ends the session at the first line it cannot
@@ -34,20 +35,13 @@ type wire struct {
 	// inFlight holds the id of each request of the client's that has not
 	// been answered yet: true once the client cancelled it.
 	inFlight map[jsonrpc.ID]bool
-	// calls hold the tool and arguments of each tools/call in flight, for
+	// calls hold the key of each tools/call in flight (see callKey), for
 	// timedOut.
-	calls    map[jsonrpc.ID]toolCall
-	timedOut func(tool string, args json.RawMessage) // see Server.noteTimedOut
-	initID   jsonrpc.ID                              // the initialize request's, to read the version
-	version  string                                  // the protocol version the session speaks
-	n        int                                     // replies written, answered or dropped
+	calls    map[jsonrpc.ID]string
+	timedOut func(key string) // see Server.noteTimedOut
+	initID   jsonrpc.ID       // the initialize request's, to read the version
+	version  string           // the protocol version the session speaks
 	wrote    chan struct{}
-}
-
-// toolCall is a tools/call request's tool and arguments.
-type toolCall struct {
-	Name      string          `json:"name"`
-	Arguments json.RawMessage `json:"arguments"`
 }
 
 // maxLine is the longest line read, as the SDK's own limit.
@@ -72,12 +66,10 @@ func (w *wire) pump(in io.Reader, feed *io.PipeWriter) {
 			}
 		}
 		if err != nil {
-			if errors.Is(err, io.EOF) {
-				err = nil // the reader sees the end
-			}
 			// The session ends when it reads the end: the requests just
 			// sent (a ping, a list) are answered first, and the calls that
-			// wait for a person are withdrawn as the session ends.
+			// wait for a person are withdrawn as the session ends. The
+			// session reads err, which is io.EOF at the end of the input.
 			w.settle(settleGrace)
 			_ = feed.CloseWithError(err)
 			return
@@ -110,7 +102,13 @@ func (w *wire) admit(line []byte) bool {
 		return false
 	}
 	if line[0] == '[' {
-		return w.admitBatch(line)
+		w.mu.Lock()
+		why := w.batchProblem(line)
+		w.mu.Unlock()
+		if why != "" {
+			w.refuse(nil, jsonrpc.CodeInvalidRequest, "Invalid Request: "+why)
+		}
+		return why == ""
 	}
 	msg, err := jsonrpc.DecodeMessage(line)
 	if err != nil {
@@ -118,28 +116,16 @@ func (w *wire) admit(line []byte) bool {
 		return false
 	}
 	req, ok := msg.(*jsonrpc.Request)
-	if !ok {
-		return true
+	if ok && !req.IsCall() && req.Method == "notifications/cancelled" {
+		w.cancel(req.Params)
 	}
-	if !req.IsCall() {
-		if req.Method == "notifications/cancelled" {
-			w.cancel(req.Params)
-		}
+	if !ok || !req.IsCall() {
 		return true
 	}
 	w.mu.Lock()
 	_, busy := w.inFlight[req.ID]
 	if !busy {
-		w.inFlight[req.ID] = false
-		switch req.Method {
-		case "initialize":
-			w.initID = req.ID
-		case "tools/call":
-			var c toolCall
-			if json.Unmarshal(req.Params, &c) == nil {
-				w.calls[req.ID] = c
-			}
-		}
+		w.track(req)
 	}
 	w.mu.Unlock()
 	if busy {
@@ -148,72 +134,71 @@ func (w *wire) admit(line []byte) bool {
 	return !busy
 }
 
-// admitBatch admits a batch of messages, which protocol versions before
-// 2025-06-18 allow, when the SDK reads every one of them.
-func (w *wire) admitBatch(line []byte) bool {
+// batchProblem says what keeps the SDK from reading line, a batch of
+// messages, which protocol versions before 2025-06-18 allow; or marks its
+// requests in flight and returns "". w.mu is held.
+func (w *wire) batchProblem(line []byte) string {
 	var raws []json.RawMessage
 	_ = json.Unmarshal(line, &raws)
-	w.mu.Lock()
-	why := w.batchProblem(raws)
-	w.mu.Unlock()
-	if why != "" {
-		w.refuse(nil, jsonrpc.CodeInvalidRequest, "Invalid Request: "+why)
-		return false
-	}
-	return true
-}
-
-// batchProblem says what keeps the SDK from reading a batch, or marks its
-// requests in flight and returns "". w.mu is held.
-func (w *wire) batchProblem(raws []json.RawMessage) string {
 	switch {
 	case len(raws) == 0:
 		return "an empty batch"
 	case w.version >= "2025-06-18":
 		return "protocol " + w.version + " has no batches"
 	}
-	ids := map[jsonrpc.ID]bool{}
+	ids := map[jsonrpc.ID]*jsonrpc.Request{}
 	for _, raw := range raws {
 		msg, err := jsonrpc.DecodeMessage(raw)
 		if err != nil {
 			return "in a batch: " + err.Error()
 		}
 		if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
-			if _, busy := w.inFlight[req.ID]; busy || ids[req.ID] {
+			if _, busy := w.inFlight[req.ID]; busy || ids[req.ID] != nil {
 				return fmt.Sprintf("in a batch: id %s is in use", rawID(req.ID))
 			}
-			ids[req.ID] = true
+			ids[req.ID] = req
 		}
 	}
-	for id := range ids {
-		w.inFlight[id] = false
+	for _, req := range ids {
+		w.track(req)
 	}
 	return ""
+}
+
+// track marks req, a request of the client's, in flight, and notes the
+// initialize request's id and a tools/call's key. w.mu is held.
+func (w *wire) track(req *jsonrpc.Request) {
+	w.inFlight[req.ID] = false
+	switch req.Method {
+	case "initialize":
+		w.initID = req.ID
+	case "tools/call":
+		var c mcp.CallToolParamsRaw
+		if json.Unmarshal(req.Params, &c) == nil {
+			w.calls[req.ID] = callKey(c.Name, c.Arguments)
+		}
+	}
 }
 
 // cancel marks the request that a notifications/cancelled names: its
 // reply is not sent. A call cancelled for a time limit of the client's own
 // is told to timedOut, before the SDK hears of the cancel.
 func (w *wire) cancel(params json.RawMessage) {
-	var p struct {
-		RequestID any    `json:"requestId"`
-		Reason    string `json:"reason"`
-	}
+	// Read as the SDK reads it: a cancel it cannot read cancels nothing.
+	var p mcp.CancelledParams
 	if json.Unmarshal(params, &p) != nil {
 		return
 	}
-	id, err := jsonrpc.MakeID(p.RequestID)
-	if err != nil || !id.IsValid() {
-		return
-	}
+	// An id that is none, or none the SDK reads, names no request.
+	id, _ := jsonrpc.MakeID(p.RequestID)
 	w.mu.Lock()
 	if _, ok := w.inFlight[id]; ok {
 		w.inFlight[id] = true
 	}
-	c, call := w.calls[id]
+	key, call := w.calls[id]
 	w.mu.Unlock()
 	if call && timeoutReason.MatchString(p.Reason) {
-		w.timedOut(c.Name, c.Arguments)
+		w.timedOut(key)
 	}
 }
 
@@ -235,47 +220,15 @@ func (w *wire) refuse(id json.RawMessage, code int, msg string) {
 }
 
 // readID reads the id of a message that the SDK would not read: the
-// top-level "id" when it is a string or a number, else nil. It reads
-// tokens, so a message cut short or nested too deep still gives it.
+// top-level "id" when it is a string or a number, else nil. gjson reads
+// the line only as far as the id, so a message cut short or nested too
+// deep after it still gives it.
 func readID(line []byte) json.RawMessage {
-	dec := json.NewDecoder(bytes.NewReader(line))
-	dec.UseNumber()
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+	id := gjson.GetBytes(line, "id")
+	if id.Type != gjson.String && id.Type != gjson.Number {
 		return nil
 	}
-	key := true // whether the next token at the top level is a key
-	for depth := 1; depth > 0; {
-		t, err := dec.Token()
-		if err != nil {
-			return nil
-		}
-		switch t {
-		case json.Delim('{'), json.Delim('['):
-			depth++
-			continue
-		case json.Delim('}'), json.Delim(']'):
-			depth--
-			key = true
-			continue
-		}
-		if depth != 1 {
-			continue
-		}
-		if !key || t != "id" {
-			key = !key
-			continue
-		}
-		v, err := dec.Token()
-		switch v.(type) {
-		case string, json.Number:
-			if err == nil {
-				id, _ := json.Marshal(v)
-				return id
-			}
-		}
-		return nil
-	}
-	return nil
+	return json.RawMessage(id.Raw)
 }
 
 // rawID returns id as JSON.
@@ -284,45 +237,29 @@ func rawID(id jsonrpc.ID) json.RawMessage {
 	return b
 }
 
-// Write writes one message of the SDK's, as it writes them: a reply to a
-// request the client cancelled is counted and dropped.
+// Write writes one message of the SDK's, or a batch of them, as it writes
+// them: a reply to a request the client cancelled is dropped.
 func (w *wire) Write(p []byte) (int, error) {
-	// A batch of replies is unmarshalled into its own slices: p is the
-	// SDK's, and not to be written over.
-	var raws []json.RawMessage
-	if bytes.HasPrefix(p, []byte("[")) {
-		_ = json.Unmarshal(p, &raws)
-	} else {
-		raws = []json.RawMessage{p}
-	}
-	var replies []*jsonrpc.Response
-	for _, raw := range raws {
-		if msg, err := jsonrpc.DecodeMessage(raw); err == nil {
-			if r, ok := msg.(*jsonrpc.Response); ok {
-				replies = append(replies, r)
-			}
-		}
-	}
+	msgs := gjson.ParseBytes(p).Array()
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	drop := false
-	for _, r := range replies {
-		cancelled, ok := w.inFlight[r.ID]
-		delete(w.inFlight, r.ID)
-		delete(w.calls, r.ID)
-		drop = len(replies) == 1 && ok && cancelled
-		if r.ID == w.initID && r.Error == nil {
-			var res struct{ ProtocolVersion string }
-			if json.Unmarshal(r.Result, &res) == nil {
-				w.version = res.ProtocolVersion
-			}
+	for _, m := range msgs {
+		if m.Get("method").Exists() {
+			continue // a request or a notification of the server's
 		}
-		w.n++
-		close(w.wrote)
-		w.wrote = make(chan struct{})
-	}
-	if drop {
+		id, _ := jsonrpc.MakeID(m.Get("id").Value())
 		// The protocol says so: the client has stopped waiting for it.
+		drop = len(msgs) == 1 && w.inFlight[id]
+		delete(w.inFlight, id)
+		delete(w.calls, id)
+		if id == w.initID && !m.Get("error").Exists() {
+			w.version = m.Get("result.protocolVersion").Str
+		}
+	}
+	close(w.wrote)
+	w.wrote = make(chan struct{})
+	if drop {
 		return len(p), nil
 	}
 	return w.out.Write(p)
@@ -331,30 +268,28 @@ func (w *wire) Write(p []byte) (int, error) {
 // Close leaves stdout open: it is the process's, not the session's.
 func (w *wire) Close() error { return nil }
 
-// replied returns how many replies the SDK has written.
-func (w *wire) replied() int {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.n
-}
-
 // settleGrace is how long the end of the input waits for the replies to
 // the requests before it.
 const settleGrace = 250 * time.Millisecond
 
 // settle waits until every request read has been answered, or for at
-// most d.
+// most d, once the input has ended; the calls still unanswered then are
+// not awaited again: once the SDK reads the end, it writes no reply.
 func (w *wire) settle(d time.Duration) {
 	w.wait(d, func() bool { return len(w.inFlight) == 0 })
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	clear(w.calls)
 }
 
-// await waits until n replies have been written, or for at most d.
-func (w *wire) await(n int, d time.Duration) {
-	w.wait(d, func() bool { return w.n >= n })
+// await waits until every tools/call read has been answered, or for at
+// most d.
+func (w *wire) await(d time.Duration) {
+	w.wait(d, func() bool { return len(w.calls) == 0 })
 }
 
 // wait waits, for at most d, until done reports true: done is called with
-// w.mu held, at first and after each reply written.
+// w.mu held, at first and after each message written.
 func (w *wire) wait(d time.Duration, done func() bool) {
 	deadline := time.After(d)
 	for {

@@ -269,3 +269,15 @@ func TestWireBatches(t *testing.T) {
 		t.Errorf("a batch with a bad message: %v, want an invalid-request error", m)
 	}
 }
+
+// A call without arguments is judged as one whose arguments are an empty
+// object: a tool error that says what the questions lack.
+func TestCallWithoutArguments(t *testing.T) {
+	c := serveRaw(t, Options{}, "2025-11-25")
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"askuser"}}`)
+	c.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"askuser","arguments":{}}}`)
+	none, empty := fmt.Sprint(c.reply(1)["result"]), fmt.Sprint(c.reply(2)["result"])
+	if none != empty || !strings.Contains(none, "isError:true") || !strings.Contains(none, "questions") {
+		t.Errorf("without arguments: %s\nwith an empty object: %s", none, empty)
+	}
+}
