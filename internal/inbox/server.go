@@ -3,6 +3,7 @@ package inbox
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -48,11 +49,13 @@ type Server struct {
 	queue   *Queue
 	schemas schemaCache
 
+	// late ends once Close has given the waits their grace: the
+	// connections of the askers still waiting, taken over from net/http
+	// (see streamWait), are closed then.
+	late      context.Context
+	closeLate context.CancelFunc
+
 	mu sync.Mutex
-	// conns are the connections of the askers that wait, taken over from
-	// net/http (see streamWait), which Close closes once their grace is
-	// over.
-	conns map[net.Conn]struct{}
 	// stops stop the servers of the transports that carry HTTP (Serve),
 	// and the feeds of those that do not (OnClose).
 	stops  []func()
@@ -65,7 +68,9 @@ type Server struct {
 // NewServer returns a server of q that validates the questions that
 // arrive against schemaJSON, the embedded schema.
 func NewServer(q *Queue, schemaJSON []byte) *Server {
-	return &Server{queue: q, schemas: schemaCache{raw: schemaJSON, m: map[schema.Limits]*schema.Schema{}}, conns: map[net.Conn]struct{}{}, failed: make(chan error, 4)}
+	s := &Server{queue: q, schemas: schemaCache{raw: schemaJSON, m: map[schema.Limits]*schema.Schema{}}, failed: make(chan error, 4)}
+	s.late, s.closeLate = context.WithCancel(context.Background())
+	return s
 }
 
 // Queue returns the queue the server serves.
@@ -112,19 +117,10 @@ func (s *Server) Close(reason string) {
 		wg.Go(stop)
 	}
 	// The waits are given the same grace to tell their askers.
-	late := time.AfterFunc(stopGrace, s.closeConns)
+	late := time.AfterFunc(stopGrace, s.closeLate)
 	defer late.Stop()
 	wg.Wait()
 	s.wg.Wait()
-}
-
-// closeConns closes the connections of the askers still waiting.
-func (s *Server) closeConns() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for c := range s.conns {
-		_ = c.Close()
-	}
 }
 
 // OnClose has Close call stop, or calls it now when the server is closed:
@@ -247,16 +243,17 @@ func (s *Server) streamWait(w http.ResponseWriter, set *Set, ahead int) {
 		s.wg.Done()
 		return
 	}
-	s.mu.Lock()
-	s.conns[conn] = struct{}{}
-	s.mu.Unlock()
 	var from io.Reader = conn
 	if n := brw.Reader.Buffered(); n > 0 {
 		held, _ := brw.Peek(n)
 		from = io.MultiReader(bytes.NewReader(held), conn)
 	}
+	// A write that the asker holds up past Close's grace ends with its
+	// connection.
+	closeLate := context.AfterFunc(s.late, func() { _ = conn.Close() })
 	go func() {
-		defer s.endWait(conn)
+		defer s.wg.Done()
+		defer closeLate()
 		s.stream(conn, bufio.NewReaderSize(from, maxWithdrawalBytes+1), set, ahead)
 	}()
 }
@@ -357,14 +354,6 @@ func (s *Server) startWait(set *Set) (ahead int, err error) {
 		s.wg.Done()
 	}
 	return ahead, err
-}
-
-// endWait is the end of a wait, and of its asker's connection.
-func (s *Server) endWait(conn net.Conn) {
-	s.mu.Lock()
-	delete(s.conns, conn)
-	s.mu.Unlock()
-	s.wg.Done()
 }
 
 // FinalEvent is the event that tells the asker how its set ended; there is
