@@ -86,21 +86,17 @@ func (s *Server) Failed() <-chan error { return s.failed }
 // requests itself).
 func (s *Server) Serve(ln net.Listener, h http.Handler) {
 	srv := localhttp.NewServer(h)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		_ = ln.Close()
-		return
-	}
-	s.stops = append(s.stops, func() { srv.Stop(stopGrace) })
-	s.wg.Go(func() {
+	// Stopped before it serves, once the server is closed, it closes ln
+	// and serves nothing.
+	s.OnClose(func() { srv.Stop(stopGrace) })
+	go func() {
 		if err := srv.Serve(ln); err != nil {
 			select {
 			case s.failed <- fmt.Errorf("serve the inbox on %s: %w", ln.Addr(), err):
 			default:
 			}
 		}
-	})
+	}()
 }
 
 // Close closes the queue with reason, so that every waiting asker is told,
@@ -124,7 +120,8 @@ func (s *Server) Close(reason string) {
 }
 
 // OnClose has Close call stop, or calls it now when the server is closed:
-// for the feeds of transports that do not carry HTTP.
+// for the servers of the transports that carry HTTP (Serve), and the feeds
+// of those that do not.
 func (s *Server) OnClose(stop func()) {
 	s.mu.Lock()
 	closed := s.closed
