@@ -3,6 +3,7 @@ package inbox
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -372,12 +373,9 @@ func FinalEvent(set *Set) (Event, bool) {
 // the set it asks, or why it is refused. Nothing from the wire is trusted:
 // the questions are validated again against the schema.
 func (s *Server) Check(req *Request) (*Set, *ErrorBody) {
-	set := &Set{}
-	var err error
-	if set.From, err = cleanField("from", req.From, MaxFrom); err != nil {
-		return nil, &ErrorBody{Error: err.Error()}
-	}
-	if set.Cwd, err = cleanField("cwd", req.Cwd, maxCwdLength); err != nil {
+	from, fromErr := cleanField("from", req.From, MaxFrom)
+	cwd, cwdErr := cleanField("cwd", req.Cwd, maxCwdLength)
+	if err := cmp.Or(fromErr, cwdErr); err != nil {
 		return nil, &ErrorBody{Error: err.Error()}
 	}
 	if len(req.Questions) == 0 {
@@ -387,10 +385,11 @@ func (s *Server) Check(req *Request) (*Set, *ErrorBody) {
 	if err != nil {
 		return nil, &ErrorBody{Error: err.Error()}
 	}
-	if set.Questions, err = questionsOf(sch, req.Questions); err != nil {
+	qs, err := questionsOf(sch, req.Questions)
+	if err != nil {
 		return nil, questionsRefused(err)
 	}
-	return set, nil
+	return &Set{From: from, Cwd: cwd, Questions: qs}, nil
 }
 
 // questionsOf validates the questions of a set as an asker keying its
