@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -49,6 +50,7 @@ const (
 type Server struct {
 	queue   *Queue
 	schemas schemaCache
+	page    atomic.Value // the web page's address, a string, for Status on the Unix socket
 
 	// late ends once Close has given the waits their grace: the
 	// connections of the askers still waiting, taken over from net/http
@@ -61,7 +63,6 @@ type Server struct {
 	// and the feeds of those that do not (OnClose).
 	stops  []func()
 	closed bool
-	page   string // the web page's address, for Status on the Unix socket
 	wg     sync.WaitGroup
 	failed chan error
 }
@@ -150,20 +151,14 @@ func (s *Server) handler() http.Handler {
 func (s *Server) serveStatus(w http.ResponseWriter, r *http.Request) {
 	st := Status{Inbox: Name, Version: Version, Waiting: s.queue.Len()}
 	if local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && local.Network() == "unix" {
-		s.mu.Lock()
-		st.Page = s.page
-		s.mu.Unlock()
+		st.Page, _ = s.page.Load().(string)
 	}
 	writeJSON(w, http.StatusOK, st)
 }
 
 // SetPage sets the address of the inbox's web page, with its token, which
 // the status tells on the Unix socket only (see Status).
-func (s *Server) SetPage(url string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.page = url
-}
+func (s *Server) SetPage(url string) { s.page.Store(url) }
 
 // serveAsk queues the set a request holds and streams its wait to the
 // asker, until the set ends or the asker goes.
