@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -93,19 +94,11 @@ func (r *replies) read(text string) {
 		}
 	}
 	n := r.ignored.Add(1)
-	// Said for each of the first ten, then at each power of ten: someone
-	// who posts to the topic does not flood the terminal.
-	if n <= 10 || isPowerOfTen(n) {
+	// Said for each of the first ten, then at each power of ten (a 1 and
+	// zeros): someone who posts to the topic does not flood the terminal.
+	if n <= 10 || strings.TrimRight(strconv.FormatInt(n, 10), "0") == "1" {
 		say(r.out, "The reply topic carried a message that answers no waiting set (%d so far); it changed nothing, and is not shown.\n", n)
 	}
-}
-
-// isPowerOfTen reports whether n is 1, 10, 100 and so on.
-func isPowerOfTen(n int64) bool {
-	for n >= 10 && n%10 == 0 {
-		n /= 10
-	}
-	return n == 1
 }
 
 // subscribe reads the reply topic until ctx ends.
