@@ -88,9 +88,12 @@ func (s *Server) Failed() <-chan error { return s.failed }
 // requests itself).
 func (s *Server) Serve(ln net.Listener, h http.Handler) {
 	srv := localhttp.NewServer(h)
-	// Stopped before it serves, once the server is closed, it closes ln
-	// and serves nothing.
-	s.OnClose(func() { srv.Stop(stopGrace) })
+	s.OnClose(func() {
+		srv.Stop(stopGrace)
+		// Stopped before it serves, srv closes ln only once it does, in
+		// its own time: the socket file goes now, with Close.
+		_ = ln.Close()
+	})
 	go func() {
 		if err := srv.Serve(ln); err != nil {
 			select {
