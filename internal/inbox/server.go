@@ -58,11 +58,12 @@ type Server struct {
 	late      context.Context
 	closeLate context.CancelFunc
 
+	// mu orders what is added (stops, waits) against Close, which takes it
+	// once it has closed the queue: the server is closed with its queue.
 	mu sync.Mutex
 	// stops stop the servers of the transports that carry HTTP (Serve),
 	// and the feeds of those that do not (OnClose).
 	stops  []func()
-	closed bool
 	wg     sync.WaitGroup
 	failed chan error
 }
@@ -110,7 +111,6 @@ func (s *Server) Serve(ln net.Listener, h http.Handler) {
 func (s *Server) Close(reason string) {
 	s.queue.Close(reason)
 	s.mu.Lock()
-	s.closed = true
 	stops := s.stops
 	s.mu.Unlock()
 	var wg sync.WaitGroup
@@ -129,7 +129,7 @@ func (s *Server) Close(reason string) {
 // of those that do not.
 func (s *Server) OnClose(stop func()) {
 	s.mu.Lock()
-	closed := s.closed
+	closed := s.queue.Snapshot().Closed
 	if !closed {
 		s.stops = append(s.stops, stop)
 	}
@@ -333,14 +333,14 @@ func eventLine(e Event) []byte {
 }
 
 // startWait counts a wait that Close waits for, and then queues its set,
-// with ahead sets before it; it fails with errClosed once the server or
-// its queue is closing. The wait is counted before its set is queued:
+// with ahead sets before it; it fails with errClosed once the queue is
+// closing. The wait is counted before its set is queued:
 // Close, which closes the queue, then waits until the asker has been
 // told, even when the set comes on the screen and the person quits at
 // once.
 func (s *Server) startWait(set *Set) (ahead int, err error) {
 	s.mu.Lock()
-	if s.closed {
+	if s.queue.Snapshot().Closed {
 		s.mu.Unlock()
 		return 0, errClosed
 	}
