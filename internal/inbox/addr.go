@@ -278,24 +278,20 @@ const runUser = "/run/user"
 // environment lost XDG_RUNTIME_DIR still finds the inbox that the person
 // started with it.
 func defaultAddr(w Where, root string, uid int) SocketAddr {
-	if d := w.RuntimeDir; d != "" && filepath.IsAbs(d) {
-		return SocketAddr(filepath.Join(d, "askuser", "inbox.sock"))
+	if filepath.IsAbs(w.RuntimeDir) {
+		return SocketAddr(filepath.Join(w.RuntimeDir, "askuser", "inbox.sock"))
 	}
 	tmp := w.TempDir
-	if tmp == "" || !filepath.IsAbs(tmp) {
+	if !filepath.IsAbs(tmp) {
 		tmp = "/tmp"
 		if runtime.GOOS == "windows" {
 			tmp = os.TempDir()
 		}
 	}
-	dir := "askuser"
-	if uid >= 0 {
-		dir += "-" + strconv.Itoa(uid)
-	}
-	temp := filepath.Join(tmp, dir, "inbox.sock")
 	if uid < 0 {
-		return SocketAddr(temp)
+		return SocketAddr(filepath.Join(tmp, "askuser", "inbox.sock"))
 	}
+	temp := filepath.Join(tmp, "askuser-"+strconv.Itoa(uid), "inbox.sock")
 	userDir := filepath.Join(root, strconv.Itoa(uid))
 	run := filepath.Join(userDir, "askuser", "inbox.sock")
 	switch {

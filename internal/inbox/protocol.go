@@ -1,6 +1,7 @@
 package inbox
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -156,10 +157,7 @@ var withdrawReasons = map[string]string{
 // whose asker gave code: "the asker stopped waiting" for "" and for every
 // code the inbox does not know.
 func WithdrawReason(code string) string {
-	if r, ok := withdrawReasons[code]; ok {
-		return r
-	}
-	return reasonStopped
+	return cmp.Or(withdrawReasons[code], reasonStopped)
 }
 
 // Withdrawer is a cause of the end of an asker's context (context.Cause)

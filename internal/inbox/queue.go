@@ -64,14 +64,8 @@ func (s *Set) NotSent() *NotSentError { return s.notSent.Load() }
 // then, nobody may say that the asker has the answer.
 func (s *Set) LastWord() *NotSentError {
 	s.lastOnce.Do(func() {
-		s.last = s.NotSent()
-		if s.last == nil || !s.last.Pending {
-			return
-		}
-		if err := <-s.Sent; err != nil {
-			s.last = &NotSentError{Err: err}
-		} else {
-			s.last = nil
+		if s.last = s.NotSent(); s.last != nil && s.last.Pending {
+			s.last = notSent(<-s.Sent)
 		}
 	})
 	return s.last
@@ -309,18 +303,21 @@ func (q *Queue) Cancel(s *Set, via Via) error {
 // gave in this inbox, from its transport, when it gives word (see
 // Set.Sent), and keeps what did not go (NotSent).
 func (s *Set) awaitSent() {
-	if s.Sent == nil {
-		return
+	if s.Sent != nil {
+		s.notSent.Store(notSent(<-s.Sent))
 	}
-	err := <-s.Sent
+}
+
+// notSent is a word of the transport (see Set.Sent) as a *NotSentError:
+// nil for one that says it was sent.
+func notSent(err error) *NotSentError {
 	if err == nil {
-		return
+		return nil
 	}
-	ns, ok := errors.AsType[*NotSentError](err)
-	if !ok {
-		ns = &NotSentError{Err: err}
+	if ns, ok := errors.AsType[*NotSentError](err); ok {
+		return ns
 	}
-	s.notSent.Store(ns)
+	return &NotSentError{Err: err}
 }
 
 // EndElsewhere ends s as it ended in another inbox on the same queue (e:

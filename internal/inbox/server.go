@@ -3,6 +3,8 @@ package inbox
 import (
 	"bufio"
 	"bytes"
+	"cmp"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -47,17 +50,20 @@ const (
 type Server struct {
 	queue   *Queue
 	schemas schemaCache
+	page    atomic.Value // the web page's address, a string, for Status on the Unix socket
 
+	// late ends once Close has given the waits their grace: the
+	// connections of the askers still waiting, taken over from net/http
+	// (see streamWait), are closed then.
+	late      context.Context
+	closeLate context.CancelFunc
+
+	// mu orders what is added (stops, waits) against Close, which takes it
+	// once it has closed the queue: the server is closed with its queue.
 	mu sync.Mutex
-	// conns are the connections of the askers that wait, taken over from
-	// net/http (see streamWait), which Close closes once their grace is
-	// over.
-	conns map[net.Conn]struct{}
 	// stops stop the servers of the transports that carry HTTP (Serve),
 	// and the feeds of those that do not (OnClose).
 	stops  []func()
-	closed bool
-	page   string // the web page's address, for Status on the Unix socket
 	wg     sync.WaitGroup
 	failed chan error
 }
@@ -65,7 +71,9 @@ type Server struct {
 // NewServer returns a server of q that validates the questions that
 // arrive against schemaJSON, the embedded schema.
 func NewServer(q *Queue, schemaJSON []byte) *Server {
-	return &Server{queue: q, schemas: schemaCache{raw: schemaJSON, m: map[schema.Limits]*schema.Schema{}}, conns: map[net.Conn]struct{}{}, failed: make(chan error, 4)}
+	s := &Server{queue: q, schemas: schemaCache{raw: schemaJSON, m: map[schema.Limits]*schema.Schema{}}, failed: make(chan error, 4)}
+	s.late, s.closeLate = context.WithCancel(context.Background())
+	return s
 }
 
 // Queue returns the queue the server serves.
@@ -81,21 +89,20 @@ func (s *Server) Failed() <-chan error { return s.failed }
 // requests itself).
 func (s *Server) Serve(ln net.Listener, h http.Handler) {
 	srv := localhttp.NewServer(h)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
+	s.OnClose(func() {
+		srv.Stop(stopGrace)
+		// Stopped before it serves, srv closes ln only once it does, in
+		// its own time: the socket file goes now, with Close.
 		_ = ln.Close()
-		return
-	}
-	s.stops = append(s.stops, func() { srv.Stop(stopGrace) })
-	s.wg.Go(func() {
+	})
+	go func() {
 		if err := srv.Serve(ln); err != nil {
 			select {
 			case s.failed <- fmt.Errorf("serve the inbox on %s: %w", ln.Addr(), err):
 			default:
 			}
 		}
-	})
+	}()
 }
 
 // Close closes the queue with reason, so that every waiting asker is told,
@@ -104,7 +111,6 @@ func (s *Server) Serve(ln net.Listener, h http.Handler) {
 func (s *Server) Close(reason string) {
 	s.queue.Close(reason)
 	s.mu.Lock()
-	s.closed = true
 	stops := s.stops
 	s.mu.Unlock()
 	var wg sync.WaitGroup
@@ -112,26 +118,18 @@ func (s *Server) Close(reason string) {
 		wg.Go(stop)
 	}
 	// The waits are given the same grace to tell their askers.
-	late := time.AfterFunc(stopGrace, s.closeConns)
+	late := time.AfterFunc(stopGrace, s.closeLate)
 	defer late.Stop()
 	wg.Wait()
 	s.wg.Wait()
 }
 
-// closeConns closes the connections of the askers still waiting.
-func (s *Server) closeConns() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for c := range s.conns {
-		_ = c.Close()
-	}
-}
-
 // OnClose has Close call stop, or calls it now when the server is closed:
-// for the feeds of transports that do not carry HTTP.
+// for the servers of the transports that carry HTTP (Serve), and the feeds
+// of those that do not.
 func (s *Server) OnClose(stop func()) {
 	s.mu.Lock()
-	closed := s.closed
+	closed := s.queue.Snapshot().Closed
 	if !closed {
 		s.stops = append(s.stops, stop)
 	}
@@ -156,20 +154,14 @@ func (s *Server) handler() http.Handler {
 func (s *Server) serveStatus(w http.ResponseWriter, r *http.Request) {
 	st := Status{Inbox: Name, Version: Version, Waiting: s.queue.Len()}
 	if local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && local.Network() == "unix" {
-		s.mu.Lock()
-		st.Page = s.page
-		s.mu.Unlock()
+		st.Page, _ = s.page.Load().(string)
 	}
 	writeJSON(w, http.StatusOK, st)
 }
 
 // SetPage sets the address of the inbox's web page, with its token, which
 // the status tells on the Unix socket only (see Status).
-func (s *Server) SetPage(url string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.page = url
-}
+func (s *Server) SetPage(url string) { s.page.Store(url) }
 
 // serveAsk queues the set a request holds and streams its wait to the
 // asker, until the set ends or the asker goes.
@@ -247,16 +239,17 @@ func (s *Server) streamWait(w http.ResponseWriter, set *Set, ahead int) {
 		s.wg.Done()
 		return
 	}
-	s.mu.Lock()
-	s.conns[conn] = struct{}{}
-	s.mu.Unlock()
 	var from io.Reader = conn
 	if n := brw.Reader.Buffered(); n > 0 {
 		held, _ := brw.Peek(n)
 		from = io.MultiReader(bytes.NewReader(held), conn)
 	}
+	// A write that the asker holds up past Close's grace ends with its
+	// connection.
+	closeLate := context.AfterFunc(s.late, func() { _ = conn.Close() })
 	go func() {
-		defer s.endWait(conn)
+		defer s.wg.Done()
+		defer closeLate()
 		s.stream(conn, bufio.NewReaderSize(from, maxWithdrawalBytes+1), set, ahead)
 	}()
 }
@@ -340,14 +333,14 @@ func eventLine(e Event) []byte {
 }
 
 // startWait counts a wait that Close waits for, and then queues its set,
-// with ahead sets before it; it fails with errClosed once the server or
-// its queue is closing. The wait is counted before its set is queued:
+// with ahead sets before it; it fails with errClosed once the queue is
+// closing. The wait is counted before its set is queued:
 // Close, which closes the queue, then waits until the asker has been
 // told, even when the set comes on the screen and the person quits at
 // once.
 func (s *Server) startWait(set *Set) (ahead int, err error) {
 	s.mu.Lock()
-	if s.closed {
+	if s.queue.Snapshot().Closed {
 		s.mu.Unlock()
 		return 0, errClosed
 	}
@@ -357,14 +350,6 @@ func (s *Server) startWait(set *Set) (ahead int, err error) {
 		s.wg.Done()
 	}
 	return ahead, err
-}
-
-// endWait is the end of a wait, and of its asker's connection.
-func (s *Server) endWait(conn net.Conn) {
-	s.mu.Lock()
-	delete(s.conns, conn)
-	s.mu.Unlock()
-	s.wg.Done()
 }
 
 // FinalEvent is the event that tells the asker how its set ended; there is
@@ -386,12 +371,9 @@ func FinalEvent(set *Set) (Event, bool) {
 // the set it asks, or why it is refused. Nothing from the wire is trusted:
 // the questions are validated again against the schema.
 func (s *Server) Check(req *Request) (*Set, *ErrorBody) {
-	set := &Set{}
-	var err error
-	if set.From, err = cleanField("from", req.From, MaxFrom); err != nil {
-		return nil, &ErrorBody{Error: err.Error()}
-	}
-	if set.Cwd, err = cleanField("cwd", req.Cwd, maxCwdLength); err != nil {
+	from, fromErr := cleanField("from", req.From, MaxFrom)
+	cwd, cwdErr := cleanField("cwd", req.Cwd, maxCwdLength)
+	if err := cmp.Or(fromErr, cwdErr); err != nil {
 		return nil, &ErrorBody{Error: err.Error()}
 	}
 	if len(req.Questions) == 0 {
@@ -401,10 +383,11 @@ func (s *Server) Check(req *Request) (*Set, *ErrorBody) {
 	if err != nil {
 		return nil, &ErrorBody{Error: err.Error()}
 	}
-	if set.Questions, err = questionsOf(sch, req.Questions); err != nil {
+	qs, err := questionsOf(sch, req.Questions)
+	if err != nil {
 		return nil, questionsRefused(err)
 	}
-	return set, nil
+	return &Set{From: from, Cwd: cwd, Questions: qs}, nil
 }
 
 // questionsOf validates the questions of a set as an asker keying its

@@ -6,6 +6,7 @@ import (
 
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/inbox/view"
+	"github.com/askuser/askuser/prompt/web/localhttp"
 )
 
 // listen serves the inbox on every transport the options name: its
@@ -20,14 +21,30 @@ func listen(ctx context.Context, o Options, srv *inbox.Server, p *page, out io.W
 	if err != nil {
 		return err
 	}
-	announce, extras := serveExtras(ctx, o, srv, p, out)
+	elsewhere, extras := serveExtras(ctx, o, srv, p, out)
 	if err := at.Serve(ctx, srv); err != nil {
 		return err
 	}
 	if extras != nil {
 		return extras
 	}
-	announce()
+	if elsewhere != "" {
+		say(out, "Askers elsewhere reach this inbox with ASKUSER_INBOX='%s'\n", elsewhere)
+	}
+	switch {
+	case p == nil:
+	case o.Headless:
+		say(out, "Answer in your browser: %s\n", p.url)
+	default:
+		say(out, "Answer in your browser too: %s\n", p.url)
+	}
+	if p != nil && o.Open {
+		go func() {
+			if err := localhttp.OpenBrowser(o.Browser, p.url); err != nil {
+				say(out, "Could not open a browser (%v); open the address above.\n", err)
+			}
+		}()
+	}
 	switch {
 	case o.Headless:
 		say(out, "askuser inbox: nothing can be typed here (no terminal), so the questions are answered on the web page only. The inbox serves until it is stopped (SIGTERM or SIGINT), and logs here each set that arrives or ends.\nWaiting for questions at %s.\n", o.Addr)

@@ -36,7 +36,7 @@ type notifier struct {
 // told is what was done to tell of one set.
 type told struct {
 	runs  []*notify.Run // the commands run for it
-	timer *time.Timer   // until it is told of away (NotifyAfter), then until the reminder (Remind); nil for neither
+	timer *time.Timer   // until it is told of away (NotifyAfter, at once for 0), then until the reminder (Remind)
 	away  bool          // the person was told of it away from the desk
 }
 
@@ -76,35 +76,29 @@ func (n *notifier) arrive(s *inbox.Set) {
 	t := &told{}
 	n.sets[s] = t
 	n.ring()
-	if n.o.NotifyAfter > 0 {
-		t.timer = time.AfterFunc(n.o.NotifyAfter, func() { n.due(s) })
-		return
-	}
-	n.goneLocked(s, t)
+	t.timer = time.AfterFunc(n.o.NotifyAfter, func() { n.due(s) })
 }
 
 // due tells of s when its timer fires, if it still waits: away from the
-// desk the first time, and again as a reminder after that.
+// desk the first time, with the notification command and the away hooks,
+// and once more as a reminder Remind after that (never for 0).
 func (n *notifier) due(s *inbox.Set) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	switch t := n.sets[s]; {
+	t := n.sets[s]
+	switch {
 	case t == nil:
+		return
 	case !t.away:
-		n.goneLocked(s, t)
+		t.away = true
+		n.tell(s, t, notify.Asked)
+		for _, f := range n.away {
+			f(s)
+		}
 	default:
 		n.ring()
 		n.tell(s, t, notify.Reminded)
-	}
-}
-
-// goneLocked runs the notification command and the away hooks for s, and
-// sets its reminder. n.mu is held.
-func (n *notifier) goneLocked(s *inbox.Set, t *told) {
-	t.away = true
-	n.tell(s, t, notify.Asked)
-	for _, f := range n.away {
-		f(s)
+		return
 	}
 	if n.o.Remind > 0 {
 		t.timer = time.AfterFunc(n.o.Remind, func() { n.due(s) })
@@ -147,7 +141,7 @@ func (n *notifier) ended(s *inbox.Set) {
 	n.mu.Lock()
 	t := n.sets[s]
 	delete(n.sets, s)
-	if t != nil && t.timer != nil {
+	if t != nil {
 		t.timer.Stop()
 	}
 	n.mu.Unlock()

@@ -15,14 +15,15 @@ import (
 
 // serveExtras serves what the options add: askers over TCP (Listen), with
 // a token, and the web page p (nil without Web), there too or else on this
-// machine only. It returns what tells the person where they are, to be
-// called once the inbox serves at its address too: an inbox that fails
-// there says nothing of a page it will not serve.
-func serveExtras(ctx context.Context, o Options, srv *inbox.Server, p *page, out io.Writer) (announce func(), _ error) {
+// machine only. It returns the address that askers elsewhere are given
+// (Listen's, "" without it), for the person to be told once the inbox
+// serves at its address too: an inbox that fails there says nothing of a
+// page it will not serve.
+func serveExtras(ctx context.Context, o Options, srv *inbox.Server, p *page, out io.Writer) (elsewhere string, _ error) {
 	at, what := o.Listen, "the inbox"
 	switch {
 	case at == nil && p == nil:
-		return func() {}, nil
+		return "", nil
 	case at == nil:
 		local, _ := localhttp.ParseAddr(localhttp.DefaultAddr)
 		at, what = &local, "the inbox's page"
@@ -31,47 +32,26 @@ func serveExtras(ctx context.Context, o Options, srv *inbox.Server, p *page, out
 	}
 	ln, host, err := localhttp.Listen(*at, what, out)
 	if err != nil {
-		return nil, &prompt.UnavailableError{Err: err}
+		return "", &prompt.UnavailableError{Err: err}
 	}
 	var h http.Handler
 	if p != nil {
 		if h, err = p.on(ln, host); err != nil {
 			_ = ln.Close()
-			return nil, err
+			return "", err
 		}
 		srv.SetPage(p.url)
 	}
-	var elsewhere inbox.TCPAddr
 	if o.Listen == nil {
 		srv.Serve(ln, h)
-	} else {
-		tcp := inbox.TCPListener{Listener: ln, Host: host, Token: inbox.TokenBeside(o.Addr), Page: h}
-		if err := tcp.Serve(ctx, srv); err != nil {
-			_ = ln.Close()
-			return nil, err
-		}
-		elsewhere = inbox.TCPAddr{Host: localhttp.HostPort(host, ln.Addr()), Token: tcp.Token}
+		return "", nil
 	}
-	return func() {
-		if o.Listen != nil {
-			say(out, "Askers elsewhere reach this inbox with ASKUSER_INBOX='%s'\n", elsewhere.URL())
-		}
-		switch {
-		case p == nil:
-			return
-		case o.Headless:
-			say(out, "Answer in your browser: %s\n", p.url)
-		default:
-			say(out, "Answer in your browser too: %s\n", p.url)
-		}
-		if o.Open {
-			go func() {
-				if err := localhttp.OpenBrowser(o.Browser, p.url); err != nil {
-					say(out, "Could not open a browser (%v); open the address above.\n", err)
-				}
-			}()
-		}
-	}, nil
+	tcp := inbox.TCPListener{Listener: ln, Host: host, Token: inbox.TokenBeside(o.Addr), Page: h}
+	if err := tcp.Serve(ctx, srv); err != nil {
+		_ = ln.Close()
+		return "", err
+	}
+	return inbox.TCPAddr{Host: localhttp.HostPort(host, ln.Addr()), Token: tcp.Token}.URL(), nil
 }
 
 // page is the inbox's web page (Web), before it is served: its options,

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -16,19 +17,17 @@ func TestAnnounceWithoutPage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, listen := range []*localhttp.Addr{nil, &tcp} {
+	for _, at := range []*localhttp.Addr{nil, &tcp} {
 		srv := inbox.NewServer(inbox.NewQueue(inbox.QueueOptions{}), nil)
 		var out strings.Builder
-		o := Options{Addr: inbox.SocketAddr("/run/inbox.sock"), Listen: listen, Headless: true}
-		announce, err := serveExtras(context.Background(), o, srv, nil, &out)
+		o := Options{Addr: inbox.SocketAddr(filepath.Join(t.TempDir(), "inbox.sock")), Listen: at, Headless: true}
+		err := listen(context.Background(), o, srv, nil, &out)
+		srv.Close("the test is over")
 		if err != nil {
 			t.Fatal(err)
 		}
-		out.Reset()
-		announce()
-		srv.Close("the test is over")
-		if got := out.String(); strings.Contains(got, "browser") || (listen != nil) != strings.Contains(got, "ASKUSER_INBOX='http://127.0.0.1:") {
-			t.Errorf("with --listen %v, the inbox said:\n%s", listen, got)
+		if got := out.String(); strings.Contains(got, "browser") || (at != nil) != strings.Contains(got, "ASKUSER_INBOX='http://127.0.0.1:") {
+			t.Errorf("with --listen %v, the inbox said:\n%s", at, got)
 		}
 	}
 }

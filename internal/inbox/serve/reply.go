@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -28,9 +29,8 @@ type replies struct {
 	out   io.Writer
 
 	mu      sync.Mutex
-	keys    map[string]tap          // the keys of the sets that wait
-	sets    map[*inbox.Set][]string // the keys of each of them
-	ignored atomic.Int64            // messages that are no key of a waiting set
+	keys    map[string]tap // the keys of the sets that wait
+	ignored atomic.Int64   // messages that are no key of a waiting set
 }
 
 // tap is what a key answers: option n (from 1) of set s.
@@ -40,7 +40,7 @@ type tap struct {
 }
 
 func newReplies(topic string, q *inbox.Queue, links *view.Links, out io.Writer) *replies {
-	r := &replies{topic: topic, q: q, links: links, out: out, keys: map[string]tap{}, sets: map[*inbox.Set][]string{}}
+	r := &replies{topic: topic, q: q, links: links, out: out, keys: map[string]tap{}}
 	q.OnEnd(r.forget)
 	return r
 }
@@ -58,7 +58,6 @@ func (r *replies) actions(s *inbox.Set) []notify.Action {
 		for i, k := range keys {
 			r.keys[k] = tap{s: s, n: i + 1}
 		}
-		r.sets[s] = keys
 	}
 	r.mu.Unlock()
 	actions := make([]notify.Action, len(keys))
@@ -68,14 +67,14 @@ func (r *replies) actions(s *inbox.Set) []notify.Action {
 	return actions
 }
 
-// forget drops the keys of s, which has ended; the queue calls it (OnEnd).
+// forget drops the keys of s, which has ended, made again as actions made
+// them; the queue calls it (OnEnd).
 func (r *replies) forget(s *inbox.Set) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	for _, k := range r.sets[s] {
+	for _, k := range r.links.Keys(s) {
 		delete(r.keys, k)
 	}
-	delete(r.sets, s)
 }
 
 // read answers the set whose key text is, with the key's option. Anything
@@ -95,19 +94,11 @@ func (r *replies) read(text string) {
 		}
 	}
 	n := r.ignored.Add(1)
-	// Said for each of the first ten, then at each power of ten: someone
-	// who posts to the topic does not flood the terminal.
-	if n <= 10 || isPowerOfTen(n) {
+	// Said for each of the first ten, then at each power of ten (a 1 and
+	// zeros): someone who posts to the topic does not flood the terminal.
+	if n <= 10 || strings.TrimRight(strconv.FormatInt(n, 10), "0") == "1" {
 		say(r.out, "The reply topic carried a message that answers no waiting set (%d so far); it changed nothing, and is not shown.\n", n)
 	}
-}
-
-// isPowerOfTen reports whether n is 1, 10, 100 and so on.
-func isPowerOfTen(n int64) bool {
-	for n >= 10 && n%10 == 0 {
-		n /= 10
-	}
-	return n == 1
 }
 
 // subscribe reads the reply topic until ctx ends.
