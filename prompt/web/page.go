@@ -84,26 +84,15 @@ type InQueue struct {
 	Home string
 }
 
-// waitState is where the wait for a set of questions stands.
-type waitState int
-
-// The states of a wait: waiting for an answer, or how it ended.
-const (
-	stateWaiting   waitState = iota
-	stateAnswered            // answered on a page, or elsewhere
-	stateCancelled           // the person cancelled on a page
-	stateWithdrawn           // the asker stopped waiting: it timed out, was stopped, or left
-)
-
-// waitStatus is where the wait for a set of questions stands, with what it
-// ended with.
-type waitStatus struct {
-	State waitState
-	// Answers are the answers, one per item, when stateAnswered.
-	Answers []prompt.Answer
-	// Reason says why the questions were withdrawn, for the page to show;
-	// "" when there is nothing to say.
-	Reason string
+// ending is how the wait for a set of questions ended: answered with
+// answers when err is nil; cancelled by the person on a page when err is
+// prompt.ErrCancelled; else withdrawn, with why askuser stopped waiting
+// (it timed out, was stopped, or left) as err, and reason, what the page
+// says of it ("" for nothing).
+type ending struct {
+	answers []prompt.Answer
+	err     error
+	reason  string
 }
 
 // submittedQuestion is what a submitted form said about one question.
@@ -408,31 +397,31 @@ func webOptions(id string, q schema.Question, chosen []bool) (opts []webOption, 
 	return opts, hasPreview
 }
 
-// writeStatus writes the page as st has it, with code: the questions while
-// waiting, and how the wait ended after that.
-func (p *Page) writeStatus(w http.ResponseWriter, code int, st waitStatus) {
+// writeStatus writes the page as e has it, with code: the questions while
+// waiting (nil), and how the wait ended after that.
+func (p *Page) writeStatus(w http.ResponseWriter, code int, e *ending) {
 	var v *view
-	switch st.State {
-	case stateWaiting:
+	switch {
+	case e == nil:
 		p.WriteForm(w, code, nil)
 		return
-	case stateAnswered:
+	case e.err == nil:
 		v = &view{State: "answered", Title: "Answered"}
 		for i, q := range p.Questions {
 			line := webSummaryLine{
 				Header:   prompt.Display(q.Header),
 				Question: prompt.DisplayMultiline(q.Question),
 			}
-			if i < len(st.Answers) {
-				line.Answer = prompt.Display(st.Answers[i].String())
-				line.Note = prompt.Display(st.Answers[i].Note)
+			if i < len(e.answers) {
+				line.Answer = prompt.Display(e.answers[i].String())
+				line.Note = prompt.Display(e.answers[i].Note)
 			}
 			v.Summary = append(v.Summary, line)
 		}
-	case stateCancelled:
+	case errors.Is(e.err, prompt.ErrCancelled):
 		v = &view{State: "cancelled", Title: "Cancelled"}
 	default:
-		v = &view{State: "withdrawn", Title: "Question withdrawn", Reason: st.Reason}
+		v = &view{State: "withdrawn", Title: "Question withdrawn", Reason: e.reason}
 	}
 	p.write(w, code, v)
 }

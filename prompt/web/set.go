@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/prompt/web/localhttp"
 )
 
@@ -29,8 +30,8 @@ type setServer struct {
 	page *Page
 
 	mu      sync.Mutex
-	status  waitStatus
-	done    chan struct{} // closed when the wait ends: status leaves stateWaiting
+	ended   *ending       // nil while waiting
+	done    chan struct{} // closed when the wait ends
 	waiters atomic.Int32  // requests held by serveWait, for the tests to wait for
 }
 
@@ -39,27 +40,23 @@ func newSetServer(p *Page) *setServer {
 	return &setServer{page: p, done: make(chan struct{})}
 }
 
-// current returns where the wait stands.
-func (s *setServer) current() waitStatus {
+// current returns how the wait ended, nil while it goes on.
+func (s *setServer) current() *ending {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.status
+	return s.ended
 }
 
-// end ends the wait with st, whose State is not stateWaiting, unless it has
-// ended already, and reports whether this call ended it: for an answer
-// given elsewhere, or questions withdrawn. Pages waiting on the set learn
-// it at once.
-func (s *setServer) end(st waitStatus) bool {
-	if st.State == stateWaiting {
-		return false
-	}
+// end ends the wait with e, unless it has ended already, and reports
+// whether this call ended it: for an answer given elsewhere, or questions
+// withdrawn. Pages waiting on the set learn it at once.
+func (s *setServer) end(e ending) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.status.State != stateWaiting {
+	if s.ended != nil {
 		return false
 	}
-	s.status = st
+	s.ended = &e
 	close(s.done)
 	return true
 }
@@ -115,18 +112,18 @@ func (s *setServer) servePost(w http.ResponseWriter, r *http.Request, action str
 	if !ok {
 		return
 	}
-	st := waitStatus{State: stateCancelled}
+	e := ending{err: prompt.ErrCancelled}
 	if action == "answer" {
 		sub := s.page.Parse(values)
-		if !sub.OK() && s.current().State == stateWaiting {
+		if !sub.OK() && s.current() == nil {
 			s.page.WriteForm(w, http.StatusBadRequest, sub)
 			return
 		}
-		// Once the wait has ended, End ends nothing, however the form was.
-		st = waitStatus{State: stateAnswered, Answers: sub.Answers}
+		// Once the wait has ended, end ends nothing, however the form was.
+		e = ending{answers: sub.Answers}
 	}
 	code := http.StatusOK
-	if !s.end(st) {
+	if !s.end(e) {
 		code = http.StatusConflict
 	}
 	s.page.writeStatus(w, code, s.current())

@@ -96,32 +96,25 @@ func (w *Prompter) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answ
 		}()
 	}
 
-	var failed error
+	serving := true
 	select {
 	case <-set.done:
 	case <-ctx.Done():
-		set.end(waitStatus{State: stateWithdrawn, Reason: withdrawnReason(context.Cause(ctx))})
-	case failed = <-serveErr: // never nil: the server was not stopped
-		set.end(waitStatus{State: stateWithdrawn, Reason: "the page could not be served"})
+		cause := context.Cause(ctx)
+		set.end(ending{err: cause, reason: withdrawnReason(cause)})
+	case err := <-serveErr: // never nil: the server was not stopped
+		serving = false
+		set.end(ending{err: fmt.Errorf("serve the page: %w", err), reason: "the page could not be served"})
 	}
 	w.mu.Lock()
 	w.quiet = true
 	w.mu.Unlock()
 	srv.Stop(stopGrace)
-	if failed == nil {
-		failed = <-serveErr // nil, once stopped
+	if serving {
+		<-serveErr // nil, once stopped
 	}
-
-	st := set.current()
-	switch {
-	case st.State == stateAnswered:
-		return st.Answers, nil
-	case st.State == stateCancelled:
-		return nil, prompt.ErrCancelled
-	case failed != nil:
-		return nil, fmt.Errorf("serve the page: %w", failed)
-	}
-	return nil, context.Cause(ctx)
+	e := set.current()
+	return e.answers, e.err
 }
 
 // say writes a line for the person at the terminal, unless Ask is over.

@@ -148,7 +148,7 @@ func TestWebPageShowsTextAsDisplayed(t *testing.T) {
 		`<span class="visually-hidden"> on: Which\u202e one?`,
 	)
 	check("answered", written(t, func(w http.ResponseWriter) {
-		p.writeStatus(w, 200, waitStatus{State: stateAnswered, Answers: []prompt.Answer{{Other: "typed <i>", Note: "note <b>\u202e"}}})
+		p.writeStatus(w, 200, &ending{answers: []prompt.Answer{{Other: "typed <i>", Note: "note <b>\u202e"}}})
 	}),
 		`<span class="chip">\x1b[31mDB</span>`,
 		"<dd>typed &lt;i&gt;</dd>",
