@@ -61,28 +61,29 @@ func (s *setServer) end(e ending) bool {
 	return true
 }
 
+// setRoutes are the addresses of a set under its page's Base, with the
+// methods each takes.
+var setRoutes = map[string][]string{
+	"":       {http.MethodGet, http.MethodHead},
+	"wait":   {http.MethodGet},
+	"answer": {http.MethodPost},
+	"cancel": {http.MethodPost},
+}
+
 // ServeHTTP serves the page's addresses; see setServer.
 func (s *setServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rest, ok := strings.CutPrefix(r.URL.Path, s.page.Base)
-	if !ok {
+	methods, known := setRoutes[rest]
+	switch {
+	case !ok || !known:
 		localhttp.Refuse(w, http.StatusNotFound, "Not found.")
-		return
-	}
-	switch rest {
-	case "":
-		if allow(w, r, http.MethodGet, http.MethodHead) {
-			s.page.writeStatus(w, http.StatusOK, s.current())
-		}
-	case "wait":
-		if allow(w, r, http.MethodGet) {
-			s.serveWait(w, r)
-		}
-	case "answer", "cancel":
-		if allow(w, r, http.MethodPost) {
-			s.servePost(w, r, rest)
-		}
+	case !allow(w, r, methods...): // refused
+	case rest == "":
+		s.page.writeStatus(w, http.StatusOK, s.current())
+	case rest == "wait":
+		s.serveWait(w, r)
 	default:
-		localhttp.Refuse(w, http.StatusNotFound, "Not found.")
+		s.servePost(w, r, rest)
 	}
 }
 
