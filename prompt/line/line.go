@@ -36,6 +36,7 @@ type Prompter struct {
 	spoke bool
 }
 
+// lineResult is what ReadLine returned.
 type lineResult struct {
 	text string
 	err  error
@@ -262,8 +263,9 @@ func (l *Prompter) confirm(ctx context.Context, q schema.Question) (prompt.Answe
 // prompt is shown again, and the next line read.
 var ErrAskAgain = errors.New("ask again")
 
-// readLine shows ask and reads one line, without its line ending. A line
-// over maxLineLength is refused and asked again.
+// readLine shows ask and reads one line from the shared reader, without
+// its line ending. A line over maxLineLength is refused and asked again;
+// end of input before any text is ErrNoAnswer.
 func (l *Prompter) readLine(ctx context.Context, ask string) (string, error) {
 	for {
 		if _, err := io.WriteString(l.out, ask); err != nil {
@@ -271,7 +273,10 @@ func (l *Prompter) readLine(ctx context.Context, ask string) (string, error) {
 		}
 		if l.lines == nil {
 			l.lines = make(chan lineResult, 1)
-			go func() { l.lines <- l.read() }()
+			go func() {
+				text, err := ReadLine(l.in)
+				l.lines <- lineResult{text, err}
+			}()
 		}
 		var r lineResult
 		select {
@@ -281,25 +286,27 @@ func (l *Prompter) readLine(ctx context.Context, ask string) (string, error) {
 		case r = <-l.lines:
 			l.lines = nil
 		}
-		if errors.Is(r.err, ErrAskAgain) {
+		switch {
+		case errors.Is(r.err, ErrAskAgain):
 			continue
-		}
-		if r.err != nil {
+		case errors.Is(r.err, io.EOF):
 			l.say("")
-			return "", r.err
+			return "", prompt.ErrNoAnswer
+		case r.err != nil:
+			l.say("")
+			return "", fmt.Errorf("read answer: %w", r.err)
 		}
 		l.spoke = true
-		tooLong := len(r.text) > maxLineLength
-		if l.echo {
-			if tooLong {
+		if len(r.text) > maxLineLength {
+			// ReadLine cut it to one byte more.
+			if l.echo {
 				l.say("…")
-			} else {
-				l.say(prompt.Display(r.text))
 			}
-		}
-		if tooLong {
 			l.say(fmt.Sprintf("That line is longer than %d KiB; enter a shorter answer.", maxLineLength>>10))
 			continue
+		}
+		if l.echo {
+			l.say(prompt.Display(r.text))
 		}
 		return r.text, nil
 	}
@@ -309,21 +316,6 @@ func (l *Prompter) readLine(ctx context.Context, ask string) (string, error) {
 // the prompt written next goes to the same place, and reports it.
 func (l *Prompter) say(line string) {
 	_, _ = io.WriteString(l.out, line+"\n")
-}
-
-// read reads one line from the shared reader. The last line may lack a
-// line ending; end of input before any text is ErrNoAnswer. A line over
-// maxLineLength comes cut to one byte more (see ReadLine), for readLine to
-// refuse.
-func (l *Prompter) read() lineResult {
-	text, err := ReadLine(l.in)
-	switch {
-	case errors.Is(err, io.EOF):
-		return lineResult{err: prompt.ErrNoAnswer}
-	case err != nil:
-		return lineResult{err: fmt.Errorf("read answer: %w", err)}
-	}
-	return lineResult{text: text}
 }
 
 // ReadLine reads one line from br, without its line ending (LF or CRLF);
