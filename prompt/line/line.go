@@ -85,23 +85,23 @@ func (l *Prompter) ask(ctx context.Context, q schema.Question, i, n int) (prompt
 		fmt.Fprintf(&b, "[%d/%d] %s\n", i+1, n, prompt.Display(q.Header))
 	}
 	fmt.Fprintf(&b, "%s\n", prompt.DisplayMultiline(q.Question))
-	if q.Kind.Typed() {
-		return l.typed(ctx, q, &b)
+	switch {
+	case !q.Kind.Typed():
+		writeOptions(&b, q)
+	case q.Placeholder != "":
+		fmt.Fprintf(&b, "  e.g. %s\n", prompt.Display(q.Placeholder))
 	}
-	writeOptions(&b, q)
+	// As say's: the prompt that readLine writes next reports a failure.
+	_, _ = io.WriteString(l.out, b.String())
+	if q.Kind.Typed() {
+		return l.typed(ctx, q)
+	}
 	return l.choose(ctx, q, b.String())
 }
 
-// typed asks q for typed text, after what b holds, with its example
-// answer, until CheckOther accepts it; Enter on nothing takes its default,
-// if any.
-func (l *Prompter) typed(ctx context.Context, q schema.Question, b *strings.Builder) (prompt.Answer, error) {
-	if q.Placeholder != "" {
-		fmt.Fprintf(b, "  e.g. %s\n", prompt.Display(q.Placeholder))
-	}
-	if _, err := io.WriteString(l.out, b.String()); err != nil {
-		return prompt.Answer{}, fmt.Errorf("write prompt: %w", err)
-	}
+// typed asks q for typed text, until CheckOther accepts it; Enter on
+// nothing takes its default, if any.
+func (l *Prompter) typed(ctx context.Context, q schema.Question) (prompt.Answer, error) {
 	ask := textPrompt
 	if q.Default != "" {
 		ask = fmt.Sprintf(`Your answer (Enter for "%s"): `, prompt.Display(q.Default))
@@ -118,7 +118,7 @@ func (l *Prompter) typed(ctx context.Context, q schema.Question, b *strings.Buil
 	}
 }
 
-// choose asks for q's choice, after shown (the question and its options):
+// choose asks for q's choice, shown (the question and its options) above:
 // numbers or labels, or n for a note on the answer, and the person's own
 // answer when Other is chosen. Nothing typed there goes back to the
 // options, shown again.
@@ -128,13 +128,7 @@ func (l *Prompter) choose(ctx context.Context, q schema.Question, shown string) 
 		ask = "Enter numbers separated by commas or spaces (0 for your own answer): "
 	}
 	note := ""
-	for again := true; ; {
-		if again {
-			if _, err := io.WriteString(l.out, shown); err != nil {
-				return prompt.Answer{}, fmt.Errorf("write prompt: %w", err)
-			}
-			again = false
-		}
+	for {
 		line, err := l.readLine(ctx, ask)
 		if err != nil {
 			return prompt.Answer{}, err
@@ -165,8 +159,7 @@ func (l *Prompter) choose(ctx context.Context, q schema.Question, shown string) 
 			if errors.Is(err, errBack) {
 				// Other was not what the person wanted after all: the
 				// question again, from its options.
-				l.say("Nothing typed: back to the options.")
-				again = true
+				_, _ = io.WriteString(l.out, "Nothing typed: back to the options.\n"+shown)
 				continue
 			}
 			if err != nil {
