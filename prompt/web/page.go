@@ -53,7 +53,7 @@ type Page struct {
 	// the page waits on Base+"wait".
 	Base string
 	// Token is carried in the query of every address the page uses, for a
-	// Guard to check; "" for none.
+	// Guard to check.
 	Token string
 	// Queue, when set, shows the page as one of the sets of questions that
 	// wait in a queue (askuser inbox --web): where the set came from, how
@@ -302,19 +302,10 @@ type webSummaryLine struct {
 	Header, Question, Answer, Note string
 }
 
-// url returns the page's address of action ("", "answer", ...) under base, with
-// the token and then the query parameters in pairs (name, value).
-func (p *Page) url(base, action string, params ...string) string {
-	u, sep := base+action, "?"
-	if p.Token != "" {
-		u += sep + "token=" + url.QueryEscape(p.Token)
-		sep = "&"
-	}
-	for i := 0; i+1 < len(params); i += 2 {
-		u += sep + url.QueryEscape(params[i]) + "=" + url.QueryEscape(params[i+1])
-		sep = "&"
-	}
-	return u
+// url returns the address of action ("", "answer", ...) under base, with
+// the token.
+func (p *Page) url(base, action string) string {
+	return base + action + "?token=" + url.QueryEscape(p.Token)
 }
 
 // WriteForm writes the page of questions with code, showing what sub chose
@@ -448,7 +439,7 @@ func (p *Page) write(w http.ResponseWriter, code int, v *view) {
 	v.App = "askuser"
 	if q := p.Queue; q != nil {
 		v.App = "askuser inbox"
-		v.WaitURL = p.url(p.Base, "wait", "more", strconv.Itoa(q.More))
+		v.WaitURL += "&more=" + strconv.Itoa(q.More)
 		v.Queue = &queueView{
 			Set: p.Base, From: prompt.Display(q.From),
 			Waited: prompt.Waited(q.Waited), Seconds: int(q.Waited.Seconds()), More: q.More,
