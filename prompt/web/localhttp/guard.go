@@ -6,12 +6,14 @@
 package localhttp
 
 import (
+	"cmp"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/base64"
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 )
@@ -141,35 +143,24 @@ func Refuse(w http.ResponseWriter, code int, msg string) {
 // Wrap requires: for a server that checks its requests' tokens its own way
 // (the inbox's, whose askers send theirs as a bearer token).
 func (g *Guard) AllowsHost(hostport string) bool {
-	host, port, err := net.SplitHostPort(hostport)
-	if err != nil {
-		// No port: HTTP's own, 80. An IPv6 address is still in brackets.
-		host, port = hostport, "80"
-		if len(host) > 2 && host[0] == '[' && host[len(host)-1] == ']' {
-			host = host[1 : len(host)-1]
-		}
-	}
-	if port != g.port || host == "" {
+	// url.URL splits it as a browser does: without a port, HTTP's own, 80,
+	// and an IPv6 address out of its brackets.
+	u := url.URL{Host: hostport}
+	host := strings.ToLower(u.Hostname())
+	if cmp.Or(u.Port(), "80") != g.port || host == "" {
 		return false
 	}
-	host = strings.ToLower(host)
 	if host == "localhost" || host == g.display {
 		return true
 	}
 	ip := net.ParseIP(host)
-	if ip == nil {
-		return false
-	}
-	return ip.Equal(g.ip) || g.ip.IsUnspecified()
+	return ip != nil && (ip.Equal(g.ip) || g.ip.IsUnspecified())
 }
-
-// tokenBytes is the size of a token: 256 bits.
-const tokenBytes = 32
 
 // NewToken returns a new random token for a Guard: 256 bits, written in
 // base64url so that it goes into an address as it is.
 func NewToken() string {
-	return RandomString(tokenBytes)
+	return RandomString(256 / 8)
 }
 
 // RandomString returns n random bytes in base64url: a token, or a nonce.
