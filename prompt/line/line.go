@@ -234,18 +234,14 @@ func (l *Prompter) confirm(ctx context.Context, q schema.Question) (prompt.Answe
 	if q.Default != schema.Yes {
 		ask = prompt.DisplayMultiline(q.Question) + " [y/N]: "
 	}
+	labels := map[string]string{"": q.Default, "y": schema.Yes, "yes": schema.Yes, "n": schema.No, "no": schema.No}
 	for {
 		line, err := l.readLine(ctx, ask)
 		if err != nil {
 			return prompt.Answer{}, err
 		}
-		switch strings.ToLower(strings.TrimSpace(line)) {
-		case "":
-			return prompt.Answer{Labels: []string{q.Default}}, nil
-		case "y", "yes":
-			return prompt.Answer{Labels: []string{schema.Yes}}, nil
-		case "n", "no":
-			return prompt.Answer{Labels: []string{schema.No}}, nil
+		if label, ok := labels[strings.ToLower(strings.TrimSpace(line))]; ok {
+			return prompt.Answer{Labels: []string{label}}, nil
 		}
 		l.say("Answer yes or no (y/n).")
 	}
@@ -352,10 +348,13 @@ func writeIndented(b *strings.Builder, text, indent string) {
 // a problem to show before asking again.
 func parseChoice(q schema.Question, line string) (labels []string, other bool, problem string) {
 	line = strings.TrimSpace(line)
-	n := len(q.Options)
+	want := fmt.Sprintf("enter a number from 0 to %d", len(q.Options))
+	if q.MultiSelect {
+		want = fmt.Sprintf("enter numbers from 0 to %d, separated by commas or spaces", len(q.Options))
+	}
 	switch {
 	case line == "" && q.MultiSelect:
-		return nil, false, fmt.Sprintf("Choose at least one: enter numbers from 0 to %d, separated by commas or spaces.", n)
+		return nil, false, "Choose at least one: " + want + "."
 	case line == "":
 		return []string{q.Options[0].Label}, false, ""
 	}
@@ -377,10 +376,7 @@ func parseChoice(q schema.Question, line string) (labels []string, other bool, p
 	}
 	if len(picks) == 0 {
 		// Only separators: not the empty line that takes the default.
-		if q.MultiSelect {
-			return nil, false, fmt.Sprintf(`"%s" is not a choice: enter numbers from 0 to %d, separated by commas or spaces.`, prompt.Display(line), n)
-		}
-		return nil, false, fmt.Sprintf(`"%s" is not a choice: enter a number from 0 to %d.`, prompt.Display(line), n)
+		return nil, false, fmt.Sprintf(`"%s" is not a choice: %s.`, prompt.Display(line), want)
 	}
 	if !q.MultiSelect && len(picks) > 1 {
 		return nil, false, "Choose one option: enter a single number."
