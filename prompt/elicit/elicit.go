@@ -197,7 +197,7 @@ func read(q schema.Question, f fields, legacy bool, content map[string]any) (pro
 	case errors.Is(err, schema.ErrTooMany):
 		return a, "Choose an option or type your own answer, not both.", nil
 	}
-	return a, "", &ClientError{Msg: fmt.Sprintf("an answer to %s that does not fit it (%v)", f.answer(q), err)}
+	return a, "", &ClientError{Msg: fmt.Sprintf("an answer to %s that does not fit it (%v)", f.answer, err)}
 }
 
 // chosenOf returns what the reply chose among q's options, in its fields f, as
@@ -216,19 +216,19 @@ func chosenOf(q schema.Question, f fields, legacy bool, content map[string]any) 
 			}
 		}
 	case q.MultiSelect:
-		list, err := field[[]any](content, f.pick, "a list of options")
+		list, err := field[[]any](content, f.answer, "a list of options")
 		if err != nil {
 			return nil, err
 		}
 		for _, item := range list {
 			s, ok := item.(string)
 			if !ok {
-				return nil, &ClientError{Msg: fmt.Sprintf("%s among the choices of %s", describeValue(item), f.pick)}
+				return nil, &ClientError{Msg: fmt.Sprintf("%s among the choices of %s", describeValue(item), f.answer)}
 			}
 			chosen = append(chosen, s)
 		}
 	default:
-		s, err := field[string](content, f.pick, "text")
+		s, err := field[string](content, f.answer, "text")
 		if err != nil {
 			return nil, err
 		}

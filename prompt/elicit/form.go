@@ -20,36 +20,32 @@ const titledEnums = "2025-11-25"
 
 func legacyForm(version string) bool { return version != "" && version < titledEnums }
 
-// fields are the names of the fields of one question of a form: pick
-// holds its choice or choices (a multi-select question in a form without
-// arrays has a box to tick per option instead, box), other the person's
-// own answer, and text the answer of typed text. Codex (0.169.0) shows a
-// form's fields sorted by name, and sends the form only from the last
-// field: so a question's own answer, which is optional, sorts before its
-// choice ("q1_other", "q1_pick", "q1_pick_1"), and the questions, and the
-// options, are numbered as wide as the largest ("q01" with ten questions
-// or more), so that they stay in order.
+// fields are the names of the fields of one question of a form: answer
+// holds its choice or choices ("qN_pick"; a multi-select question in a
+// form without arrays has a box to tick per option instead, box), or the
+// answer of typed text ("qN_text"), and other the person's own answer.
+// Codex (0.169.0) shows a form's fields sorted by name, and sends the form
+// only from the last field: so a question's own answer, which is
+// optional, sorts before its choice ("q1_other", "q1_pick", "q1_pick_1"),
+// and the questions, and the options, are numbered as wide as the largest
+// ("q01" with ten questions or more), so that they stay in order.
 type fields struct {
-	pick, other, text string
-	options           int // the number of options, for box
+	answer, other string
+	options       int // the number of options, for box
 }
 
 // fieldsOf returns the fields of question i (q) of a form of n questions.
 func fieldsOf(q schema.Question, i, n int) fields {
 	prefix := "q" + padded(i+1, n) + "_"
-	return fields{pick: prefix + "pick", other: prefix + "other", text: prefix + "text", options: len(q.Options)}
+	f := fields{answer: prefix + "pick", other: prefix + "other", options: len(q.Options)}
+	if q.Kind.Typed() {
+		f.answer = prefix + "text"
+	}
+	return f
 }
 
 // box returns the box to tick of option j.
-func (f fields) box(j int) string { return f.pick + "_" + padded(j+1, f.options) }
-
-// answer returns the field of q's answer: its text, or its choice.
-func (f fields) answer(q schema.Question) string {
-	if q.Kind.Typed() {
-		return f.text
-	}
-	return f.pick
-}
+func (f fields) box(j int) string { return f.answer + "_" + padded(j+1, f.options) }
 
 // typed returns the field of what the person types for q: the answer itself
 // for typed text, the answer of their own (Other) for a choice, and none
@@ -57,7 +53,7 @@ func (f fields) answer(q schema.Question) string {
 func (f fields) typed(q schema.Question) string {
 	switch {
 	case q.Kind.Typed():
-		return f.text
+		return f.answer
 	case q.Kind.OffersOther():
 		return f.other
 	}
@@ -114,7 +110,7 @@ func add(r *jsonschema.Schema, q schema.Question, f fields, legacy, several bool
 		}
 		p = &jsonschema.Schema{Type: "string", Title: title, Description: desc,
 			MinLength: jsonschema.Ptr(1), MaxLength: jsonschema.Ptr(schema.MaxOtherLength)}
-		r.Required = append(r.Required, f.text)
+		r.Required = append(r.Required, f.answer)
 	case q.MultiSelect && legacy:
 		// Each box says what its own option means; the first, in a form
 		// of several questions, the question too.
@@ -143,7 +139,7 @@ func add(r *jsonschema.Schema, q schema.Question, f fields, legacy, several bool
 		if q.Default != "" {
 			p.Default = asDefault(q.Default)
 		}
-		put(f.answer(q), p)
+		put(f.answer, p)
 	}
 	if !q.Kind.OffersOther() {
 		return
