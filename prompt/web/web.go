@@ -100,8 +100,13 @@ func (w *Prompter) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answ
 	select {
 	case <-set.done:
 	case <-ctx.Done():
-		cause := context.Cause(ctx)
-		set.end(ending{err: cause, reason: withdrawnReason(cause)})
+		// The page says why askuser stopped waiting, unless it was only
+		// cancelled.
+		e := ending{err: context.Cause(ctx)}
+		if !errors.Is(e.err, context.Canceled) {
+			e.reason = e.err.Error()
+		}
+		set.end(e)
 	case err := <-serveErr: // never nil: the server was not stopped
 		serving = false
 		set.end(ending{err: fmt.Errorf("serve the page: %w", err), reason: "the page could not be served"})
@@ -125,12 +130,4 @@ func (w *Prompter) say(format string, args ...any) {
 		// A notice that cannot be written leaves the page to be answered.
 		_, _ = fmt.Fprintf(w.o.Out, format, args...)
 	}
-}
-
-// withdrawnReason says on the page why askuser stopped waiting.
-func withdrawnReason(cause error) string {
-	if cause == nil || errors.Is(cause, context.Canceled) {
-		return ""
-	}
-	return cause.Error()
 }
