@@ -173,9 +173,16 @@ func read(q schema.Question, f fields, legacy bool, content map[string]any) (pro
 		if err != nil {
 			return a, "", err
 		}
-		var problem string
-		if a.Other, problem = checkTyped(own); problem != "" {
-			return a, problem, nil
+		// Checked as every prompter does; only space is no answer.
+		text, err := schema.CheckOther(own)
+		long, tooLong := errors.AsType[*schema.OtherLengthError](err)
+		switch {
+		case err == nil:
+			a.Other = text
+		case tooLong:
+			return a, fmt.Sprintf("Your answer is too long: at most %d characters (got %d).", schema.MaxOtherLength, long.Length), nil
+		case !errors.Is(err, schema.ErrOtherEmpty):
+			return a, "Your answer " + err.Error() + ".", nil
 		}
 	}
 	if !q.MultiSelect && len(a.Labels) == 1 && a.Other != "" {
@@ -237,22 +244,6 @@ func chosenOf(q schema.Question, f fields, legacy bool, content map[string]any) 
 		}
 	}
 	return chosen, nil
-}
-
-// checkTyped checks a typed answer as every prompter does. An answer that is
-// only space is no answer.
-func checkTyped(s string) (string, string) {
-	text, err := schema.CheckOther(s)
-	long, tooLong := errors.AsType[*schema.OtherLengthError](err)
-	switch {
-	case err == nil:
-		return text, ""
-	case errors.Is(err, schema.ErrOtherEmpty):
-		return "", ""
-	case tooLong:
-		return "", fmt.Sprintf("Your answer is too long: at most %d characters (got %d).", schema.MaxOtherLength, long.Length)
-	}
-	return "", "Your answer " + err.Error() + "."
 }
 
 // field reads the field name of the form's content as a T, which the form
