@@ -94,36 +94,29 @@ func (g *Guard) wrap(page bool, maxBody int64, next http.Handler) http.Handler {
 		h.Set("Cross-Origin-Opener-Policy", "same-origin")
 		h.Set("Cross-Origin-Resource-Policy", "same-origin")
 
-		if !g.AllowsHost(r.Host) {
+		// The first check a request fails refuses it.
+		origin := r.Header.Get("Origin")
+		switch {
+		case !g.AllowsHost(r.Host):
 			Refuse(w, http.StatusForbidden, "Forbidden: this server answers only to its own address.")
-			return
-		}
 		// A query that does not parse gives what parsed before the fault,
 		// as for any other address without the token.
-		if page && subtle.ConstantTimeCompare([]byte(r.URL.Query().Get("token")), g.token) != 1 {
+		case page && subtle.ConstantTimeCompare([]byte(r.URL.Query().Get("token")), g.token) != 1:
 			Refuse(w, http.StatusForbidden, "Forbidden: open the address that askuser printed, with its token.")
-			return
-		}
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			// Browsers send Origin with every POST; a page of another
-			// origin must not answer for the person.
-			if origin := r.Header.Get("Origin"); origin != "" && !strings.EqualFold(origin, "http://"+r.Host) {
-				Refuse(w, http.StatusForbidden, "Forbidden: the form was sent from another site.")
-				return
-			}
-		}
-		if page && r.Method == http.MethodPost && !isFormType(r.Header.Get("Content-Type")) {
+		// Browsers send Origin with every POST; a page of another origin
+		// must not answer for the person.
+		case r.Method != http.MethodGet && r.Method != http.MethodHead && origin != "" && !strings.EqualFold(origin, "http://"+r.Host):
+			Refuse(w, http.StatusForbidden, "Forbidden: the form was sent from another site.")
+		case page && r.Method == http.MethodPost && !isFormType(r.Header.Get("Content-Type")):
 			Refuse(w, http.StatusUnsupportedMediaType, "Send the form as application/x-www-form-urlencoded.")
-			return
-		}
-		if r.ContentLength > maxBody {
+		case r.ContentLength > maxBody:
 			Refuse(w, http.StatusRequestEntityTooLarge, "The form is too large.")
-			return
+		default:
+			// A body sent without a length up front is cut off at the
+			// limit as it is read; the handler then refuses it.
+			r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+			next.ServeHTTP(w, r)
 		}
-		// A body sent without a length up front is cut off at the limit
-		// as it is read; the handler then refuses it.
-		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
-		next.ServeHTTP(w, r)
 	})
 }
 
