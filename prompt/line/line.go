@@ -358,21 +358,19 @@ func parseChoice(q schema.Question, line string) (labels []string, other bool, p
 	case line == "":
 		return []string{q.Options[0].Label}, false, ""
 	}
-	// A whole line that names one option, even one with spaces or commas in
-	// its label, is that option.
-	if j, ok := q.Choice(line); ok {
-		if j < 0 {
-			return nil, true, ""
-		}
-		return []string{q.Options[j].Label}, false, ""
-	}
 	var picks []int
-	for _, part := range strings.Split(line, ",") {
-		got, problem := pickWords(q, strings.Fields(part))
-		if problem != "" {
-			return nil, false, problem
+	if j, ok := q.Choice(line); ok {
+		// A whole line that names one option, even one with spaces or
+		// commas in its label, is that option.
+		picks = []int{j}
+	} else {
+		for _, part := range strings.Split(line, ",") {
+			got, problem := pickWords(q, strings.Fields(part))
+			if problem != "" {
+				return nil, false, problem
+			}
+			picks = append(picks, got...)
 		}
-		picks = append(picks, got...)
 	}
 	if len(picks) == 0 {
 		// Only separators: not the empty line that takes the default.
