@@ -42,7 +42,7 @@ var webTemplate = sync.OnceValue(func() *template.Template {
 // Page is the page of one set of questions: it writes the set's form, and
 // how the wait for it ended, and reads the answers from a submitted form.
 // It serves nothing and keeps no state, so that one server can show the
-// pages of several sets (setServer serves one). Everything it shows from the
+// pages of several sets (a Prompter serves one). Everything it shows from the
 // questions goes through prompt.Display or prompt.DisplayMultiline, and
 // every typed answer and note through schema.CheckOther.
 type Page struct {

@@ -12,8 +12,10 @@ import (
 	"github.com/askuser/askuser/prompt"
 )
 
-func newTestSet(base string) *setServer {
-	return newSetServer(&Page{Base: base, Token: "t", Questions: webQuestions[:1]})
+// newTestSet returns a Prompter asking one question on the page at base,
+// as Ask has it once it serves.
+func newTestSet(base string) *Prompter {
+	return &Prompter{page: &Page{Base: base, Token: "t", Questions: webQuestions[:1]}, done: make(chan struct{})}
 }
 
 func serve(h http.Handler, method, target, body string) *httptest.ResponseRecorder {
@@ -161,6 +163,6 @@ func TestSetCancel(t *testing.T) {
 }
 
 // waiting returns how many pages are waiting on the set.
-func (s *setServer) waiting() int {
-	return int(s.waiters.Load())
+func (p *Prompter) waiting() int {
+	return int(p.waiters.Load())
 }

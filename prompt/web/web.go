@@ -16,6 +16,7 @@ import (
 	"io"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/askuser/askuser/prompt"
@@ -34,10 +35,16 @@ type Prompter struct {
 	token string
 	url   string
 
-	mu    sync.Mutex // guards o.Out, quiet and set
-	quiet bool       // set when Ask returns: nothing more is written
-	asked bool
-	set   *setServer // the set being asked, once Ask has begun
+	// page is the set being asked, once Ask has begun; done is closed
+	// when the wait for its answer ends.
+	page *Page
+	done chan struct{}
+
+	mu      sync.Mutex // guards o.Out, quiet and ended
+	quiet   bool       // set when Ask returns: nothing more is written
+	asked   bool
+	ended   *ending      // nil while waiting
+	waiters atomic.Int32 // requests held by serveWait, for the tests to wait for
 }
 
 // Options configure a Web prompter.
@@ -62,7 +69,7 @@ func New(o Options) *Prompter {
 }
 
 // URL returns the page's address, with its token.
-func (w *Prompter) URL() string { return w.url }
+func (p *Prompter) URL() string { return p.url }
 
 // stopGrace is how long the requests in flight when the wait ends are
 // given to finish: the reply to the answer, and the waiting pages
@@ -71,34 +78,32 @@ const stopGrace = 2 * time.Second
 
 // Ask serves the page until it is answered or cancelled there, or ctx is
 // done. A Web asks once.
-func (w *Prompter) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
-	if w.asked {
+func (p *Prompter) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
+	if p.asked {
 		return nil, errors.New("serve the page: a web prompter asks once")
 	}
-	w.asked = true
-	guard, err := localhttp.NewGuard(w.o.Listener.Addr(), w.o.Host, w.token, MaxFormBytes(len(qs)))
+	p.asked = true
+	guard, err := localhttp.NewGuard(p.o.Listener.Addr(), p.o.Host, p.token, MaxFormBytes(len(qs)))
 	if err != nil {
 		return nil, err
 	}
-	set := newSetServer(&Page{Questions: qs, Base: "/", Token: w.token})
-	w.mu.Lock()
-	w.set = set
-	w.mu.Unlock()
-	srv := localhttp.NewServer(guard.Wrap(set))
+	p.page = &Page{Questions: qs, Base: "/", Token: p.token}
+	p.done = make(chan struct{})
+	srv := localhttp.NewServer(guard.Wrap(p))
 	serveErr := make(chan error, 1)
-	go func() { serveErr <- srv.Serve(w.o.Listener) }()
-	w.say("Answer in your browser: %s\n", w.url)
-	if w.o.Open != nil {
+	go func() { serveErr <- srv.Serve(p.o.Listener) }()
+	p.say("Answer in your browser: %s\n", p.url)
+	if p.o.Open != nil {
 		go func() {
-			if err := w.o.Open(w.url); err != nil {
-				w.say("Could not open a browser (%v); open the address above.\n", err)
+			if err := p.o.Open(p.url); err != nil {
+				p.say("Could not open a browser (%v); open the address above.\n", err)
 			}
 		}()
 	}
 
 	serving := true
 	select {
-	case <-set.done:
+	case <-p.done:
 	case <-ctx.Done():
 		// The page says why askuser stopped waiting, unless it was only
 		// cancelled.
@@ -106,28 +111,28 @@ func (w *Prompter) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answ
 		if !errors.Is(e.err, context.Canceled) {
 			e.reason = e.err.Error()
 		}
-		set.end(e)
+		p.end(e)
 	case err := <-serveErr: // never nil: the server was not stopped
 		serving = false
-		set.end(ending{err: fmt.Errorf("serve the page: %w", err), reason: "the page could not be served"})
+		p.end(ending{err: fmt.Errorf("serve the page: %w", err), reason: "the page could not be served"})
 	}
-	w.mu.Lock()
-	w.quiet = true
-	w.mu.Unlock()
+	p.mu.Lock()
+	p.quiet = true
+	p.mu.Unlock()
 	srv.Stop(stopGrace)
 	if serving {
 		<-serveErr // nil, once stopped
 	}
-	e := set.current()
+	e := p.current()
 	return e.answers, e.err
 }
 
 // say writes a line for the person at the terminal, unless Ask is over.
-func (w *Prompter) say(format string, args ...any) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if !w.quiet {
+func (p *Prompter) say(format string, args ...any) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.quiet {
 		// A notice that cannot be written leaves the page to be answered.
-		_, _ = fmt.Fprintf(w.o.Out, format, args...)
+		_, _ = fmt.Fprintf(p.o.Out, format, args...)
 	}
 }
