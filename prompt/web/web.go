@@ -40,9 +40,8 @@ type Prompter struct {
 	page *Page
 	done chan struct{}
 
-	mu      sync.Mutex // guards o.Out, quiet and ended
-	quiet   bool       // set when Ask returns: nothing more is written
-	asked   bool
+	mu      sync.Mutex   // guards o.Out, quiet and ended
+	quiet   bool         // set when Ask returns: nothing more is written
 	ended   *ending      // nil while waiting
 	waiters atomic.Int32 // requests held by serveWait, for the tests to wait for
 }
@@ -77,12 +76,9 @@ func (p *Prompter) URL() string { return p.url }
 const stopGrace = 2 * time.Second
 
 // Ask serves the page until it is answered or cancelled there, or ctx is
-// done. A Web asks once.
+// done. A Prompter asks once (each way that opens makes its own): Ask closes
+// the listener.
 func (p *Prompter) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
-	if p.asked {
-		return nil, errors.New("serve the page: a web prompter asks once")
-	}
-	p.asked = true
 	guard, err := localhttp.NewGuard(p.o.Listener.Addr(), p.o.Host, p.token, MaxFormBytes(len(qs)))
 	if err != nil {
 		return nil, err
