@@ -368,10 +368,8 @@ func (p *Page) WriteForm(w http.ResponseWriter, code int, sub *Submission) {
 func webOptions(id string, q schema.Question, chosen []bool) (opts []webOption, hasPreview bool) {
 	for j, o := range q.Options {
 		name := strings.TrimSpace(o.Label)
-		if o.Recommended() {
-			if base := strings.TrimSpace(strings.TrimSuffix(name, "(Recommended)")); base != "" {
-				name = base
-			}
+		if base := strings.TrimSpace(strings.TrimSuffix(name, "(Recommended)")); base != "" {
+			name = base
 		}
 		preview := ""
 		if !q.MultiSelect {
