@@ -96,10 +96,7 @@ const maxRounds = 10
 // Ask puts qs to the person through the client; see Prompter.
 func (a *Prompter) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
 	params := Form(qs, a.Version)
-	for round := 1; ; round++ {
-		if round > maxRounds {
-			return nil, &ClientError{Msg: fmt.Sprintf("answers that do not fit it %d times", maxRounds)}
-		}
+	for round := 1; round <= maxRounds; round++ {
 		sent := time.Now()
 		res, err := a.Elicit(ctx, params)
 		if ctx.Err() != nil {
@@ -119,6 +116,7 @@ func (a *Prompter) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answ
 		}
 		params = again
 	}
+	return nil, &ClientError{Msg: fmt.Sprintf("answers that do not fit it %d times", maxRounds)}
 }
 
 // Outcome reads the client's reply to the form that asked qs (made by Form
