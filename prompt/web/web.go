@@ -40,8 +40,7 @@ type Prompter struct {
 	page *Page
 	done chan struct{}
 
-	mu      sync.Mutex   // guards o.Out, quiet and ended
-	quiet   bool         // set when Ask returns: nothing more is written
+	mu      sync.Mutex   // guards o.Out and ended
 	ended   *ending      // nil while waiting
 	waiters atomic.Int32 // requests held by serveWait, for the tests to wait for
 }
@@ -112,9 +111,6 @@ func (p *Prompter) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answ
 		serving = false
 		p.end(ending{err: fmt.Errorf("serve the page: %w", err), reason: "the page could not be served"})
 	}
-	p.mu.Lock()
-	p.quiet = true
-	p.mu.Unlock()
 	srv.Stop(stopGrace)
 	if serving {
 		<-serveErr // nil, once stopped
@@ -123,11 +119,12 @@ func (p *Prompter) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answ
 	return e.answers, e.err
 }
 
-// say writes a line for the person at the terminal, unless Ask is over.
+// say writes a line for the person at the terminal, unless the wait has
+// ended: Ask is returning.
 func (p *Prompter) say(format string, args ...any) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if !p.quiet {
+	if p.ended == nil {
 		// A notice that cannot be written leaves the page to be answered.
 		_, _ = fmt.Fprintf(p.o.Out, format, args...)
 	}
