@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"crypto/rand"
 	_ "embed" // the page
 	"errors"
 	"fmt"
@@ -431,7 +432,7 @@ func (p *Page) WriteClosed(w http.ResponseWriter, code int) {
 // write writes v with a policy that lets the page run only its own inline
 // style and script, send only to this server, and be framed by nothing.
 func (p *Page) write(w http.ResponseWriter, code int, v *view) {
-	nonce := localhttp.RandomString(18)
+	nonce := rand.Text()
 	v.Nonce, v.MaxOther = nonce, schema.MaxOtherLength
 	v.AnswerURL, v.CancelURL, v.WaitURL = p.url(p.Base, "answer"), p.url(p.Base, "cancel"), p.url(p.Base, "wait")
 	v.App = "askuser"

@@ -151,16 +151,10 @@ func (g *Guard) AllowsHost(hostport string) bool {
 }
 
 // NewToken returns a new random token for a Guard: 256 bits, written in
-// base64url so that it goes into an address as it is.
+// base64url so that it goes into an address as it is. crypto/rand.Read
+// returns no error (it crashes the program rather than return one).
 func NewToken() string {
-	return RandomString(256 / 8)
-}
-
-// RandomString returns n random bytes in base64url: a token, or a nonce.
-// crypto/rand.Read returns no error (it crashes the program rather than
-// return one).
-func RandomString(n int) string {
-	b := make([]byte, n)
+	b := make([]byte, 256/8)
 	_, _ = rand.Read(b)
 	return base64.RawURLEncoding.EncodeToString(b)
 }
