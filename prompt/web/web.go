@@ -86,7 +86,8 @@ func (p *Prompter) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answ
 	p.done = make(chan struct{})
 	srv := localhttp.NewServer(guard.Wrap(p))
 	serveErr := make(chan error, 1)
-	go func() { serveErr <- srv.Serve(p.o.Listener) }()
+	var served sync.WaitGroup
+	served.Go(func() { serveErr <- srv.Serve(p.o.Listener) })
 	p.say("Answer in your browser: %s\n", p.url)
 	if p.o.Open != nil {
 		go func() {
@@ -96,7 +97,6 @@ func (p *Prompter) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answ
 		}()
 	}
 
-	serving := true
 	select {
 	case <-p.done:
 	case <-ctx.Done():
@@ -108,13 +108,10 @@ func (p *Prompter) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answ
 		}
 		p.end(e)
 	case err := <-serveErr: // never nil: the server was not stopped
-		serving = false
 		p.end(ending{err: fmt.Errorf("serve the page: %w", err), reason: "the page could not be served"})
 	}
 	srv.Stop(stopGrace)
-	if serving {
-		<-serveErr // nil, once stopped
-	}
+	served.Wait()
 	e := p.current()
 	return e.answers, e.err
 }
