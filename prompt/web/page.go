@@ -397,16 +397,14 @@ func (p *Page) writeStatus(w http.ResponseWriter, code int, e *ending) {
 		return
 	case e.err == nil:
 		v = &view{State: "answered", Title: "Answered"}
+		// Parse gave one answer per question.
 		for i, q := range p.Questions {
-			line := webSummaryLine{
+			v.Summary = append(v.Summary, webSummaryLine{
 				Header:   prompt.Display(q.Header),
 				Question: prompt.DisplayMultiline(q.Question),
-			}
-			if i < len(e.answers) {
-				line.Answer = prompt.Display(e.answers[i].String())
-				line.Note = prompt.Display(e.answers[i].Note)
-			}
-			v.Summary = append(v.Summary, line)
+				Answer:   prompt.Display(e.answers[i].String()),
+				Note:     prompt.Display(e.answers[i].Note),
+			})
 		}
 	case errors.Is(e.err, prompt.ErrCancelled):
 		v = &view{State: "cancelled", Title: "Cancelled"}
