@@ -3,6 +3,7 @@ package elicit
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -234,13 +235,8 @@ func message(qs []schema.Question, problems map[int]string) string {
 	return b.String()
 }
 
-// joinParts joins two parts of a description with a dash, on one line.
-func joinParts(a, b string) string {
-	switch {
-	case a == "":
-		return b
-	case b == "":
-		return a
-	}
-	return a + " — " + b
+// joinParts joins the parts of a description that are not empty with a
+// dash, on one line.
+func joinParts(parts ...string) string {
+	return strings.Join(slices.DeleteFunc(parts, func(s string) bool { return s == "" }), " — ")
 }
