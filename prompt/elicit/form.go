@@ -178,7 +178,7 @@ func choices(q schema.Question) []*jsonschema.Schema {
 // option means and, for the options that have one, its preview. It is one
 // line (see oneLine).
 func describe(q schema.Question, withQuestion bool) string {
-	var parts []string
+	var parts, previews []string
 	if withQuestion {
 		parts = append(parts, oneLine(q.Question))
 	}
@@ -186,14 +186,11 @@ func describe(q schema.Question, withQuestion bool) string {
 		if o.Description != "" {
 			parts = append(parts, "• "+prompt.Display(o.Label)+": "+oneLine(o.Description))
 		}
-	}
-	desc := strings.Join(parts, " ")
-	for _, o := range q.Options {
 		if o.Preview != "" {
-			desc = joinParts(desc, "Preview of "+prompt.Display(o.Label)+": "+oneLine(o.Preview))
+			previews = append(previews, "Preview of "+prompt.Display(o.Label)+": "+oneLine(o.Preview))
 		}
 	}
-	return desc
+	return joinParts(append([]string{strings.Join(parts, " ")}, previews...)...)
 }
 
 // oneLine puts multi-line text on one line for a field's description:
