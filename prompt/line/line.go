@@ -331,9 +331,7 @@ func ReadLine(br *bufio.Reader) (string, error) {
 
 func writeIndented(b *strings.Builder, text, indent string) {
 	for _, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
-		b.WriteString(indent)
-		b.WriteString(strings.TrimRight(line, " \t\r"))
-		b.WriteByte('\n')
+		fmt.Fprintf(b, "%s%s\n", indent, strings.TrimRight(line, " \t\r"))
 	}
 }
 
