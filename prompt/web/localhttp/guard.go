@@ -51,15 +51,12 @@ func NewGuard(addr net.Addr, host, token string, maxBody int64) (*Guard, error) 
 	if !ok {
 		return nil, fmt.Errorf("serve the page: not a TCP address: %s", addr)
 	}
-	if host == "" {
-		host = tcp.IP.String()
-	}
 	return &Guard{
 		token:   []byte(token),
 		maxBody: maxBody,
 		port:    strconv.Itoa(tcp.Port),
 		ip:      tcp.IP,
-		display: strings.ToLower(host),
+		display: strings.ToLower(cmp.Or(host, tcp.IP.String())),
 	}, nil
 }
 
