@@ -312,11 +312,9 @@ func (p *Page) url(base, action string) string {
 // WriteForm writes the page of questions with code, showing what sub chose
 // and its problems; a nil sub shows what each question starts with.
 func (p *Page) WriteForm(w http.ResponseWriter, code int, sub *Submission) {
-	v := &view{State: "form"}
+	v := &view{State: "form", Title: fmt.Sprintf("%d questions", len(p.Questions))}
 	if len(p.Questions) == 1 {
 		v.Title = "Question: " + prompt.Display(p.Questions[0].Header)
-	} else {
-		v.Title = fmt.Sprintf("%d questions", len(p.Questions))
 	}
 	for i, q := range p.Questions {
 		id := "q" + strconv.Itoa(i)
