@@ -1,6 +1,7 @@
 package localhttp
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -91,11 +92,8 @@ func Listen(a Addr, what string, out io.Writer) (net.Listener, string, error) {
 // HostPort returns the address to show for a listener on addr, whose host is
 // shown as host, as Listen returns it ("" for addr's own).
 func HostPort(host string, addr net.Addr) string {
-	if host == "" {
-		return addr.String()
-	}
-	_, port, _ := net.SplitHostPort(addr.String())
-	return net.JoinHostPort(host, port)
+	own, port, _ := net.SplitHostPort(addr.String())
+	return net.JoinHostPort(cmp.Or(host, own), port)
 }
 
 // outwardIP returns an address of this machine that another machine may reach
