@@ -72,4 +72,9 @@ func TestHostPort(t *testing.T) {
 			t.Errorf("HostPort(%q, %s) = %q, want %q", host, addr, got, want)
 		}
 	}
+	// A listener's own address is shown as it is, zone and all.
+	zoned := &net.TCPAddr{IP: net.ParseIP("fe80::1"), Port: 8080, Zone: "eth0"}
+	if got := HostPort("", zoned); got != zoned.String() {
+		t.Errorf("HostPort(\"\", %s) = %q", zoned, got)
+	}
 }
