@@ -84,7 +84,8 @@ func form(qs []schema.Question, version string, problems map[int]string, last ma
 		keep := last != nil && problems[i] == ""
 		put := func(name string, p *jsonschema.Schema) {
 			if v, ok := last[name]; keep && ok && v != nil && v != "" {
-				p.Default = asDefault(v)
+				// What the client sent was JSON: it is written again.
+				p.Default, _ = json.Marshal(v)
 			}
 			r.Properties[name] = p
 			r.PropertyOrder = append(r.PropertyOrder, name)
@@ -138,7 +139,7 @@ func add(r *jsonschema.Schema, q schema.Question, f fields, legacy, several bool
 	}
 	if p != nil { // boxes to tick have no field of their own
 		if q.Default != "" {
-			p.Default = asDefault(q.Default)
+			p.Default, _ = json.Marshal(q.Default) // a string always is
 		}
 		put(f.answer, p)
 	}
@@ -151,16 +152,6 @@ func add(r *jsonschema.Schema, q schema.Question, f fields, legacy, several bool
 		other.Description = "Optional: your own answer, added to the options you chose."
 	}
 	put(f.other, other)
-}
-
-// asDefault returns v written as JSON, for a field's default; nil, no
-// default, for a value that JSON cannot write, which no form sends.
-func asDefault(v any) json.RawMessage {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil
-	}
-	return b
 }
 
 // choices returns the options of q as a titled enum: each label, and how
