@@ -136,12 +136,10 @@ func MaxFormBytes(n int) int64 {
 func (p *Page) Parse(values url.Values) *Submission {
 	answers := make([]prompt.Answer, len(p.Questions))
 	s := &Submission{questions: make([]submittedQuestion, len(p.Questions))}
-	ok := true
 	for i, q := range p.Questions {
 		s.questions[i], answers[i] = parseQuestion(q, "q"+strconv.Itoa(i), values)
-		ok = ok && s.questions[i].err == "" && s.questions[i].noteErr == ""
 	}
-	if ok {
+	if !slices.ContainsFunc(s.questions, func(fq submittedQuestion) bool { return fq.err != "" || fq.noteErr != "" }) {
 		s.Answers = answers
 	}
 	return s
