@@ -138,9 +138,8 @@ func Outcome(qs []schema.Question, version string, res *mcp.ElicitResult) ([]pro
 	}
 	answers := make([]prompt.Answer, len(qs))
 	problems := map[int]string{}
-	legacy := legacyForm(version)
 	for i, q := range qs {
-		a, problem, err := read(q, fieldsOf(q, i, len(qs)), legacy, res.Content)
+		a, problem, err := read(q, fieldsOf(q, i, len(qs)), legacyForm(version), res.Content)
 		if err != nil {
 			return nil, nil, err
 		}
