@@ -96,10 +96,7 @@ const maxRounds = 10
 // Ask puts qs to the person through the client; see Prompter.
 func (a *Prompter) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
 	params := Form(qs, a.Version)
-	for round := 1; ; round++ {
-		if round > maxRounds {
-			return nil, &ClientError{Msg: fmt.Sprintf("answers that do not fit it %d times", maxRounds)}
-		}
+	for round := 1; round <= maxRounds; round++ {
 		sent := time.Now()
 		res, err := a.Elicit(ctx, params)
 		if ctx.Err() != nil {
@@ -119,6 +116,7 @@ func (a *Prompter) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answ
 		}
 		params = again
 	}
+	return nil, &ClientError{Msg: fmt.Sprintf("answers that do not fit it %d times", maxRounds)}
 }
 
 // Outcome reads the client's reply to the form that asked qs (made by Form
@@ -140,9 +138,8 @@ func Outcome(qs []schema.Question, version string, res *mcp.ElicitResult) ([]pro
 	}
 	answers := make([]prompt.Answer, len(qs))
 	problems := map[int]string{}
-	legacy := legacyForm(version)
 	for i, q := range qs {
-		a, problem, err := read(q, fieldsOf(q, i, len(qs)), legacy, res.Content)
+		a, problem, err := read(q, fieldsOf(q, i, len(qs)), legacyForm(version), res.Content)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -173,9 +170,16 @@ func read(q schema.Question, f fields, legacy bool, content map[string]any) (pro
 		if err != nil {
 			return a, "", err
 		}
-		var problem string
-		if a.Other, problem = checkTyped(own); problem != "" {
-			return a, problem, nil
+		// Checked as every prompter does; only space is no answer.
+		text, err := schema.CheckOther(own)
+		long, tooLong := errors.AsType[*schema.OtherLengthError](err)
+		switch {
+		case err == nil:
+			a.Other = text
+		case tooLong:
+			return a, fmt.Sprintf("Your answer is too long: at most %d characters (got %d).", schema.MaxOtherLength, long.Length), nil
+		case !errors.Is(err, schema.ErrOtherEmpty):
+			return a, "Your answer " + err.Error() + ".", nil
 		}
 	}
 	if !q.MultiSelect && len(a.Labels) == 1 && a.Other != "" {
@@ -197,7 +201,7 @@ func read(q schema.Question, f fields, legacy bool, content map[string]any) (pro
 	case errors.Is(err, schema.ErrTooMany):
 		return a, "Choose an option or type your own answer, not both.", nil
 	}
-	return a, "", &ClientError{Msg: fmt.Sprintf("an answer to %s that does not fit it (%v)", f.answer(q), err)}
+	return a, "", &ClientError{Msg: fmt.Sprintf("an answer to %s that does not fit it (%v)", f.answer, err)}
 }
 
 // chosenOf returns what the reply chose among q's options, in its fields f, as
@@ -216,19 +220,19 @@ func chosenOf(q schema.Question, f fields, legacy bool, content map[string]any) 
 			}
 		}
 	case q.MultiSelect:
-		list, err := field[[]any](content, f.pick, "a list of options")
+		list, err := field[[]any](content, f.answer, "a list of options")
 		if err != nil {
 			return nil, err
 		}
 		for _, item := range list {
 			s, ok := item.(string)
 			if !ok {
-				return nil, &ClientError{Msg: fmt.Sprintf("%s among the choices of %s", describeValue(item), f.pick)}
+				return nil, &ClientError{Msg: fmt.Sprintf("%s among the choices of %s", describeValue(item), f.answer)}
 			}
 			chosen = append(chosen, s)
 		}
 	default:
-		s, err := field[string](content, f.pick, "text")
+		s, err := field[string](content, f.answer, "text")
 		if err != nil {
 			return nil, err
 		}
@@ -237,22 +241,6 @@ func chosenOf(q schema.Question, f fields, legacy bool, content map[string]any) 
 		}
 	}
 	return chosen, nil
-}
-
-// checkTyped checks a typed answer as every prompter does. An answer that is
-// only space is no answer.
-func checkTyped(s string) (string, string) {
-	text, err := schema.CheckOther(s)
-	long, tooLong := errors.AsType[*schema.OtherLengthError](err)
-	switch {
-	case err == nil:
-		return text, ""
-	case errors.Is(err, schema.ErrOtherEmpty):
-		return "", ""
-	case tooLong:
-		return "", fmt.Sprintf("Your answer is too long: at most %d characters (got %d).", schema.MaxOtherLength, long.Length)
-	}
-	return "", "Your answer " + err.Error() + "."
 }
 
 // field reads the field name of the form's content as a T, which the form

@@ -116,14 +116,14 @@ func TestFormFieldsSortAsAsked(t *testing.T) {
 			f := fieldsOf(q, i, len(qs))
 			switch {
 			case q.Kind.Typed():
-				want = append(want, f.text)
+				want = append(want, f.answer)
 			case q.MultiSelect && version != "":
 				want = append(want, f.other)
 				for j := range q.Options {
 					want = append(want, f.box(j))
 				}
 			default:
-				want = append(want, f.other, f.pick)
+				want = append(want, f.other, f.answer)
 			}
 		}
 		if !reflect.DeepEqual(names, want) {

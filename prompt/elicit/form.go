@@ -3,6 +3,7 @@ package elicit
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -20,36 +21,32 @@ const titledEnums = "2025-11-25"
 
 func legacyForm(version string) bool { return version != "" && version < titledEnums }
 
-// fields are the names of the fields of one question of a form: pick
-// holds its choice or choices (a multi-select question in a form without
-// arrays has a box to tick per option instead, box), other the person's
-// own answer, and text the answer of typed text. Codex (0.169.0) shows a
-// form's fields sorted by name, and sends the form only from the last
-// field: so a question's own answer, which is optional, sorts before its
-// choice ("q1_other", "q1_pick", "q1_pick_1"), and the questions, and the
-// options, are numbered as wide as the largest ("q01" with ten questions
-// or more), so that they stay in order.
+// fields are the names of the fields of one question of a form: answer
+// holds its choice or choices ("qN_pick"; a multi-select question in a
+// form without arrays has a box to tick per option instead, box), or the
+// answer of typed text ("qN_text"), and other the person's own answer.
+// Codex (0.169.0) shows a form's fields sorted by name, and sends the form
+// only from the last field: so a question's own answer, which is
+// optional, sorts before its choice ("q1_other", "q1_pick", "q1_pick_1"),
+// and the questions, and the options, are numbered as wide as the largest
+// ("q01" with ten questions or more), so that they stay in order.
 type fields struct {
-	pick, other, text string
-	options           int // the number of options, for box
+	answer, other string
+	options       int // the number of options, for box
 }
 
 // fieldsOf returns the fields of question i (q) of a form of n questions.
 func fieldsOf(q schema.Question, i, n int) fields {
 	prefix := "q" + padded(i+1, n) + "_"
-	return fields{pick: prefix + "pick", other: prefix + "other", text: prefix + "text", options: len(q.Options)}
+	f := fields{answer: prefix + "pick", other: prefix + "other", options: len(q.Options)}
+	if q.Kind.Typed() {
+		f.answer = prefix + "text"
+	}
+	return f
 }
 
 // box returns the box to tick of option j.
-func (f fields) box(j int) string { return f.pick + "_" + padded(j+1, f.options) }
-
-// answer returns the field of q's answer: its text, or its choice.
-func (f fields) answer(q schema.Question) string {
-	if q.Kind.Typed() {
-		return f.text
-	}
-	return f.pick
-}
+func (f fields) box(j int) string { return f.answer + "_" + padded(j+1, f.options) }
 
 // typed returns the field of what the person types for q: the answer itself
 // for typed text, the answer of their own (Other) for a choice, and none
@@ -57,7 +54,7 @@ func (f fields) answer(q schema.Question) string {
 func (f fields) typed(q schema.Question) string {
 	switch {
 	case q.Kind.Typed():
-		return f.text
+		return f.answer
 	case q.Kind.OffersOther():
 		return f.other
 	}
@@ -87,7 +84,8 @@ func form(qs []schema.Question, version string, problems map[int]string, last ma
 		keep := last != nil && problems[i] == ""
 		put := func(name string, p *jsonschema.Schema) {
 			if v, ok := last[name]; keep && ok && v != nil && v != "" {
-				p.Default = asDefault(v)
+				// What the client sent was JSON: it is written again.
+				p.Default, _ = json.Marshal(v)
 			}
 			r.Properties[name] = p
 			r.PropertyOrder = append(r.PropertyOrder, name)
@@ -114,7 +112,7 @@ func add(r *jsonschema.Schema, q schema.Question, f fields, legacy, several bool
 		}
 		p = &jsonschema.Schema{Type: "string", Title: title, Description: desc,
 			MinLength: jsonschema.Ptr(1), MaxLength: jsonschema.Ptr(schema.MaxOtherLength)}
-		r.Required = append(r.Required, f.text)
+		r.Required = append(r.Required, f.answer)
 	case q.MultiSelect && legacy:
 		// Each box says what its own option means; the first, in a form
 		// of several questions, the question too.
@@ -141,9 +139,9 @@ func add(r *jsonschema.Schema, q schema.Question, f fields, legacy, several bool
 	}
 	if p != nil { // boxes to tick have no field of their own
 		if q.Default != "" {
-			p.Default = asDefault(q.Default)
+			p.Default, _ = json.Marshal(q.Default) // a string always is
 		}
-		put(f.answer(q), p)
+		put(f.answer, p)
 	}
 	if !q.Kind.OffersOther() {
 		return
@@ -154,16 +152,6 @@ func add(r *jsonschema.Schema, q schema.Question, f fields, legacy, several bool
 		other.Description = "Optional: your own answer, added to the options you chose."
 	}
 	put(f.other, other)
-}
-
-// asDefault returns v written as JSON, for a field's default; nil, no
-// default, for a value that JSON cannot write, which no form sends.
-func asDefault(v any) json.RawMessage {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil
-	}
-	return b
 }
 
 // choices returns the options of q as a titled enum: each label, and how
@@ -181,7 +169,7 @@ func choices(q schema.Question) []*jsonschema.Schema {
 // option means and, for the options that have one, its preview. It is one
 // line (see oneLine).
 func describe(q schema.Question, withQuestion bool) string {
-	var parts []string
+	var parts, previews []string
 	if withQuestion {
 		parts = append(parts, oneLine(q.Question))
 	}
@@ -189,14 +177,11 @@ func describe(q schema.Question, withQuestion bool) string {
 		if o.Description != "" {
 			parts = append(parts, "• "+prompt.Display(o.Label)+": "+oneLine(o.Description))
 		}
-	}
-	desc := strings.Join(parts, " ")
-	for _, o := range q.Options {
 		if o.Preview != "" {
-			desc = joinParts(desc, "Preview of "+prompt.Display(o.Label)+": "+oneLine(o.Preview))
+			previews = append(previews, "Preview of "+prompt.Display(o.Label)+": "+oneLine(o.Preview))
 		}
 	}
-	return desc
+	return joinParts(append([]string{strings.Join(parts, " ")}, previews...)...)
 }
 
 // oneLine puts multi-line text on one line for a field's description:
@@ -238,13 +223,8 @@ func message(qs []schema.Question, problems map[int]string) string {
 	return b.String()
 }
 
-// joinParts joins two parts of a description with a dash, on one line.
-func joinParts(a, b string) string {
-	switch {
-	case a == "":
-		return b
-	case b == "":
-		return a
-	}
-	return a + " — " + b
+// joinParts joins the parts of a description that are not empty with a
+// dash, on one line.
+func joinParts(parts ...string) string {
+	return strings.Join(slices.DeleteFunc(parts, func(s string) bool { return s == "" }), " — ")
 }

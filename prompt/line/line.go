@@ -36,6 +36,7 @@ type Prompter struct {
 	spoke bool
 }
 
+// lineResult is what ReadLine returned.
 type lineResult struct {
 	text string
 	err  error
@@ -84,23 +85,23 @@ func (l *Prompter) ask(ctx context.Context, q schema.Question, i, n int) (prompt
 		fmt.Fprintf(&b, "[%d/%d] %s\n", i+1, n, prompt.Display(q.Header))
 	}
 	fmt.Fprintf(&b, "%s\n", prompt.DisplayMultiline(q.Question))
-	if q.Kind.Typed() {
-		return l.typed(ctx, q, &b)
+	switch {
+	case !q.Kind.Typed():
+		writeOptions(&b, q)
+	case q.Placeholder != "":
+		fmt.Fprintf(&b, "  e.g. %s\n", prompt.Display(q.Placeholder))
 	}
-	writeOptions(&b, q)
+	// As say's: the prompt that readLine writes next reports a failure.
+	_, _ = io.WriteString(l.out, b.String())
+	if q.Kind.Typed() {
+		return l.typed(ctx, q)
+	}
 	return l.choose(ctx, q, b.String())
 }
 
-// typed asks q for typed text, after what b holds, with its example
-// answer, until CheckOther accepts it; Enter on nothing takes its default,
-// if any.
-func (l *Prompter) typed(ctx context.Context, q schema.Question, b *strings.Builder) (prompt.Answer, error) {
-	if q.Placeholder != "" {
-		fmt.Fprintf(b, "  e.g. %s\n", prompt.Display(q.Placeholder))
-	}
-	if _, err := io.WriteString(l.out, b.String()); err != nil {
-		return prompt.Answer{}, fmt.Errorf("write prompt: %w", err)
-	}
+// typed asks q for typed text, until CheckOther accepts it; Enter on
+// nothing takes its default, if any.
+func (l *Prompter) typed(ctx context.Context, q schema.Question) (prompt.Answer, error) {
 	ask := textPrompt
 	if q.Default != "" {
 		ask = fmt.Sprintf(`Your answer (Enter for "%s"): `, prompt.Display(q.Default))
@@ -117,7 +118,7 @@ func (l *Prompter) typed(ctx context.Context, q schema.Question, b *strings.Buil
 	}
 }
 
-// choose asks for q's choice, after shown (the question and its options):
+// choose asks for q's choice, shown (the question and its options) above:
 // numbers or labels, or n for a note on the answer, and the person's own
 // answer when Other is chosen. Nothing typed there goes back to the
 // options, shown again.
@@ -127,13 +128,7 @@ func (l *Prompter) choose(ctx context.Context, q schema.Question, shown string) 
 		ask = "Enter numbers separated by commas or spaces (0 for your own answer): "
 	}
 	note := ""
-	for again := true; ; {
-		if again {
-			if _, err := io.WriteString(l.out, shown); err != nil {
-				return prompt.Answer{}, fmt.Errorf("write prompt: %w", err)
-			}
-			again = false
-		}
+	for {
 		line, err := l.readLine(ctx, ask)
 		if err != nil {
 			return prompt.Answer{}, err
@@ -164,8 +159,7 @@ func (l *Prompter) choose(ctx context.Context, q schema.Question, shown string) 
 			if errors.Is(err, errBack) {
 				// Other was not what the person wanted after all: the
 				// question again, from its options.
-				l.say("Nothing typed: back to the options.")
-				again = true
+				_, _ = io.WriteString(l.out, "Nothing typed: back to the options.\n"+shown)
 				continue
 			}
 			if err != nil {
@@ -240,18 +234,14 @@ func (l *Prompter) confirm(ctx context.Context, q schema.Question) (prompt.Answe
 	if q.Default != schema.Yes {
 		ask = prompt.DisplayMultiline(q.Question) + " [y/N]: "
 	}
+	labels := map[string]string{"": q.Default, "y": schema.Yes, "yes": schema.Yes, "n": schema.No, "no": schema.No}
 	for {
 		line, err := l.readLine(ctx, ask)
 		if err != nil {
 			return prompt.Answer{}, err
 		}
-		switch strings.ToLower(strings.TrimSpace(line)) {
-		case "":
-			return prompt.Answer{Labels: []string{q.Default}}, nil
-		case "y", "yes":
-			return prompt.Answer{Labels: []string{schema.Yes}}, nil
-		case "n", "no":
-			return prompt.Answer{Labels: []string{schema.No}}, nil
+		if label, ok := labels[strings.ToLower(strings.TrimSpace(line))]; ok {
+			return prompt.Answer{Labels: []string{label}}, nil
 		}
 		l.say("Answer yes or no (y/n).")
 	}
@@ -262,8 +252,9 @@ func (l *Prompter) confirm(ctx context.Context, q schema.Question) (prompt.Answe
 // prompt is shown again, and the next line read.
 var ErrAskAgain = errors.New("ask again")
 
-// readLine shows ask and reads one line, without its line ending. A line
-// over maxLineLength is refused and asked again.
+// readLine shows ask and reads one line from the shared reader, without
+// its line ending. A line over maxLineLength is refused and asked again;
+// end of input before any text is ErrNoAnswer.
 func (l *Prompter) readLine(ctx context.Context, ask string) (string, error) {
 	for {
 		if _, err := io.WriteString(l.out, ask); err != nil {
@@ -271,7 +262,10 @@ func (l *Prompter) readLine(ctx context.Context, ask string) (string, error) {
 		}
 		if l.lines == nil {
 			l.lines = make(chan lineResult, 1)
-			go func() { l.lines <- l.read() }()
+			go func() {
+				text, err := ReadLine(l.in)
+				l.lines <- lineResult{text, err}
+			}()
 		}
 		var r lineResult
 		select {
@@ -281,25 +275,27 @@ func (l *Prompter) readLine(ctx context.Context, ask string) (string, error) {
 		case r = <-l.lines:
 			l.lines = nil
 		}
-		if errors.Is(r.err, ErrAskAgain) {
+		switch {
+		case errors.Is(r.err, ErrAskAgain):
 			continue
-		}
-		if r.err != nil {
+		case errors.Is(r.err, io.EOF):
 			l.say("")
-			return "", r.err
+			return "", prompt.ErrNoAnswer
+		case r.err != nil:
+			l.say("")
+			return "", fmt.Errorf("read answer: %w", r.err)
 		}
 		l.spoke = true
-		tooLong := len(r.text) > maxLineLength
-		if l.echo {
-			if tooLong {
+		if len(r.text) > maxLineLength {
+			// ReadLine cut it to one byte more.
+			if l.echo {
 				l.say("…")
-			} else {
-				l.say(prompt.Display(r.text))
 			}
-		}
-		if tooLong {
 			l.say(fmt.Sprintf("That line is longer than %d KiB; enter a shorter answer.", maxLineLength>>10))
 			continue
+		}
+		if l.echo {
+			l.say(prompt.Display(r.text))
 		}
 		return r.text, nil
 	}
@@ -309,21 +305,6 @@ func (l *Prompter) readLine(ctx context.Context, ask string) (string, error) {
 // the prompt written next goes to the same place, and reports it.
 func (l *Prompter) say(line string) {
 	_, _ = io.WriteString(l.out, line+"\n")
-}
-
-// read reads one line from the shared reader. The last line may lack a
-// line ending; end of input before any text is ErrNoAnswer. A line over
-// maxLineLength comes cut to one byte more (see ReadLine), for readLine to
-// refuse.
-func (l *Prompter) read() lineResult {
-	text, err := ReadLine(l.in)
-	switch {
-	case errors.Is(err, io.EOF):
-		return lineResult{err: prompt.ErrNoAnswer}
-	case err != nil:
-		return lineResult{err: fmt.Errorf("read answer: %w", err)}
-	}
-	return lineResult{text: text}
 }
 
 // ReadLine reads one line from br, without its line ending (LF or CRLF);
@@ -350,9 +331,7 @@ func ReadLine(br *bufio.Reader) (string, error) {
 
 func writeIndented(b *strings.Builder, text, indent string) {
 	for _, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
-		b.WriteString(indent)
-		b.WriteString(strings.TrimRight(line, " \t\r"))
-		b.WriteByte('\n')
+		fmt.Fprintf(b, "%s%s\n", indent, strings.TrimRight(line, " \t\r"))
 	}
 }
 
@@ -367,35 +346,33 @@ func writeIndented(b *strings.Builder, text, indent string) {
 // a problem to show before asking again.
 func parseChoice(q schema.Question, line string) (labels []string, other bool, problem string) {
 	line = strings.TrimSpace(line)
-	n := len(q.Options)
+	want := fmt.Sprintf("enter a number from 0 to %d", len(q.Options))
+	if q.MultiSelect {
+		want = fmt.Sprintf("enter numbers from 0 to %d, separated by commas or spaces", len(q.Options))
+	}
 	switch {
 	case line == "" && q.MultiSelect:
-		return nil, false, fmt.Sprintf("Choose at least one: enter numbers from 0 to %d, separated by commas or spaces.", n)
+		return nil, false, "Choose at least one: " + want + "."
 	case line == "":
 		return []string{q.Options[0].Label}, false, ""
 	}
-	// A whole line that names one option, even one with spaces or commas in
-	// its label, is that option.
-	if j, ok := q.Choice(line); ok {
-		if j < 0 {
-			return nil, true, ""
-		}
-		return []string{q.Options[j].Label}, false, ""
-	}
 	var picks []int
-	for _, part := range strings.Split(line, ",") {
-		got, problem := pickWords(q, strings.Fields(part))
-		if problem != "" {
-			return nil, false, problem
+	if j, ok := q.Choice(line); ok {
+		// A whole line that names one option, even one with spaces or
+		// commas in its label, is that option.
+		picks = []int{j}
+	} else {
+		for _, part := range strings.Split(line, ",") {
+			got, problem := pickWords(q, strings.Fields(part))
+			if problem != "" {
+				return nil, false, problem
+			}
+			picks = append(picks, got...)
 		}
-		picks = append(picks, got...)
 	}
 	if len(picks) == 0 {
 		// Only separators: not the empty line that takes the default.
-		if q.MultiSelect {
-			return nil, false, fmt.Sprintf(`"%s" is not a choice: enter numbers from 0 to %d, separated by commas or spaces.`, prompt.Display(line), n)
-		}
-		return nil, false, fmt.Sprintf(`"%s" is not a choice: enter a number from 0 to %d.`, prompt.Display(line), n)
+		return nil, false, fmt.Sprintf(`"%s" is not a choice: %s.`, prompt.Display(line), want)
 	}
 	if !q.MultiSelect && len(picks) > 1 {
 		return nil, false, "Choose one option: enter a single number."

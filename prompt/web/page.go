@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"crypto/rand"
 	_ "embed" // the page
 	"errors"
 	"fmt"
@@ -42,7 +43,7 @@ var webTemplate = sync.OnceValue(func() *template.Template {
 // Page is the page of one set of questions: it writes the set's form, and
 // how the wait for it ended, and reads the answers from a submitted form.
 // It serves nothing and keeps no state, so that one server can show the
-// pages of several sets (setServer serves one). Everything it shows from the
+// pages of several sets (a Prompter serves one). Everything it shows from the
 // questions goes through prompt.Display or prompt.DisplayMultiline, and
 // every typed answer and note through schema.CheckOther.
 type Page struct {
@@ -53,7 +54,7 @@ type Page struct {
 	// the page waits on Base+"wait".
 	Base string
 	// Token is carried in the query of every address the page uses, for a
-	// Guard to check; "" for none.
+	// Guard to check.
 	Token string
 	// Queue, when set, shows the page as one of the sets of questions that
 	// wait in a queue (askuser inbox --web): where the set came from, how
@@ -84,26 +85,15 @@ type InQueue struct {
 	Home string
 }
 
-// waitState is where the wait for a set of questions stands.
-type waitState int
-
-// The states of a wait: waiting for an answer, or how it ended.
-const (
-	stateWaiting   waitState = iota
-	stateAnswered            // answered on a page, or elsewhere
-	stateCancelled           // the person cancelled on a page
-	stateWithdrawn           // the asker stopped waiting: it timed out, was stopped, or left
-)
-
-// waitStatus is where the wait for a set of questions stands, with what it
-// ended with.
-type waitStatus struct {
-	State waitState
-	// Answers are the answers, one per item, when stateAnswered.
-	Answers []prompt.Answer
-	// Reason says why the questions were withdrawn, for the page to show;
-	// "" when there is nothing to say.
-	Reason string
+// ending is how the wait for a set of questions ended: answered with
+// answers when err is nil; cancelled by the person on a page when err is
+// prompt.ErrCancelled; else withdrawn, with why askuser stopped waiting
+// (it timed out, was stopped, or left) as err, and reason, what the page
+// says of it ("" for nothing).
+type ending struct {
+	answers []prompt.Answer
+	err     error
+	reason  string
 }
 
 // submittedQuestion is what a submitted form said about one question.
@@ -146,12 +136,10 @@ func MaxFormBytes(n int) int64 {
 func (p *Page) Parse(values url.Values) *Submission {
 	answers := make([]prompt.Answer, len(p.Questions))
 	s := &Submission{questions: make([]submittedQuestion, len(p.Questions))}
-	ok := true
 	for i, q := range p.Questions {
 		s.questions[i], answers[i] = parseQuestion(q, "q"+strconv.Itoa(i), values)
-		ok = ok && s.questions[i].err == "" && s.questions[i].noteErr == ""
 	}
-	if ok {
+	if !slices.ContainsFunc(s.questions, func(fq submittedQuestion) bool { return fq.err != "" || fq.noteErr != "" }) {
 		s.Answers = answers
 	}
 	return s
@@ -313,29 +301,18 @@ type webSummaryLine struct {
 	Header, Question, Answer, Note string
 }
 
-// url returns the page's address of action ("", "answer", ...) under base, with
-// the token and then the query parameters in pairs (name, value).
-func (p *Page) url(base, action string, params ...string) string {
-	u, sep := base+action, "?"
-	if p.Token != "" {
-		u += sep + "token=" + url.QueryEscape(p.Token)
-		sep = "&"
-	}
-	for i := 0; i+1 < len(params); i += 2 {
-		u += sep + url.QueryEscape(params[i]) + "=" + url.QueryEscape(params[i+1])
-		sep = "&"
-	}
-	return u
+// url returns the address of action ("", "answer", ...) under base, with
+// the token.
+func (p *Page) url(base, action string) string {
+	return base + action + "?token=" + url.QueryEscape(p.Token)
 }
 
 // WriteForm writes the page of questions with code, showing what sub chose
 // and its problems; a nil sub shows what each question starts with.
 func (p *Page) WriteForm(w http.ResponseWriter, code int, sub *Submission) {
-	v := &view{State: "form"}
+	v := &view{State: "form", Title: fmt.Sprintf("%d questions", len(p.Questions))}
 	if len(p.Questions) == 1 {
 		v.Title = "Question: " + prompt.Display(p.Questions[0].Header)
-	} else {
-		v.Title = fmt.Sprintf("%d questions", len(p.Questions))
 	}
 	for i, q := range p.Questions {
 		id := "q" + strconv.Itoa(i)
@@ -388,10 +365,8 @@ func (p *Page) WriteForm(w http.ResponseWriter, code int, sub *Submission) {
 func webOptions(id string, q schema.Question, chosen []bool) (opts []webOption, hasPreview bool) {
 	for j, o := range q.Options {
 		name := strings.TrimSpace(o.Label)
-		if o.Recommended() {
-			if base := strings.TrimSpace(strings.TrimSuffix(name, "(Recommended)")); base != "" {
-				name = base
-			}
+		if base := strings.TrimSpace(strings.TrimSuffix(name, "(Recommended)")); base != "" {
+			name = base
 		}
 		preview := ""
 		if !q.MultiSelect {
@@ -408,31 +383,29 @@ func webOptions(id string, q schema.Question, chosen []bool) (opts []webOption, 
 	return opts, hasPreview
 }
 
-// writeStatus writes the page as st has it, with code: the questions while
-// waiting, and how the wait ended after that.
-func (p *Page) writeStatus(w http.ResponseWriter, code int, st waitStatus) {
+// writeStatus writes the page as e has it, with code: the questions while
+// waiting (nil), and how the wait ended after that.
+func (p *Page) writeStatus(w http.ResponseWriter, code int, e *ending) {
 	var v *view
-	switch st.State {
-	case stateWaiting:
+	switch {
+	case e == nil:
 		p.WriteForm(w, code, nil)
 		return
-	case stateAnswered:
+	case e.err == nil:
 		v = &view{State: "answered", Title: "Answered"}
+		// Parse gave one answer per question.
 		for i, q := range p.Questions {
-			line := webSummaryLine{
+			v.Summary = append(v.Summary, webSummaryLine{
 				Header:   prompt.Display(q.Header),
 				Question: prompt.DisplayMultiline(q.Question),
-			}
-			if i < len(st.Answers) {
-				line.Answer = prompt.Display(st.Answers[i].String())
-				line.Note = prompt.Display(st.Answers[i].Note)
-			}
-			v.Summary = append(v.Summary, line)
+				Answer:   prompt.Display(e.answers[i].String()),
+				Note:     prompt.Display(e.answers[i].Note),
+			})
 		}
-	case stateCancelled:
+	case errors.Is(e.err, prompt.ErrCancelled):
 		v = &view{State: "cancelled", Title: "Cancelled"}
 	default:
-		v = &view{State: "withdrawn", Title: "Question withdrawn", Reason: st.Reason}
+		v = &view{State: "withdrawn", Title: "Question withdrawn", Reason: e.reason}
 	}
 	p.write(w, code, v)
 }
@@ -453,13 +426,13 @@ func (p *Page) WriteClosed(w http.ResponseWriter, code int) {
 // write writes v with a policy that lets the page run only its own inline
 // style and script, send only to this server, and be framed by nothing.
 func (p *Page) write(w http.ResponseWriter, code int, v *view) {
-	nonce := localhttp.RandomString(18)
+	nonce := rand.Text()
 	v.Nonce, v.MaxOther = nonce, schema.MaxOtherLength
 	v.AnswerURL, v.CancelURL, v.WaitURL = p.url(p.Base, "answer"), p.url(p.Base, "cancel"), p.url(p.Base, "wait")
 	v.App = "askuser"
 	if q := p.Queue; q != nil {
 		v.App = "askuser inbox"
-		v.WaitURL = p.url(p.Base, "wait", "more", strconv.Itoa(q.More))
+		v.WaitURL += "&more=" + strconv.Itoa(q.More)
 		v.Queue = &queueView{
 			Set: p.Base, From: prompt.Display(q.From),
 			Waited: prompt.Waited(q.Waited), Seconds: int(q.Waited.Seconds()), More: q.More,

@@ -61,10 +61,7 @@ func startPrompter(t *testing.T, ctx context.Context, ask func(context.Context, 
 func (a *asked) waitFor(t *testing.T, n int) {
 	t.Helper()
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		a.w.mu.Lock()
-		set := a.w.set
-		a.w.mu.Unlock()
-		if set != nil && set.waiting() >= n {
+		if a.w.waiting() >= n {
 			return
 		}
 		if time.Now().After(deadline) {

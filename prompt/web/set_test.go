@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -11,8 +12,10 @@ import (
 	"github.com/askuser/askuser/prompt"
 )
 
-func newTestSet(base string) *setServer {
-	return newSetServer(&Page{Base: base, Token: "t", Questions: webQuestions[:1]})
+// newTestSet returns a Prompter asking one question on the page at base,
+// as Ask has it once it serves.
+func newTestSet(base string) *Prompter {
+	return &Prompter{page: &Page{Base: base, Token: "t", Questions: webQuestions[:1]}, done: make(chan struct{})}
 }
 
 func serve(h http.Handler, method, target, body string) *httptest.ResponseRecorder {
@@ -55,8 +58,8 @@ func TestSetRoutes(t *testing.T) {
 	if rec := serve(s, "GET", "/sets/7/", ""); !strings.Contains(rec.Body.String(), `action="/sets/7/answer?token=t"`) {
 		t.Errorf("the page does not send its form under its base:\n%s", rec.Body)
 	}
-	if st := s.current(); st.State != stateWaiting {
-		t.Errorf("status %+v, want Waiting", st)
+	if e := s.current(); e != nil {
+		t.Errorf("ended %+v, want waiting", e)
 	}
 }
 
@@ -82,9 +85,9 @@ func TestSetAnswer(t *testing.T) {
 		t.Fatalf("answer: %d\n%s", rec.Code, rec.Body)
 	}
 	<-s.done
-	want := waitStatus{State: stateAnswered, Answers: []prompt.Answer{{Labels: []string{"SQLite"}, Note: "small data"}}}
-	if st := s.current(); st.State != want.State || len(st.Answers) != 1 || st.Answers[0].String() != "SQLite" || st.Answers[0].Note != "small data" {
-		t.Errorf("status %+v, want %+v", st, want)
+	want := ending{answers: []prompt.Answer{{Labels: []string{"SQLite"}, Note: "small data"}}}
+	if e := s.current(); e == nil || e.err != nil || len(e.answers) != 1 || e.answers[0].String() != "SQLite" || e.answers[0].Note != "small data" {
+		t.Errorf("ended %+v, want %+v", e, want)
 	}
 	for _, form := range []string{"q0=1", "q0=MySQL"} {
 		rec := serve(s, "POST", "/answer", form)
@@ -95,8 +98,8 @@ func TestSetAnswer(t *testing.T) {
 	if rec := serve(s, "POST", "/cancel", ""); rec.Code != http.StatusConflict {
 		t.Errorf("cancel after the answer: %d", rec.Code)
 	}
-	if s.end(waitStatus{State: stateWithdrawn}) || s.current().State != stateAnswered {
-		t.Errorf("End after the answer changed the status to %+v", s.current())
+	if s.end(ending{err: context.Canceled}) || s.current().err != nil {
+		t.Errorf("end after the answer changed how it ended to %+v", s.current())
 	}
 }
 
@@ -129,11 +132,8 @@ func TestSetWait(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the wait of a client that went is still held")
 	}
-	if s.end(waitStatus{State: stateWaiting}) {
-		t.Fatal("End with Waiting ended the wait")
-	}
-	if !s.end(waitStatus{State: stateWithdrawn, Reason: "timed out after 1s"}) {
-		t.Fatal("End did not end the wait")
+	if !s.end(ending{err: context.DeadlineExceeded, reason: "timed out after 1s"}) {
+		t.Fatal("end did not end the wait")
 	}
 	select {
 	case rec := <-waited:
@@ -157,12 +157,12 @@ func TestSetCancel(t *testing.T) {
 	if rec := serve(s, "POST", "/answer", "q0=1"); rec.Code != http.StatusConflict || !strings.Contains(rec.Body.String(), "Cancelled") {
 		t.Errorf("answer after cancel: %d\n%s", rec.Code, rec.Body)
 	}
-	if st := s.current(); st.State != stateCancelled || st.Answers != nil {
-		t.Errorf("status %+v", st)
+	if e := s.current(); e == nil || !errors.Is(e.err, prompt.ErrCancelled) || e.answers != nil {
+		t.Errorf("ended %+v", e)
 	}
 }
 
 // waiting returns how many pages are waiting on the set.
-func (s *setServer) waiting() int {
-	return int(s.waiters.Load())
+func (p *Prompter) waiting() int {
+	return int(p.waiters.Load())
 }

@@ -148,7 +148,7 @@ func TestWebPageShowsTextAsDisplayed(t *testing.T) {
 		`<span class="visually-hidden"> on: Which\u202e one?`,
 	)
 	check("answered", written(t, func(w http.ResponseWriter) {
-		p.writeStatus(w, 200, waitStatus{State: stateAnswered, Answers: []prompt.Answer{{Other: "typed <i>", Note: "note <b>\u202e"}}})
+		p.writeStatus(w, 200, &ending{answers: []prompt.Answer{{Other: "typed <i>", Note: "note <b>\u202e"}}})
 	}),
 		`<span class="chip">\x1b[31mDB</span>`,
 		"<dd>typed &lt;i&gt;</dd>",
@@ -255,7 +255,7 @@ func TestPageNoteField(t *testing.T) {
 		t.Errorf("the note of a choice does not show its key, n")
 	}
 	// A text question has a note too, but n types itself there.
-	text := &Page{Base: "/", Questions: []schema.Question{{Header: "Name", Question: "Name?", Kind: schema.KindText}}}
+	text := &Page{Base: "/", Token: "t", Questions: []schema.Question{{Header: "Name", Question: "Name?", Kind: schema.KindText}}}
 	page = written(t, func(w http.ResponseWriter) { text.WriteForm(w, 200, nil) })
 	if !strings.Contains(page, `<summary>Add a note <span class="optional">(optional)</span></summary>`) || !strings.Contains(page, `id="q0-note"`) {
 		t.Errorf("the note of a text question is missing, or shows the key n")

@@ -3,26 +3,19 @@
 package jsonout
 
 import (
-	"bytes"
 	"encoding/json"
+	"strings"
 )
 
-// marshal returns v as JSON text on one line, without a newline.
-func marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
+// String returns the JSON text of v on one line, without a newline: v is a
+// value that always encodes (strings, numbers, booleans, JSON read before,
+// and maps, slices and structs of them); one that does not gives "".
+func String(v any) string {
+	var b strings.Builder
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	// Encode ends the text with a newline.
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
-}
-
-// String returns the JSON text of v, a value that always encodes: strings,
-// numbers, booleans, JSON read before, and maps, slices and structs of
-// them.
-func String(v any) string {
-	b, _ := marshal(v)
-	return string(b)
+	// Encode writes nothing when v does not encode, and ends the text with
+	// a newline when it does.
+	_ = enc.Encode(v)
+	return strings.TrimSuffix(b.String(), "\n")
 }

@@ -1,6 +1,7 @@
 package localhttp
 
 import (
+	"cmp"
 	"fmt"
 	"os/exec"
 	"path/filepath"
@@ -9,28 +10,28 @@ import (
 	"time"
 )
 
-// browserCommand returns the command that opens url: $BROWSER when set (the
-// address replaces a %s in it, or follows it), else the system's opener.
+// systemOpeners are the commands that open an address on the systems
+// whose opener is not xdg-open.
+var systemOpeners = map[string]string{"darwin": "open", "windows": "rundll32 url.dll,FileProtocolHandler"}
+
+// browserCommand returns the command that opens url: $BROWSER when set,
+// else the system's opener; the address replaces a %s in its arguments,
+// or follows them.
 func browserCommand(browser, url string) *exec.Cmd {
-	if f := strings.Fields(browser); len(f) > 0 {
-		args, placed := f[1:], false
-		for i, a := range args {
-			if strings.Contains(a, "%s") {
-				args[i], placed = strings.ReplaceAll(a, "%s", url), true
-			}
-		}
-		if !placed {
-			args = append(args, url)
-		}
-		return exec.Command(f[0], args...)
+	f := strings.Fields(browser)
+	if len(f) == 0 {
+		f = strings.Fields(cmp.Or(systemOpeners[runtime.GOOS], "xdg-open"))
 	}
-	switch runtime.GOOS {
-	case "darwin":
-		return exec.Command("open", url)
-	case "windows":
-		return exec.Command("rundll32", "url.dll,FileProtocolHandler", url)
+	args, placed := f[1:], false
+	for i, a := range args {
+		if strings.Contains(a, "%s") {
+			args[i], placed = strings.ReplaceAll(a, "%s", url), true
+		}
 	}
-	return exec.Command("xdg-open", url)
+	if !placed {
+		args = append(args, url)
+	}
+	return exec.Command(f[0], args...)
 }
 
 // OpenBrowser opens url in a browser: browser ($BROWSER) when it is set,

@@ -6,12 +6,14 @@
 package localhttp
 
 import (
+	"cmp"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/base64"
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 )
@@ -49,15 +51,12 @@ func NewGuard(addr net.Addr, host, token string, maxBody int64) (*Guard, error) 
 	if !ok {
 		return nil, fmt.Errorf("serve the page: not a TCP address: %s", addr)
 	}
-	if host == "" {
-		host = tcp.IP.String()
-	}
 	return &Guard{
 		token:   []byte(token),
 		maxBody: maxBody,
 		port:    strconv.Itoa(tcp.Port),
 		ip:      tcp.IP,
-		display: strings.ToLower(host),
+		display: strings.ToLower(cmp.Or(host, tcp.IP.String())),
 	}, nil
 }
 
@@ -92,36 +91,29 @@ func (g *Guard) wrap(page bool, maxBody int64, next http.Handler) http.Handler {
 		h.Set("Cross-Origin-Opener-Policy", "same-origin")
 		h.Set("Cross-Origin-Resource-Policy", "same-origin")
 
-		if !g.AllowsHost(r.Host) {
+		// The first check a request fails refuses it.
+		origin := r.Header.Get("Origin")
+		switch {
+		case !g.AllowsHost(r.Host):
 			Refuse(w, http.StatusForbidden, "Forbidden: this server answers only to its own address.")
-			return
-		}
 		// A query that does not parse gives what parsed before the fault,
 		// as for any other address without the token.
-		if page && subtle.ConstantTimeCompare([]byte(r.URL.Query().Get("token")), g.token) != 1 {
+		case page && subtle.ConstantTimeCompare([]byte(r.URL.Query().Get("token")), g.token) != 1:
 			Refuse(w, http.StatusForbidden, "Forbidden: open the address that askuser printed, with its token.")
-			return
-		}
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			// Browsers send Origin with every POST; a page of another
-			// origin must not answer for the person.
-			if origin := r.Header.Get("Origin"); origin != "" && !strings.EqualFold(origin, "http://"+r.Host) {
-				Refuse(w, http.StatusForbidden, "Forbidden: the form was sent from another site.")
-				return
-			}
-		}
-		if page && r.Method == http.MethodPost && !isFormType(r.Header.Get("Content-Type")) {
+		// Browsers send Origin with every POST; a page of another origin
+		// must not answer for the person.
+		case r.Method != http.MethodGet && r.Method != http.MethodHead && origin != "" && !strings.EqualFold(origin, "http://"+r.Host):
+			Refuse(w, http.StatusForbidden, "Forbidden: the form was sent from another site.")
+		case page && r.Method == http.MethodPost && !isFormType(r.Header.Get("Content-Type")):
 			Refuse(w, http.StatusUnsupportedMediaType, "Send the form as application/x-www-form-urlencoded.")
-			return
-		}
-		if r.ContentLength > maxBody {
+		case r.ContentLength > maxBody:
 			Refuse(w, http.StatusRequestEntityTooLarge, "The form is too large.")
-			return
+		default:
+			// A body sent without a length up front is cut off at the
+			// limit as it is read; the handler then refuses it.
+			r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+			next.ServeHTTP(w, r)
 		}
-		// A body sent without a length up front is cut off at the limit
-		// as it is read; the handler then refuses it.
-		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
-		next.ServeHTTP(w, r)
 	})
 }
 
@@ -141,42 +133,25 @@ func Refuse(w http.ResponseWriter, code int, msg string) {
 // Wrap requires: for a server that checks its requests' tokens its own way
 // (the inbox's, whose askers send theirs as a bearer token).
 func (g *Guard) AllowsHost(hostport string) bool {
-	host, port, err := net.SplitHostPort(hostport)
-	if err != nil {
-		// No port: HTTP's own, 80. An IPv6 address is still in brackets.
-		host, port = hostport, "80"
-		if len(host) > 2 && host[0] == '[' && host[len(host)-1] == ']' {
-			host = host[1 : len(host)-1]
-		}
-	}
-	if port != g.port || host == "" {
+	// url.URL splits it as a browser does: without a port, HTTP's own, 80,
+	// and an IPv6 address out of its brackets.
+	u := url.URL{Host: hostport}
+	host := strings.ToLower(u.Hostname())
+	if cmp.Or(u.Port(), "80") != g.port || host == "" {
 		return false
 	}
-	host = strings.ToLower(host)
 	if host == "localhost" || host == g.display {
 		return true
 	}
 	ip := net.ParseIP(host)
-	if ip == nil {
-		return false
-	}
-	return ip.Equal(g.ip) || g.ip.IsUnspecified()
+	return ip != nil && (ip.Equal(g.ip) || g.ip.IsUnspecified())
 }
-
-// tokenBytes is the size of a token: 256 bits.
-const tokenBytes = 32
 
 // NewToken returns a new random token for a Guard: 256 bits, written in
-// base64url so that it goes into an address as it is.
+// base64url so that it goes into an address as it is. crypto/rand.Read
+// returns no error (it crashes the program rather than return one).
 func NewToken() string {
-	return RandomString(tokenBytes)
-}
-
-// RandomString returns n random bytes in base64url: a token, or a nonce.
-// crypto/rand.Read returns no error (it crashes the program rather than
-// return one).
-func RandomString(n int) string {
-	b := make([]byte, n)
+	b := make([]byte, 256/8)
 	_, _ = rand.Read(b)
 	return base64.RawURLEncoding.EncodeToString(b)
 }

@@ -1,6 +1,7 @@
 package localhttp
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -16,10 +17,9 @@ const DefaultAddr = "127.0.0.1:0"
 
 // Addr is a checked address to serve the page on.
 type Addr struct {
-	network  string // for net.Listen: tcp4 or tcp6 for an IP address of that kind
-	addr     string // for net.Listen
-	host     string // "" (every interface), "localhost" or an IP address
-	loopback bool
+	network string // for net.Listen: tcp4 or tcp6 for an IP address of that kind
+	addr    string // for net.Listen
+	host    string // "" (every interface), "localhost" or an IP address
 }
 
 // ParseAddr checks an address to serve the page on: HOST:PORT, where HOST
@@ -39,12 +39,11 @@ func ParseAddr(s string) (Addr, error) {
 	switch ip := net.ParseIP(host); {
 	case host == "":
 	case strings.EqualFold(host, "localhost"):
-		a.host, a.loopback = "localhost", true
+		a.host = "localhost"
 		a.addr = net.JoinHostPort("localhost", port)
 	case ip == nil:
 		return Addr{}, errors.New("the host must be an IP address or localhost")
 	default:
-		a.loopback = ip.IsLoopback()
 		if a.network = "tcp6"; ip.To4() != nil {
 			a.network = "tcp4"
 		}
@@ -83,7 +82,7 @@ func Listen(a Addr, what string, out io.Writer) (net.Listener, string, error) {
 		display = outwardIP()
 		where = fmt.Sprintf("every interface, port %d", tcp.Port)
 	}
-	if !a.loopback {
+	if !tcp.IP.IsLoopback() {
 		// A warning that cannot be written has nowhere else to go.
 		_, _ = fmt.Fprintf(out, "Warning: %s is served beyond this machine, on %s: anyone who can reach it and has the address can answer, and the address travels unencrypted.\n", what, where)
 	}
@@ -93,11 +92,8 @@ func Listen(a Addr, what string, out io.Writer) (net.Listener, string, error) {
 // HostPort returns the address to show for a listener on addr, whose host is
 // shown as host, as Listen returns it ("" for addr's own).
 func HostPort(host string, addr net.Addr) string {
-	if host == "" {
-		return addr.String()
-	}
-	_, port, _ := net.SplitHostPort(addr.String())
-	return net.JoinHostPort(host, port)
+	own, port, _ := net.SplitHostPort(addr.String())
+	return net.JoinHostPort(cmp.Or(host, own), port)
 }
 
 // outwardIP returns an address of this machine that another machine may reach

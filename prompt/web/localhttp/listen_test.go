@@ -12,9 +12,9 @@ func TestParseAddr(t *testing.T) {
 		want Addr
 		err  string
 	}{
-		{DefaultAddr, Addr{network: "tcp4", addr: "127.0.0.1:0", host: "127.0.0.1", loopback: true}, ""},
-		{"[::1]:8080", Addr{network: "tcp6", addr: "[::1]:8080", host: "::1", loopback: true}, ""},
-		{"LocalHost:0", Addr{network: "tcp", addr: "localhost:0", host: "localhost", loopback: true}, ""},
+		{DefaultAddr, Addr{network: "tcp4", addr: "127.0.0.1:0", host: "127.0.0.1"}, ""},
+		{"[::1]:8080", Addr{network: "tcp6", addr: "[::1]:8080", host: "::1"}, ""},
+		{"LocalHost:0", Addr{network: "tcp", addr: "localhost:0", host: "localhost"}, ""},
 		{":8080", Addr{network: "tcp", addr: ":8080"}, ""},
 		{"0.0.0.0:0", Addr{network: "tcp4", addr: "0.0.0.0:0", host: "0.0.0.0"}, ""},
 		{"192.168.1.5:80", Addr{network: "tcp4", addr: "192.168.1.5:80", host: "192.168.1.5"}, ""},
@@ -71,5 +71,10 @@ func TestHostPort(t *testing.T) {
 		if got := HostPort(host, addr); got != want {
 			t.Errorf("HostPort(%q, %s) = %q, want %q", host, addr, got, want)
 		}
+	}
+	// A listener's own address is shown as it is, zone and all.
+	zoned := &net.TCPAddr{IP: net.ParseIP("fe80::1"), Port: 8080, Zone: "eth0"}
+	if got := HostPort("", zoned); got != zoned.String() {
+		t.Errorf("HostPort(\"\", %s) = %q", zoned, got)
 	}
 }
