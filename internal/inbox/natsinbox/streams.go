@@ -230,46 +230,37 @@ func (c *conn) openStream(ctx context.Context, want jetstream.StreamConfig, say 
 	return s, nil
 }
 
+// configFields are the fields of a stream's configuration that must be
+// askuser's, in the order they are named; the last four would bring into
+// the stream what was not published on its subjects, or send its messages
+// elsewhere.
+var configFields = []string{
+	"Subjects", "Storage", "Replicas", "Retention", "MaxMsgsPerSubject", "Discard", "DiscardNewPerSubject",
+	"MaxMsgs", "MaxBytes", "MaxMsgSize", "MaxAge", "AllowMsgTTL", "AllowDirect", "DenyPurge", "DenyDelete",
+	"AllowRollup", "AllowMsgSchedules", "Sealed", "Sources", "Mirror", "SubjectTransform", "RePublish",
+}
+
 // configDiff names what in have is not as in want, in the words of the
-// nats command's stream configuration.
+// nats command's stream configuration: the fields' JSON names, but
+// num_replicas, which it calls replicas.
 func configDiff(have, want jetstream.StreamConfig) []string {
 	var out []string
-	add := func(name string, h, w any) {
-		show := func(v any) string {
-			if reflect.ValueOf(v).Kind() == reflect.Pointer || reflect.ValueOf(v).Kind() == reflect.Slice && name != "subjects" {
-				b, _ := json.Marshal(v)
+	for _, field := range configFields {
+		f, _ := reflect.TypeFor[jetstream.StreamConfig]().FieldByName(field)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		name = strings.TrimPrefix(name, "num_")
+		show := func(c jetstream.StreamConfig) string {
+			v := reflect.ValueOf(c).FieldByName(field)
+			if v.Kind() == reflect.Pointer || v.Kind() == reflect.Slice && field != "Subjects" {
+				b, _ := json.Marshal(v.Interface())
 				return string(b)
 			}
-			return fmt.Sprint(v)
+			return fmt.Sprint(v.Interface())
 		}
-		if show(h) != show(w) {
-			out = append(out, fmt.Sprintf("%s %s (askuser's: %s)", name, show(h), show(w)))
+		if h, w := show(have), show(want); h != w {
+			out = append(out, fmt.Sprintf("%s %s (askuser's: %s)", name, h, w))
 		}
 	}
-	add("subjects", have.Subjects, want.Subjects)
-	add("storage", have.Storage, want.Storage)
-	add("replicas", have.Replicas, want.Replicas)
-	add("retention", have.Retention, want.Retention)
-	add("max_msgs_per_subject", have.MaxMsgsPerSubject, want.MaxMsgsPerSubject)
-	add("discard", have.Discard, want.Discard)
-	add("discard_new_per_subject", have.DiscardNewPerSubject, want.DiscardNewPerSubject)
-	add("max_msgs", have.MaxMsgs, want.MaxMsgs)
-	add("max_bytes", have.MaxBytes, want.MaxBytes)
-	add("max_msg_size", have.MaxMsgSize, want.MaxMsgSize)
-	add("max_age", have.MaxAge, want.MaxAge)
-	add("allow_msg_ttl", have.AllowMsgTTL, want.AllowMsgTTL)
-	add("allow_direct", have.AllowDirect, want.AllowDirect)
-	add("deny_purge", have.DenyPurge, want.DenyPurge)
-	add("deny_delete", have.DenyDelete, want.DenyDelete)
-	add("allow_rollup_hdrs", have.AllowRollup, want.AllowRollup)
-	add("allow_msg_schedules", have.AllowMsgSchedules, want.AllowMsgSchedules)
-	add("sealed", have.Sealed, want.Sealed)
-	// What would bring into the stream what was not published on its
-	// subjects, or send its messages elsewhere.
-	add("sources", have.Sources, want.Sources)
-	add("mirror", have.Mirror, want.Mirror)
-	add("subject_transform", have.SubjectTransform, want.SubjectTransform)
-	add("republish", have.RePublish, want.RePublish)
 	return out
 }
 
