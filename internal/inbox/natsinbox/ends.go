@@ -118,7 +118,7 @@ func (f *feed) sent(e *entry, err error) {
 // (by NAME)".
 func (f *feed) endedElsewhere(end string) string {
 	var w wireEnd
-	if m, err := f.conn.lastEnd(f.ctx, end); err == nil && m != nil {
+	if m, err := f.conn.lastEnd(f.ctx, end, 0); err == nil && m != nil {
 		w = f.readEnd(m.Data)
 	}
 	e := remoteEnd(w)

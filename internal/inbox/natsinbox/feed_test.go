@@ -443,7 +443,7 @@ func TestWithdrawn(t *testing.T) {
 	shown := false
 	for {
 		shown = shown || in.q.Len() != 0
-		m, err := c.lastEnd(context.Background(), silent.end)
+		m, err := c.lastEnd(context.Background(), silent.end, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -816,14 +816,14 @@ func TestForgedAck(t *testing.T) {
 		t.Fatalf("the answer, acknowledged by another than the sets' stream: %v", err)
 	}
 	time.Sleep(2 * beatEvery)
-	if m, _ := f.conn.lastEnd(ctx, e.end); m != nil || strings.Contains(in.said.String(), "sent.") {
+	if m, _ := f.conn.lastEnd(ctx, e.end, 0); m != nil || strings.Contains(in.said.String(), "sent.") {
 		t.Fatalf("the answer is said sent, and stored: %v\n%s", m, in.said)
 	}
 	if _, err := f.conn.js.UpdateStream(ctx, want); err != nil {
 		t.Fatal(err)
 	}
 	waitSaid(t, in.said, "is stored on the NATS server now: sent.", 10*time.Second)
-	if m, _ := f.conn.lastEnd(ctx, e.end); m == nil {
+	if m, _ := f.conn.lastEnd(ctx, e.end, 0); m == nil {
 		t.Fatal("the answer said sent is not stored")
 	}
 	// The last word, for the history.

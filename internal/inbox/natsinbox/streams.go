@@ -317,30 +317,25 @@ var errNotStored = errors.New("what acknowledged it was not the sets' stream sto
 // the end's subject; anything else on the reply subject is errNotStored.
 func (c *conn) publishEnd(ctx context.Context, end string, body []byte) error {
 	ack, err := c.js.Publish(ctx, c.addr.subject("end", end), body, jetstream.WithMsgTTL(endTTL))
-	if err != nil && !isTaken(err) {
+	taken := isTaken(err)
+	if err != nil && !taken {
 		return err
 	}
-	if err == nil && (ack.Stream != c.addr.setsStream() || ack.Sequence == 0) {
+	if !taken && (ack.Stream != c.addr.setsStream() || ack.Sequence == 0) {
 		return errNotStored
 	}
-	m, gerr := c.lastEnd(ctx, end)
-	// A direct get may be answered by a replica that has not stored the
-	// end yet, on a cluster: it is given a moment to.
-	for wait := 10 * time.Millisecond; err == nil && gerr == nil && m == nil && wait < 2*time.Second; wait *= 2 {
-		select {
-		case <-ctx.Done():
-			return context.Cause(ctx)
-		case <-time.After(wait):
-		}
-		m, gerr = c.lastEnd(ctx, end)
+	patience := 2 * time.Second
+	if taken {
+		patience = 0
 	}
+	m, err := c.lastEnd(ctx, end, patience)
 	switch {
-	case gerr != nil:
-		return gerr
+	case err != nil:
+		return err
 	case m == nil:
 		return errNotStored
 	case string(m.Data) == string(body):
-		if seqs := m.Header.Values(jetstream.SequenceHeader); err == nil && (len(seqs) == 0 || seqs[len(seqs)-1] != strconv.FormatUint(ack.Sequence, 10)) {
+		if seqs := m.Header.Values(jetstream.SequenceHeader); !taken && (len(seqs) == 0 || seqs[len(seqs)-1] != strconv.FormatUint(ack.Sequence, 10)) {
 			return errNotStored
 		}
 		return nil
@@ -348,9 +343,19 @@ func (c *conn) publishEnd(ctx context.Context, end string, body []byte) error {
 	return errEndTaken
 }
 
-// lastEnd returns the end stored under end, or nil.
-func (c *conn) lastEnd(ctx context.Context, end string) (*jetstream.RawStreamMsg, error) {
-	return c.directGet(ctx, c.addr.subject("end", end))
+// lastEnd returns the end stored under end, or nil. A direct get may be
+// answered by a replica that has not stored an end published just now,
+// on a cluster: it is given up to patience to.
+func (c *conn) lastEnd(ctx context.Context, end string, patience time.Duration) (*jetstream.RawStreamMsg, error) {
+	for wait := 10 * time.Millisecond; ; wait *= 2 {
+		m, err := c.directGet(ctx, c.addr.subject("end", end))
+		if err != nil || m != nil || wait > patience {
+			return m, err
+		}
+		if err := sleep(ctx, wait); err != nil {
+			return nil, err
+		}
+	}
 }
 
 // directGet returns the last message stored on subject (which may end in

@@ -46,7 +46,11 @@ func (a *ask) wait(ctx context.Context, ends <-chan *nats.Msg) (inbox.Event, err
 				return inbox.Event{}, err
 			}
 		case <-ends:
-			data = a.settled(ctx)
+			// The end published may be one the stream refused, because
+			// another inbox's was stored first: the stored one is the
+			// answer. It is given a moment to be stored; else the next
+			// poll looks again.
+			data = a.stored(ctx, beatEvery)
 		case <-keyPoll.C:
 			// A set sealed to a to= that is not the inbox's ends as soon
 			// as an inbox has stored its recipient.
@@ -58,9 +62,9 @@ func (a *ask) wait(ctx context.Context, ends <-chan *nats.Msg) (inbox.Event, err
 				}
 			}
 		case <-poll.C:
-			data = a.stored(ctx)
+			data = a.stored(ctx, 0)
 		case <-a.conn.reconnected:
-			data = a.stored(ctx)
+			data = a.stored(ctx, 0)
 		}
 		if data != nil {
 			return a.read(data)
@@ -68,29 +72,14 @@ func (a *ask) wait(ctx context.Context, ends <-chan *nats.Msg) (inbox.Event, err
 	}
 }
 
-// stored returns the end stored for the set, or nil.
-func (a *ask) stored(ctx context.Context) []byte {
-	m, err := a.conn.lastEnd(ctx, a.end)
+// stored returns the end stored for the set, or nil, giving one published
+// just now up to patience to be stored.
+func (a *ask) stored(ctx context.Context, patience time.Duration) []byte {
+	m, err := a.conn.lastEnd(ctx, a.end, patience)
 	if err != nil || m == nil {
 		return nil
 	}
 	return m.Data
-}
-
-// settled returns the end stored for the set, once an end was published
-// on its subject: that end itself may be one the stream refused, because
-// another inbox's end was stored first, and the stored one is the answer.
-// A moment is given for an end published just now to be stored; else nil,
-// and the next poll looks again.
-func (a *ask) settled(ctx context.Context) []byte {
-	for wait := 10 * time.Millisecond; ; wait *= 2 {
-		if data := a.stored(ctx); data != nil || wait > beatEvery {
-			return data
-		}
-		if sleep(ctx, wait) != nil {
-			return nil
-		}
-	}
 }
 
 // read returns the event that the set's end means for the asker. Only
