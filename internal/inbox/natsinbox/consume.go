@@ -22,11 +22,52 @@ func (f *feed) consume(ctx context.Context, sets, beats jetstream.Stream, resume
 	defer f.consMu.Unlock()
 	f.stopConsumers()
 	gen, epoch := f.generation.Add(1), f.epoch.Load()
-	for i, r := range []reading{
+	onErr := jetstream.ConsumeErrHandler(func(_ jetstream.ConsumeContext, err error) {
+		if errors.Is(err, jetstream.ErrConsumerDeleted) || errors.Is(err, jetstream.ErrStreamNotFound) || errors.Is(err, jetstream.ErrConsumerNotFound) {
+			poke(f.kick)
+		}
+	})
+	for i, r := range []struct {
+		stream  jetstream.Stream
+		filters []string
+		// read reads a message of the stream, and returns what the loop
+		// does with it.
+		read func(m jetstream.Msg, md *jetstream.MsgMetadata, epoch int64) func()
+		// pull bounds what the client holds of the stream, read but not
+		// yet handled: the sets' messages may be a megabyte each.
+		pull jetstream.PullConsumeOpt
+	}{
 		{sets, []string{f.l.addr.subject("set", "*.*"), f.l.addr.subject("end", "*")}, f.onStored, jetstream.PullMaxBytes(8 * maxMessage)},
 		{beats, nil, f.onBeat, jetstream.PullMaxMessages(1000)},
 	} {
-		cons, cc, err := f.read(ctx, i, r, gen, epoch, resume)
+		// handle keeps the sequence number of the message, and has the
+		// loop do what it means, unless the consumers were started again
+		// meanwhile (gen is no longer theirs).
+		handle := func(m jetstream.Msg) {
+			md, err := m.Metadata()
+			if err != nil {
+				return
+			}
+			f.last[i].Store(md.Sequence.Stream)
+			fn := r.read(m, md, epoch)
+			f.do(func() {
+				if gen == f.generation.Load() {
+					fn()
+				}
+			})
+		}
+		cfg := jetstream.OrderedConsumerConfig{FilterSubjects: r.filters, DeliverPolicy: jetstream.DeliverAllPolicy}
+		if last := f.last[i].Load(); resume && last > 0 {
+			cfg.DeliverPolicy, cfg.OptStartSeq = jetstream.DeliverByStartSequencePolicy, last+1
+		} else {
+			f.created[i] = r.stream.CachedInfo().Created
+			f.last[i].Store(0)
+		}
+		cons, err := r.stream.OrderedConsumer(ctx, cfg)
+		var cc jetstream.ConsumeContext
+		if err == nil {
+			cc, err = cons.Consume(handle, onErr, r.pull)
+		}
 		if err != nil {
 			f.stopConsumers()
 			return f.conn.streamError(r.stream.CachedInfo().Config.Name, err)
@@ -65,57 +106,6 @@ func (f *feed) report(err error) {
 	case err == nil && f.deaf.Swap(false):
 		f.l.say("Reading the inbox's streams on the NATS server at %s again.\n", f.l.addr.serverURL())
 	}
-}
-
-// reading is how one of the two streams is read.
-type reading struct {
-	stream  jetstream.Stream
-	filters []string
-	// read reads a message of the stream, and returns what the loop does
-	// with it.
-	read func(m jetstream.Msg, md *jetstream.MsgMetadata, epoch int64) func()
-	// pull bounds what the client holds of the stream, read but not yet
-	// handled: the sets' messages may be a megabyte each.
-	pull jetstream.PullConsumeOpt
-}
-
-// read starts the consumer of stream i (see consume), for the consumers'
-// generation gen and the streams' epoch.
-func (f *feed) read(ctx context.Context, i int, r reading, gen, epoch int64, resume bool) (jetstream.Consumer, jetstream.ConsumeContext, error) {
-	// handle keeps the sequence number of the message, and has the loop
-	// do what it means, unless the consumers were started again meanwhile
-	// (gen is no longer theirs).
-	handle := func(m jetstream.Msg) {
-		md, err := m.Metadata()
-		if err != nil {
-			return
-		}
-		f.last[i].Store(md.Sequence.Stream)
-		fn := r.read(m, md, epoch)
-		f.do(func() {
-			if gen == f.generation.Load() {
-				fn()
-			}
-		})
-	}
-	onErr := jetstream.ConsumeErrHandler(func(_ jetstream.ConsumeContext, err error) {
-		if errors.Is(err, jetstream.ErrConsumerDeleted) || errors.Is(err, jetstream.ErrStreamNotFound) || errors.Is(err, jetstream.ErrConsumerNotFound) {
-			poke(f.kick)
-		}
-	})
-	cfg := jetstream.OrderedConsumerConfig{FilterSubjects: r.filters, DeliverPolicy: jetstream.DeliverAllPolicy}
-	if last := f.last[i].Load(); resume && last > 0 {
-		cfg.DeliverPolicy, cfg.OptStartSeq = jetstream.DeliverByStartSequencePolicy, last+1
-	} else {
-		f.created[i] = r.stream.CachedInfo().Created
-		f.last[i].Store(0)
-	}
-	cons, err := r.stream.OrderedConsumer(ctx, cfg)
-	if err != nil {
-		return nil, nil, err
-	}
-	cc, err := cons.Consume(handle, onErr, r.pull)
-	return cons, cc, err
 }
 
 // tokens returns the tokens of a subject askuser.NAME.KIND.ID[.N] after
