@@ -184,20 +184,10 @@ func (a *address) keyOf(subjects []string) string {
 	return ""
 }
 
-// openStreams finds the inbox's two streams, makes those missing, and
-// corrects those whose configuration is not askuser's (an agent, or an
-// older askuser, may have made them), saying so with say. key is the
-// inbox's recipient: a sets' stream that names another is an otherKey.
-func (c *conn) openStreams(ctx context.Context, key string, say func(string, ...any)) (sets, beats jetstream.Stream, err error) {
-	if sets, err = c.openStream(ctx, c.addr.setsConfig(key), say); err != nil {
-		return nil, nil, err
-	}
-	if beats, err = c.openStream(ctx, c.addr.beatsConfig(), say); err != nil {
-		return nil, nil, err
-	}
-	return sets, beats, nil
-}
-
+// openStream finds a stream of the inbox, makes it when it is missing,
+// and corrects it when its configuration is not askuser's (an agent, or
+// an older askuser, may have made it), saying so with say. A sets' stream
+// that names another inbox's recipient than want is an otherKey.
 func (c *conn) openStream(ctx context.Context, want jetstream.StreamConfig, say func(string, ...any)) (jetstream.Stream, error) {
 	ctx, cancel := context.WithTimeout(ctx, inbox.ProbeTimeout)
 	defer cancel()
