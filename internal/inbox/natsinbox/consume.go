@@ -234,17 +234,16 @@ func (f *feed) resume() {
 }
 
 // check starts the consumers again from the start, when a stream was made
-// anew (its store lost), or made again when it is missing; and from the
-// message after the last read when none runs, because they could not
-// start when last asked to (a cluster electing the stream's leader as the
-// connection came back).
+// anew (its store lost), or made again when it is missing (see renew);
+// and from the message after the last read when none runs, because they
+// could not start when last asked to (a cluster electing the stream's
+// leader as the connection came back).
 func (f *feed) check() {
 	ctx, cancel := context.WithTimeout(f.ctx, inbox.ProbeTimeout)
 	defer cancel()
 	f.consMu.Lock()
 	was, stopped := f.created, f.consumers == nil
 	f.consMu.Unlock()
-	renewed := false
 	var down error
 	onCluster := f.conn.nc.IsConnected() && f.conn.nc.ConnectedClusterName() != ""
 	for i, s := range []jetstream.Stream{f.sets, f.beats} {
@@ -256,7 +255,8 @@ func (f *feed) check() {
 		}
 		switch {
 		case errors.Is(err, jetstream.ErrStreamNotFound) || err == nil && !info.Created.Equal(was[i]):
-			renewed = true
+			f.renew(ctx)
+			return
 		case err != nil && down == nil && onCluster:
 			// The consumers may not find out for a while that nothing
 			// comes (a cluster without quorum): the person is told now.
@@ -264,17 +264,18 @@ func (f *feed) check() {
 		}
 	}
 	switch {
-	case renewed:
 	case down != nil:
 		f.report(down)
-		return
 	case stopped:
 		f.readAgain()
-		return
 	default:
 		f.report(nil)
-		return
 	}
+}
+
+// renew reads the streams again from their start, a stream having been
+// made anew, or makes them again, one having been removed.
+func (f *feed) renew(ctx context.Context) {
 	// What was read of the streams names other messages now.
 	f.epoch.Add(1)
 	sets, beats, err := f.l.openStreams(ctx, f.conn)
