@@ -199,42 +199,20 @@ func later(a, b time.Time) time.Time {
 	return a
 }
 
-// watch looks at both streams every pollEvery, and when a consumer says
-// its stream or itself went: a stream made anew (its store was lost) is
-// read again from its start, and one that is missing is made again.
-func (f *feed) watch() {
-	t := time.NewTicker(pollEvery)
-	defer t.Stop()
-	for {
-		select {
-		case <-f.ctx.Done():
-			return
-		case <-t.C:
-		case <-f.kick:
-		}
-		f.check()
-	}
-}
-
 // resume starts the consumers again when the connection comes back, from
 // the message after the last read, at once: they would find out that it
 // went only after a while (a laptop that wakes). The watcher finds out
 // whether the streams were made anew meanwhile.
 func (f *feed) resume() {
-	for {
-		select {
-		case <-f.ctx.Done():
-			return
-		case <-f.conn.reconnected:
-		}
-		f.l.say("Connected to the NATS server at %s again.\n", f.l.addr.serverURL())
-		// f.sets and f.beats name the streams, as made anew too.
-		f.readAgain()
-	}
+	f.l.say("Connected to the NATS server at %s again.\n", f.l.addr.serverURL())
+	// f.sets and f.beats name the streams, as made anew too.
+	f.readAgain()
 }
 
-// check starts the consumers again from the start, when a stream was made
-// anew (its store lost), or made again when it is missing (see renew);
+// check is the watcher's look at both streams, every pollEvery and when a
+// consumer says its stream or itself went (see start). It starts the
+// consumers again from the start, when a stream was made anew (its store
+// lost), or made again when it is missing (see renew);
 // and from the message after the last read when none runs, because they
 // could not start when last asked to (a cluster electing the stream's
 // leader as the connection came back).

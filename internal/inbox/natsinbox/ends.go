@@ -138,33 +138,26 @@ func (f *feed) delete(at ...stored) {
 	poke(f.toDelete)
 }
 
-// deleter deletes what delete was given, until the inbox quits. Every
-// inbox on the queue may try; the first does it.
-func (f *feed) deleter() {
-	for {
-		select {
-		case <-f.ctx.Done():
-			return
-		case <-f.toDelete:
-		}
-		f.deleteMu.Lock()
-		seqs := f.deletes
-		f.deletes = nil
-		f.deleteMu.Unlock()
-		if !f.sameStream() {
-			// The stream was made anew, and the watcher is told: its
-			// numbers are not those read.
+// deleteNow is the deleter: it deletes what delete was given. Every inbox
+// on the queue may try; the first does it.
+func (f *feed) deleteNow() {
+	f.deleteMu.Lock()
+	seqs := f.deletes
+	f.deletes = nil
+	f.deleteMu.Unlock()
+	if !f.sameStream() {
+		// The stream was made anew, and the watcher is told: its numbers
+		// are not those read.
+		return
+	}
+	for _, at := range seqs {
+		if at.epoch != f.epoch.Load() {
+			// Read before the stream was made anew.
 			continue
 		}
-		for _, at := range seqs {
-			if at.epoch != f.epoch.Load() {
-				// Read before the stream was made anew.
-				continue
-			}
-			ctx, cancel := context.WithTimeout(f.ctx, inbox.ProbeTimeout)
-			_ = f.sets.DeleteMsg(ctx, at.seq)
-			cancel()
-		}
+		ctx, cancel := context.WithTimeout(f.ctx, inbox.ProbeTimeout)
+		_ = f.sets.DeleteMsg(ctx, at.seq)
+		cancel()
 	}
 }
 

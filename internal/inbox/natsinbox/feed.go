@@ -116,23 +116,32 @@ func (f *feed) do(fn func()) {
 	}
 }
 
+// start runs the feed's goroutines: its loop; its ticks, the first at
+// once; the watcher, every pollEvery and when kicked; the resumer and the
+// deleter.
 func (f *feed) start() {
-	f.background.Go(f.loop)
-	f.background.Go(f.ticks)
-	f.background.Go(f.watch)
-	f.background.Go(f.resume)
-	f.background.Go(f.deleter)
+	every(f, f.events, func(fn func()) { fn() })
+	f.background.Go(f.storeTick)
+	every(f, time.Tick(beatEvery), func(time.Time) { f.storeTick() })
+	every(f, time.Tick(pollEvery), func(time.Time) { poke(f.kick) })
+	every(f, f.kick, func(struct{}) { f.check() })
+	every(f, f.conn.reconnected, func(struct{}) { f.resume() })
+	every(f, f.toDelete, func(struct{}) { f.deleteNow() })
 }
 
-func (f *feed) loop() {
-	for {
-		select {
-		case fn := <-f.events:
-			fn()
-		case <-f.ctx.Done():
-			return
+// every runs fn on each value that ch delivers, one after the other, in a
+// goroutine of the feed's, until the feed stops.
+func every[T any](f *feed, ch <-chan T, fn func(T)) {
+	f.background.Go(func() {
+		for {
+			select {
+			case v := <-ch:
+				fn(v)
+			case <-f.ctx.Done():
+				return
+			}
 		}
-	}
+	})
 }
 
 // stop lets the ends being stored go out, for a moment, and disconnects.
