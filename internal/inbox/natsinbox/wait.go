@@ -20,16 +20,12 @@ import (
 // it looks for it every pollEvery, to learn that to= is not the inbox's.
 // When ctx ends, the set is withdrawn.
 func (a *ask) wait(ctx context.Context, ends <-chan *nats.Msg) (inbox.Event, error) {
-	beats := time.NewTicker(beatEvery)
-	defer beats.Stop()
-	copies := time.NewTicker(setTTL / 2)
-	defer copies.Stop()
-	poll := time.NewTicker(endPoll)
-	defer poll.Stop()
-	keyPoll := time.NewTicker(pollEvery)
-	defer keyPoll.Stop()
+	beats := time.Tick(beatEvery)
+	copies := time.Tick(setTTL / 2)
+	poll := time.Tick(endPoll)
+	keyPoll := time.Tick(pollEvery)
 	if a.keyKnown {
-		keyPoll.Stop()
+		keyPoll = nil
 	}
 	for {
 		var data []byte
@@ -37,11 +33,11 @@ func (a *ask) wait(ctx context.Context, ends <-chan *nats.Msg) (inbox.Event, err
 		case <-ctx.Done():
 			a.withdraw(inbox.WithdrawCode(ctx))
 			return inbox.Event{}, context.Cause(ctx)
-		case <-beats.C:
+		case <-beats:
 			if err := a.beat(ctx, false); err != nil {
 				return inbox.Event{}, err
 			}
-		case <-copies.C:
+		case <-copies:
 			if err := a.post(ctx); err != nil {
 				return inbox.Event{}, err
 			}
@@ -51,17 +47,17 @@ func (a *ask) wait(ctx context.Context, ends <-chan *nats.Msg) (inbox.Event, err
 			// answer. It is given a moment to be stored; else the next
 			// poll looks again.
 			data = a.stored(ctx, beatEvery)
-		case <-keyPoll.C:
+		case <-keyPoll:
 			// A set sealed to a to= that is not the inbox's ends as soon
 			// as an inbox has stored its recipient.
 			if key, err := a.conn.key(ctx); err == nil && key != "" {
-				keyPoll.Stop()
+				keyPoll = nil
 				if err := keyMismatch(a.addr, key); err != nil {
 					a.withdraw("")
 					return inbox.Event{}, err
 				}
 			}
-		case <-poll.C:
+		case <-poll:
 			data = a.stored(ctx, 0)
 		case <-a.conn.reconnected:
 			data = a.stored(ctx, 0)
