@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -243,10 +244,7 @@ func (f *feed) onEnd(end, subject string, at stored, ts time.Time, sealed bool, 
 		return
 	}
 	e.settled, e.since = true, later(f.lastTick, ts)
-	if !e.shown {
-		return
-	}
-	if !f.srv.Queue().EndElsewhere(e.set, remoteEnd(w)) {
+	if e.shown && !f.srv.Queue().EndElsewhere(e.set, remoteEnd(w)) {
 		// Answered or cancelled here a moment ago: its end is stored
 		// next, to be refused, and the person told who came first.
 		e.settled = false
@@ -322,14 +320,8 @@ func (f *feed) showWaiting() {
 		return
 	}
 	f.ready = true
-	var live []*entry
-	for _, e := range f.byID {
-		if e.set != nil && !e.settled && f.alive(e) {
-			live = append(live, e)
-		}
-	}
-	slices.SortFunc(live, func(a, b *entry) int { return a.asked.Compare(b.asked) })
-	for _, e := range live {
+	// show passes over those that are not to be shown.
+	for _, e := range slices.SortedFunc(maps.Values(f.byID), func(a, b *entry) int { return a.asked.Compare(b.asked) }) {
 		f.show(e)
 	}
 }
