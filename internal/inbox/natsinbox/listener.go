@@ -70,12 +70,11 @@ func (l *listener) Serve(ctx context.Context, srv *inbox.Server) error {
 		return &prompt.UnavailableError{Err: err}
 	}
 	sets, beats, err := l.openStreams(ctx, c)
-	if err != nil {
-		c.close()
-		return &prompt.UnavailableError{Err: err}
-	}
 	f := newFeed(l, srv, c, sets, beats)
-	if err := f.consume(ctx, sets, beats, false); err != nil {
+	if err == nil {
+		err = f.consume(ctx, sets, beats, false)
+	}
+	if err != nil {
 		c.close()
 		return &prompt.UnavailableError{Err: err}
 	}
