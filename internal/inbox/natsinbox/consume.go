@@ -38,7 +38,7 @@ func (f *feed) consume(ctx context.Context, sets, beats jetstream.Stream, resume
 		pull jetstream.PullConsumeOpt
 	}{
 		{sets, []string{f.l.addr.subject("set", "*.*"), f.l.addr.subject("end", "*")}, f.onStored, jetstream.PullMaxBytes(8 * maxMessage)},
-		{beats, nil, f.onBeat, jetstream.PullMaxMessages(1000)},
+		{beats, []string{f.l.addr.subject("beat", "*")}, f.onBeat, jetstream.PullMaxMessages(1000)},
 	} {
 		// handle keeps the sequence number of the message, and has the
 		// loop do what it means, unless the consumers were started again
@@ -108,22 +108,14 @@ func (f *feed) report(err error) {
 	}
 }
 
-// tokens returns the tokens of a subject askuser.NAME.KIND.ID[.N] after
-// NAME.
-func tokens(subject string) []string {
-	parts := strings.Split(subject, ".")
-	if len(parts) < 4 {
-		return nil
-	}
-	return parts[2:]
-}
-
 // onStored reads a message of the sets' stream, as it was in epoch: a
 // set's anchor, a copy of a set, or an end. What it costs to open is paid
 // here, not in the loop. Each must expire as what askuser stores there
 // does: nothing an agent stores outlives the stream's max age.
 func (f *feed) onStored(m jetstream.Msg, md *jetstream.MsgMetadata, epoch int64) func() {
-	t, subject := tokens(m.Subject()), m.Subject()
+	// The consumer's filters give askuser.NAME.set.ID.COPY and
+	// askuser.NAME.end.END: t is what follows NAME.
+	t, subject := strings.Split(m.Subject(), ".")[2:], m.Subject()
 	at, ts, pending := stored{epoch: epoch, seq: md.Sequence.Stream}, md.Timestamp, md.NumPending
 	ttl := m.Headers().Get(jetstream.MsgTTLHeader)
 	lasting := func(want time.Duration, what string) func() {
@@ -137,17 +129,17 @@ func (f *feed) onStored(m jetstream.Msg, md *jetstream.MsgMetadata, epoch int64)
 	}
 	var do func()
 	switch {
-	case len(t) == 3 && t[0] == "set" && t[2] == "0":
+	case t[0] == "set" && t[2] == "0":
 		if do = lasting(endTTL, "a set's anchor"); do == nil {
 			h := m.Headers()
 			do = func() { f.onAnchor(t[1], h, at, ts) }
 		}
-	case len(t) == 3 && t[0] == "set":
+	case t[0] == "set":
 		if do = lasting(setTTL, "a copy of a set"); do == nil {
 			o := f.open(t[1], m.Data())
 			do = func() { f.onSet(t[1], subject, at, ts, o) }
 		}
-	case len(t) == 2 && t[0] == "end":
+	case t[0] == "end":
 		if do = lasting(endTTL, "an end of a set"); do == nil {
 			sealed, w := sealed(m.Data()), f.readEnd(m.Data())
 			do = func() { f.onEnd(t[1], subject, at, ts, sealed, w) }
@@ -167,12 +159,9 @@ func (f *feed) onStored(m jetstream.Msg, md *jetstream.MsgMetadata, epoch int64)
 // onBeat reads a beat of an asker, or the inbox's tick; the beats have no
 // epoch.
 func (f *feed) onBeat(m jetstream.Msg, md *jetstream.MsgMetadata, _ int64) func() {
-	t, ts := tokens(m.Subject()), md.Timestamp
+	// The consumer's filter gives askuser.NAME.beat.ID.
+	id, ts := strings.Split(m.Subject(), ".")[3], md.Timestamp
 	return func() {
-		if len(t) != 2 {
-			return
-		}
-		id := t[1]
 		if id == f.tickID {
 			f.tick(ts)
 			return
