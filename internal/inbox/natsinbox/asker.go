@@ -101,7 +101,7 @@ func (c *client) Probe(ctx context.Context) (inbox.Status, error) {
 	if err != nil {
 		return inbox.Status{}, err
 	}
-	conn.close()
+	conn.nc.Close()
 	return inbox.Status{Inbox: inbox.Name, Version: inbox.Version}, nil
 }
 
@@ -116,7 +116,7 @@ func (c *client) Ask(ctx context.Context, req *inbox.Request, queued func(ahead 
 	if err != nil {
 		return inbox.Event{}, err
 	}
-	defer conn.close()
+	defer conn.nc.Close()
 	// Questions too large for the server are refused now, rather than
 	// after a wait for an inbox to seal them to.
 	if n := len(req.Questions) + sealOverhead; int64(n) > conn.nc.MaxPayload() {

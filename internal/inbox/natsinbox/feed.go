@@ -159,7 +159,7 @@ func (f *feed) stop() {
 		f.sent(e, errors.New("the inbox quit first"))
 	}
 	// Closed first: a consumer starting itself again stops at once.
-	f.conn.close()
+	f.conn.nc.Close()
 	f.consMu.Lock()
 	for _, cc := range f.consumers {
 		cc.Stop()

@@ -251,7 +251,7 @@ func handFeed(t *testing.T, a *address, id *age.X25519Identity, by string) (*fee
 	t.Cleanup(func() {
 		f.cancel()
 		f.ending.Wait()
-		c.close()
+		c.nc.Close()
 	})
 	set, refused := in.srv.Check(askRequest())
 	if refused != nil {
@@ -333,7 +333,7 @@ func newAsk(t *testing.T, a *address, to string) (*ask, *conn) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(c.close)
+	t.Cleanup(c.nc.Close)
 	k := &ask{addr: a, conn: c, to: to, req: askRequest(), secret: newSecret()}
 	k.id, k.end = setID(k.secret), endID(k.secret)
 	k.reply, _ = age.GenerateX25519Identity()

@@ -75,7 +75,7 @@ func (l *listener) Serve(ctx context.Context, srv *inbox.Server) error {
 		err = f.consume(ctx, sets, beats, false)
 	}
 	if err != nil {
-		c.close()
+		c.nc.Close()
 		return &prompt.UnavailableError{Err: err}
 	}
 	f.caughtUp = sets.CachedInfo().State.Msgs == 0
