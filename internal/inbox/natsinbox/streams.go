@@ -167,12 +167,6 @@ var errNoLeader = errors.New("no server of the cluster leads it")
 // unavailable are the errors of a cluster that cannot serve a stream now.
 var unavailable = []jetstream.ErrorCode{errNoPeers, errClusterNotAvailable, errInsufficientResources, errStreamOffline}
 
-// otherKey is a queue whose sets' stream names another inbox's recipient
-// than the one that opens it (see keySubject).
-type otherKey string
-
-func (k otherKey) Error() string { return "the queue seals to " + string(k) }
-
 // keyOf returns the recipient that the subjects of a sets' stream name,
 // or "".
 func (a *address) keyOf(subjects []string) string {
@@ -184,11 +178,12 @@ func (a *address) keyOf(subjects []string) string {
 	return ""
 }
 
-// openStream finds a stream of the inbox, makes it when it is missing,
-// and corrects it when its configuration is not askuser's (an agent, or
-// an older askuser, may have made it), saying so with say. A sets' stream
-// that names another inbox's recipient than want is an otherKey.
-func (c *conn) openStream(ctx context.Context, want jetstream.StreamConfig, say func(string, ...any)) (jetstream.Stream, error) {
+// openStream finds a stream of the inbox on c, makes it when it is
+// missing, and corrects it when its configuration is not askuser's (an
+// agent, or an older askuser, may have made it), saying so. A sets'
+// stream that names another inbox's recipient (see keySubject) is
+// refused: this inbox could open none of the sets sealed to it.
+func (l *listener) openStream(ctx context.Context, c *conn, want jetstream.StreamConfig) (jetstream.Stream, error) {
 	ctx, cancel := context.WithTimeout(ctx, inbox.ProbeTimeout)
 	defer cancel()
 	s, err := c.js.Stream(ctx, want.Name)
@@ -202,8 +197,8 @@ func (c *conn) openStream(ctx context.Context, want jetstream.StreamConfig, say 
 		return nil, c.streamError(want.Name, err)
 	}
 	have := s.CachedInfo().Config
-	if k := c.addr.keyOf(have.Subjects); k != "" && k != c.addr.keyOf(want.Subjects) {
-		return nil, otherKey(k)
+	if k := l.addr.keyOf(have.Subjects); k != "" && k != l.addr.keyOf(want.Subjects) {
+		return nil, &inbox.ServerError{Msg: fmt.Sprintf("the inbox at %s seals to %s, and this inbox's identity (%s, in %s) is another, which could open none of its questions: copy the inbox.age of the machine where this inbox first ran to %s, or give this inbox a name of its own (%s/NAME); if that identity is lost, remove the queue with nats stream rm %s", l.addr, k, l.id.Recipient(), l.path, l.path, l.addr.serverURL(), l.addr.setsStream())}
 	}
 	diffs := configDiff(have, want)
 	if len(diffs) == 0 {
@@ -212,10 +207,10 @@ func (c *conn) openStream(ctx context.Context, want jetstream.StreamConfig, say 
 	if s, err = c.js.UpdateStream(ctx, want); err != nil {
 		return nil, &inbox.ServerError{Err: err, Msg: fmt.Sprintf("the stream %s on the NATS server at %s has %s, which is not askuser's, and these credentials could not change it (%v): have it removed with credentials that may (nats stream rm %s; what waits there is lost), and start the inbox again, which makes it as askuser's", want.Name, c.addr.serverURL(), strings.Join(diffs, ", "), err, want.Name)}
 	}
-	if c.addr.keyOf(have.Subjects) != "" || len(diffs) > 1 || !strings.HasPrefix(diffs[0], "subjects") {
+	if l.addr.keyOf(have.Subjects) != "" || len(diffs) > 1 || !strings.HasPrefix(diffs[0], "subjects") {
 		// A stream that an asker made lacks only the inbox's key: that
 		// is not news.
-		say("The stream %s on the NATS server had %s: the inbox changed it to askuser's.\n", want.Name, strings.Join(diffs, ", "))
+		l.say("The stream %s on the NATS server had %s: the inbox changed it to askuser's.\n", want.Name, strings.Join(diffs, ", "))
 	}
 	return s, nil
 }
