@@ -141,7 +141,6 @@ func (c *client) Ask(ctx context.Context, req *inbox.Request, queued func(ahead 
 // inbox's; else the one the first inbox stored on the server, waited for
 // while no inbox has run; none with insecure=plaintext and no inbox yet.
 func (c *client) recipient(ctx context.Context, conn *conn) (to string, keyKnown bool, err error) {
-	noInbox := notes{}
 	for {
 		key, err := conn.key(ctx)
 		if errors.Is(err, nats.ErrNoResponders) {
@@ -168,7 +167,7 @@ func (c *client) recipient(ctx context.Context, conn *conn) (to string, keyKnown
 		default:
 			// The asker's first words on stderr come from inbox.Asker;
 			// this one says why they are late.
-			noInbox.once(ctx, "No inbox has run at %s yet: waiting for the first, to seal the questions to it.", c.addr)
+			conn.said.once(ctx, "No inbox has run at %s yet: waiting for the first, to seal the questions to it.", c.addr)
 		}
 		if err := sleep(ctx, pollEvery); err != nil {
 			return "", false, err
