@@ -132,7 +132,7 @@ func (a *ask) ensure(ctx context.Context, do func() (*jetstream.PubAck, error)) 
 		return ack, err
 	}
 	if err := a.conn.makeStreams(ctx); err != nil {
-		return nil, a.conn.noQuorum(err)
+		return nil, err
 	}
 	return do()
 }

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
-	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/askuser/askuser/internal/inbox"
 )
@@ -146,7 +145,7 @@ func (c *client) recipient(ctx context.Context, conn *conn) (to string, keyKnown
 		if errors.Is(err, nats.ErrNoResponders) {
 			// No stream: no inbox has run here, or JetStream is off; or,
 			// on a cluster, its servers have no quorum.
-			err = conn.noQuorum(conn.makeStreams(ctx))
+			err = conn.makeStreams(ctx)
 		}
 		switch {
 		case ctx.Err() != nil:
@@ -205,20 +204,6 @@ const (
 // asker cannot make: its servers may be down or electing a leader, which
 // is waited out, as a restart of one server is.
 var errNoQuorum = errors.New("the queue's servers on the cluster do not answer")
-
-// noQuorum is err, the queue not made, as an asker on a cluster takes it:
-// errNoQuorum, but when err says that JetStream is off or the credentials
-// are refused. Off a cluster, a server with no queue answers at once that
-// it has none.
-func (c *conn) noQuorum(err error) error {
-	if err == nil || c.nc.ConnectedClusterName() == "" {
-		return err
-	}
-	if errors.Is(err, jetstream.ErrJetStreamNotEnabled) || errors.Is(err, jetstream.ErrJetStreamNotEnabledForAccount) {
-		return err
-	}
-	return errNoQuorum
-}
 
 // keyMismatch refuses a to= that is not the recipient of the inbox, as
 // the first inbox stored it on the server: the inbox could not open the

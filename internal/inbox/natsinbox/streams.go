@@ -251,19 +251,23 @@ func configDiff(have, want jetstream.StreamConfig) []string {
 // where its credentials may, it queues its set before any inbox ran, as
 // the inbox would have made them, but for the inbox's key, which the
 // inbox adds. What is there already is left as it is (the inbox corrects
-// it).
+// it). On a cluster, a queue it cannot make is errNoQuorum, unless
+// JetStream is off; off a cluster, a server with no queue answers at once
+// that it has none.
 func (c *conn) makeStreams(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, inbox.ProbeTimeout)
 	defer cancel()
 	for _, cfg := range []jetstream.StreamConfig{c.addr.setsConfig(""), c.addr.beatsConfig()} {
 		_, err := c.js.CreateStream(ctx, cfg)
-		if err == nil || errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
-			continue
-		}
-		if c.refusedSubject(cfg.Name) != nil {
+		switch {
+		case err == nil, errors.Is(err, jetstream.ErrStreamNameAlreadyInUse):
+		case c.nc.ConnectedClusterName() != "" && !errors.Is(err, jetstream.ErrJetStreamNotEnabled) && !errors.Is(err, jetstream.ErrJetStreamNotEnabledForAccount):
+			return errNoQuorum
+		case c.refusedSubject(cfg.Name) != nil:
 			return &inbox.ServerError{Err: err, Msg: fmt.Sprintf("no inbox has run at %s yet, to make its queue (the stream %s), and these credentials may not make it: start askuser inbox with the inbox's credentials once, then ask again", c.addr, cfg.Name)}
+		default:
+			return c.streamError(cfg.Name, err)
 		}
-		return c.streamError(cfg.Name, err)
 	}
 	return nil
 }
