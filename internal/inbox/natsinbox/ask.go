@@ -124,9 +124,15 @@ func (a *ask) seal() (err error) {
 	return err
 }
 
-// ensure stores a message with do, again after making the inbox's streams
-// when the server has none yet (no inbox has ever run there).
-func (a *ask) ensure(ctx context.Context, do func() (*jetstream.PubAck, error)) (*jetstream.PubAck, error) {
+// ensure stores data on subject, waiting up to wait for the stream's
+// acknowledgement, again after making the inbox's streams when the server
+// has none yet (no inbox has ever run there).
+func (a *ask) ensure(ctx context.Context, wait time.Duration, subject string, data []byte, opts ...jetstream.PublishOpt) (*jetstream.PubAck, error) {
+	do := func() (*jetstream.PubAck, error) {
+		ctx, cancel := context.WithTimeout(ctx, wait)
+		defer cancel()
+		return a.conn.js.Publish(ctx, subject, data, opts...)
+	}
 	ack, err := do()
 	if !errors.Is(err, jetstream.ErrNoStreamResponse) && !errors.Is(err, nats.ErrNoResponders) {
 		return ack, err
@@ -148,11 +154,7 @@ func (a *ask) beat(ctx context.Context, first bool) error {
 	subject := a.addr.subject("beat", a.id)
 	var err error
 	if first {
-		_, err = a.ensure(ctx, func() (*jetstream.PubAck, error) {
-			bctx, cancel := context.WithTimeout(ctx, beatEvery)
-			defer cancel()
-			return a.conn.js.Publish(bctx, subject, nil)
-		})
+		_, err = a.ensure(ctx, beatEvery, subject, nil)
 	} else {
 		err = a.conn.nc.Publish(subject, nil)
 	}
@@ -194,11 +196,7 @@ func (a *ask) copySubject(n int) string {
 func (a *ask) store(ctx context.Context, subject string, data []byte, ttl time.Duration, opts ...jetstream.PublishOpt) (uint64, error) {
 	full := notes{}
 	for {
-		ack, err := a.ensure(ctx, func() (*jetstream.PubAck, error) {
-			pctx, cancel := context.WithTimeout(ctx, inbox.ProbeTimeout)
-			defer cancel()
-			return a.conn.js.Publish(pctx, subject, data, append(opts, jetstream.WithMsgTTL(ttl))...)
-		})
+		ack, err := a.ensure(ctx, inbox.ProbeTimeout, subject, data, append(opts, jetstream.WithMsgTTL(ttl))...)
 		switch {
 		case err == nil:
 			return ack.Sequence, nil
