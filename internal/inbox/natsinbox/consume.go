@@ -123,8 +123,7 @@ func (f *feed) onStored(m jetstream.Msg, md *jetstream.MsgMetadata, epoch int64)
 			return nil
 		}
 		return func() {
-			f.junk(subject, junkLasting(what))
-			f.delete(at)
+			f.junk(subject, junkLasting(what), at)
 		}
 	}
 	var do func()

@@ -98,8 +98,7 @@ func (f *feed) onSet(id, subject string, at stored, ts time.Time, o *opened) {
 	if e := f.byID[id]; e != nil {
 		switch {
 		case e.sum != o.sum:
-			f.junk(subject, junkOtherCopy)
-			f.delete(at)
+			f.junk(subject, junkOtherCopy, at)
 		case e.settled:
 			f.delete(at)
 		case !slices.Contains(e.seqs, at):
@@ -109,8 +108,7 @@ func (f *feed) onSet(id, subject string, at stored, ts time.Time, o *opened) {
 		return
 	}
 	if o.problem != "" {
-		f.junk(subject, o.problem)
-		f.delete(at)
+		f.junk(subject, o.problem, at)
 		if o.ws != nil {
 			// A set that this inbox will not take, unsealed: its asker is
 			// told why.
@@ -180,11 +178,12 @@ func namesCopy(prefix string, h nats.Header) bool {
 	return len(h) == 3 && ok && name != "0" && !strings.Contains(name, ".") && err == nil && seq > 0
 }
 
-// junk tells the person of a message deleted because it is not what this
-// inbox takes, in fixed words (problem), with its subject: the first of
-// each kind in a minute at once, the others counted, and told as a count
-// at most once a minute (see sayJunk).
-func (f *feed) junk(subject, problem string) {
+// junk deletes a message (at) because it is not what this inbox takes,
+// and tells the person, in fixed words (problem), with its subject: the
+// first of each kind in a minute at once, the others counted, and told as
+// a count at most once a minute (see sayJunk).
+func (f *feed) junk(subject, problem string, at stored) {
+	f.delete(at)
 	if _, told := f.told[problem]; told {
 		f.untold++
 		return
@@ -226,8 +225,7 @@ func (f *feed) onEnd(end, subject string, at stored, ts time.Time, sealed bool, 
 	e := f.byEnd[end]
 	if e == nil {
 		if !sealed && !f.l.addr.Plaintext {
-			f.junk(subject, junkUnsealedEnd)
-			f.delete(at)
+			f.junk(subject, junkUnsealedEnd, at)
 		} else if len(f.ended) < maxStored {
 			f.ended[end] = ts
 		}
