@@ -95,7 +95,7 @@ type anchor struct {
 
 // entry is a set the feed knows of.
 type entry struct {
-	id, end string
+	end     string
 	root    string     // the id of the set first asked, whose anchor dates it
 	set     *inbox.Set // nil for what is not a set, kept so as to drop its copies
 	reply   string

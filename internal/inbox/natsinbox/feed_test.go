@@ -259,8 +259,8 @@ func handFeed(t *testing.T, a *address, id *age.X25519Identity, by string) (*fee
 	}
 	reply, _ := age.GenerateX25519Identity()
 	secret := newSecret()
-	e := &entry{id: setID(secret), end: endID(secret), set: set, reply: reply.Recipient().String(), beat: time.Now(), posted: time.Now()}
-	f.byID[e.id], f.byEnd[e.end] = e, e
+	e := &entry{end: endID(secret), set: set, reply: reply.Recipient().String(), beat: time.Now(), posted: time.Now()}
+	f.byID[setID(secret)], f.byEnd[e.end] = e, e
 	return f, in, e
 }
 

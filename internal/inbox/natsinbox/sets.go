@@ -112,12 +112,12 @@ func (f *feed) onSet(id, subject string, at stored, ts time.Time, o *opened) {
 		if o.ws != nil {
 			// A set that this inbox will not take, unsealed: its asker is
 			// told why.
-			e := &entry{id: id, end: endID(o.ws.Secret), reply: o.ws.Reply, settled: true, since: ts}
+			e := &entry{end: endID(o.ws.Secret), reply: o.ws.Reply, settled: true, since: ts}
 			f.publish(e, wireEnd{End: endRefused, Refused: &inbox.ErrorBody{Error: "this inbox takes only questions sealed to it: give the asker the address that askuser inbox printed, with its to="}}, "")
 		}
 		return
 	}
-	e := &entry{id: id, end: endID(o.ws.Secret), root: f.rootOf(id, o.ws.Root), reply: o.ws.Reply, sum: o.sum, seqs: []stored{at}, posted: ts, asked: ts, beat: f.early[id]}
+	e := &entry{end: endID(o.ws.Secret), root: f.rootOf(id, o.ws.Root), reply: o.ws.Reply, sum: o.sum, seqs: []stored{at}, posted: ts, asked: ts, beat: f.early[id]}
 	if a, ok := f.anchors[e.root]; ok && a.ts.Before(ts) {
 		e.asked = a.ts
 	}
