@@ -72,9 +72,7 @@ func (f *feed) consume(ctx context.Context, sets, beats jetstream.Stream, resume
 			f.stopConsumers()
 			return f.conn.streamError(r.stream.CachedInfo().Config.Name, err)
 		}
-		if i == 0 {
-			f.setsCons = cons
-		}
+		f.cons[i] = cons
 		f.consumers = append(f.consumers, cc)
 	}
 	return nil

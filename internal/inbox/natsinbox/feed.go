@@ -30,12 +30,12 @@ type feed struct {
 	// long as the feed, its loop among them.
 	ending, background sync.WaitGroup
 
-	// The consumers, with the time their streams were made, and their
-	// generation: a message of an earlier one, on its way while they were
-	// started again, is dropped.
+	// The consumers, each stream's and what they consume, with the time
+	// their streams were made, and their generation: a message of an
+	// earlier one, on its way while they were started again, is dropped.
 	consMu     sync.Mutex
+	cons       [2]jetstream.Consumer
 	consumers  []jetstream.ConsumeContext
-	setsCons   jetstream.Consumer
 	created    [2]time.Time
 	generation atomic.Int64
 	deaf       atomic.Bool // none runs: they could not start, which was told

@@ -66,7 +66,7 @@ func (f *feed) tick(ts time.Time) {
 // before they were read).
 func (f *feed) checkCaughtUp() {
 	f.consMu.Lock()
-	cons := f.setsCons
+	cons := f.cons[0]
 	f.consMu.Unlock()
 	ctx, cancel := context.WithTimeout(f.ctx, inbox.ProbeTimeout)
 	defer cancel()
