@@ -72,48 +72,49 @@ func (a *ask) run(ctx context.Context, queued func(ahead int)) (inbox.Event, err
 // after the copy's, so that the three take little more than the time of
 // one; one that fails is stored again as the copy was.
 func (a *ask) open(ctx context.Context) error {
-	type ahead struct {
-		ack   jetstream.PubAckFuture
-		again func() error
-	}
 	// A future is nil when the message could not be sent.
 	beat, _ := a.conn.js.PublishAsync(a.addr.subject("beat", a.id), nil)
-	sent := []ahead{{beat, func() error { return a.beat(ctx, true) }}}
 	if err := a.post(ctx); err != nil {
 		return err
 	}
-	if a.root == "" && a.first != 0 {
-		anchor := a.addr.subject("set", a.id+".0")
-		named := jetstream.WithExpectLastSequenceForSubject(a.first, a.copySubject(1))
-		ack, _ := a.conn.js.PublishAsync(anchor, nil, jetstream.WithMsgTTL(endTTL), named)
-		sent = append(sent, ahead{ack, func() error {
-			// Refused, its copy is gone already (the set refused at
-			// once): it would date nothing.
-			_, _ = a.store(ctx, anchor, nil, endTTL, named)
-			return context.Cause(ctx)
-		}})
+	anchored := a.root == "" && a.first != 0
+	anchor := a.addr.subject("set", a.id+".0")
+	named := jetstream.WithExpectLastSequenceForSubject(a.first, a.copySubject(1))
+	var ack jetstream.PubAckFuture
+	if anchored {
+		ack, _ = a.conn.js.PublishAsync(anchor, nil, jetstream.WithMsgTTL(endTTL), named)
 	}
-	for _, s := range sent {
-		if s.ack != nil {
-			select {
-			case <-s.ack.Ok():
-				continue
-			case err := <-s.ack.Err():
-				if isTaken(err) {
-					continue
-				}
-			case <-time.After(inbox.ProbeTimeout):
-				// No answer: a cluster without quorum keeps none, and
-				// the message is stored again, as the copy was.
-			case <-ctx.Done():
-				return context.Cause(ctx)
+	if err := a.confirm(ctx, beat, func() error { return a.beat(ctx, true) }); err != nil || !anchored {
+		return err
+	}
+	return a.confirm(ctx, ack, func() error {
+		// Refused, its copy is gone already (the set refused at once):
+		// it would date nothing.
+		_, _ = a.store(ctx, anchor, nil, endTTL, named)
+		return context.Cause(ctx)
+	})
+}
+
+// confirm waits for the acknowledgement of a message sent without waiting
+// (ack, nil when it could not be sent), and has it stored again (again)
+// when none came, or the stream did not store it.
+func (a *ask) confirm(ctx context.Context, ack jetstream.PubAckFuture, again func() error) error {
+	if ack != nil {
+		select {
+		case <-ack.Ok():
+			return nil
+		case err := <-ack.Err():
+			if isTaken(err) {
+				return nil
 			}
-		}
-		if err := s.again(); err != nil {
-			return err
+		case <-time.After(inbox.ProbeTimeout):
+			// No answer: a cluster without quorum keeps none, and the
+			// message is stored again, as the copy was.
+		case <-ctx.Done():
+			return context.Cause(ctx)
 		}
 	}
-	return nil
+	return again()
 }
 
 // seal makes the set's message, sealed to a.to (as it is, with none: see
@@ -123,15 +124,21 @@ func (a *ask) seal() (err error) {
 	return err
 }
 
-// ensure stores a message with do, again after making the inbox's streams
-// when the server has none yet (no inbox has ever run there).
-func (a *ask) ensure(ctx context.Context, do func() (*jetstream.PubAck, error)) (*jetstream.PubAck, error) {
+// ensure stores data on subject, waiting up to wait for the stream's
+// acknowledgement, again after making the inbox's streams when the server
+// has none yet (no inbox has ever run there).
+func (a *ask) ensure(ctx context.Context, wait time.Duration, subject string, data []byte, opts ...jetstream.PublishOpt) (*jetstream.PubAck, error) {
+	do := func() (*jetstream.PubAck, error) {
+		ctx, cancel := context.WithTimeout(ctx, wait)
+		defer cancel()
+		return a.conn.js.Publish(ctx, subject, data, opts...)
+	}
 	ack, err := do()
 	if !errors.Is(err, jetstream.ErrNoStreamResponse) && !errors.Is(err, nats.ErrNoResponders) {
 		return ack, err
 	}
 	if err := a.conn.makeStreams(ctx); err != nil {
-		return nil, a.conn.noQuorum(err)
+		return nil, err
 	}
 	return do()
 }
@@ -147,11 +154,7 @@ func (a *ask) beat(ctx context.Context, first bool) error {
 	subject := a.addr.subject("beat", a.id)
 	var err error
 	if first {
-		_, err = a.ensure(ctx, func() (*jetstream.PubAck, error) {
-			bctx, cancel := context.WithTimeout(ctx, beatEvery)
-			defer cancel()
-			return a.conn.js.Publish(bctx, subject, nil)
-		})
+		_, err = a.ensure(ctx, beatEvery, subject, nil)
 	} else {
 		err = a.conn.nc.Publish(subject, nil)
 	}
@@ -193,11 +196,7 @@ func (a *ask) copySubject(n int) string {
 func (a *ask) store(ctx context.Context, subject string, data []byte, ttl time.Duration, opts ...jetstream.PublishOpt) (uint64, error) {
 	full := notes{}
 	for {
-		ack, err := a.ensure(ctx, func() (*jetstream.PubAck, error) {
-			pctx, cancel := context.WithTimeout(ctx, inbox.ProbeTimeout)
-			defer cancel()
-			return a.conn.js.Publish(pctx, subject, data, append(opts, jetstream.WithMsgTTL(ttl))...)
-		})
+		ack, err := a.ensure(ctx, inbox.ProbeTimeout, subject, data, append(opts, jetstream.WithMsgTTL(ttl))...)
 		switch {
 		case err == nil:
 			return ack.Sequence, nil

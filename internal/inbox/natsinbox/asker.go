@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
-	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/askuser/askuser/internal/inbox"
 )
@@ -101,7 +100,7 @@ func (c *client) Probe(ctx context.Context) (inbox.Status, error) {
 	if err != nil {
 		return inbox.Status{}, err
 	}
-	conn.close()
+	conn.nc.Close()
 	return inbox.Status{Inbox: inbox.Name, Version: inbox.Version}, nil
 }
 
@@ -116,7 +115,7 @@ func (c *client) Ask(ctx context.Context, req *inbox.Request, queued func(ahead 
 	if err != nil {
 		return inbox.Event{}, err
 	}
-	defer conn.close()
+	defer conn.nc.Close()
 	// Questions too large for the server are refused now, rather than
 	// after a wait for an inbox to seal them to.
 	if n := len(req.Questions) + sealOverhead; int64(n) > conn.nc.MaxPayload() {
@@ -141,13 +140,12 @@ func (c *client) Ask(ctx context.Context, req *inbox.Request, queued func(ahead 
 // inbox's; else the one the first inbox stored on the server, waited for
 // while no inbox has run; none with insecure=plaintext and no inbox yet.
 func (c *client) recipient(ctx context.Context, conn *conn) (to string, keyKnown bool, err error) {
-	noInbox := notes{}
 	for {
 		key, err := conn.key(ctx)
 		if errors.Is(err, nats.ErrNoResponders) {
 			// No stream: no inbox has run here, or JetStream is off; or,
 			// on a cluster, its servers have no quorum.
-			err = conn.noQuorum(conn.makeStreams(ctx))
+			err = conn.makeStreams(ctx)
 		}
 		switch {
 		case ctx.Err() != nil:
@@ -168,7 +166,7 @@ func (c *client) recipient(ctx context.Context, conn *conn) (to string, keyKnown
 		default:
 			// The asker's first words on stderr come from inbox.Asker;
 			// this one says why they are late.
-			noInbox.once(ctx, "No inbox has run at %s yet: waiting for the first, to seal the questions to it.", c.addr)
+			conn.said.once(ctx, "No inbox has run at %s yet: waiting for the first, to seal the questions to it.", c.addr)
 		}
 		if err := sleep(ctx, pollEvery); err != nil {
 			return "", false, err
@@ -206,20 +204,6 @@ const (
 // asker cannot make: its servers may be down or electing a leader, which
 // is waited out, as a restart of one server is.
 var errNoQuorum = errors.New("the queue's servers on the cluster do not answer")
-
-// noQuorum is err, the queue not made, as an asker on a cluster takes it:
-// errNoQuorum, but when err says that JetStream is off or the credentials
-// are refused. Off a cluster, a server with no queue answers at once that
-// it has none.
-func (c *conn) noQuorum(err error) error {
-	if err == nil || c.nc.ConnectedClusterName() == "" {
-		return err
-	}
-	if errors.Is(err, jetstream.ErrJetStreamNotEnabled) || errors.Is(err, jetstream.ErrJetStreamNotEnabledForAccount) {
-		return err
-	}
-	return errNoQuorum
-}
 
 // keyMismatch refuses a to= that is not the recipient of the inbox, as
 // the first inbox stored it on the server: the inbox could not open the

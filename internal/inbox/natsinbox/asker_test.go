@@ -76,7 +76,7 @@ func TestAskerAsksAgain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.close()
+	defer c.nc.Close()
 	seen := map[string]bool{}
 	var ws wireSet
 	for i := 0; i < 5; i++ {
@@ -102,7 +102,7 @@ func TestAskerUnreadableEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.close()
+	defer c.nc.Close()
 	for _, end := range []func(ws wireSet) []byte{
 		func(wireSet) []byte { return []byte(`{"end":"answered","by":"your-boss"}`) },
 		func(ws wireSet) []byte {

@@ -131,8 +131,6 @@ func dial(a *address, r role, name string) (*conn, error) {
 	return c, nil
 }
 
-func (c *conn) close() { c.nc.Close() }
-
 // poke wakes who waits on ch, unless it is to wake already.
 func poke(ch chan<- struct{}) {
 	select {

@@ -22,18 +22,57 @@ func (f *feed) consume(ctx context.Context, sets, beats jetstream.Stream, resume
 	defer f.consMu.Unlock()
 	f.stopConsumers()
 	gen, epoch := f.generation.Add(1), f.epoch.Load()
-	for i, r := range []reading{
+	onErr := jetstream.ConsumeErrHandler(func(_ jetstream.ConsumeContext, err error) {
+		if errors.Is(err, jetstream.ErrConsumerDeleted) || errors.Is(err, jetstream.ErrStreamNotFound) || errors.Is(err, jetstream.ErrConsumerNotFound) {
+			poke(f.kick)
+		}
+	})
+	for i, r := range []struct {
+		stream  jetstream.Stream
+		filters []string
+		// read reads a message of the stream, and returns what the loop
+		// does with it.
+		read func(m jetstream.Msg, md *jetstream.MsgMetadata, epoch int64) func()
+		// pull bounds what the client holds of the stream, read but not
+		// yet handled: the sets' messages may be a megabyte each.
+		pull jetstream.PullConsumeOpt
+	}{
 		{sets, []string{f.l.addr.subject("set", "*.*"), f.l.addr.subject("end", "*")}, f.onStored, jetstream.PullMaxBytes(8 * maxMessage)},
-		{beats, nil, f.onBeat, jetstream.PullMaxMessages(1000)},
+		{beats, []string{f.l.addr.subject("beat", "*")}, f.onBeat, jetstream.PullMaxMessages(1000)},
 	} {
-		cons, cc, err := f.read(ctx, i, r, gen, epoch, resume)
+		// handle keeps the sequence number of the message, and has the
+		// loop do what it means, unless the consumers were started again
+		// meanwhile (gen is no longer theirs).
+		handle := func(m jetstream.Msg) {
+			md, err := m.Metadata()
+			if err != nil {
+				return
+			}
+			f.last[i].Store(md.Sequence.Stream)
+			fn := r.read(m, md, epoch)
+			f.do(func() {
+				if gen == f.generation.Load() {
+					fn()
+				}
+			})
+		}
+		cfg := jetstream.OrderedConsumerConfig{FilterSubjects: r.filters, DeliverPolicy: jetstream.DeliverAllPolicy}
+		if last := f.last[i].Load(); resume && last > 0 {
+			cfg.DeliverPolicy, cfg.OptStartSeq = jetstream.DeliverByStartSequencePolicy, last+1
+		} else {
+			f.created[i] = r.stream.CachedInfo().Created
+			f.last[i].Store(0)
+		}
+		cons, err := r.stream.OrderedConsumer(ctx, cfg)
+		var cc jetstream.ConsumeContext
+		if err == nil {
+			cc, err = cons.Consume(handle, onErr, r.pull)
+		}
 		if err != nil {
 			f.stopConsumers()
 			return f.conn.streamError(r.stream.CachedInfo().Config.Name, err)
 		}
-		if i == 0 {
-			f.setsCons = cons
-		}
+		f.cons[i] = cons
 		f.consumers = append(f.consumers, cc)
 	}
 	return nil
@@ -67,73 +106,14 @@ func (f *feed) report(err error) {
 	}
 }
 
-// reading is how one of the two streams is read.
-type reading struct {
-	stream  jetstream.Stream
-	filters []string
-	// read reads a message of the stream, and returns what the loop does
-	// with it.
-	read func(m jetstream.Msg, md *jetstream.MsgMetadata, epoch int64) func()
-	// pull bounds what the client holds of the stream, read but not yet
-	// handled: the sets' messages may be a megabyte each.
-	pull jetstream.PullConsumeOpt
-}
-
-// read starts the consumer of stream i (see consume), for the consumers'
-// generation gen and the streams' epoch.
-func (f *feed) read(ctx context.Context, i int, r reading, gen, epoch int64, resume bool) (jetstream.Consumer, jetstream.ConsumeContext, error) {
-	// handle keeps the sequence number of the message, and has the loop
-	// do what it means, unless the consumers were started again meanwhile
-	// (gen is no longer theirs).
-	handle := func(m jetstream.Msg) {
-		md, err := m.Metadata()
-		if err != nil {
-			return
-		}
-		f.last[i].Store(md.Sequence.Stream)
-		fn := r.read(m, md, epoch)
-		f.do(func() {
-			if gen == f.generation.Load() {
-				fn()
-			}
-		})
-	}
-	onErr := jetstream.ConsumeErrHandler(func(_ jetstream.ConsumeContext, err error) {
-		if errors.Is(err, jetstream.ErrConsumerDeleted) || errors.Is(err, jetstream.ErrStreamNotFound) || errors.Is(err, jetstream.ErrConsumerNotFound) {
-			poke(f.kick)
-		}
-	})
-	cfg := jetstream.OrderedConsumerConfig{FilterSubjects: r.filters, DeliverPolicy: jetstream.DeliverAllPolicy}
-	if last := f.last[i].Load(); resume && last > 0 {
-		cfg.DeliverPolicy, cfg.OptStartSeq = jetstream.DeliverByStartSequencePolicy, last+1
-	} else {
-		f.created[i] = r.stream.CachedInfo().Created
-		f.last[i].Store(0)
-	}
-	cons, err := r.stream.OrderedConsumer(ctx, cfg)
-	if err != nil {
-		return nil, nil, err
-	}
-	cc, err := cons.Consume(handle, onErr, r.pull)
-	return cons, cc, err
-}
-
-// tokens returns the tokens of a subject askuser.NAME.KIND.ID[.N] after
-// NAME.
-func tokens(subject string) []string {
-	parts := strings.Split(subject, ".")
-	if len(parts) < 4 {
-		return nil
-	}
-	return parts[2:]
-}
-
 // onStored reads a message of the sets' stream, as it was in epoch: a
 // set's anchor, a copy of a set, or an end. What it costs to open is paid
 // here, not in the loop. Each must expire as what askuser stores there
 // does: nothing an agent stores outlives the stream's max age.
 func (f *feed) onStored(m jetstream.Msg, md *jetstream.MsgMetadata, epoch int64) func() {
-	t, subject := tokens(m.Subject()), m.Subject()
+	// The consumer's filters give askuser.NAME.set.ID.COPY and
+	// askuser.NAME.end.END: t is what follows NAME.
+	t, subject := strings.Split(m.Subject(), ".")[2:], m.Subject()
 	at, ts, pending := stored{epoch: epoch, seq: md.Sequence.Stream}, md.Timestamp, md.NumPending
 	ttl := m.Headers().Get(jetstream.MsgTTLHeader)
 	lasting := func(want time.Duration, what string) func() {
@@ -141,23 +121,22 @@ func (f *feed) onStored(m jetstream.Msg, md *jetstream.MsgMetadata, epoch int64)
 			return nil
 		}
 		return func() {
-			f.junk(subject, junkLasting(what))
-			f.delete(at)
+			f.junk(subject, junkLasting(what), at)
 		}
 	}
 	var do func()
 	switch {
-	case len(t) == 3 && t[0] == "set" && t[2] == "0":
+	case t[0] == "set" && t[2] == "0":
 		if do = lasting(endTTL, "a set's anchor"); do == nil {
 			h := m.Headers()
 			do = func() { f.onAnchor(t[1], h, at, ts) }
 		}
-	case len(t) == 3 && t[0] == "set":
+	case t[0] == "set":
 		if do = lasting(setTTL, "a copy of a set"); do == nil {
 			o := f.open(t[1], m.Data())
 			do = func() { f.onSet(t[1], subject, at, ts, o) }
 		}
-	case len(t) == 2 && t[0] == "end":
+	case t[0] == "end":
 		if do = lasting(endTTL, "an end of a set"); do == nil {
 			sealed, w := sealed(m.Data()), f.readEnd(m.Data())
 			do = func() { f.onEnd(t[1], subject, at, ts, sealed, w) }
@@ -177,12 +156,9 @@ func (f *feed) onStored(m jetstream.Msg, md *jetstream.MsgMetadata, epoch int64)
 // onBeat reads a beat of an asker, or the inbox's tick; the beats have no
 // epoch.
 func (f *feed) onBeat(m jetstream.Msg, md *jetstream.MsgMetadata, _ int64) func() {
-	t, ts := tokens(m.Subject()), md.Timestamp
+	// The consumer's filter gives askuser.NAME.beat.ID.
+	id, ts := strings.Split(m.Subject(), ".")[3], md.Timestamp
 	return func() {
-		if len(t) != 2 {
-			return
-		}
-		id := t[1]
 		if id == f.tickID {
 			f.tick(ts)
 			return
@@ -209,52 +185,29 @@ func later(a, b time.Time) time.Time {
 	return a
 }
 
-// watch looks at both streams every pollEvery, and when a consumer says
-// its stream or itself went: a stream made anew (its store was lost) is
-// read again from its start, and one that is missing is made again.
-func (f *feed) watch() {
-	t := time.NewTicker(pollEvery)
-	defer t.Stop()
-	for {
-		select {
-		case <-f.ctx.Done():
-			return
-		case <-t.C:
-		case <-f.kick:
-		}
-		f.check()
-	}
-}
-
 // resume starts the consumers again when the connection comes back, from
 // the message after the last read, at once: they would find out that it
 // went only after a while (a laptop that wakes). The watcher finds out
 // whether the streams were made anew meanwhile.
 func (f *feed) resume() {
-	for {
-		select {
-		case <-f.ctx.Done():
-			return
-		case <-f.conn.reconnected:
-		}
-		f.l.say("Connected to the NATS server at %s again.\n", f.l.addr.serverURL())
-		// f.sets and f.beats name the streams, as made anew too.
-		f.readAgain()
-	}
+	f.l.say("Connected to the NATS server at %s again.\n", f.l.addr.serverURL())
+	// f.sets and f.beats name the streams, as made anew too.
+	f.readAgain()
 }
 
-// check starts the consumers again from the start, when a stream was made
-// anew (its store lost), or made again when it is missing; and from the
-// message after the last read when none runs, because they could not
-// start when last asked to (a cluster electing the stream's leader as the
-// connection came back).
+// check is the watcher's look at both streams, every pollEvery and when a
+// consumer says its stream or itself went (see start). It starts the
+// consumers again from the start, when a stream was made anew (its store
+// lost), or made again when it is missing (see renew);
+// and from the message after the last read when none runs, because they
+// could not start when last asked to (a cluster electing the stream's
+// leader as the connection came back).
 func (f *feed) check() {
 	ctx, cancel := context.WithTimeout(f.ctx, inbox.ProbeTimeout)
 	defer cancel()
 	f.consMu.Lock()
 	was, stopped := f.created, f.consumers == nil
 	f.consMu.Unlock()
-	renewed := false
 	var down error
 	onCluster := f.conn.nc.IsConnected() && f.conn.nc.ConnectedClusterName() != ""
 	for i, s := range []jetstream.Stream{f.sets, f.beats} {
@@ -266,7 +219,8 @@ func (f *feed) check() {
 		}
 		switch {
 		case errors.Is(err, jetstream.ErrStreamNotFound) || err == nil && !info.Created.Equal(was[i]):
-			renewed = true
+			f.renew(ctx)
+			return
 		case err != nil && down == nil && onCluster:
 			// The consumers may not find out for a while that nothing
 			// comes (a cluster without quorum): the person is told now.
@@ -274,17 +228,18 @@ func (f *feed) check() {
 		}
 	}
 	switch {
-	case renewed:
 	case down != nil:
 		f.report(down)
-		return
 	case stopped:
 		f.readAgain()
-		return
 	default:
 		f.report(nil)
-		return
 	}
+}
+
+// renew reads the streams again from their start, a stream having been
+// made anew, or makes them again, one having been removed.
+func (f *feed) renew(ctx context.Context) {
 	// What was read of the streams names other messages now.
 	f.epoch.Add(1)
 	sets, beats, err := f.l.openStreams(ctx, f.conn)

@@ -118,7 +118,7 @@ func (f *feed) sent(e *entry, err error) {
 // (by NAME)".
 func (f *feed) endedElsewhere(end string) string {
 	var w wireEnd
-	if m, err := f.conn.lastEnd(f.ctx, end); err == nil && m != nil {
+	if m, err := f.conn.lastEnd(f.ctx, end, 0); err == nil && m != nil {
 		w = f.readEnd(m.Data)
 	}
 	e := remoteEnd(w)
@@ -138,33 +138,26 @@ func (f *feed) delete(at ...stored) {
 	poke(f.toDelete)
 }
 
-// deleter deletes what delete was given, until the inbox quits. Every
-// inbox on the queue may try; the first does it.
-func (f *feed) deleter() {
-	for {
-		select {
-		case <-f.ctx.Done():
-			return
-		case <-f.toDelete:
-		}
-		f.deleteMu.Lock()
-		seqs := f.deletes
-		f.deletes = nil
-		f.deleteMu.Unlock()
-		if !f.sameStream() {
-			// The stream was made anew, and the watcher is told: its
-			// numbers are not those read.
+// deleteNow is the deleter: it deletes what delete was given. Every inbox
+// on the queue may try; the first does it.
+func (f *feed) deleteNow() {
+	f.deleteMu.Lock()
+	seqs := f.deletes
+	f.deletes = nil
+	f.deleteMu.Unlock()
+	if !f.sameStream() {
+		// The stream was made anew, and the watcher is told: its numbers
+		// are not those read.
+		return
+	}
+	for _, at := range seqs {
+		if at.epoch != f.epoch.Load() {
+			// Read before the stream was made anew.
 			continue
 		}
-		for _, at := range seqs {
-			if at.epoch != f.epoch.Load() {
-				// Read before the stream was made anew.
-				continue
-			}
-			ctx, cancel := context.WithTimeout(f.ctx, inbox.ProbeTimeout)
-			_ = f.sets.DeleteMsg(ctx, at.seq)
-			cancel()
-		}
+		ctx, cancel := context.WithTimeout(f.ctx, inbox.ProbeTimeout)
+		_ = f.sets.DeleteMsg(ctx, at.seq)
+		cancel()
 	}
 }
 

@@ -30,12 +30,12 @@ type feed struct {
 	// long as the feed, its loop among them.
 	ending, background sync.WaitGroup
 
-	// The consumers, with the time their streams were made, and their
-	// generation: a message of an earlier one, on its way while they were
-	// started again, is dropped.
+	// The consumers, each stream's and what they consume, with the time
+	// their streams were made, and their generation: a message of an
+	// earlier one, on its way while they were started again, is dropped.
 	consMu     sync.Mutex
+	cons       [2]jetstream.Consumer
 	consumers  []jetstream.ConsumeContext
-	setsCons   jetstream.Consumer
 	created    [2]time.Time
 	generation atomic.Int64
 	deaf       atomic.Bool // none runs: they could not start, which was told
@@ -95,7 +95,7 @@ type anchor struct {
 
 // entry is a set the feed knows of.
 type entry struct {
-	id, end string
+	end     string
 	root    string     // the id of the set first asked, whose anchor dates it
 	set     *inbox.Set // nil for what is not a set, kept so as to drop its copies
 	reply   string
@@ -116,23 +116,32 @@ func (f *feed) do(fn func()) {
 	}
 }
 
+// start runs the feed's goroutines: its loop; its ticks, the first at
+// once; the watcher, every pollEvery and when kicked; the resumer and the
+// deleter.
 func (f *feed) start() {
-	f.background.Go(f.loop)
-	f.background.Go(f.ticks)
-	f.background.Go(f.watch)
-	f.background.Go(f.resume)
-	f.background.Go(f.deleter)
+	every(f, f.events, func(fn func()) { fn() })
+	f.background.Go(f.storeTick)
+	every(f, time.Tick(beatEvery), func(time.Time) { f.storeTick() })
+	every(f, time.Tick(pollEvery), func(time.Time) { poke(f.kick) })
+	every(f, f.kick, func(struct{}) { f.check() })
+	every(f, f.conn.reconnected, func(struct{}) { f.resume() })
+	every(f, f.toDelete, func(struct{}) { f.deleteNow() })
 }
 
-func (f *feed) loop() {
-	for {
-		select {
-		case fn := <-f.events:
-			fn()
-		case <-f.ctx.Done():
-			return
+// every runs fn on each value that ch delivers, one after the other, in a
+// goroutine of the feed's, until the feed stops.
+func every[T any](f *feed, ch <-chan T, fn func(T)) {
+	f.background.Go(func() {
+		for {
+			select {
+			case v := <-ch:
+				fn(v)
+			case <-f.ctx.Done():
+				return
+			}
 		}
-	}
+	})
 }
 
 // stop lets the ends being stored go out, for a moment, and disconnects.
@@ -150,7 +159,7 @@ func (f *feed) stop() {
 		f.sent(e, errors.New("the inbox quit first"))
 	}
 	// Closed first: a consumer starting itself again stops at once.
-	f.conn.close()
+	f.conn.nc.Close()
 	f.consMu.Lock()
 	for _, cc := range f.consumers {
 		cc.Stop()

@@ -251,7 +251,7 @@ func handFeed(t *testing.T, a *address, id *age.X25519Identity, by string) (*fee
 	t.Cleanup(func() {
 		f.cancel()
 		f.ending.Wait()
-		c.close()
+		c.nc.Close()
 	})
 	set, refused := in.srv.Check(askRequest())
 	if refused != nil {
@@ -259,8 +259,8 @@ func handFeed(t *testing.T, a *address, id *age.X25519Identity, by string) (*fee
 	}
 	reply, _ := age.GenerateX25519Identity()
 	secret := newSecret()
-	e := &entry{id: setID(secret), end: endID(secret), set: set, reply: reply.Recipient().String(), beat: time.Now(), posted: time.Now()}
-	f.byID[e.id], f.byEnd[e.end] = e, e
+	e := &entry{end: endID(secret), set: set, reply: reply.Recipient().String(), beat: time.Now(), posted: time.Now()}
+	f.byID[setID(secret)], f.byEnd[e.end] = e, e
 	return f, in, e
 }
 
@@ -333,7 +333,7 @@ func newAsk(t *testing.T, a *address, to string) (*ask, *conn) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(c.close)
+	t.Cleanup(c.nc.Close)
 	k := &ask{addr: a, conn: c, to: to, req: askRequest(), secret: newSecret()}
 	k.id, k.end = setID(k.secret), endID(k.secret)
 	k.reply, _ = age.GenerateX25519Identity()
@@ -443,7 +443,7 @@ func TestWithdrawn(t *testing.T) {
 	shown := false
 	for {
 		shown = shown || in.q.Len() != 0
-		m, err := c.lastEnd(context.Background(), silent.end)
+		m, err := c.lastEnd(context.Background(), silent.end, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -816,14 +816,14 @@ func TestForgedAck(t *testing.T) {
 		t.Fatalf("the answer, acknowledged by another than the sets' stream: %v", err)
 	}
 	time.Sleep(2 * beatEvery)
-	if m, _ := f.conn.lastEnd(ctx, e.end); m != nil || strings.Contains(in.said.String(), "sent.") {
+	if m, _ := f.conn.lastEnd(ctx, e.end, 0); m != nil || strings.Contains(in.said.String(), "sent.") {
 		t.Fatalf("the answer is said sent, and stored: %v\n%s", m, in.said)
 	}
 	if _, err := f.conn.js.UpdateStream(ctx, want); err != nil {
 		t.Fatal(err)
 	}
 	waitSaid(t, in.said, "is stored on the NATS server now: sent.", 10*time.Second)
-	if m, _ := f.conn.lastEnd(ctx, e.end); m == nil {
+	if m, _ := f.conn.lastEnd(ctx, e.end, 0); m == nil {
 		t.Fatal("the answer said sent is not stored")
 	}
 	// The last word, for the history.

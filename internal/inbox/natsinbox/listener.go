@@ -5,7 +5,6 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -70,13 +69,12 @@ func (l *listener) Serve(ctx context.Context, srv *inbox.Server) error {
 		return &prompt.UnavailableError{Err: err}
 	}
 	sets, beats, err := l.openStreams(ctx, c)
-	if err != nil {
-		c.close()
-		return &prompt.UnavailableError{Err: err}
-	}
 	f := newFeed(l, srv, c, sets, beats)
-	if err := f.consume(ctx, sets, beats, false); err != nil {
-		c.close()
+	if err == nil {
+		err = f.consume(ctx, sets, beats, false)
+	}
+	if err != nil {
+		c.nc.Close()
 		return &prompt.UnavailableError{Err: err}
 	}
 	f.caughtUp = sets.CachedInfo().State.Msgs == 0
@@ -97,16 +95,14 @@ func (l *listener) Serve(ctx context.Context, srv *inbox.Server) error {
 	return nil
 }
 
-// openStreams opens the inbox's streams (see conn.openStreams), which
-// name its recipient, and stores a message on its key's subject, for
-// askers whose address has no to= to find it there. A queue made by an
-// inbox of another identity is refused: this one could open none of the
-// sets sealed to it.
+// openStreams opens the inbox's two streams (see openStream), the sets'
+// naming its recipient, and stores a message on its key's subject, for
+// askers whose address has no to= to find it there.
 func (l *listener) openStreams(ctx context.Context, c *conn) (sets, beats jetstream.Stream, err error) {
 	mine := l.id.Recipient().String()
-	sets, beats, err = c.openStreams(ctx, mine, l.say)
-	if other, ok := errors.AsType[otherKey](err); ok {
-		return nil, nil, &inbox.ServerError{Msg: fmt.Sprintf("the inbox at %s seals to %s, and this inbox's identity (%s, in %s) is another, which could open none of its questions: copy the inbox.age of the machine where this inbox first ran to %s, or give this inbox a name of its own (%s/NAME); if that identity is lost, remove the queue with nats stream rm %s", l.addr, string(other), mine, l.path, l.path, l.addr.serverURL(), l.addr.setsStream())}
+	sets, err = l.openStream(ctx, c, l.addr.setsConfig(mine))
+	if err == nil {
+		beats, err = l.openStream(ctx, c, l.addr.beatsConfig())
 	}
 	if err != nil {
 		return nil, nil, err

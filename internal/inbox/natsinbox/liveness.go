@@ -66,7 +66,7 @@ func (f *feed) tick(ts time.Time) {
 // before they were read).
 func (f *feed) checkCaughtUp() {
 	f.consMu.Lock()
-	cons := f.setsCons
+	cons := f.cons[0]
 	f.consMu.Unlock()
 	ctx, cancel := context.WithTimeout(f.ctx, inbox.ProbeTimeout)
 	defer cancel()
@@ -80,19 +80,9 @@ func (f *feed) checkCaughtUp() {
 	})
 }
 
-// ticks stores the inbox's tick every beatEvery, until it quits.
-func (f *feed) ticks() {
-	subject := f.l.addr.subject("beat", f.tickID)
-	t := time.NewTicker(beatEvery)
-	defer t.Stop()
-	for {
-		ctx, cancel := context.WithTimeout(f.ctx, beatEvery)
-		_, _ = f.conn.js.Publish(ctx, subject, nil)
-		cancel()
-		select {
-		case <-f.ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
+// storeTick stores the inbox's tick, which it does every beatEvery.
+func (f *feed) storeTick() {
+	ctx, cancel := context.WithTimeout(f.ctx, beatEvery)
+	defer cancel()
+	_, _ = f.conn.js.Publish(ctx, f.l.addr.subject("beat", f.tickID), nil)
 }

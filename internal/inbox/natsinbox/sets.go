@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -97,8 +98,7 @@ func (f *feed) onSet(id, subject string, at stored, ts time.Time, o *opened) {
 	if e := f.byID[id]; e != nil {
 		switch {
 		case e.sum != o.sum:
-			f.junk(subject, junkOtherCopy)
-			f.delete(at)
+			f.junk(subject, junkOtherCopy, at)
 		case e.settled:
 			f.delete(at)
 		case !slices.Contains(e.seqs, at):
@@ -108,17 +108,16 @@ func (f *feed) onSet(id, subject string, at stored, ts time.Time, o *opened) {
 		return
 	}
 	if o.problem != "" {
-		f.junk(subject, o.problem)
-		f.delete(at)
+		f.junk(subject, o.problem, at)
 		if o.ws != nil {
 			// A set that this inbox will not take, unsealed: its asker is
 			// told why.
-			e := &entry{id: id, end: endID(o.ws.Secret), reply: o.ws.Reply, settled: true, since: ts}
+			e := &entry{end: endID(o.ws.Secret), reply: o.ws.Reply, settled: true, since: ts}
 			f.publish(e, wireEnd{End: endRefused, Refused: &inbox.ErrorBody{Error: "this inbox takes only questions sealed to it: give the asker the address that askuser inbox printed, with its to="}}, "")
 		}
 		return
 	}
-	e := &entry{id: id, end: endID(o.ws.Secret), root: f.rootOf(id, o.ws.Root), reply: o.ws.Reply, sum: o.sum, seqs: []stored{at}, posted: ts, asked: ts, beat: f.early[id]}
+	e := &entry{end: endID(o.ws.Secret), root: f.rootOf(id, o.ws.Root), reply: o.ws.Reply, sum: o.sum, seqs: []stored{at}, posted: ts, asked: ts, beat: f.early[id]}
 	if a, ok := f.anchors[e.root]; ok && a.ts.Before(ts) {
 		e.asked = a.ts
 	}
@@ -179,11 +178,12 @@ func namesCopy(prefix string, h nats.Header) bool {
 	return len(h) == 3 && ok && name != "0" && !strings.Contains(name, ".") && err == nil && seq > 0
 }
 
-// junk tells the person of a message deleted because it is not what this
-// inbox takes, in fixed words (problem), with its subject: the first of
-// each kind in a minute at once, the others counted, and told as a count
-// at most once a minute (see sayJunk).
-func (f *feed) junk(subject, problem string) {
+// junk deletes a message (at) because it is not what this inbox takes,
+// and tells the person, in fixed words (problem), with its subject: the
+// first of each kind in a minute at once, the others counted, and told as
+// a count at most once a minute (see sayJunk).
+func (f *feed) junk(subject, problem string, at stored) {
+	f.delete(at)
 	if _, told := f.told[problem]; told {
 		f.untold++
 		return
@@ -225,8 +225,7 @@ func (f *feed) onEnd(end, subject string, at stored, ts time.Time, sealed bool, 
 	e := f.byEnd[end]
 	if e == nil {
 		if !sealed && !f.l.addr.Plaintext {
-			f.junk(subject, junkUnsealedEnd)
-			f.delete(at)
+			f.junk(subject, junkUnsealedEnd, at)
 		} else if len(f.ended) < maxStored {
 			f.ended[end] = ts
 		}
@@ -243,10 +242,7 @@ func (f *feed) onEnd(end, subject string, at stored, ts time.Time, sealed bool, 
 		return
 	}
 	e.settled, e.since = true, later(f.lastTick, ts)
-	if !e.shown {
-		return
-	}
-	if !f.srv.Queue().EndElsewhere(e.set, remoteEnd(w)) {
+	if e.shown && !f.srv.Queue().EndElsewhere(e.set, remoteEnd(w)) {
 		// Answered or cancelled here a moment ago: its end is stored
 		// next, to be refused, and the person told who came first.
 		e.settled = false
@@ -322,14 +318,8 @@ func (f *feed) showWaiting() {
 		return
 	}
 	f.ready = true
-	var live []*entry
-	for _, e := range f.byID {
-		if e.set != nil && !e.settled && f.alive(e) {
-			live = append(live, e)
-		}
-	}
-	slices.SortFunc(live, func(a, b *entry) int { return a.asked.Compare(b.asked) })
-	for _, e := range live {
+	// show passes over those that are not to be shown.
+	for _, e := range slices.SortedFunc(maps.Values(f.byID), func(a, b *entry) int { return a.asked.Compare(b.asked) }) {
 		f.show(e)
 	}
 }

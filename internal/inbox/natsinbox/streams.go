@@ -167,12 +167,6 @@ var errNoLeader = errors.New("no server of the cluster leads it")
 // unavailable are the errors of a cluster that cannot serve a stream now.
 var unavailable = []jetstream.ErrorCode{errNoPeers, errClusterNotAvailable, errInsufficientResources, errStreamOffline}
 
-// otherKey is a queue whose sets' stream names another inbox's recipient
-// than the one that opens it (see keySubject).
-type otherKey string
-
-func (k otherKey) Error() string { return "the queue seals to " + string(k) }
-
 // keyOf returns the recipient that the subjects of a sets' stream name,
 // or "".
 func (a *address) keyOf(subjects []string) string {
@@ -184,36 +178,25 @@ func (a *address) keyOf(subjects []string) string {
 	return ""
 }
 
-// openStreams finds the inbox's two streams, makes those missing, and
-// corrects those whose configuration is not askuser's (an agent, or an
-// older askuser, may have made them), saying so with say. key is the
-// inbox's recipient: a sets' stream that names another is an otherKey.
-func (c *conn) openStreams(ctx context.Context, key string, say func(string, ...any)) (sets, beats jetstream.Stream, err error) {
-	if sets, err = c.openStream(ctx, c.addr.setsConfig(key), say); err != nil {
-		return nil, nil, err
-	}
-	if beats, err = c.openStream(ctx, c.addr.beatsConfig(), say); err != nil {
-		return nil, nil, err
-	}
-	return sets, beats, nil
-}
-
-func (c *conn) openStream(ctx context.Context, want jetstream.StreamConfig, say func(string, ...any)) (jetstream.Stream, error) {
+// openStream finds a stream of the inbox on c, makes it when it is
+// missing, and corrects it when its configuration is not askuser's (an
+// agent, or an older askuser, may have made it), saying so. A sets'
+// stream that names another inbox's recipient (see keySubject) is
+// refused: this inbox could open none of the sets sealed to it.
+func (l *listener) openStream(ctx context.Context, c *conn, want jetstream.StreamConfig) (jetstream.Stream, error) {
 	ctx, cancel := context.WithTimeout(ctx, inbox.ProbeTimeout)
 	defer cancel()
-	s, err := c.js.Stream(ctx, want.Name)
-	if errors.Is(err, jetstream.ErrStreamNotFound) {
-		s, err = c.js.CreateStream(ctx, want)
-		if errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
-			s, err = c.js.Stream(ctx, want.Name)
-		}
+	// Made as askuser's, or found as it is, to be compared.
+	s, err := c.js.CreateStream(ctx, want)
+	if errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
+		s, err = c.js.Stream(ctx, want.Name)
 	}
 	if err != nil {
 		return nil, c.streamError(want.Name, err)
 	}
 	have := s.CachedInfo().Config
-	if k := c.addr.keyOf(have.Subjects); k != "" && k != c.addr.keyOf(want.Subjects) {
-		return nil, otherKey(k)
+	if k := l.addr.keyOf(have.Subjects); k != "" && k != l.addr.keyOf(want.Subjects) {
+		return nil, &inbox.ServerError{Msg: fmt.Sprintf("the inbox at %s seals to %s, and this inbox's identity (%s, in %s) is another, which could open none of its questions: copy the inbox.age of the machine where this inbox first ran to %s, or give this inbox a name of its own (%s/NAME); if that identity is lost, remove the queue with nats stream rm %s", l.addr, k, l.id.Recipient(), l.path, l.path, l.addr.serverURL(), l.addr.setsStream())}
 	}
 	diffs := configDiff(have, want)
 	if len(diffs) == 0 {
@@ -222,54 +205,45 @@ func (c *conn) openStream(ctx context.Context, want jetstream.StreamConfig, say 
 	if s, err = c.js.UpdateStream(ctx, want); err != nil {
 		return nil, &inbox.ServerError{Err: err, Msg: fmt.Sprintf("the stream %s on the NATS server at %s has %s, which is not askuser's, and these credentials could not change it (%v): have it removed with credentials that may (nats stream rm %s; what waits there is lost), and start the inbox again, which makes it as askuser's", want.Name, c.addr.serverURL(), strings.Join(diffs, ", "), err, want.Name)}
 	}
-	if c.addr.keyOf(have.Subjects) != "" || len(diffs) > 1 || !strings.HasPrefix(diffs[0], "subjects") {
+	if l.addr.keyOf(have.Subjects) != "" || len(diffs) > 1 || !strings.HasPrefix(diffs[0], "subjects") {
 		// A stream that an asker made lacks only the inbox's key: that
 		// is not news.
-		say("The stream %s on the NATS server had %s: the inbox changed it to askuser's.\n", want.Name, strings.Join(diffs, ", "))
+		l.say("The stream %s on the NATS server had %s: the inbox changed it to askuser's.\n", want.Name, strings.Join(diffs, ", "))
 	}
 	return s, nil
 }
 
+// configFields are the fields of a stream's configuration that must be
+// askuser's, in the order they are named; the last four would bring into
+// the stream what was not published on its subjects, or send its messages
+// elsewhere.
+var configFields = []string{
+	"Subjects", "Storage", "Replicas", "Retention", "MaxMsgsPerSubject", "Discard", "DiscardNewPerSubject",
+	"MaxMsgs", "MaxBytes", "MaxMsgSize", "MaxAge", "AllowMsgTTL", "AllowDirect", "DenyPurge", "DenyDelete",
+	"AllowRollup", "AllowMsgSchedules", "Sealed", "Sources", "Mirror", "SubjectTransform", "RePublish",
+}
+
 // configDiff names what in have is not as in want, in the words of the
-// nats command's stream configuration.
+// nats command's stream configuration: the fields' JSON names, but
+// num_replicas, which it calls replicas.
 func configDiff(have, want jetstream.StreamConfig) []string {
 	var out []string
-	add := func(name string, h, w any) {
-		show := func(v any) string {
-			if reflect.ValueOf(v).Kind() == reflect.Pointer || reflect.ValueOf(v).Kind() == reflect.Slice && name != "subjects" {
-				b, _ := json.Marshal(v)
+	for _, field := range configFields {
+		f, _ := reflect.TypeFor[jetstream.StreamConfig]().FieldByName(field)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		name = strings.TrimPrefix(name, "num_")
+		show := func(c jetstream.StreamConfig) string {
+			v := reflect.ValueOf(c).FieldByName(field)
+			if v.Kind() == reflect.Pointer || v.Kind() == reflect.Slice && field != "Subjects" {
+				b, _ := json.Marshal(v.Interface())
 				return string(b)
 			}
-			return fmt.Sprint(v)
+			return fmt.Sprint(v.Interface())
 		}
-		if show(h) != show(w) {
-			out = append(out, fmt.Sprintf("%s %s (askuser's: %s)", name, show(h), show(w)))
+		if h, w := show(have), show(want); h != w {
+			out = append(out, fmt.Sprintf("%s %s (askuser's: %s)", name, h, w))
 		}
 	}
-	add("subjects", have.Subjects, want.Subjects)
-	add("storage", have.Storage, want.Storage)
-	add("replicas", have.Replicas, want.Replicas)
-	add("retention", have.Retention, want.Retention)
-	add("max_msgs_per_subject", have.MaxMsgsPerSubject, want.MaxMsgsPerSubject)
-	add("discard", have.Discard, want.Discard)
-	add("discard_new_per_subject", have.DiscardNewPerSubject, want.DiscardNewPerSubject)
-	add("max_msgs", have.MaxMsgs, want.MaxMsgs)
-	add("max_bytes", have.MaxBytes, want.MaxBytes)
-	add("max_msg_size", have.MaxMsgSize, want.MaxMsgSize)
-	add("max_age", have.MaxAge, want.MaxAge)
-	add("allow_msg_ttl", have.AllowMsgTTL, want.AllowMsgTTL)
-	add("allow_direct", have.AllowDirect, want.AllowDirect)
-	add("deny_purge", have.DenyPurge, want.DenyPurge)
-	add("deny_delete", have.DenyDelete, want.DenyDelete)
-	add("allow_rollup_hdrs", have.AllowRollup, want.AllowRollup)
-	add("allow_msg_schedules", have.AllowMsgSchedules, want.AllowMsgSchedules)
-	add("sealed", have.Sealed, want.Sealed)
-	// What would bring into the stream what was not published on its
-	// subjects, or send its messages elsewhere.
-	add("sources", have.Sources, want.Sources)
-	add("mirror", have.Mirror, want.Mirror)
-	add("subject_transform", have.SubjectTransform, want.SubjectTransform)
-	add("republish", have.RePublish, want.RePublish)
 	return out
 }
 
@@ -277,19 +251,23 @@ func configDiff(have, want jetstream.StreamConfig) []string {
 // where its credentials may, it queues its set before any inbox ran, as
 // the inbox would have made them, but for the inbox's key, which the
 // inbox adds. What is there already is left as it is (the inbox corrects
-// it).
+// it). On a cluster, a queue it cannot make is errNoQuorum, unless
+// JetStream is off; off a cluster, a server with no queue answers at once
+// that it has none.
 func (c *conn) makeStreams(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, inbox.ProbeTimeout)
 	defer cancel()
 	for _, cfg := range []jetstream.StreamConfig{c.addr.setsConfig(""), c.addr.beatsConfig()} {
 		_, err := c.js.CreateStream(ctx, cfg)
-		if err == nil || errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
-			continue
-		}
-		if c.refusedSubject(cfg.Name) != nil {
+		switch {
+		case err == nil, errors.Is(err, jetstream.ErrStreamNameAlreadyInUse):
+		case c.nc.ConnectedClusterName() != "" && !errors.Is(err, jetstream.ErrJetStreamNotEnabled) && !errors.Is(err, jetstream.ErrJetStreamNotEnabledForAccount):
+			return errNoQuorum
+		case c.refusedSubject(cfg.Name) != nil:
 			return &inbox.ServerError{Err: err, Msg: fmt.Sprintf("no inbox has run at %s yet, to make its queue (the stream %s), and these credentials may not make it: start askuser inbox with the inbox's credentials once, then ask again", c.addr, cfg.Name)}
+		default:
+			return c.streamError(cfg.Name, err)
 		}
-		return c.streamError(cfg.Name, err)
 	}
 	return nil
 }
@@ -326,30 +304,25 @@ var errNotStored = errors.New("what acknowledged it was not the sets' stream sto
 // the end's subject; anything else on the reply subject is errNotStored.
 func (c *conn) publishEnd(ctx context.Context, end string, body []byte) error {
 	ack, err := c.js.Publish(ctx, c.addr.subject("end", end), body, jetstream.WithMsgTTL(endTTL))
-	if err != nil && !isTaken(err) {
+	taken := isTaken(err)
+	if err != nil && !taken {
 		return err
 	}
-	if err == nil && (ack.Stream != c.addr.setsStream() || ack.Sequence == 0) {
+	if !taken && (ack.Stream != c.addr.setsStream() || ack.Sequence == 0) {
 		return errNotStored
 	}
-	m, gerr := c.lastEnd(ctx, end)
-	// A direct get may be answered by a replica that has not stored the
-	// end yet, on a cluster: it is given a moment to.
-	for wait := 10 * time.Millisecond; err == nil && gerr == nil && m == nil && wait < 2*time.Second; wait *= 2 {
-		select {
-		case <-ctx.Done():
-			return context.Cause(ctx)
-		case <-time.After(wait):
-		}
-		m, gerr = c.lastEnd(ctx, end)
+	patience := 2 * time.Second
+	if taken {
+		patience = 0
 	}
+	m, err := c.lastEnd(ctx, end, patience)
 	switch {
-	case gerr != nil:
-		return gerr
+	case err != nil:
+		return err
 	case m == nil:
 		return errNotStored
 	case string(m.Data) == string(body):
-		if seqs := m.Header.Values(jetstream.SequenceHeader); err == nil && (len(seqs) == 0 || seqs[len(seqs)-1] != strconv.FormatUint(ack.Sequence, 10)) {
+		if seqs := m.Header.Values(jetstream.SequenceHeader); !taken && (len(seqs) == 0 || seqs[len(seqs)-1] != strconv.FormatUint(ack.Sequence, 10)) {
 			return errNotStored
 		}
 		return nil
@@ -357,9 +330,19 @@ func (c *conn) publishEnd(ctx context.Context, end string, body []byte) error {
 	return errEndTaken
 }
 
-// lastEnd returns the end stored under end, or nil.
-func (c *conn) lastEnd(ctx context.Context, end string) (*jetstream.RawStreamMsg, error) {
-	return c.directGet(ctx, c.addr.subject("end", end))
+// lastEnd returns the end stored under end, or nil. A direct get may be
+// answered by a replica that has not stored an end published just now,
+// on a cluster: it is given up to patience to.
+func (c *conn) lastEnd(ctx context.Context, end string, patience time.Duration) (*jetstream.RawStreamMsg, error) {
+	for wait := 10 * time.Millisecond; ; wait *= 2 {
+		m, err := c.directGet(ctx, c.addr.subject("end", end))
+		if err != nil || m != nil || wait > patience {
+			return m, err
+		}
+		if err := sleep(ctx, wait); err != nil {
+			return nil, err
+		}
+	}
 }
 
 // directGet returns the last message stored on subject (which may end in

@@ -20,16 +20,12 @@ import (
 // it looks for it every pollEvery, to learn that to= is not the inbox's.
 // When ctx ends, the set is withdrawn.
 func (a *ask) wait(ctx context.Context, ends <-chan *nats.Msg) (inbox.Event, error) {
-	beats := time.NewTicker(beatEvery)
-	defer beats.Stop()
-	copies := time.NewTicker(setTTL / 2)
-	defer copies.Stop()
-	poll := time.NewTicker(endPoll)
-	defer poll.Stop()
-	keyPoll := time.NewTicker(pollEvery)
-	defer keyPoll.Stop()
+	beats := time.Tick(beatEvery)
+	copies := time.Tick(setTTL / 2)
+	poll := time.Tick(endPoll)
+	keyPoll := time.Tick(pollEvery)
 	if a.keyKnown {
-		keyPoll.Stop()
+		keyPoll = nil
 	}
 	for {
 		var data []byte
@@ -37,30 +33,34 @@ func (a *ask) wait(ctx context.Context, ends <-chan *nats.Msg) (inbox.Event, err
 		case <-ctx.Done():
 			a.withdraw(inbox.WithdrawCode(ctx))
 			return inbox.Event{}, context.Cause(ctx)
-		case <-beats.C:
+		case <-beats:
 			if err := a.beat(ctx, false); err != nil {
 				return inbox.Event{}, err
 			}
-		case <-copies.C:
+		case <-copies:
 			if err := a.post(ctx); err != nil {
 				return inbox.Event{}, err
 			}
 		case <-ends:
-			data = a.settled(ctx)
-		case <-keyPoll.C:
+			// The end published may be one the stream refused, because
+			// another inbox's was stored first: the stored one is the
+			// answer. It is given a moment to be stored; else the next
+			// poll looks again.
+			data = a.stored(ctx, beatEvery)
+		case <-keyPoll:
 			// A set sealed to a to= that is not the inbox's ends as soon
 			// as an inbox has stored its recipient.
 			if key, err := a.conn.key(ctx); err == nil && key != "" {
-				keyPoll.Stop()
+				keyPoll = nil
 				if err := keyMismatch(a.addr, key); err != nil {
 					a.withdraw("")
 					return inbox.Event{}, err
 				}
 			}
-		case <-poll.C:
-			data = a.stored(ctx)
+		case <-poll:
+			data = a.stored(ctx, 0)
 		case <-a.conn.reconnected:
-			data = a.stored(ctx)
+			data = a.stored(ctx, 0)
 		}
 		if data != nil {
 			return a.read(data)
@@ -68,29 +68,14 @@ func (a *ask) wait(ctx context.Context, ends <-chan *nats.Msg) (inbox.Event, err
 	}
 }
 
-// stored returns the end stored for the set, or nil.
-func (a *ask) stored(ctx context.Context) []byte {
-	m, err := a.conn.lastEnd(ctx, a.end)
+// stored returns the end stored for the set, or nil, giving one published
+// just now up to patience to be stored.
+func (a *ask) stored(ctx context.Context, patience time.Duration) []byte {
+	m, err := a.conn.lastEnd(ctx, a.end, patience)
 	if err != nil || m == nil {
 		return nil
 	}
 	return m.Data
-}
-
-// settled returns the end stored for the set, once an end was published
-// on its subject: that end itself may be one the stream refused, because
-// another inbox's end was stored first, and the stored one is the answer.
-// A moment is given for an end published just now to be stored; else nil,
-// and the next poll looks again.
-func (a *ask) settled(ctx context.Context) []byte {
-	for wait := 10 * time.Millisecond; ; wait *= 2 {
-		if data := a.stored(ctx); data != nil || wait > beatEvery {
-			return data
-		}
-		if sleep(ctx, wait) != nil {
-			return nil
-		}
-	}
 }
 
 // read returns the event that the set's end means for the asker. Only
@@ -144,10 +129,8 @@ func (a *ask) read(data []byte) (inbox.Event, error) {
 // killed) is withdrawn when its beats stop, and leaves the server when its
 // last copy's time is up.
 func (a *ask) withdraw(code string) {
-	body, err := sealJSON(wireEnd{End: endWithdrawn, Reason: "the asker stopped waiting", Withdraw: code}, a.to)
-	if err != nil {
-		return
-	}
+	// Sealed to the recipient that its set was sealed to, it cannot fail.
+	body, _ := sealJSON(wireEnd{End: endWithdrawn, Reason: "the asker stopped waiting", Withdraw: code}, a.to)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	_ = a.conn.publishEnd(ctx, a.end, body)
