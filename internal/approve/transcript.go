@@ -49,9 +49,7 @@ func (r Request) Answered(ctx context.Context) error {
 	// earlier call whose result is not written yet, and r's own may be
 	// written after it.
 	for id, same := range w.calls {
-		if w.ended[id] {
-			delete(w.calls, id)
-		} else if !same {
+		if w.ended[id] || !same {
 			w.earlier[id] = true
 		}
 	}
@@ -82,8 +80,8 @@ type watch struct {
 	calls map[string]bool
 	// ended are those calls whose results were read.
 	ended map[string]bool
-	// earlier are the calls with another input than r's that were
-	// waiting when r was asked.
+	// earlier are the calls written before r was asked that are not it:
+	// those that had ended, and those with another input than r's.
 	earlier map[string]bool
 }
 
@@ -123,9 +121,14 @@ func (w *watch) read() {
 }
 
 // take reads one line of the transcript: a message of the model's, with
-// calls of tools, or one with their results.
+// calls of tools, or one with their results. Other lines may hold calls
+// too, written again (each request sent to the model, with the whole
+// conversation): they say nothing new.
 func (w *watch) take(line []byte) {
 	if !bytes.Contains(line, []byte(`"tool_use`)) && !bytes.Contains(line, []byte(`"tool_result"`)) {
+		return
+	}
+	if kind := gjson.GetBytes(line, "type").Str; kind != "assistant" && kind != "user" {
 		return
 	}
 	gjson.GetBytes(line, "message.content").ForEach(func(_, c gjson.Result) bool {
@@ -148,11 +151,14 @@ func (w *watch) over() bool {
 	exact := false
 	var other []string
 	for id, same := range w.calls {
+		if w.earlier[id] {
+			continue
+		}
 		exact = exact || same
 		if same && w.ended[id] {
 			return true
 		}
-		if !same && !w.earlier[id] {
+		if !same {
 			other = append(other, id)
 		}
 	}

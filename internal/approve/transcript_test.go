@@ -105,6 +105,27 @@ func TestAnswered(t *testing.T) {
 		t.Error("not answered by the one call made since, whose input differs")
 	}
 
+	// Claude Code also writes each request it sends the model, with every
+	// call and result so far (2.1.332: "api-request-blob"), and may write
+	// the result of the call before r's after r was asked. Neither an
+	// earlier call written again nor that result is r's.
+	name = filepath.Join(dir, "blob.jsonl")
+	database, cache := `{"questions":[{"question":"Database?"}]}`, `{"questions":[{"question":"Cache?"}]}`
+	appendTo(t, name, useLine("first", "AskUserQuestion", database), resultLine("first"), useLine("second", "AskUserQuestion", cache))
+	blob := `{"type":"api-request-blob","message":{"role":"assistant","content":[` +
+		`{"type":"tool_use","id":"first","name":"AskUserQuestion","input":` + database + `},` +
+		`{"type":"tool_result","content":"done","tool_use_id":"first"}]}}` + "\n"
+	queue := `{"questions":[{"question":"Queue?"}]}`
+	if ok, _ := answered(hookIn(t, name, "AskUserQuestion", queue), 2*time.Second, func() { appendTo(t, name, resultLine("second"), blob) }); ok {
+		t.Error("answered by earlier calls written again")
+	}
+	ok, _ = answered(hookIn(t, name, "AskUserQuestion", queue), 2*time.Second, func() {
+		appendTo(t, name, blob, useLine("third", "AskUserQuestion", `{"questions":[{"question":"Queue?"}],"answers":{}}`), resultLine("third"))
+	})
+	if !ok {
+		t.Error("not answered by its own call after earlier calls written again")
+	}
+
 	// The call written after the hook started, and its result in a line
 	// written in two pieces.
 	name = filepath.Join(dir, "late.jsonl")
