@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/internal/inbox/view"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
 )
@@ -31,11 +32,7 @@ type action struct {
 // render is p's current message, and the actions of its buttons.
 func (c *Chat) render(p *post) Message {
 	s := p.set
-	from := s.From
-	if from == "" {
-		from = prompt.ShortHome(s.Source(), c.o.Home)
-	}
-	from = prompt.Display(from)
+	from := prompt.Display(view.Source(s, c.o.Home))
 	switch {
 	case p.end != "":
 		return Message{Text: fmt.Sprintf("Questions from %s: %s", from, p.end)}

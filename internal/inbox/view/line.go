@@ -159,7 +159,7 @@ func (l *Line) showHeader(s *inbox.Set, more int, in *lines) (guard time.Time) {
 	}
 	l.last, l.moved = s, false
 	say(l.out, "")
-	say(l.out, strings.Join(banner(prompt.Display(source(s, l.Home)), l.Queue.Now().Sub(s.Arrived), more), " · "))
+	say(l.out, strings.Join(banner(prompt.Display(Source(s, l.Home)), l.Queue.Now().Sub(s.Arrived), more), " · "))
 	switch {
 	case dropped == 1:
 		say(l.out, "(A line typed before these questions were shown was dropped.)")
@@ -261,7 +261,7 @@ func (l *Line) record(s *inbox.Set) {
 		defer close(r.done)
 	}
 	e := s.End()
-	from := prompt.Display(source(s, l.Home))
+	from := prompt.Display(Source(s, l.Home))
 	var b strings.Builder
 	switch text, unsent := outcome(e, from), notSent(s, e, from); {
 	case unsent != "":

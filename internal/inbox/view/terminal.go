@@ -176,7 +176,7 @@ func (s *Terminal) present(ctx context.Context, set *inbox.Set) (why string, qui
 			return "", false, nil
 		case !errors.Is(err, inbox.ErrEnded):
 			// The terminal UI gives only answers that fit: this is a bug.
-			_ = s.ui.PrintNotice(false, fmt.Sprintf("Not sent to %s: %v.", prompt.Display(source(set, s.o.Home)), err))
+			_ = s.ui.PrintNotice(false, fmt.Sprintf("Not sent to %s: %v.", prompt.Display(Source(set, s.o.Home)), err))
 			return "", false, nil
 		}
 	case keyed && key.Key == tui.KeyInterrupt:
@@ -220,7 +220,7 @@ func (s *Terminal) present(ctx context.Context, set *inbox.Set) (why string, qui
 // the same terminal, and reports it.
 func (s *Terminal) record(set *inbox.Set) {
 	e := set.End()
-	from := prompt.Display(source(set, s.o.Home))
+	from := prompt.Display(Source(set, s.o.Home))
 	if text := notSent(set, e, from); text != "" {
 		_ = s.ui.PrintNotice(false, text)
 		return
@@ -241,7 +241,7 @@ func (s *Terminal) banner() []string {
 	if set == nil {
 		return nil
 	}
-	return banner(source(set, s.o.Home), s.o.Queue.Now().Sub(set.Arrived), s.others(set))
+	return banner(Source(set, s.o.Home), s.o.Queue.Now().Sub(set.Arrived), s.others(set))
 }
 
 // banner is what the line above a set says, in parts, as every view words

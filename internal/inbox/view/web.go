@@ -114,7 +114,7 @@ func (v *Web) page(s *inbox.Set, more int, notice string, problem bool) *web.Pag
 	}
 	v.remember(s)
 	p.Questions = s.Questions
-	p.Queue.From = source(s, v.o.Home)
+	p.Queue.From = Source(s, v.o.Home)
 	p.Queue.Waited = max(v.o.Queue.Now().Sub(s.Arrived), 0)
 	p.Queue.More = more
 	return p
@@ -203,7 +203,7 @@ func (v *Web) serveAnswer(w http.ResponseWriter, r *http.Request) {
 	switch sub := p.Parse(values); {
 	case sub.OK():
 		err := v.o.Queue.Answer(s, inbox.ViaPage, sub.Answers)
-		v.writeDone(w, s, "sent", err, fmt.Sprintf("Sent to %s.", source(s, v.o.Home)))
+		v.writeDone(w, s, "sent", err, fmt.Sprintf("Sent to %s.", Source(s, v.o.Home)))
 	case s.End().State != inbox.Waiting:
 		v.writeEnded(w, s, "sent")
 	default:
@@ -215,7 +215,7 @@ func (v *Web) serveAnswer(w http.ResponseWriter, r *http.Request) {
 func (v *Web) serveCancel(w http.ResponseWriter, r *http.Request) {
 	if s, _, ok := v.readPost(w, r, "cancelled"); ok {
 		err := v.o.Queue.Cancel(s, inbox.ViaPage)
-		v.writeDone(w, s, "cancelled", err, fmt.Sprintf("Cancelled the questions from %s.", source(s, v.o.Home)))
+		v.writeDone(w, s, "cancelled", err, fmt.Sprintf("Cancelled the questions from %s.", Source(s, v.o.Home)))
 	}
 }
 
@@ -240,7 +240,7 @@ func (v *Web) writeDone(w http.ResponseWriter, s *inbox.Set, what string, err er
 	case err == nil:
 		v.writeShown(w, http.StatusOK, notice, false)
 	case isNotSent(err):
-		v.writeShown(w, http.StatusOK, notSent(s, s.End(), source(s, v.o.Home)), false)
+		v.writeShown(w, http.StatusOK, notSent(s, s.End(), Source(s, v.o.Home)), false)
 	case errors.Is(err, inbox.ErrEnded):
 		v.writeEnded(w, s, what)
 	default:
@@ -294,7 +294,7 @@ func (v *Web) ended(s *inbox.Set, late bool) string {
 	if s == nil {
 		return "Those questions are no longer waiting."
 	}
-	from, e := source(s, v.o.Home), s.End()
+	from, e := Source(s, v.o.Home), s.End()
 	notified := e.State == inbox.Answered && e.Via == inbox.ViaNotification
 	switch {
 	case late && notified:
