@@ -113,10 +113,8 @@ type Chat struct {
 	posts  map[uint64]*post // the sets posted, by set ID
 	ended  []*post          // the last keepEnded sets that ended, oldest first
 	warned sync.Map         // the problems said once
-
-	mu   sync.Mutex
-	away map[uint64]*inbox.Set // with Options.Held, the sets given to Away, by ID
-	wake chan struct{}         // Away's word to Run
+	away   sync.Map         // with Options.Held, the sets given to Away, by ID
+	wake   chan struct{}    // Away's word to Run
 }
 
 // post is one set as the chat shows it.
@@ -140,15 +138,13 @@ type post struct {
 
 // New returns the chat view of o.Queue.
 func New(o Options) *Chat {
-	return &Chat{o: o, posts: map[uint64]*post{}, away: map[uint64]*inbox.Set{}, wake: make(chan struct{}, 1)}
+	return &Chat{o: o, posts: map[uint64]*post{}, wake: make(chan struct{}, 1)}
 }
 
 // Away lets s, which waits, be posted, with Options.Held. It returns at
 // once, whenever it is called: the chat posts s apart, in Run.
 func (c *Chat) Away(s *inbox.Set) {
-	c.mu.Lock()
-	c.away[s.ID] = s
-	c.mu.Unlock()
+	c.away.Store(s.ID, s)
 	select {
 	case c.wake <- struct{}{}:
 	default:
@@ -158,21 +154,15 @@ func (c *Chat) Away(s *inbox.Set) {
 // due reports whether s may be posted: without Options.Held, any set;
 // with it, a set given to Away.
 func (c *Chat) due(s *inbox.Set) bool {
-	if !c.o.Held {
-		return true
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.away[s.ID] != nil
+	_, away := c.away.Load(s.ID)
+	return !c.o.Held || away
 }
 
 // forget forgets the sets given to Away that have ended.
 func (c *Chat) forget() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for id, s := range c.away {
-		if s.End().State != inbox.Waiting {
-			delete(c.away, id)
+	for id, s := range c.away.Range {
+		if s.(*inbox.Set).End().State != inbox.Waiting {
+			c.away.Delete(id)
 		}
 	}
 }
@@ -220,22 +210,22 @@ const retryAfter = 5 * time.Second
 // next time, so that a service that is down costs one call at a time.
 func (c *Chat) sync(ctx context.Context, snap inbox.Snapshot) bool {
 	defer c.forget()
-	waiting := make(map[uint64]bool, len(snap.Sets))
-	for _, s := range snap.Sets {
-		waiting[s.ID] = true
-	}
-	for id, p := range c.posts {
-		if !waiting[id] && p.set.End().State != inbox.Waiting {
+	for _, p := range c.posts {
+		if p.set.End().State != inbox.Waiting {
 			c.finish(ctx, p)
 		}
 	}
 	for _, s := range snap.Sets {
+		if s.End().State != inbox.Waiting {
+			// It ended since the snapshot: it is not posted.
+			continue
+		}
 		p := c.posts[s.ID]
 		if p == nil {
 			p = &post{set: s, answers: make([]prompt.Answer, len(s.Questions))}
 			c.posts[s.ID] = p
 		}
-		if !p.shown && s.End().State == inbox.Waiting && c.due(s) {
+		if !p.shown && c.due(s) {
 			if c.update(ctx, p); !p.shown {
 				return false
 			}
