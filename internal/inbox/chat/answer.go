@@ -49,13 +49,17 @@ func (c *Chat) handle(ctx context.Context, e Event) {
 		c.tell(ctx, e, "Not taken: these questions have already ended: "+p.end)
 		return
 	}
+	if e.Number >= 1 && e.Number <= len(p.acts) {
+		c.do(ctx, e, p, p.acts[e.Number-1])
+		return
+	}
 	c.text(ctx, e, p)
 }
 
 // replied is the set that e's text answers: the one of the message it
 // replies to, else the only one waiting that is posted, else nil.
 func (c *Chat) replied(e Event) *post {
-	posts := slices.Collect(maps.Values(c.posts))
+	posts := slices.DeleteFunc(slices.Collect(maps.Values(c.posts)), func(p *post) bool { return !p.shown })
 	if e.To == "" {
 		if len(posts) == 1 {
 			return posts[0]

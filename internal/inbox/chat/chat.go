@@ -24,10 +24,10 @@ import (
 // posts to and edits in, and what people do there. An implementation is
 // one file (telegram.go, matrix.go); it connects out and never listens.
 type Service interface {
-	// Listen connects to the service and sends what people do in the
+	// Listen connects to the service and tells got what people do in the
 	// room (and wherever else the service lets them reach the bot or
-	// account) on events, until ctx ends or the service fails for good.
-	Listen(ctx context.Context, events chan<- Event) error
+	// account), in order, until ctx ends or the service fails for good.
+	Listen(ctx context.Context, got func(Event)) error
 	// Post posts m to the room and returns its ID.
 	Post(ctx context.Context, m Message) (MessageID, error)
 	// Edit makes the message id read as m, with m's buttons only (none
@@ -43,7 +43,8 @@ type MessageID string
 
 // Message is what the view posts: text, and rows of buttons under it. A
 // service that has no buttons (Matrix) lists them in the text, numbered,
-// and takes a reply with a button's number as a tap on it.
+// and gives the number a reply names (Event.Number), which the view takes
+// as a tap on that button.
 type Message struct {
 	Text    string
 	Buttons [][]Button
@@ -68,6 +69,10 @@ type Event struct {
 	To MessageID
 	// Ref is the service's own handle of the event, for Tell.
 	Ref string
+	// Number is the number that Text is, from a service without
+	// buttons: it taps that button of the message replied to, when that
+	// has one.
+	Number int
 }
 
 // Options are what the chat view needs.
@@ -176,7 +181,14 @@ func (c *Chat) Run(ctx context.Context) error {
 	failed := make(chan error, 1)
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
-	go func() { failed <- c.o.Service.Listen(ctx, events) }()
+	go func() {
+		failed <- c.o.Service.Listen(ctx, func(e Event) {
+			select {
+			case events <- e:
+			case <-ctx.Done():
+			}
+		})
+	}()
 	for {
 		snap := c.o.Queue.Snapshot()
 		var retry <-chan time.Time

@@ -40,7 +40,7 @@ func startTelegram(t *testing.T, private bool) *rig {
 	t.Helper()
 	api := chattest.NewBotAPI(t, token)
 	r := &rig{q: inbox.NewQueue(inbox.QueueOptions{}), api: api, log: &testutil.Buffer{}}
-	tg, err := NewTelegram(TelegramOptions{Token: token, Chat: person, Server: api.URL, Warn: func(err error) { r.log.Write([]byte(err.Error() + "\n")) }})
+	tg, err := NewTelegram(TelegramOptions{Token: token, Chat: person, Server: api.URL}, func(err error) { r.log.Write([]byte(err.Error() + "\n")) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -358,7 +358,7 @@ func TestPrivateSendsNoQuestionText(t *testing.T) {
 
 func TestBadTokenIsSaidWithoutIt(t *testing.T) {
 	api := chattest.NewBotAPI(t, "other:token")
-	tg, err := NewTelegram(TelegramOptions{Token: token, Chat: person, Server: api.URL})
+	tg, err := NewTelegram(TelegramOptions{Token: token, Chat: person, Server: api.URL}, func(error) {})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -375,7 +375,7 @@ func TestBadTokenIsSaidWithoutIt(t *testing.T) {
 // hung is a chat service that never answers.
 type hung struct{}
 
-func (hung) Listen(ctx context.Context, _ chan<- Event) error { <-ctx.Done(); return ctx.Err() }
+func (hung) Listen(ctx context.Context, _ func(Event)) error { <-ctx.Done(); return ctx.Err() }
 func (hung) Post(ctx context.Context, _ Message) (MessageID, error) {
 	<-ctx.Done()
 	return "", ctx.Err()

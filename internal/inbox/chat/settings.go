@@ -22,14 +22,15 @@ type Settings struct {
 var Services = []string{"telegram", "matrix"}
 
 // Open returns the service that s names, the ID of its room, and those
-// who may answer there; warn is told of what goes wrong while it runs,
-// which it tries again.
+// who may answer there; warn, when not nil, is told of what goes wrong
+// while it runs, which it tries again.
 func (s Settings) Open(warn func(error)) (Service, string, []string, error) {
+	if warn == nil {
+		warn = func(error) {}
+	}
 	switch s.Service {
 	case "telegram":
-		o := s.Telegram
-		o.Warn = warn
-		t, err := NewTelegram(o)
+		t, err := NewTelegram(s.Telegram, warn)
 		if err != nil {
 			return nil, "", nil, err
 		}
@@ -39,13 +40,11 @@ func (s Settings) Open(warn func(error)) (Service, string, []string, error) {
 		}
 		return t, t.Room(), people, nil
 	case "matrix":
-		o := s.Matrix
-		o.Warn = warn
-		m, err := NewMatrix(o)
+		m, err := NewMatrix(s.Matrix, warn)
 		if err != nil {
 			return nil, "", nil, err
 		}
-		return m, o.Room, s.People, nil
+		return m, s.Matrix.Room, s.People, nil
 	}
 	return nil, "", nil, fmt.Errorf("unknown chat service %q: use one of %s", s.Service, strings.Join(Services, ", "))
 }

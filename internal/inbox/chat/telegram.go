@@ -36,9 +36,6 @@ type TelegramOptions struct {
 	// Server is the Bot API's address; "" for Telegram's own. Tests give
 	// a local one.
 	Server string
-	// Warn is told of what goes wrong while the bot polls, which it tries
-	// again.
-	Warn func(error)
 }
 
 // telegramPoll is how long one getUpdates waits for an update, as long
@@ -51,12 +48,10 @@ const telegramPoll = 50 * time.Second
 const telegramMaxText = 4000
 
 // NewTelegram returns the Telegram chat of o; it reaches the Bot API only
-// once used.
-func NewTelegram(o TelegramOptions) (*Telegram, error) {
-	t := &Telegram{token: o.Token, chat: o.Chat, warn: o.Warn}
-	if t.warn == nil {
-		t.warn = func(error) {}
-	}
+// once used. warn is told of what goes wrong while the bot polls, which it
+// tries again.
+func NewTelegram(o TelegramOptions, warn func(error)) (*Telegram, error) {
+	t := &Telegram{token: o.Token, chat: o.Chat, warn: warn}
 	opts := []bot.Option{
 		bot.WithSkipGetMe(),
 		bot.WithNotAsyncHandlers(),
@@ -90,19 +85,16 @@ func (t *Telegram) scrub(err error) error {
 func (t *Telegram) Room() string { return strconv.FormatInt(t.chat, 10) }
 
 // Listen checks the token (getMe), then polls for updates until ctx ends.
-func (t *Telegram) Listen(ctx context.Context, events chan<- Event) error {
+func (t *Telegram) Listen(ctx context.Context, got func(Event)) error {
 	if _, err := t.bot.GetMe(ctx); err != nil {
 		if ctx.Err() != nil {
 			return context.Cause(ctx)
 		}
 		return fmt.Errorf("the Telegram bot: %w; check ASKUSER_TELEGRAM_TOKEN", t.scrub(err))
 	}
-	t.bot.RegisterHandlerMatchFunc(func(*models.Update) bool { return true }, func(ctx context.Context, _ *bot.Bot, u *models.Update) {
+	t.bot.RegisterHandlerMatchFunc(func(*models.Update) bool { return true }, func(_ context.Context, _ *bot.Bot, u *models.Update) {
 		if e, ok := telegramEvent(u); ok {
-			select {
-			case events <- e:
-			case <-ctx.Done():
-			}
+			got(e)
 		}
 	})
 	t.bot.Start(ctx)
