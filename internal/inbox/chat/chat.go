@@ -41,13 +41,13 @@ type Service interface {
 // MessageID names a message in the service's room.
 type MessageID string
 
-// Message is what the view posts: text, and rows of buttons under it. A
+// Message is what the view posts: text, and buttons under it, a row each. A
 // service that has no buttons (Matrix) lists them in the text, numbered,
 // and gives the number a reply names (Event.Number), which the view takes
 // as a tap on that button.
 type Message struct {
 	Text    string
-	Buttons [][]Button
+	Buttons []Button
 }
 
 // Button is one button of a message: what it says, and the data that a

@@ -115,15 +115,11 @@ func (m *Matrix) event(evt *event.Event) (Event, bool) {
 func content(msg Message) *event.MessageEventContent {
 	var b strings.Builder
 	b.WriteString(msg.Text)
-	n := 0
-	for i, row := range msg.Buttons {
-		if i == 0 {
-			b.WriteString("\n\nReply with a number:")
-		}
-		for _, bt := range row {
-			n++
-			fmt.Fprintf(&b, "\n(%d) %s", n, bt.Label)
-		}
+	if len(msg.Buttons) > 0 {
+		b.WriteString("\n\nReply with a number:")
+	}
+	for i, bt := range msg.Buttons {
+		fmt.Fprintf(&b, "\n(%d) %s", i+1, bt.Label)
 	}
 	return &event.MessageEventContent{MsgType: event.MsgText, Body: b.String()}
 }

@@ -23,8 +23,9 @@ const (
 	cancel                   // cancel the set (its asker exits 130)
 )
 
-// action is what one button of a message does.
+// action is one button of a message: what it says, and what it does.
 type action struct {
+	label  string
 	kind   actionKind
 	option int
 }
@@ -47,31 +48,27 @@ func (c *Chat) render(p *post) Message {
 		fmt.Fprintf(&b, " (%d of %d)", p.at+1, len(s.Questions))
 	}
 	b.WriteString("\n\n")
-	var rows [][]Button
 	if p.at == len(s.Questions) {
-		rows = c.renderReview(&b, p)
+		c.renderReview(&b, p)
 	} else {
-		rows = c.renderQuestion(&b, p)
+		c.renderQuestion(&b, p)
 	}
 	if p.line != "" {
 		fmt.Fprintf(&b, "\n\n%s", p.line)
 	}
-	rows = append(rows, c.button(p, "Cancel", action{kind: cancel}))
-	return Message{Text: b.String(), Buttons: rows}
-}
-
-// button is a row of one button of p's current version that does a: its
-// data names the set, the version and the button, with their key.
-func (c *Chat) button(p *post, label string, a action) []Button {
-	p.acts = append(p.acts, a)
-	n := len(p.acts)
-	id := p.set.ID
-	data := fmt.Sprintf("%d.%d.%d.%s", id, p.ver, n, c.o.Links.ButtonKey(id, p.ver, n))
-	return []Button{{Label: label, Data: data}}
+	p.acts = append(p.acts, action{label: "Cancel", kind: cancel})
+	buttons := make([]Button, len(p.acts))
+	for i, a := range p.acts {
+		// The data names the set, the version and the button, with
+		// their key.
+		id, n := p.set.ID, i+1
+		buttons[i] = Button{Label: a.label, Data: fmt.Sprintf("%d.%d.%d.%s", id, p.ver, n, c.o.Links.ButtonKey(id, p.ver, n))}
+	}
+	return Message{Text: b.String(), Buttons: buttons}
 }
 
 // renderReview writes the answers of p, to be sent or given again.
-func (c *Chat) renderReview(b *strings.Builder, p *post) [][]Button {
+func (c *Chat) renderReview(b *strings.Builder, p *post) {
 	b.WriteString("Your answers, not sent yet:\n")
 	for _, a := range prompt.Summarize(p.set.Questions, p.answers) {
 		fmt.Fprintf(b, "%s %s\n", prompt.Display(a.Asked), prompt.Display(a.Answer))
@@ -79,16 +76,15 @@ func (c *Chat) renderReview(b *strings.Builder, p *post) [][]Button {
 			fmt.Fprintf(b, "  Note: %s\n", prompt.Display(a.Note))
 		}
 	}
-	return [][]Button{c.button(p, "Send", action{kind: send}), c.button(p, "Answer again", action{kind: redo})}
+	p.acts = append(p.acts, action{label: "Send", kind: send}, action{label: "Answer again", kind: redo})
 }
 
 // renderQuestion writes the question p shows, its options with their
 // descriptions and previews, and how to answer; a button per option, a
 // toggle for several choices.
-func (c *Chat) renderQuestion(b *strings.Builder, p *post) [][]Button {
+func (c *Chat) renderQuestion(b *strings.Builder, p *post) {
 	q := p.set.Questions[p.at]
 	a := p.answers[p.at]
-	var rows [][]Button
 	if !q.Kind.Alone() {
 		fmt.Fprintf(b, "[%s] ", prompt.Display(q.Header))
 	}
@@ -105,11 +101,11 @@ func (c *Chat) renderQuestion(b *strings.Builder, p *post) [][]Button {
 		label := fmt.Sprintf("%d. %s", i+1, prompt.Display(o.Label))
 		switch {
 		case q.MultiSelect && slices.Contains(a.Labels, o.Label):
-			rows = append(rows, c.button(p, "☑ "+label, action{kind: toggle, option: i}))
+			p.acts = append(p.acts, action{"☑ " + label, toggle, i})
 		case q.MultiSelect:
-			rows = append(rows, c.button(p, "☐ "+label, action{kind: toggle, option: i}))
+			p.acts = append(p.acts, action{"☐ " + label, toggle, i})
 		default:
-			rows = append(rows, c.button(p, label, action{kind: choose, option: i}))
+			p.acts = append(p.acts, action{label, choose, i})
 		}
 	}
 	if len(q.Options) > 0 {
@@ -123,9 +119,8 @@ func (c *Chat) renderQuestion(b *strings.Builder, p *post) [][]Button {
 		fmt.Fprintf(b, "\nNote: %s", prompt.Display(a.Note))
 	}
 	if q.MultiSelect {
-		rows = append(rows, c.button(p, "Done", action{kind: done}))
+		p.acts = append(p.acts, action{label: "Done", kind: done})
 	}
-	return rows
 }
 
 // howToAnswer says how q is answered in the chat, beside its buttons.

@@ -127,16 +127,12 @@ func telegramEvent(u *models.Update) (Event, bool) {
 	return Event{}, false
 }
 
-// keyboard is m's buttons as an inline keyboard: an empty one when it has
-// none, which takes the message's buttons away.
+// keyboard is m's buttons as an inline keyboard, a row each: an empty one
+// when it has none, which takes the message's buttons away.
 func keyboard(m Message) *models.InlineKeyboardMarkup {
 	k := &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{}}
-	for _, row := range m.Buttons {
-		var r []models.InlineKeyboardButton
-		for _, b := range row {
-			r = append(r, models.InlineKeyboardButton{Text: b.Label, CallbackData: b.Data})
-		}
-		k.InlineKeyboard = append(k.InlineKeyboard, r)
+	for _, b := range m.Buttons {
+		k.InlineKeyboard = append(k.InlineKeyboard, []models.InlineKeyboardButton{{Text: b.Label, CallbackData: b.Data}})
 	}
 	return k
 }
