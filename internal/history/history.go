@@ -11,7 +11,6 @@ import (
 	"cmp"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -215,15 +214,13 @@ func (r Record) WaitedFor() time.Duration {
 // How says how r's set ended, and where: "answered from the notification",
 // "cancelled here", "withdrawn (killed)".
 func (r Record) How() string {
-	switch {
-	case r.Outcome == "closed":
+	if r.Outcome == "closed" {
 		return "closed (the inbox quit)"
-	case r.Via == "" && r.Reason != "":
-		return fmt.Sprintf("%s (%s)", r.Outcome, r.Reason)
-	case r.Via == "":
-		return r.Outcome
 	}
-	how := r.Outcome + " " + cmp.Or(viaWords[r.Via], r.Via)
+	how := r.Outcome
+	if r.Via != "" {
+		how += " " + cmp.Or(viaWords[r.Via], r.Via)
+	}
 	if r.Reason != "" {
 		how += " (" + r.Reason + ")"
 	}
