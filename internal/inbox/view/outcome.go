@@ -20,13 +20,11 @@ import (
 // which the inbox says once for all.
 func outcome(e inbox.End, from string) string {
 	switch e.State {
-	case inbox.Answered:
-		return fmt.Sprintf("The questions from %s were answered %s.", from, where(e))
-	case inbox.Cancelled:
-		if e.Via == inbox.ViaHere {
+	case inbox.Cancelled, inbox.Answered:
+		if e.State == inbox.Cancelled && e.Via == inbox.ViaHere {
 			return fmt.Sprintf("Cancelled the questions from %s.", from)
 		}
-		return fmt.Sprintf("The questions from %s were cancelled %s.", from, where(e))
+		return fmt.Sprintf("The questions from %s were %s %s.", from, e.State, where(e))
 	case inbox.Withdrawn:
 		return fmt.Sprintf("The questions from %s were withdrawn (%s).", from, prompt.Display(e.Reason))
 	}

@@ -202,10 +202,8 @@ func (s *Terminal) present(ctx context.Context, set *inbox.Set) (why string, qui
 	switch e := set.End(); e.State {
 	case inbox.Withdrawn:
 		return "The questions before were withdrawn", false, nil
-	case inbox.Answered:
-		return "The questions before were answered " + where(e), false, nil
-	case inbox.Cancelled:
-		return "The questions before were cancelled " + where(e), false, nil
+	case inbox.Answered, inbox.Cancelled:
+		return fmt.Sprintf("The questions before were %s %s", e.State, where(e)), false, nil
 	case inbox.Closed:
 		return "", true, nil
 	}
