@@ -134,11 +134,15 @@ func (v *Web) writeShown(w http.ResponseWriter, code int, notice string, problem
 	}
 }
 
-// serveSet shows the set whose page it is, while it waits; once it has
-// ended, the page of the set shown now, saying how it ended.
+// serveSet shows the set whose page it is.
 func (v *Web) serveSet(w http.ResponseWriter, r *http.Request) {
 	id, _ := setID(r)
-	snap := v.o.Queue.Snapshot()
+	v.writeSet(w, id, v.o.Queue.Snapshot())
+}
+
+// writeSet writes the page of the set with id while it waits in snap;
+// once it has ended, the page of the set shown now, saying how it ended.
+func (v *Web) writeSet(w http.ResponseWriter, id uint64, snap inbox.Snapshot) {
 	if i := index(snap.Sets, id); i >= 0 && !snap.Closed {
 		v.page(snap.Sets[i], len(snap.Sets)-1, "", false).WriteForm(w, http.StatusOK, nil)
 		return
@@ -167,19 +171,15 @@ func (v *Web) serveWait(w http.ResponseWriter, r *http.Request) {
 	defer t.Stop()
 	for {
 		snap := v.o.Queue.Snapshot()
-		i := index(snap.Sets, id)
 		if more < 0 {
 			more = len(snap.Sets) - 1
 		}
 		switch {
-		case snap.Closed, id == 0 && len(snap.Sets) > 0:
+		case id == 0 && len(snap.Sets) > 0:
 			v.writeShown(w, http.StatusOK, "", false)
 			return
-		case id != 0 && i < 0:
-			v.writeShown(w, http.StatusOK, v.ended(v.lookup(id), false), false)
-			return
-		case id != 0 && len(snap.Sets)-1 != more:
-			v.page(snap.Sets[i], len(snap.Sets)-1, "", false).WriteForm(w, http.StatusOK, nil)
+		case snap.Closed, id != 0 && (index(snap.Sets, id) < 0 || len(snap.Sets)-1 != more):
+			v.writeSet(w, id, snap)
 			return
 		}
 		select {
