@@ -4,9 +4,9 @@ import (
 	"context"
 	"crypto/hmac"
 	"errors"
+	"fmt"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/askuser/askuser/internal/inbox"
@@ -100,20 +100,10 @@ func (c *Chat) tap(ctx context.Context, e Event) {
 }
 
 // parse reads a button's data, "SET.VERSION.BUTTON.KEY", and reports
-// whether its key is the one the view made for it.
+// whether it is, whole, the data the view made for that button.
 func (c *Chat) parse(data string) (id, ver uint64, n int, ok bool) {
-	parts := strings.Split(data, ".")
-	if len(parts) != 4 {
-		return 0, 0, 0, false
-	}
-	id, err1 := strconv.ParseUint(parts[0], 10, 64)
-	ver, err2 := strconv.ParseUint(parts[1], 10, 64)
-	n, err3 := strconv.Atoi(parts[2])
-	if err := errors.Join(err1, err2, err3); err != nil || n < 1 {
-		return 0, 0, 0, false
-	}
-	want := c.o.Links.ButtonKey(id, ver, n)
-	return id, ver, n, hmac.Equal([]byte(parts[3]), []byte(want))
+	_, err := fmt.Sscanf(data, "%d.%d.%d.", &id, &ver, &n)
+	return id, ver, n, err == nil && n >= 1 && hmac.Equal([]byte(data), []byte(c.buttonData(id, ver, n)))
 }
 
 // do does a, a button of p's message that the person tapped.

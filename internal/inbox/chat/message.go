@@ -59,12 +59,15 @@ func (c *Chat) render(p *post) Message {
 	p.acts = append(p.acts, action{label: "Cancel", kind: cancel})
 	buttons := make([]Button, len(p.acts))
 	for i, a := range p.acts {
-		// The data names the set, the version and the button, with
-		// their key.
-		id, n := p.set.ID, i+1
-		buttons[i] = Button{Label: a.label, Data: fmt.Sprintf("%d.%d.%d.%s", id, p.ver, n, c.o.Links.ButtonKey(id, p.ver, n))}
+		buttons[i] = Button{Label: a.label, Data: c.buttonData(p.set.ID, p.ver, i+1)}
 	}
 	return Message{Text: b.String(), Buttons: buttons}
+}
+
+// buttonData is the data of button n (from 1) of version ver of the
+// message of the set with id: it names them, with their key.
+func (c *Chat) buttonData(id, ver uint64, n int) string {
+	return fmt.Sprintf("%d.%d.%d.%s", id, ver, n, c.o.Links.ButtonKey(id, ver, n))
 }
 
 // renderReview writes the answers of p, to be sent or given again.
