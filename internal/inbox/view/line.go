@@ -106,9 +106,9 @@ func (l *Line) Run(ctx context.Context) error {
 			idle = true
 			l.moved = false
 		}
-		got, state, wake := in.next(!l.Terminal)
-		switch state {
-		case lineTaken:
+		got, wake := in.next(!l.Terminal)
+		switch {
+		case got != nil:
 			switch command(got.text) {
 			case cmdQuit:
 				return nil
@@ -118,7 +118,7 @@ func (l *Line) Run(ctx context.Context) error {
 				say(l.out, "No questions are waiting.")
 			}
 			continue
-		case inputEnded:
+		case wake == nil:
 			say(l.out, "The input ended: the inbox quits.")
 			return nil
 		}
