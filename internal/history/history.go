@@ -133,11 +133,8 @@ func (f *File) Append(r Record) error {
 	}
 	// One write, so that a reader sees the line whole or not at all.
 	_, err = w.Write(append(line, '\n'))
-	size := int64(0)
-	if st, statErr := w.Stat(); statErr == nil {
-		size = st.Size()
-	}
-	if err := errors.Join(err, w.Close()); err != nil || size <= MaxBytes {
+	st, statErr := w.Stat()
+	if err := errors.Join(err, statErr, w.Close()); err != nil || st.Size() <= MaxBytes {
 		return err
 	}
 	return f.trim()
