@@ -73,12 +73,7 @@ func (c *Chat) buttonData(id, ver uint64, n int) string {
 // renderReview writes the answers of p, to be sent or given again.
 func (c *Chat) renderReview(b *strings.Builder, p *post) {
 	b.WriteString("Your answers, not sent yet:\n")
-	for _, a := range prompt.Summarize(p.set.Questions, p.answers) {
-		fmt.Fprintf(b, "%s %s\n", prompt.Display(a.Asked), prompt.Display(a.Answer))
-		if a.Note != "" {
-			fmt.Fprintf(b, "  Note: %s\n", prompt.Display(a.Note))
-		}
-	}
+	view.WriteSummary(b, "", prompt.Summarize(p.set.Questions, p.answers))
 	p.acts = append(p.acts, action{label: "Send", kind: send}, action{label: "Answer again", kind: redo})
 }
 

@@ -269,7 +269,7 @@ func (l *Line) record(s *inbox.Set) {
 	case e.State == inbox.Answered && e.Via == inbox.ViaHere:
 		fmt.Fprintf(&b, "✔ Sent to %s.\n", from)
 	case answersShown(e):
-		writeAnswers(&b, s, e, from)
+		WriteSummary(&b, "✔ "+answersPrefix(e, from), prompt.Summarize(s.Questions, e.Answers))
 	case text != "":
 		b.WriteString(text + "\n")
 	default:
