@@ -74,36 +74,31 @@ func (c *Chat) replied(e Event) *post {
 	return nil
 }
 
-// tap does what the button of e does, when its data is a key that the
-// view made for the current version of a set's message.
+// tap does what the button of e does, when its data,
+// "SET.VERSION.BUTTON.KEY", is whole what the view made for the button of
+// the current version of a set's message.
 func (c *Chat) tap(ctx context.Context, e Event) {
-	id, ver, n, ok := c.parse(e.Data)
-	if !ok {
+	var id, ver uint64
+	var n int
+	_, err := fmt.Sscanf(e.Data, "%d.%d.%d.", &id, &ver, &n)
+	if err != nil || n < 1 || !hmac.Equal([]byte(e.Data), []byte(c.buttonData(id, ver, n))) {
 		c.tell(ctx, e, lineUnknown)
 		return
 	}
 	p := c.posts[id]
 	if p == nil {
-		i := slices.IndexFunc(c.ended, func(p *post) bool { return p.set.ID == id })
-		if i < 0 {
-			c.tell(ctx, e, "Not answered: these questions have already ended.")
-			return
+		line := "Not answered: these questions have already ended."
+		if i := slices.IndexFunc(c.ended, func(p *post) bool { return p.set.ID == id }); i >= 0 {
+			line = "Not answered: these questions have already ended: " + c.ended[i].end
 		}
-		c.tell(ctx, e, "Not answered: these questions have already ended: "+c.ended[i].end)
+		c.tell(ctx, e, line)
 		return
 	}
-	if ver != p.ver || n < 1 || n > len(p.acts) {
+	if ver != p.ver || n > len(p.acts) {
 		c.tell(ctx, e, lineStale)
 		return
 	}
 	c.do(ctx, e, p, p.acts[n-1])
-}
-
-// parse reads a button's data, "SET.VERSION.BUTTON.KEY", and reports
-// whether it is, whole, the data the view made for that button.
-func (c *Chat) parse(data string) (id, ver uint64, n int, ok bool) {
-	_, err := fmt.Sscanf(data, "%d.%d.%d.", &id, &ver, &n)
-	return id, ver, n, err == nil && n >= 1 && hmac.Equal([]byte(data), []byte(c.buttonData(id, ver, n)))
 }
 
 // do does a, a button of p's message that the person tapped.
