@@ -34,7 +34,8 @@ type Service interface {
 	// takes them all away).
 	Edit(ctx context.Context, id MessageID, m Message) error
 	// Tell tells whoever did e one line: the answer to a tap (a line the
-	// chat app shows briefly), else a reply to their message.
+	// chat app shows briefly, "" for none), else a reply to their message
+	// (never "").
 	Tell(ctx context.Context, e Event, line string) error
 }
 

@@ -154,9 +154,6 @@ func (m *Matrix) Edit(ctx context.Context, mid MessageID, msg Message) error {
 
 // Tell replies to e's message with line, as a notice.
 func (m *Matrix) Tell(ctx context.Context, e Event, line string) error {
-	if line == "" || e.Ref == "" {
-		return nil
-	}
 	c := &event.MessageEventContent{MsgType: event.MsgNotice, Body: line,
 		RelatesTo: &event.RelatesTo{InReplyTo: &event.InReplyTo{EventID: id.EventID(e.Ref)}}}
 	_, err := m.send(ctx, e.Room, c)

@@ -168,7 +168,7 @@ func (t *Telegram) Tell(ctx context.Context, e Event, line string) error {
 		return t.scrub(err)
 	}
 	chat, err := strconv.ParseInt(e.Room, 10, 64)
-	if err != nil || line == "" {
+	if err != nil {
 		return err
 	}
 	p := &bot.SendMessageParams{ChatID: chat, Text: line}
