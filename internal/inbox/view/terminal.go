@@ -255,24 +255,17 @@ func banner(from string, waited time.Duration, more int) []string {
 
 // hints are the inbox's keys, listed under every screen.
 func (s *Terminal) hints() []string {
-	var h []string
 	if s.take(tui.KeyTab) {
-		h = append(h, "Tab next set")
+		return []string{"Tab next set", "Ctrl+C quit"}
 	}
-	return append(h, "Ctrl+C quit")
+	return []string{"Ctrl+C quit"}
 }
 
 // take says which keys the inbox takes from the terminal UI: Ctrl+C
 // always (it quits), and Tab while another set waits to be moved on to.
 func (s *Terminal) take(k tui.Key) bool {
-	switch k {
-	case tui.KeyInterrupt:
-		return true
-	case tui.KeyTab:
-		set := s.shown.Load()
-		return set != nil && s.others(set) > 0
-	}
-	return false
+	set := s.shown.Load()
+	return k == tui.KeyInterrupt || k == tui.KeyTab && set != nil && s.others(set) > 0
 }
 
 // others is the number of sets that wait besides set.
