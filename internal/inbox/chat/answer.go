@@ -107,8 +107,7 @@ func (c *Chat) do(ctx context.Context, e Event, p *post, a action) {
 	p.line = ""
 	switch a.kind {
 	case cancel:
-		err := c.o.Queue.Cancel(s, inbox.ViaChat)
-		c.ended1(ctx, e, p, err, "Cancelled.")
+		c.ended1(ctx, e, p, c.o.Queue.Cancel(s, inbox.ViaChat), "Cancelled.")
 		return
 	case send:
 		c.answer(ctx, e, p)
@@ -116,22 +115,18 @@ func (c *Chat) do(ctx context.Context, e Event, p *post, a action) {
 	case redo:
 		p.at = 0
 		p.answers = make([]prompt.Answer, len(s.Questions))
-	case choose:
-		q := s.Questions[p.at]
-		p.answers[p.at].Labels = []string{q.Options[a.option].Label}
-		p.answers[p.at].Other = ""
-		if !c.next(ctx, e, p) {
-			return
-		}
 	case toggle:
-		q := s.Questions[p.at]
-		label := q.Options[a.option].Label
+		label := s.Questions[p.at].Options[a.option].Label
 		ans := &p.answers[p.at]
 		if i := slices.Index(ans.Labels, label); i >= 0 {
 			ans.Labels = slices.Delete(ans.Labels, i, i+1)
 		} else {
 			ans.Labels = append(ans.Labels, label)
 		}
+	case choose:
+		p.answers[p.at].Labels = []string{s.Questions[p.at].Options[a.option].Label}
+		p.answers[p.at].Other = ""
+		fallthrough // the question is answered: on to the next
 	case done:
 		if !c.next(ctx, e, p) {
 			return
