@@ -148,18 +148,16 @@ func (c *Chat) endText(s *inbox.Set) string {
 		inbox.ViaElsewhere: "in another inbox" + e.ByWhom(),
 	}[e.Via]
 	switch e.State {
-	case inbox.Answered:
-		text := "answered " + where + "."
-		if e.Via == inbox.ViaChat && !c.o.Private {
-			for _, a := range prompt.Summarize(s.Questions, e.Answers) {
-				text += fmt.Sprintf("\n%s %s", prompt.Display(a.Asked), prompt.Display(a.Answer))
-			}
-		}
-		return text
-	case inbox.Cancelled:
-		return "cancelled " + where + "."
 	case inbox.Withdrawn:
 		return fmt.Sprintf("withdrawn (%s).", prompt.Display(e.Reason))
+	case inbox.Closed:
+		return "the inbox quit."
 	}
-	return "the inbox quit."
+	text := fmt.Sprintf("%s %s.", e.State, where)
+	if e.State == inbox.Answered && e.Via == inbox.ViaChat && !c.o.Private {
+		for _, a := range prompt.Summarize(s.Questions, e.Answers) {
+			text += fmt.Sprintf("\n%s %s", prompt.Display(a.Asked), prompt.Display(a.Answer))
+		}
+	}
+	return text
 }
