@@ -191,34 +191,23 @@ func (l *Line) askSet(ctx context.Context, s *inbox.Set, in *lines, guard time.T
 // settle does what the command, or the answers the prompts gave (asked
 // is their error), ask with s, and reports whether the inbox is to quit.
 func (l *Line) settle(ctx context.Context, s *inbox.Set, cmd string, answers []prompt.Answer, asked error) (quit bool, err error) {
+	// What the queue said of what was asked of it: nothing was while the
+	// set ended as it was shown.
+	queued := inbox.ErrEnded
 	switch {
 	case cmd == cmdQuit:
 		return true, nil
 	case cmd == cmdCancel:
-		if err := l.Queue.Cancel(s, inbox.ViaHere); err == nil || isNotSent(err) {
-			l.moved = true
-			return false, nil
-		}
+		queued = l.Queue.Cancel(s, inbox.ViaHere)
+	case cmd == cmdNext && len(l.Queue.Snapshot().Sets) < 2:
+		// Sets may have come since this one was shown: they are counted
+		// now.
+		say(l.out, "No other set is waiting.")
+		return false, nil
 	case cmd == cmdNext:
-		// Sets may have come since this one was shown: count them now.
-		if len(l.Queue.Snapshot().Sets) < 2 {
-			say(l.out, "No other set is waiting.")
-			return false, nil
-		}
-		if l.Queue.Skip(s) == nil {
-			l.moved = true
-			return false, nil
-		}
+		queued = l.Queue.Skip(s)
 	case asked == nil:
-		switch err := l.Queue.Answer(s, inbox.ViaHere, answers); {
-		case err == nil || isNotSent(err):
-			l.moved = true
-			return false, nil
-		case !errors.Is(err, inbox.ErrEnded):
-			// The line asker gives only answers that fit: this is a bug.
-			say(l.out, fmt.Sprintf("Not sent: %v.", err))
-			return false, nil
-		}
+		queued = l.Queue.Answer(s, inbox.ViaHere, answers)
 	case errors.Is(asked, prompt.ErrNoAnswer):
 		say(l.out, "The input ended: the inbox quits.")
 		return true, nil
@@ -226,6 +215,15 @@ func (l *Line) settle(ctx context.Context, s *inbox.Set, cmd string, answers []p
 		return true, context.Cause(ctx)
 	case !errors.Is(asked, errStop):
 		return true, asked
+	}
+	switch {
+	case queued == nil || isNotSent(queued):
+		l.moved = true
+		return false, nil
+	case !errors.Is(queued, inbox.ErrEnded):
+		// The line asker gives only answers that fit: this is a bug.
+		say(l.out, fmt.Sprintf("Not sent: %v.", queued))
+		return false, nil
 	}
 	// The set ended while it was shown, or before the command or the
 	// answer reached it: Record said how. The inbox may be quitting.

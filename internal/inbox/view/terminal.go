@@ -168,33 +168,33 @@ func (s *Terminal) present(ctx context.Context, set *inbox.Set) (why string, qui
 	answers, asked := s.ui.Ask(setCtx, set.Questions)
 
 	key, keyed := errors.AsType[*tui.KeyError](asked)
+	// What the queue said of what was asked of it: nothing was while the
+	// set ended as it was shown.
+	queued := inbox.ErrEnded
 	switch {
 	case asked == nil:
-		switch err := s.o.Queue.Answer(set, inbox.ViaHere, answers); {
-		case err == nil || isNotSent(err):
-			// The answers, or what became of them, are recorded (record).
-			return "", false, nil
-		case !errors.Is(err, inbox.ErrEnded):
-			// The terminal UI gives only answers that fit: this is a bug.
-			_ = s.ui.PrintNotice(false, fmt.Sprintf("Not sent to %s: %v.", prompt.Display(Source(set, s.o.Home)), err))
-			return "", false, nil
-		}
+		queued = s.o.Queue.Answer(set, inbox.ViaHere, answers)
 	case keyed && key.Key == tui.KeyInterrupt:
 		return "", true, nil
 	case keyed:
-		if s.o.Queue.Skip(set) == nil {
-			return "", false, nil
-		}
+		queued = s.o.Queue.Skip(set)
 	case errors.Is(asked, prompt.ErrCancelled):
-		if err := s.o.Queue.Cancel(set, inbox.ViaHere); err == nil || isNotSent(err) {
-			return "", false, nil
-		}
+		queued = s.o.Queue.Cancel(set, inbox.ViaHere)
 	case ctx.Err() != nil:
 		return "", true, context.Cause(ctx)
 	case !errors.Is(asked, errStop):
 		// The terminal failed or ended (hung up): nothing more can be
 		// asked on it.
 		return "", true, asked
+	}
+	switch {
+	case queued == nil || isNotSent(queued):
+		// The answers, or what became of them, are recorded (record).
+		return "", false, nil
+	case !errors.Is(queued, inbox.ErrEnded):
+		// The terminal UI gives only answers that fit: this is a bug.
+		_ = s.ui.PrintNotice(false, fmt.Sprintf("Not sent to %s: %v.", prompt.Display(Source(set, s.o.Home)), queued))
+		return "", false, nil
 	}
 	// The set ended while it was shown, or before the key or the answer
 	// reached it: a line above the screen says how (record), and the next
