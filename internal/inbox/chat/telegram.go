@@ -167,14 +167,11 @@ func (t *Telegram) Tell(ctx context.Context, e Event, line string) error {
 		_, err := t.bot.AnswerCallbackQuery(ctx, &bot.AnswerCallbackQueryParams{CallbackQueryID: e.Ref, Text: line})
 		return t.scrub(err)
 	}
-	chat, err := strconv.ParseInt(e.Room, 10, 64)
-	if err != nil {
-		return err
-	}
-	p := &bot.SendMessageParams{ChatID: chat, Text: line}
+	// The Bot API takes the chat's ID as the event gives it, in digits.
+	p := &bot.SendMessageParams{ChatID: e.Room, Text: line}
 	if n, err := strconv.Atoi(e.Ref); err == nil {
 		p.ReplyParameters = &models.ReplyParameters{MessageID: n, AllowSendingWithoutReply: true}
 	}
-	_, err = t.bot.SendMessage(ctx, p)
+	_, err := t.bot.SendMessage(ctx, p)
 	return t.scrub(err)
 }
