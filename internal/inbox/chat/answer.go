@@ -59,7 +59,7 @@ func (c *Chat) handle(ctx context.Context, e Event) {
 // replied is the set that e's text answers: the one of the message it
 // replies to, else the only one waiting that is posted, else nil.
 func (c *Chat) replied(e Event) *post {
-	posts := slices.DeleteFunc(slices.Collect(maps.Values(c.posts)), func(p *post) bool { return !p.shown })
+	posts := slices.Collect(maps.Values(c.posts))
 	if e.To == "" {
 		if len(posts) == 1 {
 			return posts[0]
@@ -67,7 +67,7 @@ func (c *Chat) replied(e Event) *post {
 		return nil
 	}
 	for _, p := range slices.Concat(posts, c.ended) {
-		if p.shown && p.msg == e.To {
+		if p.msg == e.To {
 			return p
 		}
 	}

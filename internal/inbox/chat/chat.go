@@ -136,10 +136,9 @@ type post struct {
 	answers []prompt.Answer
 	// line is what the message says last, after the question: why the
 	// last answer was not taken, or a note taken.
-	line  string
-	acts  []action // what each button of the current version does
-	end   string   // how the set ended, once it has
-	shown bool     // the message was posted
+	line string
+	acts []action // what each button of the current version does
+	end  string   // how the set ended, once it has
 }
 
 // New returns the chat view of o.Queue.
@@ -229,31 +228,26 @@ func (c *Chat) sync(ctx context.Context, snap inbox.Snapshot) bool {
 		}
 	}
 	for _, s := range snap.Sets {
-		if s.End().State != inbox.Waiting {
-			// It ended since the snapshot: it is not posted.
+		// A set that ended since the snapshot is not posted.
+		if c.posts[s.ID] != nil || s.End().State != inbox.Waiting || !c.due(s) {
 			continue
 		}
-		p := c.posts[s.ID]
-		if p == nil {
-			p = &post{set: s, answers: make([]prompt.Answer, len(s.Questions))}
-			c.posts[s.ID] = p
+		p := &post{set: s, answers: make([]prompt.Answer, len(s.Questions))}
+		if c.update(ctx, p); p.msg == "" {
+			return false
 		}
-		if !p.shown && c.due(s) {
-			if c.update(ctx, p); !p.shown {
-				return false
-			}
-		}
+		c.posts[s.ID] = p
 	}
 	return true
 }
 
 // update shows p's current version in place of the last, or posts it
-// when it was not posted yet.
+// when it was not posted yet (it has no message ID then).
 func (c *Chat) update(ctx context.Context, p *post) {
 	m := c.render(p)
 	ctx, cancel := context.WithTimeout(ctx, callTimeout)
 	defer cancel()
-	if p.shown {
+	if p.msg != "" {
 		if err := c.o.Service.Edit(ctx, p.msg, m); err != nil {
 			c.warn("edit", err)
 		}
@@ -264,7 +258,7 @@ func (c *Chat) update(ctx context.Context, p *post) {
 		c.warn("post", err)
 		return
 	}
-	p.msg, p.shown = id, true
+	p.msg = id
 }
 
 // finish shows p as ended, buttons gone, and remembers it for a while.
@@ -276,9 +270,7 @@ func (c *Chat) finish(ctx context.Context, p *post) {
 	if len(c.ended) > keepEnded {
 		c.ended = slices.Delete(c.ended, 0, len(c.ended)-keepEnded)
 	}
-	if p.shown {
-		c.update(ctx, p)
-	}
+	c.update(ctx, p)
 }
 
 // warn says on the inbox's log what failed with the service, once for
