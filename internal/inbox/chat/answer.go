@@ -60,12 +60,10 @@ func (c *Chat) handle(ctx context.Context, e Event) {
 // replies to, else the only one waiting that is posted, else nil.
 func (c *Chat) replied(e Event) *post {
 	posts := slices.Collect(maps.Values(c.posts))
-	if e.To == "" {
-		if len(posts) == 1 {
-			return posts[0]
-		}
-		return nil
+	if e.To == "" && len(posts) == 1 {
+		return posts[0]
 	}
+	// Every post has its message's ID: "" meets none.
 	for _, p := range slices.Concat(posts, c.ended) {
 		if p.msg == e.To {
 			return p
