@@ -105,10 +105,10 @@ func (c *Chat) do(ctx context.Context, e Event, p *post, a action) {
 	p.line = ""
 	switch a.kind {
 	case cancel:
-		c.ended1(ctx, e, p, c.o.Queue.Cancel(s, inbox.ViaChat), "Cancelled.")
+		c.settle(ctx, e, p, c.o.Queue.Cancel(s, inbox.ViaChat), "Cancelled.")
 		return
 	case send:
-		c.answer(ctx, e, p)
+		c.settle(ctx, e, p, c.o.Queue.Answer(p.set, inbox.ViaChat, p.answers), "Answered.")
 		return
 	case redo:
 		p.at = 0
@@ -149,20 +149,15 @@ func (c *Chat) next(ctx context.Context, e Event, p *post) bool {
 	if p.at < len(s.Questions) || len(s.Questions) > 1 {
 		return true
 	}
-	c.answer(ctx, e, p)
+	c.settle(ctx, e, p, c.o.Queue.Answer(p.set, inbox.ViaChat, p.answers), "Answered.")
 	return false
 }
 
-// answer sends p's answers, checked by the queue as every view's are.
-func (c *Chat) answer(ctx context.Context, e Event, p *post) {
-	err := c.o.Queue.Answer(p.set, inbox.ViaChat, p.answers)
-	c.ended1(ctx, e, p, err, "Answered.")
-}
-
-// ended1 tells e's sender how the answer or cancel of p went, and shows
-// p ended when it did: the queue wakes the view too, but the person
-// should not wait for it.
-func (c *Chat) ended1(ctx context.Context, e Event, p *post, err error, line string) {
+// settle tells e's sender how the answer or cancel of p went (err is the
+// queue's, which checks the answers as every view's), and shows p ended
+// when it did: the queue wakes the view too, but the person should not
+// wait for it.
+func (c *Chat) settle(ctx context.Context, e Event, p *post, err error, line string) {
 	ns, notSent := errors.AsType[*inbox.NotSentError](err)
 	switch {
 	case errors.Is(err, inbox.ErrEnded):
