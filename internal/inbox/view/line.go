@@ -235,14 +235,10 @@ func (l *Line) settle(ctx context.Context, s *inbox.Set, cmd string, answers []p
 // the record comes before what is said next: the next set, or that none
 // waits.
 func (l *Line) awaitRecord(ctx context.Context) {
-	if r := l.recording.Load(); r != nil {
+	if r := l.recording.Load(); r != nil && r.s.End().State != inbox.Waiting {
 		select {
-		case <-r.s.Done():
-			select {
-			case <-r.done:
-			case <-ctx.Done():
-			}
-		default:
+		case <-r.done:
+		case <-ctx.Done():
 		}
 	}
 }
