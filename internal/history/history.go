@@ -16,7 +16,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/rogpeppe/go-internal/lockedfile"
@@ -100,13 +99,11 @@ const (
 // File is the history file at Path. Its methods are safe for concurrent
 // use, in one process and across several (each inbox of the person): the
 // records are appended, and the file trimmed, under the lock of a file
-// beside it (Path+".lock"), and a trimmed file takes the place of the old
+// beside it (Path+".lock", a lockedfile.Mutex, which excludes within a
+// process as across them), and a trimmed file takes the place of the old
 // one whole (a rename), so that a reader never sees half of it.
 type File struct {
 	Path string
-	// mu keeps the appends of one process in turn; the lock file keeps
-	// those of several.
-	mu sync.Mutex
 }
 
 // Append adds r at the end of the file, and trims the file when it is over
@@ -117,8 +114,6 @@ func (f *File) Append(r Record) error {
 	if err != nil {
 		return err
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
 	if err := os.MkdirAll(filepath.Dir(f.Path), 0o700); err != nil {
 		return err
 	}
