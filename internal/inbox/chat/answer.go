@@ -220,7 +220,6 @@ func (c *Chat) text(ctx context.Context, e Event, p *post) {
 	}
 	ans.Labels = nil
 	if c.next(ctx, e, p) {
-		c.tell(ctx, e, "")
 		c.update(ctx, p)
 	}
 }

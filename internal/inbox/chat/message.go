@@ -89,14 +89,14 @@ func (c *Chat) renderQuestion(b *strings.Builder, p *post) {
 	b.WriteString(prompt.DisplayMultiline(q.Question))
 	b.WriteString("\n")
 	for i, o := range q.Options {
-		fmt.Fprintf(b, "\n%d. %s", i+1, prompt.Display(o.Label))
+		label := fmt.Sprintf("%d. %s", i+1, prompt.Display(o.Label))
+		b.WriteString("\n" + label)
 		if o.Description != "" {
 			fmt.Fprintf(b, " — %s", prompt.DisplayMultiline(o.Description))
 		}
 		if o.Preview != "" {
 			fmt.Fprintf(b, "\n   Preview:\n   %s", strings.ReplaceAll(prompt.DisplayMultiline(o.Preview), "\n", "\n   "))
 		}
-		label := fmt.Sprintf("%d. %s", i+1, prompt.Display(o.Label))
 		switch {
 		case q.MultiSelect && slices.Contains(a.Labels, o.Label):
 			p.acts = append(p.acts, action{"☑ " + label, toggle, i})
