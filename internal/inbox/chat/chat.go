@@ -65,7 +65,7 @@ type Event struct {
 	Sender, Room string
 	// Data is the data of the button tapped; Text is what was written.
 	Data, Text string
-	// To is the view's message that was tapped, or replied to; "" for a
+	// To is the view's message that was replied to; "" for a
 	// message that replies to none.
 	To MessageID
 	// Ref is the service's own handle of the event, for Tell.

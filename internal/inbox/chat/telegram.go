@@ -109,7 +109,6 @@ func telegramEvent(u *models.Update) (Event, bool) {
 		e := Event{Sender: strconv.FormatInt(cq.From.ID, 10), Data: cq.Data, Ref: cq.ID}
 		if m := cq.Message.Message; m != nil {
 			e.Room = strconv.FormatInt(m.Chat.ID, 10)
-			e.To = MessageID(strconv.Itoa(m.ID))
 		}
 		if e.Data == "" {
 			// A tap must be answered, even one with nothing to do.
