@@ -120,7 +120,6 @@ func (s *Terminal) Run(ctx context.Context) (err error) {
 		}
 		s.shown.Store(set)
 		var quit bool
-		var err error
 		if why, quit, err = s.present(ctx, set); quit || err != nil {
 			return err
 		}
