@@ -49,7 +49,10 @@ func (c *Chat) render(p *post) Message {
 	}
 	b.WriteString("\n\n")
 	if p.at == len(s.Questions) {
-		c.renderReview(&b, p)
+		// The answers, to be sent or given again.
+		b.WriteString("Your answers, not sent yet:\n")
+		view.WriteSummary(&b, "", prompt.Summarize(s.Questions, p.answers))
+		p.acts = append(p.acts, action{label: "Send", kind: send}, action{label: "Answer again", kind: redo})
 	} else {
 		c.renderQuestion(&b, p)
 	}
@@ -68,13 +71,6 @@ func (c *Chat) render(p *post) Message {
 // message of the set with id: it names them, with their key.
 func (c *Chat) buttonData(id, ver uint64, n int) string {
 	return fmt.Sprintf("%d.%d.%d.%s", id, ver, n, c.o.Links.ButtonKey(id, ver, n))
-}
-
-// renderReview writes the answers of p, to be sent or given again.
-func (c *Chat) renderReview(b *strings.Builder, p *post) {
-	b.WriteString("Your answers, not sent yet:\n")
-	view.WriteSummary(b, "", prompt.Summarize(p.set.Questions, p.answers))
-	p.acts = append(p.acts, action{label: "Send", kind: send}, action{label: "Answer again", kind: redo})
 }
 
 // renderQuestion writes the question p shows, its options with their
