@@ -136,22 +136,19 @@ func (f *File) Append(r Record) error {
 }
 
 // trim writes the file again with its newest records only, KeptBytes at
-// most. The lock is held.
+// most. The lock is held, so the file written first, beside it, is this
+// trim's alone.
 func (f *File) trim() error {
 	b, err := os.ReadFile(f.Path)
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(f.Path), FileName+".*")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(newest(b, KeptBytes))
-	if err = errors.Join(err, tmp.Close()); err == nil {
-		err = os.Rename(tmp.Name(), f.Path)
+	tmp := f.Path + ".tmp"
+	if err = os.WriteFile(tmp, newest(b, KeptBytes), 0o600); err == nil {
+		err = os.Rename(tmp, f.Path)
 	}
 	if err != nil {
-		_ = os.Remove(tmp.Name())
+		_ = os.Remove(tmp)
 	}
 	return err
 }
