@@ -37,9 +37,6 @@ func (c *Chat) handle(ctx context.Context, e Event) {
 		c.tap(ctx, e)
 		return
 	}
-	if e.Text == "" {
-		return
-	}
 	p := c.replied(e)
 	if p == nil {
 		c.tell(ctx, e, lineWhichText)

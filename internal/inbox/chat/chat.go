@@ -63,7 +63,8 @@ type Event struct {
 	// Sender and Room are the service's IDs of who did it, and where:
 	// the view checks them against Options.People and Options.Room.
 	Sender, Room string
-	// Data is the data of the button tapped; Text is what was written.
+	// Data is the data of the button tapped; Text is what was written:
+	// one of them is never "".
 	Data, Text string
 	// To is the view's message that was replied to; "" for a
 	// message that replies to none.
