@@ -22,12 +22,9 @@ type Settings struct {
 var Services = []string{"telegram", "matrix"}
 
 // Open returns the service that s names, the ID of its room, and those
-// who may answer there; warn, when not nil, is told of what goes wrong
-// while it runs, which it tries again.
+// who may answer there; warn is told of what goes wrong while it runs,
+// which it tries again.
 func (s Settings) Open(warn func(error)) (Service, string, []string, error) {
-	if warn == nil {
-		warn = func(error) {}
-	}
 	switch s.Service {
 	case "telegram":
 		t, err := NewTelegram(s.Telegram, warn)
