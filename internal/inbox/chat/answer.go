@@ -25,32 +25,23 @@ const (
 
 // handle does what e asks, when the person asked it in the room.
 func (c *Chat) handle(ctx context.Context, e Event) {
-	if e.Room != c.o.Room || !slices.Contains(c.o.People, e.Sender) {
-		c.tell(ctx, e, lineNotYours)
-		return
-	}
-	if c.o.Private {
-		c.tell(ctx, e, "Not taken: the questions are kept out of the chat; answer them at the inbox or on its page.")
-		return
-	}
-	if e.Data != "" {
-		c.tap(ctx, e)
-		return
-	}
 	p := c.replied(e)
-	if p == nil {
+	switch {
+	case e.Room != c.o.Room || !slices.Contains(c.o.People, e.Sender):
+		c.tell(ctx, e, lineNotYours)
+	case c.o.Private:
+		c.tell(ctx, e, "Not taken: the questions are kept out of the chat; answer them at the inbox or on its page.")
+	case e.Data != "":
+		c.tap(ctx, e)
+	case p == nil:
 		c.tell(ctx, e, lineWhichText)
-		return
-	}
-	if p.end != "" {
+	case p.end != "":
 		c.tell(ctx, e, "Not taken: these questions have already ended: "+p.end)
-		return
-	}
-	if e.Number >= 1 && e.Number <= len(p.acts) {
+	case e.Number >= 1 && e.Number <= len(p.acts):
 		c.do(ctx, e, p, p.acts[e.Number-1])
-		return
+	default:
+		c.text(ctx, e, p)
 	}
-	c.text(ctx, e, p)
 }
 
 // replied is the set that e's text answers: the one of the message it
@@ -76,24 +67,21 @@ func (c *Chat) tap(ctx context.Context, e Event) {
 	var id, ver uint64
 	var n int
 	_, err := fmt.Sscanf(e.Data, "%d.%d.%d.", &id, &ver, &n)
-	if err != nil || n < 1 || !hmac.Equal([]byte(e.Data), []byte(c.buttonData(id, ver, n))) {
-		c.tell(ctx, e, lineUnknown)
-		return
-	}
 	p := c.posts[id]
-	if p == nil {
+	switch {
+	case err != nil || n < 1 || !hmac.Equal([]byte(e.Data), []byte(c.buttonData(id, ver, n))):
+		c.tell(ctx, e, lineUnknown)
+	case p == nil:
 		line := "Not answered: these questions have already ended."
 		if i := slices.IndexFunc(c.ended, func(p *post) bool { return p.set.ID == id }); i >= 0 {
 			line = "Not answered: these questions have already ended: " + c.ended[i].end
 		}
 		c.tell(ctx, e, line)
-		return
-	}
-	if ver != p.ver || n > len(p.acts) {
+	case ver != p.ver || n > len(p.acts):
 		c.tell(ctx, e, lineStale)
-		return
+	default:
+		c.do(ctx, e, p, p.acts[n-1])
 	}
-	c.do(ctx, e, p, p.acts[n-1])
 }
 
 // do does a, a button of p's message that the person tapped.
