@@ -11,13 +11,11 @@ import (
 	"cmp"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/rogpeppe/go-internal/lockedfile"
@@ -101,13 +99,11 @@ const (
 // File is the history file at Path. Its methods are safe for concurrent
 // use, in one process and across several (each inbox of the person): the
 // records are appended, and the file trimmed, under the lock of a file
-// beside it (Path+".lock"), and a trimmed file takes the place of the old
+// beside it (Path+".lock", a lockedfile.Mutex, which excludes within a
+// process as across them), and a trimmed file takes the place of the old
 // one whole (a rename), so that a reader never sees half of it.
 type File struct {
 	Path string
-	// mu keeps the appends of one process in turn; the lock file keeps
-	// those of several.
-	mu sync.Mutex
 }
 
 // Append adds r at the end of the file, and trims the file when it is over
@@ -118,8 +114,6 @@ func (f *File) Append(r Record) error {
 	if err != nil {
 		return err
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
 	if err := os.MkdirAll(filepath.Dir(f.Path), 0o700); err != nil {
 		return err
 	}
@@ -134,33 +128,27 @@ func (f *File) Append(r Record) error {
 	}
 	// One write, so that a reader sees the line whole or not at all.
 	_, err = w.Write(append(line, '\n'))
-	size := int64(0)
-	if st, statErr := w.Stat(); statErr == nil {
-		size = st.Size()
-	}
-	if err := errors.Join(err, w.Close()); err != nil || size <= MaxBytes {
+	st, statErr := w.Stat()
+	if err := errors.Join(err, statErr, w.Close()); err != nil || st.Size() <= MaxBytes {
 		return err
 	}
 	return f.trim()
 }
 
 // trim writes the file again with its newest records only, KeptBytes at
-// most. The lock is held.
+// most. The lock is held, so the file written first, beside it, is this
+// trim's alone.
 func (f *File) trim() error {
 	b, err := os.ReadFile(f.Path)
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(f.Path), FileName+".*")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(newest(b, KeptBytes))
-	if err = errors.Join(err, tmp.Close()); err == nil {
-		err = os.Rename(tmp.Name(), f.Path)
+	tmp := f.Path + ".tmp"
+	if err = os.WriteFile(tmp, newest(b, KeptBytes), 0o600); err == nil {
+		err = os.Rename(tmp, f.Path)
 	}
 	if err != nil {
-		_ = os.Remove(tmp.Name())
+		_ = os.Remove(tmp)
 	}
 	return err
 }
@@ -215,15 +203,13 @@ func (r Record) WaitedFor() time.Duration {
 // How says how r's set ended, and where: "answered from the notification",
 // "cancelled here", "withdrawn (killed)".
 func (r Record) How() string {
-	switch {
-	case r.Outcome == "closed":
+	if r.Outcome == "closed" {
 		return "closed (the inbox quit)"
-	case r.Via == "" && r.Reason != "":
-		return fmt.Sprintf("%s (%s)", r.Outcome, r.Reason)
-	case r.Via == "":
-		return r.Outcome
 	}
-	how := r.Outcome + " " + cmp.Or(viaWords[r.Via], r.Via)
+	how := r.Outcome
+	if r.Via != "" {
+		how += " " + cmp.Or(viaWords[r.Via], r.Via)
+	}
 	if r.Reason != "" {
 		how += " (" + r.Reason + ")"
 	}

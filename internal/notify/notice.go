@@ -114,12 +114,10 @@ func (n Notice) vars(private bool) []string {
 	// A copy, with the labels as they are shown; an empty list rather than
 	// none, so that a recipe can put ASKUSER_ACTIONS into a header or a
 	// body as it is.
-	actions := make([]Action, len(n.Actions))
-	for i, a := range n.Actions {
-		a.Label = prompt.Display(a.Label)
-		actions[i] = a
+	n.Actions = append([]Action{}, n.Actions...)
+	for i := range n.Actions {
+		n.Actions[i].Label = prompt.Display(n.Actions[i].Label)
 	}
-	n.Actions = actions
 	vars := []string{varEvent + "=" + n.Event.String()}
 	for _, v := range [...]struct{ name, value string }{
 		{varSet, n.Set}, {varFrom, n.From}, {varHeader, n.Header}, {varQuestion, n.Question},

@@ -73,14 +73,13 @@ func Subscribe(ctx context.Context, client *http.Client, topic string, got func(
 // posted from now on) until it ends, calling opened once the server
 // answers with it.
 func subscribeOnce(ctx context.Context, client *http.Client, topic, since string, opened func(), got func(ntfyMessage)) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(topic, "/")+"/json", nil)
+	stream := strings.TrimSuffix(topic, "/") + "/json"
+	if since != "" {
+		stream += "?since=" + url.QueryEscape(since)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, stream, nil)
 	if err != nil {
 		return err
-	}
-	if since != "" {
-		q := req.URL.Query()
-		q.Set("since", since)
-		req.URL.RawQuery = q.Encode()
 	}
 	resp, err := client.Do(req)
 	if uerr, ok := errors.AsType[*url.Error](err); ok {

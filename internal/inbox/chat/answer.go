@@ -4,9 +4,9 @@ import (
 	"context"
 	"crypto/hmac"
 	"errors"
+	"fmt"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/askuser/askuser/internal/inbox"
@@ -25,91 +25,63 @@ const (
 
 // handle does what e asks, when the person asked it in the room.
 func (c *Chat) handle(ctx context.Context, e Event) {
-	if e.Room != c.o.Room || !slices.Contains(c.o.People, e.Sender) {
-		c.tell(ctx, e, lineNotYours)
-		return
-	}
-	if c.o.Private {
-		c.tell(ctx, e, "Not taken: the questions are kept out of the chat; answer them at the inbox or on its page.")
-		return
-	}
-	if e.Data != "" {
-		c.tap(ctx, e)
-		return
-	}
-	if e.Text == "" {
-		return
-	}
 	p := c.replied(e)
-	if p == nil {
+	switch {
+	case e.Room != c.o.Room || !slices.Contains(c.o.People, e.Sender):
+		c.tell(ctx, e, lineNotYours)
+	case c.o.Private:
+		c.tell(ctx, e, "Not taken: the questions are kept out of the chat; answer them at the inbox or on its page.")
+	case e.Data != "":
+		c.tap(ctx, e)
+	case p == nil:
 		c.tell(ctx, e, lineWhichText)
-		return
-	}
-	if p.end != "" {
+	case p.end != "":
 		c.tell(ctx, e, "Not taken: these questions have already ended: "+p.end)
-		return
+	case e.Number >= 1 && e.Number <= len(p.acts):
+		c.do(ctx, e, p, p.acts[e.Number-1])
+	default:
+		c.text(ctx, e, p)
 	}
-	c.text(ctx, e, p)
 }
 
 // replied is the set that e's text answers: the one of the message it
 // replies to, else the only one waiting that is posted, else nil.
 func (c *Chat) replied(e Event) *post {
 	posts := slices.Collect(maps.Values(c.posts))
-	if e.To == "" {
-		if len(posts) == 1 {
-			return posts[0]
-		}
-		return nil
+	if e.To == "" && len(posts) == 1 {
+		return posts[0]
 	}
+	// Every post has its message's ID: "" meets none.
 	for _, p := range slices.Concat(posts, c.ended) {
-		if p.shown && p.msg == e.To {
+		if p.msg == e.To {
 			return p
 		}
 	}
 	return nil
 }
 
-// tap does what the button of e does, when its data is a key that the
-// view made for the current version of a set's message.
+// tap does what the button of e does, when its data,
+// "SET.VERSION.BUTTON.KEY", is whole what the view made for the button of
+// the current version of a set's message.
 func (c *Chat) tap(ctx context.Context, e Event) {
-	id, ver, n, ok := c.parse(e.Data)
-	if !ok {
-		c.tell(ctx, e, lineUnknown)
-		return
-	}
+	var id, ver uint64
+	var n int
+	_, err := fmt.Sscanf(e.Data, "%d.%d.%d.", &id, &ver, &n)
 	p := c.posts[id]
-	if p == nil {
-		i := slices.IndexFunc(c.ended, func(p *post) bool { return p.set.ID == id })
-		if i < 0 {
-			c.tell(ctx, e, "Not answered: these questions have already ended.")
-			return
+	switch {
+	case err != nil || n < 1 || !hmac.Equal([]byte(e.Data), []byte(c.buttonData(id, ver, n))):
+		c.tell(ctx, e, lineUnknown)
+	case p == nil:
+		line := "Not answered: these questions have already ended."
+		if i := slices.IndexFunc(c.ended, func(p *post) bool { return p.set.ID == id }); i >= 0 {
+			line = "Not answered: these questions have already ended: " + c.ended[i].end
 		}
-		c.tell(ctx, e, "Not answered: these questions have already ended: "+c.ended[i].end)
-		return
-	}
-	if ver != p.ver || n < 1 || n > len(p.acts) {
+		c.tell(ctx, e, line)
+	case ver != p.ver || n > len(p.acts):
 		c.tell(ctx, e, lineStale)
-		return
+	default:
+		c.do(ctx, e, p, p.acts[n-1])
 	}
-	c.do(ctx, e, p, p.acts[n-1])
-}
-
-// parse reads a button's data, "SET.VERSION.BUTTON.KEY", and reports
-// whether its key is the one the view made for it.
-func (c *Chat) parse(data string) (id, ver uint64, n int, ok bool) {
-	parts := strings.Split(data, ".")
-	if len(parts) != 4 {
-		return 0, 0, 0, false
-	}
-	id, err1 := strconv.ParseUint(parts[0], 10, 64)
-	ver, err2 := strconv.ParseUint(parts[1], 10, 64)
-	n, err3 := strconv.Atoi(parts[2])
-	if err := errors.Join(err1, err2, err3); err != nil || n < 1 {
-		return 0, 0, 0, false
-	}
-	want := c.o.Links.ButtonKey(id, ver, n)
-	return id, ver, n, hmac.Equal([]byte(parts[3]), []byte(want))
 }
 
 // do does a, a button of p's message that the person tapped.
@@ -118,31 +90,26 @@ func (c *Chat) do(ctx context.Context, e Event, p *post, a action) {
 	p.line = ""
 	switch a.kind {
 	case cancel:
-		err := c.o.Queue.Cancel(s, inbox.ViaChat)
-		c.ended1(ctx, e, p, err, "Cancelled.")
+		c.settle(ctx, e, p, c.o.Queue.Cancel(s, inbox.ViaChat), "Cancelled.")
 		return
 	case send:
-		c.answer(ctx, e, p)
+		c.settle(ctx, e, p, c.o.Queue.Answer(p.set, inbox.ViaChat, p.answers), "Answered.")
 		return
 	case redo:
 		p.at = 0
 		p.answers = make([]prompt.Answer, len(s.Questions))
-	case choose:
-		q := s.Questions[p.at]
-		p.answers[p.at].Labels = []string{q.Options[a.option].Label}
-		p.answers[p.at].Other = ""
-		if !c.next(ctx, e, p) {
-			return
-		}
 	case toggle:
-		q := s.Questions[p.at]
-		label := q.Options[a.option].Label
+		label := s.Questions[p.at].Options[a.option].Label
 		ans := &p.answers[p.at]
 		if i := slices.Index(ans.Labels, label); i >= 0 {
 			ans.Labels = slices.Delete(ans.Labels, i, i+1)
 		} else {
 			ans.Labels = append(ans.Labels, label)
 		}
+	case choose:
+		p.answers[p.at].Labels = []string{s.Questions[p.at].Options[a.option].Label}
+		p.answers[p.at].Other = ""
+		fallthrough // the question is answered: on to the next
 	case done:
 		if !c.next(ctx, e, p) {
 			return
@@ -167,20 +134,15 @@ func (c *Chat) next(ctx context.Context, e Event, p *post) bool {
 	if p.at < len(s.Questions) || len(s.Questions) > 1 {
 		return true
 	}
-	c.answer(ctx, e, p)
+	c.settle(ctx, e, p, c.o.Queue.Answer(p.set, inbox.ViaChat, p.answers), "Answered.")
 	return false
 }
 
-// answer sends p's answers, checked by the queue as every view's are.
-func (c *Chat) answer(ctx context.Context, e Event, p *post) {
-	err := c.o.Queue.Answer(p.set, inbox.ViaChat, p.answers)
-	c.ended1(ctx, e, p, err, "Answered.")
-}
-
-// ended1 tells e's sender how the answer or cancel of p went, and shows
-// p ended when it did: the queue wakes the view too, but the person
-// should not wait for it.
-func (c *Chat) ended1(ctx context.Context, e Event, p *post, err error, line string) {
+// settle tells e's sender how the answer or cancel of p went (err is the
+// queue's, which checks the answers as every view's), and shows p ended
+// when it did: the queue wakes the view too, but the person should not
+// wait for it.
+func (c *Chat) settle(ctx context.Context, e Event, p *post, err error, line string) {
 	ns, notSent := errors.AsType[*inbox.NotSentError](err)
 	switch {
 	case errors.Is(err, inbox.ErrEnded):
@@ -243,7 +205,6 @@ func (c *Chat) text(ctx context.Context, e Event, p *post) {
 	}
 	ans.Labels = nil
 	if c.next(ctx, e, p) {
-		c.tell(ctx, e, "")
 		c.update(ctx, p)
 	}
 }

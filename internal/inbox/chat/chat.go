@@ -24,29 +24,31 @@ import (
 // posts to and edits in, and what people do there. An implementation is
 // one file (telegram.go, matrix.go); it connects out and never listens.
 type Service interface {
-	// Listen connects to the service and sends what people do in the
+	// Listen connects to the service and tells got what people do in the
 	// room (and wherever else the service lets them reach the bot or
-	// account) on events, until ctx ends or the service fails for good.
-	Listen(ctx context.Context, events chan<- Event) error
+	// account), in order, until ctx ends or the service fails for good.
+	Listen(ctx context.Context, got func(Event)) error
 	// Post posts m to the room and returns its ID.
 	Post(ctx context.Context, m Message) (MessageID, error)
 	// Edit makes the message id read as m, with m's buttons only (none
 	// takes them all away).
 	Edit(ctx context.Context, id MessageID, m Message) error
 	// Tell tells whoever did e one line: the answer to a tap (a line the
-	// chat app shows briefly), else a reply to their message.
+	// chat app shows briefly, "" for none), else a reply to their message
+	// (never "").
 	Tell(ctx context.Context, e Event, line string) error
 }
 
 // MessageID names a message in the service's room.
 type MessageID string
 
-// Message is what the view posts: text, and rows of buttons under it. A
+// Message is what the view posts: text, and buttons under it, a row each. A
 // service that has no buttons (Matrix) lists them in the text, numbered,
-// and takes a reply with a button's number as a tap on it.
+// and gives the number a reply names (Event.Number), which the view takes
+// as a tap on that button.
 type Message struct {
 	Text    string
-	Buttons [][]Button
+	Buttons []Button
 }
 
 // Button is one button of a message: what it says, and the data that a
@@ -61,13 +63,18 @@ type Event struct {
 	// Sender and Room are the service's IDs of who did it, and where:
 	// the view checks them against Options.People and Options.Room.
 	Sender, Room string
-	// Data is the data of the button tapped; Text is what was written.
+	// Data is the data of the button tapped; Text is what was written:
+	// one of them is never "".
 	Data, Text string
-	// To is the view's message that was tapped, or replied to; "" for a
+	// To is the view's message that was replied to; "" for a
 	// message that replies to none.
 	To MessageID
 	// Ref is the service's own handle of the event, for Tell.
 	Ref string
+	// Number is the number that Text is, from a service without
+	// buttons: it taps that button of the message replied to, when that
+	// has one.
+	Number int
 }
 
 // Options are what the chat view needs.
@@ -113,10 +120,8 @@ type Chat struct {
 	posts  map[uint64]*post // the sets posted, by set ID
 	ended  []*post          // the last keepEnded sets that ended, oldest first
 	warned sync.Map         // the problems said once
-
-	mu   sync.Mutex
-	away map[uint64]*inbox.Set // with Options.Held, the sets given to Away, by ID
-	wake chan struct{}         // Away's word to Run
+	away   sync.Map         // with Options.Held, the sets given to Away, by ID
+	wake   chan struct{}    // Away's word to Run
 }
 
 // post is one set as the chat shows it.
@@ -132,23 +137,20 @@ type post struct {
 	answers []prompt.Answer
 	// line is what the message says last, after the question: why the
 	// last answer was not taken, or a note taken.
-	line  string
-	acts  []action // what each button of the current version does
-	end   string   // how the set ended, once it has
-	shown bool     // the message was posted
+	line string
+	acts []action // what each button of the current version does
+	end  string   // how the set ended, once it has
 }
 
 // New returns the chat view of o.Queue.
 func New(o Options) *Chat {
-	return &Chat{o: o, posts: map[uint64]*post{}, away: map[uint64]*inbox.Set{}, wake: make(chan struct{}, 1)}
+	return &Chat{o: o, posts: map[uint64]*post{}, wake: make(chan struct{}, 1)}
 }
 
 // Away lets s, which waits, be posted, with Options.Held. It returns at
 // once, whenever it is called: the chat posts s apart, in Run.
 func (c *Chat) Away(s *inbox.Set) {
-	c.mu.Lock()
-	c.away[s.ID] = s
-	c.mu.Unlock()
+	c.away.Store(s.ID, s)
 	select {
 	case c.wake <- struct{}{}:
 	default:
@@ -158,21 +160,15 @@ func (c *Chat) Away(s *inbox.Set) {
 // due reports whether s may be posted: without Options.Held, any set;
 // with it, a set given to Away.
 func (c *Chat) due(s *inbox.Set) bool {
-	if !c.o.Held {
-		return true
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.away[s.ID] != nil
+	_, away := c.away.Load(s.ID)
+	return !c.o.Held || away
 }
 
 // forget forgets the sets given to Away that have ended.
 func (c *Chat) forget() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for id, s := range c.away {
-		if s.End().State != inbox.Waiting {
-			delete(c.away, id)
+	for id, s := range c.away.Range {
+		if s.(*inbox.Set).End().State != inbox.Waiting {
+			c.away.Delete(id)
 		}
 	}
 }
@@ -186,7 +182,14 @@ func (c *Chat) Run(ctx context.Context) error {
 	failed := make(chan error, 1)
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
-	go func() { failed <- c.o.Service.Listen(ctx, events) }()
+	go func() {
+		failed <- c.o.Service.Listen(ctx, func(e Event) {
+			select {
+			case events <- e:
+			case <-ctx.Done():
+			}
+		})
+	}()
 	for {
 		snap := c.o.Queue.Snapshot()
 		var retry <-chan time.Time
@@ -220,37 +223,32 @@ const retryAfter = 5 * time.Second
 // next time, so that a service that is down costs one call at a time.
 func (c *Chat) sync(ctx context.Context, snap inbox.Snapshot) bool {
 	defer c.forget()
-	waiting := make(map[uint64]bool, len(snap.Sets))
-	for _, s := range snap.Sets {
-		waiting[s.ID] = true
-	}
-	for id, p := range c.posts {
-		if !waiting[id] && p.set.End().State != inbox.Waiting {
+	for _, p := range c.posts {
+		if p.set.End().State != inbox.Waiting {
 			c.finish(ctx, p)
 		}
 	}
 	for _, s := range snap.Sets {
-		p := c.posts[s.ID]
-		if p == nil {
-			p = &post{set: s, answers: make([]prompt.Answer, len(s.Questions))}
-			c.posts[s.ID] = p
+		// A set that ended since the snapshot is not posted.
+		if c.posts[s.ID] != nil || s.End().State != inbox.Waiting || !c.due(s) {
+			continue
 		}
-		if !p.shown && s.End().State == inbox.Waiting && c.due(s) {
-			if c.update(ctx, p); !p.shown {
-				return false
-			}
+		p := &post{set: s, answers: make([]prompt.Answer, len(s.Questions))}
+		if c.update(ctx, p); p.msg == "" {
+			return false
 		}
+		c.posts[s.ID] = p
 	}
 	return true
 }
 
 // update shows p's current version in place of the last, or posts it
-// when it was not posted yet.
+// when it was not posted yet (it has no message ID then).
 func (c *Chat) update(ctx context.Context, p *post) {
 	m := c.render(p)
 	ctx, cancel := context.WithTimeout(ctx, callTimeout)
 	defer cancel()
-	if p.shown {
+	if p.msg != "" {
 		if err := c.o.Service.Edit(ctx, p.msg, m); err != nil {
 			c.warn("edit", err)
 		}
@@ -261,7 +259,7 @@ func (c *Chat) update(ctx context.Context, p *post) {
 		c.warn("post", err)
 		return
 	}
-	p.msg, p.shown = id, true
+	p.msg = id
 }
 
 // finish shows p as ended, buttons gone, and remembers it for a while.
@@ -273,9 +271,7 @@ func (c *Chat) finish(ctx context.Context, p *post) {
 	if len(c.ended) > keepEnded {
 		c.ended = slices.Delete(c.ended, 0, len(c.ended)-keepEnded)
 	}
-	if p.shown {
-		c.update(ctx, p)
-	}
+	c.update(ctx, p)
 }
 
 // warn says on the inbox's log what failed with the service, once for

@@ -32,23 +32,32 @@ const within = 30 * time.Second
 // API server of the test's.
 type rig struct {
 	q   *inbox.Queue
+	c   *Chat
 	api *chattest.BotAPI
 	log *testutil.Buffer
 }
 
 func startTelegram(t *testing.T, private bool) *rig {
 	t.Helper()
+	return startTelegramWith(t, Options{Private: private})
+}
+
+// startTelegramWith starts the rig with the chat's options o, which it
+// completes.
+func startTelegramWith(t *testing.T, o Options) *rig {
+	t.Helper()
 	api := chattest.NewBotAPI(t, token)
 	r := &rig{q: inbox.NewQueue(inbox.QueueOptions{}), api: api, log: &testutil.Buffer{}}
-	tg, err := NewTelegram(TelegramOptions{Token: token, Chat: person, Server: api.URL, Warn: func(err error) { r.log.Write([]byte(err.Error() + "\n")) }})
+	tg, err := NewTelegram(TelegramOptions{Token: token, Chat: person, Server: api.URL}, func(err error) { r.log.Write([]byte(err.Error() + "\n")) })
 	if err != nil {
 		t.Fatal(err)
 	}
 	view.NewLog(r.q, r.log, "")
-	c := New(Options{Queue: r.q, Service: tg, Room: tg.Room(), People: []string{"1001"}, Links: view.NewLinks(), Private: private, Log: r.log})
+	o.Queue, o.Service, o.Room, o.People, o.Links, o.Log = r.q, tg, tg.Room(), []string{"1001"}, view.NewLinks(), r.log
+	r.c = New(o)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- c.Run(ctx) }()
+	go func() { done <- r.c.Run(ctx) }()
 	t.Cleanup(func() {
 		cancel()
 		<-done
@@ -358,7 +367,7 @@ func TestPrivateSendsNoQuestionText(t *testing.T) {
 
 func TestBadTokenIsSaidWithoutIt(t *testing.T) {
 	api := chattest.NewBotAPI(t, "other:token")
-	tg, err := NewTelegram(TelegramOptions{Token: token, Chat: person, Server: api.URL})
+	tg, err := NewTelegram(TelegramOptions{Token: token, Chat: person, Server: api.URL}, func(error) {})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -375,7 +384,7 @@ func TestBadTokenIsSaidWithoutIt(t *testing.T) {
 // hung is a chat service that never answers.
 type hung struct{}
 
-func (hung) Listen(ctx context.Context, _ chan<- Event) error { <-ctx.Done(); return ctx.Err() }
+func (hung) Listen(ctx context.Context, _ func(Event)) error { <-ctx.Done(); return ctx.Err() }
 func (hung) Post(ctx context.Context, _ Message) (MessageID, error) {
 	<-ctx.Done()
 	return "", ctx.Err()
@@ -430,5 +439,34 @@ func TestSetNotPostedIsPostedAgain(t *testing.T) {
 	r.api.Tap(person, person, msg, "Postgres")
 	if e := ended(t, s); e.Answers[0].Labels[0] != "Postgres" {
 		t.Errorf("answers %+v", e.Answers)
+	}
+}
+
+// A set held back from the chat has no message there: a text that replies
+// to no message goes to the only set posted, as if the held one were not
+// there, and the held one is neither answered nor posted by it.
+func TestHeldSetIsNotAnsweredByAText(t *testing.T) {
+	r := startTelegramWith(t, Options{Held: true})
+	held := &inbox.Set{From: "held", Questions: []schema.Question{db}}
+	if _, err := r.q.Add(held); err != nil {
+		t.Fatal(err)
+	}
+	away := &inbox.Set{From: "away", Questions: []schema.Question{db}}
+	if _, err := r.q.Add(away); err != nil {
+		t.Fatal(err)
+	}
+	r.c.Away(away)
+	waitFor(t, "the set given to Away is posted", func() bool { return r.api.Messages() >= 1 })
+	r.api.Write(person, person, 0, "DuckDB")
+	if e := ended(t, away); e.Answers[0].Other != "DuckDB" {
+		t.Errorf("the set posted ended with %+v", e)
+	}
+	if held.End().State != inbox.Waiting {
+		t.Errorf("the held set ended: %+v", held.End())
+	}
+	for id := 1; id <= r.api.Messages(); id++ {
+		if m := r.api.Message(id); strings.Contains(m.Text, "held") {
+			t.Errorf("the held set was posted: %q", m.Text)
+		}
 	}
 }

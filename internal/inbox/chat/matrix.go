@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"maunium.net/go/mautrix"
@@ -19,15 +17,13 @@ import (
 // of the inbox's own on any homeserver, with mautrix-go's client: the
 // inbox syncs (long polling) and never listens. Matrix has no buttons
 // that every client shows, so a message lists its buttons, numbered, and
-// a reply with a number taps that button of the message it replies to.
-// The room must not be encrypted (see docs/away.md).
+// a reply with a number is its Event.Number. The room must not be
+// encrypted (see docs/away.md).
 type Matrix struct {
 	o     MatrixOptions
 	cli   *mautrix.Client
+	warn  func(error)
 	ready chan struct{} // closed once logged in and in the room
-
-	mu      sync.Mutex
-	buttons map[MessageID][]Button // the buttons of each message that has some
 }
 
 // MatrixOptions are what the account needs.
@@ -40,33 +36,22 @@ type MatrixOptions struct {
 	// Room is the ID of the room to post in (!abc:example.org), which the
 	// account was invited to or is in.
 	Room string
-	// Warn is told of what goes wrong while the account syncs, which it
-	// tries again.
-	Warn func(error)
 }
 
 // NewMatrix returns the Matrix chat of o; it reaches the homeserver only
-// once used.
-func NewMatrix(o MatrixOptions) (*Matrix, error) {
-	if o.Warn == nil {
-		o.Warn = func(error) {}
-	}
-	switch {
-	case o.Homeserver == "" || o.User == "" || o.Room == "":
-		return nil, errors.New("a Matrix chat needs a homeserver, a user and a room")
-	case o.Password == "" && o.Token == "":
-		return nil, errors.New("a Matrix chat needs the account's password or access token")
-	}
+// once used. warn is told of what goes wrong while the account syncs,
+// which it tries again.
+func NewMatrix(o MatrixOptions, warn func(error)) (*Matrix, error) {
 	cli, err := mautrix.NewClient(o.Homeserver, id.UserID(o.User), o.Token)
 	if err != nil {
 		return nil, fmt.Errorf("the Matrix homeserver: %w", err)
 	}
-	return &Matrix{o: o, cli: cli, ready: make(chan struct{}), buttons: map[MessageID][]Button{}}, nil
+	return &Matrix{o: o, cli: cli, warn: warn, ready: make(chan struct{})}, nil
 }
 
 // Listen logs in (with the password), joins the room, and syncs until ctx
 // ends: each message of someone else's is an event.
-func (m *Matrix) Listen(ctx context.Context, events chan<- Event) error {
+func (m *Matrix) Listen(ctx context.Context, got func(Event)) error {
 	if m.o.Token == "" {
 		_, err := m.cli.Login(ctx, &mautrix.ReqLogin{
 			Type:                     mautrix.AuthTypePassword,
@@ -92,12 +77,9 @@ func (m *Matrix) Listen(ctx context.Context, events chan<- Event) error {
 	syncer := m.cli.Syncer.(*mautrix.DefaultSyncer)
 	// What was said before the inbox started is not for it.
 	syncer.OnSync(m.cli.DontProcessOldEvents)
-	syncer.OnEventType(event.EventMessage, func(ctx context.Context, evt *event.Event) {
+	syncer.OnEventType(event.EventMessage, func(_ context.Context, evt *event.Event) {
 		if e, ok := m.event(evt); ok {
-			select {
-			case events <- e:
-			case <-ctx.Done():
-			}
+			got(e)
 		}
 	})
 	close(m.ready)
@@ -106,7 +88,7 @@ func (m *Matrix) Listen(ctx context.Context, events chan<- Event) error {
 		if ctx.Err() != nil {
 			return context.Cause(ctx)
 		}
-		m.o.Warn(fmt.Errorf("the Matrix sync: %w", err))
+		m.warn(fmt.Errorf("the Matrix sync: %w", err))
 		select {
 		case <-ctx.Done():
 			return context.Cause(ctx)
@@ -115,8 +97,7 @@ func (m *Matrix) Listen(ctx context.Context, events chan<- Event) error {
 	}
 }
 
-// event is what evt, a message in a room, says a person did: a reply
-// with the number of a button taps it.
+// event is what evt, a message in a room, says a person did.
 func (m *Matrix) event(evt *event.Event) (Event, bool) {
 	msg := evt.Content.AsMessage()
 	if evt.Sender == m.cli.UserID || msg == nil || msg.NewContent != nil {
@@ -125,19 +106,8 @@ func (m *Matrix) event(evt *event.Event) (Event, bool) {
 	to := MessageID(msg.RelatesTo.GetReplyTo())
 	msg.RemoveReplyFallback()
 	e := Event{Sender: evt.Sender.String(), Room: evt.RoomID.String(), Text: strings.TrimSpace(msg.Body), To: to, Ref: evt.ID.String()}
-	if n, err := strconv.Atoi(e.Text); err == nil {
-		m.mu.Lock()
-		if e.To == "" && len(m.buttons) == 1 {
-			for id := range m.buttons {
-				e.To = id
-			}
-		}
-		if b := m.buttons[e.To]; n >= 1 && n <= len(b) {
-			e.Data, e.Text = b[n-1].Data, ""
-		}
-		m.mu.Unlock()
-	}
-	return e, e.Text != "" || e.Data != ""
+	e.Number, _ = strconv.Atoi(e.Text)
+	return e, e.Text != ""
 }
 
 // content is msg as a Matrix message: its text, then its buttons,
@@ -145,29 +115,13 @@ func (m *Matrix) event(evt *event.Event) (Event, bool) {
 func content(msg Message) *event.MessageEventContent {
 	var b strings.Builder
 	b.WriteString(msg.Text)
-	n := 0
-	for i, row := range msg.Buttons {
-		if i == 0 {
-			b.WriteString("\n\nReply with a number:")
-		}
-		for _, bt := range row {
-			n++
-			fmt.Fprintf(&b, "\n(%d) %s", n, bt.Label)
-		}
+	if len(msg.Buttons) > 0 {
+		b.WriteString("\n\nReply with a number:")
+	}
+	for i, bt := range msg.Buttons {
+		fmt.Fprintf(&b, "\n(%d) %s", i+1, bt.Label)
 	}
 	return &event.MessageEventContent{MsgType: event.MsgText, Body: b.String()}
-}
-
-// remember keeps the buttons of the message id, in the order content
-// numbers them.
-func (m *Matrix) remember(id MessageID, msg Message) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if len(msg.Buttons) == 0 {
-		delete(m.buttons, id)
-		return
-	}
-	m.buttons[id] = slices.Concat(msg.Buttons...)
 }
 
 // send sends c to room, once the account is in the room.
@@ -186,11 +140,7 @@ func (m *Matrix) send(ctx context.Context, room string, c *event.MessageEventCon
 
 // Post sends msg to the room.
 func (m *Matrix) Post(ctx context.Context, msg Message) (MessageID, error) {
-	mid, err := m.send(ctx, m.o.Room, content(msg))
-	if err == nil {
-		m.remember(mid, msg)
-	}
-	return mid, err
+	return m.send(ctx, m.o.Room, content(msg))
 }
 
 // Edit replaces the message mid with msg, as Matrix edits are made: a new
@@ -198,16 +148,12 @@ func (m *Matrix) Post(ctx context.Context, msg Message) (MessageID, error) {
 func (m *Matrix) Edit(ctx context.Context, mid MessageID, msg Message) error {
 	c := content(msg)
 	c.SetEdit(id.EventID(mid))
-	m.remember(mid, msg)
 	_, err := m.send(ctx, m.o.Room, c)
 	return err
 }
 
 // Tell replies to e's message with line, as a notice.
 func (m *Matrix) Tell(ctx context.Context, e Event, line string) error {
-	if line == "" || e.Ref == "" {
-		return nil
-	}
 	c := &event.MessageEventContent{MsgType: event.MsgNotice, Body: line,
 		RelatesTo: &event.RelatesTo{InReplyTo: &event.InReplyTo{EventID: id.EventID(e.Ref)}}}
 	_, err := m.send(ctx, e.Room, c)

@@ -212,7 +212,7 @@ func TestMatrixEncryptedRoomRefused(t *testing.T) {
 	}
 	svc, roomID, people, err := Settings{Service: "matrix", People: []string{person.UserID.String()},
 		Matrix: MatrixOptions{Homeserver: hs.URL, User: bot.UserID.String(), Password: "bot-password-1234", Room: room.RoomID.String()},
-	}.Open(nil)
+	}.Open(func(error) {})
 	if err != nil {
 		t.Fatal(err)
 	}

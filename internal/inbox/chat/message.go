@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/internal/inbox/view"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
 )
@@ -22,8 +23,9 @@ const (
 	cancel                   // cancel the set (its asker exits 130)
 )
 
-// action is what one button of a message does.
+// action is one button of a message: what it says, and what it does.
 type action struct {
+	label  string
 	kind   actionKind
 	option int
 }
@@ -31,11 +33,7 @@ type action struct {
 // render is p's current message, and the actions of its buttons.
 func (c *Chat) render(p *post) Message {
 	s := p.set
-	from := s.From
-	if from == "" {
-		from = prompt.ShortHome(s.Source(), c.o.Home)
-	}
-	from = prompt.Display(from)
+	from := prompt.Display(view.Source(s, c.o.Home))
 	switch {
 	case p.end != "":
 		return Message{Text: fmt.Sprintf("Questions from %s: %s", from, p.end)}
@@ -50,69 +48,58 @@ func (c *Chat) render(p *post) Message {
 		fmt.Fprintf(&b, " (%d of %d)", p.at+1, len(s.Questions))
 	}
 	b.WriteString("\n\n")
-	var rows [][]Button
 	if p.at == len(s.Questions) {
-		rows = c.renderReview(&b, p)
+		// The answers, to be sent or given again.
+		b.WriteString("Your answers, not sent yet:\n")
+		view.WriteSummary(&b, "", prompt.Summarize(s.Questions, p.answers))
+		p.acts = append(p.acts, action{label: "Send", kind: send}, action{label: "Answer again", kind: redo})
 	} else {
-		rows = c.renderQuestion(&b, p)
+		c.renderQuestion(&b, p)
 	}
 	if p.line != "" {
 		fmt.Fprintf(&b, "\n\n%s", p.line)
 	}
-	rows = append(rows, c.button(p, "Cancel", action{kind: cancel}))
-	return Message{Text: b.String(), Buttons: rows}
-}
-
-// button is a row of one button of p's current version that does a: its
-// data names the set, the version and the button, with their key.
-func (c *Chat) button(p *post, label string, a action) []Button {
-	p.acts = append(p.acts, a)
-	n := len(p.acts)
-	id := p.set.ID
-	data := fmt.Sprintf("%d.%d.%d.%s", id, p.ver, n, c.o.Links.ButtonKey(id, p.ver, n))
-	return []Button{{Label: label, Data: data}}
-}
-
-// renderReview writes the answers of p, to be sent or given again.
-func (c *Chat) renderReview(b *strings.Builder, p *post) [][]Button {
-	b.WriteString("Your answers, not sent yet:\n")
-	for _, a := range prompt.Summarize(p.set.Questions, p.answers) {
-		fmt.Fprintf(b, "%s %s\n", prompt.Display(a.Asked), prompt.Display(a.Answer))
-		if a.Note != "" {
-			fmt.Fprintf(b, "  Note: %s\n", prompt.Display(a.Note))
-		}
+	p.acts = append(p.acts, action{label: "Cancel", kind: cancel})
+	buttons := make([]Button, len(p.acts))
+	for i, a := range p.acts {
+		buttons[i] = Button{Label: a.label, Data: c.buttonData(p.set.ID, p.ver, i+1)}
 	}
-	return [][]Button{c.button(p, "Send", action{kind: send}), c.button(p, "Answer again", action{kind: redo})}
+	return Message{Text: b.String(), Buttons: buttons}
+}
+
+// buttonData is the data of button n (from 1) of version ver of the
+// message of the set with id: it names them, with their key.
+func (c *Chat) buttonData(id, ver uint64, n int) string {
+	return fmt.Sprintf("%d.%d.%d.%s", id, ver, n, c.o.Links.ButtonKey(id, ver, n))
 }
 
 // renderQuestion writes the question p shows, its options with their
 // descriptions and previews, and how to answer; a button per option, a
 // toggle for several choices.
-func (c *Chat) renderQuestion(b *strings.Builder, p *post) [][]Button {
+func (c *Chat) renderQuestion(b *strings.Builder, p *post) {
 	q := p.set.Questions[p.at]
 	a := p.answers[p.at]
-	var rows [][]Button
 	if !q.Kind.Alone() {
 		fmt.Fprintf(b, "[%s] ", prompt.Display(q.Header))
 	}
 	b.WriteString(prompt.DisplayMultiline(q.Question))
 	b.WriteString("\n")
 	for i, o := range q.Options {
-		fmt.Fprintf(b, "\n%d. %s", i+1, prompt.Display(o.Label))
+		label := fmt.Sprintf("%d. %s", i+1, prompt.Display(o.Label))
+		b.WriteString("\n" + label)
 		if o.Description != "" {
 			fmt.Fprintf(b, " — %s", prompt.DisplayMultiline(o.Description))
 		}
 		if o.Preview != "" {
 			fmt.Fprintf(b, "\n   Preview:\n   %s", strings.ReplaceAll(prompt.DisplayMultiline(o.Preview), "\n", "\n   "))
 		}
-		label := fmt.Sprintf("%d. %s", i+1, prompt.Display(o.Label))
 		switch {
 		case q.MultiSelect && slices.Contains(a.Labels, o.Label):
-			rows = append(rows, c.button(p, "☑ "+label, action{kind: toggle, option: i}))
+			p.acts = append(p.acts, action{"☑ " + label, toggle, i})
 		case q.MultiSelect:
-			rows = append(rows, c.button(p, "☐ "+label, action{kind: toggle, option: i}))
+			p.acts = append(p.acts, action{"☐ " + label, toggle, i})
 		default:
-			rows = append(rows, c.button(p, label, action{kind: choose, option: i}))
+			p.acts = append(p.acts, action{label, choose, i})
 		}
 	}
 	if len(q.Options) > 0 {
@@ -126,9 +113,8 @@ func (c *Chat) renderQuestion(b *strings.Builder, p *post) [][]Button {
 		fmt.Fprintf(b, "\nNote: %s", prompt.Display(a.Note))
 	}
 	if q.MultiSelect {
-		rows = append(rows, c.button(p, "Done", action{kind: done}))
+		p.acts = append(p.acts, action{label: "Done", kind: done})
 	}
-	return rows
 }
 
 // howToAnswer says how q is answered in the chat, beside its buttons.
@@ -158,18 +144,16 @@ func (c *Chat) endText(s *inbox.Set) string {
 		inbox.ViaElsewhere: "in another inbox" + e.ByWhom(),
 	}[e.Via]
 	switch e.State {
-	case inbox.Answered:
-		text := "answered " + where + "."
-		if e.Via == inbox.ViaChat && !c.o.Private {
-			for _, a := range prompt.Summarize(s.Questions, e.Answers) {
-				text += fmt.Sprintf("\n%s %s", prompt.Display(a.Asked), prompt.Display(a.Answer))
-			}
-		}
-		return text
-	case inbox.Cancelled:
-		return "cancelled " + where + "."
 	case inbox.Withdrawn:
 		return fmt.Sprintf("withdrawn (%s).", prompt.Display(e.Reason))
+	case inbox.Closed:
+		return "the inbox quit."
 	}
-	return "the inbox quit."
+	text := fmt.Sprintf("%s %s.", e.State, where)
+	if e.State == inbox.Answered && e.Via == inbox.ViaChat && !c.o.Private {
+		for _, a := range prompt.Summarize(s.Questions, e.Answers) {
+			text += fmt.Sprintf("\n%s %s", prompt.Display(a.Asked), prompt.Display(a.Answer))
+		}
+	}
+	return text
 }

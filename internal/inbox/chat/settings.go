@@ -27,9 +27,7 @@ var Services = []string{"telegram", "matrix"}
 func (s Settings) Open(warn func(error)) (Service, string, []string, error) {
 	switch s.Service {
 	case "telegram":
-		o := s.Telegram
-		o.Warn = warn
-		t, err := NewTelegram(o)
+		t, err := NewTelegram(s.Telegram, warn)
 		if err != nil {
 			return nil, "", nil, err
 		}
@@ -39,13 +37,11 @@ func (s Settings) Open(warn func(error)) (Service, string, []string, error) {
 		}
 		return t, t.Room(), people, nil
 	case "matrix":
-		o := s.Matrix
-		o.Warn = warn
-		m, err := NewMatrix(o)
+		m, err := NewMatrix(s.Matrix, warn)
 		if err != nil {
 			return nil, "", nil, err
 		}
-		return m, o.Room, s.People, nil
+		return m, s.Matrix.Room, s.People, nil
 	}
 	return nil, "", nil, fmt.Errorf("unknown chat service %q: use one of %s", s.Service, strings.Join(Services, ", "))
 }

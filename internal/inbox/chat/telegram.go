@@ -36,9 +36,6 @@ type TelegramOptions struct {
 	// Server is the Bot API's address; "" for Telegram's own. Tests give
 	// a local one.
 	Server string
-	// Warn is told of what goes wrong while the bot polls, which it tries
-	// again.
-	Warn func(error)
 }
 
 // telegramPoll is how long one getUpdates waits for an update, as long
@@ -51,12 +48,10 @@ const telegramPoll = 50 * time.Second
 const telegramMaxText = 4000
 
 // NewTelegram returns the Telegram chat of o; it reaches the Bot API only
-// once used.
-func NewTelegram(o TelegramOptions) (*Telegram, error) {
-	t := &Telegram{token: o.Token, chat: o.Chat, warn: o.Warn}
-	if t.warn == nil {
-		t.warn = func(error) {}
-	}
+// once used. warn is told of what goes wrong while the bot polls, which it
+// tries again.
+func NewTelegram(o TelegramOptions, warn func(error)) (*Telegram, error) {
+	t := &Telegram{token: o.Token, chat: o.Chat, warn: warn}
 	opts := []bot.Option{
 		bot.WithSkipGetMe(),
 		bot.WithNotAsyncHandlers(),
@@ -90,19 +85,16 @@ func (t *Telegram) scrub(err error) error {
 func (t *Telegram) Room() string { return strconv.FormatInt(t.chat, 10) }
 
 // Listen checks the token (getMe), then polls for updates until ctx ends.
-func (t *Telegram) Listen(ctx context.Context, events chan<- Event) error {
+func (t *Telegram) Listen(ctx context.Context, got func(Event)) error {
 	if _, err := t.bot.GetMe(ctx); err != nil {
 		if ctx.Err() != nil {
 			return context.Cause(ctx)
 		}
 		return fmt.Errorf("the Telegram bot: %w; check ASKUSER_TELEGRAM_TOKEN", t.scrub(err))
 	}
-	t.bot.RegisterHandlerMatchFunc(func(*models.Update) bool { return true }, func(ctx context.Context, _ *bot.Bot, u *models.Update) {
+	t.bot.RegisterHandlerMatchFunc(func(*models.Update) bool { return true }, func(_ context.Context, _ *bot.Bot, u *models.Update) {
 		if e, ok := telegramEvent(u); ok {
-			select {
-			case events <- e:
-			case <-ctx.Done():
-			}
+			got(e)
 		}
 	})
 	t.bot.Start(ctx)
@@ -117,7 +109,6 @@ func telegramEvent(u *models.Update) (Event, bool) {
 		e := Event{Sender: strconv.FormatInt(cq.From.ID, 10), Data: cq.Data, Ref: cq.ID}
 		if m := cq.Message.Message; m != nil {
 			e.Room = strconv.FormatInt(m.Chat.ID, 10)
-			e.To = MessageID(strconv.Itoa(m.ID))
 		}
 		if e.Data == "" {
 			// A tap must be answered, even one with nothing to do.
@@ -135,16 +126,12 @@ func telegramEvent(u *models.Update) (Event, bool) {
 	return Event{}, false
 }
 
-// keyboard is m's buttons as an inline keyboard: an empty one when it has
-// none, which takes the message's buttons away.
+// keyboard is m's buttons as an inline keyboard, a row each: an empty one
+// when it has none, which takes the message's buttons away.
 func keyboard(m Message) *models.InlineKeyboardMarkup {
 	k := &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{}}
-	for _, row := range m.Buttons {
-		var r []models.InlineKeyboardButton
-		for _, b := range row {
-			r = append(r, models.InlineKeyboardButton{Text: b.Label, CallbackData: b.Data})
-		}
-		k.InlineKeyboard = append(k.InlineKeyboard, r)
+	for _, b := range m.Buttons {
+		k.InlineKeyboard = append(k.InlineKeyboard, []models.InlineKeyboardButton{{Text: b.Label, CallbackData: b.Data}})
 	}
 	return k
 }
@@ -179,14 +166,11 @@ func (t *Telegram) Tell(ctx context.Context, e Event, line string) error {
 		_, err := t.bot.AnswerCallbackQuery(ctx, &bot.AnswerCallbackQueryParams{CallbackQueryID: e.Ref, Text: line})
 		return t.scrub(err)
 	}
-	chat, err := strconv.ParseInt(e.Room, 10, 64)
-	if err != nil || line == "" {
-		return err
-	}
-	p := &bot.SendMessageParams{ChatID: chat, Text: line}
+	// The Bot API takes the chat's ID as the event gives it, in digits.
+	p := &bot.SendMessageParams{ChatID: e.Room, Text: line}
 	if n, err := strconv.Atoi(e.Ref); err == nil {
 		p.ReplyParameters = &models.ReplyParameters{MessageID: n, AllowSendingWithoutReply: true}
 	}
-	_, err = t.bot.SendMessage(ctx, p)
+	_, err := t.bot.SendMessage(ctx, p)
 	return t.scrub(err)
 }

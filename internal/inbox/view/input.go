@@ -118,12 +118,9 @@ func (ls *lines) take(done <-chan struct{}) (*typed, bool) {
 			return nil, false
 		default:
 		}
-		line, state, wake := ls.next(false)
-		switch state {
-		case lineTaken:
-			return &line, true
-		case inputEnded:
-			return nil, true
+		line, wake := ls.next(false)
+		if wake == nil {
+			return line, true
 		}
 		select {
 		case <-wake:
@@ -143,26 +140,21 @@ func (ls *lines) drop() int {
 	return n - len(ls.buf)
 }
 
-// What next found.
-const (
-	noLine     = iota // nothing to take now: wait on the channel returned
-	lineTaken         // a line was taken
-	inputEnded        // the input has ended, and no line is left
-)
-
 // next takes the next line, when there is one to take: with keep, while
 // no set is shown, only /quit is taken, and other lines, commands too,
-// wait for the set they are meant for.
-func (ls *lines) next(keep bool) (typed, int, <-chan struct{}) {
+// wait for the set they are meant for. Without a line, it returns the
+// channel to wait on for one, or none once the input has ended and no
+// line is left.
+func (ls *lines) next(keep bool) (*typed, <-chan struct{}) {
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
 	if len(ls.buf) > 0 && (!keep || command(ls.buf[0].text) == cmdQuit) {
 		line := ls.buf[0]
 		ls.buf = ls.buf[1:]
-		return line, lineTaken, nil
+		return &line, nil
 	}
 	if ls.ended && len(ls.buf) == 0 {
-		return typed{}, inputEnded, nil
+		return nil, nil
 	}
-	return typed{}, noLine, ls.wake
+	return nil, ls.wake
 }

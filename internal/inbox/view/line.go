@@ -106,9 +106,9 @@ func (l *Line) Run(ctx context.Context) error {
 			idle = true
 			l.moved = false
 		}
-		got, state, wake := in.next(!l.Terminal)
-		switch state {
-		case lineTaken:
+		got, wake := in.next(!l.Terminal)
+		switch {
+		case got != nil:
 			switch command(got.text) {
 			case cmdQuit:
 				return nil
@@ -118,7 +118,7 @@ func (l *Line) Run(ctx context.Context) error {
 				say(l.out, "No questions are waiting.")
 			}
 			continue
-		case inputEnded:
+		case wake == nil:
 			say(l.out, "The input ended: the inbox quits.")
 			return nil
 		}
@@ -159,7 +159,7 @@ func (l *Line) showHeader(s *inbox.Set, more int, in *lines) (guard time.Time) {
 	}
 	l.last, l.moved = s, false
 	say(l.out, "")
-	say(l.out, strings.Join(banner(prompt.Display(source(s, l.Home)), l.Queue.Now().Sub(s.Arrived), more), " · "))
+	say(l.out, strings.Join(banner(prompt.Display(Source(s, l.Home)), l.Queue.Now().Sub(s.Arrived), more), " · "))
 	switch {
 	case dropped == 1:
 		say(l.out, "(A line typed before these questions were shown was dropped.)")
@@ -191,34 +191,23 @@ func (l *Line) askSet(ctx context.Context, s *inbox.Set, in *lines, guard time.T
 // settle does what the command, or the answers the prompts gave (asked
 // is their error), ask with s, and reports whether the inbox is to quit.
 func (l *Line) settle(ctx context.Context, s *inbox.Set, cmd string, answers []prompt.Answer, asked error) (quit bool, err error) {
+	// What the queue said of what was asked of it: nothing was while the
+	// set ended as it was shown.
+	queued := inbox.ErrEnded
 	switch {
 	case cmd == cmdQuit:
 		return true, nil
 	case cmd == cmdCancel:
-		if err := l.Queue.Cancel(s, inbox.ViaHere); err == nil || isNotSent(err) {
-			l.moved = true
-			return false, nil
-		}
+		queued = l.Queue.Cancel(s, inbox.ViaHere)
+	case cmd == cmdNext && len(l.Queue.Snapshot().Sets) < 2:
+		// Sets may have come since this one was shown: they are counted
+		// now.
+		say(l.out, "No other set is waiting.")
+		return false, nil
 	case cmd == cmdNext:
-		// Sets may have come since this one was shown: count them now.
-		if len(l.Queue.Snapshot().Sets) < 2 {
-			say(l.out, "No other set is waiting.")
-			return false, nil
-		}
-		if l.Queue.Skip(s) == nil {
-			l.moved = true
-			return false, nil
-		}
+		queued = l.Queue.Skip(s)
 	case asked == nil:
-		switch err := l.Queue.Answer(s, inbox.ViaHere, answers); {
-		case err == nil || isNotSent(err):
-			l.moved = true
-			return false, nil
-		case !errors.Is(err, inbox.ErrEnded):
-			// The line asker gives only answers that fit: this is a bug.
-			say(l.out, fmt.Sprintf("Not sent: %v.", err))
-			return false, nil
-		}
+		queued = l.Queue.Answer(s, inbox.ViaHere, answers)
 	case errors.Is(asked, prompt.ErrNoAnswer):
 		say(l.out, "The input ended: the inbox quits.")
 		return true, nil
@@ -226,6 +215,15 @@ func (l *Line) settle(ctx context.Context, s *inbox.Set, cmd string, answers []p
 		return true, context.Cause(ctx)
 	case !errors.Is(asked, errStop):
 		return true, asked
+	}
+	switch {
+	case queued == nil || isNotSent(queued):
+		l.moved = true
+		return false, nil
+	case !errors.Is(queued, inbox.ErrEnded):
+		// The line asker gives only answers that fit: this is a bug.
+		say(l.out, fmt.Sprintf("Not sent: %v.", queued))
+		return false, nil
 	}
 	// The set ended while it was shown, or before the command or the
 	// answer reached it: Record said how. The inbox may be quitting.
@@ -237,14 +235,10 @@ func (l *Line) settle(ctx context.Context, s *inbox.Set, cmd string, answers []p
 // the record comes before what is said next: the next set, or that none
 // waits.
 func (l *Line) awaitRecord(ctx context.Context) {
-	if r := l.recording.Load(); r != nil {
+	if r := l.recording.Load(); r != nil && r.s.End().State != inbox.Waiting {
 		select {
-		case <-r.s.Done():
-			select {
-			case <-r.done:
-			case <-ctx.Done():
-			}
-		default:
+		case <-r.done:
+		case <-ctx.Done():
 		}
 	}
 }
@@ -261,7 +255,7 @@ func (l *Line) record(s *inbox.Set) {
 		defer close(r.done)
 	}
 	e := s.End()
-	from := prompt.Display(source(s, l.Home))
+	from := prompt.Display(Source(s, l.Home))
 	var b strings.Builder
 	switch text, unsent := outcome(e, from), notSent(s, e, from); {
 	case unsent != "":
@@ -269,7 +263,7 @@ func (l *Line) record(s *inbox.Set) {
 	case e.State == inbox.Answered && e.Via == inbox.ViaHere:
 		fmt.Fprintf(&b, "✔ Sent to %s.\n", from)
 	case answersShown(e):
-		writeAnswers(&b, s, e, from)
+		WriteSummary(&b, "✔ "+answersPrefix(e, from), prompt.Summarize(s.Questions, e.Answers))
 	case text != "":
 		b.WriteString(text + "\n")
 	default:

@@ -34,14 +34,14 @@ func NewLog(q *inbox.Queue, out io.Writer, home string) *Log {
 // OnArrive, which is told of every set: a view that reads snapshots may
 // miss one that comes and goes between two.
 func (l *Log) Arrived(s *inbox.Set) {
-	say(l.out, fmt.Sprintf("Arrived: questions from %s · %d waiting", prompt.Display(source(s, l.home)), l.queue.Len()))
+	say(l.out, fmt.Sprintf("Arrived: questions from %s · %d waiting", prompt.Display(Source(s, l.home)), l.queue.Len()))
 }
 
 // record logs how s ended, or what became of an answer or cancel given
 // in this inbox that did not reach its asker. A set closed with the inbox
 // is not: the inbox says once for all that it quits.
 func (l *Log) record(s *inbox.Set) {
-	e, from := s.End(), prompt.Display(source(s, l.home))
+	e, from := s.End(), prompt.Display(Source(s, l.home))
 	if text := cmp.Or(notSent(s, e, from), outcome(e, from)); text != "" {
 		say(l.out, text)
 	}

@@ -20,13 +20,11 @@ import (
 // which the inbox says once for all.
 func outcome(e inbox.End, from string) string {
 	switch e.State {
-	case inbox.Answered:
-		return fmt.Sprintf("The questions from %s were answered %s.", from, where(e))
-	case inbox.Cancelled:
-		if e.Via == inbox.ViaHere {
+	case inbox.Cancelled, inbox.Answered:
+		if e.State == inbox.Cancelled && e.Via == inbox.ViaHere {
 			return fmt.Sprintf("Cancelled the questions from %s.", from)
 		}
-		return fmt.Sprintf("The questions from %s were cancelled %s.", from, where(e))
+		return fmt.Sprintf("The questions from %s were %s %s.", from, e.State, where(e))
 	case inbox.Withdrawn:
 		return fmt.Sprintf("The questions from %s were withdrawn (%s).", from, prompt.Display(e.Reason))
 	}
@@ -88,12 +86,12 @@ func answersPrefix(e inbox.End, from string) string {
 	return from + ", " + where(e) + " · "
 }
 
-// writeAnswers writes the answers of s, which ended with e, on b, as the
-// terminal UI prints its summary, without colour: "✔ PREFIX Header:
-// answer", a line each, and each note on the next.
-func writeAnswers(b *strings.Builder, s *inbox.Set, e inbox.End, from string) {
-	for _, a := range prompt.Summarize(s.Questions, e.Answers) {
-		fmt.Fprintf(b, "✔ %s%s %s\n", answersPrefix(e, from), prompt.Display(a.Asked), prompt.Display(a.Answer))
+// WriteSummary writes answers on b as the views list them in text, as the
+// terminal UI prints its summary, without colour: "PREFIX Header: answer",
+// a line each, and each note on the next.
+func WriteSummary(b *strings.Builder, prefix string, answers []prompt.Summary) {
+	for _, a := range answers {
+		fmt.Fprintf(b, "%s%s %s\n", prefix, prompt.Display(a.Asked), prompt.Display(a.Answer))
 		if a.Note != "" {
 			fmt.Fprintf(b, "  Note: %s\n", prompt.Display(a.Note))
 		}

@@ -147,7 +147,7 @@ func (v *Web) serveTap(w http.ResponseWriter, r *http.Request) {
 		v.writeTapEnded(w, s)
 		return
 	}
-	label, from := s.Questions[0].Options[n-1].Label, prompt.Display(source(s, v.o.Home))
+	label, from := s.Questions[0].Options[n-1].Label, prompt.Display(Source(s, v.o.Home))
 	text := fmt.Sprintf("Answered %s to the questions from %s.", prompt.Display(label), from)
 	switch err := v.o.Queue.Answer(s, inbox.ViaNotification, []prompt.Answer{{Labels: []string{label}}}); {
 	case errors.Is(err, inbox.ErrEnded):

@@ -120,7 +120,6 @@ func (s *Terminal) Run(ctx context.Context) (err error) {
 		}
 		s.shown.Store(set)
 		var quit bool
-		var err error
 		if why, quit, err = s.present(ctx, set); quit || err != nil {
 			return err
 		}
@@ -168,27 +167,18 @@ func (s *Terminal) present(ctx context.Context, set *inbox.Set) (why string, qui
 	answers, asked := s.ui.Ask(setCtx, set.Questions)
 
 	key, keyed := errors.AsType[*tui.KeyError](asked)
+	// What the queue said of what was asked of it: nothing was while the
+	// set ended as it was shown.
+	queued := inbox.ErrEnded
 	switch {
 	case asked == nil:
-		switch err := s.o.Queue.Answer(set, inbox.ViaHere, answers); {
-		case err == nil || isNotSent(err):
-			// The answers, or what became of them, are recorded (record).
-			return "", false, nil
-		case !errors.Is(err, inbox.ErrEnded):
-			// The terminal UI gives only answers that fit: this is a bug.
-			_ = s.ui.PrintNotice(false, fmt.Sprintf("Not sent to %s: %v.", prompt.Display(source(set, s.o.Home)), err))
-			return "", false, nil
-		}
+		queued = s.o.Queue.Answer(set, inbox.ViaHere, answers)
 	case keyed && key.Key == tui.KeyInterrupt:
 		return "", true, nil
 	case keyed:
-		if s.o.Queue.Skip(set) == nil {
-			return "", false, nil
-		}
+		queued = s.o.Queue.Skip(set)
 	case errors.Is(asked, prompt.ErrCancelled):
-		if err := s.o.Queue.Cancel(set, inbox.ViaHere); err == nil || isNotSent(err) {
-			return "", false, nil
-		}
+		queued = s.o.Queue.Cancel(set, inbox.ViaHere)
 	case ctx.Err() != nil:
 		return "", true, context.Cause(ctx)
 	case !errors.Is(asked, errStop):
@@ -196,16 +186,23 @@ func (s *Terminal) present(ctx context.Context, set *inbox.Set) (why string, qui
 		// asked on it.
 		return "", true, asked
 	}
+	switch {
+	case queued == nil || isNotSent(queued):
+		// The answers, or what became of them, are recorded (record).
+		return "", false, nil
+	case !errors.Is(queued, inbox.ErrEnded):
+		// The terminal UI gives only answers that fit: this is a bug.
+		_ = s.ui.PrintNotice(false, fmt.Sprintf("Not sent to %s: %v.", prompt.Display(Source(set, s.o.Home)), queued))
+		return "", false, nil
+	}
 	// The set ended while it was shown, or before the key or the answer
 	// reached it: a line above the screen says how (record), and the next
 	// set comes on screen saying so too.
 	switch e := set.End(); e.State {
 	case inbox.Withdrawn:
 		return "The questions before were withdrawn", false, nil
-	case inbox.Answered:
-		return "The questions before were answered " + where(e), false, nil
-	case inbox.Cancelled:
-		return "The questions before were cancelled " + where(e), false, nil
+	case inbox.Answered, inbox.Cancelled:
+		return fmt.Sprintf("The questions before were %s %s", e.State, where(e)), false, nil
 	case inbox.Closed:
 		return "", true, nil
 	}
@@ -220,7 +217,7 @@ func (s *Terminal) present(ctx context.Context, set *inbox.Set) (why string, qui
 // the same terminal, and reports it.
 func (s *Terminal) record(set *inbox.Set) {
 	e := set.End()
-	from := prompt.Display(source(set, s.o.Home))
+	from := prompt.Display(Source(set, s.o.Home))
 	if text := notSent(set, e, from); text != "" {
 		_ = s.ui.PrintNotice(false, text)
 		return
@@ -241,7 +238,7 @@ func (s *Terminal) banner() []string {
 	if set == nil {
 		return nil
 	}
-	return banner(source(set, s.o.Home), s.o.Queue.Now().Sub(set.Arrived), s.others(set))
+	return banner(Source(set, s.o.Home), s.o.Queue.Now().Sub(set.Arrived), s.others(set))
 }
 
 // banner is what the line above a set says, in parts, as every view words
@@ -257,24 +254,17 @@ func banner(from string, waited time.Duration, more int) []string {
 
 // hints are the inbox's keys, listed under every screen.
 func (s *Terminal) hints() []string {
-	var h []string
 	if s.take(tui.KeyTab) {
-		h = append(h, "Tab next set")
+		return []string{"Tab next set", "Ctrl+C quit"}
 	}
-	return append(h, "Ctrl+C quit")
+	return []string{"Ctrl+C quit"}
 }
 
 // take says which keys the inbox takes from the terminal UI: Ctrl+C
 // always (it quits), and Tab while another set waits to be moved on to.
 func (s *Terminal) take(k tui.Key) bool {
-	switch k {
-	case tui.KeyInterrupt:
-		return true
-	case tui.KeyTab:
-		set := s.shown.Load()
-		return set != nil && s.others(set) > 0
-	}
-	return false
+	set := s.shown.Load()
+	return k == tui.KeyInterrupt || k == tui.KeyTab && set != nil && s.others(set) > 0
 }
 
 // others is the number of sets that wait besides set.

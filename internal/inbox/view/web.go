@@ -114,7 +114,7 @@ func (v *Web) page(s *inbox.Set, more int, notice string, problem bool) *web.Pag
 	}
 	v.remember(s)
 	p.Questions = s.Questions
-	p.Queue.From = source(s, v.o.Home)
+	p.Queue.From = Source(s, v.o.Home)
 	p.Queue.Waited = max(v.o.Queue.Now().Sub(s.Arrived), 0)
 	p.Queue.More = more
 	return p
@@ -134,11 +134,15 @@ func (v *Web) writeShown(w http.ResponseWriter, code int, notice string, problem
 	}
 }
 
-// serveSet shows the set whose page it is, while it waits; once it has
-// ended, the page of the set shown now, saying how it ended.
+// serveSet shows the set whose page it is.
 func (v *Web) serveSet(w http.ResponseWriter, r *http.Request) {
 	id, _ := setID(r)
-	snap := v.o.Queue.Snapshot()
+	v.writeSet(w, id, v.o.Queue.Snapshot())
+}
+
+// writeSet writes the page of the set with id while it waits in snap;
+// once it has ended, the page of the set shown now, saying how it ended.
+func (v *Web) writeSet(w http.ResponseWriter, id uint64, snap inbox.Snapshot) {
 	if i := index(snap.Sets, id); i >= 0 && !snap.Closed {
 		v.page(snap.Sets[i], len(snap.Sets)-1, "", false).WriteForm(w, http.StatusOK, nil)
 		return
@@ -167,19 +171,15 @@ func (v *Web) serveWait(w http.ResponseWriter, r *http.Request) {
 	defer t.Stop()
 	for {
 		snap := v.o.Queue.Snapshot()
-		i := index(snap.Sets, id)
 		if more < 0 {
 			more = len(snap.Sets) - 1
 		}
 		switch {
-		case snap.Closed, id == 0 && len(snap.Sets) > 0:
+		case id == 0 && len(snap.Sets) > 0:
 			v.writeShown(w, http.StatusOK, "", false)
 			return
-		case id != 0 && i < 0:
-			v.writeShown(w, http.StatusOK, v.ended(v.lookup(id), false), false)
-			return
-		case id != 0 && len(snap.Sets)-1 != more:
-			v.page(snap.Sets[i], len(snap.Sets)-1, "", false).WriteForm(w, http.StatusOK, nil)
+		case snap.Closed, id != 0 && (index(snap.Sets, id) < 0 || len(snap.Sets)-1 != more):
+			v.writeSet(w, id, snap)
 			return
 		}
 		select {
@@ -203,7 +203,7 @@ func (v *Web) serveAnswer(w http.ResponseWriter, r *http.Request) {
 	switch sub := p.Parse(values); {
 	case sub.OK():
 		err := v.o.Queue.Answer(s, inbox.ViaPage, sub.Answers)
-		v.writeDone(w, s, "sent", err, fmt.Sprintf("Sent to %s.", source(s, v.o.Home)))
+		v.writeDone(w, s, "sent", err, fmt.Sprintf("Sent to %s.", Source(s, v.o.Home)))
 	case s.End().State != inbox.Waiting:
 		v.writeEnded(w, s, "sent")
 	default:
@@ -215,7 +215,7 @@ func (v *Web) serveAnswer(w http.ResponseWriter, r *http.Request) {
 func (v *Web) serveCancel(w http.ResponseWriter, r *http.Request) {
 	if s, _, ok := v.readPost(w, r, "cancelled"); ok {
 		err := v.o.Queue.Cancel(s, inbox.ViaPage)
-		v.writeDone(w, s, "cancelled", err, fmt.Sprintf("Cancelled the questions from %s.", source(s, v.o.Home)))
+		v.writeDone(w, s, "cancelled", err, fmt.Sprintf("Cancelled the questions from %s.", Source(s, v.o.Home)))
 	}
 }
 
@@ -240,7 +240,7 @@ func (v *Web) writeDone(w http.ResponseWriter, s *inbox.Set, what string, err er
 	case err == nil:
 		v.writeShown(w, http.StatusOK, notice, false)
 	case isNotSent(err):
-		v.writeShown(w, http.StatusOK, notSent(s, s.End(), source(s, v.o.Home)), false)
+		v.writeShown(w, http.StatusOK, notSent(s, s.End(), Source(s, v.o.Home)), false)
 	case errors.Is(err, inbox.ErrEnded):
 		v.writeEnded(w, s, what)
 	default:
@@ -294,7 +294,7 @@ func (v *Web) ended(s *inbox.Set, late bool) string {
 	if s == nil {
 		return "Those questions are no longer waiting."
 	}
-	from, e := source(s, v.o.Home), s.End()
+	from, e := Source(s, v.o.Home), s.End()
 	notified := e.State == inbox.Answered && e.Via == inbox.ViaNotification
 	switch {
 	case late && notified:

@@ -17,9 +17,9 @@ import (
 // in every view.
 var errStop = errors.New("stop asking")
 
-// source is where a set came from: its name, or its directory with the
-// home directory shown as ~.
-func source(s *inbox.Set, home string) string {
+// Source is where a set came from, as every view of the inbox names it:
+// its name, or its directory with the home directory shown as ~.
+func Source(s *inbox.Set, home string) string {
 	return cmp.Or(s.From, prompt.ShortHome(s.Source(), home))
 }
 
