@@ -160,22 +160,32 @@ func (s *sideBySide) press(name, key string) time.Time {
 	return at
 }
 
-// written waits until Claude Code's transcript of the session holds the
-// result of the call id, and returns when it saw it there: what Claude
-// Code tells a hook of the answer given in its own dialog.
-func (s *sideBySide) written(id string) time.Time {
+// answer presses key in Claude Code's dialog, which its screen shows while
+// open holds, and waits until Claude Code's transcript of the session
+// holds the result of the call id: what Claude Code tells a hook of the
+// answer given in its own dialog. It returns when the key that took was
+// pressed, and when the result was seen. Claude Code drops a key that
+// comes just after its dialog opened while the person was typing (its
+// input grace): the key is pressed again, as a person would, while the
+// dialog stays open.
+func (s *sideBySide) answer(key string, open func(cli string) bool, id string) (pressed, written time.Time) {
 	s.t.Helper()
+	pressed = s.press("cli", key)
 	for end := time.Now().Add(time.Minute); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
 		files, _ := filepath.Glob(filepath.Join(s.run.home, ".claude", "projects", "*", "*.jsonl"))
 		for _, f := range files {
 			if b, err := os.ReadFile(f); err == nil && strings.Contains(string(b), `"tool_use_id":"`+id+`"`) {
-				return time.Now()
+				return pressed, time.Now()
 			}
+		}
+		if time.Since(pressed) > 3*time.Second && open(s.x.screen("cli")) {
+			s.t.Logf("Claude Code's dialog is still open %s after the key %q: pressed again", time.Since(pressed).Round(time.Millisecond), key)
+			pressed = s.press("cli", key)
 		}
 	}
 	cli, inbox := s.screens()
 	s.t.Fatalf("the transcript never held the result of %s; %s", id, s.state(cli, inbox))
-	return time.Time{}
+	return pressed, time.Time{}
 }
 
 // gone waits until the inbox no longer shows what, and returns how long
@@ -223,8 +233,7 @@ func TestClaudeOwnQuestions(t *testing.T) {
 
 	// Answered in Claude Code's dialog.
 	s.until("the question in both places", time.Minute, func(cli, inbox string) bool { return shows(inbox, cache) && strings.Contains(cli, "2. Memcached") })
-	pressed := s.press("cli", "2")
-	written := s.written(s.mk.pending())
+	pressed, written := s.answer("2", func(cli string) bool { return strings.Contains(cli, "2. Memcached") }, s.mk.pending())
 	took := s.gone(cache, written)
 	t.Logf("answered in Claude Code's dialog: Claude Code wrote the answer %s after the key, and the question left the inbox %s after that", written.Sub(pressed), took)
 	if took > time.Second {
@@ -255,8 +264,8 @@ func TestClaudeOwnQuestions(t *testing.T) {
 	asked = append(asked, inbox)
 	// Claude Code writes the result of an allowed call once it has run.
 	id := s.mk.pending()
-	s.press("cli", "1")
-	took = s.gone("asks to use Bash:", s.written(id))
+	_, written = s.answer("1", func(cli string) bool { return strings.Contains(cli, "Do you want to proceed?") }, id)
+	took = s.gone("asks to use Bash:", written)
 	t.Logf("approved in Claude Code's dialog, the approval left the inbox %s after Claude Code wrote the call's result", took)
 	if took > time.Second {
 		t.Errorf("approved in Claude Code's dialog, the approval left the inbox %s after Claude Code wrote the call's result, want within 1 s", took)
