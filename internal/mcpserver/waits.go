@@ -135,6 +135,13 @@ wait:
 			break wait
 		}
 	}
+	return nil, nil, s.stopped(reqCtx, key, w)
+}
+
+// stopped ends the call whose client stopped waiting for it (reqCtx ended)
+// while the questions of w wait: they stop too, unless another call waits
+// for them or they are kept (see keep). It returns the call's error.
+func (s *Server) stopped(reqCtx context.Context, key string, w *waiting) error {
 	cause := errClientCancelled
 	if errors.Is(context.Cause(reqCtx), io.EOF) {
 		cause = errClientGone
@@ -149,10 +156,10 @@ wait:
 	if !kept {
 		w.stop(cause)
 		<-w.done
-		return nil, nil, cause
+		return cause
 	}
 	_, _ = fmt.Fprintf(s.opts.Log, "askuser mcp: %s.\n", errStillWaiting)
-	return nil, nil, errStillWaiting
+	return errStillWaiting
 }
 
 // keep reports whether the questions of w, whose last call the client
