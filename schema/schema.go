@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
+	"github.com/tidwall/gjson"
 )
 
 // MaxInputSize is the largest input document accepted, in bytes.
@@ -66,7 +67,7 @@ func Compile(raw []byte, l Limits) (*Schema, error) {
 	}
 	s := &Schema{raw: patched, doc: doc, compiled: compiled, opaque: opaqueFields(doc)}
 	for _, l := range AllLimits {
-		*s.limits.Field(l) = intOf(s.lookup(limitKeys[l].pointer))
+		*s.limits.Field(l) = int(gjson.GetBytes(patched, limitKeys[l].path).Int())
 	}
 	return s, nil
 }
