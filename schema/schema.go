@@ -47,7 +47,7 @@ func Compile(raw []byte, l Limits) (*Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	doc, err := decodeAll(patched)
+	doc, err := decodeAll[any](patched)
 	if err != nil {
 		return nil, fmt.Errorf("read schema: %w", err)
 	}
@@ -84,18 +84,12 @@ func opaqueFields(doc any) map[string]bool {
 	out := map[string]bool{}
 	for name, p := range props {
 		p, _ := p.(map[string]any)
-		if _, ok := p["type"].(string); !ok {
-			continue
-		}
-		plain := true
-		for k := range p {
-			switch k {
-			case "type", "description", "title", "$comment":
-			default:
-				plain = false
-			}
-		}
-		if plain {
+		// What is left of it without its type and its words for people.
+		rest := maps.Clone(p)
+		maps.DeleteFunc(rest, func(k string, _ any) bool {
+			return slices.Contains([]string{"type", "description", "title", "$comment"}, k)
+		})
+		if _, ok := p["type"].(string); ok && len(rest) == 0 {
 			out[name] = true
 		}
 	}
@@ -199,10 +193,10 @@ func (s *Schema) withinLimits(doc any) any {
 // thrown away.
 func decode(data []byte, opaque map[string]bool) (any, error) {
 	if len(opaque) == 0 || !bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n"), []byte("{")) {
-		return decodeAll(data)
+		return decodeAll[any](data)
 	}
-	var fields map[string]json.RawMessage
-	if err := decodeOne(data, &fields); err != nil {
+	fields, err := decodeAll[map[string]json.RawMessage](data)
+	if err != nil {
 		return nil, err
 	}
 	out := make(map[string]any, len(fields))
@@ -211,7 +205,7 @@ func decode(data []byte, opaque map[string]bool) (any, error) {
 			out[k] = emptyOfType(raw)
 			continue
 		}
-		v, err := decodeAll(raw)
+		v, err := decodeAll[any](raw)
 		if err != nil {
 			// The decoder has read raw as one value already.
 			return nil, fmt.Errorf("decode %q: %w", k, err)
@@ -221,28 +215,20 @@ func decode(data []byte, opaque map[string]bool) (any, error) {
 	return out, nil
 }
 
-// decodeAll reads data, which must be exactly one JSON value, in full.
-func decodeAll(data []byte) (any, error) {
-	var v any
-	if err := decodeOne(data, &v); err != nil {
-		return nil, err
-	}
-	return v, nil
-}
-
-// decodeOne reads data, which must be exactly one JSON value, into v,
+// decodeAll reads data, which must be exactly one JSON value, into a T,
 // keeping numbers as json.Number.
-func decodeOne(data []byte, v any) error {
+func decodeAll[T any](data []byte) (T, error) {
+	var v T
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	if err := dec.Decode(v); err != nil {
-		return err
+	if err := dec.Decode(&v); err != nil {
+		return v, err
 	}
 	// Nothing but white space may follow the value.
 	if rest := bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n"); len(rest) > 0 {
-		return &trailingError{offset: int64(len(data) - len(rest))}
+		return v, &trailingError{offset: int64(len(data) - len(rest))}
 	}
-	return nil
+	return v, nil
 }
 
 // emptyOfType returns an empty value of the JSON type of raw, a valid JSON
