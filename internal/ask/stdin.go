@@ -87,12 +87,11 @@ func (a *afterPeek) Read(p []byte) (int, error) {
 // terminalExists reports whether askuser has a controlling terminal, where
 // --tty could ask.
 func terminalExists() bool {
-	in, out, err := openTTY()
+	_, done, err := openTTY(iostreams.Streams{})
 	if err != nil {
 		return false
 	}
-	_ = in.Close()
-	_ = out.Close()
+	done()
 	return true
 }
 
