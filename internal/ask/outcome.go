@@ -216,12 +216,7 @@ var signals = map[os.Signal]struct {
 }{os.Interrupt: {"SIGINT", exitCancel}, syscall.SIGTERM: {"SIGTERM", exitTerm}, syscall.SIGHUP: {"SIGHUP", exitHangup}}
 
 // exitCode returns the exit code of the signal that ended the run.
-func (e *SignalError) exitCode() int {
-	if s, ok := signals[e.Sig]; ok {
-		return s.code
-	}
-	return exitCancel
-}
+func (e *SignalError) exitCode() int { return cmp.Or(signals[e.Sig].code, exitCancel) }
 
 func usageReport(usage *UsageError, cmdPath string) string {
 	msg := fmt.Sprintf("Error: %s\n", prompt.Capitalize(usage.Msg))
@@ -266,9 +261,4 @@ func errorLine(err error) string {
 
 // Name returns the signal's name as the person knows it: SIGINT, SIGTERM,
 // SIGHUP.
-func (e *SignalError) Name() string {
-	if s, ok := signals[e.Sig]; ok {
-		return s.name
-	}
-	return e.Sig.String()
-}
+func (e *SignalError) Name() string { return cmp.Or(signals[e.Sig].name, e.Sig.String()) }
