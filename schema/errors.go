@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -239,9 +240,13 @@ var ranks = [][]string{
 
 // rank orders the fields of one object as the schema declares them, so
 // that problems read top to bottom like the input; unknown fields come
-// after the known ones. (Not a map: a map literal is built at start-up on
-// every run.)
-func rank(field string) int {
+// after the known ones, and an index (a token that is no field) before
+// them all. (Not a map: a map literal is built at start-up on every run.)
+func rank(token any) int {
+	field, ok := token.(string)
+	if !ok {
+		return -1
+	}
 	i := slices.IndexFunc(ranks, func(fields []string) bool { return slices.Contains(fields, field) })
 	if i < 0 {
 		return len(ranks)
@@ -254,22 +259,11 @@ func rank(field string) int {
 func comparePath(a, b []any) int { return slices.CompareFunc(a, b, compareToken) }
 
 func compareToken(a, b any) int {
-	ai, aInt := a.(int)
-	bi, bInt := b.(int)
-	switch {
-	case aInt && bInt:
-		return ai - bi
-	case aInt:
-		return -1
-	case bInt:
-		return 1
-	}
-	as, bs := a.(string), b.(string)
-	ra, rb := rank(as), rank(bs)
-	if ra != rb {
-		return ra - rb
-	}
-	return strings.Compare(as, bs)
+	ai, _ := a.(int)
+	bi, _ := b.(int)
+	as, _ := a.(string)
+	bs, _ := b.(string)
+	return cmp.Or(cmp.Compare(rank(a), rank(b)), cmp.Compare(ai, bi), strings.Compare(as, bs))
 }
 
 // Suggest returns the allowed name closest to name, or "" when none is

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -248,15 +249,10 @@ func article(v any) string {
 	if t, ok := v.(string); ok {
 		names = []string{t}
 	}
+	// The types that "a" does not name.
+	other := map[string]string{"object": "an object", "array": "an array", "integer": "an integer", "boolean": "true or false"}
 	for i, n := range names {
-		switch n {
-		case "object", "array", "integer":
-			names[i] = "an " + n
-		case "boolean":
-			names[i] = "true or false"
-		default:
-			names[i] = "a " + n
-		}
+		names[i] = cmp.Or(other[n], "a "+n)
 	}
 	return strings.Join(names, " or ")
 }
