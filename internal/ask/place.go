@@ -35,8 +35,9 @@ type Place struct {
 	stdinTTY, stderrTTY bool
 	// nobody says why nobody can answer at stdin, when it is not a
 	// terminal: it is /dev/null, a silent socket, or it has already
-	// ended. It returns nil when somebody may answer there.
-	nobody func() *noPersonError
+	// ended (a *noPersonError). It returns nil when somebody may answer
+	// there.
+	nobody func() error
 	// foreground reports whether askuser runs in the foreground of the
 	// terminal that stdin is.
 	foreground func() bool
@@ -85,10 +86,7 @@ func (p Place) commandLine(o Options) *Route {
 				return nil
 			}
 			// Only a stdin that is not a terminal is asked what it is.
-			if why := p.nobody(); why != nil {
-				return why
-			}
-			return nil
+			return p.nobody()
 		}
 		terminal.Reaches = func(context.Context) error {
 			if unseen && p.foreground() {
@@ -353,8 +351,8 @@ func NewPlace(streams *Streams, o Options, rest io.Reader) Place {
 	p := Place{
 		stdinTTY:  streams.IO.InTTY,
 		stderrTTY: streams.IO.ErrTTY,
-		nobody: func() *noPersonError {
-			why, read := noPerson(streams.IO, rest)
+		nobody: func() error {
+			read, why := noPerson(streams.IO, rest)
 			if read != nil {
 				answers = read
 			}

@@ -20,14 +20,14 @@ import (
 // at once, and a pipe whose writer is done closes within it.
 const endGrace = 100 * time.Millisecond
 
-// noPerson says why nobody could answer on stdin, which is not a terminal
+// noPerson says why nobody could answer on stdin (a *noPersonError), which is not a terminal
 // (the route asks it only then), or returns nil when somebody may. It
 // reads stdin (rest, when the questions came on it) to see whether it has
 // already ended, and then returns the reader to read the answers on from.
-func noPerson(s *iostreams.Streams, rest io.Reader) (*noPersonError, io.Reader) {
+func noPerson(s *iostreams.Streams, rest io.Reader) (io.Reader, error) {
 	kind := StdinKind(s.InFile, false)
 	if rest == nil && (kind == "/dev/null" || kind == "a socket") {
-		return &noPersonError{Stdin: kind, Silent: kind == "a socket"}, nil
+		return nil, &noPersonError{Stdin: kind, Silent: kind == "a socket"}
 	}
 	r := cmp.Or(rest, s.In)
 	if r == nil {
@@ -36,13 +36,13 @@ func noPerson(s *iostreams.Streams, rest io.Reader) (*noPersonError, io.Reader) 
 	read, ended := endedAlready(r, endGrace)
 	switch {
 	case !ended:
-		return nil, read
+		return read, nil
 	case rest == nil:
-		return &noPersonError{Stdin: "it was empty"}, read
+		return read, &noPersonError{Stdin: "it was empty"}
 	}
 	// The questions were given where the answers should follow: a
 	// person at a terminal can give them otherwise.
-	return &noPersonError{Stdin: "it held only the questions", Terminal: terminalExists()}, read
+	return read, &noPersonError{Stdin: "it held only the questions", Terminal: terminalExists()}
 }
 
 // endedAlready reports whether r ends within grace without giving a byte,
