@@ -20,10 +20,11 @@ import (
 // at once, and a pipe whose writer is done closes within it.
 const endGrace = 100 * time.Millisecond
 
-// noPerson says why nobody could answer on stdin (a *noPersonError), which is not a terminal
-// (the route asks it only then), or returns nil when somebody may. It
-// reads stdin (rest, when the questions came on it) to see whether it has
-// already ended, and then returns the reader to read the answers on from.
+// noPerson says why nobody could answer on stdin (a *noPersonError),
+// which is not a terminal (the route asks it only then), or returns nil
+// when somebody may. It reads stdin (rest, when the questions came on it)
+// to see whether it has already ended, and then returns the reader to
+// read the answers on from.
 func noPerson(s *iostreams.Streams, rest io.Reader) (io.Reader, error) {
 	kind := StdinKind(s.InFile, false)
 	if rest == nil && (kind == "/dev/null" || kind == "a socket") {
