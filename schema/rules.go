@@ -169,19 +169,6 @@ func newKeyIndex(qs []Question, key KeyBy) *keyIndex {
 	return x
 }
 
-// lookup returns the question that k names and how many it could name:
-// 0 (none), 1, or more when k is the other field of several questions.
-func (x *keyIndex) lookup(k string) (i, n int) {
-	if i, ok := x.byKey[k]; ok {
-		return i, 1
-	}
-	is := x.byOther[k]
-	if len(is) == 0 {
-		return -1, 0
-	}
-	return is[0], len(is)
-}
-
 // names returns the keys and other fields of the questions, for
 // suggesting one.
 func (x *keyIndex) names() []string {
@@ -206,9 +193,12 @@ func (x *keyIndex) resolve(field string, names []string, strict bool) (map[int]s
 	chosen := map[int]string{}
 	for _, k := range names {
 		at := []any{field, k}
-		i, n := x.lookup(k)
-		switch {
-		case n == 0:
+		// k names the question whose answer key it is, else the questions
+		// whose other field it is: one, or none, or several.
+		i, ok := x.byKey[k]
+		switch others := x.byOther[k]; {
+		case ok:
+		case len(others) == 0:
 			if strict {
 				msg := "no question has this header or question text"
 				if s := Suggest(k, x.names()); s != "" {
@@ -217,14 +207,16 @@ func (x *keyIndex) resolve(field string, names []string, strict bool) (map[int]s
 				ps = append(ps, problem(at, "%s", msg))
 			}
 			continue
-		case n > 1:
+		case len(others) > 1:
 			var where []string
-			for _, j := range x.byOther[k] {
+			for _, j := range others {
 				where = append(where, fmt.Sprintf("questions[%d]", j))
 			}
 			ps = append(ps, problem(at, "names %s, which have this %s; key it by %s",
 				strings.Join(where, " and "), x.key.other().noun(), x.key.noun()))
 			continue
+		default:
+			i = others[0]
 		}
 		prev, dup := chosen[i]
 		if !dup {
