@@ -5,24 +5,18 @@ package jsonout
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 )
 
-// marshal returns v as JSON text on one line, without a newline.
-func marshal(v any) ([]byte, error) {
+// String returns the JSON text of v on one line, without a newline: v is a
+// value that always encodes (strings, numbers, booleans, JSON read before,
+// and maps, slices and structs of them).
+func String(v any) string {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
+	// Such a value never fails to encode.
+	_ = enc.Encode(v)
 	// Encode ends the text with a newline.
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
-}
-
-// String returns the JSON text of v, a value that always encodes: strings,
-// numbers, booleans, JSON read before, and maps, slices and structs of
-// them.
-func String(v any) string {
-	b, _ := marshal(v)
-	return string(b)
+	return strings.TrimSuffix(b.String(), "\n")
 }
