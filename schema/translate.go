@@ -102,11 +102,12 @@ func missing(tokens []any, value, kv any) []Problem {
 // have been meant to be, or else the fields allowed.
 func (s *Schema) unknownFields(tokens []any, value any, parent string) []Problem {
 	obj, _ := value.(map[string]any)
-	props := s.lookup(parent + "/properties")
-	allowed := keysInOrder(props)
+	props, _ := s.lookup(parent + "/properties").(map[string]any)
+	// In the order the schema text gives them, as far as rank knows it.
+	allowed := slices.SortedFunc(maps.Keys(props), func(a, b string) int { return compareToken(a, b) })
 	var ps []Problem
 	for name := range obj {
-		if _, ok := props.(map[string]any)[name]; ok {
+		if _, ok := props[name]; ok {
 			continue
 		}
 		if name == emptyKey {
@@ -233,13 +234,6 @@ func items(n int) string {
 		return "item"
 	}
 	return "items"
-}
-
-// keysInOrder returns the keys of a schema object in the order the schema
-// text gives them, as far as rank knows it.
-func keysInOrder(v any) []string {
-	m, _ := v.(map[string]any)
-	return slices.SortedFunc(maps.Keys(m), func(a, b string) int { return compareToken(a, b) })
 }
 
 // article names the JSON type(s) of a "type" keyword value, with an
