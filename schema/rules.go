@@ -96,37 +96,43 @@ func answerRule(at []any, q Question, v any) (string, []Problem) {
 	return s, answerProblems(q, at, s)
 }
 
-// answerProblems says what is wrong with s, a preset answer to q at at: it
-// is blank, or its typed part (what names no option) fails CheckOther.
+// answerProblems says what is wrong with s, a preset answer to q at at
+// (see textProblems).
 func answerProblems(q Question, at []any, s string) []Problem {
-	if msg := noText(s); msg != "" {
-		return []Problem{problem(at, "%s", msg)}
-	}
-	if _, other := q.Resolve(s); other != "" {
-		if _, err := CheckOther(other); err != nil {
-			return []Problem{problem(at, "%s", err)}
-		}
-	}
-	return nil
+	_, other := q.Resolve(s)
+	_, ps := textProblems(at, s, other)
+	return ps
 }
 
 // noteRule reads the notes of a preset annotation v, at at, cleaned by
-// CheckOther, and checks that they are not blank and pass it.
+// CheckOther, and checks them (textProblems).
 func noteRule(at []any, _ Question, v any) (string, []Problem) {
 	a, _ := v.(map[string]any)
 	notes, ok := a["notes"].(string)
 	if !ok {
 		return "", nil
 	}
-	at = with(at, "notes")
-	if msg := noText(notes); msg != "" {
-		return "", []Problem{problem(at, "%s", msg)}
+	return textProblems(with(at, "notes"), notes, notes)
+}
+
+// textProblems says what is wrong with s, an answer or a note given in
+// advance, at at: it is empty, or blank (only white space and characters
+// that draw nothing), or typed, the part of it that names no option (""
+// for none), fails CheckOther. It returns typed cleaned by CheckOther.
+func textProblems(at []any, s, typed string) (string, []Problem) {
+	switch {
+	case s == "":
+		return "", one(at, msgEmpty)
+	case isBlank(s):
+		return "", one(at, msgBlank)
+	case typed == "":
+		return "", nil
 	}
-	notes, err := CheckOther(notes)
+	clean, err := CheckOther(typed)
 	if err != nil {
-		return "", []Problem{problem(at, "%s", err)}
+		return "", one(at, "%s", err)
 	}
-	return notes, nil
+	return clean, nil
 }
 
 // questionOf reads a decoded question that may not be valid into a
@@ -288,16 +294,4 @@ func (in *Input) AddPresets(from string, presets map[string]string, key KeyBy) e
 		return newValidationError(ps)
 	}
 	return nil
-}
-
-// noText says what is wrong with an answer or a note that has no text: it
-// is empty, or blank (only white space and characters that draw nothing). It returns "" for an answer with text.
-func noText(s string) string {
-	switch {
-	case s == "":
-		return msgEmpty
-	case isBlank(s):
-		return msgBlank
-	}
-	return ""
 }
