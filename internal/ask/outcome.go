@@ -202,10 +202,7 @@ func Outcome(err error, cmdPath string) (string, int) {
 // the model: what happened, and what to do next.
 func ToolErrorText(err error) string {
 	o := outcomeOf(err, "askuser mcp")
-	if o.tool != "" {
-		return o.tool
-	}
-	return strings.TrimSuffix(o.cli, "\n")
+	return cmp.Or(o.tool, strings.TrimSuffix(o.cli, "\n"))
 }
 
 // signals are the signals that end a run, by the names the person knows

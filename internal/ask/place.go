@@ -114,8 +114,7 @@ func (p Place) Client(o Options, own *Way) *Route {
 	if own != nil && (o.Mode == UIAuto || o.Mode == UIElicit) {
 		w := *own
 		if o.Mode == UIAuto && w.BesideInbox {
-			inbox := p.Inbox
-			w.Beside = &inbox
+			w.Beside = &p.Inbox
 		}
 		r.Ways = append(r.Ways, w)
 	}
