@@ -141,7 +141,7 @@ func (s *Schema) validate(doc any) []Problem {
 	if !ok {
 		// Only a value that is not JSON, or a schema that loops, gets
 		// here; decode makes neither.
-		return []Problem{problem(nil, "cannot be checked: %v", err)}
+		return one(nil, "cannot be checked: %v", err)
 	}
 	return s.translate(ve, doc)
 }

@@ -35,8 +35,8 @@ func (s *Schema) leaf(e *jsonschema.ValidationError, doc any) []Problem {
 	_, fragment, _ := strings.Cut(e.AbsoluteKeywordLocation, "#")
 	kv := s.lookup(fragment)
 	when := s.condition(fragment)
-	keyword := fragment[strings.LastIndexByte(fragment, '/')+1:]
-	parent := fragment[:max(strings.LastIndexByte(fragment, '/'), 0)]
+	i := strings.LastIndexByte(fragment, '/')
+	parent, keyword := fragment[:max(i, 0)], fragment[i+1:]
 	if kv == false && (keyword != "const" && keyword != "additionalProperties" || strings.HasSuffix(parent, "/properties")) {
 		// A false schema: the value may not be here at all. (false is
 		// also the value of a keyword: a const, or additionalProperties,
@@ -133,8 +133,7 @@ func (s *Schema) condition(fragment string) string {
 	if i < 0 {
 		return ""
 	}
-	cond := s.lookup(fragment[:i] + "/if/properties")
-	props, _ := cond.(map[string]any)
+	props, _ := s.lookup(fragment[:i] + "/if/properties").(map[string]any)
 	if len(props) != 1 {
 		return ""
 	}
