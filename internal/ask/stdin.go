@@ -50,10 +50,8 @@ func noPerson(s *iostreams.Streams, rest io.Reader) (io.Reader, error) {
 // and returns the reader to read r on from: what was read to tell is not
 // lost, and a read that is still waiting is waited for.
 func endedAlready(r io.Reader, grace time.Duration) (io.Reader, bool) {
-	br, ok := r.(*bufio.Reader)
-	if !ok {
-		br = bufio.NewReader(r)
-	}
+	// A *bufio.Reader (the rest of stdin, after the questions) is its own.
+	br := bufio.NewReader(r)
 	// The peek's error is read once peeked is closed; a later read of br
 	// returns it again, so afterPeek need not keep it.
 	var err error
@@ -78,10 +76,7 @@ type afterPeek struct {
 }
 
 func (a *afterPeek) Read(p []byte) (int, error) {
-	if a.peeked != nil {
-		<-a.peeked
-		a.peeked = nil
-	}
+	<-a.peeked // at once, once closed
 	return a.r.Read(p)
 }
 
