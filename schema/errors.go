@@ -47,7 +47,9 @@ const aValue = "a value: an object, an array, a string in double quotes, a numbe
 // expectations say in words what the JSON decoder expected, for the
 // context that ends each of its messages (encoding/json's scanner, which
 // words them for programmers: "invalid character 'o' in literal null
-// (expecting 'u')").
+// (expecting 'u')"). What follows a document is decodeAll's to find (a
+// *trailingError): the decoder, reading a stream, stops where its value
+// ends.
 var expectations = []struct{ context, expected string }{
 	{"looking for beginning of value", aValue},
 	{"looking for beginning of object key string", "a key in double quotes"},
@@ -61,7 +63,6 @@ var expectations = []struct{ context, expected string }{
 	{"after decimal point in numeric literal", "a digit"},
 	{"in exponent of numeric literal", "a digit"},
 	{"in numeric literal", "a digit"},
-	{"after top-level value", "nothing more: give one document"},
 }
 
 // unexpected words a message of the JSON decoder, "invalid character C
