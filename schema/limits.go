@@ -145,10 +145,5 @@ func splice(raw []byte, values map[string][]byte) ([]byte, error) {
 	return out, nil
 }
 
-// unescapePointer reads one token of a JSON pointer.
-func unescapePointer(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
-}
-
 // Limits returns the limits in effect, as the compiled schema has them.
 func (s *Schema) Limits() Limits { return s.limits }

@@ -194,6 +194,11 @@ func locate(doc any, pointer string) ([]any, any) {
 	return tokens, v
 }
 
+// unescapePointer reads one token of a JSON pointer.
+func unescapePointer(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
+}
+
 // with returns tokens extended by more, without sharing tokens' array.
 func with(tokens []any, more ...any) []any {
 	return slices.Concat(tokens, more)
