@@ -87,21 +87,15 @@ func labelRules(i int, opts []any) []Problem {
 }
 
 // answerRule reads a preset answer v, at at, to q, and checks it
-// (answerProblems).
+// (textProblems, on its part that names no option).
 func answerRule(at []any, q Question, v any) (string, []Problem) {
 	s, ok := v.(string)
 	if !ok {
 		return "", nil
 	}
-	return s, answerProblems(q, at, s)
-}
-
-// answerProblems says what is wrong with s, a preset answer to q at at
-// (see textProblems).
-func answerProblems(q Question, at []any, s string) []Problem {
 	_, other := q.Resolve(s)
 	_, ps := textProblems(at, s, other)
-	return ps
+	return s, ps
 }
 
 // noteRule reads the notes of a preset annotation v, at at, cleaned by
@@ -281,7 +275,7 @@ func (in *Input) AddPresets(from string, presets map[string]string, key KeyBy) e
 		if _, own := in.Answers[k]; own {
 			continue
 		}
-		if bad := answerProblems(q, []any{from, pk}, v); bad != nil {
+		if _, bad := answerRule([]any{from, pk}, q, v); bad != nil {
 			ps = append(ps, bad...)
 			continue
 		}
