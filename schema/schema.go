@@ -187,10 +187,10 @@ func (s *Schema) withinLimits(doc any) any {
 // decode reads data, which must be exactly one JSON value, keeping numbers
 // as json.Number as the library expects. The top-level fields named in
 // opaque (metadata) are checked for their JSON type without being built:
-// each becomes an empty value of the type it has, which the schema judges
-// just as it would the value itself (see opaqueFields). A megabyte of small
+// an object or an array becomes an empty one, which the schema judges just
+// as it would the value itself (see opaqueFields). A megabyte of small
 // objects there would otherwise take twenty megabytes of maps, to be
-// thrown away.
+// thrown away. Any other value costs no more built than its text.
 func decode(data []byte, opaque map[string]bool) (any, error) {
 	if len(opaque) == 0 || !bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n"), []byte("{")) {
 		return decodeAll[any](data)
@@ -201,13 +201,18 @@ func decode(data []byte, opaque map[string]bool) (any, error) {
 	}
 	out := make(map[string]any, len(fields))
 	for k, raw := range fields {
-		if opaque[k] {
-			out[k] = emptyOfType(raw)
-			continue
+		// raw is a value as the decoder gives it, without the white space
+		// around it.
+		switch {
+		case opaque[k] && raw[0] == '{':
+			out[k] = map[string]any{}
+		case opaque[k] && raw[0] == '[':
+			out[k] = []any{}
+		default:
+			// The decoder has read raw as one valid value already, which
+			// decodes again without fail.
+			out[k], _ = decodeAll[any](raw)
 		}
-		// The decoder has read raw as one valid value already, which
-		// decodes again without fail.
-		out[k], _ = decodeAll[any](raw)
 	}
 	return out, nil
 }
@@ -226,26 +231,6 @@ func decodeAll[T any](data []byte) (T, error) {
 		return v, &trailingError{offset: int64(len(data) - len(rest))}
 	}
 	return v, nil
-}
-
-// emptyOfType returns an empty value of the JSON type of raw, a valid JSON
-// value as the decoder gives it, without the white space around it.
-func emptyOfType(raw []byte) any {
-	switch raw[0] {
-	case '{':
-		return map[string]any{}
-	case '[':
-		return []any{}
-	case '"':
-		return ""
-	case 't':
-		return true
-	case 'f':
-		return false
-	case 'n':
-		return nil
-	}
-	return json.Number("0")
 }
 
 // emptyKey is the name of the key "" while the library checks a document
