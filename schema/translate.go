@@ -163,10 +163,8 @@ func one(tokens []any, format string, args ...any) []Problem {
 func locate(doc any, pointer string) ([]any, any) {
 	tokens := []any{}
 	v := doc
-	if pointer == "" {
-		return tokens, v
-	}
-	for _, raw := range strings.Split(strings.TrimPrefix(pointer, "/"), "/") {
+	// Each token follows a slash; "" points at the whole.
+	for _, raw := range strings.Split(pointer, "/")[1:] {
 		if u, err := url.PathUnescape(raw); err == nil {
 			raw = u
 		}
