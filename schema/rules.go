@@ -73,15 +73,14 @@ func labelRules(i int, opts []any) []Problem {
 		// Labels are compared as a person reads them: "Other\u200b"
 		// is Other, and "SQ\u200bLite" is SQLite.
 		norm := strings.ToLower(strings.TrimSpace(stripInvisible(l)))
-		if norm == "other" {
+		switch first, dup := labels[norm]; {
+		case norm == "other":
 			ps = append(ps, problem(at, "must not be %q: an Other choice is added to every question automatically", l))
-			continue
-		}
-		if first, dup := labels[norm]; dup {
+		case dup:
 			ps = append(ps, problem(at, "same as options[%d].label (%q); labels must differ, ignoring case", first, l))
-			continue
+		default:
+			labels[norm] = j
 		}
-		labels[norm] = j
 	}
 	return ps
 }
