@@ -156,10 +156,8 @@ func newKeyIndex(qs []Question, key KeyBy) *keyIndex {
 	x := &keyIndex{key: key, qs: qs, byKey: map[string]int{}, byOther: map[string][]int{}}
 	for i, q := range qs {
 		k, other := key.Key(q), key.other().Key(q)
-		if !isBlank(k) {
-			if _, dup := x.byKey[k]; !dup {
-				x.byKey[k] = i
-			}
+		if _, dup := x.byKey[k]; !dup && !isBlank(k) {
+			x.byKey[k] = i
 		}
 		if !isBlank(other) {
 			x.byOther[other] = append(x.byOther[other], i)
