@@ -159,28 +159,22 @@ func (s *Schema) withinLimits(doc any) any {
 		return doc
 	}
 	l := s.Limits()
-	changed := false
-	if len(qs) > l.MaxQuestions+1 {
-		qs, changed = slices.Clone(qs[:l.MaxQuestions+1]), true
-	}
-	for i, q := range qs {
+	// A copy of the few questions kept, which costs nothing beside them.
+	short := slices.Clone(qs[:min(len(qs), l.MaxQuestions+1)])
+	changed := len(short) < len(qs)
+	for i, q := range short {
 		q, _ := q.(map[string]any)
-		opts, _ := q["options"].([]any)
-		if len(opts) <= l.MaxOptions+1 {
-			continue
+		if opts, _ := q["options"].([]any); len(opts) > l.MaxOptions+1 {
+			q = maps.Clone(q)
+			q["options"] = opts[:l.MaxOptions+1]
+			short[i], changed = q, true
 		}
-		if !changed {
-			qs, changed = slices.Clone(qs), true
-		}
-		q = maps.Clone(q)
-		q["options"] = opts[:l.MaxOptions+1]
-		qs[i] = q
 	}
 	if !changed {
 		return doc
 	}
 	root = maps.Clone(root)
-	root["questions"] = qs
+	root["questions"] = short
 	return root
 }
 
