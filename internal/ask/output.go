@@ -24,11 +24,7 @@ func WriteAnswers(w io.Writer, qs []schema.Question, answers []prompt.Answer, ke
 		a := answers[i]
 		var v any = a.String()
 		if arrays && q.MultiSelect && !q.Kind.Typed() {
-			labels := append([]string{}, a.Labels...)
-			if a.Other != "" {
-				labels = append(labels, a.Other)
-			}
-			v = labels
+			v = a.Parts()
 		}
 		member(&values, key.Key(q), v)
 		if a.Note != "" {
