@@ -102,10 +102,7 @@ func (q Question) Check(a Answer) (Answer, error) {
 			out.Labels = append(out.Labels, o.Label)
 		}
 	}
-	n := len(out.Labels)
-	if out.Other != "" {
-		n++
-	}
+	n := len(out.Parts()) // the choices, a typed answer among them
 	switch {
 	case n == 0:
 		return out, ErrNothingChosen
