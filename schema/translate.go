@@ -43,7 +43,11 @@ func (s *Schema) leaf(e *jsonschema.ValidationError, doc any) []Problem {
 		// which the library reports as a keyword of its object.)
 		return one(tokens, msgNotAllowed+"%s", when)
 	}
+	// The keyword's number, and the value's characters or items, for the
+	// keywords that bound them.
 	n := intOf(kv)
+	text, _ := value.(string)
+	array, _ := value.([]any)
 
 	switch keyword {
 	case "required":
@@ -56,9 +60,9 @@ func (s *Schema) leaf(e *jsonschema.ValidationError, doc any) []Problem {
 		if n <= 1 {
 			return one(tokens, msgEmpty)
 		}
-		return one(tokens, "must be at least %d characters (got %d)", n, utf8.RuneCountInString(str(value)))
+		return one(tokens, "must be at least %d characters (got %d)", n, utf8.RuneCountInString(text))
 	case "maxLength":
-		return one(tokens, "must be at most %d characters (got %d)", n, utf8.RuneCountInString(str(value)))
+		return one(tokens, "must be at most %d characters (got %d)", n, utf8.RuneCountInString(text))
 	case "pattern":
 		if parent == "/$defs/text" {
 			// The "not blank" pattern of every text (see text.go).
@@ -66,9 +70,9 @@ func (s *Schema) leaf(e *jsonschema.ValidationError, doc any) []Problem {
 		}
 		return one(tokens, "must match the pattern %s", quoteJSON(kv))
 	case "minItems":
-		return one(tokens, "must have at least %d %s (got %d)", n, items(n), lenOf(value))
+		return one(tokens, "must have at least %d %s (got %d)", n, items(n), len(array))
 	case "maxItems":
-		return one(tokens, "must have at most %d %s (got %d)", n, items(n), lenOf(value))
+		return one(tokens, "must have at most %d %s (got %d)", n, items(n), len(array))
 	case "const":
 		return one(tokens, "must be %s%s", quoteJSON(kv), when)
 	case "enum":
@@ -220,15 +224,6 @@ func stringsOf(v any) []string {
 		}
 	}
 	return out
-}
-
-func str(v any) string { s, _ := v.(string); return s }
-
-// lenOf counts the items of v, an array: minItems and maxItems apply
-// to nothing else.
-func lenOf(v any) int {
-	a, _ := v.([]any)
-	return len(a)
 }
 
 func items(n int) string {
