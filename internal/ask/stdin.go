@@ -101,13 +101,11 @@ func StdinKind(f *os.File, tty bool) string {
 	if err != nil {
 		return ""
 	}
-	switch {
-	case fi.Mode()&os.ModeSocket != 0:
+	if fi.Mode()&os.ModeSocket != 0 {
 		return "a socket"
-	case fi.Mode()&os.ModeCharDevice != 0:
-		if null, err := os.Stat(os.DevNull); err == nil && os.SameFile(fi, null) {
-			return "/dev/null"
-		}
+	}
+	if null, err := os.Stat(os.DevNull); err == nil && os.SameFile(fi, null) {
+		return "/dev/null"
 	}
 	return ""
 }
