@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -211,7 +210,7 @@ func formatPath(tokens []any) string {
 				}
 				b.WriteString(t)
 			} else {
-				fmt.Fprintf(&b, "[%s]", strconv.Quote(t))
+				fmt.Fprintf(&b, "[%q]", t)
 			}
 		}
 	}
