@@ -216,11 +216,10 @@ func intOf(v any) int {
 
 func stringsOf(v any) []string {
 	var out []string
-	if vs, ok := v.([]any); ok {
-		for _, s := range vs {
-			if s, ok := s.(string); ok {
-				out = append(out, s)
-			}
+	vs, _ := v.([]any)
+	for _, s := range vs {
+		if s, ok := s.(string); ok {
+			out = append(out, s)
 		}
 	}
 	return out
