@@ -207,11 +207,9 @@ func with(tokens []any, more ...any) []any {
 }
 
 func intOf(v any) int {
-	if n, ok := v.(json.Number); ok {
-		i, _ := n.Int64()
-		return int(i)
-	}
-	return 0
+	n, _ := v.(json.Number) // "", which reads as 0, when v is none
+	i, _ := n.Int64()
+	return int(i)
 }
 
 func stringsOf(v any) []string {
