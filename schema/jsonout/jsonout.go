@@ -5,18 +5,24 @@ package jsonout
 import (
 	"bytes"
 	"encoding/json"
-	"strings"
 )
 
-// String returns the JSON text of v on one line, without a newline: v is a
-// value that always encodes (strings, numbers, booleans, JSON read before,
-// and maps, slices and structs of them).
-func String(v any) string {
+// marshal returns v as JSON text on one line, without a newline.
+func marshal(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	// Such a value never fails to encode.
-	_ = enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
 	// Encode ends the text with a newline.
-	return strings.TrimSuffix(b.String(), "\n")
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// String returns the JSON text of v, a value that always encodes: strings,
+// numbers, booleans, JSON read before, and maps, slices and structs of
+// them.
+func String(v any) string {
+	b, _ := marshal(v)
+	return string(b)
 }
