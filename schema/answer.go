@@ -23,12 +23,17 @@ type Answer struct {
 
 // String renders the answer as the output carries it: the labels joined by
 // ", ", followed by the typed answer.
-func (a Answer) String() string {
-	parts := a.Labels
+func (a Answer) String() string { return strings.Join(a.Parts(), ", ") }
+
+// Parts returns the labels chosen, in option order, and then the typed
+// answer, when there is one: what String joins, as a new slice, never
+// nil.
+func (a Answer) Parts() []string {
+	parts := append([]string{}, a.Labels...)
 	if a.Other != "" {
-		parts = append(parts[:len(parts):len(parts)], a.Other)
+		parts = append(parts, a.Other)
 	}
-	return strings.Join(parts, ", ")
+	return parts
 }
 
 // The problems Check finds with an answer that a person could put right,
@@ -97,10 +102,7 @@ func (q Question) Check(a Answer) (Answer, error) {
 			out.Labels = append(out.Labels, o.Label)
 		}
 	}
-	n := len(out.Labels)
-	if out.Other != "" {
-		n++
-	}
+	n := len(out.Parts()) // the choices, a typed answer among them
 	switch {
 	case n == 0:
 		return out, ErrNothingChosen

@@ -1,12 +1,12 @@
 package schema
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -46,7 +46,9 @@ const aValue = "a value: an object, an array, a string in double quotes, a numbe
 // expectations say in words what the JSON decoder expected, for the
 // context that ends each of its messages (encoding/json's scanner, which
 // words them for programmers: "invalid character 'o' in literal null
-// (expecting 'u')").
+// (expecting 'u')"). What follows a document is decodeAll's to find (a
+// *trailingError): the decoder, reading a stream, stops where its value
+// ends.
 var expectations = []struct{ context, expected string }{
 	{"looking for beginning of value", aValue},
 	{"looking for beginning of object key string", "a key in double quotes"},
@@ -60,7 +62,6 @@ var expectations = []struct{ context, expected string }{
 	{"after decimal point in numeric literal", "a digit"},
 	{"in exponent of numeric literal", "a digit"},
 	{"in numeric literal", "a digit"},
-	{"after top-level value", "nothing more: give one document"},
 }
 
 // unexpected words a message of the JSON decoder, "invalid character C
@@ -209,7 +210,7 @@ func formatPath(tokens []any) string {
 				}
 				b.WriteString(t)
 			} else {
-				fmt.Fprintf(&b, "[%s]", strconv.Quote(t))
+				fmt.Fprintf(&b, "[%q]", t)
 			}
 		}
 	}
@@ -239,9 +240,13 @@ var ranks = [][]string{
 
 // rank orders the fields of one object as the schema declares them, so
 // that problems read top to bottom like the input; unknown fields come
-// after the known ones. (Not a map: a map literal is built at start-up on
-// every run.)
-func rank(field string) int {
+// after the known ones, and an index (a token that is no field) before
+// them all. (Not a map: a map literal is built at start-up on every run.)
+func rank(token any) int {
+	field, ok := token.(string)
+	if !ok {
+		return -1
+	}
 	i := slices.IndexFunc(ranks, func(fields []string) bool { return slices.Contains(fields, field) })
 	if i < 0 {
 		return len(ranks)
@@ -254,22 +259,11 @@ func rank(field string) int {
 func comparePath(a, b []any) int { return slices.CompareFunc(a, b, compareToken) }
 
 func compareToken(a, b any) int {
-	ai, aInt := a.(int)
-	bi, bInt := b.(int)
-	switch {
-	case aInt && bInt:
-		return ai - bi
-	case aInt:
-		return -1
-	case bInt:
-		return 1
-	}
-	as, bs := a.(string), b.(string)
-	ra, rb := rank(as), rank(bs)
-	if ra != rb {
-		return ra - rb
-	}
-	return strings.Compare(as, bs)
+	ai, _ := a.(int)
+	bi, _ := b.(int)
+	as, _ := a.(string)
+	bs, _ := b.(string)
+	return cmp.Or(cmp.Compare(rank(a), rank(b)), cmp.Compare(ai, bi), strings.Compare(as, bs))
 }
 
 // Suggest returns the allowed name closest to name, or "" when none is

@@ -173,10 +173,10 @@ func ChooseQuestion(question, header string, labels []string, multi bool) (Quest
 			return Question{}, fmt.Errorf("option %d %w", i+1, err)
 		}
 		norm := strings.ToLower(stripInvisible(clean))
-		if norm == "other" {
+		switch first, dup := seen[norm]; {
+		case norm == "other":
 			return Question{}, fmt.Errorf("option %d must not be %q: an Other choice is added automatically", i+1, l)
-		}
-		if first, dup := seen[norm]; dup {
+		case dup:
 			return Question{}, fmt.Errorf("option %d is option %d again (%q): options must differ, ignoring case", i+1, first+1, l)
 		}
 		seen[norm] = i

@@ -26,17 +26,17 @@ const (
 // AllLimits are the limits, in the order of Limits' fields.
 var AllLimits = []Limit{MaxQuestions, MaxOptions, HeaderMaxLength, QuestionMaxLength}
 
-// limitKeys say where each limit is: its name in Limits' JSON, the JSON
-// pointer to its keyword in schema.json, and the smallest value that still
-// leaves a valid input possible.
+// limitKeys say where each limit is: its name in Limits' JSON, the path
+// to its keyword in schema.json, as gjson and sjson write one, and the
+// smallest value that still leaves a valid input possible.
 var limitKeys = [...]struct {
-	name, pointer string
-	min           int
+	name, path string
+	min        int
 }{
-	MaxQuestions:      {"maxQuestions", questionsPointer, 1},
-	MaxOptions:        {"maxOptions", "/$defs/question/properties/options/maxItems", 2},
-	HeaderMaxLength:   {"headerMaxLength", "/$defs/question/properties/header/maxLength", 1},
-	QuestionMaxLength: {"questionMaxLength", "/$defs/question/properties/question/maxLength", 1},
+	MaxQuestions:      {"maxQuestions", questionsPath, 1},
+	MaxOptions:        {"maxOptions", `\$defs.question.properties.options.maxItems`, 2},
+	HeaderMaxLength:   {"headerMaxLength", `\$defs.question.properties.header.maxLength`, 1},
+	QuestionMaxLength: {"questionMaxLength", `\$defs.question.properties.question.maxLength`, 1},
 }
 
 // String returns l's name in Limits' JSON: maxQuestions.
@@ -46,9 +46,9 @@ func (l Limit) String() string { return limitKeys[l].name }
 // a question needs two options.
 func (l Limit) Min() int { return limitKeys[l].min }
 
-// questionsPointer is the limit of the number of questions, which the
+// questionsPath is the limit of the number of questions, which the
 // schema's description names too.
-const questionsPointer = "/properties/questions/maxItems"
+const questionsPath = "properties.questions.maxItems"
 
 // LimitError is a limit below its Min.
 type LimitError struct {
@@ -98,12 +98,12 @@ func patch(raw []byte, ls Limits) ([]byte, error) {
 	values := map[string][]byte{}
 	for _, l := range AllLimits {
 		if n := *ls.Field(l); n != 0 {
-			values[limitKeys[l].pointer] = []byte(strconv.Itoa(n))
+			values[limitKeys[l].path] = []byte(strconv.Itoa(n))
 		}
 	}
 	if n := ls.MaxQuestions; n != 0 {
 		if d, ok := describeQuestions(raw, n); ok {
-			values["/description"] = d
+			values["description"] = d
 		}
 	}
 	return splice(raw, values)
@@ -115,7 +115,7 @@ func patch(raw []byte, ls Limits) ([]byte, error) {
 // limit, and is then left as it is.
 func describeQuestions(raw []byte, n int) (_ []byte, ok bool) {
 	desc := gjson.GetBytes(raw, "description").String()
-	most := gjson.GetBytes(raw, jsonPath(questionsPointer)).Int()
+	most := gjson.GetBytes(raw, questionsPath).Int()
 	rest, ok := strings.CutPrefix(desc, fmt.Sprintf("1-%d questions", most))
 	if !ok {
 		return nil, false
@@ -127,16 +127,15 @@ func describeQuestions(raw []byte, n int) (_ []byte, ok bool) {
 	return []byte(jsonout.String(count + rest)), true
 }
 
-// splice returns raw with the values at the pointers replaced by the JSON
-// texts given. sjson splices them into the original text, so that the
-// schema printed by "askuser schema" keeps its layout and key order; a
-// pointer that raw does not have is an error, not a value added.
+// splice returns raw with the values at the paths (as gjson writes them)
+// replaced by the JSON texts given. sjson splices them into the original
+// text, so that the schema printed by "askuser schema" keeps its layout and
+// key order; a path that raw does not have is an error, not a value added.
 func splice(raw []byte, values map[string][]byte) ([]byte, error) {
 	out := raw
-	for pointer, v := range values {
-		path := jsonPath(pointer)
+	for path, v := range values {
 		if !gjson.GetBytes(out, path).Exists() {
-			return nil, fmt.Errorf("patch schema: %s is not in the schema", pointer)
+			return nil, fmt.Errorf("patch schema: %s is not in the schema", path)
 		}
 		var err error
 		if out, err = sjson.SetRawBytes(out, path, v); err != nil {
@@ -144,20 +143,6 @@ func splice(raw []byte, values map[string][]byte) ([]byte, error) {
 		}
 	}
 	return out, nil
-}
-
-// jsonPath writes a JSON pointer as the path that gjson and sjson take.
-func jsonPath(pointer string) string {
-	tokens := strings.Split(strings.TrimPrefix(pointer, "/"), "/")
-	for i, t := range tokens {
-		tokens[i] = gjson.Escape(unescapePointer(t))
-	}
-	return strings.Join(tokens, ".")
-}
-
-// unescapePointer reads one token of a JSON pointer.
-func unescapePointer(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
 }
 
 // Limits returns the limits in effect, as the compiled schema has them.

@@ -178,7 +178,7 @@ func TestCompileKeepsTheRawText(t *testing.T) {
 }
 
 func TestSpliceUnknownPointer(t *testing.T) {
-	_, err := splice(embedded(t), map[string][]byte{"/properties/nothing/maxItems": []byte("3")})
+	_, err := splice(embedded(t), map[string][]byte{"properties.nothing.maxItems": []byte("3")})
 	if err == nil {
 		t.Fatal("no error for an override the schema does not have")
 	}
@@ -186,7 +186,7 @@ func TestSpliceUnknownPointer(t *testing.T) {
 
 func TestSpliceLayout(t *testing.T) {
 	raw := []byte("{\n  \"a\": {\"max\":  12 , \"b\": [1, {\"max\": 2}]},\n  \"c\":3\n}\n")
-	got, err := splice(raw, map[string][]byte{"/a/max": []byte("150"), "/c": []byte("7")})
+	got, err := splice(raw, map[string][]byte{"a.max": []byte("150"), "c": []byte("7")})
 	if err != nil {
 		t.Fatal(err)
 	}

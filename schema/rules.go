@@ -73,60 +73,59 @@ func labelRules(i int, opts []any) []Problem {
 		// Labels are compared as a person reads them: "Other\u200b"
 		// is Other, and "SQ\u200bLite" is SQLite.
 		norm := strings.ToLower(strings.TrimSpace(stripInvisible(l)))
-		if norm == "other" {
+		switch first, dup := labels[norm]; {
+		case norm == "other":
 			ps = append(ps, problem(at, "must not be %q: an Other choice is added to every question automatically", l))
-			continue
-		}
-		if first, dup := labels[norm]; dup {
+		case dup:
 			ps = append(ps, problem(at, "same as options[%d].label (%q); labels must differ, ignoring case", first, l))
-			continue
+		default:
+			labels[norm] = j
 		}
-		labels[norm] = j
 	}
 	return ps
 }
 
 // answerRule reads a preset answer v, at at, to q, and checks it
-// (answerProblems).
+// (textProblems, on its part that names no option).
 func answerRule(at []any, q Question, v any) (string, []Problem) {
 	s, ok := v.(string)
 	if !ok {
 		return "", nil
 	}
-	return s, answerProblems(q, at, s)
-}
-
-// answerProblems says what is wrong with s, a preset answer to q at at: it
-// is blank, or its typed part (what names no option) fails CheckOther.
-func answerProblems(q Question, at []any, s string) []Problem {
-	if msg := noText(s); msg != "" {
-		return []Problem{problem(at, "%s", msg)}
-	}
-	if _, other := q.Resolve(s); other != "" {
-		if _, err := CheckOther(other); err != nil {
-			return []Problem{problem(at, "%s", err)}
-		}
-	}
-	return nil
+	_, other := q.Resolve(s)
+	_, ps := textProblems(at, s, other)
+	return s, ps
 }
 
 // noteRule reads the notes of a preset annotation v, at at, cleaned by
-// CheckOther, and checks that they are not blank and pass it.
+// CheckOther, and checks them (textProblems).
 func noteRule(at []any, _ Question, v any) (string, []Problem) {
 	a, _ := v.(map[string]any)
 	notes, ok := a["notes"].(string)
 	if !ok {
 		return "", nil
 	}
-	at = with(at, "notes")
-	if msg := noText(notes); msg != "" {
-		return "", []Problem{problem(at, "%s", msg)}
+	return textProblems(with(at, "notes"), notes, notes)
+}
+
+// textProblems says what is wrong with s, an answer or a note given in
+// advance, at at: it is empty, or blank (only white space and characters
+// that draw nothing), or typed, the part of it that names no option (""
+// for none), fails CheckOther. It returns typed cleaned by CheckOther.
+func textProblems(at []any, s, typed string) (string, []Problem) {
+	switch {
+	case s == "":
+		return "", one(at, msgEmpty)
+	case isBlank(s):
+		return "", one(at, msgBlank)
+	case typed == "":
+		return "", nil
 	}
-	notes, err := CheckOther(notes)
+	clean, err := CheckOther(typed)
 	if err != nil {
-		return "", []Problem{problem(at, "%s", err)}
+		return "", one(at, "%s", err)
 	}
-	return notes, nil
+	return clean, nil
 }
 
 // questionOf reads a decoded question that may not be valid into a
@@ -157,29 +156,14 @@ func newKeyIndex(qs []Question, key KeyBy) *keyIndex {
 	x := &keyIndex{key: key, qs: qs, byKey: map[string]int{}, byOther: map[string][]int{}}
 	for i, q := range qs {
 		k, other := key.Key(q), key.other().Key(q)
-		if !isBlank(k) {
-			if _, dup := x.byKey[k]; !dup {
-				x.byKey[k] = i
-			}
+		if _, dup := x.byKey[k]; !dup && !isBlank(k) {
+			x.byKey[k] = i
 		}
 		if !isBlank(other) {
 			x.byOther[other] = append(x.byOther[other], i)
 		}
 	}
 	return x
-}
-
-// lookup returns the question that k names and how many it could name:
-// 0 (none), 1, or more when k is the other field of several questions.
-func (x *keyIndex) lookup(k string) (i, n int) {
-	if i, ok := x.byKey[k]; ok {
-		return i, 1
-	}
-	is := x.byOther[k]
-	if len(is) == 0 {
-		return -1, 0
-	}
-	return is[0], len(is)
 }
 
 // names returns the keys and other fields of the questions, for
@@ -206,9 +190,12 @@ func (x *keyIndex) resolve(field string, names []string, strict bool) (map[int]s
 	chosen := map[int]string{}
 	for _, k := range names {
 		at := []any{field, k}
-		i, n := x.lookup(k)
-		switch {
-		case n == 0:
+		// k names the question whose answer key it is, else the questions
+		// whose other field it is: one, or none, or several.
+		i, ok := x.byKey[k]
+		switch others := x.byOther[k]; {
+		case ok:
+		case len(others) == 0:
 			if strict {
 				msg := "no question has this header or question text"
 				if s := Suggest(k, x.names()); s != "" {
@@ -217,14 +204,16 @@ func (x *keyIndex) resolve(field string, names []string, strict bool) (map[int]s
 				ps = append(ps, problem(at, "%s", msg))
 			}
 			continue
-		case n > 1:
+		case len(others) > 1:
 			var where []string
-			for _, j := range x.byOther[k] {
+			for _, j := range others {
 				where = append(where, fmt.Sprintf("questions[%d]", j))
 			}
 			ps = append(ps, problem(at, "names %s, which have this %s; key it by %s",
 				strings.Join(where, " and "), x.key.other().noun(), x.key.noun()))
 			continue
+		default:
+			i = others[0]
 		}
 		prev, dup := chosen[i]
 		if !dup {
@@ -283,7 +272,7 @@ func (in *Input) AddPresets(from string, presets map[string]string, key KeyBy) e
 		if _, own := in.Answers[k]; own {
 			continue
 		}
-		if bad := answerProblems(q, []any{from, pk}, v); bad != nil {
+		if _, bad := answerRule([]any{from, pk}, q, v); bad != nil {
 			ps = append(ps, bad...)
 			continue
 		}
@@ -296,16 +285,4 @@ func (in *Input) AddPresets(from string, presets map[string]string, key KeyBy) e
 		return newValidationError(ps)
 	}
 	return nil
-}
-
-// noText says what is wrong with an answer or a note that has no text: it
-// is empty, or blank (only white space and characters that draw nothing). It returns "" for an answer with text.
-func noText(s string) string {
-	switch {
-	case s == "":
-		return msgEmpty
-	case isBlank(s):
-		return msgBlank
-	}
-	return ""
 }

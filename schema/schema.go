@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
+	"github.com/tidwall/gjson"
 )
 
 // MaxInputSize is the largest input document accepted, in bytes.
@@ -46,7 +47,7 @@ func Compile(raw []byte, l Limits) (*Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	doc, err := decodeAll(patched)
+	doc, err := decodeAll[any](patched)
 	if err != nil {
 		return nil, fmt.Errorf("read schema: %w", err)
 	}
@@ -66,7 +67,7 @@ func Compile(raw []byte, l Limits) (*Schema, error) {
 	}
 	s := &Schema{raw: patched, doc: doc, compiled: compiled, opaque: opaqueFields(doc)}
 	for _, l := range AllLimits {
-		*s.limits.Field(l) = intOf(s.lookup(limitKeys[l].pointer))
+		*s.limits.Field(l) = int(gjson.GetBytes(patched, limitKeys[l].path).Int())
 	}
 	return s, nil
 }
@@ -83,18 +84,12 @@ func opaqueFields(doc any) map[string]bool {
 	out := map[string]bool{}
 	for name, p := range props {
 		p, _ := p.(map[string]any)
-		if _, ok := p["type"].(string); !ok {
-			continue
-		}
-		plain := true
-		for k := range p {
-			switch k {
-			case "type", "description", "title", "$comment":
-			default:
-				plain = false
-			}
-		}
-		if plain {
+		// What is left of it without its type and its words for people.
+		rest := maps.Clone(p)
+		maps.DeleteFunc(rest, func(k string, _ any) bool {
+			return slices.Contains([]string{"type", "description", "title", "$comment"}, k)
+		})
+		if _, ok := p["type"].(string); ok && len(rest) == 0 {
 			out[name] = true
 		}
 	}
@@ -146,7 +141,7 @@ func (s *Schema) validate(doc any) []Problem {
 	if !ok {
 		// Only a value that is not JSON, or a schema that loops, gets
 		// here; decode makes neither.
-		return []Problem{problem(nil, "cannot be checked: %v", err)}
+		return one(nil, "cannot be checked: %v", err)
 	}
 	return s.translate(ve, doc)
 }
@@ -159,109 +154,74 @@ func (s *Schema) validate(doc any) []Problem {
 // of empty questions took the library 18 s and 1.5 GB.
 func (s *Schema) withinLimits(doc any) any {
 	root, _ := doc.(map[string]any)
-	qs, ok := root["questions"].([]any)
-	if !ok {
-		return doc
-	}
+	qs, _ := root["questions"].([]any) // none, when it is no array: nothing is cut
 	l := s.Limits()
-	changed := false
-	if len(qs) > l.MaxQuestions+1 {
-		qs, changed = slices.Clone(qs[:l.MaxQuestions+1]), true
-	}
-	for i, q := range qs {
+	// A copy of the few questions kept, which costs nothing beside them.
+	short := slices.Clone(qs[:min(len(qs), l.MaxQuestions+1)])
+	changed := len(short) < len(qs)
+	for i, q := range short {
 		q, _ := q.(map[string]any)
-		opts, _ := q["options"].([]any)
-		if len(opts) <= l.MaxOptions+1 {
-			continue
+		if opts, _ := q["options"].([]any); len(opts) > l.MaxOptions+1 {
+			q = maps.Clone(q)
+			q["options"] = opts[:l.MaxOptions+1]
+			short[i], changed = q, true
 		}
-		if !changed {
-			qs, changed = slices.Clone(qs), true
-		}
-		q = maps.Clone(q)
-		q["options"] = opts[:l.MaxOptions+1]
-		qs[i] = q
 	}
 	if !changed {
 		return doc
 	}
 	root = maps.Clone(root)
-	root["questions"] = qs
+	root["questions"] = short
 	return root
 }
 
 // decode reads data, which must be exactly one JSON value, keeping numbers
 // as json.Number as the library expects. The top-level fields named in
 // opaque (metadata) are checked for their JSON type without being built:
-// each becomes an empty value of the type it has, which the schema judges
-// just as it would the value itself (see opaqueFields). A megabyte of small
+// an object or an array becomes an empty one, which the schema judges just
+// as it would the value itself (see opaqueFields). A megabyte of small
 // objects there would otherwise take twenty megabytes of maps, to be
-// thrown away.
+// thrown away. Any other value costs no more built than its text.
 func decode(data []byte, opaque map[string]bool) (any, error) {
 	if len(opaque) == 0 || !bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n"), []byte("{")) {
-		return decodeAll(data)
+		return decodeAll[any](data)
 	}
-	var fields map[string]json.RawMessage
-	if err := decodeOne(data, &fields); err != nil {
+	fields, err := decodeAll[map[string]json.RawMessage](data)
+	if err != nil {
 		return nil, err
 	}
 	out := make(map[string]any, len(fields))
 	for k, raw := range fields {
-		if opaque[k] {
-			out[k] = emptyOfType(raw)
-			continue
+		// raw is a value as the decoder gives it, without the white space
+		// around it.
+		switch {
+		case opaque[k] && raw[0] == '{':
+			out[k] = map[string]any{}
+		case opaque[k] && raw[0] == '[':
+			out[k] = []any{}
+		default:
+			// The decoder has read raw as one valid value already, which
+			// decodes again without fail.
+			out[k], _ = decodeAll[any](raw)
 		}
-		v, err := decodeAll(raw)
-		if err != nil {
-			// The decoder has read raw as one value already.
-			return nil, fmt.Errorf("decode %q: %w", k, err)
-		}
-		out[k] = v
 	}
 	return out, nil
 }
 
-// decodeAll reads data, which must be exactly one JSON value, in full.
-func decodeAll(data []byte) (any, error) {
-	var v any
-	if err := decodeOne(data, &v); err != nil {
-		return nil, err
-	}
-	return v, nil
-}
-
-// decodeOne reads data, which must be exactly one JSON value, into v,
+// decodeAll reads data, which must be exactly one JSON value, into a T,
 // keeping numbers as json.Number.
-func decodeOne(data []byte, v any) error {
+func decodeAll[T any](data []byte) (T, error) {
+	var v T
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	if err := dec.Decode(v); err != nil {
-		return err
+	if err := dec.Decode(&v); err != nil {
+		return v, err
 	}
 	// Nothing but white space may follow the value.
 	if rest := bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n"); len(rest) > 0 {
-		return &trailingError{offset: int64(len(data) - len(rest))}
+		return v, &trailingError{offset: int64(len(data) - len(rest))}
 	}
-	return nil
-}
-
-// emptyOfType returns an empty value of the JSON type of raw, a valid JSON
-// value as the decoder gives it, without the white space around it.
-func emptyOfType(raw []byte) any {
-	switch raw[0] {
-	case '{':
-		return map[string]any{}
-	case '[':
-		return []any{}
-	case '"':
-		return ""
-	case 't':
-		return true
-	case 'f':
-		return false
-	case 'n':
-		return nil
-	}
-	return json.Number("0")
+	return v, nil
 }
 
 // emptyKey is the name of the key "" while the library checks a document

@@ -93,8 +93,8 @@ func stripInvisible(s string) string {
 // dialect, and tells the model the same thing; askuser still checks every
 // text with the full pattern.
 var advertisedText = map[string][]byte{
-	"/$defs/text/pattern":  []byte(`"\\S"`),
-	"/$defs/text/$comment": []byte(`"Not blank: askuser also refuses text made only of characters that draw nothing (controls, zero-width spaces and joiners, bidirectional marks)."`),
+	`\$defs.text.pattern`:   []byte(`"\\S"`),
+	`\$defs.text.\$comment`: []byte(`"Not blank: askuser also refuses text made only of characters that draw nothing (controls, zero-width spaces and joiners, bidirectional marks)."`),
 }
 
 // Advertised returns the schema text as tool definitions carry it: Bytes,

@@ -209,7 +209,7 @@ func TestSchemaPatternIsNotBlank(t *testing.T) {
 // keeping the rest of the file as it is, and returns the new file.
 func writePattern(t *testing.T, raw []byte) []byte {
 	t.Helper()
-	out, err := splice(raw, map[string][]byte{"/$defs/text/pattern": []byte(jsonEscaped(notBlankPattern()))})
+	out, err := splice(raw, map[string][]byte{`\$defs.text.pattern`: []byte(jsonEscaped(notBlankPattern()))})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -34,15 +35,19 @@ func (s *Schema) leaf(e *jsonschema.ValidationError, doc any) []Problem {
 	_, fragment, _ := strings.Cut(e.AbsoluteKeywordLocation, "#")
 	kv := s.lookup(fragment)
 	when := s.condition(fragment)
-	keyword := fragment[strings.LastIndexByte(fragment, '/')+1:]
-	parent := fragment[:max(strings.LastIndexByte(fragment, '/'), 0)]
+	i := strings.LastIndexByte(fragment, '/')
+	parent, keyword := fragment[:max(i, 0)], fragment[i+1:]
 	if kv == false && (keyword != "const" && keyword != "additionalProperties" || strings.HasSuffix(parent, "/properties")) {
 		// A false schema: the value may not be here at all. (false is
 		// also the value of a keyword: a const, or additionalProperties,
 		// which the library reports as a keyword of its object.)
 		return one(tokens, msgNotAllowed+"%s", when)
 	}
+	// The keyword's number, and the value's characters or items, for the
+	// keywords that bound them.
 	n := intOf(kv)
+	text, _ := value.(string)
+	array, _ := value.([]any)
 
 	switch keyword {
 	case "required":
@@ -55,9 +60,9 @@ func (s *Schema) leaf(e *jsonschema.ValidationError, doc any) []Problem {
 		if n <= 1 {
 			return one(tokens, msgEmpty)
 		}
-		return one(tokens, "must be at least %d characters (got %d)", n, utf8.RuneCountInString(str(value)))
+		return one(tokens, "must be at least %d characters (got %d)", n, utf8.RuneCountInString(text))
 	case "maxLength":
-		return one(tokens, "must be at most %d characters (got %d)", n, utf8.RuneCountInString(str(value)))
+		return one(tokens, "must be at most %d characters (got %d)", n, utf8.RuneCountInString(text))
 	case "pattern":
 		if parent == "/$defs/text" {
 			// The "not blank" pattern of every text (see text.go).
@@ -65,9 +70,9 @@ func (s *Schema) leaf(e *jsonschema.ValidationError, doc any) []Problem {
 		}
 		return one(tokens, "must match the pattern %s", quoteJSON(kv))
 	case "minItems":
-		return one(tokens, "must have at least %d %s (got %d)", n, items(n), lenOf(value))
+		return one(tokens, "must have at least %d %s (got %d)", n, items(n), len(array))
 	case "maxItems":
-		return one(tokens, "must have at most %d %s (got %d)", n, items(n), lenOf(value))
+		return one(tokens, "must have at most %d %s (got %d)", n, items(n), len(array))
 	case "const":
 		return one(tokens, "must be %s%s", quoteJSON(kv), when)
 	case "enum":
@@ -101,11 +106,12 @@ func missing(tokens []any, value, kv any) []Problem {
 // have been meant to be, or else the fields allowed.
 func (s *Schema) unknownFields(tokens []any, value any, parent string) []Problem {
 	obj, _ := value.(map[string]any)
-	props := s.lookup(parent + "/properties")
-	allowed := keysInOrder(props)
+	props, _ := s.lookup(parent + "/properties").(map[string]any)
+	// In the order the schema text gives them, as far as rank knows it.
+	allowed := slices.SortedFunc(maps.Keys(props), func(a, b string) int { return compareToken(a, b) })
 	var ps []Problem
 	for name := range obj {
-		if _, ok := props.(map[string]any)[name]; ok {
+		if _, ok := props[name]; ok {
 			continue
 		}
 		if name == emptyKey {
@@ -131,8 +137,7 @@ func (s *Schema) condition(fragment string) string {
 	if i < 0 {
 		return ""
 	}
-	cond := s.lookup(fragment[:i] + "/if/properties")
-	props, _ := cond.(map[string]any)
+	props, _ := s.lookup(fragment[:i] + "/if/properties").(map[string]any)
 	if len(props) != 1 {
 		return ""
 	}
@@ -162,10 +167,8 @@ func one(tokens []any, format string, args ...any) []Problem {
 func locate(doc any, pointer string) ([]any, any) {
 	tokens := []any{}
 	v := doc
-	if pointer == "" {
-		return tokens, v
-	}
-	for _, raw := range strings.Split(strings.TrimPrefix(pointer, "/"), "/") {
+	// Each token follows a slash; "" points at the whole.
+	for _, raw := range strings.Split(pointer, "/")[1:] {
 		if u, err := url.PathUnescape(raw); err == nil {
 			raw = u
 		}
@@ -193,38 +196,31 @@ func locate(doc any, pointer string) ([]any, any) {
 	return tokens, v
 }
 
+// unescapePointer reads one token of a JSON pointer.
+func unescapePointer(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
+}
+
 // with returns tokens extended by more, without sharing tokens' array.
 func with(tokens []any, more ...any) []any {
 	return slices.Concat(tokens, more)
 }
 
 func intOf(v any) int {
-	if n, ok := v.(json.Number); ok {
-		i, _ := n.Int64()
-		return int(i)
-	}
-	return 0
+	n, _ := v.(json.Number) // "", which reads as 0, when v is none
+	i, _ := n.Int64()
+	return int(i)
 }
 
 func stringsOf(v any) []string {
 	var out []string
-	if vs, ok := v.([]any); ok {
-		for _, s := range vs {
-			if s, ok := s.(string); ok {
-				out = append(out, s)
-			}
+	vs, _ := v.([]any)
+	for _, s := range vs {
+		if s, ok := s.(string); ok {
+			out = append(out, s)
 		}
 	}
 	return out
-}
-
-func str(v any) string { s, _ := v.(string); return s }
-
-// lenOf counts the items of v, an array: minItems and maxItems apply
-// to nothing else.
-func lenOf(v any) int {
-	a, _ := v.([]any)
-	return len(a)
 }
 
 func items(n int) string {
@@ -234,13 +230,6 @@ func items(n int) string {
 	return "items"
 }
 
-// keysInOrder returns the keys of a schema object in the order the schema
-// text gives them, as far as rank knows it.
-func keysInOrder(v any) []string {
-	m, _ := v.(map[string]any)
-	return slices.SortedFunc(maps.Keys(m), func(a, b string) int { return compareToken(a, b) })
-}
-
 // article names the JSON type(s) of a "type" keyword value, with an
 // article: "a string", "an object".
 func article(v any) string {
@@ -248,15 +237,10 @@ func article(v any) string {
 	if t, ok := v.(string); ok {
 		names = []string{t}
 	}
+	// The types that "a" does not name.
+	other := map[string]string{"object": "an object", "array": "an array", "integer": "an integer", "boolean": "true or false"}
 	for i, n := range names {
-		switch n {
-		case "object", "array", "integer":
-			names[i] = "an " + n
-		case "boolean":
-			names[i] = "true or false"
-		default:
-			names[i] = "a " + n
-		}
+		names[i] = cmp.Or(other[n], "a "+n)
 	}
 	return strings.Join(names, " or ")
 }

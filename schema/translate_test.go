@@ -537,7 +537,7 @@ func TestProblemsStopPastTheLimits(t *testing.T) {
 	if err := json.Unmarshal([]byte(doc(qs...)), &in); err != nil {
 		t.Fatal(err)
 	}
-	raw, _ := decodeAll([]byte(doc(qs...)))
+	raw, _ := decodeAll[any]([]byte(doc(qs...)))
 	s.withinLimits(raw)
 	if !reflect.DeepEqual(plainNumbers(raw), in) {
 		t.Error("withinLimits changed the document")

@@ -13,9 +13,7 @@ import (
 // command at that terminal and is looking at it. A job sent to the
 // background, or a program handed a terminal that is not its own, is not.
 func inForeground(f *os.File) bool {
-	if f == nil {
-		return false
-	}
+	// A nil f's Fd is -1, whose ioctl fails.
 	pgrp, err := unix.IoctlGetInt(int(f.Fd()), unix.TIOCGPGRP)
 	return err == nil && pgrp == unix.Getpgrp()
 }

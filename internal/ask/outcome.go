@@ -202,10 +202,7 @@ func Outcome(err error, cmdPath string) (string, int) {
 // the model: what happened, and what to do next.
 func ToolErrorText(err error) string {
 	o := outcomeOf(err, "askuser mcp")
-	if o.tool != "" {
-		return o.tool
-	}
-	return strings.TrimSuffix(o.cli, "\n")
+	return cmp.Or(o.tool, strings.TrimSuffix(o.cli, "\n"))
 }
 
 // signals are the signals that end a run, by the names the person knows
@@ -216,12 +213,7 @@ var signals = map[os.Signal]struct {
 }{os.Interrupt: {"SIGINT", exitCancel}, syscall.SIGTERM: {"SIGTERM", exitTerm}, syscall.SIGHUP: {"SIGHUP", exitHangup}}
 
 // exitCode returns the exit code of the signal that ended the run.
-func (e *SignalError) exitCode() int {
-	if s, ok := signals[e.Sig]; ok {
-		return s.code
-	}
-	return exitCancel
-}
+func (e *SignalError) exitCode() int { return cmp.Or(signals[e.Sig].code, exitCancel) }
 
 func usageReport(usage *UsageError, cmdPath string) string {
 	msg := fmt.Sprintf("Error: %s\n", prompt.Capitalize(usage.Msg))
@@ -266,9 +258,4 @@ func errorLine(err error) string {
 
 // Name returns the signal's name as the person knows it: SIGINT, SIGTERM,
 // SIGHUP.
-func (e *SignalError) Name() string {
-	if s, ok := signals[e.Sig]; ok {
-		return s.name
-	}
-	return e.Sig.String()
-}
+func (e *SignalError) Name() string { return cmp.Or(signals[e.Sig].name, e.Sig.String()) }

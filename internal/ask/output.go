@@ -19,35 +19,24 @@ import (
 // labels and typed text may hold ", ", which the joined string cannot be
 // split at again.
 func WriteAnswers(w io.Writer, qs []schema.Question, answers []prompt.Answer, key schema.KeyBy, arrays bool) error {
-	keys := make([]string, len(qs))
-	values := make([]any, len(qs))
-	var noted []string // the keys of the answers with a note
-	var notes []any
+	var values, notes bytes.Buffer // the members of "answers" and of "annotations"
 	for i, q := range qs {
 		a := answers[i]
-		keys[i], values[i] = key.Key(q), a.String()
+		var v any = a.String()
 		if arrays && q.MultiSelect && !q.Kind.Typed() {
-			labels := append([]string{}, a.Labels...)
-			if a.Other != "" {
-				labels = append(labels, a.Other)
-			}
-			values[i] = labels
+			v = a.Parts()
 		}
+		member(&values, key.Key(q), v)
 		if a.Note != "" {
 			// Claude Code's own result shape: {KEY: {"notes": text}}.
-			noted = append(noted, keys[i])
-			notes = append(notes, map[string]string{"notes": a.Note})
+			member(&notes, key.Key(q), map[string]string{"notes": a.Note})
 		}
 	}
-	var b bytes.Buffer
-	b.WriteString(`{"answers":`)
-	writeObject(&b, keys, values)
-	if len(noted) > 0 {
-		b.WriteString(`,"annotations":`)
-		writeObject(&b, noted, notes)
+	out := `{"answers":{` + values.String() + "}"
+	if notes.Len() > 0 {
+		out += `,"annotations":{` + notes.String() + "}"
 	}
-	b.WriteString("}\n")
-	if _, err := w.Write(b.Bytes()); err != nil {
+	if _, err := io.WriteString(w, out+"}\n"); err != nil {
 		return &NotWrittenError{Err: err}
 	}
 	return nil
@@ -67,17 +56,11 @@ func (e *NotWrittenError) Error() string {
 
 func (e *NotWrittenError) Unwrap() error { return e.Err }
 
-// writeObject writes the JSON object of keys and their values, in that
-// order.
-func writeObject(b *bytes.Buffer, keys []string, values []any) {
-	b.WriteByte('{')
-	for i, k := range keys {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(jsonout.String(k))
-		b.WriteByte(':')
-		b.WriteString(jsonout.String(values[i]))
+// member adds the member k: v to the members of a JSON object written in
+// b, in the order they are added.
+func member(b *bytes.Buffer, k string, v any) {
+	if b.Len() > 0 {
+		b.WriteByte(',')
 	}
-	b.WriteByte('}')
+	b.WriteString(jsonout.String(k) + ":" + jsonout.String(v))
 }

@@ -35,8 +35,9 @@ type Place struct {
 	stdinTTY, stderrTTY bool
 	// nobody says why nobody can answer at stdin, when it is not a
 	// terminal: it is /dev/null, a silent socket, or it has already
-	// ended. It returns nil when somebody may answer there.
-	nobody func() *noPersonError
+	// ended (a *noPersonError). It returns nil when somebody may answer
+	// there.
+	nobody func() error
 	// foreground reports whether askuser runs in the foreground of the
 	// terminal that stdin is.
 	foreground func() bool
@@ -85,10 +86,7 @@ func (p Place) commandLine(o Options) *Route {
 				return nil
 			}
 			// Only a stdin that is not a terminal is asked what it is.
-			if why := p.nobody(); why != nil {
-				return why
-			}
-			return nil
+			return p.nobody()
 		}
 		terminal.Reaches = func(context.Context) error {
 			if unseen && p.foreground() {
@@ -116,8 +114,7 @@ func (p Place) Client(o Options, own *Way) *Route {
 	if own != nil && (o.Mode == UIAuto || o.Mode == UIElicit) {
 		w := *own
 		if o.Mode == UIAuto && w.BesideInbox {
-			inbox := p.Inbox
-			w.Beside = &inbox
+			w.Beside = &p.Inbox
 		}
 		r.Ways = append(r.Ways, w)
 	}
@@ -353,8 +350,8 @@ func NewPlace(streams *Streams, o Options, rest io.Reader) Place {
 	p := Place{
 		stdinTTY:  streams.IO.InTTY,
 		stderrTTY: streams.IO.ErrTTY,
-		nobody: func() *noPersonError {
-			why, read := noPerson(streams.IO, rest)
+		nobody: func() error {
+			read, why := noPerson(streams.IO, rest)
 			if read != nil {
 				answers = read
 			}
@@ -369,16 +366,11 @@ func NewPlace(streams *Streams, o Options, rest io.Reader) Place {
 			return askOn(o, &s, nil)
 		}},
 		terminal: Way{Name: wayTerminal, Open: func(context.Context) (*Opened, error) {
-			in, out, err := openTTY()
+			s, done, err := openTTY(*streams.IO)
 			if err != nil {
 				return nil, err
 			}
-			return askOn(o, &iostreams.Streams{In: in, InFile: in, InTTY: true, ErrOut: out, ErrFile: out, ErrTTY: true}, func() {
-				// Opened only to ask on; nothing was written that a failed
-				// close could lose.
-				_ = in.Close()
-				_ = out.Close()
-			})
+			return askOn(o, s, done)
 		}},
 		Inbox: inboxWay(o.Inbox, streams.IO.ErrOut),
 	}
@@ -432,14 +424,11 @@ func OnStdinTerminal(s *iostreams.Streams) *iostreams.Streams {
 	if !s.InTTY || s.ErrTTY || !inForeground(s.InFile) {
 		return s
 	}
-	in, out, err := openTTY()
+	t, _, err := openTTY(*s)
 	if err != nil {
 		return s
 	}
-	t := *s
-	t.In, t.InFile, t.InTTY = in, in, true
-	t.ErrOut, t.ErrFile, t.ErrTTY = out, out, true
-	return &t
+	return t
 }
 
 // UseScreen reports whether to draw on the terminal screen (the terminal
@@ -465,14 +454,16 @@ func (ui UI) UseScreen(s *iostreams.Streams, plain bool, named, instead string) 
 	return false, nil
 }
 
-// openTTY opens the controlling terminal for reading and writing. Without
-// one, the terminal cannot be asked on.
-func openTTY() (in, out *os.File, err error) {
+// openTTY returns s with stdin and stderr on the controlling terminal,
+// opened for reading and writing, and what closes it. Without one, the
+// terminal cannot be asked on.
+func openTTY(s iostreams.Streams) (_ *iostreams.Streams, done func(), err error) {
 	inName, outName := "/dev/tty", "/dev/tty"
 	if runtime.GOOS == "windows" {
 		inName, outName = "CONIN$", "CONOUT$"
 	}
-	in, err = os.OpenFile(inName, os.O_RDWR, 0)
+	var out *os.File
+	in, err := os.OpenFile(inName, os.O_RDWR, 0)
 	if err == nil {
 		if out, err = os.OpenFile(outName, os.O_RDWR, 0); err != nil {
 			_ = in.Close()
@@ -481,7 +472,14 @@ func openTTY() (in, out *os.File, err error) {
 	if err != nil {
 		return nil, nil, &prompt.UnavailableError{Err: fmt.Errorf("--tty: no controlling terminal to ask on: %w", err)}
 	}
-	return in, out, nil
+	s.In, s.InFile, s.InTTY = in, in, true
+	s.ErrOut, s.ErrFile, s.ErrTTY = out, out, true
+	return &s, func() {
+		// Opened only to ask on; nothing was written that a failed close
+		// could lose.
+		_ = in.Close()
+		_ = out.Close()
+	}, nil
 }
 
 // inboxWay asks in the inbox (askuser inbox) of o, when one answers at its

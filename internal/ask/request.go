@@ -3,7 +3,6 @@ package ask
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 
 	"github.com/askuser/askuser/prompt"
@@ -85,13 +84,10 @@ func Prepare(r Request) (*Prepared, error) {
 			continue
 		}
 		labels, other := q.Resolve(v)
-		if other != "" {
-			var err error
-			// Parse has checked it; this cleans it.
-			if other, err = schema.CheckOther(other); err != nil {
-				return nil, fmt.Errorf("preset answer for %q: %w", r.Key.Key(q), err)
-			}
-		}
+		// Parse and AddPresets have checked this very part, typed (what
+		// names no option), with CheckOther, and refused the request had
+		// it failed: this only cleans it (and leaves "", none, as it is).
+		other, _ = schema.CheckOther(other)
 		c.answers[i] = prompt.Answer{Labels: labels, Other: other}
 	}
 	return c, nil

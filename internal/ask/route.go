@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -98,10 +99,8 @@ func (e *noWayError) add(w Way, err error) {
 // why returns why the way named name could not reach the person; nil when it
 // was not tried.
 func (e *noWayError) why(name string) error {
-	for i, n := range e.Ways {
-		if n == name {
-			return e.Errs[i]
-		}
+	if i := slices.Index(e.Ways, name); i >= 0 {
+		return e.Errs[i]
 	}
 	return nil
 }

@@ -118,7 +118,7 @@ func TestRouteOrder(t *testing.T) {
 			p := Place{
 				stdinTTY:  tc.stdin == tty,
 				stderrTTY: tc.stderrTTY,
-				nobody: func() *noPersonError {
+				nobody: func() error {
 					switch tc.stdin {
 					case null, socket, ended:
 						return &noPersonError{Stdin: tc.stdin}

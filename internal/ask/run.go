@@ -96,8 +96,7 @@ func runAsking(ctx context.Context, streams *Streams, o Options, c *Prepared, no
 			_, _ = io.WriteString(opened.out, "\a")
 		}
 		if notice == nil {
-			first := qs[0]
-			notice = o.Notify.Start(notify.Notice{Event: notify.Asked, Header: first.Header, Question: first.Question})
+			notice = o.Notify.Start(notify.Notice{Event: notify.Asked, Header: qs[0].Header, Question: qs[0].Question})
 		}
 	}
 	got, err := route.Ask(ctx, qs)
@@ -114,11 +113,8 @@ func runAsking(ctx context.Context, streams *Streams, o Options, c *Prepared, no
 		// Now that the prompts are off the screen.
 		notice.Warn(streams.IO.ErrOut)
 	}
-	if err == nil {
-		return nil
-	}
 	// Nobody's error names the question too, and keeps saying how the
-	// person could be reached.
+	// person could be reached; nil passes through both as nil.
 	person, _ := errors.AsType[*noPersonError](err)
 	return person.explain(noAnswer(err))
 }

@@ -41,18 +41,11 @@ func ReadSource(s *iostreams.Streams, args []string, file string, answersFollow 
 	switch {
 	case len(args) > 0 && file != "":
 		return nil, UsageErrorf("give the questions either as an argument or with --file, not both")
+	case len(args) > 0 && isFileName(args[0]):
+		// A common slip: the file given where its contents belong.
+		return nil, UsageErrorf("%q is a file, not JSON: read it with -f %s", args[0], args[0])
 	case len(args) > 0:
-		if isBlank([]byte(args[0])) {
-			return nil, missingJSON()
-		}
-		if isFileName(args[0]) {
-			// A common slip: the file given where its contents belong.
-			return nil, UsageErrorf("%q is a file, not JSON: read it with -f %s", args[0], args[0])
-		}
-		if len(args[0]) > schema.MaxInputSize {
-			return nil, &schema.TooLargeError{Size: int64(len(args[0]))}
-		}
-		return &Source{Data: []byte(args[0])}, nil
+		src, err = ReadLimited(strings.NewReader(args[0]), int64(len(args[0])))
 	case file != "" && file != "-":
 		src, err = readFile(file)
 	case s.InTTY && file != "-":

@@ -20,14 +20,15 @@ import (
 // at once, and a pipe whose writer is done closes within it.
 const endGrace = 100 * time.Millisecond
 
-// noPerson says why nobody could answer on stdin, which is not a terminal
-// (the route asks it only then), or returns nil when somebody may. It
-// reads stdin (rest, when the questions came on it) to see whether it has
-// already ended, and then returns the reader to read the answers on from.
-func noPerson(s *iostreams.Streams, rest io.Reader) (*noPersonError, io.Reader) {
+// noPerson says why nobody could answer on stdin (a *noPersonError),
+// which is not a terminal (the route asks it only then), or returns nil
+// when somebody may. It reads stdin (rest, when the questions came on it)
+// to see whether it has already ended, and then returns the reader to
+// read the answers on from.
+func noPerson(s *iostreams.Streams, rest io.Reader) (io.Reader, error) {
 	kind := StdinKind(s.InFile, false)
 	if rest == nil && (kind == "/dev/null" || kind == "a socket") {
-		return &noPersonError{Stdin: kind, Silent: kind == "a socket"}, nil
+		return nil, &noPersonError{Stdin: kind, Silent: kind == "a socket"}
 	}
 	r := cmp.Or(rest, s.In)
 	if r == nil {
@@ -36,23 +37,21 @@ func noPerson(s *iostreams.Streams, rest io.Reader) (*noPersonError, io.Reader) 
 	read, ended := endedAlready(r, endGrace)
 	switch {
 	case !ended:
-		return nil, read
+		return read, nil
 	case rest == nil:
-		return &noPersonError{Stdin: "it was empty"}, read
+		return read, &noPersonError{Stdin: "it was empty"}
 	}
 	// The questions were given where the answers should follow: a
 	// person at a terminal can give them otherwise.
-	return &noPersonError{Stdin: "it held only the questions", Terminal: terminalExists()}, read
+	return read, &noPersonError{Stdin: "it held only the questions", Terminal: terminalExists()}
 }
 
 // endedAlready reports whether r ends within grace without giving a byte,
 // and returns the reader to read r on from: what was read to tell is not
 // lost, and a read that is still waiting is waited for.
 func endedAlready(r io.Reader, grace time.Duration) (io.Reader, bool) {
-	br, ok := r.(*bufio.Reader)
-	if !ok {
-		br = bufio.NewReader(r)
-	}
+	// A *bufio.Reader (the rest of stdin, after the questions) is its own.
+	br := bufio.NewReader(r)
 	// The peek's error is read once peeked is closed; a later read of br
 	// returns it again, so afterPeek need not keep it.
 	var err error
@@ -77,22 +76,18 @@ type afterPeek struct {
 }
 
 func (a *afterPeek) Read(p []byte) (int, error) {
-	if a.peeked != nil {
-		<-a.peeked
-		a.peeked = nil
-	}
+	<-a.peeked // at once, once closed
 	return a.r.Read(p)
 }
 
 // terminalExists reports whether askuser has a controlling terminal, where
 // --tty could ask.
 func terminalExists() bool {
-	in, out, err := openTTY()
+	_, done, err := openTTY(iostreams.Streams{})
 	if err != nil {
 		return false
 	}
-	_ = in.Close()
-	_ = out.Close()
+	done()
 	return true
 }
 
@@ -106,13 +101,11 @@ func StdinKind(f *os.File, tty bool) string {
 	if err != nil {
 		return ""
 	}
-	switch {
-	case fi.Mode()&os.ModeSocket != 0:
+	if fi.Mode()&os.ModeSocket != 0 {
 		return "a socket"
-	case fi.Mode()&os.ModeCharDevice != 0:
-		if null, err := os.Stat(os.DevNull); err == nil && os.SameFile(fi, null) {
-			return "/dev/null"
-		}
+	}
+	if null, err := os.Stat(os.DevNull); err == nil && os.SameFile(fi, null) {
+		return "/dev/null"
 	}
 	return ""
 }
