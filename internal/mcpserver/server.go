@@ -20,8 +20,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -290,15 +288,17 @@ func (s *Server) elicitRound(req *mcp.CallToolRequest, qs []schema.Question) (an
 	version := req.ProtocolVersion()
 	reply, ok := req.Params.InputResponses[formID]
 	if !ok {
+		// The request state says when the form was sent: the client hands
+		// it back with the reply, and the server keeps nothing.
 		return nil, &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{formID: elicit.Form(qs, version)},
-			RequestState: formSent(time.Now())}, nil
+			RequestState: time.Now().Format(time.RFC3339Nano)}, nil
 	}
 	res, ok := reply.(*mcp.ElicitResult)
 	if !ok {
 		return nil, nil, &elicit.ClientError{Msg: fmt.Sprintf("a %T", reply)}
 	}
 	// Only the first form carries when it was sent (see elicit.Prompter).
-	if sent, ok := sentAt(req.Params.RequestState); ok {
+	if sent, err := time.Parse(time.RFC3339Nano, req.Params.RequestState); err == nil {
 		if err := elicit.Unattended(res, time.Since(sent), s.opts.Quickest); err != nil {
 			return nil, nil, err
 		}
@@ -308,22 +308,6 @@ func (s *Server) elicitRound(req *mcp.CallToolRequest, qs []schema.Question) (an
 		return nil, &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{formID: again}}, nil
 	}
 	return answers, nil, err
-}
-
-// formSent returns the request state of a call whose first form was sent at t:
-// the client hands it back with the reply, and the server keeps nothing.
-func formSent(t time.Time) string {
-	return "form-sent=" + strconv.FormatInt(t.UnixMilli(), 10)
-}
-
-// sentAt reads a request state that formSent wrote.
-func sentAt(state string) (time.Time, bool) {
-	ms, ok := strings.CutPrefix(state, "form-sent=")
-	if !ok {
-		return time.Time{}, false
-	}
-	n, err := strconv.ParseInt(ms, 10, 64)
-	return time.UnixMilli(n), err == nil
 }
 
 // newestBeforeRoundTrips is the newest protocol version in which a server
