@@ -164,11 +164,7 @@ func (t *Prompter) Print(text string) error {
 // PostgreSQL"), each line after prefix, which says whose answers they
 // were, above the frame on screen (see Print).
 func (t *Prompter) PrintSummary(prefix string, summary []prompt.Summary) error {
-	var b strings.Builder
-	if err := t.writeSummary(&b, prefix, summary); err != nil {
-		return err
-	}
-	return t.Print(b.String())
+	return t.Print(t.summary(prefix, summary))
 }
 
 // PrintNotice prints a line above the frame on screen (see Print) that
