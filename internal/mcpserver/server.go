@@ -209,7 +209,7 @@ var (
 // forms returns the client's own way of reaching the person, a form filled
 // in in its own interface, for the questions that wait in w, which the call
 // first asks first: as the server's own request (elicit.Prompter), or
-// handed back in the call's result (rounds), as the client takes it. The
+// handed back in the call's result, as the client takes it. The
 // form waits beside the inbox: one asked as the server's own request is
 // ended when the inbox answers first (the SDK sends
 // notifications/cancelled); one handed back in the call's result is the
@@ -220,45 +220,36 @@ func (s *Server) forms(w *waiting, first turn) *ask.Way {
 	req := first.req
 	var form prompt.Prompter = &elicit.Prompter{Elicit: req.Session.Elicit, Version: req.ProtocolVersion(), Quickest: s.opts.Quickest}
 	if roundTrips(req) {
-		form = &rounds{s: s, w: w, first: first}
+		// The client fills in forms between calls: each form is handed
+		// back to the call that waits (see elicitRound), and the next call
+		// that meets the questions waiting in w brings its reply. The form
+		// ends, and a reply that comes after is dropped, when ctx ends: the
+		// inbox beside it answered first.
+		form = prompt.PrompterFunc(func(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
+			for t := first; ; {
+				answers, back, err := s.elicitRound(t.req, qs)
+				if back == nil {
+					return answers, err
+				}
+				t.back <- back
+				select {
+				case t = <-w.turns:
+				case <-ctx.Done():
+					return nil, context.Cause(ctx)
+				}
+				if ctx.Err() != nil {
+					if replied(t.req) {
+						s.dropped(context.WithoutCancel(ctx), t.req)
+					}
+					return nil, context.Cause(ctx)
+				}
+			}
+		})
 	}
 	beside := !roundTrips(req) || !replied(req)
 	return &ask.Way{Name: ask.WayForm, BesideInbox: beside, Open: func(context.Context) (*ask.Opened, error) {
 		return &ask.Opened{Prompter: form}, nil
 	}}
-}
-
-// rounds asks through a client that fills in forms between calls, for the
-// questions that wait in w, starting with the call first: each form is
-// handed back to the call that waits (see elicitRound), and the next call
-// that meets the questions waiting in w brings its reply. The form ends,
-// and a reply that comes after is dropped, when ctx ends: the inbox beside
-// it answered first.
-type rounds struct {
-	s     *Server
-	w     *waiting
-	first turn
-}
-
-func (r *rounds) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
-	for t := r.first; ; {
-		answers, back, err := r.s.elicitRound(t.req, qs)
-		if back == nil {
-			return answers, err
-		}
-		t.back <- back
-		select {
-		case t = <-r.w.turns:
-		case <-ctx.Done():
-			return nil, context.Cause(ctx)
-		}
-		if ctx.Err() != nil {
-			if replied(t.req) {
-				r.s.dropped(context.WithoutCancel(ctx), t.req)
-			}
-			return nil, context.Cause(ctx)
-		}
-	}
 }
 
 // replied reports whether the call req carries a reply to askuser's form.

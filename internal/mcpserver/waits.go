@@ -70,7 +70,7 @@ type waiting struct {
 	calls int
 	form  bool
 	// turns takes the calls that come while a form handed back to the
-	// client waits for its reply (see rounds).
+	// client waits for its reply (see Server.forms).
 	turns chan turn
 }
 
