@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -145,19 +144,7 @@ func (t *Prompter) Print(text string) error {
 		_, err := t.Out.Write([]byte(text))
 		return err
 	}
-	var b bytes.Buffer
-	drawn := len(t.last.lines) > 0
-	if drawn {
-		t.erase(&b)
-	}
-	// In raw mode a line feed does not return the cursor to the start of
-	// the line.
-	b.WriteString(strings.ReplaceAll(text, "\n", "\r\n"))
-	if drawn {
-		t.put(&b, t.last)
-	}
-	_, err := t.Out.Write(b.Bytes())
-	return err
+	return t.redraw(text, t.last)
 }
 
 // PrintSummary prints the answers as Finish does ("✔ Database:

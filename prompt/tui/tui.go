@@ -239,11 +239,20 @@ func (t *Prompter) size() (w, h int) {
 func (t *Prompter) draw(f frame) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.saved == nil || len(f.lines) == 0 && len(t.last.lines) == 0 {
+	return t.redraw("", f)
+}
+
+// redraw replaces the frame on screen with text, in lines that stay, and
+// f under it, in a single write. t.mu is held.
+func (t *Prompter) redraw(text string, f frame) error {
+	if t.saved == nil || text == "" && len(f.lines) == 0 && len(t.last.lines) == 0 {
 		return nil
 	}
 	var b bytes.Buffer
 	t.erase(&b)
+	// In raw mode a line feed does not return the cursor to the start of
+	// the line.
+	b.WriteString(strings.ReplaceAll(text, "\n", "\r\n"))
 	if len(f.lines) > 0 {
 		t.put(&b, f)
 	} else {
