@@ -30,6 +30,7 @@ import (
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/prompt/elicit"
 	"github.com/askuser/askuser/schema"
+	"github.com/askuser/askuser/schema/jsonout"
 )
 
 // Options configure a Server.
@@ -171,7 +172,7 @@ func (s *Server) call(reqCtx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 	// The arguments are checked as the command line checks its input (none
 	// at all are an empty object), and the answers given in advance taken.
 	r := s.opts.Request
-	r.Doc = withoutClientArgs(req.Params.Arguments)
+	r.Doc = jsonout.Without(req.Params.Arguments, clientArgs...)
 	if len(r.Doc) == 0 {
 		r.Doc = []byte("{}")
 	}
