@@ -326,7 +326,7 @@ func (t *Prompter) ask(index int, q schema.Question, prev prompt.Answer) (prompt
 	switch q.Kind.Gesture() {
 	case schema.GestureYesNo:
 		// On an error, the answer is not read.
-		yes, err := askOne[bool](t, &confirmPrompt{t: t, head: head, yes: q.Default == schema.Yes})
+		yes, err := askOne[bool](t, &confirmPrompt{screen: screen{t}, head: head, yes: q.Default == schema.Yes})
 		return prompt.Answer{Labels: []string{schema.YesOrNo(yes)}}, err
 	case schema.GestureType:
 		text := newTextPrompt(t, head, prev.Other)
@@ -387,3 +387,16 @@ func askOne[T any](t *Prompter, p survey.Prompt, validators ...survey.Validator)
 	err := survey.AskOne(p, &v, opts...)
 	return v, err
 }
+
+// screen is what the prompts here share: the Prompter they draw on and
+// read keys from, and what survey asks of a prompt besides Prompt. A
+// prompt stays on screen once answered: whatever is drawn next replaces
+// it, and the last one is erased when the prompter is done (Cleanup). A
+// prompt that takes every answer ignores Error, which survey then never
+// calls; one that refuses answers has an Error of its own that keeps the
+// reason, to show when the prompt is drawn again.
+type screen struct{ t *Prompter }
+
+func (screen) Cleanup(*survey.PromptConfig, any) error { return nil }
+
+func (screen) Error(*survey.PromptConfig, error) error { return nil }
