@@ -249,7 +249,9 @@ func (t *Prompter) redraw(text string, f frame) error {
 		return nil
 	}
 	var b bytes.Buffer
-	t.erase(&b)
+	if len(f.lines) > 0 || len(t.last.lines) > 0 {
+		t.erase(&b)
+	}
 	// In raw mode a line feed does not return the cursor to the start of
 	// the line.
 	b.WriteString(strings.ReplaceAll(text, "\n", "\r\n"))
