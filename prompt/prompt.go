@@ -27,6 +27,15 @@ type Prompter interface {
 	Ask(ctx context.Context, qs []schema.Question) ([]Answer, error)
 }
 
+// PrompterFunc is a function that is a Prompter, as http.HandlerFunc is a
+// function that is a Handler.
+type PrompterFunc func(ctx context.Context, qs []schema.Question) ([]Answer, error)
+
+// Ask calls f(ctx, qs).
+func (f PrompterFunc) Ask(ctx context.Context, qs []schema.Question) ([]Answer, error) {
+	return f(ctx, qs)
+}
+
 // Finisher is a Prompter with something to do when a conversation is over,
 // before the streams it was given are closed. Its caller calls Finish,
 // when the prompter has it, with the context that Ask was given and the

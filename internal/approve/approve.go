@@ -65,7 +65,11 @@ func (r Request) Ask(s Settings) (Asking, error) {
 		}
 		return r.askQuestions(doc, s)
 	case r.Tool == "AskUserQuestion":
-		return r.askQuestions(withoutAnswers(r.Input), s)
+		// The agent tool's dialog fills in "answers" and "annotations": there,
+		// they are the agent's, never the person's, who is asked every
+		// question (the model asked, and gets the person's answers back,
+		// rather than a refusal to ask again).
+		return r.askQuestions(jsonout.Without(r.Input, "answers", "annotations"), s)
 	case r.Tool == "ExitPlanMode":
 		return r.askPlan(s), nil
 	case r.ownTool(s), onlyAsks(r.command()):
@@ -130,20 +134,6 @@ func (r Request) askQuestions(doc []byte, s Settings) (Asking, error) {
 		_ = c.Write(&b)
 		return Decision{Allow: true, Input: withAnswers(r.Input, b.Bytes())}
 	}}, nil
-}
-
-// withoutAnswers returns input, the agent tool's own questions, without the
-// answers and notes that its dialog fills in: there, they are the agent's,
-// never the person's, who is asked every question (the model asked, and
-// gets the person's answers back, rather than a refusal to ask again).
-func withoutAnswers(input json.RawMessage) json.RawMessage {
-	var in map[string]json.RawMessage
-	if json.Unmarshal(input, &in) != nil {
-		return input
-	}
-	delete(in, "answers")
-	delete(in, "annotations")
-	return json.RawMessage(jsonout.String(in))
 }
 
 // withAnswers returns input, the questions as the agent tool gave them, with

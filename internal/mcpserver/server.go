@@ -20,8 +20,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -32,6 +30,7 @@ import (
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/prompt/elicit"
 	"github.com/askuser/askuser/schema"
+	"github.com/askuser/askuser/schema/jsonout"
 )
 
 // Options configure a Server.
@@ -173,7 +172,7 @@ func (s *Server) call(reqCtx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 	// The arguments are checked as the command line checks its input (none
 	// at all are an empty object), and the answers given in advance taken.
 	r := s.opts.Request
-	r.Doc = withoutClientArgs(req.Params.Arguments)
+	r.Doc = jsonout.Without(req.Params.Arguments, clientArgs...)
 	if len(r.Doc) == 0 {
 		r.Doc = []byte("{}")
 	}
@@ -211,7 +210,7 @@ var (
 // forms returns the client's own way of reaching the person, a form filled
 // in in its own interface, for the questions that wait in w, which the call
 // first asks first: as the server's own request (elicit.Prompter), or
-// handed back in the call's result (rounds), as the client takes it. The
+// handed back in the call's result, as the client takes it. The
 // form waits beside the inbox: one asked as the server's own request is
 // ended when the inbox answers first (the SDK sends
 // notifications/cancelled); one handed back in the call's result is the
@@ -222,45 +221,36 @@ func (s *Server) forms(w *waiting, first turn) *ask.Way {
 	req := first.req
 	var form prompt.Prompter = &elicit.Prompter{Elicit: req.Session.Elicit, Version: req.ProtocolVersion(), Quickest: s.opts.Quickest}
 	if roundTrips(req) {
-		form = &rounds{s: s, w: w, first: first}
+		// The client fills in forms between calls: each form is handed
+		// back to the call that waits (see elicitRound), and the next call
+		// that meets the questions waiting in w brings its reply. The form
+		// ends, and a reply that comes after is dropped, when ctx ends: the
+		// inbox beside it answered first.
+		form = prompt.PrompterFunc(func(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
+			for t := first; ; {
+				answers, back, err := s.elicitRound(t.req, qs)
+				if back == nil {
+					return answers, err
+				}
+				t.back <- back
+				select {
+				case t = <-w.turns:
+				case <-ctx.Done():
+					return nil, context.Cause(ctx)
+				}
+				if ctx.Err() != nil {
+					if replied(t.req) {
+						s.dropped(context.WithoutCancel(ctx), t.req)
+					}
+					return nil, context.Cause(ctx)
+				}
+			}
+		})
 	}
 	beside := !roundTrips(req) || !replied(req)
 	return &ask.Way{Name: ask.WayForm, BesideInbox: beside, Open: func(context.Context) (*ask.Opened, error) {
 		return &ask.Opened{Prompter: form}, nil
 	}}
-}
-
-// rounds asks through a client that fills in forms between calls, for the
-// questions that wait in w, starting with the call first: each form is
-// handed back to the call that waits (see elicitRound), and the next call
-// that meets the questions waiting in w brings its reply. The form ends,
-// and a reply that comes after is dropped, when ctx ends: the inbox beside
-// it answered first.
-type rounds struct {
-	s     *Server
-	w     *waiting
-	first turn
-}
-
-func (r *rounds) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
-	for t := r.first; ; {
-		answers, back, err := r.s.elicitRound(t.req, qs)
-		if back == nil {
-			return answers, err
-		}
-		t.back <- back
-		select {
-		case t = <-r.w.turns:
-		case <-ctx.Done():
-			return nil, context.Cause(ctx)
-		}
-		if ctx.Err() != nil {
-			if replied(t.req) {
-				r.s.dropped(context.WithoutCancel(ctx), t.req)
-			}
-			return nil, context.Cause(ctx)
-		}
-	}
 }
 
 // replied reports whether the call req carries a reply to askuser's form.
@@ -290,15 +280,17 @@ func (s *Server) elicitRound(req *mcp.CallToolRequest, qs []schema.Question) (an
 	version := req.ProtocolVersion()
 	reply, ok := req.Params.InputResponses[formID]
 	if !ok {
+		// The request state says when the form was sent: the client hands
+		// it back with the reply, and the server keeps nothing.
 		return nil, &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{formID: elicit.Form(qs, version)},
-			RequestState: formSent(time.Now())}, nil
+			RequestState: time.Now().Format(time.RFC3339Nano)}, nil
 	}
 	res, ok := reply.(*mcp.ElicitResult)
 	if !ok {
 		return nil, nil, &elicit.ClientError{Msg: fmt.Sprintf("a %T", reply)}
 	}
 	// Only the first form carries when it was sent (see elicit.Prompter).
-	if sent, ok := sentAt(req.Params.RequestState); ok {
+	if sent, err := time.Parse(time.RFC3339Nano, req.Params.RequestState); err == nil {
 		if err := elicit.Unattended(res, time.Since(sent), s.opts.Quickest); err != nil {
 			return nil, nil, err
 		}
@@ -308,22 +300,6 @@ func (s *Server) elicitRound(req *mcp.CallToolRequest, qs []schema.Question) (an
 		return nil, &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{formID: again}}, nil
 	}
 	return answers, nil, err
-}
-
-// formSent returns the request state of a call whose first form was sent at t:
-// the client hands it back with the reply, and the server keeps nothing.
-func formSent(t time.Time) string {
-	return "form-sent=" + strconv.FormatInt(t.UnixMilli(), 10)
-}
-
-// sentAt reads a request state that formSent wrote.
-func sentAt(state string) (time.Time, bool) {
-	ms, ok := strings.CutPrefix(state, "form-sent=")
-	if !ok {
-		return time.Time{}, false
-	}
-	n, err := strconv.ParseInt(ms, 10, 64)
-	return time.UnixMilli(n), err == nil
 }
 
 // newestBeforeRoundTrips is the newest protocol version in which a server

@@ -15,6 +15,7 @@ import (
 	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
+	"github.com/askuser/askuser/schema/jsonout"
 )
 
 // A person may take longer to answer than an MCP client waits for a call.
@@ -70,7 +71,7 @@ type waiting struct {
 	calls int
 	form  bool
 	// turns takes the calls that come while a form handed back to the
-	// client waits for its reply (see rounds).
+	// client waits for its reply (see Server.forms).
 	turns chan turn
 }
 
@@ -236,7 +237,7 @@ const answeredIdle = "The person answered questions that no call waits for now (
 func callKey(tool string, args json.RawMessage) string {
 	// The arguments as gjson's @ugly writes them: without the space
 	// between their tokens.
-	return tool + "\n" + gjson.GetBytes(withoutClientArgs(args), "@ugly").Raw
+	return tool + "\n" + gjson.GetBytes(jsonout.Without(args, clientArgs...), "@ugly").Raw
 }
 
 // timeoutReason matches the reason of a cancel that a client's own time

@@ -7,7 +7,7 @@ import (
 // confirmPrompt asks a yes/no question: y or n answer at once, ←/→ or
 // Tab move between Yes and No, and Enter takes the one focused.
 type confirmPrompt struct {
-	t    *Prompter
+	screen
 	head func(l layout, w int) []string
 	yes  bool // Yes is focused, rather than No
 }
@@ -35,12 +35,6 @@ func (p *confirmPrompt) Prompt(*survey.PromptConfig) (any, error) {
 		}
 	}
 }
-
-// Cleanup leaves the prompt on screen; Confirm erases it.
-func (p *confirmPrompt) Cleanup(*survey.PromptConfig, any) error { return nil }
-
-// Error does nothing, as survey never calls it here: every answer is valid.
-func (p *confirmPrompt) Error(*survey.PromptConfig, error) error { return nil }
 
 func (p *confirmPrompt) frame(l layout, w int) frame {
 	f := frame{lines: p.head(l, w), cursor: -1}

@@ -22,14 +22,14 @@ func (t *Prompter) Finish(_ context.Context, err error, summary []prompt.Summary
 	if err == nil {
 		// The answers are printed whatever happens here: a summary that
 		// cannot be drawn loses nothing.
-		_ = t.writeSummary(t.Out, "", summary)
+		_, _ = io.WriteString(t.Out, t.summary("", summary))
 	}
 	return err
 }
 
-// writeSummary writes each answer on a line of its own, after prefix, and
+// summary returns each answer on a line of its own, after prefix, and
 // its note, if any, on the next.
-func (t *Prompter) writeSummary(w io.Writer, prefix string, summary []prompt.Summary) error {
+func (t *Prompter) summary(prefix string, summary []prompt.Summary) string {
 	var b strings.Builder
 	for _, s := range summary {
 		fmt.Fprintf(&b, "%s %s%s %s\n", t.paint("✔", sgrGreen), prompt.Display(prefix),
@@ -38,6 +38,5 @@ func (t *Prompter) writeSummary(w io.Writer, prefix string, summary []prompt.Sum
 			fmt.Fprintf(&b, "  %s\n", t.paint("Note: "+prompt.Display(s.Note), sgrDim))
 		}
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return b.String()
 }

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -145,30 +144,14 @@ func (t *Prompter) Print(text string) error {
 		_, err := t.Out.Write([]byte(text))
 		return err
 	}
-	var b bytes.Buffer
-	drawn := len(t.last.lines) > 0
-	if drawn {
-		t.erase(&b)
-	}
-	// In raw mode a line feed does not return the cursor to the start of
-	// the line.
-	b.WriteString(strings.ReplaceAll(text, "\n", "\r\n"))
-	if drawn {
-		t.put(&b, t.last)
-	}
-	_, err := t.Out.Write(b.Bytes())
-	return err
+	return t.redraw(text, t.last)
 }
 
 // PrintSummary prints the answers as Finish does ("✔ Database:
 // PostgreSQL"), each line after prefix, which says whose answers they
 // were, above the frame on screen (see Print).
 func (t *Prompter) PrintSummary(prefix string, summary []prompt.Summary) error {
-	var b strings.Builder
-	if err := t.writeSummary(&b, prefix, summary); err != nil {
-		return err
-	}
-	return t.Print(b.String())
+	return t.Print(t.summary(prefix, summary))
 }
 
 // PrintNotice prints a line above the frame on screen (see Print) that

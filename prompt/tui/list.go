@@ -40,7 +40,7 @@ type listResult struct {
 // is Other, numbered 0 and chosen with 0, as on the line prompt and the
 // web page; n asks for a note on the answer.
 type listPrompt struct {
-	t      *Prompter
+	screen
 	q      schema.Question
 	index  int
 	cursor int // focused entry; len(q.Options) is Other
@@ -56,7 +56,7 @@ type listPrompt struct {
 // the cursor on the first of them.
 func newListPrompt(t *Prompter, q schema.Question, index int, prev prompt.Answer) *listPrompt {
 	n := len(q.Options)
-	p := &listPrompt{t: t, q: q, index: index, note: prev.Note, checked: make([]bool, n+1)}
+	p := &listPrompt{screen: screen{t}, q: q, index: index, note: prev.Note, checked: make([]bool, n+1)}
 	for i := range p.checked {
 		p.checked[i] = i < n && slices.Contains(prev.Labels, q.Options[i].Label) || i == n && prev.Other != ""
 	}
@@ -138,10 +138,6 @@ func (p *listPrompt) validate(v any) error {
 	}
 	return nil
 }
-
-// Cleanup leaves the list on screen: whatever is drawn next replaces it,
-// and the last one is erased when the prompter is done.
-func (p *listPrompt) Cleanup(*survey.PromptConfig, any) error { return nil }
 
 // Error keeps the reason to show it when the list is drawn again.
 func (p *listPrompt) Error(_ *survey.PromptConfig, err error) error {

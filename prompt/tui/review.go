@@ -15,7 +15,7 @@ import (
 // back here), or cancel.
 func (t *Prompter) review(qs []schema.Question, answers []prompt.Answer) error {
 	for {
-		choice, err := askOne[int](t, &reviewPrompt{t: t, qs: qs, answers: answers})
+		choice, err := askOne[int](t, &reviewPrompt{screen: screen{t}, qs: qs, answers: answers})
 		if err != nil {
 			return err
 		}
@@ -37,7 +37,7 @@ func (t *Prompter) review(qs []schema.Question, answers []prompt.Answer) error {
 // reviewPrompt is the review screen: the answers, then the entries Submit
 // (0), Change <header> for each question (from 1), and Cancel (the last).
 type reviewPrompt struct {
-	t       *Prompter
+	screen
 	qs      []schema.Question
 	answers []prompt.Answer
 	cursor  int // the focused entry
@@ -63,13 +63,6 @@ func (p *reviewPrompt) Prompt(*survey.PromptConfig) (any, error) {
 		}
 	}
 }
-
-// Cleanup leaves the review on screen: whatever is drawn next replaces it.
-func (p *reviewPrompt) Cleanup(*survey.PromptConfig, any) error { return nil }
-
-// Error does nothing, as survey never calls it here: every entry is a valid
-// choice.
-func (p *reviewPrompt) Error(*survey.PromptConfig, error) error { return nil }
 
 func (p *reviewPrompt) frame(l layout, w int) frame {
 	f := frame{cursor: -1}

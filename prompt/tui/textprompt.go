@@ -18,7 +18,7 @@ import (
 // was chosen, the answer to a text question, the text of Input, or a note
 // on an answer.
 type textPrompt struct {
-	t *Prompter
+	screen
 	// head lays out what is shown above the text: the question or message.
 	head   func(l layout, w int) []string
 	prefix string // put before the text being typed: "Your answer: ", "Note: "
@@ -41,7 +41,7 @@ type textPrompt struct {
 // with text and the cursor at its end.
 func newTextPrompt(t *Prompter, head func(layout, int) []string, text string) *textPrompt {
 	r := []rune(text)
-	return &textPrompt{t: t, head: head, prefix: "Your answer: ", text: r, pos: len(r)}
+	return &textPrompt{screen: screen{t}, head: head, prefix: "Your answer: ", text: r, pos: len(r)}
 }
 
 // errBack is returned by a prompt that Esc closed to go back to the one it
@@ -152,10 +152,6 @@ func askOther(t *Prompter, p *textPrompt) (string, error) {
 	p.keys, p.emptyKeys = []string{"Enter submit", "Esc back"}, []string{"Enter or Esc back"}
 	return askText(t, p, validateTyped("your answer", "go back", nil), errBack)
 }
-
-// Cleanup leaves the prompt on screen: whatever is drawn next replaces it,
-// and the last one is erased when the prompter is done.
-func (p *textPrompt) Cleanup(*survey.PromptConfig, any) error { return nil }
 
 // Error keeps the reason to show it when the prompt is drawn again.
 func (p *textPrompt) Error(_ *survey.PromptConfig, err error) error {

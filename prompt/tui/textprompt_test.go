@@ -68,7 +68,7 @@ func TestTextHint(t *testing.T) {
 		{false, "", "", ""},
 	}
 	for _, tt := range tests {
-		p := &textPrompt{t: &Prompter{Options: Options{Color: tt.color}}, placeholder: tt.placeholder, def: tt.def}
+		p := &textPrompt{screen: screen{&Prompter{Options: Options{Color: tt.color}}}, placeholder: tt.placeholder, def: tt.def}
 		if got := p.hint(40); got != tt.want {
 			t.Errorf("hint with colour %v, placeholder %q, default %q = %q, want %q", tt.color, tt.placeholder, tt.def, got, tt.want)
 		}

@@ -239,11 +239,22 @@ func (t *Prompter) size() (w, h int) {
 func (t *Prompter) draw(f frame) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.saved == nil || len(f.lines) == 0 && len(t.last.lines) == 0 {
+	return t.redraw("", f)
+}
+
+// redraw replaces the frame on screen with text, in lines that stay, and
+// f under it, in a single write. t.mu is held.
+func (t *Prompter) redraw(text string, f frame) error {
+	if t.saved == nil || text == "" && len(f.lines) == 0 && len(t.last.lines) == 0 {
 		return nil
 	}
 	var b bytes.Buffer
-	t.erase(&b)
+	if len(f.lines) > 0 || len(t.last.lines) > 0 {
+		t.erase(&b)
+	}
+	// In raw mode a line feed does not return the cursor to the start of
+	// the line.
+	b.WriteString(strings.ReplaceAll(text, "\n", "\r\n"))
 	if len(f.lines) > 0 {
 		t.put(&b, f)
 	} else {
@@ -317,7 +328,7 @@ func (t *Prompter) ask(index int, q schema.Question, prev prompt.Answer) (prompt
 	switch q.Kind.Gesture() {
 	case schema.GestureYesNo:
 		// On an error, the answer is not read.
-		yes, err := askOne[bool](t, &confirmPrompt{t: t, head: head, yes: q.Default == schema.Yes})
+		yes, err := askOne[bool](t, &confirmPrompt{screen: screen{t}, head: head, yes: q.Default == schema.Yes})
 		return prompt.Answer{Labels: []string{schema.YesOrNo(yes)}}, err
 	case schema.GestureType:
 		text := newTextPrompt(t, head, prev.Other)
@@ -378,3 +389,16 @@ func askOne[T any](t *Prompter, p survey.Prompt, validators ...survey.Validator)
 	err := survey.AskOne(p, &v, opts...)
 	return v, err
 }
+
+// screen is what the prompts here share: the Prompter they draw on and
+// read keys from, and what survey asks of a prompt besides Prompt. A
+// prompt stays on screen once answered: whatever is drawn next replaces
+// it, and the last one is erased when the prompter is done (Cleanup). A
+// prompt that takes every answer ignores Error, which survey then never
+// calls; one that refuses answers has an Error of its own that keeps the
+// reason, to show when the prompt is drawn again.
+type screen struct{ t *Prompter }
+
+func (screen) Cleanup(*survey.PromptConfig, any) error { return nil }
+
+func (screen) Error(*survey.PromptConfig, error) error { return nil }

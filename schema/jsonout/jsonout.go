@@ -5,6 +5,9 @@ package jsonout
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
 )
 
 // String returns the JSON text of v on one line, without a newline: v is a
@@ -18,4 +21,18 @@ func String(v any) string {
 	// a newline when it does.
 	_ = enc.Encode(v)
 	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// Without returns doc, a JSON object, without its members named names,
+// each time one is given (JSON does not forbid a name twice), and every
+// other member as it was given. A doc that holds none of them, or is not
+// an object, is returned as it is.
+func Without(doc []byte, names ...string) []byte {
+	for _, name := range names {
+		path := gjson.Escape(name)
+		for gjson.GetBytes(doc, path).Exists() {
+			doc, _ = sjson.DeleteBytes(doc, path)
+		}
+	}
+	return doc
 }

@@ -17,3 +17,20 @@ func TestString(t *testing.T) {
 		t.Errorf("String of a list with a channel = %q", s)
 	}
 }
+
+// Without takes out each member of the names given, however often it is
+// given, and leaves the others as they were written; a name is a name,
+// not a path, and what is not an object stays as it is.
+func TestWithout(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`{"a":1,"x":2,"b":{"x":3},"x":4}`, `{"a":1,"b":{"x":3}}`},
+		{`{"a.b":1,"a":{"b":2}}`, `{"a":{"b":2}}`},
+		{`{"a": 1}`, `{"a": 1}`},
+		{`[{"x":1}]`, `[{"x":1}]`},
+		{`"x"`, `"x"`},
+	} {
+		if got := string(Without([]byte(c.in), "x", "a.b")); got != c.want {
+			t.Errorf("Without(%s) = %s, want %s", c.in, got, c.want)
+		}
+	}
+}
