@@ -62,7 +62,7 @@ func (a SocketAddr) String() string { return string(a) }
 func (a SocketAddr) URL() string { return string(a) }
 
 // Dial returns the HTTP client of the inbox on the socket.
-func (a SocketAddr) Dial() Transport { return newClient(a, string(a), TCPAddr{}) }
+func (a SocketAddr) Dial() Transport { return newClient(a) }
 
 // Durable is false: the sets end with the inbox.
 func (a SocketAddr) Durable() bool { return false }
@@ -89,7 +89,7 @@ func (a TCPAddr) String() string { return "http://" + a.Host }
 func (a TCPAddr) URL() string { return "http://" + a.Host + "/?token=" + url.QueryEscape(a.Token) }
 
 // Dial returns the HTTP client of the inbox over TCP.
-func (a TCPAddr) Dial() Transport { return newClient(a, "", a) }
+func (a TCPAddr) Dial() Transport { return newClient(a) }
 
 // Durable is false: the sets end with the inbox.
 func (a TCPAddr) Durable() bool { return false }

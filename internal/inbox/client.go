@@ -42,74 +42,36 @@ const (
 	maxEventBytes = 4 * MaxRequestBytes
 )
 
-// client is the Transport of an inbox over HTTP: on its Unix socket
-// (path), or over TCP (tcp, zero over the socket).
+// client is the Transport of an inbox over HTTP at addr: on its Unix
+// socket (a SocketAddr), or over TCP (a TCPAddr).
 type client struct {
 	addr Addr
-	tcp  TCPAddr
 	hc   *http.Client
 }
 
-func newClient(a Addr, path string, tcp TCPAddr) *client {
-	self := os.Getuid()
+func newClient(a Addr) *client {
 	d := &net.Dialer{Timeout: ProbeTimeout}
 	dial := d.DialContext
-	if path != "" {
+	if path, ok := a.(SocketAddr); ok {
+		self := os.Getuid()
 		dial = func(ctx context.Context, _, _ string) (net.Conn, error) {
-			return dialSocket(ctx, d.DialContext, path, self)
+			return dialSocket(ctx, d.DialContext, string(path), self)
 		}
 	}
+	// No Proxy: the inbox is on this machine, or at an address the person
+	// gave, never behind a proxy of the environment.
 	tr := &http.Transport{
-		// The inbox is on this machine, or at an address the person gave:
-		// never through a proxy of the environment.
-		Proxy:                  nil,
 		DisableKeepAlives:      true,
 		ResponseHeaderTimeout:  headerTimeout,
 		MaxResponseHeaderBytes: 64 << 10,
-		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
-			conn, err := dial(ctx, network, addr)
-			if err != nil {
-				return nil, err
-			}
-			if asked, ok := ctx.Value(askKey{}).(context.Context); ok {
-				return &askConn{Conn: conn, asked: asked}, nil
-			}
-			return conn, nil
-		},
+		DialContext:            dial,
 	}
-	return &client{addr: a, tcp: tcp, hc: &http.Client{Transport: tr}}
+	return &client{addr: a, hc: &http.Client{Transport: tr}}
 }
-
-// askKey is the key of the context value of a request to POST /v1/ask:
-// the context of its Ask, whose cause says why the set is withdrawn.
-type askKey struct{}
 
 // withdrawalGrace is how long the Withdrawal may take to be written, which
 // holds up the end of the Ask.
 const withdrawalGrace = time.Second
-
-// askConn is the connection of a request to POST /v1/ask. When net/http
-// closes it once the Ask's context, asked, has ended with a cause that is
-// a Withdrawer, it first sends the inbox the Withdrawal that says why.
-type askConn struct {
-	net.Conn
-	asked context.Context
-}
-
-func (c *askConn) Close() error {
-	if code := WithdrawCode(c.asked); code != "" {
-		// The inbox reads the line before the end of the connection; a
-		// line that cannot be written leaves the set withdrawn without its
-		// reason.
-		_ = c.SetWriteDeadline(time.Now().Add(withdrawalGrace))
-		_, _ = c.Write([]byte(jsonout.String(Withdrawal{Withdraw: code}) + "\n"))
-	}
-	return c.Conn.Close()
-}
-
-// overTCP reports whether the inbox is reached over TCP, where the end of
-// a connection may never be seen, rather than on its socket.
-func (c *client) overTCP() bool { return c.tcp.Host != "" }
 
 // dialSocket connects to the inbox's socket, after checking that it is a
 // socket of this user, and checks who accepted: questions go to no other
@@ -299,9 +261,9 @@ func resolve(ctx context.Context, hostport string) (string, error) {
 // checks.
 func (c *client) do(ctx context.Context, method, path string, body io.Reader) (*http.Response, error) {
 	req, err := http.NewRequestWithContext(ctx, method, "http://inbox"+path, body)
-	if err == nil && c.overTCP() {
-		req.Header.Set("Authorization", "Bearer "+c.tcp.Token)
-		req.URL.Host, err = resolve(ctx, c.tcp.Host)
+	if tcp, ok := c.addr.(TCPAddr); ok && err == nil {
+		req.Header.Set("Authorization", "Bearer "+tcp.Token)
+		req.URL.Host, err = resolve(ctx, tcp.Host)
 		req.Host = req.URL.Host
 	}
 	if err != nil {
@@ -352,15 +314,29 @@ func (c *client) Ask(ctx context.Context, req *Request, queued func(ahead int)) 
 	if err != nil {
 		return Event{}, fmt.Errorf("encode the questions: %w", err)
 	}
-	reqCtx, stop := context.WithCancelCause(context.WithValue(ctx, askKey{}, ctx))
+	// The request ends when ctx does, once the inbox has been sent the
+	// Withdrawal that says why, when its cause is a Withdrawer: the inbox
+	// reads the line before the end of the connection.
+	reqCtx, stop := context.WithCancelCause(context.WithoutCancel(ctx))
 	defer stop(nil)
 	// The inbox queues the set before it sends the reply's header: once
 	// the request is out, a connection that ends is an inbox that went
 	// with the questions, not one that was never there.
 	var sent atomic.Bool
+	var conn atomic.Pointer[net.Conn]
 	traced := httptrace.WithClientTrace(reqCtx, &httptrace.ClientTrace{
+		GotConn:      func(got httptrace.GotConnInfo) { conn.Store(&got.Conn) },
 		WroteRequest: func(w httptrace.WroteRequestInfo) { sent.Store(w.Err == nil) },
 	})
+	defer context.AfterFunc(ctx, func() {
+		// A line that cannot be written leaves the set withdrawn without
+		// its reason.
+		if code, c := WithdrawCode(ctx), conn.Load(); code != "" && c != nil {
+			_ = (*c).SetWriteDeadline(time.Now().Add(withdrawalGrace))
+			_, _ = (*c).Write([]byte(jsonout.String(Withdrawal{Withdraw: code}) + "\n"))
+		}
+		stop(context.Cause(ctx))
+	})()
 	resp, err := c.do(traced, http.MethodPost, pathAsk, bytes.NewReader(body))
 	if err != nil {
 		if ctx.Err() != nil {
@@ -386,7 +362,9 @@ var errSilent = errors.New("no word from the inbox for " + tcpSilence.String())
 // read.
 func (c *client) wait(ctx, reqCtx context.Context, stop context.CancelCauseFunc, body io.Reader, queued func(ahead int)) (Event, error) {
 	heard := func() {}
-	if c.overTCP() {
+	// Over TCP, the end of a connection may never be seen; on the socket
+	// it is.
+	if _, overTCP := c.addr.(TCPAddr); overTCP {
 		silence := time.AfterFunc(tcpSilence, func() { stop(errSilent) })
 		defer silence.Stop()
 		heard = func() { silence.Reset(tcpSilence) }

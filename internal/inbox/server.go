@@ -2,7 +2,6 @@ package inbox
 
 import (
 	"bufio"
-	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -239,11 +238,7 @@ func (s *Server) streamWait(w http.ResponseWriter, set *Set, ahead int) {
 		s.wg.Done()
 		return
 	}
-	var from io.Reader = conn
-	if n := brw.Reader.Buffered(); n > 0 {
-		held, _ := brw.Peek(n)
-		from = io.MultiReader(bytes.NewReader(held), conn)
-	}
+	from := io.MultiReader(io.LimitReader(brw, int64(brw.Reader.Buffered())), conn)
 	// A write that the asker holds up past Close's grace ends with its
 	// connection.
 	closeLate := context.AfterFunc(s.late, func() { _ = conn.Close() })

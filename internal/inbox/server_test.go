@@ -54,7 +54,7 @@ func startInbox(t *testing.T) *testInbox {
 	_ = SocketListener{Listener: ln}.Serve(context.Background(), srv)
 	t.Cleanup(func() { srv.Close("the test is over") })
 	a := SocketAddr(path)
-	return &testInbox{q: q, srv: srv, addr: a, client: newClient(a, path, TCPAddr{})}
+	return &testInbox{q: q, srv: srv, addr: a, client: newClient(a)}
 }
 
 const questionsJSON = `[{"question":"Which database?","header":"Database","options":[{"label":"PostgreSQL","description":"a"},{"label":"SQLite","description":"b"}],"multiSelect":false}]`

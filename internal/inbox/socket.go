@@ -43,7 +43,7 @@ func ListenSocket(path string) (net.Listener, error) {
 		return nil, fmt.Errorf("the socket path %s is too long for a Unix socket (%d bytes; at most %d): set %s to a shorter path", path, len(path), maxSocketPath, EnvAddr)
 	}
 	dir := filepath.Dir(path)
-	d, err := openPrivateDir(dir)
+	d, checked, err := openPrivateDir(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +68,7 @@ func ListenSocket(path string) (net.Listener, error) {
 		}
 		return nil, fmt.Errorf("listen on %s: %w", path, err)
 	}
-	if err := sameDir(d, dir); err != nil {
+	if err := sameDir(checked, dir); err != nil {
 		_ = ln.Close()
 		return nil, err
 	}
@@ -81,26 +81,27 @@ func ListenSocket(path string) (net.Listener, error) {
 const maxSocketPath = len(syscall.RawSockaddrUnix{}.Path) - 1
 
 // openPrivateDir makes the inbox's directory when it is missing, then opens
-// it, refusing a link there, and checks what it opened (privateDir).
-func openPrivateDir(dir string) (*os.File, error) {
+// it, refusing a link there, and checks what it opened (privateDir), which
+// it describes with the open directory.
+func openPrivateDir(dir string) (*os.File, os.FileInfo, error) {
 	fi, err := os.Lstat(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return nil, fmt.Errorf("make the inbox's directory: %w", err)
+			return nil, nil, fmt.Errorf("make the inbox's directory: %w", err)
 		}
 	case err != nil:
-		return nil, fmt.Errorf("the inbox's directory: %w", err)
+		return nil, nil, fmt.Errorf("the inbox's directory: %w", err)
 	case fi.Mode()&fs.ModeSymlink != 0:
-		return nil, linkError(dir, fi)
+		return nil, nil, linkError(dir, fi)
 	}
 	d, err := openDirNoFollow(dir)
 	if err != nil {
 		if fi, lerr := os.Lstat(dir); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
 			// Made a link since it was looked at.
-			return nil, linkError(dir, fi)
+			return nil, nil, linkError(dir, fi)
 		}
-		return nil, fmt.Errorf("the inbox's directory: %w", err)
+		return nil, nil, fmt.Errorf("the inbox's directory: %w", err)
 	}
 	fi, err = d.Stat()
 	if err == nil {
@@ -108,9 +109,9 @@ func openPrivateDir(dir string) (*os.File, error) {
 	}
 	if err != nil {
 		_ = d.Close()
-		return nil, err
+		return nil, nil, err
 	}
-	return d, nil
+	return d, fi, nil
 }
 
 // linkError refuses a link where the inbox's directory should be: whoever
@@ -123,15 +124,12 @@ func linkError(dir string, fi os.FileInfo) error {
 	return fmt.Errorf("the inbox's directory %s is a symbolic link%s, not a directory: the inbox listens only in a real directory of yours, so that nobody else chooses where its socket goes; remove the link, or set %s to a path in a directory of your own", dir, by, EnvAddr)
 }
 
-// sameDir checks that dir is still the directory d that was checked: that
-// the socket was bound in it, not in one put in its place meanwhile.
-func sameDir(d *os.File, dir string) error {
-	want, err := d.Stat()
-	if err != nil {
-		return fmt.Errorf("the inbox's directory: %w", err)
-	}
+// sameDir checks that dir is still the directory that was checked, as
+// checked describes it: that the socket was bound in it, not in one put in
+// its place meanwhile.
+func sameDir(checked os.FileInfo, dir string) error {
 	got, err := os.Lstat(dir)
-	if err != nil || !os.SameFile(want, got) {
+	if err != nil || !os.SameFile(checked, got) {
 		return fmt.Errorf("the inbox's directory %s was replaced while the inbox started: look at who changes it, or set %s to a path in a directory of your own", dir, EnvAddr)
 	}
 	return nil
