@@ -10,9 +10,9 @@ import (
 
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/inbox/chat"
-	"github.com/askuser/askuser/internal/testutil/chattest"
 	"github.com/askuser/askuser/internal/inbox/view"
 	"github.com/askuser/askuser/internal/iostreams"
+	"github.com/askuser/askuser/internal/testutil/chattest"
 	"github.com/askuser/askuser/schema"
 )
 
