@@ -276,13 +276,10 @@ func remoteEnd(w wireEnd) inbox.End {
 		return inbox.End{State: inbox.Cancelled, Reason: by}
 	}
 	reason := wireText(w.Reason)
-	switch {
-	case w.Withdraw != "":
+	if w.Withdraw != "" || reason == "" {
 		// A code, never its text: only the inbox's words for the codes it
-		// knows are shown.
+		// knows are shown, and for none, that the asker stopped waiting.
 		reason = inbox.WithdrawReason(w.Withdraw)
-	case reason == "":
-		reason = "the asker stopped waiting"
 	}
 	return inbox.End{State: inbox.Withdrawn, Reason: reason}
 }
