@@ -80,7 +80,7 @@ func (f *feed) open(id string, data []byte) *opened {
 			break
 		}
 		o.set, o.refused = f.srv.Check(&ws.Request)
-		if o.refused != nil && o.refused.Error == inbox.ErrTooManyLimits.Error() {
+		if o.refused != nil && errors.Is(o.refused.Err, inbox.ErrTooManyLimits) {
 			// Not refused, and no end stored for it, which would cost
 			// as much again: its asker's next copy is checked.
 			o.problem, o.ws, o.refused = junkTooManyLimits, nil, nil
