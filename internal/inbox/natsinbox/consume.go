@@ -213,15 +213,11 @@ func (f *feed) check() {
 			down = f.conn.streamError(s.CachedInfo().Config.Name, err)
 		}
 	}
-	switch {
-	case down != nil:
-		f.report(down)
-	case stopped:
+	if down == nil && stopped {
 		// From the message after the last read.
-		f.report(f.consume(f.ctx, f.sets, f.beats, true))
-	default:
-		f.report(nil)
+		down = f.consume(f.ctx, f.sets, f.beats, true)
 	}
+	f.report(down)
 }
 
 // renew reads the streams again from their start, a stream having been
