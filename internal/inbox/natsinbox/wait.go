@@ -102,7 +102,7 @@ func (a *ask) read(data []byte) (inbox.Event, error) {
 		if end.Unheard {
 			return inbox.Event{}, errUnheard
 		}
-		return inbox.Event{}, &inbox.GoneError{Addr: a.addr, Err: fmt.Errorf("the inbox withdrew the questions: %s", wireText(end.Reason))}
+		return inbox.Event{}, &inbox.GoneError{Addr: a.addr, Err: fmt.Errorf("the inbox withdrew the questions: %s", wireText(end.Reason, maxWireText))}
 	case endRefused:
 		body := inbox.ErrorBody{Error: "refused"}
 		if end.Refused != nil {
