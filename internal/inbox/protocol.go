@@ -123,6 +123,10 @@ type ErrorBody struct {
 	// Problems lists what is wrong with the questions, as askuser
 	// validate writes them, when they are what was refused.
 	Problems []string `json:"problems,omitempty"`
+	// Err is the error that Error words, when there is one, for
+	// Server.Check's callers to tell apart (ErrTooManyLimits); it does not
+	// cross the wire.
+	Err error `json:"-"`
 }
 
 // Withdrawal is the one line that an asker may send on its connection

@@ -376,7 +376,7 @@ func (s *Server) Check(req *Request) (*Set, *ErrorBody) {
 	}
 	sch, err := s.schemas.get(req.Limits)
 	if err != nil {
-		return nil, &ErrorBody{Error: err.Error()}
+		return nil, &ErrorBody{Error: err.Error(), Err: err}
 	}
 	qs, err := questionsOf(sch, req.Questions)
 	if err != nil {

@@ -155,18 +155,16 @@ func (a *address) setParams(q url.Values) error {
 	}
 	a.Replicas = 1
 	if v := q.Get("replicas"); v != "" {
-		if n, err := strconv.Atoi(v); err != nil || n < 1 || n > 5 {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 5 {
 			return fmt.Errorf("replicas=%s: give how many servers of the cluster keep the queue, from 1 to 5 (3 rides out the loss of one)", v)
 		}
-		a.Replicas, _ = strconv.Atoi(v)
+		a.Replicas = n
 	}
-	switch v := q.Get("insecure"); v {
-	case "":
-	case "plaintext":
-		a.Plaintext = true
-	default:
+	if v := q.Get("insecure"); v != "" && v != "plaintext" {
 		return fmt.Errorf("insecure=%s: the only value is insecure=plaintext (send the questions unsealed)", v)
 	}
+	a.Plaintext = q.Get("insecure") == "plaintext"
 	return nil
 }
 

@@ -32,10 +32,6 @@ type ask struct {
 }
 
 func (a *ask) run(ctx context.Context, queued func(ahead int)) (inbox.Event, error) {
-	a.secret = newSecret()
-	a.id, a.end = setID(a.secret), endID(a.secret)
-	// It cannot fail: crypto/rand.Read does not.
-	a.reply, _ = age.GenerateX25519Identity()
 	if err := a.seal(); err != nil {
 		return inbox.Event{}, err
 	}
@@ -117,9 +113,14 @@ func (a *ask) confirm(ctx context.Context, ack jetstream.PubAckFuture, again fun
 	return again()
 }
 
-// seal makes the set's message, sealed to a.to (as it is, with none: see
+// seal makes the set: a new secret, and the ids it names, a reply
+// identity, and its message, sealed to a.to (as it is, with none: see
 // client.recipient).
 func (a *ask) seal() (err error) {
+	a.secret = newSecret()
+	a.id, a.end = setID(a.secret), endID(a.secret)
+	// It cannot fail: crypto/rand.Read does not.
+	a.reply, _ = age.GenerateX25519Identity()
 	a.body, err = sealJSON(wireSet{Request: *a.req, Reply: a.reply.Recipient().String(), Secret: a.secret, Root: a.root}, a.to)
 	return err
 }

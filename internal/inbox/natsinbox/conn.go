@@ -17,20 +17,14 @@ import (
 	"github.com/askuser/askuser/internal/inbox"
 )
 
-// The timing of an inbox on NATS. They are variables so that the tests
-// of this package can run them faster; nothing else changes them.
-var (
+// The timing of an inbox on NATS.
+const (
 	// beatEvery is how often an asker stores its beat, and the inbox its
 	// tick.
 	beatEvery = time.Second
 	// deadAfter is how long, in the server's time, an asker may go without
 	// a beat stored before the inbox withdraws its set: it is gone.
 	deadAfter = 3 * time.Second
-	// setTTL is how long one copy of a set stays stored: its asker stores
-	// a new copy every setTTL/2, so that the set of an asker that stops
-	// waiting leaves the server within setTTL, whether an inbox runs or
-	// not.
-	setTTL = 2 * time.Minute
 	// pollEvery is how often an asker looks for the inbox's key while
 	// there is none (it checks it against to=), and how often the inbox
 	// looks at its streams.
@@ -39,6 +33,13 @@ var (
 	// it went by unheard; one that was cut off reads it when it is back.
 	endPoll = 30 * time.Second
 )
+
+// setTTL is how long one copy of a set stays stored: its asker stores a
+// new copy every setTTL/2, so that the set of an asker that stops waiting
+// leaves the server within setTTL, whether an inbox runs or not. It is a
+// variable so that the tests of this package can shorten it; nothing else
+// changes it.
+var setTTL = 2 * time.Minute
 
 // role is which side of the inbox a connection is.
 type role string

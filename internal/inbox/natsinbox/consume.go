@@ -88,12 +88,6 @@ func (f *feed) stopConsumers() {
 	f.consumers = nil
 }
 
-// readAgain starts the consumers again from the message after the last
-// read, and says whether they run: an error once, until they do again.
-func (f *feed) readAgain() {
-	f.report(f.consume(f.ctx, f.sets, f.beats, true))
-}
-
 // report tells the person that the consumers could not start, or that
 // their streams cannot be served (err), once until they read again, and
 // then that they do.
@@ -115,37 +109,29 @@ func (f *feed) onStored(m jetstream.Msg, md *jetstream.MsgMetadata, epoch int64)
 	// askuser.NAME.end.END: t is what follows NAME.
 	t, subject := strings.Split(m.Subject(), ".")[2:], m.Subject()
 	at, ts, pending := stored{epoch: epoch, seq: md.Sequence.Stream}, md.Timestamp, md.NumPending
-	ttl := m.Headers().Get(jetstream.MsgTTLHeader)
-	lasting := func(want time.Duration, what string) func() {
-		if ttl == want.String() {
-			return nil
-		}
-		return func() {
-			f.junk(subject, junkLasting(what), at)
-		}
+	what, ttl := "an end of a set", endTTL
+	switch {
+	case t[0] == "set" && t[2] == "0":
+		what = "a set's anchor"
+	case t[0] == "set":
+		what, ttl = "a copy of a set", setTTL
 	}
 	var do func()
 	switch {
-	case t[0] == "set" && t[2] == "0":
-		if do = lasting(endTTL, "a set's anchor"); do == nil {
-			h := m.Headers()
-			do = func() { f.onAnchor(t[1], h, at, ts) }
-		}
-	case t[0] == "set":
-		if do = lasting(setTTL, "a copy of a set"); do == nil {
-			o := f.open(t[1], m.Data())
-			do = func() { f.onSet(t[1], subject, at, ts, o) }
-		}
+	case m.Headers().Get(jetstream.MsgTTLHeader) != ttl.String():
+		do = func() { f.junk(subject, junkLasting(what), at) }
 	case t[0] == "end":
-		if do = lasting(endTTL, "an end of a set"); do == nil {
-			sealed, w := sealed(m.Data()), f.readEnd(m.Data())
-			do = func() { f.onEnd(t[1], subject, at, ts, sealed, w) }
-		}
+		sealed, w := sealed(m.Data()), f.readEnd(m.Data())
+		do = func() { f.onEnd(t[1], subject, at, ts, sealed, w) }
+	case t[2] == "0":
+		h := m.Headers()
+		do = func() { f.onAnchor(t[1], h, at, ts) }
+	default:
+		o := f.open(t[1], m.Data())
+		do = func() { f.onSet(t[1], subject, at, ts, o) }
 	}
 	return func() {
-		if do != nil {
-			do()
-		}
+		do()
 		if pending == 0 && !f.caughtUp {
 			f.caughtUp = true
 			f.showWaiting()
@@ -192,7 +178,7 @@ func later(a, b time.Time) time.Time {
 func (f *feed) resume() {
 	f.l.say("Connected to the NATS server at %s again.\n", f.l.addr.serverURL())
 	// f.sets and f.beats name the streams, as made anew too.
-	f.readAgain()
+	f.report(f.consume(f.ctx, f.sets, f.beats, true))
 }
 
 // check is the watcher's look at both streams, every pollEvery and when a
@@ -227,14 +213,11 @@ func (f *feed) check() {
 			down = f.conn.streamError(s.CachedInfo().Config.Name, err)
 		}
 	}
-	switch {
-	case down != nil:
-		f.report(down)
-	case stopped:
-		f.readAgain()
-	default:
-		f.report(nil)
+	if down == nil && stopped {
+		// From the message after the last read.
+		down = f.consume(f.ctx, f.sets, f.beats, true)
 	}
+	f.report(down)
 }
 
 // renew reads the streams again from their start, a stream having been

@@ -161,8 +161,6 @@ func (f *feed) stop() {
 	// Closed first: a consumer starting itself again stops at once.
 	f.conn.nc.Close()
 	f.consMu.Lock()
-	for _, cc := range f.consumers {
-		cc.Stop()
-	}
+	f.stopConsumers()
 	f.consMu.Unlock()
 }

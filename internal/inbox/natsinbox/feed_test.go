@@ -334,9 +334,7 @@ func newAsk(t *testing.T, a *address, to string) (*ask, *conn) {
 		t.Fatal(err)
 	}
 	t.Cleanup(c.nc.Close)
-	k := &ask{addr: a, conn: c, to: to, req: askRequest(), secret: newSecret()}
-	k.id, k.end = setID(k.secret), endID(k.secret)
-	k.reply, _ = age.GenerateX25519Identity()
+	k := &ask{addr: a, conn: c, to: to, req: askRequest()}
 	if err := k.seal(); err != nil {
 		t.Fatal(err)
 	}

@@ -80,7 +80,7 @@ func (f *feed) open(id string, data []byte) *opened {
 			break
 		}
 		o.set, o.refused = f.srv.Check(&ws.Request)
-		if o.refused != nil && o.refused.Error == inbox.ErrTooManyLimits.Error() {
+		if o.refused != nil && errors.Is(o.refused.Err, inbox.ErrTooManyLimits) {
 			// Not refused, and no end stored for it, which would cost
 			// as much again: its asker's next copy is checked.
 			o.problem, o.ws, o.refused = junkTooManyLimits, nil, nil
@@ -189,10 +189,7 @@ func (f *feed) junk(subject, problem string, at stored) {
 		return
 	}
 	f.told[problem] = struct{}{}
-	if len(subject) > maxShownSubject {
-		subject = subject[:maxShownSubject] + "…"
-	}
-	f.l.say("Deleted a message on %s that %s.\n", prompt.Display(subject), problem)
+	f.l.say("Deleted a message on %s that %s.\n", wireText(subject, maxShownSubject), problem)
 }
 
 // maxShownSubject bounds the subject that junk shows: its tokens are the
@@ -267,7 +264,7 @@ func (f *feed) readEnd(data []byte) wireEnd {
 func remoteEnd(w wireEnd) inbox.End {
 	by := ""
 	if w.By != "" {
-		by = "by " + wireText(w.By)
+		by = "by " + wireText(w.By, maxWireText)
 	}
 	switch w.End {
 	case inbox.EventAnswered:
@@ -275,14 +272,11 @@ func remoteEnd(w wireEnd) inbox.End {
 	case inbox.EventCancelled:
 		return inbox.End{State: inbox.Cancelled, Reason: by}
 	}
-	reason := wireText(w.Reason)
-	switch {
-	case w.Withdraw != "":
+	reason := wireText(w.Reason, maxWireText)
+	if w.Withdraw != "" || reason == "" {
 		// A code, never its text: only the inbox's words for the codes it
-		// knows are shown.
+		// knows are shown, and for none, that the asker stopped waiting.
 		reason = inbox.WithdrawReason(w.Withdraw)
-	case reason == "":
-		reason = "the asker stopped waiting"
 	}
 	return inbox.End{State: inbox.Withdrawn, Reason: reason}
 }
@@ -330,12 +324,13 @@ const maxWireText = 200
 
 // wireText is a text read from the wire as askuser shows it: on one
 // line, through the display rule of the questions (prompt.Display: no
-// terminal escapes, no invisible characters), and at most maxWireText
+// terminal escapes, no invisible characters), and at most most
 // characters.
-func wireText(s string) string {
-	// Read from JSON, s is valid UTF-8: its runes are its characters.
-	if r := []rune(s); len(r) > maxWireText {
-		s = string(r[:maxWireText]) + "…"
+func wireText(s string, most int) string {
+	// Its runes are its characters (a byte that is not UTF-8 counts as
+	// one).
+	if r := []rune(s); len(r) > most {
+		s = string(r[:most]) + "…"
 	}
 	return prompt.Display(s)
 }

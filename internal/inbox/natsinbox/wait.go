@@ -102,7 +102,7 @@ func (a *ask) read(data []byte) (inbox.Event, error) {
 		if end.Unheard {
 			return inbox.Event{}, errUnheard
 		}
-		return inbox.Event{}, &inbox.GoneError{Addr: a.addr, Err: fmt.Errorf("the inbox withdrew the questions: %s", wireText(end.Reason))}
+		return inbox.Event{}, &inbox.GoneError{Addr: a.addr, Err: fmt.Errorf("the inbox withdrew the questions: %s", wireText(end.Reason, maxWireText))}
 	case endRefused:
 		body := inbox.ErrorBody{Error: "refused"}
 		if end.Refused != nil {
@@ -130,7 +130,7 @@ func (a *ask) read(data []byte) (inbox.Event, error) {
 // last copy's time is up.
 func (a *ask) withdraw(code string) {
 	// Sealed to the recipient that its set was sealed to, it cannot fail.
-	body, _ := sealJSON(wireEnd{End: endWithdrawn, Reason: "the asker stopped waiting", Withdraw: code}, a.to)
+	body, _ := sealJSON(wireEnd{End: endWithdrawn, Reason: inbox.WithdrawReason(""), Withdraw: code}, a.to)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	_ = a.conn.publishEnd(ctx, a.end, body)
