@@ -76,7 +76,8 @@ Use "{{.CommandPath}} [command] --help" for more about a command{{if .HasHelpSub
 // --ui?"), and as cobra tells commands.
 func flagError(cmd *cobra.Command, err error) error {
 	if invalid, ok := errors.AsType[*pflag.InvalidValueError](err); ok && invalid.GetFlag().Value.Type() == "duration" {
-		return badDuration("--"+invalid.GetFlag().Name, invalid.GetValue(), false)
+		_, err := given{value: invalid.GetValue(), from: "--" + invalid.GetFlag().Name, set: true}.duration()
+		return err
 	}
 	msg := err.Error()
 	if name, ok := strings.CutPrefix(msg, "unknown flag: --"); ok {
