@@ -162,10 +162,8 @@ func (f *askFlags) resolve(cmd *cobra.Command, env *Env) (ask.Options, error) {
 	if o.Inbox, err = inboxOptions(cmd, env, mode); err != nil {
 		return ask.Options{}, err
 	}
-	if o.Timeout, err = settingTimeout.get(cmd, env).duration(); err != nil {
-		return ask.Options{}, err
-	}
-	return o, nil
+	o.Timeout, err = settingTimeout.get(cmd, env).duration()
+	return o, err
 }
 
 // ui reads the value of --ui of a command that offers the ways offered,
@@ -297,16 +295,14 @@ func chatSettings(env *Env) (*chat.Settings, error) {
 // with it, before anything is read. With --ui web, it returns where to
 // serve the page.
 func checkWebFlags(mode ask.UI, f *askFlags, listenSet bool) (localhttp.Addr, error) {
-	if mode != ask.UIWeb {
-		switch {
-		case listenSet:
-			return localhttp.Addr{}, ask.UsageErrorf("--listen serves the web page: add --ui web, or drop --listen")
-		case f.open:
-			return localhttp.Addr{}, ask.UsageErrorf("--open opens the web page: add --ui web, or drop --open")
-		}
+	switch {
+	case mode != ask.UIWeb && listenSet:
+		return localhttp.Addr{}, ask.UsageErrorf("--listen serves the web page: add --ui web, or drop --listen")
+	case mode != ask.UIWeb && f.open:
+		return localhttp.Addr{}, ask.UsageErrorf("--open opens the web page: add --ui web, or drop --open")
+	case mode != ask.UIWeb:
 		return localhttp.Addr{}, nil
-	}
-	if f.tty {
+	case f.tty:
 		return localhttp.Addr{}, ask.UsageErrorf("--tty does not go with --ui web: the page is answered in a browser, not on the terminal")
 	}
 	listen := localhttp.DefaultAddr
