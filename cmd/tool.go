@@ -72,9 +72,6 @@ argument and return its stdout (or, on failure, its stderr) as the result.`,
   ASKUSER_MAX_OPTIONS=6 askuser tool --format mcp`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if !toolName().MatchString(name) {
-				return ask.UsageErrorf("invalid --name %q: use 1-64 letters, digits, _ or -", name)
-			}
 			return toolRun(env, cmd.OutOrStdout(), toolOptions{format: format, name: name})
 		},
 	}
@@ -86,35 +83,34 @@ argument and return its stdout (or, on failure, its stderr) as the result.`,
 
 // toolOptions are what askuser tool needs, resolved from its flags.
 type toolOptions struct {
-	format string // one of toolFormats, checked by toolDefinition
+	format string // one of toolFormats
 	name   string // checked against toolName
 }
 
-// toolRun prints the tool definition for the schema in effect.
+// toolRun writes the definition of the tool, for the schema in effect, on
+// w.
 func toolRun(env *Env, w io.Writer, opts toolOptions) error {
+	if !toolName().MatchString(opts.name) {
+		return ask.UsageErrorf("invalid --name %q: use 1-64 letters, digits, _ or -", opts.name)
+	}
 	sch, err := loadSchema(env)
 	if err != nil {
 		return err
 	}
-	return toolDefinition(w, opts.format, opts.name, sch)
-}
-
-// toolDefinition writes the definition of the tool in format on w.
-func toolDefinition(w io.Writer, format, name string, sch *schema.Schema) error {
 	switch {
-	case format == "":
+	case opts.format == "":
 		return ask.UsageErrorf("tool needs --format: %s", strings.Join(toolFormats, ", "))
-	case !slices.Contains(toolFormats, format):
-		return ask.UsageErrorf("invalid --format %q: must be %s", format, strings.Join(toolFormats, ", "))
+	case !slices.Contains(toolFormats, opts.format):
+		return ask.UsageErrorf("invalid --format %q: must be %s", opts.format, strings.Join(toolFormats, ", "))
 	}
-	desc, input, err := toolText(format, sch, guide{})
+	desc, input, err := toolText(opts.format, sch, guide{})
 	if err != nil {
 		return err
 	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(toolShape(format, name, desc, input)); err != nil {
+	if err := enc.Encode(toolShape(opts.format, opts.name, desc, input)); err != nil {
 		return fmt.Errorf("write tool definition: %w", err)
 	}
 	return nil
