@@ -141,11 +141,12 @@ func toolText(format string, sch *schema.Schema, g guide) (string, json.RawMessa
 	return desc, input, nil
 }
 
-// mcpTool returns the tool that askuser mcp offers, as "askuser tool --format
-// mcp" prints it, from the same parts, so that the two never differ but
-// for the output that askuser mcp's --key and --arrays give.
-func mcpTool(name string, sch *schema.Schema, key schema.KeyBy, arrays bool) (*mcp.Tool, error) {
-	desc, input, err := toolText("mcp", sch, guide{KeyQuestion: key == schema.KeyQuestion, Arrays: arrays})
+// mcpTool returns the tool that askuser mcp offers for the calls of r, as
+// "askuser tool --format mcp" prints it, from the same parts, so that the
+// two never differ but for the output that askuser mcp's --key and
+// --arrays give.
+func mcpTool(name string, r ask.Request) (*mcp.Tool, error) {
+	desc, input, err := toolText("mcp", r.Schema, guide{KeyQuestion: r.Key == schema.KeyQuestion, Arrays: r.Arrays})
 	if err != nil {
 		return nil, err
 	}
