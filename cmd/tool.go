@@ -155,42 +155,34 @@ func mcpTool(name string, r ask.Request) (*mcp.Tool, error) {
 
 // toolShape returns the definition in format, one of toolFormats, with its
 // members in the order the format's documentation gives them.
-func toolShape(format, name, desc string, input json.RawMessage) any {
-	// OpenAI's two formats hold the same function: one under "function",
-	// the other at the top.
-	type function struct {
-		Name        string          `json:"name"`
-		Description string          `json:"description"`
-		Parameters  json.RawMessage `json:"parameters"`
-	}
-	fn := function{name, desc, input}
+func toolShape(format, name, desc string, input json.RawMessage) definition {
 	switch format {
 	case "anthropic":
-		return struct {
-			Name        string          `json:"name"`
-			Description string          `json:"description"`
-			InputSchema json.RawMessage `json:"input_schema"`
-		}{name, desc, input}
+		return definition{Name: name, Description: desc, InputSchema: input}
 	case "openai":
-		return struct {
-			Type     string   `json:"type"`
-			Function function `json:"function"`
-		}{"function", fn}
+		return definition{Type: "function", Function: &definition{Name: name, Description: desc, Parameters: input}}
 	case "openai-responses":
-		return struct {
-			Type string `json:"type"`
-			function
-			// Strict is stated, false: the Responses API takes a tool
-			// without it as strict, which asks for a schema written for
-			// it (every property required, no pattern); this one is not.
-			Strict bool `json:"strict"`
-		}{"function", fn, false}
+		// Strict is stated, false: the Responses API takes a tool without
+		// it as strict, which asks for a schema written for it (every
+		// property required, no pattern); this one is not.
+		return definition{Type: "function", Name: name, Description: desc, Parameters: input, Strict: new(false)}
 	}
-	return struct {
-		Name        string               `json:"name"`
-		Title       string               `json:"title"`
-		Description string               `json:"description"`
-		InputSchema json.RawMessage      `json:"inputSchema"`
-		Annotations *mcp.ToolAnnotations `json:"annotations"`
-	}{name, toolTitle, desc, input, mcpserver.Annotations(toolTitle)}
+	return definition{Name: name, Title: toolTitle, Description: desc, MCPInputSchema: input, Annotations: mcpserver.Annotations(toolTitle)}
+}
+
+// definition is a tool definition in any of toolFormats, its members in an
+// order that is each format's own: a format fills those it has, and the
+// others are left out.
+type definition struct {
+	Type     string      `json:"type,omitempty"`
+	Function *definition `json:"function,omitempty"` // OpenAI's Chat Completions
+	Name     string      `json:"name,omitempty"`
+	Title    string      `json:"title,omitempty"`
+	// Description is never empty: the guide.
+	Description    string               `json:"description,omitempty"`
+	InputSchema    json.RawMessage      `json:"input_schema,omitempty"` // Anthropic's
+	Parameters     json.RawMessage      `json:"parameters,omitempty"`   // OpenAI's
+	MCPInputSchema json.RawMessage      `json:"inputSchema,omitempty"`
+	Strict         *bool                `json:"strict,omitempty"`
+	Annotations    *mcp.ToolAnnotations `json:"annotations,omitempty"`
 }
