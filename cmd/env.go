@@ -390,17 +390,16 @@ func (env *Env) limits() (schema.Limits, error) {
 // readLimit reads the value of the variable name, which sets the limit l:
 // 0 when it is empty.
 func readLimit(l schema.Limit, name, value string) (int, error) {
-	if value == "" {
-		return 0, nil
-	}
 	n, err := strconv.Atoi(value)
 	switch {
-	case (err != nil || n < l.Min()) && l.Min() > 1:
+	case value == "":
+		return 0, nil
+	case err == nil && n >= l.Min():
+		return n, nil
+	case l.Min() > 1:
 		return 0, envErrorf("%s must be an integer of at least %d (got %q)", name, l.Min(), value)
-	case err != nil || n < l.Min():
-		return 0, envErrorf("%s must be a positive integer (got %q)", name, value)
 	}
-	return n, nil
+	return 0, envErrorf("%s must be a positive integer (got %q)", name, value)
 }
 
 // duration reads the value of a duration that may not be negative: 0
