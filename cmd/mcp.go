@@ -16,9 +16,10 @@ import (
 // mcpOptions are what askuser mcp needs, resolved from its flags.
 type mcpOptions struct {
 	name string // the tool's name
-	// Request is what every call asks with, but for its questions: the
-	// schema in effect, the answers known in advance, --key and --arrays,
-	// as for askuser.
+	// Request is what every call is checked and answered with, but for
+	// its questions: the schema in effect, the answers known in advance,
+	// --key and --arrays, as for askuser. Its Options are left empty: each
+	// call's route is made from ask.
 	ask.Request
 	// ask is how each call reaches the person: --ui, --timeout, and where
 	// the inbox is, for auto and --ui inbox. The inbox's From is --from,
