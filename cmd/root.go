@@ -83,7 +83,9 @@ func flagError(cmd *cobra.Command, err error) error {
 	if name, ok := strings.CutPrefix(msg, "unknown flag: --"); ok {
 		// No flag of askuser's is hidden: each is one to suggest.
 		var names []string
-		cmd.Flags().VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
+		cmd.Flags().VisitAll(func(f *pflag.Flag) {
+			names = append(names, f.Name)
+		})
 		if s := schema.Suggest(name, names); s != "" {
 			msg += fmt.Sprintf("; did you mean --%s?", s)
 		}
