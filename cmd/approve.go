@@ -54,7 +54,7 @@ tool waits for the person: give it a day (86400 s).`
 // runF asks with (approveRun, but for tests).
 func newApproveCmd(env *Env, runF func(context.Context, *Env, approveOptions) error) *cobra.Command {
 	var flags askFlags
-	var tools []string
+	var s approve.Settings // --tool sets its Tools
 	cmd := &cobra.Command{
 		Use:   "approve",
 		Short: "Answer an agent tool's approvals and own questions (its hook)",
@@ -68,11 +68,14 @@ func newApproveCmd(env *Env, runF func(context.Context, *Env, approveOptions) er
 			if err != nil {
 				return err
 			}
-			return runF(cmd.Context(), env, approveOptions{Options: o, Tools: tools})
+			if s.Schema, s.Presets, err = schemaAndPresets(env); err != nil {
+				return err
+			}
+			return runF(cmd.Context(), env, approveOptions{Options: o, Settings: s})
 		},
 	}
 	flags.register(cmd)
-	cmd.Flags().StringArrayVar(&tools, "tool", nil, "allow calls of `NAME` with askuser's input without asking, as askuser's own tool under the name the agent tool gives it; repeat for several (default "+approve.OwnTool+")")
+	cmd.Flags().StringArrayVar(&s.Tools, "tool", nil, "allow calls of `NAME` with askuser's input without asking, as askuser's own tool under the name the agent tool gives it; repeat for several (default "+approve.OwnTool+")")
 	return cmd
 }
 
@@ -81,18 +84,16 @@ func newApproveCmd(env *Env, runF func(context.Context, *Env, approveOptions) er
 var errAnsweredThere = errors.New("answered in the agent tool's own dialog")
 
 // approveOptions are askuser approve's: those of every command that asks,
-// and the names under which askuser's own tool passes without asking.
+// and what the hook's input is asked with: the schema in effect, the
+// answers known in advance, and the names under which askuser's own tool
+// passes without asking (the agent that asks is the input's own).
 type approveOptions struct {
 	ask.Options
-	Tools []string
+	approve.Settings
 }
 
 // approveRun reads the hook's input, asks, and writes the hook's output.
 func approveRun(ctx context.Context, env *Env, o approveOptions) error {
-	sch, presets, err := schemaAndPresets(env)
-	if err != nil {
-		return err
-	}
 	in, err := ask.ReadLimited(env.IO.In, -1)
 	if err != nil {
 		return err
@@ -107,15 +108,15 @@ func approveRun(ctx context.Context, env *Env, o approveOptions) error {
 		// controlling terminal.
 		o.Mode = ask.UIInbox
 	}
-	who := "An agent"
+	o.Who = "An agent"
 	if r.Cwd != "" {
 		home, _ := os.UserHomeDir() // as askuser mcp's approve and the inbox find it
-		who += " in " + prompt.ShortHome(r.Cwd, home)
+		o.Who += " in " + prompt.ShortHome(r.Cwd, home)
 		// The inbox says where a set comes from: the agent's directory,
 		// which the question names, not the hook's own.
 		o.Inbox.Cwd = r.Cwd
 	}
-	err = approveAsk(ctx, env, o.Options, r, approve.Settings{Who: who, Schema: sch, Presets: presets, Tools: o.Tools})
+	err = approveAsk(ctx, env, o.Options, r, o.Settings)
 	if r.Dialect.Quiet() && err != nil {
 		// Copilot CLI denies a call whose hook fails: without an answer,
 		// it asks in its own dialog only when the hook ends quietly.

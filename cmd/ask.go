@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -115,15 +114,13 @@ func askArgs(cmd *cobra.Command, args []string) error {
 	if len(args) == 0 || !isWord(args[0]) {
 		return docArg(cmd, args)
 	}
-	s := cmd.SuggestionsFor(args[0])
-	if len(args) > 1 && len(s) == 0 {
+	switch s := cmd.SuggestionsFor(args[0]); {
+	case len(s) > 0:
+		return ask.UsageErrorf("unknown command %q for askuser; did you mean %q?", args[0], s[0])
+	case len(args) > 1:
 		return docArg(cmd, args)
 	}
-	msg := fmt.Sprintf("unknown command %q for askuser", args[0])
-	if len(s) > 0 {
-		msg += fmt.Sprintf("; did you mean %q?", s[0])
-	}
-	return ask.UsageErrorf("%s", msg)
+	return ask.UsageErrorf("unknown command %q for askuser", args[0])
 }
 
 // docArg accepts at most one argument, the questions.

@@ -31,22 +31,22 @@ func TestParseKey(t *testing.T) {
 	}
 }
 
-// parseBool takes what strconv.ParseBool takes, in any case, and yes/no,
+// A switch takes what strconv.ParseBool takes, in any case, and yes/no,
 // on/off and empty; nothing else.
-func TestParseBool(t *testing.T) {
+func TestBoolean(t *testing.T) {
 	for _, v := range []string{"1", "t", "T", "true", "TRUE", "True", "tRUE", "yes", "On", " on ", "0", "f", "F", "false", "FALSE", "no", "OFF", "", " "} {
 		want := slices.Contains([]string{"1", "t", "true", "yes", "on"}, strings.ToLower(strings.TrimSpace(v)))
 		if b, err := strconv.ParseBool(v); err == nil && b != want {
 			t.Fatalf("%q: strconv.ParseBool says %v", v, b)
 		}
-		if got, err := parseBool("X", v); err != nil || got != want {
-			t.Errorf("parseBool(%q) = %v, %v; want %v", v, got, err, want)
+		if got, err := (given{value: v, from: "X"}).boolean(); err != nil || got != want {
+			t.Errorf("boolean(%q) = %v, %v; want %v", v, got, err, want)
 		}
 	}
 	for _, v := range []string{"2", "y", "n", "maybe", "truee", "of"} {
 		want := `invalid X "` + v + `": must be true or false (also 1/0, yes/no, on/off)`
-		if _, err := parseBool("X", v); err == nil || err.Error() != want {
-			t.Errorf("parseBool(%q): %v, want %s", v, err, want)
+		if _, err := (given{value: v, from: "X"}).boolean(); err == nil || err.Error() != want {
+			t.Errorf("boolean(%q): %v, want %s", v, err, want)
 		}
 	}
 }

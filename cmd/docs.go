@@ -2,7 +2,6 @@ package cmd
 
 import (
 	_ "embed"
-	"io"
 	"sync"
 	"text/template"
 
@@ -37,19 +36,15 @@ every exit code, and examples. Paste it into a system prompt or a tool
 description.`,
 		Example: "  askuser docs\n  askuser docs >> AGENTS.md",
 		Args:    noArgs,
+		// The guide for the limits in effect.
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return docsRun(env, cmd.OutOrStdout())
+			sch, err := loadSchema(env)
+			if err != nil {
+				return err
+			}
+			return docsTemplate().Execute(cmd.OutOrStdout(), guide{Limits: sch.Limits()})
 		},
 	}
-}
-
-// docsRun prints the agent guide for the limits in effect.
-func docsRun(env *Env, w io.Writer) error {
-	sch, err := loadSchema(env)
-	if err != nil {
-		return err
-	}
-	return docsTemplate().Execute(w, guide{Limits: sch.Limits()})
 }
 
 // guide is what the agent guide says, besides the limits in effect: as

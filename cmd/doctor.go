@@ -118,18 +118,16 @@ func doctorInbox(ctx context.Context, env *Env, b *strings.Builder) bool {
 func probe(ctx context.Context, a inbox.Addr) (inbox.Status, error) {
 	ctx, cancel := context.WithTimeout(ctx, doctorWait)
 	defer cancel()
-	type probed struct {
-		st  inbox.Status
-		err error
-	}
-	done := make(chan probed, 1)
+	var st inbox.Status
+	done := make(chan error, 1)
 	go func() {
-		st, err := a.Dial().Probe(ctx)
-		done <- probed{st, err}
+		var err error
+		st, err = a.Dial().Probe(ctx)
+		done <- err
 	}()
 	select {
-	case p := <-done:
-		return p.st, p.err
+	case err := <-done:
+		return st, err
 	case <-ctx.Done():
 		return inbox.Status{}, fmt.Errorf("nothing answers at %s within %s", a, doctorWait)
 	}

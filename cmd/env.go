@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/url"
 	"os"
 	"slices"
@@ -80,43 +81,34 @@ type given struct {
 	set   bool   // given, on the command line or in the environment
 }
 
-// boolean reads the value of a switch; see parseBool.
+// boolean reads the value of a switch: what strconv.ParseBool accepts, and
+// yes/no and on/off, in any case; empty is false. Anything else is a usage
+// error that names where the value came from, so that a value meant as "on"
+// is never taken as "off" in silence.
 func (g given) boolean() (bool, error) {
-	on, err := parseBool(g.from, g.value)
-	return on, g.see(err)
-}
-
-// see returns err, about g's value, pointing at the help of the variables
-// when the value came from one (see ofVariable).
-func (g given) see(err error) error {
-	if g.env {
-		return ofVariable(err)
-	}
-	return err
-}
-
-// parseBool reads the boolean value v of name (a flag, or an environment
-// variable): what strconv.ParseBool accepts, and yes/no and on/off, in any
-// case; empty is false. Anything else is a usage error that names name, so
-// that a value meant as "on" is never taken as "off" in silence.
-func parseBool(name, v string) (bool, error) {
-	v = strings.TrimSpace(v)
+	v := strings.TrimSpace(g.value)
 	switch strings.ToLower(v) {
 	case "1", "t", "true", "yes", "on":
 		return true, nil
 	case "", "0", "f", "false", "no", "off":
 		return false, nil
 	}
-	return false, ask.UsageErrorf("invalid %s %q: must be true or false (also 1/0, yes/no, on/off)", name, v)
+	return false, g.errorf("invalid %s %q: must be true or false (also 1/0, yes/no, on/off)", g.from, v)
 }
 
-// ofVariable returns err, a usage error about a variable's value, pointing at
-// the help of the variables rather than the command's.
-func ofVariable(err error) error {
-	if u, ok := errors.AsType[*ask.UsageError](err); ok {
-		u.See = "askuser help environment"
+// errorf returns a usage error about g's value, which points at the help of
+// the variables when the value came from one.
+func (g given) errorf(format string, a ...any) error {
+	if g.env {
+		return envErrorf(format, a...)
 	}
-	return err
+	return ask.UsageErrorf(format, a...)
+}
+
+// envErrorf returns a usage error about a variable's value, which points at
+// the help of the variables rather than the command's.
+func envErrorf(format string, a ...any) error {
+	return &ask.UsageError{Msg: fmt.Sprintf(format, a...), See: "askuser help environment"}
 }
 
 // askFlags are the flags of every command that asks, as cobra sets them:
@@ -170,10 +162,8 @@ func (f *askFlags) resolve(cmd *cobra.Command, env *Env) (ask.Options, error) {
 	if o.Inbox, err = inboxOptions(cmd, env, mode); err != nil {
 		return ask.Options{}, err
 	}
-	if o.Timeout, err = settingTimeout.get(cmd, env).duration(); err != nil {
-		return ask.Options{}, err
-	}
-	return o, nil
+	o.Timeout, err = settingTimeout.get(cmd, env).duration()
+	return o, err
 }
 
 // ui reads the value of --ui of a command that offers the ways offered,
@@ -193,7 +183,7 @@ func (g given) ui(offered []ask.UI, suffix string) (ask.UI, error) {
 	}
 	u := ask.UI(g.value)
 	if !slices.Contains(valid, u) {
-		return "", g.see(ask.UsageErrorf("invalid %s %q%s: must be %s", g.from, g.value, suffix, orList(valid)))
+		return "", g.errorf("invalid %s %q%s: must be %s", g.from, g.value, suffix, orList(valid))
 	}
 	if !slices.Contains(offered, u) {
 		return ask.UIAuto, nil
@@ -254,7 +244,7 @@ func replyURL(env *Env) (string, error) {
 		return "", nil
 	}
 	if u, err := url.Parse(s.value); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", ofVariable(ask.UsageErrorf("invalid %s: must be the address of a topic, such as https://ntfy.sh/TOPIC", s.from))
+		return "", envErrorf("invalid %s: must be the address of a topic, such as https://ntfy.sh/TOPIC", s.from)
 	}
 	return s.value, nil
 }
@@ -264,7 +254,7 @@ func replyURL(env *Env) (string, error) {
 func chatSettings(env *Env) (*chat.Settings, error) {
 	name := strings.ToLower(env.get(varChat))
 	bad := func(v *variable, why string) error {
-		return ofVariable(ask.UsageErrorf("%s for ASKUSER_CHAT=%s: %s", v.name, name, why))
+		return envErrorf("%s for ASKUSER_CHAT=%s: %s", v.name, name, why)
 	}
 	list := func(v *variable) []string {
 		return slices.DeleteFunc(strings.Split(strings.ReplaceAll(env.get(v), " ", ""), ","), func(s string) bool { return s == "" })
@@ -296,7 +286,7 @@ func chatSettings(env *Env) (*chat.Settings, error) {
 			return nil, bad(varMatrixPassword, "not set, nor ASKUSER_MATRIX_TOKEN")
 		}
 	default:
-		return nil, ofVariable(ask.UsageErrorf("invalid %s %q: must be one of %s", varChat.name, name, strings.Join(chat.Services, ", ")))
+		return nil, envErrorf("invalid %s %q: must be one of %s", varChat.name, name, strings.Join(chat.Services, ", "))
 	}
 	return s, nil
 }
@@ -305,16 +295,14 @@ func chatSettings(env *Env) (*chat.Settings, error) {
 // with it, before anything is read. With --ui web, it returns where to
 // serve the page.
 func checkWebFlags(mode ask.UI, f *askFlags, listenSet bool) (localhttp.Addr, error) {
-	if mode != ask.UIWeb {
-		switch {
-		case listenSet:
-			return localhttp.Addr{}, ask.UsageErrorf("--listen serves the web page: add --ui web, or drop --listen")
-		case f.open:
-			return localhttp.Addr{}, ask.UsageErrorf("--open opens the web page: add --ui web, or drop --open")
-		}
+	switch {
+	case mode != ask.UIWeb && listenSet:
+		return localhttp.Addr{}, ask.UsageErrorf("--listen serves the web page: add --ui web, or drop --listen")
+	case mode != ask.UIWeb && f.open:
+		return localhttp.Addr{}, ask.UsageErrorf("--open opens the web page: add --ui web, or drop --open")
+	case mode != ask.UIWeb:
 		return localhttp.Addr{}, nil
-	}
-	if f.tty {
+	case f.tty:
 		return localhttp.Addr{}, ask.UsageErrorf("--tty does not go with --ui web: the page is answered in a browser, not on the terminal")
 	}
 	listen := localhttp.DefaultAddr
@@ -332,8 +320,8 @@ func checkWebFlags(mode ask.UI, f *askFlags, listenSet bool) (localhttp.Addr, er
 // a screen reader (ACCESSIBLE, a boolean) or a terminal without cursor
 // control (TERM=dumb).
 func accessible(env *Env) (bool, error) {
-	on, err := parseBool(varAccessible.name, env.get(varAccessible))
-	return on || env.get(varTerm) == "dumb", ofVariable(err)
+	on, err := envSetting(env, varAccessible).boolean()
+	return on || env.get(varTerm) == "dumb", err
 }
 
 // inboxOptions are, for a command of cmd's that asks in mode, and may ask
@@ -371,7 +359,7 @@ func inboxAddr(env *Env) (inbox.Addr, error) {
 	case nats:
 		return nil, &prompt.UnavailableError{Err: err}
 	case err != nil:
-		return nil, &ask.UsageError{Msg: err.Error(), See: "askuser help environment"}
+		return nil, envErrorf("%s", err)
 	}
 	return a, nil
 }
@@ -388,11 +376,11 @@ func (env *Env) limits() (schema.Limits, error) {
 		n, err := readLimit(l, v.name, env.get(v))
 		old, oldErr := readLimit(l, v.alias, env.getAlias(v))
 		if err := cmp.Or(err, oldErr); err != nil {
-			return schema.Limits{}, ofVariable(err)
+			return schema.Limits{}, err
 		}
 		if n != 0 && old != 0 && n != old {
-			return schema.Limits{}, ofVariable(ask.UsageErrorf("%s=%s and %s=%s disagree: %s is the older name of %s; unset it or give both the same value",
-				v.name, env.get(v), v.alias, env.getAlias(v), v.alias, v.name))
+			return schema.Limits{}, envErrorf("%s=%s and %s=%s disagree: %s is the older name of %s; unset it or give both the same value",
+				v.name, env.get(v), v.alias, env.getAlias(v), v.alias, v.name)
 		}
 		*ls.Field(l) = max(n, old)
 	}
@@ -402,40 +390,34 @@ func (env *Env) limits() (schema.Limits, error) {
 // readLimit reads the value of the variable name, which sets the limit l:
 // 0 when it is empty.
 func readLimit(l schema.Limit, name, value string) (int, error) {
-	if value == "" {
-		return 0, nil
-	}
 	n, err := strconv.Atoi(value)
 	switch {
-	case (err != nil || n < l.Min()) && l.Min() > 1:
-		return 0, ask.UsageErrorf("%s must be an integer of at least %d (got %q)", name, l.Min(), value)
-	case err != nil || n < l.Min():
-		return 0, ask.UsageErrorf("%s must be a positive integer (got %q)", name, value)
+	case value == "":
+		return 0, nil
+	case err == nil && n >= l.Min():
+		return n, nil
+	case l.Min() > 1:
+		return 0, envErrorf("%s must be an integer of at least %d (got %q)", name, l.Min(), value)
 	}
-	return n, nil
+	return 0, envErrorf("%s must be a positive integer (got %q)", name, value)
 }
 
 // duration reads the value of a duration that may not be negative: 0
-// when it is not given, the default of every duration setting.
+// when it is not given, the default of every duration setting. It words
+// the refusal of a flag's value that the flag's parsing finds is no
+// duration too (flagError), so that a flag and a variable are told alike.
 func (g given) duration() (time.Duration, error) {
 	if !g.set {
 		return 0, nil
 	}
 	d, err := time.ParseDuration(g.value)
-	if err == nil && d >= 0 {
-		return d, nil
+	switch {
+	case err != nil:
+		return 0, g.errorf("invalid %s %q: must be a duration such as 30s or 5m", g.from, g.value)
+	case d < 0:
+		return 0, g.errorf("invalid %s %q: must not be negative", g.from, g.value)
 	}
-	return 0, g.see(badDuration(g.from, g.value, err == nil))
-}
-
-// badDuration is the one wording of a duration that askuser cannot take,
-// from a flag (where the flag's parsing finds it) or from a variable
-// alike: value, given by from, is not a duration, or is negative.
-func badDuration(from, value string, negative bool) error {
-	if negative {
-		return ask.UsageErrorf("invalid %s %q: must not be negative", from, value)
-	}
-	return ask.UsageErrorf("invalid %s %q: must be a duration such as 30s or 5m", from, value)
+	return d, nil
 }
 
 // presetAnswers returns the answers known in advance, for runs without a
@@ -448,7 +430,7 @@ func presetAnswers(env *Env) (map[string]string, error) {
 	}
 	var presets map[string]string
 	if err := json.Unmarshal([]byte(v), &presets); err != nil || presets == nil {
-		return nil, ofVariable(ask.UsageErrorf(`invalid %s: must be a JSON object of strings, like {"Database":"SQLite"}`, varAnswers.name))
+		return nil, envErrorf(`invalid %s: must be a JSON object of strings, like {"Database":"SQLite"}`, varAnswers.name)
 	}
 	return presets, nil
 }

@@ -44,7 +44,11 @@ func environmentHelp() string {
 			fmt.Fprintf(&b, " (--%s)", v.flag)
 		}
 		b.WriteString("\n")
-		for _, line := range prompt.Wrap(v.about(), helpWidth-2) {
+		about := v.does
+		if v.def != "" {
+			about += " Unset: " + v.def + "."
+		}
+		for _, line := range prompt.Wrap(about, helpWidth-2) {
 			b.WriteString("  " + line + "\n")
 		}
 	}
@@ -65,14 +69,6 @@ func EnvironmentTable() string {
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", strings.ReplaceAll(v.title(), ", ", "`, `"), flag, v.def, v.does)
 	}
 	return b.String() + "\n" + strings.Join(strings.Fields(environmentOutro), " ") + "\n"
-}
-
-// about says what v does, and what holds while it is unset.
-func (v *variable) about() string {
-	if v.def == "" {
-		return v.does
-	}
-	return v.does + " Unset: " + v.def + "."
 }
 
 // title names v, with its older name.

@@ -12,7 +12,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/internal/history"
 	"github.com/askuser/askuser/prompt"
 )
@@ -145,7 +144,7 @@ func seconds(d time.Duration) float64 { return d.Round(time.Millisecond).Seconds
 func historyKeep(env *Env) (history.Keep, error) {
 	keep, err := history.ParseKeep(env.get(varHistory))
 	if err != nil {
-		return 0, ofVariable(ask.UsageErrorf("invalid %s %q: %s", varHistory.name, env.get(varHistory), err))
+		return 0, envErrorf("invalid %s %q: %s", varHistory.name, env.get(varHistory), err)
 	}
 	return keep, nil
 }
@@ -158,7 +157,7 @@ func historyPath(env *Env) (string, error) {
 	dir := env.get(varStateHome)
 	switch {
 	case dir != "" && !filepath.IsAbs(dir):
-		return "", ofVariable(ask.UsageErrorf("invalid %s %q: must be an absolute path", varStateHome.name, dir))
+		return "", envErrorf("invalid %s %q: must be an absolute path", varStateHome.name, dir)
 	case dir == "":
 		home, err := os.UserHomeDir()
 		if err != nil {

@@ -105,7 +105,10 @@ NATS server cannot be used, 129 hung up, 143 terminated.`
 // newInboxCmd returns askuser inbox, whose flags become the options that runF
 // serves (serve.Run, but for tests).
 func newInboxCmd(env *Env, runF func(context.Context, serve.Options) error) *cobra.Command {
-	var f inboxFlags
+	// --web and --open set the options themselves; --ui is read with
+	// ASKUSER_UI (see variable.get).
+	var flags serve.Options
+	var listen string
 	cmd := &cobra.Command{
 		Use:   "inbox [--web [--open]] [--listen ADDR]",
 		Short: "Collect every agent's questions in one place, to answer there",
@@ -129,16 +132,16 @@ func newInboxCmd(env *Env, runF func(context.Context, serve.Options) error) *cob
 			// blank screen.
 			e := *env
 			e.IO = ask.OnStdinTerminal(env.IO)
-			opts, err := inboxServeOptions(cmd, &e, f)
+			opts, err := inboxServeOptions(cmd, &e, flags, listen)
 			if err != nil {
 				return err
 			}
 			return runF(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&f.listen, "listen", "", "also accept askers over TCP on `ADDR` (HOST:PORT), with a token; with --web, serve the page there too")
-	cmd.Flags().BoolVar(&f.web, "web", false, "also show the queue on a web page, at an address with a token (on 127.0.0.1 unless --listen)")
-	cmd.Flags().BoolVar(&f.open, "open", false, "with --web, open the page in the default browser ($BROWSER, else the system's)")
+	cmd.Flags().StringVar(&listen, "listen", "", "also accept askers over TCP on `ADDR` (HOST:PORT), with a token; with --web, serve the page there too")
+	cmd.Flags().BoolVar(&flags.Web, "web", false, "also show the queue on a web page, at an address with a token (on 127.0.0.1 unless --listen)")
+	cmd.Flags().BoolVar(&flags.Open, "open", false, "with --web, open the page in the default browser ($BROWSER, else the system's)")
 	settingUI.register(cmd, inboxCommand)
 	settingNotifyAfter.register(cmd, inboxCommand)
 	settingRemind.register(cmd, inboxCommand)
@@ -157,23 +160,15 @@ func inboxOnTerminal(env *Env, ui ask.UI, from string) (bool, error) {
 	return ui.UseScreen(env.IO, plain, from, "use --ui line")
 }
 
-// inboxFlags are askuser inbox's flags, as cobra sets them; --ui is read
-// with ASKUSER_UI (see variable.get).
-type inboxFlags struct {
-	listen    string
-	web, open bool
-}
-
-// inboxServeOptions resolves the flags f of cmd and the environment into the
-// inbox's options.
-func inboxServeOptions(cmd *cobra.Command, env *Env, f inboxFlags) (serve.Options, error) {
-	opts := serve.Options{
-		Schema:  env.Schema,
-		IO:      env.IO,
-		Color:   colorEnabled(env),
-		Browser: env.get(varBrowser),
-		Watch:   env.WatchSignals,
-	}
+// inboxServeOptions completes opts, as cmd's flags set them, and listen,
+// the value of --listen, with the rest of the flags and the environment into
+// the inbox's options.
+func inboxServeOptions(cmd *cobra.Command, env *Env, opts serve.Options, listen string) (serve.Options, error) {
+	opts.Schema = env.Schema
+	opts.IO = env.IO
+	opts.Watch = env.WatchSignals
+	opts.Color = colorEnabled(env)
+	opts.Browser = env.get(varBrowser)
 	// ASKUSER_UI's web and inbox say where askers ask, which is this
 	// inbox, and count as auto here.
 	ui := settingUI.get(cmd, env)
@@ -193,14 +188,13 @@ func inboxServeOptions(cmd *cobra.Command, env *Env, f inboxFlags) (serve.Option
 	if err := inbox.CanListen(opts.Addr); err != nil {
 		return opts, ask.UsageErrorf("%s", err)
 	}
-	if f.open && !f.web {
+	if opts.Open && !opts.Web {
 		return opts, ask.UsageErrorf("--open opens the inbox's web page: add --web, or drop --open")
 	}
-	opts.Web, opts.Open = f.web, f.open
 	if cmd.Flags().Changed("listen") {
-		l, err := localhttp.ParseAddr(f.listen)
+		l, err := localhttp.ParseAddr(listen)
 		if err != nil {
-			return opts, ask.UsageErrorf("invalid --listen %q: %s", f.listen, err)
+			return opts, ask.UsageErrorf("invalid --listen %q: %s", listen, err)
 		}
 		opts.Listen = &l
 	}

@@ -11,14 +11,16 @@ import (
 	"github.com/askuser/askuser/internal/ask"
 	"github.com/askuser/askuser/internal/mcpserver"
 	"github.com/askuser/askuser/prompt/web/localhttp"
-	"github.com/askuser/askuser/schema"
 )
 
 // mcpOptions are what askuser mcp needs, resolved from its flags.
 type mcpOptions struct {
-	name   string // the tool's name
-	key    schema.KeyBy
-	arrays bool // --arrays, as for askuser
+	name string // the tool's name
+	// Request is what every call is checked and answered with, but for
+	// its questions: the schema in effect, the answers known in advance,
+	// --key and --arrays, as for askuser. Its Options are left empty: each
+	// call's route is made from ask.
+	ask.Request
 	// ask is how each call reaches the person: --ui, --timeout, and where
 	// the inbox is, for auto and --ui inbox. The inbox's From is --from,
 	// else ASKUSER_FROM; when both are empty, each call names the MCP
@@ -133,23 +135,22 @@ func mcpResolve(cmd *cobra.Command, env *Env, name, key string) (mcpOptions, err
 	if name == mcpserver.ApproveName {
 		return opts, ask.UsageErrorf("invalid --name %q: the approving tool has that name", name)
 	}
-	if opts.key, err = parseKey(key); err != nil {
+	if opts.Key, err = parseKey(key); err != nil {
 		return opts, err
 	}
-	if opts.arrays, err = settingArrays.get(cmd, env).boolean(); err != nil {
+	if opts.Arrays, err = settingArrays.get(cmd, env).boolean(); err != nil {
 		return opts, err
 	}
-	opts.ask.Timeout, err = settingTimeout.get(cmd, env).duration()
+	if opts.ask.Timeout, err = settingTimeout.get(cmd, env).duration(); err != nil {
+		return opts, err
+	}
+	opts.Schema, opts.Presets, err = schemaAndPresets(env)
 	return opts, err
 }
 
 // mcpRun serves the tool until the client goes or a signal comes.
 func mcpRun(ctx context.Context, env *Env, opts mcpOptions) error {
-	sch, presets, err := schemaAndPresets(env)
-	if err != nil {
-		return err
-	}
-	tool, err := mcpTool(opts.name, sch, opts.key, opts.arrays)
+	tool, err := mcpTool(opts.name, opts.Request)
 	if err != nil {
 		return err
 	}
@@ -157,7 +158,7 @@ func mcpRun(ctx context.Context, env *Env, opts mcpOptions) error {
 	o := mcpserver.Options{
 		Implementation: &mcp.Implementation{Name: "askuser", Title: "askuser", Version: version},
 		Tool:           tool,
-		Request:        ask.Request{Schema: sch, Key: opts.key, Arrays: opts.arrays, Presets: presets},
+		Request:        opts.Request,
 		Route: func(own *ask.Way, from string) *ask.Route {
 			o := opts.ask
 			o.Inbox.From = cmp.Or(o.Inbox.From, from)

@@ -129,7 +129,7 @@ func optionsCmd(env *Env, args []string, got *string) *cobra.Command {
 		})
 	case "mcp":
 		cmd = newMCPCmd(env, func(_ context.Context, _ *Env, o mcpOptions) error {
-			*got = fmt.Sprintf("%s name=%s key=%s arrays=%t", session(o.ask), o.name, o.key, o.arrays)
+			*got = fmt.Sprintf("%s name=%s key=%s arrays=%t", session(o.ask), o.name, o.Key, o.Arrays)
 			return nil
 		})
 	default:

@@ -61,18 +61,17 @@ func questionRun(ctx context.Context, env *Env, opts questionOptions) error {
 		return err
 	}
 	answer := got[0]
-	// The labels chosen, then the text typed; confirm's answer is its exit
-	// code. (Input has no labels, and its text is never empty.)
-	text := answer.Labels
-	if answer.Other != "" {
-		text = append(text, answer.Other)
-	}
-	if q.Kind == schema.KindConfirm {
-		text = nil
-	}
-	if opts.json {
+	switch {
+	case opts.json:
 		err = ask.WriteAnswers(env.IO.Out, []schema.Question{q}, []schema.Answer{answer}, schema.KeyHeader, false)
-	} else if len(text) > 0 {
+	case q.Kind != schema.KindConfirm:
+		// The labels chosen, then the text typed; confirm's answer is its
+		// exit code. (Input has no labels, and its text is never empty; a
+		// choice is at least one option, or the text typed.)
+		text := answer.Labels
+		if answer.Other != "" {
+			text = append(text, answer.Other)
+		}
 		// One write, as the answers of askuser: a reader never sees part.
 		if _, werr := fmt.Fprint(env.IO.Out, strings.Join(text, "\n")+"\n"); werr != nil {
 			err = &ask.NotWrittenError{Err: werr}

@@ -76,15 +76,15 @@ Use "{{.CommandPath}} [command] --help" for more about a command{{if .HasHelpSub
 // --ui?"), and as cobra tells commands.
 func flagError(cmd *cobra.Command, err error) error {
 	if invalid, ok := errors.AsType[*pflag.InvalidValueError](err); ok && invalid.GetFlag().Value.Type() == "duration" {
-		return badDuration("--"+invalid.GetFlag().Name, invalid.GetValue(), false)
+		_, err := given{value: invalid.GetValue(), from: "--" + invalid.GetFlag().Name, set: true}.duration()
+		return err
 	}
 	msg := err.Error()
 	if name, ok := strings.CutPrefix(msg, "unknown flag: --"); ok {
+		// No flag of askuser's is hidden: each is one to suggest.
 		var names []string
 		cmd.Flags().VisitAll(func(f *pflag.Flag) {
-			if !f.Hidden {
-				names = append(names, f.Name)
-			}
+			names = append(names, f.Name)
 		})
 		if s := schema.Suggest(name, names); s != "" {
 			msg += fmt.Sprintf("; did you mean --%s?", s)

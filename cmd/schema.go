@@ -18,18 +18,14 @@ names (ASK_MAX_QUESTIONS and so on) are still read; a limit set to two
 different numbers under its two names is an error.`,
 		Example: "  askuser schema\n  ASKUSER_MAX_OPTIONS=6 askuser schema | jq .",
 		Args:    noArgs,
+		// The schema in effect, ending with a newline.
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return schemaRun(env, cmd.OutOrStdout())
+			sch, err := loadSchema(env)
+			if err != nil {
+				return err
+			}
+			_, err = io.WriteString(cmd.OutOrStdout(), strings.TrimSuffix(string(sch.Bytes()), "\n")+"\n")
+			return err
 		},
 	}
-}
-
-// schemaRun prints the schema in effect, ending with a newline.
-func schemaRun(env *Env, w io.Writer) error {
-	sch, err := loadSchema(env)
-	if err != nil {
-		return err
-	}
-	_, err = io.WriteString(w, strings.TrimSuffix(string(sch.Bytes()), "\n")+"\n")
-	return err
 }

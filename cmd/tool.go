@@ -72,9 +72,6 @@ argument and return its stdout (or, on failure, its stderr) as the result.`,
   ASKUSER_MAX_OPTIONS=6 askuser tool --format mcp`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if !toolName().MatchString(name) {
-				return ask.UsageErrorf("invalid --name %q: use 1-64 letters, digits, _ or -", name)
-			}
 			return toolRun(env, cmd.OutOrStdout(), toolOptions{format: format, name: name})
 		},
 	}
@@ -86,35 +83,34 @@ argument and return its stdout (or, on failure, its stderr) as the result.`,
 
 // toolOptions are what askuser tool needs, resolved from its flags.
 type toolOptions struct {
-	format string // one of toolFormats, checked by toolDefinition
+	format string // one of toolFormats
 	name   string // checked against toolName
 }
 
-// toolRun prints the tool definition for the schema in effect.
+// toolRun writes the definition of the tool, for the schema in effect, on
+// w.
 func toolRun(env *Env, w io.Writer, opts toolOptions) error {
+	if !toolName().MatchString(opts.name) {
+		return ask.UsageErrorf("invalid --name %q: use 1-64 letters, digits, _ or -", opts.name)
+	}
 	sch, err := loadSchema(env)
 	if err != nil {
 		return err
 	}
-	return toolDefinition(w, opts.format, opts.name, sch)
-}
-
-// toolDefinition writes the definition of the tool in format on w.
-func toolDefinition(w io.Writer, format, name string, sch *schema.Schema) error {
 	switch {
-	case format == "":
+	case opts.format == "":
 		return ask.UsageErrorf("tool needs --format: %s", strings.Join(toolFormats, ", "))
-	case !slices.Contains(toolFormats, format):
-		return ask.UsageErrorf("invalid --format %q: must be %s", format, strings.Join(toolFormats, ", "))
+	case !slices.Contains(toolFormats, opts.format):
+		return ask.UsageErrorf("invalid --format %q: must be %s", opts.format, strings.Join(toolFormats, ", "))
 	}
-	desc, input, err := toolText(format, sch, guide{})
+	desc, input, err := toolText(opts.format, sch, guide{})
 	if err != nil {
 		return err
 	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(toolShape(format, name, desc, input)); err != nil {
+	if err := enc.Encode(toolShape(opts.format, opts.name, desc, input)); err != nil {
 		return fmt.Errorf("write tool definition: %w", err)
 	}
 	return nil
@@ -145,11 +141,12 @@ func toolText(format string, sch *schema.Schema, g guide) (string, json.RawMessa
 	return desc, input, nil
 }
 
-// mcpTool returns the tool that askuser mcp offers, as "askuser tool --format
-// mcp" prints it, from the same parts, so that the two never differ but
-// for the output that askuser mcp's --key and --arrays give.
-func mcpTool(name string, sch *schema.Schema, key schema.KeyBy, arrays bool) (*mcp.Tool, error) {
-	desc, input, err := toolText("mcp", sch, guide{KeyQuestion: key == schema.KeyQuestion, Arrays: arrays})
+// mcpTool returns the tool that askuser mcp offers for the calls of r, as
+// "askuser tool --format mcp" prints it, from the same parts, so that the
+// two never differ but for the output that askuser mcp's --key and
+// --arrays give.
+func mcpTool(name string, r ask.Request) (*mcp.Tool, error) {
+	desc, input, err := toolText("mcp", r.Schema, guide{KeyQuestion: r.Key == schema.KeyQuestion, Arrays: r.Arrays})
 	if err != nil {
 		return nil, err
 	}
@@ -158,42 +155,34 @@ func mcpTool(name string, sch *schema.Schema, key schema.KeyBy, arrays bool) (*m
 
 // toolShape returns the definition in format, one of toolFormats, with its
 // members in the order the format's documentation gives them.
-func toolShape(format, name, desc string, input json.RawMessage) any {
-	// OpenAI's two formats hold the same function: one under "function",
-	// the other at the top.
-	type function struct {
-		Name        string          `json:"name"`
-		Description string          `json:"description"`
-		Parameters  json.RawMessage `json:"parameters"`
-	}
-	fn := function{name, desc, input}
+func toolShape(format, name, desc string, input json.RawMessage) definition {
 	switch format {
 	case "anthropic":
-		return struct {
-			Name        string          `json:"name"`
-			Description string          `json:"description"`
-			InputSchema json.RawMessage `json:"input_schema"`
-		}{name, desc, input}
+		return definition{Name: name, Description: desc, InputSchema: input}
 	case "openai":
-		return struct {
-			Type     string   `json:"type"`
-			Function function `json:"function"`
-		}{"function", fn}
+		return definition{Type: "function", Function: &definition{Name: name, Description: desc, Parameters: input}}
 	case "openai-responses":
-		return struct {
-			Type string `json:"type"`
-			function
-			// Strict is stated, false: the Responses API takes a tool
-			// without it as strict, which asks for a schema written for
-			// it (every property required, no pattern); this one is not.
-			Strict bool `json:"strict"`
-		}{"function", fn, false}
+		// Strict is stated, false: the Responses API takes a tool without
+		// it as strict, which asks for a schema written for it (every
+		// property required, no pattern); this one is not.
+		return definition{Type: "function", Name: name, Description: desc, Parameters: input, Strict: new(false)}
 	}
-	return struct {
-		Name        string               `json:"name"`
-		Title       string               `json:"title"`
-		Description string               `json:"description"`
-		InputSchema json.RawMessage      `json:"inputSchema"`
-		Annotations *mcp.ToolAnnotations `json:"annotations"`
-	}{name, toolTitle, desc, input, mcpserver.Annotations(toolTitle)}
+	return definition{Name: name, Title: toolTitle, Description: desc, MCPInputSchema: input, Annotations: mcpserver.Annotations(toolTitle)}
+}
+
+// definition is a tool definition in any of toolFormats, its members in an
+// order that is each format's own: a format fills those it has, and the
+// others are left out.
+type definition struct {
+	Type     string      `json:"type,omitempty"`
+	Function *definition `json:"function,omitempty"` // OpenAI's Chat Completions
+	Name     string      `json:"name,omitempty"`
+	Title    string      `json:"title,omitempty"`
+	// Description is never empty: the guide.
+	Description    string               `json:"description,omitempty"`
+	InputSchema    json.RawMessage      `json:"input_schema,omitempty"` // Anthropic's
+	Parameters     json.RawMessage      `json:"parameters,omitempty"`   // OpenAI's
+	MCPInputSchema json.RawMessage      `json:"inputSchema,omitempty"`
+	Strict         *bool                `json:"strict,omitempty"`
+	Annotations    *mcp.ToolAnnotations `json:"annotations,omitempty"`
 }

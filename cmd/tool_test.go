@@ -87,7 +87,7 @@ func TestToolDefinitions(t *testing.T) {
 	for format, shape := range toolShapes {
 		t.Run(format, func(t *testing.T) {
 			var b bytes.Buffer
-			if err := toolDefinition(&b, format, "askuser", sch); err != nil {
+			if err := toolRun(env, &b, toolOptions{format: format, name: "askuser"}); err != nil {
 				t.Fatal(err)
 			}
 			out := b.Bytes()
@@ -170,13 +170,9 @@ func TestToolDescriptionForOpenAIFits(t *testing.T) {
 	} {
 		env := testEnv(t)
 		env.Getenv = func(k string) string { return vars[k] }
-		sch, err := loadSchema(env)
-		if err != nil {
-			t.Fatal(err)
-		}
 		for _, format := range []string{"openai", "openai-responses"} {
 			var b bytes.Buffer
-			if err := toolDefinition(&b, format, "askuser", sch); err != nil {
+			if err := toolRun(env, &b, toolOptions{format: format, name: "askuser"}); err != nil {
 				t.Fatalf("%s with %v: %v", format, vars, err)
 			}
 			out := b.Bytes()
