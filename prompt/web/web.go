@@ -131,10 +131,6 @@ func (p *Prompter) say(format string, args ...any) {
 	}
 }
 
-// PollWait is how long a waiting page's request is held before it is told
-// to ask again: a Prompter's, and the inbox's page's.
-const PollWait = 50 * time.Second
-
 // current returns how the wait ended, nil while it goes on.
 func (p *Prompter) current() *ending {
 	p.mu.Lock()
@@ -188,20 +184,17 @@ func (p *Prompter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // serveWait holds a page's request until the wait ends, the client goes,
-// or PollWait passes.
+// or localhttp.PollWait passes.
 func (p *Prompter) serveWait(w http.ResponseWriter, r *http.Request) {
-	localhttp.Hold(w, PollWait)
-	t := time.NewTimer(PollWait)
-	defer t.Stop()
 	p.waiters.Add(1)
 	defer p.waiters.Add(-1)
-	select {
-	case <-p.done:
-		p.page.writeStatus(w, http.StatusOK, p.current())
-	case <-t.C:
-		w.WriteHeader(http.StatusNoContent)
-	case <-r.Context().Done():
-	}
+	localhttp.Poll(w, r, func() <-chan struct{} {
+		if e := p.current(); e != nil {
+			p.page.writeStatus(w, http.StatusOK, e)
+			return nil
+		}
+		return p.done
+	})
 }
 
 // servePost ends the wait with the answer or cancel that r posts, and
