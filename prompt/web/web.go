@@ -35,12 +35,11 @@ import (
 // token that only the printed address holds, and the server stops at the
 // first answer, cancel, or end of the context.
 type Prompter struct {
-	o     Options
-	token string
-	url   string
+	o   Options
+	url string
 
-	// page is the set being asked, once Ask has begun; done is closed
-	// when the wait for its answer ends.
+	// page is the set being asked, its questions once Ask has begun; done
+	// is closed when the wait for its answer ends.
 	page *Page
 	done chan struct{}
 
@@ -67,7 +66,7 @@ type Options struct {
 // New returns a prompter that serves on o.Listener, a TCP listener.
 func New(o Options) *Prompter {
 	token := localhttp.NewToken()
-	return &Prompter{o: o, token: token, url: "http://" + localhttp.HostPort(o.Host, o.Listener.Addr()) + "/?token=" + token}
+	return &Prompter{o: o, page: &Page{Base: "/", Token: token}, url: "http://" + localhttp.HostPort(o.Host, o.Listener.Addr()) + "/?token=" + token}
 }
 
 // URL returns the page's address, with its token.
@@ -82,11 +81,11 @@ const stopGrace = 2 * time.Second
 // done. A Prompter asks once (each way that opens makes its own): Ask closes
 // the listener.
 func (p *Prompter) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
-	guard, err := localhttp.NewGuard(p.o.Listener.Addr(), p.o.Host, p.token, MaxFormBytes(len(qs)))
+	guard, err := localhttp.NewGuard(p.o.Listener.Addr(), p.o.Host, p.page.Token, MaxFormBytes(len(qs)))
 	if err != nil {
 		return nil, err
 	}
-	p.page = &Page{Questions: qs, Base: "/", Token: p.token}
+	p.page.Questions = qs
 	p.done = make(chan struct{})
 	srv := localhttp.NewServer(guard.Wrap(p))
 	serveErr := make(chan error, 1)
