@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"os"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // DefaultAddr is where the page is served unless the caller says
@@ -62,12 +62,10 @@ func Listen(a Addr, what string, out io.Writer) (net.Listener, string, error) {
 	ln, err := net.Listen(a.network, a.addr)
 	if err != nil {
 		// "listen tcp4 127.0.0.1:8080: bind: address already in use" says
-		// three times what the address and the page say once.
-		if op, ok := errors.AsType[*net.OpError](err); ok {
-			err = op.Err
-		}
-		if sys, ok := errors.AsType[*os.SyscallError](err); ok {
-			err = sys.Err
+		// three times what the address and the page say once: the system's
+		// error number, however deep, says it alone.
+		if errno, ok := errors.AsType[syscall.Errno](err); ok {
+			err = errno
 		}
 		return nil, "", fmt.Errorf("cannot serve %s on %s: %w", what, a.addr, err)
 	}
