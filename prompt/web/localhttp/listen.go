@@ -98,20 +98,13 @@ func HostPort(host string, addr net.Addr) string {
 // it on: the first IPv4 address of an interface that is up and not
 // loopback, else localhost.
 func outwardIP() string {
-	ifaces, err := net.Interfaces()
-	if err != nil {
-		return "localhost"
-	}
+	// Interfaces or addresses that cannot be listed offer none.
+	ifaces, _ := net.Interfaces()
 	for _, ifc := range ifaces {
-		if ifc.Flags&net.FlagUp == 0 || ifc.Flags&net.FlagLoopback != 0 {
-			continue
-		}
-		addrs, err := ifc.Addrs()
-		if err != nil {
-			continue
-		}
+		addrs, _ := ifc.Addrs()
 		for _, a := range addrs {
-			if n, ok := a.(*net.IPNet); ok && n.IP.To4() != nil && n.IP.IsGlobalUnicast() {
+			n, ok := a.(*net.IPNet)
+			if ok && ifc.Flags&(net.FlagUp|net.FlagLoopback) == net.FlagUp && n.IP.To4() != nil && n.IP.IsGlobalUnicast() {
 				return n.IP.String()
 			}
 		}
