@@ -165,8 +165,8 @@ func read(q schema.Question, f fields, legacy bool, content map[string]any) (pro
 			return a, "", err
 		}
 	}
-	if name := f.typed(q); name != "" {
-		own, err := field[string](content, name, "text")
+	if f.typed != "" {
+		own, err := field[string](content, f.typed, "text")
 		if err != nil {
 			return a, "", err
 		}
