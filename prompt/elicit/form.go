@@ -67,11 +67,12 @@ func Form(qs []schema.Question, version string) *mcp.ElicitParams {
 }
 
 // form returns Form, asking again: problems say, by question, what was wrong
-// with the answers the person sent, and last holds what they sent, so that
+// with the answers the person sent ("" where nothing was; nil before any
+// were sent), and last holds what they sent, so that
 // the answers that were fine are filled in again. The fields are kept in
 // the order the questions are asked (PropertyOrder): a client shows them in
 // the order it reads them, and a map would sort "q10" before "q2".
-func form(qs []schema.Question, version string, problems map[int]string, last map[string]any) *mcp.ElicitParams {
+func form(qs []schema.Question, version string, problems []string, last map[string]any) *mcp.ElicitParams {
 	r := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{}}
 	for i, q := range qs {
 		keep := last != nil && problems[i] == ""
@@ -193,7 +194,7 @@ func oneLine(s string) string {
 
 // message returns what the form says above its fields: the question, or how
 // many there are; and, when asking again, what to put right.
-func message(qs []schema.Question, problems map[int]string) string {
+func message(qs []schema.Question, problems []string) string {
 	var b strings.Builder
 	if len(problems) > 0 {
 		b.WriteString("Please check your answers:\n")
