@@ -18,6 +18,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -137,18 +138,15 @@ func Outcome(qs []schema.Question, version string, res *mcp.ElicitResult) ([]pro
 		return nil, nil, &ClientError{Msg: fmt.Sprintf("the action %q", res.Action)}
 	}
 	answers := make([]prompt.Answer, len(qs))
-	problems := map[int]string{}
+	problems := make([]string, len(qs)) // what the person can put right, by question
 	for i, q := range qs {
-		a, problem, err := read(q, fieldsOf(q, i, len(qs)), legacyForm(version), res.Content)
+		var err error
+		answers[i], problems[i], err = read(q, fieldsOf(q, i, len(qs)), legacyForm(version), res.Content)
 		if err != nil {
 			return nil, nil, err
 		}
-		if problem != "" {
-			problems[i] = problem
-		}
-		answers[i] = a
 	}
-	if len(problems) > 0 {
+	if slices.ContainsFunc(problems, func(p string) bool { return p != "" }) {
 		return nil, form(qs, version, problems, res.Content), nil
 	}
 	return answers, nil, nil
@@ -165,8 +163,8 @@ func read(q schema.Question, f fields, legacy bool, content map[string]any) (pro
 			return a, "", err
 		}
 	}
-	if name := f.typed(q); name != "" {
-		own, err := field[string](content, name, "text")
+	if f.typed != "" {
+		own, err := field[string](content, f.typed, "text")
 		if err != nil {
 			return a, "", err
 		}

@@ -118,12 +118,12 @@ func TestFormFieldsSortAsAsked(t *testing.T) {
 			case q.Kind.Typed():
 				want = append(want, f.answer)
 			case q.MultiSelect && version != "":
-				want = append(want, f.other)
+				want = append(want, f.typed)
 				for j := range q.Options {
 					want = append(want, f.box(j))
 				}
 			default:
-				want = append(want, f.other, f.answer)
+				want = append(want, f.typed, f.answer)
 			}
 		}
 		if !reflect.DeepEqual(names, want) {

@@ -24,42 +24,35 @@ func legacyForm(version string) bool { return version != "" && version < titledE
 // fields are the names of the fields of one question of a form: answer
 // holds its choice or choices ("qN_pick"; a multi-select question in a
 // form without arrays has a box to tick per option instead, box), or the
-// answer of typed text ("qN_text"), and other the person's own answer.
+// answer of typed text ("qN_text"); typed holds what the person types:
+// that answer, or their own answer beside a choice ("qN_other"), or none
+// ("") for a yes/no question.
 // Codex (0.169.0) shows a form's fields sorted by name, and sends the form
 // only from the last field: so a question's own answer, which is
 // optional, sorts before its choice ("q1_other", "q1_pick", "q1_pick_1"),
 // and the questions, and the options, are numbered as wide as the largest
 // ("q01" with ten questions or more), so that they stay in order.
 type fields struct {
-	answer, other string
+	answer, typed string
 	options       int // the number of options, for box
 }
 
 // fieldsOf returns the fields of question i (q) of a form of n questions.
 func fieldsOf(q schema.Question, i, n int) fields {
 	prefix := "q" + padded(i+1, n) + "_"
-	f := fields{answer: prefix + "pick", other: prefix + "other", options: len(q.Options)}
-	if q.Kind.Typed() {
+	f := fields{answer: prefix + "pick", options: len(q.Options)}
+	switch {
+	case q.Kind.Typed():
 		f.answer = prefix + "text"
+		f.typed = f.answer
+	case q.Kind.OffersOther():
+		f.typed = prefix + "other"
 	}
 	return f
 }
 
 // box returns the box to tick of option j.
 func (f fields) box(j int) string { return f.answer + "_" + padded(j+1, f.options) }
-
-// typed returns the field of what the person types for q: the answer itself
-// for typed text, the answer of their own (Other) for a choice, and none
-// ("") for a yes/no question.
-func (f fields) typed(q schema.Question) string {
-	switch {
-	case q.Kind.Typed():
-		return f.answer
-	case q.Kind.OffersOther():
-		return f.other
-	}
-	return ""
-}
 
 // padded returns k, with leading zeros to the width of n.
 func padded(k, n int) string { return fmt.Sprintf("%0*d", len(strconv.Itoa(n)), k) }
@@ -74,11 +67,12 @@ func Form(qs []schema.Question, version string) *mcp.ElicitParams {
 }
 
 // form returns Form, asking again: problems say, by question, what was wrong
-// with the answers the person sent, and last holds what they sent, so that
+// with the answers the person sent ("" where nothing was; nil before any
+// were sent), and last holds what they sent, so that
 // the answers that were fine are filled in again. The fields are kept in
 // the order the questions are asked (PropertyOrder): a client shows them in
 // the order it reads them, and a map would sort "q10" before "q2".
-func form(qs []schema.Question, version string, problems map[int]string, last map[string]any) *mcp.ElicitParams {
+func form(qs []schema.Question, version string, problems []string, last map[string]any) *mcp.ElicitParams {
 	r := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{}}
 	for i, q := range qs {
 		keep := last != nil && problems[i] == ""
@@ -151,7 +145,7 @@ func add(r *jsonschema.Schema, q schema.Question, f fields, legacy, several bool
 	if q.MultiSelect {
 		other.Description = "Optional: your own answer, added to the options you chose."
 	}
-	put(f.other, other)
+	put(f.typed, other)
 }
 
 // choices returns the options of q as a titled enum: each label, and how
@@ -200,7 +194,7 @@ func oneLine(s string) string {
 
 // message returns what the form says above its fields: the question, or how
 // many there are; and, when asking again, what to put right.
-func message(qs []schema.Question, problems map[int]string) string {
+func message(qs []schema.Question, problems []string) string {
 	var b strings.Builder
 	if len(problems) > 0 {
 		b.WriteString("Please check your answers:\n")

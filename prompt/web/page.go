@@ -250,16 +250,14 @@ type view struct {
 	Reason string
 }
 
-// queueView is InQueue as the page shows it.
+// queueView is InQueue as the page shows it: with its From and Notice
+// drawn through prompt.Display, and its Waited in words.
 type queueView struct {
+	InQueue
 	// Set tells the page of one set from the page of the next: its Base.
 	Set     string
-	From    string
 	Waited  string
 	Seconds int // Waited in seconds, for the script to count on from
-	More    int
-	Notice  string
-	Problem bool
 	// NextURL is where the Next button posts; HomeURL, the queue's page.
 	NextURL, HomeURL string
 }
@@ -434,11 +432,10 @@ func (p *Page) write(w http.ResponseWriter, code int, v *view) {
 		v.App = "askuser inbox"
 		v.WaitURL += "&more=" + strconv.Itoa(q.More)
 		v.Queue = &queueView{
-			Set: p.Base, From: prompt.Display(q.From),
-			Waited: prompt.Waited(q.Waited), Seconds: int(q.Waited.Seconds()), More: q.More,
-			Notice: prompt.Display(q.Notice), Problem: q.Problem,
+			InQueue: *q, Set: p.Base, Waited: prompt.Waited(q.Waited), Seconds: int(q.Waited.Seconds()),
 			NextURL: p.url(p.Base, "next"), HomeURL: p.url(q.Home, ""),
 		}
+		v.Queue.From, v.Queue.Notice = prompt.Display(q.From), prompt.Display(q.Notice)
 	}
 	v.CSS, v.JS = template.CSS(pageCSS), template.JS(pageJS)
 	var b bytes.Buffer

@@ -35,12 +35,11 @@ import (
 // token that only the printed address holds, and the server stops at the
 // first answer, cancel, or end of the context.
 type Prompter struct {
-	o     Options
-	token string
-	url   string
+	o   Options
+	url string
 
-	// page is the set being asked, once Ask has begun; done is closed
-	// when the wait for its answer ends.
+	// page is the set being asked, its questions once Ask has begun; done
+	// is closed when the wait for its answer ends.
 	page *Page
 	done chan struct{}
 
@@ -67,7 +66,7 @@ type Options struct {
 // New returns a prompter that serves on o.Listener, a TCP listener.
 func New(o Options) *Prompter {
 	token := localhttp.NewToken()
-	return &Prompter{o: o, token: token, url: "http://" + localhttp.HostPort(o.Host, o.Listener.Addr()) + "/?token=" + token}
+	return &Prompter{o: o, page: &Page{Base: "/", Token: token}, url: "http://" + localhttp.HostPort(o.Host, o.Listener.Addr()) + "/?token=" + token}
 }
 
 // URL returns the page's address, with its token.
@@ -82,11 +81,11 @@ const stopGrace = 2 * time.Second
 // done. A Prompter asks once (each way that opens makes its own): Ask closes
 // the listener.
 func (p *Prompter) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
-	guard, err := localhttp.NewGuard(p.o.Listener.Addr(), p.o.Host, p.token, MaxFormBytes(len(qs)))
+	guard, err := localhttp.NewGuard(p.o.Listener.Addr(), p.o.Host, p.page.Token, MaxFormBytes(len(qs)))
 	if err != nil {
 		return nil, err
 	}
-	p.page = &Page{Questions: qs, Base: "/", Token: p.token}
+	p.page.Questions = qs
 	p.done = make(chan struct{})
 	srv := localhttp.NewServer(guard.Wrap(p))
 	serveErr := make(chan error, 1)
@@ -130,10 +129,6 @@ func (p *Prompter) say(format string, args ...any) {
 		_, _ = fmt.Fprintf(p.o.Out, format, args...)
 	}
 }
-
-// PollWait is how long a waiting page's request is held before it is told
-// to ask again: a Prompter's, and the inbox's page's.
-const PollWait = 50 * time.Second
 
 // current returns how the wait ended, nil while it goes on.
 func (p *Prompter) current() *ending {
@@ -188,20 +183,17 @@ func (p *Prompter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // serveWait holds a page's request until the wait ends, the client goes,
-// or PollWait passes.
+// or localhttp.PollWait passes.
 func (p *Prompter) serveWait(w http.ResponseWriter, r *http.Request) {
-	localhttp.Hold(w, PollWait)
-	t := time.NewTimer(PollWait)
-	defer t.Stop()
 	p.waiters.Add(1)
 	defer p.waiters.Add(-1)
-	select {
-	case <-p.done:
-		p.page.writeStatus(w, http.StatusOK, p.current())
-	case <-t.C:
-		w.WriteHeader(http.StatusNoContent)
-	case <-r.Context().Done():
-	}
+	localhttp.Poll(w, r, func() <-chan struct{} {
+		if e := p.current(); e != nil {
+			p.page.writeStatus(w, http.StatusOK, e)
+			return nil
+		}
+		return p.done
+	})
 }
 
 // servePost ends the wait with the answer or cancel that r posts, and

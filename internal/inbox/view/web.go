@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/prompt/web"
@@ -153,7 +152,7 @@ func (v *Web) writeSet(w http.ResponseWriter, id uint64, snap inbox.Snapshot) {
 // serveWait holds a page's wait until what it shows is out of date: the
 // set it shows has ended, or the number of sets behind it has changed; for
 // the idle page, until a set comes. It answers with the page to show then,
-// saying what became of the set, or with 204 after web.PollWait.
+// saying what became of the set, or with 204 after localhttp.PollWait.
 func (v *Web) serveWait(w http.ResponseWriter, r *http.Request) {
 	id, ok := setID(r)
 	if !ok {
@@ -166,10 +165,7 @@ func (v *Web) serveWait(w http.ResponseWriter, r *http.Request) {
 	if err != nil || more < 0 {
 		more = -1
 	}
-	localhttp.Hold(w, web.PollWait)
-	t := time.NewTimer(web.PollWait)
-	defer t.Stop()
-	for {
+	localhttp.Poll(w, r, func() <-chan struct{} {
 		snap := v.o.Queue.Snapshot()
 		if more < 0 {
 			more = len(snap.Sets) - 1
@@ -177,20 +173,13 @@ func (v *Web) serveWait(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case id == 0 && len(snap.Sets) > 0:
 			v.writeShown(w, http.StatusOK, "", false)
-			return
+			return nil
 		case snap.Closed, id != 0 && (index(snap.Sets, id) < 0 || len(snap.Sets)-1 != more):
 			v.writeSet(w, id, snap)
-			return
+			return nil
 		}
-		select {
-		case <-snap.Changed:
-		case <-t.C:
-			w.WriteHeader(http.StatusNoContent)
-			return
-		case <-r.Context().Done():
-			return
-		}
-	}
+		return snap.Changed
+	})
 }
 
 // serveAnswer takes the answers to the set the form was made for.

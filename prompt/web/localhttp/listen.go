@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"os"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // DefaultAddr is where the page is served unless the caller says
@@ -62,12 +62,10 @@ func Listen(a Addr, what string, out io.Writer) (net.Listener, string, error) {
 	ln, err := net.Listen(a.network, a.addr)
 	if err != nil {
 		// "listen tcp4 127.0.0.1:8080: bind: address already in use" says
-		// three times what the address and the page say once.
-		if op, ok := errors.AsType[*net.OpError](err); ok {
-			err = op.Err
-		}
-		if sys, ok := errors.AsType[*os.SyscallError](err); ok {
-			err = sys.Err
+		// three times what the address and the page say once: the system's
+		// error number, however deep, says it alone.
+		if errno, ok := errors.AsType[syscall.Errno](err); ok {
+			err = errno
 		}
 		return nil, "", fmt.Errorf("cannot serve %s on %s: %w", what, a.addr, err)
 	}
@@ -100,20 +98,13 @@ func HostPort(host string, addr net.Addr) string {
 // it on: the first IPv4 address of an interface that is up and not
 // loopback, else localhost.
 func outwardIP() string {
-	ifaces, err := net.Interfaces()
-	if err != nil {
-		return "localhost"
-	}
+	// Interfaces or addresses that cannot be listed offer none.
+	ifaces, _ := net.Interfaces()
 	for _, ifc := range ifaces {
-		if ifc.Flags&net.FlagUp == 0 || ifc.Flags&net.FlagLoopback != 0 {
-			continue
-		}
-		addrs, err := ifc.Addrs()
-		if err != nil {
-			continue
-		}
+		addrs, _ := ifc.Addrs()
 		for _, a := range addrs {
-			if n, ok := a.(*net.IPNet); ok && n.IP.To4() != nil && n.IP.IsGlobalUnicast() {
+			n, ok := a.(*net.IPNet)
+			if ok && ifc.Flags&(net.FlagUp|net.FlagLoopback) == net.FlagUp && n.IP.To4() != nil && n.IP.IsGlobalUnicast() {
 				return n.IP.String()
 			}
 		}

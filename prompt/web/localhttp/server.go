@@ -116,13 +116,30 @@ func (s *Server) Stop(grace time.Duration) {
 	}
 }
 
-// Hold readies the connection of w's request for a reply held for up to d,
-// as a long poll's is: the request has been read whole, and the server's
-// limits on the time to read one and to write its reply would cut the
-// wait short. The reply must then be written within the server's usual
-// time after d.
-func Hold(w http.ResponseWriter, d time.Duration) {
+// PollWait is how long a long poll's request is held before it is told
+// to ask again (204): a waiting page's, of askuser and of its inbox.
+const PollWait = 50 * time.Second
+
+// Poll holds the long poll that w answers, for up to PollWait: it calls
+// check, which answers the request and returns nil once the page that
+// waits is out of date, or else returns a channel that is closed when it
+// may be, and calls check again then. After PollWait it answers 204; a
+// client that has gone is answered nothing it reads. The server's limits
+// on the time to read a request and to write its reply would cut the wait
+// short: the request has been read whole, and the reply must be written
+// within the usual time after PollWait.
+func Poll(w http.ResponseWriter, r *http.Request, check func() <-chan struct{}) {
 	rc := http.NewResponseController(w)
 	_ = rc.SetReadDeadline(time.Time{})
-	_ = rc.SetWriteDeadline(time.Now().Add(d + writeTimeout))
+	_ = rc.SetWriteDeadline(time.Now().Add(PollWait + writeTimeout))
+	ctx, cancel := context.WithTimeout(r.Context(), PollWait)
+	defer cancel()
+	for changed := check(); changed != nil; changed = check() {
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+	}
 }
