@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -204,7 +205,7 @@ func formatPath(tokens []any) string {
 		case int:
 			fmt.Fprintf(&b, "[%d]", t)
 		case string:
-			if isIdent(t) {
+			if identifier.MatchString(t) {
 				if b.Len() > 0 {
 					b.WriteByte('.')
 				}
@@ -217,14 +218,9 @@ func formatPath(tokens []any) string {
 	return b.String()
 }
 
-func isIdent(s string) bool {
-	for i, r := range s {
-		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
-			return false
-		}
-	}
-	return s != ""
-}
+// identifier is a key that a path writes after a dot: ASCII letters,
+// digits and _, not starting with a digit.
+var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // ranks lists the fields of the schema's objects by their place in their
 // object, as the schema declares them: the first field of each, then the
