@@ -153,20 +153,13 @@ func newValidationError(ps []Problem) *ValidationError {
 			unwanted = append(unwanted, p.tokens)
 		}
 	}
-	out := ps[:0]
 	seen := map[string]bool{}
-	for _, p := range ps {
-		s := p.String()
-		if seen[s] || p.Message == msgBlank && empty[p.Path] {
-			continue
-		}
-		if !strings.HasPrefix(p.Message, msgNotAllowed) && slices.ContainsFunc(unwanted, func(u []any) bool { return hasPrefix(p.tokens, u) }) {
-			continue
-		}
-		seen[s] = true
-		out = append(out, p)
-	}
-	return &ValidationError{Problems: out}
+	return &ValidationError{Problems: slices.DeleteFunc(ps, func(p Problem) bool {
+		said := seen[p.String()]
+		seen[p.String()] = true
+		return said || p.Message == msgBlank && empty[p.Path] ||
+			!strings.HasPrefix(p.Message, msgNotAllowed) && slices.ContainsFunc(unwanted, func(u []any) bool { return hasPrefix(p.tokens, u) })
+	})}
 }
 
 // hasPrefix reports whether path is prefix or lies under it.
