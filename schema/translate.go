@@ -245,6 +245,8 @@ func article(v any) string {
 	return strings.Join(names, " or ")
 }
 
+// jsonType names the JSON type of v, a value that decode made: one of
+// those below, or else a map[string]any, an object.
 func jsonType(v any) string {
 	switch v.(type) {
 	case nil:
@@ -257,10 +259,8 @@ func jsonType(v any) string {
 		return "string"
 	case []any:
 		return "array"
-	case map[string]any:
-		return "object"
 	}
-	return fmt.Sprintf("%T", v)
+	return "object"
 }
 
 // quoteJSON writes v, a value that the JSON decoder made, as JSON; such a
