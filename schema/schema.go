@@ -3,7 +3,6 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -137,13 +136,9 @@ func (s *Schema) validate(doc any) []Problem {
 	if err == nil {
 		return nil
 	}
-	ve, ok := errors.AsType[*jsonschema.ValidationError](err)
-	if !ok {
-		// Only a value that is not JSON, or a schema that loops, gets
-		// here; decode makes neither.
-		return one(nil, "cannot be checked: %v", err)
-	}
-	return s.translate(ve, doc)
+	// The library fails otherwise only for a value that is not JSON, or a
+	// schema that loops; decode makes neither.
+	return s.translate(err.(*jsonschema.ValidationError), doc)
 }
 
 // withinLimits returns doc, or a copy of it (sharing what it does not
