@@ -19,9 +19,9 @@ const MaxInputSize = 1 << 20
 // the process.
 const schemaURL = "askuser:schema.json"
 
-// bom is the UTF-8 byte-order mark some editors write at the start of a
-// file. It is not part of the JSON text.
-const bom = "\ufeff"
+// BOM is the UTF-8 byte-order mark some editors write at the start of a
+// file. It is not part of the JSON text: Parse skips it.
+const BOM = "\ufeff"
 
 // Schema is the compiled input schema, with any limit overrides applied.
 type Schema struct {
@@ -108,7 +108,7 @@ func (s *Schema) Parse(data []byte, key KeyBy) (*Input, error) {
 	if len(data) > MaxInputSize {
 		return nil, &TooLargeError{Size: int64(len(data))}
 	}
-	data = bytes.TrimPrefix(data, []byte(bom))
+	data = bytes.TrimPrefix(data, []byte(BOM))
 	doc, err := decode(data, s.opaque)
 	if err != nil {
 		return nil, syntaxError(data, err)
