@@ -162,26 +162,22 @@ func one(tokens []any, format string, args ...any) []Problem {
 
 // locate resolves a location that the library reports, in the instance or
 // in the schema, to path tokens (indexes as int) and the value there, or
-// nil. The library writes each token of the pointer URL-escaped; the key
-// "" goes by emptyKey in doc.
+// nil. The library writes each token of the pointer URL-escaped (with
+// url.PathEscape, which PathUnescape reads back without fail); the key ""
+// goes by emptyKey in doc. An index it reports is one of an array it
+// checked: of doc, or of withinLimits' copy, whose arrays begin as doc's.
 func locate(doc any, pointer string) ([]any, any) {
 	tokens := []any{}
 	v := doc
 	// Each token follows a slash; "" points at the whole.
 	for _, raw := range strings.Split(pointer, "/")[1:] {
-		if u, err := url.PathUnescape(raw); err == nil {
-			raw = u
-		}
+		raw, _ = url.PathUnescape(raw)
 		tok := unescapePointer(raw)
 		switch c := v.(type) {
 		case []any:
 			i, _ := strconv.Atoi(tok)
 			tokens = append(tokens, i)
-			if i >= 0 && i < len(c) {
-				v = c[i]
-			} else {
-				v = nil
-			}
+			v = c[i]
 		case map[string]any:
 			v = c[tok]
 			if tok == emptyKey {
