@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/json"
 	"errors"
@@ -113,11 +114,8 @@ func syntaxError(data []byte, err error) *SyntaxError {
 
 // position returns the 1-based line and character column just after before.
 func position(before []byte) (line, col int) {
-	line = 1 + strings.Count(string(before), "\n")
-	if i := strings.LastIndexByte(string(before), '\n'); i >= 0 {
-		before = before[i+1:]
-	}
-	return line, utf8.RuneCount(before) + 1
+	lineStart := bytes.LastIndexByte(before, '\n') + 1 // 0 on the first line
+	return 1 + bytes.Count(before, []byte("\n")), utf8.RuneCount(before[lineStart:]) + 1
 }
 
 // Problem is one thing wrong with an input document.
