@@ -273,6 +273,15 @@ func Suggest(name string, allowed []string) string {
 	return best
 }
 
+// didYouMean returns "; did you mean NAME?" for the allowed name closest
+// to name (see Suggest), or "" when none is close enough.
+func didYouMean(name string, allowed []string) string {
+	if s := Suggest(name, allowed); s != "" {
+		return fmt.Sprintf("; did you mean %q?", s)
+	}
+	return ""
+}
+
 // distance counts the Levenshtein distance between a and b, in characters.
 func distance(a, b string) int {
 	ra, rb := []rune(a), []rune(b)

@@ -117,13 +117,8 @@ func (s *Schema) unknownFields(tokens []any, value any, parent string) []Problem
 		if name == emptyKey {
 			name = ""
 		}
-		msg := "unknown field"
-		if sug := Suggest(name, allowed); sug != "" {
-			msg += fmt.Sprintf("; did you mean %q?", sug)
-		} else {
-			msg += fmt.Sprintf(" (allowed: %s)", strings.Join(allowed, ", "))
-		}
-		ps = append(ps, problem(with(tokens, name), "%s", msg))
+		hint := cmp.Or(didYouMean(name, allowed), " (allowed: "+strings.Join(allowed, ", ")+")")
+		ps = append(ps, problem(with(tokens, name), "unknown field%s", hint))
 	}
 	return ps
 }
