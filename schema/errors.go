@@ -67,13 +67,11 @@ var expectations = []struct{ context, expected string }{
 }
 
 // unexpected words a message of the JSON decoder, "invalid character C
-// CONTEXT", as the character found and what was expected instead; a
-// message it does not know is kept as it is.
+// CONTEXT" (its scanner words every syntax error so), as the character
+// found and what was expected instead; a message it does not know is kept
+// as it is.
 func unexpected(msg string) (found, expected string) {
-	rest, ok := strings.CutPrefix(msg, "invalid character ")
-	if !ok {
-		return msg, ""
-	}
+	rest, _ := strings.CutPrefix(msg, "invalid character ")
 	if i := strings.Index(rest, "' in literal "); i >= 0 {
 		return "unexpected " + rest[:i+1], "true, false or null, as any other text goes in double quotes"
 	}
@@ -99,10 +97,9 @@ func syntaxError(data []byte, err error) *SyntaxError {
 	case syntax:
 		off = se.Offset - 1
 		msg, expected = unexpected(se.Error())
-		if strings.HasSuffix(msg, "unexpected end of JSON input") {
-			msg, expected, off = "unexpected end of input", theRest, int64(len(data))
-		}
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		// A stream decoder says that a document ended early so, never
+		// with json.Unmarshal's *json.SyntaxError of it.
 		msg, expected, off = "unexpected end of input", theRest, int64(len(data))
 	default:
 		msg = err.Error()
