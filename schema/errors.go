@@ -1,11 +1,13 @@
 package schema
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -65,13 +67,11 @@ var expectations = []struct{ context, expected string }{
 }
 
 // unexpected words a message of the JSON decoder, "invalid character C
-// CONTEXT", as the character found and what was expected instead; a
-// message it does not know is kept as it is.
+// CONTEXT" (its scanner words every syntax error so), as the character
+// found and what was expected instead; a message it does not know is kept
+// as it is.
 func unexpected(msg string) (found, expected string) {
-	rest, ok := strings.CutPrefix(msg, "invalid character ")
-	if !ok {
-		return msg, ""
-	}
+	rest, _ := strings.CutPrefix(msg, "invalid character ")
 	if i := strings.Index(rest, "' in literal "); i >= 0 {
 		return "unexpected " + rest[:i+1], "true, false or null, as any other text goes in double quotes"
 	}
@@ -97,10 +97,9 @@ func syntaxError(data []byte, err error) *SyntaxError {
 	case syntax:
 		off = se.Offset - 1
 		msg, expected = unexpected(se.Error())
-		if strings.HasSuffix(msg, "unexpected end of JSON input") {
-			msg, expected, off = "unexpected end of input", theRest, int64(len(data))
-		}
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		// A stream decoder says that a document ended early so, never
+		// with json.Unmarshal's *json.SyntaxError of it.
 		msg, expected, off = "unexpected end of input", theRest, int64(len(data))
 	default:
 		msg = err.Error()
@@ -112,11 +111,8 @@ func syntaxError(data []byte, err error) *SyntaxError {
 
 // position returns the 1-based line and character column just after before.
 func position(before []byte) (line, col int) {
-	line = 1 + strings.Count(string(before), "\n")
-	if i := strings.LastIndexByte(string(before), '\n'); i >= 0 {
-		before = before[i+1:]
-	}
-	return line, utf8.RuneCount(before) + 1
+	lineStart := bytes.LastIndexByte(before, '\n') + 1 // 0 on the first line
+	return 1 + bytes.Count(before, []byte("\n")), utf8.RuneCount(before[lineStart:]) + 1
 }
 
 // Problem is one thing wrong with an input document.
@@ -152,20 +148,13 @@ func newValidationError(ps []Problem) *ValidationError {
 			unwanted = append(unwanted, p.tokens)
 		}
 	}
-	out := ps[:0]
 	seen := map[string]bool{}
-	for _, p := range ps {
-		s := p.String()
-		if seen[s] || p.Message == msgBlank && empty[p.Path] {
-			continue
-		}
-		if !strings.HasPrefix(p.Message, msgNotAllowed) && slices.ContainsFunc(unwanted, func(u []any) bool { return hasPrefix(p.tokens, u) }) {
-			continue
-		}
-		seen[s] = true
-		out = append(out, p)
-	}
-	return &ValidationError{Problems: out}
+	return &ValidationError{Problems: slices.DeleteFunc(ps, func(p Problem) bool {
+		said := seen[p.String()]
+		seen[p.String()] = true
+		return said || p.Message == msgBlank && empty[p.Path] ||
+			!strings.HasPrefix(p.Message, msgNotAllowed) && slices.ContainsFunc(unwanted, func(u []any) bool { return hasPrefix(p.tokens, u) })
+	})}
 }
 
 // hasPrefix reports whether path is prefix or lies under it.
@@ -204,7 +193,7 @@ func formatPath(tokens []any) string {
 		case int:
 			fmt.Fprintf(&b, "[%d]", t)
 		case string:
-			if isIdent(t) {
+			if identifier.MatchString(t) {
 				if b.Len() > 0 {
 					b.WriteByte('.')
 				}
@@ -217,14 +206,9 @@ func formatPath(tokens []any) string {
 	return b.String()
 }
 
-func isIdent(s string) bool {
-	for i, r := range s {
-		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
-			return false
-		}
-	}
-	return s != ""
-}
+// identifier is a key that a path writes after a dot: ASCII letters,
+// digits and _, not starting with a digit.
+var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // ranks lists the fields of the schema's objects by their place in their
 // object, as the schema declares them: the first field of each, then the
@@ -284,6 +268,15 @@ func Suggest(name string, allowed []string) string {
 		return ""
 	}
 	return best
+}
+
+// didYouMean returns "; did you mean NAME?" for the allowed name closest
+// to name (see Suggest), or "" when none is close enough.
+func didYouMean(name string, allowed []string) string {
+	if s := Suggest(name, allowed); s != "" {
+		return fmt.Sprintf("; did you mean %q?", s)
+	}
+	return ""
 }
 
 // distance counts the Levenshtein distance between a and b, in characters.

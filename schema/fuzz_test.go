@@ -56,7 +56,7 @@ func checkAsUnmarshal(t *testing.T, data []byte, in *Input, key KeyBy) {
 	// decoder of JSON into maps (and the validator's): Unmarshal into a
 	// struct would also try the first value. The input is decoded so
 	// first, written again, and then unmarshalled.
-	dec := json.NewDecoder(bytes.NewReader(bytes.TrimPrefix(data, []byte(bom))))
+	dec := json.NewDecoder(bytes.NewReader(bytes.TrimPrefix(data, []byte(BOM))))
 	dec.UseNumber()
 	var generic any
 	if err := dec.Decode(&generic); err != nil {

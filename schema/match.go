@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -88,16 +89,9 @@ func (q Question) Resolve(text string) (labels []string, other string) {
 // labelOfParts finds the option whose label, split at its commas, is
 // parts, ignoring case and the space around each part.
 func (q Question) labelOfParts(parts []string) (string, bool) {
-	norm := func(ps []string) string {
-		out := make([]string, len(ps))
-		for i, p := range ps {
-			out[i] = strings.TrimSpace(p)
-		}
-		return strings.Join(out, ",")
-	}
-	want := norm(parts)
+	same := func(a, b string) bool { return strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(b)) }
 	for _, o := range q.Options {
-		if strings.EqualFold(norm(strings.Split(o.Label, ",")), want) {
+		if slices.EqualFunc(strings.Split(o.Label, ","), parts, same) {
 			return o.Label, true
 		}
 	}

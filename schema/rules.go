@@ -197,11 +197,7 @@ func (x *keyIndex) resolve(field string, names []string, strict bool) (map[int]s
 		case ok:
 		case len(others) == 0:
 			if strict {
-				msg := "no question has this header or question text"
-				if s := Suggest(k, x.names()); s != "" {
-					msg += fmt.Sprintf("; did you mean %q?", s)
-				}
-				ps = append(ps, problem(at, "%s", msg))
+				ps = append(ps, problem(at, "no question has this header or question text%s", didYouMean(k, x.names())))
 			}
 			continue
 		case len(others) > 1:

@@ -3,9 +3,7 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"slices"
 
@@ -20,9 +18,9 @@ const MaxInputSize = 1 << 20
 // the process.
 const schemaURL = "askuser:schema.json"
 
-// bom is the UTF-8 byte-order mark some editors write at the start of a
-// file. It is not part of the JSON text.
-const bom = "\ufeff"
+// BOM is the UTF-8 byte-order mark some editors write at the start of a
+// file. It is not part of the JSON text: Parse skips it.
+const BOM = "\ufeff"
 
 // Schema is the compiled input schema, with any limit overrides applied.
 type Schema struct {
@@ -51,17 +49,10 @@ func Compile(raw []byte, l Limits) (*Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read schema: %w", err)
 	}
-	c := jsonschema.NewCompiler()
-	c.Draft = jsonschema.Draft2020
-	// The schema refers only to itself: nothing is to be loaded from
-	// elsewhere, whatever a patched schema might say.
-	c.LoadURL = func(url string) (_ io.ReadCloser, err error) {
-		return nil, fmt.Errorf("load %s: the schema may refer only to itself", url)
-	}
-	if err := c.AddResource(schemaURL, bytes.NewReader(patched)); err != nil {
-		return nil, fmt.Errorf("load schema: %w", err)
-	}
-	compiled, err := c.Compile(schemaURL)
+	// Its "$schema" names draft 2020-12. raw is askuser's own schema.json,
+	// which refers only to itself, patched only at limitKeys' paths and its
+	// description: nothing is loaded from elsewhere.
+	compiled, err := jsonschema.CompileString(schemaURL, string(patched))
 	if err != nil {
 		return nil, fmt.Errorf("compile schema: %w", err)
 	}
@@ -109,7 +100,7 @@ func (s *Schema) Parse(data []byte, key KeyBy) (*Input, error) {
 	if len(data) > MaxInputSize {
 		return nil, &TooLargeError{Size: int64(len(data))}
 	}
-	data = bytes.TrimPrefix(data, []byte(bom))
+	data = bytes.TrimPrefix(data, []byte(BOM))
 	doc, err := decode(data, s.opaque)
 	if err != nil {
 		return nil, syntaxError(data, err)
@@ -137,13 +128,9 @@ func (s *Schema) validate(doc any) []Problem {
 	if err == nil {
 		return nil
 	}
-	ve, ok := errors.AsType[*jsonschema.ValidationError](err)
-	if !ok {
-		// Only a value that is not JSON, or a schema that loops, gets
-		// here; decode makes neither.
-		return one(nil, "cannot be checked: %v", err)
-	}
-	return s.translate(ve, doc)
+	// The library fails otherwise only for a value that is not JSON, or a
+	// schema that loops; decode makes neither.
+	return s.translate(err.(*jsonschema.ValidationError), doc)
 }
 
 // withinLimits returns doc, or a copy of it (sharing what it does not

@@ -63,12 +63,7 @@ func defaultIgnorable(r rune) bool {
 // isBlank reports whether s shows nothing: it is empty, or made only of
 // white space and invisible characters.
 func isBlank(s string) bool {
-	for _, r := range s {
-		if !WhiteSpace(r) && !Invisible(r) {
-			return false
-		}
-	}
-	return true
+	return !strings.ContainsFunc(s, func(r rune) bool { return !WhiteSpace(r) && !Invisible(r) })
 }
 
 // stripInvisible returns s without its invisible characters, for comparing

@@ -117,13 +117,8 @@ func (s *Schema) unknownFields(tokens []any, value any, parent string) []Problem
 		if name == emptyKey {
 			name = ""
 		}
-		msg := "unknown field"
-		if sug := Suggest(name, allowed); sug != "" {
-			msg += fmt.Sprintf("; did you mean %q?", sug)
-		} else {
-			msg += fmt.Sprintf(" (allowed: %s)", strings.Join(allowed, ", "))
-		}
-		ps = append(ps, problem(with(tokens, name), "%s", msg))
+		hint := cmp.Or(didYouMean(name, allowed), " (allowed: "+strings.Join(allowed, ", ")+")")
+		ps = append(ps, problem(with(tokens, name), "unknown field%s", hint))
 	}
 	return ps
 }
@@ -162,26 +157,22 @@ func one(tokens []any, format string, args ...any) []Problem {
 
 // locate resolves a location that the library reports, in the instance or
 // in the schema, to path tokens (indexes as int) and the value there, or
-// nil. The library writes each token of the pointer URL-escaped; the key
-// "" goes by emptyKey in doc.
+// nil. The library writes each token of the pointer URL-escaped (with
+// url.PathEscape, which PathUnescape reads back without fail); the key ""
+// goes by emptyKey in doc. An index it reports is one of an array it
+// checked: of doc, or of withinLimits' copy, whose arrays begin as doc's.
 func locate(doc any, pointer string) ([]any, any) {
 	tokens := []any{}
 	v := doc
 	// Each token follows a slash; "" points at the whole.
 	for _, raw := range strings.Split(pointer, "/")[1:] {
-		if u, err := url.PathUnescape(raw); err == nil {
-			raw = u
-		}
+		raw, _ = url.PathUnescape(raw)
 		tok := unescapePointer(raw)
 		switch c := v.(type) {
 		case []any:
 			i, _ := strconv.Atoi(tok)
 			tokens = append(tokens, i)
-			if i >= 0 && i < len(c) {
-				v = c[i]
-			} else {
-				v = nil
-			}
+			v = c[i]
 		case map[string]any:
 			v = c[tok]
 			if tok == emptyKey {
@@ -245,6 +236,8 @@ func article(v any) string {
 	return strings.Join(names, " or ")
 }
 
+// jsonType names the JSON type of v, a value that decode made: one of
+// those below, or else a map[string]any, an object.
 func jsonType(v any) string {
 	switch v.(type) {
 	case nil:
@@ -257,10 +250,8 @@ func jsonType(v any) string {
 		return "string"
 	case []any:
 		return "array"
-	case map[string]any:
-		return "object"
 	}
-	return fmt.Sprintf("%T", v)
+	return "object"
 }
 
 // quoteJSON writes v, a value that the JSON decoder made, as JSON; such a

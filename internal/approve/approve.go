@@ -122,10 +122,7 @@ func (r Request) askQuestions(doc []byte, s Settings) (Asking, error) {
 		if r.Dialect == OpenCodeQuestion {
 			answers := make([][]string, len(c.Answers()))
 			for i, a := range c.Answers() {
-				answers[i] = append([]string{}, a.Labels...)
-				if a.Other != "" {
-					answers[i] = append(answers[i], a.Other)
-				}
+				answers[i] = a.Parts()
 			}
 			return Decision{Allow: true, Answers: answers}
 		}

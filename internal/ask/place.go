@@ -391,13 +391,11 @@ func NewPlace(streams *Streams, o Options, rest io.Reader) Place {
 // askOn asks on s's stdin and stderr: in the terminal UI when both are
 // terminals, unless line prompts are asked for (--ui line, ACCESSIBLE,
 // TERM=dumb), else with line prompts. Closing the opened way calls done,
-// when set.
+// when set. It fails only where a terminal is missing, so never with done:
+// the terminal that openTTY opened is both.
 func askOn(o Options, s *iostreams.Streams, done func()) (*Opened, error) {
 	screen, err := o.Mode.UseScreen(s, o.Plain, cmp.Or(o.ModeFrom, "--ui tui"), "use --tty to ask on the controlling terminal, or --ui line")
 	if err != nil {
-		if done != nil {
-			done()
-		}
 		return nil, err
 	}
 	opened := &Opened{out: s.ErrOut, close: done}

@@ -1,6 +1,7 @@
 package ask
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"io"
@@ -49,7 +50,8 @@ type Prepared struct {
 	Request
 	input *schema.Input
 	// answers holds an answer for each question, in question order: the
-	// ones given in advance, then those that Fill adds.
+	// ones given in advance, and the input's notes, then those that Fill
+	// adds.
 	answers []prompt.Answer
 	// Pending are the indexes in input.Questions of the questions to ask.
 	Pending []int
@@ -78,7 +80,11 @@ func Prepare(r Request) (*Prepared, error) {
 	}
 	c := &Prepared{Request: r, input: in, answers: make([]prompt.Answer, len(in.Questions))}
 	for i, q := range in.Questions {
-		v, ok := in.Answers[r.Key.Key(q)]
+		// A note the input gave passes through to the answer, asked or
+		// not, unless the person writes one of their own (see Fill).
+		k := r.Key.Key(q)
+		c.answers[i].Note = in.Annotations[k]
+		v, ok := in.Answers[k]
 		if !ok {
 			c.Pending = append(c.Pending, i)
 			continue
@@ -88,7 +94,7 @@ func Prepare(r Request) (*Prepared, error) {
 		// names no option), with CheckOther, and refused the request had
 		// it failed: this only cleans it (and leaves "", none, as it is).
 		other, _ = schema.CheckOther(other)
-		c.answers[i] = prompt.Answer{Labels: labels, Other: other}
+		c.answers[i] = prompt.Answer{Labels: labels, Other: other, Note: c.answers[i].Note}
 	}
 	return c, nil
 }
@@ -102,12 +108,15 @@ func (c *Prepared) Questions() []schema.Question {
 	return qs
 }
 
-// Fill takes the answers to Questions, in their order.
+// Fill takes the answers to Questions, in their order. A note the person
+// wrote wins over the input's: it is the newer word of the person the
+// notes come from.
 func (c *Prepared) Fill(got []prompt.Answer) {
 	for j, i := range c.Pending {
+		note := cmp.Or(got[j].Note, c.answers[i].Note)
 		c.answers[i] = got[j]
+		c.answers[i].Note = note
 	}
-	c.withInputNotes()
 }
 
 // NoAnswer names the question at which the answer input ended, when err
@@ -127,17 +136,5 @@ func (c *Prepared) Answers() []prompt.Answer { return c.answers }
 
 // Write writes every answer, as the command line prints them.
 func (c *Prepared) Write(w io.Writer) error {
-	c.withInputNotes()
 	return WriteAnswers(w, c.input.Questions, c.answers, c.Key, c.Arrays)
-}
-
-// withInputNotes passes a note the input gave for a question through to
-// its answer, asked or not, unless the person wrote one of their own,
-// which wins: it is the newer word of the person the notes come from.
-func (c *Prepared) withInputNotes() {
-	for i, q := range c.input.Questions {
-		if c.answers[i].Note == "" {
-			c.answers[i].Note = c.input.Annotations[c.Key.Key(q)]
-		}
-	}
 }

@@ -157,19 +157,17 @@ func WatchSignals(parent context.Context) (context.Context, func()) {
 // question it ended at.
 func RunQuestions(ctx context.Context, streams *Streams, o Options, qs ...schema.Question) ([]prompt.Answer, error) {
 	// Every question is left to ask, and none has a note given in advance.
-	c := &Prepared{input: &schema.Input{Questions: qs}, answers: make([]prompt.Answer, len(qs))}
+	// Where the answer input ended, the question is named by its text.
+	c := &Prepared{Request: Request{Key: schema.KeyQuestion}, input: &schema.Input{Questions: qs}, answers: make([]prompt.Answer, len(qs))}
 	for i := range qs {
 		c.Pending = append(c.Pending, i)
 	}
 	err := runAsking(ctx, streams, o, c, func(err error) error {
-		if !errors.Is(err, prompt.ErrNoAnswer) {
-			return err
+		if _, short := errors.AsType[*prompt.ShortError](err); !short && errors.Is(err, prompt.ErrNoAnswer) {
+			// An input that ended without saying where ended at the first.
+			err = &prompt.ShortError{}
 		}
-		at := 0
-		if short, ok := errors.AsType[*prompt.ShortError](err); ok {
-			at = short.Answered
-		}
-		return &noAnswerError{Index: at + 1, Total: len(qs), Key: qs[at].Question}
+		return c.noAnswer(err)
 	})
 	if err != nil {
 		return nil, err

@@ -71,12 +71,8 @@ func missingJSON() error {
 // isBlank reports whether b holds no document: only white space, after a
 // byte-order mark if any.
 func isBlank(b []byte) bool {
-	return len(bytes.TrimSpace(bytes.TrimPrefix(b, []byte(bom)))) == 0
+	return len(bytes.TrimSpace(bytes.TrimPrefix(b, []byte(schema.BOM)))) == 0
 }
-
-// bom is the UTF-8 byte-order mark, which some editors write at the start of
-// a file; Parse skips it.
-const bom = "\ufeff"
 
 // isFileName reports whether arg, which is not a JSON object, names a
 // regular file.
@@ -134,10 +130,10 @@ func readStream(r io.Reader) (*Source, error) {
 	// the input, and counts toward its size. (Only a document that starts
 	// with 0xEF can start with one: two bytes more are then on their way.)
 	var bomLen int64
-	if b, _ := br.Peek(1); len(b) == 1 && b[0] == bom[0] {
-		if b, _ := br.Peek(len(bom)); string(b) == bom {
-			br.Discard(len(bom))
-			bomLen = int64(len(bom))
+	if b, _ := br.Peek(1); len(b) == 1 && b[0] == schema.BOM[0] {
+		if b, _ := br.Peek(len(schema.BOM)); string(b) == schema.BOM {
+			br.Discard(len(schema.BOM))
+			bomLen = int64(len(schema.BOM))
 			lr.N -= bomLen
 		}
 	}
@@ -153,7 +149,7 @@ func readStream(r io.Reader) (*Source, error) {
 	default:
 		// Parse finds the same problem and says where it is, after the
 		// byte-order mark it skips as this did.
-		return &Source{Data: append([]byte(bom[:bomLen]), seen.Bytes()...)}, nil
+		return &Source{Data: append([]byte(schema.BOM[:bomLen]), seen.Bytes()...)}, nil
 	}
 	end := dec.InputOffset()
 	// What the decoder read past the document is copied out, so that its
@@ -193,7 +189,7 @@ func skipLineEnd(r *bufio.Reader) int64 {
 // singleQuoted reports whether a questions document starts as if JSON took
 // single quotes: with ' or {' (white space aside).
 func singleQuoted(data []byte) bool {
-	b := bytes.TrimLeft(bytes.TrimPrefix(data, []byte(bom)), " \t\r\n")
+	b := bytes.TrimLeft(bytes.TrimPrefix(data, []byte(schema.BOM)), " \t\r\n")
 	if rest, ok := bytes.CutPrefix(b, []byte("{")); ok {
 		b = bytes.TrimLeft(rest, " \t\r\n")
 	}

@@ -75,7 +75,7 @@ func FuzzReadStream(f *testing.F) {
 		}
 		// A byte-order mark is skipped, and given back with a broken
 		// document for Parse to skip in turn.
-		body := bytes.TrimPrefix(input, []byte(bom))
+		body := bytes.TrimPrefix(input, []byte(schema.BOM))
 		if !bytes.HasPrefix(input, data) && !bytes.HasPrefix(body, data) {
 			t.Fatalf("document %q is not the start of %q", data, input)
 		}

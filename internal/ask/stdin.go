@@ -94,11 +94,8 @@ func terminalExists() bool {
 // StdinKind names what stdin is, where that tells that nobody can answer
 // on it: "/dev/null", "a socket"; else "".
 func StdinKind(f *os.File, tty bool) string {
-	if f == nil || tty {
-		return ""
-	}
-	fi, err := f.Stat()
-	if err != nil {
+	fi, err := f.Stat() // a nil f's fails
+	if err != nil || tty {
 		return ""
 	}
 	if fi.Mode()&os.ModeSocket != 0 {
