@@ -295,7 +295,7 @@ func (s *Terminal) watch(ctx context.Context) {
 		}
 		next := time.Second
 		if set := s.shown.Load(); set != nil {
-			next = min(next, untilChange(s.o.Queue.Now().Sub(set.Arrived)))
+			next = untilChange(s.o.Queue.Now().Sub(set.Arrived))
 		}
 		timer.Reset(next)
 		select {
@@ -307,15 +307,13 @@ func (s *Terminal) watch(ctx context.Context) {
 	}
 }
 
-// untilChange is how long until what waited says of d changes.
+// untilChange is how long until what waited says of d may change: at the
+// next whole second waited (one not yet begun counts as 0s). Once it says
+// minutes it changes less often, but the screen is looked at again each
+// second regardless, as it is while idle: what changed is drawn, nothing
+// else.
 func untilChange(d time.Duration) time.Duration {
-	switch {
-	case d < 0:
-		return -d
-	case d < time.Minute:
-		return time.Second - d%time.Second
-	}
-	return time.Minute - d%time.Minute
+	return time.Second - max(d, 0)%time.Second
 }
 
 // Write shows p, what else the inbox has to say while the screen runs (a
