@@ -23,7 +23,6 @@ type Telegram struct {
 	bot   *bot.Bot
 	token string
 	chat  int64
-	warn  func(error)
 }
 
 // TelegramOptions are what the bot needs.
@@ -51,7 +50,7 @@ const telegramMaxText = 4000
 // once used. warn is told of what goes wrong while the bot polls, which it
 // tries again.
 func NewTelegram(o TelegramOptions, warn func(error)) (*Telegram, error) {
-	t := &Telegram{token: o.Token, chat: o.Chat, warn: warn}
+	t := &Telegram{token: o.Token, chat: o.Chat}
 	opts := []bot.Option{
 		bot.WithSkipGetMe(),
 		bot.WithNotAsyncHandlers(),
@@ -59,7 +58,7 @@ func NewTelegram(o TelegramOptions, warn func(error)) (*Telegram, error) {
 		bot.WithAllowedUpdates(bot.AllowedUpdates{"message", "callback_query"}),
 		// The library's own handler logs with the log package; the
 		// inbox says it once, without the token.
-		bot.WithErrorsHandler(func(err error) { t.warn(t.scrub(err)) }),
+		bot.WithErrorsHandler(func(err error) { warn(t.scrub(err)) }),
 		bot.WithDefaultHandler(func(context.Context, *bot.Bot, *models.Update) {}),
 	}
 	if o.Server != "" {

@@ -44,8 +44,9 @@ const (
 // number of sets behind it is no longer N, or the inbox quits, and then
 // answers with the page to show; /sets/0/wait waits for a set to come.
 type Web struct {
+	// Handler serves the page; see Web.
+	http.Handler
 	o WebOptions
-	h http.Handler
 
 	mu   sync.Mutex
 	seen map[uint64]*inbox.Set // the sets shown on a page, to tell how they ended
@@ -89,12 +90,9 @@ func NewWeb(o WebOptions) (*Web, error) {
 	outer := http.NewServeMux()
 	outer.Handle("/", g.Wrap(mux))
 	outer.Handle("/sets/{id}/tap/{n}", g.WrapLink(tapMaxBody, http.HandlerFunc(v.serveTap)))
-	v.h = outer
+	v.Handler = outer
 	return v, nil
 }
-
-// ServeHTTP serves the page; see Web.
-func (v *Web) ServeHTTP(w http.ResponseWriter, r *http.Request) { v.h.ServeHTTP(w, r) }
 
 // SetPath is the path under which set s's page lives; the idle page's is
 // /sets/0/, as no set has the ID 0.
