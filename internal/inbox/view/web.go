@@ -162,16 +162,13 @@ func (v *Web) serveWait(w http.ResponseWriter, r *http.Request) {
 	// set.
 	more, err := strconv.Atoi(r.URL.Query().Get("more"))
 	if err != nil || more < 0 {
-		more = -1
+		more = v.o.Queue.Len() - 1
 	}
 	localhttp.Hold(w, web.PollWait)
 	t := time.NewTimer(web.PollWait)
 	defer t.Stop()
 	for {
 		snap := v.o.Queue.Snapshot()
-		if more < 0 {
-			more = len(snap.Sets) - 1
-		}
 		switch {
 		case id == 0 && len(snap.Sets) > 0:
 			v.writeShown(w, http.StatusOK, "", false)
