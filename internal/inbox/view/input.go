@@ -122,10 +122,10 @@ func (ls *lines) take(done <-chan struct{}) (*typed, bool) {
 		if wake == nil {
 			return line, true
 		}
+		// Done is seen above, first.
 		select {
 		case <-wake:
 		case <-done:
-			return nil, false
 		}
 	}
 }
