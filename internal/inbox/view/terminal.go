@@ -135,14 +135,10 @@ const keyPause = 500 * time.Millisecond
 // arrived says how a set comes on screen when none was shown before.
 const arrived = "New questions"
 
-// errChanged ends the idle screen when the queue changes; errStop ends
-// the prompts of a set that ended elsewhere.
-var errChanged = errors.New("the queue changed")
-
 // idle shows the idle screen until the queue changes, and reports whether
 // the person quit.
 func (s *Terminal) idle(ctx context.Context, changed <-chan struct{}) (quit bool, err error) {
-	idleCtx, stop := until(ctx, changed, errChanged)
+	idleCtx, stop := until(ctx, changed, errStop)
 	defer stop(nil)
 	err = s.ui.Idle(idleCtx, "askuser inbox", fmt.Sprintf(idleText, s.o.Where))
 	_, key := errors.AsType[*tui.KeyError](err)
@@ -151,7 +147,7 @@ func (s *Terminal) idle(ctx context.Context, changed <-chan struct{}) (quit bool
 		return true, nil
 	case ctx.Err() != nil:
 		return true, context.Cause(ctx)
-	case errors.Is(err, errChanged):
+	case errors.Is(err, errStop):
 		return false, nil
 	}
 	return true, err
@@ -203,10 +199,10 @@ func (s *Terminal) present(ctx context.Context, set *inbox.Set) (why string, qui
 		return "The questions before were withdrawn", false, nil
 	case inbox.Answered, inbox.Cancelled:
 		return fmt.Sprintf("The questions before were %s %s", e.State, where(e)), false, nil
-	case inbox.Closed:
-		return "", true, nil
 	}
-	return arrived, false, nil
+	// The set ended (its Done is closed, or the queue said so) with the
+	// inbox, which quits.
+	return "", true, nil
 }
 
 // record leaves a line above the screen that says how s ended, whichever
