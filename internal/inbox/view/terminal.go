@@ -214,15 +214,12 @@ func (s *Terminal) present(ctx context.Context, set *inbox.Set) (why string, qui
 func (s *Terminal) record(set *inbox.Set) {
 	e := set.End()
 	from := prompt.Display(Source(set, s.o.Home))
-	if text := notSent(set, e, from); text != "" {
-		_ = s.ui.PrintNotice(false, text)
-		return
-	}
-	if answersShown(e) {
+	switch text, unsent := outcome(e, from), notSent(set, e, from); {
+	case unsent != "":
+		_ = s.ui.PrintNotice(false, unsent)
+	case answersShown(e):
 		_ = s.ui.PrintSummary(answersPrefix(e, from), prompt.Summarize(set.Questions, e.Answers))
-		return
-	}
-	if text := outcome(e, from); text != "" {
+	case text != "":
 		_ = s.ui.PrintNotice(e.State == inbox.Answered, text)
 	}
 }
