@@ -300,10 +300,8 @@ func (v *Web) ended(s *inbox.Set, late bool) string {
 		return fmt.Sprintf("The questions from %s had been cancelled.", from)
 	case notified:
 		return fmt.Sprintf("The questions from %s were answered from the notification.", from)
-	case e.State == inbox.Answered:
-		return fmt.Sprintf("The questions from %s were answered elsewhere%s.", from, e.ByWhom())
-	case e.State == inbox.Cancelled:
-		return fmt.Sprintf("The questions from %s were cancelled elsewhere%s.", from, e.ByWhom())
+	case e.State == inbox.Answered, e.State == inbox.Cancelled:
+		return fmt.Sprintf("The questions from %s were %s elsewhere%s.", from, e.State, e.ByWhom())
 	case e.State == inbox.Withdrawn:
 		return fmt.Sprintf("The asker from %s stopped waiting: its questions were withdrawn.", from)
 	case e.State == inbox.Closed:
