@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -105,13 +106,11 @@ func telegramEvent(u *models.Update) (Event, bool) {
 	switch {
 	case u.CallbackQuery != nil:
 		cq := u.CallbackQuery
-		e := Event{Sender: strconv.FormatInt(cq.From.ID, 10), Data: cq.Data, Ref: cq.ID}
+		// A tap must be answered, even one with nothing to do: its data
+		// is never "".
+		e := Event{Sender: strconv.FormatInt(cq.From.ID, 10), Data: cmp.Or(cq.Data, "-"), Ref: cq.ID}
 		if m := cq.Message.Message; m != nil {
 			e.Room = strconv.FormatInt(m.Chat.ID, 10)
-		}
-		if e.Data == "" {
-			// A tap must be answered, even one with nothing to do.
-			e.Data = "-"
 		}
 		return e, true
 	case u.Message != nil && u.Message.From != nil:
