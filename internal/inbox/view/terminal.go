@@ -78,11 +78,9 @@ func (s *Terminal) Run(ctx context.Context) (err error) {
 	if err := s.ui.Hold(); err != nil {
 		return err
 	}
-	defer func() {
-		if rerr := s.ui.Release(); rerr != nil && err == nil {
-			err = rerr
-		}
-	}()
+	// The terminal is given back whatever Run returns; its failure is
+	// told when nothing else is.
+	defer func() { err = cmp.Or(err, s.ui.Release()) }()
 	watching, stop := context.WithCancel(ctx)
 	var watched sync.WaitGroup
 	watched.Go(func() { s.watch(watching) })
