@@ -15,9 +15,9 @@ import (
 	"maunium.net/go/mautrix/id"
 
 	"github.com/askuser/askuser/internal/inbox"
-	"github.com/askuser/askuser/internal/testutil/chattest"
 	"github.com/askuser/askuser/internal/inbox/view"
 	"github.com/askuser/askuser/internal/testutil"
+	"github.com/askuser/askuser/internal/testutil/chattest"
 	"github.com/askuser/askuser/prompt"
 	"github.com/askuser/askuser/schema"
 )
