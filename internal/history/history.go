@@ -155,15 +155,13 @@ func (f *File) trim() error {
 
 // newest returns the end of b, whole lines of it, at most max bytes long.
 func newest(b []byte, max int) []byte {
-	over := len(b) - max
-	if over <= 0 {
+	if len(b) <= max {
 		return b
 	}
-	end := bytes.IndexByte(b[over-1:], '\n')
-	if end < 0 {
-		return nil
-	}
-	return b[over+end:]
+	// The lines that start within the last max bytes: after the first
+	// newline from the byte just before them on (none without one).
+	_, whole, _ := bytes.Cut(b[len(b)-max-1:], []byte("\n"))
+	return whole
 }
 
 // Read returns the records of the file at path, newest first (none when

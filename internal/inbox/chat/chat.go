@@ -97,12 +97,6 @@ type Options struct {
 	// Log is where the view says what went wrong with the service (never
 	// its token or password, which the services keep to themselves).
 	Log io.Writer
-	// Held holds each set back from the chat until Away is given it: the
-	// inbox gives it once the set has waited unanswered as long as the
-	// notification waits (--notify-after), so that the person away from
-	// the desk is told, and the desk answers first. Without it, every set
-	// that waits is posted at once.
-	Held bool
 }
 
 // callTimeout bounds each call to the service, so that a service that
@@ -120,7 +114,7 @@ type Chat struct {
 	posts  map[uint64]*post // the sets posted, by set ID
 	ended  []*post          // the last keepEnded sets that ended, oldest first
 	warned sync.Map         // the problems said once
-	away   sync.Map         // with Options.Held, the sets given to Away, by ID
+	away   sync.Map         // the sets given to Away, by ID
 	wake   chan struct{}    // Away's word to Run
 }
 
@@ -147,21 +141,17 @@ func New(o Options) *Chat {
 	return &Chat{o: o, posts: map[uint64]*post{}, wake: make(chan struct{}, 1)}
 }
 
-// Away lets s, which waits, be posted, with Options.Held. It returns at
-// once, whenever it is called: the chat posts s apart, in Run.
+// Away lets s, which waits, be posted: the inbox gives it once the set
+// has waited unanswered as long as the notification waits
+// (--notify-after), so that the person away from the desk is told, and
+// the desk answers first. It returns at once, whenever it is called: the
+// chat posts s apart, in Run.
 func (c *Chat) Away(s *inbox.Set) {
 	c.away.Store(s.ID, s)
 	select {
 	case c.wake <- struct{}{}:
 	default:
 	}
-}
-
-// due reports whether s may be posted: without Options.Held, any set;
-// with it, a set given to Away.
-func (c *Chat) due(s *inbox.Set) bool {
-	_, away := c.away.Load(s.ID)
-	return !c.o.Held || away
 }
 
 // forget forgets the sets given to Away that have ended.
@@ -217,7 +207,8 @@ func (c *Chat) Run(ctx context.Context) error {
 // could not post, when nothing else happens before.
 const retryAfter = 5 * time.Second
 
-// sync posts the sets of snap not posted yet that are due, oldest first,
+// sync posts the sets of snap not posted yet that are due (given to
+// Away), oldest first,
 // and shows as ended those posted that no longer wait. It reports whether
 // every set due is posted: after a post that fails, the rest wait for the
 // next time, so that a service that is down costs one call at a time.
@@ -230,7 +221,8 @@ func (c *Chat) sync(ctx context.Context, snap inbox.Snapshot) bool {
 	}
 	for _, s := range snap.Sets {
 		// A set that ended since the snapshot is not posted.
-		if c.posts[s.ID] != nil || s.End().State != inbox.Waiting || !c.due(s) {
+		_, due := c.away.Load(s.ID)
+		if c.posts[s.ID] != nil || s.End().State != inbox.Waiting || !due {
 			continue
 		}
 		p := &post{set: s, answers: make([]prompt.Answer, len(s.Questions))}

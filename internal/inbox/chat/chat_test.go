@@ -39,15 +39,21 @@ type rig struct {
 
 func startTelegram(t *testing.T, private bool) *rig {
 	t.Helper()
-	return startTelegramWith(t, Options{Private: private})
+	return startTelegramWith(t, Options{Private: private}, false)
 }
 
 // startTelegramWith starts the rig with the chat's options o, which it
-// completes.
-func startTelegramWith(t *testing.T, o Options) *rig {
+// completes. Each set that arrives is given to Away at once, as the inbox
+// gives it once the person is away, unless held.
+func startTelegramWith(t *testing.T, o Options, held bool) *rig {
 	t.Helper()
 	api := chattest.NewBotAPI(t, token)
-	r := &rig{q: inbox.NewQueue(inbox.QueueOptions{}), api: api, log: &testutil.Buffer{}}
+	r := &rig{api: api, log: &testutil.Buffer{}}
+	r.q = inbox.NewQueue(inbox.QueueOptions{OnArrive: func(s *inbox.Set) {
+		if !held {
+			r.c.Away(s)
+		}
+	}})
 	tg, err := NewTelegram(TelegramOptions{Token: token, Chat: person, Server: api.URL}, func(err error) { r.log.Write([]byte(err.Error() + "\n")) })
 	if err != nil {
 		t.Fatal(err)
@@ -396,9 +402,10 @@ func TestHungServiceDoesNotDelayTheOtherViews(t *testing.T) {
 	log := &testutil.Buffer{}
 	var arrived sync.WaitGroup
 	var lv *view.Log
-	q := inbox.NewQueue(inbox.QueueOptions{OnArrive: func(s *inbox.Set) { lv.Arrived(s); arrived.Done() }})
+	var c *Chat
+	q := inbox.NewQueue(inbox.QueueOptions{OnArrive: func(s *inbox.Set) { lv.Arrived(s); c.Away(s); arrived.Done() }})
 	lv = view.NewLog(q, log, "")
-	c := New(Options{Queue: q, Service: hung{}, Room: "r", People: []string{"p"}, Links: view.NewLinks(), Log: log})
+	c = New(Options{Queue: q, Service: hung{}, Room: "r", People: []string{"p"}, Links: view.NewLinks(), Log: log})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- c.Run(ctx) }()
@@ -446,7 +453,7 @@ func TestSetNotPostedIsPostedAgain(t *testing.T) {
 // to no message goes to the only set posted, as if the held one were not
 // there, and the held one is neither answered nor posted by it.
 func TestHeldSetIsNotAnsweredByAText(t *testing.T) {
-	r := startTelegramWith(t, Options{Held: true})
+	r := startTelegramWith(t, Options{}, true)
 	held := &inbox.Set{From: "held", Questions: []schema.Question{db}}
 	if _, err := r.q.Add(held); err != nil {
 		t.Fatal(err)

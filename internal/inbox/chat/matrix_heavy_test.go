@@ -47,7 +47,11 @@ func startMatrix(tb testing.TB) *matrixRig {
 	if _, err := stranger.JoinRoomByID(ctx, room.RoomID); err != nil {
 		tb.Fatal(err)
 	}
-	r := &matrixRig{q: inbox.NewQueue(inbox.QueueOptions{}), room: room.RoomID, log: &testutil.Buffer{}}
+	r := &matrixRig{room: room.RoomID, log: &testutil.Buffer{}}
+	var c *Chat
+	// Each set is given to Away at once, as the inbox gives it once the
+	// person is away.
+	r.q = inbox.NewQueue(inbox.QueueOptions{OnArrive: func(s *inbox.Set) { c.Away(s) }})
 	r.person, r.stranger = chattest.Listen(tb, person), chattest.Listen(tb, stranger)
 	svc, roomID, people, err := Settings{Service: "matrix", People: []string{person.UserID.String()},
 		Matrix: MatrixOptions{Homeserver: hs.URL, User: bot.UserID.String(), Password: password, Room: room.RoomID.String()},
@@ -56,7 +60,7 @@ func startMatrix(tb testing.TB) *matrixRig {
 		tb.Fatal(err)
 	}
 	view.NewLog(r.q, r.log, "")
-	c := New(Options{Queue: r.q, Service: svc, Room: roomID, People: people, Links: view.NewLinks(), Log: r.log})
+	c = New(Options{Queue: r.q, Service: svc, Room: roomID, People: people, Links: view.NewLinks(), Log: r.log})
 	runCtx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() { done <- c.Run(runCtx) }()

@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -23,7 +24,6 @@ type Telegram struct {
 	bot   *bot.Bot
 	token string
 	chat  int64
-	warn  func(error)
 }
 
 // TelegramOptions are what the bot needs.
@@ -51,7 +51,7 @@ const telegramMaxText = 4000
 // once used. warn is told of what goes wrong while the bot polls, which it
 // tries again.
 func NewTelegram(o TelegramOptions, warn func(error)) (*Telegram, error) {
-	t := &Telegram{token: o.Token, chat: o.Chat, warn: warn}
+	t := &Telegram{token: o.Token, chat: o.Chat}
 	opts := []bot.Option{
 		bot.WithSkipGetMe(),
 		bot.WithNotAsyncHandlers(),
@@ -59,7 +59,7 @@ func NewTelegram(o TelegramOptions, warn func(error)) (*Telegram, error) {
 		bot.WithAllowedUpdates(bot.AllowedUpdates{"message", "callback_query"}),
 		// The library's own handler logs with the log package; the
 		// inbox says it once, without the token.
-		bot.WithErrorsHandler(func(err error) { t.warn(t.scrub(err)) }),
+		bot.WithErrorsHandler(func(err error) { warn(t.scrub(err)) }),
 		bot.WithDefaultHandler(func(context.Context, *bot.Bot, *models.Update) {}),
 	}
 	if o.Server != "" {
@@ -106,13 +106,11 @@ func telegramEvent(u *models.Update) (Event, bool) {
 	switch {
 	case u.CallbackQuery != nil:
 		cq := u.CallbackQuery
-		e := Event{Sender: strconv.FormatInt(cq.From.ID, 10), Data: cq.Data, Ref: cq.ID}
+		// A tap must be answered, even one with nothing to do: its data
+		// is never "".
+		e := Event{Sender: strconv.FormatInt(cq.From.ID, 10), Data: cmp.Or(cq.Data, "-"), Ref: cq.ID}
 		if m := cq.Message.Message; m != nil {
 			e.Room = strconv.FormatInt(m.Chat.ID, 10)
-		}
-		if e.Data == "" {
-			// A tap must be answered, even one with nothing to do.
-			e.Data = "-"
 		}
 		return e, true
 	case u.Message != nil && u.Message.From != nil:

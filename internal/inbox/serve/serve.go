@@ -155,7 +155,7 @@ func openChat(o Options, q *inbox.Queue, n *notifier, links *view.Links, home st
 		return nil, err
 	}
 	c := chat.New(chat.Options{Queue: q, Service: svc, Room: room, People: people, Links: links,
-		Private: o.Notify.Private, Home: home, Log: out, Held: true})
+		Private: o.Notify.Private, Home: home, Log: out})
 	n.onAway(c.Away)
 	return func(ctx context.Context) (stop func()) {
 		ctx, cancel := context.WithCancel(ctx)

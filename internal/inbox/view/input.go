@@ -34,11 +34,22 @@ type feed struct {
 
 func (f *feed) Read(p []byte) (int, error) {
 	for len(f.rest) == 0 {
-		next, ok := f.in.take(f.done)
-		switch {
-		case !ok:
+		// Once done is closed, no line is taken, even one waiting.
+		select {
+		case <-f.done:
 			return 0, errStop
-		case next == nil:
+		default:
+		}
+		next, wake := f.in.next(false)
+		if wake != nil {
+			// No line yet: wait for one, or for done, and look again.
+			select {
+			case <-wake:
+			case <-f.done:
+			}
+			continue
+		}
+		if next == nil {
 			return 0, io.EOF
 		}
 		c := command(next.text)
@@ -107,27 +118,6 @@ func (ls *lines) add(text string, err error) bool {
 	close(ls.wake)
 	ls.wake = make(chan struct{})
 	return err == nil
-}
-
-// take waits for the next line and takes it; it returns nil at the end of
-// the input, and false when done is closed first (no line is taken then).
-func (ls *lines) take(done <-chan struct{}) (*typed, bool) {
-	for {
-		select {
-		case <-done:
-			return nil, false
-		default:
-		}
-		line, wake := ls.next(false)
-		if wake == nil {
-			return line, true
-		}
-		select {
-		case <-wake:
-		case <-done:
-			return nil, false
-		}
-	}
 }
 
 // drop drops the lines read and not yet taken, but /quit, and returns how

@@ -19,13 +19,12 @@ import (
 // line prompts and its log record it: "" for one closed with the inbox,
 // which the inbox says once for all.
 func outcome(e inbox.End, from string) string {
-	switch e.State {
-	case inbox.Cancelled, inbox.Answered:
-		if e.State == inbox.Cancelled && e.Via == inbox.ViaHere {
-			return fmt.Sprintf("Cancelled the questions from %s.", from)
-		}
+	switch {
+	case e.State == inbox.Cancelled && e.Via == inbox.ViaHere:
+		return fmt.Sprintf("Cancelled the questions from %s.", from)
+	case e.State == inbox.Cancelled, e.State == inbox.Answered:
 		return fmt.Sprintf("The questions from %s were %s %s.", from, e.State, where(e))
-	case inbox.Withdrawn:
+	case e.State == inbox.Withdrawn:
 		return fmt.Sprintf("The questions from %s were withdrawn (%s).", from, prompt.Display(e.Reason))
 	}
 	return ""

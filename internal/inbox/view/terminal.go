@@ -78,11 +78,9 @@ func (s *Terminal) Run(ctx context.Context) (err error) {
 	if err := s.ui.Hold(); err != nil {
 		return err
 	}
-	defer func() {
-		if rerr := s.ui.Release(); rerr != nil && err == nil {
-			err = rerr
-		}
-	}()
+	// The terminal is given back whatever Run returns; its failure is
+	// told when nothing else is.
+	defer func() { err = cmp.Or(err, s.ui.Release()) }()
 	watching, stop := context.WithCancel(ctx)
 	var watched sync.WaitGroup
 	watched.Go(func() { s.watch(watching) })
@@ -135,14 +133,10 @@ const keyPause = 500 * time.Millisecond
 // arrived says how a set comes on screen when none was shown before.
 const arrived = "New questions"
 
-// errChanged ends the idle screen when the queue changes; errStop ends
-// the prompts of a set that ended elsewhere.
-var errChanged = errors.New("the queue changed")
-
 // idle shows the idle screen until the queue changes, and reports whether
 // the person quit.
 func (s *Terminal) idle(ctx context.Context, changed <-chan struct{}) (quit bool, err error) {
-	idleCtx, stop := until(ctx, changed, errChanged)
+	idleCtx, stop := until(ctx, changed, errStop)
 	defer stop(nil)
 	err = s.ui.Idle(idleCtx, "askuser inbox", fmt.Sprintf(idleText, s.o.Where))
 	_, key := errors.AsType[*tui.KeyError](err)
@@ -151,7 +145,7 @@ func (s *Terminal) idle(ctx context.Context, changed <-chan struct{}) (quit bool
 		return true, nil
 	case ctx.Err() != nil:
 		return true, context.Cause(ctx)
-	case errors.Is(err, errChanged):
+	case errors.Is(err, errStop):
 		return false, nil
 	}
 	return true, err
@@ -203,10 +197,10 @@ func (s *Terminal) present(ctx context.Context, set *inbox.Set) (why string, qui
 		return "The questions before were withdrawn", false, nil
 	case inbox.Answered, inbox.Cancelled:
 		return fmt.Sprintf("The questions before were %s %s", e.State, where(e)), false, nil
-	case inbox.Closed:
-		return "", true, nil
 	}
-	return arrived, false, nil
+	// The set ended (its Done is closed, or the queue said so) with the
+	// inbox, which quits.
+	return "", true, nil
 }
 
 // record leaves a line above the screen that says how s ended, whichever
@@ -218,15 +212,12 @@ func (s *Terminal) present(ctx context.Context, set *inbox.Set) (why string, qui
 func (s *Terminal) record(set *inbox.Set) {
 	e := set.End()
 	from := prompt.Display(Source(set, s.o.Home))
-	if text := notSent(set, e, from); text != "" {
-		_ = s.ui.PrintNotice(false, text)
-		return
-	}
-	if answersShown(e) {
+	switch text, unsent := outcome(e, from), notSent(set, e, from); {
+	case unsent != "":
+		_ = s.ui.PrintNotice(false, unsent)
+	case answersShown(e):
 		_ = s.ui.PrintSummary(answersPrefix(e, from), prompt.Summarize(set.Questions, e.Answers))
-		return
-	}
-	if text := outcome(e, from); text != "" {
+	case text != "":
 		_ = s.ui.PrintNotice(e.State == inbox.Answered, text)
 	}
 }
@@ -295,7 +286,7 @@ func (s *Terminal) watch(ctx context.Context) {
 		}
 		next := time.Second
 		if set := s.shown.Load(); set != nil {
-			next = min(next, untilChange(s.o.Queue.Now().Sub(set.Arrived)))
+			next = untilChange(s.o.Queue.Now().Sub(set.Arrived))
 		}
 		timer.Reset(next)
 		select {
@@ -307,15 +298,13 @@ func (s *Terminal) watch(ctx context.Context) {
 	}
 }
 
-// untilChange is how long until what waited says of d changes.
+// untilChange is how long until what waited says of d may change: at the
+// next whole second waited (one not yet begun counts as 0s). Once it says
+// minutes it changes less often, but the screen is looked at again each
+// second regardless, as it is while idle: what changed is drawn, nothing
+// else.
 func untilChange(d time.Duration) time.Duration {
-	switch {
-	case d < 0:
-		return -d
-	case d < time.Minute:
-		return time.Second - d%time.Second
-	}
-	return time.Minute - d%time.Minute
+	return time.Second - max(d, 0)%time.Second
 }
 
 // Write shows p, what else the inbox has to say while the screen runs (a

@@ -488,9 +488,10 @@ func TestUntilChange(t *testing.T) {
 		{0, time.Second},
 		{1500 * time.Millisecond, 500 * time.Millisecond},
 		{59 * time.Second, time.Second},
-		{61 * time.Second, 59 * time.Second},
-		{2*time.Hour + 30*time.Second, 30 * time.Second},
+		{61*time.Second + 250*time.Millisecond, 750 * time.Millisecond},
+		{2*time.Hour + 30*time.Second, time.Second},
 		{-time.Second, time.Second},
+		{-300 * time.Millisecond, time.Second},
 	} {
 		if got := untilChange(c.d); got != c.want {
 			t.Errorf("untilChange(%s) = %s, want %s", c.d, got, c.want)

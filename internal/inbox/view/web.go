@@ -43,8 +43,9 @@ const (
 // number of sets behind it is no longer N, or the inbox quits, and then
 // answers with the page to show; /sets/0/wait waits for a set to come.
 type Web struct {
+	// Handler serves the page; see Web.
+	http.Handler
 	o WebOptions
-	h http.Handler
 
 	mu   sync.Mutex
 	seen map[uint64]*inbox.Set // the sets shown on a page, to tell how they ended
@@ -88,12 +89,9 @@ func NewWeb(o WebOptions) (*Web, error) {
 	outer := http.NewServeMux()
 	outer.Handle("/", g.Wrap(mux))
 	outer.Handle("/sets/{id}/tap/{n}", g.WrapLink(tapMaxBody, http.HandlerFunc(v.serveTap)))
-	v.h = outer
+	v.Handler = outer
 	return v, nil
 }
-
-// ServeHTTP serves the page; see Web.
-func (v *Web) ServeHTTP(w http.ResponseWriter, r *http.Request) { v.h.ServeHTTP(w, r) }
 
 // SetPath is the path under which set s's page lives; the idle page's is
 // /sets/0/, as no set has the ID 0.
@@ -163,13 +161,10 @@ func (v *Web) serveWait(w http.ResponseWriter, r *http.Request) {
 	// set.
 	more, err := strconv.Atoi(r.URL.Query().Get("more"))
 	if err != nil || more < 0 {
-		more = -1
+		more = v.o.Queue.Len() - 1
 	}
 	localhttp.Poll(w, r, func() <-chan struct{} {
 		snap := v.o.Queue.Snapshot()
-		if more < 0 {
-			more = len(snap.Sets) - 1
-		}
 		switch {
 		case id == 0 && len(snap.Sets) > 0:
 			v.writeShown(w, http.StatusOK, "", false)
@@ -294,10 +289,8 @@ func (v *Web) ended(s *inbox.Set, late bool) string {
 		return fmt.Sprintf("The questions from %s had been cancelled.", from)
 	case notified:
 		return fmt.Sprintf("The questions from %s were answered from the notification.", from)
-	case e.State == inbox.Answered:
-		return fmt.Sprintf("The questions from %s were answered elsewhere%s.", from, e.ByWhom())
-	case e.State == inbox.Cancelled:
-		return fmt.Sprintf("The questions from %s were cancelled elsewhere%s.", from, e.ByWhom())
+	case e.State == inbox.Answered, e.State == inbox.Cancelled:
+		return fmt.Sprintf("The questions from %s were %s elsewhere%s.", from, e.State, e.ByWhom())
 	case e.State == inbox.Withdrawn:
 		return fmt.Sprintf("The asker from %s stopped waiting: its questions were withdrawn.", from)
 	case e.State == inbox.Closed:

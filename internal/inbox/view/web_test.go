@@ -534,3 +534,23 @@ func TestWebNotSent(t *testing.T) {
 		t.Fatalf("cancel: %d, notice %q", r.code, notice(r.body))
 	}
 }
+
+// A wait that does not say how many sets wait behind its own takes the
+// queue's count as it starts: it is held while that count stands, and
+// returns once its set ends, saying how.
+func TestWebWaitWithoutNumber(t *testing.T) {
+	q := newQueue()
+	w := startWeb(t, q)
+	qs := []schema.Question{question("Database", "PostgreSQL", "SQLite")}
+	a := add(t, q, &inbox.Set{From: "a", Questions: qs})
+	add(t, q, &inbox.Set{From: "b", Questions: qs})
+	w.get(t, setPath(a, ""))
+	ch := w.waitReply(t, setPath(a, "wait"))
+	held(t, ch, "a shown, b behind it")
+	if err := q.Cancel(a, inbox.ViaHere); err != nil {
+		t.Fatal(err)
+	}
+	if r := returned(t, ch, "a ends"); r.code != http.StatusOK || notice(r.body) != "The questions from a were cancelled elsewhere." {
+		t.Errorf("a ends: %d %q\n%s", r.code, notice(r.body), r.body)
+	}
+}

@@ -14,7 +14,7 @@ import (
 // view stops asking a set, and how it says a line.
 
 // errStop ends the prompts of a set that is no longer to be answered here,
-// in every view.
+// in every view, and the terminal's idle screen once the queue changes.
 var errStop = errors.New("stop asking")
 
 // Source is where a set came from, as every view of the inbox names it:
