@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"maps"
 	"slices"
 
@@ -49,10 +50,17 @@ func Compile(raw []byte, l Limits) (*Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read schema: %w", err)
 	}
-	// Its "$schema" names draft 2020-12. raw is askuser's own schema.json,
-	// which refers only to itself, patched only at limitKeys' paths and its
-	// description: nothing is loaded from elsewhere.
-	compiled, err := jsonschema.CompileString(schemaURL, string(patched))
+	c := jsonschema.NewCompiler()
+	c.Draft = jsonschema.Draft2020
+	// The schema refers only to itself: nothing is to be loaded from
+	// elsewhere, whatever a patched schema might say.
+	c.LoadURL = func(url string) (_ io.ReadCloser, err error) {
+		return nil, fmt.Errorf("load %s: the schema may refer only to itself", url)
+	}
+	if err := c.AddResource(schemaURL, bytes.NewReader(patched)); err != nil {
+		return nil, fmt.Errorf("load schema: %w", err)
+	}
+	compiled, err := c.Compile(schemaURL)
 	if err != nil {
 		return nil, fmt.Errorf("compile schema: %w", err)
 	}
