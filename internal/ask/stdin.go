@@ -98,11 +98,15 @@ func StdinKind(f *os.File, tty bool) string {
 	if err != nil || tty {
 		return ""
 	}
-	if fi.Mode()&os.ModeSocket != 0 {
+	switch {
+	case fi.Mode()&os.ModeSocket != 0:
 		return "a socket"
-	}
-	if null, err := os.Stat(os.DevNull); err == nil && os.SameFile(fi, null) {
-		return "/dev/null"
+	case fi.Mode()&os.ModeCharDevice != 0:
+		// Only a device can be it: on Windows (Wine, at least), a file
+		// or a pipe is the same file as NUL to os.SameFile.
+		if null, err := os.Stat(os.DevNull); err == nil && os.SameFile(fi, null) {
+			return "/dev/null"
+		}
 	}
 	return ""
 }
