@@ -186,10 +186,12 @@ func (a *address) keyOf(subjects []string) string {
 func (l *listener) openStream(ctx context.Context, c *conn, want jetstream.StreamConfig) (jetstream.Stream, error) {
 	ctx, cancel := context.WithTimeout(ctx, inbox.ProbeTimeout)
 	defer cancel()
-	// Made as askuser's, or found as it is, to be compared.
-	s, err := c.js.CreateStream(ctx, want)
-	if errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
-		s, err = c.js.Stream(ctx, want.Name)
+	s, err := c.js.Stream(ctx, want.Name)
+	if errors.Is(err, jetstream.ErrStreamNotFound) {
+		s, err = c.js.CreateStream(ctx, want)
+		if errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
+			s, err = c.js.Stream(ctx, want.Name)
+		}
 	}
 	if err != nil {
 		return nil, c.streamError(want.Name, err)
