@@ -53,16 +53,20 @@ func display(s string, multiline bool) string {
 	}
 	var b strings.Builder
 	b.Grow(len(s) + 8)
+	col := 0 // characters since the last line break, for tab stops
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == utf8.RuneError && size == 1:
 			fmt.Fprintf(&b, `\x%02x`, s[i])
+			col += 4
 		case r == '\n' || r == '\r' && strings.HasPrefix(s[i+1:], "\n"):
 			if multiline {
 				b.WriteByte('\n')
+				col = 0
 			} else {
 				b.WriteByte(' ')
+				col++
 			}
 			if r == '\r' {
 				size++ // the "\n" of "\r\n"
@@ -70,20 +74,23 @@ func display(s string, multiline bool) string {
 		case r == '\t':
 			n := 1
 			if multiline {
-				// The tab stop counts the characters written since the
-				// last line break.
-				line := b.String()[strings.LastIndexByte(b.String(), '\n')+1:]
-				n = 4 - utf8.RuneCountInString(line)%4
+				n = 4 - col%4
 			}
 			b.WriteString("    "[:n])
+			col += n
 		case r < utf8.RuneSelf && schema.Control(r):
 			fmt.Fprintf(&b, `\x%02x`, r)
+			col += 4
 		case isHidden(r):
 			fmt.Fprintf(&b, `\u%04x`, r)
+			col += 6
 		case drawsNothing(r) && !joins(s[:i], r, s[i+size:]):
-			fmt.Fprintf(&b, "⟨U+%04X⟩", r)
+			code := fmt.Sprintf("⟨U+%04X⟩", r)
+			b.WriteString(code)
+			col += utf8.RuneCountInString(code)
 		default:
 			b.WriteRune(r)
+			col++
 		}
 		i += size
 	}
