@@ -101,12 +101,17 @@ func (r Request) ownTool(s Settings) bool {
 }
 
 // command returns the command of a call of Claude Code's Bash tool; "" for
-// any other call, or one whose input gives none.
+// any other call, or one whose input gives none. It is read as the agent
+// tool reads it, by encoding/json: of a name given twice, the last
+// (gjson would take the first, and pass a command that does not run).
 func (r Request) command() string {
-	if r.Tool != "Bash" {
+	var in struct {
+		Command string `json:"command"`
+	}
+	if r.Tool != "Bash" || json.Unmarshal(r.Input, &in) != nil {
 		return ""
 	}
-	return gjson.GetBytes(r.Input, "command").Str
+	return in.Command
 }
 
 // askQuestions asks the questions of doc, askuser's input format, keyed by
@@ -162,9 +167,15 @@ const (
 // where the decision can set it, or no, keep planning, with the person's
 // words for the model.
 func (r Request) askPlan(s Settings) Asking {
-	plan := strings.TrimSpace(gjson.GetBytes(r.Input, "plan").Str)
-	if file := gjson.GetBytes(r.Input, "planFilePath").Str; plan == "" && file != "" {
-		plan = "The plan is in " + file + "."
+	// Read as command is, for the plan that the agent goes on with.
+	var in struct {
+		Plan     string `json:"plan"`
+		PlanFile string `json:"planFilePath"`
+	}
+	_ = json.Unmarshal(r.Input, &in)
+	plan := strings.TrimSpace(in.Plan)
+	if plan == "" && in.PlanFile != "" {
+		plan = "The plan is in " + in.PlanFile + "."
 	}
 	plan = prompt.Cut(plan, maxPreview)
 	keep := schema.Option{Label: KeepPlanning, Description: "The agent keeps planning; to say what to change, type your answer (Other) or add a note."}

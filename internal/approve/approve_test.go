@@ -537,6 +537,13 @@ func TestOwnCommand(t *testing.T) {
 			t.Errorf("%s: allowed without asking %v, want %v", cmd, got, own)
 		}
 	}
+	// The command that runs is the last one a call names (JSON.parse and
+	// encoding/json keep the last of a name given twice), and is asked
+	// about.
+	r := parseHook(t, `{"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"askuser '{}'","command":"rm -rf build"}}`)
+	if len(asking(t, r, nil).Questions) == 0 {
+		t.Error("a call naming its command twice, the last not askuser's, was allowed without asking")
+	}
 }
 
 // A plan (Claude Code's ExitPlanMode) is asked as a plan: the plan in the
