@@ -1,5 +1,6 @@
 // Package jsonout writes JSON as askuser prints it: on one line, with <,
-// > and & as they are, since programs read it, not web pages.
+// > and & as they are, since programs read it, not web pages; and takes
+// members out of JSON it was given (Without).
 package jsonout
 
 import (
@@ -31,7 +32,11 @@ func Without(doc []byte, names ...string) []byte {
 	for _, name := range names {
 		path := gjson.Escape(name)
 		for gjson.GetBytes(doc, path).Exists() {
-			doc, _ = sjson.DeleteBytes(doc, path)
+			out, err := sjson.DeleteBytes(doc, path)
+			if err != nil || len(out) == len(doc) {
+				break // a name sjson cannot delete by its path ("")
+			}
+			doc = out
 		}
 	}
 	return doc

@@ -33,4 +33,8 @@ func TestWithout(t *testing.T) {
 			t.Errorf("Without(%s) = %s, want %s", c.in, got, c.want)
 		}
 	}
+	// A name that no path can delete by ends the search for it.
+	if got := string(Without([]byte(`{"":1,"x":2}`), "", "x")); got != `{"":1}` {
+		t.Errorf(`Without({"":1,"x":2}, "", "x") = %s, want {"":1}`, got)
+	}
 }
