@@ -170,11 +170,11 @@ func doctorSettings(env *Env, b *strings.Builder) bool {
 	}
 	ok := true
 	for _, err := range []error{
-		errOf(envSetting(env, settingUI).ui(settingUI.uis[askingCommands], "")),
-		errOf(envSetting(env, settingTimeout).duration()),
-		errOf(envSetting(env, settingArrays).boolean()),
-		errOf(envSetting(env, settingNotifyAfter).duration()),
-		errOf(envSetting(env, settingRemind).duration()),
+		errOf(envSetting(env, settingUI.variable).ui(settingUI.uis[askingCommands], "")),
+		errOf(envSetting(env, settingTimeout.variable).duration()),
+		errOf(envSetting(env, settingArrays.variable).boolean()),
+		errOf(envSetting(env, settingNotifyAfter.variable).duration()),
+		errOf(envSetting(env, settingRemind.variable).duration()),
 		errOf(envSetting(env, varNotifyPrivate).boolean()),
 		errOf(replyURL(env)),
 		errOf(chatSettings(env)),

@@ -44,10 +44,10 @@ func parseKey(s string) (schema.KeyBy, error) {
 }
 
 // get returns the value of the setting v in cmd, which registered it.
-func (v *variable) get(cmd *cobra.Command, env *Env) given {
+func (v setting) get(cmd *cobra.Command, env *Env) given {
 	f := cmd.Flags().Lookup(v.flag)
 	if !f.Changed {
-		if g := envSetting(env, v); g.set {
+		if g := envSetting(env, v.variable); g.set {
 			return g
 		}
 	}

@@ -68,12 +68,8 @@ func questionRun(ctx context.Context, env *Env, opts questionOptions) error {
 		// The labels chosen, then the text typed; confirm's answer is its
 		// exit code. (Input has no labels, and its text is never empty; a
 		// choice is at least one option, or the text typed.)
-		text := answer.Labels
-		if answer.Other != "" {
-			text = append(text, answer.Other)
-		}
 		// One write, as the answers of askuser: a reader never sees part.
-		if _, werr := fmt.Fprint(env.IO.Out, strings.Join(text, "\n")+"\n"); werr != nil {
+		if _, werr := fmt.Fprint(env.IO.Out, strings.Join(answer.Parts(), "\n")+"\n"); werr != nil {
 			err = &ask.NotWrittenError{Err: werr}
 		}
 	}

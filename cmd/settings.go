@@ -24,7 +24,7 @@ import (
 // of command that takes it, and, for --ui, the values that each offers and
 // completes. Commands register a setting and read it by the name of its
 // declaration, never by the flag's name, so that a mistyped setting does
-// not compile.
+// not compile, nor does reading a flag of a variable that has none.
 type variable struct {
 	name  string
 	alias string // an older name, still read
@@ -41,10 +41,14 @@ type variable struct {
 	uis         map[commandKind][]ask.UI
 }
 
+// setting is a variable that stands in for a flag: only a setting is
+// registered on a command and read from it.
+type setting struct{ *variable }
+
 // register adds v's flag to cmd, a command of the kind c, with the help
 // and the completions of that kind (TestSettings finds a flag registered
 // without its help).
-func (v *variable) register(cmd *cobra.Command, c commandKind) {
+func (v setting) register(cmd *cobra.Command, c commandKind) {
 	help := v.help[c]
 	if v.placeholder != "" {
 		help = strings.Replace(help, v.placeholder, "`"+v.placeholder+"`", 1)
@@ -90,7 +94,7 @@ const (
 
 // The settings: the variables that stand in for a flag.
 var (
-	settingUI = &variable{name: "ASKUSER_UI", def: "auto", flag: "ui", zero: "", placeholder: "MODE",
+	settingUI = setting{&variable{name: "ASKUSER_UI", def: "auto", flag: "ui", zero: "", placeholder: "MODE",
 		does: "How to ask, for every command: auto, tui, line, web or inbox. askuser inbox takes tui and line as its screen and the rest as auto; askuser mcp takes tui and line as auto.",
 		help: map[commandKind]string{
 			askingCommands: "how to ask, MODE: auto, tui (terminal UI), line (numbered prompts), web (a local web page) or inbox (askuser inbox) (default $ASKUSER_UI, else auto)",
@@ -103,35 +107,35 @@ var (
 			askingCommands: {ask.UIAuto, ask.UITUI, ask.UILine, ask.UIWeb, ask.UIInbox},
 			inboxCommand:   {ask.UIAuto, ask.UITUI, ask.UILine},
 			mcpCommand:     {ask.UIAuto, ask.UIElicit, ask.UIInbox, ask.UIWeb},
-		}}
-	settingTimeout = &variable{name: "ASKUSER_TIMEOUT", def: "none", flag: "timeout", zero: time.Duration(0), placeholder: "DURATION",
+		}}}
+	settingTimeout = setting{&variable{name: "ASKUSER_TIMEOUT", def: "none", flag: "timeout", zero: time.Duration(0), placeholder: "DURATION",
 		does: "How long to wait for an answer (30s, 5m) before giving up with exit 124.",
 		help: map[commandKind]string{
 			askingCommands: "give up after DURATION (e.g. 5m) without an answer: exit 124 (default $ASKUSER_TIMEOUT, else none)",
 			mcpCommand:     "give up on a call after DURATION (e.g. 5m) without an answer (default $ASKUSER_TIMEOUT, else none)",
-		}}
-	settingArrays = &variable{name: "ASKUSER_ARRAYS", def: "false", flag: "arrays", zero: false,
+		}}}
+	settingArrays = setting{&variable{name: "ASKUSER_ARRAYS", def: "false", flag: "arrays", zero: false,
 		does: "Write each multi-select answer as a JSON array of its labels.",
 		help: map[commandKind]string{
 			askingCommands: "write each multi-select answer as a JSON array of labels, typed text last (default $ASKUSER_ARRAYS)",
 			mcpCommand:     "write each multi-select answer as a JSON array of its labels, as askuser --arrays does (also $ASKUSER_ARRAYS)",
-		}}
-	settingFrom = &variable{name: "ASKUSER_FROM", def: "the working directory", flag: "from", zero: "", placeholder: "NAME",
+		}}}
+	settingFrom = setting{&variable{name: "ASKUSER_FROM", def: "the working directory", flag: "from", zero: "", placeholder: "NAME",
 		does: "The name the inbox shows the questions as coming from.",
 		help: map[commandKind]string{
 			askingCommands: "in the inbox, say the questions come from NAME (default $ASKUSER_FROM, else the working directory)",
 			mcpCommand:     "in the inbox, say the questions come from NAME (default $ASKUSER_FROM, else the MCP client and the working directory)",
-		}}
-	settingNotifyAfter = &variable{name: "ASKUSER_NOTIFY_AFTER", def: "0s", flag: "notify-after", zero: time.Duration(0), placeholder: "DURATION",
+		}}}
+	settingNotifyAfter = setting{&variable{name: "ASKUSER_NOTIFY_AFTER", def: "0s", flag: "notify-after", zero: time.Duration(0), placeholder: "DURATION",
 		does: "In the inbox, run ASKUSER_NOTIFY_COMMAND for a set, and post it to the chat (ASKUSER_CHAT), only once it has waited this long unanswered (2m): the desk first. 0 does both at once; the bell rings at once either way.",
 		help: map[commandKind]string{
 			inboxCommand: "run ASKUSER_NOTIFY_COMMAND for a set, and post it to the chat, only once it has waited DURATION unanswered (e.g. 2m); the bell rings at once (default $ASKUSER_NOTIFY_AFTER, else at once)",
-		}}
-	settingRemind = &variable{name: "ASKUSER_REMIND", def: "none", flag: "remind", zero: time.Duration(0), placeholder: "DURATION",
+		}}}
+	settingRemind = setting{&variable{name: "ASKUSER_REMIND", def: "none", flag: "remind", zero: time.Duration(0), placeholder: "DURATION",
 		does: "In the inbox, notify again (the bell, and ASKUSER_NOTIFY_COMMAND with ASKUSER_EVENT=reminded) when a set still waits this long (10m) after it was notified.",
 		help: map[commandKind]string{
 			inboxCommand: "notify again when a set still waits DURATION (e.g. 10m) after it was notified: the bell, and ASKUSER_NOTIFY_COMMAND (default $ASKUSER_REMIND, else never)",
-		}}
+		}}}
 )
 
 // The settings table: every environment variable askuser reads, beside
@@ -203,8 +207,8 @@ var (
 
 // variables is the table, in the order the help lists it.
 var variables = []*variable{
-	settingUI, settingTimeout, settingArrays, settingFrom, varInbox, varAnswers,
-	varNotify, varNotifyEnd, varNotifyPrivate, varNotifyReply, settingNotifyAfter, settingRemind,
+	settingUI.variable, settingTimeout.variable, settingArrays.variable, settingFrom.variable, varInbox, varAnswers,
+	varNotify, varNotifyEnd, varNotifyPrivate, varNotifyReply, settingNotifyAfter.variable, settingRemind.variable,
 	varChat, varTelegramToken, varTelegramChat, varTelegramPeople, varTelegramAPI,
 	varMatrixServer, varMatrixUser, varMatrixPassword, varMatrixToken, varMatrixRoom, varMatrixPeople,
 	varHistory,
