@@ -130,6 +130,11 @@ func TestPrompterNote(t *testing.T) {
 		got[0].String() != want[0].String() || got[0].Note != want[0].Note || got[1].String() != want[1].String() || got[1].Note != "" {
 		t.Errorf("Ask = %#v, %v; want %#v", a.value, a.err, want)
 	}
+	// A Prompter asks once: asked again, it says so, and gives no answers
+	// (not those of the first time).
+	if got, err := a.w.Ask(context.Background(), qs); err == nil || got != nil {
+		t.Errorf("a second Ask returned %v, %v; want an error", got, err)
+	}
 }
 
 // TestPrompterConfirmAndInputHaveNoNote checks that askuser confirm and input,

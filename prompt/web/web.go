@@ -81,6 +81,9 @@ const stopGrace = 2 * time.Second
 // done. A Prompter asks once (each way that opens makes its own): Ask closes
 // the listener.
 func (p *Prompter) Ask(ctx context.Context, qs []schema.Question) ([]prompt.Answer, error) {
+	if p.done != nil {
+		return nil, errors.New("serve the page: a web prompter asks once")
+	}
 	guard, err := localhttp.NewGuard(p.o.Listener.Addr(), p.o.Host, p.page.Token, MaxFormBytes(len(qs)))
 	if err != nil {
 		return nil, err
