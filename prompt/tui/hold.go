@@ -57,11 +57,14 @@ func (t *Prompter) Hold() error {
 	}
 	// Raw mode: every key arrives at once and unechoed, and Ctrl+C as a
 	// key rather than a signal.
+	// Under the lock, as Restore from another goroutine reads what to
+	// put back.
+	t.mu.Lock()
 	saved, err := term.MakeRaw(int(t.In.Fd()))
 	if err != nil {
+		t.mu.Unlock()
 		return fmt.Errorf("set terminal mode: %w", err)
 	}
-	t.mu.Lock()
 	t.saved, t.undoOut = saved, setUpOutput(int(t.Out.Fd()))
 	t.mu.Unlock()
 	in, err := newTTYInput(t.In, t.Redraw)
