@@ -64,7 +64,7 @@ func where(e inbox.End) string {
 }
 
 // viaWords are the words of each view of this inbox, for where.
-var viaWords = [...]string{
+var viaWords = map[inbox.Via]string{
 	inbox.ViaHere: "here", inbox.ViaPage: "on the web page",
 	inbox.ViaNotification: "from the notification", inbox.ViaChat: "in the chat",
 }
