@@ -330,8 +330,8 @@ func (c *client) Ask(ctx context.Context, req *Request, queued func(ahead int)) 
 	})
 	defer context.AfterFunc(ctx, func() {
 		// A line that cannot be written leaves the set withdrawn without
-		// its reason.
-		if code, c := WithdrawCode(ctx), conn.Load(); code != "" && c != nil {
+		// its reason; nor is one written into a request not yet sent whole.
+		if code, c := WithdrawCode(ctx), conn.Load(); code != "" && c != nil && sent.Load() {
 			_ = (*c).SetWriteDeadline(time.Now().Add(withdrawalGrace))
 			_, _ = (*c).Write([]byte(jsonout.String(Withdrawal{Withdraw: code}) + "\n"))
 		}

@@ -440,13 +440,15 @@ func questionsRefused(err error) *ErrorBody {
 }
 
 // schemaCache compiles the schema once for each set of limits that askers
-// send (m, made with the cache), and bounds what compiling costs: at most maxCompiles a minute,
+// send, and bounds what compiling costs: at most maxCompiles a minute,
 // whatever the variety of limits that arrive (a hostile asker's sets may
 // each carry limits of their own, and a compile costs milliseconds).
 type schemaCache struct {
 	raw []byte
 	mu  sync.Mutex
-	m   map[schema.Limits]*schema.Schema
+	// m holds the schemas compiled, by their limits; it is made with the
+	// cache.
+	m map[schema.Limits]*schema.Schema
 	// since is the start of the minute that compiled counts.
 	since    time.Time
 	compiled int
