@@ -200,6 +200,9 @@ func (a *ask) store(ctx context.Context, subject string, data []byte, ttl time.D
 		ack, err := a.ensure(ctx, inbox.ProbeTimeout, subject, data, append(opts, jetstream.WithMsgTTL(ttl))...)
 		switch {
 		case err == nil:
+			// Stored: the next outage, however late, is told again.
+			delete(a.conn.said, noteNoQuorum)
+			delete(a.conn.said, noteSlow)
 			return ack.Sequence, nil
 		case isTaken(err):
 			return 0, nil

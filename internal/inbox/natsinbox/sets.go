@@ -324,7 +324,7 @@ const maxWireText = 200
 
 // wireText is a text read from the wire as askuser shows it: on one
 // line, through the display rule of the questions (prompt.Display: no
-// terminal escapes, no invisible characters), and at most most
+// terminal escapes, no invisible characters), and at most `most`
 // characters.
 func wireText(s string, most int) string {
 	// Its runes are its characters (a byte that is not UTF-8 counts as

@@ -334,11 +334,12 @@ func (c *conn) publishEnd(ctx context.Context, end string, body []byte) error {
 
 // lastEnd returns the end stored under end, or nil. A direct get may be
 // answered by a replica that has not stored an end published just now,
-// on a cluster: it is given up to patience to.
+// on a cluster, or fail for a moment: it is given up to patience to, and
+// the last error is returned when that ends.
 func (c *conn) lastEnd(ctx context.Context, end string, patience time.Duration) (*jetstream.RawStreamMsg, error) {
 	for wait := 10 * time.Millisecond; ; wait *= 2 {
 		m, err := c.directGet(ctx, c.addr.subject("end", end))
-		if err != nil || m != nil || wait > patience {
+		if m != nil || wait > patience {
 			return m, err
 		}
 		if err := sleep(ctx, wait); err != nil {
